@@ -1,0 +1,102 @@
+// Events of a lowered litmus program and the value expressions their writes carry.
+#pragma once
+
+#include "support/SourceLoc.hpp"
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <set>
+#include <string>
+#include <vector>
+
+namespace ptxmc::ir {
+
+enum class Scope { None, Cta, Cluster, Gpu, Sys };
+enum class Sem { None, Weak, Relaxed, Acquire, Release, AcqRel, Sc };
+enum class Proxy { None, Generic, Async, Surface, Texture, Constant, Tmem };
+enum class Space { None, Global, Shared, Tmem, Mbarrier };
+
+struct Value;
+using ValuePtr = std::shared_ptr<const Value>;
+
+/**
+ * A value computed at run time: what a write stores, what a register holds at the end.
+ * Engines interpret it: the Z3 engine as bit-vector terms, the explicit engine concretely.
+ */
+struct Value {
+    enum class Op {
+        Const,      ///< constant
+        ReadOf,     ///< the value read by event `event`
+        WaitResult, ///< 1 when mbarrier wait `event` succeeded, else 0
+        PhaseToken, ///< the phase an mbarrier arrive `event` arrived on
+        Add, Sub, Mul, And, Or, Xor, Max, Min,
+        Eq,         ///< 1 when args equal, else 0
+        Ite,        ///< args[0] != 0 ? args[1] : args[2]
+    };
+    Op op = Op::Const;
+    std::int64_t constant = 0;
+    int event = -1;
+    std::vector<ValuePtr> args;
+
+    static ValuePtr makeConst(std::int64_t c);
+    static ValuePtr readOf(int event);
+    static ValuePtr make(Op op, std::vector<ValuePtr> args);
+};
+
+/** Which mbarrier operation an MBAR event performs. */
+enum class MbOp { None, Init, Arrive, ExpectTx, CompleteTx, Wait };
+
+/** One event. Issue-level events are in program order; exec events belong to an async op. */
+struct Event {
+    int id = -1;
+    int thread = -1;          ///< -1 for initial writes
+    int poIndex = -1;         ///< position among the thread's issue-level events; -1 for exec/init
+    int issue = -1;           ///< exec events: the id of the issuing event
+    int instruction = -1;     ///< index of the source instruction within its thread
+    std::string text;         ///< instruction text (and the role of an exec event)
+    SourceLoc loc;
+
+    std::set<std::string> tags; ///< base sets this event belongs to (see Vocabulary.def)
+
+    // placement (exec events: of the issuing thread)
+    int cta = -1, cluster = -1, gpu = -1;
+
+    // memory access
+    int location = -1;        ///< physical location id, -1 if not a memory/mbarrier event
+    int vaddr = -1;           ///< virtual address id
+    Scope scope = Scope::None;
+    Sem sem = Sem::None;
+    Proxy proxy = Proxy::None;
+    Space space = Space::None;
+    ValuePtr written;         ///< writes: the value stored
+    ValuePtr guard;           ///< the event happens only when guard != 0 (null: always)
+
+    // mbarrier
+    MbOp mbOp = MbOp::None;
+    std::int64_t mbAmount = 0; ///< Init: count; Arrive: count; ExpectTx/CompleteTx: bytes
+    ValuePtr mbParity;         ///< Wait: parity operand, or
+    ValuePtr mbToken;          ///< Wait: phase token operand
+    bool blocking = false;     ///< Wait with `_`, bar.sync, completion waits
+
+    // proxy fences: the proxies and space they cover
+    std::set<Proxy> fenceProxies;
+    Space fenceSpace = Space::None; ///< None = all spaces
+
+    // barriers
+    int barrierId = -1, barrierInstance = -1;
+
+    // tcgen05 structure
+    int ctaGroup = 0;
+    std::string idesc, kind, shape;
+    int accumulator = -1;      ///< mma: location id of its d (in the issuing CTA)
+
+    // bulk async groups
+    int bulkGroup = -1;        ///< copies: the index of the commit_group closing their group
+    int bulkWaitN = -1;        ///< wait_group: N
+    bool bulkWaitRead = false;
+
+    bool has(const std::string& tag) const { return tags.count(tag) != 0; }
+};
+
+} // namespace ptxmc::ir

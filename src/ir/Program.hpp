@@ -1,0 +1,51 @@
+// A lowered litmus test: events, locations and the final condition over them.
+#pragma once
+
+#include "ir/Event.hpp"
+#include "litmus/Ast.hpp"
+
+#include <map>
+#include <string>
+#include <vector>
+
+namespace ptxmc::ir {
+
+/** One physical memory cell (a row of a tmem location counts as its own cell). */
+struct Location {
+    int id = -1;
+    std::string name;         ///< display name: "x", "a@1", "t@0[2]"
+    Space space = Space::None;
+    int cta = -1;             ///< owning CTA for shared/tmem/mbarrier
+    int init = -1;            ///< event id of its initial write (memory) or -1 (mbarrier)
+    std::int64_t mbCount = 0; ///< mbarrier: initial expected count (0: uninitialised)
+};
+
+struct ThreadInfo {
+    int id = 0;
+    int cta = 0, cluster = 0, gpu = 0;
+    std::vector<int> events;  ///< issue-level events in program order
+    std::map<std::string, ValuePtr> finalRegisters;
+};
+
+/** A final-state reference resolved to a register value or a location. */
+struct Observable {
+    std::string name;         ///< as printed: "P1:r0", "x", "t@1[2]"
+    ValuePtr reg;             ///< register: its final value
+    int location = -1;        ///< location: its final (coherence-last) value
+};
+
+struct Program {
+    std::string name;
+    std::string file;
+    std::vector<Event> events;
+    std::vector<Location> locations;
+    std::vector<ThreadInfo> threads;
+    std::vector<Observable> observed;                ///< condition refs first, then `locations`
+    std::shared_ptr<const litmus::Prop> prop;        ///< condition proposition (refs by name)
+    std::map<std::string, int> observedIndex;        ///< name -> index in observed
+    litmus::Condition::Quantifier quantifier = litmus::Condition::Quantifier::Exists;
+    std::string conditionText;
+    std::vector<std::string> staticDeadlocks;        ///< barriers nobody can complete, etc.
+};
+
+} // namespace ptxmc::ir

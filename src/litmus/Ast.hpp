@@ -1,0 +1,114 @@
+// Syntax tree of a litmus test, exactly as written: no instruction semantics here (see lower/).
+#pragma once
+
+#include "support/SourceLoc.hpp"
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace ptxmc::litmus {
+
+/** One instruction operand, e.g. `r0`, `%r1`, `42`, `[x]`, `[t+2]`, `[mb@1]`, `{r0, r1}`, `_`. */
+struct Operand {
+    enum class Kind {
+        Name,    ///< bare identifier: a register (`r0`, `%p`) or a location (`x`, Dat3M style)
+        Integer, ///< integer literal (decimal, 0x hex, 0b binary; may be negative)
+        Memory,  ///< `[name]`, `[name+k]`, `[name@C]`, `[name@C+k]`
+        Vector,  ///< `{a, b, ...}`: elements are Name or Integer operands
+        Sink,    ///< `_`
+    };
+    Kind kind = Kind::Name;
+    std::string name;         ///< Name / Memory: identifier (without `@C` and `+k`)
+    std::int64_t value = 0;   ///< Integer: the value; Memory: the offset k (0 when absent)
+    std::optional<int> cta;   ///< Name / Memory: the `@C` CTA instance, when written
+    std::vector<Operand> elements; ///< Vector only
+    SourceLoc loc;
+};
+
+/** One cell of the code table: an instruction, a label `LC00:`, or nothing (empty cell). */
+struct Instruction {
+    std::string opcode;             ///< full dotted opcode, e.g. `tcgen05.mma.cta_group::1.kind::f16`
+    std::vector<std::string> parts; ///< opcode split at '.', e.g. {"tcgen05","mma","cta_group::1","kind::f16"}
+    std::vector<Operand> operands;
+    std::optional<std::string> label; ///< set (and opcode empty) when the cell is `NAME:`
+    SourceLoc loc;                  ///< position of the opcode's first character
+};
+
+/** Thread header `P0@cta 0,gpu 0` with an optional `cluster K` anywhere after the `@`. */
+struct Thread {
+    int id = 0;                     ///< the n of `Pn`; threads must be P0, P1, ... in column order
+    int cta = 0;
+    int gpu = 0;
+    std::optional<int> cluster;     ///< absent: the CTA is its own cluster
+    std::vector<Instruction> code;  ///< non-empty cells of this column, top to bottom
+    SourceLoc loc;
+};
+
+/** Memory declared in the init block. */
+struct LocationDecl {
+    enum class Space { Global, Shared, Tmem, Mbarrier };
+    std::string name;
+    Space space = Space::Global;
+    std::vector<int> ctas;          ///< Shared/Tmem/Mbarrier: `@ shared 0,1` lists CTAs; empty for Global
+    int rows = 1;                   ///< Tmem: `, rows N`
+    std::optional<std::int64_t> count; ///< Mbarrier: `, count N` (initialised); absent = not initialised
+    std::vector<std::int64_t> values;  ///< `= v` (one value) or `= {v0, v1, ...}` (one per row); empty = 0
+    std::optional<std::string> aliasOf;  ///< `y @ generic aliases x`
+    std::string aliasProxy;              ///< "generic", "surface", "texture" or "constant" with aliasOf
+    SourceLoc loc;
+};
+
+/** `P1:r0 = 5;` or herd's `1:r0 = 5;` */
+struct RegisterInit {
+    int thread = 0;
+    std::string reg;
+    std::int64_t value = 0;
+    SourceLoc loc;
+};
+
+/** A reference to a final value: `P1:r0`, `1:r0`, `x`, `x@1`, `t[2]`, `t@1[2]`. */
+struct Ref {
+    enum class Kind { Register, Location };
+    Kind kind = Kind::Register;
+    int thread = 0;                 ///< Register
+    std::string name;               ///< register or location name
+    std::optional<int> cta;         ///< Location: `@C`
+    std::optional<int> row;         ///< Location: `[k]`
+    SourceLoc loc;
+};
+
+/** Proposition of the final condition. */
+struct Prop {
+    enum class Kind { True, False, Eq, Ne, Not, And, Or, Implies };
+    Kind kind = Kind::True;
+    Ref lhs;                        ///< Eq / Ne
+    std::optional<Ref> rhsRef;      ///< Eq / Ne against another reference
+    std::int64_t rhsValue = 0;      ///< Eq / Ne against a constant (when rhsRef is empty)
+    std::vector<std::shared_ptr<const Prop>> args; ///< Not (1), And/Or/Implies (2)
+    SourceLoc loc;
+};
+
+struct Condition {
+    enum class Quantifier { Exists, NotExists, Forall };
+    Quantifier quantifier = Quantifier::Exists;
+    std::shared_ptr<const Prop> prop;
+    SourceLoc loc;
+};
+
+/** A whole litmus file. */
+struct Test {
+    std::string arch;               ///< "PTX"
+    std::string name;
+    std::vector<std::string> docs;  ///< quoted description lines after the name
+    std::vector<LocationDecl> locations;
+    std::vector<RegisterInit> registers;
+    std::vector<Thread> threads;
+    std::vector<Ref> observed;      ///< `locations [x; P1:r0;]`
+    std::optional<Condition> condition;
+    std::string file;
+};
+
+} // namespace ptxmc::litmus

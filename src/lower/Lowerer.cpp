@@ -1,0 +1,391 @@
+// Lowering driver: locations, registers, threads and the shared helpers of the families.
+#include "lower/Lowerer.hpp"
+
+#include <algorithm>
+#include <set>
+
+namespace ptxmc::lower {
+
+using litmus::LocationDecl;
+using litmus::Operand;
+
+ir::Program lowerTest(const litmus::Test& test) { return Lowerer(test).run(); }
+
+Lowerer::Lowerer(const litmus::Test& test) : test_(test) {
+    program_.name = test.name;
+    program_.file = test.file;
+}
+
+void Lowerer::fail(const SourceLoc& loc, const std::string& message) const {
+    throw InputError(loc, message);
+}
+
+ir::Program Lowerer::run() {
+    if (test_.threads.empty()) fail(SourceLoc{test_.file, 1, 1}, "test has no threads");
+    for (const auto& t : test_.threads) {
+        ir::ThreadInfo info;
+        info.id = t.id;
+        info.cta = t.cta;
+        info.gpu = t.gpu;
+        info.cluster = t.cluster ? *t.cluster : -1 - t.cta; // own cluster when absent
+        program_.threads.push_back(info);
+    }
+    // A CTA belongs to one cluster and one GPU: threads must agree.
+    for (const auto& a : test_.threads)
+        for (const auto& b : test_.threads)
+            if (a.cta == b.cta && (a.gpu != b.gpu || a.cluster != b.cluster))
+                fail(b.loc, "threads of CTA " + std::to_string(a.cta) +
+                                " disagree on their cluster or gpu");
+    declareLocations();
+    declareRegisters();
+    for (std::size_t i = 0; i < test_.threads.size(); ++i) lowerThread(i);
+    computeStaticDeadlocks();
+    resolveCondition();
+    return std::move(program_);
+}
+
+int Lowerer::vaddrFor(const std::string& name, int cta, int row) {
+    auto key = std::make_tuple(name, cta, row);
+    auto it = vaddrs_.find(key);
+    if (it != vaddrs_.end()) return it->second;
+    int id = static_cast<int>(vaddrs_.size());
+    vaddrs_[key] = id;
+    return id;
+}
+
+static std::string cellName(const LocationDecl& d, int cta, int row) {
+    std::string n = d.name;
+    if (d.ctas.size() > 1) n += "@" + std::to_string(cta);
+    if (d.rows > 1) n += "[" + std::to_string(row) + "]";
+    return n;
+}
+
+static ir::Space declSpace(LocationDecl::Space s) {
+    switch (s) {
+    case LocationDecl::Space::Global: return ir::Space::Global;
+    case LocationDecl::Space::Shared: return ir::Space::Shared;
+    case LocationDecl::Space::Tmem: return ir::Space::Tmem;
+    case LocationDecl::Space::Mbarrier: return ir::Space::Mbarrier;
+    }
+    return ir::Space::None;
+}
+
+void Lowerer::declareLocations() {
+    std::set<int> ctas;
+    for (const auto& t : test_.threads) ctas.insert(t.cta);
+    for (const auto& d : test_.locations) {
+        if (decls_.count(d.name)) fail(d.loc, "location '" + d.name + "' declared twice");
+        decls_[d.name] = &d;
+    }
+    for (const auto& d : test_.locations) {
+        if (d.aliasOf) continue;
+        if (d.space != LocationDecl::Space::Global && d.ctas.empty())
+            fail(d.loc, "'" + d.name + "' needs the CTA(s) it lives in");
+        for (int c : d.ctas)
+            if (!ctas.count(c))
+                fail(d.loc, "'" + d.name + "' lives in CTA " + std::to_string(c) +
+                                ", but no thread runs in that CTA");
+        if (d.rows < 1 || d.rows > 128) fail(d.loc, "rows must be between 1 and 128");
+        if (d.space != LocationDecl::Space::Tmem && d.rows != 1)
+            fail(d.loc, "only tensor-memory locations have rows");
+        if (!d.values.empty() && d.values.size() != 1 && static_cast<int>(d.values.size()) != d.rows)
+            fail(d.loc, "give one initial value or one per row");
+        if (d.space == LocationDecl::Space::Mbarrier && !d.values.empty())
+            fail(d.loc, "an mbarrier has no value; use ', count N'");
+        if (d.count && d.space != LocationDecl::Space::Mbarrier)
+            fail(d.loc, "only mbarriers have a count");
+        if (d.count && (*d.count < 1 || *d.count > (1 << 20) - 1))
+            fail(d.loc, "mbarrier count must be in [1, 2^20-1]");
+        std::vector<int> instances = d.ctas;
+        if (instances.empty()) instances.push_back(-1);
+        for (int c : instances) {
+            for (int row = 0; row < d.rows; ++row) {
+                ir::Location cell;
+                cell.id = static_cast<int>(program_.locations.size());
+                cell.name = cellName(d, c, row);
+                cell.space = declSpace(d.space);
+                cell.cta = c;
+                cells_[{d.name, c, row}] = cell.id;
+                if (cell.space == ir::Space::Mbarrier) {
+                    cell.mbCount = d.count ? *d.count : 0;
+                } else {
+                    ir::Event init;
+                    init.id = static_cast<int>(program_.events.size());
+                    init.text = "init " + cell.name;
+                    init.loc = d.loc;
+                    init.tags = {"IW", "W", "M", spaceTag(cell.space)};
+                    init.location = cell.id;
+                    init.vaddr = vaddrFor(d.name, c, row);
+                    init.space = cell.space;
+                    init.cta = c;
+                    std::int64_t v = d.values.empty() ? 0
+                                     : d.values.size() == 1 ? d.values[0]
+                                                            : d.values[static_cast<std::size_t>(row)];
+                    init.written = ir::Value::makeConst(v);
+                    cell.init = init.id;
+                    program_.events.push_back(init);
+                }
+                program_.locations.push_back(cell);
+            }
+        }
+    }
+    for (const auto& d : test_.locations) {
+        if (!d.aliasOf) continue;
+        auto it = decls_.find(*d.aliasOf);
+        if (it == decls_.end()) fail(d.loc, "'" + *d.aliasOf + "' is not a declared location");
+        if (it->second->aliasOf) fail(d.loc, "aliases of aliases are not supported");
+    }
+}
+
+void Lowerer::declareRegisters() {
+    for (const auto& r : test_.registers) {
+        bool known = std::any_of(test_.threads.begin(), test_.threads.end(),
+                                 [&](const litmus::Thread& t) { return t.id == r.thread; });
+        if (!known) fail(r.loc, "register init for P" + std::to_string(r.thread) +
+                                    ", which is not a thread of this test");
+        if (decls_.count(r.reg)) fail(r.loc, "'" + r.reg + "' is a location, not a register");
+        auto& regs = initialRegisters_[r.thread];
+        if (regs.count(r.reg)) fail(r.loc, "register P" + std::to_string(r.thread) + ":" + r.reg +
+                                               " initialised twice");
+        regs[r.reg] = ir::Value::makeConst(r.value);
+    }
+}
+
+void Lowerer::lowerThread(std::size_t index) {
+    threadIndex_ = index;
+    thread_ = &test_.threads[index];
+    registers_ = initialRegisters_[thread_->id];
+    pendingBulk.clear();
+    committedGroups.clear();
+    instIndex_ = 0;
+    for (const auto& inst : thread_->code) {
+        inst_ = &inst;
+        lowerInstruction(inst);
+        ++instIndex_;
+    }
+    threadInfo().finalRegisters = registers_;
+}
+
+void Lowerer::lowerInstruction(const litmus::Instruction& inst) {
+    if (inst.label) fail(inst.loc, "labels and branches are not supported yet");
+    if (lowerTcgen05(*this) || lowerMbarrier(*this) || lowerBulk(*this) || lowerGeneric(*this))
+        return;
+    fail(inst.loc, "unknown instruction '" + inst.opcode + "'");
+}
+
+ir::Event& Lowerer::issue(std::initializer_list<const char*> tags) {
+    ir::Event e;
+    e.id = static_cast<int>(program_.events.size());
+    e.thread = static_cast<int>(threadIndex_);
+    e.poIndex = static_cast<int>(threadInfo().events.size());
+    e.instruction = instIndex_;
+    e.text = inst_->opcode;
+    e.loc = inst_->loc;
+    for (const char* t : tags) e.tags.insert(t);
+    e.cta = thread_->cta;
+    e.cluster = threadInfo().cluster;
+    e.gpu = thread_->gpu;
+    threadInfo().events.push_back(e.id);
+    program_.events.push_back(std::move(e));
+    return program_.events.back();
+}
+
+ir::Event& Lowerer::exec(int issueId, const std::string& role,
+                         std::initializer_list<const char*> tags) {
+    ir::Event e;
+    const ir::Event& parent = program_.events[static_cast<std::size_t>(issueId)];
+    e.id = static_cast<int>(program_.events.size());
+    e.thread = parent.thread;
+    e.issue = issueId;
+    e.instruction = parent.instruction;
+    e.text = parent.text + " (" + role + ")";
+    e.loc = parent.loc;
+    e.tags = {"EXEC"};
+    for (const char* t : tags) e.tags.insert(t);
+    e.cta = parent.cta;
+    e.cluster = parent.cluster;
+    e.gpu = parent.gpu;
+    e.ctaGroup = parent.ctaGroup;
+    program_.events.push_back(std::move(e));
+    return program_.events.back();
+}
+
+const char* spaceTag(ir::Space s) {
+    switch (s) {
+    case ir::Space::Global: return "GLOBAL";
+    case ir::Space::Shared: return "SHARED";
+    case ir::Space::Tmem: return "TMEM";
+    case ir::Space::Mbarrier: return "MB";
+    case ir::Space::None: break;
+    }
+    return "M";
+}
+
+static const char* proxyTag(ir::Proxy p) {
+    switch (p) {
+    case ir::Proxy::Generic: return "GEN";
+    case ir::Proxy::Async: return "ASYNC";
+    case ir::Proxy::Surface: return "SURFACE";
+    case ir::Proxy::Texture: return "TEXTURE";
+    case ir::Proxy::Constant: return "CONSTANT";
+    case ir::Proxy::Tmem: return "TMEM";
+    case ir::Proxy::None: break;
+    }
+    return nullptr;
+}
+
+void Lowerer::access(ir::Event& e, const Address& a, ir::Proxy proxy) {
+    e.location = a.location;
+    e.vaddr = a.vaddr;
+    e.space = program_.locations[static_cast<std::size_t>(a.location)].space;
+    e.proxy = proxy;
+    e.tags.insert("M");
+    e.tags.insert(spaceTag(e.space));
+    if (const char* t = proxyTag(proxy)) e.tags.insert(t);
+}
+
+Address Lowerer::address(const Operand& op, std::optional<ir::Space> expected) {
+    if (op.kind != Operand::Kind::Name && op.kind != Operand::Kind::Memory)
+        fail(op.loc, "expected a location operand");
+    auto it = decls_.find(op.name);
+    if (it == decls_.end()) fail(op.loc, "'" + op.name + "' is not a declared location");
+    Address a;
+    a.decl = it->second;
+    const LocationDecl* root = a.decl;
+    if (root->aliasOf) root = decls_.at(*root->aliasOf);
+    if (root->space == LocationDecl::Space::Global) {
+        if (op.cta) fail(op.loc, "'" + op.name + "' is global memory: it has no CTA instance");
+    } else if (op.cta) {
+        a.cta = *op.cta;
+    } else if (root->ctas.size() == 1) {
+        a.cta = root->ctas[0];
+    } else {
+        a.cta = thread_->cta;
+    }
+    if (root->space != LocationDecl::Space::Global &&
+        std::find(root->ctas.begin(), root->ctas.end(), a.cta) == root->ctas.end())
+        fail(op.loc, "'" + op.name + "' has no instance in CTA " + std::to_string(a.cta));
+    if (op.value < 0 || op.value >= root->rows)
+        fail(op.loc, "row " + std::to_string(op.value) + " is outside '" + op.name + "' (" +
+                         std::to_string(root->rows) + " row(s))");
+    a.row = static_cast<int>(op.value);
+    a.location = cells_.at({root->name, a.cta, a.row});
+    a.vaddr = vaddrFor(a.decl->name, a.cta, a.row);
+    ir::Space space = declSpace(root->space);
+    if (expected && *expected != space) {
+        static const char* names[] = {"none", "global", "shared", "tensor", "mbarrier"};
+        fail(op.loc, "'" + op.name + "' is " + names[static_cast<int>(space)] +
+                         " memory, but this operand needs " +
+                         names[static_cast<int>(*expected)] + " memory");
+    }
+    return a;
+}
+
+std::optional<Address> Lowerer::addressInCta(const Address& a, int cta) {
+    const LocationDecl* root = a.decl->aliasOf ? decls_.at(*a.decl->aliasOf) : a.decl;
+    auto cell = cells_.find({root->name, cta, a.row});
+    if (cell == cells_.end()) return std::nullopt;
+    Address b = a;
+    b.cta = cta;
+    b.location = cell->second;
+    b.vaddr = vaddrFor(a.decl->name, cta, a.row);
+    return b;
+}
+
+ir::ValuePtr Lowerer::value(const Operand& op) {
+    if (op.kind == Operand::Kind::Integer) return ir::Value::makeConst(op.value);
+    if (op.kind != Operand::Kind::Name) fail(op.loc, "expected a register or an integer");
+    if (decls_.count(op.name))
+        fail(op.loc, "'" + op.name + "' is a location; a register or an integer is needed here");
+    auto it = registers_.find(op.name);
+    if (it == registers_.end())
+        fail(op.loc, "register '" + op.name + "' is used but never defined in P" +
+                         std::to_string(thread_->id) + " (initialise it in the init block)");
+    return it->second;
+}
+
+void Lowerer::define(const Operand& op, ir::ValuePtr v) {
+    if (op.kind == Operand::Kind::Sink) return;
+    if (op.kind != Operand::Kind::Name) fail(op.loc, "expected a destination register");
+    if (decls_.count(op.name))
+        fail(op.loc, "'" + op.name + "' is a location; a destination register is needed here");
+    registers_[op.name] = std::move(v);
+}
+
+const Operand& Lowerer::operand(std::size_t i) {
+    if (i >= inst_->operands.size())
+        fail(inst_->loc, "'" + inst_->opcode + "' needs at least " + std::to_string(i + 1) +
+                             " operand(s)");
+    return inst_->operands[i];
+}
+
+void Lowerer::expectOperands(std::size_t n) {
+    if (inst_->operands.size() != n) {
+        SourceLoc loc = inst_->operands.size() > n ? inst_->operands[n].loc : inst_->loc;
+        fail(loc, "'" + inst_->opcode + "' takes " + std::to_string(n) + " operand(s), found " +
+                      std::to_string(inst_->operands.size()));
+    }
+}
+
+int Lowerer::ctaOfRank(int cta, int rank) const {
+    int cluster = -1;
+    std::set<int> members;
+    for (const auto& t : program_.threads)
+        if (t.cta == cta) cluster = t.cluster;
+    for (const auto& t : program_.threads)
+        if (t.cluster == cluster) members.insert(t.cta);
+    // Declared-only CTAs (locations in a CTA without threads) are rejected earlier.
+    int r = 0;
+    for (int c : members) {
+        if (r == rank) return c;
+        ++r;
+    }
+    return -1;
+}
+
+int Lowerer::peerCta(int cta) const {
+    int rank = 0;
+    for (int r = 0; r < 64; ++r) {
+        if (ctaOfRank(cta, r) == cta) {
+            rank = r;
+            break;
+        }
+    }
+    return ctaOfRank(cta, rank ^ 1);
+}
+
+void Lowerer::noteCtaGroup(int group, const SourceLoc& loc) {
+    if (ctaGroup_ == 0) {
+        ctaGroup_ = group;
+        ctaGroupLoc_ = loc;
+    } else if (ctaGroup_ != group) {
+        fail(loc, "all tcgen05 instructions of a kernel must use the same .cta_group: this one "
+                  "uses cta_group::" + std::to_string(group) + ", " + ctaGroupLoc_.str() +
+                  " uses cta_group::" + std::to_string(ctaGroup_) + " (PTX ISA 9.7.16.5)");
+    }
+}
+
+void Lowerer::computeStaticDeadlocks() {
+    // bar.sync without a thread count waits for every thread of the CTA: each instance needs
+    // every thread of the CTA.
+    std::map<std::pair<int, int>, std::map<int, int>> counts; // (cta, id) -> thread -> instances
+    for (const auto& e : program_.events)
+        if (e.has("BAR")) counts[{e.cta, e.barrierId}][e.thread]++;
+    for (const auto& [key, perThread] : counts) {
+        int maxInstances = 0;
+        for (const auto& [t, n] : perThread) maxInstances = std::max(maxInstances, n);
+        for (std::size_t t = 0; t < program_.threads.size(); ++t) {
+            if (program_.threads[t].cta != key.first) continue;
+            auto it = perThread.find(static_cast<int>(t));
+            int n = it == perThread.end() ? 0 : it->second;
+            if (n < maxInstances)
+                program_.staticDeadlocks.push_back(
+                    "barrier " + std::to_string(key.second) + " in CTA " +
+                    std::to_string(key.first) + ": P" + std::to_string(program_.threads[t].id) +
+                    " reaches it " + std::to_string(n) + " time(s), others " +
+                    std::to_string(maxInstances));
+        }
+    }
+}
+
+} // namespace ptxmc::lower

@@ -1,0 +1,110 @@
+// Turns a parsed litmus test into events: the only place instruction semantics live.
+#pragma once
+
+#include "ir/Program.hpp"
+#include "litmus/Ast.hpp"
+#include "lower/Qualifiers.hpp"
+
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace ptxmc::lower {
+
+/** Lowers a whole test. Throws InputError for malformed or unsupported programs. */
+ir::Program lowerTest(const litmus::Test& test);
+
+/** A location instance an operand resolved to. */
+struct Address {
+    const litmus::LocationDecl* decl = nullptr;
+    int cta = -1;      ///< instance CTA (-1 for global)
+    int row = 0;
+    int location = -1; ///< physical cell
+    int vaddr = -1;
+};
+
+/** Shared state of one lowering run; instruction families add events through it. */
+class Lowerer {
+public:
+    explicit Lowerer(const litmus::Test& test);
+    ir::Program run();
+
+    // --- used by the instruction families ---
+    const litmus::Thread& thread() const { return *thread_; }
+    const litmus::Instruction& inst() const { return *inst_; }
+    ir::ThreadInfo& threadInfo() { return program_.threads[threadIndex_]; }
+    ir::Program& program() { return program_; }
+
+    /** A new issue-level event of the current thread (in program order). */
+    ir::Event& issue(std::initializer_list<const char*> tags);
+    /** A new event performed asynchronously by the operation issued as `issueId`. */
+    ir::Event& exec(int issueId, const std::string& role, std::initializer_list<const char*> tags);
+    /** Marks `e` as a memory access to `a` with the given attributes and tags. */
+    void access(ir::Event& e, const Address& a, ir::Proxy proxy);
+
+    /** Resolves a location operand (`x`, `[x]`, `[x+2]`, `[x@1]`) in the current thread. */
+    Address address(const litmus::Operand& op, std::optional<ir::Space> expected = std::nullopt);
+    /** The same location name and row in CTA `cta` (for cta_group::2 / multicast). */
+    std::optional<Address> addressInCta(const Address& a, int cta);
+    /** Value of a register or immediate operand. */
+    ir::ValuePtr value(const litmus::Operand& op);
+    /** Defines a register operand (a Name; `_` is ignored). */
+    void define(const litmus::Operand& op, ir::ValuePtr v);
+    /** Operand `i` of the current instruction, or an error saying how many are needed. */
+    const litmus::Operand& operand(std::size_t i);
+    void expectOperands(std::size_t n);
+    [[noreturn]] void fail(const SourceLoc& loc, const std::string& message) const;
+
+    /** Peer CTA of a cta_group::2 pair (rank differs in bit 0, same cluster). */
+    int peerCta(int cta) const;
+    /** CTA with rank `rank` in `cta`'s cluster, or -1. */
+    int ctaOfRank(int cta, int rank) const;
+    /** Records the test-wide cta_group and rejects a second, different value. */
+    void noteCtaGroup(int group, const SourceLoc& loc);
+
+    // bulk async-group bookkeeping for the current thread
+    std::vector<int> pendingBulk;       ///< copies not yet committed
+    std::vector<int> committedGroups;   ///< commit_group events, oldest first
+    int allocCount = 0;
+
+private:
+    void declareLocations();
+    void declareRegisters();
+    void lowerThread(std::size_t index);
+    void lowerInstruction(const litmus::Instruction& inst);
+    void computeStaticDeadlocks();
+    void resolveCondition();
+    int vaddrFor(const std::string& name, int cta, int row);
+
+    const litmus::Test& test_;
+    ir::Program program_;
+    const litmus::Thread* thread_ = nullptr;
+    const litmus::Instruction* inst_ = nullptr;
+    std::size_t threadIndex_ = 0;
+    int instIndex_ = 0;
+    std::map<std::string, const litmus::LocationDecl*> decls_;
+    std::map<std::tuple<std::string, int, int>, int> cells_;  ///< (root name, cta, row) -> location
+    std::map<std::tuple<std::string, int, int>, int> vaddrs_; ///< (name, cta, row) -> vaddr
+    std::map<int, std::map<std::string, ir::ValuePtr>> initialRegisters_;
+    std::map<std::string, ir::ValuePtr> registers_; ///< current thread
+    int ctaGroup_ = 0;
+    SourceLoc ctaGroupLoc_;
+};
+
+// Instruction families; each returns false when the opcode is not theirs.
+bool lowerGeneric(Lowerer& l);
+bool lowerMbarrier(Lowerer& l);
+bool lowerBulk(Lowerer& l);
+bool lowerTcgen05(Lowerer& l);
+
+/** The printed name of a condition reference ("P1:r0", "x@1", "t[2]"). */
+std::string refName(const litmus::Ref& r);
+
+// Helpers shared by the families.
+ir::Scope parseScope(const std::string& s);
+const char* scopeTag(ir::Scope s);
+const char* semTag(ir::Sem s);
+const char* spaceTag(ir::Space s);
+
+} // namespace ptxmc::lower
