@@ -11,7 +11,7 @@ struct EmbeddedFile {
     std::string content;
 };
 
-/** Every model/*.cat file, sorted by path. */
+/** Every .cat file under model/, sorted by path. */
 const std::vector<EmbeddedFile>& embeddedModelFiles();
 
 } // namespace ptxmc::cat

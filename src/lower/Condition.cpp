@@ -94,3 +94,29 @@ void Lowerer::resolveCondition() {
 }
 
 } // namespace ptxmc::lower
+
+namespace ptxmc::lower {
+
+/** Wraps a value to the 32-bit registers the engines compute with, read as signed. */
+std::int64_t wrap32(std::int64_t v) { return static_cast<std::int32_t>(static_cast<std::uint32_t>(v)); }
+
+bool evaluateProp(const litmus::Prop& p, const std::map<std::string, std::int64_t>& values) {
+    using K = litmus::Prop::Kind;
+    switch (p.kind) {
+    case K::True: return true;
+    case K::False: return false;
+    case K::Eq:
+    case K::Ne: {
+        std::int64_t lhs = values.at(refName(p.lhs));
+        std::int64_t rhs = p.rhsRef ? values.at(refName(*p.rhsRef)) : wrap32(p.rhsValue);
+        return (lhs == rhs) == (p.kind == K::Eq);
+    }
+    case K::Not: return !evaluateProp(*p.args[0], values);
+    case K::And: return evaluateProp(*p.args[0], values) && evaluateProp(*p.args[1], values);
+    case K::Or: return evaluateProp(*p.args[0], values) || evaluateProp(*p.args[1], values);
+    case K::Implies: return !evaluateProp(*p.args[0], values) || evaluateProp(*p.args[1], values);
+    }
+    return false;
+}
+
+} // namespace ptxmc::lower

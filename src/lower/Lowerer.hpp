@@ -101,6 +101,11 @@ bool lowerTcgen05(Lowerer& l);
 /** The printed name of a condition reference ("P1:r0", "x@1", "t[2]"). */
 std::string refName(const litmus::Ref& r);
 
+/** Value of the condition's proposition in a final state (names as refName prints them). */
+bool evaluateProp(const litmus::Prop& p, const std::map<std::string, std::int64_t>& values);
+/** A value as the 32-bit registers hold it, read as signed. */
+std::int64_t wrap32(std::int64_t v);
+
 // Helpers shared by the families.
 ir::Scope parseScope(const std::string& s);
 const char* scopeTag(ir::Scope s);

@@ -14,7 +14,12 @@ struct SourceLoc {
 
     std::string str() const {
         std::string s = file.empty() ? std::string("<input>") : file;
-        if (line > 0) s += ":" + std::to_string(line) + ":" + std::to_string(col);
+        if (line > 0) {
+            s += ':';
+            s += std::to_string(line);
+            s += ':';
+            s += std::to_string(col);
+        }
         return s;
     }
 };

@@ -1,0 +1,194 @@
+// Evaluates a resolved cat model's expressions over one algebra (Z3 terms or concrete bits).
+#pragma once
+
+#include "Relation.hpp"
+#include "cat/Resolver.hpp"
+
+#include <functional>
+#include <optional>
+#include <set>
+#include <stdexcept>
+
+namespace ptxmc::engine {
+
+template <class Alg> class Evaluator {
+public:
+    using Cond = typename Alg::Cond;
+    using Set = SparseSet<Cond>;
+    using Rel = SparseRel<Cond>;
+
+    /** A value of the language: a set or a relation (`0` is both until used). */
+    struct Val {
+        bool isSet = false;
+        bool polymorphicEmpty = false;
+        Set set;
+        Rel rel;
+    };
+
+    struct Base {
+        std::function<Set(const std::string&)> set;
+        std::function<Rel(const std::string&)> rel;
+    };
+
+    Evaluator(Alg& alg, std::size_t n, const cat::ResolvedModel& model, Base base)
+        : ops_{alg, n}, model_(model), base_(std::move(base)), defs_(model.definitions.size()) {}
+
+    const RelOps<Alg>& ops() const { return ops_; }
+
+    Val eval(const cat::Expr& e) { return evalExpr(&e); }
+
+    Rel relation(const cat::Expr& e) { return asRel(evalExpr(&e)); }
+    Set set(const cat::Expr& e) { return asSet(evalExpr(&e)); }
+
+    /** Value of a definition by name (the last one with that name). */
+    std::optional<Val> definition(const std::string& name) {
+        for (std::size_t i = model_.definitions.size(); i-- > 0;)
+            if (model_.definitions[i].name == name) return defValue(static_cast<int>(i));
+        return std::nullopt;
+    }
+
+private:
+    Rel asRel(const Val& v) const {
+        if (v.polymorphicEmpty) return Rel(ops_.n);
+        if (v.isSet) throw std::logic_error("relation expected (resolver bug)");
+        return v.rel;
+    }
+    Set asSet(const Val& v) const {
+        if (v.polymorphicEmpty) return Set{};
+        if (!v.isSet) throw std::logic_error("set expected (resolver bug)");
+        return v.set;
+    }
+    static Val ofSet(Set s) {
+        Val v;
+        v.isSet = true;
+        v.set = std::move(s);
+        return v;
+    }
+    static Val ofRel(Rel r) {
+        Val v;
+        v.rel = std::move(r);
+        return v;
+    }
+
+    const Val& defValue(int index) {
+        auto& slot = defs_[static_cast<std::size_t>(index)];
+        if (slot) return *slot;
+        const auto& d = model_.definitions[static_cast<std::size_t>(index)];
+        if (d.recursive) {
+            evalGroup(d.group);
+        } else {
+            if (inProgress_.count(index)) throw std::logic_error("cyclic definition (resolver bug)");
+            inProgress_.insert(index);
+            Val v = evalExpr(d.expr.get());
+            inProgress_.erase(index);
+            if (v.polymorphicEmpty) v = d.kind == cat::Kind::Set ? ofSet({}) : ofRel(Rel(ops_.n));
+            slot = std::move(v);
+        }
+        return *defs_[static_cast<std::size_t>(index)];
+    }
+
+    /** Least fixpoint of a `let rec` group by Kleene iteration from empty relations. */
+    void evalGroup(int group) {
+        std::vector<int> members;
+        for (std::size_t i = 0; i < model_.definitions.size(); ++i)
+            if (model_.definitions[i].group == group) members.push_back(static_cast<int>(i));
+        for (int m : members) defs_[static_cast<std::size_t>(m)] = ofRel(Rel(ops_.n));
+        // Each round adds at least one pair in every execution until the fixpoint, so n*n
+        // rounds per member suffice; structural equality stops much earlier in practice.
+        std::size_t bound = ops_.n * ops_.n * members.size() + 1;
+        for (std::size_t round = 0; round < bound; ++round) {
+            std::vector<Val> next;
+            for (int m : members) next.push_back(evalExpr(model_.definitions[static_cast<std::size_t>(m)].expr.get()));
+            bool same = true;
+            for (std::size_t k = 0; k < members.size(); ++k)
+                same = same && ops_.sameSupportAndTerms(defs_[static_cast<std::size_t>(members[k])]->rel, asRel(next[k]));
+            for (std::size_t k = 0; k < members.size(); ++k)
+                defs_[static_cast<std::size_t>(members[k])] = ofRel(asRel(next[k]));
+            if (same) return;
+        }
+    }
+
+    Val evalExpr(const cat::Expr* e) {
+        using Op = cat::Expr::Op;
+        auto arg = [&](std::size_t i) { return evalExpr(e->args.at(i).get()); };
+        switch (e->op) {
+        case Op::Name: {
+            int b = model_.binding.at(e);
+            if (b >= 0) return defValue(b);
+            auto kind = model_.kinds.at(e);
+            return kind == cat::Kind::Set ? ofSet(base_.set(e->name)) : ofRel(base_.rel(e->name));
+        }
+        case Op::Empty: {
+            Val v;
+            v.polymorphicEmpty = true;
+            return v;
+        }
+        case Op::Universe: return ofSet(ops_.universe());
+        case Op::Union:
+        case Op::Inter:
+        case Op::Diff: return combine(e);
+        case Op::Seq: {
+            Rel r = asRel(arg(0));
+            for (std::size_t i = 1; i < e->args.size(); ++i) r = ops_.seq(r, asRel(arg(i)));
+            return ofRel(std::move(r));
+        }
+        case Op::Cartesian: return ofRel(ops_.cartesian(asSet(arg(0)), asSet(arg(1))));
+        case Op::Complement: {
+            Val v = arg(0);
+            if (isSetExpr(e)) return ofSet(ops_.complementSet(asSet(v)));
+            return ofRel(ops_.complementRel(asRel(v)));
+        }
+        case Op::Inverse: return ofRel(ops_.inverse(asRel(arg(0))));
+        case Op::Plus: return ofRel(ops_.plus(asRel(arg(0))));
+        case Op::Star: return ofRel(ops_.star(asRel(arg(0))));
+        case Op::Opt: return ofRel(ops_.opt(asRel(arg(0))));
+        case Op::Bracket: return ofRel(ops_.bracket(asSet(arg(0))));
+        case Op::Domain: return ofSet(ops_.domain(asRel(arg(0))));
+        case Op::Range: return ofSet(ops_.range(asRel(arg(0))));
+        }
+        throw std::logic_error("unknown expression");
+    }
+
+    bool isSetExpr(const cat::Expr* e) const {
+        auto it = model_.kinds.find(e);
+        return it != model_.kinds.end() && it->second == cat::Kind::Set;
+    }
+
+    Val combine(const cat::Expr* e) {
+        using Op = cat::Expr::Op;
+        std::vector<Val> vals;
+        for (const auto& a : e->args) vals.push_back(evalExpr(a.get()));
+        bool set = isSetExpr(e);
+        if (!model_.kinds.count(e)) {
+            Val v;
+            v.polymorphicEmpty = true;
+            return v; // only `0`s: still empty
+        }
+        if (set) {
+            Set acc = asSet(vals[0]);
+            for (std::size_t i = 1; i < vals.size(); ++i) {
+                Set s = asSet(vals[i]);
+                acc = e->op == Op::Union ? ops_.unionSets(acc, s)
+                      : e->op == Op::Inter ? ops_.interSets(acc, s)
+                                           : ops_.diffSets(acc, s);
+            }
+            return ofSet(std::move(acc));
+        }
+        Rel acc = asRel(vals[0]);
+        for (std::size_t i = 1; i < vals.size(); ++i) {
+            Rel r = asRel(vals[i]);
+            acc = e->op == Op::Union ? ops_.unionRels(acc, r)
+                  : e->op == Op::Inter ? ops_.interRels(acc, r)
+                                       : ops_.diffRels(acc, r);
+        }
+        return ofRel(std::move(acc));
+    }
+
+    RelOps<Alg> ops_;
+    const cat::ResolvedModel& model_;
+    Base base_;
+    std::vector<std::optional<Val>> defs_;
+    std::set<int> inProgress_;
+};
+
+} // namespace ptxmc::engine

@@ -1,0 +1,265 @@
+// Choice variables and value semantics of a program's executions.
+#include "ProgramEncoder.hpp"
+
+#include "ir/BaseRelations.hpp"
+
+#include <stdexcept>
+
+namespace ptxmc::engine {
+
+using ir::Event;
+using ir::Value;
+
+ProgramEncoder::ProgramEncoder(z3::context& ctx, const ir::Program& program)
+    : ctx_(ctx), program_(program), alg_{ctx}, constraints_(ctx) {
+    for (const auto& e : program_.events)
+        if (e.has("R"))
+            readValue_.emplace(e.id, ctx_.bv_const(("val_" + std::to_string(e.id)).c_str(), 32));
+    encodeMbarriers(); // wait results feed values, so phases come first
+    encodeReadsFrom();
+    encodeCoherence();
+    encodeFenceSc();
+}
+
+z3::expr ProgramEncoder::exists(int event) const {
+    const Event& e = program_.events[static_cast<std::size_t>(event)];
+    if (!e.guard) return ctx_.bool_val(true);
+    return const_cast<ProgramEncoder*>(this)->value(e.guard) != bv(0);
+}
+
+z3::expr ProgramEncoder::value(const ir::ValuePtr& v) {
+    auto cached = valueCache_.find(v.get());
+    if (cached != valueCache_.end()) return cached->second;
+    auto arg = [&](std::size_t i) { return value(v->args.at(i)); };
+    z3::expr out = bv(0);
+    switch (v->op) {
+    case Value::Op::Const: out = bv(v->constant); break;
+    case Value::Op::ReadOf: out = readValue_.at(v->event); break;
+    case Value::Op::WaitResult: out = z3::ite(waitSuccess_.at(v->event), bv(1), bv(0)); break;
+    case Value::Op::PhaseToken: out = z3::int2bv(32, phaseBefore_.at(v->event)); break;
+    case Value::Op::Add: out = arg(0) + arg(1); break;
+    case Value::Op::Sub: out = arg(0) - arg(1); break;
+    case Value::Op::Mul: out = arg(0) * arg(1); break;
+    case Value::Op::And: out = arg(0) & arg(1); break;
+    case Value::Op::Or: out = arg(0) | arg(1); break;
+    case Value::Op::Xor: out = arg(0) ^ arg(1); break;
+    case Value::Op::Max: out = z3::ite(arg(0) > arg(1), arg(0), arg(1)); break;
+    case Value::Op::Min: out = z3::ite(arg(0) < arg(1), arg(0), arg(1)); break;
+    case Value::Op::Eq: out = z3::ite(arg(0) == arg(1), bv(1), bv(0)); break;
+    case Value::Op::Ite: out = z3::ite(arg(0) != bv(0), arg(1), arg(2)); break;
+    }
+    valueCache_.emplace(v.get(), out);
+    return out;
+}
+
+void ProgramEncoder::encodeReadsFrom() {
+    for (const auto& r : program_.events) {
+        if (!r.has("R")) continue;
+        std::vector<int> cands = ir::rfCandidates(program_, r);
+        if (cands.empty()) throw std::logic_error("read without candidate writes: " + r.text);
+        z3::expr sel = ctx_.int_const(("rf_" + std::to_string(r.id)).c_str());
+        constraints_.push_back(sel >= 0 && sel < static_cast<int>(cands.size()));
+        for (std::size_t i = 0; i < cands.size(); ++i) {
+            int w = cands[i];
+            z3::expr chosen = sel == static_cast<int>(i);
+            const Event& we = program_.events[static_cast<std::size_t>(w)];
+            constraints_.push_back(z3::implies(chosen, exists(w) && readValue_.at(r.id) == value(we.written)));
+            rf_.emplace(std::make_pair(w, r.id), chosen && exists(r.id));
+        }
+    }
+}
+
+void ProgramEncoder::encodeCoherence() {
+    std::map<int, std::vector<int>> writes; // location -> writes
+    for (const auto& e : program_.events)
+        if (e.has("W")) writes[e.location].push_back(e.id);
+    for (const auto& [loc, ws] : writes) {
+        for (int w : ws) {
+            const Event& e = program_.events[static_cast<std::size_t>(w)];
+            z3::expr pos = e.has("IW") ? ctx_.int_val(0) : ctx_.int_const(("co_" + std::to_string(w)).c_str());
+            if (!e.has("IW")) constraints_.push_back(pos > 0);
+            coPos_.emplace(w, pos);
+        }
+        for (std::size_t i = 0; i < ws.size(); ++i)
+            for (std::size_t j = i + 1; j < ws.size(); ++j)
+                constraints_.push_back(coPos_.at(ws[i]) != coPos_.at(ws[j]));
+    }
+}
+
+void ProgramEncoder::encodeFenceSc() {
+    std::vector<int> fences;
+    for (const auto& e : program_.events)
+        if (e.has("F") && e.has("SC")) fences.push_back(e.id);
+    for (int f : fences) scPos_.emplace(f, ctx_.int_const(("sc_" + std::to_string(f)).c_str()));
+    for (std::size_t i = 0; i < fences.size(); ++i)
+        for (std::size_t j = i + 1; j < fences.size(); ++j)
+            constraints_.push_back(scPos_.at(fences[i]) != scPos_.at(fences[j]));
+}
+
+z3::expr ProgramEncoder::orderBy(const std::map<int, z3::expr>& pos, int a, int b) const {
+    return exists(a) && exists(b) && pos.at(a) < pos.at(b);
+}
+
+void ProgramEncoder::encodeMbarriers() {
+    std::map<int, std::vector<int>> ops;
+    for (const auto& e : program_.events)
+        if (e.has("MB")) ops[e.location].push_back(e.id);
+    for (const auto& [loc, list] : ops) encodeMbarrier(loc, list);
+}
+
+/**
+ * Simulates one mbarrier object (PTX ISA 9.7.13.15): its operations happen one at a time in
+ * the order mbo (positions 0..m-1); slot k applies the operation at position k to the state
+ * (phase, pending arrivals, expected arrivals, tx-count, initialised).
+ */
+void ProgramEncoder::encodeMbarrier(int location, const std::vector<int>& ops) {
+    const ir::Location& cell = program_.locations[static_cast<std::size_t>(location)];
+    int m = static_cast<int>(ops.size());
+    for (int o : ops) {
+        z3::expr pos = ctx_.int_const(("mbo_" + std::to_string(o)).c_str());
+        constraints_.push_back(pos >= 0 && pos < m);
+        mbPos_.emplace(o, pos);
+    }
+    for (std::size_t i = 0; i < ops.size(); ++i)
+        for (std::size_t j = i + 1; j < ops.size(); ++j)
+            constraints_.push_back(mbPos_.at(ops[i]) != mbPos_.at(ops[j]));
+    bool initialised = cell.mbCount > 0;
+    z3::expr phase = ctx_.int_val(0), pending = ctx_.int_val(static_cast<int64_t>(cell.mbCount));
+    z3::expr expected = pending, tx = ctx_.int_val(0), valid = ctx_.bool_val(initialised);
+    std::map<int, z3::expr> phaseAt, validAt, pendingAt;
+    for (int o : ops) {
+        phaseAt.emplace(o, ctx_.int_val(0));
+        validAt.emplace(o, ctx_.bool_val(initialised));
+        pendingAt.emplace(o, ctx_.int_val(0));
+    }
+    for (int k = 0; k < m; ++k) {
+        z3::expr nPhase = phase, nPending = pending, nExpected = expected, nTx = tx, nValid = valid;
+        for (int o : ops) {
+            const Event& e = program_.events[static_cast<std::size_t>(o)];
+            z3::expr here = mbPos_.at(o) == k;
+            phaseAt.at(o) = z3::ite(here, phase, phaseAt.at(o));
+            validAt.at(o) = z3::ite(here, valid, validAt.at(o));
+            z3::expr p = phase, pe = pending, ex = expected, t = tx, va = valid;
+            auto amount = ctx_.int_val(static_cast<int64_t>(e.mbAmount));
+            bool completes = false;
+            switch (e.mbOp) {
+            case ir::MbOp::Init: p = ctx_.int_val(0); pe = amount; ex = amount; t = ctx_.int_val(0); va = ctx_.bool_val(true); break;
+            case ir::MbOp::Arrive: t = tx + amount; pe = pending - 1; completes = true; break;
+            case ir::MbOp::ExpectTx: t = tx + amount; break;
+            case ir::MbOp::CompleteTx: t = tx - amount; completes = true; break;
+            case ir::MbOp::Wait:
+            case ir::MbOp::None: break;
+            }
+            if (completes) {
+                // Phase completion: pending arrivals and tx-count both zero (PTX ISA 9.7.13.15.6)
+                z3::expr done = pe == 0 && t == 0;
+                pendingAt.at(o) = z3::ite(here, pe, pendingAt.at(o));
+                p = z3::ite(done, phase + 1, phase);
+                pe = z3::ite(done, ex, pe);
+            }
+            nPhase = z3::ite(here, p, nPhase);
+            nPending = z3::ite(here, pe, nPending);
+            nExpected = z3::ite(here, ex, nExpected);
+            nTx = z3::ite(here, t, nTx);
+            nValid = z3::ite(here, va, nValid);
+        }
+        phase = nPhase;
+        pending = nPending;
+        expected = nExpected;
+        tx = nTx;
+        valid = nValid;
+    }
+    for (int o : ops) {
+        const Event& e = program_.events[static_cast<std::size_t>(o)];
+        phaseBefore_.emplace(o, phaseAt.at(o));
+        z3::expr bad = !validAt.at(o);
+        if (e.mbOp == ir::MbOp::Init) bad = validAt.at(o); // re-initialising a valid object is UB
+        if (e.mbOp == ir::MbOp::Arrive) bad = bad || pendingAt.at(o) < 0;
+        misuse_.emplace(o, bad && exists(o));
+        if (e.mbOp != ir::MbOp::Wait) continue;
+        z3::expr success = ctx_.bool_val(false);
+        if (e.mbParity) {
+            // True once the phase with that parity completed: current parity differs.
+            z3::expr parity = z3::bv2int(value(e.mbParity), false);
+            success = z3::mod(phaseAt.at(o), 2) != z3::mod(parity, 2);
+        } else {
+            success = phaseAt.at(o) > z3::bv2int(value(e.mbToken), false);
+        }
+        success = success && validAt.at(o);
+        waitSuccess_.emplace(o, success);
+        if (e.blocking) blocking_.emplace_back(o, success);
+    }
+}
+
+z3::expr ProgramEncoder::finalValue(const ir::Observable& o) {
+    if (o.reg) return value(o.reg);
+    std::vector<int> ws;
+    for (const auto& e : program_.events)
+        if (e.has("W") && e.location == o.location) ws.push_back(e.id);
+    z3::expr out = bv(0);
+    for (int w : ws) {
+        z3::expr last = exists(w);
+        for (int other : ws)
+            if (other != w) last = last && z3::implies(exists(other), coPos_.at(other) < coPos_.at(w));
+        out = z3::ite(last, value(program_.events[static_cast<std::size_t>(w)].written), out);
+    }
+    return out;
+}
+
+Z3Set ProgramEncoder::baseSet(const std::string& name) {
+    Z3Set s;
+    if (name == "MB_MISUSE") {
+        for (const auto& [o, bad] : misuse_) s.members.emplace(o, bad);
+        return s;
+    }
+    for (int id : ir::baseSet(program_, name)) s.members.emplace(id, exists(id));
+    return s;
+}
+
+Z3Rel ProgramEncoder::baseRelation(const std::string& name) {
+    std::size_t n = program_.events.size();
+    Z3Rel r(n);
+    auto put = [&](int a, int b, z3::expr c) {
+        if (!c.is_false()) r.rows[static_cast<std::size_t>(a)].insert_or_assign(b, c);
+    };
+    if (name == "rf") {
+        for (const auto& [key, c] : rf_) put(key.first, key.second, c);
+    } else if (name == "co") {
+        for (const auto& [a, pa] : coPos_)
+            for (const auto& [b, pb] : coPos_)
+                if (a != b && program_.events[static_cast<std::size_t>(a)].location ==
+                                  program_.events[static_cast<std::size_t>(b)].location)
+                    put(a, b, orderBy(coPos_, a, b));
+    } else if (name == "sc") {
+        for (const auto& [a, pa] : scPos_)
+            for (const auto& [b, pb] : scPos_)
+                if (a != b) put(a, b, orderBy(scPos_, a, b));
+    } else if (name == "mbo" || name == "mb-obs") {
+        for (const auto& [a, pa] : mbPos_)
+            for (const auto& [b, pb] : mbPos_) {
+                const Event& ea = program_.events[static_cast<std::size_t>(a)];
+                const Event& eb = program_.events[static_cast<std::size_t>(b)];
+                if (a == b || ea.location != eb.location) continue;
+                if (name == "mbo") {
+                    put(a, b, orderBy(mbPos_, a, b));
+                } else if (ea.mbOp != ir::MbOp::Wait && ea.mbOp != ir::MbOp::Init &&
+                           eb.mbOp == ir::MbOp::Wait) {
+                    // The wait saw a later phase than the one the arrive contributed to.
+                    put(a, b, orderBy(mbPos_, a, b) && waitSuccess_.at(b) &&
+                                  phaseBefore_.at(a) < phaseBefore_.at(b));
+                }
+            }
+    } else {
+        for (const auto& [a, b] : ir::staticRelation(program_, name)) {
+            const Event& ea = program_.events[static_cast<std::size_t>(a)];
+            const Event& eb = program_.events[static_cast<std::size_t>(b)];
+            z3::expr c = ctx_.bool_val(true);
+            if (ea.guard) c = c && exists(a);
+            if (eb.guard) c = c && exists(b);
+            put(a, b, c.simplify());
+        }
+    }
+    return r;
+}
+
+} // namespace ptxmc::engine

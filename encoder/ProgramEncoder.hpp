@@ -1,0 +1,66 @@
+// Encodes a program's executions for Z3: the solver's choices (rf, co, sc, mbo) and values.
+#pragma once
+
+#include "Relation.hpp"
+#include "Z3Algebra.hpp"
+#include "ir/Program.hpp"
+
+#include <z3++.h>
+
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace ptxmc::engine {
+
+using Z3Rel = SparseRel<z3::expr>;
+using Z3Set = SparseSet<z3::expr>;
+
+class ProgramEncoder {
+public:
+    ProgramEncoder(z3::context& ctx, const ir::Program& program);
+
+    /** Well-formedness of the choices: every read reads one write, orders are total, ... */
+    const z3::expr_vector& constraints() const { return constraints_; }
+    /** Every spinning wait returns True (the program terminates). */
+    const std::vector<std::pair<int, z3::expr>>& blockingWaits() const { return blocking_; }
+
+    z3::expr exists(int event) const;
+    z3::expr value(const ir::ValuePtr& v);
+    z3::expr finalValue(const ir::Observable& o);
+
+    /** Base set `name` for this program, conditions included (dynamic sets like MB_MISUSE). */
+    Z3Set baseSet(const std::string& name);
+    /** Base relation `name`: program-determined ones from the IR, choice ones from here. */
+    Z3Rel baseRelation(const std::string& name);
+
+    z3::context& ctx() { return ctx_; }
+    const ir::Program& program() const { return program_; }
+
+private:
+    void encodeReadsFrom();
+    void encodeCoherence();
+    void encodeFenceSc();
+    void encodeMbarriers();
+    void encodeMbarrier(int location, const std::vector<int>& ops);
+    z3::expr bv(std::int64_t v) const { return ctx_.bv_val(static_cast<int64_t>(v), 32); }
+    z3::expr orderBy(const std::map<int, z3::expr>& pos, int a, int b) const;
+
+    z3::context& ctx_;
+    const ir::Program& program_;
+    Z3Algebra alg_;
+    z3::expr_vector constraints_;
+    std::vector<std::pair<int, z3::expr>> blocking_;
+    std::map<int, z3::expr> readValue_;         ///< read event -> its value
+    std::map<std::pair<int, int>, z3::expr> rf_; ///< (write, read) -> chosen
+    std::map<int, z3::expr> coPos_;              ///< write -> position in its location's co
+    std::map<int, z3::expr> scPos_;              ///< fence.sc -> position in the Fence-SC order
+    std::map<int, z3::expr> mbPos_;              ///< mbarrier op -> position in its mbo
+    std::map<int, z3::expr> phaseBefore_;        ///< mbarrier op -> phase it sees (Int)
+    std::map<int, z3::expr> waitSuccess_;        ///< wait -> returned True
+    std::map<int, z3::expr> misuse_;             ///< mbarrier op -> undefined behaviour
+    std::map<const ir::Value*, z3::expr> valueCache_;
+};
+
+} // namespace ptxmc::engine

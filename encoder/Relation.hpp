@@ -1,0 +1,192 @@
+// Sparse sets and relations over events whose entries are conditions of an algebra.
+#pragma once
+
+#include <map>
+#include <vector>
+
+namespace ptxmc::engine {
+
+/**
+ * An algebra of conditions: `bool` for one concrete execution, Z3 terms for the solver.
+ * Required: Cond tru(), fls(); Cond conj(a,b), disj(vector), neg(a); bool isTrue(a), isFalse(a),
+ * same(a,b) (structural equality).
+ * Entries equal to false are never stored, so the support of a relation is what may hold.
+ */
+template <class Cond> struct SparseSet {
+    std::map<int, Cond> members;
+};
+
+template <class Cond> struct SparseRel {
+    std::vector<std::map<int, Cond>> rows; ///< rows[i][j]: condition of (i, j)
+
+    explicit SparseRel(std::size_t n = 0) : rows(n) {}
+    std::size_t size() const { return rows.size(); }
+    std::size_t entries() const {
+        std::size_t k = 0;
+        for (const auto& r : rows) k += r.size();
+        return k;
+    }
+};
+
+/** Operations on sparse sets/relations, parametrised by the algebra. */
+template <class Alg> struct RelOps {
+    using Cond = typename Alg::Cond;
+    using Set = SparseSet<Cond>;
+    using Rel = SparseRel<Cond>;
+
+    Alg& alg;
+    std::size_t n;
+
+    void put(std::map<int, Cond>& row, int j, Cond c) const {
+        if (alg.isFalse(c)) return;
+        row.insert_or_assign(j, std::move(c));
+    }
+
+    Set unionSets(const Set& a, const Set& b) const {
+        Set out = a;
+        for (const auto& [i, c] : b.members) {
+            auto it = out.members.find(i);
+            if (it == out.members.end()) out.members.emplace(i, c);
+            else it->second = alg.disj({it->second, c});
+        }
+        return out;
+    }
+    Set interSets(const Set& a, const Set& b) const {
+        Set out;
+        for (const auto& [i, c] : a.members) {
+            auto it = b.members.find(i);
+            if (it != b.members.end()) put(out.members, i, alg.conj(c, it->second));
+        }
+        return out;
+    }
+    Set diffSets(const Set& a, const Set& b) const {
+        Set out;
+        for (const auto& [i, c] : a.members) {
+            auto it = b.members.find(i);
+            put(out.members, i, it == b.members.end() ? c : alg.conj(c, alg.neg(it->second)));
+        }
+        return out;
+    }
+    Set universe() const {
+        Set out;
+        for (std::size_t i = 0; i < n; ++i) out.members.emplace(static_cast<int>(i), alg.tru());
+        return out;
+    }
+    Set complementSet(const Set& a) const { return diffSets(universe(), a); }
+
+    Rel unionRels(const Rel& a, const Rel& b) const {
+        Rel out = a;
+        for (std::size_t i = 0; i < n; ++i)
+            for (const auto& [j, c] : b.rows[i]) {
+                auto it = out.rows[i].find(j);
+                if (it == out.rows[i].end()) out.rows[i].emplace(j, c);
+                else it->second = alg.disj({it->second, c});
+            }
+        return out;
+    }
+    Rel interRels(const Rel& a, const Rel& b) const {
+        Rel out(n);
+        for (std::size_t i = 0; i < n; ++i)
+            for (const auto& [j, c] : a.rows[i]) {
+                auto it = b.rows[i].find(j);
+                if (it != b.rows[i].end()) put(out.rows[i], j, alg.conj(c, it->second));
+            }
+        return out;
+    }
+    Rel diffRels(const Rel& a, const Rel& b) const {
+        Rel out(n);
+        for (std::size_t i = 0; i < n; ++i)
+            for (const auto& [j, c] : a.rows[i]) {
+                auto it = b.rows[i].find(j);
+                put(out.rows[i], j, it == b.rows[i].end() ? c : alg.conj(c, alg.neg(it->second)));
+            }
+        return out;
+    }
+    Rel full() const {
+        Rel out(n);
+        for (std::size_t i = 0; i < n; ++i)
+            for (std::size_t j = 0; j < n; ++j) out.rows[i].emplace(static_cast<int>(j), alg.tru());
+        return out;
+    }
+    Rel complementRel(const Rel& a) const { return diffRels(full(), a); }
+
+    Rel seq(const Rel& a, const Rel& b) const {
+        Rel out(n);
+        for (std::size_t i = 0; i < n; ++i) {
+            std::map<int, std::vector<Cond>> acc;
+            for (const auto& [k, c1] : a.rows[i])
+                for (const auto& [j, c2] : b.rows[static_cast<std::size_t>(k)]) {
+                    Cond c = alg.conj(c1, c2);
+                    if (!alg.isFalse(c)) acc[j].push_back(std::move(c));
+                }
+            for (auto& [j, cs] : acc) put(out.rows[i], j, alg.disj(std::move(cs)));
+        }
+        return out;
+    }
+    Rel inverse(const Rel& a) const {
+        Rel out(n);
+        for (std::size_t i = 0; i < n; ++i)
+            for (const auto& [j, c] : a.rows[i]) out.rows[static_cast<std::size_t>(j)].emplace(static_cast<int>(i), c);
+        return out;
+    }
+    Rel identity() const {
+        Rel out(n);
+        for (std::size_t i = 0; i < n; ++i) out.rows[i].emplace(static_cast<int>(i), alg.tru());
+        return out;
+    }
+    Rel bracket(const Set& s) const {
+        Rel out(n);
+        for (const auto& [i, c] : s.members) out.rows[static_cast<std::size_t>(i)].emplace(i, c);
+        return out;
+    }
+    Rel cartesian(const Set& a, const Set& b) const {
+        Rel out(n);
+        for (const auto& [i, c1] : a.members)
+            for (const auto& [j, c2] : b.members) put(out.rows[static_cast<std::size_t>(i)], j, alg.conj(c1, c2));
+        return out;
+    }
+    Set domain(const Rel& a) const {
+        Set out;
+        for (std::size_t i = 0; i < n; ++i) {
+            std::vector<Cond> cs;
+            for (const auto& [j, c] : a.rows[i]) cs.push_back(c);
+            if (!cs.empty()) put(out.members, static_cast<int>(i), alg.disj(std::move(cs)));
+        }
+        return out;
+    }
+    Set range(const Rel& a) const { return domain(inverse(a)); }
+
+    /**
+     * Transitive closure by repeated squaring: after k rounds every path of up to 2^k edges is
+     * included, and a path never needs more edges than there are events on it, so
+     * ceil(log2(n)) rounds are exact (a longer walk's condition implies a shorter one's).
+     */
+    Rel plus(const Rel& a) const {
+        std::size_t nodes = 0;
+        for (std::size_t i = 0; i < n; ++i)
+            if (!a.rows[i].empty()) ++nodes;
+        Rel r = a;
+        for (std::size_t reach = 1; reach < nodes + 1; reach *= 2) {
+            Rel next = unionRels(r, seq(r, r));
+            if (sameSupportAndTerms(r, next)) break; // a fixpoint stays one
+            r = std::move(next);
+        }
+        return r;
+    }
+    Rel star(const Rel& a) const { return unionRels(identity(), plus(a)); }
+    Rel opt(const Rel& a) const { return unionRels(identity(), a); }
+
+    /** Structural equality: once squaring changes nothing, further rounds change nothing. */
+    bool sameSupportAndTerms(const Rel& a, const Rel& b) const {
+        for (std::size_t i = 0; i < n; ++i) {
+            if (a.rows[i].size() != b.rows[i].size()) return false;
+            for (const auto& [j, c] : a.rows[i]) {
+                auto it = b.rows[i].find(j);
+                if (it == b.rows[i].end() || !alg.same(c, it->second)) return false;
+            }
+        }
+        return true;
+    }
+};
+
+} // namespace ptxmc::engine

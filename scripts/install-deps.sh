@@ -1,0 +1,28 @@
+#!/usr/bin/env bash
+# Installs the Debian packages ptxmc needs, only those missing; silent when all are there.
+set -euo pipefail
+
+packages=(cmake ninja-build g++ pkg-config libz3-dev libboost-graph-dev libcli11-dev catch2
+          nlohmann-json3-dev libfmt-dev graphviz)
+
+missing=()
+for p in "${packages[@]}"; do
+    # dpkg -s also succeeds for removed-but-configured packages; require "install ok installed".
+    if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then
+        missing+=("$p")
+    fi
+done
+[ ${#missing[@]} -eq 0 ] && exit 0
+
+sudo=()
+if [ "$(id -u)" -ne 0 ]; then
+    if command -v sudo >/dev/null; then
+        sudo=(sudo)
+    else
+        echo "install-deps: missing ${missing[*]}; run as root or install sudo" >&2
+        exit 1
+    fi
+fi
+echo "install-deps: installing ${missing[*]}" >&2
+"${sudo[@]}" apt-get update -qq
+"${sudo[@]}" env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}"

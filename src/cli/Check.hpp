@@ -1,0 +1,34 @@
+// `ptxmc check`: checks litmus tests against the model and compares with expected.txt.
+#pragma once
+
+#include <CLI/CLI.hpp>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace ptxmc::cli {
+
+struct CheckArgs {
+    std::string modelFile; ///< empty: the built-in model
+    bool json = false;
+    unsigned jobs = 1;
+    double timeoutSeconds = 0; ///< per test; 0: none
+    std::uint64_t rlimit = 0;  ///< Z3 resource limit per query; 0: none
+    bool noTime = false;
+    bool expectationsOnly = false;
+    std::vector<std::string> paths;
+};
+
+/** Adds the `check` subcommand; its callback throws CLI::RuntimeError(status) when status != 0. */
+void setupCheck(CLI::App& app);
+
+/**
+ * Runs `check`: 0 when every governed test matched, 1 on a mismatch / missing line / Unknown,
+ * 2 on an input error (bad path, parse error, bad model), 3 on an internal error.
+ */
+int runCheck(const CheckArgs& args);
+
+/** `check --expectations-only`: no solving, only the completeness of the expected.txt files. */
+int runExpectationsOnly(const CheckArgs& args);
+
+} // namespace ptxmc::cli

@@ -1,0 +1,185 @@
+// Computes base sets and program-determined base relations from a lowered program.
+#include "ir/BaseRelations.hpp"
+
+#include <algorithm>
+#include <functional>
+#include <map>
+#include <set>
+#include <stdexcept>
+
+namespace ptxmc::ir {
+
+namespace {
+
+using Pred = std::function<bool(const Event&, const Event&)>;
+
+Pairs allPairs(const Program& p, const Pred& pred) {
+    Pairs out;
+    for (const auto& a : p.events)
+        for (const auto& b : p.events)
+            if (pred(a, b)) out.emplace_back(a.id, b.id);
+    return out;
+}
+
+bool isMemoryLike(const Event& e) { return e.location >= 0; }
+
+/** A read never reads the write of its own instruction (an mma's D, an atom's write). */
+bool sameOperation(const Event& w, const Event& r) {
+    return w.thread >= 0 && w.thread == r.thread && w.instruction == r.instruction;
+}
+
+void collectSources(const ValuePtr& v, std::set<int>& out) {
+    if (!v) return;
+    if (v->op == Value::Op::ReadOf || v->op == Value::Op::WaitResult ||
+        v->op == Value::Op::PhaseToken)
+        out.insert(v->event);
+    for (const auto& a : v->args) collectSources(a, out);
+}
+
+Pairs dependencies(const Program& p) {
+    std::set<std::pair<int, int>> out;
+    for (const auto& e : p.events) {
+        std::set<int> src;
+        for (const ValuePtr* v : {&e.written, &e.guard, &e.mbParity, &e.mbToken}) collectSources(*v, src);
+        for (int s : src) out.emplace(s, e.id);
+    }
+    return {out.begin(), out.end()};
+}
+
+Pairs bulkWaits(const Program& p) {
+    Pairs out;
+    for (const auto& t : p.threads) {
+        std::vector<int> groups;
+        for (int id : t.events) {
+            const Event& e = p.events[static_cast<std::size_t>(id)];
+            if (e.has("BCOMMIT")) groups.push_back(id);
+            if (!e.has("BWAIT")) continue;
+            // wait_group N: all but the N most recent groups have completed (PTX ISA 9.7.9.25.6)
+            int waited = static_cast<int>(groups.size()) - e.bulkWaitN;
+            for (int g = 0; g < waited; ++g) out.emplace_back(groups[static_cast<std::size_t>(g)], id);
+        }
+    }
+    std::sort(out.begin(), out.end());
+    return out;
+}
+
+} // namespace
+
+std::vector<int> valueSources(const ValuePtr& v) {
+    std::set<int> s;
+    collectSources(v, s);
+    return {s.begin(), s.end()};
+}
+
+bool scopeIncludes(const Program& p, const Event& e, const Event& other) {
+    (void)p;
+    if (e.thread < 0 || other.thread < 0) return false;
+    switch (e.scope) {
+    case Scope::None: return e.thread == other.thread;
+    case Scope::Cta: return e.cta == other.cta;
+    case Scope::Cluster: return e.cluster == other.cluster;
+    case Scope::Gpu: return e.gpu == other.gpu;
+    case Scope::Sys: return true;
+    }
+    return false;
+}
+
+std::vector<int> baseSet(const Program& p, const std::string& name) {
+    std::vector<int> out;
+    for (const auto& e : p.events)
+        if (e.has(name)) out.push_back(e.id);
+    return out;
+}
+
+std::vector<int> rfCandidates(const Program& p, const Event& read) {
+    std::vector<int> out;
+    for (const auto& w : p.events)
+        if (w.has("W") && w.location == read.location && !sameOperation(w, read))
+            out.push_back(w.id);
+    return out;
+}
+
+Pairs staticRelation(const Program& p, const std::string& name) {
+    auto sameThread = [](const Event& a, const Event& b) { return a.thread >= 0 && a.thread == b.thread; };
+    if (name == "id") return allPairs(p, [](const Event& a, const Event& b) { return a.id == b.id; });
+    if (name == "po")
+        return allPairs(p, [](const Event& a, const Event& b) {
+            return a.thread >= 0 && a.thread == b.thread && a.poIndex >= 0 && b.poIndex >= 0 &&
+                   a.poIndex < b.poIndex;
+        });
+    if (name == "int")
+        return allPairs(p, [&](const Event& a, const Event& b) { return a.id == b.id || sameThread(a, b); });
+    if (name == "ext")
+        return allPairs(p, [&](const Event& a, const Event& b) { return a.id != b.id && !sameThread(a, b); });
+    if (name == "loc")
+        return allPairs(p, [](const Event& a, const Event& b) {
+            return isMemoryLike(a) && a.location == b.location;
+        });
+    if (name == "vloc")
+        return allPairs(p, [](const Event& a, const Event& b) {
+            return isMemoryLike(a) && isMemoryLike(b) && a.vaddr == b.vaddr;
+        });
+    if (name == "scta")
+        return allPairs(p, [](const Event& a, const Event& b) {
+            return a.thread >= 0 && b.thread >= 0 && a.cta == b.cta;
+        });
+    if (name == "scluster")
+        return allPairs(p, [](const Event& a, const Event& b) {
+            return a.thread >= 0 && b.thread >= 0 && a.cluster == b.cluster;
+        });
+    if (name == "sr")
+        return allPairs(p, [&](const Event& a, const Event& b) {
+            return scopeIncludes(p, a, b) && scopeIncludes(p, b, a);
+        });
+    if (name == "sproxy")
+        return allPairs(p, [](const Event& a, const Event& b) {
+            if (!isMemoryLike(a) || !isMemoryLike(b)) return false;
+            return a.proxy == b.proxy || a.has("IW") || b.has("IW");
+        });
+    if (name == "rmw")
+        return allPairs(p, [](const Event& a, const Event& b) {
+            return a.has("RMW") && a.has("R") && b.has("RMW") && b.has("W") &&
+                   a.thread == b.thread && b.poIndex == a.poIndex + 1 && a.instruction == b.instruction;
+        });
+    if (name == "syncbar")
+        return allPairs(p, [](const Event& a, const Event& b) {
+            return a.has("BAR") && b.has("BAR") && a.thread != b.thread && a.cta == b.cta &&
+                   a.barrierId == b.barrierId && a.barrierInstance == b.barrierInstance;
+        });
+    if (name == "ae")
+        return allPairs(p, [](const Event& a, const Event& b) { return b.issue >= 0 && b.issue == a.id; });
+    if (name == "iico")
+        return allPairs(p, [](const Event& a, const Event& b) {
+            if (a.issue < 0 || a.issue != b.issue) return false;
+            return (a.has("R") && (b.has("W") || b.has("MB"))) || (a.has("W") && b.has("MB"));
+        });
+    if (name == "dep") return dependencies(p);
+    if (name == "pf-covers")
+        return allPairs(p, [](const Event& f, const Event& x) {
+            if (!f.has("PF") || !x.has("M") || f.cta != x.cta) return false;
+            if (!f.fenceProxies.count(x.proxy)) return false;
+            return f.fenceSpace == Space::None || f.fenceSpace == x.space;
+        });
+    if (name == "same-acc")
+        return allPairs(p, [](const Event& a, const Event& b) {
+            return a.has("MMA") && b.has("MMA") && a.accumulator == b.accumulator;
+        });
+    if (name == "same-idesc")
+        return allPairs(p, [](const Event& a, const Event& b) {
+            return a.has("MMA") && b.has("MMA") && a.idesc == b.idesc;
+        });
+    if (name == "same-kind")
+        return allPairs(p, [](const Event& a, const Event& b) {
+            return a.has("MMA") && b.has("MMA") && a.kind == b.kind;
+        });
+    if (name == "same-cg")
+        return allPairs(p, [](const Event& a, const Event& b) {
+            return a.has("TC") && b.has("TC") && a.ctaGroup > 0 && a.ctaGroup == b.ctaGroup;
+        });
+    if (name == "bgroup")
+        return allPairs(p, [](const Event& a, const Event& b) { return a.has("BULK") && a.bulkGroup == b.id; });
+    if (name == "bwait") return bulkWaits(p);
+    throw std::logic_error("not a program-determined base relation: " + name);
+}
+
+} // namespace ptxmc::ir

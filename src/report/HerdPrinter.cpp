@@ -1,0 +1,88 @@
+// herd7-compatible text output: tools that read herd logs (mcompare and friends) read ours.
+#include "report/HerdPrinter.hpp"
+
+#include <algorithm>
+#include <fmt/format.h>
+#include <ostream>
+#include <sstream>
+
+namespace ptxmc::report {
+
+const char* herdKind(const std::string& quantifier) {
+    if (quantifier == "~exists") return "Forbidden";
+    if (quantifier == "forall") return "Required";
+    return "Allowed";
+}
+
+std::string expectationLine(const ExpectationCheck& e) {
+    if (!e.governed) return "";
+    if (!e.present) return fmt::format("Expected: MISSING (no line in {})", e.file);
+    if (e.matches) return fmt::format("Expected {}: ok", toString(e.expected));
+    return fmt::format("Expected {}: MISMATCH (reason: {})", toString(e.expected), e.reason);
+}
+
+namespace {
+
+// herd's state line: `P1:r0=0; x=1;`
+std::string stateLine(const CheckResult& r, const FinalState& s) {
+    std::string line;
+    // A short values vector would be an engine bug; print what there is rather than crash.
+    std::size_t n = std::min(r.observed.size(), s.values.size());
+    for (std::size_t i = 0; i < n; ++i) {
+        if (i > 0) line += ' ';
+        line += fmt::format("{}={};", r.observed[i], s.values[i]);
+    }
+    return line;
+}
+
+void printBody(std::ostream& out, const CheckResult& r) {
+    switch (r.observation) {
+    case Observation::Deadlock:
+        // No execution completes, so there are no final states to count or witness.
+        out << "States 0\nDeadlock\n";
+        for (const std::string& w : r.deadlockedWaits)
+            out << "Blocked: " << w << '\n';
+        return;
+    case Observation::Unknown:
+        // Whatever states the solver found before giving up are not the full set: print none.
+        out << "Unknown: " << r.unknownReason << '\n';
+        return;
+    default:
+        break;
+    }
+    out << "States " << r.states.size() << '\n';
+    for (const FinalState& s : r.states)
+        out << stateLine(r, s) << '\n';
+    out << (r.ok ? "Ok" : "No") << '\n';
+    out << "Witnesses\n";
+    // herd counts witnesses of the whole condition, so ~exists swaps them.
+    bool swap = r.quantifier == "~exists";
+    out << "Positive: " << (swap ? r.negative : r.positive)
+        << " Negative: " << (swap ? r.positive : r.negative) << '\n';
+}
+
+} // namespace
+
+void HerdPrinter::print(std::ostream& out, const CheckResult& r) const {
+    out << "Test " << r.testName << ' ' << herdKind(r.quantifier) << '\n';
+    printBody(out, r);
+    for (const RaisedFlag& f : r.flags)
+        out << "Flag " << f.name << '\n';
+    if (!r.quantifier.empty())
+        out << "Condition " << r.quantifier << ' ' << r.conditionText << '\n';
+    bool counted = r.observation != Observation::Deadlock && r.observation != Observation::Unknown;
+    out << "Observation " << r.testName << ' ' << toString(r.observation) << ' '
+        << (counted ? r.positive : 0) << ' ' << (counted ? r.negative : 0) << '\n';
+    if (options_.showTime) out << fmt::format("Time {} {:.2f}\n", r.testName, r.seconds);
+    std::string expected = expectationLine(r.expectation);
+    if (!expected.empty()) out << expected << '\n';
+    out << '\n';
+}
+
+std::string HerdPrinter::format(const CheckResult& r) const {
+    std::ostringstream out;
+    print(out, r);
+    return out.str();
+}
+
+} // namespace ptxmc::report

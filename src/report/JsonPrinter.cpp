@@ -1,0 +1,56 @@
+// JSON output: the same content as a herd block, with counts unswapped and nothing abbreviated.
+#include "report/JsonPrinter.hpp"
+
+namespace ptxmc::report {
+
+using nlohmann::ordered_json;
+
+namespace {
+
+ordered_json stateJson(const CheckResult& r, const FinalState& s) {
+    ordered_json values = ordered_json::object();
+    for (std::size_t i = 0; i < r.observed.size() && i < s.values.size(); ++i)
+        values[r.observed[i]] = s.values[i];
+    return ordered_json{{"values", std::move(values)}, {"satisfies", s.satisfies}};
+}
+
+ordered_json expectationJson(const ExpectationCheck& e) {
+    if (!e.governed) return nullptr;
+    ordered_json j;
+    // A governed test without a line has no expected verdict: null, and it never matches.
+    j["expected"] = e.present ? ordered_json(toString(e.expected)) : ordered_json(nullptr);
+    j["reason"] = e.present ? ordered_json(e.reason) : ordered_json(nullptr);
+    j["matches"] = e.present && e.matches;
+    j["file"] = e.file;
+    return j;
+}
+
+} // namespace
+
+ordered_json JsonPrinter::toJson(const CheckResult& r) const {
+    ordered_json j;
+    j["name"] = r.testName;
+    j["file"] = r.file;
+    j["quantifier"] = r.quantifier;
+    j["condition"] = r.conditionText;
+    j["observed"] = r.observed;
+    ordered_json states = ordered_json::array();
+    for (const FinalState& s : r.states)
+        states.push_back(stateJson(r, s));
+    j["states"] = std::move(states);
+    j["ok"] = r.ok;
+    j["positive"] = r.positive;
+    j["negative"] = r.negative;
+    j["observation"] = toString(r.observation);
+    ordered_json flags = ordered_json::array();
+    for (const RaisedFlag& f : r.flags)
+        flags.push_back(ordered_json{{"name", f.name}, {"doc", f.doc}});
+    j["flags"] = std::move(flags);
+    j["deadlocked_waits"] = r.deadlockedWaits;
+    j["unknown_reason"] = r.unknownReason;
+    if (options_.showTime) j["time"] = r.seconds;
+    j["expectation"] = expectationJson(r.expectation);
+    return j;
+}
+
+} // namespace ptxmc::report

@@ -1,0 +1,61 @@
+# Corpus suites: one ctest per folder of litmus/ holding tests, the expected.txt check, tests/bad.
+set(PTXMC_CORPUS_DIR ${PROJECT_SOURCE_DIR}/litmus)
+file(GLOB_RECURSE ptxmc_corpus_files CONFIGURE_DEPENDS RELATIVE ${PTXMC_CORPUS_DIR}
+  ${PTXMC_CORPUS_DIR}/*.litmus)
+list(SORT ptxmc_corpus_files)
+
+# Folders (relative to litmus/, "." for litmus/ itself) that directly hold .litmus files.
+set(ptxmc_corpus_dirs)
+foreach(file IN LISTS ptxmc_corpus_files)
+  get_filename_component(dir ${file} DIRECTORY)
+  if(dir STREQUAL "")
+    set(dir .)
+  endif()
+  list(APPEND ptxmc_corpus_dirs ${dir})
+endforeach()
+list(REMOVE_DUPLICATES ptxmc_corpus_dirs)
+
+foreach(dir IN LISTS ptxmc_corpus_dirs)
+  # `ptxmc check FOLDER` recurses; a folder with test subfolders passes only its own files,
+  # so that every test runs in exactly one suite.
+  set(nested FALSE)
+  foreach(other IN LISTS ptxmc_corpus_dirs)
+    string(FIND "${other}" "${dir}/" prefix_at) # not MATCHES: folder names may hold '+' or '.'
+    if(NOT other STREQUAL dir AND (dir STREQUAL "." OR prefix_at EQUAL 0))
+      set(nested TRUE)
+    endif()
+  endforeach()
+  set(args)
+  if(nested)
+    foreach(file IN LISTS ptxmc_corpus_files)
+      get_filename_component(file_dir ${file} DIRECTORY)
+      if((file_dir STREQUAL "" AND dir STREQUAL ".") OR file_dir STREQUAL dir)
+        list(APPEND args litmus/${file})
+      endif()
+    endforeach()
+  elseif(dir STREQUAL ".")
+    set(args litmus)
+  else()
+    set(args litmus/${dir})
+  endif()
+  add_test(NAME corpus/${dir} COMMAND ptxmc check --no-time ${args}
+    WORKING_DIRECTORY ${PROJECT_SOURCE_DIR})
+endforeach()
+
+if(ptxmc_corpus_files)
+  # Fast (no solving): every test has its expected.txt line and every line names a live test.
+  add_test(NAME corpus/all-tests-have-expectations
+    COMMAND ptxmc check --expectations-only litmus WORKING_DIRECTORY ${PROJECT_SOURCE_DIR})
+endif()
+
+# Rejected inputs: each tests/bad/*.litmus must exit 2 with its `(* expect-error: ... *)` text.
+file(GLOB ptxmc_bad_files CONFIGURE_DEPENDS RELATIVE ${PROJECT_SOURCE_DIR}
+  ${CMAKE_CURRENT_SOURCE_DIR}/bad/*.litmus)
+list(SORT ptxmc_bad_files)
+foreach(file IN LISTS ptxmc_bad_files)
+  get_filename_component(name ${file} NAME_WLE)
+  add_test(NAME bad/${name}
+    COMMAND ${CMAKE_COMMAND} -DPTXMC=$<TARGET_FILE:ptxmc> -DTEST_FILE=${file}
+            -P ${CMAKE_CURRENT_SOURCE_DIR}/run_bad.cmake
+    WORKING_DIRECTORY ${PROJECT_SOURCE_DIR})
+endforeach()

@@ -1,0 +1,38 @@
+# Runs `ptxmc check` on a test that must be rejected: exit 2, stderr holding its expect-error text.
+# Usage: cmake -DPTXMC=<ptxmc executable> -DTEST_FILE=<file.litmus> -P run_bad.cmake
+foreach(var PTXMC TEST_FILE)
+  if(NOT DEFINED ${var})
+    message(FATAL_ERROR "run_bad.cmake: -D${var}=... is required")
+  endif()
+endforeach()
+
+file(READ ${TEST_FILE} text)
+set(marker "(* expect-error:")
+string(FIND "${text}" "${marker}" start)
+if(start EQUAL -1)
+  message(FATAL_ERROR "${TEST_FILE}: no `(* expect-error: ... *)` comment")
+endif()
+string(LENGTH "${marker}" marker_length)
+math(EXPR start "${start} + ${marker_length}")
+string(SUBSTRING "${text}" ${start} -1 rest)
+string(FIND "${rest}" "*)" end)
+if(end EQUAL -1)
+  message(FATAL_ERROR "${TEST_FILE}: unterminated expect-error comment")
+endif()
+string(SUBSTRING "${rest}" 0 ${end} expected)
+string(STRIP "${expected}" expected)
+if(expected STREQUAL "")
+  message(FATAL_ERROR "${TEST_FILE}: empty expect-error text")
+endif()
+
+execute_process(COMMAND ${PTXMC} check --no-time ${TEST_FILE}
+  RESULT_VARIABLE status OUTPUT_VARIABLE out ERROR_VARIABLE err)
+if(NOT status STREQUAL "2")
+  message(FATAL_ERROR "${TEST_FILE}: exit status ${status}, expected 2\n"
+    "stdout:\n${out}\nstderr:\n${err}")
+endif()
+string(FIND "${err}" "${expected}" found)
+if(found EQUAL -1)
+  message(FATAL_ERROR "${TEST_FILE}: stderr lacks \"${expected}\"\nstderr:\n${err}")
+endif()
+message(STATUS "${TEST_FILE}: rejected as expected (${expected})")
