@@ -143,7 +143,7 @@ Pairs staticRelation(const Program& p, const std::string& name) {
         });
     if (name == "syncbar")
         return allPairs(p, [](const Event& a, const Event& b) {
-            return a.has("BAR") && b.has("BAR") && a.thread != b.thread && a.cta == b.cta &&
+            return a.has("BAR_ARRIVE") && b.has("BAR_WAIT") && a.thread != b.thread && a.cta == b.cta &&
                    a.barrierId == b.barrierId && a.barrierInstance == b.barrierInstance;
         });
     if (name == "ae")

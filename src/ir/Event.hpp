@@ -85,6 +85,7 @@ struct Event {
 
     // barriers
     int barrierId = -1, barrierInstance = -1;
+    int barrierWarps = 0;      ///< bar.sync's thread count / 32; 0: every thread of the CTA
 
     // tcgen05 structure
     int ctaGroup = 0;

@@ -87,13 +87,13 @@ Thread parseThreadHeader(const SourceText& src, const Cell& cell, int column) {
     lx.expectPunct("@", "after " + quote(name.text) + " (e.g. '" + name.text + "@cta 0,gpu 0')");
     bool haveCta = false;
     bool haveGpu = false;
+    bool haveCluster = false;
     for (;;) {
         const Token item = lx.expectIdent("'cta', 'gpu' or 'cluster'");
         auto once = [&](bool& seen) {
             if (seen) lx.fail(item, quote(item.text) + " is given twice in the thread header");
             seen = true;
         };
-        bool haveCluster = th.cluster.has_value();
         if (item.text == "cta") {
             once(haveCta);
             th.cta = lx.smallNumber("a CTA number after 'cta'");

@@ -216,23 +216,40 @@ void lowerBarrier(Lowerer& l, Qualifiers& q) {
     q.take("aligned");
     if (!q.take("sync")) l.fail(l.inst().loc, "only bar.sync / barrier.sync are supported");
     q.finish();
-    if (l.inst().operands.size() != 1) {
-        l.fail(l.inst().loc, "bar.sync takes one barrier number (a thread count is not "
-                             "supported: every thread of the CTA takes part)");
-    }
+    if (l.inst().operands.empty() || l.inst().operands.size() > 2)
+        l.fail(l.inst().loc, "bar.sync takes a barrier number and an optional thread count");
     const auto& id = l.operand(0);
     if (id.kind != litmus::Operand::Kind::Integer || id.value < 0 || id.value > 15)
         l.fail(id.loc, "barrier number must be an integer in [0, 15]");
+    // A litmus thread stands for a warp: a thread count of 32*k means k litmus threads.
+    int warps = 0;
+    if (l.inst().operands.size() == 2) {
+        const auto& count = l.operand(1);
+        if (count.kind != litmus::Operand::Kind::Integer || count.value <= 0 || count.value % 32 != 0 ||
+            count.value > 1024)
+            l.fail(count.loc, "the thread count must be a positive multiple of 32 (one litmus "
+                              "thread per warp), at most 1024");
+        warps = static_cast<int>(count.value / 32);
+    }
     int instance = 0;
     for (int ev : l.threadInfo().events) {
         const auto& e = l.program().events[static_cast<std::size_t>(ev)];
-        if (e.has("BAR") && e.barrierId == id.value) ++instance;
+        if (e.has("BAR_WAIT") && e.barrierId == id.value) ++instance;
     }
-    ir::Event& e = l.issue({"BAR", "BLOCKING"});
-    e.barrierId = static_cast<int>(id.value);
-    e.barrierInstance = instance;
-    e.scope = ir::Scope::Cta;
-    e.tags.insert("CTA");
+    // A barrier is an arrival and a completion: every participant's arrival precedes every
+    // participant's completion (PTX ISA 9.7.13.1), which two events per thread express.
+    for (const char* part : {"BAR_ARRIVE", "BAR_WAIT"}) {
+        ir::Event& e = l.issue({"BAR", part});
+        e.barrierId = static_cast<int>(id.value);
+        e.barrierInstance = instance;
+        e.barrierWarps = warps;
+        e.scope = ir::Scope::Cta;
+        e.tags.insert("CTA");
+        if (std::string(part) == "BAR_WAIT") {
+            e.tags.insert("BLOCKING");
+            e.blocking = true;
+        }
+    }
 }
 
 void lowerArithmetic(Lowerer& l, Qualifiers& q, const std::string& name) {

@@ -53,6 +53,16 @@ int Lowerer::vaddrFor(const std::string& name, int cta, int row) {
     return id;
 }
 
+/**
+ * The virtual address a declaration names. `s @ surface aliases x` (likewise texture,
+ * constant) is x's address seen through another proxy ("virtually aliases" in the mixed-proxy
+ * model); `y @ generic aliases x` is a second virtual address of x's memory ("physically
+ * aliases"), which needs fence.proxy.alias (PTX ISA 8.6).
+ */
+static std::string virtualName(const LocationDecl& d) {
+    return d.aliasOf && d.aliasProxy != "generic" ? *d.aliasOf : d.name;
+}
+
 static std::string cellName(const LocationDecl& d, int cta, int row) {
     std::string n = d.name;
     if (d.ctas.size() > 1) n += "@" + std::to_string(cta);
@@ -270,7 +280,7 @@ Address Lowerer::address(const Operand& op, std::optional<ir::Space> expected) {
                          std::to_string(root->rows) + " row(s))");
     a.row = static_cast<int>(op.value);
     a.location = cells_.at({root->name, a.cta, a.row});
-    a.vaddr = vaddrFor(a.decl->name, a.cta, a.row);
+    a.vaddr = vaddrFor(virtualName(*a.decl), a.cta, a.row);
     ir::Space space = declSpace(root->space);
     if (expected && *expected != space) {
         static const char* names[] = {"none", "global", "shared", "tensor", "mbarrier"};
@@ -288,7 +298,7 @@ std::optional<Address> Lowerer::addressInCta(const Address& a, int cta) {
     Address b = a;
     b.cta = cta;
     b.location = cell->second;
-    b.vaddr = vaddrFor(a.decl->name, cta, a.row);
+    b.vaddr = vaddrFor(virtualName(*a.decl), cta, a.row);
     return b;
 }
 
@@ -366,25 +376,30 @@ void Lowerer::noteCtaGroup(int group, const SourceLoc& loc) {
 }
 
 void Lowerer::computeStaticDeadlocks() {
-    // bar.sync without a thread count waits for every thread of the CTA: each instance needs
-    // every thread of the CTA.
-    std::map<std::pair<int, int>, std::map<int, int>> counts; // (cta, id) -> thread -> instances
+    // Each instance of bar.sync N completes when its expected number of threads arrived: the
+    // thread count / 32 litmus threads, or every thread of the CTA (PTX ISA 9.7.13.1).
+    std::map<std::tuple<int, int, int>, std::vector<const ir::Event*>> arrivals;
     for (const auto& e : program_.events)
-        if (e.has("BAR")) counts[{e.cta, e.barrierId}][e.thread]++;
-    for (const auto& [key, perThread] : counts) {
-        int maxInstances = 0;
-        for (const auto& [t, n] : perThread) maxInstances = std::max(maxInstances, n);
-        for (std::size_t t = 0; t < program_.threads.size(); ++t) {
-            if (program_.threads[t].cta != key.first) continue;
-            auto it = perThread.find(static_cast<int>(t));
-            int n = it == perThread.end() ? 0 : it->second;
-            if (n < maxInstances)
-                program_.staticDeadlocks.push_back(
-                    "barrier " + std::to_string(key.second) + " in CTA " +
-                    std::to_string(key.first) + ": P" + std::to_string(program_.threads[t].id) +
-                    " reaches it " + std::to_string(n) + " time(s), others " +
-                    std::to_string(maxInstances));
-        }
+        if (e.has("BAR_WAIT")) arrivals[{e.cta, e.barrierId, e.barrierInstance}].push_back(&e);
+    std::map<int, int> ctaThreads;
+    for (const auto& t : program_.threads) ctaThreads[t.cta]++;
+    for (const auto& [key, events] : arrivals) {
+        auto [cta, id, instance] = key;
+        int expected = events.front()->barrierWarps;
+        for (const auto* e : events)
+            if (e->barrierWarps != expected)
+                fail(e->loc, "threads disagree on the thread count of barrier " + std::to_string(id));
+        if (expected == 0) expected = ctaThreads[cta];
+        int arrived = static_cast<int>(events.size());
+        if (arrived > expected)
+            fail(events.back()->loc, "barrier " + std::to_string(id) + " expects " +
+                                         std::to_string(expected) + " thread(s) but " +
+                                         std::to_string(arrived) + " arrive");
+        if (arrived < expected)
+            program_.staticDeadlocks.push_back(
+                "barrier " + std::to_string(id) + " (instance " + std::to_string(instance) +
+                ") in CTA " + std::to_string(cta) + " waits for " + std::to_string(expected) +
+                " thread(s); only " + std::to_string(arrived) + " arrive");
     }
 }
 
