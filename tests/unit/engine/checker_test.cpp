@@ -1,0 +1,113 @@
+// End-to-end behaviour of the Z3 engine on small tests: states, deadlocks, flags, unknown.
+#include "Checker.hpp"
+#include "cat/Loader.hpp"
+#include "cat/Resolver.hpp"
+#include "litmus/Parser.hpp"
+
+#include <catch2/catch.hpp>
+
+using namespace ptxmc;
+using report::Observation;
+
+namespace {
+
+const cat::ResolvedModel& defaultModel() {
+    static auto model = cat::resolveModel(cat::loadBuiltinModel());
+    return *model;
+}
+
+report::CheckResult run(const std::string& text, CheckOptions options = {}) {
+    return checkTest(litmus::parseLitmus(text, "t.litmus"), defaultModel(), options);
+}
+
+std::vector<std::vector<std::int64_t>> states(const report::CheckResult& r) {
+    std::vector<std::vector<std::int64_t>> out;
+    for (const auto& s : r.states) out.push_back(s.values);
+    return out;
+}
+
+} // namespace
+
+TEST_CASE("message passing with release/acquire forbids only the stale state", "[checker]") {
+    auto r = run(R"(PTX MP
+{ x = 0; y = 0; }
+ P0@cta 0,gpu 0 | P1@cta 1,gpu 0 ;
+ st.weak x, 1 | ld.acquire.gpu r0, y ;
+ st.release.gpu y, 1 | ld.weak r1, x ;
+exists (P1:r0 == 1 /\ P1:r1 == 0))");
+    REQUIRE(r.observation == Observation::Never);
+    REQUIRE(states(r) == std::vector<std::vector<std::int64_t>>{{0, 0}, {0, 1}, {1, 1}});
+    REQUIRE_FALSE(r.ok);
+}
+
+TEST_CASE("relaxed message passing is allowed and raises the data-race flag", "[checker]") {
+    auto r = run(R"(PTX MP-relaxed
+{ x = 0; y = 0; }
+ P0@cta 0,gpu 0 | P1@cta 1,gpu 0 ;
+ st.weak x, 1 | ld.relaxed.gpu r0, y ;
+ st.relaxed.gpu y, 1 | ld.weak r1, x ;
+exists (P1:r0 == 1 /\ P1:r1 == 0))");
+    REQUIRE(r.observation == Observation::Sometimes);
+    REQUIRE(r.states.size() == 4);
+    REQUIRE(r.flags.size() == 1);
+    REQUIRE(r.flags[0].name == "data-race");
+}
+
+TEST_CASE("a spinning wait nobody completes is a deadlock, not a verdict", "[checker]") {
+    auto r = run(R"(PTX never-arrives
+{ mb @ mbarrier 0, count 1; x = 0; }
+ P0@cta 0,gpu 0 ;
+ mbarrier.try_wait.parity.shared::cta.b64 _, [mb], 0 ;
+ ld.weak r0, x ;
+exists (P0:r0 == 0))");
+    REQUIRE(r.observation == Observation::Deadlock);
+    REQUIRE(r.deadlockedWaits.size() == 1);
+    REQUIRE(r.states.empty());
+}
+
+TEST_CASE("waiting on parity 1 of a fresh mbarrier returns at once", "[checker]") {
+    auto r = run(R"(PTX parity
+{ mb @ mbarrier 0, count 1; }
+ P0@cta 0,gpu 0 ;
+ mbarrier.test_wait.parity.shared::cta.b64 p, [mb], 1 ;
+ mbarrier.test_wait.parity.shared::cta.b64 q, [mb], 0 ;
+forall (P0:p == 1 /\ P0:q == 0))");
+    REQUIRE(r.observation == Observation::Always);
+}
+
+TEST_CASE("the mma result is visible after commit, wait and after_thread_sync", "[checker]") {
+    const char* base = R"(PTX commit
+{ a @ shared 0 = 2; b @ shared 0 = 3; d @ tmem 0 = 0; mb @ mbarrier 0, count 1; }
+ P0@cta 0,gpu 0 | P1@cta 0,gpu 0 ;
+ tcgen05.mma.cta_group::1.kind::f16 [d], [a], [b], I0, 0 | mbarrier.try_wait.parity.relaxed.cluster.shared::cta.b64 _, [mb], 0 ;
+ tcgen05.commit.cta_group::1.mbarrier::arrive::one.shared::cluster.b64 [mb] | FENCE ;
+  | tcgen05.ld.sync.aligned.32x32b.x1.b32 {r0}, [d] ;
+  | tcgen05.wait::ld.sync.aligned ;
+exists (P1:r0 == 0))";
+    std::string with = base, without = base;
+    with.replace(with.find("FENCE"), 5, "tcgen05.fence::after_thread_sync");
+    without.replace(without.find("FENCE"), 5, "");
+    auto r1 = run(with);
+    REQUIRE(r1.observation == Observation::Never);
+    REQUIRE(states(r1) == std::vector<std::vector<std::int64_t>>{{6}});
+    // Without after_thread_sync the ld may run before the wait (Q1, literal text).
+    auto r2 = run(without);
+    REQUIRE(r2.observation == Observation::Sometimes);
+    REQUIRE(r2.flags.size() == 1);
+    REQUIRE(r2.flags[0].name == "tmem-race");
+}
+
+TEST_CASE("a solver that runs out of resources answers unknown", "[checker]") {
+    CheckOptions tight;
+    tight.rlimit = 1;
+    auto r = run(R"(PTX SB
+{ x = 0; y = 0; }
+ P0@cta 0,gpu 0 | P1@cta 0,gpu 0 ;
+ st.relaxed.cta x, 1 | st.relaxed.cta y, 1 ;
+ ld.relaxed.cta r0, y | ld.relaxed.cta r1, x ;
+exists (P0:r0 == 0 /\ P1:r1 == 0))",
+                 tight);
+    REQUIRE(r.observation == Observation::Unknown);
+    REQUIRE_FALSE(r.unknownReason.empty());
+    REQUIRE(r.states.empty());
+}
