@@ -99,7 +99,10 @@ void lowerWait(Lowerer& l, Qualifiers& q) {
         l.fail(l.inst().operands[3].loc, "the suspend-time hint of try_wait is not supported");
     l.expectOperands(3);
     Address a = l.address(l.operand(1), ir::Space::Mbarrier);
-    ir::ValuePtr arg = l.value(l.operand(2));
+    const auto& argOp = l.operand(2);
+    if (parity && argOp.kind == litmus::Operand::Kind::Integer && argOp.value != 0 && argOp.value != 1)
+        l.fail(argOp.loc, "phase parity must be 0 or 1");
+    ir::ValuePtr arg = l.value(argOp);
     bool blocking = l.operand(0).kind == litmus::Operand::Kind::Sink;
     ir::Event& e = l.issue({"MB_WAIT"});
     mbarrierEvent(l, e, a, ir::MbOp::Wait);
