@@ -71,8 +71,7 @@ std::vector<int> valueSources(const ValuePtr& v) {
     return {s.begin(), s.end()};
 }
 
-bool scopeIncludes(const Program& p, const Event& e, const Event& other) {
-    (void)p;
+bool scopeIncludes(const Event& e, const Event& other) {
     if (e.thread < 0 || other.thread < 0) return false;
     switch (e.scope) {
     case Scope::None: return e.thread == other.thread;
@@ -129,7 +128,7 @@ Pairs staticRelation(const Program& p, const std::string& name) {
         });
     if (name == "sr")
         return allPairs(p, [&](const Event& a, const Event& b) {
-            return scopeIncludes(p, a, b) && scopeIncludes(p, b, a);
+            return scopeIncludes(a, b) && scopeIncludes(b, a);
         });
     if (name == "sproxy")
         return allPairs(p, [](const Event& a, const Event& b) {

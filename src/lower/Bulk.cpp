@@ -94,10 +94,8 @@ void lowerCommitGroup(Lowerer& l, Qualifiers& q) {
     q.finish();
     l.expectOperands(0);
     ir::Event& e = l.issue({"BCOMMIT"});
-    int group = static_cast<int>(l.committedGroups.size());
     int id = e.id;
     for (int copy : l.pendingBulk) l.program().events[static_cast<std::size_t>(copy)].bulkGroup = id;
-    (void)group;
     l.pendingBulk.clear();
     l.committedGroups.push_back(id);
 }

@@ -154,7 +154,7 @@ void lowerShift(Lowerer& l, Qualifiers& q) {
     int id = e.id;
     int rows = (t.decl->aliasOf ? 1 : t.decl->rows);
     for (int cta : pairCtas(l, group)) {
-        Address base = tmemInCta(l, t, cta, l.operand(0));
+        tmemInCta(l, t, cta, l.operand(0)); // the pair's instance must exist
         // Row r moves to row r+1: read rows 0..n-2, then write rows 1..n-1.
         std::vector<int> reads;
         for (int r = 0; r + 1 < rows; ++r) {
@@ -170,7 +170,6 @@ void lowerShift(Lowerer& l, Qualifiers& q) {
             writeAt(l, id, l.address(rowOp), "write row " + std::to_string(r + 1),
                     Value::readOf(reads[static_cast<std::size_t>(r)]));
         }
-        (void)base;
     }
 }
 
@@ -206,12 +205,11 @@ void lowerLd(Lowerer& l, Qualifiers& q) {
         l.fail(l.operand(1).loc, "tcgen05.ld loads tensor memory into registers: "
                                  "tcgen05.ld ... {r...}, [taddr] (shared memory is not an operand)");
     std::vector<Operand> regs = registerVector(l, l.operand(0));
-    Address base = l.address(l.operand(1), ir::Space::Tmem);
+    l.address(l.operand(1), ir::Space::Tmem); // validates the base before any row
     ir::Event& e = tcIssue(l, 0, {"TC_ASYNC", "TLD"});
     int id = e.id;
     for (std::size_t i = 0; i < regs.size(); ++i) {
         Address a = l.address(rowOperand(l.operand(1), i), ir::Space::Tmem);
-        (void)base;
         int r = readAt(l, id, a, "read row " + std::to_string(a.row));
         l.define(regs[i], Value::readOf(r));
     }
