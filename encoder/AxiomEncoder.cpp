@@ -11,10 +11,11 @@ z3::expr encodeAcyclic(z3::context& ctx, const Z3Rel& r, const std::string& tag)
     std::size_t n = r.size();
     Graph g(n);
     for (std::size_t i = 0; i < n; ++i)
-        for (const auto& [j, c] : r.rows[i]) boost::add_edge(i, static_cast<std::size_t>(j), g);
+        for (const auto& [j, c] : r.rows[i])
+            boost::add_edge(i, static_cast<std::size_t>(j), g);
     std::vector<int> component(n);
-    boost::strong_components(g, boost::make_iterator_property_map(component.begin(),
-                                                                    boost::get(boost::vertex_index, g)));
+    boost::strong_components(g, boost::make_iterator_property_map(
+                                    component.begin(), boost::get(boost::vertex_index, g)));
     z3::expr_vector parts(ctx);
     std::map<std::size_t, z3::expr> clock;
     auto clockOf = [&](std::size_t i) -> z3::expr {
@@ -27,8 +28,10 @@ z3::expr encodeAcyclic(z3::context& ctx, const Z3Rel& r, const std::string& tag)
     for (std::size_t i = 0; i < n; ++i) {
         for (const auto& [jj, c] : r.rows[i]) {
             auto j = static_cast<std::size_t>(jj);
-            if (i == j) parts.push_back(!c);
-            else if (component[i] == component[j]) parts.push_back(z3::implies(c, clockOf(i) < clockOf(j)));
+            if (i == j)
+                parts.push_back(!c);
+            else if (component[i] == component[j])
+                parts.push_back(z3::implies(c, clockOf(i) < clockOf(j)));
         }
     }
     return parts.empty() ? ctx.bool_val(true) : z3::mk_and(parts);
@@ -46,13 +49,15 @@ z3::expr encodeIrreflexive(z3::context& ctx, const Z3Rel& r) {
 z3::expr encodeEmpty(z3::context& ctx, const Z3Rel& r) {
     z3::expr_vector parts(ctx);
     for (const auto& row : r.rows)
-        for (const auto& [j, c] : row) parts.push_back(!c);
+        for (const auto& [j, c] : row)
+            parts.push_back(!c);
     return parts.empty() ? ctx.bool_val(true) : z3::mk_and(parts);
 }
 
 z3::expr encodeEmptySet(z3::context& ctx, const Z3Set& s) {
     z3::expr_vector parts(ctx);
-    for (const auto& [i, c] : s.members) parts.push_back(!c);
+    for (const auto& [i, c] : s.members)
+        parts.push_back(!c);
     return parts.empty() ? ctx.bool_val(true) : z3::mk_and(parts);
 }
 

@@ -24,7 +24,7 @@ namespace {
 struct Encoding {
     z3::context& ctx;
     z3::solver solver;
-    z3::expr_vector assumptions;   ///< one literal per named axiom, plus progress
+    z3::expr_vector assumptions; ///< one literal per named axiom, plus progress
     std::vector<std::pair<std::string, z3::expr>> flags;
     std::vector<z3::expr> observed;
 
@@ -70,7 +70,8 @@ void buildEncoding(Encoding& enc, engine::ProgramEncoder& pe, const cat::Resolve
             return it->second;
         }};
     engine::Evaluator<Z3Algebra> ev(alg, pe.program().events.size(), model, base);
-    for (const auto& c : pe.constraints()) enc.solver.add(c);
+    for (const auto& c : pe.constraints())
+        enc.solver.add(c);
     int index = 0;
     for (const auto& a : model.axioms) {
         z3::expr holds = encodeCheck(ev, ctx, a, "ax" + std::to_string(index++));
@@ -88,31 +89,41 @@ void buildEncoding(Encoding& enc, engine::ProgramEncoder& pe, const cat::Resolve
 /** z3::expr_vector copies share their contents: build a real copy plus one more literal. */
 z3::expr_vector with(const z3::expr_vector& base, const z3::expr& extra) {
     z3::expr_vector out(base.ctx());
-    for (unsigned i = 0; i < base.size(); ++i) out.push_back(base[i]);
+    for (unsigned i = 0; i < base.size(); ++i)
+        out.push_back(base[i]);
     out.push_back(extra);
     return out;
 }
 
 std::string quantifierText(litmus::Condition::Quantifier q) {
     switch (q) {
-    case litmus::Condition::Quantifier::Exists: return "exists";
-    case litmus::Condition::Quantifier::NotExists: return "~exists";
-    case litmus::Condition::Quantifier::Forall: return "forall";
+    case litmus::Condition::Quantifier::Exists:
+        return "exists";
+    case litmus::Condition::Quantifier::NotExists:
+        return "~exists";
+    case litmus::Condition::Quantifier::Forall:
+        return "forall";
     }
     return "exists";
 }
 
 void setObservation(CheckResult& r, litmus::Condition::Quantifier q) {
-    r.positive = static_cast<std::size_t>(std::count_if(r.states.begin(), r.states.end(),
-                                                        [](const auto& s) { return s.satisfies; }));
+    r.positive = static_cast<std::size_t>(
+        std::count_if(r.states.begin(), r.states.end(), [](const auto& s) { return s.satisfies; }));
     r.negative = r.states.size() - r.positive;
-    r.observation = r.positive == 0 ? Observation::Never
+    r.observation = r.positive == 0   ? Observation::Never
                     : r.negative == 0 ? Observation::Always
                                       : Observation::Sometimes;
     switch (q) {
-    case litmus::Condition::Quantifier::Exists: r.ok = r.positive > 0; break;
-    case litmus::Condition::Quantifier::NotExists: r.ok = r.positive == 0; break;
-    case litmus::Condition::Quantifier::Forall: r.ok = r.negative == 0; break;
+    case litmus::Condition::Quantifier::Exists:
+        r.ok = r.positive > 0;
+        break;
+    case litmus::Condition::Quantifier::NotExists:
+        r.ok = r.positive == 0;
+        break;
+    case litmus::Condition::Quantifier::Forall:
+        r.ok = r.negative == 0;
+        break;
     }
 }
 
@@ -137,15 +148,17 @@ std::vector<std::string> blockedWaits(Encoding& enc, engine::ProgramEncoder& pe)
     for (const auto& [event, success] : pe.blockingWaits()) {
         if (enc.solver.check(with(enc.assumptions, success)) == z3::unsat) {
             const auto& e = pe.program().events[static_cast<std::size_t>(event)];
-            out.push_back("P" + std::to_string(pe.program().threads[static_cast<std::size_t>(e.thread)].id) +
-                          ": " + e.text + " (" + e.loc.str() + ")");
+            out.push_back(
+                "P" + std::to_string(pe.program().threads[static_cast<std::size_t>(e.thread)].id) +
+                ": " + e.text + " (" + e.loc.str() + ")");
         }
     }
     if (out.empty())
         for (const auto& [event, success] : pe.blockingWaits()) {
             const auto& e = pe.program().events[static_cast<std::size_t>(event)];
-            out.push_back("P" + std::to_string(pe.program().threads[static_cast<std::size_t>(e.thread)].id) +
-                          ": " + e.text + " (" + e.loc.str() + ", only jointly)");
+            out.push_back(
+                "P" + std::to_string(pe.program().threads[static_cast<std::size_t>(e.thread)].id) +
+                ": " + e.text + " (" + e.loc.str() + ", only jointly)");
         }
     return out;
 }
@@ -175,7 +188,8 @@ void enumerate(CheckResult& r, Encoding& enc, const ir::Program& program) {
         report::FinalState s;
         s.values = values;
         std::map<std::string, std::int64_t> named;
-        for (std::size_t i = 0; i < values.size(); ++i) named[program.observed[i].name] = values[i];
+        for (std::size_t i = 0; i < values.size(); ++i)
+            named[program.observed[i].name] = values[i];
         s.satisfies = lower::evaluateProp(*program.prop, named);
         r.states.push_back(s);
     }
@@ -192,7 +206,8 @@ CheckResult checkTest(const litmus::Test& test, const cat::ResolvedModel& model,
     r.file = test.file;
     r.quantifier = quantifierText(program.quantifier);
     r.conditionText = program.conditionText;
-    for (const auto& o : program.observed) r.observed.push_back(o.name);
+    for (const auto& o : program.observed)
+        r.observed.push_back(o.name);
     auto finish = [&]() {
         r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
         return r;
@@ -212,12 +227,15 @@ CheckResult checkTest(const litmus::Test& test, const cat::ResolvedModel& model,
         enc.solver.set(params);
         engine::ProgramEncoder pe(ctx, program);
         buildEncoding(enc, pe, model);
-        for (const auto& o : program.observed) enc.observed.push_back(pe.finalValue(o));
+        for (const auto& o : program.observed)
+            enc.observed.push_back(pe.finalValue(o));
         // Progress: spinning waits return True. Without it the test deadlocks.
         z3::expr progress = ctx.bool_const("progress");
         z3::expr_vector waits(ctx);
-        for (const auto& [e, s] : pe.blockingWaits()) waits.push_back(s);
-        enc.solver.add(z3::implies(progress, waits.empty() ? ctx.bool_val(true) : z3::mk_and(waits)));
+        for (const auto& [e, s] : pe.blockingWaits())
+            waits.push_back(s);
+        enc.solver.add(
+            z3::implies(progress, waits.empty() ? ctx.bool_val(true) : z3::mk_and(waits)));
         z3::check_result first = enc.solver.check(enc.assumptions);
         if (first == z3::unknown) {
             unknownResult(r, enc.solver);

@@ -15,8 +15,8 @@ class ResolvedModel;
 }
 
 struct CheckOptions {
-    double timeoutSeconds = 0;   ///< wall-clock limit per test (0: none); hitting it gives Unknown
-    std::uint64_t rlimit = 0;    ///< deterministic Z3 resource limit per query (0: none)
+    double timeoutSeconds = 0; ///< wall-clock limit per test (0: none); hitting it gives Unknown
+    std::uint64_t rlimit = 0;  ///< deterministic Z3 resource limit per query (0: none)
 };
 
 /**

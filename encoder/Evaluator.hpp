@@ -77,7 +77,8 @@ private:
         if (d.recursive) {
             evalGroup(d.group);
         } else {
-            if (inProgress_.count(index)) throw std::logic_error("cyclic definition (resolver bug)");
+            if (inProgress_.count(index))
+                throw std::logic_error("cyclic definition (resolver bug)");
             inProgress_.insert(index);
             Val v = evalExpr(d.expr.get());
             inProgress_.erase(index);
@@ -92,16 +93,21 @@ private:
         std::vector<int> members;
         for (std::size_t i = 0; i < model_.definitions.size(); ++i)
             if (model_.definitions[i].group == group) members.push_back(static_cast<int>(i));
-        for (int m : members) defs_[static_cast<std::size_t>(m)] = ofRel(Rel(ops_.n));
+        for (int m : members)
+            defs_[static_cast<std::size_t>(m)] = ofRel(Rel(ops_.n));
         // Each round adds at least one pair in every execution until the fixpoint, so n*n
         // rounds per member suffice; structural equality stops much earlier in practice.
         std::size_t bound = ops_.n * ops_.n * members.size() + 1;
         for (std::size_t round = 0; round < bound; ++round) {
             std::vector<Val> next;
-            for (int m : members) next.push_back(evalExpr(model_.definitions[static_cast<std::size_t>(m)].expr.get()));
+            for (int m : members)
+                next.push_back(
+                    evalExpr(model_.definitions[static_cast<std::size_t>(m)].expr.get()));
             bool same = true;
             for (std::size_t k = 0; k < members.size(); ++k)
-                same = same && ops_.sameSupportAndTerms(defs_[static_cast<std::size_t>(members[k])]->rel, asRel(next[k]));
+                same = same &&
+                       ops_.sameSupportAndTerms(defs_[static_cast<std::size_t>(members[k])]->rel,
+                                                asRel(next[k]));
             for (std::size_t k = 0; k < members.size(); ++k)
                 defs_[static_cast<std::size_t>(members[k])] = ofRel(asRel(next[k]));
             if (same) return;
@@ -123,28 +129,39 @@ private:
             v.polymorphicEmpty = true;
             return v;
         }
-        case Op::Universe: return ofSet(ops_.universe());
+        case Op::Universe:
+            return ofSet(ops_.universe());
         case Op::Union:
         case Op::Inter:
-        case Op::Diff: return combine(e);
+        case Op::Diff:
+            return combine(e);
         case Op::Seq: {
             Rel r = asRel(arg(0));
-            for (std::size_t i = 1; i < e->args.size(); ++i) r = ops_.seq(r, asRel(arg(i)));
+            for (std::size_t i = 1; i < e->args.size(); ++i)
+                r = ops_.seq(r, asRel(arg(i)));
             return ofRel(std::move(r));
         }
-        case Op::Cartesian: return ofRel(ops_.cartesian(asSet(arg(0)), asSet(arg(1))));
+        case Op::Cartesian:
+            return ofRel(ops_.cartesian(asSet(arg(0)), asSet(arg(1))));
         case Op::Complement: {
             Val v = arg(0);
             if (isSetExpr(e)) return ofSet(ops_.complementSet(asSet(v)));
             return ofRel(ops_.complementRel(asRel(v)));
         }
-        case Op::Inverse: return ofRel(ops_.inverse(asRel(arg(0))));
-        case Op::Plus: return ofRel(ops_.plus(asRel(arg(0))));
-        case Op::Star: return ofRel(ops_.star(asRel(arg(0))));
-        case Op::Opt: return ofRel(ops_.opt(asRel(arg(0))));
-        case Op::Bracket: return ofRel(ops_.bracket(asSet(arg(0))));
-        case Op::Domain: return ofSet(ops_.domain(asRel(arg(0))));
-        case Op::Range: return ofSet(ops_.range(asRel(arg(0))));
+        case Op::Inverse:
+            return ofRel(ops_.inverse(asRel(arg(0))));
+        case Op::Plus:
+            return ofRel(ops_.plus(asRel(arg(0))));
+        case Op::Star:
+            return ofRel(ops_.star(asRel(arg(0))));
+        case Op::Opt:
+            return ofRel(ops_.opt(asRel(arg(0))));
+        case Op::Bracket:
+            return ofRel(ops_.bracket(asSet(arg(0))));
+        case Op::Domain:
+            return ofSet(ops_.domain(asRel(arg(0))));
+        case Op::Range:
+            return ofSet(ops_.range(asRel(arg(0))));
         }
         throw std::logic_error("unknown expression");
     }
@@ -157,7 +174,8 @@ private:
     Val combine(const cat::Expr* e) {
         using Op = cat::Expr::Op;
         std::vector<Val> vals;
-        for (const auto& a : e->args) vals.push_back(evalExpr(a.get()));
+        for (const auto& a : e->args)
+            vals.push_back(evalExpr(a.get()));
         bool set = isSetExpr(e);
         if (!model_.kinds.count(e)) {
             Val v;
@@ -168,7 +186,7 @@ private:
             Set acc = asSet(vals[0]);
             for (std::size_t i = 1; i < vals.size(); ++i) {
                 Set s = asSet(vals[i]);
-                acc = e->op == Op::Union ? ops_.unionSets(acc, s)
+                acc = e->op == Op::Union   ? ops_.unionSets(acc, s)
                       : e->op == Op::Inter ? ops_.interSets(acc, s)
                                            : ops_.diffSets(acc, s);
             }
@@ -177,7 +195,7 @@ private:
         Rel acc = asRel(vals[0]);
         for (std::size_t i = 1; i < vals.size(); ++i) {
             Rel r = asRel(vals[i]);
-            acc = e->op == Op::Union ? ops_.unionRels(acc, r)
+            acc = e->op == Op::Union   ? ops_.unionRels(acc, r)
                   : e->op == Op::Inter ? ops_.interRels(acc, r)
                                        : ops_.diffRels(acc, r);
         }

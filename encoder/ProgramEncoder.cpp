@@ -33,20 +33,48 @@ z3::expr ProgramEncoder::value(const ir::ValuePtr& v) {
     auto arg = [&](std::size_t i) { return value(v->args.at(i)); };
     z3::expr out = bv(0);
     switch (v->op) {
-    case Value::Op::Const: out = bv(v->constant); break;
-    case Value::Op::ReadOf: out = readValue_.at(v->event); break;
-    case Value::Op::WaitResult: out = z3::ite(waitSuccess_.at(v->event), bv(1), bv(0)); break;
-    case Value::Op::PhaseToken: out = z3::int2bv(32, phaseBefore_.at(v->event)); break;
-    case Value::Op::Add: out = arg(0) + arg(1); break;
-    case Value::Op::Sub: out = arg(0) - arg(1); break;
-    case Value::Op::Mul: out = arg(0) * arg(1); break;
-    case Value::Op::And: out = arg(0) & arg(1); break;
-    case Value::Op::Or: out = arg(0) | arg(1); break;
-    case Value::Op::Xor: out = arg(0) ^ arg(1); break;
-    case Value::Op::Max: out = z3::ite(arg(0) > arg(1), arg(0), arg(1)); break;
-    case Value::Op::Min: out = z3::ite(arg(0) < arg(1), arg(0), arg(1)); break;
-    case Value::Op::Eq: out = z3::ite(arg(0) == arg(1), bv(1), bv(0)); break;
-    case Value::Op::Ite: out = z3::ite(arg(0) != bv(0), arg(1), arg(2)); break;
+    case Value::Op::Const:
+        out = bv(v->constant);
+        break;
+    case Value::Op::ReadOf:
+        out = readValue_.at(v->event);
+        break;
+    case Value::Op::WaitResult:
+        out = z3::ite(waitSuccess_.at(v->event), bv(1), bv(0));
+        break;
+    case Value::Op::PhaseToken:
+        out = z3::int2bv(32, phaseBefore_.at(v->event));
+        break;
+    case Value::Op::Add:
+        out = arg(0) + arg(1);
+        break;
+    case Value::Op::Sub:
+        out = arg(0) - arg(1);
+        break;
+    case Value::Op::Mul:
+        out = arg(0) * arg(1);
+        break;
+    case Value::Op::And:
+        out = arg(0) & arg(1);
+        break;
+    case Value::Op::Or:
+        out = arg(0) | arg(1);
+        break;
+    case Value::Op::Xor:
+        out = arg(0) ^ arg(1);
+        break;
+    case Value::Op::Max:
+        out = z3::ite(arg(0) > arg(1), arg(0), arg(1));
+        break;
+    case Value::Op::Min:
+        out = z3::ite(arg(0) < arg(1), arg(0), arg(1));
+        break;
+    case Value::Op::Eq:
+        out = z3::ite(arg(0) == arg(1), bv(1), bv(0));
+        break;
+    case Value::Op::Ite:
+        out = z3::ite(arg(0) != bv(0), arg(1), arg(2));
+        break;
     }
     valueCache_.emplace(v.get(), out);
     return out;
@@ -63,7 +91,8 @@ void ProgramEncoder::encodeReadsFrom() {
             int w = cands[i];
             z3::expr chosen = sel == static_cast<int>(i);
             const Event& we = program_.events[static_cast<std::size_t>(w)];
-            constraints_.push_back(z3::implies(chosen, exists(w) && readValue_.at(r.id) == value(we.written)));
+            constraints_.push_back(
+                z3::implies(chosen, exists(w) && readValue_.at(r.id) == value(we.written)));
             rf_.emplace(std::make_pair(w, r.id), chosen && exists(r.id));
         }
     }
@@ -76,7 +105,8 @@ void ProgramEncoder::encodeCoherence() {
     for (const auto& [loc, ws] : writes) {
         for (int w : ws) {
             const Event& e = program_.events[static_cast<std::size_t>(w)];
-            z3::expr pos = e.has("IW") ? ctx_.int_val(0) : ctx_.int_const(("co_" + std::to_string(w)).c_str());
+            z3::expr pos =
+                e.has("IW") ? ctx_.int_val(0) : ctx_.int_const(("co_" + std::to_string(w)).c_str());
             if (!e.has("IW")) constraints_.push_back(pos > 0);
             coPos_.emplace(w, pos);
         }
@@ -90,7 +120,8 @@ void ProgramEncoder::encodeFenceSc() {
     std::vector<int> fences;
     for (const auto& e : program_.events)
         if (e.has("F") && e.has("SC")) fences.push_back(e.id);
-    for (int f : fences) scPos_.emplace(f, ctx_.int_const(("sc_" + std::to_string(f)).c_str()));
+    for (int f : fences)
+        scPos_.emplace(f, ctx_.int_const(("sc_" + std::to_string(f)).c_str()));
     for (std::size_t i = 0; i < fences.size(); ++i)
         for (std::size_t j = i + 1; j < fences.size(); ++j)
             constraints_.push_back(scPos_.at(fences[i]) != scPos_.at(fences[j]));
@@ -104,7 +135,8 @@ void ProgramEncoder::encodeMbarriers() {
     std::map<int, std::vector<int>> ops;
     for (const auto& e : program_.events)
         if (e.has("MB")) ops[e.location].push_back(e.id);
-    for (const auto& [loc, list] : ops) encodeMbarrier(loc, list);
+    for (const auto& [loc, list] : ops)
+        encodeMbarrier(loc, list);
 }
 
 /**
@@ -143,12 +175,28 @@ void ProgramEncoder::encodeMbarrier(int location, const std::vector<int>& ops) {
             auto amount = ctx_.int_val(static_cast<int64_t>(e.mbAmount));
             bool completes = false;
             switch (e.mbOp) {
-            case ir::MbOp::Init: p = ctx_.int_val(0); pe = amount; ex = amount; t = ctx_.int_val(0); va = ctx_.bool_val(true); break;
-            case ir::MbOp::Arrive: t = tx + amount; pe = pending - 1; completes = true; break;
-            case ir::MbOp::ExpectTx: t = tx + amount; break;
-            case ir::MbOp::CompleteTx: t = tx - amount; completes = true; break;
+            case ir::MbOp::Init:
+                p = ctx_.int_val(0);
+                pe = amount;
+                ex = amount;
+                t = ctx_.int_val(0);
+                va = ctx_.bool_val(true);
+                break;
+            case ir::MbOp::Arrive:
+                t = tx + amount;
+                pe = pending - 1;
+                completes = true;
+                break;
+            case ir::MbOp::ExpectTx:
+                t = tx + amount;
+                break;
+            case ir::MbOp::CompleteTx:
+                t = tx - amount;
+                completes = true;
+                break;
             case ir::MbOp::Wait:
-            case ir::MbOp::None: break;
+            case ir::MbOp::None:
+                break;
             }
             if (completes) {
                 // Phase completion: pending arrivals and tx-count both zero (PTX ISA 9.7.13.15.6)
@@ -200,7 +248,8 @@ z3::expr ProgramEncoder::finalValue(const ir::Observable& o) {
     for (int w : ws) {
         z3::expr last = exists(w);
         for (int other : ws)
-            if (other != w) last = last && z3::implies(exists(other), coPos_.at(other) < coPos_.at(w));
+            if (other != w)
+                last = last && z3::implies(exists(other), coPos_.at(other) < coPos_.at(w));
         out = z3::ite(last, value(program_.events[static_cast<std::size_t>(w)].written), out);
     }
     return out;
@@ -209,10 +258,12 @@ z3::expr ProgramEncoder::finalValue(const ir::Observable& o) {
 Z3Set ProgramEncoder::baseSet(const std::string& name) {
     Z3Set s;
     if (name == "MB_MISUSE") {
-        for (const auto& [o, bad] : misuse_) s.members.emplace(o, bad);
+        for (const auto& [o, bad] : misuse_)
+            s.members.emplace(o, bad);
         return s;
     }
-    for (int id : ir::baseSet(program_, name)) s.members.emplace(id, exists(id));
+    for (int id : ir::baseSet(program_, name))
+        s.members.emplace(id, exists(id));
     return s;
 }
 
@@ -223,7 +274,8 @@ Z3Rel ProgramEncoder::baseRelation(const std::string& name) {
         if (!c.is_false()) r.rows[static_cast<std::size_t>(a)].insert_or_assign(b, c);
     };
     if (name == "rf") {
-        for (const auto& [key, c] : rf_) put(key.first, key.second, c);
+        for (const auto& [key, c] : rf_)
+            put(key.first, key.second, c);
     } else if (name == "co") {
         for (const auto& [a, pa] : coPos_)
             for (const auto& [b, pb] : coPos_)
@@ -245,8 +297,9 @@ Z3Rel ProgramEncoder::baseRelation(const std::string& name) {
                 } else if (ea.mbOp != ir::MbOp::Wait && ea.mbOp != ir::MbOp::Init &&
                            eb.mbOp == ir::MbOp::Wait) {
                     // The wait saw a later phase than the one the arrive contributed to.
-                    put(a, b, orderBy(mbPos_, a, b) && waitSuccess_.at(b) &&
-                                  phaseBefore_.at(a) < phaseBefore_.at(b));
+                    put(a, b,
+                        orderBy(mbPos_, a, b) && waitSuccess_.at(b) &&
+                            phaseBefore_.at(a) < phaseBefore_.at(b));
                 }
             }
     } else {

@@ -5,12 +5,11 @@
 #include "Z3Algebra.hpp"
 #include "ir/Program.hpp"
 
-#include <z3++.h>
-
 #include <map>
 #include <optional>
 #include <string>
 #include <vector>
+#include <z3++.h>
 
 namespace ptxmc::engine {
 
@@ -52,7 +51,7 @@ private:
     Z3Algebra alg_;
     z3::expr_vector constraints_;
     std::vector<std::pair<int, z3::expr>> blocking_;
-    std::map<int, z3::expr> readValue_;         ///< read event -> its value
+    std::map<int, z3::expr> readValue_;          ///< read event -> its value
     std::map<std::pair<int, int>, z3::expr> rf_; ///< (write, read) -> chosen
     std::map<int, z3::expr> coPos_;              ///< write -> position in its location's co
     std::map<int, z3::expr> scPos_;              ///< fence.sc -> position in the Fence-SC order

@@ -12,9 +12,7 @@ namespace ptxmc::engine {
  * same(a,b) (structural equality).
  * Entries equal to false are never stored, so the support of a relation is what may hold.
  */
-template <class Cond> struct SparseSet {
-    std::map<int, Cond> members;
-};
+template <class Cond> struct SparseSet { std::map<int, Cond> members; };
 
 template <class Cond> struct SparseRel {
     std::vector<std::map<int, Cond>> rows; ///< rows[i][j]: condition of (i, j)
@@ -23,7 +21,8 @@ template <class Cond> struct SparseRel {
     std::size_t size() const { return rows.size(); }
     std::size_t entries() const {
         std::size_t k = 0;
-        for (const auto& r : rows) k += r.size();
+        for (const auto& r : rows)
+            k += r.size();
         return k;
     }
 };
@@ -46,8 +45,10 @@ template <class Alg> struct RelOps {
         Set out = a;
         for (const auto& [i, c] : b.members) {
             auto it = out.members.find(i);
-            if (it == out.members.end()) out.members.emplace(i, c);
-            else it->second = alg.disj({it->second, c});
+            if (it == out.members.end())
+                out.members.emplace(i, c);
+            else
+                it->second = alg.disj({it->second, c});
         }
         return out;
     }
@@ -69,7 +70,8 @@ template <class Alg> struct RelOps {
     }
     Set universe() const {
         Set out;
-        for (std::size_t i = 0; i < n; ++i) out.members.emplace(static_cast<int>(i), alg.tru());
+        for (std::size_t i = 0; i < n; ++i)
+            out.members.emplace(static_cast<int>(i), alg.tru());
         return out;
     }
     Set complementSet(const Set& a) const { return diffSets(universe(), a); }
@@ -79,8 +81,10 @@ template <class Alg> struct RelOps {
         for (std::size_t i = 0; i < n; ++i)
             for (const auto& [j, c] : b.rows[i]) {
                 auto it = out.rows[i].find(j);
-                if (it == out.rows[i].end()) out.rows[i].emplace(j, c);
-                else it->second = alg.disj({it->second, c});
+                if (it == out.rows[i].end())
+                    out.rows[i].emplace(j, c);
+                else
+                    it->second = alg.disj({it->second, c});
             }
         return out;
     }
@@ -105,7 +109,8 @@ template <class Alg> struct RelOps {
     Rel full() const {
         Rel out(n);
         for (std::size_t i = 0; i < n; ++i)
-            for (std::size_t j = 0; j < n; ++j) out.rows[i].emplace(static_cast<int>(j), alg.tru());
+            for (std::size_t j = 0; j < n; ++j)
+                out.rows[i].emplace(static_cast<int>(j), alg.tru());
         return out;
     }
     Rel complementRel(const Rel& a) const { return diffRels(full(), a); }
@@ -119,37 +124,43 @@ template <class Alg> struct RelOps {
                     Cond c = alg.conj(c1, c2);
                     if (!alg.isFalse(c)) acc[j].push_back(std::move(c));
                 }
-            for (auto& [j, cs] : acc) put(out.rows[i], j, alg.disj(std::move(cs)));
+            for (auto& [j, cs] : acc)
+                put(out.rows[i], j, alg.disj(std::move(cs)));
         }
         return out;
     }
     Rel inverse(const Rel& a) const {
         Rel out(n);
         for (std::size_t i = 0; i < n; ++i)
-            for (const auto& [j, c] : a.rows[i]) out.rows[static_cast<std::size_t>(j)].emplace(static_cast<int>(i), c);
+            for (const auto& [j, c] : a.rows[i])
+                out.rows[static_cast<std::size_t>(j)].emplace(static_cast<int>(i), c);
         return out;
     }
     Rel identity() const {
         Rel out(n);
-        for (std::size_t i = 0; i < n; ++i) out.rows[i].emplace(static_cast<int>(i), alg.tru());
+        for (std::size_t i = 0; i < n; ++i)
+            out.rows[i].emplace(static_cast<int>(i), alg.tru());
         return out;
     }
     Rel bracket(const Set& s) const {
         Rel out(n);
-        for (const auto& [i, c] : s.members) out.rows[static_cast<std::size_t>(i)].emplace(i, c);
+        for (const auto& [i, c] : s.members)
+            out.rows[static_cast<std::size_t>(i)].emplace(i, c);
         return out;
     }
     Rel cartesian(const Set& a, const Set& b) const {
         Rel out(n);
         for (const auto& [i, c1] : a.members)
-            for (const auto& [j, c2] : b.members) put(out.rows[static_cast<std::size_t>(i)], j, alg.conj(c1, c2));
+            for (const auto& [j, c2] : b.members)
+                put(out.rows[static_cast<std::size_t>(i)], j, alg.conj(c1, c2));
         return out;
     }
     Set domain(const Rel& a) const {
         Set out;
         for (std::size_t i = 0; i < n; ++i) {
             std::vector<Cond> cs;
-            for (const auto& [j, c] : a.rows[i]) cs.push_back(c);
+            for (const auto& [j, c] : a.rows[i])
+                cs.push_back(c);
             if (!cs.empty()) put(out.members, static_cast<int>(i), alg.disj(std::move(cs)));
         }
         return out;

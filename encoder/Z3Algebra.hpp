@@ -1,9 +1,8 @@
 // The condition algebra of the Z3 engine: Boolean terms with constant folding.
 #pragma once
 
-#include <z3++.h>
-
 #include <vector>
+#include <z3++.h>
 
 namespace ptxmc::engine {
 

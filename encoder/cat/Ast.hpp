@@ -50,20 +50,20 @@ struct Stmt {
     enum class Kind { Let, LetRec, Check, Show };
     enum class Test { Acyclic, Irreflexive, Empty };
     Kind kind = Kind::Let;
-    std::vector<Binding> bindings;  ///< Let (one), LetRec (one or more)
-    Test test = Test::Acyclic;      ///< Check
-    bool negated = false;           ///< Check: `~empty r` etc.
-    bool flag = false;              ///< Check: `flag ...` (reports undefined behaviour, forbids nothing)
-    ExprPtr expr;                   ///< Check
-    std::string name;               ///< Check: the `as NAME` (required by ptxmc for every check)
-    std::string doc;                ///< Check: text of the `(* ... *)` comment just before it, trimmed
+    std::vector<Binding> bindings; ///< Let (one), LetRec (one or more)
+    Test test = Test::Acyclic;     ///< Check
+    bool negated = false;          ///< Check: `~empty r` etc.
+    bool flag = false; ///< Check: `flag ...` (reports undefined behaviour, forbids nothing)
+    ExprPtr expr;      ///< Check
+    std::string name;  ///< Check: the `as NAME` (required by ptxmc for every check)
+    std::string doc;   ///< Check: text of the `(* ... *)` comment just before it, trimmed
     std::vector<std::string> shown; ///< Show: names
     SourceLoc loc;
 };
 
 /** A model after include expansion: statements in evaluation order. */
 struct Model {
-    std::string title;              ///< first line's quoted or bare title of the top file
+    std::string title; ///< first line's quoted or bare title of the top file
     std::vector<Stmt> stmts;
     std::vector<std::string> files; ///< every file read, top file first (for reports)
 };

@@ -13,7 +13,8 @@ namespace {
 
 std::size_t editDistance(const std::string& a, const std::string& b) {
     std::vector<std::size_t> prev(b.size() + 1), cur(b.size() + 1);
-    for (std::size_t j = 0; j <= b.size(); ++j) prev[j] = j;
+    for (std::size_t j = 0; j <= b.size(); ++j)
+        prev[j] = j;
     for (std::size_t i = 1; i <= a.size(); ++i) {
         cur[0] = i;
         for (std::size_t j = 1; j <= b.size(); ++j) {
@@ -25,7 +26,9 @@ std::size_t editDistance(const std::string& a, const std::string& b) {
     return prev[b.size()];
 }
 
-const char* kindName(Kind k) { return k == Kind::Set ? "a set" : "a relation"; }
+const char* kindName(Kind k) {
+    return k == Kind::Set ? "a set" : "a relation";
+}
 
 class Resolver {
 public:
@@ -33,9 +36,15 @@ public:
 
     void statement(const Stmt& s) {
         switch (s.kind) {
-        case Stmt::Kind::Let: letBinding(s.bindings.at(0)); break;
-        case Stmt::Kind::LetRec: letRec(s); break;
-        case Stmt::Kind::Check: check(s); break;
+        case Stmt::Kind::Let:
+            letBinding(s.bindings.at(0));
+            break;
+        case Stmt::Kind::LetRec:
+            letRec(s);
+            break;
+        case Stmt::Kind::Check:
+            check(s);
+            break;
         case Stmt::Kind::Show:
             for (const auto& n : s.shown) {
                 if (!scope_.count(n) && !ir::findBaseName(n)) unknown(n, s.loc);
@@ -54,10 +63,12 @@ private:
     void letRec(const Stmt& s) {
         int group = nextGroup_++;
         std::set<std::string> names;
-        for (const auto& b : s.bindings) names.insert(b.name);
+        for (const auto& b : s.bindings)
+            names.insert(b.name);
         // Recursive names are relations unless a binding says otherwise (sets rarely recurse).
         std::map<std::string, int> indices;
-        for (const auto& b : s.bindings) indices[b.name] = addDefinition(b, Kind::Relation, true, group);
+        for (const auto& b : s.bindings)
+            indices[b.name] = addDefinition(b, Kind::Relation, true, group);
         for (const auto& b : s.bindings) {
             auto kind = infer(b.expr.get(), names);
             if (kind && *kind != Kind::Relation)
@@ -108,8 +119,10 @@ private:
                 best = cand;
             }
         };
-        for (const auto& [n, i] : scope_) consider(n);
-        for (const auto& b : ir::baseVocabulary()) consider(b.name);
+        for (const auto& [n, i] : scope_)
+            consider(n);
+        for (const auto& b : ir::baseVocabulary())
+            consider(b.name);
         std::string msg = "unknown relation or set '" + name + "'";
         if (!best.empty()) msg += " (did you mean '" + best + "'?)";
         throw InputError(loc, msg);
@@ -122,13 +135,15 @@ private:
 
     std::optional<Kind> unify(const Expr* e, std::optional<Kind> a, std::optional<Kind> b) {
         if (a && b && *a != *b)
-            throw InputError(e->loc, std::string("operands mix ") + kindName(*a) + " and " + kindName(*b));
+            throw InputError(e->loc,
+                             std::string("operands mix ") + kindName(*a) + " and " + kindName(*b));
         return a ? a : b;
     }
 
     Kind need(const Expr* e, std::optional<Kind> got, Kind want) {
         if (got && *got != want)
-            throw InputError(e->loc, std::string("expected ") + kindName(want) + ", found " + kindName(*got));
+            throw InputError(e->loc, std::string("expected ") + kindName(want) + ", found " +
+                                         kindName(*got));
         return want;
     }
 
@@ -148,13 +163,16 @@ private:
             out_.binding[e] = -1;
             return record(e, base->isSet ? Kind::Set : Kind::Relation);
         }
-        case Op::Empty: return std::nullopt;
-        case Op::Universe: return record(e, Kind::Set);
+        case Op::Empty:
+            return std::nullopt;
+        case Op::Universe:
+            return record(e, Kind::Set);
         case Op::Union:
         case Op::Inter:
         case Op::Diff: {
             std::optional<Kind> k;
-            for (std::size_t i = 0; i < e->args.size(); ++i) k = unify(e, k, arg(i));
+            for (std::size_t i = 0; i < e->args.size(); ++i)
+                k = unify(e, k, arg(i));
             return record(e, k);
         }
         case Op::Seq:
@@ -165,7 +183,8 @@ private:
             need(e->args[0].get(), arg(0), Kind::Set);
             need(e->args[1].get(), arg(1), Kind::Set);
             return record(e, Kind::Relation);
-        case Op::Complement: return record(e, arg(0));
+        case Op::Complement:
+            return record(e, arg(0));
         case Op::Inverse:
         case Op::Plus:
         case Op::Star:
@@ -190,7 +209,8 @@ private:
             throw InputError(e->loc, "'let rec " + def + "' uses '" + e->name +
                                          "' under a complement or difference: no least fixpoint");
         for (std::size_t i = 0; i < e->args.size(); ++i) {
-            bool neg = negative || e->op == Expr::Op::Complement || (e->op == Expr::Op::Diff && i > 0);
+            bool neg =
+                negative || e->op == Expr::Op::Complement || (e->op == Expr::Op::Diff && i > 0);
             checkMonotone(e->args[i].get(), names, neg, def);
         }
     }
@@ -207,7 +227,8 @@ std::shared_ptr<const ResolvedModel> resolveModel(const Model& model) {
     out->title = model.title;
     out->files = model.files;
     Resolver r(*out);
-    for (const auto& s : model.stmts) r.statement(s);
+    for (const auto& s : model.stmts)
+        r.statement(s);
     if (out->axioms.empty())
         throw InputError(SourceLoc{model.files.empty() ? "" : model.files[0], 1, 1},
                          "the model has no checks (acyclic/irreflexive/empty ... as NAME)");

@@ -31,8 +31,8 @@ public:
         std::string name;
         ExprPtr expr;
         Kind kind = Kind::Relation;
-        bool recursive = false;       ///< part of a `let rec` group
-        int group = -1;               ///< let rec group index (definitions of one group share it)
+        bool recursive = false; ///< part of a `let rec` group
+        int group = -1;         ///< let rec group index (definitions of one group share it)
         SourceLoc loc;
     };
 
@@ -48,7 +48,8 @@ public:
     std::map<const Expr*, int> binding;
 };
 
-/** Resolves names against the base vocabulary (ir/Vocabulary) and the model's lets. Throws InputError. */
+/** Resolves names against the base vocabulary (ir/Vocabulary) and the model's lets. Throws
+ * InputError. */
 std::shared_ptr<const ResolvedModel> resolveModel(const Model& model);
 
 } // namespace ptxmc::cat

@@ -21,7 +21,9 @@ Pairs allPairs(const Program& p, const Pred& pred) {
     return out;
 }
 
-bool isMemoryLike(const Event& e) { return e.location >= 0; }
+bool isMemoryLike(const Event& e) {
+    return e.location >= 0;
+}
 
 /** A read never reads the write of its own instruction (an mma's D, an atom's write). */
 bool sameOperation(const Event& w, const Event& r) {
@@ -33,15 +35,18 @@ void collectSources(const ValuePtr& v, std::set<int>& out) {
     if (v->op == Value::Op::ReadOf || v->op == Value::Op::WaitResult ||
         v->op == Value::Op::PhaseToken)
         out.insert(v->event);
-    for (const auto& a : v->args) collectSources(a, out);
+    for (const auto& a : v->args)
+        collectSources(a, out);
 }
 
 Pairs dependencies(const Program& p) {
     std::set<std::pair<int, int>> out;
     for (const auto& e : p.events) {
         std::set<int> src;
-        for (const ValuePtr* v : {&e.written, &e.guard, &e.mbParity, &e.mbToken}) collectSources(*v, src);
-        for (int s : src) out.emplace(s, e.id);
+        for (const ValuePtr* v : {&e.written, &e.guard, &e.mbParity, &e.mbToken})
+            collectSources(*v, src);
+        for (int s : src)
+            out.emplace(s, e.id);
     }
     return {out.begin(), out.end()};
 }
@@ -56,7 +61,8 @@ Pairs bulkWaits(const Program& p) {
             if (!e.has("BWAIT")) continue;
             // wait_group N: all but the N most recent groups have completed (PTX ISA 9.7.9.25.6)
             int waited = static_cast<int>(groups.size()) - e.bulkWaitN;
-            for (int g = 0; g < waited; ++g) out.emplace_back(groups[static_cast<std::size_t>(g)], id);
+            for (int g = 0; g < waited; ++g)
+                out.emplace_back(groups[static_cast<std::size_t>(g)], id);
         }
     }
     std::sort(out.begin(), out.end());
@@ -74,11 +80,16 @@ std::vector<int> valueSources(const ValuePtr& v) {
 bool scopeIncludes(const Event& e, const Event& other) {
     if (e.thread < 0 || other.thread < 0) return false;
     switch (e.scope) {
-    case Scope::None: return e.thread == other.thread;
-    case Scope::Cta: return e.cta == other.cta;
-    case Scope::Cluster: return e.cluster == other.cluster;
-    case Scope::Gpu: return e.gpu == other.gpu;
-    case Scope::Sys: return true;
+    case Scope::None:
+        return e.thread == other.thread;
+    case Scope::Cta:
+        return e.cta == other.cta;
+    case Scope::Cluster:
+        return e.cluster == other.cluster;
+    case Scope::Gpu:
+        return e.gpu == other.gpu;
+    case Scope::Sys:
+        return true;
     }
     return false;
 }
@@ -99,17 +110,22 @@ std::vector<int> rfCandidates(const Program& p, const Event& read) {
 }
 
 Pairs staticRelation(const Program& p, const std::string& name) {
-    auto sameThread = [](const Event& a, const Event& b) { return a.thread >= 0 && a.thread == b.thread; };
-    if (name == "id") return allPairs(p, [](const Event& a, const Event& b) { return a.id == b.id; });
+    auto sameThread = [](const Event& a, const Event& b) {
+        return a.thread >= 0 && a.thread == b.thread;
+    };
+    if (name == "id")
+        return allPairs(p, [](const Event& a, const Event& b) { return a.id == b.id; });
     if (name == "po")
         return allPairs(p, [](const Event& a, const Event& b) {
             return a.thread >= 0 && a.thread == b.thread && a.poIndex >= 0 && b.poIndex >= 0 &&
                    a.poIndex < b.poIndex;
         });
     if (name == "int")
-        return allPairs(p, [&](const Event& a, const Event& b) { return a.id == b.id || sameThread(a, b); });
+        return allPairs(
+            p, [&](const Event& a, const Event& b) { return a.id == b.id || sameThread(a, b); });
     if (name == "ext")
-        return allPairs(p, [&](const Event& a, const Event& b) { return a.id != b.id && !sameThread(a, b); });
+        return allPairs(
+            p, [&](const Event& a, const Event& b) { return a.id != b.id && !sameThread(a, b); });
     if (name == "loc")
         return allPairs(p, [](const Event& a, const Event& b) {
             return isMemoryLike(a) && a.location == b.location;
@@ -138,15 +154,18 @@ Pairs staticRelation(const Program& p, const std::string& name) {
     if (name == "rmw")
         return allPairs(p, [](const Event& a, const Event& b) {
             return a.has("RMW") && a.has("R") && b.has("RMW") && b.has("W") &&
-                   a.thread == b.thread && b.poIndex == a.poIndex + 1 && a.instruction == b.instruction;
+                   a.thread == b.thread && b.poIndex == a.poIndex + 1 &&
+                   a.instruction == b.instruction;
         });
     if (name == "syncbar")
         return allPairs(p, [](const Event& a, const Event& b) {
-            return a.has("BAR_ARRIVE") && b.has("BAR_WAIT") && a.thread != b.thread && a.cta == b.cta &&
-                   a.barrierId == b.barrierId && a.barrierInstance == b.barrierInstance;
+            return a.has("BAR_ARRIVE") && b.has("BAR_WAIT") && a.thread != b.thread &&
+                   a.cta == b.cta && a.barrierId == b.barrierId &&
+                   a.barrierInstance == b.barrierInstance;
         });
     if (name == "ae")
-        return allPairs(p, [](const Event& a, const Event& b) { return b.issue >= 0 && b.issue == a.id; });
+        return allPairs(
+            p, [](const Event& a, const Event& b) { return b.issue >= 0 && b.issue == a.id; });
     if (name == "iico")
         return allPairs(p, [](const Event& a, const Event& b) {
             if (a.issue < 0 || a.issue != b.issue) return false;
@@ -176,7 +195,8 @@ Pairs staticRelation(const Program& p, const std::string& name) {
             return a.has("TC") && b.has("TC") && a.ctaGroup > 0 && a.ctaGroup == b.ctaGroup;
         });
     if (name == "bgroup")
-        return allPairs(p, [](const Event& a, const Event& b) { return a.has("BULK") && a.bulkGroup == b.id; });
+        return allPairs(
+            p, [](const Event& a, const Event& b) { return a.has("BULK") && a.bulkGroup == b.id; });
     if (name == "bwait") return bulkWaits(p);
     throw std::logic_error("not a program-determined base relation: " + name);
 }

@@ -14,7 +14,8 @@ using Pairs = std::vector<std::pair<int, int>>;
 /** Members of base set `name` (sorted event ids). Throws std::logic_error for unknown names. */
 std::vector<int> baseSet(const Program& p, const std::string& name);
 
-/** Pairs of a non-choice base relation (sorted). Throws std::logic_error for choice/unknown names. */
+/** Pairs of a non-choice base relation (sorted). Throws std::logic_error for choice/unknown names.
+ */
 Pairs staticRelation(const Program& p, const std::string& name);
 
 /** Does event `e`'s scope include the thread placement of event `other` (PTX ISA 8.5)? */

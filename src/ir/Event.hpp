@@ -30,9 +30,16 @@ struct Value {
         ReadOf,     ///< the value read by event `event`
         WaitResult, ///< 1 when mbarrier wait `event` succeeded, else 0
         PhaseToken, ///< the phase an mbarrier arrive `event` arrived on
-        Add, Sub, Mul, And, Or, Xor, Max, Min,
-        Eq,         ///< 1 when args equal, else 0
-        Ite,        ///< args[0] != 0 ? args[1] : args[2]
+        Add,
+        Sub,
+        Mul,
+        And,
+        Or,
+        Xor,
+        Max,
+        Min,
+        Eq,  ///< 1 when args equal, else 0
+        Ite, ///< args[0] != 0 ? args[1] : args[2]
     };
     Op op = Op::Const;
     std::int64_t constant = 0;
@@ -50,11 +57,11 @@ enum class MbOp { None, Init, Arrive, ExpectTx, CompleteTx, Wait };
 /** One event. Issue-level events are in program order; exec events belong to an async op. */
 struct Event {
     int id = -1;
-    int thread = -1;          ///< -1 for initial writes
-    int poIndex = -1;         ///< position among the thread's issue-level events; -1 for exec/init
-    int issue = -1;           ///< exec events: the id of the issuing event
-    int instruction = -1;     ///< index of the source instruction within its thread
-    std::string text;         ///< instruction text (and the role of an exec event)
+    int thread = -1;      ///< -1 for initial writes
+    int poIndex = -1;     ///< position among the thread's issue-level events; -1 for exec/init
+    int issue = -1;       ///< exec events: the id of the issuing event
+    int instruction = -1; ///< index of the source instruction within its thread
+    std::string text;     ///< instruction text (and the role of an exec event)
     SourceLoc loc;
 
     std::set<std::string> tags; ///< base sets this event belongs to (see Vocabulary.def)
@@ -63,14 +70,14 @@ struct Event {
     int cta = -1, cluster = -1, gpu = -1;
 
     // memory access
-    int location = -1;        ///< physical location id, -1 if not a memory/mbarrier event
-    int vaddr = -1;           ///< virtual address id
+    int location = -1; ///< physical location id, -1 if not a memory/mbarrier event
+    int vaddr = -1;    ///< virtual address id
     Scope scope = Scope::None;
     Sem sem = Sem::None;
     Proxy proxy = Proxy::None;
     Space space = Space::None;
-    ValuePtr written;         ///< writes: the value stored
-    ValuePtr guard;           ///< the event happens only when guard != 0 (null: always)
+    ValuePtr written; ///< writes: the value stored
+    ValuePtr guard;   ///< the event happens only when guard != 0 (null: always)
 
     // mbarrier
     MbOp mbOp = MbOp::None;
@@ -85,16 +92,16 @@ struct Event {
 
     // barriers
     int barrierId = -1, barrierInstance = -1;
-    int barrierWarps = 0;      ///< bar.sync's thread count / 32; 0: every thread of the CTA
+    int barrierWarps = 0; ///< bar.sync's thread count / 32; 0: every thread of the CTA
 
     // tcgen05 structure
     int ctaGroup = 0;
     std::string idesc, kind, shape;
-    int accumulator = -1;      ///< mma: location id of its d (in the issuing CTA)
+    int accumulator = -1; ///< mma: location id of its d (in the issuing CTA)
 
     // bulk async groups
-    int bulkGroup = -1;        ///< copies: the index of the commit_group closing their group
-    int bulkWaitN = -1;        ///< wait_group: N
+    int bulkGroup = -1; ///< copies: the index of the commit_group closing their group
+    int bulkWaitN = -1; ///< wait_group: N
     bool bulkWaitRead = false;
 
     bool has(const std::string& tag) const { return tags.count(tag) != 0; }

@@ -13,7 +13,7 @@ namespace ptxmc::ir {
 /** One physical memory cell (a row of a tmem location counts as its own cell). */
 struct Location {
     int id = -1;
-    std::string name;         ///< display name: "x", "a@1", "t@0[2]"
+    std::string name; ///< display name: "x", "a@1", "t@0[2]"
     Space space = Space::None;
     int cta = -1;             ///< owning CTA for shared/tmem/mbarrier
     int init = -1;            ///< event id of its initial write (memory) or -1 (mbarrier)
@@ -23,15 +23,15 @@ struct Location {
 struct ThreadInfo {
     int id = 0;
     int cta = 0, cluster = 0, gpu = 0;
-    std::vector<int> events;  ///< issue-level events in program order
+    std::vector<int> events; ///< issue-level events in program order
     std::map<std::string, ValuePtr> finalRegisters;
 };
 
 /** A final-state reference resolved to a register value or a location. */
 struct Observable {
-    std::string name;         ///< as printed: "P1:r0", "x", "t@1[2]"
-    ValuePtr reg;             ///< register: its final value
-    int location = -1;        ///< location: its final (coherence-last) value
+    std::string name;  ///< as printed: "P1:r0", "x", "t@1[2]"
+    ValuePtr reg;      ///< register: its final value
+    int location = -1; ///< location: its final (coherence-last) value
 };
 
 struct Program {
@@ -40,12 +40,12 @@ struct Program {
     std::vector<Event> events;
     std::vector<Location> locations;
     std::vector<ThreadInfo> threads;
-    std::vector<Observable> observed;                ///< condition refs first, then `locations`
-    std::shared_ptr<const litmus::Prop> prop;        ///< condition proposition (refs by name)
-    std::map<std::string, int> observedIndex;        ///< name -> index in observed
+    std::vector<Observable> observed;         ///< condition refs first, then `locations`
+    std::shared_ptr<const litmus::Prop> prop; ///< condition proposition (refs by name)
+    std::map<std::string, int> observedIndex; ///< name -> index in observed
     litmus::Condition::Quantifier quantifier = litmus::Condition::Quantifier::Exists;
     std::string conditionText;
-    std::vector<std::string> staticDeadlocks;        ///< barriers nobody can complete, etc.
+    std::vector<std::string> staticDeadlocks; ///< barriers nobody can complete, etc.
 };
 
 } // namespace ptxmc::ir

@@ -16,8 +16,8 @@ const std::vector<BaseName>& baseVocabulary() {
 
 const BaseName* findBaseName(const std::string& name) {
     const auto& table = baseVocabulary();
-    auto it = std::find_if(table.begin(), table.end(),
-                           [&](const BaseName& b) { return b.name == name; });
+    auto it =
+        std::find_if(table.begin(), table.end(), [&](const BaseName& b) { return b.name == name; });
     return it == table.end() ? nullptr : &*it;
 }
 

@@ -21,29 +21,30 @@ struct Operand {
         Sink,    ///< `_`
     };
     Kind kind = Kind::Name;
-    std::string name;         ///< Name / Memory: identifier (without `@C` and `+k`)
-    std::int64_t value = 0;   ///< Integer: the value; Memory: the offset k (0 when absent)
-    std::optional<int> cta;   ///< Name / Memory: the `@C` CTA instance, when written
+    std::string name;              ///< Name / Memory: identifier (without `@C` and `+k`)
+    std::int64_t value = 0;        ///< Integer: the value; Memory: the offset k (0 when absent)
+    std::optional<int> cta;        ///< Name / Memory: the `@C` CTA instance, when written
     std::vector<Operand> elements; ///< Vector only
     SourceLoc loc;
 };
 
 /** One cell of the code table: an instruction, a label `LC00:`, or nothing (empty cell). */
 struct Instruction {
-    std::string opcode;             ///< full dotted opcode, e.g. `tcgen05.mma.cta_group::1.kind::f16`
-    std::vector<std::string> parts; ///< opcode split at '.', e.g. {"tcgen05","mma","cta_group::1","kind::f16"}
+    std::string opcode; ///< full dotted opcode, e.g. `tcgen05.mma.cta_group::1.kind::f16`
+    std::vector<std::string>
+        parts; ///< opcode split at '.', e.g. {"tcgen05","mma","cta_group::1","kind::f16"}
     std::vector<Operand> operands;
     std::optional<std::string> label; ///< set (and opcode empty) when the cell is `NAME:`
-    SourceLoc loc;                  ///< position of the opcode's first character
+    SourceLoc loc;                    ///< position of the opcode's first character
 };
 
 /** Thread header `P0@cta 0,gpu 0` with an optional `cluster K` anywhere after the `@`. */
 struct Thread {
-    int id = 0;                     ///< the n of `Pn`; threads must be P0, P1, ... in column order
+    int id = 0; ///< the n of `Pn`; threads must be P0, P1, ... in column order
     int cta = 0;
     int gpu = 0;
-    std::optional<int> cluster;     ///< absent: the CTA is its own cluster
-    std::vector<Instruction> code;  ///< non-empty cells of this column, top to bottom
+    std::optional<int> cluster;    ///< absent: the CTA is its own cluster
+    std::vector<Instruction> code; ///< non-empty cells of this column, top to bottom
     SourceLoc loc;
 };
 
@@ -52,12 +53,14 @@ struct LocationDecl {
     enum class Space { Global, Shared, Tmem, Mbarrier };
     std::string name;
     Space space = Space::Global;
-    std::vector<int> ctas;          ///< Shared/Tmem/Mbarrier: `@ shared 0,1` lists CTAs; empty for Global
-    int rows = 1;                   ///< Tmem: `, rows N`
-    std::optional<std::int64_t> count; ///< Mbarrier: `, count N` (initialised); absent = not initialised
-    std::vector<std::int64_t> values;  ///< `= v` (one value) or `= {v0, v1, ...}` (one per row); empty = 0
-    std::optional<std::string> aliasOf;  ///< `y @ generic aliases x`
-    std::string aliasProxy;              ///< "generic", "surface", "texture" or "constant" with aliasOf
+    std::vector<int> ctas; ///< Shared/Tmem/Mbarrier: `@ shared 0,1` lists CTAs; empty for Global
+    int rows = 1;          ///< Tmem: `, rows N`
+    std::optional<std::int64_t>
+        count; ///< Mbarrier: `, count N` (initialised); absent = not initialised
+    std::vector<std::int64_t>
+        values; ///< `= v` (one value) or `= {v0, v1, ...}` (one per row); empty = 0
+    std::optional<std::string> aliasOf; ///< `y @ generic aliases x`
+    std::string aliasProxy; ///< "generic", "surface", "texture" or "constant" with aliasOf
     SourceLoc loc;
 };
 
@@ -73,10 +76,10 @@ struct RegisterInit {
 struct Ref {
     enum class Kind { Register, Location };
     Kind kind = Kind::Register;
-    int thread = 0;                 ///< Register
-    std::string name;               ///< register or location name
-    std::optional<int> cta;         ///< Location: `@C`
-    std::optional<int> row;         ///< Location: `[k]`
+    int thread = 0;         ///< Register
+    std::string name;       ///< register or location name
+    std::optional<int> cta; ///< Location: `@C`
+    std::optional<int> row; ///< Location: `[k]`
     SourceLoc loc;
 };
 
@@ -84,9 +87,9 @@ struct Ref {
 struct Prop {
     enum class Kind { True, False, Eq, Ne, Not, And, Or, Implies };
     Kind kind = Kind::True;
-    Ref lhs;                        ///< Eq / Ne
-    std::optional<Ref> rhsRef;      ///< Eq / Ne against another reference
-    std::int64_t rhsValue = 0;      ///< Eq / Ne against a constant (when rhsRef is empty)
+    Ref lhs;                   ///< Eq / Ne
+    std::optional<Ref> rhsRef; ///< Eq / Ne against another reference
+    std::int64_t rhsValue = 0; ///< Eq / Ne against a constant (when rhsRef is empty)
     std::vector<std::shared_ptr<const Prop>> args; ///< Not (1), And/Or/Implies (2)
     SourceLoc loc;
 };
@@ -100,13 +103,13 @@ struct Condition {
 
 /** A whole litmus file. */
 struct Test {
-    std::string arch;               ///< "PTX"
+    std::string arch; ///< "PTX"
     std::string name;
-    std::vector<std::string> docs;  ///< quoted description lines after the name
+    std::vector<std::string> docs; ///< quoted description lines after the name
     std::vector<LocationDecl> locations;
     std::vector<RegisterInit> registers;
     std::vector<Thread> threads;
-    std::vector<Ref> observed;      ///< `locations [x; P1:r0;]`
+    std::vector<Ref> observed; ///< `locations [x; P1:r0;]`
     std::optional<Condition> condition;
     std::string file;
 };

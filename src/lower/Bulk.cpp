@@ -17,14 +17,16 @@ void asyncAccess(Lowerer& l, ir::Event& e, const Address& a) {
 void lowerCopy(Lowerer& l, Qualifiers& q) {
     // Operand spaces: the first space qualifier is the destination, the second the source.
     std::vector<std::string> spaces;
-    while (auto s = q.takeOneOf({"global", "shared::cluster", "shared::cta", "shared"})) spaces.push_back(*s);
+    while (auto s = q.takeOneOf({"global", "shared::cluster", "shared::cta", "shared"}))
+        spaces.push_back(*s);
     if (spaces.size() != 2) l.fail(l.inst().loc, "cp.async.bulk needs .dst and .src state spaces");
     bool toShared = spaces[0] != "global";
     bool fromShared = spaces[1] != "global";
     bool viaMbarrier = q.take("mbarrier::complete_tx::bytes");
     bool viaGroup = q.take("bulk_group");
     bool multicast = q.take("multicast::cluster");
-    if (q.take("tensor")) l.fail(l.inst().loc, "cp.async.bulk.tensor is not supported; use cp.async.bulk");
+    if (q.take("tensor"))
+        l.fail(l.inst().loc, "cp.async.bulk.tensor is not supported; use cp.async.bulk");
     q.takeTypes();
     q.finish();
     if (viaMbarrier == viaGroup)
@@ -38,15 +40,16 @@ void lowerCopy(Lowerer& l, Qualifiers& q) {
     Address dst = l.address(l.operand(0), toShared ? ir::Space::Shared : ir::Space::Global);
     Address src = l.address(l.operand(1), fromShared ? ir::Space::Shared : ir::Space::Global);
     const auto& sizeOp = l.operand(2);
-    if (sizeOp.kind != litmus::Operand::Kind::Integer || sizeOp.value <= 0 || sizeOp.value % 16 != 0 ||
-        sizeOp.value >= (1 << 20))
+    if (sizeOp.kind != litmus::Operand::Kind::Integer || sizeOp.value <= 0 ||
+        sizeOp.value % 16 != 0 || sizeOp.value >= (1 << 20))
         l.fail(sizeOp.loc, "copy size must be a positive multiple of 16 below 2^20");
     std::vector<std::pair<Address, std::optional<Address>>> targets; // (dst, mbarrier) per CTA
     std::optional<Address> mbar;
     if (viaMbarrier) mbar = l.address(l.operand(3), ir::Space::Mbarrier);
     if (multicast) {
         const auto& maskOp = l.operand(4);
-        if (maskOp.kind != litmus::Operand::Kind::Integer || maskOp.value <= 0 || maskOp.value > 0xffff)
+        if (maskOp.kind != litmus::Operand::Kind::Integer || maskOp.value <= 0 ||
+            maskOp.value > 0xffff)
             l.fail(maskOp.loc, "ctaMask must be a non-zero 16-bit integer");
         for (int rank = 0; rank < 16; ++rank) {
             if (!((maskOp.value >> rank) & 1)) continue;
@@ -68,13 +71,16 @@ void lowerCopy(Lowerer& l, Qualifiers& q) {
     asyncAccess(l, r, src);
     int readId = r.id;
     for (const auto& [d, m] : targets) {
-        ir::Event& w = l.exec(issueId, "write " + l.program().locations[static_cast<std::size_t>(d.location)].name, {"W"});
+        ir::Event& w = l.exec(
+            issueId, "write " + l.program().locations[static_cast<std::size_t>(d.location)].name,
+            {"W"});
         asyncAccess(l, w, d);
         w.written = Value::readOf(readId);
         if (m) {
             // complete-tx: release at cluster scope, followed by an implicit generic-async
             // proxy fence (PTX ISA 9.7.9.25.2, 9.7.13.15.5.2)
-            ir::Event& c = l.exec(issueId, "complete_tx", {"MB", "MB_COMPLETE", "PF", "Release", "CLUSTER"});
+            ir::Event& c =
+                l.exec(issueId, "complete_tx", {"MB", "MB_COMPLETE", "PF", "Release", "CLUSTER"});
             c.mbOp = ir::MbOp::CompleteTx;
             c.mbAmount = sizeOp.value;
             c.location = m->location;
@@ -95,7 +101,8 @@ void lowerCommitGroup(Lowerer& l, Qualifiers& q) {
     l.expectOperands(0);
     ir::Event& e = l.issue({"BCOMMIT"});
     int id = e.id;
-    for (int copy : l.pendingBulk) l.program().events[static_cast<std::size_t>(copy)].bulkGroup = id;
+    for (int copy : l.pendingBulk)
+        l.program().events[static_cast<std::size_t>(copy)].bulkGroup = id;
     l.pendingBulk.clear();
     l.committedGroups.push_back(id);
 }

@@ -19,16 +19,21 @@ std::string refName(const Ref& r) {
 static std::string propText(const Prop& p) {
     auto ref = [](const Ref& r) { return refName(r); };
     switch (p.kind) {
-    case Prop::Kind::True: return "true";
-    case Prop::Kind::False: return "false";
+    case Prop::Kind::True:
+        return "true";
+    case Prop::Kind::False:
+        return "false";
     case Prop::Kind::Eq:
     case Prop::Kind::Ne: {
         std::string rhs = p.rhsRef ? ref(*p.rhsRef) : std::to_string(p.rhsValue);
         return ref(p.lhs) + (p.kind == Prop::Kind::Eq ? " == " : " != ") + rhs;
     }
-    case Prop::Kind::Not: return "~" + propText(*p.args[0]);
-    case Prop::Kind::And: return "(" + propText(*p.args[0]) + " /\\ " + propText(*p.args[1]) + ")";
-    case Prop::Kind::Or: return "(" + propText(*p.args[0]) + " \\/ " + propText(*p.args[1]) + ")";
+    case Prop::Kind::Not:
+        return "~" + propText(*p.args[0]);
+    case Prop::Kind::And:
+        return "(" + propText(*p.args[0]) + " /\\ " + propText(*p.args[1]) + ")";
+    case Prop::Kind::Or:
+        return "(" + propText(*p.args[0]) + " \\/ " + propText(*p.args[1]) + ")";
     case Prop::Kind::Implies:
         return "(" + propText(*p.args[0]) + " => " + propText(*p.args[1]) + ")";
     }
@@ -40,7 +45,8 @@ void Lowerer::resolveCondition() {
         ir::Observable o;
         if (r.kind == Ref::Kind::Register) {
             std::size_t t = 0;
-            while (t < program_.threads.size() && program_.threads[t].id != r.thread) ++t;
+            while (t < program_.threads.size() && program_.threads[t].id != r.thread)
+                ++t;
             if (t == program_.threads.size())
                 fail(r.loc, "P" + std::to_string(r.thread) + " is not a thread of this test");
             const auto& regs = program_.threads[t].finalRegisters;
@@ -83,14 +89,17 @@ void Lowerer::resolveCondition() {
             observe(p.lhs);
             if (p.rhsRef) observe(*p.rhsRef);
         }
-        for (const auto& a : p.args) walk(*a);
+        for (const auto& a : p.args)
+            walk(*a);
     };
     walk(*test_.condition->prop);
-    for (const auto& r : test_.observed) observe(r);
+    for (const auto& r : test_.observed)
+        observe(r);
     program_.prop = test_.condition->prop;
     program_.quantifier = test_.condition->quantifier;
     program_.conditionText = propText(*test_.condition->prop);
-    if (program_.conditionText.front() != '(') program_.conditionText = "(" + program_.conditionText + ")";
+    if (program_.conditionText.front() != '(')
+        program_.conditionText = "(" + program_.conditionText + ")";
 }
 
 } // namespace ptxmc::lower
@@ -98,23 +107,31 @@ void Lowerer::resolveCondition() {
 namespace ptxmc::lower {
 
 /** Wraps a value to the 32-bit registers the engines compute with, read as signed. */
-std::int64_t wrap32(std::int64_t v) { return static_cast<std::int32_t>(static_cast<std::uint32_t>(v)); }
+std::int64_t wrap32(std::int64_t v) {
+    return static_cast<std::int32_t>(static_cast<std::uint32_t>(v));
+}
 
 bool evaluateProp(const litmus::Prop& p, const std::map<std::string, std::int64_t>& values) {
     using K = litmus::Prop::Kind;
     switch (p.kind) {
-    case K::True: return true;
-    case K::False: return false;
+    case K::True:
+        return true;
+    case K::False:
+        return false;
     case K::Eq:
     case K::Ne: {
         std::int64_t lhs = values.at(refName(p.lhs));
         std::int64_t rhs = p.rhsRef ? values.at(refName(*p.rhsRef)) : wrap32(p.rhsValue);
         return (lhs == rhs) == (p.kind == K::Eq);
     }
-    case K::Not: return !evaluateProp(*p.args[0], values);
-    case K::And: return evaluateProp(*p.args[0], values) && evaluateProp(*p.args[1], values);
-    case K::Or: return evaluateProp(*p.args[0], values) || evaluateProp(*p.args[1], values);
-    case K::Implies: return !evaluateProp(*p.args[0], values) || evaluateProp(*p.args[1], values);
+    case K::Not:
+        return !evaluateProp(*p.args[0], values);
+    case K::And:
+        return evaluateProp(*p.args[0], values) && evaluateProp(*p.args[1], values);
+    case K::Or:
+        return evaluateProp(*p.args[0], values) || evaluateProp(*p.args[1], values);
+    case K::Implies:
+        return !evaluateProp(*p.args[0], values) || evaluateProp(*p.args[1], values);
     }
     return false;
 }

@@ -16,24 +16,36 @@ ir::Scope parseScope(const std::string& s) {
 
 const char* scopeTag(ir::Scope s) {
     switch (s) {
-    case ir::Scope::Cta: return "CTA";
-    case ir::Scope::Cluster: return "CLUSTER";
-    case ir::Scope::Gpu: return "GPU";
-    case ir::Scope::Sys: return "SYS";
-    case ir::Scope::None: break;
+    case ir::Scope::Cta:
+        return "CTA";
+    case ir::Scope::Cluster:
+        return "CLUSTER";
+    case ir::Scope::Gpu:
+        return "GPU";
+    case ir::Scope::Sys:
+        return "SYS";
+    case ir::Scope::None:
+        break;
     }
     return nullptr;
 }
 
 const char* semTag(Sem s) {
     switch (s) {
-    case Sem::Weak: return "Weak";
-    case Sem::Relaxed: return "Relaxed";
-    case Sem::Acquire: return "Acquire";
-    case Sem::Release: return "Release";
-    case Sem::AcqRel: return "AcqRel";
-    case Sem::Sc: return "SC";
-    case Sem::None: break;
+    case Sem::Weak:
+        return "Weak";
+    case Sem::Relaxed:
+        return "Relaxed";
+    case Sem::Acquire:
+        return "Acquire";
+    case Sem::Release:
+        return "Release";
+    case Sem::AcqRel:
+        return "AcqRel";
+    case Sem::Sc:
+        return "SC";
+    case Sem::None:
+        break;
     }
     return nullptr;
 }
@@ -52,11 +64,16 @@ std::pair<Sem, ir::Scope> takeOrdering(Lowerer& l, Qualifiers& q, Sem dflt) {
     Sem sem = dflt;
     ir::Scope scope = ir::Scope::None;
     if (auto s = q.takeOneOf({"weak", "relaxed", "acquire", "release", "acq_rel", "volatile"})) {
-        if (*s == "weak") sem = Sem::Weak;
-        else if (*s == "relaxed") sem = Sem::Relaxed;
-        else if (*s == "acquire") sem = Sem::Acquire;
-        else if (*s == "release") sem = Sem::Release;
-        else if (*s == "acq_rel") sem = Sem::AcqRel;
+        if (*s == "weak")
+            sem = Sem::Weak;
+        else if (*s == "relaxed")
+            sem = Sem::Relaxed;
+        else if (*s == "acquire")
+            sem = Sem::Acquire;
+        else if (*s == "release")
+            sem = Sem::Release;
+        else if (*s == "acq_rel")
+            sem = Sem::AcqRel;
         else {
             sem = Sem::Relaxed; // .volatile is .relaxed.sys (PTX ISA 8.4)
             scope = ir::Scope::Sys;
@@ -65,7 +82,8 @@ std::pair<Sem, ir::Scope> takeOrdering(Lowerer& l, Qualifiers& q, Sem dflt) {
     if (auto s = q.takeOneOf({"cta", "cluster", "gpu", "sys"})) scope = parseScope(*s);
     if (sem != Sem::Weak && sem != Sem::None && scope == ir::Scope::None) {
         if (dflt == Sem::Weak && sem != Sem::Weak)
-            l.fail(l.inst().loc, "'" + l.inst().opcode + "' needs a scope (.cta, .cluster, .gpu or .sys)");
+            l.fail(l.inst().loc,
+                   "'" + l.inst().opcode + "' needs a scope (.cta, .cluster, .gpu or .sys)");
         scope = ir::Scope::Gpu; // atom/red default scope is .gpu
     }
     if (sem == Sem::Weak && scope != ir::Scope::None)
@@ -75,7 +93,8 @@ std::pair<Sem, ir::Scope> takeOrdering(Lowerer& l, Qualifiers& q, Sem dflt) {
 
 std::optional<ir::Space> takeSpace(Qualifiers& q) {
     if (q.take("global")) return ir::Space::Global;
-    if (auto s = q.takeOneOf({"shared", "shared::cta", "shared::cluster"})) return ir::Space::Shared;
+    if (auto s = q.takeOneOf({"shared", "shared::cta", "shared::cluster"}))
+        return ir::Space::Shared;
     return std::nullopt;
 }
 
@@ -88,7 +107,8 @@ ir::Proxy proxyOf(const std::string& op) {
 
 void lowerLoad(Lowerer& l, Qualifiers& q, ir::Proxy proxy) {
     auto [sem, scope] = takeOrdering(l, q, Sem::Weak);
-    if (sem == Sem::Release || sem == Sem::AcqRel) l.fail(l.inst().loc, "a load cannot be .release");
+    if (sem == Sem::Release || sem == Sem::AcqRel)
+        l.fail(l.inst().loc, "a load cannot be .release");
     auto space = takeSpace(q);
     q.takeTypes();
     q.finish();
@@ -107,7 +127,8 @@ void lowerLoad(Lowerer& l, Qualifiers& q, ir::Proxy proxy) {
 
 void lowerStore(Lowerer& l, Qualifiers& q, ir::Proxy proxy) {
     auto [sem, scope] = takeOrdering(l, q, Sem::Weak);
-    if (sem == Sem::Acquire || sem == Sem::AcqRel) l.fail(l.inst().loc, "a store cannot be .acquire");
+    if (sem == Sem::Acquire || sem == Sem::AcqRel)
+        l.fail(l.inst().loc, "a store cannot be .acquire");
     auto space = takeSpace(q);
     q.takeTypes();
     q.finish();
@@ -138,7 +159,8 @@ void lowerAtomic(Lowerer& l, Qualifiers& q, bool returns, ir::Proxy proxy) {
     if (!returns && (sem == Sem::Acquire || sem == Sem::AcqRel))
         l.fail(l.inst().loc, "red cannot be .acquire (PTX ISA 9.7.13.6)");
     auto space = takeSpace(q);
-    auto op = q.takeOneOf({"add", "and", "or", "xor", "max", "min", "exch", "cas", "sub", "inc", "dec"});
+    auto op =
+        q.takeOneOf({"add", "and", "or", "xor", "max", "min", "exch", "cas", "sub", "inc", "dec"});
     if (!op) l.fail(l.inst().loc, "missing atomic operation (.add, .exch, .cas, ...)");
     if (*op == "inc" || *op == "dec") l.fail(l.inst().loc, "atomic .inc/.dec are not supported");
     q.takeTypes();
@@ -187,11 +209,13 @@ void lowerFence(Lowerer& l, Qualifiers& q, const std::string& name) {
         } else if (q.take("async")) {
             e.tags.insert("PF");
             e.fenceProxies = {ir::Proxy::Async};
-            if (q.take("global")) e.fenceSpace = ir::Space::Global;
-            else if (q.takeOneOf({"shared::cta", "shared::cluster", "shared"})) e.fenceSpace = ir::Space::Shared;
+            if (q.take("global"))
+                e.fenceSpace = ir::Space::Global;
+            else if (q.takeOneOf({"shared::cta", "shared::cluster", "shared"}))
+                e.fenceSpace = ir::Space::Shared;
         } else if (auto p = q.takeOneOf({"surface", "texture", "constant"})) {
             e.tags.insert("PF");
-            e.fenceProxies = {*p == "surface" ? ir::Proxy::Surface
+            e.fenceProxies = {*p == "surface"   ? ir::Proxy::Surface
                               : *p == "texture" ? ir::Proxy::Texture
                                                 : ir::Proxy::Constant};
         } else {
@@ -225,8 +249,8 @@ void lowerBarrier(Lowerer& l, Qualifiers& q) {
     int warps = 0;
     if (l.inst().operands.size() == 2) {
         const auto& count = l.operand(1);
-        if (count.kind != litmus::Operand::Kind::Integer || count.value <= 0 || count.value % 32 != 0 ||
-            count.value > 1024)
+        if (count.kind != litmus::Operand::Kind::Integer || count.value <= 0 ||
+            count.value % 32 != 0 || count.value > 1024)
             l.fail(count.loc, "the thread count must be a positive multiple of 32 (one litmus "
                               "thread per warp), at most 1024");
         warps = static_cast<int>(count.value / 32);

@@ -9,7 +9,9 @@ namespace ptxmc::lower {
 using litmus::LocationDecl;
 using litmus::Operand;
 
-ir::Program lowerTest(const litmus::Test& test) { return Lowerer(test).run(); }
+ir::Program lowerTest(const litmus::Test& test) {
+    return Lowerer(test).run();
+}
 
 Lowerer::Lowerer(const litmus::Test& test) : test_(test) {
     program_.name = test.name;
@@ -38,7 +40,8 @@ ir::Program Lowerer::run() {
                                 " disagree on their cluster or gpu");
     declareLocations();
     declareRegisters();
-    for (std::size_t i = 0; i < test_.threads.size(); ++i) lowerThread(i);
+    for (std::size_t i = 0; i < test_.threads.size(); ++i)
+        lowerThread(i);
     computeStaticDeadlocks();
     resolveCondition();
     return std::move(program_);
@@ -72,17 +75,22 @@ static std::string cellName(const LocationDecl& d, int cta, int row) {
 
 static ir::Space declSpace(LocationDecl::Space s) {
     switch (s) {
-    case LocationDecl::Space::Global: return ir::Space::Global;
-    case LocationDecl::Space::Shared: return ir::Space::Shared;
-    case LocationDecl::Space::Tmem: return ir::Space::Tmem;
-    case LocationDecl::Space::Mbarrier: return ir::Space::Mbarrier;
+    case LocationDecl::Space::Global:
+        return ir::Space::Global;
+    case LocationDecl::Space::Shared:
+        return ir::Space::Shared;
+    case LocationDecl::Space::Tmem:
+        return ir::Space::Tmem;
+    case LocationDecl::Space::Mbarrier:
+        return ir::Space::Mbarrier;
     }
     return ir::Space::None;
 }
 
 void Lowerer::declareLocations() {
     std::set<int> ctas;
-    for (const auto& t : test_.threads) ctas.insert(t.cta);
+    for (const auto& t : test_.threads)
+        ctas.insert(t.cta);
     for (const auto& d : test_.locations) {
         if (decls_.count(d.name)) fail(d.loc, "location '" + d.name + "' declared twice");
         decls_[d.name] = &d;
@@ -98,7 +106,8 @@ void Lowerer::declareLocations() {
         if (d.rows < 1 || d.rows > 128) fail(d.loc, "rows must be between 1 and 128");
         if (d.space != LocationDecl::Space::Tmem && d.rows != 1)
             fail(d.loc, "only tensor-memory locations have rows");
-        if (!d.values.empty() && d.values.size() != 1 && static_cast<int>(d.values.size()) != d.rows)
+        if (!d.values.empty() && d.values.size() != 1 &&
+            static_cast<int>(d.values.size()) != d.rows)
             fail(d.loc, "give one initial value or one per row");
         if (d.space == LocationDecl::Space::Mbarrier && !d.values.empty())
             fail(d.loc, "an mbarrier has no value; use ', count N'");
@@ -129,8 +138,9 @@ void Lowerer::declareLocations() {
                     init.space = cell.space;
                     init.cta = c;
                     std::int64_t v = d.values.empty() ? 0
-                                     : d.values.size() == 1 ? d.values[0]
-                                                            : d.values[static_cast<std::size_t>(row)];
+                                     : d.values.size() == 1
+                                         ? d.values[0]
+                                         : d.values[static_cast<std::size_t>(row)];
                     init.written = ir::Value::makeConst(v);
                     cell.init = init.id;
                     program_.events.push_back(init);
@@ -151,12 +161,14 @@ void Lowerer::declareRegisters() {
     for (const auto& r : test_.registers) {
         bool known = std::any_of(test_.threads.begin(), test_.threads.end(),
                                  [&](const litmus::Thread& t) { return t.id == r.thread; });
-        if (!known) fail(r.loc, "register init for P" + std::to_string(r.thread) +
-                                    ", which is not a thread of this test");
+        if (!known)
+            fail(r.loc, "register init for P" + std::to_string(r.thread) +
+                            ", which is not a thread of this test");
         if (decls_.count(r.reg)) fail(r.loc, "'" + r.reg + "' is a location, not a register");
         auto& regs = initialRegisters_[r.thread];
-        if (regs.count(r.reg)) fail(r.loc, "register P" + std::to_string(r.thread) + ":" + r.reg +
-                                               " initialised twice");
+        if (regs.count(r.reg))
+            fail(r.loc,
+                 "register P" + std::to_string(r.thread) + ":" + r.reg + " initialised twice");
         regs[r.reg] = ir::Value::makeConst(r.value);
     }
 }
@@ -191,7 +203,8 @@ ir::Event& Lowerer::issue(std::initializer_list<const char*> tags) {
     e.instruction = instIndex_;
     e.text = inst_->opcode;
     e.loc = inst_->loc;
-    for (const char* t : tags) e.tags.insert(t);
+    for (const char* t : tags)
+        e.tags.insert(t);
     e.cta = thread_->cta;
     e.cluster = threadInfo().cluster;
     e.gpu = thread_->gpu;
@@ -211,7 +224,8 @@ ir::Event& Lowerer::exec(int issueId, const std::string& role,
     e.text = parent.text + " (" + role + ")";
     e.loc = parent.loc;
     e.tags = {"EXEC"};
-    for (const char* t : tags) e.tags.insert(t);
+    for (const char* t : tags)
+        e.tags.insert(t);
     e.cta = parent.cta;
     e.cluster = parent.cluster;
     e.gpu = parent.gpu;
@@ -222,24 +236,36 @@ ir::Event& Lowerer::exec(int issueId, const std::string& role,
 
 const char* spaceTag(ir::Space s) {
     switch (s) {
-    case ir::Space::Global: return "GLOBAL";
-    case ir::Space::Shared: return "SHARED";
-    case ir::Space::Tmem: return "TMEM";
-    case ir::Space::Mbarrier: return "MB";
-    case ir::Space::None: break;
+    case ir::Space::Global:
+        return "GLOBAL";
+    case ir::Space::Shared:
+        return "SHARED";
+    case ir::Space::Tmem:
+        return "TMEM";
+    case ir::Space::Mbarrier:
+        return "MB";
+    case ir::Space::None:
+        break;
     }
     return "M";
 }
 
 static const char* proxyTag(ir::Proxy p) {
     switch (p) {
-    case ir::Proxy::Generic: return "GEN";
-    case ir::Proxy::Async: return "ASYNC";
-    case ir::Proxy::Surface: return "SURFACE";
-    case ir::Proxy::Texture: return "TEXTURE";
-    case ir::Proxy::Constant: return "CONSTANT";
-    case ir::Proxy::Tmem: return "TMEM";
-    case ir::Proxy::None: break;
+    case ir::Proxy::Generic:
+        return "GEN";
+    case ir::Proxy::Async:
+        return "ASYNC";
+    case ir::Proxy::Surface:
+        return "SURFACE";
+    case ir::Proxy::Texture:
+        return "TEXTURE";
+    case ir::Proxy::Constant:
+        return "CONSTANT";
+    case ir::Proxy::Tmem:
+        return "TMEM";
+    case ir::Proxy::None:
+        break;
     }
     return nullptr;
 }
@@ -285,8 +311,8 @@ Address Lowerer::address(const Operand& op, std::optional<ir::Space> expected) {
     if (expected && *expected != space) {
         static const char* names[] = {"none", "global", "shared", "tensor", "mbarrier"};
         fail(op.loc, "'" + op.name + "' is " + names[static_cast<int>(space)] +
-                         " memory, but this operand needs " +
-                         names[static_cast<int>(*expected)] + " memory");
+                         " memory, but this operand needs " + names[static_cast<int>(*expected)] +
+                         " memory");
     }
     return a;
 }
@@ -324,8 +350,8 @@ void Lowerer::define(const Operand& op, ir::ValuePtr v) {
 
 const Operand& Lowerer::operand(std::size_t i) {
     if (i >= inst_->operands.size())
-        fail(inst_->loc, "'" + inst_->opcode + "' needs at least " + std::to_string(i + 1) +
-                             " operand(s)");
+        fail(inst_->loc,
+             "'" + inst_->opcode + "' needs at least " + std::to_string(i + 1) + " operand(s)");
     return inst_->operands[i];
 }
 
@@ -370,8 +396,9 @@ void Lowerer::noteCtaGroup(int group, const SourceLoc& loc) {
         ctaGroupLoc_ = loc;
     } else if (ctaGroup_ != group) {
         fail(loc, "all tcgen05 instructions of a kernel must use the same .cta_group: this one "
-                  "uses cta_group::" + std::to_string(group) + ", " + ctaGroupLoc_.str() +
-                  " uses cta_group::" + std::to_string(ctaGroup_) + " (PTX ISA 9.7.16.5)");
+                  "uses cta_group::" +
+                      std::to_string(group) + ", " + ctaGroupLoc_.str() +
+                      " uses cta_group::" + std::to_string(ctaGroup_) + " (PTX ISA 9.7.16.5)");
     }
 }
 
@@ -382,13 +409,15 @@ void Lowerer::computeStaticDeadlocks() {
     for (const auto& e : program_.events)
         if (e.has("BAR_WAIT")) arrivals[{e.cta, e.barrierId, e.barrierInstance}].push_back(&e);
     std::map<int, int> ctaThreads;
-    for (const auto& t : program_.threads) ctaThreads[t.cta]++;
+    for (const auto& t : program_.threads)
+        ctaThreads[t.cta]++;
     for (const auto& [key, events] : arrivals) {
         auto [cta, id, instance] = key;
         int expected = events.front()->barrierWarps;
         for (const auto* e : events)
             if (e->barrierWarps != expected)
-                fail(e->loc, "threads disagree on the thread count of barrier " + std::to_string(id));
+                fail(e->loc,
+                     "threads disagree on the thread count of barrier " + std::to_string(id));
         if (expected == 0) expected = ctaThreads[cta];
         int arrived = static_cast<int>(events.size());
         if (arrived > expected)

@@ -18,7 +18,7 @@ ir::Program lowerTest(const litmus::Test& test);
 /** A location instance an operand resolved to. */
 struct Address {
     const litmus::LocationDecl* decl = nullptr;
-    int cta = -1;      ///< instance CTA (-1 for global)
+    int cta = -1; ///< instance CTA (-1 for global)
     int row = 0;
     int location = -1; ///< physical cell
     int vaddr = -1;
@@ -64,8 +64,8 @@ public:
     void noteCtaGroup(int group, const SourceLoc& loc);
 
     // bulk async-group bookkeeping for the current thread
-    std::vector<int> pendingBulk;       ///< copies not yet committed
-    std::vector<int> committedGroups;   ///< commit_group events, oldest first
+    std::vector<int> pendingBulk;     ///< copies not yet committed
+    std::vector<int> committedGroups; ///< commit_group events, oldest first
     int allocCount = 0;
 
 private:

@@ -100,15 +100,18 @@ void lowerWait(Lowerer& l, Qualifiers& q) {
     l.expectOperands(3);
     Address a = l.address(l.operand(1), ir::Space::Mbarrier);
     const auto& argOp = l.operand(2);
-    if (parity && argOp.kind == litmus::Operand::Kind::Integer && argOp.value != 0 && argOp.value != 1)
+    if (parity && argOp.kind == litmus::Operand::Kind::Integer && argOp.value != 0 &&
+        argOp.value != 1)
         l.fail(argOp.loc, "phase parity must be 0 or 1");
     ir::ValuePtr arg = l.value(argOp);
     bool blocking = l.operand(0).kind == litmus::Operand::Kind::Sink;
     ir::Event& e = l.issue({"MB_WAIT"});
     mbarrierEvent(l, e, a, ir::MbOp::Wait);
     setMbOrdering(e, sem && *sem == "relaxed" ? ir::Sem::Relaxed : ir::Sem::Acquire, scope);
-    if (parity) e.mbParity = arg;
-    else e.mbToken = arg;
+    if (parity)
+        e.mbParity = arg;
+    else
+        e.mbToken = arg;
     e.blocking = blocking;
     if (blocking) e.tags.insert("BLOCKING");
     auto res = std::make_shared<Value>();
@@ -125,12 +128,18 @@ bool lowerMbarrier(Lowerer& l) {
     if (parts.size() < 2) l.fail(l.inst().loc, "incomplete mbarrier instruction");
     Qualifiers q(l.inst(), 2);
     const std::string& op = parts[1];
-    if (op == "init") lowerInit(l, q);
-    else if (op == "arrive") lowerArrive(l, q);
-    else if (op == "expect_tx") lowerTx(l, q, false);
-    else if (op == "complete_tx") lowerTx(l, q, true);
-    else if (op == "test_wait" || op == "try_wait") lowerWait(l, q);
-    else l.fail(l.inst().loc, "unknown instruction '" + l.inst().opcode + "'");
+    if (op == "init")
+        lowerInit(l, q);
+    else if (op == "arrive")
+        lowerArrive(l, q);
+    else if (op == "expect_tx")
+        lowerTx(l, q, false);
+    else if (op == "complete_tx")
+        lowerTx(l, q, true);
+    else if (op == "test_wait" || op == "try_wait")
+        lowerWait(l, q);
+    else
+        l.fail(l.inst().loc, "unknown instruction '" + l.inst().opcode + "'");
     return true;
 }
 

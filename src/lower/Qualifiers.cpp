@@ -7,7 +7,8 @@ namespace ptxmc::lower {
 
 Qualifiers::Qualifiers(const litmus::Instruction& inst, std::size_t skip)
     : inst_(inst), used_(inst.parts.size(), false), skip_(skip) {
-    for (std::size_t i = 0; i < skip && i < used_.size(); ++i) used_[i] = true;
+    for (std::size_t i = 0; i < skip && i < used_.size(); ++i)
+        used_[i] = true;
 }
 
 bool Qualifiers::take(const std::string& q) {

@@ -15,8 +15,9 @@ int takeCtaGroup(Lowerer& l, Qualifiers& q, bool required) {
         return 0;
     }
     if (*g != "1" && *g != "2")
-        l.fail(l.inst().loc, "cta_group::" + *g + " does not exist: only cta_group::1 and "
-                             "cta_group::2 (PTX ISA 9.7.16.5)");
+        l.fail(l.inst().loc, "cta_group::" + *g +
+                                 " does not exist: only cta_group::1 and "
+                                 "cta_group::2 (PTX ISA 9.7.16.5)");
     int group = *g == "1" ? 1 : 2;
     l.noteCtaGroup(group, l.inst().loc);
     return group;
@@ -37,8 +38,9 @@ std::vector<int> pairCtas(Lowerer& l, int group) {
     if (group == 2) {
         int peer = l.peerCta(l.thread().cta);
         if (peer < 0)
-            l.fail(l.inst().loc, "cta_group::2 needs the peer CTA (cluster rank differing in bit 0) "
-                                 "to run a thread of this test");
+            l.fail(l.inst().loc,
+                   "cta_group::2 needs the peer CTA (cluster rank differing in bit 0) "
+                   "to run a thread of this test");
         ctas.push_back(peer);
     }
     return ctas;
@@ -58,7 +60,9 @@ Address tmemInCta(Lowerer& l, const Address& a, int cta, const Operand& op) {
     return *b;
 }
 
-ir::Proxy proxyOfSpace(ir::Space s) { return s == ir::Space::Tmem ? ir::Proxy::Tmem : ir::Proxy::Async; }
+ir::Proxy proxyOfSpace(ir::Space s) {
+    return s == ir::Space::Tmem ? ir::Proxy::Tmem : ir::Proxy::Async;
+}
 
 int readAt(Lowerer& l, int issueId, const Address& a, const std::string& role) {
     ir::Event& r = l.exec(issueId, role, {"R"});
@@ -121,11 +125,13 @@ void lowerMma(Lowerer& l, Qualifiers& q) {
 void lowerCp(Lowerer& l, Qualifiers& q) {
     int group = takeCtaGroup(l, q, true);
     auto shape = q.takeOneOf({"128x256b", "4x256b", "128x128b", "64x128b", "32x128b"});
-    if (!shape) l.fail(l.inst().loc, "tcgen05.cp needs a shape (.128x256b, .4x256b, .128x128b, "
-                                     ".64x128b or .32x128b)");
+    if (!shape)
+        l.fail(l.inst().loc, "tcgen05.cp needs a shape (.128x256b, .4x256b, .128x128b, "
+                             ".64x128b or .32x128b)");
     bool warpx2 = q.takeOneOf({"warpx2::02_13", "warpx2::01_23"}).has_value();
     bool warpx4 = q.take("warpx4");
-    if (*shape == "64x128b" && !warpx2) l.fail(l.inst().loc, ".64x128b needs .warpx2::02_13 or ::01_23");
+    if (*shape == "64x128b" && !warpx2)
+        l.fail(l.inst().loc, ".64x128b needs .warpx2::02_13 or ::01_23");
     if (*shape == "32x128b" && !warpx4) l.fail(l.inst().loc, ".32x128b needs .warpx4");
     q.takePrefixed("b8x16");
     q.takePrefixed("b6x16_p32");
@@ -200,10 +206,10 @@ void lowerLd(Lowerer& l, Qualifiers& q) {
     takeLdStShape(l, q);
     q.finish();
     l.expectOperands(2);
-    if (l.operand(1).kind == Operand::Kind::Memory &&
-        l.operand(0).kind == Operand::Kind::Memory)
-        l.fail(l.operand(1).loc, "tcgen05.ld loads tensor memory into registers: "
-                                 "tcgen05.ld ... {r...}, [taddr] (shared memory is not an operand)");
+    if (l.operand(1).kind == Operand::Kind::Memory && l.operand(0).kind == Operand::Kind::Memory)
+        l.fail(l.operand(1).loc,
+               "tcgen05.ld loads tensor memory into registers: "
+               "tcgen05.ld ... {r...}, [taddr] (shared memory is not an operand)");
     std::vector<Operand> regs = registerVector(l, l.operand(0));
     l.address(l.operand(1), ir::Space::Tmem); // validates the base before any row
     ir::Event& e = tcIssue(l, 0, {"TC_ASYNC", "TLD"});
@@ -221,12 +227,14 @@ void lowerSt(Lowerer& l, Qualifiers& q) {
     q.finish();
     l.expectOperands(2);
     if (l.operand(1).kind == Operand::Kind::Memory)
-        l.fail(l.operand(1).loc, "tcgen05.st stores registers into tensor memory: "
-                                 "tcgen05.st ... [taddr], {r...} (shared memory is not an operand)");
+        l.fail(l.operand(1).loc,
+               "tcgen05.st stores registers into tensor memory: "
+               "tcgen05.st ... [taddr], {r...} (shared memory is not an operand)");
     l.address(l.operand(0), ir::Space::Tmem);
     std::vector<Operand> regs = registerVector(l, l.operand(1));
     std::vector<ir::ValuePtr> values;
-    for (const auto& r : regs) values.push_back(l.value(r));
+    for (const auto& r : regs)
+        values.push_back(l.value(r));
     ir::Event& e = tcIssue(l, 0, {"TC_ASYNC", "TST"});
     int id = e.id;
     for (std::size_t i = 0; i < regs.size(); ++i) {
@@ -244,7 +252,8 @@ void lowerWait(Lowerer& l, Qualifiers& q, bool ld) {
     if (!l.inst().operands.empty())
         l.fail(l.inst().operands[0].loc, "tcgen05.wait::" + std::string(ld ? "ld" : "st") +
                                              " takes no operands: it waits for all prior tcgen05." +
-                                             (ld ? "ld" : "st") + " of the thread (PTX ISA 9.7.16.8.5)");
+                                             (ld ? "ld" : "st") +
+                                             " of the thread (PTX ISA 9.7.16.8.5)");
     tcIssue(l, 0, {ld ? "WAIT_LD" : "WAIT_ST", "BLOCKING"});
 }
 
@@ -268,8 +277,8 @@ void lowerCommit(Lowerer& l, Qualifiers& q) {
             int cta = l.ctaOfRank(l.thread().cta, rank);
             auto m = cta < 0 ? std::nullopt : l.addressInCta(mb, cta);
             if (!m)
-                l.fail(mask.loc, "ctaMask names cluster rank " + std::to_string(rank) + ", where '" +
-                                     l.operand(0).name + "' is not declared");
+                l.fail(mask.loc, "ctaMask names cluster rank " + std::to_string(rank) +
+                                     ", where '" + l.operand(0).name + "' is not declared");
             targets.push_back(*m);
         }
     } else {
@@ -280,8 +289,9 @@ void lowerCommit(Lowerer& l, Qualifiers& q) {
     for (const Address& m : targets) {
         // The arrive-on happens when the tracked operations complete: count 1, cluster scope,
         // no release semantics stated (PTX ISA 9.7.16.12.1).
-        ir::Event& a = l.exec(id, "arrive " + l.program().locations[static_cast<std::size_t>(m.location)].name,
-                              {"MB", "MB_ARRIVE", "Relaxed", "CLUSTER", "GEN"});
+        ir::Event& a =
+            l.exec(id, "arrive " + l.program().locations[static_cast<std::size_t>(m.location)].name,
+                   {"MB", "MB_ARRIVE", "Relaxed", "CLUSTER", "GEN"});
         a.mbOp = ir::MbOp::Arrive;
         a.location = m.location;
         a.vaddr = m.vaddr;
@@ -294,7 +304,8 @@ void lowerCommit(Lowerer& l, Qualifiers& q) {
 
 void lowerAlloc(Lowerer& l, Qualifiers& q, const std::string& op) {
     int group = takeCtaGroup(l, q, true);
-    if (!q.take("sync") || !q.take("aligned")) l.fail(l.inst().loc, "'" + l.inst().opcode + "' needs .sync.aligned");
+    if (!q.take("sync") || !q.take("aligned"))
+        l.fail(l.inst().loc, "'" + l.inst().opcode + "' needs .sync.aligned");
     if (op == "relinquish_alloc_permit") {
         q.finish();
         l.expectOperands(0);
@@ -337,14 +348,22 @@ bool lowerTcgen05(Lowerer& l) {
     if (p.size() < 2) l.fail(l.inst().loc, "incomplete tcgen05 instruction");
     const std::string& op = p[1];
     Qualifiers q(l.inst(), 2);
-    if (op == "mma") lowerMma(l, q);
-    else if (op == "cp") lowerCp(l, q);
-    else if (op == "shift") lowerShift(l, q);
-    else if (op == "ld") lowerLd(l, q);
-    else if (op == "st") lowerSt(l, q);
-    else if (op == "wait::ld") lowerWait(l, q, true);
-    else if (op == "wait::st") lowerWait(l, q, false);
-    else if (op == "commit") lowerCommit(l, q);
+    if (op == "mma")
+        lowerMma(l, q);
+    else if (op == "cp")
+        lowerCp(l, q);
+    else if (op == "shift")
+        lowerShift(l, q);
+    else if (op == "ld")
+        lowerLd(l, q);
+    else if (op == "st")
+        lowerSt(l, q);
+    else if (op == "wait::ld")
+        lowerWait(l, q, true);
+    else if (op == "wait::st")
+        lowerWait(l, q, false);
+    else if (op == "commit")
+        lowerCommit(l, q);
     else if (op == "fence::before_thread_sync" || op == "fence::after_thread_sync") {
         q.finish();
         l.expectOperands(0);

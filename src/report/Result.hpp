@@ -34,28 +34,29 @@ struct RaisedFlag {
 
 /** The expectation a corpus entry records, and whether the result met it. */
 struct ExpectationCheck {
-    bool present = false;      ///< an expectations file governs this test and names it
-    bool governed = false;     ///< an expectations file governs this test's folder
+    bool present = false;  ///< an expectations file governs this test and names it
+    bool governed = false; ///< an expectations file governs this test's folder
     Observation expected = Observation::Never;
     std::string reason;
     bool matches = false;
-    std::string file;          ///< expectations file that holds the entry
+    std::string file; ///< expectations file that holds the entry
 };
 
 struct CheckResult {
     std::string testName;
     std::string file;
-    std::string quantifier;               ///< "exists", "~exists" or "forall"
-    std::string conditionText;            ///< the condition as herd prints it
-    std::vector<std::string> observed;    ///< "P1:r0", "x", "t@1[2]", ...
-    std::vector<FinalState> states;       ///< sorted by values, no duplicates
+    std::string quantifier;            ///< "exists", "~exists" or "forall"
+    std::string conditionText;         ///< the condition as herd prints it
+    std::vector<std::string> observed; ///< "P1:r0", "x", "t@1[2]", ...
+    std::vector<FinalState> states;    ///< sorted by values, no duplicates
     Observation observation = Observation::Never;
-    bool ok = false;                      ///< herd's Ok/No: exists->Sometimes|Always, ~exists->Never, forall->Always
-    std::size_t positive = 0;             ///< states satisfying the proposition
-    std::size_t negative = 0;             ///< states not satisfying it
+    bool ok = false; ///< herd's Ok/No: exists->Sometimes|Always, ~exists->Never, forall->Always
+    std::size_t positive = 0; ///< states satisfying the proposition
+    std::size_t negative = 0; ///< states not satisfying it
     std::vector<RaisedFlag> flags;
-    std::string unknownReason;            ///< with Observation::Unknown
-    std::vector<std::string> deadlockedWaits; ///< with Observation::Deadlock: the waits that never succeed
+    std::string unknownReason; ///< with Observation::Unknown
+    std::vector<std::string>
+        deadlockedWaits; ///< with Observation::Deadlock: the waits that never succeed
     double seconds = 0.0;
     ExpectationCheck expectation;
 };

@@ -4,7 +4,6 @@
 #include "Z3Algebra.hpp"
 
 #include <catch2/catch.hpp>
-
 #include <random>
 
 using namespace ptxmc::engine;
@@ -41,7 +40,8 @@ TEST_CASE("acyclic encoding is exact on random symbolic graphs", "[z3]") {
         for (std::size_t i = 0; i < n; ++i)
             for (std::size_t j = 0; j < n; ++j) {
                 if (!present(rng)) continue;
-                z3::expr v = ctx.bool_const(("e" + std::to_string(i) + "_" + std::to_string(j)).c_str());
+                z3::expr v =
+                    ctx.bool_const(("e" + std::to_string(i) + "_" + std::to_string(j)).c_str());
                 r.rows[i].emplace(static_cast<int>(j), v);
                 bool on = value(rng);
                 chosen[i][j] = on;
@@ -54,7 +54,8 @@ TEST_CASE("acyclic encoding is exact on random symbolic graphs", "[z3]") {
         Z3Algebra alg{ctx};
         RelOps<Z3Algebra> ops{alg, n};
         for (std::size_t i = 0; i < n; ++i)
-            for (const auto& [j, v] : r.rows[i]) s2.add(chosen[i][static_cast<std::size_t>(j)] ? v : !v);
+            for (const auto& [j, v] : r.rows[i])
+                s2.add(chosen[i][static_cast<std::size_t>(j)] ? v : !v);
         s2.add(!encodeIrreflexive(ctx, ops.plus(r)));
         REQUIRE((s2.check() == z3::sat) == hasCycle(chosen));
     }

@@ -22,7 +22,8 @@ report::CheckResult run(const std::string& text, CheckOptions options = {}) {
 
 std::vector<std::vector<std::int64_t>> states(const report::CheckResult& r) {
     std::vector<std::vector<std::int64_t>> out;
-    for (const auto& s : r.states) out.push_back(s.values);
+    for (const auto& s : r.states)
+        out.push_back(s.values);
     return out;
 }
 

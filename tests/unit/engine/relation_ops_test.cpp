@@ -3,7 +3,6 @@
 #include "Relation.hpp"
 
 #include <catch2/catch.hpp>
-
 #include <random>
 
 using ptxmc::engine::BoolAlgebra;
@@ -25,7 +24,8 @@ Rel randomRel(std::mt19937& rng, std::size_t n, double density) {
 Dense dense(const Rel& r) {
     Dense d(r.size(), std::vector<bool>(r.size(), false));
     for (std::size_t i = 0; i < r.size(); ++i)
-        for (const auto& [j, c] : r.rows[i]) d[i][static_cast<std::size_t>(j)] = c;
+        for (const auto& [j, c] : r.rows[i])
+            d[i][static_cast<std::size_t>(j)] = c;
     return d;
 }
 
@@ -35,7 +35,8 @@ Dense denseSeq(const Dense& a, const Dense& b) {
     for (std::size_t i = 0; i < n; ++i)
         for (std::size_t k = 0; k < n; ++k)
             if (a[i][k])
-                for (std::size_t j = 0; j < n; ++j) out[i][j] = out[i][j] || b[k][j];
+                for (std::size_t j = 0; j < n; ++j)
+                    out[i][j] = out[i][j] || b[k][j];
     return out;
 }
 
@@ -43,7 +44,8 @@ Dense denseClosure(Dense d) { // Warshall
     std::size_t n = d.size();
     for (std::size_t k = 0; k < n; ++k)
         for (std::size_t i = 0; i < n; ++i)
-            for (std::size_t j = 0; j < n; ++j) d[i][j] = d[i][j] || (d[i][k] && d[k][j]);
+            for (std::size_t j = 0; j < n; ++j)
+                d[i][j] = d[i][j] || (d[i][k] && d[k][j]);
     return d;
 }
 
@@ -60,11 +62,13 @@ TEST_CASE("sequence, inverse, closure agree with the dense reference", "[relatio
         REQUIRE(dense(ops.seq(a, b)) == denseSeq(dense(a), dense(b)));
         REQUIRE(dense(ops.plus(a)) == denseClosure(dense(a)));
         Dense star = denseClosure(dense(a));
-        for (std::size_t i = 0; i < n; ++i) star[i][i] = true;
+        for (std::size_t i = 0; i < n; ++i)
+            star[i][i] = true;
         REQUIRE(dense(ops.star(a)) == star);
         Dense inv(n, std::vector<bool>(n, false));
         for (std::size_t i = 0; i < n; ++i)
-            for (std::size_t j = 0; j < n; ++j) inv[j][i] = dense(a)[i][j];
+            for (std::size_t j = 0; j < n; ++j)
+                inv[j][i] = dense(a)[i][j];
         REQUIRE(dense(ops.inverse(a)) == inv);
         Dense u = dense(a), x = dense(a), d = dense(a), ab = dense(b);
         for (std::size_t i = 0; i < n; ++i)
@@ -84,7 +88,8 @@ TEST_CASE("a long chain needs every squaring round", "[relation]") {
     std::size_t n = 40;
     RelOps<BoolAlgebra> ops{alg, n};
     Rel chain(n);
-    for (std::size_t i = 0; i + 1 < n; ++i) chain.rows[i].emplace(static_cast<int>(i + 1), true);
+    for (std::size_t i = 0; i + 1 < n; ++i)
+        chain.rows[i].emplace(static_cast<int>(i + 1), true);
     Rel c = ops.plus(chain);
     REQUIRE(c.rows[0].count(static_cast<int>(n - 1)) == 1);
     REQUIRE(c.entries() == n * (n - 1) / 2);

@@ -13,8 +13,10 @@ ir::Program lowerText(const std::string& text) {
 }
 
 std::string wrap(const std::string& p0) {
-    return "PTX t\n{ a @ shared 0 = 2; b @ shared 0 = 3; d @ tmem 0 = 0; mb @ mbarrier 0, count 1; x = 0; }\n"
-           " P0@cta 0,gpu 0 ;\n" + p0 + "exists (x == 0)\n";
+    return "PTX t\n{ a @ shared 0 = 2; b @ shared 0 = 3; d @ tmem 0 = 0; mb @ mbarrier 0, count 1; "
+           "x = 0; }\n"
+           " P0@cta 0,gpu 0 ;\n" +
+           p0 + "exists (x == 0)\n";
 }
 
 void rejects(const std::string& body, int line, int col, const std::string& fragment) {
@@ -31,7 +33,8 @@ void rejects(const std::string& body, int line, int col, const std::string& frag
 
 std::size_t count(const ir::Program& p, const std::string& tag) {
     std::size_t n = 0;
-    for (const auto& e : p.events) n += e.has(tag) ? 1 : 0;
+    for (const auto& e : p.events)
+        n += e.has(tag) ? 1 : 0;
     return n;
 }
 
@@ -70,8 +73,10 @@ TEST_CASE("malformed tcgen05 programs are rejected with file:line:col", "[loweri
 }
 
 TEST_CASE("conditions must name existing threads and registers", "[lowering]") {
-    REQUIRE_THROWS_AS(lowerText("PTX t\n{ x = 0; }\n P0@cta 0,gpu 0 ;\n st.weak x, 1 ;\nexists (P3:r0 == 1)\n"),
-                      InputError);
-    REQUIRE_THROWS_AS(lowerText("PTX t\n{ x = 0; }\n P0@cta 0,gpu 0 ;\n st.weak x, 1 ;\nexists (P0:r7 == 1)\n"),
-                      InputError);
+    REQUIRE_THROWS_AS(
+        lowerText("PTX t\n{ x = 0; }\n P0@cta 0,gpu 0 ;\n st.weak x, 1 ;\nexists (P3:r0 == 1)\n"),
+        InputError);
+    REQUIRE_THROWS_AS(
+        lowerText("PTX t\n{ x = 0; }\n P0@cta 0,gpu 0 ;\n st.weak x, 1 ;\nexists (P0:r7 == 1)\n"),
+        InputError);
 }

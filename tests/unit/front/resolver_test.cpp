@@ -22,9 +22,12 @@ void rejects(const std::string& text, int line, int col, const std::string& frag
 
 } // namespace
 
-TEST_CASE("a misspelled name is an error with a suggestion, never an empty relation", "[resolver]") {
-    rejects("M\nlet x = po | rff\nacyclic x as A\n", 2, 14, "unknown relation or set 'rff' (did you mean 'rf'?)");
-    rejects("M\nacyclic po ; undefined-thing as A\n", 2, 14, "unknown relation or set 'undefined-thing'");
+TEST_CASE("a misspelled name is an error with a suggestion, never an empty relation",
+          "[resolver]") {
+    rejects("M\nlet x = po | rff\nacyclic x as A\n", 2, 14,
+            "unknown relation or set 'rff' (did you mean 'rf'?)");
+    rejects("M\nacyclic po ; undefined-thing as A\n", 2, 14,
+            "unknown relation or set 'undefined-thing'");
 }
 
 TEST_CASE("sets and relations are not mixed", "[resolver]") {

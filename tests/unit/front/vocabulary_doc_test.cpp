@@ -2,7 +2,6 @@
 #include "ir/Vocabulary.hpp"
 
 #include <catch2/catch.hpp>
-
 #include <fstream>
 #include <regex>
 #include <set>
