@@ -7,7 +7,7 @@
 namespace ptxmc::cat {
 
 struct EmbeddedFile {
-    std::string path;    ///< path under model/, e.g. "ptx.cat" or "variants/q1-acquire-orders.cat"
+    std::string path; ///< path under model/, e.g. "ptx.cat" or "variants/q1-acquire-orders.cat"
     std::string content;
 };
 

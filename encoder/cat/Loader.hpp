@@ -7,7 +7,8 @@
 
 namespace ptxmc::cat {
 
-/** Parses one model from text; includes are looked up beside `file`, then among the built-in files. */
+/** Parses one model from text; includes are looked up beside `file`, then among the built-in files.
+ */
 Model parseModelText(const std::string& text, const std::string& file);
 
 /** Reads a model file from disk (for `--model FILE`). Throws InputError. */

@@ -1,4 +1,5 @@
 // Unit tests of the cat lexer, parser and include loader (trees, docs, includes, error positions).
+#include "../RequireInputError.hpp"
 #include "cat/EmbeddedModel.hpp"
 #include "cat/Loader.hpp"
 
@@ -83,17 +84,7 @@ std::string tree(const std::string& text) {
 
 /** Parses `text` expecting an InputError at line:col whose message contains `part`. */
 void requireError(const std::string& text, int line, int col, const std::string& part) {
-    INFO("model text: " << text);
-    try {
-        parse(text);
-        FAIL("no error was reported");
-    } catch (const InputError& e) {
-        INFO("error: " << e.what());
-        CHECK(e.loc().file == "t.cat");
-        CHECK(e.loc().line == line);
-        CHECK(e.loc().col == col);
-        CHECK_THAT(e.message(), Catch::Contains(part));
-    }
+    testing::requireInputError([&] { parse(text); }, text, "t.cat", line, col, part);
 }
 
 /** A fresh directory under the system temp dir, removed afterwards. */

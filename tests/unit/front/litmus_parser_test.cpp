@@ -1,4 +1,5 @@
 // Unit tests of the litmus parser: the README contract, Dat3M tests, operands, conditions, errors.
+#include "../RequireInputError.hpp"
 #include "litmus/Parser.hpp"
 
 #include <catch2/catch.hpp>
@@ -21,17 +22,7 @@ Test parse(const std::string& text) {
 
 /** Parses `text`, which must fail at line:col with a message containing `part`. */
 void requireError(const std::string& text, int line, int col, const std::string& part) {
-    try {
-        parse(text);
-    } catch (const InputError& e) {
-        INFO("error: " << e.what());
-        CHECK(e.loc().file == "t.litmus");
-        CHECK(e.loc().line == line);
-        CHECK(e.loc().col == col);
-        CHECK_THAT(e.message(), Catch::Contains(part));
-        return;
-    }
-    FAIL("no error for input:\n" << text);
+    ptxmc::testing::requireInputError([&] { parse(text); }, text, "t.litmus", line, col, part);
 }
 
 /** A minimal valid test around a code table body (rows only, no header row). */

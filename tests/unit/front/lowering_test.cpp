@@ -1,4 +1,5 @@
 // Instruction lowering: events produced, and malformed programs rejected with positions.
+#include "../RequireInputError.hpp"
 #include "litmus/Parser.hpp"
 #include "lower/Lowerer.hpp"
 
@@ -20,15 +21,8 @@ std::string wrap(const std::string& p0) {
 }
 
 void rejects(const std::string& body, int line, int col, const std::string& fragment) {
-    try {
-        lowerText(wrap(body));
-        FAIL("accepted: " << body);
-    } catch (const InputError& e) {
-        INFO(e.what());
-        CHECK(e.loc().line == line);
-        CHECK(e.loc().col == col);
-        CHECK(std::string(e.what()).find(fragment) != std::string::npos);
-    }
+    testing::requireInputError([&] { lowerText(wrap(body)); }, body, "t.litmus", line, col,
+                               fragment);
 }
 
 std::size_t count(const ir::Program& p, const std::string& tag) {

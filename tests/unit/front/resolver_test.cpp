@@ -1,4 +1,5 @@
 // Name resolution and kind checking of cat models.
+#include "../RequireInputError.hpp"
 #include "cat/Loader.hpp"
 #include "cat/Resolver.hpp"
 
@@ -9,15 +10,8 @@ using namespace ptxmc;
 namespace {
 
 void rejects(const std::string& text, int line, int col, const std::string& fragment) {
-    try {
-        cat::resolveModel(cat::parseModelText(text, "m.cat"));
-        FAIL("accepted: " << text);
-    } catch (const InputError& e) {
-        INFO(e.what());
-        CHECK(e.loc().line == line);
-        CHECK(e.loc().col == col);
-        CHECK(std::string(e.what()).find(fragment) != std::string::npos);
-    }
+    testing::requireInputError([&] { cat::resolveModel(cat::parseModelText(text, "m.cat")); }, text,
+                               "m.cat", line, col, fragment);
 }
 
 } // namespace
