@@ -4,6 +4,7 @@
 #include "AxiomEncoder.hpp"
 #include "Evaluator.hpp"
 #include "ProgramEncoder.hpp"
+#include "ResultBuilder.hpp"
 #include "lower/Lowerer.hpp"
 
 #include <algorithm>
@@ -95,38 +96,6 @@ z3::expr_vector with(const z3::expr_vector& base, const z3::expr& extra) {
     return out;
 }
 
-std::string quantifierText(litmus::Condition::Quantifier q) {
-    switch (q) {
-    case litmus::Condition::Quantifier::Exists:
-        return "exists";
-    case litmus::Condition::Quantifier::NotExists:
-        return "~exists";
-    case litmus::Condition::Quantifier::Forall:
-        return "forall";
-    }
-    return "exists";
-}
-
-void setObservation(CheckResult& r, litmus::Condition::Quantifier q) {
-    r.positive = static_cast<std::size_t>(
-        std::count_if(r.states.begin(), r.states.end(), [](const auto& s) { return s.satisfies; }));
-    r.negative = r.states.size() - r.positive;
-    r.observation = r.positive == 0   ? Observation::Never
-                    : r.negative == 0 ? Observation::Always
-                                      : Observation::Sometimes;
-    switch (q) {
-    case litmus::Condition::Quantifier::Exists:
-        r.ok = r.positive > 0;
-        break;
-    case litmus::Condition::Quantifier::NotExists:
-        r.ok = r.positive == 0;
-        break;
-    case litmus::Condition::Quantifier::Forall:
-        r.ok = r.negative == 0;
-        break;
-    }
-}
-
 /** Reads a 32-bit value from the model as a signed integer. */
 std::int64_t modelValue(const z3::model& m, const z3::expr& e) {
     z3::expr v = m.eval(e, true);
@@ -184,15 +153,7 @@ void enumerate(CheckResult& r, Encoding& enc, const ir::Program& program) {
         if (differs.empty()) break; // nothing observed: one (empty) state
         enc.solver.add(z3::mk_or(differs));
     }
-    for (const auto& values : seen) {
-        report::FinalState s;
-        s.values = values;
-        std::map<std::string, std::int64_t> named;
-        for (std::size_t i = 0; i < values.size(); ++i)
-            named[program.observed[i].name] = values[i];
-        s.satisfies = lower::evaluateProp(*program.prop, named);
-        r.states.push_back(s);
-    }
+    engine::setStates(r, program, seen);
 }
 
 } // namespace
@@ -201,13 +162,7 @@ CheckResult checkTest(const litmus::Test& test, const cat::ResolvedModel& model,
                       const CheckOptions& options) {
     auto start = std::chrono::steady_clock::now();
     ir::Program program = lower::lowerTest(test);
-    CheckResult r;
-    r.testName = test.name;
-    r.file = test.file;
-    r.quantifier = quantifierText(program.quantifier);
-    r.conditionText = program.conditionText;
-    for (const auto& o : program.observed)
-        r.observed.push_back(o.name);
+    CheckResult r = engine::resultSkeleton(program);
     auto finish = [&]() {
         r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
         return r;
@@ -271,7 +226,6 @@ CheckResult checkTest(const litmus::Test& test, const cat::ResolvedModel& model,
             }
         }
         enumerate(r, enc, program);
-        if (r.observation != Observation::Unknown) setObservation(r, program.quantifier);
     } catch (const z3::exception& e) {
         r.observation = Observation::Unknown;
         r.unknownReason = std::string("Z3: ") + e.msg();

@@ -65,7 +65,7 @@ Outcome checkOne(const std::string& path, const cat::ResolvedModel& model,
     try {
         auto start = std::chrono::steady_clock::now();
         litmus::Test test = litmus::parseLitmusFile(path);
-        report::CheckResult r = checkTest(test, model, options);
+        report::CheckResult r = runEngines(test, model, options);
         std::chrono::duration<double> elapsed = std::chrono::steady_clock::now() - start;
         if (r.seconds == 0) r.seconds = elapsed.count();
         if (r.file.empty()) r.file = path;
@@ -129,6 +129,9 @@ void setupCheck(CLI::App& app) {
                     "wall-clock limit per test; a test that hits it is Unknown (default: none)")
         ->check(nonNegative(false))
         ->option_text("SEC");
+    sub->add_option("--engine", args->engine,
+                    "z3 (default), enumerate (explicit reference engine) or both (they must agree)")
+        ->check(CLI::IsMember({"z3", "enumerate", "both"}));
     sub->add_option("--rlimit", args->rlimit,
                     "deterministic Z3 resource limit per query; hitting it gives Unknown")
         ->check(nonNegative(true))
@@ -176,6 +179,9 @@ int runCheck(const CheckArgs& args) {
     CheckOptions options;
     options.timeoutSeconds = args.timeoutSeconds;
     options.rlimit = args.rlimit;
+    options.engine = args.engine == "enumerate" ? Engine::Enumerate
+                     : args.engine == "both"    ? Engine::Both
+                                                : Engine::Z3;
     report::PrintOptions print;
     print.showTime = !args.noTime;
     report::HerdPrinter herd(print);

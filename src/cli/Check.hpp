@@ -14,6 +14,7 @@ struct CheckArgs {
     unsigned jobs = 1;
     double timeoutSeconds = 0; ///< per test; 0: none
     std::uint64_t rlimit = 0;  ///< Z3 resource limit per query; 0: none
+    std::string engine = "z3"; ///< z3, enumerate or both
     bool noTime = false;
     bool expectationsOnly = false;
     std::vector<std::string> paths;

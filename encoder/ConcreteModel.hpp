@@ -1,0 +1,55 @@
+// Evaluates the parsed model on one concrete execution (booleans instead of Z3 terms).
+#pragma once
+
+#include "BoolAlgebra.hpp"
+#include "Evaluator.hpp"
+#include "Execution.hpp"
+#include "cat/Resolver.hpp"
+#include "ir/Program.hpp"
+
+#include <map>
+#include <set>
+#include <string>
+#include <vector>
+
+namespace ptxmc::engine {
+
+using BoolRel = SparseRel<bool>;
+using BoolSet = SparseSet<bool>;
+
+/** The verdict of the model on one execution. */
+struct ConcreteVerdict {
+    bool consistent = false;
+    std::vector<std::string> failedAxioms; ///< named checks that do not hold
+    std::vector<std::string> flags;        ///< flags raised
+};
+
+class ConcreteModel {
+public:
+    ConcreteModel(const ir::Program& p, const cat::ResolvedModel& model);
+
+    /**
+     * Evaluates the checks (axioms in `skip` are ignored, for axiom-deletion checks); flags
+     * only on consistent executions. With stopAtFirstFailure, failedAxioms holds one name.
+     */
+    ConcreteVerdict check(const Choices& c, const Outcome& o,
+                          const std::set<std::string>& skip = {},
+                          bool stopAtFirstFailure = false) const;
+
+    /** An evaluator bound to one execution, to print the model's relations on a witness. */
+    Evaluator<BoolAlgebra> evaluator(const Choices& c, const Outcome& o) const;
+
+    BoolRel baseRelation(const std::string& name, const Choices& c, const Outcome& o) const;
+    BoolSet baseSet(const std::string& name, const Outcome& o) const;
+
+private:
+    const ir::Program& p_;
+    const cat::ResolvedModel& model_;
+    mutable BoolAlgebra alg_;
+    std::map<std::string, BoolRel> staticRels_; ///< program-determined, before existence
+};
+
+/** True when the chosen edges of `r` contain no cycle. */
+bool isAcyclic(const BoolRel& r);
+
+} // namespace ptxmc::engine

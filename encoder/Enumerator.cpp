@@ -1,0 +1,188 @@
+// Explicit enumeration of candidate executions; the model is evaluated on each one.
+#include "Enumerator.hpp"
+
+#include "ConcreteModel.hpp"
+#include "ResultBuilder.hpp"
+#include "ir/BaseRelations.hpp"
+#include "lower/Lowerer.hpp"
+
+#include <algorithm>
+#include <set>
+
+namespace ptxmc {
+
+namespace engine {
+
+namespace {
+
+/** Visits every permutation of each group, as one odometer over the groups. */
+bool forEachPermutation(std::vector<std::vector<int>> groups, std::size_t at,
+                        const std::function<bool(const std::vector<std::vector<int>>&)>& visit) {
+    if (at == groups.size()) return visit(groups);
+    std::sort(groups[at].begin(), groups[at].end());
+    do {
+        if (!forEachPermutation(groups, at + 1, visit)) return false;
+    } while (std::next_permutation(groups[at].begin(), groups[at].end()));
+    return true;
+}
+
+bool pastDeadline(EnumerationLimit& limit) {
+    if (limit.deadline && std::chrono::steady_clock::now() > *limit.deadline) limit.hit = true;
+    return limit.hit;
+}
+
+} // namespace
+
+void forEachCandidate(const ir::Program& p, EnumerationLimit& limit,
+                      const std::function<bool(const Choices&, Outcome&)>& visit) {
+    std::vector<int> reads;
+    std::vector<std::vector<int>> candidates;
+    for (const auto& e : p.events)
+        if (e.has("R")) {
+            reads.push_back(e.id);
+            candidates.push_back(ir::rfCandidates(p, e));
+        }
+    std::map<int, std::vector<int>> mbOps, writes;
+    std::vector<int> fences;
+    for (const auto& e : p.events) {
+        if (e.has("MB")) mbOps[e.location].push_back(e.id);
+        if (e.has("W")) writes[e.location].push_back(e.id);
+        if (e.has("F") && e.has("SC")) fences.push_back(e.id);
+    }
+    std::vector<int> mbLocs;
+    std::vector<std::vector<int>> mbGroups;
+    for (const auto& [loc, ops] : mbOps) {
+        mbLocs.push_back(loc);
+        mbGroups.push_back(ops);
+    }
+    std::vector<std::size_t> pick(reads.size(), 0);
+    while (true) {
+        Choices c;
+        for (std::size_t i = 0; i < reads.size(); ++i)
+            c.rf[reads[i]] = candidates[i][pick[i]];
+        bool go = forEachPermutation(mbGroups, 0, [&](const std::vector<std::vector<int>>& mbo) {
+            c.mbo.clear();
+            for (std::size_t k = 0; k < mbLocs.size(); ++k)
+                c.mbo[mbLocs[k]] = mbo[k];
+            Outcome o = computeOutcome(p, c);
+            for (const auto& [r, w] : c.rf)
+                if (o.exists[static_cast<std::size_t>(r)] && !o.exists[static_cast<std::size_t>(w)])
+                    return true; // reads from a write that does not happen
+            // Coherence orders over the writes that happen; the initial write comes first.
+            std::vector<int> locs;
+            std::vector<std::vector<int>> groups;
+            for (const auto& [loc, ws] : writes) {
+                std::vector<int> rest;
+                for (int w : ws)
+                    if (!p.events[static_cast<std::size_t>(w)].has("IW") &&
+                        o.exists[static_cast<std::size_t>(w)])
+                        rest.push_back(w);
+                locs.push_back(loc);
+                groups.push_back(rest);
+            }
+            groups.push_back(fences);
+            return forEachPermutation(groups, 0, [&](const std::vector<std::vector<int>>& orders) {
+                if (pastDeadline(limit)) return false;
+                for (std::size_t k = 0; k < locs.size(); ++k) {
+                    std::vector<int> order{p.locations[static_cast<std::size_t>(locs[k])].init};
+                    order.insert(order.end(), orders[k].begin(), orders[k].end());
+                    c.co[locs[k]] = order;
+                }
+                c.sc = orders.back();
+                return visit(c, o);
+            });
+        });
+        if (!go) return;
+        std::size_t i = 0;
+        while (i < reads.size() && ++pick[i] == candidates[i].size())
+            pick[i++] = 0;
+        if (i == reads.size()) return;
+    }
+}
+
+} // namespace engine
+
+report::CheckResult enumerateTest(const litmus::Test& test, const cat::ResolvedModel& model,
+                                  const CheckOptions& options) {
+    auto start = std::chrono::steady_clock::now();
+    ir::Program p = lower::lowerTest(test);
+    report::CheckResult r = engine::resultSkeleton(p);
+    auto finish = [&]() {
+        r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+        return r;
+    };
+    if (!p.staticDeadlocks.empty()) {
+        r.observation = report::Observation::Deadlock;
+        r.deadlockedWaits = p.staticDeadlocks;
+        return finish();
+    }
+    engine::ConcreteModel cm(p, model);
+    engine::EnumerationLimit limit;
+    if (options.timeoutSeconds > 0)
+        limit.deadline = start + std::chrono::duration_cast<std::chrono::steady_clock::duration>(
+                                     std::chrono::duration<double>(options.timeoutSeconds));
+    std::set<std::vector<std::int64_t>> states;
+    std::set<std::string> flags;
+    std::set<int> everSucceeded;
+    bool anyConsistent = false, thinAir = false;
+    std::vector<int> blocking;
+    for (const auto& e : p.events)
+        if (e.has("MB_WAIT") && e.blocking) blocking.push_back(e.id);
+    engine::forEachCandidate(p, limit, [&](const engine::Choices& c, engine::Outcome& o) {
+        engine::ConcreteVerdict v = cm.check(c, o, {}, true);
+        if (!v.consistent) return true;
+        anyConsistent = true;
+        bool progress = true;
+        for (int w : blocking) {
+            if (o.waitSuccess.at(w))
+                everSucceeded.insert(w);
+            else
+                progress = false;
+        }
+        if (!progress) return true;
+        if (o.valueCycle) {
+            thinAir = true; // the model allows values that depend on themselves
+            return false;
+        }
+        states.insert(engine::finalState(p, c, o));
+        flags.insert(v.flags.begin(), v.flags.end());
+        return true;
+    });
+    if (limit.hit || thinAir) {
+        r.observation = report::Observation::Unknown;
+        r.unknownReason = limit.hit ? "explicit enumeration ran past the time limit"
+                                    : "the model allows an execution whose values depend on "
+                                      "themselves (thin air): explicit enumeration cannot "
+                                      "list its values";
+        return finish();
+    }
+    if (!anyConsistent) {
+        r.observation = report::Observation::Unknown;
+        r.unknownReason = "no execution is consistent with the model (model error?)";
+        return finish();
+    }
+    if (states.empty()) {
+        r.observation = report::Observation::Deadlock;
+        for (int w : blocking) {
+            const auto& e = p.events[static_cast<std::size_t>(w)];
+            std::string where = "P" +
+                                std::to_string(p.threads[static_cast<std::size_t>(e.thread)].id) +
+                                ": " + e.text + " (" + e.loc.str();
+            if (!everSucceeded.count(w)) r.deadlockedWaits.push_back(where + ")");
+        }
+        if (r.deadlockedWaits.empty())
+            for (int w : blocking) {
+                const auto& e = p.events[static_cast<std::size_t>(w)];
+                r.deadlockedWaits.push_back(
+                    "P" + std::to_string(p.threads[static_cast<std::size_t>(e.thread)].id) + ": " +
+                    e.text + " (" + e.loc.str() + ", only jointly)");
+            }
+        return finish();
+    }
+    engine::setStates(r, p, states);
+    for (const auto& a : model.axioms)
+        if (a.flag && flags.count(a.name)) r.flags.push_back({a.name, a.doc});
+    return finish();
+}
+
+} // namespace ptxmc

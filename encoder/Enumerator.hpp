@@ -1,0 +1,37 @@
+// The explicit engine: every candidate execution, the same parsed model evaluated on each.
+#pragma once
+
+#include "Checker.hpp"
+#include "Execution.hpp"
+
+#include <chrono>
+#include <functional>
+#include <optional>
+
+namespace ptxmc {
+
+/**
+ * The reference engine: enumerates every rf choice, coherence order, Fence-SC order and
+ * mbarrier order, evaluates the model on each, and collects the allowed final states. Same
+ * result shape as checkTest; exponential, so meant for small tests and cross-checking.
+ */
+report::CheckResult enumerateTest(const litmus::Test& test, const cat::ResolvedModel& model,
+                                  const CheckOptions& options);
+
+namespace engine {
+
+/** Why an enumeration stopped early. */
+struct EnumerationLimit {
+    std::optional<std::chrono::steady_clock::time_point> deadline;
+    bool hit = false;
+};
+
+/**
+ * Calls `visit` on every candidate execution of `p` (choices plus their outcome); stops when
+ * visit returns false or the deadline passes (then limit.hit is set).
+ */
+void forEachCandidate(const ir::Program& p, EnumerationLimit& limit,
+                      const std::function<bool(const Choices&, Outcome&)>& visit);
+
+} // namespace engine
+} // namespace ptxmc
