@@ -1,4 +1,5 @@
 // ptxmc's entry point: the root command line, subcommands, and the last-resort error handling.
+#include "cli/Axioms.hpp"
 #include "cli/Check.hpp"
 #include "support/SourceLoc.hpp"
 
@@ -23,6 +24,7 @@ int main(int argc, char** argv) {
     app.require_subcommand(1);
     app.footer(kExamples);
     ptxmc::cli::setupCheck(app);
+    ptxmc::cli::setupAxioms(app);
     try {
         app.parse(argc, argv);
         return 0;

@@ -1,0 +1,105 @@
+// Axiom deletion: weakened models built from the parsed model, one axiom removed at a time.
+#include "cli/Axioms.hpp"
+
+#include "Checker.hpp"
+#include "cat/Loader.hpp"
+#include "cat/Resolver.hpp"
+#include "cli/Inputs.hpp"
+#include "litmus/Parser.hpp"
+
+#include <algorithm>
+#include <iostream>
+#include <map>
+
+namespace ptxmc::cli {
+
+namespace {
+
+struct AxiomsArgs {
+    std::string modelFile;
+    std::string engine = "enumerate";
+    std::vector<std::string> implied; ///< axioms claimed to follow from the others
+    std::vector<std::string> paths;
+};
+
+/** A test's answer reduced to what deleting an axiom can change. */
+std::string fingerprint(const report::CheckResult& r) {
+    std::string s = report::toString(r.observation);
+    for (const auto& st : r.states) {
+        s += " [";
+        for (auto v : st.values) s += std::to_string(v) + ",";
+        s += "]";
+    }
+    for (const auto& f : r.flags) s += " " + f.name;
+    return s;
+}
+
+std::map<std::string, std::string> runAll(const std::vector<litmus::Test>& tests,
+                                          const cat::ResolvedModel& model, Engine engine) {
+    std::map<std::string, std::string> out;
+    CheckOptions options;
+    options.engine = engine;
+    for (const auto& t : tests) out[t.file] = fingerprint(runEngines(t, model, options));
+    return out;
+}
+
+int runAxioms(const AxiomsArgs& args) {
+    auto model = cat::resolveModel(args.modelFile.empty() ? cat::loadBuiltinModel()
+                                                          : cat::loadModelFile(args.modelFile));
+    Inputs inputs = expandInputs(args.paths);
+    for (const auto& e : inputs.errors) std::cerr << e << '\n';
+    if (!inputs.errors.empty()) return 2;
+    std::vector<litmus::Test> tests;
+    for (const auto& path : inputs.tests) tests.push_back(litmus::parseLitmusFile(path));
+    Engine engine = args.engine == "z3" ? Engine::Z3 : Engine::Enumerate;
+    auto full = runAll(tests, *model, engine);
+    int useless = 0, wrongClaims = 0;
+    for (const auto& name : args.implied)
+        if (std::none_of(model->axioms.begin(), model->axioms.end(),
+                         [&](const cat::Axiom& a) { return !a.flag && a.name == name; }))
+            throw InputError(SourceLoc{}, "--implied names '" + name + "', which is not an axiom of the model");
+    for (const auto& axiom : model->axioms) {
+        if (axiom.flag) continue;
+        bool claimedImplied =
+            std::find(args.implied.begin(), args.implied.end(), axiom.name) != args.implied.end();
+        cat::ResolvedModel weaker = *model;
+        std::erase_if(weaker.axioms, [&](const cat::Axiom& a) { return a.name == axiom.name; });
+        auto answers = runAll(tests, weaker, engine);
+        std::vector<std::string> changed;
+        for (const auto& [file, answer] : answers)
+            if (answer != full.at(file)) changed.push_back(file);
+        std::cout << axiom.name << (claimedImplied ? " (claimed implied)" : "") << ": "
+                  << changed.size() << " test(s) change without it";
+        if (!changed.empty()) std::cout << ", e.g. " << changed.front();
+        std::cout << '\n';
+        if (changed.empty() && !claimedImplied) ++useless;
+        if (!changed.empty() && claimedImplied) ++wrongClaims;
+    }
+    if (useless > 0)
+        std::cerr << "ptxmc: " << useless << " axiom(s) change no verdict of these tests: add a "
+                                             "test that needs them, or remove them\n";
+    if (wrongClaims > 0)
+        std::cerr << "ptxmc: " << wrongClaims << " axiom(s) claimed implied change a verdict\n";
+    return useless + wrongClaims > 0 ? 1 : 0;
+}
+
+} // namespace
+
+void setupAxioms(CLI::App& app) {
+    auto args = std::make_shared<AxiomsArgs>();
+    CLI::App* sub = app.add_subcommand(
+        "axioms", "Check that deleting any one named axiom of the model changes some test's answer");
+    sub->add_option("--model", args->modelFile, "model file (default: the built-in model)");
+    sub->add_option("--engine", args->engine, "enumerate (default) or z3")
+        ->check(CLI::IsMember({"z3", "enumerate"}));
+    sub->add_option("--implied", args->implied,
+                    "an axiom claimed to follow from the others: it must change NO answer");
+    sub->add_option("PATH", args->paths, "test files, folders or @index files")->required();
+    sub->footer("Example:\n  ptxmc axioms litmus/    every axiom of the default model must matter");
+    sub->callback([args]() {
+        int status = runAxioms(*args);
+        if (status != 0) throw CLI::RuntimeError(status);
+    });
+}
+
+} // namespace ptxmc::cli

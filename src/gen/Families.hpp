@@ -1,0 +1,64 @@
+// Instruction builders shared by the random fragments and the message-passing patterns.
+#pragma once
+
+#include "gen/Draft.hpp"
+
+#include <optional>
+#include <string>
+
+namespace ptxmc::gen {
+
+/** A fragment appends instructions to the draft; false when it did not apply. */
+using Fragment = bool (*)(Draft&);
+
+// Generic proxy (GenGeneric.cpp). `l` is a location, `inst` the CTA instance accessed.
+std::string scopeName(Rng& rng);
+std::string load(Draft& d, int t, int l, int inst);
+bool store(Draft& d, int t, int l, int inst, std::optional<std::int64_t> value = std::nullopt);
+std::string atomic(Draft& d, int t, int l, int inst);
+bool reduction(Draft& d, int t, int l, int inst);
+void memoryFence(Draft& d, int t);
+bool barrier(Draft& d, int cta, std::vector<int> participants);
+/** A global location, or shared memory of `t`'s CTA (sometimes the peer's); false if none. */
+bool pickData(Draft& d, int t, bool forWrite, int& l, int& inst);
+
+// Mixed proxies (GenProxy.cpp).
+std::string aliasRead(Draft& d, int t, int root);
+bool aliasWrite(Draft& d, int t, int root, std::optional<std::int64_t> value = std::nullopt);
+void proxyFence(Draft& d, int t);
+/** fence.proxy.async, with a state space covering `space` when given. */
+void asyncFence(Draft& d, int t, std::optional<Space> space = std::nullopt);
+
+// mbarrier (GenMbarrier.cpp); `inst` is the mbarrier's CTA instance.
+bool arrive(Draft& d, int t, int mb, int inst, int expectTx = 0);
+/** A wait; blocking (`_`) or returning its result register (observed, returned). */
+std::string mbWait(Draft& d, int t, int mb, bool blocking);
+bool txOp(Draft& d, int t, int mb, int inst, bool complete, int bytes);
+
+// Bulk copies (GenBulk.cpp).
+bool bulkToShared(Draft& d, int t, int s, int inst, int mb, bool multicast);
+bool bulkToGlobal(Draft& d, int t);
+
+// tcgen05 (GenTcgen05.cpp). Writers return false when the tmem location cannot be written.
+bool mma(Draft& d, int t, int dst);
+bool tcCopy(Draft& d, int t, int dst);
+bool tcShift(Draft& d, int t, int dst);
+bool tcStore(Draft& d, int t, int dst);
+std::string tcLoad(Draft& d, int t, int src, bool wait);
+bool commit(Draft& d, int t, int mb, int inst);
+void tcFence(Draft& d, int t, bool before);
+/** A tensor-memory location of `t`'s CTA; for cta_group::2 declared in both CTAs. */
+int pickTmem(Draft& d, int t, bool forWrite, int minRows = 1);
+
+// Fragment tables (one per family) and the cross-thread patterns.
+std::vector<std::pair<Fragment, int>> genericFragments();
+std::vector<std::pair<Fragment, int>> proxyFragments();
+std::vector<std::pair<Fragment, int>> mbarrierFragments();
+std::vector<std::pair<Fragment, int>> bulkFragments();
+std::vector<std::pair<Fragment, int>> tcgen05Fragments();
+bool messagePassing(Draft& d);
+
+/** The final condition over the draft's observables and hints. */
+std::string condition(Draft& d);
+
+} // namespace ptxmc::gen

@@ -1,0 +1,94 @@
+// How a litmus test is laid out on a GPU: CTAs, warps, instances, memory slots, value encodings.
+#pragma once
+
+#include "ir/Program.hpp"
+#include "litmus/Ast.hpp"
+#include "support/SourceLoc.hpp"
+
+#include <map>
+#include <set>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace ptxmc::validate {
+
+/** The two targets: Hopper runs everything but tcgen05; tcgen05 tests need sm_100a. */
+enum class Arch { Sm90a, Sm100a };
+const char* archName(Arch a);
+
+/** Thrown when a test cannot be mapped to hardware faithfully; the message says why. */
+class Refused : public std::runtime_error {
+public:
+    Refused(const SourceLoc& loc, const std::string& why);
+    SourceLoc loc;
+    std::string why;
+};
+
+/**
+ * How a location's 32-bit value is stored on the device. Litmus values are integers; the tensor
+ * cores compute on f16 operands and f32 accumulators, and tcgen05.alloc stores a TMEM address.
+ */
+enum class Encoding {
+    Int,      ///< the integer itself
+    F16,      ///< an f16 in the low half, 0 in the high half (mma A/B operands)
+    F32,      ///< an f32 (mma accumulators)
+    TmemAddr, ///< a TMEM address: 0xffffffff stands for "not written", anything else the token
+};
+
+struct LocPlan {
+    const litmus::LocationDecl* decl = nullptr;
+    std::string name;
+    litmus::LocationDecl::Space space = litmus::LocationDecl::Space::Global;
+    int index = 0; ///< position among the locations of its space
+    Encoding encoding = Encoding::Int;
+    bool tile = false;       ///< shared: a 4 KiB zeroed matrix tile (mma operand / cp source)
+    unsigned slotBytes = 16; ///< shared/mbarrier: bytes per instance
+    unsigned offset = 0;     ///< shared/mbarrier: byte offset of its region in dynamic smem
+    unsigned column = 0;     ///< tmem: first column of its range
+    bool oddCtaShift = false; ///< tmem: cta_group::2 mma D; the odd CTA's cell is N/2 columns on
+    std::vector<int> ctas;
+    int rows = 1;
+    std::vector<std::int64_t> init; ///< per row
+    std::int64_t mbCount = 0;       ///< mbarrier: count, 0 = the test initialises it
+};
+
+struct CtaPlan {
+    int cta = 0;
+    int litmusCluster = 0; ///< index of its cluster within a team
+    int rank = 0;          ///< rank in its cluster (hardware rank too)
+    std::vector<int> threads; ///< indices into Test::threads, in column order
+};
+
+struct Plan {
+    Arch arch = Arch::Sm90a;
+    bool tcMode = false; ///< tcgen05: one instance per team, a litmus thread is a whole warp
+    int ctaGroup = 1;
+    unsigned clusterSize = 1;
+    std::vector<std::vector<int>> clusterCtas; ///< [litmus cluster][rank] = CTA or -1
+    std::map<int, CtaPlan> ctas;
+    unsigned nMax = 1, rows = 1, lanes = 32, warps = 1;
+    std::vector<LocPlan> locs;
+    std::map<std::string, int> locIndex;
+    unsigned globals = 0, globalSlotWords = 4;
+    unsigned sharedBytes = 0;     ///< total dynamic shared memory per CTA
+    unsigned harnessOffset = 0;   ///< tc mode: TMEM address slot, then one mbarrier per thread
+    unsigned tmemCols = 0;        ///< tc mode: columns the harness allocates (0 = none)
+    unsigned mmaN = 16;           ///< columns per IDESC name step
+    std::map<std::string, unsigned> idescN; ///< IDESC name -> N
+    std::map<int, int> barrierIds;          ///< litmus barrier id -> hardware id (1..)
+    bool litmusAlloc = false;               ///< the test runs tcgen05.alloc itself
+    std::set<int> asyncIssuers; ///< threads that issue tcgen05 mma/cp/shift (commit-waited)
+    unsigned activeWarpsPerTeam = 0;
+
+    const LocPlan& loc(const std::string& name) const;
+    unsigned perCta() const { return rows * lanes; }
+};
+
+/** Does any instruction of the test start with `tcgen05.`? */
+bool usesTcgen05(const litmus::Test& test);
+
+/** Lays the test out, or throws Refused. `program` is the lowered test (already validated). */
+Plan makePlan(const litmus::Test& test, const ir::Program& program);
+
+} // namespace ptxmc::validate

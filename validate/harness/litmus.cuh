@@ -1,0 +1,228 @@
+// Device side of the litmus harness: placement, encodings, delays, stress, histograms.
+#pragma once
+
+#include "Launch.hpp"
+
+#include <cstdint>
+#include <cuda_fp16.h>
+
+namespace litmus {
+
+// ---------------------------------------------------------------------------------------------
+// Randomness and placement
+// ---------------------------------------------------------------------------------------------
+
+/** splitmix64: one well-mixed 64-bit value per (seed, key); all randomness on the device. */
+__device__ __forceinline__ unsigned long long mix(unsigned long long seed, unsigned long long key) {
+    unsigned long long z = seed + 0x9e3779b97f4a7c15ull * (key + 1);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+    return z ^ (z >> 31);
+}
+
+/** An affine bijection of [0, n): the host picks `mul` coprime to n, so roles stay distinct. */
+__device__ __forceinline__ unsigned permute(unsigned i, unsigned n, unsigned mul, unsigned add) {
+    return static_cast<unsigned>((static_cast<unsigned long long>(i) * mul + add) % n);
+}
+
+/** Rank of this CTA in its cluster and the cluster's index in the grid (1-D grids only). */
+__device__ __forceinline__ unsigned clusterRank() {
+    unsigned r;
+    asm volatile("mov.u32 %0, %%cluster_ctarank;" : "=r"(r));
+    return r;
+}
+
+__device__ __forceinline__ unsigned clusterIndex() {
+    unsigned r;
+    asm volatile("mov.u32 %0, %%clusterid.x;" : "=r"(r));
+    return r;
+}
+
+__device__ __forceinline__ unsigned long long globalTimer() {
+    unsigned long long t;
+    asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
+    return t;
+}
+
+/** The word of global location `loc` of instance `inst`: slots are permuted per launch. */
+__device__ __forceinline__ unsigned* globalCell(const Launch& p, unsigned inst, unsigned loc,
+                                                unsigned locs, unsigned slotWords) {
+    unsigned slot = permute(inst, p.instances, p.globalMul, p.globalAdd);
+    slot = (slot + loc * p.globalStep) % p.instances;
+    return p.gmem + (static_cast<unsigned long long>(slot) * locs + loc) * slotWords;
+}
+
+/** Byte offset of an instance's slot in a shared region (slots permuted per launch). */
+__device__ __forceinline__ unsigned sharedSlot(const Launch& p, unsigned local, unsigned loc,
+                                               unsigned perCta) {
+    return permute(local + loc * 5u, perCta, p.sharedMul, p.sharedAdd);
+}
+
+__device__ __forceinline__ unsigned sharedBase() {
+    extern __shared__ __align__(1024) unsigned char litmusSmem[];
+    return static_cast<unsigned>(__cvta_generic_to_shared(litmusSmem));
+}
+
+/** The same shared::cta offset in CTA `rank` of this cluster, as a shared::cluster address. */
+__device__ __forceinline__ unsigned mapShared(unsigned addr, unsigned rank) {
+    unsigned r;
+    asm volatile("mapa.shared::cluster.u32 %0, %1, %2;" : "=r"(r) : "r"(addr), "r"(rank));
+    return r;
+}
+
+/** Generic 64-bit address of a shared::cta address (for accesses written without a space). */
+__device__ __forceinline__ unsigned long long genericShared(unsigned addr) {
+    unsigned long long r;
+    asm volatile("cvta.shared.u64 %0, %1;" : "=l"(r) : "l"(static_cast<unsigned long long>(addr)));
+    return r;
+}
+
+/** Generic address of the same shared variable in CTA `rank` of the cluster. */
+__device__ __forceinline__ unsigned long long genericRemote(unsigned addr, unsigned rank) {
+    unsigned long long g = genericShared(addr), r;
+    asm volatile("mapa.u64 %0, %1, %2;" : "=l"(r) : "l"(g), "r"(rank));
+    return r;
+}
+
+__device__ __forceinline__ void sharedStore(unsigned addr, unsigned v) {
+    asm volatile("st.shared.b32 [%0], %1;" ::"r"(addr), "r"(v) : "memory");
+}
+
+__device__ __forceinline__ unsigned sharedLoad(unsigned addr) {
+    unsigned v;
+    asm volatile("ld.shared.b32 %0, [%1];" : "=r"(v) : "r"(addr) : "memory");
+    return v;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Value encodings: litmus values are integers; mma operands are f16, accumulators f32
+// ---------------------------------------------------------------------------------------------
+
+__device__ __forceinline__ unsigned encodeF16(int v) {
+    return static_cast<unsigned>(__half_as_ushort(__int2half_rn(v)));
+}
+__device__ __forceinline__ int decodeF16(unsigned raw) {
+    return __half2int_rz(__ushort_as_half(static_cast<unsigned short>(raw & 0xffffu)));
+}
+__device__ __forceinline__ unsigned encodeF32(int v) {
+    return __float_as_uint(static_cast<float>(v));
+}
+__device__ __forceinline__ int decodeF32(unsigned raw) { return __float2int_rz(__uint_as_float(raw)); }
+
+// ---------------------------------------------------------------------------------------------
+// Timing perturbation: the incantations that make weak behaviour observable
+// ---------------------------------------------------------------------------------------------
+
+__device__ __forceinline__ void spin(unsigned cycles) {
+    if (cycles == 0) return;
+    long long until = clock64() + cycles;
+    while (clock64() < until) {
+    }
+}
+
+/** Lines the testing warps up across CTAs: bounded, so a slow CTA never hangs the launch. */
+__device__ __forceinline__ void startLine(const Launch& p) {
+    if (!p.useSync) return;
+    if ((threadIdx.x & 31) == 0) {
+        atomicAdd(p.syncCounter, 1u);
+        for (int i = 0; i < 1024; ++i)
+            if (*reinterpret_cast<volatile unsigned*>(p.syncCounter) >= p.syncTarget) break;
+    }
+    __syncwarp();
+}
+
+/** A random pre-delay per warp (warp stagger), drawn per launch. */
+__device__ __forceinline__ void preDelay(const Launch& p, unsigned warpKey) {
+    if (p.preDelay == 0) return;
+    unsigned long long r = mix(p.seed, 0x51ed0000ull + warpKey);
+    if ((r & 3) == 0) return; // a quarter of the warps start at once
+    unsigned d = static_cast<unsigned>((r >> 8) % p.preDelay);
+    if (d > 2048)
+        __nanosleep(d);
+    else
+        spin(d);
+}
+
+/** Optional small delay between two instructions of a litmus thread. */
+__device__ __forceinline__ void jitter(const Launch& p, unsigned warpKey, unsigned step) {
+    if (p.jitter == 0) return;
+    unsigned long long r = mix(p.seed ^ 0xa5a5ull, (static_cast<unsigned long long>(warpKey) << 8) + step);
+    if ((r & 0xff) < p.jitter) spin(static_cast<unsigned>((r >> 8) & 255u));
+}
+
+/** Stress CTAs hammer scratch lines with one of four access patterns (st;st, st;ld, ld;st, ld;ld). */
+__device__ __noinline__ void stress(const Launch& p) {
+    if (p.stressIters == 0 || p.scratchWords < 64) return;
+    unsigned lines = p.scratchWords / 64;
+    unsigned long long r = mix(p.seed, 0x5eed0000ull + blockIdx.x);
+    unsigned line = static_cast<unsigned>(r % (p.stressLines ? p.stressLines : 1)) % lines;
+    volatile unsigned* base = p.scratch + static_cast<unsigned long long>(line) * 64;
+    unsigned lane = threadIdx.x & 31, v = 0;
+    for (unsigned i = 0; i < p.stressIters; ++i) {
+        switch (p.stressPattern & 3) {
+        case 0:
+            base[lane] = i;
+            base[lane + 32] = i + 1;
+            break;
+        case 1:
+            base[lane] = i;
+            v += base[lane + 32];
+            break;
+        case 2:
+            v += base[lane];
+            base[lane + 32] = i;
+            break;
+        default:
+            v += base[lane] + base[lane + 32];
+            break;
+        }
+    }
+    if (v == 0xffffffffu) base[lane] = v; // keeps the loads alive
+}
+
+/** Shared-memory stress by the idle warps of a testing CTA (bank conflicts, smem traffic). */
+__device__ __forceinline__ void sharedStress(const Launch& p, unsigned addr, unsigned words) {
+    if (p.stressIters == 0 || words == 0) return;
+    unsigned lane = threadIdx.x & 31;
+    for (unsigned i = 0; i < p.stressIters; ++i) {
+        unsigned a = addr + ((lane * 32u + i) % words) * 4u; // 32-way bank conflicts
+        sharedStore(a, sharedLoad(a) + 1u);
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Histogram: outcomes hashed into an open-addressing table in global memory
+// ---------------------------------------------------------------------------------------------
+
+__device__ __forceinline__ unsigned long long outcomeKey(const int* v, int n, unsigned flags) {
+    unsigned long long h = 0x12345678ull + flags;
+    for (int i = 0; i < n; ++i)
+        h = mix(h, static_cast<unsigned>(v[i]));
+    return h | 1ull; // 0 marks an empty entry
+}
+
+/** Adds one instance's outcome; warps aggregate equal outcomes first to spare atomics. */
+__device__ void histAdd(const Hist& h, const int* v, int n, unsigned flags, bool active) {
+    unsigned long long key = active ? outcomeKey(v, n, flags) : 0ull;
+    unsigned mask = __activemask();
+    unsigned same = __match_any_sync(mask, key);
+    unsigned lane = threadIdx.x & 31;
+    if (!active || lane != static_cast<unsigned>(__ffs(same) - 1)) return;
+    unsigned idx = static_cast<unsigned>(key) & (h.capacity - 1);
+    for (unsigned probe = 0; probe < h.capacity; ++probe) {
+        unsigned long long prev = atomicCAS(h.keys + idx, 0ull, key);
+        if (prev == 0ull) {
+            for (int i = 0; i < n; ++i)
+                h.values[static_cast<unsigned long long>(idx) * h.width + i] = v[i];
+            h.flags[idx] = flags;
+        }
+        if (prev == 0ull || prev == key) {
+            atomicAdd(h.counts + idx, static_cast<unsigned long long>(__popc(same)));
+            return;
+        }
+        idx = (idx + 1) & (h.capacity - 1);
+    }
+    atomicAdd(h.overflow, 1u);
+}
+
+} // namespace litmus

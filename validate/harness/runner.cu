@@ -1,0 +1,381 @@
+// The litmus runner: launches every generated test for a time budget and prints histograms.
+#include "Report.hpp"
+#include "TestInfo.hpp"
+
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <ctime>
+#include <fstream>
+#include <numeric>
+#include <string>
+#include <sys/stat.h>
+#include <vector>
+
+namespace {
+
+using litmus::TestInfo;
+using litmus::TestRun;
+
+struct Options {
+    unsigned long long seed = 1;
+    double seconds = 2.0;               // per test
+    unsigned long long maxLaunches = 0; // per test; 0 = only the time budget
+    std::string out;
+    std::vector<std::string> filters; // substrings of test names; empty = all
+    bool list = false;
+    int device = 0;
+};
+
+const char* const kUsage =
+    R"(usage: litmus-runner [--seed N] [--seconds S] [--launches N] [--out DIR] [--device N]
+                     [--list] [FILTER...]
+Runs every generated litmus test linked into this runner (or those whose name contains a
+FILTER) for S seconds or N launches each, and writes results.txt and results.json to DIR
+(default: $OUT, else ./out). Tests built for another architecture are refused, not run.)";
+
+[[noreturn]] void usage(const char* why) {
+    std::fprintf(stderr, "litmus-runner: %s\n%s\n", why, kUsage);
+    std::exit(2);
+}
+
+Options parseOptions(int argc, char** argv) {
+    Options o;
+    const char* env = std::getenv("OUT");
+    o.out = env && *env ? env : "out";
+    for (int i = 1; i < argc; ++i) {
+        std::string a = argv[i];
+        auto next = [&]() -> std::string {
+            if (i + 1 >= argc) usage(("missing value after " + a).c_str());
+            return argv[++i];
+        };
+        if (a == "--seed")
+            o.seed = std::strtoull(next().c_str(), nullptr, 0);
+        else if (a == "--seconds")
+            o.seconds = std::atof(next().c_str());
+        else if (a == "--launches")
+            o.maxLaunches = std::strtoull(next().c_str(), nullptr, 0);
+        else if (a == "--out")
+            o.out = next();
+        else if (a == "--device")
+            o.device = std::atoi(next().c_str());
+        else if (a == "--list")
+            o.list = true;
+        else if (a == "--help" || a == "-h")
+            usage("help");
+        else if (!a.empty() && a[0] == '-')
+            usage(("unknown option " + a).c_str());
+        else
+            o.filters.push_back(a);
+    }
+    return o;
+}
+
+/** A small deterministic generator for the per-launch choices (host side). */
+struct Rng {
+    unsigned long long s;
+    unsigned long long next() {
+        s += 0x9e3779b97f4a7c15ull;
+        unsigned long long z = s;
+        z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+        z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+        return z ^ (z >> 31);
+    }
+    unsigned below(unsigned n) { return n ? static_cast<unsigned>(next() % n) : 0; }
+    /** A multiplier coprime to n: the affine map i -> i*m+a is then a bijection of [0, n). */
+    unsigned coprime(unsigned n) {
+        if (n <= 1) return 1;
+        for (;;) {
+            unsigned m = 1 + below(n - 1);
+            if (std::gcd(m, n) == 1) return m;
+        }
+    }
+};
+
+unsigned long long nameHash(const char* s) {
+    unsigned long long h = 1469598103934665603ull;
+    for (; *s; ++s)
+        h = (h ^ static_cast<unsigned char>(*s)) * 1099511628211ull;
+    return h;
+}
+
+bool check(cudaError_t e, TestRun& r, const char* what) {
+    if (e == cudaSuccess) return true;
+    r.status = "error";
+    r.message = std::string(what) + ": " + cudaGetErrorString(e);
+    return false;
+}
+
+/** Device buffers of one test; freed on scope exit. */
+struct Buffers {
+    std::vector<void*> owned;
+    template <class T> cudaError_t alloc(T** p, std::size_t count) {
+        cudaError_t e = cudaMalloc(reinterpret_cast<void**>(p), count * sizeof(T) + 16);
+        if (e == cudaSuccess) {
+            owned.push_back(*p);
+            e = cudaMemset(*p, 0, count * sizeof(T) + 16);
+        }
+        return e;
+    }
+    ~Buffers() {
+        for (void* p : owned)
+            cudaFree(p);
+    }
+};
+
+/** How many clusters (CTAs when clusterSize is 1) of this kernel fit on the device at once. */
+unsigned residentClusters(const TestInfo& t, const cudaDeviceProp& prop, TestRun& r) {
+    unsigned threads = t.warps * 32;
+    if (t.clusterSize <= 1) {
+        int perSm = 0;
+        if (!check(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&perSm, t.testKernel, threads,
+                                                                  t.sharedBytes),
+                   r, "occupancy"))
+            return 0;
+        return static_cast<unsigned>(perSm) * prop.multiProcessorCount;
+    }
+    cudaLaunchConfig_t cfg = {};
+    cudaLaunchAttribute attr[1];
+    attr[0].id = cudaLaunchAttributeClusterDimension;
+    attr[0].val.clusterDim.x = t.clusterSize;
+    attr[0].val.clusterDim.y = 1;
+    attr[0].val.clusterDim.z = 1;
+    cfg.gridDim = dim3(t.clusterSize * 64);
+    cfg.blockDim = dim3(threads);
+    cfg.dynamicSmemBytes = t.sharedBytes;
+    cfg.attrs = attr;
+    cfg.numAttrs = 1;
+    int clusters = 0;
+    if (!check(cudaOccupancyMaxActiveClusters(&clusters, t.testKernel, &cfg), r, "occupancy"))
+        return 0;
+    return static_cast<unsigned>(clusters);
+}
+
+void runTest(const TestInfo& t, const Options& o, const cudaDeviceProp& prop, TestRun& r) {
+    r.seed = o.seed ^ nameHash(t.name);
+    if (!check(t.configure(), r, "configure")) return;
+    unsigned resident = residentClusters(t, prop, r);
+    if (r.status != "ok") return;
+    if (resident < t.litmusClusters) {
+        r.status = "error";
+        r.message = "the kernel's team does not fit on the device at once";
+        return;
+    }
+    // Every CTA of a launch is resident at once: a waiting instance never waits on a CTA
+    // that has not started.
+    unsigned maxTeams = resident / t.litmusClusters;
+    unsigned perTeam = t.rows * t.lanes;
+    unsigned maxInstances = maxTeams * perTeam;
+    unsigned width = t.numObserved > 0 ? static_cast<unsigned>(t.numObserved) : 1;
+    const unsigned capacity = 1u << 14, scratchWords = 1u << 20;
+
+    Buffers b;
+    litmus::Launch p = {};
+    if (!check(b.alloc(&p.gmem, std::size_t(maxInstances) * t.globals * t.globalSlotWords + 64),
+               r, "cudaMalloc") ||
+        !check(b.alloc(&p.out, std::size_t(maxInstances) * (width + 1)), r, "cudaMalloc") ||
+        !check(b.alloc(&p.scratch, scratchWords), r, "cudaMalloc") ||
+        !check(b.alloc(&p.syncCounter, 1), r, "cudaMalloc") ||
+        !check(b.alloc(&p.hist.keys, capacity), r, "cudaMalloc") ||
+        !check(b.alloc(&p.hist.counts, capacity), r, "cudaMalloc") ||
+        !check(b.alloc(&p.hist.values, std::size_t(capacity) * width), r, "cudaMalloc") ||
+        !check(b.alloc(&p.hist.flags, capacity), r, "cudaMalloc") ||
+        !check(b.alloc(&p.hist.overflow, 1), r, "cudaMalloc"))
+        return;
+    p.hist.capacity = capacity;
+    p.hist.width = width;
+    p.scratchWords = scratchWords;
+    p.instances = maxInstances;
+    t.initGlobals(p, maxInstances, nullptr);
+    if (!check(cudaDeviceSynchronize(), r, "initialising global locations")) return;
+
+    Rng rng{r.seed};
+    static const unsigned delays[] = {0, 256, 2048, 8192};
+    static const unsigned jitters[] = {0, 0, 16, 64};
+    static const unsigned stressIters[] = {0, 64, 256, 1024};
+    unsigned long long syncTarget = 0;
+    auto start = std::chrono::steady_clock::now();
+    double elapsed = 0;
+    const unsigned batch = 16;
+    while (true) {
+        for (unsigned k = 0; k < batch; ++k) {
+            unsigned teams = rng.below(4) == 0 ? maxTeams
+                                               : std::max(1u, maxTeams / 2 + rng.below(maxTeams / 2 + 1));
+            teams = std::min(teams, maxTeams);
+            unsigned testing = teams * t.litmusClusters;
+            bool stress = rng.below(2) == 0;
+            unsigned spare = resident - testing;
+            unsigned stressClusters = stress && spare ? rng.below(std::min(spare, testing / 4 + 1) + 1) : 0;
+            p.seed = rng.next();
+            p.teams = teams;
+            p.clusters = testing + stressClusters;
+            p.clusterMul = rng.coprime(p.clusters);
+            p.clusterAdd = rng.below(p.clusters);
+            p.instances = teams * perTeam;
+            p.globalMul = rng.coprime(p.instances);
+            p.globalAdd = rng.below(p.instances);
+            p.globalStep = p.instances > 1 ? 1 + rng.below(p.instances - 1) : 0;
+            p.warpMul = rng.coprime(t.warps);
+            p.warpAdd = rng.below(t.warps);
+            p.sharedMul = rng.coprime(perTeam);
+            p.sharedAdd = rng.below(perTeam);
+            p.preDelay = delays[rng.below(4)];
+            p.jitter = jitters[rng.below(4)];
+            p.stressIters = stress ? stressIters[1 + rng.below(3)] : 0;
+            p.stressPattern = rng.below(4);
+            p.stressLines = 1 + rng.below(16);
+            p.useSync = rng.below(2);
+            if (p.useSync) syncTarget += static_cast<unsigned long long>(teams) * t.activeWarpsPerTeam;
+            p.syncTarget = static_cast<unsigned>(syncTarget);
+            p.timeoutNs = 2000000; // 2 ms: far beyond any wait that can succeed
+            t.launchTest(p, p.clusters * t.clusterSize, nullptr);
+            t.launchHist(p, nullptr);
+            r.launches += 1;
+            r.instances += p.instances;
+        }
+        if (!check(cudaDeviceSynchronize(), r, "running the test kernel")) return;
+        elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+        if (elapsed >= o.seconds) break;
+        if (o.maxLaunches && r.launches >= o.maxLaunches) break;
+    }
+    r.seconds = elapsed;
+    r.environment = "per launch: teams in [max/2, max], stress CTAs 50% (64..1024 iterations, "
+                    "4 patterns), pre-delay 0/256/2048/8192 cycles, jitter 0/16/64 of 256, "
+                    "start line 50%, all placements permuted";
+
+    std::vector<unsigned long long> keys(capacity), counts(capacity);
+    std::vector<int> values(std::size_t(capacity) * width);
+    std::vector<unsigned> flags(capacity);
+    unsigned overflow = 0;
+    if (!check(cudaMemcpy(keys.data(), p.hist.keys, capacity * 8, cudaMemcpyDeviceToHost), r,
+               "cudaMemcpy") ||
+        !check(cudaMemcpy(counts.data(), p.hist.counts, capacity * 8, cudaMemcpyDeviceToHost),
+               r, "cudaMemcpy") ||
+        !check(cudaMemcpy(values.data(), p.hist.values, values.size() * 4,
+                          cudaMemcpyDeviceToHost),
+               r, "cudaMemcpy") ||
+        !check(cudaMemcpy(flags.data(), p.hist.flags, capacity * 4, cudaMemcpyDeviceToHost), r,
+               "cudaMemcpy") ||
+        !check(cudaMemcpy(&overflow, p.hist.overflow, 4, cudaMemcpyDeviceToHost), r,
+               "cudaMemcpy"))
+        return;
+    r.overflow = overflow;
+    for (unsigned i = 0; i < capacity; ++i) {
+        if (!keys[i]) continue;
+        litmus::Outcome o;
+        o.values.assign(values.begin() + std::size_t(i) * width,
+                        values.begin() + std::size_t(i) * width + t.numObserved);
+        o.flags = flags[i];
+        o.count = counts[i];
+        o.satisfies = t.prop(o.values.data());
+        if (o.flags & litmus::kFlagStuck) r.stuck += o.count;
+        r.outcomes.push_back(o);
+    }
+}
+
+bool selected(const TestInfo& t, const Options& o) {
+    if (o.filters.empty()) return true;
+    for (const std::string& f : o.filters)
+        if (std::strstr(t.name, f.c_str())) return true;
+    return false;
+}
+
+std::string versionText(int v) {
+    return std::to_string(v / 1000) + "." + std::to_string((v % 1000) / 10);
+}
+
+} // namespace
+
+int main(int argc, char** argv) {
+    Options o = parseOptions(argc, argv);
+    std::vector<const TestInfo*> tests = litmus::registry();
+    std::sort(tests.begin(), tests.end(),
+              [](const TestInfo* a, const TestInfo* b) { return std::strcmp(a->name, b->name) < 0; });
+    if (o.list) {
+        for (const TestInfo* t : tests)
+            std::printf("%s %s %s\n", t->arch, t->name, t->file);
+        return 0;
+    }
+    litmus::RunInfo info;
+    info.seed = o.seed;
+    info.secondsPerTest = o.seconds;
+    info.maxLaunches = o.maxLaunches;
+    std::time_t now = std::time(nullptr);
+    char stamp[64];
+    std::strftime(stamp, sizeof stamp, "%Y-%m-%dT%H:%M:%SZ", std::gmtime(&now));
+    info.started = stamp;
+    cudaDeviceProp prop = {};
+    int count = 0;
+    if (cudaGetDeviceCount(&count) != cudaSuccess || count <= o.device) {
+        std::fprintf(stderr, "litmus-runner: no CUDA device %d\n", o.device);
+        return 1;
+    }
+    cudaSetDevice(o.device);
+    cudaGetDeviceProperties(&prop, o.device);
+    int driver = 0, runtime = 0;
+    cudaDriverGetVersion(&driver);
+    cudaRuntimeGetVersion(&runtime);
+    info.device = prop.name;
+    info.computeCapability = std::to_string(prop.major) + "." + std::to_string(prop.minor);
+    const char* driverText = std::getenv("LITMUS_DRIVER_VERSION");
+    info.driver = (driverText && *driverText ? std::string(driverText) + ", " : std::string()) +
+                  "CUDA " + versionText(driver);
+    info.runtime = "CUDA runtime " + versionText(runtime);
+    std::fprintf(stderr, "litmus-runner: %s (sm_%d%d), %s; seed %llu, %.2f s per test\n",
+                 prop.name, prop.major, prop.minor, info.driver.c_str(), o.seed, o.seconds);
+
+    mkdir(o.out.c_str(), 0755);
+    std::string textPath = o.out + "/results.txt";
+    std::ofstream text(textPath);
+    text << "# " << info.harness << "\n# Device " << info.device << " (compute capability "
+         << info.computeCapability << ")\n# Driver " << info.driver << "; " << info.runtime
+         << "\n# Seed " << info.seed << ", " << o.seconds << " s per test"
+         << (o.maxLaunches ? ", at most " + std::to_string(o.maxLaunches) + " launches" : "")
+         << ", started " << info.started << "\n\n";
+    std::vector<TestRun> runs;
+    unsigned done = 0, total = 0;
+    for (const TestInfo* t : tests)
+        total += selected(*t, o);
+    for (const TestInfo* t : tests) {
+        if (!selected(*t, o)) continue;
+        TestRun r;
+        r.name = t->name;
+        r.file = t->file;
+        r.mutantOf = t->mutantOf;
+        r.mutation = t->mutation;
+        r.arch = t->arch;
+        r.quantifier = t->quantifier;
+        r.condition = t->condition;
+        for (int i = 0; i < t->numObserved; ++i)
+            r.observed.push_back(t->observed[i]);
+        if (t->archMajor != prop.major) {
+            r.status = "refused";
+            r.message = std::string("built for ") + t->arch +
+                        (t->archMajor == 10 ? " (tcgen05 needs a Blackwell GPU)" : "") +
+                        "; this device is " + prop.name + ", sm_" + std::to_string(prop.major) +
+                        std::to_string(prop.minor);
+        } else {
+            runTest(*t, o, prop, r);
+            if (r.status == "error") cudaDeviceReset(); // a sticky error would fail the rest
+        }
+        ++done;
+        std::fprintf(stderr, "[%u/%u] %s: %s", done, total, t->name, r.status.c_str());
+        if (r.status == "ok")
+            std::fprintf(stderr, ", %llu instances, %.3g/s, positive %llu\n", r.instances,
+                         r.seconds > 0 ? r.instances / r.seconds : 0.0, litmus::positive(r));
+        else
+            std::fprintf(stderr, " (%s)\n", r.message.c_str());
+        std::string block = litmus::litmus7Block(r);
+        std::fputs(block.c_str(), stdout);
+        std::fflush(stdout);
+        text << block;
+        text.flush();
+        runs.push_back(std::move(r));
+    }
+    std::ofstream json(o.out + "/results.json");
+    json << litmus::resultsJson(info, runs);
+    std::fprintf(stderr, "litmus-runner: wrote %s and %s/results.json\n", textPath.c_str(),
+                 o.out.c_str());
+    return 0;
+}
