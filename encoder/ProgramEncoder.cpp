@@ -3,6 +3,7 @@
 
 #include "ir/BaseRelations.hpp"
 
+#include <algorithm>
 #include <stdexcept>
 
 namespace ptxmc::engine {
@@ -87,6 +88,8 @@ void ProgramEncoder::encodeReadsFrom() {
         if (cands.empty()) throw std::logic_error("read without candidate writes: " + r.text);
         z3::expr sel = ctx_.int_const(("rf_" + std::to_string(r.id)).c_str());
         constraints_.push_back(sel >= 0 && sel < static_cast<int>(cands.size()));
+        rfCandidates_.emplace(r.id, cands);
+        rfSelect_.emplace(r.id, sel);
         for (std::size_t i = 0; i < cands.size(); ++i) {
             int w = cands[i];
             z3::expr chosen = sel == static_cast<int>(i);
@@ -253,6 +256,32 @@ z3::expr ProgramEncoder::finalValue(const ir::Observable& o) {
         out = z3::ite(last, value(program_.events[static_cast<std::size_t>(w)].written), out);
     }
     return out;
+}
+
+Choices ProgramEncoder::choices(const z3::model& m) const {
+    Choices c;
+    auto intOf = [&](const z3::expr& e) { return m.eval(e, true).get_numeral_int64(); };
+    auto exists = [&](int e) { return m.eval(this->exists(e), true).is_true(); };
+    for (const auto& [read, sel] : rfSelect_)
+        c.rf[read] = rfCandidates_.at(read).at(static_cast<std::size_t>(intOf(sel)));
+    auto ordered = [&](const std::map<int, z3::expr>& pos, const std::vector<int>& events) {
+        std::vector<std::pair<std::int64_t, int>> keyed;
+        for (int e : events)
+            if (exists(e)) keyed.emplace_back(intOf(pos.at(e)), e);
+        std::sort(keyed.begin(), keyed.end());
+        std::vector<int> out;
+        for (const auto& [k, e] : keyed) out.push_back(e);
+        return out;
+    };
+    std::map<int, std::vector<int>> writes, ops;
+    for (const auto& [w, pos] : coPos_) writes[program_.events[static_cast<std::size_t>(w)].location].push_back(w);
+    for (const auto& [o, pos] : mbPos_) ops[program_.events[static_cast<std::size_t>(o)].location].push_back(o);
+    for (const auto& [loc, ws] : writes) c.co[loc] = ordered(coPos_, ws);
+    for (const auto& [loc, os] : ops) c.mbo[loc] = ordered(mbPos_, os);
+    std::vector<int> fences;
+    for (const auto& [f, pos] : scPos_) fences.push_back(f);
+    c.sc = ordered(scPos_, fences);
+    return c;
 }
 
 Z3Set ProgramEncoder::baseSet(const std::string& name) {

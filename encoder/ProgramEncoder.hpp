@@ -1,6 +1,7 @@
 // Encodes a program's executions for Z3: the solver's choices (rf, co, sc, mbo) and values.
 #pragma once
 
+#include "Execution.hpp"
 #include "Relation.hpp"
 #include "Z3Algebra.hpp"
 #include "ir/Program.hpp"
@@ -34,6 +35,9 @@ public:
     /** Base relation `name`: program-determined ones from the IR, choice ones from here. */
     Z3Rel baseRelation(const std::string& name);
 
+    /** The choices a satisfying model makes (rf, co, sc, mbo) as a concrete execution. */
+    Choices choices(const z3::model& m) const;
+
     z3::context& ctx() { return ctx_; }
     const ir::Program& program() const { return program_; }
 
@@ -53,6 +57,8 @@ private:
     std::vector<std::pair<int, z3::expr>> blocking_;
     std::map<int, z3::expr> readValue_;          ///< read event -> its value
     std::map<std::pair<int, int>, z3::expr> rf_; ///< (write, read) -> chosen
+    std::map<int, std::vector<int>> rfCandidates_; ///< read -> its candidate writes
+    std::map<int, z3::expr> rfSelect_;             ///< read -> index of the chosen candidate
     std::map<int, z3::expr> coPos_;              ///< write -> position in its location's co
     std::map<int, z3::expr> scPos_;              ///< fence.sc -> position in the Fence-SC order
     std::map<int, z3::expr> mbPos_;              ///< mbarrier op -> position in its mbo

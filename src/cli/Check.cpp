@@ -2,9 +2,9 @@
 #include "cli/Check.hpp"
 
 #include "Checker.hpp"
-#include "cat/Loader.hpp"
 #include "cat/Resolver.hpp"
 #include "cli/Inputs.hpp"
+#include "cli/ModelArg.hpp"
 #include "cli/Parallel.hpp"
 #include "litmus/Parser.hpp"
 #include "report/Expectations.hpp"
@@ -53,11 +53,6 @@ struct Outcome {
     std::string error;
     bool internal = false;
 };
-
-std::shared_ptr<const cat::ResolvedModel> loadModel(const std::string& file) {
-    cat::Model model = file.empty() ? cat::loadBuiltinModel() : cat::loadModelFile(file);
-    return cat::resolveModel(model);
-}
 
 Outcome checkOne(const std::string& path, const cat::ResolvedModel& model,
                  const CheckOptions& options, const report::ExpectationCheck& expectation) {
@@ -118,8 +113,9 @@ void setupCheck(CLI::App& app) {
     CLI::App* sub = app.add_subcommand(
         "check", "Enumerate every allowed final state of litmus tests under the model");
     sub->add_option("--model", args->modelFile,
-                    "cat model file (default: the built-in model/tcgen05.cat)")
-        ->option_text("FILE");
+                    "cat model file, or a built-in model such as variants/q4-kind-not-required.cat "
+                    "(default: model/tcgen05.cat); expected.<name>.txt overrides expected.txt")
+        ->option_text("MODEL");
     sub->add_flag("--json", args->json, "print a JSON array (one object per test)");
     sub->add_option("-j,--jobs", args->jobs,
                     "check N tests at a time; output order and content do not change")
@@ -163,9 +159,10 @@ int runCheck(const CheckArgs& args) {
     std::shared_ptr<const cat::ResolvedModel> model;
     std::vector<report::ExpectationCheck> expectations;
     try {
-        model = loadModel(args.modelFile);
+        model = loadModelArg(args.modelFile);
         // Looked up here, on one thread: the index caches files and is not thread-safe.
-        report::ExpectationIndex index;
+        // Under model X.cat, expected.X.txt (beside expected.txt) overrides the lines it lists.
+        report::ExpectationIndex index(report::variantOfModel(args.modelFile));
         for (const std::string& test : inputs.tests)
             expectations.push_back(index.lookup(test));
     } catch (const InputError& e) {

@@ -139,6 +139,31 @@ void Draft::observe(int t, const std::string& reg, std::optional<CellKey> from) 
     regObservables.push_back(regObs(t, reg, from));
 }
 
+void Draft::hintReg(int t, const std::string& reg, std::int64_t v) {
+    const std::string ref = "P" + std::to_string(t) + ":" + reg;
+    for (auto it = regObservables.rbegin(); it != regObservables.rend(); ++it)
+        if (it->ref == ref) {
+            hints.push_back({*it, v});
+            return;
+        }
+}
+
+int Draft::allocSlot(int cta) {
+    for (int i = 0; i < locCount(); ++i)
+        if (loc(i).allocTarget) {
+            ensure(i, cta);
+            return i;
+        }
+    Loc l;
+    l.name = "sp";
+    l.space = Space::Shared;
+    l.ctas = {cta};
+    l.init = {0}; // no address yet: a reader that misses the alloc sees 0
+    l.allocTarget = true;
+    locs_.push_back(l);
+    return locCount() - 1;
+}
+
 int Draft::newLoc(Space space, int cta, int rows) {
     const auto& names = namesOf(space);
     std::string name;

@@ -104,7 +104,9 @@ public:
     std::int64_t freshConst() { return nextConst_++; }
     /** Offers a register to the condition. */
     void observe(int t, const std::string& reg, std::optional<CellKey> from);
-    void hint(const Observable& o, std::int64_t v) { hints.push_back({o, v}); }
+    void hintCell(const CellKey& k, std::int64_t v) { hints.push_back({Observable{"", k, {}}, v}); }
+    /** Suggests `t`'s register `reg` (offered by observe) to equal `v`. */
+    void hintReg(int t, const std::string& reg, std::int64_t v);
     Observable regObs(int t, const std::string& reg, std::optional<CellKey> from) const;
 
     // locations
@@ -119,6 +121,8 @@ public:
     int aliasOf(int root, const std::string& proxy);
     /** An mbarrier in `cta`; a new one the program inits gets its init in thread `t`. */
     int pickMbarrier(int t, int cta);
+    /** The shared location tcgen05.alloc writes addresses to, with an instance in `cta`. */
+    int allocSlot(int cta);
     void ensure(int l, int cta);
     CellKey key(int l, int cta, int row = 0) const;
     Cell& cell(const CellKey& k);

@@ -36,12 +36,19 @@ std::string mbWait(Draft& d, int t, int mb, bool blocking);
 bool txOp(Draft& d, int t, int mb, int inst, bool complete, int bytes);
 
 // Bulk copies (GenBulk.cpp).
-bool bulkToShared(Draft& d, int t, int s, int inst, int mb, bool multicast);
+/** Copies global memory into `s` (instance `inst`) completing `size` bytes on `mb`. */
+bool bulkToShared(Draft& d, int t, int s, int inst, int mb, bool multicast, int size);
 bool bulkToGlobal(Draft& d, int t);
 
 // tcgen05 (GenTcgen05.cpp). Writers return false when the tmem location cannot be written.
-bool mma(Draft& d, int t, int dst);
-bool tcCopy(Draft& d, int t, int dst);
+/** What an async write produced in the issuer's CTA: the cell, and its value when every
+ * operand still holds its initial value (what a reader sees if it misses a prior write). */
+struct Written {
+    CellKey cell;
+    std::int64_t stale = 0;
+};
+bool mma(Draft& d, int t, int dst, int a = -1, Written* out = nullptr);
+bool tcCopy(Draft& d, int t, int dst, int src = -1, Written* out = nullptr);
 bool tcShift(Draft& d, int t, int dst);
 bool tcStore(Draft& d, int t, int dst);
 std::string tcLoad(Draft& d, int t, int src, bool wait);

@@ -46,6 +46,16 @@ fs::path canonicalOf(const fs::path& p) {
 
 } // namespace
 
+std::string variantFileName(const std::string& variant) {
+    return "expected." + variant + ".txt";
+}
+
+std::string variantOfModel(const std::string& modelArg) {
+    if (modelArg.empty()) return {};
+    fs::path p(modelArg);
+    return p.extension() == ".cat" ? p.stem().string() : p.filename().string();
+}
+
 std::string displayPath(const fs::path& p) {
     if (p.is_relative()) return p.lexically_normal().generic_string();
     std::error_code ec;
@@ -152,14 +162,26 @@ const ExpectationFile& ExpectationIndex::file(const fs::path& expectedTxt) {
     return it->second;
 }
 
+const ExpectationFile* ExpectationIndex::variantFile(const fs::path& expectedTxt) {
+    fs::path candidate = canonicalOf(expectedTxt).parent_path() / variantFileName(variant_);
+    std::error_code ec;
+    if (!fs::is_regular_file(candidate, ec)) return nullptr;
+    return &file(candidate);
+}
+
 ExpectationCheck ExpectationIndex::lookup(const fs::path& test) {
     ExpectationCheck check;
     std::optional<fs::path> governing = governingFile(test);
     if (!governing) return check;
     check.governed = true;
-    const ExpectationFile& f = file(*governing);
-    check.file = displayPath(f.path());
-    if (const ExpectationEntry* e = f.find(canonicalOf(test))) {
+    const ExpectationFile* f = &file(*governing);
+    fs::path canonicalTest = canonicalOf(test);
+    // A variant file lists only the tests whose verdict the variant changes.
+    if (!variant_.empty())
+        if (const ExpectationFile* v = variantFile(*governing); v && v->find(canonicalTest))
+            f = v;
+    check.file = displayPath(f->path());
+    if (const ExpectationEntry* e = f->find(canonicalTest)) {
         check.present = true;
         check.expected = e->expected;
         check.reason = e->reason;

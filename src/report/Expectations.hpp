@@ -8,12 +8,22 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace ptxmc::report {
 
 /** The name of an expectations file; the nearest one above a test governs it. */
 inline constexpr const char* kExpectationsFileName = "expected.txt";
+
+/**
+ * `expected.<variant>.txt`, beside an expected.txt: the verdicts that differ under the model
+ * `<variant>.cat` (for example model/variants/q4-kind-not-required.cat), same line format.
+ */
+std::string variantFileName(const std::string& variant);
+
+/** The variant a `--model` argument names: its file name without `.cat`; empty for none. */
+std::string variantOfModel(const std::string& modelArg);
 
 /** One line `<path> <Never|Sometimes|Always|Deadlock> <reason>`. */
 struct ExpectationEntry {
@@ -49,6 +59,10 @@ private:
  */
 class ExpectationIndex {
 public:
+    /** With a variant, a test listed in expected.<variant>.txt beside its expected.txt is
+     * checked against that line instead; every other test keeps its expected.txt line. */
+    explicit ExpectationIndex(std::string variant = {}) : variant_(std::move(variant)) {}
+
     /** The nearest expected.txt in the test's folder or above it (up to the root), if any. */
     std::optional<std::filesystem::path> governingFile(const std::filesystem::path& test);
 
@@ -59,6 +73,10 @@ public:
     ExpectationCheck lookup(const std::filesystem::path& test);
 
 private:
+    /** The variant file beside `expectedTxt`, loaded on first use; nullptr when there is none. */
+    const ExpectationFile* variantFile(const std::filesystem::path& expectedTxt);
+
+    std::string variant_;
     std::map<std::filesystem::path, std::optional<std::filesystem::path>> governing_;
     std::map<std::filesystem::path, ExpectationFile> files_;
 };

@@ -51,6 +51,7 @@ struct LocPlan {
     int rows = 1;
     std::vector<std::int64_t> init; ///< per row
     std::int64_t mbCount = 0;       ///< mbarrier: count, 0 = the test initialises it
+    std::int64_t allocToken = 0;    ///< TmemAddr: the token the model stores (nth alloc)
 };
 
 struct CtaPlan {

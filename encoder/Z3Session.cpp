@@ -1,0 +1,105 @@
+// Builds the Z3 encoding of one test: program semantics plus the model's named checks.
+#include "Z3Session.hpp"
+
+#include "AxiomEncoder.hpp"
+#include "Evaluator.hpp"
+#include "lower/Lowerer.hpp"
+
+#include <map>
+
+namespace ptxmc::engine {
+
+namespace {
+
+z3::expr encodeCheck(Evaluator<Z3Algebra>& ev, z3::context& ctx, const cat::Axiom& a,
+                     const std::string& tag) {
+    using T = cat::Stmt::Test;
+    auto val = ev.eval(*a.expr);
+    z3::expr holds = ctx.bool_val(true);
+    if (val.isSet && !val.polymorphicEmpty) {
+        holds = encodeEmptySet(ctx, val.set);
+    } else {
+        Z3Rel r = val.polymorphicEmpty ? Z3Rel(ev.ops().n) : val.rel;
+        if (a.test == T::Acyclic) {
+            // ~acyclic needs a cycle to exist: r+ has a loop.
+            holds = a.negated ? encodeIrreflexive(ctx, ev.ops().plus(r)) : encodeAcyclic(ctx, r, tag);
+        } else if (a.test == T::Irreflexive) {
+            holds = encodeIrreflexive(ctx, r);
+        } else {
+            holds = encodeEmpty(ctx, r);
+        }
+    }
+    return a.negated ? !holds : holds;
+}
+
+} // namespace
+
+z3::expr_vector withLiteral(const z3::expr_vector& base, const z3::expr& extra) {
+    z3::expr_vector out(base.ctx());
+    for (unsigned i = 0; i < base.size(); ++i) out.push_back(base[i]);
+    out.push_back(extra);
+    return out;
+}
+
+std::int64_t modelValue(const z3::model& m, const z3::expr& e) {
+    z3::expr v = m.eval(e, true);
+    std::uint64_t u = 0;
+    if (!v.is_numeral_u64(u)) throw std::runtime_error("solver returned a non-numeral value");
+    return lower::wrap32(static_cast<std::int64_t>(u));
+}
+
+Z3Session::Z3Session(z3::context& ctx, const ir::Program& p, const cat::ResolvedModel& model,
+                     const CheckOptions& options)
+    : ctx_(ctx), program_(p), solver_(ctx), progress_(ctx.bool_const("progress")) {
+    z3::params params(ctx);
+    if (options.timeoutSeconds > 0)
+        params.set("timeout", static_cast<unsigned>(options.timeoutSeconds * 1000));
+    if (options.rlimit > 0) params.set("rlimit", static_cast<unsigned>(options.rlimit));
+    solver_.set(params);
+    pe_ = std::make_unique<ProgramEncoder>(ctx, p);
+    for (const auto& c : pe_->constraints()) solver_.add(c);
+
+    Z3Algebra alg{ctx};
+    std::map<std::string, Z3Rel> relCache;
+    std::map<std::string, Z3Set> setCache;
+    Evaluator<Z3Algebra>::Base base{
+        [&](const std::string& n) {
+            auto it = setCache.find(n);
+            if (it == setCache.end()) it = setCache.emplace(n, pe_->baseSet(n)).first;
+            return it->second;
+        },
+        [&](const std::string& n) {
+            auto it = relCache.find(n);
+            if (it == relCache.end()) it = relCache.emplace(n, pe_->baseRelation(n)).first;
+            return it->second;
+        }};
+    Evaluator<Z3Algebra> ev(alg, p.events.size(), model, base);
+    int index = 0;
+    for (const auto& a : model.axioms) {
+        z3::expr holds = encodeCheck(ev, ctx, a, "ax" + std::to_string(index++));
+        if (a.flag) {
+            // `flag T r as X`: X is raised in executions where the test T holds.
+            flags_.emplace_back(a.name, holds);
+            continue;
+        }
+        z3::expr lit = ctx.bool_const(("axiom:" + a.name).c_str());
+        solver_.add(z3::implies(lit, holds));
+        axioms_.emplace_back(a.name, lit);
+    }
+    z3::expr_vector waits(ctx);
+    for (const auto& [e, s] : pe_->blockingWaits()) waits.push_back(s);
+    solver_.add(z3::implies(progress_, waits.empty() ? ctx.bool_val(true) : z3::mk_and(waits)));
+    for (const auto& o : p.observed) observed_.push_back(pe_->finalValue(o));
+}
+
+z3::expr_vector Z3Session::assumptions(bool withProgress, const std::set<std::string>& without) const {
+    z3::expr_vector out(ctx_);
+    for (const auto& [name, lit] : axioms_)
+        if (!without.count(name)) out.push_back(lit);
+    if (withProgress) out.push_back(progress_);
+    return out;
+}
+
+Choices Z3Session::choices(const z3::model& m) { return pe_->choices(m); }
+
+} // namespace ptxmc::engine

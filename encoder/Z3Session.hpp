@@ -1,0 +1,57 @@
+// One test encoded for Z3: program choices, model axioms as named literals, observed values.
+#pragma once
+
+#include "Checker.hpp"
+#include "Execution.hpp"
+#include "ProgramEncoder.hpp"
+#include "cat/Resolver.hpp"
+
+#include <z3++.h>
+
+#include <memory>
+#include <set>
+#include <string>
+#include <vector>
+
+namespace ptxmc::engine {
+
+class Z3Session {
+public:
+    Z3Session(z3::context& ctx, const ir::Program& p, const cat::ResolvedModel& model,
+              const CheckOptions& options);
+
+    z3::solver& solver() { return solver_; }
+    ProgramEncoder& encoder() { return *pe_; }
+    z3::context& ctx() { return ctx_; }
+
+    /** Literals enabling each named axiom (not flags); asserting one turns its axiom on. */
+    const std::vector<std::pair<std::string, z3::expr>>& axioms() const { return axioms_; }
+    const std::vector<std::pair<std::string, z3::expr>>& flags() const { return flags_; }
+    /** Holds in executions where every spinning wait returns True. */
+    const z3::expr& progress() const { return progress_; }
+    /** Final values of the program's observed registers and locations, in order. */
+    const std::vector<z3::expr>& observed() const { return observed_; }
+
+    /** Every axiom literal (except those in `without`), plus progress when asked. */
+    z3::expr_vector assumptions(bool withProgress, const std::set<std::string>& without = {}) const;
+
+    /** The execution a satisfying model describes, in the explicit engine's terms. */
+    Choices choices(const z3::model& m);
+
+private:
+    z3::context& ctx_;
+    const ir::Program& program_;
+    z3::solver solver_;
+    std::unique_ptr<ProgramEncoder> pe_;
+    std::vector<std::pair<std::string, z3::expr>> axioms_, flags_;
+    z3::expr progress_;
+    std::vector<z3::expr> observed_;
+};
+
+/** A copy of `base` with one more literal (z3::expr_vector copies share their contents). */
+z3::expr_vector withLiteral(const z3::expr_vector& base, const z3::expr& extra);
+
+/** A 32-bit value of the model, read as signed. */
+std::int64_t modelValue(const z3::model& m, const z3::expr& e);
+
+} // namespace ptxmc::engine

@@ -1,0 +1,127 @@
+// Bulk asynchronous copies: global->shared completed on an mbarrier (optionally multicast),
+// shared->global completed through bulk async-groups.
+#include "gen/Families.hpp"
+
+namespace ptxmc::gen {
+
+bool bulkToShared(Draft& d, int t, int s, int inst, int mb, bool multicast, int size) {
+    Rng& r = d.rng();
+    const int c = d.ctaOf(t);
+    const int g = d.pickLoc(Space::Global, -1, false);
+    if (g < 0) return false;
+    std::vector<int> targets{inst};
+    int mask = 0;
+    if (multicast) {
+        // Ranks of the 2-CTA cluster are the CTA numbers; every target needs s and mb.
+        if (d.peer(c) < 0 || d.loc(mb).count == 0) return false;
+        mask = r.pick({3, 3, 1, 2});
+        targets.clear();
+        for (int cta = 0; cta < 2; ++cta)
+            if (mask >> cta & 1) targets.push_back(cta);
+        for (int cta : std::vector<int>{c, targets[0], targets.back()}) {
+            d.ensure(s, cta);
+            d.ensure(mb, cta);
+        }
+        inst = c; // the operands name the issuer's instances; the mask picks the targets
+    }
+    const std::string dstSpace = multicast || inst != c
+                                     ? ".shared::cluster"
+                                     : r.pick({".shared::cluster", ".shared::cta"});
+    d.emit(t, "cp.async.bulk" + dstSpace + ".global.mbarrier::complete_tx::bytes" +
+                  (multicast ? ".multicast::cluster " : " ") + d.addr(s, c, inst) + ", " +
+                  d.addr(g, c, -1) + ", " + std::to_string(size) + ", " + d.addr(mb, c, inst) +
+                  (multicast ? ", " + std::string(mask == 3 ? "0b11" : mask == 1 ? "0x1" : "2")
+                             : ""));
+    const std::vector<std::int64_t> src = d.cell(d.key(g, -1)).values;
+    for (int cta : targets) {
+        d.write(d.key(s, cta), src);
+        d.mbOp(d.key(mb, cta));
+    }
+    return true;
+}
+
+bool bulkToGlobal(Draft& d, int t) {
+    Rng& r = d.rng();
+    const int c = d.ctaOf(t);
+    const int s = d.pickLoc(Space::Shared, c, true);
+    const int g = d.pickLoc(Space::Global, -1, true);
+    if (s < 0 || g < 0) return false;
+    if (r.chance(40)) {
+        // The canonical producer: generic write, proxy fence, then the async-proxy copy.
+        store(d, t, s, c, d.freshConst());
+        if (r.chance(70)) asyncFence(d, t, Space::Shared);
+    }
+    d.emit(t, "cp.async.bulk.global.shared::cta.bulk_group " + d.addr(g, c, -1) + ", " +
+                  d.addr(s, c, c) + ", " + std::to_string(r.pick({16, 16, 32})));
+    d.write(d.key(g, -1), d.cell(d.key(s, c)).values);
+    ++d.th(t).openCopies;
+    if (r.chance(20)) return true; // sometimes the copy's group is never committed
+    d.emit(t, "cp.async.bulk.commit_group");
+    d.th(t).openCopies = 0;
+    ++d.th(t).groups;
+    if (r.chance(25)) return true;
+    const int n = d.th(t).groups > 1 && r.chance(40) ? 1 : 0;
+    d.emit(t, std::string("cp.async.bulk.wait_group") + (r.chance(40) ? ".read " : " ") +
+                  std::to_string(n));
+    return true;
+}
+
+namespace {
+
+/** A TMA-style load: expect the bytes, copy, and sometimes wait and read the destination. */
+bool fragToShared(Draft& d) {
+    Rng& r = d.rng();
+    const int t = d.pickThread();
+    const int c = d.ctaOf(t);
+    const int inst = d.peer(c) >= 0 && r.chance(15) ? d.peer(c) : c;
+    const int s = d.pickLoc(Space::Shared, inst, true);
+    const int mb = d.pickMbarrier(t, inst);
+    if (s < 0 || mb < 0) return false;
+    const bool multicast = d.peer(c) >= 0 && inst == c && d.loc(mb).count > 0 && r.chance(35);
+    const int size = r.pick({16, 16, 32, 64});
+    // Mostly the transaction count balances the copy, so the phase can complete.
+    if (r.chance(70)) {
+        if (inst == c && r.chance(70))
+            arrive(d, t, mb, inst, size);
+        else
+            txOp(d, t, mb, inst, false, size);
+    }
+    if (!bulkToShared(d, t, s, inst, mb, multicast, size)) return false;
+    if (multicast && r.chance(60)) {
+        // The peer CTA expects the bytes on its own mbarrier too.
+        const int other = d.pickThreadIn(d.peer(c));
+        arrive(d, other, mb, d.peer(c), size);
+    }
+    if (r.chance(50)) {
+        const int reader = d.pickThreadIn(inst);
+        mbWait(d, reader, mb, r.chance(70));
+        load(d, reader, s, inst);
+    }
+    return true;
+}
+
+bool fragToGlobal(Draft& d) {
+    return bulkToGlobal(d, d.pickThread());
+}
+
+/** A lone commit_group / wait_group: empty groups are legal. */
+bool fragGroupOp(Draft& d) {
+    const int t = d.pickThread();
+    if (d.rng().chance(50)) {
+        d.emit(t, "cp.async.bulk.commit_group");
+        d.th(t).openCopies = 0;
+        ++d.th(t).groups;
+    } else {
+        d.emit(t, std::string("cp.async.bulk.wait_group") + (d.rng().chance(50) ? ".read " : " ") +
+                      "0");
+    }
+    return true;
+}
+
+} // namespace
+
+std::vector<std::pair<Fragment, int>> bulkFragments() {
+    return {{fragToShared, 5}, {fragToGlobal, 4}, {fragGroupOp, 1}};
+}
+
+} // namespace ptxmc::gen

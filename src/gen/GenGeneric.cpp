@@ -1,0 +1,253 @@
+// Generic-proxy instructions: ld/st/atom/red with every semantics and scope, fences, bar.sync.
+#include "gen/Families.hpp"
+
+#include <algorithm>
+
+namespace ptxmc::gen {
+
+namespace {
+
+/** The state-space qualifier: optional for global and own shared memory (generic
+ * addressing), .shared::cluster for a peer CTA's shared memory. */
+std::string spaceQualifier(Draft& d, int l, int fromCta, int inst) {
+    if (d.loc(l).space == Space::Global) return d.rng().chance(55) ? ".global" : "";
+    if (inst != fromCta) return ".shared::cluster";
+    return d.rng().pick({".shared::cta", ".shared::cta", ".shared", ".shared::cluster", ""});
+}
+
+std::string typeSuffix(Rng& rng) {
+    return rng.pick({".u32", ".u32", ".b32", ".s32", "", ""});
+}
+
+/** Dat3M's short spelling (`ld.weak r0, x`) is only used for global memory. */
+std::string operandText(Draft& d, int l, int fromCta, int inst) {
+    bool bare = d.loc(l).space == Space::Global && d.rng().chance(30);
+    return d.addr(l, fromCta, inst, 0, !bare);
+}
+
+std::int64_t apply(const std::string& op, std::int64_t old, std::int64_t v) {
+    if (op == "add") return old + v;
+    if (op == "and") return old & v;
+    if (op == "or") return old | v;
+    if (op == "xor") return old ^ v;
+    if (op == "max") return std::max(old, v);
+    if (op == "min") return std::min(old, v);
+    return v; // exch
+}
+
+} // namespace
+
+std::string scopeName(Rng& rng) {
+    return rng.pick({"cta", "cta", "cluster", "gpu", "gpu", "sys"});
+}
+
+std::string load(Draft& d, int t, int l, int inst) {
+    Rng& r = d.rng();
+    std::string sem = std::vector<std::string>{"", ".weak", ".relaxed", ".acquire",
+                                               ".volatile"}[r.weighted({15, 25, 25, 25, 10})];
+    if (sem == ".relaxed" || sem == ".acquire") sem += "." + scopeName(r);
+    const int c = d.ctaOf(t);
+    const std::string reg = d.freshReg(t, "r");
+    const CellKey k = d.key(l, inst);
+    d.emit(t, "ld" + sem + spaceQualifier(d, l, c, inst) + typeSuffix(r) + " " + reg + ", " +
+                  operandText(d, l, c, inst));
+    d.define(t, reg, d.cell(k).values);
+    d.observe(t, reg, k);
+    return reg;
+}
+
+bool store(Draft& d, int t, int l, int inst, std::optional<std::int64_t> value) {
+    Rng& r = d.rng();
+    std::string sem = std::vector<std::string>{"", ".weak", ".relaxed", ".release",
+                                               ".volatile"}[r.weighted({15, 25, 25, 25, 10})];
+    if (sem == ".relaxed" || sem == ".release") sem += "." + scopeName(r);
+    const int c = d.ctaOf(t);
+    std::vector<std::int64_t> values;
+    std::string v;
+    if (value) {
+        v = std::to_string(*value);
+        values = {*value};
+    } else {
+        v = d.valueOperand(t, values, true);
+    }
+    d.emit(t, "st" + sem + spaceQualifier(d, l, c, inst) + typeSuffix(r) + " " +
+                  operandText(d, l, c, inst) + ", " + v);
+    d.write(d.key(l, inst), values);
+    return true;
+}
+
+std::string atomic(Draft& d, int t, int l, int inst) {
+    Rng& r = d.rng();
+    const std::string op = r.pick({"add", "add", "exch", "cas", "cas", "and", "or", "xor", "max",
+                                   "min"});
+    std::string type = op == "add" || op == "max" || op == "min" ? r.pick({".u32", ".s32"})
+                                                                 : ".b32";
+    std::string sem = r.pick({"", ".relaxed", ".acquire", ".release", ".acq_rel"});
+    // The scope may be omitted (.gpu by default, PTX ISA 9.7.13.5).
+    std::string scope = r.chance(85) ? "." + scopeName(r) : "";
+    const int c = d.ctaOf(t);
+    const CellKey k = d.key(l, inst);
+    const std::vector<std::int64_t> old = d.cell(k).values;
+    std::vector<std::int64_t> argValues;
+    std::string args;
+    std::vector<std::int64_t> written;
+    if (op == "cas") {
+        // Compare against a value the location may hold, so the cas can succeed.
+        std::int64_t expected = r.chance(75) ? r.pick(old) : d.freshConst();
+        std::int64_t desired = d.freshConst();
+        args = std::to_string(expected) + ", " + std::to_string(desired);
+        written = {desired};
+    } else {
+        std::string v = op == "exch" ? d.valueOperand(t, argValues, true)
+                                     : std::to_string(r.range(1, 3));
+        if (op != "exch") argValues = {std::stoll(v)};
+        args = v;
+        for (std::int64_t o : old)
+            for (std::int64_t a : argValues)
+                written.push_back(apply(op, o, a));
+    }
+    const std::string reg = d.freshReg(t, "r");
+    d.emit(t, "atom" + sem + scope + spaceQualifier(d, l, c, inst) + "." + op + type + " " + reg +
+                  ", " + d.addr(l, c, inst) + ", " + args);
+    d.write(k, written);
+    d.define(t, reg, old);
+    d.observe(t, reg, k);
+    return reg;
+}
+
+bool reduction(Draft& d, int t, int l, int inst) {
+    Rng& r = d.rng();
+    const std::string op = r.pick({"add", "add", "and", "or", "xor", "max", "min"});
+    std::string type = op == "add" || op == "max" || op == "min" ? r.pick({".u32", ".s32", ""})
+                                                                 : ".b32";
+    std::string sem = r.pick({"", ".relaxed", ".release", ".release"});
+    std::string scope = r.chance(85) ? "." + scopeName(r) : "";
+    const int c = d.ctaOf(t);
+    const CellKey k = d.key(l, inst);
+    const std::int64_t v = r.range(1, 3);
+    std::vector<std::int64_t> written;
+    for (std::int64_t o : d.cell(k).values)
+        written.push_back(apply(op, o, v));
+    d.emit(t, "red" + sem + scope + spaceQualifier(d, l, c, inst) + "." + op + type + " " +
+                  d.addr(l, c, inst) + ", " + std::to_string(v));
+    d.write(k, written);
+    return true;
+}
+
+void memoryFence(Draft& d, int t) {
+    Rng& r = d.rng();
+    switch (r.weighted({4, 3, 1, 2})) {
+    case 0:
+        d.emit(t, "fence.sc." + scopeName(r));
+        break;
+    case 1:
+        d.emit(t, "fence.acq_rel." + scopeName(r));
+        break;
+    case 2:
+        d.emit(t, "fence." + scopeName(r)); // no .sem: .acq_rel (PTX ISA 9.7.13.4)
+        break;
+    default:
+        d.emit(t, std::string("membar.") + r.pick({"cta", "gl", "sys"}));
+        break;
+    }
+}
+
+bool barrier(Draft& d, int cta, std::vector<int> participants) {
+    std::sort(participants.begin(), participants.end());
+    auto [id, count] = d.barrierFor(cta, participants);
+    const std::string op =
+        d.rng().pick({"bar.sync", "bar.sync", "barrier.sync", "barrier.cta.sync", "bar.cta.sync",
+                      "barrier.sync.aligned"});
+    for (int t : participants)
+        d.emit(t, op + " " + std::to_string(id) + count);
+    return true;
+}
+
+bool pickData(Draft& d, int t, bool forWrite, int& l, int& inst) {
+    const int c = d.ctaOf(t);
+    const bool global = d.rng().chance(55);
+    for (int attempt = 0; attempt < 2; ++attempt) {
+        if (global == (attempt == 0)) {
+            inst = -1;
+            l = d.pickLoc(Space::Global, -1, forWrite);
+        } else {
+            inst = d.peer(c) >= 0 && d.rng().chance(25) ? d.peer(c) : c;
+            l = d.pickLoc(Space::Shared, inst, forWrite);
+        }
+        if (l >= 0) return true;
+    }
+    return false;
+}
+
+namespace {
+
+bool fragLoad(Draft& d) {
+    int t = d.pickThread(), l = -1, inst = -1;
+    return pickData(d, t, false, l, inst) && !load(d, t, l, inst).empty();
+}
+
+bool fragStore(Draft& d) {
+    int t = d.pickThread(), l = -1, inst = -1;
+    return pickData(d, t, true, l, inst) && store(d, t, l, inst);
+}
+
+bool fragAtomic(Draft& d) {
+    int t = d.pickThread(), l = -1, inst = -1;
+    return pickData(d, t, true, l, inst) && !atomic(d, t, l, inst).empty();
+}
+
+bool fragReduction(Draft& d) {
+    int t = d.pickThread(), l = -1, inst = -1;
+    return pickData(d, t, true, l, inst) && reduction(d, t, l, inst);
+}
+
+bool fragFence(Draft& d) {
+    memoryFence(d, d.pickThread());
+    return true;
+}
+
+/** add/sub/mul on a register an earlier instruction wrote: later stores may depend on it. */
+bool fragArithmetic(Draft& d) {
+    int t = d.pickThread();
+    std::vector<std::string> regs;
+    for (const auto& [r, v] : d.th(t).regs)
+        if (!d.th(t).tokens.count(r)) regs.push_back(r);
+    if (regs.empty()) return false;
+    Rng& r = d.rng();
+    const std::string src = r.pick(regs);
+    const std::string op = r.pick({"add", "add", "sub", "mul"});
+    const std::int64_t k = op == "mul" ? r.range(0, 2) : r.range(0, 3);
+    std::vector<std::int64_t> values;
+    for (std::int64_t v : d.th(t).regs[src])
+        values.push_back(op == "add" ? v + k : op == "sub" ? v - k : v * k);
+    const std::string dst = d.freshReg(t, "r");
+    d.emit(t, op + r.pick({"", ".u32", ".s32"}) + " " + dst + ", " + src + ", " +
+                  std::to_string(k));
+    d.define(t, dst, values);
+    d.observe(t, dst, std::nullopt);
+    return true;
+}
+
+/** bar.sync among all threads of a CTA or a subset given by a thread count. */
+bool fragBarrier(Draft& d) {
+    int cta = d.ctaOf(d.pickThread());
+    std::vector<int> in = d.threadsIn(cta);
+    if (in.size() < 2 && !d.rng().chance(20)) return false;
+    std::vector<int> participants = in;
+    if (in.size() >= 3 && d.rng().chance(40)) {
+        participants.clear();
+        for (int t : in)
+            if (d.rng().chance(60)) participants.push_back(t);
+        if (participants.size() < 2) return false;
+    }
+    return barrier(d, cta, participants);
+}
+
+} // namespace
+
+std::vector<std::pair<Fragment, int>> genericFragments() {
+    return {{fragLoad, 10},     {fragStore, 9},      {fragAtomic, 4}, {fragReduction, 3},
+            {fragFence, 4},     {fragArithmetic, 2}, {fragBarrier, 3}};
+}
+
+} // namespace ptxmc::gen

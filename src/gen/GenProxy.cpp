@@ -1,0 +1,85 @@
+// Mixed-proxy accesses through aliases (surface, texture, constant, generic) and proxy fences.
+#include "gen/Families.hpp"
+
+namespace ptxmc::gen {
+
+std::string aliasRead(Draft& d, int t, int root) {
+    Rng& r = d.rng();
+    const std::string proxy = r.pick({"surface", "texture", "constant", "generic"});
+    const int a = d.aliasOf(root, proxy);
+    if (a < 0) return "";
+    if (proxy == "generic") return load(d, t, a, -1); // a second virtual address of root
+    const std::string op = proxy == "surface"   ? "suld.weak"
+                           : proxy == "texture" ? "tld.weak"
+                                                : r.pick({"cold.weak", "ldc.weak"});
+    const std::string reg = d.freshReg(t, "r");
+    const CellKey k = d.key(a, -1);
+    d.emit(t, op + " " + reg + ", " + d.addr(a, d.ctaOf(t), -1, 0, r.chance(20)));
+    d.define(t, reg, d.cell(k).values);
+    d.observe(t, reg, k);
+    return reg;
+}
+
+bool aliasWrite(Draft& d, int t, int root, std::optional<std::int64_t> value) {
+    // Texture and constant memory are read-only: writes go through a surface or generic alias.
+    const bool surface = d.rng().chance(65);
+    const int a = d.aliasOf(root, surface ? "surface" : "generic");
+    if (a < 0) return false;
+    if (!surface) return store(d, t, a, -1, value);
+    std::vector<std::int64_t> values;
+    std::string v;
+    if (value) {
+        v = std::to_string(*value);
+        values = {*value};
+    } else {
+        v = d.valueOperand(t, values, true);
+    }
+    d.emit(t, "sust.weak " + d.addr(a, d.ctaOf(t), -1, 0, d.rng().chance(20)) + ", " + v);
+    d.write(d.key(a, -1), values);
+    return true;
+}
+
+void asyncFence(Draft& d, int t, std::optional<Space> space) {
+    Rng& r = d.rng();
+    std::string q;
+    if (!space)
+        q = r.pick({"", ".global", ".shared::cta", ".shared::cluster"});
+    else if (*space == Space::Global)
+        q = r.pick({"", ".global", ".global"});
+    else
+        q = r.pick({"", ".shared::cta", ".shared::cta", ".shared::cluster"});
+    d.emit(t, "fence.proxy.async" + q);
+}
+
+void proxyFence(Draft& d, int t) {
+    Rng& r = d.rng();
+    if (r.chance(30)) return asyncFence(d, t);
+    d.emit(t, std::string("fence.proxy.") + r.pick({"alias", "surface", "texture", "constant"}));
+}
+
+namespace {
+
+bool fragAliasRead(Draft& d) {
+    int t = d.pickThread();
+    int root = d.pickLoc(Space::Global, -1, false);
+    return root >= 0 && !aliasRead(d, t, root).empty();
+}
+
+bool fragAliasWrite(Draft& d) {
+    int t = d.pickThread();
+    int root = d.pickLoc(Space::Global, -1, true);
+    return root >= 0 && aliasWrite(d, t, root);
+}
+
+bool fragProxyFence(Draft& d) {
+    proxyFence(d, d.pickThread());
+    return true;
+}
+
+} // namespace
+
+std::vector<std::pair<Fragment, int>> proxyFragments() {
+    return {{fragAliasRead, 5}, {fragAliasWrite, 4}, {fragProxyFence, 4}};
+}
+
+} // namespace ptxmc::gen

@@ -1,0 +1,320 @@
+// tcgen05 instructions: mma, cp, shift, ld/st (+waits), commit, fences, alloc/dealloc/relinquish.
+#include "gen/Families.hpp"
+
+#include <algorithm>
+
+namespace ptxmc::gen {
+
+namespace {
+
+std::string group(Draft& d) {
+    return ".cta_group::" + std::to_string(d.ctaGroup());
+}
+
+/** The CTAs a cta_group::2 operation writes: the issuer's and its peer's (PTX ISA 9.7.16.5). */
+std::vector<int> pairOf(Draft& d, int t) {
+    std::vector<int> ctas{d.ctaOf(t)};
+    if (d.ctaGroup() == 2) ctas.push_back(d.peer(d.ctaOf(t)));
+    return ctas;
+}
+
+int rowOf(Draft& d, int l, int width) {
+    return static_cast<int>(d.rng().below(static_cast<std::uint64_t>(d.loc(l).rows - width + 1)));
+}
+
+/** The .xN vector width: 2 when at least two rows remain. */
+int widthOf(Draft& d, int l) {
+    return d.loc(l).rows >= 2 && d.rng().chance(45) ? 2 : 1;
+}
+
+std::string ldStShape(Rng& r) {
+    return r.pick({"32x32b", "32x32b", "16x64b", "16x128b", "16x256b"});
+}
+
+} // namespace
+
+int pickTmem(Draft& d, int t, bool forWrite, int minRows) {
+    const int c = d.ctaOf(t);
+    const int l = d.pickLoc(Space::Tmem, c, forWrite, minRows);
+    if (l >= 0 && d.ctaGroup() == 2) d.ensure(l, d.peer(c));
+    return l;
+}
+
+bool mma(Draft& d, int t, int dst, int a, Written* out) {
+    Rng& r = d.rng();
+    const int c = d.ctaOf(t);
+    if (a < 0 && r.chance(30)) {
+        a = d.pickLoc(Space::Tmem, c, false); // A from tensor memory, never the accumulator
+        if (a == dst) a = -1;
+    }
+    if (a < 0) a = d.pickLoc(Space::Shared, c, false);
+    const int b = d.pickLoc(Space::Shared, c, false);
+    if (a < 0 || b < 0) return false;
+    const std::vector<int> ctas = pairOf(d, t);
+    for (int cta : ctas)
+        for (int l : {a, b, dst})
+            d.ensure(l, cta);
+    std::string en;
+    std::vector<std::int64_t> enable;
+    const int roll = static_cast<int>(r.below(100));
+    std::vector<std::string> results; // wait results hold 0/1: a natural enable register
+    for (const auto& [reg, v] : d.th(t).regs)
+        if (reg[0] == 'p') results.push_back(reg);
+    if (roll < 40) {
+        en = "0", enable = {0};
+    } else if (roll < 75) {
+        en = "1", enable = {1};
+    } else if (!results.empty() && r.chance(50)) {
+        en = r.pick(results), enable = {1, 0};
+    } else {
+        const std::int64_t v = r.chance(50) ? 1 : 0;
+        en = d.initReg(t, v, "en"), enable = {v};
+    }
+    const int row = rowOf(d, dst, 1);
+    for (int cta : ctas) {
+        const CellKey dk = d.key(dst, cta, row);
+        const auto av = d.cell(d.key(a, cta)).values;
+        const auto bv = d.cell(d.key(b, cta)).values;
+        const auto dv = d.cell(dk).values;
+        std::vector<std::int64_t> values; // d := a*b, plus d when enabled
+        for (std::int64_t x : av)
+            for (std::int64_t y : bv)
+                for (std::int64_t e : enable) {
+                    if (e == 0) addValues(values, {x * y});
+                    for (std::int64_t z : dv)
+                        if (e != 0) addValues(values, {x * y + z});
+                }
+        if (out && cta == c) *out = Written{dk, values.empty() ? 0 : values[0]};
+        d.write(dk, values);
+    }
+    d.emit(t, "tcgen05.mma" + group(d) + ".kind::" + r.pick({"f16", "f16", "tf32"}) + " " +
+                  d.addr(dst, c, c, row) + ", " + d.addr(a, c, c) + ", " + d.addr(b, c, c) + ", " +
+                  r.pick({"I0", "I0", "I1"}) + ", " + en);
+    return true;
+}
+
+bool tcCopy(Draft& d, int t, int dst, int src, Written* out) {
+    Rng& r = d.rng();
+    const int c = d.ctaOf(t);
+    if (src < 0) src = d.pickLoc(Space::Shared, c, false);
+    if (src < 0) return false;
+    const int row = rowOf(d, dst, 1);
+    const auto values = d.cell(d.key(src, c)).values; // the issuer's shared memory, every CTA
+    for (int cta : pairOf(d, t)) {
+        d.ensure(dst, cta);
+        if (out && cta == c) *out = Written{d.key(dst, cta, row), values[0]};
+        d.write(d.key(dst, cta, row), values);
+    }
+    const std::string shape = r.pick({"128x256b", "128x256b", "4x256b", "4x256b", "128x128b",
+                                      "64x128b.warpx2::02_13", "64x128b.warpx2::01_23",
+                                      "32x128b.warpx4"});
+    d.emit(t, "tcgen05.cp" + group(d) + "." + shape + " " + d.addr(dst, c, c, row) + ", " +
+                  d.addr(src, c, c));
+    return true;
+}
+
+bool tcShift(Draft& d, int t, int dst) {
+    const int rows = d.loc(dst).rows;
+    if (rows < 2) return false;
+    for (int cta : pairOf(d, t)) {
+        d.ensure(dst, cta);
+        std::vector<std::vector<std::int64_t>> before;
+        for (int row = 0; row < rows; ++row)
+            before.push_back(d.cell(d.key(dst, cta, row)).values);
+        for (int row = 1; row < rows; ++row) // row r moves to row r+1
+            d.write(d.key(dst, cta, row), before[static_cast<std::size_t>(row - 1)]);
+    }
+    const int c = d.ctaOf(t);
+    d.emit(t, "tcgen05.shift" + group(d) + ".down " + d.addr(dst, c, c));
+    return true;
+}
+
+bool tcStore(Draft& d, int t, int dst) {
+    Rng& r = d.rng();
+    const int c = d.ctaOf(t);
+    const int n = widthOf(d, dst);
+    const int row = rowOf(d, dst, n);
+    std::string regs;
+    for (int i = 0; i < n; ++i) {
+        std::vector<std::int64_t> values;
+        std::string reg = d.valueOperand(t, values, false);
+        if (regs.find(reg) != std::string::npos) { // one register per row
+            values = {d.freshConst()};
+            reg = d.initReg(t, values[0]);
+        }
+        regs += (i ? ", " : "") + reg;
+        d.write(d.key(dst, c, row + i), values);
+    }
+    d.emit(t, "tcgen05.st.sync.aligned." + ldStShape(r) + ".x" + std::to_string(n) +
+                  (r.chance(15) ? ".unpack::16b" : "") + ".b32 " + d.addr(dst, c, c, row) +
+                  ", {" + regs + "}");
+    if (r.chance(70)) d.emit(t, "tcgen05.wait::st.sync.aligned");
+    return true;
+}
+
+std::string tcLoad(Draft& d, int t, int src, bool wait) {
+    Rng& r = d.rng();
+    const int c = d.ctaOf(t);
+    d.ensure(src, c);
+    const int n = widthOf(d, src);
+    const int row = rowOf(d, src, n);
+    std::vector<std::string> regs;
+    std::string list;
+    for (int i = 0; i < n; ++i) {
+        regs.push_back(d.freshReg(t, "r"));
+        list += (i ? ", " : "") + regs.back();
+    }
+    d.emit(t, "tcgen05.ld.sync.aligned." + ldStShape(r) + ".x" + std::to_string(n) +
+                  (r.chance(15) ? ".pack::16b" : "") + ".b32 {" + list + "}, " +
+                  d.addr(src, c, c, row));
+    for (int i = 0; i < n; ++i) {
+        const CellKey k = d.key(src, c, row + i);
+        d.define(t, regs[static_cast<std::size_t>(i)], d.cell(k).values);
+        d.observe(t, regs[static_cast<std::size_t>(i)], k);
+    }
+    if (wait) d.emit(t, "tcgen05.wait::ld.sync.aligned");
+    return regs[0];
+}
+
+bool commit(Draft& d, int t, int mb, int inst) {
+    Rng& r = d.rng();
+    const int c = d.ctaOf(t);
+    const int g = d.ctaGroup();
+    const bool multicast =
+        d.peer(c) >= 0 && inst == c && d.loc(mb).count > 0 && r.chance(g == 2 ? 50 : 20);
+    std::vector<int> targets{inst};
+    std::string mask;
+    if (multicast) {
+        const int bits = r.pick({3, 3, 1, 2});
+        mask = bits == 3 ? "0b11" : bits == 1 ? "0b01" : "0b10";
+        targets.clear();
+        d.ensure(mb, c);
+        for (int cta = 0; cta < 2; ++cta)
+            if (bits >> cta & 1) {
+                targets.push_back(cta);
+                d.ensure(mb, cta);
+            }
+    }
+    const std::string space =
+        multicast || inst != c ? ".shared::cluster" : r.pick({".shared::cluster", ""});
+    d.emit(t, "tcgen05.commit" + group(d) + ".mbarrier::arrive::one" + space +
+                  (multicast ? ".multicast::cluster" : "") + ".b64 " + d.addr(mb, c, inst) +
+                  (multicast ? ", " + mask : ""));
+    for (int cta : targets)
+        d.mbOp(d.key(mb, cta));
+    return true;
+}
+
+void tcFence(Draft& d, int t, bool before) {
+    d.emit(t, before ? "tcgen05.fence::before_thread_sync" : "tcgen05.fence::after_thread_sync");
+}
+
+namespace {
+
+bool fragMma(Draft& d) {
+    const int t = d.pickThread();
+    const int dst = pickTmem(d, t, true);
+    return dst >= 0 && mma(d, t, dst);
+}
+
+bool fragCopy(Draft& d) {
+    const int t = d.pickThread();
+    const int dst = pickTmem(d, t, true);
+    return dst >= 0 && tcCopy(d, t, dst);
+}
+
+bool fragShift(Draft& d) {
+    const int t = d.pickThread();
+    const int dst = pickTmem(d, t, true, 2);
+    return dst >= 0 && tcShift(d, t, dst);
+}
+
+bool fragStore(Draft& d) {
+    const int t = d.pickThread();
+    const int dst = pickTmem(d, t, true);
+    return dst >= 0 && tcStore(d, t, dst);
+}
+
+bool fragLoad(Draft& d) {
+    const int t = d.pickThread();
+    const int src = pickTmem(d, t, false);
+    return src >= 0 && !tcLoad(d, t, src, d.rng().chance(75)).empty();
+}
+
+bool fragCommit(Draft& d) {
+    const int t = d.pickThread();
+    const int c = d.ctaOf(t);
+    const int inst = d.peer(c) >= 0 && d.rng().chance(20) ? d.peer(c) : c;
+    const int mb = d.pickMbarrier(t, inst);
+    return mb >= 0 && d.opt().mbarrier && commit(d, t, mb, inst);
+}
+
+bool fragFence(Draft& d) {
+    tcFence(d, d.pickThread(), d.rng().chance(50));
+    return true;
+}
+
+bool fragWait(Draft& d) {
+    d.emit(d.pickThread(), d.rng().chance(50) ? "tcgen05.wait::ld.sync.aligned"
+                                              : "tcgen05.wait::st.sync.aligned");
+    return true;
+}
+
+/** alloc writes an address token to shared memory; a load of it may feed dealloc. */
+bool fragAlloc(Draft& d) {
+    Rng& r = d.rng();
+    const int t = d.pickThread();
+    if (d.th(t).relinquished) return false; // alloc after relinquish is illegal
+    const int c = d.ctaOf(t);
+    const int sp = d.allocSlot(c);
+    const std::string cols = std::to_string(r.pick({32, 32, 64, 128, 256, 512}));
+    d.emit(t, "tcgen05.alloc" + group(d) + ".sync.aligned.shared::cta.b32 " + d.addr(sp, c, c) +
+                  ", " + cols);
+    d.write(d.key(sp, c), {});
+    ++d.allocs;
+    std::string addr;
+    if (d.opt().generic && r.chance(65))
+        addr = load(d, t, sp, c);
+    else if (r.chance(30))
+        addr = d.initReg(t, 1, "ta");
+    if (!addr.empty() && r.chance(75))
+        d.emit(t, "tcgen05.dealloc" + group(d) + ".sync.aligned.b32 " + addr + ", " + cols);
+    return true;
+}
+
+bool fragRelinquish(Draft& d) {
+    const int t = d.pickThread();
+    d.emit(t, "tcgen05.relinquish_alloc_permit" + group(d) + ".sync.aligned");
+    d.th(t).relinquished = true;
+    return true;
+}
+
+/** One thread: async op, commit to its mbarrier, wait, after_thread_sync, ld (PTX ISA
+ * 9.7.16.6.4.2, the canonical same-thread pattern), with random parts left out. */
+bool fragPipeline(Draft& d) {
+    Rng& r = d.rng();
+    const int t = d.pickThread();
+    const int c = d.ctaOf(t);
+    const int dst = pickTmem(d, t, true);
+    if (dst < 0 || !d.opt().mbarrier) return false;
+    const int op = r.weighted({5, 3, d.loc(dst).rows > 1 ? 2 : 0});
+    if (!(op == 0 ? mma(d, t, dst) : op == 1 ? tcCopy(d, t, dst) : tcShift(d, t, dst)))
+        return false;
+    const int mb = d.pickMbarrier(t, c);
+    if (mb < 0) return false;
+    commit(d, t, mb, c);
+    mbWait(d, t, mb, r.chance(80));
+    if (r.chance(75)) tcFence(d, t, false);
+    tcLoad(d, t, dst, r.chance(85));
+    return true;
+}
+
+} // namespace
+
+std::vector<std::pair<Fragment, int>> tcgen05Fragments() {
+    return {{fragMma, 5},   {fragCopy, 3},  {fragShift, 2},      {fragStore, 3},
+            {fragLoad, 4},  {fragCommit, 3}, {fragFence, 2},     {fragWait, 1},
+            {fragAlloc, 2}, {fragRelinquish, 1}, {fragPipeline, 3}};
+}
+
+} // namespace ptxmc::gen
