@@ -34,8 +34,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     try {
         ptxmc::litmus::Test test = ptxmc::litmus::parseLitmus(text, "fuzz.litmus");
         ptxmc::ir::Program program = ptxmc::lower::lowerTest(test);
-        if (program.events.size() > kMaxEvents || program.observed.size() > kMaxObserved)
-            return -1;
+        if (program.events.size() > kMaxEvents || program.observed.size() > kMaxObserved) return -1;
         ptxmc::CheckOptions options;
         options.rlimit = 200000;     // deterministic: the same input always takes the same path
         options.timeoutSeconds = 10; // a backstop only; rlimit should stop every query first

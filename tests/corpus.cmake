@@ -66,3 +66,12 @@ foreach(file IN LISTS ptxmc_bad_files)
             -P ${CMAKE_CURRENT_SOURCE_DIR}/run_bad.cmake
     WORKING_DIRECTORY ${PROJECT_SOURCE_DIR})
 endforeach()
+
+# Explanations render through Graphviz: `--format svg` runs `dot`, which rejects malformed DOT.
+foreach(case IN ITEMS tcgen05/commit/L16-MP+commit-nofa tcgen05/commit/L17-MP+commit+fa
+                      tcgen05/cta-pair/L27-cg2-multicast-commit-mask01)
+  string(REPLACE "/" "_" name ${case})
+  add_test(NAME explain/${case}
+    COMMAND ptxmc explain --format svg -o ${CMAKE_CURRENT_BINARY_DIR}/${name}.svg litmus/${case}.litmus
+    WORKING_DIRECTORY ${PROJECT_SOURCE_DIR})
+endforeach()

@@ -6,13 +6,16 @@
 #include "cli/Inputs.hpp"
 #include "cli/ModelArg.hpp"
 #include "cli/Parallel.hpp"
+#include "cli/Progress.hpp"
 #include "litmus/Parser.hpp"
 #include "report/Expectations.hpp"
 #include "report/HerdPrinter.hpp"
 #include "report/JsonPrinter.hpp"
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <fmt/format.h>
 #include <iostream>
 #include <memory>
 #include <optional>
@@ -35,6 +38,7 @@ struct Tally {
     std::size_t tests = 0, matched = 0, mismatched = 0, unknown = 0, errors = 0;
     bool internal = false;
 
+    std::size_t failures() const { return mismatched + unknown + errors; }
     int status() const {
         if (internal) return 3;
         if (errors > 0) return 2;
@@ -54,6 +58,32 @@ struct Outcome {
     bool internal = false;
 };
 
+// The engine bounds each Z3 query by --timeout, so a test of many quick queries can run past it,
+// and Z3 calls both of its limits "canceled". The promise is per test: past the limit nothing
+// counts as proven, and the reason names the limit that stopped the test.
+void applyLimits(report::CheckResult& r, double seconds, const CheckOptions& options) {
+    const bool overTime = options.timeoutSeconds > 0 && seconds >= options.timeoutSeconds;
+    const std::string timeout = "timeout: the test ran past --timeout " +
+                                fmt::format("{:g}", options.timeoutSeconds) + " s";
+    if (r.observation == report::Observation::Unknown) {
+        if (r.unknownReason != "canceled") return;
+        if (overTime)
+            r.unknownReason = timeout + " (Z3: canceled)";
+        else if (options.rlimit > 0)
+            r.unknownReason = "resource limit: a Z3 query used up --rlimit " +
+                              std::to_string(options.rlimit) + " (Z3: canceled)";
+        return;
+    }
+    if (!overTime) return;
+    r.observation = report::Observation::Unknown;
+    r.unknownReason = timeout;
+    r.states.clear();
+    r.flags.clear();
+    r.deadlockedWaits.clear();
+    r.positive = r.negative = 0;
+    r.ok = false;
+}
+
 Outcome checkOne(const std::string& path, const cat::ResolvedModel& model,
                  const CheckOptions& options, const report::ExpectationCheck& expectation) {
     Outcome out;
@@ -63,6 +93,7 @@ Outcome checkOne(const std::string& path, const cat::ResolvedModel& model,
         report::CheckResult r = runEngines(test, model, options);
         std::chrono::duration<double> elapsed = std::chrono::steady_clock::now() - start;
         if (r.seconds == 0) r.seconds = elapsed.count();
+        applyLimits(r, elapsed.count(), options);
         if (r.file.empty()) r.file = path;
         if (r.testName.empty()) r.testName = test.name;
         report::applyExpectation(r, expectation);
@@ -80,18 +111,22 @@ Outcome checkOne(const std::string& path, const cat::ResolvedModel& model,
 }
 
 // CLI11's own range checks print huge bounds and let "-5" wrap around in an unsigned option.
-CLI::Validator nonNegative(bool integer) {
+// `max`: Z3 takes both limits as 32-bit unsigned (the timeout in ms); larger ones would wrap.
+CLI::Validator nonNegative(bool integer, double max) {
     return CLI::Validator(
-        [integer](std::string& text) -> std::string {
+        [integer, max](std::string& text) -> std::string {
+            const std::string range = fmt::format("in [0, {:.0f}]", max);
             bool digits = !text.empty() && text.find_first_not_of("0123456789") == text.npos;
-            if (integer) return digits ? "" : "expected a whole number >= 0, got '" + text + "'";
             try {
                 std::size_t used = 0;
                 double value = std::stod(text, &used);
-                if (std::isfinite(value) && value >= 0 && used == text.size()) return "";
+                if ((digits || !integer) && std::isfinite(value) && value >= 0 &&
+                    used == text.size() && value <= max)
+                    return "";
             } catch (const std::exception&) {
             }
-            return "expected a number >= 0, got '" + text + "'";
+            return (integer ? "expected a whole number " : "expected a number ") + range +
+                   ", got '" + text + "'";
         },
         integer ? "UINT" : "NUMBER");
 }
@@ -123,14 +158,14 @@ void setupCheck(CLI::App& app) {
         ->option_text("N");
     sub->add_option("--timeout", args->timeoutSeconds,
                     "wall-clock limit per test; a test that hits it is Unknown (default: none)")
-        ->check(nonNegative(false))
+        ->check(nonNegative(false, 4294967.0))
         ->option_text("SEC");
     sub->add_option("--engine", args->engine,
                     "z3 (default), enumerate (explicit reference engine) or both (they must agree)")
         ->check(CLI::IsMember({"z3", "enumerate", "both"}));
     sub->add_option("--rlimit", args->rlimit,
                     "deterministic Z3 resource limit per query; hitting it gives Unknown")
-        ->check(nonNegative(true))
+        ->check(nonNegative(true, 4294967295.0))
         ->option_text("N");
     sub->add_flag("--no-time", args->noTime, "leave timings out (reproducible output)");
     sub->add_flag("--expectations-only", args->expectationsOnly,
@@ -174,7 +209,8 @@ int runCheck(const CheckArgs& args) {
     }
 
     CheckOptions options;
-    options.timeoutSeconds = args.timeoutSeconds;
+    // Z3 counts whole milliseconds and takes 0 as "no limit": a tiny timeout must stay one.
+    options.timeoutSeconds = args.timeoutSeconds > 0 ? std::max(args.timeoutSeconds, 0.001) : 0;
     options.rlimit = args.rlimit;
     options.engine = args.engine == "enumerate" ? Engine::Enumerate
                      : args.engine == "both"    ? Engine::Both
@@ -185,28 +221,37 @@ int runCheck(const CheckArgs& args) {
     report::JsonPrinter json(print);
     nlohmann::ordered_json array = nlohmann::ordered_json::array();
 
+    Progress progress(inputs.tests.size(), stderrIsTerminal(), std::cerr);
     std::vector<Outcome> outcomes(inputs.tests.size());
     auto work = [&](std::size_t i) {
         outcomes[i] = checkOne(inputs.tests[i], *model, options, expectations[i]);
     };
     auto emit = [&](std::size_t i) {
         Outcome& o = outcomes[i];
-        if (!o.result) {
-            std::cout.flush(); // keep stdout and stderr in input order on a terminal
-            std::cerr << o.error << '\n';
+        const std::size_t failuresBefore = tally.failures();
+        if (o.result) {
+            count(tally, *o.result);
+        } else {
             ++tally.errors;
             tally.internal = tally.internal || o.internal;
-            return;
         }
-        count(tally, *o.result);
-        if (args.json)
-            array.push_back(json.toJson(*o.result));
-        else
-            herd.print(std::cout, *o.result);
-        std::cout.flush(); // show each block as soon as it is known
-        o.result.reset();  // a corpus's results need not all stay in memory
+        // The progress line steps aside while the block or the error is printed.
+        progress.report(tally.failures() > failuresBefore, [&] {
+            if (!o.result) {
+                std::cout.flush(); // keep stdout and stderr in input order on a terminal
+                std::cerr << o.error << '\n';
+                return;
+            }
+            if (args.json)
+                array.push_back(json.toJson(*o.result));
+            else
+                herd.print(std::cout, *o.result);
+            std::cout.flush(); // show each block as soon as it is known
+        });
+        o.result.reset(); // a corpus's results need not all stay in memory
     };
     runInOrder(inputs.tests.size(), args.jobs, work, emit);
+    progress.finish();
     if (args.json) std::cout << array.dump(2) << '\n';
     tally.printSummary();
     return tally.status();

@@ -1,6 +1,8 @@
 // ptxmc's entry point: the root command line, subcommands, and the last-resort error handling.
 #include "cli/Axioms.hpp"
 #include "cli/Check.hpp"
+#include "cli/GenCuda.hpp"
+#include "cli/Explain.hpp"
 #include "support/SourceLoc.hpp"
 
 #include <CLI/CLI.hpp>
@@ -24,7 +26,9 @@ int main(int argc, char** argv) {
     app.require_subcommand(1);
     app.footer(kExamples);
     ptxmc::cli::setupCheck(app);
+    ptxmc::cli::setupGenCuda(app);
     ptxmc::cli::setupAxioms(app);
+    ptxmc::cli::setupExplain(app);
     try {
         app.parse(argc, argv);
         return 0;

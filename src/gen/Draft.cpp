@@ -90,7 +90,7 @@ bool Draft::fits() const {
         if (c.writes > kMaxWrites) return false;
     for (const auto& [k, n] : mbOps_)
         if (n > kMaxMbOps) return false;
-    return true;
+    return candidates() <= kMaxCandidates;
 }
 
 std::string Draft::freshReg(int, const char* prefix) {
@@ -194,7 +194,7 @@ int Draft::newLoc(Space space, int cta, int rows) {
     return locCount() - 1;
 }
 
-int Draft::pickLoc(Space space, int cta, bool forWrite, int minRows) {
+int Draft::pickLoc(Space space, int cta, bool forWrite, int minRows, bool mayCreate) {
     std::vector<int> candidates;
     for (int i = 0; i < locCount(); ++i) {
         const Loc& l = loc(i);
@@ -209,8 +209,10 @@ int Draft::pickLoc(Space space, int cta, bool forWrite, int minRows) {
         candidates.push_back(i);
     }
     int chosen = -1;
-    if (!candidates.empty() && rng_->chance(70)) {
-        chosen = rng_->pick(candidates);
+    // Reuse is the rule (shared locations make threads interact, few keep tests cheap).
+    const int create = candidates.empty() ? 100 : candidates.size() == 1 ? 25 : 12;
+    if (!mayCreate || !rng_->chance(create)) {
+        chosen = candidates.empty() ? -1 : rng_->pick(candidates);
     } else {
         int rows = minRows;
         if (space == Space::Tmem && rows == 1 && rng_->chance(20)) rows = 2;
@@ -270,6 +272,28 @@ Cell& Draft::cell(const CellKey& k) {
         it = cells_.emplace(k, c).first;
     }
     return it->second;
+}
+
+std::vector<std::int64_t> Draft::read(const CellKey& k) {
+    Cell& c = cell(k);
+    ++c.reads;
+    return c.values;
+}
+
+std::uint64_t Draft::candidates() const {
+    // Integer arithmetic, so the bound decides the same on every platform.
+    std::uint64_t n = 1;
+    auto times = [&](std::uint64_t k) { n = n > kMaxCandidates / k ? kMaxCandidates + 1 : n * k; };
+    for (const auto& [k, c] : cells_) {
+        for (int r = 0; r < c.reads; ++r)
+            times(static_cast<std::uint64_t>(c.writes) + 1);
+        for (int w = 2; w <= c.writes; ++w)
+            times(static_cast<std::uint64_t>(w));
+    }
+    for (const auto& [k, ops] : mbOps_)
+        for (int o = 2; o <= ops; ++o)
+            times(static_cast<std::uint64_t>(o));
+    return n;
 }
 
 void Draft::write(const CellKey& k, const std::vector<std::int64_t>& values) {

@@ -38,6 +38,7 @@ struct CellKey {
 
 struct Cell {
     int writes = 0;
+    int reads = 0;
     std::vector<std::int64_t> values; ///< values it may hold, initial first
 };
 
@@ -68,6 +69,9 @@ class Draft {
 public:
     static constexpr int kMaxWrites = 3; // per cell: keeps coherence enumeration cheap
     static constexpr int kMaxMbOps = 5;  // per mbarrier: keeps mbarrier orders cheap
+    /** Bound on rf choices x coherence orders x mbarrier orders, what an explicit enumerator
+     * walks through. */
+    static constexpr std::uint64_t kMaxCandidates = 100000;
 
     Draft(const GenOptions& options, Rng& rng);
 
@@ -115,7 +119,7 @@ public:
     int locCount() const { return static_cast<int>(locs_.size()); }
     /** A location of `space` with an instance in `cta` (added if missing), existing or new;
      * -1 when none fits. `forWrite`: row 0 of that instance is below the write limit. */
-    int pickLoc(Space space, int cta, bool forWrite, int minRows = 1);
+    int pickLoc(Space space, int cta, bool forWrite, int minRows = 1, bool mayCreate = true);
     int newLoc(Space space, int cta, int rows = 1);
     /** A surface/texture/constant/generic alias of global `root`. */
     int aliasOf(int root, const std::string& proxy);
@@ -127,6 +131,10 @@ public:
     CellKey key(int l, int cta, int row = 0) const;
     Cell& cell(const CellKey& k);
     void write(const CellKey& k, const std::vector<std::int64_t>& values);
+    /** Counts a read of `k` (one rf choice per write) and returns the values it may see. */
+    std::vector<std::int64_t> read(const CellKey& k);
+    /** rf choices x coherence orders x mbarrier orders, saturated above kMaxCandidates. */
+    std::uint64_t candidates() const;
     void mbOp(const CellKey& k) { ++mbOps_[k]; }
     int mbOps(const CellKey& k) const;
     /** Operand text for `l`'s instance `instCta` seen from a thread of `fromCta`. */

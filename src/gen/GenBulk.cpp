@@ -32,7 +32,7 @@ bool bulkToShared(Draft& d, int t, int s, int inst, int mb, bool multicast, int 
                   d.addr(g, c, -1) + ", " + std::to_string(size) + ", " + d.addr(mb, c, inst) +
                   (multicast ? ", " + std::string(mask == 3 ? "0b11" : mask == 1 ? "0x1" : "2")
                              : ""));
-    const std::vector<std::int64_t> src = d.cell(d.key(g, -1)).values;
+    const std::vector<std::int64_t> src = d.read(d.key(g, -1));
     for (int cta : targets) {
         d.write(d.key(s, cta), src);
         d.mbOp(d.key(mb, cta));
@@ -53,7 +53,7 @@ bool bulkToGlobal(Draft& d, int t) {
     }
     d.emit(t, "cp.async.bulk.global.shared::cta.bulk_group " + d.addr(g, c, -1) + ", " +
                   d.addr(s, c, c) + ", " + std::to_string(r.pick({16, 16, 32})));
-    d.write(d.key(g, -1), d.cell(d.key(s, c)).values);
+    d.write(d.key(g, -1), d.read(d.key(s, c)));
     ++d.th(t).openCopies;
     if (r.chance(20)) return true; // sometimes the copy's group is never committed
     d.emit(t, "cp.async.bulk.commit_group");

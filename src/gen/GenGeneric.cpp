@@ -51,7 +51,7 @@ std::string load(Draft& d, int t, int l, int inst) {
     const CellKey k = d.key(l, inst);
     d.emit(t, "ld" + sem + spaceQualifier(d, l, c, inst) + typeSuffix(r) + " " + reg + ", " +
                   operandText(d, l, c, inst));
-    d.define(t, reg, d.cell(k).values);
+    d.define(t, reg, d.read(k));
     d.observe(t, reg, k);
     return reg;
 }
@@ -87,7 +87,7 @@ std::string atomic(Draft& d, int t, int l, int inst) {
     std::string scope = r.chance(85) ? "." + scopeName(r) : "";
     const int c = d.ctaOf(t);
     const CellKey k = d.key(l, inst);
-    const std::vector<std::int64_t> old = d.cell(k).values;
+    const std::vector<std::int64_t> old = d.read(k);
     std::vector<std::int64_t> argValues;
     std::string args;
     std::vector<std::int64_t> written;
@@ -126,7 +126,7 @@ bool reduction(Draft& d, int t, int l, int inst) {
     const CellKey k = d.key(l, inst);
     const std::int64_t v = r.range(1, 3);
     std::vector<std::int64_t> written;
-    for (std::int64_t o : d.cell(k).values)
+    for (std::int64_t o : d.read(k))
         written.push_back(apply(op, o, v));
     d.emit(t, "red" + sem + scope + spaceQualifier(d, l, c, inst) + "." + op + type + " " +
                   d.addr(l, c, inst) + ", " + std::to_string(v));

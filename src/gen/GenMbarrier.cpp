@@ -18,9 +18,13 @@ bool arrive(Draft& d, int t, int mb, int inst, int expectTx) {
     std::string q = r.pick({"", ".release", ".release", ".relaxed"});
     // A remote arrive goes through the cluster window and can return no phase token.
     q += local ? mbScope(r) : std::string(".cluster");
-    q += local ? r.pick({"", ".shared::cta", ".shared::cta", ".shared", ".shared::cluster"})
-               : ".shared::cluster";
-    const bool token = local && r.chance(35);
+    const std::string space =
+        local ? r.pick({"", ".shared::cta", ".shared::cta", ".shared", ".shared::cluster"})
+              : ".shared::cluster";
+    q += space;
+    // Through the .shared::cluster window the state operand must be the sink (PTX ISA
+    // 9.7.13.15.13).
+    const bool token = space != ".shared::cluster" && r.chance(35);
     const std::string st = token ? d.freshReg(t, "tk") : "_";
     const CellKey k = d.key(mb, inst);
     d.emit(t, std::string("mbarrier.arrive") + (expectTx ? ".expect_tx" : "") + q + ".b64 " + st +

@@ -44,7 +44,7 @@ bool mma(Draft& d, int t, int dst, int a, Written* out) {
     Rng& r = d.rng();
     const int c = d.ctaOf(t);
     if (a < 0 && r.chance(30)) {
-        a = d.pickLoc(Space::Tmem, c, false); // A from tensor memory, never the accumulator
+        a = d.pickLoc(Space::Tmem, c, false, 1, false); // A from tmem, never the accumulator
         if (a == dst) a = -1;
     }
     if (a < 0) a = d.pickLoc(Space::Shared, c, false);
@@ -73,9 +73,10 @@ bool mma(Draft& d, int t, int dst, int a, Written* out) {
     const int row = rowOf(d, dst, 1);
     for (int cta : ctas) {
         const CellKey dk = d.key(dst, cta, row);
-        const auto av = d.cell(d.key(a, cta)).values;
-        const auto bv = d.cell(d.key(b, cta)).values;
-        const auto dv = d.cell(dk).values;
+        const auto av = d.read(d.key(a, cta));
+        const auto bv = d.read(d.key(b, cta));
+        const bool accumulates = enable.size() > 1 || enable[0] != 0; // reads d only then
+        const auto dv = accumulates ? d.read(dk) : d.cell(dk).values;
         std::vector<std::int64_t> values; // d := a*b, plus d when enabled
         for (std::int64_t x : av)
             for (std::int64_t y : bv)
@@ -99,7 +100,7 @@ bool tcCopy(Draft& d, int t, int dst, int src, Written* out) {
     if (src < 0) src = d.pickLoc(Space::Shared, c, false);
     if (src < 0) return false;
     const int row = rowOf(d, dst, 1);
-    const auto values = d.cell(d.key(src, c)).values; // the issuer's shared memory, every CTA
+    const auto values = d.read(d.key(src, c)); // the issuer's shared memory, for every CTA
     for (int cta : pairOf(d, t)) {
         d.ensure(dst, cta);
         if (out && cta == c) *out = Written{d.key(dst, cta, row), values[0]};
@@ -119,8 +120,8 @@ bool tcShift(Draft& d, int t, int dst) {
     for (int cta : pairOf(d, t)) {
         d.ensure(dst, cta);
         std::vector<std::vector<std::int64_t>> before;
-        for (int row = 0; row < rows; ++row)
-            before.push_back(d.cell(d.key(dst, cta, row)).values);
+        for (int row = 0; row + 1 < rows; ++row)
+            before.push_back(d.read(d.key(dst, cta, row)));
         for (int row = 1; row < rows; ++row) // row r moves to row r+1
             d.write(d.key(dst, cta, row), before[static_cast<std::size_t>(row - 1)]);
     }
@@ -169,7 +170,7 @@ std::string tcLoad(Draft& d, int t, int src, bool wait) {
                   d.addr(src, c, c, row));
     for (int i = 0; i < n; ++i) {
         const CellKey k = d.key(src, c, row + i);
-        d.define(t, regs[static_cast<std::size_t>(i)], d.cell(k).values);
+        d.define(t, regs[static_cast<std::size_t>(i)], d.read(k));
         d.observe(t, regs[static_cast<std::size_t>(i)], k);
     }
     if (wait) d.emit(t, "tcgen05.wait::ld.sync.aligned");

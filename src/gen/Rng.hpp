@@ -27,7 +27,7 @@ public:
     bool chance(int percent) { return static_cast<int>(below(100)) < percent; }
 
     template <class T> const T& pick(const std::vector<T>& v) { return v[below(v.size())]; }
-    const char* pick(std::initializer_list<const char*> v) { return v.begin()[below(v.size())]; }
+    template <class T> T pick(std::initializer_list<T> v) { return v.begin()[below(v.size())]; }
 
     /** An index drawn with the given non-negative weights (at least one positive). */
     int weighted(const std::vector<int>& weights) {

@@ -275,6 +275,7 @@ void layOutTmem(const litmus::Test& test, Plan& plan) {
         if (l.rows > 32)
             throw Refused(l.decl->loc, "more than 32 rows: one warp reaches 32 TMEM lanes");
         l.column = col;
+        l.columns = width;
         col += width;
         auto it = dWidths.find(l.name);
         if (plan.ctaGroup == 2 && it != dWidths.end()) {
@@ -282,7 +283,7 @@ void layOutTmem(const litmus::Test& test, Plan& plan) {
                 throw Refused(l.decl->loc, "cta_group::2 accumulator '" + l.name +
                                                "' written with two shapes: its cell in the odd "
                                                "CTA would move");
-            l.oddCtaShift = true;
+            l.oddShift = *it->second.begin() / 2;
         }
     }
     if (col == 0) return;

@@ -46,7 +46,8 @@ struct LocPlan {
     unsigned slotBytes = 16; ///< shared/mbarrier: bytes per instance
     unsigned offset = 0;     ///< shared/mbarrier: byte offset of its region in dynamic smem
     unsigned column = 0;     ///< tmem: first column of its range
-    bool oddCtaShift = false; ///< tmem: cta_group::2 mma D; the odd CTA's cell is N/2 columns on
+    unsigned columns = 0;    ///< tmem: width of its range
+    unsigned oddShift = 0;   ///< tmem: cta_group::2 mma D; the odd CTA's cell is N/2 columns on
     std::vector<int> ctas;
     int rows = 1;
     std::vector<std::int64_t> init; ///< per row

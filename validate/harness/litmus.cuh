@@ -94,6 +94,25 @@ __device__ __forceinline__ unsigned sharedLoad(unsigned addr) {
     return v;
 }
 
+/** CTA-wide barrier 0 without .aligned: warps may arrive diverged after a litmus body. */
+__device__ __forceinline__ void ctaSync() { asm volatile("barrier.sync 0;" ::: "memory"); }
+
+/** Cluster-wide barrier (release/acquire), non-aligned for the same reason. */
+__device__ __forceinline__ void clusterSync() {
+    asm volatile("barrier.cluster.arrive.release;\n\tbarrier.cluster.wait.acquire;" ::: "memory");
+}
+
+/**
+ * tcgen05 shared-memory matrix descriptor, no swizzle: start address, leading and stride byte
+ * offsets (all >> 4), and the fixed version field 0b001 at bit 46 that sm_100 descriptors carry.
+ */
+__device__ __forceinline__ unsigned long long smemDescriptor(unsigned addr, unsigned lbo,
+                                                             unsigned sbo) {
+    return static_cast<unsigned long long>((addr & 0x3ffffu) >> 4) |
+           static_cast<unsigned long long>((lbo >> 4) & 0x3fffu) << 16 |
+           static_cast<unsigned long long>((sbo >> 4) & 0x3fffu) << 32 | 1ull << 46;
+}
+
 // ---------------------------------------------------------------------------------------------
 // Value encodings: litmus values are integers; mma operands are f16, accumulators f32
 // ---------------------------------------------------------------------------------------------

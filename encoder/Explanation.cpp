@@ -1,0 +1,200 @@
+// Explanations: witness from a Z3 model, minimal unsat core over named axioms, evidence.
+#include "Explanation.hpp"
+
+#include "ConcreteModel.hpp"
+#include "WitnessBuilder.hpp"
+#include "Z3Session.hpp"
+#include "lower/Lowerer.hpp"
+
+#include <sstream>
+
+namespace ptxmc {
+
+using engine::Z3Session;
+
+namespace {
+
+/** The outcome as a Z3 condition and as text. */
+struct Target {
+    z3::expr cond;
+    std::string text;
+};
+
+Target parseOutcome(const std::string& spec, const ir::Program& p, Z3Session& s) {
+    Target t{s.ctx().bool_val(true), ""};
+    std::stringstream in(spec);
+    std::string item;
+    while (std::getline(in, item, ';')) {
+        auto trim = [](std::string x) {
+            x.erase(0, x.find_first_not_of(" \t"));
+            x.erase(x.find_last_not_of(" \t") + 1);
+            return x;
+        };
+        item = trim(item);
+        if (item.empty()) continue;
+        auto eq = item.find('=');
+        if (eq == std::string::npos)
+            throw InputError(SourceLoc{"--outcome", 1, 1}, "expected NAME=VALUE, found '" + item + "'");
+        std::string name = trim(item.substr(0, eq));
+        std::string valueText = trim(item.substr(item[eq + 1] == '=' ? eq + 2 : eq + 1));
+        auto it = p.observedIndex.find(name);
+        if (it == p.observedIndex.end())
+            throw InputError(SourceLoc{"--outcome", 1, 1},
+                             "'" + name + "' is not observed by this test (add it to locations [...])");
+        std::int64_t value = 0;
+        try {
+            std::size_t used = 0;
+            value = std::stoll(valueText, &used, 0);
+            if (used != valueText.size()) throw std::invalid_argument("junk");
+        } catch (const std::exception&) {
+            throw InputError(SourceLoc{"--outcome", 1, 1}, "'" + valueText + "' is not an integer");
+        }
+        value = lower::wrap32(value);
+        t.cond = t.cond && s.observed()[static_cast<std::size_t>(it->second)] ==
+                               s.ctx().bv_val(static_cast<int64_t>(value), 32);
+        t.text += (t.text.empty() ? "" : " /\\ ") + name + " == " + std::to_string(value);
+    }
+    if (t.text.empty()) throw InputError(SourceLoc{"--outcome", 1, 1}, "empty outcome");
+    return t;
+}
+
+z3::expr propExpr(const litmus::Prop& p, const ir::Program& prog, Z3Session& s) {
+    using K = litmus::Prop::Kind;
+    auto ref = [&](const litmus::Ref& r) {
+        return s.observed()[static_cast<std::size_t>(prog.observedIndex.at(lower::refName(r)))];
+    };
+    switch (p.kind) {
+    case K::True: return s.ctx().bool_val(true);
+    case K::False: return s.ctx().bool_val(false);
+    case K::Eq:
+    case K::Ne: {
+        z3::expr rhs = p.rhsRef ? ref(*p.rhsRef)
+                                : s.ctx().bv_val(static_cast<int64_t>(lower::wrap32(p.rhsValue)), 32);
+        return p.kind == K::Eq ? ref(p.lhs) == rhs : ref(p.lhs) != rhs;
+    }
+    case K::Not: return !propExpr(*p.args[0], prog, s);
+    case K::And: return propExpr(*p.args[0], prog, s) && propExpr(*p.args[1], prog, s);
+    case K::Or: return propExpr(*p.args[0], prog, s) || propExpr(*p.args[1], prog, s);
+    case K::Implies: return z3::implies(propExpr(*p.args[0], prog, s), propExpr(*p.args[1], prog, s));
+    }
+    return s.ctx().bool_val(false);
+}
+
+Target conditionTarget(const ir::Program& p, Z3Session& s) {
+    z3::expr cond = propExpr(*p.prop, p, s);
+    if (p.quantifier == litmus::Condition::Quantifier::Forall)
+        return {!cond, "~" + p.conditionText + " (a counterexample to forall)"};
+    return {cond, p.conditionText};
+}
+
+/** Assumptions: the given axioms, progress, and the target literal. */
+z3::expr_vector query(Z3Session& s, const std::vector<std::string>& axioms, const z3::expr& target) {
+    z3::expr_vector out(s.ctx());
+    for (const auto& [name, lit] : s.axioms())
+        if (std::find(axioms.begin(), axioms.end(), name) != axioms.end()) out.push_back(lit);
+    out.push_back(s.progress());
+    out.push_back(target);
+    return out;
+}
+
+/** Deletion-based minimisation of an unsat core of axiom names (deterministic: model order). */
+std::vector<std::string> minimalCore(Z3Session& s, std::vector<std::string> core, const z3::expr& target) {
+    for (std::size_t i = 0; i < core.size();) {
+        std::vector<std::string> without = core;
+        without.erase(without.begin() + static_cast<std::ptrdiff_t>(i));
+        if (s.solver().check(query(s, without, target)) == z3::unsat) core = without;
+        else ++i;
+    }
+    return core;
+}
+
+Explanation::Violation violation(Z3Session& s, const ir::Program& p, const cat::ResolvedModel& model,
+                                 const std::vector<std::string>& core, const std::string& axiom,
+                                 const z3::expr& target, const std::string& targetText) {
+    Explanation::Violation v;
+    v.axiom = axiom;
+    const cat::Axiom* a = nullptr;
+    for (const auto& ax : model.axioms)
+        if (ax.name == axiom) a = &ax;
+    v.doc = a->doc;
+    v.where = a->loc.str();
+    std::vector<std::string> others;
+    for (const auto& n : core)
+        if (n != axiom) others.push_back(n);
+    if (s.solver().check(query(s, others, target)) != z3::sat) {
+        v.evidence = "(the solver could not produce an execution without this axiom)";
+        return v;
+    }
+    engine::Choices c = s.choices(s.solver().get_model());
+    engine::Outcome o = engine::computeOutcome(p, c);
+    engine::ConcreteModel cm(p, model);
+    auto evidence = engine::axiomEvidence(cm, c, o, *a);
+    v.evidence = evidence.text;
+    v.closest = engine::buildWitness(p, model, cm, c, o, evidence.edges, axiom);
+    v.closest.title = "closest execution to " + targetText + " without " + axiom;
+    return v;
+}
+
+} // namespace
+
+Explanation explainTest(const litmus::Test& test, const cat::ResolvedModel& model,
+                        const std::optional<std::string>& outcome, const CheckOptions& options) {
+    ir::Program p = lower::lowerTest(test);
+    Explanation ex;
+    if (!p.staticDeadlocks.empty()) {
+        ex.kind = Explanation::Kind::Deadlock;
+        ex.blocked = p.staticDeadlocks;
+        return ex;
+    }
+    z3::context ctx;
+    Z3Session s(ctx, p, model, options);
+    Target t = outcome ? parseOutcome(*outcome, p, s) : conditionTarget(p, s);
+    ex.target = t.text;
+    z3::expr targetLit = ctx.bool_const("target");
+    s.solver().add(z3::implies(targetLit, t.cond));
+    std::vector<std::string> all;
+    for (const auto& [name, lit] : s.axioms()) all.push_back(name);
+    z3::check_result live = s.solver().check(s.assumptions(true));
+    if (live == z3::unknown) {
+        ex.reason = s.solver().reason_unknown();
+        return ex;
+    }
+    if (live == z3::unsat) {
+        report::CheckResult r = checkTest(test, model, options);
+        ex.kind = r.observation == report::Observation::Deadlock ? Explanation::Kind::Deadlock
+                                                                 : Explanation::Kind::Unknown;
+        ex.blocked = r.deadlockedWaits;
+        ex.reason = r.unknownReason;
+        return ex;
+    }
+    z3::check_result res = s.solver().check(query(s, all, targetLit));
+    if (res == z3::unknown) {
+        ex.reason = s.solver().reason_unknown();
+        return ex;
+    }
+    if (res == z3::sat) {
+        ex.kind = Explanation::Kind::Allowed;
+        engine::Choices c = s.choices(s.solver().get_model());
+        engine::Outcome o = engine::computeOutcome(p, c);
+        engine::ConcreteModel cm(p, model);
+        // The explicit engine must accept what Z3 found: a cross-check on every explanation.
+        engine::ConcreteVerdict v = cm.check(c, o);
+        if (!v.consistent)
+            throw std::logic_error("engines disagree: the Z3 witness breaks " + v.failedAxioms.front());
+        ex.witness = engine::buildWitness(p, model, cm, c, o, {}, "");
+        ex.witness.title = test.name + ": an execution ending in " + t.text;
+        return ex;
+    }
+    ex.kind = Explanation::Kind::Forbidden;
+    std::vector<std::string> core;
+    z3::expr_vector unsatCore = s.solver().unsat_core();
+    for (const auto& [name, lit] : s.axioms())
+        for (unsigned i = 0; i < unsatCore.size(); ++i)
+            if (z3::eq(unsatCore[i], lit)) core.push_back(name);
+    core = minimalCore(s, core, targetLit);
+    for (const auto& name : core)
+        ex.violations.push_back(violation(s, p, model, core, name, targetLit, t.text));
+    return ex;
+}
+
+} // namespace ptxmc

@@ -1,0 +1,41 @@
+// Why an outcome is allowed (a witness execution) or forbidden (a minimal set of named axioms).
+#pragma once
+
+#include "Checker.hpp"
+#include "report/WitnessGraph.hpp"
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace ptxmc {
+
+struct Explanation {
+    enum class Kind { Allowed, Forbidden, Deadlock, Unknown };
+
+    /** One axiom of the minimal forbidding set, with what breaks it nearest to the outcome. */
+    struct Violation {
+        std::string axiom;
+        std::string doc;      ///< the comment above the axiom: its PTX section
+        std::string where;    ///< model file:line:col
+        std::string evidence; ///< the cycle or edge that breaks it, in words
+        report::WitnessGraph closest; ///< an execution reaching the outcome without this axiom
+    };
+
+    Kind kind = Kind::Unknown;
+    std::string target;        ///< the outcome explained, e.g. "P1:r0 == 0"
+    report::WitnessGraph witness; ///< Allowed: one execution reaching it
+    std::vector<Violation> violations; ///< Forbidden (empty: the program cannot reach it at all)
+    std::vector<std::string> blocked;  ///< Deadlock: waits that never succeed
+    std::string reason;        ///< Unknown: why
+};
+
+/**
+ * Explains `outcome` ("P1:r0=0; x=1", names as ptxmc prints them), or, without one, the test's
+ * condition (its proposition for exists/~exists, the negation for forall).
+ * Throws InputError for an outcome naming something the test does not observe.
+ */
+Explanation explainTest(const litmus::Test& test, const cat::ResolvedModel& model,
+                        const std::optional<std::string>& outcome, const CheckOptions& options);
+
+} // namespace ptxmc

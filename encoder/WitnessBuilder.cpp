@@ -1,0 +1,158 @@
+// Witness graphs: the execution's events and edges, and the evidence against one axiom.
+#include "WitnessBuilder.hpp"
+
+#include "cat/ExprText.hpp"
+
+#include <functional>
+#include <set>
+
+namespace ptxmc::engine {
+
+namespace {
+
+std::string ev(int id) { return "e" + std::to_string(id); }
+
+/** A cycle of r, as a list of events (first repeated at the end), or empty. */
+std::vector<int> findCycle(const BoolRel& r) {
+    std::size_t n = r.size();
+    std::vector<int> state(n, 0), stack;
+    std::vector<int> cycle;
+    std::function<bool(int)> dfs = [&](int v) {
+        state[static_cast<std::size_t>(v)] = 1;
+        stack.push_back(v);
+        for (const auto& [w, on] : r.rows[static_cast<std::size_t>(v)]) {
+            if (!on) continue;
+            if (state[static_cast<std::size_t>(w)] == 1) {
+                auto it = std::find(stack.begin(), stack.end(), w);
+                cycle.assign(it, stack.end());
+                cycle.push_back(w);
+                return true;
+            }
+            if (state[static_cast<std::size_t>(w)] == 0 && dfs(w)) return true;
+        }
+        stack.pop_back();
+        state[static_cast<std::size_t>(v)] = 2;
+        return false;
+    };
+    for (std::size_t v = 0; v < n; ++v)
+        if (state[v] == 0 && dfs(static_cast<int>(v))) break;
+    return cycle;
+}
+
+/** "tcgen05.mma.cta_group::1.kind::f16 (write D)" -> "tcgen05.mma (write D)": readable nodes. */
+std::string shortLabel(const std::string& text) {
+    std::string opcode = text.substr(0, text.find(' '));
+    std::string rest = text.size() > opcode.size() ? text.substr(opcode.size()) : "";
+    std::vector<std::string> parts;
+    for (std::size_t at = 0;;) {
+        std::size_t dot = opcode.find('.', at);
+        parts.push_back(opcode.substr(at, dot == std::string::npos ? dot : dot - at));
+        if (dot == std::string::npos) break;
+        at = dot + 1;
+    }
+    std::size_t keep = parts[0] == "tcgen05" || parts[0] == "mbarrier" ? 2 : parts[0] == "cp" ? 3 : 3;
+    std::string out;
+    for (std::size_t i = 0; i < parts.size() && i < keep; ++i) out += (i ? "." : "") + parts[i];
+    return out + rest;
+}
+
+} // namespace
+
+AxiomEvidence axiomEvidence(const ConcreteModel& cm, const Choices& c, const Outcome& o,
+                            const cat::Axiom& axiom) {
+    AxiomEvidence out;
+    Evaluator<BoolAlgebra> evaluator = cm.evaluator(c, o);
+    auto val = evaluator.eval(*axiom.expr);
+    std::string expr = cat::exprText(*axiom.expr);
+    if (val.polymorphicEmpty) return out;
+    if (val.isSet) {
+        out.text = "non-empty: ";
+        for (const auto& [i, on] : val.set.members) out.text += ev(i) + " ";
+        out.text += "in " + expr;
+        return out;
+    }
+    if (axiom.test == cat::Stmt::Test::Acyclic) {
+        std::vector<int> cycle = findCycle(val.rel);
+        out.text = "cycle";
+        for (std::size_t i = 0; i < cycle.size(); ++i) {
+            out.text += (i ? " -> " : " ") + ev(cycle[i]);
+            if (i > 0) out.edges.emplace_back(cycle[i - 1], cycle[i]);
+        }
+        out.text += " in " + expr;
+        return out;
+    }
+    for (std::size_t i = 0; i < val.rel.size(); ++i) {
+        for (const auto& [j, on] : val.rel.rows[i]) {
+            if (axiom.test == cat::Stmt::Test::Irreflexive && j != static_cast<int>(i)) continue;
+            out.edges.emplace_back(static_cast<int>(i), j);
+            // For r1 ; r2, name the event in the middle: the two halves of the broken pair.
+            if (axiom.expr->op == cat::Expr::Op::Seq && axiom.expr->args.size() == 2) {
+                auto first = evaluator.relation(*axiom.expr->args[0]);
+                auto second = evaluator.relation(*axiom.expr->args[1]);
+                for (const auto& [k, on1] : first.rows[i])
+                    if (second.rows[static_cast<std::size_t>(k)].count(j)) {
+                        out.text = ev(static_cast<int>(i)) + " -(" + cat::exprText(*axiom.expr->args[0]) + ")-> " +
+                                   ev(k) + " -(" + cat::exprText(*axiom.expr->args[1]) + ")-> " + ev(j);
+                        out.edges = {{static_cast<int>(i), k}, {k, j}};
+                        return out;
+                    }
+            }
+            out.text = "(" + ev(static_cast<int>(i)) + ", " + ev(j) + ") in " + expr;
+            return out;
+        }
+    }
+    return out;
+}
+
+report::WitnessGraph buildWitness(const ir::Program& p, const cat::ResolvedModel& model,
+                                  const ConcreteModel& cm, const Choices& c, const Outcome& o,
+                                  const std::vector<std::pair<int, int>>& highlight,
+                                  const std::string& highlightName) {
+    report::WitnessGraph g;
+    std::set<int> used; // initial writes appear only where something reads or orders them
+    for (const auto& [r, w] : c.rf) used.insert(w);
+    for (const auto& [loc, order] : c.co)
+        if (order.size() > 1) used.insert(order.front());
+    for (const auto& e : p.events) {
+        if (!o.exists[static_cast<std::size_t>(e.id)]) continue;
+        if (e.has("IW") && !used.count(e.id)) continue;
+        report::WitnessNode n;
+        n.id = e.id;
+        n.thread = e.thread < 0 ? "init" : "P" + std::to_string(p.threads[static_cast<std::size_t>(e.thread)].id);
+        n.cta = e.thread < 0 ? -1 : e.cta;
+        n.label = shortLabel(e.text);
+        if (e.has("R") || e.has("W")) n.value = o.value[static_cast<std::size_t>(e.id)];
+        n.async = e.issue >= 0;
+        g.nodes.push_back(n);
+    }
+    std::set<int> shown;
+    for (const auto& n : g.nodes) shown.insert(n.id);
+    auto add = [&](int a, int b, const std::string& rel, bool hl = false) {
+        if (shown.count(a) && shown.count(b)) g.edges.push_back({a, b, rel, hl});
+    };
+    for (const auto& t : p.threads)
+        for (std::size_t i = 0; i + 1 < t.events.size(); ++i) add(t.events[i], t.events[i + 1], "po");
+    for (const auto& e : p.events)
+        if (e.issue >= 0) add(e.issue, e.id, "ae");
+    for (const auto& [r, w] : c.rf) add(w, r, "rf");
+    for (const auto& [loc, order] : c.co)
+        for (std::size_t i = 0; i + 1 < order.size(); ++i) add(order[i], order[i + 1], "co");
+    for (const auto& [r, w] : c.rf) {
+        const auto& order = c.co.at(p.events[static_cast<std::size_t>(r)].location);
+        auto it = std::find(order.begin(), order.end(), w);
+        if (it != order.end() && it + 1 != order.end()) add(r, *(it + 1), "fr");
+    }
+    Evaluator<BoolAlgebra> evaluator = cm.evaluator(c, o);
+    for (const auto& name : model.shown) {
+        auto def = evaluator.definition(name);
+        BoolRel r = def ? def->rel : cm.baseRelation(name, c, o);
+        if (def && def->isSet) continue;
+        for (std::size_t i = 0; i < r.size(); ++i)
+            for (const auto& [j, on] : r.rows[i])
+                if (on && static_cast<int>(i) != j) add(static_cast<int>(i), j, name);
+    }
+    for (const auto& [a, b] : highlight) add(a, b, highlightName, true);
+    return g;
+}
+
+} // namespace ptxmc::engine

@@ -1,0 +1,132 @@
+// Prints explanations as text, Graphviz DOT, or SVG rendered by Graphviz's `dot`.
+#include "cli/Explain.hpp"
+
+#include "Explanation.hpp"
+#include "cat/Loader.hpp"
+#include "cat/Resolver.hpp"
+#include "litmus/Parser.hpp"
+
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <sstream>
+
+namespace ptxmc::cli {
+
+namespace {
+
+struct ExplainArgs {
+    std::string test;
+    std::string outcome;
+    std::string format = "text";
+    std::string modelFile;
+    std::string output;
+};
+
+std::string renderText(const Explanation& ex) {
+    std::ostringstream out;
+    switch (ex.kind) {
+    case Explanation::Kind::Allowed:
+        out << "Allowed: " << ex.target << "\n" << report::toText(ex.witness);
+        break;
+    case Explanation::Kind::Forbidden:
+        out << "Forbidden: " << ex.target << "\n";
+        if (ex.violations.empty())
+            out << "No execution of this program ends in this state, whatever the model: "
+                   "no instruction produces these values.\n";
+        else
+            out << "A minimal set of axioms that forbids it (removing any one allows it):\n";
+        for (const auto& v : ex.violations) {
+            out << "\n" << v.axiom << " (" << v.where << ")\n  " << v.doc << "\n  breaks on: "
+                << v.evidence << "\n";
+            std::istringstream lines(report::toText(v.closest));
+            for (std::string line; std::getline(lines, line);) out << "  " << line << "\n";
+        }
+        break;
+    case Explanation::Kind::Deadlock:
+        out << "Deadlock: no execution lets every spinning wait succeed.\n";
+        for (const auto& b : ex.blocked) out << "  blocked: " << b << "\n";
+        break;
+    case Explanation::Kind::Unknown: out << "Unknown: " << ex.reason << "\n"; break;
+    }
+    return out.str();
+}
+
+std::string renderDot(const Explanation& ex) {
+    if (ex.kind == Explanation::Kind::Allowed) return report::toDot(ex.witness);
+    if (ex.kind == Explanation::Kind::Forbidden && !ex.violations.empty()) {
+        report::WitnessGraph g = ex.violations.front().closest;
+        for (const auto& v : ex.violations) g.notes.push_back(v.axiom + ": " + v.evidence);
+        g.notes.insert(g.notes.begin(), "Forbidden: " + ex.target);
+        return report::toDot(g);
+    }
+    report::WitnessGraph g;
+    g.title = renderText(ex);
+    return report::toDot(g);
+}
+
+/** Runs Graphviz; a missing `dot` is an error the user can act on. */
+std::string renderSvg(const std::string& dot) {
+    auto dir = std::filesystem::temp_directory_path();
+    auto in = dir / ("ptxmc-" + std::to_string(::getpid()) + ".dot");
+    auto out = dir / ("ptxmc-" + std::to_string(::getpid()) + ".svg");
+    std::ofstream(in) << dot;
+    std::string cmd = "dot -Tsvg '" + in.string() + "' -o '" + out.string() + "'";
+    int status = std::system(cmd.c_str());
+    std::filesystem::remove(in);
+    if (status != 0)
+        throw InputError(SourceLoc{}, "rendering SVG needs Graphviz's `dot` (Debian package "
+                                      "graphviz); use --format dot to get the graph source");
+    std::ifstream svg(out);
+    std::stringstream text;
+    text << svg.rdbuf();
+    std::filesystem::remove(out);
+    return text.str();
+}
+
+int runExplain(const ExplainArgs& args) {
+    auto model = cat::resolveModel(args.modelFile.empty() ? cat::loadBuiltinModel()
+                                                          : cat::loadModelFile(args.modelFile));
+    litmus::Test test = litmus::parseLitmusFile(args.test);
+    std::optional<std::string> outcome;
+    if (!args.outcome.empty()) outcome = args.outcome;
+    Explanation ex = explainTest(test, *model, outcome, CheckOptions{});
+    std::string text = args.format == "text" ? renderText(ex)
+                       : args.format == "dot" ? renderDot(ex)
+                                              : renderSvg(renderDot(ex));
+    if (args.output.empty()) {
+        std::cout << text;
+    } else {
+        std::ofstream out(args.output);
+        if (!out) throw InputError(SourceLoc{args.output, 0, 0}, "cannot write this file");
+        out << text;
+    }
+    return ex.kind == Explanation::Kind::Unknown ? 1 : 0;
+}
+
+} // namespace
+
+void setupExplain(CLI::App& app) {
+    auto args = std::make_shared<ExplainArgs>();
+    CLI::App* sub = app.add_subcommand(
+        "explain", "Show a witness execution for an allowed outcome, or the named axioms that forbid it");
+    sub->add_option("TEST", args->test, "a litmus file")->required();
+    sub->add_option("--outcome", args->outcome,
+                    "final state to explain, e.g. \"P1:r0=0; x=1\" (default: the test's condition)");
+    sub->add_option("--format", args->format, "text (default), dot or svg")
+        ->check(CLI::IsMember({"text", "dot", "svg"}));
+    sub->add_option("--model", args->modelFile, "model file (default: the built-in model)");
+    sub->add_option("-o,--output", args->output, "write to this file instead of standard output");
+    sub->footer("Examples:\n"
+                "  ptxmc explain litmus/tcgen05/commit/L17-MP+commit+fa.litmus\n"
+                "      which axioms forbid the stale read\n"
+                "  ptxmc explain --format svg -o w.svg litmus/tcgen05/commit/L16-MP+commit-nofa.litmus\n"
+                "      draw an execution where the stale read happens");
+    sub->callback([args]() {
+        int status = runExplain(*args);
+        if (status != 0) throw CLI::RuntimeError(status);
+    });
+}
+
+} // namespace ptxmc::cli

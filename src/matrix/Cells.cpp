@@ -1,0 +1,498 @@
+// Generates one litmus test per cell: A, the sync, B, and a condition that only reordering meets.
+#include "matrix/Cells.hpp"
+
+#include "matrix/Rules.hpp"
+#include "matrix/Steps.hpp"
+
+#include <stdexcept>
+
+namespace ptxmc::matrix {
+
+namespace {
+
+bool isTmemOp(Op op) {
+    switch (op) {
+    case Op::Ld:
+    case Op::St:
+    case Op::Shift:
+    case Op::Cp128:
+    case Op::Cp4:
+    case Op::Mma:
+    case Op::MmaAcc:
+    case Op::MmaShape:
+    case Op::MmaKind:
+        return true;
+    default:
+        return false;
+    }
+}
+
+bool isCompletion(Op op) {
+    return op == Op::Commit || op == Op::WaitLd || op == Op::WaitSt;
+}
+
+bool tracksByCommit(Op op) {
+    return op == Op::Shift || op == Op::Cp128 || op == Op::Cp4 || op == Op::Mma;
+}
+
+bool isTwoThread(Sync s) {
+    return s != Sync::None && s != Sync::Wait && s != Sync::Commit && s != Sync::CommitFa;
+}
+
+// The pipelined pair (PTX 9.7.16.6.2) that A -> B is, under the 9.3+ text; empty if none.
+std::string pipelinedPair(Op a, Op b) {
+    bool bIsMma = b == Op::Mma || b == Op::MmaAcc || b == Op::MmaShape || b == Op::MmaKind;
+    if (a == Op::Mma && b == Op::Mma) return "P1";
+    if ((a == Op::Cp128 || a == Op::Cp4) && bIsMma) return "P2";
+    if (a == Op::Shift && bIsMma) return "P3";
+    if (a == Op::Shift && b == Op::Cp4) return "P4";
+    if (a == Op::Mma && b == Op::Shift) return "P5";
+    return "";
+}
+
+// The steps of one test: A, the sync, B (or the probe after a completion op), per thread.
+struct Plan {
+    Gen gen;
+    Step a, b;
+    std::vector<Step> order; ///< every step, in the order they are added to their threads
+    std::string flagRef;     ///< the consumer's flag register (Flag syncs), else empty
+};
+
+int rowsFor(Op a, Op b) {
+    if (a == Op::Shift && b == Op::Shift) return 3; // the second shift must read a moved row
+    return a == Op::Shift || b == Op::Shift ? 2 : 1;
+}
+
+// A is chosen to write (or, for ld, read) the cell B then reads or writes: see makeB.
+Step makeA(Gen& g, Op a, Op b, std::size_t tid) {
+    switch (a) {
+    case Op::Ld:
+        return g.ld(tid, b == Op::Shift ? 1 : 0); // shift writes row 1: a WAR on it
+    case Op::St:
+        return g.st(tid, 0, 7);
+    case Op::Cp128:
+        return g.cp(tid, "128x256b", 0, 0);
+    case Op::Cp4:
+        return g.cp(tid, "4x256b", 0, 0);
+    case Op::Shift:
+        return g.shift(tid);
+    case Op::Mma:
+        return g.mma(tid, {"f16", MmaSpec::D::T, -1, "I0", false});
+    default:
+        throw std::logic_error("matrix: no A step for this operation");
+    }
+}
+
+Step makeB(Gen& g, Op a, Op b, std::size_t tid) {
+    int row = a == Op::Shift ? 1 : 0; // after a shift, use the row it wrote
+    switch (b) {
+    case Op::Ld:
+        return g.ld(tid, row);
+    case Op::St:
+        return g.st(tid, row, 8);
+    case Op::Cp128:
+        return g.cp(tid, "128x256b", row, 1);
+    case Op::Cp4:
+        return g.cp(tid, "4x256b", row, 1);
+    case Op::Shift:
+        return g.shift(tid);
+    case Op::Mma:
+        if (a == Op::Mma) return g.mma(tid, {"f16", MmaSpec::D::T, -1, "I0", true});
+        if (a == Op::Ld) return g.mma(tid, {"f16", MmaSpec::D::T, -1, "I0", false});
+        return g.mma(tid, {"f16", MmaSpec::D::U, row, "I0", false}); // reads A's cell as A
+    case Op::MmaAcc:
+        return g.mma(tid, {"f16", MmaSpec::D::U, 0, "I0", false});
+    case Op::MmaShape:
+        return g.mma(tid, {"f16", MmaSpec::D::T, -1, "I1", true});
+    case Op::MmaKind:
+        return g.mma(tid, {"tf32", MmaSpec::D::T, -1, "I0", true});
+    default:
+        throw std::logic_error("matrix: no B step for this operation");
+    }
+}
+
+// After a completion op B: read what A wrote, or overwrite what A read.
+Step makeProbe(Gen& g, const Step& a, std::size_t tid) {
+    if (!a.writes.empty()) return g.ld(tid, g.rowOf(a.writes.back()));
+    return g.st(tid, g.rowOf(a.reads.front()), 9);
+}
+
+void addSyncSteps(Plan& p, Op a, Op b, Sync sync) {
+    Gen& g = p.gen;
+    auto add = [&](std::size_t tid, const std::string& text) { p.order.push_back({tid, text, {}, {}, {}});
+    };
+    auto wait = [&](std::size_t tid) { add(tid, g.tryWait()); };
+    switch (sync) {
+    case Sync::None:
+        if (b == Op::WaitLd) add(0, kWaitLd);
+        if (b == Op::WaitSt) add(0, kWaitSt);
+        if (b == Op::Commit) {
+            add(0, g.commit());
+            wait(0);
+            add(0, kFa);
+        }
+        return;
+    case Sync::Wait:
+        add(0, a == Op::Ld ? kWaitLd : kWaitSt);
+        return;
+    case Sync::Commit:
+    case Sync::CommitFa:
+        add(0, g.commit());
+        wait(0);
+        if (sync == Sync::CommitFa) add(0, kFa);
+        return;
+    case Sync::Mbar:
+    case Sync::MbarNoFb:
+    case Sync::MbarNoFa:
+        if (sync != Sync::MbarNoFb) add(0, kFb);
+        add(0, g.arrive());
+        wait(1);
+        if (sync != Sync::MbarNoFa) add(1, kFa);
+        return;
+    case Sync::Bar:
+    case Sync::BarNoFb:
+    case Sync::BarNoFa:
+        if (sync != Sync::BarNoFb) add(0, kFb);
+        add(0, kBar);
+        add(1, kBar);
+        if (sync != Sync::BarNoFa) add(1, kFa);
+        return;
+    case Sync::Flag:
+    case Sync::FlagNoFb:
+    case Sync::FlagNoFa:
+        if (sync != Sync::FlagNoFb) add(0, kFb);
+        add(0, g.flagStore());
+        add(1, g.flagLoad(1, p.flagRef));
+        if (sync != Sync::FlagNoFa) add(1, kFa);
+        return;
+    case Sync::Completion:
+        // PTX 9.7.16.6.4.4: ld/st wait, then before_thread_sync and an arrive; mma/cp/shift
+        // complete through commit, which performs before_thread_sync implicitly.
+        if (a == Op::Ld || a == Op::St) {
+            add(0, a == Op::Ld ? kWaitLd : kWaitSt);
+            add(0, kFb);
+            add(0, g.arrive());
+        } else {
+            add(0, g.commit());
+        }
+        wait(1);
+        add(1, kFa);
+        return;
+    }
+}
+
+std::string stateText(const State& s, const std::vector<std::string>& refs) {
+    std::string out;
+    for (const std::string& r : refs)
+        out += (out.empty() ? "" : ", ") + r + "=" + std::to_string(s.at(r));
+    return out;
+}
+
+std::string conjunction(const State& s, const std::vector<std::string>& refs) {
+    std::string out;
+    for (const std::string& r : refs)
+        out += (out.empty() ? "" : " /\\ ") + r + " == " + std::to_string(s.at(r));
+    return out;
+}
+
+std::string conflictOf(const Step& a, const Step& b) {
+    auto meets = [](const std::vector<std::string>& x, const std::vector<std::string>& y) {
+        for (const std::string& r : x)
+            for (const std::string& q : y)
+                if (r == q) return true;
+        return false;
+    };
+    if (meets(a.writes, b.reads)) return "B reads what A writes";
+    if (meets(a.writes, b.writes)) return "B overwrites what A writes";
+    if (meets(a.reads, b.writes)) return "B overwrites what A reads";
+    throw std::logic_error("matrix: A and B do not conflict");
+}
+
+// The literal text's answer and the rule behind it, from the cell's shape alone.
+void classify(Cell& c) {
+    bool piped = !c.pair.empty();
+    auto says = [&](bool ordered, const char* rule) {
+        c.textReading = ordered ? Verdict::Ordered : Verdict::MayReorder;
+        c.rule = rule;
+    };
+    switch (c.sync) {
+    case Sync::None:
+        if (c.b == Op::WaitLd) return says(c.a == Op::Ld, "wait-completion");
+        if (c.b == Op::WaitSt) return says(c.a == Op::St, "wait-completion");
+        if (c.b == Op::Commit) return says(tracksByCommit(c.a), "mbarrier-completion");
+        return says(piped, piped ? "pipelined" : "async");
+    case Sync::Wait:
+        return says(true, "wait-completion");
+    case Sync::Commit:
+        if (piped) return says(true, "pipelined");
+        return says(false, tracksByCommit(c.a) ? "inter-thread" : "mbarrier-completion");
+    case Sync::CommitFa:
+        if (tracksByCommit(c.a)) return says(true, "non-pipelined-same-thread");
+        return says(piped, "mbarrier-completion");
+    case Sync::Mbar:
+    case Sync::Bar:
+    case Sync::Flag:
+        if (piped) return says(true, "pipelined-diff-thread");
+        return says(false, "non-pipelined-diff-thread");
+    case Sync::Completion:
+        return says(true, "non-pipelined-diff-thread");
+    default: // a fence dropped
+        return says(false, "fence");
+    }
+}
+
+std::string syncNotApplicable(Op a, Op b, Sync sync, std::string& rule) {
+    if (isCompletion(b) && sync != Sync::None) {
+        rule = b == Op::Commit ? "mbarrier-completion" : "wait-completion";
+        return "B is itself the completion mechanism: see the column \"nothing\"";
+    }
+    if (sync == Sync::Wait && a != Op::Ld && a != Op::St) {
+        rule = "mbarrier-completion";
+        return "there is no wait for mma, cp or shift: their completion is observed only "
+               "through tcgen05.commit and an mbarrier";
+    }
+    return "";
+}
+
+std::string naRule(Op a, Op b) {
+    if (a == Op::Alloc || a == Op::Dealloc || b == Op::Alloc || b == Op::Dealloc) return "alloc";
+    if (a == Op::Commit) return "commit";
+    if (a == Op::WaitLd || a == Op::WaitSt) return "wait";
+    return "async";
+}
+
+} // namespace
+
+const char* opKey(Op op) {
+    switch (op) {
+    case Op::Alloc: return "alloc";
+    case Op::Ld: return "ld";
+    case Op::St: return "st";
+    case Op::Shift: return "shift";
+    case Op::Cp128: return "cp.128x256b";
+    case Op::Cp4: return "cp.4x256b";
+    case Op::Mma: return "mma";
+    case Op::MmaAcc: return "mma-other-acc";
+    case Op::MmaShape: return "mma-other-shape";
+    case Op::MmaKind: return "mma-other-kind";
+    case Op::Commit: return "commit";
+    case Op::WaitLd: return "wait.ld";
+    case Op::WaitSt: return "wait.st";
+    case Op::Dealloc: return "dealloc";
+    }
+    return "?";
+}
+
+std::string opLabel(Op op) {
+    switch (op) {
+    case Op::MmaAcc: return "mma, other accumulator";
+    case Op::MmaShape: return "mma, other shape";
+    case Op::MmaKind: return "mma, other kind";
+    case Op::WaitLd: return "wait::ld";
+    case Op::WaitSt: return "wait::st";
+    default: return opKey(op);
+    }
+}
+
+const char* syncKey(Sync s) {
+    switch (s) {
+    case Sync::None: return "none";
+    case Sync::Wait: return "wait";
+    case Sync::Commit: return "commit";
+    case Sync::CommitFa: return "commit-fa";
+    case Sync::Mbar: return "mbar";
+    case Sync::MbarNoFb: return "mbar-nofb";
+    case Sync::MbarNoFa: return "mbar-nofa";
+    case Sync::Bar: return "bar";
+    case Sync::BarNoFb: return "bar-nofb";
+    case Sync::BarNoFa: return "bar-nofa";
+    case Sync::Flag: return "flag";
+    case Sync::FlagNoFb: return "flag-nofb";
+    case Sync::FlagNoFa: return "flag-nofa";
+    case Sync::Completion: return "completion";
+    }
+    return "?";
+}
+
+std::string syncLabel(Sync s) {
+    switch (s) {
+    case Sync::None: return "nothing";
+    case Sync::Wait: return "matching wait";
+    case Sync::Commit: return "commit + mbarrier wait";
+    case Sync::CommitFa: return "commit + mbarrier wait + after_thread_sync";
+    case Sync::Mbar: return "mbarrier arrive / wait";
+    case Sync::MbarNoFb: return "mbarrier, no before_thread_sync";
+    case Sync::MbarNoFa: return "mbarrier, no after_thread_sync";
+    case Sync::Bar: return "bar.sync";
+    case Sync::BarNoFb: return "bar.sync, no before_thread_sync";
+    case Sync::BarNoFa: return "bar.sync, no after_thread_sync";
+    case Sync::Flag: return "relaxed flag st / ld";
+    case Sync::FlagNoFb: return "flag, no before_thread_sync";
+    case Sync::FlagNoFa: return "flag, no after_thread_sync";
+    case Sync::Completion: return "completion, then mbarrier";
+    }
+    return "?";
+}
+
+const char* verdictLabel(Verdict v) {
+    switch (v) {
+    case Verdict::Ordered: return "ordered";
+    case Verdict::MayReorder: return "may reorder";
+    case Verdict::NotApplicable: return "—";
+    case Verdict::Error: return "error";
+    }
+    return "?";
+}
+
+const std::vector<Op>& tableOps() {
+    static const std::vector<Op> ops = {Op::Alloc,  Op::Ld,     Op::St,     Op::Shift,
+                                        Op::Cp128,  Op::Cp4,    Op::Mma,    Op::Commit,
+                                        Op::WaitLd, Op::WaitSt, Op::Dealloc};
+    return ops;
+}
+
+std::vector<Op> partnersOf(Op a, bool twoThreads) {
+    std::vector<Op> out = {Op::Ld, Op::St, Op::Shift, Op::Cp128, Op::Cp4, Op::Mma};
+    if (a == Op::Mma) out.insert(out.end(), {Op::MmaAcc, Op::MmaShape, Op::MmaKind});
+    if (!twoThreads) out.insert(out.end(), {Op::Commit, Op::WaitLd, Op::WaitSt});
+    return out;
+}
+
+const std::vector<Sync>& sameThreadSyncs() {
+    static const std::vector<Sync> s = {Sync::None, Sync::Wait, Sync::Commit, Sync::CommitFa};
+    return s;
+}
+
+const std::vector<Sync>& twoThreadSyncs() {
+    static const std::vector<Sync> s = {Sync::Mbar, Sync::Bar, Sync::Flag, Sync::Completion};
+    return s;
+}
+
+const std::vector<Sync>& droppedFenceSyncs() {
+    static const std::vector<Sync> s = {Sync::MbarNoFb, Sync::MbarNoFa, Sync::BarNoFb,
+                                        Sync::BarNoFa,  Sync::FlagNoFb, Sync::FlagNoFa};
+    return s;
+}
+
+std::string notApplicableReason(Op a, Op b) {
+    switch (a) {
+    case Op::Alloc:
+        return "alloc's only memory effect is the weak generic store of the TMEM address to "
+               "shared memory, which no tcgen05 operation reads (they get the address through "
+               "a register); alloc is synchronous, so it is issued before B anyway";
+    case Op::Dealloc:
+        return "dealloc has no memory effect in the model: tensor memory used after dealloc is "
+               "a program error, not an ordering question";
+    case Op::Commit:
+        return "commit has no tensor-memory effect of its own, and it tracks only operations "
+               "issued before it: a later B is simply not tracked "
+               "(litmus/tcgen05/commit/L22-commit-before-mma.litmus)";
+    case Op::WaitLd:
+    case Op::WaitSt:
+        return "a wait has no memory effect for B to overtake; as a sync between two "
+               "operations see the column \"matching wait\"";
+    default:
+        break;
+    }
+    if (b == Op::Alloc || b == Op::Dealloc)
+        return std::string(opKey(b)) + " has no tensor-memory effect that A could conflict with";
+    if (a == Op::Ld && b == Op::Ld)
+        return "both only read tensor memory: no order between two reads is observable";
+    return "";
+}
+
+Cell makeCell(Op a, Op b, Sync sync) {
+    Cell c;
+    c.a = a;
+    c.b = b;
+    c.sync = sync;
+    c.twoThreads = isTwoThread(sync);
+    c.id = std::string(c.twoThreads ? "xthr-" : "same-") + opKey(a) + "-" + opKey(b) + "-" +
+           syncKey(sync);
+    c.pair = pipelinedPair(a, b);
+    c.reason = notApplicableReason(a, b);
+    if (!c.reason.empty()) {
+        c.rule = naRule(a, b);
+        return c;
+    }
+    c.reason = syncNotApplicable(a, b, sync, c.rule);
+    if (!c.reason.empty()) return c;
+    classify(c);
+
+    std::size_t tidB = c.twoThreads ? 1 : 0;
+    Plan p{Gen(rowsFor(a, b)), {}, {}, {}, {}};
+    p.a = makeA(p.gen, a, b, 0);
+    p.order.push_back(p.a);
+    addSyncSteps(p, a, b, sync);
+    p.b = isCompletion(b) ? makeProbe(p.gen, p.a, tidB) : makeB(p.gen, a, b, tidB);
+    p.order.push_back(p.b);
+    c.conflict = conflictOf(p.a, p.b);
+
+    // The program-order outcome must differ from one where B runs first, or where B reads
+    // before A and writes after it: else the test could not tell reordering from order.
+    State inOrder = p.gen.initial();
+    run(p.a, inOrder);
+    run(p.b, inOrder);
+    State bFirst = p.gen.initial();
+    run(p.b, bFirst);
+    run(p.a, bFirst);
+    State overlap = p.gen.initial();
+    State bWrites = p.b.effect(overlap);
+    run(p.a, overlap);
+    for (const auto& [ref, value] : bWrites)
+        overlap[ref] = value;
+    const std::vector<std::string>& refs = p.gen.observed();
+    std::string expected = conjunction(inOrder, refs);
+    if (expected == conjunction(bFirst, refs) && expected == conjunction(overlap, refs))
+        throw std::logic_error("matrix: " + c.id + " cannot observe a reordering");
+
+    LitmusText t;
+    t.name = c.id;
+    const Rule& r = rule(c.rule);
+    t.descriptions.push_back("PTX ISA " + r.section + " #" + r.anchor +
+                             " (generated by ptxmc matrix; do not edit)");
+    std::string between = isCompletion(b) ? "B = " + opLabel(b) + " and a probe" : opLabel(b);
+    t.descriptions.push_back("A = " + opLabel(a) + ", B = " + between + ", between them: " +
+                             syncLabel(sync) + "; " + c.conflict +
+                             ". Program order ends with " + stateText(inOrder, refs) +
+                             "; any other final state means B took effect before A completed.");
+    t.init = p.gen.init();
+    for (const Step& s : p.order)
+        t.add(s.tid, s.text);
+    std::string reordered = "~(" + expected + ")";
+    if (!p.flagRef.empty()) reordered = p.flagRef + " == 1 /\\ " + reordered;
+    t.condition = "exists (" + reordered + ")";
+    c.test = std::move(t);
+    return c;
+}
+
+std::vector<Cell> allCells() {
+    std::vector<Cell> out;
+    for (Op a : tableOps())
+        for (Op b : tableOps()) {
+            if (!notApplicableReason(a, b).empty()) {
+                out.push_back(makeCell(a, b, Sync::None));
+                continue;
+            }
+            std::vector<Op> bs = {b};
+            if (a == Op::Mma && b == Op::Mma) bs = {Op::Mma, Op::MmaAcc, Op::MmaShape, Op::MmaKind};
+            for (Op variant : bs)
+                for (Sync s : sameThreadSyncs())
+                    out.push_back(makeCell(a, variant, s));
+        }
+    for (Op a : tableOps()) {
+        if (!isTmemOp(a)) continue;
+        for (Op b : partnersOf(a, true)) {
+            if (!notApplicableReason(a, b).empty()) {
+                out.push_back(makeCell(a, b, Sync::Mbar));
+                continue;
+            }
+            for (const auto* list : {&twoThreadSyncs(), &droppedFenceSyncs()})
+                for (Sync s : *list)
+                    out.push_back(makeCell(a, b, s));
+        }
+    }
+    return out;
+}
+
+} // namespace ptxmc::matrix

@@ -1,0 +1,98 @@
+// The cells of the reordering tables: one question each, asked by one generated litmus test.
+#pragma once
+
+#include "matrix/LitmusText.hpp"
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace ptxmc::matrix {
+
+/** tcgen05 operations; the Mma* variants are a second mma relative to an earlier one. */
+enum class Op {
+    Alloc,
+    Ld,
+    St,
+    Shift,
+    Cp128, ///< tcgen05.cp.128x256b
+    Cp4,   ///< tcgen05.cp.4x256b (the shape of pair P4)
+    Mma,   ///< after an mma: same accumulator, shape and kind
+    MmaAcc,
+    MmaShape,
+    MmaKind,
+    Commit,
+    WaitLd,
+    WaitSt,
+    Dealloc,
+};
+
+/** What stands between A and B. */
+enum class Sync {
+    None,       ///< one thread: nothing
+    Wait,       ///< one thread: the wait matching A (wait::ld after ld, wait::st after st)
+    Commit,     ///< one thread: commit; mbarrier wait
+    CommitFa,   ///< one thread: commit; mbarrier wait; after_thread_sync
+    Mbar,       ///< two threads: before_thread_sync; arrive | wait; after_thread_sync
+    MbarNoFb,   ///< the same without before_thread_sync
+    MbarNoFa,   ///< the same without after_thread_sync
+    Bar,        ///< two threads: before_thread_sync; bar.sync | bar.sync; after_thread_sync
+    BarNoFb,    ///< ...
+    BarNoFa,    ///< ...
+    Flag,       ///< two threads: before_thread_sync; st.relaxed flag | ld.relaxed flag; after
+    FlagNoFb,   ///< ...
+    FlagNoFa,   ///< ...
+    Completion, ///< two threads: A's completion (wait::ld/st + before, or commit) | wait; after
+};
+
+/** What the generated test observes. */
+enum class Verdict {
+    Ordered,       ///< no allowed final state shows B's effect before A completed
+    MayReorder,    ///< some allowed final state does
+    NotApplicable, ///< no test: the pair has no reordering to observe (see Cell::reason)
+    Error,         ///< the check failed (a generator or model bug; never in committed docs)
+};
+
+const char* opKey(Op op);          ///< file-name part, e.g. "cp.4x256b", "mma-other-acc"
+std::string opLabel(Op op);        ///< table label, e.g. "cp.4x256b", "mma, other accumulator"
+const char* syncKey(Sync s);       ///< file-name part, e.g. "commit-fa", "bar-nofb"
+std::string syncLabel(Sync s);     ///< column header
+const char* verdictLabel(Verdict); ///< "ordered", "may reorder", "—", "error"
+
+/** One question: can B's memory effects take place before A's complete, with `sync` between? */
+struct Cell {
+    Op a = Op::Ld;
+    Op b = Op::Ld;
+    Sync sync = Sync::None;
+    bool twoThreads = false;
+    std::string id;       ///< test name and file stem, e.g. "same-mma-ld-none"
+    std::string reason;   ///< non-empty: "—", there is nothing to test, and why
+    std::string conflict; ///< e.g. "B reads what A wrote"
+    std::string pair;     ///< "P1".."P5" when A -> B is a pipelined pair, else empty
+    std::string rule;     ///< key of the PTX rule behind the verdict (matrix/Rules.hpp)
+    /** What the literal reading of `rule` says; a different model verdict is worth a look. */
+    Verdict textReading = Verdict::NotApplicable;
+    std::optional<LitmusText> test; ///< absent exactly when `reason` is set
+};
+
+/** The operations of the one-thread table, in row/column order (Mma stands for "mma"). */
+const std::vector<Op>& tableOps();
+
+/** The B operations paired with A in the pair tables (the Mma* variants only after an mma). */
+std::vector<Op> partnersOf(Op a, bool twoThreads);
+
+/** The columns of the one-thread table and of the two tables across threads. */
+const std::vector<Sync>& sameThreadSyncs();
+const std::vector<Sync>& twoThreadSyncs();
+const std::vector<Sync>& droppedFenceSyncs();
+
+/** The cell for (a, b, sync); `twoThreads` follows from the sync. Deterministic. */
+Cell makeCell(Op a, Op b, Sync sync);
+
+/** Why (a, b) has no reordering to observe in one thread, or empty when it has one. */
+std::string notApplicableReason(Op a, Op b);
+
+/** Every cell with a test or a reason, in document order (one-thread rows first). */
+std::vector<Cell> allCells();
+
+} // namespace ptxmc::matrix

@@ -1,0 +1,194 @@
+// Markdown and HTML output of a Document; both are deterministic functions of the blocks.
+#include "matrix/Document.hpp"
+
+#include <cctype>
+
+namespace ptxmc::matrix {
+
+void Document::heading(int level, std::string text) {
+    blocks.push_back({Block::Kind::Heading, level, std::move(text), {}, {}, {}});
+}
+
+void Document::paragraph(std::string text) {
+    blocks.push_back({Block::Kind::Paragraph, 0, std::move(text), {}, {}, {}});
+}
+
+void Document::code(std::string text) {
+    blocks.push_back({Block::Kind::Code, 0, std::move(text), {}, {}, {}});
+}
+
+void Document::list(std::vector<std::string> items) {
+    blocks.push_back({Block::Kind::List, 0, {}, std::move(items), {}, {}});
+}
+
+void Document::table(std::vector<std::string> header, std::vector<std::vector<std::string>> rows) {
+    blocks.push_back({Block::Kind::Table, 0, {}, {}, std::move(header), std::move(rows)});
+}
+
+void Document::comment(std::string text) {
+    blocks.push_back({Block::Kind::Comment, 0, std::move(text), {}, {}, {}});
+}
+
+std::string cellText(const std::string& text) {
+    std::string out;
+    for (char c : text)
+        out += c == '|' ? std::string("\\|") : std::string(1, c);
+    return out;
+}
+
+std::string renderMarkdown(const Document& doc) {
+    std::string out;
+    for (const Block& b : doc.blocks) {
+        if (!out.empty()) out += "\n";
+        switch (b.kind) {
+        case Block::Kind::Heading:
+            out += std::string(static_cast<std::size_t>(b.level), '#') + " " + b.text + "\n";
+            break;
+        case Block::Kind::Paragraph:
+            out += b.text + "\n";
+            break;
+        case Block::Kind::Code:
+            out += "```\n" + b.text + "```\n";
+            break;
+        case Block::Kind::List:
+            for (const std::string& i : b.items)
+                out += "- " + i + "\n";
+            break;
+        case Block::Kind::Comment:
+            out += "<!-- " + b.text + " -->\n";
+            break;
+        case Block::Kind::Table: {
+            auto row = [](const std::vector<std::string>& cells) {
+                std::string line = "|";
+                for (const std::string& c : cells)
+                    line += " " + c + " |";
+                return line + "\n";
+            };
+            out += row(b.header);
+            out += "|";
+            for (std::size_t i = 0; i < b.header.size(); ++i)
+                out += "---|";
+            out += "\n";
+            for (const auto& r : b.rows)
+                out += row(r);
+            break;
+        }
+        }
+    }
+    return out;
+}
+
+namespace {
+
+std::string escape(const std::string& s) {
+    std::string out;
+    for (char c : s) {
+        switch (c) {
+        case '&': out += "&amp;"; break;
+        case '<': out += "&lt;"; break;
+        case '>': out += "&gt;"; break;
+        case '"': out += "&quot;"; break;
+        default: out += c;
+        }
+    }
+    return out;
+}
+
+// GitHub's heading anchor: lower case, blanks to '-', other punctuation dropped.
+std::string slug(const std::string& text) {
+    std::string out;
+    for (char c : text) {
+        if (std::isalnum(static_cast<unsigned char>(c)))
+            out += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+        else if (c == ' ' || c == '-')
+            out += '-';
+    }
+    return out;
+}
+
+} // namespace
+
+std::string inlineHtml(const std::string& md) {
+    std::string out;
+    bool bold = false;
+    for (std::size_t i = 0; i < md.size();) {
+        if (md[i] == '\\' && i + 1 < md.size() && md[i + 1] == '|') { // a table-cell escape
+            out += '|';
+            i += 2;
+        } else if (md[i] == '`') {
+            std::size_t end = md.find('`', i + 1);
+            if (end == std::string::npos) end = md.size();
+            out += "<code>" + escape(md.substr(i + 1, end - i - 1)) + "</code>";
+            i = end + 1;
+        } else if (md.compare(i, 2, "**") == 0) {
+            out += bold ? "</strong>" : "<strong>";
+            bold = !bold;
+            i += 2;
+        } else if (md[i] == '[') {
+            std::size_t close = md.find("](", i);
+            std::size_t end = close == std::string::npos ? close : md.find(')', close);
+            if (end == std::string::npos) {
+                out += escape(md.substr(i, 1));
+                ++i;
+                continue;
+            }
+            std::string text = md.substr(i + 1, close - i - 1);
+            std::string url = md.substr(close + 2, end - close - 2);
+            out += "<a href=\"" + escape(url) + "\">" + inlineHtml(text) + "</a>";
+            i = end + 1;
+        } else {
+            out += escape(md.substr(i, 1));
+            ++i;
+        }
+    }
+    if (bold) out += "</strong>";
+    return out;
+}
+
+std::string renderHtml(const Document& doc) {
+    std::string out = "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>" +
+                      escape(doc.title) +
+                      "</title>\n<style>table{border-collapse:collapse}td,th{border:1px solid "
+                      "#ccc;padding:2px 6px;vertical-align:top}</style></head><body>\n";
+    for (const Block& b : doc.blocks) {
+        switch (b.kind) {
+        case Block::Kind::Heading: {
+            std::string h = "h" + std::to_string(b.level);
+            out += "<" + h + " id=\"" + slug(b.text) + "\">" + inlineHtml(b.text) + "</" + h +
+                   ">\n";
+            break;
+        }
+        case Block::Kind::Paragraph:
+            out += "<p>" + inlineHtml(b.text) + "</p>\n";
+            break;
+        case Block::Kind::Code:
+            out += "<pre>" + escape(b.text) + "</pre>\n";
+            break;
+        case Block::Kind::List:
+            out += "<ul>\n";
+            for (const std::string& i : b.items)
+                out += "<li>" + inlineHtml(i) + "</li>\n";
+            out += "</ul>\n";
+            break;
+        case Block::Kind::Comment:
+            out += "<!-- " + escape(b.text) + " -->\n";
+            break;
+        case Block::Kind::Table:
+            out += "<table>\n<tr>";
+            for (const std::string& c : b.header)
+                out += "<th>" + inlineHtml(c) + "</th>";
+            out += "</tr>\n";
+            for (const auto& r : b.rows) {
+                out += "<tr>";
+                for (const std::string& c : r)
+                    out += "<td>" + inlineHtml(c) + "</td>";
+                out += "</tr>\n";
+            }
+            out += "</table>\n";
+            break;
+        }
+    }
+    return out + "</body></html>\n";
+}
+
+} // namespace ptxmc::matrix

@@ -1,0 +1,48 @@
+// The reordering tables as a document (Markdown/HTML) or JSON, from cells and their verdicts.
+#pragma once
+
+#include "matrix/Cells.hpp"
+#include "matrix/Document.hpp"
+
+#include <string>
+#include <vector>
+
+namespace ptxmc::matrix {
+
+/** What checking one cell's test gave. */
+struct CellResult {
+    Verdict verdict = Verdict::NotApplicable;
+    std::string observation;        ///< Never, Sometimes, ... (empty without a test)
+    std::vector<std::string> flags; ///< undefined-behaviour flags raised (tmem-race, ...)
+    std::string error;              ///< with Verdict::Error
+};
+
+/** Every cell with its result; the input of every renderer. */
+struct MatrixRun {
+    std::string model;                     ///< how the model is named in the documents
+    std::string testsLink = "matrix/tests"; ///< the tests folder, relative to the document
+    std::vector<Cell> cells;
+    std::vector<CellResult> results; ///< parallel to cells
+
+    /** The result of the cell with this id; throws std::out_of_range when there is none. */
+    const CellResult& result(const std::string& id) const;
+    /** The cell with this id; throws std::out_of_range when there is none. */
+    const Cell& cell(const std::string& id) const;
+};
+
+/** The verdict an observation of the "reordered" condition means. */
+Verdict verdictOf(const std::string& observation);
+
+/** One table cell in inline Markdown: verdict linked to its test, pair, PTX section. */
+std::string cellMarkdown(const MatrixRun& run, const Cell& c);
+
+Document matrixDocument(const MatrixRun& run);
+std::string matrixJson(const MatrixRun& run);
+
+/** expected.txt for the tests folder, so that `ptxmc check` re-checks the generated tests. */
+std::string matrixExpectations(const MatrixRun& run);
+
+/** The command that regenerates the committed documents. */
+inline constexpr const char* kRegenerateCommand = "ptxmc matrix --out-dir docs";
+
+} // namespace ptxmc::matrix

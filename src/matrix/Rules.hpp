@@ -1,0 +1,25 @@
+// The PTX ISA rules the reordering tables cite: section number, HTML anchor, one-line summary.
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace ptxmc::matrix {
+
+struct Rule {
+    std::string key;     ///< short name used by cells, e.g. "pipelined"
+    std::string section; ///< PTX ISA 9.0/9.1 numbering, e.g. "9.7.16.6.2"
+    std::string anchor;  ///< HTML anchor (stable across PTX versions), without '#'
+    std::string summary; ///< what the rule says, in one line
+};
+
+/** Every rule, in the order the documents list them. */
+const std::vector<Rule>& rules();
+
+/** The rule with this key; throws std::out_of_range for an unknown key (a generator bug). */
+const Rule& rule(const std::string& key);
+
+/** The rule's page on docs.nvidia.com. */
+std::string ruleUrl(const Rule& r);
+
+} // namespace ptxmc::matrix

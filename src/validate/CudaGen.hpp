@@ -1,0 +1,34 @@
+// Litmus test -> one CUDA C++ file: the test kernel, the histogram kernel and the runner's entry.
+#pragma once
+
+#include "litmus/Ast.hpp"
+#include "validate/Plan.hpp"
+
+#include <string>
+
+namespace ptxmc::validate {
+
+struct Generated {
+    std::string id;   ///< C++ namespace and file stem, unique per test (and mutation)
+    std::string name; ///< test name; a mutant's is NAME~MUTATION
+    Arch arch = Arch::Sm90a;
+    std::string code; ///< the whole .cu file
+};
+
+/** Where a generated test came from: the file to record, and for a mutant its origin. */
+struct Origin {
+    std::string file;     ///< the litmus file as the runner should report it
+    std::string mutantOf; ///< "" or the name of the forbidden test
+    std::string mutation; ///< "" or the mutation text
+};
+
+/**
+ * Generates the CUDA source of `test` (already mutated for a mutant). Throws InputError when the
+ * test is malformed, Refused when it has no faithful mapping to hardware.
+ */
+Generated generateCuda(const litmus::Test& test, const Origin& origin);
+
+/** The identifier the generator derives from a name: readable, and unique by a hash suffix. */
+std::string testId(const std::string& name);
+
+} // namespace ptxmc::validate

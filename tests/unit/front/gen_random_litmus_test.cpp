@@ -1,0 +1,284 @@
+// Random litmus generator: deterministic, always well-formed, and covering the instruction set.
+#include "gen/RandomLitmus.hpp"
+#include "litmus/Parser.hpp"
+#include "lower/Lowerer.hpp"
+
+#include <catch2/catch.hpp>
+#include <iostream>
+#include <map>
+#include <set>
+#include <string>
+
+using namespace ptxmc;
+
+namespace {
+
+constexpr std::uint64_t kSeeds = 2000;
+
+/** Lowers a generated test, reporting its text when it does not parse or lower. */
+ir::Program lowerGenerated(const std::string& text, std::uint64_t seed) {
+    try {
+        return lower::lowerTest(litmus::parseLitmus(text, "gen.litmus"));
+    } catch (const std::exception& e) {
+        FAIL("seed " << seed << ": " << e.what() << "\n" << text);
+    }
+    return {};
+}
+
+bool has(const litmus::Instruction& i, const std::string& part) {
+    return std::find(i.parts.begin(), i.parts.end(), part) != i.parts.end();
+}
+
+/** Feature names of one instruction: its family and the qualifiers that matter. */
+std::vector<std::string> features(const litmus::Instruction& i) {
+    std::vector<std::string> f;
+    const std::string& op = i.parts[0];
+    auto sem = [&](std::initializer_list<const char*> sems) {
+        for (const char* s : sems)
+            if (has(i, s)) {
+                std::string name = op + "." + s;
+                for (const char* sc : {"cta", "cluster", "gpu", "sys"})
+                    if (has(i, sc)) name += std::string(".") + sc;
+                return name;
+            }
+        return op + ".(none)";
+    };
+    if (op == "ld") f.push_back(sem({"weak", "relaxed", "acquire", "volatile"}));
+    if (op == "st") f.push_back(sem({"weak", "relaxed", "release", "volatile"}));
+    if (op == "atom" || op == "red") {
+        f.push_back(sem({"relaxed", "acquire", "release", "acq_rel"}));
+        for (const char* o : {"add", "exch", "cas", "and", "or", "xor", "max", "min"})
+            if (has(i, o)) f.push_back(op + "." + o);
+    }
+    if (op == "ld" || op == "st" || op == "atom" || op == "red")
+        if (has(i, "shared::cluster") && !i.operands.empty())
+            for (const auto& o : i.operands)
+                if (o.cta) f.push_back("remote shared access");
+    if (op == "fence" || op == "membar") {
+        std::string name = i.opcode;
+        f.push_back(name);
+        if (has(i, "proxy")) f.push_back("fence.proxy");
+    }
+    if (op == "bar" || op == "barrier")
+        f.push_back(i.operands.size() == 2 ? "bar.sync N, count" : "bar.sync N");
+    if (op == "sust" || op == "suld" || op == "tld" || op == "cold" || op == "ldc") f.push_back(op);
+    if (op == "add" || op == "sub" || op == "mul") f.push_back("arith." + op);
+    if (op == "mbarrier") {
+        std::string name = "mbarrier." + i.parts[1];
+        if (has(i, "expect_tx") && i.parts[1] == "arrive") name += ".expect_tx";
+        f.push_back(name);
+        if (i.parts[1] == "arrive" && i.operands[0].kind == litmus::Operand::Kind::Name)
+            f.push_back("mbarrier.arrive token");
+        if (i.parts[1] == "arrive" && i.operands[1].cta) f.push_back("mbarrier.arrive remote");
+        if (i.parts[1] == "test_wait" || i.parts[1] == "try_wait") {
+            f.push_back(has(i, "parity") ? "mbarrier wait parity" : "mbarrier wait token");
+            f.push_back(i.operands[0].kind == litmus::Operand::Kind::Sink
+                            ? "mbarrier wait blocking"
+                            : "mbarrier wait register");
+        }
+    }
+    if (op == "cp") {
+        if (has(i, "commit_group")) f.push_back("bulk commit_group");
+        else if (has(i, "wait_group")) f.push_back(has(i, "read") ? "bulk wait_group.read"
+                                                                   : "bulk wait_group");
+        else if (has(i, "bulk_group")) f.push_back("bulk s2g");
+        else f.push_back(has(i, "multicast::cluster") ? "bulk g2s multicast" : "bulk g2s");
+    }
+    if (op == "tcgen05") {
+        const std::string& k = i.parts[1];
+        f.push_back("tcgen05." + k);
+        for (const auto& p : i.parts)
+            if (p.rfind("cta_group::", 0) == 0) f.push_back("tcgen05 " + p);
+        if (k == "mma") {
+            for (const auto& p : i.parts)
+                if (p.rfind("kind::", 0) == 0) f.push_back("mma " + p);
+            f.push_back("mma idesc " + i.operands[3].name);
+            const auto& en = i.operands[4];
+            f.push_back(en.kind == litmus::Operand::Kind::Integer
+                            ? "mma EN " + std::to_string(en.value)
+                            : "mma EN register");
+        }
+        if (k == "cp") f.push_back("tcgen05.cp." + i.parts[3]);
+        if (k == "ld" || k == "st")
+            for (const auto& p : i.parts)
+                if (p == "x1" || p == "x2") f.push_back("tcgen05." + k + "." + p);
+        if (k == "commit" && has(i, "multicast::cluster")) f.push_back("tcgen05.commit multicast");
+    }
+    return f;
+}
+
+} // namespace
+
+TEST_CASE("the generator is a pure function of seed and options", "[gen]") {
+    for (std::uint64_t seed = 0; seed < 50; ++seed)
+        REQUIRE(gen::randomLitmus(seed) == gen::randomLitmus(seed));
+    std::set<std::string> distinct;
+    for (std::uint64_t seed = 0; seed < 200; ++seed)
+        distinct.insert(gen::randomLitmus(seed));
+    REQUIRE(distinct.size() == 200);
+    gen::GenOptions small;
+    small.maxThreads = 2;
+    small.maxInstructions = 5;
+    REQUIRE(gen::randomLitmus(7, small) != gen::randomLitmus(7));
+    REQUIRE(gen::randomLitmus(7, small) == gen::randomLitmus(7, small));
+}
+
+TEST_CASE("every generated test parses, lowers and stays within the limits", "[gen]") {
+    for (std::uint64_t seed = 0; seed < kSeeds; ++seed) {
+        const std::string text = gen::randomLitmus(seed);
+        const ir::Program p = lowerGenerated(text, seed);
+        const litmus::Test t = litmus::parseLitmus(text, "gen.litmus");
+        INFO("seed " << seed << "\n" << text);
+        REQUIRE(t.threads.size() <= 4);
+        std::size_t instructions = 0;
+        for (const auto& th : t.threads) {
+            REQUIRE(!th.code.empty());
+            instructions += th.code.size();
+        }
+        REQUIRE(instructions <= 12);
+        REQUIRE(p.staticDeadlocks.empty());
+        // Cheap for an explicit enumerator: few writes per cell, few operations per mbarrier,
+        // and a bounded product of rf choices, coherence orders and mbarrier orders.
+        std::map<int, int> writes, reads, mbOps;
+        for (const auto& e : p.events) {
+            if (e.has("W") && !e.has("IW")) ++writes[e.location];
+            if (e.has("R")) ++reads[e.location];
+            if (e.has("MB")) ++mbOps[e.location];
+        }
+        double candidates = 1;
+        for (const auto& [l, n] : writes) {
+            REQUIRE(n <= 3);
+            for (int w = 2; w <= n; ++w)
+                candidates *= w;
+        }
+        for (const auto& [l, n] : reads)
+            for (int r = 0; r < n; ++r)
+                candidates *= writes[l] + 1;
+        for (const auto& [l, n] : mbOps) {
+            REQUIRE(n <= 5);
+            for (int o = 2; o <= n; ++o)
+                candidates *= o;
+        }
+        REQUIRE(candidates <= 100000);
+    }
+}
+
+TEST_CASE("options restrict the generated families and sizes", "[gen]") {
+    const char* families[] = {"tcgen05", "mbarrier", "bulk", "proxies", "generic"};
+    for (int only = 0; only < 5; ++only) {
+        gen::GenOptions o;
+        o.tcgen05 = only == 0;
+        o.mbarrier = only == 1;
+        o.bulk = only == 2;
+        o.proxies = only == 3;
+        o.generic = only == 4;
+        o.maxThreads = 1 + only % 4;
+        o.maxCtas = 1 + only % 2;
+        o.maxInstructions = 3 + 2 * only;
+        for (std::uint64_t seed = 0; seed < 200; ++seed) {
+            const std::string text = gen::randomLitmus(seed, o);
+            INFO(families[only] << " only, seed " << seed << "\n" << text);
+            lowerGenerated(text, seed);
+            const litmus::Test t = litmus::parseLitmus(text, "gen.litmus");
+            REQUIRE(static_cast<int>(t.threads.size()) <= o.maxThreads);
+            std::size_t instructions = 0;
+            std::set<int> ctas;
+            for (const auto& th : t.threads) {
+                instructions += th.code.size();
+                ctas.insert(th.cta);
+                for (const auto& i : th.code) {
+                    if (!o.tcgen05) REQUIRE(i.parts[0] != "tcgen05");
+                    if (!o.bulk) REQUIRE(i.parts[0] != "cp");
+                }
+            }
+            REQUIRE(static_cast<int>(instructions) <= std::max(o.maxInstructions, 1));
+            REQUIRE(static_cast<int>(ctas.size()) <= o.maxCtas);
+        }
+    }
+}
+
+TEST_CASE("over many seeds every instruction family appears", "[gen]") {
+    std::map<std::string, int> seen;
+    int sameAcc = 0, diffAcc = 0, multiRowShift = 0;
+    for (std::uint64_t seed = 0; seed < kSeeds; ++seed) {
+        const std::string text = gen::randomLitmus(seed);
+        const litmus::Test t = litmus::parseLitmus(text, "gen.litmus");
+        for (const auto& th : t.threads)
+            for (const auto& i : th.code)
+                for (const auto& f : features(i))
+                    ++seen[f];
+        const ir::Program p = lowerGenerated(text, seed);
+        std::vector<int> accs;
+        for (const auto& e : p.events) {
+            if (e.has("MMA")) accs.push_back(e.accumulator);
+            if (e.has("SHIFT")) ++multiRowShift;
+        }
+        for (std::size_t a = 0; a < accs.size(); ++a)
+            for (std::size_t b = a + 1; b < accs.size(); ++b)
+                ++(accs[a] == accs[b] ? sameAcc : diffAcc);
+        const auto& q = t.condition->quantifier;
+        ++seen[q == litmus::Condition::Quantifier::Exists      ? "exists"
+               : q == litmus::Condition::Quantifier::NotExists ? "~exists"
+                                                               : "forall"];
+        const std::string cond = text.substr(text.rfind('\n', text.size() - 2));
+        for (const char* op : {"/\\", "\\/", "~(", "=>"})
+            if (cond.find(op) != std::string::npos) ++seen[std::string("condition ") + op];
+        if (t.threads.size() > 1 && t.threads[0].cluster) ++seen["cluster"];
+    }
+    const std::vector<std::string> required{
+        "ld.(none)", "ld.weak", "ld.volatile", "st.(none)", "st.weak", "st.volatile",
+        "atom.(none)", "atom.acq_rel.gpu", "red.(none)", "red.release.sys",
+        "atom.add", "atom.exch", "atom.cas", "atom.and", "atom.or", "atom.xor", "atom.max",
+        "atom.min", "red.add", "red.and", "red.or", "red.xor", "red.max", "red.min",
+        "remote shared access", "membar.cta", "membar.gl", "membar.sys", "fence.sc.cta",
+        "fence.sc.cluster", "fence.sc.gpu", "fence.sc.sys", "fence.acq_rel.cta",
+        "fence.acq_rel.sys", "fence.proxy.async", "fence.proxy.async.global",
+        "fence.proxy.async.shared::cta", "fence.proxy.async.shared::cluster",
+        "fence.proxy.alias", "fence.proxy.surface", "fence.proxy.texture",
+        "fence.proxy.constant", "bar.sync N", "bar.sync N, count", "sust", "suld", "tld",
+        "cold", "ldc", "arith.add", "arith.sub", "arith.mul", "mbarrier.init",
+        "mbarrier.arrive", "mbarrier.arrive.expect_tx", "mbarrier.expect_tx",
+        "mbarrier.complete_tx", "mbarrier.arrive token", "mbarrier.arrive remote",
+        "mbarrier.test_wait", "mbarrier.try_wait", "mbarrier wait parity",
+        "mbarrier wait token", "mbarrier wait blocking", "mbarrier wait register", "bulk g2s",
+        "bulk g2s multicast", "bulk s2g", "bulk commit_group", "bulk wait_group",
+        "bulk wait_group.read", "tcgen05.mma", "mma kind::f16", "mma kind::tf32", "mma idesc I0",
+        "mma idesc I1", "mma EN 0", "mma EN 1", "mma EN register", "tcgen05.cp.128x256b",
+        "tcgen05.cp.4x256b", "tcgen05.cp.128x128b", "tcgen05.cp.64x128b", "tcgen05.cp.32x128b",
+        "tcgen05.shift", "tcgen05.ld.x1", "tcgen05.ld.x2", "tcgen05.st.x1", "tcgen05.st.x2",
+        "tcgen05.wait::ld", "tcgen05.wait::st", "tcgen05.commit", "tcgen05.commit multicast",
+        "tcgen05.fence::before_thread_sync", "tcgen05.fence::after_thread_sync",
+        "tcgen05.alloc", "tcgen05.dealloc", "tcgen05.relinquish_alloc_permit",
+        "tcgen05 cta_group::1", "tcgen05 cta_group::2", "exists", "~exists", "forall",
+        "condition /\\", "condition \\/", "condition ~(", "cluster"};
+    for (const char* sem : {"relaxed", "acquire"})
+        for (const char* sc : {"cta", "cluster", "gpu", "sys"})
+            REQUIRE(seen[std::string("ld.") + sem + "." + sc] > 0);
+    for (const char* sem : {"relaxed", "release"})
+        for (const char* sc : {"cta", "cluster", "gpu", "sys"})
+            REQUIRE(seen[std::string("st.") + sem + "." + sc] > 0);
+    for (const auto& r : required) {
+        INFO(r);
+        CHECK(seen[r] > 0);
+    }
+    CHECK(sameAcc > 0);
+    CHECK(diffAcc > 0);
+    CHECK(multiRowShift > 0);
+}
+
+TEST_CASE("distribution of generated features (run on demand)", "[.][gen-stats]") {
+    std::map<std::string, int> tests;
+    for (std::uint64_t seed = 0; seed < kSeeds; ++seed) {
+        const litmus::Test t = litmus::parseLitmus(gen::randomLitmus(seed), "gen.litmus");
+        std::set<std::string> here;
+        for (const auto& th : t.threads)
+            for (const auto& i : th.code)
+                for (const auto& f : features(i))
+                    here.insert(f);
+        here.insert(std::to_string(t.threads.size()) + " thread(s)");
+        for (const auto& f : here)
+            ++tests[f];
+    }
+    for (const auto& [f, n] : tests)
+        std::cout << f << "\t" << n << "\n";
+}
