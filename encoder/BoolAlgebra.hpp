@@ -1,6 +1,9 @@
 // The condition algebra of one concrete execution: plain booleans.
 #pragma once
 
+#include "BitRelation.hpp"
+#include "Relation.hpp"
+
 #include <vector>
 
 namespace ptxmc::engine {
@@ -19,6 +22,14 @@ struct BoolAlgebra {
         return false;
     }
     static Cond neg(Cond a) { return !a; }
+};
+
+/** Concrete executions evaluate on dense bitsets: much faster than the sparse maps. */
+template <> struct Representation<BoolAlgebra> {
+    using Set = BitSet;
+    using Rel = BitRel;
+    using Ops = BitOps;
+    static Ops ops(BoolAlgebra& /*alg*/, std::size_t n) { return BitOps{n}; }
 };
 
 } // namespace ptxmc::engine

@@ -4,18 +4,21 @@
 #include "ir/BaseRelations.hpp"
 #include "ir/Vocabulary.hpp"
 
+#include <algorithm>
 #include <functional>
 
 namespace ptxmc::engine {
 
 namespace {
 
-BoolRel orderRelation(std::size_t n, const std::vector<int>& order) {
-    BoolRel r(n);
+std::size_t at(int event) {
+    return static_cast<std::size_t>(event);
+}
+
+void addOrder(BoolRel& r, const std::vector<int>& order) {
     for (std::size_t i = 0; i < order.size(); ++i)
         for (std::size_t j = i + 1; j < order.size(); ++j)
-            r.rows[static_cast<std::size_t>(order[i])].emplace(order[j], true);
-    return r;
+            r.set(at(order[i]), at(order[j]));
 }
 
 } // namespace
@@ -25,13 +28,12 @@ bool isAcyclic(const BoolRel& r) {
     std::vector<int> state(n, 0);
     std::function<bool(std::size_t)> cyclic = [&](std::size_t v) {
         state[v] = 1;
-        for (const auto& [w, c] : r.rows[v]) {
-            auto u = static_cast<std::size_t>(w);
-            if (!c) continue;
-            if (state[u] == 1 || (state[u] == 0 && cyclic(u))) return true;
-        }
+        bool found = false;
+        r.forEachInRow(v, [&](std::size_t u) {
+            if (!found && (state[u] == 1 || (state[u] == 0 && cyclic(u)))) found = true;
+        });
         state[v] = 2;
-        return false;
+        return found;
     };
     for (std::size_t v = 0; v < n; ++v)
         if (state[v] == 0 && cyclic(v)) return false;
@@ -39,26 +41,40 @@ bool isAcyclic(const BoolRel& r) {
 }
 
 ConcreteModel::ConcreteModel(const ir::Program& p, const cat::ResolvedModel& model)
-    : p_(p), model_(model) {
+    : p_(p), model_(model), existsAll_(p.events.size()) {
+    existsAll_.fill();
     for (const auto& b : ir::baseVocabulary()) {
         if (b.isSet || b.choice) continue;
         BoolRel r(p.events.size());
         for (const auto& [a, c] : ir::staticRelation(p, b.name))
-            r.rows[static_cast<std::size_t>(a)].emplace(c, true);
+            r.set(at(a), at(c));
         staticRels_.emplace(b.name, std::move(r));
     }
 }
 
 BoolSet ConcreteModel::baseSet(const std::string& name, const Outcome& o) const {
-    BoolSet s;
+    BoolSet s(p_.events.size());
     if (name == "MB_MISUSE") {
         for (int id : o.misuse)
-            s.members.emplace(id, true);
+            s.set(at(id));
         return s;
     }
-    for (int id : ir::baseSet(p_, name))
-        if (o.exists[static_cast<std::size_t>(id)]) s.members.emplace(id, true);
-    return s;
+    auto it = staticSets_.find(name);
+    if (it == staticSets_.end()) {
+        BoolSet members(p_.events.size());
+        for (int id : ir::baseSet(p_, name))
+            members.set(at(id));
+        it = staticSets_.emplace(name, members).first;
+    }
+    s = it->second;
+    return s &= existing(o);
+}
+
+BoolSet ConcreteModel::existing(const Outcome& o) const {
+    BoolSet e(p_.events.size());
+    for (std::size_t i = 0; i < o.exists.size(); ++i)
+        if (o.exists[i]) e.set(i);
+    return e;
 }
 
 BoolRel ConcreteModel::baseRelation(const std::string& name, const Choices& c,
@@ -67,38 +83,38 @@ BoolRel ConcreteModel::baseRelation(const std::string& name, const Choices& c,
     BoolRel r(n);
     if (name == "rf") {
         for (const auto& [read, write] : c.rf)
-            if (o.exists[static_cast<std::size_t>(read)])
-                r.rows[static_cast<std::size_t>(write)].emplace(read, true);
+            if (o.exists[at(read)]) r.set(at(write), at(read));
         return r;
     }
     if (name == "co" || name == "mbo") {
-        for (const auto& [loc, order] : name == "co" ? c.co : c.mbo) {
-            BoolRel part = orderRelation(n, order);
-            for (std::size_t i = 0; i < n; ++i)
-                for (const auto& [j, v] : part.rows[i])
-                    r.rows[i].emplace(j, v);
-        }
+        for (const auto& [loc, order] : name == "co" ? c.co : c.mbo)
+            addOrder(r, order);
         return r;
     }
-    if (name == "sc") return orderRelation(n, c.sc);
+    if (name == "sc") {
+        addOrder(r, c.sc);
+        return r;
+    }
     if (name == "mb-obs") {
         for (const auto& [loc, order] : c.mbo)
             for (std::size_t i = 0; i < order.size(); ++i)
                 for (std::size_t j = i + 1; j < order.size(); ++j) {
-                    const ir::Event& a = p_.events[static_cast<std::size_t>(order[i])];
+                    const ir::Event& a = p_.events[at(order[i])];
                     int b = order[j];
                     if (a.mbOp == ir::MbOp::Wait || a.mbOp == ir::MbOp::Init) continue;
-                    if (p_.events[static_cast<std::size_t>(b)].mbOp != ir::MbOp::Wait) continue;
+                    if (p_.events[at(b)].mbOp != ir::MbOp::Wait) continue;
                     if (o.waitSuccess.at(b) && o.phaseBefore.at(a.id) < o.phaseBefore.at(b))
-                        r.rows[static_cast<std::size_t>(a.id)].emplace(b, true);
+                        r.set(at(a.id), at(b));
                 }
         return r;
     }
     const BoolRel& s = staticRels_.at(name);
+    if (std::all_of(o.exists.begin(), o.exists.end(), [](bool b) { return b; })) return s;
     for (std::size_t i = 0; i < n; ++i) {
         if (!o.exists[i]) continue;
-        for (const auto& [j, v] : s.rows[i])
-            if (o.exists[static_cast<std::size_t>(j)]) r.rows[i].emplace(j, v);
+        s.forEachInRow(i, [&](std::size_t j) {
+            if (o.exists[j]) r.set(i, j);
+        });
     }
     return r;
 }
@@ -135,12 +151,12 @@ ConcreteVerdict ConcreteModel::check(const Choices& c, const Outcome& o,
         if (val.polymorphicEmpty) {
             ok = true;
         } else if (val.isSet) {
-            ok = val.set.members.empty();
+            ok = val.set.none();
         } else if (a.test == cat::Stmt::Test::Acyclic) {
             ok = isAcyclic(val.rel);
         } else if (a.test == cat::Stmt::Test::Irreflexive) {
             for (std::size_t i = 0; i < val.rel.size() && ok; ++i)
-                ok = val.rel.rows[i].count(static_cast<int>(i)) == 0;
+                ok = !val.rel.test(i, i);
         } else {
             ok = val.rel.entries() == 0;
         }

@@ -14,8 +14,8 @@
 
 namespace ptxmc::engine {
 
-using BoolRel = SparseRel<bool>;
-using BoolSet = SparseSet<bool>;
+using BoolRel = BitRel;
+using BoolSet = BitSet;
 
 /** The verdict of the model on one execution. */
 struct ConcreteVerdict {
@@ -46,7 +46,11 @@ private:
     const ir::Program& p_;
     const cat::ResolvedModel& model_;
     mutable BoolAlgebra alg_;
+    BoolSet existing(const Outcome& o) const;
+
     std::map<std::string, BoolRel> staticRels_; ///< program-determined, before existence
+    mutable std::map<std::string, BoolSet> staticSets_;
+    BoolSet existsAll_;
 };
 
 /** True when the chosen edges of `r` contain no cycle. */

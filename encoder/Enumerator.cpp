@@ -33,7 +33,18 @@ bool pastDeadline(EnumerationLimit& limit) {
 
 } // namespace
 
-void forEachCandidate(const ir::Program& p, EnumerationLimit& limit,
+/** True when no spinning wait's operand depends on a read: then mbo alone decides them. */
+bool waitsIndependentOfReads(const ir::Program& p) {
+    for (const auto& e : p.events) {
+        if (!e.has("MB_WAIT") || !e.blocking) continue;
+        for (const auto& v : {e.mbParity, e.mbToken})
+            for (int src : ir::valueSources(v))
+                if (p.events[static_cast<std::size_t>(src)].has("R")) return false;
+    }
+    return true;
+}
+
+void forEachCandidate(const ir::Program& p, EnumerationLimit& limit, bool onlyProgress,
                       const std::function<bool(const Choices&, Outcome&)>& visit) {
     std::vector<int> reads;
     std::vector<std::vector<int>> candidates;
@@ -43,61 +54,73 @@ void forEachCandidate(const ir::Program& p, EnumerationLimit& limit,
             candidates.push_back(ir::rfCandidates(p, e));
         }
     std::map<int, std::vector<int>> mbOps, writes;
-    std::vector<int> fences;
+    std::vector<int> fences, blocking;
     for (const auto& e : p.events) {
         if (e.has("MB")) mbOps[e.location].push_back(e.id);
         if (e.has("W")) writes[e.location].push_back(e.id);
         if (e.has("F") && e.has("SC")) fences.push_back(e.id);
+        if (e.has("MB_WAIT") && e.blocking) blocking.push_back(e.id);
     }
+    bool prune = onlyProgress && waitsIndependentOfReads(p);
     std::vector<int> mbLocs;
     std::vector<std::vector<int>> mbGroups;
     for (const auto& [loc, ops] : mbOps) {
         mbLocs.push_back(loc);
         mbGroups.push_back(ops);
     }
-    std::vector<std::size_t> pick(reads.size(), 0);
-    while (true) {
-        Choices c;
-        for (std::size_t i = 0; i < reads.size(); ++i)
-            c.rf[reads[i]] = candidates[i][pick[i]];
-        bool go = forEachPermutation(mbGroups, 0, [&](const std::vector<std::vector<int>>& mbo) {
-            c.mbo.clear();
-            for (std::size_t k = 0; k < mbLocs.size(); ++k)
-                c.mbo[mbLocs[k]] = mbo[k];
-            Outcome o = computeOutcome(p, c);
-            for (const auto& [r, w] : c.rf)
-                if (o.exists[static_cast<std::size_t>(r)] && !o.exists[static_cast<std::size_t>(w)])
-                    return true; // reads from a write that does not happen
-            // Coherence orders over the writes that happen; the initial write comes first.
-            std::vector<int> locs;
-            std::vector<std::vector<int>> groups;
-            for (const auto& [loc, ws] : writes) {
-                std::vector<int> rest;
-                for (int w : ws)
-                    if (!p.events[static_cast<std::size_t>(w)].has("IW") &&
-                        o.exists[static_cast<std::size_t>(w)])
-                        rest.push_back(w);
-                locs.push_back(loc);
-                groups.push_back(rest);
+    Choices c;
+    auto visitRf = [&]() {
+        Outcome o = computeOutcome(p, c);
+        for (const auto& [r, w] : c.rf)
+            if (o.exists[static_cast<std::size_t>(r)] && !o.exists[static_cast<std::size_t>(w)])
+                return true; // reads from a write that does not happen
+        // Coherence orders over the writes that happen; the initial write comes first.
+        std::vector<int> locs;
+        std::vector<std::vector<int>> groups;
+        for (const auto& [loc, ws] : writes) {
+            std::vector<int> rest;
+            for (int w : ws)
+                if (!p.events[static_cast<std::size_t>(w)].has("IW") &&
+                    o.exists[static_cast<std::size_t>(w)])
+                    rest.push_back(w);
+            locs.push_back(loc);
+            groups.push_back(rest);
+        }
+        groups.push_back(fences);
+        return forEachPermutation(groups, 0, [&](const std::vector<std::vector<int>>& orders) {
+            if (pastDeadline(limit)) return false;
+            for (std::size_t k = 0; k < locs.size(); ++k) {
+                std::vector<int> order{p.locations[static_cast<std::size_t>(locs[k])].init};
+                order.insert(order.end(), orders[k].begin(), orders[k].end());
+                c.co[locs[k]] = order;
             }
-            groups.push_back(fences);
-            return forEachPermutation(groups, 0, [&](const std::vector<std::vector<int>>& orders) {
-                if (pastDeadline(limit)) return false;
-                for (std::size_t k = 0; k < locs.size(); ++k) {
-                    std::vector<int> order{p.locations[static_cast<std::size_t>(locs[k])].init};
-                    order.insert(order.end(), orders[k].begin(), orders[k].end());
-                    c.co[locs[k]] = order;
-                }
-                c.sc = orders.back();
-                return visit(c, o);
-            });
+            c.sc = orders.back();
+            return visit(c, o);
         });
-        if (!go) return;
-        std::size_t i = 0;
-        while (i < reads.size() && ++pick[i] == candidates[i].size())
-            pick[i++] = 0;
-        if (i == reads.size()) return;
-    }
+    };
+    forEachPermutation(mbGroups, 0, [&](const std::vector<std::vector<int>>& mbo) {
+        c.mbo.clear();
+        for (std::size_t k = 0; k < mbLocs.size(); ++k)
+            c.mbo[mbLocs[k]] = mbo[k];
+        if (prune) {
+            // Spinning waits decided by mbo alone: skip orders where one of them fails.
+            for (std::size_t i = 0; i < reads.size(); ++i)
+                c.rf[reads[i]] = candidates[i][0];
+            Outcome o = computeOutcome(p, c);
+            for (int w : blocking)
+                if (!o.waitSuccess.at(w)) return !pastDeadline(limit);
+        }
+        std::vector<std::size_t> pick(reads.size(), 0);
+        while (true) {
+            for (std::size_t i = 0; i < reads.size(); ++i)
+                c.rf[reads[i]] = candidates[i][pick[i]];
+            if (!visitRf()) return false;
+            std::size_t i = 0;
+            while (i < reads.size() && ++pick[i] == candidates[i].size())
+                pick[i++] = 0;
+            if (i == reads.size()) return true;
+        }
+    });
 }
 
 } // namespace engine
@@ -128,26 +151,32 @@ report::CheckResult enumerateTest(const litmus::Test& test, const cat::ResolvedM
     std::vector<int> blocking;
     for (const auto& e : p.events)
         if (e.has("MB_WAIT") && e.blocking) blocking.push_back(e.id);
-    engine::forEachCandidate(p, limit, [&](const engine::Choices& c, engine::Outcome& o) {
-        engine::ConcreteVerdict v = cm.check(c, o, {}, true);
-        if (!v.consistent) return true;
-        anyConsistent = true;
-        bool progress = true;
-        for (int w : blocking) {
-            if (o.waitSuccess.at(w))
-                everSucceeded.insert(w);
-            else
-                progress = false;
-        }
-        if (!progress) return true;
-        if (o.valueCycle) {
-            thinAir = true; // the model allows values that depend on themselves
-            return false;
-        }
-        states.insert(engine::finalState(p, c, o));
-        flags.insert(v.flags.begin(), v.flags.end());
-        return true;
-    });
+    // Final states come only from executions where every spinning wait succeeds, so look at
+    // those first; only when there are none does the whole space tell Deadlock from Unknown.
+    for (bool onlyProgress : {true, false}) {
+        engine::forEachCandidate(
+            p, limit, onlyProgress, [&](const engine::Choices& c, engine::Outcome& o) {
+                engine::ConcreteVerdict v = cm.check(c, o, {}, true);
+                if (!v.consistent) return true;
+                anyConsistent = true;
+                bool progress = true;
+                for (int w : blocking) {
+                    if (o.waitSuccess.at(w))
+                        everSucceeded.insert(w);
+                    else
+                        progress = false;
+                }
+                if (!progress) return true;
+                if (o.valueCycle) {
+                    thinAir = true; // the model allows values that depend on themselves
+                    return false;
+                }
+                states.insert(engine::finalState(p, c, o));
+                flags.insert(v.flags.begin(), v.flags.end());
+                return true;
+            });
+        if (!states.empty() || limit.hit || thinAir) break;
+    }
     if (limit.hit || thinAir) {
         r.observation = report::Observation::Unknown;
         r.unknownReason = limit.hit ? "explicit enumeration ran past the time limit"

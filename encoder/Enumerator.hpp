@@ -28,9 +28,10 @@ struct EnumerationLimit {
 
 /**
  * Calls `visit` on every candidate execution of `p` (choices plus their outcome); stops when
- * visit returns false or the deadline passes (then limit.hit is set).
+ * visit returns false or the deadline passes (then limit.hit is set). With onlyProgress, it
+ * may skip candidates in which a spinning wait fails (when mbarrier order alone decides it).
  */
-void forEachCandidate(const ir::Program& p, EnumerationLimit& limit,
+void forEachCandidate(const ir::Program& p, EnumerationLimit& limit, bool onlyProgress,
                       const std::function<bool(const Choices&, Outcome&)>& visit);
 
 } // namespace engine

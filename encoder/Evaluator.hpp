@@ -14,8 +14,9 @@ namespace ptxmc::engine {
 template <class Alg> class Evaluator {
 public:
     using Cond = typename Alg::Cond;
-    using Set = SparseSet<Cond>;
-    using Rel = SparseRel<Cond>;
+    using Set = typename Representation<Alg>::Set;
+    using Rel = typename Representation<Alg>::Rel;
+    using Ops = typename Representation<Alg>::Ops;
 
     /** A value of the language: a set or a relation (`0` is both until used). */
     struct Val {
@@ -31,9 +32,10 @@ public:
     };
 
     Evaluator(Alg& alg, std::size_t n, const cat::ResolvedModel& model, Base base)
-        : ops_{alg, n}, model_(model), base_(std::move(base)), defs_(model.definitions.size()) {}
+        : ops_(Representation<Alg>::ops(alg, n)), model_(model), base_(std::move(base)),
+          defs_(model.definitions.size()) {}
 
-    const RelOps<Alg>& ops() const { return ops_; }
+    const Ops& ops() const { return ops_; }
 
     Val eval(const cat::Expr& e) { return evalExpr(&e); }
 
@@ -49,12 +51,12 @@ public:
 
 private:
     Rel asRel(const Val& v) const {
-        if (v.polymorphicEmpty) return Rel(ops_.n);
+        if (v.polymorphicEmpty) return ops_.emptyRel();
         if (v.isSet) throw std::logic_error("relation expected (resolver bug)");
         return v.rel;
     }
     Set asSet(const Val& v) const {
-        if (v.polymorphicEmpty) return Set{};
+        if (v.polymorphicEmpty) return ops_.emptySet();
         if (!v.isSet) throw std::logic_error("set expected (resolver bug)");
         return v.set;
     }
@@ -82,7 +84,8 @@ private:
             inProgress_.insert(index);
             Val v = evalExpr(d.expr.get());
             inProgress_.erase(index);
-            if (v.polymorphicEmpty) v = d.kind == cat::Kind::Set ? ofSet({}) : ofRel(Rel(ops_.n));
+            if (v.polymorphicEmpty)
+                v = d.kind == cat::Kind::Set ? ofSet(ops_.emptySet()) : ofRel(ops_.emptyRel());
             slot = std::move(v);
         }
         return *defs_[static_cast<std::size_t>(index)];
@@ -94,7 +97,7 @@ private:
         for (std::size_t i = 0; i < model_.definitions.size(); ++i)
             if (model_.definitions[i].group == group) members.push_back(static_cast<int>(i));
         for (int m : members)
-            defs_[static_cast<std::size_t>(m)] = ofRel(Rel(ops_.n));
+            defs_[static_cast<std::size_t>(m)] = ofRel(ops_.emptyRel());
         // Each round adds at least one pair in every execution until the fixpoint, so n*n
         // rounds per member suffice; structural equality stops much earlier in practice.
         std::size_t bound = ops_.n * ops_.n * members.size() + 1;
@@ -202,7 +205,7 @@ private:
         return ofRel(std::move(acc));
     }
 
-    RelOps<Alg> ops_;
+    Ops ops_;
     const cat::ResolvedModel& model_;
     Base base_;
     std::vector<std::optional<Val>> defs_;

@@ -34,13 +34,15 @@ Target parseOutcome(const std::string& spec, const ir::Program& p, Z3Session& s)
         if (item.empty()) continue;
         auto eq = item.find('=');
         if (eq == std::string::npos)
-            throw InputError(SourceLoc{"--outcome", 1, 1}, "expected NAME=VALUE, found '" + item + "'");
+            throw InputError(SourceLoc{"--outcome", 1, 1},
+                             "expected NAME=VALUE, found '" + item + "'");
         std::string name = trim(item.substr(0, eq));
         std::string valueText = trim(item.substr(item[eq + 1] == '=' ? eq + 2 : eq + 1));
         auto it = p.observedIndex.find(name);
         if (it == p.observedIndex.end())
             throw InputError(SourceLoc{"--outcome", 1, 1},
-                             "'" + name + "' is not observed by this test (add it to locations [...])");
+                             "'" + name +
+                                 "' is not observed by this test (add it to locations [...])");
         std::int64_t value = 0;
         try {
             std::size_t used = 0;
@@ -64,18 +66,25 @@ z3::expr propExpr(const litmus::Prop& p, const ir::Program& prog, Z3Session& s) 
         return s.observed()[static_cast<std::size_t>(prog.observedIndex.at(lower::refName(r)))];
     };
     switch (p.kind) {
-    case K::True: return s.ctx().bool_val(true);
-    case K::False: return s.ctx().bool_val(false);
+    case K::True:
+        return s.ctx().bool_val(true);
+    case K::False:
+        return s.ctx().bool_val(false);
     case K::Eq:
     case K::Ne: {
-        z3::expr rhs = p.rhsRef ? ref(*p.rhsRef)
-                                : s.ctx().bv_val(static_cast<int64_t>(lower::wrap32(p.rhsValue)), 32);
+        z3::expr rhs = p.rhsRef
+                           ? ref(*p.rhsRef)
+                           : s.ctx().bv_val(static_cast<int64_t>(lower::wrap32(p.rhsValue)), 32);
         return p.kind == K::Eq ? ref(p.lhs) == rhs : ref(p.lhs) != rhs;
     }
-    case K::Not: return !propExpr(*p.args[0], prog, s);
-    case K::And: return propExpr(*p.args[0], prog, s) && propExpr(*p.args[1], prog, s);
-    case K::Or: return propExpr(*p.args[0], prog, s) || propExpr(*p.args[1], prog, s);
-    case K::Implies: return z3::implies(propExpr(*p.args[0], prog, s), propExpr(*p.args[1], prog, s));
+    case K::Not:
+        return !propExpr(*p.args[0], prog, s);
+    case K::And:
+        return propExpr(*p.args[0], prog, s) && propExpr(*p.args[1], prog, s);
+    case K::Or:
+        return propExpr(*p.args[0], prog, s) || propExpr(*p.args[1], prog, s);
+    case K::Implies:
+        return z3::implies(propExpr(*p.args[0], prog, s), propExpr(*p.args[1], prog, s));
     }
     return s.ctx().bool_val(false);
 }
@@ -88,7 +97,8 @@ Target conditionTarget(const ir::Program& p, Z3Session& s) {
 }
 
 /** Assumptions: the given axioms, progress, and the target literal. */
-z3::expr_vector query(Z3Session& s, const std::vector<std::string>& axioms, const z3::expr& target) {
+z3::expr_vector query(Z3Session& s, const std::vector<std::string>& axioms,
+                      const z3::expr& target) {
     z3::expr_vector out(s.ctx());
     for (const auto& [name, lit] : s.axioms())
         if (std::find(axioms.begin(), axioms.end(), name) != axioms.end()) out.push_back(lit);
@@ -98,17 +108,21 @@ z3::expr_vector query(Z3Session& s, const std::vector<std::string>& axioms, cons
 }
 
 /** Deletion-based minimisation of an unsat core of axiom names (deterministic: model order). */
-std::vector<std::string> minimalCore(Z3Session& s, std::vector<std::string> core, const z3::expr& target) {
+std::vector<std::string> minimalCore(Z3Session& s, std::vector<std::string> core,
+                                     const z3::expr& target) {
     for (std::size_t i = 0; i < core.size();) {
         std::vector<std::string> without = core;
         without.erase(without.begin() + static_cast<std::ptrdiff_t>(i));
-        if (s.solver().check(query(s, without, target)) == z3::unsat) core = without;
-        else ++i;
+        if (s.solver().check(query(s, without, target)) == z3::unsat)
+            core = without;
+        else
+            ++i;
     }
     return core;
 }
 
-Explanation::Violation violation(Z3Session& s, const ir::Program& p, const cat::ResolvedModel& model,
+Explanation::Violation violation(Z3Session& s, const ir::Program& p,
+                                 const cat::ResolvedModel& model,
                                  const std::vector<std::string>& core, const std::string& axiom,
                                  const z3::expr& target, const std::string& targetText) {
     Explanation::Violation v;
@@ -153,7 +167,8 @@ Explanation explainTest(const litmus::Test& test, const cat::ResolvedModel& mode
     z3::expr targetLit = ctx.bool_const("target");
     s.solver().add(z3::implies(targetLit, t.cond));
     std::vector<std::string> all;
-    for (const auto& [name, lit] : s.axioms()) all.push_back(name);
+    for (const auto& [name, lit] : s.axioms())
+        all.push_back(name);
     z3::check_result live = s.solver().check(s.assumptions(true));
     if (live == z3::unknown) {
         ex.reason = s.solver().reason_unknown();
@@ -180,7 +195,8 @@ Explanation explainTest(const litmus::Test& test, const cat::ResolvedModel& mode
         // The explicit engine must accept what Z3 found: a cross-check on every explanation.
         engine::ConcreteVerdict v = cm.check(c, o);
         if (!v.consistent)
-            throw std::logic_error("engines disagree: the Z3 witness breaks " + v.failedAxioms.front());
+            throw std::logic_error("engines disagree: the Z3 witness breaks " +
+                                   v.failedAxioms.front());
         ex.witness = engine::buildWitness(p, model, cm, c, o, {}, "");
         ex.witness.title = test.name + ": an execution ending in " + t.text;
         return ex;

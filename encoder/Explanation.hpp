@@ -16,18 +16,18 @@ struct Explanation {
     /** One axiom of the minimal forbidding set, with what breaks it nearest to the outcome. */
     struct Violation {
         std::string axiom;
-        std::string doc;      ///< the comment above the axiom: its PTX section
-        std::string where;    ///< model file:line:col
-        std::string evidence; ///< the cycle or edge that breaks it, in words
+        std::string doc;              ///< the comment above the axiom: its PTX section
+        std::string where;            ///< model file:line:col
+        std::string evidence;         ///< the cycle or edge that breaks it, in words
         report::WitnessGraph closest; ///< an execution reaching the outcome without this axiom
     };
 
     Kind kind = Kind::Unknown;
-    std::string target;        ///< the outcome explained, e.g. "P1:r0 == 0"
-    report::WitnessGraph witness; ///< Allowed: one execution reaching it
+    std::string target;                ///< the outcome explained, e.g. "P1:r0 == 0"
+    report::WitnessGraph witness;      ///< Allowed: one execution reaching it
     std::vector<Violation> violations; ///< Forbidden (empty: the program cannot reach it at all)
     std::vector<std::string> blocked;  ///< Deadlock: waits that never succeed
-    std::string reason;        ///< Unknown: why
+    std::string reason;                ///< Unknown: why
 };
 
 /**

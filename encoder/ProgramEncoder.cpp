@@ -270,16 +270,22 @@ Choices ProgramEncoder::choices(const z3::model& m) const {
             if (exists(e)) keyed.emplace_back(intOf(pos.at(e)), e);
         std::sort(keyed.begin(), keyed.end());
         std::vector<int> out;
-        for (const auto& [k, e] : keyed) out.push_back(e);
+        for (const auto& [k, e] : keyed)
+            out.push_back(e);
         return out;
     };
     std::map<int, std::vector<int>> writes, ops;
-    for (const auto& [w, pos] : coPos_) writes[program_.events[static_cast<std::size_t>(w)].location].push_back(w);
-    for (const auto& [o, pos] : mbPos_) ops[program_.events[static_cast<std::size_t>(o)].location].push_back(o);
-    for (const auto& [loc, ws] : writes) c.co[loc] = ordered(coPos_, ws);
-    for (const auto& [loc, os] : ops) c.mbo[loc] = ordered(mbPos_, os);
+    for (const auto& [w, pos] : coPos_)
+        writes[program_.events[static_cast<std::size_t>(w)].location].push_back(w);
+    for (const auto& [o, pos] : mbPos_)
+        ops[program_.events[static_cast<std::size_t>(o)].location].push_back(o);
+    for (const auto& [loc, ws] : writes)
+        c.co[loc] = ordered(coPos_, ws);
+    for (const auto& [loc, os] : ops)
+        c.mbo[loc] = ordered(mbPos_, os);
     std::vector<int> fences;
-    for (const auto& [f, pos] : scPos_) fences.push_back(f);
+    for (const auto& [f, pos] : scPos_)
+        fences.push_back(f);
     c.sc = ordered(scPos_, fences);
     return c;
 }

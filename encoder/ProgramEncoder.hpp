@@ -55,16 +55,16 @@ private:
     Z3Algebra alg_;
     z3::expr_vector constraints_;
     std::vector<std::pair<int, z3::expr>> blocking_;
-    std::map<int, z3::expr> readValue_;          ///< read event -> its value
-    std::map<std::pair<int, int>, z3::expr> rf_; ///< (write, read) -> chosen
+    std::map<int, z3::expr> readValue_;            ///< read event -> its value
+    std::map<std::pair<int, int>, z3::expr> rf_;   ///< (write, read) -> chosen
     std::map<int, std::vector<int>> rfCandidates_; ///< read -> its candidate writes
     std::map<int, z3::expr> rfSelect_;             ///< read -> index of the chosen candidate
-    std::map<int, z3::expr> coPos_;              ///< write -> position in its location's co
-    std::map<int, z3::expr> scPos_;              ///< fence.sc -> position in the Fence-SC order
-    std::map<int, z3::expr> mbPos_;              ///< mbarrier op -> position in its mbo
-    std::map<int, z3::expr> phaseBefore_;        ///< mbarrier op -> phase it sees (Int)
-    std::map<int, z3::expr> waitSuccess_;        ///< wait -> returned True
-    std::map<int, z3::expr> misuse_;             ///< mbarrier op -> undefined behaviour
+    std::map<int, z3::expr> coPos_;                ///< write -> position in its location's co
+    std::map<int, z3::expr> scPos_;                ///< fence.sc -> position in the Fence-SC order
+    std::map<int, z3::expr> mbPos_;                ///< mbarrier op -> position in its mbo
+    std::map<int, z3::expr> phaseBefore_;          ///< mbarrier op -> phase it sees (Int)
+    std::map<int, z3::expr> waitSuccess_;          ///< wait -> returned True
+    std::map<int, z3::expr> misuse_;               ///< mbarrier op -> undefined behaviour
     std::map<const ir::Value*, z3::expr> valueCache_;
 };
 

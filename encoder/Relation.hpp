@@ -41,6 +41,9 @@ template <class Alg> struct RelOps {
         row.insert_or_assign(j, std::move(c));
     }
 
+    Set emptySet() const { return Set{}; }
+    Rel emptyRel() const { return Rel(n); }
+
     Set unionSets(const Set& a, const Set& b) const {
         Set out = a;
         for (const auto& [i, c] : b.members) {
@@ -198,6 +201,14 @@ template <class Alg> struct RelOps {
         }
         return true;
     }
+};
+
+/** Which set/relation types and operators an algebra evaluates with (sparse by default). */
+template <class Alg> struct Representation {
+    using Set = SparseSet<typename Alg::Cond>;
+    using Rel = SparseRel<typename Alg::Cond>;
+    using Ops = RelOps<Alg>;
+    static Ops ops(Alg& alg, std::size_t n) { return Ops{alg, n}; }
 };
 
 } // namespace ptxmc::engine

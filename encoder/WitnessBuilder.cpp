@@ -10,26 +10,31 @@ namespace ptxmc::engine {
 
 namespace {
 
-std::string ev(int id) { return "e" + std::to_string(id); }
+std::string ev(int id) {
+    return "e" + std::to_string(id);
+}
 
 /** A cycle of r, as a list of events (first repeated at the end), or empty. */
 std::vector<int> findCycle(const BoolRel& r) {
     std::size_t n = r.size();
-    std::vector<int> state(n, 0), stack;
-    std::vector<int> cycle;
+    std::vector<int> state(n, 0), stack, cycle;
     std::function<bool(int)> dfs = [&](int v) {
         state[static_cast<std::size_t>(v)] = 1;
         stack.push_back(v);
-        for (const auto& [w, on] : r.rows[static_cast<std::size_t>(v)]) {
-            if (!on) continue;
-            if (state[static_cast<std::size_t>(w)] == 1) {
+        bool found = false;
+        r.forEachInRow(static_cast<std::size_t>(v), [&](std::size_t u) {
+            if (found) return;
+            int w = static_cast<int>(u);
+            if (state[u] == 1) {
                 auto it = std::find(stack.begin(), stack.end(), w);
                 cycle.assign(it, stack.end());
                 cycle.push_back(w);
-                return true;
+                found = true;
+            } else if (state[u] == 0 && dfs(w)) {
+                found = true;
             }
-            if (state[static_cast<std::size_t>(w)] == 0 && dfs(w)) return true;
-        }
+        });
+        if (found) return true;
         stack.pop_back();
         state[static_cast<std::size_t>(v)] = 2;
         return false;
@@ -50,9 +55,12 @@ std::string shortLabel(const std::string& text) {
         if (dot == std::string::npos) break;
         at = dot + 1;
     }
-    std::size_t keep = parts[0] == "tcgen05" || parts[0] == "mbarrier" ? 2 : parts[0] == "cp" ? 3 : 3;
+    std::size_t keep = parts[0] == "tcgen05" || parts[0] == "mbarrier" ? 2
+                       : parts[0] == "cp"                              ? 3
+                                                                       : 3;
     std::string out;
-    for (std::size_t i = 0; i < parts.size() && i < keep; ++i) out += (i ? "." : "") + parts[i];
+    for (std::size_t i = 0; i < parts.size() && i < keep; ++i)
+        out += (i ? "." : "") + parts[i];
     return out + rest;
 }
 
@@ -67,7 +75,7 @@ AxiomEvidence axiomEvidence(const ConcreteModel& cm, const Choices& c, const Out
     if (val.polymorphicEmpty) return out;
     if (val.isSet) {
         out.text = "non-empty: ";
-        for (const auto& [i, on] : val.set.members) out.text += ev(i) + " ";
+        val.set.forEach([&](std::size_t i) { out.text += ev(static_cast<int>(i)) + " "; });
         out.text += "in " + expr;
         return out;
     }
@@ -82,22 +90,26 @@ AxiomEvidence axiomEvidence(const ConcreteModel& cm, const Choices& c, const Out
         return out;
     }
     for (std::size_t i = 0; i < val.rel.size(); ++i) {
-        for (const auto& [j, on] : val.rel.rows[i]) {
-            if (axiom.test == cat::Stmt::Test::Irreflexive && j != static_cast<int>(i)) continue;
-            out.edges.emplace_back(static_cast<int>(i), j);
+        for (std::size_t j = 0; j < val.rel.size(); ++j) {
+            if (!val.rel.test(i, j)) continue;
+            if (axiom.test == cat::Stmt::Test::Irreflexive && j != i) continue;
+            int a = static_cast<int>(i), b = static_cast<int>(j);
             // For r1 ; r2, name the event in the middle: the two halves of the broken pair.
             if (axiom.expr->op == cat::Expr::Op::Seq && axiom.expr->args.size() == 2) {
                 auto first = evaluator.relation(*axiom.expr->args[0]);
                 auto second = evaluator.relation(*axiom.expr->args[1]);
-                for (const auto& [k, on1] : first.rows[i])
-                    if (second.rows[static_cast<std::size_t>(k)].count(j)) {
-                        out.text = ev(static_cast<int>(i)) + " -(" + cat::exprText(*axiom.expr->args[0]) + ")-> " +
-                                   ev(k) + " -(" + cat::exprText(*axiom.expr->args[1]) + ")-> " + ev(j);
-                        out.edges = {{static_cast<int>(i), k}, {k, j}};
+                for (std::size_t k = 0; k < val.rel.size(); ++k)
+                    if (first.test(i, k) && second.test(k, j)) {
+                        int m = static_cast<int>(k);
+                        out.text = ev(a) + " -(" + cat::exprText(*axiom.expr->args[0]) + ")-> " +
+                                   ev(m) + " -(" + cat::exprText(*axiom.expr->args[1]) + ")-> " +
+                                   ev(b);
+                        out.edges = {{a, m}, {m, b}};
                         return out;
                     }
             }
-            out.text = "(" + ev(static_cast<int>(i)) + ", " + ev(j) + ") in " + expr;
+            out.edges.emplace_back(a, b);
+            out.text = "(" + ev(a) + ", " + ev(b) + ") in " + expr;
             return out;
         }
     }
@@ -110,7 +122,8 @@ report::WitnessGraph buildWitness(const ir::Program& p, const cat::ResolvedModel
                                   const std::string& highlightName) {
     report::WitnessGraph g;
     std::set<int> used; // initial writes appear only where something reads or orders them
-    for (const auto& [r, w] : c.rf) used.insert(w);
+    for (const auto& [r, w] : c.rf)
+        used.insert(w);
     for (const auto& [loc, order] : c.co)
         if (order.size() > 1) used.insert(order.front());
     for (const auto& e : p.events) {
@@ -118,7 +131,9 @@ report::WitnessGraph buildWitness(const ir::Program& p, const cat::ResolvedModel
         if (e.has("IW") && !used.count(e.id)) continue;
         report::WitnessNode n;
         n.id = e.id;
-        n.thread = e.thread < 0 ? "init" : "P" + std::to_string(p.threads[static_cast<std::size_t>(e.thread)].id);
+        n.thread = e.thread < 0
+                       ? "init"
+                       : "P" + std::to_string(p.threads[static_cast<std::size_t>(e.thread)].id);
         n.cta = e.thread < 0 ? -1 : e.cta;
         n.label = shortLabel(e.text);
         if (e.has("R") || e.has("W")) n.value = o.value[static_cast<std::size_t>(e.id)];
@@ -126,17 +141,21 @@ report::WitnessGraph buildWitness(const ir::Program& p, const cat::ResolvedModel
         g.nodes.push_back(n);
     }
     std::set<int> shown;
-    for (const auto& n : g.nodes) shown.insert(n.id);
+    for (const auto& n : g.nodes)
+        shown.insert(n.id);
     auto add = [&](int a, int b, const std::string& rel, bool hl = false) {
         if (shown.count(a) && shown.count(b)) g.edges.push_back({a, b, rel, hl});
     };
     for (const auto& t : p.threads)
-        for (std::size_t i = 0; i + 1 < t.events.size(); ++i) add(t.events[i], t.events[i + 1], "po");
+        for (std::size_t i = 0; i + 1 < t.events.size(); ++i)
+            add(t.events[i], t.events[i + 1], "po");
     for (const auto& e : p.events)
         if (e.issue >= 0) add(e.issue, e.id, "ae");
-    for (const auto& [r, w] : c.rf) add(w, r, "rf");
+    for (const auto& [r, w] : c.rf)
+        add(w, r, "rf");
     for (const auto& [loc, order] : c.co)
-        for (std::size_t i = 0; i + 1 < order.size(); ++i) add(order[i], order[i + 1], "co");
+        for (std::size_t i = 0; i + 1 < order.size(); ++i)
+            add(order[i], order[i + 1], "co");
     for (const auto& [r, w] : c.rf) {
         const auto& order = c.co.at(p.events[static_cast<std::size_t>(r)].location);
         auto it = std::find(order.begin(), order.end(), w);
@@ -145,13 +164,15 @@ report::WitnessGraph buildWitness(const ir::Program& p, const cat::ResolvedModel
     Evaluator<BoolAlgebra> evaluator = cm.evaluator(c, o);
     for (const auto& name : model.shown) {
         auto def = evaluator.definition(name);
-        BoolRel r = def ? def->rel : cm.baseRelation(name, c, o);
         if (def && def->isSet) continue;
+        BoolRel r = def ? def->rel : cm.baseRelation(name, c, o);
         for (std::size_t i = 0; i < r.size(); ++i)
-            for (const auto& [j, on] : r.rows[i])
-                if (on && static_cast<int>(i) != j) add(static_cast<int>(i), j, name);
+            r.forEachInRow(i, [&](std::size_t j) {
+                if (i != j) add(static_cast<int>(i), static_cast<int>(j), name);
+            });
     }
-    for (const auto& [a, b] : highlight) add(a, b, highlightName, true);
+    for (const auto& [a, b] : highlight)
+        add(a, b, highlightName, true);
     return g;
 }
 

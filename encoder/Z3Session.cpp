@@ -22,7 +22,8 @@ z3::expr encodeCheck(Evaluator<Z3Algebra>& ev, z3::context& ctx, const cat::Axio
         Z3Rel r = val.polymorphicEmpty ? Z3Rel(ev.ops().n) : val.rel;
         if (a.test == T::Acyclic) {
             // ~acyclic needs a cycle to exist: r+ has a loop.
-            holds = a.negated ? encodeIrreflexive(ctx, ev.ops().plus(r)) : encodeAcyclic(ctx, r, tag);
+            holds =
+                a.negated ? encodeIrreflexive(ctx, ev.ops().plus(r)) : encodeAcyclic(ctx, r, tag);
         } else if (a.test == T::Irreflexive) {
             holds = encodeIrreflexive(ctx, r);
         } else {
@@ -36,7 +37,8 @@ z3::expr encodeCheck(Evaluator<Z3Algebra>& ev, z3::context& ctx, const cat::Axio
 
 z3::expr_vector withLiteral(const z3::expr_vector& base, const z3::expr& extra) {
     z3::expr_vector out(base.ctx());
-    for (unsigned i = 0; i < base.size(); ++i) out.push_back(base[i]);
+    for (unsigned i = 0; i < base.size(); ++i)
+        out.push_back(base[i]);
     out.push_back(extra);
     return out;
 }
@@ -57,22 +59,24 @@ Z3Session::Z3Session(z3::context& ctx, const ir::Program& p, const cat::Resolved
     if (options.rlimit > 0) params.set("rlimit", static_cast<unsigned>(options.rlimit));
     solver_.set(params);
     pe_ = std::make_unique<ProgramEncoder>(ctx, p);
-    for (const auto& c : pe_->constraints()) solver_.add(c);
+    for (const auto& c : pe_->constraints())
+        solver_.add(c);
 
     Z3Algebra alg{ctx};
     std::map<std::string, Z3Rel> relCache;
     std::map<std::string, Z3Set> setCache;
-    Evaluator<Z3Algebra>::Base base{
-        [&](const std::string& n) {
-            auto it = setCache.find(n);
-            if (it == setCache.end()) it = setCache.emplace(n, pe_->baseSet(n)).first;
-            return it->second;
-        },
-        [&](const std::string& n) {
-            auto it = relCache.find(n);
-            if (it == relCache.end()) it = relCache.emplace(n, pe_->baseRelation(n)).first;
-            return it->second;
-        }};
+    Evaluator<Z3Algebra>::Base base{[&](const std::string& n) {
+                                        auto it = setCache.find(n);
+                                        if (it == setCache.end())
+                                            it = setCache.emplace(n, pe_->baseSet(n)).first;
+                                        return it->second;
+                                    },
+                                    [&](const std::string& n) {
+                                        auto it = relCache.find(n);
+                                        if (it == relCache.end())
+                                            it = relCache.emplace(n, pe_->baseRelation(n)).first;
+                                        return it->second;
+                                    }};
     Evaluator<Z3Algebra> ev(alg, p.events.size(), model, base);
     int index = 0;
     for (const auto& a : model.axioms) {
@@ -87,12 +91,15 @@ Z3Session::Z3Session(z3::context& ctx, const ir::Program& p, const cat::Resolved
         axioms_.emplace_back(a.name, lit);
     }
     z3::expr_vector waits(ctx);
-    for (const auto& [e, s] : pe_->blockingWaits()) waits.push_back(s);
+    for (const auto& [e, s] : pe_->blockingWaits())
+        waits.push_back(s);
     solver_.add(z3::implies(progress_, waits.empty() ? ctx.bool_val(true) : z3::mk_and(waits)));
-    for (const auto& o : p.observed) observed_.push_back(pe_->finalValue(o));
+    for (const auto& o : p.observed)
+        observed_.push_back(pe_->finalValue(o));
 }
 
-z3::expr_vector Z3Session::assumptions(bool withProgress, const std::set<std::string>& without) const {
+z3::expr_vector Z3Session::assumptions(bool withProgress,
+                                       const std::set<std::string>& without) const {
     z3::expr_vector out(ctx_);
     for (const auto& [name, lit] : axioms_)
         if (!without.count(name)) out.push_back(lit);
@@ -100,6 +107,8 @@ z3::expr_vector Z3Session::assumptions(bool withProgress, const std::set<std::st
     return out;
 }
 
-Choices Z3Session::choices(const z3::model& m) { return pe_->choices(m); }
+Choices Z3Session::choices(const z3::model& m) {
+    return pe_->choices(m);
+}
 
 } // namespace ptxmc::engine

@@ -6,12 +6,11 @@
 #include "ProgramEncoder.hpp"
 #include "cat/Resolver.hpp"
 
-#include <z3++.h>
-
 #include <memory>
 #include <set>
 #include <string>
 #include <vector>
+#include <z3++.h>
 
 namespace ptxmc::engine {
 

@@ -75,3 +75,10 @@ foreach(case IN ITEMS tcgen05/commit/L16-MP+commit-nofa tcgen05/commit/L17-MP+co
     COMMAND ptxmc explain --format svg -o ${CMAKE_CURRENT_BINARY_DIR}/${name}.svg litmus/${case}.litmus
     WORKING_DIRECTORY ${PROJECT_SOURCE_DIR})
 endforeach()
+
+# Differential testing: 300 seeded random tests through both engines (states, observations and
+# flags must agree). `ptxmc differential --seed S --count N` reproduces or extends the run.
+add_test(NAME differential/seeds-1-300
+  COMMAND ptxmc differential --seed 1 --count 300 --jobs 2 --limit 60
+  WORKING_DIRECTORY ${PROJECT_SOURCE_DIR})
+set_tests_properties(differential/seeds-1-300 PROPERTIES TIMEOUT 900)

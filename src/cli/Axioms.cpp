@@ -27,10 +27,12 @@ std::string fingerprint(const report::CheckResult& r) {
     std::string s = report::toString(r.observation);
     for (const auto& st : r.states) {
         s += " [";
-        for (auto v : st.values) s += std::to_string(v) + ",";
+        for (auto v : st.values)
+            s += std::to_string(v) + ",";
         s += "]";
     }
-    for (const auto& f : r.flags) s += " " + f.name;
+    for (const auto& f : r.flags)
+        s += " " + f.name;
     return s;
 }
 
@@ -39,7 +41,8 @@ std::map<std::string, std::string> runAll(const std::vector<litmus::Test>& tests
     std::map<std::string, std::string> out;
     CheckOptions options;
     options.engine = engine;
-    for (const auto& t : tests) out[t.file] = fingerprint(runEngines(t, model, options));
+    for (const auto& t : tests)
+        out[t.file] = fingerprint(runEngines(t, model, options));
     return out;
 }
 
@@ -47,17 +50,20 @@ int runAxioms(const AxiomsArgs& args) {
     auto model = cat::resolveModel(args.modelFile.empty() ? cat::loadBuiltinModel()
                                                           : cat::loadModelFile(args.modelFile));
     Inputs inputs = expandInputs(args.paths);
-    for (const auto& e : inputs.errors) std::cerr << e << '\n';
+    for (const auto& e : inputs.errors)
+        std::cerr << e << '\n';
     if (!inputs.errors.empty()) return 2;
     std::vector<litmus::Test> tests;
-    for (const auto& path : inputs.tests) tests.push_back(litmus::parseLitmusFile(path));
+    for (const auto& path : inputs.tests)
+        tests.push_back(litmus::parseLitmusFile(path));
     Engine engine = args.engine == "z3" ? Engine::Z3 : Engine::Enumerate;
     auto full = runAll(tests, *model, engine);
     int useless = 0, wrongClaims = 0;
     for (const auto& name : args.implied)
         if (std::none_of(model->axioms.begin(), model->axioms.end(),
                          [&](const cat::Axiom& a) { return !a.flag && a.name == name; }))
-            throw InputError(SourceLoc{}, "--implied names '" + name + "', which is not an axiom of the model");
+            throw InputError(SourceLoc{},
+                             "--implied names '" + name + "', which is not an axiom of the model");
     for (const auto& axiom : model->axioms) {
         if (axiom.flag) continue;
         bool claimedImplied =
@@ -76,8 +82,9 @@ int runAxioms(const AxiomsArgs& args) {
         if (!changed.empty() && claimedImplied) ++wrongClaims;
     }
     if (useless > 0)
-        std::cerr << "ptxmc: " << useless << " axiom(s) change no verdict of these tests: add a "
-                                             "test that needs them, or remove them\n";
+        std::cerr << "ptxmc: " << useless
+                  << " axiom(s) change no verdict of these tests: add a "
+                     "test that needs them, or remove them\n";
     if (wrongClaims > 0)
         std::cerr << "ptxmc: " << wrongClaims << " axiom(s) claimed implied change a verdict\n";
     return useless + wrongClaims > 0 ? 1 : 0;
@@ -88,7 +95,8 @@ int runAxioms(const AxiomsArgs& args) {
 void setupAxioms(CLI::App& app) {
     auto args = std::make_shared<AxiomsArgs>();
     CLI::App* sub = app.add_subcommand(
-        "axioms", "Check that deleting any one named axiom of the model changes some test's answer");
+        "axioms",
+        "Check that deleting any one named axiom of the model changes some test's answer");
     sub->add_option("--model", args->modelFile, "model file (default: the built-in model)");
     sub->add_option("--engine", args->engine, "enumerate (default) or z3")
         ->check(CLI::IsMember({"z3", "enumerate"}));

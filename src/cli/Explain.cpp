@@ -38,17 +38,22 @@ std::string renderText(const Explanation& ex) {
         else
             out << "A minimal set of axioms that forbids it (removing any one allows it):\n";
         for (const auto& v : ex.violations) {
-            out << "\n" << v.axiom << " (" << v.where << ")\n  " << v.doc << "\n  breaks on: "
-                << v.evidence << "\n";
+            out << "\n"
+                << v.axiom << " (" << v.where << ")\n  " << v.doc << "\n  breaks on: " << v.evidence
+                << "\n";
             std::istringstream lines(report::toText(v.closest));
-            for (std::string line; std::getline(lines, line);) out << "  " << line << "\n";
+            for (std::string line; std::getline(lines, line);)
+                out << "  " << line << "\n";
         }
         break;
     case Explanation::Kind::Deadlock:
         out << "Deadlock: no execution lets every spinning wait succeed.\n";
-        for (const auto& b : ex.blocked) out << "  blocked: " << b << "\n";
+        for (const auto& b : ex.blocked)
+            out << "  blocked: " << b << "\n";
         break;
-    case Explanation::Kind::Unknown: out << "Unknown: " << ex.reason << "\n"; break;
+    case Explanation::Kind::Unknown:
+        out << "Unknown: " << ex.reason << "\n";
+        break;
     }
     return out.str();
 }
@@ -57,7 +62,8 @@ std::string renderDot(const Explanation& ex) {
     if (ex.kind == Explanation::Kind::Allowed) return report::toDot(ex.witness);
     if (ex.kind == Explanation::Kind::Forbidden && !ex.violations.empty()) {
         report::WitnessGraph g = ex.violations.front().closest;
-        for (const auto& v : ex.violations) g.notes.push_back(v.axiom + ": " + v.evidence);
+        for (const auto& v : ex.violations)
+            g.notes.push_back(v.axiom + ": " + v.evidence);
         g.notes.insert(g.notes.begin(), "Forbidden: " + ex.target);
         return report::toDot(g);
     }
@@ -92,7 +98,7 @@ int runExplain(const ExplainArgs& args) {
     std::optional<std::string> outcome;
     if (!args.outcome.empty()) outcome = args.outcome;
     Explanation ex = explainTest(test, *model, outcome, CheckOptions{});
-    std::string text = args.format == "text" ? renderText(ex)
+    std::string text = args.format == "text"  ? renderText(ex)
                        : args.format == "dot" ? renderDot(ex)
                                               : renderSvg(renderDot(ex));
     if (args.output.empty()) {
@@ -110,19 +116,22 @@ int runExplain(const ExplainArgs& args) {
 void setupExplain(CLI::App& app) {
     auto args = std::make_shared<ExplainArgs>();
     CLI::App* sub = app.add_subcommand(
-        "explain", "Show a witness execution for an allowed outcome, or the named axioms that forbid it");
+        "explain",
+        "Show a witness execution for an allowed outcome, or the named axioms that forbid it");
     sub->add_option("TEST", args->test, "a litmus file")->required();
-    sub->add_option("--outcome", args->outcome,
-                    "final state to explain, e.g. \"P1:r0=0; x=1\" (default: the test's condition)");
+    sub->add_option(
+        "--outcome", args->outcome,
+        "final state to explain, e.g. \"P1:r0=0; x=1\" (default: the test's condition)");
     sub->add_option("--format", args->format, "text (default), dot or svg")
         ->check(CLI::IsMember({"text", "dot", "svg"}));
     sub->add_option("--model", args->modelFile, "model file (default: the built-in model)");
     sub->add_option("-o,--output", args->output, "write to this file instead of standard output");
-    sub->footer("Examples:\n"
-                "  ptxmc explain litmus/tcgen05/commit/L17-MP+commit+fa.litmus\n"
-                "      which axioms forbid the stale read\n"
-                "  ptxmc explain --format svg -o w.svg litmus/tcgen05/commit/L16-MP+commit-nofa.litmus\n"
-                "      draw an execution where the stale read happens");
+    sub->footer(
+        "Examples:\n"
+        "  ptxmc explain litmus/tcgen05/commit/L17-MP+commit+fa.litmus\n"
+        "      which axioms forbid the stale read\n"
+        "  ptxmc explain --format svg -o w.svg litmus/tcgen05/commit/L16-MP+commit-nofa.litmus\n"
+        "      draw an execution where the stale read happens");
     sub->callback([args]() {
         int status = runExplain(*args);
         if (status != 0) throw CLI::RuntimeError(status);

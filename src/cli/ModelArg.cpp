@@ -29,8 +29,7 @@ cat::Model loadModel(const std::string& arg) {
     try {
         return cat::loadBuiltinModel(name);
     } catch (const InputError& builtin) {
-        throw InputError(SourceLoc{arg, 0, 0},
-                         "no such model file, and " + builtin.message());
+        throw InputError(SourceLoc{arg, 0, 0}, "no such model file, and " + builtin.message());
     }
 }
 

@@ -1,6 +1,10 @@
 // ptxmc's entry point: the root command line, subcommands, and the last-resort error handling.
 #include "cli/Axioms.hpp"
 #include "cli/Check.hpp"
+#include "cli/Compare.hpp"
+#include "cli/Diff.hpp"
+#include "cli/Matrix.hpp"
+#include "cli/Differential.hpp"
 #include "cli/GenCuda.hpp"
 #include "cli/Explain.hpp"
 #include "support/SourceLoc.hpp"
@@ -26,9 +30,13 @@ int main(int argc, char** argv) {
     app.require_subcommand(1);
     app.footer(kExamples);
     ptxmc::cli::setupCheck(app);
+    ptxmc::cli::setupDiff(app);
+    ptxmc::cli::setupMatrix(app);
     ptxmc::cli::setupGenCuda(app);
+    ptxmc::cli::setupCompare(app);
     ptxmc::cli::setupAxioms(app);
     ptxmc::cli::setupExplain(app);
+    ptxmc::cli::setupDifferential(app);
     try {
         app.parse(argc, argv);
         return 0;

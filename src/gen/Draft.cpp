@@ -168,7 +168,8 @@ int Draft::newLoc(Space space, int cta, int rows) {
     const auto& names = namesOf(space);
     std::string name;
     for (const auto& n : names) {
-        bool used = std::any_of(locs_.begin(), locs_.end(), [&](const Loc& l) { return l.name == n; });
+        bool used =
+            std::any_of(locs_.begin(), locs_.end(), [&](const Loc& l) { return l.name == n; });
         if (!used) {
             name = n;
             break;
@@ -188,7 +189,7 @@ int Draft::newLoc(Space space, int cta, int rows) {
     }
     if (space == Space::Mbarrier) {
         l.init.clear();
-        l.count = rng_->chance(70) ? 1 : 2;
+        l.count = rng_->chance(80) ? 1 : 2;
     }
     locs_.push_back(l);
     return locCount() - 1;
@@ -199,7 +200,7 @@ int Draft::pickLoc(Space space, int cta, bool forWrite, int minRows, bool mayCre
     for (int i = 0; i < locCount(); ++i) {
         const Loc& l = loc(i);
         if (l.space != space || l.aliasOf >= 0 || l.allocTarget || l.rows < minRows) continue;
-        if (space == Space::Mbarrier && l.count == 0 &&
+        if (space == Space::Mbarrier && l.programInit &&
             std::find(l.ctas.begin(), l.ctas.end(), cta) == l.ctas.end())
             continue; // an mbarrier the program inits lives in one CTA only
         if (forWrite) {
@@ -241,11 +242,11 @@ int Draft::aliasOf(int root, const std::string& proxy) {
 int Draft::pickMbarrier(int t, int cta) {
     int before = locCount();
     int m = pickLoc(Space::Mbarrier, cta, false);
-    if (m < 0 || m < before || ctaOf(t) != cta || !rng_->chance(25)) return m;
+    if (m < 0 || m < before || ctaOf(t) != cta || !opt_.mbarrier || !rng_->chance(25)) return m;
     // Sometimes the program initialises the new mbarrier itself (PTX ISA 9.7.13.15.9).
-    int count = loc(m).count;
-    loc(m).count = 0;
-    emit(t, "mbarrier.init.shared::cta.b64 " + addr(m, cta, cta) + ", " + std::to_string(count));
+    loc(m).programInit = true;
+    emit(t, "mbarrier.init.shared::cta.b64 " + addr(m, cta, cta) + ", " +
+                std::to_string(loc(m).count));
     mbOp(key(m, cta));
     return m;
 }
@@ -302,12 +303,18 @@ void Draft::write(const CellKey& k, const std::vector<std::int64_t>& values) {
     addValues(c.values, values);
 }
 
+bool Draft::mayBlock(const CellKey& k) const {
+    auto it = mbArrivals_.find(k);
+    return it != mbArrivals_.end() && it->second >= loc(k.loc).count;
+}
+
 int Draft::mbOps(const CellKey& k) const {
     auto it = mbOps_.find(k);
     return it == mbOps_.end() ? 0 : it->second;
 }
 
-std::string Draft::addr(int l, int fromCta, int instCta, int row, bool brackets) const {
+std::string Draft::addr(int l, int fromCta, int instCta, int row, bool brackets) {
+    ensure(loc(l).aliasOf >= 0 ? loc(l).aliasOf : l, instCta);
     std::string s = loc(l).name;
     if (instCta >= 0 && instCta != fromCta) s += "@" + std::to_string(instCta);
     if (row > 0) s += "+" + std::to_string(row);
@@ -359,90 +366,6 @@ std::pair<int, std::string> Draft::barrierFor(int cta, const std::vector<int>& p
                             : ", " + std::to_string(32 * static_cast<int>(participants.size()));
     barriers_[k] = {id, count};
     return {id, count};
-}
-
-std::string Draft::render(const std::string& name, const std::string& condition) const {
-    std::string out = "PTX " + name + "\n";
-    std::string features;
-    auto note = [&](const char* prefix, const char* what) {
-        for (const auto& t : threads_)
-            for (const auto& c : t.code)
-                if (c.rfind(prefix, 0) == 0) {
-                    if (features.find(what) == std::string::npos)
-                        features += std::string(features.empty() ? "" : ", ") + what;
-                    return;
-                }
-    };
-    note("tcgen05", "tcgen05");
-    note("mbarrier", "mbarrier");
-    note("cp.async", "bulk copy");
-    note("fence.proxy", "proxy fence");
-    note("bar", "bar.sync");
-    out += "\"random test: " + std::to_string(threads()) + " thread(s), " +
-           std::to_string(nCtas_) + " CTA(s)" + (cluster_ ? " in one cluster" : "") +
-           (features.empty() ? "" : "; " + features) + "\"\n{\n";
-    for (const auto& l : locs_) {
-        if (l.aliasOf >= 0) continue;
-        std::string ctas;
-        for (int c : l.ctas)
-            ctas += (ctas.empty() ? "" : ",") + std::to_string(c);
-        std::string vals = std::to_string(l.init.empty() ? 0 : l.init[0]);
-        if (l.rows > 1) {
-            vals.clear();
-            for (auto v : l.init)
-                vals += (vals.empty() ? "" : ", ") + std::to_string(v);
-            vals = "{" + vals + "}";
-        }
-        switch (l.space) {
-        case Space::Global:
-            out += "  " + l.name + " = " + vals + ";\n";
-            break;
-        case Space::Shared:
-            out += "  " + l.name + " @ shared " + ctas + " = " + vals + ";\n";
-            break;
-        case Space::Tmem:
-            out += "  " + l.name + " @ tmem " + ctas +
-                   (l.rows > 1 ? ", rows " + std::to_string(l.rows) : "") + " = " + vals + ";\n";
-            break;
-        case Space::Mbarrier:
-            out += "  " + l.name + " @ mbarrier " + ctas +
-                   (l.count ? ", count " + std::to_string(l.count) : "") + ";\n";
-            break;
-        }
-    }
-    for (const auto& l : locs_)
-        if (l.aliasOf >= 0)
-            out += "  " + l.name + " @ " + l.proxy + " aliases " + loc(l.aliasOf).name + ";\n";
-    for (const auto& [t, r, v] : regInits_)
-        out += "  P" + std::to_string(t) + ":" + r + " = " + std::to_string(v) + ";\n";
-    out += "}\n";
-    // Code table, columns padded to line up as in the corpus.
-    std::vector<std::vector<std::string>> cols;
-    std::size_t rows = 0;
-    for (int t = 0; t < threads(); ++t) {
-        const ThreadDraft& td = threads_[static_cast<std::size_t>(t)];
-        std::string head = "P" + std::to_string(t) + "@cta " + std::to_string(td.cta) +
-                           (cluster_ ? ",cluster 0" : "") +
-                           ",gpu " + std::to_string(td.cta == 1 ? gpu1_ : 0);
-        std::vector<std::string> col{head};
-        col.insert(col.end(), td.code.begin(), td.code.end());
-        rows = std::max(rows, col.size());
-        cols.push_back(col);
-    }
-    for (std::size_t r = 0; r < rows; ++r) {
-        std::string line;
-        for (std::size_t c = 0; c < cols.size(); ++c) {
-            std::size_t width = 0;
-            for (const auto& s : cols[c])
-                width = std::max(width, s.size());
-            std::string cellText = r < cols[c].size() ? cols[c][r] : "";
-            cellText.resize(width, ' ');
-            line += (c ? " | " : " ") + cellText;
-        }
-        out += line + " ;\n";
-    }
-    out += condition + "\n";
-    return out;
 }
 
 } // namespace ptxmc::gen

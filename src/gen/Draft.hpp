@@ -22,7 +22,8 @@ struct Loc {
     std::vector<int> ctas; ///< CTAs holding an instance (shared, tmem, mbarrier)
     int rows = 1;
     std::vector<std::int64_t> init; ///< one value per row
-    int count = 0;                  ///< mbarrier: declared count; 0: the program inits it
+    int count = 0;                  ///< mbarrier: expected arrival count
+    bool programInit = false;       ///< mbarrier: declared uninitialised, mbarrier.init'ed
     int aliasOf = -1;               ///< alias: index of the root location
     std::string proxy;              ///< alias: generic, surface, texture or constant
     bool allocTarget = false;       ///< holds tcgen05.alloc addresses, kept out of the pool
@@ -137,8 +138,14 @@ public:
     std::uint64_t candidates() const;
     void mbOp(const CellKey& k) { ++mbOps_[k]; }
     int mbOps(const CellKey& k) const;
-    /** Operand text for `l`'s instance `instCta` seen from a thread of `fromCta`. */
-    std::string addr(int l, int fromCta, int instCta, int row = 0, bool brackets = true) const;
+    /** An arrive-on operation (mbarrier.arrive, tcgen05.commit) on `k`. */
+    void mbArrive(const CellKey& k) { ++mbArrivals_[k], mbOp(k); }
+    /** Whether a spinning wait on `k` may succeed: enough arrive-ons so far. Spinning only
+     * then keeps most tests free of deadlocks, which would make their condition vacuous. */
+    bool mayBlock(const CellKey& k) const;
+    /** Operand text for `l`'s instance `instCta` seen from a thread of `fromCta`; declares
+     * that instance if missing (a plain name must not resolve to another CTA's instance). */
+    std::string addr(int l, int fromCta, int instCta, int row = 0, bool brackets = true);
     /** Condition reference text of a cell ("x", "a@1", "t@0[1]"). */
     std::string cellRef(const CellKey& k) const;
     std::vector<CellKey> dataCells() const;
@@ -156,6 +163,9 @@ public:
     std::string render(const std::string& name, const std::string& condition) const;
 
 private:
+    std::string summary() const;   ///< the description line
+    std::string codeTable() const; ///< thread headers and rows
+
     GenOptions opt_;
     Rng* rng_;
     int nCtas_ = 1;
@@ -165,6 +175,7 @@ private:
     std::vector<Loc> locs_;
     std::map<CellKey, Cell> cells_;
     std::map<CellKey, int> mbOps_;
+    std::map<CellKey, int> mbArrivals_;
     std::vector<std::tuple<int, std::string, std::int64_t>> regInits_;
     std::map<std::pair<int, std::vector<int>>, std::pair<int, std::string>> barriers_;
     int ctaGroup_ = 0;

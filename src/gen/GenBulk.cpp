@@ -1,5 +1,4 @@
-// Bulk asynchronous copies: global->shared completed on an mbarrier (optionally multicast),
-// shared->global completed through bulk async-groups.
+// Bulk copies: global->shared on an mbarrier (sometimes multicast), shared->global in groups.
 #include "gen/Families.hpp"
 
 namespace ptxmc::gen {
@@ -13,7 +12,7 @@ bool bulkToShared(Draft& d, int t, int s, int inst, int mb, bool multicast, int 
     int mask = 0;
     if (multicast) {
         // Ranks of the 2-CTA cluster are the CTA numbers; every target needs s and mb.
-        if (d.peer(c) < 0 || d.loc(mb).count == 0) return false;
+        if (d.peer(c) < 0 || d.loc(mb).programInit) return false;
         mask = r.pick({3, 3, 1, 2});
         targets.clear();
         for (int cta = 0; cta < 2; ++cta)
@@ -24,13 +23,14 @@ bool bulkToShared(Draft& d, int t, int s, int inst, int mb, bool multicast, int 
         }
         inst = c; // the operands name the issuer's instances; the mask picks the targets
     }
-    const std::string dstSpace = multicast || inst != c
-                                     ? ".shared::cluster"
-                                     : r.pick({".shared::cluster", ".shared::cta"});
+    const std::string dstSpace =
+        multicast || inst != c ? ".shared::cluster" : r.pick({".shared::cluster", ".shared::cta"});
     d.emit(t, "cp.async.bulk" + dstSpace + ".global.mbarrier::complete_tx::bytes" +
                   (multicast ? ".multicast::cluster " : " ") + d.addr(s, c, inst) + ", " +
                   d.addr(g, c, -1) + ", " + std::to_string(size) + ", " + d.addr(mb, c, inst) +
-                  (multicast ? ", " + std::string(mask == 3 ? "0b11" : mask == 1 ? "0x1" : "2")
+                  (multicast ? ", " + std::string(mask == 3   ? "0b11"
+                                                  : mask == 1 ? "0x1"
+                                                              : "2")
                              : ""));
     const std::vector<std::int64_t> src = d.read(d.key(g, -1));
     for (int cta : targets) {
@@ -46,7 +46,7 @@ bool bulkToGlobal(Draft& d, int t) {
     const int s = d.pickLoc(Space::Shared, c, true);
     const int g = d.pickLoc(Space::Global, -1, true);
     if (s < 0 || g < 0) return false;
-    if (r.chance(40)) {
+    if (d.opt().generic && r.chance(40)) {
         // The canonical producer: generic write, proxy fence, then the async-proxy copy.
         store(d, t, s, c, d.freshConst());
         if (r.chance(70)) asyncFence(d, t, Space::Shared);
@@ -77,25 +77,26 @@ bool fragToShared(Draft& d) {
     const int s = d.pickLoc(Space::Shared, inst, true);
     const int mb = d.pickMbarrier(t, inst);
     if (s < 0 || mb < 0) return false;
-    const bool multicast = d.peer(c) >= 0 && inst == c && d.loc(mb).count > 0 && r.chance(35);
+    const bool multicast = d.peer(c) >= 0 && inst == c && !d.loc(mb).programInit && r.chance(35);
     const int size = r.pick({16, 16, 32, 64});
     // Mostly the transaction count balances the copy, so the phase can complete.
-    if (r.chance(70)) {
+    const bool mbOps = d.opt().mbarrier; // else only the copy itself acts on the mbarrier
+    if (mbOps && r.chance(70)) {
         if (inst == c && r.chance(70))
             arrive(d, t, mb, inst, size);
         else
             txOp(d, t, mb, inst, false, size);
     }
     if (!bulkToShared(d, t, s, inst, mb, multicast, size)) return false;
-    if (multicast && r.chance(60)) {
+    if (mbOps && multicast && r.chance(60)) {
         // The peer CTA expects the bytes on its own mbarrier too.
         const int other = d.pickThreadIn(d.peer(c));
         arrive(d, other, mb, d.peer(c), size);
     }
-    if (r.chance(50)) {
+    if (mbOps && r.chance(50)) {
         const int reader = d.pickThreadIn(inst);
         mbWait(d, reader, mb, r.chance(70));
-        load(d, reader, s, inst);
+        if (d.opt().generic) load(d, reader, s, inst);
     }
     return true;
 }

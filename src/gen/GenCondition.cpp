@@ -89,8 +89,8 @@ std::string condition(Draft& d) {
         }
     }
     const std::string prop = combine(r, atoms, fromHints && r.chance(85));
-    const char* q = r.pick({"exists", "exists", "exists", "exists", "exists", "~exists",
-                            "~exists", "forall", "forall"});
+    const char* q = r.pick({"exists", "exists", "exists", "exists", "exists", "~exists", "~exists",
+                            "forall", "forall"});
     return std::string(q) + " (" + prop + ")";
 }
 

@@ -49,8 +49,11 @@ std::string load(Draft& d, int t, int l, int inst) {
     const int c = d.ctaOf(t);
     const std::string reg = d.freshReg(t, "r");
     const CellKey k = d.key(l, inst);
-    d.emit(t, "ld" + sem + spaceQualifier(d, l, c, inst) + typeSuffix(r) + " " + reg + ", " +
-                  operandText(d, l, c, inst));
+    // One random choice per statement: the order C++ evaluates operands of + is unspecified.
+    const std::string space = spaceQualifier(d, l, c, inst);
+    const std::string type = typeSuffix(r);
+    const std::string operand = operandText(d, l, c, inst);
+    d.emit(t, "ld" + sem + space + type + " " + reg + ", " + operand);
     d.define(t, reg, d.read(k));
     d.observe(t, reg, k);
     return reg;
@@ -70,18 +73,20 @@ bool store(Draft& d, int t, int l, int inst, std::optional<std::int64_t> value) 
     } else {
         v = d.valueOperand(t, values, true);
     }
-    d.emit(t, "st" + sem + spaceQualifier(d, l, c, inst) + typeSuffix(r) + " " +
-                  operandText(d, l, c, inst) + ", " + v);
+    const std::string space = spaceQualifier(d, l, c, inst);
+    const std::string type = typeSuffix(r);
+    const std::string operand = operandText(d, l, c, inst);
+    d.emit(t, "st" + sem + space + type + " " + operand + ", " + v);
     d.write(d.key(l, inst), values);
     return true;
 }
 
 std::string atomic(Draft& d, int t, int l, int inst) {
     Rng& r = d.rng();
-    const std::string op = r.pick({"add", "add", "exch", "cas", "cas", "and", "or", "xor", "max",
-                                   "min"});
-    std::string type = op == "add" || op == "max" || op == "min" ? r.pick({".u32", ".s32"})
-                                                                 : ".b32";
+    const std::string op =
+        r.pick({"add", "add", "exch", "cas", "cas", "and", "or", "xor", "max", "min"});
+    std::string type =
+        op == "add" || op == "max" || op == "min" ? r.pick({".u32", ".s32"}) : ".b32";
     std::string sem = r.pick({"", ".relaxed", ".acquire", ".release", ".acq_rel"});
     // The scope may be omitted (.gpu by default, PTX ISA 9.7.13.5).
     std::string scope = r.chance(85) ? "." + scopeName(r) : "";
@@ -98,8 +103,8 @@ std::string atomic(Draft& d, int t, int l, int inst) {
         args = std::to_string(expected) + ", " + std::to_string(desired);
         written = {desired};
     } else {
-        std::string v = op == "exch" ? d.valueOperand(t, argValues, true)
-                                     : std::to_string(r.range(1, 3));
+        std::string v =
+            op == "exch" ? d.valueOperand(t, argValues, true) : std::to_string(r.range(1, 3));
         if (op != "exch") argValues = {std::stoll(v)};
         args = v;
         for (std::int64_t o : old)
@@ -118,8 +123,8 @@ std::string atomic(Draft& d, int t, int l, int inst) {
 bool reduction(Draft& d, int t, int l, int inst) {
     Rng& r = d.rng();
     const std::string op = r.pick({"add", "add", "and", "or", "xor", "max", "min"});
-    std::string type = op == "add" || op == "max" || op == "min" ? r.pick({".u32", ".s32", ""})
-                                                                 : ".b32";
+    std::string type =
+        op == "add" || op == "max" || op == "min" ? r.pick({".u32", ".s32", ""}) : ".b32";
     std::string sem = r.pick({"", ".relaxed", ".release", ".release"});
     std::string scope = r.chance(85) ? "." + scopeName(r) : "";
     const int c = d.ctaOf(t);
@@ -155,9 +160,8 @@ void memoryFence(Draft& d, int t) {
 bool barrier(Draft& d, int cta, std::vector<int> participants) {
     std::sort(participants.begin(), participants.end());
     auto [id, count] = d.barrierFor(cta, participants);
-    const std::string op =
-        d.rng().pick({"bar.sync", "bar.sync", "barrier.sync", "barrier.cta.sync", "bar.cta.sync",
-                      "barrier.sync.aligned"});
+    const std::string op = d.rng().pick({"bar.sync", "bar.sync", "barrier.sync", "barrier.cta.sync",
+                                         "bar.cta.sync", "barrier.sync.aligned"});
     for (int t : participants)
         d.emit(t, op + " " + std::to_string(id) + count);
     return true;
@@ -221,8 +225,8 @@ bool fragArithmetic(Draft& d) {
     for (std::int64_t v : d.th(t).regs[src])
         values.push_back(op == "add" ? v + k : op == "sub" ? v - k : v * k);
     const std::string dst = d.freshReg(t, "r");
-    d.emit(t, op + r.pick({"", ".u32", ".s32"}) + " " + dst + ", " + src + ", " +
-                  std::to_string(k));
+    d.emit(t,
+           op + r.pick({"", ".u32", ".s32"}) + " " + dst + ", " + src + ", " + std::to_string(k));
     d.define(t, dst, values);
     d.observe(t, dst, std::nullopt);
     return true;
@@ -246,8 +250,8 @@ bool fragBarrier(Draft& d) {
 } // namespace
 
 std::vector<std::pair<Fragment, int>> genericFragments() {
-    return {{fragLoad, 10},     {fragStore, 9},      {fragAtomic, 4}, {fragReduction, 3},
-            {fragFence, 4},     {fragArithmetic, 2}, {fragBarrier, 3}};
+    return {{fragLoad, 10}, {fragStore, 9},      {fragAtomic, 4}, {fragReduction, 3},
+            {fragFence, 4}, {fragArithmetic, 2}, {fragBarrier, 3}};
 }
 
 } // namespace ptxmc::gen

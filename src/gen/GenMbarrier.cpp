@@ -28,9 +28,8 @@ bool arrive(Draft& d, int t, int mb, int inst, int expectTx) {
     const std::string st = token ? d.freshReg(t, "tk") : "_";
     const CellKey k = d.key(mb, inst);
     d.emit(t, std::string("mbarrier.arrive") + (expectTx ? ".expect_tx" : "") + q + ".b64 " + st +
-                  ", " + d.addr(mb, c, inst) +
-                  (expectTx ? ", " + std::to_string(expectTx) : ""));
-    d.mbOp(k);
+                  ", " + d.addr(mb, c, inst) + (expectTx ? ", " + std::to_string(expectTx) : ""));
+    d.mbArrive(k);
     if (token) {
         d.define(t, st, {});
         d.th(t).tokens[st] = k;
@@ -42,6 +41,9 @@ std::string mbWait(Draft& d, int t, int mb, bool blocking) {
     Rng& r = d.rng();
     const int c = d.ctaOf(t);
     const CellKey k = d.key(mb, c);
+    // Spin only where the phase can complete, but now and then on a hopeless one: deadlocks
+    // are outcomes too.
+    blocking = blocking && (d.mayBlock(k) || r.chance(10));
     std::vector<std::string> tokens;
     for (const auto& [reg, key] : d.th(t).tokens)
         if (key == k) tokens.push_back(reg);
@@ -95,9 +97,7 @@ bool fragWait(Draft& d) {
     int t = d.pickThread();
     int mb = d.pickMbarrier(t, d.ctaOf(t));
     if (mb < 0) return false;
-    // Spin only on a barrier something already acts on, so most tests can finish.
-    bool blocking = d.mbOps(d.key(mb, d.ctaOf(t))) > 0 && d.rng().chance(55);
-    mbWait(d, t, mb, blocking);
+    mbWait(d, t, mb, d.rng().chance(55));
     return true;
 }
 
@@ -105,7 +105,9 @@ bool fragTx(Draft& d) {
     int t = d.pickThread();
     int inst = targetCta(d, t, true);
     int mb = d.pickMbarrier(t, inst);
-    return mb >= 0 && txOp(d, t, mb, inst, d.rng().chance(50), d.rng().chance(70) ? 16 : 32);
+    if (mb < 0) return false;
+    const bool complete = d.rng().chance(50); // one draw per statement: argument order varies
+    return txOp(d, t, mb, inst, complete, d.rng().chance(70) ? 16 : 32);
 }
 
 /** One thread arrives, another waits on the same phase. */

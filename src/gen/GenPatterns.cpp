@@ -1,5 +1,4 @@
-// Message passing across threads: a data write, a signal, a matching wait, a data read, with
-// optional fences on both sides -- the shape of most corpus tests, over every family.
+// Message passing (write, fence, signal / wait, fence, read): most corpus tests, every family.
 #include "gen/Families.hpp"
 
 namespace ptxmc::gen {

@@ -5,7 +5,10 @@ namespace ptxmc::gen {
 
 std::string aliasRead(Draft& d, int t, int root) {
     Rng& r = d.rng();
-    const std::string proxy = r.pick({"surface", "texture", "constant", "generic"});
+    // A generic alias is read with ld, a generic-proxy instruction.
+    const std::string proxy = d.opt().generic
+                                  ? r.pick({"surface", "texture", "constant", "generic"})
+                                  : r.pick({"surface", "texture", "constant"});
     const int a = d.aliasOf(root, proxy);
     if (a < 0) return "";
     if (proxy == "generic") return load(d, t, a, -1); // a second virtual address of root
@@ -22,7 +25,7 @@ std::string aliasRead(Draft& d, int t, int root) {
 
 bool aliasWrite(Draft& d, int t, int root, std::optional<std::int64_t> value) {
     // Texture and constant memory are read-only: writes go through a surface or generic alias.
-    const bool surface = d.rng().chance(65);
+    const bool surface = !d.opt().generic || d.rng().chance(65);
     const int a = d.aliasOf(root, surface ? "surface" : "generic");
     if (a < 0) return false;
     if (!surface) return store(d, t, a, -1, value);

@@ -88,9 +88,11 @@ bool mma(Draft& d, int t, int dst, int a, Written* out) {
         if (out && cta == c) *out = Written{dk, values.empty() ? 0 : values[0]};
         d.write(dk, values);
     }
-    d.emit(t, "tcgen05.mma" + group(d) + ".kind::" + r.pick({"f16", "f16", "tf32"}) + " " +
-                  d.addr(dst, c, c, row) + ", " + d.addr(a, c, c) + ", " + d.addr(b, c, c) + ", " +
-                  r.pick({"I0", "I0", "I1"}) + ", " + en);
+    // One random choice per statement: the order C++ evaluates operands of + is unspecified.
+    const std::string kind = r.pick({"f16", "f16", "tf32"});
+    const std::string idesc = r.pick({"I0", "I0", "I1"}); // same name = same shape
+    d.emit(t, "tcgen05.mma" + group(d) + ".kind::" + kind + " " + d.addr(dst, c, c, row) + ", " +
+                  d.addr(a, c, c) + ", " + d.addr(b, c, c) + ", " + idesc + ", " + en);
     return true;
 }
 
@@ -106,9 +108,9 @@ bool tcCopy(Draft& d, int t, int dst, int src, Written* out) {
         if (out && cta == c) *out = Written{d.key(dst, cta, row), values[0]};
         d.write(d.key(dst, cta, row), values);
     }
-    const std::string shape = r.pick({"128x256b", "128x256b", "4x256b", "4x256b", "128x128b",
-                                      "64x128b.warpx2::02_13", "64x128b.warpx2::01_23",
-                                      "32x128b.warpx4"});
+    const std::string shape =
+        r.pick({"128x256b", "128x256b", "4x256b", "4x256b", "128x128b", "64x128b.warpx2::02_13",
+                "64x128b.warpx2::01_23", "32x128b.warpx4"});
     d.emit(t, "tcgen05.cp" + group(d) + "." + shape + " " + d.addr(dst, c, c, row) + ", " +
                   d.addr(src, c, c));
     return true;
@@ -146,9 +148,10 @@ bool tcStore(Draft& d, int t, int dst) {
         regs += (i ? ", " : "") + reg;
         d.write(d.key(dst, c, row + i), values);
     }
-    d.emit(t, "tcgen05.st.sync.aligned." + ldStShape(r) + ".x" + std::to_string(n) +
-                  (r.chance(15) ? ".unpack::16b" : "") + ".b32 " + d.addr(dst, c, c, row) +
-                  ", {" + regs + "}");
+    const std::string shape = ldStShape(r);
+    const std::string unpack = r.chance(15) ? ".unpack::16b" : "";
+    d.emit(t, "tcgen05.st.sync.aligned." + shape + ".x" + std::to_string(n) + unpack + ".b32 " +
+                  d.addr(dst, c, c, row) + ", {" + regs + "}");
     if (r.chance(70)) d.emit(t, "tcgen05.wait::st.sync.aligned");
     return true;
 }
@@ -165,9 +168,10 @@ std::string tcLoad(Draft& d, int t, int src, bool wait) {
         regs.push_back(d.freshReg(t, "r"));
         list += (i ? ", " : "") + regs.back();
     }
-    d.emit(t, "tcgen05.ld.sync.aligned." + ldStShape(r) + ".x" + std::to_string(n) +
-                  (r.chance(15) ? ".pack::16b" : "") + ".b32 {" + list + "}, " +
-                  d.addr(src, c, c, row));
+    const std::string shape = ldStShape(r);
+    const std::string pack = r.chance(15) ? ".pack::16b" : "";
+    d.emit(t, "tcgen05.ld.sync.aligned." + shape + ".x" + std::to_string(n) + pack + ".b32 {" +
+                  list + "}, " + d.addr(src, c, c, row));
     for (int i = 0; i < n; ++i) {
         const CellKey k = d.key(src, c, row + i);
         d.define(t, regs[static_cast<std::size_t>(i)], d.read(k));
@@ -182,7 +186,7 @@ bool commit(Draft& d, int t, int mb, int inst) {
     const int c = d.ctaOf(t);
     const int g = d.ctaGroup();
     const bool multicast =
-        d.peer(c) >= 0 && inst == c && d.loc(mb).count > 0 && r.chance(g == 2 ? 50 : 20);
+        d.peer(c) >= 0 && inst == c && !d.loc(mb).programInit && r.chance(g == 2 ? 50 : 20);
     std::vector<int> targets{inst};
     std::string mask;
     if (multicast) {
@@ -202,7 +206,7 @@ bool commit(Draft& d, int t, int mb, int inst) {
                   (multicast ? ".multicast::cluster" : "") + ".b64 " + d.addr(mb, c, inst) +
                   (multicast ? ", " + mask : ""));
     for (int cta : targets)
-        d.mbOp(d.key(mb, cta));
+        d.mbArrive(d.key(mb, cta));
     return true;
 }
 
@@ -251,13 +255,15 @@ bool fragCommit(Draft& d) {
 }
 
 bool fragFence(Draft& d) {
-    tcFence(d, d.pickThread(), d.rng().chance(50));
+    const int t = d.pickThread(); // one draw per statement: argument order is unspecified
+    tcFence(d, t, d.rng().chance(50));
     return true;
 }
 
 bool fragWait(Draft& d) {
-    d.emit(d.pickThread(), d.rng().chance(50) ? "tcgen05.wait::ld.sync.aligned"
-                                              : "tcgen05.wait::st.sync.aligned");
+    const int t = d.pickThread();
+    d.emit(t,
+           d.rng().chance(50) ? "tcgen05.wait::ld.sync.aligned" : "tcgen05.wait::st.sync.aligned");
     return true;
 }
 
@@ -313,8 +319,8 @@ bool fragPipeline(Draft& d) {
 } // namespace
 
 std::vector<std::pair<Fragment, int>> tcgen05Fragments() {
-    return {{fragMma, 5},   {fragCopy, 3},  {fragShift, 2},      {fragStore, 3},
-            {fragLoad, 4},  {fragCommit, 3}, {fragFence, 2},     {fragWait, 1},
+    return {{fragMma, 5},   {fragCopy, 3},       {fragShift, 2},   {fragStore, 3},
+            {fragLoad, 4},  {fragCommit, 3},     {fragFence, 2},   {fragWait, 1},
             {fragAlloc, 2}, {fragRelinquish, 1}, {fragPipeline, 3}};
 }
 

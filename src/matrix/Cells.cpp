@@ -119,7 +119,8 @@ Step makeProbe(Gen& g, const Step& a, std::size_t tid) {
 
 void addSyncSteps(Plan& p, Op a, Op b, Sync sync) {
     Gen& g = p.gen;
-    auto add = [&](std::size_t tid, const std::string& text) { p.order.push_back({tid, text, {}, {}, {}});
+    auto add = [&](std::size_t tid, const std::string& text) {
+        p.order.push_back({tid, text, {}, {}, {}});
     };
     auto wait = [&](std::size_t tid) { add(tid, g.tryWait()); };
     switch (sync) {
@@ -265,81 +266,133 @@ std::string naRule(Op a, Op b) {
 
 const char* opKey(Op op) {
     switch (op) {
-    case Op::Alloc: return "alloc";
-    case Op::Ld: return "ld";
-    case Op::St: return "st";
-    case Op::Shift: return "shift";
-    case Op::Cp128: return "cp.128x256b";
-    case Op::Cp4: return "cp.4x256b";
-    case Op::Mma: return "mma";
-    case Op::MmaAcc: return "mma-other-acc";
-    case Op::MmaShape: return "mma-other-shape";
-    case Op::MmaKind: return "mma-other-kind";
-    case Op::Commit: return "commit";
-    case Op::WaitLd: return "wait.ld";
-    case Op::WaitSt: return "wait.st";
-    case Op::Dealloc: return "dealloc";
+    case Op::Alloc:
+        return "alloc";
+    case Op::Ld:
+        return "ld";
+    case Op::St:
+        return "st";
+    case Op::Shift:
+        return "shift";
+    case Op::Cp128:
+        return "cp.128x256b";
+    case Op::Cp4:
+        return "cp.4x256b";
+    case Op::Mma:
+        return "mma";
+    case Op::MmaAcc:
+        return "mma-other-acc";
+    case Op::MmaShape:
+        return "mma-other-shape";
+    case Op::MmaKind:
+        return "mma-other-kind";
+    case Op::Commit:
+        return "commit";
+    case Op::WaitLd:
+        return "wait.ld";
+    case Op::WaitSt:
+        return "wait.st";
+    case Op::Dealloc:
+        return "dealloc";
     }
     return "?";
 }
 
 std::string opLabel(Op op) {
     switch (op) {
-    case Op::MmaAcc: return "mma, other accumulator";
-    case Op::MmaShape: return "mma, other shape";
-    case Op::MmaKind: return "mma, other kind";
-    case Op::WaitLd: return "wait::ld";
-    case Op::WaitSt: return "wait::st";
-    default: return opKey(op);
+    case Op::MmaAcc:
+        return "mma, other accumulator";
+    case Op::MmaShape:
+        return "mma, other shape";
+    case Op::MmaKind:
+        return "mma, other kind";
+    case Op::WaitLd:
+        return "wait::ld";
+    case Op::WaitSt:
+        return "wait::st";
+    default:
+        return opKey(op);
     }
 }
 
 const char* syncKey(Sync s) {
     switch (s) {
-    case Sync::None: return "none";
-    case Sync::Wait: return "wait";
-    case Sync::Commit: return "commit";
-    case Sync::CommitFa: return "commit-fa";
-    case Sync::Mbar: return "mbar";
-    case Sync::MbarNoFb: return "mbar-nofb";
-    case Sync::MbarNoFa: return "mbar-nofa";
-    case Sync::Bar: return "bar";
-    case Sync::BarNoFb: return "bar-nofb";
-    case Sync::BarNoFa: return "bar-nofa";
-    case Sync::Flag: return "flag";
-    case Sync::FlagNoFb: return "flag-nofb";
-    case Sync::FlagNoFa: return "flag-nofa";
-    case Sync::Completion: return "completion";
+    case Sync::None:
+        return "none";
+    case Sync::Wait:
+        return "wait";
+    case Sync::Commit:
+        return "commit";
+    case Sync::CommitFa:
+        return "commit-fa";
+    case Sync::Mbar:
+        return "mbar";
+    case Sync::MbarNoFb:
+        return "mbar-nofb";
+    case Sync::MbarNoFa:
+        return "mbar-nofa";
+    case Sync::Bar:
+        return "bar";
+    case Sync::BarNoFb:
+        return "bar-nofb";
+    case Sync::BarNoFa:
+        return "bar-nofa";
+    case Sync::Flag:
+        return "flag";
+    case Sync::FlagNoFb:
+        return "flag-nofb";
+    case Sync::FlagNoFa:
+        return "flag-nofa";
+    case Sync::Completion:
+        return "completion";
     }
     return "?";
 }
 
 std::string syncLabel(Sync s) {
     switch (s) {
-    case Sync::None: return "nothing";
-    case Sync::Wait: return "matching wait";
-    case Sync::Commit: return "commit + mbarrier wait";
-    case Sync::CommitFa: return "commit + mbarrier wait + after_thread_sync";
-    case Sync::Mbar: return "mbarrier arrive / wait";
-    case Sync::MbarNoFb: return "mbarrier, no before_thread_sync";
-    case Sync::MbarNoFa: return "mbarrier, no after_thread_sync";
-    case Sync::Bar: return "bar.sync";
-    case Sync::BarNoFb: return "bar.sync, no before_thread_sync";
-    case Sync::BarNoFa: return "bar.sync, no after_thread_sync";
-    case Sync::Flag: return "relaxed flag st / ld";
-    case Sync::FlagNoFb: return "flag, no before_thread_sync";
-    case Sync::FlagNoFa: return "flag, no after_thread_sync";
-    case Sync::Completion: return "completion, then mbarrier";
+    case Sync::None:
+        return "nothing";
+    case Sync::Wait:
+        return "matching wait";
+    case Sync::Commit:
+        return "commit + mbarrier wait";
+    case Sync::CommitFa:
+        return "commit + mbarrier wait + after_thread_sync";
+    case Sync::Mbar:
+        return "mbarrier arrive / wait";
+    case Sync::MbarNoFb:
+        return "mbarrier, no before_thread_sync";
+    case Sync::MbarNoFa:
+        return "mbarrier, no after_thread_sync";
+    case Sync::Bar:
+        return "bar.sync";
+    case Sync::BarNoFb:
+        return "bar.sync, no before_thread_sync";
+    case Sync::BarNoFa:
+        return "bar.sync, no after_thread_sync";
+    case Sync::Flag:
+        return "relaxed flag st / ld";
+    case Sync::FlagNoFb:
+        return "flag, no before_thread_sync";
+    case Sync::FlagNoFa:
+        return "flag, no after_thread_sync";
+    case Sync::Completion:
+        return "completion, then mbarrier";
     }
     return "?";
 }
 
 const char* verdictLabel(Verdict v) {
     switch (v) {
-    case Verdict::Ordered: return "ordered";
-    case Verdict::MayReorder: return "may reorder";
-    case Verdict::NotApplicable: return "—";
-    case Verdict::Error: return "error";
+    case Verdict::Ordered:
+        return "ordered";
+    case Verdict::MayReorder:
+        return "may reorder";
+    case Verdict::NotApplicable:
+        return "—";
+    case Verdict::Error:
+        return "error";
     }
     return "?";
 }
@@ -451,9 +504,9 @@ Cell makeCell(Op a, Op b, Sync sync) {
     const Rule& r = rule(c.rule);
     t.descriptions.push_back("PTX ISA " + r.section + " #" + r.anchor +
                              " (generated by ptxmc matrix; do not edit)");
-    std::string between = isCompletion(b) ? "B = " + opLabel(b) + " and a probe" : opLabel(b);
-    t.descriptions.push_back("A = " + opLabel(a) + ", B = " + between + ", between them: " +
-                             syncLabel(sync) + "; " + c.conflict +
+    std::string bText = isCompletion(b) ? opLabel(b) + " then a probe of A's cell" : opLabel(b);
+    t.descriptions.push_back("A = " + opLabel(a) + ", B = " + bText +
+                             ", between them: " + syncLabel(sync) + "; " + c.conflict +
                              ". Program order ends with " + stateText(inOrder, refs) +
                              "; any other final state means B took effect before A completed.");
     t.init = p.gen.init();

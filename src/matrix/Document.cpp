@@ -84,11 +84,20 @@ std::string escape(const std::string& s) {
     std::string out;
     for (char c : s) {
         switch (c) {
-        case '&': out += "&amp;"; break;
-        case '<': out += "&lt;"; break;
-        case '>': out += "&gt;"; break;
-        case '"': out += "&quot;"; break;
-        default: out += c;
+        case '&':
+            out += "&amp;";
+            break;
+        case '<':
+            out += "&lt;";
+            break;
+        case '>':
+            out += "&gt;";
+            break;
+        case '"':
+            out += "&quot;";
+            break;
+        default:
+            out += c;
         }
     }
     return out;
@@ -154,8 +163,8 @@ std::string renderHtml(const Document& doc) {
         switch (b.kind) {
         case Block::Kind::Heading: {
             std::string h = "h" + std::to_string(b.level);
-            out += "<" + h + " id=\"" + slug(b.text) + "\">" + inlineHtml(b.text) + "</" + h +
-                   ">\n";
+            out +=
+                "<" + h + " id=\"" + slug(b.text) + "\">" + inlineHtml(b.text) + "</" + h + ">\n";
             break;
         }
         case Block::Kind::Paragraph:

@@ -131,8 +131,9 @@ Document matrixDocument(const MatrixRun& run) {
                 "**. No verdict here is written by hand: each one is what the model answers "
                 "for a litmus test the generator wrote, and each links that test. Regenerate "
                 "with `" +
-                kRegenerateCommand + "`; `ptxmc check " + run.testsLink +
-                "` re-checks the tests against the verdicts recorded beside them.");
+                kRegenerateCommand + "`. The tests folder (`" + run.testsLink +
+                "`) also holds their verdicts in an expected.txt, so `ptxmc check` on it "
+                "re-checks them.");
     d.paragraph("Each cell asks: A is issued before B; can B's memory effects take place before "
                 "A's complete? The test puts A and B on one tensor-memory cell (B reads what A "
                 "writes, B overwrites what A writes, or B overwrites what A reads) and its "
@@ -168,7 +169,7 @@ Document matrixDocument(const MatrixRun& run) {
                 "wait::st only \"nothing\" applies: B is itself the completion mechanism.");
     d.table(header(sameThreadSyncs(), false), pairRows(run, false, sameThreadSyncs()));
 
-    d.paragraph("Pairs with nothing to reorder:");
+    d.heading(3, "Pairs with nothing to reorder");
     std::vector<std::string> na;
     for (Op a : {Op::Alloc, Op::Commit, Op::WaitLd, Op::WaitSt, Op::Dealloc})
         na.push_back("**" + opLabel(a) + " → any**: " + notApplicableReason(a, Op::Ld) + " (" +
@@ -251,8 +252,8 @@ std::string matrixJson(const MatrixRun& run) {
 }
 
 std::string matrixExpectations(const MatrixRun& run) {
-    std::string out = "# Written by `" + std::string(kRegenerateCommand) + "` under " +
-                      run.model + ": the verdict of each generated test.\n";
+    std::string out = "# Written by `" + std::string(kRegenerateCommand) + "` under " + run.model +
+                      ": the verdict of each generated test.\n";
     for (std::size_t i = 0; i < run.cells.size(); ++i) {
         const Cell& c = run.cells[i];
         const CellResult& r = run.results.at(i);

@@ -19,7 +19,7 @@ struct CellResult {
 
 /** Every cell with its result; the input of every renderer. */
 struct MatrixRun {
-    std::string model;                     ///< how the model is named in the documents
+    std::string model;                      ///< how the model is named in the documents
     std::string testsLink = "matrix/tests"; ///< the tests folder, relative to the document
     std::vector<Cell> cells;
     std::vector<CellResult> results; ///< parallel to cells

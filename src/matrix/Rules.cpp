@@ -49,7 +49,8 @@ const std::vector<Rule>& rules() {
          "tcgen05.wait::ld / wait::st take no operand and have no memory effect"},
         {"commit", "9.7.16.12.1", "tcgen-async-sync-operations-commit",
          "tcgen05.commit tracks only operations issued before it"},
-        {"alloc", "9.7.16.7.1", "tcgen05-instructions-tcgen05-alloc-dealloc-relinquish-alloc-permit",
+        {"alloc", "9.7.16.7.1",
+         "tcgen05-instructions-tcgen05-alloc-dealloc-relinquish-alloc-permit",
          "alloc and dealloc are synchronous; alloc's only memory effect is a weak generic store "
          "of the address to shared memory"},
         {"mbarrier-wait", "9.7.13.15.16",

@@ -27,6 +27,7 @@ struct BehaviourClaim {
     std::string test;    ///< path under the corpus folder
     std::string holdsIf; ///< the observation under which the claim would be right
     std::string rule;    ///< what the PTX text says instead (matrix/Rules.hpp key)
+    std::string why;     ///< that rule applied to the test, in a few words
 };
 const std::vector<BehaviourClaim>& behaviourClaims();
 
@@ -37,8 +38,8 @@ struct SyntaxClaim {
     std::string quote;   ///< the guide's instruction, as written there
     std::string correct; ///< the valid PTX the guide meant (inline Markdown)
     std::string rule;
-    LitmusText test;     ///< with the claimed instruction
-    LitmusText fixed;    ///< the same with the correct instruction (must be accepted)
+    LitmusText test;  ///< with the claimed instruction
+    LitmusText fixed; ///< the same with the correct instruction (must be accepted)
 };
 std::vector<SyntaxClaim> syntaxClaims();
 

@@ -50,8 +50,13 @@ Step Gen::ld(std::size_t tid, int row) {
     std::string from = cell(row);
     initial_[ref] = 0;
     observe(ref);
-    return {tid, "tcgen05.ld.sync.aligned.32x32b.x1.b32 {" + r + "}, " + operand(row),
-            [ref, from](const State& s) { return State{{ref, s.at(from)}}; }, {from}, {}};
+    return {tid,
+            "tcgen05.ld.sync.aligned.32x32b.x1.b32 {" + r + "}, " + operand(row),
+            [ref, from](const State& s) {
+                return State{{ref, s.at(from)}};
+            },
+            {from},
+            {}};
 }
 
 Step Gen::st(std::size_t tid, int row, std::int64_t value) {
@@ -59,8 +64,13 @@ Step Gen::st(std::size_t tid, int row, std::int64_t value) {
     regInits_.push_back("P" + std::to_string(tid) + ":" + r + " = " + std::to_string(value));
     std::string to = cell(row);
     observe(to);
-    return {tid, "tcgen05.st.sync.aligned.32x32b.x1.b32 " + operand(row) + ", {" + r + "}",
-            [to, value](const State&) { return State{{to, value}}; }, {}, {to}};
+    return {tid,
+            "tcgen05.st.sync.aligned.32x32b.x1.b32 " + operand(row) + ", {" + r + "}",
+            [to, value](const State&) {
+                return State{{to, value}};
+            },
+            {},
+            {to}};
 }
 
 Step Gen::cp(std::size_t tid, const std::string& shape, int row, int source) {
@@ -71,7 +81,11 @@ Step Gen::cp(std::size_t tid, const std::string& shape, int row, int source) {
     return {tid,
             "tcgen05.cp.cta_group::1." + shape + " " + operand(row) + ", [s" +
                 std::to_string(source) + "]",
-            [to, value](const State&) { return State{{to, value}}; }, {}, {to}};
+            [to, value](const State&) {
+                return State{{to, value}};
+            },
+            {},
+            {to}};
 }
 
 Step Gen::shift(std::size_t tid) {
@@ -170,8 +184,7 @@ std::vector<std::string> Gen::init() const {
     if (b_) out.push_back("b @ shared 0 = " + std::to_string(kB));
     for (int i = 0; i < 2; ++i)
         if (source_[i])
-            out.push_back("s" + std::to_string(i) + " @ shared 0 = " +
-                          std::to_string(kSource[i]));
+            out.push_back("s" + std::to_string(i) + " @ shared 0 = " + std::to_string(kSource[i]));
     if (mb_) out.push_back("mb @ mbarrier 0, count 1");
     if (flag_) out.push_back("f = 0");
     out.insert(out.end(), regInits_.begin(), regInits_.end());

@@ -178,8 +178,7 @@ ExpectationCheck ExpectationIndex::lookup(const fs::path& test) {
     fs::path canonicalTest = canonicalOf(test);
     // A variant file lists only the tests whose verdict the variant changes.
     if (!variant_.empty())
-        if (const ExpectationFile* v = variantFile(*governing); v && v->find(canonicalTest))
-            f = v;
+        if (const ExpectationFile* v = variantFile(*governing); v && v->find(canonicalTest)) f = v;
     check.file = displayPath(f->path());
     if (const ExpectationEntry* e = f->find(canonicalTest)) {
         check.present = true;

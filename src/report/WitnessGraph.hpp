@@ -10,11 +10,11 @@ namespace ptxmc::report {
 
 struct WitnessNode {
     int id = -1;
-    std::string thread;   ///< "P0", or "init"
+    std::string thread; ///< "P0", or "init"
     int cta = -1;
-    std::string label;    ///< instruction text (and the role of an async operation's access)
+    std::string label; ///< instruction text (and the role of an async operation's access)
     std::optional<std::int64_t> value; ///< value read or written
-    bool async = false;   ///< performed by an asynchronous operation after its issue
+    bool async = false;                ///< performed by an asynchronous operation after its issue
 };
 
 struct WitnessEdge {

@@ -110,6 +110,7 @@ private:
     std::ostringstream body_;
     std::map<std::string, RegKind> kinds_;
     std::map<std::string, const LocPlan*> addressSource_; ///< Address registers: loaded from
+    std::set<std::string> tokens_;                        ///< registers ever holding a token
     std::vector<PendingLoad> pending_;
     bool laneZeroOpen_ = false;
     bool usedBulkGroup_ = false, usedTmemLd_ = false, usedTmemSt_ = false;

@@ -218,10 +218,18 @@ std::string ThreadEmitter::intValue(const Operand& op) {
     if (op.kind != Operand::Kind::Name) throw Refused(op.loc, "expected a register or integer");
     auto it = kinds_.find(op.name);
     if (it == kinds_.end()) return regVar(op.name, RegKind::Int); // initialised register
-    if (it->second == RegKind::Pending)
+    if (it->second == RegKind::Pending) {
+        // Row 0 is lane 0's own load result: using it before the wait is a true register
+        // dependency (PTX ISA 9.7.16.6.4.5), kept as such. Other rows need a shuffle, which
+        // only the wait makes valid.
+        for (const PendingLoad& pl : pending_)
+            for (const auto& [reg, row] : pl.regs)
+                if (reg == op.name && row == 0) return decodeExpr(pl.var, *pl.loc);
         throw Refused(op.loc, "register " + op.name +
-                                  " is used before tcgen05.wait::ld: its value is undefined on "
-                                  "hardware");
+                                  " (a row other than 0 of a tcgen05.ld) is used before "
+                                  "tcgen05.wait::ld: the harness gathers other rows only after "
+                                  "the wait");
+    }
     if (it->second != RegKind::Int)
         throw Refused(op.loc, "register " + op.name +
                                   " holds a phase token or a TMEM address here, not a number");
@@ -276,9 +284,8 @@ std::string ThreadEmitter::emit() {
         std::int64_t v = init.count(n) ? init[n] : 0;
         out << "    unsigned " << regVar(n, RegKind::Int) << " = "
             << hex(static_cast<std::uint32_t>(v)) << ";\n";
-        out << "    unsigned long long " << regVar(n, RegKind::Token) << " = 0;\n";
-        out << "    (void)" << regVar(n, RegKind::Int) << "; (void)" << regVar(n, RegKind::Token)
-            << ";\n";
+        out << "    (void)" << regVar(n, RegKind::Int) << ";\n";
+        if (tokens_.count(n)) out << "    unsigned long long " << regVar(n, RegKind::Token) << " = 0;\n";
     }
     for (const std::string& d : decls_)
         out << "    " << d << '\n';
@@ -532,6 +539,7 @@ void ThreadEmitter::mbarrier(const Insn& in) {
         return;
     }
     kinds_[state.name] = RegKind::Token;
+    tokens_.insert(state.name);
     asmStmt(ptx + " %0, [%1]" + tx + ";", {"\"=l\"(" + regVar(state.name, RegKind::Token) + ")"},
             {"\"r\"(" + addr + ")"});
 }

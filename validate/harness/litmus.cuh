@@ -170,7 +170,7 @@ __device__ __forceinline__ void jitter(const Launch& p, unsigned warpKey, unsign
 }
 
 /** Stress CTAs hammer scratch lines with one of four access patterns (st;st, st;ld, ld;st, ld;ld). */
-__device__ __noinline__ void stress(const Launch& p) {
+static __device__ __noinline__ void stress(const Launch& p) {
     if (p.stressIters == 0 || p.scratchWords < 64) return;
     unsigned lines = p.scratchWords / 64;
     unsigned long long r = mix(p.seed, 0x5eed0000ull + blockIdx.x);
@@ -221,7 +221,7 @@ __device__ __forceinline__ unsigned long long outcomeKey(const int* v, int n, un
 }
 
 /** Adds one instance's outcome; warps aggregate equal outcomes first to spare atomics. */
-__device__ void histAdd(const Hist& h, const int* v, int n, unsigned flags, bool active) {
+static __device__ void histAdd(const Hist& h, const int* v, int n, unsigned flags, bool active) {
     unsigned long long key = active ? outcomeKey(v, n, flags) : 0ull;
     unsigned mask = __activemask();
     unsigned same = __match_any_sync(mask, key);

@@ -10,7 +10,11 @@
 #include <fstream>
 #include <numeric>
 #include <string>
+#include <csignal>
+#include <sstream>
 #include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
 #include <vector>
 
 namespace {
@@ -26,14 +30,18 @@ struct Options {
     std::vector<std::string> filters; // substrings of test names; empty = all
     bool list = false;
     int device = 0;
+    double totalSeconds = 0; // shared among the tests; 0 = --seconds each
+    double hangSeconds = 120; // a worker without progress this long is killed
 };
 
 const char* const kUsage =
-    R"(usage: litmus-runner [--seed N] [--seconds S] [--launches N] [--out DIR] [--device N]
-                     [--list] [FILTER...]
+    R"(usage: litmus-runner [--seed N] [--seconds S | --total-seconds T] [--launches N]
+                     [--out DIR] [--device N] [--hang-seconds H] [--list] [FILTER...]
 Runs every generated litmus test linked into this runner (or those whose name contains a
-FILTER) for S seconds or N launches each, and writes results.txt and results.json to DIR
-(default: $OUT, else ./out). Tests built for another architecture are refused, not run.)";
+FILTER) for S seconds each (or T seconds shared by all) or N launches, and writes
+results.txt and results.json to DIR (default: $OUT, else ./out). Tests built for another
+architecture are refused, not run. A test that makes no progress for H seconds (default 120)
+is killed and reported as an error; the run goes on with the next test.)";
 
 [[noreturn]] void usage(const char* why) {
     std::fprintf(stderr, "litmus-runner: %s\n%s\n", why, kUsage);
@@ -60,6 +68,10 @@ Options parseOptions(int argc, char** argv) {
             o.out = next();
         else if (a == "--device")
             o.device = std::atoi(next().c_str());
+        else if (a == "--total-seconds")
+            o.totalSeconds = std::atof(next().c_str());
+        else if (a == "--hang-seconds")
+            o.hangSeconds = std::atof(next().c_str());
         else if (a == "--list")
             o.list = true;
         else if (a == "--help" || a == "-h")
@@ -285,34 +297,62 @@ std::string versionText(int v) {
     return std::to_string(v / 1000) + "." + std::to_string((v % 1000) / 10);
 }
 
-} // namespace
+double now() {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch())
+        .count();
+}
 
-int main(int argc, char** argv) {
-    Options o = parseOptions(argc, argv);
-    std::vector<const TestInfo*> tests = litmus::registry();
-    std::sort(tests.begin(), tests.end(),
-              [](const TestInfo* a, const TestInfo* b) { return std::strcmp(a->name, b->name) < 0; });
-    if (o.list) {
-        for (const TestInfo* t : tests)
-            std::printf("%s %s %s\n", t->arch, t->name, t->file);
-        return 0;
-    }
-    litmus::RunInfo info;
-    info.seed = o.seed;
-    info.secondsPerTest = o.seconds;
-    info.maxLaunches = o.maxLaunches;
-    std::time_t now = std::time(nullptr);
-    char stamp[64];
-    std::strftime(stamp, sizeof stamp, "%Y-%m-%dT%H:%M:%SZ", std::gmtime(&now));
-    info.started = stamp;
+std::string readFile(const std::string& path) {
+    std::ifstream in(path);
+    std::ostringstream os;
+    os << in.rdbuf();
+    return os.str();
+}
+
+void writeFile(const std::string& path, const std::string& text) {
+    std::ofstream out(path + ".tmp");
+    out << text;
+    out.close();
+    std::rename((path + ".tmp").c_str(), path.c_str());
+}
+
+TestRun describe(const TestInfo& t) {
+    TestRun r;
+    r.name = t.name;
+    r.file = t.file;
+    r.mutantOf = t.mutantOf;
+    r.mutation = t.mutation;
+    r.arch = t.arch;
+    r.quantifier = t.quantifier;
+    r.condition = t.condition;
+    for (int i = 0; i < t.numObserved; ++i)
+        r.observed.push_back(t.observed[i]);
+    return r;
+}
+
+/** Results of test i go to DIR/parts/i.json and i.txt; the supervisor joins them at the end. */
+std::string partPath(const Options& o, std::size_t i, const char* ext) {
+    return o.out + "/parts/" + std::to_string(i) + ext;
+}
+
+/**
+ * The worker: runs tests[first..] in this process (the only one that touches CUDA), writing
+ * each result as soon as it is known and its index to DIR/parts/progress.
+ */
+[[noreturn]] void worker(const std::vector<const TestInfo*>& tests, std::size_t first,
+                         const Options& o, double deadline) {
     cudaDeviceProp prop = {};
     int count = 0;
     if (cudaGetDeviceCount(&count) != cudaSuccess || count <= o.device) {
         std::fprintf(stderr, "litmus-runner: no CUDA device %d\n", o.device);
-        return 1;
+        std::_Exit(3);
     }
     cudaSetDevice(o.device);
     cudaGetDeviceProperties(&prop, o.device);
+    litmus::RunInfo info;
+    info.seed = o.seed;
+    info.secondsPerTest = o.seconds;
+    info.maxLaunches = o.maxLaunches;
     int driver = 0, runtime = 0;
     cudaDriverGetVersion(&driver);
     cudaRuntimeGetVersion(&runtime);
@@ -322,60 +362,143 @@ int main(int argc, char** argv) {
     info.driver = (driverText && *driverText ? std::string(driverText) + ", " : std::string()) +
                   "CUDA " + versionText(driver);
     info.runtime = "CUDA runtime " + versionText(runtime);
-    std::fprintf(stderr, "litmus-runner: %s (sm_%d%d), %s; seed %llu, %.2f s per test\n",
-                 prop.name, prop.major, prop.minor, info.driver.c_str(), o.seed, o.seconds);
-
-    mkdir(o.out.c_str(), 0755);
-    std::string textPath = o.out + "/results.txt";
-    std::ofstream text(textPath);
-    text << "# " << info.harness << "\n# Device " << info.device << " (compute capability "
-         << info.computeCapability << ")\n# Driver " << info.driver << "; " << info.runtime
-         << "\n# Seed " << info.seed << ", " << o.seconds << " s per test"
-         << (o.maxLaunches ? ", at most " + std::to_string(o.maxLaunches) + " launches" : "")
-         << ", started " << info.started << "\n\n";
-    std::vector<TestRun> runs;
-    unsigned done = 0, total = 0;
-    for (const TestInfo* t : tests)
-        total += selected(*t, o);
-    for (const TestInfo* t : tests) {
-        if (!selected(*t, o)) continue;
-        TestRun r;
-        r.name = t->name;
-        r.file = t->file;
-        r.mutantOf = t->mutantOf;
-        r.mutation = t->mutation;
-        r.arch = t->arch;
-        r.quantifier = t->quantifier;
-        r.condition = t->condition;
-        for (int i = 0; i < t->numObserved; ++i)
-            r.observed.push_back(t->observed[i]);
-        if (t->archMajor != prop.major) {
+    std::time_t t0 = std::time(nullptr);
+    char stamp[64];
+    std::strftime(stamp, sizeof stamp, "%Y-%m-%dT%H:%M:%SZ", std::gmtime(&t0));
+    info.started = stamp;
+    if (first == 0) {
+        writeFile(o.out + "/parts/info.json", litmus::resultsJson(info, {}));
+        writeFile(o.out + "/parts/info.txt",
+                  "# " + info.harness + "\n# Device " + info.device + " (compute capability " +
+                      info.computeCapability + ")\n# Driver " + info.driver + "; " +
+                      info.runtime + "\n# Seed " + std::to_string(info.seed) + ", started " +
+                      info.started + "\n\n");
+        std::fprintf(stderr, "litmus-runner: %s (sm_%d%d), %s; seed %llu\n", prop.name,
+                     prop.major, prop.minor, info.driver.c_str(), o.seed);
+    }
+    for (std::size_t i = first; i < tests.size(); ++i) {
+        const TestInfo& t = *tests[i];
+        TestRun r = describe(t);
+        if (t.archMajor != prop.major) {
             r.status = "refused";
-            r.message = std::string("built for ") + t->arch +
-                        (t->archMajor == 10 ? " (tcgen05 needs a Blackwell GPU)" : "") +
+            r.message = std::string("built for ") + t.arch +
+                        (t.archMajor == 10 ? " (tcgen05 needs a Blackwell GPU)" : "") +
                         "; this device is " + prop.name + ", sm_" + std::to_string(prop.major) +
                         std::to_string(prop.minor);
         } else {
-            runTest(*t, o, prop, r);
+            Options mine = o;
+            if (deadline > 0) // share what is left of the total budget among the tests left
+                mine.seconds = std::max(0.2, (deadline - now()) / double(tests.size() - i) - 0.5);
+            runTest(t, mine, prop, r);
             if (r.status == "error") cudaDeviceReset(); // a sticky error would fail the rest
         }
-        ++done;
-        std::fprintf(stderr, "[%u/%u] %s: %s", done, total, t->name, r.status.c_str());
+        std::fprintf(stderr, "[%zu/%zu] %s: %s", i + 1, tests.size(), t.name, r.status.c_str());
         if (r.status == "ok")
-            std::fprintf(stderr, ", %llu instances, %.3g/s, positive %llu\n", r.instances,
-                         r.seconds > 0 ? r.instances / r.seconds : 0.0, litmus::positive(r));
+            std::fprintf(stderr, ", %llu instances in %.2f s (%.3g/s), positive %llu%s\n",
+                         r.instances, r.seconds, r.seconds > 0 ? r.instances / r.seconds : 0.0,
+                         litmus::positive(r), r.stuck ? ", some stuck" : "");
         else
             std::fprintf(stderr, " (%s)\n", r.message.c_str());
-        std::string block = litmus::litmus7Block(r);
-        std::fputs(block.c_str(), stdout);
-        std::fflush(stdout);
-        text << block;
-        text.flush();
-        runs.push_back(std::move(r));
+        writeFile(partPath(o, i, ".txt"), litmus::litmus7Block(r));
+        writeFile(partPath(o, i, ".json"), litmus::testJson(r));
+        writeFile(o.out + "/parts/progress", std::to_string(i + 1));
     }
+    std::fflush(stderr);
+    std::_Exit(0);
+}
+
+/** A result for a test whose worker died or hung. */
+void recordFailure(const TestInfo& t, const Options& o, std::size_t i, const std::string& why) {
+    TestRun r = describe(t);
+    r.status = "error";
+    r.message = why;
+    std::fprintf(stderr, "[%zu] %s: error (%s)\n", i + 1, t.name, why.c_str());
+    writeFile(partPath(o, i, ".txt"), litmus::litmus7Block(r));
+    writeFile(partPath(o, i, ".json"), litmus::testJson(r));
+}
+
+std::size_t progress(const Options& o) {
+    std::string s = readFile(o.out + "/parts/progress");
+    return s.empty() ? 0 : std::strtoull(s.c_str(), nullptr, 10);
+}
+
+} // namespace
+
+int main(int argc, char** argv) {
+    Options o = parseOptions(argc, argv);
+    std::vector<const TestInfo*> all = litmus::registry(), tests;
+    std::sort(all.begin(), all.end(),
+              [](const TestInfo* a, const TestInfo* b) { return std::strcmp(a->name, b->name) < 0; });
+    for (const TestInfo* t : all)
+        if (selected(*t, o)) tests.push_back(t);
+    if (o.list) {
+        for (const TestInfo* t : tests)
+            std::printf("%s %s %s\n", t->arch, t->name, t->file);
+        return 0;
+    }
+    mkdir(o.out.c_str(), 0755);
+    mkdir((o.out + "/parts").c_str(), 0755);
+    writeFile(o.out + "/parts/progress", "0");
+    double deadline = o.totalSeconds > 0 ? now() + o.totalSeconds : 0;
+    // The supervisor never touches CUDA: a worker process runs the tests, and a hung kernel
+    // (a harness bug) costs one test, not the run.
+    std::size_t next = 0;
+    while (next < tests.size()) {
+        writeFile(o.out + "/parts/progress", std::to_string(next));
+        std::fflush(stdout);
+        std::fflush(stderr);
+        pid_t pid = fork();
+        if (pid < 0) {
+            std::perror("fork");
+            return 1;
+        }
+        if (pid == 0) worker(tests, next, o, deadline);
+        std::size_t seen = next;
+        double lastChange = now();
+        int status = 0;
+        bool exited = false;
+        while (!exited) {
+            usleep(200000);
+            if (waitpid(pid, &status, WNOHANG) == pid) exited = true;
+            std::size_t p = progress(o);
+            if (p != seen) {
+                seen = p;
+                lastChange = now();
+            }
+            double limit = o.hangSeconds;
+            if (!exited && now() - lastChange > limit) {
+                kill(pid, SIGKILL);
+                waitpid(pid, &status, 0);
+                recordFailure(*tests[seen], o, seen,
+                              "no result after " + std::to_string(int(limit)) +
+                                  " s: killed (a launch hung)");
+                seen += 1;
+                break;
+            }
+        }
+        if (exited && WIFEXITED(status) && WEXITSTATUS(status) == 3) return 1; // no device
+        if (exited && seen < tests.size() && progress(o) == seen) {
+            recordFailure(*tests[seen], o, seen, "the worker died (status " +
+                                                     std::to_string(status) + ")");
+            seen += 1;
+        }
+        next = seen;
+    }
+    // Join the parts: results.txt in litmus7's style, results.json for ptxmc compare.
+    std::string info = readFile(o.out + "/parts/info.json");
+    std::string head = info.substr(0, info.rfind('['));
     std::ofstream json(o.out + "/results.json");
-    json << litmus::resultsJson(info, runs);
-    std::fprintf(stderr, "litmus-runner: wrote %s and %s/results.json\n", textPath.c_str(),
-                 o.out.c_str());
+    json << head << "[\n";
+    std::ofstream text(o.out + "/results.txt");
+    text << readFile(o.out + "/parts/info.txt");
+    for (std::size_t i = 0; i < tests.size(); ++i) {
+        json << readFile(partPath(o, i, ".json")) << (i + 1 < tests.size() ? ",\n" : "\n");
+        std::string block = readFile(partPath(o, i, ".txt"));
+        text << block;
+        std::fputs(block.c_str(), stdout);
+    }
+    json << " ]}\n";
+    std::fprintf(stderr, "litmus-runner: wrote %s/results.txt and %s/results.json\n",
+                 o.out.c_str(), o.out.c_str());
     return 0;
 }

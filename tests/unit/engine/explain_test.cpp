@@ -18,7 +18,8 @@ Explanation explainFile(const std::string& rel, std::optional<std::string> outco
 
 std::vector<std::string> axiomNames(const Explanation& ex) {
     std::vector<std::string> out;
-    for (const auto& v : ex.violations) out.push_back(v.axiom);
+    for (const auto& v : ex.violations)
+        out.push_back(v.axiom);
     return out;
 }
 
@@ -32,7 +33,8 @@ TEST_CASE("the stale tcgen05.ld after commit + wait + after_thread_sync breaks t
     CHECK_THAT(ex.violations[0].doc, Catch::Contains("9.7.16.6.1"));
     CHECK_THAT(ex.violations[0].evidence, Catch::StartsWith("cycle"));
     bool highlighted = false;
-    for (const auto& e : ex.violations[0].closest.edges) highlighted = highlighted || e.highlight;
+    for (const auto& e : ex.violations[0].closest.edges)
+        highlighted = highlighted || e.highlight;
     CHECK(highlighted);
 }
 
@@ -67,5 +69,6 @@ TEST_CASE("a deadlocked test names the wait that never succeeds", "[explain]") {
 
 TEST_CASE("outcomes must name observed values", "[explain]") {
     REQUIRE_THROWS_AS(explainFile("tcgen05/commit/L17-MP+commit+fa.litmus", "P7:r9=1"), InputError);
-    REQUIRE_THROWS_AS(explainFile("tcgen05/commit/L17-MP+commit+fa.litmus", "P1:r0=abc"), InputError);
+    REQUIRE_THROWS_AS(explainFile("tcgen05/commit/L17-MP+commit+fa.litmus", "P1:r0=abc"),
+                      InputError);
 }

@@ -78,11 +78,14 @@ std::vector<std::string> features(const litmus::Instruction& i) {
         }
     }
     if (op == "cp") {
-        if (has(i, "commit_group")) f.push_back("bulk commit_group");
-        else if (has(i, "wait_group")) f.push_back(has(i, "read") ? "bulk wait_group.read"
-                                                                   : "bulk wait_group");
-        else if (has(i, "bulk_group")) f.push_back("bulk s2g");
-        else f.push_back(has(i, "multicast::cluster") ? "bulk g2s multicast" : "bulk g2s");
+        if (has(i, "commit_group"))
+            f.push_back("bulk commit_group");
+        else if (has(i, "wait_group"))
+            f.push_back(has(i, "read") ? "bulk wait_group.read" : "bulk wait_group");
+        else if (has(i, "bulk_group"))
+            f.push_back("bulk s2g");
+        else
+            f.push_back(has(i, "multicast::cluster") ? "bulk g2s multicast" : "bulk g2s");
     }
     if (op == "tcgen05") {
         const std::string& k = i.parts[1];
@@ -137,6 +140,13 @@ TEST_CASE("every generated test parses, lowers and stays within the limits", "[g
         }
         REQUIRE(instructions <= 12);
         REQUIRE(p.staticDeadlocks.empty());
+        // Another CTA's shared memory or mbarrier is only reached through the cluster window.
+        for (const auto& e : p.events) {
+            if (e.has("EXEC") || e.location < 0) continue;
+            const int owner = p.locations[static_cast<std::size_t>(e.location)].cta;
+            if (owner >= 0 && owner != e.cta)
+                REQUIRE(e.text.find("shared::cluster") != std::string::npos);
+        }
         // Cheap for an explicit enumerator: few writes per cell, few operations per mbarrier,
         // and a bounded product of rf choices, coherence orders and mbarrier orders.
         std::map<int, int> writes, reads, mbOps;
@@ -163,21 +173,48 @@ TEST_CASE("every generated test parses, lowers and stays within the limits", "[g
     }
 }
 
+namespace {
+
+/** The family an opcode belongs to, as GenOptions names them. */
+std::string familyOf(const litmus::Instruction& i) {
+    const std::string& op = i.parts[0];
+    if (op == "tcgen05") return "tcgen05";
+    if (op == "mbarrier") return "mbarrier";
+    if (op == "cp") return "bulk";
+    if (op == "sust" || op == "suld" || op == "tld" || op == "cold" || op == "ldc")
+        return "proxies";
+    if (op == "fence" && has(i, "proxy")) return has(i, "async") ? "async fence" : "proxies";
+    return "generic";
+}
+
+} // namespace
+
 TEST_CASE("options restrict the generated families and sizes", "[gen]") {
-    const char* families[] = {"tcgen05", "mbarrier", "bulk", "proxies", "generic"};
-    for (int only = 0; only < 5; ++only) {
+    for (int mask = 0; mask < 32; ++mask) {
         gen::GenOptions o;
-        o.tcgen05 = only == 0;
-        o.mbarrier = only == 1;
-        o.bulk = only == 2;
-        o.proxies = only == 3;
-        o.generic = only == 4;
-        o.maxThreads = 1 + only % 4;
-        o.maxCtas = 1 + only % 2;
-        o.maxInstructions = 3 + 2 * only;
-        for (std::uint64_t seed = 0; seed < 200; ++seed) {
+        o.tcgen05 = mask & 1;
+        o.mbarrier = mask & 2;
+        o.bulk = mask & 4;
+        o.proxies = mask & 8;
+        o.generic = mask & 16;
+        std::set<std::string> allowed;
+        for (const auto& [on, name] : {std::pair{o.tcgen05, "tcgen05"},
+                                       {o.mbarrier, "mbarrier"},
+                                       {o.bulk, "bulk"},
+                                       {o.proxies, "proxies"},
+                                       {o.generic, "generic"}})
+            if (on) allowed.insert(name);
+        // fence.proxy.async belongs to every family of the async proxy; with no family at all
+        // the generator falls back to generic, and an mbarrier-only thread may need a fence.
+        if (o.proxies || o.bulk || o.tcgen05) allowed.insert("async fence");
+        if (allowed.empty() || allowed == std::set<std::string>{"mbarrier"})
+            allowed.insert("generic");
+        for (std::uint64_t seed = 0; seed < 40; ++seed) {
+            o.maxThreads = 1 + static_cast<int>(seed % 4);
+            o.maxCtas = 1 + static_cast<int>(seed / 4 % 2);
+            o.maxInstructions = 1 + static_cast<int>(seed % 16);
             const std::string text = gen::randomLitmus(seed, o);
-            INFO(families[only] << " only, seed " << seed << "\n" << text);
+            INFO("options " << mask << ", seed " << seed << "\n" << text);
             lowerGenerated(text, seed);
             const litmus::Test t = litmus::parseLitmus(text, "gen.litmus");
             REQUIRE(static_cast<int>(t.threads.size()) <= o.maxThreads);
@@ -187,12 +224,13 @@ TEST_CASE("options restrict the generated families and sizes", "[gen]") {
                 instructions += th.code.size();
                 ctas.insert(th.cta);
                 for (const auto& i : th.code) {
-                    if (!o.tcgen05) REQUIRE(i.parts[0] != "tcgen05");
-                    if (!o.bulk) REQUIRE(i.parts[0] != "cp");
+                    INFO(i.opcode);
+                    REQUIRE(allowed.count(familyOf(i)));
                 }
             }
-            REQUIRE(static_cast<int>(instructions) <= std::max(o.maxInstructions, 1));
+            REQUIRE(static_cast<int>(instructions) <= o.maxInstructions);
             REQUIRE(static_cast<int>(ctas.size()) <= o.maxCtas);
+            if (!o.proxies) REQUIRE(text.find(" aliases ") == std::string::npos);
         }
     }
 }
@@ -225,32 +263,113 @@ TEST_CASE("over many seeds every instruction family appears", "[gen]") {
             if (cond.find(op) != std::string::npos) ++seen[std::string("condition ") + op];
         if (t.threads.size() > 1 && t.threads[0].cluster) ++seen["cluster"];
     }
-    const std::vector<std::string> required{
-        "ld.(none)", "ld.weak", "ld.volatile", "st.(none)", "st.weak", "st.volatile",
-        "atom.(none)", "atom.acq_rel.gpu", "red.(none)", "red.release.sys",
-        "atom.add", "atom.exch", "atom.cas", "atom.and", "atom.or", "atom.xor", "atom.max",
-        "atom.min", "red.add", "red.and", "red.or", "red.xor", "red.max", "red.min",
-        "remote shared access", "membar.cta", "membar.gl", "membar.sys", "fence.sc.cta",
-        "fence.sc.cluster", "fence.sc.gpu", "fence.sc.sys", "fence.acq_rel.cta",
-        "fence.acq_rel.sys", "fence.proxy.async", "fence.proxy.async.global",
-        "fence.proxy.async.shared::cta", "fence.proxy.async.shared::cluster",
-        "fence.proxy.alias", "fence.proxy.surface", "fence.proxy.texture",
-        "fence.proxy.constant", "bar.sync N", "bar.sync N, count", "sust", "suld", "tld",
-        "cold", "ldc", "arith.add", "arith.sub", "arith.mul", "mbarrier.init",
-        "mbarrier.arrive", "mbarrier.arrive.expect_tx", "mbarrier.expect_tx",
-        "mbarrier.complete_tx", "mbarrier.arrive token", "mbarrier.arrive remote",
-        "mbarrier.test_wait", "mbarrier.try_wait", "mbarrier wait parity",
-        "mbarrier wait token", "mbarrier wait blocking", "mbarrier wait register", "bulk g2s",
-        "bulk g2s multicast", "bulk s2g", "bulk commit_group", "bulk wait_group",
-        "bulk wait_group.read", "tcgen05.mma", "mma kind::f16", "mma kind::tf32", "mma idesc I0",
-        "mma idesc I1", "mma EN 0", "mma EN 1", "mma EN register", "tcgen05.cp.128x256b",
-        "tcgen05.cp.4x256b", "tcgen05.cp.128x128b", "tcgen05.cp.64x128b", "tcgen05.cp.32x128b",
-        "tcgen05.shift", "tcgen05.ld.x1", "tcgen05.ld.x2", "tcgen05.st.x1", "tcgen05.st.x2",
-        "tcgen05.wait::ld", "tcgen05.wait::st", "tcgen05.commit", "tcgen05.commit multicast",
-        "tcgen05.fence::before_thread_sync", "tcgen05.fence::after_thread_sync",
-        "tcgen05.alloc", "tcgen05.dealloc", "tcgen05.relinquish_alloc_permit",
-        "tcgen05 cta_group::1", "tcgen05 cta_group::2", "exists", "~exists", "forall",
-        "condition /\\", "condition \\/", "condition ~(", "cluster"};
+    const std::vector<std::string> required{"ld.(none)",
+                                            "ld.weak",
+                                            "ld.volatile",
+                                            "st.(none)",
+                                            "st.weak",
+                                            "st.volatile",
+                                            "atom.(none)",
+                                            "atom.acq_rel.gpu",
+                                            "red.(none)",
+                                            "red.release.sys",
+                                            "atom.add",
+                                            "atom.exch",
+                                            "atom.cas",
+                                            "atom.and",
+                                            "atom.or",
+                                            "atom.xor",
+                                            "atom.max",
+                                            "atom.min",
+                                            "red.add",
+                                            "red.and",
+                                            "red.or",
+                                            "red.xor",
+                                            "red.max",
+                                            "red.min",
+                                            "remote shared access",
+                                            "membar.cta",
+                                            "membar.gl",
+                                            "membar.sys",
+                                            "fence.sc.cta",
+                                            "fence.sc.cluster",
+                                            "fence.sc.gpu",
+                                            "fence.sc.sys",
+                                            "fence.acq_rel.cta",
+                                            "fence.acq_rel.sys",
+                                            "fence.proxy.async",
+                                            "fence.proxy.async.global",
+                                            "fence.proxy.async.shared::cta",
+                                            "fence.proxy.async.shared::cluster",
+                                            "fence.proxy.alias",
+                                            "fence.proxy.surface",
+                                            "fence.proxy.texture",
+                                            "fence.proxy.constant",
+                                            "bar.sync N",
+                                            "bar.sync N, count",
+                                            "sust",
+                                            "suld",
+                                            "tld",
+                                            "cold",
+                                            "ldc",
+                                            "arith.add",
+                                            "arith.sub",
+                                            "arith.mul",
+                                            "mbarrier.init",
+                                            "mbarrier.arrive",
+                                            "mbarrier.arrive.expect_tx",
+                                            "mbarrier.expect_tx",
+                                            "mbarrier.complete_tx",
+                                            "mbarrier.arrive token",
+                                            "mbarrier.arrive remote",
+                                            "mbarrier.test_wait",
+                                            "mbarrier.try_wait",
+                                            "mbarrier wait parity",
+                                            "mbarrier wait token",
+                                            "mbarrier wait blocking",
+                                            "mbarrier wait register",
+                                            "bulk g2s",
+                                            "bulk g2s multicast",
+                                            "bulk s2g",
+                                            "bulk commit_group",
+                                            "bulk wait_group",
+                                            "bulk wait_group.read",
+                                            "tcgen05.mma",
+                                            "mma kind::f16",
+                                            "mma kind::tf32",
+                                            "mma idesc I0",
+                                            "mma idesc I1",
+                                            "mma EN 0",
+                                            "mma EN 1",
+                                            "mma EN register",
+                                            "tcgen05.cp.128x256b",
+                                            "tcgen05.cp.4x256b",
+                                            "tcgen05.cp.128x128b",
+                                            "tcgen05.cp.64x128b",
+                                            "tcgen05.cp.32x128b",
+                                            "tcgen05.shift",
+                                            "tcgen05.ld.x1",
+                                            "tcgen05.ld.x2",
+                                            "tcgen05.st.x1",
+                                            "tcgen05.st.x2",
+                                            "tcgen05.wait::ld",
+                                            "tcgen05.wait::st",
+                                            "tcgen05.commit",
+                                            "tcgen05.commit multicast",
+                                            "tcgen05.fence::before_thread_sync",
+                                            "tcgen05.fence::after_thread_sync",
+                                            "tcgen05.alloc",
+                                            "tcgen05.dealloc",
+                                            "tcgen05.relinquish_alloc_permit",
+                                            "tcgen05 cta_group::1",
+                                            "tcgen05 cta_group::2",
+                                            "exists",
+                                            "~exists",
+                                            "forall",
+                                            "condition /\\",
+                                            "condition \\/",
+                                            "condition ~(",
+                                            "cluster"};
     for (const char* sem : {"relaxed", "acquire"})
         for (const char* sc : {"cta", "cluster", "gpu", "sys"})
             REQUIRE(seen[std::string("ld.") + sem + "." + sc] > 0);

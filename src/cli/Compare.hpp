@@ -1,0 +1,24 @@
+// `ptxmc compare`: hardware histograms (litmus runner results.json) against the model.
+#pragma once
+
+#include <CLI/CLI.hpp>
+#include <string>
+#include <vector>
+
+namespace ptxmc::cli {
+
+struct CompareArgs {
+    std::string modelFile;
+    std::string root = ".";      ///< test files in results are relative to this folder
+    std::string format = "text"; ///< text, markdown or json
+    unsigned jobs = 1;
+    std::vector<std::string> results;
+};
+
+/** Adds the `compare` subcommand. */
+void setupCompare(CLI::App& app);
+
+/** 0: nothing unsound; 1: an unsound result (a forbidden outcome observed); 2: input error. */
+int runCompare(const CompareArgs& args);
+
+} // namespace ptxmc::cli

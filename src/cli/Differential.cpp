@@ -1,0 +1,150 @@
+// Differential testing: seeded random tests, the Z3 engine against explicit enumeration.
+#include "cli/Differential.hpp"
+
+#include "Checker.hpp"
+#include "Enumerator.hpp"
+#include "cat/Loader.hpp"
+#include "cat/Resolver.hpp"
+#include "cli/Parallel.hpp"
+#include "gen/RandomLitmus.hpp"
+#include "litmus/Parser.hpp"
+
+#include <chrono>
+#include <iostream>
+#include <sstream>
+
+namespace ptxmc::cli {
+
+namespace {
+
+struct DifferentialArgs {
+    std::uint64_t seed = 1;
+    std::uint64_t count = 100;
+    unsigned jobs = 1;
+    double limit = 20; ///< seconds the explicit engine may spend on one test
+    std::string modelFile;
+    bool verbose = false;
+    bool printTests = false;
+};
+
+struct Case {
+    std::string text;
+    std::string verdict; ///< "agree", "skipped: ...", or the disagreement report
+    bool disagrees = false;
+    bool skipped = false;
+};
+
+std::string statesOf(const report::CheckResult& r) {
+    std::ostringstream out;
+    out << report::toString(r.observation);
+    if (!r.unknownReason.empty()) out << " (" << r.unknownReason << ")";
+    out << "\n";
+    for (const auto& s : r.states) {
+        out << "    ";
+        for (std::size_t i = 0; i < s.values.size(); ++i)
+            out << r.observed[i] << "=" << s.values[i] << "; ";
+        out << "\n";
+    }
+    out << "    flags:";
+    for (const auto& f : r.flags)
+        out << " " << f.name;
+    out << "\n";
+    return out.str();
+}
+
+bool agree(const report::CheckResult& a, const report::CheckResult& b) {
+    if (a.observation != b.observation || a.states.size() != b.states.size() ||
+        a.flags.size() != b.flags.size())
+        return false;
+    for (std::size_t i = 0; i < a.states.size(); ++i)
+        if (a.states[i].values != b.states[i].values) return false;
+    for (std::size_t i = 0; i < a.flags.size(); ++i)
+        if (a.flags[i].name != b.flags[i].name) return false;
+    return true;
+}
+
+Case runCase(std::uint64_t seed, const cat::ResolvedModel& model, const DifferentialArgs& args) {
+    Case c;
+    c.text = gen::randomLitmus(seed);
+    std::string file = "random-" + std::to_string(seed) + ".litmus";
+    litmus::Test test = litmus::parseLitmus(c.text, file);
+    CheckOptions z3Options;
+    report::CheckResult z3 = checkTest(test, model, z3Options);
+    CheckOptions enumOptions;
+    enumOptions.timeoutSeconds = args.limit;
+    report::CheckResult ex = enumerateTest(test, model, enumOptions);
+    if (ex.observation == report::Observation::Unknown &&
+        ex.unknownReason.find("time limit") != std::string::npos) {
+        c.skipped = true;
+        c.verdict = "skipped: explicit enumeration took over " + std::to_string(args.limit) + " s";
+        return c;
+    }
+    if (agree(z3, ex)) {
+        c.verdict = "agree";
+        return c;
+    }
+    c.disagrees = true;
+    c.verdict = "DISAGREE\n  z3:        " + statesOf(z3) + "  enumerate: " + statesOf(ex);
+    return c;
+}
+
+int runDifferential(const DifferentialArgs& args) {
+    auto model = cat::resolveModel(args.modelFile.empty() ? cat::loadBuiltinModel()
+                                                          : cat::loadModelFile(args.modelFile));
+    std::vector<Case> cases(args.count);
+    std::size_t disagreements = 0, skipped = 0;
+    auto start = std::chrono::steady_clock::now();
+    runInOrder(
+        args.count, args.jobs,
+        [&](std::size_t i) { cases[i] = runCase(args.seed + i, *model, args); },
+        [&](std::size_t i) {
+            const Case& c = cases[i];
+            std::uint64_t seed = args.seed + i;
+            if (c.disagrees) {
+                ++disagreements;
+                std::cout << "seed " << seed << ": " << c.verdict << "--- test (regenerate with "
+                          << "`ptxmc differential --seed " << seed << " --count 1`):\n"
+                          << c.text << "---\n";
+            } else if (c.skipped) {
+                ++skipped;
+                std::cout << "seed " << seed << ": " << c.verdict << "\n";
+            } else if (args.verbose) {
+                std::cout << "seed " << seed << ": agree\n";
+            }
+            if (args.printTests && !c.disagrees) std::cout << c.text;
+            cases[i] = Case{}; // keep memory flat on long runs
+        });
+    double seconds =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    std::cout << "ptxmc differential: seeds " << args.seed << ".." << args.seed + args.count - 1
+              << ", " << args.count - skipped - disagreements << " agree, " << disagreements
+              << " disagree, " << skipped << " skipped, " << seconds << " s\n";
+    return disagreements > 0 ? 1 : 0;
+}
+
+} // namespace
+
+void setupDifferential(CLI::App& app) {
+    auto args = std::make_shared<DifferentialArgs>();
+    CLI::App* sub = app.add_subcommand(
+        "differential", "Run seeded random litmus tests through both engines; they must agree");
+    sub->add_option("--seed", args->seed, "first seed (default 1)");
+    sub->add_option("--count", args->count, "number of tests (default 100)")
+        ->check(CLI::Range(1, 100000000));
+    sub->add_option("-j,--jobs", args->jobs, "tests checked at a time (default 1)")
+        ->check(CLI::Range(1, 1024));
+    sub->add_option("--limit", args->limit,
+                    "seconds the explicit engine may spend on one test (default 20)")
+        ->check(CLI::PositiveNumber);
+    sub->add_option("--model", args->modelFile, "model file (default: the built-in model)");
+    sub->add_flag("-v,--verbose", args->verbose, "print every seed, not only disagreements");
+    sub->add_flag("--print-tests", args->printTests, "print every generated test");
+    sub->footer("Example:\n  ptxmc differential --seed 1 --count 300 --jobs 2\n"
+                "A disagreement prints the seed, both engines' state sets and the generated test.");
+    sub->callback([args]() {
+        int status = runDifferential(*args);
+        if (status != 0) throw CLI::RuntimeError(status);
+    });
+}
+
+} // namespace ptxmc::cli

@@ -1,0 +1,50 @@
+// The documents of `ptxmc matrix`: Markdown and HTML rendering, cells, expectations.
+#include "matrix/Document.hpp"
+#include "matrix/Report.hpp"
+
+#include <catch2/catch.hpp>
+
+using namespace ptxmc::matrix;
+
+TEST_CASE("Markdown blocks", "[matrix][render]") {
+    Document d;
+    d.heading(2, "Title");
+    d.paragraph("text with `code`");
+    d.table({"a", "b"}, {{"1", cellText("x|y")}});
+    d.list({"one", "two"});
+    CHECK(renderMarkdown(d) == "## Title\n\ntext with `code`\n\n| a | b |\n|---|---|\n"
+                               "| 1 | x\\|y |\n\n- one\n- two\n");
+}
+
+TEST_CASE("inline Markdown as HTML", "[matrix][render]") {
+    CHECK(inlineHtml("a `<b>` **c** [d](e.litmus)") ==
+          "a <code>&lt;b&gt;</code> <strong>c</strong> <a href=\"e.litmus\">d</a>");
+    CHECK(inlineHtml("[**ok**](t.litmus)") == "<a href=\"t.litmus\"><strong>ok</strong></a>");
+    CHECK(inlineHtml("x\\|y") == "x|y");
+    Document d;
+    d.title = "T";
+    d.heading(1, "Some Title");
+    CHECK_THAT(renderHtml(d), Catch::Contains("<h1 id=\"some-title\">Some Title</h1>"));
+}
+
+TEST_CASE("a cell links its test and its PTX section", "[matrix][render]") {
+    MatrixRun run;
+    run.model = "m";
+    run.cells = {makeCell(Op::Mma, Op::Mma, Sync::None), makeCell(Op::Mma, Op::Ld, Sync::Wait)};
+    run.results = {{Verdict::Ordered, "Never", {}, ""}, {}};
+    CHECK(cellMarkdown(run, run.cells[0]) ==
+          "[**ordered**](matrix/tests/same-mma-mma-none.litmus) P1 [9.7.16.6.2]"
+          "(https://docs.nvidia.com/cuda/parallel-thread-execution/"
+          "#tcgen05-memory-consistency-model-pipelined-instructions)");
+    CHECK(cellMarkdown(run, run.cells[1]) == "—");
+    CHECK_THAT(matrixExpectations(run),
+               Catch::Contains("same-mma-mma-none.litmus  Never  ordered (nothing)"));
+    run.results[0] = {Verdict::MayReorder, "Sometimes", {"tmem-race"}, ""};
+    CHECK_THAT(cellMarkdown(run, run.cells[0]), Catch::EndsWith(" ⚠"));
+}
+
+TEST_CASE("verdicts from observations", "[matrix][render]") {
+    CHECK(verdictOf("Never") == Verdict::Ordered);
+    CHECK(verdictOf("Sometimes") == Verdict::MayReorder);
+    CHECK(verdictOf("Deadlock") == Verdict::Error);
+}
