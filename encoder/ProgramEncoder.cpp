@@ -25,10 +25,10 @@ ProgramEncoder::ProgramEncoder(z3::context& ctx, const ir::Program& program)
 z3::expr ProgramEncoder::exists(int event) const {
     const Event& e = program_.events[static_cast<std::size_t>(event)];
     if (!e.guard) return ctx_.bool_val(true);
-    return const_cast<ProgramEncoder*>(this)->value(e.guard) != bv(0);
+    return value(e.guard) != bv(0);
 }
 
-z3::expr ProgramEncoder::value(const ir::ValuePtr& v) {
+z3::expr ProgramEncoder::value(const ir::ValuePtr& v) const {
     auto cached = valueCache_.find(v.get());
     if (cached != valueCache_.end()) return cached->second;
     auto arg = [&](std::size_t i) { return value(v->args.at(i)); };

@@ -27,7 +27,7 @@ public:
     const std::vector<std::pair<int, z3::expr>>& blockingWaits() const { return blocking_; }
 
     z3::expr exists(int event) const;
-    z3::expr value(const ir::ValuePtr& v);
+    z3::expr value(const ir::ValuePtr& v) const;
     z3::expr finalValue(const ir::Observable& o);
 
     /** Base set `name` for this program, conditions included (dynamic sets like MB_MISUSE). */
@@ -65,7 +65,7 @@ private:
     std::map<int, z3::expr> phaseBefore_;          ///< mbarrier op -> phase it sees (Int)
     std::map<int, z3::expr> waitSuccess_;          ///< wait -> returned True
     std::map<int, z3::expr> misuse_;               ///< mbarrier op -> undefined behaviour
-    std::map<const ir::Value*, z3::expr> valueCache_;
+    mutable std::map<const ir::Value*, z3::expr> valueCache_; ///< memo: values form a DAG
 };
 
 } // namespace ptxmc::engine

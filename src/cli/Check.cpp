@@ -66,12 +66,15 @@ void applyLimits(report::CheckResult& r, double seconds, const CheckOptions& opt
     const std::string timeout = "timeout: the test ran past --timeout " +
                                 fmt::format("{:g}", options.timeoutSeconds) + " s";
     if (r.observation == report::Observation::Unknown) {
-        if (r.unknownReason != "canceled") return;
+        // Z3 4.8 says "canceled" or "timeout" for either limit, newer ones name the resource.
+        const std::string& why = r.unknownReason;
+        if (why != "canceled" && why != "timeout" && why.find("resource") == std::string::npos)
+            return;
         if (overTime)
-            r.unknownReason = timeout + " (Z3: canceled)";
+            r.unknownReason = timeout + " (Z3: " + why + ")";
         else if (options.rlimit > 0)
             r.unknownReason = "resource limit: a Z3 query used up --rlimit " +
-                              std::to_string(options.rlimit) + " (Z3: canceled)";
+                              std::to_string(options.rlimit) + " (Z3: " + why + ")";
         return;
     }
     if (!overTime) return;

@@ -99,8 +99,9 @@ int runCompare(const CompareArgs& args) {
         else
             std::cout << validate::textReport(run, rows);
     }
-    if (unsound) std::cerr << "ptxmc compare: UNSOUND: the device showed an outcome the model "
-                              "forbids (see above)\n";
+    if (unsound)
+        std::cerr << "ptxmc compare: UNSOUND: the device showed an outcome the model "
+                     "forbids (see above)\n";
     return unsound ? 1 : 0;
 }
 

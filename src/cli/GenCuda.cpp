@@ -50,7 +50,7 @@ std::multimap<std::string, validate::Mutation> readMutants(const std::string& fi
         auto m = validate::parseMutation(text);
         if (!m)
             throw InputError(SourceLoc{file, n, 1},
-                             "bad mutation '" + text + "' (KIND:Pn#i, KIND drop|relax|cta|read)");
+                             "bad mutation '" + text + "' (KIND:Pn:i, KIND drop|relax|cta|read)");
         out.emplace(fs::path(path).lexically_normal().generic_string(), *m);
     }
     return out;
@@ -75,7 +75,8 @@ struct Writer {
         fs::create_directories(dir / arch);
         std::ofstream(dir / arch / (g.id + ".cu")) << g.code;
         manifest[arch].push_back(g.id + " " + g.name + " " + o.file +
-                                 (o.mutantOf.empty() ? "" : " mutant-of " + o.mutantOf));
+                                 (o.mutantOf.empty() ? "" : " mutant-of " + o.mutantOf) +
+                                 (g.notFaithful.empty() ? "" : " compile-only"));
         ++generated;
     }
 };
@@ -88,8 +89,9 @@ void setupGenCuda(CLI::App& app) {
         "gen-cuda", "Generate CUDA litmus kernels (inline PTX) for the hardware harness");
     sub->add_option("--arch", args->arch, "sm_90a, sm_100a or all (default: all)")
         ->check(CLI::IsMember({"sm_90a", "sm_100a", "all"}));
-    sub->add_option("-o,--out", args->outDir, "output folder; gets ARCH/ID.cu, MANIFEST.txt and "
-                                              "refused.txt")
+    sub->add_option("-o,--out", args->outDir,
+                    "output folder; gets ARCH/ID.cu, MANIFEST.txt and "
+                    "refused.txt")
         ->required()
         ->option_text("DIR");
     sub->add_option("--mutants", args->mutantsFile,
@@ -147,7 +149,15 @@ int runGenCuda(const GenCudaArgs& args) {
                 g = validate::generateCuda(test, origin);
             } catch (const validate::Refused& r) {
                 std::cerr << r.what() << '\n';
-                out.refused.push_back(path + ": " + r.why);
+                // Still give ptxas the instructions: a compile-only kernel the runner skips.
+                try {
+                    g = validate::generateCuda(test, origin, true);
+                    if (wanted(g.arch)) out.add(g, origin);
+                    out.refused.push_back(path + ": " + r.why + " [compile-only kernel " + g.id +
+                                          "]");
+                } catch (const validate::Refused&) {
+                    out.refused.push_back(path + ": " + r.why);
+                }
                 continue;
             }
             if (!wanted(g.arch)) continue;
@@ -170,8 +180,8 @@ int runGenCuda(const GenCudaArgs& args) {
                         }
                         report::CheckResult mr = checkTest(mt, *model, options);
                         if (!allowsWeak(mr)) continue;
-                        derived.push_back(path + " " + validate::toString(m) + "  # model: " +
-                                          report::toString(mr.observation));
+                        derived.push_back(path + " " + validate::toString(m) +
+                                          "  # model: " + report::toString(mr.observation));
                         if (std::find_if(todo.begin(), todo.end(), [&](const auto& x) {
                                 return validate::toString(x) == validate::toString(m);
                             }) == todo.end())
@@ -179,7 +189,8 @@ int runGenCuda(const GenCudaArgs& args) {
                         found = true;
                         break;
                     }
-                    if (!found) derived.push_back("# " + path + ": no mutant allows the weak outcome");
+                    if (!found)
+                        derived.push_back("# " + path + ": no mutant allows the weak outcome");
                 }
             }
             for (const validate::Mutation& m : todo) {
@@ -218,8 +229,8 @@ int runGenCuda(const GenCudaArgs& args) {
         for (const std::string& l : derived)
             d << l << '\n';
     }
-    std::cerr << "ptxmc gen-cuda: " << out.generated << " kernels generated, "
-              << out.refused.size() << " refused, " << errors << " errors\n";
+    std::cerr << "ptxmc gen-cuda: " << out.generated << " kernels generated, " << out.refused.size()
+              << " refused, " << errors << " errors\n";
     if (errors) return 2;
     return out.refused.empty() ? 0 : 1;
 }

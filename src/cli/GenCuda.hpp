@@ -10,8 +10,8 @@ namespace ptxmc::cli {
 struct GenCudaArgs {
     std::string arch = "all"; ///< sm_90a, sm_100a or all
     std::string outDir;
-    std::string mutantsFile;  ///< pairs to generate mutants for
-    std::string deriveFile;   ///< where to write derived pairs (needs the model)
+    std::string mutantsFile; ///< pairs to generate mutants for
+    std::string deriveFile;  ///< where to write derived pairs (needs the model)
     std::string modelFile;
     std::vector<std::string> paths;
 };

@@ -8,6 +8,7 @@
 #include "litmus/Parser.hpp"
 #include "matrix/Report.hpp"
 #include "matrix/SeedCheck.hpp"
+#include "support/SourceLoc.hpp"
 
 #include <chrono>
 #include <filesystem>

@@ -3,6 +3,7 @@
 
 #include "cat/Loader.hpp"
 #include "cat/Resolver.hpp"
+#include "support/SourceLoc.hpp"
 
 #include <filesystem>
 

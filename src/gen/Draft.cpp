@@ -1,4 +1,4 @@
-// Bookkeeping of a test under construction and its rendering in the litmus/README.md format.
+// Bookkeeping of a test under construction: shape, locations, registers, values and limits.
 #include "gen/Draft.hpp"
 
 #include <algorithm>
@@ -93,7 +93,7 @@ bool Draft::fits() const {
     return candidates() <= kMaxCandidates;
 }
 
-std::string Draft::freshReg(int, const char* prefix) {
+std::string Draft::freshReg(const char* prefix) {
     return prefix + std::to_string(nextReg_++);
 }
 
@@ -103,7 +103,7 @@ void Draft::define(int t, const std::string& reg, std::vector<std::int64_t> valu
 }
 
 std::string Draft::initReg(int t, std::int64_t v, const char* prefix) {
-    std::string r = freshReg(t, prefix);
+    std::string r = freshReg(prefix);
     regInits_.emplace_back(t, r, v);
     define(t, r, {v});
     return r;
@@ -308,11 +308,6 @@ bool Draft::mayBlock(const CellKey& k) const {
     return it != mbArrivals_.end() && it->second >= loc(k.loc).count;
 }
 
-int Draft::mbOps(const CellKey& k) const {
-    auto it = mbOps_.find(k);
-    return it == mbOps_.end() ? 0 : it->second;
-}
-
 std::string Draft::addr(int l, int fromCta, int instCta, int row, bool brackets) {
     ensure(loc(l).aliasOf >= 0 ? loc(l).aliasOf : l, instCta);
     std::string s = loc(l).name;
@@ -351,15 +346,17 @@ std::pair<int, std::string> Draft::barrierFor(int cta, const std::vector<int>& p
     auto k = std::make_pair(cta, participants);
     auto it = barriers_.find(k);
     if (it != barriers_.end()) return it->second;
-    // A fresh id per participant set, so that every instance of an id has the same threads.
-    int id = 0;
-    for (;; ++id) {
+    // A fresh id per participant set, so that every instance of an id has the same threads;
+    // mostly the lowest free one, sometimes another (ids 0..15 all exist).
+    std::vector<int> free;
+    for (int id = 0; id < 16; ++id) {
         bool used = false;
         for (const auto& [other, v] : barriers_)
             used = used || (other.first == cta && v.first == id);
-        if (!used) break;
+        if (!used) free.push_back(id);
     }
-    if (id > 0 && rng_->chance(30)) id += rng_->range(1, 3); // other ids than 0, 1, ...
+    const int id =
+        rng_->chance(70) ? free[0] : free[rng_->below(std::min<std::size_t>(free.size(), 6))];
     bool all = participants.size() == threadsIn(cta).size();
     std::string count = all && rng_->chance(60)
                             ? ""

@@ -71,8 +71,8 @@ public:
     static constexpr int kMaxWrites = 3; // per cell: keeps coherence enumeration cheap
     static constexpr int kMaxMbOps = 5;  // per mbarrier: keeps mbarrier orders cheap
     /** Bound on rf choices x coherence orders x mbarrier orders, what an explicit enumerator
-     * walks through. */
-    static constexpr std::uint64_t kMaxCandidates = 100000;
+     * walks through (ptxmc's takes about 0.15 ms per candidate: a few seconds at most). */
+    static constexpr std::uint64_t kMaxCandidates = 20000;
 
     Draft(const GenOptions& options, Rng& rng);
 
@@ -83,8 +83,6 @@ public:
     int threads() const { return static_cast<int>(threads_.size()); }
     ThreadDraft& th(int t) { return threads_[static_cast<std::size_t>(t)]; }
     int ctaOf(int t) const { return threads_[static_cast<std::size_t>(t)].cta; }
-    int ctas() const { return nCtas_; }
-    bool cluster() const { return cluster_; }
     std::vector<int> threadsIn(int cta) const;
     /** The other CTA of the cluster (the cta_group::2 peer), or -1. */
     int peer(int cta) const { return cluster_ && nCtas_ == 2 ? 1 - cta : -1; }
@@ -100,7 +98,8 @@ public:
     bool fits() const;
 
     // registers and values
-    std::string freshReg(int t, const char* prefix);
+    /** A register name unused in the whole test (readable conditions, no shadowing). */
+    std::string freshReg(const char* prefix);
     void define(int t, const std::string& reg, std::vector<std::int64_t> values);
     /** A register initialised in the init block to `v`. */
     std::string initReg(int t, std::int64_t v, const char* prefix = "v");
@@ -137,7 +136,6 @@ public:
     /** rf choices x coherence orders x mbarrier orders, saturated above kMaxCandidates. */
     std::uint64_t candidates() const;
     void mbOp(const CellKey& k) { ++mbOps_[k]; }
-    int mbOps(const CellKey& k) const;
     /** An arrive-on operation (mbarrier.arrive, tcgen05.commit) on `k`. */
     void mbArrive(const CellKey& k) { ++mbArrivals_[k], mbOp(k); }
     /** Whether a spinning wait on `k` may succeed: enough arrive-ons so far. Spinning only
@@ -152,7 +150,6 @@ public:
 
     /** The test-wide tcgen05 .cta_group, chosen on first use (2 needs a 2-CTA cluster). */
     int ctaGroup();
-    int chosenCtaGroup() const { return ctaGroup_; }
     /** A bar.sync id for these participants of `cta`, and its thread-count suffix. */
     std::pair<int, std::string> barrierFor(int cta, const std::vector<int>& participants);
 

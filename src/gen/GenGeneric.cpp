@@ -47,7 +47,7 @@ std::string load(Draft& d, int t, int l, int inst) {
                                                ".volatile"}[r.weighted({15, 25, 25, 25, 10})];
     if (sem == ".relaxed" || sem == ".acquire") sem += "." + scopeName(r);
     const int c = d.ctaOf(t);
-    const std::string reg = d.freshReg(t, "r");
+    const std::string reg = d.freshReg("r");
     const CellKey k = d.key(l, inst);
     // One random choice per statement: the order C++ evaluates operands of + is unspecified.
     const std::string space = spaceQualifier(d, l, c, inst);
@@ -111,7 +111,7 @@ std::string atomic(Draft& d, int t, int l, int inst) {
             for (std::int64_t a : argValues)
                 written.push_back(apply(op, o, a));
     }
-    const std::string reg = d.freshReg(t, "r");
+    const std::string reg = d.freshReg("r");
     d.emit(t, "atom" + sem + scope + spaceQualifier(d, l, c, inst) + "." + op + type + " " + reg +
                   ", " + d.addr(l, c, inst) + ", " + args);
     d.write(k, written);
@@ -224,7 +224,7 @@ bool fragArithmetic(Draft& d) {
     std::vector<std::int64_t> values;
     for (std::int64_t v : d.th(t).regs[src])
         values.push_back(op == "add" ? v + k : op == "sub" ? v - k : v * k);
-    const std::string dst = d.freshReg(t, "r");
+    const std::string dst = d.freshReg("r");
     d.emit(t,
            op + r.pick({"", ".u32", ".s32"}) + " " + dst + ", " + src + ", " + std::to_string(k));
     d.define(t, dst, values);
@@ -251,7 +251,7 @@ bool fragBarrier(Draft& d) {
 
 std::vector<std::pair<Fragment, int>> genericFragments() {
     return {{fragLoad, 10}, {fragStore, 9},      {fragAtomic, 4}, {fragReduction, 3},
-            {fragFence, 4}, {fragArithmetic, 2}, {fragBarrier, 3}};
+            {fragFence, 4}, {fragArithmetic, 5}, {fragBarrier, 3}};
 }
 
 } // namespace ptxmc::gen

@@ -25,7 +25,7 @@ bool arrive(Draft& d, int t, int mb, int inst, int expectTx) {
     // Through the .shared::cluster window the state operand must be the sink (PTX ISA
     // 9.7.13.15.13).
     const bool token = space != ".shared::cluster" && r.chance(35);
-    const std::string st = token ? d.freshReg(t, "tk") : "_";
+    const std::string st = token ? d.freshReg("tk") : "_";
     const CellKey k = d.key(mb, inst);
     d.emit(t, std::string("mbarrier.arrive") + (expectTx ? ".expect_tx" : "") + q + ".b64 " + st +
                   ", " + d.addr(mb, c, inst) + (expectTx ? ", " + std::to_string(expectTx) : ""));
@@ -56,7 +56,7 @@ std::string mbWait(Draft& d, int t, int mb, bool blocking) {
     std::string sem = r.pick({"", ".acquire", ".acquire", ".relaxed"});
     std::string scope = sem == ".relaxed" ? r.pick({".cta", ".cluster"}) : mbScope(r);
     q += sem + scope + r.pick({"", ".shared::cta", ".shared::cta", ".shared"});
-    const std::string dst = blocking ? "_" : d.freshReg(t, "p");
+    const std::string dst = blocking ? "_" : d.freshReg("p");
     d.emit(t, std::string("mbarrier.") + r.pick({"try_wait", "try_wait", "test_wait"}) + q +
                   ".b64 " + dst + ", " + d.addr(mb, c, c) + ", " + arg);
     d.mbOp(k);

@@ -15,7 +15,7 @@ std::string aliasRead(Draft& d, int t, int root) {
     const std::string op = proxy == "surface"   ? "suld.weak"
                            : proxy == "texture" ? "tld.weak"
                                                 : r.pick({"cold.weak", "ldc.weak"});
-    const std::string reg = d.freshReg(t, "r");
+    const std::string reg = d.freshReg("r");
     const CellKey k = d.key(a, -1);
     d.emit(t, op + " " + reg + ", " + d.addr(a, d.ctaOf(t), -1, 0, r.chance(20)));
     d.define(t, reg, d.read(k));

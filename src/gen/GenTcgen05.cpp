@@ -165,7 +165,7 @@ std::string tcLoad(Draft& d, int t, int src, bool wait) {
     std::vector<std::string> regs;
     std::string list;
     for (int i = 0; i < n; ++i) {
-        regs.push_back(d.freshReg(t, "r"));
+        regs.push_back(d.freshReg("r"));
         list += (i ? ", " : "") + regs.back();
     }
     const std::string shape = ldStShape(r);

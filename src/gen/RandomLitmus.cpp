@@ -1,5 +1,4 @@
-// Entry point: the test's shape, then random fragments until the budget is used, then the
-// condition.
+// Entry point: the test's shape, random fragments until the budget is spent, the condition.
 #include "gen/RandomLitmus.hpp"
 
 #include "gen/Families.hpp"

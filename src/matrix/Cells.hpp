@@ -37,11 +37,11 @@ enum class Sync {
     MbarNoFb,   ///< the same without before_thread_sync
     MbarNoFa,   ///< the same without after_thread_sync
     Bar,        ///< two threads: before_thread_sync; bar.sync | bar.sync; after_thread_sync
-    BarNoFb,    ///< ...
-    BarNoFa,    ///< ...
-    Flag,       ///< two threads: before_thread_sync; st.relaxed flag | ld.relaxed flag; after
-    FlagNoFb,   ///< ...
-    FlagNoFa,   ///< ...
+    BarNoFb,    ///< the same without before_thread_sync
+    BarNoFa,    ///< the same without after_thread_sync
+    Flag,       ///< two threads: before_thread_sync; st.relaxed f | ld.relaxed f; after_thread_sync
+    FlagNoFb,   ///< the same without before_thread_sync
+    FlagNoFa,   ///< the same without after_thread_sync
     Completion, ///< two threads: A's completion (wait::ld/st + before, or commit) | wait; after
 };
 

@@ -71,7 +71,10 @@ std::vector<std::string> seedMatrixRow(const MatrixRun& m, const std::string& sa
                          : joined(verdicts, "; ");
     std::string assessment;
     std::size_t tested = ordered + reorder;
-    if (na > 0 && tested == 0)
+    bool dealloc = sa == "dealloc" || sb == "dealloc";
+    if (na > 0 && tested == 0 && dealloc)
+        assessment = "outside the model: dealloc has no memory effect here";
+    else if (na > 0 && tested == 0)
         assessment = mark == "✅" ? "**wrong**: not a pipeline, there is nothing to order"
                                  : "moot: nothing to order, so no synchronization is needed";
     else if (mark == "❓")

@@ -101,10 +101,12 @@ Comparison classifyOne(const HwTest& t, const ModelAnswer& m) {
         seen.insert(o.values);
         auto s = std::find_if(r.states.begin(), r.states.end(),
                               [&](const report::FinalState& f) { return f.values == o.values; });
-        if (s == r.states.end())
+        if (s == r.states.end()) {
             c.unsound.push_back({o.values, o.count});
-        else if (weak(r.quantifier, s->satisfies))
+            if (weak(r.quantifier, o.satisfies)) c.weakSeen += o.count;
+        } else if (weak(r.quantifier, s->satisfies)) {
             c.weakSeen += o.count;
+        }
     }
     for (const report::FinalState& f : r.states) {
         modelWeak = modelWeak || weak(r.quantifier, f.satisfies);
@@ -184,8 +186,7 @@ std::string textReport(const HwRun& run, const std::vector<Comparison>& rows) {
         for (const StateCount& s : c.unsound)
             os << "  UNSOUND " << stateText(t.observed, s.values) << "  x" << s.count << '\n';
         for (const auto& s : c.unseen)
-            os << "  unseen " << stateText(t.observed, s) << "  (rate < " << sci(c.bound)
-               << ")\n";
+            os << "  unseen " << stateText(t.observed, s) << "  (rate < " << sci(c.bound) << ")\n";
     }
     std::map<Verdict, int> n;
     for (const Comparison& c : rows)
@@ -210,8 +211,8 @@ std::string markdownReport(const HwRun& run, const std::vector<Comparison>& rows
     std::map<Verdict, int> n;
     for (const Comparison& c : rows)
         ++n[c.verdict];
-    os << "Device: " << run.device << "; driver: " << run.driver << "; seed " << run.seed
-       << "; " << rows.size() << " tests, " << total << " instances";
+    os << "Device: " << run.device << "; driver: " << run.driver << "; seed " << run.seed << "; "
+       << rows.size() << " tests, " << total << " instances";
     if (!rates.empty())
         os << "; instances per second: median " << sci(rates[rates.size() / 2]) << ", max "
            << sci(rates.back());

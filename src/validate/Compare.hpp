@@ -42,9 +42,9 @@ struct Comparison {
     std::uint64_t completed = 0;  ///< instances whose waits all succeeded
     std::uint64_t weakSeen = 0;   ///< instances in a weak state (the condition's target)
     std::size_t allowed = 0, allowedSeen = 0;
-    std::vector<StateCount> unsound;             ///< observed, forbidden
+    std::vector<StateCount> unsound;               ///< observed, forbidden
     std::vector<std::vector<std::int64_t>> unseen; ///< allowed, never observed
-    double bound = 0; ///< 95 % upper bound on a never-seen state's rate: -ln(0.05)/completed
+    double bound = 0;   ///< 95 % upper bound on a never-seen state's rate: -ln(0.05)/completed
     std::string mutant; ///< for a forbidden test: its mutant's name ("" if none ran)
 };
 

@@ -24,13 +24,18 @@ std::string testId(const std::string& name) {
 
 namespace {
 
-std::string cString(const std::string& s) {
+/** A C++ string literal of `s`. */
+std::string cStringOf(const std::string& s) {
     std::string out = "\"";
     for (char c : s) {
         if (c == '"' || c == '\\') out += '\\';
         out += c;
     }
     return out + "\"";
+}
+
+std::string cString(const std::string& s) {
+    return cStringOf(s);
 }
 
 std::string propExpr(const litmus::Prop& p, const std::vector<ObsRef>& obs) {
@@ -48,10 +53,10 @@ std::string propExpr(const litmus::Prop& p, const std::vector<ObsRef>& obs) {
         return "false";
     case K::Eq:
     case K::Ne: {
-        std::string rhs = p.rhsRef ? index(*p.rhsRef)
-                                   : "static_cast<int>(" +
-                                         hex(static_cast<std::uint32_t>(lower::wrap32(p.rhsValue))) +
-                                         ")";
+        std::string rhs =
+            p.rhsRef ? index(*p.rhsRef)
+                     : "static_cast<int>(" +
+                           hex(static_cast<std::uint32_t>(lower::wrap32(p.rhsValue))) + ")";
         return "(" + index(p.lhs) + (p.kind == K::Eq ? " == " : " != ") + rhs + ")";
     }
     case K::Not:
@@ -136,8 +141,8 @@ private:
         for (std::size_t k = 0; k < plan_.clusterCtas.size(); ++k)
             for (std::size_t r = 0; r < plan_.clusterCtas[k].size(); ++r)
                 if (plan_.clusterCtas[k][r] >= 0)
-                    l("    if (cluster == " + std::to_string(k) + "u && rank == " +
-                      std::to_string(r) + "u) return " +
+                    l("    if (cluster == " + std::to_string(k) +
+                      "u && rank == " + std::to_string(r) + "u) return " +
                       std::to_string(plan_.clusterCtas[k][r]) + ";");
         l("    return -1;");
         l("}");
@@ -213,8 +218,7 @@ private:
             l("            const unsigned rows[" + std::to_string(loc.rows) + "] = {" + rows +
               "};");
             l("            const unsigned cell = " + std::to_string(loc.column) +
-              "u + ((rank & 1u) ? " +
-              std::to_string(loc.oddShift) + "u : 0u);");
+              "u + ((rank & 1u) ? " + std::to_string(loc.oddShift) + "u : 0u);");
             l("            for (unsigned c = 0; c < " + std::to_string(loc.columns) + "u; ++c) {");
             l("                const unsigned col = " + std::to_string(loc.column) + "u + c;");
             l("                const unsigned v = (col == cell && lane < " +
@@ -236,7 +240,8 @@ private:
         l("__global__ void " + attrs + " run(const litmus::Launch p) {");
         l("    const unsigned warp = threadIdx.x >> 5, lane = threadIdx.x & 31u;");
         if (plan_.clusterSize > 1) {
-            l("    const unsigned hwCluster = litmus::clusterIndex(), rank = litmus::clusterRank();");
+            l("    const unsigned hwCluster = litmus::clusterIndex(), rank = "
+              "litmus::clusterRank();");
         } else {
             l("    const unsigned hwCluster = blockIdx.x, rank = 0;");
         }
@@ -253,7 +258,8 @@ private:
         l("    unsigned row = 0;");
         if (plan_.tcMode) {
             l("    // litmus thread k is warp 4k: it reaches TMEM lanes 0-31");
-            l("    if (cta >= 0 && warp % 4 == 0 && warp / 4 < threadsOf(cta)) th = int(warp / 4);");
+            l("    if (cta >= 0 && warp % 4 == 0 && warp / 4 < threadsOf(cta)) th = int(warp / "
+              "4);");
         } else {
             l("    if (cta >= 0) {");
             l("        const unsigned q = litmus::permute(warp, kWarps, p.warpMul, p.warpAdd);");
@@ -270,7 +276,8 @@ private:
         bool tmem = plan_.tcMode && plan_.tmemCols > 0;
         std::string group = std::to_string(plan_.ctaGroup);
         if (tmem) {
-            if (plan_.ctaGroup == 2) l("    " + sync() + " // both CTAs of a pair allocate together");
+            if (plan_.ctaGroup == 2)
+                l("    " + sync() + " // both CTAs of a pair allocate together");
             l("    if (warp == 0) {");
             l("        asm volatile(\"tcgen05.alloc.cta_group::" + group +
               ".sync.aligned.shared::cta.b32 [%0], " + std::to_string(plan_.tmemCols) +
@@ -293,9 +300,9 @@ private:
         for (std::size_t i = 0; i < test_.threads.size(); ++i) {
             const auto& t = test_.threads[i];
             const CtaPlan& c = plan_.ctas.at(t.cta);
-            int k = static_cast<int>(std::find(c.threads.begin(), c.threads.end(),
-                                               static_cast<int>(i)) -
-                                     c.threads.begin());
+            int k = static_cast<int>(
+                std::find(c.threads.begin(), c.threads.end(), static_cast<int>(i)) -
+                c.threads.begin());
             l("        case " + std::to_string(t.cta * 64 + k) + ": { // P" + std::to_string(t.id));
             ThreadEmitter e(plan_, test_, i, obs_);
             std::istringstream body(e.emit());
@@ -311,7 +318,7 @@ private:
         l("    }");
         l("    (void)stuck;");
         if (hasMbarrierCopies())
-            l("    __nanosleep(4000); // let copies that only an mbarrier tracks land");
+            l("    litmus::settle(20000); // let copies that only an mbarrier tracks land");
         if (plan_.tcMode)
             tcFenceSync();
         else
@@ -404,6 +411,8 @@ private:
         }
         l("        flags = p.out[i * kOut + kObserved];");
         l("        p.out[i * kOut + kObserved] = 0u;");
+        l("        if (flags & litmus::kFlagStuck) // its values mean nothing: one entry for all");
+        l("            for (unsigned k = 0; k < kObserved; ++k) v[k] = 0;");
         l("    }");
         l("    litmus::histAdd(p.hist, v, int(kObserved), flags, active);");
         l("}");
@@ -452,13 +461,13 @@ private:
         for (const ObsRef& o : obs_)
             names += cString(o.name) + ", ";
         l("const char* const kNames[] = {" + names + "nullptr};");
-        std::string cond = std::string(quantifierText(program_.quantifier)) + " " +
-                           program_.conditionText;
+        std::string cond =
+            std::string(quantifierText(program_.quantifier)) + " " + program_.conditionText;
         l("const litmus::TestInfo kInfo = {");
         l("    " + cString(name_) + ", " + cString(origin_.file) + ",");
         l("    " + cString(origin_.mutantOf) + ", " + cString(origin_.mutation) + ",");
-        l("    " + cString(archName(plan_.arch)) + ", " +
-          (plan_.arch == Arch::Sm90a ? "9" : "10") + ",");
+        l("    " + cString(archName(plan_.arch)) + ", " + (plan_.arch == Arch::Sm90a ? "9" : "10") +
+          ", " + (plan_.compileOnly ? "\"@NOT_RUN@\"" : "\"\"") + ",");
         l("    " + cString(quantifierText(program_.quantifier)) + ", " + cString(cond) + ",");
         l("    int(kObserved), kNames, prop,");
         l("    kClusterSize, kLitmusClusters, kWarps, kRows, kLanes, " +
@@ -482,15 +491,24 @@ private:
 
 } // namespace
 
-Generated generateCuda(const litmus::Test& test, const Origin& origin) {
+Generated generateCuda(const litmus::Test& test, const Origin& origin, bool compileOnly) {
     ir::Program program = lower::lowerTest(test);
-    Plan plan = makePlan(test, program);
+    Plan plan = makePlan(test, program, compileOnly);
     Generated g;
-    g.name = origin.mutation.empty() ? test.name : test.name + "~" + origin.mutation;
+    g.name = test.name; // a mutant's (applyMutation) already ends in ~MUTATION
     g.id = testId(g.name);
     g.arch = plan.arch;
     FileWriter w(test, program, plan, origin, g.name);
     g.code = w.write(g.id);
+    for (const std::string& u : plan.unfaithful)
+        g.notFaithful += (g.notFaithful.empty() ? "" : "; ") + u;
+    if (compileOnly) {
+        // The reasons are only known once every thread was emitted: patch them in.
+        const std::string mark = "\"@NOT_RUN@\"";
+        auto at = g.code.find(mark);
+        g.code.replace(at, mark.size(),
+                       cStringOf(g.notFaithful.empty() ? "compile-only" : g.notFaithful));
+    }
     return g;
 }
 

@@ -13,6 +13,8 @@ struct Generated {
     std::string name; ///< test name; a mutant's is NAME~MUTATION
     Arch arch = Arch::Sm90a;
     std::string code; ///< the whole .cu file
+    /** compileOnly: what the kernel does not mirror (it is for ptxas, and the runner skips it) */
+    std::string notFaithful;
 };
 
 /** Where a generated test came from: the file to record, and for a mutant its origin. */
@@ -24,9 +26,11 @@ struct Origin {
 
 /**
  * Generates the CUDA source of `test` (already mutated for a mutant). Throws InputError when the
- * test is malformed, Refused when it has no faithful mapping to hardware.
+ * test is malformed, Refused when it has no faithful mapping to hardware. With `compileOnly`,
+ * emits what it can anyway (Generated::notFaithful says what is off): such a kernel is
+ * ptxas-checked and never run.
  */
-Generated generateCuda(const litmus::Test& test, const Origin& origin);
+Generated generateCuda(const litmus::Test& test, const Origin& origin, bool compileOnly = false);
 
 /** The identifier the generator derives from a name: readable, and unique by a hash suffix. */
 std::string testId(const std::string& name);

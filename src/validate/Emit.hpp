@@ -1,4 +1,5 @@
-// The CUDA emitter of one litmus thread: registers, addresses and one asm statement per instruction.
+// The CUDA emitter of one litmus thread: registers, addresses and one asm statement per
+// instruction.
 #pragma once
 
 #include "validate/Insn.hpp"
@@ -77,7 +78,7 @@ private:
     // operands and variables
     Target target(const litmus::Operand& op) const;
     std::string globalAddr(const Target& t);
-    std::string sharedAddr(const Target& t); ///< own CTA, shared::cta
+    std::string sharedAddr(const Target& t);  ///< own CTA, shared::cta
     std::string clusterAddr(const Target& t); ///< shared::cluster (own or remote)
     std::string genericAddr(const Target& t);
     std::string tmemAddr(const Target& t);
@@ -89,6 +90,8 @@ private:
     void define(const litmus::Operand& op, const std::string& expr, RegKind kind,
                 const LocPlan* from = nullptr);
     [[noreturn]] void refuse(const std::string& why) const;
+    /** Not faithful to the model: Refused, or only recorded in a compile-only kernel. */
+    void unfaithful(const std::string& why) const;
 
     // output
     void line(const std::string& s);

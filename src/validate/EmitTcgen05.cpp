@@ -13,9 +13,14 @@ namespace {
 // footprint stays inside the 4 KiB zeroed tile.
 constexpr unsigned kLbo = 128, kSbo = 256;
 
-/** Instruction descriptor of kind::f16: f16 A/B, f32 D, K-major A and B, M x N. */
-std::uint32_t instrDescriptor(unsigned m, unsigned n) {
-    return (1u << 4) | ((n >> 3) << 17) | ((m >> 4) << 24);
+/**
+ * Instruction descriptor: D format (bits 4-5: 1 f32, 2 s32), A/B formats (bits 7-9, 10-12:
+ * f16 0, tf32 2; i8 1 = signed), K-major A and B, N >> 3 at bit 17, M >> 4 at bit 24.
+ */
+std::uint32_t instrDescriptor(const std::string& kind, unsigned m, unsigned n) {
+    std::uint32_t c = kind == "i8" ? 2u : 1u;
+    std::uint32_t ab = kind == "tf32" ? 2u : kind == "i8" ? 1u : 0u;
+    return (c << 4) | (ab << 7) | (ab << 10) | ((n >> 3) << 17) | ((m >> 4) << 24);
 }
 
 } // namespace
@@ -47,8 +52,7 @@ void ThreadEmitter::tcgen05(const Insn& in) {
     if (op == "tcgen05.ld") return tcLd(in);
     if (op == "tcgen05.st") return tcSt(in);
     if (op == "tcgen05.commit") return tcCommit(in);
-    if (op == "tcgen05.alloc" || op == "tcgen05.dealloc" ||
-        op == "tcgen05.relinquish_alloc_permit")
+    if (op == "tcgen05.alloc" || op == "tcgen05.dealloc" || op == "tcgen05.relinquish_alloc_permit")
         return tcAlloc(in);
     if (op == "tcgen05.shift") {
         Target t = target(in.operand(0));
@@ -74,12 +78,12 @@ void ThreadEmitter::tcgen05(const Insn& in) {
 void ThreadEmitter::tcMma(const Insn& in) {
     Target d = target(in.operand(0)), a = target(in.operand(1)), b = target(in.operand(2));
     if (d.row != 0 || d.loc->rows != 1)
-        refuse("mma writes all 128 lanes of D's columns: only single-row accumulators map");
+        unfaithful("mma writes all 128 lanes of D's columns: only single-row accumulators map");
     if (plan_.ctaGroup == 2) {
         for (const Target* t : {&a, &b})
             if (t->loc->ctas.size() < 2)
-                refuse("cta_group::2 reads '" + t->loc->name +
-                       "' in both CTAs of the pair: declare it in both");
+                unfaithful("cta_group::2 reads '" + t->loc->name +
+                           "' in both CTAs of the pair: declare it in both");
     }
     unsigned n = plan_.idescN.at(in.operand(3).name);
     unsigned m = plan_.ctaGroup == 2 ? 256 : 128;
@@ -88,7 +92,8 @@ void ThreadEmitter::tcMma(const Insn& in) {
     std::string aText;
     if (a.loc->space == Space::Tmem) {
         if (a.row != 0 || a.loc->rows != 1)
-            refuse("an A operand in tensor memory reads 128 lanes: only single-row locations map");
+            unfaithful("an A operand in tensor memory reads 128 lanes: only single-row locations "
+                       "map");
         aIn = "\"r\"(" + tmemAddr(a) + ")";
         aText = "[%1]";
     } else {
@@ -99,10 +104,12 @@ void ThreadEmitter::tcMma(const Insn& in) {
     const Operand& en = in.operand(4);
     std::string enable = en.kind == Operand::Kind::Integer ? hex(en.value ? 1u : 0u) : intValue(en);
     perThread();
+    std::string kind = in.prefixed("kind::").value_or("f16");
     asmStmt("{ .reg .pred P; setp.ne.b32 P, %4, 0; tcgen05.mma.cta_group::" +
-                std::to_string(plan_.ctaGroup) + ".kind::f16 [%0], " + aText + ", %2, %3, P; }",
+                std::to_string(plan_.ctaGroup) + ".kind::" + kind + " [%0], " + aText +
+                ", %2, %3, P; }",
             {},
-            {"\"r\"(" + dAddr + ")", aIn, bIn, "\"r\"(" + hex(instrDescriptor(m, n)) + ")",
+            {"\"r\"(" + dAddr + ")", aIn, bIn, "\"r\"(" + hex(instrDescriptor(kind, m, n)) + ")",
              "\"r\"(" + enable + ")"});
 }
 
@@ -114,23 +121,22 @@ void ThreadEmitter::tcCp(const Insn& in) {
     // 4x256b writes lanes k, k+32, k+64, k+96: only row k of a <=32-row location. The other
     // shapes write 32..128 consecutive lanes from the origin, i.e. every row of the location.
     if (shape != "4x256b" && (t.row != 0 || t.loc->rows != 1))
-        refuse("tcgen05.cp." + shape +
-               " writes consecutive TMEM lanes: it would overwrite the location's other rows");
+        unfaithful("tcgen05.cp." + shape +
+                   " writes consecutive TMEM lanes: it would overwrite the location's other rows");
     if (plan_.ctaGroup == 2) {
         // Each CTA of the pair copies its own s; the model copies the issuer's into both.
         if (s.loc->ctas.size() < 2 || s.loc->init.front() != s.loc->init.back())
-            refuse("cta_group::2 tcgen05.cp: both CTAs copy their own '" + s.loc->name +
-                   "'; declare it in both with the same value");
+            unfaithful("cta_group::2 tcgen05.cp: both CTAs copy their own '" + s.loc->name +
+                       "'; declare it in both with the same value");
         for (const auto& th : test_.threads)
             for (const auto& i : th.code) {
                 Insn w(i);
-                bool writes = (w.op == "st" || w.op == "atom" || w.op == "red" ||
-                               w.op == "cp.async.bulk") &&
-                              w.operands() > 0 &&
-                              w.operand(w.op == "atom" ? 1 : 0).name == s.loc->name;
+                bool writes =
+                    (w.op == "st" || w.op == "atom" || w.op == "red" || w.op == "cp.async.bulk") &&
+                    w.operands() > 0 && w.operand(w.op == "atom" ? 1 : 0).name == s.loc->name;
                 if (writes)
-                    refuse("cta_group::2 tcgen05.cp reads each CTA's own '" + s.loc->name +
-                           "', which the test writes: the two copies could differ");
+                    unfaithful("cta_group::2 tcgen05.cp reads each CTA's own '" + s.loc->name +
+                               "', which the test writes: the two copies could differ");
             }
     }
     std::string ptx = "tcgen05.cp.cta_group::" + std::to_string(plan_.ctaGroup) + "." + shape;
@@ -181,8 +187,8 @@ void ThreadEmitter::tcSt(const Insn& in) {
     std::vector<Operand> regs =
         vec.kind == Operand::Kind::Vector ? vec.elements : std::vector<Operand>{vec};
     if (t.row != 0 || static_cast<int>(regs.size()) != t.loc->rows)
-        refuse("tcgen05.st writes all 32 lanes of a column: it must store every row of '" +
-               t.loc->name + "' (rows are TMEM lanes)");
+        unfaithful("tcgen05.st writes all 32 lanes of a column: it must store every row of '" +
+                   t.loc->name + "' (rows are TMEM lanes)");
     std::vector<std::string> values;
     for (const Operand& r : regs)
         values.push_back(encodedValue(r, *t.loc));
@@ -191,10 +197,11 @@ void ThreadEmitter::tcSt(const Insn& in) {
     line("unsigned " + v + " = 0;");
     for (std::size_t i = 0; i < values.size(); ++i) {
         line("{ const unsigned x = __shfl_sync(0xffffffffu, " + values[i] + ", 0); if (lane == " +
-             std::to_string(i) + "u) " + v + " = x; }");
+             std::to_string(t.row + static_cast<int>(i)) + "u) " + v + " = x; }");
     }
-    asmStmt("tcgen05.st.sync.aligned.32x32b.x1.b32 [%0], {%1};", {},
-            {"\"r\"(" + tmemAddr(t) + ")", "\"r\"(" + v + ")"});
+    asmStmt(
+        "tcgen05.st.sync.aligned.32x32b.x1.b32 [%0], {%1};", {},
+        {"\"r\"(" + tmemAddr(Target{t.loc, t.cta, 0, t.rank, t.remote}) + ")", "\"r\"(" + v + ")"});
     usedTmemSt_ = true;
 }
 
@@ -231,8 +238,10 @@ void ThreadEmitter::tcAlloc(const Insn& in) {
         return;
     }
     const Operand& a = in.operand(0);
-    if (a.kind != Operand::Kind::Name || kinds_[a.name] != RegKind::Address)
+    if (a.kind != Operand::Kind::Name)
         refuse("tcgen05.dealloc needs the address tcgen05.alloc stored, loaded into a register");
+    if (kinds_[a.name] != RegKind::Address)
+        unfaithful("tcgen05.dealloc of a register that does not hold tcgen05.alloc's address");
     asmStmt("tcgen05.dealloc.cta_group::" + group + ".sync.aligned.b32 %0, " + cols + ";", {},
             {"\"r\"(__shfl_sync(0xffffffffu, " + regVar(a.name, RegKind::Int) + ", 0))"});
 }

@@ -117,7 +117,13 @@ void ThreadEmitter::refuse(const std::string& why) const {
     throw Refused(inst_ ? inst_->loc : thread_.loc, why);
 }
 
-void ThreadEmitter::line(const std::string& s) { body_ << "    " << s << '\n'; }
+void ThreadEmitter::unfaithful(const std::string& why) const {
+    plan_.notFaithful(inst_ ? inst_->loc : thread_.loc, why);
+}
+
+void ThreadEmitter::line(const std::string& s) {
+    body_ << "    " << s << '\n';
+}
 
 void ThreadEmitter::asmStmt(const std::string& ptx, const std::vector<std::string>& outs,
                             const std::vector<std::string>& ins) {
@@ -152,8 +158,8 @@ void ThreadEmitter::collective() {
 std::string ThreadEmitter::hoist(const std::string& prefix, const std::string& type,
                                  const std::string& expr) {
     std::string name = prefix;
-    if (declared_.insert(name).second) decls_.push_back("const " + type + " " + name + " = " +
-                                                        expr + ";");
+    if (declared_.insert(name).second)
+        decls_.push_back("const " + type + " " + name + " = " + expr + ";");
     return name;
 }
 
@@ -207,8 +213,9 @@ std::string ThreadEmitter::clusterAddr(const Target& t) {
 std::string ThreadEmitter::genericAddr(const Target& t) {
     if (t.loc->space == Space::Global) return globalAddr(t);
     std::string own = sharedAddr(t);
-    if (!t.remote) return hoist("gs_" + ident(t.loc->name), "unsigned long long",
-                                "litmus::genericShared(" + own + ")");
+    if (!t.remote)
+        return hoist("gs_" + ident(t.loc->name), "unsigned long long",
+                     "litmus::genericShared(" + own + ")");
     return hoist("gc_" + ident(t.loc->name) + "_" + std::to_string(t.cta), "unsigned long long",
                  "litmus::genericRemote(" + own + ", " + std::to_string(t.rank) + "u)");
 }
@@ -224,22 +231,27 @@ std::string ThreadEmitter::intValue(const Operand& op) {
         // only the wait makes valid.
         for (const PendingLoad& pl : pending_)
             for (const auto& [reg, row] : pl.regs)
-                if (reg == op.name && row == 0) return decodeExpr(pl.var, *pl.loc);
-        throw Refused(op.loc, "register " + op.name +
-                                  " (a row other than 0 of a tcgen05.ld) is used before "
-                                  "tcgen05.wait::ld: the harness gathers other rows only after "
-                                  "the wait");
+                if (reg == op.name) {
+                    if (row != 0)
+                        plan_.notFaithful(op.loc, "register " + op.name +
+                                                      " (a row other than 0 of a tcgen05.ld) is "
+                                                      "used before tcgen05.wait::ld: the harness "
+                                                      "gathers other rows only after the wait");
+                    return decodeExpr(pl.var, *pl.loc);
+                }
+        throw Refused(op.loc, "register " + op.name + " is pending but has no load");
     }
     if (it->second != RegKind::Int)
-        throw Refused(op.loc, "register " + op.name +
-                                  " holds a phase token or a TMEM address here, not a number");
+        plan_.notFaithful(op.loc, "register " + op.name +
+                                      " holds a phase token or a TMEM address here, not a number");
     return regVar(op.name, RegKind::Int);
 }
 
 std::string ThreadEmitter::encodedValue(const Operand& op, const LocPlan& loc) {
     if (loc.encoding == Encoding::TmemAddr)
-        refuse("'" + loc.name + "' holds a TMEM address; storing a number there would break the "
-                                "token mapping");
+        unfaithful("'" + loc.name +
+                   "' holds a TMEM address; storing a number there would break "
+                   "the token mapping");
     if (op.kind == Operand::Kind::Integer)
         return hex(encodeConstant(op.value, loc.encoding, op.loc));
     std::string v = intValue(op);
@@ -285,7 +297,8 @@ std::string ThreadEmitter::emit() {
         out << "    unsigned " << regVar(n, RegKind::Int) << " = "
             << hex(static_cast<std::uint32_t>(v)) << ";\n";
         out << "    (void)" << regVar(n, RegKind::Int) << ";\n";
-        if (tokens_.count(n)) out << "    unsigned long long " << regVar(n, RegKind::Token) << " = 0;\n";
+        if (tokens_.count(n))
+            out << "    unsigned long long " << regVar(n, RegKind::Token) << " = 0;\n";
     }
     for (const std::string& d : decls_)
         out << "    " << d << '\n';
@@ -364,8 +377,8 @@ static std::pair<std::string, std::string> addressFor(const std::string& space, 
 }
 
 void ThreadEmitter::memoryAccess(const Insn& in, const std::string& kind) {
-    static const char* const sems[] = {"weak", "relaxed", "acquire", "release", "volatile",
-                                       nullptr};
+    static const char* const sems[] = {"weak",    "relaxed",  "acquire",
+                                       "release", "volatile", nullptr};
     const Operand& locOp = in.operand(kind == "ld" ? 1 : 0);
     if (kind == "ld" && locOp.kind == Operand::Kind::Integer) { // Dat3M's `ld.weak r0, 1`
         define(in.operand(0), hex(static_cast<std::uint32_t>(locOp.value)), RegKind::Int);
@@ -400,7 +413,8 @@ void ThreadEmitter::memoryAccess(const Insn& in, const std::string& kind) {
     } else {
         std::string v = encodedValue(in.operand(1), *t.loc);
         perThread();
-        asmStmt(ptx + " [%0], %1;", {}, {"\"" + constraint + "\"(" + addr + ")", "\"r\"(" + v + ")"});
+        asmStmt(ptx + " [%0], %1;", {},
+                {"\"" + constraint + "\"(" + addr + ")", "\"r\"(" + v + ")"});
     }
 }
 
@@ -409,7 +423,8 @@ void ThreadEmitter::atomic(const Insn& in, bool returns) {
     std::size_t first = returns ? 1 : 0;
     Target t = target(in.operand(first));
     if (t.loc->encoding != Encoding::Int)
-        refuse("atomics on '" + t.loc->name + "', whose device value is not the integer itself");
+        unfaithful("atomics on '" + t.loc->name +
+                   "', whose device value is not the integer itself");
     std::string space = spaceOf(in);
     if (space == "shared::cta" && t.remote) refuse("remote location with .shared::cta");
     auto op = in.oneOf({"add", "and", "or", "xor", "max", "min", "exch", "cas", "sub"});
@@ -417,7 +432,7 @@ void ThreadEmitter::atomic(const Insn& in, bool returns) {
     std::string arg = intValue(in.operand(first + 1));
     if (*op == "add") type = ".u32";
     if (*op == "max" || *op == "min") type = ".s32"; // the model compares signed
-    if (*op == "sub") {                                // PTX has no atom.sub
+    if (*op == "sub") {                              // PTX has no atom.sub
         ptxOp = "add";
         type = ".u32";
         arg = "(0u - " + arg + ")";
@@ -437,8 +452,8 @@ void ThreadEmitter::atomic(const Insn& in, bool returns) {
     std::string ptx = std::string(returns ? "atom" : "red") + orderingText(in, sems) +
                       (space.empty() ? "" : "." + space) + "." + ptxOp + type;
     std::vector<std::string> ins = {"\"" + constraint + "\"(" + addr + ")", "\"r\"(" + arg + ")"};
-    std::string operands = " [%" + std::to_string(returns ? 1 : 0) + "], %" +
-                           std::to_string(returns ? 2 : 1);
+    std::string operands =
+        " [%" + std::to_string(returns ? 1 : 0) + "], %" + std::to_string(returns ? 2 : 1);
     if (*op == "cas") {
         ins.push_back("\"r\"(" + intValue(in.operand(first + 2)) + ")");
         operands += ", %3";
@@ -501,8 +516,7 @@ void ThreadEmitter::mbarrier(const Insn& in) {
         Target t = target(in.operand(0));
         if (t.remote) refuse("mbarrier.init of another CTA's mbarrier (PTX: .shared::cta only)");
         perThread();
-        asmStmt("mbarrier.init.shared::cta.b64 [%0], " + std::to_string(in.operand(1).value) +
-                    ";",
+        asmStmt("mbarrier.init.shared::cta.b64 [%0], " + std::to_string(in.operand(1).value) + ";",
                 {}, {"\"r\"(" + sharedAddr(t) + ")"});
         return;
     }
@@ -611,7 +625,8 @@ void ThreadEmitter::bulk(const Insn& in) {
     bool toGlobal = spaces[0] == "global";
     if (toGlobal) {
         if (spaces[1] == "global") refuse("global-to-global bulk copies do not exist in PTX");
-        if (src.remote) refuse("the source of a bulk store must be the issuing CTA's shared memory");
+        if (src.remote)
+            refuse("the source of a bulk store must be the issuing CTA's shared memory");
         usedBulkGroup_ = true;
         perThread();
         asmStmt("cp.async.bulk.global.shared::cta.bulk_group [%0], [%1], " + size + ";", {},
@@ -627,7 +642,8 @@ void ThreadEmitter::bulk(const Insn& in) {
         refuse("a .shared::cta destination must be the issuing CTA's");
     if (mb.cta != dst.cta && !multicast)
         refuse("the mbarrier of a bulk copy must live in the destination's CTA");
-    std::string dstAddr = multicast || dstSpace == "shared::cta" ? sharedAddr(dst) : clusterAddr(dst);
+    std::string dstAddr =
+        multicast || dstSpace == "shared::cta" ? sharedAddr(dst) : clusterAddr(dst);
     std::string mbAddr = multicast || dstSpace == "shared::cta" ? sharedAddr(mb) : clusterAddr(mb);
     std::string srcText, srcIn;
     if (spaces[1] == "global") {
@@ -665,9 +681,9 @@ void ThreadEmitter::epilogue() {
             auto k = std::find(cta_.threads.begin(), cta_.threads.end(),
                                static_cast<int>(threadIndex_)) -
                      cta_.threads.begin();
-            std::string mb = hoist("h_mb", "unsigned",
-                                   "smem + " + std::to_string(plan_.harnessOffset + 16 + 8 * k) +
-                                       "u");
+            std::string mb =
+                hoist("h_mb", "unsigned",
+                      "smem + " + std::to_string(plan_.harnessOffset + 16 + 8 * k) + "u");
             perThread();
             asmStmt("tcgen05.commit.cta_group::" + std::to_string(plan_.ctaGroup) +
                         ".mbarrier::arrive::one.shared::cluster.b64 [%0];",
@@ -698,8 +714,9 @@ void ThreadEmitter::epilogue() {
         auto it = kinds_.find(o.reg);
         std::string value = regVar(o.reg, RegKind::Int);
         if (it != kinds_.end() && it->second == RegKind::Token)
-            throw Refused(thread_.loc, "P" + std::to_string(thread_.id) + ":" + o.reg +
-                                           " is a phase token: its bits are opaque on hardware");
+            plan_.notFaithful(thread_.loc,
+                              "P" + std::to_string(thread_.id) + ":" + o.reg +
+                                  " is a phase token: its bits are opaque on hardware");
         if (it != kinds_.end() && it->second == RegKind::Address)
             value = decodeExpr(value, *addressSource_.at(o.reg));
         perThread();

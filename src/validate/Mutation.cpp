@@ -72,12 +72,12 @@ void rebuild(litmus::Instruction& i) {
 } // namespace
 
 std::string toString(const Mutation& m) {
-    return std::string(kindName(m.kind)) + ":P" + std::to_string(m.thread) + "#" +
+    return std::string(kindName(m.kind)) + ":P" + std::to_string(m.thread) + ":" +
            std::to_string(m.index);
 }
 
 std::optional<Mutation> parseMutation(const std::string& text) {
-    static const std::regex re(R"(^(drop|relax|cta|read):P([0-9]+)#([0-9]+)$)");
+    static const std::regex re(R"(^(drop|relax|cta|read):P([0-9]+):([0-9]+)$)");
     std::smatch m;
     if (!std::regex_match(text, m, re)) return std::nullopt;
     Mutation r;

@@ -10,7 +10,7 @@
 namespace ptxmc::validate {
 
 /**
- * One weakening of one instruction, written `KIND:Pn#i` (instruction i of thread Pn, counting
+ * One weakening of one instruction, written `KIND:Pn:i` (instruction i of thread Pn, counting
  * the thread's non-empty cells from 0):
  *   drop   remove the instruction (fences, waits)
  *   relax  .release / .acquire / .acq_rel (or an mbarrier's default) becomes .relaxed
@@ -25,7 +25,7 @@ struct Mutation {
 };
 
 std::string toString(const Mutation& m);
-/** Parses `KIND:Pn#i`; nullopt when malformed. */
+/** Parses `KIND:Pn:i`; nullopt when malformed. */
 std::optional<Mutation> parseMutation(const std::string& text);
 
 /** The test with `m` applied and the name NAME~MUTATION; throws InputError if it does not apply. */

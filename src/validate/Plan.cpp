@@ -10,10 +10,19 @@ namespace ptxmc::validate {
 
 using Space = litmus::LocationDecl::Space;
 
-const char* archName(Arch a) { return a == Arch::Sm90a ? "sm_90a" : "sm_100a"; }
+const char* archName(Arch a) {
+    return a == Arch::Sm90a ? "sm_90a" : "sm_100a";
+}
 
 Refused::Refused(const SourceLoc& l, const std::string& w)
     : std::runtime_error(l.str() + ": cannot generate CUDA: " + w), loc(l), why(w) {}
+
+void Plan::notFaithful(const SourceLoc& l, const std::string& why) const {
+    if (!compileOnly) throw Refused(l, why);
+    std::string text = l.str() + ": " + why;
+    if (std::find(unfaithful.begin(), unfaithful.end(), text) == unfaithful.end())
+        unfaithful.push_back(text);
+}
 
 const LocPlan& Plan::loc(const std::string& name) const {
     return locs.at(static_cast<std::size_t>(locIndex.at(name)));
@@ -28,10 +37,12 @@ bool usesTcgen05(const litmus::Test& test) {
 
 namespace {
 
-constexpr unsigned kTileBytes = 4096;    // 128 rows x 32 bytes: any mma/cp operand footprint
+constexpr unsigned kTileBytes = 4096; // 128 rows x 32 bytes: any mma/cp operand footprint
 constexpr unsigned kMaxShared = 227 * 1024;
 
-unsigned alignUp(unsigned v, unsigned a) { return (v + a - 1) / a * a; }
+unsigned alignUp(unsigned v, unsigned a) {
+    return (v + a - 1) / a * a;
+}
 
 bool isProxyOnly(const std::string& op) {
     return op == "sust" || op == "suld" || op == "tld" || op == "cold" || op == "ldc" ||
@@ -39,7 +50,7 @@ bool isProxyOnly(const std::string& op) {
 }
 
 /** Refusals that need no layout: other proxies, aliases, several GPUs, static deadlocks. */
-void checkSupported(const litmus::Test& test, const ir::Program& program) {
+void checkSupported(const litmus::Test& test, const ir::Program& program, const Plan& plan) {
     for (const auto& d : test.locations)
         if (d.aliasOf)
             throw Refused(d.loc, "'" + d.name + "' aliases '" + *d.aliasOf + "' through the " +
@@ -62,9 +73,9 @@ void checkSupported(const litmus::Test& test, const ir::Program& program) {
         }
     }
     if (!program.staticDeadlocks.empty())
-        throw Refused(SourceLoc{test.file, 1, 1},
-                      "the test cannot complete on hardware (" + program.staticDeadlocks.front() +
-                          "): bar.sync cannot time out");
+        plan.notFaithful(SourceLoc{test.file, 1, 1}, "the test cannot complete on hardware (" +
+                                                         program.staticDeadlocks.front() +
+                                                         "): bar.sync cannot time out");
 }
 
 /** Union-find over location names: copies link the encodings of their source and target. */
@@ -147,10 +158,12 @@ void assignEncodings(const litmus::Test& test, Plan& plan) {
     std::map<std::string, std::pair<Encoding, SourceLoc>> forced;
     auto force = [&](const litmus::Operand& op, Encoding e, const SourceLoc& at) {
         auto it = forced.find(op.name);
-        if (it != forced.end() && it->second.first != e)
-            throw Refused(at, "'" + op.name +
-                                  "' would need two value encodings (an mma accumulator is "
-                                  "f32, its operands f16, a TMEM address neither)");
+        if (it != forced.end() && it->second.first != e) {
+            plan.notFaithful(at, "'" + op.name +
+                                     "' would need two value encodings (an mma accumulator is "
+                                     "f32, its operands f16, a TMEM address neither)");
+            return;
+        }
         forced[op.name] = {e, at};
     };
     for (const auto& t : test.threads)
@@ -175,7 +188,8 @@ void assignEncodings(const litmus::Test& test, Plan& plan) {
                 force(in.operand(0), Encoding::TmemAddr, i.loc);
                 plan.litmusAlloc = true;
                 // The model stores 1, 2, ... in the order it lowers allocs (threads in order).
-                LocPlan& l = plan.locs[static_cast<std::size_t>(plan.locIndex.at(in.operand(0).name))];
+                LocPlan& l =
+                    plan.locs[static_cast<std::size_t>(plan.locIndex.at(in.operand(0).name))];
                 if (l.allocToken != 0)
                     throw Refused(i.loc, "'" + l.name + "' receives two TMEM addresses");
                 l.allocToken = ++allocs;
@@ -185,11 +199,13 @@ void assignEncodings(const litmus::Test& test, Plan& plan) {
     for (const auto& [name, e] : forced) {
         std::string root = classes.find(name);
         auto it = byClass.find(root);
-        if (it != byClass.end() && it->second.first != e.first)
-            throw Refused(e.second, "'" + name +
-                                        "' is copied to or from a location that needs another "
-                                        "value encoding (f16 operand, f32 accumulator or TMEM "
-                                        "address)");
+        if (it != byClass.end() && it->second.first != e.first) {
+            plan.notFaithful(e.second, "'" + name +
+                                           "' is copied to or from a location that needs another "
+                                           "value encoding (f16 operand, f32 accumulator or TMEM "
+                                           "address)");
+            continue;
+        }
         byClass[root] = e;
     }
     for (LocPlan& l : plan.locs) {
@@ -197,16 +213,17 @@ void assignEncodings(const litmus::Test& test, Plan& plan) {
         if (it == byClass.end()) continue;
         l.encoding = it->second.first;
         if (l.encoding == Encoding::TmemAddr && classes.find(l.name) != l.name)
-            throw Refused(l.decl->loc, "'" + l.name + "' receives a TMEM address and is also "
-                                                      "copied: its value would not be a token");
+            plan.notFaithful(l.decl->loc, "'" + l.name +
+                                              "' receives a TMEM address and is also copied: its "
+                                              "value would not be a token");
         for (std::int64_t v : l.init) {
             if (l.encoding == Encoding::F16 && (v < -2048 || v > 2048))
-                throw Refused(l.decl->loc, "'" + l.name + "' is an mma operand (f16): " +
-                                               std::to_string(v) +
-                                               " is not exact in f16 (|v| <= 2048 is)");
+                plan.notFaithful(l.decl->loc,
+                                 "'" + l.name + "' is an mma operand (f16): " + std::to_string(v) +
+                                     " is not exact in f16 (|v| <= 2048 is)");
             if (l.encoding == Encoding::F32 && (v < -(1 << 24) || v > (1 << 24)))
-                throw Refused(l.decl->loc, "'" + l.name + "' is an mma accumulator (f32): " +
-                                               std::to_string(v) + " is not exact in f32");
+                plan.notFaithful(l.decl->loc, "'" + l.name + "' is an mma accumulator (f32): " +
+                                                  std::to_string(v) + " is not exact in f32");
         }
     }
 }
@@ -261,9 +278,13 @@ void layOutTmem(const litmus::Test& test, Plan& plan) {
             const std::string& name = in.operand(3).name;
             if (!plan.idescN.count(name))
                 plan.idescN[name] = step * static_cast<unsigned>(plan.idescN.size() + 1);
-            if (in.prefixed("kind::").value_or("") != "f16")
-                throw Refused(i.loc, "only tcgen05.mma.kind::f16 is mapped (f16 operands, f32 "
-                                     "accumulator); other kinds would change the arithmetic");
+            std::string kind = in.prefixed("kind::").value_or("");
+            if (kind != "f16" && kind != "tf32" && kind != "f8f6f4" && kind != "i8")
+                throw Refused(i.loc, "tcgen05.mma.kind::" + kind + " is not emitted");
+            if (kind != "f16")
+                plan.notFaithful(i.loc, "only tcgen05.mma.kind::f16 is mapped (f16 operands, f32 "
+                                        "accumulator); kind::" +
+                                            kind + " would change the arithmetic");
             dWidths[in.operand(0).name].insert(plan.idescN[name]);
         }
     unsigned width = 32;
@@ -280,9 +301,9 @@ void layOutTmem(const litmus::Test& test, Plan& plan) {
         auto it = dWidths.find(l.name);
         if (plan.ctaGroup == 2 && it != dWidths.end()) {
             if (it->second.size() > 1)
-                throw Refused(l.decl->loc, "cta_group::2 accumulator '" + l.name +
-                                               "' written with two shapes: its cell in the odd "
-                                               "CTA would move");
+                plan.notFaithful(l.decl->loc, "cta_group::2 accumulator '" + l.name +
+                                                  "' written with two shapes: its cell in the odd "
+                                                  "CTA would move");
             l.oddShift = *it->second.begin() / 2;
         }
     }
@@ -334,9 +355,10 @@ void assignBarriers(const litmus::Test& test, Plan& plan) {
 
 } // namespace
 
-Plan makePlan(const litmus::Test& test, const ir::Program& program) {
-    checkSupported(test, program);
+Plan makePlan(const litmus::Test& test, const ir::Program& program, bool compileOnly) {
     Plan plan;
+    plan.compileOnly = compileOnly;
+    checkSupported(test, program, plan);
     plan.tcMode = usesTcgen05(test);
     plan.arch = plan.tcMode ? Arch::Sm100a : Arch::Sm90a;
     layOutThreads(test, plan);

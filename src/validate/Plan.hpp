@@ -57,8 +57,8 @@ struct LocPlan {
 
 struct CtaPlan {
     int cta = 0;
-    int litmusCluster = 0; ///< index of its cluster within a team
-    int rank = 0;          ///< rank in its cluster (hardware rank too)
+    int litmusCluster = 0;    ///< index of its cluster within a team
+    int rank = 0;             ///< rank in its cluster (hardware rank too)
     std::vector<int> threads; ///< indices into Test::threads, in column order
 };
 
@@ -73,15 +73,21 @@ struct Plan {
     std::vector<LocPlan> locs;
     std::map<std::string, int> locIndex;
     unsigned globals = 0, globalSlotWords = 4;
-    unsigned sharedBytes = 0;     ///< total dynamic shared memory per CTA
-    unsigned harnessOffset = 0;   ///< tc mode: TMEM address slot, then one mbarrier per thread
-    unsigned tmemCols = 0;        ///< tc mode: columns the harness allocates (0 = none)
-    unsigned mmaN = 16;           ///< columns per IDESC name step
+    unsigned sharedBytes = 0;   ///< total dynamic shared memory per CTA
+    unsigned harnessOffset = 0; ///< tc mode: TMEM address slot, then one mbarrier per thread
+    unsigned tmemCols = 0;      ///< tc mode: columns the harness allocates (0 = none)
+    unsigned mmaN = 16;         ///< columns per IDESC name step
     std::map<std::string, unsigned> idescN; ///< IDESC name -> N
     std::map<int, int> barrierIds;          ///< litmus barrier id -> hardware id (1..)
     bool litmusAlloc = false;               ///< the test runs tcgen05.alloc itself
     std::set<int> asyncIssuers; ///< threads that issue tcgen05 mma/cp/shift (commit-waited)
     unsigned activeWarpsPerTeam = 0;
+    /** Emit even what has no faithful mapping: the kernel is for ptxas only, never run. */
+    bool compileOnly = false;
+    mutable std::vector<std::string> unfaithful; ///< compileOnly: what was not faithful
+
+    /** A mapping that would not mirror the model: Refused, or recorded when compileOnly. */
+    void notFaithful(const SourceLoc& loc, const std::string& why) const;
 
     const LocPlan& loc(const std::string& name) const;
     unsigned perCta() const { return rows * lanes; }
@@ -90,7 +96,10 @@ struct Plan {
 /** Does any instruction of the test start with `tcgen05.`? */
 bool usesTcgen05(const litmus::Test& test);
 
-/** Lays the test out, or throws Refused. `program` is the lowered test (already validated). */
-Plan makePlan(const litmus::Test& test, const ir::Program& program);
+/**
+ * Lays the test out, or throws Refused. `program` is the lowered test (already validated).
+ * With `compileOnly`, only what cannot be emitted at all is refused.
+ */
+Plan makePlan(const litmus::Test& test, const ir::Program& program, bool compileOnly = false);
 
 } // namespace ptxmc::validate

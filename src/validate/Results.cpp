@@ -55,13 +55,13 @@ HwRun parseResults(const std::string& text, const std::string& path) {
             h.seconds = field<double>(t, "seconds", 0);
             if (h.name.empty() || h.file.empty())
                 throw InputError(SourceLoc{path}, "a test without \"name\" or \"file\"");
-            if (t.contains("observed"))
-                h.observed = t["observed"].get<std::vector<std::string>>();
+            if (t.contains("observed")) h.observed = t["observed"].get<std::vector<std::string>>();
             if (t.contains("histogram"))
                 for (const auto& o : t["histogram"]) {
                     HwOutcome out;
                     out.values = o.at("values").get<std::vector<std::int64_t>>();
                     out.count = o.at("count").get<std::uint64_t>();
+                    out.satisfies = field<bool>(o, "satisfies", false);
                     if (out.values.size() != h.observed.size())
                         throw InputError(SourceLoc{path}, h.name + ": a histogram entry has " +
                                                               std::to_string(out.values.size()) +

@@ -10,6 +10,7 @@ namespace ptxmc::validate {
 struct HwOutcome {
     std::vector<std::int64_t> values;
     std::uint64_t count = 0;
+    bool satisfies = false; ///< the runner's evaluation of the condition's proposition
 };
 
 /** One test as the runner reported it. */

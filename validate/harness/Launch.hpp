@@ -22,22 +22,22 @@ struct Hist {
  * afresh for every launch, so each launch places instances differently.
  */
 struct Launch {
-    unsigned* gmem;          ///< global locations: instances x locations slots
-    unsigned* out;           ///< per instance: observed values, then the flags word
-    unsigned* scratch;       ///< stress lines
-    unsigned* syncCounter;   ///< the start line's counter (never reset; the target grows)
+    unsigned* gmem;        ///< global locations: instances x locations slots
+    unsigned* out;         ///< per instance: observed values, then the flags word
+    unsigned* scratch;     ///< stress lines
+    unsigned* syncCounter; ///< the start line's counter (never reset; the target grows)
     Hist hist;
-    unsigned long long seed; ///< per launch
+    unsigned long long seed;      ///< per launch
     unsigned long long timeoutNs; ///< a blocking wait gives up after this long
-    unsigned teams;          ///< test teams in this launch
-    unsigned clusters;       ///< hardware clusters in the grid (teams x litmus clusters + stress)
-    unsigned clusterMul, clusterAdd; ///< cluster -> role permutation
-    unsigned instances;      ///< teams x rows x lanes
+    unsigned teams;               ///< test teams in this launch
+    unsigned clusters; ///< hardware clusters in the grid (teams x litmus clusters + stress)
+    unsigned clusterMul, clusterAdd;           ///< cluster -> role permutation
+    unsigned instances;                        ///< teams x rows x lanes
     unsigned globalMul, globalAdd, globalStep; ///< instance -> global slot permutation
-    unsigned warpMul, warpAdd;     ///< warp -> (litmus thread, row) permutation
-    unsigned sharedMul, sharedAdd; ///< instance -> shared slot permutation
-    unsigned preDelay;       ///< max pre-delay per warp (cycles; 0 = none)
-    unsigned jitter;         ///< chance (of 256) of a delay between two instructions
+    unsigned warpMul, warpAdd;                 ///< warp -> (litmus thread, row) permutation
+    unsigned sharedMul, sharedAdd;             ///< instance -> shared slot permutation
+    unsigned preDelay;                         ///< max pre-delay per warp (cycles; 0 = none)
+    unsigned jitter; ///< chance (of 256) of a delay between two instructions
     unsigned stressIters, stressPattern, stressLines, scratchWords;
     unsigned syncTarget, useSync;
 };

@@ -1,6 +1,8 @@
 // Runner output: litmus7-style histogram blocks and the JSON results file (plain C++, no CUDA).
 #pragma once
 
+#include "Launch.hpp"
+
 #include <algorithm>
 #include <cstdint>
 #include <cstdio>
@@ -168,8 +170,8 @@ inline std::string testJson(const TestRun& r) {
             os << (i ? ", " : "") << jsonString(r.observed[i]);
         os << "],\n     \"launches\": " << r.launches << ", \"instances\": " << r.instances
            << ", \"seconds\": " << jsonNumber(r.seconds) << ", \"instances_per_second\": "
-           << jsonNumber(r.seconds > 0 ? r.instances / r.seconds : 0)
-           << ", \"seed\": " << r.seed << ",\n     \"environment\": " << jsonString(r.environment)
+           << jsonNumber(r.seconds > 0 ? r.instances / r.seconds : 0) << ", \"seed\": " << r.seed
+           << ",\n     \"environment\": " << jsonString(r.environment)
            << ",\n     \"positive\": " << pos << ", \"negative\": " << neg
            << ", \"stuck\": " << r.stuck << ", \"overflow\": " << r.overflow
            << ", \"observation\": " << jsonString(observation(pos, neg))

@@ -16,19 +16,20 @@ struct TestInfo {
     const char* mutation;   ///< "" or the mutation (see validate/README.md)
     const char* arch;       ///< "sm_90a" or "sm_100a"
     int archMajor;          ///< compute capability major the kernels are built for (9 or 10)
+    const char* notRun;     ///< "" or why the kernel only exists for ptxas (not faithful)
     const char* quantifier; ///< exists, ~exists or forall
     const char* condition;  ///< the condition as herd prints it
     int numObserved;
-    const char* const* observed;      ///< names, as ptxmc prints them
-    bool (*prop)(const int* values);  ///< the condition's proposition on one outcome
-    unsigned clusterSize;             ///< hardware cluster size (1: no clusters)
-    unsigned litmusClusters;          ///< hardware clusters per team
-    unsigned warps;                   ///< warps per CTA
-    unsigned rows, lanes;             ///< instances per CTA = rows x lanes
-    unsigned activeWarpsPerTeam;      ///< warps that play a litmus thread, per team
+    const char* const* observed;     ///< names, as ptxmc prints them
+    bool (*prop)(const int* values); ///< the condition's proposition on one outcome
+    unsigned clusterSize;            ///< hardware cluster size (1: no clusters)
+    unsigned litmusClusters;         ///< hardware clusters per team
+    unsigned warps;                  ///< warps per CTA
+    unsigned rows, lanes;            ///< instances per CTA = rows x lanes
+    unsigned activeWarpsPerTeam;     ///< warps that play a litmus thread, per team
     unsigned globals, globalSlotWords;
-    unsigned sharedBytes;             ///< dynamic shared memory per CTA
-    const void* testKernel;           ///< for occupancy queries
+    unsigned sharedBytes;   ///< dynamic shared memory per CTA
+    const void* testKernel; ///< for occupancy queries
     cudaError_t (*configure)();
     void (*launchTest)(const Launch& p, unsigned grid, cudaStream_t s);
     void (*launchHist)(const Launch& p, cudaStream_t s);

@@ -95,7 +95,9 @@ __device__ __forceinline__ unsigned sharedLoad(unsigned addr) {
 }
 
 /** CTA-wide barrier 0 without .aligned: warps may arrive diverged after a litmus body. */
-__device__ __forceinline__ void ctaSync() { asm volatile("barrier.sync 0;" ::: "memory"); }
+__device__ __forceinline__ void ctaSync() {
+    asm volatile("barrier.sync 0;" ::: "memory");
+}
 
 /** Cluster-wide barrier (release/acquire), non-aligned for the same reason. */
 __device__ __forceinline__ void clusterSync() {
@@ -126,7 +128,9 @@ __device__ __forceinline__ int decodeF16(unsigned raw) {
 __device__ __forceinline__ unsigned encodeF32(int v) {
     return __float_as_uint(static_cast<float>(v));
 }
-__device__ __forceinline__ int decodeF32(unsigned raw) { return __float2int_rz(__uint_as_float(raw)); }
+__device__ __forceinline__ int decodeF32(unsigned raw) {
+    return __float2int_rz(__uint_as_float(raw));
+}
 
 // ---------------------------------------------------------------------------------------------
 // Timing perturbation: the incantations that make weak behaviour observable
@@ -137,6 +141,16 @@ __device__ __forceinline__ void spin(unsigned cycles) {
     long long until = clock64() + cycles;
     while (clock64() < until) {
     }
+}
+
+/**
+ * Waits `ns` nanoseconds. Copies that only an mbarrier tracks may still be in flight when a
+ * test's threads are done; their CTA must not exit (or be dumped) before they land.
+ */
+__device__ __forceinline__ void settle(unsigned long long ns) {
+    unsigned long long until = globalTimer() + ns;
+    while (globalTimer() < until)
+        __nanosleep(256);
 }
 
 /** Lines the testing warps up across CTAs: bounded, so a slow CTA never hangs the launch. */
@@ -165,11 +179,13 @@ __device__ __forceinline__ void preDelay(const Launch& p, unsigned warpKey) {
 /** Optional small delay between two instructions of a litmus thread. */
 __device__ __forceinline__ void jitter(const Launch& p, unsigned warpKey, unsigned step) {
     if (p.jitter == 0) return;
-    unsigned long long r = mix(p.seed ^ 0xa5a5ull, (static_cast<unsigned long long>(warpKey) << 8) + step);
+    unsigned long long r =
+        mix(p.seed ^ 0xa5a5ull, (static_cast<unsigned long long>(warpKey) << 8) + step);
     if ((r & 0xff) < p.jitter) spin(static_cast<unsigned>((r >> 8) & 255u));
 }
 
-/** Stress CTAs hammer scratch lines with one of four access patterns (st;st, st;ld, ld;st, ld;ld). */
+/** Stress CTAs hammer scratch lines with one of four access patterns (st;st, st;ld, ld;st, ld;ld).
+ */
 static __device__ __noinline__ void stress(const Launch& p) {
     if (p.stressIters == 0 || p.scratchWords < 64) return;
     unsigned lines = p.scratchWords / 64;

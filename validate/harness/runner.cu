@@ -3,15 +3,15 @@
 #include "TestInfo.hpp"
 
 #include <chrono>
+#include <csignal>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <ctime>
 #include <fstream>
 #include <numeric>
-#include <string>
-#include <csignal>
 #include <sstream>
+#include <string>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -27,21 +27,24 @@ struct Options {
     double seconds = 2.0;               // per test
     unsigned long long maxLaunches = 0; // per test; 0 = only the time budget
     std::string out;
+    std::string work;                 // per-test parts (default OUT/parts)
     std::vector<std::string> filters; // substrings of test names; empty = all
     bool list = false;
     int device = 0;
-    double totalSeconds = 0; // shared among the tests; 0 = --seconds each
+    double totalSeconds = 0;  // shared among the tests; 0 = --seconds each
     double hangSeconds = 120; // a worker without progress this long is killed
 };
 
 const char* const kUsage =
     R"(usage: litmus-runner [--seed N] [--seconds S | --total-seconds T] [--launches N]
-                     [--out DIR] [--device N] [--hang-seconds H] [--list] [FILTER...]
+                     [--out DIR] [--work DIR] [--device N] [--hang-seconds H] [--list]
+                     [FILTER...]
 Runs every generated litmus test linked into this runner (or those whose name contains a
 FILTER) for S seconds each (or T seconds shared by all) or N launches, and writes
 results.txt and results.json to DIR (default: $OUT, else ./out). Tests built for another
 architecture are refused, not run. A test that makes no progress for H seconds (default 120)
-is killed and reported as an error; the run goes on with the next test.)";
+is killed and reported as an error; the run goes on with the next test. Per-test results
+are kept in the --work folder (default DIR/parts) until they are joined.)";
 
 [[noreturn]] void usage(const char* why) {
     std::fprintf(stderr, "litmus-runner: %s\n%s\n", why, kUsage);
@@ -66,6 +69,8 @@ Options parseOptions(int argc, char** argv) {
             o.maxLaunches = std::strtoull(next().c_str(), nullptr, 0);
         else if (a == "--out")
             o.out = next();
+        else if (a == "--work")
+            o.work = next();
         else if (a == "--device")
             o.device = std::atoi(next().c_str());
         else if (a == "--total-seconds")
@@ -142,7 +147,7 @@ unsigned residentClusters(const TestInfo& t, const cudaDeviceProp& prop, TestRun
     if (t.clusterSize <= 1) {
         int perSm = 0;
         if (!check(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&perSm, t.testKernel, threads,
-                                                                  t.sharedBytes),
+                                                                 t.sharedBytes),
                    r, "occupancy"))
             return 0;
         return static_cast<unsigned>(perSm) * prop.multiProcessorCount;
@@ -184,8 +189,8 @@ void runTest(const TestInfo& t, const Options& o, const cudaDeviceProp& prop, Te
 
     Buffers b;
     litmus::Launch p = {};
-    if (!check(b.alloc(&p.gmem, std::size_t(maxInstances) * t.globals * t.globalSlotWords + 64),
-               r, "cudaMalloc") ||
+    if (!check(b.alloc(&p.gmem, std::size_t(maxInstances) * t.globals * t.globalSlotWords + 64), r,
+               "cudaMalloc") ||
         !check(b.alloc(&p.out, std::size_t(maxInstances) * (width + 1)), r, "cudaMalloc") ||
         !check(b.alloc(&p.scratch, scratchWords), r, "cudaMalloc") ||
         !check(b.alloc(&p.syncCounter, 1), r, "cudaMalloc") ||
@@ -212,13 +217,15 @@ void runTest(const TestInfo& t, const Options& o, const cudaDeviceProp& prop, Te
     const unsigned batch = 16;
     while (true) {
         for (unsigned k = 0; k < batch; ++k) {
-            unsigned teams = rng.below(4) == 0 ? maxTeams
-                                               : std::max(1u, maxTeams / 2 + rng.below(maxTeams / 2 + 1));
+            unsigned teams = rng.below(4) == 0
+                                 ? maxTeams
+                                 : std::max(1u, maxTeams / 2 + rng.below(maxTeams / 2 + 1));
             teams = std::min(teams, maxTeams);
             unsigned testing = teams * t.litmusClusters;
             bool stress = rng.below(2) == 0;
             unsigned spare = resident - testing;
-            unsigned stressClusters = stress && spare ? rng.below(std::min(spare, testing / 4 + 1) + 1) : 0;
+            unsigned stressClusters =
+                stress && spare ? rng.below(std::min(spare, testing / 4 + 1) + 1) : 0;
             p.seed = rng.next();
             p.teams = teams;
             p.clusters = testing + stressClusters;
@@ -238,7 +245,8 @@ void runTest(const TestInfo& t, const Options& o, const cudaDeviceProp& prop, Te
             p.stressPattern = rng.below(4);
             p.stressLines = 1 + rng.below(16);
             p.useSync = rng.below(2);
-            if (p.useSync) syncTarget += static_cast<unsigned long long>(teams) * t.activeWarpsPerTeam;
+            if (p.useSync)
+                syncTarget += static_cast<unsigned long long>(teams) * t.activeWarpsPerTeam;
             p.syncTarget = static_cast<unsigned>(syncTarget);
             p.timeoutNs = 2000000; // 2 ms: far beyond any wait that can succeed
             t.launchTest(p, p.clusters * t.clusterSize, nullptr);
@@ -246,7 +254,9 @@ void runTest(const TestInfo& t, const Options& o, const cudaDeviceProp& prop, Te
             r.launches += 1;
             r.instances += p.instances;
         }
-        if (!check(cudaDeviceSynchronize(), r, "running the test kernel")) return;
+        if (!check(cudaGetLastError(), r, "launching the test kernel") ||
+            !check(cudaDeviceSynchronize(), r, "running the test kernel"))
+            return;
         elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
         if (elapsed >= o.seconds) break;
         if (o.maxLaunches && r.launches >= o.maxLaunches) break;
@@ -262,15 +272,13 @@ void runTest(const TestInfo& t, const Options& o, const cudaDeviceProp& prop, Te
     unsigned overflow = 0;
     if (!check(cudaMemcpy(keys.data(), p.hist.keys, capacity * 8, cudaMemcpyDeviceToHost), r,
                "cudaMemcpy") ||
-        !check(cudaMemcpy(counts.data(), p.hist.counts, capacity * 8, cudaMemcpyDeviceToHost),
-               r, "cudaMemcpy") ||
-        !check(cudaMemcpy(values.data(), p.hist.values, values.size() * 4,
-                          cudaMemcpyDeviceToHost),
+        !check(cudaMemcpy(counts.data(), p.hist.counts, capacity * 8, cudaMemcpyDeviceToHost), r,
+               "cudaMemcpy") ||
+        !check(cudaMemcpy(values.data(), p.hist.values, values.size() * 4, cudaMemcpyDeviceToHost),
                r, "cudaMemcpy") ||
         !check(cudaMemcpy(flags.data(), p.hist.flags, capacity * 4, cudaMemcpyDeviceToHost), r,
                "cudaMemcpy") ||
-        !check(cudaMemcpy(&overflow, p.hist.overflow, 4, cudaMemcpyDeviceToHost), r,
-               "cudaMemcpy"))
+        !check(cudaMemcpy(&overflow, p.hist.overflow, 4, cudaMemcpyDeviceToHost), r, "cudaMemcpy"))
         return;
     r.overflow = overflow;
     for (unsigned i = 0; i < capacity; ++i) {
@@ -330,14 +338,14 @@ TestRun describe(const TestInfo& t) {
     return r;
 }
 
-/** Results of test i go to DIR/parts/i.json and i.txt; the supervisor joins them at the end. */
+/** Results of test i go to WORK/i.json and i.txt; the supervisor joins them at the end. */
 std::string partPath(const Options& o, std::size_t i, const char* ext) {
-    return o.out + "/parts/" + std::to_string(i) + ext;
+    return o.work + "/" + std::to_string(i) + ext;
 }
 
 /**
  * The worker: runs tests[first..] in this process (the only one that touches CUDA), writing
- * each result as soon as it is known and its index to DIR/parts/progress.
+ * each result as soon as it is known and its index to WORK/progress.
  */
 [[noreturn]] void worker(const std::vector<const TestInfo*>& tests, std::size_t first,
                          const Options& o, double deadline) {
@@ -367,19 +375,22 @@ std::string partPath(const Options& o, std::size_t i, const char* ext) {
     std::strftime(stamp, sizeof stamp, "%Y-%m-%dT%H:%M:%SZ", std::gmtime(&t0));
     info.started = stamp;
     if (first == 0) {
-        writeFile(o.out + "/parts/info.json", litmus::resultsJson(info, {}));
-        writeFile(o.out + "/parts/info.txt",
-                  "# " + info.harness + "\n# Device " + info.device + " (compute capability " +
-                      info.computeCapability + ")\n# Driver " + info.driver + "; " +
-                      info.runtime + "\n# Seed " + std::to_string(info.seed) + ", started " +
-                      info.started + "\n\n");
-        std::fprintf(stderr, "litmus-runner: %s (sm_%d%d), %s; seed %llu\n", prop.name,
-                     prop.major, prop.minor, info.driver.c_str(), o.seed);
+        writeFile(o.work + "/info.json", litmus::resultsJson(info, {}));
+        writeFile(o.work + "/info.txt", "# " + info.harness + "\n# Device " + info.device +
+                                            " (compute capability " + info.computeCapability +
+                                            ")\n# Driver " + info.driver + "; " + info.runtime +
+                                            "\n# Seed " + std::to_string(info.seed) + ", started " +
+                                            info.started + "\n\n");
+        std::fprintf(stderr, "litmus-runner: %s (sm_%d%d), %s; seed %llu\n", prop.name, prop.major,
+                     prop.minor, info.driver.c_str(), o.seed);
     }
     for (std::size_t i = first; i < tests.size(); ++i) {
         const TestInfo& t = *tests[i];
         TestRun r = describe(t);
-        if (t.archMajor != prop.major) {
+        if (*t.notRun) {
+            r.status = "refused";
+            r.message = std::string("compile-only kernel, not run: ") + t.notRun;
+        } else if (t.archMajor != prop.major) {
             r.status = "refused";
             r.message = std::string("built for ") + t.arch +
                         (t.archMajor == 10 ? " (tcgen05 needs a Blackwell GPU)" : "") +
@@ -401,7 +412,7 @@ std::string partPath(const Options& o, std::size_t i, const char* ext) {
             std::fprintf(stderr, " (%s)\n", r.message.c_str());
         writeFile(partPath(o, i, ".txt"), litmus::litmus7Block(r));
         writeFile(partPath(o, i, ".json"), litmus::testJson(r));
-        writeFile(o.out + "/parts/progress", std::to_string(i + 1));
+        writeFile(o.work + "/progress", std::to_string(i + 1));
     }
     std::fflush(stderr);
     std::_Exit(0);
@@ -418,7 +429,7 @@ void recordFailure(const TestInfo& t, const Options& o, std::size_t i, const std
 }
 
 std::size_t progress(const Options& o) {
-    std::string s = readFile(o.out + "/parts/progress");
+    std::string s = readFile(o.work + "/progress");
     return s.empty() ? 0 : std::strtoull(s.c_str(), nullptr, 10);
 }
 
@@ -427,8 +438,9 @@ std::size_t progress(const Options& o) {
 int main(int argc, char** argv) {
     Options o = parseOptions(argc, argv);
     std::vector<const TestInfo*> all = litmus::registry(), tests;
-    std::sort(all.begin(), all.end(),
-              [](const TestInfo* a, const TestInfo* b) { return std::strcmp(a->name, b->name) < 0; });
+    std::sort(all.begin(), all.end(), [](const TestInfo* a, const TestInfo* b) {
+        return std::strcmp(a->name, b->name) < 0;
+    });
     for (const TestInfo* t : all)
         if (selected(*t, o)) tests.push_back(t);
     if (o.list) {
@@ -437,14 +449,16 @@ int main(int argc, char** argv) {
         return 0;
     }
     mkdir(o.out.c_str(), 0755);
-    mkdir((o.out + "/parts").c_str(), 0755);
-    writeFile(o.out + "/parts/progress", "0");
+    if (o.work.empty()) o.work = o.out + "/parts";
+    mkdir(o.work.c_str(), 0755);
+    std::remove((o.work + "/info.json").c_str()); // a stale run's header must not survive
+    writeFile(o.work + "/progress", "0");
     double deadline = o.totalSeconds > 0 ? now() + o.totalSeconds : 0;
     // The supervisor never touches CUDA: a worker process runs the tests, and a hung kernel
     // (a harness bug) costs one test, not the run.
     std::size_t next = 0;
     while (next < tests.size()) {
-        writeFile(o.out + "/parts/progress", std::to_string(next));
+        writeFile(o.work + "/progress", std::to_string(next));
         std::fflush(stdout);
         std::fflush(stderr);
         pid_t pid = fork();
@@ -478,19 +492,19 @@ int main(int argc, char** argv) {
         }
         if (exited && WIFEXITED(status) && WEXITSTATUS(status) == 3) return 1; // no device
         if (exited && seen < tests.size() && progress(o) == seen) {
-            recordFailure(*tests[seen], o, seen, "the worker died (status " +
-                                                     std::to_string(status) + ")");
+            recordFailure(*tests[seen], o, seen,
+                          "the worker died (status " + std::to_string(status) + ")");
             seen += 1;
         }
         next = seen;
     }
     // Join the parts: results.txt in litmus7's style, results.json for ptxmc compare.
-    std::string info = readFile(o.out + "/parts/info.json");
+    std::string info = readFile(o.work + "/info.json");
     std::string head = info.substr(0, info.rfind('['));
     std::ofstream json(o.out + "/results.json");
     json << head << "[\n";
     std::ofstream text(o.out + "/results.txt");
-    text << readFile(o.out + "/parts/info.txt");
+    text << readFile(o.work + "/info.txt");
     for (std::size_t i = 0; i < tests.size(); ++i) {
         json << readFile(partPath(o, i, ".json")) << (i + 1 < tests.size() ? ",\n" : "\n");
         std::string block = readFile(partPath(o, i, ".txt"));
@@ -498,7 +512,7 @@ int main(int argc, char** argv) {
         std::fputs(block.c_str(), stdout);
     }
     json << " ]}\n";
-    std::fprintf(stderr, "litmus-runner: wrote %s/results.txt and %s/results.json\n",
-                 o.out.c_str(), o.out.c_str());
+    std::fprintf(stderr, "litmus-runner: wrote %s/results.txt and %s/results.json\n", o.out.c_str(),
+                 o.out.c_str());
     return 0;
 }

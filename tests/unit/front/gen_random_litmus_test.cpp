@@ -126,6 +126,17 @@ TEST_CASE("the generator is a pure function of seed and options", "[gen]") {
     REQUIRE(gen::randomLitmus(7, small) == gen::randomLitmus(7, small));
 }
 
+TEST_CASE("the generated text does not depend on the platform or compiler", "[gen]") {
+    // FNV-1a over seeds 0..99. The generator draws one random number per statement and uses
+    // no std distribution, so this holds on every platform; change it only together with the
+    // generator (the new value is printed on failure).
+    std::uint64_t h = 14695981039346656037ull;
+    for (std::uint64_t seed = 0; seed < 100; ++seed)
+        for (unsigned char ch : gen::randomLitmus(seed))
+            h = (h ^ ch) * 1099511628211ull;
+    CHECK(h == 0x9abd394fe370ca35ull);
+}
+
 TEST_CASE("every generated test parses, lowers and stays within the limits", "[gen]") {
     for (std::uint64_t seed = 0; seed < kSeeds; ++seed) {
         const std::string text = gen::randomLitmus(seed);
@@ -144,8 +155,10 @@ TEST_CASE("every generated test parses, lowers and stays within the limits", "[g
         for (const auto& e : p.events) {
             if (e.has("EXEC") || e.location < 0) continue;
             const int owner = p.locations[static_cast<std::size_t>(e.location)].cta;
-            if (owner >= 0 && owner != e.cta)
-                REQUIRE(e.text.find("shared::cluster") != std::string::npos);
+            if (owner < 0 || owner == e.cta) continue;
+            REQUIRE(e.text.find("shared::cluster") != std::string::npos);
+            for (const auto& th : p.threads)
+                if (th.cta == owner) REQUIRE(th.cluster == e.cluster);
         }
         // Cheap for an explicit enumerator: few writes per cell, few operations per mbarrier,
         // and a bounded product of rf choices, coherence orders and mbarrier orders.
@@ -169,7 +182,7 @@ TEST_CASE("every generated test parses, lowers and stays within the limits", "[g
             for (int o = 2; o <= n; ++o)
                 candidates *= o;
         }
-        REQUIRE(candidates <= 100000);
+        REQUIRE(candidates <= 20000);
     }
 }
 

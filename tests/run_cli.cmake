@@ -1,0 +1,79 @@
+# Runs one ptxmc command line and checks its exit status and what it printed where.
+# Usage: cmake -DPTXMC=<ptxmc> -DARGS="a|b|c" [-DSTATUS=n] [-DSTDOUT_HAS="s1|s2"]
+#   [-DSTDOUT_LACKS=..] [-DSTDERR_HAS=..] [-DSTDERR_LACKS=..] [-DNO_PROGRESS=ON]
+#   [-DTERMINAL=ON] -P run_cli.cmake
+# Lists are '|'-separated: ctest would split ';' lists into separate arguments.
+# TERMINAL=ON runs the command under script(1), so that stdout and stderr are a terminal (a
+# pty), and checks the progress line: drawn, then cleared before the summary.
+if(NOT DEFINED PTXMC OR NOT DEFINED ARGS)
+  message(FATAL_ERROR "run_cli.cmake: -DPTXMC=... and -DARGS=... are required")
+endif()
+string(REPLACE "|" ";" args "${ARGS}")
+
+if(TERMINAL)
+  find_program(SCRIPT script)
+  if(NOT SCRIPT)
+    message(STATUS "SKIPPED: no script(1) to make a pty")
+    return()
+  endif()
+  set(line "'${PTXMC}'")
+  foreach(arg IN LISTS args)
+    string(APPEND line " '${arg}'")
+  endforeach()
+  # -e: script's status is the command's; -q: no banner; the typescript goes nowhere.
+  execute_process(COMMAND ${SCRIPT} -qec "${line}" /dev/null TIMEOUT 300
+    RESULT_VARIABLE status OUTPUT_VARIABLE out ERROR_VARIABLE err)
+  if(err MATCHES "openpty|cannot open|not permitted")
+    message(STATUS "SKIPPED: no pty here: ${err}")
+    return()
+  endif()
+  set(err "${out}") # both streams come back through the pty
+else()
+  execute_process(COMMAND ${PTXMC} ${args} TIMEOUT 300
+    RESULT_VARIABLE status OUTPUT_VARIABLE out ERROR_VARIABLE err)
+endif()
+set(shown "status ${status}\nstdout:\n${out}\nstderr:\n${err}")
+
+if(DEFINED STATUS AND NOT status STREQUAL STATUS)
+  message(FATAL_ERROR "exit status ${status}, expected ${STATUS}\n${shown}")
+endif()
+foreach(stream stdout stderr)
+  string(TOUPPER ${stream} upper)
+  set(text "${out}")
+  if(stream STREQUAL "stderr")
+    set(text "${err}")
+  endif()
+  string(REPLACE "|" ";" wanted "${${upper}_HAS}")
+  foreach(part IN LISTS wanted)
+    string(FIND "${text}" "${part}" at)
+    if(at EQUAL -1)
+      message(FATAL_ERROR "${stream} lacks \"${part}\"\n${shown}")
+    endif()
+  endforeach()
+  string(REPLACE "|" ";" unwanted "${${upper}_LACKS}")
+  foreach(part IN LISTS unwanted)
+    string(FIND "${text}" "${part}" at)
+    if(NOT at EQUAL -1)
+      message(FATAL_ERROR "${stream} holds \"${part}\"\n${shown}")
+    endif()
+  endforeach()
+endforeach()
+
+set(progress_line "ptxmc: [0-9]+/[0-9]+ tests, [0-9]+\\.[0-9] s, [0-9]+ failures")
+if(NO_PROGRESS)
+  # Not a terminal: not one byte of the progress line, not even a carriage return.
+  string(FIND "${err}" "\r" at)
+  if(NOT at EQUAL -1 OR err MATCHES "${progress_line}")
+    message(FATAL_ERROR "progress output on a stderr that is not a terminal\n${shown}")
+  endif()
+endif()
+if(TERMINAL)
+  if(NOT err MATCHES "\r${progress_line}")
+    message(FATAL_ERROR "no progress line on the terminal\n${shown}")
+  endif()
+  # Blanked out (carriage return, spaces, carriage return) before the summary is printed.
+  if(NOT err MATCHES "\r +\rptxmc: [0-9]+ tests, [0-9]+ matched")
+    message(FATAL_ERROR "the progress line was not cleared before the summary\n${shown}")
+  endif()
+endif()
+message(STATUS "ok: ptxmc ${args}")

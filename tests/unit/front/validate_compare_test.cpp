@@ -1,0 +1,111 @@
+// ptxmc compare's classification: unsound, confirmed / inconclusive by mutant, seen / unseen.
+#include "validate/Compare.hpp"
+
+#include <catch2/catch.hpp>
+#include <cmath>
+
+using namespace ptxmc;
+using validate::Verdict;
+
+namespace {
+
+report::CheckResult model(std::vector<std::pair<std::vector<std::int64_t>, bool>> states,
+                          report::Observation obs, const std::string& q = "exists") {
+    report::CheckResult r;
+    r.quantifier = q;
+    r.observed = {"P1:r0", "P1:r1"};
+    for (auto& [v, sat] : states)
+        r.states.push_back({v, sat});
+    r.observation = obs;
+    return r;
+}
+
+validate::HwTest hw(const std::string& name, std::vector<validate::HwOutcome> outcomes,
+                    const std::string& mutantOf = "") {
+    validate::HwTest t;
+    t.name = name;
+    t.file = name + ".litmus";
+    t.mutantOf = mutantOf;
+    t.status = "ok";
+    t.observed = {"P1:r0", "P1:r1"};
+    t.outcomes = std::move(outcomes);
+    for (const auto& o : t.outcomes)
+        t.instances += o.count;
+    return t;
+}
+
+const auto kForbidden =
+    model({{{0, 0}, false}, {{0, 1}, false}, {{1, 1}, false}}, report::Observation::Never);
+const auto kAllowed = model({{{0, 0}, false}, {{0, 1}, false}, {{1, 0}, true}, {{1, 1}, false}},
+                            report::Observation::Sometimes);
+
+} // namespace
+
+TEST_CASE("an observed state the model forbids is unsound", "[validate]") {
+    validate::HwRun run;
+    run.tests = {hw("MP", {{{0, 0}, 10, false}, {{1, 0}, 2, true}})};
+    auto rows = validate::classify(run, {{kForbidden, ""}});
+    REQUIRE(rows[0].verdict == Verdict::Unsound);
+    REQUIRE(rows[0].unsound.size() == 1);
+    CHECK(rows[0].unsound[0].count == 2);
+    CHECK(rows[0].weakSeen == 2);
+}
+
+TEST_CASE("a forbidden test is confirmed only when its mutant shows the weak outcome",
+          "[validate]") {
+    validate::HwRun run;
+    run.tests = {hw("MP", {{{0, 0}, 10, false}, {{1, 1}, 10, false}}),
+                 hw("MP~relax:P0:1", {{{1, 0}, 3, true}, {{1, 1}, 7, false}}, "MP")};
+    auto rows = validate::classify(run, {{kForbidden, ""}, {kAllowed, ""}});
+    CHECK(rows[0].verdict == Verdict::Confirmed);
+    CHECK(rows[0].mutant == "MP~relax:P0:1");
+    CHECK(rows[1].verdict == Verdict::Seen);
+    CHECK(rows[1].weakSeen == 3);
+
+    run.tests[1].outcomes = {{{1, 1}, 10, false}};
+    rows = validate::classify(run, {{kForbidden, ""}, {kAllowed, ""}});
+    CHECK(rows[0].verdict == Verdict::Inconclusive);
+    CHECK(rows[1].verdict == Verdict::Unseen);
+
+    run.tests.pop_back();
+    rows = validate::classify(run, {{kForbidden, ""}});
+    CHECK(rows[0].verdict == Verdict::Inconclusive);
+    CHECK_THAT(rows[0].note, Catch::Contains("no mutant ran"));
+}
+
+TEST_CASE("an allowed state never seen gets the 95% bound -ln(0.05)/N", "[validate]") {
+    validate::HwRun run;
+    run.tests = {hw("MP", {{{0, 0}, 500, false}, {{1, 1}, 500, false}})};
+    auto rows = validate::classify(run, {{kAllowed, ""}});
+    CHECK(rows[0].verdict == Verdict::Unseen);
+    CHECK(rows[0].unseen.size() == 2);
+    CHECK(rows[0].allowedSeen == 2);
+    CHECK(std::abs(rows[0].bound - 2.9957e-3) < 1e-6); // about 3/N
+}
+
+TEST_CASE("forall tests: the weak outcome is a state that breaks the proposition", "[validate]") {
+    auto always = model({{{1, 1}, true}}, report::Observation::Always, "forall");
+    validate::HwRun run;
+    run.tests = {hw("F", {{{1, 1}, 10, true}})};
+    auto rows = validate::classify(run, {{always, ""}});
+    CHECK(rows[0].verdict == Verdict::Inconclusive); // forbidden, and no mutant ran
+}
+
+TEST_CASE("deadlocks, refusals, runner errors and model errors", "[validate]") {
+    report::CheckResult dead = model({}, report::Observation::Deadlock);
+    validate::HwRun run;
+    run.tests = {hw("D", {}), hw("E", {}), hw("R", {}), hw("M", {{{0, 0}, 1, false}})};
+    run.tests[0].stuck = 64;
+    run.tests[1].status = "error";
+    run.tests[1].message = "hung";
+    run.tests[2].status = "refused";
+    auto rows = validate::classify(run, {{dead, ""}, {}, {}, {std::nullopt, "parse error"}});
+    CHECK(rows[0].verdict == Verdict::Deadlock);
+    CHECK(rows[1].verdict == Verdict::Error);
+    CHECK(rows[2].verdict == Verdict::Refused);
+    CHECK(rows[3].verdict == Verdict::Error);
+    CHECK_THAT(rows[3].note, Catch::Contains("parse error"));
+    run.tests[0].outcomes = {{{0, 0}, 1, false}};
+    rows = validate::classify(run, {{dead, ""}, {}, {}, {std::nullopt, ""}});
+    CHECK(rows[0].verdict == Verdict::Unsound); // the model says nothing completes
+}

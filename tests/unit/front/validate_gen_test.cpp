@@ -1,0 +1,160 @@
+// gen-cuda: placement, the PTX each instruction becomes, value encodings, refusals, mutations.
+#include "litmus/Parser.hpp"
+#include "validate/CudaGen.hpp"
+#include "validate/Emit.hpp"
+#include "validate/Mutation.hpp"
+
+#include <catch2/catch.hpp>
+
+using namespace ptxmc;
+
+namespace {
+
+validate::Generated gen(const std::string& text, bool compileOnly = false) {
+    return validate::generateCuda(litmus::parseLitmus(text, "t.litmus"), {"t.litmus", "", ""},
+                                  compileOnly);
+}
+
+bool has(const std::string& code, const std::string& part) {
+    return code.find(part) != std::string::npos;
+}
+
+std::string refusal(const std::string& text) {
+    try {
+        gen(text);
+    } catch (const validate::Refused& r) {
+        return r.why;
+    }
+    return "";
+}
+
+const char* const kMp = R"(PTX MP
+{ x = 0; flag = 0; P1:r0 = 0; P1:r1 = 0; }
+ P0@cta 0,gpu 0                    | P1@cta 1,gpu 0 ;
+ st.relaxed.gpu.global.u32 [x], 1  | ld.acquire.gpu.global.u32 r0, [flag] ;
+ st.release.gpu.global.u32 [flag], 1 | ld.global.u32 r1, [x] ;
+exists (P1:r0 == 1 /\ P1:r1 == 0)
+)";
+
+} // namespace
+
+TEST_CASE("generic accesses keep their semantics, scope and space", "[validate]") {
+    auto g = gen(kMp);
+    CHECK(g.arch == validate::Arch::Sm90a);
+    CHECK(has(g.code, "st.relaxed.gpu.global.b32 [%0], %1;"));
+    CHECK(has(g.code, "st.release.gpu.global.b32 [%0], %1;"));
+    CHECK(has(g.code, "ld.acquire.gpu.global.b32 %0, [%1];"));
+    CHECK(has(g.code, "ld.global.b32 %0, [%1];"));
+    // Two CTAs, one litmus thread each: 8 rows of warps, 32 instances per warp.
+    CHECK(has(g.code, "kWarps = 8, kRows = 8, kLanes = 32"));
+    CHECK(has(g.code, "kLitmusClusters = 2"));
+    CHECK(has(g.code, "return ((v[0] == static_cast<int>(0x00000001u)) && "
+                      "(v[1] == static_cast<int>(0x00000000u)));"));
+    CHECK(has(g.code, "const char* const kNames[] = {\"P1:r0\", \"P1:r1\", nullptr};"));
+}
+
+TEST_CASE("bar.sync counts the warps of every row and gets a harness-free id", "[validate]") {
+    auto g = gen(R"(PTX B
+{ x @ shared 0 = 0; P1:r0 = 0; }
+ P0@cta 0,gpu 0 | P1@cta 0,gpu 0 ;
+ st.shared::cta.u32 [x], 1 | bar.sync 0 ;
+ bar.sync 0 | ld.shared::cta.u32 r0, [x] ;
+exists (P1:r0 == 0)
+)");
+    // 2 litmus threads x 4 rows of warps x 32 threads; id 0 is the harness's own barrier
+    CHECK(has(g.code, "barrier.sync 1, 256;"));
+}
+
+TEST_CASE("clusters, remote mbarriers and bulk copies", "[validate]") {
+    auto g = gen(R"(PTX C
+{ s @ shared 0,1 = 0; g = 5; mb @ mbarrier 0,1, count 1; P1:r0 = 0; }
+ P0@cta 0,cluster 0,gpu 0 | P1@cta 1,cluster 0,gpu 0 ;
+ mbarrier.arrive.expect_tx.release.cluster.shared::cta.b64 _, [mb], 16 | mbarrier.try_wait.parity.acquire.cluster.shared::cta.b64 _, [mb], 0 ;
+ cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [s@1], [g], 16, [mb@1] | ld.shared::cta.u32 r0, [s] ;
+ mbarrier.arrive.relaxed.cluster.shared::cluster.b64 _, [mb@1] | ;
+exists (P1:r0 == 0)
+)");
+    CHECK(has(g.code, "__cluster_dims__(2, 1, 1)"));
+    CHECK(has(g.code, "litmus::mapShared("));
+    CHECK(has(g.code, "cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes"));
+    CHECK(has(g.code, "mbarrier.arrive.relaxed.cluster.shared::cluster.b64 _, [%0];"));
+    CHECK(has(g.code, "if (litmus::globalTimer() > deadline) { stuck = true; break; }"));
+}
+
+TEST_CASE("tcgen05 tests are sm_100a, one instance per team, f16 operands and f32 sums",
+          "[validate]") {
+    auto g = gen(R"(PTX T
+{ a @ shared 0 = 2; b @ shared 0 = 3; d @ tmem 0 = 0; mb @ mbarrier 0, count 1; P1:r0 = 0; }
+ P0@cta 0,gpu 0 | P1@cta 0,gpu 0 ;
+ tcgen05.mma.cta_group::1.kind::f16 [d], [a], [b], I0, 0 | mbarrier.try_wait.parity.acquire.cta.shared::cta.b64 _, [mb], 0 ;
+ tcgen05.commit.cta_group::1.mbarrier::arrive::one.shared::cluster.b64 [mb] | tcgen05.fence::after_thread_sync ;
+ | tcgen05.ld.sync.aligned.32x32b.x1.b32 {r0}, [d] ;
+ | tcgen05.wait::ld.sync.aligned ;
+exists (P1:r0 == 0)
+)");
+    CHECK(g.arch == validate::Arch::Sm100a);
+    CHECK(has(g.code, "kRows = 1, kLanes = 1"));
+    CHECK(has(g.code, "w == 0 ? 0x00004000u : 0u")); // a = 2 as f16
+    CHECK(has(g.code, "w == 0 ? 0x00004200u : 0u")); // b = 3 as f16
+    // f32 D, f16 A/B, N = 16 (>> 3 at bit 17), M = 128 (>> 4 at bit 24)
+    CHECK(has(g.code, "\"r\"(0x08040010u)"));
+    CHECK(has(g.code, "tcgen05.alloc.cta_group::1.sync.aligned.shared::cta.b32"));
+    CHECK(has(g.code, "litmus::decodeF32(__shfl_sync(0xffffffffu, "));
+    CHECK(has(g.code, "tcgen05.dealloc.cta_group::1.sync.aligned.b32"));
+}
+
+TEST_CASE("constants take the device encoding of their location", "[validate]") {
+    SourceLoc at{"t.litmus", 1, 1};
+    CHECK(validate::encodeConstant(2, validate::Encoding::F16, at) == 0x4000u);
+    CHECK(validate::encodeConstant(-3, validate::Encoding::F16, at) == 0xc200u);
+    CHECK(validate::encodeConstant(2048, validate::Encoding::F16, at) == 0x6800u);
+    CHECK(validate::encodeConstant(6, validate::Encoding::F32, at) == 0x40c00000u);
+    CHECK(validate::encodeConstant(7, validate::Encoding::Int, at) == 7u);
+    CHECK_THROWS_AS(validate::encodeConstant(4097, validate::Encoding::F16, at), validate::Refused);
+}
+
+TEST_CASE("what hardware cannot mirror is refused with a reason", "[validate]") {
+    CHECK_THAT(refusal(R"(PTX A
+{ x = 0; s @ surface aliases x; P0:r0 = 0; }
+ P0@cta 0,gpu 0 ;
+ sust.weak s, 1 ;
+ ld.weak r0, x ;
+exists (P0:r0 == 0)
+)"),
+               Catch::Contains("aliases 'x' through the surface proxy"));
+    const char* const multiRow = R"(PTX R
+{ a @ shared 0 = 2; b @ shared 0 = 3; d @ tmem 0, rows 2 = {1, 0}; }
+ P0@cta 0,gpu 0 ;
+ tcgen05.mma.cta_group::1.kind::f16 [d], [a], [b], I0, 0 ;
+exists (d[1] == 1)
+)";
+    CHECK_THAT(refusal(multiRow), Catch::Contains("only single-row accumulators map"));
+    // ... but ptxas still gets a compile-only kernel, which the runner will not run
+    auto g = gen(multiRow, true);
+    CHECK_THAT(g.notFaithful, Catch::Contains("single-row accumulators"));
+    CHECK(has(g.code, "only single-row accumulators map\","));
+    CHECK_THAT(refusal(R"(PTX X
+{ x @ shared 0 = 0; P1:r0 = 0; }
+ P0@cta 1,gpu 0 | P1@cta 0,gpu 0 ;
+ st.shared::cluster.u32 [x@0], 1 | ld.shared::cta.u32 r0, [x] ;
+exists (P1:r0 == 0)
+)"),
+               Catch::Contains("in another cluster"));
+}
+
+TEST_CASE("mutations weaken one instruction and round-trip as text", "[validate]") {
+    auto test = litmus::parseLitmus(kMp, "t.litmus");
+    auto all = validate::candidateMutations(test);
+    REQUIRE(!all.empty());
+    CHECK(validate::toString(all.front()) == "relax:P0:1"); // no fence: relaxing comes first
+    auto m = validate::parseMutation("relax:P1:0");
+    REQUIRE(m);
+    auto t = validate::applyMutation(test, *m);
+    CHECK(t.name == "MP~relax:P1:0");
+    CHECK(t.threads[1].code[0].opcode == "ld.relaxed.gpu.global.u32");
+    auto c = validate::applyMutation(test, *validate::parseMutation("cta:P0:1"));
+    CHECK(c.threads[0].code[1].opcode == "st.release.cta.global.u32");
+    CHECK_FALSE(validate::parseMutation("drop:P0"));
+    CHECK_THROWS_AS(validate::applyMutation(test, *validate::parseMutation("drop:P0:0")),
+                    InputError); // a store is neither a fence nor a wait
+}

@@ -1,0 +1,21 @@
+# Runs gen-cuda on the whole corpus; every tcgen05 test must get a kernel (faithful or compile-only).
+# Usage: cmake -DPTXMC=<ptxmc> -DOUT=<folder> -P generate.cmake (from the repository root)
+file(REMOVE_RECURSE ${OUT})
+execute_process(COMMAND ${PTXMC} gen-cuda --mutants validate/mutants.txt -o ${OUT} litmus
+  RESULT_VARIABLE status ERROR_VARIABLE err)
+if(NOT status MATCHES "^[01]$")
+  message(FATAL_ERROR "gen-cuda failed (${status}):\n${err}")
+endif()
+file(STRINGS ${OUT}/refused.txt refused REGEX "^litmus/")
+foreach(line IN LISTS refused)
+  if(line MATCHES "^litmus/tcgen05/" AND NOT line MATCHES "compile-only kernel")
+    message(FATAL_ERROR "a tcgen05 test has no kernel for ptxas: ${line}")
+  endif()
+endforeach()
+file(GLOB k90 ${OUT}/sm_90a/*.cu)
+file(GLOB k100 ${OUT}/sm_100a/*.cu)
+list(LENGTH k90 n90)
+list(LENGTH k100 n100)
+list(LENGTH refused nrefused)
+message(STATUS "${n90} sm_90a and ${n100} sm_100a kernels; ${nrefused} tests without a "
+  "faithful mapping (${OUT}/refused.txt)")
