@@ -3,7 +3,8 @@
 set -euo pipefail
 
 packages=(cmake ninja-build g++ pkg-config libz3-dev libboost-graph-dev libcli11-dev catch2
-          nlohmann-json3-dev libfmt-dev graphviz)
+          nlohmann-json3-dev libfmt-dev graphviz
+          clang-14 libclang-rt-14-dev) # the fuzz targets: libFuzzer and clang's sanitizers
 
 missing=()
 for p in "${packages[@]}"; do

@@ -27,8 +27,21 @@ int widthOf(Draft& d, int l) {
     return d.loc(l).rows >= 2 && d.rng().chance(45) ? 2 : 1;
 }
 
-std::string ldStShape(Rng& r) {
-    return r.pick({"32x32b", "32x32b", "16x64b", "16x128b", "16x256b"});
+/**
+ * Shape, repeat count and packing for n registers per thread: a shape moves 1 (32x32b,
+ * 16x64b), 2 (16x128b) or 4 (16x256b) registers per repeat, and packing halves the count
+ * (PTX ISA 9.7.16.8.3).
+ */
+std::string ldStSuffix(Rng& r, int n, const char* packing) {
+    const bool packed = r.chance(15);
+    const int regs = packed ? 2 * n : n; // registers before packing
+    std::vector<std::string> options = {"32x32b.x" + std::to_string(regs),
+                                        "32x32b.x" + std::to_string(regs),
+                                        "16x64b.x" + std::to_string(regs)};
+    if (regs % 2 == 0) options.push_back("16x128b.x" + std::to_string(regs / 2));
+    if (regs % 4 == 0) options.push_back("16x256b.x" + std::to_string(regs / 4));
+    const std::string shape = options[static_cast<std::size_t>(r.below(options.size()))];
+    return shape + (packed ? std::string(".") + packing : "");
 }
 
 } // namespace
@@ -148,9 +161,7 @@ bool tcStore(Draft& d, int t, int dst) {
         regs += (i ? ", " : "") + reg;
         d.write(d.key(dst, c, row + i), values);
     }
-    const std::string shape = ldStShape(r);
-    const std::string unpack = r.chance(15) ? ".unpack::16b" : "";
-    d.emit(t, "tcgen05.st.sync.aligned." + shape + ".x" + std::to_string(n) + unpack + ".b32 " +
+    d.emit(t, "tcgen05.st.sync.aligned." + ldStSuffix(r, n, "unpack::16b") + ".b32 " +
                   d.addr(dst, c, c, row) + ", {" + regs + "}");
     if (r.chance(70)) d.emit(t, "tcgen05.wait::st.sync.aligned");
     return true;
@@ -168,9 +179,7 @@ std::string tcLoad(Draft& d, int t, int src, bool wait) {
         regs.push_back(d.freshReg("r"));
         list += (i ? ", " : "") + regs.back();
     }
-    const std::string shape = ldStShape(r);
-    const std::string pack = r.chance(15) ? ".pack::16b" : "";
-    d.emit(t, "tcgen05.ld.sync.aligned." + shape + ".x" + std::to_string(n) + pack + ".b32 {" +
+    d.emit(t, "tcgen05.ld.sync.aligned." + ldStSuffix(r, n, "pack::16b") + ".b32 {" +
                   list + "}, " + d.addr(src, c, c, row));
     for (int i = 0; i < n; ++i) {
         const CellKey k = d.key(src, c, row + i);

@@ -91,11 +91,30 @@ std::pair<Sem, ir::Scope> takeOrdering(Lowerer& l, Qualifiers& q, Sem dflt) {
     return {sem, scope};
 }
 
-std::optional<ir::Space> takeSpace(Qualifiers& q) {
-    if (q.take("global")) return ir::Space::Global;
+/** The state-space qualifier, and whether it reaches the cluster (.shared::cluster). */
+struct SpaceQualifier {
+    std::optional<ir::Space> space;
+    bool cluster = false;
+};
+
+SpaceQualifier takeSpace(Qualifiers& q) {
+    if (q.take("global")) return {ir::Space::Global, false};
     if (auto s = q.takeOneOf({"shared", "shared::cta", "shared::cluster"}))
-        return ir::Space::Shared;
-    return std::nullopt;
+        return {ir::Space::Shared, *s == "shared::cluster"};
+    return {};
+}
+
+/** A generic access: not to tensor memory, and another CTA's memory only via the cluster. */
+Address genericAddress(Lowerer& l, const litmus::Operand& op, const SpaceQualifier& space) {
+    Address a = l.address(op, space.space);
+    auto memSpace = l.program().locations[static_cast<std::size_t>(a.location)].space;
+    if (memSpace == ir::Space::Tmem)
+        l.fail(op.loc, "'" + op.name + "' is tensor memory: only tcgen05 instructions access it");
+    if (memSpace == ir::Space::Mbarrier)
+        l.fail(op.loc, "'" + op.name + "' is an mbarrier: use mbarrier instructions");
+    // Dat3M's short spelling has no state space: a remote instance then needs one.
+    l.checkReach(a, op, space.cluster);
+    return a;
 }
 
 ir::Proxy proxyOf(const std::string& op) {
@@ -118,7 +137,7 @@ void lowerLoad(Lowerer& l, Qualifiers& q, ir::Proxy proxy) {
         l.define(l.operand(0), Value::makeConst(src.value));
         return;
     }
-    Address a = l.address(src, space);
+    Address a = genericAddress(l, src, space);
     ir::Event& e = l.issue({"R"});
     setOrdering(e, sem, scope);
     l.access(e, a, proxy);
@@ -133,7 +152,7 @@ void lowerStore(Lowerer& l, Qualifiers& q, ir::Proxy proxy) {
     q.takeTypes();
     q.finish();
     l.expectOperands(2);
-    Address a = l.address(l.operand(0), space);
+    Address a = genericAddress(l, l.operand(0), space);
     ir::ValuePtr v = l.value(l.operand(1));
     ir::Event& e = l.issue({"W"});
     setOrdering(e, sem, scope);
@@ -168,7 +187,7 @@ void lowerAtomic(Lowerer& l, Qualifiers& q, bool returns, ir::Proxy proxy) {
     std::size_t first = returns ? 1 : 0;
     bool cas = *op == "cas";
     l.expectOperands(first + (cas ? 3 : 2));
-    Address a = l.address(l.operand(first), space);
+    Address a = genericAddress(l, l.operand(first), space);
     ir::ValuePtr arg = l.value(l.operand(first + 1));
     ir::ValuePtr casNew = cas ? l.value(l.operand(first + 2)) : nullptr;
     Sem rsem = (sem == Sem::Acquire || sem == Sem::AcqRel) ? Sem::Acquire : Sem::Relaxed;
@@ -277,6 +296,7 @@ void lowerBarrier(Lowerer& l, Qualifiers& q) {
 }
 
 void lowerArithmetic(Lowerer& l, Qualifiers& q, const std::string& name) {
+    if (name == "mul") q.take("lo"); // the low 32 bits: what 32-bit registers keep anyway
     q.takeTypes();
     q.finish();
     l.expectOperands(3);

@@ -317,6 +317,20 @@ Address Lowerer::address(const Operand& op, std::optional<ir::Space> expected) {
     return a;
 }
 
+void Lowerer::checkReach(const Address& a, const Operand& op, bool viaCluster) {
+    if (a.cta < 0 || a.cta == thread_->cta) return;
+    const auto& loc = program_.locations[static_cast<std::size_t>(a.location)];
+    if (loc.space == ir::Space::Tmem)
+        fail(op.loc, "tensor memory of another CTA is reached only by cta_group::2 instructions");
+    if (!viaCluster)
+        fail(op.loc, "'" + op.name + "@" + std::to_string(a.cta) + "' is in another CTA: "
+                     "access it through .shared::cluster");
+    int myCluster = threadInfo().cluster;
+    for (const auto& t : program_.threads)
+        if (t.cta == a.cta && t.cluster != myCluster)
+            fail(op.loc, "CTA " + std::to_string(a.cta) + " is not in this thread's cluster");
+}
+
 std::optional<Address> Lowerer::addressInCta(const Address& a, int cta) {
     const LocationDecl* root = a.decl->aliasOf ? decls_.at(*a.decl->aliasOf) : a.decl;
     auto cell = cells_.find({root->name, cta, a.row});

@@ -45,6 +45,11 @@ public:
 
     /** Resolves a location operand (`x`, `[x]`, `[x+2]`, `[x@1]`) in the current thread. */
     Address address(const litmus::Operand& op, std::optional<ir::Space> expected = std::nullopt);
+    /**
+     * Checks an access from the current thread to `a`: another CTA's shared memory or
+     * mbarrier only through .shared::cluster (`viaCluster`) and inside the thread's cluster.
+     */
+    void checkReach(const Address& a, const litmus::Operand& op, bool viaCluster);
     /** The same location name and row in CTA `cta` (for cta_group::2 / multicast). */
     std::optional<Address> addressInCta(const Address& a, int cta);
     /** Value of a register or immediate operand. */

@@ -27,11 +27,13 @@ ir::Scope takeMbScope(Qualifiers& q) {
     return s ? parseScope(*s) : ir::Scope::Cta; // PTX default scope .cta
 }
 
-void takeMbSpace(Lowerer& l, Qualifiers& q) {
-    q.takeOneOf({"shared", "shared::cta", "shared::cluster"});
+/** Consumes the state space and .b64; returns true for .shared::cluster (remote allowed). */
+bool takeMbSpace(Lowerer& l, Qualifiers& q) {
+    auto space = q.takeOneOf({"shared", "shared::cta", "shared::cluster"});
     if (!q.take("b64")) {
         if (auto t = q.takePrefixed("b")) l.fail(l.inst().loc, "mbarrier operations use .b64");
     }
+    return space && *space == "shared::cluster";
 }
 
 std::int64_t immediate(Lowerer& l, const litmus::Operand& op, std::int64_t lo, std::int64_t hi,
@@ -47,6 +49,7 @@ void lowerInit(Lowerer& l, Qualifiers& q) {
     q.finish();
     l.expectOperands(2);
     Address a = l.address(l.operand(0), ir::Space::Mbarrier);
+    l.checkReach(a, l.operand(0), false);
     std::int64_t count = immediate(l, l.operand(1), 1, (1 << 20) - 1, "mbarrier count");
     ir::Event& e = l.issue({"MB_INIT"});
     mbarrierEvent(l, e, a, ir::MbOp::Init);
@@ -59,10 +62,13 @@ void lowerArrive(Lowerer& l, Qualifiers& q) {
     if (q.take("noComplete")) l.fail(l.inst().loc, "mbarrier.arrive.noComplete is not supported");
     auto sem = q.takeOneOf({"release", "relaxed"});
     ir::Scope scope = takeMbScope(q);
-    takeMbSpace(l, q);
+    bool cluster = takeMbSpace(l, q);
     q.finish();
     l.expectOperands(expect ? 3 : 2);
     Address a = l.address(l.operand(1), ir::Space::Mbarrier);
+    l.checkReach(a, l.operand(1), cluster);
+    if (a.cta != l.thread().cta && l.operand(0).kind != litmus::Operand::Kind::Sink)
+        l.fail(l.operand(0).loc, "an arrive on another CTA's mbarrier returns no state: use _");
     std::int64_t tx = expect ? immediate(l, l.operand(2), 0, (1 << 20) - 1, "tx count") : 0;
     ir::Event& e = l.issue({"MB_ARRIVE"});
     mbarrierEvent(l, e, a, ir::MbOp::Arrive);
@@ -78,10 +84,11 @@ void lowerArrive(Lowerer& l, Qualifiers& q) {
 void lowerTx(Lowerer& l, Qualifiers& q, bool complete) {
     q.take("relaxed");
     ir::Scope scope = takeMbScope(q);
-    takeMbSpace(l, q);
+    bool cluster = takeMbSpace(l, q);
     q.finish();
     l.expectOperands(2);
     Address a = l.address(l.operand(0), ir::Space::Mbarrier);
+    l.checkReach(a, l.operand(0), cluster);
     std::int64_t tx = immediate(l, l.operand(1), 0, (1 << 20) - 1, "tx count");
     ir::Event& e = l.issue({complete ? "MB_COMPLETE" : "MB_EXPECT"});
     mbarrierEvent(l, e, a, complete ? ir::MbOp::CompleteTx : ir::MbOp::ExpectTx);
@@ -99,6 +106,8 @@ void lowerWait(Lowerer& l, Qualifiers& q) {
         l.fail(l.inst().operands[3].loc, "the suspend-time hint of try_wait is not supported");
     l.expectOperands(3);
     Address a = l.address(l.operand(1), ir::Space::Mbarrier);
+    if (a.cta != l.thread().cta)
+        l.fail(l.operand(1).loc, "test_wait/try_wait act on an mbarrier of the thread's own CTA");
     const auto& argOp = l.operand(2);
     if (parity && argOp.kind == litmus::Operand::Kind::Integer && argOp.value != 0 &&
         argOp.value != 1)

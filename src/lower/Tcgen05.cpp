@@ -1,6 +1,9 @@
 // tcgen05 instructions (PTX ISA 9.7.16): issue events, and the accesses their execution performs.
 #include "lower/Lowerer.hpp"
 
+#include <algorithm>
+#include <set>
+
 namespace ptxmc::lower {
 
 using ir::Value;
@@ -191,19 +194,37 @@ Operand rowOperand(const Operand& base, std::size_t i) {
     return r;
 }
 
-void takeLdStShape(Lowerer& l, Qualifiers& q) {
+/**
+ * Shape, repeat count and packing of tcgen05.ld/st; returns the number of registers per
+ * thread that PTX ISA 9.7.16.8.3 gives them (ptxmc's litmus thread holds them all).
+ */
+std::size_t takeLdStShape(Lowerer& l, Qualifiers& q) {
     if (!q.take("sync") || !q.take("aligned"))
         l.fail(l.inst().loc, "'" + l.inst().opcode + "' needs .sync.aligned");
-    if (!q.takeOneOf({"16x64b", "16x128b", "16x256b", "32x32b", "16x32bx2"}))
-        l.fail(l.inst().loc, "missing shape (.32x32b, .16x64b, .16x128b, .16x256b or .16x32bx2)");
-    if (!q.takePrefixed("x")) l.fail(l.inst().loc, "missing repeat count (.x1, .x2, ...)");
-    q.takeOneOf({"pack::16b", "unpack::16b"});
+    auto shape = q.takeOneOf({"16x64b", "16x128b", "16x256b", "32x32b"});
+    if (q.take("16x32bx2"))
+        l.fail(l.inst().loc, ".16x32bx2 needs the immHalfSplitoff operand, which ptxmc does not model");
+    if (!shape) l.fail(l.inst().loc, "missing shape (.32x32b, .16x64b, .16x128b or .16x256b)");
+    auto num = q.takePrefixed("x");
+    static const std::set<std::string> counts = {"1", "2", "4", "8", "16", "32", "64", "128"};
+    if (!num || !counts.count(*num))
+        l.fail(l.inst().loc, "missing or bad repeat count (.x1, .x2, .x4, ... .x128)");
+    bool packed = q.takeOneOf({"pack::16b", "unpack::16b"}).has_value();
     if (!q.take("b32")) l.fail(l.inst().loc, "'" + l.inst().opcode + "' needs .b32");
+    std::size_t perRepeat = *shape == "16x128b" ? 2 : *shape == "16x256b" ? 4 : 1;
+    std::size_t regs = perRepeat * std::stoul(*num);
+    return packed ? std::max<std::size_t>(1, regs / 2) : regs;
+}
+
+void requireRegisterCount(Lowerer& l, const Operand& op, std::size_t got, std::size_t want) {
+    if (got != want)
+        l.fail(op.loc, "'" + l.inst().opcode + "' moves " + std::to_string(want) +
+                           " register(s) per thread, the vector has " + std::to_string(got));
 }
 
 void lowerLd(Lowerer& l, Qualifiers& q) {
     if (q.takePrefixed("cta_group::")) l.fail(l.inst().loc, "tcgen05.ld has no .cta_group");
-    takeLdStShape(l, q);
+    std::size_t want = takeLdStShape(l, q);
     q.finish();
     l.expectOperands(2);
     if (l.operand(1).kind == Operand::Kind::Memory && l.operand(0).kind == Operand::Kind::Memory)
@@ -211,6 +232,7 @@ void lowerLd(Lowerer& l, Qualifiers& q) {
                "tcgen05.ld loads tensor memory into registers: "
                "tcgen05.ld ... {r...}, [taddr] (shared memory is not an operand)");
     std::vector<Operand> regs = registerVector(l, l.operand(0));
+    requireRegisterCount(l, l.operand(0), regs.size(), want);
     l.address(l.operand(1), ir::Space::Tmem); // validates the base before any row
     ir::Event& e = tcIssue(l, 0, {"TC_ASYNC", "TLD"});
     int id = e.id;
@@ -223,7 +245,7 @@ void lowerLd(Lowerer& l, Qualifiers& q) {
 
 void lowerSt(Lowerer& l, Qualifiers& q) {
     if (q.takePrefixed("cta_group::")) l.fail(l.inst().loc, "tcgen05.st has no .cta_group");
-    takeLdStShape(l, q);
+    std::size_t want = takeLdStShape(l, q);
     q.finish();
     l.expectOperands(2);
     if (l.operand(1).kind == Operand::Kind::Memory)
@@ -232,6 +254,7 @@ void lowerSt(Lowerer& l, Qualifiers& q) {
                "tcgen05.st ... [taddr], {r...} (shared memory is not an operand)");
     l.address(l.operand(0), ir::Space::Tmem);
     std::vector<Operand> regs = registerVector(l, l.operand(1));
+    requireRegisterCount(l, l.operand(1), regs.size(), want);
     std::vector<ir::ValuePtr> values;
     for (const auto& r : regs)
         values.push_back(l.value(r));
