@@ -6,5 +6,5 @@ endif()
 # fuzzer-no-link instruments without pulling in libFuzzer's main; the fuzz targets link it.
 # No recovery from UB: a report must stop the run so libFuzzer saves the input.
 add_compile_options(-fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=all
-                    -fno-omit-frame-pointer -g)
+                    -fno-omit-frame-pointer)
 add_link_options(-fsanitize=address,undefined)

@@ -70,7 +70,8 @@ void applyLimits(report::CheckResult& r, double seconds, const CheckOptions& opt
         const std::string& why = r.unknownReason;
         if (why != "canceled" && why != "timeout" && why.find("resource") == std::string::npos)
             return;
-        if (overTime)
+        // Z3 truncates the timeout to whole milliseconds, so it may stop a hair early.
+        if (overTime || (options.timeoutSeconds > 0 && options.rlimit == 0))
             r.unknownReason = timeout + " (Z3: " + why + ")";
         else if (options.rlimit > 0)
             r.unknownReason = "resource limit: a Z3 query used up --rlimit " +
@@ -225,6 +226,7 @@ int runCheck(const CheckArgs& args) {
     nlohmann::ordered_json array = nlohmann::ordered_json::array();
 
     Progress progress(inputs.tests.size(), stderrIsTerminal(), std::cerr);
+    const bool stdoutTerminal = stdoutIsTerminal();
     std::vector<Outcome> outcomes(inputs.tests.size());
     auto work = [&](std::size_t i) {
         outcomes[i] = checkOne(inputs.tests[i], *model, options, expectations[i]);
@@ -238,8 +240,9 @@ int runCheck(const CheckArgs& args) {
             ++tally.errors;
             tally.internal = tally.internal || o.internal;
         }
-        // The progress line steps aside while the block or the error is printed.
-        progress.report(tally.failures() > failuresBefore, [&] {
+        // The progress line steps aside while a block or an error is printed on the terminal.
+        const bool onTerminal = !o.result || (!args.json && stdoutTerminal);
+        progress.report(tally.failures() > failuresBefore, onTerminal, [&] {
             if (!o.result) {
                 std::cout.flush(); // keep stdout and stderr in input order on a terminal
                 std::cerr << o.error << '\n';

@@ -18,6 +18,10 @@ bool stderrIsTerminal() {
     return isatty(STDERR_FILENO) == 1;
 }
 
+bool stdoutIsTerminal() {
+    return isatty(STDOUT_FILENO) == 1;
+}
+
 Progress::Progress(std::size_t total, bool enabled, std::ostream& err)
     : total_(total), enabled_(enabled), err_(err) {
     if (!enabled_) return;
@@ -37,9 +41,9 @@ Progress::~Progress() {
     finish();
 }
 
-void Progress::report(bool failed, const std::function<void()>& print) {
+void Progress::report(bool failed, bool onTerminal, const std::function<void()>& print) {
     std::lock_guard lock(mutex_);
-    clearLocked();
+    if (onTerminal) clearLocked();
     print();
     ++done_;
     if (failed) ++failures_;

@@ -19,11 +19,15 @@ std::string formatProgress(std::size_t done, std::size_t total, double seconds,
 /** Whether stderr is a terminal: the progress line is for people, never for logs or pipes. */
 bool stderrIsTerminal();
 
+/** Whether stdout is a terminal (then results land on the line the progress is drawn on). */
+bool stdoutIsTerminal();
+
 /**
  * Redraws one status line on `err` (with '\r', no escape codes) while tests run: after each test
  * and once a second in between, so the clock moves during a slow test. When disabled it writes
  * nothing at all. Every other write to the terminal must go through report(), which takes the
- * line away while it prints, so results and errors never end up mixed with it.
+ * line away while it prints, so results and errors never end up mixed with it; output that goes
+ * elsewhere (stdout redirected to a file) leaves the line in place, so it does not flicker.
  */
 class Progress {
 public:
@@ -32,8 +36,8 @@ public:
     Progress(const Progress&) = delete;
     Progress& operator=(const Progress&) = delete;
 
-    /** Clears the line, runs print, counts one test (failed or not), then redraws. */
-    void report(bool failed, const std::function<void()>& print);
+    /** Runs print (clearing the line first when `onTerminal`), counts one test, redraws. */
+    void report(bool failed, bool onTerminal, const std::function<void()>& print);
 
     /** Clears the line for good and stops the clock; later calls of report() only print. */
     void finish();

@@ -19,10 +19,10 @@ TEST_CASE("progress disabled (not a terminal) writes nothing at all", "[cli][pro
     std::string printed;
     {
         Progress progress(3, /*enabled=*/false, err);
-        progress.report(false, [&] { printed += "a"; });
-        progress.report(true, [&] { printed += "b"; });
+        progress.report(false, true, [&] { printed += "a"; });
+        progress.report(true, false, [&] { printed += "b"; });
         progress.finish();
-        progress.report(false, [&] { printed += "c"; });
+        progress.report(false, true, [&] { printed += "c"; });
     }
     CHECK(printed == "abc"); // the output itself still happens, in order
     CHECK(err.str().empty());
@@ -32,7 +32,7 @@ TEST_CASE("progress enabled: drawn, cleared around output, cleared at the end", 
     std::ostringstream err;
     {
         Progress progress(2, /*enabled=*/true, err);
-        progress.report(true, [&] { err << "<block>"; });
+        progress.report(true, true, [&] { err << "<block>"; });
         progress.finish();
     }
     const std::string s = err.str();
@@ -52,6 +52,19 @@ TEST_CASE("progress enabled: drawn, cleared around output, cleared at the end", 
     const std::size_t blanks = s.find_first_not_of(' ', s.rfind('\r', s.size() - 2) + 1);
     CHECK(blanks == s.size() - 1);
     CHECK(lastDraw < s.rfind('\r', s.size() - 2));
+}
+
+TEST_CASE("progress: output that is not on the terminal leaves the line in place",
+          "[cli][progress]") {
+    std::ostringstream err;
+    Progress progress(2, true, err);
+    progress.report(false, /*onTerminal=*/false, [] {});
+    const std::string s = err.str();
+    INFO(s);
+    // Two draws and no blanking in between: "\rptxmc: 0/2 ...\rptxmc: 1/2 ...".
+    CHECK(s.find("\r ") == std::string::npos);
+    CHECK(s.find("\rptxmc: 1/2 tests, ") != std::string::npos);
+    progress.finish();
 }
 
 TEST_CASE("progress: finish twice and destruction after finish are harmless", "[cli][progress]") {
