@@ -20,7 +20,8 @@ if compgen -G "fuzz/regressions/$target/*" >/dev/null; then regressions=("fuzz/r
 
 export ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1
 end=$(($(date +%s) + seconds))
-runs=0 failures=0 round=0
+# A second run into the same OUTDIR continues its corpus and its round numbers (and seeds).
+runs=0 failures=0 round=$(find "$out" -maxdepth 1 -name 'round-*.log' | wc -l) first=$round
 # libFuzzer stops at the first failure; restarting (with a new seed) keeps the clock running so
 # one bug cannot end the whole run. Each failure leaves its input in artifacts/.
 while left=$((end - $(date +%s))) && [ "$left" -gt 0 ]; do
@@ -41,5 +42,5 @@ while left=$((end - $(date +%s))) && [ "$left" -gt 0 ]; do
     fi
 done
 artifacts=$(find "$out/artifacts" -type f | wc -l)
-echo "long-run: $target ${seconds}s: $runs executions in $round rounds, $failures failures," \
+echo "long-run: $target ${seconds}s: $runs executions in $((round - first)) rounds, $failures failures," \
      "$artifacts failing inputs in $out/artifacts"

@@ -184,7 +184,9 @@ int runDiff(const DiffArgs& args) {
         out["b"] = nameB;
         out["tests"] = inputs.tests.size();
         out["differences"] = list;
-        std::cout << out.dump(2) << '\n';
+        // File names are bytes, not always UTF-8: replace what JSON cannot hold instead of throwing.
+        std::cout << out.dump(2, ' ', false, nlohmann::ordered_json::error_handler_t::replace)
+                  << '\n';
     }
     std::cout.flush();
     std::size_t same = inputs.tests.size() - differing - unknowns - (errors - inputs.errors.size());

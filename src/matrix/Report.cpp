@@ -248,7 +248,8 @@ std::string matrixJson(const MatrixRun& run) {
     nlohmann::ordered_json out;
     out["model"] = run.model;
     out["cells"] = cells;
-    return out.dump(2) + "\n";
+    // The model path need not be UTF-8.
+    return out.dump(2, ' ', false, nlohmann::ordered_json::error_handler_t::replace) + "\n";
 }
 
 std::string matrixExpectations(const MatrixRun& run) {

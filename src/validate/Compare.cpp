@@ -271,7 +271,8 @@ std::string jsonReport(const HwRun& run, const std::vector<Comparison>& rows) {
         t["unseen"] = c.unseen;
         j["tests"].push_back(t);
     }
-    return j.dump(2) + "\n";
+    // Test names come from file names, which need not be UTF-8.
+    return j.dump(2, ' ', false, nlohmann::ordered_json::error_handler_t::replace) + "\n";
 }
 
 } // namespace ptxmc::validate
