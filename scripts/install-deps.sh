@@ -4,7 +4,8 @@ set -euo pipefail
 
 packages=(cmake ninja-build g++ pkg-config libz3-dev libboost-graph-dev libcli11-dev catch2
           nlohmann-json3-dev libfmt-dev graphviz
-          clang-14 libclang-rt-14-dev) # the fuzz targets: libFuzzer and clang's sanitizers
+          clang-14 libclang-rt-14-dev # the sanitizer build and fuzz targets: clang, libFuzzer
+          clang-format-14 clang-tidy-14) # the style test, scripts/tidy.sh
 
 missing=()
 for p in "${packages[@]}"; do

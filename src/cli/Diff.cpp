@@ -184,7 +184,8 @@ int runDiff(const DiffArgs& args) {
         out["b"] = nameB;
         out["tests"] = inputs.tests.size();
         out["differences"] = list;
-        // File names are bytes, not always UTF-8: replace what JSON cannot hold instead of throwing.
+        // File names are bytes, not always UTF-8: replace what JSON cannot hold instead of
+        // throwing.
         std::cout << out.dump(2, ' ', false, nlohmann::ordered_json::error_handler_t::replace)
                   << '\n';
     }

@@ -3,10 +3,10 @@
 #include "cli/Check.hpp"
 #include "cli/Compare.hpp"
 #include "cli/Diff.hpp"
-#include "cli/Matrix.hpp"
 #include "cli/Differential.hpp"
-#include "cli/GenCuda.hpp"
 #include "cli/Explain.hpp"
+#include "cli/GenCuda.hpp"
+#include "cli/Matrix.hpp"
 #include "support/SourceLoc.hpp"
 
 #include <CLI/CLI.hpp>

@@ -179,8 +179,8 @@ std::string tcLoad(Draft& d, int t, int src, bool wait) {
         regs.push_back(d.freshReg("r"));
         list += (i ? ", " : "") + regs.back();
     }
-    d.emit(t, "tcgen05.ld.sync.aligned." + ldStSuffix(r, n, "pack::16b") + ".b32 {" +
-                  list + "}, " + d.addr(src, c, c, row));
+    d.emit(t, "tcgen05.ld.sync.aligned." + ldStSuffix(r, n, "pack::16b") + ".b32 {" + list + "}, " +
+                  d.addr(src, c, c, row));
     for (int i = 0; i < n; ++i) {
         const CellKey k = d.key(src, c, row + i);
         d.define(t, regs[static_cast<std::size_t>(i)], d.read(k));

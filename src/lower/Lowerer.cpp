@@ -323,8 +323,9 @@ void Lowerer::checkReach(const Address& a, const Operand& op, bool viaCluster) {
     if (loc.space == ir::Space::Tmem)
         fail(op.loc, "tensor memory of another CTA is reached only by cta_group::2 instructions");
     if (!viaCluster)
-        fail(op.loc, "'" + op.name + "@" + std::to_string(a.cta) + "' is in another CTA: "
-                     "access it through .shared::cluster");
+        fail(op.loc, "'" + op.name + "@" + std::to_string(a.cta) +
+                         "' is in another CTA: "
+                         "access it through .shared::cluster");
     int myCluster = threadInfo().cluster;
     for (const auto& t : program_.threads)
         if (t.cta == a.cta && t.cluster != myCluster)

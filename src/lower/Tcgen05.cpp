@@ -203,7 +203,8 @@ std::size_t takeLdStShape(Lowerer& l, Qualifiers& q) {
         l.fail(l.inst().loc, "'" + l.inst().opcode + "' needs .sync.aligned");
     auto shape = q.takeOneOf({"16x64b", "16x128b", "16x256b", "32x32b"});
     if (q.take("16x32bx2"))
-        l.fail(l.inst().loc, ".16x32bx2 needs the immHalfSplitoff operand, which ptxmc does not model");
+        l.fail(l.inst().loc,
+               ".16x32bx2 needs the immHalfSplitoff operand, which ptxmc does not model");
     if (!shape) l.fail(l.inst().loc, "missing shape (.32x32b, .16x64b, .16x128b or .16x256b)");
     auto num = q.takePrefixed("x");
     static const std::set<std::string> counts = {"1", "2", "4", "8", "16", "32", "64", "128"};
