@@ -258,10 +258,7 @@ int runCheck(const CheckArgs& args) {
     };
     runInOrder(inputs.tests.size(), args.jobs, work, emit);
     progress.finish();
-    // A path is bytes, not always UTF-8: replace what JSON cannot hold instead of throwing.
-    if (args.json)
-        std::cout << array.dump(2, ' ', false, nlohmann::ordered_json::error_handler_t::replace)
-                  << '\n';
+    if (args.json) std::cout << report::dumpJson(array);
     tally.printSummary();
     return tally.status();
 }

@@ -7,6 +7,7 @@
 #include "cli/ModelArg.hpp"
 #include "cli/Parallel.hpp"
 #include "litmus/Parser.hpp"
+#include "report/JsonPrinter.hpp"
 
 #include <algorithm>
 #include <iostream>
@@ -184,10 +185,7 @@ int runDiff(const DiffArgs& args) {
         out["b"] = nameB;
         out["tests"] = inputs.tests.size();
         out["differences"] = list;
-        // File names are bytes, not always UTF-8: replace what JSON cannot hold instead of
-        // throwing.
-        std::cout << out.dump(2, ' ', false, nlohmann::ordered_json::error_handler_t::replace)
-                  << '\n';
+        std::cout << report::dumpJson(out);
     }
     std::cout.flush();
     std::size_t same = inputs.tests.size() - differing - unknowns - (errors - inputs.errors.size());

@@ -2,6 +2,7 @@
 #include "matrix/Report.hpp"
 
 #include "matrix/Rules.hpp"
+#include "report/JsonPrinter.hpp"
 
 #include <map>
 #include <nlohmann/json.hpp>
@@ -248,8 +249,7 @@ std::string matrixJson(const MatrixRun& run) {
     nlohmann::ordered_json out;
     out["model"] = run.model;
     out["cells"] = cells;
-    // The model path need not be UTF-8.
-    return out.dump(2, ' ', false, nlohmann::ordered_json::error_handler_t::replace) + "\n";
+    return report::dumpJson(out);
 }
 
 std::string matrixExpectations(const MatrixRun& run) {

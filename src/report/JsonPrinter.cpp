@@ -53,4 +53,8 @@ ordered_json JsonPrinter::toJson(const CheckResult& r) const {
     return j;
 }
 
+std::string dumpJson(const nlohmann::ordered_json& value) {
+    return value.dump(2, ' ', false, nlohmann::ordered_json::error_handler_t::replace) + "\n";
+}
+
 } // namespace ptxmc::report

@@ -5,6 +5,7 @@
 #include "report/Result.hpp"
 
 #include <nlohmann/json.hpp>
+#include <string>
 
 namespace ptxmc::report {
 
@@ -17,5 +18,11 @@ public:
 private:
     PrintOptions options_;
 };
+
+/**
+ * `value` as indented JSON text ending in a newline. Strings that are not UTF-8 (file names are
+ * bytes) get U+FFFD for their bad bytes instead of making nlohmann throw.
+ */
+std::string dumpJson(const nlohmann::ordered_json& value);
 
 } // namespace ptxmc::report

@@ -1,6 +1,8 @@
 // Classification and the three report formats of `ptxmc compare`.
 #include "validate/Compare.hpp"
 
+#include "report/JsonPrinter.hpp"
+
 #include <algorithm>
 #include <cmath>
 #include <map>
@@ -271,8 +273,7 @@ std::string jsonReport(const HwRun& run, const std::vector<Comparison>& rows) {
         t["unseen"] = c.unseen;
         j["tests"].push_back(t);
     }
-    // Test names come from file names, which need not be UTF-8.
-    return j.dump(2, ' ', false, nlohmann::ordered_json::error_handler_t::replace) + "\n";
+    return report::dumpJson(j);
 }
 
 } // namespace ptxmc::validate

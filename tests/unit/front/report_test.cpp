@@ -330,3 +330,13 @@ TEST_CASE("expected.txt: a broken governing file is an input error", "[report]")
     ExpectationIndex index;
     CHECK_THROWS_AS(index.lookup(t), InputError);
 }
+
+TEST_CASE("dumpJson replaces bytes that are not UTF-8 instead of throwing", "[report]") {
+    nlohmann::ordered_json j;
+    j["test"] = std::string("bad\xff"
+                            "name.litmus");
+    j["n"] = 1;
+    std::string text;
+    REQUIRE_NOTHROW(text = dumpJson(j));
+    CHECK(text == "{\n  \"test\": \"bad\xef\xbf\xbdname.litmus\",\n  \"n\": 1\n}\n");
+}
