@@ -69,6 +69,43 @@ Pairs bulkWaits(const Program& p) {
     return out;
 }
 
+/** The cluster of each CTA that runs a thread (a CTA without threads is its own cluster). */
+std::map<int, int> clusterOfCta(const Program& p) {
+    std::map<int, int> out;
+    for (const auto& t : p.threads)
+        out[t.cta] = t.cluster;
+    return out;
+}
+
+/**
+ * A proxy fence (explicit, or implicit at a completion) to the accesses of its proxies inside
+ * its state-space window: all spaces, global memory, the executing CTA's shared memory
+ * (.shared::cta) or its cluster's (.shared::cluster) (PTX ISA 5.1.7, 9.7.13.4). Where the fence
+ * runs relative to the access is the model's business (decision pf-where in decisions.cat).
+ */
+Pairs proxyFenceCoverage(const Program& p) {
+    std::map<int, int> cluster = clusterOfCta(p);
+    auto clusterOf = [&](int cta) {
+        auto it = cluster.find(cta);
+        return it == cluster.end() ? -1 - cta : it->second;
+    };
+    return allPairs(p, [&](const Event& f, const Event& x) {
+        if (f.fenceProxies.empty() || !x.has("M") || !f.fenceProxies.count(x.proxy)) return false;
+        const Location& cell = p.locations[static_cast<std::size_t>(x.location)];
+        switch (f.fenceWindow) {
+        case FenceWindow::All:
+            return true;
+        case FenceWindow::Global:
+            return cell.space == Space::Global;
+        case FenceWindow::SharedCta:
+            return cell.space == Space::Shared && cell.cta == f.cta;
+        case FenceWindow::SharedCluster:
+            return cell.space == Space::Shared && clusterOf(cell.cta) == f.cluster;
+        }
+        return false;
+    });
+}
+
 } // namespace
 
 std::vector<int> valueSources(const ValuePtr& v) {
@@ -169,15 +206,11 @@ Pairs staticRelation(const Program& p, const std::string& name) {
     if (name == "iico")
         return allPairs(p, [](const Event& a, const Event& b) {
             if (a.issue < 0 || a.issue != b.issue) return false;
-            return (a.has("R") && (b.has("W") || b.has("MB"))) || (a.has("W") && b.has("MB"));
+            bool signal = b.has("MB") || b.has("BULK_DONE");
+            return (a.has("R") && (b.has("W") || signal)) || (a.has("W") && signal);
         });
     if (name == "dep") return dependencies(p);
-    if (name == "pf-covers")
-        return allPairs(p, [](const Event& f, const Event& x) {
-            if (!f.has("PF") || !x.has("M") || f.cta != x.cta) return false;
-            if (!f.fenceProxies.count(x.proxy)) return false;
-            return f.fenceSpace == Space::None || f.fenceSpace == x.space;
-        });
+    if (name == "pf-covers") return proxyFenceCoverage(p);
     if (name == "same-acc")
         return allPairs(p, [](const Event& a, const Event& b) {
             return a.has("MMA") && b.has("MMA") && a.accumulator == b.accumulator;

@@ -16,6 +16,8 @@ enum class Scope { None, Cta, Cluster, Gpu, Sys };
 enum class Sem { None, Weak, Relaxed, Acquire, Release, AcqRel, Sc };
 enum class Proxy { None, Generic, Async, Surface, Texture, Constant, Tmem };
 enum class Space { None, Global, Shared, Tmem, Mbarrier };
+/** The state-space window a proxy fence orders (PTX ISA 9.7.13.4, 5.1.7): none = all spaces. */
+enum class FenceWindow { All, Global, SharedCta, SharedCluster };
 
 struct Value;
 using ValuePtr = std::shared_ptr<const Value>;
@@ -86,9 +88,9 @@ struct Event {
     ValuePtr mbToken;          ///< Wait: phase token operand
     bool blocking = false;     ///< Wait with `_`, bar.sync, completion waits
 
-    // proxy fences: the proxies and space they cover
+    // proxy fences (explicit or implicit): the proxies and the state-space window they cover
     std::set<Proxy> fenceProxies;
-    Space fenceSpace = Space::None; ///< None = all spaces
+    FenceWindow fenceWindow = FenceWindow::All;
 
     // barriers
     int barrierId = -1, barrierInstance = -1;

@@ -76,7 +76,12 @@ void lowerCopy(Lowerer& l, Qualifiers& q) {
             {"W"});
         asyncAccess(l, w, d);
         w.written = Value::readOf(readId);
-        if (m) {
+        if (!m) {
+            // Completion of a bulk-group copy, observed by wait_group: the implicit
+            // generic-async proxy fence follows it (PTX ISA 9.7.9.25.2).
+            ir::Event& done = l.exec(issueId, "complete", {"BULK_DONE", "PF"});
+            done.fenceProxies = {ir::Proxy::Async};
+        } else {
             // complete-tx: release at cluster scope, followed by an implicit generic-async
             // proxy fence (PTX ISA 9.7.9.25.2, 9.7.13.15.5.2)
             ir::Event& c =
@@ -114,12 +119,17 @@ void lowerWaitGroup(Lowerer& l, Qualifiers& q) {
     const auto& n = l.operand(0);
     if (n.kind != litmus::Operand::Kind::Integer || n.value < 0 || n.value > 63)
         l.fail(n.loc, "wait_group needs an integer N in [0, 63]");
-    // The implicit generic-async proxy fence follows completion (PTX ISA 9.7.9.25.2).
-    ir::Event& e = l.issue({"BWAIT", "BLOCKING", "PF"});
-    if (read) e.tags.insert("BWAIT_READ");
+    // The implicit generic-async proxy fence belongs to the completion of each copy, not to the
+    // wait (PTX ISA 9.7.9.25.2). wait_group.read completes only the source reads: whether it
+    // orders them like a proxy fence is the model's decision read-wait-fence, so it carries
+    // the coverage of one without being in PF.
+    ir::Event& e = l.issue({"BWAIT", "BLOCKING"});
     e.bulkWaitN = static_cast<int>(n.value);
     e.bulkWaitRead = read;
-    e.fenceProxies = {ir::Proxy::Async};
+    if (read) {
+        e.tags.insert("BWAIT_READ");
+        e.fenceProxies = {ir::Proxy::Async};
+    }
 }
 
 } // namespace

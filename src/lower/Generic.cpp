@@ -228,10 +228,14 @@ void lowerFence(Lowerer& l, Qualifiers& q, const std::string& name) {
         } else if (q.take("async")) {
             e.tags.insert("PF");
             e.fenceProxies = {ir::Proxy::Async};
+            // .shared::cta covers the executing CTA's shared memory, .shared::cluster the
+            // cluster's; a bare .shared means .shared::cta (PTX ISA 5.1.7, 9.7.13.4).
             if (q.take("global"))
-                e.fenceSpace = ir::Space::Global;
-            else if (q.takeOneOf({"shared::cta", "shared::cluster", "shared"}))
-                e.fenceSpace = ir::Space::Shared;
+                e.fenceWindow = ir::FenceWindow::Global;
+            else if (q.takeOneOf({"shared::cta", "shared"}))
+                e.fenceWindow = ir::FenceWindow::SharedCta;
+            else if (q.take("shared::cluster"))
+                e.fenceWindow = ir::FenceWindow::SharedCluster;
         } else if (auto p = q.takeOneOf({"surface", "texture", "constant"})) {
             e.tags.insert("PF");
             e.fenceProxies = {*p == "surface"   ? ir::Proxy::Surface

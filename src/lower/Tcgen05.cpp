@@ -311,17 +311,17 @@ void lowerCommit(Lowerer& l, Qualifiers& q) {
     ir::Event& e = tcIssue(l, group, {"COMMIT"});
     int id = e.id;
     for (const Address& m : targets) {
-        // The arrive-on happens when the tracked operations complete: count 1, cluster scope,
-        // no release semantics stated (PTX ISA 9.7.16.12.1).
+        // The arrive-on happens when the tracked operations complete: count 1, cluster scope
+        // (PTX ISA 9.7.16.12.1). The text states no memory semantics for it; whether it
+        // releases is decision commit-arrive-release in model/decisions.cat, so it carries none.
         ir::Event& a =
             l.exec(id, "arrive " + l.program().locations[static_cast<std::size_t>(m.location)].name,
-                   {"MB", "MB_ARRIVE", "Relaxed", "CLUSTER", "GEN"});
+                   {"MB", "MB_ARRIVE", "CLUSTER", "GEN"});
         a.mbOp = ir::MbOp::Arrive;
         a.location = m.location;
         a.vaddr = m.vaddr;
         a.space = ir::Space::Mbarrier;
         a.proxy = ir::Proxy::Generic;
-        a.sem = ir::Sem::Relaxed;
         a.scope = ir::Scope::Cluster;
     }
 }
