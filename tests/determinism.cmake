@@ -1,5 +1,5 @@
 # The whole corpus, checked twice and with --jobs 1 vs --jobs 2, must print identical bytes.
-# Usage: cmake -DPTXMC=<ptxmc> -DCORPUS=<folder> -DWORK=<scratch folder> -P determinism.cmake
+# Usage: cmake -DPTXMC=<ptxmc> -DCORPUS=<path>|<path>... -DWORK=<scratch folder> -P determinism.cmake
 # Text and JSON, stdout and stderr (the summary) and the exit status; --no-time keeps timings
 # out, the only part of the output that may differ.
 foreach(var PTXMC CORPUS WORK)
@@ -7,6 +7,7 @@ foreach(var PTXMC CORPUS WORK)
     message(FATAL_ERROR "determinism.cmake: -D${var}=... is required")
   endif()
 endforeach()
+string(REPLACE "|" ";" CORPUS "${CORPUS}")
 file(REMOVE_RECURSE ${WORK})
 file(MAKE_DIRECTORY ${WORK})
 

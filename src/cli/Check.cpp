@@ -8,6 +8,7 @@
 #include "cli/Parallel.hpp"
 #include "cli/Progress.hpp"
 #include "litmus/Parser.hpp"
+#include "report/Answer.hpp"
 #include "report/Expectations.hpp"
 #include "report/HerdPrinter.hpp"
 #include "report/JsonPrinter.hpp"
@@ -30,24 +31,32 @@ const char* const kCheckExamples = R"(Examples:
   ptxmc check --json --no-time t.litmus   JSON, without timings (reproducible)
   ptxmc check --model my.cat t.litmus     another model (cat file) instead of the built-in one
   ptxmc check --expectations-only litmus  only check that expected.txt covers every test
+  ptxmc check --fail-on-flag any litmus/  also fail when a test raises any undefined-behaviour flag
 
-Exit status: 0 all matched, 1 a mismatch, missing expectation or Unknown,
-2 an input error (bad path, parse error, bad model), 3 an internal error.)";
+Exit status: 0 all matched, 1 a mismatch, missing expectation, Unknown or a flag named by
+--fail-on-flag, 2 an input error (bad path, parse error, bad model), 3 an internal error.)";
+
+// `--fail-on-flag any` fails on every flag.
+constexpr const char* kAnyFlag = "any";
 
 struct Tally {
     std::size_t tests = 0, matched = 0, mismatched = 0, unknown = 0, errors = 0;
+    std::size_t flagged = 0; ///< tests raising a flag that --fail-on-flag names
+    bool failOnFlag = false; ///< --fail-on-flag was given: the summary counts flagged tests
     bool internal = false;
 
-    std::size_t failures() const { return mismatched + unknown + errors; }
+    std::size_t failures() const { return mismatched + unknown + errors + flagged; }
     int status() const {
         if (internal) return 3;
         if (errors > 0) return 2;
-        return mismatched > 0 || unknown > 0 ? 1 : 0;
+        return mismatched > 0 || unknown > 0 || flagged > 0 ? 1 : 0;
     }
     void printSummary() const {
         std::cout.flush();
         std::cerr << "ptxmc: " << tests << " tests, " << matched << " matched, " << mismatched
-                  << " mismatched, " << unknown << " unknown, " << errors << " errors\n";
+                  << " mismatched, " << unknown << " unknown, " << errors << " errors";
+        if (failOnFlag) std::cerr << ", " << flagged << " failed on flags";
+        std::cerr << '\n';
     }
 };
 
@@ -135,6 +144,38 @@ CLI::Validator nonNegative(bool integer, double max) {
         integer ? "UINT" : "NUMBER");
 }
 
+// The flags `r` raises that --fail-on-flag names, sorted.
+std::vector<std::string> failingFlags(const report::CheckResult& r,
+                                      const std::vector<std::string>& failOn) {
+    auto named = [&](const std::string& name) {
+        return std::find(failOn.begin(), failOn.end(), name) != failOn.end();
+    };
+    std::vector<std::string> failing;
+    for (const std::string& name : report::flagNames(r.flags))
+        if (named(kAnyFlag) || named(name)) failing.push_back(name);
+    return failing;
+}
+
+// One stderr line per flag that fails the run: which test raised which flag.
+void printFailingFlags(const report::CheckResult& r, const std::vector<std::string>& failing) {
+    std::cout.flush(); // keep stdout and stderr in input order on a terminal
+    for (const std::string& name : failing)
+        std::cerr << r.file << ": error: test " << r.testName << " raises flag " << name
+                  << " (--fail-on-flag)\n";
+}
+
+// A flag name as the model may spell it, or `any`.
+CLI::Validator flagName() {
+    return CLI::Validator(
+        [](std::string& text) -> std::string {
+            if (!text.empty() && std::all_of(text.begin(), text.end(), report::isFlagNameChar))
+                return "";
+            return "expected a flag name (letters, digits, '_' and '-') or 'any', got '" + text +
+                   "'";
+        },
+        "NAME");
+}
+
 void count(Tally& tally, const report::CheckResult& r) {
     const report::ExpectationCheck& e = r.expectation;
     if (r.observation == report::Observation::Unknown)
@@ -172,6 +213,14 @@ void setupCheck(CLI::App& app) {
         ->check(nonNegative(true, 4294967295.0))
         ->option_text("N");
     sub->add_flag("--no-time", args->noTime, "leave timings out (reproducible output)");
+    sub->add_option("--fail-on-flag", args->failOnFlags,
+                    "exit 1 when a test raises this undefined-behaviour flag (data-race, "
+                    "tmem-race, ...), even when its expectation matches; 'any': every flag; "
+                    "repeatable")
+        ->expected(1) // one value per --fail-on-flag, so PATH is never taken for a flag
+        ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll)
+        ->check(flagName())
+        ->option_text("NAME");
     sub->add_flag("--expectations-only", args->expectationsOnly,
                   "solve nothing: check that every test has an expected.txt line and every "
                   "line names an existing test it governs");
@@ -189,6 +238,7 @@ void setupCheck(CLI::App& app) {
 int runCheck(const CheckArgs& args) {
     if (args.expectationsOnly) return runExpectationsOnly(args);
     Tally tally;
+    tally.failOnFlag = !args.failOnFlags.empty();
     Inputs inputs = expandInputs(args.paths);
     tally.tests = inputs.tests.size();
     for (const std::string& e : inputs.errors) {
@@ -234,14 +284,17 @@ int runCheck(const CheckArgs& args) {
     auto emit = [&](std::size_t i) {
         Outcome& o = outcomes[i];
         const std::size_t failuresBefore = tally.failures();
+        std::vector<std::string> failing;
         if (o.result) {
             count(tally, *o.result);
+            failing = failingFlags(*o.result, args.failOnFlags);
+            tally.flagged += failing.empty() ? 0 : 1;
         } else {
             ++tally.errors;
             tally.internal = tally.internal || o.internal;
         }
         // The progress line steps aside while a block or an error is printed on the terminal.
-        const bool onTerminal = !o.result || (!args.json && stdoutTerminal);
+        const bool onTerminal = !o.result || !failing.empty() || (!args.json && stdoutTerminal);
         progress.report(tally.failures() > failuresBefore, onTerminal, [&] {
             if (!o.result) {
                 std::cout.flush(); // keep stdout and stderr in input order on a terminal
@@ -253,6 +306,7 @@ int runCheck(const CheckArgs& args) {
             else
                 herd.print(std::cout, *o.result);
             std::cout.flush(); // show each block as soon as it is known
+            printFailingFlags(*o.result, failing);
         });
         o.result.reset(); // a corpus's results need not all stay in memory
     };

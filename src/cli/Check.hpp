@@ -17,6 +17,7 @@ struct CheckArgs {
     std::string engine = "z3"; ///< z3, enumerate or both
     bool noTime = false;
     bool expectationsOnly = false;
+    std::vector<std::string> failOnFlags; ///< flag names, or `any`: raising one fails the run
     std::vector<std::string> paths;
 };
 
@@ -24,8 +25,9 @@ struct CheckArgs {
 void setupCheck(CLI::App& app);
 
 /**
- * Runs `check`: 0 when every governed test matched, 1 on a mismatch / missing line / Unknown,
- * 2 on an input error (bad path, parse error, bad model), 3 on an internal error.
+ * Runs `check`: 0 when every governed test matched, 1 on a mismatch / missing line / Unknown /
+ * a flag named by --fail-on-flag, 2 on an input error (bad path, parse error, bad model), 3 on
+ * an internal error.
  */
 int runCheck(const CheckArgs& args);
 

@@ -8,6 +8,7 @@
 #include "litmus/Parser.hpp"
 #include "matrix/Report.hpp"
 #include "matrix/SeedCheck.hpp"
+#include "report/Answer.hpp"
 #include "support/SourceLoc.hpp"
 
 #include <chrono>
@@ -51,8 +52,8 @@ CellResult checkCell(const Cell& c, const cat::ResolvedModel& model) {
         report::CheckResult res = checkTest(test, model, CheckOptions{});
         r.observation = report::toString(res.observation);
         r.verdict = verdictOf(r.observation);
-        for (const report::RaisedFlag& f : res.flags)
-            r.flags.push_back(f.name);
+        r.flags = report::flagNames(res.flags);
+        r.states = res.states.size();
         if (r.verdict == Verdict::Error) r.error = "observation " + r.observation;
     } catch (const std::exception& e) {
         r.verdict = Verdict::Error;

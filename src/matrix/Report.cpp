@@ -2,6 +2,7 @@
 #include "matrix/Report.hpp"
 
 #include "matrix/Rules.hpp"
+#include "report/Answer.hpp"
 #include "report/JsonPrinter.hpp"
 
 #include <map>
@@ -88,6 +89,15 @@ std::vector<std::string> header(const std::vector<Sync>& syncs, bool twoThreads)
     for (Sync s : syncs)
         h.push_back(syncLabel(s));
     return h;
+}
+
+// The clause that says why a cell's test raises `flag`. Only A and B touch tensor memory in
+// these tests (besides the initial values), so a tmem-race is always between them.
+std::string flagReason(const Cell& c, const std::string& flag) {
+    if (flag == "tmem-race")
+        return "; flag tmem-race: A and B conflict (" + c.conflict +
+               ") and some allowed execution leaves them unordered";
+    return "; flag " + flag + ": not explained by the generator (TO REVIEW)";
 }
 
 } // namespace
@@ -254,14 +264,18 @@ std::string matrixJson(const MatrixRun& run) {
 
 std::string matrixExpectations(const MatrixRun& run) {
     std::string out = "# Written by `" + std::string(kRegenerateCommand) + "` under " + run.model +
-                      ": the verdict of each generated test.\n";
+                      ": the verdict, flags and state count of each generated test.\n";
     for (std::size_t i = 0; i < run.cells.size(); ++i) {
         const Cell& c = run.cells[i];
         const CellResult& r = run.results.at(i);
         if (!c.test || r.observation.empty()) continue;
         const Rule& ru = rule(c.rule);
-        out += c.id + ".litmus  " + r.observation + "  " + verdictLabel(r.verdict) + " (" +
-               syncLabel(c.sync) + "): PTX ISA " + ru.section + " (#" + ru.anchor + ")\n";
+        out += c.id + ".litmus  " + r.observation + "  flags=" + report::flagsText(r.flags) +
+               "  states=" + std::to_string(r.states) + "  " + verdictLabel(r.verdict) + " (" +
+               syncLabel(c.sync) + "): PTX ISA " + ru.section + " (#" + ru.anchor + ")";
+        for (const std::string& flag : r.flags)
+            out += flagReason(c, flag);
+        out += "\n";
     }
     return out;
 }

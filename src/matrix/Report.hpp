@@ -15,6 +15,7 @@ struct CellResult {
     std::string observation;        ///< Never, Sometimes, ... (empty without a test)
     std::vector<std::string> flags; ///< undefined-behaviour flags raised (tmem-race, ...)
     std::string error;              ///< with Verdict::Error
+    std::size_t states = 0;         ///< distinct allowed final states
 };
 
 /** Every cell with its result; the input of every renderer. */

@@ -1,6 +1,9 @@
 // Parsing expected.txt and finding the one that governs a test (nearest folder upwards).
 #include "report/Expectations.hpp"
 
+#include "report/Answer.hpp"
+#include "report/ExpectationFields.hpp"
+
 #include <fstream>
 #include <sstream>
 #include <system_error>
@@ -8,40 +11,29 @@
 namespace ptxmc::report {
 
 namespace fs = std::filesystem;
+using detail::LineFields;
+using detail::nextWord;
+using detail::Word;
 
 namespace {
-
-bool isBlank(char c) {
-    return c == ' ' || c == '\t' || c == '\r';
-}
-
-// One whitespace-separated word of a line; `begin` is a 0-based index.
-struct Word {
-    std::size_t begin = 0;
-    std::string text;
-};
-
-std::optional<Word> nextWord(const std::string& line, std::size_t& pos) {
-    while (pos < line.size() && isBlank(line[pos]))
-        ++pos;
-    if (pos >= line.size()) return std::nullopt;
-    Word w{pos, {}};
-    while (pos < line.size() && !isBlank(line[pos]))
-        w.text += line[pos++];
-    return w;
-}
-
-std::string trimRight(std::string s) {
-    while (!s.empty() && isBlank(s.back()))
-        s.pop_back();
-    return s;
-}
 
 // Canonical when possible, so that two spellings of one file (a/./b, symlinks) compare equal.
 fs::path canonicalOf(const fs::path& p) {
     std::error_code ec;
     fs::path c = fs::weakly_canonical(fs::absolute(p), ec);
     return ec ? fs::absolute(p).lexically_normal() : c;
+}
+
+// The canonical test file a line's path names, relative to the file's folder.
+fs::path resolveTestPath(const Word& path, const fs::path& folder, const SourceLoc& loc) {
+    fs::path relative(path.text);
+    if (relative.is_absolute())
+        throw InputError(loc, "path '" + path.text + "' must be relative to the file's folder");
+    fs::path resolved = canonicalOf(folder / relative);
+    std::error_code ec;
+    if (!fs::is_regular_file(resolved, ec))
+        throw InputError(loc, "no such test file '" + path.text + "'");
+    return resolved;
 }
 
 } // namespace
@@ -89,39 +81,15 @@ ExpectationFile ExpectationFile::parse(const std::string& text, const fs::path& 
         std::size_t pos = 0;
         std::optional<Word> path = nextWord(line, pos);
         if (!path || path->text[0] == '#') continue;
-        std::optional<Word> obs = nextWord(line, pos);
-        if (!obs)
-            throw InputError(at(path->begin + path->text.size()),
-                             "missing observation after the path (expected Never, "
-                             "Sometimes, Always or Deadlock)");
-        std::optional<Observation> expected = observationFromString(obs->text);
-        // Unknown is an outcome, never a verdict a test may be expected to have.
-        if (!expected || *expected == Observation::Unknown)
-            throw InputError(at(obs->begin), "unknown observation '" + obs->text +
-                                                 "' (expected Never, Sometimes, Always or "
-                                                 "Deadlock)");
-        std::size_t reasonAt = pos;
-        while (reasonAt < line.size() && isBlank(line[reasonAt]))
-            ++reasonAt;
-        std::string reason = trimRight(line.substr(reasonAt));
-        if (reason.empty())
-            throw InputError(at(obs->begin + obs->text.size()),
-                             "missing reason after the observation (a reason is "
-                             "mandatory: say why the model must give this verdict)");
-        fs::path relative(path->text);
-        if (relative.is_absolute())
-            throw InputError(at(path->begin),
-                             "path '" + path->text + "' must be relative to the file's folder");
-        fs::path resolved = canonicalOf(folder / relative);
-        std::error_code ec;
-        if (!fs::is_regular_file(resolved, ec))
-            throw InputError(at(path->begin), "no such test file '" + path->text + "'");
+        LineFields fields = detail::parseFields(line, pos, *path, at);
+        fs::path resolved = resolveTestPath(*path, folder, at(path->begin));
         auto [it, fresh] = result.byPath_.emplace(resolved, result.entries_.size());
         if (!fresh)
             throw InputError(at(path->begin),
                              "duplicate entry for '" + path->text + "' (first at line " +
                                  std::to_string(result.entries_[it->second].loc.line) + ")");
-        result.entries_.push_back({path->text, resolved, *expected, reason, at(path->begin)});
+        result.entries_.push_back({path->text, resolved, fields.expected, std::move(fields.flags),
+                                   fields.states, std::move(fields.reason), at(path->begin)});
     }
     return result;
 }
@@ -183,13 +151,17 @@ ExpectationCheck ExpectationIndex::lookup(const fs::path& test) {
     if (const ExpectationEntry* e = f->find(canonicalTest)) {
         check.present = true;
         check.expected = e->expected;
+        check.expectedFlags = e->flags;
+        check.expectedStates = e->states;
         check.reason = e->reason;
     }
     return check;
 }
 
 void applyExpectation(CheckResult& result, ExpectationCheck check) {
-    check.matches = check.present && check.expected == result.observation;
+    check.matches = check.present && check.expected == result.observation &&
+                    check.expectedFlags == flagNames(result.flags) &&
+                    check.expectedStates == result.states.size();
     result.expectation = std::move(check);
 }
 

@@ -25,11 +25,16 @@ std::string variantFileName(const std::string& variant);
 /** The variant a `--model` argument names: its file name without `.cat`; empty for none. */
 std::string variantOfModel(const std::string& modelArg);
 
-/** One line `<path> <Never|Sometimes|Always|Deadlock> <reason>`. */
+/**
+ * One line `<path> <Never|Sometimes|Always|Deadlock> flags=<none|NAME[,NAME...]> states=<N>
+ * <reason>`; the reason names every listed flag.
+ */
 struct ExpectationEntry {
     std::string path;               ///< as written, relative to the file's folder
     std::filesystem::path resolved; ///< canonical path of the test file
     Observation expected = Observation::Never;
+    std::vector<std::string> flags; ///< undefined-behaviour flags raised: sorted, no duplicates
+    std::size_t states = 0;         ///< number of distinct allowed final states
     std::string reason;
     SourceLoc loc; ///< position of the path
 };
@@ -81,7 +86,7 @@ private:
     std::map<std::filesystem::path, ExpectationFile> files_;
 };
 
-/** Stores `check` in the result and decides whether the observation meets it. */
+/** Stores `check` in the result; it matches when verdict, flag set and state count all agree. */
 void applyExpectation(CheckResult& result, ExpectationCheck check);
 
 /** How an expectations file is named in messages: relative to the working folder when below it. */

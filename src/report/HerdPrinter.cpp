@@ -1,6 +1,8 @@
 // herd7-compatible text output: tools that read herd logs (mcompare and friends) read ours.
 #include "report/HerdPrinter.hpp"
 
+#include "report/Answer.hpp"
+
 #include <algorithm>
 #include <fmt/format.h>
 #include <ostream>
@@ -14,11 +16,12 @@ const char* herdKind(const std::string& quantifier) {
     return "Allowed";
 }
 
-std::string expectationLine(const ExpectationCheck& e) {
+std::string expectationLine(const CheckResult& r) {
+    const ExpectationCheck& e = r.expectation;
     if (!e.governed) return "";
     if (!e.present) return fmt::format("Expected: MISSING (no line in {})", e.file);
-    if (e.matches) return fmt::format("Expected {}: ok", toString(e.expected));
-    return fmt::format("Expected {}: MISMATCH (reason: {})", toString(e.expected), e.reason);
+    if (e.matches) return fmt::format("Expected {}: ok", expectedAnswer(e));
+    return fmt::format("Expected: MISMATCH: {} (reason: {})", mismatchText(r), e.reason);
 }
 
 namespace {
@@ -74,7 +77,7 @@ void HerdPrinter::print(std::ostream& out, const CheckResult& r) const {
     out << "Observation " << r.testName << ' ' << toString(r.observation) << ' '
         << (counted ? r.positive : 0) << ' ' << (counted ? r.negative : 0) << '\n';
     if (options_.showTime) out << fmt::format("Time {} {:.2f}\n", r.testName, r.seconds);
-    std::string expected = expectationLine(r.expectation);
+    std::string expected = expectationLine(r);
     if (!expected.empty()) out << expected << '\n';
     out << '\n';
 }

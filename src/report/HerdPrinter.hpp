@@ -13,8 +13,11 @@ namespace ptxmc::report {
  * Required. */
 const char* herdKind(const std::string& quantifier);
 
-/** The `Expected ...` line for a governed result, or "" when no expectations file governs it. */
-std::string expectationLine(const ExpectationCheck& e);
+/**
+ * The `Expected ...` line for a governed result (on a mismatch, what differs), or "" when no
+ * expectations file governs it.
+ */
+std::string expectationLine(const CheckResult& r);
 
 class HerdPrinter {
 public:

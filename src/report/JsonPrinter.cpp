@@ -1,6 +1,8 @@
 // JSON output: the same content as a herd block, with counts unswapped and nothing abbreviated.
 #include "report/JsonPrinter.hpp"
 
+#include "report/Answer.hpp"
+
 namespace ptxmc::report {
 
 using nlohmann::ordered_json;
@@ -14,13 +16,19 @@ ordered_json stateJson(const CheckResult& r, const FinalState& s) {
     return ordered_json{{"values", std::move(values)}, {"satisfies", s.satisfies}};
 }
 
-ordered_json expectationJson(const ExpectationCheck& e) {
+ordered_json expectationJson(const CheckResult& r) {
+    const ExpectationCheck& e = r.expectation;
     if (!e.governed) return nullptr;
     ordered_json j;
-    // A governed test without a line has no expected verdict: null, and it never matches.
-    j["expected"] = e.present ? ordered_json(toString(e.expected)) : ordered_json(nullptr);
-    j["reason"] = e.present ? ordered_json(e.reason) : ordered_json(nullptr);
+    // A governed test without a line has no expected answer: nulls, and it never matches.
+    auto ifPresent = [&](ordered_json value) { return e.present ? value : ordered_json(nullptr); };
+    j["expected"] = ifPresent(toString(e.expected));
+    j["flags"] = ifPresent(e.expectedFlags);
+    j["states"] = ifPresent(e.expectedStates);
+    j["reason"] = ifPresent(e.reason);
     j["matches"] = e.present && e.matches;
+    std::string mismatch = mismatchText(r);
+    j["mismatch"] = mismatch.empty() ? ordered_json(nullptr) : ordered_json(mismatch);
     j["file"] = e.file;
     return j;
 }
@@ -49,7 +57,7 @@ ordered_json JsonPrinter::toJson(const CheckResult& r) const {
     j["deadlocked_waits"] = r.deadlockedWaits;
     j["unknown_reason"] = r.unknownReason;
     if (options_.showTime) j["time"] = r.seconds;
-    j["expectation"] = expectationJson(r.expectation);
+    j["expectation"] = expectationJson(r);
     return j;
 }
 

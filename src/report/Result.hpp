@@ -37,6 +37,8 @@ struct ExpectationCheck {
     bool present = false;  ///< an expectations file governs this test and names it
     bool governed = false; ///< an expectations file governs this test's folder
     Observation expected = Observation::Never;
+    std::vector<std::string> expectedFlags; ///< flag names, sorted, no duplicates
+    std::size_t expectedStates = 0;         ///< number of distinct allowed final states
     std::string reason;
     bool matches = false;
     std::string file; ///< expectations file that holds the entry

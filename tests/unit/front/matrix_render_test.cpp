@@ -31,16 +31,23 @@ TEST_CASE("a cell links its test and its PTX section", "[matrix][render]") {
     MatrixRun run;
     run.model = "m";
     run.cells = {makeCell(Op::Mma, Op::Mma, Sync::None), makeCell(Op::Mma, Op::Ld, Sync::Wait)};
-    run.results = {{Verdict::Ordered, "Never", {}, ""}, {}};
+    run.results = {{Verdict::Ordered, "Never", {}, "", 1}, {}};
     CHECK(cellMarkdown(run, run.cells[0]) ==
           "[**ordered**](matrix/tests/same-mma-mma-none.litmus) P1 [9.7.16.6.2]"
           "(https://docs.nvidia.com/cuda/parallel-thread-execution/"
           "#tcgen05-memory-consistency-model-pipelined-instructions)");
     CHECK(cellMarkdown(run, run.cells[1]) == "—");
     CHECK_THAT(matrixExpectations(run),
-               Catch::Contains("same-mma-mma-none.litmus  Never  ordered (nothing)"));
-    run.results[0] = {Verdict::MayReorder, "Sometimes", {"tmem-race"}, ""};
+               Catch::Contains("same-mma-mma-none.litmus  Never  flags=none  states=1  ordered "
+                               "(nothing)"));
+    run.results[0] = {Verdict::MayReorder, "Sometimes", {"tmem-race"}, "", 2};
     CHECK_THAT(cellMarkdown(run, run.cells[0]), Catch::EndsWith(" ⚠"));
+    CHECK_THAT(matrixExpectations(run),
+               Catch::Contains("same-mma-mma-none.litmus  Sometimes  flags=tmem-race  states=2  "
+                               "may reorder (nothing)"));
+    CHECK_THAT(matrixExpectations(run),
+               Catch::EndsWith("; flag tmem-race: A and B conflict (" + run.cells[0].conflict +
+                               ") and some allowed execution leaves them unordered\n"));
 }
 
 TEST_CASE("verdicts from observations", "[matrix][render]") {

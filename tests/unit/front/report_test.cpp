@@ -1,4 +1,5 @@
 // Unit tests of the reports: herd blocks, JSON objects, expected.txt parsing and lookup.
+#include "report/Answer.hpp"
 #include "report/Expectations.hpp"
 #include "report/HerdPrinter.hpp"
 #include "report/JsonPrinter.hpp"
@@ -65,6 +66,18 @@ InputError parseError(const TempDir& dir, const std::string& text) {
     }
     FAIL("no InputError for: " << text);
     throw std::logic_error("unreachable");
+}
+
+// An expectation line for `sampleResult`: present and governed, in file e.txt.
+ExpectationCheck expectation(Observation o, std::vector<std::string> flags, std::size_t states,
+                             const std::string& reason = "why") {
+    return {.present = true,
+            .governed = true,
+            .expected = o,
+            .expectedFlags = std::move(flags),
+            .expectedStates = states,
+            .reason = reason,
+            .file = "e.txt"};
 }
 
 } // namespace
@@ -150,23 +163,63 @@ TEST_CASE("herd block expectation lines", "[report]") {
         CHECK(printer.format(r).find("Expected") == std::string::npos);
     }
     SECTION("matching") {
-        applyExpectation(r, {true, true, Observation::Sometimes, "MP is weak", false, "e.txt"});
+        applyExpectation(r, expectation(Observation::Sometimes, {}, 3, "MP is weak"));
         CHECK(r.expectation.matches);
-        CHECK(printer.format(r).ends_with(
-            "Observation MP Sometimes 1 2\nExpected Sometimes: ok\n\n"));
+        CHECK(printer.format(r).ends_with("Observation MP Sometimes 1 2\n"
+                                          "Expected Sometimes flags=none states=3: ok\n\n"));
     }
-    SECTION("mismatching") {
-        applyExpectation(r, {true, true, Observation::Never, "fence orders", true, "e.txt"});
+    SECTION("mismatching verdict") {
+        applyExpectation(r, expectation(Observation::Never, {}, 3, "fence orders"));
         CHECK_FALSE(r.expectation.matches);
-        CHECK(printer.format(r).find("Expected Never: MISMATCH (reason: fence orders)\n") !=
-              std::string::npos);
+        CHECK(printer.format(r).find(
+                  "Expected: MISMATCH: expected Never flags=none states=3, got Sometimes "
+                  "flags=none states=3 (reason: fence orders)\n") != std::string::npos);
     }
     SECTION("missing line") {
-        applyExpectation(r, {false, true, Observation::Never, "", false, "litmus/expected.txt"});
+        applyExpectation(
+            r, {false, true, Observation::Never, {}, 0, "", false, "litmus/expected.txt"});
         CHECK_FALSE(r.expectation.matches);
         CHECK(printer.format(r).find("Expected: MISSING (no line in litmus/expected.txt)\n") !=
               std::string::npos);
     }
+}
+
+TEST_CASE("an expectation matches only when verdict, flags and states all agree", "[report]") {
+    CheckResult r = sampleResult("exists");
+    r.flags = {{"tmem-race", ""}, {"data-race", ""}, {"data-race", "again"}};
+    const std::vector<std::string> both = {"data-race", "tmem-race"};
+    applyExpectation(r, expectation(Observation::Sometimes, both, 3));
+    CHECK(r.expectation.matches);
+    CHECK(mismatchText(r).empty());
+    SECTION("flags differ") {
+        applyExpectation(r, expectation(Observation::Sometimes, {"data-race"}, 3));
+        CHECK_FALSE(r.expectation.matches);
+        CHECK(mismatchText(r) == "expected Sometimes flags=data-race states=3, got Sometimes "
+                                 "flags=data-race,tmem-race states=3");
+    }
+    SECTION("no flag expected") {
+        applyExpectation(r, expectation(Observation::Sometimes, {}, 3));
+        CHECK_FALSE(r.expectation.matches);
+    }
+    SECTION("state count differs") {
+        applyExpectation(r, expectation(Observation::Sometimes, both, 2));
+        CHECK_FALSE(r.expectation.matches);
+        CHECK(mismatchText(r) == "expected Sometimes flags=data-race,tmem-race states=2, got "
+                                 "Sometimes flags=data-race,tmem-race states=3");
+    }
+    SECTION("the same answer with a missing line still fails") {
+        applyExpectation(r, {false, true, Observation::Sometimes, both, 3, "", false, "e.txt"});
+        CHECK_FALSE(r.expectation.matches);
+        CHECK(mismatchText(r).empty()); // MISSING, not a mismatch
+    }
+}
+
+TEST_CASE("answers in expected.txt's words", "[report]") {
+    CHECK(flagNames({{"b", ""}, {"a", ""}, {"b", "twice"}}) == std::vector<std::string>{"a", "b"});
+    CHECK(flagsText({}) == "none");
+    CHECK(flagsText({"data-race", "tmem-race"}) == "data-race,tmem-race");
+    CHECK(answerText(Observation::Deadlock, {}, 0) == "Deadlock flags=none states=0");
+    CHECK(answerText(Observation::Never, {"data-race"}, 2) == "Never flags=data-race states=2");
 }
 
 TEST_CASE("JSON object shape", "[report]") {
@@ -189,11 +242,25 @@ TEST_CASE("JSON object shape", "[report]") {
     CHECK(j["expectation"].is_null());
 
     SECTION("without time, with a missing expectation") {
-        applyExpectation(r, {false, true, Observation::Never, "", false, "x/expected.txt"});
+        applyExpectation(r, {false, true, Observation::Never, {}, 0, "", false, "x/expected.txt"});
         nlohmann::ordered_json k = JsonPrinter({.showTime = false}).toJson(r);
         CHECK_FALSE(k.contains("time"));
         CHECK(k["expectation"].dump() ==
-              R"({"expected":null,"reason":null,"matches":false,"file":"x/expected.txt"})");
+              R"({"expected":null,"flags":null,"states":null,"reason":null,"matches":false,)"
+              R"("mismatch":null,"file":"x/expected.txt"})");
+    }
+    SECTION("a matching expectation") {
+        applyExpectation(r, expectation(Observation::Sometimes, {"race"}, 3, "race: weak"));
+        CHECK(JsonPrinter().toJson(r)["expectation"].dump() ==
+              R"({"expected":"Sometimes","flags":["race"],"states":3,"reason":"race: weak",)"
+              R"("matches":true,"mismatch":null,"file":"e.txt"})");
+    }
+    SECTION("a mismatch says what differs") {
+        applyExpectation(r, expectation(Observation::Sometimes, {}, 3));
+        nlohmann::ordered_json e = JsonPrinter().toJson(r)["expectation"];
+        CHECK(e["matches"] == false);
+        CHECK(e["mismatch"] ==
+              "expected Sometimes flags=none states=3, got Sometimes flags=race states=3");
     }
     SECTION("~exists keeps positive and negative unswapped") {
         nlohmann::ordered_json k = JsonPrinter().toJson(sampleResult("~exists"));
@@ -206,21 +273,42 @@ TEST_CASE("expected.txt: a good file", "[report]") {
     TempDir dir;
     dir.write("a/MP.litmus");
     dir.write("SB.litmus");
-    ExpectationFile f = ExpectationFile::parse("# the corpus\n"
-                                               "\n"
-                                               "a/MP.litmus  Never  PTX ISA 9.7 (#anchor): why\n"
-                                               "  ./SB.litmus\tSometimes relaxed   \r\n",
-                                               dir.path() / "expected.txt");
-    REQUIRE(f.entries().size() == 2);
+    dir.write("D.litmus");
+    ExpectationFile f = ExpectationFile::parse(
+        "# the corpus\n"
+        "\n"
+        "a/MP.litmus  Never  flags=none  states=3  PTX ISA 9.7 (#anchor): why\n"
+        "  ./SB.litmus\tSometimes flags=data-race,tmem-race states=12 relaxed; flag data-race: "
+        "weak; flag tmem-race: unordered   \r\n"
+        "D.litmus Deadlock flags=none states=0 nobody arrives\n",
+        dir.path() / "expected.txt");
+    REQUIRE(f.entries().size() == 3);
     CHECK(f.entries()[0].path == "a/MP.litmus");
     CHECK(f.entries()[0].expected == Observation::Never);
+    CHECK(f.entries()[0].flags.empty());
+    CHECK(f.entries()[0].states == 3);
     CHECK(f.entries()[0].reason == "PTX ISA 9.7 (#anchor): why"); // '#' inside a reason stays
     CHECK(f.entries()[0].loc.line == 3);
     CHECK(f.entries()[1].expected == Observation::Sometimes);
-    CHECK(f.entries()[1].reason == "relaxed");
+    CHECK(f.entries()[1].flags == std::vector<std::string>{"data-race", "tmem-race"});
+    CHECK(f.entries()[1].states == 12);
+    CHECK(f.entries()[1].reason == "relaxed; flag data-race: weak; flag tmem-race: unordered");
     CHECK(f.entries()[1].loc.col == 3);
+    CHECK(f.entries()[2].expected == Observation::Deadlock);
+    CHECK(f.entries()[2].states == 0);
     CHECK(f.find(fs::canonical(dir.path() / "SB.litmus")) == &f.entries()[1]);
     CHECK(f.find(dir.path() / "other.litmus") == nullptr);
+}
+
+TEST_CASE("expected.txt: the lookup carries the expected flags and states", "[report]") {
+    TempDir dir;
+    dir.write("expected.txt", "t.litmus Sometimes flags=tmem-race states=2 flag tmem-race: why\n");
+    fs::path t = dir.write("t.litmus");
+    ExpectationIndex index;
+    ExpectationCheck c = index.lookup(t);
+    CHECK(c.present);
+    CHECK(c.expectedFlags == std::vector<std::string>{"tmem-race"});
+    CHECK(c.expectedStates == 2);
 }
 
 TEST_CASE("expected.txt: malformed lines give file:line:col", "[report]") {
@@ -230,13 +318,13 @@ TEST_CASE("expected.txt: malformed lines give file:line:col", "[report]") {
         return std::to_string(e.loc().line) + ":" + std::to_string(e.loc().col);
     };
     SECTION("unknown observation") {
-        InputError e = parseError(dir, "# c\nt.litmus Rarely because\n");
+        InputError e = parseError(dir, "# c\nt.litmus Rarely flags=none states=1 because\n");
         CHECK(where(e) == "2:10");
         CHECK(e.message().find("unknown observation 'Rarely'") != std::string::npos);
         CHECK(std::string(e.what()).find("expected.txt:2:10: error: ") != std::string::npos);
     }
     SECTION("Unknown is not an expectation") {
-        CHECK(where(parseError(dir, "t.litmus Unknown solver gave up\n")) == "1:10");
+        CHECK(where(parseError(dir, "t.litmus Unknown flags=none states=0 gave up\n")) == "1:10");
     }
     SECTION("missing observation") {
         InputError e = parseError(dir, "t.litmus\n");
@@ -244,38 +332,127 @@ TEST_CASE("expected.txt: malformed lines give file:line:col", "[report]") {
         CHECK(e.message().find("missing observation") != std::string::npos);
     }
     SECTION("missing reason") {
-        InputError e = parseError(dir, "\n\n  t.litmus Never   \n");
-        CHECK(where(e) == "3:17");
+        InputError e = parseError(dir, "\n\n  t.litmus Never flags=none states=1   \n");
+        CHECK(where(e) == "3:37");
         CHECK(e.message().find("missing reason") != std::string::npos);
     }
     SECTION("duplicate path, also spelled differently") {
-        InputError e = parseError(dir, "t.litmus Never a\n./t.litmus Always b\n");
+        InputError e = parseError(dir, "t.litmus Never flags=none states=1 a\n"
+                                       "./t.litmus Always flags=none states=1 b\n");
         CHECK(where(e) == "2:1");
         CHECK(e.message().find("duplicate entry for './t.litmus' (first at line 1)") !=
               std::string::npos);
     }
     SECTION("path that does not exist") {
-        InputError e = parseError(dir, "t.litmus Never a\n gone.litmus Never b\n");
+        InputError e = parseError(dir, "t.litmus Never flags=none states=1 a\n"
+                                       " gone.litmus Never flags=none states=1 b\n");
         CHECK(where(e) == "2:2");
         CHECK(e.message().find("no such test file 'gone.litmus'") != std::string::npos);
     }
     SECTION("a folder is not a test file") {
         dir.write("sub/x.litmus");
-        CHECK(where(parseError(dir, "sub Never a\n")) == "1:1");
+        CHECK(where(parseError(dir, "sub Never flags=none states=1 a\n")) == "1:1");
     }
     SECTION("absolute path") {
         std::string abs = (dir.path() / "t.litmus").string();
-        CHECK(parseError(dir, abs + " Never a\n").message().find("must be relative") !=
-              std::string::npos);
+        CHECK(parseError(dir, abs + " Never flags=none states=1 a\n")
+                  .message()
+                  .find("must be relative") != std::string::npos);
+    }
+}
+
+TEST_CASE("expected.txt: malformed flags= and states= fields", "[report]") {
+    TempDir dir;
+    dir.write("t.litmus");
+    // Where the error points (line:col) and what it says.
+    auto check = [&](const std::string& line, const std::string& col, const std::string& text) {
+        INFO(line);
+        InputError e = parseError(dir, line + "\n");
+        CHECK(std::to_string(e.loc().line) + ":" + std::to_string(e.loc().col) == col);
+        CHECK_THAT(e.message(), Catch::Contains(text));
+    };
+    SECTION("the old format: a reason where flags= belongs") {
+        check("t.litmus Never fence orders", "1:16",
+              "expected flags=none or flags=NAME[,NAME...] after the observation, got 'fence'");
+    }
+    SECTION("missing flags") {
+        check("t.litmus Never", "1:15", "missing flags=none or flags=NAME[,NAME...]");
+    }
+    SECTION("empty flags") {
+        check("t.litmus Never flags= states=1 a", "1:22", "empty flags=");
+    }
+    SECTION("bad flag name") {
+        check("t.litmus Never flags=data-race,tmem!race states=1 data-race tmem!race", "1:36",
+              "bad flag name 'tmem!race'");
+    }
+    SECTION("empty flag name") {
+        check("t.litmus Never flags=data-race,,x states=1 data-race x", "1:32", "empty flag name");
+        check("t.litmus Never flags=data-race, states=1 data-race", "1:32", "empty flag name");
+    }
+    SECTION("none with other flags") {
+        check("t.litmus Never flags=data-race,none states=1 data-race", "1:32",
+              "'none' cannot be listed with other flags");
+    }
+    SECTION("unsorted flags") {
+        check("t.litmus Never flags=tmem-race,data-race states=1 tmem-race data-race", "1:32",
+              "flags must be sorted: 'data-race' comes before 'tmem-race'");
+    }
+    SECTION("duplicate flag") {
+        check("t.litmus Never flags=data-race,data-race states=1 data-race", "1:32",
+              "duplicate flag 'data-race'");
+    }
+    SECTION("missing states") {
+        check("t.litmus Never flags=none", "1:26", "missing states=N after the flags");
+    }
+    SECTION("states in the wrong place") {
+        check("t.litmus Never flags=none 3 a", "1:27",
+              "expected states=N after the flags, got '3'");
+    }
+    SECTION("bad state counts") {
+        check("t.litmus Never flags=none states= a", "1:34", "bad state count ''");
+        check("t.litmus Never flags=none states=-1 a", "1:34", "bad state count '-1'");
+        check("t.litmus Never flags=none states=2x a", "1:34", "bad state count '2x'");
+        check("t.litmus Never flags=none states=99999999999999999999999 a", "1:34",
+              "bad state count");
+    }
+    SECTION("a Deadlock has no final state") {
+        check("t.litmus Deadlock flags=none states=1 a", "1:37", "write states=0");
+    }
+    SECTION("missing reason after the state count") {
+        check("t.litmus Never flags=none states=1", "1:35", "missing reason");
+    }
+}
+
+TEST_CASE("expected.txt: the reason says why each flag is raised", "[report]") {
+    TempDir dir;
+    dir.write("t.litmus");
+    SECTION("a listed flag the reason does not name") {
+        InputError e = parseError(
+            dir, "t.litmus Sometimes flags=data-race,tmem-race states=2 weak; flag data-race: x\n");
+        CHECK(e.loc().col == 36);
+        CHECK(e.message() == "the reason must say why flag 'tmem-race' is raised");
+    }
+    SECTION("a longer word does not count as naming the flag") {
+        InputError e =
+            parseError(dir, "t.litmus Sometimes flags=race states=2 a tmem-race, a race_2\n");
+        CHECK(e.loc().col == 26);
+        CHECK(e.message() == "the reason must say why flag 'race' is raised");
+    }
+    SECTION("named anywhere in the reason, as a word of its own") {
+        ExpectationFile f = ExpectationFile::parse(
+            "t.litmus Sometimes flags=race states=2 (race) because\n", dir.path() / "expected.txt");
+        CHECK(f.entries()[0].flags == std::vector<std::string>{"race"});
     }
 }
 
 TEST_CASE("expected.txt: the nearest file governs a test", "[report]") {
     TempDir dir;
-    fs::path top = dir.write("corpus/expected.txt", "a/one.litmus Never top says never\n");
+    fs::path top =
+        dir.write("corpus/expected.txt", "a/one.litmus Never flags=none states=1 top says never\n");
     fs::path one = dir.write("corpus/a/one.litmus");
     fs::path two = dir.write("corpus/a/two.litmus");
-    fs::path inner = dir.write("corpus/b/expected.txt", "c/three.litmus Always inner\n");
+    fs::path inner =
+        dir.write("corpus/b/expected.txt", "c/three.litmus Always flags=none states=1 inner\n");
     fs::path three = dir.write("corpus/b/c/three.litmus");
     ExpectationIndex index;
 
@@ -329,6 +506,11 @@ TEST_CASE("expected.txt: a broken governing file is an input error", "[report]")
     fs::path t = dir.write("t.litmus");
     ExpectationIndex index;
     CHECK_THROWS_AS(index.lookup(t), InputError);
+    // A line of the old format (no flags= and states=) is an input error too.
+    TempDir old;
+    old.write("expected.txt", "t.litmus Never fence orders\n");
+    fs::path u = old.write("t.litmus");
+    CHECK_THROWS_AS(ExpectationIndex().lookup(u), InputError);
 }
 
 TEST_CASE("dumpJson replaces bytes that are not UTF-8 instead of throwing", "[report]") {

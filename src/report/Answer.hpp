@@ -1,0 +1,38 @@
+// A test's answer as expected.txt writes it: verdict, flag set and number of final states.
+#pragma once
+
+#include "report/Result.hpp"
+
+#include <string>
+#include <vector>
+
+namespace ptxmc::report {
+
+/**
+ * Can `c` be part of a flag name? Names come from the model (`flag ... as NAME`), so expected.txt
+ * and --fail-on-flag accept letters, digits, '_' and '-' without knowing which names exist.
+ */
+bool isFlagNameChar(char c);
+
+/** The names of the flags a result raises: sorted, no duplicates. */
+std::vector<std::string> flagNames(const std::vector<RaisedFlag>& flags);
+
+/** `none`, or the names joined by commas: the value of a `flags=` field. */
+std::string flagsText(const std::vector<std::string>& names);
+
+/** `Never flags=none states=2`. */
+std::string answerText(Observation o, const std::vector<std::string>& flags, std::size_t states);
+
+/** The answer an expectation check records (meaningful when it is present). */
+std::string expectedAnswer(const ExpectationCheck& e);
+
+/** The answer a result gives, in the same form. */
+std::string actualAnswer(const CheckResult& r);
+
+/**
+ * What differs between a result and its expectation, e.g. `expected Never flags=none states=2,
+ * got Never flags=data-race states=2`; "" when the result matches or has no expectation line.
+ */
+std::string mismatchText(const CheckResult& r);
+
+} // namespace ptxmc::report
