@@ -121,7 +121,7 @@ void lowerWaitGroup(Lowerer& l, Qualifiers& q) {
         l.fail(n.loc, "wait_group needs an integer N in [0, 63]");
     // The implicit generic-async proxy fence belongs to the completion of each copy, not to the
     // wait (PTX ISA 9.7.9.25.2). wait_group.read completes only the source reads: whether it
-    // orders them like a proxy fence is the model's decision read-wait-fence, so it carries
+    // orders them like a proxy fence is the model's decision Q8 (READ-WAIT-FENCE), so it carries
     // the coverage of one without being in PF.
     ir::Event& e = l.issue({"BWAIT", "BLOCKING"});
     e.bulkWaitN = static_cast<int>(n.value);

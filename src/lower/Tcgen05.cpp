@@ -313,7 +313,7 @@ void lowerCommit(Lowerer& l, Qualifiers& q) {
     for (const Address& m : targets) {
         // The arrive-on happens when the tracked operations complete: count 1, cluster scope
         // (PTX ISA 9.7.16.12.1). The text states no memory semantics for it; whether it
-        // releases is decision commit-arrive-release in model/decisions.cat, so it carries none.
+        // releases is decision Q6 (ARRIVE-RELEASE) in model/decisions.cat, so it carries none.
         ir::Event& a =
             l.exec(id, "arrive " + l.program().locations[static_cast<std::size_t>(m.location)].name,
                    {"MB", "MB_ARRIVE", "CLUSTER", "GEN"});
