@@ -3,6 +3,7 @@
 
 #include "ResultBuilder.hpp"
 #include "Z3Session.hpp"
+#include "ir/Gates.hpp"
 #include "lower/Lowerer.hpp"
 
 #include <chrono>
@@ -89,6 +90,91 @@ bool stopsEarly(CheckResult& r, Z3Session& s, const ir::Program& p) {
     return false;
 }
 
+/** The first witness of a flag that holds in `m`. */
+std::vector<int> witnessIn(const z3::model& m, const Z3Session::Witnesses& candidates) {
+    for (const auto& [events, cond] : candidates)
+        if (m.eval(cond, true).is_true()) return events;
+    return {};
+}
+
+/**
+ * Flags raised by the executions `base` allows (plus `extra`), skipping those already raised.
+ * Returns false when the solver gives up (r is then Unknown).
+ */
+bool collectFlags(CheckResult& r, Z3Session& s, const z3::expr_vector& base,
+                  engine::FlagWitnesses& raised) {
+    for (std::size_t i = 0; i < s.flags().size(); ++i) {
+        const auto& [name, cond] = s.flags()[i];
+        if (raised.count(name)) continue;
+        z3::check_result fr = s.solver().check(engine::withLiteral(base, cond));
+        if (fr == z3::unknown) {
+            unknownResult(r, s.solver());
+            return false;
+        }
+        if (fr == z3::sat)
+            raised[name].insert(witnessIn(s.solver().get_model(), s.flagWitnesses()[i]));
+    }
+    return true;
+}
+
+/**
+ * A cheap necessary condition: can the program's semantics alone (no model axioms, so fewer
+ * constraints; real time included) let some gate hold its thread forever? Counting arrivals
+ * in real time rules hangs out for correct protocols in well under a second, where the
+ * query with the model takes a minute on the kernel protocols; unknown counts as "maybe".
+ */
+bool programMayHang(z3::context& ctx, const ir::Program& p, const CheckOptions& options) {
+    engine::ProgramEncoder pe(ctx, p, true);
+    z3::solver s(ctx);
+    z3::params params(ctx);
+    if (options.timeoutSeconds > 0)
+        params.set("timeout", static_cast<unsigned>(options.timeoutSeconds * 1000));
+    s.set(params);
+    for (const auto& c : pe.constraints())
+        s.add(c);
+    z3::expr_vector stuck(ctx);
+    for (const auto& [g, b] : pe.stuckGates())
+        stuck.push_back(b);
+    s.add(z3::mk_or(stuck));
+    return s.check() != z3::unsat;
+}
+
+/**
+ * Executions that block forever (a second encoding where waits may block and what follows a
+ * blocked gate does not happen): every wait that can block, and the flags those executions
+ * raise. Returns false when the solver gives up.
+ */
+bool findHangs(CheckResult& r, z3::context& ctx, const ir::Program& p,
+               const cat::ResolvedModel& model, const CheckOptions& options,
+               engine::FlagWitnesses& raised) {
+    if (ir::chosenGates(p).empty() || !programMayHang(ctx, p, options)) return true;
+    Z3Session h(ctx, p, model, options, true);
+    z3::expr_vector base = h.assumptions(false);
+    std::map<int, z3::expr> stuck = h.encoder().stuckGates();
+    std::set<int> hanging;
+    while (true) {
+        z3::expr_vector open(ctx);
+        for (const auto& [g, b] : stuck)
+            if (!hanging.count(g)) open.push_back(b);
+        if (open.empty()) break;
+        z3::check_result res = h.solver().check(engine::withLiteral(base, z3::mk_or(open)));
+        if (res == z3::unknown) {
+            unknownResult(r, h.solver());
+            return false;
+        }
+        if (res == z3::unsat) break;
+        z3::model m = h.solver().get_model();
+        for (const auto& [g, b] : stuck)
+            if (m.eval(b, true).is_true() && hanging.insert(g).second)
+                raised[engine::kHangFlag].insert({g});
+    }
+    if (hanging.empty()) return true;
+    z3::expr_vector any(ctx);
+    for (const auto& [w, b] : h.encoder().blocked())
+        any.push_back(b);
+    return collectFlags(r, h, engine::withLiteral(base, z3::mk_or(any)), raised);
+}
+
 } // namespace
 
 CheckResult checkTest(const litmus::Test& test, const cat::ResolvedModel& model,
@@ -110,20 +196,12 @@ CheckResult checkTest(const litmus::Test& test, const cat::ResolvedModel& model,
         Z3Session s(ctx, program, model, options);
         if (stopsEarly(r, s, program)) return finish();
         // Flags first: enumeration adds blocking clauses that would hide executions.
-        for (const auto& [name, cond] : s.flags()) {
-            z3::check_result fr = s.solver().check(engine::withLiteral(s.assumptions(true), cond));
-            if (fr == z3::unknown) {
-                unknownResult(r, s.solver());
-                return finish();
-            }
-            if (fr == z3::sat) {
-                std::string doc;
-                for (const auto& ax : model.axioms)
-                    if (ax.name == name) doc = ax.doc;
-                r.flags.push_back({name, doc});
-            }
-        }
+        engine::FlagWitnesses raised;
+        if (!collectFlags(r, s, s.assumptions(true), raised)) return finish();
         enumerate(r, s, program);
+        if (r.observation == Observation::Unknown) return finish();
+        if (!findHangs(r, ctx, program, model, options, raised)) return finish();
+        engine::setFlags(r, program, model, raised);
     } catch (const z3::exception& e) {
         r.observation = Observation::Unknown;
         r.unknownReason = std::string("Z3: ") + e.msg();

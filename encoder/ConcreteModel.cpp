@@ -21,6 +21,22 @@ void addOrder(BoolRel& r, const std::vector<int>& order) {
             r.set(at(order[i]), at(order[j]));
 }
 
+/** The first set member, or the first pair of a relation: the events a flag names. */
+template <class Value> std::vector<int> firstWitness(const Value& val) {
+    if (val.polymorphicEmpty) return {};
+    if (val.isSet) {
+        for (std::size_t i = 0; i < val.set.universe(); ++i)
+            if (val.set.test(i)) return {static_cast<int>(i)};
+        return {};
+    }
+    for (std::size_t i = 0; i < val.rel.size(); ++i)
+        for (std::size_t j = 0; j < val.rel.size(); ++j)
+            if (val.rel.test(i, j))
+                return i == j ? std::vector<int>{static_cast<int>(i)}
+                              : std::vector<int>{static_cast<int>(i), static_cast<int>(j)};
+    return {};
+}
+
 } // namespace
 
 bool isAcyclic(const BoolRel& r) {
@@ -171,8 +187,11 @@ ConcreteVerdict ConcreteModel::check(const Choices& c, const Outcome& o,
         if (stopAtFirstFailure) return v;
     }
     if (!v.consistent) return v;
-    for (const auto& a : model_.axioms)
-        if (a.flag && holds(a)) v.flags.push_back(a.name);
+    for (const auto& a : model_.axioms) {
+        if (!a.flag || !holds(a)) continue;
+        v.flags.push_back(a.name);
+        v.flagWitness[a.name] = firstWitness(ev.eval(*a.expr));
+    }
     return v;
 }
 

@@ -20,8 +20,9 @@ using BoolSet = BitSet;
 /** The verdict of the model on one execution. */
 struct ConcreteVerdict {
     bool consistent = false;
-    std::vector<std::string> failedAxioms; ///< named checks that do not hold
-    std::vector<std::string> flags;        ///< flags raised
+    std::vector<std::string> failedAxioms;               ///< named checks that do not hold
+    std::vector<std::string> flags;                      ///< flags raised
+    std::map<std::string, std::vector<int>> flagWitness; ///< flag -> a member or pair raising it
 };
 
 class ConcreteModel {

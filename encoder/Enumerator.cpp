@@ -4,6 +4,7 @@
 #include "ConcreteModel.hpp"
 #include "ResultBuilder.hpp"
 #include "ir/BaseRelations.hpp"
+#include "ir/Gates.hpp"
 #include "lower/Lowerer.hpp"
 
 #include <algorithm>
@@ -44,18 +45,42 @@ bool waitsIndependentOfReads(const ir::Program& p) {
     return true;
 }
 
+void forEachBlockedSet(const ir::Program& p,
+                       const std::function<bool(const std::set<int>&)>& visit) {
+    std::vector<std::vector<int>> perThread(p.threads.size());
+    for (int w : ir::chosenGates(p))
+        perThread[static_cast<std::size_t>(p.events[static_cast<std::size_t>(w)].thread)].push_back(
+            w);
+    std::vector<std::size_t> pick(perThread.size(), 0); // 0: none, i: the i-th wait
+    while (true) {
+        std::size_t i = 0;
+        while (i < pick.size() && ++pick[i] > perThread[i].size())
+            pick[i++] = 0;
+        if (i == pick.size()) return; // back to "none anywhere": every set was visited
+        std::set<int> blocked;
+        for (std::size_t t = 0; t < pick.size(); ++t)
+            if (pick[t] > 0) blocked.insert(perThread[t][pick[t] - 1]);
+        if (!visit(blocked)) return;
+    }
+}
+
 void forEachCandidate(const ir::Program& p, EnumerationLimit& limit, bool onlyProgress,
-                      const std::function<bool(const Choices&, Outcome&)>& visit) {
+                      const std::function<bool(const Choices&, Outcome&)>& visit,
+                      const std::set<int>& blocked) {
+    // After a blocked gate nothing happens: leave those events out of every choice.
+    std::vector<bool> happens = gateExistence(p, blocked);
+    auto out = [&](const ir::Event& e) { return !happens[static_cast<std::size_t>(e.id)]; };
     std::vector<int> reads;
     std::vector<std::vector<int>> candidates;
     for (const auto& e : p.events)
-        if (e.has("R")) {
+        if (e.has("R") && !out(e)) {
             reads.push_back(e.id);
             candidates.push_back(ir::rfCandidates(p, e));
         }
     std::map<int, std::vector<int>> mbOps, writes;
     std::vector<int> fences, blocking;
     for (const auto& e : p.events) {
+        if (out(e)) continue;
         if (e.has("MB")) mbOps[e.location].push_back(e.id);
         if (e.has("W")) writes[e.location].push_back(e.id);
         if (e.has("F") && e.has("SC")) fences.push_back(e.id);
@@ -69,6 +94,7 @@ void forEachCandidate(const ir::Program& p, EnumerationLimit& limit, bool onlyPr
         mbGroups.push_back(ops);
     }
     Choices c;
+    c.blocked = blocked;
     auto visitRf = [&]() {
         Outcome o = computeOutcome(p, c);
         for (const auto& [r, w] : c.rf)
@@ -145,7 +171,12 @@ report::CheckResult enumerateTest(const litmus::Test& test, const cat::ResolvedM
         limit.deadline = start + std::chrono::duration_cast<std::chrono::steady_clock::duration>(
                                      std::chrono::duration<double>(options.timeoutSeconds));
     std::set<std::vector<std::int64_t>> states;
-    std::set<std::string> flags;
+    engine::FlagWitnesses flags;
+    auto raise = [&](const std::string& name, const std::vector<int>& witness) {
+        auto& seen = flags[name];
+        // The first few, in enumeration order; every wait that can hang.
+        if (seen.size() < 3 || name == engine::kHangFlag) seen.insert(witness);
+    };
     std::set<int> everSucceeded;
     bool anyConsistent = false, thinAir = false;
     std::vector<int> blocking;
@@ -172,7 +203,8 @@ report::CheckResult enumerateTest(const litmus::Test& test, const cat::ResolvedM
                     return false;
                 }
                 states.insert(engine::finalState(p, c, o));
-                flags.insert(v.flags.begin(), v.flags.end());
+                for (const auto& f : v.flags)
+                    raise(f, v.flagWitness.at(f));
                 return true;
             });
         if (!states.empty() || limit.hit || thinAir) break;
@@ -208,9 +240,35 @@ report::CheckResult enumerateTest(const litmus::Test& test, const cat::ResolvedM
             }
         return finish();
     }
+    // Executions that block forever: which waits can hang, and the flags they raise.
+    engine::forEachBlockedSet(p, [&](const std::set<int>& blocked) {
+        std::vector<bool> happens = engine::gateExistence(p, blocked);
+        for (int w : blocked)
+            if (!happens[static_cast<std::size_t>(w)]) return true; // held back by another
+        std::vector<int> stuck = engine::stuckGates(p, blocked);
+        engine::forEachCandidate(
+            p, limit, false,
+            [&](const engine::Choices& c, engine::Outcome& o) {
+                if (o.valueCycle || !engine::waitsHold(p, c, o) || !engine::fitsRealTime(p, c, o))
+                    return true;
+                engine::ConcreteVerdict v = cm.check(c, o, {}, true);
+                if (!v.consistent) return true;
+                for (int g : stuck)
+                    raise(engine::kHangFlag, {g});
+                for (const auto& f : v.flags)
+                    raise(f, v.flagWitness.at(f));
+                return true;
+            },
+            blocked);
+        return !limit.hit;
+    });
+    if (limit.hit) {
+        r.observation = report::Observation::Unknown;
+        r.unknownReason = "explicit enumeration ran past the time limit";
+        return finish();
+    }
     engine::setStates(r, p, states);
-    for (const auto& a : model.axioms)
-        if (a.flag && flags.count(a.name)) r.flags.push_back({a.name, a.doc});
+    engine::setFlags(r, p, model, flags);
     return finish();
 }
 

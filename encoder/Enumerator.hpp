@@ -7,6 +7,7 @@
 #include <chrono>
 #include <functional>
 #include <optional>
+#include <set>
 
 namespace ptxmc {
 
@@ -32,7 +33,15 @@ struct EnumerationLimit {
  * may skip candidates in which a spinning wait fails (when mbarrier order alone decides it).
  */
 void forEachCandidate(const ir::Program& p, EnumerationLimit& limit, bool onlyProgress,
-                      const std::function<bool(const Choices&, Outcome&)>& visit);
+                      const std::function<bool(const Choices&, Outcome&)>& visit,
+                      const std::set<int>& blocked = {});
+
+/**
+ * Every set of spinning waits that may block together: at most one per thread (what follows a
+ * blocked wait does not happen), at least one in all. Each set is visited in id order.
+ */
+void forEachBlockedSet(const ir::Program& p,
+                       const std::function<bool(const std::set<int>&)>& visit);
 
 } // namespace engine
 } // namespace ptxmc

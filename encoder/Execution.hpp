@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <map>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -17,6 +18,7 @@ struct Choices {
     std::map<int, std::vector<int>> co;  ///< location -> its writes, coherence order
     std::vector<int> sc;                 ///< fence.sc events in Fence-SC order
     std::map<int, std::vector<int>> mbo; ///< mbarrier location -> its operations in order
+    std::set<int> blocked;               ///< spinning waits that block forever (hangs)
 };
 
 /** What the choices imply: values, which events happen, mbarrier outcomes. */
@@ -25,8 +27,12 @@ struct Outcome {
     std::vector<bool> exists;                ///< per event: guard holds
     std::map<int, bool> waitSuccess;         ///< mbarrier wait -> returned True
     std::map<int, std::int64_t> phaseBefore; ///< mbarrier op -> phase it saw
-    std::vector<int> misuse;                 ///< mbarrier operations that are UB here
-    bool valueCycle = false;                 ///< values depend on themselves (thin air)
+    std::map<int, std::int64_t> stampBefore; ///< mbarrier op -> completions + inits before it
+    std::map<int, std::int64_t> finalPhase;  ///< mbarrier location -> phase at the end
+    std::map<int, bool> finalValid;          ///< mbarrier location -> initialised at the end
+    bool blockedHold = true; ///< every blocked wait happens and fails on the final state
+    std::vector<int> misuse; ///< mbarrier operations that are UB here
+    bool valueCycle = false; ///< values depend on themselves (thin air)
 };
 
 /**
@@ -34,6 +40,19 @@ struct Outcome {
  * semantics as the Z3 encoding (32-bit values, mbarrier phases). co and sc play no part.
  */
 Outcome computeOutcome(const ir::Program& p, const Choices& c);
+
+/** Which events happen given the blocked waits alone (guards aside): the gates of ir/Gates. */
+std::vector<bool> gateExistence(const ir::Program& p, const std::set<int>& blocked);
+
+/** The gates that hold their thread forever given the blocked waits: those waits, and each
+ *  bar.sync or cta_group::2 pair reached but missing a participant. */
+std::vector<int> stuckGates(const ir::Program& p, const std::set<int>& blocked);
+
+/** A candidate the hang semantics accepts: waits that return succeed, blocked ones hold. */
+bool waitsHold(const ir::Program& p, const Choices& c, const Outcome& o);
+
+/** Do the events that happen fit one timeline with po, ae, iico and each mbarrier's order? */
+bool fitsRealTime(const ir::Program& p, const Choices& c, const Outcome& o);
 
 /** Value of a run-time expression in an outcome. */
 std::int64_t evalValue(const ir::ValuePtr& v, const ir::Program& p, const Choices& c, Outcome& o);

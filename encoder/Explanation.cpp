@@ -2,6 +2,7 @@
 #include "Explanation.hpp"
 
 #include "ConcreteModel.hpp"
+#include "ResultBuilder.hpp"
 #include "WitnessBuilder.hpp"
 #include "Z3Session.hpp"
 #include "lower/Lowerer.hpp"
@@ -151,6 +152,42 @@ Explanation::Violation violation(Z3Session& s, const ir::Program& p,
 
 } // namespace
 
+namespace {
+
+/** The literal raising `flag` in session `s` (with `hangs`, "hang" is any stuck gate). */
+std::optional<z3::expr> flagCondition(Z3Session& s, const std::string& flag, bool hangs) {
+    if (flag == engine::kHangFlag) {
+        if (!hangs) return std::nullopt;
+        z3::expr_vector stuck(s.ctx());
+        for (const auto& [g, b] : s.encoder().stuckGates())
+            stuck.push_back(b);
+        return stuck.empty() ? s.ctx().bool_val(false) : z3::mk_or(stuck);
+    }
+    for (const auto& [name, cond] : s.flags())
+        if (name == flag) return cond;
+    return std::nullopt;
+}
+
+/** Draws the execution of `s`'s current model; the explicit engine must accept it (a
+ *  cross-check on every explanation). */
+report::WitnessGraph drawChecked(Z3Session& s, const ir::Program& p,
+                                 const cat::ResolvedModel& model, const std::string& title) {
+    engine::Choices c = s.choices(s.solver().get_model());
+    engine::Outcome o = engine::computeOutcome(p, c);
+    engine::ConcreteModel cm(p, model);
+    engine::ConcreteVerdict v = cm.check(c, o);
+    if (!v.consistent)
+        throw std::logic_error("engines disagree: the Z3 execution breaks " +
+                               v.failedAxioms.front());
+    report::WitnessGraph g = engine::buildWitness(p, model, cm, c, o, {}, "");
+    g.title = title;
+    for (int w : c.blocked)
+        g.notes.push_back("blocks forever: " + engine::describeEvent(p, w));
+    return g;
+}
+
+} // namespace
+
 Explanation explainTest(const litmus::Test& test, const cat::ResolvedModel& model,
                         const std::optional<std::string>& outcome, const CheckOptions& options) {
     ir::Program p = lower::lowerTest(test);
@@ -189,16 +226,7 @@ Explanation explainTest(const litmus::Test& test, const cat::ResolvedModel& mode
     }
     if (res == z3::sat) {
         ex.kind = Explanation::Kind::Allowed;
-        engine::Choices c = s.choices(s.solver().get_model());
-        engine::Outcome o = engine::computeOutcome(p, c);
-        engine::ConcreteModel cm(p, model);
-        // The explicit engine must accept what Z3 found: a cross-check on every explanation.
-        engine::ConcreteVerdict v = cm.check(c, o);
-        if (!v.consistent)
-            throw std::logic_error("engines disagree: the Z3 witness breaks " +
-                                   v.failedAxioms.front());
-        ex.witness = engine::buildWitness(p, model, cm, c, o, {}, "");
-        ex.witness.title = test.name + ": an execution ending in " + t.text;
+        ex.witness = drawChecked(s, p, model, test.name + ": an execution ending in " + t.text);
         return ex;
     }
     ex.kind = Explanation::Kind::Forbidden;
@@ -210,6 +238,49 @@ Explanation explainTest(const litmus::Test& test, const cat::ResolvedModel& mode
     core = minimalCore(s, core, targetLit);
     for (const auto& name : core)
         ex.violations.push_back(violation(s, p, model, core, name, targetLit, t.text));
+    return ex;
+}
+
+Explanation explainFlag(const litmus::Test& test, const cat::ResolvedModel& model,
+                        const std::string& flag, const CheckOptions& options) {
+    bool known = flag == engine::kHangFlag;
+    for (const auto& a : model.axioms)
+        known = known || (a.flag && a.name == flag);
+    if (!known) {
+        std::string names = engine::kHangFlag;
+        for (const auto& a : model.axioms)
+            if (a.flag) names += ", " + a.name;
+        throw InputError(SourceLoc{"--flag", 1, 1},
+                         "the model has no flag '" + flag + "' (flags: " + names + ")");
+    }
+    ir::Program p = lower::lowerTest(test);
+    Explanation ex;
+    ex.target = "flag " + flag;
+    if (!p.staticDeadlocks.empty()) {
+        ex.kind = Explanation::Kind::Deadlock;
+        ex.blocked = p.staticDeadlocks;
+        return ex;
+    }
+    z3::context ctx;
+    // Executions that finish first; then those that block forever.
+    for (bool hangs : {false, true}) {
+        Z3Session s(ctx, p, model, options, hangs);
+        std::optional<z3::expr> cond = flagCondition(s, flag, hangs);
+        if (!cond) continue;
+        z3::check_result res = s.solver().check(engine::withLiteral(s.assumptions(!hangs), *cond));
+        if (res == z3::unknown) {
+            ex.reason = s.solver().reason_unknown();
+            return ex;
+        }
+        if (res == z3::unsat) continue;
+        ex.kind = Explanation::Kind::Allowed;
+        std::string what = flag == engine::kHangFlag ? "an execution in which a wait blocks forever"
+                           : hangs ? "an execution that blocks forever and raises " + flag
+                                   : "an execution raising " + flag;
+        ex.witness = drawChecked(s, p, model, test.name + ": " + what);
+        return ex;
+    }
+    ex.kind = Explanation::Kind::NotRaised;
     return ex;
 }
 

@@ -11,7 +11,7 @@
 namespace ptxmc {
 
 struct Explanation {
-    enum class Kind { Allowed, Forbidden, Deadlock, Unknown };
+    enum class Kind { Allowed, Forbidden, Deadlock, Unknown, NotRaised };
 
     /** One axiom of the minimal forbidding set, with what breaks it nearest to the outcome. */
     struct Violation {
@@ -37,5 +37,13 @@ struct Explanation {
  */
 Explanation explainTest(const litmus::Test& test, const cat::ResolvedModel& model,
                         const std::optional<std::string>& outcome, const CheckOptions& options);
+
+/**
+ * An execution raising flag `flag` (a cat flag of the model, or `hang`): Allowed with the
+ * execution drawn (one that finishes when there is one, else one that blocks forever), or
+ * NotRaised. Throws InputError when the model has no such flag.
+ */
+Explanation explainFlag(const litmus::Test& test, const cat::ResolvedModel& model,
+                        const std::string& flag, const CheckOptions& options);
 
 } // namespace ptxmc

@@ -2,6 +2,7 @@
 #include "ProgramEncoder.hpp"
 
 #include "ir/BaseRelations.hpp"
+#include "ir/Gates.hpp"
 
 #include <algorithm>
 #include <stdexcept>
@@ -11,8 +12,11 @@ namespace ptxmc::engine {
 using ir::Event;
 using ir::Value;
 
-ProgramEncoder::ProgramEncoder(z3::context& ctx, const ir::Program& program)
-    : ctx_(ctx), program_(program), alg_{ctx}, constraints_(ctx) {
+ProgramEncoder::ProgramEncoder(z3::context& ctx, const ir::Program& program, bool hangs)
+    : ctx_(ctx), program_(program), alg_{ctx}, constraints_(ctx), hangs_(hangs) {
+    if (hangs_)
+        for (int w : ir::chosenGates(program_))
+            blocked_.emplace(w, ctx_.bool_const(("blocked_" + std::to_string(w)).c_str()));
     for (const auto& e : program_.events)
         if (e.has("R"))
             readValue_.emplace(e.id, ctx_.bv_const(("val_" + std::to_string(e.id)).c_str(), 32));
@@ -20,12 +24,68 @@ ProgramEncoder::ProgramEncoder(z3::context& ctx, const ir::Program& program)
     encodeReadsFrom();
     encodeCoherence();
     encodeFenceSc();
+    if (hangs_) encodeRealTime();
+}
+
+/**
+ * An execution that hangs must happen in real time: program order, an operation's issue
+ * before what it performs, and each mbarrier's order fit one timeline (ir::realTimeOrder).
+ * This rules out waits that pass only because of each other.
+ */
+void ProgramEncoder::encodeRealTime() {
+    std::map<int, z3::expr> time;
+    auto at = [&](int e) {
+        auto it = time.find(e);
+        if (it == time.end())
+            it = time.emplace(e, ctx_.int_const(("t_" + std::to_string(e)).c_str())).first;
+        return it->second;
+    };
+    for (const auto& [a, b] : ir::realTimeOrder(program_))
+        constraints_.push_back(at(a) < at(b));
+    for (const auto& [a, pa] : mbPos_)
+        for (const auto& [b, pb] : mbPos_)
+            if (a != b && program_.events[static_cast<std::size_t>(a)].location ==
+                              program_.events[static_cast<std::size_t>(b)].location)
+                constraints_.push_back(z3::implies(pa < pb, at(a) < at(b)));
 }
 
 z3::expr ProgramEncoder::exists(int event) const {
+    auto cached = existsCache_.find(event);
+    if (cached != existsCache_.end()) return cached->second;
     const Event& e = program_.events[static_cast<std::size_t>(event)];
-    if (!e.guard) return ctx_.bool_val(true);
-    return value(e.guard) != bv(0);
+    z3::expr out = e.guard ? value(e.guard) != bv(0) : ctx_.bool_val(true);
+    if (hangs_)
+        for (int g : e.gates)
+            out = out && gatePasses(g);
+    existsCache_.emplace(event, out);
+    return out;
+}
+
+std::map<int, z3::expr> ProgramEncoder::stuckGates() const {
+    std::map<int, z3::expr> out;
+    for (const auto& g : program_.events) {
+        if (ir::gateKind(g) == ir::GateKind::None) continue;
+        if (ir::gateKind(g) == ir::GateKind::Chosen) {
+            out.emplace(g.id, blocked_.at(g.id));
+            continue;
+        }
+        z3::expr reached = ctx_.bool_val(true);
+        for (int earlier : g.gates)
+            if (earlier != g.id) reached = reached && gatePasses(earlier);
+        out.emplace(g.id, reached && !gatePasses(g.id));
+    }
+    return out;
+}
+
+/** A spinning wait passes unless it blocks; a barrier or a pair needs the others' events. */
+z3::expr ProgramEncoder::gatePasses(int gate) const {
+    const Event& g = program_.events[static_cast<std::size_t>(gate)];
+    if (ir::gateKind(g) == ir::GateKind::Chosen) return !blocked_.at(gate);
+    z3::expr out = ctx_.bool_val(true);
+    for (int n : g.gateNeeds) // n's thread reaches n: the gates before it let it through
+        for (int x : program_.events[static_cast<std::size_t>(n)].gates)
+            if (x != n) out = out && gatePasses(x);
+    return out;
 }
 
 z3::expr ProgramEncoder::value(const ir::ValuePtr& v) const {
@@ -142,10 +202,22 @@ void ProgramEncoder::encodeMbarriers() {
         encodeMbarrier(loc, list);
 }
 
+/** True once the phase the wait names completed: parity differs, or the token's phase is past. */
+z3::expr ProgramEncoder::waitCondition(const Event& e, const z3::expr& phase,
+                                       const z3::expr& valid) const {
+    if (e.mbParity) {
+        z3::expr parity = z3::bv2int(value(e.mbParity), false);
+        return valid && z3::mod(phase, 2) != z3::mod(parity, 2);
+    }
+    return valid && phase > z3::bv2int(value(e.mbToken), false);
+}
+
 /**
  * Simulates one mbarrier object (PTX ISA 9.7.13.15): its operations happen one at a time in
  * the order mbo (positions 0..m-1); slot k applies the operation at position k to the state
- * (phase, pending arrivals, expected arrivals, tx-count, initialised).
+ * (phase, pending arrivals, expected arrivals, tx-count, initialised). An operation that does
+ * not happen (after a blocked gate) keeps its slot and changes nothing. `stamp` counts phase
+ * completions and inits, naming the phase instance each operation falls in.
  */
 void ProgramEncoder::encodeMbarrier(int location, const std::vector<int>& ops) {
     const ir::Location& cell = program_.locations[static_cast<std::size_t>(location)];
@@ -161,20 +233,25 @@ void ProgramEncoder::encodeMbarrier(int location, const std::vector<int>& ops) {
     bool initialised = cell.mbCount > 0;
     z3::expr phase = ctx_.int_val(0), pending = ctx_.int_val(static_cast<int64_t>(cell.mbCount));
     z3::expr expected = pending, tx = ctx_.int_val(0), valid = ctx_.bool_val(initialised);
-    std::map<int, z3::expr> phaseAt, validAt, pendingAt;
+    z3::expr stamp = ctx_.int_val(0);
+    std::map<int, z3::expr> phaseAt, validAt, pendingAt, stampAt;
     for (int o : ops) {
         phaseAt.emplace(o, ctx_.int_val(0));
         validAt.emplace(o, ctx_.bool_val(initialised));
         pendingAt.emplace(o, ctx_.int_val(0));
+        stampAt.emplace(o, ctx_.int_val(0));
     }
     for (int k = 0; k < m; ++k) {
         z3::expr nPhase = phase, nPending = pending, nExpected = expected, nTx = tx, nValid = valid;
+        z3::expr nStamp = stamp;
         for (int o : ops) {
             const Event& e = program_.events[static_cast<std::size_t>(o)];
             z3::expr here = mbPos_.at(o) == k;
             phaseAt.at(o) = z3::ite(here, phase, phaseAt.at(o));
             validAt.at(o) = z3::ite(here, valid, validAt.at(o));
-            z3::expr p = phase, pe = pending, ex = expected, t = tx, va = valid;
+            stampAt.at(o) = z3::ite(here, stamp, stampAt.at(o));
+            if (hangs_ && !e.gates.empty()) here = here && exists(o);
+            z3::expr p = phase, pe = pending, ex = expected, t = tx, va = valid, st = stamp;
             auto amount = ctx_.int_val(static_cast<int64_t>(e.mbAmount));
             bool completes = false;
             switch (e.mbOp) {
@@ -184,6 +261,7 @@ void ProgramEncoder::encodeMbarrier(int location, const std::vector<int>& ops) {
                 ex = amount;
                 t = ctx_.int_val(0);
                 va = ctx_.bool_val(true);
+                st = stamp + 1;
                 break;
             case ir::MbOp::Arrive:
                 t = tx + amount;
@@ -204,21 +282,24 @@ void ProgramEncoder::encodeMbarrier(int location, const std::vector<int>& ops) {
             if (completes) {
                 // Phase completion: pending arrivals and tx-count both zero (PTX ISA 9.7.13.15.6)
                 z3::expr done = pe == 0 && t == 0;
-                pendingAt.at(o) = z3::ite(here, pe, pendingAt.at(o));
+                pendingAt.at(o) = z3::ite(mbPos_.at(o) == k, pe, pendingAt.at(o));
                 p = z3::ite(done, phase + 1, phase);
                 pe = z3::ite(done, ex, pe);
+                st = z3::ite(done, stamp + 1, stamp);
             }
             nPhase = z3::ite(here, p, nPhase);
             nPending = z3::ite(here, pe, nPending);
             nExpected = z3::ite(here, ex, nExpected);
             nTx = z3::ite(here, t, nTx);
             nValid = z3::ite(here, va, nValid);
+            nStamp = z3::ite(here, st, nStamp);
         }
         phase = nPhase;
         pending = nPending;
         expected = nExpected;
         tx = nTx;
         valid = nValid;
+        stamp = nStamp;
     }
     for (int o : ops) {
         const Event& e = program_.events[static_cast<std::size_t>(o)];
@@ -226,19 +307,49 @@ void ProgramEncoder::encodeMbarrier(int location, const std::vector<int>& ops) {
         z3::expr bad = !validAt.at(o);
         if (e.mbOp == ir::MbOp::Init) bad = validAt.at(o); // re-initialising a valid object is UB
         if (e.mbOp == ir::MbOp::Arrive) bad = bad || pendingAt.at(o) < 0;
+        if (e.mbOp == ir::MbOp::Wait && e.mbToken) {
+            // A state token is valid for the current or the immediately preceding phase only
+            // (PTX ISA 9.7.13.15.16).
+            z3::expr token = z3::bv2int(value(e.mbToken), false);
+            bad = bad || (phaseAt.at(o) != token && phaseAt.at(o) != token + 1);
+        }
         misuse_.emplace(o, bad && exists(o));
         if (e.mbOp != ir::MbOp::Wait) continue;
-        z3::expr success = ctx_.bool_val(false);
-        if (e.mbParity) {
-            // True once the phase with that parity completed: current parity differs.
-            z3::expr parity = z3::bv2int(value(e.mbParity), false);
-            success = z3::mod(phaseAt.at(o), 2) != z3::mod(parity, 2);
-        } else {
-            success = phaseAt.at(o) > z3::bv2int(value(e.mbToken), false);
-        }
-        success = success && validAt.at(o);
-        waitSuccess_.emplace(o, success);
+        z3::expr success = waitCondition(e, phaseAt.at(o), validAt.at(o));
         if (e.blocking) blocking_.emplace_back(o, success);
+        auto b = blocked_.find(o);
+        if (b != blocked_.end()) {
+            // A wait that returns performs where mbo puts it; one that blocks forever fails on
+            // the state the mbarrier keeps once everything that happens has happened.
+            constraints_.push_back(z3::implies(exists(o) && !b->second, success));
+            constraints_.push_back(
+                z3::implies(b->second, exists(o) && !waitCondition(e, phase, valid)));
+            success = success && !b->second;
+        }
+        waitSuccess_.emplace(o, success);
+    }
+    encodePhaseRule(ops, stampAt);
+}
+
+/**
+ * "For each phase of the mbarrier object, at least one test_wait or try_wait operation that
+ * returns True must be performed before an arrive-on operation of the next phase" (PTX ISA
+ * 9.7.13.15.4): an arrive after the first completion since init needs a True wait earlier in
+ * mbo within the same phase instance.
+ */
+void ProgramEncoder::encodePhaseRule(const std::vector<int>& ops,
+                                     const std::map<int, z3::expr>& stampAt) {
+    for (int o : ops) {
+        const Event& e = program_.events[static_cast<std::size_t>(o)];
+        if (e.mbOp != ir::MbOp::Arrive) continue;
+        z3::expr observed = ctx_.bool_val(false);
+        for (int w : ops)
+            if (program_.events[static_cast<std::size_t>(w)].mbOp == ir::MbOp::Wait)
+                observed =
+                    observed || (exists(w) && waitSuccess_.at(w) && mbPos_.at(w) < mbPos_.at(o) &&
+                                 stampAt.at(w) == stampAt.at(o));
+        z3::expr unobserved = exists(o) && phaseBefore_.at(o) >= 1 && !observed;
+        misuse_.at(o) = misuse_.at(o) || unobserved;
     }
 }
 
@@ -287,6 +398,8 @@ Choices ProgramEncoder::choices(const z3::model& m) const {
     for (const auto& [f, pos] : scPos_)
         fences.push_back(f);
     c.sc = ordered(scPos_, fences);
+    for (const auto& [w, b] : blocked_)
+        if (m.eval(b, true).is_true()) c.blocked.insert(w);
     return c;
 }
 
@@ -342,8 +455,8 @@ Z3Rel ProgramEncoder::baseRelation(const std::string& name) {
             const Event& ea = program_.events[static_cast<std::size_t>(a)];
             const Event& eb = program_.events[static_cast<std::size_t>(b)];
             z3::expr c = ctx_.bool_val(true);
-            if (ea.guard) c = c && exists(a);
-            if (eb.guard) c = c && exists(b);
+            if (ea.guard || (hangs_ && !ea.gates.empty())) c = c && exists(a);
+            if (eb.guard || (hangs_ && !eb.gates.empty())) c = c && exists(b);
             put(a, b, c.simplify());
         }
     }

@@ -19,7 +19,12 @@ using Z3Set = SparseSet<z3::expr>;
 
 class ProgramEncoder {
 public:
-    ProgramEncoder(z3::context& ctx, const ir::Program& program);
+    /**
+     * With `hangs`, executions may also block forever: each spinning wait either returns True
+     * where mbo places it or blocks (fails on the mbarrier's final state), and the events after
+     * a blocked gate do not happen. Without, every event happens (guards aside).
+     */
+    ProgramEncoder(z3::context& ctx, const ir::Program& program, bool hangs = false);
 
     /** Well-formedness of the choices: every read reads one write, orders are total, ... */
     const z3::expr_vector& constraints() const { return constraints_; }
@@ -27,6 +32,11 @@ public:
     const std::vector<std::pair<int, z3::expr>>& blockingWaits() const { return blocking_; }
 
     z3::expr exists(int event) const;
+    /** With hangs: spinning wait -> it blocks forever in this execution. */
+    const std::map<int, z3::expr>& blocked() const { return blocked_; }
+    /** With hangs: every gate -> its thread reaches it and never gets past (a blocked wait, a
+     *  bar.sync or cta_group::2 pair some participant never reaches). */
+    std::map<int, z3::expr> stuckGates() const;
     z3::expr value(const ir::ValuePtr& v) const;
     z3::expr finalValue(const ir::Observable& o);
 
@@ -46,9 +56,14 @@ private:
     void encodeCoherence();
     void encodeFenceSc();
     void encodeMbarriers();
+    void encodeRealTime();
     void encodeMbarrier(int location, const std::vector<int>& ops);
     z3::expr bv(std::int64_t v) const { return ctx_.bv_val(static_cast<int64_t>(v), 32); }
     z3::expr orderBy(const std::map<int, z3::expr>& pos, int a, int b) const;
+    z3::expr gatePasses(int gate) const;
+    void encodePhaseRule(const std::vector<int>& ops, const std::map<int, z3::expr>& stampAt);
+    z3::expr waitCondition(const ir::Event& wait, const z3::expr& phase,
+                           const z3::expr& valid) const;
 
     z3::context& ctx_;
     const ir::Program& program_;
@@ -65,6 +80,9 @@ private:
     std::map<int, z3::expr> phaseBefore_;          ///< mbarrier op -> phase it sees (Int)
     std::map<int, z3::expr> waitSuccess_;          ///< wait -> returned True
     std::map<int, z3::expr> misuse_;               ///< mbarrier op -> undefined behaviour
+    bool hangs_ = false;
+    std::map<int, z3::expr> blocked_;                         ///< spinning wait -> blocks forever
+    mutable std::map<int, z3::expr> existsCache_;             ///< event -> it happens
     mutable std::map<const ir::Value*, z3::expr> valueCache_; ///< memo: values form a DAG
 };
 

@@ -68,4 +68,51 @@ void setStates(report::CheckResult& r, const ir::Program& p,
     }
 }
 
+std::string describeEvent(const ir::Program& p, int id) {
+    const ir::Event& e = p.events[static_cast<std::size_t>(id)];
+    const ir::Event& at = e.issue >= 0 ? p.events[static_cast<std::size_t>(e.issue)] : e;
+    std::string who = at.thread >= 0
+                          ? "P" + std::to_string(p.threads[static_cast<std::size_t>(at.thread)].id)
+                          : std::string("init");
+    return who + ": " + e.text + " (" + at.loc.str() + ")";
+}
+
+namespace {
+
+constexpr std::size_t kWitnessesShown = 3;
+
+std::vector<std::string> describeWitnesses(const ir::Program& p,
+                                           const std::set<std::vector<int>>& tuples,
+                                           std::size_t most = kWitnessesShown) {
+    std::vector<std::string> out;
+    for (const auto& tuple : tuples) {
+        if (out.size() == most) break;
+        std::string line;
+        for (int id : tuple)
+            line += (line.empty() ? "" : " / ") + describeEvent(p, id);
+        out.push_back(line);
+    }
+    return out;
+}
+
+} // namespace
+
+void setFlags(report::CheckResult& r, const ir::Program& p, const cat::ResolvedModel& model,
+              const FlagWitnesses& witnesses) {
+    r.flags.clear();
+    for (const auto& a : model.axioms) {
+        auto it = witnesses.find(a.name);
+        if (!a.flag || it == witnesses.end()) continue;
+        r.flags.push_back({a.name, a.doc, describeWitnesses(p, it->second)});
+    }
+    auto hang = witnesses.find(kHangFlag);
+    if (hang != witnesses.end())
+        r.flags.push_back({kHangFlag,
+                           "a spinning wait can block forever: it waits for a phase that never "
+                           "completes, or that completes and is overtaken before the wait sees "
+                           "it (PTX ISA 9.7.13.15.16); the outcomes are those of the executions "
+                           "that finish",
+                           describeWitnesses(p, hang->second, hang->second.size())});
+}
+
 } // namespace ptxmc::engine

@@ -1,11 +1,14 @@
 // Shared by both engines: turning final states into a herd-style CheckResult.
 #pragma once
 
+#include "cat/Resolver.hpp"
 #include "ir/Program.hpp"
 #include "report/Result.hpp"
 
 #include <cstdint>
+#include <map>
 #include <set>
+#include <string>
 #include <vector>
 
 namespace ptxmc::engine {
@@ -16,5 +19,21 @@ report::CheckResult resultSkeleton(const ir::Program& p);
 /** Adds the distinct final states (sorted), then counts, Observation and Ok/No. */
 void setStates(report::CheckResult& r, const ir::Program& p,
                const std::set<std::vector<std::int64_t>>& states);
+
+/** Witness event tuples of each raised flag (a set member, or a relation pair), by flag name. */
+using FlagWitnesses = std::map<std::string, std::set<std::vector<int>>>;
+
+/** The name of the flag raised when some execution blocks forever. */
+inline const char* const kHangFlag = "hang";
+
+/** "P1: <instruction text> (file:line:col)". */
+std::string describeEvent(const ir::Program& p, int id);
+
+/**
+ * Sets r.flags: the model's flags in its order, then `hang`, each with up to three witnesses
+ * described by describeEvent (pairs joined by " / ").
+ */
+void setFlags(report::CheckResult& r, const ir::Program& p, const cat::ResolvedModel& model,
+              const FlagWitnesses& witnesses);
 
 } // namespace ptxmc::engine

@@ -11,10 +11,10 @@ namespace ptxmc::engine {
 
 namespace {
 
-z3::expr encodeCheck(Evaluator<Z3Algebra>& ev, z3::context& ctx, const cat::Axiom& a,
-                     const std::string& tag) {
+template <class Value>
+z3::expr encodeCheck(const Value& val, z3::context& ctx, Evaluator<Z3Algebra>& ev,
+                     const cat::Axiom& a, const std::string& tag) {
     using T = cat::Stmt::Test;
-    auto val = ev.eval(*a.expr);
     z3::expr holds = ctx.bool_val(true);
     if (val.isSet && !val.polymorphicEmpty) {
         holds = encodeEmptySet(ctx, val.set);
@@ -31,6 +31,23 @@ z3::expr encodeCheck(Evaluator<Z3Algebra>& ev, z3::context& ctx, const cat::Axio
         }
     }
     return a.negated ? !holds : holds;
+}
+
+/** The members or pairs of a flag's set or relation, each with its condition. */
+template <class Value> Z3Session::Witnesses witnessesOf(const Value& val) {
+    Z3Session::Witnesses out;
+    if (val.polymorphicEmpty) return out;
+    if (val.isSet) {
+        for (const auto& [id, c] : val.set.members)
+            out.emplace_back(std::vector<int>{id}, c);
+        return out;
+    }
+    for (std::size_t i = 0; i < val.rel.rows.size(); ++i)
+        for (const auto& [j, c] : val.rel.rows[i])
+            out.emplace_back(static_cast<int>(i) == j ? std::vector<int>{j}
+                                                      : std::vector<int>{static_cast<int>(i), j},
+                             c);
+    return out;
 }
 
 } // namespace
@@ -51,14 +68,14 @@ std::int64_t modelValue(const z3::model& m, const z3::expr& e) {
 }
 
 Z3Session::Z3Session(z3::context& ctx, const ir::Program& p, const cat::ResolvedModel& model,
-                     const CheckOptions& options)
+                     const CheckOptions& options, bool hangs)
     : ctx_(ctx), program_(p), solver_(ctx), progress_(ctx.bool_const("progress")) {
     z3::params params(ctx);
     if (options.timeoutSeconds > 0)
         params.set("timeout", static_cast<unsigned>(options.timeoutSeconds * 1000));
     if (options.rlimit > 0) params.set("rlimit", static_cast<unsigned>(options.rlimit));
     solver_.set(params);
-    pe_ = std::make_unique<ProgramEncoder>(ctx, p);
+    pe_ = std::make_unique<ProgramEncoder>(ctx, p, hangs);
     for (const auto& c : pe_->constraints())
         solver_.add(c);
 
@@ -80,10 +97,12 @@ Z3Session::Z3Session(z3::context& ctx, const ir::Program& p, const cat::Resolved
     Evaluator<Z3Algebra> ev(alg, p.events.size(), model, base);
     int index = 0;
     for (const auto& a : model.axioms) {
-        z3::expr holds = encodeCheck(ev, ctx, a, "ax" + std::to_string(index++));
+        auto val = ev.eval(*a.expr);
+        z3::expr holds = encodeCheck(val, ctx, ev, a, "ax" + std::to_string(index++));
         if (a.flag) {
             // `flag T r as X`: X is raised in executions where the test T holds.
             flags_.emplace_back(a.name, holds);
+            flagWitnesses_.push_back(witnessesOf(val));
             continue;
         }
         z3::expr lit = ctx.bool_const(("axiom:" + a.name).c_str());

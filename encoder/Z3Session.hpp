@@ -16,8 +16,9 @@ namespace ptxmc::engine {
 
 class Z3Session {
 public:
+    /** With `hangs`, the executions include those that block forever (ProgramEncoder). */
     Z3Session(z3::context& ctx, const ir::Program& p, const cat::ResolvedModel& model,
-              const CheckOptions& options);
+              const CheckOptions& options, bool hangs = false);
 
     z3::solver& solver() { return solver_; }
     ProgramEncoder& encoder() { return *pe_; }
@@ -26,6 +27,9 @@ public:
     /** Literals enabling each named axiom (not flags); asserting one turns its axiom on. */
     const std::vector<std::pair<std::string, z3::expr>>& axioms() const { return axioms_; }
     const std::vector<std::pair<std::string, z3::expr>>& flags() const { return flags_; }
+    /** Per flag (parallel to flags()): the event tuples that can raise it, with conditions. */
+    using Witnesses = std::vector<std::pair<std::vector<int>, z3::expr>>;
+    const std::vector<Witnesses>& flagWitnesses() const { return flagWitnesses_; }
     /** Holds in executions where every spinning wait returns True. */
     const z3::expr& progress() const { return progress_; }
     /** Final values of the program's observed registers and locations, in order. */
@@ -43,6 +47,7 @@ private:
     z3::solver solver_;
     std::unique_ptr<ProgramEncoder> pe_;
     std::vector<std::pair<std::string, z3::expr>> axioms_, flags_;
+    std::vector<Witnesses> flagWitnesses_;
     z3::expr progress_;
     std::vector<z3::expr> observed_;
 };

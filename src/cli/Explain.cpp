@@ -22,6 +22,7 @@ struct ExplainArgs {
     std::string format = "text";
     std::string modelFile;
     std::string output;
+    std::string flag;
 };
 
 std::string renderText(const Explanation& ex) {
@@ -53,6 +54,9 @@ std::string renderText(const Explanation& ex) {
         break;
     case Explanation::Kind::Unknown:
         out << "Unknown: " << ex.reason << "\n";
+        break;
+    case Explanation::Kind::NotRaised:
+        out << "Not raised: no execution raises " << ex.target << ".\n";
         break;
     }
     return out.str();
@@ -97,7 +101,8 @@ int runExplain(const ExplainArgs& args) {
     litmus::Test test = litmus::parseLitmusFile(args.test);
     std::optional<std::string> outcome;
     if (!args.outcome.empty()) outcome = args.outcome;
-    Explanation ex = explainTest(test, *model, outcome, CheckOptions{});
+    Explanation ex = args.flag.empty() ? explainTest(test, *model, outcome, CheckOptions{})
+                                       : explainFlag(test, *model, args.flag, CheckOptions{});
     std::string text = args.format == "text"  ? renderText(ex)
                        : args.format == "dot" ? renderDot(ex)
                                               : renderSvg(renderDot(ex));
@@ -122,6 +127,11 @@ void setupExplain(CLI::App& app) {
     sub->add_option(
         "--outcome", args->outcome,
         "final state to explain, e.g. \"P1:r0=0; x=1\" (default: the test's condition)");
+    CLI::Option* outcomeOpt = sub->get_option("--outcome");
+    sub->add_option("--flag", args->flag,
+                    "draw an execution raising this flag (data-race, mbarrier-misuse, hang, ...) "
+                    "instead of explaining an outcome")
+        ->excludes(outcomeOpt);
     sub->add_option("--format", args->format, "text (default), dot or svg")
         ->check(CLI::IsMember({"text", "dot", "svg"}));
     sub->add_option("--model", args->modelFile, "model file (default: the built-in model)");
@@ -131,7 +141,9 @@ void setupExplain(CLI::App& app) {
         "  ptxmc explain litmus/tcgen05/commit/L17-MP+commit+fa.litmus\n"
         "      which axioms forbid the stale read\n"
         "  ptxmc explain --format svg -o w.svg litmus/tcgen05/commit/L16-MP+commit-nofa.litmus\n"
-        "      draw an execution where the stale read happens");
+        "      draw an execution where the stale read happens\n"
+        "  ptxmc explain --flag hang litmus/async/hang/parity-reuse-slow-waiter.litmus\n"
+        "      draw an execution in which a wait blocks forever");
     sub->callback([args]() {
         int status = runExplain(*args);
         if (status != 0) throw CLI::RuntimeError(status);

@@ -155,8 +155,9 @@ int runGenCuda(const GenCudaArgs& args) {
                     if (wanted(g.arch)) out.add(g, origin);
                     out.refused.push_back(path + ": " + r.why + " [compile-only kernel " + g.id +
                                           "]");
-                } catch (const validate::Refused&) {
-                    out.refused.push_back(path + ": " + r.why);
+                } catch (const validate::Refused& again) {
+                    out.refused.push_back(path + ": " + r.why +
+                                          " (no compile-only kernel: " + again.why + ")");
                 }
                 continue;
             }

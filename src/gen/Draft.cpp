@@ -158,7 +158,7 @@ int Draft::allocSlot(int cta) {
     l.name = "sp";
     l.space = Space::Shared;
     l.ctas = {cta};
-    l.init = {0}; // no address yet: a reader that misses the alloc sees 0
+    l.init = {-1}; // no address yet: a reader that misses the alloc sees -1, which no address is
     l.allocTarget = true;
     locs_.push_back(l);
     return locCount() - 1;

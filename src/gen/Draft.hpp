@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <map>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -155,7 +156,7 @@ public:
 
     std::vector<Hint> hints;
     std::vector<Observable> regObservables;
-    int allocs = 0; ///< tcgen05.alloc count: the address tokens are 1..allocs
+    std::set<int> allocCtas; ///< CTAs running a tcgen05.alloc: one each, whose address is 0
 
     std::string render(const std::string& name, const std::string& condition) const;
 

@@ -39,10 +39,9 @@ std::string combine(Rng& r, const std::vector<std::string>& a, bool conjunctive)
 
 std::string condition(Draft& d) {
     Rng& r = d.rng();
-    // tcgen05.alloc stores the tokens 1..allocs, in the order the lowering meets the allocs.
+    // tcgen05.alloc stores the address of its block: the only block of its CTA starts at 0.
     std::vector<std::int64_t> tokens;
-    for (int i = 1; i <= d.allocs; ++i)
-        tokens.push_back(i);
+    if (!d.allocCtas.empty()) tokens.push_back(0);
     std::vector<Observable> pool = d.regObservables;
     std::vector<Observable> unwritten;
     for (const CellKey& k : d.dataCells()) {

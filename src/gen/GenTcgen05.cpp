@@ -276,23 +276,28 @@ bool fragWait(Draft& d) {
     return true;
 }
 
-/** alloc writes an address token to shared memory; a load of it may feed dealloc. */
+/**
+ * alloc writes the address of its block to shared memory; a load of it, or the constant
+ * address, may feed dealloc. One alloc per CTA (its address is 0), and none with cta_group::2,
+ * which needs the peer CTA's warp as well (PTX ISA 9.7.16.5).
+ */
 bool fragAlloc(Draft& d) {
     Rng& r = d.rng();
     const int t = d.pickThread();
     if (d.th(t).relinquished) return false; // alloc after relinquish is illegal
     const int c = d.ctaOf(t);
+    if (d.ctaGroup() == 2 || d.allocCtas.count(c)) return false;
     const int sp = d.allocSlot(c);
     const std::string cols = std::to_string(r.pick({32, 32, 64, 128, 256, 512}));
     d.emit(t, "tcgen05.alloc" + group(d) + ".sync.aligned.shared::cta.b32 " + d.addr(sp, c, c) +
                   ", " + cols);
     d.write(d.key(sp, c), {});
-    ++d.allocs;
+    d.allocCtas.insert(c);
     std::string addr;
     if (d.opt().generic && r.chance(65))
         addr = load(d, t, sp, c);
     else if (r.chance(30))
-        addr = d.initReg(t, 1, "ta");
+        addr = d.initReg(t, 0, "ta");
     if (!addr.empty() && r.chance(75))
         d.emit(t, "tcgen05.dealloc" + group(d) + ".sync.aligned.b32 " + addr + ", " + cols);
     return true;

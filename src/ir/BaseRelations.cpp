@@ -106,6 +106,19 @@ Pairs proxyFenceCoverage(const Program& p) {
     });
 }
 
+/**
+ * A tcgen05.alloc or dealloc to the tensor-memory accesses of its CTA's cells (initial writes
+ * left out). Tensor-memory addresses are static names here, so each cell a CTA declares
+ * belongs to each of that CTA's allocations (PTX ISA 9.7.16.1, 9.7.16.7.1).
+ */
+Pairs allocationCells(const Program& p) {
+    return allPairs(p, [&](const Event& a, const Event& x) {
+        if (!(a.has("ALLOC") || a.has("DEALLOC")) || !x.has("TMEM") || !x.has("M") || x.has("IW"))
+            return false;
+        return p.locations[static_cast<std::size_t>(x.location)].cta == a.cta;
+    });
+}
+
 } // namespace
 
 std::vector<int> valueSources(const ValuePtr& v) {
@@ -231,6 +244,15 @@ Pairs staticRelation(const Program& p, const std::string& name) {
         return allPairs(
             p, [](const Event& a, const Event& b) { return a.has("BULK") && a.bulkGroup == b.id; });
     if (name == "bwait") return bulkWaits(p);
+    if (name == "tmem-block") return allocationCells(p);
+    if (name == "tmem-frees")
+        return allPairs(p, [](const Event& a, const Event& d) {
+            return a.has("ALLOC") && d.has("DEALLOC") && d.tmemAlloc == a.id;
+        });
+    if (name == "tc-peer")
+        return allPairs(p, [](const Event& a, const Event& b) {
+            return a.peerEvent >= 0 && a.peerEvent == b.id;
+        });
     throw std::logic_error("not a program-determined base relation: " + name);
 }
 

@@ -100,6 +100,16 @@ struct Event {
     int ctaGroup = 0;
     std::string idesc, kind, shape;
     int accumulator = -1; ///< mma: location id of its d (in the issuing CTA)
+    int peerEvent = -1;   ///< cta_group::2 alloc/dealloc: the peer CTA's operation it pairs with
+
+    // tensor-memory allocation (PTX ISA 9.7.16.7.1)
+    std::int64_t tmemAddress = -1; ///< alloc/dealloc: address of the block (lane 0, column)
+    int tmemColumns = 0;           ///< alloc/dealloc: nCols
+    int tmemAlloc = -1;            ///< dealloc: the alloc whose block it frees
+
+    // hangs: the blocking events of this thread that must complete before this event happens
+    std::vector<int> gates;     ///< ids of gate events (see ir/Gates.hpp), in program order
+    std::vector<int> gateNeeds; ///< a gate that is not an mbarrier wait: events it waits for
 
     // bulk async groups
     int bulkGroup = -1; ///< copies: the index of the commit_group closing their group

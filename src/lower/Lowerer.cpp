@@ -1,6 +1,8 @@
 // Lowering driver: locations, registers, threads and the shared helpers of the families.
 #include "lower/Lowerer.hpp"
 
+#include "ir/Gates.hpp"
+
 #include <algorithm>
 #include <set>
 
@@ -42,7 +44,10 @@ ir::Program Lowerer::run() {
     declareRegisters();
     for (std::size_t i = 0; i < test_.threads.size(); ++i)
         lowerThread(i);
+    resolveAllocations(*this);
     computeStaticDeadlocks();
+    for (auto& cycle : ir::computeGates(program_))
+        program_.staticDeadlocks.push_back(std::move(cycle));
     resolveCondition();
     return std::move(program_);
 }

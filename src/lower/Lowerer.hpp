@@ -24,6 +24,19 @@ struct Address {
     int vaddr = -1;
 };
 
+/** A tcgen05.alloc: its event and the shared-memory cell its address store writes. */
+struct AllocRecord {
+    int event = -1;
+    int slot = -1;
+};
+
+/** A tcgen05.dealloc whose alloc is found once every thread is lowered. */
+struct DeallocRecord {
+    int event = -1;
+    ir::ValuePtr taddr;
+    SourceLoc loc; ///< the taddr operand
+};
+
 /** Shared state of one lowering run; instruction families add events through it. */
 class Lowerer {
 public:
@@ -71,7 +84,11 @@ public:
     // bulk async-group bookkeeping for the current thread
     std::vector<int> pendingBulk;     ///< copies not yet committed
     std::vector<int> committedGroups; ///< commit_group events, oldest first
-    int allocCount = 0;
+
+    // tensor-memory allocation bookkeeping (PTX ISA 9.7.16.7.1), matched by resolveAllocations
+    std::map<int, int> tmemNextColumn; ///< per CTA: the first column no alloc has taken
+    std::vector<AllocRecord> allocs;
+    std::vector<DeallocRecord> deallocs;
 
 private:
     void declareLocations();
@@ -102,6 +119,12 @@ bool lowerGeneric(Lowerer& l);
 bool lowerMbarrier(Lowerer& l);
 bool lowerBulk(Lowerer& l);
 bool lowerTcgen05(Lowerer& l);
+
+/**
+ * After every thread is lowered: the alloc each tcgen05.dealloc frees, and the peer of each
+ * cta_group::2 alloc/dealloc (a missing peer is a static deadlock).
+ */
+void resolveAllocations(Lowerer& l);
 
 /** The printed name of a condition reference ("P1:r0", "x@1", "t[2]"). */
 std::string refName(const litmus::Ref& r);

@@ -326,42 +326,85 @@ void lowerCommit(Lowerer& l, Qualifiers& q) {
     }
 }
 
+/** nCols of alloc/dealloc: a power of 2 in [32, 512] (PTX ISA 9.7.16.7.1). */
+int columnCount(Lowerer& l) {
+    const Operand& cols = l.operand(1);
+    if (cols.kind != Operand::Kind::Integer || cols.value < 32 || cols.value > 512 ||
+        (cols.value & (cols.value - 1)) != 0)
+        l.fail(cols.loc, "number of columns must be a power of 2 in [32, 512]");
+    return static_cast<int>(cols.value);
+}
+
+/**
+ * The next column block of the issuing CTA. Successive allocs get successive blocks and freed
+ * columns are never reused, so a CTA's allocs must fit in its 512 columns together.
+ */
+int takeColumns(Lowerer& l, int cols) {
+    int& next = l.tmemNextColumn[l.thread().cta];
+    if (next + cols > 512)
+        l.fail(l.operand(1).loc, "CTA " + std::to_string(l.thread().cta) +
+                                     " allocates more than 512 tensor-memory columns: ptxmc "
+                                     "gives each tcgen05.alloc its own columns and never reuses "
+                                     "freed ones (PTX ISA 9.7.16.1)");
+    int column = next;
+    next += cols;
+    return column;
+}
+
+void lowerRelinquish(Lowerer& l, Qualifiers& q, int group) {
+    q.finish();
+    l.expectOperands(0);
+    tcIssue(l, group, {"RELINQUISH"});
+}
+
+/** dealloc frees the block whose address taddr holds; resolveAllocations finds which. */
+void lowerDealloc(Lowerer& l, int group) {
+    int cols = columnCount(l);
+    ir::ValuePtr taddr = l.value(l.operand(0));
+    ir::Event& e = tcIssue(l, group, {"DEALLOC"});
+    e.tmemColumns = cols;
+    l.deallocs.push_back({e.id, taddr, l.operand(0).loc});
+}
+
+void lowerAllocOp(Lowerer& l, int group) {
+    int cols = columnCount(l);
+    // Relinquish by another thread of the CTA is the model's tcgen05-alloc-misuse flag.
+    for (int ev : l.threadInfo().events)
+        if (l.program().events[static_cast<std::size_t>(ev)].has("RELINQUISH"))
+            l.fail(l.inst().loc, "tcgen05.alloc after tcgen05.relinquish_alloc_permit is illegal "
+                                 "(PTX ISA 9.7.16.7.1)");
+    Address dst = l.address(l.operand(0), ir::Space::Shared);
+    ir::Event& e = tcIssue(l, group, {"ALLOC"});
+    // Tensor-memory address: lane[31:16] | column[15:0] (PTX ISA 9.7.16.1); blocks start at lane 0.
+    e.tmemAddress = takeColumns(l, cols);
+    e.tmemColumns = cols;
+    ir::ValuePtr address = Value::makeConst(e.tmemAddress);
+    int alloc = e.id;
+    // The address store is a weak generic write (PTX ISA 9.7.16.7.1).
+    ir::Event& w = l.issue({"W", "Weak"});
+    l.access(w, dst, ir::Proxy::Generic);
+    w.sem = ir::Sem::Weak;
+    w.text = l.inst().opcode + " (address store)";
+    w.written = address;
+    l.allocs.push_back({alloc, dst.location});
+}
+
 void lowerAlloc(Lowerer& l, Qualifiers& q, const std::string& op) {
     int group = takeCtaGroup(l, q, true);
     if (!q.take("sync") || !q.take("aligned"))
         l.fail(l.inst().loc, "'" + l.inst().opcode + "' needs .sync.aligned");
     if (op == "relinquish_alloc_permit") {
-        q.finish();
-        l.expectOperands(0);
-        tcIssue(l, group, {"RELINQUISH"});
+        lowerRelinquish(l, q, group);
         return;
     }
     if (op == "alloc") q.take("shared::cta");
     if (!q.take("b32")) l.fail(l.inst().loc, "'" + l.inst().opcode + "' needs .b32");
     q.finish();
     l.expectOperands(2);
-    const Operand& cols = l.operand(1);
-    if (cols.kind != Operand::Kind::Integer || cols.value < 32 || cols.value > 512 ||
-        (cols.value & (cols.value - 1)) != 0)
-        l.fail(cols.loc, "number of columns must be a power of 2 in [32, 512]");
-    if (op == "dealloc") {
-        if (l.operand(0).kind == Operand::Kind::Name) l.value(l.operand(0));
-        tcIssue(l, group, {"DEALLOC"});
-        return;
-    }
-    for (int ev : l.threadInfo().events)
-        if (l.program().events[static_cast<std::size_t>(ev)].has("RELINQUISH"))
-            l.fail(l.inst().loc, "tcgen05.alloc after tcgen05.relinquish_alloc_permit is illegal "
-                                 "(PTX ISA 9.7.16.7.1)");
-    Address dst = l.address(l.operand(0), ir::Space::Shared);
-    tcIssue(l, group, {"ALLOC"});
-    // The address store is a weak generic write (PTX ISA 9.7.16.7.1); ptxmc stores a non-zero
-    // token standing for the allocated TMEM address.
-    ir::Event& w = l.issue({"W", "Weak"});
-    l.access(w, dst, ir::Proxy::Generic);
-    w.sem = ir::Sem::Weak;
-    w.text = l.inst().opcode + " (address store)";
-    w.written = Value::makeConst(++l.allocCount);
+    if (op == "dealloc")
+        lowerDealloc(l, group);
+    else
+        lowerAllocOp(l, group);
 }
 
 } // namespace

@@ -434,8 +434,9 @@ std::string notApplicableReason(Op a, Op b) {
                "shared memory, which no tcgen05 operation reads (they get the address through "
                "a register); alloc is synchronous, so it is issued before B anyway";
     case Op::Dealloc:
-        return "dealloc has no memory effect in the model: tensor memory used after dealloc is "
-               "a program error, not an ordering question";
+        return "dealloc frees columns rather than accessing them: tensor memory used after (or "
+               "concurrently with) dealloc is the lifetime flag tmem-lifetime "
+               "(litmus/tcgen05/lifetime/), a program error, not an ordering question";
     case Op::Commit:
         return "commit has no tensor-memory effect of its own, and it tracks only operations "
                "issued before it: a later B is simply not tracked "
@@ -447,8 +448,10 @@ std::string notApplicableReason(Op a, Op b) {
     default:
         break;
     }
-    if (b == Op::Alloc || b == Op::Dealloc)
-        return std::string(opKey(b)) + " has no tensor-memory effect that A could conflict with";
+    if (b == Op::Alloc) return "alloc has no tensor-memory effect that A could conflict with";
+    if (b == Op::Dealloc)
+        return "dealloc frees A's columns: an A not ordered before it is the lifetime flag "
+               "tmem-lifetime (litmus/tcgen05/lifetime/), not a reordering";
     if (a == Op::Ld && b == Op::Ld)
         return "both only read tensor memory: no order between two reads is observable";
     return "";

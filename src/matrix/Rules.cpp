@@ -52,7 +52,8 @@ const std::vector<Rule>& rules() {
         {"alloc", "9.7.16.7.1",
          "tcgen05-instructions-tcgen05-alloc-dealloc-relinquish-alloc-permit",
          "alloc and dealloc are synchronous; alloc's only memory effect is a weak generic store "
-         "of the address to shared memory"},
+         "of the address to shared memory; the lifetime they give tensor memory is checked by "
+         "the tmem-lifetime and tcgen05-alloc-misuse flags"},
         {"mbarrier-wait", "9.7.13.15.16",
          "parallel-synchronization-and-communication-instructions-mbarrier-test-wait-try-wait",
          "an mbarrier is waited on with test_wait or try_wait; there is no mbarrier.wait"},

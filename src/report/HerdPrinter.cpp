@@ -69,8 +69,12 @@ void printBody(std::ostream& out, const CheckResult& r) {
 void HerdPrinter::print(std::ostream& out, const CheckResult& r) const {
     out << "Test " << r.testName << ' ' << herdKind(r.quantifier) << '\n';
     printBody(out, r);
-    for (const RaisedFlag& f : r.flags)
+    // herd's `Flag NAME` line, then what raises it: "  by P1: <instruction> (file:line:col)".
+    for (const RaisedFlag& f : r.flags) {
         out << "Flag " << f.name << '\n';
+        for (const std::string& e : f.events)
+            out << "  by " << e << '\n';
+    }
     if (!r.quantifier.empty())
         out << "Condition " << r.quantifier << ' ' << r.conditionText << '\n';
     bool counted = r.observation != Observation::Deadlock && r.observation != Observation::Unknown;

@@ -52,7 +52,7 @@ ordered_json JsonPrinter::toJson(const CheckResult& r) const {
     j["observation"] = toString(r.observation);
     ordered_json flags = ordered_json::array();
     for (const RaisedFlag& f : r.flags)
-        flags.push_back(ordered_json{{"name", f.name}, {"doc", f.doc}});
+        flags.push_back(ordered_json{{"name", f.name}, {"doc", f.doc}, {"events", f.events}});
     j["flags"] = std::move(flags);
     j["deadlocked_waits"] = r.deadlockedWaits;
     j["unknown_reason"] = r.unknownReason;

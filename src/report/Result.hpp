@@ -26,10 +26,16 @@ enum class Observation {
 const char* toString(Observation o);
 std::optional<Observation> observationFromString(const std::string& s);
 
-/** An undefined-behaviour flag raised by at least one allowed execution (cat `flag`). */
+/**
+ * An undefined-behaviour flag raised by at least one allowed execution (cat `flag`), or
+ * `hang`: a spinning wait blocks forever in some execution.
+ */
 struct RaisedFlag {
     std::string name;
     std::string doc;
+    /** What breaks the rule, one entry per witness: "P1: <instruction> (file:line:col)", pairs
+     *  joined by " / ". The engines may pick different witnesses; names are what they agree on. */
+    std::vector<std::string> events;
 };
 
 /** The expectation a corpus entry records, and whether the result met it. */

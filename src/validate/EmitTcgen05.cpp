@@ -238,6 +238,13 @@ void ThreadEmitter::tcAlloc(const Insn& in) {
         return;
     }
     const Operand& a = in.operand(0);
+    if (a.kind == Operand::Kind::Integer) {
+        // The model's address, not the hardware's: fine for ptxas (compile-only), never run.
+        unfaithful("tcgen05.dealloc of a constant address: the hardware's differs");
+        asmStmt("tcgen05.dealloc.cta_group::" + group + ".sync.aligned.b32 %0, " + cols + ";", {},
+                {"\"r\"(" + std::to_string(a.value) + "u)"});
+        return;
+    }
     if (a.kind != Operand::Kind::Name)
         refuse("tcgen05.dealloc needs the address tcgen05.alloc stored, loaded into a register");
     if (kinds_[a.name] != RegKind::Address)

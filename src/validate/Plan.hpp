@@ -33,7 +33,8 @@ enum class Encoding {
     Int,      ///< the integer itself
     F16,      ///< an f16 in the low half, 0 in the high half (mma A/B operands)
     F32,      ///< an f32 (mma accumulators)
-    TmemAddr, ///< a TMEM address: 0xffffffff stands for "not written", anything else the token
+    TmemAddr, ///< a TMEM address: 0xffffffff stands for "not written", anything else the
+              ///< address the model's alloc stores (allocToken)
 };
 
 struct LocPlan {
@@ -52,7 +53,7 @@ struct LocPlan {
     int rows = 1;
     std::vector<std::int64_t> init; ///< per row
     std::int64_t mbCount = 0;       ///< mbarrier: count, 0 = the test initialises it
-    std::int64_t allocToken = 0;    ///< TmemAddr: the token the model stores (nth alloc)
+    std::int64_t allocToken = -1;   ///< TmemAddr: the address the model's alloc stores
 };
 
 struct CtaPlan {

@@ -92,7 +92,8 @@ TEST_CASE("observation names round-trip", "[report]") {
 
 TEST_CASE("herd block for exists", "[report]") {
     CheckResult r = sampleResult("exists");
-    r.flags = {{"race", "a data race"}, {"tmem-conflict", ""}};
+    r.flags = {{"race", "a data race", {"P0: st (t:3:2) / P1: ld (t:3:9)"}},
+               {"tmem-conflict", "", {}}};
     CHECK(HerdPrinter().format(r) == "Test MP Allowed\n"
                                      "States 3\n"
                                      "P1:r0=0; P1:r1=0;\n"
@@ -102,6 +103,7 @@ TEST_CASE("herd block for exists", "[report]") {
                                      "Witnesses\n"
                                      "Positive: 1 Negative: 2\n"
                                      "Flag race\n"
+                                     "  by P0: st (t:3:2) / P1: ld (t:3:9)\n"
                                      "Flag tmem-conflict\n"
                                      "Condition exists (P1:r0 == 1 /\\ P1:r1 == 0)\n"
                                      "Observation MP Sometimes 1 2\n"
@@ -186,7 +188,7 @@ TEST_CASE("herd block expectation lines", "[report]") {
 
 TEST_CASE("an expectation matches only when verdict, flags and states all agree", "[report]") {
     CheckResult r = sampleResult("exists");
-    r.flags = {{"tmem-race", ""}, {"data-race", ""}, {"data-race", "again"}};
+    r.flags = {{"tmem-race", "", {}}, {"data-race", "", {}}, {"data-race", "again", {}}};
     const std::vector<std::string> both = {"data-race", "tmem-race"};
     applyExpectation(r, expectation(Observation::Sometimes, both, 3));
     CHECK(r.expectation.matches);
@@ -215,7 +217,8 @@ TEST_CASE("an expectation matches only when verdict, flags and states all agree"
 }
 
 TEST_CASE("answers in expected.txt's words", "[report]") {
-    CHECK(flagNames({{"b", ""}, {"a", ""}, {"b", "twice"}}) == std::vector<std::string>{"a", "b"});
+    CHECK(flagNames({{"b", "", {}}, {"a", "", {}}, {"b", "twice", {}}}) ==
+          std::vector<std::string>{"a", "b"});
     CHECK(flagsText({}) == "none");
     CHECK(flagsText({"data-race", "tmem-race"}) == "data-race,tmem-race");
     CHECK(answerText(Observation::Deadlock, {}, 0) == "Deadlock flags=none states=0");
@@ -224,7 +227,7 @@ TEST_CASE("answers in expected.txt's words", "[report]") {
 
 TEST_CASE("JSON object shape", "[report]") {
     CheckResult r = sampleResult("exists");
-    r.flags = {{"race", "a data race"}};
+    r.flags = {{"race", "a data race", {"P0: st (t.litmus:4:2) / P1: ld (t.litmus:4:9)"}}};
     nlohmann::ordered_json j = JsonPrinter().toJson(r);
     std::vector<std::string> keys;
     for (auto it = j.begin(); it != j.end(); ++it)
@@ -237,7 +240,9 @@ TEST_CASE("JSON object shape", "[report]") {
     CHECK(j["states"].size() == 3);
     CHECK(j["states"][1].dump() == R"({"values":{"P1:r0":1,"P1:r1":0},"satisfies":true})");
     CHECK(j["observation"] == "Sometimes");
-    CHECK(j["flags"].dump() == R"([{"name":"race","doc":"a data race"}])");
+    CHECK(
+        j["flags"].dump() ==
+        R"j([{"name":"race","doc":"a data race","events":["P0: st (t.litmus:4:2) / P1: ld (t.litmus:4:9)"]}])j");
     CHECK(j["time"] == 0.125);
     CHECK(j["expectation"].is_null());
 

@@ -1,0 +1,103 @@
+// Which blocking events must complete before each event happens, and static gate cycles.
+#include "ir/Gates.hpp"
+
+#include "ir/BaseRelations.hpp"
+
+#include <functional>
+#include <map>
+#include <tuple>
+
+namespace ptxmc::ir {
+
+GateKind gateKind(const Event& e) {
+    if (e.has("MB_WAIT") && e.blocking) return GateKind::Chosen;
+    if (e.has("BAR_WAIT") || e.peerEvent >= 0) return GateKind::Needs;
+    return GateKind::None;
+}
+
+bool gateCoversItself(const Event& gate) {
+    return gateKind(gate) == GateKind::Needs;
+}
+
+namespace {
+
+/** Each bar.sync completion needs the arrivals of the other threads of its instance. */
+void fillNeeds(Program& p) {
+    std::map<std::tuple<int, int, int>, std::vector<int>> arrivals;
+    for (const auto& e : p.events)
+        if (e.has("BAR_ARRIVE")) arrivals[{e.cta, e.barrierId, e.barrierInstance}].push_back(e.id);
+    for (auto& e : p.events) {
+        if (e.has("BAR_WAIT"))
+            for (int a : arrivals[{e.cta, e.barrierId, e.barrierInstance}])
+                if (p.events[static_cast<std::size_t>(a)].thread != e.thread)
+                    e.gateNeeds.push_back(a);
+        if (e.peerEvent >= 0) e.gateNeeds.push_back(e.peerEvent);
+    }
+}
+
+/** Issue-level gates of every thread, then exec events inherit their issue's gates. */
+void fillGates(Program& p) {
+    for (const auto& t : p.threads) {
+        std::vector<int> open;
+        for (int id : t.events) {
+            Event& e = p.events[static_cast<std::size_t>(id)];
+            e.gates = open;
+            if (gateKind(e) == GateKind::None) continue;
+            if (gateCoversItself(e)) e.gates.push_back(id);
+            open.push_back(id);
+        }
+    }
+    for (auto& e : p.events)
+        if (e.issue >= 0) e.gates = p.events[static_cast<std::size_t>(e.issue)].gates;
+}
+
+} // namespace
+
+std::vector<std::string> computeGates(Program& p) {
+    fillNeeds(p);
+    fillGates(p);
+    // A gate that needs, through other gates, its own thread's later events never opens.
+    std::vector<int> state(p.events.size(), 0);
+    std::vector<std::string> cycles;
+    std::function<bool(int)> cyclic = [&](int id) {
+        int& s = state[static_cast<std::size_t>(id)];
+        if (s != 0) return s == 1;
+        s = 1;
+        bool found = false;
+        const Event& e = p.events[static_cast<std::size_t>(id)];
+        for (int g : e.gates) {
+            if (g == id) continue;
+            found = found || cyclic(g);
+        }
+        for (int n : e.gateNeeds) // reaching n: the gates before it
+            for (int x : p.events[static_cast<std::size_t>(n)].gates)
+                if (x != n) found = found || cyclic(x);
+        s = 2;
+        return found;
+    };
+    for (const auto& e : p.events)
+        if (gateKind(e) == GateKind::Needs && state[static_cast<std::size_t>(e.id)] == 0 &&
+            cyclic(e.id))
+            cycles.push_back("P" +
+                             std::to_string(p.threads[static_cast<std::size_t>(e.thread)].id) +
+                             ": " + e.text + " (" + e.loc.str() +
+                             ") waits, through other threads' barriers, for its own thread");
+    return cycles;
+}
+
+std::vector<std::pair<int, int>> realTimeOrder(const Program& p) {
+    std::vector<std::pair<int, int>> out;
+    for (const char* name : {"po", "ae", "iico"})
+        for (const auto& pair : staticRelation(p, name))
+            out.push_back(pair);
+    return out;
+}
+
+std::vector<int> chosenGates(const Program& p) {
+    std::vector<int> out;
+    for (const auto& e : p.events)
+        if (gateKind(e) == GateKind::Chosen) out.push_back(e.id);
+    return out;
+}
+
+} // namespace ptxmc::ir

@@ -1,0 +1,39 @@
+// Gates: the blocking events an event's existence depends on, for executions that hang.
+#pragma once
+
+#include "ir/Program.hpp"
+
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace ptxmc::ir {
+
+/**
+ * How a gate decides whether its thread goes on. A spinning mbarrier wait is Chosen: each
+ * execution says whether it blocks forever (PTX ISA 9.7.13.15.16). The completion of a
+ * bar.sync and a cta_group::2 alloc/dealloc Need other threads' events: the barrier's other
+ * arrivals (9.7.13.1), the peer CTA's operation (9.7.16.5).
+ */
+enum class GateKind { None, Chosen, Needs };
+
+GateKind gateKind(const Event& e);
+
+/** Does the gate hold back itself (Needs) or only what follows it (a wait is performed)? */
+bool gateCoversItself(const Event& gate);
+
+/**
+ * Fills Event::gates (the gates of its thread before it, and itself where it covers itself)
+ * and Event::gateNeeds (the events whose threads must reach them: the gates before each let
+ * it through). Returns a description of each set of gates that wait for each other
+ * in every execution (a static deadlock).
+ */
+std::vector<std::string> computeGates(Program& p);
+
+/** Orders every execution keeps in real time: po, issue before its own events (ae), iico. */
+std::vector<std::pair<int, int>> realTimeOrder(const Program& p);
+
+/** The blocking mbarrier waits of the program (Chosen gates), in id order. */
+std::vector<int> chosenGates(const Program& p);
+
+} // namespace ptxmc::ir

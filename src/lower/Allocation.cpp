@@ -1,0 +1,134 @@
+// Tensor-memory allocations (PTX ISA 9.7.16.7.1): the alloc each dealloc frees, cta_group::2 peers.
+#include "lower/Lowerer.hpp"
+
+#include <map>
+
+namespace ptxmc::lower {
+
+using ir::Value;
+
+namespace {
+
+ir::Event& eventAt(Lowerer& l, int id) {
+    return l.program().events[static_cast<std::size_t>(id)];
+}
+
+std::string hexAddress(std::int64_t a) {
+    static const char* digits = "0123456789abcdef";
+    std::string out;
+    do {
+        out.insert(out.begin(), digits[a & 15]);
+        a >>= 4;
+    } while (a != 0);
+    return "0x" + out;
+}
+
+/** The allocs of `cta` whose address is the constant `address`. */
+std::vector<int> allocsAt(Lowerer& l, int cta, std::int64_t address) {
+    std::vector<int> out;
+    for (const AllocRecord& a : l.allocs) {
+        const ir::Event& e = eventAt(l, a.event);
+        if (e.cta == cta && e.tmemAddress == wrap32(address)) out.push_back(a.event);
+    }
+    return out;
+}
+
+/** The allocs whose address store writes shared-memory cell `slot`. */
+std::vector<int> allocsStoringTo(Lowerer& l, int slot) {
+    std::vector<int> out;
+    for (const AllocRecord& a : l.allocs)
+        if (a.slot == slot) out.push_back(a.event);
+    return out;
+}
+
+/**
+ * The alloc a dealloc's taddr names. Addresses are static here: taddr is either a constant
+ * address or a register loaded from the slot an alloc stored its address to (which alloc's
+ * value the load returns is then a matter of the execution: a stale read is a data race on the
+ * slot).
+ */
+int allocOf(Lowerer& l, const DeallocRecord& d) {
+    const ir::Event& dealloc = eventAt(l, d.event);
+    std::vector<int> found;
+    std::string what;
+    if (d.taddr->op == Value::Op::Const) {
+        found = allocsAt(l, dealloc.cta, d.taddr->constant);
+        what = "address " + hexAddress(wrap32(d.taddr->constant) & 0xffffffff);
+    } else if (d.taddr->op == Value::Op::ReadOf && eventAt(l, d.taddr->event).has("R")) {
+        int slot = eventAt(l, d.taddr->event).location;
+        found = allocsStoringTo(l, slot);
+        what = "a load of '" + l.program().locations[static_cast<std::size_t>(slot)].name + "'";
+    } else {
+        l.fail(d.loc, "taddr must be the address tcgen05.alloc returns: a constant, or a register "
+                      "loaded from the shared-memory cell the alloc wrote it to");
+    }
+    if (found.empty())
+        l.fail(d.loc, "taddr (" + what + ") is not the address of an allocation of CTA " +
+                          std::to_string(dealloc.cta) +
+                          " (PTX ISA 9.7.16.7.1: taddr must point to a previous Tensor Memory "
+                          "allocation)");
+    if (found.size() > 1)
+        l.fail(d.loc, "taddr (" + what +
+                          ") may hold the address of several allocations: ptxmc matches a "
+                          "dealloc to one alloc, so give each alloc its own address cell");
+    return found.front();
+}
+
+/** Links each dealloc to the alloc it frees: same CTA, same number of columns. */
+void matchDeallocs(Lowerer& l) {
+    for (const DeallocRecord& d : l.deallocs) {
+        int alloc = allocOf(l, d);
+        ir::Event& dealloc = eventAt(l, d.event);
+        const ir::Event& a = eventAt(l, alloc);
+        if (a.cta != dealloc.cta)
+            l.fail(d.loc, "taddr is the address of an allocation of CTA " + std::to_string(a.cta) +
+                              "; a CTA deallocates its own tensor memory (PTX ISA 9.7.16.7.1)");
+        if (a.tmemColumns != dealloc.tmemColumns)
+            l.fail(dealloc.loc, "deallocates " + std::to_string(dealloc.tmemColumns) +
+                                    " columns of a " + std::to_string(a.tmemColumns) +
+                                    "-column allocation: ptxmc frees whole allocations");
+        dealloc.tmemAddress = a.tmemAddress;
+        dealloc.tmemAlloc = alloc;
+    }
+}
+
+/**
+ * Pairs the k-th cta_group::2 `tag` event of each CTA (in thread, then program order) with the
+ * k-th of its peer CTA; an unequal count is a static deadlock (PTX ISA 9.7.16.5).
+ */
+void pairPeers(Lowerer& l, const char* tag, const std::string& opcode) {
+    std::map<int, std::vector<int>> byCta;
+    for (const auto& e : l.program().events)
+        if (e.has(tag) && e.has("CG2")) byCta[e.cta].push_back(e.id);
+    const std::vector<int> none;
+    for (const auto& [cta, mine] : byCta) {
+        int peer = l.peerCta(cta);
+        if (peer >= 0 && peer < cta && byCta.count(peer)) continue; // paired from the peer's side
+        auto it = peer >= 0 ? byCta.find(peer) : byCta.end();
+        const std::vector<int>& theirs = it == byCta.end() ? none : it->second;
+        for (std::size_t k = 0; k < mine.size() && k < theirs.size(); ++k) {
+            eventAt(l, mine[k]).peerEvent = theirs[k];
+            eventAt(l, theirs[k]).peerEvent = mine[k];
+        }
+        if (mine.size() == theirs.size()) continue;
+        std::string peerText = peer >= 0 ? "its peer CTA " + std::to_string(peer) + " " +
+                                               std::to_string(theirs.size()) + " time(s)"
+                                         : "its peer CTA runs no thread of this test";
+        l.program().staticDeadlocks.push_back(
+            opcode + ".cta_group::2: CTA " + std::to_string(cta) + " performs it " +
+            std::to_string(mine.size()) + " time(s), " + peerText +
+            "; PTX ISA 9.7.16.5 (#tcgen05-issue-granularity): \"the first warp to perform the "
+            "operation could block until the second warp in the Peer CTA also performs the "
+            "operation\"");
+    }
+}
+
+} // namespace
+
+void resolveAllocations(Lowerer& l) {
+    matchDeallocs(l);
+    pairPeers(l, "ALLOC", "tcgen05.alloc");
+    pairPeers(l, "DEALLOC", "tcgen05.dealloc");
+}
+
+} // namespace ptxmc::lower
