@@ -5,6 +5,9 @@
 #include "litmus/Parser.hpp"
 
 #include <catch2/catch.hpp>
+#include <optional>
+#include <string>
+#include <vector>
 
 using namespace ptxmc;
 using report::Observation;
@@ -111,4 +114,76 @@ exists (P0:r0 == 0 /\ P1:r1 == 0))",
     REQUIRE(r.observation == Observation::Unknown);
     REQUIRE_FALSE(r.unknownReason.empty());
     REQUIRE(r.states.empty());
+}
+
+namespace {
+
+/** The `by` lines of flag `name`, or nullopt when it is not raised. */
+std::optional<std::vector<std::string>> flagEvents(const report::CheckResult& r,
+                                                   const std::string& name) {
+    for (const auto& f : r.flags)
+        if (f.name == name) return f.events;
+    return std::nullopt;
+}
+
+// P0 completes phase 0, sees it, completes phase 1; P1 spins on parity 0 and, looking late,
+// sees phase 2 (parity 0 again). P1 then never reaches bar.sync, so P0 blocks there too.
+const char* kParityReuse = R"(PTX reuse
+{ mb @ mbarrier 0, count 1; }
+ P0@cta 0,gpu 0 | P1@cta 0,gpu 0 ;
+ mbarrier.arrive.shared::cta.b64 _, [mb] | mbarrier.try_wait.parity.shared::cta.b64 _, [mb], 0 ;
+ mbarrier.try_wait.parity.shared::cta.b64 _, [mb], 0 | bar.sync 0 ;
+ mbarrier.arrive.shared::cta.b64 _, [mb] | ;
+ bar.sync 0 | ;
+exists (true))";
+
+} // namespace
+
+TEST_CASE("a wait that can block forever raises hang and names every held gate", "[checker]") {
+    auto r = run(kParityReuse);
+    REQUIRE(r.observation == Observation::Always); // the executions that finish
+    auto events = flagEvents(r, "hang");
+    REQUIRE(events);
+    REQUIRE(events->size() == 2);
+    CHECK(events->at(0).rfind("P0: bar.sync (t.litmus:7:2)", 0) == 0);
+    CHECK(events->at(1).rfind("P1: mbarrier.try_wait", 0) == 0);
+    CHECK(events->at(1).find("(t.litmus:4:") != std::string::npos);
+}
+
+TEST_CASE("waits whose phases always complete in time raise no hang", "[checker]") {
+    auto r = run(R"(PTX handshake
+{ full @ mbarrier 0, count 1; empty @ mbarrier 0, count 1; }
+ P0@cta 0,gpu 0 | P1@cta 0,gpu 0 ;
+ mbarrier.arrive.shared::cta.b64 _, [full] | mbarrier.try_wait.parity.shared::cta.b64 _, [full], 0 ;
+ mbarrier.try_wait.parity.shared::cta.b64 _, [empty], 0 | mbarrier.arrive.shared::cta.b64 _, [empty] ;
+ mbarrier.arrive.shared::cta.b64 _, [full] | ;
+exists (true))");
+    REQUIRE(r.observation == Observation::Always);
+    CHECK_FALSE(flagEvents(r, "hang"));
+    CHECK_FALSE(flagEvents(r, "mbarrier-misuse"));
+}
+
+TEST_CASE("an arrive of the next phase before any True wait is mbarrier misuse", "[checker]") {
+    auto r = run(R"(PTX phase-rule
+{ mb @ mbarrier 0, count 1; }
+ P0@cta 0,gpu 0 ;
+ mbarrier.arrive.shared::cta.b64 _, [mb] ;
+ mbarrier.arrive.shared::cta.b64 _, [mb] ;
+exists (true))");
+    auto events = flagEvents(r, "mbarrier-misuse");
+    REQUIRE(events);
+    REQUIRE(events->size() == 1);
+    CHECK(events->at(0).rfind("P0: mbarrier.arrive.shared::cta.b64 (t.litmus:5:2)", 0) == 0);
+}
+
+TEST_CASE("barriers taken in opposite orders are a static deadlock", "[checker]") {
+    auto r = run(R"(PTX crossed-barriers
+{ }
+ P0@cta 0,gpu 0 | P1@cta 0,gpu 0 ;
+ bar.sync 1, 64 | bar.sync 2, 64 ;
+ bar.sync 2, 64 | bar.sync 1, 64 ;
+exists (true))");
+    REQUIRE(r.observation == Observation::Deadlock);
+    REQUIRE_FALSE(r.deadlockedWaits.empty());
+    CHECK(r.deadlockedWaits.front().find("for its own thread") != std::string::npos);
 }
