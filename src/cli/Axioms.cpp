@@ -101,7 +101,11 @@ void setupAxioms(CLI::App& app) {
     sub->add_option("--engine", args->engine, "enumerate (default) or z3")
         ->check(CLI::IsMember({"z3", "enumerate"}));
     sub->add_option("--implied", args->implied,
-                    "an axiom claimed to follow from the others: it must change NO answer");
+                    "an axiom claimed to follow from the others: it must change NO answer "
+                    "(repeat the option for several)")
+        ->expected(1) // one name per --implied, so a PATH after it is never taken for one
+        ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll)
+        ->option_text("AXIOM");
     sub->add_option("PATH", args->paths, "test files, folders or @index files")->required();
     sub->footer("Example:\n  ptxmc axioms litmus/    every axiom of the default model must matter");
     sub->callback([args]() {
