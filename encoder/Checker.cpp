@@ -23,22 +23,16 @@ void unknownResult(CheckResult& r, z3::solver& s) {
     r.states.clear();
 }
 
-std::string waitName(const ir::Program& p, int event) {
-    const auto& e = p.events[static_cast<std::size_t>(event)];
-    return "P" + std::to_string(p.threads[static_cast<std::size_t>(e.thread)].id) + ": " + e.text +
-           " (" + e.loc.str();
-}
-
 /** Which blocking waits can never succeed (each alone); all of them if only jointly. */
 std::vector<std::string> blockedWaits(Z3Session& s, const ir::Program& p) {
     std::vector<std::string> out;
     z3::expr_vector axioms = s.assumptions(false);
     for (const auto& [event, success] : s.encoder().blockingWaits())
         if (s.solver().check(engine::withLiteral(axioms, success)) == z3::unsat)
-            out.push_back(waitName(p, event) + ")");
+            out.push_back(engine::describeEvent(p, event));
     if (out.empty())
         for (const auto& [event, success] : s.encoder().blockingWaits())
-            out.push_back(waitName(p, event) + ", only jointly)");
+            out.push_back(engine::describeEvent(p, event, "only jointly"));
     return out;
 }
 

@@ -175,7 +175,8 @@ report::CheckResult enumerateTest(const litmus::Test& test, const cat::ResolvedM
     auto raise = [&](const std::string& name, const std::vector<int>& witness) {
         auto& seen = flags[name];
         // The first few, in enumeration order; every wait that can hang.
-        if (seen.size() < 3 || name == engine::kHangFlag) seen.insert(witness);
+        if (seen.size() < engine::kWitnessesShown || name == engine::kHangFlag)
+            seen.insert(witness);
     };
     std::set<int> everSucceeded;
     bool anyConsistent = false, thinAir = false;
@@ -224,20 +225,11 @@ report::CheckResult enumerateTest(const litmus::Test& test, const cat::ResolvedM
     }
     if (states.empty()) {
         r.observation = report::Observation::Deadlock;
-        for (int w : blocking) {
-            const auto& e = p.events[static_cast<std::size_t>(w)];
-            std::string where = "P" +
-                                std::to_string(p.threads[static_cast<std::size_t>(e.thread)].id) +
-                                ": " + e.text + " (" + e.loc.str();
-            if (!everSucceeded.count(w)) r.deadlockedWaits.push_back(where + ")");
-        }
+        for (int w : blocking)
+            if (!everSucceeded.count(w)) r.deadlockedWaits.push_back(engine::describeEvent(p, w));
         if (r.deadlockedWaits.empty())
-            for (int w : blocking) {
-                const auto& e = p.events[static_cast<std::size_t>(w)];
-                r.deadlockedWaits.push_back(
-                    "P" + std::to_string(p.threads[static_cast<std::size_t>(e.thread)].id) + ": " +
-                    e.text + " (" + e.loc.str() + ", only jointly)");
-            }
+            for (int w : blocking)
+                r.deadlockedWaits.push_back(engine::describeEvent(p, w, "only jointly"));
         return finish();
     }
     // Executions that block forever: which waits can hang, and the flags they raise.

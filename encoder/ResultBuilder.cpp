@@ -68,18 +68,16 @@ void setStates(report::CheckResult& r, const ir::Program& p,
     }
 }
 
-std::string describeEvent(const ir::Program& p, int id) {
+std::string describeEvent(const ir::Program& p, int id, const std::string& note) {
     const ir::Event& e = p.events[static_cast<std::size_t>(id)];
     const ir::Event& at = e.issue >= 0 ? p.events[static_cast<std::size_t>(e.issue)] : e;
     std::string who = at.thread >= 0
                           ? "P" + std::to_string(p.threads[static_cast<std::size_t>(at.thread)].id)
                           : std::string("init");
-    return who + ": " + e.text + " (" + at.loc.str() + ")";
+    return who + ": " + e.text + " (" + at.loc.str() + (note.empty() ? "" : ", " + note) + ")";
 }
 
 namespace {
-
-constexpr std::size_t kWitnessesShown = 3;
 
 std::vector<std::string> describeWitnesses(const ir::Program& p,
                                            const std::set<std::vector<int>>& tuples,

@@ -23,11 +23,14 @@ void setStates(report::CheckResult& r, const ir::Program& p,
 /** Witness event tuples of each raised flag (a set member, or a relation pair), by flag name. */
 using FlagWitnesses = std::map<std::string, std::set<std::vector<int>>>;
 
+/** How many witnesses a flag line shows (every one for `hang`). */
+inline constexpr std::size_t kWitnessesShown = 3;
+
 /** The name of the flag raised when some execution blocks forever. */
 inline const char* const kHangFlag = "hang";
 
-/** "P1: <instruction text> (file:line:col)". */
-std::string describeEvent(const ir::Program& p, int id);
+/** "P1: <instruction text> (file:line:col)", or "(file:line:col, <note>)" with a note. */
+std::string describeEvent(const ir::Program& p, int id, const std::string& note = "");
 
 /**
  * Sets r.flags: the model's flags in its order, then `hang`, each with up to three witnesses

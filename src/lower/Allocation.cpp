@@ -1,6 +1,7 @@
 // Tensor-memory allocations (PTX ISA 9.7.16.7.1): the alloc each dealloc frees, cta_group::2 peers.
 #include "lower/Lowerer.hpp"
 
+#include <fmt/format.h>
 #include <map>
 
 namespace ptxmc::lower {
@@ -11,16 +12,6 @@ namespace {
 
 ir::Event& eventAt(Lowerer& l, int id) {
     return l.program().events[static_cast<std::size_t>(id)];
-}
-
-std::string hexAddress(std::int64_t a) {
-    static const char* digits = "0123456789abcdef";
-    std::string out;
-    do {
-        out.insert(out.begin(), digits[a & 15]);
-        a >>= 4;
-    } while (a != 0);
-    return "0x" + out;
 }
 
 /** The allocs of `cta` whose address is the constant `address`. */
@@ -53,7 +44,7 @@ int allocOf(Lowerer& l, const DeallocRecord& d) {
     std::string what;
     if (d.taddr->op == Value::Op::Const) {
         found = allocsAt(l, dealloc.cta, d.taddr->constant);
-        what = "address " + hexAddress(wrap32(d.taddr->constant) & 0xffffffff);
+        what = fmt::format("address {:#x}", wrap32(d.taddr->constant) & 0xffffffff);
     } else if (d.taddr->op == Value::Op::ReadOf && eventAt(l, d.taddr->event).has("R")) {
         int slot = eventAt(l, d.taddr->event).location;
         found = allocsStoringTo(l, slot);
