@@ -21,3 +21,9 @@ foreach(model IN LISTS ptxmc_variant_models)
             ${kernel_tests}
     WORKING_DIRECTORY ${PROJECT_SOURCE_DIR})
 endforeach()
+
+# ptx.cat alone (no tcgen05 layer: hooks.cat keeps its empty defaults) answers every test of
+# the generic-proxy suites as the default model does: tcgen05.cat only adds to it.
+add_test(NAME model/ptx.cat-alone
+  COMMAND ptxmc check --no-time --model model/ptx.cat litmus/ptx
+  WORKING_DIRECTORY ${PROJECT_SOURCE_DIR})

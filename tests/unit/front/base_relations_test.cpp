@@ -1,0 +1,192 @@
+// Program-determined base relations, checked directly on small lowered programs (the
+// differential check between engines cannot see a mistake both engines inherit from here).
+#include "ir/BaseRelations.hpp"
+#include "litmus/Parser.hpp"
+#include "lower/Lowerer.hpp"
+
+#include <algorithm>
+#include <catch2/catch.hpp>
+#include <string>
+
+using namespace ptxmc;
+using ir::Tag;
+
+namespace {
+
+ir::Program lowerText(const std::string& text) {
+    return lower::lowerTest(litmus::parseLitmus(text, "t.litmus"));
+}
+
+/** The issue-level events written `opcode`, in program order (exec events add their role). */
+std::vector<int> eventsOf(const ir::Program& p, const std::string& opcode) {
+    std::vector<int> out;
+    for (const auto& e : p.events)
+        if (e.text == opcode) out.push_back(e.id);
+    return out;
+}
+
+/** The one event written `opcode`. */
+int eventOf(const ir::Program& p, const std::string& opcode) {
+    auto ids = eventsOf(p, opcode);
+    REQUIRE(ids.size() == 1);
+    return ids[0];
+}
+
+bool related(const ir::Pairs& r, int a, int b) {
+    return std::find(r.begin(), r.end(), std::pair{a, b}) != r.end();
+}
+
+/** The accesses of `p` to location `name` among `r`'s targets of `from`. */
+int targetsOn(const ir::Program& p, const ir::Pairs& r, int from, const std::string& name) {
+    int n = 0;
+    for (const auto& [a, b] : r) {
+        const ir::Event& e = p.events[static_cast<std::size_t>(b)];
+        if (a == from && e.location >= 0 &&
+            p.locations[static_cast<std::size_t>(e.location)].name == name)
+            ++n;
+    }
+    return n;
+}
+
+const char* kCopy = "cp.async.bulk.global.shared::cta.bulk_group";
+
+const char* kBulkGroups = R"(PTX groups
+{ s1 @ shared 0 = 0; s2 @ shared 0 = 0; g1 = 0; g2 = 0; }
+ P0@cta 0,gpu 0 ;
+ cp.async.bulk.global.shared::cta.bulk_group [g1], [s1], 16 ;
+ cp.async.bulk.commit_group ;
+ cp.async.bulk.global.shared::cta.bulk_group [g2], [s2], 16 ;
+ cp.async.bulk.commit_group ;
+ cp.async.bulk.wait_group 1 ;
+ cp.async.bulk.wait_group 0 ;
+exists (g1 == 0)
+)";
+
+} // namespace
+
+TEST_CASE("po orders issue-level events only; ae links an issue to its own events",
+          "[base-relations]") {
+    auto p = lowerText(kBulkGroups);
+    auto po = ir::staticRelation(p, "po");
+    auto ae = ir::staticRelation(p, "ae");
+    auto copies = eventsOf(p, kCopy);
+    REQUIRE(copies.size() == 2);
+    int copy1 = copies[0], copy2 = copies[1];
+    REQUIRE(related(po, copy1, copy2));
+    REQUIRE_FALSE(related(po, copy2, copy1));
+    for (const auto& e : p.events) {
+        if (e.issue < 0) continue;
+        REQUIRE(related(ae, e.issue, e.id));
+        for (const auto& [a, b] : po)
+            REQUIRE((a != e.id && b != e.id)); // asynchronous accesses are not in po (8.9.1.1)
+    }
+}
+
+TEST_CASE("iico: inside one copy, its read before its write", "[base-relations]") {
+    auto p = lowerText(kBulkGroups);
+    auto iico = ir::staticRelation(p, "iico");
+    auto ae = ir::staticRelation(p, "ae");
+    int copy1 = eventsOf(p, kCopy).at(0);
+    REQUIRE(targetsOn(p, ae, copy1, "s1") == 1);
+    REQUIRE(targetsOn(p, ae, copy1, "g1") == 1);
+    for (const auto& [a, b] : iico) {
+        const ir::Event& from = p.events[static_cast<std::size_t>(a)];
+        const ir::Event& to = p.events[static_cast<std::size_t>(b)];
+        REQUIRE(from.issue == to.issue); // never across two operations
+        REQUIRE_FALSE(to.has(Tag::R));   // a read is never after anything of its operation
+    }
+    int reads = 0;
+    for (const auto& [a, b] : iico)
+        reads += p.events[static_cast<std::size_t>(a)].issue == copy1 &&
+                 p.events[static_cast<std::size_t>(a)].has(Tag::R);
+    REQUIRE(reads >= 1);
+}
+
+TEST_CASE("bwait: wait_group N covers all but the N most recent groups", "[base-relations]") {
+    auto p = lowerText(kBulkGroups);
+    auto bwait = ir::staticRelation(p, "bwait");
+    std::vector<int> commits, waits;
+    for (const auto& e : p.events) {
+        if (e.has(Tag::BCOMMIT)) commits.push_back(e.id);
+        if (e.has(Tag::BWAIT)) waits.push_back(e.id);
+    }
+    REQUIRE(commits.size() == 2);
+    REQUIRE(waits.size() == 2);
+    REQUIRE(related(bwait, commits[0], waits[0]));       // wait_group 1: the older group
+    REQUIRE_FALSE(related(bwait, commits[1], waits[0])); // ... not the newer one
+    REQUIRE(related(bwait, commits[0], waits[1]));       // wait_group 0: both
+    REQUIRE(related(bwait, commits[1], waits[1]));
+}
+
+TEST_CASE("pf-covers: a proxy fence covers its state-space window", "[base-relations]") {
+    // fence.proxy.async covers async-proxy accesses: the copies' reads of a and b, writes of
+    // g and h.
+    auto p = lowerText(R"(PTX windows
+{ a @ shared 0 = 0; b @ shared 1 = 0; g = 0; h = 0; }
+ P0@cta 0,cluster 0,gpu 0 | P1@cta 1,cluster 0,gpu 0 ;
+ cp.async.bulk.global.shared::cta.bulk_group [g], [a], 16 | cp.async.bulk.global.shared::cta.bulk_group [h], [b], 16 ;
+ fence.proxy.async.shared::cta | fence.proxy.async ;
+ fence.proxy.async.global | ;
+ fence.proxy.async.shared::cluster | ;
+exists (g == 0)
+)");
+    auto covers = ir::staticRelation(p, "pf-covers");
+    int cta = eventOf(p, "fence.proxy.async.shared::cta");
+    int global = eventOf(p, "fence.proxy.async.global");
+    int cluster = eventOf(p, "fence.proxy.async.shared::cluster");
+    int all = eventOf(p, "fence.proxy.async");
+    for (int f : {cta, global, cluster})
+        REQUIRE(f != all);
+    REQUIRE(targetsOn(p, covers, cta, "a") == 1);
+    REQUIRE(targetsOn(p, covers, cta, "b") == 0); // another CTA's shared memory
+    REQUIRE(targetsOn(p, covers, cta, "g") == 0);
+    REQUIRE(targetsOn(p, covers, global, "g") == 1);
+    REQUIRE(targetsOn(p, covers, global, "h") == 1);
+    REQUIRE(targetsOn(p, covers, global, "a") == 0);
+    REQUIRE(targetsOn(p, covers, cluster, "a") == 1);
+    REQUIRE(targetsOn(p, covers, cluster, "b") == 1); // the same cluster
+    REQUIRE(targetsOn(p, covers, cluster, "g") == 0);
+    for (const char* name : {"a", "b", "g", "h"})
+        REQUIRE(targetsOn(p, covers, all, name) == 1);
+}
+
+TEST_CASE("sr and scopes: .cta includes the CTA, .gpu the GPU", "[base-relations]") {
+    auto p = lowerText(R"(PTX scopes
+{ x = 0; }
+ P0@cta 0,gpu 0 | P1@cta 1,gpu 0 | P2@cta 0,gpu 0 ;
+ st.relaxed.cta.u32 [x], 1 | ld.relaxed.gpu.u32 r0, [x] | ld.relaxed.cta.u32 r0, [x] ;
+exists (P1:r0 == 1)
+)");
+    auto sr = ir::staticRelation(p, "sr");
+    int st = eventOf(p, "st.relaxed.cta.u32");
+    int ldGpu = eventOf(p, "ld.relaxed.gpu.u32");
+    int ldCta = eventOf(p, "ld.relaxed.cta.u32");
+    REQUIRE(related(sr, st, ldCta));       // same CTA, both scopes include each other
+    REQUIRE_FALSE(related(sr, st, ldGpu)); // .cta of CTA 0 does not include CTA 1
+    REQUIRE(ir::scopeIncludes(p.events[static_cast<std::size_t>(ldGpu)],
+                              p.events[static_cast<std::size_t>(st)]));
+}
+
+TEST_CASE("rmw pairs an atom's read with its write; syncbar pairs bar.sync across threads",
+          "[base-relations]") {
+    auto p = lowerText(R"(PTX rmw-bar
+{ x = 0; }
+ P0@cta 0,gpu 0 | P1@cta 0,gpu 0 ;
+ atom.relaxed.gpu.add.u32 r0, [x], 1 | bar.sync 0 ;
+ bar.sync 0 | ;
+exists (x == 1)
+)");
+    auto rmw = ir::staticRelation(p, "rmw");
+    REQUIRE(rmw.size() == 1);
+    const ir::Event& r = p.events[static_cast<std::size_t>(rmw[0].first)];
+    const ir::Event& w = p.events[static_cast<std::size_t>(rmw[0].second)];
+    REQUIRE((r.has(Tag::R) && w.has(Tag::W) && r.location == w.location));
+    auto syncbar = ir::staticRelation(p, "syncbar");
+    REQUIRE(syncbar.size() == 2); // each thread's arrival before the other's completion
+    for (const auto& [a, b] : syncbar) {
+        REQUIRE(p.events[static_cast<std::size_t>(a)].has(Tag::BAR_ARRIVE));
+        REQUIRE(p.events[static_cast<std::size_t>(b)].has(Tag::BAR_WAIT));
+        REQUIRE(p.events[static_cast<std::size_t>(a)].thread !=
+                p.events[static_cast<std::size_t>(b)].thread);
+    }
+}
