@@ -1,6 +1,8 @@
 // Bookkeeping of a test under construction: shape, locations, registers, values and limits.
 #include "gen/Draft.hpp"
 
+#include "ptx/Print.hpp"
+
 #include <algorithm>
 
 namespace ptxmc::gen {
@@ -245,8 +247,8 @@ int Draft::pickMbarrier(int t, int cta) {
     if (m < 0 || m < before || ctaOf(t) != cta || !opt_.mbarrier || !rng_->chance(25)) return m;
     // Sometimes the program initialises the new mbarrier itself (PTX ISA 9.7.13.15.9).
     loc(m).programInit = true;
-    emit(t, "mbarrier.init.shared::cta.b64 " + addr(m, cta, cta) + ", " +
-                std::to_string(loc(m).count));
+    const ptx::MbarrierInit init{{ptx::Space::SharedCta, true}};
+    emit(t, ptx::printOpcode(init) + " " + addr(m, cta, cta) + ", " + std::to_string(loc(m).count));
     mbOp(key(m, cta));
     return m;
 }

@@ -2,6 +2,7 @@
 #pragma once
 
 #include "gen/Draft.hpp"
+#include "ptx/Insn.hpp"
 
 #include <optional>
 #include <string>
@@ -11,8 +12,11 @@ namespace ptxmc::gen {
 /** A fragment appends instructions to the draft; false when it did not apply. */
 using Fragment = bool (*)(Draft&);
 
+/** `op` printed by ptx::printOpcode, then its operands (already in litmus syntax). */
+std::string text(const ptx::Op& op, const std::string& operands = "");
+
 // Generic proxy (GenGeneric.cpp). `l` is a location, `inst` the CTA instance accessed.
-std::string scopeName(Rng& rng);
+ptx::Scope pickScope(Rng& rng);
 std::string load(Draft& d, int t, int l, int inst);
 bool store(Draft& d, int t, int l, int inst, std::optional<std::int64_t> value = std::nullopt);
 std::string atomic(Draft& d, int t, int l, int inst);

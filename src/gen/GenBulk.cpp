@@ -23,15 +23,16 @@ bool bulkToShared(Draft& d, int t, int s, int inst, int mb, bool multicast, int 
         }
         inst = c; // the operands name the issuer's instances; the mask picks the targets
     }
-    const std::string dstSpace =
-        multicast || inst != c ? ".shared::cluster" : r.pick({".shared::cluster", ".shared::cta"});
-    d.emit(t, "cp.async.bulk" + dstSpace + ".global.mbarrier::complete_tx::bytes" +
-                  (multicast ? ".multicast::cluster " : " ") + d.addr(s, c, inst) + ", " +
-                  d.addr(g, c, -1) + ", " + std::to_string(size) + ", " + d.addr(mb, c, inst) +
-                  (multicast ? ", " + std::string(mask == 3   ? "0b11"
-                                                  : mask == 1 ? "0x1"
-                                                              : "2")
-                             : ""));
+    using PSpace = ptx::Space;
+    const PSpace dst = multicast || inst != c ? PSpace::SharedCluster
+                                              : r.pick({PSpace::SharedCluster, PSpace::SharedCta});
+    d.emit(t, text(ptx::BulkCopy{dst, PSpace::Global, true, multicast, {}},
+                   d.addr(s, c, inst) + ", " + d.addr(g, c, -1) + ", " + std::to_string(size) +
+                       ", " + d.addr(mb, c, inst) +
+                       (multicast ? ", " + std::string(mask == 3   ? "0b11"
+                                                       : mask == 1 ? "0x1"
+                                                                   : "2")
+                                  : "")));
     const std::vector<std::int64_t> src = d.read(d.key(g, -1));
     for (int cta : targets) {
         d.write(d.key(s, cta), src);
@@ -51,18 +52,18 @@ bool bulkToGlobal(Draft& d, int t) {
         store(d, t, s, c, d.freshConst());
         if (r.chance(70)) asyncFence(d, t, Space::Shared);
     }
-    d.emit(t, "cp.async.bulk.global.shared::cta.bulk_group " + d.addr(g, c, -1) + ", " +
-                  d.addr(s, c, c) + ", " + std::to_string(r.pick({16, 16, 32})));
+    const ptx::BulkCopy copy{ptx::Space::Global, ptx::Space::SharedCta, false, false, {}};
+    d.emit(t, text(copy, d.addr(g, c, -1) + ", " + d.addr(s, c, c) + ", " +
+                             std::to_string(r.pick({16, 16, 32}))));
     d.write(d.key(g, -1), d.read(d.key(s, c)));
     ++d.th(t).openCopies;
     if (r.chance(20)) return true; // sometimes the copy's group is never committed
-    d.emit(t, "cp.async.bulk.commit_group");
+    d.emit(t, text(ptx::BulkCommit{}));
     d.th(t).openCopies = 0;
     ++d.th(t).groups;
     if (r.chance(25)) return true;
     const int n = d.th(t).groups > 1 && r.chance(40) ? 1 : 0;
-    d.emit(t, std::string("cp.async.bulk.wait_group") + (r.chance(40) ? ".read " : " ") +
-                  std::to_string(n));
+    d.emit(t, text(ptx::BulkWait{r.chance(40)}, std::to_string(n)));
     return true;
 }
 
@@ -109,12 +110,11 @@ bool fragToGlobal(Draft& d) {
 bool fragGroupOp(Draft& d) {
     const int t = d.pickThread();
     if (d.rng().chance(50)) {
-        d.emit(t, "cp.async.bulk.commit_group");
+        d.emit(t, text(ptx::BulkCommit{}));
         d.th(t).openCopies = 0;
         ++d.th(t).groups;
     } else {
-        d.emit(t, std::string("cp.async.bulk.wait_group") + (d.rng().chance(50) ? ".read " : " ") +
-                      "0");
+        d.emit(t, text(ptx::BulkWait{d.rng().chance(50)}, "0"));
     }
     return true;
 }

@@ -1,5 +1,7 @@
 // Generic-proxy instructions: ld/st/atom/red with every semantics and scope, fences, bar.sync.
 #include "gen/Families.hpp"
+#include "ptx/Print.hpp"
+#include "ptx/Tables.hpp"
 
 #include <algorithm>
 
@@ -9,14 +11,18 @@ namespace {
 
 /** The state-space qualifier: optional for global and own shared memory (generic
  * addressing), .shared::cluster for a peer CTA's shared memory. */
-std::string spaceQualifier(Draft& d, int l, int fromCta, int inst) {
-    if (d.loc(l).space == Space::Global) return d.rng().chance(55) ? ".global" : "";
-    if (inst != fromCta) return ".shared::cluster";
-    return d.rng().pick({".shared::cta", ".shared::cta", ".shared", ".shared::cluster", ""});
+ptx::Space spaceQualifier(Draft& d, int l, int fromCta, int inst) {
+    using S = ptx::Space;
+    if (d.loc(l).space == Space::Global) return d.rng().chance(55) ? S::Global : S::None;
+    if (inst != fromCta) return S::SharedCluster;
+    return d.rng().pick({S::SharedCta, S::SharedCta, S::Shared, S::SharedCluster, S::None});
 }
 
-std::string typeSuffix(Rng& rng) {
-    return rng.pick({".u32", ".u32", ".b32", ".s32", "", ""});
+const ptx::Type kU32{'u', 32}, kS32{'s', 32}, kB32{'b', 32};
+
+std::vector<ptx::Type> typeSuffix(Rng& rng) {
+    using T = std::vector<ptx::Type>;
+    return rng.pick({T{kU32}, T{kU32}, T{kB32}, T{kS32}, T{}, T{}});
 }
 
 /** Dat3M's short spelling (`ld.weak r0, x`) is only used for global memory. */
@@ -37,23 +43,30 @@ std::int64_t apply(const std::string& op, std::int64_t old, std::int64_t v) {
 
 } // namespace
 
-std::string scopeName(Rng& rng) {
-    return rng.pick({"cta", "cta", "cluster", "gpu", "gpu", "sys"});
+std::string text(const ptx::Op& op, const std::string& operands) {
+    return ptx::printOpcode(op) + (operands.empty() ? "" : " " + operands);
+}
+
+ptx::Scope pickScope(Rng& rng) {
+    using S = ptx::Scope;
+    return rng.pick({S::Cta, S::Cta, S::Cluster, S::Gpu, S::Gpu, S::Sys});
 }
 
 std::string load(Draft& d, int t, int l, int inst) {
     Rng& r = d.rng();
-    std::string sem = std::vector<std::string>{"", ".weak", ".relaxed", ".acquire",
-                                               ".volatile"}[r.weighted({15, 25, 25, 25, 10})];
-    if (sem == ".relaxed" || sem == ".acquire") sem += "." + scopeName(r);
+    using S = ptx::Sem;
+    ptx::Ld ld;
+    ld.sem = std::vector<S>{S::None, S::Weak, S::Relaxed, S::Acquire,
+                            S::Volatile}[r.weighted({15, 25, 25, 25, 10})];
+    if (ld.sem == S::Relaxed || ld.sem == S::Acquire) ld.scope = pickScope(r);
     const int c = d.ctaOf(t);
     const std::string reg = d.freshReg("r");
     const CellKey k = d.key(l, inst);
     // One random choice per statement: the order C++ evaluates operands of + is unspecified.
-    const std::string space = spaceQualifier(d, l, c, inst);
-    const std::string type = typeSuffix(r);
+    ld.space = spaceQualifier(d, l, c, inst);
+    ld.types = typeSuffix(r);
     const std::string operand = operandText(d, l, c, inst);
-    d.emit(t, "ld" + sem + space + type + " " + reg + ", " + operand);
+    d.emit(t, text(ld, reg + ", " + operand));
     d.define(t, reg, d.read(k));
     d.observe(t, reg, k);
     return reg;
@@ -61,9 +74,11 @@ std::string load(Draft& d, int t, int l, int inst) {
 
 bool store(Draft& d, int t, int l, int inst, std::optional<std::int64_t> value) {
     Rng& r = d.rng();
-    std::string sem = std::vector<std::string>{"", ".weak", ".relaxed", ".release",
-                                               ".volatile"}[r.weighted({15, 25, 25, 25, 10})];
-    if (sem == ".relaxed" || sem == ".release") sem += "." + scopeName(r);
+    using S = ptx::Sem;
+    ptx::St st;
+    st.sem = std::vector<S>{S::None, S::Weak, S::Relaxed, S::Release,
+                            S::Volatile}[r.weighted({15, 25, 25, 25, 10})];
+    if (st.sem == S::Relaxed || st.sem == S::Release) st.scope = pickScope(r);
     const int c = d.ctaOf(t);
     std::vector<std::int64_t> values;
     std::string v;
@@ -73,10 +88,10 @@ bool store(Draft& d, int t, int l, int inst, std::optional<std::int64_t> value) 
     } else {
         v = d.valueOperand(t, values, true);
     }
-    const std::string space = spaceQualifier(d, l, c, inst);
-    const std::string type = typeSuffix(r);
+    st.space = spaceQualifier(d, l, c, inst);
+    st.types = typeSuffix(r);
     const std::string operand = operandText(d, l, c, inst);
-    d.emit(t, "st" + sem + space + type + " " + operand + ", " + v);
+    d.emit(t, text(st, operand + ", " + v));
     d.write(d.key(l, inst), values);
     return true;
 }
@@ -85,11 +100,13 @@ std::string atomic(Draft& d, int t, int l, int inst) {
     Rng& r = d.rng();
     const std::string op =
         r.pick({"add", "add", "exch", "cas", "cas", "and", "or", "xor", "max", "min"});
-    std::string type =
-        op == "add" || op == "max" || op == "min" ? r.pick({".u32", ".s32"}) : ".b32";
-    std::string sem = r.pick({"", ".relaxed", ".acquire", ".release", ".acq_rel"});
+    using S = ptx::Sem;
+    ptx::Atom at;
+    at.op = *ptx::valueOf(ptx::kAtomOps, op);
+    at.types = {op == "add" || op == "max" || op == "min" ? r.pick({kU32, kS32}) : kB32};
+    at.sem = r.pick({S::None, S::Relaxed, S::Acquire, S::Release, S::AcqRel});
     // The scope may be omitted (.gpu by default, PTX ISA 9.7.13.5).
-    std::string scope = r.chance(85) ? "." + scopeName(r) : "";
+    at.scope = r.chance(85) ? pickScope(r) : ptx::Scope::None;
     const int c = d.ctaOf(t);
     const CellKey k = d.key(l, inst);
     const std::vector<std::int64_t> old = d.read(k);
@@ -112,8 +129,8 @@ std::string atomic(Draft& d, int t, int l, int inst) {
                 written.push_back(apply(op, o, a));
     }
     const std::string reg = d.freshReg("r");
-    d.emit(t, "atom" + sem + scope + spaceQualifier(d, l, c, inst) + "." + op + type + " " + reg +
-                  ", " + d.addr(l, c, inst) + ", " + args);
+    at.space = spaceQualifier(d, l, c, inst);
+    d.emit(t, text(at, reg + ", " + d.addr(l, c, inst) + ", " + args));
     d.write(k, written);
     d.define(t, reg, old);
     d.observe(t, reg, k);
@@ -123,18 +140,23 @@ std::string atomic(Draft& d, int t, int l, int inst) {
 bool reduction(Draft& d, int t, int l, int inst) {
     Rng& r = d.rng();
     const std::string op = r.pick({"add", "add", "and", "or", "xor", "max", "min"});
-    std::string type =
-        op == "add" || op == "max" || op == "min" ? r.pick({".u32", ".s32", ""}) : ".b32";
-    std::string sem = r.pick({"", ".relaxed", ".release", ".release"});
-    std::string scope = r.chance(85) ? "." + scopeName(r) : "";
+    using S = ptx::Sem;
+    using T = std::vector<ptx::Type>;
+    ptx::Atom red;
+    red.name = ptx::AtomName::Red;
+    red.op = *ptx::valueOf(ptx::kAtomOps, op);
+    red.types =
+        op == "add" || op == "max" || op == "min" ? r.pick({T{kU32}, T{kS32}, T{}}) : T{kB32};
+    red.sem = r.pick({S::None, S::Relaxed, S::Release, S::Release});
+    red.scope = r.chance(85) ? pickScope(r) : ptx::Scope::None;
     const int c = d.ctaOf(t);
     const CellKey k = d.key(l, inst);
     const std::int64_t v = r.range(1, 3);
     std::vector<std::int64_t> written;
     for (std::int64_t o : d.read(k))
         written.push_back(apply(op, o, v));
-    d.emit(t, "red" + sem + scope + spaceQualifier(d, l, c, inst) + "." + op + type + " " +
-                  d.addr(l, c, inst) + ", " + std::to_string(v));
+    red.space = spaceQualifier(d, l, c, inst);
+    d.emit(t, text(red, d.addr(l, c, inst) + ", " + std::to_string(v)));
     d.write(k, written);
     return true;
 }
@@ -143,16 +165,17 @@ void memoryFence(Draft& d, int t) {
     Rng& r = d.rng();
     switch (r.weighted({4, 3, 1, 2})) {
     case 0:
-        d.emit(t, "fence.sc." + scopeName(r));
+        d.emit(t, text(ptx::Fence{ptx::Sem::Sc, pickScope(r)}, ""));
         break;
     case 1:
-        d.emit(t, "fence.acq_rel." + scopeName(r));
+        d.emit(t, text(ptx::Fence{ptx::Sem::AcqRel, pickScope(r)}, ""));
         break;
-    case 2:
-        d.emit(t, "fence." + scopeName(r)); // no .sem: .acq_rel (PTX ISA 9.7.13.4)
+    case 2: // no .sem: .acq_rel (PTX ISA 9.7.13.4)
+        d.emit(t, text(ptx::Fence{ptx::Sem::None, pickScope(r)}, ""));
         break;
-    default:
-        d.emit(t, std::string("membar.") + r.pick({"cta", "gl", "sys"}));
+    default: // membar.gl is the GPU scope
+        d.emit(t,
+               text(ptx::Membar{r.pick({ptx::Scope::Cta, ptx::Scope::Gpu, ptx::Scope::Sys})}, ""));
         break;
     }
 }
@@ -160,10 +183,12 @@ void memoryFence(Draft& d, int t) {
 bool barrier(Draft& d, int cta, std::vector<int> participants) {
     std::sort(participants.begin(), participants.end());
     auto [id, count] = d.barrierFor(cta, participants);
-    const std::string op = d.rng().pick({"bar.sync", "bar.sync", "barrier.sync", "barrier.cta.sync",
-                                         "bar.cta.sync", "barrier.sync.aligned"});
+    using B = ptx::Barrier; // {barrier spelling, .cta, .aligned}
+    const B op =
+        d.rng().pick({B{false, false, false}, B{false, false, false}, B{true, false, false},
+                      B{true, true, false}, B{false, true, false}, B{true, false, true}});
     for (int t : participants)
-        d.emit(t, op + " " + std::to_string(id) + count);
+        d.emit(t, text(op, std::to_string(id) + count));
     return true;
 }
 
@@ -219,14 +244,17 @@ bool fragArithmetic(Draft& d) {
     if (regs.empty()) return false;
     Rng& r = d.rng();
     const std::string src = r.pick(regs);
-    const std::string op = r.pick({"add", "add", "sub", "mul"});
-    const std::int64_t k = op == "mul" ? r.range(0, 2) : r.range(0, 3);
+    using A = ptx::ArithOp;
+    ptx::Arith arith;
+    arith.op = r.pick({A::Add, A::Add, A::Sub, A::Mul});
+    const std::int64_t k = arith.op == A::Mul ? r.range(0, 2) : r.range(0, 3);
     std::vector<std::int64_t> values;
     for (std::int64_t v : d.th(t).regs[src])
-        values.push_back(op == "add" ? v + k : op == "sub" ? v - k : v * k);
+        values.push_back(arith.op == A::Add ? v + k : arith.op == A::Sub ? v - k : v * k);
     const std::string dst = d.freshReg("r");
-    d.emit(t,
-           op + r.pick({"", ".u32", ".s32"}) + " " + dst + ", " + src + ", " + std::to_string(k));
+    using T = std::vector<ptx::Type>;
+    arith.types = r.pick({T{}, T{kU32}, T{kS32}});
+    d.emit(t, text(arith, dst + ", " + src + ", " + std::to_string(k)));
     d.define(t, dst, values);
     d.observe(t, dst, std::nullopt);
     return true;

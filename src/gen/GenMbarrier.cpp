@@ -1,12 +1,16 @@
 // mbarrier instructions: arrive{.expect_tx}, expect_tx, complete_tx, test_wait/try_wait.
 #include "gen/Families.hpp"
+#include "ptx/Insn.hpp"
 
 namespace ptxmc::gen {
 
 namespace {
 
-std::string mbScope(Rng& r) {
-    return r.pick({"", ".cta", ".cluster"});
+using ptx::Scope;
+using PSpace = ptx::Space;
+
+Scope mbScope(Rng& r) {
+    return r.pick({Scope::None, Scope::Cta, Scope::Cluster});
 }
 
 } // namespace
@@ -15,20 +19,22 @@ bool arrive(Draft& d, int t, int mb, int inst, int expectTx) {
     Rng& r = d.rng();
     const int c = d.ctaOf(t);
     const bool local = inst == c;
-    std::string q = r.pick({"", ".release", ".release", ".relaxed"});
+    ptx::MbarrierArrive a;
+    a.expectTx = expectTx != 0;
+    a.sem = r.pick({ptx::Sem::None, ptx::Sem::Release, ptx::Sem::Release, ptx::Sem::Relaxed});
     // A remote arrive goes through the cluster window and can return no phase token.
-    q += local ? mbScope(r) : std::string(".cluster");
-    const std::string space =
-        local ? r.pick({"", ".shared::cta", ".shared::cta", ".shared", ".shared::cluster"})
-              : ".shared::cluster";
-    q += space;
+    a.scope = local ? mbScope(r) : Scope::Cluster;
+    a.mb.space = local ? r.pick({PSpace::None, PSpace::SharedCta, PSpace::SharedCta, PSpace::Shared,
+                                 PSpace::SharedCluster})
+                       : PSpace::SharedCluster;
+    a.mb.b64 = true;
     // Through the .shared::cluster window the state operand must be the sink (PTX ISA
     // 9.7.13.15.13).
-    const bool token = space != ".shared::cluster" && r.chance(35);
+    const bool token = a.mb.space != PSpace::SharedCluster && r.chance(35);
     const std::string st = token ? d.freshReg("tk") : "_";
     const CellKey k = d.key(mb, inst);
-    d.emit(t, std::string("mbarrier.arrive") + (expectTx ? ".expect_tx" : "") + q + ".b64 " + st +
-                  ", " + d.addr(mb, c, inst) + (expectTx ? ", " + std::to_string(expectTx) : ""));
+    d.emit(t, text(a, st + ", " + d.addr(mb, c, inst) +
+                          (expectTx ? ", " + std::to_string(expectTx) : "")));
     d.mbArrive(k);
     if (token) {
         d.define(t, st, {});
@@ -48,17 +54,18 @@ std::string mbWait(Draft& d, int t, int mb, bool blocking) {
     for (const auto& [reg, key] : d.th(t).tokens)
         if (key == k) tokens.push_back(reg);
     std::string arg = r.chance(75) ? "0" : "1";
-    std::string q = ".parity";
+    ptx::MbarrierWait w;
+    w.parity = true;
     if (!tokens.empty() && r.chance(50)) {
         arg = r.pick(tokens);
-        q.clear();
+        w.parity = false;
     }
-    std::string sem = r.pick({"", ".acquire", ".acquire", ".relaxed"});
-    std::string scope = sem == ".relaxed" ? r.pick({".cta", ".cluster"}) : mbScope(r);
-    q += sem + scope + r.pick({"", ".shared::cta", ".shared::cta", ".shared"});
+    w.sem = r.pick({ptx::Sem::None, ptx::Sem::Acquire, ptx::Sem::Acquire, ptx::Sem::Relaxed});
+    w.scope = w.sem == ptx::Sem::Relaxed ? r.pick({Scope::Cta, Scope::Cluster}) : mbScope(r);
+    w.mb = {r.pick({PSpace::None, PSpace::SharedCta, PSpace::SharedCta, PSpace::Shared}), true};
     const std::string dst = blocking ? "_" : d.freshReg("p");
-    d.emit(t, std::string("mbarrier.") + r.pick({"try_wait", "try_wait", "test_wait"}) + q +
-                  ".b64 " + dst + ", " + d.addr(mb, c, c) + ", " + arg);
+    w.tryWait = r.pick({true, true, false});
+    d.emit(t, text(w, dst + ", " + d.addr(mb, c, c) + ", " + arg));
     d.mbOp(k);
     if (!blocking) {
         d.define(t, dst, {1, 0});
@@ -70,10 +77,12 @@ std::string mbWait(Draft& d, int t, int mb, bool blocking) {
 bool txOp(Draft& d, int t, int mb, int inst, bool complete, int bytes) {
     Rng& r = d.rng();
     const int c = d.ctaOf(t);
-    const std::string space = inst == c ? ".shared::cta" : ".shared::cluster";
-    d.emit(t, std::string("mbarrier.") + (complete ? "complete_tx" : "expect_tx") + ".relaxed" +
-                  (inst == c ? r.pick({".cta", ".cluster"}) : ".cluster") + space + ".b64 " +
-                  d.addr(mb, c, inst) + ", " + std::to_string(bytes));
+    ptx::MbarrierTx tx;
+    tx.complete = complete;
+    tx.relaxed = true;
+    tx.scope = inst == c ? r.pick({Scope::Cta, Scope::Cluster}) : Scope::Cluster;
+    tx.mb = {inst == c ? PSpace::SharedCta : PSpace::SharedCluster, true};
+    d.emit(t, text(tx, d.addr(mb, c, inst) + ", " + std::to_string(bytes)));
     d.mbOp(d.key(mb, inst));
     return true;
 }

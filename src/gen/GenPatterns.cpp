@@ -86,7 +86,7 @@ void producerFence(Draft& d, const Plan& m) {
     case 3:
         return tcFence(d, m.p, true);
     default:
-        d.emit(m.p, "tcgen05.wait::st.sync.aligned");
+        d.emit(m.p, text(ptx::Tcgen05Wait{false}));
     }
 }
 

@@ -12,12 +12,14 @@ std::string aliasRead(Draft& d, int t, int root) {
     const int a = d.aliasOf(root, proxy);
     if (a < 0) return "";
     if (proxy == "generic") return load(d, t, a, -1); // a second virtual address of root
-    const std::string op = proxy == "surface"   ? "suld.weak"
-                           : proxy == "texture" ? "tld.weak"
-                                                : r.pick({"cold.weak", "ldc.weak"});
+    using ptx::LdName;
+    const LdName name = proxy == "surface"   ? LdName::Suld
+                        : proxy == "texture" ? LdName::Tld
+                                             : r.pick({LdName::Cold, LdName::Ldc});
+    const ptx::Ld op{name, ptx::Sem::Weak, ptx::Scope::None, ptx::Space::None, {}};
     const std::string reg = d.freshReg("r");
     const CellKey k = d.key(a, -1);
-    d.emit(t, op + " " + reg + ", " + d.addr(a, d.ctaOf(t), -1, 0, r.chance(20)));
+    d.emit(t, text(op, reg + ", " + d.addr(a, d.ctaOf(t), -1, 0, r.chance(20))));
     d.define(t, reg, d.read(k));
     d.observe(t, reg, k);
     return reg;
@@ -37,27 +39,31 @@ bool aliasWrite(Draft& d, int t, int root, std::optional<std::int64_t> value) {
     } else {
         v = d.valueOperand(t, values, true);
     }
-    d.emit(t, "sust.weak " + d.addr(a, d.ctaOf(t), -1, 0, d.rng().chance(20)) + ", " + v);
+    const ptx::St sust{ptx::StName::Sust, ptx::Sem::Weak, ptx::Scope::None, ptx::Space::None, {}};
+    d.emit(t, text(sust, d.addr(a, d.ctaOf(t), -1, 0, d.rng().chance(20)) + ", " + v));
     d.write(d.key(a, -1), values);
     return true;
 }
 
 void asyncFence(Draft& d, int t, std::optional<Space> space) {
     Rng& r = d.rng();
-    std::string q;
+    using S = ptx::Space;
+    ptx::ProxyFence f{ptx::ProxyKind::Async, S::None};
     if (!space)
-        q = r.pick({"", ".global", ".shared::cta", ".shared::cluster"});
+        f.space = r.pick({S::None, S::Global, S::SharedCta, S::SharedCluster});
     else if (*space == Space::Global)
-        q = r.pick({"", ".global", ".global"});
+        f.space = r.pick({S::None, S::Global, S::Global});
     else
-        q = r.pick({"", ".shared::cta", ".shared::cta", ".shared::cluster"});
-    d.emit(t, "fence.proxy.async" + q);
+        f.space = r.pick({S::None, S::SharedCta, S::SharedCta, S::SharedCluster});
+    d.emit(t, text(f));
 }
 
 void proxyFence(Draft& d, int t) {
     Rng& r = d.rng();
     if (r.chance(30)) return asyncFence(d, t);
-    d.emit(t, std::string("fence.proxy.") + r.pick({"alias", "surface", "texture", "constant"}));
+    using K = ptx::ProxyKind;
+    d.emit(t, text(ptx::ProxyFence{r.pick({K::Alias, K::Surface, K::Texture, K::Constant}),
+                                   ptx::Space::None}));
 }
 
 namespace {

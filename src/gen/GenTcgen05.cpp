@@ -1,15 +1,13 @@
 // tcgen05 instructions: mma, cp, shift, ld/st (+waits), commit, fences, alloc/dealloc/relinquish.
 #include "gen/Families.hpp"
+#include "ptx/Print.hpp"
+#include "ptx/Tables.hpp"
 
 #include <algorithm>
 
 namespace ptxmc::gen {
 
 namespace {
-
-std::string group(Draft& d) {
-    return ".cta_group::" + std::to_string(d.ctaGroup());
-}
 
 /** The CTAs a cta_group::2 operation writes: the issuer's and its peer's (PTX ISA 9.7.16.5). */
 std::vector<int> pairOf(Draft& d, int t) {
@@ -28,20 +26,30 @@ int widthOf(Draft& d, int l) {
 }
 
 /**
- * Shape, repeat count and packing for n registers per thread: a shape moves 1 (32x32b,
- * 16x64b), 2 (16x128b) or 4 (16x256b) registers per repeat, and packing halves the count
- * (PTX ISA 9.7.16.8.3).
+ * Shape, repeat count and packing for n registers per thread, from the registers per repeat
+ * of ptx::kLdStShapes; packing halves the count (PTX ISA 9.7.16.8.3). 32x32b comes first,
+ * twice (the common shape), then the table's other shapes that divide the count.
  */
-std::string ldStSuffix(Rng& r, int n, const char* packing) {
+ptx::LdStFormat ldStFormat(Rng& r, int n, ptx::Pack packing) {
     const bool packed = r.chance(15);
     const int regs = packed ? 2 * n : n; // registers before packing
-    std::vector<std::string> options = {"32x32b.x" + std::to_string(regs),
-                                        "32x32b.x" + std::to_string(regs),
-                                        "16x64b.x" + std::to_string(regs)};
-    if (regs % 2 == 0) options.push_back("16x128b.x" + std::to_string(regs / 2));
-    if (regs % 4 == 0) options.push_back("16x256b.x" + std::to_string(regs / 4));
-    const std::string shape = options[static_cast<std::size_t>(r.below(options.size()))];
-    return shape + (packed ? std::string(".") + packing : "");
+    const ptx::Pack pack = packed ? packing : ptx::Pack::None;
+    const ptx::LdStFormat common{ptx::LdStShape::S32x32b, regs, pack};
+    std::vector<ptx::LdStFormat> options = {common, common};
+    for (const ptx::LdStShapeRow& row : ptx::kLdStShapes)
+        if (row.shape != common.shape && regs % row.registersPerRepeat == 0)
+            options.push_back({row.shape, regs / row.registersPerRepeat, pack});
+    return options[static_cast<std::size_t>(r.below(options.size()))];
+}
+
+/** The tcgen05.cp shapes drawn, each with the warp multicast it needs (weights repeat). */
+std::vector<ptx::Tcgen05Cp> cpChoices(int group) {
+    using ptx::CpShape, ptx::CpWarps;
+    auto cp = [&](CpShape s, CpWarps w) { return ptx::Tcgen05Cp{group, s, w, {}}; };
+    return {cp(CpShape::S128x256b, CpWarps::None),    cp(CpShape::S128x256b, CpWarps::None),
+            cp(CpShape::S4x256b, CpWarps::None),      cp(CpShape::S4x256b, CpWarps::None),
+            cp(CpShape::S128x128b, CpWarps::None),    cp(CpShape::S64x128b, CpWarps::X2_02_13),
+            cp(CpShape::S64x128b, CpWarps::X2_01_23), cp(CpShape::S32x128b, CpWarps::X4)};
 }
 
 } // namespace
@@ -104,8 +112,9 @@ bool mma(Draft& d, int t, int dst, int a, Written* out) {
     // One random choice per statement: the order C++ evaluates operands of + is unspecified.
     const std::string kind = r.pick({"f16", "f16", "tf32"});
     const std::string idesc = r.pick({"I0", "I0", "I1"}); // same name = same shape
-    d.emit(t, "tcgen05.mma" + group(d) + ".kind::" + kind + " " + d.addr(dst, c, c, row) + ", " +
-                  d.addr(a, c, c) + ", " + d.addr(b, c, c) + ", " + idesc + ", " + en);
+    d.emit(t, text(ptx::Tcgen05Mma{d.ctaGroup(), kind},
+                   d.addr(dst, c, c, row) + ", " + d.addr(a, c, c) + ", " + d.addr(b, c, c) + ", " +
+                       idesc + ", " + en));
     return true;
 }
 
@@ -121,11 +130,8 @@ bool tcCopy(Draft& d, int t, int dst, int src, Written* out) {
         if (out && cta == c) *out = Written{d.key(dst, cta, row), values[0]};
         d.write(d.key(dst, cta, row), values);
     }
-    const std::string shape =
-        r.pick({"128x256b", "128x256b", "4x256b", "4x256b", "128x128b", "64x128b.warpx2::02_13",
-                "64x128b.warpx2::01_23", "32x128b.warpx4"});
-    d.emit(t, "tcgen05.cp" + group(d) + "." + shape + " " + d.addr(dst, c, c, row) + ", " +
-                  d.addr(src, c, c));
+    const ptx::Tcgen05Cp cp = r.pick(cpChoices(d.ctaGroup()));
+    d.emit(t, text(cp, d.addr(dst, c, c, row) + ", " + d.addr(src, c, c)));
     return true;
 }
 
@@ -141,7 +147,7 @@ bool tcShift(Draft& d, int t, int dst) {
             d.write(d.key(dst, cta, row), before[static_cast<std::size_t>(row - 1)]);
     }
     const int c = d.ctaOf(t);
-    d.emit(t, "tcgen05.shift" + group(d) + ".down " + d.addr(dst, c, c));
+    d.emit(t, text(ptx::Tcgen05Shift{d.ctaGroup()}, d.addr(dst, c, c)));
     return true;
 }
 
@@ -161,9 +167,9 @@ bool tcStore(Draft& d, int t, int dst) {
         regs += (i ? ", " : "") + reg;
         d.write(d.key(dst, c, row + i), values);
     }
-    d.emit(t, "tcgen05.st.sync.aligned." + ldStSuffix(r, n, "unpack::16b") + ".b32 " +
-                  d.addr(dst, c, c, row) + ", {" + regs + "}");
-    if (r.chance(70)) d.emit(t, "tcgen05.wait::st.sync.aligned");
+    const ptx::LdStFormat format = ldStFormat(r, n, ptx::Pack::Unpack16b);
+    d.emit(t, text(ptx::Tcgen05St{format}, d.addr(dst, c, c, row) + ", {" + regs + "}"));
+    if (r.chance(70)) d.emit(t, text(ptx::Tcgen05Wait{false}));
     return true;
 }
 
@@ -179,14 +185,14 @@ std::string tcLoad(Draft& d, int t, int src, bool wait) {
         regs.push_back(d.freshReg("r"));
         list += (i ? ", " : "") + regs.back();
     }
-    d.emit(t, "tcgen05.ld.sync.aligned." + ldStSuffix(r, n, "pack::16b") + ".b32 {" + list + "}, " +
-                  d.addr(src, c, c, row));
+    const ptx::LdStFormat format = ldStFormat(r, n, ptx::Pack::Pack16b);
+    d.emit(t, text(ptx::Tcgen05Ld{format}, "{" + list + "}, " + d.addr(src, c, c, row)));
     for (int i = 0; i < n; ++i) {
         const CellKey k = d.key(src, c, row + i);
         d.define(t, regs[static_cast<std::size_t>(i)], d.read(k));
         d.observe(t, regs[static_cast<std::size_t>(i)], k);
     }
-    if (wait) d.emit(t, "tcgen05.wait::ld.sync.aligned");
+    if (wait) d.emit(t, text(ptx::Tcgen05Wait{true}));
     return regs[0];
 }
 
@@ -209,18 +215,18 @@ bool commit(Draft& d, int t, int mb, int inst) {
                 d.ensure(mb, cta);
             }
     }
-    const std::string space =
-        multicast || inst != c ? ".shared::cluster" : r.pick({".shared::cluster", ""});
-    d.emit(t, "tcgen05.commit" + group(d) + ".mbarrier::arrive::one" + space +
-                  (multicast ? ".multicast::cluster" : "") + ".b64 " + d.addr(mb, c, inst) +
-                  (multicast ? ", " + mask : ""));
+    const ptx::Space space = multicast || inst != c
+                                 ? ptx::Space::SharedCluster
+                                 : r.pick({ptx::Space::SharedCluster, ptx::Space::None});
+    d.emit(t, text(ptx::Tcgen05Commit{g, space, multicast},
+                   d.addr(mb, c, inst) + (multicast ? ", " + mask : "")));
     for (int cta : targets)
         d.mbArrive(d.key(mb, cta));
     return true;
 }
 
 void tcFence(Draft& d, int t, bool before) {
-    d.emit(t, before ? "tcgen05.fence::before_thread_sync" : "tcgen05.fence::after_thread_sync");
+    d.emit(t, text(ptx::Tcgen05Fence{before}));
 }
 
 namespace {
@@ -271,8 +277,7 @@ bool fragFence(Draft& d) {
 
 bool fragWait(Draft& d) {
     const int t = d.pickThread();
-    d.emit(t,
-           d.rng().chance(50) ? "tcgen05.wait::ld.sync.aligned" : "tcgen05.wait::st.sync.aligned");
+    d.emit(t, text(ptx::Tcgen05Wait{d.rng().chance(50)}));
     return true;
 }
 
@@ -289,8 +294,7 @@ bool fragAlloc(Draft& d) {
     if (d.ctaGroup() == 2 || d.allocCtas.count(c)) return false;
     const int sp = d.allocSlot(c);
     const std::string cols = std::to_string(r.pick({32, 32, 64, 128, 256, 512}));
-    d.emit(t, "tcgen05.alloc" + group(d) + ".sync.aligned.shared::cta.b32 " + d.addr(sp, c, c) +
-                  ", " + cols);
+    d.emit(t, text(ptx::Tcgen05Alloc{false, d.ctaGroup(), true}, d.addr(sp, c, c) + ", " + cols));
     d.write(d.key(sp, c), {});
     d.allocCtas.insert(c);
     std::string addr;
@@ -299,13 +303,13 @@ bool fragAlloc(Draft& d) {
     else if (r.chance(30))
         addr = d.initReg(t, 0, "ta");
     if (!addr.empty() && r.chance(75))
-        d.emit(t, "tcgen05.dealloc" + group(d) + ".sync.aligned.b32 " + addr + ", " + cols);
+        d.emit(t, text(ptx::Tcgen05Alloc{true, d.ctaGroup(), false}, addr + ", " + cols));
     return true;
 }
 
 bool fragRelinquish(Draft& d) {
     const int t = d.pickThread();
-    d.emit(t, "tcgen05.relinquish_alloc_permit" + group(d) + ".sync.aligned");
+    d.emit(t, text(ptx::Tcgen05Relinquish{d.ctaGroup()}));
     d.th(t).relinquished = true;
     return true;
 }

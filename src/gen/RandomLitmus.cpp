@@ -29,7 +29,7 @@ bool filler(Draft& d, int t) {
         tcFence(d, t, r.chance(50));
         return true;
     case 3:
-        d.emit(t, "cp.async.bulk.commit_group");
+        d.emit(t, text(ptx::BulkCommit{}));
         return true;
     default: {
         const int mb = d.pickMbarrier(t, d.ctaOf(t));
@@ -43,11 +43,11 @@ bool filler(Draft& d, int t) {
 void lastResort(Draft& d, int t) {
     const GenOptions& o = d.opt();
     if (o.proxies && !o.generic)
-        d.emit(t, "fence.proxy.alias");
+        d.emit(t, text(ptx::ProxyFence{ptx::ProxyKind::Alias, ptx::Space::None}));
     else if (o.tcgen05 && !o.generic)
         tcFence(d, t, true);
     else if (o.bulk && !o.generic)
-        d.emit(t, "cp.async.bulk.commit_group");
+        d.emit(t, text(ptx::BulkCommit{}));
     else
         memoryFence(d, t);
 }

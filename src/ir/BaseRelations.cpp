@@ -57,8 +57,8 @@ Pairs bulkWaits(const Program& p) {
         std::vector<int> groups;
         for (int id : t.events) {
             const Event& e = p.events[static_cast<std::size_t>(id)];
-            if (e.has("BCOMMIT")) groups.push_back(id);
-            if (!e.has("BWAIT")) continue;
+            if (e.has(Tag::BCOMMIT)) groups.push_back(id);
+            if (!e.has(Tag::BWAIT)) continue;
             // wait_group N: all but the N most recent groups have completed (PTX ISA 9.7.9.25.6)
             int waited = static_cast<int>(groups.size()) - e.bulkWaitN;
             for (int g = 0; g < waited; ++g)
@@ -90,7 +90,8 @@ Pairs proxyFenceCoverage(const Program& p) {
         return it == cluster.end() ? -1 - cta : it->second;
     };
     return allPairs(p, [&](const Event& f, const Event& x) {
-        if (f.fenceProxies.empty() || !x.has("M") || !f.fenceProxies.count(x.proxy)) return false;
+        if (f.fenceProxies.empty() || !x.has(Tag::M) || !f.fenceProxies.count(x.proxy))
+            return false;
         const Location& cell = p.locations[static_cast<std::size_t>(x.location)];
         switch (f.fenceWindow) {
         case FenceWindow::All:
@@ -113,7 +114,8 @@ Pairs proxyFenceCoverage(const Program& p) {
  */
 Pairs allocationCells(const Program& p) {
     return allPairs(p, [&](const Event& a, const Event& x) {
-        if (!(a.has("ALLOC") || a.has("DEALLOC")) || !x.has("TMEM") || !x.has("M") || x.has("IW"))
+        if (!(a.has(Tag::ALLOC) || a.has(Tag::DEALLOC)) || !x.has(Tag::TMEM) || !x.has(Tag::M) ||
+            x.has(Tag::IW))
             return false;
         return p.locations[static_cast<std::size_t>(x.location)].cta == a.cta;
     });
@@ -145,16 +147,17 @@ bool scopeIncludes(const Event& e, const Event& other) {
 }
 
 std::vector<int> baseSet(const Program& p, const std::string& name) {
+    Tag tag = requireTag(name); // once per call, not once per event
     std::vector<int> out;
     for (const auto& e : p.events)
-        if (e.has(name)) out.push_back(e.id);
+        if (e.has(tag)) out.push_back(e.id);
     return out;
 }
 
 std::vector<int> rfCandidates(const Program& p, const Event& read) {
     std::vector<int> out;
     for (const auto& w : p.events)
-        if (w.has("W") && w.location == read.location && !sameOperation(w, read))
+        if (w.has(Tag::W) && w.location == read.location && !sameOperation(w, read))
             out.push_back(w.id);
     return out;
 }
@@ -199,17 +202,17 @@ Pairs staticRelation(const Program& p, const std::string& name) {
     if (name == "sproxy")
         return allPairs(p, [](const Event& a, const Event& b) {
             if (!isMemoryLike(a) || !isMemoryLike(b)) return false;
-            return a.proxy == b.proxy || a.has("IW") || b.has("IW");
+            return a.proxy == b.proxy || a.has(Tag::IW) || b.has(Tag::IW);
         });
     if (name == "rmw")
         return allPairs(p, [](const Event& a, const Event& b) {
-            return a.has("RMW") && a.has("R") && b.has("RMW") && b.has("W") &&
+            return a.has(Tag::RMW) && a.has(Tag::R) && b.has(Tag::RMW) && b.has(Tag::W) &&
                    a.thread == b.thread && b.poIndex == a.poIndex + 1 &&
                    a.instruction == b.instruction;
         });
     if (name == "syncbar")
         return allPairs(p, [](const Event& a, const Event& b) {
-            return a.has("BAR_ARRIVE") && b.has("BAR_WAIT") && a.thread != b.thread &&
+            return a.has(Tag::BAR_ARRIVE) && b.has(Tag::BAR_WAIT) && a.thread != b.thread &&
                    a.cta == b.cta && a.barrierId == b.barrierId &&
                    a.barrierInstance == b.barrierInstance;
         });
@@ -219,35 +222,36 @@ Pairs staticRelation(const Program& p, const std::string& name) {
     if (name == "iico")
         return allPairs(p, [](const Event& a, const Event& b) {
             if (a.issue < 0 || a.issue != b.issue) return false;
-            bool signal = b.has("MB") || b.has("BULK_DONE");
-            return (a.has("R") && (b.has("W") || signal)) || (a.has("W") && signal);
+            bool signal = b.has(Tag::MB) || b.has(Tag::BULK_DONE);
+            return (a.has(Tag::R) && (b.has(Tag::W) || signal)) || (a.has(Tag::W) && signal);
         });
     if (name == "dep") return dependencies(p);
     if (name == "pf-covers") return proxyFenceCoverage(p);
     if (name == "same-acc")
         return allPairs(p, [](const Event& a, const Event& b) {
-            return a.has("MMA") && b.has("MMA") && a.accumulator == b.accumulator;
+            return a.has(Tag::MMA) && b.has(Tag::MMA) && a.accumulator == b.accumulator;
         });
     if (name == "same-idesc")
         return allPairs(p, [](const Event& a, const Event& b) {
-            return a.has("MMA") && b.has("MMA") && a.idesc == b.idesc;
+            return a.has(Tag::MMA) && b.has(Tag::MMA) && a.idesc == b.idesc;
         });
     if (name == "same-kind")
         return allPairs(p, [](const Event& a, const Event& b) {
-            return a.has("MMA") && b.has("MMA") && a.kind == b.kind;
+            return a.has(Tag::MMA) && b.has(Tag::MMA) && a.kind == b.kind;
         });
     if (name == "same-cg")
         return allPairs(p, [](const Event& a, const Event& b) {
-            return a.has("TC") && b.has("TC") && a.ctaGroup > 0 && a.ctaGroup == b.ctaGroup;
+            return a.has(Tag::TC) && b.has(Tag::TC) && a.ctaGroup > 0 && a.ctaGroup == b.ctaGroup;
         });
     if (name == "bgroup")
-        return allPairs(
-            p, [](const Event& a, const Event& b) { return a.has("BULK") && a.bulkGroup == b.id; });
+        return allPairs(p, [](const Event& a, const Event& b) {
+            return a.has(Tag::BULK) && a.bulkGroup == b.id;
+        });
     if (name == "bwait") return bulkWaits(p);
     if (name == "tmem-block") return allocationCells(p);
     if (name == "tmem-frees")
         return allPairs(p, [](const Event& a, const Event& d) {
-            return a.has("ALLOC") && d.has("DEALLOC") && d.tmemAlloc == a.id;
+            return a.has(Tag::ALLOC) && d.has(Tag::DEALLOC) && d.tmemAlloc == a.id;
         });
     if (name == "tc-peer")
         return allPairs(p, [](const Event& a, const Event& b) {

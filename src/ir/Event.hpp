@@ -1,6 +1,7 @@
 // Events of a lowered litmus program and the value expressions their writes carry.
 #pragma once
 
+#include "ir/Tag.hpp"
 #include "support/SourceLoc.hpp"
 
 #include <cstdint>
@@ -66,7 +67,7 @@ struct Event {
     std::string text;     ///< instruction text (and the role of an exec event)
     SourceLoc loc;
 
-    std::set<std::string> tags; ///< base sets this event belongs to (see Vocabulary.def)
+    TagSet tags; ///< base sets this event belongs to (see Vocabulary.def)
 
     // placement (exec events: of the issuing thread)
     int cta = -1, cluster = -1, gpu = -1;
@@ -116,7 +117,7 @@ struct Event {
     int bulkWaitN = -1; ///< wait_group: N
     bool bulkWaitRead = false;
 
-    bool has(const std::string& tag) const { return tags.count(tag) != 0; }
+    bool has(Tag tag) const { return tags.has(tag); }
 };
 
 } // namespace ptxmc::ir

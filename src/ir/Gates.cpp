@@ -10,8 +10,8 @@
 namespace ptxmc::ir {
 
 GateKind gateKind(const Event& e) {
-    if (e.has("MB_WAIT") && e.blocking) return GateKind::Chosen;
-    if (e.has("BAR_WAIT") || e.peerEvent >= 0) return GateKind::Needs;
+    if (e.has(Tag::MB_WAIT) && e.blocking) return GateKind::Chosen;
+    if (e.has(Tag::BAR_WAIT) || e.peerEvent >= 0) return GateKind::Needs;
     return GateKind::None;
 }
 
@@ -25,9 +25,10 @@ namespace {
 void fillNeeds(Program& p) {
     std::map<std::tuple<int, int, int>, std::vector<int>> arrivals;
     for (const auto& e : p.events)
-        if (e.has("BAR_ARRIVE")) arrivals[{e.cta, e.barrierId, e.barrierInstance}].push_back(e.id);
+        if (e.has(Tag::BAR_ARRIVE))
+            arrivals[{e.cta, e.barrierId, e.barrierInstance}].push_back(e.id);
     for (auto& e : p.events) {
-        if (e.has("BAR_WAIT"))
+        if (e.has(Tag::BAR_WAIT))
             for (int a : arrivals[{e.cta, e.barrierId, e.barrierInstance}])
                 if (p.events[static_cast<std::size_t>(a)].thread != e.thread)
                     e.gateNeeds.push_back(a);

@@ -6,6 +6,7 @@
 
 namespace ptxmc::lower {
 
+using ir::Tag;
 using ir::Value;
 
 namespace {
@@ -45,7 +46,7 @@ int allocOf(Lowerer& l, const DeallocRecord& d) {
     if (d.taddr->op == Value::Op::Const) {
         found = allocsAt(l, dealloc.cta, d.taddr->constant);
         what = fmt::format("address {:#x}", wrap32(d.taddr->constant) & 0xffffffff);
-    } else if (d.taddr->op == Value::Op::ReadOf && eventAt(l, d.taddr->event).has("R")) {
+    } else if (d.taddr->op == Value::Op::ReadOf && eventAt(l, d.taddr->event).has(Tag::R)) {
         int slot = eventAt(l, d.taddr->event).location;
         found = allocsStoringTo(l, slot);
         what = "a load of '" + l.program().locations[static_cast<std::size_t>(slot)].name + "'";
@@ -87,10 +88,10 @@ void matchDeallocs(Lowerer& l) {
  * Pairs the k-th cta_group::2 `tag` event of each CTA (in thread, then program order) with the
  * k-th of its peer CTA; an unequal count is a static deadlock (PTX ISA 9.7.16.5).
  */
-void pairPeers(Lowerer& l, const char* tag, const std::string& opcode) {
+void pairPeers(Lowerer& l, Tag tag, const std::string& opcode) {
     std::map<int, std::vector<int>> byCta;
     for (const auto& e : l.program().events)
-        if (e.has(tag) && e.has("CG2")) byCta[e.cta].push_back(e.id);
+        if (e.has(tag) && e.has(Tag::CG2)) byCta[e.cta].push_back(e.id);
     const std::vector<int> none;
     for (const auto& [cta, mine] : byCta) {
         int peer = l.peerCta(cta);
@@ -118,8 +119,8 @@ void pairPeers(Lowerer& l, const char* tag, const std::string& opcode) {
 
 void resolveAllocations(Lowerer& l) {
     matchDeallocs(l);
-    pairPeers(l, "ALLOC", "tcgen05.alloc");
-    pairPeers(l, "DEALLOC", "tcgen05.dealloc");
+    pairPeers(l, Tag::ALLOC, "tcgen05.alloc");
+    pairPeers(l, Tag::DEALLOC, "tcgen05.dealloc");
 }
 
 } // namespace ptxmc::lower

@@ -3,6 +3,7 @@
 
 namespace ptxmc::lower {
 
+using ir::Tag;
 using ir::Value;
 
 namespace {
@@ -11,30 +12,15 @@ namespace {
 void asyncAccess(Lowerer& l, ir::Event& e, const Address& a) {
     l.access(e, a, ir::Proxy::Async);
     e.sem = ir::Sem::Weak;
-    e.tags.insert("Weak");
+    e.tags.insert(Tag::Weak);
 }
 
-void lowerCopy(Lowerer& l, Qualifiers& q) {
-    // Operand spaces: the first space qualifier is the destination, the second the source.
-    std::vector<std::string> spaces;
-    while (auto s = q.takeOneOf({"global", "shared::cluster", "shared::cta", "shared"}))
-        spaces.push_back(*s);
-    if (spaces.size() != 2) l.fail(l.inst().loc, "cp.async.bulk needs .dst and .src state spaces");
-    bool toShared = spaces[0] != "global";
-    bool fromShared = spaces[1] != "global";
-    bool viaMbarrier = q.take("mbarrier::complete_tx::bytes");
-    bool viaGroup = q.take("bulk_group");
-    bool multicast = q.take("multicast::cluster");
-    if (q.take("tensor"))
-        l.fail(l.inst().loc, "cp.async.bulk.tensor is not supported; use cp.async.bulk");
-    q.takeTypes();
-    q.finish();
-    if (viaMbarrier == viaGroup)
-        l.fail(l.inst().loc, "cp.async.bulk needs exactly one completion mechanism: "
-                             ".mbarrier::complete_tx::bytes or .bulk_group");
-    if (viaMbarrier && !toShared)
-        l.fail(l.inst().loc, ".mbarrier::complete_tx::bytes needs a shared-memory destination");
-    if (multicast && !viaMbarrier) l.fail(l.inst().loc, ".multicast::cluster needs an mbarrier");
+void lowerCopy(Lowerer& l, const ptx::BulkCopy& copy) {
+    bool toShared = copy.dst != ptx::Space::Global;
+    bool fromShared = copy.src != ptx::Space::Global;
+    bool viaMbarrier = copy.viaMbarrier;
+    bool viaGroup = !copy.viaMbarrier;
+    bool multicast = copy.multicast;
     std::size_t n = 3 + (viaMbarrier ? 1 : 0) + (multicast ? 1 : 0);
     l.expectOperands(n);
     Address dst = l.address(l.operand(0), toShared ? ir::Space::Shared : ir::Space::Global);
@@ -65,34 +51,34 @@ void lowerCopy(Lowerer& l, Qualifiers& q) {
     } else {
         targets.emplace_back(dst, mbar);
     }
-    ir::Event& issue = l.issue({"BULK", viaMbarrier ? "BULK_MBAR" : "BULK_GROUP"});
+    ir::Event& issue = l.issue({Tag::BULK, viaMbarrier ? Tag::BULK_MBAR : Tag::BULK_GROUP});
     int issueId = issue.id;
-    ir::Event& r = l.exec(issueId, "read " + l.operand(1).name, {"R"});
+    ir::Event& r = l.exec(issueId, "read " + l.operand(1).name, {Tag::R});
     asyncAccess(l, r, src);
     int readId = r.id;
     for (const auto& [d, m] : targets) {
         ir::Event& w = l.exec(
             issueId, "write " + l.program().locations[static_cast<std::size_t>(d.location)].name,
-            {"W"});
+            {Tag::W});
         asyncAccess(l, w, d);
         w.written = Value::readOf(readId);
         if (!m) {
             // Completion of a bulk-group copy, observed by wait_group: the implicit
             // generic-async proxy fence follows it (PTX ISA 9.7.9.25.2).
-            ir::Event& done = l.exec(issueId, "complete", {"BULK_DONE", "PF"});
+            ir::Event& done = l.exec(issueId, "complete", {Tag::BULK_DONE, Tag::PF});
             done.fenceProxies = {ir::Proxy::Async};
         } else {
             // complete-tx: release at cluster scope, followed by an implicit generic-async
             // proxy fence (PTX ISA 9.7.9.25.2, 9.7.13.15.5.2)
-            ir::Event& c =
-                l.exec(issueId, "complete_tx", {"MB", "MB_COMPLETE", "PF", "Release", "CLUSTER"});
+            ir::Event& c = l.exec(issueId, "complete_tx",
+                                  {Tag::MB, Tag::MB_COMPLETE, Tag::PF, Tag::Release, Tag::CLUSTER});
             c.mbOp = ir::MbOp::CompleteTx;
             c.mbAmount = sizeOp.value;
             c.location = m->location;
             c.vaddr = m->vaddr;
             c.space = ir::Space::Mbarrier;
             c.proxy = ir::Proxy::Generic;
-            c.tags.insert("GEN");
+            c.tags.insert(Tag::GEN);
             c.sem = ir::Sem::Release;
             c.scope = ir::Scope::Cluster;
             c.fenceProxies = {ir::Proxy::Async};
@@ -101,10 +87,9 @@ void lowerCopy(Lowerer& l, Qualifiers& q) {
     if (viaGroup) l.pendingBulk.push_back(issueId);
 }
 
-void lowerCommitGroup(Lowerer& l, Qualifiers& q) {
-    q.finish();
+void lowerCommitGroup(Lowerer& l) {
     l.expectOperands(0);
-    ir::Event& e = l.issue({"BCOMMIT"});
+    ir::Event& e = l.issue({Tag::BCOMMIT});
     int id = e.id;
     for (int copy : l.pendingBulk)
         l.program().events[static_cast<std::size_t>(copy)].bulkGroup = id;
@@ -112,9 +97,8 @@ void lowerCommitGroup(Lowerer& l, Qualifiers& q) {
     l.committedGroups.push_back(id);
 }
 
-void lowerWaitGroup(Lowerer& l, Qualifiers& q) {
-    bool read = q.take("read");
-    q.finish();
+void lowerWaitGroup(Lowerer& l, const ptx::BulkWait& w) {
+    bool read = w.read;
     l.expectOperands(1);
     const auto& n = l.operand(0);
     if (n.kind != litmus::Operand::Kind::Integer || n.value < 0 || n.value > 63)
@@ -123,34 +107,26 @@ void lowerWaitGroup(Lowerer& l, Qualifiers& q) {
     // wait (PTX ISA 9.7.9.25.2). wait_group.read completes only the source reads: whether it
     // orders them like a proxy fence is the model's decision Q8 (READ-WAIT-FENCE), so it carries
     // the coverage of one without being in PF.
-    ir::Event& e = l.issue({"BWAIT", "BLOCKING"});
+    ir::Event& e = l.issue({Tag::BWAIT, Tag::BLOCKING});
     e.bulkWaitN = static_cast<int>(n.value);
     e.bulkWaitRead = read;
     if (read) {
-        e.tags.insert("BWAIT_READ");
+        e.tags.insert(Tag::BWAIT_READ);
         e.fenceProxies = {ir::Proxy::Async};
     }
 }
 
 } // namespace
 
-bool lowerBulk(Lowerer& l) {
-    const auto& p = l.inst().parts;
-    if (p.size() < 3 || p[0] != "cp" || p[1] != "async" || p[2] != "bulk") {
-        if (p.size() >= 2 && p[0] == "cp" && p[1] == "async")
-            l.fail(l.inst().loc, "non-bulk cp.async is not supported");
+bool lowerBulk(Lowerer& l, const ptx::Insn& insn) {
+    if (auto* c = insn.as<ptx::BulkCopy>())
+        lowerCopy(l, *c);
+    else if (insn.is<ptx::BulkCommit>())
+        lowerCommitGroup(l);
+    else if (auto* w = insn.as<ptx::BulkWait>())
+        lowerWaitGroup(l, *w);
+    else
         return false;
-    }
-    if (p.size() >= 4 && p[3] == "commit_group") {
-        Qualifiers q(l.inst(), 4);
-        lowerCommitGroup(l, q);
-    } else if (p.size() >= 4 && p[3] == "wait_group") {
-        Qualifiers q(l.inst(), 4);
-        lowerWaitGroup(l, q);
-    } else {
-        Qualifiers q(l.inst(), 3);
-        lowerCopy(l, q);
-    }
     return true;
 }
 

@@ -1,53 +1,47 @@
 // Generic-proxy instructions: ld/st/atom/red, fences, barriers, proxy accesses, arithmetic.
 #include "lower/Lowerer.hpp"
+#include "ptx/Decode.hpp"
 
 namespace ptxmc::lower {
 
 using ir::Sem;
+using ir::Tag;
 using ir::Value;
 
-ir::Scope parseScope(const std::string& s) {
-    if (s == "cta") return ir::Scope::Cta;
-    if (s == "cluster") return ir::Scope::Cluster;
-    if (s == "gpu" || s == "gl") return ir::Scope::Gpu;
-    if (s == "sys") return ir::Scope::Sys;
-    return ir::Scope::None;
-}
-
-const char* scopeTag(ir::Scope s) {
+std::optional<Tag> scopeTag(ir::Scope s) {
     switch (s) {
     case ir::Scope::Cta:
-        return "CTA";
+        return Tag::CTA;
     case ir::Scope::Cluster:
-        return "CLUSTER";
+        return Tag::CLUSTER;
     case ir::Scope::Gpu:
-        return "GPU";
+        return Tag::GPU;
     case ir::Scope::Sys:
-        return "SYS";
+        return Tag::SYS;
     case ir::Scope::None:
         break;
     }
-    return nullptr;
+    return std::nullopt;
 }
 
-const char* semTag(Sem s) {
+std::optional<Tag> semTag(Sem s) {
     switch (s) {
     case Sem::Weak:
-        return "Weak";
+        return Tag::Weak;
     case Sem::Relaxed:
-        return "Relaxed";
+        return Tag::Relaxed;
     case Sem::Acquire:
-        return "Acquire";
+        return Tag::Acquire;
     case Sem::Release:
-        return "Release";
+        return Tag::Release;
     case Sem::AcqRel:
-        return "AcqRel";
+        return Tag::AcqRel;
     case Sem::Sc:
-        return "SC";
+        return Tag::SC;
     case Sem::None:
         break;
     }
-    return nullptr;
+    return std::nullopt;
 }
 
 namespace {
@@ -55,52 +49,28 @@ namespace {
 void setOrdering(ir::Event& e, Sem sem, ir::Scope scope) {
     e.sem = sem;
     e.scope = scope;
-    if (const char* t = semTag(sem)) e.tags.insert(t);
-    if (const char* t = scopeTag(scope)) e.tags.insert(t);
+    if (auto t = semTag(sem)) e.tags.insert(*t);
+    if (auto t = scopeTag(scope)) e.tags.insert(*t);
 }
 
-/** Semantics and scope qualifiers of a memory instruction; `dflt` when none is written. */
-std::pair<Sem, ir::Scope> takeOrdering(Lowerer& l, Qualifiers& q, Sem dflt) {
-    Sem sem = dflt;
-    ir::Scope scope = ir::Scope::None;
-    if (auto s = q.takeOneOf({"weak", "relaxed", "acquire", "release", "acq_rel", "volatile"})) {
-        if (*s == "weak")
-            sem = Sem::Weak;
-        else if (*s == "relaxed")
-            sem = Sem::Relaxed;
-        else if (*s == "acquire")
-            sem = Sem::Acquire;
-        else if (*s == "release")
-            sem = Sem::Release;
-        else if (*s == "acq_rel")
-            sem = Sem::AcqRel;
-        else {
-            sem = Sem::Relaxed; // .volatile is .relaxed.sys (PTX ISA 8.4)
-            scope = ir::Scope::Sys;
-        }
-    }
-    if (auto s = q.takeOneOf({"cta", "cluster", "gpu", "sys"})) scope = parseScope(*s);
-    if (sem != Sem::Weak && sem != Sem::None && scope == ir::Scope::None) {
-        if (dflt == Sem::Weak && sem != Sem::Weak)
-            l.fail(l.inst().loc,
-                   "'" + l.inst().opcode + "' needs a scope (.cta, .cluster, .gpu or .sys)");
-        scope = ir::Scope::Gpu; // atom/red default scope is .gpu
-    }
-    if (sem == Sem::Weak && scope != ir::Scope::None)
-        l.fail(l.inst().loc, "a .weak access has no scope");
-    return {sem, scope};
-}
-
-/** The state-space qualifier, and whether it reaches the cluster (.shared::cluster). */
+/** The spelled state space, and whether it reaches the cluster (.shared::cluster). */
 struct SpaceQualifier {
     std::optional<ir::Space> space;
     bool cluster = false;
 };
 
-SpaceQualifier takeSpace(Qualifiers& q) {
-    if (q.take("global")) return {ir::Space::Global, false};
-    if (auto s = q.takeOneOf({"shared", "shared::cta", "shared::cluster"}))
-        return {ir::Space::Shared, *s == "shared::cluster"};
+SpaceQualifier spaceOf(ptx::Space s) {
+    switch (s) {
+    case ptx::Space::None:
+        return {};
+    case ptx::Space::Global:
+        return {ir::Space::Global, false};
+    case ptx::Space::Shared:
+    case ptx::Space::SharedCta:
+        return {ir::Space::Shared, false};
+    case ptx::Space::SharedCluster:
+        return {ir::Space::Shared, true};
+    }
     return {};
 }
 
@@ -117,152 +87,152 @@ Address genericAddress(Lowerer& l, const litmus::Operand& op, const SpaceQualifi
     return a;
 }
 
-ir::Proxy proxyOf(const std::string& op) {
-    if (op == "sust" || op == "suld" || op == "suatom" || op == "sured") return ir::Proxy::Surface;
-    if (op == "tld") return ir::Proxy::Texture;
-    if (op == "cold" || op == "ldc") return ir::Proxy::Constant;
+ir::Proxy proxyOf(ptx::LdName n) {
+    switch (n) {
+    case ptx::LdName::Suld:
+        return ir::Proxy::Surface;
+    case ptx::LdName::Tld:
+        return ir::Proxy::Texture;
+    case ptx::LdName::Cold:
+    case ptx::LdName::Ldc:
+        return ir::Proxy::Constant;
+    case ptx::LdName::Ld:
+        break;
+    }
     return ir::Proxy::Generic;
 }
 
-void lowerLoad(Lowerer& l, Qualifiers& q, ir::Proxy proxy) {
-    auto [sem, scope] = takeOrdering(l, q, Sem::Weak);
-    if (sem == Sem::Release || sem == Sem::AcqRel)
-        l.fail(l.inst().loc, "a load cannot be .release");
-    auto space = takeSpace(q);
-    q.takeTypes();
-    q.finish();
+void lowerLoad(Lowerer& l, const ptx::Ld& ld) {
+    auto o = ptx::effectiveOrdering(ld.sem, ld.scope, Sem::Weak);
     l.expectOperands(2);
     const auto& src = l.operand(1);
     if (src.kind == litmus::Operand::Kind::Integer) { // Dat3M's `ld.weak r0, 1`
         l.define(l.operand(0), Value::makeConst(src.value));
         return;
     }
-    Address a = genericAddress(l, src, space);
-    ir::Event& e = l.issue({"R"});
-    setOrdering(e, sem, scope);
-    l.access(e, a, proxy);
+    Address a = genericAddress(l, src, spaceOf(ld.space));
+    ir::Event& e = l.issue({Tag::R});
+    setOrdering(e, o.sem, o.scope);
+    l.access(e, a, proxyOf(ld.name));
     l.define(l.operand(0), Value::readOf(e.id));
 }
 
-void lowerStore(Lowerer& l, Qualifiers& q, ir::Proxy proxy) {
-    auto [sem, scope] = takeOrdering(l, q, Sem::Weak);
-    if (sem == Sem::Acquire || sem == Sem::AcqRel)
-        l.fail(l.inst().loc, "a store cannot be .acquire");
-    auto space = takeSpace(q);
-    q.takeTypes();
-    q.finish();
+void lowerStore(Lowerer& l, const ptx::St& st) {
+    auto o = ptx::effectiveOrdering(st.sem, st.scope, Sem::Weak);
     l.expectOperands(2);
-    Address a = genericAddress(l, l.operand(0), space);
+    Address a = genericAddress(l, l.operand(0), spaceOf(st.space));
     ir::ValuePtr v = l.value(l.operand(1));
-    ir::Event& e = l.issue({"W"});
-    setOrdering(e, sem, scope);
-    l.access(e, a, proxy);
+    ir::Event& e = l.issue({Tag::W});
+    setOrdering(e, o.sem, o.scope);
+    l.access(e, a, st.name == ptx::StName::Sust ? ir::Proxy::Surface : ir::Proxy::Generic);
     e.written = v;
 }
 
-ir::Value::Op atomOp(Lowerer& l, const std::string& op) {
-    if (op == "add") return Value::Op::Add;
-    if (op == "and") return Value::Op::And;
-    if (op == "or") return Value::Op::Or;
-    if (op == "xor") return Value::Op::Xor;
-    if (op == "max") return Value::Op::Max;
-    if (op == "min") return Value::Op::Min;
-    if (op == "sub") return Value::Op::Sub;
-    l.fail(l.inst().loc, "unsupported atomic operation '." + op + "'");
+ir::Value::Op atomOp(ptx::AtomOp op) {
+    switch (op) {
+    case ptx::AtomOp::And:
+        return Value::Op::And;
+    case ptx::AtomOp::Or:
+        return Value::Op::Or;
+    case ptx::AtomOp::Xor:
+        return Value::Op::Xor;
+    case ptx::AtomOp::Max:
+        return Value::Op::Max;
+    case ptx::AtomOp::Min:
+        return Value::Op::Min;
+    case ptx::AtomOp::Sub:
+        return Value::Op::Sub;
+    default: // exch and cas are not an operation on the old value; inc/dec do not decode
+        return Value::Op::Add;
+    }
 }
 
 /** atom (returns the old value) and red (no result): a read and a write joined by rmw. */
-void lowerAtomic(Lowerer& l, Qualifiers& q, bool returns, ir::Proxy proxy) {
-    auto [sem, scope] = takeOrdering(l, q, Sem::Relaxed);
-    if (sem == Sem::Weak) l.fail(l.inst().loc, "atomics cannot be .weak");
-    if (!returns && (sem == Sem::Acquire || sem == Sem::AcqRel))
-        l.fail(l.inst().loc, "red cannot be .acquire (PTX ISA 9.7.13.6)");
-    auto space = takeSpace(q);
-    auto op =
-        q.takeOneOf({"add", "and", "or", "xor", "max", "min", "exch", "cas", "sub", "inc", "dec"});
-    if (!op) l.fail(l.inst().loc, "missing atomic operation (.add, .exch, .cas, ...)");
-    if (*op == "inc" || *op == "dec") l.fail(l.inst().loc, "atomic .inc/.dec are not supported");
-    q.takeTypes();
-    q.finish();
+void lowerAtomic(Lowerer& l, const ptx::Atom& at) {
+    auto [sem, scope] = ptx::effectiveOrdering(at.sem, at.scope, Sem::Relaxed);
+    bool returns = at.returns();
+    ir::Proxy proxy = at.name == ptx::AtomName::Suatom || at.name == ptx::AtomName::Sured
+                          ? ir::Proxy::Surface
+                          : ir::Proxy::Generic;
     std::size_t first = returns ? 1 : 0;
-    bool cas = *op == "cas";
+    bool cas = at.op == ptx::AtomOp::Cas;
     l.expectOperands(first + (cas ? 3 : 2));
-    Address a = genericAddress(l, l.operand(first), space);
+    Address a = genericAddress(l, l.operand(first), spaceOf(at.space));
     ir::ValuePtr arg = l.value(l.operand(first + 1));
     ir::ValuePtr casNew = cas ? l.value(l.operand(first + 2)) : nullptr;
     Sem rsem = (sem == Sem::Acquire || sem == Sem::AcqRel) ? Sem::Acquire : Sem::Relaxed;
     Sem wsem = (sem == Sem::Release || sem == Sem::AcqRel) ? Sem::Release : Sem::Relaxed;
-    ir::Event& r = l.issue({"R", "RMW"});
+    ir::Event& r = l.issue({Tag::R, Tag::RMW});
     setOrdering(r, rsem, scope);
     l.access(r, a, proxy);
     int rid = r.id;
-    ir::Event& w = l.issue({"W", "RMW"});
+    ir::Event& w = l.issue({Tag::W, Tag::RMW});
     setOrdering(w, wsem, scope);
     l.access(w, a, proxy);
     ir::ValuePtr old = Value::readOf(rid);
-    if (*op == "exch") {
+    if (at.op == ptx::AtomOp::Exch) {
         w.written = arg;
     } else if (cas) {
         w.written = casNew;
         w.guard = Value::make(Value::Op::Eq, {old, arg}); // a failed cas does not write
     } else {
-        w.written = Value::make(atomOp(l, *op), {old, arg});
+        w.written = Value::make(atomOp(at.op), {old, arg});
     }
     if (returns) l.define(l.operand(0), old);
 }
 
-void lowerFence(Lowerer& l, Qualifiers& q, const std::string& name) {
-    if (name == "membar") {
-        auto s = q.takeOneOf({"cta", "gl", "sys"});
-        if (!s) l.fail(l.inst().loc, "membar needs .cta, .gl or .sys");
-        q.finish();
-        l.expectOperands(0);
-        ir::Event& e = l.issue({"F"});
-        setOrdering(e, Sem::Sc, parseScope(*s));
-        return;
-    }
-    if (q.take("proxy")) {
-        ir::Event& e = l.issue({});
-        if (q.take("alias")) {
-            e.tags.insert("ALIASF");
-        } else if (q.take("async")) {
-            e.tags.insert("PF");
-            e.fenceProxies = {ir::Proxy::Async};
-            // .shared::cta covers the executing CTA's shared memory, .shared::cluster the
-            // cluster's; a bare .shared means .shared::cta (PTX ISA 5.1.7, 9.7.13.4).
-            if (q.take("global"))
-                e.fenceWindow = ir::FenceWindow::Global;
-            else if (q.takeOneOf({"shared::cta", "shared"}))
-                e.fenceWindow = ir::FenceWindow::SharedCta;
-            else if (q.take("shared::cluster"))
-                e.fenceWindow = ir::FenceWindow::SharedCluster;
-        } else if (auto p = q.takeOneOf({"surface", "texture", "constant"})) {
-            e.tags.insert("PF");
-            e.fenceProxies = {*p == "surface"   ? ir::Proxy::Surface
-                              : *p == "texture" ? ir::Proxy::Texture
-                                                : ir::Proxy::Constant};
-        } else {
-            l.fail(l.inst().loc, "unsupported proxy fence '" + l.inst().opcode + "'");
-        }
-        q.finish();
-        l.expectOperands(0);
-        return;
-    }
-    auto sem = q.takeOneOf({"sc", "acq_rel"});
-    auto scope = q.takeOneOf({"cta", "cluster", "gpu", "sys"});
-    if (!scope) l.fail(l.inst().loc, "a fence needs a scope (.cta, .cluster, .gpu or .sys)");
-    q.finish();
+void lowerMembar(Lowerer& l, const ptx::Membar& m) {
     l.expectOperands(0);
-    ir::Event& e = l.issue({"F"});
-    // fence without .sem is fence.acq_rel (PTX ISA 9.7.13.4)
-    setOrdering(e, sem && *sem == "sc" ? Sem::Sc : Sem::AcqRel, parseScope(*scope));
+    ir::Event& e = l.issue({Tag::F});
+    setOrdering(e, Sem::Sc, m.scope);
 }
 
-void lowerBarrier(Lowerer& l, Qualifiers& q) {
-    q.take("cta");
-    q.take("aligned");
-    if (!q.take("sync")) l.fail(l.inst().loc, "only bar.sync / barrier.sync are supported");
-    q.finish();
+ir::FenceWindow windowOf(ptx::Space s) {
+    switch (s) {
+    case ptx::Space::Global:
+        return ir::FenceWindow::Global;
+    case ptx::Space::Shared:
+    case ptx::Space::SharedCta:
+        return ir::FenceWindow::SharedCta;
+    case ptx::Space::SharedCluster:
+        return ir::FenceWindow::SharedCluster;
+    case ptx::Space::None:
+        break;
+    }
+    return ir::FenceWindow::All;
+}
+
+void lowerProxyFence(Lowerer& l, const ptx::ProxyFence& f) {
+    ir::Event& e = l.issue({});
+    switch (f.kind) {
+    case ptx::ProxyKind::Alias:
+        e.tags.insert(Tag::ALIASF);
+        break;
+    case ptx::ProxyKind::Async:
+        e.tags.insert(Tag::PF);
+        e.fenceProxies = {ir::Proxy::Async};
+        e.fenceWindow = windowOf(f.space);
+        break;
+    case ptx::ProxyKind::Surface:
+    case ptx::ProxyKind::Texture:
+    case ptx::ProxyKind::Constant:
+        e.tags.insert(Tag::PF);
+        e.fenceProxies = {f.kind == ptx::ProxyKind::Surface   ? ir::Proxy::Surface
+                          : f.kind == ptx::ProxyKind::Texture ? ir::Proxy::Texture
+                                                              : ir::Proxy::Constant};
+        break;
+    }
+    l.expectOperands(0);
+}
+
+void lowerFence(Lowerer& l, const ptx::Fence& f) {
+    l.expectOperands(0);
+    ir::Event& e = l.issue({Tag::F});
+    // fence without .sem is fence.acq_rel (PTX ISA 9.7.13.4)
+    setOrdering(e, f.sem == ptx::Sem::Sc ? Sem::Sc : Sem::AcqRel, f.scope);
+}
+
+void lowerBarrier(Lowerer& l) {
     if (l.inst().operands.empty() || l.inst().operands.size() > 2)
         l.fail(l.inst().loc, "bar.sync takes a barrier number and an optional thread count");
     const auto& id = l.operand(0);
@@ -281,56 +251,53 @@ void lowerBarrier(Lowerer& l, Qualifiers& q) {
     int instance = 0;
     for (int ev : l.threadInfo().events) {
         const auto& e = l.program().events[static_cast<std::size_t>(ev)];
-        if (e.has("BAR_WAIT") && e.barrierId == id.value) ++instance;
+        if (e.has(Tag::BAR_WAIT) && e.barrierId == id.value) ++instance;
     }
     // A barrier is an arrival and a completion: every participant's arrival precedes every
     // participant's completion (PTX ISA 9.7.13.1), which two events per thread express.
-    for (const char* part : {"BAR_ARRIVE", "BAR_WAIT"}) {
-        ir::Event& e = l.issue({"BAR", part});
+    for (Tag part : {Tag::BAR_ARRIVE, Tag::BAR_WAIT}) {
+        ir::Event& e = l.issue({Tag::BAR, part});
         e.barrierId = static_cast<int>(id.value);
         e.barrierInstance = instance;
         e.barrierWarps = warps;
         e.scope = ir::Scope::Cta;
-        e.tags.insert("CTA");
-        if (std::string(part) == "BAR_WAIT") {
-            e.tags.insert("BLOCKING");
+        e.tags.insert(Tag::CTA);
+        if (part == Tag::BAR_WAIT) {
+            e.tags.insert(Tag::BLOCKING);
             e.blocking = true;
         }
     }
 }
 
-void lowerArithmetic(Lowerer& l, Qualifiers& q, const std::string& name) {
-    if (name == "mul") q.take("lo"); // the low 32 bits: what 32-bit registers keep anyway
-    q.takeTypes();
-    q.finish();
+void lowerArithmetic(Lowerer& l, const ptx::Arith& a) {
     l.expectOperands(3);
-    Value::Op op = name == "add" ? Value::Op::Add : name == "sub" ? Value::Op::Sub : Value::Op::Mul;
+    Value::Op op = a.op == ptx::ArithOp::Add   ? Value::Op::Add
+                   : a.op == ptx::ArithOp::Sub ? Value::Op::Sub
+                                               : Value::Op::Mul;
     l.define(l.operand(0), Value::make(op, {l.value(l.operand(1)), l.value(l.operand(2))}));
 }
 
 } // namespace
 
-bool lowerGeneric(Lowerer& l) {
-    const auto& parts = l.inst().parts;
-    const std::string& name = parts[0];
-    Qualifiers q(l.inst(), 1);
-    if (name == "ld" || name == "suld" || name == "tld" || name == "cold" || name == "ldc") {
-        lowerLoad(l, q, proxyOf(name));
-    } else if (name == "st" || name == "sust") {
-        lowerStore(l, q, proxyOf(name));
-    } else if (name == "atom" || name == "suatom") {
-        lowerAtomic(l, q, true, proxyOf(name));
-    } else if (name == "red" || name == "sured") {
-        lowerAtomic(l, q, false, proxyOf(name));
-    } else if (name == "fence" || name == "membar") {
-        lowerFence(l, q, name);
-    } else if (name == "bar" || name == "barrier") {
-        lowerBarrier(l, q);
-    } else if (name == "add" || name == "sub" || name == "mul") {
-        lowerArithmetic(l, q, name);
-    } else {
+bool lowerGeneric(Lowerer& l, const ptx::Insn& insn) {
+    if (auto* ld = insn.as<ptx::Ld>())
+        lowerLoad(l, *ld);
+    else if (auto* st = insn.as<ptx::St>())
+        lowerStore(l, *st);
+    else if (auto* at = insn.as<ptx::Atom>())
+        lowerAtomic(l, *at);
+    else if (auto* f = insn.as<ptx::Fence>())
+        lowerFence(l, *f);
+    else if (auto* m = insn.as<ptx::Membar>())
+        lowerMembar(l, *m);
+    else if (auto* pf = insn.as<ptx::ProxyFence>())
+        lowerProxyFence(l, *pf);
+    else if (insn.is<ptx::Barrier>())
+        lowerBarrier(l);
+    else if (auto* a = insn.as<ptx::Arith>())
+        lowerArithmetic(l, *a);
+    else
         return false;
-    }
     return true;
 }
 

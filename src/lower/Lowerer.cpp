@@ -2,12 +2,14 @@
 #include "lower/Lowerer.hpp"
 
 #include "ir/Gates.hpp"
+#include "ptx/Decode.hpp"
 
 #include <algorithm>
 #include <set>
 
 namespace ptxmc::lower {
 
+using ir::Tag;
 using litmus::LocationDecl;
 using litmus::Operand;
 
@@ -137,7 +139,7 @@ void Lowerer::declareLocations() {
                     init.id = static_cast<int>(program_.events.size());
                     init.text = "init " + cell.name;
                     init.loc = d.loc;
-                    init.tags = {"IW", "W", "M", spaceTag(cell.space)};
+                    init.tags = {Tag::IW, Tag::W, Tag::M, spaceTag(cell.space)};
                     init.location = cell.id;
                     init.vaddr = vaddrFor(d.name, c, row);
                     init.space = cell.space;
@@ -195,12 +197,15 @@ void Lowerer::lowerThread(std::size_t index) {
 
 void Lowerer::lowerInstruction(const litmus::Instruction& inst) {
     if (inst.label) fail(inst.loc, "labels and branches are not supported yet");
-    if (lowerTcgen05(*this) || lowerMbarrier(*this) || lowerBulk(*this) || lowerGeneric(*this))
+    // The test-wide cta_group is checked as the qualifier is decoded (PTX ISA 9.7.16.5).
+    ptx::Insn insn = ptx::decode(inst, [&](int group) { noteCtaGroup(group, inst.loc); });
+    if (lowerTcgen05(*this, insn) || lowerMbarrier(*this, insn) || lowerBulk(*this, insn) ||
+        lowerGeneric(*this, insn))
         return;
     fail(inst.loc, "unknown instruction '" + inst.opcode + "'");
 }
 
-ir::Event& Lowerer::issue(std::initializer_list<const char*> tags) {
+ir::Event& Lowerer::issue(std::initializer_list<Tag> tags) {
     ir::Event e;
     e.id = static_cast<int>(program_.events.size());
     e.thread = static_cast<int>(threadIndex_);
@@ -208,7 +213,7 @@ ir::Event& Lowerer::issue(std::initializer_list<const char*> tags) {
     e.instruction = instIndex_;
     e.text = inst_->opcode;
     e.loc = inst_->loc;
-    for (const char* t : tags)
+    for (Tag t : tags)
         e.tags.insert(t);
     e.cta = thread_->cta;
     e.cluster = threadInfo().cluster;
@@ -218,8 +223,7 @@ ir::Event& Lowerer::issue(std::initializer_list<const char*> tags) {
     return program_.events.back();
 }
 
-ir::Event& Lowerer::exec(int issueId, const std::string& role,
-                         std::initializer_list<const char*> tags) {
+ir::Event& Lowerer::exec(int issueId, const std::string& role, std::initializer_list<Tag> tags) {
     ir::Event e;
     const ir::Event& parent = program_.events[static_cast<std::size_t>(issueId)];
     e.id = static_cast<int>(program_.events.size());
@@ -228,8 +232,8 @@ ir::Event& Lowerer::exec(int issueId, const std::string& role,
     e.instruction = parent.instruction;
     e.text = parent.text + " (" + role + ")";
     e.loc = parent.loc;
-    e.tags = {"EXEC"};
-    for (const char* t : tags)
+    e.tags = {Tag::EXEC};
+    for (Tag t : tags)
         e.tags.insert(t);
     e.cta = parent.cta;
     e.cluster = parent.cluster;
@@ -239,40 +243,40 @@ ir::Event& Lowerer::exec(int issueId, const std::string& role,
     return program_.events.back();
 }
 
-const char* spaceTag(ir::Space s) {
+Tag spaceTag(ir::Space s) {
     switch (s) {
     case ir::Space::Global:
-        return "GLOBAL";
+        return Tag::GLOBAL;
     case ir::Space::Shared:
-        return "SHARED";
+        return Tag::SHARED;
     case ir::Space::Tmem:
-        return "TMEM";
+        return Tag::TMEM;
     case ir::Space::Mbarrier:
-        return "MB";
+        return Tag::MB;
     case ir::Space::None:
         break;
     }
-    return "M";
+    return Tag::M;
 }
 
-static const char* proxyTag(ir::Proxy p) {
+static std::optional<Tag> proxyTag(ir::Proxy p) {
     switch (p) {
     case ir::Proxy::Generic:
-        return "GEN";
+        return Tag::GEN;
     case ir::Proxy::Async:
-        return "ASYNC";
+        return Tag::ASYNC;
     case ir::Proxy::Surface:
-        return "SURFACE";
+        return Tag::SURFACE;
     case ir::Proxy::Texture:
-        return "TEXTURE";
+        return Tag::TEXTURE;
     case ir::Proxy::Constant:
-        return "CONSTANT";
+        return Tag::CONSTANT;
     case ir::Proxy::Tmem:
-        return "TMEM";
+        return Tag::TMEM;
     case ir::Proxy::None:
         break;
     }
-    return nullptr;
+    return std::nullopt;
 }
 
 void Lowerer::access(ir::Event& e, const Address& a, ir::Proxy proxy) {
@@ -280,9 +284,9 @@ void Lowerer::access(ir::Event& e, const Address& a, ir::Proxy proxy) {
     e.vaddr = a.vaddr;
     e.space = program_.locations[static_cast<std::size_t>(a.location)].space;
     e.proxy = proxy;
-    e.tags.insert("M");
+    e.tags.insert(Tag::M);
     e.tags.insert(spaceTag(e.space));
-    if (const char* t = proxyTag(proxy)) e.tags.insert(t);
+    if (auto t = proxyTag(proxy)) e.tags.insert(*t);
 }
 
 Address Lowerer::address(const Operand& op, std::optional<ir::Space> expected) {
@@ -427,7 +431,7 @@ void Lowerer::computeStaticDeadlocks() {
     // thread count / 32 litmus threads, or every thread of the CTA (PTX ISA 9.7.13.1).
     std::map<std::tuple<int, int, int>, std::vector<const ir::Event*>> arrivals;
     for (const auto& e : program_.events)
-        if (e.has("BAR_WAIT")) arrivals[{e.cta, e.barrierId, e.barrierInstance}].push_back(&e);
+        if (e.has(Tag::BAR_WAIT)) arrivals[{e.cta, e.barrierId, e.barrierInstance}].push_back(&e);
     std::map<int, int> ctaThreads;
     for (const auto& t : program_.threads)
         ctaThreads[t.cta]++;

@@ -3,7 +3,7 @@
 
 #include "ir/Program.hpp"
 #include "litmus/Ast.hpp"
-#include "lower/Qualifiers.hpp"
+#include "ptx/Insn.hpp"
 
 #include <map>
 #include <optional>
@@ -50,9 +50,9 @@ public:
     ir::Program& program() { return program_; }
 
     /** A new issue-level event of the current thread (in program order). */
-    ir::Event& issue(std::initializer_list<const char*> tags);
+    ir::Event& issue(std::initializer_list<ir::Tag> tags);
     /** A new event performed asynchronously by the operation issued as `issueId`. */
-    ir::Event& exec(int issueId, const std::string& role, std::initializer_list<const char*> tags);
+    ir::Event& exec(int issueId, const std::string& role, std::initializer_list<ir::Tag> tags);
     /** Marks `e` as a memory access to `a` with the given attributes and tags. */
     void access(ir::Event& e, const Address& a, ir::Proxy proxy);
 
@@ -114,11 +114,11 @@ private:
     SourceLoc ctaGroupLoc_;
 };
 
-// Instruction families; each returns false when the opcode is not theirs.
-bool lowerGeneric(Lowerer& l);
-bool lowerMbarrier(Lowerer& l);
-bool lowerBulk(Lowerer& l);
-bool lowerTcgen05(Lowerer& l);
+// Instruction families (decoded by ptx::decode); each returns false when `insn` is not theirs.
+bool lowerGeneric(Lowerer& l, const ptx::Insn& insn);
+bool lowerMbarrier(Lowerer& l, const ptx::Insn& insn);
+bool lowerBulk(Lowerer& l, const ptx::Insn& insn);
+bool lowerTcgen05(Lowerer& l, const ptx::Insn& insn);
 
 /**
  * After every thread is lowered: the alloc each tcgen05.dealloc frees, and the peer of each
@@ -135,9 +135,10 @@ bool evaluateProp(const litmus::Prop& p, const std::map<std::string, std::int64_
 std::int64_t wrap32(std::int64_t v);
 
 // Helpers shared by the families.
-ir::Scope parseScope(const std::string& s);
-const char* scopeTag(ir::Scope s);
-const char* semTag(ir::Sem s);
-const char* spaceTag(ir::Space s);
+/** The base set of a scope or semantics; none for Scope::None / Sem::None. */
+std::optional<ir::Tag> scopeTag(ir::Scope s);
+std::optional<ir::Tag> semTag(ir::Sem s);
+/** The base set of a state space (M when none: every access is in M anyway). */
+ir::Tag spaceTag(ir::Space s);
 
 } // namespace ptxmc::lower

@@ -3,37 +3,32 @@
 
 namespace ptxmc::lower {
 
+using ir::Tag;
 using ir::Value;
 
 namespace {
 
 void mbarrierEvent(Lowerer& l, ir::Event& e, const Address& a, ir::MbOp op) {
-    e.tags.insert("MB");
+    e.tags.insert(Tag::MB);
     e.mbOp = op;
     l.access(e, a, ir::Proxy::Generic);
-    e.tags.erase("M"); // an mbarrier operation is not a data access
+    e.tags.erase(Tag::M); // an mbarrier operation is not a data access
     e.space = ir::Space::Mbarrier;
 }
 
 void setMbOrdering(ir::Event& e, ir::Sem sem, ir::Scope scope) {
     e.sem = sem;
     e.scope = scope;
-    e.tags.insert(semTag(sem));
-    e.tags.insert(scopeTag(scope));
+    if (auto t = semTag(sem)) e.tags.insert(*t);
+    if (auto t = scopeTag(scope)) e.tags.insert(*t);
 }
 
-ir::Scope takeMbScope(Qualifiers& q) {
-    auto s = q.takeOneOf({"cta", "cluster"});
-    return s ? parseScope(*s) : ir::Scope::Cta; // PTX default scope .cta
+ir::Scope mbScope(ptx::Scope s) {
+    return s == ptx::Scope::None ? ir::Scope::Cta : s; // PTX default scope .cta
 }
 
-/** Consumes the state space and .b64; returns true for .shared::cluster (remote allowed). */
-bool takeMbSpace(Lowerer& l, Qualifiers& q) {
-    auto space = q.takeOneOf({"shared", "shared::cta", "shared::cluster"});
-    if (!q.take("b64")) {
-        if (auto t = q.takePrefixed("b")) l.fail(l.inst().loc, "mbarrier operations use .b64");
-    }
-    return space && *space == "shared::cluster";
+bool viaCluster(const ptx::MbarrierOperand& mb) {
+    return mb.space == ptx::Space::SharedCluster;
 }
 
 std::int64_t immediate(Lowerer& l, const litmus::Operand& op, std::int64_t lo, std::int64_t hi,
@@ -44,35 +39,30 @@ std::int64_t immediate(Lowerer& l, const litmus::Operand& op, std::int64_t lo, s
     return op.value;
 }
 
-void lowerInit(Lowerer& l, Qualifiers& q) {
-    takeMbSpace(l, q);
-    q.finish();
+void lowerInit(Lowerer& l) {
     l.expectOperands(2);
     Address a = l.address(l.operand(0), ir::Space::Mbarrier);
     l.checkReach(a, l.operand(0), false);
     std::int64_t count = immediate(l, l.operand(1), 1, (1 << 20) - 1, "mbarrier count");
-    ir::Event& e = l.issue({"MB_INIT"});
+    ir::Event& e = l.issue({Tag::MB_INIT});
     mbarrierEvent(l, e, a, ir::MbOp::Init);
     e.mbAmount = count;
     setMbOrdering(e, ir::Sem::Relaxed, ir::Scope::Cta);
 }
 
-void lowerArrive(Lowerer& l, Qualifiers& q) {
-    bool expect = q.take("expect_tx");
-    if (q.take("noComplete")) l.fail(l.inst().loc, "mbarrier.arrive.noComplete is not supported");
-    auto sem = q.takeOneOf({"release", "relaxed"});
-    ir::Scope scope = takeMbScope(q);
-    bool cluster = takeMbSpace(l, q);
-    q.finish();
+void lowerArrive(Lowerer& l, const ptx::MbarrierArrive& arrive) {
+    bool expect = arrive.expectTx;
+    bool cluster = viaCluster(arrive.mb);
     l.expectOperands(expect ? 3 : 2);
     Address a = l.address(l.operand(1), ir::Space::Mbarrier);
     l.checkReach(a, l.operand(1), cluster);
     if (a.cta != l.thread().cta && l.operand(0).kind != litmus::Operand::Kind::Sink)
         l.fail(l.operand(0).loc, "an arrive on another CTA's mbarrier returns no state: use _");
     std::int64_t tx = expect ? immediate(l, l.operand(2), 0, (1 << 20) - 1, "tx count") : 0;
-    ir::Event& e = l.issue({"MB_ARRIVE"});
+    ir::Event& e = l.issue({Tag::MB_ARRIVE});
     mbarrierEvent(l, e, a, ir::MbOp::Arrive);
-    setMbOrdering(e, sem && *sem == "relaxed" ? ir::Sem::Relaxed : ir::Sem::Release, scope);
+    setMbOrdering(e, arrive.sem == ptx::Sem::Relaxed ? ir::Sem::Relaxed : ir::Sem::Release,
+                  mbScope(arrive.scope));
     e.mbAmount = tx;
     int id = e.id;
     auto tok = std::make_shared<Value>();
@@ -81,27 +71,21 @@ void lowerArrive(Lowerer& l, Qualifiers& q) {
     l.define(l.operand(0), tok);
 }
 
-void lowerTx(Lowerer& l, Qualifiers& q, bool complete) {
-    q.take("relaxed");
-    ir::Scope scope = takeMbScope(q);
-    bool cluster = takeMbSpace(l, q);
-    q.finish();
+void lowerTx(Lowerer& l, const ptx::MbarrierTx& t) {
+    bool complete = t.complete;
+    bool cluster = viaCluster(t.mb);
     l.expectOperands(2);
     Address a = l.address(l.operand(0), ir::Space::Mbarrier);
     l.checkReach(a, l.operand(0), cluster);
     std::int64_t tx = immediate(l, l.operand(1), 0, (1 << 20) - 1, "tx count");
-    ir::Event& e = l.issue({complete ? "MB_COMPLETE" : "MB_EXPECT"});
+    ir::Event& e = l.issue({complete ? Tag::MB_COMPLETE : Tag::MB_EXPECT});
     mbarrierEvent(l, e, a, complete ? ir::MbOp::CompleteTx : ir::MbOp::ExpectTx);
-    setMbOrdering(e, ir::Sem::Relaxed, scope);
+    setMbOrdering(e, ir::Sem::Relaxed, mbScope(t.scope));
     e.mbAmount = tx;
 }
 
-void lowerWait(Lowerer& l, Qualifiers& q) {
-    bool parity = q.take("parity");
-    auto sem = q.takeOneOf({"acquire", "relaxed"});
-    ir::Scope scope = takeMbScope(q);
-    takeMbSpace(l, q);
-    q.finish();
+void lowerWait(Lowerer& l, const ptx::MbarrierWait& w) {
+    bool parity = w.parity;
     if (l.inst().operands.size() == 4)
         l.fail(l.inst().operands[3].loc, "the suspend-time hint of try_wait is not supported");
     l.expectOperands(3);
@@ -114,15 +98,16 @@ void lowerWait(Lowerer& l, Qualifiers& q) {
         l.fail(argOp.loc, "phase parity must be 0 or 1");
     ir::ValuePtr arg = l.value(argOp);
     bool blocking = l.operand(0).kind == litmus::Operand::Kind::Sink;
-    ir::Event& e = l.issue({"MB_WAIT"});
+    ir::Event& e = l.issue({Tag::MB_WAIT});
     mbarrierEvent(l, e, a, ir::MbOp::Wait);
-    setMbOrdering(e, sem && *sem == "relaxed" ? ir::Sem::Relaxed : ir::Sem::Acquire, scope);
+    setMbOrdering(e, w.sem == ptx::Sem::Relaxed ? ir::Sem::Relaxed : ir::Sem::Acquire,
+                  mbScope(w.scope));
     if (parity)
         e.mbParity = arg;
     else
         e.mbToken = arg;
     e.blocking = blocking;
-    if (blocking) e.tags.insert("BLOCKING");
+    if (blocking) e.tags.insert(Tag::BLOCKING);
     auto res = std::make_shared<Value>();
     res->op = Value::Op::WaitResult;
     res->event = e.id;
@@ -131,24 +116,17 @@ void lowerWait(Lowerer& l, Qualifiers& q) {
 
 } // namespace
 
-bool lowerMbarrier(Lowerer& l) {
-    const auto& parts = l.inst().parts;
-    if (parts[0] != "mbarrier") return false;
-    if (parts.size() < 2) l.fail(l.inst().loc, "incomplete mbarrier instruction");
-    Qualifiers q(l.inst(), 2);
-    const std::string& op = parts[1];
-    if (op == "init")
-        lowerInit(l, q);
-    else if (op == "arrive")
-        lowerArrive(l, q);
-    else if (op == "expect_tx")
-        lowerTx(l, q, false);
-    else if (op == "complete_tx")
-        lowerTx(l, q, true);
-    else if (op == "test_wait" || op == "try_wait")
-        lowerWait(l, q);
+bool lowerMbarrier(Lowerer& l, const ptx::Insn& insn) {
+    if (insn.is<ptx::MbarrierInit>())
+        lowerInit(l);
+    else if (auto* a = insn.as<ptx::MbarrierArrive>())
+        lowerArrive(l, *a);
+    else if (auto* t = insn.as<ptx::MbarrierTx>())
+        lowerTx(l, *t);
+    else if (auto* w = insn.as<ptx::MbarrierWait>())
+        lowerWait(l, *w);
     else
-        l.fail(l.inst().loc, "unknown instruction '" + l.inst().opcode + "'");
+        return false;
     return true;
 }
 

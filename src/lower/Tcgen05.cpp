@@ -1,37 +1,24 @@
 // tcgen05 instructions (PTX ISA 9.7.16): issue events, and the accesses their execution performs.
 #include "lower/Lowerer.hpp"
+#include "ptx/Tables.hpp"
 
 #include <algorithm>
 #include <set>
 
 namespace ptxmc::lower {
 
+using ir::Tag;
 using ir::Value;
 using litmus::Operand;
 
 namespace {
 
-int takeCtaGroup(Lowerer& l, Qualifiers& q, bool required) {
-    auto g = q.takePrefixed("cta_group::");
-    if (!g) {
-        if (required) l.fail(l.inst().loc, "'" + l.inst().opcode + "' needs .cta_group::1 or ::2");
-        return 0;
-    }
-    if (*g != "1" && *g != "2")
-        l.fail(l.inst().loc, "cta_group::" + *g +
-                                 " does not exist: only cta_group::1 and "
-                                 "cta_group::2 (PTX ISA 9.7.16.5)");
-    int group = *g == "1" ? 1 : 2;
-    l.noteCtaGroup(group, l.inst().loc);
-    return group;
-}
-
-ir::Event& tcIssue(Lowerer& l, int group, std::initializer_list<const char*> tags) {
+ir::Event& tcIssue(Lowerer& l, int group, std::initializer_list<Tag> tags) {
     ir::Event& e = l.issue(tags);
-    e.tags.insert("TC");
+    e.tags.insert(Tag::TC);
     e.ctaGroup = group;
-    if (group == 1) e.tags.insert("CG1");
-    if (group == 2) e.tags.insert("CG2");
+    if (group == 1) e.tags.insert(Tag::CG1);
+    if (group == 2) e.tags.insert(Tag::CG2);
     return e;
 }
 
@@ -68,30 +55,24 @@ ir::Proxy proxyOfSpace(ir::Space s) {
 }
 
 int readAt(Lowerer& l, int issueId, const Address& a, const std::string& role) {
-    ir::Event& r = l.exec(issueId, role, {"R"});
+    ir::Event& r = l.exec(issueId, role, {Tag::R});
     ir::Space space = l.program().locations[static_cast<std::size_t>(a.location)].space;
     l.access(r, a, proxyOfSpace(space));
     r.sem = ir::Sem::Weak;
-    r.tags.insert("Weak");
+    r.tags.insert(Tag::Weak);
     return r.id;
 }
 
 void writeAt(Lowerer& l, int issueId, const Address& a, const std::string& role, ir::ValuePtr v) {
-    ir::Event& w = l.exec(issueId, role, {"W"});
+    ir::Event& w = l.exec(issueId, role, {Tag::W});
     l.access(w, a, ir::Proxy::Tmem);
     w.sem = ir::Sem::Weak;
-    w.tags.insert("Weak");
+    w.tags.insert(Tag::Weak);
     w.written = std::move(v);
 }
 
-void lowerMma(Lowerer& l, Qualifiers& q) {
-    int group = takeCtaGroup(l, q, true);
-    auto kind = q.takePrefixed("kind::");
-    if (!kind) l.fail(l.inst().loc, "tcgen05.mma needs .kind::<kind>");
-    for (const char* unsupported : {"ws", "sp", "block_scale"})
-        if (q.take(unsupported))
-            l.fail(l.inst().loc, std::string("tcgen05.mma.") + unsupported + " is not supported");
-    q.finish();
+void lowerMma(Lowerer& l, const ptx::Tcgen05Mma& m) {
+    int group = m.ctaGroup;
     l.expectOperands(5);
     Address d = l.address(l.operand(0), ir::Space::Tmem);
     Address a = l.address(l.operand(1));
@@ -105,9 +86,9 @@ void lowerMma(Lowerer& l, Qualifiers& q) {
     ir::ValuePtr enable = l.value(l.operand(4));
     bool enableKnown = enable->op == Value::Op::Const;
     bool accumulate = !enableKnown || enable->constant != 0;
-    ir::Event& e = tcIssue(l, group, {"TC_ASYNC", "MMA"});
+    ir::Event& e = tcIssue(l, group, {Tag::TC_ASYNC, Tag::MMA});
     e.idesc = idesc.name;
-    e.kind = *kind;
+    e.kind = m.kind;
     e.accumulator = d.location;
     int id = e.id;
     for (int cta : pairCtas(l, group)) {
@@ -125,41 +106,26 @@ void lowerMma(Lowerer& l, Qualifiers& q) {
     }
 }
 
-void lowerCp(Lowerer& l, Qualifiers& q) {
-    int group = takeCtaGroup(l, q, true);
-    auto shape = q.takeOneOf({"128x256b", "4x256b", "128x128b", "64x128b", "32x128b"});
-    if (!shape)
-        l.fail(l.inst().loc, "tcgen05.cp needs a shape (.128x256b, .4x256b, .128x128b, "
-                             ".64x128b or .32x128b)");
-    bool warpx2 = q.takeOneOf({"warpx2::02_13", "warpx2::01_23"}).has_value();
-    bool warpx4 = q.take("warpx4");
-    if (*shape == "64x128b" && !warpx2)
-        l.fail(l.inst().loc, ".64x128b needs .warpx2::02_13 or ::01_23");
-    if (*shape == "32x128b" && !warpx4) l.fail(l.inst().loc, ".32x128b needs .warpx4");
-    q.takePrefixed("b8x16");
-    q.takePrefixed("b6x16_p32");
-    q.takePrefixed("b4x16_p64");
-    q.finish();
+void lowerCp(Lowerer& l, const ptx::Tcgen05Cp& c) {
+    int group = c.ctaGroup;
     l.expectOperands(2);
     Address t = l.address(l.operand(0), ir::Space::Tmem);
     Address s = l.address(l.operand(1), ir::Space::Shared);
-    ir::Event& e = tcIssue(l, group, {"TC_ASYNC", "CP"});
-    if (*shape == "4x256b") e.tags.insert("CP_4x256b");
-    e.shape = *shape;
+    ir::Event& e = tcIssue(l, group, {Tag::TC_ASYNC, Tag::CP});
+    if (c.shape == ptx::CpShape::S4x256b) e.tags.insert(Tag::CP_4x256b);
+    e.shape = std::string(ptx::cpShape(c.shape).name);
     int id = e.id;
     int rs = readAt(l, id, s, "read " + l.operand(1).name);
     for (int cta : pairCtas(l, group))
         writeAt(l, id, tmemInCta(l, t, cta, l.operand(0)), "write", Value::readOf(rs));
 }
 
-void lowerShift(Lowerer& l, Qualifiers& q) {
-    int group = takeCtaGroup(l, q, true);
-    if (!q.take("down")) l.fail(l.inst().loc, "tcgen05.shift needs .down");
-    q.finish();
+void lowerShift(Lowerer& l, const ptx::Tcgen05Shift& sh) {
+    int group = sh.ctaGroup;
     l.expectOperands(1);
     Address t = l.address(l.operand(0), ir::Space::Tmem);
     if (t.row != 0) l.fail(l.operand(0).loc, "tcgen05.shift starts at row 0 of its location");
-    ir::Event& e = tcIssue(l, group, {"TC_ASYNC", "SHIFT"});
+    ir::Event& e = tcIssue(l, group, {Tag::TC_ASYNC, Tag::SHIFT});
     int id = e.id;
     int rows = (t.decl->aliasOf ? 1 : t.decl->rows);
     for (int cta : pairCtas(l, group)) {
@@ -194,39 +160,14 @@ Operand rowOperand(const Operand& base, std::size_t i) {
     return r;
 }
 
-/**
- * Shape, repeat count and packing of tcgen05.ld/st; returns the number of registers per
- * thread that PTX ISA 9.7.16.8.3 gives them (ptxmc's litmus thread holds them all).
- */
-std::size_t takeLdStShape(Lowerer& l, Qualifiers& q) {
-    if (!q.take("sync") || !q.take("aligned"))
-        l.fail(l.inst().loc, "'" + l.inst().opcode + "' needs .sync.aligned");
-    auto shape = q.takeOneOf({"16x64b", "16x128b", "16x256b", "32x32b"});
-    if (q.take("16x32bx2"))
-        l.fail(l.inst().loc,
-               ".16x32bx2 needs the immHalfSplitoff operand, which ptxmc does not model");
-    if (!shape) l.fail(l.inst().loc, "missing shape (.32x32b, .16x64b, .16x128b or .16x256b)");
-    auto num = q.takePrefixed("x");
-    static const std::set<std::string> counts = {"1", "2", "4", "8", "16", "32", "64", "128"};
-    if (!num || !counts.count(*num))
-        l.fail(l.inst().loc, "missing or bad repeat count (.x1, .x2, .x4, ... .x128)");
-    bool packed = q.takeOneOf({"pack::16b", "unpack::16b"}).has_value();
-    if (!q.take("b32")) l.fail(l.inst().loc, "'" + l.inst().opcode + "' needs .b32");
-    std::size_t perRepeat = *shape == "16x128b" ? 2 : *shape == "16x256b" ? 4 : 1;
-    std::size_t regs = perRepeat * std::stoul(*num);
-    return packed ? std::max<std::size_t>(1, regs / 2) : regs;
-}
-
 void requireRegisterCount(Lowerer& l, const Operand& op, std::size_t got, std::size_t want) {
     if (got != want)
         l.fail(op.loc, "'" + l.inst().opcode + "' moves " + std::to_string(want) +
                            " register(s) per thread, the vector has " + std::to_string(got));
 }
 
-void lowerLd(Lowerer& l, Qualifiers& q) {
-    if (q.takePrefixed("cta_group::")) l.fail(l.inst().loc, "tcgen05.ld has no .cta_group");
-    std::size_t want = takeLdStShape(l, q);
-    q.finish();
+void lowerLd(Lowerer& l, const ptx::Tcgen05Ld& ld) {
+    std::size_t want = ld.format.registers();
     l.expectOperands(2);
     if (l.operand(1).kind == Operand::Kind::Memory && l.operand(0).kind == Operand::Kind::Memory)
         l.fail(l.operand(1).loc,
@@ -235,7 +176,7 @@ void lowerLd(Lowerer& l, Qualifiers& q) {
     std::vector<Operand> regs = registerVector(l, l.operand(0));
     requireRegisterCount(l, l.operand(0), regs.size(), want);
     l.address(l.operand(1), ir::Space::Tmem); // validates the base before any row
-    ir::Event& e = tcIssue(l, 0, {"TC_ASYNC", "TLD"});
+    ir::Event& e = tcIssue(l, 0, {Tag::TC_ASYNC, Tag::TLD});
     int id = e.id;
     for (std::size_t i = 0; i < regs.size(); ++i) {
         Address a = l.address(rowOperand(l.operand(1), i), ir::Space::Tmem);
@@ -244,10 +185,8 @@ void lowerLd(Lowerer& l, Qualifiers& q) {
     }
 }
 
-void lowerSt(Lowerer& l, Qualifiers& q) {
-    if (q.takePrefixed("cta_group::")) l.fail(l.inst().loc, "tcgen05.st has no .cta_group");
-    std::size_t want = takeLdStShape(l, q);
-    q.finish();
+void lowerSt(Lowerer& l, const ptx::Tcgen05St& st) {
+    std::size_t want = st.format.registers();
     l.expectOperands(2);
     if (l.operand(1).kind == Operand::Kind::Memory)
         l.fail(l.operand(1).loc,
@@ -259,7 +198,7 @@ void lowerSt(Lowerer& l, Qualifiers& q) {
     std::vector<ir::ValuePtr> values;
     for (const auto& r : regs)
         values.push_back(l.value(r));
-    ir::Event& e = tcIssue(l, 0, {"TC_ASYNC", "TST"});
+    ir::Event& e = tcIssue(l, 0, {Tag::TC_ASYNC, Tag::TST});
     int id = e.id;
     for (std::size_t i = 0; i < regs.size(); ++i) {
         Address a = l.address(rowOperand(l.operand(0), i), ir::Space::Tmem);
@@ -267,28 +206,18 @@ void lowerSt(Lowerer& l, Qualifiers& q) {
     }
 }
 
-void lowerWait(Lowerer& l, Qualifiers& q, bool ld) {
-    if (q.takePrefixed("cta_group::"))
-        l.fail(l.inst().loc, "tcgen05.wait has no .cta_group (PTX ISA 9.7.16.8.5)");
-    if (!q.take("sync") || !q.take("aligned"))
-        l.fail(l.inst().loc, "tcgen05.wait needs .sync.aligned");
-    q.finish();
+void lowerWait(Lowerer& l, bool ld) {
     if (!l.inst().operands.empty())
         l.fail(l.inst().operands[0].loc, "tcgen05.wait::" + std::string(ld ? "ld" : "st") +
                                              " takes no operands: it waits for all prior tcgen05." +
                                              (ld ? "ld" : "st") +
                                              " of the thread (PTX ISA 9.7.16.8.5)");
-    tcIssue(l, 0, {ld ? "WAIT_LD" : "WAIT_ST", "BLOCKING"});
+    tcIssue(l, 0, {ld ? Tag::WAIT_LD : Tag::WAIT_ST, Tag::BLOCKING});
 }
 
-void lowerCommit(Lowerer& l, Qualifiers& q) {
-    int group = takeCtaGroup(l, q, true);
-    if (!q.take("mbarrier::arrive::one"))
-        l.fail(l.inst().loc, "tcgen05.commit needs .mbarrier::arrive::one (PTX ISA 9.7.16.12.1)");
-    q.takeOneOf({"shared::cluster", "shared::cta", "shared"});
-    bool multicast = q.take("multicast::cluster");
-    if (!q.take("b64")) l.fail(l.inst().loc, "tcgen05.commit needs .b64");
-    q.finish();
+void lowerCommit(Lowerer& l, const ptx::Tcgen05Commit& c) {
+    int group = c.ctaGroup;
+    bool multicast = c.multicast;
     l.expectOperands(multicast ? 2 : 1);
     Address mb = l.address(l.operand(0), ir::Space::Mbarrier);
     std::vector<Address> targets;
@@ -308,7 +237,7 @@ void lowerCommit(Lowerer& l, Qualifiers& q) {
     } else {
         targets.push_back(mb);
     }
-    ir::Event& e = tcIssue(l, group, {"COMMIT"});
+    ir::Event& e = tcIssue(l, group, {Tag::COMMIT});
     int id = e.id;
     for (const Address& m : targets) {
         // The arrive-on happens when the tracked operations complete: count 1, cluster scope
@@ -316,7 +245,7 @@ void lowerCommit(Lowerer& l, Qualifiers& q) {
         // releases is decision Q6 (ARRIVE-RELEASE) in model/decisions.cat, so it carries none.
         ir::Event& a =
             l.exec(id, "arrive " + l.program().locations[static_cast<std::size_t>(m.location)].name,
-                   {"MB", "MB_ARRIVE", "CLUSTER", "GEN"});
+                   {Tag::MB, Tag::MB_ARRIVE, Tag::CLUSTER, Tag::GEN});
         a.mbOp = ir::MbOp::Arrive;
         a.location = m.location;
         a.vaddr = m.vaddr;
@@ -351,17 +280,16 @@ int takeColumns(Lowerer& l, int cols) {
     return column;
 }
 
-void lowerRelinquish(Lowerer& l, Qualifiers& q, int group) {
-    q.finish();
+void lowerRelinquish(Lowerer& l, int group) {
     l.expectOperands(0);
-    tcIssue(l, group, {"RELINQUISH"});
+    tcIssue(l, group, {Tag::RELINQUISH});
 }
 
 /** dealloc frees the block whose address taddr holds; resolveAllocations finds which. */
 void lowerDealloc(Lowerer& l, int group) {
     int cols = columnCount(l);
     ir::ValuePtr taddr = l.value(l.operand(0));
-    ir::Event& e = tcIssue(l, group, {"DEALLOC"});
+    ir::Event& e = tcIssue(l, group, {Tag::DEALLOC});
     e.tmemColumns = cols;
     l.deallocs.push_back({e.id, taddr, l.operand(0).loc});
 }
@@ -370,18 +298,18 @@ void lowerAllocOp(Lowerer& l, int group) {
     int cols = columnCount(l);
     // Relinquish by another thread of the CTA is the model's tcgen05-alloc-misuse flag.
     for (int ev : l.threadInfo().events)
-        if (l.program().events[static_cast<std::size_t>(ev)].has("RELINQUISH"))
+        if (l.program().events[static_cast<std::size_t>(ev)].has(Tag::RELINQUISH))
             l.fail(l.inst().loc, "tcgen05.alloc after tcgen05.relinquish_alloc_permit is illegal "
                                  "(PTX ISA 9.7.16.7.1)");
     Address dst = l.address(l.operand(0), ir::Space::Shared);
-    ir::Event& e = tcIssue(l, group, {"ALLOC"});
+    ir::Event& e = tcIssue(l, group, {Tag::ALLOC});
     // Tensor-memory address: lane[31:16] | column[15:0] (PTX ISA 9.7.16.1); blocks start at lane 0.
     e.tmemAddress = takeColumns(l, cols);
     e.tmemColumns = cols;
     ir::ValuePtr address = Value::makeConst(e.tmemAddress);
     int alloc = e.id;
     // The address store is a weak generic write (PTX ISA 9.7.16.7.1).
-    ir::Event& w = l.issue({"W", "Weak"});
+    ir::Event& w = l.issue({Tag::W, Tag::Weak});
     l.access(w, dst, ir::Proxy::Generic);
     w.sem = ir::Sem::Weak;
     w.text = l.inst().opcode + " (address store)";
@@ -389,19 +317,10 @@ void lowerAllocOp(Lowerer& l, int group) {
     l.allocs.push_back({alloc, dst.location});
 }
 
-void lowerAlloc(Lowerer& l, Qualifiers& q, const std::string& op) {
-    int group = takeCtaGroup(l, q, true);
-    if (!q.take("sync") || !q.take("aligned"))
-        l.fail(l.inst().loc, "'" + l.inst().opcode + "' needs .sync.aligned");
-    if (op == "relinquish_alloc_permit") {
-        lowerRelinquish(l, q, group);
-        return;
-    }
-    if (op == "alloc") q.take("shared::cta");
-    if (!q.take("b32")) l.fail(l.inst().loc, "'" + l.inst().opcode + "' needs .b32");
-    q.finish();
+void lowerAlloc(Lowerer& l, const ptx::Tcgen05Alloc& a) {
+    int group = a.ctaGroup;
     l.expectOperands(2);
-    if (op == "dealloc")
+    if (a.dealloc)
         lowerDealloc(l, group);
     else
         lowerAllocOp(l, group);
@@ -409,37 +328,30 @@ void lowerAlloc(Lowerer& l, Qualifiers& q, const std::string& op) {
 
 } // namespace
 
-bool lowerTcgen05(Lowerer& l) {
-    const auto& p = l.inst().parts;
-    if (p[0] != "tcgen05") return false;
-    if (p.size() < 2) l.fail(l.inst().loc, "incomplete tcgen05 instruction");
-    const std::string& op = p[1];
-    Qualifiers q(l.inst(), 2);
-    if (op == "mma")
-        lowerMma(l, q);
-    else if (op == "cp")
-        lowerCp(l, q);
-    else if (op == "shift")
-        lowerShift(l, q);
-    else if (op == "ld")
-        lowerLd(l, q);
-    else if (op == "st")
-        lowerSt(l, q);
-    else if (op == "wait::ld")
-        lowerWait(l, q, true);
-    else if (op == "wait::st")
-        lowerWait(l, q, false);
-    else if (op == "commit")
-        lowerCommit(l, q);
-    else if (op == "fence::before_thread_sync" || op == "fence::after_thread_sync") {
-        q.finish();
+bool lowerTcgen05(Lowerer& l, const ptx::Insn& insn) {
+    if (auto* m = insn.as<ptx::Tcgen05Mma>())
+        lowerMma(l, *m);
+    else if (auto* c = insn.as<ptx::Tcgen05Cp>())
+        lowerCp(l, *c);
+    else if (auto* sh = insn.as<ptx::Tcgen05Shift>())
+        lowerShift(l, *sh);
+    else if (auto* ld = insn.as<ptx::Tcgen05Ld>())
+        lowerLd(l, *ld);
+    else if (auto* st = insn.as<ptx::Tcgen05St>())
+        lowerSt(l, *st);
+    else if (auto* w = insn.as<ptx::Tcgen05Wait>())
+        lowerWait(l, w->ld);
+    else if (auto* cm = insn.as<ptx::Tcgen05Commit>())
+        lowerCommit(l, *cm);
+    else if (auto* f = insn.as<ptx::Tcgen05Fence>()) {
         l.expectOperands(0);
-        tcIssue(l, 0, {op == "fence::before_thread_sync" ? "FB" : "FA"});
-    } else if (op == "alloc" || op == "dealloc" || op == "relinquish_alloc_permit") {
-        lowerAlloc(l, q, op);
-    } else {
-        l.fail(l.inst().loc, "unknown instruction '" + l.inst().opcode + "'");
-    }
+        tcIssue(l, 0, {f->before ? Tag::FB : Tag::FA});
+    } else if (auto* r = insn.as<ptx::Tcgen05Relinquish>())
+        lowerRelinquish(l, r->ctaGroup);
+    else if (auto* a = insn.as<ptx::Tcgen05Alloc>())
+        lowerAlloc(l, *a);
+    else
+        return false;
     return true;
 }
 

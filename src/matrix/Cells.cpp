@@ -71,9 +71,9 @@ Step makeA(Gen& g, Op a, Op b, std::size_t tid) {
     case Op::St:
         return g.st(tid, 0, 7);
     case Op::Cp128:
-        return g.cp(tid, "128x256b", 0, 0);
+        return g.cp(tid, ptx::CpShape::S128x256b, 0, 0);
     case Op::Cp4:
-        return g.cp(tid, "4x256b", 0, 0);
+        return g.cp(tid, ptx::CpShape::S4x256b, 0, 0);
     case Op::Shift:
         return g.shift(tid);
     case Op::Mma:
@@ -91,9 +91,9 @@ Step makeB(Gen& g, Op a, Op b, std::size_t tid) {
     case Op::St:
         return g.st(tid, row, 8);
     case Op::Cp128:
-        return g.cp(tid, "128x256b", row, 1);
+        return g.cp(tid, ptx::CpShape::S128x256b, row, 1);
     case Op::Cp4:
-        return g.cp(tid, "4x256b", row, 1);
+        return g.cp(tid, ptx::CpShape::S4x256b, row, 1);
     case Op::Shift:
         return g.shift(tid);
     case Op::Mma:

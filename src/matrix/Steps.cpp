@@ -1,6 +1,10 @@
 // Instruction text and sequential effect of each step; the names match the init block.
 #include "matrix/Steps.hpp"
 
+#include "ptx/Operands.hpp"
+#include "ptx/Print.hpp"
+#include "ptx/Tables.hpp"
+
 #include <algorithm>
 
 namespace ptxmc::matrix {
@@ -8,6 +12,12 @@ namespace ptxmc::matrix {
 namespace {
 
 constexpr std::int64_t kA = 2, kB = 3, kSource[2] = {4, 5};
+
+/** The .sync.aligned.32x32b.x1.b32 format: one register per thread moves one row. */
+const ptx::LdStFormat kOneRow{ptx::LdStShape::S32x32b, 1, ptx::Pack::None};
+
+/** The mbarrier operand every step uses: a .shared::cta .b64 mbarrier. */
+const ptx::MbarrierOperand kMb{ptx::Space::SharedCta, true};
 
 } // namespace
 
@@ -24,10 +34,6 @@ Gen::Gen(int rows) : rows_(rows) {
 
 std::string Gen::cell(int row) const {
     return rows_ == 1 ? "t" : "t[" + std::to_string(row) + "]";
-}
-
-std::string Gen::operand(int row) const {
-    return row == 0 ? "[t]" : "[t+" + std::to_string(row) + "]";
 }
 
 std::string Gen::reg(std::size_t tid) {
@@ -51,7 +57,7 @@ Step Gen::ld(std::size_t tid, int row) {
     initial_[ref] = 0;
     observe(ref);
     return {tid,
-            "tcgen05.ld.sync.aligned.32x32b.x1.b32 {" + r + "}, " + operand(row),
+            ptx::print(ptx::make(ptx::Tcgen05Ld{kOneRow}, {ptx::vec({r}), ptx::mem("t", row)})),
             [ref, from](const State& s) {
                 return State{{ref, s.at(from)}};
             },
@@ -65,7 +71,7 @@ Step Gen::st(std::size_t tid, int row, std::int64_t value) {
     std::string to = cell(row);
     observe(to);
     return {tid,
-            "tcgen05.st.sync.aligned.32x32b.x1.b32 " + operand(row) + ", {" + r + "}",
+            ptx::print(ptx::make(ptx::Tcgen05St{kOneRow}, {ptx::mem("t", row), ptx::vec({r})})),
             [to, value](const State&) {
                 return State{{to, value}};
             },
@@ -73,14 +79,14 @@ Step Gen::st(std::size_t tid, int row, std::int64_t value) {
             {to}};
 }
 
-Step Gen::cp(std::size_t tid, const std::string& shape, int row, int source) {
+Step Gen::cp(std::size_t tid, ptx::CpShape shape, int row, int source) {
     source_[source] = true;
     std::string to = cell(row);
     std::int64_t value = kSource[source];
     observe(to);
     return {tid,
-            "tcgen05.cp.cta_group::1." + shape + " " + operand(row) + ", [s" +
-                std::to_string(source) + "]",
+            ptx::print(ptx::make(ptx::Tcgen05Cp{1, shape, ptx::CpWarps::None, {}},
+                                 {ptx::mem("t", row), ptx::mem("s" + std::to_string(source))})),
             [to, value](const State&) {
                 return State{{to, value}};
             },
@@ -90,7 +96,7 @@ Step Gen::cp(std::size_t tid, const std::string& shape, int row, int source) {
 
 Step Gen::shift(std::size_t tid) {
     // Row r moves to row r+1; the last row's old value is lost, row 0 keeps its value.
-    Step s{tid, "tcgen05.shift.cta_group::1.down [t]", nullptr, {}, {}};
+    Step s{tid, ptx::print(ptx::make(ptx::Tcgen05Shift{1}, {ptx::mem("t")})), nullptr, {}, {}};
     std::vector<std::string> cells;
     for (int r = 0; r < rows_; ++r)
         cells.push_back(cell(r));
@@ -118,19 +124,18 @@ Step Gen::mma(std::size_t tid, const MmaSpec& m) {
         dRef = "u";
         initial_["u"] = 0;
     }
-    std::string aOperand = "[a]", aRef;
+    litmus::Operand aOperand = ptx::mem("a");
+    std::string aRef;
     if (m.aRow < 0) {
         a_ = true;
     } else {
-        aOperand = operand(m.aRow);
+        aOperand = ptx::mem("t", m.aRow);
         aRef = cell(m.aRow);
     }
-    Step s{tid,
-           "tcgen05.mma.cta_group::1.kind::" + m.kind + " [" + d + "], " + aOperand + ", [b], " +
-               m.idesc + ", " + (m.accumulate ? "1" : "0"),
-           nullptr,
-           {},
-           {dRef}};
+    ptx::Insn insn =
+        ptx::make(ptx::Tcgen05Mma{1, m.kind}, {ptx::mem(d), aOperand, ptx::mem("b"),
+                                               ptx::reg(m.idesc), ptx::imm(m.accumulate ? 1 : 0)});
+    Step s{tid, ptx::print(insn), nullptr, {}, {dRef}};
     if (!aRef.empty()) s.reads.push_back(aRef);
     if (m.accumulate) s.reads.push_back(dRef);
     observe(dRef);
@@ -144,29 +149,36 @@ Step Gen::mma(std::size_t tid, const MmaSpec& m) {
 
 std::string Gen::commit() {
     mb_ = true;
-    return "tcgen05.commit.cta_group::1.mbarrier::arrive::one.shared::cluster.b64 [mb]";
+    return ptx::print(
+        ptx::make(ptx::Tcgen05Commit{1, ptx::Space::SharedCluster, false}, {ptx::mem("mb")}));
 }
 
 std::string Gen::tryWait() {
     mb_ = true;
-    return "mbarrier.try_wait.parity.relaxed.cluster.shared::cta.b64 _, [mb], 0";
+    ptx::MbarrierWait w{true, true, ptx::Sem::Relaxed, ptx::Scope::Cluster, kMb};
+    return ptx::print(ptx::make(w, {ptx::sink(), ptx::mem("mb"), ptx::imm(0)}));
 }
 
 std::string Gen::arrive() {
     mb_ = true;
-    return "mbarrier.arrive.relaxed.cluster.shared::cta.b64 _, [mb]";
+    ptx::MbarrierArrive a{false, ptx::Sem::Relaxed, ptx::Scope::Cluster, kMb};
+    return ptx::print(ptx::make(a, {ptx::sink(), ptx::mem("mb")}));
 }
 
 std::string Gen::flagStore() {
     flag_ = true;
-    return "st.relaxed.cta.global.u32 [f], 1";
+    ptx::St st{
+        ptx::StName::St, ptx::Sem::Relaxed, ptx::Scope::Cta, ptx::Space::Global, {{'u', 32}}};
+    return ptx::print(ptx::make(st, {ptx::mem("f"), ptx::imm(1)}));
 }
 
 std::string Gen::flagLoad(std::size_t tid, std::string& ref) {
     flag_ = true;
     std::string r = reg(tid);
     ref = "P" + std::to_string(tid) + ":" + r;
-    return "ld.relaxed.cta.global.u32 " + r + ", [f]";
+    ptx::Ld ld{
+        ptx::LdName::Ld, ptx::Sem::Relaxed, ptx::Scope::Cta, ptx::Space::Global, {{'u', 32}}};
+    return ptx::print(ptx::make(ld, {ptx::reg(r), ptx::mem("f")}));
 }
 
 std::vector<std::string> Gen::init() const {

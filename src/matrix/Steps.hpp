@@ -1,6 +1,8 @@
 // The instructions a generated test is made of, each with what it does when run on its own.
 #pragma once
 
+#include "ptx/Insn.hpp"
+
 #include <cstdint>
 #include <functional>
 #include <map>
@@ -54,7 +56,7 @@ public:
 
     Step ld(std::size_t tid, int row);
     Step st(std::size_t tid, int row, std::int64_t value);
-    Step cp(std::size_t tid, const std::string& shape, int row, int source);
+    Step cp(std::size_t tid, ptx::CpShape shape, int row, int source);
     Step shift(std::size_t tid);
     Step mma(std::size_t tid, const MmaSpec& spec);
 
@@ -76,7 +78,6 @@ public:
 
 private:
     std::string cell(int row) const;
-    std::string operand(int row) const;
     std::string reg(std::size_t tid);
     void observe(const std::string& ref);
 

@@ -341,8 +341,8 @@ private:
     bool hasMbarrierCopies() const {
         for (const auto& t : test_.threads)
             for (const auto& i : t.code) {
-                Insn in(i);
-                if (in.op == "cp.async.bulk" && in.has("mbarrier::complete_tx::bytes")) return true;
+                ptx::Insn in = ptx::decode(i);
+                if (auto* c = in.as<ptx::BulkCopy>(); c && c->viaMbarrier) return true;
             }
         return false;
     }

@@ -2,7 +2,9 @@
 // instruction.
 #pragma once
 
-#include "validate/Insn.hpp"
+#include "ptx/Decode.hpp"
+#include "ptx/Print.hpp"
+#include "ptx/Tables.hpp"
 #include "validate/Plan.hpp"
 
 #include <map>
@@ -12,6 +14,9 @@
 #include <vector>
 
 namespace ptxmc::validate {
+
+/** The emitter switches on the decoded instruction (lowering has already accepted it). */
+using Insn = ptx::Insn;
 
 /** A reference of the final condition, resolved to what the device records. */
 struct ObsRef {

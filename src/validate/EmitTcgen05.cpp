@@ -45,34 +45,32 @@ std::string ThreadEmitter::descriptor(const Target& t) {
 }
 
 void ThreadEmitter::tcgen05(const Insn& in) {
-    const std::string& op = in.op;
     std::string group = std::to_string(plan_.ctaGroup);
-    if (op == "tcgen05.mma") return tcMma(in);
-    if (op == "tcgen05.cp") return tcCp(in);
-    if (op == "tcgen05.ld") return tcLd(in);
-    if (op == "tcgen05.st") return tcSt(in);
-    if (op == "tcgen05.commit") return tcCommit(in);
-    if (op == "tcgen05.alloc" || op == "tcgen05.dealloc" || op == "tcgen05.relinquish_alloc_permit")
-        return tcAlloc(in);
-    if (op == "tcgen05.shift") {
+    if (in.is<ptx::Tcgen05Mma>()) return tcMma(in);
+    if (in.is<ptx::Tcgen05Cp>()) return tcCp(in);
+    if (in.is<ptx::Tcgen05Ld>()) return tcLd(in);
+    if (in.is<ptx::Tcgen05St>()) return tcSt(in);
+    if (in.is<ptx::Tcgen05Commit>()) return tcCommit(in);
+    if (in.is<ptx::Tcgen05Alloc>() || in.is<ptx::Tcgen05Relinquish>()) return tcAlloc(in);
+    if (in.is<ptx::Tcgen05Shift>()) {
         Target t = target(in.operand(0));
         std::string a = tmemAddr(t);
         perThread();
         asmStmt("tcgen05.shift.cta_group::" + group + ".down [%0];", {}, {"\"r\"(" + a + ")"});
         return;
     }
-    if (op == "tcgen05.wait::ld" || op == "tcgen05.wait::st") {
+    if (auto* w = in.as<ptx::Tcgen05Wait>()) {
         collective();
-        asmStmt(op + ".sync.aligned;", {}, {});
-        if (op == "tcgen05.wait::ld") resolvePending();
+        asmStmt(ptx::printOpcode(in.op) + ";", {}, {});
+        if (w->ld) resolvePending();
         return;
     }
-    if (op == "tcgen05.fence::before_thread_sync" || op == "tcgen05.fence::after_thread_sync") {
+    if (in.is<ptx::Tcgen05Fence>()) {
         allLanes(); // every lane of the warp fences
-        asmStmt(op + ";", {}, {});
+        asmStmt(ptx::printOpcode(in.op) + ";", {}, {});
         return;
     }
-    refuse("'" + in.inst->opcode + "' has no CUDA mapping");
+    refuse("'" + in.opcode + "' has no CUDA mapping");
 }
 
 void ThreadEmitter::tcMma(const Insn& in) {
@@ -104,7 +102,7 @@ void ThreadEmitter::tcMma(const Insn& in) {
     const Operand& en = in.operand(4);
     std::string enable = en.kind == Operand::Kind::Integer ? hex(en.value ? 1u : 0u) : intValue(en);
     perThread();
-    std::string kind = in.prefixed("kind::").value_or("f16");
+    std::string kind = in.as<ptx::Tcgen05Mma>()->kind;
     asmStmt("{ .reg .pred P; setp.ne.b32 P, %4, 0; tcgen05.mma.cta_group::" +
                 std::to_string(plan_.ctaGroup) + ".kind::" + kind + " [%0], " + aText +
                 ", %2, %3, P; }",
@@ -115,9 +113,9 @@ void ThreadEmitter::tcMma(const Insn& in) {
 
 void ThreadEmitter::tcCp(const Insn& in) {
     Target t = target(in.operand(0)), s = target(in.operand(1));
-    std::string shape = *in.oneOf({"128x256b", "4x256b", "128x128b", "64x128b", "32x128b"});
-    for (const char* q : {"b8x16", "b6x16_p32", "b4x16_p64"})
-        if (in.prefixed(q)) refuse("decompressing tcgen05.cp changes the copied values");
+    const ptx::Tcgen05Cp& cp = *in.as<ptx::Tcgen05Cp>();
+    std::string shape(ptx::cpShape(cp.shape).name);
+    if (!cp.decompress.empty()) refuse("decompressing tcgen05.cp changes the copied values");
     // 4x256b writes lanes k, k+32, k+64, k+96: only row k of a <=32-row location. The other
     // shapes write 32..128 consecutive lanes from the origin, i.e. every row of the location.
     if (shape != "4x256b" && (t.row != 0 || t.loc->rows != 1))
@@ -130,17 +128,22 @@ void ThreadEmitter::tcCp(const Insn& in) {
                        "'; declare it in both with the same value");
         for (const auto& th : test_.threads)
             for (const auto& i : th.code) {
-                Insn w(i);
+                Insn w = ptx::decode(i);
+                auto* at = w.as<ptx::Atom>();
+                bool atom = at && at->name == ptx::AtomName::Atom;
+                bool writer = (w.is<ptx::St>() && w.as<ptx::St>()->name == ptx::StName::St) ||
+                              atom || (at && at->name == ptx::AtomName::Red) ||
+                              w.is<ptx::BulkCopy>();
                 bool writes =
-                    (w.op == "st" || w.op == "atom" || w.op == "red" || w.op == "cp.async.bulk") &&
-                    w.operands() > 0 && w.operand(w.op == "atom" ? 1 : 0).name == s.loc->name;
+                    writer && !w.operands.empty() && w.operand(atom ? 1 : 0).name == s.loc->name;
                 if (writes)
                     unfaithful("cta_group::2 tcgen05.cp reads each CTA's own '" + s.loc->name +
                                "', which the test writes: the two copies could differ");
             }
     }
     std::string ptx = "tcgen05.cp.cta_group::" + std::to_string(plan_.ctaGroup) + "." + shape;
-    if (auto w = in.oneOf({"warpx2::02_13", "warpx2::01_23", "warpx4"})) ptx += "." + *w;
+    if (cp.warps != ptx::CpWarps::None)
+        ptx += "." + std::string(ptx::nameOf(ptx::kCpWarps, cp.warps));
     std::string ta = tmemAddr(t), desc = descriptor(s);
     perThread();
     asmStmt(ptx + " [%0], %1;", {}, {"\"r\"(" + ta + ")", "\"l\"(" + desc + ")"});
@@ -207,7 +210,7 @@ void ThreadEmitter::tcSt(const Insn& in) {
 
 void ThreadEmitter::tcCommit(const Insn& in) {
     Target mb = target(in.operand(0));
-    bool multicast = in.has("multicast::cluster");
+    bool multicast = in.as<ptx::Tcgen05Commit>()->multicast;
     std::string addr = multicast ? sharedAddr(mb) : clusterAddr(mb);
     std::string ptx = "tcgen05.commit.cta_group::" + std::to_string(plan_.ctaGroup) +
                       ".mbarrier::arrive::one.shared::cluster" +
@@ -224,12 +227,12 @@ void ThreadEmitter::tcCommit(const Insn& in) {
 void ThreadEmitter::tcAlloc(const Insn& in) {
     std::string group = std::to_string(plan_.ctaGroup);
     collective();
-    if (in.op == "tcgen05.relinquish_alloc_permit") {
+    if (in.is<ptx::Tcgen05Relinquish>()) {
         asmStmt("tcgen05.relinquish_alloc_permit.cta_group::" + group + ".sync.aligned;", {}, {});
         return;
     }
     std::string cols = std::to_string(in.operand(1).value);
-    if (in.op == "tcgen05.alloc") {
+    if (!in.as<ptx::Tcgen05Alloc>()->dealloc) {
         Target t = target(in.operand(0));
         if (t.remote) refuse("tcgen05.alloc writes the issuing CTA's shared memory");
         asmStmt("tcgen05.alloc.cta_group::" + group + ".sync.aligned.shared::cta.b32 [%0], " +

@@ -312,7 +312,7 @@ std::string ThreadEmitter::emit() {
 
 void ThreadEmitter::instruction(const litmus::Instruction& inst) {
     inst_ = &inst;
-    Insn in(inst);
+    Insn in = ptx::decode(inst);
     if (step_ > 0) {
         if (plan_.tcMode && !laneZeroOpen_) {
             line("litmus::jitter(p, warpKey, " + std::to_string(step_) + "u);");
@@ -322,50 +322,63 @@ void ThreadEmitter::instruction(const litmus::Instruction& inst) {
     }
     ++step_;
     line("// " + inst.opcode);
-    const std::string& head = inst.parts[0];
-    if (head == "tcgen05")
-        tcgen05(in);
-    else if (head == "mbarrier")
-        mbarrier(in);
-    else if (in.op == "cp.async.bulk" || in.op == "cp.async.bulk.commit_group" ||
-             in.op == "cp.async.bulk.wait_group")
-        bulk(in);
-    else
-        generic(in);
+    switch (in.family()) {
+    case ptx::Family::Tcgen05:
+        return tcgen05(in);
+    case ptx::Family::Mbarrier:
+        return mbarrier(in);
+    case ptx::Family::Bulk:
+        return bulk(in);
+    case ptx::Family::Generic:
+        return generic(in);
+    }
 }
 
 void ThreadEmitter::generic(const Insn& in) {
-    const std::string& op = in.op;
-    if (op == "ld" || op == "st")
-        memoryAccess(in, op);
-    else if (op == "atom")
+    auto* ld = in.as<ptx::Ld>();
+    auto* st = in.as<ptx::St>();
+    auto* at = in.as<ptx::Atom>();
+    if (ld && ld->name == ptx::LdName::Ld)
+        memoryAccess(in, "ld");
+    else if (st && st->name == ptx::StName::St)
+        memoryAccess(in, "st");
+    else if (at && at->name == ptx::AtomName::Atom)
         atomic(in, true);
-    else if (op == "red")
+    else if (at && at->name == ptx::AtomName::Red)
         atomic(in, false);
-    else if (op == "fence" || op == "membar")
+    else if (in.is<ptx::Fence>() || in.is<ptx::Membar>() || in.is<ptx::ProxyFence>())
         fence(in);
-    else if (op == "bar" || op == "barrier")
+    else if (in.is<ptx::Barrier>())
         barrier(in);
-    else if (op == "add" || op == "sub" || op == "mul")
+    else if (in.is<ptx::Arith>())
         arithmetic(in);
     else
-        refuse("'" + in.inst->opcode + "' has no CUDA mapping");
+        refuse("'" + in.opcode + "' has no CUDA mapping");
 }
 
-/** `.weak/.relaxed.S/...` and the space, in PTX's order; empty pieces are left out. */
-static std::string orderingText(const Insn& in, const char* const* sems) {
+/** `.sem.scope` as written, when `sem` is one the CUDA side spells; empty pieces left out. */
+static std::string orderingText(ptx::Sem sem, ptx::Scope scope,
+                                std::initializer_list<ptx::Sem> sems) {
     std::string s;
-    for (const char* const* q = sems; *q; ++q)
-        if (in.has(*q)) s += std::string(".") + *q;
-    if (auto scope = in.oneOf({"cta", "cluster", "gpu", "sys"})) s += "." + *scope;
+    if (std::find(sems.begin(), sems.end(), sem) != sems.end())
+        s += "." + std::string(ptx::semName(sem));
+    if (scope != ptx::Scope::None) s += "." + std::string(ptx::scopeName(scope));
     return s;
 }
 
 /** The space qualifier as written, normalised to PTX's spelling ("" = generic addressing). */
-static std::string spaceOf(const Insn& in) {
-    if (in.has("global")) return "global";
-    if (in.has("shared::cluster")) return "shared::cluster";
-    if (in.has("shared") || in.has("shared::cta")) return "shared::cta";
+static std::string spaceOf(ptx::Space space) {
+    switch (space) {
+    case ptx::Space::Global:
+        return "global";
+    case ptx::Space::SharedCluster:
+        return "shared::cluster";
+    case ptx::Space::Shared:
+    case ptx::Space::SharedCta:
+        return "shared::cta";
+    case ptx::Space::None:
+        break;
+    }
     return "";
 }
 
@@ -377,15 +390,18 @@ static std::pair<std::string, std::string> addressFor(const std::string& space, 
 }
 
 void ThreadEmitter::memoryAccess(const Insn& in, const std::string& kind) {
-    static const char* const sems[] = {"weak",    "relaxed",  "acquire",
-                                       "release", "volatile", nullptr};
+    using S = ptx::Sem;
+    auto* ld = in.as<ptx::Ld>();
+    auto* st = in.as<ptx::St>();
+    ptx::Sem sem = ld ? ld->sem : st->sem;
+    ptx::Scope scope = ld ? ld->scope : st->scope;
     const Operand& locOp = in.operand(kind == "ld" ? 1 : 0);
     if (kind == "ld" && locOp.kind == Operand::Kind::Integer) { // Dat3M's `ld.weak r0, 1`
         define(in.operand(0), hex(static_cast<std::uint32_t>(locOp.value)), RegKind::Int);
         return;
     }
     Target t = target(locOp);
-    std::string space = spaceOf(in);
+    std::string space = spaceOf(ld ? ld->space : st->space);
     if (space == "shared::cta" && t.remote)
         refuse("'" + locOp.name + "' lives in CTA " + std::to_string(t.cta) +
                ", which .shared::cta cannot reach");
@@ -399,7 +415,10 @@ void ThreadEmitter::memoryAccess(const Insn& in, const std::string& kind) {
         addr = clusterAddr(t);
     else
         addr = genericAddr(t);
-    std::string ptx = kind + orderingText(in, sems) + (space.empty() ? "" : "." + space) + ".b32";
+    std::string ptx =
+        kind +
+        orderingText(sem, scope, {S::Weak, S::Relaxed, S::Acquire, S::Release, S::Volatile}) +
+        (space.empty() ? "" : "." + space) + ".b32";
     if (kind == "ld") {
         perThread();
         std::string raw = "v" + std::to_string(tmp_++);
@@ -419,20 +438,21 @@ void ThreadEmitter::memoryAccess(const Insn& in, const std::string& kind) {
 }
 
 void ThreadEmitter::atomic(const Insn& in, bool returns) {
-    static const char* const sems[] = {"relaxed", "acquire", "release", "acq_rel", nullptr};
+    using S = ptx::Sem;
+    const ptx::Atom& at = *in.as<ptx::Atom>();
     std::size_t first = returns ? 1 : 0;
     Target t = target(in.operand(first));
     if (t.loc->encoding != Encoding::Int)
         unfaithful("atomics on '" + t.loc->name +
                    "', whose device value is not the integer itself");
-    std::string space = spaceOf(in);
+    std::string space = spaceOf(at.space);
     if (space == "shared::cta" && t.remote) refuse("remote location with .shared::cta");
-    auto op = in.oneOf({"add", "and", "or", "xor", "max", "min", "exch", "cas", "sub"});
-    std::string ptxOp = *op, type = ".b32";
+    std::string op(ptx::nameOf(ptx::kAtomOps, at.op));
+    std::string ptxOp = op, type = ".b32";
     std::string arg = intValue(in.operand(first + 1));
-    if (*op == "add") type = ".u32";
-    if (*op == "max" || *op == "min") type = ".s32"; // the model compares signed
-    if (*op == "sub") {                              // PTX has no atom.sub
+    if (op == "add") type = ".u32";
+    if (op == "max" || op == "min") type = ".s32"; // the model compares signed
+    if (op == "sub") {                             // PTX has no atom.sub
         ptxOp = "add";
         type = ".u32";
         arg = "(0u - " + arg + ")";
@@ -449,12 +469,14 @@ void ThreadEmitter::atomic(const Insn& in, bool returns) {
     } else {
         addr = genericAddr(t);
     }
-    std::string ptx = std::string(returns ? "atom" : "red") + orderingText(in, sems) +
-                      (space.empty() ? "" : "." + space) + "." + ptxOp + type;
+    std::string ptx =
+        std::string(returns ? "atom" : "red") +
+        orderingText(at.sem, at.scope, {S::Relaxed, S::Acquire, S::Release, S::AcqRel}) +
+        (space.empty() ? "" : "." + space) + "." + ptxOp + type;
     std::vector<std::string> ins = {"\"" + constraint + "\"(" + addr + ")", "\"r\"(" + arg + ")"};
     std::string operands =
         " [%" + std::to_string(returns ? 1 : 0) + "], %" + std::to_string(returns ? 2 : 1);
-    if (*op == "cas") {
+    if (op == "cas") {
         ins.push_back("\"r\"(" + intValue(in.operand(first + 2)) + ")");
         operands += ", %3";
     }
@@ -471,16 +493,16 @@ void ThreadEmitter::atomic(const Insn& in, bool returns) {
 
 void ThreadEmitter::fence(const Insn& in) {
     std::string ptx;
-    if (in.op == "membar") {
-        ptx = "membar." + *in.oneOf({"cta", "gl", "sys"});
-    } else if (in.has("proxy")) {
-        ptx = "fence.proxy.async";
-        if (in.has("global")) ptx += ".global";
-        if (in.has("shared::cluster")) ptx += ".shared::cluster";
-        if (in.has("shared") || in.has("shared::cta")) ptx += ".shared::cta";
+    if (in.is<ptx::Membar>()) {
+        ptx = ptx::printOpcode(in.op);
+    } else if (auto* pf = in.as<ptx::ProxyFence>()) {
+        ptx = "fence.proxy.async"; // Plan refuses the other proxy fences
+        std::string space = spaceOf(pf->space);
+        if (!space.empty()) ptx += "." + space;
     } else {
-        ptx = std::string("fence.") + (in.has("sc") ? "sc" : "acq_rel") + "." +
-              *in.oneOf({"cta", "cluster", "gpu", "sys"});
+        auto* f = in.as<ptx::Fence>();
+        ptx = std::string("fence.") + (f->sem == ptx::Sem::Sc ? "sc" : "acq_rel") + "." +
+              std::string(ptx::scopeName(f->scope));
     }
     if (plan_.tcMode) allLanes(); // every lane of the warp fences (the warp is the thread)
     asmStmt(ptx + ";", {}, {});
@@ -490,7 +512,7 @@ void ThreadEmitter::barrier(const Insn& in) {
     int id = plan_.barrierIds.at(static_cast<int>(in.operand(0).value));
     // bar.sync counts threads; a litmus thread is a warp per row of instances.
     unsigned warps = 0;
-    if (in.operands() == 2)
+    if (in.operands.size() == 2)
         warps = static_cast<unsigned>(in.operand(1).value / 32);
     else
         warps = static_cast<unsigned>(cta_.threads.size());
@@ -500,9 +522,10 @@ void ThreadEmitter::barrier(const Insn& in) {
 }
 
 void ThreadEmitter::arithmetic(const Insn& in) {
-    std::string a = intValue(in.operand(1)), b = intValue(in.operand(2));
-    const char* op = in.op == "add" ? " + " : in.op == "sub" ? " - " : " * ";
-    define(in.operand(0), a + op + b, RegKind::Int);
+    std::string x = intValue(in.operand(1)), y = intValue(in.operand(2));
+    ptx::ArithOp a = in.as<ptx::Arith>()->op;
+    const char* op = a == ptx::ArithOp::Add ? " + " : a == ptx::ArithOp::Sub ? " - " : " * ";
+    define(in.operand(0), x + op + y, RegKind::Int);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -510,9 +533,8 @@ void ThreadEmitter::arithmetic(const Insn& in) {
 // ---------------------------------------------------------------------------------------------
 
 void ThreadEmitter::mbarrier(const Insn& in) {
-    const std::string& op = in.op;
-    if (op == "mbarrier.try_wait" || op == "mbarrier.test_wait") return mbarrierWait(in);
-    if (op == "mbarrier.init") {
+    if (in.is<ptx::MbarrierWait>()) return mbarrierWait(in);
+    if (in.is<ptx::MbarrierInit>()) {
         Target t = target(in.operand(0));
         if (t.remote) refuse("mbarrier.init of another CTA's mbarrier (PTX: .shared::cta only)");
         perThread();
@@ -520,53 +542,57 @@ void ThreadEmitter::mbarrier(const Insn& in) {
                 {}, {"\"r\"(" + sharedAddr(t) + ")"});
         return;
     }
-    bool arrive = op == "mbarrier.arrive";
+    auto* arrive = in.as<ptx::MbarrierArrive>();
+    auto* tx = in.as<ptx::MbarrierTx>();
+    const ptx::MbarrierOperand& mbq = arrive ? arrive->mb : tx->mb;
     const Operand& mbOp = in.operand(arrive ? 1 : 0);
     Target t = target(mbOp);
-    bool cluster = t.remote || in.has("shared::cluster");
+    bool cluster = t.remote || mbq.space == ptx::Space::SharedCluster;
     std::string addr = cluster ? clusterAddr(t) : sharedAddr(t);
     std::string space = cluster ? ".shared::cluster" : ".shared::cta";
-    std::string scope = in.oneOf({"cta", "cluster"}).value_or("");
-    if (op == "mbarrier.expect_tx" || op == "mbarrier.complete_tx") {
+    std::string scope(ptx::scopeName(arrive ? arrive->scope : tx->scope));
+    if (tx) {
         perThread();
-        asmStmt(op + ".relaxed." + (scope.empty() ? "cta" : scope) + space + ".b64 [%0], " +
+        asmStmt(std::string(tx->complete ? "mbarrier.complete_tx" : "mbarrier.expect_tx") +
+                    ".relaxed." + (scope.empty() ? "cta" : scope) + space + ".b64 [%0], " +
                     std::to_string(in.operand(1).value) + ";",
                 {}, {"\"r\"(" + addr + ")"});
         return;
     }
     std::string ptx = "mbarrier.arrive";
-    if (in.has("expect_tx")) ptx += ".expect_tx";
-    if (auto sem = in.oneOf({"release", "relaxed"})) ptx += "." + *sem;
+    if (arrive->expectTx) ptx += ".expect_tx";
+    if (arrive->sem != ptx::Sem::None) ptx += "." + std::string(ptx::semName(arrive->sem));
     if (!scope.empty()) ptx += "." + scope;
     ptx += space + ".b64";
-    std::string tx = in.has("expect_tx") ? ", " + std::to_string(in.operand(2).value) : "";
+    std::string txText = arrive->expectTx ? ", " + std::to_string(in.operand(2).value) : "";
     const Operand& state = in.operand(0);
     perThread();
     if (cluster) {
         if (state.kind != Operand::Kind::Sink)
             refuse("an arrive on a .shared::cluster mbarrier returns no phase token (write _)");
-        asmStmt(ptx + " _, [%0]" + tx + ";", {}, {"\"r\"(" + addr + ")"});
+        asmStmt(ptx + " _, [%0]" + txText + ";", {}, {"\"r\"(" + addr + ")"});
         return;
     }
     if (state.kind == Operand::Kind::Sink) {
-        asmStmt(ptx + " _, [%0]" + tx + ";", {}, {"\"r\"(" + addr + ")"});
+        asmStmt(ptx + " _, [%0]" + txText + ";", {}, {"\"r\"(" + addr + ")"});
         return;
     }
     kinds_[state.name] = RegKind::Token;
     tokens_.insert(state.name);
-    asmStmt(ptx + " %0, [%1]" + tx + ";", {"\"=l\"(" + regVar(state.name, RegKind::Token) + ")"},
-            {"\"r\"(" + addr + ")"});
+    asmStmt(ptx + " %0, [%1]" + txText + ";",
+            {"\"=l\"(" + regVar(state.name, RegKind::Token) + ")"}, {"\"r\"(" + addr + ")"});
 }
 
 void ThreadEmitter::mbarrierWait(const Insn& in) {
+    const ptx::MbarrierWait& w = *in.as<ptx::MbarrierWait>();
     Target t = target(in.operand(1));
-    if (t.remote || in.has("shared::cluster"))
+    if (t.remote || w.mb.space == ptx::Space::SharedCluster)
         refuse("waits on another CTA's mbarrier: test_wait/try_wait take .shared::cta only");
-    std::string ptx = in.op;
-    bool parity = in.has("parity");
+    std::string ptx = w.tryWait ? "mbarrier.try_wait" : "mbarrier.test_wait";
+    bool parity = w.parity;
     if (parity) ptx += ".parity";
-    if (auto sem = in.oneOf({"acquire", "relaxed"})) ptx += "." + *sem;
-    if (auto scope = in.oneOf({"cta", "cluster"})) ptx += "." + *scope;
+    if (w.sem != ptx::Sem::None) ptx += "." + std::string(ptx::semName(w.sem));
+    if (w.scope != ptx::Scope::None) ptx += "." + std::string(ptx::scopeName(w.scope));
     ptx += ".shared::cta.b64";
     const Operand& arg = in.operand(2);
     std::string argIn;
@@ -604,22 +630,21 @@ void ThreadEmitter::mbarrierWait(const Insn& in) {
 // ---------------------------------------------------------------------------------------------
 
 void ThreadEmitter::bulk(const Insn& in) {
-    if (in.op == "cp.async.bulk.commit_group") {
+    if (in.is<ptx::BulkCommit>()) {
         perThread();
         asmStmt("cp.async.bulk.commit_group;", {}, {});
         return;
     }
-    if (in.op == "cp.async.bulk.wait_group") {
+    if (auto* wait = in.as<ptx::BulkWait>()) {
         perThread();
-        asmStmt(std::string("cp.async.bulk.wait_group") + (in.has("read") ? ".read " : " ") +
+        asmStmt(std::string("cp.async.bulk.wait_group") + (wait->read ? ".read " : " ") +
                     std::to_string(in.operand(0).value) + ";",
                 {}, {});
         return;
     }
-    std::vector<std::string> spaces;
-    for (const std::string& s : in.q)
-        if (s == "global" || s == "shared" || s == "shared::cta" || s == "shared::cluster")
-            spaces.push_back(s);
+    const ptx::BulkCopy& copy = *in.as<ptx::BulkCopy>();
+    std::vector<std::string> spaces = {std::string(ptx::nameOf(ptx::kSpaces, copy.dst)),
+                                       std::string(ptx::nameOf(ptx::kSpaces, copy.src))};
     Target dst = target(in.operand(0)), src = target(in.operand(1));
     std::string size = std::to_string(in.operand(2).value);
     bool toGlobal = spaces[0] == "global";
@@ -633,9 +658,9 @@ void ThreadEmitter::bulk(const Insn& in) {
                 {"\"l\"(" + globalAddr(dst) + ")", "\"r\"(" + sharedAddr(src) + ")"});
         return;
     }
-    if (!in.has("mbarrier::complete_tx::bytes"))
+    if (!copy.viaMbarrier)
         refuse("a bulk copy into shared memory completes through an mbarrier in PTX");
-    bool multicast = in.has("multicast::cluster");
+    bool multicast = copy.multicast;
     Target mb = target(in.operand(3));
     std::string dstSpace = spaces[0] == "shared::cta" ? "shared::cta" : "shared::cluster";
     if (dstSpace == "shared::cta" && dst.remote)

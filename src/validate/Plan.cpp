@@ -1,13 +1,14 @@
 // Placement and memory layout of a litmus test on the GPU; refuses what hardware cannot mirror.
 #include "validate/Plan.hpp"
 
-#include "validate/Insn.hpp"
+#include "ptx/Decode.hpp"
 
 #include <algorithm>
 #include <functional>
 
 namespace ptxmc::validate {
 
+using ir::Tag;
 using Space = litmus::LocationDecl::Space;
 
 const char* archName(Arch a) {
@@ -44,9 +45,15 @@ unsigned alignUp(unsigned v, unsigned a) {
     return (v + a - 1) / a * a;
 }
 
-bool isProxyOnly(const std::string& op) {
-    return op == "sust" || op == "suld" || op == "tld" || op == "cold" || op == "ldc" ||
-           op == "suatom" || op == "sured";
+using Insn = ptx::Insn;
+
+/** An access through the surface, texture or constant proxy (sust, suld, tld, ldc, ...). */
+bool isProxyOnly(const Insn& in) {
+    if (auto* ld = in.as<ptx::Ld>()) return ld->name != ptx::LdName::Ld;
+    if (auto* st = in.as<ptx::St>()) return st->name != ptx::StName::St;
+    if (auto* at = in.as<ptx::Atom>())
+        return at->name == ptx::AtomName::Suatom || at->name == ptx::AtomName::Sured;
+    return false;
 }
 
 /** Refusals that need no layout: other proxies, aliases, several GPUs, static deadlocks. */
@@ -61,12 +68,12 @@ void checkSupported(const litmus::Test& test, const ir::Program& program, const 
         if (t.gpu != 0)
             throw Refused(t.loc, "threads on several GPUs: the harness runs on one GPU");
         for (const auto& i : t.code) {
-            Insn in(i);
-            if (isProxyOnly(i.parts[0]))
+            Insn in = ptx::decode(i);
+            if (isProxyOnly(in))
                 throw Refused(i.loc, "'" + i.opcode +
                                          "' needs a surface/texture/constant view of a global "
                                          "location, which the harness does not create");
-            if (in.op == "fence" && in.has("proxy") && !in.has("async"))
+            if (in.is<ptx::ProxyFence>() && in.as<ptx::ProxyFence>()->kind != ptx::ProxyKind::Async)
                 throw Refused(i.loc, "'" + i.opcode +
                                          "' only matters with aliased or surface/texture/"
                                          "constant accesses, which the harness does not map");
@@ -144,8 +151,8 @@ unsigned maxCopyBytes(const litmus::Test& test) {
     unsigned m = 16;
     for (const auto& t : test.threads)
         for (const auto& i : t.code) {
-            Insn in(i);
-            if (in.op == "cp.async.bulk" && in.operands() >= 3 &&
+            Insn in = ptx::decode(i);
+            if (in.is<ptx::BulkCopy>() && in.operands.size() >= 3 &&
                 in.operand(2).kind == litmus::Operand::Kind::Integer)
                 m = std::max<unsigned>(m, static_cast<unsigned>(in.operand(2).value));
         }
@@ -155,7 +162,7 @@ unsigned maxCopyBytes(const litmus::Test& test) {
 /** The address the model's tcgen05.alloc at `at` stores (lane 0, its column block). */
 std::int64_t allocAddress(const ir::Program& program, const SourceLoc& at) {
     for (const auto& e : program.events)
-        if (e.has("ALLOC") && e.loc.line == at.line && e.loc.col == at.col) return e.tmemAddress;
+        if (e.has(Tag::ALLOC) && e.loc.line == at.line && e.loc.col == at.col) return e.tmemAddress;
     throw Refused(at, "tcgen05.alloc without its lowered event");
 }
 
@@ -174,8 +181,8 @@ void assignEncodings(const litmus::Test& test, const ir::Program& program, Plan&
     };
     for (const auto& t : test.threads)
         for (const auto& i : t.code) {
-            Insn in(i);
-            if (in.op == "tcgen05.mma") {
+            Insn in = ptx::decode(i);
+            if (in.is<ptx::Tcgen05Mma>()) {
                 force(in.operand(0), Encoding::F32, i.loc);
                 force(in.operand(1), Encoding::F16, i.loc);
                 force(in.operand(2), Encoding::F16, i.loc);
@@ -184,13 +191,13 @@ void assignEncodings(const litmus::Test& test, const ir::Program& program, Plan&
                     if (l.space == Space::Shared)
                         plan.locs[static_cast<std::size_t>(plan.locIndex.at(l.name))].tile = true;
                 }
-            } else if (in.op == "tcgen05.cp") {
+            } else if (in.is<ptx::Tcgen05Cp>()) {
                 classes.unite(in.operand(0).name, in.operand(1).name);
                 plan.locs[static_cast<std::size_t>(plan.locIndex.at(in.operand(1).name))].tile =
                     true;
-            } else if (in.op == "cp.async.bulk") {
+            } else if (in.is<ptx::BulkCopy>()) {
                 classes.unite(in.operand(0).name, in.operand(1).name);
-            } else if (in.op == "tcgen05.alloc") {
+            } else if (in.is<ptx::Tcgen05Alloc>() && !in.as<ptx::Tcgen05Alloc>()->dealloc) {
                 force(in.operand(0), Encoding::TmemAddr, i.loc);
                 plan.litmusAlloc = true;
                 // The address the model stores; the harness maps the hardware's to it.
@@ -280,12 +287,13 @@ void layOutTmem(const litmus::Test& test, Plan& plan) {
     std::map<std::string, std::set<unsigned>> dWidths; // D location -> N of the mmas writing it
     for (const auto& t : test.threads)
         for (const auto& i : t.code) {
-            Insn in(i);
-            if (in.op != "tcgen05.mma") continue;
+            Insn in = ptx::decode(i);
+            auto* mma = in.as<ptx::Tcgen05Mma>();
+            if (!mma) continue;
             const std::string& name = in.operand(3).name;
             if (!plan.idescN.count(name))
                 plan.idescN[name] = step * static_cast<unsigned>(plan.idescN.size() + 1);
-            std::string kind = in.prefixed("kind::").value_or("");
+            const std::string& kind = mma->kind;
             if (kind != "f16" && kind != "tf32" && kind != "f8f6f4" && kind != "i8")
                 throw Refused(i.loc, "tcgen05.mma.kind::" + kind + " is not emitted");
             if (kind != "f16")
@@ -332,11 +340,10 @@ void checkTcgen05Rules(const litmus::Test& test, const ir::Program& program, Pla
     for (std::size_t ti = 0; ti < test.threads.size(); ++ti) {
         bool allocated = false;
         for (const auto& i : test.threads[ti].code) {
-            Insn in(i);
-            if (in.op == "tcgen05.mma" || in.op == "tcgen05.cp" || in.op == "tcgen05.shift")
+            Insn in = ptx::decode(i);
+            if (in.is<ptx::Tcgen05Mma>() || in.is<ptx::Tcgen05Cp>() || in.is<ptx::Tcgen05Shift>())
                 plan.asyncIssuers.insert(static_cast<int>(ti));
-            if (in.op == "tcgen05.alloc") allocated = true;
-            if (in.op == "tcgen05.dealloc") allocated = false;
+            if (auto* a = in.as<ptx::Tcgen05Alloc>()) allocated = !a->dealloc;
         }
         if (allocated) // ptxas still checks its instructions (compile-only kernel)
             plan.notFaithful(test.threads[ti].loc,
@@ -349,8 +356,8 @@ void checkTcgen05Rules(const litmus::Test& test, const ir::Program& program, Pla
 void assignBarriers(const litmus::Test& test, Plan& plan) {
     for (const auto& t : test.threads)
         for (const auto& i : t.code) {
-            Insn in(i);
-            if (in.op != "bar" && in.op != "barrier") continue;
+            Insn in = ptx::decode(i);
+            if (!in.is<ptx::Barrier>()) continue;
             int id = static_cast<int>(in.operand(0).value);
             if (!plan.barrierIds.count(id)) {
                 int hw = static_cast<int>(plan.barrierIds.size()) + 1; // 0 is the harness's

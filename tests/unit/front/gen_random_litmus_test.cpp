@@ -10,6 +10,7 @@
 #include <string>
 
 using namespace ptxmc;
+using ir::Tag;
 
 namespace {
 
@@ -153,7 +154,7 @@ TEST_CASE("every generated test parses, lowers and stays within the limits", "[g
         REQUIRE(p.staticDeadlocks.empty());
         // Another CTA's shared memory or mbarrier is only reached through the cluster window.
         for (const auto& e : p.events) {
-            if (e.has("EXEC") || e.location < 0) continue;
+            if (e.has(Tag::EXEC) || e.location < 0) continue;
             const int owner = p.locations[static_cast<std::size_t>(e.location)].cta;
             if (owner < 0 || owner == e.cta) continue;
             REQUIRE(e.text.find("shared::cluster") != std::string::npos);
@@ -164,9 +165,9 @@ TEST_CASE("every generated test parses, lowers and stays within the limits", "[g
         // and a bounded product of rf choices, coherence orders and mbarrier orders.
         std::map<int, int> writes, reads, mbOps;
         for (const auto& e : p.events) {
-            if (e.has("W") && !e.has("IW")) ++writes[e.location];
-            if (e.has("R")) ++reads[e.location];
-            if (e.has("MB")) ++mbOps[e.location];
+            if (e.has(Tag::W) && !e.has(Tag::IW)) ++writes[e.location];
+            if (e.has(Tag::R)) ++reads[e.location];
+            if (e.has(Tag::MB)) ++mbOps[e.location];
         }
         double candidates = 1;
         for (const auto& [l, n] : writes) {
@@ -261,8 +262,8 @@ TEST_CASE("over many seeds every instruction family appears", "[gen]") {
         const ir::Program p = lowerGenerated(text, seed);
         std::vector<int> accs;
         for (const auto& e : p.events) {
-            if (e.has("MMA")) accs.push_back(e.accumulator);
-            if (e.has("SHIFT")) ++multiRowShift;
+            if (e.has(Tag::MMA)) accs.push_back(e.accumulator);
+            if (e.has(Tag::SHIFT)) ++multiRowShift;
         }
         for (std::size_t a = 0; a < accs.size(); ++a)
             for (std::size_t b = a + 1; b < accs.size(); ++b)

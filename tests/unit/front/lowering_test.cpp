@@ -6,6 +6,7 @@
 #include <catch2/catch.hpp>
 
 using namespace ptxmc;
+using ir::Tag;
 
 namespace {
 
@@ -25,7 +26,7 @@ void rejects(const std::string& body, int line, int col, const std::string& frag
                                fragment);
 }
 
-std::size_t count(const ir::Program& p, const std::string& tag) {
+std::size_t count(const ir::Program& p, ir::Tag tag) {
     std::size_t n = 0;
     for (const auto& e : p.events)
         n += e.has(tag) ? 1 : 0;
@@ -36,16 +37,17 @@ std::size_t count(const ir::Program& p, const std::string& tag) {
 
 TEST_CASE("an mma issues once and executes reads and a write", "[lowering]") {
     auto p = lowerText(wrap(" tcgen05.mma.cta_group::1.kind::f16 [d], [a], [b], I0, 1 ;\n"));
-    REQUIRE(count(p, "MMA") == 1);
-    REQUIRE(count(p, "EXEC") == 4); // read A, read B, read D (accumulate), write D
+    REQUIRE(count(p, Tag::MMA) == 1);
+    REQUIRE(count(p, Tag::EXEC) == 4); // read A, read B, read D (accumulate), write D
     for (const auto& e : p.events)
-        if (e.has("EXEC") && e.has("R") && e.space == ir::Space::Shared) REQUIRE(e.has("ASYNC"));
+        if (e.has(Tag::EXEC) && e.has(Tag::R) && e.space == ir::Space::Shared)
+            REQUIRE(e.has(Tag::ASYNC));
 }
 
 TEST_CASE("bar.sync is an arrival and a completion", "[lowering]") {
     auto p = lowerText(wrap(" bar.sync 0 ;\n"));
-    REQUIRE(count(p, "BAR_ARRIVE") == 1);
-    REQUIRE(count(p, "BAR_WAIT") == 1);
+    REQUIRE(count(p, Tag::BAR_ARRIVE) == 1);
+    REQUIRE(count(p, Tag::BAR_WAIT) == 1);
 }
 
 TEST_CASE("malformed tcgen05 programs are rejected with file:line:col", "[lowering]") {

@@ -3,12 +3,13 @@
 
 #include "litmus/Ast.hpp"
 
+#include <functional>
 #include <initializer_list>
 #include <optional>
 #include <string>
 #include <vector>
 
-namespace ptxmc::lower {
+namespace ptxmc::ptx {
 
 class Qualifiers {
 public:
@@ -19,10 +20,12 @@ public:
     bool take(const std::string& q);
     /** The first present qualifier among `options` (consumed), if any. */
     std::optional<std::string> takeOneOf(std::initializer_list<const char*> options);
+    /** The first present qualifier satisfying `match` (consumed), if any. */
+    std::optional<std::string> takeIf(const std::function<bool(const std::string&)>& match);
     /** The first qualifier starting with `prefix` (consumed), without the prefix. */
     std::optional<std::string> takePrefixed(const std::string& prefix);
-    /** Consumes PTX type suffixes (.u32, .b64, .s32, .f32, ...). */
-    void takeTypes();
+    /** Consumes PTX type suffixes (.u32, .b64, .s32, .f32, ...); returns them in written order. */
+    std::vector<std::string> takeTypes();
     /** Throws InputError naming the first qualifier nobody consumed. */
     void finish() const;
 
@@ -34,4 +37,4 @@ private:
     std::size_t skip_;
 };
 
-} // namespace ptxmc::lower
+} // namespace ptxmc::ptx

@@ -1,9 +1,9 @@
 // Qualifier bookkeeping for instruction decoding.
-#include "lower/Qualifiers.hpp"
+#include "ptx/Qualifiers.hpp"
 
 #include <regex>
 
-namespace ptxmc::lower {
+namespace ptxmc::ptx {
 
 Qualifiers::Qualifiers(const litmus::Instruction& inst, std::size_t skip)
     : inst_(inst), used_(inst.parts.size(), false), skip_(skip) {
@@ -34,6 +34,17 @@ std::optional<std::string> Qualifiers::takeOneOf(std::initializer_list<const cha
     return std::nullopt;
 }
 
+std::optional<std::string>
+Qualifiers::takeIf(const std::function<bool(const std::string&)>& match) {
+    for (std::size_t i = skip_; i < inst_.parts.size(); ++i) {
+        if (!used_[i] && match(inst_.parts[i])) {
+            used_[i] = true;
+            return inst_.parts[i];
+        }
+    }
+    return std::nullopt;
+}
+
 std::optional<std::string> Qualifiers::takePrefixed(const std::string& prefix) {
     for (std::size_t i = skip_; i < inst_.parts.size(); ++i) {
         if (!used_[i] && inst_.parts[i].rfind(prefix, 0) == 0) {
@@ -44,11 +55,16 @@ std::optional<std::string> Qualifiers::takePrefixed(const std::string& prefix) {
     return std::nullopt;
 }
 
-void Qualifiers::takeTypes() {
+std::vector<std::string> Qualifiers::takeTypes() {
     static const std::regex type("(b|u|s|f)(8|16|32|64)|pred");
+    std::vector<std::string> out;
     for (std::size_t i = skip_; i < inst_.parts.size(); ++i) {
-        if (!used_[i] && std::regex_match(inst_.parts[i], type)) used_[i] = true;
+        if (!used_[i] && std::regex_match(inst_.parts[i], type)) {
+            used_[i] = true;
+            out.push_back(inst_.parts[i]);
+        }
     }
+    return out;
 }
 
 SourceLoc Qualifiers::locOf(std::size_t part) const {
@@ -69,4 +85,4 @@ void Qualifiers::finish() const {
     }
 }
 
-} // namespace ptxmc::lower
+} // namespace ptxmc::ptx

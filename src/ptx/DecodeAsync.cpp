@@ -1,0 +1,108 @@
+// Decoding of mbarrier instructions and bulk asynchronous copies (cp.async.bulk.*).
+#include "ptx/DecodeDetail.hpp"
+
+namespace ptxmc::ptx::detail {
+
+namespace {
+
+/** The state space and .b64 every mbarrier instruction may carry. */
+MbarrierOperand takeMbOperand(Decoder& d) {
+    MbarrierOperand mb;
+    if (auto s = d.q.takeOneOf({"shared", "shared::cta", "shared::cluster"}))
+        mb.space = *valueOf(kSpaces, *s);
+    mb.b64 = d.q.take("b64");
+    if (!mb.b64 && d.q.takePrefixed("b")) d.fail("mbarrier operations use .b64");
+    return mb;
+}
+
+Op decodeArrive(Decoder& d) {
+    MbarrierArrive a;
+    a.expectTx = d.q.take("expect_tx");
+    if (d.q.take("noComplete")) d.fail("mbarrier.arrive.noComplete is not supported");
+    if (auto s = d.q.takeOneOf({"release", "relaxed"}))
+        a.sem = *s == "release" ? Sem::Release : Sem::Relaxed;
+    a.scope = d.takeScope({Scope::Cta, Scope::Cluster});
+    a.mb = takeMbOperand(d);
+    d.q.finish();
+    return a;
+}
+
+Op decodeTx(Decoder& d, bool complete) {
+    MbarrierTx t;
+    t.complete = complete;
+    t.relaxed = d.q.take("relaxed");
+    t.scope = d.takeScope({Scope::Cta, Scope::Cluster});
+    t.mb = takeMbOperand(d);
+    d.q.finish();
+    return t;
+}
+
+Op decodeWait(Decoder& d, bool tryWait) {
+    MbarrierWait w;
+    w.tryWait = tryWait;
+    w.parity = d.q.take("parity");
+    if (auto s = d.q.takeOneOf({"acquire", "relaxed"}))
+        w.sem = *s == "acquire" ? Sem::Acquire : Sem::Relaxed;
+    w.scope = d.takeScope({Scope::Cta, Scope::Cluster});
+    w.mb = takeMbOperand(d);
+    d.q.finish();
+    return w;
+}
+
+Op decodeCopy(Decoder& d) {
+    // Operand spaces: the first space qualifier is the destination, the second the source.
+    std::vector<Space> spaces;
+    while (auto s = d.takeRow(kSpaces))
+        spaces.push_back(*s);
+    if (spaces.size() != 2) d.fail("cp.async.bulk needs .dst and .src state spaces");
+    BulkCopy c;
+    c.dst = spaces[0];
+    c.src = spaces[1];
+    c.viaMbarrier = d.q.take("mbarrier::complete_tx::bytes");
+    bool viaGroup = d.q.take("bulk_group");
+    c.multicast = d.q.take("multicast::cluster");
+    if (d.q.take("tensor")) d.fail("cp.async.bulk.tensor is not supported; use cp.async.bulk");
+    c.types = d.takeTypes();
+    d.q.finish();
+    if (c.viaMbarrier == viaGroup)
+        d.fail("cp.async.bulk needs exactly one completion mechanism: "
+               ".mbarrier::complete_tx::bytes or .bulk_group");
+    if (c.viaMbarrier && c.dst == Space::Global)
+        d.fail(".mbarrier::complete_tx::bytes needs a shared-memory destination");
+    if (c.multicast && !c.viaMbarrier) d.fail(".multicast::cluster needs an mbarrier");
+    return c;
+}
+
+} // namespace
+
+Op decodeMbarrier(Decoder& d) {
+    const auto& p = d.inst.parts;
+    if (p.size() < 2) d.fail("incomplete mbarrier instruction");
+    const std::string& op = p[1];
+    if (op == "init") {
+        MbarrierInit i{takeMbOperand(d)};
+        d.q.finish();
+        return i;
+    }
+    if (op == "arrive") return decodeArrive(d);
+    if (op == "expect_tx") return decodeTx(d, false);
+    if (op == "complete_tx") return decodeTx(d, true);
+    if (op == "test_wait" || op == "try_wait") return decodeWait(d, op == "try_wait");
+    d.fail("unknown instruction '" + d.inst.opcode + "'");
+}
+
+Op decodeBulk(Decoder& d) {
+    const auto& p = d.inst.parts;
+    if (p.size() >= 4 && p[3] == "commit_group") {
+        d.q.finish();
+        return BulkCommit{};
+    }
+    if (p.size() >= 4 && p[3] == "wait_group") {
+        BulkWait w{d.q.take("read")};
+        d.q.finish();
+        return w;
+    }
+    return decodeCopy(d);
+}
+
+} // namespace ptxmc::ptx::detail

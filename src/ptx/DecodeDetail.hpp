@@ -1,0 +1,37 @@
+// Shared helpers of the per-family decoders (Decode*.cpp).
+#pragma once
+
+#include "ptx/Decode.hpp"
+#include "ptx/Qualifiers.hpp"
+#include "ptx/Tables.hpp"
+
+#include <string>
+
+namespace ptxmc::ptx::detail {
+
+/** Decoding state of one instruction: its qualifiers and where errors are reported. */
+struct Decoder {
+    const litmus::Instruction& inst;
+    Qualifiers q;
+    const CtaGroupHook& onCtaGroup;
+
+    [[noreturn]] void fail(const std::string& message) const {
+        throw InputError(inst.loc, message);
+    }
+
+    /** The first written qualifier spelled as a row of `table` (consumed). */
+    template <class E, std::size_t N> std::optional<E> takeRow(const std::array<Row<E>, N>& table) {
+        auto s = q.takeIf([&](const std::string& p) { return valueOf(table, p).has_value(); });
+        return s ? valueOf(table, *s) : std::nullopt;
+    }
+    /** The first written scope among `allowed` (consumed), or Scope::None. */
+    Scope takeScope(std::initializer_list<Scope> allowed);
+    std::vector<Type> takeTypes();
+};
+
+std::optional<Op> decodeGeneric(Decoder& d);
+Op decodeMbarrier(Decoder& d);
+Op decodeBulk(Decoder& d);
+Op decodeTcgen05(Decoder& d);
+
+} // namespace ptxmc::ptx::detail

@@ -1,0 +1,156 @@
+// Decoding of the generic-proxy families: ld/st/atom/red, fences, barriers, arithmetic.
+#include "ptx/DecodeDetail.hpp"
+
+namespace ptxmc::ptx::detail {
+
+namespace {
+
+constexpr std::initializer_list<Scope> kAllScopes = {Scope::Cta, Scope::Cluster, Scope::Gpu,
+                                                     Scope::Sys};
+
+/** Semantics and scope as written; rejects what no access may spell. `dflt`: see takeOrdering. */
+std::pair<Sem, Scope> takeOrdering(Decoder& d, ir::Sem dflt, ir::Sem& effective) {
+    Sem sem = d.takeRow(kMemorySems).value_or(Sem::None);
+    Scope scope = d.takeScope(kAllScopes);
+    Ordering o = effectiveOrdering(sem, scope, dflt);
+    bool hadScope = scope != Scope::None || sem == Sem::Volatile;
+    if (o.sem != ir::Sem::Weak && o.sem != ir::Sem::None && !hadScope && dflt == ir::Sem::Weak)
+        d.fail("'" + d.inst.opcode + "' needs a scope (.cta, .cluster, .gpu or .sys)");
+    if (o.sem == ir::Sem::Weak && hadScope) d.fail("a .weak access has no scope");
+    effective = o.sem;
+    return {sem, scope};
+}
+
+Space takeSpace(Decoder& d) {
+    if (d.q.take("global")) return Space::Global;
+    return d
+        .takeRow(std::array<Row<Space>, 3>{{{Space::Shared, "shared"},
+                                            {Space::SharedCta, "shared::cta"},
+                                            {Space::SharedCluster, "shared::cluster"}}})
+        .value_or(Space::None);
+}
+
+Ld decodeLd(Decoder& d, LdName name) {
+    Ld ld{name, Sem::None, Scope::None, Space::None, {}};
+    ir::Sem sem;
+    std::tie(ld.sem, ld.scope) = takeOrdering(d, ir::Sem::Weak, sem);
+    if (sem == ir::Sem::Release || sem == ir::Sem::AcqRel) d.fail("a load cannot be .release");
+    ld.space = takeSpace(d);
+    ld.types = d.takeTypes();
+    d.q.finish();
+    return ld;
+}
+
+St decodeSt(Decoder& d, StName name) {
+    St st{name, Sem::None, Scope::None, Space::None, {}};
+    ir::Sem sem;
+    std::tie(st.sem, st.scope) = takeOrdering(d, ir::Sem::Weak, sem);
+    if (sem == ir::Sem::Acquire || sem == ir::Sem::AcqRel) d.fail("a store cannot be .acquire");
+    st.space = takeSpace(d);
+    st.types = d.takeTypes();
+    d.q.finish();
+    return st;
+}
+
+Atom decodeAtom(Decoder& d, AtomName name) {
+    Atom a;
+    a.name = name;
+    ir::Sem sem;
+    std::tie(a.sem, a.scope) = takeOrdering(d, ir::Sem::Relaxed, sem);
+    if (sem == ir::Sem::Weak) d.fail("atomics cannot be .weak");
+    if (!a.returns() && (sem == ir::Sem::Acquire || sem == ir::Sem::AcqRel))
+        d.fail("red cannot be .acquire (PTX ISA 9.7.13.6)");
+    a.space = takeSpace(d);
+    auto op = d.takeRow(kAtomOps);
+    if (!op) d.fail("missing atomic operation (.add, .exch, .cas, ...)");
+    if (*op == AtomOp::Inc || *op == AtomOp::Dec) d.fail("atomic .inc/.dec are not supported");
+    a.op = *op;
+    a.types = d.takeTypes();
+    d.q.finish();
+    return a;
+}
+
+Op decodeMembar(Decoder& d) {
+    auto s = d.q.takeOneOf({"cta", "gl", "sys"});
+    if (!s) d.fail("membar needs .cta, .gl or .sys");
+    d.q.finish();
+    return Membar{*s == "cta" ? Scope::Cta : *s == "gl" ? Scope::Gpu : Scope::Sys};
+}
+
+Op decodeProxyFence(Decoder& d) {
+    ProxyFence f;
+    if (d.q.take("alias")) {
+        f.kind = ProxyKind::Alias;
+    } else if (d.q.take("async")) {
+        f.kind = ProxyKind::Async;
+        // .shared::cta covers the executing CTA's shared memory, .shared::cluster the
+        // cluster's; a bare .shared means .shared::cta (PTX ISA 5.1.7, 9.7.13.4).
+        if (d.q.take("global"))
+            f.space = Space::Global;
+        else if (auto s = d.q.takeOneOf({"shared::cta", "shared"}))
+            f.space = *s == "shared" ? Space::Shared : Space::SharedCta;
+        else if (d.q.take("shared::cluster"))
+            f.space = Space::SharedCluster;
+    } else if (auto p = d.q.takeOneOf({"surface", "texture", "constant"})) {
+        f.kind = *valueOf(kProxies, *p);
+    } else {
+        d.fail("unsupported proxy fence '" + d.inst.opcode + "'");
+    }
+    d.q.finish();
+    return f;
+}
+
+Op decodeFence(Decoder& d) {
+    if (d.q.take("proxy")) return decodeProxyFence(d);
+    auto sem = d.q.takeOneOf({"sc", "acq_rel"});
+    Scope scope = d.takeScope(kAllScopes);
+    if (scope == Scope::None) d.fail("a fence needs a scope (.cta, .cluster, .gpu or .sys)");
+    d.q.finish();
+    return Fence{!sem ? Sem::None : *sem == "sc" ? Sem::Sc : Sem::AcqRel, scope};
+}
+
+Op decodeBarrier(Decoder& d, bool barrierSpelling) {
+    Barrier b;
+    b.barrierSpelling = barrierSpelling;
+    b.cta = d.q.take("cta");
+    b.aligned = d.q.take("aligned");
+    if (!d.q.take("sync")) d.fail("only bar.sync / barrier.sync are supported");
+    d.q.finish();
+    return b;
+}
+
+Op decodeArith(Decoder& d, ArithOp op) {
+    Arith a;
+    a.op = op;
+    if (op == ArithOp::Mul) a.lo = d.q.take("lo"); // the low 32 bits: what registers keep anyway
+    a.types = d.takeTypes();
+    d.q.finish();
+    return a;
+}
+
+} // namespace
+
+std::optional<Op> decodeGeneric(Decoder& d) {
+    const std::string& n = d.inst.parts[0];
+    static const std::array<Row<LdName>, 5> loads = {{{LdName::Ld, "ld"},
+                                                      {LdName::Suld, "suld"},
+                                                      {LdName::Tld, "tld"},
+                                                      {LdName::Cold, "cold"},
+                                                      {LdName::Ldc, "ldc"}}};
+    static const std::array<Row<AtomName>, 4> atomics = {{{AtomName::Atom, "atom"},
+                                                          {AtomName::Suatom, "suatom"},
+                                                          {AtomName::Red, "red"},
+                                                          {AtomName::Sured, "sured"}}};
+    if (auto ld = valueOf(loads, n)) return decodeLd(d, *ld);
+    if (n == "st" || n == "sust") return decodeSt(d, n == "st" ? StName::St : StName::Sust);
+    if (auto a = valueOf(atomics, n)) return decodeAtom(d, *a);
+    if (n == "fence") return decodeFence(d);
+    if (n == "membar") return decodeMembar(d);
+    if (n == "bar" || n == "barrier") return decodeBarrier(d, n == "barrier");
+    if (n == "add") return decodeArith(d, ArithOp::Add);
+    if (n == "sub") return decodeArith(d, ArithOp::Sub);
+    if (n == "mul") return decodeArith(d, ArithOp::Mul);
+    return std::nullopt;
+}
+
+} // namespace ptxmc::ptx::detail

@@ -1,0 +1,161 @@
+// Decoding of tcgen05 instructions (PTX ISA 9.7.16).
+#include "ptx/DecodeDetail.hpp"
+
+#include <algorithm>
+
+namespace ptxmc::ptx::detail {
+
+namespace {
+
+int takeCtaGroup(Decoder& d) {
+    auto g = d.q.takePrefixed("cta_group::");
+    if (!g) d.fail("'" + d.inst.opcode + "' needs .cta_group::1 or ::2");
+    if (*g != "1" && *g != "2")
+        d.fail("cta_group::" + *g +
+               " does not exist: only cta_group::1 and "
+               "cta_group::2 (PTX ISA 9.7.16.5)");
+    int group = *g == "1" ? 1 : 2;
+    if (d.onCtaGroup) d.onCtaGroup(group);
+    return group;
+}
+
+void requireSyncAligned(Decoder& d, const std::string& what) {
+    if (!d.q.take("sync") || !d.q.take("aligned")) d.fail(what + " needs .sync.aligned");
+}
+
+Op decodeMma(Decoder& d) {
+    Tcgen05Mma m;
+    m.ctaGroup = takeCtaGroup(d);
+    auto kind = d.q.takePrefixed("kind::");
+    if (!kind) d.fail("tcgen05.mma needs .kind::<kind>");
+    for (const char* unsupported : {"ws", "sp", "block_scale"})
+        if (d.q.take(unsupported))
+            d.fail(std::string("tcgen05.mma.") + unsupported + " is not supported");
+    d.q.finish();
+    m.kind = *kind;
+    return m;
+}
+
+Op decodeCp(Decoder& d) {
+    Tcgen05Cp c;
+    c.ctaGroup = takeCtaGroup(d);
+    auto shape = d.q.takeIf([](const std::string& p) {
+        return std::any_of(kCpShapes.begin(), kCpShapes.end(),
+                           [&](const CpShapeRow& r) { return r.name == p; });
+    });
+    if (!shape)
+        d.fail("tcgen05.cp needs a shape (.128x256b, .4x256b, .128x128b, "
+               ".64x128b or .32x128b)");
+    for (const auto& r : kCpShapes)
+        if (r.name == *shape) c.shape = r.shape;
+    auto x2 = d.q.takeOneOf({"warpx2::02_13", "warpx2::01_23"});
+    bool x4 = d.q.take("warpx4");
+    c.warps = x2 ? *valueOf(kCpWarps, *x2) : x4 ? CpWarps::X4 : CpWarps::None;
+    CpWarps needs = cpShape(c.shape).needs;
+    if (needs == CpWarps::X2_02_13 && !x2) d.fail(".64x128b needs .warpx2::02_13 or ::01_23");
+    if (needs == CpWarps::X4 && !x4) d.fail(".32x128b needs .warpx4");
+    for (std::string_view format : kCpDecompress)
+        if (auto rest = d.q.takePrefixed(std::string(format)))
+            c.decompress.push_back(std::string(format) + *rest);
+    d.q.finish();
+    return c;
+}
+
+Op decodeShift(Decoder& d) {
+    Tcgen05Shift s{takeCtaGroup(d)};
+    if (!d.q.take("down")) d.fail("tcgen05.shift needs .down");
+    d.q.finish();
+    return s;
+}
+
+/** Shape, repeat count and packing of tcgen05.ld/st (PTX ISA 9.7.16.8.3). */
+LdStFormat takeLdStFormat(Decoder& d) {
+    requireSyncAligned(d, "'" + d.inst.opcode + "'");
+    auto shape = d.q.takeIf([](const std::string& p) {
+        return std::any_of(kLdStShapes.begin(), kLdStShapes.end(),
+                           [&](const LdStShapeRow& r) { return r.name == p; });
+    });
+    if (d.q.take("16x32bx2"))
+        d.fail(".16x32bx2 needs the immHalfSplitoff operand, which ptxmc does not model");
+    if (!shape) d.fail("missing shape (.32x32b, .16x64b, .16x128b or .16x256b)");
+    LdStFormat f;
+    for (const auto& r : kLdStShapes)
+        if (r.name == *shape) f.shape = r.shape;
+    auto num = d.q.takePrefixed("x");
+    auto repeat = std::find_if(kLdStRepeats.begin(), kLdStRepeats.end(),
+                               [&](int n) { return num && *num == std::to_string(n); });
+    if (repeat == kLdStRepeats.end())
+        d.fail("missing or bad repeat count (.x1, .x2, .x4, ... .x128)");
+    f.repeat = *repeat;
+    f.pack = d.takeRow(kPacks).value_or(Pack::None);
+    if (!d.q.take("b32")) d.fail("'" + d.inst.opcode + "' needs .b32");
+    return f;
+}
+
+LdStFormat decodeLdSt(Decoder& d, const char* name) {
+    if (d.q.takePrefixed("cta_group::")) d.fail(std::string(name) + " has no .cta_group");
+    LdStFormat f = takeLdStFormat(d);
+    d.q.finish();
+    return f;
+}
+
+Op decodeWait(Decoder& d, bool ld) {
+    if (d.q.takePrefixed("cta_group::"))
+        d.fail("tcgen05.wait has no .cta_group (PTX ISA 9.7.16.8.5)");
+    requireSyncAligned(d, "tcgen05.wait");
+    d.q.finish();
+    return Tcgen05Wait{ld};
+}
+
+Op decodeCommit(Decoder& d) {
+    Tcgen05Commit c;
+    c.ctaGroup = takeCtaGroup(d);
+    if (!d.q.take("mbarrier::arrive::one"))
+        d.fail("tcgen05.commit needs .mbarrier::arrive::one (PTX ISA 9.7.16.12.1)");
+    if (auto s = d.q.takeOneOf({"shared::cluster", "shared::cta", "shared"}))
+        c.space = *valueOf(kSpaces, *s);
+    c.multicast = d.q.take("multicast::cluster");
+    if (!d.q.take("b64")) d.fail("tcgen05.commit needs .b64");
+    d.q.finish();
+    return c;
+}
+
+Op decodeAlloc(Decoder& d, const std::string& op) {
+    int group = takeCtaGroup(d);
+    requireSyncAligned(d, "'" + d.inst.opcode + "'");
+    if (op == "relinquish_alloc_permit") {
+        d.q.finish();
+        return Tcgen05Relinquish{group};
+    }
+    Tcgen05Alloc a;
+    a.dealloc = op == "dealloc";
+    a.ctaGroup = group;
+    if (!a.dealloc) a.sharedCta = d.q.take("shared::cta");
+    if (!d.q.take("b32")) d.fail("'" + d.inst.opcode + "' needs .b32");
+    d.q.finish();
+    return a;
+}
+
+} // namespace
+
+Op decodeTcgen05(Decoder& d) {
+    const auto& p = d.inst.parts;
+    if (p.size() < 2) d.fail("incomplete tcgen05 instruction");
+    const std::string& op = p[1];
+    if (op == "mma") return decodeMma(d);
+    if (op == "cp") return decodeCp(d);
+    if (op == "shift") return decodeShift(d);
+    if (op == "ld") return Tcgen05Ld{decodeLdSt(d, "tcgen05.ld")};
+    if (op == "st") return Tcgen05St{decodeLdSt(d, "tcgen05.st")};
+    if (op == "wait::ld" || op == "wait::st") return decodeWait(d, op == "wait::ld");
+    if (op == "commit") return decodeCommit(d);
+    if (op == "fence::before_thread_sync" || op == "fence::after_thread_sync") {
+        d.q.finish();
+        return Tcgen05Fence{op == "fence::before_thread_sync"};
+    }
+    if (op == "alloc" || op == "dealloc" || op == "relinquish_alloc_permit")
+        return decodeAlloc(d, op);
+    d.fail("unknown instruction '" + d.inst.opcode + "'");
+}
+
+} // namespace ptxmc::ptx::detail

@@ -1,0 +1,246 @@
+// A decoded PTX instruction: one typed struct per instruction family, qualifiers as enums.
+#pragma once
+
+#include "ir/Event.hpp"
+#include "litmus/Ast.hpp"
+
+#include <optional>
+#include <string>
+#include <type_traits>
+#include <variant>
+#include <vector>
+
+namespace ptxmc::ptx {
+
+// Scope, semantics and proxy are the memory model's own notions: one enum each, in ir/.
+using ir::Proxy;
+using ir::Scope;
+
+/** A memory-ordering qualifier as written (.volatile is kept apart: it prints differently). */
+enum class Sem { None, Weak, Relaxed, Acquire, Release, AcqRel, Volatile, Sc };
+
+/** A state-space qualifier as written (.shared and .shared::cta mean the same, print apart). */
+enum class Space { None, Global, Shared, SharedCta, SharedCluster };
+
+enum class AtomOp { Add, And, Or, Xor, Max, Min, Exch, Cas, Sub, Inc, Dec };
+
+/** A data-type suffix: .b32, .u64, .f16, .pred, ... */
+struct Type {
+    char kind = 'b'; ///< 'b', 'u', 's', 'f', or 'p' for .pred
+    int bits = 32;
+    bool operator==(const Type&) const = default;
+};
+
+/** Generic-proxy loads and stores spelled through another proxy (sust, tld, ldc, ...). */
+enum class LdName { Ld, Suld, Tld, Cold, Ldc };
+enum class StName { St, Sust };
+enum class AtomName { Atom, Suatom, Red, Sured };
+
+struct Ld {
+    LdName name = LdName::Ld;
+    Sem sem = Sem::None;
+    Scope scope = Scope::None;
+    Space space = Space::None;
+    std::vector<Type> types;
+};
+
+struct St {
+    StName name = StName::St;
+    Sem sem = Sem::None;
+    Scope scope = Scope::None;
+    Space space = Space::None;
+    std::vector<Type> types;
+};
+
+/** atom (returns the old value) and red (returns nothing). */
+struct Atom {
+    AtomName name = AtomName::Atom;
+    Sem sem = Sem::None;
+    Scope scope = Scope::None;
+    Space space = Space::None;
+    AtomOp op = AtomOp::Add;
+    std::vector<Type> types;
+    bool returns() const { return name == AtomName::Atom || name == AtomName::Suatom; }
+};
+
+/** fence{.sc,.acq_rel}.scope */
+struct Fence {
+    Sem sem = Sem::None; ///< None, Sc or AcqRel
+    Scope scope = Scope::Cta;
+};
+
+/** membar.{cta,gl,sys}; .gl is the GPU scope. */
+struct Membar {
+    Scope scope = Scope::Cta;
+};
+
+enum class ProxyKind { Alias, Async, Surface, Texture, Constant };
+
+/** fence.proxy.{alias,async{.global,.shared::cta,...},surface,texture,constant} */
+struct ProxyFence {
+    ProxyKind kind = ProxyKind::Alias;
+    Space space = Space::None; ///< .async only
+};
+
+/** bar.sync / barrier{.cta}{.aligned}.sync */
+struct Barrier {
+    bool barrierSpelling = false; ///< `barrier` rather than `bar`
+    bool cta = false;
+    bool aligned = false;
+};
+
+enum class ArithOp { Add, Sub, Mul };
+
+struct Arith {
+    ArithOp op = ArithOp::Add;
+    bool lo = false; ///< mul.lo
+    std::vector<Type> types;
+};
+
+/** The `.shared{::cta,::cluster}` and `.b64` of every mbarrier instruction. */
+struct MbarrierOperand {
+    Space space = Space::None;
+    bool b64 = false;
+};
+
+struct MbarrierInit {
+    MbarrierOperand mb;
+};
+
+struct MbarrierArrive {
+    bool expectTx = false;
+    Sem sem = Sem::None;       ///< None, Release or Relaxed
+    Scope scope = Scope::None; ///< None, Cta or Cluster
+    MbarrierOperand mb;
+};
+
+/** mbarrier.expect_tx / mbarrier.complete_tx */
+struct MbarrierTx {
+    bool complete = false;
+    bool relaxed = false;
+    Scope scope = Scope::None;
+    MbarrierOperand mb;
+};
+
+/** mbarrier.test_wait / mbarrier.try_wait{.parity} */
+struct MbarrierWait {
+    bool tryWait = false;
+    bool parity = false;
+    Sem sem = Sem::None; ///< None, Acquire or Relaxed
+    Scope scope = Scope::None;
+    MbarrierOperand mb;
+};
+
+/** cp.async.bulk.dst.src.{mbarrier::complete_tx::bytes,bulk_group}{.multicast::cluster} */
+struct BulkCopy {
+    Space dst = Space::Global;
+    Space src = Space::Global;
+    bool viaMbarrier = false; ///< else .bulk_group
+    bool multicast = false;
+    std::vector<Type> types;
+};
+
+struct BulkCommit {};
+
+struct BulkWait {
+    bool read = false;
+};
+
+/** tcgen05.alloc / tcgen05.dealloc */
+struct Tcgen05Alloc {
+    bool dealloc = false;
+    int ctaGroup = 1;
+    bool sharedCta = false; ///< alloc's `.shared::cta`
+};
+
+struct Tcgen05Relinquish {
+    int ctaGroup = 1;
+};
+
+struct Tcgen05Mma {
+    int ctaGroup = 1;
+    std::string kind; ///< the text after `kind::` (see kMmaKinds for the PTX ones)
+};
+
+enum class CpShape { S128x256b, S4x256b, S128x128b, S64x128b, S32x128b };
+enum class CpWarps { None, X2_02_13, X2_01_23, X4 };
+
+struct Tcgen05Cp {
+    int ctaGroup = 1;
+    CpShape shape = CpShape::S128x256b;
+    CpWarps warps = CpWarps::None;
+    std::vector<std::string> decompress; ///< .b8x16, .b6x16_p32, .b4x16_p64 as written
+};
+
+struct Tcgen05Shift {
+    int ctaGroup = 1;
+};
+
+enum class LdStShape { S16x64b, S16x128b, S16x256b, S32x32b };
+enum class Pack { None, Pack16b, Unpack16b };
+
+/** The .sync.aligned.shape.num{.pack}.b32 of tcgen05.ld and tcgen05.st. */
+struct LdStFormat {
+    LdStShape shape = LdStShape::S32x32b;
+    int repeat = 1; ///< the .xN
+    Pack pack = Pack::None;
+    /** Registers per thread (PTX ISA 9.7.16.8.3). */
+    std::size_t registers() const;
+};
+
+struct Tcgen05Ld {
+    LdStFormat format;
+};
+
+struct Tcgen05St {
+    LdStFormat format;
+};
+
+struct Tcgen05Wait {
+    bool ld = true; ///< wait::ld, else wait::st
+};
+
+struct Tcgen05Commit {
+    int ctaGroup = 1;
+    Space space = Space::None;
+    bool multicast = false;
+};
+
+struct Tcgen05Fence {
+    bool before = true; ///< fence::before_thread_sync, else after
+};
+
+using Op = std::variant<Ld, St, Atom, Fence, Membar, ProxyFence, Barrier, Arith, MbarrierInit,
+                        MbarrierArrive, MbarrierTx, MbarrierWait, BulkCopy, BulkCommit, BulkWait,
+                        Tcgen05Alloc, Tcgen05Relinquish, Tcgen05Mma, Tcgen05Cp, Tcgen05Shift,
+                        Tcgen05Ld, Tcgen05St, Tcgen05Wait, Tcgen05Commit, Tcgen05Fence>;
+
+/** The instruction families, in the order of Op's alternatives. */
+enum class Family { Generic, Mbarrier, Bulk, Tcgen05 };
+
+/** The family of `op`: generic (ld ... arithmetic), mbarrier.*, cp.async.bulk.*, tcgen05.*. */
+inline Family family(const Op& op) {
+    static_assert(std::is_same_v<std::variant_alternative_t<8, Op>, MbarrierInit> &&
+                  std::is_same_v<std::variant_alternative_t<12, Op>, BulkCopy> &&
+                  std::is_same_v<std::variant_alternative_t<15, Op>, Tcgen05Alloc>);
+    std::size_t i = op.index();
+    return i < 8    ? Family::Generic
+           : i < 12 ? Family::Mbarrier
+           : i < 15 ? Family::Bulk
+                    : Family::Tcgen05;
+}
+
+/** A decoded instruction; operands and source positions stay in the litmus instruction. */
+struct Insn {
+    Op op;
+    std::vector<litmus::Operand> operands;
+    SourceLoc loc;      ///< the opcode's first character
+    std::string opcode; ///< as written, for messages
+
+    const litmus::Operand& operand(std::size_t i) const { return operands.at(i); }
+    template <class T> const T* as() const { return std::get_if<T>(&op); }
+    template <class T> bool is() const { return std::holds_alternative<T>(op); }
+    Family family() const { return ptx::family(op); }
+};
+
+} // namespace ptxmc::ptx

@@ -1,0 +1,224 @@
+// The PTX printer: one canonical qualifier order per family (the order the PTX ISA writes).
+#include "ptx/Print.hpp"
+
+#include "ptx/Tables.hpp"
+
+namespace ptxmc::ptx {
+
+namespace {
+
+/** Appends `.q` when `q` is not empty. */
+struct Text {
+    std::string s;
+    Text& q(std::string_view part) {
+        if (!part.empty()) s.append(".").append(part);
+        return *this;
+    }
+    Text& q(bool present, std::string_view part) { return present ? q(part) : *this; }
+    Text& types(const std::vector<Type>& ts) {
+        for (const Type& t : ts)
+            q(t.kind == 'p' ? std::string("pred") : t.kind + std::to_string(t.bits));
+        return *this;
+    }
+    Text& group(int g) { return q("cta_group::" + std::to_string(g)); }
+    Text& mb(const MbarrierOperand& m) { return q(nameOf(kSpaces, m.space)).q(m.b64, "b64"); }
+};
+
+Text start(std::string_view name) {
+    return Text{std::string(name)};
+}
+
+std::string_view ldName(LdName n) {
+    static const std::array<std::string_view, 5> names = {"ld", "suld", "tld", "cold", "ldc"};
+    return names[static_cast<std::size_t>(n)];
+}
+
+std::string_view atomName(AtomName n) {
+    static const std::array<std::string_view, 4> names = {"atom", "suatom", "red", "sured"};
+    return names[static_cast<std::size_t>(n)];
+}
+
+std::string_view arithName(ArithOp op) {
+    return op == ArithOp::Add ? "add" : op == ArithOp::Sub ? "sub" : "mul";
+}
+
+std::string_view membarName(Scope s) {
+    return s == Scope::Cta ? "cta" : s == Scope::Gpu ? "gl" : "sys";
+}
+
+struct Printer {
+    std::string operator()(const Ld& i) const {
+        return start(ldName(i.name))
+            .q(semName(i.sem))
+            .q(scopeName(i.scope))
+            .q(nameOf(kSpaces, i.space))
+            .types(i.types)
+            .s;
+    }
+    std::string operator()(const St& i) const {
+        return start(i.name == StName::St ? "st" : "sust")
+            .q(semName(i.sem))
+            .q(scopeName(i.scope))
+            .q(nameOf(kSpaces, i.space))
+            .types(i.types)
+            .s;
+    }
+    std::string operator()(const Atom& i) const {
+        return start(atomName(i.name))
+            .q(semName(i.sem))
+            .q(scopeName(i.scope))
+            .q(nameOf(kSpaces, i.space))
+            .q(nameOf(kAtomOps, i.op))
+            .types(i.types)
+            .s;
+    }
+    std::string operator()(const Fence& i) const {
+        return start("fence").q(semName(i.sem)).q(scopeName(i.scope)).s;
+    }
+    std::string operator()(const Membar& i) const {
+        return start("membar").q(membarName(i.scope)).s;
+    }
+    std::string operator()(const ProxyFence& i) const {
+        return start("fence.proxy").q(nameOf(kProxies, i.kind)).q(nameOf(kSpaces, i.space)).s;
+    }
+    std::string operator()(const Barrier& i) const {
+        return start(i.barrierSpelling ? "barrier" : "bar")
+            .q(i.cta, "cta")
+            .q("sync")
+            .q(i.aligned, "aligned")
+            .s;
+    }
+    std::string operator()(const Arith& i) const {
+        return start(arithName(i.op)).q(i.lo, "lo").types(i.types).s;
+    }
+    std::string operator()(const MbarrierInit& i) const {
+        return start("mbarrier.init").mb(i.mb).s;
+    }
+    std::string operator()(const MbarrierArrive& i) const {
+        return start("mbarrier.arrive")
+            .q(i.expectTx, "expect_tx")
+            .q(semName(i.sem))
+            .q(scopeName(i.scope))
+            .mb(i.mb)
+            .s;
+    }
+    std::string operator()(const MbarrierTx& i) const {
+        return start(i.complete ? "mbarrier.complete_tx" : "mbarrier.expect_tx")
+            .q(i.relaxed, "relaxed")
+            .q(scopeName(i.scope))
+            .mb(i.mb)
+            .s;
+    }
+    std::string operator()(const MbarrierWait& i) const {
+        return start(i.tryWait ? "mbarrier.try_wait" : "mbarrier.test_wait")
+            .q(i.parity, "parity")
+            .q(semName(i.sem))
+            .q(scopeName(i.scope))
+            .mb(i.mb)
+            .s;
+    }
+    std::string operator()(const BulkCopy& i) const {
+        return start("cp.async.bulk")
+            .q(nameOf(kSpaces, i.dst))
+            .q(nameOf(kSpaces, i.src))
+            .q(i.viaMbarrier ? "mbarrier::complete_tx::bytes" : "bulk_group")
+            .q(i.multicast, "multicast::cluster")
+            .types(i.types)
+            .s;
+    }
+    std::string operator()(const BulkCommit&) const { return "cp.async.bulk.commit_group"; }
+    std::string operator()(const BulkWait& i) const {
+        return start("cp.async.bulk.wait_group").q(i.read, "read").s;
+    }
+    std::string operator()(const Tcgen05Alloc& i) const {
+        return start(i.dealloc ? "tcgen05.dealloc" : "tcgen05.alloc")
+            .group(i.ctaGroup)
+            .q("sync.aligned")
+            .q(i.sharedCta, "shared::cta")
+            .q("b32")
+            .s;
+    }
+    std::string operator()(const Tcgen05Relinquish& i) const {
+        return start("tcgen05.relinquish_alloc_permit").group(i.ctaGroup).q("sync.aligned").s;
+    }
+    std::string operator()(const Tcgen05Mma& i) const {
+        return start("tcgen05.mma").group(i.ctaGroup).q("kind::" + i.kind).s;
+    }
+    std::string operator()(const Tcgen05Cp& i) const {
+        Text t = start("tcgen05.cp").group(i.ctaGroup);
+        t.q(cpShape(i.shape).name).q(nameOf(kCpWarps, i.warps));
+        for (const std::string& f : i.decompress)
+            t.q(f);
+        return t.s;
+    }
+    std::string operator()(const Tcgen05Shift& i) const {
+        return start("tcgen05.shift").group(i.ctaGroup).q("down").s;
+    }
+    static Text format(std::string_view name, const LdStFormat& f) {
+        return start(name)
+            .q("sync.aligned")
+            .q(ldStShape(f.shape).name)
+            .q("x" + std::to_string(f.repeat))
+            .q(nameOf(kPacks, f.pack))
+            .q("b32");
+    }
+    std::string operator()(const Tcgen05Ld& i) const { return format("tcgen05.ld", i.format).s; }
+    std::string operator()(const Tcgen05St& i) const { return format("tcgen05.st", i.format).s; }
+    std::string operator()(const Tcgen05Wait& i) const {
+        return start(i.ld ? "tcgen05.wait::ld" : "tcgen05.wait::st").q("sync.aligned").s;
+    }
+    std::string operator()(const Tcgen05Commit& i) const {
+        return start("tcgen05.commit")
+            .group(i.ctaGroup)
+            .q("mbarrier::arrive::one")
+            .q(nameOf(kSpaces, i.space))
+            .q(i.multicast, "multicast::cluster")
+            .q("b64")
+            .s;
+    }
+    std::string operator()(const Tcgen05Fence& i) const {
+        return i.before ? "tcgen05.fence::before_thread_sync" : "tcgen05.fence::after_thread_sync";
+    }
+};
+
+std::string located(const litmus::Operand& o) {
+    std::string s = o.name;
+    if (o.cta) s += "@" + std::to_string(*o.cta);
+    return s;
+}
+
+} // namespace
+
+std::string printOpcode(const Op& op) {
+    return std::visit(Printer{}, op);
+}
+
+std::string printOperand(const litmus::Operand& o) {
+    using K = litmus::Operand::Kind;
+    switch (o.kind) {
+    case K::Name:
+        return located(o);
+    case K::Integer:
+        return std::to_string(o.value);
+    case K::Memory:
+        return "[" + located(o) + (o.value ? "+" + std::to_string(o.value) : "") + "]";
+    case K::Vector: {
+        std::string s = "{";
+        for (std::size_t i = 0; i < o.elements.size(); ++i)
+            s += (i ? ", " : "") + printOperand(o.elements[i]);
+        return s + "}";
+    }
+    case K::Sink:
+        return "_";
+    }
+    return {};
+}
+
+std::string print(const Insn& insn) {
+    std::string s = printOpcode(insn.op);
+    for (std::size_t i = 0; i < insn.operands.size(); ++i)
+        s += (i ? ", " : " ") + printOperand(insn.operands[i]);
+    return s;
+}
+
+} // namespace ptxmc::ptx

@@ -1,0 +1,112 @@
+// The qualifier tables: adding a PTX qualifier spelling is adding a row here.
+#include "ptx/Tables.hpp"
+
+#include <algorithm>
+
+namespace ptxmc::ptx {
+
+const std::array<Row<Scope>, 4> kScopes = {{
+    {Scope::Cta, "cta"},
+    {Scope::Cluster, "cluster"},
+    {Scope::Gpu, "gpu"},
+    {Scope::Sys, "sys"},
+}};
+
+const std::array<Row<Sem>, 6> kMemorySems = {{
+    {Sem::Weak, "weak"},
+    {Sem::Relaxed, "relaxed"},
+    {Sem::Acquire, "acquire"},
+    {Sem::Release, "release"},
+    {Sem::AcqRel, "acq_rel"},
+    {Sem::Volatile, "volatile"},
+}};
+
+const std::array<Row<Space>, 4> kSpaces = {{
+    {Space::Global, "global"},
+    {Space::Shared, "shared"},
+    {Space::SharedCta, "shared::cta"},
+    {Space::SharedCluster, "shared::cluster"},
+}};
+
+const std::array<Row<AtomOp>, 11> kAtomOps = {{
+    {AtomOp::Add, "add"},
+    {AtomOp::And, "and"},
+    {AtomOp::Or, "or"},
+    {AtomOp::Xor, "xor"},
+    {AtomOp::Max, "max"},
+    {AtomOp::Min, "min"},
+    {AtomOp::Exch, "exch"},
+    {AtomOp::Cas, "cas"},
+    {AtomOp::Sub, "sub"},
+    {AtomOp::Inc, "inc"},
+    {AtomOp::Dec, "dec"},
+}};
+
+const std::array<Row<ProxyKind>, 5> kProxies = {{
+    {ProxyKind::Alias, "alias"},
+    {ProxyKind::Async, "async"},
+    {ProxyKind::Surface, "surface"},
+    {ProxyKind::Texture, "texture"},
+    {ProxyKind::Constant, "constant"},
+}};
+
+const std::array<LdStShapeRow, 4> kLdStShapes = {{
+    {LdStShape::S16x64b, "16x64b", 1},
+    {LdStShape::S16x128b, "16x128b", 2},
+    {LdStShape::S16x256b, "16x256b", 4},
+    {LdStShape::S32x32b, "32x32b", 1},
+}};
+
+const std::array<int, 8> kLdStRepeats = {1, 2, 4, 8, 16, 32, 64, 128};
+
+const std::array<Row<Pack>, 2> kPacks = {{
+    {Pack::Pack16b, "pack::16b"},
+    {Pack::Unpack16b, "unpack::16b"},
+}};
+
+const std::array<CpShapeRow, 5> kCpShapes = {{
+    {CpShape::S128x256b, "128x256b", CpWarps::None},
+    {CpShape::S4x256b, "4x256b", CpWarps::None},
+    {CpShape::S128x128b, "128x128b", CpWarps::None},
+    {CpShape::S64x128b, "64x128b", CpWarps::X2_02_13},
+    {CpShape::S32x128b, "32x128b", CpWarps::X4},
+}};
+
+const std::array<Row<CpWarps>, 3> kCpWarps = {{
+    {CpWarps::X2_02_13, "warpx2::02_13"},
+    {CpWarps::X2_01_23, "warpx2::01_23"},
+    {CpWarps::X4, "warpx4"},
+}};
+
+const std::array<std::string_view, 3> kCpDecompress = {"b8x16", "b6x16_p32", "b4x16_p64"};
+
+const std::array<std::string_view, 7> kMmaKinds = {"f16",      "tf32", "f8f6f4",  "i8",
+                                                   "mxf8f6f4", "mxf4", "mxf4nvf4"};
+
+const LdStShapeRow& ldStShape(LdStShape s) {
+    for (const auto& r : kLdStShapes)
+        if (r.shape == s) return r;
+    return kLdStShapes.front();
+}
+
+const CpShapeRow& cpShape(CpShape s) {
+    for (const auto& r : kCpShapes)
+        if (r.shape == s) return r;
+    return kCpShapes.front();
+}
+
+std::string_view semName(Sem s) {
+    if (s == Sem::Sc) return "sc";
+    return nameOf(kMemorySems, s);
+}
+
+std::string_view scopeName(Scope s) {
+    return nameOf(kScopes, s);
+}
+
+std::size_t LdStFormat::registers() const {
+    std::size_t regs = static_cast<std::size_t>(ldStShape(shape).registersPerRepeat * repeat);
+    return pack == Pack::None ? regs : std::max<std::size_t>(1, regs / 2);
+}
+
+} // namespace ptxmc::ptx

@@ -1,0 +1,65 @@
+// Qualifier tables of the PTX subset ptxmc reads: one row per qualifier spelling.
+#pragma once
+
+#include "ptx/Insn.hpp"
+
+#include <array>
+#include <optional>
+#include <string_view>
+
+namespace ptxmc::ptx {
+
+template <class E> struct Row {
+    E value;
+    std::string_view name;
+};
+
+/** A tcgen05.ld/st shape and the registers each repeat moves per thread (PTX ISA 9.7.16.8.3). */
+struct LdStShapeRow {
+    LdStShape shape;
+    std::string_view name;
+    int registersPerRepeat;
+};
+
+/** A tcgen05.cp shape and the warp multicast it needs (PTX ISA 9.7.16.9.1). */
+struct CpShapeRow {
+    CpShape shape;
+    std::string_view name;
+    CpWarps needs; ///< None: no multicast needed; X2_02_13 stands for either .warpx2
+};
+
+extern const std::array<Row<Scope>, 4> kScopes;             ///< .cta .cluster .gpu .sys
+extern const std::array<Row<Sem>, 6> kMemorySems;           ///< ld/st/atom/red semantics
+extern const std::array<Row<Space>, 4> kSpaces;             ///< state spaces
+extern const std::array<Row<AtomOp>, 11> kAtomOps;          ///< atom/red operations
+extern const std::array<Row<ProxyKind>, 5> kProxies;        ///< fence.proxy kinds
+extern const std::array<LdStShapeRow, 4> kLdStShapes;       ///< tcgen05.ld/st shapes
+extern const std::array<int, 8> kLdStRepeats;               ///< the .xN of tcgen05.ld/st
+extern const std::array<Row<Pack>, 2> kPacks;               ///< .pack::16b / .unpack::16b
+extern const std::array<CpShapeRow, 5> kCpShapes;           ///< tcgen05.cp shapes
+extern const std::array<Row<CpWarps>, 3> kCpWarps;          ///< tcgen05.cp warp multicast
+extern const std::array<std::string_view, 3> kCpDecompress; ///< tcgen05.cp source formats
+extern const std::array<std::string_view, 7> kMmaKinds;     ///< tcgen05.mma .kind::
+
+/** The spelling of `value` in `table` ("" when absent). */
+template <class E, std::size_t N>
+std::string_view nameOf(const std::array<Row<E>, N>& table, E value) {
+    for (const auto& r : table)
+        if (r.value == value) return r.name;
+    return {};
+}
+
+/** The value spelled `name` in `table`. */
+template <class E, std::size_t N>
+std::optional<E> valueOf(const std::array<Row<E>, N>& table, std::string_view name) {
+    for (const auto& r : table)
+        if (r.name == name) return r.value;
+    return std::nullopt;
+}
+
+const LdStShapeRow& ldStShape(LdStShape s);
+const CpShapeRow& cpShape(CpShape s);
+std::string_view semName(Sem s);
+std::string_view scopeName(Scope s);
+
+} // namespace ptxmc::ptx
