@@ -1,7 +1,7 @@
 // libFuzzer target: litmus text through parse, lower, encode and solve with a small Z3 budget.
-#include "Checker.hpp"
 #include "cat/Loader.hpp"
 #include "cat/Resolver.hpp"
+#include "engine/Check.hpp"
 #include "litmus/Parser.hpp"
 #include "lower/Lowerer.hpp"
 #include "support/SourceLoc.hpp"
@@ -35,10 +35,10 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
         ptxmc::litmus::Test test = ptxmc::litmus::parseLitmus(text, "fuzz.litmus");
         ptxmc::ir::Program program = ptxmc::lower::lowerTest(test);
         if (program.events.size() > kMaxEvents || program.observed.size() > kMaxObserved) return -1;
-        ptxmc::CheckOptions options;
+        ptxmc::engine::CheckOptions options;
         options.rlimit = 200000;     // deterministic: the same input always takes the same path
         options.timeoutSeconds = 10; // a backstop only; rlimit should stop every query first
-        ptxmc::checkTest(test, model(), options);
+        ptxmc::engine::check(program, model(), options);
     } catch (const ptxmc::InputError&) {
     }
     return 0;

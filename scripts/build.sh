@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Configures and builds every target (Release, Ninja) into build/.
+# Configures and builds every target (preset ci: Release, Ninja, warnings as errors) into build/.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
-cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release
-cmake --build build
+cmake --preset ci
+cmake --build --preset ci

@@ -1,11 +1,13 @@
 // Axiom deletion: weakened models built from the parsed model, one axiom removed at a time.
 #include "cli/Axioms.hpp"
 
-#include "Checker.hpp"
-#include "cat/Loader.hpp"
 #include "cat/Resolver.hpp"
+#include "cli/CommonOptions.hpp"
 #include "cli/Inputs.hpp"
+#include "cli/ModelArg.hpp"
+#include "engine/Check.hpp"
 #include "litmus/Parser.hpp"
+#include "lower/Lowerer.hpp"
 
 #include <algorithm>
 #include <iostream>
@@ -17,7 +19,7 @@ namespace {
 
 struct AxiomsArgs {
     std::string modelFile;
-    std::string engine = "enumerate";
+    engine::EngineKind engine = engine::EngineKind::Enumerate;
     std::vector<std::string> implied; ///< axioms claimed to follow from the others
     std::vector<std::string> paths;
 };
@@ -36,28 +38,31 @@ std::string fingerprint(const report::CheckResult& r) {
     return s;
 }
 
-std::map<std::string, std::string> runAll(const std::vector<litmus::Test>& tests,
-                                          const cat::ResolvedModel& model, Engine engine) {
+/** The corpus, lowered once: every weakened model checks the same programs. */
+using Programs = std::vector<std::pair<std::string, ir::Program>>;
+
+std::map<std::string, std::string> runAll(const Programs& programs, const cat::ResolvedModel& model,
+                                          engine::EngineKind engine) {
     std::map<std::string, std::string> out;
-    CheckOptions options;
+    engine::CheckOptions options;
     options.engine = engine;
-    for (const auto& t : tests)
-        out[t.file] = fingerprint(runEngines(t, model, options));
+    for (const auto& [file, program] : programs)
+        out[file] = fingerprint(engine::check(program, model, options));
     return out;
 }
 
 int runAxioms(const AxiomsArgs& args) {
-    auto model = cat::resolveModel(args.modelFile.empty() ? cat::loadBuiltinModel()
-                                                          : cat::loadModelFile(args.modelFile));
+    auto model = loadModelArg(args.modelFile);
     Inputs inputs = expandInputs(args.paths);
     for (const auto& e : inputs.errors)
         std::cerr << e << '\n';
     if (!inputs.errors.empty()) return 2;
-    std::vector<litmus::Test> tests;
-    for (const auto& path : inputs.tests)
-        tests.push_back(litmus::parseLitmusFile(path));
-    Engine engine = args.engine == "z3" ? Engine::Z3 : Engine::Enumerate;
-    auto full = runAll(tests, *model, engine);
+    Programs tests;
+    for (const auto& path : inputs.tests) {
+        litmus::Test test = litmus::parseLitmusFile(path);
+        tests.emplace_back(test.file, lower::lowerTest(test));
+    }
+    auto full = runAll(tests, *model, args.engine);
     int useless = 0, wrongClaims = 0;
     for (const auto& name : args.implied)
         if (std::none_of(model->axioms.begin(), model->axioms.end(),
@@ -70,7 +75,7 @@ int runAxioms(const AxiomsArgs& args) {
             std::find(args.implied.begin(), args.implied.end(), axiom.name) != args.implied.end();
         cat::ResolvedModel weaker = *model;
         std::erase_if(weaker.axioms, [&](const cat::Axiom& a) { return a.name == axiom.name; });
-        auto answers = runAll(tests, weaker, engine);
+        auto answers = runAll(tests, weaker, args.engine);
         std::vector<std::string> changed;
         for (const auto& [file, answer] : answers)
             if (answer != full.at(file)) changed.push_back(file);
@@ -97,9 +102,9 @@ void setupAxioms(CLI::App& app) {
     CLI::App* sub = app.add_subcommand(
         "axioms",
         "Check that deleting any one named axiom of the model changes some test's answer");
-    sub->add_option("--model", args->modelFile, "model file (default: the built-in model)");
-    sub->add_option("--engine", args->engine, "enumerate (default) or z3")
-        ->check(CLI::IsMember({"z3", "enumerate"}));
+    addModelOption(*sub, args->modelFile);
+    addEngineOption(*sub, args->engine, {engine::EngineKind::Z3, engine::EngineKind::Enumerate},
+                    "enumerate (default) or z3");
     sub->add_option("--implied", args->implied,
                     "an axiom claimed to follow from the others: it must change NO answer "
                     "(repeat the option for several)")

@@ -1,13 +1,15 @@
 // `ptxmc check`: parse, check and report each test; exit status sums up the whole run.
 #include "cli/Check.hpp"
 
-#include "Checker.hpp"
 #include "cat/Resolver.hpp"
+#include "cli/CommonOptions.hpp"
 #include "cli/Inputs.hpp"
 #include "cli/ModelArg.hpp"
 #include "cli/Parallel.hpp"
 #include "cli/Progress.hpp"
+#include "engine/Check.hpp"
 #include "litmus/Parser.hpp"
+#include "lower/Lowerer.hpp"
 #include "report/Answer.hpp"
 #include "report/Expectations.hpp"
 #include "report/HerdPrinter.hpp"
@@ -70,7 +72,7 @@ struct Outcome {
 // The engine bounds each Z3 query by --timeout, so a test of many quick queries can run past it,
 // and Z3 calls both of its limits "canceled". The promise is per test: past the limit nothing
 // counts as proven, and the reason names the limit that stopped the test.
-void applyLimits(report::CheckResult& r, double seconds, const CheckOptions& options) {
+void applyLimits(report::CheckResult& r, double seconds, const engine::CheckOptions& options) {
     const bool overTime = options.timeoutSeconds > 0 && seconds >= options.timeoutSeconds;
     const std::string timeout = "timeout: the test ran past --timeout " +
                                 fmt::format("{:g}", options.timeoutSeconds) + " s";
@@ -98,12 +100,15 @@ void applyLimits(report::CheckResult& r, double seconds, const CheckOptions& opt
 }
 
 Outcome checkOne(const std::string& path, const cat::ResolvedModel& model,
-                 const CheckOptions& options, const report::ExpectationCheck& expectation) {
+                 const engine::CheckOptions& options, const report::ExpectationCheck& expectation) {
     Outcome out;
     try {
         auto start = std::chrono::steady_clock::now();
         litmus::Test test = litmus::parseLitmusFile(path);
-        report::CheckResult r = runEngines(test, model, options);
+        // The test's own clock starts before lowering, so that --timeout covers it.
+        engine::CheckOptions timed = options;
+        timed.startedAt = std::chrono::steady_clock::now();
+        report::CheckResult r = engine::check(lower::lowerTest(test), model, timed);
         std::chrono::duration<double> elapsed = std::chrono::steady_clock::now() - start;
         if (r.seconds == 0) r.seconds = elapsed.count();
         applyLimits(r, elapsed.count(), options);
@@ -121,27 +126,6 @@ Outcome checkOne(const std::string& path, const cat::ResolvedModel& model,
         out.internal = true;
     }
     return out;
-}
-
-// CLI11's own range checks print huge bounds and let "-5" wrap around in an unsigned option.
-// `max`: Z3 takes both limits as 32-bit unsigned (the timeout in ms); larger ones would wrap.
-CLI::Validator nonNegative(bool integer, double max) {
-    return CLI::Validator(
-        [integer, max](std::string& text) -> std::string {
-            const std::string range = fmt::format("in [0, {:.0f}]", max);
-            bool digits = !text.empty() && text.find_first_not_of("0123456789") == text.npos;
-            try {
-                std::size_t used = 0;
-                double value = std::stod(text, &used);
-                if ((digits || !integer) && std::isfinite(value) && value >= 0 &&
-                    used == text.size() && value <= max)
-                    return "";
-            } catch (const std::exception&) {
-            }
-            return (integer ? "expected a whole number " : "expected a number ") + range +
-                   ", got '" + text + "'";
-        },
-        integer ? "UINT" : "NUMBER");
 }
 
 // The flags `r` raises that --fail-on-flag names, sorted.
@@ -192,22 +176,16 @@ void setupCheck(CLI::App& app) {
     auto args = std::make_shared<CheckArgs>();
     CLI::App* sub = app.add_subcommand(
         "check", "Enumerate every allowed final state of litmus tests under the model");
-    sub->add_option("--model", args->modelFile,
-                    "cat model file, or a built-in model such as variants/q4-kind-not-required.cat "
-                    "(default: model/tcgen05.cat); expected.<name>.txt overrides expected.txt")
-        ->option_text("MODEL");
+    addModelOption(*sub, args->modelFile, "expected.<name>.txt overrides expected.txt");
     sub->add_flag("--json", args->json, "print a JSON array (one object per test)");
-    sub->add_option("-j,--jobs", args->jobs,
-                    "check N tests at a time; output order and content do not change")
-        ->check(CLI::Range(1u, 1024u))
-        ->option_text("N");
-    sub->add_option("--timeout", args->timeoutSeconds,
-                    "wall-clock limit per test; a test that hits it is Unknown (default: none)")
-        ->check(nonNegative(false, 4294967.0))
-        ->option_text("SEC");
-    sub->add_option("--engine", args->engine,
-                    "z3 (default), enumerate (explicit reference engine) or both (they must agree)")
-        ->check(CLI::IsMember({"z3", "enumerate", "both"}));
+    addJobsOption(*sub, args->jobs,
+                  "check N tests at a time; output order and content do not change");
+    addTimeoutOption(*sub, args->timeoutSeconds,
+                     "wall-clock limit per test; a test that hits it is Unknown (default: none)");
+    addEngineOption(
+        *sub, args->engine,
+        {engine::EngineKind::Z3, engine::EngineKind::Enumerate, engine::EngineKind::Both},
+        "z3 (default), enumerate (explicit reference engine) or both (they must agree)");
     sub->add_option("--rlimit", args->rlimit,
                     "deterministic Z3 resource limit per query; hitting it gives Unknown")
         ->check(nonNegative(true, 4294967295.0))
@@ -262,13 +240,11 @@ int runCheck(const CheckArgs& args) {
         return tally.status();
     }
 
-    CheckOptions options;
+    engine::CheckOptions options;
     // Z3 counts whole milliseconds and takes 0 as "no limit": a tiny timeout must stay one.
     options.timeoutSeconds = args.timeoutSeconds > 0 ? std::max(args.timeoutSeconds, 0.001) : 0;
     options.rlimit = args.rlimit;
-    options.engine = args.engine == "enumerate" ? Engine::Enumerate
-                     : args.engine == "both"    ? Engine::Both
-                                                : Engine::Z3;
+    options.engine = args.engine;
     report::PrintOptions print;
     print.showTime = !args.noTime;
     report::HerdPrinter herd(print);

@@ -1,6 +1,8 @@
 // `ptxmc check`: checks litmus tests against the model and compares with expected.txt.
 #pragma once
 
+#include "engine/Check.hpp"
+
 #include <CLI/CLI.hpp>
 #include <cstdint>
 #include <string>
@@ -14,7 +16,7 @@ struct CheckArgs {
     unsigned jobs = 1;
     double timeoutSeconds = 0; ///< per test; 0: none
     std::uint64_t rlimit = 0;  ///< Z3 resource limit per query; 0: none
-    std::string engine = "z3"; ///< z3, enumerate or both
+    engine::EngineKind engine = engine::EngineKind::Z3;
     bool noTime = false;
     bool expectationsOnly = false;
     std::vector<std::string> failOnFlags; ///< flag names, or `any`: raising one fails the run

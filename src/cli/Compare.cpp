@@ -1,11 +1,13 @@
 // `ptxmc compare`: checks each test of a results file with the model and classifies it.
 #include "cli/Compare.hpp"
 
-#include "Checker.hpp"
-#include "cat/Loader.hpp"
 #include "cat/Resolver.hpp"
+#include "cli/CommonOptions.hpp"
+#include "cli/ModelArg.hpp"
 #include "cli/Parallel.hpp"
+#include "engine/Check.hpp"
 #include "litmus/Parser.hpp"
+#include "lower/Lowerer.hpp"
 #include "support/SourceLoc.hpp"
 #include "validate/Compare.hpp"
 #include "validate/Mutation.hpp"
@@ -39,7 +41,7 @@ validate::ModelAnswer answer(const validate::HwTest& t, const std::string& root,
             if (!m) throw InputError(SourceLoc{path}, "unknown mutation '" + t.mutation + "'");
             test = validate::applyMutation(test, *m);
         }
-        a.result = checkTest(test, model, CheckOptions{});
+        a.result = engine::check(lower::lowerTest(test), model, engine::CheckOptions{});
     } catch (const std::exception& e) {
         a.error = e.what();
     }
@@ -52,15 +54,12 @@ void setupCompare(CLI::App& app) {
     auto args = std::make_shared<CompareArgs>();
     CLI::App* sub = app.add_subcommand(
         "compare", "Compare GPU histograms (litmus runner results) with the model's outcomes");
-    sub->add_option("--model", args->modelFile, "cat model file (default: the built-in model)")
-        ->option_text("FILE");
+    addModelOption(*sub, args->modelFile);
     sub->add_option("--root", args->root, "folder the results' test paths are relative to")
         ->option_text("DIR");
     sub->add_option("--format", args->format, "text, markdown or json (default: text)")
         ->check(CLI::IsMember({"text", "markdown", "json"}));
-    sub->add_option("-j,--jobs", args->jobs, "check N tests at a time")
-        ->check(CLI::Range(1u, 1024u))
-        ->option_text("N");
+    addJobsOption(*sub, args->jobs, "check N tests at a time");
     sub->add_option("RESULTS", args->results, "results.json files written by litmus-runner")
         ->required()
         ->option_text("...");
@@ -74,8 +73,7 @@ int runCompare(const CompareArgs& args) {
     std::shared_ptr<const cat::ResolvedModel> model;
     std::vector<validate::HwRun> runs;
     try {
-        model = cat::resolveModel(args.modelFile.empty() ? cat::loadBuiltinModel()
-                                                         : cat::loadModelFile(args.modelFile));
+        model = loadModelArg(args.modelFile);
         for (const std::string& r : args.results)
             runs.push_back(validate::readResults(r));
     } catch (const InputError& e) {

@@ -1,12 +1,14 @@
 // Checks each test under two models and prints the final states only one of them allows.
 #include "cli/Diff.hpp"
 
-#include "Checker.hpp"
 #include "cat/Resolver.hpp"
+#include "cli/CommonOptions.hpp"
 #include "cli/Inputs.hpp"
 #include "cli/ModelArg.hpp"
 #include "cli/Parallel.hpp"
+#include "engine/Check.hpp"
 #include "litmus/Parser.hpp"
+#include "lower/Lowerer.hpp"
 #include "report/JsonPrinter.hpp"
 
 #include <algorithm>
@@ -142,7 +144,7 @@ int runDiff(const DiffArgs& args) {
     }
     std::string nameA = modelDisplayName(args.models[0]);
     std::string nameB = modelDisplayName(args.models[1]);
-    CheckOptions options;
+    engine::CheckOptions options;
     options.timeoutSeconds = args.timeoutSeconds;
 
     std::vector<Pair> pairs(inputs.tests.size());
@@ -150,8 +152,9 @@ int runDiff(const DiffArgs& args) {
     auto work = [&](std::size_t i) {
         try {
             litmus::Test test = litmus::parseLitmusFile(inputs.tests[i]);
-            pairs[i].a = checkTest(test, *a, options);
-            pairs[i].b = checkTest(test, *b, options);
+            ir::Program program = lower::lowerTest(test);
+            pairs[i].a = engine::check(program, *a, options);
+            pairs[i].b = engine::check(program, *b, options);
         } catch (const InputError& e) {
             pairs[i].error = e.what();
         }
@@ -208,13 +211,9 @@ void setupDiff(CLI::App& app) {
         ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll)
         ->option_text("MODEL");
     sub->add_flag("--json", args->json, "print one JSON object");
-    sub->add_option("-j,--jobs", args->jobs, "check N tests at a time; the output does not change")
-        ->check(CLI::Range(1u, 1024u))
-        ->option_text("N");
-    sub->add_option("--timeout", args->timeoutSeconds,
-                    "wall-clock limit per test and model; a test that hits it is not compared")
-        ->check(CLI::NonNegativeNumber)
-        ->option_text("SEC");
+    addJobsOption(*sub, args->jobs, "check N tests at a time; the output does not change");
+    addTimeoutOption(*sub, args->timeoutSeconds,
+                     "wall-clock limit per test and model; a test that hits it is not compared");
     sub->add_option("PATH", args->paths,
                     "a .litmus file, a folder (searched recursively) or a herd @index file")
         ->required()

@@ -1,13 +1,14 @@
 // Differential testing: seeded random tests, the Z3 engine against explicit enumeration.
 #include "cli/Differential.hpp"
 
-#include "Checker.hpp"
-#include "Enumerator.hpp"
-#include "cat/Loader.hpp"
 #include "cat/Resolver.hpp"
+#include "cli/CommonOptions.hpp"
+#include "cli/ModelArg.hpp"
 #include "cli/Parallel.hpp"
+#include "engine/Check.hpp"
 #include "gen/RandomLitmus.hpp"
 #include "litmus/Parser.hpp"
+#include "lower/Lowerer.hpp"
 
 #include <chrono>
 #include <iostream>
@@ -68,11 +69,12 @@ Case runCase(std::uint64_t seed, const cat::ResolvedModel& model, const Differen
     c.text = gen::randomLitmus(seed);
     std::string file = "random-" + std::to_string(seed) + ".litmus";
     litmus::Test test = litmus::parseLitmus(c.text, file);
-    CheckOptions z3Options;
-    report::CheckResult z3 = checkTest(test, model, z3Options);
-    CheckOptions enumOptions;
+    ir::Program program = lower::lowerTest(test);
+    report::CheckResult z3 = engine::check(program, model, engine::CheckOptions{});
+    engine::CheckOptions enumOptions;
+    enumOptions.engine = engine::EngineKind::Enumerate;
     enumOptions.timeoutSeconds = args.limit;
-    report::CheckResult ex = enumerateTest(test, model, enumOptions);
+    report::CheckResult ex = engine::check(program, model, enumOptions);
     if (ex.observation == report::Observation::Unknown &&
         ex.unknownReason.find("time limit") != std::string::npos) {
         c.skipped = true;
@@ -89,8 +91,7 @@ Case runCase(std::uint64_t seed, const cat::ResolvedModel& model, const Differen
 }
 
 int runDifferential(const DifferentialArgs& args) {
-    auto model = cat::resolveModel(args.modelFile.empty() ? cat::loadBuiltinModel()
-                                                          : cat::loadModelFile(args.modelFile));
+    auto model = loadModelArg(args.modelFile);
     std::vector<Case> cases(args.count);
     std::size_t disagreements = 0, skipped = 0;
     auto start = std::chrono::steady_clock::now();
@@ -131,12 +132,11 @@ void setupDifferential(CLI::App& app) {
     sub->add_option("--seed", args->seed, "first seed (default 1)");
     sub->add_option("--count", args->count, "number of tests (default 100)")
         ->check(CLI::Range(1, 100000000));
-    sub->add_option("-j,--jobs", args->jobs, "tests checked at a time (default 1)")
-        ->check(CLI::Range(1, 1024));
+    addJobsOption(*sub, args->jobs, "tests checked at a time (default 1)");
     sub->add_option("--limit", args->limit,
                     "seconds the explicit engine may spend on one test (default 20)")
         ->check(CLI::PositiveNumber);
-    sub->add_option("--model", args->modelFile, "model file (default: the built-in model)");
+    addModelOption(*sub, args->modelFile);
     sub->add_flag("-v,--verbose", args->verbose, "print every seed, not only disagreements");
     sub->add_flag("--print-tests", args->printTests, "print every generated test");
     sub->footer("Example:\n  ptxmc differential --seed 1 --count 300 --jobs 2\n"

@@ -1,10 +1,12 @@
 // Prints explanations as text, Graphviz DOT, or SVG rendered by Graphviz's `dot`.
 #include "cli/Explain.hpp"
 
-#include "Explanation.hpp"
-#include "cat/Loader.hpp"
 #include "cat/Resolver.hpp"
+#include "cli/CommonOptions.hpp"
+#include "cli/ModelArg.hpp"
+#include "explain/Explanation.hpp"
 #include "litmus/Parser.hpp"
+#include "lower/Lowerer.hpp"
 
 #include <cstdio>
 #include <filesystem>
@@ -15,6 +17,8 @@
 namespace ptxmc::cli {
 
 namespace {
+
+using engine::explain::Explanation;
 
 struct ExplainArgs {
     std::string test;
@@ -96,13 +100,14 @@ std::string renderSvg(const std::string& dot) {
 }
 
 int runExplain(const ExplainArgs& args) {
-    auto model = cat::resolveModel(args.modelFile.empty() ? cat::loadBuiltinModel()
-                                                          : cat::loadModelFile(args.modelFile));
-    litmus::Test test = litmus::parseLitmusFile(args.test);
+    auto model = loadModelArg(args.modelFile);
+    ir::Program program = lower::lowerTest(litmus::parseLitmusFile(args.test));
     std::optional<std::string> outcome;
     if (!args.outcome.empty()) outcome = args.outcome;
-    Explanation ex = args.flag.empty() ? explainTest(test, *model, outcome, CheckOptions{})
-                                       : explainFlag(test, *model, args.flag, CheckOptions{});
+    Explanation ex =
+        args.flag.empty()
+            ? engine::explain::explainOutcome(program, *model, outcome, engine::CheckOptions{})
+            : engine::explain::explainFlag(program, *model, args.flag, engine::CheckOptions{});
     std::string text = args.format == "text"  ? renderText(ex)
                        : args.format == "dot" ? renderDot(ex)
                                               : renderSvg(renderDot(ex));
@@ -134,8 +139,8 @@ void setupExplain(CLI::App& app) {
         ->excludes(outcomeOpt);
     sub->add_option("--format", args->format, "text (default), dot or svg")
         ->check(CLI::IsMember({"text", "dot", "svg"}));
-    sub->add_option("--model", args->modelFile, "model file (default: the built-in model)");
-    sub->add_option("-o,--output", args->output, "write to this file instead of standard output");
+    addModelOption(*sub, args->modelFile);
+    addOutputOption(*sub, args->output, "the explanation");
     sub->footer(
         "Examples:\n"
         "  ptxmc explain litmus/tcgen05/commit/L17-MP+commit+fa.litmus\n"

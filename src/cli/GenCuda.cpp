@@ -1,11 +1,13 @@
 // `ptxmc gen-cuda`: writes one .cu per test (and mutant) per architecture, plus a manifest.
 #include "cli/GenCuda.hpp"
 
-#include "Checker.hpp"
-#include "cat/Loader.hpp"
 #include "cat/Resolver.hpp"
+#include "cli/CommonOptions.hpp"
 #include "cli/Inputs.hpp"
+#include "cli/ModelArg.hpp"
+#include "engine/Check.hpp"
 #include "litmus/Parser.hpp"
+#include "lower/Lowerer.hpp"
 #include "support/SourceLoc.hpp"
 #include "validate/CudaGen.hpp"
 #include "validate/Mutation.hpp"
@@ -101,8 +103,7 @@ void setupGenCuda(CLI::App& app) {
                     "find a mutant for each forbidden test with the model, write the pairs to "
                     "FILE and generate them")
         ->option_text("FILE");
-    sub->add_option("--model", args->modelFile, "cat model for --derive-mutants")
-        ->option_text("FILE");
+    addModelOption(*sub, args->modelFile, "used by --derive-mutants");
     sub->add_option("PATH", args->paths, "litmus files, folders or @index files")
         ->required()
         ->option_text("...");
@@ -121,9 +122,7 @@ int runGenCuda(const GenCudaArgs& args) {
     std::shared_ptr<const cat::ResolvedModel> model;
     try {
         if (!args.mutantsFile.empty()) mutants = readMutants(args.mutantsFile);
-        if (!args.deriveFile.empty())
-            model = cat::resolveModel(args.modelFile.empty() ? cat::loadBuiltinModel()
-                                                             : cat::loadModelFile(args.modelFile));
+        if (!args.deriveFile.empty()) model = loadModelArg(args.modelFile);
     } catch (const InputError& e) {
         std::cerr << e.what() << '\n';
         return 2;
@@ -168,8 +167,8 @@ int runGenCuda(const GenCudaArgs& args) {
             for (auto it = range.first; it != range.second; ++it)
                 todo.push_back(it->second);
             if (model) {
-                CheckOptions options;
-                report::CheckResult r = checkTest(test, *model, options);
+                engine::CheckOptions options;
+                report::CheckResult r = engine::check(lower::lowerTest(test), *model, options);
                 if (!allowsWeak(r) && r.observation != report::Observation::Deadlock) {
                     bool found = false;
                     for (const validate::Mutation& m : validate::candidateMutations(test)) {
@@ -179,7 +178,8 @@ int runGenCuda(const GenCudaArgs& args) {
                         } catch (const std::exception&) {
                             continue; // the mutant must run on hardware too
                         }
-                        report::CheckResult mr = checkTest(mt, *model, options);
+                        report::CheckResult mr =
+                            engine::check(lower::lowerTest(mt), *model, options);
                         if (!allowsWeak(mr)) continue;
                         derived.push_back(path + " " + validate::toString(m) +
                                           "  # model: " + report::toString(mr.observation));

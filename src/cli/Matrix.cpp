@@ -1,11 +1,13 @@
 // Checks every generated cell under the model, then writes the tables, the tests, the seed check.
 #include "cli/Matrix.hpp"
 
-#include "Checker.hpp"
 #include "cat/Resolver.hpp"
+#include "cli/CommonOptions.hpp"
 #include "cli/ModelArg.hpp"
 #include "cli/Parallel.hpp"
+#include "engine/Check.hpp"
 #include "litmus/Parser.hpp"
+#include "lower/Lowerer.hpp"
 #include "matrix/Report.hpp"
 #include "matrix/SeedCheck.hpp"
 #include "report/Answer.hpp"
@@ -49,7 +51,8 @@ CellResult checkCell(const Cell& c, const cat::ResolvedModel& model) {
     if (!c.test) return r;
     try {
         litmus::Test test = litmus::parseLitmus(c.test->text(), c.id + ".litmus");
-        report::CheckResult res = checkTest(test, model, CheckOptions{});
+        report::CheckResult res =
+            engine::check(lower::lowerTest(test), model, engine::CheckOptions{});
         r.observation = report::toString(res.observation);
         r.verdict = verdictOf(r.observation);
         r.flags = report::flagNames(res.flags);
@@ -65,7 +68,8 @@ CellResult checkCell(const Cell& c, const cat::ResolvedModel& model) {
 std::string observe(const std::string& path, const cat::ResolvedModel& model) {
     try {
         litmus::Test test = litmus::parseLitmusFile(path);
-        return report::toString(checkTest(test, model, CheckOptions{}).observation);
+        ir::Program program = lower::lowerTest(test);
+        return report::toString(engine::check(program, model, engine::CheckOptions{}).observation);
     } catch (const std::exception& e) {
         return std::string("error: ") + e.what();
     }
@@ -179,14 +183,11 @@ void setupMatrix(CLI::App& app) {
     auto args = std::make_shared<MatrixArgs>();
     CLI::App* sub = app.add_subcommand(
         "matrix", "Generate the tcgen05 reordering tables from the model by checking tests");
-    sub->add_option("--model", args->model,
-                    "cat file or built-in model name (default: model/tcgen05.cat)")
-        ->option_text("MODEL");
+    addModelOption(*sub, args->model);
     sub->add_option("--format", args->format, "md (default), html or json")
         ->check(CLI::IsMember({"md", "html", "json"}))
         ->option_text("FORMAT");
-    sub->add_option("-o,--output", args->output, "write the tables here (default: stdout)")
-        ->option_text("FILE");
+    addOutputOption(*sub, args->output, "the tables");
     sub->add_option("--out-dir", args->outDir,
                     "write DIR/reordering.*, DIR/seed-guide-check.* and the tests under "
                     "DIR/matrix/ (links assume DIR is docs/ of the source tree)")
@@ -194,9 +195,7 @@ void setupMatrix(CLI::App& app) {
     sub->add_option("--corpus", args->corpus,
                     "the litmus corpus the seed check reads (default: litmus)")
         ->option_text("DIR");
-    sub->add_option("-j,--jobs", args->jobs, "tests checked at a time (default: one per core)")
-        ->check(CLI::Range(1u, 1024u))
-        ->option_text("N");
+    addJobsOption(*sub, args->jobs, "tests checked at a time (default: one per core)");
     sub->footer(kMatrixExamples);
     sub->callback([args] {
         if (!args->output.empty() && !args->outDir.empty())

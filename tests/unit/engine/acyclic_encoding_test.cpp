@@ -1,12 +1,13 @@
 // The Z3 encodings of acyclic and closure: satisfiable exactly for the acyclic edge choices.
-#include "AxiomEncoder.hpp"
-#include "Relation.hpp"
-#include "Z3Algebra.hpp"
+#include "engine/Relation.hpp"
+#include "smt/AxiomEncoder.hpp"
+#include "smt/Z3Algebra.hpp"
 
 #include <catch2/catch.hpp>
 #include <random>
 
 using namespace ptxmc::engine;
+using namespace ptxmc::engine::smt;
 
 namespace {
 

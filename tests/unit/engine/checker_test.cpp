@@ -1,8 +1,9 @@
 // End-to-end behaviour of the Z3 engine on small tests: states, deadlocks, flags, unknown.
-#include "Checker.hpp"
 #include "cat/Loader.hpp"
 #include "cat/Resolver.hpp"
+#include "engine/Check.hpp"
 #include "litmus/Parser.hpp"
+#include "lower/Lowerer.hpp"
 
 #include <catch2/catch.hpp>
 #include <optional>
@@ -19,8 +20,9 @@ const cat::ResolvedModel& defaultModel() {
     return *model;
 }
 
-report::CheckResult run(const std::string& text, CheckOptions options = {}) {
-    return checkTest(litmus::parseLitmus(text, "t.litmus"), defaultModel(), options);
+report::CheckResult run(const std::string& text, engine::CheckOptions options = {}) {
+    ir::Program program = lower::lowerTest(litmus::parseLitmus(text, "t.litmus"));
+    return engine::check(program, defaultModel(), options);
 }
 
 std::vector<std::vector<std::int64_t>> states(const report::CheckResult& r) {
@@ -102,7 +104,7 @@ exists (P1:r0 == 0))";
 }
 
 TEST_CASE("a solver that runs out of resources answers unknown", "[checker]") {
-    CheckOptions tight;
+    engine::CheckOptions tight;
     tight.rlimit = 1;
     auto r = run(R"(PTX SB
 { x = 0; y = 0; }

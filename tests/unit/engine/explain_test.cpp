@@ -1,19 +1,22 @@
 // Explanations: witnesses for allowed outcomes, minimal named axioms for forbidden ones.
-#include "Explanation.hpp"
 #include "cat/Loader.hpp"
 #include "cat/Resolver.hpp"
+#include "explain/Explanation.hpp"
 #include "litmus/Parser.hpp"
+#include "lower/Lowerer.hpp"
 
 #include <catch2/catch.hpp>
 
 using namespace ptxmc;
+using engine::explain::Explanation;
 
 namespace {
 
 Explanation explainFile(const std::string& rel, std::optional<std::string> outcome = std::nullopt) {
     static auto model = cat::resolveModel(cat::loadBuiltinModel());
     auto test = litmus::parseLitmusFile(std::string(PTXMC_SOURCE_DIR) + "/litmus/" + rel);
-    return explainTest(test, *model, outcome, CheckOptions{});
+    return engine::explain::explainOutcome(lower::lowerTest(test), *model, outcome,
+                                           engine::CheckOptions{});
 }
 
 std::vector<std::string> axiomNames(const Explanation& ex) {

@@ -1,8 +1,9 @@
 // Known cells of the reordering tables, checked with the engine under the built-in models.
-#include "Checker.hpp"
 #include "cat/Loader.hpp"
 #include "cat/Resolver.hpp"
+#include "engine/Check.hpp"
 #include "litmus/Parser.hpp"
+#include "lower/Lowerer.hpp"
 #include "matrix/Cells.hpp"
 
 #include <catch2/catch.hpp>
@@ -26,7 +27,7 @@ Observation observe(Op a, Op b, Sync s, const std::string& modelName = "tcgen05.
     INFO(c.id);
     REQUIRE(c.test);
     litmus::Test t = litmus::parseLitmus(c.test->text(), c.id + ".litmus");
-    return checkTest(t, model(modelName), CheckOptions{}).observation;
+    return engine::check(lower::lowerTest(t), model(modelName), engine::CheckOptions{}).observation;
 }
 
 } // namespace
@@ -85,7 +86,8 @@ TEST_CASE("the default model agrees with the cited rule on every cell", "[matrix
         if (!c.test) continue;
         INFO(c.id);
         litmus::Test t = litmus::parseLitmus(c.test->text(), c.id + ".litmus");
-        Observation o = checkTest(t, model(), CheckOptions{}).observation;
+        Observation o =
+            engine::check(lower::lowerTest(t), model(), engine::CheckOptions{}).observation;
         CHECK((o == Observation::Never ? Verdict::Ordered : Verdict::MayReorder) == c.textReading);
         CHECK(o != Observation::Deadlock);
         CHECK(o != Observation::Unknown);

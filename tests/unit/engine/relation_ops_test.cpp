@@ -1,6 +1,6 @@
 // Relation operators on sparse relations against a dense brute-force reference.
-#include "BoolAlgebra.hpp"
-#include "Relation.hpp"
+#include "engine/BoolAlgebra.hpp"
+#include "engine/Relation.hpp"
 
 #include <catch2/catch.hpp>
 #include <random>

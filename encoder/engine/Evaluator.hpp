@@ -1,8 +1,8 @@
 // Evaluates a resolved cat model's expressions over one algebra (Z3 terms or concrete bits).
 #pragma once
 
-#include "Relation.hpp"
 #include "cat/Resolver.hpp"
+#include "engine/Relation.hpp"
 
 #include <functional>
 #include <optional>

@@ -1,12 +1,12 @@
 // Witness graphs: the execution's events and edges, and the evidence against one axiom.
-#include "WitnessBuilder.hpp"
+#include "explain/WitnessBuilder.hpp"
 
 #include "cat/ExprText.hpp"
 
 #include <functional>
 #include <set>
 
-namespace ptxmc::engine {
+namespace ptxmc::engine::explain {
 
 namespace {
 
@@ -128,7 +128,7 @@ report::WitnessGraph buildWitness(const ir::Program& p, const cat::ResolvedModel
         if (order.size() > 1) used.insert(order.front());
     for (const auto& e : p.events) {
         if (!o.exists[static_cast<std::size_t>(e.id)]) continue;
-        if (e.has("IW") && !used.count(e.id)) continue;
+        if (e.has(ir::Tag::IW) && !used.count(e.id)) continue;
         report::WitnessNode n;
         n.id = e.id;
         n.thread = e.thread < 0
@@ -136,7 +136,8 @@ report::WitnessGraph buildWitness(const ir::Program& p, const cat::ResolvedModel
                        : "P" + std::to_string(p.threads[static_cast<std::size_t>(e.thread)].id);
         n.cta = e.thread < 0 ? -1 : e.cta;
         n.label = shortLabel(e.text);
-        if (e.has("R") || e.has("W")) n.value = o.value[static_cast<std::size_t>(e.id)];
+        if (e.has(ir::Tag::R) || e.has(ir::Tag::W))
+            n.value = o.value[static_cast<std::size_t>(e.id)];
         n.async = e.issue >= 0;
         g.nodes.push_back(n);
     }
@@ -176,4 +177,4 @@ report::WitnessGraph buildWitness(const ir::Program& p, const cat::ResolvedModel
     return g;
 }
 
-} // namespace ptxmc::engine
+} // namespace ptxmc::engine::explain

@@ -1,24 +1,27 @@
 // Choice variables and value semantics of a program's executions.
-#include "ProgramEncoder.hpp"
+#include "smt/ProgramEncoder.hpp"
 
+#include "engine/GateSemantics.hpp"
+#include "engine/MbarrierMachine.hpp"
+#include "engine/ValueSemantics.hpp"
 #include "ir/BaseRelations.hpp"
 #include "ir/Gates.hpp"
 
 #include <algorithm>
 #include <stdexcept>
 
-namespace ptxmc::engine {
+namespace ptxmc::engine::smt {
 
 using ir::Event;
 using ir::Value;
 
 ProgramEncoder::ProgramEncoder(z3::context& ctx, const ir::Program& program, bool hangs)
-    : ctx_(ctx), program_(program), alg_{ctx}, constraints_(ctx), hangs_(hangs) {
+    : ctx_(ctx), program_(program), alg_{ctx}, values_{ctx}, constraints_(ctx), hangs_(hangs) {
     if (hangs_)
         for (int w : ir::chosenGates(program_))
             blocked_.emplace(w, ctx_.bool_const(("blocked_" + std::to_string(w)).c_str()));
     for (const auto& e : program_.events)
-        if (e.has("R"))
+        if (e.has(ir::Tag::R))
             readValue_.emplace(e.id, ctx_.bv_const(("val_" + std::to_string(e.id)).c_str(), 32));
     encodeMbarriers(); // wait results feed values, so phases come first
     encodeReadsFrom();
@@ -53,97 +56,41 @@ z3::expr ProgramEncoder::exists(int event) const {
     auto cached = existsCache_.find(event);
     if (cached != existsCache_.end()) return cached->second;
     const Event& e = program_.events[static_cast<std::size_t>(event)];
-    z3::expr out = e.guard ? value(e.guard) != bv(0) : ctx_.bool_val(true);
-    if (hangs_)
-        for (int g : e.gates)
-            out = out && gatePasses(g);
+    z3::expr out = e.guard ? values_.nonzero(value(e.guard)) : ctx_.bool_val(true);
+    if (hangs_) out = gates::throughGates(values_, program_, e, out, blockedOf());
     existsCache_.emplace(event, out);
     return out;
 }
 
 std::map<int, z3::expr> ProgramEncoder::stuckGates() const {
     std::map<int, z3::expr> out;
-    for (const auto& g : program_.events) {
-        if (ir::gateKind(g) == ir::GateKind::None) continue;
-        if (ir::gateKind(g) == ir::GateKind::Chosen) {
-            out.emplace(g.id, blocked_.at(g.id));
-            continue;
-        }
-        z3::expr reached = ctx_.bool_val(true);
-        for (int earlier : g.gates)
-            if (earlier != g.id) reached = reached && gatePasses(earlier);
-        out.emplace(g.id, reached && !gatePasses(g.id));
-    }
+    for (const auto& g : program_.events)
+        if (ir::gateKind(g) != ir::GateKind::None)
+            out.emplace(g.id, gates::stuck(values_, program_, g, blockedOf()));
     return out;
 }
 
-/** A spinning wait passes unless it blocks; a barrier or a pair needs the others' events. */
-z3::expr ProgramEncoder::gatePasses(int gate) const {
-    const Event& g = program_.events[static_cast<std::size_t>(gate)];
-    if (ir::gateKind(g) == ir::GateKind::Chosen) return !blocked_.at(gate);
-    z3::expr out = ctx_.bool_val(true);
-    for (int n : g.gateNeeds) // n's thread reaches n: the gates before it let it through
-        for (int x : program_.events[static_cast<std::size_t>(n)].gates)
-            if (x != n) out = out && gatePasses(x);
-    return out;
-}
+/** The leaves of a value in the solver's terms (engine/ValueSemantics.hpp). */
+struct ProgramEncoder::Leaves {
+    const ProgramEncoder& enc;
+    z3::expr read(int r) const { return enc.readValue_.at(r); }
+    z3::expr waitSuccess(int w) const { return enc.waitSuccess_.at(w); }
+    z3::expr phaseBefore(int op) const { return enc.phaseBefore_.at(op); }
+};
 
 z3::expr ProgramEncoder::value(const ir::ValuePtr& v) const {
     auto cached = valueCache_.find(v.get());
     if (cached != valueCache_.end()) return cached->second;
-    auto arg = [&](std::size_t i) { return value(v->args.at(i)); };
-    z3::expr out = bv(0);
-    switch (v->op) {
-    case Value::Op::Const:
-        out = bv(v->constant);
-        break;
-    case Value::Op::ReadOf:
-        out = readValue_.at(v->event);
-        break;
-    case Value::Op::WaitResult:
-        out = z3::ite(waitSuccess_.at(v->event), bv(1), bv(0));
-        break;
-    case Value::Op::PhaseToken:
-        out = z3::int2bv(32, phaseBefore_.at(v->event));
-        break;
-    case Value::Op::Add:
-        out = arg(0) + arg(1);
-        break;
-    case Value::Op::Sub:
-        out = arg(0) - arg(1);
-        break;
-    case Value::Op::Mul:
-        out = arg(0) * arg(1);
-        break;
-    case Value::Op::And:
-        out = arg(0) & arg(1);
-        break;
-    case Value::Op::Or:
-        out = arg(0) | arg(1);
-        break;
-    case Value::Op::Xor:
-        out = arg(0) ^ arg(1);
-        break;
-    case Value::Op::Max:
-        out = z3::ite(arg(0) > arg(1), arg(0), arg(1));
-        break;
-    case Value::Op::Min:
-        out = z3::ite(arg(0) < arg(1), arg(0), arg(1));
-        break;
-    case Value::Op::Eq:
-        out = z3::ite(arg(0) == arg(1), bv(1), bv(0));
-        break;
-    case Value::Op::Ite:
-        out = z3::ite(arg(0) != bv(0), arg(1), arg(2));
-        break;
-    }
+    Leaves leaves{*this};
+    z3::expr out =
+        applyValue(values_, *v, leaves, [&](std::size_t i) { return value(v->args.at(i)); });
     valueCache_.emplace(v.get(), out);
     return out;
 }
 
 void ProgramEncoder::encodeReadsFrom() {
     for (const auto& r : program_.events) {
-        if (!r.has("R")) continue;
+        if (!r.has(ir::Tag::R)) continue;
         std::vector<int> cands = ir::rfCandidates(program_, r);
         if (cands.empty()) throw std::logic_error("read without candidate writes: " + r.text);
         z3::expr sel = ctx_.int_const(("rf_" + std::to_string(r.id)).c_str());
@@ -164,13 +111,13 @@ void ProgramEncoder::encodeReadsFrom() {
 void ProgramEncoder::encodeCoherence() {
     std::map<int, std::vector<int>> writes; // location -> writes
     for (const auto& e : program_.events)
-        if (e.has("W")) writes[e.location].push_back(e.id);
+        if (e.has(ir::Tag::W)) writes[e.location].push_back(e.id);
     for (const auto& [loc, ws] : writes) {
         for (int w : ws) {
             const Event& e = program_.events[static_cast<std::size_t>(w)];
-            z3::expr pos =
-                e.has("IW") ? ctx_.int_val(0) : ctx_.int_const(("co_" + std::to_string(w)).c_str());
-            if (!e.has("IW")) constraints_.push_back(pos > 0);
+            z3::expr pos = e.has(ir::Tag::IW) ? ctx_.int_val(0)
+                                              : ctx_.int_const(("co_" + std::to_string(w)).c_str());
+            if (!e.has(ir::Tag::IW)) constraints_.push_back(pos > 0);
             coPos_.emplace(w, pos);
         }
         for (std::size_t i = 0; i < ws.size(); ++i)
@@ -182,7 +129,7 @@ void ProgramEncoder::encodeCoherence() {
 void ProgramEncoder::encodeFenceSc() {
     std::vector<int> fences;
     for (const auto& e : program_.events)
-        if (e.has("F") && e.has("SC")) fences.push_back(e.id);
+        if (e.has(ir::Tag::F) && e.has(ir::Tag::SC)) fences.push_back(e.id);
     for (int f : fences)
         scPos_.emplace(f, ctx_.int_const(("sc_" + std::to_string(f)).c_str()));
     for (std::size_t i = 0; i < fences.size(); ++i)
@@ -197,19 +144,27 @@ z3::expr ProgramEncoder::orderBy(const std::map<int, z3::expr>& pos, int a, int 
 void ProgramEncoder::encodeMbarriers() {
     std::map<int, std::vector<int>> ops;
     for (const auto& e : program_.events)
-        if (e.has("MB")) ops[e.location].push_back(e.id);
+        if (e.has(ir::Tag::MB)) ops[e.location].push_back(e.id);
     for (const auto& [loc, list] : ops)
         encodeMbarrier(loc, list);
 }
 
-/** True once the phase the wait names completed: parity differs, or the token's phase is past. */
+/** True once the phase the wait names completed (engine/MbarrierMachine.hpp). */
 z3::expr ProgramEncoder::waitCondition(const Event& e, const z3::expr& phase,
                                        const z3::expr& valid) const {
-    if (e.mbParity) {
-        z3::expr parity = z3::bv2int(value(e.mbParity), false);
-        return valid && z3::mod(phase, 2) != z3::mod(parity, 2);
-    }
-    return valid && phase > z3::bv2int(value(e.mbToken), false);
+    return mbarrier::waitCondition(values_, e, phase, valid,
+                                   [&] { return value(e.mbParity ? e.mbParity : e.mbToken); });
+}
+
+/** `into` becomes `step` where `here` holds: one mbo slot's candidate operation. */
+static void merge(mbarrier::State<Z3Values>& into, const z3::expr& here,
+                  const mbarrier::State<Z3Values>& step) {
+    into.phase = z3::ite(here, step.phase, into.phase);
+    into.pending = z3::ite(here, step.pending, into.pending);
+    into.expected = z3::ite(here, step.expected, into.expected);
+    into.tx = z3::ite(here, step.tx, into.tx);
+    into.valid = z3::ite(here, step.valid, into.valid);
+    into.stamp = z3::ite(here, step.stamp, into.stamp);
 }
 
 /**
@@ -230,89 +185,38 @@ void ProgramEncoder::encodeMbarrier(int location, const std::vector<int>& ops) {
     for (std::size_t i = 0; i < ops.size(); ++i)
         for (std::size_t j = i + 1; j < ops.size(); ++j)
             constraints_.push_back(mbPos_.at(ops[i]) != mbPos_.at(ops[j]));
-    bool initialised = cell.mbCount > 0;
-    z3::expr phase = ctx_.int_val(0), pending = ctx_.int_val(static_cast<int64_t>(cell.mbCount));
-    z3::expr expected = pending, tx = ctx_.int_val(0), valid = ctx_.bool_val(initialised);
-    z3::expr stamp = ctx_.int_val(0);
+    using State = mbarrier::State<Z3Values>;
+    State state = mbarrier::initial(values_, cell);
     std::map<int, z3::expr> phaseAt, validAt, pendingAt, stampAt;
     for (int o : ops) {
         phaseAt.emplace(o, ctx_.int_val(0));
-        validAt.emplace(o, ctx_.bool_val(initialised));
+        validAt.emplace(o, state.valid);
         pendingAt.emplace(o, ctx_.int_val(0));
         stampAt.emplace(o, ctx_.int_val(0));
     }
     for (int k = 0; k < m; ++k) {
-        z3::expr nPhase = phase, nPending = pending, nExpected = expected, nTx = tx, nValid = valid;
-        z3::expr nStamp = stamp;
+        State next = state;
         for (int o : ops) {
             const Event& e = program_.events[static_cast<std::size_t>(o)];
             z3::expr here = mbPos_.at(o) == k;
-            phaseAt.at(o) = z3::ite(here, phase, phaseAt.at(o));
-            validAt.at(o) = z3::ite(here, valid, validAt.at(o));
-            stampAt.at(o) = z3::ite(here, stamp, stampAt.at(o));
+            phaseAt.at(o) = z3::ite(here, state.phase, phaseAt.at(o));
+            validAt.at(o) = z3::ite(here, state.valid, validAt.at(o));
+            stampAt.at(o) = z3::ite(here, state.stamp, stampAt.at(o));
             if (hangs_ && !e.gates.empty()) here = here && exists(o);
-            z3::expr p = phase, pe = pending, ex = expected, t = tx, va = valid, st = stamp;
-            auto amount = ctx_.int_val(static_cast<int64_t>(e.mbAmount));
-            bool completes = false;
-            switch (e.mbOp) {
-            case ir::MbOp::Init:
-                p = ctx_.int_val(0);
-                pe = amount;
-                ex = amount;
-                t = ctx_.int_val(0);
-                va = ctx_.bool_val(true);
-                st = stamp + 1;
-                break;
-            case ir::MbOp::Arrive:
-                t = tx + amount;
-                pe = pending - 1;
-                completes = true;
-                break;
-            case ir::MbOp::ExpectTx:
-                t = tx + amount;
-                break;
-            case ir::MbOp::CompleteTx:
-                t = tx - amount;
-                completes = true;
-                break;
-            case ir::MbOp::Wait:
-            case ir::MbOp::None:
-                break;
-            }
-            if (completes) {
-                // Phase completion: pending arrivals and tx-count both zero (PTX ISA 9.7.13.15.6)
-                z3::expr done = pe == 0 && t == 0;
-                pendingAt.at(o) = z3::ite(mbPos_.at(o) == k, pe, pendingAt.at(o));
-                p = z3::ite(done, phase + 1, phase);
-                pe = z3::ite(done, ex, pe);
-                st = z3::ite(done, stamp + 1, stamp);
-            }
-            nPhase = z3::ite(here, p, nPhase);
-            nPending = z3::ite(here, pe, nPending);
-            nExpected = z3::ite(here, ex, nExpected);
-            nTx = z3::ite(here, t, nTx);
-            nValid = z3::ite(here, va, nValid);
-            nStamp = z3::ite(here, st, nStamp);
+            auto step = mbarrier::apply(values_, state, e);
+            if (mbarrier::mayComplete(e))
+                pendingAt.at(o) =
+                    z3::ite(mbPos_.at(o) == k, step.pendingAfterArrival, pendingAt.at(o));
+            merge(next, here, step.after);
         }
-        phase = nPhase;
-        pending = nPending;
-        expected = nExpected;
-        tx = nTx;
-        valid = nValid;
-        stamp = nStamp;
+        state = next;
     }
     for (int o : ops) {
         const Event& e = program_.events[static_cast<std::size_t>(o)];
         phaseBefore_.emplace(o, phaseAt.at(o));
-        z3::expr bad = !validAt.at(o);
-        if (e.mbOp == ir::MbOp::Init) bad = validAt.at(o); // re-initialising a valid object is UB
-        if (e.mbOp == ir::MbOp::Arrive) bad = bad || pendingAt.at(o) < 0;
-        if (e.mbOp == ir::MbOp::Wait && e.mbToken) {
-            // A state token is valid for the current or the immediately preceding phase only
-            // (PTX ISA 9.7.13.15.16).
-            z3::expr token = z3::bv2int(value(e.mbToken), false);
-            bad = bad || (phaseAt.at(o) != token && phaseAt.at(o) != token + 1);
-        }
+        z3::expr bad = mbarrier::misuse<Z3Values>(e, validAt.at(o), pendingAt.at(o));
+        if (e.mbOp == ir::MbOp::Wait && e.mbToken)
+            bad = bad || mbarrier::staleToken(values_, phaseAt.at(o), value(e.mbToken));
         misuse_.emplace(o, bad && exists(o));
         if (e.mbOp != ir::MbOp::Wait) continue;
         z3::expr success = waitCondition(e, phaseAt.at(o), validAt.at(o));
@@ -323,7 +227,7 @@ void ProgramEncoder::encodeMbarrier(int location, const std::vector<int>& ops) {
             // the state the mbarrier keeps once everything that happens has happened.
             constraints_.push_back(z3::implies(exists(o) && !b->second, success));
             constraints_.push_back(
-                z3::implies(b->second, exists(o) && !waitCondition(e, phase, valid)));
+                z3::implies(b->second, exists(o) && !waitCondition(e, state.phase, state.valid)));
             success = success && !b->second;
         }
         waitSuccess_.emplace(o, success);
@@ -345,10 +249,11 @@ void ProgramEncoder::encodePhaseRule(const std::vector<int>& ops,
         z3::expr observed = ctx_.bool_val(false);
         for (int w : ops)
             if (program_.events[static_cast<std::size_t>(w)].mbOp == ir::MbOp::Wait)
-                observed =
-                    observed || (exists(w) && waitSuccess_.at(w) && mbPos_.at(w) < mbPos_.at(o) &&
-                                 stampAt.at(w) == stampAt.at(o));
-        z3::expr unobserved = exists(o) && phaseBefore_.at(o) >= 1 && !observed;
+                observed = observed || mbarrier::observes<Z3Values>(exists(w), waitSuccess_.at(w),
+                                                                    mbPos_.at(w) < mbPos_.at(o),
+                                                                    stampAt.at(w), stampAt.at(o));
+        z3::expr unobserved =
+            mbarrier::unobservedArrive<Z3Values>(exists(o), phaseBefore_.at(o), observed);
         misuse_.at(o) = misuse_.at(o) || unobserved;
     }
 }
@@ -357,7 +262,7 @@ z3::expr ProgramEncoder::finalValue(const ir::Observable& o) {
     if (o.reg) return value(o.reg);
     std::vector<int> ws;
     for (const auto& e : program_.events)
-        if (e.has("W") && e.location == o.location) ws.push_back(e.id);
+        if (e.has(ir::Tag::W) && e.location == o.location) ws.push_back(e.id);
     z3::expr out = bv(0);
     for (int w : ws) {
         z3::expr last = exists(w);
@@ -442,12 +347,10 @@ Z3Rel ProgramEncoder::baseRelation(const std::string& name) {
                 if (a == b || ea.location != eb.location) continue;
                 if (name == "mbo") {
                     put(a, b, orderBy(mbPos_, a, b));
-                } else if (ea.mbOp != ir::MbOp::Wait && ea.mbOp != ir::MbOp::Init &&
-                           eb.mbOp == ir::MbOp::Wait) {
-                    // The wait saw a later phase than the one the arrive contributed to.
+                } else if (mbarrier::mayBeObserved(ea, eb)) {
                     put(a, b,
-                        orderBy(mbPos_, a, b) && waitSuccess_.at(b) &&
-                            phaseBefore_.at(a) < phaseBefore_.at(b));
+                        mbarrier::observedBy<Z3Values>(orderBy(mbPos_, a, b), waitSuccess_.at(b),
+                                                       phaseBefore_.at(a), phaseBefore_.at(b)));
                 }
             }
     } else {
@@ -463,4 +366,4 @@ Z3Rel ProgramEncoder::baseRelation(const std::string& name) {
     return r;
 }
 
-} // namespace ptxmc::engine
+} // namespace ptxmc::engine::smt

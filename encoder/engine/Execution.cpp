@@ -1,8 +1,10 @@
 // Concrete program semantics: values through reads-from, mbarrier phases through mbo.
-#include "Execution.hpp"
+#include "engine/Execution.hpp"
 
+#include "engine/GateSemantics.hpp"
+#include "engine/MbarrierMachine.hpp"
+#include "engine/ValueSemantics.hpp"
 #include "ir/Gates.hpp"
-#include "lower/Lowerer.hpp"
 
 #include <algorithm>
 #include <functional>
@@ -14,12 +16,8 @@ using ir::Value;
 
 namespace {
 
-std::int64_t wrap(std::uint64_t v) {
-    return lower::wrap32(static_cast<std::int64_t>(v));
-}
-std::uint32_t u32(std::int64_t v) {
-    return static_cast<std::uint32_t>(v);
-}
+using V = ConcreteValues;
+constexpr V values{};
 
 /** Memoised evaluation with cycle detection (a value that depends on itself is thin air). */
 struct ValueEval {
@@ -29,6 +27,7 @@ struct ValueEval {
     std::map<const Value*, std::int64_t> memo;
     std::map<int, int> state; // read event -> 0 unvisited, 1 in progress, 2 done
     std::map<int, std::int64_t> readValue;
+    std::map<int, bool> validBefore;
 
     std::int64_t read(int r) {
         int& s = state[r];
@@ -48,16 +47,12 @@ struct ValueEval {
 
     /** True once the phase the wait names completed, seen at `phase`. */
     bool condition(const ir::Event& e, std::int64_t phase, bool valid) {
-        if (!valid) return false;
-        if (e.mbParity) {
-            std::uint32_t parity = u32(eval(e.mbParity));
-            return (phase % 2) != static_cast<std::int64_t>(parity % 2);
-        }
-        return phase > static_cast<std::int64_t>(u32(eval(e.mbToken)));
+        return mbarrier::waitCondition(values, e, phase, valid,
+                                       [&] { return eval(e.mbParity ? e.mbParity : e.mbToken); });
     }
 
     /** A wait's result: phase seen versus its parity or phase-token operand. */
-    bool wait(int w) {
+    bool waitSuccess(int w) {
         auto done = o.waitSuccess.find(w);
         if (done != o.waitSuccess.end()) return done->second;
         int& s = state[-1 - w];
@@ -73,57 +68,13 @@ struct ValueEval {
         return success;
     }
 
-    std::map<int, bool> validBefore;
+    std::int64_t phaseBefore(int op) const { return o.phaseBefore.at(op); }
 
     std::int64_t eval(const ir::ValuePtr& v) {
         auto m = memo.find(v.get());
         if (m != memo.end()) return m->second;
-        auto a = [&](std::size_t i) { return eval(v->args.at(i)); };
-        std::int64_t out = 0;
-        switch (v->op) {
-        case Value::Op::Const:
-            out = wrap(static_cast<std::uint64_t>(v->constant));
-            break;
-        case Value::Op::ReadOf:
-            out = read(v->event);
-            break;
-        case Value::Op::WaitResult:
-            out = wait(v->event) ? 1 : 0;
-            break;
-        case Value::Op::PhaseToken:
-            out = wrap(static_cast<std::uint64_t>(o.phaseBefore.at(v->event)));
-            break;
-        case Value::Op::Add:
-            out = wrap(std::uint64_t{u32(a(0))} + u32(a(1)));
-            break;
-        case Value::Op::Sub:
-            out = wrap(std::uint64_t{u32(a(0))} - u32(a(1)));
-            break;
-        case Value::Op::Mul:
-            out = wrap(std::uint64_t{u32(a(0))} * u32(a(1)));
-            break;
-        case Value::Op::And:
-            out = wrap(u32(a(0)) & u32(a(1)));
-            break;
-        case Value::Op::Or:
-            out = wrap(u32(a(0)) | u32(a(1)));
-            break;
-        case Value::Op::Xor:
-            out = wrap(u32(a(0)) ^ u32(a(1)));
-            break;
-        case Value::Op::Max:
-            out = std::max(a(0), a(1));
-            break; // signed, as bvsgt
-        case Value::Op::Min:
-            out = std::min(a(0), a(1));
-            break;
-        case Value::Op::Eq:
-            out = a(0) == a(1) ? 1 : 0;
-            break;
-        case Value::Op::Ite:
-            out = a(0) != 0 ? a(1) : a(2);
-            break;
-        }
+        std::int64_t out =
+            applyValue(values, *v, *this, [&](std::size_t i) { return eval(v->args.at(i)); });
         memo.emplace(v.get(), out);
         return out;
     }
@@ -133,52 +84,19 @@ struct ValueEval {
 void simulateMbarrier(const ir::Program& p, int location, const std::vector<int>& ops,
                       ValueEval& ev, Outcome& o) {
     // Waits do not change the object, so phases follow from the other operations alone.
-    const ir::Location& cell = p.locations[static_cast<std::size_t>(location)];
-    std::int64_t phase = 0, pending = cell.mbCount, expected = cell.mbCount, tx = 0, stamp = 0;
-    bool valid = cell.mbCount > 0;
+    auto s = mbarrier::initial(values, p.locations[static_cast<std::size_t>(location)]);
     for (int id : ops) {
         const ir::Event& e = p.events[static_cast<std::size_t>(id)];
-        o.phaseBefore[id] = phase;
-        o.stampBefore[id] = stamp;
-        ev.validBefore[id] = valid;
+        o.phaseBefore[id] = s.phase;
+        o.stampBefore[id] = s.stamp;
+        ev.validBefore[id] = s.valid;
         if (!o.exists[static_cast<std::size_t>(id)]) continue; // after a blocked gate
-        bool bad = !valid;
-        bool completes = false;
-        switch (e.mbOp) {
-        case ir::MbOp::Init:
-            bad = valid; // re-initialising a valid object is UB
-            phase = 0;
-            pending = expected = e.mbAmount;
-            tx = 0;
-            valid = true;
-            ++stamp;
-            break;
-        case ir::MbOp::Arrive:
-            tx += e.mbAmount;
-            pending -= 1;
-            bad = bad || pending < 0;
-            completes = true;
-            break;
-        case ir::MbOp::ExpectTx:
-            tx += e.mbAmount;
-            break;
-        case ir::MbOp::CompleteTx:
-            tx -= e.mbAmount;
-            completes = true;
-            break;
-        case ir::MbOp::Wait: // waits change nothing: their results are computed on demand
-        case ir::MbOp::None:
-            break;
-        }
-        if (completes && pending == 0 && tx == 0) {
-            phase += 1;
-            pending = expected;
-            ++stamp;
-        }
-        if (bad) o.misuse.push_back(id);
+        auto step = mbarrier::apply(values, s, e);
+        if (mbarrier::misuse<V>(e, s.valid, step.pendingAfterArrival)) o.misuse.push_back(id);
+        s = step.after;
     }
-    o.finalPhase[location] = phase;
-    o.finalValid[location] = valid;
+    o.finalPhase[location] = s.phase;
+    o.finalValid[location] = s.valid;
 }
 
 /**
@@ -191,69 +109,45 @@ void checkWaitRules(const ir::Program& p, const std::vector<int>& ops, ValueEval
         int id = ops[i];
         const ir::Event& e = p.events[static_cast<std::size_t>(id)];
         if (!o.exists[static_cast<std::size_t>(id)]) continue;
-        if (e.mbOp == ir::MbOp::Wait && e.mbToken) {
-            std::int64_t token = u32(ev.eval(e.mbToken));
-            std::int64_t phase = o.phaseBefore.at(id);
-            if (phase != token && phase != token + 1) o.misuse.push_back(id);
-        }
+        if (e.mbOp == ir::MbOp::Wait && e.mbToken &&
+            mbarrier::staleToken(values, o.phaseBefore.at(id), ev.eval(e.mbToken)))
+            o.misuse.push_back(id);
         if (e.mbOp != ir::MbOp::Arrive || o.phaseBefore.at(id) < 1) continue;
         bool observed = false;
         for (std::size_t j = 0; j < i && !observed; ++j) {
             int w = ops[j];
-            observed = p.events[static_cast<std::size_t>(w)].mbOp == ir::MbOp::Wait &&
-                       o.exists[static_cast<std::size_t>(w)] && o.waitSuccess.at(w) &&
-                       o.stampBefore.at(w) == o.stampBefore.at(id);
+            observed =
+                p.events[static_cast<std::size_t>(w)].mbOp == ir::MbOp::Wait &&
+                mbarrier::observes<V>(o.exists[static_cast<std::size_t>(w)], o.waitSuccess.at(w),
+                                      true, o.stampBefore.at(w), o.stampBefore.at(id));
         }
-        if (!observed) o.misuse.push_back(id);
+        if (mbarrier::unobservedArrive<V>(true, o.phaseBefore.at(id), observed))
+            o.misuse.push_back(id);
     }
 }
 
-/** Does the gate let its thread go on: a wait that does not block, or the events it needs? */
-bool gatePasses(const ir::Program& p, int gate, const std::set<int>& blocked,
-                std::vector<int>& memo);
-
-/** 1 happens, 0 does not; memo: -1 unknown. */
-bool happens(const ir::Program& p, int id, const std::set<int>& blocked, std::vector<int>& memo) {
-    int& m = memo[static_cast<std::size_t>(id)];
-    if (m >= 0) return m == 1;
-    bool yes = true;
-    for (int g : p.events[static_cast<std::size_t>(id)].gates)
-        yes = yes && gatePasses(p, g, blocked, memo);
-    memo[static_cast<std::size_t>(id)] = yes ? 1 : 0;
-    return yes;
-}
-
-bool gatePasses(const ir::Program& p, int gate, const std::set<int>& blocked,
-                std::vector<int>& memo) {
-    const ir::Event& g = p.events[static_cast<std::size_t>(gate)];
-    if (ir::gateKind(g) == ir::GateKind::Chosen) return blocked.count(gate) == 0;
-    for (int n : g.gateNeeds) // n's thread reaches n: the gates before it let it through
-        for (int x : p.events[static_cast<std::size_t>(n)].gates)
-            if (x != n && !gatePasses(p, x, blocked, memo)) return false;
-    return true;
-}
+/** A chosen gate blocks forever when the candidate says so. */
+struct Blocked {
+    const std::set<int>& blocked;
+    bool operator()(int gate) const { return blocked.count(gate) != 0; }
+};
 
 } // namespace
 
 std::vector<bool> gateExistence(const ir::Program& p, const std::set<int>& blocked) {
-    std::vector<int> memo(p.events.size(), -1);
     std::vector<bool> out(p.events.size(), true);
     if (blocked.empty()) return out;
     for (const auto& e : p.events)
-        out[static_cast<std::size_t>(e.id)] = happens(p, e.id, blocked, memo);
+        out[static_cast<std::size_t>(e.id)] =
+            gates::throughGates(values, p, e, true, Blocked{blocked});
     return out;
 }
 
 std::vector<int> stuckGates(const ir::Program& p, const std::set<int>& blocked) {
-    std::vector<int> memo(p.events.size(), -1), out;
-    for (const auto& g : p.events) {
-        if (ir::gateKind(g) == ir::GateKind::Chosen && blocked.count(g.id)) out.push_back(g.id);
-        if (ir::gateKind(g) != ir::GateKind::Needs) continue;
-        bool reached = true;
-        for (int earlier : g.gates)
-            if (earlier != g.id) reached = reached && gatePasses(p, earlier, blocked, memo);
-        if (reached && !gatePasses(p, g.id, blocked, memo)) out.push_back(g.id);
-    }
+    std::vector<int> out;
+    for (const auto& g : p.events)
+        if (ir::gateKind(g) != ir::GateKind::None && gates::stuck(values, p, g, Blocked{blocked}))
+            out.push_back(g.id);
     return out;
 }
 
@@ -270,7 +164,7 @@ Outcome computeOutcome(const ir::Program& p, const Choices& c) {
         o.waitSuccess[w] = false;
     for (const auto& [loc, ops] : c.mbo)
         for (int id : ops)
-            if (p.events[static_cast<std::size_t>(id)].mbOp == ir::MbOp::Wait) ev.wait(id);
+            if (p.events[static_cast<std::size_t>(id)].mbOp == ir::MbOp::Wait) ev.waitSuccess(id);
     for (const auto& [loc, ops] : c.mbo)
         checkWaitRules(p, ops, ev, o);
     for (int w : c.blocked) {
@@ -282,9 +176,9 @@ Outcome computeOutcome(const ir::Program& p, const Choices& c) {
     }
     for (const auto& e : p.events) {
         if (e.guard && o.exists[static_cast<std::size_t>(e.id)])
-            o.exists[static_cast<std::size_t>(e.id)] = ev.eval(e.guard) != 0;
-        if (e.has("W")) o.value[static_cast<std::size_t>(e.id)] = ev.eval(e.written);
-        if (e.has("R")) o.value[static_cast<std::size_t>(e.id)] = ev.read(e.id);
+            o.exists[static_cast<std::size_t>(e.id)] = V::nonzero(ev.eval(e.guard));
+        if (e.has(ir::Tag::W)) o.value[static_cast<std::size_t>(e.id)] = ev.eval(e.written);
+        if (e.has(ir::Tag::R)) o.value[static_cast<std::size_t>(e.id)] = ev.read(e.id);
     }
     std::sort(o.misuse.begin(), o.misuse.end());
     return o;

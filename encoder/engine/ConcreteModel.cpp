@@ -1,6 +1,8 @@
 // Base relations of a concrete execution and the model's checks on it.
-#include "ConcreteModel.hpp"
+#include "engine/ConcreteModel.hpp"
 
+#include "engine/MbarrierMachine.hpp"
+#include "engine/ValueSemantics.hpp"
 #include "ir/BaseRelations.hpp"
 #include "ir/Vocabulary.hpp"
 
@@ -117,9 +119,9 @@ BoolRel ConcreteModel::baseRelation(const std::string& name, const Choices& c,
                 for (std::size_t j = i + 1; j < order.size(); ++j) {
                     const ir::Event& a = p_.events[at(order[i])];
                     int b = order[j];
-                    if (a.mbOp == ir::MbOp::Wait || a.mbOp == ir::MbOp::Init) continue;
-                    if (p_.events[at(b)].mbOp != ir::MbOp::Wait) continue;
-                    if (o.waitSuccess.at(b) && o.phaseBefore.at(a.id) < o.phaseBefore.at(b))
+                    if (!mbarrier::mayBeObserved(a, p_.events[at(b)])) continue;
+                    if (mbarrier::observedBy<ConcreteValues>(
+                            true, o.waitSuccess.at(b), o.phaseBefore.at(a.id), o.phaseBefore.at(b)))
                         r.set(at(a.id), at(b));
                 }
         return r;

@@ -1,12 +1,12 @@
 // Turns a model check (acyclic / irreflexive / empty, possibly negated) into one Z3 condition.
 #pragma once
 
-#include "ProgramEncoder.hpp"
 #include "cat/Resolver.hpp"
+#include "smt/ProgramEncoder.hpp"
 
 #include <z3++.h>
 
-namespace ptxmc::engine {
+namespace ptxmc::engine::smt {
 
 /**
  * acyclic r: integer clocks on the events of each strongly connected component of r's support
@@ -18,4 +18,4 @@ z3::expr encodeIrreflexive(z3::context& ctx, const Z3Rel& r);
 z3::expr encodeEmpty(z3::context& ctx, const Z3Rel& r);
 z3::expr encodeEmptySet(z3::context& ctx, const Z3Set& s);
 
-} // namespace ptxmc::engine
+} // namespace ptxmc::engine::smt

@@ -1,10 +1,10 @@
 // Encodings of the three cat tests.
-#include "AxiomEncoder.hpp"
+#include "smt/AxiomEncoder.hpp"
 
 #include <boost/graph/adjacency_list.hpp>
 #include <boost/graph/strong_components.hpp>
 
-namespace ptxmc::engine {
+namespace ptxmc::engine::smt {
 
 z3::expr encodeAcyclic(z3::context& ctx, const Z3Rel& r, const std::string& tag) {
     using Graph = boost::adjacency_list<boost::vecS, boost::vecS, boost::directedS>;
@@ -61,4 +61,4 @@ z3::expr encodeEmptySet(z3::context& ctx, const Z3Set& s) {
     return parts.empty() ? ctx.bool_val(true) : z3::mk_and(parts);
 }
 
-} // namespace ptxmc::engine
+} // namespace ptxmc::engine::smt

@@ -1,25 +1,14 @@
-// The explicit engine: every candidate execution, the same parsed model evaluated on each.
+// Candidate executions of a program: every rf choice, coherence, Fence-SC and mbarrier order.
 #pragma once
 
-#include "Checker.hpp"
-#include "Execution.hpp"
+#include "engine/Execution.hpp"
 
 #include <chrono>
 #include <functional>
 #include <optional>
 #include <set>
 
-namespace ptxmc {
-
-/**
- * The reference engine: enumerates every rf choice, coherence order, Fence-SC order and
- * mbarrier order, evaluates the model on each, and collects the allowed final states. Same
- * result shape as checkTest; exponential, so meant for small tests and cross-checking.
- */
-report::CheckResult enumerateTest(const litmus::Test& test, const cat::ResolvedModel& model,
-                                  const CheckOptions& options);
-
-namespace engine {
+namespace ptxmc::engine::enumerate {
 
 /** Why an enumeration stopped early. */
 struct EnumerationLimit {
@@ -43,5 +32,4 @@ void forEachCandidate(const ir::Program& p, EnumerationLimit& limit, bool onlyPr
 void forEachBlockedSet(const ir::Program& p,
                        const std::function<bool(const std::set<int>&)>& visit);
 
-} // namespace engine
-} // namespace ptxmc
+} // namespace ptxmc::engine::enumerate

@@ -1,14 +1,14 @@
 // Why an outcome is allowed (a witness execution) or forbidden (a minimal set of named axioms).
 #pragma once
 
-#include "Checker.hpp"
+#include "engine/Check.hpp"
 #include "report/WitnessGraph.hpp"
 
 #include <optional>
 #include <string>
 #include <vector>
 
-namespace ptxmc {
+namespace ptxmc::engine::explain {
 
 struct Explanation {
     enum class Kind { Allowed, Forbidden, Deadlock, Unknown, NotRaised };
@@ -31,19 +31,22 @@ struct Explanation {
 };
 
 /**
- * Explains `outcome` ("P1:r0=0; x=1", names as ptxmc prints them), or, without one, the test's
- * condition (its proposition for exists/~exists, the negation for forall).
- * Throws InputError for an outcome naming something the test does not observe.
+ * Explains `outcome` ("P1:r0=0; x=1", names as ptxmc prints them), or, without one, the
+ * program's condition (its proposition for exists/~exists, the negation for forall).
+ * `checked`, when the caller has it, is the program's check result (Z3): a deadlock is then
+ * reported from it instead of checking the program again.
+ * Throws InputError for an outcome naming something the program does not observe.
  */
-Explanation explainTest(const litmus::Test& test, const cat::ResolvedModel& model,
-                        const std::optional<std::string>& outcome, const CheckOptions& options);
+Explanation explainOutcome(const ir::Program& program, const cat::ResolvedModel& model,
+                           const std::optional<std::string>& outcome, const CheckOptions& options,
+                           const report::CheckResult* checked = nullptr);
 
 /**
  * An execution raising flag `flag` (a cat flag of the model, or `hang`): Allowed with the
  * execution drawn (one that finishes when there is one, else one that blocks forever), or
  * NotRaised. Throws InputError when the model has no such flag.
  */
-Explanation explainFlag(const litmus::Test& test, const cat::ResolvedModel& model,
+Explanation explainFlag(const ir::Program& program, const cat::ResolvedModel& model,
                         const std::string& flag, const CheckOptions& options);
 
-} // namespace ptxmc
+} // namespace ptxmc::engine::explain

@@ -1,8 +1,8 @@
 // The condition algebra of one concrete execution: plain booleans.
 #pragma once
 
-#include "BitRelation.hpp"
-#include "Relation.hpp"
+#include "engine/BitRelation.hpp"
+#include "engine/Relation.hpp"
 
 #include <vector>
 

@@ -1,5 +1,5 @@
 // Final states to Observation / Ok / Positive-Negative, identically for both engines.
-#include "ResultBuilder.hpp"
+#include "engine/ResultBuilder.hpp"
 
 #include "lower/Lowerer.hpp"
 

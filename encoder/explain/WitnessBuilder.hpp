@@ -1,14 +1,14 @@
 // Draws a concrete execution (and what breaks an axiom on it) as a WitnessGraph.
 #pragma once
 
-#include "ConcreteModel.hpp"
+#include "engine/ConcreteModel.hpp"
 #include "report/WitnessGraph.hpp"
 
 #include <string>
 #include <utility>
 #include <vector>
 
-namespace ptxmc::engine {
+namespace ptxmc::engine::explain {
 
 /** What breaks one axiom on an execution: edges to highlight and a sentence. */
 struct AxiomEvidence {
@@ -28,4 +28,4 @@ report::WitnessGraph buildWitness(const ir::Program& p, const cat::ResolvedModel
                                   const std::vector<std::pair<int, int>>& highlight,
                                   const std::string& highlightName);
 
-} // namespace ptxmc::engine
+} // namespace ptxmc::engine::explain

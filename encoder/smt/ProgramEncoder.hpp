@@ -1,10 +1,10 @@
 // Encodes a program's executions for Z3: the solver's choices (rf, co, sc, mbo) and values.
 #pragma once
 
-#include "Execution.hpp"
-#include "Relation.hpp"
-#include "Z3Algebra.hpp"
+#include "engine/Execution.hpp"
+#include "engine/Relation.hpp"
 #include "ir/Program.hpp"
+#include "smt/Z3Algebra.hpp"
 
 #include <map>
 #include <optional>
@@ -12,7 +12,7 @@
 #include <vector>
 #include <z3++.h>
 
-namespace ptxmc::engine {
+namespace ptxmc::engine::smt {
 
 using Z3Rel = SparseRel<z3::expr>;
 using Z3Set = SparseSet<z3::expr>;
@@ -60,14 +60,20 @@ private:
     void encodeMbarrier(int location, const std::vector<int>& ops);
     z3::expr bv(std::int64_t v) const { return ctx_.bv_val(static_cast<int64_t>(v), 32); }
     z3::expr orderBy(const std::map<int, z3::expr>& pos, int a, int b) const;
-    z3::expr gatePasses(int gate) const;
+    /** Chosen gate -> its blocked_ variable, for engine/GateSemantics.hpp. */
+    auto blockedOf() const {
+        return [this](int gate) { return blocked_.at(gate); };
+    }
     void encodePhaseRule(const std::vector<int>& ops, const std::map<int, z3::expr>& stampAt);
     z3::expr waitCondition(const ir::Event& wait, const z3::expr& phase,
                            const z3::expr& valid) const;
 
+    struct Leaves; ///< the program's reads, waits and phases as leaves of value terms
+
     z3::context& ctx_;
     const ir::Program& program_;
     Z3Algebra alg_;
+    Z3Values values_;
     z3::expr_vector constraints_;
     std::vector<std::pair<int, z3::expr>> blocking_;
     std::map<int, z3::expr> readValue_;            ///< read event -> its value
@@ -86,4 +92,4 @@ private:
     mutable std::map<const ir::Value*, z3::expr> valueCache_; ///< memo: values form a DAG
 };
 
-} // namespace ptxmc::engine
+} // namespace ptxmc::engine::smt

@@ -1,17 +1,14 @@
 // The Z3 engine: encode program + model, then enumerate every allowed final state.
-#include "Checker.hpp"
+#include "smt/Z3Engine.hpp"
 
-#include "ResultBuilder.hpp"
-#include "Z3Session.hpp"
+#include "engine/ResultBuilder.hpp"
 #include "ir/Gates.hpp"
-#include "lower/Lowerer.hpp"
+#include "smt/Z3Session.hpp"
 
-#include <chrono>
 #include <set>
 
-namespace ptxmc {
+namespace ptxmc::engine::smt {
 
-using engine::Z3Session;
 using report::CheckResult;
 using report::Observation;
 
@@ -28,11 +25,11 @@ std::vector<std::string> blockedWaits(Z3Session& s, const ir::Program& p) {
     std::vector<std::string> out;
     z3::expr_vector axioms = s.assumptions(false);
     for (const auto& [event, success] : s.encoder().blockingWaits())
-        if (s.solver().check(engine::withLiteral(axioms, success)) == z3::unsat)
-            out.push_back(engine::describeEvent(p, event));
+        if (s.solver().check(withLiteral(axioms, success)) == z3::unsat)
+            out.push_back(describeEvent(p, event));
     if (out.empty())
         for (const auto& [event, success] : s.encoder().blockingWaits())
-            out.push_back(engine::describeEvent(p, event, "only jointly"));
+            out.push_back(describeEvent(p, event, "only jointly"));
     return out;
 }
 
@@ -48,7 +45,7 @@ void enumerate(CheckResult& r, Z3Session& s, const ir::Program& p) {
         std::vector<std::int64_t> values;
         z3::expr_vector differs(s.ctx());
         for (const auto& e : s.observed()) {
-            std::int64_t v = engine::modelValue(m, e);
+            std::int64_t v = modelValue(m, e);
             values.push_back(v);
             differs.push_back(e != s.ctx().bv_val(static_cast<int64_t>(v), 32));
         }
@@ -56,7 +53,7 @@ void enumerate(CheckResult& r, Z3Session& s, const ir::Program& p) {
         if (differs.empty()) break; // nothing observed: one (empty) state
         s.solver().add(z3::mk_or(differs));
     }
-    engine::setStates(r, p, seen);
+    setStates(r, p, seen);
 }
 
 /** Deadlock, Unknown or nothing special; fills `r` and returns true when the test stops here. */
@@ -96,11 +93,11 @@ std::vector<int> witnessIn(const z3::model& m, const Z3Session::Witnesses& candi
  * Returns false when the solver gives up (r is then Unknown).
  */
 bool collectFlags(CheckResult& r, Z3Session& s, const z3::expr_vector& base,
-                  engine::FlagWitnesses& raised) {
+                  FlagWitnesses& raised) {
     for (std::size_t i = 0; i < s.flags().size(); ++i) {
         const auto& [name, cond] = s.flags()[i];
         if (raised.count(name)) continue;
-        z3::check_result fr = s.solver().check(engine::withLiteral(base, cond));
+        z3::check_result fr = s.solver().check(withLiteral(base, cond));
         if (fr == z3::unknown) {
             unknownResult(r, s.solver());
             return false;
@@ -118,7 +115,7 @@ bool collectFlags(CheckResult& r, Z3Session& s, const z3::expr_vector& base,
  * query with the model takes a minute on the kernel protocols; unknown counts as "maybe".
  */
 bool programMayHang(z3::context& ctx, const ir::Program& p, const CheckOptions& options) {
-    engine::ProgramEncoder pe(ctx, p, true);
+    ProgramEncoder pe(ctx, p, true);
     z3::solver s(ctx);
     z3::params params(ctx);
     if (options.timeoutSeconds > 0)
@@ -140,7 +137,7 @@ bool programMayHang(z3::context& ctx, const ir::Program& p, const CheckOptions& 
  */
 bool findHangs(CheckResult& r, z3::context& ctx, const ir::Program& p,
                const cat::ResolvedModel& model, const CheckOptions& options,
-               engine::FlagWitnesses& raised) {
+               FlagWitnesses& raised) {
     if (ir::chosenGates(p).empty() || !programMayHang(ctx, p, options)) return true;
     Z3Session h(ctx, p, model, options, true);
     z3::expr_vector base = h.assumptions(false);
@@ -151,7 +148,7 @@ bool findHangs(CheckResult& r, z3::context& ctx, const ir::Program& p,
         for (const auto& [g, b] : stuck)
             if (!hanging.count(g)) open.push_back(b);
         if (open.empty()) break;
-        z3::check_result res = h.solver().check(engine::withLiteral(base, z3::mk_or(open)));
+        z3::check_result res = h.solver().check(withLiteral(base, z3::mk_or(open)));
         if (res == z3::unknown) {
             unknownResult(r, h.solver());
             return false;
@@ -160,48 +157,37 @@ bool findHangs(CheckResult& r, z3::context& ctx, const ir::Program& p,
         z3::model m = h.solver().get_model();
         for (const auto& [g, b] : stuck)
             if (m.eval(b, true).is_true() && hanging.insert(g).second)
-                raised[engine::kHangFlag].insert({g});
+                raised[kHangFlag].insert({g});
     }
     if (hanging.empty()) return true;
     z3::expr_vector any(ctx);
     for (const auto& [w, b] : h.encoder().blocked())
         any.push_back(b);
-    return collectFlags(r, h, engine::withLiteral(base, z3::mk_or(any)), raised);
+    return collectFlags(r, h, withLiteral(base, z3::mk_or(any)), raised);
 }
 
 } // namespace
 
-CheckResult checkTest(const litmus::Test& test, const cat::ResolvedModel& model,
-                      const CheckOptions& options) {
-    auto start = std::chrono::steady_clock::now();
-    ir::Program program = lower::lowerTest(test);
-    CheckResult r = engine::resultSkeleton(program);
-    auto finish = [&]() {
-        r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-        return r;
-    };
-    if (!program.staticDeadlocks.empty()) {
-        r.observation = Observation::Deadlock;
-        r.deadlockedWaits = program.staticDeadlocks;
-        return finish();
-    }
+void Z3Engine::search(const ir::Program& program, const cat::ResolvedModel& model,
+                      const CheckOptions& options, Clock::time_point /*start*/,
+                      CheckResult& r) const {
+    // Z3 bounds each query by the limit; the caller holds the test as a whole to it.
     z3::context ctx;
     try {
         Z3Session s(ctx, program, model, options);
-        if (stopsEarly(r, s, program)) return finish();
+        if (stopsEarly(r, s, program)) return;
         // Flags first: enumeration adds blocking clauses that would hide executions.
-        engine::FlagWitnesses raised;
-        if (!collectFlags(r, s, s.assumptions(true), raised)) return finish();
+        FlagWitnesses raised;
+        if (!collectFlags(r, s, s.assumptions(true), raised)) return;
         enumerate(r, s, program);
-        if (r.observation == Observation::Unknown) return finish();
-        if (!findHangs(r, ctx, program, model, options, raised)) return finish();
-        engine::setFlags(r, program, model, raised);
+        if (r.observation == Observation::Unknown) return;
+        if (!findHangs(r, ctx, program, model, options, raised)) return;
+        setFlags(r, program, model, raised);
     } catch (const z3::exception& e) {
         r.observation = Observation::Unknown;
         r.unknownReason = std::string("Z3: ") + e.msg();
         r.states.clear();
     }
-    return finish();
 }
 
-} // namespace ptxmc
+} // namespace ptxmc::engine::smt

@@ -1,101 +1,19 @@
 // Explanations: witness from a Z3 model, minimal unsat core over named axioms, evidence.
-#include "Explanation.hpp"
+#include "explain/Explanation.hpp"
 
-#include "ConcreteModel.hpp"
-#include "ResultBuilder.hpp"
-#include "WitnessBuilder.hpp"
-#include "Z3Session.hpp"
-#include "lower/Lowerer.hpp"
+#include "engine/ConcreteModel.hpp"
+#include "engine/ResultBuilder.hpp"
+#include "explain/Target.hpp"
+#include "explain/WitnessBuilder.hpp"
+#include "smt/Z3Session.hpp"
 
-#include <sstream>
+#include <algorithm>
 
-namespace ptxmc {
+namespace ptxmc::engine::explain {
 
-using engine::Z3Session;
+using smt::Z3Session;
 
 namespace {
-
-/** The outcome as a Z3 condition and as text. */
-struct Target {
-    z3::expr cond;
-    std::string text;
-};
-
-Target parseOutcome(const std::string& spec, const ir::Program& p, Z3Session& s) {
-    Target t{s.ctx().bool_val(true), ""};
-    std::stringstream in(spec);
-    std::string item;
-    while (std::getline(in, item, ';')) {
-        auto trim = [](std::string x) {
-            x.erase(0, x.find_first_not_of(" \t"));
-            x.erase(x.find_last_not_of(" \t") + 1);
-            return x;
-        };
-        item = trim(item);
-        if (item.empty()) continue;
-        auto eq = item.find('=');
-        if (eq == std::string::npos)
-            throw InputError(SourceLoc{"--outcome", 1, 1},
-                             "expected NAME=VALUE, found '" + item + "'");
-        std::string name = trim(item.substr(0, eq));
-        std::string valueText = trim(item.substr(item[eq + 1] == '=' ? eq + 2 : eq + 1));
-        auto it = p.observedIndex.find(name);
-        if (it == p.observedIndex.end())
-            throw InputError(SourceLoc{"--outcome", 1, 1},
-                             "'" + name +
-                                 "' is not observed by this test (add it to locations [...])");
-        std::int64_t value = 0;
-        try {
-            std::size_t used = 0;
-            value = std::stoll(valueText, &used, 0);
-            if (used != valueText.size()) throw std::invalid_argument("junk");
-        } catch (const std::exception&) {
-            throw InputError(SourceLoc{"--outcome", 1, 1}, "'" + valueText + "' is not an integer");
-        }
-        value = lower::wrap32(value);
-        t.cond = t.cond && s.observed()[static_cast<std::size_t>(it->second)] ==
-                               s.ctx().bv_val(static_cast<int64_t>(value), 32);
-        t.text += (t.text.empty() ? "" : " /\\ ") + name + " == " + std::to_string(value);
-    }
-    if (t.text.empty()) throw InputError(SourceLoc{"--outcome", 1, 1}, "empty outcome");
-    return t;
-}
-
-z3::expr propExpr(const litmus::Prop& p, const ir::Program& prog, Z3Session& s) {
-    using K = litmus::Prop::Kind;
-    auto ref = [&](const litmus::Ref& r) {
-        return s.observed()[static_cast<std::size_t>(prog.observedIndex.at(lower::refName(r)))];
-    };
-    switch (p.kind) {
-    case K::True:
-        return s.ctx().bool_val(true);
-    case K::False:
-        return s.ctx().bool_val(false);
-    case K::Eq:
-    case K::Ne: {
-        z3::expr rhs = p.rhsRef
-                           ? ref(*p.rhsRef)
-                           : s.ctx().bv_val(static_cast<int64_t>(lower::wrap32(p.rhsValue)), 32);
-        return p.kind == K::Eq ? ref(p.lhs) == rhs : ref(p.lhs) != rhs;
-    }
-    case K::Not:
-        return !propExpr(*p.args[0], prog, s);
-    case K::And:
-        return propExpr(*p.args[0], prog, s) && propExpr(*p.args[1], prog, s);
-    case K::Or:
-        return propExpr(*p.args[0], prog, s) || propExpr(*p.args[1], prog, s);
-    case K::Implies:
-        return z3::implies(propExpr(*p.args[0], prog, s), propExpr(*p.args[1], prog, s));
-    }
-    return s.ctx().bool_val(false);
-}
-
-Target conditionTarget(const ir::Program& p, Z3Session& s) {
-    z3::expr cond = propExpr(*p.prop, p, s);
-    if (p.quantifier == litmus::Condition::Quantifier::Forall)
-        return {!cond, "~" + p.conditionText + " (a counterexample to forall)"};
-    return {cond, p.conditionText};
-}
 
 /** Assumptions: the given axioms, progress, and the target literal. */
 z3::expr_vector query(Z3Session& s, const std::vector<std::string>& axioms,
@@ -140,12 +58,12 @@ Explanation::Violation violation(Z3Session& s, const ir::Program& p,
         v.evidence = "(the solver could not produce an execution without this axiom)";
         return v;
     }
-    engine::Choices c = s.choices(s.solver().get_model());
-    engine::Outcome o = engine::computeOutcome(p, c);
-    engine::ConcreteModel cm(p, model);
-    auto evidence = engine::axiomEvidence(cm, c, o, *a);
+    Choices c = s.choices(s.solver().get_model());
+    Outcome o = computeOutcome(p, c);
+    ConcreteModel cm(p, model);
+    auto evidence = axiomEvidence(cm, c, o, *a);
     v.evidence = evidence.text;
-    v.closest = engine::buildWitness(p, model, cm, c, o, evidence.edges, axiom);
+    v.closest = buildWitness(p, model, cm, c, o, evidence.edges, axiom);
     v.closest.title = "closest execution to " + targetText + " without " + axiom;
     return v;
 }
@@ -156,7 +74,7 @@ namespace {
 
 /** The literal raising `flag` in session `s` (with `hangs`, "hang" is any stuck gate). */
 std::optional<z3::expr> flagCondition(Z3Session& s, const std::string& flag, bool hangs) {
-    if (flag == engine::kHangFlag) {
+    if (flag == kHangFlag) {
         if (!hangs) return std::nullopt;
         z3::expr_vector stuck(s.ctx());
         for (const auto& [g, b] : s.encoder().stuckGates())
@@ -172,25 +90,25 @@ std::optional<z3::expr> flagCondition(Z3Session& s, const std::string& flag, boo
  *  cross-check on every explanation). */
 report::WitnessGraph drawChecked(Z3Session& s, const ir::Program& p,
                                  const cat::ResolvedModel& model, const std::string& title) {
-    engine::Choices c = s.choices(s.solver().get_model());
-    engine::Outcome o = engine::computeOutcome(p, c);
-    engine::ConcreteModel cm(p, model);
-    engine::ConcreteVerdict v = cm.check(c, o);
+    Choices c = s.choices(s.solver().get_model());
+    Outcome o = computeOutcome(p, c);
+    ConcreteModel cm(p, model);
+    ConcreteVerdict v = cm.check(c, o);
     if (!v.consistent)
         throw std::logic_error("engines disagree: the Z3 execution breaks " +
                                v.failedAxioms.front());
-    report::WitnessGraph g = engine::buildWitness(p, model, cm, c, o, {}, "");
+    report::WitnessGraph g = buildWitness(p, model, cm, c, o, {}, "");
     g.title = title;
     for (int w : c.blocked)
-        g.notes.push_back("blocks forever: " + engine::describeEvent(p, w));
+        g.notes.push_back("blocks forever: " + describeEvent(p, w));
     return g;
 }
 
 } // namespace
 
-Explanation explainTest(const litmus::Test& test, const cat::ResolvedModel& model,
-                        const std::optional<std::string>& outcome, const CheckOptions& options) {
-    ir::Program p = lower::lowerTest(test);
+Explanation explainOutcome(const ir::Program& p, const cat::ResolvedModel& model,
+                           const std::optional<std::string>& outcome, const CheckOptions& options,
+                           const report::CheckResult* checked) {
     Explanation ex;
     if (!p.staticDeadlocks.empty()) {
         ex.kind = Explanation::Kind::Deadlock;
@@ -212,7 +130,9 @@ Explanation explainTest(const litmus::Test& test, const cat::ResolvedModel& mode
         return ex;
     }
     if (live == z3::unsat) {
-        report::CheckResult r = checkTest(test, model, options);
+        CheckOptions z3Only = options;
+        z3Only.engine = EngineKind::Z3;
+        const report::CheckResult r = checked ? *checked : check(p, model, z3Only);
         ex.kind = r.observation == report::Observation::Deadlock ? Explanation::Kind::Deadlock
                                                                  : Explanation::Kind::Unknown;
         ex.blocked = r.deadlockedWaits;
@@ -226,7 +146,7 @@ Explanation explainTest(const litmus::Test& test, const cat::ResolvedModel& mode
     }
     if (res == z3::sat) {
         ex.kind = Explanation::Kind::Allowed;
-        ex.witness = drawChecked(s, p, model, test.name + ": an execution ending in " + t.text);
+        ex.witness = drawChecked(s, p, model, p.name + ": an execution ending in " + t.text);
         return ex;
     }
     ex.kind = Explanation::Kind::Forbidden;
@@ -241,19 +161,18 @@ Explanation explainTest(const litmus::Test& test, const cat::ResolvedModel& mode
     return ex;
 }
 
-Explanation explainFlag(const litmus::Test& test, const cat::ResolvedModel& model,
+Explanation explainFlag(const ir::Program& p, const cat::ResolvedModel& model,
                         const std::string& flag, const CheckOptions& options) {
-    bool known = flag == engine::kHangFlag;
+    bool known = flag == kHangFlag;
     for (const auto& a : model.axioms)
         known = known || (a.flag && a.name == flag);
     if (!known) {
-        std::string names = engine::kHangFlag;
+        std::string names = kHangFlag;
         for (const auto& a : model.axioms)
             if (a.flag) names += ", " + a.name;
         throw InputError(SourceLoc{"--flag", 1, 1},
                          "the model has no flag '" + flag + "' (flags: " + names + ")");
     }
-    ir::Program p = lower::lowerTest(test);
     Explanation ex;
     ex.target = "flag " + flag;
     if (!p.staticDeadlocks.empty()) {
@@ -267,21 +186,21 @@ Explanation explainFlag(const litmus::Test& test, const cat::ResolvedModel& mode
         Z3Session s(ctx, p, model, options, hangs);
         std::optional<z3::expr> cond = flagCondition(s, flag, hangs);
         if (!cond) continue;
-        z3::check_result res = s.solver().check(engine::withLiteral(s.assumptions(!hangs), *cond));
+        z3::check_result res = s.solver().check(smt::withLiteral(s.assumptions(!hangs), *cond));
         if (res == z3::unknown) {
             ex.reason = s.solver().reason_unknown();
             return ex;
         }
         if (res == z3::unsat) continue;
         ex.kind = Explanation::Kind::Allowed;
-        std::string what = flag == engine::kHangFlag ? "an execution in which a wait blocks forever"
-                           : hangs ? "an execution that blocks forever and raises " + flag
-                                   : "an execution raising " + flag;
-        ex.witness = drawChecked(s, p, model, test.name + ": " + what);
+        std::string what = flag == kHangFlag ? "an execution in which a wait blocks forever"
+                           : hangs           ? "an execution that blocks forever and raises " + flag
+                                             : "an execution raising " + flag;
+        ex.witness = drawChecked(s, p, model, p.name + ": " + what);
         return ex;
     }
     ex.kind = Explanation::Kind::NotRaised;
     return ex;
 }
 
-} // namespace ptxmc
+} // namespace ptxmc::engine::explain

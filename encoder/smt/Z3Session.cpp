@@ -1,13 +1,13 @@
 // Builds the Z3 encoding of one test: program semantics plus the model's named checks.
-#include "Z3Session.hpp"
+#include "smt/Z3Session.hpp"
 
-#include "AxiomEncoder.hpp"
-#include "Evaluator.hpp"
+#include "engine/Evaluator.hpp"
 #include "lower/Lowerer.hpp"
+#include "smt/AxiomEncoder.hpp"
 
 #include <map>
 
-namespace ptxmc::engine {
+namespace ptxmc::engine::smt {
 
 namespace {
 
@@ -130,4 +130,4 @@ Choices Z3Session::choices(const z3::model& m) {
     return pe_->choices(m);
 }
 
-} // namespace ptxmc::engine
+} // namespace ptxmc::engine::smt

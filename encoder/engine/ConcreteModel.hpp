@@ -1,10 +1,10 @@
 // Evaluates the parsed model on one concrete execution (booleans instead of Z3 terms).
 #pragma once
 
-#include "BoolAlgebra.hpp"
-#include "Evaluator.hpp"
-#include "Execution.hpp"
 #include "cat/Resolver.hpp"
+#include "engine/BoolAlgebra.hpp"
+#include "engine/Evaluator.hpp"
+#include "engine/Execution.hpp"
 #include "ir/Program.hpp"
 
 #include <map>

@@ -1,10 +1,10 @@
 // One test encoded for Z3: program choices, model axioms as named literals, observed values.
 #pragma once
 
-#include "Checker.hpp"
-#include "Execution.hpp"
-#include "ProgramEncoder.hpp"
 #include "cat/Resolver.hpp"
+#include "engine/Check.hpp"
+#include "engine/Execution.hpp"
+#include "smt/ProgramEncoder.hpp"
 
 #include <memory>
 #include <set>
@@ -12,7 +12,7 @@
 #include <vector>
 #include <z3++.h>
 
-namespace ptxmc::engine {
+namespace ptxmc::engine::smt {
 
 class Z3Session {
 public:
@@ -58,4 +58,4 @@ z3::expr_vector withLiteral(const z3::expr_vector& base, const z3::expr& extra);
 /** A 32-bit value of the model, read as signed. */
 std::int64_t modelValue(const z3::model& m, const z3::expr& e);
 
-} // namespace ptxmc::engine
+} // namespace ptxmc::engine::smt

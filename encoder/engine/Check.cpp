@@ -1,0 +1,80 @@
+// The driver: one lowered program, one engine or both; the cross-check keeps them honest.
+#include "engine/Check.hpp"
+
+#include "engine/Engine.hpp"
+#include "engine/ResultBuilder.hpp"
+#include "enumerate/EnumerateEngine.hpp"
+#include "smt/Z3Engine.hpp"
+
+#include <sstream>
+
+namespace ptxmc::engine {
+
+namespace {
+
+std::string describe(const report::CheckResult& r) {
+    std::ostringstream out;
+    out << report::toString(r.observation) << " states {";
+    for (const auto& s : r.states) {
+        out << " [";
+        for (std::size_t i = 0; i < s.values.size(); ++i)
+            out << (i ? " " : "") << r.observed[i] << "=" << s.values[i];
+        out << "]";
+    }
+    out << " } flags {";
+    for (const auto& f : r.flags)
+        out << " " << f.name;
+    out << " }";
+    if (!r.unknownReason.empty()) out << " (" << r.unknownReason << ")";
+    return out.str();
+}
+
+bool sameAnswer(const report::CheckResult& a, const report::CheckResult& b) {
+    if (a.observation != b.observation || a.states.size() != b.states.size()) return false;
+    for (std::size_t i = 0; i < a.states.size(); ++i)
+        if (a.states[i].values != b.states[i].values) return false;
+    if (a.flags.size() != b.flags.size()) return false;
+    for (std::size_t i = 0; i < a.flags.size(); ++i)
+        if (a.flags[i].name != b.flags[i].name) return false;
+    return true;
+}
+
+/** One engine's answer; a static deadlock needs no search. */
+report::CheckResult run(const Engine& engine, const ir::Program& p, const cat::ResolvedModel& model,
+                        const CheckOptions& options, Clock::time_point start) {
+    report::CheckResult r = resultSkeleton(p);
+    if (!p.staticDeadlocks.empty()) {
+        r.observation = report::Observation::Deadlock;
+        r.deadlockedWaits = p.staticDeadlocks;
+    } else {
+        engine.search(p, model, options, start, r);
+    }
+    r.seconds = std::chrono::duration<double>(Clock::now() - start).count();
+    return r;
+}
+
+} // namespace
+
+report::CheckResult check(const ir::Program& program, const cat::ResolvedModel& model,
+                          const CheckOptions& options) {
+    const Clock::time_point start = options.startedAt.value_or(Clock::now());
+    if (options.engine == EngineKind::Z3)
+        return run(smt::Z3Engine{}, program, model, options, start);
+    if (options.engine == EngineKind::Enumerate)
+        return run(enumerate::EnumerateEngine{}, program, model, options, start);
+    report::CheckResult z3 = run(smt::Z3Engine{}, program, model, options, start);
+    // The explicit engine gets a time limit of its own, as when it runs alone.
+    report::CheckResult ex =
+        run(enumerate::EnumerateEngine{}, program, model, options, Clock::now());
+    if (z3.observation == report::Observation::Unknown || sameAnswer(z3, ex)) {
+        z3.seconds += ex.seconds;
+        return z3;
+    }
+    report::CheckResult r = z3;
+    r.observation = report::Observation::Unknown;
+    r.unknownReason = "ENGINES DISAGREE: z3: " + describe(z3) + "; enumerate: " + describe(ex);
+    r.seconds += ex.seconds;
+    return r;
+}
+
+} // namespace ptxmc::engine

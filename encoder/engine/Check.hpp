@@ -1,0 +1,40 @@
+// The driver: check one lowered program against one model with Z3, enumeration, or both.
+#pragma once
+
+#include "ir/Program.hpp"
+#include "report/Result.hpp"
+
+#include <chrono>
+#include <cstdint>
+#include <optional>
+
+namespace ptxmc::cat {
+class ResolvedModel;
+}
+
+namespace ptxmc::engine {
+
+/** Which engine answers: Z3, explicit enumeration, or both (which must agree). */
+enum class EngineKind { Z3, Enumerate, Both };
+
+using Clock = std::chrono::steady_clock;
+
+struct CheckOptions {
+    EngineKind engine = EngineKind::Z3;
+    double timeoutSeconds = 0; ///< wall-clock limit per test (0: none); hitting it gives Unknown
+    std::uint64_t rlimit = 0;  ///< deterministic Z3 resource limit per query (0: none)
+    /// When the test's clock started: callers start it before lowering so that the limit and
+    /// the reported seconds cover lowering too. Unset: when check() is called.
+    std::optional<Clock::time_point> startedAt;
+};
+
+/**
+ * Every allowed final state of `program` under `model`, with the engine `options.engine`
+ * names. With EngineKind::Both, both engines search the same program; when their final states,
+ * observations or flags differ, the result is Unknown and unknownReason shows both answers (a
+ * disagreement is a bug in one of them). Thread-safe: each call owns its solver state.
+ */
+report::CheckResult check(const ir::Program& program, const cat::ResolvedModel& model,
+                          const CheckOptions& options);
+
+} // namespace ptxmc::engine

@@ -1,0 +1,23 @@
+// The interface every engine implements: search one lowered program, nothing else.
+#pragma once
+
+#include "engine/Check.hpp"
+
+namespace ptxmc::engine {
+
+/**
+ * A search engine. The driver builds the result skeleton, answers static deadlocks and times
+ * the run; an engine only fills in the observation, states, flags and blocked waits (or
+ * Unknown with a reason) for a program without static deadlocks.
+ */
+class Engine {
+public:
+    virtual ~Engine() = default;
+
+    /** Searches `p`; `start` is when this engine's clock started (its deadline counts from it). */
+    virtual void search(const ir::Program& p, const cat::ResolvedModel& model,
+                        const CheckOptions& options, Clock::time_point start,
+                        report::CheckResult& r) const = 0;
+};
+
+} // namespace ptxmc::engine

@@ -1,0 +1,104 @@
+// The meaning of run-time values (ir::Value), written once over a value algebra for both engines.
+#pragma once
+
+#include "ir/Event.hpp"
+#include "lower/Lowerer.hpp"
+
+#include <cstdint>
+
+namespace ptxmc::engine {
+
+/**
+ * A value algebra has three sorts: Word (a 32-bit register value, two's complement), Int (an
+ * unbounded count: mbarrier phases, arrivals, tx bytes) and Bool. Int and Bool use the C++
+ * operators (+ - < == && || !); everything else is a member. ConcreteValues below is the
+ * explicit engine's; smt::Z3Values is the solver's. Writing `valid && f()` in the generic code
+ * short-circuits on the concrete sort, so a value the concrete engine never needs is never
+ * evaluated there (evaluation can detect thin-air cycles).
+ */
+struct ConcreteValues {
+    using Word = std::int64_t; ///< sign-extended 32-bit value (lower::wrap32)
+    using Int = std::int64_t;
+    using Bool = bool;
+
+    static Word word(std::int64_t c) { return lower::wrap32(c); }
+    static Int num(std::int64_t c) { return c; }
+    static Bool truth(bool b) { return b; }
+
+    static Word add(Word a, Word b) { return wrap(std::uint64_t{u32(a)} + u32(b)); }
+    static Word sub(Word a, Word b) { return wrap(std::uint64_t{u32(a)} - u32(b)); }
+    static Word mul(Word a, Word b) { return wrap(std::uint64_t{u32(a)} * u32(b)); }
+    static Word bitAnd(Word a, Word b) { return wrap(u32(a) & u32(b)); }
+    static Word bitOr(Word a, Word b) { return wrap(u32(a) | u32(b)); }
+    static Word bitXor(Word a, Word b) { return wrap(u32(a) ^ u32(b)); }
+    static Bool signedGreater(Word a, Word b) { return a > b; }
+    static Bool signedLess(Word a, Word b) { return a < b; }
+    static Bool equal(Word a, Word b) { return a == b; }
+    static Bool nonzero(Word a) { return a != 0; }
+
+    /** A count as a register value: its low 32 bits. */
+    static Word wordOf(Int n) { return wrap(static_cast<std::uint64_t>(n)); }
+    /** A register value read as an unsigned count. */
+    static Int unsignedOf(Word w) { return u32(w); }
+    static Int parity(Int n) { return n % 2; }
+
+    template <class T> static T select(Bool c, const T& a, const T& b) { return c ? a : b; }
+    /** Lazy select: only the branch taken is computed. */
+    template <class F, class G> static auto choose(Bool c, F then, G otherwise) {
+        return c ? then() : otherwise();
+    }
+
+private:
+    static Word wrap(std::uint64_t v) { return lower::wrap32(static_cast<std::int64_t>(v)); }
+    static std::uint32_t u32(Word v) { return static_cast<std::uint32_t>(v); }
+};
+
+/**
+ * The leaves of a value come from the engine (`src`): read(e) the value read event e reads,
+ * waitSuccess(e) whether mbarrier wait e returned True, phaseBefore(e) the phase mbarrier op e
+ * saw. `arg(i)` evaluates operand i (the engine memoises; values form a DAG).
+ */
+template <class V, class Sources, class Arg>
+typename V::Word applyValue(const V& v, const ir::Value& x, Sources& src, Arg&& arg) {
+    using Op = ir::Value::Op;
+    switch (x.op) {
+    case Op::Const:
+        return v.word(x.constant);
+    case Op::ReadOf:
+        return src.read(x.event);
+    case Op::WaitResult: // test_wait/try_wait's predicate as 0 or 1
+        return v.select(src.waitSuccess(x.event), v.word(1), v.word(0));
+    case Op::PhaseToken: // the state token of arrive: the phase it arrived in
+        return v.wordOf(src.phaseBefore(x.event));
+    case Op::Add:
+        return v.add(arg(0), arg(1));
+    case Op::Sub:
+        return v.sub(arg(0), arg(1));
+    case Op::Mul:
+        return v.mul(arg(0), arg(1));
+    case Op::And:
+        return v.bitAnd(arg(0), arg(1));
+    case Op::Or:
+        return v.bitOr(arg(0), arg(1));
+    case Op::Xor:
+        return v.bitXor(arg(0), arg(1));
+    case Op::Max: { // max.s32/min.s32: signed
+        auto a = arg(0), b = arg(1);
+        return v.select(v.signedGreater(a, b), a, b);
+    }
+    case Op::Min: {
+        auto a = arg(0), b = arg(1);
+        return v.select(v.signedLess(a, b), a, b);
+    }
+    case Op::Eq: {
+        auto a = arg(0), b = arg(1);
+        return v.select(v.equal(a, b), v.word(1), v.word(0));
+    }
+    case Op::Ite:
+        return v.choose(
+            v.nonzero(arg(0)), [&] { return arg(1); }, [&] { return arg(2); });
+    }
+    return v.word(0);
+}
+
+} // namespace ptxmc::engine

@@ -1,0 +1,146 @@
+// Explicit enumeration of candidate executions: every rf, co, sc and mbo choice.
+#include "enumerate/Candidates.hpp"
+
+#include "ir/BaseRelations.hpp"
+#include "ir/Gates.hpp"
+
+#include <algorithm>
+
+namespace ptxmc::engine::enumerate {
+
+namespace {
+
+/** Visits every permutation of each group, as one odometer over the groups. */
+bool forEachPermutation(std::vector<std::vector<int>> groups, std::size_t at,
+                        const std::function<bool(const std::vector<std::vector<int>>&)>& visit) {
+    if (at == groups.size()) return visit(groups);
+    std::sort(groups[at].begin(), groups[at].end());
+    do {
+        if (!forEachPermutation(groups, at + 1, visit)) return false;
+    } while (std::next_permutation(groups[at].begin(), groups[at].end()));
+    return true;
+}
+
+bool pastDeadline(EnumerationLimit& limit) {
+    if (limit.deadline && std::chrono::steady_clock::now() > *limit.deadline) limit.hit = true;
+    return limit.hit;
+}
+
+/** True when no spinning wait's operand depends on a read: then mbo alone decides them. */
+bool waitsIndependentOfReads(const ir::Program& p) {
+    for (const auto& e : p.events) {
+        if (!e.has(ir::Tag::MB_WAIT) || !e.blocking) continue;
+        for (const auto& v : {e.mbParity, e.mbToken})
+            for (int src : ir::valueSources(v))
+                if (p.events[static_cast<std::size_t>(src)].has(ir::Tag::R)) return false;
+    }
+    return true;
+}
+
+} // namespace
+
+void forEachBlockedSet(const ir::Program& p,
+                       const std::function<bool(const std::set<int>&)>& visit) {
+    std::vector<std::vector<int>> perThread(p.threads.size());
+    for (int w : ir::chosenGates(p))
+        perThread[static_cast<std::size_t>(p.events[static_cast<std::size_t>(w)].thread)].push_back(
+            w);
+    std::vector<std::size_t> pick(perThread.size(), 0); // 0: none, i: the i-th wait
+    while (true) {
+        std::size_t i = 0;
+        while (i < pick.size() && ++pick[i] > perThread[i].size())
+            pick[i++] = 0;
+        if (i == pick.size()) return; // back to "none anywhere": every set was visited
+        std::set<int> blocked;
+        for (std::size_t t = 0; t < pick.size(); ++t)
+            if (pick[t] > 0) blocked.insert(perThread[t][pick[t] - 1]);
+        if (!visit(blocked)) return;
+    }
+}
+
+void forEachCandidate(const ir::Program& p, EnumerationLimit& limit, bool onlyProgress,
+                      const std::function<bool(const Choices&, Outcome&)>& visit,
+                      const std::set<int>& blocked) {
+    // After a blocked gate nothing happens: leave those events out of every choice.
+    std::vector<bool> happens = gateExistence(p, blocked);
+    auto out = [&](const ir::Event& e) { return !happens[static_cast<std::size_t>(e.id)]; };
+    std::vector<int> reads;
+    std::vector<std::vector<int>> candidates;
+    for (const auto& e : p.events)
+        if (e.has(ir::Tag::R) && !out(e)) {
+            reads.push_back(e.id);
+            candidates.push_back(ir::rfCandidates(p, e));
+        }
+    std::map<int, std::vector<int>> mbOps, writes;
+    std::vector<int> fences, blocking;
+    for (const auto& e : p.events) {
+        if (out(e)) continue;
+        if (e.has(ir::Tag::MB)) mbOps[e.location].push_back(e.id);
+        if (e.has(ir::Tag::W)) writes[e.location].push_back(e.id);
+        if (e.has(ir::Tag::F) && e.has(ir::Tag::SC)) fences.push_back(e.id);
+        if (e.has(ir::Tag::MB_WAIT) && e.blocking) blocking.push_back(e.id);
+    }
+    bool prune = onlyProgress && waitsIndependentOfReads(p);
+    std::vector<int> mbLocs;
+    std::vector<std::vector<int>> mbGroups;
+    for (const auto& [loc, ops] : mbOps) {
+        mbLocs.push_back(loc);
+        mbGroups.push_back(ops);
+    }
+    Choices c;
+    c.blocked = blocked;
+    auto visitRf = [&]() {
+        Outcome o = computeOutcome(p, c);
+        for (const auto& [r, w] : c.rf)
+            if (o.exists[static_cast<std::size_t>(r)] && !o.exists[static_cast<std::size_t>(w)])
+                return true; // reads from a write that does not happen
+        // Coherence orders over the writes that happen; the initial write comes first.
+        std::vector<int> locs;
+        std::vector<std::vector<int>> groups;
+        for (const auto& [loc, ws] : writes) {
+            std::vector<int> rest;
+            for (int w : ws)
+                if (!p.events[static_cast<std::size_t>(w)].has(ir::Tag::IW) &&
+                    o.exists[static_cast<std::size_t>(w)])
+                    rest.push_back(w);
+            locs.push_back(loc);
+            groups.push_back(rest);
+        }
+        groups.push_back(fences);
+        return forEachPermutation(groups, 0, [&](const std::vector<std::vector<int>>& orders) {
+            if (pastDeadline(limit)) return false;
+            for (std::size_t k = 0; k < locs.size(); ++k) {
+                std::vector<int> order{p.locations[static_cast<std::size_t>(locs[k])].init};
+                order.insert(order.end(), orders[k].begin(), orders[k].end());
+                c.co[locs[k]] = order;
+            }
+            c.sc = orders.back();
+            return visit(c, o);
+        });
+    };
+    forEachPermutation(mbGroups, 0, [&](const std::vector<std::vector<int>>& mbo) {
+        c.mbo.clear();
+        for (std::size_t k = 0; k < mbLocs.size(); ++k)
+            c.mbo[mbLocs[k]] = mbo[k];
+        if (prune) {
+            // Spinning waits decided by mbo alone: skip orders where one of them fails.
+            for (std::size_t i = 0; i < reads.size(); ++i)
+                c.rf[reads[i]] = candidates[i][0];
+            Outcome o = computeOutcome(p, c);
+            for (int w : blocking)
+                if (!o.waitSuccess.at(w)) return !pastDeadline(limit);
+        }
+        std::vector<std::size_t> pick(reads.size(), 0);
+        while (true) {
+            for (std::size_t i = 0; i < reads.size(); ++i)
+                c.rf[reads[i]] = candidates[i][pick[i]];
+            if (!visitRf()) return false;
+            std::size_t i = 0;
+            while (i < reads.size() && ++pick[i] == candidates[i].size())
+                pick[i++] = 0;
+            if (i == reads.size()) return true;
+        }
+    });
+}
+
+} // namespace ptxmc::engine::enumerate

@@ -1,0 +1,155 @@
+// The explicit engine's search: final states from finishing executions, then the hangs.
+#include "enumerate/EnumerateEngine.hpp"
+
+#include "engine/ConcreteModel.hpp"
+#include "engine/ResultBuilder.hpp"
+#include "enumerate/Candidates.hpp"
+
+#include <set>
+
+namespace ptxmc::engine::enumerate {
+
+namespace {
+
+const char* const kPastLimit = "explicit enumeration ran past the time limit";
+
+/** What one search has found so far. */
+class Search {
+public:
+    Search(const ir::Program& p, const cat::ResolvedModel& model, EnumerationLimit& limit)
+        : p_(p), cm_(p, model), limit_(limit) {
+        for (const auto& e : p.events)
+            if (e.has(ir::Tag::MB_WAIT) && e.blocking) blocking_.push_back(e.id);
+    }
+
+    /**
+     * Final states come only from executions where every spinning wait succeeds, so look at
+     * those first; only when there are none does the whole space tell Deadlock from Unknown.
+     */
+    void finishing() {
+        for (bool onlyProgress : {true, false}) {
+            forEachCandidate(p_, limit_, onlyProgress,
+                             [&](const Choices& c, Outcome& o) { return visitFinishing(c, o); });
+            if (!states_.empty() || limit_.hit || thinAir_) break;
+        }
+    }
+
+    /** Fills `r` when the finishing executions already decide the answer; false otherwise. */
+    bool decided(report::CheckResult& r) const {
+        if (limit_.hit || thinAir_) {
+            r.observation = report::Observation::Unknown;
+            r.unknownReason = limit_.hit ? kPastLimit
+                                         : "the model allows an execution whose values depend on "
+                                           "themselves (thin air): explicit enumeration cannot "
+                                           "list its values";
+            return true;
+        }
+        if (!anyConsistent_) {
+            r.observation = report::Observation::Unknown;
+            r.unknownReason = "no execution is consistent with the model (model error?)";
+            return true;
+        }
+        if (!states_.empty()) return false;
+        r.observation = report::Observation::Deadlock;
+        for (int w : blocking_)
+            if (!everSucceeded_.count(w)) r.deadlockedWaits.push_back(describeEvent(p_, w));
+        if (r.deadlockedWaits.empty())
+            for (int w : blocking_)
+                r.deadlockedWaits.push_back(describeEvent(p_, w, "only jointly"));
+        return true;
+    }
+
+    /** Executions that block forever: which waits can hang, and the flags they raise. */
+    void hangs() {
+        forEachBlockedSet(p_, [&](const std::set<int>& blocked) {
+            std::vector<bool> happens = gateExistence(p_, blocked);
+            for (int w : blocked)
+                if (!happens[static_cast<std::size_t>(w)]) return true; // held back by another
+            std::vector<int> stuck = stuckGates(p_, blocked);
+            forEachCandidate(
+                p_, limit_, false,
+                [&](const Choices& c, Outcome& o) { return visitHanging(c, o, stuck); }, blocked);
+            return !limit_.hit;
+        });
+    }
+
+    void fill(report::CheckResult& r, const cat::ResolvedModel& model) const {
+        if (limit_.hit) {
+            r.observation = report::Observation::Unknown;
+            r.unknownReason = kPastLimit;
+            return;
+        }
+        setStates(r, p_, states_);
+        setFlags(r, p_, model, flags_);
+    }
+
+private:
+    bool visitFinishing(const Choices& c, Outcome& o) {
+        ConcreteVerdict v = cm_.check(c, o, {}, true);
+        if (!v.consistent) return true;
+        anyConsistent_ = true;
+        bool progress = true;
+        for (int w : blocking_) {
+            if (o.waitSuccess.at(w))
+                everSucceeded_.insert(w);
+            else
+                progress = false;
+        }
+        if (!progress) return true;
+        if (o.valueCycle) {
+            thinAir_ = true; // the model allows values that depend on themselves
+            return false;
+        }
+        states_.insert(finalState(p_, c, o));
+        raiseAll(v);
+        return true;
+    }
+
+    bool visitHanging(const Choices& c, Outcome& o, const std::vector<int>& stuck) {
+        if (o.valueCycle || !waitsHold(p_, c, o) || !fitsRealTime(p_, c, o)) return true;
+        ConcreteVerdict v = cm_.check(c, o, {}, true);
+        if (!v.consistent) return true;
+        for (int g : stuck)
+            raise(kHangFlag, {g});
+        raiseAll(v);
+        return true;
+    }
+
+    void raiseAll(const ConcreteVerdict& v) {
+        for (const auto& f : v.flags)
+            raise(f, v.flagWitness.at(f));
+    }
+
+    void raise(const std::string& name, const std::vector<int>& witness) {
+        auto& seen = flags_[name];
+        // The first few, in enumeration order; every wait that can hang.
+        if (seen.size() < kWitnessesShown || name == kHangFlag) seen.insert(witness);
+    }
+
+    const ir::Program& p_;
+    ConcreteModel cm_;
+    EnumerationLimit& limit_;
+    std::vector<int> blocking_;
+    std::set<std::vector<std::int64_t>> states_;
+    FlagWitnesses flags_;
+    std::set<int> everSucceeded_;
+    bool anyConsistent_ = false, thinAir_ = false;
+};
+
+} // namespace
+
+void EnumerateEngine::search(const ir::Program& p, const cat::ResolvedModel& model,
+                             const CheckOptions& options, Clock::time_point start,
+                             report::CheckResult& r) const {
+    EnumerationLimit limit;
+    if (options.timeoutSeconds > 0)
+        limit.deadline = start + std::chrono::duration_cast<Clock::duration>(
+                                     std::chrono::duration<double>(options.timeoutSeconds));
+    Search search(p, model, limit);
+    search.finishing();
+    if (search.decided(r)) return;
+    search.hangs();
+    search.fill(r, model);
+}
+
+} // namespace ptxmc::engine::enumerate

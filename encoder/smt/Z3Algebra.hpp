@@ -1,0 +1,81 @@
+// The condition algebra of the Z3 engine: Boolean terms with constant folding.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+#include <z3++.h>
+
+namespace ptxmc::engine::smt {
+
+struct Z3Algebra {
+    using Cond = z3::expr;
+    z3::context& ctx;
+
+    Cond tru() const { return ctx.bool_val(true); }
+    Cond fls() const { return ctx.bool_val(false); }
+    static bool isTrue(const Cond& c) { return c.is_true(); }
+    static bool isFalse(const Cond& c) { return c.is_false(); }
+    static bool same(const Cond& a, const Cond& b) { return z3::eq(a, b); }
+
+    Cond conj(const Cond& a, const Cond& b) const {
+        if (isFalse(a) || isFalse(b)) return fls();
+        if (isTrue(a)) return b;
+        if (isTrue(b)) return a;
+        return a && b;
+    }
+    Cond disj(std::vector<Cond> cs) const {
+        z3::expr_vector v(ctx);
+        for (auto& c : cs) {
+            if (isTrue(c)) return tru();
+            if (!isFalse(c)) v.push_back(c);
+        }
+        if (v.empty()) return fls();
+        if (v.size() == 1) return v[0];
+        return z3::mk_or(v);
+    }
+    Cond neg(const Cond& a) const {
+        if (isTrue(a)) return fls();
+        if (isFalse(a)) return tru();
+        return !a;
+    }
+};
+
+/**
+ * The value algebra of the Z3 engine (see engine/ValueSemantics.hpp): Word is a 32-bit
+ * bit-vector, Int a Z3 integer, Bool a Z3 Boolean. The terms are plain, unsimplified.
+ */
+struct Z3Values {
+    using Word = z3::expr;
+    using Int = z3::expr;
+    using Bool = z3::expr;
+    z3::context& ctx;
+
+    Word word(std::int64_t c) const { return ctx.bv_val(static_cast<int64_t>(c), 32); }
+    Int num(std::int64_t c) const { return ctx.int_val(static_cast<int64_t>(c)); }
+    Bool truth(bool b) const { return ctx.bool_val(b); }
+
+    static Word add(const Word& a, const Word& b) { return a + b; }
+    static Word sub(const Word& a, const Word& b) { return a - b; }
+    static Word mul(const Word& a, const Word& b) { return a * b; }
+    static Word bitAnd(const Word& a, const Word& b) { return a & b; }
+    static Word bitOr(const Word& a, const Word& b) { return a | b; }
+    static Word bitXor(const Word& a, const Word& b) { return a ^ b; }
+    static Bool signedGreater(const Word& a, const Word& b) { return a > b; }
+    static Bool signedLess(const Word& a, const Word& b) { return a < b; }
+    static Bool equal(const Word& a, const Word& b) { return a == b; }
+    Bool nonzero(const Word& a) const { return a != word(0); }
+
+    static Word wordOf(const Int& n) { return z3::int2bv(32, n); }
+    static Int unsignedOf(const Word& w) { return z3::bv2int(w, false); }
+    static Int parity(const Int& n) { return z3::mod(n, 2); }
+
+    static z3::expr select(const Bool& c, const z3::expr& a, const z3::expr& b) {
+        return z3::ite(c, a, b);
+    }
+    /** Both branches become terms: the solver decides. */
+    template <class F, class G> static z3::expr choose(const Bool& c, F then, G otherwise) {
+        return z3::ite(c, then(), otherwise());
+    }
+};
+
+} // namespace ptxmc::engine::smt

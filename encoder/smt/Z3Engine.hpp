@@ -1,0 +1,15 @@
+// The Z3 engine: encode program + model, then ask for one execution per distinct final state.
+#pragma once
+
+#include "engine/Engine.hpp"
+
+namespace ptxmc::engine::smt {
+
+/** Enumerates every allowed final state with Z3; each search uses its own Z3 context. */
+class Z3Engine final : public Engine {
+public:
+    void search(const ir::Program& p, const cat::ResolvedModel& model, const CheckOptions& options,
+                Clock::time_point start, report::CheckResult& r) const override;
+};
+
+} // namespace ptxmc::engine::smt

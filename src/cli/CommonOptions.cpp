@@ -1,0 +1,90 @@
+// Options several subcommands take: one spelling, one check and one description for each.
+#include "cli/CommonOptions.hpp"
+
+#include <cmath>
+#include <fmt/format.h>
+#include <map>
+#include <utility>
+
+namespace ptxmc::cli {
+
+namespace {
+
+const char* engineName(engine::EngineKind kind) {
+    switch (kind) {
+    case engine::EngineKind::Z3:
+        return "z3";
+    case engine::EngineKind::Enumerate:
+        return "enumerate";
+    case engine::EngineKind::Both:
+        return "both";
+    }
+    return "?";
+}
+
+} // namespace
+
+CLI::Option* addModelOption(CLI::App& sub, std::string& model, const std::string& more) {
+    std::string description = "cat model file, or a built-in model such as "
+                              "variants/q4-kind-not-required.cat (default: model/tcgen05.cat)";
+    if (!more.empty()) description += "; " + more;
+    return sub.add_option("--model", model, description)->option_text("MODEL");
+}
+
+CLI::Option* addJobsOption(CLI::App& sub, unsigned& jobs, const std::string& description) {
+    return sub.add_option("-j,--jobs", jobs, description)
+        ->check(CLI::Range(1u, 1024u))
+        ->option_text("N");
+}
+
+CLI::Option* addTimeoutOption(CLI::App& sub, double& seconds, const std::string& description) {
+    return sub.add_option("--timeout", seconds, description)
+        ->check(nonNegative(false, 4294967.0))
+        ->option_text("SEC");
+}
+
+CLI::Option* addEngineOption(CLI::App& sub, engine::EngineKind& kind,
+                             std::initializer_list<engine::EngineKind> allowed,
+                             const std::string& description) {
+    std::map<std::string, engine::EngineKind> names;
+    std::string list;
+    for (engine::EngineKind k : allowed) {
+        names.emplace(engineName(k), k);
+        list += std::string(list.empty() ? "" : ",") + engineName(k);
+    }
+    // CheckedTransformer both checks the name and converts it; its own description would show
+    // the enum's numbers, so the names are listed instead.
+    return sub.add_option("--engine", kind, description)
+        ->transform(CLI::CheckedTransformer(names).description("{" + list + "}"))
+        ->option_text("NAME");
+}
+
+CLI::Option* addOutputOption(CLI::App& sub, std::string& path, const std::string& what) {
+    return sub
+        .add_option("-o,--output", path,
+                    "write " + what +
+                        " to this file instead of "
+                        "standard output")
+        ->option_text("FILE");
+}
+
+CLI::Validator nonNegative(bool integer, double max) {
+    return CLI::Validator(
+        [integer, max](std::string& text) -> std::string {
+            const std::string range = fmt::format("in [0, {:.0f}]", max);
+            bool digits = !text.empty() && text.find_first_not_of("0123456789") == text.npos;
+            try {
+                std::size_t used = 0;
+                double value = std::stod(text, &used);
+                if ((digits || !integer) && std::isfinite(value) && value >= 0 &&
+                    used == text.size() && value <= max)
+                    return "";
+            } catch (const std::exception&) {
+            }
+            return (integer ? "expected a whole number " : "expected a number ") + range +
+                   ", got '" + text + "'";
+        },
+        integer ? "UINT" : "NUMBER");
+}
+
+} // namespace ptxmc::cli

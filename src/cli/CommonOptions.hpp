@@ -1,0 +1,35 @@
+// Options several subcommands take: one spelling, one check and one description for each.
+#pragma once
+
+#include "engine/Check.hpp"
+
+#include <CLI/CLI.hpp>
+#include <initializer_list>
+#include <string>
+
+namespace ptxmc::cli {
+
+/** `--model MODEL`: a cat file, or a built-in model by name (loaded with loadModelArg). */
+CLI::Option* addModelOption(CLI::App& sub, std::string& model, const std::string& more = "");
+
+/** `-j,--jobs N`, 1 to 1024. */
+CLI::Option* addJobsOption(CLI::App& sub, unsigned& jobs, const std::string& description);
+
+/** `--timeout SEC`: a wall-clock limit in seconds, 0 to what Z3 takes (32-bit milliseconds). */
+CLI::Option* addTimeoutOption(CLI::App& sub, double& seconds, const std::string& description);
+
+/** `--engine NAME` among `allowed`, checked and converted by CLI11 (z3, enumerate, both). */
+CLI::Option* addEngineOption(CLI::App& sub, engine::EngineKind& kind,
+                             std::initializer_list<engine::EngineKind> allowed,
+                             const std::string& description);
+
+/** `-o,--output FILE`: write there instead of standard output. */
+CLI::Option* addOutputOption(CLI::App& sub, std::string& path, const std::string& what);
+
+/**
+ * A number in [0, max] (a whole one when `integer`). CLI11's own range checks print huge bounds
+ * and let "-5" wrap around in an unsigned option; Z3 takes limits as 32-bit unsigned.
+ */
+CLI::Validator nonNegative(bool integer, double max);
+
+} // namespace ptxmc::cli

@@ -1,0 +1,151 @@
+// The mbarrier state machine (engine/MbarrierMachine.hpp) run directly in the concrete algebra.
+#include "engine/MbarrierMachine.hpp"
+#include "engine/ValueSemantics.hpp"
+
+#include <catch2/catch.hpp>
+#include <vector>
+
+using namespace ptxmc;
+using engine::ConcreteValues;
+namespace mb = engine::mbarrier;
+
+namespace {
+
+using State = mb::State<ConcreteValues>;
+constexpr ConcreteValues values{};
+
+ir::Event op(ir::MbOp kind, std::int64_t amount = 0) {
+    ir::Event e;
+    e.mbOp = kind;
+    e.mbAmount = amount;
+    return e;
+}
+
+ir::Event parityWait(std::int64_t parity) {
+    ir::Event e = op(ir::MbOp::Wait);
+    e.mbParity = ir::Value::makeConst(parity);
+    return e;
+}
+
+ir::Event tokenWait(std::int64_t token) {
+    ir::Event e = op(ir::MbOp::Wait);
+    e.mbToken = ir::Value::makeConst(token);
+    return e;
+}
+
+/** A barrier the test's setup initialised with `count` (0: uninitialised). */
+State fresh(std::int64_t count) {
+    ir::Location cell;
+    cell.mbCount = count;
+    return mb::initial(values, cell);
+}
+
+/** Applies the operations in order, collecting the ones that are undefined behaviour. */
+State run(State s, const std::vector<ir::Event>& ops, std::vector<std::size_t>* bad = nullptr) {
+    for (std::size_t i = 0; i < ops.size(); ++i) {
+        auto step = mb::apply(values, s, ops[i]);
+        if (bad && mb::misuse<ConcreteValues>(ops[i], s.valid, step.pendingAfterArrival))
+            bad->push_back(i);
+        s = step.after;
+    }
+    return s;
+}
+
+bool passes(const ir::Event& wait, const State& s) {
+    return mb::waitCondition(values, wait, s.phase, s.valid, [&] {
+        return (wait.mbParity ? wait.mbParity : wait.mbToken)->constant;
+    });
+}
+
+} // namespace
+
+TEST_CASE("init sets the expected count and starts phase 0", "[mbarrier]") {
+    State s = run(fresh(0), {op(ir::MbOp::Init, 3)});
+    REQUIRE(s.valid);
+    REQUIRE(s.phase == 0);
+    REQUIRE(s.pending == 3);
+    REQUIRE(s.expected == 3);
+    REQUIRE(s.tx == 0);
+    REQUIRE(s.stamp == 1);
+}
+
+TEST_CASE("the last expected arrival completes the phase and rearms the count", "[mbarrier]") {
+    State s = run(fresh(2), {op(ir::MbOp::Arrive)});
+    REQUIRE(s.phase == 0);
+    REQUIRE(s.pending == 1);
+    s = run(s, {op(ir::MbOp::Arrive)});
+    REQUIRE(s.phase == 1);
+    REQUIRE(s.pending == 2);
+    REQUIRE(s.stamp == 1);
+}
+
+TEST_CASE("a pending tx-count holds the phase open until complete_tx", "[mbarrier]") {
+    State s = run(fresh(1), {op(ir::MbOp::ExpectTx, 64), op(ir::MbOp::Arrive)});
+    REQUIRE(s.phase == 0);
+    REQUIRE(s.pending == 0);
+    REQUIRE(s.tx == 64);
+    s = run(s, {op(ir::MbOp::CompleteTx, 32)});
+    REQUIRE(s.phase == 0);
+    s = run(s, {op(ir::MbOp::CompleteTx, 32)});
+    REQUIRE(s.phase == 1);
+    REQUIRE(s.pending == 1);
+}
+
+TEST_CASE("arrive.expect_tx raises the tx-count before its arrival counts", "[mbarrier]") {
+    State s = run(fresh(1), {op(ir::MbOp::Arrive, 16)});
+    REQUIRE(s.phase == 0);
+    REQUIRE(s.tx == 16);
+    s = run(s, {op(ir::MbOp::CompleteTx, 16)});
+    REQUIRE(s.phase == 1);
+}
+
+TEST_CASE("parity waits pass once the phase of that parity completed", "[mbarrier]") {
+    State s = fresh(1);
+    REQUIRE_FALSE(passes(parityWait(0), s)); // phase 0 still running
+    REQUIRE(passes(parityWait(1), s));       // the phase before 0 counts as completed
+    s = run(s, {op(ir::MbOp::Arrive)});
+    REQUIRE(passes(parityWait(0), s));
+    REQUIRE_FALSE(passes(parityWait(1), s));
+    s = run(s, {op(ir::MbOp::Arrive)}); // wrapped: phase 2 has parity 0 again
+    REQUIRE(s.phase == 2);
+    REQUIRE_FALSE(passes(parityWait(0), s));
+    REQUIRE(passes(parityWait(1), s));
+    REQUIRE_FALSE(passes(parityWait(1), fresh(0))); // an uninitialised object never passes
+}
+
+TEST_CASE("token waits pass once the token's phase completed", "[mbarrier]") {
+    State s = fresh(1);
+    REQUIRE_FALSE(passes(tokenWait(0), s));
+    s = run(s, {op(ir::MbOp::Arrive)});
+    REQUIRE(passes(tokenWait(0), s));
+    REQUIRE_FALSE(passes(tokenWait(1), s));
+}
+
+TEST_CASE("misuse: uninitialised use, re-init, arrivals beyond the count", "[mbarrier]") {
+    std::vector<std::size_t> bad;
+    run(fresh(0), {op(ir::MbOp::Arrive), op(ir::MbOp::Init, 1), op(ir::MbOp::Init, 1)}, &bad);
+    REQUIRE(bad == std::vector<std::size_t>{0, 2});
+    bad.clear();
+    // the tx-count holds the phase open, so a second arrival on a count of 1 overshoots
+    run(fresh(1), {op(ir::MbOp::ExpectTx, 8), op(ir::MbOp::Arrive), op(ir::MbOp::Arrive)}, &bad);
+    REQUIRE(bad == std::vector<std::size_t>{2});
+}
+
+TEST_CASE("stale tokens: only the current or the preceding phase", "[mbarrier]") {
+    REQUIRE_FALSE(mb::staleToken(values, 3, ConcreteValues::word(3)));
+    REQUIRE_FALSE(mb::staleToken(values, 3, ConcreteValues::word(2)));
+    REQUIRE(mb::staleToken(values, 3, ConcreteValues::word(1)));
+    REQUIRE(mb::staleToken(values, 3, ConcreteValues::word(4)));
+}
+
+TEST_CASE("phase rule: an arrive of a later phase needs an observing wait", "[mbarrier]") {
+    REQUIRE_FALSE(mb::unobservedArrive<ConcreteValues>(true, 0, false)); // first phase: free
+    REQUIRE(mb::unobservedArrive<ConcreteValues>(true, 1, false));
+    bool observed = mb::observes<ConcreteValues>(true, true, true, 1, 1);
+    REQUIRE(observed);
+    REQUIRE_FALSE(mb::unobservedArrive<ConcreteValues>(true, 1, observed));
+    REQUIRE_FALSE(mb::observes<ConcreteValues>(true, false, true, 1, 1)); // wait returned False
+    REQUIRE_FALSE(mb::observes<ConcreteValues>(true, true, false, 1, 1)); // wait came after
+    REQUIRE_FALSE(mb::observes<ConcreteValues>(true, true, true, 0, 1));  // an earlier phase
+    REQUIRE_FALSE(mb::unobservedArrive<ConcreteValues>(false, 1, false)); // never happens
+}
