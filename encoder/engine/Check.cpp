@@ -29,16 +29,6 @@ std::string describe(const report::CheckResult& r) {
     return out.str();
 }
 
-bool sameAnswer(const report::CheckResult& a, const report::CheckResult& b) {
-    if (a.observation != b.observation || a.states.size() != b.states.size()) return false;
-    for (std::size_t i = 0; i < a.states.size(); ++i)
-        if (a.states[i].values != b.states[i].values) return false;
-    if (a.flags.size() != b.flags.size()) return false;
-    for (std::size_t i = 0; i < a.flags.size(); ++i)
-        if (a.flags[i].name != b.flags[i].name) return false;
-    return true;
-}
-
 /** One engine's answer; a static deadlock needs no search. */
 report::CheckResult run(const Engine& engine, const ir::Program& p, const cat::ResolvedModel& model,
                         const CheckOptions& options, Clock::time_point start) {
@@ -54,6 +44,16 @@ report::CheckResult run(const Engine& engine, const ir::Program& p, const cat::R
 }
 
 } // namespace
+
+bool sameAnswer(const report::CheckResult& a, const report::CheckResult& b) {
+    if (a.observation != b.observation || a.states.size() != b.states.size()) return false;
+    for (std::size_t i = 0; i < a.states.size(); ++i)
+        if (a.states[i].values != b.states[i].values) return false;
+    if (a.flags.size() != b.flags.size()) return false;
+    for (std::size_t i = 0; i < a.flags.size(); ++i)
+        if (a.flags[i].name != b.flags[i].name) return false;
+    return true;
+}
 
 report::CheckResult check(const ir::Program& program, const cat::ResolvedModel& model,
                           const CheckOptions& options) {

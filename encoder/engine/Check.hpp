@@ -37,4 +37,7 @@ struct CheckOptions {
 report::CheckResult check(const ir::Program& program, const cat::ResolvedModel& model,
                           const CheckOptions& options);
 
+/** Do two answers agree: the same verdict, final states and flag names, in order? */
+bool sameAnswer(const report::CheckResult& a, const report::CheckResult& b);
+
 } // namespace ptxmc::engine

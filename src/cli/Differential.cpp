@@ -53,17 +53,6 @@ std::string statesOf(const report::CheckResult& r) {
     return out.str();
 }
 
-bool agree(const report::CheckResult& a, const report::CheckResult& b) {
-    if (a.observation != b.observation || a.states.size() != b.states.size() ||
-        a.flags.size() != b.flags.size())
-        return false;
-    for (std::size_t i = 0; i < a.states.size(); ++i)
-        if (a.states[i].values != b.states[i].values) return false;
-    for (std::size_t i = 0; i < a.flags.size(); ++i)
-        if (a.flags[i].name != b.flags[i].name) return false;
-    return true;
-}
-
 Case runCase(std::uint64_t seed, const cat::ResolvedModel& model, const DifferentialArgs& args) {
     Case c;
     c.text = gen::randomLitmus(seed);
@@ -81,7 +70,7 @@ Case runCase(std::uint64_t seed, const cat::ResolvedModel& model, const Differen
         c.verdict = "skipped: explicit enumeration took over " + std::to_string(args.limit) + " s";
         return c;
     }
-    if (agree(z3, ex)) {
+    if (engine::sameAnswer(z3, ex)) {
         c.verdict = "agree";
         return c;
     }
