@@ -1,10 +1,12 @@
 # Runs one ptxmc command line and checks its exit status and what it printed where.
 # Usage: cmake -DPTXMC=<ptxmc> -DARGS="a|b|c" [-DSTATUS=n] [-DSTDOUT_HAS="s1|s2"]
 #   [-DSTDOUT_LACKS=..] [-DSTDERR_HAS=..] [-DSTDERR_LACKS=..] [-DNO_PROGRESS=ON]
-#   [-DTERMINAL=ON] -P run_cli.cmake
+#   [-DTERMINAL=ON] [-DGOLDEN=file] -P run_cli.cmake
 # Lists are '|'-separated: ctest would split ';' lists into separate arguments.
 # TERMINAL=ON runs the command under script(1), so that stdout and stderr are a terminal (a
 # pty), and checks the progress line: drawn, then cleared before the summary.
+# GOLDEN=file (relative to the source tree) must equal stdout byte for byte; what was printed
+# instead is left in WORK (the build tree) for the diff.
 if(NOT DEFINED PTXMC OR NOT DEFINED ARGS)
   message(FATAL_ERROR "run_cli.cmake: -DPTXMC=... and -DARGS=... are required")
 endif()
@@ -58,6 +60,18 @@ foreach(stream stdout stderr)
     endif()
   endforeach()
 endforeach()
+
+if(DEFINED GOLDEN)
+  file(READ ${GOLDEN} golden)
+  if(NOT out STREQUAL golden)
+    get_filename_component(golden_name ${GOLDEN} NAME)
+    set(actual ${WORK}/${golden_name}.actual)
+    file(WRITE ${actual} "${out}")
+    execute_process(COMMAND diff -u ${GOLDEN} ${actual} OUTPUT_VARIABLE delta)
+    message(FATAL_ERROR "stdout differs from ${GOLDEN} (regenerate it if the change is "
+      "intended):\n${delta}")
+  endif()
+endif()
 
 set(progress_line "ptxmc: [0-9]+/[0-9]+ tests, [0-9]+\\.[0-9] s, [0-9]+ failures")
 if(NO_PROGRESS)

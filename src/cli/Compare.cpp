@@ -8,9 +8,9 @@
 #include "engine/Check.hpp"
 #include "litmus/Parser.hpp"
 #include "lower/Lowerer.hpp"
+#include "ptx/Mutation.hpp"
 #include "support/SourceLoc.hpp"
 #include "validate/Compare.hpp"
-#include "validate/Mutation.hpp"
 
 #include <filesystem>
 #include <iostream>
@@ -37,9 +37,9 @@ validate::ModelAnswer answer(const validate::HwTest& t, const std::string& root,
         std::string path = (std::filesystem::path(root) / t.file).lexically_normal().string();
         litmus::Test test = litmus::parseLitmusFile(path);
         if (!t.mutation.empty()) {
-            auto m = validate::parseMutation(t.mutation);
+            auto m = ptx::parseMutation(t.mutation);
             if (!m) throw InputError(SourceLoc{path}, "unknown mutation '" + t.mutation + "'");
-            test = validate::applyMutation(test, *m);
+            test = ptx::applyMutation(test, *m);
         }
         a.result = engine::check(lower::lowerTest(test), model, engine::CheckOptions{});
     } catch (const std::exception& e) {

@@ -8,9 +8,9 @@
 #include "engine/Check.hpp"
 #include "litmus/Parser.hpp"
 #include "lower/Lowerer.hpp"
+#include "ptx/Mutation.hpp"
 #include "support/SourceLoc.hpp"
 #include "validate/CudaGen.hpp"
-#include "validate/Mutation.hpp"
 
 #include <algorithm>
 #include <filesystem>
@@ -37,8 +37,8 @@ Exit status: 0 every test generated, 1 some refused (DIR/refused.txt says why),
 2 an input error.)";
 
 /** Mutations to generate, by test file. */
-std::multimap<std::string, validate::Mutation> readMutants(const std::string& file) {
-    std::multimap<std::string, validate::Mutation> out;
+std::multimap<std::string, ptx::Mutation> readMutants(const std::string& file) {
+    std::multimap<std::string, ptx::Mutation> out;
     std::ifstream in(file);
     if (!in) throw InputError(SourceLoc{file}, "cannot read mutants file");
     std::string line;
@@ -49,7 +49,7 @@ std::multimap<std::string, validate::Mutation> readMutants(const std::string& fi
         std::string path, text;
         if (!(words >> path)) continue;
         if (!(words >> text)) throw InputError(SourceLoc{file, n, 1}, "expected PATH MUTATION");
-        auto m = validate::parseMutation(text);
+        auto m = ptx::parseMutation(text);
         if (!m)
             throw InputError(SourceLoc{file, n, 1},
                              "bad mutation '" + text + "' (KIND:Pn:i, KIND drop|relax|cta|read)");
@@ -118,7 +118,7 @@ int runGenCuda(const GenCudaArgs& args) {
     for (const std::string& e : inputs.errors)
         std::cerr << e << '\n';
     if (!inputs.errors.empty()) return 2;
-    std::multimap<std::string, validate::Mutation> mutants;
+    std::multimap<std::string, ptx::Mutation> mutants;
     std::shared_ptr<const cat::ResolvedModel> model;
     try {
         if (!args.mutantsFile.empty()) mutants = readMutants(args.mutantsFile);
@@ -162,7 +162,7 @@ int runGenCuda(const GenCudaArgs& args) {
             }
             if (!wanted(g.arch)) continue;
             out.add(g, origin);
-            std::vector<validate::Mutation> todo;
+            std::vector<ptx::Mutation> todo;
             auto range = mutants.equal_range(fs::path(path).lexically_normal().generic_string());
             for (auto it = range.first; it != range.second; ++it)
                 todo.push_back(it->second);
@@ -171,8 +171,8 @@ int runGenCuda(const GenCudaArgs& args) {
                 report::CheckResult r = engine::check(lower::lowerTest(test), *model, options);
                 if (!allowsWeak(r) && r.observation != report::Observation::Deadlock) {
                     bool found = false;
-                    for (const validate::Mutation& m : validate::candidateMutations(test)) {
-                        litmus::Test mt = validate::applyMutation(test, m);
+                    for (const ptx::Mutation& m : ptx::hardwareMutations(test)) {
+                        litmus::Test mt = ptx::applyMutation(test, m);
                         try {
                             validate::generateCuda(mt, origin);
                         } catch (const std::exception&) {
@@ -181,10 +181,10 @@ int runGenCuda(const GenCudaArgs& args) {
                         report::CheckResult mr =
                             engine::check(lower::lowerTest(mt), *model, options);
                         if (!allowsWeak(mr)) continue;
-                        derived.push_back(path + " " + validate::toString(m) +
+                        derived.push_back(path + " " + ptx::toString(m) +
                                           "  # model: " + report::toString(mr.observation));
                         if (std::find_if(todo.begin(), todo.end(), [&](const auto& x) {
-                                return validate::toString(x) == validate::toString(m);
+                                return ptx::toString(x) == ptx::toString(m);
                             }) == todo.end())
                             todo.push_back(m);
                         found = true;
@@ -194,9 +194,9 @@ int runGenCuda(const GenCudaArgs& args) {
                         derived.push_back("# " + path + ": no mutant allows the weak outcome");
                 }
             }
-            for (const validate::Mutation& m : todo) {
-                litmus::Test mt = validate::applyMutation(test, m);
-                validate::Origin mo{path, test.name, validate::toString(m)};
+            for (const ptx::Mutation& m : todo) {
+                litmus::Test mt = ptx::applyMutation(test, m);
+                validate::Origin mo{path, test.name, ptx::toString(m)};
                 try {
                     out.add(validate::generateCuda(mt, mo), mo);
                 } catch (const validate::Refused& r) {

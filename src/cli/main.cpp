@@ -5,6 +5,7 @@
 #include "cli/Diff.hpp"
 #include "cli/Differential.hpp"
 #include "cli/Explain.hpp"
+#include "cli/Fences.hpp"
 #include "cli/GenCuda.hpp"
 #include "cli/Matrix.hpp"
 #include "support/SourceLoc.hpp"
@@ -37,6 +38,7 @@ int main(int argc, char** argv) {
     ptxmc::cli::setupAxioms(app);
     ptxmc::cli::setupExplain(app);
     ptxmc::cli::setupDifferential(app);
+    ptxmc::cli::setupFences(app);
     try {
         app.parse(argc, argv);
         return 0;

@@ -2,7 +2,6 @@
 #include "litmus/Parser.hpp"
 #include "validate/CudaGen.hpp"
 #include "validate/Emit.hpp"
-#include "validate/Mutation.hpp"
 
 #include <catch2/catch.hpp>
 
@@ -142,21 +141,4 @@ exists (d[1] == 1)
 exists (P1:r0 == 0)
 )"),
                       Catch::Contains("not in this thread's cluster"));
-}
-
-TEST_CASE("mutations weaken one instruction and round-trip as text", "[validate]") {
-    auto test = litmus::parseLitmus(kMp, "t.litmus");
-    auto all = validate::candidateMutations(test);
-    REQUIRE(!all.empty());
-    CHECK(validate::toString(all.front()) == "relax:P0:1"); // no fence: relaxing comes first
-    auto m = validate::parseMutation("relax:P1:0");
-    REQUIRE(m);
-    auto t = validate::applyMutation(test, *m);
-    CHECK(t.name == "MP~relax:P1:0");
-    CHECK(t.threads[1].code[0].opcode == "ld.relaxed.gpu.global.u32");
-    auto c = validate::applyMutation(test, *validate::parseMutation("cta:P0:1"));
-    CHECK(c.threads[0].code[1].opcode == "st.release.cta.global.u32");
-    CHECK_FALSE(validate::parseMutation("drop:P0"));
-    CHECK_THROWS_AS(validate::applyMutation(test, *validate::parseMutation("drop:P0:0")),
-                    InputError); // a store is neither a fence nor a wait
 }
