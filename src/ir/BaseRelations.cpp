@@ -78,32 +78,14 @@ std::map<int, int> clusterOfCta(const Program& p) {
 }
 
 /**
- * A proxy fence (explicit, or implicit at a completion) to the accesses of its proxies inside
- * its state-space window: all spaces, global memory, the executing CTA's shared memory
- * (.shared::cta) or its cluster's (.shared::cluster) (PTX ISA 5.1.7, 9.7.13.4). Where the fence
- * runs relative to the access is the model's business (decision pf-where in decisions.cat).
+ * An event to the shared-memory accesses of the cells owned by a CTA `owner` accepts (PTX ISA
+ * 5.1.7): the windows .shared::cta and .shared::cluster of proxy fences (ptx.cat, pf-covers).
  */
-Pairs proxyFenceCoverage(const Program& p) {
-    std::map<int, int> cluster = clusterOfCta(p);
-    auto clusterOf = [&](int cta) {
-        auto it = cluster.find(cta);
-        return it == cluster.end() ? -1 - cta : it->second;
-    };
-    return allPairs(p, [&](const Event& f, const Event& x) {
-        if (f.fenceProxies.empty() || !x.has(Tag::M) || !f.fenceProxies.count(x.proxy))
-            return false;
+template <class Owner> Pairs sharedCellsOf(const Program& p, Owner owner) {
+    return allPairs(p, [&](const Event& e, const Event& x) {
+        if (!x.has(Tag::M) || x.location < 0) return false;
         const Location& cell = p.locations[static_cast<std::size_t>(x.location)];
-        switch (f.fenceWindow) {
-        case FenceWindow::All:
-            return true;
-        case FenceWindow::Global:
-            return cell.space == Space::Global;
-        case FenceWindow::SharedCta:
-            return cell.space == Space::Shared && cell.cta == f.cta;
-        case FenceWindow::SharedCluster:
-            return cell.space == Space::Shared && clusterOf(cell.cta) == f.cluster;
-        }
-        return false;
+        return cell.space == Space::Shared && owner(e, cell.cta);
     });
 }
 
@@ -226,7 +208,15 @@ Pairs staticRelation(const Program& p, const std::string& name) {
             return (a.has(Tag::R) && (b.has(Tag::W) || signal)) || (a.has(Tag::W) && signal);
         });
     if (name == "dep") return dependencies(p);
-    if (name == "pf-covers") return proxyFenceCoverage(p);
+    if (name == "cta-shared")
+        return sharedCellsOf(p, [](const Event& e, int cta) { return cta == e.cta; });
+    if (name == "cluster-shared") {
+        std::map<int, int> cluster = clusterOfCta(p);
+        return sharedCellsOf(p, [&](const Event& e, int cta) {
+            auto it = cluster.find(cta);
+            return it != cluster.end() && it->second == e.cluster;
+        });
+    }
     if (name == "same-acc")
         return allPairs(p, [](const Event& a, const Event& b) {
             return a.has(Tag::MMA) && b.has(Tag::MMA) && a.accumulator == b.accumulator;

@@ -17,8 +17,6 @@ enum class Scope { None, Cta, Cluster, Gpu, Sys };
 enum class Sem { None, Weak, Relaxed, Acquire, Release, AcqRel, Sc };
 enum class Proxy { None, Generic, Async, Surface, Texture, Constant, Tmem };
 enum class Space { None, Global, Shared, Tmem, Mbarrier };
-/** The state-space window a proxy fence orders (PTX ISA 9.7.13.4, 5.1.7): none = all spaces. */
-enum class FenceWindow { All, Global, SharedCta, SharedCluster };
 
 struct Value;
 using ValuePtr = std::shared_ptr<const Value>;
@@ -88,10 +86,6 @@ struct Event {
     ValuePtr mbParity;         ///< Wait: parity operand, or
     ValuePtr mbToken;          ///< Wait: phase token operand
     bool blocking = false;     ///< Wait with `_`, bar.sync, completion waits
-
-    // proxy fences (explicit or implicit): the proxies and the state-space window they cover
-    std::set<Proxy> fenceProxies;
-    FenceWindow fenceWindow = FenceWindow::All;
 
     // barriers
     int barrierId = -1, barrierInstance = -1;

@@ -65,13 +65,13 @@ void lowerCopy(Lowerer& l, const ptx::BulkCopy& copy) {
         if (!m) {
             // Completion of a bulk-group copy, observed by wait_group: the implicit
             // generic-async proxy fence follows it (PTX ISA 9.7.9.25.2).
-            ir::Event& done = l.exec(issueId, "complete", {Tag::BULK_DONE, Tag::PF});
-            done.fenceProxies = {ir::Proxy::Async};
+            l.exec(issueId, "complete", {Tag::BULK_DONE, Tag::PF, Tag::PF_ASYNC});
         } else {
             // complete-tx: release at cluster scope, followed by an implicit generic-async
             // proxy fence (PTX ISA 9.7.9.25.2, 9.7.13.15.5.2)
-            ir::Event& c = l.exec(issueId, "complete_tx",
-                                  {Tag::MB, Tag::MB_COMPLETE, Tag::PF, Tag::Release, Tag::CLUSTER});
+            ir::Event& c = l.exec(
+                issueId, "complete_tx",
+                {Tag::MB, Tag::MB_COMPLETE, Tag::PF, Tag::PF_ASYNC, Tag::Release, Tag::CLUSTER});
             c.mbOp = ir::MbOp::CompleteTx;
             c.mbAmount = sizeOp.value;
             c.location = m->location;
@@ -81,7 +81,6 @@ void lowerCopy(Lowerer& l, const ptx::BulkCopy& copy) {
             c.tags.insert(Tag::GEN);
             c.sem = ir::Sem::Release;
             c.scope = ir::Scope::Cluster;
-            c.fenceProxies = {ir::Proxy::Async};
         }
     }
     if (viaGroup) l.pendingBulk.push_back(issueId);
@@ -112,7 +111,7 @@ void lowerWaitGroup(Lowerer& l, const ptx::BulkWait& w) {
     e.bulkWaitRead = read;
     if (read) {
         e.tags.insert(Tag::BWAIT_READ);
-        e.fenceProxies = {ir::Proxy::Async};
+        e.tags.insert(Tag::PF_ASYNC);
     }
 }
 

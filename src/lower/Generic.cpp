@@ -187,19 +187,20 @@ void lowerMembar(Lowerer& l, const ptx::Membar& m) {
     setOrdering(e, Sem::Sc, m.scope);
 }
 
-ir::FenceWindow windowOf(ptx::Space s) {
+/** The state-space window tag of fence.proxy.async.SPACE (PTX ISA 9.7.13.4, 5.1.7); none = all. */
+std::optional<Tag> windowOf(ptx::Space s) {
     switch (s) {
     case ptx::Space::Global:
-        return ir::FenceWindow::Global;
+        return Tag::PFW_GLOBAL;
     case ptx::Space::Shared:
     case ptx::Space::SharedCta:
-        return ir::FenceWindow::SharedCta;
+        return Tag::PFW_SHARED_CTA;
     case ptx::Space::SharedCluster:
-        return ir::FenceWindow::SharedCluster;
+        return Tag::PFW_SHARED_CLUSTER;
     case ptx::Space::None:
         break;
     }
-    return ir::FenceWindow::All;
+    return std::nullopt;
 }
 
 void lowerProxyFence(Lowerer& l, const ptx::ProxyFence& f) {
@@ -210,16 +211,20 @@ void lowerProxyFence(Lowerer& l, const ptx::ProxyFence& f) {
         break;
     case ptx::ProxyKind::Async:
         e.tags.insert(Tag::PF);
-        e.fenceProxies = {ir::Proxy::Async};
-        e.fenceWindow = windowOf(f.space);
+        e.tags.insert(Tag::PF_ASYNC);
+        if (auto w = windowOf(f.space)) e.tags.insert(*w);
         break;
     case ptx::ProxyKind::Surface:
+        e.tags.insert(Tag::PF);
+        e.tags.insert(Tag::PF_SURFACE);
+        break;
     case ptx::ProxyKind::Texture:
+        e.tags.insert(Tag::PF);
+        e.tags.insert(Tag::PF_TEXTURE);
+        break;
     case ptx::ProxyKind::Constant:
         e.tags.insert(Tag::PF);
-        e.fenceProxies = {f.kind == ptx::ProxyKind::Surface   ? ir::Proxy::Surface
-                          : f.kind == ptx::ProxyKind::Texture ? ir::Proxy::Texture
-                                                              : ir::Proxy::Constant};
+        e.tags.insert(Tag::PF_CONSTANT);
         break;
     }
     l.expectOperands(0);
