@@ -111,6 +111,13 @@ std::string Draft::initReg(int t, std::int64_t v, const char* prefix) {
     return r;
 }
 
+std::string Draft::storedValue(int t, std::optional<std::int64_t> fixed,
+                               std::vector<std::int64_t>& values) {
+    if (!fixed) return valueOperand(t, values, true);
+    values = {*fixed};
+    return std::to_string(*fixed);
+}
+
 std::string Draft::valueOperand(int t, std::vector<std::int64_t>& values, bool immediateOk) {
     std::vector<std::string> defined;
     for (const auto& [r, v] : th(t).regs)

@@ -106,6 +106,9 @@ public:
     std::string initReg(int t, std::int64_t v, const char* prefix = "v");
     /** An immediate, a defined register or an initialised one; `values` gets what it holds. */
     std::string valueOperand(int t, std::vector<std::int64_t>& values, bool immediateOk);
+    /** What a store writes: `fixed` as an immediate when given, else a valueOperand. */
+    std::string storedValue(int t, std::optional<std::int64_t> fixed,
+                            std::vector<std::int64_t>& values);
     std::int64_t freshConst() { return nextConst_++; }
     /** Offers a register to the condition. */
     void observe(int t, const std::string& reg, std::optional<CellKey> from);

@@ -81,13 +81,7 @@ bool store(Draft& d, int t, int l, int inst, std::optional<std::int64_t> value) 
     if (st.sem == S::Relaxed || st.sem == S::Release) st.scope = pickScope(r);
     const int c = d.ctaOf(t);
     std::vector<std::int64_t> values;
-    std::string v;
-    if (value) {
-        v = std::to_string(*value);
-        values = {*value};
-    } else {
-        v = d.valueOperand(t, values, true);
-    }
+    const std::string v = d.storedValue(t, value, values);
     st.space = spaceQualifier(d, l, c, inst);
     st.types = typeSuffix(r);
     const std::string operand = operandText(d, l, c, inst);

@@ -32,13 +32,7 @@ bool aliasWrite(Draft& d, int t, int root, std::optional<std::int64_t> value) {
     if (a < 0) return false;
     if (!surface) return store(d, t, a, -1, value);
     std::vector<std::int64_t> values;
-    std::string v;
-    if (value) {
-        v = std::to_string(*value);
-        values = {*value};
-    } else {
-        v = d.valueOperand(t, values, true);
-    }
+    const std::string v = d.storedValue(t, value, values);
     const ptx::St sust{ptx::StName::Sust, ptx::Sem::Weak, ptx::Scope::None, ptx::Space::None, {}};
     d.emit(t, text(sust, d.addr(a, d.ctaOf(t), -1, 0, d.rng().chance(20)) + ", " + v));
     d.write(d.key(a, -1), values);
