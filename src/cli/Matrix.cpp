@@ -6,6 +6,7 @@
 #include "cli/ModelArg.hpp"
 #include "cli/Parallel.hpp"
 #include "engine/Check.hpp"
+#include "engine/StaticRelations.hpp"
 #include "litmus/Parser.hpp"
 #include "lower/Lowerer.hpp"
 #include "matrix/Report.hpp"
@@ -129,7 +130,17 @@ int runMatrix(const MatrixArgs& args) {
     }
     MatrixRun run;
     run.model = modelDisplayName(args.model);
-    run.cells = allCells();
+    // The cells take the pipelined pairs and commit tracking from the model checked here.
+    const cat::ResolvedModel& m = *model;
+    try {
+        run.cells = allCells([&m](const ir::Program& p, const std::string& name) {
+            return engine::staticRelation(p, m, name);
+        });
+    } catch (const std::invalid_argument& e) {
+        // A model without P1..P5, pipelined or commit-tracks cannot drive the tables.
+        std::cerr << "ptxmc matrix: " << run.model << ": " << e.what() << '\n';
+        return 2;
+    }
     run.results.resize(run.cells.size());
     unsigned jobs = args.jobs ? args.jobs : std::max(1u, std::thread::hardware_concurrency());
     runInOrder(

@@ -1,9 +1,12 @@
 // Generates one litmus test per cell: A, the sync, B, and a condition that only reordering meets.
 #include "matrix/Cells.hpp"
 
+#include "litmus/Parser.hpp"
+#include "lower/Lowerer.hpp"
 #include "matrix/Rules.hpp"
 #include "matrix/Steps.hpp"
 
+#include <set>
 #include <stdexcept>
 
 namespace ptxmc::matrix {
@@ -31,23 +34,8 @@ bool isCompletion(Op op) {
     return op == Op::Commit || op == Op::WaitLd || op == Op::WaitSt;
 }
 
-bool tracksByCommit(Op op) {
-    return op == Op::Shift || op == Op::Cp128 || op == Op::Cp4 || op == Op::Mma;
-}
-
 bool isTwoThread(Sync s) {
     return s != Sync::None && s != Sync::Wait && s != Sync::Commit && s != Sync::CommitFa;
-}
-
-// The pipelined pair (PTX 9.7.16.6.2) that A -> B is, under the 9.3+ text; empty if none.
-std::string pipelinedPair(Op a, Op b) {
-    bool bIsMma = b == Op::Mma || b == Op::MmaAcc || b == Op::MmaShape || b == Op::MmaKind;
-    if (a == Op::Mma && b == Op::Mma) return "P1";
-    if ((a == Op::Cp128 || a == Op::Cp4) && bIsMma) return "P2";
-    if (a == Op::Shift && bIsMma) return "P3";
-    if (a == Op::Shift && b == Op::Cp4) return "P4";
-    if (a == Op::Mma && b == Op::Shift) return "P5";
-    return "";
 }
 
 // The steps of one test: A, the sync, B (or the probe after a completion op), per thread.
@@ -56,7 +44,63 @@ struct Plan {
     Step a, b;
     std::vector<Step> order; ///< every step, in the order they are added to their threads
     std::string flagRef;     ///< the consumer's flag register (Flag syncs), else empty
+    std::optional<std::size_t> commitAt; ///< position in `order` of a commit in A's thread
 };
+
+// An instruction of a generated test: its thread and its index there, which lowering keeps
+// on each of its events (ir::Event::thread, ::instruction).
+struct InsnRef {
+    std::size_t tid = 0;
+    std::size_t index = 0;
+};
+
+// What the model says of one cell's test. commitTracksA is known only when the test has a
+// commit after A in A's thread: classify() asks it only of such cells (B = commit, and the
+// commit columns), so the model answers for the very commit whose effect the test observes.
+// A separate probe (A; commit) would answer for another program, and under a model where what
+// a commit tracks depends on the rest of the thread (as variants/q2-commit-tracks-uncommitted.cat
+// makes it) its answer could differ from the test's.
+struct Facts {
+    std::string pair;
+    std::optional<bool> commitTracksA;
+};
+
+// The pipelined pairs by their model names, in the order of PTX 9.7.16.6.2.
+const char* const kPairs[] = {"P1", "P2", "P3", "P4", "P5"};
+
+Facts readFacts(const LitmusText& t, InsnRef a, InsnRef b, std::optional<InsnRef> commit,
+                const ModelRelation& model) {
+    litmus::Test test = litmus::parseLitmus(t.text(), t.name + ".litmus");
+    ir::Program program = lower::lowerTest(test);
+    auto eventsOf = [&](InsnRef r) {
+        std::set<int> out;
+        for (const ir::Event& e : program.events)
+            if (e.thread == static_cast<int>(r.tid) && e.instruction == static_cast<int>(r.index))
+                out.insert(e.id);
+        if (out.empty())
+            throw std::logic_error("matrix: " + t.name + ": an instruction has no events");
+        return out;
+    };
+    std::set<int> as = eventsOf(a);
+    auto relates = [&](const std::string& name, const std::set<int>& to) {
+        for (const auto& [x, y] : model(program, name))
+            if (as.count(x) && to.count(y)) return true;
+        return false;
+    };
+    Facts f;
+    std::set<int> bs = eventsOf(b);
+    // The model's `pipelined` decides whether A -> B is pipelined; P1..P5 name the pair.
+    if (relates("pipelined", bs)) {
+        for (const char* k : kPairs)
+            if (relates(k, bs)) {
+                f.pair = k;
+                break;
+            }
+        if (f.pair.empty()) f.pair = "pipelined"; // a model whose pipelined adds other pairs
+    }
+    if (commit) f.commitTracksA = relates("commit-tracks", eventsOf(*commit));
+    return f;
+}
 
 int rowsFor(Op a, Op b) {
     if (a == Op::Shift && b == Op::Shift) return 3; // the second shift must read a moved row
@@ -128,6 +172,7 @@ void addSyncSteps(Plan& p, Op a, Op b, Sync sync) {
         if (b == Op::WaitLd) add(0, kWaitLd);
         if (b == Op::WaitSt) add(0, kWaitSt);
         if (b == Op::Commit) {
+            p.commitAt = p.order.size();
             add(0, g.commit());
             wait(0);
             add(0, kFa);
@@ -138,6 +183,7 @@ void addSyncSteps(Plan& p, Op a, Op b, Sync sync) {
         return;
     case Sync::Commit:
     case Sync::CommitFa:
+        p.commitAt = p.order.size();
         add(0, g.commit());
         wait(0);
         if (sync == Sync::CommitFa) add(0, kFa);
@@ -174,6 +220,7 @@ void addSyncSteps(Plan& p, Op a, Op b, Sync sync) {
             add(0, kFb);
             add(0, g.arrive());
         } else {
+            p.commitAt = p.order.size();
             add(0, g.commit());
         }
         wait(1);
@@ -209,9 +256,15 @@ std::string conflictOf(const Step& a, const Step& b) {
     throw std::logic_error("matrix: A and B do not conflict");
 }
 
-// The literal text's answer and the rule behind it, from the cell's shape alone.
-void classify(Cell& c) {
+// The literal text's answer and the rule behind it, from the cell's shape and what the model
+// says of its test.
+void classify(Cell& c, const Facts& f) {
+    c.pair = f.pair;
     bool piped = !c.pair.empty();
+    auto commitTracksA = [&] {
+        if (!f.commitTracksA) throw std::logic_error("matrix: " + c.id + " has no commit after A");
+        return *f.commitTracksA;
+    };
     auto says = [&](bool ordered, const char* rule) {
         c.textReading = ordered ? Verdict::Ordered : Verdict::MayReorder;
         c.rule = rule;
@@ -220,15 +273,15 @@ void classify(Cell& c) {
     case Sync::None:
         if (c.b == Op::WaitLd) return says(c.a == Op::Ld, "wait-completion");
         if (c.b == Op::WaitSt) return says(c.a == Op::St, "wait-completion");
-        if (c.b == Op::Commit) return says(tracksByCommit(c.a), "mbarrier-completion");
+        if (c.b == Op::Commit) return says(commitTracksA(), "mbarrier-completion");
         return says(piped, piped ? "pipelined" : "async");
     case Sync::Wait:
         return says(true, "wait-completion");
     case Sync::Commit:
         if (piped) return says(true, "pipelined");
-        return says(false, tracksByCommit(c.a) ? "inter-thread" : "mbarrier-completion");
+        return says(false, commitTracksA() ? "inter-thread" : "mbarrier-completion");
     case Sync::CommitFa:
-        if (tracksByCommit(c.a)) return says(true, "non-pipelined-same-thread");
+        if (commitTracksA()) return says(true, "non-pipelined-same-thread");
         return says(piped, "mbarrier-completion");
     case Sync::Mbar:
     case Sync::Bar:
@@ -457,26 +510,33 @@ std::string notApplicableReason(Op a, Op b) {
     return "";
 }
 
-Cell makeCell(Op a, Op b, Sync sync) {
+std::string cellId(Op a, Op b, Sync sync) {
+    return std::string(isTwoThread(sync) ? "xthr-" : "same-") + opKey(a) + "-" + opKey(b) + "-" +
+           syncKey(sync);
+}
+
+Cell makeCell(Op a, Op b, Sync sync, const ModelRelation& model) {
     Cell c;
     c.a = a;
     c.b = b;
     c.sync = sync;
     c.twoThreads = isTwoThread(sync);
-    c.id = std::string(c.twoThreads ? "xthr-" : "same-") + opKey(a) + "-" + opKey(b) + "-" +
-           syncKey(sync);
-    c.pair = pipelinedPair(a, b);
+    c.id = cellId(a, b, sync);
     c.reason = notApplicableReason(a, b);
     if (!c.reason.empty()) {
         c.rule = naRule(a, b);
         return c;
     }
     c.reason = syncNotApplicable(a, b, sync, c.rule);
-    if (!c.reason.empty()) return c;
-    classify(c);
+    if (!c.reason.empty()) {
+        // No test of its own, but A -> B still is (or is not) a pipelined pair: what is between
+        // them does not change that, so the one-thread test without a sync answers it.
+        c.pair = makeCell(a, b, Sync::None, model).pair;
+        return c;
+    }
 
     std::size_t tidB = c.twoThreads ? 1 : 0;
-    Plan p{Gen(rowsFor(a, b)), {}, {}, {}, {}};
+    Plan p{Gen(rowsFor(a, b)), {}, {}, {}, {}, {}};
     p.a = makeA(p.gen, a, b, 0);
     p.order.push_back(p.a);
     addSyncSteps(p, a, b, sync);
@@ -502,50 +562,59 @@ Cell makeCell(Op a, Op b, Sync sync) {
     if (expected == conjunction(bFirst, refs) && expected == conjunction(overlap, refs))
         throw std::logic_error("matrix: " + c.id + " cannot observe a reordering");
 
+    // First the test, then what the model says of its program: the rule behind the verdict,
+    // which the test's first description cites, follows from that.
     LitmusText t;
     t.name = c.id;
-    const Rule& r = rule(c.rule);
-    t.descriptions.push_back("PTX ISA " + r.section + " #" + r.anchor +
-                             " (generated by ptxmc matrix; do not edit)");
     std::string bText = isCompletion(b) ? opLabel(b) + " then a probe of A's cell" : opLabel(b);
     t.descriptions.push_back("A = " + opLabel(a) + ", B = " + bText +
                              ", between them: " + syncLabel(sync) + "; " + c.conflict +
                              ". Program order ends with " + stateText(inOrder, refs) +
                              "; any other final state means B took effect before A completed.");
     t.init = p.gen.init();
-    for (const Step& s : p.order)
+    std::vector<InsnRef> at;
+    for (const Step& s : p.order) {
         t.add(s.tid, s.text);
+        at.push_back({s.tid, t.threads[s.tid].size() - 1});
+    }
     std::string reordered = "~(" + expected + ")";
     if (!p.flagRef.empty()) reordered = p.flagRef + " == 1 /\\ " + reordered;
     t.condition = "exists (" + reordered + ")";
+
+    std::optional<InsnRef> commit;
+    if (p.commitAt) commit = at[*p.commitAt];
+    classify(c, readFacts(t, at.front(), at.back(), commit, model));
+    const Rule& r = rule(c.rule);
+    t.descriptions.insert(t.descriptions.begin(), "PTX ISA " + r.section + " #" + r.anchor +
+                                                      " (generated by ptxmc matrix; do not edit)");
     c.test = std::move(t);
     return c;
 }
 
-std::vector<Cell> allCells() {
+std::vector<Cell> allCells(const ModelRelation& model) {
     std::vector<Cell> out;
     for (Op a : tableOps())
         for (Op b : tableOps()) {
             if (!notApplicableReason(a, b).empty()) {
-                out.push_back(makeCell(a, b, Sync::None));
+                out.push_back(makeCell(a, b, Sync::None, model));
                 continue;
             }
             std::vector<Op> bs = {b};
             if (a == Op::Mma && b == Op::Mma) bs = {Op::Mma, Op::MmaAcc, Op::MmaShape, Op::MmaKind};
             for (Op variant : bs)
                 for (Sync s : sameThreadSyncs())
-                    out.push_back(makeCell(a, variant, s));
+                    out.push_back(makeCell(a, variant, s, model));
         }
     for (Op a : tableOps()) {
         if (!isTmemOp(a)) continue;
         for (Op b : partnersOf(a, true)) {
             if (!notApplicableReason(a, b).empty()) {
-                out.push_back(makeCell(a, b, Sync::Mbar));
+                out.push_back(makeCell(a, b, Sync::Mbar, model));
                 continue;
             }
             for (const auto* list : {&twoThreadSyncs(), &droppedFenceSyncs()})
                 for (Sync s : *list)
-                    out.push_back(makeCell(a, b, s));
+                    out.push_back(makeCell(a, b, s, model));
         }
     }
     return out;

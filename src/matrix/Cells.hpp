@@ -1,13 +1,25 @@
 // The cells of the reordering tables: one question each, asked by one generated litmus test.
 #pragma once
 
+#include "ir/Program.hpp"
 #include "matrix/LitmusText.hpp"
 
+#include <functional>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace ptxmc::matrix {
+
+/**
+ * The model's relation definition `name` (e.g. "P1", "pipelined", "commit-tracks") on a lowered
+ * program, as pairs of event ids. The matrix takes which pairs are pipelined and what a commit
+ * tracks from the model through this, never from C++ of its own; `ptxmc matrix` answers with
+ * the engine (engine::staticRelation), which this library may not link.
+ */
+using ModelRelation =
+    std::function<std::vector<std::pair<int, int>>(const ir::Program&, const std::string& name)>;
 
 /** tcgen05 operations; the Mma* variants are a second mma relative to an earlier one. */
 enum class Op {
@@ -68,7 +80,7 @@ struct Cell {
     std::string id;       ///< test name and file stem, e.g. "same-mma-ld-none"
     std::string reason;   ///< non-empty: "—", there is nothing to test, and why
     std::string conflict; ///< e.g. "B reads what A wrote"
-    std::string pair;     ///< "P1".."P5" when A -> B is a pipelined pair, else empty
+    std::string pair;     ///< "P1".."P5" when the model pipelines A -> B, else empty
     std::string rule;     ///< key of the PTX rule behind the verdict (matrix/Rules.hpp)
     /** What the literal reading of `rule` says; a different model verdict is worth a look. */
     Verdict textReading = Verdict::NotApplicable;
@@ -86,13 +98,20 @@ const std::vector<Sync>& sameThreadSyncs();
 const std::vector<Sync>& twoThreadSyncs();
 const std::vector<Sync>& droppedFenceSyncs();
 
-/** The cell for (a, b, sync); `twoThreads` follows from the sync. Deterministic. */
-Cell makeCell(Op a, Op b, Sync sync);
+/** The id of the cell for (a, b, sync), e.g. "same-mma-ld-none". */
+std::string cellId(Op a, Op b, Sync sync);
+
+/**
+ * The cell for (a, b, sync); `twoThreads` follows from the sync. It generates the test, then
+ * classifies the cell with what `model` says of that test's program (pipelined pair, commit
+ * tracking). Deterministic for a given model.
+ */
+Cell makeCell(Op a, Op b, Sync sync, const ModelRelation& model);
 
 /** Why (a, b) has no reordering to observe in one thread, or empty when it has one. */
 std::string notApplicableReason(Op a, Op b);
 
 /** Every cell with a test or a reason, in document order (one-thread rows first). */
-std::vector<Cell> allCells();
+std::vector<Cell> allCells(const ModelRelation& model);
 
 } // namespace ptxmc::matrix

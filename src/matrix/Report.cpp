@@ -49,11 +49,12 @@ std::vector<std::vector<std::string>> overviewRows(const MatrixRun& run) {
             if (a == Op::Mma && b == Op::Mma) {
                 std::string all;
                 for (Op v : {Op::Mma, Op::MmaAcc, Op::MmaShape, Op::MmaKind})
-                    all += (all.empty() ? "" : " ") + symbol(run, makeCell(a, v, Sync::None));
+                    all +=
+                        (all.empty() ? "" : " ") + symbol(run, run.cell(cellId(a, v, Sync::None)));
                 row.push_back(all);
                 continue;
             }
-            row.push_back(symbol(run, makeCell(a, b, Sync::None)));
+            row.push_back(symbol(run, run.cell(cellId(a, b, Sync::None))));
         }
         rows.push_back(row);
     }
@@ -73,7 +74,7 @@ std::vector<std::vector<std::string>> pairRows(const MatrixRun& run, bool twoThr
             std::vector<std::string> row = {"`" + opLabel(a) + "`", "`" + pairLabel(a, b) + "`"};
             std::string conflict;
             for (Sync s : syncs) {
-                Cell c = makeCell(a, b, s);
+                const Cell& c = run.cell(cellId(a, b, s));
                 if (conflict.empty()) conflict = c.conflict;
                 row.push_back(cellMarkdown(run, c));
             }
@@ -184,7 +185,7 @@ Document matrixDocument(const MatrixRun& run) {
     std::vector<std::string> na;
     for (Op a : {Op::Alloc, Op::Commit, Op::WaitLd, Op::WaitSt, Op::Dealloc})
         na.push_back("**" + opLabel(a) + " → any**: " + notApplicableReason(a, Op::Ld) + " (" +
-                     sectionLink(rule(makeCell(a, Op::Ld, Sync::None).rule)) + ").");
+                     sectionLink(rule(run.cell(cellId(a, Op::Ld, Sync::None)).rule)) + ").");
     for (Op b : {Op::Alloc, Op::Dealloc})
         na.push_back("**any → " + opLabel(b) + "**: " + notApplicableReason(Op::St, b) + " (" +
                      sectionLink(rule("alloc")) + ").");

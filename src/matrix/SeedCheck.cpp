@@ -53,7 +53,7 @@ std::vector<std::string> seedMatrixRow(const MatrixRun& m, const std::string& sa
     std::size_t ordered = 0, reorder = 0, na = 0;
     for (Op a : modelOpsOf(sa))
         for (Op b : modelOpsOf(sb)) {
-            Cell c = makeCell(a, b, Sync::None);
+            const Cell& c = m.cell(cellId(a, b, Sync::None));
             const CellResult& r = m.result(c.id);
             bool several = modelOpsOf(sa).size() * modelOpsOf(sb).size() > 1;
             std::string who = several ? "`" + opLabel(a) + " → " + opLabel(b) + "`: " : "";

@@ -2,6 +2,7 @@
 #include "cat/Loader.hpp"
 #include "cat/Resolver.hpp"
 #include "engine/Check.hpp"
+#include "engine/StaticRelations.hpp"
 #include "litmus/Parser.hpp"
 #include "lower/Lowerer.hpp"
 #include "matrix/Cells.hpp"
@@ -21,9 +22,20 @@ const cat::ResolvedModel& model(const std::string& name = "tcgen05.cat") {
     return *m;
 }
 
+// The model's relations, as `ptxmc matrix` gives them to the cells.
+ModelRelation relations(const std::string& name = "tcgen05.cat") {
+    return [&m = model(name)](const ir::Program& p, const std::string& rel) {
+        return engine::staticRelation(p, m, rel);
+    };
+}
+
+Cell cell(Op a, Op b, Sync s, const std::string& modelName = "tcgen05.cat") {
+    return makeCell(a, b, s, relations(modelName));
+}
+
 // The observation of the cell's "B before A" condition: Never means ordered.
 Observation observe(Op a, Op b, Sync s, const std::string& modelName = "tcgen05.cat") {
-    Cell c = makeCell(a, b, s);
+    Cell c = cell(a, b, s, modelName);
     INFO(c.id);
     REQUIRE(c.test);
     litmus::Test t = litmus::parseLitmus(c.test->text(), c.id + ".litmus");
@@ -37,6 +49,48 @@ TEST_CASE("mma -> mma with the same accumulator is ordered with nothing between 
     CHECK(observe(Op::Mma, Op::MmaAcc, Sync::None) == Observation::Sometimes);
     CHECK(observe(Op::Mma, Op::MmaShape, Sync::None) == Observation::Sometimes);
     CHECK(observe(Op::Mma, Op::MmaKind, Sync::None) == Observation::Sometimes);
+}
+
+TEST_CASE("the pipelined pairs come from the model", "[matrix]") {
+    Cell p1 = cell(Op::Mma, Op::Mma, Sync::None);
+    CHECK(p1.pair == "P1");
+    CHECK(p1.rule == "pipelined");
+    CHECK(p1.textReading == Verdict::Ordered);
+    for (Op b : {Op::MmaAcc, Op::MmaShape, Op::MmaKind}) {
+        Cell c = cell(Op::Mma, b, Sync::None);
+        INFO(c.id);
+        CHECK(c.pair.empty());
+        CHECK(c.rule == "async");
+        CHECK(c.textReading == Verdict::MayReorder);
+    }
+    CHECK(cell(Op::Cp128, Op::Mma, Sync::Flag).pair == "P2");
+    CHECK(cell(Op::Shift, Op::Mma, Sync::Commit).pair == "P3");
+    CHECK(cell(Op::Shift, Op::Cp4, Sync::None).pair == "P4");
+    CHECK(cell(Op::Shift, Op::Cp128, Sync::None).pair.empty());
+    CHECK(cell(Op::Mma, Op::Shift, Sync::Bar).pair == "P5");
+    CHECK(cell(Op::Ld, Op::Mma, Sync::None).pair.empty());
+    // no test of its own (no wait for mma), but still the pair P1
+    Cell noTest = cell(Op::Mma, Op::Mma, Sync::Wait);
+    CHECK_FALSE(noTest.test);
+    CHECK(noTest.pair == "P1");
+}
+
+TEST_CASE("what a commit tracks comes from the model", "[matrix]") {
+    CHECK(cell(Op::Cp128, Op::Commit, Sync::None).textReading == Verdict::Ordered);
+    CHECK(cell(Op::St, Op::Commit, Sync::None).textReading == Verdict::MayReorder);
+    CHECK(cell(Op::Mma, Op::Ld, Sync::Commit).rule == "inter-thread");
+    CHECK(cell(Op::Ld, Op::St, Sync::Commit).rule == "mbarrier-completion");
+    CHECK(cell(Op::Shift, Op::Ld, Sync::CommitFa).rule == "non-pipelined-same-thread");
+    CHECK(cell(Op::St, Op::Ld, Sync::CommitFa).rule == "mbarrier-completion");
+}
+
+TEST_CASE("under variant q4 P1 holds whatever the kind", "[matrix]") {
+    const std::string q4 = "variants/q4-kind-not-required.cat";
+    Cell kind = cell(Op::Mma, Op::MmaKind, Sync::None, q4);
+    CHECK(kind.pair == "P1");
+    CHECK(kind.rule == "pipelined");
+    CHECK(kind.textReading == Verdict::Ordered);
+    CHECK(cell(Op::Mma, Op::MmaShape, Sync::None, q4).pair.empty());
 }
 
 TEST_CASE("mma -> ld needs commit, mbarrier wait and after_thread_sync", "[matrix]") {
@@ -82,7 +136,7 @@ TEST_CASE("under variant q4 the kind does not matter for P1", "[matrix]") {
 
 // The literal reading the generator cites for each cell is the default model's reading.
 TEST_CASE("the default model agrees with the cited rule on every cell", "[matrix]") {
-    for (const Cell& c : allCells()) {
+    for (const Cell& c : allCells(relations())) {
         if (!c.test) continue;
         INFO(c.id);
         litmus::Test t = litmus::parseLitmus(c.test->text(), c.id + ".litmus");

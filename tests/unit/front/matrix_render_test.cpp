@@ -6,6 +6,20 @@
 
 using namespace ptxmc::matrix;
 
+namespace {
+
+// A stand-in model in which every relation holds between every two events: enough to make
+// mma -> mma the pair P1 without the engine, which this test binary does not link.
+std::vector<std::pair<int, int>> allPairs(const ptxmc::ir::Program& p, const std::string&) {
+    std::vector<std::pair<int, int>> out;
+    for (const auto& x : p.events)
+        for (const auto& y : p.events)
+            out.emplace_back(x.id, y.id);
+    return out;
+}
+
+} // namespace
+
 TEST_CASE("Markdown blocks", "[matrix][render]") {
     Document d;
     d.heading(2, "Title");
@@ -30,7 +44,8 @@ TEST_CASE("inline Markdown as HTML", "[matrix][render]") {
 TEST_CASE("a cell links its test and its PTX section", "[matrix][render]") {
     MatrixRun run;
     run.model = "m";
-    run.cells = {makeCell(Op::Mma, Op::Mma, Sync::None), makeCell(Op::Mma, Op::Ld, Sync::Wait)};
+    run.cells = {makeCell(Op::Mma, Op::Mma, Sync::None, allPairs),
+                 makeCell(Op::Mma, Op::Ld, Sync::Wait, allPairs)};
     run.results = {{Verdict::Ordered, "Never", {}, "", 1}, {}};
     CHECK(cellMarkdown(run, run.cells[0]) ==
           "[**ordered**](matrix/tests/same-mma-mma-none.litmus) P1 [9.7.16.6.2]"

@@ -1,0 +1,93 @@
+// engine::staticRelation: the model's program-determined relations, read as event-id pairs.
+#include "cat/Loader.hpp"
+#include "cat/Resolver.hpp"
+#include "engine/StaticRelations.hpp"
+#include "litmus/Parser.hpp"
+#include "lower/Lowerer.hpp"
+
+#include <algorithm>
+#include <catch2/catch.hpp>
+#include <set>
+
+using namespace ptxmc;
+
+namespace {
+
+const cat::ResolvedModel& defaultModel() {
+    static auto model = cat::resolveModel(cat::loadBuiltinModel());
+    return *model;
+}
+
+// cp, then an mma reading what it copied (pair P2), then a commit: litmus/tcgen05/pipeline.
+ir::Program cpThenMma() {
+    return lower::lowerTest(litmus::parseLitmus(R"(PTX cp-mma
+{
+  s @ shared 0 = 4;
+  b @ shared 0 = 3;
+  t @ tmem 0 = 1;
+  d @ tmem 0 = 0;
+  mb @ mbarrier 0, count 1;
+}
+ P0@cta 0,gpu 0                                                             ;
+ tcgen05.cp.cta_group::1.128x256b [t], [s]                                  ;
+ tcgen05.mma.cta_group::1.kind::f16 [d], [t], [b], I0, 0                    ;
+ tcgen05.commit.cta_group::1.mbarrier::arrive::one.shared::cluster.b64 [mb] ;
+exists (d == 3)
+)",
+                                                "cp-mma.litmus"));
+}
+
+// The (instruction of the source, instruction of the target) pairs of a relation in thread 0.
+std::set<std::pair<int, int>> byInstruction(const ir::Program& p, const std::string& name) {
+    std::set<std::pair<int, int>> out;
+    for (const auto& [a, b] : engine::staticRelation(p, defaultModel(), name)) {
+        const ir::Event& x = p.events[static_cast<std::size_t>(a)];
+        const ir::Event& y = p.events[static_cast<std::size_t>(b)];
+        if (x.thread == 0 && y.thread == 0) out.insert({x.instruction, y.instruction});
+    }
+    return out;
+}
+
+} // namespace
+
+TEST_CASE("cp -> mma is the pipelined pair P2", "[static-relations]") {
+    ir::Program p = cpThenMma();
+    CHECK(byInstruction(p, "P2") == std::set<std::pair<int, int>>{{0, 1}});
+    // P1 relates an mma to itself too (same accumulator, shape and kind): harmless, the
+    // matrix asks only about two different instructions.
+    CHECK(byInstruction(p, "P1") == std::set<std::pair<int, int>>{{1, 1}});
+    CHECK(byInstruction(p, "pipelined") == std::set<std::pair<int, int>>{{0, 1}, {1, 1}});
+    for (const char* other : {"P3", "P4", "P5"}) {
+        INFO(other);
+        CHECK(byInstruction(p, other).empty());
+    }
+}
+
+TEST_CASE("a commit tracks the cp and the mma before it", "[static-relations]") {
+    ir::Program p = cpThenMma();
+    CHECK(byInstruction(p, "commit-tracks") == std::set<std::pair<int, int>>{{0, 2}, {1, 2}});
+}
+
+TEST_CASE("pairs are event ids of the program, sorted", "[static-relations]") {
+    ir::Program p = cpThenMma();
+    auto pairs = engine::staticRelation(p, defaultModel(), "P2");
+    REQUIRE_FALSE(pairs.empty());
+    CHECK(std::is_sorted(pairs.begin(), pairs.end()));
+    for (const auto& [a, b] : pairs) {
+        CHECK(p.events.at(static_cast<std::size_t>(a)).tags.has(ir::Tag::CP));
+        CHECK(p.events.at(static_cast<std::size_t>(b)).tags.has(ir::Tag::MMA));
+    }
+}
+
+TEST_CASE("only relation definitions that the program alone determines", "[static-relations]") {
+    ir::Program p = cpThenMma();
+    auto rejects = [&](const std::string& name, const std::string& why) {
+        INFO(name);
+        CHECK_THROWS_WITH(engine::staticRelation(p, defaultModel(), name), Catch::Contains(why));
+    };
+    rejects("no-such-relation", "no relation definition 'no-such-relation'");
+    rejects("Strong", "no relation definition 'Strong'"); // a set
+    rejects("po", "no relation definition 'po'");         // a base relation, not a definition
+    rejects("fr", "depends on 'rf'");
+    rejects("obs", "depends on 'rf'");
+}
