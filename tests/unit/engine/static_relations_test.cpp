@@ -91,3 +91,41 @@ TEST_CASE("only relation definitions that the program alone determines", "[stati
     rejects("fr", "depends on 'rf'");
     rejects("obs", "depends on 'rf'");
 }
+
+TEST_CASE("pf-covers (ptx.cat): a proxy fence covers its proxy inside its state-space window",
+          "[static-relations]") {
+    // Two copies read shared a (CTA 0) and b (CTA 1, same cluster) and write global g and h
+    // through the async proxy; P0's fences have windows .shared::cta, .global, .shared::cluster.
+    auto p = lower::lowerTest(litmus::parseLitmus(R"(PTX windows
+{ a @ shared 0 = 0; b @ shared 1 = 0; g = 0; h = 0; }
+ P0@cta 0,cluster 0,gpu 0 | P1@cta 1,cluster 0,gpu 0 ;
+ cp.async.bulk.global.shared::cta.bulk_group [g], [a], 16 | cp.async.bulk.global.shared::cta.bulk_group [h], [b], 16 ;
+ fence.proxy.async.shared::cta | fence.proxy.async ;
+ fence.proxy.async.global | ;
+ fence.proxy.async.shared::cluster | ;
+exists (g == 0)
+)",
+                                                  "windows.litmus"));
+    auto covers = engine::staticRelation(p, defaultModel(), "pf-covers");
+    auto fenceAt = [&](int thread, int instruction) {
+        for (const auto& e : p.events)
+            if (e.thread == thread && e.instruction == instruction) return e.id;
+        FAIL("no event");
+        return -1;
+    };
+    // The async-proxy accesses a fence covers, by location name.
+    auto covered = [&](int fence) {
+        std::multiset<std::string> out;
+        for (const auto& [f, x] : covers)
+            if (f == fence)
+                out.insert(p.locations[static_cast<std::size_t>(
+                                           p.events[static_cast<std::size_t>(x)].location)]
+                               .name);
+        return out;
+    };
+    using Names = std::multiset<std::string>;
+    CHECK(covered(fenceAt(0, 1)) == Names{"a"});                // .shared::cta: its CTA's only
+    CHECK(covered(fenceAt(0, 2)) == Names{"g", "h"});           // .global
+    CHECK(covered(fenceAt(0, 3)) == Names{"a", "b"});           // .shared::cluster: both CTAs
+    CHECK(covered(fenceAt(1, 1)) == Names{"a", "b", "g", "h"}); // no window: every space
+}
