@@ -9,6 +9,7 @@
 #include "engine/Check.hpp"
 #include "litmus/Parser.hpp"
 #include "lower/Lowerer.hpp"
+#include "report/Answer.hpp"
 #include "report/JsonPrinter.hpp"
 
 #include <algorithm>
@@ -45,33 +46,16 @@ struct Pair {
     std::string error;
 };
 
-std::vector<Values> valuesOf(const report::CheckResult& r) {
-    std::vector<Values> out;
-    for (const report::FinalState& s : r.states)
-        out.push_back(s.values);
-    return out;
-}
-
-// States of `x` that `y` does not allow (both sorted, as the engine returns them).
-std::vector<Values> only(const std::vector<Values>& x, const std::vector<Values>& y) {
-    std::vector<Values> out;
-    std::set_difference(x.begin(), x.end(), y.begin(), y.end(), std::back_inserter(out));
-    return out;
-}
+using report::statesOnlyIn;
+using report::stateText;
+using report::stateValues;
 
 bool unknown(const report::CheckResult& r) {
     return r.observation == report::Observation::Unknown;
 }
 
 bool differs(const report::CheckResult& a, const report::CheckResult& b) {
-    return a.observation != b.observation || valuesOf(a) != valuesOf(b);
-}
-
-std::string stateText(const std::vector<std::string>& observed, const Values& v) {
-    std::string out;
-    for (std::size_t i = 0; i < observed.size() && i < v.size(); ++i)
-        out += (out.empty() ? "" : " ") + observed[i] + "=" + std::to_string(v[i]) + ";";
-    return out;
+    return a.observation != b.observation || stateValues(a) != stateValues(b);
 }
 
 std::string observationText(const report::CheckResult& r) {
@@ -97,8 +81,8 @@ void printText(const std::string& file, const Pair& p, const std::string& nameA,
             std::cout << "\n    " << stateText(a.observed, v);
         std::cout << '\n';
     };
-    list("A", only(valuesOf(a), valuesOf(b)));
-    list("B", only(valuesOf(b), valuesOf(a)));
+    list("A", statesOnlyIn(stateValues(a), stateValues(b)));
+    list("B", statesOnlyIn(stateValues(b), stateValues(a)));
     std::cout << '\n';
 }
 
@@ -106,7 +90,7 @@ nlohmann::ordered_json side(const report::CheckResult& r, const std::string& mod
     nlohmann::ordered_json j;
     j["model"] = model;
     j["observation"] = report::toString(r.observation);
-    j["states"] = valuesOf(r);
+    j["states"] = stateValues(r);
     nlohmann::ordered_json flags = nlohmann::ordered_json::array();
     for (const report::RaisedFlag& f : r.flags)
         flags.push_back(f.name);
@@ -122,8 +106,8 @@ nlohmann::ordered_json toJson(const std::string& file, const Pair& p, const std:
     j["observed"] = p.a->observed;
     j["a"] = side(*p.a, nameA);
     j["b"] = side(*p.b, nameB);
-    j["onlyA"] = only(valuesOf(*p.a), valuesOf(*p.b));
-    j["onlyB"] = only(valuesOf(*p.b), valuesOf(*p.a));
+    j["onlyA"] = statesOnlyIn(stateValues(*p.a), stateValues(*p.b));
+    j["onlyB"] = statesOnlyIn(stateValues(*p.b), stateValues(*p.a));
     return j;
 }
 

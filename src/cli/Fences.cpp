@@ -75,35 +75,20 @@ struct TestRun {
     std::vector<Effect> effects; ///< in allMutations order: by thread, instruction, strength
 };
 
-std::vector<Values> valuesOf(const report::CheckResult& r) {
-    std::vector<Values> out;
-    for (const report::FinalState& s : r.states)
-        out.push_back(s.values);
-    return out;
-}
-
-template <class T> std::vector<T> minus(const std::vector<T>& x, const std::vector<T>& y) {
-    std::vector<T> out;
-    std::set_difference(x.begin(), x.end(), y.begin(), y.end(), std::back_inserter(out));
-    return out;
-}
+using report::stateText;
+using report::stateValues;
 
 void compare(Effect& e, const report::CheckResult& base) {
     if (e.unknown()) return;
     const report::CheckResult& r = *e.result;
-    e.newStates = minus(valuesOf(r), valuesOf(base));
-    e.lostStates = minus(valuesOf(base), valuesOf(r));
+    e.newStates = report::statesOnlyIn(stateValues(r), stateValues(base));
+    e.lostStates = report::statesOnlyIn(stateValues(base), stateValues(r));
     auto flagsR = report::flagNames(r.flags), flagsB = report::flagNames(base.flags);
-    e.newFlags = minus(flagsR, flagsB);
-    e.goneFlags = minus(flagsB, flagsR);
+    std::set_difference(flagsR.begin(), flagsR.end(), flagsB.begin(), flagsB.end(),
+                        std::back_inserter(e.newFlags));
+    std::set_difference(flagsB.begin(), flagsB.end(), flagsR.begin(), flagsR.end(),
+                        std::back_inserter(e.goneFlags));
     e.verdictChanged = r.observation != base.observation;
-}
-
-std::string stateText(const std::vector<std::string>& observed, const Values& v) {
-    std::string out;
-    for (std::size_t i = 0; i < observed.size() && i < v.size(); ++i)
-        out += (out.empty() ? "" : " ") + observed[i] + "=" + std::to_string(v[i]) + ";";
-    return out;
 }
 
 std::string joined(const std::vector<std::string>& xs) {
@@ -225,7 +210,7 @@ nlohmann::ordered_json toJson(const TestRun& run) {
     j["file"] = run.path;
     j["observed"] = base.observed;
     j["answer"] = answerOf(base);
-    j["states"] = valuesOf(base);
+    j["states"] = stateValues(base);
     nlohmann::ordered_json list = nlohmann::ordered_json::array();
     perInstruction(run.effects, [&](std::size_t i, std::size_t k) {
         const litmus::Instruction& inst = instructionOf(run.test, run.effects[i].mutation);

@@ -7,6 +7,29 @@
 
 namespace ptxmc::report {
 
+std::vector<std::vector<std::int64_t>> stateValues(const CheckResult& r) {
+    std::vector<std::vector<std::int64_t>> out;
+    for (const FinalState& s : r.states)
+        out.push_back(s.values);
+    return out;
+}
+
+std::vector<std::vector<std::int64_t>>
+statesOnlyIn(const std::vector<std::vector<std::int64_t>>& x,
+             const std::vector<std::vector<std::int64_t>>& y) {
+    std::vector<std::vector<std::int64_t>> out;
+    std::set_difference(x.begin(), x.end(), y.begin(), y.end(), std::back_inserter(out));
+    return out;
+}
+
+std::string stateText(const std::vector<std::string>& observed,
+                      const std::vector<std::int64_t>& values) {
+    std::string out;
+    for (std::size_t i = 0; i < observed.size() && i < values.size(); ++i)
+        out += (out.empty() ? "" : " ") + observed[i] + "=" + std::to_string(values[i]) + ";";
+    return out;
+}
+
 bool isFlagNameChar(char c) {
     return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '-';
 }

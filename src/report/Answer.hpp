@@ -20,6 +20,18 @@ std::vector<std::string> flagNames(const std::vector<RaisedFlag>& flags);
 /** `none`, or the names joined by commas: the value of a `flags=` field. */
 std::string flagsText(const std::vector<std::string>& names);
 
+/** The values of each allowed final state, in the result's (sorted) order. */
+std::vector<std::vector<std::int64_t>> stateValues(const CheckResult& r);
+
+/** The states of `x` that `y` does not hold (both sorted, as the engines return them). */
+std::vector<std::vector<std::int64_t>>
+statesOnlyIn(const std::vector<std::vector<std::int64_t>>& x,
+             const std::vector<std::vector<std::int64_t>>& y);
+
+/** `P1:r0=1; x=2;`: one state over the observed names. */
+std::string stateText(const std::vector<std::string>& observed,
+                      const std::vector<std::int64_t>& values);
+
 /** `Never flags=none states=2`. */
 std::string answerText(Observation o, const std::vector<std::string>& flags, std::size_t states);
 
