@@ -26,6 +26,8 @@ struct CheckOptions {
     /// When the test's clock started: callers start it before lowering so that the limit and
     /// the reported seconds cover lowering too. Unset: when check() is called.
     std::optional<Clock::time_point> startedAt;
+    /// Fill CheckResult::stats: encoding sizes, may/must pairs per relation, phase times.
+    bool stats = false;
 };
 
 /**

@@ -5,6 +5,8 @@
 #include "ir/Gates.hpp"
 #include "smt/Z3Session.hpp"
 
+#include <array>
+#include <fmt/format.h>
 #include <set>
 
 namespace ptxmc::engine::smt {
@@ -25,7 +27,7 @@ std::vector<std::string> blockedWaits(Z3Session& s, const ir::Program& p) {
     std::vector<std::string> out;
     z3::expr_vector axioms = s.assumptions(false);
     for (const auto& [event, success] : s.encoder().blockingWaits())
-        if (s.solver().check(withLiteral(axioms, success)) == z3::unsat)
+        if (s.check(withLiteral(axioms, success)) == z3::unsat)
             out.push_back(describeEvent(p, event));
     if (out.empty())
         for (const auto& [event, success] : s.encoder().blockingWaits())
@@ -38,7 +40,7 @@ void enumerate(CheckResult& r, Z3Session& s, const ir::Program& p) {
     std::set<std::vector<std::int64_t>> seen;
     z3::expr_vector assumptions = s.assumptions(true);
     while (true) {
-        z3::check_result res = s.solver().check(assumptions);
+        z3::check_result res = s.check(assumptions);
         if (res == z3::unknown) return unknownResult(r, s.solver());
         if (res == z3::unsat) break;
         z3::model m = s.solver().get_model();
@@ -58,7 +60,7 @@ void enumerate(CheckResult& r, Z3Session& s, const ir::Program& p) {
 
 /** Deadlock, Unknown or nothing special; fills `r` and returns true when the test stops here. */
 bool stopsEarly(CheckResult& r, Z3Session& s, const ir::Program& p) {
-    z3::check_result any = s.solver().check(s.assumptions(false));
+    z3::check_result any = s.check(s.assumptions(false));
     if (any == z3::unknown) {
         unknownResult(r, s.solver());
         return true;
@@ -68,7 +70,7 @@ bool stopsEarly(CheckResult& r, Z3Session& s, const ir::Program& p) {
         r.unknownReason = "no execution is consistent with the model (model error?)";
         return true;
     }
-    z3::check_result live = s.solver().check(s.assumptions(true));
+    z3::check_result live = s.check(s.assumptions(true));
     if (live == z3::unknown) {
         unknownResult(r, s.solver());
         return true;
@@ -97,7 +99,7 @@ bool collectFlags(CheckResult& r, Z3Session& s, const z3::expr_vector& base,
     for (std::size_t i = 0; i < s.flags().size(); ++i) {
         const auto& [name, cond] = s.flags()[i];
         if (raised.count(name)) continue;
-        z3::check_result fr = s.solver().check(withLiteral(base, cond));
+        z3::check_result fr = s.check(withLiteral(base, cond));
         if (fr == z3::unknown) {
             unknownResult(r, s.solver());
             return false;
@@ -136,10 +138,15 @@ bool programMayHang(z3::context& ctx, const ir::Program& p, const CheckOptions& 
  * raise. Returns false when the solver gives up.
  */
 bool findHangs(CheckResult& r, z3::context& ctx, const ir::Program& p,
-               const cat::ResolvedModel& model, const CheckOptions& options,
-               FlagWitnesses& raised) {
+               const cat::ResolvedModel& model, const CheckOptions& options, FlagWitnesses& raised,
+               std::size_t& queries) {
     if (ir::chosenGates(p).empty() || !programMayHang(ctx, p, options)) return true;
     Z3Session h(ctx, p, model, options, true);
+    struct CountOnExit { // the hang session's queries, whichever way this returns
+        std::size_t& to;
+        const Z3Session& from;
+        ~CountOnExit() { to += from.queries(); }
+    } count{queries, h};
     z3::expr_vector base = h.assumptions(false);
     std::map<int, z3::expr> stuck = h.encoder().stuckGates();
     std::set<int> hanging;
@@ -148,7 +155,7 @@ bool findHangs(CheckResult& r, z3::context& ctx, const ir::Program& p,
         for (const auto& [g, b] : stuck)
             if (!hanging.count(g)) open.push_back(b);
         if (open.empty()) break;
-        z3::check_result res = h.solver().check(withLiteral(base, z3::mk_or(open)));
+        z3::check_result res = h.check(withLiteral(base, z3::mk_or(open)));
         if (res == z3::unknown) {
             unknownResult(r, h.solver());
             return false;
@@ -166,23 +173,57 @@ bool findHangs(CheckResult& r, z3::context& ctx, const ir::Program& p,
     return collectFlags(r, h, withLiteral(base, z3::mk_or(any)), raised);
 }
 
+/** Every query of one test, in order; stops where the answer is complete or Unknown. */
+void runQueries(CheckResult& r, z3::context& ctx, Z3Session& s, const ir::Program& p,
+                const cat::ResolvedModel& model, const CheckOptions& options,
+                std::size_t& hangQueries) {
+    if (stopsEarly(r, s, p)) return;
+    // Flags first: enumeration adds blocking clauses that would hide executions.
+    FlagWitnesses raised;
+    if (!collectFlags(r, s, s.assumptions(true), raised)) return;
+    enumerate(r, s, p);
+    if (r.observation == Observation::Unknown) return;
+    if (!findHangs(r, ctx, p, model, options, raised, hangQueries)) return;
+    setFlags(r, p, model, raised);
+}
+
+double secondsBetween(Clock::time_point a, Clock::time_point b) {
+    return std::chrono::duration<double>(b - a).count();
+}
+
+/** --stats: the main encoding's size and relations, the phases' times, Z3's own counters. */
+report::Stats statsOf(Z3Session& s, const ir::Program& p, std::size_t hangQueries,
+                      const std::array<Clock::time_point, 4>& at) {
+    report::Stats st;
+    st.threads = p.threads.size();
+    st.events = p.events.size();
+    st.lowerSeconds = secondsBetween(at[0], at[1]);
+    st.encodeSeconds = secondsBetween(at[1], at[2]);
+    st.solveSeconds = secondsBetween(at[2], at[3]);
+    st.queries = s.queries() + hangQueries;
+    countEncoding(s.solver(), st);
+    st.relations = s.relationSizes();
+    z3::stats z = s.solver().statistics();
+    for (unsigned i = 0; i < z.size(); ++i)
+        st.solver.emplace_back(z.key(i), z.is_uint(i) ? std::to_string(z.uint_value(i))
+                                                      : fmt::format("{:.2f}", z.double_value(i)));
+    return st;
+}
+
 } // namespace
 
 void Z3Engine::search(const ir::Program& program, const cat::ResolvedModel& model,
-                      const CheckOptions& options, Clock::time_point /*start*/,
-                      CheckResult& r) const {
+                      const CheckOptions& options, Clock::time_point start, CheckResult& r) const {
     // Z3 bounds each query by the limit; the caller holds the test as a whole to it.
     z3::context ctx;
+    const Clock::time_point began = Clock::now();
     try {
         Z3Session s(ctx, program, model, options);
-        if (stopsEarly(r, s, program)) return;
-        // Flags first: enumeration adds blocking clauses that would hide executions.
-        FlagWitnesses raised;
-        if (!collectFlags(r, s, s.assumptions(true), raised)) return;
-        enumerate(r, s, program);
-        if (r.observation == Observation::Unknown) return;
-        if (!findHangs(r, ctx, program, model, options, raised)) return;
-        setFlags(r, program, model, raised);
+        const Clock::time_point encoded = Clock::now();
+        std::size_t hangQueries = 0;
+        runQueries(r, ctx, s, program, model, options, hangQueries);
+        if (options.stats)
+            r.stats = statsOf(s, program, hangQueries, {start, began, encoded, Clock::now()});
     } catch (const z3::exception& e) {
         r.observation = Observation::Unknown;
         r.unknownReason = std::string("Z3: ") + e.msg();

@@ -5,7 +5,9 @@
 #include "lower/Lowerer.hpp"
 #include "smt/AxiomEncoder.hpp"
 
+#include <algorithm>
 #include <map>
+#include <set>
 
 namespace ptxmc::engine::smt {
 
@@ -50,7 +52,57 @@ template <class Value> Z3Session::Witnesses witnessesOf(const Value& val) {
     return out;
 }
 
+/** Pairs that are constant true (must) and that are solver terms (may), per relation. */
+std::vector<report::RelationSize> sizesOf(const cat::ResolvedModel& model,
+                                          Evaluator<Z3Algebra>& ev) {
+    std::vector<report::RelationSize> out;
+    std::set<std::string> done;
+    for (std::size_t i = model.definitions.size(); i-- > 0;) { // the last definition counts
+        const auto& d = model.definitions[i];
+        if (d.kind != cat::Kind::Relation || !done.insert(d.name).second) continue;
+        auto val = ev.definition(d.name);
+        report::RelationSize size{d.name, 0, 0};
+        if (val && !val->polymorphicEmpty && !val->isSet)
+            for (const auto& row : val->rel.rows)
+                for (const auto& [j, c] : row)
+                    ++(Z3Algebra::isTrue(c) ? size.must : size.may);
+        out.push_back(size);
+    }
+    std::reverse(out.begin(), out.end());
+    return out;
+}
+
 } // namespace
+
+void countEncoding(const z3::solver& s, report::Stats& stats) {
+    z3::expr_vector roots = s.assertions();
+    stats.assertions = roots.size();
+    std::set<unsigned> seen;
+    std::vector<z3::expr> todo;
+    for (unsigned i = 0; i < roots.size(); ++i)
+        todo.push_back(roots[i]);
+    while (!todo.empty()) {
+        z3::expr e = todo.back();
+        todo.pop_back();
+        if (!seen.insert(e.id()).second || !e.is_app()) continue;
+        if (e.is_const() && e.decl().decl_kind() == Z3_OP_UNINTERPRETED) {
+            if (e.is_bool())
+                ++stats.boolVars;
+            else if (e.is_int())
+                ++stats.intVars;
+            else if (e.is_bv())
+                ++stats.bitVectorVars;
+            continue;
+        }
+        for (unsigned k = 0; k < e.num_args(); ++k)
+            todo.push_back(e.arg(k));
+    }
+}
+
+z3::check_result Z3Session::check(const z3::expr_vector& assumptions) {
+    ++queries_;
+    return solver_.check(assumptions);
+}
 
 z3::expr_vector withLiteral(const z3::expr_vector& base, const z3::expr& extra) {
     z3::expr_vector out(base.ctx());
@@ -115,6 +167,7 @@ Z3Session::Z3Session(z3::context& ctx, const ir::Program& p, const cat::Resolved
     solver_.add(z3::implies(progress_, waits.empty() ? ctx.bool_val(true) : z3::mk_and(waits)));
     for (const auto& o : p.observed)
         observed_.push_back(pe_->finalValue(o));
+    if (options.stats) relationSizes_ = sizesOf(model, ev);
 }
 
 z3::expr_vector Z3Session::assumptions(bool withProgress,

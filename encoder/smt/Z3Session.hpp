@@ -41,6 +41,12 @@ public:
     /** The execution a satisfying model describes, in the explicit engine's terms. */
     Choices choices(const z3::model& m);
 
+    /** solver().check(assumptions), counted for --stats. */
+    z3::check_result check(const z3::expr_vector& assumptions);
+    std::size_t queries() const { return queries_; }
+    /** With CheckOptions::stats: may/must pairs of each relation the model defines. */
+    const std::vector<report::RelationSize>& relationSizes() const { return relationSizes_; }
+
 private:
     z3::context& ctx_;
     const ir::Program& program_;
@@ -50,7 +56,12 @@ private:
     std::vector<Witnesses> flagWitnesses_;
     z3::expr progress_;
     std::vector<z3::expr> observed_;
+    std::size_t queries_ = 0;
+    std::vector<report::RelationSize> relationSizes_;
 };
+
+/** Counts the uninterpreted constants of the solver's assertions, by sort, into `stats`. */
+void countEncoding(const z3::solver& s, report::Stats& stats);
 
 /** A copy of `base` with one more literal (z3::expr_vector copies share their contents). */
 z3::expr_vector withLiteral(const z3::expr_vector& base, const z3::expr& extra);

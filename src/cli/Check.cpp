@@ -31,6 +31,7 @@ const char* const kCheckExamples = R"(Examples:
   ptxmc check litmus/                     every test under litmus/, against its expected.txt
   ptxmc check --jobs 2 litmus/@all        the tests a herd index file lists, two at a time
   ptxmc check --json --no-time t.litmus   JSON, without timings (reproducible)
+  ptxmc check --stats t.litmus            what the check cost: encoding size, may/must pairs, times
   ptxmc check --model my.cat t.litmus     another model (cat file) instead of the built-in one
   ptxmc check --expectations-only litmus  only check that expected.txt covers every test
   ptxmc check --fail-on-flag any litmus/  also fail when a test raises any undefined-behaviour flag
@@ -191,6 +192,10 @@ void setupCheck(CLI::App& app) {
         ->check(nonNegative(true, 4294967295.0))
         ->option_text("N");
     sub->add_flag("--no-time", args->noTime, "leave timings out (reproducible output)");
+    sub->add_flag("--stats", args->stats,
+                  "print what each check cost: events, encoding size, solver queries, pairs of "
+                  "each relation fixed by the program or decided by the solver, and (without "
+                  "--no-time) phase times and Z3's counters (Z3 engine)");
     sub->add_option("--fail-on-flag", args->failOnFlags,
                     "exit 1 when a test raises this undefined-behaviour flag (data-race, "
                     "tmem-race, ...), even when its expectation matches; 'any': every flag; "
@@ -245,6 +250,7 @@ int runCheck(const CheckArgs& args) {
     options.timeoutSeconds = args.timeoutSeconds > 0 ? std::max(args.timeoutSeconds, 0.001) : 0;
     options.rlimit = args.rlimit;
     options.engine = args.engine;
+    options.stats = args.stats;
     report::PrintOptions print;
     print.showTime = !args.noTime;
     report::HerdPrinter herd(print);

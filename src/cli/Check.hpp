@@ -18,6 +18,7 @@ struct CheckArgs {
     std::uint64_t rlimit = 0;  ///< Z3 resource limit per query; 0: none
     engine::EngineKind engine = engine::EngineKind::Z3;
     bool noTime = false;
+    bool stats = false;
     bool expectationsOnly = false;
     std::vector<std::string> failOnFlags; ///< flag names, or `any`: raising one fails the run
     std::vector<std::string> paths;

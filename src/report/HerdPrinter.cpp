@@ -2,6 +2,7 @@
 #include "report/HerdPrinter.hpp"
 
 #include "report/Answer.hpp"
+#include "report/StatsPrinter.hpp"
 
 #include <algorithm>
 #include <fmt/format.h>
@@ -81,6 +82,7 @@ void HerdPrinter::print(std::ostream& out, const CheckResult& r) const {
     out << "Observation " << r.testName << ' ' << toString(r.observation) << ' '
         << (counted ? r.positive : 0) << ' ' << (counted ? r.negative : 0) << '\n';
     if (options_.showTime) out << fmt::format("Time {} {:.2f}\n", r.testName, r.seconds);
+    if (r.stats) printStats(out, r.testName, *r.stats, options_.showTime);
     std::string expected = expectationLine(r);
     if (!expected.empty()) out << expected << '\n';
     out << '\n';

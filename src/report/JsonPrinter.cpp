@@ -2,6 +2,7 @@
 #include "report/JsonPrinter.hpp"
 
 #include "report/Answer.hpp"
+#include "report/StatsPrinter.hpp"
 
 namespace ptxmc::report {
 
@@ -57,6 +58,7 @@ ordered_json JsonPrinter::toJson(const CheckResult& r) const {
     j["deadlocked_waits"] = r.deadlockedWaits;
     j["unknown_reason"] = r.unknownReason;
     if (options_.showTime) j["time"] = r.seconds;
+    if (r.stats) j["stats"] = statsJson(*r.stats, options_.showTime);
     j["expectation"] = expectationJson(r);
     return j;
 }

@@ -50,6 +50,29 @@ struct ExpectationCheck {
     std::string file; ///< expectations file that holds the entry
 };
 
+/** One relation of the model on this test: pairs fixed by the program, pairs the solver decides. */
+struct RelationSize {
+    std::string name;
+    std::size_t must = 0; ///< pairs present in every execution (constant true)
+    std::size_t may = 0;  ///< pairs that depend on the execution (a solver term each)
+};
+
+/** What checking cost (`check --stats`): sizes of the program and its encoding, times. */
+struct Stats {
+    std::size_t threads = 0;
+    std::size_t events = 0;
+    double lowerSeconds = 0; ///< from the test's clock start to the engine's start
+    double encodeSeconds = 0;
+    double solveSeconds = 0;
+    std::size_t queries = 0;    ///< solver calls
+    std::size_t assertions = 0; ///< top-level assertions of the main encoding
+    std::size_t boolVars = 0;   ///< uninterpreted constants in those assertions, by sort
+    std::size_t intVars = 0;
+    std::size_t bitVectorVars = 0;
+    std::vector<RelationSize> relations; ///< the model's named relations, in definition order
+    std::vector<std::pair<std::string, std::string>> solver; ///< Z3's statistics, key and value
+};
+
 struct CheckResult {
     std::string testName;
     std::string file;
@@ -66,6 +89,7 @@ struct CheckResult {
     std::vector<std::string>
         deadlockedWaits; ///< with Observation::Deadlock: the waits that never succeed
     double seconds = 0.0;
+    std::optional<Stats> stats; ///< with CheckOptions::stats (Z3 engine)
     ExpectationCheck expectation;
 };
 

@@ -1,0 +1,77 @@
+// Prints the cost of one check: sizes are deterministic, times and Z3's counters are not.
+#include "report/StatsPrinter.hpp"
+
+#include <algorithm>
+#include <fmt/format.h>
+
+namespace ptxmc::report {
+
+namespace {
+
+/** How many relations the text form lists (JSON lists all). */
+constexpr std::size_t kRelationsShown = 8;
+
+/** The relations with solver terms, most first (ties in definition order). */
+std::vector<RelationSize> costliest(const Stats& s) {
+    std::vector<RelationSize> out;
+    std::copy_if(s.relations.begin(), s.relations.end(), std::back_inserter(out),
+                 [](const RelationSize& r) { return r.may > 0; });
+    std::stable_sort(out.begin(), out.end(),
+                     [](const RelationSize& a, const RelationSize& b) { return a.may > b.may; });
+    if (out.size() > kRelationsShown) out.resize(kRelationsShown);
+    return out;
+}
+
+} // namespace
+
+void printStats(std::ostream& out, const std::string& testName, const Stats& s, bool withTimes) {
+    out << fmt::format("Stats {} program: {} threads, {} events; {} solver queries\n", testName,
+                       s.threads, s.events, s.queries);
+    out << fmt::format("Stats {} encoding: {} assertions; variables: {} Boolean, {} integer, "
+                       "{} bit-vector\n",
+                       testName, s.assertions, s.boolVars, s.intVars, s.bitVectorVars);
+    std::size_t may = 0, must = 0;
+    for (const RelationSize& r : s.relations) {
+        may += r.may;
+        must += r.must;
+    }
+    out << fmt::format("Stats {} relations: {} defined, {} pairs fixed by the program, {} "
+                       "decided by the solver",
+                       testName, s.relations.size(), must, may);
+    std::string sep = "; most: ";
+    for (const RelationSize& r : costliest(s)) {
+        out << sep << r.name << ' ' << r.may;
+        sep = ", ";
+    }
+    out << '\n';
+    if (!withTimes) return;
+    out << fmt::format("Stats {} time: lower {:.3f} s, encode {:.3f} s, solve {:.3f} s\n", testName,
+                       s.lowerSeconds, s.encodeSeconds, s.solveSeconds);
+    out << "Stats " << testName << " z3:";
+    for (const auto& [key, value] : s.solver)
+        out << ' ' << key << '=' << value;
+    out << '\n';
+}
+
+nlohmann::ordered_json statsJson(const Stats& s, bool withTimes) {
+    nlohmann::ordered_json j;
+    j["threads"] = s.threads;
+    j["events"] = s.events;
+    j["queries"] = s.queries;
+    j["assertions"] = s.assertions;
+    j["variables"] = {{"bool", s.boolVars}, {"int", s.intVars}, {"bitvector", s.bitVectorVars}};
+    nlohmann::ordered_json rels = nlohmann::ordered_json::array();
+    for (const RelationSize& r : s.relations)
+        rels.push_back({{"name", r.name}, {"must", r.must}, {"may", r.may}});
+    j["relations"] = rels;
+    if (!withTimes) return j;
+    j["seconds"] = {
+        {"lower", s.lowerSeconds}, {"encode", s.encodeSeconds}, {"solve", s.solveSeconds}};
+    nlohmann::ordered_json z3 = nlohmann::ordered_json::object();
+    for (const auto& [key, value] : s.solver)
+        z3[key] = value;
+    j["z3"] = z3;
+    return j;
+}
+
+} // namespace ptxmc::report
