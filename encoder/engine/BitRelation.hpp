@@ -195,6 +195,9 @@ struct BitOps {
         return a;
     }
     BitRel star(const BitRel& a) const { return unionRels(identity(), plus(a)); }
+    /** One concrete execution: the exact closure (Relation.hpp's plusAtLeast is for solvers). */
+    BitRel plusAtLeast(BitRel a) const { return plus(std::move(a)); }
+    BitRel starAtLeast(const BitRel& a) const { return star(a); }
     BitRel opt(const BitRel& a) const { return unionRels(identity(), a); }
     bool sameSupportAndTerms(const BitRel& a, const BitRel& b) const { return a == b; }
 };

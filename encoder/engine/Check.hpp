@@ -28,6 +28,10 @@ struct CheckOptions {
     std::optional<Clock::time_point> startedAt;
     /// Fill CheckResult::stats: encoding sizes, may/must pairs per relation, phase times.
     bool stats = false;
+    /// Z3: encode every closure exactly by repeated squaring, instead of fresh conditions
+    /// bounded below where the model's polarity allows (cat/Polarity.hpp). For the bench's
+    /// side-by-side comparison; the answers are the same.
+    bool exactClosures = false;
 };
 
 /**

@@ -1,6 +1,7 @@
 // Evaluates a resolved cat model's expressions over one algebra (Z3 terms or concrete bits).
 #pragma once
 
+#include "cat/Polarity.hpp"
 #include "cat/Resolver.hpp"
 #include "engine/Relation.hpp"
 
@@ -31,9 +32,12 @@ public:
         std::function<Rel(const std::string&)> rel;
     };
 
-    Evaluator(Alg& alg, std::size_t n, const cat::ResolvedModel& model, Base base)
+    /** With `polarity`, closures that only antitone checks use may be over-approximated by
+     *  the algebra (RelOps::plusAtLeast); without it every value is exact. */
+    Evaluator(Alg& alg, std::size_t n, const cat::ResolvedModel& model, Base base,
+              const cat::Polarity* polarity = nullptr)
         : ops_(Representation<Alg>::ops(alg, n)), model_(model), base_(std::move(base)),
-          defs_(model.definitions.size()) {}
+          defs_(model.definitions.size()), polarity_(polarity) {}
 
     const Ops& ops() const { return ops_; }
 
@@ -154,8 +158,10 @@ private:
         case Op::Inverse:
             return ofRel(ops_.inverse(asRel(arg(0))));
         case Op::Plus:
+            if (mayGrow(e)) return ofRel(ops_.plusAtLeast(asRel(arg(0))));
             return ofRel(ops_.plus(asRel(arg(0))));
         case Op::Star:
+            if (mayGrow(e)) return ofRel(ops_.starAtLeast(asRel(arg(0))));
             return ofRel(ops_.star(asRel(arg(0))));
         case Op::Opt:
             return ofRel(ops_.opt(asRel(arg(0))));
@@ -168,6 +174,8 @@ private:
         }
         throw std::logic_error("unknown expression");
     }
+
+    bool mayGrow(const cat::Expr* e) const { return polarity_ && polarity_->mayGrow(e); }
 
     bool isSetExpr(const cat::Expr* e) const {
         auto it = model_.kinds.find(e);
@@ -210,6 +218,7 @@ private:
     Base base_;
     std::vector<std::optional<Val>> defs_;
     std::set<int> inProgress_;
+    const cat::Polarity* polarity_;
 };
 
 } // namespace ptxmc::engine

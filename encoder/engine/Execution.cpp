@@ -39,7 +39,10 @@ struct ValueEval {
         s = 1;
         auto it = c.rf.find(r);
         std::int64_t v = 0;
-        if (it != c.rf.end()) v = eval(p.events[static_cast<std::size_t>(it->second)].written);
+        // A candidate may read from a write after a blocked gate (it is discarded later):
+        // that write's value may name operations that never ran.
+        if (it != c.rf.end() && o.exists[static_cast<std::size_t>(it->second)])
+            v = eval(p.events[static_cast<std::size_t>(it->second)].written);
         readValue[r] = v;
         s = 2;
         return v;
@@ -175,8 +178,10 @@ Outcome computeOutcome(const ir::Program& p, const Choices& c) {
         o.blockedHold = o.blockedHold && stillFails;
     }
     for (const auto& e : p.events) {
-        if (e.guard && o.exists[static_cast<std::size_t>(e.id)])
-            o.exists[static_cast<std::size_t>(e.id)] = V::nonzero(ev.eval(e.guard));
+        // What follows a blocked gate does not happen: its values may name operations that
+        // never ran (a wait's result outside mbo), and nothing reads them.
+        if (!o.exists[static_cast<std::size_t>(e.id)]) continue;
+        if (e.guard) o.exists[static_cast<std::size_t>(e.id)] = V::nonzero(ev.eval(e.guard));
         if (e.has(ir::Tag::W)) o.value[static_cast<std::size_t>(e.id)] = ev.eval(e.written);
         if (e.has(ir::Tag::R)) o.value[static_cast<std::size_t>(e.id)] = ev.read(e.id);
     }

@@ -188,6 +188,86 @@ template <class Alg> struct RelOps {
         return r;
     }
     Rel star(const Rel& a) const { return unionRels(identity(), plus(a)); }
+
+    /**
+     * A relation containing a+ that the solver may choose larger (cat/Polarity.hpp says where
+     * that is sound): one fresh condition per pair that a path of possible edges reaches and
+     * no path of certain edges does, bounded below by a's edges and by a ; (the result).
+     * Linear in edges times reach, where squaring builds terms cubic in the events; an algebra
+     * without fresh conditions (one concrete execution) computes a+ itself.
+     */
+    Rel plusAtLeast(const Rel& a) const {
+        if constexpr (requires { alg.fresh(); }) {
+            std::vector<std::vector<bool>> may = reach(a, false), must = reach(a, true);
+            Rel out(n);
+            for (std::size_t x = 0; x < n; ++x)
+                for (std::size_t z = 0; z < n; ++z)
+                    if (may[x][z])
+                        out.rows[x].emplace(static_cast<int>(z),
+                                            must[x][z] ? alg.tru() : alg.fresh());
+            bool mustAcyclic = true;
+            for (std::size_t x = 0; x < n; ++x)
+                mustAcyclic = mustAcyclic && !must[x][x];
+            for (std::size_t x = 0; x < n; ++x)
+                for (const auto& [y, edge] : a.rows[x]) {
+                    if (mustAcyclic && impliedByMustPath(a, must, x, y, edge)) continue;
+                    // A composite condition is named once: the lemmas below repeat it per
+                    // reachable z, and the solver would simplify each copy on its own.
+                    Cond c = edge;
+                    if (!alg.isAtom(edge)) {
+                        c = alg.fresh();
+                        alg.require(alg.implies(edge, c));
+                    }
+                    const Cond& xy = out.rows[x].at(y);
+                    if (!alg.isTrue(xy)) alg.require(alg.implies(c, xy));
+                    for (const auto& [z, yz] : out.rows[static_cast<std::size_t>(y)]) {
+                        const Cond& xz = out.rows[x].at(z);
+                        if (!alg.isTrue(xz)) alg.require(alg.implies(alg.conj(c, yz), xz));
+                    }
+                }
+            return out;
+        } else {
+            return plus(a);
+        }
+    }
+    Rel starAtLeast(const Rel& a) const { return unionRels(identity(), plusAtLeast(a)); }
+
+    /**
+     * Whether the lower bounds of edge (x, y) follow from those of a path of certain edges
+     * that stays (a transitive reduction of the certain edges, which form no cycle): a
+     * possible edge between two ends already joined by certain edges, or a certain edge
+     * bypassed by a longer certain path.
+     */
+    bool impliedByMustPath(const Rel& a, const std::vector<std::vector<bool>>& must, std::size_t x,
+                           int y, const Cond& edge) const {
+        auto yy = static_cast<std::size_t>(y);
+        if (!alg.isTrue(edge)) return must[x][yy];
+        for (const auto& [via, c] : a.rows[x])
+            if (via != y && alg.isTrue(c) && must[static_cast<std::size_t>(via)][yy]) return true;
+        return false;
+    }
+
+    /** reach[x][z]: a path of one or more edges from x to z (only certain edges if `must`). */
+    std::vector<std::vector<bool>> reach(const Rel& a, bool must) const {
+        std::vector<std::vector<bool>> out(n, std::vector<bool>(n, false));
+        for (std::size_t x = 0; x < n; ++x) {
+            std::vector<int> todo;
+            auto step = [&](std::size_t from) {
+                for (const auto& [to, c] : a.rows[from])
+                    if ((!must || alg.isTrue(c)) && !out[x][static_cast<std::size_t>(to)]) {
+                        out[x][static_cast<std::size_t>(to)] = true;
+                        todo.push_back(to);
+                    }
+            };
+            step(x);
+            while (!todo.empty()) {
+                int y = todo.back();
+                todo.pop_back();
+                step(static_cast<std::size_t>(y));
+            }
+        }
+        return out;
+    }
     Rel opt(const Rel& a) const { return unionRels(identity(), a); }
 
     /** Structural equality: once squaring changes nothing, further rounds change nothing. */

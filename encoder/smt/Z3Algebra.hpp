@@ -2,6 +2,7 @@
 #pragma once
 
 #include <cstdint>
+#include <stdexcept>
 #include <vector>
 #include <z3++.h>
 
@@ -10,6 +11,8 @@ namespace ptxmc::engine::smt {
 struct Z3Algebra {
     using Cond = z3::expr;
     z3::context& ctx;
+    /** Where fresh() conditions get their definitions; without it there are none. */
+    z3::expr_vector* lemmas = nullptr;
 
     Cond tru() const { return ctx.bool_val(true); }
     Cond fls() const { return ctx.bool_val(false); }
@@ -37,6 +40,21 @@ struct Z3Algebra {
         if (isTrue(a)) return fls();
         if (isFalse(a)) return tru();
         return !a;
+    }
+    Cond implies(const Cond& a, const Cond& b) const { return disj({neg(a), b}); }
+
+    /** A new Boolean the solver chooses, constrained only by what require() adds. */
+    Cond fresh() const {
+        if (lemmas == nullptr) throw std::logic_error("Z3Algebra::fresh without a lemma sink");
+        return {ctx, Z3_mk_fresh_const(ctx, "tc", ctx.bool_sort())};
+    }
+    /** A constant or a literal: cheap to repeat in many assertions. */
+    static bool isAtom(const Cond& c) {
+        if (c.is_const()) return true;
+        return c.is_app() && c.decl().decl_kind() == Z3_OP_NOT && c.arg(0).is_const();
+    }
+    void require(const Cond& c) const {
+        if (!isTrue(c)) lemmas->push_back(c);
     }
 };
 

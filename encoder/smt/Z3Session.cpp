@@ -1,6 +1,7 @@
 // Builds the Z3 encoding of one test: program semantics plus the model's named checks.
 #include "smt/Z3Session.hpp"
 
+#include "cat/CycleBase.hpp"
 #include "engine/Evaluator.hpp"
 #include "lower/Lowerer.hpp"
 #include "smt/AxiomEncoder.hpp"
@@ -33,6 +34,15 @@ z3::expr encodeCheck(const Value& val, z3::context& ctx, Evaluator<Z3Algebra>& e
         }
     }
     return a.negated ? !holds : holds;
+}
+
+/** A relation with the cycles of `a`'s, closures left out (cat/CycleBase.hpp). */
+Z3Rel cycleBaseRelation(Evaluator<Z3Algebra>& ev, const cat::ResolvedModel& model,
+                        const cat::Axiom& a) {
+    Z3Rel out = ev.ops().emptyRel();
+    for (const cat::Expr* part : cat::cycleBase(model, a.expr.get()))
+        out = ev.ops().unionRels(out, ev.relation(*part));
+    return out;
 }
 
 /** The members or pairs of a flag's set or relation, each with its condition. */
@@ -131,7 +141,8 @@ Z3Session::Z3Session(z3::context& ctx, const ir::Program& p, const cat::Resolved
     for (const auto& c : pe_->constraints())
         solver_.add(c);
 
-    Z3Algebra alg{ctx};
+    z3::expr_vector lemmas(ctx);
+    Z3Algebra alg{ctx, &lemmas};
     std::map<std::string, Z3Rel> relCache;
     std::map<std::string, Z3Set> setCache;
     Evaluator<Z3Algebra>::Base base{[&](const std::string& n) {
@@ -146,11 +157,20 @@ Z3Session::Z3Session(z3::context& ctx, const ir::Program& p, const cat::Resolved
                                             it = relCache.emplace(n, pe_->baseRelation(n)).first;
                                         return it->second;
                                     }};
-    Evaluator<Z3Algebra> ev(alg, p.events.size(), model, base);
+    const cat::Polarity polarity = cat::analysePolarity(model);
+    Evaluator<Z3Algebra> ev(alg, p.events.size(), model, base,
+                            options.exactClosures ? nullptr : &polarity);
     int index = 0;
     for (const auto& a : model.axioms) {
+        std::string tag = "ax" + std::to_string(index++);
+        if (!a.flag && !a.negated && a.test == cat::Stmt::Test::Acyclic) {
+            z3::expr lit = ctx.bool_const(("axiom:" + a.name).c_str());
+            solver_.add(z3::implies(lit, encodeAcyclic(ctx, cycleBaseRelation(ev, model, a), tag)));
+            axioms_.emplace_back(a.name, lit);
+            continue;
+        }
         auto val = ev.eval(*a.expr);
-        z3::expr holds = encodeCheck(val, ctx, ev, a, "ax" + std::to_string(index++));
+        z3::expr holds = encodeCheck(val, ctx, ev, a, tag);
         if (a.flag) {
             // `flag T r as X`: X is raised in executions where the test T holds.
             flags_.emplace_back(a.name, holds);
@@ -161,13 +181,18 @@ Z3Session::Z3Session(z3::context& ctx, const ir::Program& p, const cat::Resolved
         solver_.add(z3::implies(lit, holds));
         axioms_.emplace_back(a.name, lit);
     }
+    // The fresh conditions' lower bounds: satisfiable on their own, so asserted outright.
+    for (unsigned i = 0; i < lemmas.size(); ++i)
+        solver_.add(lemmas[i]);
+    // Afterwards: definitions no check uses are evaluated for the report alone, and any
+    // fresh conditions they make stay out of the solver.
+    if (options.stats) relationSizes_ = sizesOf(model, ev);
     z3::expr_vector waits(ctx);
     for (const auto& [e, s] : pe_->blockingWaits())
         waits.push_back(s);
     solver_.add(z3::implies(progress_, waits.empty() ? ctx.bool_val(true) : z3::mk_and(waits)));
     for (const auto& o : p.observed)
         observed_.push_back(pe_->finalValue(o));
-    if (options.stats) relationSizes_ = sizesOf(model, ev);
 }
 
 z3::expr_vector Z3Session::assumptions(bool withProgress,

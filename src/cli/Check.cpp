@@ -196,6 +196,12 @@ void setupCheck(CLI::App& app) {
                   "print what each check cost: events, encoding size, solver queries, pairs of "
                   "each relation fixed by the program or decided by the solver, and (without "
                   "--no-time) phase times and Z3's counters (Z3 engine)");
+    sub->add_option("--closures", args->closures,
+                    "how Z3 encodes transitive closures: fixpoint (default: fresh conditions "
+                    "bounded below, where the model's polarity allows it) or squaring (exact "
+                    "terms everywhere, the older encoding, for comparison); the answers agree")
+        ->check(CLI::IsMember({"fixpoint", "squaring"}))
+        ->option_text("ENCODING");
     sub->add_option("--fail-on-flag", args->failOnFlags,
                     "exit 1 when a test raises this undefined-behaviour flag (data-race, "
                     "tmem-race, ...), even when its expectation matches; 'any': every flag; "
@@ -251,6 +257,7 @@ int runCheck(const CheckArgs& args) {
     options.rlimit = args.rlimit;
     options.engine = args.engine;
     options.stats = args.stats;
+    options.exactClosures = args.closures == "squaring";
     report::PrintOptions print;
     print.showTime = !args.noTime;
     report::HerdPrinter herd(print);

@@ -53,9 +53,25 @@ std::string statesOf(const report::CheckResult& r) {
     return out.str();
 }
 
+Case compareEngines(std::uint64_t seed, const cat::ResolvedModel& model,
+                    const DifferentialArgs& args, Case c);
+
+/** One seed; an internal error of either engine is reported with the test, like a
+ *  disagreement, instead of ending the run. */
 Case runCase(std::uint64_t seed, const cat::ResolvedModel& model, const DifferentialArgs& args) {
     Case c;
     c.text = gen::randomLitmus(seed);
+    try {
+        return compareEngines(seed, model, args, c);
+    } catch (const std::exception& e) {
+        c.disagrees = true;
+        c.verdict = std::string("INTERNAL ERROR: ") + e.what() + "\n";
+        return c;
+    }
+}
+
+Case compareEngines(std::uint64_t seed, const cat::ResolvedModel& model,
+                    const DifferentialArgs& args, Case c) {
     std::string file = "random-" + std::to_string(seed) + ".litmus";
     litmus::Test test = litmus::parseLitmus(c.text, file);
     ir::Program program = lower::lowerTest(test);

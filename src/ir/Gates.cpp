@@ -3,8 +3,10 @@
 
 #include "ir/BaseRelations.hpp"
 
+#include <algorithm>
 #include <functional>
 #include <map>
+#include <stdexcept>
 #include <tuple>
 
 namespace ptxmc::ir {
@@ -20,6 +22,25 @@ bool gateCoversItself(const Event& gate) {
 }
 
 namespace {
+
+/** Kahn's algorithm; throws when the graph has a cycle (static orders never do). */
+std::vector<int> topologicalOrder(const std::vector<std::vector<int>>& next) {
+    std::vector<int> indegree(next.size(), 0), order, ready;
+    for (const auto& succ : next)
+        for (int b : succ)
+            ++indegree[static_cast<std::size_t>(b)];
+    for (std::size_t a = 0; a < next.size(); ++a)
+        if (indegree[a] == 0) ready.push_back(static_cast<int>(a));
+    while (!ready.empty()) {
+        int a = ready.back();
+        ready.pop_back();
+        order.push_back(a);
+        for (int b : next[static_cast<std::size_t>(a)])
+            if (--indegree[static_cast<std::size_t>(b)] == 0) ready.push_back(b);
+    }
+    if (order.size() != next.size()) throw std::logic_error("real-time order has a cycle");
+    return order;
+}
 
 /** Each bar.sync completion needs the arrivals of the other threads of its instance. */
 void fillNeeds(Program& p) {
@@ -87,10 +108,37 @@ std::vector<std::string> computeGates(Program& p) {
 }
 
 std::vector<std::pair<int, int>> realTimeOrder(const Program& p) {
-    std::vector<std::pair<int, int>> out;
+    std::size_t n = p.events.size();
+    std::vector<std::vector<int>> next(n);
     for (const char* name : {"po", "ae", "iico"})
-        for (const auto& pair : staticRelation(p, name))
-            out.push_back(pair);
+        for (const auto& [a, b] : staticRelation(p, name))
+            next[static_cast<std::size_t>(a)].push_back(b);
+    // reach[a][b]: a path from a to b. po, ae and iico form no cycle, so ordering events by
+    // their longest path from a root is a topological order; fill reach in reverse.
+    std::vector<std::vector<bool>> reach(n, std::vector<bool>(n, false));
+    std::vector<int> order = topologicalOrder(next);
+    for (auto it = order.rbegin(); it != order.rend(); ++it) {
+        auto a = static_cast<std::size_t>(*it);
+        for (int b : next[a]) {
+            reach[a][static_cast<std::size_t>(b)] = true;
+            for (std::size_t c = 0; c < n; ++c)
+                if (reach[static_cast<std::size_t>(b)][c]) reach[a][c] = true;
+        }
+    }
+    // The transitive reduction: a pair implied by a longer path adds no real-time constraint
+    // (po alone has a quadratic number of pairs, its reduction a linear one).
+    std::vector<std::pair<int, int>> out;
+    for (std::size_t a = 0; a < n; ++a)
+        for (int b : next[a]) {
+            bool bypassed = false;
+            for (int via : next[a])
+                bypassed =
+                    bypassed ||
+                    (via != b && reach[static_cast<std::size_t>(via)][static_cast<std::size_t>(b)]);
+            if (!bypassed) out.emplace_back(static_cast<int>(a), b);
+        }
+    std::sort(out.begin(), out.end());
+    out.erase(std::unique(out.begin(), out.end()), out.end());
     return out;
 }
 

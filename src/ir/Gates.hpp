@@ -30,7 +30,8 @@ bool gateCoversItself(const Event& gate);
  */
 std::vector<std::string> computeGates(Program& p);
 
-/** Orders every execution keeps in real time: po, issue before its own events (ae), iico. */
+/** Orders every execution keeps in real time: po, issue before its own events (ae), iico;
+ *  transitively reduced (pairs a longer path implies are left out). */
 std::vector<std::pair<int, int>> realTimeOrder(const Program& p);
 
 /** The blocking mbarrier waits of the program (Chosen gates), in id order. */

@@ -1,0 +1,78 @@
+// RelOps::plusAtLeast: the least choice of its fresh conditions is exactly the closure.
+#include "engine/Relation.hpp"
+#include "smt/Z3Algebra.hpp"
+
+#include <catch2/catch.hpp>
+#include <random>
+
+using namespace ptxmc::engine;
+using namespace ptxmc::engine::smt;
+
+namespace {
+
+using Dense = std::vector<std::vector<bool>>;
+
+Dense closure(Dense d) { // Warshall
+    std::size_t n = d.size();
+    for (std::size_t k = 0; k < n; ++k)
+        for (std::size_t i = 0; i < n; ++i)
+            for (std::size_t j = 0; j < n; ++j)
+                d[i][j] = d[i][j] || (d[i][k] && d[k][j]);
+    return d;
+}
+
+} // namespace
+
+TEST_CASE("closure lower bounds: forced exactly on the closure, free to be false elsewhere",
+          "[z3]") {
+    std::mt19937 rng(11);
+    for (int round = 0; round < 80; ++round) {
+        z3::context ctx;
+        z3::expr_vector lemmas(ctx);
+        Z3Algebra alg{ctx, &lemmas};
+        std::size_t n = 2 + static_cast<std::size_t>(round % 7);
+        RelOps<Z3Algebra> ops{alg, n};
+        std::bernoulli_distribution present(0.4), certain(0.3), value(0.5);
+        SparseRel<z3::expr> r(n);
+        Dense chosen(n, std::vector<bool>(n, false));
+        z3::solver s(ctx);
+        for (std::size_t i = 0; i < n; ++i)
+            for (std::size_t j = 0; j < n; ++j) {
+                if (!present(rng)) continue;
+                if (certain(rng)) { // an edge the program fixes
+                    r.rows[i].emplace(static_cast<int>(j), ctx.bool_val(true));
+                    chosen[i][j] = true;
+                    continue;
+                }
+                // A composite condition, as derived relations have.
+                z3::expr a =
+                    ctx.bool_const(("a" + std::to_string(i) + "_" + std::to_string(j)).c_str());
+                z3::expr b =
+                    ctx.bool_const(("b" + std::to_string(i) + "_" + std::to_string(j)).c_str());
+                r.rows[i].emplace(static_cast<int>(j), a && !b);
+                bool on = value(rng);
+                chosen[i][j] = on;
+                s.add(on ? a && !b : !a);
+            }
+        SparseRel<z3::expr> tc = ops.plusAtLeast(r);
+        for (unsigned k = 0; k < lemmas.size(); ++k)
+            s.add(lemmas[k]);
+        Dense exact = closure(chosen);
+        z3::expr_vector outside(ctx);
+        for (std::size_t i = 0; i < n; ++i)
+            for (std::size_t j = 0; j < n; ++j) {
+                auto it = tc.rows[i].find(static_cast<int>(j));
+                if (exact[i][j]) {
+                    REQUIRE(it != tc.rows[i].end()); // every closure pair is possible
+                    s.push();
+                    s.add(!it->second);
+                    REQUIRE(s.check() == z3::unsat); // and forced
+                    s.pop();
+                } else if (it != tc.rows[i].end()) {
+                    outside.push_back(!it->second);
+                }
+            }
+        // All pairs outside the closure can be false at once: the least solution is exact.
+        REQUIRE(s.check(outside) == z3::sat);
+    }
+}
