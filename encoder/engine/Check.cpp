@@ -1,11 +1,13 @@
 // The driver: one lowered program, one engine or both; the cross-check keeps them honest.
 #include "engine/Check.hpp"
 
+#include "engine/Budget.hpp"
 #include "engine/Engine.hpp"
 #include "engine/ResultBuilder.hpp"
 #include "enumerate/EnumerateEngine.hpp"
 #include "smt/Z3Engine.hpp"
 
+#include <new>
 #include <sstream>
 
 namespace ptxmc::engine {
@@ -37,7 +39,17 @@ report::CheckResult run(const Engine& engine, const ir::Program& p, const cat::R
         r.observation = report::Observation::Deadlock;
         r.deadlockedWaits = p.staticDeadlocks;
     } else {
-        engine.search(p, model, options, start, r);
+        try {
+            engine.search(p, model, options, start, r);
+        } catch (const LimitReached& limit) {
+            r = resultSkeleton(p);
+            r.observation = report::Observation::Unknown;
+            r.unknownReason = limit.what();
+        } catch (const std::bad_alloc&) {
+            r = resultSkeleton(p);
+            r.observation = report::Observation::Unknown;
+            r.unknownReason = "out of memory";
+        }
     }
     r.seconds = std::chrono::duration<double>(Clock::now() - start).count();
     return r;

@@ -19,10 +19,16 @@ enum class EngineKind { Z3, Enumerate, Both };
 
 using Clock = std::chrono::steady_clock;
 
+/** Two thirds of the machine's physical memory, in MiB (engine/Budget.cpp). */
+std::size_t defaultMemoryLimitMiB();
+
 struct CheckOptions {
     EngineKind engine = EngineKind::Z3;
     double timeoutSeconds = 0; ///< wall-clock limit per test (0: none); hitting it gives Unknown
-    std::uint64_t rlimit = 0;  ///< deterministic Z3 resource limit per query (0: none)
+    /// Resident memory of the process above which a test stops as Unknown (0: none); by
+    /// default two thirds of the machine's memory, so that no test can exhaust it.
+    std::size_t memoryLimitMiB = defaultMemoryLimitMiB();
+    std::uint64_t rlimit = 0; ///< deterministic Z3 resource limit per query (0: none)
     /// When the test's clock started: callers start it before lowering so that the limit and
     /// the reported seconds cover lowering too. Unset: when check() is called.
     std::optional<Clock::time_point> startedAt;

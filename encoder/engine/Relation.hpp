@@ -36,6 +36,11 @@ template <class Alg> struct RelOps {
     Alg& alg;
     std::size_t n;
 
+    /** Lets the algebra stop a long evaluation (a time or memory limit); a no-op for most. */
+    void poll() const {
+        if constexpr (requires { alg.poll(); }) alg.poll();
+    }
+
     void put(std::map<int, Cond>& row, int j, Cond c) const {
         if (alg.isFalse(c)) return;
         row.insert_or_assign(j, std::move(c));
@@ -81,7 +86,8 @@ template <class Alg> struct RelOps {
 
     Rel unionRels(const Rel& a, const Rel& b) const {
         Rel out = a;
-        for (std::size_t i = 0; i < n; ++i)
+        for (std::size_t i = 0; i < n; ++i) {
+            poll();
             for (const auto& [j, c] : b.rows[i]) {
                 auto it = out.rows[i].find(j);
                 if (it == out.rows[i].end())
@@ -89,6 +95,7 @@ template <class Alg> struct RelOps {
                 else
                     it->second = alg.disj({it->second, c});
             }
+        }
         return out;
     }
     Rel interRels(const Rel& a, const Rel& b) const {
@@ -111,7 +118,7 @@ template <class Alg> struct RelOps {
     }
     Rel full() const {
         Rel out(n);
-        for (std::size_t i = 0; i < n; ++i)
+        for (std::size_t i = 0; i < n; ++i, poll())
             for (std::size_t j = 0; j < n; ++j)
                 out.rows[i].emplace(static_cast<int>(j), alg.tru());
         return out;
@@ -121,6 +128,7 @@ template <class Alg> struct RelOps {
     Rel seq(const Rel& a, const Rel& b) const {
         Rel out(n);
         for (std::size_t i = 0; i < n; ++i) {
+            poll();
             std::map<int, std::vector<Cond>> acc;
             for (const auto& [k, c1] : a.rows[i])
                 for (const auto& [j, c2] : b.rows[static_cast<std::size_t>(k)]) {
@@ -153,9 +161,11 @@ template <class Alg> struct RelOps {
     }
     Rel cartesian(const Set& a, const Set& b) const {
         Rel out(n);
-        for (const auto& [i, c1] : a.members)
+        for (const auto& [i, c1] : a.members) {
+            poll();
             for (const auto& [j, c2] : b.members)
                 put(out.rows[static_cast<std::size_t>(i)], j, alg.conj(c1, c2));
+        }
         return out;
     }
     Set domain(const Rel& a) const {
@@ -200,7 +210,7 @@ template <class Alg> struct RelOps {
         if constexpr (requires { alg.fresh(); }) {
             std::vector<std::vector<bool>> may = reach(a, false), must = reach(a, true);
             Rel out(n);
-            for (std::size_t x = 0; x < n; ++x)
+            for (std::size_t x = 0; x < n; ++x, poll())
                 for (std::size_t z = 0; z < n; ++z)
                     if (may[x][z])
                         out.rows[x].emplace(static_cast<int>(z),
@@ -208,7 +218,7 @@ template <class Alg> struct RelOps {
             bool mustAcyclic = true;
             for (std::size_t x = 0; x < n; ++x)
                 mustAcyclic = mustAcyclic && !must[x][x];
-            for (std::size_t x = 0; x < n; ++x)
+            for (std::size_t x = 0; x < n; ++x, poll())
                 for (const auto& [y, edge] : a.rows[x]) {
                     if (mustAcyclic && impliedByMustPath(a, must, x, y, edge)) continue;
                     // A composite condition is named once: the lemmas below repeat it per
@@ -251,6 +261,7 @@ template <class Alg> struct RelOps {
     std::vector<std::vector<bool>> reach(const Rel& a, bool must) const {
         std::vector<std::vector<bool>> out(n, std::vector<bool>(n, false));
         for (std::size_t x = 0; x < n; ++x) {
+            poll();
             std::vector<int> todo;
             auto step = [&](std::size_t from) {
                 for (const auto& [to, c] : a.rows[from])

@@ -22,7 +22,13 @@ bool forEachPermutation(std::vector<std::vector<int>> groups, std::size_t at,
 }
 
 bool pastDeadline(EnumerationLimit& limit) {
-    if (limit.deadline && std::chrono::steady_clock::now() > *limit.deadline) limit.hit = true;
+    if (limit.hit) return true;
+    try {
+        limit.budget.poll();
+    } catch (const LimitReached& e) {
+        limit.hit = true;
+        limit.reason = e.what();
+    }
     return limit.hit;
 }
 

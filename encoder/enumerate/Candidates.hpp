@@ -1,19 +1,22 @@
 // Candidate executions of a program: every rf choice, coherence, Fence-SC and mbarrier order.
 #pragma once
 
+#include "engine/Budget.hpp"
 #include "engine/Execution.hpp"
 
 #include <chrono>
 #include <functional>
 #include <optional>
 #include <set>
+#include <string>
 
 namespace ptxmc::engine::enumerate {
 
 /** Why an enumeration stopped early. */
 struct EnumerationLimit {
-    std::optional<std::chrono::steady_clock::time_point> deadline;
+    Budget budget; ///< time and memory (engine/Budget.hpp)
     bool hit = false;
+    std::string reason; ///< what was hit
 };
 
 /**

@@ -11,8 +11,6 @@ namespace ptxmc::engine::enumerate {
 
 namespace {
 
-const char* const kPastLimit = "explicit enumeration ran past the time limit";
-
 /** What one search has found so far. */
 class Search {
 public:
@@ -34,11 +32,14 @@ public:
         }
     }
 
+    /** The Budget's reason ("timeout: ..." or "memory limit: ..."), for differential to skip. */
+    std::string pastLimit() const { return "explicit enumeration stopped: " + limit_.reason; }
+
     /** Fills `r` when the finishing executions already decide the answer; false otherwise. */
     bool decided(report::CheckResult& r) const {
         if (limit_.hit || thinAir_) {
             r.observation = report::Observation::Unknown;
-            r.unknownReason = limit_.hit ? kPastLimit
+            r.unknownReason = limit_.hit ? pastLimit()
                                          : "the model allows an execution whose values depend on "
                                            "themselves (thin air): explicit enumeration cannot "
                                            "list its values";
@@ -76,7 +77,7 @@ public:
     void fill(report::CheckResult& r, const cat::ResolvedModel& model) const {
         if (limit_.hit) {
             r.observation = report::Observation::Unknown;
-            r.unknownReason = kPastLimit;
+            r.unknownReason = pastLimit();
             return;
         }
         setStates(r, p_, states_);
@@ -142,9 +143,7 @@ void EnumerateEngine::search(const ir::Program& p, const cat::ResolvedModel& mod
                              const CheckOptions& options, Clock::time_point start,
                              report::CheckResult& r) const {
     EnumerationLimit limit;
-    if (options.timeoutSeconds > 0)
-        limit.deadline = start + std::chrono::duration_cast<Clock::duration>(
-                                     std::chrono::duration<double>(options.timeoutSeconds));
+    limit.budget = Budget(options, start);
     Search search(p, model, limit);
     search.finishing();
     if (search.decided(r)) return;

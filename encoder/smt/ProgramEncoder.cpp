@@ -15,8 +15,10 @@ namespace ptxmc::engine::smt {
 using ir::Event;
 using ir::Value;
 
-ProgramEncoder::ProgramEncoder(z3::context& ctx, const ir::Program& program, bool hangs)
-    : ctx_(ctx), program_(program), alg_{ctx}, values_{ctx}, constraints_(ctx), hangs_(hangs) {
+ProgramEncoder::ProgramEncoder(z3::context& ctx, const ir::Program& program, bool hangs,
+                               const Budget* budget)
+    : ctx_(ctx), program_(program), alg_{ctx}, values_{ctx}, constraints_(ctx), hangs_(hangs),
+      budget_(budget) {
     if (hangs_)
         for (int w : ir::chosenGates(program_))
             blocked_.emplace(w, ctx_.bool_const(("blocked_" + std::to_string(w)).c_str()));
@@ -45,11 +47,13 @@ void ProgramEncoder::encodeRealTime() {
     };
     for (const auto& [a, b] : ir::realTimeOrder(program_))
         constraints_.push_back(at(a) < at(b));
-    for (const auto& [a, pa] : mbPos_)
+    for (const auto& [a, pa] : mbPos_) {
+        poll();
         for (const auto& [b, pb] : mbPos_)
             if (a != b && program_.events[static_cast<std::size_t>(a)].location ==
                               program_.events[static_cast<std::size_t>(b)].location)
                 constraints_.push_back(z3::implies(pa < pb, at(a) < at(b)));
+    }
 }
 
 z3::expr ProgramEncoder::exists(int event) const {
@@ -91,6 +95,7 @@ z3::expr ProgramEncoder::value(const ir::ValuePtr& v) const {
 void ProgramEncoder::encodeReadsFrom() {
     for (const auto& r : program_.events) {
         if (!r.has(ir::Tag::R)) continue;
+        poll();
         std::vector<int> cands = ir::rfCandidates(program_, r);
         if (cands.empty()) throw std::logic_error("read without candidate writes: " + r.text);
         z3::expr sel = ctx_.int_const(("rf_" + std::to_string(r.id)).c_str());
@@ -120,7 +125,7 @@ void ProgramEncoder::encodeCoherence() {
             if (!e.has(ir::Tag::IW)) constraints_.push_back(pos > 0);
             coPos_.emplace(w, pos);
         }
-        for (std::size_t i = 0; i < ws.size(); ++i)
+        for (std::size_t i = 0; i < ws.size(); ++i, poll())
             for (std::size_t j = i + 1; j < ws.size(); ++j)
                 constraints_.push_back(coPos_.at(ws[i]) != coPos_.at(ws[j]));
     }
@@ -195,6 +200,7 @@ void ProgramEncoder::encodeMbarrier(int location, const std::vector<int>& ops) {
         stampAt.emplace(o, ctx_.int_val(0));
     }
     for (int k = 0; k < m; ++k) {
+        poll();
         State next = state;
         for (int o : ops) {
             const Event& e = program_.events[static_cast<std::size_t>(o)];
@@ -323,7 +329,9 @@ Z3Set ProgramEncoder::baseSet(const std::string& name) {
 Z3Rel ProgramEncoder::baseRelation(const std::string& name) {
     std::size_t n = program_.events.size();
     Z3Rel r(n);
+    std::size_t puts = 0;
     auto put = [&](int a, int b, z3::expr c) {
+        if ((++puts & 255U) == 0) poll(); // a relation may have a pair per two events
         if (!c.is_false()) r.rows[static_cast<std::size_t>(a)].insert_or_assign(b, c);
     };
     if (name == "rf") {

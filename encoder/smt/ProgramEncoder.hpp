@@ -24,7 +24,9 @@ public:
      * where mbo places it or blocks (fails on the mbarrier's final state), and the events after
      * a blocked gate do not happen. Without, every event happens (guards aside).
      */
-    ProgramEncoder(z3::context& ctx, const ir::Program& program, bool hangs = false);
+    /** `budget` (optional) is polled while encoding: large programs stop at its limits. */
+    ProgramEncoder(z3::context& ctx, const ir::Program& program, bool hangs = false,
+                   const Budget* budget = nullptr);
 
     /** Well-formedness of the choices: every read reads one write, orders are total, ... */
     const z3::expr_vector& constraints() const { return constraints_; }
@@ -87,6 +89,11 @@ private:
     std::map<int, z3::expr> waitSuccess_;          ///< wait -> returned True
     std::map<int, z3::expr> misuse_;               ///< mbarrier op -> undefined behaviour
     bool hangs_ = false;
+    const Budget* budget_ = nullptr;
+
+    void poll() const {
+        if (budget_ != nullptr) budget_->poll();
+    }
     std::map<int, z3::expr> blocked_;                         ///< spinning wait -> blocks forever
     mutable std::map<int, z3::expr> existsCache_;             ///< event -> it happens
     mutable std::map<const ir::Value*, z3::expr> valueCache_; ///< memo: values form a DAG

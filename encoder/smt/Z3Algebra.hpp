@@ -1,6 +1,8 @@
 // The condition algebra of the Z3 engine: Boolean terms with constant folding.
 #pragma once
 
+#include "engine/Budget.hpp"
+
 #include <cstdint>
 #include <stdexcept>
 #include <vector>
@@ -8,11 +10,19 @@
 
 namespace ptxmc::engine::smt {
 
+using engine::Budget;
+
 struct Z3Algebra {
     using Cond = z3::expr;
     z3::context& ctx;
     /** Where fresh() conditions get their definitions; without it there are none. */
     z3::expr_vector* lemmas = nullptr;
+    /** Polled by the relation operators' loops (engine/Budget.hpp); none: no limits. */
+    const Budget* budget = nullptr;
+
+    void poll() const {
+        if (budget != nullptr) budget->poll();
+    }
 
     Cond tru() const { return ctx.bool_val(true); }
     Cond fls() const { return ctx.bool_val(false); }

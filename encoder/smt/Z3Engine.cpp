@@ -116,15 +116,16 @@ bool collectFlags(CheckResult& r, Z3Session& s, const z3::expr_vector& base,
  * in real time rules hangs out for correct protocols in well under a second, where the
  * query with the model takes a minute on the kernel protocols; unknown counts as "maybe".
  */
-bool programMayHang(z3::context& ctx, const ir::Program& p, const CheckOptions& options) {
-    ProgramEncoder pe(ctx, p, true);
+bool programMayHang(z3::context& ctx, const ir::Program& p, const Budget& budget) {
+    ProgramEncoder pe(ctx, p, true, &budget);
     z3::solver s(ctx);
     z3::params params(ctx);
-    if (options.timeoutSeconds > 0)
-        params.set("timeout", static_cast<unsigned>(options.timeoutSeconds * 1000));
+    if (budget.timed()) params.set("timeout", budget.millisLeft());
     s.set(params);
-    for (const auto& c : pe.constraints())
-        s.add(c);
+    for (unsigned i = 0; i < pe.constraints().size(); ++i) {
+        if ((i & 255U) == 0) budget.poll();
+        s.add(pe.constraints()[i]);
+    }
     z3::expr_vector stuck(ctx);
     for (const auto& [g, b] : pe.stuckGates())
         stuck.push_back(b);
@@ -138,10 +139,10 @@ bool programMayHang(z3::context& ctx, const ir::Program& p, const CheckOptions& 
  * raise. Returns false when the solver gives up.
  */
 bool findHangs(CheckResult& r, z3::context& ctx, const ir::Program& p,
-               const cat::ResolvedModel& model, const CheckOptions& options, FlagWitnesses& raised,
-               std::size_t& queries) {
-    if (ir::chosenGates(p).empty() || !programMayHang(ctx, p, options)) return true;
-    Z3Session h(ctx, p, model, options, true);
+               const cat::ResolvedModel& model, const CheckOptions& options, const Budget& budget,
+               FlagWitnesses& raised, std::size_t& queries) {
+    if (ir::chosenGates(p).empty() || !programMayHang(ctx, p, budget)) return true;
+    Z3Session h(ctx, p, model, options, true, &budget);
     struct CountOnExit { // the hang session's queries, whichever way this returns
         std::size_t& to;
         const Z3Session& from;
@@ -175,7 +176,7 @@ bool findHangs(CheckResult& r, z3::context& ctx, const ir::Program& p,
 
 /** Every query of one test, in order; stops where the answer is complete or Unknown. */
 void runQueries(CheckResult& r, z3::context& ctx, Z3Session& s, const ir::Program& p,
-                const cat::ResolvedModel& model, const CheckOptions& options,
+                const cat::ResolvedModel& model, const CheckOptions& options, const Budget& budget,
                 std::size_t& hangQueries) {
     if (stopsEarly(r, s, p)) return;
     // Flags first: enumeration adds blocking clauses that would hide executions.
@@ -183,7 +184,7 @@ void runQueries(CheckResult& r, z3::context& ctx, Z3Session& s, const ir::Progra
     if (!collectFlags(r, s, s.assumptions(true), raised)) return;
     enumerate(r, s, p);
     if (r.observation == Observation::Unknown) return;
-    if (!findHangs(r, ctx, p, model, options, raised, hangQueries)) return;
+    if (!findHangs(r, ctx, p, model, options, budget, raised, hangQueries)) return;
     setFlags(r, p, model, raised);
 }
 
@@ -217,16 +218,20 @@ void Z3Engine::search(const ir::Program& program, const cat::ResolvedModel& mode
     // Z3 bounds each query by the limit; the caller holds the test as a whole to it.
     z3::context ctx;
     const Clock::time_point began = Clock::now();
+    const Budget budget(options, start);
     try {
-        Z3Session s(ctx, program, model, options);
+        Z3Session s(ctx, program, model, options, false, &budget);
         const Clock::time_point encoded = Clock::now();
         std::size_t hangQueries = 0;
-        runQueries(r, ctx, s, program, model, options, hangQueries);
+        runQueries(r, ctx, s, program, model, options, budget, hangQueries);
         if (options.stats)
             r.stats = statsOf(s, program, hangQueries, {start, began, encoded, Clock::now()});
     } catch (const z3::exception& e) {
         r.observation = Observation::Unknown;
         r.unknownReason = std::string("Z3: ") + e.msg();
+        if (r.unknownReason.find("out of memory") != std::string::npos)
+            r.unknownReason = fmt::format("memory limit: Z3 passed --memory-limit {} MiB ({})",
+                                          options.memoryLimitMiB, r.unknownReason);
         r.states.clear();
     }
 }

@@ -111,6 +111,13 @@ void countEncoding(const z3::solver& s, report::Stats& stats) {
 
 z3::check_result Z3Session::check(const z3::expr_vector& assumptions) {
     ++queries_;
+    if (budget_ != nullptr && budget_->timed()) {
+        // Each query gets what is left of the test's time, not the whole limit again.
+        budget_->poll();
+        z3::params params(ctx_);
+        params.set("timeout", budget_->millisLeft());
+        solver_.set(params);
+    }
     return solver_.check(assumptions);
 }
 
@@ -130,19 +137,21 @@ std::int64_t modelValue(const z3::model& m, const z3::expr& e) {
 }
 
 Z3Session::Z3Session(z3::context& ctx, const ir::Program& p, const cat::ResolvedModel& model,
-                     const CheckOptions& options, bool hangs)
-    : ctx_(ctx), program_(p), solver_(ctx), progress_(ctx.bool_const("progress")) {
+                     const CheckOptions& options, bool hangs, const Budget* budget)
+    : ctx_(ctx), program_(p), solver_(ctx), progress_(ctx.bool_const("progress")), budget_(budget) {
     z3::params params(ctx);
     if (options.timeoutSeconds > 0)
         params.set("timeout", static_cast<unsigned>(options.timeoutSeconds * 1000));
     if (options.rlimit > 0) params.set("rlimit", static_cast<unsigned>(options.rlimit));
     solver_.set(params);
-    pe_ = std::make_unique<ProgramEncoder>(ctx, p, hangs);
-    for (const auto& c : pe_->constraints())
-        solver_.add(c);
+    pe_ = std::make_unique<ProgramEncoder>(ctx, p, hangs, budget);
+    for (unsigned i = 0; i < pe_->constraints().size(); ++i) {
+        if (budget_ != nullptr && (i & 255U) == 0) budget_->poll(); // Z3 simplifies each
+        solver_.add(pe_->constraints()[i]);
+    }
 
     z3::expr_vector lemmas(ctx);
-    Z3Algebra alg{ctx, &lemmas};
+    Z3Algebra alg{ctx, &lemmas, budget};
     std::map<std::string, Z3Rel> relCache;
     std::map<std::string, Z3Set> setCache;
     Evaluator<Z3Algebra>::Base base{[&](const std::string& n) {
@@ -182,8 +191,10 @@ Z3Session::Z3Session(z3::context& ctx, const ir::Program& p, const cat::Resolved
         axioms_.emplace_back(a.name, lit);
     }
     // The fresh conditions' lower bounds: satisfiable on their own, so asserted outright.
-    for (unsigned i = 0; i < lemmas.size(); ++i)
+    for (unsigned i = 0; i < lemmas.size(); ++i) {
+        if (budget_ != nullptr && (i & 255U) == 0) budget_->poll();
         solver_.add(lemmas[i]);
+    }
     // Afterwards: definitions no check uses are evaluated for the report alone, and any
     // fresh conditions they make stay out of the solver.
     if (options.stats) relationSizes_ = sizesOf(model, ev);

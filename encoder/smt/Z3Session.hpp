@@ -18,7 +18,7 @@ class Z3Session {
 public:
     /** With `hangs`, the executions include those that block forever (ProgramEncoder). */
     Z3Session(z3::context& ctx, const ir::Program& p, const cat::ResolvedModel& model,
-              const CheckOptions& options, bool hangs = false);
+              const CheckOptions& options, bool hangs = false, const Budget* budget = nullptr);
 
     z3::solver& solver() { return solver_; }
     ProgramEncoder& encoder() { return *pe_; }
@@ -57,6 +57,7 @@ private:
     z3::expr progress_;
     std::vector<z3::expr> observed_;
     std::size_t queries_ = 0;
+    const Budget* budget_;
     std::vector<report::RelationSize> relationSizes_;
 };
 

@@ -7,6 +7,7 @@
 #include "cli/ModelArg.hpp"
 #include "cli/Parallel.hpp"
 #include "cli/Progress.hpp"
+#include "engine/Budget.hpp"
 #include "engine/Check.hpp"
 #include "litmus/Parser.hpp"
 #include "lower/Lowerer.hpp"
@@ -182,7 +183,8 @@ void setupCheck(CLI::App& app) {
     addJobsOption(*sub, args->jobs,
                   "check N tests at a time; output order and content do not change");
     addTimeoutOption(*sub, args->timeoutSeconds,
-                     "wall-clock limit per test; a test that hits it is Unknown (default: none)");
+                     "wall-clock limit per test, parsing, lowering, encoding and solving "
+                     "together; a test that hits it is Unknown (default: none)");
     addEngineOption(
         *sub, args->engine,
         {engine::EngineKind::Z3, engine::EngineKind::Enumerate, engine::EngineKind::Both},
@@ -196,6 +198,7 @@ void setupCheck(CLI::App& app) {
                   "print what each check cost: events, encoding size, solver queries, pairs of "
                   "each relation fixed by the program or decided by the solver, and (without "
                   "--no-time) phase times and Z3's counters (Z3 engine)");
+    addMemoryLimitOption(*sub, args->memoryLimitMiB);
     sub->add_option("--closures", args->closures,
                     "how Z3 encodes transitive closures: fixpoint (default: fresh conditions "
                     "bounded below, where the model's polarity allows it) or squaring (exact "
@@ -258,6 +261,8 @@ int runCheck(const CheckArgs& args) {
     options.engine = args.engine;
     options.stats = args.stats;
     options.exactClosures = args.closures == "squaring";
+    options.memoryLimitMiB = args.memoryLimitMiB;
+    engine::applyZ3MemoryLimit(args.memoryLimitMiB);
     report::PrintOptions print;
     print.showTime = !args.noTime;
     report::HerdPrinter herd(print);

@@ -19,6 +19,7 @@ struct CheckArgs {
     engine::EngineKind engine = engine::EngineKind::Z3;
     bool noTime = false;
     bool stats = false;
+    std::size_t memoryLimitMiB = engine::defaultMemoryLimitMiB();
     std::string closures = "fixpoint"; ///< --closures: fixpoint or squaring (Z3)
     bool expectationsOnly = false;
     std::vector<std::string> failOnFlags; ///< flag names, or `any`: raising one fails the run

@@ -59,6 +59,17 @@ CLI::Option* addEngineOption(CLI::App& sub, engine::EngineKind& kind,
         ->option_text("NAME");
 }
 
+CLI::Option* addMemoryLimitOption(CLI::App& sub, std::size_t& mib) {
+    return sub
+        .add_option("--memory-limit", mib,
+                    fmt::format("resident memory (MiB) above which a test stops as Unknown; "
+                                "tests checked at once share it; 0: none (default: two thirds "
+                                "of this machine's memory, {} MiB)",
+                                engine::defaultMemoryLimitMiB()))
+        ->check(nonNegative(true, 1 << 30))
+        ->option_text("MIB");
+}
+
 CLI::Option* addOutputOption(CLI::App& sub, std::string& path, const std::string& what) {
     return sub
         .add_option("-o,--output", path,

@@ -23,6 +23,9 @@ CLI::Option* addEngineOption(CLI::App& sub, engine::EngineKind& kind,
                              std::initializer_list<engine::EngineKind> allowed,
                              const std::string& description);
 
+/** `--memory-limit MIB`: resident memory above which a test stops as Unknown; 0: none. */
+CLI::Option* addMemoryLimitOption(CLI::App& sub, std::size_t& mib);
+
 /** `-o,--output FILE`: write there instead of standard output. */
 CLI::Option* addOutputOption(CLI::App& sub, std::string& path, const std::string& what);
 

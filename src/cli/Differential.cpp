@@ -81,9 +81,10 @@ Case compareEngines(std::uint64_t seed, const cat::ResolvedModel& model,
     enumOptions.timeoutSeconds = args.limit;
     report::CheckResult ex = engine::check(program, model, enumOptions);
     if (ex.observation == report::Observation::Unknown &&
-        ex.unknownReason.find("time limit") != std::string::npos) {
+        (ex.unknownReason.find("timeout:") != std::string::npos ||
+         ex.unknownReason.find("memory limit:") != std::string::npos)) {
         c.skipped = true;
-        c.verdict = "skipped: explicit enumeration took over " + std::to_string(args.limit) + " s";
+        c.verdict = "skipped: " + ex.unknownReason;
         return c;
     }
     if (engine::sameAnswer(z3, ex)) {

@@ -5,6 +5,7 @@
 #include "ptx/Decode.hpp"
 
 #include <algorithm>
+#include <fmt/format.h>
 #include <set>
 
 namespace ptxmc::lower {
@@ -26,8 +27,19 @@ void Lowerer::fail(const SourceLoc& loc, const std::string& message) const {
     throw InputError(loc, message);
 }
 
+void Lowerer::checkEventLimit(const SourceLoc& loc) const {
+    if (program_.events.size() >= kMaxEvents)
+        fail(loc, fmt::format("test has more than {} events; ptxmc checks at most that many "
+                              "(litmus/README.md, Limits)",
+                              kMaxEvents));
+}
+
 ir::Program Lowerer::run() {
     if (test_.threads.empty()) fail(SourceLoc{test_.file, 1, 1}, "test has no threads");
+    if (test_.threads.size() > kMaxThreads)
+        fail(test_.threads[kMaxThreads].loc,
+             fmt::format("test has {} threads; ptxmc checks at most {} (litmus/README.md, Limits)",
+                         test_.threads.size(), kMaxThreads));
     for (const auto& t : test_.threads) {
         ir::ThreadInfo info;
         info.id = t.id;
@@ -206,6 +218,7 @@ void Lowerer::lowerInstruction(const litmus::Instruction& inst) {
 }
 
 ir::Event& Lowerer::issue(std::initializer_list<Tag> tags) {
+    checkEventLimit(inst_->loc);
     ir::Event e;
     e.id = static_cast<int>(program_.events.size());
     e.thread = static_cast<int>(threadIndex_);
@@ -224,6 +237,7 @@ ir::Event& Lowerer::issue(std::initializer_list<Tag> tags) {
 }
 
 ir::Event& Lowerer::exec(int issueId, const std::string& role, std::initializer_list<Tag> tags) {
+    checkEventLimit(program_.events[static_cast<std::size_t>(issueId)].loc);
     ir::Event e;
     const ir::Event& parent = program_.events[static_cast<std::size_t>(issueId)];
     e.id = static_cast<int>(program_.events.size());

@@ -38,6 +38,11 @@ struct DeallocRecord {
 };
 
 /** Shared state of one lowering run; instruction families add events through it. */
+/** Inputs beyond these are an error, not a check that would exhaust time and memory: the
+ *  encodings grow with the square of the events (litmus/README.md, Limits). */
+inline constexpr std::size_t kMaxThreads = 1024;
+inline constexpr std::size_t kMaxEvents = 16384;
+
 class Lowerer {
 public:
     explicit Lowerer(const litmus::Test& test);
@@ -73,6 +78,8 @@ public:
     const litmus::Operand& operand(std::size_t i);
     void expectOperands(std::size_t n);
     [[noreturn]] void fail(const SourceLoc& loc, const std::string& message) const;
+    /** An InputError once the program has kMaxEvents events. */
+    void checkEventLimit(const SourceLoc& loc) const;
 
     /** Peer CTA of a cta_group::2 pair (rank differs in bit 0, same cluster). */
     int peerCta(int cta) const;
