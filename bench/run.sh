@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Benchmark: the whole corpus, then the Wn family (n writers against two reads) beside herd7.
+# Benchmark: the whole corpus, the Wn family beside herd7, then the TMA-UMMA ring at growing sizes.
 # Usage: bash bench/run.sh   (after bash scripts/build.sh; BENCH_TIMEOUT=SEC caps each Wn run)
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
@@ -101,4 +101,25 @@ PY
     [ "$n" -eq 8 ] && note="${note:+$note; }target < 5 s"
     printf '%-3s %8s %6s %10s %10s %12s %12s   %s\n' "$n" "$states" "$ok" "$secs" "$enum_secs" \
         "${herd_s[$n]}" "${herd_states[$n]}" "$note"
+done
+
+# (c) The CUTLASS TMA-UMMA ring (bench/protocols/umma.py) at growing sizes, both closure
+# encodings side by side: time, peak memory and encoding size (--stats). BENCH_PROTOCOLS lists
+# STAGESxITERATIONS; each run is capped by BENCH_TIMEOUT.
+echo
+echo "TMA-UMMA ring (stages x k-iterations): fixpoint closures (default) vs squaring"
+printf '%-6s %-9s %10s %10s %12s %10s   %s\n' size closures seconds peak_MB assertions bool_vars observation
+for size in ${BENCH_PROTOCOLS:-2x3 2x4 1x8 2x8 4x8 2x12 2x16}; do
+    python3 bench/protocols/umma.py "${size%x*}" "${size#*x}" >"$tmp/umma-$size.litmus"
+    for closures in fixpoint squaring; do
+        /usr/bin/time -f "%e %M" -o "$tmp/time" timeout "$timeout_s" "$ptxmc" check --stats \
+            --no-time --closures "$closures" "$tmp/umma-$size.litmus" >"$tmp/out" 2>&1 || true
+        read -r secs kb <"$tmp/time" || { secs="?"; kb=0; }
+        grep -q "Command terminated" "$tmp/time" && secs=">${timeout_s}"
+        asserts=$(sed -n 's/.*encoding: \([0-9]*\) assertions.*/\1/p' "$tmp/out")
+        bools=$(sed -n 's/.*variables: \([0-9]*\) Boolean.*/\1/p' "$tmp/out")
+        obs=$(sed -n 's/^Observation [^ ]* \([A-Za-z]*\).*/\1/p' "$tmp/out")
+        printf '%-6s %-9s %10s %10s %12s %10s   %s\n' "$size" "$closures" "$secs" \
+            "$((kb / 1024))" "${asserts:-?}" "${bools:-?}" "${obs:-timeout}"
+    done
 done
