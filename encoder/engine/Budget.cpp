@@ -5,7 +5,6 @@
 #include <fmt/format.h>
 #include <fstream>
 #include <unistd.h>
-#include <z3++.h>
 
 namespace ptxmc::engine {
 
@@ -40,11 +39,6 @@ std::size_t residentBytes() {
     std::size_t pages = 0, resident = 0;
     if (!(statm >> pages >> resident)) return 0;
     return resident * static_cast<std::size_t>(sysconf(_SC_PAGESIZE));
-}
-
-void applyZ3MemoryLimit(std::size_t mib) {
-    if (mib > 0)
-        z3::set_param("memory_max_size", static_cast<int>(std::min<std::size_t>(mib, 1U << 30U)));
 }
 
 std::size_t defaultMemoryLimitMiB() {

@@ -21,7 +21,7 @@ public:
  * test's start, so parsing and lowering count) and the process's resident memory
  * (CheckOptions::memoryLimitMiB; tests checked at once share the process). Encoding loops call
  * poll(); Z3 queries get the time that is left (millisLeft) and Z3's own allocator the memory
- * cap (set once per process, see applyZ3MemoryLimit).
+ * cap (set once per process by the Z3 engine).
  */
 class Budget {
 public:
@@ -43,8 +43,5 @@ private:
 
 /** The process's resident set size in bytes (0 where /proc is not there). */
 std::size_t residentBytes();
-
-/** Caps Z3's allocations for the whole process (Z3 then reports out of memory). */
-void applyZ3MemoryLimit(std::size_t mib);
 
 } // namespace ptxmc::engine

@@ -5,8 +5,10 @@
 #include "ir/Gates.hpp"
 #include "smt/Z3Session.hpp"
 
+#include <algorithm>
 #include <array>
 #include <fmt/format.h>
+#include <mutex>
 #include <set>
 
 namespace ptxmc::engine::smt {
@@ -213,8 +215,19 @@ report::Stats statsOf(Z3Session& s, const ir::Program& p, std::size_t hangQuerie
 
 } // namespace
 
+/** Z3's allocator cap is one per process: the first check's --memory-limit sets it. */
+static void capZ3Memory(std::size_t mib) {
+    static std::once_flag once;
+    std::call_once(once, [mib] {
+        if (mib > 0)
+            z3::set_param("memory_max_size",
+                          static_cast<int>(std::min<std::size_t>(mib, 1U << 30U)));
+    });
+}
+
 void Z3Engine::search(const ir::Program& program, const cat::ResolvedModel& model,
                       const CheckOptions& options, Clock::time_point start, CheckResult& r) const {
+    capZ3Memory(options.memoryLimitMiB);
     // Z3 bounds each query by the limit; the caller holds the test as a whole to it.
     z3::context ctx;
     const Clock::time_point began = Clock::now();

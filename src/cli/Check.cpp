@@ -262,7 +262,6 @@ int runCheck(const CheckArgs& args) {
     options.stats = args.stats;
     options.exactClosures = args.closures == "squaring";
     options.memoryLimitMiB = args.memoryLimitMiB;
-    engine::applyZ3MemoryLimit(args.memoryLimitMiB);
     report::PrintOptions print;
     print.showTime = !args.noTime;
     report::HerdPrinter herd(print);
