@@ -201,7 +201,8 @@ bool waitsHold(const ir::Program& p, const Choices& c, const Outcome& o) {
 bool fitsRealTime(const ir::Program& p, const Choices& c, const Outcome& o) {
     std::vector<std::vector<int>> next(p.events.size());
     auto happens = [&](int e) { return o.exists[static_cast<std::size_t>(e)]; };
-    for (const auto& [a, b] : ir::realTimeOrder(p))
+    // The full order: events that do not happen are dropped, so no pair may rely on them.
+    for (const auto& [a, b] : ir::realTimePairs(p))
         if (happens(a) && happens(b)) next[static_cast<std::size_t>(a)].push_back(b);
     for (const auto& [loc, ops] : c.mbo)
         for (std::size_t i = 0; i + 1 < ops.size(); ++i)

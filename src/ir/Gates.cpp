@@ -107,12 +107,19 @@ std::vector<std::string> computeGates(Program& p) {
     return cycles;
 }
 
+std::vector<std::pair<int, int>> realTimePairs(const Program& p) {
+    std::vector<std::pair<int, int>> out;
+    for (const char* name : {"po", "ae", "iico"})
+        for (const auto& pair : staticRelation(p, name))
+            out.push_back(pair);
+    return out;
+}
+
 std::vector<std::pair<int, int>> realTimeOrder(const Program& p) {
     std::size_t n = p.events.size();
     std::vector<std::vector<int>> next(n);
-    for (const char* name : {"po", "ae", "iico"})
-        for (const auto& [a, b] : staticRelation(p, name))
-            next[static_cast<std::size_t>(a)].push_back(b);
+    for (const auto& [a, b] : realTimePairs(p))
+        next[static_cast<std::size_t>(a)].push_back(b);
     // reach[a][b]: a path from a to b. po, ae and iico form no cycle, so ordering events by
     // their longest path from a root is a topological order; fill reach in reverse.
     std::vector<std::vector<bool>> reach(n, std::vector<bool>(n, false));

@@ -30,8 +30,12 @@ bool gateCoversItself(const Event& gate);
  */
 std::vector<std::string> computeGates(Program& p);
 
-/** Orders every execution keeps in real time: po, issue before its own events (ae), iico;
- *  transitively reduced (pairs a longer path implies are left out). */
+/** Orders every execution keeps in real time: po, issue before its own events (ae), iico. */
+std::vector<std::pair<int, int>> realTimePairs(const Program& p);
+
+/** realTimePairs transitively reduced (pairs a longer path implies are left out): only for
+ *  encodings that order every event, happening or not; dropping an event that does not
+ *  happen from the reduced order would lose the order around it. */
 std::vector<std::pair<int, int>> realTimeOrder(const Program& p);
 
 /** The blocking mbarrier waits of the program (Chosen gates), in id order. */
