@@ -61,7 +61,7 @@ bool sameAnswer(const report::CheckResult& a, const report::CheckResult& b) {
     if (a.observation != b.observation || a.states.size() != b.states.size()) return false;
     for (std::size_t i = 0; i < a.states.size(); ++i)
         if (a.states[i].values != b.states[i].values) return false;
-    if (a.flags.size() != b.flags.size()) return false;
+    if (a.flags.size() != b.flags.size() || a.boundReached != b.boundReached) return false;
     for (std::size_t i = 0; i < a.flags.size(); ++i)
         if (a.flags[i].name != b.flags[i].name) return false;
     return true;

@@ -2,8 +2,8 @@
 #include "engine/ConcreteModel.hpp"
 
 #include "engine/MbarrierMachine.hpp"
-#include "engine/ValueSemantics.hpp"
 #include "ir/BaseRelations.hpp"
+#include "ir/ValueSemantics.hpp"
 #include "ir/Vocabulary.hpp"
 
 #include <algorithm>
@@ -120,7 +120,7 @@ BoolRel ConcreteModel::baseRelation(const std::string& name, const Choices& c,
                     const ir::Event& a = p_.events[at(order[i])];
                     int b = order[j];
                     if (!mbarrier::mayBeObserved(a, p_.events[at(b)])) continue;
-                    if (mbarrier::observedBy<ConcreteValues>(
+                    if (mbarrier::observedBy<ir::ConcreteValues>(
                             true, o.waitSuccess.at(b), o.phaseBefore.at(a.id), o.phaseBefore.at(b)))
                         r.set(at(a.id), at(b));
                 }

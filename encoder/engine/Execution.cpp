@@ -3,8 +3,8 @@
 
 #include "engine/GateSemantics.hpp"
 #include "engine/MbarrierMachine.hpp"
-#include "engine/ValueSemantics.hpp"
 #include "ir/Gates.hpp"
+#include "ir/ValueSemantics.hpp"
 
 #include <algorithm>
 #include <functional>
@@ -16,7 +16,7 @@ using ir::Value;
 
 namespace {
 
-using V = ConcreteValues;
+using V = ir::ConcreteValues;
 constexpr V values{};
 
 /** Memoised evaluation with cycle detection (a value that depends on itself is thin air). */
@@ -28,6 +28,30 @@ struct ValueEval {
     std::map<int, int> state; // read event -> 0 unvisited, 1 in progress, 2 done
     std::map<int, std::int64_t> readValue;
     std::map<int, bool> validBefore;
+    std::map<int, int> guardState; // event -> 1 in progress, 2 done
+    std::map<int, bool> guardHolds;
+
+    /**
+     * Does event `e` happen: past its gates (o.exists so far) and its guard holds? Guards
+     * read values, which come from writes that must happen themselves: evaluated on demand,
+     * so a write later in the event order is judged by its own guard (a cycle is thin air).
+     */
+    bool happens(int e) {
+        if (!o.exists[static_cast<std::size_t>(e)]) return false;
+        const ir::Event& ev = p.events[static_cast<std::size_t>(e)];
+        if (!ev.guard) return true;
+        int& s = guardState[e];
+        if (s == 2) return guardHolds[e];
+        if (s == 1) {
+            o.valueCycle = true;
+            return false;
+        }
+        s = 1;
+        bool holds = V::nonzero(eval(ev.guard));
+        guardHolds[e] = holds;
+        guardState[e] = 2;
+        return holds;
+    }
 
     std::int64_t read(int r) {
         int& s = state[r];
@@ -41,7 +65,7 @@ struct ValueEval {
         std::int64_t v = 0;
         // A candidate may read from a write after a blocked gate (it is discarded later):
         // that write's value may name operations that never ran.
-        if (it != c.rf.end() && o.exists[static_cast<std::size_t>(it->second)])
+        if (it != c.rf.end() && happens(it->second))
             v = eval(p.events[static_cast<std::size_t>(it->second)].written);
         readValue[r] = v;
         s = 2;
@@ -158,9 +182,10 @@ Outcome computeOutcome(const ir::Program& p, const Choices& c) {
     Outcome o;
     o.value.assign(p.events.size(), 0);
     o.exists = gateExistence(p, c.blocked);
-    ValueEval ev{p, c, o, {}, {}, {}, {}};
-    // mbarrier operations carry no guards; waits are simulated first because values may
-    // depend on their results (WaitResult) and on phase tokens. A blocked wait never returns.
+    ValueEval ev{p, c, o, {}, {}, {}, {}, {}, {}};
+    // mbarrier operations carry no guards (lowering allows none on them); waits are simulated first
+    // because values may depend on their results (WaitResult) and on phase tokens. A blocked wait
+    // never returns.
     for (const auto& [loc, ops] : c.mbo)
         simulateMbarrier(p, loc, ops, ev, o);
     for (int w : c.blocked)
@@ -177,11 +202,14 @@ Outcome computeOutcome(const ir::Program& p, const Choices& c) {
             !ev.condition(e, o.finalPhase.at(e.location), o.finalValid.at(e.location));
         o.blockedHold = o.blockedHold && stillFails;
     }
+    std::vector<bool> happens(p.events.size());
+    for (const auto& e : p.events)
+        happens[static_cast<std::size_t>(e.id)] = ev.happens(e.id);
+    o.exists = happens;
     for (const auto& e : p.events) {
         // What follows a blocked gate does not happen: its values may name operations that
         // never ran (a wait's result outside mbo), and nothing reads them.
         if (!o.exists[static_cast<std::size_t>(e.id)]) continue;
-        if (e.guard) o.exists[static_cast<std::size_t>(e.id)] = V::nonzero(ev.eval(e.guard));
         if (e.has(ir::Tag::W)) o.value[static_cast<std::size_t>(e.id)] = ev.eval(e.written);
         if (e.has(ir::Tag::R)) o.value[static_cast<std::size_t>(e.id)] = ev.read(e.id);
     }
@@ -223,8 +251,27 @@ bool fitsRealTime(const ir::Program& p, const Choices& c, const Outcome& o) {
 }
 
 std::int64_t evalValue(const ir::ValuePtr& v, const ir::Program& p, const Choices& c, Outcome& o) {
-    ValueEval ev{p, c, o, {}, {}, {}, {}};
+    ValueEval ev{p, c, o, {}, {}, {}, {}, {}, {}};
     return ev.eval(v); // every wait result is already in o.waitSuccess
+}
+
+std::vector<std::size_t> cutsReached(const ir::Program& p, const Choices& c, Outcome& o) {
+    std::vector<std::size_t> out;
+    for (std::size_t i = 0; i < p.cuts.size(); ++i) {
+        const ir::Cut& cut = p.cuts[i];
+        if (!gates::throughGates(values, p, cut.gates, true, Blocked{c.blocked})) continue;
+        if (cut.guard && !V::nonzero(evalValue(cut.guard, p, c, o))) continue;
+        out.push_back(i);
+    }
+    return out;
+}
+
+bool cutSpins(const ir::Program& p, std::size_t i, const Outcome& o) {
+    const ir::Cut& cut = p.cuts.at(i);
+    if (!cut.spinEligible) return false;
+    for (int w : cut.effects)
+        if (o.exists[static_cast<std::size_t>(w)]) return false;
+    return true;
 }
 
 std::vector<std::int64_t> finalState(const ir::Program& p, const Choices& c, Outcome& o) {

@@ -57,6 +57,12 @@ bool fitsRealTime(const ir::Program& p, const Choices& c, const Outcome& o);
 /** Value of a run-time expression in an outcome. */
 std::int64_t evalValue(const ir::ValuePtr& v, const ir::Program& p, const Choices& c, Outcome& o);
 
+/** The cuts of the program (ir::Cut) the execution reaches: past their gates, on their path. */
+std::vector<std::size_t> cutsReached(const ir::Program& p, const Choices& c, Outcome& o);
+
+/** Does the execution reach cut `i` after a spinning iteration (nothing written)? */
+bool cutSpins(const ir::Program& p, std::size_t i, const Outcome& o);
+
 /** Final values of the observed registers and locations (co-last write), in observed order. */
 std::vector<std::int64_t> finalState(const ir::Program& p, const Choices& c, Outcome& o);
 

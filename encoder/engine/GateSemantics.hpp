@@ -25,13 +25,20 @@ typename V::Bool passes(const V& v, const ir::Program& p, int gate, const Blocke
     return out;
 }
 
+/** `start` (the event's guard, or true) and every gate of `gates` passes. */
+template <class V, class Blocked>
+typename V::Bool throughGates(const V& v, const ir::Program& p, const std::vector<int>& gates,
+                              typename V::Bool start, const Blocked& blocked) {
+    for (int g : gates)
+        start = start && passes(v, p, g, blocked);
+    return start;
+}
+
 /** `start` (the event's guard, or true) and every gate before event `e` passes. */
 template <class V, class Blocked>
 typename V::Bool throughGates(const V& v, const ir::Program& p, const ir::Event& e,
                               typename V::Bool start, const Blocked& blocked) {
-    for (int g : e.gates)
-        start = start && passes(v, p, g, blocked);
-    return start;
+    return throughGates(v, p, e.gates, start, blocked);
 }
 
 /** Gate `g` holds its thread forever: a blocked wait, or a gate reached that never passes. */

@@ -77,6 +77,32 @@ std::string describeEvent(const ir::Program& p, int id, const std::string& note)
     return who + ": " + e.text + " (" + at.loc.str() + (note.empty() ? "" : ", " + note) + ")";
 }
 
+std::string describeCut(const ir::Program& p, std::size_t i) {
+    const ir::Cut& c = p.cuts.at(i);
+    return "P" + std::to_string(p.threads[static_cast<std::size_t>(c.thread)].id) + ": " + c.text +
+           " (" + c.loc.str() + ")";
+}
+
+void setBoundReached(report::CheckResult& r, const ir::Program& p,
+                     const std::set<std::size_t>& cuts) {
+    r.boundReached.clear();
+    std::set<std::string> seen; // one line per backward branch, however many paths reach it
+    for (std::size_t i : cuts)
+        if (seen.insert(describeCut(p, i)).second) r.boundReached.push_back(describeCut(p, i));
+    if (r.boundReached.empty()) return;
+    using report::Observation;
+    if (r.observation != Observation::Never && r.observation != Observation::Always &&
+        r.observation != Observation::Deadlock)
+        return;
+    std::string claim = report::toString(r.observation);
+    r.observation = Observation::Unknown;
+    r.ok = false;
+    r.unknownReason = "unroll bound " + std::to_string(p.unroll) + " reached at " +
+                      r.boundReached.front() +
+                      ": executions that loop longer are not covered, so " + claim +
+                      " is not a proof (rerun with a larger --unroll)";
+}
+
 namespace {
 
 std::vector<std::string> describeWitnesses(const ir::Program& p,

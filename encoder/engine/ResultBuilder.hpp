@@ -32,6 +32,17 @@ inline const char* const kHangFlag = "hang";
 /** "P1: <instruction text> (file:line:col)", or "(file:line:col, <note>)" with a note. */
 std::string describeEvent(const ir::Program& p, int id, const std::string& note = "");
 
+/** A cut of the program: "P1: bne r0, 1, LC00 (file:line:col)". */
+std::string describeCut(const ir::Program& p, std::size_t i);
+
+/**
+ * Sets r.boundReached from the Bound cuts some allowed execution reaches (indices into
+ * p.cuts). A verdict that claims an absence (Never, Always, Deadlock) is then no proof: it
+ * becomes Unknown, saying which loops reached the bound; the states found stay listed.
+ */
+void setBoundReached(report::CheckResult& r, const ir::Program& p,
+                     const std::set<std::size_t>& cuts);
+
 /**
  * Sets r.flags: the model's flags in its order, then `hang`, each with up to three witnesses
  * described by describeEvent (pairs joined by " / ").

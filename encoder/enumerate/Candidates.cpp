@@ -95,11 +95,16 @@ void forEachCandidate(const ir::Program& p, EnumerationLimit& limit, bool onlyPr
     }
     Choices c;
     c.blocked = blocked;
+    std::vector<std::size_t> pick(reads.size(), 0);
     auto visitRf = [&]() {
         Outcome o = computeOutcome(p, c);
         for (const auto& [r, w] : c.rf)
             if (o.exists[static_cast<std::size_t>(r)] && !o.exists[static_cast<std::size_t>(w)])
                 return true; // reads from a write that does not happen
+        // A read that does not happen (its path is not taken) has no value anyone uses: its
+        // first candidate stands for all of them.
+        for (std::size_t i = 0; i < reads.size(); ++i)
+            if (pick[i] != 0 && !o.exists[static_cast<std::size_t>(reads[i])]) return true;
         // Coherence orders over the writes that happen; the initial write comes first.
         std::vector<int> locs;
         std::vector<std::vector<int>> groups;
@@ -136,7 +141,7 @@ void forEachCandidate(const ir::Program& p, EnumerationLimit& limit, bool onlyPr
             for (int w : blocking)
                 if (!o.waitSuccess.at(w)) return !pastDeadline(limit);
         }
-        std::vector<std::size_t> pick(reads.size(), 0);
+        std::fill(pick.begin(), pick.end(), 0);
         while (true) {
             for (std::size_t i = 0; i < reads.size(); ++i)
                 c.rf[reads[i]] = candidates[i][pick[i]];

@@ -57,6 +57,7 @@ public:
         if (r.deadlockedWaits.empty())
             for (int w : blocking_)
                 r.deadlockedWaits.push_back(describeEvent(p_, w, "only jointly"));
+        setBoundReached(r, p_, beyondBound_);
         return true;
     }
 
@@ -82,11 +83,36 @@ public:
         }
         setStates(r, p_, states_);
         setFlags(r, p_, model, flags_);
+        setBoundReached(r, p_, beyondBound_);
     }
 
 private:
+    /**
+     * Leaves out executions that reach a cut (ir::Cut); true when `c` is one. A Bound cut
+     * reached by a consistent execution whose waits all succeed is noted (setBoundReached).
+     */
+    bool beyondCut(const Choices& c, Outcome& o, bool consistent) {
+        std::vector<std::size_t> cuts = cutsReached(p_, c, o);
+        if (cuts.empty()) return false;
+        bool spins = false;
+        std::vector<std::size_t> beyond;
+        for (std::size_t i : cuts) {
+            if (cutSpins(p_, i, o))
+                spins = true;
+            else
+                beyond.push_back(i);
+        }
+        bool progress = true;
+        for (int w : blocking_)
+            progress = progress && o.waitSuccess.at(w);
+        if (consistent && progress && !spins && !o.valueCycle)
+            beyondBound_.insert(beyond.begin(), beyond.end());
+        return true;
+    }
+
     bool visitFinishing(const Choices& c, Outcome& o) {
         ConcreteVerdict v = cm_.check(c, o, {}, true);
+        if (beyondCut(c, o, v.consistent)) return true;
         if (!v.consistent) return true;
         anyConsistent_ = true;
         bool progress = true;
@@ -108,6 +134,7 @@ private:
 
     bool visitHanging(const Choices& c, Outcome& o, const std::vector<int>& stuck) {
         if (o.valueCycle || !waitsHold(p_, c, o) || !fitsRealTime(p_, c, o)) return true;
+        if (!cutsReached(p_, c, o).empty()) return true; // as finishing executions do
         ConcreteVerdict v = cm_.check(c, o, {}, true);
         if (!v.consistent) return true;
         for (int g : stuck)
@@ -134,6 +161,7 @@ private:
     std::set<std::vector<std::int64_t>> states_;
     FlagWitnesses flags_;
     std::set<int> everSucceeded_;
+    std::set<std::size_t> beyondBound_;
     bool anyConsistent_ = false, thinAir_ = false;
 };
 

@@ -3,9 +3,9 @@
 
 #include "engine/GateSemantics.hpp"
 #include "engine/MbarrierMachine.hpp"
-#include "engine/ValueSemantics.hpp"
 #include "ir/BaseRelations.hpp"
 #include "ir/Gates.hpp"
+#include "ir/ValueSemantics.hpp"
 
 #include <algorithm>
 #include <stdexcept>
@@ -66,6 +66,22 @@ z3::expr ProgramEncoder::exists(int event) const {
     return out;
 }
 
+z3::expr ProgramEncoder::cutReached(std::size_t i) const {
+    const ir::Cut& c = program_.cuts.at(i);
+    z3::expr out = c.guard ? values_.nonzero(value(c.guard)) : ctx_.bool_val(true);
+    if (hangs_) out = gates::throughGates(values_, program_, c.gates, out, blockedOf());
+    return out;
+}
+
+z3::expr ProgramEncoder::cutSpins(std::size_t i) const {
+    const ir::Cut& c = program_.cuts.at(i);
+    if (!c.spinEligible) return ctx_.bool_val(false);
+    z3::expr out = cutReached(i);
+    for (int w : c.effects)
+        out = out && !exists(w);
+    return out;
+}
+
 std::map<int, z3::expr> ProgramEncoder::stuckGates() const {
     std::map<int, z3::expr> out;
     for (const auto& g : program_.events)
@@ -74,7 +90,7 @@ std::map<int, z3::expr> ProgramEncoder::stuckGates() const {
     return out;
 }
 
-/** The leaves of a value in the solver's terms (engine/ValueSemantics.hpp). */
+/** The leaves of a value in the solver's terms (ir/ValueSemantics.hpp). */
 struct ProgramEncoder::Leaves {
     const ProgramEncoder& enc;
     z3::expr read(int r) const { return enc.readValue_.at(r); }
@@ -208,7 +224,7 @@ void ProgramEncoder::encodeMbarrier(int location, const std::vector<int>& ops) {
             phaseAt.at(o) = z3::ite(here, state.phase, phaseAt.at(o));
             validAt.at(o) = z3::ite(here, state.valid, validAt.at(o));
             stampAt.at(o) = z3::ite(here, state.stamp, stampAt.at(o));
-            if (hangs_ && !e.gates.empty()) here = here && exists(o);
+            if (e.guard || (hangs_ && !e.gates.empty())) here = here && exists(o);
             auto step = mbarrier::apply(values_, state, e);
             if (mbarrier::mayComplete(e))
                 pendingAt.at(o) =

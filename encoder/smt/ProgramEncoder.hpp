@@ -34,6 +34,10 @@ public:
     const std::vector<std::pair<int, z3::expr>>& blockingWaits() const { return blocking_; }
 
     z3::expr exists(int event) const;
+    /** The execution reaches cut `i` of the program (ir::Cut): its path, past its gates. */
+    z3::expr cutReached(std::size_t i) const;
+    /** It reaches cut `i` after a spinning iteration (ir::Cut: nothing written). */
+    z3::expr cutSpins(std::size_t i) const;
     /** With hangs: spinning wait -> it blocks forever in this execution. */
     const std::map<int, z3::expr>& blocked() const { return blocked_; }
     /** With hangs: every gate -> its thread reaches it and never gets past (a blocked wait, a

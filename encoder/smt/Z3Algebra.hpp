@@ -69,7 +69,7 @@ struct Z3Algebra {
 };
 
 /**
- * The value algebra of the Z3 engine (see engine/ValueSemantics.hpp): Word is a 32-bit
+ * The value algebra of the Z3 engine (see ir/ValueSemantics.hpp): Word is a 32-bit
  * bit-vector, Int a Z3 integer, Bool a Z3 Boolean. The terms are plain, unsimplified.
  */
 struct Z3Values {
@@ -90,6 +90,7 @@ struct Z3Values {
     static Word bitXor(const Word& a, const Word& b) { return a ^ b; }
     static Bool signedGreater(const Word& a, const Word& b) { return a > b; }
     static Bool signedLess(const Word& a, const Word& b) { return a < b; }
+    static Bool unsignedLess(const Word& a, const Word& b) { return z3::ult(a, b); }
     static Bool equal(const Word& a, const Word& b) { return a == b; }
     Bool nonzero(const Word& a) const { return a != word(0); }
 

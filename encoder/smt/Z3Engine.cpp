@@ -176,18 +176,50 @@ bool findHangs(CheckResult& r, z3::context& ctx, const ir::Program& p,
     return collectFlags(r, h, withLiteral(base, z3::mk_or(any)), raised);
 }
 
+/**
+ * Which loops some allowed execution goes round more often than the unroll bound (ir::Cut).
+ * Asked before enumeration, whose blocking clauses would hide executions. False when the
+ * solver gives up.
+ */
+bool findBoundReached(CheckResult& r, Z3Session& s, std::set<std::size_t>& reached) {
+    z3::expr_vector base = s.assumptions(true, {}, true);
+    while (true) {
+        z3::expr_vector open(s.ctx());
+        for (const auto& [i, b] : s.boundCuts())
+            if (!reached.count(i)) open.push_back(b);
+        if (open.empty()) break;
+        z3::check_result res = s.check(withLiteral(base, z3::mk_or(open)));
+        if (res == z3::unknown) {
+            unknownResult(r, s.solver());
+            return false;
+        }
+        if (res == z3::unsat) break;
+        z3::model m = s.solver().get_model();
+        for (const auto& [i, b] : s.boundCuts())
+            if (m.eval(b, true).is_true()) reached.insert(i);
+    }
+    return true;
+}
+
 /** Every query of one test, in order; stops where the answer is complete or Unknown. */
 void runQueries(CheckResult& r, z3::context& ctx, Z3Session& s, const ir::Program& p,
                 const cat::ResolvedModel& model, const CheckOptions& options, const Budget& budget,
                 std::size_t& hangQueries) {
-    if (stopsEarly(r, s, p)) return;
+    std::set<std::size_t> beyond;
+    if (stopsEarly(r, s, p)) {
+        if (r.observation == Observation::Deadlock && findBoundReached(r, s, beyond))
+            setBoundReached(r, p, beyond);
+        return;
+    }
     // Flags first: enumeration adds blocking clauses that would hide executions.
     FlagWitnesses raised;
     if (!collectFlags(r, s, s.assumptions(true), raised)) return;
+    if (!findBoundReached(r, s, beyond)) return;
     enumerate(r, s, p);
     if (r.observation == Observation::Unknown) return;
     if (!findHangs(r, ctx, p, model, options, budget, raised, hangQueries)) return;
     setFlags(r, p, model, raised);
+    setBoundReached(r, p, beyond);
 }
 
 double secondsBetween(Clock::time_point a, Clock::time_point b) {

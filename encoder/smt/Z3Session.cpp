@@ -138,7 +138,8 @@ std::int64_t modelValue(const z3::model& m, const z3::expr& e) {
 
 Z3Session::Z3Session(z3::context& ctx, const ir::Program& p, const cat::ResolvedModel& model,
                      const CheckOptions& options, bool hangs, const Budget* budget)
-    : ctx_(ctx), program_(p), solver_(ctx), progress_(ctx.bool_const("progress")), budget_(budget) {
+    : ctx_(ctx), program_(p), solver_(ctx), progress_(ctx.bool_const("progress")),
+      withinBound_(ctx.bool_const("within-bound")), budget_(budget) {
     z3::params params(ctx);
     if (options.timeoutSeconds > 0)
         params.set("timeout", static_cast<unsigned>(options.timeoutSeconds * 1000));
@@ -148,6 +149,16 @@ Z3Session::Z3Session(z3::context& ctx, const ir::Program& p, const cat::Resolved
     for (unsigned i = 0; i < pe_->constraints().size(); ++i) {
         if (budget_ != nullptr && (i & 255U) == 0) budget_->poll(); // Z3 simplifies each
         solver_.add(pe_->constraints()[i]);
+    }
+
+    // Executions that reach a cut are left out: a spin iteration adds no final state, and
+    // beyond the unroll bound the path is not lowered (the bound query asks for them).
+    for (std::size_t i = 0; i < p.cuts.size(); ++i) {
+        z3::expr spins = pe_->cutSpins(i);
+        z3::expr beyond = pe_->cutReached(i) && !spins;
+        solver_.add(!spins);
+        solver_.add(z3::implies(withinBound_, !beyond));
+        boundCuts_.emplace_back(i, beyond);
     }
 
     z3::expr_vector lemmas(ctx);
@@ -206,12 +217,13 @@ Z3Session::Z3Session(z3::context& ctx, const ir::Program& p, const cat::Resolved
         observed_.push_back(pe_->finalValue(o));
 }
 
-z3::expr_vector Z3Session::assumptions(bool withProgress,
-                                       const std::set<std::string>& without) const {
+z3::expr_vector Z3Session::assumptions(bool withProgress, const std::set<std::string>& without,
+                                       bool beyondBound) const {
     z3::expr_vector out(ctx_);
     for (const auto& [name, lit] : axioms_)
         if (!without.count(name)) out.push_back(lit);
     if (withProgress) out.push_back(progress_);
+    if (!beyondBound) out.push_back(withinBound_);
     return out;
 }
 

@@ -35,8 +35,14 @@ public:
     /** Final values of the program's observed registers and locations, in order. */
     const std::vector<z3::expr>& observed() const { return observed_; }
 
-    /** Every axiom literal (except those in `without`), plus progress when asked. */
-    z3::expr_vector assumptions(bool withProgress, const std::set<std::string>& without = {}) const;
+    /**
+     * Every axiom literal (except those in `without`), plus progress when asked, plus the
+     * literal that keeps executions within the unroll bound (ir::Cut) unless `beyondBound`.
+     */
+    z3::expr_vector assumptions(bool withProgress, const std::set<std::string>& without = {},
+                                bool beyondBound = false) const;
+    /** Per Bound cut of the program: its index and when the execution reaches it. */
+    const std::vector<std::pair<std::size_t, z3::expr>>& boundCuts() const { return boundCuts_; }
 
     /** The execution a satisfying model describes, in the explicit engine's terms. */
     Choices choices(const z3::model& m);
@@ -55,6 +61,8 @@ private:
     std::vector<std::pair<std::string, z3::expr>> axioms_, flags_;
     std::vector<Witnesses> flagWitnesses_;
     z3::expr progress_;
+    z3::expr withinBound_;
+    std::vector<std::pair<std::size_t, z3::expr>> boundCuts_;
     std::vector<z3::expr> observed_;
     std::size_t queries_ = 0;
     const Budget* budget_;

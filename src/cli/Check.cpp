@@ -102,7 +102,8 @@ void applyLimits(report::CheckResult& r, double seconds, const engine::CheckOpti
 }
 
 Outcome checkOne(const std::string& path, const cat::ResolvedModel& model,
-                 const engine::CheckOptions& options, const report::ExpectationCheck& expectation) {
+                 const engine::CheckOptions& options, const lower::LowerOptions& lowering,
+                 const report::ExpectationCheck& expectation) {
     Outcome out;
     try {
         auto start = std::chrono::steady_clock::now();
@@ -110,7 +111,7 @@ Outcome checkOne(const std::string& path, const cat::ResolvedModel& model,
         // The test's own clock starts before lowering, so that --timeout covers it.
         engine::CheckOptions timed = options;
         timed.startedAt = std::chrono::steady_clock::now();
-        report::CheckResult r = engine::check(lower::lowerTest(test), model, timed);
+        report::CheckResult r = engine::check(lower::lowerTest(test, lowering), model, timed);
         std::chrono::duration<double> elapsed = std::chrono::steady_clock::now() - start;
         if (r.seconds == 0) r.seconds = elapsed.count();
         applyLimits(r, elapsed.count(), options);
@@ -199,6 +200,7 @@ void setupCheck(CLI::App& app) {
                   "each relation fixed by the program or decided by the solver, and (without "
                   "--no-time) phase times and Z3's counters (Z3 engine)");
     addMemoryLimitOption(*sub, args->memoryLimitMiB);
+    addUnrollOption(*sub, args->unroll);
     sub->add_option("--closures", args->closures,
                     "how Z3 encodes transitive closures: fixpoint (default: fresh conditions "
                     "bounded below, where the model's polarity allows it) or squaring (exact "
@@ -272,7 +274,8 @@ int runCheck(const CheckArgs& args) {
     const bool stdoutTerminal = stdoutIsTerminal();
     std::vector<Outcome> outcomes(inputs.tests.size());
     auto work = [&](std::size_t i) {
-        outcomes[i] = checkOne(inputs.tests[i], *model, options, expectations[i]);
+        outcomes[i] = checkOne(inputs.tests[i], *model, options, lower::LowerOptions{args.unroll},
+                               expectations[i]);
     };
     auto emit = [&](std::size_t i) {
         Outcome& o = outcomes[i];

@@ -2,6 +2,7 @@
 #pragma once
 
 #include "engine/Check.hpp"
+#include "lower/Lowerer.hpp"
 
 #include <CLI/CLI.hpp>
 #include <cstdint>
@@ -21,6 +22,7 @@ struct CheckArgs {
     bool stats = false;
     std::size_t memoryLimitMiB = engine::defaultMemoryLimitMiB();
     std::string closures = "fixpoint"; ///< --closures: fixpoint or squaring (Z3)
+    int unroll = lower::LowerOptions{}.unroll;
     bool expectationsOnly = false;
     std::vector<std::string> failOnFlags; ///< flag names, or `any`: raising one fails the run
     std::vector<std::string> paths;

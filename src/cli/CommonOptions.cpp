@@ -70,6 +70,17 @@ CLI::Option* addMemoryLimitOption(CLI::App& sub, std::size_t& mib) {
         ->option_text("MIB");
 }
 
+CLI::Option* addUnrollOption(CLI::App& sub, int& unroll) {
+    return sub
+        .add_option("--unroll", unroll,
+                    "how many times a path may take a backward branch whose condition depends on "
+                    "values read at run time (default 2, as herd); executions that would go "
+                    "round more often are reported, and then Never is not claimed. Loops with "
+                    "constant conditions always run to their end")
+        ->check(nonNegative(true, 1000))
+        ->option_text("N");
+}
+
 CLI::Option* addOutputOption(CLI::App& sub, std::string& path, const std::string& what) {
     return sub
         .add_option("-o,--output", path,

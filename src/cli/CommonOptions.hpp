@@ -26,6 +26,9 @@ CLI::Option* addEngineOption(CLI::App& sub, engine::EngineKind& kind,
 /** `--memory-limit MIB`: resident memory above which a test stops as Unknown; 0: none. */
 CLI::Option* addMemoryLimitOption(CLI::App& sub, std::size_t& mib);
 
+/** `--unroll N`: how often a loop whose condition depends on run-time values is unrolled. */
+CLI::Option* addUnrollOption(CLI::App& sub, int& unroll);
+
 /** `-o,--output FILE`: write there instead of standard output. */
 CLI::Option* addOutputOption(CLI::App& sub, std::string& path, const std::string& what);
 

@@ -35,6 +35,7 @@ struct DiffArgs {
     bool json = false;
     unsigned jobs = 1;
     double timeoutSeconds = 0;
+    int unroll = lower::LowerOptions{}.unroll;
     std::vector<std::string> paths;
 };
 
@@ -136,7 +137,7 @@ int runDiff(const DiffArgs& args) {
     auto work = [&](std::size_t i) {
         try {
             litmus::Test test = litmus::parseLitmusFile(inputs.tests[i]);
-            ir::Program program = lower::lowerTest(test);
+            ir::Program program = lower::lowerTest(test, lower::LowerOptions{args.unroll});
             pairs[i].a = engine::check(program, *a, options);
             pairs[i].b = engine::check(program, *b, options);
         } catch (const InputError& e) {
@@ -196,6 +197,7 @@ void setupDiff(CLI::App& app) {
         ->option_text("MODEL");
     sub->add_flag("--json", args->json, "print one JSON object");
     addJobsOption(*sub, args->jobs, "check N tests at a time; the output does not change");
+    addUnrollOption(*sub, args->unroll);
     addTimeoutOption(*sub, args->timeoutSeconds,
                      "wall-clock limit per test and model; a test that hits it is not compared");
     sub->add_option("PATH", args->paths,

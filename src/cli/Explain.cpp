@@ -27,6 +27,7 @@ struct ExplainArgs {
     std::string modelFile;
     std::string output;
     std::string flag;
+    int unroll = lower::LowerOptions{}.unroll;
 };
 
 std::string renderText(const Explanation& ex) {
@@ -101,7 +102,8 @@ std::string renderSvg(const std::string& dot) {
 
 int runExplain(const ExplainArgs& args) {
     auto model = loadModelArg(args.modelFile);
-    ir::Program program = lower::lowerTest(litmus::parseLitmusFile(args.test));
+    ir::Program program =
+        lower::lowerTest(litmus::parseLitmusFile(args.test), lower::LowerOptions{args.unroll});
     std::optional<std::string> outcome;
     if (!args.outcome.empty()) outcome = args.outcome;
     Explanation ex =
@@ -129,6 +131,7 @@ void setupExplain(CLI::App& app) {
         "explain",
         "Show a witness execution for an allowed outcome, or the named axioms that forbid it");
     sub->add_option("TEST", args->test, "a litmus file")->required();
+    addUnrollOption(*sub, args->unroll);
     sub->add_option(
         "--outcome", args->outcome,
         "final state to explain, e.g. \"P1:r0=0; x=1\" (default: the test's condition)");

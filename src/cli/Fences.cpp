@@ -44,6 +44,7 @@ struct FencesArgs {
     unsigned jobs = 1;
     double timeoutSeconds = 0;
     engine::EngineKind engine = engine::EngineKind::Z3;
+    int unroll = lower::LowerOptions{}.unroll;
     std::vector<std::string> paths;
 };
 
@@ -260,17 +261,19 @@ int runFences(const FencesArgs& args) {
     engine::CheckOptions options;
     options.engine = args.engine;
     options.timeoutSeconds = args.timeoutSeconds;
+    const lower::LowerOptions lowering{args.unroll};
     auto work = [&](std::size_t i) {
         TestRun& run = runs[jobs[i].test];
         if (!run.parseError.empty()) return;
         try {
             if (!jobs[i].effect) {
-                run.base = engine::check(lower::lowerTest(run.test), *model, options);
+                run.base = engine::check(lower::lowerTest(run.test, lowering), *model, options);
                 return;
             }
             Effect& e = run.effects[*jobs[i].effect];
-            e.result = engine::check(lower::lowerTest(ptx::applyMutation(run.test, e.mutation)),
-                                     *model, options);
+            e.result =
+                engine::check(lower::lowerTest(ptx::applyMutation(run.test, e.mutation), lowering),
+                              *model, options);
         } catch (const InputError& err) {
             if (!jobs[i].effect)
                 run.baseError = err.what();
@@ -328,6 +331,7 @@ void setupFences(CLI::App& app) {
     addModelOption(*sub, args->model);
     sub->add_flag("--json", args->json, "print one JSON object");
     addJobsOption(*sub, args->jobs, "check N mutants at a time; the output does not change");
+    addUnrollOption(*sub, args->unroll);
     addTimeoutOption(*sub, args->timeoutSeconds,
                      "wall-clock limit per check; a weakening that hits it is reported unknown");
     addEngineOption(

@@ -11,6 +11,15 @@ namespace ptxmc::ir {
 
 namespace {
 
+void collectSources(const ValuePtr& v, std::set<int>& out) {
+    if (!v) return;
+    if (v->op == Value::Op::ReadOf || v->op == Value::Op::WaitResult ||
+        v->op == Value::Op::PhaseToken)
+        out.insert(v->event);
+    for (const auto& a : v->args)
+        collectSources(a, out);
+}
+
 using Pred = std::function<bool(const Event&, const Event&)>;
 
 Pairs allPairs(const Program& p, const Pred& pred) {
@@ -27,16 +36,7 @@ bool isMemoryLike(const Event& e) {
 
 /** A read never reads the write of its own instruction (an mma's D, an atom's write). */
 bool sameOperation(const Event& w, const Event& r) {
-    return w.thread >= 0 && w.thread == r.thread && w.instruction == r.instruction;
-}
-
-void collectSources(const ValuePtr& v, std::set<int>& out) {
-    if (!v) return;
-    if (v->op == Value::Op::ReadOf || v->op == Value::Op::WaitResult ||
-        v->op == Value::Op::PhaseToken)
-        out.insert(v->event);
-    for (const auto& a : v->args)
-        collectSources(a, out);
+    return w.thread >= 0 && w.thread == r.thread && w.instance == r.instance;
 }
 
 Pairs dependencies(const Program& p) {
@@ -49,6 +49,16 @@ Pairs dependencies(const Program& p) {
             out.emplace(s, e.id);
     }
     return {out.begin(), out.end()};
+}
+
+/** A branch's condition sources to every event after the branch in its thread. */
+Pairs controlDependencies(const Program& p) {
+    Pairs out;
+    for (const auto& e : p.events)
+        for (int s : e.ctrlSources)
+            out.emplace_back(s, e.id);
+    std::sort(out.begin(), out.end());
+    return out;
 }
 
 Pairs bulkWaits(const Program& p) {
@@ -189,8 +199,7 @@ Pairs staticRelation(const Program& p, const std::string& name) {
     if (name == "rmw")
         return allPairs(p, [](const Event& a, const Event& b) {
             return a.has(Tag::RMW) && a.has(Tag::R) && b.has(Tag::RMW) && b.has(Tag::W) &&
-                   a.thread == b.thread && b.poIndex == a.poIndex + 1 &&
-                   a.instruction == b.instruction;
+                   a.thread == b.thread && b.poIndex == a.poIndex + 1 && a.instance == b.instance;
         });
     if (name == "syncbar")
         return allPairs(p, [](const Event& a, const Event& b) {
@@ -208,6 +217,7 @@ Pairs staticRelation(const Program& p, const std::string& name) {
             return (a.has(Tag::R) && (b.has(Tag::W) || signal)) || (a.has(Tag::W) && signal);
         });
     if (name == "dep") return dependencies(p);
+    if (name == "ctrl") return controlDependencies(p);
     if (name == "cta-shared")
         return sharedCellsOf(p, [](const Event& e, int cta) { return cta == e.cta; });
     if (name == "cluster-shared") {

@@ -39,8 +39,13 @@ struct Value {
         Xor,
         Max,
         Min,
-        Eq,  ///< 1 when args equal, else 0
-        Ite, ///< args[0] != 0 ? args[1] : args[2]
+        Eq,   ///< 1 when args equal, else 0
+        Ite,  ///< args[0] != 0 ? args[1] : args[2]
+        Not,  ///< 1 when args[0] == 0, else 0 (a predicate's negation)
+        LAnd, ///< 1 when both args are nonzero
+        LOr,  ///< 1 when either arg is nonzero
+        Lt,   ///< 1 when args[0] < args[1] as signed 32-bit values
+        Ltu,  ///< 1 when args[0] < args[1] as unsigned 32-bit values
     };
     Op op = Op::Const;
     std::int64_t constant = 0;
@@ -49,7 +54,10 @@ struct Value {
 
     static ValuePtr makeConst(std::int64_t c);
     static ValuePtr readOf(int event);
+    /** An operation on `args`; folded to a constant when every operand is one (and a
+     *  conditional with a constant condition to the branch it picks). */
     static ValuePtr make(Op op, std::vector<ValuePtr> args);
+    bool isConst() const { return op == Op::Const; }
 };
 
 /** Which mbarrier operation an MBAR event performs. */
@@ -62,6 +70,7 @@ struct Event {
     int poIndex = -1;     ///< position among the thread's issue-level events; -1 for exec/init
     int issue = -1;       ///< exec events: the id of the issuing event
     int instruction = -1; ///< index of the source instruction within its thread
+    int instance = -1;    ///< which execution of it (unrolled loops run one instruction again)
     std::string text;     ///< instruction text (and the role of an exec event)
     SourceLoc loc;
 
@@ -79,6 +88,8 @@ struct Event {
     Space space = Space::None;
     ValuePtr written; ///< writes: the value stored
     ValuePtr guard;   ///< the event happens only when guard != 0 (null: always)
+    /// Reads and waits a branch taken before this event (in its thread) depends on: ctrl
+    std::vector<int> ctrlSources;
 
     // mbarrier
     MbOp mbOp = MbOp::None;

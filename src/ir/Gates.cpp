@@ -71,6 +71,16 @@ void fillGates(Program& p) {
     }
     for (auto& e : p.events)
         if (e.issue >= 0) e.gates = p.events[static_cast<std::size_t>(e.issue)].gates;
+    // A cut is reached once the gates before it pass, as an event there would be.
+    for (auto& cut : p.cuts) {
+        const auto& events = p.threads[static_cast<std::size_t>(cut.thread)].events;
+        cut.gates.clear();
+        for (int k = 0; k < cut.position; ++k) {
+            const Event& e =
+                p.events[static_cast<std::size_t>(events[static_cast<std::size_t>(k)])];
+            if (gateKind(e) != GateKind::None) cut.gates.push_back(e.id);
+        }
+    }
 }
 
 } // namespace

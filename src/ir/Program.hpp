@@ -20,6 +20,27 @@ struct Location {
     std::int64_t mbCount = 0; ///< mbarrier: initial expected count (0: uninitialised)
 };
 
+/**
+ * Where an unrolled path of a thread stops. Loops are unrolled to a bound (herd's and Dat3M's
+ * convention); a path that would go round once more stops here, and executions in which it
+ * does (guard != 0, once the gates before it pass) are left out of the final states.
+ * Reaching it means a longer execution exists that the check does not cover, unless the last
+ * iteration was a spin: it wrote nothing in this execution (none of `effects` happened) and
+ * changes no register the next iteration does not set again (`spinEligible`). A spinning
+ * iteration can be left out of any execution without changing its final state, so nothing
+ * is lost (Dat3M's dynamic spin-loop detection; litmus/README.md, Control flow).
+ */
+struct Cut {
+    bool spinEligible = false; ///< the loop body carries no register and only reads or fences
+    std::vector<int> effects;  ///< writes the last iteration may perform
+    int thread = -1;
+    int position = 0;       ///< issue-level events of the thread before the cut
+    ValuePtr guard;         ///< when the path reaches the cut (null: always)
+    SourceLoc loc;          ///< the backward branch
+    std::string text;       ///< that branch's instruction text
+    std::vector<int> gates; ///< gates open at the cut (ir/Gates.hpp)
+};
+
 struct ThreadInfo {
     int id = 0;
     int cta = 0, cluster = 0, gpu = 0;
@@ -46,6 +67,8 @@ struct Program {
     litmus::Condition::Quantifier quantifier = litmus::Condition::Quantifier::Exists;
     std::string conditionText;
     std::vector<std::string> staticDeadlocks; ///< barriers nobody can complete, etc.
+    std::vector<Cut> cuts;                    ///< where unrolled loops stop
+    int unroll = 0;                           ///< the bound they were unrolled to
 };
 
 } // namespace ptxmc::ir

@@ -1,5 +1,9 @@
-// Constructors for run-time value expressions.
+// Constructors for run-time value expressions, folding what is known while lowering.
 #include "ir/Event.hpp"
+#include "ir/ValueSemantics.hpp"
+
+#include <algorithm>
+#include <stdexcept>
 
 namespace ptxmc::ir {
 
@@ -17,11 +21,34 @@ ValuePtr Value::readOf(int event) {
     return v;
 }
 
+namespace {
+
+/** Leaves are never reached: only operations over constants are folded. */
+struct NoSources {
+    [[noreturn]] static std::int64_t fail() { throw std::logic_error("folded a run-time value"); }
+    std::int64_t read(int) const { fail(); }
+    bool waitSuccess(int) const { fail(); }
+    std::int64_t phaseBefore(int) const { fail(); }
+};
+
+bool allConst(const std::vector<ValuePtr>& args) {
+    return std::all_of(args.begin(), args.end(), [](const ValuePtr& a) { return a->isConst(); });
+}
+
+} // namespace
+
 ValuePtr Value::make(Op op, std::vector<ValuePtr> args) {
+    // A conditional whose condition is known is the branch it takes; a loop counter or a
+    // branch on a constant folds away, so only run-time values reach the engines.
+    if (op == Op::Ite && args.at(0)->isConst()) return args[0]->constant != 0 ? args[1] : args[2];
     auto v = std::make_shared<Value>();
     v->op = op;
     v->args = std::move(args);
-    return v;
+    if (!allConst(v->args)) return v;
+    NoSources none;
+    constexpr ConcreteValues values{};
+    return makeConst(applyValue(values, *v, none,
+                                [&](std::size_t i) { return wrap32(v->args.at(i)->constant); }));
 }
 
 } // namespace ptxmc::ir

@@ -28,6 +28,13 @@ struct Operand {
     SourceLoc loc;
 };
 
+/** An instruction's guard predicate: `@p` (runs when p != 0) or `@!p` (when p == 0). */
+struct Predicate {
+    std::string reg;
+    bool negated = false;
+    SourceLoc loc; ///< the `@`
+};
+
 /** One cell of the code table: an instruction, a label `LC00:`, or nothing (empty cell). */
 struct Instruction {
     std::string opcode; ///< full dotted opcode, e.g. `tcgen05.mma.cta_group::1.kind::f16`
@@ -35,6 +42,7 @@ struct Instruction {
         parts; ///< opcode split at '.', e.g. {"tcgen05","mma","cta_group::1","kind::f16"}
     std::vector<Operand> operands;
     std::optional<std::string> label; ///< set (and opcode empty) when the cell is `NAME:`
+    std::optional<Predicate> guard;   ///< `@p` / `@!p` before the opcode
     SourceLoc loc;                    ///< position of the opcode's first character
 };
 

@@ -221,7 +221,36 @@ bool validOpcodePart(std::string_view part) {
 
 } // namespace
 
+/** `@p` or `@!p` at the start of a cell (PTX ISA 9.7.8: guard predicates); moves `begin`. */
+static std::optional<Predicate> parseGuard(const SourceText& src, std::size_t& begin,
+                                           std::size_t end) {
+    const std::string& s = src.text();
+    std::size_t i = begin;
+    while (i < end && isSpace(s[i]))
+        ++i;
+    if (i >= end || s[i] != '@') return std::nullopt;
+    Predicate p;
+    p.loc = src.loc(i);
+    ++i;
+    if (i < end && s[i] == '!') {
+        p.negated = true;
+        ++i;
+    }
+    std::size_t e = i;
+    while (e < end && (isIdentChar(s[e]) || (e == i && s[e] == '%')))
+        ++e;
+    if (e == i || !(isIdentStart(s[i]) || s[i] == '%'))
+        src.fail(i, "expected a predicate register after '@'");
+    p.reg = s.substr(i, e - i);
+    if (e >= end || !isSpace(s[e]))
+        src.fail(e, "expected an instruction after the guard '@" +
+                        std::string(p.negated ? "!" : "") + p.reg + "'");
+    begin = e;
+    return p;
+}
+
 Instruction parseInstruction(const SourceText& src, std::size_t begin, std::size_t end) {
+    std::optional<Predicate> guard = parseGuard(src, begin, end);
     Lexer lx(src, begin, end, "end of the instruction");
     const Token op = lx.opcode();
     Instruction ins;
@@ -240,9 +269,11 @@ Instruction parseInstruction(const SourceText& src, std::size_t begin, std::size
         if (after.kind != Token::Kind::End)
             lx.fail(after, "label " + quote(text) + " must be alone in its cell, found " +
                                lx.describe(after) + " after it");
+        if (guard) src.fail(op.begin, "a label cannot have a guard predicate");
         ins.label = name;
         return ins;
     }
+    ins.guard = guard;
     ins.opcode = text;
     std::size_t a = 0;
     for (;;) {

@@ -106,11 +106,6 @@ void Lowerer::resolveCondition() {
 
 namespace ptxmc::lower {
 
-/** Wraps a value to the 32-bit registers the engines compute with, read as signed. */
-std::int64_t wrap32(std::int64_t v) {
-    return static_cast<std::int32_t>(static_cast<std::uint32_t>(v));
-}
-
 bool evaluateProp(const litmus::Prop& p, const std::map<std::string, std::int64_t>& values) {
     using K = litmus::Prop::Kind;
     switch (p.kind) {

@@ -174,7 +174,8 @@ void lowerAtomic(Lowerer& l, const ptx::Atom& at) {
         w.written = arg;
     } else if (cas) {
         w.written = casNew;
-        w.guard = Value::make(Value::Op::Eq, {old, arg}); // a failed cas does not write
+        ir::ValuePtr swaps = Value::make(Value::Op::Eq, {old, arg}); // a failed cas does not write
+        w.guard = w.guard ? Value::make(Value::Op::LAnd, {w.guard, swaps}) : swaps;
     } else {
         w.written = Value::make(atomOp(at.op), {old, arg});
     }

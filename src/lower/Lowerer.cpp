@@ -14,13 +14,15 @@ using ir::Tag;
 using litmus::LocationDecl;
 using litmus::Operand;
 
-ir::Program lowerTest(const litmus::Test& test) {
-    return Lowerer(test).run();
+ir::Program lowerTest(const litmus::Test& test, const LowerOptions& options) {
+    return Lowerer(test, options).run();
 }
 
-Lowerer::Lowerer(const litmus::Test& test) : test_(test) {
+Lowerer::Lowerer(const litmus::Test& test, const LowerOptions& options)
+    : test_(test), options_(options) {
     program_.name = test.name;
     program_.file = test.file;
+    program_.unroll = options.unroll;
 }
 
 void Lowerer::fail(const SourceLoc& loc, const std::string& message) const {
@@ -192,31 +194,6 @@ void Lowerer::declareRegisters() {
     }
 }
 
-void Lowerer::lowerThread(std::size_t index) {
-    threadIndex_ = index;
-    thread_ = &test_.threads[index];
-    registers_ = initialRegisters_[thread_->id];
-    pendingBulk.clear();
-    committedGroups.clear();
-    instIndex_ = 0;
-    for (const auto& inst : thread_->code) {
-        inst_ = &inst;
-        lowerInstruction(inst);
-        ++instIndex_;
-    }
-    threadInfo().finalRegisters = registers_;
-}
-
-void Lowerer::lowerInstruction(const litmus::Instruction& inst) {
-    if (inst.label) fail(inst.loc, "labels and branches are not supported yet");
-    // The test-wide cta_group is checked as the qualifier is decoded (PTX ISA 9.7.16.5).
-    ptx::Insn insn = ptx::decode(inst, [&](int group) { noteCtaGroup(group, inst.loc); });
-    if (lowerTcgen05(*this, insn) || lowerMbarrier(*this, insn) || lowerBulk(*this, insn) ||
-        lowerGeneric(*this, insn))
-        return;
-    fail(inst.loc, "unknown instruction '" + inst.opcode + "'");
-}
-
 ir::Event& Lowerer::issue(std::initializer_list<Tag> tags) {
     checkEventLimit(inst_->loc);
     ir::Event e;
@@ -224,6 +201,9 @@ ir::Event& Lowerer::issue(std::initializer_list<Tag> tags) {
     e.thread = static_cast<int>(threadIndex_);
     e.poIndex = static_cast<int>(threadInfo().events.size());
     e.instruction = instIndex_;
+    e.instance = instance_;
+    e.guard = path_.guard;
+    e.ctrlSources.assign(path_.ctrl.begin(), path_.ctrl.end());
     e.text = inst_->opcode;
     e.loc = inst_->loc;
     for (Tag t : tags)
@@ -244,6 +224,9 @@ ir::Event& Lowerer::exec(int issueId, const std::string& role, std::initializer_
     e.thread = parent.thread;
     e.issue = issueId;
     e.instruction = parent.instruction;
+    e.instance = parent.instance;
+    e.guard = parent.guard; // an operation that is not issued performs nothing
+    e.ctrlSources = parent.ctrlSources;
     e.text = parent.text + " (" + role + ")";
     e.loc = parent.loc;
     e.tags = {Tag::EXEC};

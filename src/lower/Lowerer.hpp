@@ -2,18 +2,31 @@
 #pragma once
 
 #include "ir/Program.hpp"
+#include "ir/ValueSemantics.hpp"
 #include "litmus/Ast.hpp"
 #include "ptx/Insn.hpp"
 
 #include <map>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
 namespace ptxmc::lower {
 
+/** How loops are unrolled (litmus/README.md, Loops). */
+struct LowerOptions {
+    /// A backward branch whose condition depends on run-time values is taken at most this
+    /// many times on a path (herd's and Dat3M's bound); one with a constant condition is
+    /// followed to its end, at most kMaxConstantIterations times.
+    int unroll = 2;
+};
+
+/** Backward branches with constant conditions are followed at most this often (then an error). */
+inline constexpr int kMaxConstantIterations = 4096;
+
 /** Lowers a whole test. Throws InputError for malformed or unsupported programs. */
-ir::Program lowerTest(const litmus::Test& test);
+ir::Program lowerTest(const litmus::Test& test, const LowerOptions& options = {});
 
 /** A location instance an operand resolved to. */
 struct Address {
@@ -43,9 +56,23 @@ struct DeallocRecord {
 inline constexpr std::size_t kMaxThreads = 1024;
 inline constexpr std::size_t kMaxEvents = 16384;
 
+/** What one path through a thread's code carries: its condition, registers, bookkeeping. */
+struct PathState {
+    ir::ValuePtr guard; ///< when the path is taken (null: always; never a constant)
+    std::map<std::string, ir::ValuePtr> registers;
+    std::vector<int> pendingBulk, committedGroups;
+    std::set<int> ctrl;     ///< reads and waits the branches taken so far depend on
+    SourceLoc conditionLoc; ///< the branch that made `guard` depend on run-time values
+    /// Per instruction the path reached: the thread's event count when it last did
+    std::map<std::size_t, std::size_t> enteredAt;
+    /// Per instruction the path reached: its guard then (a loop whose way back adds no run-time
+    /// condition to it runs a fixed number of times)
+    std::map<std::size_t, ir::ValuePtr> guardAt;
+};
+
 class Lowerer {
 public:
-    explicit Lowerer(const litmus::Test& test);
+    explicit Lowerer(const litmus::Test& test, const LowerOptions& options = {});
     ir::Program run();
 
     // --- used by the instruction families ---
@@ -72,6 +99,10 @@ public:
     std::optional<Address> addressInCta(const Address& a, int cta);
     /** Value of a register or immediate operand. */
     ir::ValuePtr value(const litmus::Operand& op);
+    /** Does the current path run only when run-time values say so? */
+    bool conditional() const { return path_.guard != nullptr; }
+    /** A spinning mbarrier wait loop is being lowered as one blocking wait. */
+    bool spinWait() const { return spinWait_; }
     /** Defines a register operand (a Name; `_` is ignored). */
     void define(const litmus::Operand& op, ir::ValuePtr v);
     /** Operand `i` of the current instruction, or an error saying how many are needed. */
@@ -88,9 +119,9 @@ public:
     /** Records the test-wide cta_group and rejects a second, different value. */
     void noteCtaGroup(int group, const SourceLoc& loc);
 
-    // bulk async-group bookkeeping for the current thread
-    std::vector<int> pendingBulk;     ///< copies not yet committed
-    std::vector<int> committedGroups; ///< commit_group events, oldest first
+    // bulk async-group bookkeeping for the current path
+    std::vector<int>& pendingBulk = path_.pendingBulk;         ///< copies not yet committed
+    std::vector<int>& committedGroups = path_.committedGroups; ///< commit_groups, oldest first
 
     // tensor-memory allocation bookkeeping (PTX ISA 9.7.16.7.1), matched by resolveAllocations
     std::map<int, int> tmemNextColumn; ///< per CTA: the first column no alloc has taken
@@ -100,8 +131,12 @@ public:
 private:
     void declareLocations();
     void declareRegisters();
+    // control flow (ControlFlow.cpp): paths through a thread's code, merged where they meet
     void lowerThread(std::size_t index);
-    void lowerInstruction(const litmus::Instruction& inst);
+    /** Runs instruction `pc` on path_; the successors go to `next` (pc, taken backward). */
+    void step(std::size_t pc, std::vector<std::pair<std::size_t, ir::ValuePtr>>& jumps,
+              bool& fallsThrough);
+    void checkConditional(const litmus::Instruction& inst, const ptx::Insn& insn) const;
     void computeStaticDeadlocks();
     void resolveCondition();
     int vaddrFor(const std::string& name, int cta, int row);
@@ -116,7 +151,11 @@ private:
     std::map<std::tuple<std::string, int, int>, int> cells_;  ///< (root name, cta, row) -> location
     std::map<std::tuple<std::string, int, int>, int> vaddrs_; ///< (name, cta, row) -> vaddr
     std::map<int, std::map<std::string, ir::ValuePtr>> initialRegisters_;
-    std::map<std::string, ir::ValuePtr> registers_; ///< current thread
+    std::map<std::string, ir::ValuePtr>& registers_ = path_.registers; ///< current path
+    PathState path_;
+    LowerOptions options_;
+    bool spinWait_ = false;
+    int instance_ = 0; ///< instructions run so far by the current thread, over all paths
     int ctaGroup_ = 0;
     SourceLoc ctaGroupLoc_;
 };
@@ -138,8 +177,8 @@ std::string refName(const litmus::Ref& r);
 
 /** Value of the condition's proposition in a final state (names as refName prints them). */
 bool evaluateProp(const litmus::Prop& p, const std::map<std::string, std::int64_t>& values);
-/** A value as the 32-bit registers hold it, read as signed. */
-std::int64_t wrap32(std::int64_t v);
+/** A value as the 32-bit registers hold it, read as signed (ir/ValueSemantics.hpp). */
+using ir::wrap32;
 
 // Helpers shared by the families.
 /** The base set of a scope or semantics; none for Scope::None / Sem::None. */

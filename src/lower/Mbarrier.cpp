@@ -97,7 +97,8 @@ void lowerWait(Lowerer& l, const ptx::MbarrierWait& w) {
         argOp.value != 1)
         l.fail(argOp.loc, "phase parity must be 0 or 1");
     ir::ValuePtr arg = l.value(argOp);
-    bool blocking = l.operand(0).kind == litmus::Operand::Kind::Sink;
+    // `_` waits until the phase completes; so does a loop that only retries the wait.
+    bool blocking = l.operand(0).kind == litmus::Operand::Kind::Sink || l.spinWait();
     ir::Event& e = l.issue({Tag::MB_WAIT});
     mbarrierEvent(l, e, a, ir::MbOp::Wait);
     setMbOrdering(e, w.sem == ptx::Sem::Relaxed ? ir::Sem::Relaxed : ir::Sem::Acquire,

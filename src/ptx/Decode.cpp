@@ -76,6 +76,8 @@ Insn decode(const litmus::Instruction& inst, const CtaGroupHook& onCtaGroup) {
         d.fail("non-bulk cp.async is not supported");
     } else if (auto op = detail::decodeGeneric(d)) {
         out.op = *op;
+    } else if (auto control = detail::decodeControl(d)) {
+        out.op = *control;
     } else {
         d.fail("unknown instruction '" + inst.opcode + "'");
     }

@@ -30,6 +30,7 @@ struct Decoder {
 };
 
 std::optional<Op> decodeGeneric(Decoder& d);
+std::optional<Op> decodeControl(Decoder& d);
 Op decodeMbarrier(Decoder& d);
 Op decodeBulk(Decoder& d);
 Op decodeTcgen05(Decoder& d);

@@ -210,24 +210,63 @@ struct Tcgen05Fence {
     bool before = true; ///< fence::before_thread_sync, else after
 };
 
+/** Integer comparisons of setp and of Dat3M's compare-and-branch (PTX ISA 9.7.3.1). */
+enum class CmpOp { Eq, Ne, Lt, Le, Gt, Ge, Lo, Ls, Hi, Hs };
+
+/** bra{.uni} LABEL, and Dat3M's `goto LABEL` (PTX ISA 9.7.8.1). */
+struct Bra {
+    bool uni = false;
+    bool gotoSpelling = false;
+};
+
+/** Dat3M's compare-and-branch `beq a, b, LABEL` (also bne, blt, ble, bgt, bge): signed. */
+struct CompareBranch {
+    CmpOp cmp = CmpOp::Eq;
+};
+
+/** setp.CmpOp.type p, a, b (PTX ISA 9.7.3.1): p = 1 when the comparison holds, else 0. */
+struct Setp {
+    CmpOp cmp = CmpOp::Eq;
+    Type type;
+};
+
+/** mov.type d, a (PTX ISA 9.7.9.1) between registers and immediates. */
+struct Mov {
+    Type type;
+};
+
+/** elect.sync d, p, membermask (PTX ISA 9.7.13.11; `d|p` is written `d, p` in a cell). */
+struct Elect {};
+
+/** exit / ret: the thread's path ends here (PTX ISA 9.7.8.4, 9.7.8.5). */
+struct Exit {
+    bool ret = false;
+};
+
 using Op = std::variant<Ld, St, Atom, Fence, Membar, ProxyFence, Barrier, Arith, MbarrierInit,
                         MbarrierArrive, MbarrierTx, MbarrierWait, BulkCopy, BulkCommit, BulkWait,
                         Tcgen05Alloc, Tcgen05Relinquish, Tcgen05Mma, Tcgen05Cp, Tcgen05Shift,
-                        Tcgen05Ld, Tcgen05St, Tcgen05Wait, Tcgen05Commit, Tcgen05Fence>;
+                        Tcgen05Ld, Tcgen05St, Tcgen05Wait, Tcgen05Commit, Tcgen05Fence, Bra,
+                        CompareBranch, Setp, Mov, Elect, Exit>;
 
 /** The instruction families, in the order of Op's alternatives. */
-enum class Family { Generic, Mbarrier, Bulk, Tcgen05 };
+enum class Family { Generic, Mbarrier, Bulk, Tcgen05, Control };
 
-/** The family of `op`: generic (ld ... arithmetic), mbarrier.*, cp.async.bulk.*, tcgen05.*. */
+/**
+ * The family of `op`: generic (ld ... arithmetic), mbarrier.*, cp.async.bulk.*, tcgen05.*,
+ * and control (branches, setp, mov, elect.sync, exit: they make no event of their own).
+ */
 inline Family family(const Op& op) {
     static_assert(std::is_same_v<std::variant_alternative_t<8, Op>, MbarrierInit> &&
                   std::is_same_v<std::variant_alternative_t<12, Op>, BulkCopy> &&
-                  std::is_same_v<std::variant_alternative_t<15, Op>, Tcgen05Alloc>);
+                  std::is_same_v<std::variant_alternative_t<15, Op>, Tcgen05Alloc> &&
+                  std::is_same_v<std::variant_alternative_t<25, Op>, Bra>);
     std::size_t i = op.index();
     return i < 8    ? Family::Generic
            : i < 12 ? Family::Mbarrier
            : i < 15 ? Family::Bulk
-                    : Family::Tcgen05;
+           : i < 25 ? Family::Tcgen05
+                    : Family::Control;
 }
 
 /** A decoded instruction; operands and source positions stay in the litmus instruction. */

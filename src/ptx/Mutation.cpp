@@ -52,9 +52,11 @@ bool resultUnused(const litmus::Test& test, const litmus::Thread& t, std::size_t
     const litmus::Instruction& inst = t.code[index];
     if (inst.operands.empty() || inst.operands[0].kind != litmus::Operand::Kind::Name) return true;
     const std::string& reg = inst.operands[0].name;
-    for (std::size_t k = index + 1; k < t.code.size(); ++k)
+    for (std::size_t k = index + 1; k < t.code.size(); ++k) {
+        if (t.code[k].guard && t.code[k].guard->reg == reg) return false;
         for (const litmus::Operand& o : t.code[k].operands)
             if (names(o, reg)) return false;
+    }
     for (const litmus::Ref& r : test.observed)
         if (r.kind == litmus::Ref::Kind::Register && r.thread == t.id && r.name == reg)
             return false;

@@ -179,6 +179,18 @@ struct Printer {
     std::string operator()(const Tcgen05Fence& i) const {
         return i.before ? "tcgen05.fence::before_thread_sync" : "tcgen05.fence::after_thread_sync";
     }
+    std::string operator()(const Bra& i) const {
+        return i.gotoSpelling ? "goto" : start("bra").q(i.uni, "uni").s;
+    }
+    std::string operator()(const CompareBranch& i) const {
+        return std::string(nameOf(kBranchCmps, i.cmp));
+    }
+    std::string operator()(const Setp& i) const {
+        return start("setp").q(nameOf(kCmpOps, i.cmp)).types({i.type}).s;
+    }
+    std::string operator()(const Mov& i) const { return start("mov").types({i.type}).s; }
+    std::string operator()(const Elect&) const { return "elect.sync"; }
+    std::string operator()(const Exit& i) const { return i.ret ? "ret" : "exit"; }
 };
 
 std::string located(const litmus::Operand& o) {

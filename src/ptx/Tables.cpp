@@ -28,7 +28,8 @@ const std::array<Row<Space>, 4> kSpaces = {{
     {Space::SharedCluster, "shared::cluster"},
 }};
 
-const std::array<Row<AtomOp>, 11> kAtomOps = {{
+// .plus and .minus are Dat3M's spellings of .add and .sub; printing uses the first row.
+const std::array<Row<AtomOp>, 13> kAtomOps = {{
     {AtomOp::Add, "add"},
     {AtomOp::And, "and"},
     {AtomOp::Or, "or"},
@@ -40,6 +41,30 @@ const std::array<Row<AtomOp>, 11> kAtomOps = {{
     {AtomOp::Sub, "sub"},
     {AtomOp::Inc, "inc"},
     {AtomOp::Dec, "dec"},
+    {AtomOp::Add, "plus"},
+    {AtomOp::Sub, "minus"},
+}};
+
+const std::array<Row<CmpOp>, 10> kCmpOps = {{
+    {CmpOp::Eq, "eq"},
+    {CmpOp::Ne, "ne"},
+    {CmpOp::Lt, "lt"},
+    {CmpOp::Le, "le"},
+    {CmpOp::Gt, "gt"},
+    {CmpOp::Ge, "ge"},
+    {CmpOp::Lo, "lo"},
+    {CmpOp::Ls, "ls"},
+    {CmpOp::Hi, "hi"},
+    {CmpOp::Hs, "hs"},
+}};
+
+const std::array<Row<CmpOp>, 6> kBranchCmps = {{
+    {CmpOp::Eq, "beq"},
+    {CmpOp::Ne, "bne"},
+    {CmpOp::Lt, "blt"},
+    {CmpOp::Le, "ble"},
+    {CmpOp::Gt, "bgt"},
+    {CmpOp::Ge, "bge"},
 }};
 
 const std::array<Row<ProxyKind>, 5> kProxies = {{

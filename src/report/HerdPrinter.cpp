@@ -48,8 +48,13 @@ void printBody(std::ostream& out, const CheckResult& r) {
             out << "Blocked: " << w << '\n';
         return;
     case Observation::Unknown:
-        // Whatever states the solver found before giving up are not the full set: print none.
+        // Whatever states the solver found before giving up are not the full set: print none,
+        // except those of the executions within the unroll bound, which are all there.
         out << "Unknown: " << r.unknownReason << '\n';
+        if (r.boundReached.empty()) return;
+        out << "States " << r.states.size() << " (within the unroll bound)\n";
+        for (const FinalState& s : r.states)
+            out << stateLine(r, s) << '\n';
         return;
     default:
         break;
@@ -76,6 +81,8 @@ void HerdPrinter::print(std::ostream& out, const CheckResult& r) const {
         for (const std::string& e : f.events)
             out << "  by " << e << '\n';
     }
+    for (const std::string& b : r.boundReached)
+        out << "Bound reached: " << b << '\n';
     if (!r.quantifier.empty())
         out << "Condition " << r.quantifier << ' ' << r.conditionText << '\n';
     bool counted = r.observation != Observation::Deadlock && r.observation != Observation::Unknown;

@@ -86,6 +86,10 @@ struct CheckResult {
     std::size_t negative = 0; ///< states not satisfying it
     std::vector<RaisedFlag> flags;
     std::string unknownReason; ///< with Observation::Unknown
+    /// Loops some allowed execution goes round more often than --unroll lets the check
+    /// follow ("P1: bne r0, 1, LC00 (file:line:col)"): the states listed are those of the
+    /// executions within the bound.
+    std::vector<std::string> boundReached;
     std::vector<std::string>
         deadlockedWaits; ///< with Observation::Deadlock: the waits that never succeed
     double seconds = 0.0;

@@ -312,6 +312,7 @@ std::string ThreadEmitter::emit() {
 
 void ThreadEmitter::instruction(const litmus::Instruction& inst) {
     inst_ = &inst;
+    if (inst.label || inst.guard) refuse("control flow (labels, guards) has no CUDA mapping yet");
     Insn in = ptx::decode(inst);
     if (step_ > 0) {
         if (plan_.tcMode && !laneZeroOpen_) {
@@ -331,6 +332,8 @@ void ThreadEmitter::instruction(const litmus::Instruction& inst) {
         return bulk(in);
     case ptx::Family::Generic:
         return generic(in);
+    case ptx::Family::Control:
+        refuse("'" + in.opcode + "': control flow has no CUDA mapping yet");
     }
 }
 

@@ -1,12 +1,12 @@
 // The mbarrier state machine (engine/MbarrierMachine.hpp) run directly in the concrete algebra.
 #include "engine/MbarrierMachine.hpp"
-#include "engine/ValueSemantics.hpp"
+#include "ir/ValueSemantics.hpp"
 
 #include <catch2/catch.hpp>
 #include <vector>
 
 using namespace ptxmc;
-using engine::ConcreteValues;
+using ir::ConcreteValues;
 namespace mb = engine::mbarrier;
 
 namespace {

@@ -234,8 +234,8 @@ TEST_CASE("JSON object shape", "[report]") {
         keys.push_back(it.key());
     CHECK(keys == std::vector<std::string>{"name", "file", "quantifier", "condition", "observed",
                                            "states", "ok", "positive", "negative", "observation",
-                                           "flags", "deadlocked_waits", "unknown_reason", "time",
-                                           "expectation"});
+                                           "flags", "deadlocked_waits", "unknown_reason",
+                                           "bound_reached", "time", "expectation"});
     CHECK(j["name"] == "MP");
     CHECK(j["states"].size() == 3);
     CHECK(j["states"][1].dump() == R"({"values":{"P1:r0":1,"P1:r1":0},"satisfies":true})");

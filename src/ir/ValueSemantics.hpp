@@ -1,12 +1,17 @@
-// The meaning of run-time values (ir::Value), written once over a value algebra for both engines.
+// The meaning of run-time values (ir::Value), written once over a value algebra: both engines
+// and the lowering's constant folding use it.
 #pragma once
 
 #include "ir/Event.hpp"
-#include "lower/Lowerer.hpp"
 
 #include <cstdint>
 
-namespace ptxmc::engine {
+namespace ptxmc::ir {
+
+/** Wraps a value to the 32-bit registers the engines compute with, read as signed. */
+inline std::int64_t wrap32(std::int64_t v) {
+    return static_cast<std::int32_t>(static_cast<std::uint32_t>(v));
+}
 
 /**
  * A value algebra has three sorts: Word (a 32-bit register value, two's complement), Int (an
@@ -17,11 +22,11 @@ namespace ptxmc::engine {
  * evaluated there (evaluation can detect thin-air cycles).
  */
 struct ConcreteValues {
-    using Word = std::int64_t; ///< sign-extended 32-bit value (lower::wrap32)
+    using Word = std::int64_t; ///< sign-extended 32-bit value (wrap32)
     using Int = std::int64_t;
     using Bool = bool;
 
-    static Word word(std::int64_t c) { return lower::wrap32(c); }
+    static Word word(std::int64_t c) { return wrap32(c); }
     static Int num(std::int64_t c) { return c; }
     static Bool truth(bool b) { return b; }
 
@@ -33,6 +38,7 @@ struct ConcreteValues {
     static Word bitXor(Word a, Word b) { return wrap(u32(a) ^ u32(b)); }
     static Bool signedGreater(Word a, Word b) { return a > b; }
     static Bool signedLess(Word a, Word b) { return a < b; }
+    static Bool unsignedLess(Word a, Word b) { return u32(a) < u32(b); }
     static Bool equal(Word a, Word b) { return a == b; }
     static Bool nonzero(Word a) { return a != 0; }
 
@@ -49,7 +55,7 @@ struct ConcreteValues {
     }
 
 private:
-    static Word wrap(std::uint64_t v) { return lower::wrap32(static_cast<std::int64_t>(v)); }
+    static Word wrap(std::uint64_t v) { return wrap32(static_cast<std::int64_t>(v)); }
     static std::uint32_t u32(Word v) { return static_cast<std::uint32_t>(v); }
 };
 
@@ -94,6 +100,24 @@ typename V::Word applyValue(const V& v, const ir::Value& x, Sources& src, Arg&& 
         auto a = arg(0), b = arg(1);
         return v.select(v.equal(a, b), v.word(1), v.word(0));
     }
+    case Op::Not: // 1 when the operand is 0: a predicate's negation
+        return v.select(v.nonzero(arg(0)), v.word(0), v.word(1));
+    case Op::LAnd:
+        return v.choose(
+            v.nonzero(arg(0)), [&] { return v.select(v.nonzero(arg(1)), v.word(1), v.word(0)); },
+            [&] { return v.word(0); });
+    case Op::LOr:
+        return v.choose(
+            v.nonzero(arg(0)), [&] { return v.word(1); },
+            [&] { return v.select(v.nonzero(arg(1)), v.word(1), v.word(0)); });
+    case Op::Lt: {
+        auto a = arg(0), b = arg(1);
+        return v.select(v.signedLess(a, b), v.word(1), v.word(0));
+    }
+    case Op::Ltu: {
+        auto a = arg(0), b = arg(1);
+        return v.select(v.unsignedLess(a, b), v.word(1), v.word(0));
+    }
     case Op::Ite:
         return v.choose(
             v.nonzero(arg(0)), [&] { return arg(1); }, [&] { return arg(2); });
@@ -101,4 +125,4 @@ typename V::Word applyValue(const V& v, const ir::Value& x, Sources& src, Arg&& 
     return v.word(0);
 }
 
-} // namespace ptxmc::engine
+} // namespace ptxmc::ir

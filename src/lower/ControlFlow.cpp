@@ -1,0 +1,439 @@
+// Control flow: a thread's paths (labels, branches, guards), unrolled and merged where they meet.
+#include "ir/BaseRelations.hpp"
+#include "lower/Lowerer.hpp"
+#include "ptx/Decode.hpp"
+#include "ptx/Print.hpp"
+
+#include <fmt/format.h>
+#include <functional>
+#include <map>
+#include <numeric>
+
+namespace ptxmc::lower {
+
+using ir::Value;
+using ir::ValuePtr;
+using Op = ir::Value::Op;
+
+namespace {
+
+/** A value as a condition: kept when it is already 0 or 1, else `v != 0`. */
+ValuePtr truth(const ValuePtr& v) {
+    switch (v->op) {
+    case Op::Eq:
+    case Op::Not:
+    case Op::LAnd:
+    case Op::LOr:
+    case Op::Lt:
+    case Op::Ltu:
+    case Op::WaitResult:
+        return v;
+    default:
+        return Value::make(Op::Not, {Value::make(Op::Not, {v})});
+    }
+}
+
+/** A path condition and one more condition (null: always; a false result is a Const 0). */
+ValuePtr conj(const ValuePtr& guard, const ValuePtr& c) {
+    if (c->isConst()) return c->constant != 0 ? guard : c;
+    return guard ? Value::make(Op::LAnd, {guard, c}) : c;
+}
+
+bool isFalse(const ValuePtr& guard) {
+    return guard && guard->isConst() && guard->constant == 0;
+}
+
+/** Is `b` the other side of the branch that made `a` (g && c versus g && !c)? */
+ValuePtr joined(const ValuePtr& a, const ValuePtr& b) {
+    auto negates = [](const ValuePtr& x, const ValuePtr& y) {
+        return y->op == Op::Not && y->args[0] == x;
+    };
+    if (negates(a, b) || negates(b, a)) return nullptr; // c and !c under "always"
+    if (a->op == Op::LAnd && b->op == Op::LAnd && a->args[0] == b->args[0] &&
+        (negates(a->args[1], b->args[1]) || negates(b->args[1], a->args[1])))
+        return a->args[0];
+    return Value::make(Op::LOr, {a, b});
+}
+
+/** Two paths meeting: the condition of either, registers chosen by which one was taken. */
+void merge(PathState& into, PathState&& other, const std::function<void(const char*)>& fail) {
+    if (into.pendingBulk != other.pendingBulk || into.committedGroups != other.committedGroups)
+        fail("bulk async-groups differ between the paths that meet here");
+    ValuePtr g = !into.guard || !other.guard ? nullptr : joined(into.guard, other.guard);
+    const ValuePtr zero = Value::makeConst(0); // herd and Dat3M start registers at 0
+    std::map<std::string, ValuePtr> regs;
+    for (auto& [name, v] : into.registers) {
+        auto o = other.registers.find(name);
+        ValuePtr ov = o == other.registers.end() ? zero : o->second;
+        regs[name] = v == ov ? v : Value::make(Op::Ite, {truth(into.guard), v, ov});
+    }
+    for (auto& [name, v] : other.registers)
+        if (!into.registers.count(name))
+            regs[name] = Value::make(Op::Ite, {truth(into.guard), zero, v});
+    into.registers = std::move(regs);
+    into.guard = g;
+    into.ctrl.insert(other.ctrl.begin(), other.ctrl.end());
+    for (const auto& [pc, n] : other.enteredAt) {
+        auto [it, fresh] = into.enteredAt.emplace(pc, n);
+        if (!fresh) it->second = std::min(it->second, n);
+    }
+    for (const auto& [pc, og] : other.guardAt) {
+        auto [it, fresh] = into.guardAt.emplace(pc, og);
+        // Paths that met here had different conditions there: a fresh value equals no guard.
+        if (!fresh && it->second != og) it->second = Value::makeConst(-1);
+    }
+}
+
+/** Where a path stands: how often it took each backward branch, then the instruction. */
+struct Point {
+    /// Per backward branch (by its pc): how often the path took it since it entered that
+    /// loop; a path that moves past the branch has left the loop, and its count goes back to 0
+    std::vector<int> taken;
+    std::size_t pc = 0;
+    /** Earlier instructions first: the paths leaving a loop after different numbers of
+     *  iterations meet after it before it is lowered (a point already lowered that another
+     *  path reaches later is lowered again for that path: more events, the same meaning). */
+    bool operator<(const Point& o) const {
+        if (pc != o.pc) return pc < o.pc;
+        return taken < o.taken;
+    }
+};
+
+/** Operand positions an instruction writes: its destination registers. */
+std::vector<std::size_t> destinations(const ptx::Insn& i) {
+    if (i.is<ptx::Elect>()) return {0, 1};
+    const auto* a = i.as<ptx::Atom>();
+    if (i.is<ptx::Ld>() || (a && a->returns()) || i.is<ptx::Arith>() || i.is<ptx::Setp>() ||
+        i.is<ptx::Mov>() || i.is<ptx::MbarrierWait>())
+        return {0};
+    return {};
+}
+
+void sourcesOf(const ValuePtr& v, std::set<int>& out) {
+    for (int e : ir::valueSources(v))
+        out.insert(e);
+}
+
+/**
+ * Can an iteration of the loop [from, to] that writes no memory be left out of an execution
+ * (ir::Cut)? Its instructions touch only memory (no barrier, mbarrier or async operation,
+ * whose state a later iteration would see); no register it writes is read before the
+ * iteration writes it (no state carried round), and it writes registers only before its
+ * first branch out of the loop (what the last iteration leaves is what every one would).
+ */
+bool spinEligible(const std::vector<litmus::Instruction>& code, std::size_t from, std::size_t to,
+                  const std::function<bool(const std::string&)>& isRegister,
+                  const std::function<std::optional<std::size_t>(const std::string&)>& labelAt) {
+    std::vector<std::optional<ptx::Insn>> body;
+    std::set<std::string> bodyWrites;
+    for (std::size_t k = from; k <= to; ++k) {
+        body.push_back(code[k].label ? std::nullopt : std::optional(ptx::decode(code[k])));
+        if (body.back())
+            for (std::size_t i : destinations(*body.back()))
+                if (i < code[k].operands.size()) bodyWrites.insert(code[k].operands[i].name);
+    }
+    std::set<std::string> written;
+    bool exited = false;
+    auto carried = [&](const std::string& r) {
+        return isRegister(r) && bodyWrites.count(r) && !written.count(r);
+    };
+    for (std::size_t k = from; k <= to; ++k) {
+        const auto& inst = code[k];
+        const auto& insn = body[k - from];
+        if (!insn) continue;
+        bool memoryOnly = insn->family() == ptx::Family::Control ||
+                          (insn->family() == ptx::Family::Generic && !insn->is<ptx::Barrier>());
+        if (!memoryOnly || insn->is<ptx::Exit>()) return false;
+        if (inst.guard && carried(inst.guard->reg)) return false;
+        std::vector<std::size_t> dst = destinations(*insn);
+        for (std::size_t i = 0; i < inst.operands.size(); ++i) {
+            const auto& op = inst.operands[i];
+            bool isDst = std::find(dst.begin(), dst.end(), i) != dst.end();
+            if (!isDst && op.kind == litmus::Operand::Kind::Name && carried(op.name)) return false;
+        }
+        if (exited && !dst.empty()) return false;
+        for (std::size_t i : dst)
+            if (i < inst.operands.size()) written.insert(inst.operands[i].name);
+        if (insn->is<ptx::Bra>() || insn->is<ptx::CompareBranch>()) {
+            auto target = labelAt(inst.operands.back().name);
+            if (target && (*target < from || *target > to)) exited = true;
+        }
+    }
+    return true;
+}
+
+/** The instruction as written (guard, opcode, operands), for reports. */
+std::string sourceText(const litmus::Instruction& inst) {
+    std::string out;
+    if (inst.guard) out = "@" + std::string(inst.guard->negated ? "!" : "") + inst.guard->reg + " ";
+    out += inst.opcode;
+    for (std::size_t i = 0; i < inst.operands.size(); ++i)
+        out += (i == 0 ? " " : ", ") + ptx::printOperand(inst.operands[i]);
+    return out;
+}
+
+} // namespace
+
+void Lowerer::checkConditional(const litmus::Instruction& inst, const ptx::Insn& insn) const {
+    if (!conditional()) return;
+    bool generic = insn.family() == ptx::Family::Generic && !insn.is<ptx::Barrier>();
+    if (generic || insn.family() == ptx::Family::Control) return;
+    fail(inst.loc,
+         fmt::format("'{}' runs only on some paths here (the condition at {} depends on a value "
+                     "read at run time); under such branches ptxmc supports loads, stores, "
+                     "atomics, fences and register operations (litmus/README.md, Control flow)",
+                     inst.opcode, path_.conditionLoc.str()));
+}
+
+namespace {
+
+/** The comparison of setp and Dat3M's branches as a 0/1 value. */
+ValuePtr compare(ptx::CmpOp cmp, bool isSigned, const ValuePtr& a, const ValuePtr& b) {
+    Op lt = isSigned ? Op::Lt : Op::Ltu;
+    switch (cmp) {
+    case ptx::CmpOp::Eq:
+        return Value::make(Op::Eq, {a, b});
+    case ptx::CmpOp::Ne:
+        return Value::make(Op::Not, {Value::make(Op::Eq, {a, b})});
+    case ptx::CmpOp::Lt:
+        return Value::make(lt, {a, b});
+    case ptx::CmpOp::Lo:
+        return Value::make(Op::Ltu, {a, b});
+    case ptx::CmpOp::Le:
+        return Value::make(Op::Not, {Value::make(lt, {b, a})});
+    case ptx::CmpOp::Ls:
+        return Value::make(Op::Not, {Value::make(Op::Ltu, {b, a})});
+    case ptx::CmpOp::Gt:
+        return Value::make(lt, {b, a});
+    case ptx::CmpOp::Hi:
+        return Value::make(Op::Ltu, {b, a});
+    case ptx::CmpOp::Ge:
+        return Value::make(Op::Not, {Value::make(lt, {a, b})});
+    case ptx::CmpOp::Hs:
+        return Value::make(Op::Not, {Value::make(Op::Ltu, {a, b})});
+    }
+    return Value::makeConst(0);
+}
+
+} // namespace
+
+void Lowerer::step(std::size_t pc, std::vector<std::pair<std::size_t, ValuePtr>>& jumps,
+                   bool& fallsThrough) {
+    const litmus::Instruction& inst = thread_->code[pc];
+    fallsThrough = true;
+    if (inst.label) return;
+    ptx::Insn insn = ptx::decode(inst, [&](int group) { noteCtaGroup(group, inst.loc); });
+    auto label = [&](std::size_t i) -> std::size_t {
+        const litmus::Operand& op = operand(i);
+        if (op.kind != litmus::Operand::Kind::Name) fail(op.loc, "expected a label");
+        for (std::size_t k = 0; k < thread_->code.size(); ++k)
+            if (thread_->code[k].label == op.name) return k;
+        fail(op.loc, "no label '" + op.name + "' in P" + std::to_string(thread_->id));
+    };
+    if (insn.is<ptx::Bra>()) {
+        // `@p bra L`: the guard is the branch's condition (lowerThread does not split on it).
+        expectOperands(1);
+        ValuePtr c = Value::makeConst(1);
+        if (inst.guard) {
+            c = truth(value(litmus::Operand{litmus::Operand::Kind::Name,
+                                            inst.guard->reg,
+                                            0,
+                                            std::nullopt,
+                                            {},
+                                            inst.guard->loc}));
+            if (inst.guard->negated) c = Value::make(Op::Not, {c});
+        }
+        jumps.emplace_back(label(0), c);
+        fallsThrough = inst.guard.has_value();
+    } else if (const auto* b = insn.as<ptx::CompareBranch>()) {
+        expectOperands(3);
+        ValuePtr c = compare(b->cmp, true, value(operand(0)), value(operand(1)));
+        jumps.emplace_back(label(2), c);
+    } else if (const auto* s = insn.as<ptx::Setp>()) {
+        expectOperands(3);
+        define(operand(0),
+               compare(s->cmp, s->type.kind == 's', value(operand(1)), value(operand(2))));
+    } else if (insn.is<ptx::Mov>()) {
+        expectOperands(2);
+        define(operand(0), value(operand(1)));
+    } else if (insn.is<ptx::Elect>()) {
+        // A litmus thread is a warp's elected lane: lane 0, and the predicate is true.
+        expectOperands(3);
+        value(operand(2));
+        define(operand(0), Value::makeConst(0));
+        define(operand(1), Value::makeConst(1));
+    } else if (insn.is<ptx::Exit>()) {
+        expectOperands(0); // the thread ends: its path goes to the end of the code
+        jumps.emplace_back(thread_->code.size(), Value::makeConst(1));
+        fallsThrough = false;
+    } else {
+        checkConditional(inst, insn);
+        ++instance_;
+        if (lowerTcgen05(*this, insn) || lowerMbarrier(*this, insn) || lowerBulk(*this, insn) ||
+            lowerGeneric(*this, insn))
+            return;
+        fail(inst.loc, "unknown instruction '" + inst.opcode + "'");
+    }
+}
+
+void Lowerer::lowerThread(std::size_t index) {
+    threadIndex_ = index;
+    thread_ = &test_.threads[index];
+    const auto& code = thread_->code;
+    std::set<std::string> labels;
+    for (const auto& inst : code)
+        if (inst.label && !labels.insert(*inst.label).second)
+            fail(inst.loc,
+                 "label '" + *inst.label + "' defined twice in P" + std::to_string(thread_->id));
+    auto isRegister = [&](const std::string& n) { return !labels.count(n) && !decls_.count(n); };
+    auto labelAt = [&](const std::string& n) -> std::optional<std::size_t> {
+        for (std::size_t k = 0; k < code.size(); ++k)
+            if (code[k].label == n) return k;
+        return std::nullopt;
+    };
+    std::map<Point, PathState> open;
+    PathState start;
+    start.registers = initialRegisters_[thread_->id];
+    open.emplace(Point{std::vector<int>(code.size(), 0), 0}, std::move(start));
+    std::optional<PathState> finished;
+    auto arrive = [&](Point at, PathState&& s, const SourceLoc& where) {
+        for (std::size_t site = 0; site < at.pc && site < at.taken.size(); ++site)
+            at.taken[site] = 0; // loops whose backward branch lies behind are left
+        if (at.pc >= code.size()) {
+            if (!finished)
+                finished = std::move(s);
+            else
+                merge(*finished, std::move(s), [&](const char* m) { fail(where, m); });
+            return;
+        }
+        auto it = open.find(at);
+        if (it == open.end())
+            open.emplace(std::move(at), std::move(s));
+        else
+            merge(it->second, std::move(s), [&](const char* m) { fail(code[at.pc].loc, m); });
+    };
+    while (!open.empty()) {
+        auto node = open.extract(open.begin());
+        Point at = node.key();
+        path_ = std::move(node.mapped());
+        path_.enteredAt[at.pc] = threadInfo().events.size();
+        path_.guardAt[at.pc] = path_.guard;
+        const litmus::Instruction& inst = code[at.pc];
+        inst_ = &inst;
+        instIndex_ = static_cast<int>(at.pc);
+        // A guard `@p` is a branch around the instruction: skipped when p is 0.
+        PathState skipped;
+        bool skips = false;
+        bool branch = !inst.label && (inst.parts[0] == "bra" || inst.parts[0] == "goto");
+        if (inst.guard && !branch) {
+            auto it = registers_.find(inst.guard->reg);
+            if (it == registers_.end())
+                fail(inst.guard->loc, "predicate '" + inst.guard->reg + "' is never set in P" +
+                                          std::to_string(thread_->id));
+            ValuePtr c = truth(it->second);
+            if (inst.guard->negated) c = Value::make(Op::Not, {c});
+            ValuePtr runs = conj(path_.guard, c);
+            if (!c->isConst()) {
+                skipped = path_;
+                skipped.guard = conj(path_.guard, Value::make(Op::Not, {c}));
+                skipped.conditionLoc = inst.guard->loc;
+                sourcesOf(c, skipped.ctrl);
+                path_.conditionLoc = inst.guard->loc;
+                sourcesOf(c, path_.ctrl);
+                skips = true;
+            } else if (isFalse(runs)) {
+                arrive(Point{at.taken, at.pc + 1}, std::move(path_), inst.loc);
+                continue;
+            }
+            path_.guard = runs;
+        }
+        std::vector<std::pair<std::size_t, ValuePtr>> jumps;
+        bool fallsThrough = true;
+        spinWait_ = false;
+        // `L: mbarrier.try_wait p, [mb], ph; @!p bra L` is how kernels wait: one blocking wait.
+        if (!inst.label && at.pc + 1 < code.size() && at.pc > 0 && code[at.pc - 1].label) {
+            const auto& next = code[at.pc + 1];
+            bool waits = inst.parts.size() >= 2 && inst.parts[0] == "mbarrier" &&
+                         (inst.parts[1] == "try_wait" || inst.parts[1] == "test_wait");
+            if (waits && !inst.guard && next.guard && next.guard->negated &&
+                !inst.operands.empty() && next.guard->reg == inst.operands[0].name &&
+                next.parts.size() >= 1 && next.parts[0] == "bra" && next.operands.size() == 1 &&
+                next.operands[0].name == *code[at.pc - 1].label) {
+                spinWait_ = true;
+                step(at.pc, jumps, fallsThrough);
+                spinWait_ = false;
+                arrive(Point{at.taken, at.pc + 2}, std::move(path_), inst.loc);
+                if (skips) arrive(Point{at.taken, at.pc + 1}, std::move(skipped), inst.loc);
+                continue;
+            }
+        }
+        step(at.pc, jumps, fallsThrough);
+        for (auto& [target, cond] : jumps) {
+            if (!cond->isConst()) sourcesOf(cond, path_.ctrl);
+            PathState taken = path_;
+            taken.guard = conj(path_.guard, cond);
+            if (isFalse(taken.guard)) continue;
+            if (!cond->isConst()) taken.conditionLoc = inst.loc;
+            Point to{at.taken, target};
+            if (target <= at.pc) {
+                int& count = to.taken[at.pc];
+                // The loop runs a fixed number of times when the way round adds no condition
+                // on run-time values: the branch's own, or one taken inside the body.
+                auto head = path_.guardAt.find(target);
+                bool fixed =
+                    cond->isConst() && head != path_.guardAt.end() && head->second == path_.guard;
+                if (fixed && count >= kMaxConstantIterations)
+                    fail(inst.loc, fmt::format("this loop runs more than {} times (its condition "
+                                               "does not depend on run-time values)",
+                                               kMaxConstantIterations));
+                if (!fixed && count >= options_.unroll) {
+                    ir::Cut cut;
+                    cut.spinEligible = spinEligible(code, target, at.pc, isRegister, labelAt);
+                    // The writes of the last iteration: what the path did since it entered the
+                    // loop (other paths' events in that range never happen with it).
+                    const auto& events = threadInfo().events;
+                    for (std::size_t k = path_.enteredAt.at(target); k < events.size(); ++k) {
+                        const ir::Event& e = program_.events[static_cast<std::size_t>(events[k])];
+                        if (e.has(ir::Tag::W) && e.instruction >= static_cast<int>(target) &&
+                            e.instruction <= static_cast<int>(at.pc))
+                            cut.effects.push_back(e.id);
+                    }
+                    cut.thread = static_cast<int>(threadIndex_);
+                    cut.position = static_cast<int>(threadInfo().events.size());
+                    cut.guard = taken.guard;
+                    cut.loc = inst.loc;
+                    cut.text = sourceText(inst);
+                    program_.cuts.push_back(std::move(cut));
+                    continue;
+                }
+                ++count;
+            }
+            arrive(std::move(to), std::move(taken), inst.loc);
+        }
+        if (fallsThrough) {
+            bool stays = true;
+            for (auto& [target, cond] : jumps)
+                if (cond->isConst() && cond->constant != 0) stays = false;
+            if (stays) {
+                ValuePtr notTaken = path_.guard;
+                for (auto& [target, cond] : jumps)
+                    if (!cond->isConst()) {
+                        notTaken = conj(notTaken, Value::make(Op::Not, {cond}));
+                        path_.conditionLoc = inst.loc;
+                    }
+                path_.guard = notTaken;
+                if (!isFalse(path_.guard))
+                    arrive(Point{at.taken, at.pc + 1}, std::move(path_), inst.loc);
+            }
+        }
+        if (skips) arrive(Point{at.taken, at.pc + 1}, std::move(skipped), inst.loc);
+    }
+    if (finished) {
+        threadInfo().finalRegisters = finished->registers;
+    } else {
+        threadInfo().finalRegisters = initialRegisters_[thread_->id];
+    }
+    path_ = PathState{};
+}
+
+} // namespace ptxmc::lower
