@@ -106,15 +106,14 @@ SourceText::SourceText(const std::string& text, std::string file) : file_(std::m
                 blank(i++);
         } else if (c == '"') {
             const std::size_t start = i++;
+            // A description may span lines (herd and Dat3M accept that).
             while (i < n && s[i] != '"') {
                 const auto b = static_cast<unsigned char>(s[i]);
-                if (b == '\n')
-                    fail(start, "unterminated string: missing closing '\"' on this line");
-                if (b < 0x80 && !isPrintable(b) && b != '\t')
+                if (b < 0x80 && !isPrintable(b) && b != '\t' && b != '\n' && b != '\r')
                     fail(i, "unexpected control byte " + hexByte(b) + " in a string");
                 ++i;
             }
-            if (i >= n) fail(start, "unterminated string: missing closing '\"' on this line");
+            if (i >= n) fail(start, "unterminated string: missing closing '\"'");
             ++i;
         } else {
             const auto b = static_cast<unsigned char>(c);

@@ -71,11 +71,21 @@ std::size_t parseHeader(const SourceText& src, Test& test) {
     for (;;) {
         i = skipBlank(s, i, n);
         if (i == n) src.fail(i, "missing init block '{ ... }' after the test header");
-        const std::size_t end = src.lineEnd(i);
+        std::size_t end = src.lineEnd(i);
         if (s[i] == '{') return i;
         if (s[i] == '"') {
-            const std::size_t close = s.find('"', i + 1); // SourceText checked it is on this line
-            test.docs.push_back(s.substr(i + 1, close - i - 1));
+            const std::size_t close = s.find('"', i + 1); // SourceText checked it is closed
+            end = src.lineEnd(close);
+            // One description line per source line of the string, blanks trimmed.
+            std::size_t from = i + 1;
+            while (from < close) {
+                std::size_t nl = std::min(s.find('\n', from), close);
+                std::size_t a = skipBlank(s, from, nl), b = nl;
+                while (b > a && (s[b - 1] == ' ' || s[b - 1] == '\t' || s[b - 1] == '\r'))
+                    --b;
+                if (b > a || close < s.find('\n', i)) test.docs.push_back(s.substr(a, b - a));
+                from = nl + 1;
+            }
             const std::size_t after = skipBlank(s, close + 1, end);
             if (after != end)
                 src.fail(after, "unexpected text after the description string (one quoted "

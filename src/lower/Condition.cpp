@@ -59,7 +59,7 @@ void Lowerer::resolveCondition() {
             auto it = decls_.find(r.name);
             if (it == decls_.end()) fail(r.loc, "'" + r.name + "' is not a declared location");
             const litmus::LocationDecl* root = it->second;
-            if (root->aliasOf) root = decls_.at(*root->aliasOf);
+            root = rootOf(root);
             int cta = -1;
             if (r.cta) {
                 cta = *r.cta;

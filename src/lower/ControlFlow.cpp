@@ -294,7 +294,6 @@ void Lowerer::lowerThread(std::size_t index) {
     std::map<Point, PathState> open;
     PathState start;
     start.registers = initialRegisters_[thread_->id];
-    open.emplace(Point{std::vector<int>(code.size(), 0), 0}, std::move(start));
     std::optional<PathState> finished;
     auto arrive = [&](Point at, PathState&& s, const SourceLoc& where) {
         for (std::size_t site = 0; site < at.pc && site < at.taken.size(); ++site)
@@ -312,6 +311,7 @@ void Lowerer::lowerThread(std::size_t index) {
         else
             merge(it->second, std::move(s), [&](const char* m) { fail(code[at.pc].loc, m); });
     };
+    arrive(Point{std::vector<int>(code.size(), 0), 0}, std::move(start), thread_->loc);
     while (!open.empty()) {
         auto node = open.extract(open.begin());
         Point at = node.key();

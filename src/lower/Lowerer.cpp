@@ -81,10 +81,19 @@ int Lowerer::vaddrFor(const std::string& name, int cta, int row) {
  * The virtual address a declaration names. `s @ surface aliases x` (likewise texture,
  * constant) is x's address seen through another proxy ("virtually aliases" in the mixed-proxy
  * model); `y @ generic aliases x` is a second virtual address of x's memory ("physically
- * aliases"), which needs fence.proxy.alias (PTX ISA 8.6).
+ * aliases"), which needs fence.proxy.alias (PTX ISA 8.6). Aliases chain, as in Dat3M's tests:
+ * `s @ surface aliases y` with `y @ generic aliases x` is y's address through the surface
+ * proxy, in x's memory.
  */
-static std::string virtualName(const LocationDecl& d) {
-    return d.aliasOf && d.aliasProxy != "generic" ? *d.aliasOf : d.name;
+std::string Lowerer::virtualName(const LocationDecl& d) const {
+    if (!d.aliasOf || d.aliasProxy == "generic") return d.name;
+    return virtualName(*decls_.at(*d.aliasOf));
+}
+
+const LocationDecl* Lowerer::rootOf(const LocationDecl* d) const {
+    while (d->aliasOf)
+        d = decls_.at(*d->aliasOf);
+    return d;
 }
 
 static std::string cellName(const LocationDecl& d, int cta, int row) {
@@ -116,7 +125,14 @@ void Lowerer::declareLocations() {
         if (decls_.count(d.name)) fail(d.loc, "location '" + d.name + "' declared twice");
         decls_[d.name] = &d;
     }
-    for (const auto& d : test_.locations) {
+    declareImplicitLocations();
+    std::vector<const LocationDecl*> all;
+    for (const auto& d : test_.locations)
+        all.push_back(&d);
+    for (const auto& d : implicit_)
+        all.push_back(&d);
+    for (const LocationDecl* dp : all) {
+        const LocationDecl& d = *dp;
         if (d.aliasOf) continue;
         if (d.space != LocationDecl::Space::Global && d.ctas.empty())
             fail(d.loc, "'" + d.name + "' needs the CTA(s) it lives in");
@@ -172,10 +188,52 @@ void Lowerer::declareLocations() {
     }
     for (const auto& d : test_.locations) {
         if (!d.aliasOf) continue;
-        auto it = decls_.find(*d.aliasOf);
-        if (it == decls_.end()) fail(d.loc, "'" + *d.aliasOf + "' is not a declared location");
-        if (it->second->aliasOf) fail(d.loc, "aliases of aliases are not supported");
+        std::set<std::string> seen{d.name};
+        for (const LocationDecl* a = &d; a->aliasOf;) {
+            auto it = decls_.find(*a->aliasOf);
+            if (it == decls_.end())
+                fail(a->loc, "'" + *a->aliasOf + "' is not a declared location");
+            if (!seen.insert(it->first).second)
+                fail(d.loc, "'" + d.name + "' aliases itself through a chain of aliases");
+            a = it->second;
+        }
     }
+}
+
+/**
+ * herd and Dat3M give a location an instruction uses without declaring it global memory
+ * holding 0: the address operands of ld, st, atom and red that name nothing declared become
+ * such locations. The condition and `locations` must still name declared ones.
+ */
+void Lowerer::declareImplicitLocations() {
+    std::set<std::string> registers;
+    for (const auto& r : test_.registers)
+        registers.insert(r.reg);
+    for (const auto& t : test_.threads)
+        for (const auto& inst : t.code) {
+            if (inst.label) continue;
+            std::optional<ptx::Insn> insn;
+            try {
+                insn = ptx::decode(inst);
+            } catch (const InputError&) {
+                continue; // lowering reports it where it stands
+            }
+            std::optional<std::size_t> at;
+            if (insn->is<ptx::Ld>() || (insn->is<ptx::Atom>() && insn->as<ptx::Atom>()->returns()))
+                at = 1;
+            else if (insn->is<ptx::St>() || insn->is<ptx::Atom>())
+                at = 0;
+            if (!at || *at >= inst.operands.size()) continue;
+            const litmus::Operand& op = inst.operands[*at];
+            bool named =
+                op.kind == litmus::Operand::Kind::Memory || op.kind == litmus::Operand::Kind::Name;
+            if (!named || decls_.count(op.name) || registers.count(op.name) || op.cta) continue;
+            LocationDecl d;
+            d.name = op.name;
+            d.loc = op.loc;
+            implicit_.push_back(d);
+            decls_[d.name] = &implicit_.back();
+        }
 }
 
 void Lowerer::declareRegisters() {
@@ -293,8 +351,7 @@ Address Lowerer::address(const Operand& op, std::optional<ir::Space> expected) {
     if (it == decls_.end()) fail(op.loc, "'" + op.name + "' is not a declared location");
     Address a;
     a.decl = it->second;
-    const LocationDecl* root = a.decl;
-    if (root->aliasOf) root = decls_.at(*root->aliasOf);
+    const LocationDecl* root = rootOf(a.decl);
     if (root->space == LocationDecl::Space::Global) {
         if (op.cta) fail(op.loc, "'" + op.name + "' is global memory: it has no CTA instance");
     } else if (op.cta) {
@@ -339,7 +396,7 @@ void Lowerer::checkReach(const Address& a, const Operand& op, bool viaCluster) {
 }
 
 std::optional<Address> Lowerer::addressInCta(const Address& a, int cta) {
-    const LocationDecl* root = a.decl->aliasOf ? decls_.at(*a.decl->aliasOf) : a.decl;
+    const LocationDecl* root = rootOf(a.decl);
     auto cell = cells_.find({root->name, cta, a.row});
     if (cell == cells_.end()) return std::nullopt;
     Address b = a;

@@ -6,6 +6,7 @@
 #include "litmus/Ast.hpp"
 #include "ptx/Insn.hpp"
 
+#include <deque>
 #include <map>
 #include <optional>
 #include <set>
@@ -131,6 +132,7 @@ public:
 private:
     void declareLocations();
     void declareRegisters();
+    void declareImplicitLocations();
     // control flow (ControlFlow.cpp): paths through a thread's code, merged where they meet
     void lowerThread(std::size_t index);
     /** Runs instruction `pc` on path_; the successors go to `next` (pc, taken backward). */
@@ -140,6 +142,9 @@ private:
     void computeStaticDeadlocks();
     void resolveCondition();
     int vaddrFor(const std::string& name, int cta, int row);
+    std::string virtualName(const litmus::LocationDecl& d) const;
+    /** The declaration that owns the memory `d` names: `d` itself, or what its aliases name. */
+    const litmus::LocationDecl* rootOf(const litmus::LocationDecl* d) const;
 
     const litmus::Test& test_;
     ir::Program program_;
@@ -148,6 +153,7 @@ private:
     std::size_t threadIndex_ = 0;
     int instIndex_ = 0;
     std::map<std::string, const litmus::LocationDecl*> decls_;
+    std::deque<litmus::LocationDecl> implicit_; ///< locations used but not declared (value 0)
     std::map<std::tuple<std::string, int, int>, int> cells_;  ///< (root name, cta, row) -> location
     std::map<std::tuple<std::string, int, int>, int> vaddrs_; ///< (name, cta, row) -> vaddr
     std::map<int, std::map<std::string, ir::ValuePtr>> initialRegisters_;
