@@ -67,6 +67,10 @@ void checkSupported(const litmus::Test& test, const ir::Program& program, const 
     for (const auto& t : test.threads) {
         if (t.gpu != 0)
             throw Refused(t.loc, "threads on several GPUs: the harness runs on one GPU");
+        for (const auto& i : t.code)
+            if (i.label || i.guard)
+                throw Refused(i.loc, "control flow (labels, branches, guards) has no CUDA "
+                                     "mapping yet");
         for (const auto& i : t.code) {
             Insn in = ptx::decode(i);
             if (isProxyOnly(in))

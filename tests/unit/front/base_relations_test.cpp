@@ -210,3 +210,30 @@ TEST_CASE("real-time order: po, ae and iico transitively reduced, with the same 
     REQUIRE_FALSE(related(reduced, copies[0], copies[1]));
     REQUIRE(reduced.size() < all.size());
 }
+
+TEST_CASE("ctrl: a branch's condition sources to every later event of its thread, across the join",
+          "[base-relations][control]") {
+    ir::Program p = lowerText(R"(PTX ctrl
+{ x = 0; y = 0; z = 0; }
+ P0@cta 0,gpu 0 ;
+ ld.relaxed.gpu r0, [x] ;
+ ld.relaxed.gpu r1, [y] ;
+ beq r0, 0, LC00 ;
+ st.relaxed.gpu [y], 1 ;
+ LC00: ;
+ st.relaxed.gpu [z], 1 ;
+exists (z == 0)
+)");
+    auto ctrl = ir::staticRelation(p, "ctrl");
+    int ldx = eventsOf(p, "ld.relaxed.gpu")[0];
+    auto stores = eventsOf(p, "st.relaxed.gpu");
+    REQUIRE(stores.size() == 2);
+    int ldy = eventsOf(p, "ld.relaxed.gpu")[1];
+    CHECK(related(ctrl, ldx, stores[0]));       // inside the branch
+    CHECK(related(ctrl, ldx, stores[1]));       // after the join
+    CHECK_FALSE(related(ctrl, ldy, stores[1])); // r1 decides no branch
+    CHECK_FALSE(related(ctrl, ldx, ldy));       // before the branch
+    // The store inside the branch happens only when r0 != 0: its guard is a dependency too.
+    CHECK(related(ir::staticRelation(p, "dep"), ldx, stores[0]));
+    CHECK_FALSE(related(ir::staticRelation(p, "dep"), ldx, stores[1]));
+}
