@@ -44,9 +44,14 @@ template <class V> Step<V> apply(const V& v, const State<V>& s, const ir::Event&
         n.valid = v.truth(true);
         n.stamp = s.stamp + 1;
         break;
-    case ir::MbOp::Arrive: // 9.7.13.15.13: .expect_tx raises tx-count, then the arrival counts
+    case ir::MbOp::Arrive: // 9.7.13.15.13: .expect_tx raises tx-count, then the arrivals count
         n.tx = s.tx + amount;
-        n.pending = s.pending - 1;
+        n.pending = s.pending - v.num(e.mbArrivals);
+        // 9.7.13.15.14: arrive_drop first lowers the expected count of the next phases.
+        if (e.mbDrop) n.expected = s.expected - v.num(e.mbArrivals);
+        break;
+    case ir::MbOp::Inval: // 9.7.13.15.10: the object is no longer an mbarrier
+        n.valid = v.truth(false);
         break;
     case ir::MbOp::ExpectTx: // 9.7.13.15.11
         n.tx = s.tx + amount;

@@ -1,6 +1,8 @@
 // Computes base sets and program-determined base relations from a lowered program.
 #include "ir/BaseRelations.hpp"
 
+#include "ir/Gates.hpp"
+
 #include <algorithm>
 #include <functional>
 #include <map>
@@ -203,9 +205,9 @@ Pairs staticRelation(const Program& p, const std::string& name) {
         });
     if (name == "syncbar")
         return allPairs(p, [](const Event& a, const Event& b) {
+            // A .relaxed barrier.cluster.arrive orders nothing (PTX ISA 9.7.13.2).
             return a.has(Tag::BAR_ARRIVE) && b.has(Tag::BAR_WAIT) && a.thread != b.thread &&
-                   a.cta == b.cta && a.barrierId == b.barrierId &&
-                   a.barrierInstance == b.barrierInstance;
+                   !a.has(Tag::Relaxed) && barrierKey(a) == barrierKey(b);
         });
     if (name == "ae")
         return allPairs(

@@ -61,7 +61,7 @@ struct Value {
 };
 
 /** Which mbarrier operation an MBAR event performs. */
-enum class MbOp { None, Init, Arrive, ExpectTx, CompleteTx, Wait };
+enum class MbOp { None, Init, Inval, Arrive, ExpectTx, CompleteTx, Wait };
 
 /** One event. Issue-level events are in program order; exec events belong to an async op. */
 struct Event {
@@ -93,10 +93,12 @@ struct Event {
 
     // mbarrier
     MbOp mbOp = MbOp::None;
-    std::int64_t mbAmount = 0; ///< Init: count; Arrive: count; ExpectTx/CompleteTx: bytes
-    ValuePtr mbParity;         ///< Wait: parity operand, or
-    ValuePtr mbToken;          ///< Wait: phase token operand
-    bool blocking = false;     ///< Wait with `_`, bar.sync, completion waits
+    std::int64_t mbAmount = 0;   ///< Init: count; Arrive: tx bytes; ExpectTx/CompleteTx: bytes
+    std::int64_t mbArrivals = 1; ///< Arrive: how many arrivals it counts (the count operand)
+    bool mbDrop = false;         ///< Arrive: arrive_drop, which also lowers the expected count
+    ValuePtr mbParity;           ///< Wait: parity operand, or
+    ValuePtr mbToken;            ///< Wait: phase token operand
+    bool blocking = false;       ///< Wait with `_`, bar.sync, completion waits
 
     // barriers
     int barrierId = -1, barrierInstance = -1;

@@ -46,11 +46,10 @@ std::vector<int> topologicalOrder(const std::vector<std::vector<int>>& next) {
 void fillNeeds(Program& p) {
     std::map<std::tuple<int, int, int>, std::vector<int>> arrivals;
     for (const auto& e : p.events)
-        if (e.has(Tag::BAR_ARRIVE))
-            arrivals[{e.cta, e.barrierId, e.barrierInstance}].push_back(e.id);
+        if (e.has(Tag::BAR_ARRIVE)) arrivals[barrierKey(e)].push_back(e.id);
     for (auto& e : p.events) {
         if (e.has(Tag::BAR_WAIT))
-            for (int a : arrivals[{e.cta, e.barrierId, e.barrierInstance}])
+            for (int a : arrivals[barrierKey(e)])
                 if (p.events[static_cast<std::size_t>(a)].thread != e.thread)
                     e.gateNeeds.push_back(a);
         if (e.peerEvent >= 0) e.gateNeeds.push_back(e.peerEvent);

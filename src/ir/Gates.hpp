@@ -4,6 +4,7 @@
 #include "ir/Program.hpp"
 
 #include <string>
+#include <tuple>
 #include <utility>
 #include <vector>
 
@@ -16,6 +17,14 @@ namespace ptxmc::ir {
  * arrivals (9.7.13.1), the peer CTA's operation (9.7.16.5).
  */
 enum class GateKind { None, Chosen, Needs };
+
+/** The barrier number barrier.cluster uses (bar.sync numbers are 0..15). */
+inline constexpr int kClusterBarrier = 16;
+
+/** Which barrier instance a BAR event belongs to: (CTA or cluster, number, instance). */
+inline std::tuple<int, int, int> barrierKey(const Event& e) {
+    return {e.barrierId == kClusterBarrier ? e.cluster : e.cta, e.barrierId, e.barrierInstance};
+}
 
 GateKind gateKind(const Event& e);
 

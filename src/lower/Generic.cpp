@@ -1,4 +1,5 @@
 // Generic-proxy instructions: ld/st/atom/red, fences, barriers, proxy accesses, arithmetic.
+#include "ir/Gates.hpp"
 #include "lower/Lowerer.hpp"
 #include "ptx/Decode.hpp"
 
@@ -238,9 +239,62 @@ void lowerFence(Lowerer& l, const ptx::Fence& f) {
     setOrdering(e, f.sem == ptx::Sem::Sc ? Sem::Sc : Sem::AcqRel, f.scope);
 }
 
-void lowerBarrier(Lowerer& l) {
+/** How many events tagged `part` of barrier `id` the current thread has so far. */
+int barrierCount(Lowerer& l, Tag part, int id) {
+    int n = 0;
+    for (int ev : l.threadInfo().events) {
+        const auto& e = l.program().events[static_cast<std::size_t>(ev)];
+        if (e.has(part) && e.barrierId == id) ++n;
+    }
+    return n;
+}
+
+ir::Event& barrierEvent(Lowerer& l, Tag part, int id, int instance, ir::Scope scope) {
+    ir::Event& e = l.issue({Tag::BAR, part});
+    e.barrierId = id;
+    e.barrierInstance = instance;
+    e.scope = scope;
+    e.tags.insert(scope == ir::Scope::Cluster ? Tag::CLUSTER : Tag::CTA);
+    if (part == Tag::BAR_WAIT) {
+        e.tags.insert(Tag::BLOCKING);
+        e.blocking = true;
+    }
+    return e;
+}
+
+/**
+ * barrier.cluster.arrive / wait (PTX ISA 9.7.13.2): every thread of the cluster arrives, then
+ * waits for all arrivals; the k-th arrive and the k-th wait of each thread form instance k.
+ * A thread alternates them. The arrive is a release unless .relaxed; the wait an acquire.
+ */
+void lowerClusterBarrier(Lowerer& l, const ptx::Barrier& b) {
+    l.expectOperands(0);
+    const int id = ir::kClusterBarrier;
+    int arrived = barrierCount(l, Tag::BAR_ARRIVE, id);
+    int waited = barrierCount(l, Tag::BAR_WAIT, id);
+    if (b.arrive && arrived > waited)
+        l.fail(l.inst().loc, "barrier.cluster.arrive again before barrier.cluster.wait: a thread "
+                             "alternates them (PTX ISA 9.7.13.2)");
+    if (b.wait && arrived == waited)
+        l.fail(l.inst().loc, "barrier.cluster.wait without a barrier.cluster.arrive before it "
+                             "(PTX ISA 9.7.13.2)");
+    ir::Event& e = barrierEvent(l, b.arrive ? Tag::BAR_ARRIVE : Tag::BAR_WAIT, id,
+                                b.arrive ? arrived : waited, ir::Scope::Cluster);
+    if (b.arrive && b.sem == ptx::Sem::Relaxed) {
+        e.sem = Sem::Relaxed;
+        e.tags.insert(Tag::Relaxed); // no ordering: it leaves syncbar (ir/BaseRelations.cpp)
+    } else {
+        e.sem = b.arrive ? Sem::Release : Sem::Acquire;
+    }
+}
+
+void lowerBarrier(Lowerer& l, const ptx::Barrier& b) {
+    if (b.cluster) return lowerClusterBarrier(l, b);
     if (l.inst().operands.empty() || l.inst().operands.size() > 2)
         l.fail(l.inst().loc, "bar.sync takes a barrier number and an optional thread count");
+    if (b.arrive && l.inst().operands.size() != 2)
+        l.fail(l.inst().loc, "bar.arrive takes a barrier number and a thread count (PTX ISA "
+                             "9.7.13.1: b is required for bar.arrive)");
     const auto& id = l.operand(0);
     if (id.kind != litmus::Operand::Kind::Integer || id.value < 0 || id.value > 15)
         l.fail(id.loc, "barrier number must be an integer in [0, 15]");
@@ -254,24 +308,15 @@ void lowerBarrier(Lowerer& l) {
                               "thread per warp), at most 1024");
         warps = static_cast<int>(count.value / 32);
     }
-    int instance = 0;
-    for (int ev : l.threadInfo().events) {
-        const auto& e = l.program().events[static_cast<std::size_t>(ev)];
-        if (e.has(Tag::BAR_WAIT) && e.barrierId == id.value) ++instance;
-    }
+    // The k-th bar.sync or bar.arrive N of each participant is instance k of barrier N.
+    const int instance = barrierCount(l, Tag::BAR_ARRIVE, static_cast<int>(id.value));
     // A barrier is an arrival and a completion: every participant's arrival precedes every
-    // participant's completion (PTX ISA 9.7.13.1), which two events per thread express.
+    // participant's completion (PTX ISA 9.7.13.1), which two events per thread express;
+    // bar.arrive is the arrival alone (a producer signalling consumers that bar.sync).
     for (Tag part : {Tag::BAR_ARRIVE, Tag::BAR_WAIT}) {
-        ir::Event& e = l.issue({Tag::BAR, part});
-        e.barrierId = static_cast<int>(id.value);
-        e.barrierInstance = instance;
+        if (part == Tag::BAR_WAIT && b.arrive) break;
+        ir::Event& e = barrierEvent(l, part, static_cast<int>(id.value), instance, ir::Scope::Cta);
         e.barrierWarps = warps;
-        e.scope = ir::Scope::Cta;
-        e.tags.insert(Tag::CTA);
-        if (part == Tag::BAR_WAIT) {
-            e.tags.insert(Tag::BLOCKING);
-            e.blocking = true;
-        }
     }
 }
 
@@ -298,8 +343,8 @@ bool lowerGeneric(Lowerer& l, const ptx::Insn& insn) {
         lowerMembar(l, *m);
     else if (auto* pf = insn.as<ptx::ProxyFence>())
         lowerProxyFence(l, *pf);
-    else if (insn.is<ptx::Barrier>())
-        lowerBarrier(l);
+    else if (auto* b = insn.as<ptx::Barrier>())
+        lowerBarrier(l, *b);
     else if (auto* a = insn.as<ptx::Arith>())
         lowerArithmetic(l, *a);
     else

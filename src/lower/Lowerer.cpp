@@ -482,20 +482,33 @@ void Lowerer::noteCtaGroup(int group, const SourceLoc& loc) {
 
 void Lowerer::computeStaticDeadlocks() {
     // Each instance of bar.sync N completes when its expected number of threads arrived: the
-    // thread count / 32 litmus threads, or every thread of the CTA (PTX ISA 9.7.13.1).
+    // thread count / 32 litmus threads, or every thread of the CTA (PTX ISA 9.7.13.1); an
+    // instance of barrier.cluster when every thread of the cluster arrived (9.7.13.2).
     std::map<std::tuple<int, int, int>, std::vector<const ir::Event*>> arrivals;
     for (const auto& e : program_.events)
-        if (e.has(Tag::BAR_WAIT)) arrivals[{e.cta, e.barrierId, e.barrierInstance}].push_back(&e);
-    std::map<int, int> ctaThreads;
-    for (const auto& t : program_.threads)
+        if (e.has(Tag::BAR_ARRIVE)) arrivals[ir::barrierKey(e)].push_back(&e);
+    std::map<int, int> ctaThreads, clusterThreads;
+    for (const auto& t : program_.threads) {
         ctaThreads[t.cta]++;
+        clusterThreads[t.cluster]++;
+    }
     for (const auto& [key, events] : arrivals) {
-        auto [cta, id, instance] = key;
+        auto [unit, id, instance] = key;
+        const int cta = unit;
         int expected = events.front()->barrierWarps;
         for (const auto* e : events)
             if (e->barrierWarps != expected)
                 fail(e->loc,
                      "threads disagree on the thread count of barrier " + std::to_string(id));
+        if (id == ir::kClusterBarrier) {
+            int all = clusterThreads[unit];
+            if (static_cast<int>(events.size()) < all)
+                program_.staticDeadlocks.push_back(
+                    "barrier.cluster (instance " + std::to_string(instance) + ") waits for " +
+                    std::to_string(all) + " thread(s) of the cluster; only " +
+                    std::to_string(events.size()) + " arrive");
+            continue;
+        }
         if (expected == 0) expected = ctaThreads[cta];
         int arrived = static_cast<int>(events.size());
         if (arrived > expected)

@@ -39,7 +39,18 @@ std::int64_t immediate(Lowerer& l, const litmus::Operand& op, std::int64_t lo, s
     return op.value;
 }
 
-void lowerInit(Lowerer& l) {
+void lowerInit(Lowerer& l, const ptx::MbarrierInit& init) {
+    if (init.inval) {
+        // mbarrier.inval (PTX ISA 9.7.13.15.10): operations other than init on the object are
+        // undefined afterwards (MB_MISUSE).
+        l.expectOperands(1);
+        Address a = l.address(l.operand(0), ir::Space::Mbarrier);
+        l.checkReach(a, l.operand(0), false);
+        ir::Event& e = l.issue({Tag::MB_INVAL});
+        mbarrierEvent(l, e, a, ir::MbOp::Inval);
+        setMbOrdering(e, ir::Sem::Relaxed, ir::Scope::Cta);
+        return;
+    }
     l.expectOperands(2);
     Address a = l.address(l.operand(0), ir::Space::Mbarrier);
     l.checkReach(a, l.operand(0), false);
@@ -53,7 +64,9 @@ void lowerInit(Lowerer& l) {
 void lowerArrive(Lowerer& l, const ptx::MbarrierArrive& arrive) {
     bool expect = arrive.expectTx;
     bool cluster = viaCluster(arrive.mb);
-    l.expectOperands(expect ? 3 : 2);
+    // A plain arrive may name how many arrivals it counts (PTX ISA 9.7.13.15.13: count).
+    bool counted = !expect && l.inst().operands.size() == 3;
+    l.expectOperands(expect || counted ? 3 : 2);
     Address a = l.address(l.operand(1), ir::Space::Mbarrier);
     l.checkReach(a, l.operand(1), cluster);
     if (a.cta != l.thread().cta && l.operand(0).kind != litmus::Operand::Kind::Sink)
@@ -64,6 +77,8 @@ void lowerArrive(Lowerer& l, const ptx::MbarrierArrive& arrive) {
     setMbOrdering(e, arrive.sem == ptx::Sem::Relaxed ? ir::Sem::Relaxed : ir::Sem::Release,
                   mbScope(arrive.scope));
     e.mbAmount = tx;
+    e.mbDrop = arrive.drop;
+    if (counted) e.mbArrivals = immediate(l, l.operand(2), 1, (1 << 20) - 1, "arrival count");
     int id = e.id;
     auto tok = std::make_shared<Value>();
     tok->op = Value::Op::PhaseToken;
@@ -118,8 +133,8 @@ void lowerWait(Lowerer& l, const ptx::MbarrierWait& w) {
 } // namespace
 
 bool lowerMbarrier(Lowerer& l, const ptx::Insn& insn) {
-    if (insn.is<ptx::MbarrierInit>())
-        lowerInit(l);
+    if (auto* i = insn.as<ptx::MbarrierInit>())
+        lowerInit(l, *i);
     else if (auto* a = insn.as<ptx::MbarrierArrive>())
         lowerArrive(l, *a);
     else if (auto* t = insn.as<ptx::MbarrierTx>())

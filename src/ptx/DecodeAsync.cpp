@@ -15,8 +15,9 @@ MbarrierOperand takeMbOperand(Decoder& d) {
     return mb;
 }
 
-Op decodeArrive(Decoder& d) {
+Op decodeArrive(Decoder& d, bool drop) {
     MbarrierArrive a;
+    a.drop = drop;
     a.expectTx = d.q.take("expect_tx");
     if (d.q.take("noComplete")) d.fail("mbarrier.arrive.noComplete is not supported");
     if (auto s = d.q.takeOneOf({"release", "relaxed"}))
@@ -79,12 +80,12 @@ Op decodeMbarrier(Decoder& d) {
     const auto& p = d.inst.parts;
     if (p.size() < 2) d.fail("incomplete mbarrier instruction");
     const std::string& op = p[1];
-    if (op == "init") {
-        MbarrierInit i{takeMbOperand(d)};
+    if (op == "init" || op == "inval") {
+        MbarrierInit i{takeMbOperand(d), op == "inval"};
         d.q.finish();
         return i;
     }
-    if (op == "arrive") return decodeArrive(d);
+    if (op == "arrive" || op == "arrive_drop") return decodeArrive(d, op == "arrive_drop");
     if (op == "expect_tx") return decodeTx(d, false);
     if (op == "complete_tx") return decodeTx(d, true);
     if (op == "test_wait" || op == "try_wait") return decodeWait(d, op == "try_wait");

@@ -112,9 +112,29 @@ Op decodeFence(Decoder& d) {
 Op decodeBarrier(Decoder& d, bool barrierSpelling) {
     Barrier b;
     b.barrierSpelling = barrierSpelling;
+    if (barrierSpelling && d.q.take("cluster")) {
+        // barrier.cluster.arrive{.sem}{.aligned} / barrier.cluster.wait{.acquire}{.aligned}
+        b.cluster = true;
+        b.arrive = d.q.take("arrive");
+        b.wait = !b.arrive && d.q.take("wait");
+        if (!b.arrive && !b.wait) d.fail("barrier.cluster needs .arrive or .wait");
+        if (b.arrive) {
+            auto sem = d.q.takeOneOf({"release", "relaxed"});
+            b.sem = sem && *sem == "relaxed" ? Sem::Relaxed : Sem::Release;
+        } else {
+            d.q.take("acquire");
+            b.sem = Sem::Acquire;
+        }
+        b.aligned = d.q.take("aligned");
+        d.q.finish();
+        return b;
+    }
     b.cta = d.q.take("cta");
     b.aligned = d.q.take("aligned");
-    if (!d.q.take("sync")) d.fail("only bar.sync / barrier.sync are supported");
+    b.arrive = d.q.take("arrive");
+    if (!b.arrive && !d.q.take("sync"))
+        d.fail("only bar.sync / bar.arrive / barrier.sync / barrier.arrive (and "
+               "barrier.cluster.arrive/wait) are supported");
     d.q.finish();
     return b;
 }

@@ -82,11 +82,18 @@ struct ProxyFence {
     Space space = Space::None; ///< .async only
 };
 
-/** bar.sync / barrier{.cta}{.aligned}.sync */
+/**
+ * bar{.cta}.{sync,arrive} / barrier{.cta}.{sync,arrive}{.aligned} (PTX ISA 9.7.13.1), and
+ * barrier.cluster.{arrive{.release,.relaxed},wait{.acquire}}{.aligned} (9.7.13.2).
+ */
 struct Barrier {
     bool barrierSpelling = false; ///< `barrier` rather than `bar`
     bool cta = false;
     bool aligned = false;
+    bool arrive = false;  ///< arrive only: no wait (CTA: bar.arrive; cluster: the arrive half)
+    bool cluster = false; ///< barrier.cluster: every thread of the cluster, split in two
+    bool wait = false;    ///< barrier.cluster.wait
+    Sem sem = Sem::None;  ///< cluster arrive: Release (default) or Relaxed; wait: Acquire
 };
 
 enum class ArithOp { Add, Sub, Mul };
@@ -103,15 +110,19 @@ struct MbarrierOperand {
     bool b64 = false;
 };
 
+/** mbarrier.init, or mbarrier.inval (PTX ISA 9.7.13.15.10) when `inval`. */
 struct MbarrierInit {
     MbarrierOperand mb;
+    bool inval = false;
 };
 
+/** mbarrier.arrive{.expect_tx}, or mbarrier.arrive_drop (9.7.13.15.14) when `drop`. */
 struct MbarrierArrive {
     bool expectTx = false;
     Sem sem = Sem::None;       ///< None, Release or Relaxed
     Scope scope = Scope::None; ///< None, Cta or Cluster
     MbarrierOperand mb;
+    bool drop = false;
 };
 
 /** mbarrier.expect_tx / mbarrier.complete_tx */

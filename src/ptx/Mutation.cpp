@@ -72,7 +72,8 @@ bool isSinkWait(const Insn& i) {
 /** Removing it is a drop: fences, waits, arrives, transaction counts, commits, barriers. */
 bool droppable(const Insn& i, bool unusedResult) {
     if (isFence(i) || i.is<Tcgen05Wait>() || i.is<BulkWait>() || i.is<BulkCommit>() ||
-        i.is<Tcgen05Commit>() || i.is<Barrier>() || i.is<MbarrierTx>())
+        i.is<Tcgen05Commit>() || (i.is<Barrier>() && !i.as<Barrier>()->cluster) ||
+        i.is<MbarrierTx>())
         return true;
     return (i.is<MbarrierWait>() || i.is<MbarrierArrive>()) && unusedResult;
 }
@@ -88,6 +89,7 @@ bool relaxable(const Insn& i) {
     if (const auto* a = i.as<Atom>()) return ordering(a->sem);
     if (const auto* a = i.as<MbarrierArrive>()) return a->sem != Sem::Relaxed;
     if (const auto* w = i.as<MbarrierWait>()) return w->sem != Sem::Relaxed;
+    if (const auto* b = i.as<Barrier>()) return b->cluster && b->arrive && b->sem == Sem::Release;
     return false;
 }
 

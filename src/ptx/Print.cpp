@@ -82,9 +82,15 @@ struct Printer {
         return start("fence.proxy").q(nameOf(kProxies, i.kind)).q(nameOf(kSpaces, i.space)).s;
     }
     std::string operator()(const Barrier& i) const {
+        if (i.cluster)
+            return start("barrier.cluster")
+                .q(i.arrive ? "arrive" : "wait")
+                .q(i.arrive && i.sem == Sem::Relaxed, "relaxed")
+                .q(i.aligned, "aligned")
+                .s;
         return start(i.barrierSpelling ? "barrier" : "bar")
             .q(i.cta, "cta")
-            .q("sync")
+            .q(i.arrive ? "arrive" : "sync")
             .q(i.aligned, "aligned")
             .s;
     }
@@ -92,10 +98,10 @@ struct Printer {
         return start(arithName(i.op)).q(i.lo, "lo").types(i.types).s;
     }
     std::string operator()(const MbarrierInit& i) const {
-        return start("mbarrier.init").mb(i.mb).s;
+        return start(i.inval ? "mbarrier.inval" : "mbarrier.init").mb(i.mb).s;
     }
     std::string operator()(const MbarrierArrive& i) const {
-        return start("mbarrier.arrive")
+        return start(i.drop ? "mbarrier.arrive_drop" : "mbarrier.arrive")
             .q(i.expectTx, "expect_tx")
             .q(semName(i.sem))
             .q(scopeName(i.scope))

@@ -537,6 +537,11 @@ void ThreadEmitter::arithmetic(const Insn& in) {
 
 void ThreadEmitter::mbarrier(const Insn& in) {
     if (in.is<ptx::MbarrierWait>()) return mbarrierWait(in);
+    if (const auto* i = in.as<ptx::MbarrierInit>(); i && i->inval)
+        refuse("mbarrier.inval has no CUDA mapping yet");
+    if (const auto* a = in.as<ptx::MbarrierArrive>();
+        a && (a->drop || (!a->expectTx && in.operands.size() == 3)))
+        refuse("'" + in.opcode + "' (arrive_drop, or an arrival count) has no CUDA mapping yet");
     if (in.is<ptx::MbarrierInit>()) {
         Target t = target(in.operand(0));
         if (t.remote) refuse("mbarrier.init of another CTA's mbarrier (PTX: .shared::cta only)");

@@ -361,7 +361,10 @@ void assignBarriers(const litmus::Test& test, Plan& plan) {
     for (const auto& t : test.threads)
         for (const auto& i : t.code) {
             Insn in = ptx::decode(i);
-            if (!in.is<ptx::Barrier>()) continue;
+            const auto* b = in.as<ptx::Barrier>();
+            if (!b) continue;
+            if (b->cluster || b->arrive)
+                throw Refused(i.loc, "'" + i.opcode + "' has no CUDA mapping yet");
             int id = static_cast<int>(in.operand(0).value);
             if (!plan.barrierIds.count(id)) {
                 int hw = static_cast<int>(plan.barrierIds.size()) + 1; // 0 is the harness's
