@@ -24,7 +24,7 @@ struct Operand {
     std::string name;              ///< Name / Memory: identifier (without `@C` and `+k`)
     std::int64_t value = 0;        ///< Integer: the value; Memory: the offset k (0 when absent)
     std::optional<int> cta;        ///< Name / Memory: the `@C` CTA instance, when written
-    std::vector<Operand> elements; ///< Vector only
+    std::vector<Operand> elements; ///< Vector; Memory `[tmap, {c0, c1}]`: the coordinates
     SourceLoc loc;
 };
 
@@ -67,6 +67,7 @@ struct LocationDecl {
         count; ///< Mbarrier: `, count N` (initialised); absent = not initialised
     std::vector<std::int64_t>
         values; ///< `= v` (one value) or `= {v0, v1, ...}` (one per row); empty = 0
+    std::optional<std::int64_t> bytes;  ///< `, bytes N`: the tile a tensor copy moves (global)
     std::optional<std::string> aliasOf; ///< `y @ generic aliases x`
     std::string aliasProxy; ///< "generic", "surface", "texture" or "constant" with aliasOf
     SourceLoc loc;

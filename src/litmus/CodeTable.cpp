@@ -158,9 +158,14 @@ Operand parseOperand(Lexer& lx) {
             if (k.kind != Token::Kind::Int) lx.unexpected(k, "an offset after '+'");
             op.value = lx.integerValue(lx.next(), false);
         }
+        if (lx.peek().is(",")) { // [tensorMap, {c0, c1, ...}]: a tensor copy's tile
+            lx.next();
+            if (!lx.peek().is("{")) lx.unexpected(lx.peek(), "'{' starting the tensor coordinates");
+            op.elements = parseOperand(lx).elements;
+        }
         const Token& close = lx.peek();
         if (!close.is("]")) {
-            const std::string what = op.cta || op.value != 0 ? "']'" : "'@', '+' or ']'";
+            const std::string what = op.cta || op.value != 0 ? "']'" : "'@', '+', ',' or ']'";
             lx.unexpected(close, what + " in the address");
         }
         lx.next();

@@ -251,6 +251,18 @@ private:
         } else if (!t.is(";") && !t.is("}")) {
             lx_.unexpected(t, "'=', '@' or ';' after location " + quote(d.name));
         }
+        // `, bytes N`: the size of the tile a cp.async.bulk.tensor moves from this location.
+        if (lx_.peek().is(",") && d.space == LocationDecl::Space::Global && !d.aliasOf) {
+            lx_.next();
+            const Token kw = lx_.peek();
+            if (!kw.isWord("bytes")) lx_.unexpected(kw, "'bytes N' after ','");
+            lx_.next();
+            const Token n = lx_.peek();
+            const std::int64_t bytes = lx_.signedInteger("a byte count after 'bytes'");
+            if (bytes <= 0 || bytes % 16 != 0 || bytes >= (1 << 20))
+                lx_.fail(n, "a tile's byte count must be a positive multiple of 16 below 2^20");
+            d.bytes = bytes;
+        }
         locations_.emplace(d.name, d.loc);
         test_.locations.push_back(std::move(d));
     }

@@ -15,25 +15,62 @@ void asyncAccess(Lowerer& l, ir::Event& e, const Address& a) {
     e.tags.insert(Tag::Weak);
 }
 
+/**
+ * The global side of a tensor copy, `[tensorMap, {c0, ...}]`: the tile it names stands for
+ * the bytes it moves (the location's `, bytes N`); coordinates only need the right count.
+ */
+std::int64_t tileBytes(Lowerer& l, const ptx::BulkCopy& copy, const litmus::Operand& op,
+                       const Address& a) {
+    if (op.kind != litmus::Operand::Kind::Memory ||
+        static_cast<int>(op.elements.size()) != copy.dims)
+        l.fail(op.loc, "a ." + std::to_string(copy.dims) + "d tensor copy names its tile as [" +
+                           op.name + ", {" + std::to_string(copy.dims) + " coordinate(s)}]");
+    if (!a.decl->bytes)
+        l.fail(op.loc, "'" + op.name +
+                           "' needs its tile size for a tensor copy: declare it "
+                           "with ', bytes N' (PTX ISA 9.7.9.25.5)");
+    return *a.decl->bytes;
+}
+
 void lowerCopy(Lowerer& l, const ptx::BulkCopy& copy) {
     bool toShared = copy.dst != ptx::Space::Global;
     bool fromShared = copy.src != ptx::Space::Global;
     bool viaMbarrier = copy.viaMbarrier;
     bool viaGroup = !copy.viaMbarrier;
     bool multicast = copy.multicast;
-    std::size_t n = 3 + (viaMbarrier ? 1 : 0) + (multicast ? 1 : 0);
+    bool tensor = copy.dims > 0;
+    // cp.async.bulk [dst], [src], size{, [mb]}{, mask}; the tensor form has no size operand.
+    std::size_t n = (tensor ? 2 : 3) + (viaMbarrier ? 1 : 0) + (multicast ? 1 : 0);
     l.expectOperands(n);
     Address dst = l.address(l.operand(0), toShared ? ir::Space::Shared : ir::Space::Global);
     Address src = l.address(l.operand(1), fromShared ? ir::Space::Shared : ir::Space::Global);
-    const auto& sizeOp = l.operand(2);
-    if (sizeOp.kind != litmus::Operand::Kind::Integer || sizeOp.value <= 0 ||
-        sizeOp.value % 16 != 0 || sizeOp.value >= (1 << 20))
-        l.fail(sizeOp.loc, "copy size must be a positive multiple of 16 below 2^20");
+    std::int64_t size = 0;
+    if (tensor) {
+        size = toShared ? tileBytes(l, copy, l.operand(1), src)
+                        : tileBytes(l, copy, l.operand(0), dst);
+    } else {
+        const auto& sizeOp = l.operand(2);
+        if (sizeOp.kind != litmus::Operand::Kind::Integer || sizeOp.value <= 0 ||
+            sizeOp.value % 16 != 0 || sizeOp.value >= (1 << 20))
+            l.fail(sizeOp.loc, "copy size must be a positive multiple of 16 below 2^20");
+        size = sizeOp.value;
+    }
+    const std::size_t mbIndex = tensor ? 2 : 3;
     std::vector<std::pair<Address, std::optional<Address>>> targets; // (dst, mbarrier) per CTA
     std::optional<Address> mbar;
-    if (viaMbarrier) mbar = l.address(l.operand(3), ir::Space::Mbarrier);
+    if (viaMbarrier) {
+        mbar = l.address(l.operand(mbIndex), ir::Space::Mbarrier);
+        // The mbarrier sits with the destination; .cta_group::2 lets it be the peer CTA's
+        // (PTX ISA 9.7.9.25.5: the CTA pair's leader collects both halves).
+        bool peer = copy.ctaGroup == 2 && mbar->cta == l.peerCta(dst.cta);
+        if (!multicast && mbar->cta != dst.cta && !peer)
+            l.fail(l.operand(mbIndex).loc,
+                   copy.ctaGroup == 2 ? "the mbarrier must be in the destination's CTA or its peer"
+                                      : "the mbarrier must be in the destination's CTA (or use "
+                                        ".cta_group::2 to signal the peer CTA's)");
+    }
     if (multicast) {
-        const auto& maskOp = l.operand(4);
+        const auto& maskOp = l.operand(mbIndex + 1);
         if (maskOp.kind != litmus::Operand::Kind::Integer || maskOp.value <= 0 ||
             maskOp.value > 0xffff)
             l.fail(maskOp.loc, "ctaMask must be a non-zero 16-bit integer");
@@ -45,7 +82,7 @@ void lowerCopy(Lowerer& l, const ptx::BulkCopy& copy) {
             if (!d || !m)
                 l.fail(maskOp.loc, "ctaMask names cluster rank " + std::to_string(rank) +
                                        ", where '" + l.operand(0).name + "' or '" +
-                                       l.operand(3).name + "' is not declared");
+                                       l.operand(mbIndex).name + "' is not declared");
             targets.emplace_back(*d, m);
         }
     } else {
@@ -73,7 +110,7 @@ void lowerCopy(Lowerer& l, const ptx::BulkCopy& copy) {
                 issueId, "complete_tx",
                 {Tag::MB, Tag::MB_COMPLETE, Tag::PF, Tag::PF_ASYNC, Tag::Release, Tag::CLUSTER});
             c.mbOp = ir::MbOp::CompleteTx;
-            c.mbAmount = sizeOp.value;
+            c.mbAmount = size;
             c.location = m->location;
             c.vaddr = m->vaddr;
             c.space = ir::Space::Mbarrier;

@@ -51,18 +51,28 @@ Op decodeWait(Decoder& d, bool tryWait) {
 }
 
 Op decodeCopy(Decoder& d) {
+    BulkCopy c;
+    if (d.q.take("tensor")) {
+        auto dim = d.q.takeOneOf({"1d", "2d", "3d", "4d", "5d"});
+        if (!dim) d.fail("cp.async.bulk.tensor needs its dimension (.1d ... .5d)");
+        c.dims = (*dim)[0] - '0';
+    }
     // Operand spaces: the first space qualifier is the destination, the second the source.
     std::vector<Space> spaces;
     while (auto s = d.takeRow(kSpaces))
         spaces.push_back(*s);
     if (spaces.size() != 2) d.fail("cp.async.bulk needs .dst and .src state spaces");
-    BulkCopy c;
     c.dst = spaces[0];
     c.src = spaces[1];
+    if (c.dims > 0) {
+        c.tile = d.q.take("tile");
+        if (d.q.takeIf([](const std::string& q) { return q.rfind("im2col", 0) == 0; }))
+            d.fail("cp.async.bulk.tensor's im2col load modes are not supported; use .tile");
+        if (auto g = d.q.takeOneOf({"cta_group::1", "cta_group::2"})) c.ctaGroup = (*g)[11] - '0';
+    }
     c.viaMbarrier = d.q.take("mbarrier::complete_tx::bytes");
     bool viaGroup = d.q.take("bulk_group");
     c.multicast = d.q.take("multicast::cluster");
-    if (d.q.take("tensor")) d.fail("cp.async.bulk.tensor is not supported; use cp.async.bulk");
     c.types = d.takeTypes();
     d.q.finish();
     if (c.viaMbarrier == viaGroup)

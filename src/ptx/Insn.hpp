@@ -143,12 +143,16 @@ struct MbarrierWait {
 };
 
 /** cp.async.bulk.dst.src.{mbarrier::complete_tx::bytes,bulk_group}{.multicast::cluster} */
+/** cp.async.bulk, and cp.async.bulk.tensor.Nd{.tile} (PTX ISA 9.7.9.25.5) when dims > 0. */
 struct BulkCopy {
     Space dst = Space::Global;
     Space src = Space::Global;
     bool viaMbarrier = false; ///< else .bulk_group
     bool multicast = false;
     std::vector<Type> types;
+    int dims = 0;      ///< tensor copies: .1d ... .5d
+    bool tile = false; ///< .tile written (the only load mode here)
+    int ctaGroup = 0;  ///< .cta_group::1 / ::2: the mbarrier may be the peer CTA's
 };
 
 struct BulkCommit {};

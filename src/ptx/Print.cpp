@@ -124,11 +124,14 @@ struct Printer {
             .s;
     }
     std::string operator()(const BulkCopy& i) const {
-        return start("cp.async.bulk")
+        return start(i.dims > 0 ? "cp.async.bulk.tensor" : "cp.async.bulk")
+            .q(i.dims > 0 ? std::to_string(i.dims) + "d" : "")
             .q(nameOf(kSpaces, i.dst))
             .q(nameOf(kSpaces, i.src))
+            .q(i.tile, "tile")
             .q(i.viaMbarrier ? "mbarrier::complete_tx::bytes" : "bulk_group")
             .q(i.multicast, "multicast::cluster")
+            .q(i.ctaGroup > 0 ? "cta_group::" + std::to_string(i.ctaGroup) : "")
             .types(i.types)
             .s;
     }

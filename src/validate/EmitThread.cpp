@@ -638,6 +638,8 @@ void ThreadEmitter::mbarrierWait(const Insn& in) {
 // ---------------------------------------------------------------------------------------------
 
 void ThreadEmitter::bulk(const Insn& in) {
+    if (const auto* c = in.as<ptx::BulkCopy>(); c && c->dims > 0)
+        refuse("cp.async.bulk.tensor needs a tensor map: no CUDA mapping yet");
     if (in.is<ptx::BulkCommit>()) {
         perThread();
         asmStmt("cp.async.bulk.commit_group;", {}, {});

@@ -678,7 +678,7 @@ TEST_CASE("litmus parser: malformed code tables", "[litmus][errors]") {
                  "expected ';' at end of code row, found end of line");
     requireError(withRows(" st.weak x, 1 | st.weak x, 2 | fence.sc.cta ;\n"), 4, 30,
                  "code row has 3 cells but the thread header names 2 thread(s)");
-    requireError(withRows(" ld.weak r0, [x | ;\n"), 4, 16, "expected '@', '+' or ']'");
+    requireError(withRows(" ld.weak r0, [x | ;\n"), 4, 16, "expected '@', '+', ',' or ']'");
     requireError(withRows(" st.weak x, | ;\n"), 4, 12, "expected an operand");
     requireError(withRows(" st.weak x 1 | ;\n"), 4, 12, "expected ',' between operands");
     requireError(withRows(" ld.weak r0, x; ld.weak r1, x | ;\n"), 4, 15,
