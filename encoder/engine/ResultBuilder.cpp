@@ -103,6 +103,12 @@ void setBoundReached(report::CheckResult& r, const ir::Program& p,
                       " is not a proof (rerun with a larger --unroll)";
 }
 
+std::string noExecutionWithinBound(const ir::Program& p) {
+    return "no execution finishes within the unroll bound " + std::to_string(p.unroll) +
+           ": every one goes round a loop more often (a loop that never exits, or a bound too "
+           "small: rerun with a larger --unroll)";
+}
+
 namespace {
 
 std::vector<std::string> describeWitnesses(const ir::Program& p,

@@ -43,6 +43,9 @@ std::string describeCut(const ir::Program& p, std::size_t i);
 void setBoundReached(report::CheckResult& r, const ir::Program& p,
                      const std::set<std::size_t>& cuts);
 
+/** The Unknown reason when every consistent execution reaches a cut of the program. */
+std::string noExecutionWithinBound(const ir::Program& p);
+
 /**
  * Sets r.flags: the model's flags in its order, then `hang`, each with up to three witnesses
  * described by describeEvent (pairs joined by " / ").

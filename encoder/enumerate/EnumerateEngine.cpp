@@ -47,7 +47,9 @@ public:
         }
         if (!anyConsistent_) {
             r.observation = report::Observation::Unknown;
-            r.unknownReason = "no execution is consistent with the model (model error?)";
+            r.unknownReason = reachesCut_ ? noExecutionWithinBound(p_)
+                                          : "no execution is consistent with the model (model "
+                                            "error?)";
             return true;
         }
         if (!states_.empty()) return false;
@@ -94,6 +96,7 @@ private:
     bool beyondCut(const Choices& c, Outcome& o, bool consistent) {
         std::vector<std::size_t> cuts = cutsReached(p_, c, o);
         if (cuts.empty()) return false;
+        if (consistent && !o.valueCycle) reachesCut_ = true;
         bool spins = false;
         std::vector<std::size_t> beyond;
         for (std::size_t i : cuts) {
@@ -162,6 +165,7 @@ private:
     FlagWitnesses flags_;
     std::set<int> everSucceeded_;
     std::set<std::size_t> beyondBound_;
+    bool reachesCut_ = false; ///< a consistent execution left out at a cut
     bool anyConsistent_ = false, thinAir_ = false;
 };
 

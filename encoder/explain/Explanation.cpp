@@ -22,6 +22,8 @@ z3::expr_vector query(Z3Session& s, const std::vector<std::string>& axioms,
     for (const auto& [name, lit] : s.axioms())
         if (std::find(axioms.begin(), axioms.end(), name) != axioms.end()) out.push_back(lit);
     out.push_back(s.progress());
+    for (const z3::expr& lit : s.boundLiterals()) // executions within the unroll bound only
+        out.push_back(lit);
     out.push_back(target);
     return out;
 }
@@ -147,6 +149,18 @@ Explanation explainOutcome(const ir::Program& p, const cat::ResolvedModel& model
     if (res == z3::sat) {
         ex.kind = Explanation::Kind::Allowed;
         ex.witness = drawChecked(s, p, model, p.name + ": an execution ending in " + t.text);
+        return ex;
+    }
+    // Beyond the unroll bound an execution may still reach the state: no proof then.
+    z3::expr anyBeyond(ctx.bool_val(false));
+    for (const auto& [i, b] : s.boundCuts())
+        anyBeyond = anyBeyond || b;
+    if (!s.boundCuts().empty() &&
+        s.solver().check(smt::withLiteral(s.assumptions(true, {}, true), anyBeyond)) != z3::unsat) {
+        ex.reason = "no execution within the unroll bound " + std::to_string(p.unroll) +
+                    " ends in " + t.text +
+                    ", but some go round a loop more often, and they are not covered (rerun "
+                    "with a larger --unroll)";
         return ex;
     }
     ex.kind = Explanation::Kind::Forbidden;

@@ -70,6 +70,10 @@ bool stopsEarly(CheckResult& r, Z3Session& s, const ir::Program& p) {
     if (any == z3::unsat) {
         r.observation = Observation::Unknown;
         r.unknownReason = "no execution is consistent with the model (model error?)";
+        // Unless executions exist that the unroll bound or a spin left out.
+        if (!p.cuts.empty() &&
+            s.check(withLiteral(s.assumptions(false, {}, true, true), s.anyCut())) == z3::sat)
+            r.unknownReason = noExecutionWithinBound(p);
         return true;
     }
     z3::check_result live = s.check(s.assumptions(true));

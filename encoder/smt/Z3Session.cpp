@@ -139,7 +139,8 @@ std::int64_t modelValue(const z3::model& m, const z3::expr& e) {
 Z3Session::Z3Session(z3::context& ctx, const ir::Program& p, const cat::ResolvedModel& model,
                      const CheckOptions& options, bool hangs, const Budget* budget)
     : ctx_(ctx), program_(p), solver_(ctx), progress_(ctx.bool_const("progress")),
-      withinBound_(ctx.bool_const("within-bound")), budget_(budget) {
+      withinBound_(ctx.bool_const("within-bound")), noSpin_(ctx.bool_const("no-spin")),
+      anyCut_(ctx.bool_val(false)), budget_(budget) {
     z3::params params(ctx);
     if (options.timeoutSeconds > 0)
         params.set("timeout", static_cast<unsigned>(options.timeoutSeconds * 1000));
@@ -156,7 +157,8 @@ Z3Session::Z3Session(z3::context& ctx, const ir::Program& p, const cat::Resolved
     for (std::size_t i = 0; i < p.cuts.size(); ++i) {
         z3::expr spins = pe_->cutSpins(i);
         z3::expr beyond = pe_->cutReached(i) && !spins;
-        solver_.add(!spins);
+        anyCut_ = anyCut_ || pe_->cutReached(i);
+        solver_.add(z3::implies(noSpin_, !spins));
         solver_.add(z3::implies(withinBound_, !beyond));
         boundCuts_.emplace_back(i, beyond);
     }
@@ -218,12 +220,13 @@ Z3Session::Z3Session(z3::context& ctx, const ir::Program& p, const cat::Resolved
 }
 
 z3::expr_vector Z3Session::assumptions(bool withProgress, const std::set<std::string>& without,
-                                       bool beyondBound) const {
+                                       bool beyondBound, bool spins) const {
     z3::expr_vector out(ctx_);
     for (const auto& [name, lit] : axioms_)
         if (!without.count(name)) out.push_back(lit);
     if (withProgress) out.push_back(progress_);
     if (!beyondBound) out.push_back(withinBound_);
+    if (!spins) out.push_back(noSpin_);
     return out;
 }
 

@@ -40,7 +40,11 @@ public:
      * literal that keeps executions within the unroll bound (ir::Cut) unless `beyondBound`.
      */
     z3::expr_vector assumptions(bool withProgress, const std::set<std::string>& without = {},
-                                bool beyondBound = false) const;
+                                bool beyondBound = false, bool spins = false) const;
+    /** The literals that keep executions within the unroll bound and leave out spins. */
+    std::vector<z3::expr> boundLiterals() const { return {withinBound_, noSpin_}; }
+    /** Holds when the execution reaches some cut (spinning or beyond the bound). */
+    const z3::expr& anyCut() const { return anyCut_; }
     /** Per Bound cut of the program: its index and when the execution reaches it. */
     const std::vector<std::pair<std::size_t, z3::expr>>& boundCuts() const { return boundCuts_; }
 
@@ -61,7 +65,7 @@ private:
     std::vector<std::pair<std::string, z3::expr>> axioms_, flags_;
     std::vector<Witnesses> flagWitnesses_;
     z3::expr progress_;
-    z3::expr withinBound_;
+    z3::expr withinBound_, noSpin_, anyCut_;
     std::vector<std::pair<std::size_t, z3::expr>> boundCuts_;
     std::vector<z3::expr> observed_;
     std::size_t queries_ = 0;

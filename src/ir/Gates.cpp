@@ -121,6 +121,16 @@ std::vector<std::pair<int, int>> realTimePairs(const Program& p) {
     for (const char* name : {"po", "ae", "iico"})
         for (const auto& pair : staticRelation(p, name))
             out.push_back(pair);
+    // A barrier completes after every participant arrived (PTX ISA 9.7.13.1, 9.7.13.2), a
+    // .relaxed arrival included: it orders no memory, but the wait cannot return before it.
+    std::map<std::tuple<int, int, int>, std::vector<int>> arrivals;
+    for (const auto& e : p.events)
+        if (e.has(Tag::BAR_ARRIVE)) arrivals[barrierKey(e)].push_back(e.id);
+    for (const auto& e : p.events)
+        if (e.has(Tag::BAR_WAIT))
+            for (int a : arrivals[barrierKey(e)])
+                if (p.events[static_cast<std::size_t>(a)].thread != e.thread)
+                    out.emplace_back(a, e.id);
     return out;
 }
 

@@ -39,7 +39,8 @@ bool gateCoversItself(const Event& gate);
  */
 std::vector<std::string> computeGates(Program& p);
 
-/** Orders every execution keeps in real time: po, issue before its own events (ae), iico. */
+/** Orders every execution keeps in real time: po, issue before its own events (ae), iico,
+ *  and each barrier's arrivals before its completions in other threads. */
 std::vector<std::pair<int, int>> realTimePairs(const Program& p);
 
 /** realTimePairs transitively reduced (pairs a longer path implies are left out): only for

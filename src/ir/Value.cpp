@@ -41,6 +41,9 @@ ValuePtr Value::make(Op op, std::vector<ValuePtr> args) {
     // A conditional whose condition is known is the branch it takes; a loop counter or a
     // branch on a constant folds away, so only run-time values reach the engines.
     if (op == Op::Ite && args.at(0)->isConst()) return args[0]->constant != 0 ? args[1] : args[2];
+    if (op == Op::Ite && (args.at(1) == args.at(2) || (args[1]->isConst() && args[2]->isConst() &&
+                                                       args[1]->constant == args[2]->constant)))
+        return args[1]; // both branches hold the same value
     auto v = std::make_shared<Value>();
     v->op = op;
     v->args = std::move(args);

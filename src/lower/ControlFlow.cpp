@@ -43,35 +43,67 @@ bool isFalse(const ValuePtr& guard) {
     return guard && guard->isConst() && guard->constant == 0;
 }
 
-/** Is `b` the other side of the branch that made `a` (g && c versus g && !c)? */
-ValuePtr joined(const ValuePtr& a, const ValuePtr& b) {
+/**
+ * The condition of two paths that split at one branch (g && c and g && !c: g; c and !c: always,
+ * a null guard), or nothing when they did not.
+ */
+std::optional<ValuePtr> joined(const ValuePtr& a, const ValuePtr& b) {
     auto negates = [](const ValuePtr& x, const ValuePtr& y) {
         return y->op == Op::Not && y->args[0] == x;
     };
-    if (negates(a, b) || negates(b, a)) return nullptr; // c and !c under "always"
+    if (negates(a, b) || negates(b, a)) return ValuePtr{};
     if (a->op == Op::LAnd && b->op == Op::LAnd && a->args[0] == b->args[0] &&
         (negates(a->args[1], b->args[1]) || negates(b->args[1], a->args[1])))
         return a->args[0];
-    return Value::make(Op::LOr, {a, b});
+    return std::nullopt;
+}
+
+/**
+ * The condition of all the paths that meet at one point: sides of one branch join back into
+ * the condition before it, in whatever order they arrived, so a branch that every path
+ * leaves again adds no condition (and no dependency) after the join.
+ */
+ValuePtr joinAll(std::vector<ValuePtr> guards) {
+    for (const auto& g : guards)
+        if (!g) return nullptr;
+    for (bool changed = true; changed && guards.size() > 1;) {
+        changed = false;
+        for (std::size_t i = 0; i < guards.size() && !changed; ++i)
+            for (std::size_t j = i + 1; j < guards.size() && !changed; ++j)
+                if (auto g = joined(guards[i], guards[j])) {
+                    if (!*g) return nullptr;
+                    guards[i] = *g;
+                    guards.erase(guards.begin() + static_cast<std::ptrdiff_t>(j));
+                    changed = true;
+                }
+    }
+    ValuePtr out = guards.front();
+    for (std::size_t i = 1; i < guards.size(); ++i)
+        out = Value::make(Op::LOr, {out, guards[i]});
+    return out;
 }
 
 /** Two paths meeting: the condition of either, registers chosen by which one was taken. */
 void merge(PathState& into, PathState&& other, const std::function<void(const char*)>& fail) {
     if (into.pendingBulk != other.pendingBulk || into.committedGroups != other.committedGroups)
         fail("bulk async-groups differ between the paths that meet here");
-    ValuePtr g = !into.guard || !other.guard ? nullptr : joined(into.guard, other.guard);
+    if (into.arrivals.empty()) into.arrivals.push_back(into.guard);
     const ValuePtr zero = Value::makeConst(0); // herd and Dat3M start registers at 0
+    auto pick = [&](const ValuePtr& mine, const ValuePtr& theirs) {
+        if (mine == theirs) return mine;
+        if (!other.guard) return theirs;
+        return Value::make(Op::Ite, {truth(other.guard), theirs, mine});
+    };
     std::map<std::string, ValuePtr> regs;
     for (auto& [name, v] : into.registers) {
         auto o = other.registers.find(name);
-        ValuePtr ov = o == other.registers.end() ? zero : o->second;
-        regs[name] = v == ov ? v : Value::make(Op::Ite, {truth(into.guard), v, ov});
+        regs[name] = pick(v, o == other.registers.end() ? zero : o->second);
     }
     for (auto& [name, v] : other.registers)
-        if (!into.registers.count(name))
-            regs[name] = Value::make(Op::Ite, {truth(into.guard), zero, v});
+        if (!into.registers.count(name)) regs[name] = pick(zero, v);
     into.registers = std::move(regs);
-    into.guard = g;
+    into.arrivals.push_back(other.guard);
+    into.guard = joinAll(into.arrivals);
     into.ctrl.insert(other.ctrl.begin(), other.ctrl.end());
     for (const auto& [pc, n] : other.enteredAt) {
         auto [it, fresh] = into.enteredAt.emplace(pc, n);
@@ -137,10 +169,14 @@ bool spinEligible(const std::vector<litmus::Instruction>& code, std::size_t from
     auto carried = [&](const std::string& r) {
         return isRegister(r) && bodyWrites.count(r) && !written.count(r);
     };
+    bool straight = true; // still in the part every iteration runs from its start
     for (std::size_t k = from; k <= to; ++k) {
         const auto& inst = code[k];
         const auto& insn = body[k - from];
-        if (!insn) continue;
+        if (!insn) {
+            straight = straight && k == from; // another path may join at a label
+            continue;
+        }
         bool memoryOnly = insn->family() == ptx::Family::Control ||
                           (insn->family() == ptx::Family::Generic && !insn->is<ptx::Barrier>());
         if (!memoryOnly || insn->is<ptx::Exit>()) return false;
@@ -152,11 +188,15 @@ bool spinEligible(const std::vector<litmus::Instruction>& code, std::size_t from
             if (!isDst && op.kind == litmus::Operand::Kind::Name && carried(op.name)) return false;
         }
         if (exited && !dst.empty()) return false;
-        for (std::size_t i : dst)
-            if (i < inst.operands.size()) written.insert(inst.operands[i].name);
+        // Only a write every iteration makes before its reads sets a register afresh.
+        if (straight && !inst.guard)
+            for (std::size_t i : dst)
+                if (i < inst.operands.size()) written.insert(inst.operands[i].name);
         if (insn->is<ptx::Bra>() || insn->is<ptx::CompareBranch>()) {
+            straight = false;
             auto target = labelAt(inst.operands.back().name);
-            if (target && (*target < from || *target > to)) exited = true;
+            if (target && *target < from) return false; // code outside the loop's lines
+            if (target && *target > to) exited = true;
         }
     }
     return true;
@@ -316,6 +356,7 @@ void Lowerer::lowerThread(std::size_t index) {
         auto node = open.extract(open.begin());
         Point at = node.key();
         path_ = std::move(node.mapped());
+        path_.arrivals.clear();
         path_.enteredAt[at.pc] = threadInfo().events.size();
         path_.guardAt[at.pc] = path_.guard;
         const litmus::Instruction& inst = code[at.pc];
@@ -392,11 +433,13 @@ void Lowerer::lowerThread(std::size_t index) {
                     // The writes of the last iteration: what the path did since it entered the
                     // loop (other paths' events in that range never happen with it).
                     const auto& events = threadInfo().events;
-                    for (std::size_t k = path_.enteredAt.at(target); k < events.size(); ++k) {
+                    // (A path that never reached the head, or went through code outside the
+                    // loop's lines, has all its writes since then counted.)
+                    auto entered = path_.enteredAt.find(target);
+                    std::size_t from = entered == path_.enteredAt.end() ? 0 : entered->second;
+                    for (std::size_t k = from; k < events.size(); ++k) {
                         const ir::Event& e = program_.events[static_cast<std::size_t>(events[k])];
-                        if (e.has(ir::Tag::W) && e.instruction >= static_cast<int>(target) &&
-                            e.instruction <= static_cast<int>(at.pc))
-                            cut.effects.push_back(e.id);
+                        if (e.has(ir::Tag::W)) cut.effects.push_back(e.id);
                     }
                     cut.thread = static_cast<int>(threadIndex_);
                     cut.position = static_cast<int>(threadInfo().events.size());

@@ -118,7 +118,41 @@ void lowerLoad(Lowerer& l, const ptx::Ld& ld) {
     l.define(l.operand(0), Value::readOf(e.id));
 }
 
+/**
+ * st.async (PTX ISA 9.7.9.12): a weak generic-proxy write into shared memory of a CTA of the
+ * cluster, performed asynchronously, then a complete-tx of its bytes on the mbarrier in the
+ * destination's CTA, a release at cluster scope (9.7.13.15.5.2).
+ */
+void lowerStoreAsync(Lowerer& l, const ptx::St& st) {
+    l.expectOperands(3);
+    Address a = l.address(l.operand(0), ir::Space::Shared);
+    l.checkReach(a, l.operand(0), true);
+    ir::ValuePtr v = l.value(l.operand(1));
+    Address mb = l.address(l.operand(2), ir::Space::Mbarrier);
+    l.checkReach(mb, l.operand(2), true);
+    if (mb.cta != a.cta)
+        l.fail(l.operand(2).loc, "st.async's mbarrier must be in the destination's CTA (PTX ISA "
+                                 "9.7.9.12)");
+    int issueId = l.issue({}).id;
+    ir::Event& w = l.exec(issueId, "write " + l.operand(0).name, {Tag::W});
+    l.access(w, a, ir::Proxy::Generic);
+    w.sem = Sem::Weak;
+    w.tags.insert(Tag::Weak);
+    w.written = v;
+    ir::Event& c = l.exec(issueId, "complete_tx",
+                          {Tag::MB, Tag::MB_COMPLETE, Tag::Release, Tag::CLUSTER, Tag::GEN});
+    c.mbOp = ir::MbOp::CompleteTx;
+    c.mbAmount = st.types[0].bits / 8;
+    c.location = mb.location;
+    c.vaddr = mb.vaddr;
+    c.space = ir::Space::Mbarrier;
+    c.proxy = ir::Proxy::Generic;
+    c.sem = Sem::Release;
+    c.scope = ir::Scope::Cluster;
+}
+
 void lowerStore(Lowerer& l, const ptx::St& st) {
+    if (st.async) return lowerStoreAsync(l, st);
     auto o = ptx::effectiveOrdering(st.sem, st.scope, Sem::Weak);
     l.expectOperands(2);
     Address a = genericAddress(l, l.operand(0), spaceOf(st.space));
@@ -234,6 +268,15 @@ void lowerProxyFence(Lowerer& l, const ptx::ProxyFence& f) {
 
 void lowerFence(Lowerer& l, const ptx::Fence& f) {
     l.expectOperands(0);
+    if (f.mbarrierInit) {
+        // A release for the thread's prior mbarrier.init only, at cluster scope: not a memory
+        // fence (F). The engines place each init before later operations on its object by
+        // mbarrier order, so no model check needs it yet; it is an event so that one can.
+        ir::Event& e = l.issue({Tag::MB_INIT_FENCE, Tag::Release, Tag::CLUSTER});
+        e.sem = Sem::Release;
+        e.scope = ir::Scope::Cluster;
+        return;
+    }
     ir::Event& e = l.issue({Tag::F});
     // fence without .sem is fence.acq_rel (PTX ISA 9.7.13.4)
     setOrdering(e, f.sem == ptx::Sem::Sc ? Sem::Sc : Sem::AcqRel, f.scope);

@@ -69,6 +69,8 @@ struct PathState {
     /// Per instruction the path reached: its guard then (a loop whose way back adds no run-time
     /// condition to it runs a fixed number of times)
     std::map<std::size_t, ir::ValuePtr> guardAt;
+    /// While paths meet at a point: the guard each arrived with (joined as a whole)
+    std::vector<ir::ValuePtr> arrivals;
 };
 
 class Lowerer {

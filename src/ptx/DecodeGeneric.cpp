@@ -41,7 +41,27 @@ Ld decodeLd(Decoder& d, LdName name) {
     return ld;
 }
 
+St decodeStAsync(Decoder& d) {
+    St st{StName::St, Sem::None, Scope::None, Space::None, {}};
+    st.async = true;
+    if (d.q.take("weak")) st.sem = Sem::Weak;
+    st.scope = d.takeScope({Scope::Cluster});
+    if (!d.q.take("shared::cluster"))
+        d.fail("st.async writes .shared::cluster memory (PTX ISA 9.7.9.12)");
+    st.space = Space::SharedCluster;
+    if (!d.q.take("mbarrier::complete_tx::bytes"))
+        d.fail("st.async needs .mbarrier::complete_tx::bytes (PTX ISA 9.7.9.12)");
+    if (auto v = d.q.takeOneOf({"v2", "v4"})) st.vec = (*v)[1] - '0';
+    st.types = d.takeTypes();
+    if (st.types.size() != 1 || (st.types[0].bits != 32 && st.types[0].bits != 64))
+        d.fail("st.async needs one 32- or 64-bit type");
+    if (st.vec != 1) d.fail("st.async with .v2/.v4 is not supported; store one value");
+    d.q.finish();
+    return st;
+}
+
 St decodeSt(Decoder& d, StName name) {
+    if (name == StName::St && d.q.take("async")) return decodeStAsync(d);
     St st{name, Sem::None, Scope::None, Space::None, {}};
     ir::Sem sem;
     std::tie(st.sem, st.scope) = takeOrdering(d, ir::Sem::Weak, sem);
@@ -102,6 +122,13 @@ Op decodeProxyFence(Decoder& d) {
 
 Op decodeFence(Decoder& d) {
     if (d.q.take("proxy")) return decodeProxyFence(d);
+    if (d.q.take("mbarrier_init")) {
+        // fence.mbarrier_init.release.cluster: the only form (PTX ISA 9.7.13.4)
+        if (!d.q.take("release") || !d.q.take("cluster"))
+            d.fail("fence.mbarrier_init needs .release.cluster");
+        d.q.finish();
+        return Fence{Sem::Release, Scope::Cluster, true};
+    }
     auto sem = d.q.takeOneOf({"sc", "acq_rel"});
     Scope scope = d.takeScope(kAllScopes);
     if (scope == Scope::None) d.fail("a fence needs a scope (.cta, .cluster, .gpu or .sys)");

@@ -50,6 +50,11 @@ struct St {
     Scope scope = Scope::None;
     Space space = Space::None;
     std::vector<Type> types;
+    /// st.async{.weak}{.cluster}.shared::cluster.mbarrier::complete_tx::bytes{.v2,.v4}.type
+    /// [a], b, [mbar] (PTX ISA 9.7.9.12): a store into another CTA's shared memory that
+    /// completes its bytes on an mbarrier there
+    bool async = false;
+    int vec = 1;
 };
 
 /** atom (returns the old value) and red (returns nothing). */
@@ -67,6 +72,8 @@ struct Atom {
 struct Fence {
     Sem sem = Sem::None; ///< None, Sc or AcqRel
     Scope scope = Scope::Cta;
+    /// fence.mbarrier_init.release.cluster (PTX ISA 9.7.13.4): releases prior mbarrier.init only
+    bool mbarrierInit = false;
 };
 
 /** membar.{cta,gl,sys}; .gl is the GPU scope. */

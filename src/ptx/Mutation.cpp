@@ -110,6 +110,7 @@ Scope* scopeOf(Op& op) {
 }
 
 bool narrowable(Insn i) {
+    if (const auto* f = i.as<Fence>(); f && f->mbarrierInit) return false; // .cluster only
     Scope* s = scopeOf(i.op);
     return s && wide(*s);
 }

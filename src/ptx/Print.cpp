@@ -56,6 +56,14 @@ struct Printer {
             .s;
     }
     std::string operator()(const St& i) const {
+        if (i.async)
+            return start("st.async")
+                .q(semName(i.sem))
+                .q(scopeName(i.scope))
+                .q("shared::cluster")
+                .q("mbarrier::complete_tx::bytes")
+                .types(i.types)
+                .s;
         return start(i.name == StName::St ? "st" : "sust")
             .q(semName(i.sem))
             .q(scopeName(i.scope))
@@ -73,6 +81,7 @@ struct Printer {
             .s;
     }
     std::string operator()(const Fence& i) const {
+        if (i.mbarrierInit) return "fence.mbarrier_init.release.cluster";
         return start("fence").q(semName(i.sem)).q(scopeName(i.scope)).s;
     }
     std::string operator()(const Membar& i) const {

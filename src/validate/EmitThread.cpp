@@ -343,6 +343,8 @@ void ThreadEmitter::generic(const Insn& in) {
     auto* at = in.as<ptx::Atom>();
     if (ld && ld->name == ptx::LdName::Ld)
         memoryAccess(in, "ld");
+    else if (st && st->async)
+        refuse("st.async has no CUDA mapping yet");
     else if (st && st->name == ptx::StName::St)
         memoryAccess(in, "st");
     else if (at && at->name == ptx::AtomName::Atom)
@@ -504,8 +506,10 @@ void ThreadEmitter::fence(const Insn& in) {
         if (!space.empty()) ptx += "." + space;
     } else {
         auto* f = in.as<ptx::Fence>();
-        ptx = std::string("fence.") + (f->sem == ptx::Sem::Sc ? "sc" : "acq_rel") + "." +
-              std::string(ptx::scopeName(f->scope));
+        ptx = f->mbarrierInit
+                  ? std::string("fence.mbarrier_init.release.cluster")
+                  : std::string("fence.") + (f->sem == ptx::Sem::Sc ? "sc" : "acq_rel") + "." +
+                        std::string(ptx::scopeName(f->scope));
     }
     if (plan_.tcMode) allLanes(); // every lane of the warp fences (the warp is the thread)
     asmStmt(ptx + ";", {}, {});
