@@ -14,7 +14,41 @@ using ir::Tag;
 using litmus::LocationDecl;
 using litmus::Operand;
 
+namespace {
+
+/**
+ * CTA numbers are per GPU in herd's and Dat3M's headers (`P1@cta 0,gpu 1` is another CTA than
+ * `P0@cta 0,gpu 0`); ptxmc numbers CTAs across the test. A test that reuses a number on
+ * another GPU gets that GPU's CTA a fresh number, unless it declares memory that names CTAs
+ * by number (shared, tmem, mbarrier), where the number would be ambiguous.
+ */
+std::optional<litmus::Test> withDistinctCtas(const litmus::Test& test) {
+    std::map<int, int> gpuOfCta;
+    bool reused = false;
+    for (const auto& t : test.threads) {
+        auto [it, fresh] = gpuOfCta.emplace(t.cta, t.gpu);
+        reused = reused || (!fresh && it->second != t.gpu);
+    }
+    if (!reused) return std::nullopt;
+    for (const auto& d : test.locations)
+        if (!d.ctas.empty()) return std::nullopt; // the check reports the clash at the header
+    litmus::Test out = test;
+    std::map<std::pair<int, int>, int> fresh; // (gpu, cta) -> number
+    int next = 0;
+    for (const auto& t : test.threads)
+        next = std::max(next, t.cta + 1);
+    for (auto& t : out.threads) {
+        auto key = std::make_pair(t.gpu, t.cta);
+        if (!fresh.count(key)) fresh[key] = gpuOfCta.at(t.cta) == t.gpu ? t.cta : next++;
+        t.cta = fresh.at(key);
+    }
+    return out;
+}
+
+} // namespace
+
 ir::Program lowerTest(const litmus::Test& test, const LowerOptions& options) {
+    if (auto renumbered = withDistinctCtas(test)) return Lowerer(*renumbered, options).run();
     return Lowerer(test, options).run();
 }
 
