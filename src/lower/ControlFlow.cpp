@@ -325,6 +325,18 @@ void Lowerer::lowerThread(std::size_t index) {
         if (inst.label && !labels.insert(*inst.label).second)
             fail(inst.loc,
                  "label '" + *inst.label + "' defined twice in P" + std::to_string(thread_->id));
+    // Every instruction is checked, also those no path reaches (a constant branch skips them).
+    for (const auto& inst : code) {
+        if (inst.label) continue;
+        ptx::Insn insn = ptx::decode(inst);
+        bool branches = insn.is<ptx::Bra>() || insn.is<ptx::CompareBranch>();
+        if (branches && !inst.operands.empty()) {
+            const litmus::Operand& target = inst.operands.back();
+            if (target.kind == litmus::Operand::Kind::Name && !labels.count(target.name))
+                fail(target.loc,
+                     "no label '" + target.name + "' in P" + std::to_string(thread_->id));
+        }
+    }
     auto isRegister = [&](const std::string& n) { return !labels.count(n) && !decls_.count(n); };
     auto labelAt = [&](const std::string& n) -> std::optional<std::size_t> {
         for (std::size_t k = 0; k < code.size(); ++k)
