@@ -3,6 +3,8 @@
 #include "lower/Lowerer.hpp"
 #include "ptx/Decode.hpp"
 
+#include <array>
+
 namespace ptxmc::lower {
 
 using ir::Sem;
@@ -365,9 +367,9 @@ void lowerBarrier(Lowerer& l, const ptx::Barrier& b) {
 
 void lowerArithmetic(Lowerer& l, const ptx::Arith& a) {
     l.expectOperands(3);
-    Value::Op op = a.op == ptx::ArithOp::Add   ? Value::Op::Add
-                   : a.op == ptx::ArithOp::Sub ? Value::Op::Sub
-                                               : Value::Op::Mul;
+    static const std::array<Value::Op, 6> ops = {Value::Op::Add, Value::Op::Sub, Value::Op::Mul,
+                                                 Value::Op::And, Value::Op::Or,  Value::Op::Xor};
+    Value::Op op = ops[static_cast<std::size_t>(a.op)];
     l.define(l.operand(0), Value::make(op, {l.value(l.operand(1)), l.value(l.operand(2))}));
 }
 

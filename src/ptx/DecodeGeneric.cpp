@@ -197,6 +197,9 @@ std::optional<Op> decodeGeneric(Decoder& d) {
     if (n == "add") return decodeArith(d, ArithOp::Add);
     if (n == "sub") return decodeArith(d, ArithOp::Sub);
     if (n == "mul") return decodeArith(d, ArithOp::Mul);
+    if (n == "and") return decodeArith(d, ArithOp::And);
+    if (n == "or") return decodeArith(d, ArithOp::Or);
+    if (n == "xor") return decodeArith(d, ArithOp::Xor);
     return std::nullopt;
 }
 

@@ -103,7 +103,8 @@ struct Barrier {
     Sem sem = Sem::None;  ///< cluster arrive: Release (default) or Relaxed; wait: Acquire
 };
 
-enum class ArithOp { Add, Sub, Mul };
+/** add, sub, mul{.lo}; and, or, xor (bitwise, PTX ISA 9.7.8: logic and shift instructions). */
+enum class ArithOp { Add, Sub, Mul, And, Or, Xor };
 
 struct Arith {
     ArithOp op = ArithOp::Add;

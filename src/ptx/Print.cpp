@@ -3,6 +3,8 @@
 
 #include "ptx/Tables.hpp"
 
+#include <array>
+
 namespace ptxmc::ptx {
 
 namespace {
@@ -39,7 +41,8 @@ std::string_view atomName(AtomName n) {
 }
 
 std::string_view arithName(ArithOp op) {
-    return op == ArithOp::Add ? "add" : op == ArithOp::Sub ? "sub" : "mul";
+    static const std::array<std::string_view, 6> names = {"add", "sub", "mul", "and", "or", "xor"};
+    return names[static_cast<std::size_t>(op)];
 }
 
 std::string_view membarName(Scope s) {

@@ -2,6 +2,7 @@
 #include "lower/Lowerer.hpp"
 #include "validate/Emit.hpp"
 
+#include <array>
 #include <cmath>
 #include <cstring>
 #include <functional>
@@ -531,7 +532,8 @@ void ThreadEmitter::barrier(const Insn& in) {
 void ThreadEmitter::arithmetic(const Insn& in) {
     std::string x = intValue(in.operand(1)), y = intValue(in.operand(2));
     ptx::ArithOp a = in.as<ptx::Arith>()->op;
-    const char* op = a == ptx::ArithOp::Add ? " + " : a == ptx::ArithOp::Sub ? " - " : " * ";
+    static const std::array<const char*, 6> ops = {" + ", " - ", " * ", " & ", " | ", " ^ "};
+    const char* op = ops[static_cast<std::size_t>(a)];
     define(in.operand(0), x + op + y, RegKind::Int);
 }
 
