@@ -74,7 +74,11 @@ std::size_t parseHeader(const SourceText& src, Test& test) {
         std::size_t end = src.lineEnd(i);
         if (s[i] == '{') return i;
         if (s[i] == '"') {
-            const std::size_t close = s.find('"', i + 1); // SourceText checked it is closed
+            // SourceText checked that quotes pair up, but a quote inside the test name pairs
+            // with this one there: then this one is left open.
+            const std::size_t close = s.find('"', i + 1);
+            if (close == std::string::npos)
+                src.fail(i, "unterminated string: missing closing '\"'");
             end = src.lineEnd(close);
             // One description line per source line of the string, blanks trimmed.
             std::size_t from = i + 1;
