@@ -254,6 +254,28 @@ bool fragArithmetic(Draft& d) {
     return true;
 }
 
+/**
+ * A store guarded by a predicate on a register an earlier instruction wrote (often a load):
+ * `setp.ne.s32 p, r, 0; @p st ...`. The store happens only in some executions, and its guard
+ * is a dependency: both engines' path conditions are exercised.
+ */
+bool fragGuardedStore(Draft& d) {
+    int t = d.pickThread(), l = -1, inst = -1;
+    std::vector<std::string> regs;
+    for (const auto& [r, v] : d.th(t).regs)
+        if (!d.th(t).tokens.count(r)) regs.push_back(r);
+    if (regs.empty() || !pickData(d, t, true, l, inst)) return false;
+    const std::string src = d.rng().pick(regs);
+    const std::string p = d.freshReg("p");
+    bool negated = d.rng().chance(30);
+    d.emit(t, text(ptx::Setp{ptx::CmpOp::Ne, kS32}, p + ", " + src + ", 0"));
+    d.define(t, p, {0, 1});
+    if (!store(d, t, l, inst)) return false;
+    std::string& last = d.th(t).code.back();
+    last = "@" + std::string(negated ? "!" : "") + p + " " + last;
+    return true;
+}
+
 /** bar.sync among all threads of a CTA or a subset given by a thread count. */
 bool fragBarrier(Draft& d) {
     int cta = d.ctaOf(d.pickThread());
@@ -272,8 +294,8 @@ bool fragBarrier(Draft& d) {
 } // namespace
 
 std::vector<std::pair<Fragment, int>> genericFragments() {
-    return {{fragLoad, 10}, {fragStore, 9},      {fragAtomic, 4}, {fragReduction, 3},
-            {fragFence, 4}, {fragArithmetic, 5}, {fragBarrier, 3}};
+    return {{fragLoad, 10}, {fragStore, 9},      {fragAtomic, 4},  {fragReduction, 3},
+            {fragFence, 4}, {fragArithmetic, 5}, {fragBarrier, 3}, {fragGuardedStore, 3}};
 }
 
 } // namespace ptxmc::gen
