@@ -140,6 +140,31 @@ bool programMayHang(z3::context& ctx, const ir::Program& p, const Budget& budget
 }
 
 /**
+ * Into `found`, the key of every candidate condition that holds in some execution `base`
+ * allows: one query per batch of new ones, each asking for any candidate not found yet.
+ * Returns false when the solver gives up (r is then Unknown).
+ */
+template <class Key, class Candidates>
+bool everyPossible(CheckResult& r, Z3Session& s, const z3::expr_vector& base,
+                   const Candidates& candidates, std::set<Key>& found) {
+    while (true) {
+        z3::expr_vector open(s.ctx());
+        for (const auto& [k, b] : candidates)
+            if (!found.count(k)) open.push_back(b);
+        if (open.empty()) return true;
+        z3::check_result res = s.check(withLiteral(base, z3::mk_or(open)));
+        if (res == z3::unknown) {
+            unknownResult(r, s.solver());
+            return false;
+        }
+        if (res == z3::unsat) return true;
+        z3::model m = s.solver().get_model();
+        for (const auto& [k, b] : candidates)
+            if (m.eval(b, true).is_true()) found.insert(k);
+    }
+}
+
+/**
  * Executions that block forever (a second encoding where waits may block and what follows a
  * blocked gate does not happen): every wait that can block, and the flags those executions
  * raise. Returns false when the solver gives up.
@@ -155,24 +180,10 @@ bool findHangs(CheckResult& r, z3::context& ctx, const ir::Program& p,
         ~CountOnExit() { to += from.queries(); }
     } count{queries, h};
     z3::expr_vector base = h.assumptions(false);
-    std::map<int, z3::expr> stuck = h.encoder().stuckGates();
     std::set<int> hanging;
-    while (true) {
-        z3::expr_vector open(ctx);
-        for (const auto& [g, b] : stuck)
-            if (!hanging.count(g)) open.push_back(b);
-        if (open.empty()) break;
-        z3::check_result res = h.check(withLiteral(base, z3::mk_or(open)));
-        if (res == z3::unknown) {
-            unknownResult(r, h.solver());
-            return false;
-        }
-        if (res == z3::unsat) break;
-        z3::model m = h.solver().get_model();
-        for (const auto& [g, b] : stuck)
-            if (m.eval(b, true).is_true() && hanging.insert(g).second)
-                raised[kHangFlag].insert({g});
-    }
+    if (!everyPossible(r, h, base, h.encoder().stuckGates(), hanging)) return false;
+    for (int g : hanging)
+        raised[kHangFlag].insert({g});
     if (hanging.empty()) return true;
     z3::expr_vector any(ctx);
     for (const auto& [w, b] : h.encoder().blocked())
@@ -186,23 +197,7 @@ bool findHangs(CheckResult& r, z3::context& ctx, const ir::Program& p,
  * solver gives up.
  */
 bool findBoundReached(CheckResult& r, Z3Session& s, std::set<std::size_t>& reached) {
-    z3::expr_vector base = s.assumptions(true, {}, true);
-    while (true) {
-        z3::expr_vector open(s.ctx());
-        for (const auto& [i, b] : s.boundCuts())
-            if (!reached.count(i)) open.push_back(b);
-        if (open.empty()) break;
-        z3::check_result res = s.check(withLiteral(base, z3::mk_or(open)));
-        if (res == z3::unknown) {
-            unknownResult(r, s.solver());
-            return false;
-        }
-        if (res == z3::unsat) break;
-        z3::model m = s.solver().get_model();
-        for (const auto& [i, b] : s.boundCuts())
-            if (m.eval(b, true).is_true()) reached.insert(i);
-    }
-    return true;
+    return everyPossible(r, s, s.assumptions(true, {}, true), s.boundCuts(), reached);
 }
 
 /** Every query of one test, in order; stops where the answer is complete or Unknown. */

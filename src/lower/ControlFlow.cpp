@@ -202,14 +202,20 @@ bool spinEligible(const std::vector<litmus::Instruction>& code, std::size_t from
     return true;
 }
 
-/** The instruction as written (guard, opcode, operands), for reports. */
-std::string sourceText(const litmus::Instruction& inst) {
-    std::string out;
-    if (inst.guard) out = "@" + std::string(inst.guard->negated ? "!" : "") + inst.guard->reg + " ";
-    out += inst.opcode;
-    for (std::size_t i = 0; i < inst.operands.size(); ++i)
-        out += (i == 0 ? " " : ", ") + ptx::printOperand(inst.operands[i]);
-    return out;
+/** The instruction with its guard, for reports: `@!p bra LC00`. */
+std::string sourceText(const litmus::Instruction& inst, const ptx::Insn& insn) {
+    std::string guard;
+    if (inst.guard)
+        guard = "@" + std::string(inst.guard->negated ? "!" : "") + inst.guard->reg + " ";
+    return guard + ptx::print(insn);
+}
+
+/** Where label `name` stands in a thread's code. */
+std::optional<std::size_t> labelIndex(const std::vector<litmus::Instruction>& code,
+                                      const std::string& name) {
+    for (std::size_t k = 0; k < code.size(); ++k)
+        if (code[k].label == name) return k;
+    return std::nullopt;
 }
 
 } // namespace
@@ -266,8 +272,7 @@ void Lowerer::step(std::size_t pc, std::vector<std::pair<std::size_t, ValuePtr>>
     auto label = [&](std::size_t i) -> std::size_t {
         const litmus::Operand& op = operand(i);
         if (op.kind != litmus::Operand::Kind::Name) fail(op.loc, "expected a label");
-        for (std::size_t k = 0; k < thread_->code.size(); ++k)
-            if (thread_->code[k].label == op.name) return k;
+        if (auto k = labelIndex(thread_->code, op.name)) return *k;
         fail(op.loc, "no label '" + op.name + "' in P" + std::to_string(thread_->id));
     };
     if (insn.is<ptx::Bra>()) {
@@ -326,9 +331,11 @@ void Lowerer::lowerThread(std::size_t index) {
             fail(inst.loc,
                  "label '" + *inst.label + "' defined twice in P" + std::to_string(thread_->id));
     // Every instruction is checked, also those no path reaches (a constant branch skips them).
+    std::vector<std::optional<ptx::Insn>> decoded;
     for (const auto& inst : code) {
+        decoded.push_back(inst.label ? std::nullopt : std::optional(ptx::decode(inst)));
         if (inst.label) continue;
-        ptx::Insn insn = ptx::decode(inst);
+        const ptx::Insn& insn = *decoded.back();
         bool branches = insn.is<ptx::Bra>() || insn.is<ptx::CompareBranch>();
         if (branches && !inst.operands.empty()) {
             const litmus::Operand& target = inst.operands.back();
@@ -338,11 +345,7 @@ void Lowerer::lowerThread(std::size_t index) {
         }
     }
     auto isRegister = [&](const std::string& n) { return !labels.count(n) && !decls_.count(n); };
-    auto labelAt = [&](const std::string& n) -> std::optional<std::size_t> {
-        for (std::size_t k = 0; k < code.size(); ++k)
-            if (code[k].label == n) return k;
-        return std::nullopt;
-    };
+    auto labelAt = [&](const std::string& n) { return labelIndex(code, n); };
     std::map<Point, PathState> open;
     PathState start;
     start.registers = initialRegisters_[thread_->id];
@@ -377,7 +380,7 @@ void Lowerer::lowerThread(std::size_t index) {
         // A guard `@p` is a branch around the instruction: skipped when p is 0.
         PathState skipped;
         bool skips = false;
-        bool branch = !inst.label && (inst.parts[0] == "bra" || inst.parts[0] == "goto");
+        bool branch = decoded[at.pc] && decoded[at.pc]->is<ptx::Bra>();
         if (inst.guard && !branch) {
             auto it = registers_.find(inst.guard->reg);
             if (it == registers_.end())
@@ -406,12 +409,12 @@ void Lowerer::lowerThread(std::size_t index) {
         // `L: mbarrier.try_wait p, [mb], ph; @!p bra L` is how kernels wait: one blocking wait.
         if (!inst.label && at.pc + 1 < code.size() && at.pc > 0 && code[at.pc - 1].label) {
             const auto& next = code[at.pc + 1];
-            bool waits = inst.parts.size() >= 2 && inst.parts[0] == "mbarrier" &&
-                         (inst.parts[1] == "try_wait" || inst.parts[1] == "test_wait");
-            if (waits && !inst.guard && next.guard && next.guard->negated &&
-                !inst.operands.empty() && next.guard->reg == inst.operands[0].name &&
-                next.parts.size() >= 1 && next.parts[0] == "bra" && next.operands.size() == 1 &&
-                next.operands[0].name == *code[at.pc - 1].label) {
+            const auto& nextInsn = decoded[at.pc + 1];
+            bool waits = decoded[at.pc]->is<ptx::MbarrierWait>();
+            bool retries = nextInsn && nextInsn->is<ptx::Bra>() && next.operands.size() == 1 &&
+                           next.operands[0].name == *code[at.pc - 1].label;
+            if (waits && retries && !inst.guard && next.guard && next.guard->negated &&
+                !inst.operands.empty() && next.guard->reg == inst.operands[0].name) {
                 spinWait_ = true;
                 step(at.pc, jumps, fallsThrough);
                 spinWait_ = false;
@@ -457,7 +460,7 @@ void Lowerer::lowerThread(std::size_t index) {
                     cut.position = static_cast<int>(threadInfo().events.size());
                     cut.guard = taken.guard;
                     cut.loc = inst.loc;
-                    cut.text = sourceText(inst);
+                    cut.text = sourceText(inst, *decoded[at.pc]);
                     program_.cuts.push_back(std::move(cut));
                     continue;
                 }
