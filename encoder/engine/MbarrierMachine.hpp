@@ -50,6 +50,9 @@ template <class V> Step<V> apply(const V& v, const State<V>& s, const ir::Event&
         // 9.7.13.15.14: arrive_drop first lowers the expected count of the next phases.
         if (e.mbDrop) n.expected = s.expected - v.num(e.mbArrivals);
         break;
+    case ir::MbOp::Increment: // 9.7.13.15.15: cp.async.mbarrier.arrive without .noinc
+        n.pending = s.pending + 1;
+        break;
     case ir::MbOp::Inval: // 9.7.13.15.10: the object is no longer an mbarrier
         n.valid = v.truth(false);
         break;

@@ -20,6 +20,8 @@ ptx::Scope pickScope(Rng& rng);
 std::string load(Draft& d, int t, int l, int inst);
 bool store(Draft& d, int t, int l, int inst, std::optional<std::int64_t> value = std::nullopt);
 std::string atomic(Draft& d, int t, int l, int inst);
+/** What atom/red/cp.reduce `op` ("add", "and", ...) leaves when it meets `old` with `v`. */
+std::int64_t apply(const std::string& op, std::int64_t old, std::int64_t v);
 bool reduction(Draft& d, int t, int l, int inst);
 void memoryFence(Draft& d, int t);
 bool barrier(Draft& d, int cta, std::vector<int> participants);
@@ -42,7 +44,9 @@ bool txOp(Draft& d, int t, int mb, int inst, bool complete, int bytes);
 // Bulk copies (GenBulk.cpp).
 /** Copies global memory into `s` (instance `inst`) completing `size` bytes on `mb`. */
 bool bulkToShared(Draft& d, int t, int s, int inst, int mb, bool multicast, int size);
-bool bulkToGlobal(Draft& d, int t);
+/** A bulk copy (or, with `reduce`, a cp.reduce.async.bulk) of the thread's shared memory to
+ *  global memory, sometimes committed and waited for. */
+bool bulkToGlobal(Draft& d, int t, bool reduce = false);
 
 // tcgen05 (GenTcgen05.cpp). Writers return false when the tmem location cannot be written.
 /** What an async write produced in the issuer's CTA: the cell, and its value when every

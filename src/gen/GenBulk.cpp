@@ -1,5 +1,7 @@
-// Bulk copies: global->shared on an mbarrier (sometimes multicast), shared->global in groups.
+// Asynchronous copies: bulk global->shared on an mbarrier (sometimes multicast), bulk copies
+// and reductions shared->global in groups, non-bulk cp.async with groups or an mbarrier.
 #include "gen/Families.hpp"
+#include "ptx/Tables.hpp"
 
 namespace ptxmc::gen {
 
@@ -41,7 +43,7 @@ bool bulkToShared(Draft& d, int t, int s, int inst, int mb, bool multicast, int 
     return true;
 }
 
-bool bulkToGlobal(Draft& d, int t) {
+bool bulkToGlobal(Draft& d, int t, bool reduce) {
     Rng& r = d.rng();
     const int c = d.ctaOf(t);
     const int s = d.pickLoc(Space::Shared, c, true);
@@ -52,10 +54,23 @@ bool bulkToGlobal(Draft& d, int t) {
         store(d, t, s, c, d.freshConst());
         if (r.chance(70)) asyncFence(d, t, Space::Shared);
     }
-    const ptx::BulkCopy copy{ptx::Space::Global, ptx::Space::SharedCta, false, false, {}};
-    d.emit(t, text(copy, d.addr(g, c, -1) + ", " + d.addr(s, c, c) + ", " +
-                             std::to_string(r.pick({16, 16, 32}))));
-    d.write(d.key(g, -1), d.read(d.key(s, c)));
+    ptx::BulkCopy copy{ptx::Space::Global, ptx::Space::SharedCta, false, false, {}};
+    if (reduce) {
+        // cp.reduce.async.bulk: each element of g becomes g OP s (PTX ISA 9.7.9.25.4.2)
+        const std::string op = r.pick({"add", "add", "and", "or", "xor", "max", "min"});
+        copy.reduce = *ptx::valueOf(ptx::kAtomOps, op);
+        copy.types = {ptx::Type{'u', 32}};
+        std::vector<std::int64_t> written;
+        for (std::int64_t old : d.read(d.key(g, -1)))
+            for (std::int64_t v : d.read(d.key(s, c)))
+                written.push_back(apply(op, old, v));
+        d.emit(t, text(copy, d.addr(g, c, -1) + ", " + d.addr(s, c, c) + ", 16"));
+        d.write(d.key(g, -1), written);
+    } else {
+        d.emit(t, text(copy, d.addr(g, c, -1) + ", " + d.addr(s, c, c) + ", " +
+                                 std::to_string(r.pick({16, 16, 32}))));
+        d.write(d.key(g, -1), d.read(d.key(s, c)));
+    }
     ++d.th(t).openCopies;
     if (r.chance(20)) return true; // sometimes the copy's group is never committed
     d.emit(t, text(ptx::BulkCommit{}));
@@ -103,7 +118,51 @@ bool fragToShared(Draft& d) {
 }
 
 bool fragToGlobal(Draft& d) {
-    return bulkToGlobal(d, d.pickThread());
+    return bulkToGlobal(d, d.pickThread(), d.rng().chance(30));
+}
+
+/**
+ * Non-bulk cp.async into the thread's shared memory (PTX ISA 9.7.9.25.3): completed by a
+ * cp.async-group and its wait, by cp.async.mbarrier.arrive{.noinc} (then sometimes a reader
+ * waits on the mbarrier), or by nothing.
+ */
+bool fragCpAsync(Draft& d) {
+    Rng& r = d.rng();
+    const int t = d.pickThread();
+    const int c = d.ctaOf(t);
+    const int s = d.pickLoc(Space::Shared, c, true);
+    const int g = d.pickLoc(Space::Global, -1, false);
+    if (s < 0 || g < 0) return false;
+    const bool cg = r.chance(40);
+    d.emit(t, text(ptx::CpAsync{cg, ptx::Space::Shared},
+                   d.addr(s, c, c) + ", " + d.addr(g, c, -1) + ", " + (cg ? "16" : "4")));
+    d.write(d.key(s, c), d.read(d.key(g, -1)));
+    const int how = r.range(0, 3);
+    if (how == 0) {
+        d.emit(t, text(ptx::BulkCommit{true}));
+        if (r.chance(70)) d.emit(t, text(ptx::BulkWait{false, true, false}, "0"));
+    } else if (how == 1) {
+        d.emit(t, text(ptx::BulkWait{false, true, true}));
+    } else if (how == 2 && d.opt().mbarrier) {
+        const int mb = d.pickMbarrier(t, c);
+        if (mb < 0) return true;
+        const bool noinc = r.chance(40);
+        d.emit(t, text(ptx::CpAsyncArrive{noinc, {ptx::Space::SharedCta, true}}, d.addr(mb, c, c)));
+        // .noinc: one arrival the init count must hold; otherwise an increment, then an
+        // arrival that takes it back: two operations on the object, no net arrival
+        if (noinc) {
+            d.mbArrive(d.key(mb, c));
+        } else {
+            d.mbOp(d.key(mb, c));
+            d.mbOp(d.key(mb, c));
+        }
+        if (r.chance(50)) {
+            const int reader = d.pickThreadIn(c);
+            mbWait(d, reader, mb, r.chance(70));
+            if (d.opt().generic) load(d, reader, s, c);
+        }
+    }
+    return true;
 }
 
 /** A lone commit_group / wait_group: empty groups are legal. */
@@ -122,7 +181,7 @@ bool fragGroupOp(Draft& d) {
 } // namespace
 
 std::vector<std::pair<Fragment, int>> bulkFragments() {
-    return {{fragToShared, 5}, {fragToGlobal, 4}, {fragGroupOp, 1}};
+    return {{fragToShared, 5}, {fragToGlobal, 4}, {fragGroupOp, 1}, {fragCpAsync, 3}};
 }
 
 } // namespace ptxmc::gen

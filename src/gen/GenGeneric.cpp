@@ -31,6 +31,8 @@ std::string operandText(Draft& d, int l, int fromCta, int inst) {
     return d.addr(l, fromCta, inst, 0, !bare);
 }
 
+} // namespace
+
 std::int64_t apply(const std::string& op, std::int64_t old, std::int64_t v) {
     if (op == "add") return old + v;
     if (op == "and") return old & v;
@@ -40,8 +42,6 @@ std::int64_t apply(const std::string& op, std::int64_t old, std::int64_t v) {
     if (op == "min") return std::min(old, v);
     return v; // exch
 }
-
-} // namespace
 
 std::string text(const ptx::Op& op, const std::string& operands) {
     return ptx::printOpcode(op) + (operands.empty() ? "" : " " + operands);

@@ -66,15 +66,18 @@ Pairs controlDependencies(const Program& p) {
 Pairs bulkWaits(const Program& p) {
     Pairs out;
     for (const auto& t : p.threads) {
-        std::vector<int> groups;
+        // Bulk and non-bulk async-groups are counted apart (PTX ISA 9.7.9.25.1.1).
+        std::vector<int> groups[2];
         for (int id : t.events) {
             const Event& e = p.events[static_cast<std::size_t>(id)];
-            if (e.has(Tag::BCOMMIT)) groups.push_back(id);
-            if (!e.has(Tag::BWAIT)) continue;
-            // wait_group N: all but the N most recent groups have completed (PTX ISA 9.7.9.25.6)
-            int waited = static_cast<int>(groups.size()) - e.bulkWaitN;
+            auto& mine = groups[e.nonBulkGroup ? 1 : 0];
+            if (e.has(Tag::BCOMMIT)) mine.push_back(id);
+            if (!e.has(Tag::BWAIT) && !e.has(Tag::CPA_WAIT)) continue;
+            // wait_group N: all but the N most recent groups have completed (PTX ISA 9.7.9.25.6,
+            // 9.7.9.25.3.3)
+            int waited = static_cast<int>(mine.size()) - e.bulkWaitN;
             for (int g = 0; g < waited; ++g)
-                out.emplace_back(groups[static_cast<std::size_t>(g)], id);
+                out.emplace_back(mine[static_cast<std::size_t>(g)], id);
         }
     }
     std::sort(out.begin(), out.end());
@@ -200,8 +203,12 @@ Pairs staticRelation(const Program& p, const std::string& name) {
         });
     if (name == "rmw")
         return allPairs(p, [](const Event& a, const Event& b) {
-            return a.has(Tag::RMW) && a.has(Tag::R) && b.has(Tag::RMW) && b.has(Tag::W) &&
-                   a.thread == b.thread && b.poIndex == a.poIndex + 1 && a.instance == b.instance;
+            if (!a.has(Tag::RMW) || !a.has(Tag::R) || !b.has(Tag::RMW) || !b.has(Tag::W))
+                return false;
+            // cp.reduce.async.bulk: the read and the write of one element, made one after the
+            // other by the operation
+            if (a.issue >= 0) return a.issue == b.issue && b.id == a.id + 1;
+            return a.thread == b.thread && b.poIndex == a.poIndex + 1 && a.instance == b.instance;
         });
     if (name == "syncbar")
         return allPairs(p, [](const Event& a, const Event& b) {
@@ -247,7 +254,7 @@ Pairs staticRelation(const Program& p, const std::string& name) {
         });
     if (name == "bgroup")
         return allPairs(p, [](const Event& a, const Event& b) {
-            return a.has(Tag::BULK) && a.bulkGroup == b.id;
+            return (a.has(Tag::BULK) || a.has(Tag::CPA)) && a.bulkGroup == b.id;
         });
     if (name == "bwait") return bulkWaits(p);
     if (name == "tmem-block") return allocationCells(p);

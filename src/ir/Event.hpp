@@ -15,7 +15,7 @@ namespace ptxmc::ir {
 
 enum class Scope { None, Cta, Cluster, Gpu, Sys };
 enum class Sem { None, Weak, Relaxed, Acquire, Release, AcqRel, Sc };
-enum class Proxy { None, Generic, Async, Surface, Texture, Constant, Tmem };
+enum class Proxy { None, Generic, Async, Surface, Texture, Constant, Tmem, Tensormap };
 enum class Space { None, Global, Shared, Tmem, Mbarrier };
 
 struct Value;
@@ -61,7 +61,7 @@ struct Value {
 };
 
 /** Which mbarrier operation an MBAR event performs. */
-enum class MbOp { None, Init, Inval, Arrive, ExpectTx, CompleteTx, Wait };
+enum class MbOp { None, Init, Inval, Arrive, ExpectTx, CompleteTx, Wait, Increment };
 
 /** One event. Issue-level events are in program order; exec events belong to an async op. */
 struct Event {
@@ -121,8 +121,9 @@ struct Event {
 
     // bulk async groups
     int bulkGroup = -1; ///< copies: the index of the commit_group closing their group
-    int bulkWaitN = -1; ///< wait_group: N
+    int bulkWaitN = -1; ///< wait_group: N (cp.async.wait_all: 0, after its own commit)
     bool bulkWaitRead = false;
+    bool nonBulkGroup = false; ///< commit_group / wait_group of cp.async (not cp.async.bulk) groups
 
     bool has(Tag tag) const { return tags.has(tag); }
 };

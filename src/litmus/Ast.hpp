@@ -67,7 +67,9 @@ struct LocationDecl {
         count; ///< Mbarrier: `, count N` (initialised); absent = not initialised
     std::vector<std::int64_t>
         values; ///< `= v` (one value) or `= {v0, v1, ...}` (one per row); empty = 0
-    std::optional<std::int64_t> bytes;  ///< `, bytes N`: the tile a tensor copy moves (global)
+    std::optional<std::int64_t> bytes;    ///< `, bytes N`: the tile a tensor copy moves (global)
+    std::optional<std::string> tensormap; ///< `, tensormap M`: where the tile's tensor map is
+    SourceLoc tensormapLoc;
     std::optional<std::string> aliasOf; ///< `y @ generic aliases x`
     std::string aliasProxy; ///< "generic", "surface", "texture" or "constant" with aliasOf
     SourceLoc loc;

@@ -266,6 +266,20 @@ private:
             if (bytes <= 0 || bytes % 16 != 0 || bytes >= (1 << 20))
                 lx_.fail(n, "a tile's byte count must be a positive multiple of 16 below 2^20");
             d.bytes = bytes;
+            // `, tensormap M`: the global location holding the tile's tensor map, which the
+            // copy reads through the tensormap proxy (PTX ISA 9.7.9.25.5.2).
+            if (lx_.peek().is(",")) {
+                lx_.next();
+                const Token tm = lx_.peek();
+                if (!tm.isWord("tensormap")) lx_.unexpected(tm, "'tensormap NAME' after ','");
+                lx_.next();
+                const Token mapTok = lx_.peek();
+                if (mapTok.kind != Token::Kind::Ident)
+                    lx_.unexpected(mapTok, "the tensor map's location after 'tensormap'");
+                lx_.next();
+                d.tensormap = mapTok.text;
+                d.tensormapLoc = lx_.loc(mapTok);
+            }
         }
         locations_.emplace(d.name, d.loc);
         test_.locations.push_back(std::move(d));

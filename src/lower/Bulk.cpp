@@ -1,4 +1,5 @@
-// Bulk asynchronous copies (cp.async.bulk) and their async-group completion instructions.
+// Asynchronous copies (cp.async.bulk{.tensor}, cp.reduce.async.bulk, non-bulk cp.async) and
+// their async-group completion instructions.
 #include "lower/Lowerer.hpp"
 
 namespace ptxmc::lower {
@@ -30,6 +31,43 @@ std::int64_t tileBytes(Lowerer& l, const ptx::BulkCopy& copy, const litmus::Oper
                            "' needs its tile size for a tensor copy: declare it "
                            "with ', bytes N' (PTX ISA 9.7.9.25.5)");
     return *a.decl->bytes;
+}
+
+/**
+ * The tensor map a tensor copy reads first, when the tile's declaration names one (`, tensormap
+ * M`): "The tensorMap is accessed in tensormap proxy" (PTX ISA 9.7.9.25.5.2).
+ */
+std::optional<Address> tensormapOf(Lowerer& l, const Address& tile) {
+    if (!tile.decl || !tile.decl->tensormap) return std::nullopt;
+    litmus::Operand op;
+    op.kind = litmus::Operand::Kind::Name;
+    op.name = *tile.decl->tensormap;
+    op.loc = tile.decl->tensormapLoc;
+    Address m = l.address(op, ir::Space::Global);
+    return m;
+}
+
+/**
+ * Each element of cp.reduce.async.bulk's destination is read and written back reduced:
+ * "Each reduction operation performed by the cp.reduce.async.bulk has individually
+ * .relaxed.gpu memory ordering semantics ... The memory operations are performed in the async
+ * proxy" (PTX ISA 9.7.9.25.4.2): a relaxed.gpu read-modify-write in the async proxy.
+ */
+void reduceInto(Lowerer& l, int issueId, const Address& d, ptx::AtomOp op, int sourceRead) {
+    const std::string name = l.program().locations[static_cast<std::size_t>(d.location)].name;
+    auto relaxedGpu = [&](ir::Event& e) {
+        l.access(e, d, ir::Proxy::Async);
+        e.sem = ir::Sem::Relaxed;
+        e.scope = ir::Scope::Gpu;
+        e.tags.insert(Tag::Relaxed);
+        e.tags.insert(Tag::GPU);
+    };
+    ir::Event& r = l.exec(issueId, "read " + name, {Tag::R, Tag::RMW});
+    relaxedGpu(r);
+    int readId = r.id;
+    ir::Event& w = l.exec(issueId, "write " + name, {Tag::W, Tag::RMW});
+    relaxedGpu(w);
+    w.written = Value::make(atomValueOp(op), {Value::readOf(readId), Value::readOf(sourceRead)});
 }
 
 void lowerCopy(Lowerer& l, const ptx::BulkCopy& copy) {
@@ -88,17 +126,31 @@ void lowerCopy(Lowerer& l, const ptx::BulkCopy& copy) {
     } else {
         targets.emplace_back(dst, mbar);
     }
+    std::optional<Address> tensormap;
+    if (tensor) tensormap = tensormapOf(l, toShared ? src : dst);
     ir::Event& issue = l.issue({Tag::BULK, viaMbarrier ? Tag::BULK_MBAR : Tag::BULK_GROUP});
     int issueId = issue.id;
+    if (tensormap) {
+        ir::Event& t =
+            l.exec(issueId, "read tensormap " + *(toShared ? src : dst).decl->tensormap, {Tag::R});
+        l.access(t, *tensormap, ir::Proxy::Tensormap);
+        t.sem = ir::Sem::Weak;
+        t.tags.insert(Tag::Weak);
+    }
     ir::Event& r = l.exec(issueId, "read " + l.operand(1).name, {Tag::R});
     asyncAccess(l, r, src);
     int readId = r.id;
     for (const auto& [d, m] : targets) {
-        ir::Event& w = l.exec(
-            issueId, "write " + l.program().locations[static_cast<std::size_t>(d.location)].name,
-            {Tag::W});
-        asyncAccess(l, w, d);
-        w.written = Value::readOf(readId);
+        if (copy.reduce) {
+            reduceInto(l, issueId, d, *copy.reduce, readId);
+        } else {
+            ir::Event& w =
+                l.exec(issueId,
+                       "write " + l.program().locations[static_cast<std::size_t>(d.location)].name,
+                       {Tag::W});
+            asyncAccess(l, w, d);
+            w.written = Value::readOf(readId);
+        }
         if (!m) {
             // Completion of a bulk-group copy, observed by wait_group: the implicit
             // generic-async proxy fence follows it (PTX ISA 9.7.9.25.2).
@@ -123,17 +175,81 @@ void lowerCopy(Lowerer& l, const ptx::BulkCopy& copy) {
     if (viaGroup) l.pendingBulk.push_back(issueId);
 }
 
-void lowerCommitGroup(Lowerer& l) {
-    l.expectOperands(0);
+/**
+ * Non-bulk cp.async (PTX ISA 9.7.9.25.3.1): "cp.async is treated as a weak memory operation
+ * performed in the generic proxy": a weak generic read of the global source and a weak generic
+ * write of the CTA's shared destination, performed asynchronously (after the thread's prior
+ * instructions, 8.9.1.1). Completion: a cp.async-group or cp.async.mbarrier.arrive.
+ */
+void lowerNonBulkCopy(Lowerer& l, const ptx::CpAsync& c) {
+    if (l.inst().operands.size() > 3)
+        l.fail(l.inst().operands[3].loc,
+               "cp.async's src-size and ignore-src operands are not supported");
+    l.expectOperands(3);
+    Address dst = l.address(l.operand(0), ir::Space::Shared);
+    if (dst.cta != l.thread().cta)
+        l.fail(l.operand(0).loc, "cp.async writes the executing CTA's shared memory "
+                                 "(.shared::cta, PTX ISA 9.7.9.25.3.1)");
+    Address src = l.address(l.operand(1), ir::Space::Global);
+    const auto& size = l.operand(2);
+    bool ok = size.kind == litmus::Operand::Kind::Integer &&
+              (c.cg ? size.value == 16 : (size.value == 4 || size.value == 8 || size.value == 16));
+    if (!ok) l.fail(size.loc, c.cg ? "cp.async.cg copies 16 bytes" : "cp-size must be 4, 8 or 16");
+    int issueId = l.issue({Tag::CPA}).id;
+    ir::Event& r = l.exec(issueId, "read " + l.operand(1).name, {Tag::R});
+    l.access(r, src, ir::Proxy::Generic);
+    r.sem = ir::Sem::Weak;
+    r.tags.insert(Tag::Weak);
+    int readId = r.id;
+    ir::Event& w = l.exec(issueId, "write " + l.operand(0).name, {Tag::W});
+    l.access(w, dst, ir::Proxy::Generic);
+    w.sem = ir::Sem::Weak;
+    w.tags.insert(Tag::Weak);
+    w.written = Value::readOf(readId);
+    l.pendingCpAsync.push_back(issueId);
+}
+
+/** commit_group: the uncommitted copies of the kind form the thread's next group. */
+void commitGroup(Lowerer& l, bool nonBulk) {
     ir::Event& e = l.issue({Tag::BCOMMIT});
+    e.nonBulkGroup = nonBulk;
     int id = e.id;
-    for (int copy : l.pendingBulk)
+    auto& pending = nonBulk ? l.pendingCpAsync : l.pendingBulk;
+    for (int copy : pending)
         l.program().events[static_cast<std::size_t>(copy)].bulkGroup = id;
-    l.pendingBulk.clear();
-    l.committedGroups.push_back(id);
+    pending.clear();
+    if (!nonBulk) l.committedGroups.push_back(id);
+}
+
+void lowerCommitGroup(Lowerer& l, const ptx::BulkCommit& c) {
+    l.expectOperands(0);
+    commitGroup(l, c.nonBulk);
+}
+
+/**
+ * cp.async.wait_group N / wait_all (PTX ISA 9.7.9.25.3.3): waits until the thread's older
+ * cp.async-groups completed; their writes are then visible to the thread. wait_all "is
+ * equivalent to: cp.async.commit_group; cp.async.wait_group 0".
+ */
+void lowerNonBulkWait(Lowerer& l, const ptx::BulkWait& w) {
+    std::int64_t n = 0;
+    if (w.all) {
+        l.expectOperands(0);
+        commitGroup(l, true);
+    } else {
+        l.expectOperands(1);
+        const auto& op = l.operand(0);
+        if (op.kind != litmus::Operand::Kind::Integer || op.value < 0 || op.value > 63)
+            l.fail(op.loc, "wait_group needs an integer N in [0, 63]");
+        n = op.value;
+    }
+    ir::Event& e = l.issue({Tag::CPA_WAIT, Tag::BLOCKING});
+    e.bulkWaitN = static_cast<int>(n);
+    e.nonBulkGroup = true;
 }
 
 void lowerWaitGroup(Lowerer& l, const ptx::BulkWait& w) {
+    if (w.nonBulk) return lowerNonBulkWait(l, w);
     bool read = w.read;
     l.expectOperands(1);
     const auto& n = l.operand(0);
@@ -157,8 +273,10 @@ void lowerWaitGroup(Lowerer& l, const ptx::BulkWait& w) {
 bool lowerBulk(Lowerer& l, const ptx::Insn& insn) {
     if (auto* c = insn.as<ptx::BulkCopy>())
         lowerCopy(l, *c);
-    else if (insn.is<ptx::BulkCommit>())
-        lowerCommitGroup(l);
+    else if (auto* cm = insn.as<ptx::BulkCommit>())
+        lowerCommitGroup(l, *cm);
+    else if (auto* nb = insn.as<ptx::CpAsync>())
+        lowerNonBulkCopy(l, *nb);
     else if (auto* w = insn.as<ptx::BulkWait>())
         lowerWaitGroup(l, *w);
     else

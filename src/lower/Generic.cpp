@@ -165,7 +165,9 @@ void lowerStore(Lowerer& l, const ptx::St& st) {
     e.written = v;
 }
 
-ir::Value::Op atomOp(ptx::AtomOp op) {
+} // namespace
+
+ir::Value::Op atomValueOp(ptx::AtomOp op) {
     switch (op) {
     case ptx::AtomOp::And:
         return Value::Op::And;
@@ -183,6 +185,8 @@ ir::Value::Op atomOp(ptx::AtomOp op) {
         return Value::Op::Add;
     }
 }
+
+namespace {
 
 /** atom (returns the old value) and red (no result): a read and a write joined by rmw. */
 void lowerAtomic(Lowerer& l, const ptx::Atom& at) {
@@ -214,7 +218,7 @@ void lowerAtomic(Lowerer& l, const ptx::Atom& at) {
         ir::ValuePtr swaps = Value::make(Value::Op::Eq, {old, arg}); // a failed cas does not write
         w.guard = w.guard ? Value::make(Value::Op::LAnd, {w.guard, swaps}) : swaps;
     } else {
-        w.written = Value::make(atomOp(at.op), {old, arg});
+        w.written = Value::make(atomValueOp(at.op), {old, arg});
     }
     if (returns) l.define(l.operand(0), old);
 }
@@ -264,8 +268,81 @@ void lowerProxyFence(Lowerer& l, const ptx::ProxyFence& f) {
         e.tags.insert(Tag::PF);
         e.tags.insert(Tag::PF_CONSTANT);
         break;
+    case ptx::ProxyKind::Tensormap: {
+        // Uni-directional, generic to tensormap; also a memory fence: "A .release proxy fence
+        // can form a release sequence that synchronizes with an acquire sequence that contains
+        // a .acquire proxy fence" (PTX ISA 9.7.13.4).
+        bool acquire = f.sem == ptx::Sem::Acquire;
+        int id = e.id;
+        l.expectOperands(acquire ? 2 : 0);
+        ir::Event& fence = l.program().events[static_cast<std::size_t>(id)];
+        fence.tags.insert(Tag::F);
+        fence.tags.insert(Tag::PF);
+        fence.tags.insert(Tag::PF_TENSORMAP);
+        setOrdering(fence, acquire ? Sem::Acquire : Sem::Release, f.scope);
+        if (!acquire) return;
+        // .acquire names the tensor map it orders: [addr], 128 in the global state space
+        const auto& size = l.operand(1);
+        if (size.kind != litmus::Operand::Kind::Integer || size.value != 128)
+            l.fail(size.loc, "the only size fence.proxy.tensormap::generic.acquire takes is 128");
+        Address a = genericAddress(l, l.operand(0), SpaceQualifier{ir::Space::Global, false});
+        ir::Event& named = l.program().events[static_cast<std::size_t>(id)];
+        named.tags.insert(Tag::PFW_LOC);
+        named.location = a.location;
+        named.vaddr = a.vaddr;
+        named.space = ir::Space::Global;
+        return;
+    }
     }
     l.expectOperands(0);
+}
+
+/**
+ * tensormap.replace (PTX ISA 9.7.9.28): "treated as a weak memory operation, on the entire
+ * 1024-bit opaque tensor-map object": a weak generic write of the new value to the location
+ * standing for the tensor map (every field is one write to the same object).
+ */
+void lowerTensormapReplace(Lowerer& l, const ptx::TensormapReplace& r) {
+    bool ordinal = r.field == "box_dim" || r.field == "global_dim" || r.field == "global_stride" ||
+                   r.field == "element_stride";
+    l.expectOperands(ordinal ? 3 : 2);
+    Address a = genericAddress(l, l.operand(0), spaceOf(r.space));
+    ir::ValuePtr v = l.value(l.operand(ordinal ? 2 : 1));
+    ir::Event& w = l.issue({Tag::W});
+    setOrdering(w, Sem::Weak, ir::Scope::None);
+    l.access(w, a, ir::Proxy::Generic);
+    w.written = v;
+}
+
+/**
+ * tensormap.cp_fenceproxy (PTX ISA 9.7.13.16): copies the tensor map from shared to global
+ * memory (a weak generic read and write), then a release tensormap proxy fence at the written
+ * scope whose window is the destination.
+ */
+void lowerTensormapCopy(Lowerer& l, const ptx::TensormapCopy& c) {
+    l.expectOperands(3);
+    const auto& size = l.operand(2);
+    if (size.kind != litmus::Operand::Kind::Integer || size.value != 128)
+        l.fail(size.loc, "tensormap.cp_fenceproxy copies 128 bytes: its size operand is 128");
+    Address dst = genericAddress(l, l.operand(0), SpaceQualifier{ir::Space::Global, false});
+    Address src = genericAddress(l, l.operand(1), SpaceQualifier{ir::Space::Shared, false});
+    if (src.cta != l.thread().cta)
+        l.fail(l.operand(1).loc, "tensormap.cp_fenceproxy reads the executing CTA's shared memory");
+    ir::Event& r = l.issue({Tag::R});
+    setOrdering(r, Sem::Weak, ir::Scope::None);
+    l.access(r, src, ir::Proxy::Generic);
+    int readId = r.id;
+    ir::Event& w = l.issue({Tag::W});
+    setOrdering(w, Sem::Weak, ir::Scope::None);
+    l.access(w, dst, ir::Proxy::Generic);
+    w.written = Value::readOf(readId);
+    // "a uni-directional proxy release pattern on the ordering from the copy operation to the
+    // subsequent access performed in the tensormap proxy on the address dst" (9.7.13.16)
+    ir::Event& f = l.issue({Tag::F, Tag::PF, Tag::PF_TENSORMAP, Tag::PFW_LOC});
+    setOrdering(f, Sem::Release, c.scope);
+    f.location = dst.location;
+    f.vaddr = dst.vaddr;
+    f.space = ir::Space::Global;
 }
 
 void lowerFence(Lowerer& l, const ptx::Fence& f) {
@@ -388,6 +465,10 @@ bool lowerGeneric(Lowerer& l, const ptx::Insn& insn) {
         lowerMembar(l, *m);
     else if (auto* pf = insn.as<ptx::ProxyFence>())
         lowerProxyFence(l, *pf);
+    else if (auto* tr = insn.as<ptx::TensormapReplace>())
+        lowerTensormapReplace(l, *tr);
+    else if (auto* tc = insn.as<ptx::TensormapCopy>())
+        lowerTensormapCopy(l, *tc);
     else if (auto* b = insn.as<ptx::Barrier>())
         lowerBarrier(l, *b);
     else if (auto* a = insn.as<ptx::Arith>())

@@ -362,6 +362,8 @@ static std::optional<Tag> proxyTag(ir::Proxy p) {
         return Tag::CONSTANT;
     case ir::Proxy::Tmem:
         return Tag::TMEM;
+    case ir::Proxy::Tensormap:
+        return Tag::TENSORMAP;
     case ir::Proxy::None:
         break;
     }

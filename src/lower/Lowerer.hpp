@@ -62,8 +62,9 @@ struct PathState {
     ir::ValuePtr guard; ///< when the path is taken (null: always; never a constant)
     std::map<std::string, ir::ValuePtr> registers;
     std::vector<int> pendingBulk, committedGroups;
-    std::set<int> ctrl;     ///< reads and waits the branches taken so far depend on
-    SourceLoc conditionLoc; ///< the branch that made `guard` depend on run-time values
+    std::vector<int> pendingCpAsync; ///< non-bulk cp.async not yet in a cp.async-group
+    std::set<int> ctrl;              ///< reads and waits the branches taken so far depend on
+    SourceLoc conditionLoc;          ///< the branch that made `guard` depend on run-time values
     /// Per instruction the path reached: the thread's event count when it last did
     std::map<std::size_t, std::size_t> enteredAt;
     /// Per instruction the path reached: its guard then (a loop whose way back adds no run-time
@@ -125,6 +126,7 @@ public:
     // bulk async-group bookkeeping for the current path
     std::vector<int>& pendingBulk = path_.pendingBulk;         ///< copies not yet committed
     std::vector<int>& committedGroups = path_.committedGroups; ///< commit_groups, oldest first
+    std::vector<int>& pendingCpAsync = path_.pendingCpAsync;   ///< cp.async not yet committed
 
     // tensor-memory allocation bookkeeping (PTX ISA 9.7.16.7.1), matched by resolveAllocations
     std::map<int, int> tmemNextColumn; ///< per CTA: the first column no alloc has taken
@@ -192,6 +194,8 @@ using ir::wrap32;
 /** The base set of a scope or semantics; none for Scope::None / Sem::None. */
 std::optional<ir::Tag> scopeTag(ir::Scope s);
 std::optional<ir::Tag> semTag(ir::Sem s);
+/** The value operation of an atom/red or cp.reduce.async.bulk .op (exch and cas excepted). */
+ir::Value::Op atomValueOp(ptx::AtomOp op);
 /** The base set of a state space (M when none: every access is in M anyway). */
 ir::Tag spaceTag(ir::Space s);
 

@@ -130,6 +130,35 @@ void lowerWait(Lowerer& l, const ptx::MbarrierWait& w) {
     l.define(l.operand(0), res);
 }
 
+/**
+ * cp.async.mbarrier.arrive{.noinc} (PTX ISA 9.7.13.15.15): "Causes an arrive-on operation to be
+ * triggered by the system on the mbarrier object upon the completion of all prior cp.async
+ * operations initiated by the executing thread"; without .noinc "the pending count of the
+ * mbarrier object is incremented by 1 prior to the asynchronous arrive-on operation". The
+ * issue raises the pending count (MbOp::Increment); the arrive-on is an exec event after the
+ * copies (ptx.cat, cpa-tracked). A True acquire wait then sees those copies: "All cp.async
+ * operations requested prior, in program order, to cp.async.mbarrier.arrive during the
+ * completed phase ... are performed and made visible to the executing thread" (9.7.13.15.16),
+ * so the arrive-on is a release of what it tracks, at CTA scope (the object is .shared::cta).
+ */
+void lowerCpAsyncArrive(Lowerer& l, const ptx::CpAsyncArrive& a) {
+    l.expectOperands(1);
+    Address mb = l.address(l.operand(0), ir::Space::Mbarrier);
+    if (mb.cta != l.thread().cta)
+        l.fail(l.operand(0).loc, "cp.async.mbarrier.arrive takes an mbarrier of the executing "
+                                 "CTA (.shared::cta)");
+    ir::Event& e = l.issue({Tag::CPA_ARRIVE});
+    if (!a.noinc) {
+        mbarrierEvent(l, e, mb, ir::MbOp::Increment);
+        setMbOrdering(e, ir::Sem::Relaxed, ir::Scope::Cta);
+    }
+    int id = e.id;
+    const std::string name = l.program().locations[static_cast<std::size_t>(mb.location)].name;
+    ir::Event& arrive = l.exec(id, "arrive " + name, {Tag::MB_ARRIVE});
+    mbarrierEvent(l, arrive, mb, ir::MbOp::Arrive);
+    setMbOrdering(arrive, ir::Sem::Release, ir::Scope::Cta);
+}
+
 } // namespace
 
 bool lowerMbarrier(Lowerer& l, const ptx::Insn& insn) {
@@ -141,6 +170,8 @@ bool lowerMbarrier(Lowerer& l, const ptx::Insn& insn) {
         lowerTx(l, *t);
     else if (auto* w = insn.as<ptx::MbarrierWait>())
         lowerWait(l, *w);
+    else if (auto* c = insn.as<ptx::CpAsyncArrive>())
+        lowerCpAsyncArrive(l, *c);
     else
         return false;
     return true;

@@ -24,6 +24,19 @@ std::vector<Type> Decoder::takeTypes() {
 
 } // namespace detail
 
+namespace {
+/** How many leading opcode parts name the instruction (the rest are qualifiers). */
+std::size_t nameParts(const std::vector<std::string>& p) {
+    auto at = [&](std::size_t i, const char* s) { return p.size() > i && p[i] == s; };
+    if (at(0, "tcgen05") || at(0, "mbarrier") || at(0, "tensormap")) return 2;
+    if (at(0, "cp") && at(1, "reduce")) return 4; // cp.reduce.async.bulk
+    if (!at(0, "cp") || !at(1, "async")) return 1;
+    if (at(2, "bulk")) return at(3, "commit_group") || at(3, "wait_group") ? 4 : 3;
+    if (at(2, "mbarrier")) return 4; // cp.async.mbarrier.arrive
+    return 3;                        // cp.async.{ca,cg,commit_group,wait_group,wait_all}
+}
+} // namespace
+
 Ordering effectiveOrdering(Sem written, Scope scope, ir::Sem dflt) {
     Ordering o{dflt, scope};
     switch (written) {
@@ -60,20 +73,15 @@ Ordering effectiveOrdering(Sem written, Scope scope, ir::Sem dflt) {
 Insn decode(const litmus::Instruction& inst, const CtaGroupHook& onCtaGroup) {
     const auto& p = inst.parts;
     if (p.empty()) throw InputError(inst.loc, "unknown instruction '" + inst.opcode + "'");
-    bool bulk = p.size() >= 3 && p[0] == "cp" && p[1] == "async" && p[2] == "bulk";
-    std::size_t skip = 1;
-    if (p[0] == "tcgen05" || p[0] == "mbarrier") skip = 2;
-    if (bulk) skip = p.size() >= 4 && (p[3] == "commit_group" || p[3] == "wait_group") ? 4 : 3;
-    detail::Decoder d{inst, Qualifiers(inst, skip), onCtaGroup};
+    bool copy = p.size() >= 2 && p[0] == "cp";
+    detail::Decoder d{inst, Qualifiers(inst, nameParts(p)), onCtaGroup};
     Insn out{Ld{}, inst.operands, inst.loc, inst.opcode};
     if (p[0] == "tcgen05") {
         out.op = detail::decodeTcgen05(d);
     } else if (p[0] == "mbarrier") {
         out.op = detail::decodeMbarrier(d);
-    } else if (bulk) {
-        out.op = detail::decodeBulk(d);
-    } else if (p.size() >= 2 && p[0] == "cp" && p[1] == "async") {
-        d.fail("non-bulk cp.async is not supported");
+    } else if (copy) {
+        out.op = detail::decodeAsyncCopy(d);
     } else if (auto op = detail::decodeGeneric(d)) {
         out.op = *op;
     } else if (auto control = detail::decodeControl(d)) {

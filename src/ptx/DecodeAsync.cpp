@@ -1,4 +1,4 @@
-// Decoding of mbarrier instructions and bulk asynchronous copies (cp.async.bulk.*).
+// Decoding of mbarrier instructions and asynchronous copies (cp{.reduce}.async.bulk.*, cp.async.*).
 #include "ptx/DecodeDetail.hpp"
 
 namespace ptxmc::ptx::detail {
@@ -102,18 +102,106 @@ Op decodeMbarrier(Decoder& d) {
     d.fail("unknown instruction '" + d.inst.opcode + "'");
 }
 
-Op decodeBulk(Decoder& d) {
+namespace {
+
+/** cp.reduce.async.bulk.dst.src.mechanism.redOp.type (PTX ISA 9.7.9.25.4.2). */
+Op decodeReduce(Decoder& d) {
+    if (d.q.take("tensor"))
+        d.fail("cp.reduce.async.bulk.tensor is not supported; use cp.reduce.async.bulk");
+    BulkCopy c;
+    std::vector<Space> spaces;
+    while (auto s = d.takeRow(kSpaces))
+        spaces.push_back(*s);
+    if (spaces.size() != 2) d.fail("cp.reduce.async.bulk needs .dst and .src state spaces");
+    c.dst = spaces[0];
+    c.src = spaces[1];
+    c.viaMbarrier = d.q.take("mbarrier::complete_tx::bytes");
+    bool viaGroup = d.q.take("bulk_group");
+    if (c.viaMbarrier == viaGroup)
+        d.fail("cp.reduce.async.bulk needs exactly one completion mechanism: "
+               ".mbarrier::complete_tx::bytes or .bulk_group");
+    // The two forms (PTX ISA 9.7.9.25.4.2): .shared::cluster.shared::cta with an mbarrier,
+    // .global.shared::cta with a bulk async-group.
+    bool toCluster = c.dst == Space::SharedCluster && c.viaMbarrier;
+    bool toGlobal = c.dst == Space::Global && viaGroup;
+    if (c.src != Space::SharedCta || (!toCluster && !toGlobal))
+        d.fail("cp.reduce.async.bulk is .shared::cluster.shared::cta.mbarrier::complete_tx::bytes "
+               "or .global.shared::cta.bulk_group");
+    c.reduce = d.takeRow(kAtomOps);
+    bool supported = c.reduce && (*c.reduce == AtomOp::Add || *c.reduce == AtomOp::And ||
+                                  *c.reduce == AtomOp::Or || *c.reduce == AtomOp::Xor ||
+                                  *c.reduce == AtomOp::Min || *c.reduce == AtomOp::Max);
+    if (!supported)
+        d.fail("cp.reduce.async.bulk needs .redOp .add, .and, .or, .xor, .min or .max (.inc and "
+               ".dec are not supported)");
+    c.types = d.takeTypes();
+    if (c.types.size() != 1 || c.types[0].bits != 32 || c.types[0].kind == 'f')
+        d.fail("cp.reduce.async.bulk here reduces 32-bit integer elements (.b32, .u32, .s32)");
+    d.q.finish();
+    return c;
+}
+
+/** cp.async.{ca,cg}.shared{::cta}.global (PTX ISA 9.7.9.25.3.1). */
+Op decodeNonBulkCopy(Decoder& d, bool cg) {
+    CpAsync c;
+    c.cg = cg;
+    auto dst = d.q.takeOneOf({"shared", "shared::cta"});
+    if (!dst || !d.q.take("global")) d.fail("cp.async copies .shared{::cta}.global");
+    c.dst = *dst == "shared" ? Space::Shared : Space::SharedCta;
+    if (d.q.takeIf([](const std::string& q) { return q.rfind("L2::", 0) == 0; }))
+        d.fail("cp.async's cache hints and prefetch sizes are not supported");
+    d.q.finish();
+    return c;
+}
+
+/** cp.async.mbarrier.arrive{.noinc}{.shared{::cta}}.b64 (PTX ISA 9.7.13.15.15). */
+Op decodeCpAsyncArrive(Decoder& d) {
+    CpAsyncArrive a;
+    a.noinc = d.q.take("noinc");
+    a.mb = takeMbOperand(d);
+    if (a.mb.space == Space::SharedCluster)
+        d.fail("cp.async.mbarrier.arrive takes an mbarrier in .shared::cta");
+    d.q.finish();
+    return a;
+}
+
+} // namespace
+
+Op decodeAsyncCopy(Decoder& d) {
     const auto& p = d.inst.parts;
-    if (p.size() >= 4 && p[3] == "commit_group") {
-        d.q.finish();
-        return BulkCommit{};
+    if (p[1] == "reduce") {
+        if (p.size() < 4 || p[2] != "async" || p[3] != "bulk")
+            d.fail("unknown instruction '" + d.inst.opcode + "'");
+        return decodeReduce(d);
     }
-    if (p.size() >= 4 && p[3] == "wait_group") {
-        BulkWait w{d.q.take("read")};
-        d.q.finish();
-        return w;
+    if (p[1] != "async" || p.size() < 3) d.fail("unknown instruction '" + d.inst.opcode + "'");
+    const std::string& what = p[2];
+    if (what == "bulk") {
+        if (p.size() >= 4 && p[3] == "commit_group") {
+            d.q.finish();
+            return BulkCommit{};
+        }
+        if (p.size() >= 4 && p[3] == "wait_group") {
+            BulkWait w{d.q.take("read")};
+            d.q.finish();
+            return w;
+        }
+        return decodeCopy(d);
     }
-    return decodeCopy(d);
+    if (what == "mbarrier") {
+        if (p.size() < 4 || p[3] != "arrive") d.fail("unknown instruction '" + d.inst.opcode + "'");
+        return decodeCpAsyncArrive(d);
+    }
+    if (what == "commit_group") {
+        d.q.finish();
+        return BulkCommit{true};
+    }
+    if (what == "wait_group" || what == "wait_all") {
+        d.q.finish();
+        return BulkWait{false, true, what == "wait_all"};
+    }
+    if (what == "ca" || what == "cg") return decodeNonBulkCopy(d, what == "cg");
+    d.fail("unknown instruction '" + d.inst.opcode + "'");
 }
 
 } // namespace ptxmc::ptx::detail

@@ -32,7 +32,8 @@ struct Decoder {
 std::optional<Op> decodeGeneric(Decoder& d);
 std::optional<Op> decodeControl(Decoder& d);
 Op decodeMbarrier(Decoder& d);
-Op decodeBulk(Decoder& d);
+/** cp.async.bulk.*, cp.reduce.async.bulk, cp.async.* (non-bulk), cp.async.mbarrier.arrive */
+Op decodeAsyncCopy(Decoder& d);
 Op decodeTcgen05(Decoder& d);
 
 } // namespace ptxmc::ptx::detail

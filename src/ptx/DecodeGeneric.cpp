@@ -1,6 +1,9 @@
 // Decoding of the generic-proxy families: ld/st/atom/red, fences, barriers, arithmetic.
 #include "ptx/DecodeDetail.hpp"
 
+#include <algorithm>
+#include <iterator>
+
 namespace ptxmc::ptx::detail {
 
 namespace {
@@ -113,6 +116,15 @@ Op decodeProxyFence(Decoder& d) {
             f.space = Space::SharedCluster;
     } else if (auto p = d.q.takeOneOf({"surface", "texture", "constant"})) {
         f.kind = *valueOf(kProxies, *p);
+    } else if (d.q.take("tensormap::generic")) {
+        // uni-directional, generic to tensormap: .release.scope, or .acquire.scope [addr], 128
+        f.kind = ProxyKind::Tensormap;
+        auto sem = d.q.takeOneOf({"release", "acquire"});
+        if (!sem) d.fail("fence.proxy.tensormap::generic needs .release or .acquire");
+        f.sem = *sem == "release" ? Sem::Release : Sem::Acquire;
+        f.scope = d.takeScope(kAllScopes);
+        if (f.scope == Scope::None)
+            d.fail("fence.proxy.tensormap::generic needs a scope (.cta, .cluster, .gpu or .sys)");
     } else {
         d.fail("unsupported proxy fence '" + d.inst.opcode + "'");
     }
@@ -134,6 +146,47 @@ Op decodeFence(Decoder& d) {
     if (scope == Scope::None) d.fail("a fence needs a scope (.cta, .cluster, .gpu or .sys)");
     d.q.finish();
     return Fence{!sem ? Sem::None : *sem == "sc" ? Sem::Sc : Sem::AcqRel, scope};
+}
+
+/** tensormap.replace / tensormap.cp_fenceproxy (PTX ISA 9.7.9.28, 9.7.13.16). */
+Op decodeTensormap(Decoder& d) {
+    const std::string& what = d.inst.parts.size() > 1 ? d.inst.parts[1] : "";
+    if (what == "replace") {
+        TensormapReplace r;
+        if (!d.q.take("tile")) d.fail("tensormap.replace needs .tile");
+        static const char* const fields[] = {
+            "global_address", "rank",     "box_dim",           "global_dim",   "global_stride",
+            "element_stride", "elemtype", "interleave_layout", "swizzle_mode", "swizzle_atomicity",
+            "fill_mode"};
+        auto f = d.q.takeIf([](const std::string& q) {
+            return std::find(std::begin(fields), std::end(fields), q) != std::end(fields);
+        });
+        if (!f) d.fail("tensormap.replace needs the field it replaces (.global_address, ...)");
+        r.field = *f;
+        if (auto sp = d.q.takeOneOf({"global", "shared::cta"})) r.space = *valueOf(kSpaces, *sp);
+        if (!d.q.take("b1024")) d.fail("tensormap.replace needs .b1024");
+        r.types = d.takeTypes();
+        if (r.types.size() != 1 || r.types[0].kind != 'b' ||
+            (r.types[0].bits != 32 && r.types[0].bits != 64))
+            d.fail("tensormap.replace needs the new value's type, .b32 or .b64");
+        d.q.finish();
+        return r;
+    }
+    if (what == "cp_fenceproxy") {
+        TensormapCopy c;
+        bool spaces = d.q.take("global") && d.q.take("shared::cta");
+        if (!spaces || !d.q.take("tensormap::generic") || !d.q.take("release"))
+            d.fail("tensormap.cp_fenceproxy is "
+                   ".global.shared::cta.tensormap::generic.release.scope.sync.aligned");
+        c.scope = d.takeScope(kAllScopes);
+        if (c.scope == Scope::None)
+            d.fail("tensormap.cp_fenceproxy needs a scope (.cta, .cluster, .gpu or .sys)");
+        if (!d.q.take("sync") || !d.q.take("aligned"))
+            d.fail("tensormap.cp_fenceproxy needs .sync.aligned");
+        d.q.finish();
+        return c;
+    }
+    d.fail("unknown instruction '" + d.inst.opcode + "'");
 }
 
 Op decodeBarrier(Decoder& d, bool barrierSpelling) {
@@ -192,6 +245,7 @@ std::optional<Op> decodeGeneric(Decoder& d) {
     if (n == "st" || n == "sust") return decodeSt(d, n == "st" ? StName::St : StName::Sust);
     if (auto a = valueOf(atomics, n)) return decodeAtom(d, *a);
     if (n == "fence") return decodeFence(d);
+    if (n == "tensormap") return decodeTensormap(d);
     if (n == "membar") return decodeMembar(d);
     if (n == "bar" || n == "barrier") return decodeBarrier(d, n == "barrier");
     if (n == "add") return decodeArith(d, ArithOp::Add);

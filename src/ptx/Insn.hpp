@@ -81,12 +81,37 @@ struct Membar {
     Scope scope = Scope::Cta;
 };
 
-enum class ProxyKind { Alias, Async, Surface, Texture, Constant };
+enum class ProxyKind { Alias, Async, Surface, Texture, Constant, Tensormap };
 
-/** fence.proxy.{alias,async{.global,.shared::cta,...},surface,texture,constant} */
+/**
+ * fence.proxy.{alias,async{.global,.shared::cta,...},surface,texture,constant}, and the
+ * uni-directional fence.proxy.tensormap::generic.release.scope /
+ * fence.proxy.tensormap::generic.acquire.scope [addr], 128 (PTX ISA 9.7.13.4).
+ */
 struct ProxyFence {
     ProxyKind kind = ProxyKind::Alias;
     Space space = Space::None; ///< .async only
+    Sem sem = Sem::None;       ///< .tensormap::generic: Release or Acquire
+    Scope scope = Scope::None; ///< .tensormap::generic only
+};
+
+/**
+ * tensormap.replace.tile.field{.ss}.b1024.type [addr], {ord,} new_val (PTX ISA 9.7.9.28): a
+ * weak generic-proxy write of the whole tensor-map object.
+ */
+struct TensormapReplace {
+    std::string field;
+    Space space = Space::None;
+    std::vector<Type> types;
+};
+
+/**
+ * tensormap.cp_fenceproxy.global.shared::cta.tensormap::generic.release.scope.sync.aligned
+ * [dst], [src], 128 (PTX ISA 9.7.13.16): copies a tensor map from shared to global memory, then
+ * a release proxy fence from the generic to the tensormap proxy.
+ */
+struct TensormapCopy {
+    Scope scope = Scope::Gpu;
 };
 
 /**
@@ -116,6 +141,16 @@ struct Arith {
 struct MbarrierOperand {
     Space space = Space::None;
     bool b64 = false;
+};
+
+/**
+ * cp.async.mbarrier.arrive{.noinc}{.shared{::cta}}.b64 [addr] (PTX ISA 9.7.13.15.15): an
+ * arrive-on once the thread's prior cp.async complete; without .noinc the pending count is
+ * raised by one first.
+ */
+struct CpAsyncArrive {
+    bool noinc = false;
+    MbarrierOperand mb;
 };
 
 /** mbarrier.init, or mbarrier.inval (PTX ISA 9.7.13.15.10) when `inval`. */
@@ -161,12 +196,30 @@ struct BulkCopy {
     int dims = 0;      ///< tensor copies: .1d ... .5d
     bool tile = false; ///< .tile written (the only load mode here)
     int ctaGroup = 0;  ///< .cta_group::1 / ::2: the mbarrier may be the peer CTA's
+    /// cp.reduce.async.bulk.dst.src.mechanism.redOp.type (PTX ISA 9.7.9.25.4.2): each element
+    /// of the destination is reduced with the source's
+    std::optional<AtomOp> reduce = std::nullopt;
 };
 
-struct BulkCommit {};
+/** cp.async.bulk.commit_group; cp.async.commit_group when `nonBulk` (PTX ISA 9.7.9.25.3.2). */
+struct BulkCommit {
+    bool nonBulk = false;
+};
 
+/** cp.async.bulk.wait_group{.read} N; cp.async.wait_group N / wait_all when `nonBulk`. */
 struct BulkWait {
     bool read = false;
+    bool nonBulk = false;
+    bool all = false; ///< cp.async.wait_all: commit_group, then wait_group 0
+};
+
+/**
+ * Non-bulk cp.async.{ca,cg}.shared{::cta}.global [dst], [src], cp-size (PTX ISA 9.7.9.25.3.1):
+ * a weak generic-proxy copy from global to the CTA's shared memory.
+ */
+struct CpAsync {
+    bool cg = false;
+    Space dst = Space::Shared;
 };
 
 /** tcgen05.alloc / tcgen05.dealloc */
@@ -266,29 +319,31 @@ struct Exit {
     bool ret = false;
 };
 
-using Op = std::variant<Ld, St, Atom, Fence, Membar, ProxyFence, Barrier, Arith, MbarrierInit,
-                        MbarrierArrive, MbarrierTx, MbarrierWait, BulkCopy, BulkCommit, BulkWait,
-                        Tcgen05Alloc, Tcgen05Relinquish, Tcgen05Mma, Tcgen05Cp, Tcgen05Shift,
-                        Tcgen05Ld, Tcgen05St, Tcgen05Wait, Tcgen05Commit, Tcgen05Fence, Bra,
-                        CompareBranch, Setp, Mov, Elect, Exit>;
+using Op = std::variant<Ld, St, Atom, Fence, Membar, ProxyFence, Barrier, Arith, TensormapReplace,
+                        TensormapCopy, MbarrierInit, MbarrierArrive, MbarrierTx, MbarrierWait,
+                        CpAsyncArrive, BulkCopy, BulkCommit, BulkWait, CpAsync, Tcgen05Alloc,
+                        Tcgen05Relinquish, Tcgen05Mma, Tcgen05Cp, Tcgen05Shift, Tcgen05Ld,
+                        Tcgen05St, Tcgen05Wait, Tcgen05Commit, Tcgen05Fence, Bra, CompareBranch,
+                        Setp, Mov, Elect, Exit>;
 
 /** The instruction families, in the order of Op's alternatives. */
 enum class Family { Generic, Mbarrier, Bulk, Tcgen05, Control };
 
 /**
- * The family of `op`: generic (ld ... arithmetic), mbarrier.*, cp.async.bulk.*, tcgen05.*,
+ * The family of `op`: generic (ld ... arithmetic, tensormap.*), mbarrier.* (and
+ * cp.async.mbarrier.arrive), asynchronous copies (cp{.reduce}.async.bulk.*, cp.async.*), tcgen05.*,
  * and control (branches, setp, mov, elect.sync, exit: they make no event of their own).
  */
 inline Family family(const Op& op) {
-    static_assert(std::is_same_v<std::variant_alternative_t<8, Op>, MbarrierInit> &&
-                  std::is_same_v<std::variant_alternative_t<12, Op>, BulkCopy> &&
-                  std::is_same_v<std::variant_alternative_t<15, Op>, Tcgen05Alloc> &&
-                  std::is_same_v<std::variant_alternative_t<25, Op>, Bra>);
+    static_assert(std::is_same_v<std::variant_alternative_t<10, Op>, MbarrierInit> &&
+                  std::is_same_v<std::variant_alternative_t<15, Op>, BulkCopy> &&
+                  std::is_same_v<std::variant_alternative_t<19, Op>, Tcgen05Alloc> &&
+                  std::is_same_v<std::variant_alternative_t<29, Op>, Bra>);
     std::size_t i = op.index();
-    return i < 8    ? Family::Generic
-           : i < 12 ? Family::Mbarrier
-           : i < 15 ? Family::Bulk
-           : i < 25 ? Family::Tcgen05
+    return i < 10   ? Family::Generic
+           : i < 15 ? Family::Mbarrier
+           : i < 19 ? Family::Bulk
+           : i < 29 ? Family::Tcgen05
                     : Family::Control;
 }
 

@@ -73,7 +73,7 @@ bool isSinkWait(const Insn& i) {
 bool droppable(const Insn& i, bool unusedResult) {
     if (isFence(i) || i.is<Tcgen05Wait>() || i.is<BulkWait>() || i.is<BulkCommit>() ||
         i.is<Tcgen05Commit>() || (i.is<Barrier>() && !i.as<Barrier>()->cluster) ||
-        i.is<MbarrierTx>())
+        i.is<MbarrierTx>() || i.is<CpAsyncArrive>())
         return true;
     return (i.is<MbarrierWait>() || i.is<MbarrierArrive>()) && unusedResult;
 }
@@ -117,7 +117,7 @@ bool narrowable(Insn i) {
 
 bool readable(const Insn& i) {
     const auto* w = i.as<BulkWait>();
-    return w && !w->read;
+    return w && !w->read && !w->nonBulk; // cp.async.wait_group has no .read
 }
 
 std::vector<Kind> weakeningsOf(const Insn& i, bool unusedResult) {

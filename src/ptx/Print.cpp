@@ -91,7 +91,26 @@ struct Printer {
         return start("membar").q(membarName(i.scope)).s;
     }
     std::string operator()(const ProxyFence& i) const {
-        return start("fence.proxy").q(nameOf(kProxies, i.kind)).q(nameOf(kSpaces, i.space)).s;
+        return start("fence.proxy")
+            .q(nameOf(kProxies, i.kind))
+            .q(nameOf(kSpaces, i.space))
+            .q(semName(i.sem))
+            .q(scopeName(i.scope))
+            .s;
+    }
+    std::string operator()(const TensormapReplace& i) const {
+        return start("tensormap.replace.tile")
+            .q(i.field)
+            .q(nameOf(kSpaces, i.space))
+            .q("b1024")
+            .types(i.types)
+            .s;
+    }
+    std::string operator()(const TensormapCopy& i) const {
+        return start("tensormap.cp_fenceproxy.global.shared::cta.tensormap::generic.release")
+            .q(scopeName(i.scope))
+            .q("sync.aligned")
+            .s;
     }
     std::string operator()(const Barrier& i) const {
         if (i.cluster)
@@ -135,7 +154,21 @@ struct Printer {
             .mb(i.mb)
             .s;
     }
+    std::string operator()(const CpAsyncArrive& i) const {
+        return start("cp.async.mbarrier.arrive").q(i.noinc, "noinc").mb(i.mb).s;
+    }
+    std::string operator()(const CpAsync& i) const {
+        return start("cp.async").q(i.cg ? "cg" : "ca").q(nameOf(kSpaces, i.dst)).q("global").s;
+    }
     std::string operator()(const BulkCopy& i) const {
+        if (i.reduce)
+            return start("cp.reduce.async.bulk")
+                .q(nameOf(kSpaces, i.dst))
+                .q(nameOf(kSpaces, i.src))
+                .q(i.viaMbarrier ? "mbarrier::complete_tx::bytes" : "bulk_group")
+                .q(nameOf(kAtomOps, *i.reduce))
+                .types(i.types)
+                .s;
         return start(i.dims > 0 ? "cp.async.bulk.tensor" : "cp.async.bulk")
             .q(i.dims > 0 ? std::to_string(i.dims) + "d" : "")
             .q(nameOf(kSpaces, i.dst))
@@ -147,8 +180,11 @@ struct Printer {
             .types(i.types)
             .s;
     }
-    std::string operator()(const BulkCommit&) const { return "cp.async.bulk.commit_group"; }
+    std::string operator()(const BulkCommit& i) const {
+        return i.nonBulk ? "cp.async.commit_group" : "cp.async.bulk.commit_group";
+    }
     std::string operator()(const BulkWait& i) const {
+        if (i.nonBulk) return i.all ? "cp.async.wait_all" : "cp.async.wait_group";
         return start("cp.async.bulk.wait_group").q(i.read, "read").s;
     }
     std::string operator()(const Tcgen05Alloc& i) const {

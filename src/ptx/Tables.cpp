@@ -67,12 +67,13 @@ const std::array<Row<CmpOp>, 6> kBranchCmps = {{
     {CmpOp::Ge, "bge"},
 }};
 
-const std::array<Row<ProxyKind>, 5> kProxies = {{
+const std::array<Row<ProxyKind>, 6> kProxies = {{
     {ProxyKind::Alias, "alias"},
     {ProxyKind::Async, "async"},
     {ProxyKind::Surface, "surface"},
     {ProxyKind::Texture, "texture"},
     {ProxyKind::Constant, "constant"},
+    {ProxyKind::Tensormap, "tensormap::generic"},
 }};
 
 const std::array<LdStShapeRow, 4> kLdStShapes = {{

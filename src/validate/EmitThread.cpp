@@ -543,6 +543,8 @@ void ThreadEmitter::arithmetic(const Insn& in) {
 
 void ThreadEmitter::mbarrier(const Insn& in) {
     if (in.is<ptx::MbarrierWait>()) return mbarrierWait(in);
+    if (in.is<ptx::CpAsyncArrive>())
+        refuse("'" + in.opcode + "': non-bulk cp.async has no CUDA mapping yet");
     if (const auto* i = in.as<ptx::MbarrierInit>(); i && i->inval)
         refuse("mbarrier.inval has no CUDA mapping yet");
     if (const auto* a = in.as<ptx::MbarrierArrive>();
@@ -646,6 +648,10 @@ void ThreadEmitter::mbarrierWait(const Insn& in) {
 void ThreadEmitter::bulk(const Insn& in) {
     if (const auto* c = in.as<ptx::BulkCopy>(); c && c->dims > 0)
         refuse("cp.async.bulk.tensor needs a tensor map: no CUDA mapping yet");
+    const auto* commit = in.as<ptx::BulkCommit>();
+    const auto* waitGroup = in.as<ptx::BulkWait>();
+    if (in.is<ptx::CpAsync>() || (commit && commit->nonBulk) || (waitGroup && waitGroup->nonBulk))
+        refuse("'" + in.opcode + "': non-bulk cp.async has no CUDA mapping yet");
     if (in.is<ptx::BulkCommit>()) {
         perThread();
         asmStmt("cp.async.bulk.commit_group;", {}, {});
@@ -670,7 +676,11 @@ void ThreadEmitter::bulk(const Insn& in) {
             refuse("the source of a bulk store must be the issuing CTA's shared memory");
         usedBulkGroup_ = true;
         perThread();
-        asmStmt("cp.async.bulk.global.shared::cta.bulk_group [%0], [%1], " + size + ";", {},
+        // cp.reduce.async.bulk prints as written: the same operands as the copy
+        std::string opcode = copy.reduce
+                                 ? ptx::printOpcode(in.op)
+                                 : std::string("cp.async.bulk.global.shared::cta.bulk_group");
+        asmStmt(opcode + " [%0], [%1], " + size + ";", {},
                 {"\"l\"(" + globalAddr(dst) + ")", "\"r\"(" + sharedAddr(src) + ")"});
         return;
     }
@@ -696,9 +706,11 @@ void ThreadEmitter::bulk(const Insn& in) {
         srcText = "shared::cta";
         srcIn = "\"r\"(" + sharedAddr(src) + ")";
     }
-    std::string ptx = "cp.async.bulk." + dstSpace + "." + srcText +
-                      ".mbarrier::complete_tx::bytes" + (multicast ? ".multicast::cluster" : "") +
-                      " [%0], [%1], " + size + ", [%2]" + (multicast ? ", %3;" : ";");
+    std::string opcode = copy.reduce ? ptx::printOpcode(in.op)
+                                     : "cp.async.bulk." + dstSpace + "." + srcText +
+                                           ".mbarrier::complete_tx::bytes" +
+                                           (multicast ? ".multicast::cluster" : "");
+    std::string ptx = opcode + " [%0], [%1], " + size + ", [%2]" + (multicast ? ", %3;" : ";");
     std::vector<std::string> ins = {"\"r\"(" + dstAddr + ")", srcIn, "\"r\"(" + mbAddr + ")"};
     if (multicast)
         ins.push_back("\"h\"(static_cast<unsigned short>(" +

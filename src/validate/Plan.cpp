@@ -77,6 +77,12 @@ void checkSupported(const litmus::Test& test, const ir::Program& program, const 
                 throw Refused(i.loc, "'" + i.opcode +
                                          "' needs a surface/texture/constant view of a global "
                                          "location, which the harness does not create");
+            if (in.is<ptx::TensormapReplace>() || in.is<ptx::TensormapCopy>() ||
+                (in.is<ptx::ProxyFence>() &&
+                 in.as<ptx::ProxyFence>()->kind == ptx::ProxyKind::Tensormap))
+                throw Refused(i.loc, "'" + i.opcode +
+                                         "' needs a tensor map in memory, which the harness does "
+                                         "not create");
             if (in.is<ptx::ProxyFence>() && in.as<ptx::ProxyFence>()->kind != ptx::ProxyKind::Async)
                 throw Refused(i.loc, "'" + i.opcode +
                                          "' only matters with aliased or surface/texture/"
