@@ -66,7 +66,8 @@ if(ptxmc_corpus_files)
   # The kernel protocols are left out: each deletion re-checks the corpus, and they take
   # seconds each.
   add_test(NAME corpus/every-axiom-matters
-    COMMAND ptxmc axioms ${ptxmc_unit_corpus} --implied Fence-SC --implied SC-per-Location
+    COMMAND ptxmc axioms --engine enumerate ${ptxmc_unit_corpus} --implied Fence-SC
+            --implied SC-per-Location
     WORKING_DIRECTORY ${PROJECT_SOURCE_DIR})
   # Fast (no solving): every test has its expected.txt line and every line names a live test.
   add_test(NAME corpus/all-tests-have-expectations
@@ -102,3 +103,7 @@ add_test(NAME differential/seeds-1-3000
   COMMAND ptxmc differential --seed 1 --count 3000 --jobs 2 --limit 60
   WORKING_DIRECTORY ${PROJECT_SOURCE_DIR})
 set_tests_properties(differential/seeds-1-3000 PROPERTIES TIMEOUT 1200)
+
+# litmus/@all names every corpus test (herd's index form; `ptxmc check litmus/@all`).
+add_test(NAME corpus/all-index-complete
+  COMMAND ${CMAKE_COMMAND} -DSOURCE=${PROJECT_SOURCE_DIR} -P ${CMAKE_CURRENT_SOURCE_DIR}/all_index.cmake)

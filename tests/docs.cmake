@@ -20,7 +20,7 @@ ptxmc_expect(diff/q4-flip 0 "diff|${ptxmc_q4}|litmus/tcgen05/pipeline"
   "-DMATCH=Test P1-near-diff-kind [^\n]*\n  A tcgen05.cat: Sometimes[^\n]*\n\
   B variants/q4-kind-not-required.cat: Never 0 1\n\
   only under A:\n    d=6;\n    d=7;\n  only under B: none"
-  "-DMATCH2=13 tests, 1 differ, 12 agree, 0 unknown, 0 errors")
+  "-DMATCH2=13 tests, 1 differs, 12 agree, 0 unknown, 0 errors")
 ptxmc_expect(diff/q4-flip-json 0 "diff|--json|${ptxmc_q4}|${ptxmc_p1}"
   "-DMATCH=\"onlyA\": \\[\n +\\[\n +6\n +\\],\n +\\[\n +7\n +\\]\n +\\],\n +\"onlyB\": \\[\\]")
 ptxmc_expect(diff/same-model 0

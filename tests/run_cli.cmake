@@ -1,16 +1,21 @@
 # Runs one ptxmc command line and checks its exit status and what it printed where.
 # Usage: cmake -DPTXMC=<ptxmc> -DARGS="a|b|c" [-DSTATUS=n] [-DSTDOUT_HAS="s1|s2"]
 #   [-DSTDOUT_LACKS=..] [-DSTDERR_HAS=..] [-DSTDERR_LACKS=..] [-DNO_PROGRESS=ON]
-#   [-DTERMINAL=ON] [-DGOLDEN=file] -P run_cli.cmake
+#   [-DTERMINAL=ON] [-DGOLDEN=file] [-DOUTPUT_FILE=path -DOUTPUT_FILE_HAS=..] -P run_cli.cmake
 # Lists are '|'-separated: ctest would split ';' lists into separate arguments.
 # TERMINAL=ON runs the command under script(1), so that stdout and stderr are a terminal (a
 # pty), and checks the progress line: drawn, then cleared before the summary.
+# OUTPUT_FILE (written by the command, e.g. with -o) is removed first and must then hold every
+# OUTPUT_FILE_HAS part.
 # GOLDEN=file (relative to the source tree) must equal stdout byte for byte; what was printed
 # instead is left in WORK (the build tree) for the diff.
 if(NOT DEFINED PTXMC OR NOT DEFINED ARGS)
   message(FATAL_ERROR "run_cli.cmake: -DPTXMC=... and -DARGS=... are required")
 endif()
 string(REPLACE "|" ";" args "${ARGS}")
+if(DEFINED OUTPUT_FILE)
+  file(REMOVE ${OUTPUT_FILE})
+endif()
 
 if(TERMINAL)
   find_program(SCRIPT script)
@@ -60,6 +65,20 @@ foreach(stream stdout stderr)
     endif()
   endforeach()
 endforeach()
+
+if(DEFINED OUTPUT_FILE)
+  if(NOT EXISTS ${OUTPUT_FILE})
+    message(FATAL_ERROR "${OUTPUT_FILE} was not written\n${shown}")
+  endif()
+  file(READ ${OUTPUT_FILE} written)
+  string(REPLACE "|" ";" wanted "${OUTPUT_FILE_HAS}")
+  foreach(part IN LISTS wanted)
+    string(FIND "${written}" "${part}" at)
+    if(at EQUAL -1)
+      message(FATAL_ERROR "${OUTPUT_FILE} lacks \"${part}\":\n${written}")
+    endif()
+  endforeach()
+endif()
 
 if(DEFINED GOLDEN)
   file(READ ${GOLDEN} golden)

@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
-# Builds the litmus runner from validate/generated/sm_90a on a GPU machine and runs the corpus.
-# usage: bash validate/run-h100.sh [RUN_SECONDS] [SEED]
+# Builds the litmus runner from generated kernels on a GPU machine and runs them.
+# usage: bash validate/run-h100.sh [RUN_SECONDS] [SEED] [KERNELS]
 #   RUN_SECONDS (default 300) is shared by all tests; the build adds about a minute.
+#   KERNELS (default validate/generated/sm_90a): a folder of kernels `ptxmc gen-cuda` wrote for
+#   sm_90a, e.g. your own tests: ptxmc gen-cuda --arch sm_90a -o mine my-tests/, then mine/sm_90a.
 #   Results go to $OUT (default ./out): results.json, results.txt, run.log, gpu.txt, sass.txt.gz.
 # Needs CUDA (nvcc), CMake and a GPU; no Z3, Boost or CLI11 (ptxmc is not built here).
 set -euo pipefail
@@ -9,6 +11,8 @@ cd "$(dirname "${BASH_SOURCE[0]}")/.."
 out=${OUT:-$PWD/out}
 total=${1:-300}
 seed=${2:-20261121}
+kernels=$(cd "${3:-validate/generated/sm_90a}" && pwd)
+ls "$kernels"/*.cu >/dev/null 2>&1 || { echo "no .cu kernels in $kernels" >&2; exit 2; }
 build=${LITMUS_BUILD:-/tmp/litmus-runner-build}
 mkdir -p "$out"
 exec > >(tee -a "$out/run.log") 2>&1
@@ -22,7 +26,7 @@ nvcc=$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)
 generator=()
 if command -v ninja >/dev/null; then generator=(-G Ninja); fi
 cmake -S validate/harness -B "$build" "${generator[@]}" -DCMAKE_BUILD_TYPE=Release \
-    -DCMAKE_CUDA_COMPILER="$nvcc" -DLITMUS_TESTS="$PWD/validate/generated/sm_90a" \
+    -DCMAKE_CUDA_COMPILER="$nvcc" -DLITMUS_TESTS="$kernels" \
     -DLITMUS_ARCH=sm_90a >/dev/null
 cmake --build "$build" -j "$(nproc)" >"$build/build.log" 2>&1 || {
     tail -50 "$build/build.log"

@@ -45,11 +45,21 @@ public:
                                            "list its values";
             return true;
         }
-        if (!anyConsistent_) {
+        if (!anyConsistent_ && reachesCut_) {
             r.observation = report::Observation::Unknown;
-            r.unknownReason = reachesCut_ ? noExecutionWithinBound(p_)
-                                          : "no execution is consistent with the model (model "
-                                            "error?)";
+            r.unknownReason = noExecutionWithinBound(p_);
+            return true;
+        }
+        if (!anyConsistent_) {
+            // The model forbids every execution: herd7's States 0, and the axioms that do it.
+            std::vector<std::string> forbidding = forbiddingAxioms();
+            if (limit_.hit) {
+                r.observation = report::Observation::Unknown;
+                r.unknownReason = pastLimit();
+                return true;
+            }
+            setStates(r, p_, {});
+            r.forbiddenBy = forbidding;
             return true;
         }
         if (!states_.empty()) return false;
@@ -61,6 +71,21 @@ public:
                 r.deadlockedWaits.push_back(describeEvent(p_, w, "only jointly"));
         setBoundReached(r, p_, beyondBound_);
         return true;
+    }
+
+    /**
+     * When no execution is consistent: the axioms that some candidate violates alone, so that
+     * deleting that one axiom would let it through (sorted, as the Z3 engine reports them).
+     */
+    std::vector<std::string> forbiddingAxioms() const {
+        std::set<std::string> out;
+        forEachCandidate(p_, limit_, false, [&](const Choices& c, Outcome& o) {
+            if (o.valueCycle || !cutsReached(p_, c, o).empty()) return true;
+            ConcreteVerdict v = cm_.check(c, o);
+            if (v.failedAxioms.size() == 1) out.insert(v.failedAxioms.front());
+            return true;
+        });
+        return {out.begin(), out.end()};
     }
 
     /** Executions that block forever: which waits can hang, and the flags they raise. */

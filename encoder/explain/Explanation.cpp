@@ -135,6 +135,15 @@ Explanation explainOutcome(const ir::Program& p, const cat::ResolvedModel& model
         CheckOptions z3Only = options;
         z3Only.engine = EngineKind::Z3;
         const report::CheckResult r = checked ? *checked : check(p, model, z3Only);
+        if (r.forbiddenBy && !r.forbiddenBy->empty()) {
+            // The model allows no execution at all: each axiom that alone forbids them all.
+            ex.kind = Explanation::Kind::Forbidden;
+            ex.noExecution = true;
+            for (const auto& name : *r.forbiddenBy)
+                ex.violations.push_back(
+                    violation(s, p, model, *r.forbiddenBy, name, targetLit, t.text));
+            return ex;
+        }
         ex.kind = r.observation == report::Observation::Deadlock ? Explanation::Kind::Deadlock
                                                                  : Explanation::Kind::Unknown;
         ex.blocked = r.deadlockedWaits;
@@ -173,6 +182,35 @@ Explanation explainOutcome(const ir::Program& p, const cat::ResolvedModel& model
     for (const auto& name : core)
         ex.violations.push_back(violation(s, p, model, core, name, targetLit, t.text));
     return ex;
+}
+
+std::optional<std::vector<std::string>> forbiddingAxioms(const ir::Program& p,
+                                                         const cat::ResolvedModel& model,
+                                                         const std::optional<std::string>& outcome,
+                                                         const CheckOptions& options) {
+    if (!p.staticDeadlocks.empty()) return std::nullopt;
+    z3::context ctx;
+    Z3Session s(ctx, p, model, options);
+    Target t = outcome ? parseOutcome(*outcome, p, s) : conditionTarget(p, s);
+    z3::expr targetLit = ctx.bool_const("target");
+    s.solver().add(z3::implies(targetLit, t.cond));
+    std::vector<std::string> all;
+    for (const auto& [name, lit] : s.axioms())
+        all.push_back(name);
+    if (s.solver().check(s.assumptions(true)) != z3::sat) return std::nullopt;
+    if (s.solver().check(query(s, all, targetLit)) != z3::unsat) return std::nullopt;
+    std::vector<std::string> core;
+    z3::expr_vector unsatCore = s.solver().unsat_core();
+    for (const auto& [name, lit] : s.axioms())
+        for (unsigned i = 0; i < unsatCore.size(); ++i)
+            if (z3::eq(unsatCore[i], lit)) core.push_back(name);
+    z3::expr anyBeyond(ctx.bool_val(false));
+    for (const auto& [i, b] : s.boundCuts())
+        anyBeyond = anyBeyond || b;
+    if (!s.boundCuts().empty() &&
+        s.solver().check(smt::withLiteral(s.assumptions(true, {}, true), anyBeyond)) != z3::unsat)
+        return std::nullopt;
+    return minimalCore(s, core, targetLit);
 }
 
 Explanation explainFlag(const ir::Program& p, const cat::ResolvedModel& model,

@@ -28,6 +28,7 @@ struct Explanation {
     std::vector<Violation> violations; ///< Forbidden (empty: the program cannot reach it at all)
     std::vector<std::string> blocked;  ///< Deadlock: waits that never succeed
     std::string reason;                ///< Unknown: why
+    bool noExecution = false;          ///< Forbidden because the model allows no execution at all
 };
 
 /**
@@ -40,6 +41,16 @@ struct Explanation {
 Explanation explainOutcome(const ir::Program& program, const cat::ResolvedModel& model,
                            const std::optional<std::string>& outcome, const CheckOptions& options,
                            const report::CheckResult* checked = nullptr);
+
+/**
+ * The axioms (a minimal set, in model order) that forbid `outcome` (or the condition) in
+ * `program`; nullopt when some execution reaches it, when the solver cannot tell, or when the
+ * unroll bound hides executions that might.
+ */
+std::optional<std::vector<std::string>> forbiddingAxioms(const ir::Program& program,
+                                                         const cat::ResolvedModel& model,
+                                                         const std::optional<std::string>& outcome,
+                                                         const CheckOptions& options);
 
 /**
  * An execution raising flag `flag` (a cat flag of the model, or `hang`): Allowed with the

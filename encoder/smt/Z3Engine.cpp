@@ -68,12 +68,26 @@ bool stopsEarly(CheckResult& r, Z3Session& s, const ir::Program& p) {
         return true;
     }
     if (any == z3::unsat) {
-        r.observation = Observation::Unknown;
-        r.unknownReason = "no execution is consistent with the model (model error?)";
         // Unless executions exist that the unroll bound or a spin left out.
         if (!p.cuts.empty() &&
-            s.check(withLiteral(s.assumptions(false, {}, true, true), s.anyCut())) == z3::sat)
+            s.check(withLiteral(s.assumptions(false, {}, true, true), s.anyCut())) == z3::sat) {
+            r.observation = Observation::Unknown;
             r.unknownReason = noExecutionWithinBound(p);
+            return true;
+        }
+        // The model forbids every execution: herd7's States 0, and the axioms that do it.
+        std::vector<std::string> forbidding;
+        for (const auto& [name, lit] : s.axioms()) {
+            z3::check_result without = s.check(s.assumptions(false, {name}));
+            if (without == z3::unknown) {
+                unknownResult(r, s.solver());
+                return true;
+            }
+            if (without == z3::sat) forbidding.push_back(name);
+        }
+        std::sort(forbidding.begin(), forbidding.end());
+        setStates(r, p, {});
+        r.forbiddenBy = forbidding;
         return true;
     }
     z3::check_result live = s.check(s.assumptions(true));

@@ -19,7 +19,7 @@ namespace {
 
 struct AxiomsArgs {
     std::string modelFile;
-    engine::EngineKind engine = engine::EngineKind::Enumerate;
+    engine::EngineKind engine = engine::EngineKind::Z3; ///< the default of every subcommand
     std::vector<std::string> implied; ///< axioms claimed to follow from the others
     std::vector<std::string> paths;
 };
@@ -104,7 +104,7 @@ void setupAxioms(CLI::App& app) {
         "Check that deleting any one named axiom of the model changes some test's answer");
     addModelOption(*sub, args->modelFile);
     addEngineOption(*sub, args->engine, {engine::EngineKind::Z3, engine::EngineKind::Enumerate},
-                    "enumerate (default) or z3");
+                    "z3 (default, as in every subcommand) or enumerate (the explicit engine)");
     sub->add_option("--implied", args->implied,
                     "an axiom claimed to follow from the others: it must change NO answer "
                     "(repeat the option for several)")

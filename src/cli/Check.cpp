@@ -15,6 +15,7 @@
 #include "report/Expectations.hpp"
 #include "report/HerdPrinter.hpp"
 #include "report/JsonPrinter.hpp"
+#include "support/Plural.hpp"
 
 #include <algorithm>
 #include <chrono>
@@ -57,8 +58,9 @@ struct Tally {
     }
     void printSummary() const {
         std::cout.flush();
-        std::cerr << "ptxmc: " << tests << " tests, " << matched << " matched, " << mismatched
-                  << " mismatched, " << unknown << " unknown, " << errors << " errors";
+        std::cerr << "ptxmc: " << plural(tests, "test") << ", " << matched << " matched, "
+                  << mismatched << " mismatched, " << unknown << " unknown, "
+                  << plural(errors, "error");
         if (failOnFlag) std::cerr << ", " << flagged << " failed on flags";
         std::cerr << '\n';
     }
@@ -180,7 +182,9 @@ void setupCheck(CLI::App& app) {
     CLI::App* sub = app.add_subcommand(
         "check", "Enumerate every allowed final state of litmus tests under the model");
     addModelOption(*sub, args->modelFile, "expected.<name>.txt overrides expected.txt");
-    sub->add_flag("--json", args->json, "print a JSON array (one object per test)");
+    addFormatOption(*sub, args->format, {"text", "json"},
+                    "text (herd7's log, the default) or json (a JSON array, one object per test)");
+    addOutputOption(*sub, args->output, "the results");
     addJobsOption(*sub, args->jobs,
                   "check N tests at a time; output order and content do not change");
     addTimeoutOption(*sub, args->timeoutSeconds,
@@ -264,6 +268,8 @@ int runCheck(const CheckArgs& args) {
     options.stats = args.stats;
     options.exactClosures = args.closures == "squaring";
     options.memoryLimitMiB = args.memoryLimitMiB;
+    StdoutTo redirect(args.output);
+    const bool asJson = args.format == "json";
     report::PrintOptions print;
     print.showTime = !args.noTime;
     report::HerdPrinter herd(print);
@@ -271,7 +277,7 @@ int runCheck(const CheckArgs& args) {
     nlohmann::ordered_json array = nlohmann::ordered_json::array();
 
     Progress progress(inputs.tests.size(), stderrIsTerminal(), std::cerr);
-    const bool stdoutTerminal = stdoutIsTerminal();
+    const bool stdoutTerminal = !redirect.redirected() && stdoutIsTerminal();
     std::vector<Outcome> outcomes(inputs.tests.size());
     auto work = [&](std::size_t i) {
         outcomes[i] = checkOne(inputs.tests[i], *model, options, lower::LowerOptions{args.unroll},
@@ -290,14 +296,14 @@ int runCheck(const CheckArgs& args) {
             tally.internal = tally.internal || o.internal;
         }
         // The progress line steps aside while a block or an error is printed on the terminal.
-        const bool onTerminal = !o.result || !failing.empty() || (!args.json && stdoutTerminal);
+        const bool onTerminal = !o.result || !failing.empty() || (!asJson && stdoutTerminal);
         progress.report(tally.failures() > failuresBefore, onTerminal, [&] {
             if (!o.result) {
                 std::cout.flush(); // keep stdout and stderr in input order on a terminal
                 std::cerr << o.error << '\n';
                 return;
             }
-            if (args.json)
+            if (asJson)
                 array.push_back(json.toJson(*o.result));
             else
                 herd.print(std::cout, *o.result);
@@ -308,7 +314,7 @@ int runCheck(const CheckArgs& args) {
     };
     runInOrder(inputs.tests.size(), args.jobs, work, emit);
     progress.finish();
-    if (args.json) std::cout << report::dumpJson(array);
+    if (asJson) std::cout << report::dumpJson(array);
     tally.printSummary();
     return tally.status();
 }

@@ -12,8 +12,9 @@
 namespace ptxmc::cli {
 
 struct CheckArgs {
-    std::string modelFile; ///< empty: the built-in model
-    bool json = false;
+    std::string modelFile;       ///< empty: the built-in model
+    std::string format = "text"; ///< --format text|json (--json)
+    std::string output;          ///< -o/--output FILE; empty: standard output
     unsigned jobs = 1;
     double timeoutSeconds = 0; ///< per test; 0: none
     std::uint64_t rlimit = 0;  ///< Z3 resource limit per query; 0: none

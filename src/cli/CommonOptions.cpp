@@ -1,8 +1,12 @@
 // Options several subcommands take: one spelling, one check and one description for each.
 #include "cli/CommonOptions.hpp"
 
+#include "support/SourceLoc.hpp"
+
+#include <algorithm>
 #include <cmath>
 #include <fmt/format.h>
+#include <iostream>
 #include <map>
 #include <utility>
 
@@ -88,6 +92,34 @@ CLI::Option* addOutputOption(CLI::App& sub, std::string& path, const std::string
                         " to this file instead of "
                         "standard output")
         ->option_text("FILE");
+}
+
+CLI::Option* addFormatOption(CLI::App& sub, std::string& format,
+                             const std::vector<std::string>& formats,
+                             const std::string& description) {
+    format = formats.front();
+    CLI::Option* f = sub.add_option("--format", format, description)
+                         ->check(CLI::IsMember(formats))
+                         ->option_text("FORMAT");
+    if (std::find(formats.begin(), formats.end(), "json") != formats.end()) {
+        CLI::Option* j = sub.add_flag_callback(
+            "--json", [&format] { format = "json"; }, "the same as --format json");
+        j->excludes(f);
+    }
+    return f;
+}
+
+StdoutTo::StdoutTo(const std::string& path) {
+    if (path.empty()) return;
+    file_.open(path, std::ios::binary);
+    if (!file_) throw InputError(SourceLoc{path, 0, 0}, "cannot write this file (-o/--output)");
+    saved_ = std::cout.rdbuf(file_.rdbuf());
+}
+
+StdoutTo::~StdoutTo() {
+    if (!saved_) return;
+    std::cout.flush();
+    std::cout.rdbuf(saved_);
 }
 
 CLI::Validator nonNegative(bool integer, double max) {

@@ -4,8 +4,10 @@
 #include "engine/Check.hpp"
 
 #include <CLI/CLI.hpp>
+#include <fstream>
 #include <initializer_list>
 #include <string>
+#include <vector>
 
 namespace ptxmc::cli {
 
@@ -31,6 +33,32 @@ CLI::Option* addUnrollOption(CLI::App& sub, int& unroll);
 
 /** `-o,--output FILE`: write there instead of standard output. */
 CLI::Option* addOutputOption(CLI::App& sub, std::string& path, const std::string& what);
+
+/**
+ * `--format FORMAT` among `formats` (the first is the default); with "json" among them also
+ * `--json`, the same as `--format json` (kept for scripts written against older versions).
+ */
+CLI::Option* addFormatOption(CLI::App& sub, std::string& format,
+                             const std::vector<std::string>& formats,
+                             const std::string& description);
+
+/**
+ * While alive, standard output goes to the file `path` names (-o/--output); an empty path
+ * changes nothing. A file that cannot be written is an input error (exit status 2).
+ */
+class StdoutTo {
+public:
+    explicit StdoutTo(const std::string& path);
+    ~StdoutTo();
+    StdoutTo(const StdoutTo&) = delete;
+    StdoutTo& operator=(const StdoutTo&) = delete;
+    /** Standard output is a file now (so no terminal, whatever fd 1 is). */
+    bool redirected() const { return saved_ != nullptr; }
+
+private:
+    std::ofstream file_;
+    std::streambuf* saved_ = nullptr;
+};
 
 /**
  * A number in [0, max] (a whole one when `integer`). CLI11's own range checks print huge bounds

@@ -9,8 +9,9 @@ namespace ptxmc::cli {
 
 struct CompareArgs {
     std::string modelFile;
-    std::string root = ".";      ///< test files in results are relative to this folder
+    std::string root;            ///< test files in results are relative to this (empty: found)
     std::string format = "text"; ///< text, markdown or json
+    std::string output;          ///< -o/--output FILE; empty: standard output
     unsigned jobs = 1;
     std::vector<std::string> results;
 };

@@ -11,6 +11,7 @@
 #include "lower/Lowerer.hpp"
 #include "report/Answer.hpp"
 #include "report/JsonPrinter.hpp"
+#include "support/Plural.hpp"
 
 #include <algorithm>
 #include <iostream>
@@ -32,7 +33,8 @@ Unknown (a timeout or resource limit), 2 on an input error (bad path, parse erro
 
 struct DiffArgs {
     std::vector<std::string> models;
-    bool json = false;
+    std::string format = "text"; ///< --format text|json (--json)
+    std::string output;          ///< -o/--output FILE; empty: standard output
     unsigned jobs = 1;
     double timeoutSeconds = 0;
     int unroll = lower::LowerOptions{}.unroll;
@@ -113,6 +115,7 @@ nlohmann::ordered_json toJson(const std::string& file, const Pair& p, const std:
 }
 
 int runDiff(const DiffArgs& args) {
+    StdoutTo redirect(args.output);
     Inputs inputs = expandInputs(args.paths);
     std::size_t errors = 0, differing = 0, unknowns = 0;
     for (const std::string& e : inputs.errors) {
@@ -159,7 +162,7 @@ int runDiff(const DiffArgs& args) {
             ++unknowns;
         } else if (differs(*p.a, *p.b)) {
             ++differing;
-            if (args.json)
+            if ((args.format == "json"))
                 list.push_back(toJson(inputs.tests[i], p, nameA, nameB));
             else
                 printText(inputs.tests[i], p, nameA, nameB);
@@ -167,7 +170,7 @@ int runDiff(const DiffArgs& args) {
         p = Pair{};
     };
     runInOrder(inputs.tests.size(), args.jobs, work, emit);
-    if (args.json) {
+    if ((args.format == "json")) {
         nlohmann::ordered_json out;
         out["a"] = nameA;
         out["b"] = nameB;
@@ -177,8 +180,10 @@ int runDiff(const DiffArgs& args) {
     }
     std::cout.flush();
     std::size_t same = inputs.tests.size() - differing - unknowns - (errors - inputs.errors.size());
-    std::cerr << "ptxmc diff: " << inputs.tests.size() << " tests, " << differing << " differ, "
-              << same << " agree, " << unknowns << " unknown, " << errors << " errors\n";
+    std::cerr << "ptxmc diff: " << plural(inputs.tests.size(), "test") << ", " << differing
+              << (differing == 1 ? " differs, " : " differ, ") << same
+              << (same == 1 ? " agrees, " : " agree, ") << unknowns << " unknown, "
+              << plural(errors, "error") << "\n";
     if (errors > 0) return 2;
     return unknowns > 0 ? 1 : 0;
 }
@@ -195,7 +200,9 @@ void setupDiff(CLI::App& app) {
         ->expected(1) // one value per --model, so PATH is never taken for a model
         ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll)
         ->option_text("MODEL");
-    sub->add_flag("--json", args->json, "print one JSON object");
+    addFormatOption(*sub, args->format, {"text", "json"},
+                    "text (the default) or json (one JSON object)");
+    addOutputOption(*sub, args->output, "the report");
     addJobsOption(*sub, args->jobs, "check N tests at a time; the output does not change");
     addUnrollOption(*sub, args->unroll);
     addTimeoutOption(*sub, args->timeoutSeconds,

@@ -2,6 +2,7 @@
 #include "cli/Check.hpp"
 #include "cli/Inputs.hpp"
 #include "report/Expectations.hpp"
+#include "support/Plural.hpp"
 
 #include <algorithm>
 #include <filesystem>
@@ -75,8 +76,9 @@ int runExpectationsOnly(const CheckArgs& args) {
         std::cerr << e.what() << '\n';
         ++errors;
     }
-    std::cerr << "ptxmc: " << inputs.tests.size() << " tests, " << covered << " with expectations, "
-              << gaps << " gaps, " << errors << " errors\n";
+    std::cerr << "ptxmc: " << plural(inputs.tests.size(), "test") << ", " << covered
+              << " with expectations, " << plural(gaps, "gap") << ", " << plural(errors, "error")
+              << "\n";
     if (errors > 0) return 2;
     return gaps > 0 ? 1 : 0;
 }

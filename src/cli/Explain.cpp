@@ -5,6 +5,7 @@
 #include "cli/CommonOptions.hpp"
 #include "cli/ModelArg.hpp"
 #include "explain/Explanation.hpp"
+#include "explain/Remedies.hpp"
 #include "litmus/Parser.hpp"
 #include "lower/Lowerer.hpp"
 
@@ -41,6 +42,10 @@ std::string renderText(const Explanation& ex) {
         if (ex.violations.empty())
             out << "No execution of this program ends in this state, whatever the model: "
                    "no instruction produces these values.\n";
+        else if (ex.noExecution)
+            out << "The model allows no execution of this program at all (States 0): every "
+                   "candidate execution violates one of these axioms, and some violates only "
+                   "it:\n";
         else
             out << "A minimal set of axioms that forbids it (removing any one allows it):\n";
         for (const auto& v : ex.violations) {
@@ -100,10 +105,38 @@ std::string renderSvg(const std::string& dot) {
     return text.str();
 }
 
+/** Why an allowed outcome is allowed: the single changes that would forbid it. */
+std::string renderRemedies(const engine::explain::RemedySearch& r) {
+    std::ostringstream out;
+    out << "\nWhy it is allowed: no rule of the model orders what this outcome needs ordered.\n";
+    if (!r.skipped.empty()) {
+        out << "(No search for a change that forbids it: " << r.skipped << ".)\n";
+        return out.str();
+    }
+    if (r.found.empty()) {
+        out << "No added fence or wait, and no load or wait made .acquire or store or arrive made "
+               ".release, forbids it, alone"
+            << (r.pairs ? " or paired with one in another thread" : "") << " (" << r.tried
+            << " checks of " << r.candidates << " such changes).\n";
+        return out.str();
+    }
+    out << (r.pairs ? "No single change forbids it; each of these pairs would ("
+                    : "Each of these changes alone would forbid it (")
+        << r.tried << " checks of " << r.candidates << " changes):\n";
+    for (const auto& remedy : r.found) {
+        std::string axioms;
+        for (const auto& a : remedy.axioms)
+            axioms += (axioms.empty() ? "" : ", ") + a;
+        out << "  - " << remedy.change << ": then " << axioms << " forbids it\n";
+    }
+    return out.str();
+}
+
 int runExplain(const ExplainArgs& args) {
     auto model = loadModelArg(args.modelFile);
-    ir::Program program =
-        lower::lowerTest(litmus::parseLitmusFile(args.test), lower::LowerOptions{args.unroll});
+    const litmus::Test test = litmus::parseLitmusFile(args.test);
+    const lower::LowerOptions lowering{args.unroll};
+    ir::Program program = lower::lowerTest(test, lowering);
     std::optional<std::string> outcome;
     if (!args.outcome.empty()) outcome = args.outcome;
     Explanation ex =
@@ -113,6 +146,9 @@ int runExplain(const ExplainArgs& args) {
     std::string text = args.format == "text"  ? renderText(ex)
                        : args.format == "dot" ? renderDot(ex)
                                               : renderSvg(renderDot(ex));
+    if (args.format == "text" && args.flag.empty() && ex.kind == Explanation::Kind::Allowed)
+        text += renderRemedies(engine::explain::findRemedies(
+            test, program.events.size(), *model, outcome, lowering, engine::CheckOptions{}));
     if (args.output.empty()) {
         std::cout << text;
     } else {

@@ -40,7 +40,8 @@ resource limit) or a weakening could not be checked, 2 an input error.)";
 
 struct FencesArgs {
     std::string model;
-    bool json = false;
+    std::string format = "text"; ///< --format text|json (--json)
+    std::string output;          ///< -o/--output FILE; empty: standard output
     unsigned jobs = 1;
     double timeoutSeconds = 0;
     engine::EngineKind engine = engine::EngineKind::Z3;
@@ -237,6 +238,7 @@ struct Job {
 };
 
 int runFences(const FencesArgs& args) {
+    StdoutTo redirect(args.output);
     auto model = loadModelArg(args.model);
     std::string modelName = modelDisplayName(args.model);
     Inputs inputs = expandInputs(args.paths);
@@ -304,14 +306,14 @@ int runFences(const FencesArgs& args) {
             compare(e, *run.base);
             unknowns += e.unknown() ? 1 : 0;
         }
-        if (args.json)
+        if ((args.format == "json"))
             list.push_back(toJson(run));
         else
             printText(run, modelName);
         run = TestRun{};
     };
     runInOrder(jobs.size(), args.jobs, work, emit);
-    if (args.json) {
+    if ((args.format == "json")) {
         nlohmann::ordered_json out;
         out["model"] = modelName;
         out["tests"] = list;
@@ -329,7 +331,9 @@ void setupFences(CLI::App& app) {
     CLI::App* sub = app.add_subcommand(
         "fences", "Report which fences, waits, arrives and commits of a test are load-bearing");
     addModelOption(*sub, args->model);
-    sub->add_flag("--json", args->json, "print one JSON object");
+    addFormatOption(*sub, args->format, {"text", "json"},
+                    "text (the default) or json (one JSON object)");
+    addOutputOption(*sub, args->output, "the report");
     addJobsOption(*sub, args->jobs, "check N mutants at a time; the output does not change");
     addUnrollOption(*sub, args->unroll);
     addTimeoutOption(*sub, args->timeoutSeconds,

@@ -9,6 +9,7 @@
 #include "litmus/Parser.hpp"
 #include "lower/Lowerer.hpp"
 #include "ptx/Mutation.hpp"
+#include "support/Plural.hpp"
 #include "support/SourceLoc.hpp"
 #include "validate/CudaGen.hpp"
 
@@ -33,8 +34,8 @@ const char* const kGenExamples = R"(Examples:
   ptxmc gen-cuda --derive-mutants validate/mutants.txt -o /tmp/gen litmus
                            also find, with the model, a mutant for each forbidden test
 
-Exit status: 0 every test generated, 1 some refused (DIR/refused.txt says why),
-2 an input error.)";
+A test that cannot run on hardware faithfully is refused with a warning (DIR/refused.txt says
+why). Exit status: 0 generated, 1 some refused under --strict, 2 an input error.)";
 
 /** Mutations to generate, by test file. */
 std::multimap<std::string, ptx::Mutation> readMutants(const std::string& file) {
@@ -96,6 +97,8 @@ void setupGenCuda(CLI::App& app) {
                     "refused.txt")
         ->required()
         ->option_text("DIR");
+    sub->add_flag("--strict", args->strict,
+                  "exit 1 when a test cannot be mapped to hardware (default: a warning)");
     sub->add_option("--mutants", args->mutantsFile,
                     "file of `PATH MUTATION` lines: also generate these mutants")
         ->option_text("FILE");
@@ -230,10 +233,15 @@ int runGenCuda(const GenCudaArgs& args) {
         for (const std::string& l : derived)
             d << l << '\n';
     }
-    std::cerr << "ptxmc gen-cuda: " << out.generated << " kernels generated, " << out.refused.size()
-              << " refused, " << errors << " errors\n";
+    std::cerr << "ptxmc gen-cuda: " << plural(out.generated, "kernel") << " generated, "
+              << out.refused.size() << " refused, " << plural(errors, "error") << "\n";
+    if (!out.refused.empty())
+        std::cerr << "ptxmc gen-cuda: warning: " << plural(out.refused.size(), "test")
+                  << " cannot run on hardware (listed above and in "
+                  << (out.dir / "refused.txt").string() << ")"
+                  << (args.strict ? "; --strict makes that a failure" : "") << "\n";
     if (errors) return 2;
-    return out.refused.empty() ? 0 : 1;
+    return out.refused.empty() || !args.strict ? 0 : 1;
 }
 
 } // namespace ptxmc::cli

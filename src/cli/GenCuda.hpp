@@ -13,13 +13,15 @@ struct GenCudaArgs {
     std::string mutantsFile; ///< pairs to generate mutants for
     std::string deriveFile;  ///< where to write derived pairs (needs the model)
     std::string modelFile;
+    bool strict = false; ///< a refused test fails the run (CI)
     std::vector<std::string> paths;
 };
 
 /** Adds the `gen-cuda` subcommand. */
 void setupGenCuda(CLI::App& app);
 
-/** 0: all generated; 1: some refused (listed in DIR/refused.txt); 2: input error. */
+/** 0: generated (refused tests are a warning, listed in DIR/refused.txt); 1: some refused
+ *  under --strict; 2: input error. */
 int runGenCuda(const GenCudaArgs& args);
 
 } // namespace ptxmc::cli

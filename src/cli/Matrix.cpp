@@ -152,6 +152,7 @@ int runMatrix(const MatrixArgs& args) {
         if (!args.outDir.empty()) {
             writeOutDir(args, run, *model);
         } else {
+            run.testsLink.clear(); // no tests are written next to the tables: link none
             std::string text =
                 args.format == "json" ? matrixJson(run) : render(matrixDocument(run), args.format);
             if (args.output.empty())

@@ -11,10 +11,51 @@
 #include "support/SourceLoc.hpp"
 
 #include <CLI/CLI.hpp>
+#include <algorithm>
 #include <exception>
 #include <iostream>
+#include <optional>
+#include <string>
+#include <vector>
 
 namespace {
+
+/** Edit distance (insertions, deletions, substitutions) between two short words. */
+std::size_t editDistance(const std::string& a, const std::string& b) {
+    std::vector<std::size_t> row(b.size() + 1);
+    for (std::size_t j = 0; j <= b.size(); ++j)
+        row[j] = j;
+    for (std::size_t i = 1; i <= a.size(); ++i) {
+        std::size_t diagonal = row[0];
+        row[0] = i;
+        for (std::size_t j = 1; j <= b.size(); ++j) {
+            std::size_t above = row[j];
+            row[j] = std::min({row[j] + 1, row[j - 1] + 1, diagonal + (a[i - 1] != b[j - 1])});
+            diagonal = above;
+        }
+    }
+    return row[b.size()];
+}
+
+/**
+ * `ptxmc chek ...`: CLI11 would only say that a subcommand is required. Names the closest
+ * subcommand instead; nullopt when the first word is an option or a subcommand.
+ */
+std::optional<std::string> unknownSubcommand(const CLI::App& app, int argc, char** argv) {
+    if (argc < 2 || argv[1][0] == '-') return std::nullopt;
+    const std::string word = argv[1];
+    std::string best;
+    std::size_t bestDistance = 0;
+    for (const CLI::App* sub : app.get_subcommands({})) {
+        if (sub->get_name() == word) return std::nullopt;
+        std::size_t d = editDistance(word, sub->get_name());
+        if (best.empty() || d < bestDistance) best = sub->get_name(), bestDistance = d;
+    }
+    std::string message = "ptxmc: unknown subcommand '" + word + "'";
+    if (bestDistance <= std::max<std::size_t>(2, word.size() / 3))
+        message += "; did you mean '" + best + "'?";
+    return message + " (ptxmc --help lists the subcommands)";
+}
 
 const char* const kExamples = R"(Examples:
   ptxmc check litmus/                    check the corpus against its expected.txt files
@@ -29,6 +70,7 @@ int main(int argc, char** argv) {
                  "(tcgen05, async proxy, mbarriers)",
                  "ptxmc"};
     app.require_subcommand(1);
+    app.set_version_flag("--version", std::string("ptxmc ") + PTXMC_VERSION);
     app.footer(kExamples);
     ptxmc::cli::setupCheck(app);
     ptxmc::cli::setupDiff(app);
@@ -39,6 +81,10 @@ int main(int argc, char** argv) {
     ptxmc::cli::setupExplain(app);
     ptxmc::cli::setupDifferential(app);
     ptxmc::cli::setupFences(app);
+    if (auto unknown = unknownSubcommand(app, argc, argv)) {
+        std::cerr << *unknown << '\n';
+        return 2;
+    }
     try {
         app.parse(argc, argv);
         return 0;

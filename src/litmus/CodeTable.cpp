@@ -124,7 +124,7 @@ Operand parseOperand(Lexer& lx) {
     op.loc = lx.loc(t);
     if (t.is("-") || t.kind == Token::Kind::Int) {
         op.kind = Operand::Kind::Integer;
-        op.value = lx.signedInteger("an integer after '-'");
+        op.value = lx.cellValue("an integer after '-'");
         return op;
     }
     if (t.kind == Token::Kind::Ident) {

@@ -169,7 +169,7 @@ private:
         Side o;
         o.text = lx_.describe(t);
         if (t.is("-")) {
-            o.value = lx_.signedInteger("an integer after '-'");
+            o.value = lx_.cellValue("an integer after '-'");
             return o;
         }
         if (t.kind == Token::Kind::Int) {
@@ -181,6 +181,7 @@ private:
                 return o;
             }
             o.value = lx_.integerValue(num, false);
+            lx_.checkCellValue(num, o.value);
             return o;
         }
         if (t.kind != Token::Kind::Ident && !t.is("["))

@@ -322,6 +322,19 @@ std::int64_t Lexer::signedInteger(std::string_view what) {
     return integerValue(tok, negative);
 }
 
+std::int64_t Lexer::cellValue(std::string_view what) {
+    const Token first = peek();
+    const std::int64_t v = signedInteger(what);
+    checkCellValue(first, v);
+    return v;
+}
+
+void Lexer::checkCellValue(const Token& tok, std::int64_t v) const {
+    if (v < -(std::int64_t{1} << 31) || v > (std::int64_t{1} << 32) - 1)
+        fail(tok, "value " + std::to_string(v) +
+                      " does not fit the 32-bit values ptxmc models (-2147483648 to 4294967295)");
+}
+
 int Lexer::smallNumber(std::string_view what) {
     const Token& t = peek();
     if (t.is("-")) fail(t, "expected " + std::string(what) + ", found a negative number");

@@ -172,7 +172,7 @@ private:
                                                addr->first +
                                                "') is not supported: initialise registers with "
                                                "integers");
-        r.value = lx_.signedInteger("an integer value for " + quote(display));
+        r.value = lx_.cellValue("an integer value for " + quote(display));
         const auto key = std::make_pair(r.thread, r.reg);
         if (const auto it = registers_.find(key); it != registers_.end())
             lx_.fail(threadTok, "register " + quote(display) + " is initialised twice (first at " +
@@ -197,7 +197,7 @@ private:
             throw InputError(addr->second, "initialising a location with an address ('" + name +
                                                " = " + addr->first +
                                                "') is not supported: initial values are integers");
-        return lx_.signedInteger("an integer value for " + quote(name));
+        return lx_.cellValue("an integer value for " + quote(name));
     }
 
     /** `C1,C2,...` then, for tmem/mbarrier, `, rows N` / `, count N`. */

@@ -20,8 +20,9 @@ struct CellResult {
 
 /** Every cell with its result; the input of every renderer. */
 struct MatrixRun {
-    std::string model;                      ///< how the model is named in the documents
-    std::string testsLink = "matrix/tests"; ///< the tests folder, relative to the document
+    std::string model; ///< how the model is named in the documents
+    /// the tests folder, relative to the document; empty: no tests written (-o FILE)
+    std::string testsLink = "matrix/tests";
     std::vector<Cell> cells;
     std::vector<CellResult> results; ///< parallel to cells
 

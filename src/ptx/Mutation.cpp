@@ -168,18 +168,6 @@ void weaken(Insn& i, Kind k) {
     }
 }
 
-/** Writes `i` back into the litmus instruction: canonical opcode text, split into parts. */
-void store(const Insn& i, litmus::Instruction& inst) {
-    inst.opcode = printOpcode(i.op);
-    inst.operands = i.operands;
-    inst.parts.clear();
-    std::size_t start = 0;
-    for (std::size_t dot; (dot = inst.opcode.find('.', start)) != std::string::npos;
-         start = dot + 1)
-        inst.parts.push_back(inst.opcode.substr(start, dot - start));
-    inst.parts.push_back(inst.opcode.substr(start));
-}
-
 /** Is `inst` a bar.sync / barrier.sync on the barrier `id` names? */
 bool joinsBarrier(const litmus::Instruction& inst, const litmus::Operand& id) {
     auto i = tryDecode(inst);
@@ -268,7 +256,7 @@ litmus::Test applyMutation(const litmus::Test& test, const Mutation& m) {
     } else {
         Insn i = decode(inst);
         weaken(i, m.kind);
-        store(i, inst);
+        writeBack(i, inst);
     }
     out.name = test.name + "~" + toString(m);
     return out;

@@ -283,6 +283,17 @@ std::string printOperand(const litmus::Operand& o) {
     return {};
 }
 
+void writeBack(const Insn& i, litmus::Instruction& inst) {
+    inst.opcode = printOpcode(i.op);
+    inst.operands = i.operands;
+    inst.parts.clear();
+    std::size_t start = 0;
+    for (std::size_t dot; (dot = inst.opcode.find('.', start)) != std::string::npos;
+         start = dot + 1)
+        inst.parts.push_back(inst.opcode.substr(start, dot - start));
+    inst.parts.push_back(inst.opcode.substr(start));
+}
+
 std::string print(const Insn& insn) {
     std::string s = printOpcode(insn.op);
     for (std::size_t i = 0; i < insn.operands.size(); ++i)

@@ -13,5 +13,7 @@ std::string printOpcode(const Op& op);
 std::string printOperand(const litmus::Operand& o);
 /** The whole instruction: opcode, then the operands separated by ", ". */
 std::string print(const Insn& insn);
+/** Writes `i` into a litmus instruction: canonical opcode text, its parts, the operands. */
+void writeBack(const Insn& i, litmus::Instruction& inst);
 
 } // namespace ptxmc::ptx

@@ -39,6 +39,18 @@ std::string stateLine(const CheckResult& r, const FinalState& s) {
     return line;
 }
 
+/** Why the model allows no execution (CheckResult::forbiddenBy). */
+std::string forbiddenText(const std::vector<std::string>& axioms) {
+    if (axioms.empty())
+        return "the model's axioms together forbid every candidate execution (no one of them "
+               "alone)";
+    std::string names;
+    for (std::size_t i = 0; i < axioms.size(); ++i)
+        names += (i ? ", " : "") + axioms[i];
+    return "every candidate execution violates " +
+           std::string(axioms.size() == 1 ? "axiom " : "one of the axioms ") + names;
+}
+
 void printBody(std::ostream& out, const CheckResult& r) {
     switch (r.observation) {
     case Observation::Deadlock:
@@ -62,6 +74,7 @@ void printBody(std::ostream& out, const CheckResult& r) {
     out << "States " << r.states.size() << '\n';
     for (const FinalState& s : r.states)
         out << stateLine(r, s) << '\n';
+    if (r.forbiddenBy) out << "No execution: " << forbiddenText(*r.forbiddenBy) << '\n';
     out << (r.ok ? "Ok" : "No") << '\n';
     out << "Witnesses\n";
     // herd counts witnesses of the whole condition, so ~exists swaps them.

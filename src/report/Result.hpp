@@ -86,6 +86,9 @@ struct CheckResult {
     std::size_t negative = 0; ///< states not satisfying it
     std::vector<RaisedFlag> flags;
     std::string unknownReason; ///< with Observation::Unknown
+    /// The model allows no execution at all (herd7: States 0): the axioms that each, deleted,
+    /// would let one through ("Nothing", ...); empty when only several together forbid them all
+    std::optional<std::vector<std::string>> forbiddenBy;
     /// Loops some allowed execution goes round more often than --unroll lets the check
     /// follow ("P1: bne r0, 1, LC00 (file:line:col)"): the states listed are those of the
     /// executions within the bound.

@@ -213,7 +213,7 @@ std::string markdownReport(const HwRun& run, const std::vector<Comparison>& rows
     std::map<Verdict, int> n;
     for (const Comparison& c : rows)
         ++n[c.verdict];
-    os << "Device: " << run.device << "; driver: " << run.driver << "; seed " << run.seed << "; "
+    os << "Device: " << run.device << "; " << run.driver << "; seed " << run.seed << "; "
        << rows.size() << " tests, " << total << " instances";
     if (!rates.empty())
         os << "; instances per second: median " << sci(rates[rates.size() / 2]) << ", max "

@@ -300,7 +300,7 @@ Cycle=Rfe PodRR
   md @ mbarrier 0,1, count 2;
   y @ generic aliases x; tx @ texture aliases x; c @ constant aliases x;
   bare;
-  P1:r0 = 5; 0:r1 = -9223372036854775808; 1:%r2 = 9223372036854775807
+  P1:r0 = 5; 0:r1 = -2147483648; 1:%r2 = 4294967295
 }
  P0@cta 0,gpu 0 | P1@cta 1,gpu 0 ;
 exists (true)
@@ -347,11 +347,12 @@ exists (true)
     CHECK(t.registers[0].value == 5);
     CHECK(t.registers[1].thread == 0);
     CHECK(t.registers[1].reg == "r1");
-    CHECK(t.registers[1].value == std::numeric_limits<std::int64_t>::min());
+    CHECK(t.registers[1].value == -2147483648LL); // the 32-bit range's ends
+
     CHECK(t.registers[1].loc.line == 18);
     CHECK(t.registers[1].loc.col == 14);
     CHECK(t.registers[2].reg == "%r2");
-    CHECK(t.registers[2].value == std::numeric_limits<std::int64_t>::max());
+    CHECK(t.registers[2].value == 4294967295LL);
     REQUIRE(t.threads.size() == 2);
     CHECK(t.threads[1].cta == 1);
     CHECK(t.threads[0].code.empty());
@@ -652,6 +653,9 @@ TEST_CASE("litmus parser: malformed init blocks", "[litmus][errors]") {
                  "does not fit in a signed 64-bit integer");
     requireError("PTX t\n{ x = -9223372036854775809; }\n", 2, 8, "does not fit");
     requireError("PTX t\n{ x = 0xFFFFFFFFFFFFFFFF; }\n", 2, 7, "does not fit");
+    requireError("PTX t\n{ x = 4294967296; }\n", 2, 7,
+                 "value 4294967296 does not fit the 32-bit values ptxmc models");
+    requireError("PTX t\n{ x = -2147483649; }\n", 2, 7, "does not fit the 32-bit values");
     requireError("PTX t\n{ x = 12ab; }\n", 2, 7, "malformed integer '12ab'");
     requireError("PTX t\n{ a @ shared = 1; }\n", 2, 14, "expected a CTA number after 'shared'");
     requireError("PTX t\n{ t @ tmem 0, rows 2 = {1, 2, 3}; }\n", 2, 24,
