@@ -8,6 +8,8 @@
 #include "smt/Z3Session.hpp"
 
 #include <algorithm>
+#include <functional>
+#include <set>
 
 namespace ptxmc::engine::explain {
 
@@ -88,6 +90,24 @@ std::optional<z3::expr> flagCondition(Z3Session& s, const std::string& flag, boo
     return std::nullopt;
 }
 
+/** The reads whose values the final state shows, as rf pairs (write, read): the edges that
+ *  make the outcome, drawn thick. */
+std::vector<std::pair<int, int>> outcomeReads(const ir::Program& p, const Choices& c) {
+    std::set<int> reads;
+    std::function<void(const ir::ValuePtr&)> collect = [&](const ir::ValuePtr& v) {
+        if (!v) return;
+        if (v->op == ir::Value::Op::ReadOf) reads.insert(v->event);
+        for (const auto& a : v->args)
+            collect(a);
+    };
+    for (const auto& obs : p.observed)
+        collect(obs.reg);
+    std::vector<std::pair<int, int>> out;
+    for (int r : reads)
+        if (auto it = c.rf.find(r); it != c.rf.end()) out.emplace_back(it->second, r);
+    return out;
+}
+
 /** Draws the execution of `s`'s current model; the explicit engine must accept it (a
  *  cross-check on every explanation). */
 report::WitnessGraph drawChecked(Z3Session& s, const ir::Program& p,
@@ -99,8 +119,9 @@ report::WitnessGraph drawChecked(Z3Session& s, const ir::Program& p,
     if (!v.consistent)
         throw std::logic_error("engines disagree: the Z3 execution breaks " +
                                v.failedAxioms.front());
-    report::WitnessGraph g = buildWitness(p, model, cm, c, o, {}, "");
+    report::WitnessGraph g = buildWitness(p, model, cm, c, o, outcomeReads(p, c), "rf");
     g.title = title;
+    g.highlightMeaning = "a read whose value the final state shows";
     for (int w : c.blocked)
         g.notes.push_back("blocks forever: " + describeEvent(p, w));
     return g;

@@ -1,6 +1,8 @@
 // Outcomes to explain, as Z3 conditions over a session's observed values.
 #include "explain/Target.hpp"
 
+#include "explain/Explanation.hpp"
+#include "litmus/Parser.hpp"
 #include "lower/Lowerer.hpp"
 #include "support/SourceLoc.hpp"
 
@@ -43,7 +45,21 @@ z3::expr propExpr(const litmus::Prop& p, const ir::Program& prog, Z3Session& s) 
 
 } // namespace
 
+bool conditionSyntax(const std::string& spec) {
+    for (const char* op : {"==", "!=", "/\\", "\\/", "=>", "~", "(", "true", "false"})
+        if (spec.find(op) != std::string::npos) return true;
+    return false;
+}
+
 Target parseOutcome(const std::string& spec, const ir::Program& p, Z3Session& s) {
+    if (conditionSyntax(spec)) {
+        // the test's condition syntax: every reference is observed (the caller added them)
+        auto prop = litmus::parseProposition(spec, "--outcome");
+        for (const litmus::Ref& r : litmus::referencesOf(*prop))
+            if (!p.observedIndex.count(lower::refName(r)))
+                throw InputError(r.loc, "'" + lower::refName(r) + "' is not observed by this test");
+        return Target{propExpr(*prop, p, s), spec};
+    }
     Target t{s.ctx().bool_val(true), ""};
     std::stringstream in(spec);
     std::string item;

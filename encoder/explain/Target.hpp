@@ -14,8 +14,9 @@ struct Target {
 };
 
 /**
- * An outcome given as text ("P1:r0=0; x=1", names as ptxmc prints them).
- * Throws InputError for malformed text or a name the program does not observe.
+ * An outcome given as text: "P1:r0=0; x=1" (names as ptxmc prints them), or a proposition in
+ * the condition's syntax ("P1:r0 == 0 /\ x != 1"). Throws InputError, at the column, for
+ * malformed text or a name the program does not observe.
  */
 Target parseOutcome(const std::string& spec, const ir::Program& p, smt::Z3Session& s);
 

@@ -135,9 +135,14 @@ report::WitnessGraph buildWitness(const ir::Program& p, const cat::ResolvedModel
                        ? "init"
                        : "P" + std::to_string(p.threads[static_cast<std::size_t>(e.thread)].id);
         n.cta = e.thread < 0 ? -1 : e.cta;
-        n.label = shortLabel(e.text);
-        if (e.has(ir::Tag::R) || e.has(ir::Tag::W))
+        n.label = e.has(ir::Tag::IW) ? "" : shortLabel(e.text); // thread "init" says it
+        n.line = e.has(ir::Tag::IW) ? 0 : e.loc.line;
+        if (e.has(ir::Tag::R) || e.has(ir::Tag::W)) {
             n.value = o.value[static_cast<std::size_t>(e.id)];
+            // an atom's two events are one instruction: R then W of the same cell
+            n.access = std::string(e.has(ir::Tag::W) ? "W " : "R ") +
+                       p.locations[static_cast<std::size_t>(e.location)].name;
+        }
         n.async = e.issue >= 0;
         g.nodes.push_back(n);
     }
@@ -172,8 +177,17 @@ report::WitnessGraph buildWitness(const ir::Program& p, const cat::ResolvedModel
                 if (i != j) add(static_cast<int>(i), static_cast<int>(j), name);
             });
     }
-    for (const auto& [a, b] : highlight)
-        add(a, b, highlightName, true);
+    for (const auto& [a, b] : highlight) {
+        // thicken the edge when it is drawn already, else draw it thick
+        auto same = [&, a = a, b = b](const report::WitnessEdge& e) {
+            return e.from == a && e.to == b && e.relation == highlightName;
+        };
+        auto it = std::find_if(g.edges.begin(), g.edges.end(), same);
+        if (it != g.edges.end())
+            it->highlight = true;
+        else
+            add(a, b, highlightName, true);
+    }
     return g;
 }
 

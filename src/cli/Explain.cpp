@@ -134,7 +134,12 @@ std::string renderRemedies(const engine::explain::RemedySearch& r) {
 
 int runExplain(const ExplainArgs& args) {
     auto model = loadModelArg(args.modelFile);
-    const litmus::Test test = litmus::parseLitmusFile(args.test);
+    litmus::Test test = litmus::parseLitmusFile(args.test);
+    // --outcome in the condition's syntax may name any declared location: observe it
+    if (!args.outcome.empty() && engine::explain::conditionSyntax(args.outcome))
+        for (const litmus::Ref& r :
+             litmus::referencesOf(*litmus::parseProposition(args.outcome, "--outcome")))
+            test.observed.push_back(r);
     const lower::LowerOptions lowering{args.unroll};
     ir::Program program = lower::lowerTest(test, lowering);
     std::optional<std::string> outcome;

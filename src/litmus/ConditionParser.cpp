@@ -1,4 +1,5 @@
 // Final condition (`exists`/`~exists`/`forall` + proposition), references and `locations`.
+#include "litmus/Parser.hpp"
 #include "litmus/ParserDetail.hpp"
 
 #include <algorithm>
@@ -279,3 +280,30 @@ std::vector<Ref> parseLocationsClause(Lexer& lx) {
 }
 
 } // namespace ptxmc::litmus::detail
+
+namespace ptxmc::litmus {
+
+std::shared_ptr<const Prop> parseProposition(const std::string& text, const std::string& source) {
+    SourceText src(text, source);
+    Lexer lx(src, 0, text.size(), "end of the proposition");
+    detail::PropParser parser(lx);
+    std::shared_ptr<const Prop> prop = parser.implication().prop;
+    const Token& rest = lx.peek();
+    if (rest.kind != Token::Kind::End) lx.unexpected(rest, "'/\\', '\\/', '=>' or the end");
+    return prop;
+}
+
+std::vector<Ref> referencesOf(const Prop& p) {
+    std::vector<Ref> out;
+    if (p.kind == Prop::Kind::Eq || p.kind == Prop::Kind::Ne) {
+        out.push_back(p.lhs);
+        if (p.rhsRef) out.push_back(*p.rhsRef);
+    }
+    for (const auto& a : p.args) {
+        auto inner = referencesOf(*a);
+        out.insert(out.end(), inner.begin(), inner.end());
+    }
+    return out;
+}
+
+} // namespace ptxmc::litmus

@@ -12,7 +12,9 @@ struct WitnessNode {
     int id = -1;
     std::string thread; ///< "P0", or "init"
     int cta = -1;
-    std::string label; ///< instruction text (and the role of an async operation's access)
+    std::string label;  ///< instruction text (and the role of an async operation's access)
+    std::string access; ///< "W x", "R t@0[2]" for a memory access; empty otherwise
+    int line = 0;       ///< source line of the instruction (0: an initial write)
     std::optional<std::int64_t> value; ///< value read or written
     bool async = false;                ///< performed by an asynchronous operation after its issue
 };
@@ -28,9 +30,14 @@ struct WitnessGraph {
     std::vector<WitnessNode> nodes;
     std::vector<WitnessEdge> edges;
     std::vector<std::string> notes; ///< lines printed under the graph (final state, axiom, ...)
+    /// What the thick (highlighted) edges are: they break an axiom, or make the outcome
+    std::string highlightMeaning = "breaks the axiom";
 };
 
-/** Readable text: one line per event, then one line per edge. */
+/** An event as people read it: "W x=1  st.relaxed.gpu", "R x=0  ld.acquire.gpu". */
+std::string nodeText(const WitnessNode& n);
+/** Readable text: one line per event ("e2  P0@cta0 (line 4)  W x=1  st.relaxed.gpu"), then
+ *  one line per edge. */
 std::string toText(const WitnessGraph& g);
 /** Graphviz DOT: a cluster per CTA, a cluster per thread, edges coloured by relation. */
 std::string toDot(const WitnessGraph& g);
