@@ -33,3 +33,15 @@ ptxmc_expect(diff/bad-model 2 "diff|--model|tcgen05.cat|--model|no-such.cat|${pt
 ptxmc_expect(check/builtin-variant-model 0
   "check|--no-time|--model|variants/q4-kind-not-required.cat|${ptxmc_p1}"
   "-DMATCH=Expected Never flags=none states=1: ok")
+
+# The documents' relative links resolve on a fresh clone.
+add_test(NAME docs/links-resolve
+  COMMAND ${CMAKE_COMMAND} -DSOURCE=${PROJECT_SOURCE_DIR} -P ${CMAKE_CURRENT_SOURCE_DIR}/doc_links.cmake)
+
+# `matrix -o FILE` writes the tables alone: no links to tests it did not write, no claim that a
+# ctest watches the file; a commit or wait has no conflict to name (the column is blank).
+add_test(NAME docs/matrix-output-standalone
+  COMMAND ${CMAKE_COMMAND} -DPTXMC=$<TARGET_FILE:ptxmc>
+          -DOUT=${CMAKE_CURRENT_BINARY_DIR}/matrix-standalone.md
+          -P ${CMAKE_CURRENT_SOURCE_DIR}/matrix_standalone.cmake
+  WORKING_DIRECTORY ${PROJECT_SOURCE_DIR})

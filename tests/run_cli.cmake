@@ -6,7 +6,7 @@
 # TERMINAL=ON runs the command under script(1), so that stdout and stderr are a terminal (a
 # pty), and checks the progress line: drawn, then cleared before the summary.
 # OUTPUT_FILE (written by the command, e.g. with -o) is removed first and must then hold every
-# OUTPUT_FILE_HAS part.
+# OUTPUT_FILE_HAS part and no OUTPUT_FILE_LACKS part.
 # GOLDEN=file (relative to the source tree) must equal stdout byte for byte; what was printed
 # instead is left in WORK (the build tree) for the diff.
 if(NOT DEFINED PTXMC OR NOT DEFINED ARGS)
@@ -76,6 +76,13 @@ if(DEFINED OUTPUT_FILE)
     string(FIND "${written}" "${part}" at)
     if(at EQUAL -1)
       message(FATAL_ERROR "${OUTPUT_FILE} lacks \"${part}\":\n${written}")
+    endif()
+  endforeach()
+  string(REPLACE "|" ";" unwanted "${OUTPUT_FILE_LACKS}")
+  foreach(part IN LISTS unwanted)
+    string(FIND "${written}" "${part}" at)
+    if(NOT at EQUAL -1)
+      message(FATAL_ERROR "${OUTPUT_FILE} holds \"${part}\"")
     endif()
   endforeach()
 endif()

@@ -11,6 +11,7 @@
 #include "engine/Check.hpp"
 #include "litmus/Parser.hpp"
 #include "lower/Lowerer.hpp"
+#include "ptx/TestHash.hpp"
 #include "report/Answer.hpp"
 #include "report/Expectations.hpp"
 #include "report/HerdPrinter.hpp"
@@ -119,6 +120,7 @@ Outcome checkOne(const std::string& path, const cat::ResolvedModel& model,
         applyLimits(r, elapsed.count(), options);
         if (r.file.empty()) r.file = path;
         if (r.testName.empty()) r.testName = test.name;
+        r.hash = ptx::testHash(test);
         report::applyExpectation(r, expectation);
         out.result = std::move(r);
     } catch (const InputError& e) {

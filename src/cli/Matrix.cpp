@@ -196,8 +196,10 @@ void setupMatrix(CLI::App& app) {
     CLI::App* sub = app.add_subcommand(
         "matrix", "Generate the tcgen05 reordering tables from the model by checking tests");
     addModelOption(*sub, args->model);
-    sub->add_option("--format", args->format, "md (default), html or json")
-        ->check(CLI::IsMember({"md", "html", "json"}))
+    // `markdown` as in every other subcommand; `md` (the file extension) kept
+    sub->add_option("--format", args->format, "markdown (or md, the default), html or json")
+        ->check(CLI::IsMember({"markdown", "md", "html", "json"}))
+        ->transform([](const std::string& f) { return f == "markdown" ? std::string("md") : f; })
         ->option_text("FORMAT");
     addOutputOption(*sub, args->output, "the tables");
     sub->add_option("--out-dir", args->outDir,

@@ -2,6 +2,8 @@
 #include "matrix/Document.hpp"
 
 #include <cctype>
+#include <utility>
+#include <vector>
 
 namespace ptxmc::matrix {
 
@@ -36,7 +38,76 @@ std::string cellText(const std::string& text) {
     return out;
 }
 
+namespace {
+
+/**
+ * Table cells link by reference (`[✗][same-ld-st-none]`, `[9.7.16.6.1]`) so that rows stay
+ * readable in an editor; the definitions follow the table. A test's label is its file name,
+ * a section's its number (a shortcut reference); other links keep their text as label.
+ */
+class ReferenceLinks {
+public:
+    /** `cell` with its inline links made references (definitions remembered). */
+    std::string cell(const std::string& cell) {
+        std::string out;
+        for (std::size_t i = 0; i < cell.size();) {
+            const std::size_t open = cell.find('[', i);
+            const std::size_t close = open == std::string::npos ? open : cell.find("](", open);
+            const std::size_t end = close == std::string::npos ? close : cell.find(')', close);
+            if (end == std::string::npos) {
+                out += cell.substr(i);
+                break;
+            }
+            if (cell.find(']', open) != close) { // `t[2]`: a bracket, not a link
+                out += cell.substr(i, open + 1 - i);
+                i = open + 1;
+                continue;
+            }
+            const std::string text = cell.substr(open + 1, close - open - 1);
+            const std::string url = cell.substr(close + 2, end - close - 2);
+            out += cell.substr(i, open - i) + "[" + text + "]";
+            const std::string label = labelOf(text, url);
+            if (label != text) out += "[" + label + "]";
+            define(label, url);
+            i = end + 1;
+        }
+        return out;
+    }
+
+    /** The definitions not written yet, one per line. */
+    std::string flush() {
+        std::string out;
+        for (const auto& [label, url] : pending_)
+            out += "[" + label + "]: " + url + "\n";
+        pending_.clear();
+        return out;
+    }
+
+private:
+    static std::string labelOf(const std::string& text, const std::string& url) {
+        const std::string ext = ".litmus";
+        if (url.size() > ext.size() && url.compare(url.size() - ext.size(), ext.size(), ext) == 0) {
+            const std::size_t slash = url.rfind('/');
+            const std::size_t from = slash == std::string::npos ? 0 : slash + 1;
+            return url.substr(from, url.size() - ext.size() - from);
+        }
+        return text;
+    }
+
+    void define(const std::string& label, const std::string& url) {
+        for (const auto& [l, u] : written_)
+            if (l == label) return;
+        written_.emplace_back(label, url);
+        pending_.emplace_back(label, url);
+    }
+
+    std::vector<std::pair<std::string, std::string>> written_, pending_;
+};
+
+} // namespace
+
 std::string renderMarkdown(const Document& doc) {
+    ReferenceLinks links;
     std::string out;
     for (const Block& b : doc.blocks) {
         if (!out.empty()) out += "\n";
@@ -58,10 +129,10 @@ std::string renderMarkdown(const Document& doc) {
             out += "<!-- " + b.text + " -->\n";
             break;
         case Block::Kind::Table: {
-            auto row = [](const std::vector<std::string>& cells) {
+            auto row = [&links](const std::vector<std::string>& cells) {
                 std::string line = "|";
                 for (const std::string& c : cells)
-                    line += " " + c + " |";
+                    line += " " + links.cell(c) + " |";
                 return line + "\n";
             };
             out += row(b.header);
@@ -71,6 +142,7 @@ std::string renderMarkdown(const Document& doc) {
             out += "\n";
             for (const auto& r : b.rows)
                 out += row(r);
+            if (std::string defs = links.flush(); !defs.empty()) out += "\n" + defs;
             break;
         }
         }

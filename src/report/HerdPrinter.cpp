@@ -102,6 +102,7 @@ void HerdPrinter::print(std::ostream& out, const CheckResult& r) const {
     out << "Observation " << r.testName << ' ' << toString(r.observation) << ' '
         << (counted ? r.positive : 0) << ' ' << (counted ? r.negative : 0) << '\n';
     if (options_.showTime) out << fmt::format("Time {} {:.2f}\n", r.testName, r.seconds);
+    if (!r.hash.empty()) out << "Hash=" << r.hash << '\n';
     if (r.stats) printStats(out, r.testName, *r.stats, options_.showTime);
     std::string expected = expectationLine(r);
     if (!expected.empty()) out << expected << '\n';

@@ -57,6 +57,7 @@ ordered_json JsonPrinter::toJson(const CheckResult& r) const {
     j["flags"] = std::move(flags);
     j["deadlocked_waits"] = r.deadlockedWaits;
     j["unknown_reason"] = r.unknownReason;
+    if (!r.hash.empty()) j["hash"] = r.hash;
     if (r.forbiddenBy) j["no_execution_forbidden_by"] = *r.forbiddenBy;
     j["bound_reached"] = r.boundReached;
     if (options_.showTime) j["time"] = r.seconds;

@@ -76,7 +76,8 @@ struct Stats {
 struct CheckResult {
     std::string testName;
     std::string file;
-    std::string quantifier;            ///< "exists", "~exists" or "forall"
+    std::string hash;       ///< herd7's `Hash=` of the test (ptx/TestHash.hpp); empty: not computed
+    std::string quantifier; ///< "exists", "~exists" or "forall"
     std::string conditionText;         ///< the condition as herd prints it
     std::vector<std::string> observed; ///< "P1:r0", "x", "t@1[2]", ...
     std::vector<FinalState> states;    ///< sorted by values, no duplicates

@@ -70,3 +70,21 @@ TEST_CASE("verdicts from observations", "[matrix][render]") {
     CHECK(verdictOf("Sometimes") == Verdict::MayReorder);
     CHECK(verdictOf("Deadlock") == Verdict::Error);
 }
+
+TEST_CASE("table cells link by reference, so rows read in an editor", "[matrix][render]") {
+    Document d;
+    d.table({"A", "B"}, {{"[✗](matrix/tests/same-ld-st-none.litmus) [9.7.16.6.1](https://x/#a)",
+                          "t[2] [**ordered**](matrix/tests/t2.litmus)"},
+                         {"[✓](matrix/tests/same-ld-st-none.litmus)", "—"}});
+    d.paragraph("A [link](https://y) in a paragraph stays inline.");
+    const std::string md = renderMarkdown(d);
+    CHECK(md.find("| [✗][same-ld-st-none] [9.7.16.6.1] | t[2] [**ordered**][t2] |\n") !=
+          std::string::npos);
+    CHECK(md.find("| [✓][same-ld-st-none] | — |\n") != std::string::npos);
+    // each definition once, after the table
+    CHECK(md.find("\n[same-ld-st-none]: matrix/tests/same-ld-st-none.litmus\n"
+                  "[9.7.16.6.1]: https://x/#a\n[t2]: matrix/tests/t2.litmus\n") !=
+          std::string::npos);
+    CHECK(md.find("[same-ld-st-none]: ", md.find("[same-ld-st-none]: ") + 1) == std::string::npos);
+    CHECK(md.find("A [link](https://y) in a paragraph stays inline.") != std::string::npos);
+}

@@ -1,0 +1,141 @@
+// The three texts herd7 digests for `Hash=`, printed canonically, and their MD5.
+#include "ptx/TestHash.hpp"
+
+#include "ptx/Decode.hpp"
+#include "ptx/Print.hpp"
+#include "support/Md5.hpp"
+#include "support/SourceLoc.hpp"
+
+#include <algorithm>
+#include <map>
+#include <set>
+#include <vector>
+
+namespace ptxmc::ptx {
+
+namespace {
+
+std::string spaceName(litmus::LocationDecl::Space s) {
+    switch (s) {
+    case litmus::LocationDecl::Space::Global:
+        return "";
+    case litmus::LocationDecl::Space::Shared:
+        return "shared ";
+    case litmus::LocationDecl::Space::Tmem:
+        return "tmem ";
+    case litmus::LocationDecl::Space::Mbarrier:
+        return "mbarrier ";
+    }
+    return "";
+}
+
+/** "0:r1=5; ...; x=0; shared a=1; t[1]=2", registers first (herd's location order). */
+std::string initText(const litmus::Test& t) {
+    std::vector<std::pair<std::pair<int, std::string>, std::string>> regs;
+    for (const auto& r : t.registers)
+        regs.push_back({{r.thread, r.reg}, std::to_string(r.value)});
+    std::sort(regs.begin(), regs.end());
+    std::map<std::string, std::string> locs; // sorted by name
+    for (const auto& d : t.locations) {
+        std::string where = d.ctas.empty() ? "" : "@";
+        for (std::size_t i = 0; i < d.ctas.size(); ++i)
+            where += (i ? "," : "") + std::to_string(d.ctas[i]);
+        if (d.aliasOf) {
+            locs[d.name] = d.aliasProxy + " " + d.name + "=&" + *d.aliasOf;
+        } else if (d.count) {
+            locs[d.name] =
+                spaceName(d.space) + d.name + where + " count " + std::to_string(*d.count);
+        } else if (d.values.size() > 1) {
+            std::string v;
+            for (std::size_t i = 0; i < d.values.size(); ++i)
+                v += (i ? "; " : "") + spaceName(d.space) + d.name + where + "[" +
+                     std::to_string(i) + "]=" + std::to_string(d.values[i]);
+            locs[d.name] = v;
+        } else {
+            locs[d.name] = spaceName(d.space) + d.name + where + "=" +
+                           std::to_string(d.values.empty() ? 0 : d.values.front());
+        }
+    }
+    std::string out;
+    auto add = [&](const std::string& s) { out += (out.empty() ? "" : "; ") + s; };
+    for (const auto& [key, value] : regs)
+        add(std::to_string(key.first) + ":" + key.second + "=" + value);
+    for (const auto& [name, text] : locs)
+        add(text);
+    return out;
+}
+
+/** One instruction as ptxmc prints it; a label or branch target renamed by `labels`. */
+std::string instructionText(const litmus::Instruction& inst,
+                            const std::map<std::string, std::string>& labels) {
+    if (inst.label) return labels.at(*inst.label) + ":";
+    litmus::Instruction renamed = inst;
+    for (auto& o : renamed.operands)
+        if (o.kind == litmus::Operand::Kind::Name && labels.count(o.name))
+            o.name = labels.at(o.name);
+    std::string text;
+    try {
+        text = print(decode(renamed));
+    } catch (const InputError&) {
+        text = renamed.opcode;
+        for (std::size_t i = 0; i < renamed.operands.size(); ++i)
+            text += (i ? ", " : " ") + printOperand(renamed.operands[i]);
+    }
+    if (inst.guard) text = (inst.guard->negated ? "@!" : "@") + inst.guard->reg + " " + text;
+    return text;
+}
+
+/** Each thread's code, one instruction per line, labels renamed L00, L01, ... */
+std::string codeText(const litmus::Test& t) {
+    std::map<std::string, std::string> labels;
+    for (const auto& th : t.threads)
+        for (const auto& inst : th.code)
+            if (inst.label && !labels.count(*inst.label)) {
+                const std::size_t n = labels.size();
+                labels[*inst.label] = std::string("L") + (n < 10 ? "0" : "") + std::to_string(n);
+            }
+    std::string out;
+    for (const auto& th : t.threads) {
+        out += "P" + std::to_string(th.id) + ":\n";
+        for (const auto& inst : th.code)
+            out += instructionText(inst, labels) + "\n";
+    }
+    return out;
+}
+
+void refsOf(const litmus::Prop& p, std::set<std::string>& out) {
+    auto name = [](const litmus::Ref& r) {
+        if (r.kind == litmus::Ref::Kind::Register) return std::to_string(r.thread) + ":" + r.name;
+        return r.name + (r.cta ? "@" + std::to_string(*r.cta) : "") +
+               (r.row ? "[" + std::to_string(*r.row) + "]" : "");
+    };
+    if (p.kind == litmus::Prop::Kind::Eq || p.kind == litmus::Prop::Kind::Ne) {
+        out.insert(name(p.lhs));
+        if (p.rhsRef) out.insert(name(*p.rhsRef));
+    }
+    for (const auto& a : p.args)
+        refsOf(*a, out);
+}
+
+std::string observedText(const litmus::Test& t) {
+    std::set<std::string> names;
+    if (t.condition && t.condition->prop) refsOf(*t.condition->prop, names);
+    litmus::Prop locations;
+    for (const auto& r : t.observed) {
+        locations.kind = litmus::Prop::Kind::Eq;
+        locations.lhs = r;
+        refsOf(locations, names);
+    }
+    std::string out;
+    for (const auto& n : names)
+        out += (out.empty() ? "" : "; ") + n;
+    return out;
+}
+
+} // namespace
+
+std::string testHash(const litmus::Test& test) {
+    return md5Hex(md5Raw(initText(test)) + md5Raw(codeText(test)) + md5Raw(observedText(test)));
+}
+
+} // namespace ptxmc::ptx

@@ -1,0 +1,21 @@
+# `ptxmc matrix -o FILE`: the tables alone, with nothing that points at files not written.
+file(REMOVE ${OUT})
+execute_process(COMMAND ${PTXMC} matrix --format markdown -o ${OUT} RESULT_VARIABLE status
+  ERROR_VARIABLE err)
+if(NOT status EQUAL 0)
+  message(FATAL_ERROR "ptxmc matrix failed (${status}):\n${err}")
+endif()
+file(READ ${OUT} text)
+foreach(unwanted "matrix/tests/" "do not edit")
+  string(FIND "${text}" "${unwanted}" at)
+  if(NOT at EQUAL -1)
+    message(FATAL_ERROR "${OUT} holds '${unwanted}'")
+  endif()
+endforeach()
+# B a commit or a wait: the conflict column is blank; B a tensor-memory access: it is not
+string(FIND "${text}" "\n| `ld` | `commit` |  | may reorder" blank)
+string(FIND "${text}" "\n| `ld` | `st` | B overwrites what A reads | may reorder" named)
+if(blank EQUAL -1 OR named EQUAL -1)
+  message(FATAL_ERROR "conflict column wrong (blank for commit: ${blank}, named for st: ${named})")
+endif()
+message(STATUS "ok: standalone tables")
