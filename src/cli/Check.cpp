@@ -1,6 +1,7 @@
 // `ptxmc check`: parse, check and report each test; exit status sums up the whole run.
 #include "cli/Check.hpp"
 
+#include "cat/EmbeddedModel.hpp"
 #include "cat/Resolver.hpp"
 #include "cli/CommonOptions.hpp"
 #include "cli/Inputs.hpp"
@@ -104,9 +105,50 @@ void applyLimits(report::CheckResult& r, double seconds, const engine::CheckOpti
     r.ok = false;
 }
 
+/** A built-in variant model of the default one: another reading of the PTX text. */
+struct Reading {
+    std::string name; ///< "variants/q5-completion-orders-proxies.cat"
+    std::shared_ptr<const cat::ResolvedModel> model;
+};
+
+/** Every model under model/variants, built in, in name order. */
+std::vector<Reading> builtInReadings() {
+    std::vector<Reading> out;
+    for (const auto& f : cat::embeddedModelFiles())
+        if (f.path.rfind("variants/", 0) == 0) out.push_back({f.path, loadModelArg(f.path)});
+    std::sort(out.begin(), out.end(),
+              [](const Reading& a, const Reading& b) { return a.name < b.name; });
+    return out;
+}
+
+std::vector<std::string> flagNames(const report::CheckResult& r) {
+    std::vector<std::string> names;
+    for (const auto& f : r.flags)
+        names.push_back(f.name);
+    std::sort(names.begin(), names.end());
+    return names;
+}
+
+/** The readings under which `program`'s answer differs from `base`'s. */
+std::vector<report::ReadingResult> readingsOf(const ir::Program& program,
+                                              const report::CheckResult& base,
+                                              const std::vector<Reading>& readings,
+                                              const engine::CheckOptions& options) {
+    std::vector<report::ReadingResult> out;
+    for (const Reading& reading : readings) {
+        report::CheckResult r = engine::check(program, *reading.model, options);
+        report::ReadingResult v{reading.name, r.observation, flagNames(r), r.states.size()};
+        if (v.observation != base.observation || v.flags != flagNames(base) ||
+            v.states != base.states.size())
+            out.push_back(std::move(v));
+    }
+    return out;
+}
+
 Outcome checkOne(const std::string& path, const cat::ResolvedModel& model,
                  const engine::CheckOptions& options, const lower::LowerOptions& lowering,
-                 const report::ExpectationCheck& expectation) {
+                 const report::ExpectationCheck& expectation,
+                 const std::vector<Reading>* readings) {
     Outcome out;
     try {
         auto start = std::chrono::steady_clock::now();
@@ -114,7 +156,9 @@ Outcome checkOne(const std::string& path, const cat::ResolvedModel& model,
         // The test's own clock starts before lowering, so that --timeout covers it.
         engine::CheckOptions timed = options;
         timed.startedAt = std::chrono::steady_clock::now();
-        report::CheckResult r = engine::check(lower::lowerTest(test, lowering), model, timed);
+        const ir::Program program = lower::lowerTest(test, lowering);
+        report::CheckResult r = engine::check(program, model, timed);
+        if (readings) r.readings = readingsOf(program, r, *readings, timed);
         std::chrono::duration<double> elapsed = std::chrono::steady_clock::now() - start;
         if (r.seconds == 0) r.seconds = elapsed.count();
         applyLimits(r, elapsed.count(), options);
@@ -221,6 +265,10 @@ void setupCheck(CLI::App& app) {
         ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll)
         ->check(flagName())
         ->option_text("NAME");
+    sub->add_flag("--readings", args->readings,
+                  "also check each test under every variant model (model/variants: one open "
+                  "question of the PTX text read the other way) and say whether the answer is "
+                  "robust or which readings change it");
     sub->add_flag("--expectations-only", args->expectationsOnly,
                   "solve nothing: check that every test has an expected.txt line and every "
                   "line names an existing test it governs");
@@ -247,8 +295,17 @@ int runCheck(const CheckArgs& args) {
     }
     std::shared_ptr<const cat::ResolvedModel> model;
     std::vector<report::ExpectationCheck> expectations;
+    std::vector<Reading> readings;
     try {
         model = loadModelArg(args.modelFile);
+        if (args.readings) {
+            // the variants redefine one decision of the built-in model each
+            if (!args.modelFile.empty())
+                throw InputError(SourceLoc{"--readings", 1, 1},
+                                 "--readings compares the built-in model with its variants "
+                                 "(model/variants); it takes no --model");
+            readings = builtInReadings();
+        }
         // Looked up here, on one thread: the index caches files and is not thread-safe.
         // Under model X.cat, expected.X.txt (beside expected.txt) overrides the lines it lists.
         report::ExpectationIndex index(report::variantOfModel(args.modelFile));
@@ -283,7 +340,7 @@ int runCheck(const CheckArgs& args) {
     std::vector<Outcome> outcomes(inputs.tests.size());
     auto work = [&](std::size_t i) {
         outcomes[i] = checkOne(inputs.tests[i], *model, options, lower::LowerOptions{args.unroll},
-                               expectations[i]);
+                               expectations[i], args.readings ? &readings : nullptr);
     };
     auto emit = [&](std::size_t i) {
         Outcome& o = outcomes[i];

@@ -25,6 +25,7 @@ struct CheckArgs {
     std::string closures = "fixpoint"; ///< --closures: fixpoint or squaring (Z3)
     int unroll = lower::LowerOptions{}.unroll;
     bool expectationsOnly = false;
+    bool readings = false; ///< also check under every built-in variant model (model/variants)
     std::vector<std::string> failOnFlags; ///< flag names, or `any`: raising one fails the run
     std::vector<std::string> paths;
 };

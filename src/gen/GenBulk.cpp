@@ -118,7 +118,10 @@ bool fragToShared(Draft& d) {
 }
 
 bool fragToGlobal(Draft& d) {
-    return bulkToGlobal(d, d.pickThread(), d.rng().chance(30));
+    // two draws: sequenced, since the order of a call's arguments is the compiler's choice
+    const int t = d.pickThread();
+    const bool reduce = d.rng().chance(30);
+    return bulkToGlobal(d, t, reduce);
 }
 
 /**

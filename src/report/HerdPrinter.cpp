@@ -101,6 +101,17 @@ void HerdPrinter::print(std::ostream& out, const CheckResult& r) const {
     bool counted = r.observation != Observation::Deadlock && r.observation != Observation::Unknown;
     out << "Observation " << r.testName << ' ' << toString(r.observation) << ' '
         << (counted ? r.positive : 0) << ' ' << (counted ? r.negative : 0) << '\n';
+    if (r.readings) {
+        if (r.readings->empty())
+            out << "Readings robust: the same answer under every variant of model/variants\n";
+        for (const ReadingResult& v : *r.readings) {
+            std::string flags;
+            for (const auto& f : v.flags)
+                flags += (flags.empty() ? "" : ",") + f;
+            out << "Reading-dependent: under " << v.model << ": " << toString(v.observation)
+                << " flags=" << (flags.empty() ? "none" : flags) << " states=" << v.states << '\n';
+        }
+    }
     if (options_.showTime) out << fmt::format("Time {} {:.2f}\n", r.testName, r.seconds);
     if (!r.hash.empty()) out << "Hash=" << r.hash << '\n';
     if (r.stats) printStats(out, r.testName, *r.stats, options_.showTime);

@@ -58,6 +58,15 @@ ordered_json JsonPrinter::toJson(const CheckResult& r) const {
     j["deadlocked_waits"] = r.deadlockedWaits;
     j["unknown_reason"] = r.unknownReason;
     if (!r.hash.empty()) j["hash"] = r.hash;
+    if (r.readings) {
+        ordered_json differs = ordered_json::array();
+        for (const ReadingResult& v : *r.readings)
+            differs.push_back(ordered_json{{"model", v.model},
+                                           {"observation", toString(v.observation)},
+                                           {"flags", v.flags},
+                                           {"states", v.states}});
+        j["readings"] = ordered_json{{"robust", r.readings->empty()}, {"differs", differs}};
+    }
     if (r.forbiddenBy) j["no_execution_forbidden_by"] = *r.forbiddenBy;
     j["bound_reached"] = r.boundReached;
     if (options_.showTime) j["time"] = r.seconds;

@@ -73,6 +73,14 @@ struct Stats {
     std::vector<std::pair<std::string, std::string>> solver; ///< Z3's statistics, key and value
 };
 
+/** The test under another reading of the PTX text: one built-in variant model (`--readings`). */
+struct ReadingResult {
+    std::string model; ///< "variants/q5-completion-orders-proxies.cat"
+    Observation observation = Observation::Never;
+    std::vector<std::string> flags; ///< names, sorted
+    std::size_t states = 0;
+};
+
 struct CheckResult {
     std::string testName;
     std::string file;
@@ -87,6 +95,9 @@ struct CheckResult {
     std::size_t negative = 0; ///< states not satisfying it
     std::vector<RaisedFlag> flags;
     std::string unknownReason; ///< with Observation::Unknown
+    /// With --readings: the variant models under which the answer (observation, flags or the
+    /// number of states) differs; empty when it is the same under every one (robust)
+    std::optional<std::vector<ReadingResult>> readings;
     /// The model allows no execution at all (herd7: States 0): the axioms that each, deleted,
     /// would let one through ("Nothing", ...); empty when only several together forbid them all
     std::optional<std::vector<std::string>> forbiddenBy;
