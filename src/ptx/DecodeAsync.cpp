@@ -50,6 +50,16 @@ Op decodeWait(Decoder& d, bool tryWait) {
     return w;
 }
 
+/** Operand spaces: the first space qualifier is the destination, the second the source. */
+void takeDstSrc(Decoder& d, BulkCopy& c, const char* instruction) {
+    std::vector<Space> spaces;
+    while (auto s = d.takeRow(kSpaces))
+        spaces.push_back(*s);
+    if (spaces.size() != 2) d.fail(std::string(instruction) + " needs .dst and .src state spaces");
+    c.dst = spaces[0];
+    c.src = spaces[1];
+}
+
 Op decodeCopy(Decoder& d) {
     BulkCopy c;
     if (d.q.take("tensor")) {
@@ -57,13 +67,7 @@ Op decodeCopy(Decoder& d) {
         if (!dim) d.fail("cp.async.bulk.tensor needs its dimension (.1d ... .5d)");
         c.dims = (*dim)[0] - '0';
     }
-    // Operand spaces: the first space qualifier is the destination, the second the source.
-    std::vector<Space> spaces;
-    while (auto s = d.takeRow(kSpaces))
-        spaces.push_back(*s);
-    if (spaces.size() != 2) d.fail("cp.async.bulk needs .dst and .src state spaces");
-    c.dst = spaces[0];
-    c.src = spaces[1];
+    takeDstSrc(d, c, "cp.async.bulk");
     if (c.dims > 0) {
         c.tile = d.q.take("tile");
         if (d.q.takeIf([](const std::string& q) { return q.rfind("im2col", 0) == 0; }))
@@ -109,12 +113,7 @@ Op decodeReduce(Decoder& d) {
     if (d.q.take("tensor"))
         d.fail("cp.reduce.async.bulk.tensor is not supported; use cp.reduce.async.bulk");
     BulkCopy c;
-    std::vector<Space> spaces;
-    while (auto s = d.takeRow(kSpaces))
-        spaces.push_back(*s);
-    if (spaces.size() != 2) d.fail("cp.reduce.async.bulk needs .dst and .src state spaces");
-    c.dst = spaces[0];
-    c.src = spaces[1];
+    takeDstSrc(d, c, "cp.reduce.async.bulk");
     c.viaMbarrier = d.q.take("mbarrier::complete_tx::bytes");
     bool viaGroup = d.q.take("bulk_group");
     if (c.viaMbarrier == viaGroup)
