@@ -111,7 +111,8 @@ std::vector<std::pair<int, int>> outcomeReads(const ir::Program& p, const Choice
 /** Draws the execution of `s`'s current model; the explicit engine must accept it (a
  *  cross-check on every explanation). */
 report::WitnessGraph drawChecked(Z3Session& s, const ir::Program& p,
-                                 const cat::ResolvedModel& model, const std::string& title) {
+                                 const cat::ResolvedModel& model, const std::string& title,
+                                 const std::string& flag = "") {
     Choices c = s.choices(s.solver().get_model());
     Outcome o = computeOutcome(p, c);
     ConcreteModel cm(p, model);
@@ -119,6 +120,18 @@ report::WitnessGraph drawChecked(Z3Session& s, const ir::Program& p,
     if (!v.consistent)
         throw std::logic_error("engines disagree: the Z3 execution breaks " +
                                v.failedAxioms.front());
+    if (!flag.empty()) {
+        // a flag's witness: the events that raise it, joined by a thick edge named after it
+        std::vector<std::pair<int, int>> raising;
+        if (auto it = v.flagWitness.find(flag); it != v.flagWitness.end() && it->second.size() == 2)
+            raising.emplace_back(it->second[0], it->second[1]);
+        report::WitnessGraph g = buildWitness(p, model, cm, c, o, raising, flag);
+        g.title = title;
+        g.highlightMeaning = "the events that raise " + flag;
+        for (int w : c.blocked)
+            g.notes.push_back("blocks forever: " + describeEvent(p, w));
+        return g;
+    }
     report::WitnessGraph g = buildWitness(p, model, cm, c, o, outcomeReads(p, c), "rf");
     g.title = title;
     g.highlightMeaning = "a read whose value the final state shows";
@@ -269,7 +282,7 @@ Explanation explainFlag(const ir::Program& p, const cat::ResolvedModel& model,
         std::string what = flag == kHangFlag ? "an execution in which a wait blocks forever"
                            : hangs           ? "an execution that blocks forever and raises " + flag
                                              : "an execution raising " + flag;
-        ex.witness = drawChecked(s, p, model, p.name + ": " + what);
+        ex.witness = drawChecked(s, p, model, p.name + ": " + what, flag);
         return ex;
     }
     ex.kind = Explanation::Kind::NotRaised;

@@ -43,13 +43,6 @@ Explanation explainOutcome(const ir::Program& program, const cat::ResolvedModel&
                            const report::CheckResult* checked = nullptr);
 
 /**
- * Is `spec` (explain's --outcome) written in a condition's syntax (`P1:r0 == 0 /\ x == 1`)
- * rather than as "P1:r0=0; x=1"? Such an outcome may name any declared location; the caller
- * adds its references to the test's observed locations before lowering.
- */
-bool conditionSyntax(const std::string& spec);
-
-/**
  * The axioms (a minimal set, in model order) that forbid `outcome` (or the condition) in
  * `program`; nullopt when some execution reaches it, when the solver cannot tell, or when the
  * unroll bound hides executions that might.

@@ -1,12 +1,9 @@
 // Outcomes to explain, as Z3 conditions over a session's observed values.
 #include "explain/Target.hpp"
 
-#include "explain/Explanation.hpp"
 #include "litmus/Parser.hpp"
 #include "lower/Lowerer.hpp"
 #include "support/SourceLoc.hpp"
-
-#include <sstream>
 
 namespace ptxmc::engine::explain {
 
@@ -45,58 +42,14 @@ z3::expr propExpr(const litmus::Prop& p, const ir::Program& prog, Z3Session& s) 
 
 } // namespace
 
-bool conditionSyntax(const std::string& spec) {
-    for (const char* op : {"==", "!=", "/\\", "\\/", "=>", "~", "(", "true", "false"})
-        if (spec.find(op) != std::string::npos) return true;
-    return false;
-}
-
 Target parseOutcome(const std::string& spec, const ir::Program& p, Z3Session& s) {
-    if (conditionSyntax(spec)) {
-        // the test's condition syntax: every reference is observed (the caller added them)
-        auto prop = litmus::parseProposition(spec, "--outcome");
-        for (const litmus::Ref& r : litmus::referencesOf(*prop))
-            if (!p.observedIndex.count(lower::refName(r)))
-                throw InputError(r.loc, "'" + lower::refName(r) + "' is not observed by this test");
-        return Target{propExpr(*prop, p, s), spec};
-    }
-    Target t{s.ctx().bool_val(true), ""};
-    std::stringstream in(spec);
-    std::string item;
-    while (std::getline(in, item, ';')) {
-        auto trim = [](std::string x) {
-            x.erase(0, x.find_first_not_of(" \t"));
-            x.erase(x.find_last_not_of(" \t") + 1);
-            return x;
-        };
-        item = trim(item);
-        if (item.empty()) continue;
-        auto eq = item.find('=');
-        if (eq == std::string::npos)
-            throw InputError(SourceLoc{"--outcome", 1, 1},
-                             "expected NAME=VALUE, found '" + item + "'");
-        std::string name = trim(item.substr(0, eq));
-        std::string valueText = trim(item.substr(item[eq + 1] == '=' ? eq + 2 : eq + 1));
-        auto it = p.observedIndex.find(name);
-        if (it == p.observedIndex.end())
-            throw InputError(SourceLoc{"--outcome", 1, 1},
-                             "'" + name +
-                                 "' is not observed by this test (add it to locations [...])");
-        std::int64_t value = 0;
-        try {
-            std::size_t used = 0;
-            value = std::stoll(valueText, &used, 0);
-            if (used != valueText.size()) throw std::invalid_argument("junk");
-        } catch (const std::exception&) {
-            throw InputError(SourceLoc{"--outcome", 1, 1}, "'" + valueText + "' is not an integer");
-        }
-        value = lower::wrap32(value);
-        t.cond = t.cond && s.observed()[static_cast<std::size_t>(it->second)] ==
-                               s.ctx().bv_val(static_cast<int64_t>(value), 32);
-        t.text += (t.text.empty() ? "" : " /\\ ") + name + " == " + std::to_string(value);
-    }
-    if (t.text.empty()) throw InputError(SourceLoc{"--outcome", 1, 1}, "empty outcome");
-    return t;
+    // "P1:r0=0; x=1" or a condition's proposition: one parser, exact columns, 32-bit values,
+    // herd's `1:r0` too; every reference observed (the caller added them before lowering)
+    auto prop = litmus::parseProposition(spec, "--outcome");
+    for (const litmus::Ref& r : litmus::referencesOf(*prop))
+        if (!p.observedIndex.count(lower::refName(r)))
+            throw InputError(r.loc, "'" + lower::refName(r) + "' is not observed by this test");
+    return Target{propExpr(*prop, p, s), lower::propositionText(*prop)};
 }
 
 Target conditionTarget(const ir::Program& p, Z3Session& s) {

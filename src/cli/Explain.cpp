@@ -40,8 +40,8 @@ std::string renderText(const Explanation& ex) {
     case Explanation::Kind::Forbidden:
         out << "Forbidden: " << ex.target << "\n";
         if (ex.violations.empty())
-            out << "No execution of this program ends in this state, whatever the model: "
-                   "no instruction produces these values.\n";
+            out << "No execution of this program ends in this state, whatever the model: no "
+                   "instruction produces these values (or the outcome contradicts itself).\n";
         else if (ex.noExecution)
             out << "The model allows no execution of this program at all (States 0): every "
                    "candidate execution violates one of these axioms, and some violates only "
@@ -134,9 +134,11 @@ std::string renderRemedies(const engine::explain::RemedySearch& r) {
 
 int runExplain(const ExplainArgs& args) {
     auto model = loadModelArg(args.modelFile);
+    if (!std::filesystem::exists(args.test)) // the message check and fences give
+        throw InputError(SourceLoc{args.test, 0, 0}, "no such file or folder");
     litmus::Test test = litmus::parseLitmusFile(args.test);
-    // --outcome in the condition's syntax may name any declared location: observe it
-    if (!args.outcome.empty() && engine::explain::conditionSyntax(args.outcome))
+    // --outcome may name any declared location: observe it
+    if (!args.outcome.empty())
         for (const litmus::Ref& r :
              litmus::referencesOf(*litmus::parseProposition(args.outcome, "--outcome")))
             test.observed.push_back(r);
@@ -158,7 +160,8 @@ int runExplain(const ExplainArgs& args) {
         std::cout << text;
     } else {
         std::ofstream out(args.output);
-        if (!out) throw InputError(SourceLoc{args.output, 0, 0}, "cannot write this file");
+        if (!out)
+            throw InputError(SourceLoc{args.output, 0, 0}, "cannot write this file (-o/--output)");
         out << text;
     }
     return ex.kind == Explanation::Kind::Unknown ? 1 : 0;

@@ -79,7 +79,9 @@ std::string observe(const std::string& path, const cat::ResolvedModel& model) {
 void writeFile(const fs::path& path, const std::string& text) {
     std::ofstream out(path, std::ios::binary);
     out << text;
-    if (!out) throw InputError(SourceLoc{path.generic_string(), 0, 0}, "cannot write");
+    if (!out)
+        throw InputError(SourceLoc{path.generic_string(), 0, 0},
+                         "cannot write this file (-o/--output, --out-dir)");
 }
 
 // The generator owns these folders: old tests that no cell produces any more must go.

@@ -288,8 +288,18 @@ std::shared_ptr<const Prop> parseProposition(const std::string& text, const std:
     Lexer lx(src, 0, text.size(), "end of the proposition");
     detail::PropParser parser(lx);
     std::shared_ptr<const Prop> prop = parser.implication().prop;
+    // an outcome list, "P1:r0=0; x=1": `;` joins like /\ (a last `;` just ends it)
+    while (lx.peek().is(";")) {
+        lx.next();
+        if (lx.peek().kind == Token::Kind::End) break;
+        auto both = std::make_shared<Prop>();
+        both->kind = Prop::Kind::And;
+        both->loc = prop->loc;
+        both->args = {prop, parser.implication().prop};
+        prop = both;
+    }
     const Token& rest = lx.peek();
-    if (rest.kind != Token::Kind::End) lx.unexpected(rest, "'/\\', '\\/', '=>' or the end");
+    if (rest.kind != Token::Kind::End) lx.unexpected(rest, "'/\\', '\\/', '=>', ';' or the end");
     return prop;
 }
 

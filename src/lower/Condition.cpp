@@ -16,7 +16,7 @@ std::string refName(const Ref& r) {
     return n;
 }
 
-static std::string propText(const Prop& p) {
+std::string propositionText(const Prop& p) {
     auto ref = [](const Ref& r) { return refName(r); };
     switch (p.kind) {
     case Prop::Kind::True:
@@ -29,13 +29,13 @@ static std::string propText(const Prop& p) {
         return ref(p.lhs) + (p.kind == Prop::Kind::Eq ? " == " : " != ") + rhs;
     }
     case Prop::Kind::Not:
-        return "~" + propText(*p.args[0]);
+        return "~" + propositionText(*p.args[0]);
     case Prop::Kind::And:
-        return "(" + propText(*p.args[0]) + " /\\ " + propText(*p.args[1]) + ")";
+        return "(" + propositionText(*p.args[0]) + " /\\ " + propositionText(*p.args[1]) + ")";
     case Prop::Kind::Or:
-        return "(" + propText(*p.args[0]) + " \\/ " + propText(*p.args[1]) + ")";
+        return "(" + propositionText(*p.args[0]) + " \\/ " + propositionText(*p.args[1]) + ")";
     case Prop::Kind::Implies:
-        return "(" + propText(*p.args[0]) + " => " + propText(*p.args[1]) + ")";
+        return "(" + propositionText(*p.args[0]) + " => " + propositionText(*p.args[1]) + ")";
     }
     return "?";
 }
@@ -97,7 +97,7 @@ void Lowerer::resolveCondition() {
         observe(r);
     program_.prop = test_.condition->prop;
     program_.quantifier = test_.condition->quantifier;
-    program_.conditionText = propText(*test_.condition->prop);
+    program_.conditionText = propositionText(*test_.condition->prop);
     if (program_.conditionText.front() != '(')
         program_.conditionText = "(" + program_.conditionText + ")";
 }

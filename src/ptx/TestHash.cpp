@@ -96,7 +96,10 @@ std::string codeText(const litmus::Test& t) {
             }
     std::string out;
     for (const auto& th : t.threads) {
-        out += "P" + std::to_string(th.id) + ":\n";
+        // where the thread runs changes what its scopes reach: part of the code
+        out += "P" + std::to_string(th.id) + "@cta " + std::to_string(th.cta) +
+               (th.cluster ? ",cluster " + std::to_string(*th.cluster) : "") + ",gpu " +
+               std::to_string(th.gpu) + ":\n";
         for (const auto& inst : th.code)
             out += instructionText(inst, labels) + "\n";
     }

@@ -50,6 +50,9 @@ TEST_CASE("Hash= follows the test's meaning, not its layout", "[ptx]") {
     std::string code = kMp;
     code.replace(code.find("ld.relaxed.gpu.u32 r0"), 21, "ld.acquire.gpu.u32 r0");
     CHECK(hashOf(code) != base);
+    std::string placed = kMp; // P1 in another CTA: .cta scopes reach less
+    placed.replace(placed.find("P1@cta 0"), 8, "P1@cta 1");
+    CHECK(hashOf(placed) != base);
     std::string observed = kMp;
     observed.replace(observed.find("P1:r1 == 0"), 10, "x == 0");
     CHECK(hashOf(observed) != base);
