@@ -12,8 +12,7 @@ namespace {
 /** Marks `e` as a weak async-proxy access (the copy itself is weak, PTX ISA 9.7.9.25). */
 void asyncAccess(Lowerer& l, ir::Event& e, const Address& a) {
     l.access(e, a, ir::Proxy::Async);
-    e.sem = ir::Sem::Weak;
-    e.tags.insert(Tag::Weak);
+    setWeak(e);
 }
 
 /**
@@ -57,10 +56,7 @@ void reduceInto(Lowerer& l, int issueId, const Address& d, ptx::AtomOp op, int s
     const std::string name = l.program().locations[static_cast<std::size_t>(d.location)].name;
     auto relaxedGpu = [&](ir::Event& e) {
         l.access(e, d, ir::Proxy::Async);
-        e.sem = ir::Sem::Relaxed;
-        e.scope = ir::Scope::Gpu;
-        e.tags.insert(Tag::Relaxed);
-        e.tags.insert(Tag::GPU);
+        setOrdering(e, ir::Sem::Relaxed, ir::Scope::Gpu);
     };
     ir::Event& r = l.exec(issueId, "read " + name, {Tag::R, Tag::RMW});
     relaxedGpu(r);
@@ -134,8 +130,7 @@ void lowerCopy(Lowerer& l, const ptx::BulkCopy& copy) {
         ir::Event& t =
             l.exec(issueId, "read tensormap " + *(toShared ? src : dst).decl->tensormap, {Tag::R});
         l.access(t, *tensormap, ir::Proxy::Tensormap);
-        t.sem = ir::Sem::Weak;
-        t.tags.insert(Tag::Weak);
+        setWeak(t);
     }
     ir::Event& r = l.exec(issueId, "read " + l.operand(1).name, {Tag::R});
     asyncAccess(l, r, src);
@@ -198,13 +193,11 @@ void lowerNonBulkCopy(Lowerer& l, const ptx::CpAsync& c) {
     int issueId = l.issue({Tag::CPA}).id;
     ir::Event& r = l.exec(issueId, "read " + l.operand(1).name, {Tag::R});
     l.access(r, src, ir::Proxy::Generic);
-    r.sem = ir::Sem::Weak;
-    r.tags.insert(Tag::Weak);
+    setWeak(r);
     int readId = r.id;
     ir::Event& w = l.exec(issueId, "write " + l.operand(0).name, {Tag::W});
     l.access(w, dst, ir::Proxy::Generic);
-    w.sem = ir::Sem::Weak;
-    w.tags.insert(Tag::Weak);
+    setWeak(w);
     w.written = Value::readOf(readId);
     l.pendingCpAsync.push_back(issueId);
 }

@@ -49,13 +49,6 @@ std::optional<Tag> semTag(Sem s) {
 
 namespace {
 
-void setOrdering(ir::Event& e, Sem sem, ir::Scope scope) {
-    e.sem = sem;
-    e.scope = scope;
-    if (auto t = semTag(sem)) e.tags.insert(*t);
-    if (auto t = scopeTag(scope)) e.tags.insert(*t);
-}
-
 /** The spelled state space, and whether it reaches the cluster (.shared::cluster). */
 struct SpaceQualifier {
     std::optional<ir::Space> space;

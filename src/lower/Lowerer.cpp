@@ -348,6 +348,17 @@ Tag spaceTag(ir::Space s) {
     return Tag::M;
 }
 
+void setOrdering(ir::Event& e, ir::Sem sem, ir::Scope scope) {
+    e.sem = sem;
+    e.scope = scope;
+    if (auto t = semTag(sem)) e.tags.insert(*t);
+    if (auto t = scopeTag(scope)) e.tags.insert(*t);
+}
+
+void setWeak(ir::Event& e) {
+    setOrdering(e, ir::Sem::Weak, ir::Scope::None);
+}
+
 static std::optional<Tag> proxyTag(ir::Proxy p) {
     switch (p) {
     case ir::Proxy::Generic:

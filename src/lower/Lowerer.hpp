@@ -199,6 +199,10 @@ std::optional<ir::Tag> scopeTag(ir::Scope s);
 std::optional<ir::Tag> semTag(ir::Sem s);
 /** The value operation of an atom/red or cp.reduce.async.bulk .op (exch and cas excepted). */
 ir::Value::Op atomValueOp(ptx::AtomOp op);
+/** Sets `e`'s semantics and scope, and their base sets (none for Sem/Scope::None). */
+void setOrdering(ir::Event& e, ir::Sem sem, ir::Scope scope);
+/** Marks `e` a weak access (.weak: no scope). */
+void setWeak(ir::Event& e);
 /** The base set of a state space (M when none: every access is in M anyway). */
 ir::Tag spaceTag(ir::Space s);
 

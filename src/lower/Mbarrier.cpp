@@ -16,13 +16,6 @@ void mbarrierEvent(Lowerer& l, ir::Event& e, const Address& a, ir::MbOp op) {
     e.space = ir::Space::Mbarrier;
 }
 
-void setMbOrdering(ir::Event& e, ir::Sem sem, ir::Scope scope) {
-    e.sem = sem;
-    e.scope = scope;
-    if (auto t = semTag(sem)) e.tags.insert(*t);
-    if (auto t = scopeTag(scope)) e.tags.insert(*t);
-}
-
 ir::Scope mbScope(ptx::Scope s) {
     return s == ptx::Scope::None ? ir::Scope::Cta : s; // PTX default scope .cta
 }
@@ -48,7 +41,7 @@ void lowerInit(Lowerer& l, const ptx::MbarrierInit& init) {
         l.checkReach(a, l.operand(0), false);
         ir::Event& e = l.issue({Tag::MB_INVAL});
         mbarrierEvent(l, e, a, ir::MbOp::Inval);
-        setMbOrdering(e, ir::Sem::Relaxed, ir::Scope::Cta);
+        setOrdering(e, ir::Sem::Relaxed, ir::Scope::Cta);
         return;
     }
     l.expectOperands(2);
@@ -58,7 +51,7 @@ void lowerInit(Lowerer& l, const ptx::MbarrierInit& init) {
     ir::Event& e = l.issue({Tag::MB_INIT});
     mbarrierEvent(l, e, a, ir::MbOp::Init);
     e.mbAmount = count;
-    setMbOrdering(e, ir::Sem::Relaxed, ir::Scope::Cta);
+    setOrdering(e, ir::Sem::Relaxed, ir::Scope::Cta);
 }
 
 void lowerArrive(Lowerer& l, const ptx::MbarrierArrive& arrive) {
@@ -74,8 +67,8 @@ void lowerArrive(Lowerer& l, const ptx::MbarrierArrive& arrive) {
     std::int64_t tx = expect ? immediate(l, l.operand(2), 0, (1 << 20) - 1, "tx count") : 0;
     ir::Event& e = l.issue({Tag::MB_ARRIVE});
     mbarrierEvent(l, e, a, ir::MbOp::Arrive);
-    setMbOrdering(e, arrive.sem == ptx::Sem::Relaxed ? ir::Sem::Relaxed : ir::Sem::Release,
-                  mbScope(arrive.scope));
+    setOrdering(e, arrive.sem == ptx::Sem::Relaxed ? ir::Sem::Relaxed : ir::Sem::Release,
+                mbScope(arrive.scope));
     e.mbAmount = tx;
     e.mbDrop = arrive.drop;
     if (counted) e.mbArrivals = immediate(l, l.operand(2), 1, (1 << 20) - 1, "arrival count");
@@ -95,7 +88,7 @@ void lowerTx(Lowerer& l, const ptx::MbarrierTx& t) {
     std::int64_t tx = immediate(l, l.operand(1), 0, (1 << 20) - 1, "tx count");
     ir::Event& e = l.issue({complete ? Tag::MB_COMPLETE : Tag::MB_EXPECT});
     mbarrierEvent(l, e, a, complete ? ir::MbOp::CompleteTx : ir::MbOp::ExpectTx);
-    setMbOrdering(e, ir::Sem::Relaxed, mbScope(t.scope));
+    setOrdering(e, ir::Sem::Relaxed, mbScope(t.scope));
     e.mbAmount = tx;
 }
 
@@ -116,8 +109,8 @@ void lowerWait(Lowerer& l, const ptx::MbarrierWait& w) {
     bool blocking = l.operand(0).kind == litmus::Operand::Kind::Sink || l.spinWait();
     ir::Event& e = l.issue({Tag::MB_WAIT});
     mbarrierEvent(l, e, a, ir::MbOp::Wait);
-    setMbOrdering(e, w.sem == ptx::Sem::Relaxed ? ir::Sem::Relaxed : ir::Sem::Acquire,
-                  mbScope(w.scope));
+    setOrdering(e, w.sem == ptx::Sem::Relaxed ? ir::Sem::Relaxed : ir::Sem::Acquire,
+                mbScope(w.scope));
     if (parity)
         e.mbParity = arg;
     else
@@ -150,13 +143,13 @@ void lowerCpAsyncArrive(Lowerer& l, const ptx::CpAsyncArrive& a) {
     ir::Event& e = l.issue({Tag::CPA_ARRIVE});
     if (!a.noinc) {
         mbarrierEvent(l, e, mb, ir::MbOp::Increment);
-        setMbOrdering(e, ir::Sem::Relaxed, ir::Scope::Cta);
+        setOrdering(e, ir::Sem::Relaxed, ir::Scope::Cta);
     }
     int id = e.id;
     const std::string name = l.program().locations[static_cast<std::size_t>(mb.location)].name;
     ir::Event& arrive = l.exec(id, "arrive " + name, {Tag::MB_ARRIVE});
     mbarrierEvent(l, arrive, mb, ir::MbOp::Arrive);
-    setMbOrdering(arrive, ir::Sem::Release, ir::Scope::Cta);
+    setOrdering(arrive, ir::Sem::Release, ir::Scope::Cta);
 }
 
 } // namespace

@@ -58,16 +58,14 @@ int readAt(Lowerer& l, int issueId, const Address& a, const std::string& role) {
     ir::Event& r = l.exec(issueId, role, {Tag::R});
     ir::Space space = l.program().locations[static_cast<std::size_t>(a.location)].space;
     l.access(r, a, proxyOfSpace(space));
-    r.sem = ir::Sem::Weak;
-    r.tags.insert(Tag::Weak);
+    setWeak(r);
     return r.id;
 }
 
 void writeAt(Lowerer& l, int issueId, const Address& a, const std::string& role, ir::ValuePtr v) {
     ir::Event& w = l.exec(issueId, role, {Tag::W});
     l.access(w, a, ir::Proxy::Tmem);
-    w.sem = ir::Sem::Weak;
-    w.tags.insert(Tag::Weak);
+    setWeak(w);
     w.written = std::move(v);
 }
 
