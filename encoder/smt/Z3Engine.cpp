@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <array>
+#include <chrono>
 #include <fmt/format.h>
 #include <mutex>
 #include <set>
@@ -29,7 +30,7 @@ std::vector<std::string> blockedWaits(Z3Session& s, const ir::Program& p) {
     std::vector<std::string> out;
     z3::expr_vector axioms = s.assumptions(false);
     for (const auto& [event, success] : s.encoder().blockingWaits())
-        if (s.check(withLiteral(axioms, success)) == z3::unsat)
+        if (s.check(withLiteral(axioms, success), "deadlocked waits") == z3::unsat)
             out.push_back(describeEvent(p, event));
     if (out.empty())
         for (const auto& [event, success] : s.encoder().blockingWaits())
@@ -37,70 +38,12 @@ std::vector<std::string> blockedWaits(Z3Session& s, const ir::Program& p) {
     return out;
 }
 
-/** One solver answer per distinct final state, each excluded by a blocking clause. */
-void enumerate(CheckResult& r, Z3Session& s, const ir::Program& p) {
-    std::set<std::vector<std::int64_t>> seen;
-    z3::expr_vector assumptions = s.assumptions(true);
-    while (true) {
-        z3::check_result res = s.check(assumptions);
-        if (res == z3::unknown) return unknownResult(r, s.solver());
-        if (res == z3::unsat) break;
-        z3::model m = s.solver().get_model();
-        std::vector<std::int64_t> values;
-        z3::expr_vector differs(s.ctx());
-        for (const auto& e : s.observed()) {
-            std::int64_t v = modelValue(m, e);
-            values.push_back(v);
-            differs.push_back(e != s.ctx().bv_val(static_cast<int64_t>(v), 32));
-        }
-        if (!seen.insert(values).second) throw std::logic_error("blocking clause failed");
-        if (differs.empty()) break; // nothing observed: one (empty) state
-        s.solver().add(z3::mk_or(differs));
-    }
-    setStates(r, p, seen);
-}
-
-/** Deadlock, Unknown or nothing special; fills `r` and returns true when the test stops here. */
-bool stopsEarly(CheckResult& r, Z3Session& s, const ir::Program& p) {
-    z3::check_result any = s.check(s.assumptions(false));
-    if (any == z3::unknown) {
-        unknownResult(r, s.solver());
-        return true;
-    }
-    if (any == z3::unsat) {
-        // Unless executions exist that the unroll bound or a spin left out.
-        if (!p.cuts.empty() &&
-            s.check(withLiteral(s.assumptions(false, {}, true, true), s.anyCut())) == z3::sat) {
-            r.observation = Observation::Unknown;
-            r.unknownReason = noExecutionWithinBound(p);
-            return true;
-        }
-        // The model forbids every execution: herd7's States 0, and the axioms that do it.
-        std::vector<std::string> forbidding;
-        for (const auto& [name, lit] : s.axioms()) {
-            z3::check_result without = s.check(s.assumptions(false, {name}));
-            if (without == z3::unknown) {
-                unknownResult(r, s.solver());
-                return true;
-            }
-            if (without == z3::sat) forbidding.push_back(name);
-        }
-        std::sort(forbidding.begin(), forbidding.end());
-        setStates(r, p, {});
-        r.forbiddenBy = forbidding;
-        return true;
-    }
-    z3::check_result live = s.check(s.assumptions(true));
-    if (live == z3::unknown) {
-        unknownResult(r, s.solver());
-        return true;
-    }
-    if (live == z3::unsat) {
-        r.observation = Observation::Deadlock;
-        r.deadlockedWaits = blockedWaits(s, p);
-        return true;
-    }
-    return false;
+/** The final state of `m`: the observed values, in order. */
+std::vector<std::int64_t> stateOf(Z3Session& s, const z3::model& m) {
+    std::vector<std::int64_t> values;
+    for (const auto& e : s.observed())
+        values.push_back(modelValue(m, e));
+    return values;
 }
 
 /** The first witness of a flag that holds in `m`. */
@@ -111,21 +54,111 @@ std::vector<int> witnessIn(const z3::model& m, const Z3Session::Witnesses& candi
 }
 
 /**
+ * What every allowed execution the solver returns shows for free: its final state and the
+ * flags it raises. Each such model saves the query that would otherwise look for it.
+ */
+struct Harvest {
+    std::set<std::vector<std::int64_t>> states;
+    FlagWitnesses raised;
+
+    /** `finalState`: `m` is an execution that completes within the bound. */
+    void take(Z3Session& s, const z3::model& m, bool finalState = true) {
+        if (finalState) states.insert(stateOf(s, m));
+        for (std::size_t i = 0; i < s.flags().size(); ++i) {
+            const auto& [name, cond] = s.flags()[i];
+            if (raised.count(name) || !m.eval(cond, true).is_true()) continue;
+            raised[name].insert(witnessIn(m, s.flagWitnesses()[i]));
+        }
+    }
+};
+
+/**
+ * One solver answer per distinct final state, each excluded by a blocking clause; the states
+ * already found are excluded first.
+ */
+void enumerate(CheckResult& r, Z3Session& s, const ir::Program& p, Harvest& found) {
+    z3::expr_vector assumptions = s.assumptions(true);
+    auto exclude = [&](const std::vector<std::int64_t>& values) {
+        z3::expr_vector differs(s.ctx());
+        for (std::size_t i = 0; i < values.size(); ++i)
+            differs.push_back(s.observed()[i] !=
+                              s.ctx().bv_val(static_cast<int64_t>(values[i]), 32));
+        if (!differs.empty()) s.solver().add(z3::mk_or(differs));
+    };
+    for (const auto& values : found.states)
+        exclude(values);
+    // With nothing observed there is one (empty) state, found by the first query already.
+    while (!s.observed().empty()) {
+        z3::check_result res = s.check(assumptions, "states");
+        if (res == z3::unknown) return unknownResult(r, s.solver());
+        if (res == z3::unsat) break;
+        std::vector<std::int64_t> values = stateOf(s, s.solver().get_model());
+        if (!found.states.insert(values).second) throw std::logic_error("blocking clause failed");
+        exclude(values);
+    }
+    setStates(r, p, found.states);
+}
+
+/** The model forbids every execution: herd7's States 0, and the axioms that do it. */
+void noExecution(CheckResult& r, Z3Session& s, const ir::Program& p) {
+    std::vector<std::string> forbidding;
+    for (const auto& [name, lit] : s.axioms()) {
+        z3::check_result without = s.check(s.assumptions(false, {name}), "forbidding axioms");
+        if (without == z3::unknown) return unknownResult(r, s.solver());
+        if (without == z3::sat) forbidding.push_back(name);
+    }
+    std::sort(forbidding.begin(), forbidding.end());
+    setStates(r, p, {});
+    r.forbiddenBy = forbidding;
+}
+
+/**
+ * Deadlock, Unknown or nothing special; fills `r` and returns true when the test stops here.
+ * The first query asks for an execution that completes: its answer is the usual one and its
+ * model a first state, so executions that need not complete are asked about only when none does.
+ */
+bool stopsEarly(CheckResult& r, Z3Session& s, const ir::Program& p, Harvest& found) {
+    z3::check_result live = s.check(s.assumptions(true), "first execution");
+    if (live == z3::sat) {
+        found.take(s, s.solver().get_model());
+        return false;
+    }
+    z3::check_result any = live == z3::unknown ? live : s.check(s.assumptions(false), "deadlock");
+    if (any == z3::unknown) {
+        unknownResult(r, s.solver());
+        return true;
+    }
+    if (any == z3::sat) {
+        r.observation = Observation::Deadlock;
+        r.deadlockedWaits = blockedWaits(s, p);
+        return true;
+    }
+    // Unless executions exist that the unroll bound or a spin left out.
+    if (!p.cuts.empty() && s.check(withLiteral(s.assumptions(false, {}, true, true), s.anyCut()),
+                                   "unroll bound") == z3::sat) {
+        r.observation = Observation::Unknown;
+        r.unknownReason = noExecutionWithinBound(p);
+        return true;
+    }
+    noExecution(r, s, p);
+    return true;
+}
+
+/**
  * Flags raised by the executions `base` allows (plus `extra`), skipping those already raised.
  * Returns false when the solver gives up (r is then Unknown).
  */
-bool collectFlags(CheckResult& r, Z3Session& s, const z3::expr_vector& base,
-                  FlagWitnesses& raised) {
+bool collectFlags(CheckResult& r, Z3Session& s, const z3::expr_vector& base, Harvest& found,
+                  bool finalStates, const char* purpose) {
     for (std::size_t i = 0; i < s.flags().size(); ++i) {
         const auto& [name, cond] = s.flags()[i];
-        if (raised.count(name)) continue;
-        z3::check_result fr = s.check(withLiteral(base, cond));
+        if (found.raised.count(name)) continue;
+        z3::check_result fr = s.check(withLiteral(base, cond), purpose);
         if (fr == z3::unknown) {
             unknownResult(r, s.solver());
             return false;
         }
-        if (fr == z3::sat)
-            raised[name].insert(witnessIn(s.solver().get_model(), s.flagWitnesses()[i]));
+        if (fr == z3::sat) found.take(s, s.solver().get_model(), finalStates);
     }
     return true;
 }
@@ -136,7 +169,8 @@ bool collectFlags(CheckResult& r, Z3Session& s, const z3::expr_vector& base,
  * in real time rules hangs out for correct protocols in well under a second, where the
  * query with the model takes a minute on the kernel protocols; unknown counts as "maybe".
  */
-bool programMayHang(z3::context& ctx, const ir::Program& p, const Budget& budget) {
+bool programMayHang(z3::context& ctx, const ir::Program& p, const Budget& budget,
+                    std::vector<report::QueryTime>* times) {
     ProgramEncoder pe(ctx, p, true, &budget);
     z3::solver s(ctx);
     z3::params params(ctx);
@@ -150,7 +184,13 @@ bool programMayHang(z3::context& ctx, const ir::Program& p, const Budget& budget
     for (const auto& [g, b] : pe.stuckGates())
         stuck.push_back(b);
     s.add(z3::mk_or(stuck));
-    return s.check() != z3::unsat;
+    const auto began = std::chrono::steady_clock::now();
+    z3::check_result answer = s.check();
+    if (times != nullptr)
+        recordQuery(
+            *times, "hang pre-check", answer,
+            std::chrono::duration<double>(std::chrono::steady_clock::now() - began).count());
+    return answer != z3::unsat;
 }
 
 /**
@@ -160,13 +200,13 @@ bool programMayHang(z3::context& ctx, const ir::Program& p, const Budget& budget
  */
 template <class Key, class Candidates>
 bool everyPossible(CheckResult& r, Z3Session& s, const z3::expr_vector& base,
-                   const Candidates& candidates, std::set<Key>& found) {
+                   const Candidates& candidates, std::set<Key>& found, const char* purpose) {
     while (true) {
         z3::expr_vector open(s.ctx());
         for (const auto& [k, b] : candidates)
             if (!found.count(k)) open.push_back(b);
         if (open.empty()) return true;
-        z3::check_result res = s.check(withLiteral(base, z3::mk_or(open)));
+        z3::check_result res = s.check(withLiteral(base, z3::mk_or(open)), purpose);
         if (res == z3::unknown) {
             unknownResult(r, s.solver());
             return false;
@@ -185,9 +225,10 @@ bool everyPossible(CheckResult& r, Z3Session& s, const z3::expr_vector& base,
  */
 bool findHangs(CheckResult& r, z3::context& ctx, const ir::Program& p,
                const cat::ResolvedModel& model, const CheckOptions& options, const Budget& budget,
-               FlagWitnesses& raised, std::size_t& queries) {
-    if (ir::chosenGates(p).empty() || !programMayHang(ctx, p, budget)) return true;
+               Harvest& found, std::size_t& queries, std::vector<report::QueryTime>* times) {
+    if (ir::chosenGates(p).empty() || !programMayHang(ctx, p, budget, times)) return true;
     Z3Session h(ctx, p, model, options, true, &budget);
+    h.timeQueries(times);
     struct CountOnExit { // the hang session's queries, whichever way this returns
         std::size_t& to;
         const Z3Session& from;
@@ -195,14 +236,15 @@ bool findHangs(CheckResult& r, z3::context& ctx, const ir::Program& p,
     } count{queries, h};
     z3::expr_vector base = h.assumptions(false);
     std::set<int> hanging;
-    if (!everyPossible(r, h, base, h.encoder().stuckGates(), hanging)) return false;
+    if (!everyPossible(r, h, base, h.encoder().stuckGates(), hanging, "hanging gates"))
+        return false;
     for (int g : hanging)
-        raised[kHangFlag].insert({g});
+        found.raised[kHangFlag].insert({g});
     if (hanging.empty()) return true;
     z3::expr_vector any(ctx);
     for (const auto& [w, b] : h.encoder().blocked())
         any.push_back(b);
-    return collectFlags(r, h, withLiteral(base, z3::mk_or(any)), raised);
+    return collectFlags(r, h, withLiteral(base, z3::mk_or(any)), found, false, "hang flags");
 }
 
 /**
@@ -211,27 +253,29 @@ bool findHangs(CheckResult& r, z3::context& ctx, const ir::Program& p,
  * solver gives up.
  */
 bool findBoundReached(CheckResult& r, Z3Session& s, std::set<std::size_t>& reached) {
-    return everyPossible(r, s, s.assumptions(true, {}, true), s.boundCuts(), reached);
+    return everyPossible(r, s, s.assumptions(true, {}, true), s.boundCuts(), reached,
+                         "unroll bound");
 }
 
 /** Every query of one test, in order; stops where the answer is complete or Unknown. */
 void runQueries(CheckResult& r, z3::context& ctx, Z3Session& s, const ir::Program& p,
                 const cat::ResolvedModel& model, const CheckOptions& options, const Budget& budget,
                 std::size_t& hangQueries) {
+    std::vector<report::QueryTime>* times = s.queryTimeSink();
     std::set<std::size_t> beyond;
-    if (stopsEarly(r, s, p)) {
+    Harvest found;
+    if (stopsEarly(r, s, p, found)) {
         if (r.observation == Observation::Deadlock && findBoundReached(r, s, beyond))
             setBoundReached(r, p, beyond);
         return;
     }
     // Flags first: enumeration adds blocking clauses that would hide executions.
-    FlagWitnesses raised;
-    if (!collectFlags(r, s, s.assumptions(true), raised)) return;
+    if (!collectFlags(r, s, s.assumptions(true), found, true, "flags")) return;
     if (!findBoundReached(r, s, beyond)) return;
-    enumerate(r, s, p);
+    enumerate(r, s, p, found);
     if (r.observation == Observation::Unknown) return;
-    if (!findHangs(r, ctx, p, model, options, budget, raised, hangQueries)) return;
-    setFlags(r, p, model, raised);
+    if (!findHangs(r, ctx, p, model, options, budget, found, hangQueries, times)) return;
+    setFlags(r, p, model, found.raised);
     setBoundReached(r, p, beyond);
 }
 
@@ -260,19 +304,26 @@ report::Stats statsOf(Z3Session& s, const ir::Program& p, std::size_t hangQuerie
 
 } // namespace
 
-/** Z3's allocator cap is one per process: the first check's --memory-limit sets it. */
-static void capZ3Memory(std::size_t mib) {
+/**
+ * Z3's global parameters, one set per process: the first check's --memory-limit caps the
+ * allocator. Arithmetic: Z3 4.8's older simplex solver (smt.arith.solver=2) proves the kernel
+ * protocols' real-time and mbarrier-order queries faster than its default (6): on the
+ * TMA-UMMA ring 2x8 the hang pre-check takes 2.4 s instead of 4.5 s, 2x12 43 s instead of
+ * 201 s (bench/results.md); the corpus takes the same time.
+ */
+static void configureZ3(std::size_t mib) {
     static std::once_flag once;
     std::call_once(once, [mib] {
         if (mib > 0)
             z3::set_param("memory_max_size",
                           static_cast<int>(std::min<std::size_t>(mib, 1U << 30U)));
+        z3::set_param("smt.arith.solver", 2);
     });
 }
 
 void Z3Engine::search(const ir::Program& program, const cat::ResolvedModel& model,
                       const CheckOptions& options, Clock::time_point start, CheckResult& r) const {
-    capZ3Memory(options.memoryLimitMiB);
+    configureZ3(options.memoryLimitMiB);
     // Z3 bounds each query by the limit; the caller holds the test as a whole to it.
     z3::context ctx;
     const Clock::time_point began = Clock::now();
@@ -281,9 +332,13 @@ void Z3Engine::search(const ir::Program& program, const cat::ResolvedModel& mode
         Z3Session s(ctx, program, model, options, false, &budget);
         const Clock::time_point encoded = Clock::now();
         std::size_t hangQueries = 0;
+        std::vector<report::QueryTime> times;
+        if (options.stats) s.timeQueries(&times);
         runQueries(r, ctx, s, program, model, options, budget, hangQueries);
-        if (options.stats)
+        if (options.stats) {
             r.stats = statsOf(s, program, hangQueries, {start, began, encoded, Clock::now()});
+            r.stats->queryTimes = times;
+        }
     } catch (const z3::exception& e) {
         r.observation = Observation::Unknown;
         r.unknownReason = std::string("Z3: ") + e.msg();

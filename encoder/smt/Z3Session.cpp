@@ -7,6 +7,7 @@
 #include "smt/AxiomEncoder.hpp"
 
 #include <algorithm>
+#include <chrono>
 #include <map>
 #include <set>
 
@@ -109,7 +110,16 @@ void countEncoding(const z3::solver& s, report::Stats& stats) {
     }
 }
 
-z3::check_result Z3Session::check(const z3::expr_vector& assumptions) {
+void recordQuery(std::vector<report::QueryTime>& times, const char* purpose,
+                 z3::check_result answer, double seconds) {
+    auto it = std::find_if(times.begin(), times.end(),
+                           [&](const report::QueryTime& q) { return q.purpose == purpose; });
+    if (it == times.end()) it = times.insert(times.end(), report::QueryTime{purpose});
+    ++(answer == z3::sat ? it->sat : answer == z3::unsat ? it->unsat : it->unknown);
+    it->seconds += seconds;
+}
+
+z3::check_result Z3Session::check(const z3::expr_vector& assumptions, const char* purpose) {
     ++queries_;
     if (budget_ != nullptr && budget_->timed()) {
         // Each query gets what is left of the test's time, not the whole limit again.
@@ -118,7 +128,13 @@ z3::check_result Z3Session::check(const z3::expr_vector& assumptions) {
         params.set("timeout", budget_->millisLeft());
         solver_.set(params);
     }
-    return solver_.check(assumptions);
+    const auto start = std::chrono::steady_clock::now();
+    z3::check_result answer = solver_.check(assumptions);
+    if (queryTimes_ != nullptr)
+        recordQuery(
+            *queryTimes_, purpose, answer,
+            std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
+    return answer;
 }
 
 z3::expr_vector withLiteral(const z3::expr_vector& base, const z3::expr& extra) {

@@ -51,8 +51,11 @@ public:
     /** The execution a satisfying model describes, in the explicit engine's terms. */
     Choices choices(const z3::model& m);
 
-    /** solver().check(assumptions), counted for --stats. */
-    z3::check_result check(const z3::expr_vector& assumptions);
+    /** solver().check(assumptions), counted and (with timeQueries) timed under `purpose`. */
+    z3::check_result check(const z3::expr_vector& assumptions, const char* purpose = "other");
+    /** --stats: each later query's time goes to `sink`, by purpose. */
+    void timeQueries(std::vector<report::QueryTime>* sink) { queryTimes_ = sink; }
+    std::vector<report::QueryTime>* queryTimeSink() const { return queryTimes_; }
     std::size_t queries() const { return queries_; }
     /** With CheckOptions::stats: may/must pairs of each relation the model defines. */
     const std::vector<report::RelationSize>& relationSizes() const { return relationSizes_; }
@@ -69,9 +72,14 @@ private:
     std::vector<std::pair<std::size_t, z3::expr>> boundCuts_;
     std::vector<z3::expr> observed_;
     std::size_t queries_ = 0;
+    std::vector<report::QueryTime>* queryTimes_ = nullptr;
     const Budget* budget_;
     std::vector<report::RelationSize> relationSizes_;
 };
+
+/** Adds one query's answer and seconds to the entry for `purpose`. */
+void recordQuery(std::vector<report::QueryTime>& times, const char* purpose,
+                 z3::check_result answer, double seconds);
 
 /** Counts the uninterpreted constants of the solver's assertions, by sort, into `stats`. */
 void countEncoding(const z3::solver& s, report::Stats& stats);

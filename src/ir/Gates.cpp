@@ -134,7 +134,7 @@ std::vector<std::pair<int, int>> realTimePairs(const Program& p) {
     return out;
 }
 
-std::vector<std::pair<int, int>> realTimeOrder(const Program& p) {
+std::vector<std::vector<bool>> realTimeReach(const Program& p) {
     std::size_t n = p.events.size();
     std::vector<std::vector<int>> next(n);
     for (const auto& [a, b] : realTimePairs(p))
@@ -151,6 +151,15 @@ std::vector<std::pair<int, int>> realTimeOrder(const Program& p) {
                 if (reach[static_cast<std::size_t>(b)][c]) reach[a][c] = true;
         }
     }
+    return reach;
+}
+
+std::vector<std::pair<int, int>> realTimeOrder(const Program& p) {
+    std::size_t n = p.events.size();
+    std::vector<std::vector<int>> next(n);
+    for (const auto& [a, b] : realTimePairs(p))
+        next[static_cast<std::size_t>(a)].push_back(b);
+    const std::vector<std::vector<bool>> reach = realTimeReach(p);
     // The transitive reduction: a pair implied by a longer path adds no real-time constraint
     // (po alone has a quadratic number of pairs, its reduction a linear one).
     std::vector<std::pair<int, int>> out;

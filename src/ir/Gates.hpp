@@ -48,6 +48,9 @@ std::vector<std::pair<int, int>> realTimePairs(const Program& p);
  *  happen from the reduced order would lose the order around it. */
 std::vector<std::pair<int, int>> realTimeOrder(const Program& p);
 
+/** reach[a][b]: the real-time pairs of realTimeOrder order a before b, transitively. */
+std::vector<std::vector<bool>> realTimeReach(const Program& p);
+
 /** The blocking mbarrier waits of the program (Chosen gates), in id order. */
 std::vector<int> chosenGates(const Program& p);
 

@@ -58,6 +58,13 @@ struct RelationSize {
 };
 
 /** What checking cost (`check --stats`): sizes of the program and its encoding, times. */
+/** Solver time spent on one purpose (the first execution, flags, states, hangs, ...). */
+struct QueryTime {
+    std::string purpose;
+    std::size_t sat = 0, unsat = 0, unknown = 0;
+    double seconds = 0;
+};
+
 struct Stats {
     std::size_t threads = 0;
     std::size_t events = 0;
@@ -71,6 +78,7 @@ struct Stats {
     std::size_t bitVectorVars = 0;
     std::vector<RelationSize> relations; ///< the model's named relations, in definition order
     std::vector<std::pair<std::string, std::string>> solver; ///< Z3's statistics, key and value
+    std::vector<QueryTime> queryTimes; ///< by purpose, in the order first asked
 };
 
 /** The test under another reading of the PTX text: one built-in variant model (`--readings`). */

@@ -47,6 +47,17 @@ void printStats(std::ostream& out, const std::string& testName, const Stats& s, 
     if (!withTimes) return;
     out << fmt::format("Stats {} time: lower {:.3f} s, encode {:.3f} s, solve {:.3f} s\n", testName,
                        s.lowerSeconds, s.encodeSeconds, s.solveSeconds);
+    if (!s.queryTimes.empty()) {
+        out << "Stats " << testName << " queries:";
+        const char* between = " ";
+        for (const QueryTime& q : s.queryTimes) {
+            out << fmt::format("{}{} {:.3f} s ({} sat, {} unsat{})", between, q.purpose, q.seconds,
+                               q.sat, q.unsat,
+                               q.unknown > 0 ? fmt::format(", {} unknown", q.unknown) : "");
+            between = "; ";
+        }
+        out << '\n';
+    }
     out << "Stats " << testName << " z3:";
     for (const auto& [key, value] : s.solver)
         out << ' ' << key << '=' << value;
@@ -67,6 +78,14 @@ nlohmann::ordered_json statsJson(const Stats& s, bool withTimes) {
     if (!withTimes) return j;
     j["seconds"] = {
         {"lower", s.lowerSeconds}, {"encode", s.encodeSeconds}, {"solve", s.solveSeconds}};
+    nlohmann::ordered_json queries = nlohmann::ordered_json::array();
+    for (const QueryTime& q : s.queryTimes)
+        queries.push_back({{"purpose", q.purpose},
+                           {"sat", q.sat},
+                           {"unsat", q.unsat},
+                           {"unknown", q.unknown},
+                           {"seconds", q.seconds}});
+    j["query_seconds"] = queries;
     nlohmann::ordered_json z3 = nlohmann::ordered_json::object();
     for (const auto& [key, value] : s.solver)
         z3[key] = value;
