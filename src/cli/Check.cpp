@@ -1,13 +1,13 @@
 // `ptxmc check`: parse, check and report each test; exit status sums up the whole run.
 #include "cli/Check.hpp"
 
-#include "cat/EmbeddedModel.hpp"
 #include "cat/Resolver.hpp"
 #include "cli/CommonOptions.hpp"
 #include "cli/Inputs.hpp"
 #include "cli/ModelArg.hpp"
 #include "cli/Parallel.hpp"
 #include "cli/Progress.hpp"
+#include "cli/Readings.hpp"
 #include "engine/Budget.hpp"
 #include "engine/Check.hpp"
 #include "litmus/Parser.hpp"
@@ -103,46 +103,6 @@ void applyLimits(report::CheckResult& r, double seconds, const engine::CheckOpti
     r.deadlockedWaits.clear();
     r.positive = r.negative = 0;
     r.ok = false;
-}
-
-/** A built-in variant model of the default one: another reading of the PTX text. */
-struct Reading {
-    std::string name; ///< "variants/q5-completion-orders-proxies.cat"
-    std::shared_ptr<const cat::ResolvedModel> model;
-};
-
-/** Every model under model/variants, built in, in name order. */
-std::vector<Reading> builtInReadings() {
-    std::vector<Reading> out;
-    for (const auto& f : cat::embeddedModelFiles())
-        if (f.path.rfind("variants/", 0) == 0) out.push_back({f.path, loadModelArg(f.path)});
-    std::sort(out.begin(), out.end(),
-              [](const Reading& a, const Reading& b) { return a.name < b.name; });
-    return out;
-}
-
-std::vector<std::string> flagNames(const report::CheckResult& r) {
-    std::vector<std::string> names;
-    for (const auto& f : r.flags)
-        names.push_back(f.name);
-    std::sort(names.begin(), names.end());
-    return names;
-}
-
-/** The readings under which `program`'s answer differs from `base`'s. */
-std::vector<report::ReadingResult> readingsOf(const ir::Program& program,
-                                              const report::CheckResult& base,
-                                              const std::vector<Reading>& readings,
-                                              const engine::CheckOptions& options) {
-    std::vector<report::ReadingResult> out;
-    for (const Reading& reading : readings) {
-        report::CheckResult r = engine::check(program, *reading.model, options);
-        report::ReadingResult v{reading.name, r.observation, flagNames(r), r.states.size()};
-        if (v.observation != base.observation || v.flags != flagNames(base) ||
-            v.states != base.states.size())
-            out.push_back(std::move(v));
-    }
-    return out;
 }
 
 Outcome checkOne(const std::string& path, const cat::ResolvedModel& model,

@@ -8,6 +8,7 @@
 #include "cli/Fences.hpp"
 #include "cli/GenCuda.hpp"
 #include "cli/Matrix.hpp"
+#include "cli/Patterns.hpp"
 #include "support/SourceLoc.hpp"
 
 #include <CLI/CLI.hpp>
@@ -81,6 +82,7 @@ int main(int argc, char** argv) {
     ptxmc::cli::setupExplain(app);
     ptxmc::cli::setupDifferential(app);
     ptxmc::cli::setupFences(app);
+    ptxmc::cli::setupPatterns(app);
     if (auto unknown = unknownSubcommand(app, argc, argv)) {
         std::cerr << *unknown << '\n';
         return 2;
