@@ -16,6 +16,8 @@ const char* toString(Verdict v) {
     switch (v) {
     case Verdict::Unsound:
         return "unsound";
+    case Verdict::Undefined:
+        return "undefined";
     case Verdict::Confirmed:
         return "confirmed";
     case Verdict::Inconclusive:
@@ -126,7 +128,20 @@ Comparison classifyOne(const HwTest& t, const ModelAnswer& m) {
         return c;
     }
     if (!c.unsound.empty()) {
-        c.verdict = Verdict::Unsound;
+        // Executions the model flags (every flag but hang) have undefined behaviour: the PTX
+        // text promises nothing about what they compute, so an outcome outside the model's
+        // states may come from one of them (litmus/README.md, "Program errors").
+        std::vector<std::string> undefined;
+        for (const auto& f : r.flags)
+            if (f.name != "hang") undefined.push_back(f.name);
+        c.verdict = undefined.empty() ? Verdict::Unsound : Verdict::Undefined;
+        if (!undefined.empty()) {
+            std::string names;
+            for (const std::string& n : undefined)
+                names += (names.empty() ? "" : ", ") + n;
+            c.note = "forbidden states seen, but the model flags undefined behaviour (" + names +
+                     "): no guarantee applies";
+        }
         return c;
     }
     if (modelWeak) {
@@ -234,6 +249,7 @@ std::string markdownReport(const HwRun& run, const std::vector<Comparison>& rows
             os << "-";
         os << " | **" << toString(c.verdict) << "**";
         if (c.verdict == Verdict::Unseen) os << " (rate < " << sci(c.bound) << ")";
+        if (c.verdict == Verdict::Undefined) os << " (" << c.note << ")";
         if (c.verdict == Verdict::Unsound)
             os << " (" << c.unsound.size() << " forbidden state"
                << (c.unsound.size() == 1 ? "" : "s") << ")";

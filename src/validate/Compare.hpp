@@ -12,6 +12,7 @@ namespace ptxmc::validate {
 
 enum class Verdict {
     Unsound,      ///< an outcome the model forbids was observed: a model (or harness) bug
+    Undefined,    ///< a forbidden outcome observed where the model flags undefined behaviour
     Confirmed,    ///< forbidden weak outcome never seen, and its mutant's weak outcome was
     Inconclusive, ///< forbidden weak outcome never seen, but neither was its mutant's
     Seen,         ///< allowed weak outcome observed

@@ -15,7 +15,21 @@ struct Hist {
     unsigned* overflow;         ///< outcomes that found no free entry
     unsigned capacity;          ///< a power of two
     unsigned width;             ///< values per entry
+    unsigned tag;               ///< the launch's environment (kEnv* bits), kept in the flags' high
+                                ///< bits so the runner can say which incantation saw what
 };
+
+/** Environment bits of a launch (Hist::tag): which incantations it drew. */
+constexpr unsigned kEnvSparse = 1;      ///< few teams, stress CTAs fill every SM beside them
+constexpr unsigned kEnvPrime = 2;       ///< testing warps load their team's global lines into L1
+constexpr unsigned kEnvAlign = 4;       ///< testing warps of an SM start on one clock64 edge
+constexpr unsigned kEnvTeamLines = 8;   ///< global slots kept within the team (shared lines)
+constexpr unsigned kEnvStressShift = 4; ///< bits 4-5: 0 without stress, else 1 + kStress*
+constexpr unsigned kEnvFlagShift = 8;   ///< where the tag sits in an outcome's flags
+
+/** What stress CTAs hammer. */
+constexpr unsigned kStressScratch = 0; ///< a few scratch lines (GPUHarbor's patterns)
+constexpr unsigned kStressSm = 1;      ///< the SM: shared-memory bank conflicts and L1 refills
 
 /**
  * Everything one launch needs. The host draws the random parts (permutations, delays, stress)
@@ -40,6 +54,18 @@ struct Launch {
     unsigned jitter; ///< chance (of 256) of a delay between two instructions
     unsigned stressIters, stressPattern, stressLines, scratchWords;
     unsigned syncTarget, useSync;
+    // Incantations of harness 2, drawn per launch by runner.cu (see TestRun::environment)
+    unsigned stressKind;            ///< kStress*: what stress CTAs hammer
+    unsigned layout;                ///< 0: global slots scattered over all instances; 1: in-team
+    unsigned teamInstances;         ///< instances per team
+    unsigned globalLocs, slotWords; ///< the test's global locations, words per slot
+    unsigned litmusClusters;        ///< hardware clusters per team
+    unsigned clusterSize;           ///< CTAs per hardware cluster
+    unsigned sharedBytes;           ///< dynamic shared memory per CTA
+    unsigned prime;                 ///< load the team's global lines into L1 before the body
+    unsigned alignShift;            ///< 0, or start on a clock64 multiple of 2^alignShift
+    unsigned alignSpread;           ///< then a per-warp offset below this many cycles
+    unsigned long long stressNs;    ///< stress stops after this long (ns; 0 = never, as harness 1)
 };
 
 } // namespace litmus

@@ -44,12 +44,37 @@ __device__ __forceinline__ unsigned long long globalTimer() {
     return t;
 }
 
+/**
+ * In-team layout (Launch::layout 1): a team's slots are its own, so the lines a team touches hold
+ * only its instances' locations (several instances of one CTA share each line). globalMul is
+ * coprime to teams x teamInstances, hence to teamInstances: still a bijection per location.
+ * Out of line, so that the generated code around it keeps harness 1's registers and timing.
+ */
+static __device__ __noinline__ unsigned teamSlot(const Launch& p, unsigned inst, unsigned loc) {
+    const unsigned n = p.teamInstances, team = inst / n;
+    const unsigned slot = permute(inst % n, n, p.globalMul % n, p.globalAdd);
+    return team * n + (slot + loc * p.globalStep) % n;
+}
+
 /** The word of global location `loc` of instance `inst`: slots are permuted per launch. */
 __device__ __forceinline__ unsigned* globalCell(const Launch& p, unsigned inst, unsigned loc,
                                                 unsigned locs, unsigned slotWords) {
-    unsigned slot = permute(inst, p.instances, p.globalMul, p.globalAdd);
-    slot = (slot + loc * p.globalStep) % p.instances;
+    unsigned slot;
+    if (p.layout == 1) {
+        slot = teamSlot(p, inst, loc);
+    } else {
+        slot = permute(inst, p.instances, p.globalMul, p.globalAdd);
+        slot = (slot + loc * p.globalStep) % p.instances;
+    }
     return p.gmem + (static_cast<unsigned long long>(slot) * locs + loc) * slotWords;
+}
+
+/** The team of this CTA (as the generated kernel computes it), or -1 in a stress CTA. */
+__device__ __forceinline__ int teamOfThisCta(const Launch& p) {
+    const unsigned hw = p.clusterSize > 1 ? clusterIndex() : blockIdx.x;
+    const unsigned role = permute(hw, p.clusters, p.clusterMul, p.clusterAdd);
+    const unsigned per = p.litmusClusters ? p.litmusClusters : 1u;
+    return role < p.teams * per ? static_cast<int>(role / per) : -1;
 }
 
 /** Byte offset of an instance's slot in a shared region (slots permuted per launch). */
@@ -164,8 +189,46 @@ __device__ __forceinline__ void startLine(const Launch& p) {
     __syncwarp();
 }
 
+/**
+ * Pre-stress on the tested lines: the warp loads every global cell of its team (L1-allocating
+ * weak loads whose values are dropped), so the body's weak and .cta loads may hit lines that
+ * the SM's L1 holds while other threads' stores are in flight. Reads only: no value changes.
+ */
+static __device__ __noinline__ void primeLines(const Launch& p) {
+    const int team = teamOfThisCta(p);
+    if (team < 0 || p.globalLocs == 0) return;
+    const unsigned n = p.teamInstances, cells = n * p.globalLocs, lane = threadIdx.x & 31u;
+    for (unsigned c = lane; c < cells; c += 32) {
+        const unsigned inst = static_cast<unsigned>(team) * n + c / p.globalLocs;
+        const unsigned* a = globalCell(p, inst, c % p.globalLocs, p.globalLocs, p.slotWords);
+        unsigned dropped;
+        asm volatile("ld.global.ca.b32 %0, [%1];" : "=r"(dropped) : "l"(a));
+        (void)dropped;
+    }
+}
+
+/**
+ * Clock-based start: the testing warps of one SM (clock64 is the SM's own counter) wait for the
+ * same edge, a multiple of 2^alignShift cycles, then each waits its own random offset below
+ * alignSpread cycles: fine-grained random interleavings between the threads of one CTA.
+ */
+static __device__ __noinline__ void alignStart(const Launch& p, unsigned warpKey) {
+    const long long edge = ((clock64() >> p.alignShift) + 1) << p.alignShift;
+    while (clock64() < edge) {
+    }
+    if (p.alignSpread > 1) {
+        const unsigned long long r = mix(p.seed, 0xa11900000ull + warpKey);
+        spin(static_cast<unsigned>(r % p.alignSpread));
+    }
+}
+
 /** A random pre-delay per warp (warp stagger), drawn per launch. */
 __device__ __forceinline__ void preDelay(const Launch& p, unsigned warpKey) {
+    if (p.prime) primeLines(p);
+    if (p.alignShift) {
+        alignStart(p, warpKey);
+        return;
+    }
     if (p.preDelay == 0) return;
     unsigned long long r = mix(p.seed, 0x51ed0000ull + warpKey);
     if ((r & 3) == 0) return; // a quarter of the warps start at once
@@ -184,16 +247,55 @@ __device__ __forceinline__ void jitter(const Launch& p, unsigned warpKey, unsign
     if ((r & 0xff) < p.jitter) spin(static_cast<unsigned>((r >> 8) & 255u));
 }
 
+/** True once stress has run p.stressNs (0: no bound, harness 1's classic launches): a wait of a
+ * testing CTA must never be held up for anything like its 2 ms deadline. */
+__device__ __forceinline__ bool stressOver(const Launch& p, unsigned long long start, unsigned i) {
+    return p.stressNs && (i & 15u) == 15u && globalTimer() - start > p.stressNs;
+}
+
+/**
+ * SM-local stress (stress CTAs share SMs with testing CTAs): half the warps hammer their CTA's
+ * own shared memory with 32-way bank conflicts (the SM's shared-memory pipeline is shared), half
+ * stream loads through L1 over a 4 MiB scratch area (evicting and refilling L1 lines).
+ */
+static __device__ __noinline__ void smStress(const Launch& p) {
+    const unsigned lane = threadIdx.x & 31u, warp = threadIdx.x >> 5;
+    const unsigned words = (p.sharedBytes < 4096u ? p.sharedBytes : 4096u) / 4u;
+    const unsigned long long start = globalTimer();
+    if ((warp & 1) == 0 && words >= 32) {
+        const unsigned base = sharedBase();
+        for (unsigned i = 0; i < p.stressIters && !stressOver(p, start, i); ++i) {
+            const unsigned a = base + ((lane * 32u + i) % words) * 4u;
+            sharedStore(a, sharedLoad(a) + 1u);
+        }
+        return;
+    }
+    if (p.scratchWords < 1024) return;
+    unsigned v = 0;
+    const unsigned lines = p.scratchWords / 32;
+    for (unsigned i = 0; i < p.stressIters && !stressOver(p, start, i); ++i) {
+        const unsigned long long r =
+            mix(p.seed ^ 0x5111ull, (blockIdx.x * 64ull + warp) * 4096 + i);
+        const unsigned* a = p.scratch + static_cast<unsigned long long>(r % lines) * 32 + lane;
+        unsigned x;
+        asm volatile("ld.global.ca.b32 %0, [%1];" : "=r"(x) : "l"(a));
+        v += x;
+    }
+    if (v == 0x9e3779b9u) __nanosleep(1);
+}
+
 /** Stress CTAs hammer scratch lines with one of four access patterns (st;st, st;ld, ld;st, ld;ld).
  */
 static __device__ __noinline__ void stress(const Launch& p) {
+    if (p.stressKind == kStressSm) return smStress(p);
     if (p.stressIters == 0 || p.scratchWords < 64) return;
     unsigned lines = p.scratchWords / 64;
     unsigned long long r = mix(p.seed, 0x5eed0000ull + blockIdx.x);
     unsigned line = static_cast<unsigned>(r % (p.stressLines ? p.stressLines : 1)) % lines;
     volatile unsigned* base = p.scratch + static_cast<unsigned long long>(line) * 64;
     unsigned lane = threadIdx.x & 31, v = 0;
-    for (unsigned i = 0; i < p.stressIters; ++i) {
+    const unsigned long long start = p.stressNs ? globalTimer() : 0;
+    for (unsigned i = 0; i < p.stressIters && !stressOver(p, start, i); ++i) {
         switch (p.stressPattern & 3) {
         case 0:
             base[lane] = i;
@@ -238,6 +340,7 @@ __device__ __forceinline__ unsigned long long outcomeKey(const int* v, int n, un
 
 /** Adds one instance's outcome; warps aggregate equal outcomes first to spare atomics. */
 static __device__ void histAdd(const Hist& h, const int* v, int n, unsigned flags, bool active) {
+    flags |= h.tag << kEnvFlagShift; // the runner strips it again (per-incantation counts)
     unsigned long long key = active ? outcomeKey(v, n, flags) : 0ull;
     unsigned mask = __activemask();
     unsigned same = __match_any_sync(mask, key);

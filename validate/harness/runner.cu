@@ -33,18 +33,21 @@ struct Options {
     int device = 0;
     double totalSeconds = 0;  // shared among the tests; 0 = --seconds each
     double hangSeconds = 120; // a worker without progress this long is killed
+    bool classic = false;     // every launch in harness 1's environment (for comparisons)
 };
 
 const char* const kUsage =
     R"(usage: litmus-runner [--seed N] [--seconds S | --total-seconds T] [--launches N]
-                     [--out DIR] [--work DIR] [--device N] [--hang-seconds H] [--list]
-                     [FILTER...]
+                     [--out DIR] [--work DIR] [--device N] [--hang-seconds H] [--classic]
+                     [--list] [FILTER...]
 Runs every generated litmus test linked into this runner (or those whose name contains a
 FILTER) for S seconds each (or T seconds shared by all) or N launches, and writes
 results.txt and results.json to DIR (default: $OUT, else ./out). Tests built for another
 architecture are refused, not run. A test that makes no progress for H seconds (default 120)
 is killed and reported as an error; the run goes on with the next test. Per-test results
-are kept in the --work folder (default DIR/parts) until they are joined.)";
+are kept in the --work folder (default DIR/parts) until they are joined. --classic draws
+every launch in harness 1's environment (no sparse launches, SM stress, in-team slots, L1
+priming or clock alignment), to compare the incantations with it.)";
 
 [[noreturn]] void usage(const char* why) {
     std::fprintf(stderr, "litmus-runner: %s\n%s\n", why, kUsage);
@@ -79,6 +82,8 @@ Options parseOptions(int argc, char** argv) {
             o.hangSeconds = std::atof(next().c_str());
         else if (a == "--list")
             o.list = true;
+        else if (a == "--classic")
+            o.classic = true;
         else if (a == "--help" || a == "-h")
             usage("help");
         else if (!a.empty() && a[0] == '-')
@@ -169,6 +174,48 @@ unsigned residentClusters(const TestInfo& t, const cudaDeviceProp& prop, TestRun
     return static_cast<unsigned>(clusters);
 }
 
+/**
+ * One line on stderr (run.log) for a test that saw any instance satisfy the condition (`env`) or
+ * get stuck (`stuck`): per incantation, those instances over the instances run, in the launches
+ * that drew it and in the others.
+ */
+void envReport(const TestInfo& t, const std::vector<unsigned long long>& inst,
+               const std::vector<unsigned long long>& pos, const char* what) {
+    unsigned long long total = 0, hits = 0;
+    for (std::size_t e = 0; e < inst.size(); ++e) {
+        total += inst[e];
+        hits += pos[e];
+    }
+    if (hits == 0) return;
+    struct Knob {
+        const char* name;
+        bool (*on)(unsigned);
+    };
+    static const Knob knobs[] = {
+        {"classic", [](unsigned e) { return e == 0 || e == (1u << litmus::kEnvStressShift); }},
+        {"sparse", [](unsigned e) { return (e & litmus::kEnvSparse) != 0; }},
+        {"prime", [](unsigned e) { return (e & litmus::kEnvPrime) != 0; }},
+        {"align", [](unsigned e) { return (e & litmus::kEnvAlign) != 0; }},
+        {"team-lines", [](unsigned e) { return (e & litmus::kEnvTeamLines) != 0; }},
+        {"stress-scratch", [](unsigned e) { return (e >> litmus::kEnvStressShift) == 1; }},
+        {"stress-sm", [](unsigned e) { return (e >> litmus::kEnvStressShift) == 2; }},
+    };
+    std::string line = std::string("    ") + what + " " + t.name + ":";
+    char buf[160];
+    for (const Knob& k : knobs) {
+        unsigned long long in = 0, hit = 0;
+        for (std::size_t e = 0; e < inst.size(); ++e)
+            if (k.on(static_cast<unsigned>(e))) {
+                in += inst[e];
+                hit += pos[e];
+            }
+        std::snprintf(buf, sizeof buf, " %s %llu/%.2g (off %llu/%.2g);", k.name, hit, double(in),
+                      hits - hit, double(total - in));
+        line += buf;
+    }
+    std::fprintf(stderr, "%s\n", line.c_str());
+}
+
 void runTest(const TestInfo& t, const Options& o, const cudaDeviceProp& prop, TestRun& r) {
     r.seed = o.seed ^ nameHash(t.name);
     if (!check(t.configure(), r, "configure")) return;
@@ -211,21 +258,36 @@ void runTest(const TestInfo& t, const Options& o, const cudaDeviceProp& prop, Te
     static const unsigned delays[] = {0, 256, 2048, 8192};
     static const unsigned jitters[] = {0, 0, 16, 64};
     static const unsigned stressIters[] = {0, 64, 256, 1024};
+    static const unsigned spreads[] = {1, 16, 64, 256};
     unsigned long long syncTarget = 0;
+    p.teamInstances = perTeam;
+    p.globalLocs = t.globals;
+    p.slotWords = t.globalSlotWords;
+    p.litmusClusters = t.litmusClusters;
+    p.clusterSize = t.clusterSize;
+    p.sharedBytes = t.sharedBytes;
+    std::vector<unsigned long long> envInstances(1u << 8, 0);
     auto start = std::chrono::steady_clock::now();
     double elapsed = 0;
     const unsigned batch = 16;
     while (true) {
         for (unsigned k = 0; k < batch; ++k) {
+            // A third of the launches keep harness 1's environment (classic); the others draw
+            // each incantation of harness 2 independently.
+            const bool classic = rng.below(3) == 0 || o.classic;
+            const bool sparse = !classic && rng.below(2) == 0;
             unsigned teams = rng.below(4) == 0
                                  ? maxTeams
                                  : std::max(1u, maxTeams / 2 + rng.below(maxTeams / 2 + 1));
+            if (sparse) // occupancy sweep: 1/16 to 5/16 of the teams, stress CTAs beside them
+                teams = std::max(1u, maxTeams / 16 + rng.below(maxTeams / 4 + 1));
             teams = std::min(teams, maxTeams);
             unsigned testing = teams * t.litmusClusters;
-            bool stress = rng.below(2) == 0;
+            bool stress = sparse || rng.below(2) == 0;
             unsigned spare = resident - testing;
             unsigned stressClusters =
                 stress && spare ? rng.below(std::min(spare, testing / 4 + 1) + 1) : 0;
+            if (sparse) stressClusters = spare; // every SM gets stress CTAs beside its test
             p.seed = rng.next();
             p.teams = teams;
             p.clusters = testing + stressClusters;
@@ -245,6 +307,23 @@ void runTest(const TestInfo& t, const Options& o, const cudaDeviceProp& prop, Te
             p.stressPattern = rng.below(4);
             p.stressLines = 1 + rng.below(16);
             p.useSync = rng.below(2);
+            static const unsigned kinds[] = {litmus::kStressScratch, litmus::kStressSm};
+            p.stressKind = classic ? litmus::kStressScratch : kinds[rng.below(2)];
+            p.stressNs = classic ? 0 : 200000; // 200 us: far below the 2 ms a wait may take
+            p.layout = classic ? 0 : rng.below(2);
+            if (p.layout == 1) // in-team slots; step 0 puts an instance's locations in one line
+                p.globalStep = rng.below(2) == 0 ? 0 : rng.below(perTeam);
+            p.prime = classic ? 0 : rng.below(2);
+            // The clock edge lines up warps of one SM only: for tests within one CTA.
+            const bool align =
+                !classic && t.clusterSize == 1 && t.litmusClusters == 1 && rng.below(3) == 0;
+            p.alignShift = align ? 14 : 0; // 16384 cycles, about 9 us
+            p.alignSpread = spreads[rng.below(4)];
+            unsigned tag = (sparse ? litmus::kEnvSparse : 0) | (p.prime ? litmus::kEnvPrime : 0) |
+                           (align ? litmus::kEnvAlign : 0) |
+                           (p.layout == 1 ? litmus::kEnvTeamLines : 0);
+            if (p.stressIters) tag |= (1 + p.stressKind) << litmus::kEnvStressShift;
+            p.hist.tag = tag;
             if (p.useSync)
                 syncTarget += static_cast<unsigned long long>(teams) * t.activeWarpsPerTeam;
             p.syncTarget = static_cast<unsigned>(syncTarget);
@@ -253,6 +332,7 @@ void runTest(const TestInfo& t, const Options& o, const cudaDeviceProp& prop, Te
             t.launchHist(p, nullptr);
             r.launches += 1;
             r.instances += p.instances;
+            envInstances[tag] += p.instances;
         }
         if (!check(cudaGetLastError(), r, "launching the test kernel") ||
             !check(cudaDeviceSynchronize(), r, "running the test kernel"))
@@ -262,9 +342,17 @@ void runTest(const TestInfo& t, const Options& o, const cudaDeviceProp& prop, Te
         if (o.maxLaunches && r.launches >= o.maxLaunches) break;
     }
     r.seconds = elapsed;
-    r.environment = "per launch: teams in [max/2, max], stress CTAs 50% (64..1024 iterations, "
-                    "4 patterns), pre-delay 0/256/2048/8192 cycles, jitter 0/16/64 of 256, "
-                    "start line 50%, all placements permuted";
+    r.environment =
+        std::string("per launch: ") + (o.classic ? "" : "classic 1/3 ") +
+        "(harness 1: teams in [max/2, max], stress CTAs 50% on scratch lines (64..1024 "
+        "iterations, 4 patterns), pre-delay 0/256/2048/8192 cycles, jitter 0/16/64 of 256, start "
+        "line 50%, all placements permuted)" +
+        (o.classic ? ""
+                   : "; else also sparse 1/2 (1/16..5/16 of the teams, stress CTAs in every "
+                     "spare slot), stress 1/2 on scratch lines or on the SM (shared-memory bank "
+                     "conflicts, L1 refills) for at most 200 us, global slots in-team 1/2, L1 "
+                     "priming of the team's lines 1/2, clock64-aligned start 1/3 of one-CTA "
+                     "tests (then 0..255 cycles)");
 
     std::vector<unsigned long long> keys(capacity), counts(capacity);
     std::vector<int> values(std::size_t(capacity) * width);
@@ -281,17 +369,33 @@ void runTest(const TestInfo& t, const Options& o, const cudaDeviceProp& prop, Te
         !check(cudaMemcpy(&overflow, p.hist.overflow, 4, cudaMemcpyDeviceToHost), r, "cudaMemcpy"))
         return;
     r.overflow = overflow;
+    // Entries differ by the launch's environment tag too (flags' high bits): count what each
+    // environment saw, then merge them into one outcome per (values, flags).
+    std::vector<unsigned long long> envPositive(envInstances.size(), 0);
+    std::vector<unsigned long long> envStuck(envInstances.size(), 0);
     for (unsigned i = 0; i < capacity; ++i) {
         if (!keys[i]) continue;
         litmus::Outcome o;
         o.values.assign(values.begin() + std::size_t(i) * width,
                         values.begin() + std::size_t(i) * width + t.numObserved);
-        o.flags = flags[i];
+        const unsigned tag = (flags[i] >> litmus::kEnvFlagShift) & 0xffu;
+        o.flags = flags[i] & ((1u << litmus::kEnvFlagShift) - 1);
         o.count = counts[i];
         o.satisfies = t.prop(o.values.data());
         if (o.flags & litmus::kFlagStuck) r.stuck += o.count;
-        r.outcomes.push_back(o);
+        if (!o.flags && o.satisfies) envPositive[tag] += o.count;
+        if (o.flags & litmus::kFlagStuck) envStuck[tag] += o.count;
+        bool merged = false;
+        for (litmus::Outcome& q : r.outcomes)
+            if (q.flags == o.flags && q.values == o.values) {
+                q.count += o.count;
+                merged = true;
+                break;
+            }
+        if (!merged) r.outcomes.push_back(o);
     }
+    envReport(t, envInstances, envPositive, "env");
+    envReport(t, envInstances, envStuck, "stuck");
 }
 
 bool selected(const TestInfo& t, const Options& o) {
@@ -347,6 +451,8 @@ std::string partPath(const Options& o, std::size_t i, const char* ext) {
  * The worker: runs tests[first..] in this process (the only one that touches CUDA), writing
  * each result as soon as it is known and its index to WORK/progress.
  */
+constexpr int kRestart = 4; ///< the worker's exit status after an error: start a fresh one
+
 [[noreturn]] void worker(const std::vector<const TestInfo*>& tests, std::size_t first,
                          const Options& o, double deadline) {
     cudaDeviceProp prop = {};
@@ -361,6 +467,7 @@ std::string partPath(const Options& o, std::size_t i, const char* ext) {
     info.seed = o.seed;
     info.secondsPerTest = o.seconds;
     info.maxLaunches = o.maxLaunches;
+    info.harness = "ptxmc-litmus-runner 2"; // 2: sparse launches, SM stress, in-team slots, ...
     int driver = 0, runtime = 0;
     cudaDriverGetVersion(&driver);
     cudaRuntimeGetVersion(&runtime);
@@ -401,7 +508,6 @@ std::string partPath(const Options& o, std::size_t i, const char* ext) {
             if (deadline > 0) // share what is left of the total budget among the tests left
                 mine.seconds = std::max(0.2, (deadline - now()) / double(tests.size() - i) - 0.5);
             runTest(t, mine, prop, r);
-            if (r.status == "error") cudaDeviceReset(); // a sticky error would fail the rest
         }
         std::fprintf(stderr, "[%zu/%zu] %s: %s", i + 1, tests.size(), t.name, r.status.c_str());
         if (r.status == "ok")
@@ -413,6 +519,12 @@ std::string partPath(const Options& o, std::size_t i, const char* ext) {
         writeFile(partPath(o, i, ".txt"), litmus::litmus7Block(r));
         writeFile(partPath(o, i, ".json"), litmus::testJson(r));
         writeFile(o.work + "/progress", std::to_string(i + 1));
+        // A sticky CUDA error (a faulting kernel) spoils this process's context for good: a
+        // fresh worker takes the next test.
+        if (r.status == "error") {
+            std::fflush(stderr);
+            std::_Exit(kRestart);
+        }
     }
     std::fflush(stderr);
     std::_Exit(0);
@@ -491,7 +603,8 @@ int main(int argc, char** argv) {
             }
         }
         if (exited && WIFEXITED(status) && WEXITSTATUS(status) == 3) return 1; // no device
-        if (exited && seen < tests.size() && progress(o) == seen) {
+        const bool restart = exited && WIFEXITED(status) && WEXITSTATUS(status) == kRestart;
+        if (exited && !restart && seen < tests.size() && progress(o) == seen) {
             recordFailure(*tests[seen], o, seen,
                           "the worker died (status " + std::to_string(status) + ")");
             seen += 1;
