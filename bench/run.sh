@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
-# Benchmark: the whole corpus, the Wn family beside herd7, then the TMA-UMMA ring at growing sizes.
-# Usage: bash bench/run.sh   (after bash scripts/build.sh; BENCH_TIMEOUT=SEC caps each Wn run)
+# Benchmark: the whole corpus, the Wn family beside herd7, the SBn and IRIWn families, then the
+# TMA-UMMA ring at growing sizes; everything printed is also written to bench/results.md with
+# the machine and the commit.
+# Usage: bash bench/run.sh   (after bash scripts/build.sh; BENCH_TIMEOUT=SEC caps each run)
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
@@ -18,6 +20,21 @@ elapsed() { # start end -> seconds, two decimals
 
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
+
+# Everything below goes to the terminal and, in a code block, to bench/results.md.
+results=${BENCH_RESULTS:-bench/results.md}
+{
+    echo "# Bench results"
+    echo
+    echo "Written by \`bash bench/run.sh\` on $(date -u +%F); do not edit."
+    echo "Machine: $(nproc) cores, $(awk '/MemTotal/ {printf "%.0f GiB", $2 / 1048576}' /proc/meminfo)," \
+        "$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -n 1);" \
+        "commit $(git rev-parse --short HEAD 2>/dev/null || echo unknown)$(git diff --quiet 2>/dev/null || echo ' (modified)')."
+    echo
+    echo '```'
+} >"$results"
+exec > >(tee -a "$results")
+
 enum_cap=${BENCH_ENUM_TIMEOUT:-60}
 
 # (a) Whole corpus with each engine. A non-zero status (a mismatch) is reported, not fatal.
@@ -103,15 +120,45 @@ PY
         "${herd_s[$n]}" "${herd_states[$n]}" "$note"
 done
 
-# (c) The CUTLASS TMA-UMMA ring (bench/protocols/umma.py) at growing sizes, both closure
+# (c) SBn and IRIWn: the classic shapes grown, each thread in its own CTA (bench/families.py).
+# Time and peak memory of the Z3 engine, the explicit engine capped like Wn.
+echo
+echo "SBn and IRIWn families (fence.sc.gpu; the weak outcome is forbidden)"
+printf '%-7s %8s %6s %10s %10s %10s\n' test states ok z3_s peak_MB enum_s
+for test in sb:4 sb:8 sb:12 sb:16 iriw:2 iriw:3 iriw:4; do
+    kind=${test%:*} n=${test#*:}
+    file="$tmp/$kind$n.litmus"
+    python3 bench/families.py "$kind" "$n" >"$file"
+    /usr/bin/time -f "%e %M" -o "$tmp/time" timeout "$timeout_s" "$ptxmc" check --json \
+        --timeout "$timeout_s" "$file" >"$tmp/fam.json" 2>/dev/null || true
+    read -r secs kb <"$tmp/time" || { secs="?"; kb=0; }
+    read -r states ok < <(python3 - "$tmp/fam.json" <<'PY' || echo "? ?"
+import json, sys
+try:
+    r = json.load(open(sys.argv[1]))[0]
+    print(len(r["states"]) if r["observation"] != "Unknown" else "unknown", r["observation"])
+except (ValueError, IndexError, KeyError, OSError):
+    print("? ?")
+PY
+    )
+    start=$(now)
+    "$ptxmc" check --engine enumerate --timeout "$enum_cap" "$file" >"$tmp/fam.enum" 2>&1 || true
+    enum_secs=$(elapsed "$start" "$(now)")
+    grep -q "^Unknown" "$tmp/fam.enum" && enum_secs=">${enum_cap}"
+    printf '%-7s %8s %6s %10s %10s %10s\n' "${kind^^}$n" "$states" "$ok" "$secs" \
+        "$((kb / 1024))" "$enum_secs"
+done
+
+# (d) The CUTLASS TMA-UMMA ring (bench/protocols/umma.py) at growing sizes, both closure
 # encodings side by side: time, peak memory and encoding size (--stats). BENCH_PROTOCOLS lists
 # STAGESxITERATIONS; each run is capped by BENCH_TIMEOUT.
 echo
 echo "TMA-UMMA ring (stages x k-iterations): fixpoint closures (default) vs squaring"
 printf '%-6s %-9s %10s %10s %12s %10s   %s\n' size closures seconds peak_MB assertions bool_vars observation
-for size in ${BENCH_PROTOCOLS:-2x3 2x4 1x8 2x8 4x8 2x12 2x16}; do
+echo "(targets: 4x8 under 5 s, 2x16 under 30 s, memory under 1 GB; BENCH_CLOSURES=fixpoint skips squaring)"
+for size in ${BENCH_PROTOCOLS:-1x2 2x3 2x4 3x4 4x4 1x8 2x8 4x8 2x10 2x12 2x16}; do
     python3 bench/protocols/umma.py "${size%x*}" "${size#*x}" >"$tmp/umma-$size.litmus"
-    for closures in fixpoint squaring; do
+    for closures in ${BENCH_CLOSURES:-fixpoint squaring}; do
         /usr/bin/time -f "%e %M" -o "$tmp/time" timeout "$timeout_s" "$ptxmc" check --stats \
             --no-time --closures "$closures" "$tmp/umma-$size.litmus" >"$tmp/out" 2>&1 || true
         read -r secs kb <"$tmp/time" || { secs="?"; kb=0; }
@@ -123,3 +170,4 @@ for size in ${BENCH_PROTOCOLS:-2x3 2x4 1x8 2x8 4x8 2x12 2x16}; do
             "$((kb / 1024))" "${asserts:-?}" "${bools:-?}" "${obs:-timeout}"
     done
 done
+echo '```' # closes the code block of bench/results.md

@@ -181,6 +181,42 @@ void count(Tally& tally, const report::CheckResult& r) {
         ++tally.mismatched; // also a governed test without a line: the corpus is incomplete
 }
 
+/** "variants/NAME.cat" for --reading NAME (also accepted: variants/NAME.cat, NAME.cat). */
+std::string readingModelFile(std::string name) {
+    if (name.rfind("variants/", 0) == 0) name = name.substr(9);
+    if (name.size() > 4 && name.compare(name.size() - 4, 4, ".cat") == 0)
+        name.resize(name.size() - 4);
+    return "variants/" + name + ".cat";
+}
+
+/**
+ * For each reading, its answer (the base answer where readingsOf found no difference) against
+ * what the expectation files record under it; one message per reading that differs.
+ */
+std::vector<std::string>
+readingMismatchesOf(const report::CheckResult& r, const std::vector<Reading>& readings,
+                    const std::vector<report::ExpectationCheck>& expected) {
+    std::vector<std::string> out;
+    for (std::size_t k = 0; k < readings.size(); ++k) {
+        const report::ExpectationCheck& e = expected[k];
+        if (!e.present) continue; // ungoverned: nothing recorded for any reading
+        report::Observation obs = r.observation;
+        std::vector<std::string> flags = report::flagNames(r.flags);
+        std::size_t states = r.states.size();
+        for (const report::ReadingResult& v : *r.readings)
+            if (v.model == readings[k].name) {
+                obs = v.observation;
+                flags = v.flags;
+                states = v.states;
+            }
+        if (obs == e.expected && flags == e.expectedFlags && states == e.expectedStates) continue;
+        out.push_back(r.file + ": under " + readings[k].name + " the answer is " +
+                      report::answerText(obs, flags, states) + ", but " +
+                      report::displayPath(e.file) + " records " + report::expectedAnswer(e));
+    }
+    return out;
+}
+
 } // namespace
 
 void setupCheck(CLI::App& app) {
@@ -229,6 +265,15 @@ void setupCheck(CLI::App& app) {
                   "also check each test under every variant model (model/variants: one open "
                   "question of the PTX text read the other way) and say whether the answer is "
                   "robust or which readings change it");
+    sub->add_flag("--strict", args->strict,
+                  "with --readings: every reading's answer must match its expectation "
+                  "(expected.<variant>.txt, else expected.txt); without it a reading that "
+                  "differs from its expectation is a warning");
+    sub->add_option("--reading", args->reading,
+                    "judge every test by one reading of the PTX text: the built-in variant "
+                    "model variants/NAME.cat, with expected.NAME.txt overriding expected.txt "
+                    "(like --model variants/NAME.cat)")
+        ->option_text("NAME");
     sub->add_flag("--expectations-only", args->expectationsOnly,
                   "solve nothing: check that every test has an expected.txt line and every "
                   "line names an existing test it governs");
@@ -256,8 +301,21 @@ int runCheck(const CheckArgs& args) {
     std::shared_ptr<const cat::ResolvedModel> model;
     std::vector<report::ExpectationCheck> expectations;
     std::vector<Reading> readings;
+    // Per test, per reading: the answer the expectation files record under that reading.
+    std::vector<std::vector<report::ExpectationCheck>> readingExpectations;
+    std::string modelFile = args.modelFile;
     try {
-        model = loadModelArg(args.modelFile);
+        if (!args.reading.empty()) {
+            if (!args.modelFile.empty() || args.readings)
+                throw InputError(SourceLoc{"--reading", 1, 1},
+                                 "--reading NAME names the model itself: it takes neither "
+                                 "--model nor --readings");
+            modelFile = readingModelFile(args.reading);
+        }
+        if (args.strict && !args.readings)
+            throw InputError(SourceLoc{"--strict", 1, 1},
+                             "--strict judges every reading: it needs --readings");
+        model = loadModelArg(modelFile);
         if (args.readings) {
             // the variants redefine one decision of the built-in model each
             if (!args.modelFile.empty())
@@ -268,9 +326,16 @@ int runCheck(const CheckArgs& args) {
         }
         // Looked up here, on one thread: the index caches files and is not thread-safe.
         // Under model X.cat, expected.X.txt (beside expected.txt) overrides the lines it lists.
-        report::ExpectationIndex index(report::variantOfModel(args.modelFile));
+        report::ExpectationIndex index(report::variantOfModel(modelFile));
         for (const std::string& test : inputs.tests)
             expectations.push_back(index.lookup(test));
+        for (const Reading& reading : readings) {
+            report::ExpectationIndex under(report::variantOfModel(reading.name));
+            for (std::size_t i = 0; i < inputs.tests.size(); ++i) {
+                readingExpectations.resize(inputs.tests.size());
+                readingExpectations[i].push_back(under.lookup(inputs.tests[i]));
+            }
+        }
     } catch (const InputError& e) {
         // Without a model or with a broken expected.txt no verdict would mean anything.
         std::cerr << e.what() << '\n';
@@ -306,8 +371,16 @@ int runCheck(const CheckArgs& args) {
         Outcome& o = outcomes[i];
         const std::size_t failuresBefore = tally.failures();
         std::vector<std::string> failing;
+        std::vector<std::string> readingMismatches;
+        if (o.result && o.result->readings && !readingExpectations.empty())
+            readingMismatches = readingMismatchesOf(*o.result, readings, readingExpectations[i]);
         if (o.result) {
             count(tally, *o.result);
+            // Under --strict a reading that differs from its expectation fails like the test.
+            if (args.strict && !readingMismatches.empty() && o.result->expectation.matches) {
+                --tally.matched;
+                ++tally.mismatched;
+            }
             failing = failingFlags(*o.result, args.failOnFlags);
             tally.flagged += failing.empty() ? 0 : 1;
         } else {
@@ -328,6 +401,8 @@ int runCheck(const CheckArgs& args) {
                 herd.print(std::cout, *o.result);
             std::cout.flush(); // show each block as soon as it is known
             printFailingFlags(*o.result, failing);
+            for (const std::string& m : readingMismatches)
+                std::cerr << (args.strict ? "error: " : "warning: ") << m << '\n';
         });
         o.result.reset(); // a corpus's results need not all stay in memory
     };

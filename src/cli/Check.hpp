@@ -26,6 +26,8 @@ struct CheckArgs {
     int unroll = lower::LowerOptions{}.unroll;
     bool expectationsOnly = false;
     bool readings = false; ///< also check under every built-in variant model (model/variants)
+    bool strict = false;   ///< with readings: every reading must match its expectation
+    std::string reading;   ///< --reading NAME: judge by this built-in variant (variants/NAME.cat)
     std::vector<std::string> failOnFlags; ///< flag names, or `any`: raising one fails the run
     std::vector<std::string> paths;
 };

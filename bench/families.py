@@ -1,0 +1,48 @@
+#!/usr/bin/env python3
+"""Classic litmus families for the bench, at any size: SBn (store buffering on a ring of n
+threads, each in its own CTA, fence.sc.gpu between store and load: all loads 0 is forbidden)
+and IRIWn (n writers of their own locations, two readers reading all of them in opposite
+orders with fence.sc.gpu between reads: the readers disagreeing on the order of the first and
+last writes is forbidden).  Usage: families.py sb|iriw N > test.litmus"""
+import sys
+
+
+def table(columns):
+    """Litmus code rows from per-thread instruction lists (threads as columns)."""
+    rows = max(len(c) for c in columns)
+    widths = [max(len(s) for s in c) for c in columns]
+    out = []
+    for r in range(rows):
+        cells = [(c[r] if r < len(c) else "").ljust(w) for c, w in zip(columns, widths)]
+        out.append(" " + " | ".join(cells) + " ;")
+    return out
+
+
+def sb(n):
+    loc = [f"x{i}" for i in range(n)]
+    cols = [[f"P{i}@cta {i},gpu 0", f"st.relaxed.gpu {loc[i]}, 1", "fence.sc.gpu",
+             f"ld.relaxed.gpu r0, {loc[(i + 1) % n]}"] for i in range(n)]
+    cond = " /\\ ".join(f"P{i}:r0 == 0" for i in range(n))
+    return [f"PTX SB{n}", f'"SB on a ring of {n} threads with fence.sc.gpu: all loads 0 is forbidden"',
+            "{", "  " + " ".join(f"{x} = 0;" for x in loc), "}"] + table(cols) + [f"exists ({cond})"]
+
+
+def iriw(n):
+    loc = [f"x{i}" for i in range(n)]
+    cols = [[f"P{i}@cta {i},gpu 0", f"st.relaxed.gpu {loc[i]}, 1"] for i in range(n)]
+    for k, order in enumerate([loc, loc[::-1]]):
+        reader = [f"P{n + k}@cta {n + k},gpu 0"]
+        for j, x in enumerate(order):
+            if j: reader.append("fence.sc.gpu")
+            reader.append(f"ld.relaxed.gpu r{j}, {x}")
+        cols.append(reader)
+    last = n - 1
+    cond = f"P{n}:r0 == 1 /\\ P{n}:r{last} == 0 /\\ P{n + 1}:r0 == 1 /\\ P{n + 1}:r{last} == 0"
+    return [f"PTX IRIW{n}", f'"IRIW with {n} writers and fence.sc.gpu between the readers\' loads: '
+            'disagreeing on the order of the first and last writes is forbidden"',
+            "{", "  " + " ".join(f"{x} = 0;" for x in loc), "}"] + table(cols) + [f"exists ({cond})"]
+
+
+if __name__ == "__main__":
+    kind, size = sys.argv[1], int(sys.argv[2])
+    print("\n".join({"sb": sb, "iriw": iriw}[kind](size)))
