@@ -40,11 +40,12 @@ foreach(dir IN LISTS ptxmc_corpus_dirs)
   endif()
   # Both engines run every corpus test: their states, observations and flags must agree,
   # and the answer must match expected.txt. Kernel protocols (litmus/kernels/) are beyond the
-  # explicit engine's enumeration (minutes per test): the Z3 engine alone checks them.
-  set(engine both)
+  # explicit engine's enumeration (minutes per test): docs/patterns-up-to-date checks each of
+  # them against expected.txt with Z3 while it regenerates docs/patterns.md.
   if(dir MATCHES "^kernels(/|$)")
-    set(engine z3)
+    continue()
   endif()
+  set(engine both)
   add_test(NAME corpus/${dir} COMMAND ptxmc check --no-time --engine ${engine} ${args}
     WORKING_DIRECTORY ${PROJECT_SOURCE_DIR})
 endforeach()

@@ -5,6 +5,13 @@ add_test(NAME docs/reordering-up-to-date
           -P ${CMAKE_CURRENT_SOURCE_DIR}/run_docs.cmake)
 set_tests_properties(docs/reordering-up-to-date PROPERTIES TIMEOUT 300)
 
+# docs/patterns.md: every kernel protocol's answer, readings and load-bearing synchronization.
+add_test(NAME docs/patterns-up-to-date
+  COMMAND ${CMAKE_COMMAND} -DPTXMC=$<TARGET_FILE:ptxmc> -DSOURCE=${PROJECT_SOURCE_DIR}
+          -DOUT=${CMAKE_CURRENT_BINARY_DIR}/patterns-fresh.md
+          -P ${CMAKE_CURRENT_SOURCE_DIR}/run_patterns.cmake)
+set_tests_properties(docs/patterns-up-to-date PROPERTIES TIMEOUT 900)
+
 # ptxmc ARGS (separated by '|') must exit with RC; ARGN adds -DMATCH=... / -DMATCH2=...
 function(ptxmc_expect name rc args)
   add_test(NAME ${name}

@@ -50,6 +50,13 @@ struct PatternsArgs {
     std::vector<std::string> paths;
 };
 
+/**
+ * Protocols with more events than this get neither the fences table nor the readings: each
+ * takes a check per weakening or per variant, and at that size one check takes seconds (the
+ * document would take most of an hour). The table says how to get them.
+ */
+constexpr std::size_t kDetailedEvents = 100;
+
 /** A protocol and the tests that extend its name: its forms and mutants. */
 struct Protocol {
     std::string path;
@@ -215,6 +222,7 @@ void printFences(std::ostream& out, const TestRun& run) {
 /** What one form or protocol gave, filled by the checks. */
 struct Answer {
     std::optional<report::CheckResult> result;
+    std::size_t events = 0;
     std::string error;
     bool allReadings = false; ///< readings computed (protocols and CUTLASS forms)
 };
@@ -235,9 +243,10 @@ std::string answerCell(const Answer& a) {
 void printProtocol(std::ostream& out, const Protocol& p, const TestRun& run,
                    const std::map<std::string, Answer>& answers,
                    const std::vector<Reading>& readings, const fs::path& outDir) {
-    out << "### [" << run.test.name << "](" << relativeLink(p.path, outDir) << ")\n\n";
+    const litmus::Test test = litmus::parseLitmusFile(p.path); // checked already: it parses
+    out << "### [" << test.name << "](" << relativeLink(p.path, outDir) << ")\n\n";
     std::string rules;
-    for (const std::string& d : run.test.docs) {
+    for (const std::string& d : test.docs) {
         if (d.rfind("PTX ISA", 0) == 0)
             rules = d;
         else
@@ -245,12 +254,19 @@ void printProtocol(std::ostream& out, const Protocol& p, const TestRun& run,
     }
     out << '\n';
     if (!rules.empty()) out << "Rules: " << rules << "\n\n";
-    printCode(out, run.test);
+    printCode(out, test);
     const Answer& own = answers.at(p.path);
-    out << "Answer under the built-in model: **" << answerCell(own)
-        << "**. Readings: " << (own.result ? readingsText(own.result->readings) : "not checked")
-        << ".\n\n";
-    if (run.base && run.base->observation != report::Observation::Unknown) printFences(out, run);
+    out << "Answer under the built-in model: **" << answerCell(own) << "**.";
+    if (own.events > kDetailedEvents) {
+        out << " " << own.events << " events: readings and the fences table are left out here "
+            << "(`ptxmc check --readings` and `ptxmc fences` on the test give them); the "
+            << "smaller sizes of this protocol have them.\n\n";
+    } else {
+        out << " Readings: " << (own.result ? readingsText(own.result->readings) : "not checked")
+            << ".\n\n";
+        if (run.base && run.base->observation != report::Observation::Unknown)
+            printFences(out, run);
+    }
     if (p.forms.empty()) return;
     out << "Forms and mutants:\n\n| test | answer | other readings | what it shows (expected.txt) "
            "|\n"
@@ -298,8 +314,10 @@ int runPatterns(const PatternsArgs& args) {
             Answer& a = answers.at(all[i]);
             try {
                 const ir::Program program = lower::lowerTest(litmus::parseLitmusFile(all[i]));
+                a.events = program.events.size();
                 a.result = engine::check(program, *model, options);
-                if (a.allReadings && a.result->observation != report::Observation::Unknown)
+                if (a.allReadings && a.events <= kDetailedEvents &&
+                    a.result->observation != report::Observation::Unknown)
                     a.result->readings = readingsOf(program, *a.result, readings, options);
             } catch (const InputError& e) {
                 a.error = e.what();
@@ -312,7 +330,10 @@ int runPatterns(const PatternsArgs& args) {
     weakening.jobs = args.jobs;
     std::map<std::string, TestRun> runs;
     std::size_t failures = 0;
-    weakenTests(protocols, *model, weakening, [&](TestRun& run) {
+    std::vector<std::string> detailed;
+    for (const std::string& p : protocols)
+        if (answers.at(p).events <= kDetailedEvents) detailed.push_back(p);
+    weakenTests(detailed, *model, weakening, [&](TestRun& run) {
         for (const Effect& e : run.effects)
             failures += e.unknown() ? 1 : 0;
         runs[run.path] = std::move(run);
