@@ -79,7 +79,9 @@ std::vector<Family> familiesOf(const std::vector<std::string>& tests) {
     for (const std::string& t : tests)
         byFolder[fs::path(t).parent_path().string()].push_back(t);
     std::vector<Family> out;
-    for (auto& [folder, files] : byFolder) {
+    for (auto& entry : byFolder) {
+        std::vector<std::string>& files = entry.second; // named: lambdas capture it
+        const std::string& folder = entry.first;
         std::sort(files.begin(), files.end());
         auto extended = [&](const std::string& t) { // the longest stem t extends, or ""
             std::string best;
