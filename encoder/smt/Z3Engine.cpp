@@ -308,8 +308,9 @@ report::Stats statsOf(Z3Session& s, const ir::Program& p, std::size_t hangQuerie
  * Z3's global parameters, one set per process: the first check's --memory-limit caps the
  * allocator. Arithmetic: Z3 4.8's older simplex solver (smt.arith.solver=2) proves the kernel
  * protocols' real-time and mbarrier-order queries faster than its default (6): on the
- * TMA-UMMA ring 2x8 the hang pre-check takes 2.4 s instead of 4.5 s, 2x12 43 s instead of
- * 201 s (bench/results.md); the corpus takes the same time.
+ * TMA-UMMA ring 2x8 (bench/protocols/umma.py 2 8) the hang pre-check took 2.4 s instead of
+ * 4.5 s and 2x12 43 s instead of 201 s on a 2-core machine, measured while the parameter was
+ * switchable (`check --stats` prints that query's time); the corpus took the same time.
  */
 static void configureZ3(std::size_t mib) {
     static std::once_flag once;

@@ -329,12 +329,11 @@ int runCheck(const CheckArgs& args) {
         report::ExpectationIndex index(report::variantOfModel(modelFile));
         for (const std::string& test : inputs.tests)
             expectations.push_back(index.lookup(test));
+        if (!readings.empty()) readingExpectations.resize(inputs.tests.size());
         for (const Reading& reading : readings) {
             report::ExpectationIndex under(report::variantOfModel(reading.name));
-            for (std::size_t i = 0; i < inputs.tests.size(); ++i) {
-                readingExpectations.resize(inputs.tests.size());
+            for (std::size_t i = 0; i < inputs.tests.size(); ++i)
                 readingExpectations[i].push_back(under.lookup(inputs.tests[i]));
-            }
         }
     } catch (const InputError& e) {
         // Without a model or with a broken expected.txt no verdict would mean anything.
