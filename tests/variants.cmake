@@ -22,6 +22,13 @@ foreach(model IN LISTS ptxmc_variant_models)
     WORKING_DIRECTORY ${PROJECT_SOURCE_DIR})
 endforeach()
 
+# Every reading of the one-rule corpus from one encoding (check --readings, the readings as
+# assumption literals) held to what the expectation files record under it: the answers the
+# variant/* suites above check model by model.
+add_test(NAME readings/corpus-strict
+  COMMAND ptxmc check --no-time --readings --strict ${ptxmc_unit_corpus}
+  WORKING_DIRECTORY ${PROJECT_SOURCE_DIR})
+
 # ptx.cat alone (no tcgen05 layer: hooks.cat keeps its empty defaults) answers every test of
 # the generic-proxy suites as the default model does: tcgen05.cat only adds to it.
 add_test(NAME model/ptx.cat-alone

@@ -31,6 +31,9 @@ struct Expr {
         Bracket,    ///< [a] (identity on a set)
         Domain,     ///< domain(a)
         Range,      ///< range(a)
+        /// args[0] under the reading `name`, args[1] otherwise; never parsed, built by
+        /// combineReadings (cat/Readings.hpp) so that one encoding holds every reading
+        Reading,
     };
     Op op = Op::Name;
     std::string name;
@@ -56,16 +59,26 @@ struct Stmt {
     bool flag = false; ///< Check: `flag ...` (reports undefined behaviour, forbids nothing)
     ExprPtr expr;      ///< Check
     std::string name;  ///< Check: the `as NAME` (required by ptxmc for every check)
-    std::string doc;   ///< Check: text of the `(* ... *)` comment just before it, trimmed
+    std::string doc;   ///< Check, Let: text of the `(* ... *)` comment just before it, trimmed
     std::vector<std::string> shown; ///< Show: names
     SourceLoc loc;
+};
+
+/** A built-in variant model folded into its default model as Reading choices. */
+struct ReadingInfo {
+    std::string name;  ///< the variant's file under model/: "variants/q1-....cat"
+    std::string title; ///< the variant's title line
+    /// The definitions it replaces, each with the first line of its comment in the default
+    /// model ("Q1 (9.7.16.6.3 #anchor): which instructions ...")
+    std::vector<std::pair<std::string, std::string>> decisions;
 };
 
 /** A model after include expansion: statements in evaluation order. */
 struct Model {
     std::string title; ///< first line's quoted or bare title of the top file
     std::vector<Stmt> stmts;
-    std::vector<std::string> files; ///< every file read, top file first (for reports)
+    std::vector<std::string> files;    ///< every file read, top file first (for reports)
+    std::vector<ReadingInfo> readings; ///< Reading choices it contains (combineReadings)
 };
 
 } // namespace ptxmc::cat

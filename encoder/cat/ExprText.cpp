@@ -59,6 +59,9 @@ std::string exprText(const Expr& e) {
         return "domain(" + exprText(*e.args.at(0)) + ")";
     case Op::Range:
         return "range(" + exprText(*e.args.at(0)) + ")";
+    case Op::Reading:
+        return "(" + exprText(*e.args.at(0)) + " under " + e.name + ", else " +
+               exprText(*e.args.at(1)) + ")";
     }
     return "?";
 }

@@ -118,6 +118,7 @@ private:
 
     Stmt parseLet() {
         Stmt s;
+        s.doc = lex_.peek().doc;
         s.loc = lex_.next().loc;
         const bool rec = accept(Tok::Rec);
         s.kind = rec ? Stmt::Kind::LetRec : Stmt::Kind::Let;

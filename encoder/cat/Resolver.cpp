@@ -198,6 +198,8 @@ private:
         case Op::Range:
             need(e->args[0].get(), arg(0), Kind::Relation);
             return record(e, Kind::Set);
+        case Op::Reading:
+            return record(e, unify(e, arg(0), arg(1)));
         }
         return std::nullopt;
     }
@@ -226,6 +228,7 @@ std::shared_ptr<const ResolvedModel> resolveModel(const Model& model) {
     auto out = std::make_shared<ResolvedModel>();
     out->title = model.title;
     out->files = model.files;
+    out->readings = model.readings;
     Resolver r(*out);
     for (const auto& s : model.stmts)
         r.statement(s);

@@ -41,6 +41,8 @@ public:
     std::vector<Definition> definitions; ///< in evaluation order; later ones shadow earlier names
     std::vector<Axiom> axioms;           ///< checks (flag == false) and flags, in file order
     std::vector<std::string> shown;
+    /** The readings its Reading choices select (empty for a model read from one file). */
+    std::vector<ReadingInfo> readings;
 
     /** Kind of an expression (base names, lets and operators), computed at resolve time. */
     std::map<const Expr*, Kind> kinds;

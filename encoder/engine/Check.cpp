@@ -55,7 +55,61 @@ report::CheckResult run(const Engine& engine, const ir::Program& p, const cat::R
     return r;
 }
 
+/** The Z3 answer, unless the explicit engine's differs: then Unknown, showing both. */
+report::CheckResult crossChecked(report::CheckResult z3, const report::CheckResult& ex) {
+    if (z3.observation == report::Observation::Unknown || sameAnswer(z3, ex)) {
+        z3.seconds += ex.seconds;
+        return z3;
+    }
+    report::CheckResult r = z3;
+    r.observation = report::Observation::Unknown;
+    r.unknownReason = "ENGINES DISAGREE: z3: " + describe(z3) + "; enumerate: " + describe(ex);
+    r.seconds += ex.seconds;
+    return r;
+}
+
+/** Every reading's answer from one engine; a static deadlock needs no search. */
+std::vector<report::CheckResult> runReadings(const Engine& engine, const ir::Program& p,
+                                             const cat::ResolvedModel& model,
+                                             const CheckOptions& options) {
+    std::vector<report::CheckResult> out(model.readings.size() + 1, resultSkeleton(p));
+    if (p.staticDeadlocks.empty()) {
+        engine.searchReadings(p, model, options, out);
+        return out;
+    }
+    for (report::CheckResult& r : out) {
+        r.observation = report::Observation::Deadlock;
+        r.deadlockedWaits = p.staticDeadlocks;
+    }
+    return out;
+}
+
 } // namespace
+
+void Engine::searchReadings(const ir::Program& p, const cat::ResolvedModel& model,
+                            const CheckOptions& options,
+                            std::vector<report::CheckResult>& out) const {
+    for (std::size_t k = 0; k < out.size(); ++k) {
+        CheckOptions under = options;
+        under.reading = k == 0 ? std::string() : model.readings.at(k - 1).name;
+        out[k] = run(*this, p, model, under, Clock::now());
+    }
+}
+
+std::vector<report::CheckResult> checkReadings(const ir::Program& program,
+                                               const cat::ResolvedModel& model,
+                                               const CheckOptions& options) {
+    if (options.engine == EngineKind::Z3)
+        return runReadings(smt::Z3Engine{}, program, model, options);
+    if (options.engine == EngineKind::Enumerate)
+        return runReadings(enumerate::EnumerateEngine{}, program, model, options);
+    std::vector<report::CheckResult> z3 = runReadings(smt::Z3Engine{}, program, model, options);
+    std::vector<report::CheckResult> ex =
+        runReadings(enumerate::EnumerateEngine{}, program, model, options);
+    for (std::size_t k = 0; k < z3.size(); ++k)
+        z3[k] = crossChecked(std::move(z3[k]), ex[k]);
+    return z3;
+}
 
 bool sameAnswer(const report::CheckResult& a, const report::CheckResult& b) {
     if (a.observation != b.observation || a.states.size() != b.states.size()) return false;
@@ -78,15 +132,7 @@ report::CheckResult check(const ir::Program& program, const cat::ResolvedModel& 
     // The explicit engine gets a time limit of its own, as when it runs alone.
     report::CheckResult ex =
         run(enumerate::EnumerateEngine{}, program, model, options, Clock::now());
-    if (z3.observation == report::Observation::Unknown || sameAnswer(z3, ex)) {
-        z3.seconds += ex.seconds;
-        return z3;
-    }
-    report::CheckResult r = z3;
-    r.observation = report::Observation::Unknown;
-    r.unknownReason = "ENGINES DISAGREE: z3: " + describe(z3) + "; enumerate: " + describe(ex);
-    r.seconds += ex.seconds;
-    return r;
+    return crossChecked(std::move(z3), ex);
 }
 
 } // namespace ptxmc::engine

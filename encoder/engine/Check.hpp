@@ -38,6 +38,9 @@ struct CheckOptions {
     /// bounded below where the model's polarity allows (cat/Polarity.hpp). For the bench's
     /// side-by-side comparison; the answers are the same.
     bool exactClosures = false;
+    /// Which of the model's readings (cat::ReadingInfo::name) its Reading choices take;
+    /// empty: the default model's definitions.
+    std::string reading;
 };
 
 /**
@@ -48,6 +51,16 @@ struct CheckOptions {
  */
 report::CheckResult check(const ir::Program& program, const cat::ResolvedModel& model,
                           const CheckOptions& options);
+
+/**
+ * The answer under the default reading and under each of `model.readings`, in that order
+ * (one more than the readings). The Z3 engine answers them all from one encoding: the readings
+ * are assumption literals, and a reading none of whose literals the encoding of this test
+ * contains gets the default answer without a query. Each reading has the time limit to itself.
+ */
+std::vector<report::CheckResult> checkReadings(const ir::Program& program,
+                                               const cat::ResolvedModel& model,
+                                               const CheckOptions& options);
 
 /** Do two answers agree: the same verdict, final states and flag names, in order? */
 bool sameAnswer(const report::CheckResult& a, const report::CheckResult& b);

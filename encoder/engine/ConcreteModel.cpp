@@ -58,8 +58,9 @@ bool isAcyclic(const BoolRel& r) {
     return true;
 }
 
-ConcreteModel::ConcreteModel(const ir::Program& p, const cat::ResolvedModel& model)
-    : p_(p), model_(model), existsAll_(p.events.size()) {
+ConcreteModel::ConcreteModel(const ir::Program& p, const cat::ResolvedModel& model,
+                             std::string reading)
+    : p_(p), model_(model), reading_(std::move(reading)), existsAll_(p.events.size()) {
     existsAll_.fill();
     for (const auto& b : ir::baseVocabulary()) {
         if (b.isSet || b.choice) continue;
@@ -140,7 +141,8 @@ BoolRel ConcreteModel::baseRelation(const std::string& name, const Choices& c,
 Evaluator<BoolAlgebra> ConcreteModel::evaluator(const Choices& c, const Outcome& o) const {
     Evaluator<BoolAlgebra>::Base base{
         [this, &o](const std::string& n) { return baseSet(n, o); },
-        [this, &c, &o](const std::string& n) { return baseRelation(n, c, o); }};
+        [this, &c, &o](const std::string& n) { return baseRelation(n, c, o); },
+        [this](const std::string& n) { return readingHolds(n); }};
     return Evaluator<BoolAlgebra>(alg_, p_.events.size(), model_, base);
 }
 
@@ -161,7 +163,8 @@ ConcreteVerdict ConcreteModel::check(const Choices& c, const Outcome& o,
                                           if (it == rels.end())
                                               it = rels.emplace(n, baseRelation(n, c, o)).first;
                                           return it->second;
-                                      }};
+                                      },
+                                      [this](const std::string& n) { return readingHolds(n); }};
     Evaluator<BoolAlgebra> ev(alg_, p_.events.size(), model_, base);
     auto holds = [&](const cat::Axiom& a) {
         auto val = ev.eval(*a.expr);

@@ -27,7 +27,9 @@ struct ConcreteVerdict {
 
 class ConcreteModel {
 public:
-    ConcreteModel(const ir::Program& p, const cat::ResolvedModel& model);
+    /** `reading`: which of the model's readings (cat::ReadingInfo) its choices take; empty:
+     *  the default one. */
+    ConcreteModel(const ir::Program& p, const cat::ResolvedModel& model, std::string reading = "");
 
     /**
      * Evaluates the checks (axioms in `skip` are ignored, for axiom-deletion checks); flags
@@ -47,6 +49,9 @@ private:
     const ir::Program& p_;
     const cat::ResolvedModel& model_;
     mutable BoolAlgebra alg_;
+    std::string reading_;
+    /** Whether a Reading choice of the model takes its reading's side. */
+    bool readingHolds(const std::string& name) const { return name == reading_; }
     BoolSet existing(const Outcome& o) const;
 
     std::map<std::string, BoolRel> staticRels_; ///< program-determined, before existence

@@ -18,6 +18,14 @@ public:
     virtual void search(const ir::Program& p, const cat::ResolvedModel& model,
                         const CheckOptions& options, Clock::time_point start,
                         report::CheckResult& r) const = 0;
+
+    /**
+     * Searches `p` under the default reading and each of model.readings, into `out` (one
+     * result each, skeletons filled in). By default one search() per reading.
+     */
+    virtual void searchReadings(const ir::Program& p, const cat::ResolvedModel& model,
+                                const CheckOptions& options,
+                                std::vector<report::CheckResult>& out) const;
 };
 
 } // namespace ptxmc::engine

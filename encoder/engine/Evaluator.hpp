@@ -30,6 +30,9 @@ public:
     struct Base {
         std::function<Set(const std::string&)> set;
         std::function<Rel(const std::string&)> rel;
+        /// The condition under which a reading (cat::ReadingInfo) holds; none: no reading
+        /// holds, so Reading choices take the default model's definitions.
+        std::function<Cond(const std::string&)> reading;
     };
 
     /** With `polarity`, closures that only antitone checks use may be over-approximated by
@@ -171,8 +174,27 @@ private:
             return ofSet(ops_.domain(asRel(arg(0))));
         case Op::Range:
             return ofSet(ops_.range(asRel(arg(0))));
+        case Op::Reading:
+            return chooseReading(e);
         }
         throw std::logic_error("unknown expression");
+    }
+
+    /** A Reading choice: one side when the reading's condition is constant, else both. */
+    Val chooseReading(const cat::Expr* e) {
+        if (!base_.reading) return evalExpr(e->args.at(1).get());
+        Cond c = base_.reading(e->name);
+        if (Alg::isFalse(c)) return evalExpr(e->args.at(1).get());
+        if (Alg::isTrue(c)) return evalExpr(e->args.at(0).get());
+        if constexpr (requires { ops_.selectRels(c, Rel{}, Rel{}); }) {
+            Val under = evalExpr(e->args.at(0).get());
+            Val otherwise = evalExpr(e->args.at(1).get());
+            if (isSetExpr(e)) return ofSet(ops_.selectSets(c, asSet(under), asSet(otherwise)));
+            if (!model_.kinds.count(e)) return under; // both `0`
+            return ofRel(ops_.selectRels(c, asRel(under), asRel(otherwise)));
+        } else {
+            throw std::logic_error("this algebra takes readings as constants");
+        }
     }
 
     bool mayGrow(const cat::Expr* e) const { return polarity_ && polarity_->mayGrow(e); }

@@ -76,6 +76,38 @@ template <class Alg> struct RelOps {
         }
         return out;
     }
+    /** `c ? a : b` per member; a member with the same condition on both sides keeps it. */
+    Cond select(const Cond& c, const Cond* a, const Cond* b) const {
+        if (a != nullptr && b != nullptr && alg.same(*a, *b)) return *a;
+        std::vector<Cond> sides;
+        if (a != nullptr) sides.push_back(alg.conj(c, *a));
+        if (b != nullptr) sides.push_back(alg.conj(alg.neg(c), *b));
+        return alg.disj(std::move(sides));
+    }
+    Set selectSets(const Cond& c, const Set& a, const Set& b) const {
+        Set out;
+        for (const auto& [i, ca] : a.members) {
+            auto it = b.members.find(i);
+            put(out.members, i, select(c, &ca, it == b.members.end() ? nullptr : &it->second));
+        }
+        for (const auto& [i, cb] : b.members)
+            if (!a.members.count(i)) put(out.members, i, select(c, nullptr, &cb));
+        return out;
+    }
+    Rel selectRels(const Cond& c, const Rel& a, const Rel& b) const {
+        Rel out(n);
+        for (std::size_t i = 0; i < n; ++i) {
+            poll();
+            for (const auto& [j, ca] : a.rows[i]) {
+                auto it = b.rows[i].find(j);
+                put(out.rows[i], j, select(c, &ca, it == b.rows[i].end() ? nullptr : &it->second));
+            }
+            for (const auto& [j, cb] : b.rows[i])
+                if (!a.rows[i].count(j)) put(out.rows[i], j, select(c, nullptr, &cb));
+        }
+        return out;
+    }
+
     Set universe() const {
         Set out;
         for (std::size_t i = 0; i < n; ++i)

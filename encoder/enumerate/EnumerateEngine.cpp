@@ -14,8 +14,9 @@ namespace {
 /** What one search has found so far. */
 class Search {
 public:
-    Search(const ir::Program& p, const cat::ResolvedModel& model, EnumerationLimit& limit)
-        : p_(p), cm_(p, model), limit_(limit) {
+    Search(const ir::Program& p, const cat::ResolvedModel& model, const std::string& reading,
+           EnumerationLimit& limit)
+        : p_(p), cm_(p, model, reading), limit_(limit) {
         for (const auto& e : p.events)
             if (e.has(ir::Tag::MB_WAIT) && e.blocking) blocking_.push_back(e.id);
     }
@@ -201,7 +202,7 @@ void EnumerateEngine::search(const ir::Program& p, const cat::ResolvedModel& mod
                              report::CheckResult& r) const {
     EnumerationLimit limit;
     limit.budget = Budget(options, start);
-    Search search(p, model, limit);
+    Search search(p, model, options.reading, limit);
     search.finishing();
     if (search.decided(r)) return;
     search.hangs();

@@ -9,7 +9,9 @@
 #include <array>
 #include <chrono>
 #include <fmt/format.h>
+#include <memory>
 #include <mutex>
+#include <optional>
 #include <set>
 
 namespace ptxmc::engine::smt {
@@ -77,13 +79,16 @@ struct Harvest {
  * already found are excluded first.
  */
 void enumerate(CheckResult& r, Z3Session& s, const ir::Program& p, Harvest& found) {
-    z3::expr_vector assumptions = s.assumptions(true);
+    // The blocking clauses hold only under this enumeration's own literal, so that a later
+    // reading enumerates on the same solver (keeping what it learned) without them.
+    const z3::expr active(s.ctx(), Z3_mk_fresh_const(s.ctx(), "enumeration", s.ctx().bool_sort()));
+    z3::expr_vector assumptions = withLiteral(s.assumptions(true), active);
     auto exclude = [&](const std::vector<std::int64_t>& values) {
         z3::expr_vector differs(s.ctx());
         for (std::size_t i = 0; i < values.size(); ++i)
             differs.push_back(s.observed()[i] !=
                               s.ctx().bv_val(static_cast<int64_t>(values[i]), 32));
-        if (!differs.empty()) s.solver().add(z3::mk_or(differs));
+        if (!differs.empty()) s.solver().add(z3::implies(active, z3::mk_or(differs)));
     };
     for (const auto& values : found.states)
         exclude(values);
@@ -219,21 +224,54 @@ bool everyPossible(CheckResult& r, Z3Session& s, const z3::expr_vector& base,
 }
 
 /**
+ * What the queries of one test share across its readings: the main encoding and, once some
+ * reading needs it, the encoding where waits may block forever.
+ */
+struct Encodings {
+    z3::context& ctx;
+    const ir::Program& p;
+    const cat::ResolvedModel& model;
+    const CheckOptions& options;
+    const Budget& budget;
+    bool readings;
+    Z3Session main;
+    std::optional<bool> mayHang; ///< programMayHang, asked once
+    std::unique_ptr<Z3Session> hang;
+    std::vector<report::QueryTime>* times = nullptr;
+
+    Encodings(z3::context& c, const ir::Program& prog, const cat::ResolvedModel& m,
+              const CheckOptions& o, const Budget& b, bool withReadings)
+        : ctx(c), p(prog), model(m), options(o), budget(b), readings(withReadings),
+          main(c, prog, m, o, false, &b, withReadings) {}
+
+    void chooseReading(std::size_t k) {
+        main.chooseReading(k);
+        if (hang) hang->chooseReading(k);
+    }
+    std::size_t queries() const { return main.queries() + (hang ? hang->queries() : 0); }
+    /** The hang encoding, built on first use; null when the program alone cannot hang. */
+    Z3Session* hangSession(std::size_t reading) {
+        if (!mayHang) mayHang = programMayHang(ctx, p, budget, times);
+        if (!*mayHang) return nullptr;
+        if (!hang) {
+            hang = std::make_unique<Z3Session>(ctx, p, model, options, true, &budget, readings);
+            hang->timeQueries(times);
+        }
+        hang->chooseReading(reading);
+        return hang.get();
+    }
+};
+
+/**
  * Executions that block forever (a second encoding where waits may block and what follows a
  * blocked gate does not happen): every wait that can block, and the flags those executions
  * raise. Returns false when the solver gives up.
  */
-bool findHangs(CheckResult& r, z3::context& ctx, const ir::Program& p,
-               const cat::ResolvedModel& model, const CheckOptions& options, const Budget& budget,
-               Harvest& found, std::size_t& queries, std::vector<report::QueryTime>* times) {
-    if (ir::chosenGates(p).empty() || !programMayHang(ctx, p, budget, times)) return true;
-    Z3Session h(ctx, p, model, options, true, &budget);
-    h.timeQueries(times);
-    struct CountOnExit { // the hang session's queries, whichever way this returns
-        std::size_t& to;
-        const Z3Session& from;
-        ~CountOnExit() { to += from.queries(); }
-    } count{queries, h};
+bool findHangs(CheckResult& r, Encodings& enc, std::size_t reading, Harvest& found) {
+    if (ir::chosenGates(enc.p).empty()) return true;
+    Z3Session* hs = enc.hangSession(reading);
+    if (hs == nullptr) return true;
+    Z3Session& h = *hs;
     z3::expr_vector base = h.assumptions(false);
     std::set<int> hanging;
     if (!everyPossible(r, h, base, h.encoder().stuckGates(), hanging, "hanging gates"))
@@ -241,7 +279,7 @@ bool findHangs(CheckResult& r, z3::context& ctx, const ir::Program& p,
     for (int g : hanging)
         found.raised[kHangFlag].insert({g});
     if (hanging.empty()) return true;
-    z3::expr_vector any(ctx);
+    z3::expr_vector any(enc.ctx);
     for (const auto& [w, b] : h.encoder().blocked())
         any.push_back(b);
     return collectFlags(r, h, withLiteral(base, z3::mk_or(any)), found, false, "hang flags");
@@ -257,11 +295,12 @@ bool findBoundReached(CheckResult& r, Z3Session& s, std::set<std::size_t>& reach
                          "unroll bound");
 }
 
-/** Every query of one test, in order; stops where the answer is complete or Unknown. */
-void runQueries(CheckResult& r, z3::context& ctx, Z3Session& s, const ir::Program& p,
-                const cat::ResolvedModel& model, const CheckOptions& options, const Budget& budget,
-                std::size_t& hangQueries) {
-    std::vector<report::QueryTime>* times = s.queryTimeSink();
+/** Every query of one test under one reading, in order; stops where the answer is complete
+ *  or Unknown. */
+void runQueries(CheckResult& r, Encodings& enc, std::size_t reading) {
+    enc.chooseReading(reading);
+    Z3Session& s = enc.main;
+    const ir::Program& p = enc.p;
     std::set<std::size_t> beyond;
     Harvest found;
     if (stopsEarly(r, s, p, found)) {
@@ -274,8 +313,8 @@ void runQueries(CheckResult& r, z3::context& ctx, Z3Session& s, const ir::Progra
     if (!findBoundReached(r, s, beyond)) return;
     enumerate(r, s, p, found);
     if (r.observation == Observation::Unknown) return;
-    if (!findHangs(r, ctx, p, model, options, budget, found, hangQueries, times)) return;
-    setFlags(r, p, model, found.raised);
+    if (!findHangs(r, enc, reading, found)) return;
+    setFlags(r, p, enc.model, found.raised);
     setBoundReached(r, p, beyond);
 }
 
@@ -284,15 +323,15 @@ double secondsBetween(Clock::time_point a, Clock::time_point b) {
 }
 
 /** --stats: the main encoding's size and relations, the phases' times, Z3's own counters. */
-report::Stats statsOf(Z3Session& s, const ir::Program& p, std::size_t hangQueries,
-                      const std::array<Clock::time_point, 4>& at) {
+report::Stats statsOf(Encodings& enc, const std::array<Clock::time_point, 4>& at) {
+    Z3Session& s = enc.main;
     report::Stats st;
-    st.threads = p.threads.size();
-    st.events = p.events.size();
+    st.threads = enc.p.threads.size();
+    st.events = enc.p.events.size();
     st.lowerSeconds = secondsBetween(at[0], at[1]);
     st.encodeSeconds = secondsBetween(at[1], at[2]);
     st.solveSeconds = secondsBetween(at[2], at[3]);
-    st.queries = s.queries() + hangQueries;
+    st.queries = enc.queries();
     countEncoding(s.solver(), st);
     st.relations = s.relationSizes();
     z3::stats z = s.solver().statistics();
@@ -300,6 +339,33 @@ report::Stats statsOf(Z3Session& s, const ir::Program& p, std::size_t hangQuerie
         st.solver.emplace_back(z.key(i), z.is_uint(i) ? std::to_string(z.uint_value(i))
                                                       : fmt::format("{:.2f}", z.double_value(i)));
     return st;
+}
+
+/** Unknown, saying why Z3 stopped (its memory cap named as the --memory-limit it came from). */
+void z3Failure(CheckResult& r, const z3::exception& e, const CheckOptions& options) {
+    r.observation = Observation::Unknown;
+    r.unknownReason = std::string("Z3: ") + e.msg();
+    if (r.unknownReason.find("out of memory") != std::string::npos)
+        r.unknownReason = fmt::format("memory limit: Z3 passed --memory-limit {} MiB ({})",
+                                      options.memoryLimitMiB, r.unknownReason);
+    r.states.clear();
+}
+
+/** Unknown with `reason`, nothing of a search that stopped half way kept. */
+void stopped(CheckResult& r, const ir::Program& p, const std::string& reason) {
+    r = resultSkeleton(p);
+    r.observation = Observation::Unknown;
+    r.unknownReason = reason;
+}
+
+/** The readings that can change an answer: those whose literal some encoding contains. */
+std::set<std::size_t> readingsUsed(Encodings& enc) {
+    // The default reading may have stopped before the hang encoding was needed; another
+    // reading may not, so its literals count too.
+    if (!ir::chosenGates(enc.p).empty()) enc.hangSession(0);
+    std::set<std::size_t> used = enc.main.readingsUsed();
+    if (enc.hang) used.merge(enc.hang->readingsUsed());
+    return used;
 }
 
 } // namespace
@@ -330,23 +396,78 @@ void Z3Engine::search(const ir::Program& program, const cat::ResolvedModel& mode
     const Clock::time_point began = Clock::now();
     const Budget budget(options, start);
     try {
-        Z3Session s(ctx, program, model, options, false, &budget);
+        Encodings enc(ctx, program, model, options, budget, false);
         const Clock::time_point encoded = Clock::now();
-        std::size_t hangQueries = 0;
         std::vector<report::QueryTime> times;
-        if (options.stats) s.timeQueries(&times);
-        runQueries(r, ctx, s, program, model, options, budget, hangQueries);
         if (options.stats) {
-            r.stats = statsOf(s, program, hangQueries, {start, began, encoded, Clock::now()});
+            enc.times = &times;
+            enc.main.timeQueries(&times);
+        }
+        runQueries(r, enc, 0);
+        if (options.stats) {
+            r.stats = statsOf(enc, {start, began, encoded, Clock::now()});
             r.stats->queryTimes = times;
         }
     } catch (const z3::exception& e) {
-        r.observation = Observation::Unknown;
-        r.unknownReason = std::string("Z3: ") + e.msg();
-        if (r.unknownReason.find("out of memory") != std::string::npos)
-            r.unknownReason = fmt::format("memory limit: Z3 passed --memory-limit {} MiB ({})",
-                                          options.memoryLimitMiB, r.unknownReason);
-        r.states.clear();
+        z3Failure(r, e, options);
+    }
+}
+
+void Z3Engine::searchReadings(const ir::Program& program, const cat::ResolvedModel& model,
+                              const CheckOptions& options, std::vector<CheckResult>& out) const {
+    configureZ3(options.memoryLimitMiB);
+    z3::context ctx;
+    Clock::time_point began = Clock::now();
+    Budget budget(options, began); // each reading's limit counts from its own start
+    std::size_t done = 0;
+    try {
+        Encodings enc(ctx, program, model, options, budget, true);
+        std::vector<report::QueryTime> times;
+        if (options.stats) {
+            enc.times = &times;
+            enc.main.timeQueries(&times);
+        }
+        std::set<std::size_t> used;
+        for (; done < out.size(); ++done) {
+            if (done > 0 && !used.count(done)) {
+                // No literal of this reading in the encoding: its answer is the default one.
+                out[done] = out[0];
+                out[done].seconds = 0;
+                out[done].stats.reset();
+                continue;
+            }
+            if (done > 0) {
+                began = Clock::now();
+                budget = Budget(options, began);
+            }
+            try {
+                runQueries(out[done], enc, done);
+            } catch (const LimitReached& limit) {
+                stopped(out[done], program, limit.what());
+            }
+            if (done == 0) {
+                try {
+                    used = readingsUsed(enc);
+                } catch (const LimitReached&) { // unknown which: every reading is asked
+                    for (std::size_t k = 1; k < out.size(); ++k)
+                        used.insert(k);
+                }
+            }
+            out[done].seconds = secondsBetween(began, Clock::now());
+        }
+        if (options.stats) {
+            out[0].stats = statsOf(enc, {began, began, began, Clock::now()});
+            out[0].stats->queryTimes = times;
+        }
+    } catch (const z3::exception& e) {
+        for (; done < out.size(); ++done)
+            z3Failure(out[done], e, options);
+    } catch (const LimitReached& limit) { // while encoding: no reading has an answer
+        for (; done < out.size(); ++done)
+            stopped(out[done], program, limit.what());
+    } catch (const std::bad_alloc&) {
+        for (; done < out.size(); ++done)
+            stopped(out[done], program, "out of memory");
     }
 }
 

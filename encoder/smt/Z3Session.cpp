@@ -153,7 +153,7 @@ std::int64_t modelValue(const z3::model& m, const z3::expr& e) {
 }
 
 Z3Session::Z3Session(z3::context& ctx, const ir::Program& p, const cat::ResolvedModel& model,
-                     const CheckOptions& options, bool hangs, const Budget* budget)
+                     const CheckOptions& options, bool hangs, const Budget* budget, bool readings)
     : ctx_(ctx), program_(p), solver_(ctx), progress_(ctx.bool_const("progress")),
       withinBound_(ctx.bool_const("within-bound")), noSpin_(ctx.bool_const("no-spin")),
       anyCut_(ctx.bool_val(false)), budget_(budget) {
@@ -194,7 +194,21 @@ Z3Session::Z3Session(z3::context& ctx, const ir::Program& p, const cat::Resolved
                                         if (it == relCache.end())
                                             it = relCache.emplace(n, pe_->baseRelation(n)).first;
                                         return it->second;
-                                    }};
+                                    },
+                                    {}};
+    std::map<std::string, z3::expr> readingLit;
+    if (readings) {
+        for (const cat::ReadingInfo& r : model.readings)
+            readingLits_.push_back(
+                readingLit.emplace(r.name, ctx.bool_const(("reading:" + r.name).c_str()))
+                    .first->second);
+        base.reading = [&readingLit](const std::string& n) { return readingLit.at(n); };
+        chooseReading(0);
+    } else if (!options.reading.empty()) {
+        base.reading = [&ctx, &options](const std::string& n) {
+            return ctx.bool_val(n == options.reading);
+        };
+    }
     const cat::Polarity polarity = cat::analysePolarity(model);
     Evaluator<Z3Algebra> ev(alg, p.events.size(), model, base,
                             options.exactClosures ? nullptr : &polarity);
@@ -235,6 +249,39 @@ Z3Session::Z3Session(z3::context& ctx, const ir::Program& p, const cat::Resolved
         observed_.push_back(pe_->finalValue(o));
 }
 
+void Z3Session::chooseReading(std::size_t k) {
+    chosen_.clear();
+    for (std::size_t i = 0; i < readingLits_.size(); ++i)
+        chosen_.push_back(i + 1 == k ? readingLits_[i] : !readingLits_[i]);
+}
+
+std::set<std::size_t> Z3Session::readingsUsed() const {
+    std::map<unsigned, std::size_t> reading; // literal's id -> reading
+    for (std::size_t i = 0; i < readingLits_.size(); ++i)
+        reading[readingLits_[i].id()] = i + 1;
+    std::set<std::size_t> used;
+    if (reading.empty()) return used;
+    std::set<unsigned> seen;
+    std::vector<z3::expr> todo;
+    z3::expr_vector roots = solver_.assertions();
+    for (unsigned i = 0; i < roots.size(); ++i)
+        todo.push_back(roots[i]);
+    for (const auto& [name, cond] : flags_) // flags are asked as queries, never asserted
+        todo.push_back(cond);
+    for (const Witnesses& ws : flagWitnesses_)
+        for (const auto& [events, cond] : ws)
+            todo.push_back(cond);
+    while (!todo.empty()) {
+        z3::expr e = todo.back();
+        todo.pop_back();
+        if (!seen.insert(e.id()).second || !e.is_app()) continue;
+        if (auto it = reading.find(e.id()); it != reading.end()) used.insert(it->second);
+        for (unsigned k = 0; k < e.num_args(); ++k)
+            todo.push_back(e.arg(k));
+    }
+    return used;
+}
+
 z3::expr_vector Z3Session::assumptions(bool withProgress, const std::set<std::string>& without,
                                        bool beyondBound, bool spins) const {
     z3::expr_vector out(ctx_);
@@ -243,6 +290,8 @@ z3::expr_vector Z3Session::assumptions(bool withProgress, const std::set<std::st
     if (withProgress) out.push_back(progress_);
     if (!beyondBound) out.push_back(withinBound_);
     if (!spins) out.push_back(noSpin_);
+    for (const z3::expr& lit : chosen_)
+        out.push_back(lit);
     return out;
 }
 

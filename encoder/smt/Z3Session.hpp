@@ -16,13 +16,22 @@ namespace ptxmc::engine::smt {
 
 class Z3Session {
 public:
-    /** With `hangs`, the executions include those that block forever (ProgramEncoder). */
+    /** With `hangs`, the executions include those that block forever (ProgramEncoder). With
+     *  `readings`, every reading of the model is a literal (chooseReading picks one);
+     *  otherwise the encoding is that of options.reading alone. */
     Z3Session(z3::context& ctx, const ir::Program& p, const cat::ResolvedModel& model,
-              const CheckOptions& options, bool hangs = false, const Budget* budget = nullptr);
+              const CheckOptions& options, bool hangs = false, const Budget* budget = nullptr,
+              bool readings = false);
 
     z3::solver& solver() { return solver_; }
     ProgramEncoder& encoder() { return *pe_; }
     z3::context& ctx() { return ctx_; }
+
+    /** Later queries ask under reading `k`: 0 the default, else model.readings[k - 1]. */
+    void chooseReading(std::size_t k);
+    /** The readings (1-based) whose literal the encoding contains: the others cannot change
+     *  any answer of this test. */
+    std::set<std::size_t> readingsUsed() const;
 
     /** Literals enabling each named axiom (not flags); asserting one turns its axiom on. */
     const std::vector<std::pair<std::string, z3::expr>>& axioms() const { return axioms_; }
@@ -37,7 +46,8 @@ public:
 
     /**
      * Every axiom literal (except those in `without`), plus progress when asked, plus the
-     * literal that keeps executions within the unroll bound (ir::Cut) unless `beyondBound`.
+     * literal that keeps executions within the unroll bound (ir::Cut) unless `beyondBound`,
+     * plus the chosen reading's literals.
      */
     z3::expr_vector assumptions(bool withProgress, const std::set<std::string>& without = {},
                                 bool beyondBound = false, bool spins = false) const;
@@ -71,6 +81,8 @@ private:
     z3::expr withinBound_, noSpin_, anyCut_;
     std::vector<std::pair<std::size_t, z3::expr>> boundCuts_;
     std::vector<z3::expr> observed_;
+    std::vector<z3::expr> readingLits_; ///< per model reading, with `readings`
+    std::vector<z3::expr> chosen_;      ///< the chosen reading: each literal or its negation
     std::size_t queries_ = 0;
     std::vector<report::QueryTime>* queryTimes_ = nullptr;
     const Budget* budget_;

@@ -107,8 +107,7 @@ void applyLimits(report::CheckResult& r, double seconds, const engine::CheckOpti
 
 Outcome checkOne(const std::string& path, const cat::ResolvedModel& model,
                  const engine::CheckOptions& options, const lower::LowerOptions& lowering,
-                 const report::ExpectationCheck& expectation,
-                 const std::vector<Reading>* readings) {
+                 const report::ExpectationCheck& expectation, bool readings) {
     Outcome out;
     try {
         auto start = std::chrono::steady_clock::now();
@@ -117,8 +116,8 @@ Outcome checkOne(const std::string& path, const cat::ResolvedModel& model,
         engine::CheckOptions timed = options;
         timed.startedAt = std::chrono::steady_clock::now();
         const ir::Program program = lower::lowerTest(test, lowering);
-        report::CheckResult r = engine::check(program, model, timed);
-        if (readings) r.readings = readingsOf(program, r, *readings, timed);
+        report::CheckResult r = readings ? checkWithReadings(program, model, timed)
+                                         : engine::check(program, model, timed);
         std::chrono::duration<double> elapsed = std::chrono::steady_clock::now() - start;
         if (r.seconds == 0) r.seconds = elapsed.count();
         applyLimits(r, elapsed.count(), options);
@@ -194,7 +193,7 @@ std::string readingModelFile(std::string name) {
  * what the expectation files record under it; one message per reading that differs.
  */
 std::vector<std::string>
-readingMismatchesOf(const report::CheckResult& r, const std::vector<Reading>& readings,
+readingMismatchesOf(const report::CheckResult& r, const std::vector<cat::ReadingInfo>& readings,
                     const std::vector<report::ExpectationCheck>& expected) {
     std::vector<std::string> out;
     for (std::size_t k = 0; k < readings.size(); ++k) {
@@ -263,8 +262,9 @@ void setupCheck(CLI::App& app) {
         ->option_text("NAME");
     sub->add_flag("--readings", args->readings,
                   "also check each test under every variant model (model/variants: one open "
-                  "question of the PTX text read the other way) and say whether the answer is "
-                  "robust or which readings change it");
+                  "question of the PTX text read the other way) and say whether the verdict "
+                  "and each flag are robust or which readings change them; one encoding holds "
+                  "every reading");
     sub->add_flag("--strict", args->strict,
                   "with --readings: every reading's answer must match its expectation "
                   "(expected.<variant>.txt, else expected.txt); without it a reading that "
@@ -300,7 +300,7 @@ int runCheck(const CheckArgs& args) {
     }
     std::shared_ptr<const cat::ResolvedModel> model;
     std::vector<report::ExpectationCheck> expectations;
-    std::vector<Reading> readings;
+    std::vector<cat::ReadingInfo> readings;
     // Per test, per reading: the answer the expectation files record under that reading.
     std::vector<std::vector<report::ExpectationCheck>> readingExpectations;
     std::string modelFile = args.modelFile;
@@ -315,14 +315,16 @@ int runCheck(const CheckArgs& args) {
         if (args.strict && !args.readings)
             throw InputError(SourceLoc{"--strict", 1, 1},
                              "--strict judges every reading: it needs --readings");
-        model = loadModelArg(modelFile);
         if (args.readings) {
             // the variants redefine one decision of the built-in model each
             if (!args.modelFile.empty())
                 throw InputError(SourceLoc{"--readings", 1, 1},
                                  "--readings compares the built-in model with its variants "
                                  "(model/variants); it takes no --model");
-            readings = builtInReadings();
+            model = modelWithReadings();
+            readings = model->readings;
+        } else {
+            model = loadModelArg(modelFile);
         }
         // Looked up here, on one thread: the index caches files and is not thread-safe.
         // Under model X.cat, expected.X.txt (beside expected.txt) overrides the lines it lists.
@@ -330,7 +332,7 @@ int runCheck(const CheckArgs& args) {
         for (const std::string& test : inputs.tests)
             expectations.push_back(index.lookup(test));
         if (!readings.empty()) readingExpectations.resize(inputs.tests.size());
-        for (const Reading& reading : readings) {
+        for (const cat::ReadingInfo& reading : readings) {
             report::ExpectationIndex under(report::variantOfModel(reading.name));
             for (std::size_t i = 0; i < inputs.tests.size(); ++i)
                 readingExpectations[i].push_back(under.lookup(inputs.tests[i]));
@@ -364,7 +366,7 @@ int runCheck(const CheckArgs& args) {
     std::vector<Outcome> outcomes(inputs.tests.size());
     auto work = [&](std::size_t i) {
         outcomes[i] = checkOne(inputs.tests[i], *model, options, lower::LowerOptions{args.unroll},
-                               expectations[i], args.readings ? &readings : nullptr);
+                               expectations[i], args.readings);
     };
     auto emit = [&](std::size_t i) {
         Outcome& o = outcomes[i];

@@ -5,6 +5,7 @@
 #include "cli/CommonOptions.hpp"
 #include "cli/ModelArg.hpp"
 #include "cli/Parallel.hpp"
+#include "cli/Readings.hpp"
 #include "engine/Check.hpp"
 #include "engine/StaticRelations.hpp"
 #include "litmus/Parser.hpp"
@@ -47,18 +48,31 @@ struct MatrixArgs {
     unsigned jobs = 0;
 };
 
-CellResult checkCell(const Cell& c, const cat::ResolvedModel& model) {
+/** The verdicts other readings give, where they differ from the default one's. */
+void readingVerdicts(CellResult& r, const report::CheckResult& res) {
+    r.readingsChecked = true;
+    for (const report::ReadingResult& v : *res.readings) {
+        Verdict other = verdictOf(report::toString(v.observation));
+        if (other != r.verdict) r.readings.push_back({v.model, other, v.decisions});
+    }
+}
+
+/** With `readings` (the built-in model with its variants folded in), under every reading. */
+CellResult checkCell(const Cell& c, const cat::ResolvedModel& model, bool readings) {
     CellResult r;
     if (!c.test) return r;
     try {
         litmus::Test test = litmus::parseLitmus(c.test->text(), c.id + ".litmus");
-        report::CheckResult res =
-            engine::check(lower::lowerTest(test), model, engine::CheckOptions{});
+        const ir::Program program = lower::lowerTest(test);
+        report::CheckResult res = readings
+                                      ? checkWithReadings(program, model, engine::CheckOptions{})
+                                      : engine::check(program, model, engine::CheckOptions{});
         r.observation = report::toString(res.observation);
         r.verdict = verdictOf(r.observation);
         r.flags = report::flagNames(res.flags);
         r.states = res.states.size();
         if (r.verdict == Verdict::Error) r.error = "observation " + r.observation;
+        if (res.readings) readingVerdicts(r, res);
     } catch (const std::exception& e) {
         r.verdict = Verdict::Error;
         r.error = e.what();
@@ -125,13 +139,15 @@ int runMatrix(const MatrixArgs& args) {
     auto start = std::chrono::steady_clock::now();
     std::shared_ptr<const cat::ResolvedModel> model;
     try {
-        model = loadModelArg(args.model);
+        // The built-in model comes with its readings, so the tables can mark what rests on one.
+        model = args.model.empty() ? modelWithReadings() : loadModelArg(args.model);
     } catch (const InputError& e) {
         std::cerr << e.what() << '\n';
         return 2;
     }
     MatrixRun run;
     run.model = modelDisplayName(args.model);
+    run.readings = args.model.empty();
     // The cells take the pipelined pairs and commit tracking from the model checked here.
     const cat::ResolvedModel& m = *model;
     try {
@@ -147,7 +163,7 @@ int runMatrix(const MatrixArgs& args) {
     unsigned jobs = args.jobs ? args.jobs : std::max(1u, std::thread::hardware_concurrency());
     runInOrder(
         run.cells.size(), jobs,
-        [&](std::size_t i) { run.results[i] = checkCell(run.cells[i], *model); },
+        [&](std::size_t i) { run.results[i] = checkCell(run.cells[i], *model, run.readings); },
         [](std::size_t) {});
 
     try {

@@ -51,9 +51,10 @@ struct PatternsArgs {
 };
 
 /**
- * Protocols with more events than this get neither the fences table nor the readings: each
- * takes a check per weakening or per variant, and at that size one check takes seconds (the
- * document would take most of an hour). The table says how to get them.
+ * Protocols with more events than this get neither the fences table nor the readings: the
+ * table takes a check per weakening, the readings an enumeration per reading that the
+ * protocol's encoding contains, and at that size one takes seconds (the document would take
+ * most of an hour). The document says how to get them.
  */
 constexpr std::size_t kDetailedEvents = 100;
 
@@ -143,9 +144,10 @@ std::string readingsText(const std::optional<std::vector<report::ReadingResult>>
 }
 
 /** The answers recorded for `test` in expected.<variant>.txt files that differ from its own. */
-std::string recordedReadings(const std::string& test, const std::vector<Reading>& readings) {
+std::string recordedReadings(const std::string& test,
+                             const std::vector<cat::ReadingInfo>& readings) {
     std::string s;
-    for (const Reading& r : readings) {
+    for (const cat::ReadingInfo& r : readings) {
         report::ExpectationIndex index(report::variantOfModel(r.name));
         report::ExpectationCheck e = index.lookup(test);
         if (!e.present ||
@@ -244,7 +246,7 @@ std::string answerCell(const Answer& a) {
 
 void printProtocol(std::ostream& out, const Protocol& p, const TestRun& run,
                    const std::map<std::string, Answer>& answers,
-                   const std::vector<Reading>& readings, const fs::path& outDir) {
+                   const std::vector<cat::ReadingInfo>& readings, const fs::path& outDir) {
     const litmus::Test test = litmus::parseLitmusFile(p.path); // checked already: it parses
     out << "### [" << test.name << "](" << relativeLink(p.path, outDir) << ")\n\n";
     std::string rules;
@@ -292,8 +294,7 @@ int runPatterns(const PatternsArgs& args) {
         std::cerr << e << '\n';
     if (!inputs.errors.empty()) return 2;
     const std::vector<Family> families = familiesOf(inputs.tests);
-    auto model = loadModelArg("");
-    const std::vector<Reading> readings = builtInReadings();
+    auto model = modelWithReadings();
 
     // Every test once under the built-in model; protocols and CUTLASS forms under every reading.
     std::vector<std::string> protocols, all;
@@ -317,10 +318,9 @@ int runPatterns(const PatternsArgs& args) {
             try {
                 const ir::Program program = lower::lowerTest(litmus::parseLitmusFile(all[i]));
                 a.events = program.events.size();
-                a.result = engine::check(program, *model, options);
-                if (a.allReadings && a.events <= kDetailedEvents &&
-                    a.result->observation != report::Observation::Unknown)
-                    a.result->readings = readingsOf(program, *a.result, readings, options);
+                a.result = a.allReadings && a.events <= kDetailedEvents
+                               ? checkWithReadings(program, *model, options)
+                               : engine::check(program, *model, options);
             } catch (const InputError& e) {
                 a.error = e.what();
             }
@@ -377,7 +377,7 @@ int runPatterns(const PatternsArgs& args) {
     for (const Family& f : families) {
         out << "## " << fs::path(f.folder).filename().string() << "\n\n";
         for (const Protocol& p : f.protocols)
-            printProtocol(out, p, runs[p.path], answers, readings, outDir);
+            printProtocol(out, p, runs[p.path], answers, model->readings, outDir);
     }
     std::cout.flush();
     return failures > 0 ? 1 : 0;

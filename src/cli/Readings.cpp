@@ -1,38 +1,37 @@
-// The built-in readings of the PTX text and a test's answer under each of them.
+// The built-in readings of the PTX text, folded into one model, and a test's answer under each.
 #include "cli/Readings.hpp"
 
-#include "cat/EmbeddedModel.hpp"
-#include "cli/ModelArg.hpp"
+#include "cat/Readings.hpp"
 #include "report/Answer.hpp"
-
-#include <algorithm>
 
 namespace ptxmc::cli {
 
-std::vector<Reading> builtInReadings() {
-    std::vector<Reading> out;
-    for (const auto& f : cat::embeddedModelFiles())
-        if (f.path.rfind("variants/", 0) == 0) out.push_back({f.path, loadModelArg(f.path)});
-    std::sort(out.begin(), out.end(),
-              [](const Reading& a, const Reading& b) { return a.name < b.name; });
-    return out;
+std::shared_ptr<const cat::ResolvedModel> modelWithReadings() {
+    static const std::shared_ptr<const cat::ResolvedModel> model =
+        cat::resolveModel(cat::builtinModelWithReadings());
+    return model;
 }
 
-std::vector<report::ReadingResult> readingsOf(const ir::Program& program,
-                                              const report::CheckResult& base,
-                                              const std::vector<Reading>& readings,
-                                              const engine::CheckOptions& options) {
-    std::vector<report::ReadingResult> out;
+report::CheckResult checkWithReadings(const ir::Program& program, const cat::ResolvedModel& model,
+                                      const engine::CheckOptions& options) {
+    std::vector<report::CheckResult> all = engine::checkReadings(program, model, options);
+    report::CheckResult base = std::move(all.at(0));
     const std::vector<std::string> baseFlags = report::flagNames(base.flags);
-    for (const Reading& reading : readings) {
-        report::CheckResult r = engine::check(program, *reading.model, options);
-        report::ReadingResult v{reading.name, r.observation, report::flagNames(r.flags),
-                                r.states.size()};
+    std::vector<report::ReadingResult> differing;
+    for (std::size_t k = 1; k < all.size(); ++k) {
+        const report::CheckResult& r = all[k];
+        base.seconds += r.seconds;
+        const cat::ReadingInfo& reading = model.readings[k - 1];
+        report::ReadingResult v{
+            reading.name, r.observation, report::flagNames(r.flags), r.states.size(), {}};
+        for (const auto& [name, label] : reading.decisions)
+            v.decisions.push_back(label);
         if (v.observation != base.observation || v.flags != baseFlags ||
             v.states != base.states.size())
-            out.push_back(std::move(v));
+            differing.push_back(std::move(v));
     }
-    return out;
+    base.readings = std::move(differing);
+    return base;
 }
 
 } // namespace ptxmc::cli

@@ -1,4 +1,5 @@
-// Readings: the built-in variant models (model/variants), and a test's answer under each.
+// Readings: the built-in model with its variants (model/variants) folded in, and answers under
+// each.
 #pragma once
 
 #include "cat/Resolver.hpp"
@@ -7,24 +8,20 @@
 #include "report/Result.hpp"
 
 #include <memory>
-#include <string>
-#include <vector>
 
 namespace ptxmc::cli {
 
-/** A built-in variant model of the default one: another reading of the PTX text. */
-struct Reading {
-    std::string name; ///< "variants/q5-completion-orders-proxies.cat"
-    std::shared_ptr<const cat::ResolvedModel> model;
-};
+/**
+ * The built-in model with every variant under model/variants as a reading of it
+ * (cat/Readings.hpp), in name order: checked without a reading it is the built-in model.
+ */
+std::shared_ptr<const cat::ResolvedModel> modelWithReadings();
 
-/** Every model under model/variants, built in, in name order. */
-std::vector<Reading> builtInReadings();
-
-/** The readings under which `program`'s answer (verdict, flags, states) differs from `base`'s. */
-std::vector<report::ReadingResult> readingsOf(const ir::Program& program,
-                                              const report::CheckResult& base,
-                                              const std::vector<Reading>& readings,
-                                              const engine::CheckOptions& options);
+/**
+ * `program`'s answer under the default reading, with `readings` set to the readings under
+ * which the answer (verdict, flags or number of states) differs: one encoding for them all.
+ */
+report::CheckResult checkWithReadings(const ir::Program& program, const cat::ResolvedModel& model,
+                                      const engine::CheckOptions& options);
 
 } // namespace ptxmc::cli

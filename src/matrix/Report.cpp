@@ -138,7 +138,27 @@ std::string cellMarkdown(const MatrixRun& run, const Cell& c) {
     if (!c.pair.empty()) out += " " + c.pair;
     out += " " + sectionLink(rule(c.rule));
     if (disagrees(run, c)) out += " ⚠";
+    if (!run.result(c.id).readings.empty()) out += " ‡";
     return out;
+}
+
+std::vector<std::string> readingDependentCells(const MatrixRun& run) {
+    std::vector<std::string> cells;
+    for (const Cell& c : run.cells) {
+        const CellResult& r = run.result(c.id);
+        if (r.readings.empty()) continue;
+        std::string line = linkedToTest(run, c, c.id) + ": " + verdictLabel(r.verdict) +
+                           " under the default reading";
+        for (const CellResult::OtherReading& o : r.readings) {
+            std::string questions;
+            for (const std::string& q : o.decisions)
+                questions += std::string(questions.empty() ? "" : ", ") + q;
+            line += std::string("; ") + verdictLabel(o.verdict) + " under `" + o.model + "` (" +
+                    questions + ")";
+        }
+        cells.push_back(line + ".");
+    }
+    return cells;
 }
 
 Document matrixDocument(const MatrixRun& run) {
@@ -175,6 +195,11 @@ Document matrixDocument(const MatrixRun& run) {
             "by its HTML anchor; the [rules](#ptx-rules-cited) table lists them.",
             "⚠: the model's verdict differs from the literal reading of that rule (listed "
             "[at the end](#where-the-model-differs-from-the-literal-reading))."});
+    if (run.readings)
+        d.paragraph("‡: the verdict is reading-dependent: under some reading of an open question "
+                    "of the PTX text (a variant in model/variants) it is the other one (listed "
+                    "[at the end](#reading-dependent-cells)). Every other cell has the same "
+                    "verdict under every reading.");
 
     d.heading(2, "Overview: one thread, nothing between A and B");
     d.paragraph("✓ ordered, ✗ may reorder (each links its test), — nothing to test. Row A, "
@@ -243,6 +268,14 @@ Document matrixDocument(const MatrixRun& run) {
                     "the cited rule gives.");
     else
         d.list(diffs);
+    if (run.readings) {
+        d.heading(2, "Reading-dependent cells");
+        std::vector<std::string> cells = readingDependentCells(run);
+        if (cells.empty())
+            d.paragraph("None: every cell has the same verdict under every reading.");
+        else
+            d.list(cells);
+    }
     return d;
 }
 
@@ -271,6 +304,14 @@ std::string matrixJson(const MatrixRun& run) {
         if (!c.pair.empty()) j["pair"] = c.pair;
         j["rule"] = {{"section", ru.section}, {"anchor", ru.anchor}, {"summary", ru.summary}};
         if (!r.error.empty()) j["error"] = r.error;
+        if (r.readingsChecked) {
+            nlohmann::ordered_json other = nlohmann::ordered_json::array();
+            for (const CellResult::OtherReading& o : r.readings)
+                other.push_back({{"model", o.model},
+                                 {"verdict", verdictLabel(o.verdict)},
+                                 {"decisions", o.decisions}});
+            j["readings"] = {{"robust", r.readings.empty()}, {"differs", other}};
+        }
         cells.push_back(j);
     }
     nlohmann::ordered_json out;

@@ -16,6 +16,15 @@ struct CellResult {
     std::vector<std::string> flags; ///< undefined-behaviour flags raised (tmem-race, ...)
     std::string error;              ///< with Verdict::Error
     std::size_t states = 0;         ///< distinct allowed final states
+    /// With the built-in model: the readings of open questions (model/variants) under which
+    /// the verdict differs, each with that verdict and the questions it reads otherwise
+    struct OtherReading {
+        std::string model; ///< "variants/q4-kind-not-required.cat"
+        Verdict verdict = Verdict::NotApplicable;
+        std::vector<std::string> decisions; ///< "Q4 (9.7.16.6.2)"
+    };
+    std::vector<OtherReading> readings;
+    bool readingsChecked = false; ///< readings computed (the built-in model)
 };
 
 /** Every cell with its result; the input of every renderer. */
@@ -25,6 +34,7 @@ struct MatrixRun {
     std::string testsLink = "matrix/tests";
     std::vector<Cell> cells;
     std::vector<CellResult> results; ///< parallel to cells
+    bool readings = false;           ///< every cell checked under every reading too
 
     /** The result of the cell with this id; throws std::out_of_range when there is none. */
     const CellResult& result(const std::string& id) const;
@@ -34,6 +44,10 @@ struct MatrixRun {
 
 /** The verdict an observation of the "reordered" condition means. */
 Verdict verdictOf(const std::string& observation);
+
+/** The cells whose verdict some reading changes: "id: verdict under the default reading;
+ *  other verdict under `variant` (Q4 (9.7.16.6.2))." with the cell linked to its test. */
+std::vector<std::string> readingDependentCells(const MatrixRun& run);
 
 /** One table cell in inline Markdown: verdict linked to its test, pair, PTX section. */
 std::string cellMarkdown(const MatrixRun& run, const Cell& c);

@@ -69,4 +69,57 @@ std::string mismatchText(const CheckResult& r) {
     return fmt::format("expected {}, got {}", expectedAnswer(e), actualAnswer(r));
 }
 
+std::vector<Dependence> dependencesOf(const CheckResult& r) {
+    std::vector<Dependence> out;
+    if (!r.readings) return out;
+    Dependence verdict{"Verdict", toString(r.observation), {}};
+    for (const ReadingResult& v : *r.readings)
+        if (v.observation != r.observation)
+            verdict.otherwise.emplace_back(&v, toString(v.observation));
+    out.push_back(std::move(verdict));
+    std::vector<std::string> names = flagNames(r.flags);
+    const std::vector<std::string> raised = names;
+    for (const ReadingResult& v : *r.readings)
+        names.insert(names.end(), v.flags.begin(), v.flags.end());
+    std::sort(names.begin(), names.end());
+    names.erase(std::unique(names.begin(), names.end()), names.end());
+    auto has = [](const std::vector<std::string>& flags, const std::string& f) {
+        return std::find(flags.begin(), flags.end(), f) != flags.end();
+    };
+    for (const std::string& f : names) {
+        const bool byDefault = has(raised, f);
+        Dependence d{"Flag " + f, byDefault ? "raised" : "not raised", {}};
+        for (const ReadingResult& v : *r.readings)
+            if (has(v.flags, f) != byDefault)
+                d.otherwise.emplace_back(&v, byDefault ? "not raised" : "raised");
+        out.push_back(std::move(d));
+    }
+    return out;
+}
+
+std::string dependenceLine(const Dependence& d) {
+    if (d.otherwise.empty())
+        return d.subject + " robust: " + d.underDefault + " under every reading";
+    std::string line =
+        d.subject + " reading-dependent: " + d.underDefault + " under the default reading";
+    // Readings with the same value are listed together, in the order of the readings.
+    std::vector<std::string> values;
+    for (const auto& [v, value] : d.otherwise)
+        if (std::find(values.begin(), values.end(), value) == values.end()) values.push_back(value);
+    for (const std::string& value : values) {
+        line += "; " + value + " under ";
+        bool first = true;
+        for (const auto& [v, own] : d.otherwise) {
+            if (own != value) continue;
+            line += (first ? "" : ", ") + v->model;
+            std::string decisions;
+            for (const std::string& q : v->decisions)
+                decisions += (decisions.empty() ? "" : ", ") + q;
+            if (!decisions.empty()) line += " (" + decisions + ")";
+            first = false;
+        }
+    }
+    return line;
+}
+
 } // namespace ptxmc::report

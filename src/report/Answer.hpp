@@ -47,4 +47,22 @@ std::string actualAnswer(const CheckResult& r);
  */
 std::string mismatchText(const CheckResult& r);
 
+/**
+ * With --readings: whether the verdict, or one flag, is the same under every reading
+ * (robust) or which readings change it (reading-dependent).
+ */
+struct Dependence {
+    std::string subject;      ///< "Verdict" or "Flag NAME"
+    std::string underDefault; ///< "Sometimes", "raised", "not raised"
+    /// The readings under which it is otherwise, each with its own value and decisions
+    std::vector<std::pair<const ReadingResult*, std::string>> otherwise;
+};
+
+/** The verdict first, then every flag raised under some reading, in name order. */
+std::vector<Dependence> dependencesOf(const CheckResult& r);
+
+/** `Flag tmem-race reading-dependent: raised under the default reading; not raised under
+ *  variants/q1-....cat (Q1 (9.7.16.6.3 #...))`, or `... robust: ... under every reading`. */
+std::string dependenceLine(const Dependence& d);
+
 } // namespace ptxmc::report

@@ -111,6 +111,9 @@ void HerdPrinter::print(std::ostream& out, const CheckResult& r) const {
             out << "Reading-dependent: under " << v.model << ": " << toString(v.observation)
                 << " flags=" << (flags.empty() ? "none" : flags) << " states=" << v.states << '\n';
         }
+        if (!r.readings->empty())
+            for (const Dependence& d : dependencesOf(r))
+                out << dependenceLine(d) << '\n';
     }
     if (options_.showTime) out << fmt::format("Time {} {:.2f}\n", r.testName, r.seconds);
     if (!r.hash.empty()) out << "Hash=" << r.hash << '\n';

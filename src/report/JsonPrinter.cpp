@@ -64,8 +64,21 @@ ordered_json JsonPrinter::toJson(const CheckResult& r) const {
             differs.push_back(ordered_json{{"model", v.model},
                                            {"observation", toString(v.observation)},
                                            {"flags", v.flags},
-                                           {"states", v.states}});
-        j["readings"] = ordered_json{{"robust", r.readings->empty()}, {"differs", differs}};
+                                           {"states", v.states},
+                                           {"decisions", v.decisions}});
+        // Per verdict and flag: the same under every reading, or which readings change it.
+        ordered_json dependence = ordered_json::array();
+        for (const Dependence& d : dependencesOf(r)) {
+            ordered_json under = ordered_json::array();
+            for (const auto& [v, value] : d.otherwise)
+                under.push_back(ordered_json{{"model", v->model}, {"value", value}});
+            dependence.push_back(ordered_json{{"subject", d.subject},
+                                              {"robust", d.otherwise.empty()},
+                                              {"default", d.underDefault},
+                                              {"otherwise", under}});
+        }
+        j["readings"] = ordered_json{
+            {"robust", r.readings->empty()}, {"differs", differs}, {"dependence", dependence}};
     }
     if (r.forbiddenBy) j["no_execution_forbidden_by"] = *r.forbiddenBy;
     j["bound_reached"] = r.boundReached;

@@ -58,6 +58,8 @@ std::string sx(const Expr& e) {
     case Expr::Op::Bracket:
         op = "[]";
         break;
+    case Expr::Op::Reading:
+        return "(reading " + e.name + " " + sx(*e.args.at(0)) + " " + sx(*e.args.at(1)) + ")";
     case Expr::Op::Domain:
         op = "domain";
         break;

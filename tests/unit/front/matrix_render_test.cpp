@@ -46,7 +46,7 @@ TEST_CASE("a cell links its test and its PTX section", "[matrix][render]") {
     run.model = "m";
     run.cells = {makeCell(Op::Mma, Op::Mma, Sync::None, allPairs),
                  makeCell(Op::Mma, Op::Ld, Sync::Wait, allPairs)};
-    run.results = {{Verdict::Ordered, "Never", {}, "", 1}, {}};
+    run.results = {{Verdict::Ordered, "Never", {}, "", 1, {}, false}, {}};
     CHECK(cellMarkdown(run, run.cells[0]) ==
           "[**ordered**](matrix/tests/same-mma-mma-none.litmus) P1 [9.7.16.6.2]"
           "(https://docs.nvidia.com/cuda/parallel-thread-execution/"
@@ -55,8 +55,21 @@ TEST_CASE("a cell links its test and its PTX section", "[matrix][render]") {
     CHECK_THAT(matrixExpectations(run),
                Catch::Contains("same-mma-mma-none.litmus  Never  flags=none  states=1  ordered "
                                "(nothing)"));
-    run.results[0] = {Verdict::MayReorder, "Sometimes", {"tmem-race"}, "", 2};
+    run.results[0] = {Verdict::MayReorder, "Sometimes", {"tmem-race"}, "", 2, {}, true};
     CHECK_THAT(cellMarkdown(run, run.cells[0]), Catch::EndsWith(" ⚠"));
+    // Reading-dependent: marked in the table and listed with the readings and their questions.
+    run.readings = true;
+    run.results[0].readings = {
+        {"variants/q4-kind-not-required.cat", Verdict::Ordered, {"Q4 (9.7.16.6.2)"}}};
+    CHECK_THAT(cellMarkdown(run, run.cells[0]), Catch::EndsWith(" ⚠ ‡"));
+    REQUIRE(readingDependentCells(run).size() == 1);
+    CHECK_THAT(readingDependentCells(run)[0],
+               Catch::Contains("same-mma-mma-none](matrix/tests/same-mma-mma-none.litmus): may "
+                               "reorder under the default reading; ordered under "
+                               "`variants/q4-kind-not-required.cat` (Q4 (9.7.16.6.2))."));
+    CHECK_THAT(matrixJson(run), Catch::Contains("\"robust\": false"));
+    run.results[0].readings.clear();
+    run.readings = false;
     CHECK_THAT(matrixExpectations(run),
                Catch::Contains("same-mma-mma-none.litmus  Sometimes  flags=tmem-race  states=2  "
                                "may reorder (nothing)"));

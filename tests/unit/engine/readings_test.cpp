@@ -1,0 +1,108 @@
+// The built-in readings folded into one model answer, reading by reading, as the variant models.
+#include "cat/EmbeddedModel.hpp"
+#include "cat/Loader.hpp"
+#include "cat/Readings.hpp"
+#include "cat/Resolver.hpp"
+#include "engine/Check.hpp"
+#include "litmus/Parser.hpp"
+#include "lower/Lowerer.hpp"
+
+#include <catch2/catch.hpp>
+#include <fstream>
+#include <functional>
+#include <string>
+#include <vector>
+
+using namespace ptxmc;
+
+namespace {
+
+const cat::ResolvedModel& combined() {
+    static auto model = cat::resolveModel(cat::builtinModelWithReadings());
+    return *model;
+}
+
+/** The one-rule tests a variant's expectation file lists: those whose answer it changes. */
+std::vector<std::string> testsChangedBy(const std::string& variant) {
+    std::string stem = variant.substr(9, variant.size() - 9 - 4); // variants/NAME.cat
+    std::ifstream in(std::string(PTXMC_SOURCE_DIR) + "/litmus/expected." + stem + ".txt");
+    std::vector<std::string> out;
+    for (std::string line; std::getline(in, line);) {
+        if (line.empty() || line[0] == '#' || line.rfind("kernels/", 0) == 0) continue;
+        out.push_back(std::string(PTXMC_SOURCE_DIR) + "/litmus/" + line.substr(0, line.find(' ')));
+    }
+    return out;
+}
+
+/** `action` throws InputError at a known place, its message containing `part`. */
+void requireRefused(const std::function<void()>& action, const std::string& part) {
+    try {
+        action();
+    } catch (const InputError& e) {
+        INFO(e.what());
+        CHECK(e.loc().line > 0);
+        CHECK_THAT(e.message(), Catch::Contains(part));
+        return;
+    }
+    FAIL("no error was reported");
+}
+
+} // namespace
+
+TEST_CASE("every built-in variant is a reading of the combined model", "[readings]") {
+    std::vector<std::string> names;
+    for (const auto& f : cat::embeddedModelFiles())
+        if (f.path.rfind("variants/", 0) == 0) names.push_back(f.path);
+    std::vector<std::string> readings;
+    for (const cat::ReadingInfo& r : combined().readings) {
+        readings.push_back(r.name);
+        REQUIRE_FALSE(r.decisions.empty());
+        for (const auto& [name, label] : r.decisions)
+            REQUIRE(label.rfind("Q", 0) == 0); // "Q1 (9.7.16.6.3)": question and section
+    }
+    REQUIRE(readings == names);
+}
+
+TEST_CASE("each reading answers as its variant model alone, with both engines", "[readings]") {
+    const cat::ResolvedModel& model = combined();
+    std::size_t compared = 0;
+    for (std::size_t k = 1; k <= model.readings.size(); ++k) {
+        const std::string& name = model.readings[k - 1].name;
+        auto alone = cat::resolveModel(cat::loadBuiltinModel(name));
+        for (const std::string& path : testsChangedBy(name)) {
+            const ir::Program program = lower::lowerTest(litmus::parseLitmusFile(path));
+            for (auto kind : {engine::EngineKind::Z3, engine::EngineKind::Enumerate}) {
+                engine::CheckOptions options;
+                options.engine = kind;
+                options.timeoutSeconds = 60;
+                std::vector<report::CheckResult> all =
+                    engine::checkReadings(program, model, options);
+                INFO(path << " under " << name << " engine " << static_cast<int>(kind));
+                REQUIRE(all.size() == model.readings.size() + 1);
+                REQUIRE(engine::sameAnswer(all[k], engine::check(program, *alone, options)));
+                // The default reading is the built-in model's answer, which differs here.
+                REQUIRE_FALSE(engine::sameAnswer(all[0], all[k]));
+                ++compared;
+            }
+        }
+    }
+    REQUIRE(compared > 40);
+}
+
+TEST_CASE("a variant that is not the default model plus lets of its own is refused", "[readings]") {
+    cat::Model base = cat::loadBuiltinModel();
+    auto variant = [](const std::string& body) {
+        return cat::Variant{"variants/bad.cat",
+                            cat::parseModelText("include \"../decisions.cat\"\n" + body +
+                                                    "include \"../tcgen05.cat\"\n",
+                                                "<builtin>/variants/bad.cat")};
+    };
+    requireRefused([&] { cat::combineReadings(base, {variant("let no-such-decision = po\n")}); },
+                   "redefines no earlier definition");
+    requireRefused([&] { cat::combineReadings(base, {variant("acyclic po as extra\n")}); },
+                   "may only redefine 'let's");
+    // ptx.cat alone lacks tcgen05.cat's statements.
+    cat::Variant other{"variants/other.cat", cat::parseModelText("include \"../ptx.cat\"\n",
+                                                                 "<builtin>/variants/other.cat")};
+    requireRefused([&] { cat::combineReadings(base, {other}); }, "variants/other.cat");
+}
