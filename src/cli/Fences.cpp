@@ -6,6 +6,7 @@
 #include "cli/Inputs.hpp"
 #include "cli/ModelArg.hpp"
 #include "cli/Parallel.hpp"
+#include "cli/Readings.hpp"
 #include "cli/Weakenings.hpp"
 #include "engine/Check.hpp"
 #include "litmus/Parser.hpp"
@@ -29,6 +30,7 @@ const char* const kFencesExamples = R"(Examples:
   ptxmc fences litmus/kernels/tma-umma/umma-1x2.litmus
   ptxmc fences --json --jobs 2 litmus/kernels/tma-umma
   ptxmc fences --model variants/q1-acquire-wait-orders-tcgen05.cat litmus/tcgen05/fences
+  ptxmc fences --readings litmus/kernels/umma-acc/umma-acc-2x4.litmus
 
 For every synchronising instruction (fence, wait, arrive, expect_tx, commit, barrier,
 wait_group, release/acquire access) the test is checked again with that instruction dropped
@@ -47,6 +49,7 @@ struct FencesArgs {
     double timeoutSeconds = 0;
     engine::EngineKind engine = engine::EngineKind::Z3;
     int unroll = lower::LowerOptions{}.unroll;
+    bool readings = false;
     std::vector<std::string> paths;
 };
 
@@ -65,7 +68,7 @@ void printText(const TestRun& run, const std::string& modelName) {
             std::string kind = ptx::kindName(e.mutation.kind);
             std::cout << "    " << kind
                       << std::string(8 - std::min<std::size_t>(7, kind.size()), ' ')
-                      << effectText(e, base) << '\n';
+                      << effectText(e, base) << readingsText(e) << '\n';
         }
     });
     std::cout << "  " << bearing << " of " << run.effects.size()
@@ -88,6 +91,20 @@ nlohmann::ordered_json effectJson(const Effect& e, const report::CheckResult& ba
     j["newFlags"] = e.newFlags;
     j["goneFlags"] = e.goneFlags;
     j["effect"] = effectText(e, base);
+    if (!e.readingsOtherwise.empty()) {
+        nlohmann::ordered_json other = nlohmann::ordered_json::array();
+        for (std::size_t i = 0; i < e.readingsOtherwise.size(); ++i) {
+            const report::ReadingResult& r = e.readingsOtherwise[i];
+            nlohmann::ordered_json o{
+                {"model", r.model},
+                {"loadBearing", !e.loadBearing()},
+                {"answer", report::answerText(r.observation, r.flags, r.states)},
+                {"decisions", r.decisions}};
+            if (!e.readingBaseAnswers[i].empty()) o["testAnswer"] = e.readingBaseAnswers[i];
+            other.push_back(o);
+        }
+        j["readingsOtherwise"] = other;
+    }
     return j;
 }
 
@@ -119,7 +136,12 @@ nlohmann::ordered_json toJson(const TestRun& run) {
 
 int runFences(const FencesArgs& args) {
     StdoutTo redirect(args.output);
-    auto model = loadModelArg(args.model);
+    if (args.readings && !args.model.empty()) {
+        std::cerr << "--readings: error: --readings weighs each weakening under the built-in "
+                     "model's readings (model/variants); it takes no --model\n";
+        return 2;
+    }
+    auto model = args.readings ? modelWithReadings() : loadModelArg(args.model);
     std::string modelName = modelDisplayName(args.model);
     Inputs inputs = expandInputs(args.paths);
     for (const auto& e : inputs.errors)
@@ -129,6 +151,7 @@ int runFences(const FencesArgs& args) {
     options.check.timeoutSeconds = args.timeoutSeconds;
     options.lowering = lower::LowerOptions{args.unroll};
     options.jobs = args.jobs;
+    options.readings = args.readings;
     std::size_t errors = inputs.errors.size(), unknowns = 0;
     nlohmann::ordered_json list = nlohmann::ordered_json::array();
     weakenTests(inputs.tests, *model, options, [&](TestRun& run) {
@@ -181,6 +204,10 @@ void setupFences(CLI::App& app) {
         *sub, args->engine,
         {engine::EngineKind::Z3, engine::EngineKind::Enumerate, engine::EngineKind::Both},
         "z3 (default), enumerate or both");
+    sub->add_flag("--readings", args->readings,
+                  "also weigh each weakening under every reading of an open question of the "
+                  "PTX text (model/variants) and say where it is load-bearing under one and "
+                  "redundant under the other: which synchronization each reading needs");
     sub->add_option("PATH", args->paths,
                     "a .litmus file, a folder (searched recursively) or a herd @index file")
         ->required()

@@ -217,7 +217,7 @@ void printFences(std::ostream& out, const TestRun& run) {
                 << (first ? std::to_string(inst.loc.line) : "") << " | "
                 << (first ? code(instructionText(inst)) : "") << " | "
                 << (first ? cell(sectionText(inst)) : "") << " | " << ptx::kindName(e.mutation.kind)
-                << " | " << cell(effectText(e, *run.base)) << " |\n";
+                << " | " << cell(effectText(e, *run.base) + readingsText(e)) << " |\n";
         }
     });
     out << '\n';
@@ -332,14 +332,25 @@ int runPatterns(const PatternsArgs& args) {
     weakening.jobs = args.jobs;
     std::map<std::string, TestRun> runs;
     std::size_t failures = 0;
-    std::vector<std::string> detailed;
-    for (const std::string& p : protocols)
-        if (answers.at(p).events <= kDetailedEvents) detailed.push_back(p);
-    weakenTests(detailed, *model, weakening, [&](TestRun& run) {
+    // A protocol with a CUTLASS form has its weakenings weighed under every reading too: the
+    // table then shows which synchronization the reading CUTLASS relies on makes redundant.
+    std::vector<std::string> detailed, detailedWithReadings;
+    for (const Family& f : families)
+        for (const Protocol& p : f.protocols) {
+            if (answers.at(p.path).events > kDetailedEvents) continue;
+            bool cutlass = std::any_of(p.forms.begin(), p.forms.end(), [](const std::string& t) {
+                return stemOf(t).find("cutlass-form") != std::string::npos;
+            });
+            (cutlass ? detailedWithReadings : detailed).push_back(p.path);
+        }
+    auto keep = [&](TestRun& run) {
         for (const Effect& e : run.effects)
             failures += e.unknown() ? 1 : 0;
         runs[run.path] = std::move(run);
-    });
+    };
+    weakenTests(detailed, *model, weakening, keep);
+    weakening.readings = true;
+    weakenTests(detailedWithReadings, *model, weakening, keep);
     for (const auto& [path, a] : answers)
         failures += (!a.result || a.result->observation == report::Observation::Unknown) ? 1 : 0;
 
@@ -373,7 +384,10 @@ int runPatterns(const PatternsArgs& args) {
            "the answer (verdict, program-error flags, number of final states) under the "
            "built-in model, which readings of open questions of the PTX text (the variant "
            "models, `model/README.md`) change it, and what dropping or weakening each "
-           "synchronising instruction does (`ptxmc fences`).\n\n";
+           "synchronising instruction does (`ptxmc fences`); for a protocol with a CUTLASS "
+           "form, also under which readings a weakening is redundant or load-bearing "
+           "otherwise (`ptxmc fences --readings`): which synchronization each reading "
+           "needs.\n\n";
     for (const Family& f : families) {
         out << "## " << fs::path(f.folder).filename().string() << "\n\n";
         for (const Protocol& p : f.protocols)

@@ -3,6 +3,7 @@
 
 #include "cli/Inputs.hpp"
 #include "cli/Parallel.hpp"
+#include "cli/Readings.hpp"
 #include "litmus/Parser.hpp"
 #include "ptx/Print.hpp"
 #include "report/Answer.hpp"
@@ -27,6 +28,40 @@ void compare(Effect& e, const report::CheckResult& base) {
     std::set_difference(flagsB.begin(), flagsB.end(), flagsR.begin(), flagsR.end(),
                         std::back_inserter(e.goneFlags));
     e.verdictChanged = r.observation != base.observation;
+}
+
+/** A result's answer under `reading`: its own where checkWithReadings recorded none. */
+report::ReadingResult answerUnder(const report::CheckResult& r, const std::string& reading) {
+    if (r.readings)
+        for (const report::ReadingResult& v : *r.readings)
+            if (v.model == reading) return v;
+    return {reading, r.observation, report::flagNames(r.flags), r.states.size(), {}};
+}
+
+/**
+ * The readings under which `e` is load-bearing where it is redundant under the default, or
+ * the other way round. An answer is the verdict, the flags and the number of states (a
+ * reading's states are counted, not listed).
+ */
+void compareReadings(Effect& e, const report::CheckResult& base,
+                     const std::vector<cat::ReadingInfo>& readings) {
+    if (e.unknown() || !base.readings || !e.result->readings) return;
+    const bool byDefault = e.loadBearing();
+    for (const cat::ReadingInfo& reading : readings) {
+        report::ReadingResult b = answerUnder(base, reading.name);
+        report::ReadingResult m = answerUnder(*e.result, reading.name);
+        bool bearing = m.observation != b.observation || m.flags != b.flags || m.states != b.states;
+        if (bearing == byDefault) continue;
+        m.decisions.clear();
+        for (const auto& [name, label] : reading.decisions)
+            m.decisions.push_back(label);
+        e.readingsOtherwise.push_back(std::move(m));
+        const bool baseDiffers = b.observation != base.observation ||
+                                 b.flags != report::flagNames(base.flags) ||
+                                 b.states != base.states.size();
+        e.readingBaseAnswers.push_back(
+            baseDiffers ? report::answerText(b.observation, b.flags, b.states) : "");
+    }
 }
 
 std::string joined(const std::vector<std::string>& xs) {
@@ -92,6 +127,31 @@ const litmus::Instruction& instructionOf(const litmus::Test& t, const ptx::Mutat
         .code.at(static_cast<std::size_t>(m.index));
 }
 
+std::string readingsText(const Effect& e) {
+    auto named = [](const report::ReadingResult& r) {
+        std::string questions;
+        for (const std::string& q : r.decisions)
+            questions += std::string(questions.empty() ? "" : ", ") + q;
+        return r.model + (questions.empty() ? "" : " (" + questions + ")");
+    };
+    std::string same, broken;
+    for (std::size_t i = 0; i < e.readingsOtherwise.size(); ++i) {
+        const std::string& baseAnswer = e.readingBaseAnswers.at(i);
+        if (baseAnswer.empty() || !e.loadBearing())
+            same += (same.empty() ? "" : ", ") + named(e.readingsOtherwise[i]);
+        else
+            broken += std::string(broken.empty() ? "" : "; ") + "no effect under " +
+                      named(e.readingsOtherwise[i]) + ", where the test as written gives " +
+                      baseAnswer;
+    }
+    std::string s;
+    if (!same.empty())
+        s +=
+            std::string("; ") + (e.loadBearing() ? "redundant" : "load-bearing") + " under " + same;
+    if (!broken.empty()) s += "; " + broken;
+    return s;
+}
+
 std::string answerOf(const report::CheckResult& r) {
     return report::answerText(r.observation, report::flagNames(r.flags), r.states.size());
 }
@@ -118,15 +178,17 @@ void weakenTests(const std::vector<std::string>& paths, const cat::ResolvedModel
         TestRun& run = runs[jobs[i].test];
         if (!run.parseError.empty()) return;
         try {
+            auto checked = [&](const ir::Program& program) {
+                return options.readings ? checkWithReadings(program, model, options.check)
+                                        : engine::check(program, model, options.check);
+            };
             if (!jobs[i].effect) {
-                run.base = engine::check(lower::lowerTest(run.test, options.lowering), model,
-                                         options.check);
+                run.base = checked(lower::lowerTest(run.test, options.lowering));
                 return;
             }
             Effect& e = run.effects[*jobs[i].effect];
-            e.result = engine::check(
-                lower::lowerTest(ptx::applyMutation(run.test, e.mutation), options.lowering), model,
-                options.check);
+            e.result = checked(
+                lower::lowerTest(ptx::applyMutation(run.test, e.mutation), options.lowering));
         } catch (const InputError& err) {
             if (!jobs[i].effect)
                 run.baseError = err.what();
@@ -139,8 +201,10 @@ void weakenTests(const std::vector<std::string>& paths, const cat::ResolvedModel
         if (!last) return;
         TestRun& run = runs[jobs[i].test];
         if (run.base && run.base->observation != report::Observation::Unknown)
-            for (Effect& e : run.effects)
+            for (Effect& e : run.effects) {
                 compare(e, *run.base);
+                compareReadings(e, *run.base, model.readings);
+            }
         done(run);
         run = TestRun{};
     };

@@ -26,6 +26,12 @@ struct Effect {
     std::vector<Values> newStates, lostStates;
     std::vector<std::string> newFlags, goneFlags;
     bool verdictChanged = false;
+    /// With WeakeningOptions::readings: the readings under which this weakening is
+    /// load-bearing where under the default it is redundant, or the other way round
+    std::vector<report::ReadingResult> readingsOtherwise;
+    /// Parallel to readingsOtherwise: the answer of the test as written under that reading
+    /// where it differs from the default one's (the weakening may then have nothing to break)
+    std::vector<std::string> readingBaseAnswers;
 
     bool unknown() const { return !result || result->observation == report::Observation::Unknown; }
     bool loadBearing() const {
@@ -48,6 +54,10 @@ struct WeakeningOptions {
     engine::CheckOptions check;
     lower::LowerOptions lowering;
     unsigned jobs = 1;
+    /// Check every test and weakening under every reading of the model (its
+    /// cat::ReadingInfo): Effect::readingsOtherwise says where the default's verdict on the
+    /// weakening does not hold
+    bool readings = false;
 };
 
 /**
@@ -63,6 +73,10 @@ std::string effectText(const Effect& e, const report::CheckResult& base);
 /** The instruction as written, operands included. */
 std::string instructionText(const litmus::Instruction& inst);
 const litmus::Instruction& instructionOf(const litmus::Test& t, const ptx::Mutation& m);
+/** "; redundant under variants/x.cat (Q1 (9.7.16.6.3)), ..." for Effect::readingsOtherwise
+ *  ("; no effect under ... where the test as written gives ..." where it is broken already);
+ *  "" when the default's verdict on the weakening holds under every reading. */
+std::string readingsText(const Effect& e);
 /** "Never, no flags, 1 state"-style answer of a result. */
 std::string answerOf(const report::CheckResult& r);
 
