@@ -180,14 +180,6 @@ void count(Tally& tally, const report::CheckResult& r) {
         ++tally.mismatched; // also a governed test without a line: the corpus is incomplete
 }
 
-/** "variants/NAME.cat" for --reading NAME (also accepted: variants/NAME.cat, NAME.cat). */
-std::string readingModelFile(std::string name) {
-    if (name.rfind("variants/", 0) == 0) name = name.substr(9);
-    if (name.size() > 4 && name.compare(name.size() - 4, 4, ".cat") == 0)
-        name.resize(name.size() - 4);
-    return "variants/" + name + ".cat";
-}
-
 /**
  * For each reading, its answer (the base answer where readingsOf found no difference) against
  * what the expectation files record under it; one message per reading that differs.

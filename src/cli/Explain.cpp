@@ -4,10 +4,12 @@
 #include "cat/Resolver.hpp"
 #include "cli/CommonOptions.hpp"
 #include "cli/ModelArg.hpp"
+#include "cli/Readings.hpp"
 #include "explain/Explanation.hpp"
 #include "explain/Remedies.hpp"
 #include "litmus/Parser.hpp"
 #include "lower/Lowerer.hpp"
+#include "report/Answer.hpp"
 
 #include <cstdio>
 #include <filesystem>
@@ -26,6 +28,7 @@ struct ExplainArgs {
     std::string outcome;
     std::string format = "text";
     std::string modelFile;
+    std::string reading; ///< --reading NAME: the built-in variant variants/NAME.cat
     std::string output;
     std::string flag;
     int unroll = lower::LowerOptions{}.unroll;
@@ -132,8 +135,27 @@ std::string renderRemedies(const engine::explain::RemedySearch& r) {
     return out.str();
 }
 
+/**
+ * Which readings of the open questions the test's answer rests on: the verdict and each flag,
+ * robust or reading-dependent (as `check --readings` prints them).
+ */
+std::string renderReadings(const ir::Program& program) {
+    report::CheckResult r = checkWithReadings(program, *modelWithReadings(), {});
+    if (r.observation == report::Observation::Unknown || !r.readings) return "";
+    std::string out = "\nReadings of the open questions of the PTX text (model/variants):\n";
+    if (r.readings->empty())
+        return out + "  the same answer under every reading: this explanation rests on none\n";
+    for (const report::Dependence& d : report::dependencesOf(r))
+        out += "  " + report::dependenceLine(d) + "\n";
+    return out;
+}
+
 int runExplain(const ExplainArgs& args) {
-    auto model = loadModelArg(args.modelFile);
+    if (!args.reading.empty() && !args.modelFile.empty())
+        throw InputError(SourceLoc{"--reading", 1, 1},
+                         "--reading NAME names the model itself: it takes no --model");
+    auto model =
+        loadModelArg(args.reading.empty() ? args.modelFile : readingModelFile(args.reading));
     if (!std::filesystem::exists(args.test)) // the message check and fences give
         throw InputError(SourceLoc{args.test, 0, 0}, "no such file or folder");
     litmus::Test test = litmus::parseLitmusFile(args.test);
@@ -156,6 +178,10 @@ int runExplain(const ExplainArgs& args) {
     if (args.format == "text" && args.flag.empty() && ex.kind == Explanation::Kind::Allowed)
         text += renderRemedies(engine::explain::findRemedies(
             test, program.events.size(), *model, outcome, lowering, engine::CheckOptions{}));
+    // Under the built-in model: whether the answer explained rests on a reading.
+    if (args.format == "text" && args.modelFile.empty() && args.reading.empty() &&
+        ex.kind != Explanation::Kind::Unknown)
+        text += renderReadings(program);
     if (args.output.empty()) {
         std::cout << text;
     } else {
@@ -187,6 +213,10 @@ void setupExplain(CLI::App& app) {
     sub->add_option("--format", args->format, "text (default), dot or svg")
         ->check(CLI::IsMember({"text", "dot", "svg"}));
     addModelOption(*sub, args->modelFile);
+    sub->add_option("--reading", args->reading,
+                    "explain under one reading of the PTX text: the built-in variant model "
+                    "variants/NAME.cat (like --model variants/NAME.cat)")
+        ->option_text("NAME");
     addOutputOption(*sub, args->output, "the explanation");
     sub->footer(
         "Examples:\n"
@@ -195,7 +225,12 @@ void setupExplain(CLI::App& app) {
         "  ptxmc explain --format svg -o w.svg litmus/tcgen05/commit/L16-MP+commit-nofa.litmus\n"
         "      draw an execution where the stale read happens\n"
         "  ptxmc explain --flag hang litmus/async/hang/parity-reuse-slow-waiter.litmus\n"
-        "      draw an execution in which a wait blocks forever");
+        "      draw an execution in which a wait blocks forever\n"
+        "  ptxmc explain --reading q1-acquire-wait-orders-tcgen05 "
+        "litmus/tcgen05/proxy/L39-tma-mma-nofa.litmus\n"
+        "      the same question under CUTLASS's reading of Q1\n\n"
+        "Under the built-in model the text ends with the readings of the open questions the "
+        "answer rests on (robust, or which readings change the verdict or a flag).");
     sub->callback([args]() {
         int status = runExplain(*args);
         if (status != 0) throw CLI::RuntimeError(status);

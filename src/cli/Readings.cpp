@@ -12,6 +12,13 @@ std::shared_ptr<const cat::ResolvedModel> modelWithReadings() {
     return model;
 }
 
+std::string readingModelFile(std::string name) {
+    if (name.rfind("variants/", 0) == 0) name = name.substr(9);
+    if (name.size() > 4 && name.compare(name.size() - 4, 4, ".cat") == 0)
+        name.resize(name.size() - 4);
+    return "variants/" + name + ".cat";
+}
+
 report::CheckResult checkWithReadings(const ir::Program& program, const cat::ResolvedModel& model,
                                       const engine::CheckOptions& options) {
     std::vector<report::CheckResult> all = engine::checkReadings(program, model, options);

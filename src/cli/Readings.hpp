@@ -8,6 +8,7 @@
 #include "report/Result.hpp"
 
 #include <memory>
+#include <string>
 
 namespace ptxmc::cli {
 
@@ -16,6 +17,9 @@ namespace ptxmc::cli {
  * (cat/Readings.hpp), in name order: checked without a reading it is the built-in model.
  */
 std::shared_ptr<const cat::ResolvedModel> modelWithReadings();
+
+/** "variants/NAME.cat" for --reading NAME (also accepted: variants/NAME.cat, NAME.cat). */
+std::string readingModelFile(std::string name);
 
 /**
  * `program`'s answer under the default reading, with `readings` set to the readings under
