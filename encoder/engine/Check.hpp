@@ -56,7 +56,7 @@ report::CheckResult check(const ir::Program& program, const cat::ResolvedModel& 
  * The answer under the default reading and under each of `model.readings`, in that order
  * (one more than the readings). The Z3 engine answers them all from one encoding: the readings
  * are assumption literals, and a reading none of whose literals the encoding of this test
- * contains gets the default answer without a query. Each reading has the time limit to itself.
+ * contains gets the default answer without a query. The time limit is the whole test's.
  */
 std::vector<report::CheckResult> checkReadings(const ir::Program& program,
                                                const cat::ResolvedModel& model,

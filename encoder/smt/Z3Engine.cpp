@@ -417,8 +417,10 @@ void Z3Engine::searchReadings(const ir::Program& program, const cat::ResolvedMod
                               const CheckOptions& options, std::vector<CheckResult>& out) const {
     configureZ3(options.memoryLimitMiB);
     z3::context ctx;
-    Clock::time_point began = Clock::now();
-    Budget budget(options, began); // each reading's limit counts from its own start
+    // One limit for the whole test, every reading included, counted from its start (lowering
+    // included): --timeout bounds the test, however many readings it has.
+    Clock::time_point began = options.startedAt.value_or(Clock::now());
+    const Budget budget(options, began);
     std::size_t done = 0;
     try {
         Encodings enc(ctx, program, model, options, budget, true);
@@ -436,10 +438,7 @@ void Z3Engine::searchReadings(const ir::Program& program, const cat::ResolvedMod
                 out[done].stats.reset();
                 continue;
             }
-            if (done > 0) {
-                began = Clock::now();
-                budget = Budget(options, began);
-            }
+            if (done > 0) began = Clock::now();
             try {
                 runQueries(out[done], enc, done);
             } catch (const LimitReached& limit) {

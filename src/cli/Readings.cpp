@@ -37,7 +37,8 @@ report::CheckResult checkWithReadings(const ir::Program& program, const cat::Res
             v.states != base.states.size())
             differing.push_back(std::move(v));
     }
-    base.readings = std::move(differing);
+    // Without the default answer there is nothing to compare the readings with.
+    if (base.observation != report::Observation::Unknown) base.readings = std::move(differing);
     return base;
 }
 

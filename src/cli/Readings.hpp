@@ -24,6 +24,7 @@ std::string readingModelFile(std::string name);
 /**
  * `program`'s answer under the default reading, with `readings` set to the readings under
  * which the answer (verdict, flags or number of states) differs: one encoding for them all.
+ * An Unknown default answer gets no readings (nothing to compare them with).
  */
 report::CheckResult checkWithReadings(const ir::Program& program, const cat::ResolvedModel& model,
                                       const engine::CheckOptions& options);
