@@ -29,12 +29,13 @@ report::CheckResult checkWithReadings(const ir::Program& program, const cat::Res
         const report::CheckResult& r = all[k];
         base.seconds += r.seconds;
         const cat::ReadingInfo& reading = model.readings[k - 1];
-        report::ReadingResult v{
-            reading.name, r.observation, report::flagNames(r.flags), r.states.size(), {}};
+        report::ReadingResult v{reading.name,    r.observation,          report::flagNames(r.flags),
+                                r.states.size(), report::stateValues(r), {}};
         for (const auto& [name, label] : reading.decisions)
             v.decisions.push_back(label);
+        // The same number of states is not the same answer: the states themselves count.
         if (v.observation != base.observation || v.flags != baseFlags ||
-            v.states != base.states.size())
+            v.values != report::stateValues(base))
             differing.push_back(std::move(v));
     }
     // Without the default answer there is nothing to compare the readings with.

@@ -35,13 +35,13 @@ report::ReadingResult answerUnder(const report::CheckResult& r, const std::strin
     if (r.readings)
         for (const report::ReadingResult& v : *r.readings)
             if (v.model == reading) return v;
-    return {reading, r.observation, report::flagNames(r.flags), r.states.size(), {}};
+    return {reading,         r.observation,          report::flagNames(r.flags),
+            r.states.size(), report::stateValues(r), {}};
 }
 
 /**
  * The readings under which `e` is load-bearing where it is redundant under the default, or
- * the other way round. An answer is the verdict, the flags and the number of states (a
- * reading's states are counted, not listed).
+ * the other way round: an answer is the verdict, the flags and the final states.
  */
 void compareReadings(Effect& e, const report::CheckResult& base,
                      const std::vector<cat::ReadingInfo>& readings) {
@@ -50,7 +50,7 @@ void compareReadings(Effect& e, const report::CheckResult& base,
     for (const cat::ReadingInfo& reading : readings) {
         report::ReadingResult b = answerUnder(base, reading.name);
         report::ReadingResult m = answerUnder(*e.result, reading.name);
-        bool bearing = m.observation != b.observation || m.flags != b.flags || m.states != b.states;
+        bool bearing = m.observation != b.observation || m.flags != b.flags || m.values != b.values;
         if (bearing == byDefault) continue;
         m.decisions.clear();
         for (const auto& [name, label] : reading.decisions)
@@ -58,7 +58,7 @@ void compareReadings(Effect& e, const report::CheckResult& base,
         e.readingsOtherwise.push_back(std::move(m));
         const bool baseDiffers = b.observation != base.observation ||
                                  b.flags != report::flagNames(base.flags) ||
-                                 b.states != base.states.size();
+                                 b.values != report::stateValues(base);
         e.readingBaseAnswers.push_back(
             baseDiffers ? report::answerText(b.observation, b.flags, b.states) : "");
     }

@@ -109,7 +109,12 @@ void HerdPrinter::print(std::ostream& out, const CheckResult& r) const {
             for (const auto& f : v.flags)
                 flags += (flags.empty() ? "" : ",") + f;
             out << "Reading-dependent: under " << v.model << ": " << toString(v.observation)
-                << " flags=" << (flags.empty() ? "none" : flags) << " states=" << v.states << '\n';
+                << " flags=" << (flags.empty() ? "none" : flags) << " states=" << v.states
+                << (v.states == r.states.size() && v.observation == r.observation &&
+                            v.flags == flagNames(r.flags)
+                        ? " (other final states)"
+                        : "")
+                << '\n';
         }
         if (!r.readings->empty())
             for (const Dependence& d : dependencesOf(r))

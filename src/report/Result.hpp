@@ -87,6 +87,7 @@ struct ReadingResult {
     Observation observation = Observation::Never;
     std::vector<std::string> flags; ///< names, sorted
     std::size_t states = 0;
+    std::vector<std::vector<std::int64_t>> values; ///< the final states, sorted
     /// The open questions it reads the other way, each with its PTX section:
     /// "Q1 (9.7.16.6.3 #tcgen05-memory-consistency-model-inter-thread-sync)"
     std::vector<std::string> decisions;
