@@ -89,10 +89,15 @@ std::vector<report::CheckResult> runReadings(const Engine& engine, const ir::Pro
 void Engine::searchReadings(const ir::Program& p, const cat::ResolvedModel& model,
                             const CheckOptions& options,
                             std::vector<report::CheckResult>& out) const {
+    // One time limit for the whole test, as the Z3 engine keeps it; each reading's seconds
+    // are its own.
+    const Clock::time_point start = options.startedAt.value_or(Clock::now());
     for (std::size_t k = 0; k < out.size(); ++k) {
         CheckOptions under = options;
         under.reading = k == 0 ? std::string() : model.readings.at(k - 1).name;
-        out[k] = run(*this, p, model, under, Clock::now());
+        const Clock::time_point began = k == 0 ? start : Clock::now();
+        out[k] = run(*this, p, model, under, start);
+        out[k].seconds = std::chrono::duration<double>(Clock::now() - began).count();
     }
 }
 

@@ -21,7 +21,8 @@ public:
 
     /**
      * Searches `p` under the default reading and each of model.readings, into `out` (one
-     * result each, skeletons filled in). By default one search() per reading.
+     * result each, skeletons filled in). By default one search() per reading, all within
+     * the test's one time limit.
      */
     virtual void searchReadings(const ir::Program& p, const cat::ResolvedModel& model,
                                 const CheckOptions& options,

@@ -249,6 +249,12 @@ struct Encodings {
         if (hang) hang->chooseReading(k);
     }
     std::size_t queries() const { return main.queries() + (hang ? hang->queries() : 0); }
+    /** --stats: every later query's time, of both encodings, goes to `sink`. */
+    void timeQueries(std::vector<report::QueryTime>* sink) {
+        times = sink;
+        main.timeQueries(sink);
+        if (hang) hang->timeQueries(sink);
+    }
     /** The hang encoding, built on first use; null when the program alone cannot hang. */
     Z3Session* hangSession(std::size_t reading) {
         if (!mayHang) mayHang = programMayHang(ctx, p, budget, times);
@@ -399,10 +405,7 @@ void Z3Engine::search(const ir::Program& program, const cat::ResolvedModel& mode
         Encodings enc(ctx, program, model, options, budget, false);
         const Clock::time_point encoded = Clock::now();
         std::vector<report::QueryTime> times;
-        if (options.stats) {
-            enc.times = &times;
-            enc.main.timeQueries(&times);
-        }
+        if (options.stats) enc.timeQueries(&times);
         runQueries(r, enc, 0);
         if (options.stats) {
             r.stats = statsOf(enc, {start, began, encoded, Clock::now()});
@@ -428,10 +431,7 @@ void Z3Engine::searchReadings(const ir::Program& program, const cat::ResolvedMod
         Encodings enc(ctx, program, model, options, budget, true);
         const Clock::time_point encoded = Clock::now();
         std::vector<report::QueryTime> times;
-        if (options.stats) {
-            enc.times = &times;
-            enc.main.timeQueries(&times);
-        }
+        if (options.stats) enc.timeQueries(&times);
         std::set<std::size_t> used;
         for (; done < out.size(); ++done) {
             if (done > 0 && !used.count(done)) {
