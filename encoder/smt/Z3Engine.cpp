@@ -2,6 +2,7 @@
 #include "smt/Z3Engine.hpp"
 
 #include "engine/ResultBuilder.hpp"
+#include "engine/Schedules.hpp"
 #include "ir/Gates.hpp"
 #include "smt/Z3Session.hpp"
 
@@ -168,14 +169,43 @@ bool collectFlags(CheckResult& r, Z3Session& s, const z3::expr_vector& base, Har
     return true;
 }
 
+/** Schedule states the explicit exploration visits before it leaves hangs to the solver
+ *  (a few hundred bytes each: about 100 MB at the limit). */
+constexpr std::size_t kMaxScheduleStates = 300000;
+
+/**
+ * The explicit answer to programMayHang (engine/Schedules.hpp), where the program is in the
+ * fragment it covers and small enough: exact, and milliseconds where the solver's query
+ * takes seconds to minutes on the kernel protocols (TMA-UMMA ring 2x12: 43 s).
+ */
+std::optional<bool> schedulesMayHang(const ir::Program& p, const Budget& budget,
+                                     std::vector<report::QueryTime>* times) {
+    const auto began = std::chrono::steady_clock::now();
+    const schedules::Exploration explored = schedules::explore(p, kMaxScheduleStates, &budget);
+    const schedules::Answer a = explored.answer;
+    if (times != nullptr) // sat: a schedule hangs; unsat: none does; unknown: left to the solver
+        recordQuery(
+            *times, "hang pre-check, explicit schedules",
+            a == schedules::Answer::MayHang  ? z3::sat
+            : a == schedules::Answer::NoHang ? z3::unsat
+                                             : z3::unknown,
+            std::chrono::duration<double>(std::chrono::steady_clock::now() - began).count());
+    if (a == schedules::Answer::MayHang || a == schedules::Answer::NoHang)
+        return a == schedules::Answer::MayHang;
+    return std::nullopt;
+}
+
 /**
  * A cheap necessary condition: can the program's semantics alone (no model axioms, so fewer
  * constraints; real time included) let some gate hold its thread forever? Counting arrivals
  * in real time rules hangs out for correct protocols in well under a second, where the
  * query with the model takes a minute on the kernel protocols; unknown counts as "maybe".
+ * The explicit schedules answer first where they can (`explicitFirst`).
  */
 bool programMayHang(z3::context& ctx, const ir::Program& p, const Budget& budget,
-                    std::vector<report::QueryTime>* times) {
+                    std::vector<report::QueryTime>* times, bool explicitFirst = true) {
+    if (explicitFirst)
+        if (std::optional<bool> known = schedulesMayHang(p, budget, times)) return *known;
     ProgramEncoder pe(ctx, p, true, &budget);
     z3::solver s(ctx);
     z3::params params(ctx);
@@ -392,6 +422,13 @@ static void configureZ3(std::size_t mib) {
                           static_cast<int>(std::min<std::size_t>(mib, 1U << 30U)));
         z3::set_param("smt.arith.solver", 2);
     });
+}
+
+bool solverSaysProgramMayHang(const ir::Program& p) {
+    configureZ3(0);
+    z3::context ctx;
+    const Budget unlimited;
+    return programMayHang(ctx, p, unlimited, nullptr, false);
 }
 
 void Z3Engine::search(const ir::Program& program, const cat::ResolvedModel& model,

@@ -16,4 +16,11 @@ public:
                         std::vector<report::CheckResult>& out) const override;
 };
 
+/**
+ * The program-only hang query (can a gate hold its thread forever, model axioms aside) answered
+ * by the solver alone, without the explicit schedules that the engine asks first: for tests
+ * that hold the two to the same answer.
+ */
+bool solverSaysProgramMayHang(const ir::Program& p);
+
 } // namespace ptxmc::engine::smt

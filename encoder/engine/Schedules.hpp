@@ -1,0 +1,44 @@
+// Explicit exploration of a program's real-time schedules: can a gate hold its thread forever?
+#pragma once
+
+#include "engine/Budget.hpp"
+#include "ir/Program.hpp"
+
+#include <cstddef>
+#include <string>
+#include <vector>
+
+namespace ptxmc::engine::schedules {
+
+/**
+ * What the exploration found. Exact for the programs it covers (NoHang and MayHang are the
+ * answers of the solver's program-only hang query); the others say why it gave up.
+ */
+enum class Answer {
+    NoHang,      ///< every schedule runs every event: no gate can hold its thread forever
+    MayHang,     ///< some schedule ends with a gate that never lets its thread through
+    Unsupported, ///< the program's gates depend on values read from memory, or it has loops
+    TooLarge,    ///< more states than the limit
+};
+
+struct Exploration {
+    Answer answer = Answer::Unsupported;
+    std::string why;        ///< Unsupported, TooLarge: the reason
+    std::size_t states = 0; ///< distinct states visited
+};
+
+/**
+ * Explores every interleaving of the program's events that real time allows (ir::realTimePairs:
+ * program order, issue before what it performs, iico, bar.sync arrivals before completions),
+ * applying each mbarrier operation to its object (engine/MbarrierMachine.hpp) and letting a
+ * spinning wait through only while the phase it names has completed. A schedule that can go no
+ * further with events left over has a gate that holds its thread forever. Events that neither
+ * touch an mbarrier nor are gates commute with everything and are run as soon as they can be
+ * (a persistent-set reduction that keeps every end state).
+ *
+ * Covers programs without guards, loops or cta_group::2 pairs whose waits name constant
+ * parities or phase tokens; `maxStates` bounds the search, `budget` (optional) is polled.
+ */
+Exploration explore(const ir::Program& p, std::size_t maxStates, const Budget* budget = nullptr);
+
+} // namespace ptxmc::engine::schedules
