@@ -58,6 +58,12 @@ struct Z3Algebra {
         if (lemmas == nullptr) throw std::logic_error("Z3Algebra::fresh without a lemma sink");
         return {ctx, Z3_mk_fresh_const(ctx, "tc", ctx.bool_sort())};
     }
+    /** A condition fresh() made (its name is the prefix below and Z3's counter). */
+    static bool isFresh(const Cond& c) {
+        return c.is_const() && c.decl().decl_kind() == Z3_OP_UNINTERPRETED &&
+               c.decl().name().str().rfind(kFreshPrefix, 0) == 0;
+    }
+    static constexpr const char* kFreshPrefix = "tc!";
     /** A constant or a literal: cheap to repeat in many assertions. */
     static bool isAtom(const Cond& c) {
         if (c.is_const()) return true;

@@ -5,6 +5,7 @@
 #include "engine/Evaluator.hpp"
 #include "lower/Lowerer.hpp"
 #include "smt/AxiomEncoder.hpp"
+#include "smt/LemmaCone.hpp"
 
 #include <algorithm>
 #include <chrono>
@@ -233,10 +234,19 @@ Z3Session::Z3Session(z3::context& ctx, const ir::Program& p, const cat::Resolved
         solver_.add(z3::implies(lit, holds));
         axioms_.emplace_back(a.name, lit);
     }
-    // The fresh conditions' lower bounds: satisfiable on their own, so asserted outright.
-    for (unsigned i = 0; i < lemmas.size(); ++i) {
+    // The fresh conditions' lower bounds: satisfiable on their own, so asserted outright; only
+    // those some check or flag depends on (smt/LemmaCone.hpp).
+    z3::expr_vector roots = solver_.assertions();
+    for (const auto& [name, cond] : flags_)
+        roots.push_back(cond);
+    for (const Witnesses& ws : flagWitnesses_)
+        for (const auto& [events, cond] : ws)
+            roots.push_back(cond);
+    if (budget_ != nullptr) budget_->poll();
+    const z3::expr_vector needed = lemmaCone(roots, lemmas, Z3Algebra::isFresh);
+    for (unsigned i = 0; i < needed.size(); ++i) {
         if (budget_ != nullptr && (i & 255U) == 0) budget_->poll();
-        solver_.add(lemmas[i]);
+        solver_.add(needed[i]);
     }
     // Afterwards: definitions no check uses are evaluated for the report alone, and any
     // fresh conditions they make stay out of the solver.

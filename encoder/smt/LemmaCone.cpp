@@ -1,0 +1,80 @@
+// The lemmas the checks depend on, found by a walk from the checks through the lemmas.
+#include "smt/LemmaCone.hpp"
+
+#include <unordered_map>
+#include <unordered_set>
+#include <vector>
+
+namespace ptxmc::engine::smt {
+
+namespace {
+
+using IsFresh = std::function<bool(const z3::expr&)>;
+
+/** Every fresh condition under `root` into `out`; `seen` spares subterms walked before. */
+void freshUnder(const z3::expr& root, const IsFresh& isFresh, std::unordered_set<unsigned>& seen,
+                std::vector<unsigned>& out) {
+    std::vector<z3::expr> todo{root};
+    while (!todo.empty()) {
+        z3::expr e = todo.back();
+        todo.pop_back();
+        if (!e.is_app() || !seen.insert(e.id()).second) continue;
+        if (isFresh(e)) out.push_back(e.id());
+        for (unsigned k = 0; k < e.num_args(); ++k)
+            todo.push_back(e.arg(k));
+    }
+}
+
+} // namespace
+
+z3::expr_vector lemmaCone(const z3::expr_vector& roots, const z3::expr_vector& lemmas,
+                          const IsFresh& isFresh) {
+    std::unordered_set<unsigned> seen;
+    std::vector<unsigned> frontier;
+    for (unsigned i = 0; i < roots.size(); ++i)
+        freshUnder(roots[i], isFresh, seen, frontier);
+    // Which lemmas may force each fresh condition; a lemma that forces none is kept as it is.
+    std::unordered_map<unsigned, std::vector<unsigned>> forcing;
+    std::vector<bool> keep(lemmas.size(), false);
+    for (unsigned i = 0; i < lemmas.size(); ++i) {
+        const z3::expr& l = lemmas[i];
+        bool forces = false;
+        auto positive = [&](const z3::expr& d) {
+            if (!isFresh(d)) return;
+            forcing[d.id()].push_back(i);
+            forces = true;
+        };
+        if (l.is_app() && l.decl().decl_kind() == Z3_OP_OR)
+            for (unsigned k = 0; k < l.num_args(); ++k)
+                positive(l.arg(k));
+        else
+            positive(l);
+        if (!forces) {
+            keep[i] = true;
+            freshUnder(l, isFresh, seen, frontier);
+        }
+    }
+    std::unordered_set<unsigned> needed;
+    while (!frontier.empty()) {
+        unsigned v = frontier.back();
+        frontier.pop_back();
+        if (!needed.insert(v).second) continue;
+        auto it = forcing.find(v);
+        if (it == forcing.end()) continue;
+        for (unsigned i : it->second)
+            if (!keep[i]) {
+                keep[i] = true;
+                // What the lemma assumes becomes needed; what else it may force need not be.
+                const z3::expr& l = lemmas[i];
+                if (l.is_app() && l.decl().decl_kind() == Z3_OP_OR)
+                    for (unsigned k = 0; k < l.num_args(); ++k)
+                        if (!isFresh(l.arg(k))) freshUnder(l.arg(k), isFresh, seen, frontier);
+            }
+    }
+    z3::expr_vector out(lemmas.ctx());
+    for (unsigned i = 0; i < lemmas.size(); ++i)
+        if (keep[i]) out.push_back(lemmas[i]);
+    return out;
+}
+
+} // namespace ptxmc::engine::smt
