@@ -172,7 +172,7 @@ echo
 echo "TMA-UMMA ring (stages x k-iterations): fixpoint closures (default) vs squaring"
 printf '%-6s %-9s %10s %10s %12s %10s   %s\n' size closures seconds peak_MB assertions bool_vars observation
 echo "(targets: 4x8 under 5 s, 2x16 under 30 s, memory under 1 GB; BENCH_CLOSURES=fixpoint skips squaring)"
-for size in ${BENCH_PROTOCOLS:-1x2 2x3 2x4 3x4 4x4 1x8 2x8 4x8 2x10 2x12 2x16}; do
+for size in ${BENCH_PROTOCOLS:-1x2 2x3 2x4 3x4 4x4 1x8 2x8 4x8 2x10 2x12 2x14 2x16 4x16}; do
     python3 bench/protocols/umma.py "${size%x*}" "${size#*x}" >"$tmp/umma-$size.litmus"
     for closures in ${BENCH_CLOSURES:-fixpoint squaring}; do
         /usr/bin/time -f "%e %M" -o "$tmp/time" timeout "$timeout_s" "$ptxmc" check --stats \

@@ -129,10 +129,13 @@ private:
         m = mbarrier::apply(values, m, ev).after;
     }
 
-    /** Runs every invisible event that can run (they never disable anything). */
-    void settle(Node& s) const {
+    /** Runs every invisible event that can run (they never disable anything), into `ran`. */
+    void settle(Node& s, std::vector<int>* ran = nullptr) const {
         for (int e : invisible_)
-            if (ready(s, e)) runEvent(s, e);
+            if (ready(s, e)) {
+                runEvent(s, e);
+                if (ran != nullptr) ran->push_back(e);
+            }
     }
 
     std::string key(const Node& s) const {
@@ -164,11 +167,14 @@ private:
         };
         std::unordered_set<std::string> seen{key(start)};
         std::vector<Frame> stack;
+        std::vector<int> path; // the visible events that led to the top frame
         auto push = [&](Node n) {
             Frame f{std::move(n), {}, 0};
             for (int e : visible_)
                 if (ready(f.node, e)) f.next.push_back(e);
             if (f.next.empty() && hangs(f.node)) out.answer = Answer::MayHang;
+            if (f.next.empty() && !hangs(f.node) && out.completeSchedule.empty())
+                out.completeSchedule = replay(path);
             stack.push_back(std::move(f));
         };
         push(std::move(start));
@@ -176,6 +182,7 @@ private:
             Frame& top = stack.back();
             if (top.taken == top.next.size()) {
                 stack.pop_back();
+                if (!stack.empty()) path.pop_back();
                 continue;
             }
             int e = top.next[top.taken++];
@@ -190,6 +197,7 @@ private:
                 return;
             }
             if (budget_ != nullptr && (seen.size() & 1023U) == 0) budget_->poll();
+            path.push_back(e);
             push(std::move(n));
         }
         out.states = seen.size();
@@ -199,6 +207,19 @@ private:
     /** A schedule that can go no further with events left over: a gate holds its thread. */
     static bool hangs(const Node& s) {
         return std::find(s.done.begin(), s.done.end(), false) != s.done.end();
+    }
+
+    /** The whole schedule of a path of visible events: the others where they ran. */
+    std::vector<int> replay(const std::vector<int>& path) const {
+        Node s = initialNode();
+        std::vector<int> order;
+        settle(s, &order);
+        for (int e : path) {
+            runEvent(s, e);
+            order.push_back(e);
+            settle(s, &order);
+        }
+        return order;
     }
 
     Node initialNode() const {

@@ -25,6 +25,9 @@ struct Exploration {
     Answer answer = Answer::Unsupported;
     std::string why;        ///< Unsupported, TooLarge: the reason
     std::size_t states = 0; ///< distinct states visited
+    /** One schedule in which every event happens, as the order the events run in (empty
+     *  when none was found): a sequentially consistent execution of the program. */
+    std::vector<int> completeSchedule;
 };
 
 /**

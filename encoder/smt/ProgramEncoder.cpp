@@ -303,6 +303,29 @@ z3::expr ProgramEncoder::finalValue(const ir::Observable& o) {
     return out;
 }
 
+z3::expr_vector ProgramEncoder::choicesOf(const std::vector<int>& schedule) const {
+    z3::expr_vector out(ctx_);
+    std::map<int, int> mbCount, lastWrite; // location -> operations so far; its last write
+    for (const auto& loc : program_.locations)
+        if (loc.init >= 0) lastWrite[loc.id] = loc.init;
+    for (int e : schedule) {
+        const Event& ev = program_.events[static_cast<std::size_t>(e)];
+        if (auto pos = mbPos_.find(e); pos != mbPos_.end())
+            out.push_back(pos->second == mbCount[ev.location]++);
+        if (auto sel = rfSelect_.find(e); sel != rfSelect_.end()) {
+            const std::vector<int>& cands = rfCandidates_.at(e);
+            auto w = std::find(cands.begin(), cands.end(), lastWrite[ev.location]);
+            if (w != cands.end()) out.push_back(sel->second == static_cast<int>(w - cands.begin()));
+        }
+        if (ev.has(ir::Tag::W) && !ev.has(ir::Tag::IW)) {
+            auto before = lastWrite.find(ev.location);
+            if (before != lastWrite.end()) out.push_back(coPos_.at(before->second) < coPos_.at(e));
+            lastWrite[ev.location] = e;
+        }
+    }
+    return out;
+}
+
 Choices ProgramEncoder::choices(const z3::model& m) const {
     Choices c;
     auto intOf = [&](const z3::expr& e) { return m.eval(e, true).get_numeral_int64(); };

@@ -51,6 +51,14 @@ public:
     /** Base relation `name`: program-determined ones from the IR, choice ones from here. */
     Z3Rel baseRelation(const std::string& name);
 
+    /**
+     * The choices of the sequentially consistent execution that runs every event in
+     * `schedule` order (engine/Schedules.hpp): each mbarrier's operations and each location's
+     * writes in that order, each read from the last write before it. A hint the solver checks
+     * against the model, never an axiom.
+     */
+    z3::expr_vector choicesOf(const std::vector<int>& schedule) const;
+
     /** The choices a satisfying model makes (rf, co, sc, mbo) as a concrete execution. */
     Choices choices(const z3::model& m) const;
 

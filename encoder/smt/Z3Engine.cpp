@@ -14,6 +14,7 @@
 #include <mutex>
 #include <optional>
 #include <set>
+#include <tuple>
 
 namespace ptxmc::engine::smt {
 
@@ -123,7 +124,17 @@ void noExecution(CheckResult& r, Z3Session& s, const ir::Program& p) {
  * The first query asks for an execution that completes: its answer is the usual one and its
  * model a first state, so executions that need not complete are asked about only when none does.
  */
-bool stopsEarly(CheckResult& r, Z3Session& s, const ir::Program& p, Harvest& found) {
+bool stopsEarly(CheckResult& r, Z3Session& s, const ir::Program& p, Harvest& found,
+                const std::vector<int>& schedule) {
+    // A schedule the exploration ran to the end is a sequentially consistent execution: with
+    // its choices assumed the solver only checks them against the model, where alone it
+    // searches the mbarriers' orders. A hint the model rejects (or that the solver cannot
+    // settle) costs that one query, then the usual one follows.
+    if (!schedule.empty() && s.check(withAll(s.assumptions(true), s.encoder().choicesOf(schedule)),
+                                     "first execution, scheduled") == z3::sat) {
+        found.take(s, s.solver().get_model());
+        return false;
+    }
     z3::check_result live = s.check(s.assumptions(true), "first execution");
     if (live == z3::sat) {
         found.take(s, s.solver().get_model());
@@ -174,25 +185,27 @@ bool collectFlags(CheckResult& r, Z3Session& s, const z3::expr_vector& base, Har
 constexpr std::size_t kMaxScheduleStates = 300000;
 
 /**
- * The explicit answer to programMayHang (engine/Schedules.hpp), where the program is in the
- * fragment it covers and small enough: exact, and milliseconds where the solver's query
- * takes seconds to minutes on the kernel protocols (TMA-UMMA ring 2x12: 43 s).
+ * The program's real-time schedules (engine/Schedules.hpp), explored once: the hang pre-check's
+ * answer where the program is in the fragment they cover and small enough (exact, and
+ * milliseconds where the solver's query took seconds to minutes on the kernel protocols: the
+ * TMA-UMMA ring 2x12 43 s), and one complete schedule for the first query.
  */
-std::optional<bool> schedulesMayHang(const ir::Program& p, const Budget& budget,
-                                     std::vector<report::QueryTime>* times) {
+schedules::Exploration exploreSchedules(const ir::Program& p, const Budget& budget,
+                                        std::vector<report::QueryTime>* times) {
+    bool mbarriers = std::any_of(p.events.begin(), p.events.end(),
+                                 [](const ir::Event& e) { return e.has(ir::Tag::MB); });
+    if (!mbarriers) return {};
     const auto began = std::chrono::steady_clock::now();
-    const schedules::Exploration explored = schedules::explore(p, kMaxScheduleStates, &budget);
+    schedules::Exploration explored = schedules::explore(p, kMaxScheduleStates, &budget);
     const schedules::Answer a = explored.answer;
     if (times != nullptr) // sat: a schedule hangs; unsat: none does; unknown: left to the solver
         recordQuery(
-            *times, "hang pre-check, explicit schedules",
+            *times, "explicit schedules",
             a == schedules::Answer::MayHang  ? z3::sat
             : a == schedules::Answer::NoHang ? z3::unsat
                                              : z3::unknown,
             std::chrono::duration<double>(std::chrono::steady_clock::now() - began).count());
-    if (a == schedules::Answer::MayHang || a == schedules::Answer::NoHang)
-        return a == schedules::Answer::MayHang;
-    return std::nullopt;
+    return explored;
 }
 
 /**
@@ -200,12 +213,12 @@ std::optional<bool> schedulesMayHang(const ir::Program& p, const Budget& budget,
  * constraints; real time included) let some gate hold its thread forever? Counting arrivals
  * in real time rules hangs out for correct protocols in well under a second, where the
  * query with the model takes a minute on the kernel protocols; unknown counts as "maybe".
- * The explicit schedules answer first where they can (`explicitFirst`).
+ * The explicit schedules answer first where they can (`explored`, when given).
  */
 bool programMayHang(z3::context& ctx, const ir::Program& p, const Budget& budget,
-                    std::vector<report::QueryTime>* times, bool explicitFirst = true) {
-    if (explicitFirst)
-        if (std::optional<bool> known = schedulesMayHang(p, budget, times)) return *known;
+                    std::vector<report::QueryTime>* times, const schedules::Exploration* explored) {
+    if (explored != nullptr && explored->answer == schedules::Answer::NoHang) return false;
+    if (explored != nullptr && explored->answer == schedules::Answer::MayHang) return true;
     ProgramEncoder pe(ctx, p, true, &budget);
     z3::solver s(ctx);
     z3::params params(ctx);
@@ -265,7 +278,8 @@ struct Encodings {
     const Budget& budget;
     bool readings;
     Z3Session main;
-    std::optional<bool> mayHang; ///< programMayHang, asked once
+    std::optional<bool> mayHang;                    ///< programMayHang, asked once
+    std::optional<schedules::Exploration> explored; ///< exploreSchedules, once
     std::unique_ptr<Z3Session> hang;
     std::vector<report::QueryTime>* times = nullptr;
 
@@ -285,9 +299,13 @@ struct Encodings {
         main.timeQueries(sink);
         if (hang) hang->timeQueries(sink);
     }
+    const schedules::Exploration& schedules() {
+        if (!explored) explored = exploreSchedules(p, budget, times);
+        return *explored;
+    }
     /** The hang encoding, built on first use; null when the program alone cannot hang. */
     Z3Session* hangSession(std::size_t reading) {
-        if (!mayHang) mayHang = programMayHang(ctx, p, budget, times);
+        if (!mayHang) mayHang = programMayHang(ctx, p, budget, times, &schedules());
         if (!*mayHang) return nullptr;
         if (!hang) {
             hang = std::make_unique<Z3Session>(ctx, p, model, options, true, &budget, readings);
@@ -339,7 +357,7 @@ void runQueries(CheckResult& r, Encodings& enc, std::size_t reading) {
     const ir::Program& p = enc.p;
     std::set<std::size_t> beyond;
     Harvest found;
-    if (stopsEarly(r, s, p, found)) {
+    if (stopsEarly(r, s, p, found, enc.schedules().completeSchedule)) {
         if (r.observation == Observation::Deadlock && findBoundReached(r, s, beyond))
             setBoundReached(r, p, beyond);
         return;
@@ -369,6 +387,7 @@ report::Stats statsOf(Encodings& enc, const std::array<Clock::time_point, 4>& at
     st.solveSeconds = secondsBetween(at[2], at[3]);
     st.queries = enc.queries();
     countEncoding(s.solver(), st);
+    std::tie(st.lemmasKept, st.lemmasMade) = s.lemmaCounts();
     st.relations = s.relationSizes();
     z3::stats z = s.solver().statistics();
     for (unsigned i = 0; i < z.size(); ++i)
@@ -433,7 +452,7 @@ bool solverSaysProgramMayHang(const ir::Program& p) {
     configureZ3(0);
     z3::context ctx;
     const Budget unlimited;
-    return programMayHang(ctx, p, unlimited, nullptr, false);
+    return programMayHang(ctx, p, unlimited, nullptr, nullptr);
 }
 
 void Z3Engine::search(const ir::Program& program, const cat::ResolvedModel& model,

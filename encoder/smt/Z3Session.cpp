@@ -146,6 +146,15 @@ z3::expr_vector withLiteral(const z3::expr_vector& base, const z3::expr& extra) 
     return out;
 }
 
+z3::expr_vector withAll(const z3::expr_vector& base, const z3::expr_vector& extra) {
+    z3::expr_vector out(base.ctx());
+    for (unsigned i = 0; i < base.size(); ++i)
+        out.push_back(base[i]);
+    for (unsigned i = 0; i < extra.size(); ++i)
+        out.push_back(extra[i]);
+    return out;
+}
+
 std::int64_t modelValue(const z3::model& m, const z3::expr& e) {
     z3::expr v = m.eval(e, true);
     std::uint64_t u = 0;
@@ -244,6 +253,8 @@ Z3Session::Z3Session(z3::context& ctx, const ir::Program& p, const cat::Resolved
             roots.push_back(cond);
     if (budget_ != nullptr) budget_->poll();
     const z3::expr_vector needed = lemmaCone(roots, lemmas, Z3Algebra::isFresh);
+    lemmasKept_ = needed.size();
+    lemmasMade_ = lemmas.size();
     for (unsigned i = 0; i < needed.size(); ++i) {
         if (budget_ != nullptr && (i & 255U) == 0) budget_->poll();
         solver_.add(needed[i]);

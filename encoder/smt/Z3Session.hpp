@@ -69,6 +69,8 @@ public:
     std::size_t queries() const { return queries_; }
     /** With CheckOptions::stats: may/must pairs of each relation the model defines. */
     const std::vector<report::RelationSize>& relationSizes() const { return relationSizes_; }
+    /** Closure lemmas asserted (smt/LemmaCone.hpp) and made. */
+    std::pair<std::size_t, std::size_t> lemmaCounts() const { return {lemmasKept_, lemmasMade_}; }
 
 private:
     z3::context& ctx_;
@@ -87,6 +89,7 @@ private:
     std::vector<report::QueryTime>* queryTimes_ = nullptr;
     const Budget* budget_;
     std::vector<report::RelationSize> relationSizes_;
+    std::size_t lemmasKept_ = 0, lemmasMade_ = 0;
 };
 
 /** Adds one query's answer and seconds to the entry for `purpose`. */
@@ -98,6 +101,9 @@ void countEncoding(const z3::solver& s, report::Stats& stats);
 
 /** A copy of `base` with one more literal (z3::expr_vector copies share their contents). */
 z3::expr_vector withLiteral(const z3::expr_vector& base, const z3::expr& extra);
+
+/** A copy of `base` with the literals of `extra` after it. */
+z3::expr_vector withAll(const z3::expr_vector& base, const z3::expr_vector& extra);
 
 /** A 32-bit value of the model, read as signed. */
 std::int64_t modelValue(const z3::model& m, const z3::expr& e);

@@ -73,6 +73,8 @@ struct Stats {
     double solveSeconds = 0;
     std::size_t queries = 0;    ///< solver calls
     std::size_t assertions = 0; ///< top-level assertions of the main encoding
+    std::size_t lemmasKept = 0; ///< closure lemmas asserted (the cone the checks depend on)
+    std::size_t lemmasMade = 0; ///< closure lemmas the relations' evaluation made
     std::size_t boolVars = 0;   ///< uninterpreted constants in those assertions, by sort
     std::size_t intVars = 0;
     std::size_t bitVectorVars = 0;

@@ -60,6 +60,15 @@ TEST_CASE("a wait on the phase that completes cannot hang; one on the next phase
     auto passes = engine::schedules::explore(lowered(handOff(0)), 1000);
     CHECK(passes.answer == Answer::NoHang);
     CHECK(passes.states > 1);
+    // The complete schedule runs every event, the arrive before the wait that needs it.
+    ir::Program p = lowered(handOff(0));
+    REQUIRE(passes.completeSchedule.size() == p.events.size());
+    auto at = [&](ir::MbOp op) {
+        return std::find_if(
+            passes.completeSchedule.begin(), passes.completeSchedule.end(),
+            [&](int e) { return p.events[static_cast<std::size_t>(e)].mbOp == op; });
+    };
+    CHECK(at(ir::MbOp::Arrive) < at(ir::MbOp::Wait));
     auto completes = engine::schedules::explore(lowered(handOff(1)), 1000);
     CHECK(completes.answer == Answer::MayHang);
 }
