@@ -170,7 +170,9 @@ bool collectFlags(CheckResult& r, Z3Session& s, const z3::expr_vector& base, Har
     for (std::size_t i = 0; i < s.flags().size(); ++i) {
         const auto& [name, cond] = s.flags()[i];
         if (found.raised.count(name)) continue;
-        z3::check_result fr = s.check(withLiteral(base, cond), purpose);
+        // By flag in --stats: which flag's proof the time goes to.
+        const std::string what = std::string(purpose) + " " + name;
+        z3::check_result fr = s.check(withLiteral(base, cond), what.c_str());
         if (fr == z3::unknown) {
             unknownResult(r, s.solver());
             return false;
@@ -336,7 +338,7 @@ bool findHangs(CheckResult& r, Encodings& enc, std::size_t reading, Harvest& fou
     z3::expr_vector any(enc.ctx);
     for (const auto& [w, b] : h.encoder().blocked())
         any.push_back(b);
-    return collectFlags(r, h, withLiteral(base, z3::mk_or(any)), found, false, "hang flags");
+    return collectFlags(r, h, withLiteral(base, z3::mk_or(any)), found, false, "hang flag");
 }
 
 /**
@@ -363,7 +365,7 @@ void runQueries(CheckResult& r, Encodings& enc, std::size_t reading) {
         return;
     }
     // Flags first: enumeration adds blocking clauses that would hide executions.
-    if (!collectFlags(r, s, s.assumptions(true), found, true, "flags")) return;
+    if (!collectFlags(r, s, s.assumptions(true), found, true, "flag")) return;
     if (!findBoundReached(r, s, beyond)) return;
     enumerate(r, s, p, found);
     if (r.observation == Observation::Unknown) return;
