@@ -39,8 +39,9 @@ struct Exploration {
  * touch an mbarrier nor are gates commute with everything and are run as soon as they can be
  * (a persistent-set reduction that keeps every end state).
  *
- * Covers programs without guards, loops or cta_group::2 pairs whose waits name constant
- * parities or phase tokens; `maxStates` bounds the search, `budget` (optional) is polled.
+ * Covers programs without guards, loops or cta_group::2 pairs whose spinning waits' operands
+ * are constants (a phase token taken from an arrive is not: it depends on the execution);
+ * `maxStates` bounds the search, `budget` (optional) is polled.
  */
 Exploration explore(const ir::Program& p, std::size_t maxStates, const Budget* budget = nullptr);
 

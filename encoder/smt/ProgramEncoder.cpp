@@ -314,7 +314,9 @@ z3::expr_vector ProgramEncoder::choicesOf(const std::vector<int>& schedule) cons
             out.push_back(pos->second == mbCount[ev.location]++);
         if (auto sel = rfSelect_.find(e); sel != rfSelect_.end()) {
             const std::vector<int>& cands = rfCandidates_.at(e);
-            auto w = std::find(cands.begin(), cands.end(), lastWrite[ev.location]);
+            auto last = lastWrite.find(ev.location);
+            auto w = last == lastWrite.end() ? cands.end()
+                                             : std::find(cands.begin(), cands.end(), last->second);
             if (w != cands.end()) out.push_back(sel->second == static_cast<int>(w - cands.begin()));
         }
         if (ev.has(ir::Tag::W) && !ev.has(ir::Tag::IW)) {
