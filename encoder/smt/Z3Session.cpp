@@ -139,11 +139,9 @@ z3::check_result Z3Session::check(const z3::expr_vector& assumptions, const char
 }
 
 z3::expr_vector withLiteral(const z3::expr_vector& base, const z3::expr& extra) {
-    z3::expr_vector out(base.ctx());
-    for (unsigned i = 0; i < base.size(); ++i)
-        out.push_back(base[i]);
-    out.push_back(extra);
-    return out;
+    z3::expr_vector one(base.ctx());
+    one.push_back(extra);
+    return withAll(base, one);
 }
 
 z3::expr_vector withAll(const z3::expr_vector& base, const z3::expr_vector& extra) {
