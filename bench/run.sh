@@ -165,24 +165,31 @@ PY
         "$((kb / 1024))" "$enum_secs"
 done
 
-# (d) The CUTLASS TMA-UMMA ring (bench/protocols/umma.py) at growing sizes, both closure
-# encodings side by side: time, peak memory and encoding size (--stats). BENCH_PROTOCOLS lists
-# STAGESxITERATIONS; each run is capped by BENCH_TIMEOUT.
+# (d) The CUTLASS TMA-UMMA ring (bench/protocols/umma.py) at growing sizes, encodings side by
+# side: the default (fixpoint closures, mbarrier facts), without the mbarrier facts, and with
+# closures by squaring: time, peak memory and encoding size (--stats). BENCH_PROTOCOLS lists
+# STAGESxITERATIONS; BENCH_RING_ENCODINGS picks encodings; each run is capped by BENCH_TIMEOUT.
 echo
-echo "TMA-UMMA ring (stages x k-iterations): fixpoint closures (default) vs squaring"
-printf '%-6s %-9s %10s %10s %12s %10s   %s\n' size closures seconds peak_MB assertions bool_vars observation
-echo "(targets: 4x8 under 5 s, 2x16 under 30 s, memory under 1 GB; BENCH_CLOSURES=fixpoint skips squaring)"
+echo "TMA-UMMA ring (stages x k-iterations): default vs no mbarrier facts vs squaring closures"
+printf '%-6s %-9s %10s %10s %12s %10s   %s\n' size encoding seconds peak_MB assertions bool_vars observation
+echo "(targets: 4x8 under 5 s, 2x16 under 30 s, memory under 1 GB; BENCH_RING_ENCODINGS=default runs the default alone)"
 for size in ${BENCH_PROTOCOLS:-1x2 2x3 2x4 3x4 4x4 1x8 2x8 4x8 2x10 2x12 2x14 2x16 4x16}; do
     python3 bench/protocols/umma.py "${size%x*}" "${size#*x}" >"$tmp/umma-$size.litmus"
-    for closures in ${BENCH_CLOSURES:-fixpoint squaring}; do
+    for encoding in ${BENCH_RING_ENCODINGS:-default no-facts squaring}; do
+        case "$encoding" in
+        default) flags=() ;;
+        no-facts) flags=(--mbarrier-facts off) ;;
+        squaring) flags=(--closures squaring) ;;
+        *) echo "BENCH_RING_ENCODINGS: unknown encoding $encoding" >&2; exit 2 ;;
+        esac
         /usr/bin/time -f "%e %M" -o "$tmp/time" timeout "$timeout_s" "$ptxmc" check --stats \
-            --no-time --closures "$closures" "$tmp/umma-$size.litmus" >"$tmp/out" 2>&1 || true
+            --no-time "${flags[@]}" "$tmp/umma-$size.litmus" >"$tmp/out" 2>&1 || true
         read -r secs kb < <(tail -n 1 "$tmp/time") || { secs="?"; kb=0; }
         grep -q "Command terminated" "$tmp/time" && secs=">${timeout_s}"
         asserts=$(sed -n 's/.*encoding: \([0-9]*\) assertions.*/\1/p' "$tmp/out")
         bools=$(sed -n 's/.*variables: \([0-9]*\) Boolean.*/\1/p' "$tmp/out")
         obs=$(sed -n 's/^Observation [^ ]* \([A-Za-z]*\).*/\1/p' "$tmp/out")
-        printf '%-6s %-9s %10s %10s %12s %10s   %s\n' "$size" "$closures" "$secs" \
+        printf '%-6s %-9s %10s %10s %12s %10s   %s\n' "$size" "$encoding" "$secs" \
             "$((kb / 1024))" "${asserts:-?}" "${bools:-?}" "${obs:-timeout}"
     done
 done

@@ -38,6 +38,10 @@ struct CheckOptions {
     /// bounded below where the model's polarity allows (cat/Polarity.hpp). For the bench's
     /// side-by-side comparison; the answers are the same.
     bool exactClosures = false;
+    /// Z3: assert the mbarrier facts that the model's acyclicity axioms imply
+    /// (smt/MbarrierFacts.hpp). Off only for the bench's side-by-side comparison; the answers
+    /// are the same.
+    bool mbarrierFacts = true;
     /// Which of the model's readings (cat::ReadingInfo::name) its Reading choices take;
     /// empty: the default model's definitions.
     std::string reading;

@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <functional>
+#include <iterator>
 #include <optional>
 #include <unordered_set>
 
@@ -45,9 +46,14 @@ struct Node {
 
 class Explorer {
 public:
-    Explorer(const ir::Program& p, std::size_t maxStates, const Budget* budget)
+    /** `facts`: record every mbarrier step and search on past hangs (observeMbarriers). */
+    Explorer(const ir::Program& p, const std::vector<std::pair<int, int>>& order,
+             std::size_t maxStates, const Budget* budget, MbarrierFacts* facts = nullptr)
         : p_(p), maxStates_(maxStates), budget_(budget), preds_(p.events.size()),
-          mbSlot_(p.locations.size(), -1), operand_(p.events.size()) {}
+          mbSlot_(p.locations.size(), -1), operand_(p.events.size()), facts_(facts) {
+        for (const auto& [a, b] : order)
+            preds_[static_cast<std::size_t>(b)].push_back(a);
+    }
 
     Exploration run() {
         Exploration out;
@@ -75,15 +81,17 @@ private:
     }
 
     void prepare() {
-        for (const auto& [a, b] : ir::realTimePairs(p_))
-            preds_[static_cast<std::size_t>(b)].push_back(a);
         for (const auto& e : p_.events) {
             bool visible = e.has(ir::Tag::MB) || ir::gateKind(e) != ir::GateKind::None;
             (visible ? visible_ : invisible_).push_back(e.id);
             if (e.has(ir::Tag::MB) && mbSlot_[static_cast<std::size_t>(e.location)] < 0) {
                 mbSlot_[static_cast<std::size_t>(e.location)] = static_cast<int>(mbLocs_.size());
                 mbLocs_.push_back(e.location);
+                opsAt_.emplace_back();
             }
+            if (e.has(ir::Tag::MB))
+                opsAt_[static_cast<std::size_t>(mbSlot_[static_cast<std::size_t>(e.location)])]
+                    .push_back(e.id);
         }
         // One pass in a topological order runs every invisible event that can run.
         std::vector<std::size_t> rank = topologicalRank();
@@ -95,7 +103,8 @@ private:
     std::vector<std::size_t> topologicalRank() const {
         std::size_t n = p_.events.size();
         std::vector<std::size_t> rank(n, 0);
-        // Longest path from a root; real-time order has no cycle (ir::realTimeReach).
+        // Longest path from a root (real-time order has no cycle, ir::realTimeReach; on a
+        // cyclic order the events of the cycle never become ready anyway).
         bool changed = true;
         for (std::size_t round = 0; changed && round <= n; ++round) {
             changed = false;
@@ -178,7 +187,7 @@ private:
             stack.push_back(std::move(f));
         };
         push(std::move(start));
-        while (!stack.empty() && out.answer != Answer::MayHang) {
+        while (!stack.empty() && (out.answer != Answer::MayHang || facts_ != nullptr)) {
             Frame& top = stack.back();
             if (top.taken == top.next.size()) {
                 stack.pop_back();
@@ -186,6 +195,7 @@ private:
                 continue;
             }
             int e = top.next[top.taken++];
+            if (facts_ != nullptr) record(top.node, e);
             Node n = top.node;
             runEvent(n, e);
             settle(n);
@@ -202,6 +212,23 @@ private:
         }
         out.states = seen.size();
         if (out.answer != Answer::MayHang) out.answer = Answer::NoHang;
+    }
+
+    /** The mbarrier facts of one step: `e` runs from `s`. */
+    void record(const Node& s, int e) {
+        const ir::Event& ev = p_.events[static_cast<std::size_t>(e)];
+        if (!ev.has(ir::Tag::MB)) return;
+        const auto slot = static_cast<std::size_t>(mbSlot_[static_cast<std::size_t>(ev.location)]);
+        facts_->phases[e].insert(s.mb[slot].phase);
+        std::vector<int> before;
+        for (int o : opsAt_[slot])
+            if (o != e && s.done[static_cast<std::size_t>(o)]) before.push_back(o);
+        auto [it, first] = facts_->alwaysAfter.emplace(e, before);
+        if (first) return;
+        std::vector<int> both;
+        std::set_intersection(it->second.begin(), it->second.end(), before.begin(), before.end(),
+                              std::back_inserter(both));
+        it->second = std::move(both);
     }
 
     /** A schedule that can go no further with events left over: a gate holds its thread. */
@@ -238,12 +265,28 @@ private:
     std::vector<int> mbSlot_;                          ///< location -> index in Node::mb, or -1
     std::vector<int> mbLocs_;                          ///< the mbarrier locations, by slot
     std::vector<std::optional<std::int64_t>> operand_; ///< spinning wait -> parity or token
+    std::vector<std::vector<int>> opsAt_;              ///< by slot: the object's operations
+    MbarrierFacts* facts_;                             ///< observeMbarriers: where facts go
 };
 
 } // namespace
 
 Exploration explore(const ir::Program& p, std::size_t maxStates, const Budget* budget) {
-    return Explorer(p, maxStates, budget).run();
+    return Explorer(p, ir::realTimePairs(p), maxStates, budget).run();
+}
+
+MbarrierFacts observeMbarriers(const ir::Program& p, const std::vector<std::pair<int, int>>& order,
+                               std::size_t maxStates, const Budget* budget) {
+    MbarrierFacts facts;
+    Exploration e = Explorer(p, order, maxStates, budget, &facts).run();
+    facts.states = e.states;
+    facts.known = e.answer == Answer::NoHang || e.answer == Answer::MayHang;
+    if (!facts.known) {
+        facts.why = e.why;
+        facts.phases.clear();
+        facts.alwaysAfter.clear();
+    }
+    return facts;
 }
 
 } // namespace ptxmc::engine::schedules

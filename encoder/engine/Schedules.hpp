@@ -5,7 +5,11 @@
 #include "ir/Program.hpp"
 
 #include <cstddef>
+#include <cstdint>
+#include <map>
+#include <set>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace ptxmc::engine::schedules {
@@ -20,6 +24,10 @@ enum class Answer {
     Unsupported, ///< the program's gates depend on values read from memory, or it has loops
     TooLarge,    ///< more states than the limit
 };
+
+/** Schedule states a search visits before it gives up (a few hundred bytes each: about 100 MB
+ *  at the limit). */
+constexpr std::size_t kMaxStates = 300000;
 
 struct Exploration {
     Answer answer = Answer::Unsupported;
@@ -44,5 +52,29 @@ struct Exploration {
  * `maxStates` bounds the search, `budget` (optional) is polled.
  */
 Exploration explore(const ir::Program& p, std::size_t maxStates, const Budget* budget = nullptr);
+
+/**
+ * What every schedule of the program under a given order shows of its mbarrier objects:
+ * the phases each operation may find its object in, and the operations of the same object
+ * that always run before it. Taken over every step the search takes (complete schedules or
+ * not), so a fact holds in every schedule that runs each event once in an order containing
+ * `order` and lets a spinning wait through only once its phase completed.
+ */
+struct MbarrierFacts {
+    bool known = false;     ///< the search ran to the end over a supported program
+    std::string why;        ///< otherwise: the reason
+    std::size_t states = 0; ///< distinct states visited
+    std::map<int, std::set<std::int64_t>> phases; ///< mbarrier op -> phases it may see
+    std::map<int, std::vector<int>> alwaysAfter;  ///< op -> same-object ops always run before it
+};
+
+/**
+ * The mbarrier facts of the schedules that respect `order` (pairs a before b) instead of
+ * real time: the same fragment, limit and reduction as explore(). An order that every
+ * execution of a model respects together with its mbarrier order (smt/MbarrierFacts.hpp)
+ * makes these facts hold in every execution of the model where every spinning wait returns.
+ */
+MbarrierFacts observeMbarriers(const ir::Program& p, const std::vector<std::pair<int, int>>& order,
+                               std::size_t maxStates, const Budget* budget = nullptr);
 
 } // namespace ptxmc::engine::schedules

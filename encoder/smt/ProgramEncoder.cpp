@@ -196,6 +196,27 @@ static void merge(mbarrier::State<Z3Values>& into, const z3::expr& here,
 }
 
 /**
+ * The object's state after slot `k` as named integers (and a Boolean), each equal to the term
+ * the slot built: the next slot's terms refer to the names, so no term nests slots.
+ */
+void ProgramEncoder::nameSlot(mbarrier::State<Z3Values>& state, int location, int k) {
+    const std::string at = "mb_" + std::to_string(location) + "_" + std::to_string(k) + "_";
+    auto name = [&](z3::expr& field, const char* what) {
+        if (field.is_numeral() || field.is_const()) return;
+        z3::expr named = field.is_bool() ? ctx_.bool_const((at + what).c_str())
+                                         : ctx_.int_const((at + what).c_str());
+        constraints_.push_back(named == field);
+        field = named;
+    };
+    name(state.phase, "phase");
+    name(state.pending, "pending");
+    name(state.expected, "expected");
+    name(state.tx, "tx");
+    name(state.stamp, "stamp");
+    name(state.valid, "valid");
+}
+
+/**
  * Simulates one mbarrier object (PTX ISA 9.7.13.15): its operations happen one at a time in
  * the order mbo (positions 0..m-1); slot k applies the operation at position k to the state
  * (phase, pending arrivals, expected arrivals, tx-count, initialised). An operation that does
@@ -238,6 +259,7 @@ void ProgramEncoder::encodeMbarrier(int location, const std::vector<int>& ops) {
                     z3::ite(mbPos_.at(o) == k, step.pendingAfterArrival, pendingAt.at(o));
             merge(next, here, step.after);
         }
+        nameSlot(next, location, k);
         state = next;
     }
     for (int o : ops) {

@@ -2,6 +2,7 @@
 #pragma once
 
 #include "engine/Execution.hpp"
+#include "engine/MbarrierMachine.hpp"
 #include "engine/Relation.hpp"
 #include "ir/Program.hpp"
 #include "smt/Z3Algebra.hpp"
@@ -59,6 +60,13 @@ public:
      */
     z3::expr_vector choicesOf(const std::vector<int>& schedule) const;
 
+    /** Each mbarrier operation's position in its object's order mbo. */
+    const std::map<int, z3::expr>& mbPositions() const { return mbPos_; }
+    /** The condition of mbo pair (a, b), as the base relation `mbo` has it. */
+    z3::expr mbOrder(int a, int b) const { return orderBy(mbPos_, a, b); }
+    /** The phase (Int) mbarrier operation `o` finds its object in. */
+    const z3::expr& phaseBefore(int o) const { return phaseBefore_.at(o); }
+
     /** The choices a satisfying model makes (rf, co, sc, mbo) as a concrete execution. */
     Choices choices(const z3::model& m) const;
 
@@ -78,6 +86,7 @@ private:
     auto blockedOf() const {
         return [this](int gate) { return blocked_.at(gate); };
     }
+    void nameSlot(mbarrier::State<Z3Values>& state, int location, int k);
     void encodePhaseRule(const std::vector<int>& ops, const std::map<int, z3::expr>& stampAt);
     z3::expr waitCondition(const ir::Event& wait, const z3::expr& phase,
                            const z3::expr& valid) const;

@@ -182,10 +182,6 @@ bool collectFlags(CheckResult& r, Z3Session& s, const z3::expr_vector& base, Har
     return true;
 }
 
-/** Schedule states the explicit exploration visits before it leaves hangs to the solver
- *  (a few hundred bytes each: about 100 MB at the limit). */
-constexpr std::size_t kMaxScheduleStates = 300000;
-
 /**
  * The program's real-time schedules (engine/Schedules.hpp), explored once: the hang pre-check's
  * answer where the program is in the fragment they cover and small enough (exact, and
@@ -198,7 +194,7 @@ schedules::Exploration exploreSchedules(const ir::Program& p, const Budget& budg
                                  [](const ir::Event& e) { return e.has(ir::Tag::MB); });
     if (!mbarriers) return {};
     const auto began = std::chrono::steady_clock::now();
-    schedules::Exploration explored = schedules::explore(p, kMaxScheduleStates, &budget);
+    schedules::Exploration explored = schedules::explore(p, schedules::kMaxStates, &budget);
     const schedules::Answer a = explored.answer;
     if (times != nullptr) // sat: a schedule hangs; unsat: none does; unknown: left to the solver
         recordQuery(
@@ -390,6 +386,8 @@ report::Stats statsOf(Encodings& enc, const std::array<Clock::time_point, 4>& at
     st.queries = enc.queries();
     countEncoding(s.solver(), st);
     std::tie(st.lemmasKept, st.lemmasMade) = s.lemmaCounts();
+    st.mbarrierFacts = s.mbarrierFacts().facts;
+    st.mbarrierFactStates = s.mbarrierFacts().states;
     st.relations = s.relationSizes();
     z3::stats z = s.solver().statistics();
     for (unsigned i = 0; i < z.size(); ++i)

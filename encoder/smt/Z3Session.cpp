@@ -3,6 +3,7 @@
 
 #include "cat/CycleBase.hpp"
 #include "engine/Evaluator.hpp"
+#include "engine/Schedules.hpp"
 #include "lower/Lowerer.hpp"
 #include "smt/AxiomEncoder.hpp"
 #include "smt/LemmaCone.hpp"
@@ -225,8 +226,17 @@ Z3Session::Z3Session(z3::context& ctx, const ir::Program& p, const cat::Resolved
         std::string tag = "ax" + std::to_string(index++);
         if (!a.flag && !a.negated && a.test == cat::Stmt::Test::Acyclic) {
             z3::expr lit = ctx.bool_const(("axiom:" + a.name).c_str());
-            solver_.add(z3::implies(lit, encodeAcyclic(ctx, cycleBaseRelation(ev, model, a), tag)));
+            Z3Rel r = cycleBaseRelation(ev, model, a);
+            solver_.add(z3::implies(lit, encodeAcyclic(ctx, r, tag)));
             axioms_.emplace_back(a.name, lit);
+            // Where every wait returns; the hang encoding's executions need not
+            // (smt/MbarrierFacts.hpp).
+            if (!hangs && options.mbarrierFacts) {
+                MbarrierFactsSummary found = assertMbarrierFacts(solver_, *pe_, r, lit, progress_,
+                                                                 schedules::kMaxStates, budget);
+                mbarrierFacts_.facts += found.facts;
+                mbarrierFacts_.states += found.states;
+            }
             continue;
         }
         auto val = ev.eval(*a.expr);

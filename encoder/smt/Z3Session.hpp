@@ -4,6 +4,7 @@
 #include "cat/Resolver.hpp"
 #include "engine/Check.hpp"
 #include "engine/Execution.hpp"
+#include "smt/MbarrierFacts.hpp"
 #include "smt/ProgramEncoder.hpp"
 
 #include <memory>
@@ -71,6 +72,8 @@ public:
     const std::vector<report::RelationSize>& relationSizes() const { return relationSizes_; }
     /** Closure lemmas asserted (smt/LemmaCone.hpp) and made. */
     std::pair<std::size_t, std::size_t> lemmaCounts() const { return {lemmasKept_, lemmasMade_}; }
+    /** The implied mbarrier facts asserted, over every acyclicity axiom (facts and states). */
+    const MbarrierFactsSummary& mbarrierFacts() const { return mbarrierFacts_; }
 
 private:
     z3::context& ctx_;
@@ -90,6 +93,7 @@ private:
     const Budget* budget_;
     std::vector<report::RelationSize> relationSizes_;
     std::size_t lemmasKept_ = 0, lemmasMade_ = 0;
+    MbarrierFactsSummary mbarrierFacts_;
 };
 
 /** Adds one query's answer and seconds to the entry for `purpose`. */

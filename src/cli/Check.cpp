@@ -244,6 +244,13 @@ void setupCheck(CLI::App& app) {
                     "terms everywhere, the older encoding, for comparison); the answers agree")
         ->check(CLI::IsMember({"fixpoint", "squaring"}))
         ->option_text("ENCODING");
+    sub->add_option("--mbarrier-facts", args->mbarrierFacts,
+                    "whether Z3 is told, per mbarrier operation, the phases and the order that "
+                    "every execution the model allows gives it, found by exploring the "
+                    "schedules of the order the model's acyclicity axioms impose: on (default) "
+                    "or off (for comparison); the answers agree")
+        ->check(CLI::IsMember({"on", "off"}))
+        ->option_text("on|off");
     sub->add_option("--fail-on-flag", args->failOnFlags,
                     "exit 1 when a test raises this undefined-behaviour flag (data-race, "
                     "tmem-race, ...), even when its expectation matches; 'any': every flag; "
@@ -344,6 +351,7 @@ int runCheck(const CheckArgs& args) {
     options.engine = args.engine;
     options.stats = args.stats;
     options.exactClosures = args.closures == "squaring";
+    options.mbarrierFacts = args.mbarrierFacts == "on";
     options.memoryLimitMiB = args.memoryLimitMiB;
     StdoutTo redirect(args.output);
     const bool asJson = args.format == "json";

@@ -23,6 +23,7 @@ struct CheckArgs {
     bool stats = false;
     std::size_t memoryLimitMiB = engine::defaultMemoryLimitMiB();
     std::string closures = "fixpoint"; ///< --closures: fixpoint or squaring (Z3)
+    std::string mbarrierFacts = "on";  ///< --mbarrier-facts: on or off (Z3)
     int unroll = lower::LowerOptions{}.unroll;
     bool expectationsOnly = false;
     bool readings = false; ///< also check under every built-in variant model (model/variants)

@@ -71,11 +71,13 @@ struct Stats {
     double lowerSeconds = 0; ///< from the test's clock start to the engine's start
     double encodeSeconds = 0;
     double solveSeconds = 0;
-    std::size_t queries = 0;    ///< solver calls
-    std::size_t assertions = 0; ///< top-level assertions of the main encoding
-    std::size_t lemmasKept = 0; ///< closure lemmas asserted (the cone the checks depend on)
-    std::size_t lemmasMade = 0; ///< closure lemmas the relations' evaluation made
-    std::size_t boolVars = 0;   ///< uninterpreted constants in those assertions, by sort
+    std::size_t queries = 0;            ///< solver calls
+    std::size_t assertions = 0;         ///< top-level assertions of the main encoding
+    std::size_t lemmasKept = 0;         ///< closure lemmas asserted (the cone the checks depend on)
+    std::size_t lemmasMade = 0;         ///< closure lemmas the relations' evaluation made
+    std::size_t mbarrierFacts = 0;      ///< implied mbarrier assertions (smt/MbarrierFacts.hpp)
+    std::size_t mbarrierFactStates = 0; ///< schedule states explored to find them
+    std::size_t boolVars = 0;           ///< uninterpreted constants in those assertions, by sort
     std::size_t intVars = 0;
     std::size_t bitVectorVars = 0;
     std::vector<RelationSize> relations; ///< the model's named relations, in definition order

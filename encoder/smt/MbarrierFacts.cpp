@@ -1,0 +1,78 @@
+// Asserts the mbarrier facts of the order an acyclicity axiom surely contains (MbarrierFacts.hpp).
+#include "smt/MbarrierFacts.hpp"
+
+#include "engine/Schedules.hpp"
+
+#include <utility>
+#include <vector>
+
+namespace ptxmc::engine::smt {
+
+namespace {
+
+/** `c` is `part`, true, or a disjunction with `part` (or true) among its nested disjuncts. */
+bool hasDisjunct(const z3::expr& c, const z3::expr& part) {
+    if (c.is_true() || z3::eq(c, part)) return true;
+    if (!c.is_app() || c.decl().decl_kind() != Z3_OP_OR) return false;
+    for (unsigned i = 0; i < c.num_args(); ++i)
+        if (hasDisjunct(c.arg(i), part)) return true;
+    return false;
+}
+
+/** Every mbo pair of the program is a pair of `r` whenever it holds. */
+bool containsMbarrierOrder(const ProgramEncoder& pe, const Z3Rel& r) {
+    const auto& positions = pe.mbPositions();
+    const auto& events = pe.program().events;
+    for (const auto& [a, pa] : positions)
+        for (const auto& [b, pb] : positions) {
+            if (a == b || events[static_cast<std::size_t>(a)].location !=
+                              events[static_cast<std::size_t>(b)].location)
+                continue;
+            const auto& row = r.rows[static_cast<std::size_t>(a)];
+            auto it = row.find(b);
+            if (it == row.end() || !hasDisjunct(it->second, pe.mbOrder(a, b))) return false;
+        }
+    return true;
+}
+
+/** The pairs of `r` whose condition is true: in `r` in every execution. */
+std::vector<std::pair<int, int>> surePairs(const Z3Rel& r) {
+    std::vector<std::pair<int, int>> out;
+    for (std::size_t a = 0; a < r.rows.size(); ++a)
+        for (const auto& [b, c] : r.rows[a])
+            if (c.is_true()) out.emplace_back(static_cast<int>(a), b);
+    return out;
+}
+
+} // namespace
+
+MbarrierFactsSummary assertMbarrierFacts(z3::solver& solver, const ProgramEncoder& pe,
+                                         const Z3Rel& r, const z3::expr& guard,
+                                         const z3::expr& progress, std::size_t maxStates,
+                                         const Budget* budget) {
+    MbarrierFactsSummary out;
+    if (pe.mbPositions().empty()) return out.why = "no mbarrier operations", out;
+    if (!containsMbarrierOrder(pe, r))
+        return out.why = "the relation lacks the mbarrier order", out;
+    schedules::MbarrierFacts facts =
+        schedules::observeMbarriers(pe.program(), surePairs(r), maxStates, budget);
+    out.states = facts.states;
+    out.explored = facts.known;
+    out.why = facts.why;
+    const z3::expr when = guard && progress;
+    for (const auto& [op, phases] : facts.phases) {
+        z3::expr_vector any(solver.ctx());
+        for (std::int64_t v : phases)
+            any.push_back(pe.phaseBefore(op) == solver.ctx().int_val(static_cast<int64_t>(v)));
+        solver.add(z3::implies(when, z3::mk_or(any)));
+        ++out.facts;
+    }
+    for (const auto& [op, before] : facts.alwaysAfter)
+        for (int a : before) {
+            solver.add(z3::implies(when, pe.mbPositions().at(a) < pe.mbPositions().at(op)));
+            ++out.facts;
+        }
+    return out;
+}
+
+} // namespace ptxmc::engine::smt
