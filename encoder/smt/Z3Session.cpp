@@ -233,7 +233,7 @@ Z3Session::Z3Session(z3::context& ctx, const ir::Program& p, const cat::Resolved
             // (smt/MbarrierFacts.hpp).
             if (!hangs && options.mbarrierFacts) {
                 MbarrierFactsSummary found = assertMbarrierFacts(solver_, *pe_, r, lit, progress_,
-                                                                 schedules::kMaxStates, budget);
+                                                                 schedules::kMaxFactStates, budget);
                 mbarrierFacts_.facts += found.facts;
                 mbarrierFacts_.states += found.states;
             }

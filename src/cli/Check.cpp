@@ -246,9 +246,10 @@ void setupCheck(CLI::App& app) {
         ->option_text("ENCODING");
     sub->add_option("--mbarrier-facts", args->mbarrierFacts,
                     "whether Z3 is told, per mbarrier operation, the phases and the order that "
-                    "every execution the model allows gives it, found by exploring the "
-                    "schedules of the order the model's acyclicity axioms impose: on (default) "
-                    "or off (for comparison); the answers agree")
+                    "every execution the model allows where every spinning wait returns gives "
+                    "it, found by exploring the schedules of the order the model's acyclicity "
+                    "axioms impose: on (default) or off (for comparison); states, verdicts and "
+                    "flags agree, the witness printed for a flag may differ")
         ->check(CLI::IsMember({"on", "off"}))
         ->option_text("on|off");
     sub->add_option("--fail-on-flag", args->failOnFlags,
