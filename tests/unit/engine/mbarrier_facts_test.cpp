@@ -1,4 +1,5 @@
 // smt/MbarrierFacts: the phases and orders the model's acyclicity axioms imply change no answer.
+#include "../CorpusFiles.hpp"
 #include "cat/Loader.hpp"
 #include "cat/Resolver.hpp"
 #include "engine/Check.hpp"
@@ -121,12 +122,8 @@ TEST_CASE("facts follow the model's order, not program order", "[mbarrier-facts]
 
 TEST_CASE("facts change no answer of the corpus", "[mbarrier-facts][corpus]") {
     std::size_t withFacts = 0;
-    for (const auto& entry :
-         fs::recursive_directory_iterator(fs::path(PTXMC_SOURCE_DIR) / "litmus")) {
-        if (entry.path().extension() != ".litmus" ||
-            entry.path().string().find("/bad/") != std::string::npos)
-            continue;
-        ir::Program p = lower::lowerTest(litmus::parseLitmusFile(entry.path().string()));
+    for (const fs::path& file : testing::corpusFiles()) {
+        ir::Program p = lower::lowerTest(litmus::parseLitmusFile(file.string()));
         // The kernel rings above this size are the bench's (seconds each, twice); without an
         // mbarrier, or with loops (outside the search's fragment), no facts.
         bool mbarriers = std::any_of(p.events.begin(), p.events.end(),
@@ -135,7 +132,7 @@ TEST_CASE("facts change no answer of the corpus", "[mbarrier-facts][corpus]") {
         report::CheckResult with = checked(p, true);
         if (!with.stats || with.stats->mbarrierFacts == 0) continue;
         ++withFacts;
-        INFO(entry.path().string());
+        INFO(file.string());
         requireSameAnswer(with, checked(p, false));
     }
     // Well over a hundred tests get facts: one-rule mbarrier tests and kernel protocols.

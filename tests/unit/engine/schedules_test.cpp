@@ -1,4 +1,5 @@
 // engine/Schedules: the explicit hang pre-check, held to the solver's program-only answer.
+#include "../CorpusFiles.hpp"
 #include "engine/Schedules.hpp"
 #include "ir/Gates.hpp"
 #include "litmus/Parser.hpp"
@@ -39,16 +40,10 @@ exists (P1:r0 == 0)
  *  to the bench: the solver's query alone takes seconds there). */
 std::vector<fs::path> corpusWithGates(std::size_t maxEvents) {
     std::vector<fs::path> out;
-    for (const auto& entry :
-         fs::recursive_directory_iterator(fs::path(PTXMC_SOURCE_DIR) / "litmus")) {
-        if (entry.path().extension() != ".litmus" ||
-            entry.path().string().find("/bad/") != std::string::npos)
-            continue;
-        ir::Program p = lower::lowerTest(litmus::parseLitmusFile(entry.path().string()));
-        if (!ir::chosenGates(p).empty() && p.events.size() <= maxEvents)
-            out.push_back(entry.path());
+    for (const fs::path& file : testing::corpusFiles()) {
+        ir::Program p = lower::lowerTest(litmus::parseLitmusFile(file.string()));
+        if (!ir::chosenGates(p).empty() && p.events.size() <= maxEvents) out.push_back(file);
     }
-    std::sort(out.begin(), out.end());
     return out;
 }
 
