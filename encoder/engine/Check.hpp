@@ -39,8 +39,9 @@ struct CheckOptions {
     /// side-by-side comparison; the answers are the same.
     bool exactClosures = false;
     /// Z3: assert the mbarrier facts that the model's acyclicity axioms imply
-    /// (smt/MbarrierFacts.hpp). Off only for the bench's side-by-side comparison; the answers
-    /// are the same.
+    /// (smt/MbarrierFacts.hpp). Off only for the bench's side-by-side comparison: states,
+    /// verdicts and flags are the same; the execution the solver returns (a flag's witness)
+    /// may differ.
     bool mbarrierFacts = true;
     /// Which of the model's readings (cat::ReadingInfo::name) its Reading choices take;
     /// empty: the default model's definitions.
