@@ -1,7 +1,7 @@
 // libFuzzer target: litmus text through parse, lower, encode and solve with a small Z3 budget.
 #include "cat/Loader.hpp"
 #include "cat/Resolver.hpp"
-#include "engine/Check.hpp"
+#include "check/Check.hpp"
 #include "litmus/Parser.hpp"
 #include "lower/Lowerer.hpp"
 #include "support/SourceLoc.hpp"

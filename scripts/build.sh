@@ -2,5 +2,5 @@
 # Configures and builds every target (preset ci: Release, Ninja, warnings as errors) into build/.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
-cmake --preset ci
+cmake --preset ci ${PTXMC_CMAKE_ARGS:-}
 cmake --build --preset ci

@@ -8,7 +8,7 @@ tidy=$(command -v clang-tidy-14 || command -v clang-tidy || true)
 [ -n "$tidy" ] || { echo "tidy: clang-tidy not found; bash scripts/install-deps.sh installs it" >&2; exit 2; }
 cmake -S . -B build-tidy -G Ninja -DCMAKE_BUILD_TYPE=Release >/dev/null
 if [ $# -eq 0 ]; then
-    mapfile -t files < <(git ls-files 'src/*.cpp' 'encoder/*.cpp' 'tests/*.cpp' 'fuzz/*.cpp')
+    mapfile -t files < <(git ls-files 'src/*.cpp' 'encoder/*.cpp' 'app/*.cpp' 'validate/*.cpp' 'tests/*.cpp' 'fuzz/*.cpp')
 else
     files=("$@")
 fi

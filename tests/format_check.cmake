@@ -5,6 +5,7 @@ if(NOT CLANG_FORMAT)
 endif()
 file(GLOB_RECURSE sources RELATIVE ${ROOT}
   ${ROOT}/src/*.cpp ${ROOT}/src/*.hpp ${ROOT}/encoder/*.cpp ${ROOT}/encoder/*.hpp
+  ${ROOT}/app/*.cpp ${ROOT}/app/*.hpp
   ${ROOT}/tests/*.cpp ${ROOT}/tests/*.hpp ${ROOT}/fuzz/*.cpp ${ROOT}/validate/*.cpp
   ${ROOT}/validate/*.hpp ${ROOT}/validate/*.cu ${ROOT}/validate/*.cuh)
 # Generated kernels are laid out by their generator, not by hand.

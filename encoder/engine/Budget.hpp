@@ -1,7 +1,7 @@
 // The time and memory one check may use, polled by every phase that can grow with the input.
 #pragma once
 
-#include "engine/Check.hpp"
+#include "engine/Options.hpp"
 
 #include <cstddef>
 #include <optional>

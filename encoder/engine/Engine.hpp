@@ -1,7 +1,7 @@
 // The interface every engine implements: search one lowered program, nothing else.
 #pragma once
 
-#include "engine/Check.hpp"
+#include "engine/Options.hpp"
 
 namespace ptxmc::engine {
 
@@ -17,7 +17,7 @@ public:
     /** Searches `p`; `start` is when this engine's clock started (its deadline counts from it). */
     virtual void search(const ir::Program& p, const cat::ResolvedModel& model,
                         const CheckOptions& options, Clock::time_point start,
-                        report::CheckResult& r) const = 0;
+                        engine::CheckResult& r) const = 0;
 
     /**
      * Searches `p` under the default reading and each of model.readings, into `out` (one
@@ -26,7 +26,7 @@ public:
      */
     virtual void searchReadings(const ir::Program& p, const cat::ResolvedModel& model,
                                 const CheckOptions& options,
-                                std::vector<report::CheckResult>& out) const;
+                                std::vector<engine::CheckResult>& out) const;
 };
 
 } // namespace ptxmc::engine

@@ -8,7 +8,7 @@
 
 namespace ptxmc::engine {
 
-using report::Observation;
+using engine::Observation;
 
 namespace {
 
@@ -26,8 +26,8 @@ std::string quantifierText(litmus::Condition::Quantifier q) {
 
 } // namespace
 
-report::CheckResult resultSkeleton(const ir::Program& p) {
-    report::CheckResult r;
+engine::CheckResult resultSkeleton(const ir::Program& p) {
+    engine::CheckResult r;
     r.testName = p.name;
     r.file = p.file;
     r.quantifier = quantifierText(p.quantifier);
@@ -37,11 +37,11 @@ report::CheckResult resultSkeleton(const ir::Program& p) {
     return r;
 }
 
-void setStates(report::CheckResult& r, const ir::Program& p,
+void setStates(engine::CheckResult& r, const ir::Program& p,
                const std::set<std::vector<std::int64_t>>& states) {
     r.states.clear();
     for (const auto& values : states) {
-        report::FinalState s;
+        engine::FinalState s;
         s.values = values;
         std::map<std::string, std::int64_t> named;
         for (std::size_t i = 0; i < values.size(); ++i)
@@ -83,18 +83,18 @@ std::string describeCut(const ir::Program& p, std::size_t i) {
            " (" + c.loc.str() + ")";
 }
 
-void setBoundReached(report::CheckResult& r, const ir::Program& p,
+void setBoundReached(engine::CheckResult& r, const ir::Program& p,
                      const std::set<std::size_t>& cuts) {
     r.boundReached.clear();
     std::set<std::string> seen; // one line per backward branch, however many paths reach it
     for (std::size_t i : cuts)
         if (seen.insert(describeCut(p, i)).second) r.boundReached.push_back(describeCut(p, i));
     if (r.boundReached.empty()) return;
-    using report::Observation;
+    using engine::Observation;
     if (r.observation != Observation::Never && r.observation != Observation::Always &&
         r.observation != Observation::Deadlock)
         return;
-    std::string claim = report::toString(r.observation);
+    std::string claim = engine::toString(r.observation);
     r.observation = Observation::Unknown;
     r.ok = false;
     r.unknownReason = "unroll bound " + std::to_string(p.unroll) + " reached at " +
@@ -127,7 +127,7 @@ std::vector<std::string> describeWitnesses(const ir::Program& p,
 
 } // namespace
 
-void setFlags(report::CheckResult& r, const ir::Program& p, const cat::ResolvedModel& model,
+void setFlags(engine::CheckResult& r, const ir::Program& p, const cat::ResolvedModel& model,
               const FlagWitnesses& witnesses) {
     r.flags.clear();
     for (const auto& a : model.axioms) {

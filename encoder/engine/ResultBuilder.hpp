@@ -2,8 +2,8 @@
 #pragma once
 
 #include "cat/Resolver.hpp"
+#include "engine/Result.hpp"
 #include "ir/Program.hpp"
-#include "report/Result.hpp"
 
 #include <cstdint>
 #include <map>
@@ -14,10 +14,10 @@
 namespace ptxmc::engine {
 
 /** A result with the test's name, condition and observed names filled in. */
-report::CheckResult resultSkeleton(const ir::Program& p);
+engine::CheckResult resultSkeleton(const ir::Program& p);
 
 /** Adds the distinct final states (sorted), then counts, Observation and Ok/No. */
-void setStates(report::CheckResult& r, const ir::Program& p,
+void setStates(engine::CheckResult& r, const ir::Program& p,
                const std::set<std::vector<std::int64_t>>& states);
 
 /** Witness event tuples of each raised flag (a set member, or a relation pair), by flag name. */
@@ -40,7 +40,7 @@ std::string describeCut(const ir::Program& p, std::size_t i);
  * p.cuts). A verdict that claims an absence (Never, Always, Deadlock) is then no proof: it
  * becomes Unknown, saying which loops reached the bound; the states found stay listed.
  */
-void setBoundReached(report::CheckResult& r, const ir::Program& p,
+void setBoundReached(engine::CheckResult& r, const ir::Program& p,
                      const std::set<std::size_t>& cuts);
 
 /** The Unknown reason when every consistent execution reaches a cut of the program. */
@@ -50,7 +50,7 @@ std::string noExecutionWithinBound(const ir::Program& p);
  * Sets r.flags: the model's flags in its order, then `hang`, each with up to three witnesses
  * described by describeEvent (pairs joined by " / ").
  */
-void setFlags(report::CheckResult& r, const ir::Program& p, const cat::ResolvedModel& model,
+void setFlags(engine::CheckResult& r, const ir::Program& p, const cat::ResolvedModel& model,
               const FlagWitnesses& witnesses);
 
 } // namespace ptxmc::engine

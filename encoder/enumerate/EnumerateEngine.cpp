@@ -37,9 +37,9 @@ public:
     std::string pastLimit() const { return "explicit enumeration stopped: " + limit_.reason; }
 
     /** Fills `r` when the finishing executions already decide the answer; false otherwise. */
-    bool decided(report::CheckResult& r) const {
+    bool decided(engine::CheckResult& r) const {
         if (limit_.hit || thinAir_) {
-            r.observation = report::Observation::Unknown;
+            r.observation = engine::Observation::Unknown;
             r.unknownReason = limit_.hit ? pastLimit()
                                          : "the model allows an execution whose values depend on "
                                            "themselves (thin air): explicit enumeration cannot "
@@ -47,7 +47,7 @@ public:
             return true;
         }
         if (!anyConsistent_ && reachesCut_) {
-            r.observation = report::Observation::Unknown;
+            r.observation = engine::Observation::Unknown;
             r.unknownReason = noExecutionWithinBound(p_);
             return true;
         }
@@ -55,7 +55,7 @@ public:
             // The model forbids every execution: herd7's States 0, and the axioms that do it.
             std::vector<std::string> forbidding = forbiddingAxioms();
             if (limit_.hit) {
-                r.observation = report::Observation::Unknown;
+                r.observation = engine::Observation::Unknown;
                 r.unknownReason = pastLimit();
                 return true;
             }
@@ -64,7 +64,7 @@ public:
             return true;
         }
         if (!states_.empty()) return false;
-        r.observation = report::Observation::Deadlock;
+        r.observation = engine::Observation::Deadlock;
         for (int w : blocking_)
             if (!everSucceeded_.count(w)) r.deadlockedWaits.push_back(describeEvent(p_, w));
         if (r.deadlockedWaits.empty())
@@ -103,9 +103,9 @@ public:
         });
     }
 
-    void fill(report::CheckResult& r, const cat::ResolvedModel& model) const {
+    void fill(engine::CheckResult& r, const cat::ResolvedModel& model) const {
         if (limit_.hit) {
-            r.observation = report::Observation::Unknown;
+            r.observation = engine::Observation::Unknown;
             r.unknownReason = pastLimit();
             return;
         }
@@ -199,7 +199,7 @@ private:
 
 void EnumerateEngine::search(const ir::Program& p, const cat::ResolvedModel& model,
                              const CheckOptions& options, Clock::time_point start,
-                             report::CheckResult& r) const {
+                             engine::CheckResult& r) const {
     EnumerationLimit limit;
     limit.budget = Budget(options, start);
     Search search(p, model, options.reading, limit);

@@ -12,7 +12,7 @@ namespace ptxmc::engine::enumerate {
 class EnumerateEngine final : public Engine {
 public:
     void search(const ir::Program& p, const cat::ResolvedModel& model, const CheckOptions& options,
-                Clock::time_point start, report::CheckResult& r) const override;
+                Clock::time_point start, engine::CheckResult& r) const override;
 };
 
 } // namespace ptxmc::engine::enumerate

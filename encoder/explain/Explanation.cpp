@@ -110,9 +110,9 @@ std::vector<std::pair<int, int>> outcomeReads(const ir::Program& p, const Choice
 
 /** Draws the execution of `s`'s current model; the explicit engine must accept it (a
  *  cross-check on every explanation). */
-report::WitnessGraph drawChecked(Z3Session& s, const ir::Program& p,
-                                 const cat::ResolvedModel& model, const std::string& title,
-                                 const std::string& flag = "") {
+explain::WitnessGraph drawChecked(Z3Session& s, const ir::Program& p,
+                                  const cat::ResolvedModel& model, const std::string& title,
+                                  const std::string& flag = "") {
     Choices c = s.choices(s.solver().get_model());
     Outcome o = computeOutcome(p, c);
     ConcreteModel cm(p, model);
@@ -125,14 +125,14 @@ report::WitnessGraph drawChecked(Z3Session& s, const ir::Program& p,
         std::vector<std::pair<int, int>> raising;
         if (auto it = v.flagWitness.find(flag); it != v.flagWitness.end() && it->second.size() == 2)
             raising.emplace_back(it->second[0], it->second[1]);
-        report::WitnessGraph g = buildWitness(p, model, cm, c, o, raising, flag);
+        explain::WitnessGraph g = buildWitness(p, model, cm, c, o, raising, flag);
         g.title = title;
         g.highlightMeaning = "the events that raise " + flag;
         for (int w : c.blocked)
             g.notes.push_back("blocks forever: " + describeEvent(p, w));
         return g;
     }
-    report::WitnessGraph g = buildWitness(p, model, cm, c, o, outcomeReads(p, c), "rf");
+    explain::WitnessGraph g = buildWitness(p, model, cm, c, o, outcomeReads(p, c), "rf");
     g.title = title;
     g.highlightMeaning = "a read whose value the final state shows";
     for (int w : c.blocked)
@@ -144,7 +144,7 @@ report::WitnessGraph drawChecked(Z3Session& s, const ir::Program& p,
 
 Explanation explainOutcome(const ir::Program& p, const cat::ResolvedModel& model,
                            const std::optional<std::string>& outcome, const CheckOptions& options,
-                           const report::CheckResult* checked) {
+                           const engine::CheckResult* checked) {
     Explanation ex;
     if (!p.staticDeadlocks.empty()) {
         ex.kind = Explanation::Kind::Deadlock;
@@ -168,7 +168,7 @@ Explanation explainOutcome(const ir::Program& p, const cat::ResolvedModel& model
     if (live == z3::unsat) {
         CheckOptions z3Only = options;
         z3Only.engine = EngineKind::Z3;
-        const report::CheckResult r = checked ? *checked : check(p, model, z3Only);
+        const engine::CheckResult r = checked ? *checked : check(p, model, z3Only);
         if (r.forbiddenBy && !r.forbiddenBy->empty()) {
             // The model allows no execution at all: each axiom that alone forbids them all.
             ex.kind = Explanation::Kind::Forbidden;
@@ -178,7 +178,7 @@ Explanation explainOutcome(const ir::Program& p, const cat::ResolvedModel& model
                     violation(s, p, model, *r.forbiddenBy, name, targetLit, t.text));
             return ex;
         }
-        ex.kind = r.observation == report::Observation::Deadlock ? Explanation::Kind::Deadlock
+        ex.kind = r.observation == engine::Observation::Deadlock ? Explanation::Kind::Deadlock
                                                                  : Explanation::Kind::Unknown;
         ex.blocked = r.deadlockedWaits;
         ex.reason = r.unknownReason;

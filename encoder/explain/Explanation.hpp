@@ -1,8 +1,8 @@
 // Why an outcome is allowed (a witness execution) or forbidden (a minimal set of named axioms).
 #pragma once
 
-#include "engine/Check.hpp"
-#include "report/WitnessGraph.hpp"
+#include "check/Check.hpp"
+#include "explain/WitnessGraph.hpp"
 
 #include <optional>
 #include <string>
@@ -16,15 +16,15 @@ struct Explanation {
     /** One axiom of the minimal forbidding set, with what breaks it nearest to the outcome. */
     struct Violation {
         std::string axiom;
-        std::string doc;              ///< the comment above the axiom: its PTX section
-        std::string where;            ///< model file:line:col
-        std::string evidence;         ///< the cycle or edge that breaks it, in words
-        report::WitnessGraph closest; ///< an execution reaching the outcome without this axiom
+        std::string doc;               ///< the comment above the axiom: its PTX section
+        std::string where;             ///< model file:line:col
+        std::string evidence;          ///< the cycle or edge that breaks it, in words
+        explain::WitnessGraph closest; ///< an execution reaching the outcome without this axiom
     };
 
     Kind kind = Kind::Unknown;
     std::string target;                ///< the outcome explained, e.g. "P1:r0 == 0"
-    report::WitnessGraph witness;      ///< Allowed: one execution reaching it
+    explain::WitnessGraph witness;     ///< Allowed: one execution reaching it
     std::vector<Violation> violations; ///< Forbidden (empty: the program cannot reach it at all)
     std::vector<std::string> blocked;  ///< Deadlock: waits that never succeed
     std::string reason;                ///< Unknown: why
@@ -40,7 +40,7 @@ struct Explanation {
  */
 Explanation explainOutcome(const ir::Program& program, const cat::ResolvedModel& model,
                            const std::optional<std::string>& outcome, const CheckOptions& options,
-                           const report::CheckResult* checked = nullptr);
+                           const engine::CheckResult* checked = nullptr);
 
 /**
  * The axioms (a minimal set, in model order) that forbid `outcome` (or the condition) in

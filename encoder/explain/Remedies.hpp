@@ -2,7 +2,7 @@
 #pragma once
 
 #include "cat/Resolver.hpp"
-#include "engine/Check.hpp"
+#include "check/Check.hpp"
 #include "litmus/Ast.hpp"
 #include "lower/Lowerer.hpp"
 

@@ -116,11 +116,11 @@ AxiomEvidence axiomEvidence(const ConcreteModel& cm, const Choices& c, const Out
     return out;
 }
 
-report::WitnessGraph buildWitness(const ir::Program& p, const cat::ResolvedModel& model,
-                                  const ConcreteModel& cm, const Choices& c, const Outcome& o,
-                                  const std::vector<std::pair<int, int>>& highlight,
-                                  const std::string& highlightName) {
-    report::WitnessGraph g;
+explain::WitnessGraph buildWitness(const ir::Program& p, const cat::ResolvedModel& model,
+                                   const ConcreteModel& cm, const Choices& c, const Outcome& o,
+                                   const std::vector<std::pair<int, int>>& highlight,
+                                   const std::string& highlightName) {
+    explain::WitnessGraph g;
     std::set<int> used; // initial writes appear only where something reads or orders them
     for (const auto& [r, w] : c.rf)
         used.insert(w);
@@ -129,7 +129,7 @@ report::WitnessGraph buildWitness(const ir::Program& p, const cat::ResolvedModel
     for (const auto& e : p.events) {
         if (!o.exists[static_cast<std::size_t>(e.id)]) continue;
         if (e.has(ir::Tag::IW) && !used.count(e.id)) continue;
-        report::WitnessNode n;
+        explain::WitnessNode n;
         n.id = e.id;
         n.thread = e.thread < 0
                        ? "init"
@@ -179,7 +179,7 @@ report::WitnessGraph buildWitness(const ir::Program& p, const cat::ResolvedModel
     }
     for (const auto& [a, b] : highlight) {
         // thicken the edge when it is drawn already, else draw it thick
-        auto same = [&, a = a, b = b](const report::WitnessEdge& e) {
+        auto same = [&, a = a, b = b](const explain::WitnessEdge& e) {
             return e.from == a && e.to == b && e.relation == highlightName;
         };
         auto it = std::find_if(g.edges.begin(), g.edges.end(), same);

@@ -2,7 +2,7 @@
 #pragma once
 
 #include "engine/ConcreteModel.hpp"
-#include "report/WitnessGraph.hpp"
+#include "explain/WitnessGraph.hpp"
 
 #include <string>
 #include <utility>
@@ -23,9 +23,9 @@ AxiomEvidence axiomEvidence(const ConcreteModel& cm, const Choices& c, const Out
  * Events with their instruction text and values; po and co as immediate edges; rf, fr, ae;
  * the relations the model `show`s; `highlight` edges labelled `highlightName`.
  */
-report::WitnessGraph buildWitness(const ir::Program& p, const cat::ResolvedModel& model,
-                                  const ConcreteModel& cm, const Choices& c, const Outcome& o,
-                                  const std::vector<std::pair<int, int>>& highlight,
-                                  const std::string& highlightName);
+explain::WitnessGraph buildWitness(const ir::Program& p, const cat::ResolvedModel& model,
+                                   const ConcreteModel& cm, const Choices& c, const Outcome& o,
+                                   const std::vector<std::pair<int, int>>& highlight,
+                                   const std::string& highlightName);
 
 } // namespace ptxmc::engine::explain

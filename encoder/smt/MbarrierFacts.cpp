@@ -1,7 +1,7 @@
 // Asserts the mbarrier facts of the order an acyclicity axiom surely contains (MbarrierFacts.hpp).
 #include "smt/MbarrierFacts.hpp"
 
-#include "engine/Schedules.hpp"
+#include "smt/Schedules.hpp"
 
 #include <utility>
 #include <vector>

@@ -2,8 +2,8 @@
 #include "smt/Z3Engine.hpp"
 
 #include "engine/ResultBuilder.hpp"
-#include "engine/Schedules.hpp"
 #include "ir/Gates.hpp"
+#include "smt/Schedules.hpp"
 #include "smt/Z3Session.hpp"
 
 #include <algorithm>
@@ -18,8 +18,8 @@
 
 namespace ptxmc::engine::smt {
 
-using report::CheckResult;
-using report::Observation;
+using engine::CheckResult;
+using engine::Observation;
 
 namespace {
 
@@ -189,7 +189,7 @@ bool collectFlags(CheckResult& r, Z3Session& s, const z3::expr_vector& base, Har
  * TMA-UMMA ring 2x12 43 s), and one complete schedule for the first query.
  */
 schedules::Exploration exploreSchedules(const ir::Program& p, const Budget& budget,
-                                        std::vector<report::QueryTime>* times) {
+                                        std::vector<engine::QueryTime>* times) {
     bool mbarriers = std::any_of(p.events.begin(), p.events.end(),
                                  [](const ir::Event& e) { return e.has(ir::Tag::MB); });
     if (!mbarriers) return {};
@@ -214,7 +214,7 @@ schedules::Exploration exploreSchedules(const ir::Program& p, const Budget& budg
  * The explicit schedules answer first where they can (`explored`, when given).
  */
 bool programMayHang(z3::context& ctx, const ir::Program& p, const Budget& budget,
-                    std::vector<report::QueryTime>* times, const schedules::Exploration* explored) {
+                    std::vector<engine::QueryTime>* times, const schedules::Exploration* explored) {
     if (explored != nullptr && explored->answer == schedules::Answer::NoHang) return false;
     if (explored != nullptr && explored->answer == schedules::Answer::MayHang) return true;
     ProgramEncoder pe(ctx, p, true, &budget);
@@ -279,7 +279,7 @@ struct Encodings {
     std::optional<bool> mayHang;                    ///< programMayHang, asked once
     std::optional<schedules::Exploration> explored; ///< exploreSchedules, once
     std::unique_ptr<Z3Session> hang;
-    std::vector<report::QueryTime>* times = nullptr;
+    std::vector<engine::QueryTime>* times = nullptr;
 
     Encodings(z3::context& c, const ir::Program& prog, const cat::ResolvedModel& m,
               const CheckOptions& o, const Budget& b, bool withReadings)
@@ -292,7 +292,7 @@ struct Encodings {
     }
     std::size_t queries() const { return main.queries() + (hang ? hang->queries() : 0); }
     /** --stats: every later query's time, of both encodings, goes to `sink`. */
-    void timeQueries(std::vector<report::QueryTime>* sink) {
+    void timeQueries(std::vector<engine::QueryTime>* sink) {
         times = sink;
         main.timeQueries(sink);
         if (hang) hang->timeQueries(sink);
@@ -375,9 +375,9 @@ double secondsBetween(Clock::time_point a, Clock::time_point b) {
 }
 
 /** --stats: the main encoding's size and relations, the phases' times, Z3's own counters. */
-report::Stats statsOf(Encodings& enc, const std::array<Clock::time_point, 4>& at) {
+engine::Stats statsOf(Encodings& enc, const std::array<Clock::time_point, 4>& at) {
     Z3Session& s = enc.main;
-    report::Stats st;
+    engine::Stats st;
     st.threads = enc.p.threads.size();
     st.events = enc.p.events.size();
     st.lowerSeconds = secondsBetween(at[0], at[1]);
@@ -465,7 +465,7 @@ void Z3Engine::search(const ir::Program& program, const cat::ResolvedModel& mode
     try {
         Encodings enc(ctx, program, model, options, budget, false);
         const Clock::time_point encoded = Clock::now();
-        std::vector<report::QueryTime> times;
+        std::vector<engine::QueryTime> times;
         if (options.stats) enc.timeQueries(&times);
         runQueries(r, enc, 0);
         if (options.stats) {
@@ -491,7 +491,7 @@ void Z3Engine::searchReadings(const ir::Program& program, const cat::ResolvedMod
     try {
         Encodings enc(ctx, program, model, options, budget, true);
         const Clock::time_point encoded = Clock::now();
-        std::vector<report::QueryTime> times;
+        std::vector<engine::QueryTime> times;
         if (options.stats) enc.timeQueries(&times);
         std::set<std::size_t> used;
         for (; done < out.size(); ++done) {

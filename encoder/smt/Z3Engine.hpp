@@ -9,11 +9,11 @@ namespace ptxmc::engine::smt {
 class Z3Engine final : public Engine {
 public:
     void search(const ir::Program& p, const cat::ResolvedModel& model, const CheckOptions& options,
-                Clock::time_point start, report::CheckResult& r) const override;
+                Clock::time_point start, engine::CheckResult& r) const override;
     /** Every reading from one encoding: readings are assumption literals (Z3Session). */
     void searchReadings(const ir::Program& p, const cat::ResolvedModel& model,
                         const CheckOptions& options,
-                        std::vector<report::CheckResult>& out) const override;
+                        std::vector<engine::CheckResult>& out) const override;
 };
 
 /**

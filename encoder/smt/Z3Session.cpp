@@ -3,10 +3,10 @@
 
 #include "cat/CycleBase.hpp"
 #include "engine/Evaluator.hpp"
-#include "engine/Schedules.hpp"
 #include "lower/Lowerer.hpp"
 #include "smt/AxiomEncoder.hpp"
 #include "smt/LemmaCone.hpp"
+#include "smt/Schedules.hpp"
 
 #include <algorithm>
 #include <chrono>
@@ -66,15 +66,15 @@ template <class Value> Z3Session::Witnesses witnessesOf(const Value& val) {
 }
 
 /** Pairs that are constant true (must) and that are solver terms (may), per relation. */
-std::vector<report::RelationSize> sizesOf(const cat::ResolvedModel& model,
+std::vector<engine::RelationSize> sizesOf(const cat::ResolvedModel& model,
                                           Evaluator<Z3Algebra>& ev) {
-    std::vector<report::RelationSize> out;
+    std::vector<engine::RelationSize> out;
     std::set<std::string> done;
     for (std::size_t i = model.definitions.size(); i-- > 0;) { // the last definition counts
         const auto& d = model.definitions[i];
         if (d.kind != cat::Kind::Relation || !done.insert(d.name).second) continue;
         auto val = ev.definition(d.name);
-        report::RelationSize size{d.name, 0, 0};
+        engine::RelationSize size{d.name, 0, 0};
         if (val && !val->polymorphicEmpty && !val->isSet)
             for (const auto& row : val->rel.rows)
                 for (const auto& [j, c] : row)
@@ -87,7 +87,7 @@ std::vector<report::RelationSize> sizesOf(const cat::ResolvedModel& model,
 
 } // namespace
 
-void countEncoding(const z3::solver& s, report::Stats& stats) {
+void countEncoding(const z3::solver& s, engine::Stats& stats) {
     z3::expr_vector roots = s.assertions();
     stats.assertions = roots.size();
     std::set<unsigned> seen;
@@ -112,11 +112,11 @@ void countEncoding(const z3::solver& s, report::Stats& stats) {
     }
 }
 
-void recordQuery(std::vector<report::QueryTime>& times, const char* purpose,
+void recordQuery(std::vector<engine::QueryTime>& times, const char* purpose,
                  z3::check_result answer, double seconds) {
     auto it = std::find_if(times.begin(), times.end(),
-                           [&](const report::QueryTime& q) { return q.purpose == purpose; });
-    if (it == times.end()) it = times.insert(times.end(), report::QueryTime{purpose});
+                           [&](const engine::QueryTime& q) { return q.purpose == purpose; });
+    if (it == times.end()) it = times.insert(times.end(), engine::QueryTime{purpose});
     ++(answer == z3::sat ? it->sat : answer == z3::unsat ? it->unsat : it->unknown);
     it->seconds += seconds;
 }

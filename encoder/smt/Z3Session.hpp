@@ -2,8 +2,8 @@
 #pragma once
 
 #include "cat/Resolver.hpp"
-#include "engine/Check.hpp"
 #include "engine/Execution.hpp"
+#include "engine/Options.hpp"
 #include "smt/MbarrierFacts.hpp"
 #include "smt/ProgramEncoder.hpp"
 
@@ -65,11 +65,11 @@ public:
     /** solver().check(assumptions), counted and (with timeQueries) timed under `purpose`. */
     z3::check_result check(const z3::expr_vector& assumptions, const char* purpose = "other");
     /** --stats: each later query's time goes to `sink`, by purpose. */
-    void timeQueries(std::vector<report::QueryTime>* sink) { queryTimes_ = sink; }
-    std::vector<report::QueryTime>* queryTimeSink() const { return queryTimes_; }
+    void timeQueries(std::vector<engine::QueryTime>* sink) { queryTimes_ = sink; }
+    std::vector<engine::QueryTime>* queryTimeSink() const { return queryTimes_; }
     std::size_t queries() const { return queries_; }
     /** With CheckOptions::stats: may/must pairs of each relation the model defines. */
-    const std::vector<report::RelationSize>& relationSizes() const { return relationSizes_; }
+    const std::vector<engine::RelationSize>& relationSizes() const { return relationSizes_; }
     /** Closure lemmas asserted (smt/LemmaCone.hpp) and made. */
     std::pair<std::size_t, std::size_t> lemmaCounts() const { return {lemmasKept_, lemmasMade_}; }
     /** The implied mbarrier facts asserted, over every acyclicity axiom (facts and states). */
@@ -89,19 +89,19 @@ private:
     std::vector<z3::expr> readingLits_; ///< per model reading, with `readings`
     std::vector<z3::expr> chosen_;      ///< the chosen reading: each literal or its negation
     std::size_t queries_ = 0;
-    std::vector<report::QueryTime>* queryTimes_ = nullptr;
+    std::vector<engine::QueryTime>* queryTimes_ = nullptr;
     const Budget* budget_;
-    std::vector<report::RelationSize> relationSizes_;
+    std::vector<engine::RelationSize> relationSizes_;
     std::size_t lemmasKept_ = 0, lemmasMade_ = 0;
     MbarrierFactsSummary mbarrierFacts_;
 };
 
 /** Adds one query's answer and seconds to the entry for `purpose`. */
-void recordQuery(std::vector<report::QueryTime>& times, const char* purpose,
+void recordQuery(std::vector<engine::QueryTime>& times, const char* purpose,
                  z3::check_result answer, double seconds);
 
 /** Counts the uninterpreted constants of the solver's assertions, by sort, into `stats`. */
-void countEncoding(const z3::solver& s, report::Stats& stats);
+void countEncoding(const z3::solver& s, engine::Stats& stats);
 
 /** A copy of `base` with one more literal (z3::expr_vector copies share their contents). */
 z3::expr_vector withLiteral(const z3::expr_vector& base, const z3::expr& extra);

@@ -1,7 +1,7 @@
 // End-to-end behaviour of the Z3 engine on small tests: states, deadlocks, flags, unknown.
 #include "cat/Loader.hpp"
 #include "cat/Resolver.hpp"
-#include "engine/Check.hpp"
+#include "check/Check.hpp"
 #include "litmus/Parser.hpp"
 #include "lower/Lowerer.hpp"
 
@@ -11,7 +11,7 @@
 #include <vector>
 
 using namespace ptxmc;
-using report::Observation;
+using engine::Observation;
 
 namespace {
 
@@ -20,12 +20,12 @@ const cat::ResolvedModel& defaultModel() {
     return *model;
 }
 
-report::CheckResult run(const std::string& text, engine::CheckOptions options = {}) {
+engine::CheckResult run(const std::string& text, engine::CheckOptions options = {}) {
     ir::Program program = lower::lowerTest(litmus::parseLitmus(text, "t.litmus"));
     return engine::check(program, defaultModel(), options);
 }
 
-std::vector<std::vector<std::int64_t>> states(const report::CheckResult& r) {
+std::vector<std::vector<std::int64_t>> states(const engine::CheckResult& r) {
     std::vector<std::vector<std::int64_t>> out;
     for (const auto& s : r.states)
         out.push_back(s.values);
@@ -121,7 +121,7 @@ exists (P0:r0 == 0 /\ P1:r1 == 0))",
 namespace {
 
 /** The `by` lines of flag `name`, or nullopt when it is not raised. */
-std::optional<std::vector<std::string>> flagEvents(const report::CheckResult& r,
+std::optional<std::vector<std::string>> flagEvents(const engine::CheckResult& r,
                                                    const std::string& name) {
     for (const auto& f : r.flags)
         if (f.name == name) return f.events;

@@ -4,6 +4,7 @@
 #include "explain/Explanation.hpp"
 #include "litmus/Parser.hpp"
 #include "lower/Lowerer.hpp"
+#include "report/WitnessText.hpp"
 
 #include <catch2/catch.hpp>
 

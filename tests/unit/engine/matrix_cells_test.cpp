@@ -1,7 +1,7 @@
 // Known cells of the reordering tables, checked with the engine under the built-in models.
 #include "cat/Loader.hpp"
 #include "cat/Resolver.hpp"
-#include "engine/Check.hpp"
+#include "check/Check.hpp"
 #include "engine/StaticRelations.hpp"
 #include "litmus/Parser.hpp"
 #include "lower/Lowerer.hpp"
@@ -11,7 +11,7 @@
 
 using namespace ptxmc;
 using namespace ptxmc::matrix;
-using report::Observation;
+using engine::Observation;
 
 namespace {
 

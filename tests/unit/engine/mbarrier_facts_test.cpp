@@ -2,11 +2,11 @@
 #include "../CorpusFiles.hpp"
 #include "cat/Loader.hpp"
 #include "cat/Resolver.hpp"
-#include "engine/Check.hpp"
-#include "engine/Schedules.hpp"
+#include "check/Check.hpp"
 #include "ir/Gates.hpp"
 #include "litmus/Parser.hpp"
 #include "lower/Lowerer.hpp"
+#include "smt/Schedules.hpp"
 
 #include <algorithm>
 #include <catch2/catch.hpp>
@@ -28,7 +28,7 @@ ir::Program lowered(const std::string& text) {
     return lower::lowerTest(litmus::parseLitmus(text, "t.litmus"));
 }
 
-report::CheckResult checked(const ir::Program& p, bool facts) {
+engine::CheckResult checked(const ir::Program& p, bool facts) {
     engine::CheckOptions options;
     options.mbarrierFacts = facts;
     options.stats = true;
@@ -36,8 +36,8 @@ report::CheckResult checked(const ir::Program& p, bool facts) {
 }
 
 /** Same observation, final states and flags. */
-void requireSameAnswer(const report::CheckResult& a, const report::CheckResult& b) {
-    CHECK(report::toString(a.observation) == report::toString(b.observation));
+void requireSameAnswer(const engine::CheckResult& a, const engine::CheckResult& b) {
+    CHECK(engine::toString(a.observation) == engine::toString(b.observation));
     CHECK(a.states.size() == b.states.size());
     CHECK(engine::sameAnswer(a, b));
 }
@@ -113,7 +113,7 @@ TEST_CASE("facts follow the model's order, not program order", "[mbarrier-facts]
     REQUIRE(test >= 0);
     CHECK(inOrder.phases.at(test) == std::set<std::int64_t>{1});
     // ... but the model lets it find it incomplete, and the facts asserted agree.
-    report::CheckResult with = checked(p, true), without = checked(p, false);
+    engine::CheckResult with = checked(p, true), without = checked(p, false);
     REQUIRE(with.stats);
     CHECK(with.stats->mbarrierFacts > 0);
     CHECK(with.states.size() == 2);
@@ -129,7 +129,7 @@ TEST_CASE("facts change no answer of the corpus", "[mbarrier-facts][corpus]") {
         bool mbarriers = std::any_of(p.events.begin(), p.events.end(),
                                      [](const ir::Event& e) { return e.has(ir::Tag::MB); });
         if (p.events.size() > 80 || !mbarriers || !p.cuts.empty()) continue;
-        report::CheckResult with = checked(p, true);
+        engine::CheckResult with = checked(p, true);
         if (!with.stats || with.stats->mbarrierFacts == 0) continue;
         ++withFacts;
         INFO(file.string());
@@ -142,7 +142,7 @@ TEST_CASE("facts change no answer of the corpus", "[mbarrier-facts][corpus]") {
 TEST_CASE("the facts' search gives up at its limit where the model's order leaves much free",
           "[mbarrier-facts]") {
     ir::Program p = lowered(manyRelaxedArrives());
-    report::CheckResult with = checked(p, true);
+    engine::CheckResult with = checked(p, true);
     REQUIRE(with.stats);
     CHECK(with.stats->mbarrierFacts == 0);
     CHECK(with.stats->mbarrierFactStates == engine::schedules::kMaxFactStates + 1);

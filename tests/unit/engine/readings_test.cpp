@@ -3,7 +3,7 @@
 #include "cat/Loader.hpp"
 #include "cat/Readings.hpp"
 #include "cat/Resolver.hpp"
-#include "engine/Check.hpp"
+#include "check/Check.hpp"
 #include "litmus/Parser.hpp"
 #include "lower/Lowerer.hpp"
 
@@ -75,7 +75,7 @@ TEST_CASE("each reading answers as its variant model alone, with both engines", 
                 engine::CheckOptions options;
                 options.engine = kind;
                 options.timeoutSeconds = 60;
-                std::vector<report::CheckResult> all =
+                std::vector<engine::CheckResult> all =
                     engine::checkReadings(program, model, options);
                 INFO(path << " under " << name << " engine " << static_cast<int>(kind));
                 REQUIRE(all.size() == model.readings.size() + 1);

@@ -1,9 +1,9 @@
 // engine/Schedules: the explicit hang pre-check, held to the solver's program-only answer.
 #include "../CorpusFiles.hpp"
-#include "engine/Schedules.hpp"
 #include "ir/Gates.hpp"
 #include "litmus/Parser.hpp"
 #include "lower/Lowerer.hpp"
+#include "smt/Schedules.hpp"
 #include "smt/Z3Engine.hpp"
 
 #include <algorithm>

@@ -1,5 +1,5 @@
 // ptxmc compare's classification: unsound, confirmed / inconclusive by mutant, seen / unseen.
-#include "validate/Compare.hpp"
+#include "hw/Compare.hpp"
 
 #include <catch2/catch.hpp>
 #include <cmath>
@@ -9,9 +9,9 @@ using validate::Verdict;
 
 namespace {
 
-report::CheckResult model(std::vector<std::pair<std::vector<std::int64_t>, bool>> states,
-                          report::Observation obs, const std::string& q = "exists") {
-    report::CheckResult r;
+engine::CheckResult model(std::vector<std::pair<std::vector<std::int64_t>, bool>> states,
+                          engine::Observation obs, const std::string& q = "exists") {
+    engine::CheckResult r;
     r.quantifier = q;
     r.observed = {"P1:r0", "P1:r1"};
     for (auto& [v, sat] : states)
@@ -35,9 +35,9 @@ validate::HwTest hw(const std::string& name, std::vector<validate::HwOutcome> ou
 }
 
 const auto kForbidden =
-    model({{{0, 0}, false}, {{0, 1}, false}, {{1, 1}, false}}, report::Observation::Never);
+    model({{{0, 0}, false}, {{0, 1}, false}, {{1, 1}, false}}, engine::Observation::Never);
 const auto kAllowed = model({{{0, 0}, false}, {{0, 1}, false}, {{1, 0}, true}, {{1, 1}, false}},
-                            report::Observation::Sometimes);
+                            engine::Observation::Sometimes);
 
 } // namespace
 
@@ -84,7 +84,7 @@ TEST_CASE("an allowed state never seen gets the 95% bound -ln(0.05)/N", "[valida
 }
 
 TEST_CASE("forall tests: the weak outcome is a state that breaks the proposition", "[validate]") {
-    auto always = model({{{1, 1}, true}}, report::Observation::Always, "forall");
+    auto always = model({{{1, 1}, true}}, engine::Observation::Always, "forall");
     validate::HwRun run;
     run.tests = {hw("F", {{{1, 1}, 10, true}})};
     auto rows = validate::classify(run, {{always, ""}});
@@ -92,7 +92,7 @@ TEST_CASE("forall tests: the weak outcome is a state that breaks the proposition
 }
 
 TEST_CASE("deadlocks, refusals, runner errors and model errors", "[validate]") {
-    report::CheckResult dead = model({}, report::Observation::Deadlock);
+    engine::CheckResult dead = model({}, engine::Observation::Deadlock);
     validate::HwRun run;
     run.tests = {hw("D", {}), hw("E", {}), hw("R", {}), hw("M", {{{0, 0}, 1, false}})};
     run.tests[0].stuck = 64;

@@ -1,7 +1,7 @@
 // gen-cuda: placement, the PTX each instruction becomes, value encodings, refusals, mutations.
+#include "hw/CudaGen.hpp"
+#include "hw/Emit.hpp"
 #include "litmus/Parser.hpp"
-#include "validate/CudaGen.hpp"
-#include "validate/Emit.hpp"
 
 #include <catch2/catch.hpp>
 

@@ -1,7 +1,7 @@
 // The runner's output (validate/harness/Report.hpp): litmus7 blocks, and JSON compare can read.
 #include "../../../validate/harness/Report.hpp"
+#include "hw/Results.hpp"
 #include "support/SourceLoc.hpp"
-#include "validate/Results.hpp"
 
 #include <catch2/catch.hpp>
 

@@ -1,5 +1,5 @@
 // The witness as people read it: threads in order, initial writes apart, labelled accesses.
-#include "report/WitnessGraph.hpp"
+#include "report/WitnessText.hpp"
 
 #include <catch2/catch.hpp>
 #include <string>

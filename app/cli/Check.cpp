@@ -1,0 +1,418 @@
+// `ptxmc check`: parse, check and report each test; exit status sums up the whole run.
+#include "cli/Check.hpp"
+
+#include "cat/Resolver.hpp"
+#include "check/Check.hpp"
+#include "cli/CommonOptions.hpp"
+#include "cli/Inputs.hpp"
+#include "cli/ModelArg.hpp"
+#include "cli/Parallel.hpp"
+#include "cli/Progress.hpp"
+#include "cli/Readings.hpp"
+#include "engine/Budget.hpp"
+#include "litmus/Parser.hpp"
+#include "lower/Lowerer.hpp"
+#include "ptx/TestHash.hpp"
+#include "report/Answer.hpp"
+#include "report/Expectations.hpp"
+#include "report/HerdPrinter.hpp"
+#include "report/JsonPrinter.hpp"
+#include "support/Plural.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <fmt/format.h>
+#include <iostream>
+#include <memory>
+#include <optional>
+
+namespace ptxmc::cli {
+
+namespace {
+
+const char* const kCheckExamples = R"(Examples:
+  ptxmc check litmus/                     every test under litmus/, against its expected.txt
+  ptxmc check --jobs 2 litmus/@all        the tests a herd index file lists, two at a time
+  ptxmc check --json --no-time t.litmus   JSON, without timings (reproducible)
+  ptxmc check --stats t.litmus            what the check cost: encoding size, may/must pairs, times
+  ptxmc check --model my.cat t.litmus     another model (cat file) instead of the built-in one
+  ptxmc check --expectations-only litmus  only check that expected.txt covers every test
+  ptxmc check --fail-on-flag any litmus/  also fail when a test raises any undefined-behaviour flag
+
+Exit status: 0 all matched, 1 a mismatch, missing expectation, Unknown or a flag named by
+--fail-on-flag, 2 an input error (bad path, parse error, bad model), 3 an internal error.)";
+
+// `--fail-on-flag any` fails on every flag.
+constexpr const char* kAnyFlag = "any";
+
+struct Tally {
+    std::size_t tests = 0, matched = 0, mismatched = 0, unknown = 0, errors = 0;
+    std::size_t flagged = 0; ///< tests raising a flag that --fail-on-flag names
+    bool failOnFlag = false; ///< --fail-on-flag was given: the summary counts flagged tests
+    bool internal = false;
+
+    std::size_t failures() const { return mismatched + unknown + errors + flagged; }
+    int status() const {
+        if (internal) return 3;
+        if (errors > 0) return 2;
+        return mismatched > 0 || unknown > 0 || flagged > 0 ? 1 : 0;
+    }
+    void printSummary() const {
+        std::cout.flush();
+        std::cerr << "ptxmc: " << plural(tests, "test") << ", " << matched << " matched, "
+                  << mismatched << " mismatched, " << unknown << " unknown, "
+                  << plural(errors, "error");
+        if (failOnFlag) std::cerr << ", " << flagged << " failed on flags";
+        std::cerr << '\n';
+    }
+};
+
+// What one worker produced for one test: a result, or the message of the error that stopped it.
+struct Outcome {
+    std::optional<engine::CheckResult> result;
+    std::string error;
+    bool internal = false;
+};
+
+// The engine bounds each Z3 query by --timeout, so a test of many quick queries can run past it,
+// and Z3 calls both of its limits "canceled". The promise is per test: past the limit nothing
+// counts as proven, and the reason names the limit that stopped the test.
+void applyLimits(engine::CheckResult& r, double seconds, const engine::CheckOptions& options) {
+    const bool overTime = options.timeoutSeconds > 0 && seconds >= options.timeoutSeconds;
+    const std::string timeout = "timeout: the test ran past --timeout " +
+                                fmt::format("{:g}", options.timeoutSeconds) + " s";
+    if (r.observation == engine::Observation::Unknown) {
+        // Z3 4.8 says "canceled" or "timeout" for either limit, newer ones name the resource.
+        const std::string& why = r.unknownReason;
+        if (why != "canceled" && why != "timeout" && why.find("resource") == std::string::npos)
+            return;
+        // Z3 truncates the timeout to whole milliseconds, so it may stop a hair early.
+        if (overTime || (options.timeoutSeconds > 0 && options.rlimit == 0))
+            r.unknownReason = timeout + " (Z3: " + why + ")";
+        else if (options.rlimit > 0)
+            r.unknownReason = "resource limit: a Z3 query used up --rlimit " +
+                              std::to_string(options.rlimit) + " (Z3: " + why + ")";
+        return;
+    }
+    if (!overTime) return;
+    r.observation = engine::Observation::Unknown;
+    r.unknownReason = timeout;
+    r.states.clear();
+    r.flags.clear();
+    r.deadlockedWaits.clear();
+    r.positive = r.negative = 0;
+    r.ok = false;
+}
+
+Outcome checkOne(const std::string& path, const cat::ResolvedModel& model,
+                 const engine::CheckOptions& options, const lower::LowerOptions& lowering,
+                 const engine::ExpectationCheck& expectation, bool readings) {
+    Outcome out;
+    try {
+        auto start = std::chrono::steady_clock::now();
+        litmus::Test test = litmus::parseLitmusFile(path);
+        // The test's own clock starts before lowering, so that --timeout covers it.
+        engine::CheckOptions timed = options;
+        timed.startedAt = std::chrono::steady_clock::now();
+        const ir::Program program = lower::lowerTest(test, lowering);
+        engine::CheckResult r = readings ? checkWithReadings(program, model, timed)
+                                         : engine::check(program, model, timed);
+        std::chrono::duration<double> elapsed = std::chrono::steady_clock::now() - start;
+        if (r.seconds == 0) r.seconds = elapsed.count();
+        applyLimits(r, elapsed.count(), options);
+        if (r.file.empty()) r.file = path;
+        if (r.testName.empty()) r.testName = test.name;
+        r.hash = ptx::testHash(test);
+        report::applyExpectation(r, expectation);
+        out.result = std::move(r);
+    } catch (const InputError& e) {
+        out.error = e.what();
+    } catch (const std::exception& e) {
+        out.error = path + ": internal error: " + e.what();
+        out.internal = true;
+    } catch (...) {
+        out.error = path + ": internal error: unknown exception";
+        out.internal = true;
+    }
+    return out;
+}
+
+// The flags `r` raises that --fail-on-flag names, sorted.
+std::vector<std::string> failingFlags(const engine::CheckResult& r,
+                                      const std::vector<std::string>& failOn) {
+    auto named = [&](const std::string& name) {
+        return std::find(failOn.begin(), failOn.end(), name) != failOn.end();
+    };
+    std::vector<std::string> failing;
+    for (const std::string& name : report::flagNames(r.flags))
+        if (named(kAnyFlag) || named(name)) failing.push_back(name);
+    return failing;
+}
+
+// One stderr line per flag that fails the run: which test raised which flag.
+void printFailingFlags(const engine::CheckResult& r, const std::vector<std::string>& failing) {
+    std::cout.flush(); // keep stdout and stderr in input order on a terminal
+    for (const std::string& name : failing)
+        std::cerr << r.file << ": error: test " << r.testName << " raises flag " << name
+                  << " (--fail-on-flag)\n";
+}
+
+// A flag name as the model may spell it, or `any`.
+CLI::Validator flagName() {
+    return CLI::Validator(
+        [](std::string& text) -> std::string {
+            if (!text.empty() && std::all_of(text.begin(), text.end(), report::isFlagNameChar))
+                return "";
+            return "expected a flag name (letters, digits, '_' and '-') or 'any', got '" + text +
+                   "'";
+        },
+        "NAME");
+}
+
+void count(Tally& tally, const engine::CheckResult& r) {
+    const engine::ExpectationCheck& e = r.expectation;
+    if (r.observation == engine::Observation::Unknown)
+        ++tally.unknown;
+    else if (e.governed && e.matches)
+        ++tally.matched;
+    else if (e.governed)
+        ++tally.mismatched; // also a governed test without a line: the corpus is incomplete
+}
+
+/**
+ * For each reading, its answer (the base answer where readingsOf found no difference) against
+ * what the expectation files record under it; one message per reading that differs.
+ */
+std::vector<std::string>
+readingMismatchesOf(const engine::CheckResult& r, const std::vector<cat::ReadingInfo>& readings,
+                    const std::vector<engine::ExpectationCheck>& expected) {
+    std::vector<std::string> out;
+    for (std::size_t k = 0; k < readings.size(); ++k) {
+        const engine::ExpectationCheck& e = expected[k];
+        if (!e.present) continue; // ungoverned: nothing recorded for any reading
+        engine::Observation obs = r.observation;
+        std::vector<std::string> flags = report::flagNames(r.flags);
+        std::size_t states = r.states.size();
+        for (const engine::ReadingResult& v : *r.readings)
+            if (v.model == readings[k].name) {
+                obs = v.observation;
+                flags = v.flags;
+                states = v.states;
+            }
+        if (obs == e.expected && flags == e.expectedFlags && states == e.expectedStates) continue;
+        out.push_back(r.file + ": under " + readings[k].name + " the answer is " +
+                      report::answerText(obs, flags, states) + ", but " +
+                      report::displayPath(e.file) + " records " + report::expectedAnswer(e));
+    }
+    return out;
+}
+
+} // namespace
+
+void setupCheck(CLI::App& app) {
+    auto args = std::make_shared<CheckArgs>();
+    CLI::App* sub = app.add_subcommand(
+        "check", "Enumerate every allowed final state of litmus tests under the model");
+    addModelOption(*sub, args->modelFile, "expected.<name>.txt overrides expected.txt");
+    addFormatOption(*sub, args->format, {"text", "json"},
+                    "text (herd7's log, the default) or json (a JSON array, one object per test)");
+    addOutputOption(*sub, args->output, "the results");
+    addJobsOption(*sub, args->jobs,
+                  "check N tests at a time; output order and content do not change");
+    addTimeoutOption(*sub, args->timeoutSeconds,
+                     "wall-clock limit per test, parsing, lowering, encoding and solving "
+                     "together; a test that hits it is Unknown (default: none)");
+    addEngineOption(
+        *sub, args->engine,
+        {engine::EngineKind::Z3, engine::EngineKind::Enumerate, engine::EngineKind::Both},
+        "z3 (default), enumerate (explicit reference engine) or both (they must agree)");
+    sub->add_option("--rlimit", args->rlimit,
+                    "deterministic Z3 resource limit per query; hitting it gives Unknown")
+        ->check(nonNegative(true, 4294967295.0))
+        ->option_text("N");
+    sub->add_flag("--no-time", args->noTime, "leave timings out (reproducible output)");
+    sub->add_flag("--stats", args->stats,
+                  "print what each check cost: events, encoding size, solver queries, pairs of "
+                  "each relation fixed by the program or decided by the solver, and (without "
+                  "--no-time) phase times and Z3's counters (Z3 engine)");
+    addMemoryLimitOption(*sub, args->memoryLimitMiB);
+    addUnrollOption(*sub, args->unroll);
+    sub->add_option("--closures", args->closures,
+                    "how Z3 encodes transitive closures: fixpoint (default: fresh conditions "
+                    "bounded below, where the model's polarity allows it) or squaring (exact "
+                    "terms everywhere, the older encoding, for comparison); the answers agree")
+        ->check(CLI::IsMember({"fixpoint", "squaring"}))
+        ->option_text("ENCODING");
+    sub->add_option("--mbarrier-facts", args->mbarrierFacts,
+                    "whether Z3 is told, per mbarrier operation, the phases and the order that "
+                    "every execution the model allows where every spinning wait returns gives "
+                    "it, found by exploring the schedules of the order the model's acyclicity "
+                    "axioms impose: on (default) or off (for comparison); states, verdicts and "
+                    "flags agree, the witness printed for a flag may differ")
+        ->check(CLI::IsMember({"on", "off"}))
+        ->option_text("on|off");
+    sub->add_option("--fail-on-flag", args->failOnFlags,
+                    "exit 1 when a test raises this undefined-behaviour flag (data-race, "
+                    "tmem-race, ...), even when its expectation matches; 'any': every flag; "
+                    "repeatable")
+        ->expected(1) // one value per --fail-on-flag, so PATH is never taken for a flag
+        ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll)
+        ->check(flagName())
+        ->option_text("NAME");
+    sub->add_flag("--readings", args->readings,
+                  "also check each test under every variant model (model/variants: one open "
+                  "question of the PTX text read the other way) and say whether the verdict "
+                  "and each flag are robust or which readings change them; one encoding holds "
+                  "every reading");
+    sub->add_flag("--strict", args->strict,
+                  "with --readings: every reading's answer must match its expectation "
+                  "(expected.<variant>.txt, else expected.txt); without it a reading that "
+                  "differs from its expectation is a warning");
+    sub->add_option("--reading", args->reading,
+                    "judge every test by one reading of the PTX text: the built-in variant "
+                    "model variants/NAME.cat, with expected.NAME.txt overriding expected.txt "
+                    "(like --model variants/NAME.cat)")
+        ->option_text("NAME");
+    sub->add_flag("--expectations-only", args->expectationsOnly,
+                  "solve nothing: check that every test has an expected.txt line and every "
+                  "line names an existing test it governs");
+    sub->add_option("PATH", args->paths,
+                    "a .litmus file, a folder (searched recursively) or a herd @index file")
+        ->required()
+        ->option_text("...");
+    sub->footer(kCheckExamples);
+    sub->callback([args] {
+        // CLI11's way of leaving parse() with a status: App::exit returns it without printing.
+        if (int status = runCheck(*args); status != 0) throw CLI::RuntimeError(status);
+    });
+}
+
+int runCheck(const CheckArgs& args) {
+    if (args.expectationsOnly) return runExpectationsOnly(args);
+    Tally tally;
+    tally.failOnFlag = !args.failOnFlags.empty();
+    Inputs inputs = expandInputs(args.paths);
+    tally.tests = inputs.tests.size();
+    for (const std::string& e : inputs.errors) {
+        std::cerr << e << '\n';
+        ++tally.errors;
+    }
+    std::shared_ptr<const cat::ResolvedModel> model;
+    std::vector<engine::ExpectationCheck> expectations;
+    std::vector<cat::ReadingInfo> readings;
+    // Per test, per reading: the answer the expectation files record under that reading.
+    std::vector<std::vector<engine::ExpectationCheck>> readingExpectations;
+    std::string modelFile = args.modelFile;
+    try {
+        if (!args.reading.empty()) {
+            if (!args.modelFile.empty() || args.readings)
+                throw InputError(SourceLoc{"--reading", 1, 1},
+                                 "--reading NAME names the model itself: it takes neither "
+                                 "--model nor --readings");
+            modelFile = readingModelFile(args.reading);
+        }
+        if (args.strict && !args.readings)
+            throw InputError(SourceLoc{"--strict", 1, 1},
+                             "--strict judges every reading: it needs --readings");
+        if (args.readings) {
+            // the variants redefine one decision of the built-in model each
+            if (!args.modelFile.empty())
+                throw InputError(SourceLoc{"--readings", 1, 1},
+                                 "--readings compares the built-in model with its variants "
+                                 "(model/variants); it takes no --model");
+            model = modelWithReadings();
+            readings = model->readings;
+        } else {
+            model = loadModelArg(modelFile);
+        }
+        // Looked up here, on one thread: the index caches files and is not thread-safe.
+        // Under model X.cat, expected.X.txt (beside expected.txt) overrides the lines it lists.
+        report::ExpectationIndex index(report::variantOfModel(modelFile));
+        for (const std::string& test : inputs.tests)
+            expectations.push_back(index.lookup(test));
+        if (!readings.empty()) readingExpectations.resize(inputs.tests.size());
+        for (const cat::ReadingInfo& reading : readings) {
+            report::ExpectationIndex under(report::variantOfModel(reading.name));
+            for (std::size_t i = 0; i < inputs.tests.size(); ++i)
+                readingExpectations[i].push_back(under.lookup(inputs.tests[i]));
+        }
+    } catch (const InputError& e) {
+        // Without a model or with a broken expected.txt no verdict would mean anything.
+        std::cerr << e.what() << '\n';
+        ++tally.errors;
+        tally.printSummary();
+        return tally.status();
+    }
+
+    engine::CheckOptions options;
+    // Z3 counts whole milliseconds and takes 0 as "no limit": a tiny timeout must stay one.
+    options.timeoutSeconds = args.timeoutSeconds > 0 ? std::max(args.timeoutSeconds, 0.001) : 0;
+    options.rlimit = args.rlimit;
+    options.engine = args.engine;
+    options.stats = args.stats;
+    options.exactClosures = args.closures == "squaring";
+    options.mbarrierFacts = args.mbarrierFacts == "on";
+    options.memoryLimitMiB = args.memoryLimitMiB;
+    StdoutTo redirect(args.output);
+    const bool asJson = args.format == "json";
+    report::PrintOptions print;
+    print.showTime = !args.noTime;
+    report::HerdPrinter herd(print);
+    report::JsonPrinter json(print);
+    nlohmann::ordered_json array = nlohmann::ordered_json::array();
+
+    Progress progress(inputs.tests.size(), stderrIsTerminal(), std::cerr);
+    const bool stdoutTerminal = !redirect.redirected() && stdoutIsTerminal();
+    std::vector<Outcome> outcomes(inputs.tests.size());
+    auto work = [&](std::size_t i) {
+        outcomes[i] = checkOne(inputs.tests[i], *model, options, lower::LowerOptions{args.unroll},
+                               expectations[i], args.readings);
+    };
+    auto emit = [&](std::size_t i) {
+        Outcome& o = outcomes[i];
+        const std::size_t failuresBefore = tally.failures();
+        std::vector<std::string> failing;
+        std::vector<std::string> readingMismatches;
+        if (o.result && o.result->readings && !readingExpectations.empty())
+            readingMismatches = readingMismatchesOf(*o.result, readings, readingExpectations[i]);
+        if (o.result) {
+            count(tally, *o.result);
+            // Under --strict a reading that differs from its expectation fails like the test.
+            if (args.strict && !readingMismatches.empty() && o.result->expectation.matches) {
+                --tally.matched;
+                ++tally.mismatched;
+            }
+            failing = failingFlags(*o.result, args.failOnFlags);
+            tally.flagged += failing.empty() ? 0 : 1;
+        } else {
+            ++tally.errors;
+            tally.internal = tally.internal || o.internal;
+        }
+        // The progress line steps aside while a block or an error is printed on the terminal.
+        const bool onTerminal = !o.result || !failing.empty() || (!asJson && stdoutTerminal);
+        progress.report(tally.failures() > failuresBefore, onTerminal, [&] {
+            if (!o.result) {
+                std::cout.flush(); // keep stdout and stderr in input order on a terminal
+                std::cerr << o.error << '\n';
+                return;
+            }
+            if (asJson)
+                array.push_back(json.toJson(*o.result));
+            else
+                herd.print(std::cout, *o.result);
+            std::cout.flush(); // show each block as soon as it is known
+            printFailingFlags(*o.result, failing);
+            for (const std::string& m : readingMismatches)
+                std::cerr << (args.strict ? "error: " : "warning: ") << m << '\n';
+        });
+        o.result.reset(); // a corpus's results need not all stay in memory
+    };
+    runInOrder(inputs.tests.size(), args.jobs, work, emit);
+    progress.finish();
+    if (asJson) std::cout << dumpJson(array);
+    tally.printSummary();
+    return tally.status();
+}
+
+} // namespace ptxmc::cli

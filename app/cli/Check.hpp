@@ -1,0 +1,49 @@
+// `ptxmc check`: checks litmus tests against the model and compares with expected.txt.
+#pragma once
+
+#include "check/Check.hpp"
+#include "lower/Lowerer.hpp"
+
+#include <CLI/CLI.hpp>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace ptxmc::cli {
+
+struct CheckArgs {
+    std::string modelFile;       ///< empty: the built-in model
+    std::string format = "text"; ///< --format text|json (--json)
+    std::string output;          ///< -o/--output FILE; empty: standard output
+    unsigned jobs = 1;
+    double timeoutSeconds = 0; ///< per test; 0: none
+    std::uint64_t rlimit = 0;  ///< Z3 resource limit per query; 0: none
+    engine::EngineKind engine = engine::EngineKind::Z3;
+    bool noTime = false;
+    bool stats = false;
+    std::size_t memoryLimitMiB = engine::defaultMemoryLimitMiB();
+    std::string closures = "fixpoint"; ///< --closures: fixpoint or squaring (Z3)
+    std::string mbarrierFacts = "on";  ///< --mbarrier-facts: on or off (Z3)
+    int unroll = lower::LowerOptions{}.unroll;
+    bool expectationsOnly = false;
+    bool readings = false; ///< also check under every built-in variant model (model/variants)
+    bool strict = false;   ///< with readings: every reading must match its expectation
+    std::string reading;   ///< --reading NAME: judge by this built-in variant (variants/NAME.cat)
+    std::vector<std::string> failOnFlags; ///< flag names, or `any`: raising one fails the run
+    std::vector<std::string> paths;
+};
+
+/** Adds the `check` subcommand; its callback throws CLI::RuntimeError(status) when status != 0. */
+void setupCheck(CLI::App& app);
+
+/**
+ * Runs `check`: 0 when every governed test matched, 1 on a mismatch / missing line / Unknown /
+ * a flag named by --fail-on-flag, 2 on an input error (bad path, parse error, bad model), 3 on
+ * an internal error.
+ */
+int runCheck(const CheckArgs& args);
+
+/** `check --expectations-only`: no solving, only the completeness of the expected.txt files. */
+int runExpectationsOnly(const CheckArgs& args);
+
+} // namespace ptxmc::cli

@@ -1,0 +1,241 @@
+// Prints explanations as text, Graphviz DOT, or SVG rendered by Graphviz's `dot`.
+#include "cli/Explain.hpp"
+
+#include "cat/Resolver.hpp"
+#include "cli/CommonOptions.hpp"
+#include "cli/ModelArg.hpp"
+#include "cli/Readings.hpp"
+#include "explain/Explanation.hpp"
+#include "explain/Remedies.hpp"
+#include "litmus/Parser.hpp"
+#include "lower/Lowerer.hpp"
+#include "report/Answer.hpp"
+#include "report/WitnessText.hpp"
+
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <sstream>
+
+namespace ptxmc::cli {
+
+namespace {
+
+using engine::explain::Explanation;
+
+struct ExplainArgs {
+    std::string test;
+    std::string outcome;
+    std::string format = "text";
+    std::string modelFile;
+    std::string reading; ///< --reading NAME: the built-in variant variants/NAME.cat
+    std::string output;
+    std::string flag;
+    int unroll = lower::LowerOptions{}.unroll;
+};
+
+std::string renderText(const Explanation& ex) {
+    std::ostringstream out;
+    switch (ex.kind) {
+    case Explanation::Kind::Allowed:
+        out << "Allowed: " << ex.target << "\n" << report::toText(ex.witness);
+        break;
+    case Explanation::Kind::Forbidden:
+        out << "Forbidden: " << ex.target << "\n";
+        if (ex.violations.empty())
+            out << "No execution of this program ends in this state, whatever the model: no "
+                   "instruction produces these values (or the outcome contradicts itself).\n";
+        else if (ex.noExecution)
+            out << "The model allows no execution of this program at all (States 0): every "
+                   "candidate execution violates one of these axioms, and some violates only "
+                   "it:\n";
+        else
+            out << "A minimal set of axioms that forbids it (removing any one allows it):\n";
+        for (const auto& v : ex.violations) {
+            out << "\n"
+                << v.axiom << " (" << v.where << ")\n  " << v.doc << "\n  breaks on: " << v.evidence
+                << "\n";
+            std::istringstream lines(report::toText(v.closest));
+            for (std::string line; std::getline(lines, line);)
+                out << "  " << line << "\n";
+        }
+        break;
+    case Explanation::Kind::Deadlock:
+        out << "Deadlock: no execution lets every spinning wait succeed.\n";
+        for (const auto& b : ex.blocked)
+            out << "  blocked: " << b << "\n";
+        break;
+    case Explanation::Kind::Unknown:
+        out << "Unknown: " << ex.reason << "\n";
+        break;
+    case Explanation::Kind::NotRaised:
+        out << "Not raised: no execution raises " << ex.target << ".\n";
+        break;
+    }
+    return out.str();
+}
+
+std::string renderDot(const Explanation& ex) {
+    if (ex.kind == Explanation::Kind::Allowed) return report::toDot(ex.witness);
+    if (ex.kind == Explanation::Kind::Forbidden && !ex.violations.empty()) {
+        engine::explain::WitnessGraph g = ex.violations.front().closest;
+        for (const auto& v : ex.violations)
+            g.notes.push_back(v.axiom + ": " + v.evidence);
+        g.notes.insert(g.notes.begin(), "Forbidden: " + ex.target);
+        return report::toDot(g);
+    }
+    engine::explain::WitnessGraph g;
+    g.title = renderText(ex);
+    return report::toDot(g);
+}
+
+/** Runs Graphviz; a missing `dot` is an error the user can act on. */
+std::string renderSvg(const std::string& dot) {
+    auto dir = std::filesystem::temp_directory_path();
+    auto in = dir / ("ptxmc-" + std::to_string(::getpid()) + ".dot");
+    auto out = dir / ("ptxmc-" + std::to_string(::getpid()) + ".svg");
+    std::ofstream(in) << dot;
+    std::string cmd = "dot -Tsvg '" + in.string() + "' -o '" + out.string() + "'";
+    int status = std::system(cmd.c_str());
+    std::filesystem::remove(in);
+    if (status != 0)
+        throw InputError(SourceLoc{}, "rendering SVG needs Graphviz's `dot` (Debian package "
+                                      "graphviz); use --format dot to get the graph source");
+    std::ifstream svg(out);
+    std::stringstream text;
+    text << svg.rdbuf();
+    std::filesystem::remove(out);
+    return text.str();
+}
+
+/** Why an allowed outcome is allowed: the single changes that would forbid it. */
+std::string renderRemedies(const engine::explain::RemedySearch& r) {
+    std::ostringstream out;
+    out << "\nWhy it is allowed: no rule of the model orders what this outcome needs ordered.\n";
+    if (!r.skipped.empty()) {
+        out << "(No search for a change that forbids it: " << r.skipped << ".)\n";
+        return out.str();
+    }
+    if (r.found.empty()) {
+        out << "No added fence or wait, and no load or wait made .acquire or store or arrive made "
+               ".release, forbids it, alone"
+            << (r.pairs ? " or paired with one in another thread" : "") << " (" << r.tried
+            << " checks of " << r.candidates << " such changes).\n";
+        return out.str();
+    }
+    out << (r.pairs ? "No single change forbids it; each of these pairs would ("
+                    : "Each of these changes alone would forbid it (")
+        << r.tried << " checks of " << r.candidates << " changes):\n";
+    for (const auto& remedy : r.found) {
+        std::string axioms;
+        for (const auto& a : remedy.axioms)
+            axioms += (axioms.empty() ? "" : ", ") + a;
+        out << "  - " << remedy.change << ": then " << axioms << " forbids it\n";
+    }
+    return out.str();
+}
+
+/**
+ * Which readings of the open questions the test's answer rests on: the verdict and each flag,
+ * robust or reading-dependent (as `check --readings` prints them).
+ */
+std::string renderReadings(const ir::Program& program) {
+    engine::CheckResult r = checkWithReadings(program, *modelWithReadings(), {});
+    if (r.observation == engine::Observation::Unknown || !r.readings) return "";
+    std::string out = "\nReadings of the open questions of the PTX text (model/variants):\n";
+    if (r.readings->empty())
+        return out + "  the same answer under every reading: this explanation rests on none\n";
+    for (const report::Dependence& d : report::dependencesOf(r))
+        out += "  " + report::dependenceLine(d) + "\n";
+    return out;
+}
+
+int runExplain(const ExplainArgs& args) {
+    if (!args.reading.empty() && !args.modelFile.empty())
+        throw InputError(SourceLoc{"--reading", 1, 1},
+                         "--reading NAME names the model itself: it takes no --model");
+    auto model =
+        loadModelArg(args.reading.empty() ? args.modelFile : readingModelFile(args.reading));
+    if (!std::filesystem::exists(args.test)) // the message check and fences give
+        throw InputError(SourceLoc{args.test, 0, 0}, "no such file or folder");
+    litmus::Test test = litmus::parseLitmusFile(args.test);
+    // --outcome may name any declared location: observe it
+    if (!args.outcome.empty())
+        for (const litmus::Ref& r :
+             litmus::referencesOf(*litmus::parseProposition(args.outcome, "--outcome")))
+            test.observed.push_back(r);
+    const lower::LowerOptions lowering{args.unroll};
+    ir::Program program = lower::lowerTest(test, lowering);
+    std::optional<std::string> outcome;
+    if (!args.outcome.empty()) outcome = args.outcome;
+    Explanation ex =
+        args.flag.empty()
+            ? engine::explain::explainOutcome(program, *model, outcome, engine::CheckOptions{})
+            : engine::explain::explainFlag(program, *model, args.flag, engine::CheckOptions{});
+    std::string text = args.format == "text"  ? renderText(ex)
+                       : args.format == "dot" ? renderDot(ex)
+                                              : renderSvg(renderDot(ex));
+    if (args.format == "text" && args.flag.empty() && ex.kind == Explanation::Kind::Allowed)
+        text += renderRemedies(engine::explain::findRemedies(
+            test, program.events.size(), *model, outcome, lowering, engine::CheckOptions{}));
+    // Under the built-in model: whether the answer explained rests on a reading.
+    if (args.format == "text" && args.modelFile.empty() && args.reading.empty() &&
+        ex.kind != Explanation::Kind::Unknown)
+        text += renderReadings(program);
+    if (args.output.empty()) {
+        std::cout << text;
+    } else {
+        std::ofstream out(args.output);
+        if (!out)
+            throw InputError(SourceLoc{args.output, 0, 0}, "cannot write this file (-o/--output)");
+        out << text;
+    }
+    return ex.kind == Explanation::Kind::Unknown ? 1 : 0;
+}
+
+} // namespace
+
+void setupExplain(CLI::App& app) {
+    auto args = std::make_shared<ExplainArgs>();
+    CLI::App* sub = app.add_subcommand(
+        "explain",
+        "Show a witness execution for an allowed outcome, or the named axioms that forbid it");
+    sub->add_option("TEST", args->test, "a litmus file")->required();
+    addUnrollOption(*sub, args->unroll);
+    sub->add_option(
+        "--outcome", args->outcome,
+        "final state to explain, e.g. \"P1:r0=0; x=1\" (default: the test's condition)");
+    CLI::Option* outcomeOpt = sub->get_option("--outcome");
+    sub->add_option("--flag", args->flag,
+                    "draw an execution raising this flag (data-race, mbarrier-misuse, hang, ...) "
+                    "instead of explaining an outcome")
+        ->excludes(outcomeOpt);
+    sub->add_option("--format", args->format, "text (default), dot or svg")
+        ->check(CLI::IsMember({"text", "dot", "svg"}));
+    addModelOption(*sub, args->modelFile);
+    sub->add_option("--reading", args->reading,
+                    "explain under one reading of the PTX text: the built-in variant model "
+                    "variants/NAME.cat (like --model variants/NAME.cat)")
+        ->option_text("NAME");
+    addOutputOption(*sub, args->output, "the explanation");
+    sub->footer(
+        "Examples:\n"
+        "  ptxmc explain litmus/tcgen05/commit/L17-MP+commit+fa.litmus\n"
+        "      which axioms forbid the stale read\n"
+        "  ptxmc explain --format svg -o w.svg litmus/tcgen05/commit/L16-MP+commit-nofa.litmus\n"
+        "      draw an execution where the stale read happens\n"
+        "  ptxmc explain --flag hang litmus/async/hang/parity-reuse-slow-waiter.litmus\n"
+        "      draw an execution in which a wait blocks forever\n"
+        "  ptxmc explain --reading q1-acquire-wait-orders-tcgen05 "
+        "litmus/tcgen05/proxy/L39-tma-mma-nofa.litmus\n"
+        "      the same question under CUTLASS's reading of Q1\n\n"
+        "Under the built-in model the text ends with the readings of the open questions the "
+        "answer rests on (robust, or which readings change the verdict or a flag).");
+    sub->callback([args]() {
+        int status = runExplain(*args);
+        if (status != 0) throw CLI::RuntimeError(status);
+    });
+}
+
+} // namespace ptxmc::cli

@@ -1,0 +1,143 @@
+// The driver: one lowered program, one engine or both; the cross-check keeps them honest.
+#include "check/Check.hpp"
+
+#include "engine/Budget.hpp"
+#include "engine/Engine.hpp"
+#include "engine/ResultBuilder.hpp"
+#include "enumerate/EnumerateEngine.hpp"
+#include "smt/Z3Engine.hpp"
+
+#include <new>
+#include <sstream>
+
+namespace ptxmc::engine {
+
+namespace {
+
+std::string describe(const engine::CheckResult& r) {
+    std::ostringstream out;
+    out << engine::toString(r.observation) << " states {";
+    for (const auto& s : r.states) {
+        out << " [";
+        for (std::size_t i = 0; i < s.values.size(); ++i)
+            out << (i ? " " : "") << r.observed[i] << "=" << s.values[i];
+        out << "]";
+    }
+    out << " } flags {";
+    for (const auto& f : r.flags)
+        out << " " << f.name;
+    out << " }";
+    if (!r.unknownReason.empty()) out << " (" << r.unknownReason << ")";
+    return out.str();
+}
+
+/** One engine's answer; a static deadlock needs no search. */
+engine::CheckResult run(const Engine& engine, const ir::Program& p, const cat::ResolvedModel& model,
+                        const CheckOptions& options, Clock::time_point start) {
+    engine::CheckResult r = resultSkeleton(p);
+    if (!p.staticDeadlocks.empty()) {
+        r.observation = engine::Observation::Deadlock;
+        r.deadlockedWaits = p.staticDeadlocks;
+    } else {
+        try {
+            engine.search(p, model, options, start, r);
+        } catch (const LimitReached& limit) {
+            r = resultSkeleton(p);
+            r.observation = engine::Observation::Unknown;
+            r.unknownReason = limit.what();
+        } catch (const std::bad_alloc&) {
+            r = resultSkeleton(p);
+            r.observation = engine::Observation::Unknown;
+            r.unknownReason = "out of memory";
+        }
+    }
+    r.seconds = std::chrono::duration<double>(Clock::now() - start).count();
+    return r;
+}
+
+/** The Z3 answer, unless the explicit engine's differs: then Unknown, showing both. */
+engine::CheckResult crossChecked(engine::CheckResult z3, const engine::CheckResult& ex) {
+    if (z3.observation == engine::Observation::Unknown || sameAnswer(z3, ex)) {
+        z3.seconds += ex.seconds;
+        return z3;
+    }
+    engine::CheckResult r = z3;
+    r.observation = engine::Observation::Unknown;
+    r.unknownReason = "ENGINES DISAGREE: z3: " + describe(z3) + "; enumerate: " + describe(ex);
+    r.seconds += ex.seconds;
+    return r;
+}
+
+/** Every reading's answer from one engine; a static deadlock needs no search. */
+std::vector<engine::CheckResult> runReadings(const Engine& engine, const ir::Program& p,
+                                             const cat::ResolvedModel& model,
+                                             const CheckOptions& options) {
+    std::vector<engine::CheckResult> out(model.readings.size() + 1, resultSkeleton(p));
+    if (p.staticDeadlocks.empty()) {
+        engine.searchReadings(p, model, options, out);
+        return out;
+    }
+    for (engine::CheckResult& r : out) {
+        r.observation = engine::Observation::Deadlock;
+        r.deadlockedWaits = p.staticDeadlocks;
+    }
+    return out;
+}
+
+} // namespace
+
+void Engine::searchReadings(const ir::Program& p, const cat::ResolvedModel& model,
+                            const CheckOptions& options,
+                            std::vector<engine::CheckResult>& out) const {
+    // One time limit for the whole test, as the Z3 engine keeps it; each reading's seconds
+    // are its own.
+    const Clock::time_point start = options.startedAt.value_or(Clock::now());
+    for (std::size_t k = 0; k < out.size(); ++k) {
+        CheckOptions under = options;
+        under.reading = k == 0 ? std::string() : model.readings.at(k - 1).name;
+        const Clock::time_point began = k == 0 ? start : Clock::now();
+        out[k] = run(*this, p, model, under, start);
+        out[k].seconds = std::chrono::duration<double>(Clock::now() - began).count();
+    }
+}
+
+std::vector<engine::CheckResult> checkReadings(const ir::Program& program,
+                                               const cat::ResolvedModel& model,
+                                               const CheckOptions& options) {
+    if (options.engine == EngineKind::Z3)
+        return runReadings(smt::Z3Engine{}, program, model, options);
+    if (options.engine == EngineKind::Enumerate)
+        return runReadings(enumerate::EnumerateEngine{}, program, model, options);
+    std::vector<engine::CheckResult> z3 = runReadings(smt::Z3Engine{}, program, model, options);
+    std::vector<engine::CheckResult> ex =
+        runReadings(enumerate::EnumerateEngine{}, program, model, options);
+    for (std::size_t k = 0; k < z3.size(); ++k)
+        z3[k] = crossChecked(std::move(z3[k]), ex[k]);
+    return z3;
+}
+
+bool sameAnswer(const engine::CheckResult& a, const engine::CheckResult& b) {
+    if (a.observation != b.observation || a.states.size() != b.states.size()) return false;
+    for (std::size_t i = 0; i < a.states.size(); ++i)
+        if (a.states[i].values != b.states[i].values) return false;
+    if (a.flags.size() != b.flags.size() || a.boundReached != b.boundReached) return false;
+    for (std::size_t i = 0; i < a.flags.size(); ++i)
+        if (a.flags[i].name != b.flags[i].name) return false;
+    return true;
+}
+
+engine::CheckResult check(const ir::Program& program, const cat::ResolvedModel& model,
+                          const CheckOptions& options) {
+    const Clock::time_point start = options.startedAt.value_or(Clock::now());
+    if (options.engine == EngineKind::Z3)
+        return run(smt::Z3Engine{}, program, model, options, start);
+    if (options.engine == EngineKind::Enumerate)
+        return run(enumerate::EnumerateEngine{}, program, model, options, start);
+    engine::CheckResult z3 = run(smt::Z3Engine{}, program, model, options, start);
+    // The explicit engine gets a time limit of its own, as when it runs alone.
+    engine::CheckResult ex =
+        run(enumerate::EnumerateEngine{}, program, model, options, Clock::now());
+    return crossChecked(std::move(z3), ex);
+}
+
+} // namespace ptxmc::engine

@@ -1,0 +1,51 @@
+// How a check runs: which engine, its limits and its switches (every engine reads these).
+#pragma once
+
+#include "engine/Result.hpp"
+#include "ir/Program.hpp"
+
+#include <chrono>
+#include <cstdint>
+#include <optional>
+
+namespace ptxmc::cat {
+class ResolvedModel;
+}
+
+namespace ptxmc::engine {
+
+/** Which engine answers: Z3, explicit enumeration, or both (which must agree). */
+enum class EngineKind { Z3, Enumerate, Both };
+
+using Clock = std::chrono::steady_clock;
+
+/** Two thirds of the machine's physical memory, in MiB (engine/Budget.cpp). */
+std::size_t defaultMemoryLimitMiB();
+
+struct CheckOptions {
+    EngineKind engine = EngineKind::Z3;
+    double timeoutSeconds = 0; ///< wall-clock limit per test (0: none); hitting it gives Unknown
+    /// Resident memory of the process above which a test stops as Unknown (0: none); by
+    /// default two thirds of the machine's memory, so that no test can exhaust it.
+    std::size_t memoryLimitMiB = defaultMemoryLimitMiB();
+    std::uint64_t rlimit = 0; ///< deterministic Z3 resource limit per query (0: none)
+    /// When the test's clock started: callers start it before lowering so that the limit and
+    /// the reported seconds cover lowering too. Unset: when check() is called.
+    std::optional<Clock::time_point> startedAt;
+    /// Fill CheckResult::stats: encoding sizes, may/must pairs per relation, phase times.
+    bool stats = false;
+    /// Z3: encode every closure exactly by repeated squaring, instead of fresh conditions
+    /// bounded below where the model's polarity allows (cat/Polarity.hpp). For the bench's
+    /// side-by-side comparison; the answers are the same.
+    bool exactClosures = false;
+    /// Z3: assert the mbarrier facts that the model's acyclicity axioms imply
+    /// (smt/MbarrierFacts.hpp). Off only for the bench's side-by-side comparison: states,
+    /// verdicts and flags are the same; the execution the solver returns (a flag's witness)
+    /// may differ.
+    bool mbarrierFacts = true;
+    /// Which of the model's readings (cat::ReadingInfo::name) its Reading choices take;
+    /// empty: the default model's definitions.
+    std::string reading;
+};
+
+} // namespace ptxmc::engine

@@ -1,0 +1,131 @@
+// What checking one litmus test produced: the engine fills it, the reporters print it.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace ptxmc::engine {
+
+/** One distinct final state over the observed registers and locations. */
+struct FinalState {
+    std::vector<std::int64_t> values; ///< parallel to CheckResult::observed
+    bool satisfies = false;           ///< does the condition's proposition hold in this state?
+};
+
+/** How often the condition's proposition holds, herd's Observation line plus ptxmc's extras. */
+enum class Observation {
+    Never,     ///< no allowed state satisfies the proposition
+    Sometimes, ///< some do, some do not
+    Always,    ///< every allowed state does
+    Deadlock,  ///< no execution lets every blocking wait succeed: there is no final state
+    Unknown,   ///< the solver gave up (see unknownReason); never a guess
+};
+
+const char* toString(Observation o);
+std::optional<Observation> observationFromString(const std::string& s);
+
+/**
+ * An undefined-behaviour flag raised by at least one allowed execution (cat `flag`), or
+ * `hang`: a spinning wait blocks forever in some execution.
+ */
+struct RaisedFlag {
+    std::string name;
+    std::string doc;
+    /** What breaks the rule, one entry per witness: "P1: <instruction> (file:line:col)", pairs
+     *  joined by " / ". The engines may pick different witnesses; names are what they agree on. */
+    std::vector<std::string> events;
+};
+
+/** The expectation a corpus entry records, and whether the result met it. */
+struct ExpectationCheck {
+    bool present = false;  ///< an expectations file governs this test and names it
+    bool governed = false; ///< an expectations file governs this test's folder
+    Observation expected = Observation::Never;
+    std::vector<std::string> expectedFlags; ///< flag names, sorted, no duplicates
+    std::size_t expectedStates = 0;         ///< number of distinct allowed final states
+    std::string reason;
+    bool matches = false;
+    std::string file; ///< expectations file that holds the entry
+};
+
+/** One relation of the model on this test: pairs fixed by the program, pairs the solver decides. */
+struct RelationSize {
+    std::string name;
+    std::size_t must = 0; ///< pairs present in every execution (constant true)
+    std::size_t may = 0;  ///< pairs that depend on the execution (a solver term each)
+};
+
+/** What checking cost (`check --stats`): sizes of the program and its encoding, times. */
+/** Solver time spent on one purpose (the first execution, flags, states, hangs, ...). */
+struct QueryTime {
+    std::string purpose;
+    std::size_t sat = 0, unsat = 0, unknown = 0;
+    double seconds = 0;
+};
+
+struct Stats {
+    std::size_t threads = 0;
+    std::size_t events = 0;
+    double lowerSeconds = 0; ///< from the test's clock start to the engine's start
+    double encodeSeconds = 0;
+    double solveSeconds = 0;
+    std::size_t queries = 0;            ///< solver calls
+    std::size_t assertions = 0;         ///< top-level assertions of the main encoding
+    std::size_t lemmasKept = 0;         ///< closure lemmas asserted (the cone the checks depend on)
+    std::size_t lemmasMade = 0;         ///< closure lemmas the relations' evaluation made
+    std::size_t mbarrierFacts = 0;      ///< implied mbarrier assertions (smt/MbarrierFacts.hpp)
+    std::size_t mbarrierFactStates = 0; ///< schedule states explored to find them
+    std::size_t boolVars = 0;           ///< uninterpreted constants in those assertions, by sort
+    std::size_t intVars = 0;
+    std::size_t bitVectorVars = 0;
+    std::vector<RelationSize> relations; ///< the model's named relations, in definition order
+    std::vector<std::pair<std::string, std::string>> solver; ///< Z3's statistics, key and value
+    std::vector<QueryTime> queryTimes; ///< by purpose, in the order first asked
+};
+
+/** The test under another reading of the PTX text: one built-in variant model (`--readings`). */
+struct ReadingResult {
+    std::string model; ///< "variants/q5-completion-orders-proxies.cat"
+    Observation observation = Observation::Never;
+    std::vector<std::string> flags; ///< names, sorted
+    std::size_t states = 0;
+    std::vector<std::vector<std::int64_t>> values; ///< the final states, sorted
+    /// The open questions it reads the other way, each with its PTX section:
+    /// "Q1 (9.7.16.6.3 #tcgen05-memory-consistency-model-inter-thread-sync)"
+    std::vector<std::string> decisions;
+};
+
+struct CheckResult {
+    std::string testName;
+    std::string file;
+    std::string hash;       ///< herd7's `Hash=` of the test (ptx/TestHash.hpp); empty: not computed
+    std::string quantifier; ///< "exists", "~exists" or "forall"
+    std::string conditionText;         ///< the condition as herd prints it
+    std::vector<std::string> observed; ///< "P1:r0", "x", "t@1[2]", ...
+    std::vector<FinalState> states;    ///< sorted by values, no duplicates
+    Observation observation = Observation::Never;
+    bool ok = false; ///< herd's Ok/No: exists->Sometimes|Always, ~exists->Never, forall->Always
+    std::size_t positive = 0; ///< states satisfying the proposition
+    std::size_t negative = 0; ///< states not satisfying it
+    std::vector<RaisedFlag> flags;
+    std::string unknownReason; ///< with Observation::Unknown
+    /// With --readings: the variant models under which the answer (observation, flags or the
+    /// number of states) differs; empty when it is the same under every one (robust)
+    std::optional<std::vector<ReadingResult>> readings;
+    /// The model allows no execution at all (herd7: States 0): the axioms that each, deleted,
+    /// would let one through ("Nothing", ...); empty when only several together forbid them all
+    std::optional<std::vector<std::string>> forbiddenBy;
+    /// Loops some allowed execution goes round more often than --unroll lets the check
+    /// follow ("P1: bne r0, 1, LC00 (file:line:col)"): the states listed are those of the
+    /// executions within the bound.
+    std::vector<std::string> boundReached;
+    std::vector<std::string>
+        deadlockedWaits; ///< with Observation::Deadlock: the waits that never succeed
+    double seconds = 0.0;
+    std::optional<Stats> stats; ///< with CheckOptions::stats (Z3 engine)
+    ExpectationCheck expectation;
+};
+
+} // namespace ptxmc::engine

@@ -1,0 +1,37 @@
+// An execution drawn for people: events grouped by CTA and thread, labelled relation edges.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace ptxmc::engine::explain {
+
+struct WitnessNode {
+    int id = -1;
+    std::string thread; ///< "P0", or "init"
+    int cta = -1;
+    std::string label;  ///< instruction text (and the role of an async operation's access)
+    std::string access; ///< "W x", "R t@0[2]" for a memory access; empty otherwise
+    int line = 0;       ///< source line of the instruction (0: an initial write)
+    std::optional<std::int64_t> value; ///< value read or written
+    bool async = false;                ///< performed by an asynchronous operation after its issue
+};
+
+struct WitnessEdge {
+    int from = -1, to = -1;
+    std::string relation;
+    bool highlight = false; ///< part of the cycle or edge that breaks an axiom
+};
+
+struct WitnessGraph {
+    std::string title;
+    std::vector<WitnessNode> nodes;
+    std::vector<WitnessEdge> edges;
+    std::vector<std::string> notes; ///< lines printed under the graph (final state, axiom, ...)
+    /// What the thick (highlighted) edges are: they break an axiom, or make the outcome
+    std::string highlightMeaning = "breaks the axiom";
+};
+
+} // namespace ptxmc::engine::explain

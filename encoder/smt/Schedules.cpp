@@ -1,0 +1,292 @@
+// Explicit exploration of real-time schedules over the mbarrier state machine (hang checks).
+#include "smt/Schedules.hpp"
+
+#include "engine/MbarrierMachine.hpp"
+#include "ir/Gates.hpp"
+#include "ir/ValueSemantics.hpp"
+
+#include <algorithm>
+#include <cstdint>
+#include <functional>
+#include <iterator>
+#include <optional>
+#include <unordered_set>
+
+namespace ptxmc::engine::schedules {
+
+namespace {
+
+using V = ir::ConcreteValues;
+constexpr V values{};
+using MbState = mbarrier::State<V>;
+
+/** Evaluates a value that must not depend on the execution; nullopt where it does. */
+struct ConstantLeaves {
+    bool dynamic = false;
+    std::int64_t read(int /*event*/) { return dynamic = true, 0; }
+    bool waitSuccess(int /*event*/) { return dynamic = true, false; }
+    std::int64_t phaseBefore(int /*event*/) { return dynamic = true, 0; }
+};
+
+std::optional<std::int64_t> constantOf(const ir::ValuePtr& v) {
+    ConstantLeaves leaves;
+    std::function<std::int64_t(const ir::ValuePtr&)> eval = [&](const ir::ValuePtr& x) {
+        return applyValue(values, *x, leaves, [&](std::size_t i) { return eval(x->args.at(i)); });
+    };
+    std::int64_t out = eval(v);
+    if (leaves.dynamic) return std::nullopt;
+    return out;
+}
+
+/** Where the search stands: the events run so far and each mbarrier object's state. */
+struct Node {
+    std::vector<bool> done;
+    std::vector<MbState> mb; ///< by Explorer::mbSlot_
+};
+
+class Explorer {
+public:
+    /** `facts`: record every mbarrier step and search on past hangs (observeMbarriers). */
+    Explorer(const ir::Program& p, const std::vector<std::pair<int, int>>& order,
+             std::size_t maxStates, const Budget* budget, MbarrierFacts* facts = nullptr)
+        : p_(p), maxStates_(maxStates), budget_(budget), preds_(p.events.size()),
+          mbSlot_(p.locations.size(), -1), operand_(p.events.size()), facts_(facts) {
+        for (const auto& [a, b] : order)
+            preds_[static_cast<std::size_t>(b)].push_back(a);
+    }
+
+    Exploration run() {
+        Exploration out;
+        if (!supported(out.why)) return out;
+        prepare();
+        search(out);
+        return out;
+    }
+
+private:
+    /** The fragment whose schedules do not depend on values read from memory. */
+    bool supported(std::string& why) {
+        if (!p_.cuts.empty()) return why = "the program has loops", false;
+        for (const auto& e : p_.events) {
+            if (e.guard) return why = "an event is guarded by a value", false;
+            if (e.peerEvent >= 0) return why = "cta_group::2 alloc/dealloc pairs", false;
+            if (e.mbOp != ir::MbOp::Wait || ir::gateKind(e) != ir::GateKind::Chosen) continue;
+            const ir::ValuePtr& v = e.mbParity ? e.mbParity : e.mbToken;
+            if (!v) return why = "a wait without an operand", false;
+            operand_[static_cast<std::size_t>(e.id)] = constantOf(v);
+            if (!operand_[static_cast<std::size_t>(e.id)])
+                return why = "a wait's operand depends on the execution", false;
+        }
+        return true;
+    }
+
+    void prepare() {
+        for (const auto& e : p_.events) {
+            bool visible = e.has(ir::Tag::MB) || ir::gateKind(e) != ir::GateKind::None;
+            (visible ? visible_ : invisible_).push_back(e.id);
+            if (e.has(ir::Tag::MB) && mbSlot_[static_cast<std::size_t>(e.location)] < 0) {
+                mbSlot_[static_cast<std::size_t>(e.location)] = static_cast<int>(mbLocs_.size());
+                mbLocs_.push_back(e.location);
+                opsAt_.emplace_back();
+            }
+            if (e.has(ir::Tag::MB))
+                opsAt_[static_cast<std::size_t>(mbSlot_[static_cast<std::size_t>(e.location)])]
+                    .push_back(e.id);
+        }
+        // One pass in a topological order runs every invisible event that can run.
+        std::vector<std::size_t> rank = topologicalRank();
+        std::sort(invisible_.begin(), invisible_.end(), [&](int a, int b) {
+            return rank[static_cast<std::size_t>(a)] < rank[static_cast<std::size_t>(b)];
+        });
+    }
+
+    std::vector<std::size_t> topologicalRank() const {
+        std::size_t n = p_.events.size();
+        std::vector<std::size_t> rank(n, 0);
+        // Longest path from a root (real-time order has no cycle, ir::realTimeReach; on a
+        // cyclic order the events of the cycle never become ready anyway).
+        bool changed = true;
+        for (std::size_t round = 0; changed && round <= n; ++round) {
+            changed = false;
+            for (std::size_t b = 0; b < n; ++b)
+                for (int a : preds_[b])
+                    if (rank[b] <= rank[static_cast<std::size_t>(a)]) {
+                        rank[b] = rank[static_cast<std::size_t>(a)] + 1;
+                        changed = true;
+                    }
+        }
+        return rank;
+    }
+
+    bool ready(const Node& s, int e) const {
+        if (s.done[static_cast<std::size_t>(e)]) return false;
+        for (int a : preds_[static_cast<std::size_t>(e)])
+            if (!s.done[static_cast<std::size_t>(a)]) return false;
+        const ir::Event& ev = p_.events[static_cast<std::size_t>(e)];
+        if (ir::gateKind(ev) != ir::GateKind::Chosen) return true;
+        const MbState& m =
+            s.mb[static_cast<std::size_t>(mbSlot_[static_cast<std::size_t>(ev.location)])];
+        std::int64_t operand = *operand_[static_cast<std::size_t>(e)];
+        return mbarrier::waitCondition(values, ev, m.phase, m.valid, [&] { return operand; });
+    }
+
+    void runEvent(Node& s, int e) const {
+        s.done[static_cast<std::size_t>(e)] = true;
+        const ir::Event& ev = p_.events[static_cast<std::size_t>(e)];
+        if (!ev.has(ir::Tag::MB)) return;
+        MbState& m = s.mb[static_cast<std::size_t>(mbSlot_[static_cast<std::size_t>(ev.location)])];
+        m = mbarrier::apply(values, m, ev).after;
+    }
+
+    /** Runs every invisible event that can run (they never disable anything), into `ran`. */
+    void settle(Node& s, std::vector<int>* ran = nullptr) const {
+        for (int e : invisible_)
+            if (ready(s, e)) {
+                runEvent(s, e);
+                if (ran != nullptr) ran->push_back(e);
+            }
+    }
+
+    std::string key(const Node& s) const {
+        std::string k;
+        k.reserve(s.done.size() / 8 + 1 + s.mb.size() * 6 * sizeof(std::int64_t));
+        unsigned char byte = 0;
+        for (std::size_t i = 0; i < s.done.size(); ++i) {
+            if (s.done[i]) byte = static_cast<unsigned char>(byte | (1U << (i % 8)));
+            if (i % 8 == 7 || i + 1 == s.done.size()) {
+                k.push_back(static_cast<char>(byte));
+                byte = 0;
+            }
+        }
+        for (const MbState& m : s.mb)
+            for (std::int64_t f : {m.phase, m.pending, m.expected, m.tx, m.stamp,
+                                   static_cast<std::int64_t>(m.valid)})
+                k.append(reinterpret_cast<const char*>(&f), sizeof f);
+        return k;
+    }
+
+    /** Depth-first over the visible events, each state once. */
+    void search(Exploration& out) {
+        Node start = initialNode();
+        settle(start);
+        struct Frame {
+            Node node;
+            std::vector<int> next;
+            std::size_t taken = 0;
+        };
+        std::unordered_set<std::string> seen{key(start)};
+        std::vector<Frame> stack;
+        std::vector<int> path; // the visible events that led to the top frame
+        auto push = [&](Node n) {
+            Frame f{std::move(n), {}, 0};
+            for (int e : visible_)
+                if (ready(f.node, e)) f.next.push_back(e);
+            if (f.next.empty() && hangs(f.node)) out.answer = Answer::MayHang;
+            if (f.next.empty() && !hangs(f.node) && out.completeSchedule.empty())
+                out.completeSchedule = replay(path);
+            stack.push_back(std::move(f));
+        };
+        push(std::move(start));
+        while (!stack.empty() && (out.answer != Answer::MayHang || facts_ != nullptr)) {
+            Frame& top = stack.back();
+            if (top.taken == top.next.size()) {
+                stack.pop_back();
+                if (!stack.empty()) path.pop_back();
+                continue;
+            }
+            int e = top.next[top.taken++];
+            if (facts_ != nullptr) record(top.node, e);
+            Node n = top.node;
+            runEvent(n, e);
+            settle(n);
+            if (!seen.insert(key(n)).second) continue;
+            if (seen.size() > maxStates_) {
+                out.answer = Answer::TooLarge;
+                out.why = "more than " + std::to_string(maxStates_) + " schedule states";
+                out.states = seen.size();
+                return;
+            }
+            if (budget_ != nullptr && (seen.size() & 1023U) == 0) budget_->poll();
+            path.push_back(e);
+            push(std::move(n));
+        }
+        out.states = seen.size();
+        if (out.answer != Answer::MayHang) out.answer = Answer::NoHang;
+    }
+
+    /** The mbarrier facts of one step: `e` runs from `s`. */
+    void record(const Node& s, int e) {
+        const ir::Event& ev = p_.events[static_cast<std::size_t>(e)];
+        if (!ev.has(ir::Tag::MB)) return;
+        const auto slot = static_cast<std::size_t>(mbSlot_[static_cast<std::size_t>(ev.location)]);
+        facts_->phases[e].insert(s.mb[slot].phase);
+        std::vector<int> before;
+        for (int o : opsAt_[slot])
+            if (o != e && s.done[static_cast<std::size_t>(o)]) before.push_back(o);
+        auto [it, first] = facts_->alwaysAfter.emplace(e, before);
+        if (first) return;
+        std::vector<int> both;
+        std::set_intersection(it->second.begin(), it->second.end(), before.begin(), before.end(),
+                              std::back_inserter(both));
+        it->second = std::move(both);
+    }
+
+    /** A schedule that can go no further with events left over: a gate holds its thread. */
+    static bool hangs(const Node& s) {
+        return std::find(s.done.begin(), s.done.end(), false) != s.done.end();
+    }
+
+    /** The whole schedule of a path of visible events: the others where they ran. */
+    std::vector<int> replay(const std::vector<int>& path) const {
+        Node s = initialNode();
+        std::vector<int> order;
+        settle(s, &order);
+        for (int e : path) {
+            runEvent(s, e);
+            order.push_back(e);
+            settle(s, &order);
+        }
+        return order;
+    }
+
+    Node initialNode() const {
+        Node start{std::vector<bool>(p_.events.size(), false), {}};
+        for (int loc : mbLocs_)
+            start.mb.push_back(
+                mbarrier::initial(values, p_.locations[static_cast<std::size_t>(loc)]));
+        return start;
+    }
+
+    const ir::Program& p_;
+    std::size_t maxStates_;
+    const Budget* budget_;
+    std::vector<std::vector<int>> preds_;              ///< real-time predecessors of each event
+    std::vector<int> visible_, invisible_;             ///< mbarrier operations and gates; the rest
+    std::vector<int> mbSlot_;                          ///< location -> index in Node::mb, or -1
+    std::vector<int> mbLocs_;                          ///< the mbarrier locations, by slot
+    std::vector<std::optional<std::int64_t>> operand_; ///< spinning wait -> parity or token
+    std::vector<std::vector<int>> opsAt_;              ///< by slot: the object's operations
+    MbarrierFacts* facts_;                             ///< observeMbarriers: where facts go
+};
+
+} // namespace
+
+Exploration explore(const ir::Program& p, std::size_t maxStates, const Budget* budget) {
+    return Explorer(p, ir::realTimePairs(p), maxStates, budget).run();
+}
+
+MbarrierFacts observeMbarriers(const ir::Program& p, const std::vector<std::pair<int, int>>& order,
+                               std::size_t maxStates, const Budget* budget) {
+    MbarrierFacts facts;
+    Exploration e = Explorer(p, order, maxStates, budget, &facts).run();
+    facts.states = e.states;
+    facts.known = e.answer == Answer::NoHang || e.answer == Answer::MayHang;
+    if (!facts.known) {
+        facts.why = e.why;
+        facts.phases.clear();
+        facts.alwaysAfter.clear();
+    }
+    return facts;
+}
+
+} // namespace ptxmc::engine::schedules

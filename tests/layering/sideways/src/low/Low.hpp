@@ -1,0 +1,3 @@
+// Layering fixture: a layer above base.
+#pragma once
+#include "base/Base.hpp"

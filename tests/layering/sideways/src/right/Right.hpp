@@ -1,0 +1,3 @@
+// Layering fixture: a sibling of left.
+#pragma once
+#include "base/Base.hpp"

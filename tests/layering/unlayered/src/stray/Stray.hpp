@@ -1,0 +1,3 @@
+// Layering fixture: a folder in no layer: a failure.
+#pragma once
+#include "base/Base.hpp"

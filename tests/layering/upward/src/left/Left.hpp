@@ -1,0 +1,3 @@
+// Layering fixture: a sibling of right.
+#pragma once
+#include "low/Low.hpp"

@@ -1,0 +1,2 @@
+// Layering fixture: the bottom layer.
+#pragma once

@@ -1,0 +1,128 @@
+// The CUDA emitter of one litmus thread: registers, addresses and one asm statement per
+// instruction.
+#pragma once
+
+#include "hw/Plan.hpp"
+#include "ptx/Decode.hpp"
+#include "ptx/Print.hpp"
+#include "ptx/Tables.hpp"
+
+#include <map>
+#include <set>
+#include <sstream>
+#include <string>
+#include <vector>
+
+namespace ptxmc::validate {
+
+/** The emitter switches on the decoded instruction (lowering has already accepted it). */
+using Insn = ptx::Insn;
+
+/** A reference of the final condition, resolved to what the device records. */
+struct ObsRef {
+    std::string name;
+    bool isRegister = false;
+    int thread = -1; ///< register: index into Test::threads
+    std::string reg;
+    const LocPlan* loc = nullptr; ///< location
+    int cta = -1, row = 0;
+};
+
+/** The observed references in ptxmc's order (condition first, then `locations`). */
+std::vector<ObsRef> observedRefs(const litmus::Test& test, const Plan& plan);
+
+/** C++ text of a 32-bit constant. */
+std::string hex(std::uint32_t v);
+/** The device word that stands for integer `v` under encoding `e` (host-side, exact). */
+std::uint32_t encodeConstant(std::int64_t v, Encoding e, const SourceLoc& at);
+/** C++ expression that turns a raw device word into the observed integer. */
+std::string decodeExpr(const std::string& raw, const LocPlan& loc);
+/** A name usable in C++ for a litmus register or location. */
+std::string ident(const std::string& name);
+
+class ThreadEmitter {
+public:
+    ThreadEmitter(const Plan& plan, const litmus::Test& test, std::size_t threadIndex,
+                  const std::vector<ObsRef>& observed);
+    /** The statements of this thread's case block (addresses, timing, body, epilogue). */
+    std::string emit();
+
+private:
+    enum class RegKind { Int, Token, Address, Pending };
+    struct Target {
+        const LocPlan* loc = nullptr;
+        int cta = -1, row = 0, rank = 0;
+        bool remote = false;
+    };
+    struct PendingLoad {
+        std::string var;
+        const LocPlan* loc = nullptr;
+        std::vector<std::pair<std::string, int>> regs; ///< register, lane holding its row
+    };
+
+    void instruction(const litmus::Instruction& inst);
+    void generic(const Insn& in);
+    void memoryAccess(const Insn& in, const std::string& kind);
+    void atomic(const Insn& in, bool returns);
+    void fence(const Insn& in);
+    void barrier(const Insn& in);
+    void arithmetic(const Insn& in);
+    void mbarrier(const Insn& in);
+    void mbarrierWait(const Insn& in);
+    void bulk(const Insn& in);
+    void tcgen05(const Insn& in);
+    void tcMma(const Insn& in);
+    void tcCp(const Insn& in);
+    void tcLd(const Insn& in);
+    void tcSt(const Insn& in);
+    void tcCommit(const Insn& in);
+    void tcAlloc(const Insn& in);
+    void resolvePending();
+    void epilogue();
+
+    // operands and variables
+    Target target(const litmus::Operand& op) const;
+    std::string globalAddr(const Target& t);
+    std::string sharedAddr(const Target& t);  ///< own CTA, shared::cta
+    std::string clusterAddr(const Target& t); ///< shared::cluster (own or remote)
+    std::string genericAddr(const Target& t);
+    std::string tmemAddr(const Target& t);
+    std::string descriptor(const Target& t);
+    std::string hoist(const std::string& prefix, const std::string& type, const std::string& expr);
+    std::string intValue(const litmus::Operand& op);
+    std::string encodedValue(const litmus::Operand& op, const LocPlan& loc);
+    std::string regVar(const std::string& reg, RegKind kind);
+    void define(const litmus::Operand& op, const std::string& expr, RegKind kind,
+                const LocPlan* from = nullptr);
+    [[noreturn]] void refuse(const std::string& why) const;
+    /** Not faithful to the model: Refused, or only recorded in a compile-only kernel. */
+    void unfaithful(const std::string& why) const;
+
+    // output
+    void line(const std::string& s);
+    void asmStmt(const std::string& ptx, const std::vector<std::string>& outs,
+                 const std::vector<std::string>& ins);
+    void perThread();  ///< tc mode: the next statements run in lane 0 only
+    void allLanes();   ///< tc mode: close lane 0's block
+    void collective(); ///< tc mode: all lanes, converged (before .sync.aligned instructions)
+
+    const Plan& plan_;
+    const litmus::Test& test_;
+    const litmus::Thread& thread_;
+    std::size_t threadIndex_;
+    const CtaPlan& cta_;
+    const std::vector<ObsRef>& observed_;
+    const litmus::Instruction* inst_ = nullptr;
+    std::vector<std::string> decls_;
+    std::set<std::string> declared_;
+    std::ostringstream body_;
+    std::map<std::string, RegKind> kinds_;
+    std::map<std::string, const LocPlan*> addressSource_; ///< Address registers: loaded from
+    std::set<std::string> tokens_;                        ///< registers ever holding a token
+    std::vector<PendingLoad> pending_;
+    bool laneZeroOpen_ = false;
+    bool usedBulkGroup_ = false, usedTmemLd_ = false, usedTmemSt_ = false;
+    int step_ = 0, tmp_ = 0;
+};
+
+} // namespace ptxmc::validate

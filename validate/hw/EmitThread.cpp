@@ -1,0 +1,782 @@
+// Emits one litmus thread: addresses first, then the timing prologue, the body and the epilogue.
+#include "hw/Emit.hpp"
+#include "lower/Lowerer.hpp"
+
+#include <array>
+#include <cmath>
+#include <cstring>
+#include <functional>
+
+namespace ptxmc::validate {
+
+using litmus::Operand;
+using Space = litmus::LocationDecl::Space;
+
+std::string hex(std::uint32_t v) {
+    char buf[16];
+    std::snprintf(buf, sizeof buf, "0x%08xu", v);
+    return buf;
+}
+
+std::string ident(const std::string& name) {
+    std::string out;
+    for (char c : name)
+        out += std::isalnum(static_cast<unsigned char>(c)) ? c : '_';
+    return out;
+}
+
+/** IEEE half bits of a small integer (exact for |v| <= 2048). */
+static std::uint32_t halfBits(std::int64_t v) {
+    if (v == 0) return 0;
+    std::uint32_t sign = v < 0 ? 0x8000u : 0;
+    std::uint64_t m = static_cast<std::uint64_t>(v < 0 ? -v : v);
+    int e = 0;
+    while ((m >> e) > 1)
+        ++e;
+    std::uint32_t frac = static_cast<std::uint32_t>((m << 10 >> e) & 0x3ffu);
+    return sign | static_cast<std::uint32_t>(e + 15) << 10 | frac;
+}
+
+std::uint32_t encodeConstant(std::int64_t v, Encoding e, const SourceLoc& at) {
+    switch (e) {
+    case Encoding::Int:
+        return static_cast<std::uint32_t>(v);
+    case Encoding::F16:
+        if (v < -2048 || v > 2048)
+            throw Refused(at, std::to_string(v) + " is not exact in f16 (mma operands)");
+        return halfBits(v);
+    case Encoding::F32: {
+        if (v < -(1 << 24) || v > (1 << 24))
+            throw Refused(at, std::to_string(v) + " is not exact in f32 (mma accumulators)");
+        float f = static_cast<float>(v);
+        std::uint32_t bits;
+        std::memcpy(&bits, &f, 4);
+        return bits;
+    }
+    case Encoding::TmemAddr:
+        return 0xffffffffu; // "no address written yet"
+    }
+    return 0;
+}
+
+std::string decodeExpr(const std::string& raw, const LocPlan& loc) {
+    switch (loc.encoding) {
+    case Encoding::Int:
+        return raw;
+    case Encoding::F16:
+        return "static_cast<unsigned>(litmus::decodeF16(" + raw + "))";
+    case Encoding::F32:
+        return "static_cast<unsigned>(litmus::decodeF32(" + raw + "))";
+    case Encoding::TmemAddr:
+        return "(" + raw + " == 0xffffffffu ? " + hex(static_cast<std::uint32_t>(loc.init[0])) +
+               " : " + hex(static_cast<std::uint32_t>(loc.allocToken)) + ")";
+    }
+    return raw;
+}
+
+std::vector<ObsRef> observedRefs(const litmus::Test& test, const Plan& plan) {
+    std::vector<ObsRef> out;
+    std::set<std::string> seen;
+    auto add = [&](const litmus::Ref& r) {
+        ObsRef o;
+        o.name = lower::refName(r);
+        if (!seen.insert(o.name).second) return;
+        if (r.kind == litmus::Ref::Kind::Register) {
+            o.isRegister = true;
+            for (std::size_t i = 0; i < test.threads.size(); ++i)
+                if (test.threads[i].id == r.thread) o.thread = static_cast<int>(i);
+            o.reg = r.name;
+        } else {
+            o.loc = &plan.loc(r.name);
+            o.cta = r.cta ? *r.cta : o.loc->ctas.empty() ? -1 : o.loc->ctas[0];
+            o.row = r.row.value_or(0);
+            if (o.loc->space == Space::Tmem && plan.tcMode && o.row >= 32)
+                throw Refused(r.loc, "row " + std::to_string(o.row) + " is beyond TMEM lane 31");
+        }
+        out.push_back(o);
+    };
+    std::function<void(const litmus::Prop&)> walk = [&](const litmus::Prop& p) {
+        if (p.kind == litmus::Prop::Kind::Eq || p.kind == litmus::Prop::Kind::Ne) {
+            add(p.lhs);
+            if (p.rhsRef) add(*p.rhsRef);
+        }
+        for (const auto& a : p.args)
+            walk(*a);
+    };
+    walk(*test.condition->prop);
+    for (const auto& r : test.observed)
+        add(r);
+    return out;
+}
+
+ThreadEmitter::ThreadEmitter(const Plan& plan, const litmus::Test& test, std::size_t threadIndex,
+                             const std::vector<ObsRef>& observed)
+    : plan_(plan), test_(test), thread_(test.threads[threadIndex]), threadIndex_(threadIndex),
+      cta_(plan.ctas.at(test.threads[threadIndex].cta)), observed_(observed) {}
+
+void ThreadEmitter::refuse(const std::string& why) const {
+    throw Refused(inst_ ? inst_->loc : thread_.loc, why);
+}
+
+void ThreadEmitter::unfaithful(const std::string& why) const {
+    plan_.notFaithful(inst_ ? inst_->loc : thread_.loc, why);
+}
+
+void ThreadEmitter::line(const std::string& s) {
+    body_ << "    " << s << '\n';
+}
+
+void ThreadEmitter::asmStmt(const std::string& ptx, const std::vector<std::string>& outs,
+                            const std::vector<std::string>& ins) {
+    std::string s = "asm volatile(\"" + ptx + "\" :";
+    for (std::size_t i = 0; i < outs.size(); ++i)
+        s += (i ? ", " : " ") + outs[i];
+    s += " :";
+    for (std::size_t i = 0; i < ins.size(); ++i)
+        s += (i ? ", " : " ") + ins[i];
+    s += " : \"memory\");";
+    line(s);
+}
+
+void ThreadEmitter::perThread() {
+    if (!plan_.tcMode || laneZeroOpen_) return;
+    line("if (lane == 0) {");
+    laneZeroOpen_ = true;
+}
+
+void ThreadEmitter::allLanes() {
+    if (!laneZeroOpen_) return;
+    line("}");
+    laneZeroOpen_ = false;
+}
+
+void ThreadEmitter::collective() {
+    if (!plan_.tcMode) return;
+    allLanes();
+    line("__syncwarp();");
+}
+
+std::string ThreadEmitter::hoist(const std::string& prefix, const std::string& type,
+                                 const std::string& expr) {
+    std::string name = prefix;
+    if (declared_.insert(name).second)
+        decls_.push_back("const " + type + " " + name + " = " + expr + ";");
+    return name;
+}
+
+ThreadEmitter::Target ThreadEmitter::target(const Operand& op) const {
+    if (op.kind != Operand::Kind::Name && op.kind != Operand::Kind::Memory)
+        throw Refused(op.loc, "expected a location");
+    Target t;
+    t.loc = &plan_.loc(op.name);
+    t.row = static_cast<int>(op.value);
+    if (t.loc->space == Space::Global) return t;
+    if (op.cta)
+        t.cta = *op.cta;
+    else if (t.loc->ctas.size() == 1)
+        t.cta = t.loc->ctas[0];
+    else
+        t.cta = thread_.cta;
+    t.remote = t.cta != thread_.cta;
+    if (t.remote) {
+        const CtaPlan& other = plan_.ctas.at(t.cta);
+        if (other.litmusCluster != cta_.litmusCluster)
+            throw Refused(op.loc, "'" + op.name + "@" + std::to_string(t.cta) +
+                                      "' is in another cluster: hardware reaches only the "
+                                      "shared memory of CTAs in its own cluster");
+        t.rank = other.rank;
+    } else {
+        t.rank = cta_.rank;
+    }
+    return t;
+}
+
+std::string ThreadEmitter::globalAddr(const Target& t) {
+    return hoist("g_" + ident(t.loc->name), "unsigned long long",
+                 "reinterpret_cast<unsigned long long>(litmus::globalCell(p, inst, " +
+                     std::to_string(t.loc->index) + ", kGlobals, kGlobalSlotWords))");
+}
+
+std::string ThreadEmitter::sharedAddr(const Target& t) {
+    return hoist("s_" + ident(t.loc->name), "unsigned",
+                 "smem + " + std::to_string(t.loc->offset) + "u + litmus::sharedSlot(p, local, " +
+                     std::to_string(plan_.locIndex.at(t.loc->name)) + "u, kPerCta) * " +
+                     std::to_string(t.loc->slotBytes) + "u");
+}
+
+std::string ThreadEmitter::clusterAddr(const Target& t) {
+    std::string own = sharedAddr(t);
+    if (!t.remote) return own;
+    return hoist("c_" + ident(t.loc->name) + "_" + std::to_string(t.cta), "unsigned",
+                 "litmus::mapShared(" + own + ", " + std::to_string(t.rank) + "u)");
+}
+
+std::string ThreadEmitter::genericAddr(const Target& t) {
+    if (t.loc->space == Space::Global) return globalAddr(t);
+    std::string own = sharedAddr(t);
+    if (!t.remote)
+        return hoist("gs_" + ident(t.loc->name), "unsigned long long",
+                     "litmus::genericShared(" + own + ")");
+    return hoist("gc_" + ident(t.loc->name) + "_" + std::to_string(t.cta), "unsigned long long",
+                 "litmus::genericRemote(" + own + ", " + std::to_string(t.rank) + "u)");
+}
+
+std::string ThreadEmitter::intValue(const Operand& op) {
+    if (op.kind == Operand::Kind::Integer) return hex(static_cast<std::uint32_t>(op.value));
+    if (op.kind != Operand::Kind::Name) throw Refused(op.loc, "expected a register or integer");
+    auto it = kinds_.find(op.name);
+    if (it == kinds_.end()) return regVar(op.name, RegKind::Int); // initialised register
+    if (it->second == RegKind::Pending) {
+        // Row 0 is lane 0's own load result: using it before the wait is a true register
+        // dependency (PTX ISA 9.7.16.6.4.5), kept as such. Other rows need a shuffle, which
+        // only the wait makes valid.
+        for (const PendingLoad& pl : pending_)
+            for (const auto& [reg, row] : pl.regs)
+                if (reg == op.name) {
+                    if (row != 0)
+                        plan_.notFaithful(op.loc, "register " + op.name +
+                                                      " (a row other than 0 of a tcgen05.ld) is "
+                                                      "used before tcgen05.wait::ld: the harness "
+                                                      "gathers other rows only after the wait");
+                    return decodeExpr(pl.var, *pl.loc);
+                }
+        throw Refused(op.loc, "register " + op.name + " is pending but has no load");
+    }
+    if (it->second != RegKind::Int)
+        plan_.notFaithful(op.loc, "register " + op.name +
+                                      " holds a phase token or a TMEM address here, not a number");
+    return regVar(op.name, RegKind::Int);
+}
+
+std::string ThreadEmitter::encodedValue(const Operand& op, const LocPlan& loc) {
+    if (loc.encoding == Encoding::TmemAddr)
+        unfaithful("'" + loc.name +
+                   "' holds a TMEM address; storing a number there would break "
+                   "the token mapping");
+    if (op.kind == Operand::Kind::Integer)
+        return hex(encodeConstant(op.value, loc.encoding, op.loc));
+    std::string v = intValue(op);
+    if (loc.encoding == Encoding::F16) return "litmus::encodeF16(static_cast<int>(" + v + "))";
+    if (loc.encoding == Encoding::F32) return "litmus::encodeF32(static_cast<int>(" + v + "))";
+    return v;
+}
+
+std::string ThreadEmitter::regVar(const std::string& reg, RegKind kind) {
+    return (kind == RegKind::Token ? "t_" : "r_") + ident(reg);
+}
+
+void ThreadEmitter::define(const Operand& op, const std::string& expr, RegKind kind,
+                           const LocPlan* from) {
+    if (op.kind == Operand::Kind::Sink) return;
+    kinds_[op.name] = kind;
+    if (kind == RegKind::Address) addressSource_[op.name] = from;
+    line(regVar(op.name, kind) + " = " + expr + ";");
+}
+
+// ---------------------------------------------------------------------------------------------
+
+std::string ThreadEmitter::emit() {
+    for (const auto& inst : thread_.code)
+        instruction(inst);
+    inst_ = nullptr;
+    epilogue();
+    allLanes();
+    std::ostringstream out;
+    // Registers: every name the thread uses, with its initial value (0 unless initialised).
+    std::map<std::string, std::int64_t> init;
+    for (const auto& r : test_.registers)
+        if (r.thread == thread_.id) init[r.reg] = r.value;
+    std::set<std::string> names;
+    for (const auto& [name, kind] : kinds_)
+        names.insert(name);
+    for (const auto& [name, v] : init)
+        names.insert(name);
+    for (const auto& o : observed_)
+        if (o.isRegister && o.thread == static_cast<int>(threadIndex_)) names.insert(o.reg);
+    for (const std::string& n : names) {
+        std::int64_t v = init.count(n) ? init[n] : 0;
+        out << "    unsigned " << regVar(n, RegKind::Int) << " = "
+            << hex(static_cast<std::uint32_t>(v)) << ";\n";
+        out << "    (void)" << regVar(n, RegKind::Int) << ";\n";
+        if (tokens_.count(n))
+            out << "    unsigned long long " << regVar(n, RegKind::Token) << " = 0;\n";
+    }
+    for (const std::string& d : decls_)
+        out << "    " << d << '\n';
+    out << "    litmus::startLine(p);\n";
+    out << "    litmus::preDelay(p, warpKey);\n";
+    out << "    const unsigned long long deadline = litmus::globalTimer() + p.timeoutNs;\n";
+    out << "    (void)deadline;\n";
+    out << body_.str();
+    return out.str();
+}
+
+void ThreadEmitter::instruction(const litmus::Instruction& inst) {
+    inst_ = &inst;
+    if (inst.label || inst.guard) refuse("control flow (labels, guards) has no CUDA mapping yet");
+    Insn in = ptx::decode(inst);
+    if (step_ > 0) {
+        if (plan_.tcMode && !laneZeroOpen_) {
+            line("litmus::jitter(p, warpKey, " + std::to_string(step_) + "u);");
+        } else if (!plan_.tcMode) {
+            line("litmus::jitter(p, warpKey, " + std::to_string(step_) + "u);");
+        }
+    }
+    ++step_;
+    line("// " + inst.opcode);
+    switch (in.family()) {
+    case ptx::Family::Tcgen05:
+        return tcgen05(in);
+    case ptx::Family::Mbarrier:
+        return mbarrier(in);
+    case ptx::Family::Bulk:
+        return bulk(in);
+    case ptx::Family::Generic:
+        return generic(in);
+    case ptx::Family::Control:
+        refuse("'" + in.opcode + "': control flow has no CUDA mapping yet");
+    }
+}
+
+void ThreadEmitter::generic(const Insn& in) {
+    auto* ld = in.as<ptx::Ld>();
+    auto* st = in.as<ptx::St>();
+    auto* at = in.as<ptx::Atom>();
+    if (ld && ld->name == ptx::LdName::Ld)
+        memoryAccess(in, "ld");
+    else if (st && st->async)
+        refuse("st.async has no CUDA mapping yet");
+    else if (st && st->name == ptx::StName::St)
+        memoryAccess(in, "st");
+    else if (at && at->name == ptx::AtomName::Atom)
+        atomic(in, true);
+    else if (at && at->name == ptx::AtomName::Red)
+        atomic(in, false);
+    else if (in.is<ptx::Fence>() || in.is<ptx::Membar>() || in.is<ptx::ProxyFence>())
+        fence(in);
+    else if (in.is<ptx::Barrier>())
+        barrier(in);
+    else if (in.is<ptx::Arith>())
+        arithmetic(in);
+    else
+        refuse("'" + in.opcode + "' has no CUDA mapping");
+}
+
+/** `.sem.scope` as written, when `sem` is one the CUDA side spells; empty pieces left out. */
+static std::string orderingText(ptx::Sem sem, ptx::Scope scope,
+                                std::initializer_list<ptx::Sem> sems) {
+    std::string s;
+    if (std::find(sems.begin(), sems.end(), sem) != sems.end())
+        s += "." + std::string(ptx::semName(sem));
+    if (scope != ptx::Scope::None) s += "." + std::string(ptx::scopeName(scope));
+    return s;
+}
+
+/** The space qualifier as written, normalised to PTX's spelling ("" = generic addressing). */
+static std::string spaceOf(ptx::Space space) {
+    switch (space) {
+    case ptx::Space::Global:
+        return "global";
+    case ptx::Space::SharedCluster:
+        return "shared::cluster";
+    case ptx::Space::Shared:
+    case ptx::Space::SharedCta:
+        return "shared::cta";
+    case ptx::Space::None:
+        break;
+    }
+    return "";
+}
+
+/** The address operand for `space` and its asm constraint. */
+static std::pair<std::string, std::string> addressFor(const std::string& space, bool global) {
+    (void)global;
+    if (space == "shared::cta" || space == "shared::cluster") return {"r", space};
+    return {"l", space};
+}
+
+void ThreadEmitter::memoryAccess(const Insn& in, const std::string& kind) {
+    using S = ptx::Sem;
+    auto* ld = in.as<ptx::Ld>();
+    auto* st = in.as<ptx::St>();
+    ptx::Sem sem = ld ? ld->sem : st->sem;
+    ptx::Scope scope = ld ? ld->scope : st->scope;
+    const Operand& locOp = in.operand(kind == "ld" ? 1 : 0);
+    if (kind == "ld" && locOp.kind == Operand::Kind::Integer) { // Dat3M's `ld.weak r0, 1`
+        define(in.operand(0), hex(static_cast<std::uint32_t>(locOp.value)), RegKind::Int);
+        return;
+    }
+    Target t = target(locOp);
+    std::string space = spaceOf(ld ? ld->space : st->space);
+    if (space == "shared::cta" && t.remote)
+        refuse("'" + locOp.name + "' lives in CTA " + std::to_string(t.cta) +
+               ", which .shared::cta cannot reach");
+    std::string addr;
+    auto [constraint, sp] = addressFor(space, t.loc->space == Space::Global);
+    if (space == "global")
+        addr = globalAddr(t);
+    else if (space == "shared::cta")
+        addr = sharedAddr(t);
+    else if (space == "shared::cluster")
+        addr = clusterAddr(t);
+    else
+        addr = genericAddr(t);
+    std::string ptx =
+        kind +
+        orderingText(sem, scope, {S::Weak, S::Relaxed, S::Acquire, S::Release, S::Volatile}) +
+        (space.empty() ? "" : "." + space) + ".b32";
+    if (kind == "ld") {
+        perThread();
+        std::string raw = "v" + std::to_string(tmp_++);
+        line("unsigned " + raw + ";");
+        asmStmt(ptx + " %0, [%1];", {"\"=r\"(" + raw + ")"},
+                {"\"" + constraint + "\"(" + addr + ")"});
+        if (t.loc->encoding == Encoding::TmemAddr)
+            define(in.operand(0), raw, RegKind::Address, t.loc);
+        else
+            define(in.operand(0), decodeExpr(raw, *t.loc), RegKind::Int);
+    } else {
+        std::string v = encodedValue(in.operand(1), *t.loc);
+        perThread();
+        asmStmt(ptx + " [%0], %1;", {},
+                {"\"" + constraint + "\"(" + addr + ")", "\"r\"(" + v + ")"});
+    }
+}
+
+void ThreadEmitter::atomic(const Insn& in, bool returns) {
+    using S = ptx::Sem;
+    const ptx::Atom& at = *in.as<ptx::Atom>();
+    std::size_t first = returns ? 1 : 0;
+    Target t = target(in.operand(first));
+    if (t.loc->encoding != Encoding::Int)
+        unfaithful("atomics on '" + t.loc->name +
+                   "', whose device value is not the integer itself");
+    std::string space = spaceOf(at.space);
+    if (space == "shared::cta" && t.remote) refuse("remote location with .shared::cta");
+    std::string op(ptx::nameOf(ptx::kAtomOps, at.op));
+    std::string ptxOp = op, type = ".b32";
+    std::string arg = intValue(in.operand(first + 1));
+    if (op == "add") type = ".u32";
+    if (op == "max" || op == "min") type = ".s32"; // the model compares signed
+    if (op == "sub") {                             // PTX has no atom.sub
+        ptxOp = "add";
+        type = ".u32";
+        arg = "(0u - " + arg + ")";
+    }
+    std::string addr, constraint = "l";
+    if (space == "global") {
+        addr = globalAddr(t);
+    } else if (space == "shared::cta") {
+        addr = sharedAddr(t);
+        constraint = "r";
+    } else if (space == "shared::cluster") {
+        addr = clusterAddr(t);
+        constraint = "r";
+    } else {
+        addr = genericAddr(t);
+    }
+    std::string ptx =
+        std::string(returns ? "atom" : "red") +
+        orderingText(at.sem, at.scope, {S::Relaxed, S::Acquire, S::Release, S::AcqRel}) +
+        (space.empty() ? "" : "." + space) + "." + ptxOp + type;
+    std::vector<std::string> ins = {"\"" + constraint + "\"(" + addr + ")", "\"r\"(" + arg + ")"};
+    std::string operands =
+        " [%" + std::to_string(returns ? 1 : 0) + "], %" + std::to_string(returns ? 2 : 1);
+    if (op == "cas") {
+        ins.push_back("\"r\"(" + intValue(in.operand(first + 2)) + ")");
+        operands += ", %3";
+    }
+    perThread();
+    if (returns) {
+        std::string raw = "v" + std::to_string(tmp_++);
+        line("unsigned " + raw + ";");
+        asmStmt(ptx + " %0," + operands + ";", {"\"=r\"(" + raw + ")"}, ins);
+        define(in.operand(0), raw, RegKind::Int);
+    } else {
+        asmStmt(ptx + operands + ";", {}, ins);
+    }
+}
+
+void ThreadEmitter::fence(const Insn& in) {
+    std::string ptx;
+    if (in.is<ptx::Membar>()) {
+        ptx = ptx::printOpcode(in.op);
+    } else if (auto* pf = in.as<ptx::ProxyFence>()) {
+        ptx = "fence.proxy.async"; // Plan refuses the other proxy fences
+        std::string space = spaceOf(pf->space);
+        if (!space.empty()) ptx += "." + space;
+    } else {
+        auto* f = in.as<ptx::Fence>();
+        ptx = f->mbarrierInit
+                  ? std::string("fence.mbarrier_init.release.cluster")
+                  : std::string("fence.") + (f->sem == ptx::Sem::Sc ? "sc" : "acq_rel") + "." +
+                        std::string(ptx::scopeName(f->scope));
+    }
+    if (plan_.tcMode) allLanes(); // every lane of the warp fences (the warp is the thread)
+    asmStmt(ptx + ";", {}, {});
+}
+
+void ThreadEmitter::barrier(const Insn& in) {
+    int id = plan_.barrierIds.at(static_cast<int>(in.operand(0).value));
+    // bar.sync counts threads; a litmus thread is a warp per row of instances.
+    unsigned warps = 0;
+    if (in.operands.size() == 2)
+        warps = static_cast<unsigned>(in.operand(1).value / 32);
+    else
+        warps = static_cast<unsigned>(cta_.threads.size());
+    unsigned count = 32 * warps * plan_.rows;
+    if (plan_.tcMode) allLanes();
+    asmStmt("barrier.sync " + std::to_string(id) + ", " + std::to_string(count) + ";", {}, {});
+}
+
+void ThreadEmitter::arithmetic(const Insn& in) {
+    std::string x = intValue(in.operand(1)), y = intValue(in.operand(2));
+    ptx::ArithOp a = in.as<ptx::Arith>()->op;
+    static const std::array<const char*, 6> ops = {" + ", " - ", " * ", " & ", " | ", " ^ "};
+    const char* op = ops[static_cast<std::size_t>(a)];
+    define(in.operand(0), x + op + y, RegKind::Int);
+}
+
+// ---------------------------------------------------------------------------------------------
+// mbarrier
+// ---------------------------------------------------------------------------------------------
+
+void ThreadEmitter::mbarrier(const Insn& in) {
+    if (in.is<ptx::MbarrierWait>()) return mbarrierWait(in);
+    if (in.is<ptx::CpAsyncArrive>())
+        refuse("'" + in.opcode + "': non-bulk cp.async has no CUDA mapping yet");
+    if (const auto* i = in.as<ptx::MbarrierInit>(); i && i->inval)
+        refuse("mbarrier.inval has no CUDA mapping yet");
+    if (const auto* a = in.as<ptx::MbarrierArrive>();
+        a && (a->drop || (!a->expectTx && in.operands.size() == 3)))
+        refuse("'" + in.opcode + "' (arrive_drop, or an arrival count) has no CUDA mapping yet");
+    if (in.is<ptx::MbarrierInit>()) {
+        Target t = target(in.operand(0));
+        if (t.remote) refuse("mbarrier.init of another CTA's mbarrier (PTX: .shared::cta only)");
+        perThread();
+        asmStmt("mbarrier.init.shared::cta.b64 [%0], " + std::to_string(in.operand(1).value) + ";",
+                {}, {"\"r\"(" + sharedAddr(t) + ")"});
+        return;
+    }
+    auto* arrive = in.as<ptx::MbarrierArrive>();
+    auto* tx = in.as<ptx::MbarrierTx>();
+    const ptx::MbarrierOperand& mbq = arrive ? arrive->mb : tx->mb;
+    const Operand& mbOp = in.operand(arrive ? 1 : 0);
+    Target t = target(mbOp);
+    bool cluster = t.remote || mbq.space == ptx::Space::SharedCluster;
+    std::string addr = cluster ? clusterAddr(t) : sharedAddr(t);
+    std::string space = cluster ? ".shared::cluster" : ".shared::cta";
+    std::string scope(ptx::scopeName(arrive ? arrive->scope : tx->scope));
+    if (tx) {
+        perThread();
+        asmStmt(std::string(tx->complete ? "mbarrier.complete_tx" : "mbarrier.expect_tx") +
+                    ".relaxed." + (scope.empty() ? "cta" : scope) + space + ".b64 [%0], " +
+                    std::to_string(in.operand(1).value) + ";",
+                {}, {"\"r\"(" + addr + ")"});
+        return;
+    }
+    std::string ptx = "mbarrier.arrive";
+    if (arrive->expectTx) ptx += ".expect_tx";
+    if (arrive->sem != ptx::Sem::None) ptx += "." + std::string(ptx::semName(arrive->sem));
+    if (!scope.empty()) ptx += "." + scope;
+    ptx += space + ".b64";
+    std::string txText = arrive->expectTx ? ", " + std::to_string(in.operand(2).value) : "";
+    const Operand& state = in.operand(0);
+    perThread();
+    if (cluster) {
+        if (state.kind != Operand::Kind::Sink)
+            refuse("an arrive on a .shared::cluster mbarrier returns no phase token (write _)");
+        asmStmt(ptx + " _, [%0]" + txText + ";", {}, {"\"r\"(" + addr + ")"});
+        return;
+    }
+    if (state.kind == Operand::Kind::Sink) {
+        asmStmt(ptx + " _, [%0]" + txText + ";", {}, {"\"r\"(" + addr + ")"});
+        return;
+    }
+    kinds_[state.name] = RegKind::Token;
+    tokens_.insert(state.name);
+    asmStmt(ptx + " %0, [%1]" + txText + ";",
+            {"\"=l\"(" + regVar(state.name, RegKind::Token) + ")"}, {"\"r\"(" + addr + ")"});
+}
+
+void ThreadEmitter::mbarrierWait(const Insn& in) {
+    const ptx::MbarrierWait& w = *in.as<ptx::MbarrierWait>();
+    Target t = target(in.operand(1));
+    if (t.remote || w.mb.space == ptx::Space::SharedCluster)
+        refuse("waits on another CTA's mbarrier: test_wait/try_wait take .shared::cta only");
+    std::string ptx = w.tryWait ? "mbarrier.try_wait" : "mbarrier.test_wait";
+    bool parity = w.parity;
+    if (parity) ptx += ".parity";
+    if (w.sem != ptx::Sem::None) ptx += "." + std::string(ptx::semName(w.sem));
+    if (w.scope != ptx::Scope::None) ptx += "." + std::string(ptx::scopeName(w.scope));
+    ptx += ".shared::cta.b64";
+    const Operand& arg = in.operand(2);
+    std::string argIn;
+    if (parity) {
+        argIn = "\"r\"(" + intValue(arg) + ")";
+    } else {
+        if (arg.kind != Operand::Kind::Name || kinds_[arg.name] != RegKind::Token)
+            refuse("the token operand must come from an mbarrier.arrive of this thread");
+        argIn = "\"l\"(" + regVar(arg.name, RegKind::Token) + ")";
+    }
+    std::string addr = sharedAddr(t);
+    // In tcgen05 tests every lane waits, as real producer/consumer warps do.
+    if (plan_.tcMode) allLanes();
+    std::string ok = "v" + std::to_string(tmp_++);
+    line("unsigned " + ok + " = 0;");
+    std::string stmt = "asm volatile(\"{ .reg .pred P; " + ptx +
+                       " P, [%1], %2; selp.u32 %0, 1, 0, P; }\" : \"=r\"(" + ok + ") : \"r\"(" +
+                       addr + "), " + argIn + " : \"memory\");";
+    const Operand& dst = in.operand(0);
+    if (dst.kind == Operand::Kind::Sink) {
+        line("while (true) {");
+        line("    " + stmt);
+        line("    if (" + ok + ") break;");
+        line("    if (litmus::globalTimer() > deadline) { stuck = true; break; }");
+        line("}");
+    } else {
+        line(stmt);
+        if (plan_.tcMode) line(ok + " = __shfl_sync(0xffffffffu, " + ok + ", 0);");
+        define(dst, ok, RegKind::Int);
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Bulk copies
+// ---------------------------------------------------------------------------------------------
+
+void ThreadEmitter::bulk(const Insn& in) {
+    if (const auto* c = in.as<ptx::BulkCopy>(); c && c->dims > 0)
+        refuse("cp.async.bulk.tensor needs a tensor map: no CUDA mapping yet");
+    const auto* commit = in.as<ptx::BulkCommit>();
+    const auto* waitGroup = in.as<ptx::BulkWait>();
+    if (in.is<ptx::CpAsync>() || (commit && commit->nonBulk) || (waitGroup && waitGroup->nonBulk))
+        refuse("'" + in.opcode + "': non-bulk cp.async has no CUDA mapping yet");
+    if (in.is<ptx::BulkCommit>()) {
+        perThread();
+        asmStmt("cp.async.bulk.commit_group;", {}, {});
+        return;
+    }
+    if (auto* wait = in.as<ptx::BulkWait>()) {
+        perThread();
+        asmStmt(std::string("cp.async.bulk.wait_group") + (wait->read ? ".read " : " ") +
+                    std::to_string(in.operand(0).value) + ";",
+                {}, {});
+        return;
+    }
+    const ptx::BulkCopy& copy = *in.as<ptx::BulkCopy>();
+    std::vector<std::string> spaces = {std::string(ptx::nameOf(ptx::kSpaces, copy.dst)),
+                                       std::string(ptx::nameOf(ptx::kSpaces, copy.src))};
+    Target dst = target(in.operand(0)), src = target(in.operand(1));
+    std::string size = std::to_string(in.operand(2).value);
+    bool toGlobal = spaces[0] == "global";
+    if (toGlobal) {
+        if (spaces[1] == "global") refuse("global-to-global bulk copies do not exist in PTX");
+        if (src.remote)
+            refuse("the source of a bulk store must be the issuing CTA's shared memory");
+        usedBulkGroup_ = true;
+        perThread();
+        // cp.reduce.async.bulk prints as written: the same operands as the copy
+        std::string opcode = copy.reduce
+                                 ? ptx::printOpcode(in.op)
+                                 : std::string("cp.async.bulk.global.shared::cta.bulk_group");
+        asmStmt(opcode + " [%0], [%1], " + size + ";", {},
+                {"\"l\"(" + globalAddr(dst) + ")", "\"r\"(" + sharedAddr(src) + ")"});
+        return;
+    }
+    if (!copy.viaMbarrier)
+        refuse("a bulk copy into shared memory completes through an mbarrier in PTX");
+    bool multicast = copy.multicast;
+    Target mb = target(in.operand(3));
+    std::string dstSpace = spaces[0] == "shared::cta" ? "shared::cta" : "shared::cluster";
+    if (dstSpace == "shared::cta" && dst.remote)
+        refuse("a .shared::cta destination must be the issuing CTA's");
+    if (mb.cta != dst.cta && !multicast)
+        refuse("the mbarrier of a bulk copy must live in the destination's CTA");
+    std::string dstAddr =
+        multicast || dstSpace == "shared::cta" ? sharedAddr(dst) : clusterAddr(dst);
+    std::string mbAddr = multicast || dstSpace == "shared::cta" ? sharedAddr(mb) : clusterAddr(mb);
+    std::string srcText, srcIn;
+    if (spaces[1] == "global") {
+        srcText = "global";
+        srcIn = "\"l\"(" + globalAddr(src) + ")";
+    } else {
+        if (src.remote || multicast)
+            refuse("a shared-to-shared bulk copy reads the issuing CTA's shared memory");
+        srcText = "shared::cta";
+        srcIn = "\"r\"(" + sharedAddr(src) + ")";
+    }
+    std::string opcode = copy.reduce ? ptx::printOpcode(in.op)
+                                     : "cp.async.bulk." + dstSpace + "." + srcText +
+                                           ".mbarrier::complete_tx::bytes" +
+                                           (multicast ? ".multicast::cluster" : "");
+    std::string ptx = opcode + " [%0], [%1], " + size + ", [%2]" + (multicast ? ", %3;" : ";");
+    std::vector<std::string> ins = {"\"r\"(" + dstAddr + ")", srcIn, "\"r\"(" + mbAddr + ")"};
+    if (multicast)
+        ins.push_back("\"h\"(static_cast<unsigned short>(" +
+                      hex(static_cast<std::uint32_t>(in.operand(4).value)) + "))");
+    perThread();
+    asmStmt(ptx, {}, ins);
+}
+
+// ---------------------------------------------------------------------------------------------
+
+void ThreadEmitter::epilogue() {
+    line("// epilogue: complete what the thread left in flight, then record its registers");
+    if (usedBulkGroup_) {
+        perThread();
+        asmStmt("cp.async.bulk.commit_group;", {}, {});
+        asmStmt("cp.async.bulk.wait_group 0;", {}, {});
+    }
+    if (plan_.tcMode) {
+        if (plan_.asyncIssuers.count(static_cast<int>(threadIndex_))) {
+            // commit tracks every earlier mma/cp/shift of this thread; wait until they are done
+            auto k = std::find(cta_.threads.begin(), cta_.threads.end(),
+                               static_cast<int>(threadIndex_)) -
+                     cta_.threads.begin();
+            std::string mb =
+                hoist("h_mb", "unsigned",
+                      "smem + " + std::to_string(plan_.harnessOffset + 16 + 8 * k) + "u");
+            perThread();
+            asmStmt("tcgen05.commit.cta_group::" + std::to_string(plan_.ctaGroup) +
+                        ".mbarrier::arrive::one.shared::cluster.b64 [%0];",
+                    {}, {"\"r\"(" + mb + ")"});
+            allLanes();
+            line("while (true) {");
+            line("    unsigned done;");
+            line("    asm volatile(\"{ .reg .pred P; mbarrier.try_wait.parity.shared::cta.b64 P, "
+                 "[%1], 0; selp.u32 %0, 1, 0, P; }\" : \"=r\"(done) : \"r\"(" +
+                 mb + ") : \"memory\");");
+            line("    if (done) break;");
+            line("    if (litmus::globalTimer() > deadline) { stuck = true; break; }");
+            line("}");
+        }
+        if (usedTmemLd_ || !pending_.empty()) {
+            collective();
+            asmStmt("tcgen05.wait::ld.sync.aligned;", {}, {});
+            resolvePending();
+        }
+        if (usedTmemSt_) {
+            collective();
+            asmStmt("tcgen05.wait::st.sync.aligned;", {}, {});
+        }
+    }
+    for (std::size_t i = 0; i < observed_.size(); ++i) {
+        const ObsRef& o = observed_[i];
+        if (!o.isRegister || o.thread != static_cast<int>(threadIndex_)) continue;
+        auto it = kinds_.find(o.reg);
+        std::string value = regVar(o.reg, RegKind::Int);
+        if (it != kinds_.end() && it->second == RegKind::Token)
+            plan_.notFaithful(thread_.loc,
+                              "P" + std::to_string(thread_.id) + ":" + o.reg +
+                                  " is a phase token: its bits are opaque on hardware");
+        if (it != kinds_.end() && it->second == RegKind::Address)
+            value = decodeExpr(value, *addressSource_.at(o.reg));
+        perThread();
+        line("p.out[inst * kOut + " + std::to_string(i) + "u] = " + value + ";");
+    }
+    perThread();
+    line("if (stuck) atomicOr(p.out + inst * kOut + kObserved, litmus::kFlagStuck);");
+}
+
+} // namespace ptxmc::validate

@@ -1,0 +1,423 @@
+// Placement and memory layout of a litmus test on the GPU; refuses what hardware cannot mirror.
+#include "hw/Plan.hpp"
+
+#include "ptx/Decode.hpp"
+
+#include <algorithm>
+#include <functional>
+
+namespace ptxmc::validate {
+
+using ir::Tag;
+using Space = litmus::LocationDecl::Space;
+
+const char* archName(Arch a) {
+    return a == Arch::Sm90a ? "sm_90a" : "sm_100a";
+}
+
+Refused::Refused(const SourceLoc& l, const std::string& w)
+    : std::runtime_error(l.str() + ": cannot generate CUDA: " + w), loc(l), why(w) {}
+
+void Plan::notFaithful(const SourceLoc& l, const std::string& why) const {
+    if (!compileOnly) throw Refused(l, why);
+    std::string text = l.str() + ": " + why;
+    if (std::find(unfaithful.begin(), unfaithful.end(), text) == unfaithful.end())
+        unfaithful.push_back(text);
+}
+
+const LocPlan& Plan::loc(const std::string& name) const {
+    return locs.at(static_cast<std::size_t>(locIndex.at(name)));
+}
+
+bool usesTcgen05(const litmus::Test& test) {
+    for (const auto& t : test.threads)
+        for (const auto& i : t.code)
+            if (!i.parts.empty() && i.parts[0] == "tcgen05") return true;
+    return false;
+}
+
+namespace {
+
+constexpr unsigned kTileBytes = 4096; // 128 rows x 32 bytes: any mma/cp operand footprint
+constexpr unsigned kMaxShared = 227 * 1024;
+
+unsigned alignUp(unsigned v, unsigned a) {
+    return (v + a - 1) / a * a;
+}
+
+using Insn = ptx::Insn;
+
+/** An access through the surface, texture or constant proxy (sust, suld, tld, ldc, ...). */
+bool isProxyOnly(const Insn& in) {
+    if (auto* ld = in.as<ptx::Ld>()) return ld->name != ptx::LdName::Ld;
+    if (auto* st = in.as<ptx::St>()) return st->name != ptx::StName::St;
+    if (auto* at = in.as<ptx::Atom>())
+        return at->name == ptx::AtomName::Suatom || at->name == ptx::AtomName::Sured;
+    return false;
+}
+
+/** Refusals that need no layout: other proxies, aliases, several GPUs, static deadlocks. */
+void checkSupported(const litmus::Test& test, const ir::Program& program, const Plan& plan) {
+    for (const auto& d : test.locations)
+        if (d.aliasOf)
+            throw Refused(d.loc, "'" + d.name + "' aliases '" + *d.aliasOf + "' through the " +
+                                     d.aliasProxy +
+                                     " proxy; the harness maps each location to one "
+                                     "allocation and has no second virtual address for it");
+    for (const auto& t : test.threads) {
+        if (t.gpu != 0)
+            throw Refused(t.loc, "threads on several GPUs: the harness runs on one GPU");
+        for (const auto& i : t.code)
+            if (i.label || i.guard)
+                throw Refused(i.loc, "control flow (labels, branches, guards) has no CUDA "
+                                     "mapping yet");
+        for (const auto& i : t.code) {
+            Insn in = ptx::decode(i);
+            if (isProxyOnly(in))
+                throw Refused(i.loc, "'" + i.opcode +
+                                         "' needs a surface/texture/constant view of a global "
+                                         "location, which the harness does not create");
+            if (in.is<ptx::TensormapReplace>() || in.is<ptx::TensormapCopy>() ||
+                (in.is<ptx::ProxyFence>() &&
+                 in.as<ptx::ProxyFence>()->kind == ptx::ProxyKind::Tensormap))
+                throw Refused(i.loc, "'" + i.opcode +
+                                         "' needs a tensor map in memory, which the harness does "
+                                         "not create");
+            if (in.is<ptx::ProxyFence>() && in.as<ptx::ProxyFence>()->kind != ptx::ProxyKind::Async)
+                throw Refused(i.loc, "'" + i.opcode +
+                                         "' only matters with aliased or surface/texture/"
+                                         "constant accesses, which the harness does not map");
+        }
+    }
+    if (!program.staticDeadlocks.empty())
+        plan.notFaithful(SourceLoc{test.file, 1, 1}, "the test cannot complete on hardware (" +
+                                                         program.staticDeadlocks.front() +
+                                                         "): bar.sync cannot time out");
+}
+
+/** Union-find over location names: copies link the encodings of their source and target. */
+struct Classes {
+    std::map<std::string, std::string> parent;
+    std::string find(const std::string& a) {
+        auto it = parent.find(a);
+        if (it == parent.end() || it->second == a) return a;
+        return parent[a] = find(it->second);
+    }
+    void unite(const std::string& a, const std::string& b) { parent[find(a)] = find(b); }
+};
+
+void layOutThreads(const litmus::Test& test, Plan& plan) {
+    std::map<int, std::vector<int>> clusterMembers; // cluster key -> CTAs
+    for (std::size_t i = 0; i < test.threads.size(); ++i) {
+        const auto& t = test.threads[i];
+        CtaPlan& c = plan.ctas[t.cta];
+        c.cta = t.cta;
+        c.threads.push_back(static_cast<int>(i));
+        int key = t.cluster ? *t.cluster : -1 - t.cta;
+        auto& members = clusterMembers[key];
+        if (std::find(members.begin(), members.end(), t.cta) == members.end())
+            members.push_back(t.cta);
+    }
+    for (auto& [key, members] : clusterMembers) {
+        std::sort(members.begin(), members.end());
+        if (members.size() > 8)
+            throw Refused(SourceLoc{test.file, 1, 1},
+                          "a cluster of " + std::to_string(members.size()) +
+                              " CTAs; portable clusters hold at most 8");
+        plan.clusterSize = std::max<unsigned>(plan.clusterSize, members.size());
+    }
+    for (auto& [key, members] : clusterMembers) {
+        std::vector<int> ranks(plan.clusterSize, -1);
+        for (std::size_t r = 0; r < members.size(); ++r) {
+            ranks[r] = members[r];
+            CtaPlan& c = plan.ctas[members[r]];
+            c.litmusCluster = static_cast<int>(plan.clusterCtas.size());
+            c.rank = static_cast<int>(r);
+        }
+        plan.clusterCtas.push_back(ranks);
+    }
+    for (const auto& [cta, c] : plan.ctas)
+        plan.nMax = std::max<unsigned>(plan.nMax, c.threads.size());
+    if (plan.tcMode) {
+        // One instance per team; litmus thread k is warp 4k, so every litmus thread reaches
+        // TMEM lanes 0-31 (warp w accesses lanes 32*(w%4)..+31).
+        plan.rows = 1;
+        plan.lanes = 1;
+        plan.warps = 4 * plan.nMax;
+    } else {
+        // 32 instances per warp (one per lane), several rows of warps per CTA.
+        plan.rows = std::max(1u, 8 / plan.nMax);
+        plan.lanes = 32;
+        plan.warps = plan.rows * plan.nMax;
+    }
+    if (plan.warps > 32)
+        throw Refused(SourceLoc{test.file, 1, 1}, "more litmus threads in one CTA than fit");
+    for (const auto& [cta, c] : plan.ctas)
+        plan.activeWarpsPerTeam += static_cast<unsigned>(c.threads.size()) * plan.rows;
+}
+
+/** Largest bulk copy size of the test: every slot must hold one copy (16-byte aligned). */
+unsigned maxCopyBytes(const litmus::Test& test) {
+    unsigned m = 16;
+    for (const auto& t : test.threads)
+        for (const auto& i : t.code) {
+            Insn in = ptx::decode(i);
+            if (in.is<ptx::BulkCopy>() && in.operands.size() >= 3 &&
+                in.operand(2).kind == litmus::Operand::Kind::Integer)
+                m = std::max<unsigned>(m, static_cast<unsigned>(in.operand(2).value));
+        }
+    return alignUp(m, 16);
+}
+
+/** The address the model's tcgen05.alloc at `at` stores (lane 0, its column block). */
+std::int64_t allocAddress(const ir::Program& program, const SourceLoc& at) {
+    for (const auto& e : program.events)
+        if (e.has(Tag::ALLOC) && e.loc.line == at.line && e.loc.col == at.col) return e.tmemAddress;
+    throw Refused(at, "tcgen05.alloc without its lowered event");
+}
+
+void assignEncodings(const litmus::Test& test, const ir::Program& program, Plan& plan) {
+    Classes classes;
+    std::map<std::string, std::pair<Encoding, SourceLoc>> forced;
+    auto force = [&](const litmus::Operand& op, Encoding e, const SourceLoc& at) {
+        auto it = forced.find(op.name);
+        if (it != forced.end() && it->second.first != e) {
+            plan.notFaithful(at, "'" + op.name +
+                                     "' would need two value encodings (an mma accumulator is "
+                                     "f32, its operands f16, a TMEM address neither)");
+            return;
+        }
+        forced[op.name] = {e, at};
+    };
+    for (const auto& t : test.threads)
+        for (const auto& i : t.code) {
+            Insn in = ptx::decode(i);
+            if (in.is<ptx::Tcgen05Mma>()) {
+                force(in.operand(0), Encoding::F32, i.loc);
+                force(in.operand(1), Encoding::F16, i.loc);
+                force(in.operand(2), Encoding::F16, i.loc);
+                for (int k : {1, 2}) {
+                    const LocPlan& l = plan.loc(in.operand(static_cast<std::size_t>(k)).name);
+                    if (l.space == Space::Shared)
+                        plan.locs[static_cast<std::size_t>(plan.locIndex.at(l.name))].tile = true;
+                }
+            } else if (in.is<ptx::Tcgen05Cp>()) {
+                classes.unite(in.operand(0).name, in.operand(1).name);
+                plan.locs[static_cast<std::size_t>(plan.locIndex.at(in.operand(1).name))].tile =
+                    true;
+            } else if (in.is<ptx::BulkCopy>()) {
+                classes.unite(in.operand(0).name, in.operand(1).name);
+            } else if (in.is<ptx::Tcgen05Alloc>() && !in.as<ptx::Tcgen05Alloc>()->dealloc) {
+                force(in.operand(0), Encoding::TmemAddr, i.loc);
+                plan.litmusAlloc = true;
+                // The address the model stores; the harness maps the hardware's to it.
+                LocPlan& l =
+                    plan.locs[static_cast<std::size_t>(plan.locIndex.at(in.operand(0).name))];
+                if (l.allocToken >= 0) // a compile-only kernel still goes to ptxas
+                    plan.notFaithful(i.loc, "'" + l.name + "' receives two TMEM addresses");
+                else
+                    l.allocToken = allocAddress(program, i.loc);
+            }
+        }
+    std::map<std::string, std::pair<Encoding, SourceLoc>> byClass;
+    for (const auto& [name, e] : forced) {
+        std::string root = classes.find(name);
+        auto it = byClass.find(root);
+        if (it != byClass.end() && it->second.first != e.first) {
+            plan.notFaithful(e.second, "'" + name +
+                                           "' is copied to or from a location that needs another "
+                                           "value encoding (f16 operand, f32 accumulator or TMEM "
+                                           "address)");
+            continue;
+        }
+        byClass[root] = e;
+    }
+    for (LocPlan& l : plan.locs) {
+        auto it = byClass.find(classes.find(l.name));
+        if (it == byClass.end()) continue;
+        l.encoding = it->second.first;
+        if (l.encoding == Encoding::TmemAddr && classes.find(l.name) != l.name)
+            plan.notFaithful(l.decl->loc, "'" + l.name +
+                                              "' receives a TMEM address and is also copied: its "
+                                              "value would not be a token");
+        for (std::int64_t v : l.init) {
+            if (l.encoding == Encoding::F16 && (v < -2048 || v > 2048))
+                plan.notFaithful(l.decl->loc,
+                                 "'" + l.name + "' is an mma operand (f16): " + std::to_string(v) +
+                                     " is not exact in f16 (|v| <= 2048 is)");
+            if (l.encoding == Encoding::F32 && (v < -(1 << 24) || v > (1 << 24)))
+                plan.notFaithful(l.decl->loc, "'" + l.name + "' is an mma accumulator (f32): " +
+                                                  std::to_string(v) + " is not exact in f32");
+        }
+    }
+}
+
+void layOutMemory(const litmus::Test& test, Plan& plan) {
+    unsigned copy = maxCopyBytes(test);
+    plan.globalSlotWords = copy / 4;
+    unsigned off = 0;
+    // Tiles first (1 KiB aligned, as matrix descriptors like), then slots, then mbarriers.
+    for (LocPlan& l : plan.locs)
+        if (l.space == Space::Shared && l.tile) {
+            if (!plan.tcMode)
+                throw Refused(l.decl->loc, "matrix tiles only exist in tcgen05 tests");
+            off = alignUp(off, 1024);
+            l.offset = off;
+            l.slotBytes = kTileBytes;
+            off += kTileBytes * plan.perCta();
+        }
+    for (LocPlan& l : plan.locs)
+        if (l.space == Space::Shared && !l.tile) {
+            off = alignUp(off, 16);
+            l.offset = off;
+            l.slotBytes = copy;
+            off += copy * plan.perCta();
+        }
+    for (LocPlan& l : plan.locs)
+        if (l.space == Space::Mbarrier) {
+            off = alignUp(off, 8);
+            l.offset = off;
+            l.slotBytes = 8;
+            off += 8 * plan.perCta();
+        }
+    off = alignUp(off, 16);
+    plan.harnessOffset = off; // TMEM address slot (16 bytes), one mbarrier per litmus thread
+    off += 16 + 8 * plan.nMax;
+    off = alignUp(off, 16);
+    off += 4096; // shared scratch hammered by idle warps
+    plan.sharedBytes = off;
+    if (off > kMaxShared)
+        throw Refused(SourceLoc{test.file, 1, 1},
+                      "needs " + std::to_string(off) + " bytes of shared memory per CTA");
+}
+
+/** IDESC names map to distinct real shapes: N grows with each new name (M is fixed). */
+void layOutTmem(const litmus::Test& test, Plan& plan) {
+    unsigned step = plan.ctaGroup == 2 ? 32 : 16;
+    std::map<std::string, std::set<unsigned>> dWidths; // D location -> N of the mmas writing it
+    for (const auto& t : test.threads)
+        for (const auto& i : t.code) {
+            Insn in = ptx::decode(i);
+            auto* mma = in.as<ptx::Tcgen05Mma>();
+            if (!mma) continue;
+            const std::string& name = in.operand(3).name;
+            if (!plan.idescN.count(name))
+                plan.idescN[name] = step * static_cast<unsigned>(plan.idescN.size() + 1);
+            const std::string& kind = mma->kind;
+            if (kind != "f16" && kind != "tf32" && kind != "f8f6f4" && kind != "i8")
+                throw Refused(i.loc, "tcgen05.mma.kind::" + kind + " is not emitted");
+            if (kind != "f16")
+                plan.notFaithful(i.loc, "only tcgen05.mma.kind::f16 is mapped (f16 operands, f32 "
+                                        "accumulator); kind::" +
+                                            kind + " would change the arithmetic");
+            dWidths[in.operand(0).name].insert(plan.idescN[name]);
+        }
+    unsigned width = 32;
+    for (const auto& [name, n] : plan.idescN)
+        width = std::max(width, n);
+    unsigned col = 0;
+    for (LocPlan& l : plan.locs) {
+        if (l.space != Space::Tmem) continue;
+        if (l.rows > 32)
+            throw Refused(l.decl->loc, "more than 32 rows: one warp reaches 32 TMEM lanes");
+        l.column = col;
+        l.columns = width;
+        col += width;
+        auto it = dWidths.find(l.name);
+        if (plan.ctaGroup == 2 && it != dWidths.end()) {
+            if (it->second.size() > 1)
+                plan.notFaithful(l.decl->loc, "cta_group::2 accumulator '" + l.name +
+                                                  "' written with two shapes: its cell in the odd "
+                                                  "CTA would move");
+            l.oddShift = *it->second.begin() / 2;
+        }
+    }
+    if (col == 0) return;
+    plan.tmemCols = 32;
+    while (plan.tmemCols < col)
+        plan.tmemCols *= 2;
+    if (plan.tmemCols > 512)
+        throw Refused(SourceLoc{test.file, 1, 1}, "needs more than 512 TMEM columns");
+    if (plan.litmusAlloc) // ptxas still checks its instructions (compile-only kernel)
+        plan.notFaithful(SourceLoc{test.file, 1, 1},
+                         "the test allocates TMEM itself and also declares tensor-memory "
+                         "locations, which the harness allocates");
+}
+
+void checkTcgen05Rules(const litmus::Test& test, const ir::Program& program, Plan& plan) {
+    for (const auto& e : program.events)
+        if (e.ctaGroup) plan.ctaGroup = e.ctaGroup;
+    for (std::size_t ti = 0; ti < test.threads.size(); ++ti) {
+        bool allocated = false;
+        for (const auto& i : test.threads[ti].code) {
+            Insn in = ptx::decode(i);
+            if (in.is<ptx::Tcgen05Mma>() || in.is<ptx::Tcgen05Cp>() || in.is<ptx::Tcgen05Shift>())
+                plan.asyncIssuers.insert(static_cast<int>(ti));
+            if (auto* a = in.as<ptx::Tcgen05Alloc>()) allocated = !a->dealloc;
+        }
+        if (allocated) // ptxas still checks its instructions (compile-only kernel)
+            plan.notFaithful(test.threads[ti].loc,
+                             "P" + std::to_string(test.threads[ti].id) +
+                                 " allocates TMEM without deallocating it: the next CTA on the SM "
+                                 "would wait for the columns forever");
+    }
+}
+
+void assignBarriers(const litmus::Test& test, Plan& plan) {
+    for (const auto& t : test.threads)
+        for (const auto& i : t.code) {
+            Insn in = ptx::decode(i);
+            const auto* b = in.as<ptx::Barrier>();
+            if (!b) continue;
+            if (b->cluster || b->arrive)
+                throw Refused(i.loc, "'" + i.opcode + "' has no CUDA mapping yet");
+            int id = static_cast<int>(in.operand(0).value);
+            if (!plan.barrierIds.count(id)) {
+                int hw = static_cast<int>(plan.barrierIds.size()) + 1; // 0 is the harness's
+                if (hw > 15) throw Refused(i.loc, "more than 15 barrier ids");
+                plan.barrierIds[id] = hw;
+            }
+        }
+}
+
+} // namespace
+
+Plan makePlan(const litmus::Test& test, const ir::Program& program, bool compileOnly) {
+    Plan plan;
+    plan.compileOnly = compileOnly;
+    checkSupported(test, program, plan);
+    plan.tcMode = usesTcgen05(test);
+    plan.arch = plan.tcMode ? Arch::Sm100a : Arch::Sm90a;
+    layOutThreads(test, plan);
+    int counts[4] = {0, 0, 0, 0};
+    for (const auto& d : test.locations) {
+        LocPlan l;
+        l.decl = &d;
+        l.name = d.name;
+        l.space = d.space;
+        l.index = counts[static_cast<int>(d.space)]++;
+        l.ctas = d.ctas;
+        l.rows = d.rows;
+        for (int r = 0; r < d.rows; ++r)
+            l.init.push_back(d.values.empty()       ? 0
+                             : d.values.size() == 1 ? d.values[0]
+                                                    : d.values[static_cast<std::size_t>(r)]);
+        l.mbCount = d.count.value_or(0);
+        if (d.space != Space::Global)
+            for (int c : d.ctas)
+                if (!plan.ctas.count(c))
+                    throw Refused(d.loc, "'" + d.name + "' lives in CTA " + std::to_string(c) +
+                                             ", where no thread runs");
+        plan.locIndex[d.name] = static_cast<int>(plan.locs.size());
+        plan.locs.push_back(l);
+    }
+    plan.globals = static_cast<unsigned>(counts[static_cast<int>(Space::Global)]);
+    if (plan.tcMode) checkTcgen05Rules(test, program, plan);
+    assignEncodings(test, program, plan);
+    layOutMemory(test, plan);
+    if (plan.tcMode) layOutTmem(test, plan);
+    assignBarriers(test, plan);
+    return plan;
+}
+
+} // namespace ptxmc::validate
