@@ -30,8 +30,8 @@ enum class Answer {
 constexpr std::size_t kMaxStates = 300000;
 /** The same for the mbarrier facts' search (smt/MbarrierFacts.hpp), which the model's order
  *  leaves freer than real time (relaxed arrives of one thread interleave) and which runs with
- *  every encoding: an aid must stay cheap where it does not apply (about 0.1 s at the limit;
- *  the TMA-UMMA ring 2x20 needs 547 states). */
+ *  every encoding: an aid must stay cheap where it does not apply (bench/history.md gives the
+ *  states the rings need). */
 constexpr std::size_t kMaxFactStates = 20000;
 
 struct Exploration {

@@ -183,10 +183,10 @@ bool collectFlags(CheckResult& r, Z3Session& s, const z3::expr_vector& base, Har
 }
 
 /**
- * The program's real-time schedules (engine/Schedules.hpp), explored once: the hang pre-check's
- * answer where the program is in the fragment they cover and small enough (exact, and
- * milliseconds where the solver's query took seconds to minutes on the kernel protocols: the
- * TMA-UMMA ring 2x12 43 s), and one complete schedule for the first query.
+ * The program's real-time schedules (smt/Schedules.hpp), explored once: the hang pre-check's
+ * answer where the program is in the fragment they cover and small enough (exact, and far
+ * cheaper than the solver's query on the kernel protocols: bench/history.md), and one complete
+ * schedule for the first query.
  */
 schedules::Exploration exploreSchedules(const ir::Program& p, const Budget& budget,
                                         std::vector<engine::QueryTime>* times) {
@@ -427,15 +427,10 @@ std::set<std::size_t> readingsUsed(Encodings& enc) {
 
 /**
  * Z3's global parameters, one set per process: the first check's --memory-limit caps the
- * allocator. Arithmetic: Z3 4.8's older simplex solver (smt.arith.solver=2) proves the kernel
- * protocols' real-time and mbarrier-order queries faster than its default (6): on the
- * TMA-UMMA ring 2x8 (bench/protocols/umma.py 2 8) the hang pre-check took 2.4 s instead of
- * 4.5 s and 2x12 43 s instead of 201 s on a 2-core machine, measured while the parameter was
- * switchable (`check --stats` prints that query's time); the corpus took the same time.
- * Relevancy propagation off (smt.relevancy=0: every atom goes to its theory at once): on the
- * TMA-UMMA ring 2x12 16.9 s instead of 25.1 s (with the lemma cone), the kernel protocols
- * (check --jobs 2 litmus/kernels, before the lemma cone) 79.7 s of CPU instead of 104.7 s,
- * the one-rule corpus the same.
+ * allocator. Z3 4.8's older simplex solver (smt.arith.solver=2) proves the kernel protocols'
+ * real-time and mbarrier-order queries faster than its default, and relevancy propagation off
+ * (smt.relevancy=0) sends every atom to its theory at once, which the closure lemmas need; both
+ * leave the one-rule corpus's time unchanged (figures: bench/history.md).
  */
 static void configureZ3(std::size_t mib) {
     static std::once_flag once;
