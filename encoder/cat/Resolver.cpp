@@ -161,6 +161,10 @@ private:
             const ir::BaseName* base = ir::findBaseName(e->name);
             if (!base) unknown(e->name, e->loc);
             out_.binding[e] = -1;
+            if (base->isSet)
+                out_.bases.emplace(e, ir::requireTag(base->name));
+            else
+                out_.bases.emplace(e, ir::requireRel(base->name));
             return record(e, base->isSet ? Kind::Set : Kind::Relation);
         }
         case Op::Empty:

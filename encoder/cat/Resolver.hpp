@@ -2,13 +2,19 @@
 #pragma once
 
 #include "cat/Ast.hpp"
+#include "ir/Rel.hpp"
+#include "ir/Tag.hpp"
 
 #include <map>
 #include <memory>
 #include <string>
+#include <variant>
 #include <vector>
 
 namespace ptxmc::cat {
+
+/** A name of the base vocabulary, typed: a set (event tag) or a relation. */
+using BaseRef = std::variant<ir::Tag, ir::Rel>;
 
 /** Whether an expression denotes a set of events or a binary relation over events. */
 enum class Kind { Set, Relation };
@@ -48,6 +54,8 @@ public:
     std::map<const Expr*, Kind> kinds;
     /** For each Name node: index into definitions, or -1 for a base relation/set. */
     std::map<const Expr*, int> binding;
+    /** For each Name node bound to the base vocabulary: its typed set or relation. */
+    std::map<const Expr*, BaseRef> bases;
 };
 
 /** Resolves names against the base vocabulary (ir/Vocabulary) and the model's lets. Throws

@@ -62,28 +62,29 @@ ConcreteModel::ConcreteModel(const ir::Program& p, const cat::ResolvedModel& mod
                              std::string reading)
     : p_(p), model_(model), reading_(std::move(reading)), existsAll_(p.events.size()) {
     existsAll_.fill();
-    for (const auto& b : ir::baseVocabulary()) {
-        if (b.isSet || b.choice) continue;
+    for (std::size_t i = 0; i < ir::kRelCount; ++i) {
+        auto rel = static_cast<ir::Rel>(i);
+        if (ir::isChoice(rel)) continue;
         BoolRel r(p.events.size());
-        for (const auto& [a, c] : ir::staticRelation(p, b.name))
+        for (const auto& [a, c] : ir::staticRelation(p, rel))
             r.set(at(a), at(c));
-        staticRels_.emplace(b.name, std::move(r));
+        staticRels_.emplace(rel, std::move(r));
     }
 }
 
-BoolSet ConcreteModel::baseSet(const std::string& name, const Outcome& o) const {
+BoolSet ConcreteModel::baseSet(ir::Tag tag, const Outcome& o) const {
     BoolSet s(p_.events.size());
-    if (name == "MB_MISUSE") {
+    if (tag == ir::Tag::MB_MISUSE) {
         for (int id : o.misuse)
             s.set(at(id));
         return s;
     }
-    auto it = staticSets_.find(name);
+    auto it = staticSets_.find(tag);
     if (it == staticSets_.end()) {
         BoolSet members(p_.events.size());
-        for (int id : ir::baseSet(p_, name))
+        for (int id : ir::baseSet(p_, tag))
             members.set(at(id));
-        it = staticSets_.emplace(name, members).first;
+        it = staticSets_.emplace(tag, members).first;
     }
     s = it->second;
     return s &= existing(o);
@@ -96,25 +97,23 @@ BoolSet ConcreteModel::existing(const Outcome& o) const {
     return e;
 }
 
-BoolRel ConcreteModel::baseRelation(const std::string& name, const Choices& c,
-                                    const Outcome& o) const {
+BoolRel ConcreteModel::baseRelation(ir::Rel rel, const Choices& c, const Outcome& o) const {
     std::size_t n = p_.events.size();
     BoolRel r(n);
-    if (name == "rf") {
+    switch (rel) {
+    case ir::Rel::Rf:
         for (const auto& [read, write] : c.rf)
             if (o.exists[at(read)]) r.set(at(write), at(read));
         return r;
-    }
-    if (name == "co" || name == "mbo") {
-        for (const auto& [loc, order] : name == "co" ? c.co : c.mbo)
+    case ir::Rel::Co:
+    case ir::Rel::Mbo:
+        for (const auto& [loc, order] : rel == ir::Rel::Co ? c.co : c.mbo)
             addOrder(r, order);
         return r;
-    }
-    if (name == "sc") {
+    case ir::Rel::Sc:
         addOrder(r, c.sc);
         return r;
-    }
-    if (name == "mb-obs") {
+    case ir::Rel::MbObs:
         for (const auto& [loc, order] : c.mbo)
             for (std::size_t i = 0; i < order.size(); ++i)
                 for (std::size_t j = i + 1; j < order.size(); ++j) {
@@ -126,8 +125,10 @@ BoolRel ConcreteModel::baseRelation(const std::string& name, const Choices& c,
                         r.set(at(a.id), at(b));
                 }
         return r;
+    default: // program-determined (ir::staticRelation lists every one), computed once
+        break;
     }
-    const BoolRel& s = staticRels_.at(name);
+    const BoolRel& s = staticRels_.at(rel);
     if (std::all_of(o.exists.begin(), o.exists.end(), [](bool b) { return b; })) return s;
     for (std::size_t i = 0; i < n; ++i) {
         if (!o.exists[i]) continue;
@@ -139,10 +140,9 @@ BoolRel ConcreteModel::baseRelation(const std::string& name, const Choices& c,
 }
 
 Evaluator<BoolAlgebra> ConcreteModel::evaluator(const Choices& c, const Outcome& o) const {
-    Evaluator<BoolAlgebra>::Base base{
-        [this, &o](const std::string& n) { return baseSet(n, o); },
-        [this, &c, &o](const std::string& n) { return baseRelation(n, c, o); },
-        [this](const std::string& n) { return readingHolds(n); }};
+    Evaluator<BoolAlgebra>::Base base{[this, &o](ir::Tag t) { return baseSet(t, o); },
+                                      [this, &c, &o](ir::Rel r) { return baseRelation(r, c, o); },
+                                      [this](const std::string& n) { return readingHolds(n); }};
     return Evaluator<BoolAlgebra>(alg_, p_.events.size(), model_, base);
 }
 
@@ -150,15 +150,15 @@ ConcreteVerdict ConcreteModel::check(const Choices& c, const Outcome& o,
                                      const std::set<std::string>& skip,
                                      bool stopAtFirstFailure) const {
     // Base relations are looked up many times while evaluating: compute each once.
-    std::map<std::string, BoolRel> rels;
-    std::map<std::string, BoolSet> sets;
-    Evaluator<BoolAlgebra>::Base base{[&](const std::string& n) -> BoolSet {
+    std::map<ir::Rel, BoolRel> rels;
+    std::map<ir::Tag, BoolSet> sets;
+    Evaluator<BoolAlgebra>::Base base{[&](ir::Tag n) -> BoolSet {
                                           auto it = sets.find(n);
                                           if (it == sets.end())
                                               it = sets.emplace(n, baseSet(n, o)).first;
                                           return it->second;
                                       },
-                                      [&](const std::string& n) -> BoolRel {
+                                      [&](ir::Rel n) -> BoolRel {
                                           auto it = rels.find(n);
                                           if (it == rels.end())
                                               it = rels.emplace(n, baseRelation(n, c, o)).first;

@@ -6,6 +6,7 @@
 #include "engine/Evaluator.hpp"
 #include "engine/Execution.hpp"
 #include "ir/Program.hpp"
+#include "ir/Rel.hpp"
 
 #include <map>
 #include <set>
@@ -42,8 +43,8 @@ public:
     /** An evaluator bound to one execution, to print the model's relations on a witness. */
     Evaluator<BoolAlgebra> evaluator(const Choices& c, const Outcome& o) const;
 
-    BoolRel baseRelation(const std::string& name, const Choices& c, const Outcome& o) const;
-    BoolSet baseSet(const std::string& name, const Outcome& o) const;
+    BoolRel baseRelation(ir::Rel rel, const Choices& c, const Outcome& o) const;
+    BoolSet baseSet(ir::Tag tag, const Outcome& o) const;
 
 private:
     const ir::Program& p_;
@@ -54,8 +55,8 @@ private:
     bool readingHolds(const std::string& name) const { return name == reading_; }
     BoolSet existing(const Outcome& o) const;
 
-    std::map<std::string, BoolRel> staticRels_; ///< program-determined, before existence
-    mutable std::map<std::string, BoolSet> staticSets_;
+    std::map<ir::Rel, BoolRel> staticRels_; ///< program-determined, before existence
+    mutable std::map<ir::Tag, BoolSet> staticSets_;
     BoolSet existsAll_;
 };
 

@@ -28,8 +28,8 @@ public:
     };
 
     struct Base {
-        std::function<Set(const std::string&)> set;
-        std::function<Rel(const std::string&)> rel;
+        std::function<Set(ir::Tag)> set;
+        std::function<Rel(ir::Rel)> rel;
         /// The condition under which a reading (cat::ReadingInfo) holds; none: no reading
         /// holds, so Reading choices take the default model's definitions.
         std::function<Cond(const std::string&)> reading;
@@ -131,8 +131,9 @@ private:
         case Op::Name: {
             int b = model_.binding.at(e);
             if (b >= 0) return defValue(b);
-            auto kind = model_.kinds.at(e);
-            return kind == cat::Kind::Set ? ofSet(base_.set(e->name)) : ofRel(base_.rel(e->name));
+            const cat::BaseRef& base = model_.bases.at(e);
+            if (const auto* tag = std::get_if<ir::Tag>(&base)) return ofSet(base_.set(*tag));
+            return ofRel(base_.rel(std::get<ir::Rel>(base)));
         }
         case Op::Empty: {
             Val v;

@@ -17,8 +17,9 @@ std::string choiceUnder(const cat::ResolvedModel& model, const cat::Expr& e,
     if (e.op == cat::Expr::Op::Name) {
         int b = model.binding.at(&e);
         if (b < 0) {
-            const ir::BaseName* base = ir::findBaseName(e.name);
-            bool choice = e.name == "MB_MISUSE" || (base && base->choice);
+            const cat::BaseRef& base = model.bases.at(&e);
+            const auto* tag = std::get_if<ir::Tag>(&base);
+            bool choice = tag ? *tag == ir::Tag::MB_MISUSE : ir::isChoice(std::get<ir::Rel>(base));
             return choice ? e.name : "";
         }
         auto i = static_cast<std::size_t>(b);

@@ -171,7 +171,9 @@ explain::WitnessGraph buildWitness(const ir::Program& p, const cat::ResolvedMode
     for (const auto& name : model.shown) {
         auto def = evaluator.definition(name);
         if (def && def->isSet) continue;
-        BoolRel r = def ? def->rel : cm.baseRelation(name, c, o);
+        std::optional<ir::Rel> base = def ? std::nullopt : ir::relByName(name);
+        if (!def && !base) continue; // a base set: nothing to draw as edges
+        BoolRel r = def ? def->rel : cm.baseRelation(*base, c, o);
         for (std::size_t i = 0; i < r.size(); ++i)
             r.forEachInRow(i, [&](std::size_t j) {
                 if (i != j) add(static_cast<int>(i), static_cast<int>(j), name);

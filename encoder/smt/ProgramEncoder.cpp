@@ -384,19 +384,19 @@ Choices ProgramEncoder::choices(const z3::model& m) const {
     return c;
 }
 
-Z3Set ProgramEncoder::baseSet(const std::string& name) {
+Z3Set ProgramEncoder::baseSet(ir::Tag tag) {
     Z3Set s;
-    if (name == "MB_MISUSE") {
+    if (tag == ir::Tag::MB_MISUSE) {
         for (const auto& [o, bad] : misuse_)
             s.members.emplace(o, bad);
         return s;
     }
-    for (int id : ir::baseSet(program_, name))
+    for (int id : ir::baseSet(program_, tag))
         s.members.emplace(id, exists(id));
     return s;
 }
 
-Z3Rel ProgramEncoder::baseRelation(const std::string& name) {
+Z3Rel ProgramEncoder::baseRelation(ir::Rel rel) {
     std::size_t n = program_.events.size();
     Z3Rel r(n);
     std::size_t puts = 0;
@@ -404,26 +404,31 @@ Z3Rel ProgramEncoder::baseRelation(const std::string& name) {
         if ((++puts & 255U) == 0) poll(); // a relation may have a pair per two events
         if (!c.is_false()) r.rows[static_cast<std::size_t>(a)].insert_or_assign(b, c);
     };
-    if (name == "rf") {
+    switch (rel) {
+    case ir::Rel::Rf:
         for (const auto& [key, c] : rf_)
             put(key.first, key.second, c);
-    } else if (name == "co") {
+        return r;
+    case ir::Rel::Co:
         for (const auto& [a, pa] : coPos_)
             for (const auto& [b, pb] : coPos_)
                 if (a != b && program_.events[static_cast<std::size_t>(a)].location ==
                                   program_.events[static_cast<std::size_t>(b)].location)
                     put(a, b, orderBy(coPos_, a, b));
-    } else if (name == "sc") {
+        return r;
+    case ir::Rel::Sc:
         for (const auto& [a, pa] : scPos_)
             for (const auto& [b, pb] : scPos_)
                 if (a != b) put(a, b, orderBy(scPos_, a, b));
-    } else if (name == "mbo" || name == "mb-obs") {
+        return r;
+    case ir::Rel::Mbo:
+    case ir::Rel::MbObs:
         for (const auto& [a, pa] : mbPos_)
             for (const auto& [b, pb] : mbPos_) {
                 const Event& ea = program_.events[static_cast<std::size_t>(a)];
                 const Event& eb = program_.events[static_cast<std::size_t>(b)];
                 if (a == b || ea.location != eb.location) continue;
-                if (name == "mbo") {
+                if (rel == ir::Rel::Mbo) {
                     put(a, b, orderBy(mbPos_, a, b));
                 } else if (mbarrier::mayBeObserved(ea, eb)) {
                     put(a, b,
@@ -431,15 +436,17 @@ Z3Rel ProgramEncoder::baseRelation(const std::string& name) {
                                                        phaseBefore_.at(a), phaseBefore_.at(b)));
                 }
             }
-    } else {
-        for (const auto& [a, b] : ir::staticRelation(program_, name)) {
-            const Event& ea = program_.events[static_cast<std::size_t>(a)];
-            const Event& eb = program_.events[static_cast<std::size_t>(b)];
-            z3::expr c = ctx_.bool_val(true);
-            if (ea.guard || (hangs_ && !ea.gates.empty())) c = c && exists(a);
-            if (eb.guard || (hangs_ && !eb.gates.empty())) c = c && exists(b);
-            put(a, b, c.simplify());
-        }
+        return r;
+    default: // program-determined (ir::staticRelation lists every one)
+        break;
+    }
+    for (const auto& [a, b] : ir::staticRelation(program_, rel)) {
+        const Event& ea = program_.events[static_cast<std::size_t>(a)];
+        const Event& eb = program_.events[static_cast<std::size_t>(b)];
+        z3::expr c = ctx_.bool_val(true);
+        if (ea.guard || (hangs_ && !ea.gates.empty())) c = c && exists(a);
+        if (eb.guard || (hangs_ && !eb.gates.empty())) c = c && exists(b);
+        put(a, b, c.simplify());
     }
     return r;
 }

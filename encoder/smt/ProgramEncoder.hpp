@@ -5,6 +5,7 @@
 #include "engine/MbarrierMachine.hpp"
 #include "engine/Relation.hpp"
 #include "ir/Program.hpp"
+#include "ir/Rel.hpp"
 #include "smt/Z3Algebra.hpp"
 
 #include <map>
@@ -47,10 +48,10 @@ public:
     z3::expr value(const ir::ValuePtr& v) const;
     z3::expr finalValue(const ir::Observable& o);
 
-    /** Base set `name` for this program, conditions included (dynamic sets like MB_MISUSE). */
-    Z3Set baseSet(const std::string& name);
-    /** Base relation `name`: program-determined ones from the IR, choice ones from here. */
-    Z3Rel baseRelation(const std::string& name);
+    /** Base set `tag` for this program, conditions included (dynamic sets like MB_MISUSE). */
+    Z3Set baseSet(ir::Tag tag);
+    /** Base relation `rel`: program-determined ones from the IR, choice ones from here. */
+    Z3Rel baseRelation(ir::Rel rel);
 
     /**
      * The choices of the sequentially consistent execution that runs every event in

@@ -190,15 +190,15 @@ Z3Session::Z3Session(z3::context& ctx, const ir::Program& p, const cat::Resolved
 
     z3::expr_vector lemmas(ctx);
     Z3Algebra alg{ctx, &lemmas, budget};
-    std::map<std::string, Z3Rel> relCache;
-    std::map<std::string, Z3Set> setCache;
-    Evaluator<Z3Algebra>::Base base{[&](const std::string& n) {
+    std::map<ir::Rel, Z3Rel> relCache;
+    std::map<ir::Tag, Z3Set> setCache;
+    Evaluator<Z3Algebra>::Base base{[&](ir::Tag n) {
                                         auto it = setCache.find(n);
                                         if (it == setCache.end())
                                             it = setCache.emplace(n, pe_->baseSet(n)).first;
                                         return it->second;
                                     },
-                                    [&](const std::string& n) {
+                                    [&](ir::Rel n) {
                                         auto it = relCache.find(n);
                                         if (it == relCache.end())
                                             it = relCache.emplace(n, pe_->baseRelation(n)).first;

@@ -143,8 +143,7 @@ bool scopeIncludes(const Event& e, const Event& other) {
     return false;
 }
 
-std::vector<int> baseSet(const Program& p, const std::string& name) {
-    Tag tag = requireTag(name); // once per call, not once per event
+std::vector<int> baseSet(const Program& p, Tag tag) {
     std::vector<int> out;
     for (const auto& e : p.events)
         if (e.has(tag)) out.push_back(e.id);
@@ -159,49 +158,50 @@ std::vector<int> rfCandidates(const Program& p, const Event& read) {
     return out;
 }
 
-Pairs staticRelation(const Program& p, const std::string& name) {
+Pairs staticRelation(const Program& p, Rel rel) {
     auto sameThread = [](const Event& a, const Event& b) {
         return a.thread >= 0 && a.thread == b.thread;
     };
-    if (name == "id")
+    switch (rel) {
+    case Rel::Id:
         return allPairs(p, [](const Event& a, const Event& b) { return a.id == b.id; });
-    if (name == "po")
+    case Rel::Po:
         return allPairs(p, [](const Event& a, const Event& b) {
             return a.thread >= 0 && a.thread == b.thread && a.poIndex >= 0 && b.poIndex >= 0 &&
                    a.poIndex < b.poIndex;
         });
-    if (name == "int")
+    case Rel::Int:
         return allPairs(
             p, [&](const Event& a, const Event& b) { return a.id == b.id || sameThread(a, b); });
-    if (name == "ext")
+    case Rel::Ext:
         return allPairs(
             p, [&](const Event& a, const Event& b) { return a.id != b.id && !sameThread(a, b); });
-    if (name == "loc")
+    case Rel::Loc:
         return allPairs(p, [](const Event& a, const Event& b) {
             return isMemoryLike(a) && a.location == b.location;
         });
-    if (name == "vloc")
+    case Rel::Vloc:
         return allPairs(p, [](const Event& a, const Event& b) {
             return isMemoryLike(a) && isMemoryLike(b) && a.vaddr == b.vaddr;
         });
-    if (name == "scta")
+    case Rel::Scta:
         return allPairs(p, [](const Event& a, const Event& b) {
             return a.thread >= 0 && b.thread >= 0 && a.cta == b.cta;
         });
-    if (name == "scluster")
+    case Rel::Scluster:
         return allPairs(p, [](const Event& a, const Event& b) {
             return a.thread >= 0 && b.thread >= 0 && a.cluster == b.cluster;
         });
-    if (name == "sr")
+    case Rel::Sr:
         return allPairs(p, [&](const Event& a, const Event& b) {
             return scopeIncludes(a, b) && scopeIncludes(b, a);
         });
-    if (name == "sproxy")
+    case Rel::Sproxy:
         return allPairs(p, [](const Event& a, const Event& b) {
             if (!isMemoryLike(a) || !isMemoryLike(b)) return false;
             return a.proxy == b.proxy || a.has(Tag::IW) || b.has(Tag::IW);
         });
-    if (name == "rmw")
+    case Rel::Rmw:
         return allPairs(p, [](const Event& a, const Event& b) {
             if (!a.has(Tag::RMW) || !a.has(Tag::R) || !b.has(Tag::RMW) || !b.has(Tag::W))
                 return false;
@@ -210,63 +210,74 @@ Pairs staticRelation(const Program& p, const std::string& name) {
             if (a.issue >= 0) return a.issue == b.issue && b.id == a.id + 1;
             return a.thread == b.thread && b.poIndex == a.poIndex + 1 && a.instance == b.instance;
         });
-    if (name == "syncbar")
+    case Rel::Syncbar:
         return allPairs(p, [](const Event& a, const Event& b) {
             // A .relaxed barrier.cluster.arrive orders nothing (PTX ISA 9.7.13.2).
             return a.has(Tag::BAR_ARRIVE) && b.has(Tag::BAR_WAIT) && a.thread != b.thread &&
                    !a.has(Tag::Relaxed) && barrierKey(a) == barrierKey(b);
         });
-    if (name == "ae")
+    case Rel::Ae:
         return allPairs(
             p, [](const Event& a, const Event& b) { return b.issue >= 0 && b.issue == a.id; });
-    if (name == "iico")
+    case Rel::Iico:
         return allPairs(p, [](const Event& a, const Event& b) {
             if (a.issue < 0 || a.issue != b.issue) return false;
             bool signal = b.has(Tag::MB) || b.has(Tag::BULK_DONE);
             return (a.has(Tag::R) && (b.has(Tag::W) || signal)) || (a.has(Tag::W) && signal);
         });
-    if (name == "dep") return dependencies(p);
-    if (name == "ctrl") return controlDependencies(p);
-    if (name == "cta-shared")
+    case Rel::Dep:
+        return dependencies(p);
+    case Rel::Ctrl:
+        return controlDependencies(p);
+    case Rel::CtaShared:
         return sharedCellsOf(p, [](const Event& e, int cta) { return cta == e.cta; });
-    if (name == "cluster-shared") {
+    case Rel::ClusterShared: {
         std::map<int, int> cluster = clusterOfCta(p);
         return sharedCellsOf(p, [&](const Event& e, int cta) {
             auto it = cluster.find(cta);
             return it != cluster.end() && it->second == e.cluster;
         });
     }
-    if (name == "same-acc")
+    case Rel::SameAcc:
         return allPairs(p, [](const Event& a, const Event& b) {
             return a.has(Tag::MMA) && b.has(Tag::MMA) && a.accumulator == b.accumulator;
         });
-    if (name == "same-idesc")
+    case Rel::SameIdesc:
         return allPairs(p, [](const Event& a, const Event& b) {
             return a.has(Tag::MMA) && b.has(Tag::MMA) && a.idesc == b.idesc;
         });
-    if (name == "same-kind")
+    case Rel::SameKind:
         return allPairs(p, [](const Event& a, const Event& b) {
-            return a.has(Tag::MMA) && b.has(Tag::MMA) && a.kind == b.kind;
+            return a.has(Tag::MMA) && b.has(Tag::MMA) && a.mmaKind == b.mmaKind;
         });
-    if (name == "same-cg")
+    case Rel::SameCg:
         return allPairs(p, [](const Event& a, const Event& b) {
             return a.has(Tag::TC) && b.has(Tag::TC) && a.ctaGroup > 0 && a.ctaGroup == b.ctaGroup;
         });
-    if (name == "bgroup")
+    case Rel::Bgroup:
         return allPairs(p, [](const Event& a, const Event& b) {
             return (a.has(Tag::BULK) || a.has(Tag::CPA)) && a.bulkGroup == b.id;
         });
-    if (name == "bwait") return bulkWaits(p);
-    if (name == "tmem-block") return allocationCells(p);
-    if (name == "tmem-frees")
+    case Rel::Bwait:
+        return bulkWaits(p);
+    case Rel::TmemBlock:
+        return allocationCells(p);
+    case Rel::TmemFrees:
         return allPairs(p, [](const Event& a, const Event& d) {
             return a.has(Tag::ALLOC) && d.has(Tag::DEALLOC) && d.tmemAlloc == a.id;
         });
-    if (name == "tc-peer")
+    case Rel::TcPeer:
         return allPairs(p, [](const Event& a, const Event& b) {
             return a.peerEvent >= 0 && a.peerEvent == b.id;
         });
-    throw std::logic_error("not a program-determined base relation: " + name);
+    case Rel::Rf:
+    case Rel::Co:
+    case Rel::Sc:
+    case Rel::Mbo:
+    case Rel::MbObs:
+        break; // chosen by the solver: each engine builds them from its choices
+    }
+    throw std::logic_error("not a program-determined base relation: " + std::string(relName(rel)));
 }
 
 } // namespace ptxmc::ir

@@ -2,6 +2,8 @@
 #pragma once
 
 #include "ir/Program.hpp"
+#include "ir/Rel.hpp"
+#include "ir/Tag.hpp"
 
 #include <string>
 #include <utility>
@@ -11,12 +13,11 @@ namespace ptxmc::ir {
 
 using Pairs = std::vector<std::pair<int, int>>;
 
-/** Members of base set `name` (sorted event ids). Throws std::logic_error for unknown names. */
-std::vector<int> baseSet(const Program& p, const std::string& name);
+/** Members of base set `tag` (sorted event ids). */
+std::vector<int> baseSet(const Program& p, Tag tag);
 
-/** Pairs of a non-choice base relation (sorted). Throws std::logic_error for choice/unknown names.
- */
-Pairs staticRelation(const Program& p, const std::string& name);
+/** Pairs of a non-choice base relation (sorted). Throws std::logic_error for a choice relation. */
+Pairs staticRelation(const Program& p, Rel rel);
 
 /** Does event `e`'s scope include the thread placement of event `other` (PTX ISA 8.5)? */
 bool scopeIncludes(const Event& e, const Event& other);

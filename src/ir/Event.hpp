@@ -106,7 +106,8 @@ struct Event {
 
     // tcgen05 structure
     int ctaGroup = 0;
-    std::string idesc, kind, shape;
+    int idesc = -1;       ///< mma: its IDESC operand's name, numbered (equal names, equal numbers)
+    int mmaKind = -1;     ///< mma: its .kind, numbered the same way
     int accumulator = -1; ///< mma: location id of its d (in the issuing CTA)
     int peerEvent = -1;   ///< cta_group::2 alloc/dealloc: the peer CTA's operation it pairs with
 

@@ -118,8 +118,8 @@ std::vector<std::string> computeGates(Program& p) {
 
 std::vector<std::pair<int, int>> realTimePairs(const Program& p) {
     std::vector<std::pair<int, int>> out;
-    for (const char* name : {"po", "ae", "iico"})
-        for (const auto& pair : staticRelation(p, name))
+    for (Rel rel : {Rel::Po, Rel::Ae, Rel::Iico})
+        for (const auto& pair : staticRelation(p, rel))
             out.push_back(pair);
     // A barrier completes after every participant arrived (PTX ISA 9.7.13.1, 9.7.13.2), a
     // .relaxed arrival included: it orders no memory, but the wait cannot return before it.

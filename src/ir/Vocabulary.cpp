@@ -8,7 +8,7 @@ namespace ptxmc::ir {
 const std::vector<BaseName>& baseVocabulary() {
     static const std::vector<BaseName> table = {
 #define PTXMC_SET(n, doc, src) BaseName{#n, true, false, doc, src},
-#define PTXMC_REL(n, choice, doc, src) BaseName{#n, false, choice, doc, src},
+#define PTXMC_REL(id, n, choice, doc, src) BaseName{n, false, choice, doc, src},
 #include "ir/Vocabulary.def"
     };
     return table;

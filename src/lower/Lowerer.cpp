@@ -504,6 +504,10 @@ int Lowerer::ctaOfRank(int cta, int rank) const {
     return -1;
 }
 
+int Lowerer::symbolId(const std::string& text) {
+    return symbols_.emplace(text, static_cast<int>(symbols_.size())).first->second;
+}
+
 int Lowerer::peerCta(int cta) const {
     int rank = 0;
     for (int r = 0; r < 64; ++r) {

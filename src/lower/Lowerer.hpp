@@ -116,6 +116,10 @@ public:
     /** An InputError once the program has kMaxEvents events. */
     void checkEventLimit(const SourceLoc& loc) const;
 
+    /** A number per distinct string (an mma's IDESC name, its .kind): equal strings, equal
+     *  numbers, so events compare them without carrying text. */
+    int symbolId(const std::string& text);
+
     /** Peer CTA of a cta_group::2 pair (rank differs in bit 0, same cluster). */
     int peerCta(int cta) const;
     /** CTA with rank `rank` in `cta`'s cluster, or -1. */
@@ -168,6 +172,7 @@ private:
     int instance_ = 0; ///< instructions run so far by the current thread, over all paths
     int ctaGroup_ = 0;
     SourceLoc ctaGroupLoc_;
+    std::map<std::string, int> symbols_;
 };
 
 // Instruction families (decoded by ptx::decode); each returns false when `insn` is not theirs.

@@ -85,8 +85,8 @@ void lowerMma(Lowerer& l, const ptx::Tcgen05Mma& m) {
     bool enableKnown = enable->op == Value::Op::Const;
     bool accumulate = !enableKnown || enable->constant != 0;
     ir::Event& e = tcIssue(l, group, {Tag::TC_ASYNC, Tag::MMA});
-    e.idesc = idesc.name;
-    e.kind = m.kind;
+    e.idesc = l.symbolId("idesc " + idesc.name);
+    e.mmaKind = l.symbolId("kind " + m.kind);
     e.accumulator = d.location;
     int id = e.id;
     for (int cta : pairCtas(l, group)) {
@@ -111,7 +111,6 @@ void lowerCp(Lowerer& l, const ptx::Tcgen05Cp& c) {
     Address s = l.address(l.operand(1), ir::Space::Shared);
     ir::Event& e = tcIssue(l, group, {Tag::TC_ASYNC, Tag::CP});
     if (c.shape == ptx::CpShape::S4x256b) e.tags.insert(Tag::CP_4x256b);
-    e.shape = std::string(ptx::cpShape(c.shape).name);
     int id = e.id;
     int rs = readAt(l, id, s, "read " + l.operand(1).name);
     for (int cta : pairCtas(l, group))

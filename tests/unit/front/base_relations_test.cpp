@@ -68,8 +68,8 @@ exists (g1 == 0)
 TEST_CASE("po orders issue-level events only; ae links an issue to its own events",
           "[base-relations]") {
     auto p = lowerText(kBulkGroups);
-    auto po = ir::staticRelation(p, "po");
-    auto ae = ir::staticRelation(p, "ae");
+    auto po = ir::staticRelation(p, ir::Rel::Po);
+    auto ae = ir::staticRelation(p, ir::Rel::Ae);
     auto copies = eventsOf(p, kCopy);
     REQUIRE(copies.size() == 2);
     int copy1 = copies[0], copy2 = copies[1];
@@ -85,8 +85,8 @@ TEST_CASE("po orders issue-level events only; ae links an issue to its own event
 
 TEST_CASE("iico: inside one copy, its read before its write", "[base-relations]") {
     auto p = lowerText(kBulkGroups);
-    auto iico = ir::staticRelation(p, "iico");
-    auto ae = ir::staticRelation(p, "ae");
+    auto iico = ir::staticRelation(p, ir::Rel::Iico);
+    auto ae = ir::staticRelation(p, ir::Rel::Ae);
     int copy1 = eventsOf(p, kCopy).at(0);
     REQUIRE(targetsOn(p, ae, copy1, "s1") == 1);
     REQUIRE(targetsOn(p, ae, copy1, "g1") == 1);
@@ -105,7 +105,7 @@ TEST_CASE("iico: inside one copy, its read before its write", "[base-relations]"
 
 TEST_CASE("bwait: wait_group N covers all but the N most recent groups", "[base-relations]") {
     auto p = lowerText(kBulkGroups);
-    auto bwait = ir::staticRelation(p, "bwait");
+    auto bwait = ir::staticRelation(p, ir::Rel::Bwait);
     std::vector<int> commits, waits;
     for (const auto& e : p.events) {
         if (e.has(Tag::BCOMMIT)) commits.push_back(e.id);
@@ -130,8 +130,8 @@ TEST_CASE("cta-shared and cluster-shared: the shared memory of a CTA and of its 
  ld.global.u32 r1, [g] | | ;
 exists (P0:r0 == 1)
 )");
-    auto cta = ir::staticRelation(p, "cta-shared");
-    auto cluster = ir::staticRelation(p, "cluster-shared");
+    auto cta = ir::staticRelation(p, ir::Rel::CtaShared);
+    auto cluster = ir::staticRelation(p, ir::Rel::ClusterShared);
     int f = eventOf(p, "fence.proxy.async.shared::cta");
     REQUIRE(targetsOn(p, cta, f, "a") == 2); // its initial write and the load
     REQUIRE(targetsOn(p, cta, f, "b") == 0); // another CTA's shared memory
@@ -149,7 +149,7 @@ TEST_CASE("sr and scopes: .cta includes the CTA, .gpu the GPU", "[base-relations
  st.relaxed.cta.u32 [x], 1 | ld.relaxed.gpu.u32 r0, [x] | ld.relaxed.cta.u32 r0, [x] ;
 exists (P1:r0 == 1)
 )");
-    auto sr = ir::staticRelation(p, "sr");
+    auto sr = ir::staticRelation(p, ir::Rel::Sr);
     int st = eventOf(p, "st.relaxed.cta.u32");
     int ldGpu = eventOf(p, "ld.relaxed.gpu.u32");
     int ldCta = eventOf(p, "ld.relaxed.cta.u32");
@@ -168,12 +168,12 @@ TEST_CASE("rmw pairs an atom's read with its write; syncbar pairs bar.sync acros
  bar.sync 0 | ;
 exists (x == 1)
 )");
-    auto rmw = ir::staticRelation(p, "rmw");
+    auto rmw = ir::staticRelation(p, ir::Rel::Rmw);
     REQUIRE(rmw.size() == 1);
     const ir::Event& r = p.events[static_cast<std::size_t>(rmw[0].first)];
     const ir::Event& w = p.events[static_cast<std::size_t>(rmw[0].second)];
     REQUIRE((r.has(Tag::R) && w.has(Tag::W) && r.location == w.location));
-    auto syncbar = ir::staticRelation(p, "syncbar");
+    auto syncbar = ir::staticRelation(p, ir::Rel::Syncbar);
     REQUIRE(syncbar.size() == 2); // each thread's arrival before the other's completion
     for (const auto& [a, b] : syncbar) {
         REQUIRE(p.events[static_cast<std::size_t>(a)].has(Tag::BAR_ARRIVE));
@@ -198,12 +198,12 @@ TEST_CASE("real-time order: po, ae and iico transitively reduced, with the same 
         return d;
     };
     ir::Pairs all;
-    for (const char* name : {"po", "ae", "iico"})
-        for (const auto& pair : ir::staticRelation(p, name))
+    for (ir::Rel rel : {ir::Rel::Po, ir::Rel::Ae, ir::Rel::Iico})
+        for (const auto& pair : ir::staticRelation(p, rel))
             all.push_back(pair);
     auto reduced = ir::realTimeOrder(p);
     REQUIRE(closure(reduced) == closure(all));
-    auto po = ir::staticRelation(p, "po");
+    auto po = ir::staticRelation(p, ir::Rel::Po);
     auto copies = eventsOf(p, kCopy);
     REQUIRE(related(po, copies[0], copies[1]));
     // A po pair with an issue-level event between them is implied, so left out.
@@ -224,7 +224,7 @@ TEST_CASE("ctrl: a branch's condition sources to every later event of its thread
  st.relaxed.gpu [z], 1 ;
 exists (z == 0)
 )");
-    auto ctrl = ir::staticRelation(p, "ctrl");
+    auto ctrl = ir::staticRelation(p, ir::Rel::Ctrl);
     int ldx = eventsOf(p, "ld.relaxed.gpu")[0];
     auto stores = eventsOf(p, "st.relaxed.gpu");
     REQUIRE(stores.size() == 2);
@@ -234,6 +234,6 @@ exists (z == 0)
     CHECK_FALSE(related(ctrl, ldy, stores[1])); // r1 decides no branch
     CHECK_FALSE(related(ctrl, ldx, ldy));       // before the branch
     // The store inside the branch happens only when r0 != 0: its guard is a dependency too.
-    CHECK(related(ir::staticRelation(p, "dep"), ldx, stores[0]));
-    CHECK_FALSE(related(ir::staticRelation(p, "dep"), ldx, stores[1]));
+    CHECK(related(ir::staticRelation(p, ir::Rel::Dep), ldx, stores[0]));
+    CHECK_FALSE(related(ir::staticRelation(p, ir::Rel::Dep), ldx, stores[1]));
 }

@@ -1,5 +1,7 @@
-// Typed tags: the enum and the Vocabulary.def names agree, and string lookups fail loudly.
+// Typed tags and relations: the enums and the Vocabulary.def names agree, lookups fail loudly.
+#include "ir/BaseRelations.hpp"
 #include "ir/Event.hpp"
+#include "ir/Rel.hpp"
 #include "ir/Tag.hpp"
 #include "ir/Vocabulary.hpp"
 
@@ -52,4 +54,33 @@ TEST_CASE("TagSet iterates in Vocabulary.def order whatever the insertion order"
     CHECK(std::vector<Tag>(b.begin(), b.end()) ==
           std::vector<Tag>{Tag::R, Tag::Weak, Tag::ASYNC, Tag::EXEC});
     CHECK(ir::TagSet{}.empty());
+}
+
+TEST_CASE("Typed relations: the enum and the Vocabulary.def names agree", "[vocabulary]") {
+    std::size_t relations = 0;
+    for (const auto& b : ir::baseVocabulary()) {
+        if (b.isSet) continue;
+        auto rel = ir::relByName(b.name);
+        REQUIRE(rel);
+        CHECK(static_cast<std::size_t>(*rel) == relations); // enum follows Vocabulary.def order
+        CHECK(ir::relName(*rel) == b.name);
+        CHECK(ir::isChoice(*rel) == b.choice);
+        ++relations;
+    }
+    CHECK(relations == ir::kRelCount);
+    CHECK(ir::relName(ir::Rel::MbObs) == "mb-obs");
+    CHECK_FALSE(ir::relByName("MB_MISUSE")); // a set, not a relation
+    CHECK_THROWS_WITH(ir::requireRel("mbobs"), Catch::Contains("not a base relation"));
+}
+
+TEST_CASE("Every program-determined relation is computed; choice relations are refused",
+          "[vocabulary]") {
+    ir::Program empty;
+    for (std::size_t i = 0; i < ir::kRelCount; ++i) {
+        auto rel = static_cast<ir::Rel>(i);
+        if (ir::isChoice(rel))
+            CHECK_THROWS_WITH(ir::staticRelation(empty, rel), Catch::Contains("not a program"));
+        else
+            CHECK(ir::staticRelation(empty, rel).empty());
+    }
 }
