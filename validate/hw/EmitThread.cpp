@@ -530,9 +530,9 @@ void ThreadEmitter::barrier(const Insn& in) {
         warps = static_cast<unsigned>(cta_.threads.size());
     unsigned count = 32 * warps * plan_.rows;
     if (plan_.tcMode) allLanes();
-    asmStmt(opcode(ptx::Barrier{true}) + " " + std::to_string(id) + ", " + std::to_string(count) +
-                ";",
-            {}, {});
+    ptx::Barrier sync;
+    sync.barrierSpelling = true; // barrier.sync: unlike bar.sync, not .aligned
+    asmStmt(opcode(sync) + " " + std::to_string(id) + ", " + std::to_string(count) + ";", {}, {});
 }
 
 void ThreadEmitter::arithmetic(const Insn& in) {
