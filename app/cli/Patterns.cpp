@@ -9,8 +9,8 @@
 #include "cli/Readings.hpp"
 #include "cli/Weakenings.hpp"
 #include "litmus/Parser.hpp"
-#include "ptx/Decode.hpp"
 #include "ptx/Mutation.hpp"
+#include "ptx/Program.hpp"
 #include "ptx/Sections.hpp"
 #include "report/Answer.hpp"
 #include "report/Expectations.hpp"
@@ -188,16 +188,19 @@ void printCode(std::ostream& out, const litmus::Test& t) {
     out << '\n';
 }
 
+/** The decoded instruction a mutation names (as instructionOf finds its text). */
+const ptx::CodeItem& itemOf(const ptx::Program& p, const ptx::Mutation& m) {
+    return p.threads.at(static_cast<std::size_t>(m.thread))
+        .code.at(static_cast<std::size_t>(m.index));
+}
+
 /** The PTX section of a test's instruction, linked to the PTX ISA text; empty when none. */
-std::string sectionText(const litmus::Instruction& inst) {
-    try {
-        ptx::Section s = ptx::sectionOf(ptx::decode(inst));
-        if (s.number.empty()) return {};
-        return "[" + s.number + "](https://docs.nvidia.com/cuda/parallel-thread-execution/#" +
-               s.anchor + ")";
-    } catch (const InputError&) {
-        return {};
-    }
+std::string sectionText(const ptx::CodeItem& item) {
+    if (!item.decoded) return {};
+    ptx::Section s = ptx::sectionOf(*item.decoded);
+    if (s.number.empty()) return {};
+    return "[" + s.number + "](https://docs.nvidia.com/cuda/parallel-thread-execution/#" +
+           s.anchor + ")";
 }
 
 void printFences(std::ostream& out, const TestRun& run) {
@@ -208,15 +211,17 @@ void printFences(std::ostream& out, const TestRun& run) {
         << " weakenings load-bearing.\n\n";
     out << "| thread | line | instruction | PTX | weakening | effect |\n";
     out << "|---|---|---|---|---|---|\n";
+    const ptx::Program decoded = ptx::decodeProgram(run.test);
     perInstruction(run.effects, [&](std::size_t i, std::size_t j) {
         const litmus::Instruction& inst = instructionOf(run.test, run.effects[i].mutation);
+        const ptx::CodeItem& item = itemOf(decoded, run.effects[i].mutation);
         for (std::size_t k = i; k < j; ++k) {
             const Effect& e = run.effects[k];
             bool first = k == i;
             out << "| " << (first ? "P" + std::to_string(e.mutation.thread) : "") << " | "
                 << (first ? std::to_string(inst.loc.line) : "") << " | "
                 << (first ? code(instructionText(inst)) : "") << " | "
-                << (first ? cell(sectionText(inst)) : "") << " | " << ptx::kindName(e.mutation.kind)
+                << (first ? cell(sectionText(item)) : "") << " | " << ptx::kindName(e.mutation.kind)
                 << " | " << cell(effectText(e, *run.base) + readingsText(e)) << " |\n";
         }
     });

@@ -1,7 +1,6 @@
 // Control flow: a thread's paths (labels, branches, guards), unrolled and merged where they meet.
 #include "ir/BaseRelations.hpp"
 #include "lower/Lowerer.hpp"
-#include "ptx/Decode.hpp"
 #include "ptx/Print.hpp"
 
 #include <fmt/format.h>
@@ -154,16 +153,15 @@ void sourcesOf(const ValuePtr& v, std::set<int>& out) {
  * iteration writes it (no state carried round), and it writes registers only before its
  * first branch out of the loop (what the last iteration leaves is what every one would).
  */
-bool spinEligible(const std::vector<litmus::Instruction>& code, std::size_t from, std::size_t to,
+bool spinEligible(const std::vector<ptx::CodeItem>& code, std::size_t from, std::size_t to,
                   const std::function<bool(const std::string&)>& isRegister,
                   const std::function<std::optional<std::size_t>(const std::string&)>& labelAt) {
-    std::vector<std::optional<ptx::Insn>> body;
     std::set<std::string> bodyWrites;
     for (std::size_t k = from; k <= to; ++k) {
-        body.push_back(code[k].label ? std::nullopt : std::optional(ptx::decode(code[k])));
-        if (body.back())
-            for (std::size_t i : destinations(*body.back()))
-                if (i < code[k].operands.size()) bodyWrites.insert(code[k].operands[i].name);
+        if (code[k].label) continue;
+        const ptx::Insn& insn = code[k].insn();
+        for (std::size_t i : destinations(insn))
+            if (i < insn.operands.size()) bodyWrites.insert(insn.operands[i].name);
     }
     std::set<std::string> written;
     bool exited = false;
@@ -172,30 +170,30 @@ bool spinEligible(const std::vector<litmus::Instruction>& code, std::size_t from
     };
     bool straight = true; // still in the part every iteration runs from its start
     for (std::size_t k = from; k <= to; ++k) {
-        const auto& inst = code[k];
-        const auto& insn = body[k - from];
-        if (!insn) {
+        const ptx::CodeItem& item = code[k];
+        const std::optional<ptx::Insn>& insn = item.decoded;
+        if (item.label) {
             straight = straight && k == from; // another path may join at a label
             continue;
         }
         bool memoryOnly = insn->family() == ptx::Family::Control ||
                           (insn->family() == ptx::Family::Generic && !insn->is<ptx::Barrier>());
         if (!memoryOnly || insn->is<ptx::Exit>()) return false;
-        if (inst.guard && carried(inst.guard->reg)) return false;
+        if (item.guard && carried(item.guard->reg)) return false;
         std::vector<std::size_t> dst = destinations(*insn);
-        for (std::size_t i = 0; i < inst.operands.size(); ++i) {
-            const auto& op = inst.operands[i];
+        for (std::size_t i = 0; i < insn->operands.size(); ++i) {
+            const auto& op = insn->operands[i];
             bool isDst = std::find(dst.begin(), dst.end(), i) != dst.end();
             if (!isDst && op.kind == litmus::Operand::Kind::Name && carried(op.name)) return false;
         }
         if (exited && !dst.empty()) return false;
         // Only a write every iteration makes before its reads sets a register afresh.
-        if (straight && !inst.guard)
+        if (straight && !item.guard)
             for (std::size_t i : dst)
-                if (i < inst.operands.size()) written.insert(inst.operands[i].name);
+                if (i < insn->operands.size()) written.insert(insn->operands[i].name);
         if (insn->is<ptx::Bra>() || insn->is<ptx::CompareBranch>()) {
             straight = false;
-            auto target = labelAt(inst.operands.back().name);
+            auto target = labelAt(insn->operands.back().name);
             if (target && *target < from) return false; // code outside the loop's lines
             if (target && *target > to) exited = true;
         }
@@ -204,15 +202,15 @@ bool spinEligible(const std::vector<litmus::Instruction>& code, std::size_t from
 }
 
 /** The instruction with its guard, for reports: `@!p bra LC00`. */
-std::string sourceText(const litmus::Instruction& inst, const ptx::Insn& insn) {
+std::string sourceText(const ptx::CodeItem& item) {
     std::string guard;
-    if (inst.guard)
-        guard = "@" + std::string(inst.guard->negated ? "!" : "") + inst.guard->reg + " ";
-    return guard + ptx::print(insn);
+    if (item.guard)
+        guard = "@" + std::string(item.guard->negated ? "!" : "") + item.guard->reg + " ";
+    return guard + ptx::print(item.insn());
 }
 
 /** Where label `name` stands in a thread's code. */
-std::optional<std::size_t> labelIndex(const std::vector<litmus::Instruction>& code,
+std::optional<std::size_t> labelIndex(const std::vector<ptx::CodeItem>& code,
                                       const std::string& name) {
     for (std::size_t k = 0; k < code.size(); ++k)
         if (code[k].label == name) return k;
@@ -221,15 +219,15 @@ std::optional<std::size_t> labelIndex(const std::vector<litmus::Instruction>& co
 
 } // namespace
 
-void Lowerer::checkConditional(const litmus::Instruction& inst, const ptx::Insn& insn) const {
+void Lowerer::checkConditional(const ptx::Insn& insn) const {
     if (!conditional()) return;
     bool generic = insn.family() == ptx::Family::Generic && !insn.is<ptx::Barrier>();
     if (generic || insn.family() == ptx::Family::Control) return;
-    fail(inst.loc,
+    fail(insn.loc,
          fmt::format("'{}' runs only on some paths here (the condition at {} depends on a value "
                      "read at run time); under such branches ptxmc supports loads, stores, "
                      "atomics, fences and register operations (litmus/README.md, Control flow)",
-                     inst.opcode, path_.conditionLoc.str()));
+                     insn.opcode, path_.conditionLoc.str()));
 }
 
 namespace {
@@ -266,10 +264,11 @@ ValuePtr compare(ptx::CmpOp cmp, bool isSigned, const ValuePtr& a, const ValuePt
 
 void Lowerer::step(std::size_t pc, std::vector<std::pair<std::size_t, ValuePtr>>& jumps,
                    bool& fallsThrough) {
-    const litmus::Instruction& inst = thread_->code[pc];
+    const ptx::CodeItem& inst = thread_->code[pc];
     fallsThrough = true;
     if (inst.label) return;
-    ptx::Insn insn = ptx::decode(inst, [&](int group) { noteCtaGroup(group, inst.loc); });
+    const ptx::Insn& insn = inst.insn();
+    if (inst.ctaGroup) noteCtaGroup(*inst.ctaGroup, inst.loc);
     auto label = [&](std::size_t i) -> std::size_t {
         const litmus::Operand& op = operand(i);
         if (op.kind != litmus::Operand::Kind::Name) fail(op.loc, "expected a label");
@@ -313,12 +312,12 @@ void Lowerer::step(std::size_t pc, std::vector<std::pair<std::size_t, ValuePtr>>
         jumps.emplace_back(thread_->code.size(), Value::makeConst(1));
         fallsThrough = false;
     } else {
-        checkConditional(inst, insn);
+        checkConditional(insn);
         ++instance_;
         if (lowerTcgen05(*this, insn) || lowerMbarrier(*this, insn) || lowerBulk(*this, insn) ||
             lowerGeneric(*this, insn))
             return;
-        fail(inst.loc, "unknown instruction '" + inst.opcode + "'");
+        fail(inst.loc, "unknown instruction '" + insn.opcode + "'");
     }
 }
 
@@ -332,14 +331,12 @@ void Lowerer::lowerThread(std::size_t index) {
             fail(inst.loc,
                  "label '" + *inst.label + "' defined twice in P" + std::to_string(thread_->id));
     // Every instruction is checked, also those no path reaches (a constant branch skips them).
-    std::vector<std::optional<ptx::Insn>> decoded;
-    for (const auto& inst : code) {
-        decoded.push_back(inst.label ? std::nullopt : std::optional(ptx::decode(inst)));
-        if (inst.label) continue;
-        const ptx::Insn& insn = *decoded.back();
+    for (const auto& item : code) {
+        if (item.label) continue;
+        const ptx::Insn& insn = item.insn(); // a malformed instruction is reported here
         bool branches = insn.is<ptx::Bra>() || insn.is<ptx::CompareBranch>();
-        if (branches && !inst.operands.empty()) {
-            const litmus::Operand& target = inst.operands.back();
+        if (branches && !insn.operands.empty()) {
+            const litmus::Operand& target = insn.operands.back();
             if (target.kind == litmus::Operand::Kind::Name && !labels.count(target.name))
                 fail(target.loc,
                      "no label '" + target.name + "' in P" + std::to_string(thread_->id));
@@ -375,13 +372,13 @@ void Lowerer::lowerThread(std::size_t index) {
         path_.arrivals.clear();
         path_.enteredAt[at.pc] = threadInfo().events.size();
         path_.guardAt[at.pc] = path_.guard;
-        const litmus::Instruction& inst = code[at.pc];
-        inst_ = &inst;
+        const ptx::CodeItem& inst = code[at.pc];
+        inst_ = inst.decoded ? &*inst.decoded : nullptr;
         instIndex_ = static_cast<int>(at.pc);
         // A guard `@p` is a branch around the instruction: skipped when p is 0.
         PathState skipped;
         bool skips = false;
-        bool branch = decoded[at.pc] && decoded[at.pc]->is<ptx::Bra>();
+        bool branch = inst.decoded && inst.decoded->is<ptx::Bra>();
         if (inst.guard && !branch) {
             auto it = registers_.find(inst.guard->reg);
             if (it == registers_.end())
@@ -410,12 +407,13 @@ void Lowerer::lowerThread(std::size_t index) {
         // `L: mbarrier.try_wait p, [mb], ph; @!p bra L` is how kernels wait: one blocking wait.
         if (!inst.label && at.pc + 1 < code.size() && at.pc > 0 && code[at.pc - 1].label) {
             const auto& next = code[at.pc + 1];
-            const auto& nextInsn = decoded[at.pc + 1];
-            bool waits = decoded[at.pc]->is<ptx::MbarrierWait>();
-            bool retries = nextInsn && nextInsn->is<ptx::Bra>() && next.operands.size() == 1 &&
-                           next.operands[0].name == *code[at.pc - 1].label;
+            const auto& nextInsn = next.decoded;
+            const ptx::Insn& insn = inst.insn();
+            bool waits = insn.is<ptx::MbarrierWait>();
+            bool retries = nextInsn && nextInsn->is<ptx::Bra>() && nextInsn->operands.size() == 1 &&
+                           nextInsn->operands[0].name == *code[at.pc - 1].label;
             if (waits && retries && !inst.guard && next.guard && next.guard->negated &&
-                !inst.operands.empty() && next.guard->reg == inst.operands[0].name) {
+                !insn.operands.empty() && next.guard->reg == insn.operands[0].name) {
                 spinWait_ = true;
                 step(at.pc, jumps, fallsThrough);
                 spinWait_ = false;
@@ -461,7 +459,7 @@ void Lowerer::lowerThread(std::size_t index) {
                     cut.position = static_cast<int>(threadInfo().events.size());
                     cut.guard = taken.guard;
                     cut.loc = inst.loc;
-                    cut.text = sourceText(inst, *decoded[at.pc]);
+                    cut.text = sourceText(inst);
                     program_.cuts.push_back(std::move(cut));
                     continue;
                 }

@@ -2,7 +2,6 @@
 #include "lower/Lowerer.hpp"
 
 #include "ir/Gates.hpp"
-#include "ptx/Decode.hpp"
 
 #include <algorithm>
 #include <fmt/format.h>
@@ -22,7 +21,7 @@ namespace {
  * another GPU gets that GPU's CTA a fresh number, unless it declares memory that names CTAs
  * by number (shared, tmem, mbarrier), where the number would be ambiguous.
  */
-std::optional<litmus::Test> withDistinctCtas(const litmus::Test& test) {
+std::optional<ptx::Program> withDistinctCtas(const ptx::Program& test) {
     std::map<int, int> gpuOfCta;
     bool reused = false;
     for (const auto& t : test.threads) {
@@ -32,7 +31,7 @@ std::optional<litmus::Test> withDistinctCtas(const litmus::Test& test) {
     if (!reused) return std::nullopt;
     for (const auto& d : test.locations)
         if (!d.ctas.empty()) return std::nullopt; // the check reports the clash at the header
-    litmus::Test out = test;
+    ptx::Program out = test;
     std::map<std::pair<int, int>, int> fresh; // (gpu, cta) -> number
     int next = 0;
     for (const auto& t : test.threads)
@@ -47,12 +46,16 @@ std::optional<litmus::Test> withDistinctCtas(const litmus::Test& test) {
 
 } // namespace
 
-ir::Program lowerTest(const litmus::Test& test, const LowerOptions& options) {
-    if (auto renumbered = withDistinctCtas(test)) return Lowerer(*renumbered, options).run();
-    return Lowerer(test, options).run();
+ir::Program lowerProgram(const ptx::Program& program, const LowerOptions& options) {
+    if (auto renumbered = withDistinctCtas(program)) return Lowerer(*renumbered, options).run();
+    return Lowerer(program, options).run();
 }
 
-Lowerer::Lowerer(const litmus::Test& test, const LowerOptions& options)
+ir::Program lowerTest(const litmus::Test& test, const LowerOptions& options) {
+    return lowerProgram(ptx::decodeProgram(test), options);
+}
+
+Lowerer::Lowerer(const ptx::Program& test, const LowerOptions& options)
     : test_(test), options_(options) {
     program_.name = test.name;
     program_.file = test.file;
@@ -244,14 +247,10 @@ void Lowerer::declareImplicitLocations() {
     for (const auto& r : test_.registers)
         registers.insert(r.reg);
     for (const auto& t : test_.threads)
-        for (const auto& inst : t.code) {
-            if (inst.label) continue;
-            std::optional<ptx::Insn> insn;
-            try {
-                insn = ptx::decode(inst);
-            } catch (const InputError&) {
-                continue; // lowering reports it where it stands
-            }
+        for (const auto& item : t.code) {
+            if (!item.decoded) continue; // a label, or an error lowering reports where it stands
+            const ptx::Insn* insn = &*item.decoded;
+            const auto& inst = *insn;
             std::optional<std::size_t> at;
             if (insn->is<ptx::Ld>() || (insn->is<ptx::Atom>() && insn->as<ptx::Atom>()->returns()))
                 at = 1;
@@ -273,7 +272,7 @@ void Lowerer::declareImplicitLocations() {
 void Lowerer::declareRegisters() {
     for (const auto& r : test_.registers) {
         bool known = std::any_of(test_.threads.begin(), test_.threads.end(),
-                                 [&](const litmus::Thread& t) { return t.id == r.thread; });
+                                 [&](const ptx::Thread& t) { return t.id == r.thread; });
         if (!known)
             fail(r.loc, "register init for P" + std::to_string(r.thread) +
                             ", which is not a thread of this test");

@@ -1,10 +1,11 @@
-// Turns a parsed litmus test into events: the only place instruction semantics live.
+// Turns a decoded program into events: the only place instruction semantics live.
 #pragma once
 
 #include "ir/Program.hpp"
 #include "ir/ValueSemantics.hpp"
 #include "litmus/Ast.hpp"
 #include "ptx/Insn.hpp"
+#include "ptx/Program.hpp"
 
 #include <deque>
 #include <map>
@@ -26,7 +27,9 @@ struct LowerOptions {
 /** Backward branches with constant conditions are followed at most this often (then an error). */
 inline constexpr int kMaxConstantIterations = 4096;
 
-/** Lowers a whole test. Throws InputError for malformed or unsupported programs. */
+/** Lowers a whole program. Throws InputError for malformed or unsupported programs. */
+ir::Program lowerProgram(const ptx::Program& program, const LowerOptions& options = {});
+/** decodeProgram, then lowerProgram. */
 ir::Program lowerTest(const litmus::Test& test, const LowerOptions& options = {});
 
 /** A location instance an operand resolved to. */
@@ -76,12 +79,13 @@ struct PathState {
 
 class Lowerer {
 public:
-    explicit Lowerer(const litmus::Test& test, const LowerOptions& options = {});
+    explicit Lowerer(const ptx::Program& test, const LowerOptions& options = {});
     ir::Program run();
 
     // --- used by the instruction families ---
-    const litmus::Thread& thread() const { return *thread_; }
-    const litmus::Instruction& inst() const { return *inst_; }
+    const ptx::Thread& thread() const { return *thread_; }
+    /** The instruction being lowered (its operands, opcode text for messages, location). */
+    const ptx::Insn& inst() const { return *inst_; }
     ir::ThreadInfo& threadInfo() { return program_.threads[threadIndex_]; }
     ir::Program& program() { return program_; }
 
@@ -146,7 +150,7 @@ private:
     /** Runs instruction `pc` on path_; the successors go to `next` (pc, taken backward). */
     void step(std::size_t pc, std::vector<std::pair<std::size_t, ir::ValuePtr>>& jumps,
               bool& fallsThrough);
-    void checkConditional(const litmus::Instruction& inst, const ptx::Insn& insn) const;
+    void checkConditional(const ptx::Insn& insn) const;
     void computeStaticDeadlocks();
     void resolveCondition();
     int vaddrFor(const std::string& name, int cta, int row);
@@ -154,10 +158,10 @@ private:
     /** The declaration that owns the memory `d` names: `d` itself, or what its aliases name. */
     const litmus::LocationDecl* rootOf(const litmus::LocationDecl* d) const;
 
-    const litmus::Test& test_;
+    const ptx::Program& test_;
     ir::Program program_;
-    const litmus::Thread* thread_ = nullptr;
-    const litmus::Instruction* inst_ = nullptr;
+    const ptx::Thread* thread_ = nullptr;
+    const ptx::Insn* inst_ = nullptr;
     std::size_t threadIndex_ = 0;
     int instIndex_ = 0;
     std::map<std::string, const litmus::LocationDecl*> decls_;
@@ -175,7 +179,8 @@ private:
     std::map<std::string, int> symbols_;
 };
 
-// Instruction families (decoded by ptx::decode); each returns false when `insn` is not theirs.
+// Instruction families (decoded by ptx::decodeProgram); each returns false when `insn` is not
+// theirs.
 bool lowerGeneric(Lowerer& l, const ptx::Insn& insn);
 bool lowerMbarrier(Lowerer& l, const ptx::Insn& insn);
 bool lowerBulk(Lowerer& l, const ptx::Insn& insn);

@@ -131,7 +131,11 @@ std::vector<Kind> weakeningsOf(const Insn& i, bool unusedResult) {
     return out;
 }
 
-/** The decoded instruction, or nothing for a label or text the checker will reject anyway. */
+/**
+ * The decoded instruction, or nothing for a label or text the checker will reject anyway.
+ * Mutations rewrite litmus source on purpose (a mutant is printed and read back as a litmus
+ * file, and generated for hardware from that text), so they decode the cell they rewrite.
+ */
 std::optional<Insn> tryDecode(const litmus::Instruction& inst) {
     if (inst.label) return std::nullopt;
     try {
@@ -245,16 +249,18 @@ litmus::Test applyMutation(const litmus::Test& test, const Mutation& m) {
     auto index = static_cast<std::size_t>(m.index);
     litmus::Instruction& inst = t->code[index];
     where = inst.loc;
-    auto kinds = weakenings(test, *t, index);
+    const std::optional<Insn> decoded = tryDecode(inst);
+    auto kinds =
+        decoded ? weakeningsOf(*decoded, resultUnused(test, *t, index)) : std::vector<Kind>{};
     if (std::find(kinds.begin(), kinds.end(), m.kind) == kinds.end())
         fail("'" + inst.opcode + "' cannot be weakened by " + kindName(m.kind) +
              " (its weakenings: " + kindList(kinds) + ")");
-    if (m.kind == Kind::Drop && decode(inst).is<Barrier>()) {
+    if (m.kind == Kind::Drop && decoded->is<Barrier>()) {
         dropBarrierInstance(out, *t, index);
     } else if (m.kind == Kind::Drop) {
         t->code.erase(t->code.begin() + m.index);
     } else {
-        Insn i = decode(inst);
+        Insn i = *decoded;
         weaken(i, m.kind);
         writeBack(i, inst);
     }

@@ -14,6 +14,10 @@ namespace {
 
 using Kind = Strengthening::Kind;
 
+/**
+ * Strengthenings rewrite litmus source on purpose (the strengthened test is printed as a litmus
+ * file), so they decode the cells they rewrite; nothing for a label or malformed text.
+ */
 std::optional<Insn> decoded(const litmus::Instruction& inst) {
     if (inst.label) return std::nullopt;
     try {
@@ -155,7 +159,7 @@ litmus::Test applyStrengthening(const litmus::Test& test, const Strengthening& s
     auto index = static_cast<std::size_t>(s.index);
     if (s.kind == Kind::Acquire || s.kind == Kind::Release) {
         litmus::Instruction& inst = t->code[index];
-        writeBack(strengthened(decode(inst), s.kind), inst);
+        writeBack(strengthened(decode(inst), s.kind), inst); // the decoder's error if malformed
         return out;
     }
     litmus::Instruction fence;

@@ -1,7 +1,6 @@
 // The three texts herd7 digests for `Hash=`, printed canonically, and their MD5.
 #include "ptx/TestHash.hpp"
 
-#include "ptx/Decode.hpp"
 #include "ptx/Print.hpp"
 #include "support/Md5.hpp"
 #include "support/SourceLoc.hpp"
@@ -30,7 +29,7 @@ std::string spaceName(litmus::LocationDecl::Space s) {
 }
 
 /** "0:r1=5; ...; x=0; shared a=1; t[1]=2", registers first (herd's location order). */
-std::string initText(const litmus::Test& t) {
+std::string initText(const Program& t) {
     std::vector<std::pair<std::pair<int, std::string>, std::string>> regs;
     for (const auto& r : t.registers)
         regs.push_back({{r.thread, r.reg}, std::to_string(r.value)});
@@ -65,28 +64,25 @@ std::string initText(const litmus::Test& t) {
     return out;
 }
 
-/** One instruction as ptxmc prints it; a label or branch target renamed by `labels`. */
-std::string instructionText(const litmus::Instruction& inst,
+/**
+ * One instruction as ptxmc prints it; a label or branch target renamed by `labels`. A malformed
+ * instruction (which no check accepts) stands as its decoding error.
+ */
+std::string instructionText(const CodeItem& inst,
                             const std::map<std::string, std::string>& labels) {
     if (inst.label) return labels.at(*inst.label) + ":";
-    litmus::Instruction renamed = inst;
+    if (!inst.decoded) return "error: " + inst.error->message();
+    Insn renamed = *inst.decoded;
     for (auto& o : renamed.operands)
         if (o.kind == litmus::Operand::Kind::Name && labels.count(o.name))
             o.name = labels.at(o.name);
-    std::string text;
-    try {
-        text = print(decode(renamed));
-    } catch (const InputError&) {
-        text = renamed.opcode;
-        for (std::size_t i = 0; i < renamed.operands.size(); ++i)
-            text += (i ? ", " : " ") + printOperand(renamed.operands[i]);
-    }
+    std::string text = print(renamed);
     if (inst.guard) text = (inst.guard->negated ? "@!" : "@") + inst.guard->reg + " " + text;
     return text;
 }
 
 /** Each thread's code, one instruction per line, labels renamed L00, L01, ... */
-std::string codeText(const litmus::Test& t) {
+std::string codeText(const Program& t) {
     std::map<std::string, std::string> labels;
     for (const auto& th : t.threads)
         for (const auto& inst : th.code)
@@ -120,7 +116,7 @@ void refsOf(const litmus::Prop& p, std::set<std::string>& out) {
         refsOf(*a, out);
 }
 
-std::string observedText(const litmus::Test& t) {
+std::string observedText(const Program& t) {
     std::set<std::string> names;
     if (t.condition && t.condition->prop) refsOf(*t.condition->prop, names);
     litmus::Prop locations;
@@ -137,8 +133,13 @@ std::string observedText(const litmus::Test& t) {
 
 } // namespace
 
+std::string testHash(const Program& program) {
+    return md5Hex(md5Raw(initText(program)) + md5Raw(codeText(program)) +
+                  md5Raw(observedText(program)));
+}
+
 std::string testHash(const litmus::Test& test) {
-    return md5Hex(md5Raw(initText(test)) + md5Raw(codeText(test)) + md5Raw(observedText(test)));
+    return testHash(decodeProgram(test));
 }
 
 } // namespace ptxmc::ptx

@@ -2,6 +2,7 @@
 #pragma once
 
 #include "litmus/Ast.hpp"
+#include "ptx/Program.hpp"
 
 #include <string>
 
@@ -14,6 +15,8 @@ namespace ptxmc::ptx {
  * tests (up to spacing, label names and declaration order) get equal hashes; a hash equals
  * herd7's only where herd7 prints the same text.
  */
+std::string testHash(const Program& program);
+/** decodeProgram, then the above. */
 std::string testHash(const litmus::Test& test);
 
 } // namespace ptxmc::ptx

@@ -85,7 +85,7 @@ const char* quantifierText(litmus::Condition::Quantifier q) {
 
 class FileWriter {
 public:
-    FileWriter(const litmus::Test& test, const ir::Program& program, const Plan& plan,
+    FileWriter(const ptx::Program& test, const ir::Program& program, const Plan& plan,
                const Origin& origin, const std::string& name)
         : test_(test), program_(program), plan_(plan), origin_(origin), name_(name),
           obs_(observedRefs(test, plan)) {}
@@ -167,7 +167,7 @@ private:
                   "u; w += 4) litmus::sharedStore(a + w, 0u);");
                 l("        }");
             } else if (loc.space == Space::Mbarrier && loc.mbCount > 0) {
-                l("        asm volatile(\"mbarrier.init.shared::cta.b64 [%0], " +
+                l("        asm volatile(\"" + opcode(mbarrierInit()) + " [%0], " +
                   std::to_string(loc.mbCount) + ";\" :: \"r\"(" + sharedSlotAddr(loc, "i") +
                   ") : \"memory\");");
             } else if (loc.space == Space::Mbarrier) {
@@ -185,19 +185,23 @@ private:
         }
         if (plan_.tcMode) {
             l("    if (threadIdx.x < " + std::to_string(plan_.nMax) + "u)");
-            l("        asm volatile(\"mbarrier.init.shared::cta.b64 [%0], 1;\" :: \"r\"(smem + " +
+            l("        asm volatile(\"" + opcode(mbarrierInit()) + " [%0], 1;\" :: \"r\"(smem + " +
               std::to_string(plan_.harnessOffset + 16) + "u + 8u * threadIdx.x) : \"memory\");");
         }
         // Make the initial values visible to the async proxy (bulk copies, tcgen05 reads).
-        l("    asm volatile(\"fence.proxy.async.shared::cta;\" ::: \"memory\");");
+        l("    asm volatile(\"" +
+          opcode(ptx::ProxyFence{ptx::ProxyKind::Async, ptx::Space::SharedCta}) +
+          ";\" ::: \"memory\");");
         if (plan_.clusterSize > 1)
-            l("    asm volatile(\"fence.mbarrier_init.release.cluster;\" ::: \"memory\");");
+            l("    asm volatile(\"" +
+              opcode(ptx::Fence{ptx::Sem::None, ptx::Scope::Cluster, true}) +
+              ";\" ::: \"memory\");");
     }
 
     void tcFenceSync() {
-        l("    asm volatile(\"tcgen05.fence::before_thread_sync;\" ::: \"memory\");");
+        l("    asm volatile(\"" + opcode(ptx::Tcgen05Fence{true}) + ";\" ::: \"memory\");");
         l("    " + sync());
-        l("    asm volatile(\"tcgen05.fence::after_thread_sync;\" ::: \"memory\");");
+        l("    asm volatile(\"" + opcode(ptx::Tcgen05Fence{false}) + ";\" ::: \"memory\");");
     }
 
     unsigned cellColumn(const LocPlan& loc, int cta) const {
@@ -205,7 +209,6 @@ private:
     }
 
     void initTmem() {
-        std::string group = std::to_string(plan_.ctaGroup);
         l("    const unsigned tbase = litmus::sharedLoad(smem + " +
           std::to_string(plan_.harnessOffset) + "u);");
         l("    if (warp == 0 && cta >= 0) {");
@@ -223,14 +226,13 @@ private:
             l("                const unsigned col = " + std::to_string(loc.column) + "u + c;");
             l("                const unsigned v = (col == cell && lane < " +
               std::to_string(loc.rows) + "u) ? rows[lane] : 0u;");
-            l("                asm volatile(\"tcgen05.st.sync.aligned.32x32b.x1.b32 [%0], {%1};\" "
-              ":: \"r\"(tbase + col), \"r\"(v) : \"memory\");");
+            l("                asm volatile(\"" + opcode(ptx::Tcgen05St{laneColumn()}) +
+              " [%0], {%1};\" :: \"r\"(tbase + col), \"r\"(v) : \"memory\");");
             l("            }");
             l("        }");
         }
-        l("        asm volatile(\"tcgen05.wait::st.sync.aligned;\" ::: \"memory\");");
+        l("        asm volatile(\"" + opcode(ptx::Tcgen05Wait{false}) + ";\" ::: \"memory\");");
         l("    }");
-        (void)group;
     }
 
     void kernel() {
@@ -274,16 +276,15 @@ private:
         l("    const unsigned warpKey = blockIdx.x * kWarps + warp;");
         l("    (void)lane; (void)inst; (void)warpKey; (void)rank;");
         bool tmem = plan_.tcMode && plan_.tmemCols > 0;
-        std::string group = std::to_string(plan_.ctaGroup);
         if (tmem) {
             if (plan_.ctaGroup == 2)
                 l("    " + sync() + " // both CTAs of a pair allocate together");
             l("    if (warp == 0) {");
-            l("        asm volatile(\"tcgen05.alloc.cta_group::" + group +
-              ".sync.aligned.shared::cta.b32 [%0], " + std::to_string(plan_.tmemCols) +
-              ";\" :: \"r\"(smem + " + std::to_string(plan_.harnessOffset) + "u) : \"memory\");");
-            l("        asm volatile(\"tcgen05.relinquish_alloc_permit.cta_group::" + group +
-              ".sync.aligned;\" ::: \"memory\");");
+            l("        asm volatile(\"" + opcode(ptx::Tcgen05Alloc{false, plan_.ctaGroup, true}) +
+              " [%0], " + std::to_string(plan_.tmemCols) + ";\" :: \"r\"(smem + " +
+              std::to_string(plan_.harnessOffset) + "u) : \"memory\");");
+            l("        asm volatile(\"" + opcode(ptx::Tcgen05Relinquish{plan_.ctaGroup}) +
+              ";\" ::: \"memory\");");
             l("    }");
         }
         initShared();
@@ -325,12 +326,11 @@ private:
             l("    " + sync());
         dump(tmem);
         if (tmem) {
-            l("    asm volatile(\"tcgen05.fence::before_thread_sync;\" ::: \"memory\");");
+            l("    asm volatile(\"" + opcode(ptx::Tcgen05Fence{true}) + ";\" ::: \"memory\");");
             l("    " + sync());
             l("    if (warp == 0)");
-            l("        asm volatile(\"tcgen05.dealloc.cta_group::" + group +
-              ".sync.aligned.b32 %0, " + std::to_string(plan_.tmemCols) +
-              ";\" :: \"r\"(tbase) : \"memory\");");
+            l("        asm volatile(\"" + opcode(ptx::Tcgen05Alloc{true, plan_.ctaGroup, false}) +
+              " %0, " + std::to_string(plan_.tmemCols) + ";\" :: \"r\"(tbase) : \"memory\");");
         } else if (plan_.clusterSize > 1) {
             l("    " + sync() + " // no CTA leaves while its cluster may still reach it");
         }
@@ -340,10 +340,8 @@ private:
 
     bool hasMbarrierCopies() const {
         for (const auto& t : test_.threads)
-            for (const auto& i : t.code) {
-                ptx::Insn in = ptx::decode(i);
-                if (auto* c = in.as<ptx::BulkCopy>(); c && c->viaMbarrier) return true;
-            }
+            for (const auto& i : t.code)
+                if (auto* c = i.insn().as<ptx::BulkCopy>(); c && c->viaMbarrier) return true;
         return false;
     }
 
@@ -370,10 +368,11 @@ private:
             } else if (o.loc->space == Space::Tmem && tmem) {
                 l("    if (cta == " + std::to_string(o.cta) + " && warp == 0) {");
                 l("        unsigned v;");
-                l("        asm volatile(\"tcgen05.ld.sync.aligned.32x32b.x1.b32 {%0}, [%1];\" : "
-                  "\"=r\"(v) : \"r\"(tbase + " +
+                l("        asm volatile(\"" + opcode(ptx::Tcgen05Ld{laneColumn()}) +
+                  " {%0}, [%1];\" : \"=r\"(v) : \"r\"(tbase + " +
                   std::to_string(cellColumn(*o.loc, o.cta)) + "u) : \"memory\");");
-                l("        asm volatile(\"tcgen05.wait::ld.sync.aligned;\" ::: \"memory\");");
+                l("        asm volatile(\"" + opcode(ptx::Tcgen05Wait{true}) +
+                  ";\" ::: \"memory\");");
                 l("        if (lane == " + std::to_string(o.row) + "u) p.out[team * kOut + " + idx +
                   "u] = " + decodeExpr("v", *o.loc) + ";");
                 l("    }");
@@ -480,7 +479,7 @@ private:
         l("} // namespace " + id);
     }
 
-    const litmus::Test& test_;
+    const ptx::Program& test_;
     const ir::Program& program_;
     const Plan& plan_;
     const Origin& origin_;
@@ -492,7 +491,11 @@ private:
 } // namespace
 
 Generated generateCuda(const litmus::Test& test, const Origin& origin, bool compileOnly) {
-    ir::Program program = lower::lowerTest(test);
+    return generateCuda(ptx::decodeProgram(test), origin, compileOnly);
+}
+
+Generated generateCuda(const ptx::Program& test, const Origin& origin, bool compileOnly) {
+    ir::Program program = lower::lowerProgram(test);
     Plan plan = makePlan(test, program, compileOnly);
     Generated g;
     g.name = test.name; // a mutant's (applyMutation) already ends in ~MUTATION

@@ -1,8 +1,10 @@
-// Litmus test -> one CUDA C++ file: the test kernel, the histogram kernel and the runner's entry.
+// Decoded litmus test -> one CUDA C++ file: the test kernel, the histogram kernel and the runner's
+// entry.
 #pragma once
 
 #include "hw/Plan.hpp"
 #include "litmus/Ast.hpp"
+#include "ptx/Program.hpp"
 
 #include <string>
 
@@ -30,6 +32,8 @@ struct Origin {
  * emits what it can anyway (Generated::notFaithful says what is off): such a kernel is
  * ptxas-checked and never run.
  */
+Generated generateCuda(const ptx::Program& test, const Origin& origin, bool compileOnly = false);
+/** decodeProgram, then the above. */
 Generated generateCuda(const litmus::Test& test, const Origin& origin, bool compileOnly = false);
 
 /** The identifier the generator derives from a name: readable, and unique by a hash suffix. */

@@ -3,8 +3,8 @@
 #pragma once
 
 #include "hw/Plan.hpp"
-#include "ptx/Decode.hpp"
 #include "ptx/Print.hpp"
+#include "ptx/Program.hpp"
 #include "ptx/Tables.hpp"
 
 #include <map>
@@ -15,21 +15,34 @@
 
 namespace ptxmc::validate {
 
-/** The emitter switches on the decoded instruction (lowering has already accepted it). */
+/** The emitter visits the decoded instruction (lowering has already accepted it). */
 using Insn = ptx::Insn;
+
+/** The text of an instruction the harness writes itself, as the decoder spells it. */
+inline std::string opcode(const ptx::Op& op) {
+    return ptx::printOpcode(op);
+}
+/** tcgen05.ld/st of one 32-bit column, a lane's row each: the decoder's default format. */
+inline ptx::LdStFormat laneColumn() {
+    return ptx::LdStFormat{};
+}
+/** mbarrier.init.shared::cta.b64 */
+inline ptx::MbarrierInit mbarrierInit() {
+    return ptx::MbarrierInit{{ptx::Space::SharedCta, true}, false};
+}
 
 /** A reference of the final condition, resolved to what the device records. */
 struct ObsRef {
     std::string name;
     bool isRegister = false;
-    int thread = -1; ///< register: index into Test::threads
+    int thread = -1; ///< register: index into Program::threads
     std::string reg;
     const LocPlan* loc = nullptr; ///< location
     int cta = -1, row = 0;
 };
 
 /** The observed references in ptxmc's order (condition first, then `locations`). */
-std::vector<ObsRef> observedRefs(const litmus::Test& test, const Plan& plan);
+std::vector<ObsRef> observedRefs(const ptx::Program& test, const Plan& plan);
 
 /** C++ text of a 32-bit constant. */
 std::string hex(std::uint32_t v);
@@ -42,7 +55,7 @@ std::string ident(const std::string& name);
 
 class ThreadEmitter {
 public:
-    ThreadEmitter(const Plan& plan, const litmus::Test& test, std::size_t threadIndex,
+    ThreadEmitter(const Plan& plan, const ptx::Program& test, std::size_t threadIndex,
                   const std::vector<ObsRef>& observed);
     /** The statements of this thread's case block (addresses, timing, body, epilogue). */
     std::string emit();
@@ -60,17 +73,24 @@ private:
         std::vector<std::pair<std::string, int>> regs; ///< register, lane holding its row
     };
 
-    void instruction(const litmus::Instruction& inst);
-    void generic(const Insn& in);
+    void instruction(const ptx::CodeItem& item);
+    /** One handler per alternative of ptx::Op: a new instruction must be named here. */
+    void dispatch(const Insn& in);
+    [[noreturn]] void noMapping(const Insn& in) const;
     void memoryAccess(const Insn& in, const std::string& kind);
     void atomic(const Insn& in, bool returns);
     void fence(const Insn& in);
     void barrier(const Insn& in);
     void arithmetic(const Insn& in);
-    void mbarrier(const Insn& in);
+    void mbarrierInitialise(const Insn& in, const ptx::MbarrierInit& init);
+    void mbarrier(const Insn& in); ///< arrive, expect_tx, complete_tx
     void mbarrierWait(const Insn& in);
-    void bulk(const Insn& in);
-    void tcgen05(const Insn& in);
+    void bulkCommit();
+    void bulkWait(const Insn& in, const ptx::BulkWait& wait);
+    void bulkCopy(const Insn& in, const ptx::BulkCopy& copy);
+    void tcShift(const Insn& in);
+    void tcWait(const ptx::Tcgen05Wait& wait);
+    void tcFence(const ptx::Tcgen05Fence& fence);
     void tcMma(const Insn& in);
     void tcCp(const Insn& in);
     void tcLd(const Insn& in);
@@ -86,6 +106,8 @@ private:
     std::string sharedAddr(const Target& t);  ///< own CTA, shared::cta
     std::string clusterAddr(const Target& t); ///< shared::cluster (own or remote)
     std::string genericAddr(const Target& t);
+    /** The address an ld/st/atom with state space `space` takes, with its asm constraint. */
+    std::pair<std::string, std::string> accessAddress(const Target& t, ptx::Space space);
     std::string tmemAddr(const Target& t);
     std::string descriptor(const Target& t);
     std::string hoist(const std::string& prefix, const std::string& type, const std::string& expr);
@@ -107,12 +129,12 @@ private:
     void collective(); ///< tc mode: all lanes, converged (before .sync.aligned instructions)
 
     const Plan& plan_;
-    const litmus::Test& test_;
-    const litmus::Thread& thread_;
+    const ptx::Program& test_;
+    const ptx::Thread& thread_;
     std::size_t threadIndex_;
     const CtaPlan& cta_;
     const std::vector<ObsRef>& observed_;
-    const litmus::Instruction* inst_ = nullptr;
+    const ptx::CodeItem* inst_ = nullptr;
     std::vector<std::string> decls_;
     std::set<std::string> declared_;
     std::ostringstream body_;

@@ -44,33 +44,22 @@ std::string ThreadEmitter::descriptor(const Target& t) {
                      std::to_string(kSbo) + "u)");
 }
 
-void ThreadEmitter::tcgen05(const Insn& in) {
-    std::string group = std::to_string(plan_.ctaGroup);
-    if (in.is<ptx::Tcgen05Mma>()) return tcMma(in);
-    if (in.is<ptx::Tcgen05Cp>()) return tcCp(in);
-    if (in.is<ptx::Tcgen05Ld>()) return tcLd(in);
-    if (in.is<ptx::Tcgen05St>()) return tcSt(in);
-    if (in.is<ptx::Tcgen05Commit>()) return tcCommit(in);
-    if (in.is<ptx::Tcgen05Alloc>() || in.is<ptx::Tcgen05Relinquish>()) return tcAlloc(in);
-    if (in.is<ptx::Tcgen05Shift>()) {
-        Target t = target(in.operand(0));
-        std::string a = tmemAddr(t);
-        perThread();
-        asmStmt("tcgen05.shift.cta_group::" + group + ".down [%0];", {}, {"\"r\"(" + a + ")"});
-        return;
-    }
-    if (auto* w = in.as<ptx::Tcgen05Wait>()) {
-        collective();
-        asmStmt(ptx::printOpcode(in.op) + ";", {}, {});
-        if (w->ld) resolvePending();
-        return;
-    }
-    if (in.is<ptx::Tcgen05Fence>()) {
-        allLanes(); // every lane of the warp fences
-        asmStmt(ptx::printOpcode(in.op) + ";", {}, {});
-        return;
-    }
-    refuse("'" + in.opcode + "' has no CUDA mapping");
+void ThreadEmitter::tcShift(const Insn& in) {
+    Target t = target(in.operand(0));
+    std::string a = tmemAddr(t);
+    perThread();
+    asmStmt(opcode(ptx::Tcgen05Shift{plan_.ctaGroup}) + " [%0];", {}, {"\"r\"(" + a + ")"});
+}
+
+void ThreadEmitter::tcWait(const ptx::Tcgen05Wait& wait) {
+    collective();
+    asmStmt(opcode(wait) + ";", {}, {});
+    if (wait.ld) resolvePending();
+}
+
+void ThreadEmitter::tcFence(const ptx::Tcgen05Fence& fence) {
+    allLanes(); // every lane of the warp fences
+    asmStmt(opcode(fence) + ";", {}, {});
 }
 
 void ThreadEmitter::tcMma(const Insn& in) {
@@ -103,8 +92,8 @@ void ThreadEmitter::tcMma(const Insn& in) {
     std::string enable = en.kind == Operand::Kind::Integer ? hex(en.value ? 1u : 0u) : intValue(en);
     perThread();
     std::string kind = in.as<ptx::Tcgen05Mma>()->kind;
-    asmStmt("{ .reg .pred P; setp.ne.b32 P, %4, 0; tcgen05.mma.cta_group::" +
-                std::to_string(plan_.ctaGroup) + ".kind::" + kind + " [%0], " + aText +
+    asmStmt("{ .reg .pred P; " + opcode(ptx::Setp{ptx::CmpOp::Ne, ptx::Type{'b', 32}}) +
+                " P, %4, 0; " + opcode(ptx::Tcgen05Mma{plan_.ctaGroup, kind}) + " [%0], " + aText +
                 ", %2, %3, P; }",
             {},
             {"\"r\"(" + dAddr + ")", aIn, bIn, "\"r\"(" + hex(instrDescriptor(kind, m, n)) + ")",
@@ -118,7 +107,7 @@ void ThreadEmitter::tcCp(const Insn& in) {
     if (!cp.decompress.empty()) refuse("decompressing tcgen05.cp changes the copied values");
     // 4x256b writes lanes k, k+32, k+64, k+96: only row k of a <=32-row location. The other
     // shapes write 32..128 consecutive lanes from the origin, i.e. every row of the location.
-    if (shape != "4x256b" && (t.row != 0 || t.loc->rows != 1))
+    if (cp.shape != ptx::CpShape::S4x256b && (t.row != 0 || t.loc->rows != 1))
         unfaithful("tcgen05.cp." + shape +
                    " writes consecutive TMEM lanes: it would overwrite the location's other rows");
     if (plan_.ctaGroup == 2) {
@@ -128,7 +117,7 @@ void ThreadEmitter::tcCp(const Insn& in) {
                        "'; declare it in both with the same value");
         for (const auto& th : test_.threads)
             for (const auto& i : th.code) {
-                Insn w = ptx::decode(i);
+                const Insn& w = i.insn();
                 auto* at = w.as<ptx::Atom>();
                 bool atom = at && at->name == ptx::AtomName::Atom;
                 bool writer = (w.is<ptx::St>() && w.as<ptx::St>()->name == ptx::StName::St) ||
@@ -141,9 +130,7 @@ void ThreadEmitter::tcCp(const Insn& in) {
                                "', which the test writes: the two copies could differ");
             }
     }
-    std::string ptx = "tcgen05.cp.cta_group::" + std::to_string(plan_.ctaGroup) + "." + shape;
-    if (cp.warps != ptx::CpWarps::None)
-        ptx += "." + std::string(ptx::nameOf(ptx::kCpWarps, cp.warps));
+    std::string ptx = opcode(ptx::Tcgen05Cp{plan_.ctaGroup, cp.shape, cp.warps, {}});
     std::string ta = tmemAddr(t), desc = descriptor(s);
     perThread();
     asmStmt(ptx + " [%0], %1;", {}, {"\"r\"(" + ta + ")", "\"l\"(" + desc + ")"});
@@ -155,7 +142,7 @@ void ThreadEmitter::tcLd(const Insn& in) {
                                     ? in.operand(0).elements
                                     : std::vector<Operand>{in.operand(0)};
     std::string base = tmemAddr(Target{t.loc, t.cta, 0, t.rank, t.remote});
-    // Rows are TMEM lanes: one 32x32b.x1 load gives lane i its row; the litmus thread (lane 0)
+    // Rows are TMEM lanes: one laneColumn() load gives lane i its row; the litmus thread (lane 0)
     // gathers the rows it asked for by shuffles once tcgen05.wait::ld made them valid.
     PendingLoad pl;
     pl.var = "v" + std::to_string(tmp_++);
@@ -168,7 +155,7 @@ void ThreadEmitter::tcLd(const Insn& in) {
     }
     decls_.push_back("unsigned " + pl.var + " = 0;");
     collective();
-    asmStmt("tcgen05.ld.sync.aligned.32x32b.x1.b32 {%0}, [%1];", {"\"=r\"(" + pl.var + ")"},
+    asmStmt(opcode(ptx::Tcgen05Ld{laneColumn()}) + " {%0}, [%1];", {"\"=r\"(" + pl.var + ")"},
             {"\"r\"(" + base + ")"});
     usedTmemLd_ = true;
     pending_.push_back(pl);
@@ -203,7 +190,7 @@ void ThreadEmitter::tcSt(const Insn& in) {
              std::to_string(t.row + static_cast<int>(i)) + "u) " + v + " = x; }");
     }
     asmStmt(
-        "tcgen05.st.sync.aligned.32x32b.x1.b32 [%0], {%1};", {},
+        opcode(ptx::Tcgen05St{laneColumn()}) + " [%0], {%1};", {},
         {"\"r\"(" + tmemAddr(Target{t.loc, t.cta, 0, t.rank, t.remote}) + ")", "\"r\"(" + v + ")"});
     usedTmemSt_ = true;
 }
@@ -212,10 +199,9 @@ void ThreadEmitter::tcCommit(const Insn& in) {
     Target mb = target(in.operand(0));
     bool multicast = in.as<ptx::Tcgen05Commit>()->multicast;
     std::string addr = multicast ? sharedAddr(mb) : clusterAddr(mb);
-    std::string ptx = "tcgen05.commit.cta_group::" + std::to_string(plan_.ctaGroup) +
-                      ".mbarrier::arrive::one.shared::cluster" +
-                      (multicast ? ".multicast::cluster" : "") + ".b64 [%0]" +
-                      (multicast ? ", %1;" : ";");
+    std::string ptx =
+        opcode(ptx::Tcgen05Commit{plan_.ctaGroup, ptx::Space::SharedCluster, multicast}) + " [%0]" +
+        (multicast ? ", %1;" : ";");
     std::vector<std::string> ins = {"\"r\"(" + addr + ")"};
     if (multicast)
         ins.push_back("\"h\"(static_cast<unsigned short>(" +
@@ -225,26 +211,25 @@ void ThreadEmitter::tcCommit(const Insn& in) {
 }
 
 void ThreadEmitter::tcAlloc(const Insn& in) {
-    std::string group = std::to_string(plan_.ctaGroup);
+    int group = plan_.ctaGroup;
     collective();
     if (in.is<ptx::Tcgen05Relinquish>()) {
-        asmStmt("tcgen05.relinquish_alloc_permit.cta_group::" + group + ".sync.aligned;", {}, {});
+        asmStmt(opcode(ptx::Tcgen05Relinquish{group}) + ";", {}, {});
         return;
     }
     std::string cols = std::to_string(in.operand(1).value);
     if (!in.as<ptx::Tcgen05Alloc>()->dealloc) {
         Target t = target(in.operand(0));
         if (t.remote) refuse("tcgen05.alloc writes the issuing CTA's shared memory");
-        asmStmt("tcgen05.alloc.cta_group::" + group + ".sync.aligned.shared::cta.b32 [%0], " +
-                    cols + ";",
-                {}, {"\"r\"(" + sharedAddr(t) + ")"});
+        asmStmt(opcode(ptx::Tcgen05Alloc{false, group, true}) + " [%0], " + cols + ";", {},
+                {"\"r\"(" + sharedAddr(t) + ")"});
         return;
     }
     const Operand& a = in.operand(0);
     if (a.kind == Operand::Kind::Integer) {
         // The model's address, not the hardware's: fine for ptxas (compile-only), never run.
         unfaithful("tcgen05.dealloc of a constant address: the hardware's differs");
-        asmStmt("tcgen05.dealloc.cta_group::" + group + ".sync.aligned.b32 %0, " + cols + ";", {},
+        asmStmt(opcode(ptx::Tcgen05Alloc{true, group, false}) + " %0, " + cols + ";", {},
                 {"\"r\"(" + std::to_string(a.value) + "u)"});
         return;
     }
@@ -252,7 +237,7 @@ void ThreadEmitter::tcAlloc(const Insn& in) {
         refuse("tcgen05.dealloc needs the address tcgen05.alloc stored, loaded into a register");
     if (kinds_[a.name] != RegKind::Address)
         unfaithful("tcgen05.dealloc of a register that does not hold tcgen05.alloc's address");
-    asmStmt("tcgen05.dealloc.cta_group::" + group + ".sync.aligned.b32 %0, " + cols + ";", {},
+    asmStmt(opcode(ptx::Tcgen05Alloc{true, group, false}) + " %0, " + cols + ";", {},
             {"\"r\"(__shfl_sync(0xffffffffu, " + regVar(a.name, RegKind::Int) + ", 0))"});
 }
 

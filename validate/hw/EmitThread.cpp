@@ -74,7 +74,7 @@ std::string decodeExpr(const std::string& raw, const LocPlan& loc) {
     return raw;
 }
 
-std::vector<ObsRef> observedRefs(const litmus::Test& test, const Plan& plan) {
+std::vector<ObsRef> observedRefs(const ptx::Program& test, const Plan& plan) {
     std::vector<ObsRef> out;
     std::set<std::string> seen;
     auto add = [&](const litmus::Ref& r) {
@@ -109,7 +109,7 @@ std::vector<ObsRef> observedRefs(const litmus::Test& test, const Plan& plan) {
     return out;
 }
 
-ThreadEmitter::ThreadEmitter(const Plan& plan, const litmus::Test& test, std::size_t threadIndex,
+ThreadEmitter::ThreadEmitter(const Plan& plan, const ptx::Program& test, std::size_t threadIndex,
                              const std::vector<ObsRef>& observed)
     : plan_(plan), test_(test), thread_(test.threads[threadIndex]), threadIndex_(threadIndex),
       cta_(plan.ctas.at(test.threads[threadIndex].cta)), observed_(observed) {}
@@ -276,8 +276,8 @@ void ThreadEmitter::define(const Operand& op, const std::string& expr, RegKind k
 // ---------------------------------------------------------------------------------------------
 
 std::string ThreadEmitter::emit() {
-    for (const auto& inst : thread_.code)
-        instruction(inst);
+    for (const auto& item : thread_.code)
+        instruction(item);
     inst_ = nullptr;
     epilogue();
     allLanes();
@@ -311,10 +311,15 @@ std::string ThreadEmitter::emit() {
     return out.str();
 }
 
-void ThreadEmitter::instruction(const litmus::Instruction& inst) {
+namespace {
+template <class... F> struct Overloaded : F... { using F::operator()...; };
+template <class... F> Overloaded(F...) -> Overloaded<F...>;
+} // namespace
+
+void ThreadEmitter::instruction(const ptx::CodeItem& inst) {
     inst_ = &inst;
     if (inst.label || inst.guard) refuse("control flow (labels, guards) has no CUDA mapping yet");
-    Insn in = ptx::decode(inst);
+    const Insn& in = inst.insn();
     if (step_ > 0) {
         if (plan_.tcMode && !laneZeroOpen_) {
             line("litmus::jitter(p, warpKey, " + std::to_string(step_) + "u);");
@@ -323,76 +328,93 @@ void ThreadEmitter::instruction(const litmus::Instruction& inst) {
         }
     }
     ++step_;
-    line("// " + inst.opcode);
-    switch (in.family()) {
-    case ptx::Family::Tcgen05:
-        return tcgen05(in);
-    case ptx::Family::Mbarrier:
-        return mbarrier(in);
-    case ptx::Family::Bulk:
-        return bulk(in);
-    case ptx::Family::Generic:
-        return generic(in);
-    case ptx::Family::Control:
-        refuse("'" + in.opcode + "': control flow has no CUDA mapping yet");
-    }
+    line("// " + in.opcode);
+    dispatch(in);
 }
 
-void ThreadEmitter::generic(const Insn& in) {
-    auto* ld = in.as<ptx::Ld>();
-    auto* st = in.as<ptx::St>();
-    auto* at = in.as<ptx::Atom>();
-    if (ld && ld->name == ptx::LdName::Ld)
-        memoryAccess(in, "ld");
-    else if (st && st->async)
-        refuse("st.async has no CUDA mapping yet");
-    else if (st && st->name == ptx::StName::St)
-        memoryAccess(in, "st");
-    else if (at && at->name == ptx::AtomName::Atom)
-        atomic(in, true);
-    else if (at && at->name == ptx::AtomName::Red)
-        atomic(in, false);
-    else if (in.is<ptx::Fence>() || in.is<ptx::Membar>() || in.is<ptx::ProxyFence>())
-        fence(in);
-    else if (in.is<ptx::Barrier>())
-        barrier(in);
-    else if (in.is<ptx::Arith>())
-        arithmetic(in);
-    else
-        refuse("'" + in.opcode + "' has no CUDA mapping");
+void ThreadEmitter::noMapping(const Insn& in) const {
+    refuse("'" + in.opcode + "' has no CUDA mapping");
 }
 
-/** `.sem.scope` as written, when `sem` is one the CUDA side spells; empty pieces left out. */
-static std::string orderingText(ptx::Sem sem, ptx::Scope scope,
-                                std::initializer_list<ptx::Sem> sems) {
-    std::string s;
-    if (std::find(sems.begin(), sems.end(), sem) != sems.end())
-        s += "." + std::string(ptx::semName(sem));
-    if (scope != ptx::Scope::None) s += "." + std::string(ptx::scopeName(scope));
-    return s;
+// No catch-all: an instruction added to ptx::Op without a case here does not compile.
+void ThreadEmitter::dispatch(const Insn& in) {
+    auto nonBulk = [&] {
+        refuse("'" + in.opcode + "': non-bulk cp.async has no CUDA mapping yet");
+    };
+    auto control = [&] { refuse("'" + in.opcode + "': control flow has no CUDA mapping yet"); };
+    std::visit(Overloaded{
+                   [&](const ptx::Ld& ld) {
+                       ld.name == ptx::LdName::Ld ? memoryAccess(in, "ld") : noMapping(in);
+                   },
+                   [&](const ptx::St& st) {
+                       if (st.async) refuse("st.async has no CUDA mapping yet");
+                       st.name == ptx::StName::St ? memoryAccess(in, "st") : noMapping(in);
+                   },
+                   [&](const ptx::Atom& at) {
+                       if (at.name == ptx::AtomName::Atom) return atomic(in, true);
+                       if (at.name == ptx::AtomName::Red) return atomic(in, false);
+                       noMapping(in);
+                   },
+                   [&](const ptx::Fence&) { fence(in); },
+                   [&](const ptx::Membar&) { fence(in); },
+                   [&](const ptx::ProxyFence&) { fence(in); },
+                   [&](const ptx::Barrier&) { barrier(in); },
+                   [&](const ptx::Arith&) { arithmetic(in); },
+                   [&](const ptx::TensormapReplace&) { noMapping(in); },
+                   [&](const ptx::TensormapCopy&) { noMapping(in); },
+                   [&](const ptx::MbarrierInit& i) { mbarrierInitialise(in, i); },
+                   [&](const ptx::MbarrierArrive&) { mbarrier(in); },
+                   [&](const ptx::MbarrierTx&) { mbarrier(in); },
+                   [&](const ptx::MbarrierWait&) { mbarrierWait(in); },
+                   [&](const ptx::CpAsyncArrive&) { nonBulk(); },
+                   [&](const ptx::BulkCopy& c) { bulkCopy(in, c); },
+                   [&](const ptx::BulkCommit& c) { c.nonBulk ? nonBulk() : bulkCommit(); },
+                   [&](const ptx::BulkWait& w) { w.nonBulk ? nonBulk() : bulkWait(in, w); },
+                   [&](const ptx::CpAsync&) { nonBulk(); },
+                   [&](const ptx::Tcgen05Alloc&) { tcAlloc(in); },
+                   [&](const ptx::Tcgen05Relinquish&) { tcAlloc(in); },
+                   [&](const ptx::Tcgen05Mma&) { tcMma(in); },
+                   [&](const ptx::Tcgen05Cp&) { tcCp(in); },
+                   [&](const ptx::Tcgen05Shift&) { tcShift(in); },
+                   [&](const ptx::Tcgen05Ld&) { tcLd(in); },
+                   [&](const ptx::Tcgen05St&) { tcSt(in); },
+                   [&](const ptx::Tcgen05Wait& w) { tcWait(w); },
+                   [&](const ptx::Tcgen05Commit&) { tcCommit(in); },
+                   [&](const ptx::Tcgen05Fence& f) { tcFence(f); },
+                   [&](const ptx::Bra&) { control(); },
+                   [&](const ptx::CompareBranch&) { control(); },
+                   [&](const ptx::Setp&) { control(); },
+                   [&](const ptx::Mov&) { control(); },
+                   [&](const ptx::Elect&) { control(); },
+                   [&](const ptx::Exit&) { control(); },
+               },
+               in.op);
 }
 
-/** The space qualifier as written, normalised to PTX's spelling ("" = generic addressing). */
-static std::string spaceOf(ptx::Space space) {
-    switch (space) {
+/** `sem` when the CUDA side spells it, else none (the emitted text leaves it out). */
+static ptx::Sem spelled(ptx::Sem sem, std::initializer_list<ptx::Sem> sems) {
+    return std::find(sems.begin(), sems.end(), sem) != sems.end() ? sem : ptx::Sem::None;
+}
+
+/** The space as emitted: .shared is written .shared::cta (None = generic addressing). */
+static ptx::Space emittedSpace(ptx::Space space) {
+    return space == ptx::Space::Shared ? ptx::Space::SharedCta : space;
+}
+
+std::pair<std::string, std::string> ThreadEmitter::accessAddress(const Target& t,
+                                                                 ptx::Space space) {
+    switch (emittedSpace(space)) {
     case ptx::Space::Global:
-        return "global";
-    case ptx::Space::SharedCluster:
-        return "shared::cluster";
+        return {"l", globalAddr(t)};
     case ptx::Space::Shared:
     case ptx::Space::SharedCta:
-        return "shared::cta";
+        return {"r", sharedAddr(t)};
+    case ptx::Space::SharedCluster:
+        return {"r", clusterAddr(t)};
     case ptx::Space::None:
         break;
     }
-    return "";
-}
-
-/** The address operand for `space` and its asm constraint. */
-static std::pair<std::string, std::string> addressFor(const std::string& space, bool global) {
-    (void)global;
-    if (space == "shared::cta" || space == "shared::cluster") return {"r", space};
-    return {"l", space};
+    return {"l", genericAddr(t)};
 }
 
 void ThreadEmitter::memoryAccess(const Insn& in, const std::string& kind) {
@@ -407,24 +429,15 @@ void ThreadEmitter::memoryAccess(const Insn& in, const std::string& kind) {
         return;
     }
     Target t = target(locOp);
-    std::string space = spaceOf(ld ? ld->space : st->space);
-    if (space == "shared::cta" && t.remote)
+    ptx::Space sp = emittedSpace(ld ? ld->space : st->space);
+    if (sp == ptx::Space::SharedCta && t.remote)
         refuse("'" + locOp.name + "' lives in CTA " + std::to_string(t.cta) +
                ", which .shared::cta cannot reach");
-    std::string addr;
-    auto [constraint, sp] = addressFor(space, t.loc->space == Space::Global);
-    if (space == "global")
-        addr = globalAddr(t);
-    else if (space == "shared::cta")
-        addr = sharedAddr(t);
-    else if (space == "shared::cluster")
-        addr = clusterAddr(t);
-    else
-        addr = genericAddr(t);
-    std::string ptx =
-        kind +
-        orderingText(sem, scope, {S::Weak, S::Relaxed, S::Acquire, S::Release, S::Volatile}) +
-        (space.empty() ? "" : "." + space) + ".b32";
+    auto [constraint, addr] = accessAddress(t, sp);
+    ptx::Sem written = spelled(sem, {S::Weak, S::Relaxed, S::Acquire, S::Release, S::Volatile});
+    std::vector<ptx::Type> b32 = {ptx::Type{'b', 32}};
+    std::string ptx = kind == "ld" ? opcode(ptx::Ld{ptx::LdName::Ld, written, scope, sp, b32})
+                                   : opcode(ptx::St{ptx::StName::St, written, scope, sp, b32});
     if (kind == "ld") {
         perThread();
         std::string raw = "v" + std::to_string(tmp_++);
@@ -451,38 +464,31 @@ void ThreadEmitter::atomic(const Insn& in, bool returns) {
     if (t.loc->encoding != Encoding::Int)
         unfaithful("atomics on '" + t.loc->name +
                    "', whose device value is not the integer itself");
-    std::string space = spaceOf(at.space);
-    if (space == "shared::cta" && t.remote) refuse("remote location with .shared::cta");
-    std::string op(ptx::nameOf(ptx::kAtomOps, at.op));
-    std::string ptxOp = op, type = ".b32";
+    if (emittedSpace(at.space) == ptx::Space::SharedCta && t.remote)
+        refuse("remote location with .shared::cta");
+    ptx::AtomOp ptxOp = at.op;
+    ptx::Type type{'b', 32};
     std::string arg = intValue(in.operand(first + 1));
-    if (op == "add") type = ".u32";
-    if (op == "max" || op == "min") type = ".s32"; // the model compares signed
-    if (op == "sub") {                             // PTX has no atom.sub
-        ptxOp = "add";
-        type = ".u32";
+    if (at.op == ptx::AtomOp::Add) type = {'u', 32};
+    if (at.op == ptx::AtomOp::Max || at.op == ptx::AtomOp::Min)
+        type = {'s', 32};            // the model compares signed
+    if (at.op == ptx::AtomOp::Sub) { // PTX has no atom.sub
+        ptxOp = ptx::AtomOp::Add;
+        type = {'u', 32};
         arg = "(0u - " + arg + ")";
     }
-    std::string addr, constraint = "l";
-    if (space == "global") {
-        addr = globalAddr(t);
-    } else if (space == "shared::cta") {
-        addr = sharedAddr(t);
-        constraint = "r";
-    } else if (space == "shared::cluster") {
-        addr = clusterAddr(t);
-        constraint = "r";
-    } else {
-        addr = genericAddr(t);
-    }
+    auto [constraint, addr] = accessAddress(t, at.space);
     std::string ptx =
-        std::string(returns ? "atom" : "red") +
-        orderingText(at.sem, at.scope, {S::Relaxed, S::Acquire, S::Release, S::AcqRel}) +
-        (space.empty() ? "" : "." + space) + "." + ptxOp + type;
+        opcode(ptx::Atom{returns ? ptx::AtomName::Atom : ptx::AtomName::Red,
+                         spelled(at.sem, {S::Relaxed, S::Acquire, S::Release, S::AcqRel}),
+                         at.scope,
+                         emittedSpace(at.space),
+                         ptxOp,
+                         {type}});
     std::vector<std::string> ins = {"\"" + constraint + "\"(" + addr + ")", "\"r\"(" + arg + ")"};
     std::string operands =
         " [%" + std::to_string(returns ? 1 : 0) + "], %" + std::to_string(returns ? 2 : 1);
-    if (op == "cas") {
+    if (at.op == ptx::AtomOp::Cas) {
         ins.push_back("\"r\"(" + intValue(in.operand(first + 2)) + ")");
         operands += ", %3";
     }
@@ -502,15 +508,13 @@ void ThreadEmitter::fence(const Insn& in) {
     if (in.is<ptx::Membar>()) {
         ptx = ptx::printOpcode(in.op);
     } else if (auto* pf = in.as<ptx::ProxyFence>()) {
-        ptx = "fence.proxy.async"; // Plan refuses the other proxy fences
-        std::string space = spaceOf(pf->space);
-        if (!space.empty()) ptx += "." + space;
+        // Plan refuses the other proxy fences
+        ptx = opcode(ptx::ProxyFence{ptx::ProxyKind::Async, emittedSpace(pf->space)});
     } else {
-        auto* f = in.as<ptx::Fence>();
-        ptx = f->mbarrierInit
-                  ? std::string("fence.mbarrier_init.release.cluster")
-                  : std::string("fence.") + (f->sem == ptx::Sem::Sc ? "sc" : "acq_rel") + "." +
-                        std::string(ptx::scopeName(f->scope));
+        // A fence without .sc is the acquire-release one
+        ptx::Fence f = *in.as<ptx::Fence>();
+        if (!f.mbarrierInit && f.sem != ptx::Sem::Sc) f.sem = ptx::Sem::AcqRel;
+        ptx = opcode(f);
     }
     if (plan_.tcMode) allLanes(); // every lane of the warp fences (the warp is the thread)
     asmStmt(ptx + ";", {}, {});
@@ -526,7 +530,9 @@ void ThreadEmitter::barrier(const Insn& in) {
         warps = static_cast<unsigned>(cta_.threads.size());
     unsigned count = 32 * warps * plan_.rows;
     if (plan_.tcMode) allLanes();
-    asmStmt("barrier.sync " + std::to_string(id) + ", " + std::to_string(count) + ";", {}, {});
+    ptx::Barrier sync;
+    sync.barrierSpelling = true; // barrier.sync: unlike bar.sync, not .aligned
+    asmStmt(opcode(sync) + " " + std::to_string(id) + ", " + std::to_string(count) + ";", {}, {});
 }
 
 void ThreadEmitter::arithmetic(const Insn& in) {
@@ -541,23 +547,19 @@ void ThreadEmitter::arithmetic(const Insn& in) {
 // mbarrier
 // ---------------------------------------------------------------------------------------------
 
+void ThreadEmitter::mbarrierInitialise(const Insn& in, const ptx::MbarrierInit& init) {
+    if (init.inval) refuse("mbarrier.inval has no CUDA mapping yet");
+    Target t = target(in.operand(0));
+    if (t.remote) refuse("mbarrier.init of another CTA's mbarrier (PTX: .shared::cta only)");
+    perThread();
+    asmStmt(opcode(mbarrierInit()) + " [%0], " + std::to_string(in.operand(1).value) + ";", {},
+            {"\"r\"(" + sharedAddr(t) + ")"});
+}
+
 void ThreadEmitter::mbarrier(const Insn& in) {
-    if (in.is<ptx::MbarrierWait>()) return mbarrierWait(in);
-    if (in.is<ptx::CpAsyncArrive>())
-        refuse("'" + in.opcode + "': non-bulk cp.async has no CUDA mapping yet");
-    if (const auto* i = in.as<ptx::MbarrierInit>(); i && i->inval)
-        refuse("mbarrier.inval has no CUDA mapping yet");
     if (const auto* a = in.as<ptx::MbarrierArrive>();
         a && (a->drop || (!a->expectTx && in.operands.size() == 3)))
         refuse("'" + in.opcode + "' (arrive_drop, or an arrival count) has no CUDA mapping yet");
-    if (in.is<ptx::MbarrierInit>()) {
-        Target t = target(in.operand(0));
-        if (t.remote) refuse("mbarrier.init of another CTA's mbarrier (PTX: .shared::cta only)");
-        perThread();
-        asmStmt("mbarrier.init.shared::cta.b64 [%0], " + std::to_string(in.operand(1).value) + ";",
-                {}, {"\"r\"(" + sharedAddr(t) + ")"});
-        return;
-    }
     auto* arrive = in.as<ptx::MbarrierArrive>();
     auto* tx = in.as<ptx::MbarrierTx>();
     const ptx::MbarrierOperand& mbq = arrive ? arrive->mb : tx->mb;
@@ -565,21 +567,18 @@ void ThreadEmitter::mbarrier(const Insn& in) {
     Target t = target(mbOp);
     bool cluster = t.remote || mbq.space == ptx::Space::SharedCluster;
     std::string addr = cluster ? clusterAddr(t) : sharedAddr(t);
-    std::string space = cluster ? ".shared::cluster" : ".shared::cta";
-    std::string scope(ptx::scopeName(arrive ? arrive->scope : tx->scope));
+    ptx::MbarrierOperand mb{cluster ? ptx::Space::SharedCluster : ptx::Space::SharedCta, true};
     if (tx) {
+        // expect_tx/complete_tx are written .relaxed with a scope (.cta when none is given)
+        ptx::Scope scope = tx->scope == ptx::Scope::None ? ptx::Scope::Cta : tx->scope;
         perThread();
-        asmStmt(std::string(tx->complete ? "mbarrier.complete_tx" : "mbarrier.expect_tx") +
-                    ".relaxed." + (scope.empty() ? "cta" : scope) + space + ".b64 [%0], " +
+        asmStmt(opcode(ptx::MbarrierTx{tx->complete, true, scope, mb}) + " [%0], " +
                     std::to_string(in.operand(1).value) + ";",
                 {}, {"\"r\"(" + addr + ")"});
         return;
     }
-    std::string ptx = "mbarrier.arrive";
-    if (arrive->expectTx) ptx += ".expect_tx";
-    if (arrive->sem != ptx::Sem::None) ptx += "." + std::string(ptx::semName(arrive->sem));
-    if (!scope.empty()) ptx += "." + scope;
-    ptx += space + ".b64";
+    std::string ptx =
+        opcode(ptx::MbarrierArrive{arrive->expectTx, arrive->sem, arrive->scope, mb, false});
     std::string txText = arrive->expectTx ? ", " + std::to_string(in.operand(2).value) : "";
     const Operand& state = in.operand(0);
     perThread();
@@ -604,12 +603,9 @@ void ThreadEmitter::mbarrierWait(const Insn& in) {
     Target t = target(in.operand(1));
     if (t.remote || w.mb.space == ptx::Space::SharedCluster)
         refuse("waits on another CTA's mbarrier: test_wait/try_wait take .shared::cta only");
-    std::string ptx = w.tryWait ? "mbarrier.try_wait" : "mbarrier.test_wait";
     bool parity = w.parity;
-    if (parity) ptx += ".parity";
-    if (w.sem != ptx::Sem::None) ptx += "." + std::string(ptx::semName(w.sem));
-    if (w.scope != ptx::Scope::None) ptx += "." + std::string(ptx::scopeName(w.scope));
-    ptx += ".shared::cta.b64";
+    std::string ptx =
+        opcode(ptx::MbarrierWait{w.tryWait, parity, w.sem, w.scope, {ptx::Space::SharedCta, true}});
     const Operand& arg = in.operand(2);
     std::string argIn;
     if (parity) {
@@ -645,42 +641,34 @@ void ThreadEmitter::mbarrierWait(const Insn& in) {
 // Bulk copies
 // ---------------------------------------------------------------------------------------------
 
-void ThreadEmitter::bulk(const Insn& in) {
-    if (const auto* c = in.as<ptx::BulkCopy>(); c && c->dims > 0)
-        refuse("cp.async.bulk.tensor needs a tensor map: no CUDA mapping yet");
-    const auto* commit = in.as<ptx::BulkCommit>();
-    const auto* waitGroup = in.as<ptx::BulkWait>();
-    if (in.is<ptx::CpAsync>() || (commit && commit->nonBulk) || (waitGroup && waitGroup->nonBulk))
-        refuse("'" + in.opcode + "': non-bulk cp.async has no CUDA mapping yet");
-    if (in.is<ptx::BulkCommit>()) {
-        perThread();
-        asmStmt("cp.async.bulk.commit_group;", {}, {});
-        return;
-    }
-    if (auto* wait = in.as<ptx::BulkWait>()) {
-        perThread();
-        asmStmt(std::string("cp.async.bulk.wait_group") + (wait->read ? ".read " : " ") +
-                    std::to_string(in.operand(0).value) + ";",
-                {}, {});
-        return;
-    }
-    const ptx::BulkCopy& copy = *in.as<ptx::BulkCopy>();
-    std::vector<std::string> spaces = {std::string(ptx::nameOf(ptx::kSpaces, copy.dst)),
-                                       std::string(ptx::nameOf(ptx::kSpaces, copy.src))};
+void ThreadEmitter::bulkCommit() {
+    perThread();
+    asmStmt(opcode(ptx::BulkCommit{}) + ";", {}, {});
+}
+
+void ThreadEmitter::bulkWait(const Insn& in, const ptx::BulkWait& wait) {
+    perThread();
+    asmStmt(opcode(ptx::BulkWait{wait.read}) + " " + std::to_string(in.operand(0).value) + ";", {},
+            {});
+}
+
+void ThreadEmitter::bulkCopy(const Insn& in, const ptx::BulkCopy& copy) {
+    if (copy.dims > 0) refuse("cp.async.bulk.tensor needs a tensor map: no CUDA mapping yet");
     Target dst = target(in.operand(0)), src = target(in.operand(1));
     std::string size = std::to_string(in.operand(2).value);
-    bool toGlobal = spaces[0] == "global";
-    if (toGlobal) {
-        if (spaces[1] == "global") refuse("global-to-global bulk copies do not exist in PTX");
+    bool fromGlobal = copy.src == ptx::Space::Global;
+    if (copy.dst == ptx::Space::Global) {
+        if (fromGlobal) refuse("global-to-global bulk copies do not exist in PTX");
         if (src.remote)
             refuse("the source of a bulk store must be the issuing CTA's shared memory");
         usedBulkGroup_ = true;
         perThread();
         // cp.reduce.async.bulk prints as written: the same operands as the copy
-        std::string opcode = copy.reduce
-                                 ? ptx::printOpcode(in.op)
-                                 : std::string("cp.async.bulk.global.shared::cta.bulk_group");
-        asmStmt(opcode + " [%0], [%1], " + size + ";", {},
+        ptx::BulkCopy store;
+        store.dst = ptx::Space::Global;
+        store.src = ptx::Space::SharedCta;
+        std::string text = opcode(copy.reduce ? in.op : ptx::Op{store});
+        asmStmt(text + " [%0], [%1], " + size + ";", {},
                 {"\"l\"(" + globalAddr(dst) + ")", "\"r\"(" + sharedAddr(src) + ")"});
         return;
     }
@@ -688,29 +676,27 @@ void ThreadEmitter::bulk(const Insn& in) {
         refuse("a bulk copy into shared memory completes through an mbarrier in PTX");
     bool multicast = copy.multicast;
     Target mb = target(in.operand(3));
-    std::string dstSpace = spaces[0] == "shared::cta" ? "shared::cta" : "shared::cluster";
-    if (dstSpace == "shared::cta" && dst.remote)
-        refuse("a .shared::cta destination must be the issuing CTA's");
+    bool ownCta = copy.dst == ptx::Space::SharedCta; // else written .shared::cluster
+    if (ownCta && dst.remote) refuse("a .shared::cta destination must be the issuing CTA's");
     if (mb.cta != dst.cta && !multicast)
         refuse("the mbarrier of a bulk copy must live in the destination's CTA");
-    std::string dstAddr =
-        multicast || dstSpace == "shared::cta" ? sharedAddr(dst) : clusterAddr(dst);
-    std::string mbAddr = multicast || dstSpace == "shared::cta" ? sharedAddr(mb) : clusterAddr(mb);
-    std::string srcText, srcIn;
-    if (spaces[1] == "global") {
-        srcText = "global";
+    std::string dstAddr = multicast || ownCta ? sharedAddr(dst) : clusterAddr(dst);
+    std::string mbAddr = multicast || ownCta ? sharedAddr(mb) : clusterAddr(mb);
+    std::string srcIn;
+    if (fromGlobal) {
         srcIn = "\"l\"(" + globalAddr(src) + ")";
     } else {
         if (src.remote || multicast)
             refuse("a shared-to-shared bulk copy reads the issuing CTA's shared memory");
-        srcText = "shared::cta";
         srcIn = "\"r\"(" + sharedAddr(src) + ")";
     }
-    std::string opcode = copy.reduce ? ptx::printOpcode(in.op)
-                                     : "cp.async.bulk." + dstSpace + "." + srcText +
-                                           ".mbarrier::complete_tx::bytes" +
-                                           (multicast ? ".multicast::cluster" : "");
-    std::string ptx = opcode + " [%0], [%1], " + size + ", [%2]" + (multicast ? ", %3;" : ";");
+    ptx::BulkCopy load;
+    load.dst = ownCta ? ptx::Space::SharedCta : ptx::Space::SharedCluster;
+    load.src = fromGlobal ? ptx::Space::Global : ptx::Space::SharedCta;
+    load.viaMbarrier = true;
+    load.multicast = multicast;
+    std::string ptx = opcode(copy.reduce ? in.op : ptx::Op{load}) + " [%0], [%1], " + size +
+                      ", [%2]" + (multicast ? ", %3;" : ";");
     std::vector<std::string> ins = {"\"r\"(" + dstAddr + ")", srcIn, "\"r\"(" + mbAddr + ")"};
     if (multicast)
         ins.push_back("\"h\"(static_cast<unsigned short>(" +
@@ -725,8 +711,8 @@ void ThreadEmitter::epilogue() {
     line("// epilogue: complete what the thread left in flight, then record its registers");
     if (usedBulkGroup_) {
         perThread();
-        asmStmt("cp.async.bulk.commit_group;", {}, {});
-        asmStmt("cp.async.bulk.wait_group 0;", {}, {});
+        asmStmt(opcode(ptx::BulkCommit{}) + ";", {}, {});
+        asmStmt(opcode(ptx::BulkWait{}) + " 0;", {}, {});
     }
     if (plan_.tcMode) {
         if (plan_.asyncIssuers.count(static_cast<int>(threadIndex_))) {
@@ -738,27 +724,29 @@ void ThreadEmitter::epilogue() {
                 hoist("h_mb", "unsigned",
                       "smem + " + std::to_string(plan_.harnessOffset + 16 + 8 * k) + "u");
             perThread();
-            asmStmt("tcgen05.commit.cta_group::" + std::to_string(plan_.ctaGroup) +
-                        ".mbarrier::arrive::one.shared::cluster.b64 [%0];",
+            asmStmt(opcode(ptx::Tcgen05Commit{plan_.ctaGroup, ptx::Space::SharedCluster, false}) +
+                        " [%0];",
                     {}, {"\"r\"(" + mb + ")"});
             allLanes();
             line("while (true) {");
             line("    unsigned done;");
-            line("    asm volatile(\"{ .reg .pred P; mbarrier.try_wait.parity.shared::cta.b64 P, "
-                 "[%1], 0; selp.u32 %0, 1, 0, P; }\" : \"=r\"(done) : \"r\"(" +
-                 mb + ") : \"memory\");");
+            line("    asm volatile(\"{ .reg .pred P; " +
+                 opcode(ptx::MbarrierWait{
+                     true, true, ptx::Sem::None, ptx::Scope::None, {ptx::Space::SharedCta, true}}) +
+                 " P, [%1], 0; selp.u32 %0, 1, 0, P; }\" : \"=r\"(done) : \"r\"(" + mb +
+                 ") : \"memory\");");
             line("    if (done) break;");
             line("    if (litmus::globalTimer() > deadline) { stuck = true; break; }");
             line("}");
         }
         if (usedTmemLd_ || !pending_.empty()) {
             collective();
-            asmStmt("tcgen05.wait::ld.sync.aligned;", {}, {});
+            asmStmt(opcode(ptx::Tcgen05Wait{true}) + ";", {}, {});
             resolvePending();
         }
         if (usedTmemSt_) {
             collective();
-            asmStmt("tcgen05.wait::st.sync.aligned;", {}, {});
+            asmStmt(opcode(ptx::Tcgen05Wait{false}) + ";", {}, {});
         }
     }
     for (std::size_t i = 0; i < observed_.size(); ++i) {

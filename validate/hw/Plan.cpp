@@ -1,8 +1,6 @@
 // Placement and memory layout of a litmus test on the GPU; refuses what hardware cannot mirror.
 #include "hw/Plan.hpp"
 
-#include "ptx/Decode.hpp"
-
 #include <algorithm>
 #include <functional>
 
@@ -29,10 +27,10 @@ const LocPlan& Plan::loc(const std::string& name) const {
     return locs.at(static_cast<std::size_t>(locIndex.at(name)));
 }
 
-bool usesTcgen05(const litmus::Test& test) {
+bool usesTcgen05(const ptx::Program& test) {
     for (const auto& t : test.threads)
         for (const auto& i : t.code)
-            if (!i.parts.empty() && i.parts[0] == "tcgen05") return true;
+            if (i.decoded && i.decoded->family() == ptx::Family::Tcgen05) return true;
     return false;
 }
 
@@ -57,7 +55,7 @@ bool isProxyOnly(const Insn& in) {
 }
 
 /** Refusals that need no layout: other proxies, aliases, several GPUs, static deadlocks. */
-void checkSupported(const litmus::Test& test, const ir::Program& program, const Plan& plan) {
+void checkSupported(const ptx::Program& test, const ir::Program& program, const Plan& plan) {
     for (const auto& d : test.locations)
         if (d.aliasOf)
             throw Refused(d.loc, "'" + d.name + "' aliases '" + *d.aliasOf + "' through the " +
@@ -72,19 +70,19 @@ void checkSupported(const litmus::Test& test, const ir::Program& program, const 
                 throw Refused(i.loc, "control flow (labels, branches, guards) has no CUDA "
                                      "mapping yet");
         for (const auto& i : t.code) {
-            Insn in = ptx::decode(i);
+            const Insn& in = i.insn();
             if (isProxyOnly(in))
-                throw Refused(i.loc, "'" + i.opcode +
+                throw Refused(i.loc, "'" + in.opcode +
                                          "' needs a surface/texture/constant view of a global "
                                          "location, which the harness does not create");
             if (in.is<ptx::TensormapReplace>() || in.is<ptx::TensormapCopy>() ||
                 (in.is<ptx::ProxyFence>() &&
                  in.as<ptx::ProxyFence>()->kind == ptx::ProxyKind::Tensormap))
-                throw Refused(i.loc, "'" + i.opcode +
+                throw Refused(i.loc, "'" + in.opcode +
                                          "' needs a tensor map in memory, which the harness does "
                                          "not create");
             if (in.is<ptx::ProxyFence>() && in.as<ptx::ProxyFence>()->kind != ptx::ProxyKind::Async)
-                throw Refused(i.loc, "'" + i.opcode +
+                throw Refused(i.loc, "'" + in.opcode +
                                          "' only matters with aliased or surface/texture/"
                                          "constant accesses, which the harness does not map");
         }
@@ -106,7 +104,7 @@ struct Classes {
     void unite(const std::string& a, const std::string& b) { parent[find(a)] = find(b); }
 };
 
-void layOutThreads(const litmus::Test& test, Plan& plan) {
+void layOutThreads(const ptx::Program& test, Plan& plan) {
     std::map<int, std::vector<int>> clusterMembers; // cluster key -> CTAs
     for (std::size_t i = 0; i < test.threads.size(); ++i) {
         const auto& t = test.threads[i];
@@ -157,11 +155,11 @@ void layOutThreads(const litmus::Test& test, Plan& plan) {
 }
 
 /** Largest bulk copy size of the test: every slot must hold one copy (16-byte aligned). */
-unsigned maxCopyBytes(const litmus::Test& test) {
+unsigned maxCopyBytes(const ptx::Program& test) {
     unsigned m = 16;
     for (const auto& t : test.threads)
         for (const auto& i : t.code) {
-            Insn in = ptx::decode(i);
+            const Insn& in = i.insn();
             if (in.is<ptx::BulkCopy>() && in.operands.size() >= 3 &&
                 in.operand(2).kind == litmus::Operand::Kind::Integer)
                 m = std::max<unsigned>(m, static_cast<unsigned>(in.operand(2).value));
@@ -176,7 +174,7 @@ std::int64_t allocAddress(const ir::Program& program, const SourceLoc& at) {
     throw Refused(at, "tcgen05.alloc without its lowered event");
 }
 
-void assignEncodings(const litmus::Test& test, const ir::Program& program, Plan& plan) {
+void assignEncodings(const ptx::Program& test, const ir::Program& program, Plan& plan) {
     Classes classes;
     std::map<std::string, std::pair<Encoding, SourceLoc>> forced;
     auto force = [&](const litmus::Operand& op, Encoding e, const SourceLoc& at) {
@@ -191,7 +189,7 @@ void assignEncodings(const litmus::Test& test, const ir::Program& program, Plan&
     };
     for (const auto& t : test.threads)
         for (const auto& i : t.code) {
-            Insn in = ptx::decode(i);
+            const Insn& in = i.insn();
             if (in.is<ptx::Tcgen05Mma>()) {
                 force(in.operand(0), Encoding::F32, i.loc);
                 force(in.operand(1), Encoding::F16, i.loc);
@@ -252,7 +250,7 @@ void assignEncodings(const litmus::Test& test, const ir::Program& program, Plan&
     }
 }
 
-void layOutMemory(const litmus::Test& test, Plan& plan) {
+void layOutMemory(const ptx::Program& test, Plan& plan) {
     unsigned copy = maxCopyBytes(test);
     plan.globalSlotWords = copy / 4;
     unsigned off = 0;
@@ -292,12 +290,12 @@ void layOutMemory(const litmus::Test& test, Plan& plan) {
 }
 
 /** IDESC names map to distinct real shapes: N grows with each new name (M is fixed). */
-void layOutTmem(const litmus::Test& test, Plan& plan) {
+void layOutTmem(const ptx::Program& test, Plan& plan) {
     unsigned step = plan.ctaGroup == 2 ? 32 : 16;
     std::map<std::string, std::set<unsigned>> dWidths; // D location -> N of the mmas writing it
     for (const auto& t : test.threads)
         for (const auto& i : t.code) {
-            Insn in = ptx::decode(i);
+            const Insn& in = i.insn();
             auto* mma = in.as<ptx::Tcgen05Mma>();
             if (!mma) continue;
             const std::string& name = in.operand(3).name;
@@ -344,13 +342,13 @@ void layOutTmem(const litmus::Test& test, Plan& plan) {
                          "locations, which the harness allocates");
 }
 
-void checkTcgen05Rules(const litmus::Test& test, const ir::Program& program, Plan& plan) {
+void checkTcgen05Rules(const ptx::Program& test, const ir::Program& program, Plan& plan) {
     for (const auto& e : program.events)
         if (e.ctaGroup) plan.ctaGroup = e.ctaGroup;
     for (std::size_t ti = 0; ti < test.threads.size(); ++ti) {
         bool allocated = false;
         for (const auto& i : test.threads[ti].code) {
-            Insn in = ptx::decode(i);
+            const Insn& in = i.insn();
             if (in.is<ptx::Tcgen05Mma>() || in.is<ptx::Tcgen05Cp>() || in.is<ptx::Tcgen05Shift>())
                 plan.asyncIssuers.insert(static_cast<int>(ti));
             if (auto* a = in.as<ptx::Tcgen05Alloc>()) allocated = !a->dealloc;
@@ -363,14 +361,14 @@ void checkTcgen05Rules(const litmus::Test& test, const ir::Program& program, Pla
     }
 }
 
-void assignBarriers(const litmus::Test& test, Plan& plan) {
+void assignBarriers(const ptx::Program& test, Plan& plan) {
     for (const auto& t : test.threads)
         for (const auto& i : t.code) {
-            Insn in = ptx::decode(i);
+            const Insn& in = i.insn();
             const auto* b = in.as<ptx::Barrier>();
             if (!b) continue;
             if (b->cluster || b->arrive)
-                throw Refused(i.loc, "'" + i.opcode + "' has no CUDA mapping yet");
+                throw Refused(i.loc, "'" + in.opcode + "' has no CUDA mapping yet");
             int id = static_cast<int>(in.operand(0).value);
             if (!plan.barrierIds.count(id)) {
                 int hw = static_cast<int>(plan.barrierIds.size()) + 1; // 0 is the harness's
@@ -382,7 +380,7 @@ void assignBarriers(const litmus::Test& test, Plan& plan) {
 
 } // namespace
 
-Plan makePlan(const litmus::Test& test, const ir::Program& program, bool compileOnly) {
+Plan makePlan(const ptx::Program& test, const ir::Program& program, bool compileOnly) {
     Plan plan;
     plan.compileOnly = compileOnly;
     checkSupported(test, program, plan);

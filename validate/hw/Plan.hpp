@@ -3,6 +3,7 @@
 
 #include "ir/Program.hpp"
 #include "litmus/Ast.hpp"
+#include "ptx/Program.hpp"
 #include "support/SourceLoc.hpp"
 
 #include <map>
@@ -60,7 +61,7 @@ struct CtaPlan {
     int cta = 0;
     int litmusCluster = 0;    ///< index of its cluster within a team
     int rank = 0;             ///< rank in its cluster (hardware rank too)
-    std::vector<int> threads; ///< indices into Test::threads, in column order
+    std::vector<int> threads; ///< indices into Program::threads, in column order
 };
 
 struct Plan {
@@ -94,13 +95,13 @@ struct Plan {
     unsigned perCta() const { return rows * lanes; }
 };
 
-/** Does any instruction of the test start with `tcgen05.`? */
-bool usesTcgen05(const litmus::Test& test);
+/** Does the program use any tcgen05 instruction? */
+bool usesTcgen05(const ptx::Program& test);
 
 /**
  * Lays the test out, or throws Refused. `program` is the lowered test (already validated).
  * With `compileOnly`, only what cannot be emitted at all is refused.
  */
-Plan makePlan(const litmus::Test& test, const ir::Program& program, bool compileOnly = false);
+Plan makePlan(const ptx::Program& test, const ir::Program& program, bool compileOnly = false);
 
 } // namespace ptxmc::validate

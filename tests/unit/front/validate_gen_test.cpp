@@ -142,3 +142,24 @@ exists (P1:r0 == 0)
 )"),
                       Catch::Contains("not in this thread's cluster"));
 }
+
+TEST_CASE("the emitted PTX is the printer's text of the instruction as the device runs it",
+          "[validate]") {
+    auto g = gen(R"(PTX F
+{ x = 0; y @ shared 0 = 0; P1:r1 = 0; }
+ P0@cta 0,gpu 0 | P1@cta 0,gpu 0 ;
+ fence.sc.gpu | atom.relaxed.gpu.global.sub.u32 r1, [x], 1 ;
+ fence.acq_rel.cta | red.global.max.s32 [x], 2 ;
+ st.relaxed.cta.shared.u32 [y], 1 | ;
+exists (P1:r1 == 0)
+)");
+    CHECK(has(g.code, "fence.sc.gpu;"));
+    CHECK(has(g.code, "fence.acq_rel.cta;"));
+    // .shared is written .shared::cta; accesses move 32 bits
+    CHECK(has(g.code, "st.relaxed.cta.shared::cta.b32 [%0], %1;"));
+    // PTX has no atom.sub: an add of the negated value
+    CHECK(has(g.code, "atom.relaxed.gpu.global.add.u32 %0, [%1], %2;"));
+    CHECK(has(g.code, "(0u - "));
+    CHECK(has(g.code, "red.global.max.s32 [%0], %1;"));
+    CHECK(has(g.code, "fence.proxy.async.shared::cta;"));
+}
