@@ -1,8 +1,6 @@
 // Final states to Observation / Ok / Positive-Negative, identically for both engines.
 #include "engine/ResultBuilder.hpp"
 
-#include "lower/Lowerer.hpp"
-
 #include <algorithm>
 #include <map>
 
@@ -12,13 +10,13 @@ using engine::Observation;
 
 namespace {
 
-std::string quantifierText(litmus::Condition::Quantifier q) {
+std::string quantifierText(ir::Quantifier q) {
     switch (q) {
-    case litmus::Condition::Quantifier::Exists:
+    case ir::Quantifier::Exists:
         return "exists";
-    case litmus::Condition::Quantifier::NotExists:
+    case ir::Quantifier::NotExists:
         return "~exists";
-    case litmus::Condition::Quantifier::Forall:
+    case ir::Quantifier::Forall:
         return "forall";
     }
     return "exists";
@@ -30,7 +28,7 @@ engine::CheckResult resultSkeleton(const ir::Program& p) {
     engine::CheckResult r;
     r.testName = p.name;
     r.file = p.file;
-    r.quantifier = quantifierText(p.quantifier);
+    r.quantifier = quantifierText(p.condition.quantifier);
     r.conditionText = p.conditionText;
     for (const auto& o : p.observed)
         r.observed.push_back(o.name);
@@ -43,10 +41,7 @@ void setStates(engine::CheckResult& r, const ir::Program& p,
     for (const auto& values : states) {
         engine::FinalState s;
         s.values = values;
-        std::map<std::string, std::int64_t> named;
-        for (std::size_t i = 0; i < values.size(); ++i)
-            named[p.observed[i].name] = values[i];
-        s.satisfies = lower::evaluateProp(*p.prop, named);
+        s.satisfies = ir::holds(p.condition.prop, values);
         r.states.push_back(s);
     }
     r.positive = static_cast<std::size_t>(
@@ -55,17 +50,7 @@ void setStates(engine::CheckResult& r, const ir::Program& p,
     r.observation = r.positive == 0   ? Observation::Never
                     : r.negative == 0 ? Observation::Always
                                       : Observation::Sometimes;
-    switch (p.quantifier) {
-    case litmus::Condition::Quantifier::Exists:
-        r.ok = r.positive > 0;
-        break;
-    case litmus::Condition::Quantifier::NotExists:
-        r.ok = r.positive == 0;
-        break;
-    case litmus::Condition::Quantifier::Forall:
-        r.ok = r.negative == 0;
-        break;
-    }
+    r.ok = ir::conditionOk(p.condition.quantifier, r.positive, r.negative);
 }
 
 std::string describeEvent(const ir::Program& p, int id, const std::string& note) {
