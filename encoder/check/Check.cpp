@@ -37,7 +37,7 @@ engine::CheckResult run(const Engine& engine, const ir::Program& p, const cat::R
     engine::CheckResult r = resultSkeleton(p);
     if (!p.staticDeadlocks.empty()) {
         r.observation = engine::Observation::Deadlock;
-        r.deadlockedWaits = p.staticDeadlocks;
+        r.deadlockedWaits = staticDeadlocks(p);
     } else {
         try {
             engine.search(p, model, options, start, r);
@@ -79,7 +79,7 @@ std::vector<engine::CheckResult> runReadings(const Engine& engine, const ir::Pro
     }
     for (engine::CheckResult& r : out) {
         r.observation = engine::Observation::Deadlock;
-        r.deadlockedWaits = p.staticDeadlocks;
+        r.deadlockedWaits = staticDeadlocks(p);
     }
     return out;
 }

@@ -66,10 +66,10 @@ public:
         if (!states_.empty()) return false;
         r.observation = engine::Observation::Deadlock;
         for (int w : blocking_)
-            if (!everSucceeded_.count(w)) r.deadlockedWaits.push_back(describeEvent(p_, w));
+            if (!everSucceeded_.count(w)) r.deadlockedWaits.push_back({eventRef(p_, w), ""});
         if (r.deadlockedWaits.empty())
             for (int w : blocking_)
-                r.deadlockedWaits.push_back(describeEvent(p_, w, "only jointly"));
+                r.deadlockedWaits.push_back({eventRef(p_, w, "only jointly"), ""});
         setBoundReached(r, p_, beyondBound_);
         return true;
     }

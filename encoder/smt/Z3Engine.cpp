@@ -30,15 +30,15 @@ void unknownResult(CheckResult& r, z3::solver& s) {
 }
 
 /** Which blocking waits can never succeed (each alone); all of them if only jointly. */
-std::vector<std::string> blockedWaits(Z3Session& s, const ir::Program& p) {
-    std::vector<std::string> out;
+std::vector<BlockedWait> blockedWaits(Z3Session& s, const ir::Program& p) {
+    std::vector<BlockedWait> out;
     z3::expr_vector axioms = s.assumptions(false);
     for (const auto& [event, success] : s.encoder().blockingWaits())
         if (s.check(withLiteral(axioms, success), "deadlocked waits") == z3::unsat)
-            out.push_back(describeEvent(p, event));
+            out.push_back({eventRef(p, event), ""});
     if (out.empty())
         for (const auto& [event, success] : s.encoder().blockingWaits())
-            out.push_back(describeEvent(p, event, "only jointly"));
+            out.push_back({eventRef(p, event, "only jointly"), ""});
     return out;
 }
 
