@@ -119,4 +119,28 @@ std::vector<BlockedWait> staticDeadlocks(const ir::Program& p) {
     return out;
 }
 
+void setStaticDeadlock(engine::CheckResult& r, const ir::Program& p) {
+    r.observation = Observation::Deadlock;
+    r.deadlockedWaits = staticDeadlocks(p);
+}
+
+void setDeadlock(engine::CheckResult& r, const ir::Program& p, const std::vector<int>& waits,
+                 const std::function<bool(std::size_t)>& neverSucceeds) {
+    r.observation = Observation::Deadlock;
+    r.deadlockedWaits.clear();
+    for (std::size_t i = 0; i < waits.size(); ++i)
+        if (neverSucceeds(i)) r.deadlockedWaits.push_back({eventRef(p, waits[i]), ""});
+    if (!r.deadlockedWaits.empty()) return;
+    for (int w : waits)
+        r.deadlockedWaits.push_back({eventRef(p, w, "only jointly"), ""});
+}
+
+void setNoExecution(engine::CheckResult& r, const ir::Program& p,
+                    std::vector<std::string> forbidding) {
+    std::sort(forbidding.begin(), forbidding.end());
+    forbidding.erase(std::unique(forbidding.begin(), forbidding.end()), forbidding.end());
+    setStates(r, p, {});
+    r.forbiddenBy = std::move(forbidding);
+}
+
 } // namespace ptxmc::engine

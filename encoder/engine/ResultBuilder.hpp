@@ -6,6 +6,7 @@
 #include "ir/Program.hpp"
 
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <set>
 #include <string>
@@ -55,5 +56,23 @@ void setFlags(engine::CheckResult& r, const ir::Program& p, const cat::ResolvedM
 
 /** What lowering found blocks for good (ir::Program::staticDeadlocks), as deadlocked waits. */
 std::vector<BlockedWait> staticDeadlocks(const ir::Program& p);
+
+/** A deadlock found before any search: Observation::Deadlock and the static reasons. */
+void setStaticDeadlock(engine::CheckResult& r, const ir::Program& p);
+
+/**
+ * Observation::Deadlock, with the waits that never succeed: each of `waits` (event ids, in
+ * order) for which `neverSucceeds(i)` holds of the i-th alone; when none does alone, every
+ * one of them, noted "only jointly".
+ */
+void setDeadlock(engine::CheckResult& r, const ir::Program& p, const std::vector<int>& waits,
+                 const std::function<bool(std::size_t)>& neverSucceeds);
+
+/**
+ * The model forbids every execution (herd7's States 0): no states, and the axioms that each,
+ * deleted, would let one through (sorted, no duplicates; empty when none does alone).
+ */
+void setNoExecution(engine::CheckResult& r, const ir::Program& p,
+                    std::vector<std::string> forbidding);
 
 } // namespace ptxmc::engine

@@ -2,6 +2,7 @@
 #include "cat/Loader.hpp"
 #include "cat/Resolver.hpp"
 #include "check/Check.hpp"
+#include "engine/ResultBuilder.hpp"
 #include "litmus/Parser.hpp"
 #include "lower/Lowerer.hpp"
 
@@ -210,6 +211,30 @@ exists (true))");
     CHECK(r.deadlockedWaits.front().reason.find("for its own thread") != std::string::npos);
 }
 
+TEST_CASE("both engines name waits that block only jointly the same typed way", "[checker]") {
+    const char* circular = R"(PTX circular
+{ mbA @ mbarrier 0, count 1; mbB @ mbarrier 0, count 1; }
+ P0@cta 0,gpu 0 | P1@cta 0,gpu 0 ;
+ mbarrier.try_wait.parity.shared::cta.b64 _, [mbA], 0 | mbarrier.try_wait.parity.shared::cta.b64 _, [mbB], 0 ;
+ mbarrier.arrive.shared::cta.b64 _, [mbB] | mbarrier.arrive.shared::cta.b64 _, [mbA] ;
+exists (true))";
+    for (engine::EngineKind kind : {engine::EngineKind::Z3, engine::EngineKind::Enumerate}) {
+        engine::CheckOptions options;
+        options.engine = kind;
+        auto r = run(circular, options);
+        REQUIRE(r.observation == Observation::Deadlock);
+        REQUIRE(r.deadlockedWaits.size() == 2);
+        std::set<int> threads;
+        for (const auto& b : r.deadlockedWaits) {
+            REQUIRE(b.wait);
+            CHECK(b.wait->note == "only jointly");
+            CHECK(b.wait->loc.line == 4);
+            threads.insert(b.wait->thread);
+        }
+        CHECK(threads == std::set<int>{0, 1});
+    }
+}
+
 TEST_CASE("the cross-check compares the loops that reached the bound as typed values",
           "[checker]") {
     engine::CheckResult a;
@@ -221,4 +246,20 @@ TEST_CASE("the cross-check compares the loops that reached the bound as typed va
     b = a;
     b.boundReached[0].thread = 0;
     CHECK_FALSE(engine::sameAnswer(a, b));
+}
+
+TEST_CASE("no execution: no states, the forbidding axioms sorted and once each", "[checker]") {
+    ir::Program p = lower::lowerTest(litmus::parseLitmus(R"(PTX none
+{ x = 0; }
+ P0@cta 0,gpu 0 ;
+ ld.weak r0, x ;
+exists (P0:r0 == 0))",
+                                                         "t.litmus"));
+    engine::CheckResult r = engine::resultSkeleton(p);
+    engine::setNoExecution(r, p, {"sc", "atomicity", "sc"});
+    CHECK(r.states.empty());
+    CHECK(r.observation == Observation::Never);
+    CHECK_FALSE(r.ok);
+    REQUIRE(r.forbiddenBy);
+    CHECK(*r.forbiddenBy == std::vector<std::string>{"atomicity", "sc"});
 }
