@@ -10,6 +10,7 @@
 #include "litmus/Parser.hpp"
 #include "lower/Lowerer.hpp"
 #include "report/Answer.hpp"
+#include "report/AnswerText.hpp"
 #include "report/WitnessText.hpp"
 
 #include <cstdio>
@@ -64,7 +65,7 @@ std::string renderText(const Explanation& ex) {
     case Explanation::Kind::Deadlock:
         out << "Deadlock: no execution lets every spinning wait succeed.\n";
         for (const auto& b : ex.blocked)
-            out << "  blocked: " << b << "\n";
+            out << "  blocked: " << report::blockedText(b) << "\n";
         break;
     case Explanation::Kind::Unknown:
         out << "Unknown: " << ex.reason << "\n";

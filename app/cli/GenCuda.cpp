@@ -64,7 +64,7 @@ bool allowsWeak(const engine::CheckResult& r) {
     if (r.observation == engine::Observation::Deadlock ||
         r.observation == engine::Observation::Unknown)
         return false;
-    return r.quantifier == "forall" ? r.negative > 0 : r.positive > 0;
+    return r.quantifier == ir::Quantifier::Forall ? r.negative > 0 : r.positive > 0;
 }
 
 struct Writer {

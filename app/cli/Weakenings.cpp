@@ -7,6 +7,7 @@
 #include "litmus/Parser.hpp"
 #include "ptx/Print.hpp"
 #include "report/Answer.hpp"
+#include "report/AnswerText.hpp"
 
 #include <algorithm>
 
@@ -97,7 +98,7 @@ std::string effectText(const Effect& e, const engine::CheckResult& base) {
     if (!e.loadBearing()) return "redundant under this model";
     std::vector<std::string> parts;
     if (r.observation == engine::Observation::Deadlock)
-        parts.push_back(deadlockText(r.deadlockedWaits));
+        parts.push_back(deadlockText(report::blockedTexts(r.deadlockedWaits)));
     else if (e.verdictChanged)
         parts.push_back(std::string(engine::toString(base.observation)) + " becomes " +
                         engine::toString(r.observation));

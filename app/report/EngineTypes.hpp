@@ -5,9 +5,12 @@
 
 namespace ptxmc::report {
 
+using engine::BlockedWait;
 using engine::CheckResult;
+using engine::EventRef;
 using engine::ExpectationCheck;
 using engine::FinalState;
+using engine::FlagWitness;
 using engine::Observation;
 using engine::observationFromString;
 using engine::QueryTime;

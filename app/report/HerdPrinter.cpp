@@ -2,6 +2,7 @@
 #include "report/HerdPrinter.hpp"
 
 #include "report/Answer.hpp"
+#include "report/AnswerText.hpp"
 #include "report/StatsPrinter.hpp"
 
 #include <algorithm>
@@ -11,9 +12,15 @@
 
 namespace ptxmc::report {
 
-const char* herdKind(const std::string& quantifier) {
-    if (quantifier == "~exists") return "Forbidden";
-    if (quantifier == "forall") return "Required";
+const char* herdKind(ir::Quantifier q) {
+    switch (q) {
+    case ir::Quantifier::Exists:
+        return "Allowed";
+    case ir::Quantifier::NotExists:
+        return "Forbidden";
+    case ir::Quantifier::Forall:
+        return "Required";
+    }
     return "Allowed";
 }
 
@@ -56,8 +63,8 @@ void printBody(std::ostream& out, const CheckResult& r) {
     case Observation::Deadlock:
         // No execution completes, so there are no final states to count or witness.
         out << "States 0\nDeadlock\n";
-        for (const std::string& w : r.deadlockedWaits)
-            out << "Blocked: " << w << '\n';
+        for (const BlockedWait& w : r.deadlockedWaits)
+            out << "Blocked: " << blockedText(w) << '\n';
         return;
     case Observation::Unknown:
         // Whatever states the solver found before giving up are not the full set: print none,
@@ -78,7 +85,7 @@ void printBody(std::ostream& out, const CheckResult& r) {
     out << (r.ok ? "Ok" : "No") << '\n';
     out << "Witnesses\n";
     // herd counts witnesses of the whole condition, so ~exists swaps them.
-    bool swap = r.quantifier == "~exists";
+    bool swap = r.quantifier == ir::Quantifier::NotExists;
     out << "Positive: " << (swap ? r.negative : r.positive)
         << " Negative: " << (swap ? r.positive : r.negative) << '\n';
 }
@@ -91,13 +98,12 @@ void HerdPrinter::print(std::ostream& out, const CheckResult& r) const {
     // herd's `Flag NAME` line, then what raises it: "  by P1: <instruction> (file:line:col)".
     for (const RaisedFlag& f : r.flags) {
         out << "Flag " << f.name << '\n';
-        for (const std::string& e : f.events)
-            out << "  by " << e << '\n';
+        for (const FlagWitness& w : f.witnesses)
+            out << "  by " << witnessText(w) << '\n';
     }
-    for (const std::string& b : r.boundReached)
-        out << "Bound reached: " << b << '\n';
-    if (!r.quantifier.empty())
-        out << "Condition " << r.quantifier << ' ' << r.conditionText << '\n';
+    for (const EventRef& b : r.boundReached)
+        out << "Bound reached: " << toString(b) << '\n';
+    out << "Condition " << quantifierText(r.quantifier) << ' ' << r.conditionText << '\n';
     bool counted = r.observation != Observation::Deadlock && r.observation != Observation::Unknown;
     out << "Observation " << r.testName << ' ' << toString(r.observation) << ' '
         << (counted ? r.positive : 0) << ' ' << (counted ? r.negative : 0) << '\n';

@@ -11,7 +11,7 @@ namespace ptxmc::report {
 
 /** herd's verdict word for a quantifier: exists -> Allowed, ~exists -> Forbidden, forall ->
  * Required. */
-const char* herdKind(const std::string& quantifier);
+const char* herdKind(ir::Quantifier q);
 
 /**
  * The `Expected ...` line for a governed result (on a mismatch, what differs), or "" when no

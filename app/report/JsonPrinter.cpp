@@ -2,6 +2,7 @@
 #include "report/JsonPrinter.hpp"
 
 #include "report/Answer.hpp"
+#include "report/AnswerText.hpp"
 #include "report/StatsPrinter.hpp"
 
 namespace ptxmc::report {
@@ -40,7 +41,7 @@ ordered_json JsonPrinter::toJson(const CheckResult& r) const {
     ordered_json j;
     j["name"] = r.testName;
     j["file"] = r.file;
-    j["quantifier"] = r.quantifier;
+    j["quantifier"] = quantifierText(r.quantifier);
     j["condition"] = r.conditionText;
     j["observed"] = r.observed;
     ordered_json states = ordered_json::array();
@@ -53,9 +54,10 @@ ordered_json JsonPrinter::toJson(const CheckResult& r) const {
     j["observation"] = toString(r.observation);
     ordered_json flags = ordered_json::array();
     for (const RaisedFlag& f : r.flags)
-        flags.push_back(ordered_json{{"name", f.name}, {"doc", f.doc}, {"events", f.events}});
+        flags.push_back(
+            ordered_json{{"name", f.name}, {"doc", f.doc}, {"events", witnessTexts(f)}});
     j["flags"] = std::move(flags);
-    j["deadlocked_waits"] = r.deadlockedWaits;
+    j["deadlocked_waits"] = blockedTexts(r.deadlockedWaits);
     j["unknown_reason"] = r.unknownReason;
     if (!r.hash.empty()) j["hash"] = r.hash;
     if (r.readings) {
@@ -81,7 +83,7 @@ ordered_json JsonPrinter::toJson(const CheckResult& r) const {
             {"robust", r.readings->empty()}, {"differs", differs}, {"dependence", dependence}};
     }
     if (r.forbiddenBy) j["no_execution_forbidden_by"] = *r.forbiddenBy;
-    j["bound_reached"] = r.boundReached;
+    j["bound_reached"] = eventTexts(r.boundReached);
     if (options_.showTime) j["time"] = r.seconds;
     if (r.stats) j["stats"] = statsJson(*r.stats, options_.showTime);
     j["expectation"] = expectationJson(r);

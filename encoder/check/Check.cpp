@@ -36,8 +36,7 @@ engine::CheckResult run(const Engine& engine, const ir::Program& p, const cat::R
                         const CheckOptions& options, Clock::time_point start) {
     engine::CheckResult r = resultSkeleton(p);
     if (!p.staticDeadlocks.empty()) {
-        r.observation = engine::Observation::Deadlock;
-        r.deadlockedWaits = p.staticDeadlocks;
+        setStaticDeadlock(r, p);
     } else {
         try {
             engine.search(p, model, options, start, r);
@@ -77,10 +76,8 @@ std::vector<engine::CheckResult> runReadings(const Engine& engine, const ir::Pro
         engine.searchReadings(p, model, options, out);
         return out;
     }
-    for (engine::CheckResult& r : out) {
-        r.observation = engine::Observation::Deadlock;
-        r.deadlockedWaits = p.staticDeadlocks;
-    }
+    for (engine::CheckResult& r : out)
+        setStaticDeadlock(r, p);
     return out;
 }
 

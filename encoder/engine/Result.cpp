@@ -1,4 +1,4 @@
-// Observation names as herd prints them, plus ptxmc's Deadlock and Unknown.
+// Observation names as herd prints them (plus ptxmc's Deadlock and Unknown), event names.
 #include "engine/Result.hpp"
 
 #include <array>
@@ -28,6 +28,16 @@ std::optional<Observation> observationFromString(const std::string& s) {
     for (Observation o : all)
         if (s == toString(o)) return o;
     return std::nullopt;
+}
+
+bool operator==(const EventRef& a, const EventRef& b) {
+    return a.event == b.event && a.thread == b.thread && a.text == b.text && a.note == b.note &&
+           a.loc.file == b.loc.file && a.loc.line == b.loc.line && a.loc.col == b.loc.col;
+}
+
+std::string toString(const EventRef& e) {
+    std::string who = e.thread >= 0 ? "P" + std::to_string(e.thread) : std::string("init");
+    return who + ": " + e.text + " (" + e.loc.str() + (e.note.empty() ? "" : ", " + e.note) + ")";
 }
 
 } // namespace ptxmc::engine

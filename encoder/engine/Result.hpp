@@ -1,6 +1,9 @@
 // What checking one litmus test produced: the engine fills it, the reporters print it.
 #pragma once
 
+#include "ir/Condition.hpp"
+#include "support/SourceLoc.hpp"
+
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -26,6 +29,24 @@ enum class Observation {
 const char* toString(Observation o);
 std::optional<Observation> observationFromString(const std::string& s);
 
+/** An instruction of the program as an answer names it: a flag's witness, a wait, a loop cut. */
+struct EventRef {
+    int event = -1;   ///< id in ir::Program::events; -1: a point that is no event (a loop's cut)
+    int thread = -1;  ///< the thread's number (P1: 1); -1: the initial state
+    std::string text; ///< the instruction text
+    SourceLoc loc;    ///< where the instruction is issued
+    std::string note; ///< what qualifies it ("only jointly"); empty: nothing
+};
+
+bool operator==(const EventRef& a, const EventRef& b);
+
+/** "P1: <instruction> (file:line:col)" ("init: ..." for the initial state), with a note
+ *  "(file:line:col, <note>)": how every report names an instruction. */
+std::string toString(const EventRef& e);
+
+/** The events that together raise a flag once: a set member, or a relation pair. */
+using FlagWitness = std::vector<EventRef>;
+
 /**
  * An undefined-behaviour flag raised by at least one allowed execution (cat `flag`), or
  * `hang`: a spinning wait blocks forever in some execution.
@@ -33,9 +54,15 @@ std::optional<Observation> observationFromString(const std::string& s);
 struct RaisedFlag {
     std::string name;
     std::string doc;
-    /** What breaks the rule, one entry per witness: "P1: <instruction> (file:line:col)", pairs
-     *  joined by " / ". The engines may pick different witnesses; names are what they agree on. */
-    std::vector<std::string> events;
+    /** What breaks the rule, up to three witnesses (every one for `hang`). The engines may
+     *  pick different witnesses; names are what they agree on. */
+    std::vector<FlagWitness> witnesses;
+};
+
+/** Why a test deadlocks: a wait that never succeeds, or what lowering found blocks for good. */
+struct BlockedWait {
+    std::optional<EventRef> wait; ///< the wait; empty for a deadlock found before the search
+    std::string reason;           ///< without `wait`: "barrier 1 (instance 0) in CTA 0 waits ..."
 };
 
 /** The expectation a corpus entry records, and whether the result met it. */
@@ -100,8 +127,8 @@ struct ReadingResult {
 struct CheckResult {
     std::string testName;
     std::string file;
-    std::string hash;       ///< herd7's `Hash=` of the test (ptx/TestHash.hpp); empty: not computed
-    std::string quantifier; ///< "exists", "~exists" or "forall"
+    std::string hash; ///< herd7's `Hash=` of the test (ptx/TestHash.hpp); empty: not computed
+    ir::Quantifier quantifier = ir::Quantifier::Exists;
     std::string conditionText;         ///< the condition as herd prints it
     std::vector<std::string> observed; ///< "P1:r0", "x", "t@1[2]", ...
     std::vector<FinalState> states;    ///< sorted by values, no duplicates
@@ -118,11 +145,10 @@ struct CheckResult {
     /// would let one through ("Nothing", ...); empty when only several together forbid them all
     std::optional<std::vector<std::string>> forbiddenBy;
     /// Loops some allowed execution goes round more often than --unroll lets the check
-    /// follow ("P1: bne r0, 1, LC00 (file:line:col)"): the states listed are those of the
-    /// executions within the bound.
-    std::vector<std::string> boundReached;
-    std::vector<std::string>
-        deadlockedWaits; ///< with Observation::Deadlock: the waits that never succeed
+    /// follow (their backward branches): the states listed are those of the executions
+    /// within the bound.
+    std::vector<EventRef> boundReached;
+    std::vector<BlockedWait> deadlockedWaits; ///< with Observation::Deadlock: why
     double seconds = 0.0;
     std::optional<Stats> stats; ///< with CheckOptions::stats (Z3 engine)
     ExpectationCheck expectation;

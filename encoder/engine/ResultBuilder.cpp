@@ -1,7 +1,5 @@
-// Final states to Observation / Ok / Positive-Negative, identically for both engines.
+// The answer from what a search found (states, flags, waits, cuts), identically for both engines.
 #include "engine/ResultBuilder.hpp"
-
-#include "lower/Lowerer.hpp"
 
 #include <algorithm>
 #include <map>
@@ -10,27 +8,11 @@ namespace ptxmc::engine {
 
 using engine::Observation;
 
-namespace {
-
-std::string quantifierText(litmus::Condition::Quantifier q) {
-    switch (q) {
-    case litmus::Condition::Quantifier::Exists:
-        return "exists";
-    case litmus::Condition::Quantifier::NotExists:
-        return "~exists";
-    case litmus::Condition::Quantifier::Forall:
-        return "forall";
-    }
-    return "exists";
-}
-
-} // namespace
-
 engine::CheckResult resultSkeleton(const ir::Program& p) {
     engine::CheckResult r;
     r.testName = p.name;
     r.file = p.file;
-    r.quantifier = quantifierText(p.quantifier);
+    r.quantifier = p.condition.quantifier;
     r.conditionText = p.conditionText;
     for (const auto& o : p.observed)
         r.observed.push_back(o.name);
@@ -43,10 +25,7 @@ void setStates(engine::CheckResult& r, const ir::Program& p,
     for (const auto& values : states) {
         engine::FinalState s;
         s.values = values;
-        std::map<std::string, std::int64_t> named;
-        for (std::size_t i = 0; i < values.size(); ++i)
-            named[p.observed[i].name] = values[i];
-        s.satisfies = lower::evaluateProp(*p.prop, named);
+        s.satisfies = ir::holds(p.condition.prop, values);
         r.states.push_back(s);
     }
     r.positive = static_cast<std::size_t>(
@@ -55,40 +34,29 @@ void setStates(engine::CheckResult& r, const ir::Program& p,
     r.observation = r.positive == 0   ? Observation::Never
                     : r.negative == 0 ? Observation::Always
                                       : Observation::Sometimes;
-    switch (p.quantifier) {
-    case litmus::Condition::Quantifier::Exists:
-        r.ok = r.positive > 0;
-        break;
-    case litmus::Condition::Quantifier::NotExists:
-        r.ok = r.positive == 0;
-        break;
-    case litmus::Condition::Quantifier::Forall:
-        r.ok = r.negative == 0;
-        break;
-    }
+    r.ok = ir::conditionOk(p.condition.quantifier, r.positive, r.negative);
 }
 
-std::string describeEvent(const ir::Program& p, int id, const std::string& note) {
+EventRef eventRef(const ir::Program& p, int id, const std::string& note) {
     const ir::Event& e = p.events[static_cast<std::size_t>(id)];
     const ir::Event& at = e.issue >= 0 ? p.events[static_cast<std::size_t>(e.issue)] : e;
-    std::string who = at.thread >= 0
-                          ? "P" + std::to_string(p.threads[static_cast<std::size_t>(at.thread)].id)
-                          : std::string("init");
-    return who + ": " + e.text + " (" + at.loc.str() + (note.empty() ? "" : ", " + note) + ")";
+    int thread = at.thread >= 0 ? p.threads[static_cast<std::size_t>(at.thread)].id : -1;
+    return EventRef{id, thread, e.text, at.loc, note};
 }
 
-std::string describeCut(const ir::Program& p, std::size_t i) {
+EventRef cutRef(const ir::Program& p, std::size_t i) {
     const ir::Cut& c = p.cuts.at(i);
-    return "P" + std::to_string(p.threads[static_cast<std::size_t>(c.thread)].id) + ": " + c.text +
-           " (" + c.loc.str() + ")";
+    return EventRef{-1, p.threads[static_cast<std::size_t>(c.thread)].id, c.text, c.loc, ""};
 }
 
 void setBoundReached(engine::CheckResult& r, const ir::Program& p,
                      const std::set<std::size_t>& cuts) {
     r.boundReached.clear();
-    std::set<std::string> seen; // one line per backward branch, however many paths reach it
-    for (std::size_t i : cuts)
-        if (seen.insert(describeCut(p, i)).second) r.boundReached.push_back(describeCut(p, i));
+    for (std::size_t i : cuts) { // one per backward branch, however many paths reach it
+        EventRef cut = cutRef(p, i);
+        if (std::find(r.boundReached.begin(), r.boundReached.end(), cut) == r.boundReached.end())
+            r.boundReached.push_back(std::move(cut));
+    }
     if (r.boundReached.empty()) return;
     using engine::Observation;
     if (r.observation != Observation::Never && r.observation != Observation::Always &&
@@ -98,7 +66,7 @@ void setBoundReached(engine::CheckResult& r, const ir::Program& p,
     r.observation = Observation::Unknown;
     r.ok = false;
     r.unknownReason = "unroll bound " + std::to_string(p.unroll) + " reached at " +
-                      r.boundReached.front() +
+                      toString(r.boundReached.front()) +
                       ": executions that loop longer are not covered, so " + claim +
                       " is not a proof (rerun with a larger --unroll)";
 }
@@ -111,16 +79,15 @@ std::string noExecutionWithinBound(const ir::Program& p) {
 
 namespace {
 
-std::vector<std::string> describeWitnesses(const ir::Program& p,
-                                           const std::set<std::vector<int>>& tuples,
-                                           std::size_t most = kWitnessesShown) {
-    std::vector<std::string> out;
+std::vector<FlagWitness> witnessesOf(const ir::Program& p, const std::set<std::vector<int>>& tuples,
+                                     std::size_t most = kWitnessesShown) {
+    std::vector<FlagWitness> out;
     for (const auto& tuple : tuples) {
         if (out.size() == most) break;
-        std::string line;
+        FlagWitness w;
         for (int id : tuple)
-            line += (line.empty() ? "" : " / ") + describeEvent(p, id);
-        out.push_back(line);
+            w.push_back(eventRef(p, id));
+        out.push_back(std::move(w));
     }
     return out;
 }
@@ -133,7 +100,7 @@ void setFlags(engine::CheckResult& r, const ir::Program& p, const cat::ResolvedM
     for (const auto& a : model.axioms) {
         auto it = witnesses.find(a.name);
         if (!a.flag || it == witnesses.end()) continue;
-        r.flags.push_back({a.name, a.doc, describeWitnesses(p, it->second)});
+        r.flags.push_back({a.name, a.doc, witnessesOf(p, it->second)});
     }
     auto hang = witnesses.find(kHangFlag);
     if (hang != witnesses.end())
@@ -142,7 +109,38 @@ void setFlags(engine::CheckResult& r, const ir::Program& p, const cat::ResolvedM
                            "completes, or that completes and is overtaken before the wait sees "
                            "it (PTX ISA 9.7.13.15.16); the outcomes are those of the executions "
                            "that finish",
-                           describeWitnesses(p, hang->second, hang->second.size())});
+                           witnessesOf(p, hang->second, hang->second.size())});
+}
+
+std::vector<BlockedWait> staticDeadlocks(const ir::Program& p) {
+    std::vector<BlockedWait> out;
+    for (const std::string& reason : p.staticDeadlocks)
+        out.push_back({std::nullopt, reason});
+    return out;
+}
+
+void setStaticDeadlock(engine::CheckResult& r, const ir::Program& p) {
+    r.observation = Observation::Deadlock;
+    r.deadlockedWaits = staticDeadlocks(p);
+}
+
+void setDeadlock(engine::CheckResult& r, const ir::Program& p, const std::vector<int>& waits,
+                 const std::function<bool(std::size_t)>& neverSucceeds) {
+    r.observation = Observation::Deadlock;
+    r.deadlockedWaits.clear();
+    for (std::size_t i = 0; i < waits.size(); ++i)
+        if (neverSucceeds(i)) r.deadlockedWaits.push_back({eventRef(p, waits[i]), ""});
+    if (!r.deadlockedWaits.empty()) return;
+    for (int w : waits)
+        r.deadlockedWaits.push_back({eventRef(p, w, "only jointly"), ""});
+}
+
+void setNoExecution(engine::CheckResult& r, const ir::Program& p,
+                    std::vector<std::string> forbidding) {
+    std::sort(forbidding.begin(), forbidding.end());
+    forbidding.erase(std::unique(forbidding.begin(), forbidding.end()), forbidding.end());
+    setStates(r, p, {});
+    r.forbiddenBy = std::move(forbidding);
 }
 
 } // namespace ptxmc::engine

@@ -1,4 +1,4 @@
-// Shared by both engines: turning final states into a herd-style CheckResult.
+// Shared by both engines: turning what a search found into the typed answer (CheckResult).
 #pragma once
 
 #include "cat/Resolver.hpp"
@@ -6,6 +6,7 @@
 #include "ir/Program.hpp"
 
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <set>
 #include <string>
@@ -29,11 +30,11 @@ inline constexpr std::size_t kWitnessesShown = 3;
 /** The name of the flag raised when some execution blocks forever. */
 inline const char* const kHangFlag = "hang";
 
-/** "P1: <instruction text> (file:line:col)", or "(file:line:col, <note>)" with a note. */
-std::string describeEvent(const ir::Program& p, int id, const std::string& note = "");
+/** Event `id` as an answer names it: its issuing thread and position, its own text. */
+EventRef eventRef(const ir::Program& p, int id, const std::string& note = "");
 
-/** A cut of the program: "P1: bne r0, 1, LC00 (file:line:col)". */
-std::string describeCut(const ir::Program& p, std::size_t i);
+/** The backward branch of cut `i` of the program. */
+EventRef cutRef(const ir::Program& p, std::size_t i);
 
 /**
  * Sets r.boundReached from the Bound cuts some allowed execution reaches (indices into
@@ -48,9 +49,30 @@ std::string noExecutionWithinBound(const ir::Program& p);
 
 /**
  * Sets r.flags: the model's flags in its order, then `hang`, each with up to three witnesses
- * described by describeEvent (pairs joined by " / ").
+ * (every one for `hang`).
  */
 void setFlags(engine::CheckResult& r, const ir::Program& p, const cat::ResolvedModel& model,
               const FlagWitnesses& witnesses);
+
+/** What lowering found blocks for good (ir::Program::staticDeadlocks), as deadlocked waits. */
+std::vector<BlockedWait> staticDeadlocks(const ir::Program& p);
+
+/** A deadlock found before any search: Observation::Deadlock and the static reasons. */
+void setStaticDeadlock(engine::CheckResult& r, const ir::Program& p);
+
+/**
+ * Observation::Deadlock, with the waits that never succeed: each of `waits` (event ids, in
+ * order) for which `neverSucceeds(i)` holds of the i-th alone; when none does alone, every
+ * one of them, noted "only jointly".
+ */
+void setDeadlock(engine::CheckResult& r, const ir::Program& p, const std::vector<int>& waits,
+                 const std::function<bool(std::size_t)>& neverSucceeds);
+
+/**
+ * The model forbids every execution (herd7's States 0): no states, and the axioms that each,
+ * deleted, would let one through (sorted, no duplicates; empty when none does alone).
+ */
+void setNoExecution(engine::CheckResult& r, const ir::Program& p,
+                    std::vector<std::string> forbidding);
 
 } // namespace ptxmc::engine

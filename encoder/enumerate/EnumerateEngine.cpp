@@ -59,17 +59,12 @@ public:
                 r.unknownReason = pastLimit();
                 return true;
             }
-            setStates(r, p_, {});
-            r.forbiddenBy = forbidding;
+            setNoExecution(r, p_, std::move(forbidding));
             return true;
         }
         if (!states_.empty()) return false;
-        r.observation = engine::Observation::Deadlock;
-        for (int w : blocking_)
-            if (!everSucceeded_.count(w)) r.deadlockedWaits.push_back(describeEvent(p_, w));
-        if (r.deadlockedWaits.empty())
-            for (int w : blocking_)
-                r.deadlockedWaits.push_back(describeEvent(p_, w, "only jointly"));
+        setDeadlock(r, p_, blocking_,
+                    [&](std::size_t i) { return !everSucceeded_.count(blocking_[i]); });
         setBoundReached(r, p_, beyondBound_);
         return true;
     }

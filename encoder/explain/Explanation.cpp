@@ -129,14 +129,14 @@ explain::WitnessGraph drawChecked(Z3Session& s, const ir::Program& p,
         g.title = title;
         g.highlightMeaning = "the events that raise " + flag;
         for (int w : c.blocked)
-            g.notes.push_back("blocks forever: " + describeEvent(p, w));
+            g.notes.push_back("blocks forever: " + toString(eventRef(p, w)));
         return g;
     }
     explain::WitnessGraph g = buildWitness(p, model, cm, c, o, outcomeReads(p, c), "rf");
     g.title = title;
     g.highlightMeaning = "a read whose value the final state shows";
     for (int w : c.blocked)
-        g.notes.push_back("blocks forever: " + describeEvent(p, w));
+        g.notes.push_back("blocks forever: " + toString(eventRef(p, w)));
     return g;
 }
 
@@ -148,7 +148,7 @@ Explanation explainOutcome(const ir::Program& p, const cat::ResolvedModel& model
     Explanation ex;
     if (!p.staticDeadlocks.empty()) {
         ex.kind = Explanation::Kind::Deadlock;
-        ex.blocked = p.staticDeadlocks;
+        ex.blocked = staticDeadlocks(p);
         return ex;
     }
     z3::context ctx;
@@ -263,7 +263,7 @@ Explanation explainFlag(const ir::Program& p, const cat::ResolvedModel& model,
     ex.target = "flag " + flag;
     if (!p.staticDeadlocks.empty()) {
         ex.kind = Explanation::Kind::Deadlock;
-        ex.blocked = p.staticDeadlocks;
+        ex.blocked = staticDeadlocks(p);
         return ex;
     }
     z3::context ctx;

@@ -26,9 +26,9 @@ struct Explanation {
     std::string target;                ///< the outcome explained, e.g. "P1:r0 == 0"
     explain::WitnessGraph witness;     ///< Allowed: one execution reaching it
     std::vector<Violation> violations; ///< Forbidden (empty: the program cannot reach it at all)
-    std::vector<std::string> blocked;  ///< Deadlock: waits that never succeed
-    std::string reason;                ///< Unknown: why
-    bool noExecution = false;          ///< Forbidden because the model allows no execution at all
+    std::vector<engine::BlockedWait> blocked; ///< Deadlock: waits that never succeed
+    std::string reason;                       ///< Unknown: why
+    bool noExecution = false; ///< Forbidden because the model allows no execution at all
 };
 
 /**

@@ -29,17 +29,16 @@ void unknownResult(CheckResult& r, z3::solver& s) {
     r.states.clear();
 }
 
-/** Which blocking waits can never succeed (each alone); all of them if only jointly. */
-std::vector<std::string> blockedWaits(Z3Session& s, const ir::Program& p) {
-    std::vector<std::string> out;
+/** Deadlock: the blocking waits that can never succeed (each alone). */
+void setBlockedWaits(CheckResult& r, Z3Session& s, const ir::Program& p) {
+    const auto& blocking = s.encoder().blockingWaits();
+    std::vector<int> waits;
+    for (const auto& [event, success] : blocking)
+        waits.push_back(event);
     z3::expr_vector axioms = s.assumptions(false);
-    for (const auto& [event, success] : s.encoder().blockingWaits())
-        if (s.check(withLiteral(axioms, success), "deadlocked waits") == z3::unsat)
-            out.push_back(describeEvent(p, event));
-    if (out.empty())
-        for (const auto& [event, success] : s.encoder().blockingWaits())
-            out.push_back(describeEvent(p, event, "only jointly"));
-    return out;
+    setDeadlock(r, p, waits, [&](std::size_t i) {
+        return s.check(withLiteral(axioms, blocking[i].second), "deadlocked waits") == z3::unsat;
+    });
 }
 
 /** The final state of `m`: the observed values, in order. */
@@ -114,9 +113,7 @@ void noExecution(CheckResult& r, Z3Session& s, const ir::Program& p) {
         if (without == z3::unknown) return unknownResult(r, s.solver());
         if (without == z3::sat) forbidding.push_back(name);
     }
-    std::sort(forbidding.begin(), forbidding.end());
-    setStates(r, p, {});
-    r.forbiddenBy = forbidding;
+    setNoExecution(r, p, std::move(forbidding));
 }
 
 /**
@@ -146,8 +143,7 @@ bool stopsEarly(CheckResult& r, Z3Session& s, const ir::Program& p, Harvest& fou
         return true;
     }
     if (any == z3::sat) {
-        r.observation = Observation::Deadlock;
-        r.deadlockedWaits = blockedWaits(s, p);
+        setBlockedWaits(r, s, p);
         return true;
     }
     // Unless executions exist that the unroll bound or a spin left out.

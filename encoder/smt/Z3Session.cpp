@@ -3,7 +3,7 @@
 
 #include "cat/CycleBase.hpp"
 #include "engine/Evaluator.hpp"
-#include "lower/Lowerer.hpp"
+#include "ir/ValueSemantics.hpp"
 #include "smt/AxiomEncoder.hpp"
 #include "smt/LemmaCone.hpp"
 #include "smt/Schedules.hpp"
@@ -158,7 +158,7 @@ std::int64_t modelValue(const z3::model& m, const z3::expr& e) {
     z3::expr v = m.eval(e, true);
     std::uint64_t u = 0;
     if (!v.is_numeral_u64(u)) throw std::runtime_error("solver returned a non-numeral value");
-    return lower::wrap32(static_cast<std::int64_t>(u));
+    return ir::wrap32(static_cast<std::int64_t>(u));
 }
 
 Z3Session::Z3Session(z3::context& ctx, const ir::Program& p, const cat::ResolvedModel& model,

@@ -1,8 +1,8 @@
 // A lowered litmus test: events, locations and the final condition over them.
 #pragma once
 
+#include "ir/Condition.hpp"
 #include "ir/Event.hpp"
-#include "litmus/Ast.hpp"
 
 #include <map>
 #include <string>
@@ -61,11 +61,9 @@ struct Program {
     std::vector<Event> events;
     std::vector<Location> locations;
     std::vector<ThreadInfo> threads;
-    std::vector<Observable> observed;         ///< condition refs first, then `locations`
-    std::shared_ptr<const litmus::Prop> prop; ///< condition proposition (refs by name)
-    std::map<std::string, int> observedIndex; ///< name -> index in observed
-    litmus::Condition::Quantifier quantifier = litmus::Condition::Quantifier::Exists;
-    std::string conditionText;
+    std::vector<Observable> observed; ///< condition refs first, then `locations`, no two alike
+    Condition condition;              ///< over indices into `observed`
+    std::string conditionText;        ///< the proposition as herd prints it
     std::vector<std::string> staticDeadlocks; ///< barriers nobody can complete, etc.
     std::vector<Cut> cuts;                    ///< where unrolled loops stop
     int unroll = 0;                           ///< the bound they were unrolled to

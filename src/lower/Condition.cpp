@@ -1,7 +1,10 @@
 // Resolves the final condition's references to register values and memory cells.
+#include "lower/Condition.hpp"
+
 #include "lower/Lowerer.hpp"
 
 #include <functional>
+#include <set>
 
 namespace ptxmc::lower {
 
@@ -40,7 +43,68 @@ std::string propositionText(const Prop& p) {
     return "?";
 }
 
+namespace {
+
+ir::Proposition::Kind kindOf(Prop::Kind k) {
+    using K = ir::Proposition::Kind;
+    switch (k) {
+    case Prop::Kind::True:
+        return K::True;
+    case Prop::Kind::False:
+        return K::False;
+    case Prop::Kind::Eq:
+        return K::Eq;
+    case Prop::Kind::Ne:
+        return K::Ne;
+    case Prop::Kind::Not:
+        return K::Not;
+    case Prop::Kind::And:
+        return K::And;
+    case Prop::Kind::Or:
+        return K::Or;
+    case Prop::Kind::Implies:
+        return K::Implies;
+    }
+    return K::False;
+}
+
+} // namespace
+
+ir::Quantifier quantifierOf(litmus::Condition::Quantifier q) {
+    switch (q) {
+    case litmus::Condition::Quantifier::Exists:
+        return ir::Quantifier::Exists;
+    case litmus::Condition::Quantifier::NotExists:
+        return ir::Quantifier::NotExists;
+    case litmus::Condition::Quantifier::Forall:
+        return ir::Quantifier::Forall;
+    }
+    return ir::Quantifier::Exists;
+}
+
+ir::Proposition observedProposition(const Prop& p, const std::vector<ir::Observable>& observed) {
+    auto index = [&](const Ref& r) {
+        const std::string name = refName(r);
+        for (std::size_t i = 0; i < observed.size(); ++i)
+            if (observed[i].name == name) return static_cast<int>(i);
+        throw InputError(r.loc, "'" + name + "' is not observed by this test");
+    };
+    ir::Proposition out;
+    out.kind = kindOf(p.kind);
+    if (p.kind == Prop::Kind::Eq || p.kind == Prop::Kind::Ne) {
+        out.lhs = index(p.lhs);
+        if (p.rhsRef)
+            out.rhs = index(*p.rhsRef);
+        else
+            out.constant = wrap32(p.rhsValue);
+    }
+    for (const auto& a : p.args)
+        out.args.push_back(observedProposition(*a, observed));
+    return out;
+}
+
 void Lowerer::resolveCondition() {
+    std::set<std::string> seen;
     auto observe = [&](const Ref& r) {
         ir::Observable o;
         if (r.kind == Ref::Kind::Register) {
@@ -78,10 +142,7 @@ void Lowerer::resolveCondition() {
             o.location = cell->second;
         }
         o.name = refName(r);
-        if (!program_.observedIndex.count(o.name)) {
-            program_.observedIndex[o.name] = static_cast<int>(program_.observed.size());
-            program_.observed.push_back(o);
-        }
+        if (seen.insert(o.name).second) program_.observed.push_back(o);
     };
     if (!test_.condition) fail(SourceLoc{test_.file, 1, 1}, "test has no final condition");
     std::function<void(const Prop&)> walk = [&](const Prop& p) {
@@ -95,40 +156,11 @@ void Lowerer::resolveCondition() {
     walk(*test_.condition->prop);
     for (const auto& r : test_.observed)
         observe(r);
-    program_.prop = test_.condition->prop;
-    program_.quantifier = test_.condition->quantifier;
+    program_.condition.quantifier = quantifierOf(test_.condition->quantifier);
+    program_.condition.prop = observedProposition(*test_.condition->prop, program_.observed);
     program_.conditionText = propositionText(*test_.condition->prop);
     if (program_.conditionText.front() != '(')
         program_.conditionText = "(" + program_.conditionText + ")";
-}
-
-} // namespace ptxmc::lower
-
-namespace ptxmc::lower {
-
-bool evaluateProp(const litmus::Prop& p, const std::map<std::string, std::int64_t>& values) {
-    using K = litmus::Prop::Kind;
-    switch (p.kind) {
-    case K::True:
-        return true;
-    case K::False:
-        return false;
-    case K::Eq:
-    case K::Ne: {
-        std::int64_t lhs = values.at(refName(p.lhs));
-        std::int64_t rhs = p.rhsRef ? values.at(refName(*p.rhsRef)) : wrap32(p.rhsValue);
-        return (lhs == rhs) == (p.kind == K::Eq);
-    }
-    case K::Not:
-        return !evaluateProp(*p.args[0], values);
-    case K::And:
-        return evaluateProp(*p.args[0], values) && evaluateProp(*p.args[1], values);
-    case K::Or:
-        return evaluateProp(*p.args[0], values) || evaluateProp(*p.args[1], values);
-    case K::Implies:
-        return !evaluateProp(*p.args[0], values) || evaluateProp(*p.args[1], values);
-    }
-    return false;
 }
 
 } // namespace ptxmc::lower

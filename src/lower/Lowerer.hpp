@@ -4,6 +4,7 @@
 #include "ir/Program.hpp"
 #include "ir/ValueSemantics.hpp"
 #include "litmus/Ast.hpp"
+#include "lower/Condition.hpp"
 #include "ptx/Insn.hpp"
 #include "ptx/Program.hpp"
 
@@ -192,14 +193,6 @@ bool lowerTcgen05(Lowerer& l, const ptx::Insn& insn);
  */
 void resolveAllocations(Lowerer& l);
 
-/** The printed name of a condition reference ("P1:r0", "x@1", "t[2]"). */
-std::string refName(const litmus::Ref& r);
-
-/** A proposition as herd prints a condition's ("(P1:r0 == 1 /\ x == 0)"). */
-std::string propositionText(const litmus::Prop& p);
-
-/** Value of the condition's proposition in a final state (names as refName prints them). */
-bool evaluateProp(const litmus::Prop& p, const std::map<std::string, std::int64_t>& values);
 /** A value as the 32-bit registers hold it, read as signed (ir/ValueSemantics.hpp). */
 using ir::wrap32;
 

@@ -39,8 +39,8 @@ const char* toString(Verdict v) {
 namespace {
 
 /** The condition's target: states that satisfy it, except for forall (states that break it). */
-bool weak(const std::string& quantifier, bool satisfies) {
-    return quantifier == "forall" ? !satisfies : satisfies;
+bool weak(ir::Quantifier quantifier, bool satisfies) {
+    return quantifier == ir::Quantifier::Forall ? !satisfies : satisfies;
 }
 
 std::string stateText(const std::vector<std::string>& names, const std::vector<std::int64_t>& v) {

@@ -2,11 +2,13 @@
 #include "cat/Loader.hpp"
 #include "cat/Resolver.hpp"
 #include "check/Check.hpp"
+#include "engine/ResultBuilder.hpp"
 #include "litmus/Parser.hpp"
 #include "lower/Lowerer.hpp"
 
 #include <catch2/catch.hpp>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -68,6 +70,13 @@ TEST_CASE("a spinning wait nobody completes is a deadlock, not a verdict", "[che
 exists (P0:r0 == 0))");
     REQUIRE(r.observation == Observation::Deadlock);
     REQUIRE(r.deadlockedWaits.size() == 1);
+    REQUIRE(r.deadlockedWaits[0].wait);
+    const engine::EventRef& wait = *r.deadlockedWaits[0].wait;
+    CHECK(wait.thread == 0);
+    CHECK(wait.event >= 0);
+    CHECK(wait.text.rfind("mbarrier.try_wait.parity", 0) == 0);
+    CHECK(wait.loc.line == 4);
+    CHECK(wait.note.empty()); // it never succeeds alone
     REQUIRE(r.states.empty());
 }
 
@@ -121,10 +130,10 @@ exists (P0:r0 == 0 /\ P1:r1 == 0))",
 namespace {
 
 /** The `by` lines of flag `name`, or nullopt when it is not raised. */
-std::optional<std::vector<std::string>> flagEvents(const engine::CheckResult& r,
-                                                   const std::string& name) {
+std::optional<std::vector<engine::FlagWitness>> flagEvents(const engine::CheckResult& r,
+                                                           const std::string& name) {
     for (const auto& f : r.flags)
-        if (f.name == name) return f.events;
+        if (f.name == name) return f.witnesses;
     return std::nullopt;
 }
 
@@ -147,9 +156,18 @@ TEST_CASE("a wait that can block forever raises hang and names every held gate",
     auto events = flagEvents(r, "hang");
     REQUIRE(events);
     REQUIRE(events->size() == 2);
-    CHECK(events->at(0).rfind("P0: bar.sync (t.litmus:7:2)", 0) == 0);
-    CHECK(events->at(1).rfind("P1: mbarrier.try_wait", 0) == 0);
-    CHECK(events->at(1).find("(t.litmus:4:") != std::string::npos);
+    REQUIRE(events->at(0).size() == 1);
+    REQUIRE(events->at(1).size() == 1);
+    const engine::EventRef& bar = events->at(0).front();
+    CHECK(bar.thread == 0);
+    CHECK(bar.text.rfind("bar.sync", 0) == 0);
+    CHECK(bar.loc.line == 7);
+    CHECK(bar.loc.col == 2);
+    CHECK(engine::toString(bar).rfind("P0: bar.sync (t.litmus:7:2)", 0) == 0);
+    const engine::EventRef& wait = events->at(1).front();
+    CHECK(wait.thread == 1);
+    CHECK(wait.text.rfind("mbarrier.try_wait", 0) == 0);
+    CHECK(wait.loc.line == 4);
 }
 
 TEST_CASE("waits whose phases always complete in time raise no hang", "[checker]") {
@@ -175,7 +193,9 @@ exists (true))");
     auto events = flagEvents(r, "mbarrier-misuse");
     REQUIRE(events);
     REQUIRE(events->size() == 1);
-    CHECK(events->at(0).rfind("P0: mbarrier.arrive.shared::cta.b64 (t.litmus:5:2)", 0) == 0);
+    REQUIRE(events->at(0).size() == 1);
+    CHECK(engine::toString(events->at(0).front()) ==
+          "P0: mbarrier.arrive.shared::cta.b64 (t.litmus:5:2)");
 }
 
 TEST_CASE("barriers taken in opposite orders are a static deadlock", "[checker]") {
@@ -187,5 +207,59 @@ TEST_CASE("barriers taken in opposite orders are a static deadlock", "[checker]"
 exists (true))");
     REQUIRE(r.observation == Observation::Deadlock);
     REQUIRE_FALSE(r.deadlockedWaits.empty());
-    CHECK(r.deadlockedWaits.front().find("for its own thread") != std::string::npos);
+    CHECK_FALSE(r.deadlockedWaits.front().wait); // found by lowering, before any search
+    CHECK(r.deadlockedWaits.front().reason.find("for its own thread") != std::string::npos);
+}
+
+TEST_CASE("both engines name waits that block only jointly the same typed way", "[checker]") {
+    const char* circular = R"(PTX circular
+{ mbA @ mbarrier 0, count 1; mbB @ mbarrier 0, count 1; }
+ P0@cta 0,gpu 0 | P1@cta 0,gpu 0 ;
+ mbarrier.try_wait.parity.shared::cta.b64 _, [mbA], 0 | mbarrier.try_wait.parity.shared::cta.b64 _, [mbB], 0 ;
+ mbarrier.arrive.shared::cta.b64 _, [mbB] | mbarrier.arrive.shared::cta.b64 _, [mbA] ;
+exists (true))";
+    for (engine::EngineKind kind : {engine::EngineKind::Z3, engine::EngineKind::Enumerate}) {
+        engine::CheckOptions options;
+        options.engine = kind;
+        auto r = run(circular, options);
+        REQUIRE(r.observation == Observation::Deadlock);
+        REQUIRE(r.deadlockedWaits.size() == 2);
+        std::set<int> threads;
+        for (const auto& b : r.deadlockedWaits) {
+            REQUIRE(b.wait);
+            CHECK(b.wait->note == "only jointly");
+            CHECK(b.wait->loc.line == 4);
+            threads.insert(b.wait->thread);
+        }
+        CHECK(threads == std::set<int>{0, 1});
+    }
+}
+
+TEST_CASE("the cross-check compares the loops that reached the bound as typed values",
+          "[checker]") {
+    engine::CheckResult a;
+    a.boundReached = {{-1, 1, "bra LOOP", SourceLoc{"t.litmus", 6, 2}, ""}};
+    engine::CheckResult b = a;
+    CHECK(engine::sameAnswer(a, b));
+    b.boundReached[0].loc.col = 3;
+    CHECK_FALSE(engine::sameAnswer(a, b));
+    b = a;
+    b.boundReached[0].thread = 0;
+    CHECK_FALSE(engine::sameAnswer(a, b));
+}
+
+TEST_CASE("no execution: no states, the forbidding axioms sorted and once each", "[checker]") {
+    ir::Program p = lower::lowerTest(litmus::parseLitmus(R"(PTX none
+{ x = 0; }
+ P0@cta 0,gpu 0 ;
+ ld.weak r0, x ;
+exists (P0:r0 == 0))",
+                                                         "t.litmus"));
+    engine::CheckResult r = engine::resultSkeleton(p);
+    engine::setNoExecution(r, p, {"sc", "atomicity", "sc"});
+    CHECK(r.states.empty());
+    CHECK(r.observation == Observation::Never);
+    CHECK_FALSE(r.ok);
+    REQUIRE(r.forbiddenBy);
+    CHECK(*r.forbiddenBy == std::vector<std::string>{"atomicity", "sc"});
 }

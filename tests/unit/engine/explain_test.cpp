@@ -68,7 +68,9 @@ TEST_CASE("a deadlocked test names the wait that never succeeds", "[explain]") {
     auto ex = explainFile("tcgen05/cta-pair/L27-cg2-multicast-commit-mask01.litmus");
     REQUIRE(ex.kind == Explanation::Kind::Deadlock);
     REQUIRE(ex.blocked.size() == 1);
-    CHECK_THAT(ex.blocked[0], Catch::Contains("try_wait"));
+    REQUIRE(ex.blocked[0].wait);
+    CHECK_THAT(ex.blocked[0].wait->text, Catch::StartsWith("mbarrier.try_wait"));
+    CHECK(ex.blocked[0].wait->thread == 1);
 }
 
 TEST_CASE("outcomes must name observed values", "[explain]") {

@@ -1,5 +1,6 @@
 // Unit tests of the reports: herd blocks, JSON objects, expected.txt parsing and lookup.
 #include "report/Answer.hpp"
+#include "report/AnswerText.hpp"
 #include "report/Expectations.hpp"
 #include "report/HerdPrinter.hpp"
 #include "report/JsonPrinter.hpp"
@@ -15,8 +16,10 @@ namespace fs = std::filesystem;
 
 namespace {
 
+using Q = ir::Quantifier;
+
 // Two observed registers, three states, one of which satisfies the proposition.
-CheckResult sampleResult(const std::string& quantifier) {
+CheckResult sampleResult(Q quantifier) {
     CheckResult r;
     r.testName = "MP";
     r.file = "litmus/MP.litmus";
@@ -27,9 +30,15 @@ CheckResult sampleResult(const std::string& quantifier) {
     r.observation = Observation::Sometimes;
     r.positive = 1;
     r.negative = 2;
-    r.ok = quantifier == "exists";
+    r.ok = quantifier == Q::Exists;
     r.seconds = 0.125;
     return r;
+}
+
+// An instruction of thread `thread` (-1: the initial state) at file:line:col.
+EventRef at(int thread, const std::string& text, const std::string& file, int line, int col,
+            const std::string& note = "") {
+    return EventRef{thread < 0 ? 0 : 10 + thread, thread, text, SourceLoc{file, line, col}, note};
 }
 
 // A fresh folder under the system temp folder, removed again at the end of the test.
@@ -91,8 +100,8 @@ TEST_CASE("observation names round-trip", "[report]") {
 }
 
 TEST_CASE("herd block for exists", "[report]") {
-    CheckResult r = sampleResult("exists");
-    r.flags = {{"race", "a data race", {"P0: st (t:3:2) / P1: ld (t:3:9)"}},
+    CheckResult r = sampleResult(Q::Exists);
+    r.flags = {{"race", "a data race", {{at(0, "st", "t", 3, 2), at(1, "ld", "t", 3, 9)}}},
                {"tmem-conflict", "", {}}};
     CHECK(HerdPrinter().format(r) == "Test MP Allowed\n"
                                      "States 3\n"
@@ -112,7 +121,7 @@ TEST_CASE("herd block for exists", "[report]") {
 }
 
 TEST_CASE("herd block for ~exists swaps the witness counts only", "[report]") {
-    CheckResult r = sampleResult("~exists");
+    CheckResult r = sampleResult(Q::NotExists);
     std::string text = HerdPrinter({.showTime = false}).format(r);
     CHECK(text.starts_with("Test MP Forbidden\n"));
     CHECK(text.find("No\nWitnesses\nPositive: 2 Negative: 1\n") != std::string::npos);
@@ -123,7 +132,7 @@ TEST_CASE("herd block for ~exists swaps the witness counts only", "[report]") {
 }
 
 TEST_CASE("herd block for forall", "[report]") {
-    CheckResult r = sampleResult("forall");
+    CheckResult r = sampleResult(Q::Forall);
     r.states = {{{1, 0}, true}};
     r.positive = 1;
     r.negative = 0;
@@ -136,20 +145,27 @@ TEST_CASE("herd block for forall", "[report]") {
 }
 
 TEST_CASE("herd block for a deadlock", "[report]") {
-    CheckResult r = sampleResult("exists");
+    CheckResult r = sampleResult(Q::Exists);
     r.states.clear();
     r.positive = r.negative = 0;
     r.ok = false;
     r.observation = Observation::Deadlock;
-    r.deadlockedWaits = {"P1: mbarrier.try_wait.parity _, [mb], 0", "P0: bar.sync 0"};
+    r.deadlockedWaits = {
+        {at(1, "mbarrier.try_wait.parity _, [mb], 0", "t", 4, 9, "only jointly"), ""},
+        {std::nullopt, "barrier 0 (instance 0) in CTA 0 waits for 2 thread(s)"}};
     CHECK(HerdPrinter({.showTime = false}).format(r) ==
           "Test MP Allowed\nStates 0\nDeadlock\n"
-          "Blocked: P1: mbarrier.try_wait.parity _, [mb], 0\nBlocked: P0: bar.sync 0\n"
+          "Blocked: P1: mbarrier.try_wait.parity _, [mb], 0 (t:4:9, only jointly)\n"
+          "Blocked: barrier 0 (instance 0) in CTA 0 waits for 2 thread(s)\n"
           "Condition exists (P1:r0 == 1 /\\ P1:r1 == 0)\nObservation MP Deadlock 0 0\n\n");
+    nlohmann::ordered_json j = JsonPrinter().toJson(r);
+    CHECK(j["deadlocked_waits"].dump() ==
+          R"j(["P1: mbarrier.try_wait.parity _, [mb], 0 (t:4:9, only jointly)",)j"
+          R"j("barrier 0 (instance 0) in CTA 0 waits for 2 thread(s)"])j");
 }
 
 TEST_CASE("herd block for an unknown result prints no states", "[report]") {
-    CheckResult r = sampleResult("exists");
+    CheckResult r = sampleResult(Q::Exists);
     r.observation = Observation::Unknown;
     r.unknownReason = "timeout after 10 s";
     std::string text = HerdPrinter().format(r);
@@ -159,7 +175,7 @@ TEST_CASE("herd block for an unknown result prints no states", "[report]") {
 }
 
 TEST_CASE("herd block expectation lines", "[report]") {
-    CheckResult r = sampleResult("exists");
+    CheckResult r = sampleResult(Q::Exists);
     HerdPrinter printer({.showTime = false});
     SECTION("not governed: no line") {
         CHECK(printer.format(r).find("Expected") == std::string::npos);
@@ -187,7 +203,7 @@ TEST_CASE("herd block expectation lines", "[report]") {
 }
 
 TEST_CASE("an expectation matches only when verdict, flags and states all agree", "[report]") {
-    CheckResult r = sampleResult("exists");
+    CheckResult r = sampleResult(Q::Exists);
     r.flags = {{"tmem-race", "", {}}, {"data-race", "", {}}, {"data-race", "again", {}}};
     const std::vector<std::string> both = {"data-race", "tmem-race"};
     applyExpectation(r, expectation(Observation::Sometimes, both, 3));
@@ -226,8 +242,9 @@ TEST_CASE("answers in expected.txt's words", "[report]") {
 }
 
 TEST_CASE("JSON object shape", "[report]") {
-    CheckResult r = sampleResult("exists");
-    r.flags = {{"race", "a data race", {"P0: st (t.litmus:4:2) / P1: ld (t.litmus:4:9)"}}};
+    CheckResult r = sampleResult(Q::Exists);
+    r.flags = {
+        {"race", "a data race", {{at(0, "st", "t.litmus", 4, 2), at(1, "ld", "t.litmus", 4, 9)}}}};
     nlohmann::ordered_json j = JsonPrinter().toJson(r);
     std::vector<std::string> keys;
     for (auto it = j.begin(); it != j.end(); ++it)
@@ -268,7 +285,7 @@ TEST_CASE("JSON object shape", "[report]") {
               "expected Sometimes flags=none states=3, got Sometimes flags=race states=3");
     }
     SECTION("~exists keeps positive and negative unswapped") {
-        nlohmann::ordered_json k = JsonPrinter().toJson(sampleResult("~exists"));
+        nlohmann::ordered_json k = JsonPrinter().toJson(sampleResult(Q::NotExists));
         CHECK(k["positive"] == 1);
         CHECK(k["negative"] == 2);
     }
@@ -526,4 +543,30 @@ TEST_CASE("dumpJson replaces bytes that are not UTF-8 instead of throwing", "[re
     std::string text;
     REQUIRE_NOTHROW(text = dumpJson(j));
     CHECK(text == "{\n  \"test\": \"bad\xef\xbf\xbdname.litmus\",\n  \"n\": 1\n}\n");
+}
+
+TEST_CASE("typed events, witnesses and cuts are printed one way in text and JSON", "[report]") {
+    CHECK(toString(at(-1, "st x, 0", "t.litmus", 2, 3)) == "init: st x, 0 (t.litmus:2:3)");
+    CHECK(toString(at(2, "ld r0, x", "t.litmus", 5, 7, "note")) ==
+          "P2: ld r0, x (t.litmus:5:7, note)");
+    CHECK(witnessText({at(0, "st", "t", 1, 2), at(-1, "st x, 0", "t", 1, 1)}) ==
+          "P0: st (t:1:2) / init: st x, 0 (t:1:1)");
+    CHECK(blockedText({std::nullopt, "why"}) == "why");
+    CHECK(std::string(quantifierText(Q::NotExists)) == "~exists");
+    CHECK(std::string(herdKind(Q::Forall)) == "Required");
+
+    CheckResult r = sampleResult(Q::Exists);
+    r.observation = Observation::Unknown;
+    r.unknownReason = "unroll bound 2 reached";
+    r.boundReached = {at(1, "bne r0, 1, LC00", "t", 6, 4)};
+    r.flags = {
+        {"hang", "blocks", {{at(1, "bar.sync 0", "t", 7, 2)}, {at(0, "bar.sync 0", "t", 8, 2)}}}};
+    std::string text = HerdPrinter({.showTime = false}).format(r);
+    CHECK(text.find("States 3 (within the unroll bound)\n") != std::string::npos);
+    CHECK(text.find("Flag hang\n  by P1: bar.sync 0 (t:7:2)\n  by P0: bar.sync 0 (t:8:2)\n"
+                    "Bound reached: P1: bne r0, 1, LC00 (t:6:4)\n") != std::string::npos);
+    nlohmann::ordered_json j = JsonPrinter().toJson(r);
+    CHECK(j["bound_reached"].dump() == R"j(["P1: bne r0, 1, LC00 (t:6:4)"])j");
+    CHECK(j["flags"][0]["events"].dump() ==
+          R"j(["P1: bar.sync 0 (t:7:2)","P0: bar.sync 0 (t:8:2)"])j");
 }

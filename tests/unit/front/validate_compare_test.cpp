@@ -10,7 +10,7 @@ using validate::Verdict;
 namespace {
 
 engine::CheckResult model(std::vector<std::pair<std::vector<std::int64_t>, bool>> states,
-                          engine::Observation obs, const std::string& q = "exists") {
+                          engine::Observation obs, ir::Quantifier q = ir::Quantifier::Exists) {
     engine::CheckResult r;
     r.quantifier = q;
     r.observed = {"P1:r0", "P1:r1"};
@@ -84,7 +84,7 @@ TEST_CASE("an allowed state never seen gets the 95% bound -ln(0.05)/N", "[valida
 }
 
 TEST_CASE("forall tests: the weak outcome is a state that breaks the proposition", "[validate]") {
-    auto always = model({{{1, 1}, true}}, engine::Observation::Always, "forall");
+    auto always = model({{{1, 1}, true}}, engine::Observation::Always, ir::Quantifier::Forall);
     validate::HwRun run;
     run.tests = {hw("F", {{{1, 1}, 10, true}})};
     auto rows = validate::classify(run, {{always, ""}});
