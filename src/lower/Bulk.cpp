@@ -1,6 +1,7 @@
 // Asynchronous copies (cp.async.bulk{.tensor}, cp.reduce.async.bulk, non-bulk cp.async) and
 // their async-group completion instructions.
-#include "lower/Lowerer.hpp"
+#include "lower/Instructions.hpp"
+#include "ptx/Sections.hpp"
 
 namespace ptxmc::lower {
 
@@ -28,7 +29,8 @@ std::int64_t tileBytes(Lowerer& l, const ptx::BulkCopy& copy, const litmus::Oper
     if (!a.decl->bytes)
         l.fail(op.loc, "'" + op.name +
                            "' needs its tile size for a tensor copy: declare it "
-                           "with ', bytes N' (PTX ISA 9.7.9.25.5)");
+                           "with ', bytes N' (" +
+                           ptx::cite(ptx::Sec::TensorCopies) + ")");
     return *a.decl->bytes;
 }
 
@@ -65,6 +67,8 @@ void reduceInto(Lowerer& l, int issueId, const Address& d, ptx::AtomOp op, int s
     relaxedGpu(w);
     w.written = Value::make(atomValueOp(op), {Value::readOf(readId), Value::readOf(sourceRead)});
 }
+
+} // namespace
 
 void lowerCopy(Lowerer& l, const ptx::BulkCopy& copy) {
     bool toShared = copy.dst != ptx::Space::Global;
@@ -184,7 +188,8 @@ void lowerNonBulkCopy(Lowerer& l, const ptx::CpAsync& c) {
     Address dst = l.address(l.operand(0), ir::Space::Shared);
     if (dst.cta != l.thread().cta)
         l.fail(l.operand(0).loc, "cp.async writes the executing CTA's shared memory "
-                                 "(.shared::cta, PTX ISA 9.7.9.25.3.1)");
+                                 "(.shared::cta, " +
+                                     ptx::cite(ptx::Sec::CpAsync) + ")");
     Address src = l.address(l.operand(1), ir::Space::Global);
     const auto& size = l.operand(2);
     bool ok = size.kind == litmus::Operand::Kind::Integer &&
@@ -202,6 +207,8 @@ void lowerNonBulkCopy(Lowerer& l, const ptx::CpAsync& c) {
     l.pendingCpAsync.push_back(issueId);
 }
 
+namespace {
+
 /** commit_group: the uncommitted copies of the kind form the thread's next group. */
 void commitGroup(Lowerer& l, bool nonBulk) {
     ir::Event& e = l.issue({Tag::BCOMMIT});
@@ -214,10 +221,14 @@ void commitGroup(Lowerer& l, bool nonBulk) {
     if (!nonBulk) l.committedGroups.push_back(id);
 }
 
+} // namespace
+
 void lowerCommitGroup(Lowerer& l, const ptx::BulkCommit& c) {
     l.expectOperands(0);
     commitGroup(l, c.nonBulk);
 }
+
+namespace {
 
 /**
  * cp.async.wait_group N / wait_all (PTX ISA 9.7.9.25.3.3): waits until the thread's older
@@ -241,6 +252,8 @@ void lowerNonBulkWait(Lowerer& l, const ptx::BulkWait& w) {
     e.nonBulkGroup = true;
 }
 
+} // namespace
+
 void lowerWaitGroup(Lowerer& l, const ptx::BulkWait& w) {
     if (w.nonBulk) return lowerNonBulkWait(l, w);
     bool read = w.read;
@@ -259,22 +272,6 @@ void lowerWaitGroup(Lowerer& l, const ptx::BulkWait& w) {
         e.tags.insert(Tag::BWAIT_READ);
         e.tags.insert(Tag::PF_ASYNC);
     }
-}
-
-} // namespace
-
-bool lowerBulk(Lowerer& l, const ptx::Insn& insn) {
-    if (auto* c = insn.as<ptx::BulkCopy>())
-        lowerCopy(l, *c);
-    else if (auto* cm = insn.as<ptx::BulkCommit>())
-        lowerCommitGroup(l, *cm);
-    else if (auto* nb = insn.as<ptx::CpAsync>())
-        lowerNonBulkCopy(l, *nb);
-    else if (auto* w = insn.as<ptx::BulkWait>())
-        lowerWaitGroup(l, *w);
-    else
-        return false;
-    return true;
 }
 
 } // namespace ptxmc::lower

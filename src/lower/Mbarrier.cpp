@@ -1,5 +1,5 @@
 // mbarrier instructions: init, arrive{.expect_tx}, expect_tx, complete_tx, test_wait/try_wait.
-#include "lower/Lowerer.hpp"
+#include "lower/Instructions.hpp"
 
 namespace ptxmc::lower {
 
@@ -31,6 +31,8 @@ std::int64_t immediate(Lowerer& l, const litmus::Operand& op, std::int64_t lo, s
                            std::to_string(hi) + "]");
     return op.value;
 }
+
+} // namespace
 
 void lowerInit(Lowerer& l, const ptx::MbarrierInit& init) {
     if (init.inval) {
@@ -150,24 +152,6 @@ void lowerCpAsyncArrive(Lowerer& l, const ptx::CpAsyncArrive& a) {
     ir::Event& arrive = l.exec(id, "arrive " + name, {Tag::MB_ARRIVE});
     mbarrierEvent(l, arrive, mb, ir::MbOp::Arrive);
     setOrdering(arrive, ir::Sem::Release, ir::Scope::Cta);
-}
-
-} // namespace
-
-bool lowerMbarrier(Lowerer& l, const ptx::Insn& insn) {
-    if (auto* i = insn.as<ptx::MbarrierInit>())
-        lowerInit(l, *i);
-    else if (auto* a = insn.as<ptx::MbarrierArrive>())
-        lowerArrive(l, *a);
-    else if (auto* t = insn.as<ptx::MbarrierTx>())
-        lowerTx(l, *t);
-    else if (auto* w = insn.as<ptx::MbarrierWait>())
-        lowerWait(l, *w);
-    else if (auto* c = insn.as<ptx::CpAsyncArrive>())
-        lowerCpAsyncArrive(l, *c);
-    else
-        return false;
-    return true;
 }
 
 } // namespace ptxmc::lower

@@ -4,9 +4,9 @@
 #include "ir/Event.hpp"
 #include "litmus/Ast.hpp"
 
+#include <iterator>
 #include <optional>
 #include <string>
-#include <type_traits>
 #include <variant>
 #include <vector>
 
@@ -238,12 +238,13 @@ struct Tcgen05Mma {
     std::string kind; ///< the text after `kind::` (see kMmaKinds for the PTX ones)
 };
 
-enum class CpShape { S128x256b, S4x256b, S128x128b, S64x128b, S32x128b };
+/** tcgen05.cp shapes, rows x bits (spelled in ptx/Tables.cpp, kCpShapes). */
+enum class CpShape { Rows128Bits256, Rows4Bits256, Rows128Bits128, Rows64Bits128, Rows32Bits128 };
 enum class CpWarps { None, X2_02_13, X2_01_23, X4 };
 
 struct Tcgen05Cp {
     int ctaGroup = 1;
-    CpShape shape = CpShape::S128x256b;
+    CpShape shape = CpShape::Rows128Bits256;
     CpWarps warps = CpWarps::None;
     std::vector<std::string> decompress; ///< .b8x16, .b6x16_p32, .b4x16_p64 as written
 };
@@ -252,12 +253,13 @@ struct Tcgen05Shift {
     int ctaGroup = 1;
 };
 
-enum class LdStShape { S16x64b, S16x128b, S16x256b, S32x32b };
+/** tcgen05.ld/st shapes, lanes x bits (spelled in ptx/Tables.cpp, kLdStShapes). */
+enum class LdStShape { Lanes16Bits64, Lanes16Bits128, Lanes16Bits256, Lanes32Bits32 };
 enum class Pack { None, Pack16b, Unpack16b };
 
 /** The .sync.aligned.shape.num{.pack}.b32 of tcgen05.ld and tcgen05.st. */
 struct LdStFormat {
-    LdStShape shape = LdStShape::S32x32b;
+    LdStShape shape = LdStShape::Lanes32Bits32;
     int repeat = 1; ///< the .xN
     Pack pack = Pack::None;
     /** Registers per thread (PTX ISA 9.7.16.8.3). */
@@ -319,15 +321,32 @@ struct Exit {
     bool ret = false;
 };
 
-using Op = std::variant<Ld, St, Atom, Fence, Membar, ProxyFence, Barrier, Arith, TensormapReplace,
-                        TensormapCopy, MbarrierInit, MbarrierArrive, MbarrierTx, MbarrierWait,
-                        CpAsyncArrive, BulkCopy, BulkCommit, BulkWait, CpAsync, Tcgen05Alloc,
-                        Tcgen05Relinquish, Tcgen05Mma, Tcgen05Cp, Tcgen05Shift, Tcgen05Ld,
-                        Tcgen05St, Tcgen05Wait, Tcgen05Commit, Tcgen05Fence, Bra, CompareBranch,
-                        Setp, Mov, Elect, Exit>;
+namespace detail {
+/** std::variant of every type but the first (the generated list starts with a comma). */
+template <class First, class... Rest> struct VariantOfRest { using type = std::variant<Rest...>; };
+} // namespace detail
 
-/** The instruction families, in the order of Op's alternatives. */
+/** Every instruction the decoder knows, one alternative per row of Instructions.def. */
+using Op = detail::VariantOfRest<void
+#define PTXMC_INSN(Name, Family, forms) , Name
+#include "ptx/Instructions.def"
+                                 >::type;
+
+/** The instruction families, in the order of Instructions.def. */
 enum class Family { Generic, Mbarrier, Bulk, Tcgen05, Control };
+
+/** Each alternative's family, indexed like Op (Instructions.def's second column). */
+inline constexpr Family kFamilies[] = {
+#define PTXMC_INSN(Name, Family_, forms) Family::Family_,
+#include "ptx/Instructions.def"
+};
+static_assert(std::size(kFamilies) == std::variant_size_v<Op>);
+
+/** Each alternative's struct name, indexed like Op (for messages and tests). */
+inline constexpr const char* kInsnNames[] = {
+#define PTXMC_INSN(Name, Family, forms) #Name,
+#include "ptx/Instructions.def"
+};
 
 /**
  * The family of `op`: generic (ld ... arithmetic, tensormap.*), mbarrier.* (and
@@ -335,16 +354,7 @@ enum class Family { Generic, Mbarrier, Bulk, Tcgen05, Control };
  * and control (branches, setp, mov, elect.sync, exit: they make no event of their own).
  */
 inline Family family(const Op& op) {
-    static_assert(std::is_same_v<std::variant_alternative_t<10, Op>, MbarrierInit> &&
-                  std::is_same_v<std::variant_alternative_t<15, Op>, BulkCopy> &&
-                  std::is_same_v<std::variant_alternative_t<19, Op>, Tcgen05Alloc> &&
-                  std::is_same_v<std::variant_alternative_t<29, Op>, Bra>);
-    std::size_t i = op.index();
-    return i < 10   ? Family::Generic
-           : i < 15 ? Family::Mbarrier
-           : i < 19 ? Family::Bulk
-           : i < 29 ? Family::Tcgen05
-                    : Family::Control;
+    return kFamilies[op.index()];
 }
 
 /** A decoded instruction; operands and source positions stay in the litmus instruction. */
