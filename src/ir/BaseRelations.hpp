@@ -18,7 +18,7 @@ std::vector<int> baseSet(const Program& p, const std::string& name);
  */
 Pairs staticRelation(const Program& p, const std::string& name);
 
-/** Does event `e`'s scope include the thread placement of event `other` (PTX ISA 8.5)? */
+/** Does event `e`'s scope include the thread placement of event `other` (PTX ISA #scope)? */
 bool scopeIncludes(const Event& e, const Event& other);
 
 /** Events referenced by a value (ReadOf, WaitResult, PhaseToken), sorted and unique. */

@@ -36,7 +36,8 @@ std::int64_t tileBytes(Lowerer& l, const ptx::BulkCopy& copy, const litmus::Oper
 
 /**
  * The tensor map a tensor copy reads first, when the tile's declaration names one (`, tensormap
- * M`): "The tensorMap is accessed in tensormap proxy" (PTX ISA 9.7.9.25.5.2).
+ * M`): "The tensorMap is accessed in tensormap proxy" (PTX ISA
+ * #data-movement-and-conversion-instructions-cp-async-bulk-tensor).
  */
 std::optional<Address> tensormapOf(Lowerer& l, const Address& tile) {
     if (!tile.decl || !tile.decl->tensormap) return std::nullopt;
@@ -152,11 +153,11 @@ void lowerCopy(Lowerer& l, const ptx::BulkCopy& copy) {
         }
         if (!m) {
             // Completion of a bulk-group copy, observed by wait_group: the implicit
-            // generic-async proxy fence follows it (PTX ISA 9.7.9.25.2).
+            // generic-async proxy fence follows it (PTX ISA #async-proxy).
             l.exec(issueId, "complete", {Tag::BULK_DONE, Tag::PF, Tag::PF_ASYNC});
         } else {
             // complete-tx: release at cluster scope, followed by an implicit generic-async
-            // proxy fence (PTX ISA 9.7.9.25.2, 9.7.13.15.5.2)
+            // proxy fence (PTX ISA #async-proxy, 9.7.13.15.5.2)
             ir::Event& c = l.exec(
                 issueId, "complete_tx",
                 {Tag::MB, Tag::MB_COMPLETE, Tag::PF, Tag::PF_ASYNC, Tag::Release, Tag::CLUSTER});
@@ -175,10 +176,11 @@ void lowerCopy(Lowerer& l, const ptx::BulkCopy& copy) {
 }
 
 /**
- * Non-bulk cp.async (PTX ISA 9.7.9.25.3.1): "cp.async is treated as a weak memory operation
- * performed in the generic proxy": a weak generic read of the global source and a weak generic
- * write of the CTA's shared destination, performed asynchronously (after the thread's prior
- * instructions, 8.9.1.1). Completion: a cp.async-group or cp.async.mbarrier.arrive.
+ * Non-bulk cp.async (PTX ISA #data-movement-and-conversion-instructions-cp-async): "cp.async is
+ * treated as a weak memory operation performed in the generic proxy": a weak generic read of the
+ * global source and a weak generic write of the CTA's shared destination, performed asynchronously
+ * (after the thread's prior instructions, 8.9.1.1). Completion: a cp.async-group or
+ * cp.async.mbarrier.arrive.
  */
 void lowerNonBulkCopy(Lowerer& l, const ptx::CpAsync& c) {
     if (l.inst().operands.size() > 3)
@@ -231,7 +233,8 @@ void lowerCommitGroup(Lowerer& l, const ptx::BulkCommit& c) {
 namespace {
 
 /**
- * cp.async.wait_group N / wait_all (PTX ISA 9.7.9.25.3.3): waits until the thread's older
+ * cp.async.wait_group N / wait_all (PTX ISA
+ * #data-movement-and-conversion-instructions-cp-async-wait-group): waits until the thread's older
  * cp.async-groups completed; their writes are then visible to the thread. wait_all "is
  * equivalent to: cp.async.commit_group; cp.async.wait_group 0".
  */
@@ -262,7 +265,7 @@ void lowerWaitGroup(Lowerer& l, const ptx::BulkWait& w) {
     if (n.kind != litmus::Operand::Kind::Integer || n.value < 0 || n.value > 63)
         l.fail(n.loc, "wait_group needs an integer N in [0, 63]");
     // The implicit generic-async proxy fence belongs to the completion of each copy, not to the
-    // wait (PTX ISA 9.7.9.25.2). wait_group.read completes only the source reads: whether it
+    // wait (PTX ISA #async-proxy). wait_group.read completes only the source reads: whether it
     // orders them like a proxy fence is the model's decision Q8 (READ-WAIT-FENCE), so it carries
     // the coverage of one without being in PF.
     ir::Event& e = l.issue({Tag::BWAIT, Tag::BLOCKING});

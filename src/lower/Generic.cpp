@@ -119,9 +119,9 @@ void lowerLoad(Lowerer& l, const ptx::Ld& ld) {
 namespace {
 
 /**
- * st.async (PTX ISA 9.7.9.12): a weak generic-proxy write into shared memory of a CTA of the
- * cluster, performed asynchronously, then a complete-tx of its bytes on the mbarrier in the
- * destination's CTA, a release at cluster scope (9.7.13.15.5.2).
+ * st.async (PTX ISA #data-movement-and-conversion-instructions-st-async): a weak generic-proxy
+ * write into shared memory of a CTA of the cluster, performed asynchronously, then a complete-tx of
+ * its bytes on the mbarrier in the destination's CTA, a release at cluster scope (9.7.13.15.5.2).
  */
 void lowerStoreAsync(Lowerer& l, const ptx::St& st) {
     l.expectOperands(3);
@@ -227,7 +227,9 @@ void lowerMembar(Lowerer& l, const ptx::Membar& m) {
 
 namespace {
 
-/** The state-space window tag of fence.proxy.async.SPACE (PTX ISA 9.7.13.4, 5.1.7); none = all. */
+/** The state-space window tag of fence.proxy.async.SPACE (PTX ISA
+ * #parallel-synchronization-and-communication-instructions-membar, #shared-state-space); none =
+ * all. */
 std::optional<Tag> windowOf(ptx::Space s) {
     switch (s) {
     case ptx::Space::Global:
@@ -271,7 +273,8 @@ void lowerProxyFence(Lowerer& l, const ptx::ProxyFence& f) {
     case ptx::ProxyKind::Tensormap: {
         // Uni-directional, generic to tensormap; also a memory fence: "A .release proxy fence
         // can form a release sequence that synchronizes with an acquire sequence that contains
-        // a .acquire proxy fence" (PTX ISA 9.7.13.4).
+        // a .acquire proxy fence" (PTX ISA
+        // #parallel-synchronization-and-communication-instructions-membar).
         bool acquire = f.sem == ptx::Sem::Acquire;
         int id = e.id;
         l.expectOperands(acquire ? 2 : 0);
@@ -298,9 +301,10 @@ void lowerProxyFence(Lowerer& l, const ptx::ProxyFence& f) {
 }
 
 /**
- * tensormap.replace (PTX ISA 9.7.9.28): "treated as a weak memory operation, on the entire
- * 1024-bit opaque tensor-map object": a weak generic write of the new value to the location
- * standing for the tensor map (every field is one write to the same object).
+ * tensormap.replace (PTX ISA #data-movement-and-conversion-instructions-tensormap-replace):
+ * "treated as a weak memory operation, on the entire 1024-bit opaque tensor-map object": a weak
+ * generic write of the new value to the location standing for the tensor map (every field is one
+ * write to the same object).
  */
 void lowerTensormapReplace(Lowerer& l, const ptx::TensormapReplace& r) {
     bool ordinal = r.field == "box_dim" || r.field == "global_dim" || r.field == "global_stride" ||
@@ -315,9 +319,10 @@ void lowerTensormapReplace(Lowerer& l, const ptx::TensormapReplace& r) {
 }
 
 /**
- * tensormap.cp_fenceproxy (PTX ISA 9.7.13.16): copies the tensor map from shared to global
- * memory (a weak generic read and write), then a release tensormap proxy fence at the written
- * scope whose window is the destination.
+ * tensormap.cp_fenceproxy (PTX ISA
+ * #parallel-synchronization-and-communication-instructions-tensormap-cp-fenceproxy): copies the
+ * tensor map from shared to global memory (a weak generic read and write), then a release tensormap
+ * proxy fence at the written scope whose window is the destination.
  */
 void lowerTensormapCopy(Lowerer& l, const ptx::TensormapCopy& c) {
     l.expectOperands(3);
@@ -357,7 +362,8 @@ void lowerFence(Lowerer& l, const ptx::Fence& f) {
         return;
     }
     ir::Event& e = l.issue({Tag::F});
-    // fence without .sem is fence.acq_rel (PTX ISA 9.7.13.4)
+    // fence without .sem is fence.acq_rel (PTX ISA
+    // #parallel-synchronization-and-communication-instructions-membar)
     setOrdering(e, f.sem == ptx::Sem::Sc ? Sem::Sc : Sem::AcqRel, f.scope);
 }
 
@@ -387,9 +393,11 @@ ir::Event& barrierEvent(Lowerer& l, Tag part, int id, int instance, ir::Scope sc
 }
 
 /**
- * barrier.cluster.arrive / wait (PTX ISA 9.7.13.2): every thread of the cluster arrives, then
- * waits for all arrivals; the k-th arrive and the k-th wait of each thread form instance k.
- * A thread alternates them. The arrive is a release unless .relaxed; the wait an acquire.
+ * barrier.cluster.arrive / wait (PTX ISA
+ * #parallel-synchronization-and-communication-instructions-barrier-cluster): every thread of the
+ * cluster arrives, then waits for all arrivals; the k-th arrive and the k-th wait of each thread
+ * form instance k. A thread alternates them. The arrive is a release unless .relaxed; the wait an
+ * acquire.
  */
 void lowerClusterBarrier(Lowerer& l, const ptx::Barrier& b) {
     l.expectOperands(0);
@@ -440,8 +448,10 @@ void lowerBarrier(Lowerer& l, const ptx::Barrier& b) {
     // The k-th bar.sync or bar.arrive N of each participant is instance k of barrier N.
     const int instance = barrierCount(l, Tag::BAR_ARRIVE, static_cast<int>(id.value));
     // A barrier is an arrival and a completion: every participant's arrival precedes every
-    // participant's completion (PTX ISA 9.7.13.1), which two events per thread express;
-    // bar.arrive is the arrival alone (a producer signalling consumers that bar.sync).
+    // participant's completion (PTX ISA
+    // #parallel-synchronization-and-communication-instructions-bar-barrier), which two events per
+    // thread express; bar.arrive is the arrival alone (a producer signalling consumers that
+    // bar.sync).
     for (Tag part : {Tag::BAR_ARRIVE, Tag::BAR_WAIT}) {
         if (part == Tag::BAR_WAIT && b.arrive) break;
         ir::Event& e = barrierEvent(l, part, static_cast<int>(id.value), instance, ir::Scope::Cta);

@@ -247,8 +247,9 @@ void lowerCommit(Lowerer& l, const ptx::Tcgen05Commit& c) {
     int id = e.id;
     for (const Address& m : targets) {
         // The arrive-on happens when the tracked operations complete: count 1, cluster scope
-        // (PTX ISA 9.7.16.12.1). The text states no memory semantics for it; whether it
-        // releases is decision Q6 (ARRIVE-RELEASE) in model/decisions.cat, so it carries none.
+        // (PTX ISA #tcgen-async-sync-operations-commit). The text states no memory semantics for
+        // it; whether it releases is decision Q6 (ARRIVE-RELEASE) in model/decisions.cat, so it
+        // carries none.
         ir::Event& a =
             l.exec(id, "arrive " + l.program().locations[static_cast<std::size_t>(m.location)].name,
                    {Tag::MB, Tag::MB_ARRIVE, Tag::CLUSTER, Tag::GEN});
@@ -263,7 +264,8 @@ void lowerCommit(Lowerer& l, const ptx::Tcgen05Commit& c) {
 
 namespace {
 
-/** nCols of alloc/dealloc: a power of 2 in [32, 512] (PTX ISA 9.7.16.7.1). */
+/** nCols of alloc/dealloc: a power of 2 in [32, 512] (PTX ISA
+ * #tcgen05-instructions-tcgen05-alloc-dealloc-relinquish-alloc-permit). */
 int columnCount(Lowerer& l) {
     const Operand& cols = l.operand(1);
     if (cols.kind != Operand::Kind::Integer || cols.value < 32 || cols.value > 512 ||
@@ -322,12 +324,14 @@ void lowerAllocOp(Lowerer& l, int group) {
                        ptx::cite(ptx::Sec::Tcgen05Alloc) + ")");
     Address dst = l.address(l.operand(0), ir::Space::Shared);
     ir::Event& e = tcIssue(l, group, {Tag::ALLOC});
-    // Tensor-memory address: lane[31:16] | column[15:0] (PTX ISA 9.7.16.1); blocks start at lane 0.
+    // Tensor-memory address: lane[31:16] | column[15:0] (PTX ISA #tensor-memory); blocks start at
+    // lane 0.
     e.tmemAddress = takeColumns(l, cols);
     e.tmemColumns = cols;
     ir::ValuePtr address = Value::makeConst(e.tmemAddress);
     int alloc = e.id;
-    // The address store is a weak generic write (PTX ISA 9.7.16.7.1).
+    // The address store is a weak generic write (PTX ISA
+    // #tcgen05-instructions-tcgen05-alloc-dealloc-relinquish-alloc-permit).
     ir::Event& w = l.issue({Tag::W, Tag::Weak});
     l.access(w, dst, ir::Proxy::Generic);
     w.sem = ir::Sem::Weak;

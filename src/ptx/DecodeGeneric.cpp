@@ -107,7 +107,8 @@ Op decodeProxyFence(Decoder& d) {
     } else if (d.q.take("async")) {
         f.kind = ProxyKind::Async;
         // .shared::cta covers the executing CTA's shared memory, .shared::cluster the
-        // cluster's; a bare .shared means .shared::cta (PTX ISA 5.1.7, 9.7.13.4).
+        // cluster's; a bare .shared means .shared::cta (PTX ISA #shared-state-space,
+        // #parallel-synchronization-and-communication-instructions-membar).
         if (d.q.take("global"))
             f.space = Space::Global;
         else if (auto s = d.q.takeOneOf({"shared::cta", "shared"}))
@@ -135,7 +136,8 @@ Op decodeProxyFence(Decoder& d) {
 Op decodeFence(Decoder& d) {
     if (d.q.take("proxy")) return decodeProxyFence(d);
     if (d.q.take("mbarrier_init")) {
-        // fence.mbarrier_init.release.cluster: the only form (PTX ISA 9.7.13.4)
+        // fence.mbarrier_init.release.cluster: the only form (PTX ISA
+        // #parallel-synchronization-and-communication-instructions-membar)
         if (!d.q.take("release") || !d.q.take("cluster"))
             d.fail("fence.mbarrier_init needs .release.cluster");
         d.q.finish();
@@ -148,7 +150,9 @@ Op decodeFence(Decoder& d) {
     return Fence{sem, scope};
 }
 
-/** tensormap.replace / tensormap.cp_fenceproxy (PTX ISA 9.7.9.28, 9.7.13.16). */
+/** tensormap.replace / tensormap.cp_fenceproxy (PTX ISA
+ * #data-movement-and-conversion-instructions-tensormap-replace,
+ * #parallel-synchronization-and-communication-instructions-tensormap-cp-fenceproxy). */
 Op decodeTensormap(Decoder& d) {
     const std::string& what = d.inst.parts.size() > 1 ? d.inst.parts[1] : "";
     if (what == "replace") {

@@ -67,7 +67,7 @@ Op decodeShift(Decoder& d) {
     return s;
 }
 
-/** Shape, repeat count and packing of tcgen05.ld/st (PTX ISA 9.7.16.8.3). */
+/** Shape, repeat count and packing of tcgen05.ld/st (PTX ISA #tcgen05-instructions-tcgen05-ld). */
 LdStFormat takeLdStFormat(Decoder& d) {
     requireSyncAligned(d, "'" + d.inst.opcode + "'");
     auto shape = d.q.takeIf([](const std::string& p) {

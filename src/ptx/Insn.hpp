@@ -51,8 +51,8 @@ struct St {
     Space space = Space::None;
     std::vector<Type> types;
     /// st.async{.weak}{.cluster}.shared::cluster.mbarrier::complete_tx::bytes{.v2,.v4}.type
-    /// [a], b, [mbar] (PTX ISA 9.7.9.12): a store into another CTA's shared memory that
-    /// completes its bytes on an mbarrier there
+    /// [a], b, [mbar] (PTX ISA #data-movement-and-conversion-instructions-st-async): a store into
+    /// another CTA's shared memory that completes its bytes on an mbarrier there
     bool async = false;
     int vec = 1;
 };
@@ -72,7 +72,9 @@ struct Atom {
 struct Fence {
     Sem sem = Sem::None; ///< None, Sc or AcqRel
     Scope scope = Scope::Cta;
-    /// fence.mbarrier_init.release.cluster (PTX ISA 9.7.13.4): releases prior mbarrier.init only
+    /// fence.mbarrier_init.release.cluster (PTX ISA
+    /// #parallel-synchronization-and-communication-instructions-membar): releases prior
+    /// mbarrier.init only
     bool mbarrierInit = false;
 };
 
@@ -86,7 +88,8 @@ enum class ProxyKind { Alias, Async, Surface, Texture, Constant, Tensormap };
 /**
  * fence.proxy.{alias,async{.global,.shared::cta,...},surface,texture,constant}, and the
  * uni-directional fence.proxy.tensormap::generic.release.scope /
- * fence.proxy.tensormap::generic.acquire.scope [addr], 128 (PTX ISA 9.7.13.4).
+ * fence.proxy.tensormap::generic.acquire.scope [addr], 128 (PTX ISA
+ * #parallel-synchronization-and-communication-instructions-membar).
  */
 struct ProxyFence {
     ProxyKind kind = ProxyKind::Alias;
@@ -96,8 +99,9 @@ struct ProxyFence {
 };
 
 /**
- * tensormap.replace.tile.field{.ss}.b1024.type [addr], {ord,} new_val (PTX ISA 9.7.9.28): a
- * weak generic-proxy write of the whole tensor-map object.
+ * tensormap.replace.tile.field{.ss}.b1024.type [addr], {ord,} new_val (PTX ISA
+ * #data-movement-and-conversion-instructions-tensormap-replace): a weak generic-proxy write of the
+ * whole tensor-map object.
  */
 struct TensormapReplace {
     std::string field;
@@ -107,15 +111,18 @@ struct TensormapReplace {
 
 /**
  * tensormap.cp_fenceproxy.global.shared::cta.tensormap::generic.release.scope.sync.aligned
- * [dst], [src], 128 (PTX ISA 9.7.13.16): copies a tensor map from shared to global memory, then
- * a release proxy fence from the generic to the tensormap proxy.
+ * [dst], [src], 128 (PTX ISA
+ * #parallel-synchronization-and-communication-instructions-tensormap-cp-fenceproxy): copies a
+ * tensor map from shared to global memory, then a release proxy fence from the generic to the
+ * tensormap proxy.
  */
 struct TensormapCopy {
     Scope scope = Scope::Gpu;
 };
 
 /**
- * bar{.cta}.{sync,arrive} / barrier{.cta}.{sync,arrive}{.aligned} (PTX ISA 9.7.13.1), and
+ * bar{.cta}.{sync,arrive} / barrier{.cta}.{sync,arrive}{.aligned} (PTX ISA
+ * #parallel-synchronization-and-communication-instructions-bar-barrier), and
  * barrier.cluster.{arrive{.release,.relaxed},wait{.acquire}}{.aligned} (9.7.13.2).
  */
 struct Barrier {
@@ -144,9 +151,10 @@ struct MbarrierOperand {
 };
 
 /**
- * cp.async.mbarrier.arrive{.noinc}{.shared{::cta}}.b64 [addr] (PTX ISA 9.7.13.15.15): an
- * arrive-on once the thread's prior cp.async complete; without .noinc the pending count is
- * raised by one first.
+ * cp.async.mbarrier.arrive{.noinc}{.shared{::cta}}.b64 [addr] (PTX ISA
+ * #parallel-synchronization-and-communication-instructions-cp-async-mbarrier-arrive): an arrive-on
+ * once the thread's prior cp.async complete; without .noinc the pending count is raised by one
+ * first.
  */
 struct CpAsyncArrive {
     bool noinc = false;
@@ -201,7 +209,8 @@ struct BulkCopy {
     std::optional<AtomOp> reduce = std::nullopt;
 };
 
-/** cp.async.bulk.commit_group; cp.async.commit_group when `nonBulk` (PTX ISA 9.7.9.25.3.2). */
+/** cp.async.bulk.commit_group; cp.async.commit_group when `nonBulk` (PTX ISA
+ * #data-movement-and-conversion-instructions-cp-async-commit-group). */
 struct BulkCommit {
     bool nonBulk = false;
 };
@@ -214,8 +223,9 @@ struct BulkWait {
 };
 
 /**
- * Non-bulk cp.async.{ca,cg}.shared{::cta}.global [dst], [src], cp-size (PTX ISA 9.7.9.25.3.1):
- * a weak generic-proxy copy from global to the CTA's shared memory.
+ * Non-bulk cp.async.{ca,cg}.shared{::cta}.global [dst], [src], cp-size (PTX ISA
+ * #data-movement-and-conversion-instructions-cp-async): a weak generic-proxy copy from global to
+ * the CTA's shared memory.
  */
 struct CpAsync {
     bool cg = false;
@@ -262,7 +272,7 @@ struct LdStFormat {
     LdStShape shape = LdStShape::Lanes32Bits32;
     int repeat = 1; ///< the .xN
     Pack pack = Pack::None;
-    /** Registers per thread (PTX ISA 9.7.16.8.3). */
+    /** Registers per thread (PTX ISA #tcgen05-instructions-tcgen05-ld). */
     std::size_t registers() const;
 };
 
@@ -291,7 +301,7 @@ struct Tcgen05Fence {
 /** Integer comparisons of setp and of Dat3M's compare-and-branch (PTX ISA 9.7.3.1). */
 enum class CmpOp { Eq, Ne, Lt, Le, Gt, Ge, Lo, Ls, Hi, Hs };
 
-/** bra{.uni} LABEL, and Dat3M's `goto LABEL` (PTX ISA 9.7.8.1). */
+/** bra{.uni} LABEL, and Dat3M's `goto LABEL` (PTX ISA #control-flow-instructions-bra). */
 struct Bra {
     bool uni = false;
     bool gotoSpelling = false;

@@ -15,7 +15,8 @@ template <class E> struct Row {
     std::string_view name;
 };
 
-/** A tcgen05.ld/st shape and the registers each repeat moves per thread (PTX ISA 9.7.16.8.3). */
+/** A tcgen05.ld/st shape and the registers each repeat moves per thread (PTX ISA
+ * #tcgen05-instructions-tcgen05-ld). */
 struct LdStShapeRow {
     LdStShape shape;
     std::string_view name;
