@@ -252,7 +252,8 @@ int Draft::pickMbarrier(int t, int cta) {
     int before = locCount();
     int m = pickLoc(Space::Mbarrier, cta, false);
     if (m < 0 || m < before || ctaOf(t) != cta || !opt_.mbarrier || !rng_->chance(25)) return m;
-    // Sometimes the program initialises the new mbarrier itself (PTX ISA 9.7.13.15.9).
+    // Sometimes the program initialises the new mbarrier itself (PTX ISA
+    // #parallel-synchronization-and-communication-instructions-mbarrier-init).
     loc(m).programInit = true;
     const ptx::MbarrierInit init{{ptx::Space::SharedCta, true}};
     emit(t, ptx::printOpcode(init) + " " + addr(m, cta, cta) + ", " + std::to_string(loc(m).count));

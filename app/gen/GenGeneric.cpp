@@ -99,7 +99,8 @@ std::string atomic(Draft& d, int t, int l, int inst) {
     at.op = *ptx::valueOf(ptx::kAtomOps, op);
     at.types = {op == "add" || op == "max" || op == "min" ? r.pick({kU32, kS32}) : kB32};
     at.sem = r.pick({S::None, S::Relaxed, S::Acquire, S::Release, S::AcqRel});
-    // The scope may be omitted (.gpu by default, PTX ISA 9.7.13.5).
+    // The scope may be omitted (.gpu by default, PTX ISA
+    // #parallel-synchronization-and-communication-instructions-atom).
     at.scope = r.chance(85) ? pickScope(r) : ptx::Scope::None;
     const int c = d.ctaOf(t);
     const CellKey k = d.key(l, inst);
@@ -164,7 +165,8 @@ void memoryFence(Draft& d, int t) {
     case 1:
         d.emit(t, text(ptx::Fence{ptx::Sem::AcqRel, pickScope(r)}, ""));
         break;
-    case 2: // no .sem: .acq_rel (PTX ISA 9.7.13.4)
+    case 2: // no .sem: .acq_rel (PTX ISA
+            // #parallel-synchronization-and-communication-instructions-membar)
         d.emit(t, text(ptx::Fence{ptx::Sem::None, pickScope(r)}, ""));
         break;
     default: // membar.gl is the GPU scope

@@ -9,7 +9,8 @@ namespace ptxmc::gen {
 
 namespace {
 
-/** The CTAs a cta_group::2 operation writes: the issuer's and its peer's (PTX ISA 9.7.16.5). */
+/** The CTAs a cta_group::2 operation writes: the issuer's and its peer's (PTX ISA
+ * #tcgen05-issue-granularity). */
 std::vector<int> pairOf(Draft& d, int t) {
     std::vector<int> ctas{d.ctaOf(t)};
     if (d.ctaGroup() == 2) ctas.push_back(d.peer(d.ctaOf(t)));
@@ -27,14 +28,15 @@ int widthOf(Draft& d, int l) {
 
 /**
  * Shape, repeat count and packing for n registers per thread, from the registers per repeat
- * of ptx::kLdStShapes; packing halves the count (PTX ISA 9.7.16.8.3). 32x32b comes first,
- * twice (the common shape), then the table's other shapes that divide the count.
+ * of ptx::kLdStShapes; packing halves the count (PTX ISA #tcgen05-instructions-tcgen05-ld). One
+ * 32-bit row per lane comes first, twice (the common shape), then the table's other shapes that
+ * divide the count.
  */
 ptx::LdStFormat ldStFormat(Rng& r, int n, ptx::Pack packing) {
     const bool packed = r.chance(15);
     const int regs = packed ? 2 * n : n; // registers before packing
     const ptx::Pack pack = packed ? packing : ptx::Pack::None;
-    const ptx::LdStFormat common{ptx::LdStShape::S32x32b, regs, pack};
+    const ptx::LdStFormat common{ptx::LdStShape::Lanes32Bits32, regs, pack};
     std::vector<ptx::LdStFormat> options = {common, common};
     for (const ptx::LdStShapeRow& row : ptx::kLdStShapes)
         if (row.shape != common.shape && regs % row.registersPerRepeat == 0)
@@ -46,10 +48,14 @@ ptx::LdStFormat ldStFormat(Rng& r, int n, ptx::Pack packing) {
 std::vector<ptx::Tcgen05Cp> cpChoices(int group) {
     using ptx::CpShape, ptx::CpWarps;
     auto cp = [&](CpShape s, CpWarps w) { return ptx::Tcgen05Cp{group, s, w, {}}; };
-    return {cp(CpShape::S128x256b, CpWarps::None),    cp(CpShape::S128x256b, CpWarps::None),
-            cp(CpShape::S4x256b, CpWarps::None),      cp(CpShape::S4x256b, CpWarps::None),
-            cp(CpShape::S128x128b, CpWarps::None),    cp(CpShape::S64x128b, CpWarps::X2_02_13),
-            cp(CpShape::S64x128b, CpWarps::X2_01_23), cp(CpShape::S32x128b, CpWarps::X4)};
+    return {cp(CpShape::Rows128Bits256, CpWarps::None),
+            cp(CpShape::Rows128Bits256, CpWarps::None),
+            cp(CpShape::Rows4Bits256, CpWarps::None),
+            cp(CpShape::Rows4Bits256, CpWarps::None),
+            cp(CpShape::Rows128Bits128, CpWarps::None),
+            cp(CpShape::Rows64Bits128, CpWarps::X2_02_13),
+            cp(CpShape::Rows64Bits128, CpWarps::X2_01_23),
+            cp(CpShape::Rows32Bits128, CpWarps::X4)};
 }
 
 } // namespace
@@ -284,7 +290,7 @@ bool fragWait(Draft& d) {
 /**
  * alloc writes the address of its block to shared memory; a load of it, or the constant
  * address, may feed dealloc. One alloc per CTA (its address is 0), and none with cta_group::2,
- * which needs the peer CTA's warp as well (PTX ISA 9.7.16.5).
+ * which needs the peer CTA's warp as well (PTX ISA #tcgen05-issue-granularity).
  */
 bool fragAlloc(Draft& d) {
     Rng& r = d.rng();
@@ -314,8 +320,12 @@ bool fragRelinquish(Draft& d) {
     return true;
 }
 
-/** One thread: async op, commit to its mbarrier, wait, after_thread_sync, ld (PTX ISA
- * 9.7.16.6.4.2, the canonical same-thread pattern), with random parts left out. */
+/**
+ * One thread: async op, commit to its mbarrier, wait, after_thread_sync, ld (the canonical
+ * same-thread pattern, PTX ISA
+ * #tcgen05-memory-consistency-model-canonical-sync-patterns-non-pipelined-same-thread), with random
+ * parts left out.
+ */
 bool fragPipeline(Draft& d) {
     Rng& r = d.rng();
     const int t = d.pickThread();

@@ -5,6 +5,7 @@
 #include "lower/Lowerer.hpp"
 #include "matrix/Rules.hpp"
 #include "matrix/Steps.hpp"
+#include "ptx/Tables.hpp"
 
 #include <set>
 #include <stdexcept>
@@ -115,9 +116,9 @@ Step makeA(Gen& g, Op a, Op b, std::size_t tid) {
     case Op::St:
         return g.st(tid, 0, 7);
     case Op::Cp128:
-        return g.cp(tid, ptx::CpShape::S128x256b, 0, 0);
+        return g.cp(tid, ptx::CpShape::Rows128Bits256, 0, 0);
     case Op::Cp4:
-        return g.cp(tid, ptx::CpShape::S4x256b, 0, 0);
+        return g.cp(tid, ptx::CpShape::Rows4Bits256, 0, 0);
     case Op::Shift:
         return g.shift(tid);
     case Op::Mma:
@@ -135,9 +136,9 @@ Step makeB(Gen& g, Op a, Op b, std::size_t tid) {
     case Op::St:
         return g.st(tid, row, 8);
     case Op::Cp128:
-        return g.cp(tid, ptx::CpShape::S128x256b, row, 1);
+        return g.cp(tid, ptx::CpShape::Rows128Bits256, row, 1);
     case Op::Cp4:
-        return g.cp(tid, ptx::CpShape::S4x256b, row, 1);
+        return g.cp(tid, ptx::CpShape::Rows4Bits256, row, 1);
     case Op::Shift:
         return g.shift(tid);
     case Op::Mma:
@@ -317,7 +318,7 @@ std::string naRule(Op a, Op b) {
 
 } // namespace
 
-const char* opKey(Op op) {
+std::string opKey(Op op) {
     switch (op) {
     case Op::Alloc:
         return "alloc";
@@ -328,7 +329,7 @@ const char* opKey(Op op) {
     case Op::Shift:
         return "shift";
     case Op::Cp128:
-        return "cp.128x256b";
+        return "cp." + std::string(ptx::cpShape(ptx::CpShape::Rows128Bits256).name);
     case Op::Cp4:
         return "cp.4x256b";
     case Op::Mma:

@@ -27,7 +27,7 @@ enum class Op {
     Ld,
     St,
     Shift,
-    Cp128, ///< tcgen05.cp.128x256b
+    Cp128, ///< tcgen05.cp of 128 rows (ptx::CpShape::Rows128Bits256)
     Cp4,   ///< tcgen05.cp.4x256b (the shape of pair P4)
     Mma,   ///< after an mma: same accumulator, shape and kind
     MmaAcc,
@@ -65,7 +65,7 @@ enum class Verdict {
     Error,         ///< the check failed (a generator or model bug; never in committed docs)
 };
 
-const char* opKey(Op op);          ///< file-name part, e.g. "cp.4x256b", "mma-other-acc"
+std::string opKey(Op op);          ///< file-name part, e.g. "cp.4x256b", "mma-other-acc"
 std::string opLabel(Op op);        ///< table label, e.g. "cp.4x256b", "mma, other accumulator"
 const char* syncKey(Sync s);       ///< file-name part, e.g. "commit-fa", "bar-nofb"
 std::string syncLabel(Sync s);     ///< column header

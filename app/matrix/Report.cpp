@@ -190,7 +190,8 @@ Document matrixDocument(const MatrixRun& run) {
             "may reorder: some allowed final state does (the model also raises its "
             "`tmem-race` flag there).",
             "—: nothing to test, for the reason given.",
-            "P1–P5: A → B is one of the pipelined pairs of PTX ISA 9.7.16.6.2.",
+            "P1–P5: A → B is one of the pipelined pairs of " +
+                ptx::cite(ptx::Sec::Tcgen05Pipelined) + ".",
             "The section number (PTX ISA 9.0/9.1 numbering) links the rule behind the verdict "
             "by its HTML anchor; the [rules](#ptx-rules-cited) table lists them.",
             "⚠: the model's verdict differs from the literal reading of that rule (listed "

@@ -1,14 +1,22 @@
 // The PTX ISA rules the reordering tables cite: section number, HTML anchor, one-line summary.
 #pragma once
 
+#include "ptx/Sections.hpp"
+
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace ptxmc::matrix {
 
 struct Rule {
+    /** Rule `name` of section `sec` (number and anchor from ptx/Sections.cpp), saying `text`. */
+    Rule(std::string name, ptx::Sec sec, std::string text)
+        : key(std::move(name)), section(ptx::section(sec).number), anchor(ptx::section(sec).anchor),
+          summary(std::move(text)) {}
+
     std::string key;     ///< short name used by cells, e.g. "pipelined"
-    std::string section; ///< PTX ISA 9.0/9.1 numbering, e.g. "9.7.16.6.2"
+    std::string section; ///< the section number, e.g. "9.7.16.6.2" (ptx::sectionsIsaVersion)
     std::string anchor;  ///< HTML anchor (stable across PTX versions), without '#'
     std::string summary; ///< what the rule says, in one line
 };

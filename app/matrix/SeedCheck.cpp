@@ -4,6 +4,9 @@
 #include "litmus/Parser.hpp"
 #include "lower/Lowerer.hpp"
 #include "matrix/Rules.hpp"
+#include "matrix/Steps.hpp"
+#include "ptx/Operands.hpp"
+#include "ptx/Print.hpp"
 #include "support/SourceLoc.hpp"
 
 #include <stdexcept>
@@ -114,8 +117,13 @@ LitmusText syntaxTest(const std::string& id, const std::vector<std::string>& cod
 }
 
 const char* const kMma = "tcgen05.mma.cta_group::1.kind::f16 [d], [a], [b], I0, 0";
-const char* const kLd = "tcgen05.ld.sync.aligned.32x32b.x1.b32 {r0}, [t]";
-const char* const kSt = "tcgen05.st.sync.aligned.32x32b.x1.b32 [t], {r1}";
+/** tcgen05.ld / tcgen05.st of one row per lane (kOneRow), printed from the decoder's tables. */
+std::string tmemLd(const litmus::Operand& to, const litmus::Operand& from) {
+    return ptx::print(ptx::make(ptx::Tcgen05Ld{kOneRow}, {to, from}));
+}
+std::string tmemSt(const litmus::Operand& to, const litmus::Operand& from) {
+    return ptx::print(ptx::make(ptx::Tcgen05St{kOneRow}, {to, from}));
+}
 const char* const kCommit =
     "tcgen05.commit.cta_group::1.mbarrier::arrive::one.shared::cluster.b64 [mb]";
 const char* const kTryWait = "mbarrier.try_wait.parity.relaxed.cluster.shared::cta.b64 _, [mb], 0";
@@ -186,6 +194,9 @@ const std::vector<BehaviourClaim>& behaviourClaims() {
 
 std::vector<SyntaxClaim> syntaxClaims() {
     std::vector<SyntaxClaim> out;
+    using ptx::mem, ptx::vec;
+    const std::string kLd = tmemLd(vec({"r0"}), mem("t"));
+    const std::string kSt = tmemSt(mem("t"), vec({"r1"}));
     auto add = [&](std::string id, std::string section, std::string quote, std::string correct,
                    std::string ruleKey, std::vector<std::string> before, std::string claimed,
                    std::string fixed, std::vector<std::string> after, std::string condition) {
@@ -216,14 +227,13 @@ std::vector<SyntaxClaim> syntaxClaims() {
         "one `.cta_group` value for every tcgen05 instruction of a kernel", "cta-group", {kMma},
         "tcgen05.commit.cta_group::2.mbarrier::arrive::one.shared::cluster.b64 [mb]", kCommit, {},
         "exists (d == 6)");
-    add("ld-smem", "3.1", "tcgen05.ld.sync.aligned.32x32b.x1.b32 [tmem_a], [smem_a];",
+    add("ld-smem", "3.1", tmemLd(mem("tmem_a"), mem("smem_a")) + ";",
         "`tcgen05.ld… {r}, [taddr]`: tensor memory into registers (smem → tmem is "
         "`tcgen05.cp`)",
-        "tcgen05-ld", {}, "tcgen05.ld.sync.aligned.32x32b.x1.b32 [t], [s]", kLd, {},
-        "exists (t == 1)");
-    add("st-smem", "3.1", "tcgen05.st.sync.aligned.32x32b.x1.b32 [smem_out], [acc];",
+        "tcgen05-ld", {}, tmemLd(mem("t"), mem("s")), kLd, {}, "exists (t == 1)");
+    add("st-smem", "3.1", tmemSt(mem("smem_out"), mem("acc")) + ";",
         "`tcgen05.st… [taddr], {r}`: registers into tensor memory", "tcgen05-ld", {},
-        "tcgen05.st.sync.aligned.32x32b.x1.b32 [s], [t]", kSt, {}, "exists (t == 1)");
+        tmemSt(mem("s"), mem("t")), kSt, {}, "exists (t == 1)");
     add("mma-b-tmem", "3.1", "tcgen05.mma.cta_group::1.kind::f16 [acc], [tmem_a], [tmem_b], …",
         "B comes from a shared-memory descriptor: `[d], [a-tmem or smem], [b-smem], …`",
         "smem-access", {}, "tcgen05.mma.cta_group::1.kind::f16 [d], [t], [u], I0, 0",

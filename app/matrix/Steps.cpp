@@ -13,9 +13,6 @@ namespace {
 
 constexpr std::int64_t kA = 2, kB = 3, kSource[2] = {4, 5};
 
-/** The .sync.aligned.32x32b.x1.b32 format: one register per thread moves one row. */
-const ptx::LdStFormat kOneRow{ptx::LdStShape::S32x32b, 1, ptx::Pack::None};
-
 /** The mbarrier operand every step uses: a .shared::cta .b64 mbarrier. */
 const ptx::MbarrierOperand kMb{ptx::Space::SharedCta, true};
 

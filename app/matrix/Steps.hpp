@@ -11,6 +11,10 @@
 
 namespace ptxmc::matrix {
 
+/** The tcgen05.ld/st format of one 32-bit row per lane, .x1: one register per thread moves one row.
+ */
+inline constexpr ptx::LdStFormat kOneRow{ptx::LdStShape::Lanes32Bits32, 1, ptx::Pack::None};
+
 /** Final-state values by condition reference ("t[1]", "u", "P1:r0"). */
 using State = std::map<std::string, std::int64_t>;
 

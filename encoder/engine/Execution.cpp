@@ -107,7 +107,8 @@ struct ValueEval {
     }
 };
 
-/** Runs one mbarrier object's operations in mbo order (PTX ISA 9.7.13.15). */
+/** Runs one mbarrier object's operations in mbo order (PTX ISA
+ * #parallel-synchronization-and-communication-instructions-mbarrier). */
 void simulateMbarrier(const ir::Program& p, int location, const std::vector<int>& ops,
                       ValueEval& ev, Outcome& o) {
     // Waits do not change the object, so phases follow from the other operations alone.
@@ -128,8 +129,9 @@ void simulateMbarrier(const ir::Program& p, int location, const std::vector<int>
 
 /**
  * The wait rules checked once every wait's result is known: a state token names the current
- * or the immediately preceding phase (PTX ISA 9.7.13.15.16); an arrive-on after a phase
- * completed needs a True wait in that phase before it (9.7.13.15.4).
+ * or the immediately preceding phase (PTX ISA
+ * #parallel-synchronization-and-communication-instructions-mbarrier-test-wait-try-wait); an
+ * arrive-on after a phase completed needs a True wait in that phase before it (9.7.13.15.4).
  */
 void checkWaitRules(const ir::Program& p, const std::vector<int>& ops, ValueEval& ev, Outcome& o) {
     for (std::size_t i = 0; i < ops.size(); ++i) {

@@ -12,7 +12,9 @@ namespace ptxmc::engine::gates {
  * Does `gate` let its thread go on? A spinning mbarrier wait (Chosen) passes unless the
  * execution lets it block forever (`blocked(gate)`); a bar.sync or a cta_group::2 pair
  * (Needs) passes once every thread it needs reaches its event there, that is, once the gates
- * before each such event pass (PTX ISA 9.7.13.1: bar.sync waits for all participants).
+ * before each such event pass (PTX ISA
+ * #parallel-synchronization-and-communication-instructions-bar-barrier: bar.sync waits for all
+ * participants).
  */
 template <class V, class Blocked>
 typename V::Bool passes(const V& v, const ir::Program& p, int gate, const Blocked& blocked) {

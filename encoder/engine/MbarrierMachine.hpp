@@ -1,4 +1,4 @@
-// The mbarrier object's state machine (PTX ISA 9.7.13.15), written once over a value algebra.
+// The mbarrier object's state machine, written once over a value algebra.
 #pragma once
 
 #include "ir/Program.hpp"

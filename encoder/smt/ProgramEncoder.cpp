@@ -217,9 +217,10 @@ void ProgramEncoder::nameSlot(mbarrier::State<Z3Values>& state, int location, in
 }
 
 /**
- * Simulates one mbarrier object (PTX ISA 9.7.13.15): its operations happen one at a time in
- * the order mbo (positions 0..m-1); slot k applies the operation at position k to the state
- * (phase, pending arrivals, expected arrivals, tx-count, initialised). An operation that does
+ * Simulates one mbarrier object (PTX ISA
+ * #parallel-synchronization-and-communication-instructions-mbarrier): its operations happen one at
+ * a time in the order mbo (positions 0..m-1); slot k applies the operation at position k to the
+ * state (phase, pending arrivals, expected arrivals, tx-count, initialised). An operation that does
  * not happen (after a blocked gate) keeps its slot and changes nothing. `stamp` counts phase
  * completions and inits, naming the phase instance each operation falls in.
  */

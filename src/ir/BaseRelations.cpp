@@ -107,7 +107,8 @@ template <class Owner> Pairs sharedCellsOf(const Program& p, Owner owner) {
 /**
  * A tcgen05.alloc or dealloc to the tensor-memory accesses of its CTA's cells (initial writes
  * left out). Tensor-memory addresses are static names here, so each cell a CTA declares
- * belongs to each of that CTA's allocations (PTX ISA 9.7.16.1, 9.7.16.7.1).
+ * belongs to each of that CTA's allocations (PTX ISA #tensor-memory,
+ * #tcgen05-instructions-tcgen05-alloc-dealloc-relinquish-alloc-permit).
  */
 Pairs allocationCells(const Program& p) {
     return allPairs(p, [&](const Event& a, const Event& x) {
@@ -212,7 +213,8 @@ Pairs staticRelation(const Program& p, Rel rel) {
         });
     case Rel::Syncbar:
         return allPairs(p, [](const Event& a, const Event& b) {
-            // A .relaxed barrier.cluster.arrive orders nothing (PTX ISA 9.7.13.2).
+            // A .relaxed barrier.cluster.arrive orders nothing (PTX ISA
+            // #parallel-synchronization-and-communication-instructions-barrier-cluster).
             return a.has(Tag::BAR_ARRIVE) && b.has(Tag::BAR_WAIT) && a.thread != b.thread &&
                    !a.has(Tag::Relaxed) && barrierKey(a) == barrierKey(b);
         });

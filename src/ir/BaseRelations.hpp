@@ -19,7 +19,7 @@ std::vector<int> baseSet(const Program& p, Tag tag);
 /** Pairs of a non-choice base relation (sorted). Throws std::logic_error for a choice relation. */
 Pairs staticRelation(const Program& p, Rel rel);
 
-/** Does event `e`'s scope include the thread placement of event `other` (PTX ISA 8.5)? */
+/** Does event `e`'s scope include the thread placement of event `other` (PTX ISA #scope)? */
 bool scopeIncludes(const Event& e, const Event& other);
 
 /** Events referenced by a value (ReadOf, WaitResult, PhaseToken), sorted and unique. */

@@ -111,7 +111,8 @@ struct Event {
     int accumulator = -1; ///< mma: location id of its d (in the issuing CTA)
     int peerEvent = -1;   ///< cta_group::2 alloc/dealloc: the peer CTA's operation it pairs with
 
-    // tensor-memory allocation (PTX ISA 9.7.16.7.1)
+    // tensor-memory allocation (PTX ISA
+    // #tcgen05-instructions-tcgen05-alloc-dealloc-relinquish-alloc-permit)
     std::int64_t tmemAddress = -1; ///< alloc/dealloc: address of the block (lane 0, column)
     int tmemColumns = 0;           ///< alloc/dealloc: nCols
     int tmemAlloc = -1;            ///< dealloc: the alloc whose block it frees

@@ -121,8 +121,10 @@ std::vector<std::pair<int, int>> realTimePairs(const Program& p) {
     for (Rel rel : {Rel::Po, Rel::Ae, Rel::Iico})
         for (const auto& pair : staticRelation(p, rel))
             out.push_back(pair);
-    // A barrier completes after every participant arrived (PTX ISA 9.7.13.1, 9.7.13.2), a
-    // .relaxed arrival included: it orders no memory, but the wait cannot return before it.
+    // A barrier completes after every participant arrived (PTX ISA
+    // #parallel-synchronization-and-communication-instructions-bar-barrier,
+    // #parallel-synchronization-and-communication-instructions-barrier-cluster), a .relaxed arrival
+    // included: it orders no memory, but the wait cannot return before it.
     std::map<std::tuple<int, int, int>, std::vector<int>> arrivals;
     for (const auto& e : p.events)
         if (e.has(Tag::BAR_ARRIVE)) arrivals[barrierKey(e)].push_back(e.id);

@@ -12,9 +12,10 @@ namespace ptxmc::ir {
 
 /**
  * How a gate decides whether its thread goes on. A spinning mbarrier wait is Chosen: each
- * execution says whether it blocks forever (PTX ISA 9.7.13.15.16). The completion of a
- * bar.sync and a cta_group::2 alloc/dealloc Need other threads' events: the barrier's other
- * arrivals (9.7.13.1), the peer CTA's operation (9.7.16.5).
+ * execution says whether it blocks forever (PTX ISA
+ * #parallel-synchronization-and-communication-instructions-mbarrier-test-wait-try-wait). The
+ * completion of a bar.sync and a cta_group::2 alloc/dealloc Need other threads' events: the
+ * barrier's other arrivals (9.7.13.1), the peer CTA's operation (9.7.16.5).
  */
 enum class GateKind { None, Chosen, Needs };
 

@@ -11,7 +11,7 @@ struct BaseName {
     bool isSet = false;
     bool choice = false; ///< chosen by the solver (relations only)
     std::string doc;
-    std::string source;
+    std::string source; ///< PTX ISA citation with {Key} section keys (ptx::expandCitations)
 };
 
 /** Every base set and relation, in Vocabulary.def order. */

@@ -267,7 +267,8 @@ private:
                 lx_.fail(n, "a tile's byte count must be a positive multiple of 16 below 2^20");
             d.bytes = bytes;
             // `, tensormap M`: the global location holding the tile's tensor map, which the
-            // copy reads through the tensormap proxy (PTX ISA 9.7.9.25.5.2).
+            // copy reads through the tensormap proxy (PTX ISA
+            // #data-movement-and-conversion-instructions-cp-async-bulk-tensor).
             if (lx_.peek().is(",")) {
                 lx_.next();
                 const Token tm = lx_.peek();

@@ -1,5 +1,6 @@
-// Tensor-memory allocations (PTX ISA 9.7.16.7.1): the alloc each dealloc frees, cta_group::2 peers.
+// Tensor-memory allocations: the alloc each dealloc frees, and the peers of cta_group::2 ones.
 #include "lower/Lowerer.hpp"
+#include "ptx/Sections.hpp"
 
 #include <fmt/format.h>
 #include <map>
@@ -56,9 +57,8 @@ int allocOf(Lowerer& l, const DeallocRecord& d) {
     }
     if (found.empty())
         l.fail(d.loc, "taddr (" + what + ") is not the address of an allocation of CTA " +
-                          std::to_string(dealloc.cta) +
-                          " (PTX ISA 9.7.16.7.1: taddr must point to a previous Tensor Memory "
-                          "allocation)");
+                          std::to_string(dealloc.cta) + " (" + ptx::cite(ptx::Sec::Tcgen05Alloc) +
+                          ": taddr must point to a previous Tensor Memory allocation)");
     if (found.size() > 1)
         l.fail(d.loc, "taddr (" + what +
                           ") may hold the address of several allocations: ptxmc matches a "
@@ -74,7 +74,8 @@ void matchDeallocs(Lowerer& l) {
         const ir::Event& a = eventAt(l, alloc);
         if (a.cta != dealloc.cta)
             l.fail(d.loc, "taddr is the address of an allocation of CTA " + std::to_string(a.cta) +
-                              "; a CTA deallocates its own tensor memory (PTX ISA 9.7.16.7.1)");
+                              "; a CTA deallocates its own tensor memory (" +
+                              ptx::cite(ptx::Sec::Tcgen05Alloc) + ")");
         if (a.tmemColumns != dealloc.tmemColumns)
             l.fail(dealloc.loc, "deallocates " + std::to_string(dealloc.tmemColumns) +
                                     " columns of a " + std::to_string(a.tmemColumns) +
@@ -86,7 +87,7 @@ void matchDeallocs(Lowerer& l) {
 
 /**
  * Pairs the k-th cta_group::2 `tag` event of each CTA (in thread, then program order) with the
- * k-th of its peer CTA; an unequal count is a static deadlock (PTX ISA 9.7.16.5).
+ * k-th of its peer CTA; an unequal count is a static deadlock (PTX ISA #tcgen05-issue-granularity).
  */
 void pairPeers(Lowerer& l, Tag tag, const std::string& opcode) {
     std::map<int, std::vector<int>> byCta;
@@ -108,8 +109,10 @@ void pairPeers(Lowerer& l, Tag tag, const std::string& opcode) {
                                          : "its peer CTA runs no thread of this test";
         l.program().staticDeadlocks.push_back(
             opcode + ".cta_group::2: CTA " + std::to_string(cta) + " performs it " +
-            std::to_string(mine.size()) + " time(s), " + peerText +
-            "; PTX ISA 9.7.16.5 (#tcgen05-issue-granularity): \"the first warp to perform the "
+            std::to_string(mine.size()) + " time(s), " + peerText + "; " +
+            ptx::cite(ptx::Sec::Tcgen05IssueGranularity) + " (#" +
+            ptx::section(ptx::Sec::Tcgen05IssueGranularity).anchor +
+            "): \"the first warp to perform the "
             "operation could block until the second warp in the Peer CTA also performs the "
             "operation\"");
     }

@@ -1,6 +1,7 @@
 // Asynchronous copies (cp.async.bulk{.tensor}, cp.reduce.async.bulk, non-bulk cp.async) and
 // their async-group completion instructions.
-#include "lower/Lowerer.hpp"
+#include "lower/Instructions.hpp"
+#include "ptx/Sections.hpp"
 
 namespace ptxmc::lower {
 
@@ -28,13 +29,15 @@ std::int64_t tileBytes(Lowerer& l, const ptx::BulkCopy& copy, const litmus::Oper
     if (!a.decl->bytes)
         l.fail(op.loc, "'" + op.name +
                            "' needs its tile size for a tensor copy: declare it "
-                           "with ', bytes N' (PTX ISA 9.7.9.25.5)");
+                           "with ', bytes N' (" +
+                           ptx::cite(ptx::Sec::TensorCopies) + ")");
     return *a.decl->bytes;
 }
 
 /**
  * The tensor map a tensor copy reads first, when the tile's declaration names one (`, tensormap
- * M`): "The tensorMap is accessed in tensormap proxy" (PTX ISA 9.7.9.25.5.2).
+ * M`): "The tensorMap is accessed in tensormap proxy" (PTX ISA
+ * #data-movement-and-conversion-instructions-cp-async-bulk-tensor).
  */
 std::optional<Address> tensormapOf(Lowerer& l, const Address& tile) {
     if (!tile.decl || !tile.decl->tensormap) return std::nullopt;
@@ -65,6 +68,8 @@ void reduceInto(Lowerer& l, int issueId, const Address& d, ptx::AtomOp op, int s
     relaxedGpu(w);
     w.written = Value::make(atomValueOp(op), {Value::readOf(readId), Value::readOf(sourceRead)});
 }
+
+} // namespace
 
 void lowerCopy(Lowerer& l, const ptx::BulkCopy& copy) {
     bool toShared = copy.dst != ptx::Space::Global;
@@ -148,11 +153,11 @@ void lowerCopy(Lowerer& l, const ptx::BulkCopy& copy) {
         }
         if (!m) {
             // Completion of a bulk-group copy, observed by wait_group: the implicit
-            // generic-async proxy fence follows it (PTX ISA 9.7.9.25.2).
+            // generic-async proxy fence follows it (PTX ISA #async-proxy).
             l.exec(issueId, "complete", {Tag::BULK_DONE, Tag::PF, Tag::PF_ASYNC});
         } else {
             // complete-tx: release at cluster scope, followed by an implicit generic-async
-            // proxy fence (PTX ISA 9.7.9.25.2, 9.7.13.15.5.2)
+            // proxy fence (PTX ISA #async-proxy, 9.7.13.15.5.2)
             ir::Event& c = l.exec(
                 issueId, "complete_tx",
                 {Tag::MB, Tag::MB_COMPLETE, Tag::PF, Tag::PF_ASYNC, Tag::Release, Tag::CLUSTER});
@@ -171,10 +176,11 @@ void lowerCopy(Lowerer& l, const ptx::BulkCopy& copy) {
 }
 
 /**
- * Non-bulk cp.async (PTX ISA 9.7.9.25.3.1): "cp.async is treated as a weak memory operation
- * performed in the generic proxy": a weak generic read of the global source and a weak generic
- * write of the CTA's shared destination, performed asynchronously (after the thread's prior
- * instructions, 8.9.1.1). Completion: a cp.async-group or cp.async.mbarrier.arrive.
+ * Non-bulk cp.async (PTX ISA #data-movement-and-conversion-instructions-cp-async): "cp.async is
+ * treated as a weak memory operation performed in the generic proxy": a weak generic read of the
+ * global source and a weak generic write of the CTA's shared destination, performed asynchronously
+ * (after the thread's prior instructions, 8.9.1.1). Completion: a cp.async-group or
+ * cp.async.mbarrier.arrive.
  */
 void lowerNonBulkCopy(Lowerer& l, const ptx::CpAsync& c) {
     if (l.inst().operands.size() > 3)
@@ -184,7 +190,8 @@ void lowerNonBulkCopy(Lowerer& l, const ptx::CpAsync& c) {
     Address dst = l.address(l.operand(0), ir::Space::Shared);
     if (dst.cta != l.thread().cta)
         l.fail(l.operand(0).loc, "cp.async writes the executing CTA's shared memory "
-                                 "(.shared::cta, PTX ISA 9.7.9.25.3.1)");
+                                 "(.shared::cta, " +
+                                     ptx::cite(ptx::Sec::CpAsync) + ")");
     Address src = l.address(l.operand(1), ir::Space::Global);
     const auto& size = l.operand(2);
     bool ok = size.kind == litmus::Operand::Kind::Integer &&
@@ -202,6 +209,8 @@ void lowerNonBulkCopy(Lowerer& l, const ptx::CpAsync& c) {
     l.pendingCpAsync.push_back(issueId);
 }
 
+namespace {
+
 /** commit_group: the uncommitted copies of the kind form the thread's next group. */
 void commitGroup(Lowerer& l, bool nonBulk) {
     ir::Event& e = l.issue({Tag::BCOMMIT});
@@ -214,13 +223,18 @@ void commitGroup(Lowerer& l, bool nonBulk) {
     if (!nonBulk) l.committedGroups.push_back(id);
 }
 
+} // namespace
+
 void lowerCommitGroup(Lowerer& l, const ptx::BulkCommit& c) {
     l.expectOperands(0);
     commitGroup(l, c.nonBulk);
 }
 
+namespace {
+
 /**
- * cp.async.wait_group N / wait_all (PTX ISA 9.7.9.25.3.3): waits until the thread's older
+ * cp.async.wait_group N / wait_all (PTX ISA
+ * #data-movement-and-conversion-instructions-cp-async-wait-group): waits until the thread's older
  * cp.async-groups completed; their writes are then visible to the thread. wait_all "is
  * equivalent to: cp.async.commit_group; cp.async.wait_group 0".
  */
@@ -241,6 +255,8 @@ void lowerNonBulkWait(Lowerer& l, const ptx::BulkWait& w) {
     e.nonBulkGroup = true;
 }
 
+} // namespace
+
 void lowerWaitGroup(Lowerer& l, const ptx::BulkWait& w) {
     if (w.nonBulk) return lowerNonBulkWait(l, w);
     bool read = w.read;
@@ -249,7 +265,7 @@ void lowerWaitGroup(Lowerer& l, const ptx::BulkWait& w) {
     if (n.kind != litmus::Operand::Kind::Integer || n.value < 0 || n.value > 63)
         l.fail(n.loc, "wait_group needs an integer N in [0, 63]");
     // The implicit generic-async proxy fence belongs to the completion of each copy, not to the
-    // wait (PTX ISA 9.7.9.25.2). wait_group.read completes only the source reads: whether it
+    // wait (PTX ISA #async-proxy). wait_group.read completes only the source reads: whether it
     // orders them like a proxy fence is the model's decision Q8 (READ-WAIT-FENCE), so it carries
     // the coverage of one without being in PF.
     ir::Event& e = l.issue({Tag::BWAIT, Tag::BLOCKING});
@@ -259,22 +275,6 @@ void lowerWaitGroup(Lowerer& l, const ptx::BulkWait& w) {
         e.tags.insert(Tag::BWAIT_READ);
         e.tags.insert(Tag::PF_ASYNC);
     }
-}
-
-} // namespace
-
-bool lowerBulk(Lowerer& l, const ptx::Insn& insn) {
-    if (auto* c = insn.as<ptx::BulkCopy>())
-        lowerCopy(l, *c);
-    else if (auto* cm = insn.as<ptx::BulkCommit>())
-        lowerCommitGroup(l, *cm);
-    else if (auto* nb = insn.as<ptx::CpAsync>())
-        lowerNonBulkCopy(l, *nb);
-    else if (auto* w = insn.as<ptx::BulkWait>())
-        lowerWaitGroup(l, *w);
-    else
-        return false;
-    return true;
 }
 
 } // namespace ptxmc::lower

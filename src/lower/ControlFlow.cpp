@@ -314,9 +314,7 @@ void Lowerer::step(std::size_t pc, std::vector<std::pair<std::size_t, ValuePtr>>
     } else {
         checkConditional(insn);
         ++instance_;
-        if (lowerTcgen05(*this, insn) || lowerMbarrier(*this, insn) || lowerBulk(*this, insn) ||
-            lowerGeneric(*this, insn))
-            return;
+        if (lowerInsn(*this, insn)) return;
         fail(inst.loc, "unknown instruction '" + insn.opcode + "'");
     }
 }

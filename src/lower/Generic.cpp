@@ -1,7 +1,8 @@
 // Generic-proxy instructions: ld/st/atom/red, fences, barriers, proxy accesses, arithmetic.
 #include "ir/Gates.hpp"
-#include "lower/Lowerer.hpp"
+#include "lower/Instructions.hpp"
 #include "ptx/Decode.hpp"
+#include "ptx/Sections.hpp"
 
 #include <array>
 
@@ -98,6 +99,8 @@ ir::Proxy proxyOf(ptx::LdName n) {
     return ir::Proxy::Generic;
 }
 
+} // namespace
+
 void lowerLoad(Lowerer& l, const ptx::Ld& ld) {
     auto o = ptx::effectiveOrdering(ld.sem, ld.scope, Sem::Weak);
     l.expectOperands(2);
@@ -113,10 +116,12 @@ void lowerLoad(Lowerer& l, const ptx::Ld& ld) {
     l.define(l.operand(0), Value::readOf(e.id));
 }
 
+namespace {
+
 /**
- * st.async (PTX ISA 9.7.9.12): a weak generic-proxy write into shared memory of a CTA of the
- * cluster, performed asynchronously, then a complete-tx of its bytes on the mbarrier in the
- * destination's CTA, a release at cluster scope (9.7.13.15.5.2).
+ * st.async (PTX ISA #data-movement-and-conversion-instructions-st-async): a weak generic-proxy
+ * write into shared memory of a CTA of the cluster, performed asynchronously, then a complete-tx of
+ * its bytes on the mbarrier in the destination's CTA, a release at cluster scope (9.7.13.15.5.2).
  */
 void lowerStoreAsync(Lowerer& l, const ptx::St& st) {
     l.expectOperands(3);
@@ -126,8 +131,8 @@ void lowerStoreAsync(Lowerer& l, const ptx::St& st) {
     Address mb = l.address(l.operand(2), ir::Space::Mbarrier);
     l.checkReach(mb, l.operand(2), true);
     if (mb.cta != a.cta)
-        l.fail(l.operand(2).loc, "st.async's mbarrier must be in the destination's CTA (PTX ISA "
-                                 "9.7.9.12)");
+        l.fail(l.operand(2).loc, "st.async's mbarrier must be in the destination's CTA (" +
+                                     ptx::cite(ptx::Sec::StAsync) + ")");
     int issueId = l.issue({}).id;
     ir::Event& w = l.exec(issueId, "write " + l.operand(0).name, {Tag::W});
     l.access(w, a, ir::Proxy::Generic);
@@ -146,6 +151,8 @@ void lowerStoreAsync(Lowerer& l, const ptx::St& st) {
     c.scope = ir::Scope::Cluster;
 }
 
+} // namespace
+
 void lowerStore(Lowerer& l, const ptx::St& st) {
     if (st.async) return lowerStoreAsync(l, st);
     auto o = ptx::effectiveOrdering(st.sem, st.scope, Sem::Weak);
@@ -157,8 +164,6 @@ void lowerStore(Lowerer& l, const ptx::St& st) {
     l.access(e, a, st.name == ptx::StName::Sust ? ir::Proxy::Surface : ir::Proxy::Generic);
     e.written = v;
 }
-
-} // namespace
 
 ir::Value::Op atomValueOp(ptx::AtomOp op) {
     switch (op) {
@@ -178,8 +183,6 @@ ir::Value::Op atomValueOp(ptx::AtomOp op) {
         return Value::Op::Add;
     }
 }
-
-namespace {
 
 /** atom (returns the old value) and red (no result): a read and a write joined by rmw. */
 void lowerAtomic(Lowerer& l, const ptx::Atom& at) {
@@ -222,7 +225,11 @@ void lowerMembar(Lowerer& l, const ptx::Membar& m) {
     setOrdering(e, Sem::Sc, m.scope);
 }
 
-/** The state-space window tag of fence.proxy.async.SPACE (PTX ISA 9.7.13.4, 5.1.7); none = all. */
+namespace {
+
+/** The state-space window tag of fence.proxy.async.SPACE (PTX ISA
+ * #parallel-synchronization-and-communication-instructions-membar, #shared-state-space); none =
+ * all. */
 std::optional<Tag> windowOf(ptx::Space s) {
     switch (s) {
     case ptx::Space::Global:
@@ -237,6 +244,8 @@ std::optional<Tag> windowOf(ptx::Space s) {
     }
     return std::nullopt;
 }
+
+} // namespace
 
 void lowerProxyFence(Lowerer& l, const ptx::ProxyFence& f) {
     ir::Event& e = l.issue({});
@@ -264,7 +273,8 @@ void lowerProxyFence(Lowerer& l, const ptx::ProxyFence& f) {
     case ptx::ProxyKind::Tensormap: {
         // Uni-directional, generic to tensormap; also a memory fence: "A .release proxy fence
         // can form a release sequence that synchronizes with an acquire sequence that contains
-        // a .acquire proxy fence" (PTX ISA 9.7.13.4).
+        // a .acquire proxy fence" (PTX ISA
+        // #parallel-synchronization-and-communication-instructions-membar).
         bool acquire = f.sem == ptx::Sem::Acquire;
         int id = e.id;
         l.expectOperands(acquire ? 2 : 0);
@@ -291,9 +301,10 @@ void lowerProxyFence(Lowerer& l, const ptx::ProxyFence& f) {
 }
 
 /**
- * tensormap.replace (PTX ISA 9.7.9.28): "treated as a weak memory operation, on the entire
- * 1024-bit opaque tensor-map object": a weak generic write of the new value to the location
- * standing for the tensor map (every field is one write to the same object).
+ * tensormap.replace (PTX ISA #data-movement-and-conversion-instructions-tensormap-replace):
+ * "treated as a weak memory operation, on the entire 1024-bit opaque tensor-map object": a weak
+ * generic write of the new value to the location standing for the tensor map (every field is one
+ * write to the same object).
  */
 void lowerTensormapReplace(Lowerer& l, const ptx::TensormapReplace& r) {
     bool ordinal = r.field == "box_dim" || r.field == "global_dim" || r.field == "global_stride" ||
@@ -308,9 +319,10 @@ void lowerTensormapReplace(Lowerer& l, const ptx::TensormapReplace& r) {
 }
 
 /**
- * tensormap.cp_fenceproxy (PTX ISA 9.7.13.16): copies the tensor map from shared to global
- * memory (a weak generic read and write), then a release tensormap proxy fence at the written
- * scope whose window is the destination.
+ * tensormap.cp_fenceproxy (PTX ISA
+ * #parallel-synchronization-and-communication-instructions-tensormap-cp-fenceproxy): copies the
+ * tensor map from shared to global memory (a weak generic read and write), then a release tensormap
+ * proxy fence at the written scope whose window is the destination.
  */
 void lowerTensormapCopy(Lowerer& l, const ptx::TensormapCopy& c) {
     l.expectOperands(3);
@@ -350,9 +362,12 @@ void lowerFence(Lowerer& l, const ptx::Fence& f) {
         return;
     }
     ir::Event& e = l.issue({Tag::F});
-    // fence without .sem is fence.acq_rel (PTX ISA 9.7.13.4)
+    // fence without .sem is fence.acq_rel (PTX ISA
+    // #parallel-synchronization-and-communication-instructions-membar)
     setOrdering(e, f.sem == ptx::Sem::Sc ? Sem::Sc : Sem::AcqRel, f.scope);
 }
+
+namespace {
 
 /** How many events tagged `part` of barrier `id` the current thread has so far. */
 int barrierCount(Lowerer& l, Tag part, int id) {
@@ -378,21 +393,25 @@ ir::Event& barrierEvent(Lowerer& l, Tag part, int id, int instance, ir::Scope sc
 }
 
 /**
- * barrier.cluster.arrive / wait (PTX ISA 9.7.13.2): every thread of the cluster arrives, then
- * waits for all arrivals; the k-th arrive and the k-th wait of each thread form instance k.
- * A thread alternates them. The arrive is a release unless .relaxed; the wait an acquire.
+ * barrier.cluster.arrive / wait (PTX ISA
+ * #parallel-synchronization-and-communication-instructions-barrier-cluster): every thread of the
+ * cluster arrives, then waits for all arrivals; the k-th arrive and the k-th wait of each thread
+ * form instance k. A thread alternates them. The arrive is a release unless .relaxed; the wait an
+ * acquire.
  */
 void lowerClusterBarrier(Lowerer& l, const ptx::Barrier& b) {
     l.expectOperands(0);
     const int id = ir::kClusterBarrier;
     int arrived = barrierCount(l, Tag::BAR_ARRIVE, id);
     int waited = barrierCount(l, Tag::BAR_WAIT, id);
+    const std::string section = " (" + ptx::cite(ptx::Sec::BarrierCluster) + ")";
     if (b.arrive && arrived > waited)
         l.fail(l.inst().loc, "barrier.cluster.arrive again before barrier.cluster.wait: a thread "
-                             "alternates them (PTX ISA 9.7.13.2)");
+                             "alternates them" +
+                                 section);
     if (b.wait && arrived == waited)
-        l.fail(l.inst().loc, "barrier.cluster.wait without a barrier.cluster.arrive before it "
-                             "(PTX ISA 9.7.13.2)");
+        l.fail(l.inst().loc,
+               "barrier.cluster.wait without a barrier.cluster.arrive before it" + section);
     ir::Event& e = barrierEvent(l, b.arrive ? Tag::BAR_ARRIVE : Tag::BAR_WAIT, id,
                                 b.arrive ? arrived : waited, ir::Scope::Cluster);
     if (b.arrive && b.sem == ptx::Sem::Relaxed) {
@@ -403,13 +422,16 @@ void lowerClusterBarrier(Lowerer& l, const ptx::Barrier& b) {
     }
 }
 
+} // namespace
+
 void lowerBarrier(Lowerer& l, const ptx::Barrier& b) {
     if (b.cluster) return lowerClusterBarrier(l, b);
     if (l.inst().operands.empty() || l.inst().operands.size() > 2)
         l.fail(l.inst().loc, "bar.sync takes a barrier number and an optional thread count");
     if (b.arrive && l.inst().operands.size() != 2)
-        l.fail(l.inst().loc, "bar.arrive takes a barrier number and a thread count (PTX ISA "
-                             "9.7.13.1: b is required for bar.arrive)");
+        l.fail(l.inst().loc, "bar.arrive takes a barrier number and a thread count (" +
+                                 ptx::cite(ptx::Sec::BarBarrier) +
+                                 ": b is required for bar.arrive)");
     const auto& id = l.operand(0);
     if (id.kind != litmus::Operand::Kind::Integer || id.value < 0 || id.value > 15)
         l.fail(id.loc, "barrier number must be an integer in [0, 15]");
@@ -426,8 +448,10 @@ void lowerBarrier(Lowerer& l, const ptx::Barrier& b) {
     // The k-th bar.sync or bar.arrive N of each participant is instance k of barrier N.
     const int instance = barrierCount(l, Tag::BAR_ARRIVE, static_cast<int>(id.value));
     // A barrier is an arrival and a completion: every participant's arrival precedes every
-    // participant's completion (PTX ISA 9.7.13.1), which two events per thread express;
-    // bar.arrive is the arrival alone (a producer signalling consumers that bar.sync).
+    // participant's completion (PTX ISA
+    // #parallel-synchronization-and-communication-instructions-bar-barrier), which two events per
+    // thread express; bar.arrive is the arrival alone (a producer signalling consumers that
+    // bar.sync).
     for (Tag part : {Tag::BAR_ARRIVE, Tag::BAR_WAIT}) {
         if (part == Tag::BAR_WAIT && b.arrive) break;
         ir::Event& e = barrierEvent(l, part, static_cast<int>(id.value), instance, ir::Scope::Cta);
@@ -441,34 +465,6 @@ void lowerArithmetic(Lowerer& l, const ptx::Arith& a) {
                                                  Value::Op::And, Value::Op::Or,  Value::Op::Xor};
     Value::Op op = ops[static_cast<std::size_t>(a.op)];
     l.define(l.operand(0), Value::make(op, {l.value(l.operand(1)), l.value(l.operand(2))}));
-}
-
-} // namespace
-
-bool lowerGeneric(Lowerer& l, const ptx::Insn& insn) {
-    if (auto* ld = insn.as<ptx::Ld>())
-        lowerLoad(l, *ld);
-    else if (auto* st = insn.as<ptx::St>())
-        lowerStore(l, *st);
-    else if (auto* at = insn.as<ptx::Atom>())
-        lowerAtomic(l, *at);
-    else if (auto* f = insn.as<ptx::Fence>())
-        lowerFence(l, *f);
-    else if (auto* m = insn.as<ptx::Membar>())
-        lowerMembar(l, *m);
-    else if (auto* pf = insn.as<ptx::ProxyFence>())
-        lowerProxyFence(l, *pf);
-    else if (auto* tr = insn.as<ptx::TensormapReplace>())
-        lowerTensormapReplace(l, *tr);
-    else if (auto* tc = insn.as<ptx::TensormapCopy>())
-        lowerTensormapCopy(l, *tc);
-    else if (auto* b = insn.as<ptx::Barrier>())
-        lowerBarrier(l, *b);
-    else if (auto* a = insn.as<ptx::Arith>())
-        lowerArithmetic(l, *a);
-    else
-        return false;
-    return true;
 }
 
 } // namespace ptxmc::lower

@@ -180,12 +180,11 @@ private:
     std::map<std::string, int> symbols_;
 };
 
-// Instruction families (decoded by ptx::decodeProgram); each returns false when `insn` is not
-// theirs.
-bool lowerGeneric(Lowerer& l, const ptx::Insn& insn);
-bool lowerMbarrier(Lowerer& l, const ptx::Insn& insn);
-bool lowerBulk(Lowerer& l, const ptx::Insn& insn);
-bool lowerTcgen05(Lowerer& l, const ptx::Insn& insn);
+/**
+ * Lowers an instruction that makes events (every family but control: Dispatch.cpp visits each
+ * alternative of ptx::Op); false for a control instruction, which ControlFlow.cpp lowers.
+ */
+bool lowerInsn(Lowerer& l, const ptx::Insn& insn);
 
 /**
  * After every thread is lowered: the alloc each tcgen05.dealloc frees, and the peer of each

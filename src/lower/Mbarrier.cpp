@@ -1,5 +1,5 @@
 // mbarrier instructions: init, arrive{.expect_tx}, expect_tx, complete_tx, test_wait/try_wait.
-#include "lower/Lowerer.hpp"
+#include "lower/Instructions.hpp"
 
 namespace ptxmc::lower {
 
@@ -32,6 +32,8 @@ std::int64_t immediate(Lowerer& l, const litmus::Operand& op, std::int64_t lo, s
     return op.value;
 }
 
+} // namespace
+
 void lowerInit(Lowerer& l, const ptx::MbarrierInit& init) {
     if (init.inval) {
         // mbarrier.inval (PTX ISA 9.7.13.15.10): operations other than init on the object are
@@ -57,7 +59,8 @@ void lowerInit(Lowerer& l, const ptx::MbarrierInit& init) {
 void lowerArrive(Lowerer& l, const ptx::MbarrierArrive& arrive) {
     bool expect = arrive.expectTx;
     bool cluster = viaCluster(arrive.mb);
-    // A plain arrive may name how many arrivals it counts (PTX ISA 9.7.13.15.13: count).
+    // A plain arrive may name how many arrivals it counts (PTX ISA
+    // #parallel-synchronization-and-communication-instructions-mbarrier-arrive: count).
     bool counted = !expect && l.inst().operands.size() == 3;
     l.expectOperands(expect || counted ? 3 : 2);
     Address a = l.address(l.operand(1), ir::Space::Mbarrier);
@@ -124,11 +127,12 @@ void lowerWait(Lowerer& l, const ptx::MbarrierWait& w) {
 }
 
 /**
- * cp.async.mbarrier.arrive{.noinc} (PTX ISA 9.7.13.15.15): "Causes an arrive-on operation to be
- * triggered by the system on the mbarrier object upon the completion of all prior cp.async
- * operations initiated by the executing thread"; without .noinc "the pending count of the
- * mbarrier object is incremented by 1 prior to the asynchronous arrive-on operation". The
- * issue raises the pending count (MbOp::Increment); the arrive-on is an exec event after the
+ * cp.async.mbarrier.arrive{.noinc} (PTX ISA
+ * #parallel-synchronization-and-communication-instructions-cp-async-mbarrier-arrive): "Causes an
+ * arrive-on operation to be triggered by the system on the mbarrier object upon the completion of
+ * all prior cp.async operations initiated by the executing thread"; without .noinc "the pending
+ * count of the mbarrier object is incremented by 1 prior to the asynchronous arrive-on operation".
+ * The issue raises the pending count (MbOp::Increment); the arrive-on is an exec event after the
  * copies (ptx.cat, cpa-tracked). A True acquire wait then sees those copies: "All cp.async
  * operations requested prior, in program order, to cp.async.mbarrier.arrive during the
  * completed phase ... are performed and made visible to the executing thread" (9.7.13.15.16),
@@ -150,24 +154,6 @@ void lowerCpAsyncArrive(Lowerer& l, const ptx::CpAsyncArrive& a) {
     ir::Event& arrive = l.exec(id, "arrive " + name, {Tag::MB_ARRIVE});
     mbarrierEvent(l, arrive, mb, ir::MbOp::Arrive);
     setOrdering(arrive, ir::Sem::Release, ir::Scope::Cta);
-}
-
-} // namespace
-
-bool lowerMbarrier(Lowerer& l, const ptx::Insn& insn) {
-    if (auto* i = insn.as<ptx::MbarrierInit>())
-        lowerInit(l, *i);
-    else if (auto* a = insn.as<ptx::MbarrierArrive>())
-        lowerArrive(l, *a);
-    else if (auto* t = insn.as<ptx::MbarrierTx>())
-        lowerTx(l, *t);
-    else if (auto* w = insn.as<ptx::MbarrierWait>())
-        lowerWait(l, *w);
-    else if (auto* c = insn.as<ptx::CpAsyncArrive>())
-        lowerCpAsyncArrive(l, *c);
-    else
-        return false;
-    return true;
 }
 
 } // namespace ptxmc::lower

@@ -1,5 +1,6 @@
 // tcgen05 instructions (PTX ISA 9.7.16): issue events, and the accesses their execution performs.
-#include "lower/Lowerer.hpp"
+#include "lower/Instructions.hpp"
+#include "ptx/Sections.hpp"
 #include "ptx/Tables.hpp"
 
 #include <algorithm>
@@ -69,6 +70,8 @@ void writeAt(Lowerer& l, int issueId, const Address& a, const std::string& role,
     w.written = std::move(v);
 }
 
+} // namespace
+
 void lowerMma(Lowerer& l, const ptx::Tcgen05Mma& m) {
     int group = m.ctaGroup;
     l.expectOperands(5);
@@ -110,7 +113,7 @@ void lowerCp(Lowerer& l, const ptx::Tcgen05Cp& c) {
     Address t = l.address(l.operand(0), ir::Space::Tmem);
     Address s = l.address(l.operand(1), ir::Space::Shared);
     ir::Event& e = tcIssue(l, group, {Tag::TC_ASYNC, Tag::CP});
-    if (c.shape == ptx::CpShape::S4x256b) e.tags.insert(Tag::CP_4x256b);
+    if (c.shape == ptx::CpShape::Rows4Bits256) e.tags.insert(Tag::CP_4x256b);
     int id = e.id;
     int rs = readAt(l, id, s, "read " + l.operand(1).name);
     for (int cta : pairCtas(l, group))
@@ -145,6 +148,8 @@ void lowerShift(Lowerer& l, const ptx::Tcgen05Shift& sh) {
     }
 }
 
+namespace {
+
 std::vector<Operand> registerVector(Lowerer& l, const Operand& op) {
     if (op.kind == Operand::Kind::Vector) return op.elements;
     if (op.kind == Operand::Kind::Name) return {op};
@@ -162,6 +167,8 @@ void requireRegisterCount(Lowerer& l, const Operand& op, std::size_t got, std::s
         l.fail(op.loc, "'" + l.inst().opcode + "' moves " + std::to_string(want) +
                            " register(s) per thread, the vector has " + std::to_string(got));
 }
+
+} // namespace
 
 void lowerLd(Lowerer& l, const ptx::Tcgen05Ld& ld) {
     std::size_t want = ld.format.registers();
@@ -203,12 +210,13 @@ void lowerSt(Lowerer& l, const ptx::Tcgen05St& st) {
     }
 }
 
-void lowerWait(Lowerer& l, bool ld) {
+void lowerWait(Lowerer& l, const ptx::Tcgen05Wait& w) {
+    const bool ld = w.ld;
     if (!l.inst().operands.empty())
         l.fail(l.inst().operands[0].loc, "tcgen05.wait::" + std::string(ld ? "ld" : "st") +
                                              " takes no operands: it waits for all prior tcgen05." +
-                                             (ld ? "ld" : "st") +
-                                             " of the thread (PTX ISA 9.7.16.8.5)");
+                                             (ld ? "ld" : "st") + " of the thread (" +
+                                             ptx::cite(ptx::Sec::Tcgen05Wait) + ")");
     tcIssue(l, 0, {ld ? Tag::WAIT_LD : Tag::WAIT_ST, Tag::BLOCKING});
 }
 
@@ -238,8 +246,9 @@ void lowerCommit(Lowerer& l, const ptx::Tcgen05Commit& c) {
     int id = e.id;
     for (const Address& m : targets) {
         // The arrive-on happens when the tracked operations complete: count 1, cluster scope
-        // (PTX ISA 9.7.16.12.1). The text states no memory semantics for it; whether it
-        // releases is decision Q6 (ARRIVE-RELEASE) in model/decisions.cat, so it carries none.
+        // (PTX ISA #tcgen-async-sync-operations-commit). The text states no memory semantics for
+        // it; whether it releases is decision Q6 (ARRIVE-RELEASE) in model/decisions.cat, so it
+        // carries none.
         ir::Event& a =
             l.exec(id, "arrive " + l.program().locations[static_cast<std::size_t>(m.location)].name,
                    {Tag::MB, Tag::MB_ARRIVE, Tag::CLUSTER, Tag::GEN});
@@ -252,7 +261,10 @@ void lowerCommit(Lowerer& l, const ptx::Tcgen05Commit& c) {
     }
 }
 
-/** nCols of alloc/dealloc: a power of 2 in [32, 512] (PTX ISA 9.7.16.7.1). */
+namespace {
+
+/** nCols of alloc/dealloc: a power of 2 in [32, 512] (PTX ISA
+ * #tcgen05-instructions-tcgen05-alloc-dealloc-relinquish-alloc-permit). */
 int columnCount(Lowerer& l) {
     const Operand& cols = l.operand(1);
     if (cols.kind != Operand::Kind::Integer || cols.value < 32 || cols.value > 512 ||
@@ -271,16 +283,26 @@ int takeColumns(Lowerer& l, int cols) {
         l.fail(l.operand(1).loc, "CTA " + std::to_string(l.thread().cta) +
                                      " allocates more than 512 tensor-memory columns: ptxmc "
                                      "gives each tcgen05.alloc its own columns and never reuses "
-                                     "freed ones (PTX ISA 9.7.16.1)");
+                                     "freed ones (" +
+                                     ptx::cite(ptx::Sec::TensorMemory) + ")");
     int column = next;
     next += cols;
     return column;
 }
 
-void lowerRelinquish(Lowerer& l, int group) {
+} // namespace
+
+void lowerRelinquish(Lowerer& l, const ptx::Tcgen05Relinquish& r) {
     l.expectOperands(0);
-    tcIssue(l, group, {Tag::RELINQUISH});
+    tcIssue(l, r.ctaGroup, {Tag::RELINQUISH});
 }
+
+void lowerFence(Lowerer& l, const ptx::Tcgen05Fence& f) {
+    l.expectOperands(0);
+    tcIssue(l, 0, {f.before ? Tag::FB : Tag::FA});
+}
+
+namespace {
 
 /** dealloc frees the block whose address taddr holds; resolveAllocations finds which. */
 void lowerDealloc(Lowerer& l, int group) {
@@ -296,16 +318,19 @@ void lowerAllocOp(Lowerer& l, int group) {
     // Relinquish by another thread of the CTA is the model's tcgen05-alloc-misuse flag.
     for (int ev : l.threadInfo().events)
         if (l.program().events[static_cast<std::size_t>(ev)].has(Tag::RELINQUISH))
-            l.fail(l.inst().loc, "tcgen05.alloc after tcgen05.relinquish_alloc_permit is illegal "
-                                 "(PTX ISA 9.7.16.7.1)");
+            l.fail(l.inst().loc,
+                   "tcgen05.alloc after tcgen05.relinquish_alloc_permit is illegal (" +
+                       ptx::cite(ptx::Sec::Tcgen05Alloc) + ")");
     Address dst = l.address(l.operand(0), ir::Space::Shared);
     ir::Event& e = tcIssue(l, group, {Tag::ALLOC});
-    // Tensor-memory address: lane[31:16] | column[15:0] (PTX ISA 9.7.16.1); blocks start at lane 0.
+    // Tensor-memory address: lane[31:16] | column[15:0] (PTX ISA #tensor-memory); blocks start at
+    // lane 0.
     e.tmemAddress = takeColumns(l, cols);
     e.tmemColumns = cols;
     ir::ValuePtr address = Value::makeConst(e.tmemAddress);
     int alloc = e.id;
-    // The address store is a weak generic write (PTX ISA 9.7.16.7.1).
+    // The address store is a weak generic write (PTX ISA
+    // #tcgen05-instructions-tcgen05-alloc-dealloc-relinquish-alloc-permit).
     ir::Event& w = l.issue({Tag::W, Tag::Weak});
     l.access(w, dst, ir::Proxy::Generic);
     w.sem = ir::Sem::Weak;
@@ -314,6 +339,8 @@ void lowerAllocOp(Lowerer& l, int group) {
     l.allocs.push_back({alloc, dst.location});
 }
 
+} // namespace
+
 void lowerAlloc(Lowerer& l, const ptx::Tcgen05Alloc& a) {
     int group = a.ctaGroup;
     l.expectOperands(2);
@@ -321,35 +348,6 @@ void lowerAlloc(Lowerer& l, const ptx::Tcgen05Alloc& a) {
         lowerDealloc(l, group);
     else
         lowerAllocOp(l, group);
-}
-
-} // namespace
-
-bool lowerTcgen05(Lowerer& l, const ptx::Insn& insn) {
-    if (auto* m = insn.as<ptx::Tcgen05Mma>())
-        lowerMma(l, *m);
-    else if (auto* c = insn.as<ptx::Tcgen05Cp>())
-        lowerCp(l, *c);
-    else if (auto* sh = insn.as<ptx::Tcgen05Shift>())
-        lowerShift(l, *sh);
-    else if (auto* ld = insn.as<ptx::Tcgen05Ld>())
-        lowerLd(l, *ld);
-    else if (auto* st = insn.as<ptx::Tcgen05St>())
-        lowerSt(l, *st);
-    else if (auto* w = insn.as<ptx::Tcgen05Wait>())
-        lowerWait(l, w->ld);
-    else if (auto* cm = insn.as<ptx::Tcgen05Commit>())
-        lowerCommit(l, *cm);
-    else if (auto* f = insn.as<ptx::Tcgen05Fence>()) {
-        l.expectOperands(0);
-        tcIssue(l, 0, {f->before ? Tag::FB : Tag::FA});
-    } else if (auto* r = insn.as<ptx::Tcgen05Relinquish>())
-        lowerRelinquish(l, r->ctaGroup);
-    else if (auto* a = insn.as<ptx::Tcgen05Alloc>())
-        lowerAlloc(l, *a);
-    else
-        return false;
-    return true;
 }
 
 } // namespace ptxmc::lower

@@ -60,7 +60,8 @@ Ordering effectiveOrdering(Sem written, Scope scope, ir::Sem dflt) {
     case Sem::Sc:
         o.sem = ir::Sem::Sc;
         break;
-    case Sem::Volatile: // .volatile is .relaxed.sys (PTX ISA 8.4); a written scope wins
+    case Sem::Volatile: // .volatile is .relaxed.sys (PTX ISA #operation-types); a written scope
+                        // wins
         o.sem = ir::Sem::Relaxed;
         if (scope == Scope::None) o.scope = Scope::Sys;
         break;

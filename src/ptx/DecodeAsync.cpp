@@ -140,7 +140,8 @@ Op decodeReduce(Decoder& d) {
     return c;
 }
 
-/** cp.async.{ca,cg}.shared{::cta}.global (PTX ISA 9.7.9.25.3.1). */
+/** cp.async.{ca,cg}.shared{::cta}.global (PTX ISA
+ * #data-movement-and-conversion-instructions-cp-async). */
 Op decodeNonBulkCopy(Decoder& d, bool cg) {
     CpAsync c;
     c.cg = cg;
@@ -153,7 +154,8 @@ Op decodeNonBulkCopy(Decoder& d, bool cg) {
     return c;
 }
 
-/** cp.async.mbarrier.arrive{.noinc}{.shared{::cta}}.b64 (PTX ISA 9.7.13.15.15). */
+/** cp.async.mbarrier.arrive{.noinc}{.shared{::cta}}.b64 (PTX ISA
+ * #parallel-synchronization-and-communication-instructions-cp-async-mbarrier-arrive). */
 Op decodeCpAsyncArrive(Decoder& d) {
     CpAsyncArrive a;
     a.noinc = d.q.take("noinc");

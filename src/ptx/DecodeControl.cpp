@@ -21,11 +21,11 @@ Op decodeSetp(Decoder& d) {
     Setp s{*cmp, oneType(d, "setp")};
     bool ordered = *cmp != CmpOp::Eq && *cmp != CmpOp::Ne;
     if (ordered && s.type.kind == 'b')
-        d.fail("setp on a .b type compares only .eq or .ne (PTX ISA 9.7.3.1)");
+        d.fail("setp on a .b type compares only .eq or .ne (" + cite(Sec::Setp) + ")");
     bool unsignedOnly =
         *cmp == CmpOp::Lo || *cmp == CmpOp::Ls || *cmp == CmpOp::Hi || *cmp == CmpOp::Hs;
     if (unsignedOnly && s.type.kind != 'u' && s.type.kind != 'b')
-        d.fail("setp .lo/.ls/.hi/.hs compare unsigned types (PTX ISA 9.7.3.1)");
+        d.fail("setp .lo/.ls/.hi/.hs compare unsigned types (" + cite(Sec::Setp) + ")");
     d.q.finish();
     return s;
 }

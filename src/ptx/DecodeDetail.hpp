@@ -3,6 +3,7 @@
 
 #include "ptx/Decode.hpp"
 #include "ptx/Qualifiers.hpp"
+#include "ptx/Sections.hpp"
 #include "ptx/Tables.hpp"
 
 #include <string>

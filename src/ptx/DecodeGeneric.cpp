@@ -50,10 +50,10 @@ St decodeStAsync(Decoder& d) {
     if (d.q.take("weak")) st.sem = Sem::Weak;
     st.scope = d.takeScope({Scope::Cluster});
     if (!d.q.take("shared::cluster"))
-        d.fail("st.async writes .shared::cluster memory (PTX ISA 9.7.9.12)");
+        d.fail("st.async writes .shared::cluster memory (" + cite(Sec::StAsync) + ")");
     st.space = Space::SharedCluster;
     if (!d.q.take("mbarrier::complete_tx::bytes"))
-        d.fail("st.async needs .mbarrier::complete_tx::bytes (PTX ISA 9.7.9.12)");
+        d.fail("st.async needs .mbarrier::complete_tx::bytes (" + cite(Sec::StAsync) + ")");
     if (auto v = d.q.takeOneOf({"v2", "v4"})) st.vec = (*v)[1] - '0';
     st.types = d.takeTypes();
     if (st.types.size() != 1 || (st.types[0].bits != 32 && st.types[0].bits != 64))
@@ -82,7 +82,7 @@ Atom decodeAtom(Decoder& d, AtomName name) {
     std::tie(a.sem, a.scope) = takeOrdering(d, ir::Sem::Relaxed, sem);
     if (sem == ir::Sem::Weak) d.fail("atomics cannot be .weak");
     if (!a.returns() && (sem == ir::Sem::Acquire || sem == ir::Sem::AcqRel))
-        d.fail("red cannot be .acquire (PTX ISA 9.7.13.6)");
+        d.fail("red cannot be .acquire (" + cite(Sec::Red) + ")");
     a.space = takeSpace(d);
     auto op = d.takeRow(kAtomOps);
     if (!op) d.fail("missing atomic operation (.add, .exch, .cas, ...)");
@@ -107,7 +107,8 @@ Op decodeProxyFence(Decoder& d) {
     } else if (d.q.take("async")) {
         f.kind = ProxyKind::Async;
         // .shared::cta covers the executing CTA's shared memory, .shared::cluster the
-        // cluster's; a bare .shared means .shared::cta (PTX ISA 5.1.7, 9.7.13.4).
+        // cluster's; a bare .shared means .shared::cta (PTX ISA #shared-state-space,
+        // #parallel-synchronization-and-communication-instructions-membar).
         if (d.q.take("global"))
             f.space = Space::Global;
         else if (auto s = d.q.takeOneOf({"shared::cta", "shared"}))
@@ -135,20 +136,23 @@ Op decodeProxyFence(Decoder& d) {
 Op decodeFence(Decoder& d) {
     if (d.q.take("proxy")) return decodeProxyFence(d);
     if (d.q.take("mbarrier_init")) {
-        // fence.mbarrier_init.release.cluster: the only form (PTX ISA 9.7.13.4)
+        // fence.mbarrier_init.release.cluster: the only form (PTX ISA
+        // #parallel-synchronization-and-communication-instructions-membar)
         if (!d.q.take("release") || !d.q.take("cluster"))
             d.fail("fence.mbarrier_init needs .release.cluster");
         d.q.finish();
         return Fence{Sem::Release, Scope::Cluster, true};
     }
-    auto sem = d.q.takeOneOf({"sc", "acq_rel"});
+    Sem sem = d.takeRow(kFenceSems).value_or(Sem::None);
     Scope scope = d.takeScope(kAllScopes);
     if (scope == Scope::None) d.fail("a fence needs a scope (.cta, .cluster, .gpu or .sys)");
     d.q.finish();
-    return Fence{!sem ? Sem::None : *sem == "sc" ? Sem::Sc : Sem::AcqRel, scope};
+    return Fence{sem, scope};
 }
 
-/** tensormap.replace / tensormap.cp_fenceproxy (PTX ISA 9.7.9.28, 9.7.13.16). */
+/** tensormap.replace / tensormap.cp_fenceproxy (PTX ISA
+ * #data-movement-and-conversion-instructions-tensormap-replace,
+ * #parallel-synchronization-and-communication-instructions-tensormap-cp-fenceproxy). */
 Op decodeTensormap(Decoder& d) {
     const std::string& what = d.inst.parts.size() > 1 ? d.inst.parts[1] : "";
     if (what == "replace") {

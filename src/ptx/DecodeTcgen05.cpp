@@ -13,7 +13,8 @@ int takeCtaGroup(Decoder& d) {
     if (*g != "1" && *g != "2")
         d.fail("cta_group::" + *g +
                " does not exist: only cta_group::1 and "
-               "cta_group::2 (PTX ISA 9.7.16.5)");
+               "cta_group::2 (" +
+               cite(Sec::Tcgen05IssueGranularity) + ")");
     int group = *g == "1" ? 1 : 2;
     if (d.onCtaGroup) d.onCtaGroup(group);
     return group;
@@ -43,9 +44,7 @@ Op decodeCp(Decoder& d) {
         return std::any_of(kCpShapes.begin(), kCpShapes.end(),
                            [&](const CpShapeRow& r) { return r.name == p; });
     });
-    if (!shape)
-        d.fail("tcgen05.cp needs a shape (.128x256b, .4x256b, .128x128b, "
-               ".64x128b or .32x128b)");
+    if (!shape) d.fail("tcgen05.cp needs a shape (" + shapeList(kCpShapes) + ")");
     for (const auto& r : kCpShapes)
         if (r.name == *shape) c.shape = r.shape;
     auto x2 = d.q.takeOneOf({"warpx2::02_13", "warpx2::01_23"});
@@ -68,7 +67,7 @@ Op decodeShift(Decoder& d) {
     return s;
 }
 
-/** Shape, repeat count and packing of tcgen05.ld/st (PTX ISA 9.7.16.8.3). */
+/** Shape, repeat count and packing of tcgen05.ld/st (PTX ISA #tcgen05-instructions-tcgen05-ld). */
 LdStFormat takeLdStFormat(Decoder& d) {
     requireSyncAligned(d, "'" + d.inst.opcode + "'");
     auto shape = d.q.takeIf([](const std::string& p) {
@@ -77,7 +76,7 @@ LdStFormat takeLdStFormat(Decoder& d) {
     });
     if (d.q.take("16x32bx2"))
         d.fail(".16x32bx2 needs the immHalfSplitoff operand, which ptxmc does not model");
-    if (!shape) d.fail("missing shape (.32x32b, .16x64b, .16x128b or .16x256b)");
+    if (!shape) d.fail("missing shape (" + shapeList(kLdStShapes) + ")");
     LdStFormat f;
     for (const auto& r : kLdStShapes)
         if (r.name == *shape) f.shape = r.shape;
@@ -101,7 +100,7 @@ LdStFormat decodeLdSt(Decoder& d, const char* name) {
 
 Op decodeWait(Decoder& d, bool ld) {
     if (d.q.takePrefixed("cta_group::"))
-        d.fail("tcgen05.wait has no .cta_group (PTX ISA 9.7.16.8.5)");
+        d.fail("tcgen05.wait has no .cta_group (" + cite(Sec::Tcgen05Wait) + ")");
     requireSyncAligned(d, "tcgen05.wait");
     d.q.finish();
     return Tcgen05Wait{ld};
@@ -111,7 +110,7 @@ Op decodeCommit(Decoder& d) {
     Tcgen05Commit c;
     c.ctaGroup = takeCtaGroup(d);
     if (!d.q.take("mbarrier::arrive::one"))
-        d.fail("tcgen05.commit needs .mbarrier::arrive::one (PTX ISA 9.7.16.12.1)");
+        d.fail("tcgen05.commit needs .mbarrier::arrive::one (" + cite(Sec::Tcgen05Commit) + ")");
     if (auto s = d.q.takeOneOf({"shared::cluster", "shared::cta", "shared"}))
         c.space = *valueOf(kSpaces, *s);
     c.multicast = d.q.take("multicast::cluster");

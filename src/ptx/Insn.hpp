@@ -4,9 +4,9 @@
 #include "ir/Event.hpp"
 #include "litmus/Ast.hpp"
 
+#include <iterator>
 #include <optional>
 #include <string>
-#include <type_traits>
 #include <variant>
 #include <vector>
 
@@ -51,8 +51,8 @@ struct St {
     Space space = Space::None;
     std::vector<Type> types;
     /// st.async{.weak}{.cluster}.shared::cluster.mbarrier::complete_tx::bytes{.v2,.v4}.type
-    /// [a], b, [mbar] (PTX ISA 9.7.9.12): a store into another CTA's shared memory that
-    /// completes its bytes on an mbarrier there
+    /// [a], b, [mbar] (PTX ISA #data-movement-and-conversion-instructions-st-async): a store into
+    /// another CTA's shared memory that completes its bytes on an mbarrier there
     bool async = false;
     int vec = 1;
 };
@@ -72,7 +72,9 @@ struct Atom {
 struct Fence {
     Sem sem = Sem::None; ///< None, Sc or AcqRel
     Scope scope = Scope::Cta;
-    /// fence.mbarrier_init.release.cluster (PTX ISA 9.7.13.4): releases prior mbarrier.init only
+    /// fence.mbarrier_init.release.cluster (PTX ISA
+    /// #parallel-synchronization-and-communication-instructions-membar): releases prior
+    /// mbarrier.init only
     bool mbarrierInit = false;
 };
 
@@ -86,7 +88,8 @@ enum class ProxyKind { Alias, Async, Surface, Texture, Constant, Tensormap };
 /**
  * fence.proxy.{alias,async{.global,.shared::cta,...},surface,texture,constant}, and the
  * uni-directional fence.proxy.tensormap::generic.release.scope /
- * fence.proxy.tensormap::generic.acquire.scope [addr], 128 (PTX ISA 9.7.13.4).
+ * fence.proxy.tensormap::generic.acquire.scope [addr], 128 (PTX ISA
+ * #parallel-synchronization-and-communication-instructions-membar).
  */
 struct ProxyFence {
     ProxyKind kind = ProxyKind::Alias;
@@ -96,8 +99,9 @@ struct ProxyFence {
 };
 
 /**
- * tensormap.replace.tile.field{.ss}.b1024.type [addr], {ord,} new_val (PTX ISA 9.7.9.28): a
- * weak generic-proxy write of the whole tensor-map object.
+ * tensormap.replace.tile.field{.ss}.b1024.type [addr], {ord,} new_val (PTX ISA
+ * #data-movement-and-conversion-instructions-tensormap-replace): a weak generic-proxy write of the
+ * whole tensor-map object.
  */
 struct TensormapReplace {
     std::string field;
@@ -107,15 +111,18 @@ struct TensormapReplace {
 
 /**
  * tensormap.cp_fenceproxy.global.shared::cta.tensormap::generic.release.scope.sync.aligned
- * [dst], [src], 128 (PTX ISA 9.7.13.16): copies a tensor map from shared to global memory, then
- * a release proxy fence from the generic to the tensormap proxy.
+ * [dst], [src], 128 (PTX ISA
+ * #parallel-synchronization-and-communication-instructions-tensormap-cp-fenceproxy): copies a
+ * tensor map from shared to global memory, then a release proxy fence from the generic to the
+ * tensormap proxy.
  */
 struct TensormapCopy {
     Scope scope = Scope::Gpu;
 };
 
 /**
- * bar{.cta}.{sync,arrive} / barrier{.cta}.{sync,arrive}{.aligned} (PTX ISA 9.7.13.1), and
+ * bar{.cta}.{sync,arrive} / barrier{.cta}.{sync,arrive}{.aligned} (PTX ISA
+ * #parallel-synchronization-and-communication-instructions-bar-barrier), and
  * barrier.cluster.{arrive{.release,.relaxed},wait{.acquire}}{.aligned} (9.7.13.2).
  */
 struct Barrier {
@@ -144,9 +151,10 @@ struct MbarrierOperand {
 };
 
 /**
- * cp.async.mbarrier.arrive{.noinc}{.shared{::cta}}.b64 [addr] (PTX ISA 9.7.13.15.15): an
- * arrive-on once the thread's prior cp.async complete; without .noinc the pending count is
- * raised by one first.
+ * cp.async.mbarrier.arrive{.noinc}{.shared{::cta}}.b64 [addr] (PTX ISA
+ * #parallel-synchronization-and-communication-instructions-cp-async-mbarrier-arrive): an arrive-on
+ * once the thread's prior cp.async complete; without .noinc the pending count is raised by one
+ * first.
  */
 struct CpAsyncArrive {
     bool noinc = false;
@@ -201,7 +209,8 @@ struct BulkCopy {
     std::optional<AtomOp> reduce = std::nullopt;
 };
 
-/** cp.async.bulk.commit_group; cp.async.commit_group when `nonBulk` (PTX ISA 9.7.9.25.3.2). */
+/** cp.async.bulk.commit_group; cp.async.commit_group when `nonBulk` (PTX ISA
+ * #data-movement-and-conversion-instructions-cp-async-commit-group). */
 struct BulkCommit {
     bool nonBulk = false;
 };
@@ -214,8 +223,9 @@ struct BulkWait {
 };
 
 /**
- * Non-bulk cp.async.{ca,cg}.shared{::cta}.global [dst], [src], cp-size (PTX ISA 9.7.9.25.3.1):
- * a weak generic-proxy copy from global to the CTA's shared memory.
+ * Non-bulk cp.async.{ca,cg}.shared{::cta}.global [dst], [src], cp-size (PTX ISA
+ * #data-movement-and-conversion-instructions-cp-async): a weak generic-proxy copy from global to
+ * the CTA's shared memory.
  */
 struct CpAsync {
     bool cg = false;
@@ -238,12 +248,13 @@ struct Tcgen05Mma {
     std::string kind; ///< the text after `kind::` (see kMmaKinds for the PTX ones)
 };
 
-enum class CpShape { S128x256b, S4x256b, S128x128b, S64x128b, S32x128b };
+/** tcgen05.cp shapes, rows x bits (spelled in ptx/Tables.cpp, kCpShapes). */
+enum class CpShape { Rows128Bits256, Rows4Bits256, Rows128Bits128, Rows64Bits128, Rows32Bits128 };
 enum class CpWarps { None, X2_02_13, X2_01_23, X4 };
 
 struct Tcgen05Cp {
     int ctaGroup = 1;
-    CpShape shape = CpShape::S128x256b;
+    CpShape shape = CpShape::Rows128Bits256;
     CpWarps warps = CpWarps::None;
     std::vector<std::string> decompress; ///< .b8x16, .b6x16_p32, .b4x16_p64 as written
 };
@@ -252,15 +263,16 @@ struct Tcgen05Shift {
     int ctaGroup = 1;
 };
 
-enum class LdStShape { S16x64b, S16x128b, S16x256b, S32x32b };
+/** tcgen05.ld/st shapes, lanes x bits (spelled in ptx/Tables.cpp, kLdStShapes). */
+enum class LdStShape { Lanes16Bits64, Lanes16Bits128, Lanes16Bits256, Lanes32Bits32 };
 enum class Pack { None, Pack16b, Unpack16b };
 
 /** The .sync.aligned.shape.num{.pack}.b32 of tcgen05.ld and tcgen05.st. */
 struct LdStFormat {
-    LdStShape shape = LdStShape::S32x32b;
+    LdStShape shape = LdStShape::Lanes32Bits32;
     int repeat = 1; ///< the .xN
     Pack pack = Pack::None;
-    /** Registers per thread (PTX ISA 9.7.16.8.3). */
+    /** Registers per thread (PTX ISA #tcgen05-instructions-tcgen05-ld). */
     std::size_t registers() const;
 };
 
@@ -289,7 +301,7 @@ struct Tcgen05Fence {
 /** Integer comparisons of setp and of Dat3M's compare-and-branch (PTX ISA 9.7.3.1). */
 enum class CmpOp { Eq, Ne, Lt, Le, Gt, Ge, Lo, Ls, Hi, Hs };
 
-/** bra{.uni} LABEL, and Dat3M's `goto LABEL` (PTX ISA 9.7.8.1). */
+/** bra{.uni} LABEL, and Dat3M's `goto LABEL` (PTX ISA #control-flow-instructions-bra). */
 struct Bra {
     bool uni = false;
     bool gotoSpelling = false;
@@ -319,15 +331,32 @@ struct Exit {
     bool ret = false;
 };
 
-using Op = std::variant<Ld, St, Atom, Fence, Membar, ProxyFence, Barrier, Arith, TensormapReplace,
-                        TensormapCopy, MbarrierInit, MbarrierArrive, MbarrierTx, MbarrierWait,
-                        CpAsyncArrive, BulkCopy, BulkCommit, BulkWait, CpAsync, Tcgen05Alloc,
-                        Tcgen05Relinquish, Tcgen05Mma, Tcgen05Cp, Tcgen05Shift, Tcgen05Ld,
-                        Tcgen05St, Tcgen05Wait, Tcgen05Commit, Tcgen05Fence, Bra, CompareBranch,
-                        Setp, Mov, Elect, Exit>;
+namespace detail {
+/** std::variant of every type but the first (the generated list starts with a comma). */
+template <class First, class... Rest> struct VariantOfRest { using type = std::variant<Rest...>; };
+} // namespace detail
 
-/** The instruction families, in the order of Op's alternatives. */
+/** Every instruction the decoder knows, one alternative per row of Instructions.def. */
+using Op = detail::VariantOfRest<void
+#define PTXMC_INSN(Name, Family, forms) , Name
+#include "ptx/Instructions.def"
+                                 >::type;
+
+/** The instruction families, in the order of Instructions.def. */
 enum class Family { Generic, Mbarrier, Bulk, Tcgen05, Control };
+
+/** Each alternative's family, indexed like Op (Instructions.def's second column). */
+inline constexpr Family kFamilies[] = {
+#define PTXMC_INSN(Name, Family_, forms) Family::Family_,
+#include "ptx/Instructions.def"
+};
+static_assert(std::size(kFamilies) == std::variant_size_v<Op>);
+
+/** Each alternative's struct name, indexed like Op (for messages and tests). */
+inline constexpr const char* kInsnNames[] = {
+#define PTXMC_INSN(Name, Family, forms) #Name,
+#include "ptx/Instructions.def"
+};
 
 /**
  * The family of `op`: generic (ld ... arithmetic, tensormap.*), mbarrier.* (and
@@ -335,16 +364,7 @@ enum class Family { Generic, Mbarrier, Bulk, Tcgen05, Control };
  * and control (branches, setp, mov, elect.sync, exit: they make no event of their own).
  */
 inline Family family(const Op& op) {
-    static_assert(std::is_same_v<std::variant_alternative_t<10, Op>, MbarrierInit> &&
-                  std::is_same_v<std::variant_alternative_t<15, Op>, BulkCopy> &&
-                  std::is_same_v<std::variant_alternative_t<19, Op>, Tcgen05Alloc> &&
-                  std::is_same_v<std::variant_alternative_t<29, Op>, Bra>);
-    std::size_t i = op.index();
-    return i < 10   ? Family::Generic
-           : i < 15 ? Family::Mbarrier
-           : i < 19 ? Family::Bulk
-           : i < 29 ? Family::Tcgen05
-                    : Family::Control;
+    return kFamilies[op.index()];
 }
 
 /** A decoded instruction; operands and source positions stay in the litmus instruction. */

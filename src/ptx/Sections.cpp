@@ -1,75 +1,240 @@
-// Which section of the PTX ISA (9.1 numbering) defines each synchronising instruction.
+// The PTX ISA sections the code cites: the one table of section numbers and HTML anchors.
 #include "ptx/Sections.hpp"
+
+#include <array>
+#include <iterator>
+#include <stdexcept>
 
 namespace ptxmc::ptx {
 
 namespace {
 
-const char* const kSync = "parallel-synchronization-and-communication-instructions-";
-const char* const kMove = "data-movement-and-conversion-instructions-";
+struct Row {
+    Sec key;
+    std::string_view name; ///< the enumerator's name, as `{Name}` in expandCitations
+    std::string_view number;
+    std::string_view anchor; ///< "" where the code cites the number only and no anchor is known
+};
 
-Section sync(const char* number, const std::string& rest) {
-    return {number, kSync + rest};
+// Numbers follow the PTX ISA 9.1 text (the 9.4 text renumbered some sections, not the anchors).
+constexpr std::string_view kIsaVersion = "9.1";
+
+constexpr Row kRows[] = {
+    {Sec::StateSpaces, "StateSpaces", "5.1", ""},
+    {Sec::SharedStateSpace, "SharedStateSpace", "5.1.7", "shared-state-space"},
+    {Sec::MemoryConsistencyModel, "MemoryConsistencyModel", "8.2", "memory-consistency-model"},
+    {Sec::OperationTypes, "OperationTypes", "8.4", "operation-types"},
+    {Sec::Scope, "Scope", "8.5", "scope"},
+    {Sec::Proxies, "Proxies", "8.6", "proxies"},
+    {Sec::MorallyStrong, "MorallyStrong", "8.7", "morally-strong-operations"},
+    {Sec::ReleaseAcquirePatterns, "ReleaseAcquirePatterns", "8.8", "release-acquire-patterns"},
+    {Sec::ProgramOrder, "ProgramOrder", "8.9.1", "program-order"},
+    {Sec::ProgramOrderAsync, "ProgramOrderAsync", "8.9.1.1", "program-order-async-operations"},
+    {Sec::ObservationOrder, "ObservationOrder", "8.9.2", ""},
+    {Sec::FenceScOrder, "FenceScOrder", "8.9.3", "fence-sc-order"},
+    {Sec::CoherenceOrder, "CoherenceOrder", "8.9.6", "coherence-order"},
+    {Sec::Dependencies, "Dependencies", "8.10.4", ""},
+    {Sec::Setp, "Setp", "9.7.3.1", ""},
+    {Sec::Bra, "Bra", "9.7.8.1", "control-flow-instructions-bra"},
+    {Sec::StAsync, "StAsync", "9.7.9.12", "data-movement-and-conversion-instructions-st-async"},
+    {Sec::CpAsyncCompletion, "CpAsyncCompletion", "9.7.9.25.1",
+     "data-movement-and-conversion-instructions-asynchronous-copy-completion-mechanisms"},
+    {Sec::CpAsyncGroups, "CpAsyncGroups", "9.7.9.25.1.1", ""},
+    {Sec::AsyncProxy, "AsyncProxy", "9.7.9.25.2", "async-proxy"},
+    {Sec::CpAsync, "CpAsync", "9.7.9.25.3.1", "data-movement-and-conversion-instructions-cp-async"},
+    {Sec::CpAsyncCommitGroup, "CpAsyncCommitGroup", "9.7.9.25.3.2",
+     "data-movement-and-conversion-instructions-cp-async-commit-group"},
+    {Sec::CpAsyncWaitGroup, "CpAsyncWaitGroup", "9.7.9.25.3.3",
+     "data-movement-and-conversion-instructions-cp-async-wait-group"},
+    {Sec::BulkCopies, "BulkCopies", "9.7.9.25.4", ""},
+    {Sec::CpAsyncBulk, "CpAsyncBulk", "9.7.9.25.4.1",
+     "data-movement-and-conversion-instructions-cp-async-bulk"},
+    {Sec::TensorCopies, "TensorCopies", "9.7.9.25.5", ""},
+    {Sec::CpAsyncBulkTensor, "CpAsyncBulkTensor", "9.7.9.25.5.2",
+     "data-movement-and-conversion-instructions-cp-async-bulk-tensor"},
+    {Sec::BulkGroups, "BulkGroups", "9.7.9.25.6", ""},
+    {Sec::CpAsyncBulkCommitGroup, "CpAsyncBulkCommitGroup", "9.7.9.25.6.1",
+     "data-movement-and-conversion-instructions-cp-async-bulk-commit-group"},
+    {Sec::CpAsyncBulkWaitGroup, "CpAsyncBulkWaitGroup", "9.7.9.25.6.2",
+     "data-movement-and-conversion-instructions-cp-async-bulk-wait-group"},
+    {Sec::TensormapReplace, "TensormapReplace", "9.7.9.28",
+     "data-movement-and-conversion-instructions-tensormap-replace"},
+    {Sec::BarBarrier, "BarBarrier", "9.7.13.1",
+     "parallel-synchronization-and-communication-instructions-bar-barrier"},
+    {Sec::BarrierCluster, "BarrierCluster", "9.7.13.2",
+     "parallel-synchronization-and-communication-instructions-barrier-cluster"},
+    {Sec::Membar, "Membar", "9.7.13.4",
+     "parallel-synchronization-and-communication-instructions-membar"},
+    {Sec::Atom, "Atom", "9.7.13.5", "parallel-synchronization-and-communication-instructions-atom"},
+    {Sec::Red, "Red", "9.7.13.6", "parallel-synchronization-and-communication-instructions-red"},
+    {Sec::Mbarrier, "Mbarrier", "9.7.13.15",
+     "parallel-synchronization-and-communication-instructions-mbarrier"},
+    {Sec::MbarrierOrder, "MbarrierOrder", "9.7.13.15.2", ""},
+    {Sec::MbarrierPhase, "MbarrierPhase", "9.7.13.15.4",
+     "parallel-synchronization-and-communication-instructions-mbarrier-phase"},
+    {Sec::MbarrierExpectTxOperation, "MbarrierExpectTxOperation", "9.7.13.15.5.1",
+     "parallel-synchronization-and-communication-instructions-mbarrier-expect-tx-operation"},
+    {Sec::MbarrierCompleteTxOperation, "MbarrierCompleteTxOperation", "9.7.13.15.5.2", ""},
+    {Sec::MbarrierArriveOn, "MbarrierArriveOn", "9.7.13.15.7", ""},
+    {Sec::MbarrierInit, "MbarrierInit", "9.7.13.15.9",
+     "parallel-synchronization-and-communication-instructions-mbarrier-init"},
+    {Sec::MbarrierInval, "MbarrierInval", "9.7.13.15.10", ""},
+    {Sec::MbarrierCompleteTx, "MbarrierCompleteTx", "9.7.13.15.12",
+     "parallel-synchronization-and-communication-instructions-mbarrier-complete-tx"},
+    {Sec::MbarrierArrive, "MbarrierArrive", "9.7.13.15.13",
+     "parallel-synchronization-and-communication-instructions-mbarrier-arrive"},
+    {Sec::MbarrierArriveDrop, "MbarrierArriveDrop", "9.7.13.15.14",
+     "parallel-synchronization-and-communication-instructions-mbarrier-arrive-drop"},
+    {Sec::CpAsyncMbarrierArrive, "CpAsyncMbarrierArrive", "9.7.13.15.15",
+     "parallel-synchronization-and-communication-instructions-cp-async-mbarrier-arrive"},
+    {Sec::MbarrierTestWaitTryWait, "MbarrierTestWaitTryWait", "9.7.13.15.16",
+     "parallel-synchronization-and-communication-instructions-mbarrier-test-wait-try-wait"},
+    {Sec::TensormapCpFenceproxy, "TensormapCpFenceproxy", "9.7.13.16",
+     "parallel-synchronization-and-communication-instructions-tensormap-cp-fenceproxy"},
+    {Sec::Tcgen05, "Tcgen05", "9.7.16", ""},
+    {Sec::TensorMemory, "TensorMemory", "9.7.16.1", "tensor-memory"},
+    {Sec::Tcgen05IssueGranularity, "Tcgen05IssueGranularity", "9.7.16.5",
+     "tcgen05-issue-granularity"},
+    {Sec::Tcgen05AsyncOperations, "Tcgen05AsyncOperations", "9.7.16.6.1",
+     "tcgen05-memory-consistency-model-async-operations"},
+    {Sec::Tcgen05Pipelined, "Tcgen05Pipelined", "9.7.16.6.2",
+     "tcgen05-memory-consistency-model-pipelined-instructions"},
+    {Sec::Tcgen05MbarrierCompletion, "Tcgen05MbarrierCompletion", "9.7.16.6.2.1.1",
+     "tcgen05-memory-consistency-model-mbarrier-completion"},
+    {Sec::Tcgen05WaitCompletion, "Tcgen05WaitCompletion", "9.7.16.6.2.1.2",
+     "tcgen05-memory-consistency-model-wait-completion"},
+    {Sec::Tcgen05InterThreadSync, "Tcgen05InterThreadSync", "9.7.16.6.3",
+     "tcgen05-memory-consistency-model-inter-thread-sync"},
+    {Sec::Tcgen05NonPipelinedSameThread, "Tcgen05NonPipelinedSameThread", "9.7.16.6.4.2",
+     "tcgen05-memory-consistency-model-canonical-sync-patterns-non-pipelined-same-thread"},
+    {Sec::Tcgen05PipelinedDiffThread, "Tcgen05PipelinedDiffThread", "9.7.16.6.4.3",
+     "tcgen05-memory-consistency-model-canonical-sync-patterns-pipelined-diff-thread"},
+    {Sec::Tcgen05NonPipelinedDiffThread, "Tcgen05NonPipelinedDiffThread", "9.7.16.6.4.4",
+     "tcgen05-memory-consistency-model-canonical-sync-patterns-non-pipelined-diff-thread"},
+    {Sec::Tcgen05RegisterDependency, "Tcgen05RegisterDependency", "9.7.16.6.4.5",
+     "tcgen05-memory-consistency-model-canonical-sync-patterns-reg-dependency-same-thread"},
+    {Sec::Tcgen05SmemAccess, "Tcgen05SmemAccess", "9.7.16.6.5",
+     "tcgen05-memory-consistency-model-smem-access"},
+    {Sec::Tcgen05Alloc, "Tcgen05Alloc", "9.7.16.7.1",
+     "tcgen05-instructions-tcgen05-alloc-dealloc-relinquish-alloc-permit"},
+    {Sec::Tcgen05Ld, "Tcgen05Ld", "9.7.16.8.3", "tcgen05-instructions-tcgen05-ld"},
+    {Sec::Tcgen05St, "Tcgen05St", "9.7.16.8.4", ""},
+    {Sec::Tcgen05Wait, "Tcgen05Wait", "9.7.16.8.5", "tcgen05-instructions-tcgen05-wait"},
+    {Sec::Tcgen05Cp, "Tcgen05Cp", "9.7.16.9.1", ""},
+    {Sec::Tcgen05Shift, "Tcgen05Shift", "9.7.16.9.2", ""},
+    {Sec::Tcgen05Mma, "Tcgen05Mma", "9.7.16.10", "tcgen05-mma-instructions-mma"},
+    {Sec::Tcgen05Fence, "Tcgen05Fence", "9.7.16.11.1", "tcgen05-special-sync-operations-fence"},
+    {Sec::Tcgen05Commit, "Tcgen05Commit", "9.7.16.12.1", "tcgen-async-sync-operations-commit"},
+};
+
+constexpr bool inEnumOrder() {
+    for (std::size_t i = 0; i < std::size(kRows); ++i)
+        if (static_cast<std::size_t>(kRows[i].key) != i) return false;
+    return true;
 }
-Section move(const char* number, const std::string& rest) {
-    return {number, kMove + rest};
+static_assert(inEnumOrder() && kRows[std::size(kRows) - 1].key == Sec::Tcgen05Commit,
+              "one row per Sec enumerator, in enum order");
+
+const Row* rowNamed(std::string_view name) {
+    for (const Row& r : kRows)
+        if (r.name == name) return &r;
+    return nullptr;
 }
 
 /** Release and acquire accesses synchronize through the patterns of 8.8. */
 Section ordering(Sem sem) {
     if (sem == Sem::Release || sem == Sem::Acquire || sem == Sem::AcqRel)
-        return {"8.8", "release-acquire-patterns"};
+        return section(Sec::ReleaseAcquirePatterns);
     return {};
 }
 
 struct Of {
     Section operator()(const Ld& x) const { return ordering(x.sem); }
     Section operator()(const St& x) const { return ordering(x.sem); }
-    Section operator()(const Atom&) const { return sync("9.7.13.5", "atom"); }
-    Section operator()(const Fence&) const { return sync("9.7.13.4", "membar"); }
-    Section operator()(const Membar&) const { return sync("9.7.13.4", "membar"); }
-    Section operator()(const ProxyFence&) const { return sync("9.7.13.4", "membar"); }
-    Section operator()(const TensormapCopy&) const {
-        return sync("9.7.13.16", "tensormap-cp-fenceproxy");
-    }
+    Section operator()(const Atom&) const { return section(Sec::Atom); }
+    Section operator()(const Fence&) const { return section(Sec::Membar); }
+    Section operator()(const Membar&) const { return section(Sec::Membar); }
+    Section operator()(const ProxyFence&) const { return section(Sec::Membar); }
+    Section operator()(const TensormapCopy&) const { return section(Sec::TensormapCpFenceproxy); }
     Section operator()(const Barrier& x) const {
-        return x.cluster ? sync("9.7.13.2", "barrier-cluster") : sync("9.7.13.1", "bar-barrier");
+        return section(x.cluster ? Sec::BarrierCluster : Sec::BarBarrier);
     }
     Section operator()(const MbarrierArrive& x) const {
-        return x.drop ? sync("9.7.13.15.14", "mbarrier-arrive-drop")
-                      : sync("9.7.13.15.13", "mbarrier-arrive");
+        return section(x.drop ? Sec::MbarrierArriveDrop : Sec::MbarrierArrive);
     }
     Section operator()(const MbarrierTx& x) const {
-        return x.complete ? sync("9.7.13.15.12", "mbarrier-complete-tx")
-                          : sync("9.7.13.15.5.1", "mbarrier-expect-tx-operation");
+        return section(x.complete ? Sec::MbarrierCompleteTx : Sec::MbarrierExpectTxOperation);
     }
-    Section operator()(const MbarrierWait&) const {
-        return sync("9.7.13.15.16", "mbarrier-test-wait-try-wait");
-    }
-    Section operator()(const CpAsyncArrive&) const {
-        return sync("9.7.13.15.15", "cp-async-mbarrier-arrive");
-    }
+    Section operator()(const MbarrierWait&) const { return section(Sec::MbarrierTestWaitTryWait); }
+    Section operator()(const CpAsyncArrive&) const { return section(Sec::CpAsyncMbarrierArrive); }
     Section operator()(const BulkCommit& x) const {
-        return x.nonBulk ? move("9.7.9.25.3.2", "cp-async-commit-group")
-                         : move("9.7.9.25.6.1", "cp-async-bulk-commit-group");
+        return section(x.nonBulk ? Sec::CpAsyncCommitGroup : Sec::CpAsyncBulkCommitGroup);
     }
     Section operator()(const BulkWait& x) const {
-        return x.nonBulk ? move("9.7.9.25.3.3", "cp-async-wait-group")
-                         : move("9.7.9.25.6.2", "cp-async-bulk-wait-group");
+        return section(x.nonBulk ? Sec::CpAsyncWaitGroup : Sec::CpAsyncBulkWaitGroup);
     }
-    Section operator()(const Tcgen05Wait&) const {
-        return {"9.7.16.8.5", "tcgen05-instructions-tcgen05-wait"};
-    }
-    Section operator()(const Tcgen05Commit&) const {
-        return {"9.7.16.12.1", "tcgen-async-sync-operations-commit"};
-    }
-    Section operator()(const Tcgen05Fence&) const {
-        return {"9.7.16.11.1", "tcgen05-special-sync-operations-fence"};
-    }
-    template <class Other> Section operator()(const Other&) const { return {}; }
+    Section operator()(const Tcgen05Wait&) const { return section(Sec::Tcgen05Wait); }
+    Section operator()(const Tcgen05Commit&) const { return section(Sec::Tcgen05Commit); }
+    Section operator()(const Tcgen05Fence&) const { return section(Sec::Tcgen05Fence); }
+    // No section: they synchronise nothing (one overload each, so a new instruction is decided).
+    Section operator()(const Arith&) const { return {}; }
+    Section operator()(const TensormapReplace&) const { return {}; }
+    Section operator()(const MbarrierInit&) const { return {}; }
+    Section operator()(const BulkCopy&) const { return {}; }
+    Section operator()(const CpAsync&) const { return {}; }
+    Section operator()(const Tcgen05Alloc&) const { return {}; }
+    Section operator()(const Tcgen05Relinquish&) const { return {}; }
+    Section operator()(const Tcgen05Mma&) const { return {}; }
+    Section operator()(const Tcgen05Cp&) const { return {}; }
+    Section operator()(const Tcgen05Shift&) const { return {}; }
+    Section operator()(const Tcgen05Ld&) const { return {}; }
+    Section operator()(const Tcgen05St&) const { return {}; }
+    Section operator()(const Bra&) const { return {}; }
+    Section operator()(const CompareBranch&) const { return {}; }
+    Section operator()(const Setp&) const { return {}; }
+    Section operator()(const Mov&) const { return {}; }
+    Section operator()(const Elect&) const { return {}; }
+    Section operator()(const Exit&) const { return {}; }
 };
 
 } // namespace
+
+const Section& section(Sec key) {
+    static const auto sections = [] {
+        std::array<Section, std::size(kRows)> all;
+        for (std::size_t i = 0; i < std::size(kRows); ++i)
+            all[i] = {std::string(kRows[i].number), std::string(kRows[i].anchor)};
+        return all;
+    }();
+    return sections.at(static_cast<std::size_t>(key));
+}
+
+std::string_view sectionsIsaVersion() {
+    return kIsaVersion;
+}
+
+std::string expandCitations(std::string_view text) {
+    std::string out;
+    std::size_t at = 0;
+    while (at < text.size()) {
+        std::size_t open = text.find('{', at);
+        if (open == std::string_view::npos) break;
+        std::size_t close = text.find('}', open);
+        if (close == std::string_view::npos)
+            throw std::invalid_argument("unclosed '{' in citation: " + std::string(text));
+        std::string_view name = text.substr(open + 1, close - open - 1);
+        bool withAnchor = !name.empty() && name.back() == '#';
+        if (withAnchor) name.remove_suffix(1);
+        const Row* r = rowNamed(name);
+        if (!r) throw std::invalid_argument("no PTX section '" + std::string(name) + "'");
+        if (withAnchor && r->anchor.empty())
+            throw std::invalid_argument("section '" + std::string(name) + "' has no anchor");
+        out.append(text.substr(at, open - at)).append(r->number);
+        if (withAnchor) out.append(" #").append(r->anchor);
+        at = close + 1;
+    }
+    return out.append(text.substr(std::min(at, text.size())));
+}
 
 Section sectionOf(const Insn& insn) {
     return std::visit(Of{}, insn.op);
@@ -77,6 +242,10 @@ Section sectionOf(const Insn& insn) {
 
 std::string citation(const Section& s) {
     return s.number.empty() ? std::string() : "PTX ISA " + s.number + " #" + s.anchor;
+}
+
+std::string cite(Sec key) {
+    return "PTX ISA " + section(key).number;
 }
 
 } // namespace ptxmc::ptx

@@ -1,9 +1,10 @@
-// The PTX ISA section that defines each synchronising instruction, with its HTML anchor.
+// The PTX ISA sections the code cites, by key; the numbers and anchors live in Sections.cpp only.
 #pragma once
 
 #include "ptx/Insn.hpp"
 
 #include <string>
+#include <string_view>
 
 namespace ptxmc::ptx {
 
@@ -13,6 +14,94 @@ struct Section {
     std::string anchor;
 };
 
+/** Every section cited, one row each in Sections.cpp (the ISA version its numbers follow). */
+enum class Sec {
+    StateSpaces,
+    SharedStateSpace,
+    MemoryConsistencyModel,
+    OperationTypes,
+    Scope,
+    Proxies,
+    MorallyStrong,
+    ReleaseAcquirePatterns,
+    ProgramOrder,
+    ProgramOrderAsync,
+    ObservationOrder,
+    FenceScOrder,
+    CoherenceOrder,
+    Dependencies,
+    Setp,
+    Bra,
+    StAsync,
+    CpAsyncCompletion,
+    CpAsyncGroups,
+    AsyncProxy,
+    CpAsync,
+    CpAsyncCommitGroup,
+    CpAsyncWaitGroup,
+    BulkCopies,
+    CpAsyncBulk,
+    TensorCopies,
+    CpAsyncBulkTensor,
+    BulkGroups,
+    CpAsyncBulkCommitGroup,
+    CpAsyncBulkWaitGroup,
+    TensormapReplace,
+    BarBarrier,
+    BarrierCluster,
+    Membar,
+    Atom,
+    Red,
+    Mbarrier,
+    MbarrierOrder,
+    MbarrierPhase,
+    MbarrierExpectTxOperation,
+    MbarrierCompleteTxOperation,
+    MbarrierArriveOn,
+    MbarrierInit,
+    MbarrierInval,
+    MbarrierCompleteTx,
+    MbarrierArrive,
+    MbarrierArriveDrop,
+    CpAsyncMbarrierArrive,
+    MbarrierTestWaitTryWait,
+    TensormapCpFenceproxy,
+    Tcgen05,
+    TensorMemory,
+    Tcgen05IssueGranularity,
+    Tcgen05AsyncOperations,
+    Tcgen05Pipelined,
+    Tcgen05MbarrierCompletion,
+    Tcgen05WaitCompletion,
+    Tcgen05InterThreadSync,
+    Tcgen05NonPipelinedSameThread,
+    Tcgen05PipelinedDiffThread,
+    Tcgen05NonPipelinedDiffThread,
+    Tcgen05RegisterDependency,
+    Tcgen05SmemAccess,
+    Tcgen05Alloc,
+    Tcgen05Ld,
+    Tcgen05St,
+    Tcgen05Wait,
+    Tcgen05Cp,
+    Tcgen05Shift,
+    Tcgen05Mma,
+    Tcgen05Fence,
+    Tcgen05Commit,
+};
+
+/** The section `key` names: its number (Sections.cpp's ISA version) and anchor. */
+const Section& section(Sec key);
+
+/** The PTX ISA version whose numbering the table follows (anchors are stable across versions). */
+std::string_view sectionsIsaVersion();
+
+/**
+ * Replaces each `{Key}` in `text` by the number of section Key (a Sec enumerator's name) and
+ * each `{Key#}` by "number #anchor"; throws std::invalid_argument for an unknown key.
+ */
+std::string expandCitations(std::string_view text);
+
 /**
  * The section defining a synchronising instruction (fences, barriers, mbarrier operations,
  * commits and waits, release and acquire accesses); empty for the others.
@@ -21,5 +110,8 @@ Section sectionOf(const Insn& insn);
 
 /** "PTX ISA 9.7.13.4 #anchor", or "" for an empty section. */
 std::string citation(const Section& s);
+
+/** "PTX ISA 9.7.13.4": the number only, as messages cite it. */
+std::string cite(Sec key);
 
 } // namespace ptxmc::ptx

@@ -5,6 +5,11 @@
 
 namespace ptxmc::ptx {
 
+const std::array<Row<Sem>, 2> kFenceSems = {{
+    {Sem::Sc, "sc"},
+    {Sem::AcqRel, "acq_rel"},
+}};
+
 const std::array<Row<Scope>, 4> kScopes = {{
     {Scope::Cta, "cta"},
     {Scope::Cluster, "cluster"},
@@ -76,11 +81,12 @@ const std::array<Row<ProxyKind>, 6> kProxies = {{
     {ProxyKind::Tensormap, "tensormap::generic"},
 }};
 
+// The common shape (one 32-bit row per lane) first: messages list the shapes in this order.
 const std::array<LdStShapeRow, 4> kLdStShapes = {{
-    {LdStShape::S16x64b, "16x64b", 1},
-    {LdStShape::S16x128b, "16x128b", 2},
-    {LdStShape::S16x256b, "16x256b", 4},
-    {LdStShape::S32x32b, "32x32b", 1},
+    {LdStShape::Lanes32Bits32, "32x32b", 1},
+    {LdStShape::Lanes16Bits64, "16x64b", 1},
+    {LdStShape::Lanes16Bits128, "16x128b", 2},
+    {LdStShape::Lanes16Bits256, "16x256b", 4},
 }};
 
 const std::array<int, 8> kLdStRepeats = {1, 2, 4, 8, 16, 32, 64, 128};
@@ -91,11 +97,11 @@ const std::array<Row<Pack>, 2> kPacks = {{
 }};
 
 const std::array<CpShapeRow, 5> kCpShapes = {{
-    {CpShape::S128x256b, "128x256b", CpWarps::None},
-    {CpShape::S4x256b, "4x256b", CpWarps::None},
-    {CpShape::S128x128b, "128x128b", CpWarps::None},
-    {CpShape::S64x128b, "64x128b", CpWarps::X2_02_13},
-    {CpShape::S32x128b, "32x128b", CpWarps::X4},
+    {CpShape::Rows128Bits256, "128x256b", CpWarps::None},
+    {CpShape::Rows4Bits256, "4x256b", CpWarps::None},
+    {CpShape::Rows128Bits128, "128x128b", CpWarps::None},
+    {CpShape::Rows64Bits128, "64x128b", CpWarps::X2_02_13},
+    {CpShape::Rows32Bits128, "32x128b", CpWarps::X4},
 }};
 
 const std::array<Row<CpWarps>, 3> kCpWarps = {{

@@ -5,6 +5,7 @@
 
 #include <array>
 #include <optional>
+#include <string>
 #include <string_view>
 
 namespace ptxmc::ptx {
@@ -14,7 +15,8 @@ template <class E> struct Row {
     std::string_view name;
 };
 
-/** A tcgen05.ld/st shape and the registers each repeat moves per thread (PTX ISA 9.7.16.8.3). */
+/** A tcgen05.ld/st shape and the registers each repeat moves per thread (PTX ISA
+ * #tcgen05-instructions-tcgen05-ld). */
 struct LdStShapeRow {
     LdStShape shape;
     std::string_view name;
@@ -30,6 +32,7 @@ struct CpShapeRow {
 
 extern const std::array<Row<Scope>, 4> kScopes;             ///< .cta .cluster .gpu .sys
 extern const std::array<Row<Sem>, 6> kMemorySems;           ///< ld/st/atom/red semantics
+extern const std::array<Row<Sem>, 2> kFenceSems;            ///< fence.sc / fence.acq_rel
 extern const std::array<Row<Space>, 4> kSpaces;             ///< state spaces
 extern const std::array<Row<AtomOp>, 13> kAtomOps;          ///< atom/red operations
 extern const std::array<Row<ProxyKind>, 6> kProxies;        ///< fence.proxy kinds
@@ -61,6 +64,16 @@ std::optional<E> valueOf(const std::array<Row<E>, N>& table, std::string_view na
 
 const LdStShapeRow& ldStShape(LdStShape s);
 const CpShapeRow& cpShape(CpShape s);
+/** The spellings of a shape table as a message lists them: ".a, .b or .c". */
+template <class Rows> std::string shapeList(const Rows& rows) {
+    std::string out;
+    for (std::size_t i = 0; i < rows.size(); ++i)
+        out += std::string(i == 0                 ? ""
+                           : i + 1 == rows.size() ? " or "
+                                                  : ", ") +
+               "." + std::string(rows[i].name);
+    return out;
+}
 std::string_view semName(Sem s);
 std::string_view scopeName(Scope s);
 

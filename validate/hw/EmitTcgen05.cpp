@@ -107,7 +107,7 @@ void ThreadEmitter::tcCp(const Insn& in) {
     if (!cp.decompress.empty()) refuse("decompressing tcgen05.cp changes the copied values");
     // 4x256b writes lanes k, k+32, k+64, k+96: only row k of a <=32-row location. The other
     // shapes write 32..128 consecutive lanes from the origin, i.e. every row of the location.
-    if (cp.shape != ptx::CpShape::S4x256b && (t.row != 0 || t.loc->rows != 1))
+    if (cp.shape != ptx::CpShape::Rows4Bits256 && (t.row != 0 || t.loc->rows != 1))
         unfaithful("tcgen05.cp." + shape +
                    " writes consecutive TMEM lanes: it would overwrite the location's other rows");
     if (plan_.ctaGroup == 2) {

@@ -78,21 +78,21 @@ TEST_CASE("print puts qualifiers in PTX order whatever order they were written i
 
 TEST_CASE("the tcgen05.ld/st table gives the registers per thread", "[ptx]") {
     using ptx::LdStShape;
-    CHECK(ptx::ldStShape(LdStShape::S32x32b).registersPerRepeat == 1);
-    CHECK(ptx::ldStShape(LdStShape::S16x64b).registersPerRepeat == 1);
-    CHECK(ptx::ldStShape(LdStShape::S16x128b).registersPerRepeat == 2);
-    CHECK(ptx::ldStShape(LdStShape::S16x256b).registersPerRepeat == 4);
-    CHECK(ptx::LdStFormat{LdStShape::S16x256b, 8, ptx::Pack::None}.registers() == 32);
-    CHECK(ptx::LdStFormat{LdStShape::S16x128b, 4, ptx::Pack::Unpack16b}.registers() == 4);
-    CHECK(ptx::LdStFormat{LdStShape::S32x32b, 1, ptx::Pack::Pack16b}.registers() == 1);
+    CHECK(ptx::ldStShape(LdStShape::Lanes32Bits32).registersPerRepeat == 1);
+    CHECK(ptx::ldStShape(LdStShape::Lanes16Bits64).registersPerRepeat == 1);
+    CHECK(ptx::ldStShape(LdStShape::Lanes16Bits128).registersPerRepeat == 2);
+    CHECK(ptx::ldStShape(LdStShape::Lanes16Bits256).registersPerRepeat == 4);
+    CHECK(ptx::LdStFormat{LdStShape::Lanes16Bits256, 8, ptx::Pack::None}.registers() == 32);
+    CHECK(ptx::LdStFormat{LdStShape::Lanes16Bits128, 4, ptx::Pack::Unpack16b}.registers() == 4);
+    CHECK(ptx::LdStFormat{LdStShape::Lanes32Bits32, 1, ptx::Pack::Pack16b}.registers() == 1);
     CHECK(ptx::kLdStRepeats.back() == 128);
     auto ld = ptx::decode(parseInsn("tcgen05.ld.sync.aligned.16x128b.x4.b32 {r0}, [d]"));
     CHECK(ld.as<ptx::Tcgen05Ld>()->format.registers() == 8);
 }
 
 TEST_CASE("the tcgen05.cp and scope tables name every qualifier once", "[ptx]") {
-    CHECK(ptx::cpShape(ptx::CpShape::S32x128b).needs == ptx::CpWarps::X4);
-    CHECK(ptx::cpShape(ptx::CpShape::S4x256b).name == "4x256b");
+    CHECK(ptx::cpShape(ptx::CpShape::Rows32Bits128).needs == ptx::CpWarps::X4);
+    CHECK(ptx::cpShape(ptx::CpShape::Rows4Bits256).name == "4x256b");
     CHECK(ptx::nameOf(ptx::kCpWarps, ptx::CpWarps::X2_02_13) == "warpx2::02_13");
     CHECK(ptx::valueOf(ptx::kScopes, "cluster") == ptx::Scope::Cluster);
     CHECK(ptx::valueOf(ptx::kAtomOps, "exch") == ptx::AtomOp::Exch);
