@@ -5,9 +5,7 @@
 #include "check/Check.hpp"
 #include "cli/CommonOptions.hpp"
 #include "cli/Inputs.hpp"
-#include "cli/ModelArg.hpp"
-#include "litmus/Parser.hpp"
-#include "lower/Lowerer.hpp"
+#include "cli/Pipeline.hpp"
 
 #include <algorithm>
 #include <iostream>
@@ -18,8 +16,7 @@ namespace ptxmc::cli {
 namespace {
 
 struct AxiomsArgs {
-    std::string modelFile;
-    engine::EngineKind engine = engine::EngineKind::Z3; ///< the default of every subcommand
+    PipelineOptions pipeline;         ///< --model, --reading, --unroll, --timeout, limits, --engine
     std::vector<std::string> implied; ///< axioms claimed to follow from the others
     bool firstChange = false;         ///< stop at the first test an axiom's deletion changes
     std::vector<std::string> paths;
@@ -42,22 +39,22 @@ std::string fingerprint(const engine::CheckResult& r) {
 /** The corpus, lowered once: every weakened model checks the same programs. */
 using Programs = std::vector<std::pair<std::string, ir::Program>>;
 
-/** Each test's answer under `model`, by file. */
+/** Each test's answer under `model`, by file, and how many checks were Unknown. */
 struct Answers {
     std::map<std::string, std::string> byFile;
+    std::size_t unknown = 0;
 };
 
 /**
  * The answers under `model`, in the order of `programs`; with `reference`, stops at the first
  * test whose answer differs from it.
  */
-Answers runAll(const Programs& programs, const cat::ResolvedModel& model, engine::EngineKind engine,
-               const Answers* reference = nullptr) {
+Answers runAll(const Programs& programs, const cat::ResolvedModel& model,
+               const engine::CheckOptions& options, const Answers* reference = nullptr) {
     Answers out;
-    engine::CheckOptions options;
-    options.engine = engine;
     for (const auto& [file, program] : programs) {
-        engine::CheckResult r = engine::check(program, model, options);
+        engine::CheckResult r = checkProgram(program, model, options);
+        out.unknown += r.observation == engine::Observation::Unknown ? 1 : 0;
         out.byFile[file] = fingerprint(r);
         if (reference != nullptr && out.byFile[file] != reference->byFile.at(file)) break;
     }
@@ -65,17 +62,19 @@ Answers runAll(const Programs& programs, const cat::ResolvedModel& model, engine
 }
 
 int runAxioms(const AxiomsArgs& args) {
-    auto model = loadModelArg(args.modelFile);
+    auto model = loadModel(args.pipeline);
+    const engine::CheckOptions options = checkOptionsOf(args.pipeline);
     Inputs inputs = expandInputs(args.paths);
     for (const auto& e : inputs.errors)
         std::cerr << e << '\n';
     if (!inputs.errors.empty()) return 2;
     Programs tests;
     for (const auto& path : inputs.tests) {
-        litmus::Test test = litmus::parseLitmusFile(path);
-        tests.emplace_back(test.file, lower::lowerTest(test));
+        litmus::Test test = readTest(path);
+        tests.emplace_back(test.file, lowerTest(test, args.pipeline));
     }
-    Answers full = runAll(tests, *model, args.engine);
+    Answers full = runAll(tests, *model, options);
+    std::size_t unknown = full.unknown;
     // With --first-change the smallest tests (fewest events: the quickest, and an order
     // that does not depend on timing) go first, so that a deletion stops early.
     Programs quickFirst = std::move(tests);
@@ -96,7 +95,8 @@ int runAxioms(const AxiomsArgs& args) {
         std::erase_if(weaker.axioms, [&](const cat::Axiom& a) { return a.name == axiom.name; });
         // A claimed-implied axiom must change nothing: every test is checked for it.
         const bool early = args.firstChange && !claimedImplied;
-        Answers answers = runAll(quickFirst, weaker, args.engine, early ? &full : nullptr);
+        Answers answers = runAll(quickFirst, weaker, options, early ? &full : nullptr);
+        unknown += answers.unknown;
         std::vector<std::string> changed;
         for (const auto& [file, answer] : answers.byFile)
             if (answer != full.byFile.at(file)) changed.push_back(file);
@@ -117,7 +117,13 @@ int runAxioms(const AxiomsArgs& args) {
                      "test that needs them, or remove them\n";
     if (wrongClaims > 0)
         std::cerr << "ptxmc: " << wrongClaims << " axiom(s) claimed implied change a verdict\n";
-    return useless + wrongClaims > 0 ? 1 : 0;
+    // An Unknown answer (a limit hit) compares as itself: what it hides is not known.
+    if (unknown > 0)
+        std::cerr
+            << "ptxmc: " << unknown
+            << " check(s) Unknown (a limit or the unroll bound was reached): the counts above "
+               "may miss changes\n";
+    return useless + wrongClaims + unknown > 0 ? 1 : 0;
 }
 
 } // namespace
@@ -127,9 +133,12 @@ void setupAxioms(CLI::App& app) {
     CLI::App* sub = app.add_subcommand(
         "axioms",
         "Check that deleting any one named axiom of the model changes some test's answer");
-    addModelOption(*sub, args->modelFile);
-    addEngineOption(*sub, args->engine, {engine::EngineKind::Z3, engine::EngineKind::Enumerate},
-                    "z3 (default, as in every subcommand) or enumerate (the explicit engine)");
+    PipelineHelp help;
+    help.engines = {engine::EngineKind::Z3, engine::EngineKind::Enumerate};
+    help.engine = "z3 (default, as in every subcommand) or enumerate (the explicit engine)";
+    help.timeout = "wall-clock limit per check (each test under each model); a check that hits "
+                   "it is Unknown, and the run fails";
+    addPipelineOptions(*sub, args->pipeline, help);
     sub->add_option("--implied", args->implied,
                     "an axiom claimed to follow from the others: it must change NO answer "
                     "(repeat the option for several)")
