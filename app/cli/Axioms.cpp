@@ -39,10 +39,12 @@ std::string fingerprint(const engine::CheckResult& r) {
 /** The corpus, lowered once: every weakened model checks the same programs. */
 using Programs = std::vector<std::pair<std::string, ir::Program>>;
 
-/** Each test's answer under `model`, by file, and how many checks were Unknown. */
+/** Each test's answer under `model`, by file; how many checks a limit stopped, and which
+ *  tests the unroll bound left Unknown. */
 struct Answers {
     std::map<std::string, std::string> byFile;
-    std::size_t unknown = 0;
+    std::size_t stopped = 0;
+    std::vector<std::string> bounded;
 };
 
 /**
@@ -54,7 +56,9 @@ Answers runAll(const Programs& programs, const cat::ResolvedModel& model,
     Answers out;
     for (const auto& [file, program] : programs) {
         engine::CheckResult r = checkProgram(program, model, options);
-        out.unknown += r.observation == engine::Observation::Unknown ? 1 : 0;
+        out.stopped += stoppedByLimit(r) ? 1 : 0;
+        if (r.observation == engine::Observation::Unknown && !r.boundReached.empty())
+            out.bounded.push_back(file);
         out.byFile[file] = fingerprint(r);
         if (reference != nullptr && out.byFile[file] != reference->byFile.at(file)) break;
     }
@@ -74,7 +78,7 @@ int runAxioms(const AxiomsArgs& args) {
         tests.emplace_back(test.file, lowerTest(test, args.pipeline));
     }
     Answers full = runAll(tests, *model, options);
-    std::size_t unknown = full.unknown;
+    std::size_t stopped = full.stopped;
     // With --first-change the smallest tests (fewest events: the quickest, and an order
     // that does not depend on timing) go first, so that a deletion stops early.
     Programs quickFirst = std::move(tests);
@@ -96,7 +100,7 @@ int runAxioms(const AxiomsArgs& args) {
         // A claimed-implied axiom must change nothing: every test is checked for it.
         const bool early = args.firstChange && !claimedImplied;
         Answers answers = runAll(quickFirst, weaker, options, early ? &full : nullptr);
-        unknown += answers.unknown;
+        stopped += answers.stopped;
         std::vector<std::string> changed;
         for (const auto& [file, answer] : answers.byFile)
             if (answer != full.byFile.at(file)) changed.push_back(file);
@@ -117,13 +121,17 @@ int runAxioms(const AxiomsArgs& args) {
                      "test that needs them, or remove them\n";
     if (wrongClaims > 0)
         std::cerr << "ptxmc: " << wrongClaims << " axiom(s) claimed implied change a verdict\n";
-    // An Unknown answer (a limit hit) compares as itself: what it hides is not known.
-    if (unknown > 0)
-        std::cerr
-            << "ptxmc: " << unknown
-            << " check(s) Unknown (a limit or the unroll bound was reached): the counts above "
-               "may miss changes\n";
-    return useless + wrongClaims + unknown > 0 ? 1 : 0;
+    // Within the bound the answers still compare, but a deletion may change only what lies
+    // beyond it; a check a limit stopped compares as "Unknown", which says nothing.
+    if (!full.bounded.empty())
+        std::cerr << "ptxmc: warning: " << full.bounded.size()
+                  << " test(s) Unknown under the model at the unroll bound, e.g. "
+                  << full.bounded.front() << ": rerun with a larger --unroll\n";
+    if (stopped > 0)
+        std::cerr << "ptxmc: " << stopped
+                  << " check(s) stopped by a limit (--timeout, --memory-limit, --rlimit): "
+                     "their answers are Unknown\n";
+    return useless + wrongClaims + stopped > 0 ? 1 : 0;
 }
 
 } // namespace

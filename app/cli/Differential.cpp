@@ -7,7 +7,6 @@
 #include "cli/Parallel.hpp"
 #include "cli/Pipeline.hpp"
 #include "gen/RandomLitmus.hpp"
-#include "litmus/Parser.hpp"
 
 #include <algorithm>
 #include <chrono>
@@ -73,7 +72,7 @@ Case runCase(std::uint64_t seed, const cat::ResolvedModel& model, const Differen
 Case compareEngines(std::uint64_t seed, const cat::ResolvedModel& model,
                     const DifferentialArgs& args, Case c) {
     std::string file = "random-" + std::to_string(seed) + ".litmus";
-    litmus::Test test = litmus::parseLitmus(c.text, file);
+    litmus::Test test = readTestText(c.text, file);
     const ir::Program program = lowerTest(test, args.pipeline);
     engine::CheckOptions z3Options = checkOptionsOf(args.pipeline);
     z3Options.engine = engine::EngineKind::Z3;
@@ -85,10 +84,7 @@ Case compareEngines(std::uint64_t seed, const cat::ResolvedModel& model,
         z3Options.timeoutSeconds > 0 ? std::min(args.limit, z3Options.timeoutSeconds) : args.limit;
     engine::CheckResult ex = checkProgram(program, model, enumOptions);
     for (const engine::CheckResult* r : {&z3, &ex})
-        if (r->observation == engine::Observation::Unknown &&
-            (r->unknownReason.find("timeout:") != std::string::npos ||
-             r->unknownReason.find("memory limit:") != std::string::npos ||
-             r->unknownReason.find("resource limit:") != std::string::npos)) {
+        if (stoppedByLimit(*r)) {
             c.skipped = true;
             c.verdict = "skipped: " + r->unknownReason;
             return c;

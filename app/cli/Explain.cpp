@@ -153,8 +153,8 @@ std::string renderReadings(const ir::Program& program, const engine::CheckOption
  * an explanation as they stop a check: Unknown because of a limit (not of the unroll bound,
  * within which the explanation still holds) is the explanation's answer.
  */
-std::optional<Explanation> stoppedByLimit(const engine::CheckResult& checked) {
-    if (!stoppedShort(checked)) return std::nullopt;
+std::optional<Explanation> limitReached(const engine::CheckResult& checked) {
+    if (!stoppedByLimit(checked)) return std::nullopt;
     Explanation ex;
     ex.kind = Explanation::Kind::Unknown;
     ex.reason = checked.unknownReason;
@@ -178,7 +178,7 @@ int runExplain(const ExplainArgs& args) {
     const engine::CheckResult checked = checkProgram(program, *model, timed);
     std::optional<std::string> outcome;
     if (!args.outcome.empty()) outcome = args.outcome;
-    std::optional<Explanation> stopped = stoppedByLimit(checked);
+    std::optional<Explanation> stopped = limitReached(checked);
     Explanation ex =
         stopped ? *stopped
         : args.flag.empty()

@@ -184,7 +184,7 @@ int runGenCuda(const GenCudaArgs& args) {
                     return checkProgram(lowerTest(t, args.pipeline), *model, timed);
                 };
                 engine::CheckResult r = checked(test);
-                if (stoppedShort(r)) {
+                if (stoppedByLimit(r)) {
                     derived.push_back("# " + path + ": Unknown (" + r.unknownReason +
                                       "): no mutant derived");
                 } else if (!allowsWeak(r) && r.observation != engine::Observation::Deadlock) {

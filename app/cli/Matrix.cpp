@@ -9,7 +9,6 @@
 #include "cli/Pipeline.hpp"
 #include "cli/Readings.hpp"
 #include "engine/StaticRelations.hpp"
-#include "litmus/Parser.hpp"
 #include "matrix/Report.hpp"
 #include "matrix/SeedCheck.hpp"
 #include "report/Answer.hpp"
@@ -66,7 +65,7 @@ CellResult checkCell(const Cell& c, const cat::ResolvedModel& model,
     try {
         engine::CheckOptions options = checkOptionsOf(pipeline);
         options.startedAt = engine::Clock::now();
-        litmus::Test test = litmus::parseLitmus(c.test->text(), c.id + ".litmus");
+        litmus::Test test = readTestText(c.test->text(), c.id + ".litmus");
         engine::CheckResult res = checkProgram(lowerTest(test, pipeline), model, options, readings);
         r.observation = engine::toString(res.observation);
         r.verdict = verdictOf(r.observation);

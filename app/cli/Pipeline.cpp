@@ -108,6 +108,10 @@ litmus::Test readTest(const std::string& path) {
     return litmus::parseLitmusFile(path);
 }
 
+litmus::Test readTestText(const std::string& text, const std::string& name) {
+    return litmus::parseLitmus(text, name);
+}
+
 ir::Program lowerTest(const litmus::Test& test, const PipelineOptions& options) {
     return lower::lowerTest(test, lower::LowerOptions{options.unroll});
 }
@@ -124,8 +128,14 @@ engine::CheckResult checkProgram(const ir::Program& program, const cat::Resolved
     return r;
 }
 
-bool stoppedShort(const engine::CheckResult& r) {
-    return r.observation == engine::Observation::Unknown && r.boundReached.empty();
+bool stoppedByLimit(const engine::CheckResult& r) {
+    if (r.observation != engine::Observation::Unknown) return false;
+    const std::string& why = r.unknownReason;
+    // The reasons applyLimits, engine::Budget and the engines give (the explicit engine
+    // prefixes its own).
+    for (const char* limit : {"timeout:", "memory limit:", "resource limit:"})
+        if (why.find(limit) != std::string::npos) return true;
+    return why == "out of memory";
 }
 
 void attachReport(engine::CheckResult& r, const litmus::Test& test, const std::string& path,

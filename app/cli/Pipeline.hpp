@@ -66,6 +66,9 @@ engine::CheckOptions checkOptionsOf(const PipelineOptions& options);
 /** Stage 1 (read and parse); decoding happens behind lowering. Throws InputError. */
 litmus::Test readTest(const std::string& path);
 
+/** Stage 1 for a generated test: its text, named `name` in messages. Throws InputError. */
+litmus::Test readTestText(const std::string& text, const std::string& name);
+
 /** Stage 2: the test lowered with --unroll. Throws InputError. */
 ir::Program lowerTest(const litmus::Test& test, const PipelineOptions& options);
 
@@ -78,10 +81,11 @@ engine::CheckResult checkProgram(const ir::Program& program, const cat::Resolved
                                  const engine::CheckOptions& options, bool readings = false);
 
 /**
- * Unknown for another reason than the unroll bound (a limit hit, the engines disagreeing):
- * nothing is known, where within the bound the answer still holds for what it lists.
+ * Unknown because a limit stopped the check (--timeout, --memory-limit, --rlimit, or memory
+ * ran out): nothing is known. Other Unknowns (the unroll bound, values from thin air, engines
+ * disagreeing) are answers in their own right.
  */
-bool stoppedShort(const engine::CheckResult& result);
+bool stoppedByLimit(const engine::CheckResult& result);
 
 /** Stage 4: what a report shows beside the answer: file, name, hash, the expectation. */
 void attachReport(engine::CheckResult& result, const litmus::Test& test, const std::string& path,
