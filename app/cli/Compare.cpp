@@ -29,6 +29,8 @@ const char* const kCompareExamples = R"(Examples:
 Each test file named in the results is read relative to --root; without it, relative to the
 current folder when it is there, else to the results file's folder or the nearest folder above
 it that holds it. It is mutated as the results say for a mutant and checked with the model.
+The model's answer for a test (not a mutant) is judged against its expected.txt line as check
+judges it (expected.NAME.txt under --model/--reading NAME): a difference is a warning.
 Exit status: 0 nothing unsound, 1 an outcome the model forbids was observed, 2 an input error
 (a results file, or a test it names, that cannot be read or checked).)";
 
