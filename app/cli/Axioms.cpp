@@ -5,9 +5,7 @@
 #include "check/Check.hpp"
 #include "cli/CommonOptions.hpp"
 #include "cli/Inputs.hpp"
-#include "cli/ModelArg.hpp"
-#include "litmus/Parser.hpp"
-#include "lower/Lowerer.hpp"
+#include "cli/Pipeline.hpp"
 
 #include <algorithm>
 #include <iostream>
@@ -18,8 +16,7 @@ namespace ptxmc::cli {
 namespace {
 
 struct AxiomsArgs {
-    std::string modelFile;
-    engine::EngineKind engine = engine::EngineKind::Z3; ///< the default of every subcommand
+    PipelineOptions pipeline;         ///< --model, --reading, --unroll, --timeout, limits, --engine
     std::vector<std::string> implied; ///< axioms claimed to follow from the others
     bool firstChange = false;         ///< stop at the first test an axiom's deletion changes
     std::vector<std::string> paths;
@@ -42,22 +39,26 @@ std::string fingerprint(const engine::CheckResult& r) {
 /** The corpus, lowered once: every weakened model checks the same programs. */
 using Programs = std::vector<std::pair<std::string, ir::Program>>;
 
-/** Each test's answer under `model`, by file. */
+/** Each test's answer under `model`, by file; how many checks a limit stopped, and which
+ *  tests the unroll bound left Unknown. */
 struct Answers {
     std::map<std::string, std::string> byFile;
+    std::size_t stopped = 0;
+    std::vector<std::string> bounded;
 };
 
 /**
  * The answers under `model`, in the order of `programs`; with `reference`, stops at the first
  * test whose answer differs from it.
  */
-Answers runAll(const Programs& programs, const cat::ResolvedModel& model, engine::EngineKind engine,
-               const Answers* reference = nullptr) {
+Answers runAll(const Programs& programs, const cat::ResolvedModel& model,
+               const engine::CheckOptions& options, const Answers* reference = nullptr) {
     Answers out;
-    engine::CheckOptions options;
-    options.engine = engine;
     for (const auto& [file, program] : programs) {
-        engine::CheckResult r = engine::check(program, model, options);
+        engine::CheckResult r = checkProgram(program, model, options);
+        out.stopped += stoppedByLimit(r) ? 1 : 0;
+        if (r.observation == engine::Observation::Unknown && !r.boundReached.empty())
+            out.bounded.push_back(file);
         out.byFile[file] = fingerprint(r);
         if (reference != nullptr && out.byFile[file] != reference->byFile.at(file)) break;
     }
@@ -65,17 +66,19 @@ Answers runAll(const Programs& programs, const cat::ResolvedModel& model, engine
 }
 
 int runAxioms(const AxiomsArgs& args) {
-    auto model = loadModelArg(args.modelFile);
+    auto model = loadModel(args.pipeline);
+    const engine::CheckOptions options = checkOptionsOf(args.pipeline);
     Inputs inputs = expandInputs(args.paths);
     for (const auto& e : inputs.errors)
         std::cerr << e << '\n';
     if (!inputs.errors.empty()) return 2;
     Programs tests;
     for (const auto& path : inputs.tests) {
-        litmus::Test test = litmus::parseLitmusFile(path);
-        tests.emplace_back(test.file, lower::lowerTest(test));
+        litmus::Test test = readTest(path);
+        tests.emplace_back(test.file, lowerTest(test, args.pipeline));
     }
-    Answers full = runAll(tests, *model, args.engine);
+    Answers full = runAll(tests, *model, options);
+    std::size_t stopped = full.stopped;
     // With --first-change the smallest tests (fewest events: the quickest, and an order
     // that does not depend on timing) go first, so that a deletion stops early.
     Programs quickFirst = std::move(tests);
@@ -96,7 +99,8 @@ int runAxioms(const AxiomsArgs& args) {
         std::erase_if(weaker.axioms, [&](const cat::Axiom& a) { return a.name == axiom.name; });
         // A claimed-implied axiom must change nothing: every test is checked for it.
         const bool early = args.firstChange && !claimedImplied;
-        Answers answers = runAll(quickFirst, weaker, args.engine, early ? &full : nullptr);
+        Answers answers = runAll(quickFirst, weaker, options, early ? &full : nullptr);
+        stopped += answers.stopped;
         std::vector<std::string> changed;
         for (const auto& [file, answer] : answers.byFile)
             if (answer != full.byFile.at(file)) changed.push_back(file);
@@ -117,7 +121,17 @@ int runAxioms(const AxiomsArgs& args) {
                      "test that needs them, or remove them\n";
     if (wrongClaims > 0)
         std::cerr << "ptxmc: " << wrongClaims << " axiom(s) claimed implied change a verdict\n";
-    return useless + wrongClaims > 0 ? 1 : 0;
+    // Within the bound the answers still compare, but a deletion may change only what lies
+    // beyond it; a check a limit stopped compares as "Unknown", which says nothing.
+    if (!full.bounded.empty())
+        std::cerr << "ptxmc: warning: " << full.bounded.size()
+                  << " test(s) Unknown under the model at the unroll bound, e.g. "
+                  << full.bounded.front() << ": rerun with a larger --unroll\n";
+    if (stopped > 0)
+        std::cerr << "ptxmc: " << stopped
+                  << " check(s) stopped by a limit (--timeout, --memory-limit, --rlimit): "
+                     "their answers are Unknown\n";
+    return useless + wrongClaims + stopped > 0 ? 1 : 0;
 }
 
 } // namespace
@@ -127,9 +141,12 @@ void setupAxioms(CLI::App& app) {
     CLI::App* sub = app.add_subcommand(
         "axioms",
         "Check that deleting any one named axiom of the model changes some test's answer");
-    addModelOption(*sub, args->modelFile);
-    addEngineOption(*sub, args->engine, {engine::EngineKind::Z3, engine::EngineKind::Enumerate},
-                    "z3 (default, as in every subcommand) or enumerate (the explicit engine)");
+    PipelineHelp help;
+    help.engines = {engine::EngineKind::Z3, engine::EngineKind::Enumerate};
+    help.engine = "z3 (default, as in every subcommand) or enumerate (the explicit engine)";
+    help.timeout = "wall-clock limit per check (each test under each model); a check that hits "
+                   "it is Unknown, and the run fails";
+    addPipelineOptions(*sub, args->pipeline, help);
     sub->add_option("--implied", args->implied,
                     "an axiom claimed to follow from the others: it must change NO answer "
                     "(repeat the option for several)")

@@ -5,14 +5,10 @@
 #include "check/Check.hpp"
 #include "cli/CommonOptions.hpp"
 #include "cli/Inputs.hpp"
-#include "cli/ModelArg.hpp"
 #include "cli/Parallel.hpp"
+#include "cli/Pipeline.hpp"
 #include "cli/Progress.hpp"
 #include "cli/Readings.hpp"
-#include "engine/Budget.hpp"
-#include "litmus/Parser.hpp"
-#include "lower/Lowerer.hpp"
-#include "ptx/TestHash.hpp"
 #include "report/Answer.hpp"
 #include "report/Expectations.hpp"
 #include "report/HerdPrinter.hpp"
@@ -20,9 +16,6 @@
 #include "support/Plural.hpp"
 
 #include <algorithm>
-#include <chrono>
-#include <cmath>
-#include <fmt/format.h>
 #include <iostream>
 #include <memory>
 #include <optional>
@@ -75,57 +68,12 @@ struct Outcome {
     bool internal = false;
 };
 
-// The engine bounds each Z3 query by --timeout, so a test of many quick queries can run past it,
-// and Z3 calls both of its limits "canceled". The promise is per test: past the limit nothing
-// counts as proven, and the reason names the limit that stopped the test.
-void applyLimits(engine::CheckResult& r, double seconds, const engine::CheckOptions& options) {
-    const bool overTime = options.timeoutSeconds > 0 && seconds >= options.timeoutSeconds;
-    const std::string timeout = "timeout: the test ran past --timeout " +
-                                fmt::format("{:g}", options.timeoutSeconds) + " s";
-    if (r.observation == engine::Observation::Unknown) {
-        // Z3 4.8 says "canceled" or "timeout" for either limit, newer ones name the resource.
-        const std::string& why = r.unknownReason;
-        if (why != "canceled" && why != "timeout" && why.find("resource") == std::string::npos)
-            return;
-        // Z3 truncates the timeout to whole milliseconds, so it may stop a hair early.
-        if (overTime || (options.timeoutSeconds > 0 && options.rlimit == 0))
-            r.unknownReason = timeout + " (Z3: " + why + ")";
-        else if (options.rlimit > 0)
-            r.unknownReason = "resource limit: a Z3 query used up --rlimit " +
-                              std::to_string(options.rlimit) + " (Z3: " + why + ")";
-        return;
-    }
-    if (!overTime) return;
-    r.observation = engine::Observation::Unknown;
-    r.unknownReason = timeout;
-    r.states.clear();
-    r.flags.clear();
-    r.deadlockedWaits.clear();
-    r.positive = r.negative = 0;
-    r.ok = false;
-}
-
 Outcome checkOne(const std::string& path, const cat::ResolvedModel& model,
-                 const engine::CheckOptions& options, const lower::LowerOptions& lowering,
+                 const PipelineOptions& pipeline, const engine::CheckOptions& options,
                  const engine::ExpectationCheck& expectation, bool readings) {
     Outcome out;
     try {
-        auto start = std::chrono::steady_clock::now();
-        litmus::Test test = litmus::parseLitmusFile(path);
-        // The test's own clock starts before lowering, so that --timeout covers it.
-        engine::CheckOptions timed = options;
-        timed.startedAt = std::chrono::steady_clock::now();
-        const ir::Program program = lower::lowerTest(test, lowering);
-        engine::CheckResult r = readings ? checkWithReadings(program, model, timed)
-                                         : engine::check(program, model, timed);
-        std::chrono::duration<double> elapsed = std::chrono::steady_clock::now() - start;
-        if (r.seconds == 0) r.seconds = elapsed.count();
-        applyLimits(r, elapsed.count(), options);
-        if (r.file.empty()) r.file = path;
-        if (r.testName.empty()) r.testName = test.name;
-        r.hash = ptx::testHash(test);
-        report::applyExpectation(r, expectation);
-        out.result = std::move(r);
+        out.result = checkFile(path, model, pipeline, options, expectation, readings);
     } catch (const InputError& e) {
         out.error = e.what();
     } catch (const std::exception& e) {
@@ -214,30 +162,22 @@ void setupCheck(CLI::App& app) {
     auto args = std::make_shared<CheckArgs>();
     CLI::App* sub = app.add_subcommand(
         "check", "Enumerate every allowed final state of litmus tests under the model");
-    addModelOption(*sub, args->modelFile, "expected.<name>.txt overrides expected.txt");
     addFormatOption(*sub, args->format, {"text", "json"},
                     "text (herd7's log, the default) or json (a JSON array, one object per test)");
     addOutputOption(*sub, args->output, "the results");
     addJobsOption(*sub, args->jobs,
                   "check N tests at a time; output order and content do not change");
-    addTimeoutOption(*sub, args->timeoutSeconds,
-                     "wall-clock limit per test, parsing, lowering, encoding and solving "
-                     "together; a test that hits it is Unknown (default: none)");
-    addEngineOption(
-        *sub, args->engine,
-        {engine::EngineKind::Z3, engine::EngineKind::Enumerate, engine::EngineKind::Both},
-        "z3 (default), enumerate (explicit reference engine) or both (they must agree)");
-    sub->add_option("--rlimit", args->rlimit,
-                    "deterministic Z3 resource limit per query; hitting it gives Unknown")
-        ->check(nonNegative(true, 4294967295.0))
-        ->option_text("N");
+    PipelineHelp help;
+    help.model = "expected.<name>.txt overrides expected.txt";
+    help.reading = "judge every test by one reading of the PTX text: the built-in variant "
+                   "model variants/NAME.cat, with expected.NAME.txt overriding expected.txt "
+                   "(like --model variants/NAME.cat)";
+    addPipelineOptions(*sub, args->pipeline, help);
     sub->add_flag("--no-time", args->noTime, "leave timings out (reproducible output)");
     sub->add_flag("--stats", args->stats,
                   "print what each check cost: events, encoding size, solver queries, pairs of "
                   "each relation fixed by the program or decided by the solver, and (without "
                   "--no-time) phase times and Z3's counters (Z3 engine)");
-    addMemoryLimitOption(*sub, args->memoryLimitMiB);
-    addUnrollOption(*sub, args->unroll);
     sub->add_option("--closures", args->closures,
                     "how Z3 encodes transitive closures: fixpoint (default: fresh conditions "
                     "bounded below, where the model's polarity allows it) or squaring (exact "
@@ -269,11 +209,6 @@ void setupCheck(CLI::App& app) {
                   "with --readings: every reading's answer must match its expectation "
                   "(expected.<variant>.txt, else expected.txt); without it a reading that "
                   "differs from its expectation is a warning");
-    sub->add_option("--reading", args->reading,
-                    "judge every test by one reading of the PTX text: the built-in variant "
-                    "model variants/NAME.cat, with expected.NAME.txt overriding expected.txt "
-                    "(like --model variants/NAME.cat)")
-        ->option_text("NAME");
     sub->add_flag("--expectations-only", args->expectationsOnly,
                   "solve nothing: check that every test has an expected.txt line and every "
                   "line names an existing test it governs");
@@ -303,34 +238,30 @@ int runCheck(const CheckArgs& args) {
     std::vector<cat::ReadingInfo> readings;
     // Per test, per reading: the answer the expectation files record under that reading.
     std::vector<std::vector<engine::ExpectationCheck>> readingExpectations;
-    std::string modelFile = args.modelFile;
+    const PipelineOptions& pipeline = args.pipeline;
+    const std::string modelFile = modelArgOf(pipeline);
     try {
-        if (!args.reading.empty()) {
-            if (!args.modelFile.empty() || args.readings)
-                throw InputError(SourceLoc{"--reading", 1, 1},
-                                 "--reading NAME names the model itself: it takes neither "
-                                 "--model nor --readings");
-            modelFile = readingModelFile(args.reading);
-        }
+        if (!pipeline.reading.empty() && (!pipeline.model.empty() || args.readings))
+            throw InputError(SourceLoc{"--reading", 1, 1},
+                             "--reading NAME names the model itself: it takes neither "
+                             "--model nor --readings");
         if (args.strict && !args.readings)
             throw InputError(SourceLoc{"--strict", 1, 1},
                              "--strict judges every reading: it needs --readings");
         if (args.readings) {
             // the variants redefine one decision of the built-in model each
-            if (!args.modelFile.empty())
+            if (!pipeline.model.empty())
                 throw InputError(SourceLoc{"--readings", 1, 1},
                                  "--readings compares the built-in model with its variants "
                                  "(model/variants); it takes no --model");
             model = modelWithReadings();
             readings = model->readings;
         } else {
-            model = loadModelArg(modelFile);
+            model = loadModel(pipeline);
         }
         // Looked up here, on one thread: the index caches files and is not thread-safe.
         // Under model X.cat, expected.X.txt (beside expected.txt) overrides the lines it lists.
-        report::ExpectationIndex index(report::variantOfModel(modelFile));
-        for (const std::string& test : inputs.tests)
-            expectations.push_back(index.lookup(test));
+        expectations = expectationsOf(inputs.tests, modelFile);
         if (!readings.empty()) readingExpectations.resize(inputs.tests.size());
         for (const cat::ReadingInfo& reading : readings) {
             report::ExpectationIndex under(report::variantOfModel(reading.name));
@@ -345,15 +276,10 @@ int runCheck(const CheckArgs& args) {
         return tally.status();
     }
 
-    engine::CheckOptions options;
-    // Z3 counts whole milliseconds and takes 0 as "no limit": a tiny timeout must stay one.
-    options.timeoutSeconds = args.timeoutSeconds > 0 ? std::max(args.timeoutSeconds, 0.001) : 0;
-    options.rlimit = args.rlimit;
-    options.engine = args.engine;
+    engine::CheckOptions options = checkOptionsOf(pipeline);
     options.stats = args.stats;
     options.exactClosures = args.closures == "squaring";
     options.mbarrierFacts = args.mbarrierFacts == "on";
-    options.memoryLimitMiB = args.memoryLimitMiB;
     StdoutTo redirect(args.output);
     const bool asJson = args.format == "json";
     report::PrintOptions print;
@@ -366,8 +292,8 @@ int runCheck(const CheckArgs& args) {
     const bool stdoutTerminal = !redirect.redirected() && stdoutIsTerminal();
     std::vector<Outcome> outcomes(inputs.tests.size());
     auto work = [&](std::size_t i) {
-        outcomes[i] = checkOne(inputs.tests[i], *model, options, lower::LowerOptions{args.unroll},
-                               expectations[i], args.readings);
+        outcomes[i] =
+            checkOne(inputs.tests[i], *model, pipeline, options, expectations[i], args.readings);
     };
     auto emit = [&](std::size_t i) {
         Outcome& o = outcomes[i];

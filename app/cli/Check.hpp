@@ -1,34 +1,26 @@
 // `ptxmc check`: checks litmus tests against the model and compares with expected.txt.
 #pragma once
 
-#include "check/Check.hpp"
-#include "lower/Lowerer.hpp"
+#include "cli/Pipeline.hpp"
 
 #include <CLI/CLI.hpp>
-#include <cstdint>
 #include <string>
 #include <vector>
 
 namespace ptxmc::cli {
 
 struct CheckArgs {
-    std::string modelFile;       ///< empty: the built-in model
+    PipelineOptions pipeline;    ///< --model, --reading, --unroll, --timeout, limits, --engine
     std::string format = "text"; ///< --format text|json (--json)
     std::string output;          ///< -o/--output FILE; empty: standard output
     unsigned jobs = 1;
-    double timeoutSeconds = 0; ///< per test; 0: none
-    std::uint64_t rlimit = 0;  ///< Z3 resource limit per query; 0: none
-    engine::EngineKind engine = engine::EngineKind::Z3;
     bool noTime = false;
     bool stats = false;
-    std::size_t memoryLimitMiB = engine::defaultMemoryLimitMiB();
     std::string closures = "fixpoint"; ///< --closures: fixpoint or squaring (Z3)
     std::string mbarrierFacts = "on";  ///< --mbarrier-facts: on or off (Z3)
-    int unroll = lower::LowerOptions{}.unroll;
     bool expectationsOnly = false;
     bool readings = false; ///< also check under every built-in variant model (model/variants)
     bool strict = false;   ///< with readings: every reading must match its expectation
-    std::string reading;   ///< --reading NAME: judge by this built-in variant (variants/NAME.cat)
     std::vector<std::string> failOnFlags; ///< flag names, or `any`: raising one fails the run
     std::vector<std::string> paths;
 };

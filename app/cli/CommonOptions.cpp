@@ -48,7 +48,7 @@ CLI::Option* addTimeoutOption(CLI::App& sub, double& seconds, const std::string&
 }
 
 CLI::Option* addEngineOption(CLI::App& sub, engine::EngineKind& kind,
-                             std::initializer_list<engine::EngineKind> allowed,
+                             const std::vector<engine::EngineKind>& allowed,
                              const std::string& description) {
     std::map<std::string, engine::EngineKind> names;
     std::string list;

@@ -5,7 +5,6 @@
 
 #include <CLI/CLI.hpp>
 #include <fstream>
-#include <initializer_list>
 #include <string>
 #include <vector>
 
@@ -22,7 +21,7 @@ CLI::Option* addTimeoutOption(CLI::App& sub, double& seconds, const std::string&
 
 /** `--engine NAME` among `allowed`, checked and converted by CLI11 (z3, enumerate, both). */
 CLI::Option* addEngineOption(CLI::App& sub, engine::EngineKind& kind,
-                             std::initializer_list<engine::EngineKind> allowed,
+                             const std::vector<engine::EngineKind>& allowed,
                              const std::string& description);
 
 /** `--memory-limit MIB`: resident memory above which a test stops as Unknown; 0: none. */

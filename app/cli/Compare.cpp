@@ -4,12 +4,12 @@
 #include "cat/Resolver.hpp"
 #include "check/Check.hpp"
 #include "cli/CommonOptions.hpp"
-#include "cli/ModelArg.hpp"
 #include "cli/Parallel.hpp"
+#include "cli/Pipeline.hpp"
 #include "hw/Compare.hpp"
-#include "litmus/Parser.hpp"
-#include "lower/Lowerer.hpp"
 #include "ptx/Mutation.hpp"
+#include "report/Answer.hpp"
+#include "report/Expectations.hpp"
 #include "support/Plural.hpp"
 #include "support/SourceLoc.hpp"
 
@@ -29,6 +29,8 @@ const char* const kCompareExamples = R"(Examples:
 Each test file named in the results is read relative to --root; without it, relative to the
 current folder when it is there, else to the results file's folder or the nearest folder above
 it that holds it. It is mutated as the results say for a mutant and checked with the model.
+The model's answer for a test (not a mutant) is judged against its expected.txt line as check
+judges it (expected.NAME.txt under --model/--reading NAME): a difference is a warning.
 Exit status: 0 nothing unsound, 1 an outcome the model forbids was observed, 2 an input error
 (a results file, or a test it names, that cannot be read or checked).)";
 
@@ -48,23 +50,81 @@ std::string locate(const std::string& file, const std::string& root, const std::
     return file; // reading it reports the error with the name as the results give it
 }
 
-validate::ModelAnswer answer(const validate::HwTest& t, const std::string& root,
-                             const std::string& results, const cat::ResolvedModel& model) {
-    validate::ModelAnswer a;
-    if (t.status != "ok") return a;
+/** One test of the results, found and read: its file, and the mutation the results name. */
+struct ToCheck {
+    std::string path;
+    litmus::Test test;
+    std::string error; ///< it could not be read (or mutated)
+};
+
+ToCheck readOne(const validate::HwTest& t, const std::string& root, const std::string& results) {
+    ToCheck c;
+    c.path = locate(t.file, root, results);
     try {
-        std::string path = locate(t.file, root, results);
-        litmus::Test test = litmus::parseLitmusFile(path);
+        c.test = readTest(c.path);
         if (!t.mutation.empty()) {
             auto m = ptx::parseMutation(t.mutation);
-            if (!m) throw InputError(SourceLoc{path}, "unknown mutation '" + t.mutation + "'");
-            test = ptx::applyMutation(test, *m);
+            if (!m) throw InputError(SourceLoc{c.path}, "unknown mutation '" + t.mutation + "'");
+            c.test = ptx::applyMutation(c.test, *m);
         }
-        a.result = engine::check(lower::lowerTest(test), model, engine::CheckOptions{});
+    } catch (const std::exception& e) {
+        c.error = e.what();
+    }
+    return c;
+}
+
+validate::ModelAnswer answer(const validate::HwTest& t, const ToCheck& c,
+                             const cat::ResolvedModel& model, const PipelineOptions& pipeline,
+                             const engine::ExpectationCheck& expectation) {
+    validate::ModelAnswer a;
+    if (t.status != "ok") return a;
+    if (!c.error.empty()) {
+        a.error = c.error;
+        return a;
+    }
+    try {
+        a.result =
+            checkTest(c.test, c.path, model, pipeline, checkOptionsOf(pipeline), expectation);
     } catch (const std::exception& e) {
         a.error = e.what();
     }
     return a;
+}
+
+/**
+ * Each test's expectation (expected.txt, or expected.<name>.txt under that model); none for a
+ * test that did not run or was not read, nor for a mutant, which its original's line does not
+ * describe.
+ */
+std::vector<engine::ExpectationCheck> expectationsOf(const validate::HwRun& run,
+                                                     const std::vector<ToCheck>& read,
+                                                     const std::string& modelArg) {
+    auto judged = [&](std::size_t i) {
+        return run.tests[i].status == "ok" && run.tests[i].mutation.empty() &&
+               read[i].error.empty();
+    };
+    std::vector<std::string> files;
+    for (std::size_t i = 0; i < run.tests.size(); ++i)
+        if (judged(i)) files.push_back(read[i].path);
+    std::vector<engine::ExpectationCheck> found = cli::expectationsOf(files, modelArg);
+    std::vector<engine::ExpectationCheck> out(run.tests.size());
+    for (std::size_t i = 0, k = 0; i < run.tests.size(); ++i)
+        if (judged(i)) out[i] = found[k++];
+    return out;
+}
+
+/** The model's answers that differ from what the tests' expected.txt lines record. */
+void warnMismatches(const std::vector<validate::ModelAnswer>& answers) {
+    for (const validate::ModelAnswer& a : answers) {
+        if (!a.result || a.result->observation == engine::Observation::Unknown) continue;
+        const engine::ExpectationCheck& e = a.result->expectation;
+        if (!e.present || e.matches) continue;
+        std::cerr << a.result->file << ": warning: the model's answer "
+                  << report::answerText(a.result->observation, report::flagNames(a.result->flags),
+                                        a.result->states.size())
+                  << " differs from " << report::displayPath(e.file) << ", which records "
+                  << report::expectedAnswer(e) << '\n';
+    }
 }
 
 } // namespace
@@ -73,7 +133,7 @@ void setupCompare(CLI::App& app) {
     auto args = std::make_shared<CompareArgs>();
     CLI::App* sub = app.add_subcommand(
         "compare", "Compare GPU histograms (litmus runner results) with the model's outcomes");
-    addModelOption(*sub, args->modelFile);
+    addPipelineOptions(*sub, args->pipeline);
     sub->add_option("--root", args->root,
                     "folder the results' test paths are relative to (default: found from the "
                     "current folder or the results file's)")
@@ -96,7 +156,7 @@ int runCompare(const CompareArgs& args) {
     std::shared_ptr<const cat::ResolvedModel> model;
     std::vector<validate::HwRun> runs;
     try {
-        model = loadModelArg(args.modelFile);
+        model = loadModel(args.pipeline);
         for (const std::string& r : args.results)
             runs.push_back(validate::readResults(r));
     } catch (const InputError& e) {
@@ -106,10 +166,22 @@ int runCompare(const CompareArgs& args) {
     bool unsound = false;
     std::size_t tests = 0, errors = 0;
     for (const validate::HwRun& run : runs) {
+        std::vector<ToCheck> read(run.tests.size());
+        for (std::size_t i = 0; i < run.tests.size(); ++i)
+            if (run.tests[i].status == "ok") read[i] = readOne(run.tests[i], args.root, run.path);
+        std::vector<engine::ExpectationCheck> expected;
+        try {
+            expected = expectationsOf(run, read, modelArgOf(args.pipeline));
+        } catch (const InputError& e) {
+            std::cerr << e.what() << '\n';
+            return 2;
+        }
         std::vector<validate::ModelAnswer> answers(run.tests.size());
         runInOrder(
             run.tests.size(), args.jobs,
-            [&](std::size_t i) { answers[i] = answer(run.tests[i], args.root, run.path, *model); },
+            [&](std::size_t i) {
+                answers[i] = answer(run.tests[i], read[i], *model, args.pipeline, expected[i]);
+            },
             [](std::size_t) {});
         std::vector<validate::Comparison> rows = validate::classify(run, answers);
         tests += rows.size();
@@ -118,6 +190,7 @@ int runCompare(const CompareArgs& args) {
                 ++errors;
                 std::cerr << answers[i].error << '\n';
             }
+        warnMismatches(answers);
         for (const auto& c : rows)
             unsound = unsound || c.verdict == validate::Verdict::Unsound;
         if (args.format == "markdown")

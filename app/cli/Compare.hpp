@@ -1,6 +1,8 @@
 // `ptxmc compare`: hardware histograms (litmus runner results.json) against the model.
 #pragma once
 
+#include "cli/Pipeline.hpp"
+
 #include <CLI/CLI.hpp>
 #include <string>
 #include <vector>
@@ -8,7 +10,7 @@
 namespace ptxmc::cli {
 
 struct CompareArgs {
-    std::string modelFile;
+    PipelineOptions pipeline;    ///< --model, --reading, --unroll, --timeout, limits, --engine
     std::string root;            ///< test files in results are relative to this (empty: found)
     std::string format = "text"; ///< text, markdown or json
     std::string output;          ///< -o/--output FILE; empty: standard output

@@ -7,8 +7,7 @@
 #include "cli/Inputs.hpp"
 #include "cli/ModelArg.hpp"
 #include "cli/Parallel.hpp"
-#include "litmus/Parser.hpp"
-#include "lower/Lowerer.hpp"
+#include "cli/Pipeline.hpp"
 #include "report/Answer.hpp"
 #include "report/JsonPrinter.hpp"
 #include "support/Plural.hpp"
@@ -29,15 +28,16 @@ const char* const kDiffExamples = R"(Examples:
 
 Each --model is a cat file or a built-in model name. Differences are the answer, not an
 error: exit status 0 when every test was checked under both models, 1 when some result is
-Unknown (a timeout or resource limit), 2 on an input error (bad path, parse error, bad model).)";
+Unknown (a timeout or resource limit), 2 on an input error (bad path, parse error, bad model).
+No --reading: both sides are --model options, and a reading is one by name
+(--model variants/NAME.cat).)";
 
 struct DiffArgs {
     std::vector<std::string> models;
     std::string format = "text"; ///< --format text|json (--json)
     std::string output;          ///< -o/--output FILE; empty: standard output
     unsigned jobs = 1;
-    double timeoutSeconds = 0;
-    int unroll = lower::LowerOptions{}.unroll;
+    PipelineOptions pipeline; ///< --unroll, --timeout, limits, --engine (the models: above)
     std::vector<std::string> paths;
 };
 
@@ -132,17 +132,15 @@ int runDiff(const DiffArgs& args) {
     }
     std::string nameA = modelDisplayName(args.models[0]);
     std::string nameB = modelDisplayName(args.models[1]);
-    engine::CheckOptions options;
-    options.timeoutSeconds = args.timeoutSeconds;
+    const engine::CheckOptions options = checkOptionsOf(args.pipeline);
 
     std::vector<Pair> pairs(inputs.tests.size());
     nlohmann::ordered_json list = nlohmann::ordered_json::array();
     auto work = [&](std::size_t i) {
         try {
-            litmus::Test test = litmus::parseLitmusFile(inputs.tests[i]);
-            ir::Program program = lower::lowerTest(test, lower::LowerOptions{args.unroll});
-            pairs[i].a = engine::check(program, *a, options);
-            pairs[i].b = engine::check(program, *b, options);
+            const ir::Program program = lowerTest(readTest(inputs.tests[i]), args.pipeline);
+            pairs[i].a = checkProgram(program, *a, options);
+            pairs[i].b = checkProgram(program, *b, options);
         } catch (const InputError& e) {
             pairs[i].error = e.what();
         }
@@ -157,8 +155,9 @@ int runDiff(const DiffArgs& args) {
         }
         if (unknown(*p.a) || unknown(*p.b)) {
             std::cout.flush();
-            std::cerr << inputs.tests[i] << ": Unknown under " << (unknown(*p.a) ? nameA : nameB)
-                      << ": not compared\n";
+            const bool underA = unknown(*p.a);
+            std::cerr << inputs.tests[i] << ": Unknown under " << (underA ? nameA : nameB) << " ("
+                      << (underA ? p.a : p.b)->unknownReason << "): not compared\n";
             ++unknowns;
         } else if (differs(*p.a, *p.b)) {
             ++differing;
@@ -204,9 +203,11 @@ void setupDiff(CLI::App& app) {
                     "text (the default) or json (one JSON object)");
     addOutputOption(*sub, args->output, "the report");
     addJobsOption(*sub, args->jobs, "check N tests at a time; the output does not change");
-    addUnrollOption(*sub, args->unroll);
-    addTimeoutOption(*sub, args->timeoutSeconds,
-                     "wall-clock limit per test and model; a test that hits it is not compared");
+    PipelineHelp help;
+    // The two models are the two --model options above; a reading is one of them by name.
+    help.options = kAllPipelineOptions & ~kModelOption & ~kReadingOption;
+    help.timeout = "wall-clock limit per test and model; a test that hits it is not compared";
+    addPipelineOptions(*sub, args->pipeline, help);
     sub->add_option("PATH", args->paths,
                     "a .litmus file, a folder (searched recursively) or a herd @index file")
         ->required()

@@ -4,12 +4,11 @@
 #include "cat/Resolver.hpp"
 #include "check/Check.hpp"
 #include "cli/CommonOptions.hpp"
-#include "cli/ModelArg.hpp"
 #include "cli/Parallel.hpp"
+#include "cli/Pipeline.hpp"
 #include "gen/RandomLitmus.hpp"
-#include "litmus/Parser.hpp"
-#include "lower/Lowerer.hpp"
 
+#include <algorithm>
 #include <chrono>
 #include <iostream>
 #include <sstream>
@@ -22,8 +21,8 @@ struct DifferentialArgs {
     std::uint64_t seed = 1;
     std::uint64_t count = 100;
     unsigned jobs = 1;
-    double limit = 20; ///< seconds the explicit engine may spend on one test
-    std::string modelFile;
+    double limit = 20;        ///< seconds the explicit engine may spend on one test
+    PipelineOptions pipeline; ///< --model, --reading, --timeout, limits (no engine, no loops)
     bool verbose = false;
     bool printTests = false;
 };
@@ -73,20 +72,23 @@ Case runCase(std::uint64_t seed, const cat::ResolvedModel& model, const Differen
 Case compareEngines(std::uint64_t seed, const cat::ResolvedModel& model,
                     const DifferentialArgs& args, Case c) {
     std::string file = "random-" + std::to_string(seed) + ".litmus";
-    litmus::Test test = litmus::parseLitmus(c.text, file);
-    ir::Program program = lower::lowerTest(test);
-    engine::CheckResult z3 = engine::check(program, model, engine::CheckOptions{});
-    engine::CheckOptions enumOptions;
+    litmus::Test test = readTestText(c.text, file);
+    const ir::Program program = lowerTest(test, args.pipeline);
+    engine::CheckOptions z3Options = checkOptionsOf(args.pipeline);
+    z3Options.engine = engine::EngineKind::Z3;
+    engine::CheckResult z3 = checkProgram(program, model, z3Options);
+    engine::CheckOptions enumOptions = z3Options;
     enumOptions.engine = engine::EngineKind::Enumerate;
-    enumOptions.timeoutSeconds = args.limit;
-    engine::CheckResult ex = engine::check(program, model, enumOptions);
-    if (ex.observation == engine::Observation::Unknown &&
-        (ex.unknownReason.find("timeout:") != std::string::npos ||
-         ex.unknownReason.find("memory limit:") != std::string::npos)) {
-        c.skipped = true;
-        c.verdict = "skipped: " + ex.unknownReason;
-        return c;
-    }
+    // --limit bounds the explicit engine alone; --timeout, when tighter, both.
+    enumOptions.timeoutSeconds =
+        z3Options.timeoutSeconds > 0 ? std::min(args.limit, z3Options.timeoutSeconds) : args.limit;
+    engine::CheckResult ex = checkProgram(program, model, enumOptions);
+    for (const engine::CheckResult* r : {&z3, &ex})
+        if (stoppedByLimit(*r)) {
+            c.skipped = true;
+            c.verdict = "skipped: " + r->unknownReason;
+            return c;
+        }
     if (engine::sameAnswer(z3, ex)) {
         c.verdict = "agree";
         return c;
@@ -97,7 +99,7 @@ Case compareEngines(std::uint64_t seed, const cat::ResolvedModel& model,
 }
 
 int runDifferential(const DifferentialArgs& args) {
-    auto model = loadModelArg(args.modelFile);
+    auto model = loadModel(args.pipeline);
     std::vector<Case> cases(args.count);
     std::size_t disagreements = 0, skipped = 0;
     auto start = std::chrono::steady_clock::now();
@@ -142,11 +144,19 @@ void setupDifferential(CLI::App& app) {
     sub->add_option("--limit", args->limit,
                     "seconds the explicit engine may spend on one test (default 20)")
         ->check(CLI::PositiveNumber);
-    addModelOption(*sub, args->modelFile);
+    PipelineHelp help;
+    // Both engines answer every test: that is the point of the run. The generated tests
+    // have no loops, so there is nothing to unroll.
+    help.options = kAllPipelineOptions & ~kEngineOption & ~kUnrollOption;
+    help.timeout = "wall-clock limit per test and engine; a test that hits it is skipped "
+                   "(--limit still bounds the explicit engine alone)";
+    addPipelineOptions(*sub, args->pipeline, help);
     sub->add_flag("-v,--verbose", args->verbose, "print every seed, not only disagreements");
     sub->add_flag("--print-tests", args->printTests, "print every generated test");
     sub->footer("Example:\n  ptxmc differential --seed 1 --count 300 --jobs 2\n"
-                "A disagreement prints the seed, both engines' state sets and the generated test.");
+                "A disagreement prints the seed, both engines' state sets and the generated test.\n"
+                "No --engine: every test is checked by both engines, which must agree. No "
+                "--unroll: the generated tests have no loops.");
     sub->callback([args]() {
         int status = runDifferential(*args);
         if (status != 0) throw CLI::RuntimeError(status);

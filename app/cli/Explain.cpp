@@ -3,12 +3,11 @@
 
 #include "cat/Resolver.hpp"
 #include "cli/CommonOptions.hpp"
-#include "cli/ModelArg.hpp"
+#include "cli/Pipeline.hpp"
 #include "cli/Readings.hpp"
 #include "explain/Explanation.hpp"
 #include "explain/Remedies.hpp"
 #include "litmus/Parser.hpp"
-#include "lower/Lowerer.hpp"
 #include "report/Answer.hpp"
 #include "report/AnswerText.hpp"
 #include "report/WitnessText.hpp"
@@ -29,11 +28,9 @@ struct ExplainArgs {
     std::string test;
     std::string outcome;
     std::string format = "text";
-    std::string modelFile;
-    std::string reading; ///< --reading NAME: the built-in variant variants/NAME.cat
+    PipelineOptions pipeline; ///< --model, --reading, --unroll, --timeout, limits
     std::string output;
     std::string flag;
-    int unroll = lower::LowerOptions{}.unroll;
 };
 
 std::string renderText(const Explanation& ex) {
@@ -141,8 +138,8 @@ std::string renderRemedies(const engine::explain::RemedySearch& r) {
  * Which readings of the open questions the test's answer rests on: the verdict and each flag,
  * robust or reading-dependent (as `check --readings` prints them).
  */
-std::string renderReadings(const ir::Program& program) {
-    engine::CheckResult r = checkWithReadings(program, *modelWithReadings(), {});
+std::string renderReadings(const ir::Program& program, const engine::CheckOptions& options) {
+    engine::CheckResult r = checkProgram(program, *modelWithReadings(), options, true);
     if (r.observation == engine::Observation::Unknown || !r.readings) return "";
     std::string out = "\nReadings of the open questions of the PTX text (model/variants):\n";
     if (r.readings->empty())
@@ -152,38 +149,53 @@ std::string renderReadings(const ir::Program& program) {
     return out;
 }
 
+/**
+ * The test's answer under the limits, so that --timeout, --memory-limit and --rlimit stop
+ * an explanation as they stop a check: Unknown because of a limit (not of the unroll bound,
+ * within which the explanation still holds) is the explanation's answer.
+ */
+std::optional<Explanation> limitReached(const engine::CheckResult& checked) {
+    if (!stoppedByLimit(checked)) return std::nullopt;
+    Explanation ex;
+    ex.kind = Explanation::Kind::Unknown;
+    ex.reason = checked.unknownReason;
+    return ex;
+}
+
 int runExplain(const ExplainArgs& args) {
-    if (!args.reading.empty() && !args.modelFile.empty())
-        throw InputError(SourceLoc{"--reading", 1, 1},
-                         "--reading NAME names the model itself: it takes no --model");
-    auto model =
-        loadModelArg(args.reading.empty() ? args.modelFile : readingModelFile(args.reading));
+    auto model = loadModel(args.pipeline);
     if (!std::filesystem::exists(args.test)) // the message check and fences give
         throw InputError(SourceLoc{args.test, 0, 0}, "no such file or folder");
-    litmus::Test test = litmus::parseLitmusFile(args.test);
+    litmus::Test test = readTest(args.test);
     // --outcome may name any declared location: observe it
     if (!args.outcome.empty())
         for (const litmus::Ref& r :
              litmus::referencesOf(*litmus::parseProposition(args.outcome, "--outcome")))
             test.observed.push_back(r);
-    const lower::LowerOptions lowering{args.unroll};
-    ir::Program program = lower::lowerTest(test, lowering);
+    const engine::CheckOptions options = checkOptionsOf(args.pipeline);
+    engine::CheckOptions timed = options;
+    timed.startedAt = engine::Clock::now();
+    ir::Program program = lowerTest(test, args.pipeline);
+    const engine::CheckResult checked = checkProgram(program, *model, timed);
     std::optional<std::string> outcome;
     if (!args.outcome.empty()) outcome = args.outcome;
+    std::optional<Explanation> stopped = limitReached(checked);
     Explanation ex =
-        args.flag.empty()
-            ? engine::explain::explainOutcome(program, *model, outcome, engine::CheckOptions{})
-            : engine::explain::explainFlag(program, *model, args.flag, engine::CheckOptions{});
+        stopped ? *stopped
+        : args.flag.empty()
+            ? engine::explain::explainOutcome(program, *model, outcome, options, &checked)
+            : engine::explain::explainFlag(program, *model, args.flag, options);
     std::string text = args.format == "text"  ? renderText(ex)
                        : args.format == "dot" ? renderDot(ex)
                                               : renderSvg(renderDot(ex));
     if (args.format == "text" && args.flag.empty() && ex.kind == Explanation::Kind::Allowed)
-        text += renderRemedies(engine::explain::findRemedies(
-            test, program.events.size(), *model, outcome, lowering, engine::CheckOptions{}));
+        text += renderRemedies(
+            engine::explain::findRemedies(test, program.events.size(), *model, outcome,
+                                          lower::LowerOptions{args.pipeline.unroll}, options));
     // Under the built-in model: whether the answer explained rests on a reading.
-    if (args.format == "text" && args.modelFile.empty() && args.reading.empty() &&
+    if (args.format == "text" && args.pipeline.model.empty() && args.pipeline.reading.empty() &&
         ex.kind != Explanation::Kind::Unknown)
-        text += renderReadings(program);
+        text += renderReadings(program, options);
     if (args.output.empty()) {
         std::cout << text;
     } else {
@@ -203,7 +215,6 @@ void setupExplain(CLI::App& app) {
         "explain",
         "Show a witness execution for an allowed outcome, or the named axioms that forbid it");
     sub->add_option("TEST", args->test, "a litmus file")->required();
-    addUnrollOption(*sub, args->unroll);
     sub->add_option(
         "--outcome", args->outcome,
         "final state to explain, e.g. \"P1:r0=0; x=1\" (default: the test's condition)");
@@ -214,11 +225,14 @@ void setupExplain(CLI::App& app) {
         ->excludes(outcomeOpt);
     sub->add_option("--format", args->format, "text (default), dot or svg")
         ->check(CLI::IsMember({"text", "dot", "svg"}));
-    addModelOption(*sub, args->modelFile);
-    sub->add_option("--reading", args->reading,
-                    "explain under one reading of the PTX text: the built-in variant model "
-                    "variants/NAME.cat (like --model variants/NAME.cat)")
-        ->option_text("NAME");
+    PipelineHelp help;
+    // Witnesses and minimal axiom sets are read off Z3's models: no other engine gives them.
+    help.options = kAllPipelineOptions & ~kEngineOption;
+    help.reading = "explain under one reading of the PTX text: the built-in variant model "
+                   "variants/NAME.cat (like --model variants/NAME.cat)";
+    help.timeout = "wall-clock limit for the check behind the explanation; hitting it "
+                   "explains nothing (Unknown, exit status 1)";
+    addPipelineOptions(*sub, args->pipeline, help);
     addOutputOption(*sub, args->output, "the explanation");
     sub->footer(
         "Examples:\n"
@@ -232,7 +246,9 @@ void setupExplain(CLI::App& app) {
         "litmus/tcgen05/proxy/L39-tma-mma-nofa.litmus\n"
         "      the same question under CUTLASS's reading of Q1\n\n"
         "Under the built-in model the text ends with the readings of the open questions the "
-        "answer rests on (robust, or which readings change the verdict or a flag).");
+        "answer rests on (robust, or which readings change the verdict or a flag).\n"
+        "No --engine: witnesses and minimal sets of axioms are read off Z3's models, so the "
+        "explanation always solves with Z3.");
     sub->callback([args]() {
         int status = runExplain(*args);
         if (status != 0) throw CLI::RuntimeError(status);

@@ -7,10 +7,9 @@
 #include "cli/Inputs.hpp"
 #include "cli/ModelArg.hpp"
 #include "cli/Parallel.hpp"
+#include "cli/Pipeline.hpp"
 #include "cli/Readings.hpp"
 #include "cli/Weakenings.hpp"
-#include "litmus/Parser.hpp"
-#include "lower/Lowerer.hpp"
 #include "ptx/Mutation.hpp"
 #include "ptx/Print.hpp"
 #include "report/Answer.hpp"
@@ -42,13 +41,10 @@ Exit status: 0 every test and weakening was checked, 1 some check is Unknown (ti
 resource limit) or a weakening could not be checked, 2 an input error.)";
 
 struct FencesArgs {
-    std::string model;
+    PipelineOptions pipeline;    ///< --model, --reading, --unroll, --timeout, limits, --engine
     std::string format = "text"; ///< --format text|json (--json)
     std::string output;          ///< -o/--output FILE; empty: standard output
     unsigned jobs = 1;
-    double timeoutSeconds = 0;
-    engine::EngineKind engine = engine::EngineKind::Z3;
-    int unroll = lower::LowerOptions{}.unroll;
     bool readings = false;
     std::vector<std::string> paths;
 };
@@ -136,20 +132,18 @@ nlohmann::ordered_json toJson(const TestRun& run) {
 
 int runFences(const FencesArgs& args) {
     StdoutTo redirect(args.output);
-    if (args.readings && !args.model.empty()) {
+    if (args.readings && (!args.pipeline.model.empty() || !args.pipeline.reading.empty())) {
         std::cerr << "--readings: error: --readings weighs each weakening under the built-in "
-                     "model's readings (model/variants); it takes no --model\n";
+                     "model's readings (model/variants); it takes no --model or --reading\n";
         return 2;
     }
-    auto model = args.readings ? modelWithReadings() : loadModelArg(args.model);
-    std::string modelName = modelDisplayName(args.model);
+    auto model = args.readings ? modelWithReadings() : loadModel(args.pipeline);
+    std::string modelName = modelDisplayName(modelArgOf(args.pipeline));
     Inputs inputs = expandInputs(args.paths);
     for (const auto& e : inputs.errors)
         std::cerr << e << '\n';
     WeakeningOptions options;
-    options.check.engine = args.engine;
-    options.check.timeoutSeconds = args.timeoutSeconds;
-    options.lowering = lower::LowerOptions{args.unroll};
+    options.pipeline = args.pipeline;
     options.jobs = args.jobs;
     options.readings = args.readings;
     std::size_t errors = inputs.errors.size(), unknowns = 0;
@@ -192,18 +186,14 @@ void setupFences(CLI::App& app) {
     auto args = std::make_shared<FencesArgs>();
     CLI::App* sub = app.add_subcommand(
         "fences", "Report which fences, waits, arrives and commits of a test are load-bearing");
-    addModelOption(*sub, args->model);
     addFormatOption(*sub, args->format, {"text", "json"},
                     "text (the default) or json (one JSON object)");
     addOutputOption(*sub, args->output, "the report");
     addJobsOption(*sub, args->jobs, "check N mutants at a time; the output does not change");
-    addUnrollOption(*sub, args->unroll);
-    addTimeoutOption(*sub, args->timeoutSeconds,
-                     "wall-clock limit per check; a weakening that hits it is reported unknown");
-    addEngineOption(
-        *sub, args->engine,
-        {engine::EngineKind::Z3, engine::EngineKind::Enumerate, engine::EngineKind::Both},
-        "z3 (default), enumerate or both");
+    PipelineHelp help;
+    help.timeout = "wall-clock limit per check; a weakening that hits it is reported unknown";
+    help.engine = "z3 (default), enumerate or both";
+    addPipelineOptions(*sub, args->pipeline, help);
     sub->add_flag("--readings", args->readings,
                   "also weigh each weakening under every reading of an open question of the "
                   "PTX text (model/variants) and say where it is load-bearing under one and "

@@ -5,10 +5,8 @@
 #include "check/Check.hpp"
 #include "cli/CommonOptions.hpp"
 #include "cli/Inputs.hpp"
-#include "cli/ModelArg.hpp"
+#include "cli/Pipeline.hpp"
 #include "hw/CudaGen.hpp"
-#include "litmus/Parser.hpp"
-#include "lower/Lowerer.hpp"
 #include "ptx/Mutation.hpp"
 #include "support/Plural.hpp"
 #include "support/SourceLoc.hpp"
@@ -35,7 +33,8 @@ const char* const kGenExamples = R"(Examples:
                            also find, with the model, a mutant for each forbidden test
 
 A test that cannot run on hardware faithfully is refused with a warning (DIR/refused.txt says
-why). Exit status: 0 generated, 1 some refused under --strict, 2 an input error.)";
+why). Exit status: 0 generated, 1 some refused under --strict, 2 an input error.
+No --unroll: tests with loops (any control flow) are refused, so none is checked.)";
 
 /** Mutations to generate, by test file. */
 std::multimap<std::string, ptx::Mutation> readMutants(const std::string& file) {
@@ -106,7 +105,15 @@ void setupGenCuda(CLI::App& app) {
                     "find a mutant for each forbidden test with the model, write the pairs to "
                     "FILE and generate them")
         ->option_text("FILE");
-    addModelOption(*sub, args->modelFile, "used by --derive-mutants");
+    PipelineHelp help;
+    // Tests with control flow are refused (no CUDA mapping yet): no loop is ever unrolled.
+    help.options = kAllPipelineOptions & ~kUnrollOption;
+    help.model = "used by --derive-mutants";
+    help.reading = "--derive-mutants checks under one reading of the PTX text: the built-in "
+                   "variant model variants/NAME.cat (like --model variants/NAME.cat)";
+    help.timeout = "wall-clock limit per --derive-mutants check; a test whose check hits it "
+                   "gets no mutant (noted in the derived file)";
+    addPipelineOptions(*sub, args->pipeline, help);
     sub->add_option("PATH", args->paths, "litmus files, folders or @index files")
         ->required()
         ->option_text("...");
@@ -125,7 +132,7 @@ int runGenCuda(const GenCudaArgs& args) {
     std::shared_ptr<const cat::ResolvedModel> model;
     try {
         if (!args.mutantsFile.empty()) mutants = readMutants(args.mutantsFile);
-        if (!args.deriveFile.empty()) model = loadModelArg(args.modelFile);
+        if (!args.deriveFile.empty()) model = loadModel(args.pipeline);
     } catch (const InputError& e) {
         std::cerr << e.what() << '\n';
         return 2;
@@ -144,7 +151,7 @@ int runGenCuda(const GenCudaArgs& args) {
     };
     for (const std::string& path : inputs.tests) {
         try {
-            litmus::Test test = litmus::parseLitmusFile(path);
+            litmus::Test test = readTest(path);
             validate::Origin origin{path, "", ""};
             validate::Generated g;
             try {
@@ -170,9 +177,17 @@ int runGenCuda(const GenCudaArgs& args) {
             for (auto it = range.first; it != range.second; ++it)
                 todo.push_back(it->second);
             if (model) {
-                engine::CheckOptions options;
-                engine::CheckResult r = engine::check(lower::lowerTest(test), *model, options);
-                if (!allowsWeak(r) && r.observation != engine::Observation::Deadlock) {
+                const engine::CheckOptions options = checkOptionsOf(args.pipeline);
+                auto checked = [&](const litmus::Test& t) {
+                    engine::CheckOptions timed = options;
+                    timed.startedAt = engine::Clock::now();
+                    return checkProgram(lowerTest(t, args.pipeline), *model, timed);
+                };
+                engine::CheckResult r = checked(test);
+                if (stoppedByLimit(r)) {
+                    derived.push_back("# " + path + ": Unknown (" + r.unknownReason +
+                                      "): no mutant derived");
+                } else if (!allowsWeak(r) && r.observation != engine::Observation::Deadlock) {
                     bool found = false;
                     for (const ptx::Mutation& m : ptx::hardwareMutations(test)) {
                         litmus::Test mt = ptx::applyMutation(test, m);
@@ -181,8 +196,7 @@ int runGenCuda(const GenCudaArgs& args) {
                         } catch (const std::exception&) {
                             continue; // the mutant must run on hardware too
                         }
-                        engine::CheckResult mr =
-                            engine::check(lower::lowerTest(mt), *model, options);
+                        engine::CheckResult mr = checked(mt);
                         if (!allowsWeak(mr)) continue;
                         derived.push_back(path + " " + ptx::toString(m) +
                                           "  # model: " + engine::toString(mr.observation));

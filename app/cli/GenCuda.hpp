@@ -1,6 +1,8 @@
 // `ptxmc gen-cuda`: litmus tests -> CUDA sources of the hardware harness (validate/harness).
 #pragma once
 
+#include "cli/Pipeline.hpp"
+
 #include <CLI/CLI.hpp>
 #include <string>
 #include <vector>
@@ -10,10 +12,10 @@ namespace ptxmc::cli {
 struct GenCudaArgs {
     std::string arch = "all"; ///< sm_90a, sm_100a or all
     std::string outDir;
-    std::string mutantsFile; ///< pairs to generate mutants for
-    std::string deriveFile;  ///< where to write derived pairs (needs the model)
-    std::string modelFile;
-    bool strict = false; ///< a refused test fails the run (CI)
+    std::string mutantsFile;  ///< pairs to generate mutants for
+    std::string deriveFile;   ///< where to write derived pairs (needs the model)
+    PipelineOptions pipeline; ///< how --derive-mutants checks: model, reading, limits
+    bool strict = false;      ///< a refused test fails the run (CI)
     std::vector<std::string> paths;
 };
 

@@ -6,10 +6,9 @@
 #include "cli/CommonOptions.hpp"
 #include "cli/ModelArg.hpp"
 #include "cli/Parallel.hpp"
+#include "cli/Pipeline.hpp"
 #include "cli/Readings.hpp"
 #include "engine/StaticRelations.hpp"
-#include "litmus/Parser.hpp"
-#include "lower/Lowerer.hpp"
 #include "matrix/Report.hpp"
 #include "matrix/SeedCheck.hpp"
 #include "report/Answer.hpp"
@@ -37,10 +36,11 @@ const char* const kMatrixExamples = R"(Examples:
 
 With --out-dir, DIR/matrix/tests and DIR/matrix/syntax belong to the generator: it deletes
 the .litmus files there that it did not write. Exit status: 0 every cell has a verdict,
-1 some check failed, 2 an input error (bad model, unwritable output).)";
+1 some check failed, 2 an input error (bad model, unwritable output).
+No --unroll: the cells and the seed guide's claims have no loops.)";
 
 struct MatrixArgs {
-    std::string model;
+    PipelineOptions pipeline; ///< --model, --reading, --timeout, limits, --engine (no loops)
     std::string format = "md";
     std::string output;
     std::string outDir;
@@ -58,15 +58,15 @@ void readingVerdicts(CellResult& r, const engine::CheckResult& res) {
 }
 
 /** With `readings` (the built-in model with its variants folded in), under every reading. */
-CellResult checkCell(const Cell& c, const cat::ResolvedModel& model, bool readings) {
+CellResult checkCell(const Cell& c, const cat::ResolvedModel& model,
+                     const PipelineOptions& pipeline, bool readings) {
     CellResult r;
     if (!c.test) return r;
     try {
-        litmus::Test test = litmus::parseLitmus(c.test->text(), c.id + ".litmus");
-        const ir::Program program = lower::lowerTest(test);
-        engine::CheckResult res = readings
-                                      ? checkWithReadings(program, model, engine::CheckOptions{})
-                                      : engine::check(program, model, engine::CheckOptions{});
+        engine::CheckOptions options = checkOptionsOf(pipeline);
+        options.startedAt = engine::Clock::now();
+        litmus::Test test = readTestText(c.test->text(), c.id + ".litmus");
+        engine::CheckResult res = checkProgram(lowerTest(test, pipeline), model, options, readings);
         r.observation = engine::toString(res.observation);
         r.verdict = verdictOf(r.observation);
         r.flags = report::flagNames(res.flags);
@@ -80,11 +80,13 @@ CellResult checkCell(const Cell& c, const cat::ResolvedModel& model, bool readin
     return r;
 }
 
-std::string observe(const std::string& path, const cat::ResolvedModel& model) {
+std::string observe(const std::string& path, const cat::ResolvedModel& model,
+                    const PipelineOptions& pipeline) {
     try {
-        litmus::Test test = litmus::parseLitmusFile(path);
-        ir::Program program = lower::lowerTest(test);
-        return engine::toString(engine::check(program, model, engine::CheckOptions{}).observation);
+        engine::CheckOptions options = checkOptionsOf(pipeline);
+        options.startedAt = engine::Clock::now();
+        const ir::Program program = lowerTest(readTest(path), pipeline);
+        return engine::toString(checkProgram(program, model, options).observation);
     } catch (const std::exception& e) {
         return std::string("error: ") + e.what();
     }
@@ -125,7 +127,8 @@ void writeOutDir(const MatrixArgs& args, const MatrixRun& run, const cat::Resolv
     SeedRun seed;
     seed.matrix = &run;
     for (const BehaviourClaim& c : behaviourClaims())
-        seed.observations.push_back(observe((fs::path(args.corpus) / c.test).string(), model));
+        seed.observations.push_back(
+            observe((fs::path(args.corpus) / c.test).string(), model, args.pipeline));
     for (const SyntaxClaim& c : syntaxClaims()) {
         writeFile(syntax / (c.test.name + ".litmus"), c.test.text());
         writeFile(syntax / (c.fixed.name + ".litmus"), c.fixed.text());
@@ -138,16 +141,17 @@ void writeOutDir(const MatrixArgs& args, const MatrixRun& run, const cat::Resolv
 int runMatrix(const MatrixArgs& args) {
     auto start = std::chrono::steady_clock::now();
     std::shared_ptr<const cat::ResolvedModel> model;
+    const std::string modelArg = modelArgOf(args.pipeline);
     try {
         // The built-in model comes with its readings, so the tables can mark what rests on one.
-        model = args.model.empty() ? modelWithReadings() : loadModelArg(args.model);
+        model = modelArg.empty() ? modelWithReadings() : loadModel(args.pipeline);
     } catch (const InputError& e) {
         std::cerr << e.what() << '\n';
         return 2;
     }
     MatrixRun run;
-    run.model = modelDisplayName(args.model);
-    run.readings = args.model.empty();
+    run.model = modelDisplayName(modelArg);
+    run.readings = modelArg.empty();
     // The cells take the pipelined pairs and commit tracking from the model checked here.
     const cat::ResolvedModel& m = *model;
     try {
@@ -163,7 +167,9 @@ int runMatrix(const MatrixArgs& args) {
     unsigned jobs = args.jobs ? args.jobs : std::max(1u, std::thread::hardware_concurrency());
     runInOrder(
         run.cells.size(), jobs,
-        [&](std::size_t i) { run.results[i] = checkCell(run.cells[i], *model, run.readings); },
+        [&](std::size_t i) {
+            run.results[i] = checkCell(run.cells[i], *model, args.pipeline, run.readings);
+        },
         [](std::size_t) {});
 
     try {
@@ -213,7 +219,12 @@ void setupMatrix(CLI::App& app) {
     auto args = std::make_shared<MatrixArgs>();
     CLI::App* sub = app.add_subcommand(
         "matrix", "Generate the tcgen05 reordering tables from the model by checking tests");
-    addModelOption(*sub, args->model);
+    PipelineHelp help;
+    // The cells and the seed guide's claims are straight-line code: nothing to unroll.
+    help.options = kAllPipelineOptions & ~kUnrollOption;
+    help.timeout = "wall-clock limit per cell's test; a cell that hits it has no verdict (an "
+                   "error)";
+    addPipelineOptions(*sub, args->pipeline, help);
     // `markdown` as in every other subcommand; `md` (the file extension) kept
     sub->add_option("--format", args->format, "markdown (or md, the default), html or json")
         ->check(CLI::IsMember({"markdown", "md", "html", "json"}))

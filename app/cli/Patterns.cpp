@@ -4,8 +4,8 @@
 
 #include "cli/CommonOptions.hpp"
 #include "cli/Inputs.hpp"
-#include "cli/ModelArg.hpp"
 #include "cli/Parallel.hpp"
+#include "cli/Pipeline.hpp"
 #include "cli/Readings.hpp"
 #include "cli/Weakenings.hpp"
 #include "litmus/Parser.hpp"
@@ -40,13 +40,14 @@ its expected.txt line gives. Forms named *cutlass-form* are checked under every 
 other forms show the variant answers their expected.<variant>.txt files record.
 Every test's answer is also checked against its expected.txt line.
 Exit status: 0 every check answered as expected, 1 some check is Unknown, failed or differs
-from its expected.txt line, 2 an input error.)";
+from its expected.txt line, 2 an input error.
+No --model or --reading: the document is the built-in model's, with every reading beside it.)";
 
 struct PatternsArgs {
     std::string output;    ///< -o FILE; empty: standard output
     std::string linksFrom; ///< --links-from DIR: links relative to DIR (default: -o's folder)
     unsigned jobs = 1;
-    double timeoutSeconds = 0;
+    PipelineOptions pipeline; ///< --unroll, --timeout, limits, --engine (no model: see --help)
     std::vector<std::string> paths;
 };
 
@@ -252,7 +253,7 @@ std::string answerCell(const Answer& a) {
 void printProtocol(std::ostream& out, const Protocol& p, const TestRun& run,
                    const std::map<std::string, Answer>& answers,
                    const std::vector<cat::ReadingInfo>& readings, const fs::path& outDir) {
-    const litmus::Test test = litmus::parseLitmusFile(p.path); // checked already: it parses
+    const litmus::Test test = readTest(p.path); // checked already: it parses
     out << "### [" << test.name << "](" << relativeLink(p.path, outDir) << ")\n\n";
     std::string rules;
     for (const std::string& d : test.docs) {
@@ -309,8 +310,7 @@ int runPatterns(const PatternsArgs& args) {
             all.push_back(p.path);
             all.insert(all.end(), p.forms.begin(), p.forms.end());
         }
-    engine::CheckOptions options;
-    options.timeoutSeconds = args.timeoutSeconds;
+    const engine::CheckOptions options = checkOptionsOf(args.pipeline);
     std::map<std::string, Answer> answers;
     for (const std::string& t : all)
         answers[t].allReadings = stemOf(t).find("cutlass-form") != std::string::npos;
@@ -321,11 +321,12 @@ int runPatterns(const PatternsArgs& args) {
         [&](std::size_t i) {
             Answer& a = answers.at(all[i]);
             try {
-                const ir::Program program = lower::lowerTest(litmus::parseLitmusFile(all[i]));
+                engine::CheckOptions timed = options;
+                timed.startedAt = engine::Clock::now();
+                const ir::Program program = lowerTest(readTest(all[i]), args.pipeline);
                 a.events = program.events.size();
-                a.result = a.allReadings && a.events <= kDetailedEvents
-                               ? checkWithReadings(program, *model, options)
-                               : engine::check(program, *model, options);
+                a.result = checkProgram(program, *model, timed,
+                                        a.allReadings && a.events <= kDetailedEvents);
             } catch (const InputError& e) {
                 a.error = e.what();
             }
@@ -333,7 +334,7 @@ int runPatterns(const PatternsArgs& args) {
         [](std::size_t) {});
 
     WeakeningOptions weakening;
-    weakening.check = options;
+    weakening.pipeline = args.pipeline;
     weakening.jobs = args.jobs;
     std::map<std::string, TestRun> runs;
     std::size_t failures = 0;
@@ -413,8 +414,11 @@ void setupPatterns(CLI::App& app) {
                     "write links to tests relative to DIR (default: the -o file's folder)")
         ->option_text("DIR");
     addJobsOption(*sub, args->jobs, "run N checks at a time; the output does not change");
-    addTimeoutOption(*sub, args->timeoutSeconds,
-                     "wall-clock limit per check; a check that hits it is reported unknown");
+    PipelineHelp help;
+    // The document shows every answer under the built-in model and each of its readings.
+    help.options = kAllPipelineOptions & ~kModelOption & ~kReadingOption;
+    help.timeout = "wall-clock limit per check; a check that hits it is reported unknown";
+    addPipelineOptions(*sub, args->pipeline, help);
     sub->add_option("PATH", args->paths,
                     "a .litmus file, a folder (searched recursively) or a herd @index file")
         ->required()

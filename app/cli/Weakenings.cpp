@@ -4,7 +4,6 @@
 #include "cli/Inputs.hpp"
 #include "cli/Parallel.hpp"
 #include "cli/Readings.hpp"
-#include "litmus/Parser.hpp"
 #include "ptx/Print.hpp"
 #include "report/Answer.hpp"
 #include "report/AnswerText.hpp"
@@ -165,7 +164,7 @@ void weakenTests(const std::vector<std::string>& paths, const cat::ResolvedModel
         runs[t].path = paths[t];
         jobs.push_back({t, std::nullopt});
         try {
-            runs[t].test = litmus::parseLitmusFile(paths[t]);
+            runs[t].test = readTest(paths[t]);
         } catch (const InputError& e) {
             runs[t].parseError = e.what();
             continue;
@@ -179,17 +178,19 @@ void weakenTests(const std::vector<std::string>& paths, const cat::ResolvedModel
         TestRun& run = runs[jobs[i].test];
         if (!run.parseError.empty()) return;
         try {
-            auto checked = [&](const ir::Program& program) {
-                return options.readings ? checkWithReadings(program, model, options.check)
-                                        : engine::check(program, model, options.check);
+            // Each check's clock starts before its lowering, as in every subcommand.
+            auto checked = [&](const litmus::Test& test) {
+                engine::CheckOptions timed = checkOptionsOf(options.pipeline);
+                timed.startedAt = engine::Clock::now();
+                return checkProgram(lowerTest(test, options.pipeline), model, timed,
+                                    options.readings);
             };
             if (!jobs[i].effect) {
-                run.base = checked(lower::lowerTest(run.test, options.lowering));
+                run.base = checked(run.test);
                 return;
             }
             Effect& e = run.effects[*jobs[i].effect];
-            e.result = checked(
-                lower::lowerTest(ptx::applyMutation(run.test, e.mutation), options.lowering));
+            e.result = checked(ptx::applyMutation(run.test, e.mutation));
         } catch (const InputError& err) {
             if (!jobs[i].effect)
                 run.baseError = err.what();

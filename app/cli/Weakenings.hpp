@@ -2,10 +2,9 @@
 #pragma once
 
 #include "cat/Resolver.hpp"
-#include "check/Check.hpp"
+#include "cli/Pipeline.hpp"
 #include "engine/Result.hpp"
 #include "litmus/Ast.hpp"
-#include "lower/Lowerer.hpp"
 #include "ptx/Mutation.hpp"
 
 #include <cstdint>
@@ -51,8 +50,7 @@ struct TestRun {
 };
 
 struct WeakeningOptions {
-    engine::CheckOptions check;
-    lower::LowerOptions lowering;
+    PipelineOptions pipeline; ///< how each test and mutant is lowered and checked
     unsigned jobs = 1;
     /// Check every test and weakening under every reading of the model (its
     /// cat::ReadingInfo): Effect::readingsOtherwise says where the default's verdict on the
