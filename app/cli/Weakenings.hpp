@@ -71,7 +71,7 @@ std::string effectText(const Effect& e, const engine::CheckResult& base);
 /** The instruction as written, operands included. */
 std::string instructionText(const litmus::Instruction& inst);
 const litmus::Instruction& instructionOf(const litmus::Test& t, const ptx::Mutation& m);
-/** "; redundant under variants/x.cat (Q1 (9.7.16.6.3)), ..." for Effect::readingsOtherwise
+/** "; redundant under variants/x.cat (Q1 (<section>)), ..." for Effect::readingsOtherwise
  *  ("; no effect under ... where the test as written gives ..." where it is broken already);
  *  "" when the default's verdict on the weakening holds under every reading. */
 std::string readingsText(const Effect& e);

@@ -56,7 +56,7 @@ bool bulkToGlobal(Draft& d, int t, bool reduce) {
     }
     ptx::BulkCopy copy{ptx::Space::Global, ptx::Space::SharedCta, false, false, {}};
     if (reduce) {
-        // cp.reduce.async.bulk: each element of g becomes g OP s (PTX ISA 9.7.9.25.4.2)
+        // cp.reduce.async.bulk: each element of g becomes g OP s (PTX ISA {CpReduceAsyncBulk})
         const std::string op = r.pick({"add", "add", "and", "or", "xor", "max", "min"});
         copy.reduce = *ptx::valueOf(ptx::kAtomOps, op);
         copy.types = {ptx::Type{'u', 32}};
@@ -125,7 +125,7 @@ bool fragToGlobal(Draft& d) {
 }
 
 /**
- * Non-bulk cp.async into the thread's shared memory (PTX ISA 9.7.9.25.3): completed by a
+ * Non-bulk cp.async into the thread's shared memory (PTX ISA {NonBulkCopies}): completed by a
  * cp.async-group and its wait, by cp.async.mbarrier.arrive{.noinc} (then sometimes a reader
  * waits on the mbarrier), or by nothing.
  */

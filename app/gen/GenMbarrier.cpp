@@ -29,7 +29,7 @@ bool arrive(Draft& d, int t, int mb, int inst, int expectTx) {
                        : PSpace::SharedCluster;
     a.mb.b64 = true;
     // Through the .shared::cluster window the state operand must be the sink (PTX ISA
-    // 9.7.13.15.13).
+    // {MbarrierArrive}).
     const bool token = a.mb.space != PSpace::SharedCluster && r.chance(35);
     const std::string st = token ? d.freshReg("tk") : "_";
     const CellKey k = d.key(mb, inst);

@@ -66,7 +66,7 @@ struct Facts {
     std::optional<bool> commitTracksA;
 };
 
-// The pipelined pairs by their model names, in the order of PTX 9.7.16.6.2.
+// The pipelined pairs by their model names, in the order of PTX {Tcgen05Pipelined}.
 const char* const kPairs[] = {"P1", "P2", "P3", "P4", "P5"};
 
 Facts readFacts(const LitmusText& t, InsnRef a, InsnRef b, std::optional<InsnRef> commit,
@@ -214,8 +214,8 @@ void addSyncSteps(Plan& p, Op a, Op b, Sync sync) {
         if (sync != Sync::FlagNoFa) add(1, kFa);
         return;
     case Sync::Completion:
-        // PTX 9.7.16.6.4.4: ld/st wait, then before_thread_sync and an arrive; mma/cp/shift
-        // complete through commit, which performs before_thread_sync implicitly.
+        // PTX {Tcgen05NonPipelinedDiffThread}: ld/st wait, then before_thread_sync and an arrive;
+        // mma/cp/shift complete through commit, which performs before_thread_sync implicitly.
         if (a == Op::Ld || a == Op::St) {
             add(0, a == Op::Ld ? kWaitLd : kWaitSt);
             add(0, kFb);

@@ -41,7 +41,7 @@ std::string cellText(const std::string& text) {
 namespace {
 
 /**
- * Table cells link by reference (`[✗][same-ld-st-none]`, `[9.7.16.6.1]`) so that rows stay
+ * Table cells link by reference (`[✗][same-ld-st-none]`, `[<section>]`) so that rows stay
  * readable in an editor; the definitions follow the table. A test's label is its file name,
  * a section's its number (a shortcut reference); other links keep their text as label.
  */

@@ -21,7 +21,7 @@ struct CellResult {
     struct OtherReading {
         std::string model; ///< "variants/q4-kind-not-required.cat"
         Verdict verdict = Verdict::NotApplicable;
-        std::vector<std::string> decisions; ///< "Q4 (9.7.16.6.2)"
+        std::vector<std::string> decisions; ///< "Q4 (<section>)"
     };
     std::vector<OtherReading> readings;
     bool readingsChecked = false; ///< readings computed (the built-in model)
@@ -46,7 +46,7 @@ struct MatrixRun {
 Verdict verdictOf(const std::string& observation);
 
 /** The cells whose verdict some reading changes: "id: verdict under the default reading;
- *  other verdict under `variant` (Q4 (9.7.16.6.2))." with the cell linked to its test. */
+ *  other verdict under `variant` (Q4 (<section>))." with the cell linked to its test. */
 std::vector<std::string> readingDependentCells(const MatrixRun& run);
 
 /** One table cell in inline Markdown: verdict linked to its test, pair, PTX section. */

@@ -16,7 +16,7 @@ struct Rule {
           summary(std::move(text)) {}
 
     std::string key;     ///< short name used by cells, e.g. "pipelined"
-    std::string section; ///< the section number, e.g. "9.7.16.6.2" (ptx::sectionsIsaVersion)
+    std::string section; ///< the section number, from ptx::section (ptx::sectionsIsaVersion)
     std::string anchor;  ///< HTML anchor (stable across PTX versions), without '#'
     std::string summary; ///< what the rule says, in one line
 };

@@ -62,7 +62,7 @@ struct Dependence {
 std::vector<Dependence> dependencesOf(const CheckResult& r);
 
 /** `Flag tmem-race reading-dependent: raised under the default reading; not raised under
- *  variants/q1-....cat (Q1 (9.7.16.6.3 #...))`, or `... robust: ... under every reading`. */
+ *  variants/q1-....cat (Q1 (<section> #<anchor>))`, or `... robust: ... under every reading`. */
 std::string dependenceLine(const Dependence& d);
 
 } // namespace ptxmc::report

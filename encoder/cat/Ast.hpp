@@ -69,7 +69,7 @@ struct ReadingInfo {
     std::string name;  ///< the variant's file under model/: "variants/q1-....cat"
     std::string title; ///< the variant's title line
     /// The definitions it replaces, each with the first line of its comment in the default
-    /// model ("Q1 (9.7.16.6.3 #anchor): which instructions ...")
+    /// model ("Q1 (<section> #<anchor>): which instructions ...")
     std::vector<std::pair<std::string, std::string>> decisions;
 };
 

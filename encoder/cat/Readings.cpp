@@ -15,7 +15,7 @@ bool sameLoc(const SourceLoc& a, const SourceLoc& b) {
     return a.file == b.file && a.line == b.line && a.col == b.col;
 }
 
-/** "Q1 (9.7.16.6.3)" from a decision's comment "Q1 (9.7.16.6.3 #anchor): which ...": the
+/** "Q1 (<section>)" from a decision's comment "Q1 (<section> #<anchor>): which ...": the
  *  question and its sections, without the HTML anchors (decisions.cat has them). */
 std::string decisionLabel(const std::string& doc) {
     std::size_t end = doc.find("):");

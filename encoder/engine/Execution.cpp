@@ -131,7 +131,7 @@ void simulateMbarrier(const ir::Program& p, int location, const std::vector<int>
  * The wait rules checked once every wait's result is known: a state token names the current
  * or the immediately preceding phase (PTX ISA
  * #parallel-synchronization-and-communication-instructions-mbarrier-test-wait-try-wait); an
- * arrive-on after a phase completed needs a True wait in that phase before it (9.7.13.15.4).
+ * arrive-on after a phase completed needs a True wait in that phase before it ({MbarrierPhase}).
  */
 void checkWaitRules(const ir::Program& p, const std::vector<int>& ops, ValueEval& ev, Outcome& o) {
     for (std::size_t i = 0; i < ops.size(); ++i) {

@@ -26,7 +26,8 @@ template <class V> struct Step {
     typename V::Int pendingAfterArrival; ///< Arrive only: before a completion resets it
 };
 
-/** Arrivals and completed transactions are what can complete a phase (9.7.13.15.6). */
+/** Arrivals and completed transactions are what can complete a phase ({MbarrierPhaseCompletion}).
+ */
 inline bool mayComplete(const ir::Event& e) {
     return e.mbOp == ir::MbOp::Arrive || e.mbOp == ir::MbOp::CompleteTx;
 }
@@ -36,7 +37,7 @@ template <class V> Step<V> apply(const V& v, const State<V>& s, const ir::Event&
     State<V> n = s;
     auto amount = v.num(e.mbAmount);
     switch (e.mbOp) {
-    case ir::MbOp::Init: // 9.7.13.15.9: phase 0, expected count from the operand, tx-count 0
+    case ir::MbOp::Init: // {MbarrierInit}: phase 0, expected count from the operand, tx-count 0
         n.phase = v.num(0);
         n.pending = amount;
         n.expected = amount;
@@ -44,22 +45,22 @@ template <class V> Step<V> apply(const V& v, const State<V>& s, const ir::Event&
         n.valid = v.truth(true);
         n.stamp = s.stamp + 1;
         break;
-    case ir::MbOp::Arrive: // 9.7.13.15.13: .expect_tx raises tx-count, then the arrivals count
+    case ir::MbOp::Arrive: // {MbarrierArrive}: .expect_tx raises tx-count, then the arrivals count
         n.tx = s.tx + amount;
         n.pending = s.pending - v.num(e.mbArrivals);
-        // 9.7.13.15.14: arrive_drop first lowers the expected count of the next phases.
+        // {MbarrierArriveDrop}: arrive_drop first lowers the expected count of the next phases.
         if (e.mbDrop) n.expected = s.expected - v.num(e.mbArrivals);
         break;
-    case ir::MbOp::Increment: // 9.7.13.15.15: cp.async.mbarrier.arrive without .noinc
+    case ir::MbOp::Increment: // {CpAsyncMbarrierArrive}: cp.async.mbarrier.arrive without .noinc
         n.pending = s.pending + 1;
         break;
-    case ir::MbOp::Inval: // 9.7.13.15.10: the object is no longer an mbarrier
+    case ir::MbOp::Inval: // {MbarrierInval}: the object is no longer an mbarrier
         n.valid = v.truth(false);
         break;
-    case ir::MbOp::ExpectTx: // 9.7.13.15.11
+    case ir::MbOp::ExpectTx: // {MbarrierExpectTx}
         n.tx = s.tx + amount;
         break;
-    case ir::MbOp::CompleteTx: // 9.7.13.15.12: async copies completing bytes
+    case ir::MbOp::CompleteTx: // {MbarrierCompleteTx}: async copies completing bytes
         n.tx = s.tx - amount;
         break;
     case ir::MbOp::Wait:
@@ -68,8 +69,8 @@ template <class V> Step<V> apply(const V& v, const State<V>& s, const ir::Event&
     }
     Step<V> out{n, n.pending};
     if (mayComplete(e)) {
-        // Phase completion: pending arrivals and tx-count both zero (PTX ISA 9.7.13.15.6); the
-        // next phase expects the init count again.
+        // Phase completion: pending arrivals and tx-count both zero (PTX ISA
+        // {MbarrierPhaseCompletion}); the next phase expects the init count again.
         auto done = n.pending == 0 && n.tx == 0;
         out.after.phase = v.select(done, s.phase + 1, s.phase);
         out.after.pending = v.select(done, n.expected, n.pending);
@@ -80,8 +81,8 @@ template <class V> Step<V> apply(const V& v, const State<V>& s, const ir::Event&
 
 /**
  * Undefined behaviour of `e` on the object as it found it, tokens aside: any operation on an
- * uninitialised object, init of an initialised one (9.7.13.15.9), an arrival beyond the
- * pending count (9.7.13.15.13).
+ * uninitialised object, init of an initialised one ({MbarrierInit}), an arrival beyond the
+ * pending count ({MbarrierArrive}).
  */
 template <class V>
 typename V::Bool misuse(const ir::Event& e, const typename V::Bool& validBefore,
@@ -92,7 +93,8 @@ typename V::Bool misuse(const ir::Event& e, const typename V::Bool& validBefore,
 }
 
 /** A state token is valid for the current or the immediately preceding phase only (PTX ISA
- *  9.7.13.15.16): misuse of a wait that passes `token` while the object is in `phase`. */
+ *  {MbarrierTestWaitTryWait}): misuse of a wait that passes `token` while the object is in `phase`.
+ */
 template <class V>
 typename V::Bool staleToken(const V& v, const typename V::Int& phase,
                             const typename V::Word& token) {
@@ -101,8 +103,8 @@ typename V::Bool staleToken(const V& v, const typename V::Int& phase,
 }
 
 /**
- * True once the phase the wait names completed (9.7.13.15.16): a parity wait passes when the
- * current phase's parity differs from its operand, a token wait once the phase is past the
+ * True once the phase the wait names completed ({MbarrierTestWaitTryWait}): a parity wait passes
+ * when the current phase's parity differs from its operand, a token wait once the phase is past the
  * token's. `operand()` gives the parity or token; the concrete algebra only asks for it on a
  * valid object.
  */
@@ -127,7 +129,7 @@ typename V::Bool observes(const typename V::Bool& waitExists, const typename V::
 /**
  * "For each phase of the mbarrier object, at least one test_wait or try_wait operation that
  * returns True must be performed before an arrive-on operation of the next phase" (PTX ISA
- * 9.7.13.15.4): an arrive after the first completion since init with no observing wait.
+ * {MbarrierPhase}): an arrive after the first completion since init with no observing wait.
  */
 template <class V>
 typename V::Bool unobservedArrive(const typename V::Bool& exists, const typename V::Int& phase,

@@ -120,7 +120,7 @@ struct ReadingResult {
     std::size_t states = 0;
     std::vector<std::vector<std::int64_t>> values; ///< the final states, sorted
     /// The open questions it reads the other way, each with its PTX section:
-    /// "Q1 (9.7.16.6.3 #tcgen05-memory-consistency-model-inter-thread-sync)"
+    /// "Q1 (<section> #<anchor>)", as the model file writes it
     std::vector<std::string> decisions;
 };
 

@@ -1,6 +1,8 @@
 // The answer from what a search found (states, flags, waits, cuts), identically for both engines.
 #include "engine/ResultBuilder.hpp"
 
+#include "ptx/Sections.hpp"
+
 #include <algorithm>
 #include <map>
 
@@ -107,8 +109,9 @@ void setFlags(engine::CheckResult& r, const ir::Program& p, const cat::ResolvedM
         r.flags.push_back({kHangFlag,
                            "a spinning wait can block forever: it waits for a phase that never "
                            "completes, or that completes and is overtaken before the wait sees "
-                           "it (PTX ISA 9.7.13.15.16); the outcomes are those of the executions "
-                           "that finish",
+                           "it (" +
+                               ptx::cite(ptx::Sec::MbarrierTestWaitTryWait) +
+                               "); the outcomes are those of the executions that finish",
                            witnessesOf(p, hang->second, hang->second.size())});
 }
 

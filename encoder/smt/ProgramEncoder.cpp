@@ -290,7 +290,7 @@ void ProgramEncoder::encodeMbarrier(int location, const std::vector<int>& ops) {
 /**
  * "For each phase of the mbarrier object, at least one test_wait or try_wait operation that
  * returns True must be performed before an arrive-on operation of the next phase" (PTX ISA
- * 9.7.13.15.4): an arrive after the first completion since init needs a True wait earlier in
+ * {MbarrierPhase}): an arrive after the first completion since init needs a True wait earlier in
  * mbo within the same phase instance.
  */
 void ProgramEncoder::encodePhaseRule(const std::vector<int>& ops,

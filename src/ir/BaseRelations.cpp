@@ -66,15 +66,15 @@ Pairs controlDependencies(const Program& p) {
 Pairs bulkWaits(const Program& p) {
     Pairs out;
     for (const auto& t : p.threads) {
-        // Bulk and non-bulk async-groups are counted apart (PTX ISA 9.7.9.25.1.1).
+        // Bulk and non-bulk async-groups are counted apart (PTX ISA {CpAsyncGroups}).
         std::vector<int> groups[2];
         for (int id : t.events) {
             const Event& e = p.events[static_cast<std::size_t>(id)];
             auto& mine = groups[e.nonBulkGroup ? 1 : 0];
             if (e.has(Tag::BCOMMIT)) mine.push_back(id);
             if (!e.has(Tag::BWAIT) && !e.has(Tag::CPA_WAIT)) continue;
-            // wait_group N: all but the N most recent groups have completed (PTX ISA 9.7.9.25.6,
-            // 9.7.9.25.3.3)
+            // wait_group N: all but the N most recent groups have completed (PTX ISA {BulkGroups},
+            // {CpAsyncWaitGroup})
             int waited = static_cast<int>(mine.size()) - e.bulkWaitN;
             for (int g = 0; g < waited; ++g)
                 out.emplace_back(mine[static_cast<std::size_t>(g)], id);
@@ -94,7 +94,8 @@ std::map<int, int> clusterOfCta(const Program& p) {
 
 /**
  * An event to the shared-memory accesses of the cells owned by a CTA `owner` accepts (PTX ISA
- * 5.1.7): the windows .shared::cta and .shared::cluster of proxy fences (ptx.cat, pf-covers).
+ * {SharedStateSpace}): the windows .shared::cta and .shared::cluster of proxy fences (ptx.cat,
+ * pf-covers).
  */
 template <class Owner> Pairs sharedCellsOf(const Program& p, Owner owner) {
     return allPairs(p, [&](const Event& e, const Event& x) {

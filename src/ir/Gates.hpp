@@ -15,7 +15,7 @@ namespace ptxmc::ir {
  * execution says whether it blocks forever (PTX ISA
  * #parallel-synchronization-and-communication-instructions-mbarrier-test-wait-try-wait). The
  * completion of a bar.sync and a cta_group::2 alloc/dealloc Need other threads' events: the
- * barrier's other arrivals (9.7.13.1), the peer CTA's operation (9.7.16.5).
+ * barrier's other arrivals ({BarBarrier}), the peer CTA's operation ({Tcgen05IssueGranularity}).
  */
 enum class GateKind { None, Chosen, Needs };
 

@@ -226,7 +226,7 @@ bool validOpcodePart(std::string_view part) {
 
 } // namespace
 
-/** `@p` or `@!p` at the start of a cell (PTX ISA 9.7.8: guard predicates); moves `begin`. */
+/** `@p` or `@!p` at the start of a cell (PTX ISA {PredicatedExecution}); moves `begin`. */
 static std::optional<Predicate> parseGuard(const SourceText& src, std::size_t& begin,
                                            std::size_t end) {
     const std::string& s = src.text();

@@ -10,7 +10,7 @@ using ir::Value;
 
 namespace {
 
-/** Marks `e` as a weak async-proxy access (the copy itself is weak, PTX ISA 9.7.9.25). */
+/** Marks `e` as a weak async-proxy access (the copy itself is weak, PTX ISA {AsyncCopies}). */
 void asyncAccess(Lowerer& l, ir::Event& e, const Address& a) {
     l.access(e, a, ir::Proxy::Async);
     setWeak(e);
@@ -53,7 +53,7 @@ std::optional<Address> tensormapOf(Lowerer& l, const Address& tile) {
  * Each element of cp.reduce.async.bulk's destination is read and written back reduced:
  * "Each reduction operation performed by the cp.reduce.async.bulk has individually
  * .relaxed.gpu memory ordering semantics ... The memory operations are performed in the async
- * proxy" (PTX ISA 9.7.9.25.4.2): a relaxed.gpu read-modify-write in the async proxy.
+ * proxy" (PTX ISA {CpReduceAsyncBulk}): a relaxed.gpu read-modify-write in the async proxy.
  */
 void reduceInto(Lowerer& l, int issueId, const Address& d, ptx::AtomOp op, int sourceRead) {
     const std::string name = l.program().locations[static_cast<std::size_t>(d.location)].name;
@@ -100,7 +100,7 @@ void lowerCopy(Lowerer& l, const ptx::BulkCopy& copy) {
     if (viaMbarrier) {
         mbar = l.address(l.operand(mbIndex), ir::Space::Mbarrier);
         // The mbarrier sits with the destination; .cta_group::2 lets it be the peer CTA's
-        // (PTX ISA 9.7.9.25.5: the CTA pair's leader collects both halves).
+        // (PTX ISA {TensorCopies}: the CTA pair's leader collects both halves).
         bool peer = copy.ctaGroup == 2 && mbar->cta == l.peerCta(dst.cta);
         if (!multicast && mbar->cta != dst.cta && !peer)
             l.fail(l.operand(mbIndex).loc,
@@ -157,7 +157,7 @@ void lowerCopy(Lowerer& l, const ptx::BulkCopy& copy) {
             l.exec(issueId, "complete", {Tag::BULK_DONE, Tag::PF, Tag::PF_ASYNC});
         } else {
             // complete-tx: release at cluster scope, followed by an implicit generic-async
-            // proxy fence (PTX ISA #async-proxy, 9.7.13.15.5.2)
+            // proxy fence (PTX ISA #async-proxy, {MbarrierCompleteTxOperation})
             ir::Event& c = l.exec(
                 issueId, "complete_tx",
                 {Tag::MB, Tag::MB_COMPLETE, Tag::PF, Tag::PF_ASYNC, Tag::Release, Tag::CLUSTER});
@@ -179,7 +179,7 @@ void lowerCopy(Lowerer& l, const ptx::BulkCopy& copy) {
  * Non-bulk cp.async (PTX ISA #data-movement-and-conversion-instructions-cp-async): "cp.async is
  * treated as a weak memory operation performed in the generic proxy": a weak generic read of the
  * global source and a weak generic write of the CTA's shared destination, performed asynchronously
- * (after the thread's prior instructions, 8.9.1.1). Completion: a cp.async-group or
+ * (after the thread's prior instructions, {ProgramOrderAsync}). Completion: a cp.async-group or
  * cp.async.mbarrier.arrive.
  */
 void lowerNonBulkCopy(Lowerer& l, const ptx::CpAsync& c) {

@@ -121,7 +121,8 @@ namespace {
 /**
  * st.async (PTX ISA #data-movement-and-conversion-instructions-st-async): a weak generic-proxy
  * write into shared memory of a CTA of the cluster, performed asynchronously, then a complete-tx of
- * its bytes on the mbarrier in the destination's CTA, a release at cluster scope (9.7.13.15.5.2).
+ * its bytes on the mbarrier in the destination's CTA, a release at cluster scope
+ * ({MbarrierCompleteTxOperation}).
  */
 void lowerStoreAsync(Lowerer& l, const ptx::St& st) {
     l.expectOperands(3);
@@ -342,7 +343,8 @@ void lowerTensormapCopy(Lowerer& l, const ptx::TensormapCopy& c) {
     l.access(w, dst, ir::Proxy::Generic);
     w.written = Value::readOf(readId);
     // "a uni-directional proxy release pattern on the ordering from the copy operation to the
-    // subsequent access performed in the tensormap proxy on the address dst" (9.7.13.16)
+    // subsequent access performed in the tensormap proxy on the address dst"
+    // ({TensormapCpFenceproxy})
     ir::Event& f = l.issue({Tag::F, Tag::PF, Tag::PF_TENSORMAP, Tag::PFW_LOC});
     setOrdering(f, Sem::Release, c.scope);
     f.location = dst.location;

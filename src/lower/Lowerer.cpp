@@ -2,6 +2,7 @@
 #include "lower/Lowerer.hpp"
 
 #include "ir/Gates.hpp"
+#include "ptx/Sections.hpp"
 
 #include <algorithm>
 #include <fmt/format.h>
@@ -118,7 +119,7 @@ int Lowerer::vaddrFor(const std::string& name, int cta, int row) {
  * The virtual address a declaration names. `s @ surface aliases x` (likewise texture,
  * constant) is x's address seen through another proxy ("virtually aliases" in the mixed-proxy
  * model); `y @ generic aliases x` is a second virtual address of x's memory ("physically
- * aliases"), which needs fence.proxy.alias (PTX ISA 8.6). Aliases chain, as in Dat3M's tests:
+ * aliases"), which needs fence.proxy.alias (PTX ISA {Proxies}). Aliases chain, as in Dat3M's tests:
  * `s @ surface aliases y` with `y @ generic aliases x` is y's address through the surface
  * proxy, in x's memory.
  */
@@ -526,14 +527,15 @@ void Lowerer::noteCtaGroup(int group, const SourceLoc& loc) {
         fail(loc, "all tcgen05 instructions of a kernel must use the same .cta_group: this one "
                   "uses cta_group::" +
                       std::to_string(group) + ", " + ctaGroupLoc_.str() +
-                      " uses cta_group::" + std::to_string(ctaGroup_) + " (PTX ISA 9.7.16.5)");
+                      " uses cta_group::" + std::to_string(ctaGroup_) + " (" +
+                      ptx::cite(ptx::Sec::Tcgen05IssueGranularity) + ")");
     }
 }
 
 void Lowerer::computeStaticDeadlocks() {
     // Each instance of bar.sync N completes when its expected number of threads arrived: the
-    // thread count / 32 litmus threads, or every thread of the CTA (PTX ISA 9.7.13.1); an
-    // instance of barrier.cluster when every thread of the cluster arrived (9.7.13.2).
+    // thread count / 32 litmus threads, or every thread of the CTA (PTX ISA {BarBarrier}); an
+    // instance of barrier.cluster when every thread of the cluster arrived ({BarrierCluster}).
     std::map<std::tuple<int, int, int>, std::vector<const ir::Event*>> arrivals;
     for (const auto& e : program_.events)
         if (e.has(Tag::BAR_ARRIVE)) arrivals[ir::barrierKey(e)].push_back(&e);

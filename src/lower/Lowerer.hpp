@@ -137,7 +137,7 @@ public:
     std::vector<int>& committedGroups = path_.committedGroups; ///< commit_groups, oldest first
     std::vector<int>& pendingCpAsync = path_.pendingCpAsync;   ///< cp.async not yet committed
 
-    // tensor-memory allocation bookkeeping (PTX ISA 9.7.16.7.1), matched by resolveAllocations
+    // tensor-memory allocation bookkeeping (PTX ISA {Tcgen05Alloc}), matched by resolveAllocations
     std::map<int, int> tmemNextColumn; ///< per CTA: the first column no alloc has taken
     std::vector<AllocRecord> allocs;
     std::vector<DeallocRecord> deallocs;

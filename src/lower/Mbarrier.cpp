@@ -36,7 +36,7 @@ std::int64_t immediate(Lowerer& l, const litmus::Operand& op, std::int64_t lo, s
 
 void lowerInit(Lowerer& l, const ptx::MbarrierInit& init) {
     if (init.inval) {
-        // mbarrier.inval (PTX ISA 9.7.13.15.10): operations other than init on the object are
+        // mbarrier.inval (PTX ISA {MbarrierInval}): operations other than init on the object are
         // undefined afterwards (MB_MISUSE).
         l.expectOperands(1);
         Address a = l.address(l.operand(0), ir::Space::Mbarrier);
@@ -135,8 +135,9 @@ void lowerWait(Lowerer& l, const ptx::MbarrierWait& w) {
  * The issue raises the pending count (MbOp::Increment); the arrive-on is an exec event after the
  * copies (ptx.cat, cpa-tracked). A True acquire wait then sees those copies: "All cp.async
  * operations requested prior, in program order, to cp.async.mbarrier.arrive during the
- * completed phase ... are performed and made visible to the executing thread" (9.7.13.15.16),
- * so the arrive-on is a release of what it tracks, at CTA scope (the object is .shared::cta).
+ * completed phase ... are performed and made visible to the executing thread"
+ * ({MbarrierTestWaitTryWait}), so the arrive-on is a release of what it tracks, at CTA scope (the
+ * object is .shared::cta).
  */
 void lowerCpAsyncArrive(Lowerer& l, const ptx::CpAsyncArrive& a) {
     l.expectOperands(1);

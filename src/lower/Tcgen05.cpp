@@ -1,4 +1,5 @@
-// tcgen05 instructions (PTX ISA 9.7.16): issue events, and the accesses their execution performs.
+// tcgen05 instructions (PTX ISA {Tcgen05}): issue events, and the accesses their execution
+// performs.
 #include "lower/Instructions.hpp"
 #include "ptx/Sections.hpp"
 #include "ptx/Tables.hpp"

@@ -108,7 +108,7 @@ Op decodeMbarrier(Decoder& d) {
 
 namespace {
 
-/** cp.reduce.async.bulk.dst.src.mechanism.redOp.type (PTX ISA 9.7.9.25.4.2). */
+/** cp.reduce.async.bulk.dst.src.mechanism.redOp.type (PTX ISA {CpReduceAsyncBulk}). */
 Op decodeReduce(Decoder& d) {
     if (d.q.take("tensor"))
         d.fail("cp.reduce.async.bulk.tensor is not supported; use cp.reduce.async.bulk");
@@ -119,7 +119,7 @@ Op decodeReduce(Decoder& d) {
     if (c.viaMbarrier == viaGroup)
         d.fail("cp.reduce.async.bulk needs exactly one completion mechanism: "
                ".mbarrier::complete_tx::bytes or .bulk_group");
-    // The two forms (PTX ISA 9.7.9.25.4.2): .shared::cluster.shared::cta with an mbarrier,
+    // The two forms (PTX ISA {CpReduceAsyncBulk}): .shared::cluster.shared::cta with an mbarrier,
     // .global.shared::cta with a bulk async-group.
     bool toCluster = c.dst == Space::SharedCluster && c.viaMbarrier;
     bool toGlobal = c.dst == Space::Global && viaGroup;

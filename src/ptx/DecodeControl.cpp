@@ -5,7 +5,7 @@ namespace ptxmc::ptx::detail {
 
 namespace {
 
-/** One integer type; setp and mov need exactly one (PTX ISA 9.7.3.1, 9.7.9.1). */
+/** One integer type; setp and mov need exactly one (PTX ISA {Setp}, {Mov}). */
 Type oneType(Decoder& d, const char* what) {
     std::vector<Type> types = d.takeTypes();
     if (types.size() != 1 || types[0].kind == 'f' || types[0].kind == 'p')

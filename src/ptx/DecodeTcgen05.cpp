@@ -1,4 +1,4 @@
-// Decoding of tcgen05 instructions (PTX ISA 9.7.16).
+// Decoding of tcgen05 instructions (PTX ISA {Tcgen05}).
 #include "ptx/DecodeDetail.hpp"
 
 #include <algorithm>

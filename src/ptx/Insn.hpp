@@ -123,7 +123,7 @@ struct TensormapCopy {
 /**
  * bar{.cta}.{sync,arrive} / barrier{.cta}.{sync,arrive}{.aligned} (PTX ISA
  * #parallel-synchronization-and-communication-instructions-bar-barrier), and
- * barrier.cluster.{arrive{.release,.relaxed},wait{.acquire}}{.aligned} (9.7.13.2).
+ * barrier.cluster.{arrive{.release,.relaxed},wait{.acquire}}{.aligned} ({BarrierCluster}).
  */
 struct Barrier {
     bool barrierSpelling = false; ///< `barrier` rather than `bar`
@@ -135,7 +135,7 @@ struct Barrier {
     Sem sem = Sem::None;  ///< cluster arrive: Release (default) or Relaxed; wait: Acquire
 };
 
-/** add, sub, mul{.lo}; and, or, xor (bitwise, PTX ISA 9.7.8: logic and shift instructions). */
+/** add, sub, mul{.lo}; and, or, xor (bitwise: the PTX ISA's logic and shift instructions). */
 enum class ArithOp { Add, Sub, Mul, And, Or, Xor };
 
 struct Arith {
@@ -161,13 +161,13 @@ struct CpAsyncArrive {
     MbarrierOperand mb;
 };
 
-/** mbarrier.init, or mbarrier.inval (PTX ISA 9.7.13.15.10) when `inval`. */
+/** mbarrier.init, or mbarrier.inval (PTX ISA {MbarrierInval}) when `inval`. */
 struct MbarrierInit {
     MbarrierOperand mb;
     bool inval = false;
 };
 
-/** mbarrier.arrive{.expect_tx}, or mbarrier.arrive_drop (9.7.13.15.14) when `drop`. */
+/** mbarrier.arrive{.expect_tx}, or mbarrier.arrive_drop ({MbarrierArriveDrop}) when `drop`. */
 struct MbarrierArrive {
     bool expectTx = false;
     Sem sem = Sem::None;       ///< None, Release or Relaxed
@@ -194,7 +194,7 @@ struct MbarrierWait {
 };
 
 /** cp.async.bulk.dst.src.{mbarrier::complete_tx::bytes,bulk_group}{.multicast::cluster} */
-/** cp.async.bulk, and cp.async.bulk.tensor.Nd{.tile} (PTX ISA 9.7.9.25.5) when dims > 0. */
+/** cp.async.bulk, and cp.async.bulk.tensor.Nd{.tile} (PTX ISA {TensorCopies}) when dims > 0. */
 struct BulkCopy {
     Space dst = Space::Global;
     Space src = Space::Global;
@@ -204,8 +204,8 @@ struct BulkCopy {
     int dims = 0;      ///< tensor copies: .1d ... .5d
     bool tile = false; ///< .tile written (the only load mode here)
     int ctaGroup = 0;  ///< .cta_group::1 / ::2: the mbarrier may be the peer CTA's
-    /// cp.reduce.async.bulk.dst.src.mechanism.redOp.type (PTX ISA 9.7.9.25.4.2): each element
-    /// of the destination is reduced with the source's
+    /// cp.reduce.async.bulk.dst.src.mechanism.redOp.type (PTX ISA {CpReduceAsyncBulk}): each
+    /// element of the destination is reduced with the source's
     std::optional<AtomOp> reduce = std::nullopt;
 };
 
@@ -298,7 +298,7 @@ struct Tcgen05Fence {
     bool before = true; ///< fence::before_thread_sync, else after
 };
 
-/** Integer comparisons of setp and of Dat3M's compare-and-branch (PTX ISA 9.7.3.1). */
+/** Integer comparisons of setp and of Dat3M's compare-and-branch (PTX ISA {Setp}). */
 enum class CmpOp { Eq, Ne, Lt, Le, Gt, Ge, Lo, Ls, Hi, Hs };
 
 /** bra{.uni} LABEL, and Dat3M's `goto LABEL` (PTX ISA #control-flow-instructions-bra). */
@@ -312,21 +312,21 @@ struct CompareBranch {
     CmpOp cmp = CmpOp::Eq;
 };
 
-/** setp.CmpOp.type p, a, b (PTX ISA 9.7.3.1): p = 1 when the comparison holds, else 0. */
+/** setp.CmpOp.type p, a, b (PTX ISA {Setp}): p = 1 when the comparison holds, else 0. */
 struct Setp {
     CmpOp cmp = CmpOp::Eq;
     Type type;
 };
 
-/** mov.type d, a (PTX ISA 9.7.9.1) between registers and immediates. */
+/** mov.type d, a (PTX ISA {Mov}) between registers and immediates. */
 struct Mov {
     Type type;
 };
 
-/** elect.sync d, p, membermask (PTX ISA 9.7.13.11; `d|p` is written `d, p` in a cell). */
+/** elect.sync d, p, membermask (PTX ISA {Elect}; `d|p` is written `d, p` in a cell). */
 struct Elect {};
 
-/** exit / ret: the thread's path ends here (PTX ISA 9.7.8.4, 9.7.8.5). */
+/** exit / ret: the thread's path ends here (PTX ISA {Exit}, {Ret}). */
 struct Exit {
     bool ret = false;
 };

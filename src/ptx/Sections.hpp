@@ -8,7 +8,7 @@
 
 namespace ptxmc::ptx {
 
-/** A section of the PTX ISA text: number and anchor, e.g. {"9.7.13.4", "parallel-...-membar"}. */
+/** A section of the PTX ISA text: number and anchor, e.g. {"<number>", "parallel-...-membar"}. */
 struct Section {
     std::string number;
     std::string anchor;
@@ -30,17 +30,25 @@ enum class Sec {
     FenceScOrder,
     CoherenceOrder,
     Dependencies,
+    PredicatedExecution,
     Setp,
+    ControlFlow,
     Bra,
+    Exit,
+    Ret,
+    Mov,
     StAsync,
+    AsyncCopies,
     CpAsyncCompletion,
     CpAsyncGroups,
     AsyncProxy,
+    NonBulkCopies,
     CpAsync,
     CpAsyncCommitGroup,
     CpAsyncWaitGroup,
     BulkCopies,
     CpAsyncBulk,
+    CpReduceAsyncBulk,
     TensorCopies,
     CpAsyncBulkTensor,
     BulkGroups,
@@ -52,14 +60,17 @@ enum class Sec {
     Membar,
     Atom,
     Red,
+    Elect,
     Mbarrier,
     MbarrierOrder,
     MbarrierPhase,
     MbarrierExpectTxOperation,
     MbarrierCompleteTxOperation,
+    MbarrierPhaseCompletion,
     MbarrierArriveOn,
     MbarrierInit,
     MbarrierInval,
+    MbarrierExpectTx,
     MbarrierCompleteTx,
     MbarrierArrive,
     MbarrierArriveDrop,
@@ -108,10 +119,10 @@ std::string expandCitations(std::string_view text);
  */
 Section sectionOf(const Insn& insn);
 
-/** "PTX ISA 9.7.13.4 #anchor", or "" for an empty section. */
+/** "PTX ISA <number> #<anchor>", or "" for an empty section. */
 std::string citation(const Section& s);
 
-/** "PTX ISA 9.7.13.4": the number only, as messages cite it. */
+/** "PTX ISA <number>": the number only, as messages cite it. */
 std::string cite(Sec key);
 
 } // namespace ptxmc::ptx

@@ -31,7 +31,8 @@ bool isTcgen05Op(const Insn& i) {
     return i.family() == Family::Tcgen05 && !i.is<Tcgen05Fence>();
 }
 
-/** An execution-ordering operation (PTX ISA 9.7.16.6.3): waits, barriers, strong accesses. */
+/** An execution-ordering operation (PTX ISA {Tcgen05InterThreadSync}): waits, barriers, strong
+ * accesses. */
 bool ordersExecution(const Insn& i) {
     if (i.is<MbarrierWait>() || i.is<MbarrierArrive>() || i.is<Barrier>()) return true;
     if (const auto* l = i.as<Ld>()) return l->sem != Sem::None && l->sem != Sem::Weak;

@@ -23,7 +23,7 @@ struct LdStShapeRow {
     int registersPerRepeat;
 };
 
-/** A tcgen05.cp shape and the warp multicast it needs (PTX ISA 9.7.16.9.1). */
+/** A tcgen05.cp shape and the warp multicast it needs (PTX ISA {Tcgen05Cp}). */
 struct CpShapeRow {
     CpShape shape;
     std::string_view name;

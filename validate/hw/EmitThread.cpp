@@ -228,8 +228,8 @@ std::string ThreadEmitter::intValue(const Operand& op) {
     if (it == kinds_.end()) return regVar(op.name, RegKind::Int); // initialised register
     if (it->second == RegKind::Pending) {
         // Row 0 is lane 0's own load result: using it before the wait is a true register
-        // dependency (PTX ISA 9.7.16.6.4.5), kept as such. Other rows need a shuffle, which
-        // only the wait makes valid.
+        // dependency (PTX ISA {Tcgen05RegisterDependency}), kept as such. Other rows need a
+        // shuffle, which only the wait makes valid.
         for (const PendingLoad& pl : pending_)
             for (const auto& [reg, row] : pl.regs)
                 if (reg == op.name) {
