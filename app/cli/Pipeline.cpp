@@ -5,6 +5,8 @@
 #include "cli/ModelArg.hpp"
 #include "cli/Readings.hpp"
 #include "litmus/Parser.hpp"
+#include "lower/Lowerer.hpp"
+#include "ptx/Program.hpp"
 #include "ptx/TestHash.hpp"
 #include "report/Expectations.hpp"
 #include "support/SourceLoc.hpp"
@@ -113,7 +115,8 @@ litmus::Test readTestText(const std::string& text, const std::string& name) {
 }
 
 ir::Program lowerTest(const litmus::Test& test, const PipelineOptions& options) {
-    return lower::lowerTest(test, lower::LowerOptions{options.unroll});
+    const ptx::Program decoded = ptx::decodeProgram(test);
+    return lower::lowerProgram(decoded, lower::LowerOptions{options.unroll});
 }
 
 engine::CheckResult checkProgram(const ir::Program& program, const cat::ResolvedModel& model,

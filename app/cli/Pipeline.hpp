@@ -63,17 +63,18 @@ std::shared_ptr<const cat::ResolvedModel> loadModel(const PipelineOptions& optio
 /** The engine's options: engine, limits; --timeout below Z3's millisecond stays a limit. */
 engine::CheckOptions checkOptionsOf(const PipelineOptions& options);
 
-/** Stage 1 (read and parse); decoding happens behind lowering. Throws InputError. */
+/** Stage 1: read and parse. Throws InputError. */
 litmus::Test readTest(const std::string& path);
 
 /** Stage 1 for a generated test: its text, named `name` in messages. Throws InputError. */
 litmus::Test readTestText(const std::string& text, const std::string& name);
 
-/** Stage 2: the test lowered with --unroll. Throws InputError. */
+/** Stages 2 and 3: every instruction decoded once (ptx::decodeProgram), then the decoded
+ *  program lowered with --unroll. Throws InputError. */
 ir::Program lowerTest(const litmus::Test& test, const PipelineOptions& options);
 
 /**
- * Stage 3: `program` checked (under every reading of `model` with `readings`), with the
+ * Stage 4: `program` checked (under every reading of `model` with `readings`), with the
  * per-test limits applied: past --timeout nothing counts as proven, and an Unknown names the
  * limit that stopped it. `options.startedAt` is the test's clock.
  */
@@ -87,7 +88,7 @@ engine::CheckResult checkProgram(const ir::Program& program, const cat::Resolved
  */
 bool stoppedByLimit(const engine::CheckResult& result);
 
-/** Stage 4: what a report shows beside the answer: file, name, hash, the expectation. */
+/** Stage 5: what a report shows beside the answer: file, name, hash, the expectation. */
 void attachReport(engine::CheckResult& result, const litmus::Test& test, const std::string& path,
                   const engine::ExpectationCheck& expectation);
 
