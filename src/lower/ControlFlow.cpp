@@ -307,6 +307,18 @@ void Lowerer::step(std::size_t pc, std::vector<std::pair<std::size_t, ValuePtr>>
         value(operand(2));
         define(operand(0), Value::makeConst(0));
         define(operand(1), Value::makeConst(1));
+    } else if (insn.is<ptx::Nanosleep>()) {
+        // A delay: no event, no register, no condition (PTX ISA {Nanosleep}); its operand and
+        // guard are checked like any other's.
+        expectOperands(1);
+        value(operand(0));
+        if (inst.guard)
+            value(litmus::Operand{litmus::Operand::Kind::Name,
+                                  inst.guard->reg,
+                                  0,
+                                  std::nullopt,
+                                  {},
+                                  inst.guard->loc});
     } else if (insn.is<ptx::Exit>()) {
         expectOperands(0); // the thread ends: its path goes to the end of the code
         jumps.emplace_back(thread_->code.size(), Value::makeConst(1));
@@ -377,6 +389,9 @@ void Lowerer::lowerThread(std::size_t index) {
         PathState skipped;
         bool skips = false;
         bool branch = inst.decoded && inst.decoded->is<ptx::Bra>();
+        // A guard on nanosleep decides only whether the thread sleeps: the paths would be the
+        // same, so it splits none and adds no condition or dependency.
+        bool sleeps = inst.decoded && inst.decoded->is<ptx::Nanosleep>();
         if (inst.guard && !branch) {
             auto it = registers_.find(inst.guard->reg);
             if (it == registers_.end())
@@ -385,7 +400,9 @@ void Lowerer::lowerThread(std::size_t index) {
             ValuePtr c = truth(it->second);
             if (inst.guard->negated) c = Value::make(Op::Not, {c});
             ValuePtr runs = conj(path_.guard, c);
-            if (!c->isConst()) {
+            if (sleeps) {
+                runs = path_.guard;
+            } else if (!c->isConst()) {
                 skipped = path_;
                 skipped.guard = conj(path_.guard, Value::make(Op::Not, {c}));
                 skipped.conditionLoc = inst.guard->loc;
@@ -402,9 +419,14 @@ void Lowerer::lowerThread(std::size_t index) {
         std::vector<std::pair<std::size_t, ValuePtr>> jumps;
         bool fallsThrough = true;
         spinWait_ = false;
-        // `L: mbarrier.try_wait p, [mb], ph; @!p bra L` is how kernels wait: one blocking wait.
-        if (!inst.label && at.pc + 1 < code.size() && at.pc > 0 && code[at.pc - 1].label) {
-            const auto& next = code[at.pc + 1];
+        // `L: mbarrier.try_wait p, [mb], ph; @!p bra L` is how kernels wait: one blocking wait,
+        // also when they back off with nanosleep between the try and the retry (a delay only).
+        std::size_t retry = at.pc + 1;
+        while (retry < code.size() && !code[retry].label && code[retry].decoded &&
+               code[retry].decoded->is<ptx::Nanosleep>())
+            ++retry;
+        if (!inst.label && retry < code.size() && at.pc > 0 && code[at.pc - 1].label) {
+            const auto& next = code[retry];
             const auto& nextInsn = next.decoded;
             const ptx::Insn& insn = inst.insn();
             bool waits = insn.is<ptx::MbarrierWait>();
@@ -415,7 +437,11 @@ void Lowerer::lowerThread(std::size_t index) {
                 spinWait_ = true;
                 step(at.pc, jumps, fallsThrough);
                 spinWait_ = false;
-                arrive(Point{at.taken, at.pc + 2}, std::move(path_), inst.loc);
+                for (std::size_t k = at.pc + 1; k < retry; ++k) { // the sleeps, checked
+                    inst_ = &*code[k].decoded;
+                    step(k, jumps, fallsThrough);
+                }
+                arrive(Point{at.taken, retry + 1}, std::move(path_), inst.loc);
                 if (skips) arrive(Point{at.taken, at.pc + 1}, std::move(skipped), inst.loc);
                 continue;
             }

@@ -47,12 +47,14 @@ struct Lower {
     bool operator()(const ptx::Tcgen05Commit& x) const { return lowerCommit(l, x), true; }
     bool operator()(const ptx::Tcgen05Fence& x) const { return lowerFence(l, x), true; }
 
-    // Branches, setp, mov, elect.sync and exit change the path, not the events: ControlFlow.cpp.
+    // Branches, setp, mov, elect.sync, nanosleep and exit change the path (or nothing), not the
+    // events: ControlFlow.cpp.
     bool operator()(const ptx::Bra&) const { return false; }
     bool operator()(const ptx::CompareBranch&) const { return false; }
     bool operator()(const ptx::Setp&) const { return false; }
     bool operator()(const ptx::Mov&) const { return false; }
     bool operator()(const ptx::Elect&) const { return false; }
+    bool operator()(const ptx::Nanosleep&) const { return false; }
     bool operator()(const ptx::Exit&) const { return false; }
 };
 

@@ -1,4 +1,5 @@
-// Decoding of control flow: bra, Dat3M's goto and compare-and-branch, setp, mov, elect, exit.
+// Decoding of control flow: bra, Dat3M's goto and compare-and-branch, setp, mov, elect, exit,
+// and nanosleep (no event either).
 #include "ptx/DecodeDetail.hpp"
 
 namespace ptxmc::ptx::detail {
@@ -55,6 +56,13 @@ std::optional<Op> decodeControl(Decoder& d) {
         if (!d.q.take("sync")) d.fail("elect needs .sync");
         d.q.finish();
         return Elect{};
+    }
+    if (n == "nanosleep") {
+        std::vector<Type> types = d.takeTypes();
+        if (types.size() != 1 || types[0] != Type{'u', 32})
+            d.fail("nanosleep needs .u32: nanosleep.u32 t (" + cite(Sec::Nanosleep) + ")");
+        d.q.finish();
+        return Nanosleep{};
     }
     if (n == "exit" || n == "ret") {
         if (n == "ret") d.q.take("uni");

@@ -326,6 +326,14 @@ struct Mov {
 /** elect.sync d, p, membermask (PTX ISA {Elect}; `d|p` is written `d, p` in a cell). */
 struct Elect {};
 
+/**
+ * nanosleep.u32 t, t a register or an immediate (PTX ISA {Nanosleep}
+ * #miscellaneous-instructions-nanosleep): "Suspends the thread for a sleep duration
+ * approximately close to the delay t, specified in nanoseconds." A delay only: no memory effect
+ * and no event, and a loop that sleeps between its tries still spins.
+ */
+struct Nanosleep {};
+
 /** exit / ret: the thread's path ends here (PTX ISA {Exit}, {Ret}). */
 struct Exit {
     bool ret = false;
@@ -361,7 +369,8 @@ inline constexpr const char* kInsnNames[] = {
 /**
  * The family of `op`: generic (ld ... arithmetic, tensormap.*), mbarrier.* (and
  * cp.async.mbarrier.arrive), asynchronous copies (cp{.reduce}.async.bulk.*, cp.async.*), tcgen05.*,
- * and control (branches, setp, mov, elect.sync, exit: they make no event of their own).
+ * and control (branches, setp, mov, elect.sync, nanosleep, exit: they make no event of their
+ * own).
  */
 inline Family family(const Op& op) {
     return kFamilies[op.index()];

@@ -247,6 +247,7 @@ struct Printer {
     }
     std::string operator()(const Mov& i) const { return start("mov").types({i.type}).s; }
     std::string operator()(const Elect&) const { return "elect.sync"; }
+    std::string operator()(const Nanosleep&) const { return "nanosleep.u32"; }
     std::string operator()(const Exit& i) const { return i.ret ? "ret" : "exit"; }
 };
 

@@ -136,6 +136,9 @@ constexpr Row kRows[] = {
     {Sec::Tcgen05Mma, "Tcgen05Mma", "9.7.16.10", "tcgen05-mma-instructions-mma"},
     {Sec::Tcgen05Fence, "Tcgen05Fence", "9.7.16.11.1", "tcgen05-special-sync-operations-fence"},
     {Sec::Tcgen05Commit, "Tcgen05Commit", "9.7.16.12.1", "tcgen-async-sync-operations-commit"},
+    // 9.7.19.2 in the 9.1 text (9.7.20.2 in 9.3, 9.7.21.2 in 9.4): the sections added before
+    // Miscellaneous Instructions moved it, not the anchor.
+    {Sec::Nanosleep, "Nanosleep", "9.7.19.2", "miscellaneous-instructions-nanosleep"},
 };
 
 constexpr bool inEnumOrder() {
@@ -143,7 +146,7 @@ constexpr bool inEnumOrder() {
         if (static_cast<std::size_t>(kRows[i].key) != i) return false;
     return true;
 }
-static_assert(inEnumOrder() && kRows[std::size(kRows) - 1].key == Sec::Tcgen05Commit,
+static_assert(inEnumOrder() && kRows[std::size(kRows) - 1].key == Sec::Nanosleep,
               "one row per Sec enumerator, in enum order");
 
 const Row* rowNamed(std::string_view name) {
@@ -205,6 +208,7 @@ struct Of {
     Section operator()(const Setp&) const { return {}; }
     Section operator()(const Mov&) const { return {}; }
     Section operator()(const Elect&) const { return {}; }
+    Section operator()(const Nanosleep&) const { return {}; } // a delay orders nothing
     Section operator()(const Exit&) const { return {}; }
 };
 

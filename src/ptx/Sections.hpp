@@ -99,6 +99,7 @@ enum class Sec {
     Tcgen05Mma,
     Tcgen05Fence,
     Tcgen05Commit,
+    Nanosleep,
 };
 
 /** The section `key` names: its number (Sections.cpp's ISA version) and anchor. */

@@ -342,6 +342,15 @@ void ThreadEmitter::dispatch(const Insn& in) {
         refuse("'" + in.opcode + "': non-bulk cp.async has no CUDA mapping yet");
     };
     auto control = [&] { refuse("'" + in.opcode + "': control flow has no CUDA mapping yet"); };
+    // nanosleep.u32 t: an immediate is written in the text, a register is an input operand
+    auto sleepFor = [&] {
+        const Operand& t = in.operand(0);
+        std::string text = opcode(ptx::Nanosleep{});
+        if (t.kind == Operand::Kind::Integer)
+            return asmStmt(text + " " + std::to_string(static_cast<std::uint32_t>(t.value)) + ";",
+                           {}, {});
+        asmStmt(text + " %0;", {}, {"\"r\"(" + intValue(t) + ")"});
+    };
     std::visit(Overloaded{
                    [&](const ptx::Ld& ld) {
                        ld.name == ptx::LdName::Ld ? memoryAccess(in, "ld") : noMapping(in);
@@ -386,6 +395,7 @@ void ThreadEmitter::dispatch(const Insn& in) {
                    [&](const ptx::Setp&) { control(); },
                    [&](const ptx::Mov&) { control(); },
                    [&](const ptx::Elect&) { control(); },
+                   [&](const ptx::Nanosleep&) { sleepFor(); },
                    [&](const ptx::Exit&) { control(); },
                },
                in.op);

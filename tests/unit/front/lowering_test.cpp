@@ -50,6 +50,26 @@ TEST_CASE("bar.sync is an arrival and a completion", "[lowering]") {
     REQUIRE(count(p, Tag::BAR_WAIT) == 1);
 }
 
+TEST_CASE("nanosleep makes no event and keeps the path whole", "[lowering]") {
+    auto plain = lowerText(wrap(" ld.relaxed.gpu r0, x ;\n"
+                                " st.relaxed.gpu x, 1 ;\n"));
+    auto slept = lowerText(wrap(" ld.relaxed.gpu r0, x ;\n"
+                                " nanosleep.u32 20 ;\n"
+                                " @r0 nanosleep.u32 r0 ;\n"
+                                " st.relaxed.gpu x, 1 ;\n"));
+    REQUIRE(slept.events.size() == plain.events.size());
+    // The guard on the read value splits no path: the store has no condition, no ctrl.
+    for (std::size_t i = 0; i < plain.events.size(); ++i) {
+        CHECK(slept.events[i].tags == plain.events[i].tags);
+        CHECK((slept.events[i].guard == nullptr) == (plain.events[i].guard == nullptr));
+        CHECK(slept.events[i].ctrlSources == plain.events[i].ctrlSources);
+    }
+    rejects(" nanosleep.u32 20, 40 ;\n", 4, 20, "takes 1 operand(s), found 2");
+    rejects(" nanosleep.u32 ;\n", 4, 2, "takes 1 operand(s), found 0");
+    rejects(" nanosleep.u32 [x] ;\n", 4, 16, "expected a register or an integer");
+    rejects(" nanosleep.u32 r9 ;\n", 4, 16, "never defined");
+}
+
 TEST_CASE("malformed tcgen05 programs are rejected with file:line:col", "[lowering]") {
     rejects(" tcgen05.mma.cta_group::1.kind::f16 [d], [a], [b], I0, 0 ;\n"
             " tcgen05.commit.cta_group::2.mbarrier::arrive::one.b64 [mb] ;\n",

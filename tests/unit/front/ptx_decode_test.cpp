@@ -63,6 +63,8 @@ TEST_CASE("decode then print gives back canonical PTX for every family", "[ptx]"
         "tcgen05.commit.cta_group::1.mbarrier::arrive::one.shared::cluster.multicast::cluster.b64 "
         "[mb], 3",
         "tcgen05.fence::after_thread_sync",
+        "nanosleep.u32 20",
+        "nanosleep.u32 r0",
     };
     for (const char* text : canonical) {
         INFO(text);
@@ -111,6 +113,19 @@ TEST_CASE("a leftover qualifier is reported at its own column", "[ptx]") {
         "x3", "t.litmus", 4, 2, "missing or bad repeat count");
     testing::requireInputError([] { ptx::decode(parseInsn("frobnicate r0")); }, "frobnicate",
                                "t.litmus", 4, 2, "unknown instruction 'frobnicate'");
+}
+
+TEST_CASE("nanosleep is nanosleep.u32, a control instruction", "[ptx]") {
+    CHECK(ptx::decode(parseInsn("nanosleep.u32 r0")).family() == ptx::Family::Control);
+    testing::requireInputError([] { ptx::decode(parseInsn("nanosleep 20")); }, "nanosleep 20",
+                               "t.litmus", 4, 2, "nanosleep needs .u32");
+    testing::requireInputError([] { ptx::decode(parseInsn("nanosleep.b32 20")); },
+                               "nanosleep.b32 20", "t.litmus", 4, 2, "nanosleep needs .u32");
+    testing::requireInputError([] { ptx::decode(parseInsn("nanosleep.u32.u32 20")); },
+                               "nanosleep.u32.u32 20", "t.litmus", 4, 2, "nanosleep needs .u32");
+    testing::requireInputError([] { ptx::decode(parseInsn("nanosleep.u32.sync 20")); },
+                               "nanosleep.u32.sync 20", "t.litmus", 4, 16,
+                               "unknown or misplaced qualifier '.sync'");
 }
 
 TEST_CASE("effective ordering: defaults and .volatile", "[ptx]") {

@@ -163,3 +163,16 @@ exists (P1:r1 == 0)
     CHECK(has(g.code, "red.global.max.s32 [%0], %1;"));
     CHECK(has(g.code, "fence.proxy.async.shared::cta;"));
 }
+
+TEST_CASE("nanosleep is emitted as inline asm, an immediate in the text, a register as input",
+          "[validate]") {
+    auto g = gen(R"(PTX S
+{ x = 0; P0:t = 40; P1:r0 = 0; }
+ P0@cta 0,gpu 0 | P1@cta 1,gpu 0 ;
+ st.relaxed.gpu.global.u32 [x], 1 | nanosleep.u32 20 ;
+ nanosleep.u32 t | ld.relaxed.gpu.global.u32 r0, [x] ;
+exists (P1:r0 == 0)
+)");
+    CHECK(has(g.code, "asm volatile(\"nanosleep.u32 20;\" : : : \"memory\");"));
+    CHECK(has(g.code, "asm volatile(\"nanosleep.u32 %0;\" : : \"r\"("));
+}
