@@ -8,6 +8,8 @@
 
 #include <algorithm>
 #include <functional>
+#include <optional>
+#include <set>
 #include <stdexcept>
 
 namespace ptxmc::engine {
@@ -182,38 +184,65 @@ std::vector<int> stuckGates(const ir::Program& p, const std::set<int>& blocked) 
 
 Outcome computeOutcome(const ir::Program& p, const Choices& c) {
     Outcome o;
-    o.value.assign(p.events.size(), 0);
-    o.exists = gateExistence(p, c.blocked);
-    ValueEval ev{p, c, o, {}, {}, {}, {}, {}, {}};
-    // mbarrier operations carry no guards (lowering allows none on them); waits are simulated first
-    // because values may depend on their results (WaitResult) and on phase tokens. A blocked wait
-    // never returns.
-    for (const auto& [loc, ops] : c.mbo)
-        simulateMbarrier(p, loc, ops, ev, o);
-    for (int w : c.blocked)
-        o.waitSuccess[w] = false;
+    const std::vector<bool> gated = gateExistence(p, c.blocked);
+    // mbarrier operations are simulated first because values may depend on their results
+    // (WaitResult) and on phase tokens. A blocked wait never returns. An operation with a guard
+    // (an arrive, or a copy's complete-tx, issued on some paths) changes the object only where
+    // its guard holds, and the guard may read values that depend on wait results: all are
+    // first taken to happen, then simulated again without those whose guard fails, until the
+    // guesses agree (when they never do, the values depend on themselves: thin air).
+    std::vector<int> guarded;
     for (const auto& [loc, ops] : c.mbo)
         for (int id : ops)
-            if (p.events[static_cast<std::size_t>(id)].mbOp == ir::MbOp::Wait) ev.waitSuccess(id);
+            if (p.events[static_cast<std::size_t>(id)].guard) guarded.push_back(id);
+    std::set<int> off;
+    std::optional<ValueEval> ev;
+    for (int round = 0;; ++round) {
+        o = Outcome{};
+        o.value.assign(p.events.size(), 0);
+        o.exists = gated;
+        for (int id : off)
+            o.exists[static_cast<std::size_t>(id)] = false;
+        ev.emplace(ValueEval{p, c, o, {}, {}, {}, {}, {}, {}});
+        for (const auto& [loc, ops] : c.mbo)
+            simulateMbarrier(p, loc, ops, *ev, o);
+        for (int w : c.blocked)
+            o.waitSuccess[w] = false;
+        for (const auto& [loc, ops] : c.mbo)
+            for (int id : ops)
+                if (p.events[static_cast<std::size_t>(id)].mbOp == ir::MbOp::Wait)
+                    ev->waitSuccess(id);
+        std::set<int> now;
+        for (int id : guarded)
+            if (!gated[static_cast<std::size_t>(id)] ||
+                !V::nonzero(ev->eval(p.events[static_cast<std::size_t>(id)].guard)))
+                now.insert(id);
+        if (now == off) break;
+        if (round == 4) {
+            o.valueCycle = true;
+            break;
+        }
+        off = std::move(now);
+    }
     for (const auto& [loc, ops] : c.mbo)
-        checkWaitRules(p, ops, ev, o);
+        checkWaitRules(p, ops, *ev, o);
     for (int w : c.blocked) {
         const ir::Event& e = p.events[static_cast<std::size_t>(w)];
         bool stillFails =
             o.exists[static_cast<std::size_t>(w)] && o.finalPhase.count(e.location) &&
-            !ev.condition(e, o.finalPhase.at(e.location), o.finalValid.at(e.location));
+            !ev->condition(e, o.finalPhase.at(e.location), o.finalValid.at(e.location));
         o.blockedHold = o.blockedHold && stillFails;
     }
     std::vector<bool> happens(p.events.size());
     for (const auto& e : p.events)
-        happens[static_cast<std::size_t>(e.id)] = ev.happens(e.id);
+        happens[static_cast<std::size_t>(e.id)] = ev->happens(e.id);
     o.exists = happens;
     for (const auto& e : p.events) {
         // What follows a blocked gate does not happen: its values may name operations that
         // never ran (a wait's result outside mbo), and nothing reads them.
         if (!o.exists[static_cast<std::size_t>(e.id)]) continue;
-        if (e.has(ir::Tag::W)) o.value[static_cast<std::size_t>(e.id)] = ev.eval(e.written);
-        if (e.has(ir::Tag::R)) o.value[static_cast<std::size_t>(e.id)] = ev.read(e.id);
+        if (e.has(ir::Tag::W)) o.value[static_cast<std::size_t>(e.id)] = ev->eval(e.written);
+        if (e.has(ir::Tag::R)) o.value[static_cast<std::size_t>(e.id)] = ev->read(e.id);
     }
     std::sort(o.misuse.begin(), o.misuse.end());
     return o;

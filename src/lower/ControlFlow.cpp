@@ -3,8 +3,10 @@
 #include "lower/Lowerer.hpp"
 #include "ptx/Print.hpp"
 
+#include <algorithm>
 #include <fmt/format.h>
 #include <functional>
+#include <iterator>
 #include <map>
 #include <numeric>
 
@@ -82,11 +84,50 @@ ValuePtr joinAll(std::vector<ValuePtr> guards) {
     return out;
 }
 
+/**
+ * Do `guards` (some paths' conditions and the conditions of loop cuts) cover every execution?
+ * Disjunctions are split and the sides of one branch joined back, as at a join point, until
+ * one condition is always true (null).
+ */
+bool coverAll(std::vector<ValuePtr> guards) {
+    for (bool changed = true; changed;) {
+        changed = false;
+        for (std::size_t i = 0; i < guards.size(); ++i) {
+            if (!guards[i]) return true;
+            if (guards[i]->op == Op::LOr) {
+                ValuePtr g = guards[i];
+                guards[i] = g->args[0];
+                guards.push_back(g->args[1]);
+                changed = true;
+            }
+        }
+        for (std::size_t i = 0; i < guards.size() && !changed; ++i)
+            for (std::size_t j = i + 1; j < guards.size() && !changed; ++j)
+                if (auto g = joined(guards[i], guards[j])) {
+                    if (!*g) return true;
+                    guards[i] = *g;
+                    guards.erase(guards.begin() + static_cast<std::ptrdiff_t>(j));
+                    changed = true;
+                }
+    }
+    return false;
+}
+
 /** Two paths meeting: the condition of either, registers chosen by which one was taken. */
 void merge(PathState& into, PathState&& other, const std::function<void(const char*)>& fail) {
-    if (into.pendingBulk != other.pendingBulk || into.committedGroups != other.committedGroups ||
-        into.pendingCpAsync != other.pendingCpAsync)
-        fail("async-groups differ between the paths that meet here");
+    // A copy issued on one path only is in the next group on that path: each copy is an event
+    // with its own guard, so the group holds it in the executions that issue it. A commit on
+    // one path only would number the groups after it differently on each.
+    if (into.committedGroups != other.committedGroups)
+        fail("async-groups differ between the paths that meet here (a commit_group runs on "
+             "some of them only)");
+    auto unite = [](std::vector<int>& a, const std::vector<int>& b) {
+        std::vector<int> out;
+        std::set_union(a.begin(), a.end(), b.begin(), b.end(), std::back_inserter(out));
+        a = std::move(out);
+    };
+    unite(into.pendingBulk, other.pendingBulk);
+    unite(into.pendingCpAsync, other.pendingCpAsync);
     if (into.arrivals.empty()) into.arrivals.push_back(into.guard);
     const ValuePtr zero = Value::makeConst(0); // herd and Dat3M start registers at 0
     auto pick = [&](const ValuePtr& mine, const ValuePtr& theirs) {
@@ -219,14 +260,31 @@ std::optional<std::size_t> labelIndex(const std::vector<ptx::CodeItem>& code,
 
 } // namespace
 
+bool Lowerer::settled() const {
+    if (!path_.guard) return true;
+    std::vector<ValuePtr> guards{path_.guard};
+    guards.insert(guards.end(), cutGuards_.begin(), cutGuards_.end());
+    return coverAll(std::move(guards));
+}
+
 void Lowerer::checkConditional(const ptx::Insn& insn) const {
-    if (!conditional()) return;
+    if (!conditional() || settled()) return;
     bool generic = insn.family() == ptx::Family::Generic && !insn.is<ptx::Barrier>();
     if (generic || insn.family() == ptx::Family::Control) return;
+    // One event each (and the events the operation performs), which happen when the guard
+    // holds: the engines count an arrive, a tx change or a copy only in the executions that
+    // issue it ({MbarrierArriveOn}); a copy joins the async-group of whichever path issued it.
+    if (insn.is<ptx::MbarrierArrive>() || insn.is<ptx::MbarrierTx>() || insn.is<ptx::BulkCopy>() ||
+        insn.is<ptx::CpAsync>() || insn.is<ptx::CpAsyncArrive>())
+        return;
     fail(insn.loc,
          fmt::format("'{}' runs only on some paths here (the condition at {} depends on a value "
-                     "read at run time); under such branches ptxmc supports loads, stores, "
-                     "atomics, fences and register operations (litmus/README.md, Control flow)",
+                     "read at run time, and the paths do not join again); under such branches "
+                     "ptxmc supports loads, stores, atomics, fences, register operations, mbarrier "
+                     "arrives, expect_tx/complete_tx and async copies; barriers, waits, "
+                     "commit/wait groups, mbarrier.init/inval and tcgen05 operations need a point "
+                     "every kept execution reaches, such as the exit of a spin loop "
+                     "(litmus/README.md, Control flow)",
                      insn.opcode, path_.conditionLoc.str()));
 }
 
@@ -334,6 +392,7 @@ void Lowerer::step(std::size_t pc, std::vector<std::pair<std::size_t, ValuePtr>>
 void Lowerer::lowerThread(std::size_t index) {
     threadIndex_ = index;
     thread_ = &test_.threads[index];
+    cutGuards_.clear();
     const auto& code = thread_->code;
     std::set<std::string> labels;
     for (const auto& inst : code)
@@ -445,6 +504,31 @@ void Lowerer::lowerThread(std::size_t index) {
                 if (skips) arrive(Point{at.taken, at.pc + 1}, std::move(skipped), inst.loc);
                 continue;
             }
+            // CUTLASS's form (ClusterBarrier::wait): `L: try_wait p, [mb], ph; @p bra D;
+            // bra L; D:`, the same blocking wait, leaving for D.
+            std::optional<std::size_t> done;
+            if (waits && !inst.guard && retry + 1 < code.size() && nextInsn &&
+                nextInsn->is<ptx::Bra>() && next.guard && !next.guard->negated &&
+                !insn.operands.empty() && next.guard->reg == insn.operands[0].name &&
+                nextInsn->operands.size() == 1) {
+                const auto& back = code[retry + 1];
+                if (!back.label && back.decoded && back.decoded->is<ptx::Bra>() && !back.guard &&
+                    back.decoded->operands.size() == 1 &&
+                    back.decoded->operands[0].name == *code[at.pc - 1].label)
+                    done = labelIndex(code, nextInsn->operands[0].name);
+            }
+            if (done && *done > retry + 1) {
+                spinWait_ = true;
+                step(at.pc, jumps, fallsThrough);
+                spinWait_ = false;
+                for (std::size_t k = at.pc + 1; k < retry; ++k) { // the sleeps, checked
+                    inst_ = &*code[k].decoded;
+                    step(k, jumps, fallsThrough);
+                }
+                arrive(Point{at.taken, *done}, std::move(path_), inst.loc);
+                if (skips) arrive(Point{at.taken, at.pc + 1}, std::move(skipped), inst.loc);
+                continue;
+            }
         }
         step(at.pc, jumps, fallsThrough);
         for (auto& [target, cond] : jumps) {
@@ -484,6 +568,7 @@ void Lowerer::lowerThread(std::size_t index) {
                     cut.guard = taken.guard;
                     cut.loc = inst.loc;
                     cut.text = sourceText(inst);
+                    cutGuards_.push_back(cut.guard);
                     program_.cuts.push_back(std::move(cut));
                     continue;
                 }

@@ -110,6 +110,15 @@ public:
     ir::ValuePtr value(const litmus::Operand& op);
     /** Does the current path run only when run-time values say so? */
     bool conditional() const { return path_.guard != nullptr; }
+    /**
+     * Does the current path run in every execution the check keeps? True when its guard is
+     * null, or when the guard and the guards of the loop cuts (ir::Cut) this thread made so far
+     * cover every execution: after a loop that spins on a run-time value, the exits of its
+     * unrolled iterations and the cut where it would go round once more join back into the
+     * condition before the loop, and an execution that reaches the cut is left out. Barrier
+     * instances, async-groups and mbarrier phases can then be matched as if the path always ran.
+     */
+    bool settled() const;
     /** A spinning mbarrier wait loop is being lowered as one blocking wait. */
     bool spinWait() const { return spinWait_; }
     /** Defines a register operand (a Name; `_` is ignored). */
@@ -174,6 +183,7 @@ private:
     PathState path_;
     LowerOptions options_;
     bool spinWait_ = false;
+    std::vector<ir::ValuePtr> cutGuards_; ///< guards of the current thread's cuts so far
     int instance_ = 0; ///< instructions run so far by the current thread, over all paths
     int ctaGroup_ = 0;
     SourceLoc ctaGroupLoc_;
