@@ -22,7 +22,7 @@ struct DifferentialArgs {
     std::uint64_t count = 100;
     unsigned jobs = 1;
     double limit = 20;        ///< seconds the explicit engine may spend on one test
-    PipelineOptions pipeline; ///< --model, --reading, --timeout, limits (no engine, no loops)
+    PipelineOptions pipeline; ///< --model, --reading, --unroll, --timeout, limits (no engine)
     bool verbose = false;
     bool printTests = false;
 };
@@ -145,9 +145,9 @@ void setupDifferential(CLI::App& app) {
                     "seconds the explicit engine may spend on one test (default 20)")
         ->check(CLI::PositiveNumber);
     PipelineHelp help;
-    // Both engines answer every test: that is the point of the run. The generated tests
-    // have no loops, so there is nothing to unroll.
-    help.options = kAllPipelineOptions & ~kEngineOption & ~kUnrollOption;
+    // Both engines answer every test: that is the point of the run. Generated spin loops
+    // (a load until it reads nonzero, then a barrier, arrive or copy) unroll to --unroll.
+    help.options = kAllPipelineOptions & ~kEngineOption;
     help.timeout = "wall-clock limit per test and engine; a test that hits it is skipped "
                    "(--limit still bounds the explicit engine alone)";
     addPipelineOptions(*sub, args->pipeline, help);
@@ -155,8 +155,8 @@ void setupDifferential(CLI::App& app) {
     sub->add_flag("--print-tests", args->printTests, "print every generated test");
     sub->footer("Example:\n  ptxmc differential --seed 1 --count 300 --jobs 2\n"
                 "A disagreement prints the seed, both engines' state sets and the generated test.\n"
-                "No --engine: every test is checked by both engines, which must agree. No "
-                "--unroll: the generated tests have no loops.");
+                "No --engine: every test is checked by both engines, which must agree. Spin "
+                "loops in the generated tests are unrolled to --unroll (default 2).");
     sub->callback([args]() {
         int status = runDifferential(*args);
         if (status != 0) throw CLI::RuntimeError(status);

@@ -25,6 +25,12 @@ std::int64_t apply(const std::string& op, std::int64_t old, std::int64_t v);
 bool reduction(Draft& d, int t, int l, int inst);
 void memoryFence(Draft& d, int t);
 bool barrier(Draft& d, int cta, std::vector<int> participants);
+/** `L: ld r, [x]; setp.eq p, r, 0; @p bra L`: spins until it reads a nonzero value of a
+ *  global or shared location; what `t` emits next runs on the loop's exit path only. */
+bool spin(Draft& d, int t);
+/** `setp.ne p, r, 0` on a register `t` defined (often by a load), returning `@p ` or `@!p `
+ *  to put before the next instruction; empty when `t` has no such register. */
+std::string runtimeGuard(Draft& d, int t);
 /** A global location, or shared memory of `t`'s CTA (sometimes the peer's); false if none. */
 bool pickData(Draft& d, int t, bool forWrite, int& l, int& inst);
 

@@ -183,8 +183,23 @@ bool fragGroupOp(Draft& d) {
 
 } // namespace
 
+namespace {
+
+/** A consumer's shape: spin on a loaded value, then issue a bulk copy on the loop's exit path. */
+bool fragSpinThenCopy(Draft& d) {
+    if (!d.opt().generic) return false; // the spin's load, setp and bra are generic
+    int t = d.pickThread();
+    return spin(d, t) && bulkToGlobal(d, t, d.rng().chance(20));
+}
+
+} // namespace
+
 std::vector<std::pair<Fragment, int>> bulkFragments() {
-    return {{fragToShared, 5}, {fragToGlobal, 4}, {fragGroupOp, 1}, {fragCpAsync, 3}};
+    return {{fragToShared, 5},
+            {fragToGlobal, 4},
+            {fragGroupOp, 1},
+            {fragCpAsync, 3},
+            {fragSpinThenCopy, 1}};
 }
 
 } // namespace ptxmc::gen

@@ -1,5 +1,6 @@
 // Generic-proxy instructions: ld/st/atom/red with every semantics and scope, fences, bar.sync.
 #include "gen/Families.hpp"
+#include "lower/Lowerer.hpp"
 #include "ptx/Print.hpp"
 #include "ptx/Tables.hpp"
 
@@ -176,6 +177,36 @@ void memoryFence(Draft& d, int t) {
     }
 }
 
+std::string runtimeGuard(Draft& d, int t) {
+    std::vector<std::string> regs;
+    for (const auto& [r, v] : d.th(t).regs)
+        if (!d.th(t).tokens.count(r)) regs.push_back(r);
+    if (regs.empty()) return "";
+    const std::string src = d.rng().pick(regs);
+    const std::string p = d.freshReg("p");
+    bool negated = d.rng().chance(30);
+    d.emit(t, text(ptx::Setp{ptx::CmpOp::Ne, kS32}, p + ", " + src + ", 0"));
+    d.define(t, p, {0, 1});
+    return "@" + std::string(negated ? "!" : "") + p + " ";
+}
+
+bool spin(Draft& d, int t) {
+    int l = -1, inst = -1;
+    if (!pickData(d, t, false, l, inst)) return false;
+    const std::string label = d.freshReg("LC");
+    d.emit(t, label + ":");
+    const std::string r = load(d, t, l, inst);
+    if (r.empty()) return false;
+    // The loop unrolls to three loads (--unroll 2): each is an rf choice of its own.
+    for (int more = 0; more < lower::LowerOptions{}.unroll; ++more)
+        d.read(d.key(l, inst));
+    const std::string p = d.freshReg("p");
+    d.emit(t, text(ptx::Setp{ptx::CmpOp::Eq, kS32}, p + ", " + r + ", 0"));
+    d.define(t, p, {0, 1});
+    d.emit(t, "@" + p + " " + text(ptx::Bra{}, label));
+    return true;
+}
+
 bool barrier(Draft& d, int cta, std::vector<int> participants) {
     std::sort(participants.begin(), participants.end());
     auto [id, count] = d.barrierFor(cta, participants);
@@ -263,18 +294,11 @@ bool fragArithmetic(Draft& d) {
  */
 bool fragGuardedStore(Draft& d) {
     int t = d.pickThread(), l = -1, inst = -1;
-    std::vector<std::string> regs;
-    for (const auto& [r, v] : d.th(t).regs)
-        if (!d.th(t).tokens.count(r)) regs.push_back(r);
-    if (regs.empty() || !pickData(d, t, true, l, inst)) return false;
-    const std::string src = d.rng().pick(regs);
-    const std::string p = d.freshReg("p");
-    bool negated = d.rng().chance(30);
-    d.emit(t, text(ptx::Setp{ptx::CmpOp::Ne, kS32}, p + ", " + src + ", 0"));
-    d.define(t, p, {0, 1});
-    if (!store(d, t, l, inst)) return false;
+    if (!pickData(d, t, true, l, inst)) return false;
+    const std::string guard = runtimeGuard(d, t);
+    if (guard.empty() || !store(d, t, l, inst)) return false;
     std::string& last = d.th(t).code.back();
-    last = "@" + std::string(negated ? "!" : "") + p + " " + last;
+    last = guard + last;
     return true;
 }
 
@@ -293,11 +317,24 @@ bool fragBarrier(Draft& d) {
     return barrier(d, cta, participants);
 }
 
+/**
+ * A spin on a loaded value, then bar.sync on the loop's exit path (the inter-CTA barrier shape
+ * of Dat3M's XF-Barrier tests): the barrier runs in every execution the unrolling keeps.
+ */
+bool fragSpinThenBarrier(Draft& d) {
+    int t = d.pickThread();
+    int cta = d.ctaOf(t);
+    std::vector<int> in = d.threadsIn(cta);
+    if (in.size() < 2 && !d.rng().chance(20)) return false;
+    return spin(d, t) && barrier(d, cta, in);
+}
+
 } // namespace
 
 std::vector<std::pair<Fragment, int>> genericFragments() {
-    return {{fragLoad, 10}, {fragStore, 9},      {fragAtomic, 4},  {fragReduction, 3},
-            {fragFence, 4}, {fragArithmetic, 5}, {fragBarrier, 3}, {fragGuardedStore, 3}};
+    return {{fragLoad, 10},     {fragStore, 9},        {fragAtomic, 4},
+            {fragReduction, 3}, {fragFence, 4},        {fragArithmetic, 5},
+            {fragBarrier, 3},   {fragGuardedStore, 3}, {fragSpinThenBarrier, 1}};
 }
 
 } // namespace ptxmc::gen

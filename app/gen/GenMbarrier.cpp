@@ -136,10 +136,32 @@ bool fragHandoff(Draft& d) {
     return true;
 }
 
+/**
+ * An arrive (or expect-tx/complete-tx) that happens in some executions only: guarded by a
+ * predicate on a register the thread wrote, or issued after a spin on a loaded value.
+ */
+bool fragConditionalArrive(Draft& d) {
+    if (!d.opt().generic) return false; // the load, setp and bra are generic instructions
+    int t = d.pickThread();
+    int inst = targetCta(d, t, true);
+    int mb = d.pickMbarrier(t, inst);
+    if (mb < 0) return false;
+    if (d.rng().chance(35)) return spin(d, t) && arrive(d, t, mb, inst, 0);
+    const std::string guard = runtimeGuard(d, t);
+    if (guard.empty()) return false;
+    bool ok = d.rng().chance(75) ? arrive(d, t, mb, inst, d.rng().chance(30) ? 16 : 0)
+                                 : txOp(d, t, mb, inst, d.rng().chance(50), 16);
+    if (!ok) return false;
+    std::string& last = d.th(t).code.back();
+    last = guard + last;
+    return true;
+}
+
 } // namespace
 
 std::vector<std::pair<Fragment, int>> mbarrierFragments() {
-    return {{fragArrive, 4}, {fragWait, 4}, {fragTx, 2}, {fragHandoff, 4}};
+    return {
+        {fragArrive, 4}, {fragWait, 4}, {fragTx, 2}, {fragHandoff, 4}, {fragConditionalArrive, 2}};
 }
 
 } // namespace ptxmc::gen

@@ -171,10 +171,33 @@ z3::expr ProgramEncoder::orderBy(const std::map<int, z3::expr>& pos, int a, int 
 
 void ProgramEncoder::encodeMbarriers() {
     std::map<int, std::vector<int>> ops;
+    bool guarded = false;
     for (const auto& e : program_.events)
-        if (e.has(ir::Tag::MB)) ops[e.location].push_back(e.id);
+        if (e.has(ir::Tag::MB)) {
+            ops[e.location].push_back(e.id);
+            guarded = guarded || e.guard;
+        }
+    // An operation issued on some paths only changes the object where its guard holds, and
+    // the guard may read a wait's result or a phase token of any object, the one it acts on
+    // included: they are named first, and each bound to what its object's slots give.
+    if (guarded)
+        for (const auto& [loc, list] : ops)
+            for (int o : list) {
+                const std::string id = std::to_string(o);
+                phaseBefore_.emplace(o, ctx_.int_const(("phase_" + id).c_str()));
+                if (program_.events[static_cast<std::size_t>(o)].mbOp == ir::MbOp::Wait)
+                    waitSuccess_.emplace(o, ctx_.bool_const(("success_" + id).c_str()));
+            }
     for (const auto& [loc, list] : ops)
         encodeMbarrier(loc, list);
+}
+
+void ProgramEncoder::bind(std::map<int, z3::expr>& named, int op, const z3::expr& value) {
+    auto it = named.find(op);
+    if (it == named.end())
+        named.emplace(op, value);
+    else
+        constraints_.push_back(it->second == value);
 }
 
 /** True once the phase the wait names completed (engine/MbarrierMachine.hpp). */
@@ -265,7 +288,7 @@ void ProgramEncoder::encodeMbarrier(int location, const std::vector<int>& ops) {
     }
     for (int o : ops) {
         const Event& e = program_.events[static_cast<std::size_t>(o)];
-        phaseBefore_.emplace(o, phaseAt.at(o));
+        bind(phaseBefore_, o, phaseAt.at(o));
         z3::expr bad = mbarrier::misuse<Z3Values>(e, validAt.at(o), pendingAt.at(o));
         if (e.mbOp == ir::MbOp::Wait && e.mbToken)
             bad = bad || mbarrier::staleToken(values_, phaseAt.at(o), value(e.mbToken));
@@ -282,7 +305,7 @@ void ProgramEncoder::encodeMbarrier(int location, const std::vector<int>& ops) {
                 z3::implies(b->second, exists(o) && !waitCondition(e, state.phase, state.valid)));
             success = success && !b->second;
         }
-        waitSuccess_.emplace(o, success);
+        bind(waitSuccess_, o, success);
     }
     encodePhaseRule(ops, stampAt);
 }

@@ -81,6 +81,8 @@ private:
     void encodeMbarriers();
     void encodeRealTime();
     void encodeMbarrier(int location, const std::vector<int>& ops);
+    /** `named[op]` becomes `value`, or is constrained equal to it when already named. */
+    void bind(std::map<int, z3::expr>& named, int op, const z3::expr& value);
     z3::expr bv(std::int64_t v) const { return ctx_.bv_val(static_cast<int64_t>(v), 32); }
     z3::expr orderBy(const std::map<int, z3::expr>& pos, int a, int b) const;
     /** Chosen gate -> its blocked_ variable, for engine/GateSemantics.hpp. */
