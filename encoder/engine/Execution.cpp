@@ -190,14 +190,14 @@ Outcome computeOutcome(const ir::Program& p, const Choices& c) {
     // (an arrive, or a copy's complete-tx, issued on some paths) changes the object only where
     // its guard holds, and the guard may read values that depend on wait results: all are
     // first taken to happen, then simulated again without those whose guard fails, until the
-    // guesses agree (when they never do, the values depend on themselves: thin air).
+    // guesses agree.
     std::vector<int> guarded;
     for (const auto& [loc, ops] : c.mbo)
         for (int id : ops)
             if (p.events[static_cast<std::size_t>(id)].guard) guarded.push_back(id);
-    std::set<int> off;
     std::optional<ValueEval> ev;
-    for (int round = 0;; ++round) {
+    // Simulates with the guarded operations in `off` left out; returns those whose guard fails.
+    auto attempt = [&](const std::set<int>& off) {
         o = Outcome{};
         o.value.assign(p.events.size(), 0);
         o.exists = gated;
@@ -217,12 +217,30 @@ Outcome computeOutcome(const ir::Program& p, const Choices& c) {
             if (!gated[static_cast<std::size_t>(id)] ||
                 !V::nonzero(ev->eval(p.events[static_cast<std::size_t>(id)].guard)))
                 now.insert(id);
-        if (now == off) break;
-        if (round == 4) {
-            o.valueCycle = true;
-            break;
-        }
+        return now;
+    };
+    std::set<int> off;
+    bool agree = false;
+    for (int round = 0; round < 4 && !agree; ++round) {
+        std::set<int> now = attempt(off);
+        agree = now == off;
         off = std::move(now);
+    }
+    // Guesses that go round in circles: try every set of skipped operations (few: the
+    // generator and kernels guard one or two). None that agrees with its own guards: these
+    // choices are no execution (the Z3 engine finds no model with them).
+    constexpr std::size_t kMaxGuardedSearch = 8;
+    if (!agree && guarded.size() <= kMaxGuardedSearch) {
+        for (std::uint32_t mask = 0; mask < (1u << guarded.size()) && !agree; ++mask) {
+            std::set<int> guess;
+            for (std::size_t i = 0; i < guarded.size(); ++i)
+                if (mask & (1u << i)) guess.insert(guarded[i]);
+            agree = attempt(guess) == guess;
+        }
+    }
+    if (!agree) {
+        o.noExecution = true;
+        return o;
     }
     for (const auto& [loc, ops] : c.mbo)
         checkWaitRules(p, ops, *ev, o);

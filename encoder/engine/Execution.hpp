@@ -33,6 +33,9 @@ struct Outcome {
     bool blockedHold = true; ///< every blocked wait happens and fails on the final state
     std::vector<int> misuse; ///< mbarrier operations that are UB here
     bool valueCycle = false; ///< values depend on themselves (thin air)
+    /// the guards of mbarrier operations and what the object does never agree: the choices
+    /// are no execution (nothing else in the outcome is filled)
+    bool noExecution = false;
 };
 
 /**

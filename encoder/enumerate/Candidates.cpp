@@ -98,6 +98,7 @@ void forEachCandidate(const ir::Program& p, EnumerationLimit& limit, bool onlyPr
     std::vector<std::size_t> pick(reads.size(), 0);
     auto visitRf = [&]() {
         Outcome o = computeOutcome(p, c);
+        if (o.noExecution) return true;
         for (const auto& [r, w] : c.rf)
             if (o.exists[static_cast<std::size_t>(r)] && !o.exists[static_cast<std::size_t>(w)])
                 return true; // reads from a write that does not happen
@@ -139,7 +140,7 @@ void forEachCandidate(const ir::Program& p, EnumerationLimit& limit, bool onlyPr
                 c.rf[reads[i]] = candidates[i][0];
             Outcome o = computeOutcome(p, c);
             for (int w : blocking)
-                if (!o.waitSuccess.at(w)) return !pastDeadline(limit);
+                if (!o.noExecution && !o.waitSuccess.at(w)) return !pastDeadline(limit);
         }
         std::fill(pick.begin(), pick.end(), 0);
         while (true) {

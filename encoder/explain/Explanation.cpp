@@ -64,6 +64,10 @@ Explanation::Violation violation(Z3Session& s, const ir::Program& p,
     }
     Choices c = s.choices(s.solver().get_model());
     Outcome o = computeOutcome(p, c);
+    if (o.noExecution) {
+        v.evidence = "(the solver's execution has guards its mbarrier operations contradict)";
+        return v;
+    }
     ConcreteModel cm(p, model);
     auto evidence = axiomEvidence(cm, c, o, *a);
     v.evidence = evidence.text;
@@ -115,6 +119,9 @@ explain::WitnessGraph drawChecked(Z3Session& s, const ir::Program& p,
                                   const std::string& flag = "") {
     Choices c = s.choices(s.solver().get_model());
     Outcome o = computeOutcome(p, c);
+    if (o.noExecution)
+        throw std::logic_error("engines disagree: the Z3 execution's mbarrier guards contradict "
+                               "what the objects do");
     ConcreteModel cm(p, model);
     ConcreteVerdict v = cm.check(c, o);
     if (!v.consistent)
