@@ -113,7 +113,12 @@ Op decodeCommit(Decoder& d) {
         d.fail("tcgen05.commit needs .mbarrier::arrive::one (" + cite(Sec::Tcgen05Commit) + ")");
     if (auto s = d.q.takeOneOf({"shared::cluster", "shared::cta", "shared"}))
         c.space = *valueOf(kSpaces, *s);
-    c.multicast = d.q.take("multicast::cluster");
+    if (auto m = d.q.takeOneOf(
+            {"multicast::cluster", "multicast::cluster::16b", "multicast::cluster::32b"})) {
+        c.multicast = true;
+        if (*m != "multicast::cluster") c.multicastBits = *m == "multicast::cluster::32b" ? 32 : 16;
+    }
+    c.readMmaA = d.q.take("sync_restrict::shared::read::mma::a");
     if (!d.q.take("b64")) d.fail("tcgen05.commit needs .b64");
     d.q.finish();
     return c;
@@ -129,6 +134,7 @@ Op decodeAlloc(Decoder& d, const std::string& op) {
     Tcgen05Alloc a;
     a.dealloc = op == "dealloc";
     a.ctaGroup = group;
+    a.exclusive = d.q.take("exclusive");
     if (!a.dealloc) a.sharedCta = d.q.take("shared::cta");
     if (!d.q.take("b32")) d.fail("'" + d.inst.opcode + "' needs .b32");
     d.q.finish();

@@ -237,6 +237,7 @@ struct Tcgen05Alloc {
     bool dealloc = false;
     int ctaGroup = 1;
     bool sharedCta = false; ///< alloc's `.shared::cta`
+    bool exclusive = false; ///< `.exclusive` (PTX ISA 9.4): an exclusive allocation
 };
 
 struct Tcgen05Relinquish {
@@ -292,6 +293,12 @@ struct Tcgen05Commit {
     int ctaGroup = 1;
     Space space = Space::None;
     bool multicast = false;
+    /// `.multicast::cluster::16b` / `::32b` (PTX ISA 9.4): the width of ctaMask; 0 when the
+    /// plain `.multicast::cluster` (16-bit) is written
+    int multicastBits = 0;
+    /// `.sync_restrict::shared::read::mma::a` (PTX ISA 9.4): arrive once the prior mma have read
+    /// their A matrices from shared memory, not on their completion
+    bool readMmaA = false;
 };
 
 struct Tcgen05Fence {

@@ -189,6 +189,7 @@ struct Printer {
     }
     std::string operator()(const Tcgen05Alloc& i) const {
         return start(i.dealloc ? "tcgen05.dealloc" : "tcgen05.alloc")
+            .q(i.exclusive, "exclusive")
             .group(i.ctaGroup)
             .q("sync.aligned")
             .q(i.sharedCta, "shared::cta")
@@ -228,8 +229,11 @@ struct Printer {
         return start("tcgen05.commit")
             .group(i.ctaGroup)
             .q("mbarrier::arrive::one")
+            .q(i.readMmaA, "sync_restrict::shared::read::mma::a")
             .q(nameOf(kSpaces, i.space))
-            .q(i.multicast, "multicast::cluster")
+            .q(i.multicast,
+               "multicast::cluster" +
+                   (i.multicastBits ? "::" + std::to_string(i.multicastBits) + "b" : std::string()))
             .q("b64")
             .s;
     }
