@@ -191,8 +191,16 @@ std::string tcLoad(Draft& d, int t, int src, bool wait) {
         regs.push_back(d.freshReg("r"));
         list += (i ? ", " : "") + regs.back();
     }
-    const ptx::LdStFormat format = ldStFormat(r, n, ptx::Pack::Pack16b);
-    d.emit(t, text(ptx::Tcgen05Ld{format}, "{" + list + "}, " + d.addr(src, c, c, row)));
+    ptx::Tcgen05Ld op{ldStFormat(r, n, ptx::Pack::Pack16b), std::nullopt};
+    std::string red;
+    // tcgen05.ld.red (.32x32b, at least .x2): also the .min/.max of the loaded values, into a
+    // register nothing reads (PTX ISA {Tcgen05Ld}).
+    if ((n == 2 || n == 4) && r.chance(15)) {
+        op.format = ptx::LdStFormat{ptx::LdStShape::Lanes32Bits32, n, ptx::Pack::None};
+        op.red = ptx::LdRed{r.chance(50), r.pick({std::string("u32"), std::string("s32")})};
+        red = d.freshReg("rv") + ", ";
+    }
+    d.emit(t, text(op, "{" + list + "}, " + red + d.addr(src, c, c, row)));
     for (int i = 0; i < n; ++i) {
         const CellKey k = d.key(src, c, row + i);
         d.define(t, regs[static_cast<std::size_t>(i)], d.read(k));

@@ -172,8 +172,14 @@ void requireRegisterCount(Lowerer& l, const Operand& op, std::size_t got, std::s
 
 } // namespace
 
+static void lowerLdRed(Lowerer& l, const ptx::Tcgen05Ld& ld);
+
 void lowerLd(Lowerer& l, const ptx::Tcgen05Ld& ld) {
     std::size_t want = ld.format.registers();
+    if (ld.red) {
+        lowerLdRed(l, ld);
+        return;
+    }
     l.expectOperands(2);
     if (l.operand(1).kind == Operand::Kind::Memory && l.operand(0).kind == Operand::Kind::Memory)
         l.fail(l.operand(1).loc,
@@ -189,6 +195,42 @@ void lowerLd(Lowerer& l, const ptx::Tcgen05Ld& ld) {
         int r = readAt(l, id, a, "read row " + std::to_string(a.row));
         l.define(regs[i], Value::readOf(r));
     }
+}
+
+/**
+ * tcgen05.ld.red {r...}, redval, [taddr]: the load, and redval := the .min/.max of the loaded
+ * values ("the reduction operation specified by .redOp is performed on the data that is loaded
+ * across columns in each lane", PTX ISA {Tcgen05Ld}); a litmus thread's registers are its loaded
+ * values. .u32 compares unsigned, .s32 and .f32 signed.
+ */
+static void lowerLdRed(Lowerer& l, const ptx::Tcgen05Ld& ld) {
+    l.expectOperands(3);
+    std::vector<Operand> regs = registerVector(l, l.operand(0));
+    requireRegisterCount(l, l.operand(0), regs.size(), ld.format.registers());
+    if (l.operand(1).kind != Operand::Kind::Name)
+        l.fail(l.operand(1).loc, "tcgen05.ld.red needs a register for redval");
+    l.address(l.operand(2), ir::Space::Tmem);
+    ir::Event& e = tcIssue(l, 0, {Tag::TC_ASYNC, Tag::TLD});
+    int id = e.id;
+    ir::ValuePtr acc;
+    const bool max = ld.red->max;
+    const bool unsignedCmp = ld.red->type == "u32";
+    for (std::size_t i = 0; i < regs.size(); ++i) {
+        Address a = l.address(rowOperand(l.operand(2), i), ir::Space::Tmem);
+        int r = readAt(l, id, a, "read row " + std::to_string(a.row));
+        ir::ValuePtr v = Value::readOf(r);
+        l.define(regs[i], v);
+        if (!acc) {
+            acc = v;
+        } else if (!unsignedCmp) {
+            acc = Value::make(max ? Value::Op::Max : Value::Op::Min, {acc, v});
+        } else {
+            ir::ValuePtr less = Value::make(Value::Op::Ltu, {acc, v});
+            acc = max ? Value::make(Value::Op::Ite, {less, v, acc})
+                      : Value::make(Value::Op::Ite, {less, acc, v});
+        }
+    }
+    l.define(l.operand(1), acc);
 }
 
 void lowerSt(Lowerer& l, const ptx::Tcgen05St& st) {

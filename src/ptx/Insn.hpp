@@ -277,8 +277,17 @@ struct LdStFormat {
     std::size_t registers() const;
 };
 
+/** tcgen05.ld.red's reduction (PTX ISA {Tcgen05Ld}): .min/.max over the loaded values of each
+ *  thread, of type .u32, .s32 or .f32 (ptxmc's values are integers: .f32 compares them as
+ *  signed). */
+struct LdRed {
+    bool max = true;
+    std::string type = "u32";
+};
+
 struct Tcgen05Ld {
     LdStFormat format;
+    std::optional<LdRed> red{}; ///< `tcgen05.ld.red` (redval is the second operand)
 };
 
 struct Tcgen05St {

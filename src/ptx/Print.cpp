@@ -220,7 +220,17 @@ struct Printer {
             .q(nameOf(kPacks, f.pack))
             .q("b32");
     }
-    std::string operator()(const Tcgen05Ld& i) const { return format("tcgen05.ld", i.format).s; }
+    std::string operator()(const Tcgen05Ld& i) const {
+        if (!i.red) return format("tcgen05.ld", i.format).s;
+        return start("tcgen05.ld")
+            .q("red")
+            .q("sync.aligned")
+            .q(ldStShape(i.format.shape).name)
+            .q("x" + std::to_string(i.format.repeat))
+            .q(i.red->max ? "max" : "min")
+            .q(i.red->type)
+            .s;
+    }
     std::string operator()(const Tcgen05St& i) const { return format("tcgen05.st", i.format).s; }
     std::string operator()(const Tcgen05Wait& i) const {
         return start(i.ld ? "tcgen05.wait::ld" : "tcgen05.wait::st").q("sync.aligned").s;

@@ -137,6 +137,8 @@ void ThreadEmitter::tcCp(const Insn& in) {
 }
 
 void ThreadEmitter::tcLd(const Insn& in) {
+    if (in.as<ptx::Tcgen05Ld>()->red)
+        refuse("tcgen05.ld.red needs sm_103f or sm_110f; the harness targets sm_100a");
     Target t = target(in.operand(1));
     std::vector<Operand> regs = in.operand(0).kind == Operand::Kind::Vector
                                     ? in.operand(0).elements
