@@ -29,12 +29,12 @@ ptxmc_expect(diff/q4-flip 0 "diff|${ptxmc_q4}|litmus/tcgen05/pipeline"
   "-DMATCH=Test P1-near-diff-kind [^\n]*\n  A tcgen05.cat: Sometimes[^\n]*\n\
   B variants/q4-kind-not-required.cat: Never 0 1\n\
   only under A:\n    d=6;\n    d=7;\n  only under B: none"
-  "-DMATCH2=13 tests, 1 differs, 12 agree, 0 unknown, 0 errors")
+  "-DMATCH2=19 tests, 1 differs, 18 agree, 0 unknown, 0 errors")
 ptxmc_expect(diff/q4-flip-json 0 "diff|--json|${ptxmc_q4}|${ptxmc_p1}"
   "-DMATCH=\"onlyA\": \\[\n +\\[\n +6\n +\\],\n +\\[\n +7\n +\\]\n +\\],\n +\"onlyB\": \\[\\]")
 ptxmc_expect(diff/same-model 0
   "diff|--model|tcgen05.cat|--model|model/tcgen05.cat|litmus/tcgen05/pipeline"
-  "-DMATCH=^ptxmc diff: 13 tests, 0 differ, 13 agree")
+  "-DMATCH=^ptxmc diff: 19 tests, 0 differ, 19 agree")
 ptxmc_expect(diff/one-model 2 "diff|--model|tcgen05.cat|litmus/tcgen05/pipeline"
   "-DMATCH=exactly two models")
 ptxmc_expect(diff/bad-model 2 "diff|--model|tcgen05.cat|--model|no-such.cat|${ptxmc_p1}"

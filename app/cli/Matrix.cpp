@@ -159,7 +159,7 @@ int runMatrix(const MatrixArgs& args) {
             return engine::staticRelation(p, m, name);
         });
     } catch (const std::invalid_argument& e) {
-        // A model without P1..P5, pipelined or commit-tracks cannot drive the tables.
+        // A model without P1..P13, pipelined or commit-tracks cannot drive the tables.
         std::cerr << "ptxmc matrix: " << run.model << ": " << e.what() << '\n';
         return 2;
     }

@@ -191,8 +191,16 @@ std::string tcLoad(Draft& d, int t, int src, bool wait) {
         regs.push_back(d.freshReg("r"));
         list += (i ? ", " : "") + regs.back();
     }
-    const ptx::LdStFormat format = ldStFormat(r, n, ptx::Pack::Pack16b);
-    d.emit(t, text(ptx::Tcgen05Ld{format}, "{" + list + "}, " + d.addr(src, c, c, row)));
+    ptx::Tcgen05Ld op{ldStFormat(r, n, ptx::Pack::Pack16b), std::nullopt};
+    std::string red;
+    // tcgen05.ld.red (.32x32b, at least .x2): also the .min/.max of the loaded values, into a
+    // register nothing reads (PTX ISA {Tcgen05Ld}).
+    if ((n == 2 || n == 4) && r.chance(15)) {
+        op.format = ptx::LdStFormat{ptx::LdStShape::Lanes32Bits32, n, ptx::Pack::None};
+        op.red = ptx::LdRed{r.chance(50), r.pick({std::string("u32"), std::string("s32")})};
+        red = d.freshReg("rv") + ", ";
+    }
+    d.emit(t, text(op, "{" + list + "}, " + red + d.addr(src, c, c, row)));
     for (int i = 0; i < n; ++i) {
         const CellKey k = d.key(src, c, row + i);
         d.define(t, regs[static_cast<std::size_t>(i)], d.read(k));
@@ -224,8 +232,12 @@ bool commit(Draft& d, int t, int mb, int inst) {
     const ptx::Space space = multicast || inst != c
                                  ? ptx::Space::SharedCluster
                                  : r.pick({ptx::Space::SharedCluster, ptx::Space::None});
-    d.emit(t, text(ptx::Tcgen05Commit{g, space, multicast},
-                   d.addr(mb, c, inst) + (multicast ? ", " + mask : "")));
+    // PTX ISA 9.4: the mask width spelled (::16b, ::32b), and the commit that arrives once the
+    // prior mma read A from shared memory (.sync_restrict::shared::read::mma::a).
+    ptx::Tcgen05Commit op{g, space, multicast};
+    if (multicast) op.multicastBits = r.pick({0, 0, 16, 32});
+    op.readMmaA = r.chance(10);
+    d.emit(t, text(op, d.addr(mb, c, inst) + (multicast ? ", " + mask : "")));
     for (int cta : targets)
         d.mbArrive(d.key(mb, cta));
     return true;
@@ -299,8 +311,12 @@ bool fragAlloc(Draft& d) {
     const int c = d.ctaOf(t);
     if (d.ctaGroup() == 2 || d.allocCtas.count(c)) return false;
     const int sp = d.allocSlot(c);
-    const std::string cols = std::to_string(r.pick({32, 32, 64, 128, 256, 512}));
-    d.emit(t, text(ptx::Tcgen05Alloc{false, d.ctaGroup(), true}, d.addr(sp, c, c) + ", " + cols));
+    std::string cols = std::to_string(r.pick({32, 32, 64, 128, 256, 512}));
+    // .exclusive (PTX ISA 9.4): any multiple of 32 columns, freed by dealloc.exclusive.
+    const bool exclusive = r.chance(20);
+    if (exclusive) cols = std::to_string(r.pick({32, 96, 160, 512}));
+    d.emit(t, text(ptx::Tcgen05Alloc{false, d.ctaGroup(), true, exclusive},
+                   d.addr(sp, c, c) + ", " + cols));
     d.write(d.key(sp, c), {});
     d.allocCtas.insert(c);
     std::string addr;
@@ -309,7 +325,8 @@ bool fragAlloc(Draft& d) {
     else if (r.chance(30))
         addr = d.initReg(t, 0, "ta");
     if (!addr.empty() && r.chance(75))
-        d.emit(t, text(ptx::Tcgen05Alloc{true, d.ctaGroup(), false}, addr + ", " + cols));
+        d.emit(t,
+               text(ptx::Tcgen05Alloc{true, d.ctaGroup(), false, exclusive}, addr + ", " + cols));
     return true;
 }
 

@@ -66,8 +66,10 @@ struct Facts {
     std::optional<bool> commitTracksA;
 };
 
-// The pipelined pairs by their model names, in the order of PTX {Tcgen05Pipelined}.
-const char* const kPairs[] = {"P1", "P2", "P3", "P4", "P5"};
+// The pipelined pairs by their model names, in the order of PTX {Tcgen05Pipelined} (the 9.4
+// list: thirteen pairs of operand accesses).
+const char* const kPairs[] = {"P1", "P2", "P3",  "P4",  "P5",  "P6", "P7",
+                              "P8", "P9", "P10", "P11", "P12", "P13"};
 
 Facts readFacts(const LitmusText& t, InsnRef a, InsnRef b, std::optional<InsnRef> commit,
                 const ModelRelation& model) {
@@ -90,7 +92,7 @@ Facts readFacts(const LitmusText& t, InsnRef a, InsnRef b, std::optional<InsnRef
     };
     Facts f;
     std::set<int> bs = eventsOf(b);
-    // The model's `pipelined` decides whether A -> B is pipelined; P1..P5 name the pair.
+    // The model's `pipelined` decides whether A -> B is pipelined; P1..P13 name the pair.
     if (relates("pipelined", bs)) {
         for (const char* k : kPairs)
             if (relates(k, bs)) {

@@ -190,7 +190,7 @@ Document matrixDocument(const MatrixRun& run) {
             "may reorder: some allowed final state does (the model also raises its "
             "`tmem-race` flag there).",
             "—: nothing to test, for the reason given.",
-            "P1–P5: A → B is one of the pipelined pairs of " +
+            "P1–P13: A → B is one of the pipelined pairs of the 9.4 list in " +
                 ptx::cite(ptx::Sec::Tcgen05Pipelined) + ".",
             "The section number (PTX ISA 9.0/9.1 numbering) links the rule behind the verdict "
             "by its HTML anchor; the [rules](#ptx-rules-cited) table lists them.",

@@ -11,8 +11,11 @@ const std::vector<Rule>& rules() {
          "asynchronous tcgen05 operations (mma, cp, shift, ld, st) are not ordered with each "
          "other unless pipelined; synchronous ones are ordered in their thread"},
         {"pipelined", ptx::Sec::Tcgen05Pipelined,
-         "only P1 mma->mma (same accumulator, shape, kind), P2 cp->mma, P3 shift->mma, "
-         "P4 shift->cp.4x256b and P5 mma->shift execute in issue order"},
+         "the thirteen pairs of the 9.4 list, each between the operand accesses it names "
+         "(P1-P3 an mma's A reads before a later mma's D writes, a cp's or a shift's writes; "
+         "P4-P6 C and D of mma with the same accumulator and shape; P7-P9 cp and shift writes "
+         "before an mma's A reads; P10 shift->cp.4x256b; P11-P13 st->ld, st->st, ld->st), "
+         "execute in issue order, and only within one warp"},
         {"mbarrier-completion", ptx::Sec::Tcgen05MbarrierCompletion,
          "tcgen05.commit arrives when the prior mma, cp and shift of its thread complete; it "
          "tracks no ld or st"},
@@ -25,8 +28,9 @@ const std::vector<Rule>& rules() {
         {"non-pipelined-same-thread", ptx::Sec::Tcgen05NonPipelinedSameThread,
          "mma; commit; mbarrier wait; after_thread_sync; then any tcgen05 operation"},
         {"pipelined-diff-thread", ptx::Sec::Tcgen05PipelinedDiffThread,
-         "a pipelined pair across threads needs before_thread_sync, an execution-ordering "
-         "operation, after_thread_sync"},
+         "a pipelined pair across threads of one warp needs before_thread_sync, an "
+         "execution-ordering operation, after_thread_sync; instructions of different warps "
+         "are never pipelined"},
         {"non-pipelined-diff-thread", ptx::Sec::Tcgen05NonPipelinedDiffThread,
          "a non-pipelined pair across threads needs the producer to wait for completion "
          "before it synchronizes"},

@@ -174,6 +174,13 @@ std::vector<bool> gateExistence(const ir::Program& p, const std::set<int>& block
     return out;
 }
 
+bool gateReached(const ir::Program& p, const std::set<int>& blocked, int gate) {
+    std::vector<int> before;
+    for (int g : p.events[static_cast<std::size_t>(gate)].gates)
+        if (g != gate) before.push_back(g);
+    return gates::throughGates(values, p, before, true, Blocked{blocked});
+}
+
 std::vector<int> stuckGates(const ir::Program& p, const std::set<int>& blocked) {
     std::vector<int> out;
     for (const auto& g : p.events)
@@ -207,7 +214,8 @@ Outcome computeOutcome(const ir::Program& p, const Choices& c) {
         for (const auto& [loc, ops] : c.mbo)
             simulateMbarrier(p, loc, ops, *ev, o);
         for (int w : c.blocked)
-            o.waitSuccess[w] = false;
+            if (ir::gateKind(p.events[static_cast<std::size_t>(w)]) == ir::GateKind::Chosen)
+                o.waitSuccess[w] = false;
         for (const auto& [loc, ops] : c.mbo)
             for (int id : ops)
                 if (p.events[static_cast<std::size_t>(id)].mbOp == ir::MbOp::Wait)
@@ -246,6 +254,7 @@ Outcome computeOutcome(const ir::Program& p, const Choices& c) {
         checkWaitRules(p, ops, *ev, o);
     for (int w : c.blocked) {
         const ir::Event& e = p.events[static_cast<std::size_t>(w)];
+        if (ir::gateKind(e) != ir::GateKind::Chosen) continue; // a dealloc: gates::passes
         bool stillFails =
             o.exists[static_cast<std::size_t>(w)] && o.finalPhase.count(e.location) &&
             !ev->condition(e, o.finalPhase.at(e.location), o.finalValid.at(e.location));

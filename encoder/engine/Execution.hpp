@@ -51,6 +51,9 @@ std::vector<bool> gateExistence(const ir::Program& p, const std::set<int>& block
  *  bar.sync or cta_group::2 pair reached but missing a participant. */
 std::vector<int> stuckGates(const ir::Program& p, const std::set<int>& blocked);
 
+/** The gates before `gate` in its thread (not itself) let it be reached. */
+bool gateReached(const ir::Program& p, const std::set<int>& blocked, int gate);
+
 /** A candidate the hang semantics accepts: waits that return succeed, blocked ones hold. */
 bool waitsHold(const ir::Program& p, const Choices& c, const Outcome& o);
 

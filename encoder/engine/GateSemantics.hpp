@@ -4,7 +4,9 @@
 #include "ir/Gates.hpp"
 #include "ir/Program.hpp"
 
+#include <algorithm>
 #include <cstddef>
+#include <vector>
 
 namespace ptxmc::engine::gates {
 
@@ -17,14 +19,30 @@ namespace ptxmc::engine::gates {
  * participants).
  */
 template <class V, class Blocked>
-typename V::Bool passes(const V& v, const ir::Program& p, int gate, const Blocked& blocked) {
+typename V::Bool passesOn(const V& v, const ir::Program& p, int gate, const Blocked& blocked,
+                          std::vector<int>& stack) {
     const ir::Event& g = p.events[static_cast<std::size_t>(gate)];
-    if (ir::gateKind(g) == ir::GateKind::Chosen) return !blocked(gate);
+    const ir::GateKind kind = ir::gateKind(g);
+    if (kind == ir::GateKind::Chosen) return !blocked(gate);
+    // Needs that lead back to this gate cannot let it through (the least fixpoint): a
+    // cta_group::2 dealloc then passes only when it does not block.
+    if (std::find(stack.begin(), stack.end(), gate) != stack.end())
+        return kind == ir::GateKind::MayBlock ? !blocked(gate) : v.truth(false);
+    stack.push_back(gate);
     auto out = v.truth(true);
     for (int n : g.gateNeeds)
         for (int x : p.events[static_cast<std::size_t>(n)].gates)
-            if (x != n) out = out && passes(v, p, x, blocked);
+            if (x != n) out = out && passesOn(v, p, x, blocked, stack);
+    stack.pop_back();
+    // A cta_group::2 dealloc that does not block passes; one that blocks waits for its peer.
+    if (kind == ir::GateKind::MayBlock) return !blocked(gate) || out;
     return out;
+}
+
+template <class V, class Blocked>
+typename V::Bool passes(const V& v, const ir::Program& p, int gate, const Blocked& blocked) {
+    std::vector<int> stack;
+    return passesOn(v, p, gate, blocked, stack);
 }
 
 /** `start` (the event's guard, or true) and every gate of `gates` passes. */

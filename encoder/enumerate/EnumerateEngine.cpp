@@ -89,7 +89,7 @@ public:
         forEachBlockedSet(p_, [&](const std::set<int>& blocked) {
             std::vector<bool> happens = gateExistence(p_, blocked);
             for (int w : blocked)
-                if (!happens[static_cast<std::size_t>(w)]) return true; // held back by another
+                if (!gateReached(p_, blocked, w)) return true; // held back by another
             std::vector<int> stuck = stuckGates(p_, blocked);
             forEachCandidate(
                 p_, limit_, false,

@@ -269,6 +269,11 @@ Pairs staticRelation(const Program& p, Rel rel) {
         return allPairs(p, [](const Event& a, const Event& d) {
             return a.has(Tag::ALLOC) && d.has(Tag::DEALLOC) && d.tmemAlloc == a.id;
         });
+    case Rel::TmemColsGrow:
+        return allPairs(p, [](const Event& a, const Event& b) {
+            return a.has(Tag::ALLOC) && b.has(Tag::ALLOC) && a.cta == b.cta &&
+                   b.tmemColumns > a.tmemColumns;
+        });
     case Rel::TcPeer:
         return allPairs(p, [](const Event& a, const Event& b) {
             return a.peerEvent >= 0 && a.peerEvent == b.id;

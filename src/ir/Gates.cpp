@@ -13,12 +13,14 @@ namespace ptxmc::ir {
 
 GateKind gateKind(const Event& e) {
     if (e.has(Tag::MB_WAIT) && e.blocking) return GateKind::Chosen;
+    if (e.has(Tag::DEALLOC) && e.peerEvent >= 0) return GateKind::MayBlock;
     if (e.has(Tag::BAR_WAIT) || e.peerEvent >= 0) return GateKind::Needs;
     return GateKind::None;
 }
 
 bool gateCoversItself(const Event& gate) {
-    return gateKind(gate) == GateKind::Needs;
+    GateKind k = gateKind(gate);
+    return k == GateKind::Needs || k == GateKind::MayBlock;
 }
 
 namespace {
@@ -93,9 +95,11 @@ std::vector<std::string> computeGates(Program& p) {
     std::function<bool(int)> cyclic = [&](int id) {
         int& s = state[static_cast<std::size_t>(id)];
         if (s != 0) return s == 1;
+        const Event& e = p.events[static_cast<std::size_t>(id)];
+        // A gate that may not block (a cta_group::2 dealloc) lets some executions through.
+        if (gateKind(e) == GateKind::MayBlock) return s = 2, false;
         s = 1;
         bool found = false;
-        const Event& e = p.events[static_cast<std::size_t>(id)];
         for (int g : e.gates) {
             if (g == id) continue;
             found = found || cyclic(g);
@@ -182,7 +186,8 @@ std::vector<std::pair<int, int>> realTimeOrder(const Program& p) {
 std::vector<int> chosenGates(const Program& p) {
     std::vector<int> out;
     for (const auto& e : p.events)
-        if (gateKind(e) == GateKind::Chosen) out.push_back(e.id);
+        if (gateKind(e) == GateKind::Chosen || gateKind(e) == GateKind::MayBlock)
+            out.push_back(e.id);
     return out;
 }
 

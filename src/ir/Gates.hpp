@@ -16,8 +16,12 @@ namespace ptxmc::ir {
  * #parallel-synchronization-and-communication-instructions-mbarrier-test-wait-try-wait). The
  * completion of a bar.sync and a cta_group::2 alloc/dealloc Need other threads' events: the
  * barrier's other arrivals ({BarBarrier}), the peer CTA's operation ({Tcgen05IssueGranularity}).
+ * A cta_group::2 dealloc MayBlock: "the program exhibits non-deterministic behavior ... because
+ * .dealloc may or may not block" ({Tcgen05IssueGranularity}, Table 57 of the 9.4 text): each
+ * execution says whether it blocks (as a Chosen wait), and a blocked one passes once its peer's
+ * dealloc is reached (as a Needs gate).
  */
-enum class GateKind { None, Chosen, Needs };
+enum class GateKind { None, Chosen, Needs, MayBlock };
 
 /** The barrier number barrier.cluster uses (bar.sync numbers are 0..15). */
 inline constexpr int kClusterBarrier = 16;
@@ -52,7 +56,8 @@ std::vector<std::pair<int, int>> realTimeOrder(const Program& p);
 /** reach[a][b]: the real-time pairs of realTimeOrder order a before b, transitively. */
 std::vector<std::vector<bool>> realTimeReach(const Program& p);
 
-/** The blocking mbarrier waits of the program (Chosen gates), in id order. */
+/** The gates each execution may block on: the blocking mbarrier waits (Chosen) and the
+ *  cta_group::2 deallocs (MayBlock), in id order. */
 std::vector<int> chosenGates(const Program& p);
 
 } // namespace ptxmc::ir

@@ -56,8 +56,9 @@ ir::Proxy proxyOfSpace(ir::Space s) {
     return s == ir::Space::Tmem ? ir::Proxy::Tmem : ir::Proxy::Async;
 }
 
-int readAt(Lowerer& l, int issueId, const Address& a, const std::string& role) {
-    ir::Event& r = l.exec(issueId, role, {Tag::R});
+int readAt(Lowerer& l, int issueId, const Address& a, const std::string& role,
+           std::initializer_list<Tag> tags = {Tag::R}) {
+    ir::Event& r = l.exec(issueId, role, tags);
     ir::Space space = l.program().locations[static_cast<std::size_t>(a.location)].space;
     l.access(r, a, proxyOfSpace(space));
     setWeak(r);
@@ -95,7 +96,7 @@ void lowerMma(Lowerer& l, const ptx::Tcgen05Mma& m) {
     int id = e.id;
     for (int cta : pairCtas(l, group)) {
         Address dc = tmemInCta(l, d, cta, l.operand(0));
-        int ra = readAt(l, id, inCtaOr(l, a, cta), "read A");
+        int ra = readAt(l, id, inCtaOr(l, a, cta), "read A", {Tag::R, Tag::MMA_READ_A});
         int rb = readAt(l, id, inCtaOr(l, b, cta), "read B");
         ir::ValuePtr product = Value::make(Value::Op::Mul, {Value::readOf(ra), Value::readOf(rb)});
         ir::ValuePtr result = product;
@@ -171,8 +172,14 @@ void requireRegisterCount(Lowerer& l, const Operand& op, std::size_t got, std::s
 
 } // namespace
 
+static void lowerLdRed(Lowerer& l, const ptx::Tcgen05Ld& ld);
+
 void lowerLd(Lowerer& l, const ptx::Tcgen05Ld& ld) {
     std::size_t want = ld.format.registers();
+    if (ld.red) {
+        lowerLdRed(l, ld);
+        return;
+    }
     l.expectOperands(2);
     if (l.operand(1).kind == Operand::Kind::Memory && l.operand(0).kind == Operand::Kind::Memory)
         l.fail(l.operand(1).loc,
@@ -188,6 +195,42 @@ void lowerLd(Lowerer& l, const ptx::Tcgen05Ld& ld) {
         int r = readAt(l, id, a, "read row " + std::to_string(a.row));
         l.define(regs[i], Value::readOf(r));
     }
+}
+
+/**
+ * tcgen05.ld.red {r...}, redval, [taddr]: the load, and redval := the .min/.max of the loaded
+ * values ("the reduction operation specified by .redOp is performed on the data that is loaded
+ * across columns in each lane", PTX ISA {Tcgen05Ld}); a litmus thread's registers are its loaded
+ * values. .u32 compares unsigned, .s32 and .f32 signed.
+ */
+static void lowerLdRed(Lowerer& l, const ptx::Tcgen05Ld& ld) {
+    l.expectOperands(3);
+    std::vector<Operand> regs = registerVector(l, l.operand(0));
+    requireRegisterCount(l, l.operand(0), regs.size(), ld.format.registers());
+    if (l.operand(1).kind != Operand::Kind::Name)
+        l.fail(l.operand(1).loc, "tcgen05.ld.red needs a register for redval");
+    l.address(l.operand(2), ir::Space::Tmem);
+    ir::Event& e = tcIssue(l, 0, {Tag::TC_ASYNC, Tag::TLD});
+    int id = e.id;
+    ir::ValuePtr acc;
+    const bool max = ld.red->max;
+    const bool unsignedCmp = ld.red->type == "u32";
+    for (std::size_t i = 0; i < regs.size(); ++i) {
+        Address a = l.address(rowOperand(l.operand(2), i), ir::Space::Tmem);
+        int r = readAt(l, id, a, "read row " + std::to_string(a.row));
+        ir::ValuePtr v = Value::readOf(r);
+        l.define(regs[i], v);
+        if (!acc) {
+            acc = v;
+        } else if (!unsignedCmp) {
+            acc = Value::make(max ? Value::Op::Max : Value::Op::Min, {acc, v});
+        } else {
+            ir::ValuePtr less = Value::make(Value::Op::Ltu, {acc, v});
+            acc = max ? Value::make(Value::Op::Ite, {less, v, acc})
+                      : Value::make(Value::Op::Ite, {less, acc, v});
+        }
+    }
+    l.define(l.operand(1), acc);
 }
 
 void lowerSt(Lowerer& l, const ptx::Tcgen05St& st) {
@@ -229,9 +272,12 @@ void lowerCommit(Lowerer& l, const ptx::Tcgen05Commit& c) {
     std::vector<Address> targets;
     if (multicast) {
         const Operand& mask = l.operand(1);
-        if (mask.kind != Operand::Kind::Integer || mask.value <= 0 || mask.value > 0xffff)
-            l.fail(mask.loc, "ctaMask must be a non-zero 16-bit integer");
-        for (int rank = 0; rank < 16; ++rank) {
+        // 16 bits, or 32 with .multicast::cluster::32b (PTX ISA 9.4 {Tcgen05Commit})
+        const int bits = c.multicastBits == 32 ? 32 : 16;
+        if (mask.kind != Operand::Kind::Integer || mask.value <= 0 ||
+            mask.value > (std::int64_t{1} << bits) - 1)
+            l.fail(mask.loc, "ctaMask must be a non-zero " + std::to_string(bits) + "-bit integer");
+        for (int rank = 0; rank < bits; ++rank) {
             if (!((mask.value >> rank) & 1)) continue;
             int cta = l.ctaOfRank(l.thread().cta, rank);
             auto m = cta < 0 ? std::nullopt : l.addressInCta(mb, cta);
@@ -244,6 +290,10 @@ void lowerCommit(Lowerer& l, const ptx::Tcgen05Commit& c) {
         targets.push_back(mb);
     }
     ir::Event& e = tcIssue(l, group, {Tag::COMMIT});
+    // .sync_restrict::shared::read::mma::a: the arrive follows the prior mma's reads of A from
+    // shared memory only ("This does not signal the overall completion of any prior tcgen05.mma
+    // operations", PTX ISA 9.4 {Tcgen05Commit}); the model's tc-completion says which accesses.
+    if (c.readMmaA) e.tags.insert(Tag::COMMIT_READ_A);
     int id = e.id;
     for (const Address& m : targets) {
         // The arrive-on happens when the tracked operations complete: count 1, cluster scope
@@ -264,13 +314,19 @@ void lowerCommit(Lowerer& l, const ptx::Tcgen05Commit& c) {
 
 namespace {
 
-/** nCols of alloc/dealloc: a power of 2 in [32, 512] (PTX ISA
- * #tcgen05-instructions-tcgen05-alloc-dealloc-relinquish-alloc-permit). */
-int columnCount(Lowerer& l) {
+/** nCols of alloc/dealloc: a power of 2 in [32, 512], or with `.exclusive` a multiple of 32 in
+ * [32, 512] (PTX ISA 9.4 #tcgen05-instructions-tcgen05-alloc-dealloc-relinquish-alloc-permit,
+ * Table 58; sm_107f's 576 is beyond the 512 columns ptxmc gives a CTA). */
+int columnCount(Lowerer& l, bool exclusive) {
     const Operand& cols = l.operand(1);
-    if (cols.kind != Operand::Kind::Integer || cols.value < 32 || cols.value > 512 ||
-        (cols.value & (cols.value - 1)) != 0)
+    bool inRange = cols.kind == Operand::Kind::Integer && cols.value >= 32 && cols.value <= 512;
+    if (exclusive) {
+        if (!inRange || cols.value % 32 != 0)
+            l.fail(cols.loc, "number of columns of an exclusive allocation must be a multiple of "
+                             "32 in [32, 512]");
+    } else if (!inRange || (cols.value & (cols.value - 1)) != 0) {
         l.fail(cols.loc, "number of columns must be a power of 2 in [32, 512]");
+    }
     return static_cast<int>(cols.value);
 }
 
@@ -306,16 +362,17 @@ void lowerFence(Lowerer& l, const ptx::Tcgen05Fence& f) {
 namespace {
 
 /** dealloc frees the block whose address taddr holds; resolveAllocations finds which. */
-void lowerDealloc(Lowerer& l, int group) {
-    int cols = columnCount(l);
+void lowerDealloc(Lowerer& l, int group, bool exclusive) {
+    int cols = columnCount(l, exclusive);
     ir::ValuePtr taddr = l.value(l.operand(0));
     ir::Event& e = tcIssue(l, group, {Tag::DEALLOC});
+    if (exclusive) e.tags.insert(Tag::TMEM_EXCLUSIVE);
     e.tmemColumns = cols;
     l.deallocs.push_back({e.id, taddr, l.operand(0).loc});
 }
 
-void lowerAllocOp(Lowerer& l, int group) {
-    int cols = columnCount(l);
+void lowerAllocOp(Lowerer& l, int group, bool exclusive) {
+    int cols = columnCount(l, exclusive);
     // Relinquish by another thread of the CTA is the model's tcgen05-alloc-misuse flag.
     for (int ev : l.threadInfo().events)
         if (l.program().events[static_cast<std::size_t>(ev)].has(Tag::RELINQUISH))
@@ -324,6 +381,7 @@ void lowerAllocOp(Lowerer& l, int group) {
                        ptx::cite(ptx::Sec::Tcgen05Alloc) + ")");
     Address dst = l.address(l.operand(0), ir::Space::Shared);
     ir::Event& e = tcIssue(l, group, {Tag::ALLOC});
+    if (exclusive) e.tags.insert(Tag::TMEM_EXCLUSIVE);
     // Tensor-memory address: lane[31:16] | column[15:0] (PTX ISA #tensor-memory); blocks start at
     // lane 0.
     e.tmemAddress = takeColumns(l, cols);
@@ -346,9 +404,9 @@ void lowerAlloc(Lowerer& l, const ptx::Tcgen05Alloc& a) {
     int group = a.ctaGroup;
     l.expectOperands(2);
     if (a.dealloc)
-        lowerDealloc(l, group);
+        lowerDealloc(l, group, a.exclusive);
     else
-        lowerAllocOp(l, group);
+        lowerAllocOp(l, group, a.exclusive);
 }
 
 } // namespace ptxmc::lower

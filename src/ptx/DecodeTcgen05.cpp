@@ -68,7 +68,7 @@ Op decodeShift(Decoder& d) {
 }
 
 /** Shape, repeat count and packing of tcgen05.ld/st (PTX ISA #tcgen05-instructions-tcgen05-ld). */
-LdStFormat takeLdStFormat(Decoder& d) {
+LdStFormat takeLdStFormat(Decoder& d, bool b32 = true) {
     requireSyncAligned(d, "'" + d.inst.opcode + "'");
     auto shape = d.q.takeIf([](const std::string& p) {
         return std::any_of(kLdStShapes.begin(), kLdStShapes.end(),
@@ -87,7 +87,7 @@ LdStFormat takeLdStFormat(Decoder& d) {
         d.fail("missing or bad repeat count (.x1, .x2, .x4, ... .x128)");
     f.repeat = *repeat;
     f.pack = d.takeRow(kPacks).value_or(Pack::None);
-    if (!d.q.take("b32")) d.fail("'" + d.inst.opcode + "' needs .b32");
+    if (b32 && !d.q.take("b32")) d.fail("'" + d.inst.opcode + "' needs .b32");
     return f;
 }
 
@@ -96,6 +96,31 @@ LdStFormat decodeLdSt(Decoder& d, const char* name) {
     LdStFormat f = takeLdStFormat(d);
     d.q.finish();
     return f;
+}
+
+/** tcgen05.ld, or tcgen05.ld.red.sync.aligned.32x32b.num.redOp.type (PTX ISA {Tcgen05Ld}). */
+Op decodeLd(Decoder& d) {
+    if (!d.q.take("red")) return Tcgen05Ld{decodeLdSt(d, "tcgen05.ld")};
+    if (d.q.takePrefixed("cta_group::")) d.fail("tcgen05.ld has no .cta_group");
+    Tcgen05Ld ld;
+    ld.format = takeLdStFormat(d, false);
+    if (ld.format.shape != LdStShape::Lanes32Bits32 || ld.format.pack != Pack::None)
+        d.fail("tcgen05.ld.red takes shape .32x32b (ptxmc does not model .16x32bx2) and no "
+               ".pack");
+    if (ld.format.repeat < 2) d.fail("tcgen05.ld.red needs .num of at least .x2");
+    LdRed red;
+    auto op = d.q.takeOneOf({"min", "max"});
+    if (!op) d.fail("tcgen05.ld.red needs .min or .max");
+    red.max = *op == "max";
+    if (d.q.take("abs") || d.q.take("NaN"))
+        d.fail("tcgen05.ld.red .abs and .NaN act on floating-point values, which ptxmc does not "
+               "model");
+    auto type = d.q.takeOneOf({"u32", "s32", "f32"});
+    if (!type) d.fail("tcgen05.ld.red needs .u32, .s32 or .f32");
+    red.type = *type;
+    ld.red = red;
+    d.q.finish();
+    return ld;
 }
 
 Op decodeWait(Decoder& d, bool ld) {
@@ -113,7 +138,12 @@ Op decodeCommit(Decoder& d) {
         d.fail("tcgen05.commit needs .mbarrier::arrive::one (" + cite(Sec::Tcgen05Commit) + ")");
     if (auto s = d.q.takeOneOf({"shared::cluster", "shared::cta", "shared"}))
         c.space = *valueOf(kSpaces, *s);
-    c.multicast = d.q.take("multicast::cluster");
+    if (auto m = d.q.takeOneOf(
+            {"multicast::cluster", "multicast::cluster::16b", "multicast::cluster::32b"})) {
+        c.multicast = true;
+        if (*m != "multicast::cluster") c.multicastBits = *m == "multicast::cluster::32b" ? 32 : 16;
+    }
+    c.readMmaA = d.q.take("sync_restrict::shared::read::mma::a");
     if (!d.q.take("b64")) d.fail("tcgen05.commit needs .b64");
     d.q.finish();
     return c;
@@ -129,6 +159,7 @@ Op decodeAlloc(Decoder& d, const std::string& op) {
     Tcgen05Alloc a;
     a.dealloc = op == "dealloc";
     a.ctaGroup = group;
+    a.exclusive = d.q.take("exclusive");
     if (!a.dealloc) a.sharedCta = d.q.take("shared::cta");
     if (!d.q.take("b32")) d.fail("'" + d.inst.opcode + "' needs .b32");
     d.q.finish();
@@ -144,7 +175,7 @@ Op decodeTcgen05(Decoder& d) {
     if (op == "mma") return decodeMma(d);
     if (op == "cp") return decodeCp(d);
     if (op == "shift") return decodeShift(d);
-    if (op == "ld") return Tcgen05Ld{decodeLdSt(d, "tcgen05.ld")};
+    if (op == "ld") return decodeLd(d);
     if (op == "st") return Tcgen05St{decodeLdSt(d, "tcgen05.st")};
     if (op == "wait::ld" || op == "wait::st") return decodeWait(d, op == "wait::ld");
     if (op == "commit") return decodeCommit(d);

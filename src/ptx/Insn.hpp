@@ -237,6 +237,7 @@ struct Tcgen05Alloc {
     bool dealloc = false;
     int ctaGroup = 1;
     bool sharedCta = false; ///< alloc's `.shared::cta`
+    bool exclusive = false; ///< `.exclusive` (PTX ISA 9.4): an exclusive allocation
 };
 
 struct Tcgen05Relinquish {
@@ -276,8 +277,17 @@ struct LdStFormat {
     std::size_t registers() const;
 };
 
+/** tcgen05.ld.red's reduction (PTX ISA {Tcgen05Ld}): .min/.max over the loaded values of each
+ *  thread, of type .u32, .s32 or .f32 (ptxmc's values are integers: .f32 compares them as
+ *  signed). */
+struct LdRed {
+    bool max = true;
+    std::string type = "u32";
+};
+
 struct Tcgen05Ld {
     LdStFormat format;
+    std::optional<LdRed> red{}; ///< `tcgen05.ld.red` (redval is the second operand)
 };
 
 struct Tcgen05St {
@@ -292,6 +302,12 @@ struct Tcgen05Commit {
     int ctaGroup = 1;
     Space space = Space::None;
     bool multicast = false;
+    /// `.multicast::cluster::16b` / `::32b` (PTX ISA 9.4): the width of ctaMask; 0 when the
+    /// plain `.multicast::cluster` (16-bit) is written
+    int multicastBits = 0;
+    /// `.sync_restrict::shared::read::mma::a` (PTX ISA 9.4): arrive once the prior mma have read
+    /// their A matrices from shared memory, not on their completion
+    bool readMmaA = false;
 };
 
 struct Tcgen05Fence {

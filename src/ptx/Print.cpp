@@ -189,6 +189,7 @@ struct Printer {
     }
     std::string operator()(const Tcgen05Alloc& i) const {
         return start(i.dealloc ? "tcgen05.dealloc" : "tcgen05.alloc")
+            .q(i.exclusive, "exclusive")
             .group(i.ctaGroup)
             .q("sync.aligned")
             .q(i.sharedCta, "shared::cta")
@@ -219,7 +220,17 @@ struct Printer {
             .q(nameOf(kPacks, f.pack))
             .q("b32");
     }
-    std::string operator()(const Tcgen05Ld& i) const { return format("tcgen05.ld", i.format).s; }
+    std::string operator()(const Tcgen05Ld& i) const {
+        if (!i.red) return format("tcgen05.ld", i.format).s;
+        return start("tcgen05.ld")
+            .q("red")
+            .q("sync.aligned")
+            .q(ldStShape(i.format.shape).name)
+            .q("x" + std::to_string(i.format.repeat))
+            .q(i.red->max ? "max" : "min")
+            .q(i.red->type)
+            .s;
+    }
     std::string operator()(const Tcgen05St& i) const { return format("tcgen05.st", i.format).s; }
     std::string operator()(const Tcgen05Wait& i) const {
         return start(i.ld ? "tcgen05.wait::ld" : "tcgen05.wait::st").q("sync.aligned").s;
@@ -228,8 +239,11 @@ struct Printer {
         return start("tcgen05.commit")
             .group(i.ctaGroup)
             .q("mbarrier::arrive::one")
+            .q(i.readMmaA, "sync_restrict::shared::read::mma::a")
             .q(nameOf(kSpaces, i.space))
-            .q(i.multicast, "multicast::cluster")
+            .q(i.multicast,
+               "multicast::cluster" +
+                   (i.multicastBits ? "::" + std::to_string(i.multicastBits) + "b" : std::string()))
             .q("b64")
             .s;
     }

@@ -137,6 +137,8 @@ void ThreadEmitter::tcCp(const Insn& in) {
 }
 
 void ThreadEmitter::tcLd(const Insn& in) {
+    if (in.as<ptx::Tcgen05Ld>()->red)
+        refuse("tcgen05.ld.red needs sm_103f or sm_110f; the harness targets sm_100a");
     Target t = target(in.operand(1));
     std::vector<Operand> regs = in.operand(0).kind == Operand::Kind::Vector
                                     ? in.operand(0).elements
@@ -197,7 +199,16 @@ void ThreadEmitter::tcSt(const Insn& in) {
 
 void ThreadEmitter::tcCommit(const Insn& in) {
     Target mb = target(in.operand(0));
-    bool multicast = in.as<ptx::Tcgen05Commit>()->multicast;
+    const ptx::Tcgen05Commit& c = *in.as<ptx::Tcgen05Commit>();
+    bool multicast = c.multicast;
+    // PTX ISA 9.4 forms: .sync_restrict::shared::read::mma::a and .multicast::cluster::32b are
+    // sm_107f qualifiers (not sm_100a). A mask that fits 16 bits is the plain 16-bit multicast,
+    // which signals the same CTAs.
+    if (c.readMmaA)
+        refuse("tcgen05.commit.sync_restrict::shared::read::mma::a needs sm_107f (PTX ISA 9.4)");
+    if (multicast && (in.operand(1).value >> 16) != 0)
+        refuse("a ctaMask wider than 16 bits (.multicast::cluster::32b) needs sm_107f (PTX ISA "
+               "9.4)");
     std::string addr = multicast ? sharedAddr(mb) : clusterAddr(mb);
     std::string ptx =
         opcode(ptx::Tcgen05Commit{plan_.ctaGroup, ptx::Space::SharedCluster, multicast}) + " [%0]" +
@@ -218,6 +229,9 @@ void ThreadEmitter::tcAlloc(const Insn& in) {
         return;
     }
     std::string cols = std::to_string(in.operand(1).value);
+    if (in.as<ptx::Tcgen05Alloc>()->exclusive)
+        refuse("tcgen05.alloc/dealloc.exclusive needs PTX ISA 9.4 and sm_100f; the harness "
+               "targets sm_100a");
     if (!in.as<ptx::Tcgen05Alloc>()->dealloc) {
         Target t = target(in.operand(0));
         if (t.remote) refuse("tcgen05.alloc writes the issuing CTA's shared memory");

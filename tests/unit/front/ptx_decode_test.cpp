@@ -63,6 +63,16 @@ TEST_CASE("decode then print gives back canonical PTX for every family", "[ptx]"
         "tcgen05.commit.cta_group::1.mbarrier::arrive::one.shared::cluster.multicast::cluster.b64 "
         "[mb], 3",
         "tcgen05.fence::after_thread_sync",
+        "tcgen05.ld.red.sync.aligned.32x32b.x2.max.u32 {r0, r1}, rv, [d]",
+        // PTX ISA 9.4 forms
+        "tcgen05.alloc.exclusive.cta_group::1.sync.aligned.shared::cta.b32 [s], 96",
+        "tcgen05.dealloc.exclusive.cta_group::2.sync.aligned.b32 r0, 96",
+        "tcgen05.commit.cta_group::2.mbarrier::arrive::one.shared::cluster.multicast::cluster::32b."
+        "b64 [mb], 3",
+        "tcgen05.commit.cta_group::1.mbarrier::arrive::one.shared::cluster.multicast::cluster::16b."
+        "b64 [mb], 3",
+        "tcgen05.commit.cta_group::1.mbarrier::arrive::one.sync_restrict::shared::read::mma::a.b64 "
+        "[mb]",
         "nanosleep.u32 20",
         "nanosleep.u32 r0",
     };
