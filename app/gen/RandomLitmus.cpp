@@ -59,16 +59,14 @@ std::string randomLitmus(std::uint64_t seed, const GenOptions& options) {
     o.maxThreads = std::clamp(o.maxThreads, 1, 4);
     o.maxCtas = std::clamp(o.maxCtas, 1, 2);
     o.maxInstructions = std::max(o.maxInstructions, 1);
-    if (!(o.tcgen05 || o.mbarrier || o.bulk || o.proxies || o.generic)) o.generic = true;
+    if (!(o.tcgen05 || o.mbarrier || o.bulk || o.proxies || o.generic || o.wgmma)) o.generic = true;
     Rng rng(seed);
     Draft d(o, rng);
 
     const std::vector<std::pair<bool, std::vector<std::pair<Fragment, int>>>> families{
-        {o.generic, genericFragments()},
-        {o.proxies, proxyFragments()},
-        {o.mbarrier, mbarrierFragments()},
-        {o.bulk, bulkFragments()},
-        {o.tcgen05, tcgen05Fragments()}};
+        {o.generic, genericFragments()},   {o.proxies, proxyFragments()},
+        {o.mbarrier, mbarrierFragments()}, {o.bulk, bulkFragments()},
+        {o.tcgen05, tcgen05Fragments()},   {o.wgmma, wgmmaFragments()}};
     std::vector<int> enabled;
     for (int i = 0; i < static_cast<int>(families.size()); ++i)
         if (families[static_cast<std::size_t>(i)].first) enabled.push_back(i);

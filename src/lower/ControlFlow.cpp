@@ -85,7 +85,7 @@ ValuePtr joinAll(std::vector<ValuePtr> guards) {
 /** Two paths meeting: the condition of either, registers chosen by which one was taken. */
 void merge(PathState& into, PathState&& other, const std::function<void(const char*)>& fail) {
     if (into.pendingBulk != other.pendingBulk || into.committedGroups != other.committedGroups ||
-        into.pendingCpAsync != other.pendingCpAsync)
+        into.pendingCpAsync != other.pendingCpAsync || into.pendingWgmma != other.pendingWgmma)
         fail("async-groups differ between the paths that meet here");
     if (into.arrivals.empty()) into.arrivals.push_back(into.guard);
     const ValuePtr zero = Value::makeConst(0); // herd and Dat3M start registers at 0
