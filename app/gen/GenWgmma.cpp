@@ -24,17 +24,23 @@ bool fragWgmma(Draft& d) {
     const int a = d.pickLoc(Space::Shared, c, false);
     const int b = d.pickLoc(Space::Shared, c, false);
     if (a < 0 || b < 0) return false;
+    // The mma's reads of a and b are reads of those cells; its accumulator is a register cell
+    // the draft does not track, read and written at most twice each (the factor below).
+    d.read(d.key(a, c));
+    d.read(d.key(b, c));
+    if (d.candidates() * 9 > Draft::kMaxCandidates) return false;
     const std::string acc = d.initReg(t, r.range(0, 2), "acc");
     const std::string aa = d.addr(a, c, c), ba = d.addr(b, c, c);
-    if (r.chance(20)) d.emit(t, "mov.b32 " + acc + ", " + std::to_string(d.freshConst()));
+    const bool twoMmas = r.chance(15), movFirst = !twoMmas && r.chance(10);
+    if (movFirst) d.emit(t, "mov.b32 " + acc + ", " + std::to_string(d.freshConst()));
     if (r.chance(85)) d.emit(t, text(ptx::WgmmaFence{}));
     d.emit(t, mmaText(r, acc, aa, ba, r.chance(70)));
-    if (r.chance(30)) {
+    if (twoMmas) {
         if (r.chance(40)) d.emit(t, text(ptx::WgmmaFence{}));
         d.emit(t, mmaText(r, acc, ba, aa, true));
     }
     if (r.chance(85)) d.emit(t, text(ptx::WgmmaCommit{}));
-    const bool early = r.chance(25); // an access before the wait: wgmma-register-race
+    const bool early = !twoMmas && r.chance(20); // an access before the wait: wgmma-register-race
     if (early) {
         const std::string early_ = d.freshReg("e");
         d.emit(t, "mov.b32 " + early_ + ", " + acc);
