@@ -77,6 +77,7 @@ std::vector<std::pair<Fragment, int>> proxyFragments();
 std::vector<std::pair<Fragment, int>> mbarrierFragments();
 std::vector<std::pair<Fragment, int>> bulkFragments();
 std::vector<std::pair<Fragment, int>> tcgen05Fragments();
+std::vector<std::pair<Fragment, int>> wgmmaFragments(); // GenWgmma.cpp
 bool messagePassing(Draft& d);
 
 /** The final condition over the draft's observables and hints. */

@@ -13,8 +13,8 @@ namespace {
 bool filler(Draft& d, int t) {
     Rng& r = d.rng();
     const GenOptions& o = d.opt();
-    std::vector<int> w{o.generic ? 4 : 0, o.proxies ? 1 : 0, o.tcgen05 ? 1 : 0, o.bulk ? 1 : 0,
-                       o.mbarrier ? 2 : 0};
+    std::vector<int> w{o.generic ? 4 : 0, o.proxies ? 1 : 0,  o.tcgen05 ? 1 : 0,
+                       o.bulk ? 1 : 0,    o.mbarrier ? 2 : 0, o.wgmma ? 1 : 0};
     switch (r.weighted(w)) {
     case 0: {
         int l = -1, inst = -1;
@@ -31,10 +31,13 @@ bool filler(Draft& d, int t) {
     case 3:
         d.emit(t, text(ptx::BulkCommit{}));
         return true;
-    default: {
+    case 4: {
         const int mb = d.pickMbarrier(t, d.ctaOf(t));
         return mb >= 0 && arrive(d, t, mb, d.ctaOf(t), 0);
     }
+    default:
+        d.emit(t, text(ptx::WgmmaFence{}));
+        return true;
     }
 }
 
@@ -48,6 +51,8 @@ void lastResort(Draft& d, int t) {
         tcFence(d, t, true);
     else if (o.bulk && !o.generic)
         d.emit(t, text(ptx::BulkCommit{}));
+    else if (o.wgmma && !o.generic)
+        d.emit(t, text(ptx::WgmmaFence{}));
     else
         memoryFence(d, t);
 }
@@ -59,16 +64,14 @@ std::string randomLitmus(std::uint64_t seed, const GenOptions& options) {
     o.maxThreads = std::clamp(o.maxThreads, 1, 4);
     o.maxCtas = std::clamp(o.maxCtas, 1, 2);
     o.maxInstructions = std::max(o.maxInstructions, 1);
-    if (!(o.tcgen05 || o.mbarrier || o.bulk || o.proxies || o.generic)) o.generic = true;
+    if (!(o.tcgen05 || o.mbarrier || o.bulk || o.proxies || o.generic || o.wgmma)) o.generic = true;
     Rng rng(seed);
     Draft d(o, rng);
 
     const std::vector<std::pair<bool, std::vector<std::pair<Fragment, int>>>> families{
-        {o.generic, genericFragments()},
-        {o.proxies, proxyFragments()},
-        {o.mbarrier, mbarrierFragments()},
-        {o.bulk, bulkFragments()},
-        {o.tcgen05, tcgen05Fragments()}};
+        {o.generic, genericFragments()},   {o.proxies, proxyFragments()},
+        {o.mbarrier, mbarrierFragments()}, {o.bulk, bulkFragments()},
+        {o.tcgen05, tcgen05Fragments()},   {o.wgmma, wgmmaFragments()}};
     std::vector<int> enabled;
     for (int i = 0; i < static_cast<int>(families.size()); ++i)
         if (families[static_cast<std::size_t>(i)].first) enabled.push_back(i);

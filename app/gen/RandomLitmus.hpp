@@ -15,6 +15,7 @@ struct GenOptions {
     // fence.proxy.*), generic ld/st/atom/red/fences/bar.sync. fence.proxy.async also comes
     // with bulk copies and tcgen05 when proxies is off, because they need it to be correct.
     bool tcgen05 = true, mbarrier = true, bulk = true, proxies = true, generic = true;
+    bool wgmma = true; ///< Hopper's warpgroup MMA (wgmma.*)
 };
 
 /** A well-formed litmus test (text in the format of litmus/README.md), a pure function of

@@ -66,13 +66,15 @@ Pairs controlDependencies(const Program& p) {
 Pairs bulkWaits(const Program& p) {
     Pairs out;
     for (const auto& t : p.threads) {
-        // Bulk and non-bulk async-groups are counted apart (PTX ISA {CpAsyncGroups}).
-        std::vector<int> groups[2];
+        // Bulk and non-bulk async-groups are counted apart (PTX ISA {CpAsyncGroups}), and
+        // wgmma-groups apart from both (PTX ISA {WgmmaCommitGroup}).
+        std::vector<int> groups[3];
         for (int id : t.events) {
             const Event& e = p.events[static_cast<std::size_t>(id)];
-            auto& mine = groups[e.nonBulkGroup ? 1 : 0];
-            if (e.has(Tag::BCOMMIT)) mine.push_back(id);
-            if (!e.has(Tag::BWAIT) && !e.has(Tag::CPA_WAIT)) continue;
+            bool wg = e.has(Tag::WG_COMMIT) || e.has(Tag::WG_WAIT);
+            auto& mine = groups[wg ? 2 : e.nonBulkGroup ? 1 : 0];
+            if (e.has(Tag::BCOMMIT) || e.has(Tag::WG_COMMIT)) mine.push_back(id);
+            if (!e.has(Tag::BWAIT) && !e.has(Tag::CPA_WAIT) && !e.has(Tag::WG_WAIT)) continue;
             // wait_group N: all but the N most recent groups have completed (PTX ISA {BulkGroups},
             // {CpAsyncWaitGroup})
             int waited = static_cast<int>(mine.size()) - e.bulkWaitN;
@@ -225,7 +227,7 @@ Pairs staticRelation(const Program& p, Rel rel) {
     case Rel::Iico:
         return allPairs(p, [](const Event& a, const Event& b) {
             if (a.issue < 0 || a.issue != b.issue) return false;
-            bool signal = b.has(Tag::MB) || b.has(Tag::BULK_DONE);
+            bool signal = b.has(Tag::MB) || b.has(Tag::BULK_DONE) || b.has(Tag::WG_DONE);
             return (a.has(Tag::R) && (b.has(Tag::W) || signal)) || (a.has(Tag::W) && signal);
         });
     case Rel::Dep:
@@ -247,7 +249,9 @@ Pairs staticRelation(const Program& p, Rel rel) {
         });
     case Rel::SameIdesc:
         return allPairs(p, [](const Event& a, const Event& b) {
-            return a.has(Tag::MMA) && b.has(Tag::MMA) && a.idesc == b.idesc;
+            bool mma = a.has(Tag::MMA) && b.has(Tag::MMA);
+            bool wgmma = a.has(Tag::WGMMA) && b.has(Tag::WGMMA);
+            return (mma || wgmma) && a.idesc == b.idesc;
         });
     case Rel::SameKind:
         return allPairs(p, [](const Event& a, const Event& b) {
@@ -259,7 +263,8 @@ Pairs staticRelation(const Program& p, Rel rel) {
         });
     case Rel::Bgroup:
         return allPairs(p, [](const Event& a, const Event& b) {
-            return (a.has(Tag::BULK) || a.has(Tag::CPA)) && a.bulkGroup == b.id;
+            return (a.has(Tag::BULK) || a.has(Tag::CPA) || a.has(Tag::WGMMA)) &&
+                   a.bulkGroup == b.id;
         });
     case Rel::Bwait:
         return bulkWaits(p);

@@ -113,6 +113,13 @@ void Lowerer::resolveCondition() {
                 ++t;
             if (t == program_.threads.size())
                 fail(r.loc, "P" + std::to_string(r.thread) + " is not a thread of this test");
+            auto cell = regCells_.find({r.thread, r.name});
+            if (cell != regCells_.end()) { // a wgmma register: its cell's final value
+                o.location = cell->second;
+                o.name = refName(r);
+                if (seen.insert(o.name).second) program_.observed.push_back(o);
+                return;
+            }
             const auto& regs = program_.threads[t].finalRegisters;
             auto it = regs.find(r.name);
             if (it == regs.end())

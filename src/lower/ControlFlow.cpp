@@ -121,6 +121,9 @@ void merge(PathState& into, PathState&& other, const std::function<void(const ch
     if (into.committedGroups != other.committedGroups)
         fail("async-groups differ between the paths that meet here (a commit_group runs on "
              "some of them only)");
+    if (into.pendingWgmma != other.pendingWgmma)
+        fail("wgmma groups differ between the paths that meet here (a wgmma.mma_async runs on "
+             "some of them only)");
     auto unite = [](std::vector<int>& a, const std::vector<int>& b) {
         std::vector<int> out;
         std::set_union(a.begin(), a.end(), b.begin(), b.end(), std::back_inserter(out));

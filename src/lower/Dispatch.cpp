@@ -47,6 +47,11 @@ struct Lower {
     bool operator()(const ptx::Tcgen05Commit& x) const { return lowerCommit(l, x), true; }
     bool operator()(const ptx::Tcgen05Fence& x) const { return lowerFence(l, x), true; }
 
+    bool operator()(const ptx::WgmmaFence& x) const { return lowerWgmmaFence(l, x), true; }
+    bool operator()(const ptx::WgmmaMma& x) const { return lowerWgmmaMma(l, x), true; }
+    bool operator()(const ptx::WgmmaCommit& x) const { return lowerWgmmaCommit(l, x), true; }
+    bool operator()(const ptx::WgmmaWait& x) const { return lowerWgmmaWait(l, x), true; }
+
     // Branches, setp, mov, elect.sync, nanosleep and exit change the path (or nothing), not the
     // events: ControlFlow.cpp.
     bool operator()(const ptx::Bra&) const { return false; }

@@ -42,4 +42,10 @@ void lowerWait(Lowerer& l, const ptx::Tcgen05Wait& w);
 void lowerCommit(Lowerer& l, const ptx::Tcgen05Commit& c);
 void lowerFence(Lowerer& l, const ptx::Tcgen05Fence& f);
 
+// Wgmma.cpp
+void lowerWgmmaFence(Lowerer& l, const ptx::WgmmaFence& f);
+void lowerWgmmaMma(Lowerer& l, const ptx::WgmmaMma& m);
+void lowerWgmmaCommit(Lowerer& l, const ptx::WgmmaCommit& c);
+void lowerWgmmaWait(Lowerer& l, const ptx::WgmmaWait& w);
+
 } // namespace ptxmc::lower

@@ -96,6 +96,7 @@ ir::Program Lowerer::run() {
                                 " disagree on their cluster or gpu");
     declareLocations();
     declareRegisters();
+    declareRegisterCells();
     for (std::size_t i = 0; i < test_.threads.size(); ++i)
         lowerThread(i);
     resolveAllocations(*this);
@@ -286,6 +287,68 @@ void Lowerer::declareRegisters() {
     }
 }
 
+/**
+ * The registers a wgmma.mma_async names (d, and A when it is a register vector) become cells of
+ * their thread, outside the chapter-8 memory: the thread's reads and writes of them and the
+ * mma's are events the model orders (model/wgmma.cat). The initial value is the register's
+ * init, else 0.
+ */
+void Lowerer::declareRegisterCells() {
+    for (const auto& t : test_.threads)
+        for (const auto& item : t.code) {
+            if (!item.decoded || !item.decoded->is<ptx::WgmmaMma>()) continue;
+            const auto& ops = item.decoded->operands;
+            for (std::size_t i = 0; i < 2 && i < ops.size(); ++i) {
+                std::vector<litmus::Operand> regs;
+                if (ops[i].kind == litmus::Operand::Kind::Vector)
+                    regs = ops[i].elements;
+                else if (i == 0 && ops[i].kind == litmus::Operand::Kind::Name)
+                    regs = {ops[i]};
+                for (const auto& r : regs) {
+                    if (r.kind != litmus::Operand::Kind::Name || decls_.count(r.name)) continue;
+                    if (regCells_.count({t.id, r.name})) continue;
+                    ir::Location cell;
+                    cell.id = static_cast<int>(program_.locations.size());
+                    cell.name = "P" + std::to_string(t.id) + ":" + r.name;
+                    cell.space = ir::Space::None;
+                    cell.cta = t.cta;
+                    ir::Event init;
+                    init.id = static_cast<int>(program_.events.size());
+                    init.text = "init " + cell.name;
+                    init.loc = r.loc;
+                    init.tags = {Tag::IW, Tag::W, Tag::M, Tag::WGREG};
+                    init.location = cell.id;
+                    init.vaddr = vaddrFor(cell.name, -1, 0);
+                    init.space = cell.space;
+                    init.cta = t.cta;
+                    auto& regs0 = initialRegisters_[t.id];
+                    auto known = regs0.find(r.name);
+                    init.written = known != regs0.end() ? known->second : ir::Value::makeConst(0);
+                    cell.init = init.id;
+                    program_.events.push_back(init);
+                    program_.locations.push_back(cell);
+                    regCells_[{t.id, r.name}] = cell.id;
+                }
+            }
+        }
+}
+
+int Lowerer::registerCell(const std::string& name) const {
+    auto it = regCells_.find({thread_->id, name});
+    return it == regCells_.end() ? -1 : it->second;
+}
+
+ir::Event& Lowerer::registerAccess(int cell, bool write, const std::string& role) {
+    ir::Event& e = issue({write ? Tag::W : Tag::R, Tag::M, Tag::WGREG});
+    const ir::Location& loc = program_.locations[static_cast<std::size_t>(cell)];
+    e.text = inst_->opcode + " (" + role + " " + loc.name + ")";
+    e.location = cell;
+    e.vaddr = vaddrFor(loc.name, -1, 0);
+    e.space = loc.space;
+    setWeak(e);
+    return e;
+}
+
 ir::Event& Lowerer::issue(std::initializer_list<Tag> tags) {
     checkEventLimit(inst_->loc);
     ir::Event e;
@@ -458,6 +521,8 @@ ir::ValuePtr Lowerer::value(const Operand& op) {
     if (op.kind != Operand::Kind::Name) fail(op.loc, "expected a register or an integer");
     if (decls_.count(op.name))
         fail(op.loc, "'" + op.name + "' is a location; a register or an integer is needed here");
+    if (int cell = registerCell(op.name); cell >= 0)
+        return ir::Value::readOf(registerAccess(cell, false, "read").id);
     auto it = registers_.find(op.name);
     if (it == registers_.end())
         fail(op.loc, "register '" + op.name + "' is used but never defined in P" +
@@ -470,6 +535,10 @@ void Lowerer::define(const Operand& op, ir::ValuePtr v) {
     if (op.kind != Operand::Kind::Name) fail(op.loc, "expected a destination register");
     if (decls_.count(op.name))
         fail(op.loc, "'" + op.name + "' is a location; a destination register is needed here");
+    if (int cell = registerCell(op.name); cell >= 0) {
+        registerAccess(cell, true, "write").written = std::move(v);
+        return;
+    }
     registers_[op.name] = std::move(v);
 }
 

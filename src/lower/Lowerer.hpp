@@ -67,6 +67,7 @@ struct PathState {
     std::map<std::string, ir::ValuePtr> registers;
     std::vector<int> pendingBulk, committedGroups;
     std::vector<int> pendingCpAsync; ///< non-bulk cp.async not yet in a cp.async-group
+    std::vector<int> pendingWgmma;   ///< wgmma.mma_async not yet in a wgmma-group
     std::set<int> ctrl;              ///< reads and waits the branches taken so far depend on
     SourceLoc conditionLoc;          ///< the branch that made `guard` depend on run-time values
     /// Per instruction the path reached: the thread's event count when it last did
@@ -145,6 +146,17 @@ public:
     std::vector<int>& pendingBulk = path_.pendingBulk;         ///< copies not yet committed
     std::vector<int>& committedGroups = path_.committedGroups; ///< commit_groups, oldest first
     std::vector<int>& pendingCpAsync = path_.pendingCpAsync;   ///< cp.async not yet committed
+    std::vector<int>& pendingWgmma = path_.pendingWgmma;       ///< wgmma not yet committed
+
+    /**
+     * The cell standing for register `name` of the current thread when a wgmma.mma_async of
+     * the thread names it (its accumulator d or its A fragment): every access to such a
+     * register is an event on its cell (model/wgmma.cat), so the model can order and flag
+     * them; -1 for any other register.
+     */
+    int registerCell(const std::string& name) const;
+    /** A read (else a write) of register cell `cell` by the current instruction. */
+    ir::Event& registerAccess(int cell, bool write, const std::string& role);
 
     // tensor-memory allocation bookkeeping (PTX ISA {Tcgen05Alloc}), matched by resolveAllocations
     std::map<int, int> tmemNextColumn; ///< per CTA: the first column no alloc has taken
@@ -155,6 +167,7 @@ private:
     void declareLocations();
     void declareRegisters();
     void declareImplicitLocations();
+    void declareRegisterCells();
     // control flow (ControlFlow.cpp): paths through a thread's code, merged where they meet
     void lowerThread(std::size_t index);
     /** Runs instruction `pc` on path_; the successors go to `next` (pc, taken backward). */
@@ -188,6 +201,7 @@ private:
     int ctaGroup_ = 0;
     SourceLoc ctaGroupLoc_;
     std::map<std::string, int> symbols_;
+    std::map<std::pair<int, std::string>, int> regCells_; ///< (thread id, register) -> cell
 };
 
 /**

@@ -28,7 +28,7 @@ namespace {
 /** How many leading opcode parts name the instruction (the rest are qualifiers). */
 std::size_t nameParts(const std::vector<std::string>& p) {
     auto at = [&](std::size_t i, const char* s) { return p.size() > i && p[i] == s; };
-    if (at(0, "tcgen05") || at(0, "mbarrier") || at(0, "tensormap")) return 2;
+    if (at(0, "tcgen05") || at(0, "mbarrier") || at(0, "tensormap") || at(0, "wgmma")) return 2;
     if (at(0, "cp") && at(1, "reduce")) return 4; // cp.reduce.async.bulk
     if (!at(0, "cp") || !at(1, "async")) return 1;
     if (at(2, "bulk")) return at(3, "commit_group") || at(3, "wait_group") ? 4 : 3;
@@ -79,6 +79,8 @@ Insn decode(const litmus::Instruction& inst, const CtaGroupHook& onCtaGroup) {
     Insn out{Ld{}, inst.operands, inst.loc, inst.opcode};
     if (p[0] == "tcgen05") {
         out.op = detail::decodeTcgen05(d);
+    } else if (p[0] == "wgmma") {
+        out.op = detail::decodeWgmma(d);
     } else if (p[0] == "mbarrier") {
         out.op = detail::decodeMbarrier(d);
     } else if (copy) {

@@ -314,6 +314,34 @@ struct Tcgen05Fence {
     bool before = true; ///< fence::before_thread_sync, else after
 };
 
+/**
+ * wgmma.fence.sync.aligned (PTX ISA {WgmmaFence#}): orders the warpgroup's prior register
+ * accesses before later wgmma.mma_async accesses of the same registers.
+ */
+struct WgmmaFence {};
+
+/**
+ * wgmma.mma_async.sync.aligned.shape.dtype.atype.btype{.satfinite}{.and.popc} d, a-desc|a,
+ * b-desc, scale-d{, imm...} (PTX ISA {WgmmaMmaAsync#}). In a litmus test a descriptor is the
+ * shared-memory location it describes (`[a]`), A may be a register vector, and d is the
+ * accumulator register vector of the thread (which stands for the warpgroup).
+ */
+struct WgmmaMma {
+    int m = 64, n = 8, k = 16;
+    std::string dtype = "f32", atype = "f16", btype = "f16"; ///< as written
+    bool satfinite = false;
+    bool andPopc = false; ///< .and.popc (single-bit)
+    /** The number of immediate operands after scale-d the PTX form takes (A in shared memory
+     *  when `aShared`). */
+    std::size_t immediates(bool aShared) const;
+};
+
+/** wgmma.commit_group.sync.aligned (PTX ISA {WgmmaCommitGroup#}). */
+struct WgmmaCommit {};
+
+/** wgmma.wait_group.sync.aligned N (PTX ISA {WgmmaWaitGroup#}); N is the operand. */
+struct WgmmaWait {};
+
 /** Integer comparisons of setp and of Dat3M's compare-and-branch (PTX ISA {Setp}). */
 enum class CmpOp { Eq, Ne, Lt, Le, Gt, Ge, Lo, Ls, Hi, Hs };
 
@@ -367,7 +395,7 @@ using Op = detail::VariantOfRest<void
                                  >::type;
 
 /** The instruction families, in the order of Instructions.def. */
-enum class Family { Generic, Mbarrier, Bulk, Tcgen05, Control };
+enum class Family { Generic, Mbarrier, Bulk, Tcgen05, Wgmma, Control };
 
 /** Each alternative's family, indexed like Op (Instructions.def's second column). */
 inline constexpr Family kFamilies[] = {

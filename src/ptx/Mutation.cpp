@@ -23,7 +23,8 @@ constexpr std::array<std::pair<Kind, const char*>, 6> kKindNames = {{{Kind::Drop
                                                                      {Kind::Plain, "plain"}}};
 
 bool isFence(const Insn& i) {
-    return i.is<Fence>() || i.is<Membar>() || i.is<ProxyFence>() || i.is<Tcgen05Fence>();
+    return i.is<Fence>() || i.is<Membar>() || i.is<ProxyFence>() || i.is<Tcgen05Fence>() ||
+           i.is<WgmmaFence>();
 }
 
 /** Does any operand, at any depth, name register `reg`? */
@@ -66,14 +67,15 @@ bool resultUnused(const litmus::Test& test, const litmus::Thread& t, std::size_t
 bool isSinkWait(const Insn& i) {
     if (i.is<MbarrierWait>())
         return !i.operands.empty() && i.operands[0].kind == litmus::Operand::Kind::Sink;
-    return i.is<Tcgen05Wait>() || i.is<BulkWait>();
+    return i.is<Tcgen05Wait>() || i.is<BulkWait>() || i.is<WgmmaWait>();
 }
 
 /** Removing it is a drop: fences, waits, arrives, transaction counts, commits, barriers. */
 bool droppable(const Insn& i, bool unusedResult) {
     if (isFence(i) || i.is<Tcgen05Wait>() || i.is<BulkWait>() || i.is<BulkCommit>() ||
-        i.is<Tcgen05Commit>() || (i.is<Barrier>() && !i.as<Barrier>()->cluster) ||
-        i.is<MbarrierTx>() || i.is<CpAsyncArrive>())
+        i.is<Tcgen05Commit>() || i.is<WgmmaWait>() || i.is<WgmmaCommit>() ||
+        (i.is<Barrier>() && !i.as<Barrier>()->cluster) || i.is<MbarrierTx>() ||
+        i.is<CpAsyncArrive>())
         return true;
     return (i.is<MbarrierWait>() || i.is<MbarrierArrive>()) && unusedResult;
 }

@@ -250,6 +250,20 @@ struct Printer {
     std::string operator()(const Tcgen05Fence& i) const {
         return i.before ? "tcgen05.fence::before_thread_sync" : "tcgen05.fence::after_thread_sync";
     }
+    std::string operator()(const WgmmaFence&) const { return "wgmma.fence.sync.aligned"; }
+    std::string operator()(const WgmmaMma& i) const {
+        // The ISA's syntax order: .shape{.satfinite}.dtype.atype.btype{.and.popc}
+        return start("wgmma.mma_async.sync.aligned")
+            .q("m" + std::to_string(i.m) + "n" + std::to_string(i.n) + "k" + std::to_string(i.k))
+            .q(i.satfinite, "satfinite")
+            .q(i.dtype)
+            .q(i.atype)
+            .q(i.btype)
+            .q(i.andPopc, "and.popc")
+            .s;
+    }
+    std::string operator()(const WgmmaCommit&) const { return "wgmma.commit_group.sync.aligned"; }
+    std::string operator()(const WgmmaWait&) const { return "wgmma.wait_group.sync.aligned"; }
     std::string operator()(const Bra& i) const {
         return i.gotoSpelling ? "goto" : start("bra").q(i.uni, "uni").s;
     }

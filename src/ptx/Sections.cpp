@@ -139,6 +139,18 @@ constexpr Row kRows[] = {
     // 9.7.19.2 in the 9.1 text (9.7.20.2 in 9.3, 9.7.21.2 in 9.4): the sections added before
     // Miscellaneous Instructions moved it, not the anchor.
     {Sec::Nanosleep, "Nanosleep", "9.7.19.2", "miscellaneous-instructions-nanosleep"},
+    // added for the 9.4 text: warpgroup MMA, 9.7.17 in 9.4 (9.7.15 in the 9.1 text)
+    {Sec::Wgmma, "Wgmma", "9.7.17", "asynchronous-warpgroup-level-matrix-instructions"},
+    {Sec::WgmmaAsyncProxy, "WgmmaAsyncProxy", "9.7.17.4",
+     "asynchronous-warpgroup-level-matrix-async-proxy"},
+    {Sec::WgmmaMmaAsync, "WgmmaMmaAsync", "9.7.17.5.2",
+     "asynchronous-warpgroup-level-matrix-instructions-wgmma-mma"},
+    {Sec::WgmmaFence, "WgmmaFence", "9.7.17.7.1",
+     "asynchronous-warpgroup-level-matrix-instructions-wgmma-fence"},
+    {Sec::WgmmaCommitGroup, "WgmmaCommitGroup", "9.7.17.7.2",
+     "asynchronous-warpgroup-level-matrix-instructions-wgmma-commit-group"},
+    {Sec::WgmmaWaitGroup, "WgmmaWaitGroup", "9.7.17.7.3",
+     "asynchronous-warpgroup-level-matrix-instructions-wgmma-wait-group"},
 };
 
 constexpr bool inEnumOrder() {
@@ -146,7 +158,7 @@ constexpr bool inEnumOrder() {
         if (static_cast<std::size_t>(kRows[i].key) != i) return false;
     return true;
 }
-static_assert(inEnumOrder() && kRows[std::size(kRows) - 1].key == Sec::Nanosleep,
+static_assert(inEnumOrder() && kRows[std::size(kRows) - 1].key == Sec::WgmmaWaitGroup,
               "one row per Sec enumerator, in enum order");
 
 const Row* rowNamed(std::string_view name) {
@@ -190,6 +202,9 @@ struct Of {
     Section operator()(const Tcgen05Wait&) const { return section(Sec::Tcgen05Wait); }
     Section operator()(const Tcgen05Commit&) const { return section(Sec::Tcgen05Commit); }
     Section operator()(const Tcgen05Fence&) const { return section(Sec::Tcgen05Fence); }
+    Section operator()(const WgmmaFence&) const { return section(Sec::WgmmaFence); }
+    Section operator()(const WgmmaCommit&) const { return section(Sec::WgmmaCommitGroup); }
+    Section operator()(const WgmmaWait&) const { return section(Sec::WgmmaWaitGroup); }
     // No section: they synchronise nothing (one overload each, so a new instruction is decided).
     Section operator()(const Arith&) const { return {}; }
     Section operator()(const TensormapReplace&) const { return {}; }
@@ -203,6 +218,7 @@ struct Of {
     Section operator()(const Tcgen05Shift&) const { return {}; }
     Section operator()(const Tcgen05Ld&) const { return {}; }
     Section operator()(const Tcgen05St&) const { return {}; }
+    Section operator()(const WgmmaMma&) const { return {}; }
     Section operator()(const Bra&) const { return {}; }
     Section operator()(const CompareBranch&) const { return {}; }
     Section operator()(const Setp&) const { return {}; }

@@ -100,6 +100,13 @@ enum class Sec {
     Tcgen05Fence,
     Tcgen05Commit,
     Nanosleep,
+    // added for the 9.4 text
+    Wgmma,
+    WgmmaAsyncProxy,
+    WgmmaMmaAsync,
+    WgmmaFence,
+    WgmmaCommitGroup,
+    WgmmaWaitGroup,
 };
 
 /** The section `key` names: its number (Sections.cpp's ISA version) and anchor. */

@@ -115,6 +115,33 @@ const std::array<std::string_view, 3> kCpDecompress = {"b8x16", "b6x16_p32", "b4
 const std::array<std::string_view, 7> kMmaKinds = {"f16",      "tf32", "f8f6f4",  "i8",
                                                    "mxf8f6f4", "mxf4", "mxf4nvf4"};
 
+// wgmma.mma_async element types (PTX ISA {WgmmaMmaAsync}): K of the shape, accumulator types, and
+// how many immediates follow scale-d with A in shared memory (with A in registers: one fewer
+// for .f16/.bf16, whose imm-trans-a goes).
+const std::array<WgmmaTypeRow, 8> kWgmmaTypes = {{
+    {"f16", 16, "f16 f32", 4},
+    {"bf16", 16, "f32", 4},
+    {"tf32", 8, "f32", 2},
+    {"e4m3", 32, "f16 f32", 2},
+    {"e5m2", 32, "f16 f32", 2},
+    {"s8", 32, "s32", 0},
+    {"u8", 32, "s32", 0},
+    {"b1", 256, "s32", 0},
+}};
+
+const WgmmaTypeRow* wgmmaType(std::string_view name) {
+    for (const auto& r : kWgmmaTypes)
+        if (r.name == name) return &r;
+    return nullptr;
+}
+
+std::size_t WgmmaMma::immediates(bool aShared) const {
+    const WgmmaTypeRow* t = wgmmaType(atype);
+    if (!t) return 0;
+    bool transposable = atype == "f16" || atype == "bf16";
+    return t->immediates - (transposable && !aShared ? 1 : 0);
+}
+
 const LdStShapeRow& ldStShape(LdStShape s) {
     for (const auto& r : kLdStShapes)
         if (r.shape == s) return r;

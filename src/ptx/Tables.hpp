@@ -30,6 +30,17 @@ struct CpShapeRow {
     CpWarps needs; ///< None: no multicast needed; X2_02_13 stands for either .warpx2
 };
 
+/** A wgmma.mma_async .atype/.btype (PTX ISA {WgmmaMmaAsync}). */
+struct WgmmaTypeRow {
+    std::string_view name;
+    int k;                      ///< the K of its shapes
+    std::string_view dtypes;    ///< accumulator types allowed, space-separated
+    std::size_t immediates = 0; ///< immediates after scale-d, A in shared memory
+};
+extern const std::array<WgmmaTypeRow, 8> kWgmmaTypes;
+/** The row of an .atype/.btype spelling, or null. */
+const WgmmaTypeRow* wgmmaType(std::string_view name);
+
 extern const std::array<Row<Scope>, 4> kScopes;             ///< .cta .cluster .gpu .sys
 extern const std::array<Row<Sem>, 6> kMemorySems;           ///< ld/st/atom/red semantics
 extern const std::array<Row<Sem>, 2> kFenceSems;            ///< fence.sc / fence.acq_rel

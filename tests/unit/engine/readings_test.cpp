@@ -57,8 +57,15 @@ TEST_CASE("every built-in variant is a reading of the combined model", "[reading
     for (const cat::ReadingInfo& r : combined().readings) {
         readings.push_back(r.name);
         REQUIRE_FALSE(r.decisions.empty());
-        for (const auto& [name, label] : r.decisions)
-            REQUIRE(label.rfind("Q", 0) == 0); // "Q1 (9.7.16.6.3)": question and section
+        // "Q1 (9.7.16.6.3)" or a named decision, "WG-FENCE-ORDERS-MMA (9.7.17.7.1)": the
+        // question and its section
+        for (const auto& [name, label] : r.decisions) {
+            INFO(label);
+            REQUIRE(!label.empty());
+            REQUIRE((label[0] >= 'A' && label[0] <= 'Z'));
+            REQUIRE(label.find(" (") != std::string::npos);
+            REQUIRE(label.back() == ')');
+        }
     }
     REQUIRE(readings == names);
 }

@@ -206,6 +206,7 @@ namespace {
 std::string familyOf(const litmus::Instruction& i) {
     const std::string& op = i.parts[0];
     if (op == "tcgen05") return "tcgen05";
+    if (op == "wgmma") return "wgmma";
     if (op == "mbarrier") return "mbarrier";
     if (op == "cp") return "bulk";
     if (op == "sust" || op == "suld" || op == "tld" || op == "cold" || op == "ldc")
@@ -217,8 +218,9 @@ std::string familyOf(const litmus::Instruction& i) {
 } // namespace
 
 TEST_CASE("options restrict the generated families and sizes", "[gen]") {
-    for (int mask = 0; mask < 32; ++mask) {
+    for (int mask = 0; mask < 64; ++mask) {
         gen::GenOptions o;
+        o.wgmma = mask & 32;
         o.tcgen05 = mask & 1;
         o.mbarrier = mask & 2;
         o.bulk = mask & 4;
@@ -229,11 +231,14 @@ TEST_CASE("options restrict the generated families and sizes", "[gen]") {
                                        {o.mbarrier, "mbarrier"},
                                        {o.bulk, "bulk"},
                                        {o.proxies, "proxies"},
-                                       {o.generic, "generic"}})
+                                       {o.generic, "generic"},
+                                       {o.wgmma, "wgmma"}})
             if (on) allowed.insert(name);
         // fence.proxy.async belongs to every family of the async proxy; with no family at all
         // the generator falls back to generic, and an mbarrier-only thread may need a fence.
-        if (o.proxies || o.bulk || o.tcgen05) allowed.insert("async fence");
+        if (o.proxies || o.bulk || o.tcgen05 || o.wgmma) allowed.insert("async fence");
+        // wgmma's accumulator is set and read by ordinary instructions (mov)
+        if (o.wgmma) allowed.insert("generic");
         if (allowed.empty() || allowed == std::set<std::string>{"mbarrier"})
             allowed.insert("generic");
         for (std::uint64_t seed = 0; seed < 40; ++seed) {

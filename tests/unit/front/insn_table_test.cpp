@@ -17,6 +17,8 @@ TEST_CASE("instruction table: each alternative has its row's name and family", "
     CHECK(family(CpAsync{}) == Family::Bulk);
     CHECK(family(Tcgen05Alloc{}) == Family::Tcgen05);
     CHECK(family(Tcgen05Fence{}) == Family::Tcgen05);
+    CHECK(family(WgmmaMma{}) == Family::Wgmma);
+    CHECK(family(WgmmaWait{}) == Family::Wgmma);
     CHECK(family(Bra{}) == Family::Control);
     CHECK(family(Exit{}) == Family::Control);
 }
@@ -26,5 +28,5 @@ TEST_CASE("instruction table: a family's rows are contiguous", "[insn-table]") {
     int changes = 0;
     for (std::size_t i = 1; i < std::size(kFamilies); ++i)
         changes += kFamilies[i] != kFamilies[i - 1];
-    CHECK(changes == 4);
+    CHECK(changes == 5);
 }

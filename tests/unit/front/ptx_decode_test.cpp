@@ -73,6 +73,13 @@ TEST_CASE("decode then print gives back canonical PTX for every family", "[ptx]"
         "b64 [mb], 3",
         "tcgen05.commit.cta_group::1.mbarrier::arrive::one.sync_restrict::shared::read::mma::a.b64 "
         "[mb]",
+        "wgmma.fence.sync.aligned",
+        "wgmma.mma_async.sync.aligned.m64n128k16.f32.f16.f16 {d0, d1}, [a], [b], 1, 1, 1, 0, 0",
+        "wgmma.mma_async.sync.aligned.m64n16k16.f32.bf16.bf16 {d0}, {a0, a1}, [b], p, 1, -1, 1",
+        "wgmma.mma_async.sync.aligned.m64n8k32.satfinite.s32.s8.u8 {d0}, [a], [b], 0",
+        "wgmma.mma_async.sync.aligned.m64n8k256.s32.b1.b1.and.popc {d0}, [a], [b], 1",
+        "wgmma.commit_group.sync.aligned",
+        "wgmma.wait_group.sync.aligned 1",
         "nanosleep.u32 20",
         "nanosleep.u32 r0",
     };
@@ -86,6 +93,24 @@ TEST_CASE("print puts qualifiers in PTX order whatever order they were written i
     CHECK(roundTrip("ld.global.u32.acquire.gpu r0, [x]") == "ld.acquire.gpu.global.u32 r0, [x]");
     CHECK(roundTrip("tcgen05.ld.32x32b.b32.x2.sync.aligned {r0, r1}, [d]") ==
           "tcgen05.ld.sync.aligned.32x32b.x2.b32 {r0, r1}, [d]");
+    // CUTLASS writes .satfinite after the types; the ISA's syntax before them
+    CHECK(roundTrip("wgmma.mma_async.sync.aligned.m64n8k32.s32.s8.s8.satfinite {d}, [a], [b], 1") ==
+          "wgmma.mma_async.sync.aligned.m64n8k32.satfinite.s32.s8.s8 {d}, [a], [b], 1");
+}
+
+TEST_CASE("wgmma.mma_async: shapes, types and forms the ISA does not have are refused", "[ptx]") {
+    for (const char* bad : {
+             "wgmma.mma_async.sync.aligned.m64n8k8.f32.f16.f16 {d}, [a], [b], 1, 1, 1, 0, 0",
+             "wgmma.mma_async.sync.aligned.m64n8k16.s32.f16.f16 {d}, [a], [b], 1, 1, 1, 0, 0",
+             "wgmma.mma_async.sync.aligned.m64n12k16.f32.f16.f16 {d}, [a], [b], 1, 1, 1, 0, 0",
+             "wgmma.mma_async.sync.aligned.m64n8k16.f32.f16.bf16 {d}, [a], [b], 1, 1, 1, 0, 0",
+             "wgmma.mma_async.m64n8k16.f32.f16.f16 {d}, [a], [b], 1, 1, 1, 0, 0",
+             "wgmma.mma_async.sp.sync.aligned.m64n8k16.f32.f16.f16 {d}, [a], [b], 1, 1, 1, 0, 0",
+             "wgmma.fence",
+         }) {
+        INFO(bad);
+        CHECK_THROWS(ptx::decode(parseInsn(bad)));
+    }
 }
 
 TEST_CASE("the tcgen05.ld/st table gives the registers per thread", "[ptx]") {
