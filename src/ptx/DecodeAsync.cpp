@@ -42,6 +42,13 @@ Op decodeWait(Decoder& d, bool tryWait) {
     MbarrierWait w;
     w.tryWait = tryWait;
     w.parity = d.q.take("parity");
+    // "The qualifier .phase_type::* specifies the exact phase to test ... unspecified: checks
+    // completion of the primary phase" ({MbarrierTestWaitTryWait}); the conditional phase
+    // belongs to .layout::v1 mbarriers and report mechanisms, which are not modelled.
+    w.phasePrimary = d.q.take("phase_type::primary");
+    if (d.q.take("phase_type::conditional"))
+        d.fail(".phase_type::conditional (the conditional phase of a .layout::v1 mbarrier) is not "
+               "supported");
     if (auto s = d.q.takeOneOf({"acquire", "relaxed"}))
         w.sem = *s == "acquire" ? Sem::Acquire : Sem::Relaxed;
     w.scope = d.takeScope({Scope::Cta, Scope::Cluster});

@@ -93,6 +93,83 @@ Atom decodeAtom(Decoder& d, AtomName name) {
     return a;
 }
 
+/** red.async, both forms of the 9.4 text ({RedAsync}). */
+RedAsync decodeRedAsync(Decoder& d) {
+    RedAsync r;
+    r.mmio = d.q.take("mmio");
+    auto sem = d.q.takeOneOf({"relaxed", "release"});
+    if (!sem) d.fail("red.async needs .relaxed or .release (" + cite(Sec::RedAsync) + ")");
+    r.sem = *sem == "relaxed" ? Sem::Relaxed : Sem::Release;
+    r.scope = d.takeScope(kAllScopes);
+    r.space = d.takeRow(std::array<Row<Space>, 2>{
+                            {{Space::SharedCluster, "shared::cluster"}, {Space::Global, "global"}}})
+                  .value_or(Space::None);
+    r.mbarrierWritten = d.q.take("mbarrier::complete_tx::bytes");
+    auto op = d.takeRow(kAtomOps);
+    if (!op) d.fail("red.async needs its operation (.add, .min, .max, .and, .or, .xor, ...)");
+    r.op = *op;
+    r.types = d.takeTypes();
+    d.q.finish();
+    auto is = [&](char kind, int bits) {
+        return r.types.size() == 1 && r.types[0] == Type{kind, bits};
+    };
+    std::string where = " (" + cite(Sec::RedAsync) + ")";
+    if (r.sem == Sem::Relaxed) {
+        // .sem = .relaxed, .scope = .cluster, .ss = .shared::cluster, mechanism complete_tx
+        if (r.scope != Scope::Cluster) d.fail("red.async.relaxed needs scope .cluster" + where);
+        if (r.mmio) d.fail("red.async.relaxed: \".mmio must not be specified\"" + where);
+        if (r.space == Space::Global)
+            d.fail("red.async.relaxed: \"If .ss is specified, it must be .shared::cluster\"" +
+                   where);
+        bool ok = false;
+        switch (r.op) {
+        case AtomOp::Inc:
+        case AtomOp::Dec:
+            ok = is('u', 32);
+            break;
+        case AtomOp::Min:
+        case AtomOp::Max:
+            ok = is('u', 32) || is('s', 32);
+            break;
+        case AtomOp::And:
+        case AtomOp::Or:
+        case AtomOp::Xor:
+            ok = is('b', 32);
+            break;
+        case AtomOp::Add:
+            ok = is('u', 32) || is('s', 32) || is('u', 64);
+            break;
+        default:
+            break;
+        }
+        if (!ok)
+            d.fail("red.async.relaxed takes .inc/.dec.u32, .min/.max.{u32,s32}, "
+                   ".and/.or/.xor.b32 or .add.{u32,s32,u64}" +
+                   where);
+        if (r.types[0].bits != 32)
+            d.fail("red.async here reduces 32-bit values (.u64 is not supported)");
+        if (r.op == AtomOp::Inc || r.op == AtomOp::Dec)
+            d.fail("red.async.inc/.dec are not supported (as atom/red .inc/.dec)");
+    } else {
+        // .sem = .release, .scope = {.gpu, .sys}, .ss = .global, .add only, no mechanism
+        if (r.scope != Scope::Gpu && r.scope != Scope::Sys)
+            d.fail("red.async.release needs scope .gpu or .sys (the 9.4 text; 9.3 corrected "
+                   ".cluster to .sys)" +
+                   where);
+        if (r.mmio && r.scope != Scope::Sys)
+            d.fail("red.async: \"If .mmio is specified, .scope must be .sys\"" + where);
+        if (r.space == Space::SharedCluster)
+            d.fail("red.async.release: \"If .ss is specified, it must be .global\"" + where);
+        if (r.mbarrierWritten)
+            d.fail("red.async.release: \".completion_mechanism must not be specified\"" + where);
+        if (r.op != AtomOp::Add || !(is('u', 32) || is('s', 32) || is('u', 64) || is('s', 64)))
+            d.fail("red.async.release is .add.{u32,s32,u64,s64}" + where);
+        if (r.types[0].bits != 32)
+            d.fail("red.async here reduces 32-bit values (.u64/.s64 are not supported)");
+    }
+    return r;
+}
+
 Op decodeMembar(Decoder& d) {
     auto s = d.q.takeOneOf({"cta", "gl", "sys"});
     if (!s) d.fail("membar needs .cta, .gl or .sys");
@@ -144,10 +221,20 @@ Op decodeFence(Decoder& d) {
         return Fence{Sem::Release, Scope::Cluster, true};
     }
     Sem sem = d.takeRow(kFenceSems).value_or(Sem::None);
+    Space restrict = d.takeRow(kSyncRestricts).value_or(Space::None);
     Scope scope = d.takeScope(kAllScopes);
     if (scope == Scope::None) d.fail("a fence needs a scope (.cta, .cluster, .gpu or .sys)");
+    // "When .sync_restrict is .sync_restrict::shared::cta, .sem must be .release ... when
+    // .sync_restrict is .sync_restrict::shared::cluster, .sem must be .acquire ... the .scope must
+    // be specified as .cluster" ({Membar})
+    if (restrict == Space::SharedCta && sem != Sem::Release)
+        d.fail(".sync_restrict::shared::cta needs .release (" + cite(Sec::Membar) + ")");
+    if (restrict == Space::SharedCluster && sem != Sem::Acquire)
+        d.fail(".sync_restrict::shared::cluster needs .acquire (" + cite(Sec::Membar) + ")");
+    if (restrict != Space::None && scope != Scope::Cluster)
+        d.fail("a .sync_restrict fence needs scope .cluster (" + cite(Sec::Membar) + ")");
     d.q.finish();
-    return Fence{sem, scope};
+    return Fence{sem, scope, false, restrict};
 }
 
 /** tensormap.replace / tensormap.cp_fenceproxy (PTX ISA
@@ -247,6 +334,7 @@ std::optional<Op> decodeGeneric(Decoder& d) {
                                                           {AtomName::Sured, "sured"}}};
     if (auto ld = valueOf(loads, n)) return decodeLd(d, *ld);
     if (n == "st" || n == "sust") return decodeSt(d, n == "st" ? StName::St : StName::Sust);
+    if (n == "red" && d.q.take("async")) return decodeRedAsync(d);
     if (auto a = valueOf(atomics, n)) return decodeAtom(d, *a);
     if (n == "fence") return decodeFence(d);
     if (n == "tensormap") return decodeTensormap(d);

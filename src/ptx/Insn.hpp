@@ -68,14 +68,18 @@ struct Atom {
     bool returns() const { return name == AtomName::Atom || name == AtomName::Suatom; }
 };
 
-/** fence{.sc,.acq_rel}.scope */
+/** fence{.sc,.acq_rel,.acquire,.release}.scope */
 struct Fence {
-    Sem sem = Sem::None; ///< None, Sc or AcqRel
+    Sem sem = Sem::None; ///< None, Sc, AcqRel, Acquire or Release
     Scope scope = Scope::Cta;
     /// fence.mbarrier_init.release.cluster (PTX ISA
     /// #parallel-synchronization-and-communication-instructions-membar): releases prior
     /// mbarrier.init only
     bool mbarrierInit = false;
+    /// fence.release.sync_restrict::shared::cta.cluster (SharedCta) and
+    /// fence.acquire.sync_restrict::shared::cluster.cluster (SharedCluster) ({Membar}): "the
+    /// effect of the fence only applies to operations performed on objects in" that state space
+    Space syncRestrict = Space::None;
 };
 
 /** membar.{cta,gl,sys}; .gl is the GPU scope. */
@@ -135,6 +139,26 @@ struct Barrier {
     Sem sem = Sem::None;  ///< cluster arrive: Release (default) or Relaxed; wait: Acquire
 };
 
+/**
+ * red.async (PTX ISA {RedAsync} #parallel-synchronization-and-communication-instructions-red-async,
+ * 9.4 text), two forms:
+ * red.async.relaxed.cluster{.shared::cluster}{.mbarrier::complete_tx::bytes}.op.type [a], b,
+ * [mbar]: a relaxed reduction on another CTA's shared memory, then a complete-tx on the mbarrier
+ * there
+ * ("The complete-tx operation on the mbarrier has .release semantics at .cluster scope");
+ * red.async{.mmio}.release.{gpu,sys}{.global}.add.type [a], b: "a strong memory operation with
+ * .release semantics at the scope specified by .scope" (.mmio only with .sys).
+ */
+struct RedAsync {
+    Sem sem = Sem::Relaxed; ///< Relaxed or Release
+    Scope scope = Scope::Cluster;
+    Space space = Space::None; ///< None, SharedCluster (relaxed) or Global (release)
+    bool mmio = false;
+    bool mbarrierWritten = false; ///< .mbarrier::complete_tx::bytes written (the relaxed default)
+    AtomOp op = AtomOp::Add;
+    std::vector<Type> types;
+};
+
 /** add, sub, mul{.lo}; and, or, xor (bitwise: the PTX ISA's logic and shift instructions). */
 enum class ArithOp { Add, Sub, Mul, And, Or, Xor };
 
@@ -184,13 +208,18 @@ struct MbarrierTx {
     MbarrierOperand mb;
 };
 
-/** mbarrier.test_wait / mbarrier.try_wait{.parity} */
+/**
+ * mbarrier.test_wait / mbarrier.try_wait{.parity}{.phase_type::primary} (PTX ISA
+ * {MbarrierTestWaitTryWait}); try_wait takes an optional suspend-time hint operand (`timeHint`,
+ * nanoseconds: when a suspended thread gives up waiting, nothing else).
+ */
 struct MbarrierWait {
     bool tryWait = false;
     bool parity = false;
     Sem sem = Sem::None; ///< None, Acquire or Relaxed
     Scope scope = Scope::None;
     MbarrierOperand mb;
+    bool phasePrimary = false; ///< .phase_type::primary written (9.3): the default phase
 };
 
 /** cp.async.bulk.dst.src.{mbarrier::complete_tx::bytes,bulk_group}{.multicast::cluster} */
@@ -333,6 +362,28 @@ struct Elect {};
  * and no event, and a loop that sleeps between its tries still spins.
  */
 struct Nanosleep {};
+
+/**
+ * setmaxnreg.{inc,dec}.sync.aligned.u32 imm-reg-count (PTX ISA {Setmaxnreg}
+ * #miscellaneous-instructions-setmaxnreg): "Hint to change the number of registers owned by the
+ * warp". It moves registers between the warp and its CTA's pool and touches no memory: no event,
+ * and it orders nothing.
+ */
+struct Setmaxnreg {
+    bool inc = false;
+};
+
+/**
+ * griddepcontrol.{launch_dependents,wait} (PTX ISA {Griddepcontrol}
+ * #parallel-synchronization-and-communication-instructions-griddepcontrol): control of dependent
+ * grids. The ordering the text gives is between grids ("A release fence preceeding a
+ * griddepcontrol.launch_dependents in program-order synchronizes with the start of a dependent
+ * grid"; .wait waits "until all prerequisite grids in flight have completed"); a litmus test is
+ * one grid, so within it neither orders anything: no event.
+ */
+struct Griddepcontrol {
+    bool wait = false; ///< .wait, else .launch_dependents
+};
 
 /** exit / ret: the thread's path ends here (PTX ISA {Exit}, {Ret}). */
 struct Exit {

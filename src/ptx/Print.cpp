@@ -85,7 +85,11 @@ struct Printer {
     }
     std::string operator()(const Fence& i) const {
         if (i.mbarrierInit) return "fence.mbarrier_init.release.cluster";
-        return start("fence").q(semName(i.sem)).q(scopeName(i.scope)).s;
+        return start("fence")
+            .q(semName(i.sem))
+            .q(nameOf(kSyncRestricts, i.syncRestrict))
+            .q(scopeName(i.scope))
+            .s;
     }
     std::string operator()(const Membar& i) const {
         return start("membar").q(membarName(i.scope)).s;
@@ -110,6 +114,17 @@ struct Printer {
         return start("tensormap.cp_fenceproxy.global.shared::cta.tensormap::generic.release")
             .q(scopeName(i.scope))
             .q("sync.aligned")
+            .s;
+    }
+    std::string operator()(const RedAsync& i) const {
+        return start("red.async")
+            .q(i.mmio, "mmio")
+            .q(semName(i.sem))
+            .q(scopeName(i.scope))
+            .q(nameOf(kSpaces, i.space))
+            .q(i.mbarrierWritten, "mbarrier::complete_tx::bytes")
+            .q(nameOf(kAtomOps, i.op))
+            .types(i.types)
             .s;
     }
     std::string operator()(const Barrier& i) const {
@@ -149,6 +164,7 @@ struct Printer {
     std::string operator()(const MbarrierWait& i) const {
         return start(i.tryWait ? "mbarrier.try_wait" : "mbarrier.test_wait")
             .q(i.parity, "parity")
+            .q(i.phasePrimary, "phase_type::primary")
             .q(semName(i.sem))
             .q(scopeName(i.scope))
             .mb(i.mb)
@@ -248,6 +264,12 @@ struct Printer {
     std::string operator()(const Mov& i) const { return start("mov").types({i.type}).s; }
     std::string operator()(const Elect&) const { return "elect.sync"; }
     std::string operator()(const Nanosleep&) const { return "nanosleep.u32"; }
+    std::string operator()(const Setmaxnreg& i) const {
+        return start("setmaxnreg").q(i.inc ? "inc" : "dec").q("sync.aligned.u32").s;
+    }
+    std::string operator()(const Griddepcontrol& i) const {
+        return start("griddepcontrol").q(i.wait ? "wait" : "launch_dependents").s;
+    }
     std::string operator()(const Exit& i) const { return i.ret ? "ret" : "exit"; }
 };
 

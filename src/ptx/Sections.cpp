@@ -139,6 +139,12 @@ constexpr Row kRows[] = {
     // 9.7.19.2 in the 9.1 text (9.7.20.2 in 9.3, 9.7.21.2 in 9.4): the sections added before
     // Miscellaneous Instructions moved it, not the anchor.
     {Sec::Nanosleep, "Nanosleep", "9.7.19.2", "miscellaneous-instructions-nanosleep"},
+    // added for the 9.4 text (numbers of the 9.4 text)
+    {Sec::RedAsync, "RedAsync", "9.7.15.7",
+     "parallel-synchronization-and-communication-instructions-red-async"},
+    {Sec::Setmaxnreg, "Setmaxnreg", "9.7.21.5", "miscellaneous-instructions-setmaxnreg"},
+    {Sec::Griddepcontrol, "Griddepcontrol", "9.7.15.14",
+     "parallel-synchronization-and-communication-instructions-griddepcontrol"},
 };
 
 constexpr bool inEnumOrder() {
@@ -146,7 +152,7 @@ constexpr bool inEnumOrder() {
         if (static_cast<std::size_t>(kRows[i].key) != i) return false;
     return true;
 }
-static_assert(inEnumOrder() && kRows[std::size(kRows) - 1].key == Sec::Nanosleep,
+static_assert(inEnumOrder() && kRows[std::size(kRows) - 1].key == Sec::Griddepcontrol,
               "one row per Sec enumerator, in enum order");
 
 const Row* rowNamed(std::string_view name) {
@@ -170,6 +176,7 @@ struct Of {
     Section operator()(const Membar&) const { return section(Sec::Membar); }
     Section operator()(const ProxyFence&) const { return section(Sec::Membar); }
     Section operator()(const TensormapCopy&) const { return section(Sec::TensormapCpFenceproxy); }
+    Section operator()(const RedAsync&) const { return section(Sec::RedAsync); }
     Section operator()(const Barrier& x) const {
         return section(x.cluster ? Sec::BarrierCluster : Sec::BarBarrier);
     }
@@ -209,6 +216,8 @@ struct Of {
     Section operator()(const Mov&) const { return {}; }
     Section operator()(const Elect&) const { return {}; }
     Section operator()(const Nanosleep&) const { return {}; } // a delay orders nothing
+    Section operator()(const Setmaxnreg&) const { return section(Sec::Setmaxnreg); }
+    Section operator()(const Griddepcontrol&) const { return section(Sec::Griddepcontrol); }
     Section operator()(const Exit&) const { return {}; }
 };
 

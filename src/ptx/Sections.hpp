@@ -100,6 +100,10 @@ enum class Sec {
     Tcgen05Fence,
     Tcgen05Commit,
     Nanosleep,
+    // added for the 9.4 text
+    RedAsync,
+    Setmaxnreg,
+    Griddepcontrol,
 };
 
 /** The section `key` names: its number (Sections.cpp's ISA version) and anchor. */

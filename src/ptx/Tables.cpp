@@ -5,9 +5,17 @@
 
 namespace ptxmc::ptx {
 
-const std::array<Row<Sem>, 2> kFenceSems = {{
+const std::array<Row<Sem>, 4> kFenceSems = {{
     {Sem::Sc, "sc"},
     {Sem::AcqRel, "acq_rel"},
+    {Sem::Acquire, "acquire"},
+    {Sem::Release, "release"},
+}};
+
+// fence.{acquire,release}.sync_restrict::SPACE.cluster (PTX ISA 9.4 #...-membar)
+const std::array<Row<Space>, 2> kSyncRestricts = {{
+    {Space::SharedCta, "sync_restrict::shared::cta"},
+    {Space::SharedCluster, "sync_restrict::shared::cluster"},
 }};
 
 const std::array<Row<Scope>, 4> kScopes = {{
