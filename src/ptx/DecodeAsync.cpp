@@ -67,6 +67,34 @@ void takeDstSrc(Decoder& d, BulkCopy& c, const char* instruction) {
     c.src = spaces[1];
 }
 
+/** cp{.reduce}.async.bulk{.weak | .relaxed.scope} (9.3). */
+void takeCopyOrdering(Decoder& d, BulkCopy& c) {
+    if (auto s = d.q.takeOneOf({"weak", "relaxed"}))
+        c.sem = *s == "weak" ? Sem::Weak : Sem::Relaxed;
+    c.scope = d.takeScope({Scope::Cta, Scope::Cluster, Scope::Gpu, Scope::Sys});
+}
+
+/** The .sem/.scope rules of the 9.4 syntax tables ({CpAsyncBulk}, {CpReduceAsyncBulk}). */
+void checkCopyOrdering(Decoder& d, const BulkCopy& c) {
+    std::string what = c.reduce ? "cp.reduce.async.bulk" : "cp.async.bulk";
+    std::string where = " (" + cite(c.reduce ? Sec::CpReduceAsyncBulk : Sec::CpAsyncBulk) + ")";
+    if (c.sem == Sem::Weak && c.scope != Scope::None) d.fail(what + ".weak takes no scope" + where);
+    if (c.sem == Sem::Relaxed && c.scope == Scope::None)
+        d.fail(what + ".relaxed needs a scope" + where);
+    if (c.sem == Sem::None && c.scope != Scope::None)
+        d.fail(what + ": a scope goes with .relaxed" + where);
+    bool toPeerShared = c.src == Space::SharedCta && c.dst == Space::SharedCluster;
+    if (c.sem == Sem::Relaxed && toPeerShared && c.scope != Scope::Cta && c.scope != Scope::Cluster)
+        d.fail(what + " from .shared::cta to .shared::cluster is .relaxed.cta or .relaxed.cluster" +
+               where);
+    if (c.reduce) {
+        if (c.sem == Sem::Weak) d.fail("cp.reduce.async.bulk's .sem is .relaxed" + where);
+        return;
+    }
+    if (c.sem == Sem::Relaxed && (c.types.size() != 1 || c.types[0] != Type{'b', 128}))
+        d.fail("cp.async.bulk.relaxed needs .b128, its element-wise atomic size" + where);
+}
+
 Op decodeCopy(Decoder& d) {
     BulkCopy c;
     if (d.q.take("tensor")) {
@@ -75,6 +103,7 @@ Op decodeCopy(Decoder& d) {
         c.dims = (*dim)[0] - '0';
     }
     takeDstSrc(d, c, "cp.async.bulk");
+    if (c.dims == 0) takeCopyOrdering(d, c);
     if (c.dims > 0) {
         c.tile = d.q.take("tile");
         if (d.q.takeIf([](const std::string& q) { return q.rfind("im2col", 0) == 0; }))
@@ -83,9 +112,15 @@ Op decodeCopy(Decoder& d) {
     }
     c.viaMbarrier = d.q.take("mbarrier::complete_tx::bytes");
     bool viaGroup = d.q.take("bulk_group");
-    c.multicast = d.q.take("multicast::cluster");
+    if (auto m = d.q.takeOneOf(
+            {"multicast::cluster", "multicast::cluster::16b", "multicast::cluster::32b"})) {
+        c.multicast = true;
+        if (*m != "multicast::cluster") c.multicastBits = *m == "multicast::cluster::16b" ? 16 : 32;
+    }
     c.types = d.takeTypes();
+    if (d.q.take("b128")) c.types.push_back(Type{'b', 128}); // .relaxed's element size (9.3)
     d.q.finish();
+    checkCopyOrdering(d, c);
     if (c.viaMbarrier == viaGroup)
         d.fail("cp.async.bulk needs exactly one completion mechanism: "
                ".mbarrier::complete_tx::bytes or .bulk_group");
@@ -121,6 +156,7 @@ Op decodeReduce(Decoder& d) {
         d.fail("cp.reduce.async.bulk.tensor is not supported; use cp.reduce.async.bulk");
     BulkCopy c;
     takeDstSrc(d, c, "cp.reduce.async.bulk");
+    takeCopyOrdering(d, c);
     c.viaMbarrier = d.q.take("mbarrier::complete_tx::bytes");
     bool viaGroup = d.q.take("bulk_group");
     if (c.viaMbarrier == viaGroup)
@@ -144,6 +180,7 @@ Op decodeReduce(Decoder& d) {
     if (c.types.size() != 1 || c.types[0].bits != 32 || c.types[0].kind == 'f')
         d.fail("cp.reduce.async.bulk here reduces 32-bit integer elements (.b32, .u32, .s32)");
     d.q.finish();
+    checkCopyOrdering(d, c);
     return c;
 }
 

@@ -236,6 +236,14 @@ struct BulkCopy {
     /// cp.reduce.async.bulk.dst.src.mechanism.redOp.type (PTX ISA {CpReduceAsyncBulk}): each
     /// element of the destination is reduced with the source's
     std::optional<AtomOp> reduce = std::nullopt;
+    /// .weak, or .relaxed with a scope (9.3): "When .sem is .relaxed, the data copy accesses
+    /// memory with naturally-aligned strong memory operations with element-wise atomic size
+    /// specified by .type and thread scope specified by .scope" ({CpAsyncBulk}); a reduction's
+    /// .relaxed.scope is the scope of its element-wise reductions ({CpReduceAsyncBulk})
+    Sem sem = Sem::None;
+    Scope scope = Scope::None;
+    /// .multicast::cluster::16b / ::32b (9.4): the width of ctaMask (0: not written, 16 bits)
+    int multicastBits = 0;
 };
 
 /** cp.async.bulk.commit_group; cp.async.commit_group when `nonBulk` (PTX ISA

@@ -179,6 +179,8 @@ struct Printer {
     std::string operator()(const BulkCopy& i) const {
         if (i.reduce)
             return start("cp.reduce.async.bulk")
+                .q(semName(i.sem))
+                .q(scopeName(i.scope))
                 .q(nameOf(kSpaces, i.dst))
                 .q(nameOf(kSpaces, i.src))
                 .q(i.viaMbarrier ? "mbarrier::complete_tx::bytes" : "bulk_group")
@@ -187,11 +189,15 @@ struct Printer {
                 .s;
         return start(i.dims > 0 ? "cp.async.bulk.tensor" : "cp.async.bulk")
             .q(i.dims > 0 ? std::to_string(i.dims) + "d" : "")
+            .q(semName(i.sem))
+            .q(scopeName(i.scope))
             .q(nameOf(kSpaces, i.dst))
             .q(nameOf(kSpaces, i.src))
             .q(i.tile, "tile")
             .q(i.viaMbarrier ? "mbarrier::complete_tx::bytes" : "bulk_group")
-            .q(i.multicast, "multicast::cluster")
+            .q(i.multicast, i.multicastBits == 16   ? "multicast::cluster::16b"
+                            : i.multicastBits == 32 ? "multicast::cluster::32b"
+                                                    : "multicast::cluster")
             .q(i.ctaGroup > 0 ? "cta_group::" + std::to_string(i.ctaGroup) : "")
             .types(i.types)
             .s;
