@@ -319,6 +319,15 @@ void lowerProxyFence(Lowerer& l, const ptx::ProxyFence& f) {
     switch (f.kind) {
     case ptx::ProxyKind::Alias:
         e.tags.insert(Tag::ALIASF);
+        // fence.proxy.alias.{release,acquire}.sys (9.4 text): "A .release proxy fence can form a
+        // release sequence that synchronizes with an acquire sequence that contains a .acquire
+        // proxy fence" ({Membar#}): also a memory fence with that semantics, paired like the
+        // tensormap ones (ptx.cat's proxy-release-pattern / proxy-acquire-pattern)
+        if (f.sem != ptx::Sem::None) {
+            e.tags.insert(Tag::F);
+            e.tags.insert(Tag::PF);
+            setOrdering(e, f.sem == ptx::Sem::Release ? Sem::Release : Sem::Acquire, f.scope);
+        }
         break;
     case ptx::ProxyKind::Async:
         e.tags.insert(Tag::PF);

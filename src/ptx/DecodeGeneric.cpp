@@ -181,6 +181,15 @@ Op decodeProxyFence(Decoder& d) {
     ProxyFence f;
     if (d.q.take("alias")) {
         f.kind = ProxyKind::Alias;
+        // fence.proxy.alias{.sem}.scope with .sem_alias = {.acquire, .release}, .scope_alias =
+        // {.sys} (9.4 text, {Membar})
+        if (auto sem = d.q.takeOneOf({"release", "acquire"})) {
+            f.sem = *sem == "release" ? Sem::Release : Sem::Acquire;
+            f.scope = d.takeScope(kAllScopes);
+            if (f.scope != Scope::Sys)
+                d.fail("fence.proxy.alias." + *sem + " needs scope .sys (" + cite(Sec::Membar) +
+                       ")");
+        }
     } else if (d.q.take("async")) {
         f.kind = ProxyKind::Async;
         // .shared::cta covers the executing CTA's shared memory, .shared::cluster the
