@@ -180,6 +180,7 @@ bool spinEligible(const std::vector<ptx::CodeItem>& code, std::size_t from, std:
         bool memoryOnly = insn->family() == ptx::Family::Control ||
                           (insn->family() == ptx::Family::Generic && !insn->is<ptx::Barrier>());
         if (!memoryOnly || insn->is<ptx::Exit>()) return false;
+        if (insn->is<ptx::Matrix>()) return false; // its registers are a vector: not tracked here
         if (item.guard && carried(item.guard->reg)) return false;
         std::vector<std::size_t> dst = destinations(*insn);
         for (std::size_t i = 0; i < insn->operands.size(); ++i) {

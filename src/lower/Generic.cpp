@@ -166,6 +166,47 @@ void lowerStore(Lowerer& l, const ptx::St& st) {
     e.written = v;
 }
 
+/**
+ * ldmatrix / stmatrix ({Ldmatrix}, {Stmatrix}): "treated as a weak memory operation". The
+ * warp's collective access is one weak generic-proxy read (write) of the shared location [p]
+ * names, in the thread's own CTA (.shared{::cta}, or generic addressing that "points into .shared
+ * space"). A load defines every register of the vector with the value read (each stands for the
+ * warp's fragment of that location); a store writes the value of the vector's first register.
+ */
+void lowerMatrix(Lowerer& l, const ptx::Matrix& m) {
+    l.expectOperands(2);
+    const litmus::Operand& vec = l.operand(m.store ? 1 : 0);
+    const litmus::Operand& mem = l.operand(m.store ? 0 : 1);
+    const std::string name = m.store ? "stmatrix" : "ldmatrix";
+    const std::string where =
+        " (" + ptx::cite(m.store ? ptx::Sec::Stmatrix : ptx::Sec::Ldmatrix) + ")";
+    if (vec.kind != litmus::Operand::Kind::Vector)
+        l.fail(vec.loc, name + "'s registers are a brace-enclosed vector such as {r0}" + where);
+    if (vec.elements.size() != static_cast<std::size_t>(m.registers()))
+        l.fail(vec.loc, "'" + l.inst().opcode + "' moves " + std::to_string(m.registers()) +
+                            " register(s) per thread, the vector has " +
+                            std::to_string(vec.elements.size()) + where);
+    if (mem.kind != litmus::Operand::Kind::Memory)
+        l.fail(mem.loc, name + " addresses shared memory as [p]" + where);
+    Address a = genericAddress(l, mem, {ir::Space::Shared, false});
+    if (m.store) {
+        ir::ValuePtr v = l.value(vec.elements[0]);
+        for (std::size_t i = 1; i < vec.elements.size(); ++i)
+            l.value(vec.elements[i]); // read: each must be defined or a constant
+        ir::Event& e = l.issue({Tag::W});
+        setWeak(e);
+        l.access(e, a, ir::Proxy::Generic);
+        e.written = v;
+        return;
+    }
+    ir::Event& e = l.issue({Tag::R});
+    setWeak(e);
+    l.access(e, a, ir::Proxy::Generic);
+    int id = e.id;
+    for (const auto& r : vec.elements)
+        l.define(r, Value::readOf(id));
+}
+
 ir::Value::Op atomValueOp(ptx::AtomOp op) {
     switch (op) {
     case ptx::AtomOp::And:

@@ -319,6 +319,82 @@ Op decodeBarrier(Decoder& d, bool barrierSpelling) {
     return b;
 }
 
+/**
+ * ldmatrix / stmatrix ({Ldmatrix}, {Stmatrix}): the forms of the 9.4 syntax blocks, with the
+ * combinations the text restricts ("When .shape is .m16n16, only .x1 and .x2 are valid values for
+ * .num"; ".trans is mandatory" for 16x16 loads and 16x8 stores; ".m16n8 shape is valid only for
+ * .b8 type").
+ */
+Matrix decodeMatrix(Decoder& d, bool store) {
+    Matrix m;
+    m.store = store;
+    const std::string name = store ? "stmatrix" : "ldmatrix";
+    const std::string where = " (" + cite(store ? Sec::Stmatrix : Sec::Ldmatrix) + ")";
+    if (!d.q.take("sync") || !d.q.take("aligned")) d.fail(name + " needs .sync.aligned" + where);
+    auto shape = d.takeRow(kMatrixShapes);
+    if (!shape)
+        d.fail(name + " needs its .shape (" +
+               (store ? ".m8n8 or .m16n8" : ".m8n8, .m16n16 or .m8n16") + ")" + where);
+    m.shape = *shape;
+    auto num = d.q.takeOneOf({"x1", "x2", "x4"});
+    if (!num) d.fail(name + " needs .x1, .x2 or .x4" + where);
+    m.num = (*num)[1] - '0';
+    m.trans = d.q.take("trans");
+    m.space = d.takeRow(std::array<Row<Space>, 2>{
+                            {{Space::Shared, "shared"}, {Space::SharedCta, "shared::cta"}}})
+                  .value_or(Space::None);
+    // The type: one qualifier, or two (.dst_fmt.src_fmt, .dtype.ctype) spelled as one row.
+    std::optional<MatrixType> type;
+    if (auto one = d.q.takeOneOf({"b16", "b8"}))
+        type = *one == "b16" ? MatrixType::B16 : MatrixType::B8;
+    else if (d.q.take("b8x16")) {
+        if (auto src = d.q.takeOneOf({"b6x16_p32", "b4x16_p64"}))
+            type = *src == "b6x16_p32" ? MatrixType::B8x16B6x16P32 : MatrixType::B8x16B4x16P64;
+        else
+            d.fail("ldmatrix .b8x16 needs its source format .b6x16_p32 or .b4x16_p64" + where);
+    } else if (d.q.take("s8")) {
+        if (!d.q.take("s4")) d.fail("ldmatrix .s8 needs .s4 (.dtype.ctype)" + where);
+        type = MatrixType::S8S4;
+    }
+    if (!type) d.fail(name + " needs its type (.b16, .b8, ...)" + where);
+    m.type = *type;
+    d.q.finish();
+    auto bad = [&](const std::string& why) { d.fail(name + ": " + why + where); };
+    bool fmt = m.type == MatrixType::B8x16B6x16P32 || m.type == MatrixType::B8x16B4x16P64;
+    if (store) {
+        if (m.shape != MatrixShape::M8n8 && m.shape != MatrixShape::M16n8)
+            bad(".shape is .m8n8 or .m16n8");
+        if (m.type != MatrixType::B16 && m.type != MatrixType::B8) bad(".type is .b16 or .b8");
+        if (m.shape == MatrixShape::M16n8 && m.type != MatrixType::B8)
+            bad("\".m16n8 shape is valid only for .b8 type\"");
+        if (m.shape == MatrixShape::M8n8 && m.type != MatrixType::B16)
+            bad(".m8n8 matrices hold 16-bit elements (.b16)");
+        if (m.shape == MatrixShape::M16n8 && !m.trans)
+            bad("\"for 16x8 matrices, .trans is mandatory\"");
+        return m;
+    }
+    switch (m.shape) {
+    case MatrixShape::M8n8:
+        if (m.type != MatrixType::B16) bad(".m8n8 matrices hold 16-bit elements (.b16)");
+        break;
+    case MatrixShape::M16n16:
+        if (m.type != MatrixType::B8 && !fmt)
+            bad(".m16n16 takes .b8 or .b8x16 with a source format");
+        if (!m.trans) bad("\"for 16x16 matrices, .trans is mandatory\"");
+        if (m.num == 4)
+            bad("\"When .shape is .m16n16, only .x1 and .x2 are valid values for .num\"");
+        break;
+    case MatrixShape::M8n16:
+        if (!fmt && m.type != MatrixType::S8S4)
+            bad(".m8n16 takes .b8x16 with a source format, or .s8.s4");
+        if (m.trans) bad(".m8n16 has no .trans form");
+        break;
+    case MatrixShape::M16n8:
+        bad(".m16n8 is a stmatrix shape");
+    }
+    return m;
+}
+
 Op decodeArith(Decoder& d, ArithOp op) {
     Arith a;
     a.op = op;
@@ -344,6 +420,7 @@ std::optional<Op> decodeGeneric(Decoder& d) {
     if (auto ld = valueOf(loads, n)) return decodeLd(d, *ld);
     if (n == "st" || n == "sust") return decodeSt(d, n == "st" ? StName::St : StName::Sust);
     if (n == "red" && d.q.take("async")) return decodeRedAsync(d);
+    if (n == "ldmatrix" || n == "stmatrix") return decodeMatrix(d, n == "stmatrix");
     if (auto a = valueOf(atomics, n)) return decodeAtom(d, *a);
     if (n == "fence") return decodeFence(d);
     if (n == "tensormap") return decodeTensormap(d);

@@ -159,6 +159,31 @@ struct RedAsync {
     std::vector<Type> types;
 };
 
+/** The .shape of ldmatrix (m8n8, m16n16, m8n16) and stmatrix (m8n8, m16n8). */
+enum class MatrixShape { M8n8, M16n16, M8n16, M16n8 };
+
+/** The element type(s): .b16, .b8, .b8x16.b6x16_p32, .b8x16.b4x16_p64 (ldmatrix), .s8.s4. */
+enum class MatrixType { B16, B8, B8x16B6x16P32, B8x16B4x16P64, S8S4 };
+
+/**
+ * ldmatrix.sync.aligned.shape.num{.trans}{.ss}.type r, [p] (PTX ISA {Ldmatrix}
+ * #warp-level-matrix-instructions-ldmatrix) and stmatrix.sync.aligned.shape.num{.trans}{.ss}.type
+ * [p], r ({Stmatrix} #warp-level-matrix-instructions-stmatrix): a warp collectively loads or stores
+ * 1, 2 or 4 matrices in shared memory. "The ldmatrix instruction is treated as a weak memory
+ * operation in the Memory Consistency Model" (stmatrix likewise). In a litmus test the thread
+ * stands for its warp: one weak shared-memory read (write) of the one location [p] names.
+ */
+struct Matrix {
+    bool store = false; ///< stmatrix, else ldmatrix
+    MatrixShape shape = MatrixShape::M8n8;
+    int num = 1; ///< .x1, .x2, .x4
+    bool trans = false;
+    Space space = Space::None; ///< None (generic addressing into .shared), Shared or SharedCta
+    MatrixType type = MatrixType::B16;
+    /** The 32-bit registers the vector operand holds per thread. */
+    int registers() const { return shape == MatrixShape::M16n16 ? 2 * num : num; }
+};
+
 /** add, sub, mul{.lo}; and, or, xor (bitwise: the PTX ISA's logic and shift instructions). */
 enum class ArithOp { Add, Sub, Mul, And, Or, Xor };
 

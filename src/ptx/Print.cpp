@@ -127,6 +127,16 @@ struct Printer {
             .types(i.types)
             .s;
     }
+    std::string operator()(const Matrix& i) const {
+        return start(i.store ? "stmatrix" : "ldmatrix")
+            .q("sync.aligned")
+            .q(nameOf(kMatrixShapes, i.shape))
+            .q("x" + std::to_string(i.num))
+            .q(i.trans, "trans")
+            .q(nameOf(kSpaces, i.space))
+            .q(nameOf(kMatrixTypes, i.type))
+            .s;
+    }
     std::string operator()(const Barrier& i) const {
         if (i.cluster)
             return start("barrier.cluster")

@@ -145,6 +145,8 @@ constexpr Row kRows[] = {
     {Sec::Setmaxnreg, "Setmaxnreg", "9.7.21.5", "miscellaneous-instructions-setmaxnreg"},
     {Sec::Griddepcontrol, "Griddepcontrol", "9.7.15.14",
      "parallel-synchronization-and-communication-instructions-griddepcontrol"},
+    {Sec::Ldmatrix, "Ldmatrix", "9.7.16.5.15", "warp-level-matrix-instructions-ldmatrix"},
+    {Sec::Stmatrix, "Stmatrix", "9.7.16.5.16", "warp-level-matrix-instructions-stmatrix"},
 };
 
 constexpr bool inEnumOrder() {
@@ -152,7 +154,7 @@ constexpr bool inEnumOrder() {
         if (static_cast<std::size_t>(kRows[i].key) != i) return false;
     return true;
 }
-static_assert(inEnumOrder() && kRows[std::size(kRows) - 1].key == Sec::Griddepcontrol,
+static_assert(inEnumOrder() && kRows[std::size(kRows) - 1].key == Sec::Stmatrix,
               "one row per Sec enumerator, in enum order");
 
 const Row* rowNamed(std::string_view name) {
@@ -177,6 +179,9 @@ struct Of {
     Section operator()(const ProxyFence&) const { return section(Sec::Membar); }
     Section operator()(const TensormapCopy&) const { return section(Sec::TensormapCpFenceproxy); }
     Section operator()(const RedAsync&) const { return section(Sec::RedAsync); }
+    Section operator()(const Matrix& x) const {
+        return section(x.store ? Sec::Stmatrix : Sec::Ldmatrix);
+    }
     Section operator()(const Barrier& x) const {
         return section(x.cluster ? Sec::BarrierCluster : Sec::BarBarrier);
     }

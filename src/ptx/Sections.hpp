@@ -104,6 +104,8 @@ enum class Sec {
     RedAsync,
     Setmaxnreg,
     Griddepcontrol,
+    Ldmatrix,
+    Stmatrix,
 };
 
 /** The section `key` names: its number (Sections.cpp's ISA version) and anchor. */

@@ -46,6 +46,8 @@ extern const std::array<CpShapeRow, 5> kCpShapes;           ///< tcgen05.cp shap
 extern const std::array<Row<CpWarps>, 3> kCpWarps;          ///< tcgen05.cp warp multicast
 extern const std::array<std::string_view, 3> kCpDecompress; ///< tcgen05.cp source formats
 extern const std::array<std::string_view, 7> kMmaKinds;     ///< tcgen05.mma .kind::
+extern const std::array<Row<MatrixShape>, 4> kMatrixShapes; ///< ldmatrix/stmatrix .shape
+extern const std::array<Row<MatrixType>, 5> kMatrixTypes;   ///< ldmatrix/stmatrix types
 
 /** The spelling of `value` in `table` ("" when absent). */
 template <class E, std::size_t N>

@@ -372,6 +372,12 @@ void ThreadEmitter::dispatch(const Insn& in) {
                    [&](const ptx::TensormapReplace&) { noMapping(in); },
                    [&](const ptx::TensormapCopy&) { noMapping(in); },
                    [&](const ptx::RedAsync& r) { redAsync(in, r); },
+                   // warp-collective (.sync.aligned, 16-byte rows from eight lanes' addresses):
+                   // the harness gives a litmus thread one lane and 4-byte cells
+                   [&](const ptx::Matrix& m) {
+                       refuse(std::string(m.store ? "stmatrix" : "ldmatrix") +
+                              " is warp-collective over 16-byte rows: no CUDA mapping yet");
+                   },
                    [&](const ptx::MbarrierInit& i) { mbarrierInitialise(in, i); },
                    [&](const ptx::MbarrierArrive&) { mbarrier(in); },
                    [&](const ptx::MbarrierTx&) { mbarrier(in); },

@@ -65,6 +65,15 @@ TEST_CASE("decode then print gives back canonical PTX for every family", "[ptx]"
         "tcgen05.fence::after_thread_sync",
         "nanosleep.u32 20",
         "nanosleep.u32 r0",
+        "ldmatrix.sync.aligned.m8n8.x1.shared::cta.b16 {r0}, [x]",
+        "ldmatrix.sync.aligned.m8n8.x2.trans.shared.b16 {r0, r1}, [x]",
+        "ldmatrix.sync.aligned.m8n8.x4.b16 {r0, r1, r2, r3}, [x]",
+        "ldmatrix.sync.aligned.m16n16.x2.trans.shared::cta.b8 {r0, r1, r2, r3}, [x]",
+        "ldmatrix.sync.aligned.m16n16.x1.trans.shared.b8x16.b6x16_p32 {r0, r1}, [x]",
+        "ldmatrix.sync.aligned.m8n16.x1.shared::cta.b8x16.b4x16_p64 {r0}, [x]",
+        "ldmatrix.sync.aligned.m8n16.x1.shared::cta.s8.s4 {r0}, [x]",
+        "stmatrix.sync.aligned.m8n8.x2.trans.shared::cta.b16 [x], {r0, r1}",
+        "stmatrix.sync.aligned.m16n8.x4.trans.b8 [x], {r0, r1, r2, r3}",
     };
     for (const char* text : canonical) {
         INFO(text);
@@ -76,6 +85,8 @@ TEST_CASE("print puts qualifiers in PTX order whatever order they were written i
     CHECK(roundTrip("ld.global.u32.acquire.gpu r0, [x]") == "ld.acquire.gpu.global.u32 r0, [x]");
     CHECK(roundTrip("tcgen05.ld.32x32b.b32.x2.sync.aligned {r0, r1}, [d]") ==
           "tcgen05.ld.sync.aligned.32x32b.x2.b32 {r0, r1}, [d]");
+    CHECK(roundTrip("ldmatrix.sync.aligned.shared.trans.x2.m8n8.b16 {r0, r1}, [x]") ==
+          "ldmatrix.sync.aligned.m8n8.x2.trans.shared.b16 {r0, r1}, [x]");
 }
 
 TEST_CASE("the tcgen05.ld/st table gives the registers per thread", "[ptx]") {
