@@ -141,6 +141,19 @@ Op decodeMbarrier(Decoder& d) {
         d.q.finish();
         return i;
     }
+    // The 9.4 .multicast::cluster{::32b} forms apply the operation "to the mbarrier at the same
+    // offset in each CTA of the mask": not modelled yet, so rejected by name, not as a typo.
+    if (op == "arrive" || op == "arrive_drop" || op == "expect_tx" || op == "complete_tx")
+        if (auto m = d.q.takePrefixed("multicast::cluster")) {
+            Sec sec = op == "arrive"        ? Sec::MbarrierArrive
+                      : op == "arrive_drop" ? Sec::MbarrierArriveDrop
+                      : op == "expect_tx"   ? Sec::MbarrierExpectTx
+                                            : Sec::MbarrierCompleteTx;
+            d.fail("mbarrier." + op + ".multicast::cluster" + *m +
+                   " (PTX ISA 9.4) is not supported: the operation on the mbarrier at the same "
+                   "offset in each CTA of ctaMask is not modelled yet; write one mbarrier." +
+                   op + " per destination CTA (" + cite(sec) + ")");
+        }
     if (op == "arrive" || op == "arrive_drop") return decodeArrive(d, op == "arrive_drop");
     if (op == "expect_tx") return decodeTx(d, false);
     if (op == "complete_tx") return decodeTx(d, true);
