@@ -356,6 +356,20 @@ std::optional<Tag> windowOf(ptx::Space s) {
 } // namespace
 
 void lowerProxyFence(Lowerer& l, const ptx::ProxyFence& f) {
+    if (f.syncRestrict != ptx::Space::None) {
+        // fence.proxy.async::generic.{release,acquire}.sync_restrict::... ({Membar#}): an
+        // async/generic proxy fence over the restricted window and a release (acquire) fence
+        // restricted as fence.{release,acquire}.sync_restrict: the release form fences the
+        // proxies before it releases, the acquire form acquires before it fences them.
+        bool release = f.sem == ptx::Sem::Release;
+        ptx::ProxyFence proxy{ptx::ProxyKind::Async, f.syncRestrict};
+        ptx::Fence fence{release ? ptx::Sem::Release : ptx::Sem::Acquire, f.scope, false,
+                         f.syncRestrict};
+        if (release) lowerProxyFence(l, proxy);
+        lowerFence(l, fence);
+        if (!release) lowerProxyFence(l, proxy);
+        return;
+    }
     ir::Event& e = l.issue({});
     switch (f.kind) {
     case ptx::ProxyKind::Alias:

@@ -190,6 +190,25 @@ Op decodeProxyFence(Decoder& d) {
                 d.fail("fence.proxy.alias." + *sem + " needs scope .sys (" + cite(Sec::Membar) +
                        ")");
         }
+    } else if (d.q.take("async::generic")) {
+        // the restricted async/generic proxy fences ({Membar}): a proxy fence and a release
+        // (acquire) fence restricted like fence.{release,acquire}.sync_restrict
+        f.kind = ProxyKind::Async;
+        auto sem = d.q.takeOneOf({"release", "acquire"});
+        if (!sem) d.fail("fence.proxy.async::generic needs .release or .acquire");
+        f.sem = *sem == "release" ? Sem::Release : Sem::Acquire;
+        auto r = d.takeRow(kSyncRestricts);
+        if (!r) d.fail("fence.proxy.async::generic needs .sync_restrict::shared::{cta,cluster}");
+        f.syncRestrict = *r;
+        f.scope = d.takeScope(kAllScopes);
+        if (f.sem == Sem::Release && f.syncRestrict != Space::SharedCta)
+            d.fail("fence.proxy.async::generic.release takes .sync_restrict::shared::cta (" +
+                   cite(Sec::Membar) + ")");
+        if (f.sem == Sem::Acquire && f.syncRestrict != Space::SharedCluster)
+            d.fail("fence.proxy.async::generic.acquire takes .sync_restrict::shared::cluster (" +
+                   cite(Sec::Membar) + ")");
+        if (f.scope != Scope::Cluster)
+            d.fail("fence.proxy.async::generic needs scope .cluster (" + cite(Sec::Membar) + ")");
     } else if (d.q.take("async")) {
         f.kind = ProxyKind::Async;
         // .shared::cta covers the executing CTA's shared memory, .shared::cluster the

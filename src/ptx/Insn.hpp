@@ -100,6 +100,10 @@ struct ProxyFence {
     Space space = Space::None; ///< .async only
     Sem sem = Sem::None;       ///< .tensormap::generic: Release or Acquire
     Scope scope = Scope::None; ///< .tensormap::generic only
+    /// fence.proxy.async::generic.release.sync_restrict::shared::cta.cluster and
+    /// fence.proxy.async::generic.acquire.sync_restrict::shared::cluster.cluster ({Membar}):
+    /// SharedCta / SharedCluster (kind Async, sem and scope set); None otherwise
+    Space syncRestrict = Space::None;
 };
 
 /**

@@ -95,6 +95,12 @@ struct Printer {
         return start("membar").q(membarName(i.scope)).s;
     }
     std::string operator()(const ProxyFence& i) const {
+        if (i.syncRestrict != Space::None)
+            return start("fence.proxy.async::generic")
+                .q(semName(i.sem))
+                .q(nameOf(kSyncRestricts, i.syncRestrict))
+                .q(scopeName(i.scope))
+                .s;
         return start("fence.proxy")
             .q(nameOf(kProxies, i.kind))
             .q(nameOf(kSpaces, i.space))

@@ -531,8 +531,10 @@ void ThreadEmitter::fence(const Insn& in) {
     if (in.is<ptx::Membar>()) {
         ptx = ptx::printOpcode(in.op);
     } else if (auto* pf = in.as<ptx::ProxyFence>()) {
-        // Plan refuses the other proxy fences
-        ptx = opcode(ptx::ProxyFence{ptx::ProxyKind::Async, emittedSpace(pf->space)});
+        // Plan refuses the other proxy fences; the .sync_restrict forms are written as they are
+        ptx = pf->syncRestrict != ptx::Space::None
+                  ? opcode(*pf)
+                  : opcode(ptx::ProxyFence{ptx::ProxyKind::Async, emittedSpace(pf->space)});
     } else {
         // A fence without .sem is the acquire-release one; .acquire/.release and
         // .sync_restrict are written as they are (sm_90)

@@ -74,6 +74,8 @@ TEST_CASE("decode then print gives back canonical PTX for every family", "[ptx]"
         "ldmatrix.sync.aligned.m8n16.x1.shared::cta.s8.s4 {r0}, [x]",
         "stmatrix.sync.aligned.m8n8.x2.trans.shared::cta.b16 [x], {r0, r1}",
         "stmatrix.sync.aligned.m16n8.x4.trans.b8 [x], {r0, r1, r2, r3}",
+        "fence.proxy.async::generic.release.sync_restrict::shared::cta.cluster",
+        "fence.proxy.async::generic.acquire.sync_restrict::shared::cluster.cluster",
     };
     for (const char* text : canonical) {
         INFO(text);
