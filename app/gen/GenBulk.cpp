@@ -28,13 +28,19 @@ bool bulkToShared(Draft& d, int t, int s, int inst, int mb, bool multicast, int 
     using PSpace = ptx::Space;
     const PSpace dst = multicast || inst != c ? PSpace::SharedCluster
                                               : r.pick({PSpace::SharedCluster, PSpace::SharedCta});
-    d.emit(t, text(ptx::BulkCopy{dst, PSpace::Global, true, multicast, {}},
-                   d.addr(s, c, inst) + ", " + d.addr(g, c, -1) + ", " + std::to_string(size) +
-                       ", " + d.addr(mb, c, inst) +
-                       (multicast ? ", " + std::string(mask == 3   ? "0b11"
-                                                       : mask == 1 ? "0x1"
-                                                                   : "2")
-                                  : "")));
+    ptx::BulkCopy copy{dst, PSpace::Global, true, multicast, {}};
+    if (r.chance(25)) { // .relaxed.scope.b128 (9.3): strong element-wise accesses
+        copy.sem = ptx::Sem::Relaxed;
+        copy.scope = r.pick({ptx::Scope::Cta, ptx::Scope::Cluster, ptx::Scope::Gpu});
+        copy.types = {ptx::Type{'b', 128}};
+    }
+    if (multicast && r.chance(30)) copy.multicastBits = r.pick({16, 32}); // ctaMask width (9.4)
+    d.emit(t, text(copy, d.addr(s, c, inst) + ", " + d.addr(g, c, -1) + ", " +
+                             std::to_string(size) + ", " + d.addr(mb, c, inst) +
+                             (multicast ? ", " + std::string(mask == 3   ? "0b11"
+                                                             : mask == 1 ? "0x1"
+                                                                         : "2")
+                                        : "")));
     const std::vector<std::int64_t> src = d.read(d.key(g, -1));
     for (int cta : targets) {
         d.write(d.key(s, cta), src);

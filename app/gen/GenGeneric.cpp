@@ -159,7 +159,7 @@ bool reduction(Draft& d, int t, int l, int inst) {
 
 void memoryFence(Draft& d, int t) {
     Rng& r = d.rng();
-    switch (r.weighted({4, 3, 1, 2})) {
+    switch (r.weighted({4, 3, 1, 2, 2, 2})) {
     case 0:
         d.emit(t, text(ptx::Fence{ptx::Sem::Sc, pickScope(r)}, ""));
         break;
@@ -170,9 +170,15 @@ void memoryFence(Draft& d, int t) {
             // #parallel-synchronization-and-communication-instructions-membar)
         d.emit(t, text(ptx::Fence{ptx::Sem::None, pickScope(r)}, ""));
         break;
-    default: // membar.gl is the GPU scope
+    case 3: // membar.gl is the GPU scope
         d.emit(t,
                text(ptx::Membar{r.pick({ptx::Scope::Cta, ptx::Scope::Gpu, ptx::Scope::Sys})}, ""));
+        break;
+    case 4: // the acquire and release fences of the 8.8 patterns (9.4 text)
+        d.emit(t, text(ptx::Fence{ptx::Sem::Acquire, pickScope(r)}, ""));
+        break;
+    default:
+        d.emit(t, text(ptx::Fence{ptx::Sem::Release, pickScope(r)}, ""));
         break;
     }
 }

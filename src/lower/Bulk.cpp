@@ -55,11 +55,13 @@ std::optional<Address> tensormapOf(Lowerer& l, const Address& tile) {
  * .relaxed.gpu memory ordering semantics ... The memory operations are performed in the async
  * proxy" (PTX ISA {CpReduceAsyncBulk}): a relaxed.gpu read-modify-write in the async proxy.
  */
-void reduceInto(Lowerer& l, int issueId, const Address& d, ptx::AtomOp op, int sourceRead) {
+void reduceInto(Lowerer& l, int issueId, const Address& d, ptx::AtomOp op, int sourceRead,
+                ir::Scope scope) {
     const std::string name = l.program().locations[static_cast<std::size_t>(d.location)].name;
+    // the written .relaxed.scope, else .gpu (the 9.1 text; the 9.4 text's default is .relaxed.sys)
     auto relaxedGpu = [&](ir::Event& e) {
         l.access(e, d, ir::Proxy::Async);
-        setOrdering(e, ir::Sem::Relaxed, ir::Scope::Gpu);
+        setOrdering(e, ir::Sem::Relaxed, scope);
     };
     ir::Event& r = l.exec(issueId, "read " + name, {Tag::R, Tag::RMW});
     relaxedGpu(r);
@@ -110,10 +112,14 @@ void lowerCopy(Lowerer& l, const ptx::BulkCopy& copy) {
     }
     if (multicast) {
         const auto& maskOp = l.operand(mbIndex + 1);
+        // "each bit position in the 16-bit or otherwise 32-bit ctaMask operand corresponds to the
+        // %cluster_ctarank of the destination CTA" ({CpAsyncBulk}; ::32b is 9.4's)
+        int bits = copy.multicastBits == 32 ? 32 : 16;
         if (maskOp.kind != litmus::Operand::Kind::Integer || maskOp.value <= 0 ||
-            maskOp.value > 0xffff)
-            l.fail(maskOp.loc, "ctaMask must be a non-zero 16-bit integer");
-        for (int rank = 0; rank < 16; ++rank) {
+            maskOp.value > (std::int64_t{1} << bits) - 1)
+            l.fail(maskOp.loc,
+                   "ctaMask must be a non-zero " + std::to_string(bits) + "-bit integer");
+        for (int rank = 0; rank < bits; ++rank) {
             if (!((maskOp.value >> rank) & 1)) continue;
             int cta = l.ctaOfRank(l.thread().cta, rank);
             auto d = cta < 0 ? std::nullopt : l.addressInCta(dst, cta);
@@ -137,18 +143,29 @@ void lowerCopy(Lowerer& l, const ptx::BulkCopy& copy) {
         l.access(t, *tensormap, ir::Proxy::Tensormap);
         setWeak(t);
     }
+    // .relaxed.scope (9.3): the copy's accesses are strong, relaxed at that scope; a reduction's
+    // source reads stay weak ("Source location accesses are .weak").
+    bool strongCopy = copy.sem == ptx::Sem::Relaxed && !copy.reduce;
+    auto copyAccess = [&](ir::Event& e, const Address& a) {
+        asyncAccess(l, e, a);
+        if (strongCopy) {
+            e.tags.erase(Tag::Weak);
+            setOrdering(e, ir::Sem::Relaxed, copy.scope);
+        }
+    };
     ir::Event& r = l.exec(issueId, "read " + l.operand(1).name, {Tag::R});
-    asyncAccess(l, r, src);
+    copyAccess(r, src);
     int readId = r.id;
     for (const auto& [d, m] : targets) {
         if (copy.reduce) {
-            reduceInto(l, issueId, d, *copy.reduce, readId);
+            reduceInto(l, issueId, d, *copy.reduce, readId,
+                       copy.scope == ptx::Scope::None ? ir::Scope::Gpu : copy.scope);
         } else {
             ir::Event& w =
                 l.exec(issueId,
                        "write " + l.program().locations[static_cast<std::size_t>(d.location)].name,
                        {Tag::W});
-            asyncAccess(l, w, d);
+            copyAccess(w, d);
             w.written = Value::readOf(readId);
         }
         if (!m) {

@@ -2,6 +2,7 @@
 #include "ir/BaseRelations.hpp"
 #include "lower/Lowerer.hpp"
 #include "ptx/Print.hpp"
+#include "ptx/Sections.hpp"
 
 #include <algorithm>
 #include <fmt/format.h>
@@ -223,6 +224,7 @@ bool spinEligible(const std::vector<ptx::CodeItem>& code, std::size_t from, std:
         bool memoryOnly = insn->family() == ptx::Family::Control ||
                           (insn->family() == ptx::Family::Generic && !insn->is<ptx::Barrier>());
         if (!memoryOnly || insn->is<ptx::Exit>()) return false;
+        if (insn->is<ptx::Matrix>()) return false; // its registers are a vector: not tracked here
         if (item.guard && carried(item.guard->reg)) return false;
         std::vector<std::size_t> dst = destinations(*insn);
         for (std::size_t i = 0; i < insn->operands.size(); ++i) {
@@ -380,6 +382,20 @@ void Lowerer::step(std::size_t pc, std::vector<std::pair<std::size_t, ValuePtr>>
                                   std::nullopt,
                                   {},
                                   inst.guard->loc});
+    } else if (insn.is<ptx::Setmaxnreg>()) {
+        // A register-count hint: no event and no ordering ({Setmaxnreg#}). "The value of
+        // imm-reg-count must be in the range 24 to 256 (both inclusive) and must be a multiple
+        // of 8."
+        expectOperands(1);
+        const auto& n = operand(0);
+        if (n.kind != litmus::Operand::Kind::Integer || n.value < 24 || n.value > 256 ||
+            n.value % 8 != 0)
+            fail(n.loc, "setmaxnreg's register count is an immediate from 24 to 256, a multiple "
+                        "of 8 (" +
+                            ptx::cite(ptx::Sec::Setmaxnreg) + ")");
+    } else if (insn.is<ptx::Griddepcontrol>()) {
+        // Orders nothing within one grid ({Griddepcontrol#}): no event.
+        expectOperands(0);
     } else if (insn.is<ptx::Exit>()) {
         expectOperands(0); // the thread ends: its path goes to the end of the code
         jumps.emplace_back(thread_->code.size(), Value::makeConst(1));

@@ -24,6 +24,8 @@ struct Lower {
         return lowerTensormapReplace(l, x), true;
     }
     bool operator()(const ptx::TensormapCopy& x) const { return lowerTensormapCopy(l, x), true; }
+    bool operator()(const ptx::RedAsync& x) const { return lowerRedAsync(l, x), true; }
+    bool operator()(const ptx::Matrix& x) const { return lowerMatrix(l, x), true; }
 
     bool operator()(const ptx::MbarrierInit& x) const { return lowerInit(l, x), true; }
     bool operator()(const ptx::MbarrierArrive& x) const { return lowerArrive(l, x), true; }
@@ -60,6 +62,8 @@ struct Lower {
     bool operator()(const ptx::Mov&) const { return false; }
     bool operator()(const ptx::Elect&) const { return false; }
     bool operator()(const ptx::Nanosleep&) const { return false; }
+    bool operator()(const ptx::Setmaxnreg&) const { return false; }
+    bool operator()(const ptx::Griddepcontrol&) const { return false; }
     bool operator()(const ptx::Exit&) const { return false; }
 };
 

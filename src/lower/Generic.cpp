@@ -166,6 +166,47 @@ void lowerStore(Lowerer& l, const ptx::St& st) {
     e.written = v;
 }
 
+/**
+ * ldmatrix / stmatrix ({Ldmatrix}, {Stmatrix}): "treated as a weak memory operation". The
+ * warp's collective access is one weak generic-proxy read (write) of the shared location [p]
+ * names, in the thread's own CTA (.shared{::cta}, or generic addressing that "points into .shared
+ * space"). A load defines every register of the vector with the value read (each stands for the
+ * warp's fragment of that location); a store writes the value of the vector's first register.
+ */
+void lowerMatrix(Lowerer& l, const ptx::Matrix& m) {
+    l.expectOperands(2);
+    const litmus::Operand& vec = l.operand(m.store ? 1 : 0);
+    const litmus::Operand& mem = l.operand(m.store ? 0 : 1);
+    const std::string name = m.store ? "stmatrix" : "ldmatrix";
+    const std::string where =
+        " (" + ptx::cite(m.store ? ptx::Sec::Stmatrix : ptx::Sec::Ldmatrix) + ")";
+    if (vec.kind != litmus::Operand::Kind::Vector)
+        l.fail(vec.loc, name + "'s registers are a brace-enclosed vector such as {r0}" + where);
+    if (vec.elements.size() != static_cast<std::size_t>(m.registers()))
+        l.fail(vec.loc, "'" + l.inst().opcode + "' moves " + std::to_string(m.registers()) +
+                            " register(s) per thread, the vector has " +
+                            std::to_string(vec.elements.size()) + where);
+    if (mem.kind != litmus::Operand::Kind::Memory)
+        l.fail(mem.loc, name + " addresses shared memory as [p]" + where);
+    Address a = genericAddress(l, mem, {ir::Space::Shared, false});
+    if (m.store) {
+        ir::ValuePtr v = l.value(vec.elements[0]);
+        for (std::size_t i = 1; i < vec.elements.size(); ++i)
+            l.value(vec.elements[i]); // read: each must be defined or a constant
+        ir::Event& e = l.issue({Tag::W});
+        setWeak(e);
+        l.access(e, a, ir::Proxy::Generic);
+        e.written = v;
+        return;
+    }
+    ir::Event& e = l.issue({Tag::R});
+    setWeak(e);
+    l.access(e, a, ir::Proxy::Generic);
+    int id = e.id;
+    for (const auto& r : vec.elements)
+        l.define(r, Value::readOf(id));
+}
+
 ir::Value::Op atomValueOp(ptx::AtomOp op) {
     switch (op) {
     case ptx::AtomOp::And:
@@ -220,6 +261,72 @@ void lowerAtomic(Lowerer& l, const ptx::Atom& at) {
     if (returns) l.define(l.operand(0), old);
 }
 
+/**
+ * red.async ({RedAsync#}, 9.4 text). .relaxed: "The reduce operation is a relaxed memory
+ * operation" on shared memory of another CTA of the cluster, performed asynchronously (exec
+ * events after the issue, as st.async's write), then "The complete-tx operation on the mbarrier
+ * has .release semantics at .cluster scope" on the mbarrier of the destination's CTA; "red.async
+ * is performed in the generic proxy". .release: "a strong memory operation with .release
+ * semantics at the scope specified by .scope" on global memory, with no completion mechanism;
+ * its read and write are issue-level events (a release orders every earlier operation of the
+ * thread before it, as 8.8's "release asynchronous operation" does; program order also places
+ * the thread's later accesses of the location after it, which the text leaves unordered).
+ */
+void lowerRedAsync(Lowerer& l, const ptx::RedAsync& r) {
+    ir::ValuePtr arg;
+    if (r.sem == ptx::Sem::Release) {
+        l.expectOperands(2);
+        Address a = genericAddress(l, l.operand(0), spaceOf(ptx::Space::Global));
+        if (l.program().locations[static_cast<std::size_t>(a.location)].space != ir::Space::Global)
+            l.fail(l.operand(0).loc, "red.async.release reduces global memory (" +
+                                         ptx::cite(ptx::Sec::RedAsync) + ")");
+        arg = l.value(l.operand(1));
+        ir::Event& rd = l.issue({Tag::R, Tag::RMW});
+        setOrdering(rd, Sem::Relaxed, r.scope);
+        l.access(rd, a, ir::Proxy::Generic);
+        int rid = rd.id;
+        ir::Event& w = l.issue({Tag::W, Tag::RMW});
+        setOrdering(w, Sem::Release, r.scope);
+        l.access(w, a, ir::Proxy::Generic);
+        w.written = Value::make(atomValueOp(r.op), {Value::readOf(rid), arg});
+        return;
+    }
+    l.expectOperands(3);
+    Address a = l.address(l.operand(0), ir::Space::Shared);
+    l.checkReach(a, l.operand(0), true);
+    arg = l.value(l.operand(1));
+    Address mb = l.address(l.operand(2), ir::Space::Mbarrier);
+    l.checkReach(mb, l.operand(2), true);
+    // "They belong to the same CTA. The CTA to which they belong is different from the CTA of the
+    // executing thread, but must be within the same cluster. Otherwise, the behavior is undefined."
+    if (mb.cta != a.cta)
+        l.fail(l.operand(2).loc, "red.async's mbarrier must be in the destination's CTA (" +
+                                     ptx::cite(ptx::Sec::RedAsync) + ")");
+    if (a.cta == l.threadInfo().cta)
+        l.fail(l.operand(0).loc, "red.async.relaxed reduces another CTA's shared memory: its own "
+                                 "CTA's is undefined behaviour (" +
+                                     ptx::cite(ptx::Sec::RedAsync) + ")");
+    int issueId = l.issue({}).id;
+    ir::Event& rd = l.exec(issueId, "read " + l.operand(0).name, {Tag::R, Tag::RMW});
+    setOrdering(rd, Sem::Relaxed, ir::Scope::Cluster);
+    l.access(rd, a, ir::Proxy::Generic);
+    int rid = rd.id;
+    ir::Event& w = l.exec(issueId, "write " + l.operand(0).name, {Tag::W, Tag::RMW});
+    setOrdering(w, Sem::Relaxed, ir::Scope::Cluster);
+    l.access(w, a, ir::Proxy::Generic);
+    w.written = Value::make(atomValueOp(r.op), {Value::readOf(rid), arg});
+    ir::Event& c = l.exec(issueId, "complete_tx",
+                          {Tag::MB, Tag::MB_COMPLETE, Tag::Release, Tag::CLUSTER, Tag::GEN});
+    c.mbOp = ir::MbOp::CompleteTx;
+    c.mbAmount = r.types[0].bits / 8; // "completeCount argument equal to the amount of data stored"
+    c.location = mb.location;
+    c.vaddr = mb.vaddr;
+    c.space = ir::Space::Mbarrier;
+    c.proxy = ir::Proxy::Generic;
+    c.sem = Sem::Release;
+    c.scope = ir::Scope::Cluster;
+}
+
 void lowerMembar(Lowerer& l, const ptx::Membar& m) {
     l.expectOperands(0);
     ir::Event& e = l.issue({Tag::F});
@@ -249,10 +356,33 @@ std::optional<Tag> windowOf(ptx::Space s) {
 } // namespace
 
 void lowerProxyFence(Lowerer& l, const ptx::ProxyFence& f) {
+    if (f.syncRestrict != ptx::Space::None) {
+        // fence.proxy.async::generic.{release,acquire}.sync_restrict::... ({Membar#}): an
+        // async/generic proxy fence over the restricted window and a release (acquire) fence
+        // restricted as fence.{release,acquire}.sync_restrict: the release form fences the
+        // proxies before it releases, the acquire form acquires before it fences them.
+        bool release = f.sem == ptx::Sem::Release;
+        ptx::ProxyFence proxy{ptx::ProxyKind::Async, f.syncRestrict};
+        ptx::Fence fence{release ? ptx::Sem::Release : ptx::Sem::Acquire, f.scope, false,
+                         f.syncRestrict};
+        if (release) lowerProxyFence(l, proxy);
+        lowerFence(l, fence);
+        if (!release) lowerProxyFence(l, proxy);
+        return;
+    }
     ir::Event& e = l.issue({});
     switch (f.kind) {
     case ptx::ProxyKind::Alias:
         e.tags.insert(Tag::ALIASF);
+        // fence.proxy.alias.{release,acquire}.sys (9.4 text): "A .release proxy fence can form a
+        // release sequence that synchronizes with an acquire sequence that contains a .acquire
+        // proxy fence" ({Membar#}): also a memory fence with that semantics, paired like the
+        // tensormap ones (ptx.cat's proxy-release-pattern / proxy-acquire-pattern)
+        if (f.sem != ptx::Sem::None) {
+            e.tags.insert(Tag::F);
+            e.tags.insert(Tag::PF);
+            setOrdering(e, f.sem == ptx::Sem::Release ? Sem::Release : Sem::Acquire, f.scope);
+        }
         break;
     case ptx::ProxyKind::Async:
         e.tags.insert(Tag::PF);
@@ -364,9 +494,15 @@ void lowerFence(Lowerer& l, const ptx::Fence& f) {
         return;
     }
     ir::Event& e = l.issue({Tag::F});
-    // fence without .sem is fence.acq_rel (PTX ISA
-    // #parallel-synchronization-and-communication-instructions-membar)
-    setOrdering(e, f.sem == ptx::Sem::Sc ? Sem::Sc : Sem::AcqRel, f.scope);
+    // fence without .sem is fence.acq_rel ({Membar#}); fence.acquire and fence.release are the
+    // acquire and release memory fences of the 8.8 patterns ({ReleaseAcquirePatterns#})
+    Sem sem = f.sem == ptx::Sem::Sc        ? Sem::Sc
+              : f.sem == ptx::Sem::Acquire ? Sem::Acquire
+              : f.sem == ptx::Sem::Release ? Sem::Release
+                                           : Sem::AcqRel;
+    setOrdering(e, sem, f.scope);
+    if (f.syncRestrict == ptx::Space::SharedCta) e.tags.insert(Tag::FSR_SHARED_CTA);
+    if (f.syncRestrict == ptx::Space::SharedCluster) e.tags.insert(Tag::FSR_SHARED_CLUSTER);
 }
 
 namespace {

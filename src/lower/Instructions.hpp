@@ -9,6 +9,8 @@ namespace ptxmc::lower {
 void lowerLoad(Lowerer& l, const ptx::Ld& ld);
 void lowerStore(Lowerer& l, const ptx::St& st);
 void lowerAtomic(Lowerer& l, const ptx::Atom& at);
+void lowerRedAsync(Lowerer& l, const ptx::RedAsync& r);
+void lowerMatrix(Lowerer& l, const ptx::Matrix& m);
 void lowerFence(Lowerer& l, const ptx::Fence& f);
 void lowerMembar(Lowerer& l, const ptx::Membar& m);
 void lowerProxyFence(Lowerer& l, const ptx::ProxyFence& f);

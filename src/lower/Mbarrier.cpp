@@ -97,9 +97,18 @@ void lowerTx(Lowerer& l, const ptx::MbarrierTx& t) {
 
 void lowerWait(Lowerer& l, const ptx::MbarrierWait& w) {
     bool parity = w.parity;
-    if (l.inst().operands.size() == 4)
-        l.fail(l.inst().operands[3].loc, "the suspend-time hint of try_wait is not supported");
-    l.expectOperands(3);
+    // try_wait's optional `timeHint`: "the time limit, in nanoseconds, that may be used for the
+    // time limit instead of the system-dependent limit" ({MbarrierTestWaitTryWait#}). A suspended
+    // thread may resume before the phase completes either way, so the hint changes no outcome:
+    // it is checked (a register or an immediate) and otherwise ignored.
+    if (w.tryWait && l.inst().operands.size() == 4) {
+        const auto& hint = l.inst().operands[3];
+        if (hint.kind != litmus::Operand::Kind::Integer && hint.kind != litmus::Operand::Kind::Name)
+            l.fail(hint.loc, "try_wait's suspend-time hint is a register or an immediate");
+        l.value(hint);
+    } else {
+        l.expectOperands(3);
+    }
     Address a = l.address(l.operand(1), ir::Space::Mbarrier);
     if (a.cta != l.thread().cta)
         l.fail(l.operand(1).loc, "test_wait/try_wait act on an mbarrier of the thread's own CTA");

@@ -42,6 +42,13 @@ Op decodeWait(Decoder& d, bool tryWait) {
     MbarrierWait w;
     w.tryWait = tryWait;
     w.parity = d.q.take("parity");
+    // "The qualifier .phase_type::* specifies the exact phase to test ... unspecified: checks
+    // completion of the primary phase" ({MbarrierTestWaitTryWait}); the conditional phase
+    // belongs to .layout::v1 mbarriers and report mechanisms, which are not modelled.
+    w.phasePrimary = d.q.take("phase_type::primary");
+    if (d.q.take("phase_type::conditional"))
+        d.fail(".phase_type::conditional (the conditional phase of a .layout::v1 mbarrier) is not "
+               "supported");
     if (auto s = d.q.takeOneOf({"acquire", "relaxed"}))
         w.sem = *s == "acquire" ? Sem::Acquire : Sem::Relaxed;
     w.scope = d.takeScope({Scope::Cta, Scope::Cluster});
@@ -60,6 +67,34 @@ void takeDstSrc(Decoder& d, BulkCopy& c, const char* instruction) {
     c.src = spaces[1];
 }
 
+/** cp{.reduce}.async.bulk{.weak | .relaxed.scope} (9.3). */
+void takeCopyOrdering(Decoder& d, BulkCopy& c) {
+    if (auto s = d.q.takeOneOf({"weak", "relaxed"}))
+        c.sem = *s == "weak" ? Sem::Weak : Sem::Relaxed;
+    c.scope = d.takeScope({Scope::Cta, Scope::Cluster, Scope::Gpu, Scope::Sys});
+}
+
+/** The .sem/.scope rules of the 9.4 syntax tables ({CpAsyncBulk}, {CpReduceAsyncBulk}). */
+void checkCopyOrdering(Decoder& d, const BulkCopy& c) {
+    std::string what = c.reduce ? "cp.reduce.async.bulk" : "cp.async.bulk";
+    std::string where = " (" + cite(c.reduce ? Sec::CpReduceAsyncBulk : Sec::CpAsyncBulk) + ")";
+    if (c.sem == Sem::Weak && c.scope != Scope::None) d.fail(what + ".weak takes no scope" + where);
+    if (c.sem == Sem::Relaxed && c.scope == Scope::None)
+        d.fail(what + ".relaxed needs a scope" + where);
+    if (c.sem == Sem::None && c.scope != Scope::None)
+        d.fail(what + ": a scope goes with .relaxed" + where);
+    bool toPeerShared = c.src == Space::SharedCta && c.dst == Space::SharedCluster;
+    if (c.sem == Sem::Relaxed && toPeerShared && c.scope != Scope::Cta && c.scope != Scope::Cluster)
+        d.fail(what + " from .shared::cta to .shared::cluster is .relaxed.cta or .relaxed.cluster" +
+               where);
+    if (c.reduce) {
+        if (c.sem == Sem::Weak) d.fail("cp.reduce.async.bulk's .sem is .relaxed" + where);
+        return;
+    }
+    if (c.sem == Sem::Relaxed && (c.types.size() != 1 || c.types[0] != Type{'b', 128}))
+        d.fail("cp.async.bulk.relaxed needs .b128, its element-wise atomic size" + where);
+}
+
 Op decodeCopy(Decoder& d) {
     BulkCopy c;
     if (d.q.take("tensor")) {
@@ -68,6 +103,7 @@ Op decodeCopy(Decoder& d) {
         c.dims = (*dim)[0] - '0';
     }
     takeDstSrc(d, c, "cp.async.bulk");
+    if (c.dims == 0) takeCopyOrdering(d, c);
     if (c.dims > 0) {
         c.tile = d.q.take("tile");
         if (d.q.takeIf([](const std::string& q) { return q.rfind("im2col", 0) == 0; }))
@@ -76,9 +112,15 @@ Op decodeCopy(Decoder& d) {
     }
     c.viaMbarrier = d.q.take("mbarrier::complete_tx::bytes");
     bool viaGroup = d.q.take("bulk_group");
-    c.multicast = d.q.take("multicast::cluster");
+    if (auto m = d.q.takeOneOf(
+            {"multicast::cluster", "multicast::cluster::16b", "multicast::cluster::32b"})) {
+        c.multicast = true;
+        if (*m != "multicast::cluster") c.multicastBits = *m == "multicast::cluster::16b" ? 16 : 32;
+    }
     c.types = d.takeTypes();
+    if (d.q.take("b128")) c.types.push_back(Type{'b', 128}); // .relaxed's element size (9.3)
     d.q.finish();
+    checkCopyOrdering(d, c);
     if (c.viaMbarrier == viaGroup)
         d.fail("cp.async.bulk needs exactly one completion mechanism: "
                ".mbarrier::complete_tx::bytes or .bulk_group");
@@ -99,6 +141,19 @@ Op decodeMbarrier(Decoder& d) {
         d.q.finish();
         return i;
     }
+    // The 9.4 .multicast::cluster{::32b} forms apply the operation "to the mbarrier at the same
+    // offset in each CTA of the mask": not modelled yet, so rejected by name, not as a typo.
+    if (op == "arrive" || op == "arrive_drop" || op == "expect_tx" || op == "complete_tx")
+        if (auto m = d.q.takePrefixed("multicast::cluster")) {
+            Sec sec = op == "arrive"        ? Sec::MbarrierArrive
+                      : op == "arrive_drop" ? Sec::MbarrierArriveDrop
+                      : op == "expect_tx"   ? Sec::MbarrierExpectTx
+                                            : Sec::MbarrierCompleteTx;
+            d.fail("mbarrier." + op + ".multicast::cluster" + *m +
+                   " (PTX ISA 9.4) is not supported: the operation on the mbarrier at the same "
+                   "offset in each CTA of ctaMask is not modelled yet; write one mbarrier." +
+                   op + " per destination CTA (" + cite(sec) + ")");
+        }
     if (op == "arrive" || op == "arrive_drop") return decodeArrive(d, op == "arrive_drop");
     if (op == "expect_tx") return decodeTx(d, false);
     if (op == "complete_tx") return decodeTx(d, true);
@@ -114,6 +169,7 @@ Op decodeReduce(Decoder& d) {
         d.fail("cp.reduce.async.bulk.tensor is not supported; use cp.reduce.async.bulk");
     BulkCopy c;
     takeDstSrc(d, c, "cp.reduce.async.bulk");
+    takeCopyOrdering(d, c);
     c.viaMbarrier = d.q.take("mbarrier::complete_tx::bytes");
     bool viaGroup = d.q.take("bulk_group");
     if (c.viaMbarrier == viaGroup)
@@ -137,6 +193,7 @@ Op decodeReduce(Decoder& d) {
     if (c.types.size() != 1 || c.types[0].bits != 32 || c.types[0].kind == 'f')
         d.fail("cp.reduce.async.bulk here reduces 32-bit integer elements (.b32, .u32, .s32)");
     d.q.finish();
+    checkCopyOrdering(d, c);
     return c;
 }
 

@@ -64,6 +64,25 @@ std::optional<Op> decodeControl(Decoder& d) {
         d.q.finish();
         return Nanosleep{};
     }
+    if (n == "setmaxnreg") {
+        auto action = d.q.takeOneOf({"inc", "dec"});
+        if (!action) d.fail("setmaxnreg needs .inc or .dec (" + cite(Sec::Setmaxnreg) + ")");
+        if (!d.q.take("sync") || !d.q.take("aligned"))
+            d.fail("setmaxnreg needs .sync.aligned (" + cite(Sec::Setmaxnreg) + ")");
+        std::vector<Type> types = d.takeTypes();
+        if (types.size() != 1 || types[0] != Type{'u', 32})
+            d.fail("setmaxnreg needs .u32 (" + cite(Sec::Setmaxnreg) + ")");
+        d.q.finish();
+        return Setmaxnreg{*action == "inc"};
+    }
+    if (n == "griddepcontrol") {
+        auto action = d.q.takeOneOf({"launch_dependents", "wait"});
+        if (!action)
+            d.fail("griddepcontrol needs .launch_dependents or .wait (" +
+                   cite(Sec::Griddepcontrol) + ")");
+        d.q.finish();
+        return Griddepcontrol{*action == "wait"};
+    }
     if (n == "exit" || n == "ret") {
         if (n == "ret") d.q.take("uni");
         d.q.finish();

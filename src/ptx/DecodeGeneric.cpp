@@ -93,6 +93,83 @@ Atom decodeAtom(Decoder& d, AtomName name) {
     return a;
 }
 
+/** red.async, both forms of the 9.4 text ({RedAsync}). */
+RedAsync decodeRedAsync(Decoder& d) {
+    RedAsync r;
+    r.mmio = d.q.take("mmio");
+    auto sem = d.q.takeOneOf({"relaxed", "release"});
+    if (!sem) d.fail("red.async needs .relaxed or .release (" + cite(Sec::RedAsync) + ")");
+    r.sem = *sem == "relaxed" ? Sem::Relaxed : Sem::Release;
+    r.scope = d.takeScope(kAllScopes);
+    r.space = d.takeRow(std::array<Row<Space>, 2>{
+                            {{Space::SharedCluster, "shared::cluster"}, {Space::Global, "global"}}})
+                  .value_or(Space::None);
+    r.mbarrierWritten = d.q.take("mbarrier::complete_tx::bytes");
+    auto op = d.takeRow(kAtomOps);
+    if (!op) d.fail("red.async needs its operation (.add, .min, .max, .and, .or, .xor, ...)");
+    r.op = *op;
+    r.types = d.takeTypes();
+    d.q.finish();
+    auto is = [&](char kind, int bits) {
+        return r.types.size() == 1 && r.types[0] == Type{kind, bits};
+    };
+    std::string where = " (" + cite(Sec::RedAsync) + ")";
+    if (r.sem == Sem::Relaxed) {
+        // .sem = .relaxed, .scope = .cluster, .ss = .shared::cluster, mechanism complete_tx
+        if (r.scope != Scope::Cluster) d.fail("red.async.relaxed needs scope .cluster" + where);
+        if (r.mmio) d.fail("red.async.relaxed: \".mmio must not be specified\"" + where);
+        if (r.space == Space::Global)
+            d.fail("red.async.relaxed: \"If .ss is specified, it must be .shared::cluster\"" +
+                   where);
+        bool ok = false;
+        switch (r.op) {
+        case AtomOp::Inc:
+        case AtomOp::Dec:
+            ok = is('u', 32);
+            break;
+        case AtomOp::Min:
+        case AtomOp::Max:
+            ok = is('u', 32) || is('s', 32);
+            break;
+        case AtomOp::And:
+        case AtomOp::Or:
+        case AtomOp::Xor:
+            ok = is('b', 32);
+            break;
+        case AtomOp::Add:
+            ok = is('u', 32) || is('s', 32) || is('u', 64);
+            break;
+        default:
+            break;
+        }
+        if (!ok)
+            d.fail("red.async.relaxed takes .inc/.dec.u32, .min/.max.{u32,s32}, "
+                   ".and/.or/.xor.b32 or .add.{u32,s32,u64}" +
+                   where);
+        if (r.types[0].bits != 32)
+            d.fail("red.async here reduces 32-bit values (.u64 is not supported)");
+        if (r.op == AtomOp::Inc || r.op == AtomOp::Dec)
+            d.fail("red.async.inc/.dec are not supported (as atom/red .inc/.dec)");
+    } else {
+        // .sem = .release, .scope = {.gpu, .sys}, .ss = .global, .add only, no mechanism
+        if (r.scope != Scope::Gpu && r.scope != Scope::Sys)
+            d.fail("red.async.release needs scope .gpu or .sys (the 9.4 text; 9.3 corrected "
+                   ".cluster to .sys)" +
+                   where);
+        if (r.mmio && r.scope != Scope::Sys)
+            d.fail("red.async: \"If .mmio is specified, .scope must be .sys\"" + where);
+        if (r.space == Space::SharedCluster)
+            d.fail("red.async.release: \"If .ss is specified, it must be .global\"" + where);
+        if (r.mbarrierWritten)
+            d.fail("red.async.release: \".completion_mechanism must not be specified\"" + where);
+        if (r.op != AtomOp::Add || !(is('u', 32) || is('s', 32) || is('u', 64) || is('s', 64)))
+            d.fail("red.async.release is .add.{u32,s32,u64,s64}" + where);
+        if (r.types[0].bits != 32)
+            d.fail("red.async here reduces 32-bit values (.u64/.s64 are not supported)");
+    }
+    return r;
+}
+
 Op decodeMembar(Decoder& d) {
     auto s = d.q.takeOneOf({"cta", "gl", "sys"});
     if (!s) d.fail("membar needs .cta, .gl or .sys");
@@ -104,6 +181,34 @@ Op decodeProxyFence(Decoder& d) {
     ProxyFence f;
     if (d.q.take("alias")) {
         f.kind = ProxyKind::Alias;
+        // fence.proxy.alias{.sem}.scope with .sem_alias = {.acquire, .release}, .scope_alias =
+        // {.sys} (9.4 text, {Membar})
+        if (auto sem = d.q.takeOneOf({"release", "acquire"})) {
+            f.sem = *sem == "release" ? Sem::Release : Sem::Acquire;
+            f.scope = d.takeScope(kAllScopes);
+            if (f.scope != Scope::Sys)
+                d.fail("fence.proxy.alias." + *sem + " needs scope .sys (" + cite(Sec::Membar) +
+                       ")");
+        }
+    } else if (d.q.take("async::generic")) {
+        // the restricted async/generic proxy fences ({Membar}): a proxy fence and a release
+        // (acquire) fence restricted like fence.{release,acquire}.sync_restrict
+        f.kind = ProxyKind::Async;
+        auto sem = d.q.takeOneOf({"release", "acquire"});
+        if (!sem) d.fail("fence.proxy.async::generic needs .release or .acquire");
+        f.sem = *sem == "release" ? Sem::Release : Sem::Acquire;
+        auto r = d.takeRow(kSyncRestricts);
+        if (!r) d.fail("fence.proxy.async::generic needs .sync_restrict::shared::{cta,cluster}");
+        f.syncRestrict = *r;
+        f.scope = d.takeScope(kAllScopes);
+        if (f.sem == Sem::Release && f.syncRestrict != Space::SharedCta)
+            d.fail("fence.proxy.async::generic.release takes .sync_restrict::shared::cta (" +
+                   cite(Sec::Membar) + ")");
+        if (f.sem == Sem::Acquire && f.syncRestrict != Space::SharedCluster)
+            d.fail("fence.proxy.async::generic.acquire takes .sync_restrict::shared::cluster (" +
+                   cite(Sec::Membar) + ")");
+        if (f.scope != Scope::Cluster)
+            d.fail("fence.proxy.async::generic needs scope .cluster (" + cite(Sec::Membar) + ")");
     } else if (d.q.take("async")) {
         f.kind = ProxyKind::Async;
         // .shared::cta covers the executing CTA's shared memory, .shared::cluster the
@@ -144,10 +249,20 @@ Op decodeFence(Decoder& d) {
         return Fence{Sem::Release, Scope::Cluster, true};
     }
     Sem sem = d.takeRow(kFenceSems).value_or(Sem::None);
+    Space restrict = d.takeRow(kSyncRestricts).value_or(Space::None);
     Scope scope = d.takeScope(kAllScopes);
     if (scope == Scope::None) d.fail("a fence needs a scope (.cta, .cluster, .gpu or .sys)");
+    // "When .sync_restrict is .sync_restrict::shared::cta, .sem must be .release ... when
+    // .sync_restrict is .sync_restrict::shared::cluster, .sem must be .acquire ... the .scope must
+    // be specified as .cluster" ({Membar})
+    if (restrict == Space::SharedCta && sem != Sem::Release)
+        d.fail(".sync_restrict::shared::cta needs .release (" + cite(Sec::Membar) + ")");
+    if (restrict == Space::SharedCluster && sem != Sem::Acquire)
+        d.fail(".sync_restrict::shared::cluster needs .acquire (" + cite(Sec::Membar) + ")");
+    if (restrict != Space::None && scope != Scope::Cluster)
+        d.fail("a .sync_restrict fence needs scope .cluster (" + cite(Sec::Membar) + ")");
     d.q.finish();
-    return Fence{sem, scope};
+    return Fence{sem, scope, false, restrict};
 }
 
 /** tensormap.replace / tensormap.cp_fenceproxy (PTX ISA
@@ -223,6 +338,82 @@ Op decodeBarrier(Decoder& d, bool barrierSpelling) {
     return b;
 }
 
+/**
+ * ldmatrix / stmatrix ({Ldmatrix}, {Stmatrix}): the forms of the 9.4 syntax blocks, with the
+ * combinations the text restricts ("When .shape is .m16n16, only .x1 and .x2 are valid values for
+ * .num"; ".trans is mandatory" for 16x16 loads and 16x8 stores; ".m16n8 shape is valid only for
+ * .b8 type").
+ */
+Matrix decodeMatrix(Decoder& d, bool store) {
+    Matrix m;
+    m.store = store;
+    const std::string name = store ? "stmatrix" : "ldmatrix";
+    const std::string where = " (" + cite(store ? Sec::Stmatrix : Sec::Ldmatrix) + ")";
+    if (!d.q.take("sync") || !d.q.take("aligned")) d.fail(name + " needs .sync.aligned" + where);
+    auto shape = d.takeRow(kMatrixShapes);
+    if (!shape)
+        d.fail(name + " needs its .shape (" +
+               (store ? ".m8n8 or .m16n8" : ".m8n8, .m16n16 or .m8n16") + ")" + where);
+    m.shape = *shape;
+    auto num = d.q.takeOneOf({"x1", "x2", "x4"});
+    if (!num) d.fail(name + " needs .x1, .x2 or .x4" + where);
+    m.num = (*num)[1] - '0';
+    m.trans = d.q.take("trans");
+    m.space = d.takeRow(std::array<Row<Space>, 2>{
+                            {{Space::Shared, "shared"}, {Space::SharedCta, "shared::cta"}}})
+                  .value_or(Space::None);
+    // The type: one qualifier, or two (.dst_fmt.src_fmt, .dtype.ctype) spelled as one row.
+    std::optional<MatrixType> type;
+    if (auto one = d.q.takeOneOf({"b16", "b8"}))
+        type = *one == "b16" ? MatrixType::B16 : MatrixType::B8;
+    else if (d.q.take("b8x16")) {
+        if (auto src = d.q.takeOneOf({"b6x16_p32", "b4x16_p64"}))
+            type = *src == "b6x16_p32" ? MatrixType::B8x16B6x16P32 : MatrixType::B8x16B4x16P64;
+        else
+            d.fail("ldmatrix .b8x16 needs its source format .b6x16_p32 or .b4x16_p64" + where);
+    } else if (d.q.take("s8")) {
+        if (!d.q.take("s4")) d.fail("ldmatrix .s8 needs .s4 (.dtype.ctype)" + where);
+        type = MatrixType::S8S4;
+    }
+    if (!type) d.fail(name + " needs its type (.b16, .b8, ...)" + where);
+    m.type = *type;
+    d.q.finish();
+    auto bad = [&](const std::string& why) { d.fail(name + ": " + why + where); };
+    bool fmt = m.type == MatrixType::B8x16B6x16P32 || m.type == MatrixType::B8x16B4x16P64;
+    if (store) {
+        if (m.shape != MatrixShape::M8n8 && m.shape != MatrixShape::M16n8)
+            bad(".shape is .m8n8 or .m16n8");
+        if (m.type != MatrixType::B16 && m.type != MatrixType::B8) bad(".type is .b16 or .b8");
+        if (m.shape == MatrixShape::M16n8 && m.type != MatrixType::B8)
+            bad("\".m16n8 shape is valid only for .b8 type\"");
+        if (m.shape == MatrixShape::M8n8 && m.type != MatrixType::B16)
+            bad(".m8n8 matrices hold 16-bit elements (.b16)");
+        if (m.shape == MatrixShape::M16n8 && !m.trans)
+            bad("\"for 16x8 matrices, .trans is mandatory\"");
+        return m;
+    }
+    switch (m.shape) {
+    case MatrixShape::M8n8:
+        if (m.type != MatrixType::B16) bad(".m8n8 matrices hold 16-bit elements (.b16)");
+        break;
+    case MatrixShape::M16n16:
+        if (m.type != MatrixType::B8 && !fmt)
+            bad(".m16n16 takes .b8 or .b8x16 with a source format");
+        if (!m.trans) bad("\"for 16x16 matrices, .trans is mandatory\"");
+        if (m.num == 4)
+            bad("\"When .shape is .m16n16, only .x1 and .x2 are valid values for .num\"");
+        break;
+    case MatrixShape::M8n16:
+        if (!fmt && m.type != MatrixType::S8S4)
+            bad(".m8n16 takes .b8x16 with a source format, or .s8.s4");
+        if (m.trans) bad(".m8n16 has no .trans form");
+        break;
+    case MatrixShape::M16n8:
+        bad(".m16n8 is a stmatrix shape");
+    }
+    return m;
+}
+
 Op decodeArith(Decoder& d, ArithOp op) {
     Arith a;
     a.op = op;
@@ -247,6 +438,8 @@ std::optional<Op> decodeGeneric(Decoder& d) {
                                                           {AtomName::Sured, "sured"}}};
     if (auto ld = valueOf(loads, n)) return decodeLd(d, *ld);
     if (n == "st" || n == "sust") return decodeSt(d, n == "st" ? StName::St : StName::Sust);
+    if (n == "red" && d.q.take("async")) return decodeRedAsync(d);
+    if (n == "ldmatrix" || n == "stmatrix") return decodeMatrix(d, n == "stmatrix");
     if (auto a = valueOf(atomics, n)) return decodeAtom(d, *a);
     if (n == "fence") return decodeFence(d);
     if (n == "tensormap") return decodeTensormap(d);

@@ -68,14 +68,18 @@ struct Atom {
     bool returns() const { return name == AtomName::Atom || name == AtomName::Suatom; }
 };
 
-/** fence{.sc,.acq_rel}.scope */
+/** fence{.sc,.acq_rel,.acquire,.release}.scope */
 struct Fence {
-    Sem sem = Sem::None; ///< None, Sc or AcqRel
+    Sem sem = Sem::None; ///< None, Sc, AcqRel, Acquire or Release
     Scope scope = Scope::Cta;
     /// fence.mbarrier_init.release.cluster (PTX ISA
     /// #parallel-synchronization-and-communication-instructions-membar): releases prior
     /// mbarrier.init only
     bool mbarrierInit = false;
+    /// fence.release.sync_restrict::shared::cta.cluster (SharedCta) and
+    /// fence.acquire.sync_restrict::shared::cluster.cluster (SharedCluster) ({Membar}): "the
+    /// effect of the fence only applies to operations performed on objects in" that state space
+    Space syncRestrict = Space::None;
 };
 
 /** membar.{cta,gl,sys}; .gl is the GPU scope. */
@@ -96,6 +100,10 @@ struct ProxyFence {
     Space space = Space::None; ///< .async only
     Sem sem = Sem::None;       ///< .tensormap::generic: Release or Acquire
     Scope scope = Scope::None; ///< .tensormap::generic only
+    /// fence.proxy.async::generic.release.sync_restrict::shared::cta.cluster and
+    /// fence.proxy.async::generic.acquire.sync_restrict::shared::cluster.cluster ({Membar}):
+    /// SharedCta / SharedCluster (kind Async, sem and scope set); None otherwise
+    Space syncRestrict = Space::None;
 };
 
 /**
@@ -133,6 +141,51 @@ struct Barrier {
     bool cluster = false; ///< barrier.cluster: every thread of the cluster, split in two
     bool wait = false;    ///< barrier.cluster.wait
     Sem sem = Sem::None;  ///< cluster arrive: Release (default) or Relaxed; wait: Acquire
+};
+
+/**
+ * red.async (PTX ISA {RedAsync} #parallel-synchronization-and-communication-instructions-red-async,
+ * 9.4 text), two forms:
+ * red.async.relaxed.cluster{.shared::cluster}{.mbarrier::complete_tx::bytes}.op.type [a], b,
+ * [mbar]: a relaxed reduction on another CTA's shared memory, then a complete-tx on the mbarrier
+ * there
+ * ("The complete-tx operation on the mbarrier has .release semantics at .cluster scope");
+ * red.async{.mmio}.release.{gpu,sys}{.global}.add.type [a], b: "a strong memory operation with
+ * .release semantics at the scope specified by .scope" (.mmio only with .sys).
+ */
+struct RedAsync {
+    Sem sem = Sem::Relaxed; ///< Relaxed or Release
+    Scope scope = Scope::Cluster;
+    Space space = Space::None; ///< None, SharedCluster (relaxed) or Global (release)
+    bool mmio = false;
+    bool mbarrierWritten = false; ///< .mbarrier::complete_tx::bytes written (the relaxed default)
+    AtomOp op = AtomOp::Add;
+    std::vector<Type> types;
+};
+
+/** The .shape of ldmatrix (m8n8, m16n16, m8n16) and stmatrix (m8n8, m16n8). */
+enum class MatrixShape { M8n8, M16n16, M8n16, M16n8 };
+
+/** The element type(s): .b16, .b8, .b8x16.b6x16_p32, .b8x16.b4x16_p64 (ldmatrix), .s8.s4. */
+enum class MatrixType { B16, B8, B8x16B6x16P32, B8x16B4x16P64, S8S4 };
+
+/**
+ * ldmatrix.sync.aligned.shape.num{.trans}{.ss}.type r, [p] (PTX ISA {Ldmatrix}
+ * #warp-level-matrix-instructions-ldmatrix) and stmatrix.sync.aligned.shape.num{.trans}{.ss}.type
+ * [p], r ({Stmatrix} #warp-level-matrix-instructions-stmatrix): a warp collectively loads or stores
+ * 1, 2 or 4 matrices in shared memory. "The ldmatrix instruction is treated as a weak memory
+ * operation in the Memory Consistency Model" (stmatrix likewise). In a litmus test the thread
+ * stands for its warp: one weak shared-memory read (write) of the one location [p] names.
+ */
+struct Matrix {
+    bool store = false; ///< stmatrix, else ldmatrix
+    MatrixShape shape = MatrixShape::M8n8;
+    int num = 1; ///< .x1, .x2, .x4
+    bool trans = false;
+    Space space = Space::None; ///< None (generic addressing into .shared), Shared or SharedCta
+    MatrixType type = MatrixType::B16;
+    /** The 32-bit registers the vector operand holds per thread. */
+    int registers() const { return shape == MatrixShape::M16n16 ? 2 * num : num; }
 };
 
 /** add, sub, mul{.lo}; and, or, xor (bitwise: the PTX ISA's logic and shift instructions). */
@@ -184,13 +237,18 @@ struct MbarrierTx {
     MbarrierOperand mb;
 };
 
-/** mbarrier.test_wait / mbarrier.try_wait{.parity} */
+/**
+ * mbarrier.test_wait / mbarrier.try_wait{.parity}{.phase_type::primary} (PTX ISA
+ * {MbarrierTestWaitTryWait}); try_wait takes an optional suspend-time hint operand (`timeHint`,
+ * nanoseconds: when a suspended thread gives up waiting, nothing else).
+ */
 struct MbarrierWait {
     bool tryWait = false;
     bool parity = false;
     Sem sem = Sem::None; ///< None, Acquire or Relaxed
     Scope scope = Scope::None;
     MbarrierOperand mb;
+    bool phasePrimary = false; ///< .phase_type::primary written (9.3): the default phase
 };
 
 /** cp.async.bulk.dst.src.{mbarrier::complete_tx::bytes,bulk_group}{.multicast::cluster} */
@@ -207,6 +265,14 @@ struct BulkCopy {
     /// cp.reduce.async.bulk.dst.src.mechanism.redOp.type (PTX ISA {CpReduceAsyncBulk}): each
     /// element of the destination is reduced with the source's
     std::optional<AtomOp> reduce = std::nullopt;
+    /// .weak, or .relaxed with a scope (9.3): "When .sem is .relaxed, the data copy accesses
+    /// memory with naturally-aligned strong memory operations with element-wise atomic size
+    /// specified by .type and thread scope specified by .scope" ({CpAsyncBulk}); a reduction's
+    /// .relaxed.scope is the scope of its element-wise reductions ({CpReduceAsyncBulk})
+    Sem sem = Sem::None;
+    Scope scope = Scope::None;
+    /// .multicast::cluster::16b / ::32b (9.4): the width of ctaMask (0: not written, 16 bits)
+    int multicastBits = 0;
 };
 
 /** cp.async.bulk.commit_group; cp.async.commit_group when `nonBulk` (PTX ISA
@@ -377,6 +443,28 @@ struct Elect {};
  * and no event, and a loop that sleeps between its tries still spins.
  */
 struct Nanosleep {};
+
+/**
+ * setmaxnreg.{inc,dec}.sync.aligned.u32 imm-reg-count (PTX ISA {Setmaxnreg}
+ * #miscellaneous-instructions-setmaxnreg): "Hint to change the number of registers owned by the
+ * warp". It moves registers between the warp and its CTA's pool and touches no memory: no event,
+ * and it orders nothing.
+ */
+struct Setmaxnreg {
+    bool inc = false;
+};
+
+/**
+ * griddepcontrol.{launch_dependents,wait} (PTX ISA {Griddepcontrol}
+ * #parallel-synchronization-and-communication-instructions-griddepcontrol): control of dependent
+ * grids. The ordering the text gives is between grids ("A release fence preceeding a
+ * griddepcontrol.launch_dependents in program-order synchronizes with the start of a dependent
+ * grid"; .wait waits "until all prerequisite grids in flight have completed"); a litmus test is
+ * one grid, so within it neither orders anything: no event.
+ */
+struct Griddepcontrol {
+    bool wait = false; ///< .wait, else .launch_dependents
+};
 
 /** exit / ret: the thread's path ends here (PTX ISA {Exit}, {Ret}). */
 struct Exit {

@@ -85,12 +85,22 @@ struct Printer {
     }
     std::string operator()(const Fence& i) const {
         if (i.mbarrierInit) return "fence.mbarrier_init.release.cluster";
-        return start("fence").q(semName(i.sem)).q(scopeName(i.scope)).s;
+        return start("fence")
+            .q(semName(i.sem))
+            .q(nameOf(kSyncRestricts, i.syncRestrict))
+            .q(scopeName(i.scope))
+            .s;
     }
     std::string operator()(const Membar& i) const {
         return start("membar").q(membarName(i.scope)).s;
     }
     std::string operator()(const ProxyFence& i) const {
+        if (i.syncRestrict != Space::None)
+            return start("fence.proxy.async::generic")
+                .q(semName(i.sem))
+                .q(nameOf(kSyncRestricts, i.syncRestrict))
+                .q(scopeName(i.scope))
+                .s;
         return start("fence.proxy")
             .q(nameOf(kProxies, i.kind))
             .q(nameOf(kSpaces, i.space))
@@ -110,6 +120,27 @@ struct Printer {
         return start("tensormap.cp_fenceproxy.global.shared::cta.tensormap::generic.release")
             .q(scopeName(i.scope))
             .q("sync.aligned")
+            .s;
+    }
+    std::string operator()(const RedAsync& i) const {
+        return start("red.async")
+            .q(i.mmio, "mmio")
+            .q(semName(i.sem))
+            .q(scopeName(i.scope))
+            .q(nameOf(kSpaces, i.space))
+            .q(i.mbarrierWritten, "mbarrier::complete_tx::bytes")
+            .q(nameOf(kAtomOps, i.op))
+            .types(i.types)
+            .s;
+    }
+    std::string operator()(const Matrix& i) const {
+        return start(i.store ? "stmatrix" : "ldmatrix")
+            .q("sync.aligned")
+            .q(nameOf(kMatrixShapes, i.shape))
+            .q("x" + std::to_string(i.num))
+            .q(i.trans, "trans")
+            .q(nameOf(kSpaces, i.space))
+            .q(nameOf(kMatrixTypes, i.type))
             .s;
     }
     std::string operator()(const Barrier& i) const {
@@ -149,6 +180,7 @@ struct Printer {
     std::string operator()(const MbarrierWait& i) const {
         return start(i.tryWait ? "mbarrier.try_wait" : "mbarrier.test_wait")
             .q(i.parity, "parity")
+            .q(i.phasePrimary, "phase_type::primary")
             .q(semName(i.sem))
             .q(scopeName(i.scope))
             .mb(i.mb)
@@ -163,6 +195,8 @@ struct Printer {
     std::string operator()(const BulkCopy& i) const {
         if (i.reduce)
             return start("cp.reduce.async.bulk")
+                .q(semName(i.sem))
+                .q(scopeName(i.scope))
                 .q(nameOf(kSpaces, i.dst))
                 .q(nameOf(kSpaces, i.src))
                 .q(i.viaMbarrier ? "mbarrier::complete_tx::bytes" : "bulk_group")
@@ -171,11 +205,15 @@ struct Printer {
                 .s;
         return start(i.dims > 0 ? "cp.async.bulk.tensor" : "cp.async.bulk")
             .q(i.dims > 0 ? std::to_string(i.dims) + "d" : "")
+            .q(semName(i.sem))
+            .q(scopeName(i.scope))
             .q(nameOf(kSpaces, i.dst))
             .q(nameOf(kSpaces, i.src))
             .q(i.tile, "tile")
             .q(i.viaMbarrier ? "mbarrier::complete_tx::bytes" : "bulk_group")
-            .q(i.multicast, "multicast::cluster")
+            .q(i.multicast, i.multicastBits == 16   ? "multicast::cluster::16b"
+                            : i.multicastBits == 32 ? "multicast::cluster::32b"
+                                                    : "multicast::cluster")
             .q(i.ctaGroup > 0 ? "cta_group::" + std::to_string(i.ctaGroup) : "")
             .types(i.types)
             .s;
@@ -276,6 +314,12 @@ struct Printer {
     std::string operator()(const Mov& i) const { return start("mov").types({i.type}).s; }
     std::string operator()(const Elect&) const { return "elect.sync"; }
     std::string operator()(const Nanosleep&) const { return "nanosleep.u32"; }
+    std::string operator()(const Setmaxnreg& i) const {
+        return start("setmaxnreg").q(i.inc ? "inc" : "dec").q("sync.aligned.u32").s;
+    }
+    std::string operator()(const Griddepcontrol& i) const {
+        return start("griddepcontrol").q(i.wait ? "wait" : "launch_dependents").s;
+    }
     std::string operator()(const Exit& i) const { return i.ret ? "ret" : "exit"; }
 };
 

@@ -151,6 +151,14 @@ constexpr Row kRows[] = {
      "asynchronous-warpgroup-level-matrix-instructions-wgmma-commit-group"},
     {Sec::WgmmaWaitGroup, "WgmmaWaitGroup", "9.7.17.7.3",
      "asynchronous-warpgroup-level-matrix-instructions-wgmma-wait-group"},
+    // added for the 9.4 text (numbers of the 9.4 text)
+    {Sec::RedAsync, "RedAsync", "9.7.15.7",
+     "parallel-synchronization-and-communication-instructions-red-async"},
+    {Sec::Setmaxnreg, "Setmaxnreg", "9.7.21.5", "miscellaneous-instructions-setmaxnreg"},
+    {Sec::Griddepcontrol, "Griddepcontrol", "9.7.15.14",
+     "parallel-synchronization-and-communication-instructions-griddepcontrol"},
+    {Sec::Ldmatrix, "Ldmatrix", "9.7.16.5.15", "warp-level-matrix-instructions-ldmatrix"},
+    {Sec::Stmatrix, "Stmatrix", "9.7.16.5.16", "warp-level-matrix-instructions-stmatrix"},
 };
 
 constexpr bool inEnumOrder() {
@@ -158,7 +166,7 @@ constexpr bool inEnumOrder() {
         if (static_cast<std::size_t>(kRows[i].key) != i) return false;
     return true;
 }
-static_assert(inEnumOrder() && kRows[std::size(kRows) - 1].key == Sec::WgmmaWaitGroup,
+static_assert(inEnumOrder() && kRows[std::size(kRows) - 1].key == Sec::Stmatrix,
               "one row per Sec enumerator, in enum order");
 
 const Row* rowNamed(std::string_view name) {
@@ -182,6 +190,10 @@ struct Of {
     Section operator()(const Membar&) const { return section(Sec::Membar); }
     Section operator()(const ProxyFence&) const { return section(Sec::Membar); }
     Section operator()(const TensormapCopy&) const { return section(Sec::TensormapCpFenceproxy); }
+    Section operator()(const RedAsync&) const { return section(Sec::RedAsync); }
+    Section operator()(const Matrix& x) const {
+        return section(x.store ? Sec::Stmatrix : Sec::Ldmatrix);
+    }
     Section operator()(const Barrier& x) const {
         return section(x.cluster ? Sec::BarrierCluster : Sec::BarBarrier);
     }
@@ -225,6 +237,8 @@ struct Of {
     Section operator()(const Mov&) const { return {}; }
     Section operator()(const Elect&) const { return {}; }
     Section operator()(const Nanosleep&) const { return {}; } // a delay orders nothing
+    Section operator()(const Setmaxnreg&) const { return section(Sec::Setmaxnreg); }
+    Section operator()(const Griddepcontrol&) const { return section(Sec::Griddepcontrol); }
     Section operator()(const Exit&) const { return {}; }
 };
 

@@ -107,6 +107,11 @@ enum class Sec {
     WgmmaFence,
     WgmmaCommitGroup,
     WgmmaWaitGroup,
+    RedAsync,
+    Setmaxnreg,
+    Griddepcontrol,
+    Ldmatrix,
+    Stmatrix,
 };
 
 /** The section `key` names: its number (Sections.cpp's ISA version) and anchor. */

@@ -5,9 +5,17 @@
 
 namespace ptxmc::ptx {
 
-const std::array<Row<Sem>, 2> kFenceSems = {{
+const std::array<Row<Sem>, 4> kFenceSems = {{
     {Sem::Sc, "sc"},
     {Sem::AcqRel, "acq_rel"},
+    {Sem::Acquire, "acquire"},
+    {Sem::Release, "release"},
+}};
+
+// fence.{acquire,release}.sync_restrict::SPACE.cluster (PTX ISA 9.4 #...-membar)
+const std::array<Row<Space>, 2> kSyncRestricts = {{
+    {Space::SharedCta, "sync_restrict::shared::cta"},
+    {Space::SharedCluster, "sync_restrict::shared::cluster"},
 }};
 
 const std::array<Row<Scope>, 4> kScopes = {{
@@ -167,5 +175,22 @@ std::size_t LdStFormat::registers() const {
     std::size_t regs = static_cast<std::size_t>(ldStShape(shape).registersPerRepeat * repeat);
     return pack == Pack::None ? regs : std::max<std::size_t>(1, regs / 2);
 }
+
+// ldmatrix / stmatrix (PTX ISA 9.4 #warp-level-matrix-instructions-ldmatrix, -stmatrix)
+const std::array<Row<MatrixShape>, 4> kMatrixShapes = {{
+    {MatrixShape::M8n8, "m8n8"},
+    {MatrixShape::M16n16, "m16n16"},
+    {MatrixShape::M8n16, "m8n16"},
+    {MatrixShape::M16n8, "m16n8"},
+}};
+
+// the type as written: one qualifier, or .dst_fmt.src_fmt / .dtype.ctype (two)
+const std::array<Row<MatrixType>, 5> kMatrixTypes = {{
+    {MatrixType::B16, "b16"},
+    {MatrixType::B8, "b8"},
+    {MatrixType::B8x16B6x16P32, "b8x16.b6x16_p32"},
+    {MatrixType::B8x16B4x16P64, "b8x16.b4x16_p64"},
+    {MatrixType::S8S4, "s8.s4"},
+}};
 
 } // namespace ptxmc::ptx

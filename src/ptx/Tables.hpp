@@ -43,7 +43,8 @@ const WgmmaTypeRow* wgmmaType(std::string_view name);
 
 extern const std::array<Row<Scope>, 4> kScopes;             ///< .cta .cluster .gpu .sys
 extern const std::array<Row<Sem>, 6> kMemorySems;           ///< ld/st/atom/red semantics
-extern const std::array<Row<Sem>, 2> kFenceSems;            ///< fence.sc / fence.acq_rel
+extern const std::array<Row<Sem>, 4> kFenceSems;            ///< fence.sc/acq_rel/acquire/release
+extern const std::array<Row<Space>, 2> kSyncRestricts;      ///< fence's .sync_restrict::*
 extern const std::array<Row<Space>, 4> kSpaces;             ///< state spaces
 extern const std::array<Row<AtomOp>, 13> kAtomOps;          ///< atom/red operations
 extern const std::array<Row<ProxyKind>, 6> kProxies;        ///< fence.proxy kinds
@@ -56,6 +57,8 @@ extern const std::array<CpShapeRow, 5> kCpShapes;           ///< tcgen05.cp shap
 extern const std::array<Row<CpWarps>, 3> kCpWarps;          ///< tcgen05.cp warp multicast
 extern const std::array<std::string_view, 3> kCpDecompress; ///< tcgen05.cp source formats
 extern const std::array<std::string_view, 7> kMmaKinds;     ///< tcgen05.mma .kind::
+extern const std::array<Row<MatrixShape>, 4> kMatrixShapes; ///< ldmatrix/stmatrix .shape
+extern const std::array<Row<MatrixType>, 5> kMatrixTypes;   ///< ldmatrix/stmatrix types
 
 /** The spelling of `value` in `table` ("" when absent). */
 template <class E, std::size_t N>

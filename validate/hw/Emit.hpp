@@ -80,6 +80,7 @@ private:
     void memoryAccess(const Insn& in, const std::string& kind);
     void atomic(const Insn& in, bool returns);
     void fence(const Insn& in);
+    void redAsync(const Insn& in, const ptx::RedAsync& r);
     void barrier(const Insn& in);
     void arithmetic(const Insn& in);
     void mbarrierInitialise(const Insn& in, const ptx::MbarrierInit& init);

@@ -371,6 +371,13 @@ void ThreadEmitter::dispatch(const Insn& in) {
                    [&](const ptx::Arith&) { arithmetic(in); },
                    [&](const ptx::TensormapReplace&) { noMapping(in); },
                    [&](const ptx::TensormapCopy&) { noMapping(in); },
+                   [&](const ptx::RedAsync& r) { redAsync(in, r); },
+                   // warp-collective (.sync.aligned, 16-byte rows from eight lanes' addresses):
+                   // the harness gives a litmus thread one lane and 4-byte cells
+                   [&](const ptx::Matrix& m) {
+                       refuse(std::string(m.store ? "stmatrix" : "ldmatrix") +
+                              " is warp-collective over 16-byte rows: no CUDA mapping yet");
+                   },
                    [&](const ptx::MbarrierInit& i) { mbarrierInitialise(in, i); },
                    [&](const ptx::MbarrierArrive&) { mbarrier(in); },
                    [&](const ptx::MbarrierTx&) { mbarrier(in); },
@@ -400,6 +407,12 @@ void ThreadEmitter::dispatch(const Insn& in) {
                    [&](const ptx::Mov&) { control(); },
                    [&](const ptx::Elect&) { control(); },
                    [&](const ptx::Nanosleep&) { sleepFor(); },
+                   // register-count and grid-launch hints: as written (no operand but the count)
+                   [&](const ptx::Setmaxnreg&) {
+                       asmStmt(opcode(in.op) + " " + std::to_string(in.operand(0).value) + ";", {},
+                               {});
+                   },
+                   [&](const ptx::Griddepcontrol&) { asmStmt(opcode(in.op) + ";", {}, {}); },
                    [&](const ptx::Exit&) { control(); },
                },
                in.op);
@@ -522,16 +535,44 @@ void ThreadEmitter::fence(const Insn& in) {
     if (in.is<ptx::Membar>()) {
         ptx = ptx::printOpcode(in.op);
     } else if (auto* pf = in.as<ptx::ProxyFence>()) {
-        // Plan refuses the other proxy fences
-        ptx = opcode(ptx::ProxyFence{ptx::ProxyKind::Async, emittedSpace(pf->space)});
+        // Plan refuses the other proxy fences; the .sync_restrict forms are written as they are
+        ptx = pf->syncRestrict != ptx::Space::None
+                  ? opcode(*pf)
+                  : opcode(ptx::ProxyFence{ptx::ProxyKind::Async, emittedSpace(pf->space)});
     } else {
-        // A fence without .sc is the acquire-release one
+        // A fence without .sem is the acquire-release one; .acquire/.release and
+        // .sync_restrict are written as they are (sm_90)
         ptx::Fence f = *in.as<ptx::Fence>();
-        if (!f.mbarrierInit && f.sem != ptx::Sem::Sc) f.sem = ptx::Sem::AcqRel;
+        if (!f.mbarrierInit && f.sem == ptx::Sem::None) f.sem = ptx::Sem::AcqRel;
         ptx = opcode(f);
     }
     if (plan_.tcMode) allLanes(); // every lane of the warp fences (the warp is the thread)
     asmStmt(ptx + ";", {}, {});
+}
+
+/** red.async: .relaxed.cluster on another CTA's shared memory with its mbarrier (sm_90), or
+ * .release.{gpu,sys}.global (sm_100). */
+void ThreadEmitter::redAsync(const Insn& in, const ptx::RedAsync& r) {
+    Target t = target(in.operand(0));
+    if (t.loc->encoding != Encoding::Int)
+        unfaithful("red.async on '" + t.loc->name +
+                   "', whose device value is not the integer itself");
+    std::string arg = intValue(in.operand(1));
+    ptx::RedAsync e = r;
+    if (r.sem == ptx::Sem::Release) {
+        e.space = ptx::Space::Global;
+        perThread();
+        asmStmt(opcode(e) + " [%0], %1;", {},
+                {"\"l\"(" + globalAddr(t) + ")", "\"r\"(" + arg + ")"});
+        return;
+    }
+    Target mb = target(in.operand(2));
+    e.space = ptx::Space::SharedCluster;
+    e.mbarrierWritten = true;
+    perThread();
+    asmStmt(
+        opcode(e) + " [%0], %1, [%2];", {},
+        {"\"r\"(" + clusterAddr(t) + ")", "\"r\"(" + arg + ")", "\"r\"(" + clusterAddr(mb) + ")"});
 }
 
 void ThreadEmitter::barrier(const Insn& in) {

@@ -27,6 +27,16 @@ const LocPlan& Plan::loc(const std::string& name) const {
     return locs.at(static_cast<std::size_t>(locIndex.at(name)));
 }
 
+/** red.async.release (.global, .gpu/.sys) requires sm_100 (PTX ISA {RedAsync}). */
+static bool needsSm100(const ptx::Program& test) {
+    for (const auto& t : test.threads)
+        for (const auto& i : t.code)
+            if (const auto* r = i.decoded ? i.decoded->as<ptx::RedAsync>() : nullptr;
+                r && r->sem == ptx::Sem::Release)
+                return true;
+    return false;
+}
+
 bool usesTcgen05(const ptx::Program& test) {
     for (const auto& t : test.threads)
         for (const auto& i : t.code)
@@ -385,7 +395,7 @@ Plan makePlan(const ptx::Program& test, const ir::Program& program, bool compile
     plan.compileOnly = compileOnly;
     checkSupported(test, program, plan);
     plan.tcMode = usesTcgen05(test);
-    plan.arch = plan.tcMode ? Arch::Sm100a : Arch::Sm90a;
+    plan.arch = plan.tcMode || needsSm100(test) ? Arch::Sm100a : Arch::Sm90a;
     layOutThreads(test, plan);
     int counts[4] = {0, 0, 0, 0};
     for (const auto& d : test.locations) {

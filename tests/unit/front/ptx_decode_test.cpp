@@ -82,6 +82,17 @@ TEST_CASE("decode then print gives back canonical PTX for every family", "[ptx]"
         "wgmma.wait_group.sync.aligned 1",
         "nanosleep.u32 20",
         "nanosleep.u32 r0",
+        "ldmatrix.sync.aligned.m8n8.x1.shared::cta.b16 {r0}, [x]",
+        "ldmatrix.sync.aligned.m8n8.x2.trans.shared.b16 {r0, r1}, [x]",
+        "ldmatrix.sync.aligned.m8n8.x4.b16 {r0, r1, r2, r3}, [x]",
+        "ldmatrix.sync.aligned.m16n16.x2.trans.shared::cta.b8 {r0, r1, r2, r3}, [x]",
+        "ldmatrix.sync.aligned.m16n16.x1.trans.shared.b8x16.b6x16_p32 {r0, r1}, [x]",
+        "ldmatrix.sync.aligned.m8n16.x1.shared::cta.b8x16.b4x16_p64 {r0}, [x]",
+        "ldmatrix.sync.aligned.m8n16.x1.shared::cta.s8.s4 {r0}, [x]",
+        "stmatrix.sync.aligned.m8n8.x2.trans.shared::cta.b16 [x], {r0, r1}",
+        "stmatrix.sync.aligned.m16n8.x4.trans.b8 [x], {r0, r1, r2, r3}",
+        "fence.proxy.async::generic.release.sync_restrict::shared::cta.cluster",
+        "fence.proxy.async::generic.acquire.sync_restrict::shared::cluster.cluster",
     };
     for (const char* text : canonical) {
         INFO(text);
@@ -111,6 +122,8 @@ TEST_CASE("wgmma.mma_async: shapes, types and forms the ISA does not have are re
         INFO(bad);
         CHECK_THROWS(ptx::decode(parseInsn(bad)));
     }
+    CHECK(roundTrip("ldmatrix.sync.aligned.shared.trans.x2.m8n8.b16 {r0, r1}, [x]") ==
+          "ldmatrix.sync.aligned.m8n8.x2.trans.shared.b16 {r0, r1}, [x]");
 }
 
 TEST_CASE("the tcgen05.ld/st table gives the registers per thread", "[ptx]") {
