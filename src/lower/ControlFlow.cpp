@@ -61,24 +61,32 @@ std::optional<ValuePtr> joined(const ValuePtr& a, const ValuePtr& b) {
 }
 
 /**
+ * Joins the first two of `guards` that are the sides of one branch back into the condition
+ * before it (null where that is always true); false where no two are.
+ */
+bool joinOnePair(std::vector<ValuePtr>& guards) {
+    for (std::size_t i = 0; i < guards.size(); ++i)
+        for (std::size_t j = i + 1; j < guards.size(); ++j)
+            if (auto g = joined(guards[i], guards[j])) {
+                guards[i] = *g;
+                guards.erase(guards.begin() + static_cast<std::ptrdiff_t>(j));
+                return true;
+            }
+    return false;
+}
+
+/**
  * The condition of all the paths that meet at one point: sides of one branch join back into
  * the condition before it, in whatever order they arrived, so a branch that every path
  * leaves again adds no condition (and no dependency) after the join.
  */
 ValuePtr joinAll(std::vector<ValuePtr> guards) {
-    for (const auto& g : guards)
-        if (!g) return nullptr;
-    for (bool changed = true; changed && guards.size() > 1;) {
-        changed = false;
-        for (std::size_t i = 0; i < guards.size() && !changed; ++i)
-            for (std::size_t j = i + 1; j < guards.size() && !changed; ++j)
-                if (auto g = joined(guards[i], guards[j])) {
-                    if (!*g) return nullptr;
-                    guards[i] = *g;
-                    guards.erase(guards.begin() + static_cast<std::ptrdiff_t>(j));
-                    changed = true;
-                }
+    auto alwaysTrue = [&] {
+        return std::find(guards.begin(), guards.end(), nullptr) != guards.end();
+    };
+    while (!alwaysTrue() && guards.size() > 1 && joinOnePair(guards)) {
     }
+    if (alwaysTrue()) return nullptr;
     ValuePtr out = guards.front();
     for (std::size_t i = 1; i < guards.size(); ++i)
         out = Value::make(Op::LOr, {out, guards[i]});
@@ -102,14 +110,7 @@ bool coverAll(std::vector<ValuePtr> guards) {
                 changed = true;
             }
         }
-        for (std::size_t i = 0; i < guards.size() && !changed; ++i)
-            for (std::size_t j = i + 1; j < guards.size() && !changed; ++j)
-                if (auto g = joined(guards[i], guards[j])) {
-                    if (!*g) return true;
-                    guards[i] = *g;
-                    guards.erase(guards.begin() + static_cast<std::ptrdiff_t>(j));
-                    changed = true;
-                }
+        if (!changed) changed = joinOnePair(guards);
     }
     return false;
 }
