@@ -200,11 +200,16 @@ void lowerAtomic(Lowerer& l, const ptx::Atom& at) {
     ir::ValuePtr casNew = cas ? l.value(l.operand(first + 2)) : nullptr;
     Sem rsem = (sem == Sem::Acquire || sem == Sem::AcqRel) ? Sem::Acquire : Sem::Relaxed;
     Sem wsem = (sem == Sem::Release || sem == Sem::AcqRel) ? Sem::Release : Sem::Relaxed;
+    // A reduction's strong read "does not form an acquire pattern" ({ReleaseAcquirePatterns},
+    // {RedRead}): RED marks it for ptx.cat.
+    bool reduction = at.name == ptx::AtomName::Red || at.name == ptx::AtomName::Sured;
     ir::Event& r = l.issue({Tag::R, Tag::RMW});
+    if (reduction) r.tags.insert(Tag::RED);
     setOrdering(r, rsem, scope);
     l.access(r, a, proxy);
     int rid = r.id;
     ir::Event& w = l.issue({Tag::W, Tag::RMW});
+    if (reduction) w.tags.insert(Tag::RED);
     setOrdering(w, wsem, scope);
     l.access(w, a, proxy);
     ir::ValuePtr old = Value::readOf(rid);

@@ -139,6 +139,8 @@ constexpr Row kRows[] = {
     // 9.7.19.2 in the 9.1 text (9.7.20.2 in 9.3, 9.7.21.2 in 9.4): the sections added before
     // Miscellaneous Instructions moved it, not the anchor.
     {Sec::Nanosleep, "Nanosleep", "9.7.19.2", "miscellaneous-instructions-nanosleep"},
+    // added for the 9.4 text
+    {Sec::RedRead, "RedRead", "8.11.1", "red-read"},
 };
 
 constexpr bool inEnumOrder() {
@@ -146,7 +148,7 @@ constexpr bool inEnumOrder() {
         if (static_cast<std::size_t>(kRows[i].key) != i) return false;
     return true;
 }
-static_assert(inEnumOrder() && kRows[std::size(kRows) - 1].key == Sec::Nanosleep,
+static_assert(inEnumOrder() && kRows[std::size(kRows) - 1].key == Sec::RedRead,
               "one row per Sec enumerator, in enum order");
 
 const Row* rowNamed(std::string_view name) {

@@ -100,6 +100,8 @@ enum class Sec {
     Tcgen05Fence,
     Tcgen05Commit,
     Nanosleep,
+    // added for the 9.4 text
+    RedRead,
 };
 
 /** The section `key` names: its number (Sections.cpp's ISA version) and anchor. */
