@@ -178,6 +178,9 @@ private:
     int ctaGroup_ = 0;
     SourceLoc ctaGroupLoc_;
     std::map<std::string, int> symbols_;
+    /// Threads (indices) that run exit or ret on every path: barriers do not wait for them once
+    /// they exited ({BarBarrier}: "non-exited threads"; {BarrierCluster})
+    std::set<std::size_t> exited_;
 };
 
 /**
