@@ -270,8 +270,8 @@ void ProgramEncoder::encodeMbarrier(int location, const std::vector<int>& ops) {
     for (int o : ops) {
         const Event& e = program_.events[static_cast<std::size_t>(o)];
         phaseBefore_.emplace(o, phaseAt.at(o));
-        z3::expr bad = mbarrier::misuse<Z3Values>(e, validAt.at(o), pendingAt.at(o),
-                                                countMisuseAt.at(o));
+        z3::expr bad =
+            mbarrier::misuse<Z3Values>(e, validAt.at(o), pendingAt.at(o), countMisuseAt.at(o));
         if (e.mbOp == ir::MbOp::Wait && e.mbToken)
             bad = bad || mbarrier::staleToken(values_, phaseAt.at(o), value(e.mbToken));
         misuse_.emplace(o, bad && exists(o));

@@ -550,8 +550,7 @@ void Lowerer::computeStaticDeadlocks() {
     // exited thread that made at most k arrivals at a barrier is gone before its instance k.
     std::map<std::pair<std::size_t, int>, int> arrivedAt; // (thread index, barrier) -> count
     for (const auto& e : program_.events)
-        if (e.has(Tag::BAR_ARRIVE))
-            arrivedAt[{static_cast<std::size_t>(e.thread), e.barrierId}]++;
+        if (e.has(Tag::BAR_ARRIVE)) arrivedAt[{static_cast<std::size_t>(e.thread), e.barrierId}]++;
     auto exitedBefore = [&](bool cluster, int unit, int id, int instance) {
         int n = 0;
         for (std::size_t t : exited_) {
