@@ -31,10 +31,14 @@ bool arrive(Draft& d, int t, int mb, int inst, int expectTx) {
     // Through the .shared::cluster window the state operand must be the sink (PTX ISA
     // {MbarrierArrive}).
     const bool token = a.mb.space != PSpace::SharedCluster && r.chance(35);
+    // Now and then a local plain arrive is .noComplete with a count of 1: where it completes
+    // the phase, mbarrier-misuse ({MbarrierArrive}).
+    a.noComplete = !a.expectTx && a.mb.space != PSpace::SharedCluster && r.chance(8);
     const std::string st = token ? d.freshReg("tk") : "_";
     const CellKey k = d.key(mb, inst);
     d.emit(t, text(a, st + ", " + d.addr(mb, c, inst) +
-                          (expectTx ? ", " + std::to_string(expectTx) : "")));
+                          (expectTx ? ", " + std::to_string(expectTx) : "") +
+                          (a.noComplete ? ", 1" : "")));
     d.mbArrive(k);
     if (token) {
         d.define(t, st, {});

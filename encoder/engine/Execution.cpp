@@ -122,7 +122,8 @@ void simulateMbarrier(const ir::Program& p, int location, const std::vector<int>
         ev.validBefore[id] = s.valid;
         if (!o.exists[static_cast<std::size_t>(id)]) continue; // after a blocked gate
         auto step = mbarrier::apply(values, s, e);
-        if (mbarrier::misuse<V>(e, s.valid, step.pendingAfterArrival)) o.misuse.push_back(id);
+        if (mbarrier::misuse<V>(e, s.valid, step.pendingAfterArrival, step.countMisuse))
+            o.misuse.push_back(id);
         s = step.after;
     }
     o.finalPhase[location] = s.phase;

@@ -24,6 +24,9 @@ template <class V> State<V> initial(const V& v, const ir::Location& cell) {
 template <class V> struct Step {
     State<V> after;
     typename V::Int pendingAfterArrival; ///< Arrive only: before a completion resets it
+    /// Arrive only: undefined by its counts, an arrive_drop that leaves no expected arrival
+    /// ({MbarrierArriveDrop}) or a .noComplete arrive that completes the phase ({MbarrierArrive})
+    typename V::Bool countMisuse;
 };
 
 /** Arrivals and completed transactions are what can complete a phase ({MbarrierPhaseCompletion}).
@@ -67,11 +70,17 @@ template <class V> Step<V> apply(const V& v, const State<V>& s, const ir::Event&
     case ir::MbOp::None:
         break;
     }
-    Step<V> out{n, n.pending};
+    Step<V> out{n, n.pending, v.truth(false)};
     if (mayComplete(e)) {
         // Phase completion: pending arrivals and tx-count both zero (PTX ISA
         // {MbarrierPhaseCompletion}); the next phase expects the init count again.
         auto done = n.pending == 0 && n.tx == 0;
+        // An arrive_drop that makes the expected count zero is undefined (9.4: 9.7.15.16.17;
+        // the count stays in the range of "Contents of the mbarrier object"). "A
+        // mbarrier.arrive operation with .noComplete qualifier must not cause the mbarrier to
+        // complete its current phase, otherwise the behavior is undefined" (9.7.15.16.16).
+        if (e.mbDrop) out.countMisuse = n.expected < 1;
+        if (e.mbNoComplete) out.countMisuse = out.countMisuse || done;
         out.after.phase = v.select(done, s.phase + 1, s.phase);
         out.after.pending = v.select(done, n.expected, n.pending);
         out.after.stamp = v.select(done, s.stamp + 1, s.stamp);
@@ -86,9 +95,10 @@ template <class V> Step<V> apply(const V& v, const State<V>& s, const ir::Event&
  */
 template <class V>
 typename V::Bool misuse(const ir::Event& e, const typename V::Bool& validBefore,
-                        const typename V::Int& pendingAfterArrival) {
+                        const typename V::Int& pendingAfterArrival,
+                        const typename V::Bool& countMisuse) {
     if (e.mbOp == ir::MbOp::Init) return validBefore;
-    if (e.mbOp == ir::MbOp::Arrive) return !validBefore || pendingAfterArrival < 0;
+    if (e.mbOp == ir::MbOp::Arrive) return !validBefore || pendingAfterArrival < 0 || countMisuse;
     return !validBefore;
 }
 

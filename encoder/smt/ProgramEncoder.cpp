@@ -260,8 +260,9 @@ void ProgramEncoder::encodeMbarrier(int location, const std::vector<int>& ops) {
             constraints_.push_back(mbPos_.at(ops[i]) != mbPos_.at(ops[j]));
     using State = mbarrier::State<Z3Values>;
     State state = mbarrier::initial(values_, cell);
-    std::map<int, z3::expr> phaseAt, validAt, pendingAt, stampAt;
+    std::map<int, z3::expr> phaseAt, validAt, pendingAt, stampAt, countMisuseAt;
     for (int o : ops) {
+        countMisuseAt.emplace(o, ctx_.bool_val(false));
         phaseAt.emplace(o, ctx_.int_val(0));
         validAt.emplace(o, state.valid);
         pendingAt.emplace(o, ctx_.int_val(0));
@@ -278,9 +279,12 @@ void ProgramEncoder::encodeMbarrier(int location, const std::vector<int>& ops) {
             stampAt.at(o) = z3::ite(here, state.stamp, stampAt.at(o));
             if (e.guard || (hangs_ && !e.gates.empty())) here = here && exists(o);
             auto step = mbarrier::apply(values_, state, e);
-            if (mbarrier::mayComplete(e))
+            if (mbarrier::mayComplete(e)) {
                 pendingAt.at(o) =
                     z3::ite(mbPos_.at(o) == k, step.pendingAfterArrival, pendingAt.at(o));
+                countMisuseAt.at(o) =
+                    z3::ite(mbPos_.at(o) == k, step.countMisuse, countMisuseAt.at(o));
+            }
             merge(next, here, step.after);
         }
         nameSlot(next, location, k);
@@ -289,7 +293,8 @@ void ProgramEncoder::encodeMbarrier(int location, const std::vector<int>& ops) {
     for (int o : ops) {
         const Event& e = program_.events[static_cast<std::size_t>(o)];
         bind(phaseBefore_, o, phaseAt.at(o));
-        z3::expr bad = mbarrier::misuse<Z3Values>(e, validAt.at(o), pendingAt.at(o));
+        z3::expr bad =
+            mbarrier::misuse<Z3Values>(e, validAt.at(o), pendingAt.at(o), countMisuseAt.at(o));
         if (e.mbOp == ir::MbOp::Wait && e.mbToken)
             bad = bad || mbarrier::staleToken(values_, phaseAt.at(o), value(e.mbToken));
         misuse_.emplace(o, bad && exists(o));

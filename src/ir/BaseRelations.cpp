@@ -221,6 +221,11 @@ Pairs staticRelation(const Program& p, Rel rel) {
             return a.has(Tag::BAR_ARRIVE) && b.has(Tag::BAR_WAIT) && a.thread != b.thread &&
                    !a.has(Tag::Relaxed) && barrierKey(a) == barrierKey(b);
         });
+    case Rel::BarOrder:
+        return allPairs(p, [](const Event& a, const Event& b) {
+            return a.has(Tag::BAR_ARRIVE) && b.has(Tag::BAR_WAIT) && a.thread != b.thread &&
+                   barrierKey(a) == barrierKey(b);
+        });
     case Rel::Ae:
         return allPairs(
             p, [](const Event& a, const Event& b) { return b.issue >= 0 && b.issue == a.id; });

@@ -95,6 +95,7 @@ struct Event {
     MbOp mbOp = MbOp::None;
     std::int64_t mbAmount = 0;   ///< Init: count; Arrive: tx bytes; ExpectTx/CompleteTx: bytes
     std::int64_t mbArrivals = 1; ///< Arrive: how many arrivals it counts (the count operand)
+    bool mbNoComplete = false;   ///< Arrive: .noComplete, undefined if it completes the phase
     bool mbDrop = false;         ///< Arrive: arrive_drop, which also lowers the expected count
     ValuePtr mbParity;           ///< Wait: parity operand, or
     ValuePtr mbToken;            ///< Wait: phase token operand

@@ -63,10 +63,10 @@ void reduceInto(Lowerer& l, int issueId, const Address& d, ptx::AtomOp op, int s
         l.access(e, d, ir::Proxy::Async);
         setOrdering(e, ir::Sem::Relaxed, scope);
     };
-    ir::Event& r = l.exec(issueId, "read " + name, {Tag::R, Tag::RMW});
+    ir::Event& r = l.exec(issueId, "read " + name, {Tag::R, Tag::RMW, Tag::RED});
     relaxedGpu(r);
     int readId = r.id;
-    ir::Event& w = l.exec(issueId, "write " + name, {Tag::W, Tag::RMW});
+    ir::Event& w = l.exec(issueId, "write " + name, {Tag::W, Tag::RMW, Tag::RED});
     relaxedGpu(w);
     w.written = Value::make(atomValueOp(op), {Value::readOf(readId), Value::readOf(sourceRead)});
 }

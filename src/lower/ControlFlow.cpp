@@ -399,6 +399,7 @@ void Lowerer::step(std::size_t pc, std::vector<std::pair<std::size_t, ValuePtr>>
         expectOperands(0);
     } else if (insn.is<ptx::Exit>()) {
         expectOperands(0); // the thread ends: its path goes to the end of the code
+        if (!path_.guard) exited_.insert(threadIndex_); // on every path: barriers stop counting it
         jumps.emplace_back(thread_->code.size(), Value::makeConst(1));
         fallsThrough = false;
     } else {

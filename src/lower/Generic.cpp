@@ -241,11 +241,16 @@ void lowerAtomic(Lowerer& l, const ptx::Atom& at) {
     ir::ValuePtr casNew = cas ? l.value(l.operand(first + 2)) : nullptr;
     Sem rsem = (sem == Sem::Acquire || sem == Sem::AcqRel) ? Sem::Acquire : Sem::Relaxed;
     Sem wsem = (sem == Sem::Release || sem == Sem::AcqRel) ? Sem::Release : Sem::Relaxed;
+    // A reduction's strong read "does not form an acquire pattern" ({ReleaseAcquirePatterns},
+    // {RedRead}): RED marks it for ptx.cat.
+    bool reduction = at.name == ptx::AtomName::Red || at.name == ptx::AtomName::Sured;
     ir::Event& r = l.issue({Tag::R, Tag::RMW});
+    if (reduction) r.tags.insert(Tag::RED);
     setOrdering(r, rsem, scope);
     l.access(r, a, proxy);
     int rid = r.id;
     ir::Event& w = l.issue({Tag::W, Tag::RMW});
+    if (reduction) w.tags.insert(Tag::RED);
     setOrdering(w, wsem, scope);
     l.access(w, a, proxy);
     ir::ValuePtr old = Value::readOf(rid);
@@ -281,11 +286,12 @@ void lowerRedAsync(Lowerer& l, const ptx::RedAsync& r) {
             l.fail(l.operand(0).loc, "red.async.release reduces global memory (" +
                                          ptx::cite(ptx::Sec::RedAsync) + ")");
         arg = l.value(l.operand(1));
-        ir::Event& rd = l.issue({Tag::R, Tag::RMW});
+        // an atomic reduction: its read forms no acquire pattern ({RedRead})
+        ir::Event& rd = l.issue({Tag::R, Tag::RMW, Tag::RED});
         setOrdering(rd, Sem::Relaxed, r.scope);
         l.access(rd, a, ir::Proxy::Generic);
         int rid = rd.id;
-        ir::Event& w = l.issue({Tag::W, Tag::RMW});
+        ir::Event& w = l.issue({Tag::W, Tag::RMW, Tag::RED});
         setOrdering(w, Sem::Release, r.scope);
         l.access(w, a, ir::Proxy::Generic);
         w.written = Value::make(atomValueOp(r.op), {Value::readOf(rid), arg});
@@ -307,11 +313,11 @@ void lowerRedAsync(Lowerer& l, const ptx::RedAsync& r) {
                                  "CTA's is undefined behaviour (" +
                                      ptx::cite(ptx::Sec::RedAsync) + ")");
     int issueId = l.issue({}).id;
-    ir::Event& rd = l.exec(issueId, "read " + l.operand(0).name, {Tag::R, Tag::RMW});
+    ir::Event& rd = l.exec(issueId, "read " + l.operand(0).name, {Tag::R, Tag::RMW, Tag::RED});
     setOrdering(rd, Sem::Relaxed, ir::Scope::Cluster);
     l.access(rd, a, ir::Proxy::Generic);
     int rid = rd.id;
-    ir::Event& w = l.exec(issueId, "write " + l.operand(0).name, {Tag::W, Tag::RMW});
+    ir::Event& w = l.exec(issueId, "write " + l.operand(0).name, {Tag::W, Tag::RMW, Tag::RED});
     setOrdering(w, Sem::Relaxed, ir::Scope::Cluster);
     l.access(w, a, ir::Proxy::Generic);
     w.written = Value::make(atomValueOp(r.op), {Value::readOf(rid), arg});

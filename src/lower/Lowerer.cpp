@@ -613,6 +613,23 @@ void Lowerer::computeStaticDeadlocks() {
         ctaThreads[t.cta]++;
         clusterThreads[t.cluster]++;
     }
+    // A thread that runs exit (or ret) no longer counts: bar.sync waits for "non-exited threads
+    // of all other warps participating in the barrier", barrier.cluster.wait "for all non-exited
+    // threads of the cluster" (9.4: 9.7.15.1, 9.7.15.3; {BarBarrier}, {BarrierCluster}). An
+    // exited thread that made at most k arrivals at a barrier is gone before its instance k.
+    std::map<std::pair<std::size_t, int>, int> arrivedAt; // (thread index, barrier) -> count
+    for (const auto& e : program_.events)
+        if (e.has(Tag::BAR_ARRIVE)) arrivedAt[{static_cast<std::size_t>(e.thread), e.barrierId}]++;
+    auto exitedBefore = [&](bool cluster, int unit, int id, int instance) {
+        int n = 0;
+        for (std::size_t t : exited_) {
+            const ir::ThreadInfo& info = program_.threads[t];
+            if ((cluster ? info.cluster : info.cta) != unit) continue;
+            auto it = arrivedAt.find({t, id});
+            if ((it == arrivedAt.end() ? 0 : it->second) <= instance) ++n;
+        }
+        return n;
+    };
     for (const auto& [key, events] : arrivals) {
         auto [unit, id, instance] = key;
         const int cta = unit;
@@ -622,7 +639,7 @@ void Lowerer::computeStaticDeadlocks() {
                 fail(e->loc,
                      "threads disagree on the thread count of barrier " + std::to_string(id));
         if (id == ir::kClusterBarrier) {
-            int all = clusterThreads[unit];
+            int all = clusterThreads[unit] - exitedBefore(true, unit, id, instance);
             if (static_cast<int>(events.size()) < all)
                 program_.staticDeadlocks.push_back(
                     "barrier.cluster (instance " + std::to_string(instance) + ") waits for " +
@@ -630,7 +647,8 @@ void Lowerer::computeStaticDeadlocks() {
                     std::to_string(events.size()) + " arrive");
             continue;
         }
-        if (expected == 0) expected = ctaThreads[cta];
+        // With a thread count, the participants are the threads that arrive: the count stays.
+        if (expected == 0) expected = ctaThreads[cta] - exitedBefore(false, cta, id, instance);
         int arrived = static_cast<int>(events.size());
         if (arrived > expected)
             fail(events.back()->loc, "barrier " + std::to_string(id) + " expects " +

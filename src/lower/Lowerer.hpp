@@ -202,6 +202,9 @@ private:
     SourceLoc ctaGroupLoc_;
     std::map<std::string, int> symbols_;
     std::map<std::pair<int, std::string>, int> regCells_; ///< (thread id, register) -> cell
+    /// Threads (indices) that run exit or ret on every path: barriers do not wait for them once
+    /// they exited ({BarBarrier}: "non-exited threads"; {BarrierCluster})
+    std::set<std::size_t> exited_;
 };
 
 /**

@@ -1,5 +1,6 @@
 // mbarrier instructions: init, arrive{.expect_tx}, expect_tx, complete_tx, test_wait/try_wait.
 #include "lower/Instructions.hpp"
+#include "ptx/Sections.hpp"
 
 namespace ptxmc::lower {
 
@@ -62,6 +63,12 @@ void lowerArrive(Lowerer& l, const ptx::MbarrierArrive& arrive) {
     // A plain arrive may name how many arrivals it counts (PTX ISA
     // #parallel-synchronization-and-communication-instructions-mbarrier-arrive: count).
     bool counted = !expect && l.inst().operands.size() == 3;
+    // .noComplete takes the count: "mbarrier.arrive.noComplete ... state, [addr], count"
+    // ({MbarrierArrive}, {MbarrierArriveDrop})
+    if (arrive.noComplete && (expect || !counted))
+        l.fail(l.inst().loc,
+               "mbarrier.arrive.noComplete takes an arrival count and no .expect_tx (" +
+                   ptx::cite(ptx::Sec::MbarrierArrive) + ")");
     l.expectOperands(expect || counted ? 3 : 2);
     Address a = l.address(l.operand(1), ir::Space::Mbarrier);
     l.checkReach(a, l.operand(1), cluster);
@@ -74,6 +81,7 @@ void lowerArrive(Lowerer& l, const ptx::MbarrierArrive& arrive) {
                 mbScope(arrive.scope));
     e.mbAmount = tx;
     e.mbDrop = arrive.drop;
+    e.mbNoComplete = arrive.noComplete;
     if (counted) e.mbArrivals = immediate(l, l.operand(2), 1, (1 << 20) - 1, "arrival count");
     int id = e.id;
     auto tok = std::make_shared<Value>();

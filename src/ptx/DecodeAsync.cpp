@@ -19,7 +19,7 @@ Op decodeArrive(Decoder& d, bool drop) {
     MbarrierArrive a;
     a.drop = drop;
     a.expectTx = d.q.take("expect_tx");
-    if (d.q.take("noComplete")) d.fail("mbarrier.arrive.noComplete is not supported");
+    a.noComplete = d.q.take("noComplete");
     if (auto s = d.q.takeOneOf({"release", "relaxed"}))
         a.sem = *s == "release" ? Sem::Release : Sem::Relaxed;
     a.scope = d.takeScope({Scope::Cta, Scope::Cluster});

@@ -227,6 +227,7 @@ struct MbarrierArrive {
     Scope scope = Scope::None; ///< None, Cta or Cluster
     MbarrierOperand mb;
     bool drop = false;
+    bool noComplete = false; ///< .noComplete: must not complete the phase ({MbarrierArrive})
 };
 
 /** mbarrier.expect_tx / mbarrier.complete_tx */

@@ -165,6 +165,7 @@ struct Printer {
     std::string operator()(const MbarrierArrive& i) const {
         return start(i.drop ? "mbarrier.arrive_drop" : "mbarrier.arrive")
             .q(i.expectTx, "expect_tx")
+            .q(i.noComplete, "noComplete")
             .q(semName(i.sem))
             .q(scopeName(i.scope))
             .mb(i.mb)

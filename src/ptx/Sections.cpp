@@ -159,6 +159,8 @@ constexpr Row kRows[] = {
      "parallel-synchronization-and-communication-instructions-griddepcontrol"},
     {Sec::Ldmatrix, "Ldmatrix", "9.7.16.5.15", "warp-level-matrix-instructions-ldmatrix"},
     {Sec::Stmatrix, "Stmatrix", "9.7.16.5.16", "warp-level-matrix-instructions-stmatrix"},
+    // added for the 9.4 text
+    {Sec::RedRead, "RedRead", "8.11.1", "red-read"},
 };
 
 constexpr bool inEnumOrder() {
@@ -166,7 +168,7 @@ constexpr bool inEnumOrder() {
         if (static_cast<std::size_t>(kRows[i].key) != i) return false;
     return true;
 }
-static_assert(inEnumOrder() && kRows[std::size(kRows) - 1].key == Sec::Stmatrix,
+static_assert(inEnumOrder() && kRows[std::size(kRows) - 1].key == Sec::RedRead,
               "one row per Sec enumerator, in enum order");
 
 const Row* rowNamed(std::string_view name) {

@@ -112,6 +112,7 @@ enum class Sec {
     Griddepcontrol,
     Ldmatrix,
     Stmatrix,
+    RedRead,
 };
 
 /** The section `key` names: its number (Sections.cpp's ISA version) and anchor. */

@@ -613,7 +613,7 @@ void ThreadEmitter::mbarrierInitialise(const Insn& in, const ptx::MbarrierInit& 
 
 void ThreadEmitter::mbarrier(const Insn& in) {
     if (const auto* a = in.as<ptx::MbarrierArrive>();
-        a && (a->drop || (!a->expectTx && in.operands.size() == 3)))
+        a && (a->drop || (!a->expectTx && !a->noComplete && in.operands.size() == 3)))
         refuse("'" + in.opcode + "' (arrive_drop, or an arrival count) has no CUDA mapping yet");
     auto* arrive = in.as<ptx::MbarrierArrive>();
     auto* tx = in.as<ptx::MbarrierTx>();
@@ -632,9 +632,11 @@ void ThreadEmitter::mbarrier(const Insn& in) {
                 {}, {"\"r\"(" + addr + ")"});
         return;
     }
-    std::string ptx =
-        opcode(ptx::MbarrierArrive{arrive->expectTx, arrive->sem, arrive->scope, mb, false});
-    std::string txText = arrive->expectTx ? ", " + std::to_string(in.operand(2).value) : "";
+    std::string ptx = opcode(ptx::MbarrierArrive{arrive->expectTx, arrive->sem, arrive->scope, mb,
+                                                 false, arrive->noComplete});
+    // .expect_tx's byte count, or .noComplete's arrival count: an immediate either way
+    std::string txText =
+        arrive->expectTx || arrive->noComplete ? ", " + std::to_string(in.operand(2).value) : "";
     const Operand& state = in.operand(0);
     perThread();
     if (cluster) {

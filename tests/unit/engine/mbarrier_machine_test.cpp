@@ -44,7 +44,8 @@ State fresh(std::int64_t count) {
 State run(State s, const std::vector<ir::Event>& ops, std::vector<std::size_t>* bad = nullptr) {
     for (std::size_t i = 0; i < ops.size(); ++i) {
         auto step = mb::apply(values, s, ops[i]);
-        if (bad && mb::misuse<ConcreteValues>(ops[i], s.valid, step.pendingAfterArrival))
+        if (bad &&
+            mb::misuse<ConcreteValues>(ops[i], s.valid, step.pendingAfterArrival, step.countMisuse))
             bad->push_back(i);
         s = step.after;
     }
