@@ -295,6 +295,7 @@ std::uint64_t Draft::candidates() const {
     // Integer arithmetic, so the bound decides the same on every platform.
     std::uint64_t n = 1;
     auto times = [&](std::uint64_t k) { n = n > kMaxCandidates / k ? kMaxCandidates + 1 : n * k; };
+    times(untracked_);
     for (const auto& [k, c] : cells_) {
         for (int r = 0; r < c.reads; ++r)
             times(static_cast<std::uint64_t>(c.writes) + 1);

@@ -140,6 +140,8 @@ public:
     /** rf choices x coherence orders x mbarrier orders, saturated above kMaxCandidates. */
     std::uint64_t candidates() const;
     void mbOp(const CellKey& k) { ++mbOps_[k]; }
+    /** Counts `k` choices of cells the draft does not track (a wgmma accumulator register). */
+    void untrackedChoices(std::uint64_t k) { untracked_ *= k; }
     /** An arrive-on operation (mbarrier.arrive, tcgen05.commit) on `k`. */
     void mbArrive(const CellKey& k) { ++mbArrivals_[k], mbOp(k); }
     /** Whether a spinning wait on `k` may succeed: enough arrive-ons so far. Spinning only
@@ -176,6 +178,7 @@ private:
     std::vector<Loc> locs_;
     std::map<CellKey, Cell> cells_;
     std::map<CellKey, int> mbOps_;
+    std::uint64_t untracked_ = 1;
     std::map<CellKey, int> mbArrivals_;
     std::vector<std::tuple<int, std::string, std::int64_t>> regInits_;
     std::map<std::pair<int, std::vector<int>>, std::pair<int, std::string>> barriers_;

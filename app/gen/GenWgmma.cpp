@@ -24,14 +24,19 @@ bool fragWgmma(Draft& d) {
     const int a = d.pickLoc(Space::Shared, c, false);
     const int b = d.pickLoc(Space::Shared, c, false);
     if (a < 0 || b < 0) return false;
-    // The mma's reads of a and b are reads of those cells; its accumulator is a register cell
-    // the draft does not track, read and written at most twice each (the factor below).
-    d.read(d.key(a, c));
-    d.read(d.key(b, c));
-    if (d.candidates() * 9 > Draft::kMaxCandidates) return false;
+    // The mmas' reads of a and b are reads of those cells; the accumulator is a register cell
+    // the draft does not track, read at most twice (3 x 3 rf choices) and written at most
+    // twice (2 coherence orders with two mmas), which untrackedChoices counts for every later
+    // fragment too.
+    const bool twoMmas = r.chance(15), movFirst = !twoMmas && r.chance(10);
+    for (int i = 0; i < (twoMmas ? 2 : 1); ++i) {
+        d.read(d.key(a, c));
+        d.read(d.key(b, c));
+    }
+    d.untrackedChoices(twoMmas ? 18 : 9);
+    if (d.candidates() > Draft::kMaxCandidates) return false;
     const std::string acc = d.initReg(t, r.range(0, 2), "acc");
     const std::string aa = d.addr(a, c, c), ba = d.addr(b, c, c);
-    const bool twoMmas = r.chance(15), movFirst = !twoMmas && r.chance(10);
     if (movFirst) d.emit(t, "mov.b32 " + acc + ", " + std::to_string(d.freshConst()));
     if (r.chance(85)) d.emit(t, text(ptx::WgmmaFence{}));
     d.emit(t, mmaText(r, acc, aa, ba, r.chance(70)));

@@ -274,6 +274,9 @@ void classify(Cell& c, const Facts& f) {
     };
     switch (c.sync) {
     case Sync::None:
+        // B a completion op: the probe after it may itself be pipelined with A (9.4's ld -> st,
+        // st -> ld, st -> st of one warp), which orders them whatever B completes.
+        if (isCompletion(c.b) && piped) return says(true, "pipelined");
         if (c.b == Op::WaitLd) return says(c.a == Op::Ld, "wait-completion");
         if (c.b == Op::WaitSt) return says(c.a == Op::St, "wait-completion");
         if (c.b == Op::Commit) return says(commitTracksA(), "mbarrier-completion");

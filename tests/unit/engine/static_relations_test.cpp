@@ -18,7 +18,7 @@ const cat::ResolvedModel& defaultModel() {
     return *model;
 }
 
-// cp, then an mma reading what it copied (pair P2), then a commit: litmus/tcgen05/pipeline.
+// cp, then an mma reading what it copied as A (pair P7), then a commit: litmus/tcgen05/pipeline.
 ir::Program cpThenMma() {
     return lower::lowerTest(litmus::parseLitmus(R"(PTX cp-mma
 {
@@ -50,14 +50,18 @@ std::set<std::pair<int, int>> byInstruction(const ir::Program& p, const std::str
 
 } // namespace
 
-TEST_CASE("cp -> mma is the pipelined pair P2", "[static-relations]") {
+TEST_CASE("cp -> an mma reading what it copied as A is the pipelined pair P7", "[static-relations]") {
     ir::Program p = cpThenMma();
-    CHECK(byInstruction(p, "P2") == std::set<std::pair<int, int>>{{0, 1}});
-    // P1 relates an mma to itself too (same accumulator, shape and kind): harmless, the
-    // matrix asks only about two different instructions.
+    CHECK(byInstruction(p, "P7") == std::set<std::pair<int, int>>{{0, 1}});
+    // The 9.4 pairs relate operand accesses, whatever their program order: P2 (mma A reads ->
+    // cp writes) holds from the mma back to the cp, and `pipe` keeps only issue order.
+    CHECK(byInstruction(p, "P2") == std::set<std::pair<int, int>>{{1, 0}});
+    // P1 and P6 relate an mma to itself (its A reads and D writes): harmless, the matrix asks
+    // only about two different instructions.
     CHECK(byInstruction(p, "P1") == std::set<std::pair<int, int>>{{1, 1}});
-    CHECK(byInstruction(p, "pipelined") == std::set<std::pair<int, int>>{{0, 1}, {1, 1}});
-    for (const char* other : {"P3", "P4", "P5"}) {
+    CHECK(byInstruction(p, "P6") == std::set<std::pair<int, int>>{{1, 1}});
+    CHECK(byInstruction(p, "pipelined") == std::set<std::pair<int, int>>{{0, 1}, {1, 0}, {1, 1}});
+    for (const char* other : {"P3", "P4", "P5", "P8", "P9", "P10", "P11", "P12", "P13"}) {
         INFO(other);
         CHECK(byInstruction(p, other).empty());
     }
@@ -70,12 +74,14 @@ TEST_CASE("a commit tracks the cp and the mma before it", "[static-relations]") 
 
 TEST_CASE("pairs are event ids of the program, sorted", "[static-relations]") {
     ir::Program p = cpThenMma();
-    auto pairs = engine::staticRelation(p, defaultModel(), "P2");
+    auto pairs = engine::staticRelation(p, defaultModel(), "P7");
     REQUIRE_FALSE(pairs.empty());
     CHECK(std::is_sorted(pairs.begin(), pairs.end()));
-    for (const auto& [a, b] : pairs) {
-        CHECK(p.events.at(static_cast<std::size_t>(a)).tags.has(ir::Tag::CP));
-        CHECK(p.events.at(static_cast<std::size_t>(b)).tags.has(ir::Tag::MMA));
+    for (const auto& [a, b] : pairs) { // the cp's tensor-memory write, the mma's read of A
+        const ir::Event& x = p.events.at(static_cast<std::size_t>(a));
+        const ir::Event& y = p.events.at(static_cast<std::size_t>(b));
+        CHECK((x.instruction == 0 && x.tags.has(ir::Tag::W) && x.tags.has(ir::Tag::TMEM)));
+        CHECK((y.instruction == 1 && y.tags.has(ir::Tag::MMA_READ_A)));
     }
 }
 
