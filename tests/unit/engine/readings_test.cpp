@@ -58,7 +58,7 @@ TEST_CASE("every built-in variant is a reading of the combined model", "[reading
         readings.push_back(r.name);
         REQUIRE_FALSE(r.decisions.empty());
         for (const auto& [name, label] : r.decisions)
-            REQUIRE(label.rfind("Q", 0) == 0); // "Q1 (9.7.16.6.3)": question and section
+            REQUIRE(label.rfind("Q", 0) == 0); // "Q1 (9.7.18.6.3)": question and section
     }
     REQUIRE(readings == names);
 }
