@@ -2,9 +2,9 @@
 """Renumber PTX ISA citations from the 9.1 text to the 9.4 text.
 
 Usage (from the repository root):
-    python3 /work/prompts/renumber.py            # every tracked text file (minus EXCLUDE)
-    python3 /work/prompts/renumber.py FILE...    # just these files
-    python3 /work/prompts/renumber.py --check    # report what would change, change nothing
+    python3 scripts/renumber-citations-9.4.py            # every tracked text file (minus EXCLUDE)
+    python3 scripts/renumber-citations-9.4.py FILE...    # just these files
+    python3 scripts/renumber-citations-9.4.py --check    # report what would change, change nothing
 
 A citation is a section number, optionally followed by its HTML anchor ("9.7.13.4 #anchor" or
 "9.7.13.4 (#anchor)").  The mapping is built from the old (9.1) and new (9.4) rows of
