@@ -192,8 +192,9 @@ Document matrixDocument(const MatrixRun& run) {
             "—: nothing to test, for the reason given.",
             "P1–P13: A → B is one of the pipelined pairs of the 9.4 list in " +
                 ptx::cite(ptx::Sec::Tcgen05Pipelined) + ".",
-            "The section number (PTX ISA 9.0/9.1 numbering) links the rule behind the verdict "
-            "by its HTML anchor; the [rules](#ptx-rules-cited) table lists them.",
+            "The section number (PTX ISA " + std::string(ptx::sectionsIsaVersion()) +
+                " numbering) links the rule behind the verdict by its HTML anchor; the "
+                "[rules](#ptx-rules-cited) table lists them.",
             "⚠: the model's verdict differs from the literal reading of that rule (listed "
             "[at the end](#where-the-model-differs-from-the-literal-reading))."});
     if (run.readings)

@@ -6,14 +6,14 @@ Usage: umma.py S K  (prints the test; with S=2, K=3 it is litmus/kernels/tma-umm
 import sys
 
 SECTIONS = [
-    "9.7.9.25.4.1 #data-movement-and-conversion-instructions-cp-async-bulk",
-    "9.7.13.15.16 #parallel-synchronization-and-communication-instructions-mbarrier-test-wait-try-wait",
-    "9.7.13.15.6 #parallel-synchronization-and-communication-instructions-mbarrier-phase-completion",
-    "9.7.16.6.3 #tcgen05-memory-consistency-model-inter-thread-sync",
-    "9.7.16.6.2 #tcgen05-memory-consistency-model-pipelined-instructions",
-    "9.7.16.12.1 #tcgen-async-sync-operations-commit",
+    "9.7.10.28.4.1 #data-movement-and-conversion-instructions-cp-async-bulk",
+    "9.7.15.16.19 #parallel-synchronization-and-communication-instructions-mbarrier-test-wait-try-wait",
+    "9.7.15.16.8 #parallel-synchronization-and-communication-instructions-mbarrier-phase-completion",
+    "9.7.18.6.3 #tcgen05-memory-consistency-model-inter-thread-sync",
+    "9.7.18.6.2 #tcgen05-memory-consistency-model-pipelined-instructions",
+    "9.7.18.12.1 #tcgen-async-sync-operations-commit",
     "8.9.1.1 #program-order-async-operations",
-    "9.7.16.6.4.4 #tcgen05-memory-consistency-model-canonical-sync-patterns-non-pipelined-diff-thread",
+    "9.7.18.6.4.4 #tcgen05-memory-consistency-model-canonical-sync-patterns-non-pipelined-diff-thread",
 ]
 WAIT = "mbarrier.try_wait.parity.shared::cta.b64 _, [{}], {}"
 COMMIT = "tcgen05.commit.cta_group::1.mbarrier::arrive::one.shared::cluster.b64 [{}]"

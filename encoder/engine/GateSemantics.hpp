@@ -15,7 +15,7 @@ namespace ptxmc::engine::gates {
  * execution lets it block forever (`blocked(gate)`); a bar.sync or a cta_group::2 pair
  * (Needs) passes once every thread it needs reaches its event there, that is, once the gates
  * before each such event pass (PTX ISA
- * #parallel-synchronization-and-communication-instructions-bar-barrier: bar.sync waits for all
+ * #parallel-synchronization-and-communication-instructions-bar: bar.sync waits for all
  * participants).
  */
 template <class V, class Blocked>

@@ -126,7 +126,7 @@ std::vector<std::pair<int, int>> realTimePairs(const Program& p) {
         for (const auto& pair : staticRelation(p, rel))
             out.push_back(pair);
     // A barrier completes after every participant arrived (PTX ISA
-    // #parallel-synchronization-and-communication-instructions-bar-barrier,
+    // #parallel-synchronization-and-communication-instructions-bar,
     // #parallel-synchronization-and-communication-instructions-barrier-cluster), a .relaxed arrival
     // included: it orders no memory, but the wait cannot return before it.
     std::map<std::tuple<int, int, int>, std::vector<int>> arrivals;

@@ -593,7 +593,7 @@ void lowerBarrier(Lowerer& l, const ptx::Barrier& b) {
     const int instance = barrierCount(l, Tag::BAR_ARRIVE, static_cast<int>(id.value));
     // A barrier is an arrival and a completion: every participant's arrival precedes every
     // participant's completion (PTX ISA
-    // #parallel-synchronization-and-communication-instructions-bar-barrier), which two events per
+    // #parallel-synchronization-and-communication-instructions-bar), which two events per
     // thread express; bar.arrive is the arrival alone (a producer signalling consumers that
     // bar.sync).
     for (Tag part : {Tag::BAR_ARRIVE, Tag::BAR_WAIT}) {

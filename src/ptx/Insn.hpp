@@ -130,7 +130,7 @@ struct TensormapCopy {
 
 /**
  * bar{.cta}.{sync,arrive} / barrier{.cta}.{sync,arrive}{.aligned} (PTX ISA
- * #parallel-synchronization-and-communication-instructions-bar-barrier), and
+ * #parallel-synchronization-and-communication-instructions-bar), and
  * barrier.cluster.{arrive{.release,.relaxed},wait{.acquire}}{.aligned} ({BarrierCluster}).
  */
 struct Barrier {

@@ -13,16 +13,20 @@ struct Row {
     Sec key;
     std::string_view name; ///< the enumerator's name, as `{Name}` in expandCitations
     std::string_view number;
-    std::string_view anchor; ///< "" where the code cites the number only and no anchor is known
+    std::string_view anchor;
 };
 
-// Numbers follow the PTX ISA 9.1 text (the 9.4 text renumbered some sections, not the anchors).
-constexpr std::string_view kIsaVersion = "9.1";
+// Numbers and anchors follow the PTX ISA 9.4 text (docs/ptx-9.4.md maps each row from the 9.1
+// numbering: the sections added in 9.2-9.4 moved most of chapter 9, the anchors stayed).
+constexpr std::string_view kIsaVersion = "9.4";
 
 constexpr Row kRows[] = {
-    {Sec::StateSpaces, "StateSpaces", "5.1", ""},
+    {Sec::StateSpaces, "StateSpaces", "5.1", "state-spaces"},
     {Sec::SharedStateSpace, "SharedStateSpace", "5.1.7", "shared-state-space"},
-    {Sec::MemoryConsistencyModel, "MemoryConsistencyModel", "8.2", "memory-consistency-model"},
+    // The chapter: "each read operation returns the value committed by some write operation to
+    // the same memory location, including the initial write to that memory location" (8.2,
+    // Memory operations, #memory-operations, defines the memory location itself).
+    {Sec::MemoryConsistencyModel, "MemoryConsistencyModel", "8", "memory-consistency-model"},
     {Sec::OperationTypes, "OperationTypes", "8.4", "operation-types"},
     {Sec::Scope, "Scope", "8.5", "scope"},
     {Sec::Proxies, "Proxies", "8.6", "proxies"},
@@ -30,115 +34,138 @@ constexpr Row kRows[] = {
     {Sec::ReleaseAcquirePatterns, "ReleaseAcquirePatterns", "8.8", "release-acquire-patterns"},
     {Sec::ProgramOrder, "ProgramOrder", "8.9.1", "program-order"},
     {Sec::ProgramOrderAsync, "ProgramOrderAsync", "8.9.1.1", "program-order-async-operations"},
-    {Sec::ObservationOrder, "ObservationOrder", "8.9.2", ""},
+    {Sec::ObservationOrder, "ObservationOrder", "8.9.2", "observation-order"},
     {Sec::FenceScOrder, "FenceScOrder", "8.9.3", "fence-sc-order"},
     {Sec::CoherenceOrder, "CoherenceOrder", "8.9.6", "coherence-order"},
-    {Sec::Dependencies, "Dependencies", "8.10.4", ""},
-    {Sec::PredicatedExecution, "PredicatedExecution", "9.3", ""},
-    {Sec::Setp, "Setp", "9.7.3.1", ""},
-    {Sec::ControlFlow, "ControlFlow", "9.7.8", ""},
-    {Sec::Bra, "Bra", "9.7.8.1", "control-flow-instructions-bra"},
-    {Sec::Exit, "Exit", "9.7.8.4", ""},
-    {Sec::Ret, "Ret", "9.7.8.5", ""},
-    {Sec::Mov, "Mov", "9.7.9.1", ""},
-    {Sec::StAsync, "StAsync", "9.7.9.12", "data-movement-and-conversion-instructions-st-async"},
-    {Sec::AsyncCopies, "AsyncCopies", "9.7.9.25", ""},
-    {Sec::CpAsyncCompletion, "CpAsyncCompletion", "9.7.9.25.1",
+    // No Thin Air: "chains of instruction dependencies and inter-thread communication".
+    {Sec::Dependencies, "Dependencies", "8.10.4", "no-thin-air-axiom"},
+    {Sec::PredicatedExecution, "PredicatedExecution", "9.3", "predicated-execution"},
+    {Sec::Setp, "Setp", "9.7.7.2", "comparison-and-selection-instructions-setp"},
+    {Sec::ControlFlow, "ControlFlow", "9.7.14", "control-flow-instructions"},
+    {Sec::Bra, "Bra", "9.7.14.3", "control-flow-instructions-bra"},
+    {Sec::Exit, "Exit", "9.7.14.7", "control-flow-instructions-exit"},
+    {Sec::Ret, "Ret", "9.7.14.6", "control-flow-instructions-ret"},
+    {Sec::Mov, "Mov", "9.7.10.3", "data-movement-and-conversion-instructions-mov"},
+    {Sec::StAsync, "StAsync", "9.7.10.12", "data-movement-and-conversion-instructions-st-async"},
+    {Sec::AsyncCopies, "AsyncCopies", "9.7.10.28",
+     "data-movement-and-conversion-instructions-asynchronous-copy"},
+    {Sec::CpAsyncCompletion, "CpAsyncCompletion", "9.7.10.28.1",
      "data-movement-and-conversion-instructions-asynchronous-copy-completion-mechanisms"},
-    {Sec::CpAsyncGroups, "CpAsyncGroups", "9.7.9.25.1.1", ""},
-    {Sec::AsyncProxy, "AsyncProxy", "9.7.9.25.2", "async-proxy"},
-    {Sec::NonBulkCopies, "NonBulkCopies", "9.7.9.25.3", ""},
-    {Sec::CpAsync, "CpAsync", "9.7.9.25.3.1", "data-movement-and-conversion-instructions-cp-async"},
-    {Sec::CpAsyncCommitGroup, "CpAsyncCommitGroup", "9.7.9.25.3.2",
+    {Sec::CpAsyncGroups, "CpAsyncGroups", "9.7.10.28.1.1",
+     "data-movement-and-conversion-instructions-asynchronous-copy-completion-mechanisms-async-"
+     "group"},
+    {Sec::AsyncProxy, "AsyncProxy", "9.7.10.28.2", "async-proxy"},
+    {Sec::NonBulkCopies, "NonBulkCopies", "9.7.10.28.3",
+     "data-movement-and-conversion-instructions-non-bulk-copy"},
+    {Sec::CpAsync, "CpAsync", "9.7.10.28.3.1",
+     "data-movement-and-conversion-instructions-cp-async"},
+    {Sec::CpAsyncCommitGroup, "CpAsyncCommitGroup", "9.7.10.28.3.2",
      "data-movement-and-conversion-instructions-cp-async-commit-group"},
-    {Sec::CpAsyncWaitGroup, "CpAsyncWaitGroup", "9.7.9.25.3.3",
+    {Sec::CpAsyncWaitGroup, "CpAsyncWaitGroup", "9.7.10.28.3.3",
      "data-movement-and-conversion-instructions-cp-async-wait-group"},
-    {Sec::BulkCopies, "BulkCopies", "9.7.9.25.4", ""},
-    {Sec::CpAsyncBulk, "CpAsyncBulk", "9.7.9.25.4.1",
+    {Sec::BulkCopies, "BulkCopies", "9.7.10.28.4",
+     "data-movement-and-conversion-instructions-bulk-copy"},
+    {Sec::CpAsyncBulk, "CpAsyncBulk", "9.7.10.28.4.1",
      "data-movement-and-conversion-instructions-cp-async-bulk"},
-    {Sec::CpReduceAsyncBulk, "CpReduceAsyncBulk", "9.7.9.25.4.2", ""},
-    {Sec::TensorCopies, "TensorCopies", "9.7.9.25.5", ""},
-    {Sec::CpAsyncBulkTensor, "CpAsyncBulkTensor", "9.7.9.25.5.2",
+    {Sec::CpReduceAsyncBulk, "CpReduceAsyncBulk", "9.7.10.28.4.2",
+     "data-movement-and-conversion-instructions-cp-reduce-async-bulk"},
+    {Sec::TensorCopies, "TensorCopies", "9.7.10.28.5",
+     "data-movement-and-conversion-instructions-tensor-copy"},
+    // 9.7.10.28.5.2 is "Overriding tensor property value" in 9.4 (new): the instruction moved down.
+    {Sec::CpAsyncBulkTensor, "CpAsyncBulkTensor", "9.7.10.28.5.3",
      "data-movement-and-conversion-instructions-cp-async-bulk-tensor"},
-    {Sec::BulkGroups, "BulkGroups", "9.7.9.25.6", ""},
-    {Sec::CpAsyncBulkCommitGroup, "CpAsyncBulkCommitGroup", "9.7.9.25.6.1",
+    {Sec::BulkGroups, "BulkGroups", "9.7.10.28.6",
+     "data-movement-and-conversion-instructions-bulk-tensor-copy-completion"},
+    {Sec::CpAsyncBulkCommitGroup, "CpAsyncBulkCommitGroup", "9.7.10.28.6.1",
      "data-movement-and-conversion-instructions-cp-async-bulk-commit-group"},
-    {Sec::CpAsyncBulkWaitGroup, "CpAsyncBulkWaitGroup", "9.7.9.25.6.2",
+    {Sec::CpAsyncBulkWaitGroup, "CpAsyncBulkWaitGroup", "9.7.10.28.6.2",
      "data-movement-and-conversion-instructions-cp-async-bulk-wait-group"},
-    {Sec::TensormapReplace, "TensormapReplace", "9.7.9.28",
+    {Sec::TensormapReplace, "TensormapReplace", "9.7.10.29",
      "data-movement-and-conversion-instructions-tensormap-replace"},
-    {Sec::BarBarrier, "BarBarrier", "9.7.13.1",
-     "parallel-synchronization-and-communication-instructions-bar-barrier"},
-    {Sec::BarrierCluster, "BarrierCluster", "9.7.13.2",
+    // The 9.4 page anchors bar/barrier as "...-bar" (the 9.1 row spelled "...-bar-barrier").
+    {Sec::BarBarrier, "BarBarrier", "9.7.15.1",
+     "parallel-synchronization-and-communication-instructions-bar"},
+    {Sec::BarrierCluster, "BarrierCluster", "9.7.15.3",
      "parallel-synchronization-and-communication-instructions-barrier-cluster"},
-    {Sec::Membar, "Membar", "9.7.13.4",
+    {Sec::Membar, "Membar", "9.7.15.4",
      "parallel-synchronization-and-communication-instructions-membar"},
-    {Sec::Atom, "Atom", "9.7.13.5", "parallel-synchronization-and-communication-instructions-atom"},
-    {Sec::Red, "Red", "9.7.13.6", "parallel-synchronization-and-communication-instructions-red"},
-    {Sec::Elect, "Elect", "9.7.13.11", ""},
-    {Sec::Mbarrier, "Mbarrier", "9.7.13.15",
+    {Sec::Atom, "Atom", "9.7.15.5", "parallel-synchronization-and-communication-instructions-atom"},
+    {Sec::Red, "Red", "9.7.15.6", "parallel-synchronization-and-communication-instructions-red"},
+    {Sec::Elect, "Elect", "9.7.15.15",
+     "parallel-synchronization-and-communication-instructions-elect-sync"},
+    {Sec::Mbarrier, "Mbarrier", "9.7.15.16",
      "parallel-synchronization-and-communication-instructions-mbarrier"},
-    {Sec::MbarrierOrder, "MbarrierOrder", "9.7.13.15.2", ""},
-    {Sec::MbarrierPhase, "MbarrierPhase", "9.7.13.15.4",
+    // mbarrier order: the object and what it keeps track of ("Contents of the mbarrier object").
+    {Sec::MbarrierOrder, "MbarrierOrder", "9.7.15.16.3",
+     "parallel-synchronization-and-communication-instructions-mbarrier-contents"},
+    // 9.3 added layouts and the primary/conditional phases: 9.7.15.16.5 holds both phases.
+    {Sec::MbarrierPhase, "MbarrierPhase", "9.7.15.16.5",
      "parallel-synchronization-and-communication-instructions-mbarrier-phase"},
-    {Sec::MbarrierExpectTxOperation, "MbarrierExpectTxOperation", "9.7.13.15.5.1",
+    {Sec::MbarrierExpectTxOperation, "MbarrierExpectTxOperation", "9.7.15.16.6.1",
      "parallel-synchronization-and-communication-instructions-mbarrier-expect-tx-operation"},
-    {Sec::MbarrierCompleteTxOperation, "MbarrierCompleteTxOperation", "9.7.13.15.5.2", ""},
-    {Sec::MbarrierPhaseCompletion, "MbarrierPhaseCompletion", "9.7.13.15.6", ""},
-    {Sec::MbarrierArriveOn, "MbarrierArriveOn", "9.7.13.15.7", ""},
-    {Sec::MbarrierInit, "MbarrierInit", "9.7.13.15.9",
+    {Sec::MbarrierCompleteTxOperation, "MbarrierCompleteTxOperation", "9.7.15.16.6.2",
+     "parallel-synchronization-and-communication-instructions-mbarrier-complete-tx-operation"},
+    {Sec::MbarrierPhaseCompletion, "MbarrierPhaseCompletion", "9.7.15.16.8",
+     "parallel-synchronization-and-communication-instructions-mbarrier-phase-completion"},
+    {Sec::MbarrierArriveOn, "MbarrierArriveOn", "9.7.15.16.9",
+     "parallel-synchronization-and-communication-instructions-mbarrier-arrive-on"},
+    {Sec::MbarrierInit, "MbarrierInit", "9.7.15.16.12",
      "parallel-synchronization-and-communication-instructions-mbarrier-init"},
-    {Sec::MbarrierInval, "MbarrierInval", "9.7.13.15.10", ""},
-    {Sec::MbarrierExpectTx, "MbarrierExpectTx", "9.7.13.15.11", ""},
-    {Sec::MbarrierCompleteTx, "MbarrierCompleteTx", "9.7.13.15.12",
+    {Sec::MbarrierInval, "MbarrierInval", "9.7.15.16.13",
+     "parallel-synchronization-and-communication-instructions-mbarrier-inval"},
+    {Sec::MbarrierExpectTx, "MbarrierExpectTx", "9.7.15.16.14",
+     "parallel-synchronization-and-communication-instructions-mbarrier-expect-tx"},
+    {Sec::MbarrierCompleteTx, "MbarrierCompleteTx", "9.7.15.16.15",
      "parallel-synchronization-and-communication-instructions-mbarrier-complete-tx"},
-    {Sec::MbarrierArrive, "MbarrierArrive", "9.7.13.15.13",
+    {Sec::MbarrierArrive, "MbarrierArrive", "9.7.15.16.16",
      "parallel-synchronization-and-communication-instructions-mbarrier-arrive"},
-    {Sec::MbarrierArriveDrop, "MbarrierArriveDrop", "9.7.13.15.14",
+    {Sec::MbarrierArriveDrop, "MbarrierArriveDrop", "9.7.15.16.17",
      "parallel-synchronization-and-communication-instructions-mbarrier-arrive-drop"},
-    {Sec::CpAsyncMbarrierArrive, "CpAsyncMbarrierArrive", "9.7.13.15.15",
+    {Sec::CpAsyncMbarrierArrive, "CpAsyncMbarrierArrive", "9.7.15.16.18",
      "parallel-synchronization-and-communication-instructions-cp-async-mbarrier-arrive"},
-    {Sec::MbarrierTestWaitTryWait, "MbarrierTestWaitTryWait", "9.7.13.15.16",
+    {Sec::MbarrierTestWaitTryWait, "MbarrierTestWaitTryWait", "9.7.15.16.19",
      "parallel-synchronization-and-communication-instructions-mbarrier-test-wait-try-wait"},
-    {Sec::TensormapCpFenceproxy, "TensormapCpFenceproxy", "9.7.13.16",
+    {Sec::TensormapCpFenceproxy, "TensormapCpFenceproxy", "9.7.15.17",
      "parallel-synchronization-and-communication-instructions-tensormap-cp-fenceproxy"},
-    {Sec::Tcgen05, "Tcgen05", "9.7.16", ""},
-    {Sec::TensorMemory, "TensorMemory", "9.7.16.1", "tensor-memory"},
-    {Sec::Tcgen05IssueGranularity, "Tcgen05IssueGranularity", "9.7.16.5",
+    {Sec::Tcgen05, "Tcgen05", "9.7.18", "tensorcore-5th-generation-instructions"},
+    {Sec::TensorMemory, "TensorMemory", "9.7.18.1", "tensor-memory"},
+    {Sec::Tcgen05IssueGranularity, "Tcgen05IssueGranularity", "9.7.18.5",
      "tcgen05-issue-granularity"},
-    {Sec::Tcgen05AsyncOperations, "Tcgen05AsyncOperations", "9.7.16.6.1",
+    {Sec::Tcgen05AsyncOperations, "Tcgen05AsyncOperations", "9.7.18.6.1",
      "tcgen05-memory-consistency-model-async-operations"},
-    {Sec::Tcgen05Pipelined, "Tcgen05Pipelined", "9.7.16.6.2",
+    {Sec::Tcgen05Pipelined, "Tcgen05Pipelined", "9.7.18.6.2",
      "tcgen05-memory-consistency-model-pipelined-instructions"},
-    {Sec::Tcgen05MbarrierCompletion, "Tcgen05MbarrierCompletion", "9.7.16.6.2.1.1",
+    {Sec::Tcgen05MbarrierCompletion, "Tcgen05MbarrierCompletion", "9.7.18.6.2.1.1",
      "tcgen05-memory-consistency-model-mbarrier-completion"},
-    {Sec::Tcgen05WaitCompletion, "Tcgen05WaitCompletion", "9.7.16.6.2.1.2",
+    {Sec::Tcgen05WaitCompletion, "Tcgen05WaitCompletion", "9.7.18.6.2.1.2",
      "tcgen05-memory-consistency-model-wait-completion"},
-    {Sec::Tcgen05InterThreadSync, "Tcgen05InterThreadSync", "9.7.16.6.3",
+    {Sec::Tcgen05InterThreadSync, "Tcgen05InterThreadSync", "9.7.18.6.3",
      "tcgen05-memory-consistency-model-inter-thread-sync"},
-    {Sec::Tcgen05NonPipelinedSameThread, "Tcgen05NonPipelinedSameThread", "9.7.16.6.4.2",
+    {Sec::Tcgen05NonPipelinedSameThread, "Tcgen05NonPipelinedSameThread", "9.7.18.6.4.2",
      "tcgen05-memory-consistency-model-canonical-sync-patterns-non-pipelined-same-thread"},
-    {Sec::Tcgen05PipelinedDiffThread, "Tcgen05PipelinedDiffThread", "9.7.16.6.4.3",
+    {Sec::Tcgen05PipelinedDiffThread, "Tcgen05PipelinedDiffThread", "9.7.18.6.4.3",
      "tcgen05-memory-consistency-model-canonical-sync-patterns-pipelined-diff-thread"},
-    {Sec::Tcgen05NonPipelinedDiffThread, "Tcgen05NonPipelinedDiffThread", "9.7.16.6.4.4",
+    {Sec::Tcgen05NonPipelinedDiffThread, "Tcgen05NonPipelinedDiffThread", "9.7.18.6.4.4",
      "tcgen05-memory-consistency-model-canonical-sync-patterns-non-pipelined-diff-thread"},
-    {Sec::Tcgen05RegisterDependency, "Tcgen05RegisterDependency", "9.7.16.6.4.5",
+    {Sec::Tcgen05RegisterDependency, "Tcgen05RegisterDependency", "9.7.18.6.4.5",
      "tcgen05-memory-consistency-model-canonical-sync-patterns-reg-dependency-same-thread"},
-    {Sec::Tcgen05SmemAccess, "Tcgen05SmemAccess", "9.7.16.6.5",
+    {Sec::Tcgen05SmemAccess, "Tcgen05SmemAccess", "9.7.18.6.5",
      "tcgen05-memory-consistency-model-smem-access"},
-    {Sec::Tcgen05Alloc, "Tcgen05Alloc", "9.7.16.7.1",
+    {Sec::Tcgen05Alloc, "Tcgen05Alloc", "9.7.18.7.1",
      "tcgen05-instructions-tcgen05-alloc-dealloc-relinquish-alloc-permit"},
-    {Sec::Tcgen05Ld, "Tcgen05Ld", "9.7.16.8.3", "tcgen05-instructions-tcgen05-ld"},
-    {Sec::Tcgen05St, "Tcgen05St", "9.7.16.8.4", ""},
-    {Sec::Tcgen05Wait, "Tcgen05Wait", "9.7.16.8.5", "tcgen05-instructions-tcgen05-wait"},
-    {Sec::Tcgen05Cp, "Tcgen05Cp", "9.7.16.9.1", ""},
-    {Sec::Tcgen05Shift, "Tcgen05Shift", "9.7.16.9.2", ""},
-    {Sec::Tcgen05Mma, "Tcgen05Mma", "9.7.16.10", "tcgen05-mma-instructions-mma"},
-    {Sec::Tcgen05Fence, "Tcgen05Fence", "9.7.16.11.1", "tcgen05-special-sync-operations-fence"},
-    {Sec::Tcgen05Commit, "Tcgen05Commit", "9.7.16.12.1", "tcgen-async-sync-operations-commit"},
-    // 9.7.19.2 in the 9.1 text (9.7.20.2 in 9.3, 9.7.21.2 in 9.4): the sections added before
-    // Miscellaneous Instructions moved it, not the anchor.
-    {Sec::Nanosleep, "Nanosleep", "9.7.19.2", "miscellaneous-instructions-nanosleep"},
+    {Sec::Tcgen05Ld, "Tcgen05Ld", "9.7.18.8.3", "tcgen05-instructions-tcgen05-ld"},
+    {Sec::Tcgen05St, "Tcgen05St", "9.7.18.8.4", "tcgen05-instructions-tcgen05-st"},
+    {Sec::Tcgen05Wait, "Tcgen05Wait", "9.7.18.8.5", "tcgen05-instructions-tcgen05-wait"},
+    // 9.7.18.9.1 is "Optional Decompression" in 9.4 (new): cp and shift moved down one.
+    {Sec::Tcgen05Cp, "Tcgen05Cp", "9.7.18.9.2", "tcgen05-instructions-tcgen05-cp"},
+    {Sec::Tcgen05Shift, "Tcgen05Shift", "9.7.18.9.3", "tcgen05-instructions-tcgen05-shift"},
+    // The instruction itself; 9.7.18.10 (#tcgen05-mma) is the whole MMA chapter.
+    {Sec::Tcgen05Mma, "Tcgen05Mma", "9.7.18.10.10.1", "tcgen05-mma-instructions-mma"},
+    {Sec::Tcgen05Fence, "Tcgen05Fence", "9.7.18.11.1", "tcgen05-special-sync-operations-fence"},
+    {Sec::Tcgen05Commit, "Tcgen05Commit", "9.7.18.12.1", "tcgen-async-sync-operations-commit"},
+    // 9.7.19.2 in the 9.1 text, 9.7.20.2 in 9.3: the sections added before Miscellaneous
+    // Instructions moved it, not the anchor.
+    {Sec::Nanosleep, "Nanosleep", "9.7.21.2", "miscellaneous-instructions-nanosleep"},
     // added for the 9.4 text: warpgroup MMA, 9.7.17 in 9.4 (9.7.15 in the 9.1 text)
     {Sec::Wgmma, "Wgmma", "9.7.17", "asynchronous-warpgroup-level-matrix-instructions"},
     {Sec::WgmmaAsyncProxy, "WgmmaAsyncProxy", "9.7.17.4",
@@ -170,6 +197,13 @@ constexpr bool inEnumOrder() {
 }
 static_assert(inEnumOrder() && kRows[std::size(kRows) - 1].key == Sec::RedRead,
               "one row per Sec enumerator, in enum order");
+
+constexpr bool everyRowAnchored() {
+    for (const Row& r : kRows)
+        if (r.number.empty() || r.anchor.empty()) return false;
+    return true;
+}
+static_assert(everyRowAnchored(), "every row names its section number and HTML anchor");
 
 const Row* rowNamed(std::string_view name) {
     for (const Row& r : kRows)
@@ -274,8 +308,6 @@ std::string expandCitations(std::string_view text) {
         if (withAnchor) name.remove_suffix(1);
         const Row* r = rowNamed(name);
         if (!r) throw std::invalid_argument("no PTX section '" + std::string(name) + "'");
-        if (withAnchor && r->anchor.empty())
-            throw std::invalid_argument("section '" + std::string(name) + "' has no anchor");
         out.append(text.substr(at, open - at)).append(r->number);
         if (withAnchor) out.append(" #").append(r->anchor);
         at = close + 1;

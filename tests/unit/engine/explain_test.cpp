@@ -34,7 +34,7 @@ TEST_CASE("the stale tcgen05.ld after commit + wait + after_thread_sync breaks t
     auto ex = explainFile("tcgen05/commit/L17-MP+commit+fa.litmus");
     REQUIRE(ex.kind == Explanation::Kind::Forbidden);
     REQUIRE(axiomNames(ex) == std::vector<std::string>{"Tensor-Memory-Order"});
-    CHECK_THAT(ex.violations[0].doc, Catch::Contains("9.7.16.6.1"));
+    CHECK_THAT(ex.violations[0].doc, Catch::Contains("9.7.18.6.1"));
     CHECK_THAT(ex.violations[0].evidence, Catch::StartsWith("cycle"));
     bool highlighted = false;
     for (const auto& e : ex.violations[0].closest.edges)

@@ -57,7 +57,7 @@ TEST_CASE("every built-in variant is a reading of the combined model", "[reading
     for (const cat::ReadingInfo& r : combined().readings) {
         readings.push_back(r.name);
         REQUIRE_FALSE(r.decisions.empty());
-        // "Q1 (9.7.16.6.3)" or a named decision, "WG-FENCE-ORDERS-MMA (9.7.17.7.1)": the
+        // "Q1 (9.7.18.6.3)" or a named decision, "WG-FENCE-ORDERS-MMA (9.7.17.7.1)": the
         // question and its section
         for (const auto& [name, label] : r.decisions) {
             INFO(label);

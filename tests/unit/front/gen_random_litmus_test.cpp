@@ -83,7 +83,7 @@ std::vector<std::string> features(const litmus::Instruction& i) {
         }
     }
     if (op == "cp" && i.parts.size() > 2 && i.parts[1] == "async" && i.parts[2] != "bulk") {
-        // non-bulk cp.async and its completion instructions (PTX ISA 9.7.9.25.3)
+        // non-bulk cp.async and its completion instructions (PTX ISA 9.7.10.28.3)
         const std::string& k = i.parts[2];
         f.push_back("cp.async " + (k == "mbarrier"
                                        ? (has(i, "noinc") ? std::string("mbarrier.arrive.noinc")

@@ -48,7 +48,7 @@ TEST_CASE("a cell links its test and its PTX section", "[matrix][render]") {
                  makeCell(Op::Mma, Op::Ld, Sync::Wait, allPairs)};
     run.results = {{Verdict::Ordered, "Never", {}, "", 1, {}, false}, {}};
     CHECK(cellMarkdown(run, run.cells[0]) ==
-          "[**ordered**](matrix/tests/same-mma-mma-none.litmus) P1 [9.7.16.6.2]"
+          "[**ordered**](matrix/tests/same-mma-mma-none.litmus) P1 [9.7.18.6.2]"
           "(https://docs.nvidia.com/cuda/parallel-thread-execution/"
           "#tcgen05-memory-consistency-model-pipelined-instructions)");
     CHECK(cellMarkdown(run, run.cells[1]) == "—");
@@ -60,13 +60,13 @@ TEST_CASE("a cell links its test and its PTX section", "[matrix][render]") {
     // Reading-dependent: marked in the table and listed with the readings and their questions.
     run.readings = true;
     run.results[0].readings = {
-        {"variants/q4-kind-not-required.cat", Verdict::Ordered, {"Q4 (9.7.16.6.2)"}}};
+        {"variants/q4-kind-not-required.cat", Verdict::Ordered, {"Q4 (9.7.18.6.2)"}}};
     CHECK_THAT(cellMarkdown(run, run.cells[0]), Catch::EndsWith(" ⚠ ‡"));
     REQUIRE(readingDependentCells(run).size() == 1);
     CHECK_THAT(readingDependentCells(run)[0],
                Catch::Contains("same-mma-mma-none](matrix/tests/same-mma-mma-none.litmus): may "
                                "reorder under the default reading; ordered under "
-                               "`variants/q4-kind-not-required.cat` (Q4 (9.7.16.6.2))."));
+                               "`variants/q4-kind-not-required.cat` (Q4 (9.7.18.6.2))."));
     CHECK_THAT(matrixJson(run), Catch::Contains("\"robust\": false"));
     run.results[0].readings.clear();
     run.readings = false;
@@ -86,17 +86,17 @@ TEST_CASE("verdicts from observations", "[matrix][render]") {
 
 TEST_CASE("table cells link by reference, so rows read in an editor", "[matrix][render]") {
     Document d;
-    d.table({"A", "B"}, {{"[✗](matrix/tests/same-ld-st-none.litmus) [9.7.16.6.1](https://x/#a)",
+    d.table({"A", "B"}, {{"[✗](matrix/tests/same-ld-st-none.litmus) [9.7.18.6.1](https://x/#a)",
                           "t[2] [**ordered**](matrix/tests/t2.litmus)"},
                          {"[✓](matrix/tests/same-ld-st-none.litmus)", "—"}});
     d.paragraph("A [link](https://y) in a paragraph stays inline.");
     const std::string md = renderMarkdown(d);
-    CHECK(md.find("| [✗][same-ld-st-none] [9.7.16.6.1] | t[2] [**ordered**][t2] |\n") !=
+    CHECK(md.find("| [✗][same-ld-st-none] [9.7.18.6.1] | t[2] [**ordered**][t2] |\n") !=
           std::string::npos);
     CHECK(md.find("| [✓][same-ld-st-none] | — |\n") != std::string::npos);
     // each definition once, after the table
     CHECK(md.find("\n[same-ld-st-none]: matrix/tests/same-ld-st-none.litmus\n"
-                  "[9.7.16.6.1]: https://x/#a\n[t2]: matrix/tests/t2.litmus\n") !=
+                  "[9.7.18.6.1]: https://x/#a\n[t2]: matrix/tests/t2.litmus\n") !=
           std::string::npos);
     CHECK(md.find("[same-ld-st-none]: ", md.find("[same-ld-st-none]: ") + 1) == std::string::npos);
     CHECK(md.find("A [link](https://y) in a paragraph stays inline.") != std::string::npos);

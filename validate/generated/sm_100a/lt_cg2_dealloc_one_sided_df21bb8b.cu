@@ -165,7 +165,7 @@ const char* const kNames[] = {"P0:r1", nullptr};
 const litmus::TestInfo kInfo = {
     "cg2-dealloc-one-sided", "litmus/tcgen05/lifetime/cg2-dealloc-one-sided.litmus",
     "", "",
-    "sm_100a", 10, "litmus/tcgen05/lifetime/cg2-dealloc-one-sided.litmus:1:1: the test cannot complete on hardware (tcgen05.dealloc.cta_group::2: CTA 0 performs it 1 time(s), its peer CTA 1 0 time(s); PTX ISA 9.7.16.5 (#tcgen05-issue-granularity): \"the first warp to perform the operation could block until the second warp in the Peer CTA also performs the operation\"): bar.sync cannot time out; litmus/tcgen05/lifetime/cg2-dealloc-one-sided.litmus:9:69: P1 allocates TMEM without deallocating it: the next CTA on the SM would wait for the columns forever; litmus/tcgen05/lifetime/cg2-dealloc-one-sided.litmus:10:69: 'sp' receives two TMEM addresses",
+    "sm_100a", 10, "litmus/tcgen05/lifetime/cg2-dealloc-one-sided.litmus:1:1: the test cannot complete on hardware (tcgen05.dealloc.cta_group::2: CTA 0 performs it 1 time(s), its peer CTA 1 0 time(s); PTX ISA 9.7.18.5 (#tcgen05-issue-granularity): \"the first warp to perform the operation could block until the second warp in the Peer CTA also performs the operation\"): bar.sync cannot time out; litmus/tcgen05/lifetime/cg2-dealloc-one-sided.litmus:9:69: P1 allocates TMEM without deallocating it: the next CTA on the SM would wait for the columns forever; litmus/tcgen05/lifetime/cg2-dealloc-one-sided.litmus:10:69: 'sp' receives two TMEM addresses",
     "exists", "exists (P0:r1 == 0)",
     int(kObserved), kNames, prop,
     kClusterSize, kLitmusClusters, kWarps, kRows, kLanes, 2u,
