@@ -120,7 +120,8 @@ TEST_CASE("mma -> ld needs commit, mbarrier wait and after_thread_sync", "[matri
     CHECK(observe(Op::Mma, Op::Ld, Sync::CommitFa) == Observation::Never);
 }
 
-TEST_CASE("ld -> st: pipelined under 9.4, ordered only by wait::ld under the 9.1 pairs", "[matrix]") {
+TEST_CASE("ld -> st: pipelined under 9.4, ordered only by wait::ld under the 9.1 pairs",
+          "[matrix]") {
     CHECK(observe(Op::Ld, Op::St, Sync::None) == Observation::Never);
     CHECK(observe(Op::Ld, Op::St, Sync::None, q13) == Observation::Sometimes);
     CHECK(observe(Op::Ld, Op::St, Sync::Wait, q13) == Observation::Never);

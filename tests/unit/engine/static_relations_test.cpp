@@ -50,7 +50,8 @@ std::set<std::pair<int, int>> byInstruction(const ir::Program& p, const std::str
 
 } // namespace
 
-TEST_CASE("cp -> an mma reading what it copied as A is the pipelined pair P7", "[static-relations]") {
+TEST_CASE("cp -> an mma reading what it copied as A is the pipelined pair P7",
+          "[static-relations]") {
     ir::Program p = cpThenMma();
     CHECK(byInstruction(p, "P7") == std::set<std::pair<int, int>>{{0, 1}});
     // The 9.4 pairs relate operand accesses, whatever their program order: P2 (mma A reads ->
