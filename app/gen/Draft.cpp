@@ -353,8 +353,13 @@ int Draft::ctaGroup() {
     return ctaGroup_;
 }
 
-std::pair<int, std::string> Draft::barrierFor(int cta, const std::vector<int>& participants) {
-    auto k = std::make_pair(cta, participants);
+std::pair<int, std::string> Draft::barrierFor(int cta, const std::vector<int>& participants,
+                                              bool noCount) {
+    // noCount: a barrier with no thread count among the threads that have not exited (a key of
+    // its own: the same threads with a count would be another instance's form)
+    std::vector<int> keyThreads = participants;
+    if (noCount) keyThreads.push_back(-1);
+    auto k = std::make_pair(cta, keyThreads);
     auto it = barriers_.find(k);
     if (it != barriers_.end()) return it->second;
     // A fresh id per participant set, so that every instance of an id has the same threads;
@@ -369,7 +374,7 @@ std::pair<int, std::string> Draft::barrierFor(int cta, const std::vector<int>& p
     const int id =
         rng_->chance(70) ? free[0] : free[rng_->below(std::min<std::size_t>(free.size(), 6))];
     bool all = participants.size() == threadsIn(cta).size();
-    std::string count = all && rng_->chance(60)
+    std::string count = noCount || (all && rng_->chance(60))
                             ? ""
                             : ", " + std::to_string(32 * static_cast<int>(participants.size()));
     barriers_[k] = {id, count};

@@ -157,7 +157,8 @@ public:
     /** The test-wide tcgen05 .cta_group, chosen on first use (2 needs a 2-CTA cluster). */
     int ctaGroup();
     /** A bar.sync id for these participants of `cta`, and its thread-count suffix. */
-    std::pair<int, std::string> barrierFor(int cta, const std::vector<int>& participants);
+    std::pair<int, std::string> barrierFor(int cta, const std::vector<int>& participants,
+                                           bool noCount = false);
 
     std::vector<Hint> hints;
     std::vector<Observable> regObservables;

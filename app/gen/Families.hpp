@@ -25,6 +25,10 @@ std::int64_t apply(const std::string& op, std::int64_t old, std::int64_t v);
 bool reduction(Draft& d, int t, int l, int inst);
 void memoryFence(Draft& d, int t);
 bool barrier(Draft& d, int cta, std::vector<int> participants);
+/** A thread ends with exit (or ret) and the other threads of its CTA then run bar.sync with no
+ * thread count: it waits only for the non-exited threads ({BarBarrier}, 9.4 text), so the
+ * barrier completes. Appended after the fragments, since nothing may follow the exit. */
+bool exitThenBarrier(Draft& d);
 /** `L: ld r, [x]; setp.eq p, r, 0; @p bra L`: spins until it reads a nonzero value of a
  *  global or shared location; what `t` emits next runs on the loop's exit path only. */
 bool spin(Draft& d, int t);

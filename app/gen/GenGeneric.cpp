@@ -335,12 +335,70 @@ bool fragSpinThenBarrier(Draft& d) {
     return spin(d, t) && barrier(d, cta, in);
 }
 
+/** The threads of `cta`'s cluster, or none where the draft does not say which CTAs share it. */
+std::vector<int> clusterThreads(const Draft& d, int cta) {
+    std::vector<int> in = d.threadsIn(cta);
+    if (d.peer(cta) >= 0) {
+        for (int t : d.threadsIn(d.peer(cta)))
+            in.push_back(t);
+    } else if (static_cast<int>(in.size()) != d.threads()) {
+        return {};
+    }
+    std::sort(in.begin(), in.end());
+    return in;
+}
+
+/**
+ * barrier.cluster.arrive (release, or .relaxed) then barrier.cluster.wait in every thread of the
+ * cluster; before a relaxed arrive sometimes a release fence, the 9.4 text's "use memory fence
+ * prior to arrive for relaxed barrier" ({BarrierCluster}), whose scope may miss the peer CTA.
+ */
+bool fragClusterBarrier(Draft& d) {
+    Rng& r = d.rng();
+    const std::vector<int> in = clusterThreads(d, d.ctaOf(d.pickThread()));
+    if (in.size() < 2) return false;
+    ptx::Barrier arrive;
+    arrive.barrierSpelling = arrive.cluster = arrive.arrive = true;
+    arrive.aligned = r.chance(50);
+    arrive.sem = r.chance(50) ? ptx::Sem::Relaxed : ptx::Sem::None;
+    ptx::Barrier wait;
+    wait.barrierSpelling = wait.cluster = wait.wait = true;
+    wait.aligned = arrive.aligned;
+    for (int t : in) {
+        if (arrive.sem == ptx::Sem::Relaxed && r.chance(60))
+            d.emit(t, text(ptx::Fence{ptx::Sem::AcqRel,
+                                      r.pick({ptx::Scope::Cta, ptx::Scope::Cluster})},
+                           ""));
+        d.emit(t, text(arrive, ""));
+        d.emit(t, text(wait, ""));
+    }
+    return true;
+}
+
 } // namespace
 
 std::vector<std::pair<Fragment, int>> genericFragments() {
-    return {{fragLoad, 10},     {fragStore, 9},        {fragAtomic, 4},
-            {fragReduction, 3}, {fragFence, 4},        {fragArithmetic, 5},
-            {fragBarrier, 3},   {fragGuardedStore, 3}, {fragSpinThenBarrier, 1}};
+    return {{fragLoad, 10},         {fragStore, 9},        {fragAtomic, 4},
+            {fragReduction, 3},     {fragFence, 4},        {fragArithmetic, 5},
+            {fragBarrier, 3},       {fragGuardedStore, 3}, {fragSpinThenBarrier, 1},
+            {fragClusterBarrier, 1}};
+}
+
+bool exitThenBarrier(Draft& d) {
+    const int x = d.pickThread();
+    const int cta = d.ctaOf(x);
+    for (const std::string& line : d.th(x).code)
+        if (!line.empty() && (line.back() == ':' || line.find("bra") != std::string::npos))
+            return false; // exit must end every path of the thread
+    std::vector<int> others;
+    for (int t : d.threadsIn(cta))
+        if (t != x) others.push_back(t);
+    if (others.empty()) return false;
+    d.emit(x, text(ptx::Exit{d.rng().chance(25)}));
+    const int id = d.barrierFor(cta, others, true).first;
+    for (int t : others)
+        d.emit(t, text(ptx::Barrier{}, std::to_string(id)));
+    return true;
 }
 
 } // namespace ptxmc::gen

@@ -106,6 +106,10 @@ std::string randomLitmus(std::uint64_t seed, const GenOptions& options) {
         }
         if (d.th(t).code.empty()) lastResort(d, t);
     }
+    if (o.generic && rng.chance(8)) {
+        Draft saved = d;
+        if (!exitThenBarrier(d) || !d.fits()) d = saved;
+    }
     const std::string cond = condition(d);
     return d.render("gen-" + std::to_string(seed), cond);
 }
