@@ -40,11 +40,18 @@ std::string ThreadEmitter::wgDescriptor(const Target& t) {
 
 void ThreadEmitter::wgSync(const std::string& ptx) {
     collective();
-    std::vector<std::string> outs;
-    for (const auto& [reg, n] : accRegs_)
-        for (unsigned i = 0; i < n; ++i)
-            outs.push_back("\"+f\"(f_" + ident(reg) + "[" + std::to_string(i) + "])");
-    asmStmt(ptx + ";", outs, {});
+    // CUTLASS's warpgroup_fence_operand: an empty asm that reads and writes every accumulator
+    // fragment keeps the compiler from moving their accesses across wgmma.fence / wait_group
+    // (asm statements with a memory clobber order memory, not registers).
+    auto fenceOperands = [&] {
+        for (const auto& [reg, n] : accRegs_)
+            for (unsigned i = 0; i < n; ++i)
+                line("asm volatile(\"\" : \"+f\"(f_" + ident(reg) + "[" + std::to_string(i) +
+                     "]) :: \"memory\");");
+    };
+    fenceOperands();
+    asmStmt(ptx + ";", {}, {});
+    fenceOperands();
 }
 
 void ThreadEmitter::wgMma(const Insn& in) {

@@ -203,7 +203,8 @@ exists (P0:r0 != 14 \/ P0:d != 14)
     CHECK(has(g.code, "0x00004400u")); // st.shared of 4 stores f16 4.0
     CHECK(has(g.code, "wgmma.mma_async.sync.aligned.m64n8k16.f32.f16.f16 {%0, %1, %2, %3}, %4, "
                       "%5, P, 1, 1, 0, 0;"));
-    CHECK(has(g.code, "wgmma.wait_group.sync.aligned 0;\" : \"+f\"(f_d[0])"));
+    CHECK(has(g.code, "wgmma.wait_group.sync.aligned 0;"));
+    CHECK(has(g.code, "asm volatile(\"\" : \"+f\"(f_d[3]) :: \"memory\");"));
     // thread 0 of the warpgroup does the per-thread work; the four warps meet before
     // each warpgroup-collective instruction
     CHECK(has(g.code, "if (threadIdx.x % 128u == 0) {"));
