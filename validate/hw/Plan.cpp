@@ -174,7 +174,8 @@ void layOutThreads(const ptx::Program& test, Plan& plan) {
     if (plan.warps > 32)
         throw Refused(SourceLoc{test.file, 1, 1}, "more litmus threads in one CTA than fit");
     for (const auto& [cta, c] : plan.ctas)
-        plan.activeWarpsPerTeam += static_cast<unsigned>(c.threads.size()) * plan.rows;
+        plan.activeWarpsPerTeam += static_cast<unsigned>(c.threads.size()) * plan.rows *
+                                   (plan.wgMode ? 4u : 1u); // a warpgroup: four warps start
 }
 
 /** Largest bulk copy size of the test: every slot must hold one copy (16-byte aligned). */

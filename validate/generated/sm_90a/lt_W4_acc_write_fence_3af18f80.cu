@@ -191,7 +191,7 @@ const litmus::TestInfo kInfo = {
     "sm_90a", 9, "",
     "exists", "exists (P0:d != 11)",
     int(kObserved), kNames, prop,
-    kClusterSize, kLitmusClusters, kWarps, kRows, kLanes, 1u,
+    kClusterSize, kLitmusClusters, kWarps, kRows, kLanes, 4u,
     kGlobals, kGlobalSlotWords, kSharedBytes,
     reinterpret_cast<const void*>(run), configure, launchTest, launchHist, launchInit,
 };

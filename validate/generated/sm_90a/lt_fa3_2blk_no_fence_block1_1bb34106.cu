@@ -655,7 +655,7 @@ const litmus::TestInfo kInfo = {
     "sm_90a", 9, "litmus/kernels/fa3/fa3-2blk-no-fence-block1.litmus:26:90: register p is written after the last wgmma.fence and read as A: the harness hands the mma a copy made at issue, so the missing fence would not show",
     "exists", "exists (P1:o != 31)",
     int(kObserved), kNames, prop,
-    kClusterSize, kLitmusClusters, kWarps, kRows, kLanes, 2u,
+    kClusterSize, kLitmusClusters, kWarps, kRows, kLanes, 8u,
     kGlobals, kGlobalSlotWords, kSharedBytes,
     reinterpret_cast<const void*>(run), configure, launchTest, launchHist, launchInit,
 };

@@ -711,7 +711,7 @@ const litmus::TestInfo kInfo = {
     "sm_90a", 9, "litmus/kernels/fa3/fa3-2blk-p-write-before-wait.litmus:33:90: register p is written while an mma may still read it as A: the harness hands the mma a copy of the register, so the race would not happen on hardware",
     "exists", "exists (P1:o != 31)",
     int(kObserved), kNames, prop,
-    kClusterSize, kLitmusClusters, kWarps, kRows, kLanes, 2u,
+    kClusterSize, kLitmusClusters, kWarps, kRows, kLanes, 8u,
     kGlobals, kGlobalSlotWords, kSharedBytes,
     reinterpret_cast<const void*>(run), configure, launchTest, launchHist, launchInit,
 };

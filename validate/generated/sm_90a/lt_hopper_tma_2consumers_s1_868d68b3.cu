@@ -602,7 +602,7 @@ const litmus::TestInfo kInfo = {
     "sm_90a", 9, "",
     "exists", "exists (P1:d != 7 \\/ P2:d != 7)",
     int(kObserved), kNames, prop,
-    kClusterSize, kLitmusClusters, kWarps, kRows, kLanes, 3u,
+    kClusterSize, kLitmusClusters, kWarps, kRows, kLanes, 12u,
     kGlobals, kGlobalSlotWords, kSharedBytes,
     reinterpret_cast<const void*>(run), configure, launchTest, launchHist, launchInit,
 };

@@ -650,7 +650,7 @@ const litmus::TestInfo kInfo = {
     "sm_90a", 9, "",
     "exists", "exists (P1:d != 63)",
     int(kObserved), kNames, prop,
-    kClusterSize, kLitmusClusters, kWarps, kRows, kLanes, 2u,
+    kClusterSize, kLitmusClusters, kWarps, kRows, kLanes, 8u,
     kGlobals, kGlobalSlotWords, kSharedBytes,
     reinterpret_cast<const void*>(run), configure, launchTest, launchHist, launchInit,
 };

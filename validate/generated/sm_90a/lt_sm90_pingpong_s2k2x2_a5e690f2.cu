@@ -550,7 +550,7 @@ const litmus::TestInfo kInfo = {
     "sm_90a", 9, "",
     "exists", "exists (P1:d != 3 \\/ P2:d != 12)",
     int(kObserved), kNames, prop,
-    kClusterSize, kLitmusClusters, kWarps, kRows, kLanes, 3u,
+    kClusterSize, kLitmusClusters, kWarps, kRows, kLanes, 12u,
     kGlobals, kGlobalSlotWords, kSharedBytes,
     reinterpret_cast<const void*>(run), configure, launchTest, launchHist, launchInit,
 };
