@@ -140,6 +140,15 @@ __device__ __forceinline__ unsigned long long smemDescriptor(unsigned addr, unsi
            static_cast<unsigned long long>((sbo >> 4) & 0x3fffu) << 32 | 1ull << 46;
 }
 
+/** sm_90 wgmma shared-memory matrix descriptor: the same fields without the sm_100 version bit
+ *  (start address >> 4 in bits 0-13, LBO >> 4 in 16-29, SBO >> 4 in 32-45, no swizzle). */
+__device__ __forceinline__ unsigned long long wgmmaDescriptor(unsigned addr, unsigned lbo,
+                                                              unsigned sbo) {
+    return static_cast<unsigned long long>((addr & 0x3ffffu) >> 4) |
+           static_cast<unsigned long long>((lbo >> 4) & 0x3fffu) << 16 |
+           static_cast<unsigned long long>((sbo >> 4) & 0x3fffu) << 32;
+}
+
 // ---------------------------------------------------------------------------------------------
 // Value encodings: litmus values are integers; mma operands are f16, accumulators f32
 // ---------------------------------------------------------------------------------------------

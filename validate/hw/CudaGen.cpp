@@ -262,6 +262,9 @@ private:
             l("    // litmus thread k is warp 4k: it reaches TMEM lanes 0-31");
             l("    if (cta >= 0 && warp % 4 == 0 && warp / 4 < threadsOf(cta)) th = int(warp / "
               "4);");
+        } else if (plan_.wgMode) {
+            l("    // litmus thread k is warpgroup k: warps 4k..4k+3");
+            l("    if (cta >= 0 && warp / 4 < threadsOf(cta)) th = int(warp / 4);");
         } else {
             l("    if (cta >= 0) {");
             l("        const unsigned q = litmus::permute(warp, kWarps, p.warpMul, p.warpAdd);");

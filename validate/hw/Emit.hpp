@@ -98,6 +98,15 @@ private:
     void tcSt(const Insn& in);
     void tcCommit(const Insn& in);
     void tcAlloc(const Insn& in);
+    void wgMma(const Insn& in);
+    /** wgmma.fence / commit_group / wait_group N: warpgroup-collective, tied to the
+     *  accumulator fragments so the compiler keeps their accesses on the right side. */
+    void wgSync(const std::string& ptx);
+    std::string wgDescriptor(const Target& t);
+    /** The C++ lvalue of a wgmma accumulator's observed fragment (thread 0's D[0][0]). */
+    std::string accCell(const std::string& reg) const;
+    bool isAcc(const std::string& reg) const { return accRegs_.count(reg) > 0; }
+    void warpgroupSync(); ///< wg mode: bar.sync of the litmus thread's four warps
     void resolvePending();
     void epilogue();
 
@@ -144,6 +153,10 @@ private:
     std::set<std::string> tokens_;                        ///< registers ever holding a token
     std::vector<PendingLoad> pending_;
     bool laneZeroOpen_ = false;
+    std::map<std::string, unsigned> accRegs_; ///< wgmma accumulator -> f32 fragments per thread
+    bool usedWgmma_ = false;
+    std::set<std::string> writtenSinceWgFence_; ///< registers written since the last wgmma.fence
+    std::set<std::string> pendingA_; ///< A registers of mmas not yet covered by wait_group 0
     bool usedBulkGroup_ = false, usedTmemLd_ = false, usedTmemSt_ = false;
     int step_ = 0, tmp_ = 0;
 };

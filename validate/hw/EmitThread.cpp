@@ -112,7 +112,18 @@ std::vector<ObsRef> observedRefs(const ptx::Program& test, const Plan& plan) {
 ThreadEmitter::ThreadEmitter(const Plan& plan, const ptx::Program& test, std::size_t threadIndex,
                              const std::vector<ObsRef>& observed)
     : plan_(plan), test_(test), thread_(test.threads[threadIndex]), threadIndex_(threadIndex),
-      cta_(plan.ctas.at(test.threads[threadIndex].cta)), observed_(observed) {}
+      cta_(plan.ctas.at(test.threads[threadIndex].cta)), observed_(observed) {
+    // wgmma accumulators: registers as wide as the widest mma that writes them
+    for (const auto& i : thread_.code)
+        if (const auto* w = i.decoded ? i.decoded->as<ptx::WgmmaMma>() : nullptr) {
+            const Insn& in = i.insn();
+            if (in.operands.empty() || in.operand(0).kind != Operand::Kind::Vector) continue;
+            for (const Operand& e : in.operand(0).elements)
+                if (e.kind == Operand::Kind::Name)
+                    accRegs_[e.name] =
+                        std::max(accRegs_[e.name], static_cast<unsigned>(std::max(1, w->n / 2)));
+        }
+}
 
 void ThreadEmitter::refuse(const std::string& why) const {
     throw Refused(inst_ ? inst_->loc : thread_.loc, why);
@@ -139,7 +150,14 @@ void ThreadEmitter::asmStmt(const std::string& ptx, const std::vector<std::strin
 }
 
 void ThreadEmitter::perThread() {
-    if (!plan_.tcMode || laneZeroOpen_) return;
+    if (!plan_.single() || laneZeroOpen_) return;
+    if (plan_.wgMode) {
+        // the warpgroup's earlier collective work is done in all four warps first
+        warpgroupSync();
+        line("if (threadIdx.x % 128u == 0) {");
+        laneZeroOpen_ = true;
+        return;
+    }
     line("if (lane == 0) {");
     laneZeroOpen_ = true;
 }
@@ -151,8 +169,9 @@ void ThreadEmitter::allLanes() {
 }
 
 void ThreadEmitter::collective() {
-    if (!plan_.tcMode) return;
+    if (!plan_.single()) return;
     allLanes();
+    if (plan_.wgMode) return warpgroupSync(); // thread 0's work is done before the warpgroup's
     line("__syncwarp();");
 }
 
@@ -224,6 +243,9 @@ std::string ThreadEmitter::genericAddr(const Target& t) {
 std::string ThreadEmitter::intValue(const Operand& op) {
     if (op.kind == Operand::Kind::Integer) return hex(static_cast<std::uint32_t>(op.value));
     if (op.kind != Operand::Kind::Name) throw Refused(op.loc, "expected a register or integer");
+    if (isAcc(op.name))
+        return "static_cast<unsigned>(litmus::decodeF32(__float_as_uint(" + accCell(op.name) +
+               ")))";
     auto it = kinds_.find(op.name);
     if (it == kinds_.end()) return regVar(op.name, RegKind::Int); // initialised register
     if (it->second == RegKind::Pending) {
@@ -268,6 +290,20 @@ std::string ThreadEmitter::regVar(const std::string& reg, RegKind kind) {
 void ThreadEmitter::define(const Operand& op, const std::string& expr, RegKind kind,
                            const LocPlan* from) {
     if (op.kind == Operand::Kind::Sink) return;
+    if (plan_.wgMode) {
+        writtenSinceWgFence_.insert(op.name);
+        if (pendingA_.count(op.name))
+            unfaithful("register " + op.name +
+                       " is written while an mma may still read it as A: the harness hands the mma "
+                       "a copy of the register, so the race would not happen on hardware");
+    }
+    if (isAcc(op.name)) {
+        if (kind != RegKind::Int)
+            refuse("wgmma accumulator " + op.name + " can only hold numbers here");
+        line(accCell(op.name) + " = __uint_as_float(litmus::encodeF32(static_cast<int>(" + expr +
+             ")));");
+        return;
+    }
     kinds_[op.name] = kind;
     if (kind == RegKind::Address) addressSource_[op.name] = from;
     line(regVar(op.name, kind) + " = " + expr + ";");
@@ -295,6 +331,13 @@ std::string ThreadEmitter::emit() {
         if (o.isRegister && o.thread == static_cast<int>(threadIndex_)) names.insert(o.reg);
     for (const std::string& n : names) {
         std::int64_t v = init.count(n) ? init[n] : 0;
+        if (isAcc(n)) {
+            // f32 fragments of the warpgroup's accumulator: thread 0's first one is D[0][0]
+            out << "    float f_" << ident(n) << "[" << accRegs_.at(n) << "] = {};\n";
+            out << "    " << accCell(n) << " = __uint_as_float("
+                << hex(encodeConstant(v, Encoding::F32, thread_.loc)) << ");\n";
+            continue;
+        }
         out << "    unsigned " << regVar(n, RegKind::Int) << " = "
             << hex(static_cast<std::uint32_t>(v)) << ";\n";
         out << "    (void)" << regVar(n, RegKind::Int) << ";\n";
@@ -321,9 +364,9 @@ void ThreadEmitter::instruction(const ptx::CodeItem& inst) {
     if (inst.label || inst.guard) refuse("control flow (labels, guards) has no CUDA mapping yet");
     const Insn& in = inst.insn();
     if (step_ > 0) {
-        if (plan_.tcMode && !laneZeroOpen_) {
+        if (plan_.single() && !laneZeroOpen_) {
             line("litmus::jitter(p, warpKey, " + std::to_string(step_) + "u);");
-        } else if (!plan_.tcMode) {
+        } else if (!plan_.single()) {
             line("litmus::jitter(p, warpKey, " + std::to_string(step_) + "u);");
         }
     }
@@ -397,14 +440,25 @@ void ThreadEmitter::dispatch(const Insn& in) {
                    [&](const ptx::Tcgen05Wait& w) { tcWait(w); },
                    [&](const ptx::Tcgen05Commit&) { tcCommit(in); },
                    [&](const ptx::Tcgen05Fence& f) { tcFence(f); },
-                   [&](const ptx::WgmmaFence&) { refuse("wgmma has no CUDA mapping yet"); },
-                   [&](const ptx::WgmmaMma&) { refuse("wgmma has no CUDA mapping yet"); },
-                   [&](const ptx::WgmmaCommit&) { refuse("wgmma has no CUDA mapping yet"); },
-                   [&](const ptx::WgmmaWait&) { refuse("wgmma has no CUDA mapping yet"); },
+                   [&](const ptx::WgmmaFence& f) {
+                       writtenSinceWgFence_.clear();
+                       wgSync(opcode(f));
+                   },
+                   [&](const ptx::WgmmaMma&) { wgMma(in); },
+                   [&](const ptx::WgmmaCommit& c) { wgSync(opcode(c)); },
+                   [&](const ptx::WgmmaWait& w) {
+                       if (in.operand(0).value == 0) pendingA_.clear();
+                       wgSync(opcode(w) + " " + std::to_string(in.operand(0).value));
+                   },
                    [&](const ptx::Bra&) { control(); },
                    [&](const ptx::CompareBranch&) { control(); },
                    [&](const ptx::Setp&) { control(); },
-                   [&](const ptx::Mov&) { control(); },
+                   [&](const ptx::Mov&) {
+                       // register or immediate copy: C++ on 32-bit registers
+                       if (in.operands.size() != 2 || in.operand(0).kind != Operand::Kind::Name)
+                           return control();
+                       define(in.operand(0), intValue(in.operand(1)), RegKind::Int);
+                   },
                    [&](const ptx::Elect&) { control(); },
                    [&](const ptx::Nanosleep&) { sleepFor(); },
                    // register-count and grid-launch hints: as written (no operand but the count)
@@ -546,7 +600,7 @@ void ThreadEmitter::fence(const Insn& in) {
         if (!f.mbarrierInit && f.sem == ptx::Sem::None) f.sem = ptx::Sem::AcqRel;
         ptx = opcode(f);
     }
-    if (plan_.tcMode) allLanes(); // every lane of the warp fences (the warp is the thread)
+    if (plan_.single()) allLanes(); // every lane fences (the warp/warpgroup is the thread)
     asmStmt(ptx + ";", {}, {});
 }
 
@@ -584,6 +638,8 @@ void ThreadEmitter::barrier(const Insn& in) {
     else
         warps = static_cast<unsigned>(cta_.threads.size());
     unsigned count = 32 * warps * plan_.rows;
+    if (plan_.wgMode)
+        refuse("bar.sync in a wgmma test: a litmus thread is a warpgroup, not mapped yet");
     if (plan_.tcMode) allLanes();
     ptx::Barrier sync;
     sync.barrierSpelling = true; // barrier.sync: unlike bar.sync, not .aligned
@@ -673,8 +729,8 @@ void ThreadEmitter::mbarrierWait(const Insn& in) {
         argIn = "\"l\"(" + regVar(arg.name, RegKind::Token) + ")";
     }
     std::string addr = sharedAddr(t);
-    // In tcgen05 tests every lane waits, as real producer/consumer warps do.
-    if (plan_.tcMode) allLanes();
+    // In tcgen05 and wgmma tests every lane waits, as real producer/consumer warps do.
+    if (plan_.single()) allLanes();
     std::string ok = "v" + std::to_string(tmp_++);
     line("unsigned " + ok + " = 0;");
     std::string stmt = "asm volatile(\"{ .reg .pred P; " + ptx +
@@ -689,6 +745,9 @@ void ThreadEmitter::mbarrierWait(const Insn& in) {
         line("}");
     } else {
         line(stmt);
+        if (plan_.wgMode)
+            unfaithful("a one-attempt wait in a wgmma test: its four warps could see different "
+                       "answers");
         if (plan_.tcMode) line(ok + " = __shfl_sync(0xffffffffu, " + ok + ", 0);");
         define(dst, ok, RegKind::Int);
     }
@@ -730,7 +789,10 @@ void ThreadEmitter::bulkCopy(const Insn& in, const ptx::BulkCopy& copy) {
         return;
     }
     if (!copy.viaMbarrier)
-        refuse("a bulk copy into shared memory completes through an mbarrier in PTX");
+        refuse(
+            std::string("a bulk copy into shared memory tracked by a bulk group (.bulk_group) is "
+                        "not emitted: ptxas rejects it for sm_90a") +
+            (plan_.wgMode ? ", where wgmma lives" : ""));
     bool multicast = copy.multicast;
     Target mb = target(in.operand(3));
     bool ownCta = copy.dst == ptx::Space::SharedCta; // else written .shared::cluster
@@ -806,11 +868,21 @@ void ThreadEmitter::epilogue() {
             asmStmt(opcode(ptx::Tcgen05Wait{false}) + ";", {}, {});
         }
     }
+    if (usedWgmma_) {
+        // every mma completes (and writes its accumulator) before registers are recorded
+        wgSync(opcode(ptx::WgmmaCommit{}));
+        wgSync(opcode(ptx::WgmmaWait{}) + " 0");
+    }
     for (std::size_t i = 0; i < observed_.size(); ++i) {
         const ObsRef& o = observed_[i];
         if (!o.isRegister || o.thread != static_cast<int>(threadIndex_)) continue;
         auto it = kinds_.find(o.reg);
         std::string value = regVar(o.reg, RegKind::Int);
+        if (isAcc(o.reg)) {
+            Operand reg;
+            reg.name = o.reg;
+            value = intValue(reg);
+        }
         if (it != kinds_.end() && it->second == RegKind::Token)
             plan_.notFaithful(thread_.loc,
                               "P" + std::to_string(thread_.id) + ":" + o.reg +

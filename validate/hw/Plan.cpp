@@ -44,6 +44,13 @@ bool usesTcgen05(const ptx::Program& test) {
     return false;
 }
 
+bool usesWgmma(const ptx::Program& test) {
+    for (const auto& t : test.threads)
+        for (const auto& i : t.code)
+            if (i.decoded && i.decoded->family() == ptx::Family::Wgmma) return true;
+    return false;
+}
+
 namespace {
 
 constexpr unsigned kTileBytes = 4096; // 128 rows x 32 bytes: any mma/cp operand footprint
@@ -152,6 +159,12 @@ void layOutThreads(const ptx::Program& test, Plan& plan) {
         plan.rows = 1;
         plan.lanes = 1;
         plan.warps = 4 * plan.nMax;
+    } else if (plan.wgMode) {
+        // One instance per team; litmus thread k is warpgroup k (warps 4k..4k+3), as wgmma
+        // needs: its .sync.aligned instructions run in all 128 threads.
+        plan.rows = 1;
+        plan.lanes = 1;
+        plan.warps = 4 * plan.nMax;
     } else {
         // 32 instances per warp (one per lane), several rows of warps per CTA.
         plan.rows = std::max(1u, 8 / plan.nMax);
@@ -161,7 +174,8 @@ void layOutThreads(const ptx::Program& test, Plan& plan) {
     if (plan.warps > 32)
         throw Refused(SourceLoc{test.file, 1, 1}, "more litmus threads in one CTA than fit");
     for (const auto& [cta, c] : plan.ctas)
-        plan.activeWarpsPerTeam += static_cast<unsigned>(c.threads.size()) * plan.rows;
+        plan.activeWarpsPerTeam += static_cast<unsigned>(c.threads.size()) * plan.rows *
+                                   (plan.wgMode ? 4u : 1u); // a warpgroup: four warps start
 }
 
 /** Largest bulk copy size of the test: every slot must hold one copy (16-byte aligned). */
@@ -206,6 +220,17 @@ void assignEncodings(const ptx::Program& test, const ir::Program& program, Plan&
                 force(in.operand(2), Encoding::F16, i.loc);
                 for (int k : {1, 2}) {
                     const LocPlan& l = plan.loc(in.operand(static_cast<std::size_t>(k)).name);
+                    if (l.space == Space::Shared)
+                        plan.locs[static_cast<std::size_t>(plan.locIndex.at(l.name))].tile = true;
+                }
+            } else if (in.is<ptx::WgmmaMma>()) {
+                // d is a register (its f32 fragment); A and B are shared-memory f16 tiles
+                for (int k : {1, 2}) {
+                    const litmus::Operand& op = in.operand(static_cast<std::size_t>(k));
+                    if (op.kind != litmus::Operand::Kind::Memory)
+                        continue; // A from registers: the emitter refuses it
+                    force(op, Encoding::F16, i.loc);
+                    const LocPlan& l = plan.loc(op.name);
                     if (l.space == Space::Shared)
                         plan.locs[static_cast<std::size_t>(plan.locIndex.at(l.name))].tile = true;
                 }
@@ -267,8 +292,8 @@ void layOutMemory(const ptx::Program& test, Plan& plan) {
     // Tiles first (1 KiB aligned, as matrix descriptors like), then slots, then mbarriers.
     for (LocPlan& l : plan.locs)
         if (l.space == Space::Shared && l.tile) {
-            if (!plan.tcMode)
-                throw Refused(l.decl->loc, "matrix tiles only exist in tcgen05 tests");
+            if (!plan.single())
+                throw Refused(l.decl->loc, "matrix tiles only exist in tcgen05 and wgmma tests");
             off = alignUp(off, 1024);
             l.offset = off;
             l.slotBytes = kTileBytes;
@@ -395,7 +420,15 @@ Plan makePlan(const ptx::Program& test, const ir::Program& program, bool compile
     plan.compileOnly = compileOnly;
     checkSupported(test, program, plan);
     plan.tcMode = usesTcgen05(test);
+    plan.wgMode = usesWgmma(test);
+    if (plan.tcMode && plan.wgMode)
+        throw Refused(SourceLoc{test.file, 1, 1},
+                      "tcgen05 and wgmma in one test: a litmus thread cannot be both a warp "
+                      "(sm_100a) and a warpgroup");
     plan.arch = plan.tcMode || needsSm100(test) ? Arch::Sm100a : Arch::Sm90a;
+    if (plan.wgMode && plan.arch != Arch::Sm90a)
+        throw Refused(SourceLoc{test.file, 1, 1},
+                      "wgmma exists only on sm_90a; this test also needs sm_100a");
     layOutThreads(test, plan);
     int counts[4] = {0, 0, 0, 0};
     for (const auto& d : test.locations) {

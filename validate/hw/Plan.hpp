@@ -67,6 +67,9 @@ struct CtaPlan {
 struct Plan {
     Arch arch = Arch::Sm90a;
     bool tcMode = false; ///< tcgen05: one instance per team, a litmus thread is a whole warp
+    /** wgmma (sm_90a): one instance per team, a litmus thread is a whole warpgroup (warps
+     *  4k..4k+3 of its CTA); its per-thread work runs in thread 0 of the warpgroup. */
+    bool wgMode = false;
     int ctaGroup = 1;
     unsigned clusterSize = 1;
     std::vector<std::vector<int>> clusterCtas; ///< [litmus cluster][rank] = CTA or -1
@@ -93,10 +96,14 @@ struct Plan {
 
     const LocPlan& loc(const std::string& name) const;
     unsigned perCta() const { return rows * lanes; }
+    /** One instance per team (tcgen05 or wgmma tests). */
+    bool single() const { return tcMode || wgMode; }
 };
 
 /** Does the program use any tcgen05 instruction? */
 bool usesTcgen05(const ptx::Program& test);
+/** Does the program use any wgmma instruction? */
+bool usesWgmma(const ptx::Program& test);
 
 /**
  * Lays the test out, or throws Refused. `program` is the lowered test (already validated).

@@ -176,3 +176,71 @@ exists (P1:r0 == 0)
     CHECK(has(g.code, "asm volatile(\"nanosleep.u32 20;\" : : : \"memory\");"));
     CHECK(has(g.code, "asm volatile(\"nanosleep.u32 %0;\" : : \"r\"("));
 }
+
+TEST_CASE("wgmma tests are sm_90a, a litmus thread is a warpgroup, d is thread 0's D[0][0]",
+          "[validate]") {
+    auto g = gen(R"(PTX W
+{ a @ shared 0 = 2; b @ shared 0 = 3; P0:d = 1; }
+ P0@cta 0,gpu 0 ;
+ st.shared::cta.b32 [a], 4 ;
+ fence.proxy.async.shared::cta ;
+ wgmma.fence.sync.aligned ;
+ wgmma.mma_async.sync.aligned.m64n8k16.f32.f16.f16 {d}, [a], [b], 1, 1, 1, 0, 0 ;
+ wgmma.commit_group.sync.aligned ;
+ wgmma.wait_group.sync.aligned 0 ;
+ mov.b32 r0, d ;
+exists (P0:r0 != 14 \/ P0:d != 14)
+)");
+    CHECK(g.arch == validate::Arch::Sm90a);
+    // one instance per team; warps 4k..4k+3 are litmus thread k
+    CHECK(has(g.code, "kWarps = 4, kRows = 1, kLanes = 1"));
+    CHECK(has(g.code, "th = int(warp / 4);"));
+    // the accumulator: f32 fragments, thread 0's first initialised to the litmus value
+    CHECK(has(g.code, "float f_d[4] = {};"));
+    CHECK(has(g.code, "f_d[0] = __uint_as_float(0x3f800000u);"));
+    // f16 tiles with sm_90 descriptors (no version bit)
+    CHECK(has(g.code, "litmus::wgmmaDescriptor(s_a, 128u, 256u)"));
+    CHECK(has(g.code, "0x00004400u")); // st.shared of 4 stores f16 4.0
+    CHECK(has(g.code, "wgmma.mma_async.sync.aligned.m64n8k16.f32.f16.f16 {%0, %1, %2, %3}, %4, "
+                      "%5, P, 1, 1, 0, 0;"));
+    CHECK(has(g.code, "wgmma.wait_group.sync.aligned 0;"));
+    CHECK(has(g.code, "asm volatile(\"\" : \"+f\"(f_d[3]) :: \"memory\");"));
+    // thread 0 of the warpgroup does the per-thread work; the four warps meet before
+    // each warpgroup-collective instruction
+    CHECK(has(g.code, "if (threadIdx.x % 128u == 0) {"));
+    CHECK(has(g.code, "asm volatile(\"bar.sync 15, 128;\" ::: \"memory\");"));
+    CHECK(has(g.code, "static_cast<unsigned>(litmus::decodeF32(__float_as_uint(f_d[0])))"));
+}
+
+TEST_CASE("wgmma with A in registers: thread 0's first A register holds the value", "[validate]") {
+    const char* rs = R"(PTX RS
+{ v @ shared 0 = 5; P0:p = 2; P0:o = 0; }
+ P0@cta 0,gpu 0 ;
+ wgmma.fence.sync.aligned ;
+ wgmma.mma_async.sync.aligned.m64n16k16.f32.f16.f16 {o}, {p}, [v], 0, 1, 1, 0 ;
+ wgmma.commit_group.sync.aligned ;
+ wgmma.wait_group.sync.aligned 0 ;
+exists (P0:o != 10)
+)";
+    auto g = gen(rs);
+    CHECK(has(g.code, "threadIdx.x % 128u == 0 ? litmus::encodeF16(static_cast<int>(r_p)) : 0u;"));
+    CHECK(has(g.code, "{%8, %9, %10, %11}, %12, P, 1, 1, 0;"));
+    // a write of p after the fence would not race with the mma's read on hardware: refused
+    std::string late = rs;
+    late.replace(late.find(" wgmma.fence.sync.aligned ;"), 27,
+                 " wgmma.fence.sync.aligned ;\n mov.b32 p, 3 ;");
+    CHECK(has(refusal(late), "is written after the last wgmma.fence and read as A"));
+}
+
+TEST_CASE("wgmma mappings that would not mirror the model are refused", "[validate]") {
+    CHECK(has(refusal(R"(PTX S
+{ a @ shared 0 = 2; b @ shared 0 = 3; P0:d = 1; }
+ P0@cta 0,gpu 0 ;
+ wgmma.fence.sync.aligned ;
+ wgmma.mma_async.sync.aligned.m64n8k16.f32.f16.f16 {d}, [a], [b], 1, -1, 1, 0, 0 ;
+ wgmma.commit_group.sync.aligned ;
+ wgmma.wait_group.sync.aligned 0 ;
+exists (P0:d != 7)
+)"),
+              "imm-scale-a/b other than 1"));
+}
