@@ -228,6 +228,9 @@ struct MbarrierArrive {
     MbarrierOperand mb;
     bool drop = false;
     bool noComplete = false; ///< .noComplete: must not complete the phase ({MbarrierArrive})
+    /// .multicast::cluster::32b (PTX ISA 9.4): the operation on the mbarrier at the same
+    /// CTA-relative offset in each CTA of the 32-bit ctaMask operand ({MbarrierArrive})
+    bool multicast = false;
 };
 
 /** mbarrier.expect_tx / mbarrier.complete_tx */
@@ -236,6 +239,8 @@ struct MbarrierTx {
     bool relaxed = false;
     Scope scope = Scope::None;
     MbarrierOperand mb;
+    /// .multicast::cluster::32b (PTX ISA 9.4): on each CTA of ctaMask ({MbarrierExpectTx})
+    bool multicast = false;
 };
 
 /**

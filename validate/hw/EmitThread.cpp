@@ -612,6 +612,12 @@ void ThreadEmitter::mbarrierInitialise(const Insn& in, const ptx::MbarrierInit& 
 }
 
 void ThreadEmitter::mbarrier(const Insn& in) {
+    // The mbarrier multicast forms are "supported on ... sm_107f or higher in the same family"
+    // (PTX ISA 9.4 {MbarrierArrive}); the harness compiles for sm_90a and sm_100a.
+    if (const auto* a = in.as<ptx::MbarrierArrive>(); a && a->multicast)
+        refuse("'" + in.opcode + "' (.multicast::cluster::32b) needs sm_107f; no CUDA mapping");
+    if (const auto* t = in.as<ptx::MbarrierTx>(); t && t->multicast)
+        refuse("'" + in.opcode + "' (.multicast::cluster::32b) needs sm_107f; no CUDA mapping");
     if (const auto* a = in.as<ptx::MbarrierArrive>();
         a && (a->drop || (!a->expectTx && !a->noComplete && in.operands.size() == 3)))
         refuse("'" + in.opcode + "' (arrive_drop, or an arrival count) has no CUDA mapping yet");

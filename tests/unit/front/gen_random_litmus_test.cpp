@@ -72,6 +72,7 @@ std::vector<std::string> features(const litmus::Instruction& i) {
         if (i.guard) f.push_back("guarded mbarrier op");
         if (has(i, "expect_tx") && i.parts[1] == "arrive") name += ".expect_tx";
         f.push_back(name);
+        if (has(i, "multicast::cluster::32b")) f.push_back(name + " multicast"); // 9.4
         if (i.parts[1] == "arrive" && i.operands[0].kind == litmus::Operand::Kind::Name)
             f.push_back("mbarrier.arrive token");
         if (i.parts[1] == "arrive" && i.operands[1].cta) f.push_back("mbarrier.arrive remote");
@@ -368,6 +369,9 @@ TEST_CASE("over many seeds every instruction family appears", "[gen]") {
                                             "mbarrier.complete_tx",
                                             "mbarrier.arrive token",
                                             "mbarrier.arrive remote",
+                                            "mbarrier.arrive multicast",
+                                            "mbarrier.expect_tx multicast",
+                                            "mbarrier.complete_tx multicast",
                                             "mbarrier.test_wait",
                                             "mbarrier.try_wait",
                                             "mbarrier wait parity",
