@@ -66,7 +66,7 @@ bool arrive(Draft& d, int t, int mb, int inst, int expectTx) {
     const std::vector<int> targets = a.noComplete ? std::vector<int>{} : multicastTargets(d, t, mb);
     if (!targets.empty()) {
         a.multicast = true;
-        a.mb.space = r.pick({PSpace::SharedCluster, PSpace::SharedCluster, PSpace::None});
+        a.mb.space = PSpace::SharedCluster; // the generated tests reach other CTAs through it
         if (a.scope == Scope::None && a.sem != ptx::Sem::None) a.scope = Scope::Cluster;
         if (a.scope != Scope::None && a.sem == ptx::Sem::None) a.sem = ptx::Sem::Release;
         d.emit(t, text(a, "_, " + d.addr(mb, c, c) +
@@ -107,6 +107,11 @@ std::string mbWait(Draft& d, int t, int mb, bool blocking) {
     w.sem = r.pick({ptx::Sem::None, ptx::Sem::Acquire, ptx::Sem::Acquire, ptx::Sem::Relaxed});
     w.scope = w.sem == ptx::Sem::Relaxed ? r.pick({Scope::Cta, Scope::Cluster}) : mbScope(r);
     w.mb = {r.pick({PSpace::None, PSpace::SharedCta, PSpace::SharedCta, PSpace::Shared}), true};
+    // .phase_type::* (9.3): primary is the default phase; conditional (with .parity only)
+    // completes with it where no report-on operation intervenes ({MbarrierTestWaitTryWait})
+    const int phase = r.pick({0, 0, 0, 0, 1, 2});
+    w.phasePrimary = phase == 1;
+    w.phaseConditional = phase == 2 && w.parity;
     const std::string dst = blocking ? "_" : d.freshReg("p");
     w.tryWait = r.pick({true, true, false});
     d.emit(t, text(w, dst + ", " + d.addr(mb, c, c) + ", " + arg));

@@ -80,17 +80,22 @@ Op decodeWait(Decoder& d, bool tryWait) {
     w.tryWait = tryWait;
     w.parity = d.q.take("parity");
     // "The qualifier .phase_type::* specifies the exact phase to test ... unspecified: checks
-    // completion of the primary phase" ({MbarrierTestWaitTryWait}); the conditional phase
-    // belongs to .layout::v1 mbarriers and report mechanisms, which are not modelled.
+    // completion of the primary phase"; ".phase_type::conditional requires .parity qualifier and
+    // checks for completion of the conditional phase ... For .layout::v0, the primary and
+    // conditional phase complete in unison" ({MbarrierTestWaitTryWait}). The conditional phase
+    // lags only where a report-on operation (a copy's .report_mechanism, a fabric operation)
+    // made the payload report non-zero; ptxmc models none, so both phases are one.
     w.phasePrimary = d.q.take("phase_type::primary");
-    if (d.q.take("phase_type::conditional"))
-        d.fail(".phase_type::conditional (the conditional phase of a .layout::v1 mbarrier) is not "
-               "supported");
+    w.phaseConditional = d.q.take("phase_type::conditional");
+    if (w.phasePrimary && w.phaseConditional) d.fail("one .phase_type::* qualifier at most");
     if (auto s = d.q.takeOneOf({"acquire", "relaxed"}))
         w.sem = *s == "acquire" ? Sem::Acquire : Sem::Relaxed;
     w.scope = d.takeScope({Scope::Cta, Scope::Cluster});
     w.mb = takeMbOperand(d);
     d.q.finish();
+    if (w.phaseConditional && !w.parity)
+        d.fail(".phase_type::conditional requires .parity (" + cite(Sec::MbarrierTestWaitTryWait) +
+               ")");
     return w;
 }
 

@@ -255,6 +255,10 @@ struct MbarrierWait {
     Scope scope = Scope::None;
     MbarrierOperand mb;
     bool phasePrimary = false; ///< .phase_type::primary written (9.3): the default phase
+    /// .phase_type::conditional (9.3, with .parity only): the conditional phase, which completes
+    /// with the primary one unless a report-on operation made the payload report non-zero; no
+    /// modelled operation reports, so it is the primary phase ({MbarrierTestWaitTryWait})
+    bool phaseConditional = false;
 };
 
 /** cp.async.bulk.dst.src.{mbarrier::complete_tx::bytes,bulk_group}{.multicast::cluster} */

@@ -185,6 +185,7 @@ struct Printer {
         return start(i.tryWait ? "mbarrier.try_wait" : "mbarrier.test_wait")
             .q(i.parity, "parity")
             .q(i.phasePrimary, "phase_type::primary")
+            .q(i.phaseConditional, "phase_type::conditional")
             .q(semName(i.sem))
             .q(scopeName(i.scope))
             .mb(i.mb)
