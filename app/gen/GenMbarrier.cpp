@@ -114,11 +114,18 @@ std::string mbWait(Draft& d, int t, int mb, bool blocking) {
     w.phaseConditional = phase == 2 && w.parity;
     const std::string dst = blocking ? "_" : d.freshReg("p");
     w.tryWait = r.pick({true, true, false});
-    d.emit(t, text(w, dst + ", " + d.addr(mb, c, c) + ", " + arg));
+    // The 9.3 report form `waitComplete|reportPredicate` (with .phase_type::primary): the
+    // report is zero, no generated operation reports ({MbarrierTestWaitTryWait})
+    const std::string rp = !blocking && w.phasePrimary && r.chance(50) ? d.freshReg("rp") : "";
+    d.emit(t, text(w, dst + (rp.empty() ? "" : "|" + rp) + ", " + d.addr(mb, c, c) + ", " + arg));
     d.mbOp(k);
     if (!blocking) {
         d.define(t, dst, {1, 0});
         d.observe(t, dst, std::nullopt);
+    }
+    if (!rp.empty()) {
+        d.define(t, rp, {0});
+        d.observe(t, rp, std::nullopt);
     }
     return blocking ? "" : dst;
 }

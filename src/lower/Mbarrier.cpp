@@ -176,22 +176,34 @@ void lowerTx(Lowerer& l, const ptx::MbarrierTx& t) {
 
 void lowerWait(Lowerer& l, const ptx::MbarrierWait& w) {
     bool parity = w.parity;
+    const auto& ops = l.inst().operands;
+    // The 9.3 report form with .phase_type::primary: `waitComplete|reportPredicate{,
+    // reportValue}, [addr], state|phaseParity{, timeHint}` ({MbarrierTestWaitTryWait}).
+    const bool report = !ops.empty() && !ops[0].elements.empty();
+    if (report && !w.phasePrimary)
+        l.fail(ops[0].elements[0].loc,
+               "reportPredicate and reportValue come with .phase_type::primary (" +
+                   ptx::cite(ptx::Sec::MbarrierTestWaitTryWait) + ")");
+    const bool reportValue =
+        report && ops.size() >= 2 && ops[1].kind == litmus::Operand::Kind::Name;
+    const std::size_t k = reportValue ? 1 : 0; // where [addr] is, less one
     // try_wait's optional `timeHint`: "the time limit, in nanoseconds, that may be used for the
     // time limit instead of the system-dependent limit" ({MbarrierTestWaitTryWait#}). A suspended
     // thread may resume before the phase completes either way, so the hint changes no outcome:
     // it is checked (a register or an immediate) and otherwise ignored.
-    if (w.tryWait && l.inst().operands.size() == 4) {
-        const auto& hint = l.inst().operands[3];
+    if (w.tryWait && ops.size() == 4 + k) {
+        const auto& hint = ops[3 + k];
         if (hint.kind != litmus::Operand::Kind::Integer && hint.kind != litmus::Operand::Kind::Name)
             l.fail(hint.loc, "try_wait's suspend-time hint is a register or an immediate");
         l.value(hint);
     } else {
-        l.expectOperands(3);
+        l.expectOperands(3 + k);
     }
-    Address a = l.address(l.operand(1), ir::Space::Mbarrier);
+    Address a = l.address(l.operand(1 + k), ir::Space::Mbarrier);
     if (a.cta != l.thread().cta)
-        l.fail(l.operand(1).loc, "test_wait/try_wait act on an mbarrier of the thread's own CTA");
-    const auto& argOp = l.operand(2);
+        l.fail(l.operand(1 + k).loc,
+               "test_wait/try_wait act on an mbarrier of the thread's own CTA");
+    const auto& argOp = l.operand(2 + k);
     if (parity && argOp.kind == litmus::Operand::Kind::Integer && argOp.value != 0 &&
         argOp.value != 1)
         l.fail(argOp.loc, "phase parity must be 0 or 1");
@@ -212,6 +224,13 @@ void lowerWait(Lowerer& l, const ptx::MbarrierWait& w) {
     res->op = Value::Op::WaitResult;
     res->event = e.id;
     l.define(l.operand(0), res);
+    if (report) {
+        // "For .layout::v0, reportPredicate and reportValue are always zero"; a .layout::v1
+        // report is non-zero only after a report-on operation, which no modelled instruction
+        // performs. ("undefined when waitComplete is False": zero is one of the values.)
+        l.define(ops[0].elements[0], Value::makeConst(0));
+        if (reportValue) l.define(ops[1], Value::makeConst(0));
+    }
 }
 
 /**

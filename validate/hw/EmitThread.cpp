@@ -663,6 +663,9 @@ void ThreadEmitter::mbarrier(const Insn& in) {
 
 void ThreadEmitter::mbarrierWait(const Insn& in) {
     const ptx::MbarrierWait& w = *in.as<ptx::MbarrierWait>();
+    if (!in.operands.empty() && !in.operands[0].elements.empty())
+        refuse("the report form of a wait (waitComplete|reportPredicate, 9.3) has no CUDA mapping "
+               "yet");
     Target t = target(in.operand(1));
     if (t.remote || w.mb.space == ptx::Space::SharedCluster)
         refuse("waits on another CTA's mbarrier: test_wait/try_wait take .shared::cta only");

@@ -79,6 +79,7 @@ std::vector<std::string> features(const litmus::Instruction& i) {
         if (i.parts[1] == "test_wait" || i.parts[1] == "try_wait") {
             f.push_back(has(i, "parity") ? "mbarrier wait parity" : "mbarrier wait token");
             if (has(i, "phase_type::conditional")) f.push_back("mbarrier wait conditional");
+            if (!i.operands[0].elements.empty()) f.push_back("mbarrier wait report");
             f.push_back(i.operands[0].kind == litmus::Operand::Kind::Sink
                             ? "mbarrier wait blocking"
                             : "mbarrier wait register");
@@ -378,6 +379,7 @@ TEST_CASE("over many seeds every instruction family appears", "[gen]") {
                                             "mbarrier wait parity",
                                             "mbarrier wait token",
                                             "mbarrier wait conditional",
+                                            "mbarrier wait report",
                                             "mbarrier wait blocking",
                                             "mbarrier wait register",
                                             "bulk g2s",
