@@ -13,6 +13,31 @@ Scope mbScope(Rng& r) {
     return r.pick({Scope::None, Scope::Cta, Scope::Cluster});
 }
 
+/**
+ * The target CTAs of a 9.4 mbarrier multicast, now and then in a 2-CTA cluster (ranks are the
+ * CTA numbers there), or none: the plain form. Every target gets the mbarrier instance.
+ */
+std::vector<int> multicastTargets(Draft& d, int t, int mb) {
+    const int c = d.ctaOf(t);
+    if (d.peer(c) < 0 || d.loc(mb).programInit || !d.rng().chance(15)) return {};
+    const int mask = d.rng().pick({3, 3, 1, 2});
+    std::vector<int> targets;
+    d.ensure(mb, c);
+    for (int cta = 0; cta < 2; ++cta)
+        if (mask >> cta & 1) {
+            targets.push_back(cta);
+            d.ensure(mb, cta);
+        }
+    return targets;
+}
+
+std::string maskText(const std::vector<int>& targets) {
+    int mask = 0;
+    for (int cta : targets)
+        mask |= 1 << cta;
+    return mask == 3 ? "0b11" : mask == 1 ? "0x1" : "2";
+}
+
 } // namespace
 
 bool arrive(Draft& d, int t, int mb, int inst, int expectTx) {
@@ -36,6 +61,21 @@ bool arrive(Draft& d, int t, int mb, int inst, int expectTx) {
     a.noComplete = !a.expectTx && a.mb.space != PSpace::SharedCluster && r.chance(8);
     const std::string st = token ? d.freshReg("tk") : "_";
     const CellKey k = d.key(mb, inst);
+    // .multicast::cluster::32b (PTX ISA 9.4 {MbarrierArrive}): the arrive on the mbarrier at the
+    // same offset in each CTA of the mask; it returns no state and has no .noComplete form
+    const std::vector<int> targets = a.noComplete ? std::vector<int>{} : multicastTargets(d, t, mb);
+    if (!targets.empty()) {
+        a.multicast = true;
+        a.mb.space = PSpace::SharedCluster; // the generated tests reach other CTAs through it
+        if (a.scope == Scope::None && a.sem != ptx::Sem::None) a.scope = Scope::Cluster;
+        if (a.scope != Scope::None && a.sem == ptx::Sem::None) a.sem = ptx::Sem::Release;
+        d.emit(t, text(a, "_, " + d.addr(mb, c, c) +
+                              (expectTx ? ", " + std::to_string(expectTx) : "") + ", " +
+                              maskText(targets)));
+        for (int cta : targets)
+            d.mbArrive(d.key(mb, cta));
+        return true;
+    }
     d.emit(t, text(a, st + ", " + d.addr(mb, c, inst) +
                           (expectTx ? ", " + std::to_string(expectTx) : "") +
                           (a.noComplete ? ", 1" : "")));
@@ -67,13 +107,25 @@ std::string mbWait(Draft& d, int t, int mb, bool blocking) {
     w.sem = r.pick({ptx::Sem::None, ptx::Sem::Acquire, ptx::Sem::Acquire, ptx::Sem::Relaxed});
     w.scope = w.sem == ptx::Sem::Relaxed ? r.pick({Scope::Cta, Scope::Cluster}) : mbScope(r);
     w.mb = {r.pick({PSpace::None, PSpace::SharedCta, PSpace::SharedCta, PSpace::Shared}), true};
+    // .phase_type::* (9.3): primary is the default phase; conditional (with .parity only)
+    // completes with it where no report-on operation intervenes ({MbarrierTestWaitTryWait})
+    const int phase = r.pick({0, 0, 0, 0, 1, 2});
+    w.phasePrimary = phase == 1;
+    w.phaseConditional = phase == 2 && w.parity;
     const std::string dst = blocking ? "_" : d.freshReg("p");
     w.tryWait = r.pick({true, true, false});
-    d.emit(t, text(w, dst + ", " + d.addr(mb, c, c) + ", " + arg));
+    // The 9.3 report form `waitComplete|reportPredicate` (with .phase_type::primary): the
+    // report is zero, no generated operation reports ({MbarrierTestWaitTryWait})
+    const std::string rp = !blocking && w.phasePrimary && r.chance(50) ? d.freshReg("rp") : "";
+    d.emit(t, text(w, dst + (rp.empty() ? "" : "|" + rp) + ", " + d.addr(mb, c, c) + ", " + arg));
     d.mbOp(k);
     if (!blocking) {
         d.define(t, dst, {1, 0});
         d.observe(t, dst, std::nullopt);
+    }
+    if (!rp.empty()) {
+        d.define(t, rp, {0});
+        d.observe(t, rp, std::nullopt);
     }
     return blocking ? "" : dst;
 }
@@ -86,6 +138,17 @@ bool txOp(Draft& d, int t, int mb, int inst, bool complete, int bytes) {
     tx.relaxed = true;
     tx.scope = inst == c ? r.pick({Scope::Cta, Scope::Cluster}) : Scope::Cluster;
     tx.mb = {inst == c ? PSpace::SharedCta : PSpace::SharedCluster, true};
+    // .multicast::cluster::32b (PTX ISA 9.4 {MbarrierExpectTx}, {MbarrierCompleteTx})
+    const std::vector<int> targets = multicastTargets(d, t, mb);
+    if (!targets.empty()) {
+        tx.multicast = true;
+        tx.mb.space = PSpace::SharedCluster;
+        d.emit(t, text(tx,
+                       d.addr(mb, c, c) + ", " + std::to_string(bytes) + ", " + maskText(targets)));
+        for (int cta : targets)
+            d.mbOp(d.key(mb, cta));
+        return true;
+    }
     d.emit(t, text(tx, d.addr(mb, c, inst) + ", " + std::to_string(bytes)));
     d.mbOp(d.key(mb, inst));
     return true;

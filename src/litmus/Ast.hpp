@@ -21,10 +21,12 @@ struct Operand {
         Sink,    ///< `_`
     };
     Kind kind = Kind::Name;
-    std::string name;              ///< Name / Memory: identifier (without `@C` and `+k`)
-    std::int64_t value = 0;        ///< Integer: the value; Memory: the offset k (0 when absent)
-    std::optional<int> cta;        ///< Name / Memory: the `@C` CTA instance, when written
-    std::vector<Operand> elements; ///< Vector; Memory `[tmap, {c0, c1}]`: the coordinates
+    std::string name;       ///< Name / Memory: identifier (without `@C` and `+k`)
+    std::int64_t value = 0; ///< Integer: the value; Memory: the offset k (0 when absent)
+    std::optional<int> cta; ///< Name / Memory: the `@C` CTA instance, when written
+    /// Vector; Memory `[tmap, {c0, c1}]`: the coordinates; Name `a|b` (a predicate pair such as
+    /// mbarrier.test_wait's `waitComplete|reportPredicate`, 9.3): b
+    std::vector<Operand> elements;
     SourceLoc loc;
 };
 

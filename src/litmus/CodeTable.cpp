@@ -34,7 +34,16 @@ std::vector<Cell> splitRow(const SourceText& src, std::size_t first, std::size_t
     std::vector<Cell> cells;
     std::size_t a = first;
     for (;;) {
-        const std::size_t bar = s.find('|', a);
+        std::size_t bar = s.find('|', a);
+        // mbarrier.test_wait/try_wait's `waitComplete|reportPredicate` (PTX ISA 9.3): a `|`
+        // between two identifier characters in the first operand of a wait stays in its cell
+        while (bar < last && bar > a && isIdentChar(s[bar - 1]) && isIdentChar(s[bar + 1])) {
+            const std::string_view so_far(s.data() + a, bar - a);
+            const bool wait = so_far.find("mbarrier.test_wait") != std::string_view::npos ||
+                              so_far.find("mbarrier.try_wait") != std::string_view::npos;
+            if (!wait || so_far.find_first_of(",[") != std::string_view::npos) break;
+            bar = s.find('|', bar + 1);
+        }
         const std::size_t b = bar < last ? bar : last;
         Cell c{a, b, a};
         c.begin = firstNonBlank(s, a, b);
@@ -138,6 +147,16 @@ Operand parseOperand(Lexer& lx) {
         if (lx.peek().is("@")) {
             lx.next();
             op.cta = lx.smallNumber("a CTA number after '@'");
+        }
+        if (lx.peek().is("|")) { // `p|q`: a pair of destination predicates
+            lx.next();
+            const Token& second = lx.peek();
+            if (second.kind != Token::Kind::Ident || second.text == "_")
+                lx.unexpected(second, "a register after '|'");
+            Operand q;
+            q.loc = lx.loc(second);
+            q.name = lx.next().text;
+            op.elements.push_back(std::move(q));
         }
         return op;
     }

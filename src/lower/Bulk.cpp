@@ -50,24 +50,26 @@ std::optional<Address> tensormapOf(Lowerer& l, const Address& tile) {
 }
 
 /**
- * Each element of cp.reduce.async.bulk's destination is read and written back reduced:
- * "Each reduction operation performed by the cp.reduce.async.bulk has individually
- * .relaxed.gpu memory ordering semantics ... The memory operations are performed in the async
- * proxy" (PTX ISA {CpReduceAsyncBulk}): a relaxed.gpu read-modify-write in the async proxy.
+ * Each element of cp.reduce.async.bulk's destination is read and written back reduced: "The
+ * optional .sem.scope qualifier specifies the memory ordering semantics of each individual
+ * element-wise reduction in dstMem ... These are element-wise atomic at the specified scope ...
+ * When .sem.scope is not specified, it defaults to .relaxed.sys" and "The memory operations are
+ * performed in the async proxy" (PTX ISA 9.4 {CpReduceAsyncBulk}): a relaxed read-modify-write
+ * at that scope in the async proxy. (The 9.1 text said "individually .relaxed.gpu".)
  */
 void reduceInto(Lowerer& l, int issueId, const Address& d, ptx::AtomOp op, int sourceRead,
                 ir::Scope scope) {
     const std::string name = l.program().locations[static_cast<std::size_t>(d.location)].name;
-    // the written .relaxed.scope, else .gpu (the 9.1 text; the 9.4 text's default is .relaxed.sys)
-    auto relaxedGpu = [&](ir::Event& e) {
+    // the written .relaxed.scope, else .relaxed.sys (9.4's default; the 9.1 text had .gpu)
+    auto relaxedAtScope = [&](ir::Event& e) {
         l.access(e, d, ir::Proxy::Async);
         setOrdering(e, ir::Sem::Relaxed, scope);
     };
     ir::Event& r = l.exec(issueId, "read " + name, {Tag::R, Tag::RMW, Tag::RED});
-    relaxedGpu(r);
+    relaxedAtScope(r);
     int readId = r.id;
     ir::Event& w = l.exec(issueId, "write " + name, {Tag::W, Tag::RMW, Tag::RED});
-    relaxedGpu(w);
+    relaxedAtScope(w);
     w.written = Value::make(atomValueOp(op), {Value::readOf(readId), Value::readOf(sourceRead)});
 }
 
@@ -159,7 +161,7 @@ void lowerCopy(Lowerer& l, const ptx::BulkCopy& copy) {
     for (const auto& [d, m] : targets) {
         if (copy.reduce) {
             reduceInto(l, issueId, d, *copy.reduce, readId,
-                       copy.scope == ptx::Scope::None ? ir::Scope::Gpu : copy.scope);
+                       copy.scope == ptx::Scope::None ? ir::Scope::Sys : copy.scope);
         } else {
             ir::Event& w =
                 l.exec(issueId,

@@ -33,6 +33,33 @@ std::int64_t immediate(Lowerer& l, const litmus::Operand& op, std::int64_t lo, s
     return op.value;
 }
 
+/**
+ * The mbarriers a `.multicast::cluster::32b` operation acts on (PTX ISA 9.4 {MbarrierArrive},
+ * {MbarrierExpectTx}, {MbarrierCompleteTx}): "each bit position in the 32-bit ctaMask operand
+ * corresponds to the %cluster_ctarank of the target CTA", and the operation "is multicast to the
+ * same CTA-relative offset as addr in the shared memory of each target CTA". As for
+ * cp.async.bulk's and tcgen05.commit's masks, the mask is an immediate here; the targets come in
+ * rank order.
+ */
+std::vector<Address> multicastTargets(Lowerer& l, const Address& a, const litmus::Operand& addrOp,
+                                      const litmus::Operand& mask) {
+    if (mask.kind != litmus::Operand::Kind::Integer || mask.value <= 0 ||
+        mask.value > (std::int64_t{1} << 32) - 1)
+        l.fail(mask.loc, "ctaMask must be a non-zero 32-bit integer");
+    std::vector<Address> out;
+    for (int rank = 0; rank < 32; ++rank) {
+        if (!((mask.value >> rank) & 1)) continue;
+        int cta = l.ctaOfRank(l.thread().cta, rank);
+        auto m = cta < 0 ? std::nullopt : l.addressInCta(a, cta);
+        if (!m)
+            l.fail(mask.loc, "ctaMask names cluster rank " + std::to_string(rank) + ", where '" +
+                                 addrOp.name + "' is not declared");
+        l.checkReach(*m, addrOp, true);
+        out.push_back(*m);
+    }
+    return out;
+}
+
 } // namespace
 
 void lowerInit(Lowerer& l, const ptx::MbarrierInit& init) {
@@ -57,7 +84,40 @@ void lowerInit(Lowerer& l, const ptx::MbarrierInit& init) {
     setOrdering(e, ir::Sem::Relaxed, ir::Scope::Cta);
 }
 
+/**
+ * The multicast arrive (PTX ISA 9.4 {MbarrierArrive}, {MbarrierArriveDrop}):
+ * `_, [addr]{, count}, ctaMask` or, with .expect_tx, `_, [addr], txCount, ctaMask`. Each target
+ * CTA's mbarrier gets the whole operation: {expect-tx then} arrive-on (arrive_drop: the drop too),
+ * with the instruction's .sem and .scope; the operations are separate events of the thread, in
+ * rank order, each a release pattern when .release. "mbarrier.arrive operation on an mbarrier
+ * object located in .shared::cluster but not in .shared::cta cannot return a value": the
+ * destination is the sink.
+ */
+void lowerMulticastArrive(Lowerer& l, const ptx::MbarrierArrive& arrive) {
+    const auto& ops = l.inst().operands;
+    const bool expect = arrive.expectTx;
+    const bool counted = !expect && ops.size() == 4;
+    l.expectOperands(expect || counted ? 4 : 3);
+    if (l.operand(0).kind != litmus::Operand::Kind::Sink)
+        l.fail(l.operand(0).loc, "a .multicast::cluster::32b arrive returns no state: use _ (" +
+                                     ptx::cite(ptx::Sec::MbarrierArrive) + ")");
+    Address a = l.address(l.operand(1), ir::Space::Mbarrier);
+    std::int64_t tx = expect ? immediate(l, l.operand(2), 0, (1 << 20) - 1, "tx count") : 0;
+    std::int64_t arrivals =
+        counted ? immediate(l, l.operand(2), 1, (1 << 20) - 1, "arrival count") : 0;
+    for (const Address& m : multicastTargets(l, a, l.operand(1), l.operand(ops.size() - 1))) {
+        ir::Event& e = l.issue({Tag::MB_ARRIVE});
+        mbarrierEvent(l, e, m, ir::MbOp::Arrive);
+        setOrdering(e, arrive.sem == ptx::Sem::Relaxed ? ir::Sem::Relaxed : ir::Sem::Release,
+                    mbScope(arrive.scope));
+        e.mbAmount = tx;
+        e.mbDrop = arrive.drop;
+        if (counted) e.mbArrivals = arrivals;
+    }
+}
+
 void lowerArrive(Lowerer& l, const ptx::MbarrierArrive& arrive) {
+    if (arrive.multicast) return lowerMulticastArrive(l, arrive);
     bool expect = arrive.expectTx;
     bool cluster = viaCluster(arrive.mb);
     // A plain arrive may name how many arrivals it counts (PTX ISA
@@ -93,34 +153,57 @@ void lowerArrive(Lowerer& l, const ptx::MbarrierArrive& arrive) {
 void lowerTx(Lowerer& l, const ptx::MbarrierTx& t) {
     bool complete = t.complete;
     bool cluster = viaCluster(t.mb);
-    l.expectOperands(2);
+    // `[addr], txCount`, and with .multicast::cluster::32b (9.4) `[addr], txCount, ctaMask`:
+    // the expect-tx / complete-tx on the mbarrier at addr's offset in each CTA of the mask
+    // ({MbarrierExpectTx}, {MbarrierCompleteTx}), one relaxed event per target CTA.
+    l.expectOperands(t.multicast ? 3 : 2);
     Address a = l.address(l.operand(0), ir::Space::Mbarrier);
-    l.checkReach(a, l.operand(0), cluster);
+    std::vector<Address> targets;
+    if (t.multicast) {
+        targets = multicastTargets(l, a, l.operand(0), l.operand(2));
+    } else {
+        l.checkReach(a, l.operand(0), cluster);
+        targets.push_back(a);
+    }
     std::int64_t tx = immediate(l, l.operand(1), 0, (1 << 20) - 1, "tx count");
-    ir::Event& e = l.issue({complete ? Tag::MB_COMPLETE : Tag::MB_EXPECT});
-    mbarrierEvent(l, e, a, complete ? ir::MbOp::CompleteTx : ir::MbOp::ExpectTx);
-    setOrdering(e, ir::Sem::Relaxed, mbScope(t.scope));
-    e.mbAmount = tx;
+    for (const Address& m : targets) {
+        ir::Event& e = l.issue({complete ? Tag::MB_COMPLETE : Tag::MB_EXPECT});
+        mbarrierEvent(l, e, m, complete ? ir::MbOp::CompleteTx : ir::MbOp::ExpectTx);
+        setOrdering(e, ir::Sem::Relaxed, mbScope(t.scope));
+        e.mbAmount = tx;
+    }
 }
 
 void lowerWait(Lowerer& l, const ptx::MbarrierWait& w) {
     bool parity = w.parity;
+    const auto& ops = l.inst().operands;
+    // The 9.3 report form with .phase_type::primary: `waitComplete|reportPredicate{,
+    // reportValue}, [addr], state|phaseParity{, timeHint}` ({MbarrierTestWaitTryWait}).
+    const bool report = !ops.empty() && !ops[0].elements.empty();
+    if (report && !w.phasePrimary)
+        l.fail(ops[0].elements[0].loc,
+               "reportPredicate and reportValue come with .phase_type::primary (" +
+                   ptx::cite(ptx::Sec::MbarrierTestWaitTryWait) + ")");
+    const bool reportValue =
+        report && ops.size() >= 2 && ops[1].kind == litmus::Operand::Kind::Name;
+    const std::size_t k = reportValue ? 1 : 0; // where [addr] is, less one
     // try_wait's optional `timeHint`: "the time limit, in nanoseconds, that may be used for the
     // time limit instead of the system-dependent limit" ({MbarrierTestWaitTryWait#}). A suspended
     // thread may resume before the phase completes either way, so the hint changes no outcome:
     // it is checked (a register or an immediate) and otherwise ignored.
-    if (w.tryWait && l.inst().operands.size() == 4) {
-        const auto& hint = l.inst().operands[3];
+    if (w.tryWait && ops.size() == 4 + k) {
+        const auto& hint = ops[3 + k];
         if (hint.kind != litmus::Operand::Kind::Integer && hint.kind != litmus::Operand::Kind::Name)
             l.fail(hint.loc, "try_wait's suspend-time hint is a register or an immediate");
         l.value(hint);
     } else {
-        l.expectOperands(3);
+        l.expectOperands(3 + k);
     }
-    Address a = l.address(l.operand(1), ir::Space::Mbarrier);
+    Address a = l.address(l.operand(1 + k), ir::Space::Mbarrier);
     if (a.cta != l.thread().cta)
-        l.fail(l.operand(1).loc, "test_wait/try_wait act on an mbarrier of the thread's own CTA");
-    const auto& argOp = l.operand(2);
+        l.fail(l.operand(1 + k).loc,
+               "test_wait/try_wait act on an mbarrier of the thread's own CTA");
+    const auto& argOp = l.operand(2 + k);
     if (parity && argOp.kind == litmus::Operand::Kind::Integer && argOp.value != 0 &&
         argOp.value != 1)
         l.fail(argOp.loc, "phase parity must be 0 or 1");
@@ -141,6 +224,13 @@ void lowerWait(Lowerer& l, const ptx::MbarrierWait& w) {
     res->op = Value::Op::WaitResult;
     res->event = e.id;
     l.define(l.operand(0), res);
+    if (report) {
+        // "For .layout::v0, reportPredicate and reportValue are always zero"; a .layout::v1
+        // report is non-zero only after a report-on operation, which no modelled instruction
+        // performs. ("undefined when waitComplete is False": zero is one of the values.)
+        l.define(ops[0].elements[0], Value::makeConst(0));
+        if (reportValue) l.define(ops[1], Value::makeConst(0));
+    }
 }
 
 /**

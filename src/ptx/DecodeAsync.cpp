@@ -15,6 +15,28 @@ MbarrierOperand takeMbOperand(Decoder& d) {
     return mb;
 }
 
+/**
+ * `.multicast::cluster::32b` (PTX ISA 9.4) on mbarrier.arrive{.expect_tx}, arrive_drop,
+ * expect_tx and complete_tx: the operation "is multicast to the same CTA-relative offset as addr
+ * in the shared memory of each target CTA" of the 32-bit ctaMask. The mbarrier syntax has only
+ * the ::32b spelling (cp.async.bulk and tcgen05.commit also have ::16b and the plain one).
+ */
+bool takeMulticast(Decoder& d, Sec sec, const std::string& name) {
+    auto m = d.q.takePrefixed("multicast::cluster");
+    if (!m) return false;
+    if (*m != "::32b")
+        d.fail(name + ".multicast::cluster" + *m + " is not a form of the 9.4 text: the mbarrier " +
+               "multicast is .multicast::cluster::32b (" + cite(sec) + ")");
+    return true;
+}
+
+/** The multicast forms name the mbarrier through .shared::cluster (or generic addressing). */
+void checkMulticastSpace(Decoder& d, const MbarrierOperand& mb, Sec sec, const std::string& name) {
+    if (mb.space == Space::Shared || mb.space == Space::SharedCta)
+        d.fail(name + ".multicast::cluster::32b addresses the mbarrier as .shared::cluster (" +
+               cite(sec) + ")");
+}
+
 Op decodeArrive(Decoder& d, bool drop) {
     MbarrierArrive a;
     a.drop = drop;
@@ -23,8 +45,19 @@ Op decodeArrive(Decoder& d, bool drop) {
     if (auto s = d.q.takeOneOf({"release", "relaxed"}))
         a.sem = *s == "release" ? Sem::Release : Sem::Relaxed;
     a.scope = d.takeScope({Scope::Cta, Scope::Cluster});
+    a.multicast = takeMulticast(d, drop ? Sec::MbarrierArriveDrop : Sec::MbarrierArrive,
+                                drop ? "mbarrier.arrive_drop" : "mbarrier.arrive");
     a.mb = takeMbOperand(d);
     d.q.finish();
+    if (a.multicast) {
+        checkMulticastSpace(d, a.mb, drop ? Sec::MbarrierArriveDrop : Sec::MbarrierArrive,
+                            drop ? "mbarrier.arrive_drop" : "mbarrier.arrive");
+        // the .noComplete forms have no .multicast in the 9.4 syntax ({MbarrierArrive})
+        if (a.noComplete)
+            d.fail(std::string(drop ? "mbarrier.arrive_drop" : "mbarrier.arrive") +
+                   ".noComplete has no .multicast::cluster::32b form (" +
+                   cite(drop ? Sec::MbarrierArriveDrop : Sec::MbarrierArrive) + ")");
+    }
     return a;
 }
 
@@ -33,8 +66,12 @@ Op decodeTx(Decoder& d, bool complete) {
     t.complete = complete;
     t.relaxed = d.q.take("relaxed");
     t.scope = d.takeScope({Scope::Cta, Scope::Cluster});
+    const Sec sec = complete ? Sec::MbarrierCompleteTx : Sec::MbarrierExpectTx;
+    const char* name = complete ? "mbarrier.complete_tx" : "mbarrier.expect_tx";
+    t.multicast = takeMulticast(d, sec, name);
     t.mb = takeMbOperand(d);
     d.q.finish();
+    if (t.multicast) checkMulticastSpace(d, t.mb, sec, name);
     return t;
 }
 
@@ -43,17 +80,22 @@ Op decodeWait(Decoder& d, bool tryWait) {
     w.tryWait = tryWait;
     w.parity = d.q.take("parity");
     // "The qualifier .phase_type::* specifies the exact phase to test ... unspecified: checks
-    // completion of the primary phase" ({MbarrierTestWaitTryWait}); the conditional phase
-    // belongs to .layout::v1 mbarriers and report mechanisms, which are not modelled.
+    // completion of the primary phase"; ".phase_type::conditional requires .parity qualifier and
+    // checks for completion of the conditional phase ... For .layout::v0, the primary and
+    // conditional phase complete in unison" ({MbarrierTestWaitTryWait}). The conditional phase
+    // lags only where a report-on operation (a copy's .report_mechanism, a fabric operation)
+    // made the payload report non-zero; ptxmc models none, so both phases are one.
     w.phasePrimary = d.q.take("phase_type::primary");
-    if (d.q.take("phase_type::conditional"))
-        d.fail(".phase_type::conditional (the conditional phase of a .layout::v1 mbarrier) is not "
-               "supported");
+    w.phaseConditional = d.q.take("phase_type::conditional");
+    if (w.phasePrimary && w.phaseConditional) d.fail("one .phase_type::* qualifier at most");
     if (auto s = d.q.takeOneOf({"acquire", "relaxed"}))
         w.sem = *s == "acquire" ? Sem::Acquire : Sem::Relaxed;
     w.scope = d.takeScope({Scope::Cta, Scope::Cluster});
     w.mb = takeMbOperand(d);
     d.q.finish();
+    if (w.phaseConditional && !w.parity)
+        d.fail(".phase_type::conditional requires .parity (" + cite(Sec::MbarrierTestWaitTryWait) +
+               ")");
     return w;
 }
 
@@ -141,19 +183,6 @@ Op decodeMbarrier(Decoder& d) {
         d.q.finish();
         return i;
     }
-    // The 9.4 .multicast::cluster{::32b} forms apply the operation "to the mbarrier at the same
-    // offset in each CTA of the mask": not modelled yet, so rejected by name, not as a typo.
-    if (op == "arrive" || op == "arrive_drop" || op == "expect_tx" || op == "complete_tx")
-        if (auto m = d.q.takePrefixed("multicast::cluster")) {
-            Sec sec = op == "arrive"        ? Sec::MbarrierArrive
-                      : op == "arrive_drop" ? Sec::MbarrierArriveDrop
-                      : op == "expect_tx"   ? Sec::MbarrierExpectTx
-                                            : Sec::MbarrierCompleteTx;
-            d.fail("mbarrier." + op + ".multicast::cluster" + *m +
-                   " (PTX ISA 9.4) is not supported: the operation on the mbarrier at the same "
-                   "offset in each CTA of ctaMask is not modelled yet; write one mbarrier." +
-                   op + " per destination CTA (" + cite(sec) + ")");
-        }
     if (op == "arrive" || op == "arrive_drop") return decodeArrive(d, op == "arrive_drop");
     if (op == "expect_tx") return decodeTx(d, false);
     if (op == "complete_tx") return decodeTx(d, true);

@@ -228,6 +228,9 @@ struct MbarrierArrive {
     MbarrierOperand mb;
     bool drop = false;
     bool noComplete = false; ///< .noComplete: must not complete the phase ({MbarrierArrive})
+    /// .multicast::cluster::32b (PTX ISA 9.4): the operation on the mbarrier at the same
+    /// CTA-relative offset in each CTA of the 32-bit ctaMask operand ({MbarrierArrive})
+    bool multicast = false;
 };
 
 /** mbarrier.expect_tx / mbarrier.complete_tx */
@@ -236,6 +239,8 @@ struct MbarrierTx {
     bool relaxed = false;
     Scope scope = Scope::None;
     MbarrierOperand mb;
+    /// .multicast::cluster::32b (PTX ISA 9.4): on each CTA of ctaMask ({MbarrierExpectTx})
+    bool multicast = false;
 };
 
 /**
@@ -250,6 +255,10 @@ struct MbarrierWait {
     Scope scope = Scope::None;
     MbarrierOperand mb;
     bool phasePrimary = false; ///< .phase_type::primary written (9.3): the default phase
+    /// .phase_type::conditional (9.3, with .parity only): the conditional phase, which completes
+    /// with the primary one unless a report-on operation made the payload report non-zero; no
+    /// modelled operation reports, so it is the primary phase ({MbarrierTestWaitTryWait})
+    bool phaseConditional = false;
 };
 
 /** cp.async.bulk.dst.src.{mbarrier::complete_tx::bytes,bulk_group}{.multicast::cluster} */

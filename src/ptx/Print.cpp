@@ -23,7 +23,10 @@ struct Text {
         return *this;
     }
     Text& group(int g) { return q("cta_group::" + std::to_string(g)); }
-    Text& mb(const MbarrierOperand& m) { return q(nameOf(kSpaces, m.space)).q(m.b64, "b64"); }
+    /** The space, then `extra` (a qualifier written between the space and .b64), then .b64. */
+    Text& mb(const MbarrierOperand& m, const std::string& extra = "") {
+        return q(nameOf(kSpaces, m.space)).q(extra).q(m.b64, "b64");
+    }
 };
 
 Text start(std::string_view name) {
@@ -168,20 +171,21 @@ struct Printer {
             .q(i.noComplete, "noComplete")
             .q(semName(i.sem))
             .q(scopeName(i.scope))
-            .mb(i.mb)
+            .mb(i.mb, i.multicast ? "multicast::cluster::32b" : "")
             .s;
     }
     std::string operator()(const MbarrierTx& i) const {
         return start(i.complete ? "mbarrier.complete_tx" : "mbarrier.expect_tx")
             .q(i.relaxed, "relaxed")
             .q(scopeName(i.scope))
-            .mb(i.mb)
+            .mb(i.mb, i.multicast ? "multicast::cluster::32b" : "")
             .s;
     }
     std::string operator()(const MbarrierWait& i) const {
         return start(i.tryWait ? "mbarrier.try_wait" : "mbarrier.test_wait")
             .q(i.parity, "parity")
             .q(i.phasePrimary, "phase_type::primary")
+            .q(i.phaseConditional, "phase_type::conditional")
             .q(semName(i.sem))
             .q(scopeName(i.scope))
             .mb(i.mb)

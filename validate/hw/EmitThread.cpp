@@ -668,6 +668,12 @@ void ThreadEmitter::mbarrierInitialise(const Insn& in, const ptx::MbarrierInit& 
 }
 
 void ThreadEmitter::mbarrier(const Insn& in) {
+    // The mbarrier multicast forms are "supported on ... sm_107f or higher in the same family"
+    // (PTX ISA 9.4 {MbarrierArrive}); the harness compiles for sm_90a and sm_100a.
+    if (const auto* a = in.as<ptx::MbarrierArrive>(); a && a->multicast)
+        refuse("'" + in.opcode + "' (.multicast::cluster::32b) needs sm_107f; no CUDA mapping");
+    if (const auto* t = in.as<ptx::MbarrierTx>(); t && t->multicast)
+        refuse("'" + in.opcode + "' (.multicast::cluster::32b) needs sm_107f; no CUDA mapping");
     if (const auto* a = in.as<ptx::MbarrierArrive>();
         a && (a->drop || (!a->expectTx && !a->noComplete && in.operands.size() == 3)))
         refuse("'" + in.opcode + "' (arrive_drop, or an arrival count) has no CUDA mapping yet");
@@ -713,6 +719,9 @@ void ThreadEmitter::mbarrier(const Insn& in) {
 
 void ThreadEmitter::mbarrierWait(const Insn& in) {
     const ptx::MbarrierWait& w = *in.as<ptx::MbarrierWait>();
+    if (!in.operands.empty() && !in.operands[0].elements.empty())
+        refuse("the report form of a wait (waitComplete|reportPredicate, 9.3) has no CUDA mapping "
+               "yet");
     Target t = target(in.operand(1));
     if (t.remote || w.mb.space == ptx::Space::SharedCluster)
         refuse("waits on another CTA's mbarrier: test_wait/try_wait take .shared::cta only");

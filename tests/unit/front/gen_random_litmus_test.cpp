@@ -72,11 +72,14 @@ std::vector<std::string> features(const litmus::Instruction& i) {
         if (i.guard) f.push_back("guarded mbarrier op");
         if (has(i, "expect_tx") && i.parts[1] == "arrive") name += ".expect_tx";
         f.push_back(name);
+        if (has(i, "multicast::cluster::32b")) f.push_back(name + " multicast"); // 9.4
         if (i.parts[1] == "arrive" && i.operands[0].kind == litmus::Operand::Kind::Name)
             f.push_back("mbarrier.arrive token");
         if (i.parts[1] == "arrive" && i.operands[1].cta) f.push_back("mbarrier.arrive remote");
         if (i.parts[1] == "test_wait" || i.parts[1] == "try_wait") {
             f.push_back(has(i, "parity") ? "mbarrier wait parity" : "mbarrier wait token");
+            if (has(i, "phase_type::conditional")) f.push_back("mbarrier wait conditional");
+            if (!i.operands[0].elements.empty()) f.push_back("mbarrier wait report");
             f.push_back(i.operands[0].kind == litmus::Operand::Kind::Sink
                             ? "mbarrier wait blocking"
                             : "mbarrier wait register");
@@ -368,10 +371,15 @@ TEST_CASE("over many seeds every instruction family appears", "[gen]") {
                                             "mbarrier.complete_tx",
                                             "mbarrier.arrive token",
                                             "mbarrier.arrive remote",
+                                            "mbarrier.arrive multicast",
+                                            "mbarrier.expect_tx multicast",
+                                            "mbarrier.complete_tx multicast",
                                             "mbarrier.test_wait",
                                             "mbarrier.try_wait",
                                             "mbarrier wait parity",
                                             "mbarrier wait token",
+                                            "mbarrier wait conditional",
+                                            "mbarrier wait report",
                                             "mbarrier wait blocking",
                                             "mbarrier wait register",
                                             "bulk g2s",

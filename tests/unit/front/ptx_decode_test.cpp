@@ -73,6 +73,15 @@ TEST_CASE("decode then print gives back canonical PTX for every family", "[ptx]"
         "b64 [mb], 3",
         "tcgen05.commit.cta_group::1.mbarrier::arrive::one.sync_restrict::shared::read::mma::a.b64 "
         "[mb]",
+        "mbarrier.arrive.release.cluster.shared::cluster.multicast::cluster::32b.b64 _, [mb], 3",
+        "mbarrier.arrive.expect_tx.relaxed.cluster.shared::cluster.multicast::cluster::32b.b64 _, "
+        "[mb], 16, 3",
+        "mbarrier.arrive_drop.shared::cluster.multicast::cluster::32b.b64 _, [mb], 2, 3",
+        "mbarrier.expect_tx.relaxed.cta.shared::cluster.multicast::cluster::32b.b64 [mb], 512, 3",
+        "mbarrier.complete_tx.multicast::cluster::32b.b64 [mb], 16, 3",
+        "mbarrier.try_wait.parity.phase_type::conditional.acquire.cluster.shared::cta.b64 _, [mb], "
+        "0",
+        "mbarrier.test_wait.parity.phase_type::primary.relaxed.cta.b64 p, [mb], 1",
         "wgmma.fence.sync.aligned",
         "wgmma.mma_async.sync.aligned.m64n128k16.f32.f16.f16 {d0, d1}, [a], [b], 1, 1, 1, 0, 0",
         "wgmma.mma_async.sync.aligned.m64n16k16.f32.bf16.bf16 {d0}, {a0, a1}, [b], p, 1, -1, 1",
