@@ -118,6 +118,21 @@ void lowerLoad(Lowerer& l, const ptx::Ld& ld) {
 
 namespace {
 
+/** The complete-tx of `bytes` on `mb` that ends an st.async or a red.async.relaxed: a release
+ * at cluster scope in the generic proxy ({MbarrierCompleteTxOperation}, {RedAsync}). */
+void completeTxAtCluster(Lowerer& l, int issueId, const Address& mb, std::int64_t bytes) {
+    ir::Event& c = l.exec(issueId, "complete_tx",
+                          {Tag::MB, Tag::MB_COMPLETE, Tag::Release, Tag::CLUSTER, Tag::GEN});
+    c.mbOp = ir::MbOp::CompleteTx;
+    c.mbAmount = bytes;
+    c.location = mb.location;
+    c.vaddr = mb.vaddr;
+    c.space = ir::Space::Mbarrier;
+    c.proxy = ir::Proxy::Generic;
+    c.sem = Sem::Release;
+    c.scope = ir::Scope::Cluster;
+}
+
 /**
  * st.async (PTX ISA #data-movement-and-conversion-instructions-st-async): a weak generic-proxy
  * write into shared memory of a CTA of the cluster, performed asynchronously, then a complete-tx of
@@ -140,16 +155,7 @@ void lowerStoreAsync(Lowerer& l, const ptx::St& st) {
     w.sem = Sem::Weak;
     w.tags.insert(Tag::Weak);
     w.written = v;
-    ir::Event& c = l.exec(issueId, "complete_tx",
-                          {Tag::MB, Tag::MB_COMPLETE, Tag::Release, Tag::CLUSTER, Tag::GEN});
-    c.mbOp = ir::MbOp::CompleteTx;
-    c.mbAmount = st.types[0].bits / 8;
-    c.location = mb.location;
-    c.vaddr = mb.vaddr;
-    c.space = ir::Space::Mbarrier;
-    c.proxy = ir::Proxy::Generic;
-    c.sem = Sem::Release;
-    c.scope = ir::Scope::Cluster;
+    completeTxAtCluster(l, issueId, mb, st.types[0].bits / 8);
 }
 
 } // namespace
@@ -321,16 +327,8 @@ void lowerRedAsync(Lowerer& l, const ptx::RedAsync& r) {
     setOrdering(w, Sem::Relaxed, ir::Scope::Cluster);
     l.access(w, a, ir::Proxy::Generic);
     w.written = Value::make(atomValueOp(r.op), {Value::readOf(rid), arg});
-    ir::Event& c = l.exec(issueId, "complete_tx",
-                          {Tag::MB, Tag::MB_COMPLETE, Tag::Release, Tag::CLUSTER, Tag::GEN});
-    c.mbOp = ir::MbOp::CompleteTx;
-    c.mbAmount = r.types[0].bits / 8; // "completeCount argument equal to the amount of data stored"
-    c.location = mb.location;
-    c.vaddr = mb.vaddr;
-    c.space = ir::Space::Mbarrier;
-    c.proxy = ir::Proxy::Generic;
-    c.sem = Sem::Release;
-    c.scope = ir::Scope::Cluster;
+    // "completeCount argument equal to the amount of data stored"
+    completeTxAtCluster(l, issueId, mb, r.types[0].bits / 8);
 }
 
 void lowerMembar(Lowerer& l, const ptx::Membar& m) {

@@ -84,6 +84,21 @@ void lowerInit(Lowerer& l, const ptx::MbarrierInit& init) {
     setOrdering(e, ir::Sem::Relaxed, ir::Scope::Cta);
 }
 
+namespace {
+
+/** The arrive-on event of `arrive` on the mbarrier at `a`, with its tx bytes (release unless
+ * .relaxed; {MbarrierArrive}, {MbarrierArriveDrop}). */
+ir::Event& arriveEvent(Lowerer& l, const Address& a, const ptx::MbarrierArrive& arrive,
+                       std::int64_t tx) {
+    ir::Event& e = l.issue({Tag::MB_ARRIVE});
+    mbarrierEvent(l, e, a, ir::MbOp::Arrive);
+    setOrdering(e, arrive.sem == ptx::Sem::Relaxed ? ir::Sem::Relaxed : ir::Sem::Release,
+                mbScope(arrive.scope));
+    e.mbAmount = tx;
+    e.mbDrop = arrive.drop;
+    return e;
+}
+
 /**
  * The multicast arrive (PTX ISA 9.4 {MbarrierArrive}, {MbarrierArriveDrop}):
  * `_, [addr]{, count}, ctaMask` or, with .expect_tx, `_, [addr], txCount, ctaMask`. Each target
@@ -106,15 +121,12 @@ void lowerMulticastArrive(Lowerer& l, const ptx::MbarrierArrive& arrive) {
     std::int64_t arrivals =
         counted ? immediate(l, l.operand(2), 1, (1 << 20) - 1, "arrival count") : 0;
     for (const Address& m : multicastTargets(l, a, l.operand(1), l.operand(ops.size() - 1))) {
-        ir::Event& e = l.issue({Tag::MB_ARRIVE});
-        mbarrierEvent(l, e, m, ir::MbOp::Arrive);
-        setOrdering(e, arrive.sem == ptx::Sem::Relaxed ? ir::Sem::Relaxed : ir::Sem::Release,
-                    mbScope(arrive.scope));
-        e.mbAmount = tx;
-        e.mbDrop = arrive.drop;
+        ir::Event& e = arriveEvent(l, m, arrive, tx);
         if (counted) e.mbArrivals = arrivals;
     }
 }
+
+} // namespace
 
 void lowerArrive(Lowerer& l, const ptx::MbarrierArrive& arrive) {
     if (arrive.multicast) return lowerMulticastArrive(l, arrive);
@@ -135,12 +147,7 @@ void lowerArrive(Lowerer& l, const ptx::MbarrierArrive& arrive) {
     if (a.cta != l.thread().cta && l.operand(0).kind != litmus::Operand::Kind::Sink)
         l.fail(l.operand(0).loc, "an arrive on another CTA's mbarrier returns no state: use _");
     std::int64_t tx = expect ? immediate(l, l.operand(2), 0, (1 << 20) - 1, "tx count") : 0;
-    ir::Event& e = l.issue({Tag::MB_ARRIVE});
-    mbarrierEvent(l, e, a, ir::MbOp::Arrive);
-    setOrdering(e, arrive.sem == ptx::Sem::Relaxed ? ir::Sem::Relaxed : ir::Sem::Release,
-                mbScope(arrive.scope));
-    e.mbAmount = tx;
-    e.mbDrop = arrive.drop;
+    ir::Event& e = arriveEvent(l, a, arrive, tx);
     e.mbNoComplete = arrive.noComplete;
     if (counted) e.mbArrivals = immediate(l, l.operand(2), 1, (1 << 20) - 1, "arrival count");
     int id = e.id;
