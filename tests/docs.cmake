@@ -32,6 +32,10 @@ ptxmc_expect(diff/q4-flip 0 "diff|${ptxmc_q4}|litmus/tcgen05/pipeline"
   "-DMATCH2=19 tests, 1 differs, 18 agree, 0 unknown, 0 errors")
 ptxmc_expect(diff/q4-flip-json 0 "diff|--json|${ptxmc_q4}|${ptxmc_p1}"
   "-DMATCH=\"onlyA\": \\[\n +\\[\n +6\n +\\],\n +\\[\n +7\n +\\]\n +\\],\n +\"onlyB\": \\[\\]")
+# each --model takes one value: the two paths after the second stay paths
+ptxmc_expect(diff/model-then-two-paths 0
+  "diff|${ptxmc_q4}|${ptxmc_p1}|litmus/tcgen05/pipeline/P1-mma-A-then-mma-D.litmus"
+  "-DMATCH=2 tests, 1 differs, 1 agrees, 0 unknown, 0 errors")
 ptxmc_expect(diff/same-model 0
   "diff|--model|tcgen05.cat|--model|model/tcgen05.cat|litmus/tcgen05/pipeline"
   "-DMATCH=^ptxmc diff: 19 tests, 0 differ, 19 agree")

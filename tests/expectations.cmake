@@ -20,6 +20,18 @@ ptxmc_cli_test(flags/no-fail-on-flag ARGS check --no-time ${ptxmc_race}
   SETTINGS -DSTATUS=0 "-DSTDERR_LACKS=raises flag|failed on flags")
 ptxmc_cli_test(flags/fail-on-bad-name ARGS check --fail-on-flag data,race ${ptxmc_race}
   SETTINGS -DSTATUS=2 "-DSTDERR_HAS=expected a flag name (letters, digits, '_' and '-') or 'any'")
+# The gate cannot be fooled: an unknown name is an input error that lists the model's flags;
+# a value is one word, so the paths after it stay paths; `=` works.
+ptxmc_cli_test(flags/fail-on-unknown-name ARGS check --fail-on-flag datarace ${ptxmc_race}
+  SETTINGS -DSTATUS=2
+  "-DSTDERR_HAS=--fail-on-flag:1:1: error: unknown flag 'datarace': the model's flags are any, data-race, hang, mbarrier-misuse")
+ptxmc_cli_test(flags/fail-on-flag-then-two-paths
+  ARGS check --no-time --fail-on-flag any ${ptxmc_race} litmus/ptx/classic/MP+bar.sync.litmus
+  SETTINGS -DSTATUS=1 "-DSTDERR_HAS=2 matched|1 failed on flags")
+ptxmc_cli_test(flags/fail-on-flag-equals ARGS check --no-time --fail-on-flag=data-race ${ptxmc_race}
+  SETTINGS -DSTATUS=1 "-DSTDERR_HAS=raises flag data-race|1 failed on flags")
+ptxmc_cli_test(flags/fail-on-hang ARGS check --no-time --fail-on-flag hang ${ptxmc_race}
+  SETTINGS -DSTATUS=0 "-DSTDERR_HAS=0 failed on flags")
 
 # A corpus folder of its own (configure time): a wrong flag set is a mismatch that says so.
 set(ptxmc_expect_dir ${CMAKE_CURRENT_BINARY_DIR}/expectations)

@@ -151,6 +151,7 @@ void setupAxioms(CLI::App& app) {
                     "an axiom claimed to follow from the others: it must change NO answer "
                     "(repeat the option for several)")
         ->expected(1) // one name per --implied, so a PATH after it is never taken for one
+        ->allow_extra_args(false)
         ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll)
         ->option_text("AXIOM");
     sub->add_flag("--first-change", args->firstChange,

@@ -9,6 +9,7 @@
 #include "cli/Pipeline.hpp"
 #include "cli/Progress.hpp"
 #include "cli/Readings.hpp"
+#include "engine/ResultBuilder.hpp"
 #include "report/Answer.hpp"
 #include "report/Expectations.hpp"
 #include "report/HerdPrinter.hpp"
@@ -118,6 +119,24 @@ CLI::Validator flagName() {
         "NAME");
 }
 
+// Every --fail-on-flag name is a flag of `model` (or `hang`, or `any`): a misspelt name would
+// otherwise never match and the gate would pass whatever the tests raise.
+void checkFlagNames(const std::vector<std::string>& names, const cat::ResolvedModel& model) {
+    std::vector<std::string> known{kAnyFlag, engine::kHangFlag};
+    for (const cat::Axiom& a : model.axioms)
+        if (a.flag && std::find(known.begin(), known.end(), a.name) == known.end())
+            known.push_back(a.name);
+    std::sort(known.begin(), known.end());
+    for (const std::string& n : names) {
+        if (std::find(known.begin(), known.end(), n) != known.end()) continue;
+        std::string list;
+        for (const std::string& k : known)
+            list += (list.empty() ? "" : ", ") + k;
+        throw InputError(SourceLoc{"--fail-on-flag", 1, 1},
+                         "unknown flag '" + n + "': the model's flags are " + list);
+    }
+}
+
 void count(Tally& tally, const engine::CheckResult& r) {
     const engine::ExpectationCheck& e = r.expectation;
     if (r.observation == engine::Observation::Unknown)
@@ -197,6 +216,7 @@ void setupCheck(CLI::App& app) {
                     "tmem-race, ...), even when its expectation matches; 'any': every flag; "
                     "repeatable")
         ->expected(1) // one value per --fail-on-flag, so PATH is never taken for a flag
+        ->allow_extra_args(false)
         ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll)
         ->check(flagName())
         ->option_text("NAME");
@@ -259,6 +279,7 @@ int runCheck(const CheckArgs& args) {
         } else {
             model = loadModel(pipeline);
         }
+        checkFlagNames(args.failOnFlags, *model);
         // Looked up here, on one thread: the index caches files and is not thread-safe.
         // Under model X.cat, expected.X.txt (beside expected.txt) overrides the lines it lists.
         expectations = expectationsOf(inputs.tests, modelFile);

@@ -197,6 +197,7 @@ void setupDiff(CLI::App& app) {
                     "a model: cat file or built-in name (give --model exactly twice: A, then B)")
         ->required()
         ->expected(1) // one value per --model, so PATH is never taken for a model
+        ->allow_extra_args(false)
         ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll)
         ->option_text("MODEL");
     addFormatOption(*sub, args->format, {"text", "json"},
