@@ -383,9 +383,56 @@ void parseTail(const SourceText& src, std::size_t pos, Test& test) {
                            "the code table");
 }
 
+/**
+ * Inputs often handed to ptxmc that are not PTX litmus tests: a PTX module (nvcc's output) or a
+ * herd litmus test for another architecture. Said by name, before the lexer would stop at
+ * something inside them (a `(*` of C code, a `.version` directive).
+ */
+void rejectForeignFormat(const std::string& s, const std::string& file) {
+    std::size_t i = 0;
+    int line = 1;
+    std::size_t lineStart = 0;
+    for (;;) { // skip blank space, `//` lines and `(* *)` comments before the first word
+        while (i < s.size() && isSpace(s[i])) {
+            if (s[i] == '\n') ++line, lineStart = i + 1;
+            ++i;
+        }
+        if (s.compare(i, 2, "//") == 0) {
+            while (i < s.size() && s[i] != '\n')
+                ++i;
+        } else if (s.compare(i, 2, "(*") == 0) {
+            const std::size_t close = s.find("*)", i + 2);
+            if (close == std::string::npos) return; // the lexer reports it
+            for (; i < close + 2; ++i)
+                if (s[i] == '\n') ++line, lineStart = i + 1;
+        } else {
+            break;
+        }
+    }
+    std::size_t end = i;
+    while (end < s.size() && !isSpace(s[end]))
+        ++end;
+    const std::string word = s.substr(i, end - i);
+    const SourceLoc at{file, line, static_cast<int>(i - lineStart) + 1};
+    if (word == ".version" || word == ".target" || word == ".address_size")
+        throw InputError(at, "this is a PTX module (what nvcc -ptx or cuobjdump -ptx writes), not "
+                             "a litmus test: ptxmc checks litmus tests written in PTX (a 'PTX "
+                             "NAME' header, an init block, a code table of threads, a condition; "
+                             "litmus/README.md describes the format)");
+    static const char* const kHerdArchs[] = {"C",    "X86",  "X86_64",  "AArch64",
+                                             "ARM",  "PPC",  "RISCV",   "MIPS",
+                                             "LISA", "Bell", "GPU_PTX", "OpenCL"};
+    for (const char* arch : kHerdArchs)
+        if (word == arch)
+            throw InputError(at, "this is a herd litmus test for the architecture '" + word +
+                                     "': ptxmc checks only litmus tests written in PTX (first "
+                                     "line 'PTX NAME'; litmus/README.md describes the format)");
+}
+
 } // namespace
 
 Test parseLitmus(const std::string& text, const std::string& file) {
+    rejectForeignFormat(text, file);
     const SourceText src(text, file);
     Test test;
     test.file = file;
