@@ -113,25 +113,12 @@ void lowerCopy(Lowerer& l, const ptx::BulkCopy& copy) {
                                         ".cta_group::2 to signal the peer CTA's)");
     }
     if (multicast) {
-        const auto& maskOp = l.operand(mbIndex + 1);
         // "each bit position in the 16-bit or otherwise 32-bit ctaMask operand corresponds to the
         // %cluster_ctarank of the destination CTA" ({CpAsyncBulk}; ::32b is 9.4's)
-        int bits = copy.multicastBits == 32 ? 32 : 16;
-        if (maskOp.kind != litmus::Operand::Kind::Integer || maskOp.value <= 0 ||
-            maskOp.value > (std::int64_t{1} << bits) - 1)
-            l.fail(maskOp.loc,
-                   "ctaMask must be a non-zero " + std::to_string(bits) + "-bit integer");
-        for (int rank = 0; rank < bits; ++rank) {
-            if (!((maskOp.value >> rank) & 1)) continue;
-            int cta = l.ctaOfRank(l.thread().cta, rank);
-            auto d = cta < 0 ? std::nullopt : l.addressInCta(dst, cta);
-            auto m = cta < 0 ? std::nullopt : l.addressInCta(*mbar, cta);
-            if (!d || !m)
-                l.fail(maskOp.loc, "ctaMask names cluster rank " + std::to_string(rank) +
-                                       ", where '" + l.operand(0).name + "' or '" +
-                                       l.operand(mbIndex).name + "' is not declared");
-            targets.emplace_back(*d, m);
-        }
+        for (const auto& t :
+             l.multicastTargets(l.operand(mbIndex + 1), copy.multicastBits == 32 ? 32 : 16,
+                                {{dst, &l.operand(0)}, {*mbar, &l.operand(mbIndex)}}))
+            targets.emplace_back(t[0], t[1]);
     } else {
         targets.emplace_back(dst, mbar);
     }

@@ -505,6 +505,33 @@ void Lowerer::checkReach(const Address& a, const Operand& op, bool viaCluster) {
             fail(op.loc, "CTA " + std::to_string(a.cta) + " is not in this thread's cluster");
 }
 
+std::vector<std::vector<Address>>
+Lowerer::multicastTargets(const litmus::Operand& mask, int bits,
+                          const std::vector<std::pair<Address, const litmus::Operand*>>& of) {
+    if (mask.kind != litmus::Operand::Kind::Integer || mask.value <= 0 ||
+        mask.value > (std::int64_t{1} << bits) - 1)
+        fail(mask.loc, "ctaMask must be a non-zero " + std::to_string(bits) + "-bit integer");
+    std::vector<std::vector<Address>> out;
+    for (int rank = 0; rank < bits; ++rank) {
+        if (!((mask.value >> rank) & 1)) continue;
+        const int cta = ctaOfRank(thread().cta, rank);
+        std::vector<Address> moved;
+        for (const auto& [a, op] : of) {
+            auto m = cta < 0 ? std::nullopt : addressInCta(a, cta);
+            if (!m) {
+                std::string names;
+                for (const auto& [other, otherOp] : of)
+                    names += (names.empty() ? "'" : " or '") + otherOp->name + "'";
+                fail(mask.loc, "ctaMask names cluster rank " + std::to_string(rank) + ", where " +
+                                   names + " is not declared");
+            }
+            moved.push_back(*m);
+        }
+        out.push_back(std::move(moved));
+    }
+    return out;
+}
+
 std::optional<Address> Lowerer::addressInCta(const Address& a, int cta) {
     const LocationDecl* root = rootOf(a.decl);
     auto cell = cells_.find({root->name, cta, a.row});

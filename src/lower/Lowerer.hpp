@@ -107,6 +107,15 @@ public:
     void checkReach(const Address& a, const litmus::Operand& op, bool viaCluster);
     /** The same location name and row in CTA `cta` (for cta_group::2 / multicast). */
     std::optional<Address> addressInCta(const Address& a, int cta);
+    /**
+     * The targets of a multicast operation: for each CTA its immediate `ctaMask` operand names
+     * (`bits` wide, "each bit position ... corresponds to the %cluster_ctarank of the
+     * destination CTA"), in rank order, the addresses `of` moved into that CTA. A zero or too
+     * wide mask, or a named CTA that lacks one of them, is an input error at the mask.
+     */
+    std::vector<std::vector<Address>>
+    multicastTargets(const litmus::Operand& mask, int bits,
+                     const std::vector<std::pair<Address, const litmus::Operand*>>& of);
     /** Value of a register or immediate operand. */
     ir::ValuePtr value(const litmus::Operand& op);
     /** Does the current path run only when run-time values say so? */

@@ -43,19 +43,10 @@ std::int64_t immediate(Lowerer& l, const litmus::Operand& op, std::int64_t lo, s
  */
 std::vector<Address> multicastTargets(Lowerer& l, const Address& a, const litmus::Operand& addrOp,
                                       const litmus::Operand& mask) {
-    if (mask.kind != litmus::Operand::Kind::Integer || mask.value <= 0 ||
-        mask.value > (std::int64_t{1} << 32) - 1)
-        l.fail(mask.loc, "ctaMask must be a non-zero 32-bit integer");
     std::vector<Address> out;
-    for (int rank = 0; rank < 32; ++rank) {
-        if (!((mask.value >> rank) & 1)) continue;
-        int cta = l.ctaOfRank(l.thread().cta, rank);
-        auto m = cta < 0 ? std::nullopt : l.addressInCta(a, cta);
-        if (!m)
-            l.fail(mask.loc, "ctaMask names cluster rank " + std::to_string(rank) + ", where '" +
-                                 addrOp.name + "' is not declared");
-        l.checkReach(*m, addrOp, true);
-        out.push_back(*m);
+    for (const auto& t : l.multicastTargets(mask, 32, {{a, &addrOp}})) {
+        l.checkReach(t[0], addrOp, true);
+        out.push_back(t[0]);
     }
     return out;
 }

@@ -271,21 +271,10 @@ void lowerCommit(Lowerer& l, const ptx::Tcgen05Commit& c) {
     Address mb = l.address(l.operand(0), ir::Space::Mbarrier);
     std::vector<Address> targets;
     if (multicast) {
-        const Operand& mask = l.operand(1);
         // 16 bits, or 32 with .multicast::cluster::32b (PTX ISA 9.4 {Tcgen05Commit})
-        const int bits = c.multicastBits == 32 ? 32 : 16;
-        if (mask.kind != Operand::Kind::Integer || mask.value <= 0 ||
-            mask.value > (std::int64_t{1} << bits) - 1)
-            l.fail(mask.loc, "ctaMask must be a non-zero " + std::to_string(bits) + "-bit integer");
-        for (int rank = 0; rank < bits; ++rank) {
-            if (!((mask.value >> rank) & 1)) continue;
-            int cta = l.ctaOfRank(l.thread().cta, rank);
-            auto m = cta < 0 ? std::nullopt : l.addressInCta(mb, cta);
-            if (!m)
-                l.fail(mask.loc, "ctaMask names cluster rank " + std::to_string(rank) +
-                                     ", where '" + l.operand(0).name + "' is not declared");
-            targets.push_back(*m);
-        }
+        for (const auto& t : l.multicastTargets(l.operand(1), c.multicastBits == 32 ? 32 : 16,
+                                                {{mb, &l.operand(0)}}))
+            targets.push_back(t[0]);
     } else {
         targets.push_back(mb);
     }
