@@ -5,6 +5,7 @@
 #include "cli/CommonOptions.hpp"
 #include "cli/Pipeline.hpp"
 #include "cli/Readings.hpp"
+#include "engine/Budget.hpp"
 #include "explain/Explanation.hpp"
 #include "explain/Remedies.hpp"
 #include "litmus/Parser.hpp"
@@ -180,11 +181,17 @@ int runExplain(const ExplainArgs& args) {
     std::optional<std::string> outcome;
     if (!args.outcome.empty()) outcome = args.outcome;
     std::optional<Explanation> stopped = limitReached(checked);
-    Explanation ex =
-        stopped ? *stopped
-        : args.flag.empty()
-            ? engine::explain::explainOutcome(program, *model, outcome, options, &checked)
-            : engine::explain::explainFlag(program, *model, args.flag, options);
+    Explanation ex;
+    try {
+        ex = stopped ? *stopped
+             : args.flag.empty()
+                 ? engine::explain::explainOutcome(program, *model, outcome, options, &checked)
+                 : engine::explain::explainFlag(program, *model, args.flag, options);
+    } catch (const engine::LimitReached& limit) { // the explanation's own queries ran out
+        ex = Explanation{};
+        ex.kind = Explanation::Kind::Unknown;
+        ex.reason = limit.what();
+    }
     std::string text = args.format == "text"  ? renderText(ex)
                        : args.format == "dot" ? renderDot(ex)
                                               : renderSvg(renderDot(ex));

@@ -1,4 +1,5 @@
 // ptxmc's entry point: the root command line, subcommands, and the last-resort error handling.
+#include "check/LeftBehind.hpp"
 #include "cli/Axioms.hpp"
 #include "cli/Check.hpp"
 #include "cli/Compare.hpp"
@@ -13,6 +14,7 @@
 
 #include <CLI/CLI.hpp>
 #include <algorithm>
+#include <cstdlib>
 #include <exception>
 #include <iostream>
 #include <optional>
@@ -66,7 +68,9 @@ const char* const kExamples = R"(Examples:
 
 } // namespace
 
-int main(int argc, char** argv) {
+namespace {
+
+int runMain(int argc, char** argv) {
     CLI::App app{"ptxmc: a model checker for PTX memory-consistency litmus tests "
                  "(tcgen05, async proxy, mbarriers)",
                  "ptxmc"};
@@ -106,4 +110,18 @@ int main(int argc, char** argv) {
         std::cerr << "ptxmc: internal error: unknown exception\n";
         return 3;
     }
+}
+
+} // namespace
+
+int main(int argc, char** argv) {
+    int code = runMain(argc, argv);
+    if (ptxmc::engine::searchesLeftBehind() > 0) {
+        // A search that ignored its interrupt still runs: exiting normally would destroy
+        // what it uses under it. Its answer is already Unknown; flush ours and leave.
+        std::cout.flush();
+        std::cerr.flush();
+        std::_Exit(code);
+    }
+    return code;
 }

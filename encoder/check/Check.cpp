@@ -1,12 +1,14 @@
 // The driver: one lowered program, one engine or both; the cross-check keeps them honest.
 #include "check/Check.hpp"
 
+#include "check/LeftBehind.hpp"
 #include "engine/Budget.hpp"
 #include "engine/Engine.hpp"
 #include "engine/ResultBuilder.hpp"
 #include "enumerate/EnumerateEngine.hpp"
 #include "smt/Z3Engine.hpp"
 
+#include <fmt/format.h>
 #include <new>
 #include <sstream>
 
@@ -31,24 +33,62 @@ std::string describe(const engine::CheckResult& r) {
     return out.str();
 }
 
+/** Unknown with `reason`, nothing of a search that stopped half way kept. */
+void stopped(engine::CheckResult& r, const ir::Program& p, const std::string& reason) {
+    r = resultSkeleton(p);
+    r.observation = engine::Observation::Unknown;
+    r.unknownReason = reason;
+}
+
+/** engine.search with the limits' exceptions turned into Unknown: it throws nothing. */
+void searchCaught(const Engine& engine, const ir::Program& p, const cat::ResolvedModel& model,
+                  const CheckOptions& options, Clock::time_point start,
+                  engine::CheckResult& r) noexcept {
+    try {
+        engine.search(p, model, options, start, r);
+    } catch (const LimitReached& limit) {
+        stopped(r, p, limit.what());
+    } catch (const std::bad_alloc& e) {
+        stopped(r, p, allocationFailure(e));
+    } catch (const std::exception& e) {
+        stopped(r, p, std::string("internal error: ") + e.what());
+    }
+}
+
+/**
+ * The time a search may take before the caller stops waiting for it: the limit and a grace
+ * second for Z3 to stop at the watchdog's interrupt and free its memory.
+ */
+Clock::time_point waitUntil(const CheckOptions& options, Clock::time_point start) {
+    return start + std::chrono::duration_cast<Clock::duration>(
+                       std::chrono::duration<double>(options.timeoutSeconds + 0.75));
+}
+
+std::string leftBehindReason(const CheckOptions& options) {
+    return fmt::format("timeout: the test ran past --timeout {:g} s (Z3 did not stop at the "
+                       "interrupt; its search is left to end on its own)",
+                       options.timeoutSeconds);
+}
+
 /** One engine's answer; a static deadlock needs no search. */
 engine::CheckResult run(const Engine& engine, const ir::Program& p, const cat::ResolvedModel& model,
                         const CheckOptions& options, Clock::time_point start) {
     engine::CheckResult r = resultSkeleton(p);
     if (!p.staticDeadlocks.empty()) {
         setStaticDeadlock(r, p);
+    } else if (options.timeoutSeconds > 0) {
+        std::vector<engine::CheckResult> out{r};
+        auto search = [own = engine.clone(), options, start](const ir::Program& q,
+                                                             const cat::ResolvedModel& m,
+                                                             std::vector<engine::CheckResult>& o) {
+            searchCaught(*own, q, m, options, start, o[0]);
+        };
+        if (searchWithin(p, model, waitUntil(options, start), out, search))
+            r = std::move(out[0]);
+        else
+            stopped(r, p, leftBehindReason(options));
     } else {
-        try {
-            engine.search(p, model, options, start, r);
-        } catch (const LimitReached& limit) {
-            r = resultSkeleton(p);
-            r.observation = engine::Observation::Unknown;
-            r.unknownReason = limit.what();
-        } catch (const std::bad_alloc&) {
-            r = resultSkeleton(p);
-            r.observation = engine::Observation::Unknown;
-            r.unknownReason = "out of memory";
-        }
+        searchCaught(engine, p, model, options, start, r);
     }
     r.seconds = std::chrono::duration<double>(Clock::now() - start).count();
     return r;
@@ -72,6 +112,25 @@ std::vector<engine::CheckResult> runReadings(const Engine& engine, const ir::Pro
                                              const cat::ResolvedModel& model,
                                              const CheckOptions& options) {
     std::vector<engine::CheckResult> out(model.readings.size() + 1, resultSkeleton(p));
+    if (p.staticDeadlocks.empty() && options.timeoutSeconds > 0) {
+        const Clock::time_point start = options.startedAt.value_or(Clock::now());
+        CheckOptions timed = options;
+        timed.startedAt = start;
+        auto search = [own = engine.clone(), timed](const ir::Program& q,
+                                                    const cat::ResolvedModel& m,
+                                                    std::vector<engine::CheckResult>& o) {
+            try {
+                own->searchReadings(q, m, timed, o);
+            } catch (const std::exception& e) { // the engines turn limits into Unknown
+                for (engine::CheckResult& r : o)
+                    stopped(r, q, std::string("internal error: ") + e.what());
+            }
+        };
+        if (!searchWithin(p, model, waitUntil(options, start), out, search))
+            for (engine::CheckResult& r : out)
+                stopped(r, p, leftBehindReason(options));
+        return out;
+    }
     if (p.staticDeadlocks.empty()) {
         engine.searchReadings(p, model, options, out);
         return out;

@@ -3,6 +3,8 @@
 
 #include "engine/Options.hpp"
 
+#include <memory>
+
 namespace ptxmc::engine {
 
 /**
@@ -13,6 +15,9 @@ namespace ptxmc::engine {
 class Engine {
 public:
     virtual ~Engine() = default;
+
+    /** A copy, for a search on a thread that may outlive the caller (check/LeftBehind.hpp). */
+    virtual std::shared_ptr<const Engine> clone() const = 0;
 
     /** Searches `p`; `start` is when this engine's clock started (its deadline counts from it). */
     virtual void search(const ir::Program& p, const cat::ResolvedModel& model,

@@ -19,14 +19,15 @@ enum class EngineKind { Z3, Enumerate, Both };
 
 using Clock = std::chrono::steady_clock;
 
-/** Two thirds of the machine's physical memory, in MiB (engine/Budget.cpp). */
+/** A quarter of the machine's physical memory, in MiB (engine/Budget.cpp): two ptxmc
+ *  processes at a time leave half of it to the rest of the machine. */
 std::size_t defaultMemoryLimitMiB();
 
 struct CheckOptions {
     EngineKind engine = EngineKind::Z3;
     double timeoutSeconds = 0; ///< wall-clock limit per test (0: none); hitting it gives Unknown
     /// Resident memory of the process above which a test stops as Unknown (0: none); by
-    /// default two thirds of the machine's memory, so that no test can exhaust it.
+    /// default a quarter of the machine's memory, so that no test can exhaust it.
     std::size_t memoryLimitMiB = defaultMemoryLimitMiB();
     std::uint64_t rlimit = 0; ///< deterministic Z3 resource limit per query (0: none)
     /// When the test's clock started: callers start it before lowering so that the limit and
@@ -43,6 +44,10 @@ struct CheckOptions {
     /// verdicts and flags are the same; the execution the solver returns (a flag's witness)
     /// may differ.
     bool mbarrierFacts = true;
+    /// Z3: write pairs that an axiom `irreflexive (co ; S)` with a static S fixes become
+    /// constants of co instead of solver choices (engine/FixedOrders.hpp). Off for explain,
+    /// whose queries leave axioms out, and for the bench's side-by-side comparison.
+    bool fixedOrders = true;
     /// Which of the model's readings (cat::ReadingInfo::name) its Reading choices take;
     /// empty: the default model's definitions.
     std::string reading;

@@ -132,7 +132,7 @@ template <class Alg> struct RelOps {
     }
     Rel interRels(const Rel& a, const Rel& b) const {
         Rel out(n);
-        for (std::size_t i = 0; i < n; ++i)
+        for (std::size_t i = 0; i < n; ++i, poll())
             for (const auto& [j, c] : a.rows[i]) {
                 auto it = b.rows[i].find(j);
                 if (it != b.rows[i].end()) put(out.rows[i], j, alg.conj(c, it->second));
@@ -141,7 +141,7 @@ template <class Alg> struct RelOps {
     }
     Rel diffRels(const Rel& a, const Rel& b) const {
         Rel out(n);
-        for (std::size_t i = 0; i < n; ++i)
+        for (std::size_t i = 0; i < n; ++i, poll())
             for (const auto& [j, c] : a.rows[i]) {
                 auto it = b.rows[i].find(j);
                 put(out.rows[i], j, it == b.rows[i].end() ? c : alg.conj(c, alg.neg(it->second)));
@@ -162,11 +162,13 @@ template <class Alg> struct RelOps {
         for (std::size_t i = 0; i < n; ++i) {
             poll();
             std::map<int, std::vector<Cond>> acc;
-            for (const auto& [k, c1] : a.rows[i])
+            for (const auto& [k, c1] : a.rows[i]) {
+                poll(); // a row of a dense composition is quadratic: poll per step
                 for (const auto& [j, c2] : b.rows[static_cast<std::size_t>(k)]) {
                     Cond c = alg.conj(c1, c2);
                     if (!alg.isFalse(c)) acc[j].push_back(std::move(c));
                 }
+            }
             for (auto& [j, cs] : acc)
                 put(out.rows[i], j, alg.disj(std::move(cs)));
         }
@@ -174,7 +176,7 @@ template <class Alg> struct RelOps {
     }
     Rel inverse(const Rel& a) const {
         Rel out(n);
-        for (std::size_t i = 0; i < n; ++i)
+        for (std::size_t i = 0; i < n; ++i, poll())
             for (const auto& [j, c] : a.rows[i])
                 out.rows[static_cast<std::size_t>(j)].emplace(static_cast<int>(i), c);
         return out;
@@ -250,8 +252,9 @@ template <class Alg> struct RelOps {
             bool mustAcyclic = true;
             for (std::size_t x = 0; x < n; ++x)
                 mustAcyclic = mustAcyclic && !must[x][x];
-            for (std::size_t x = 0; x < n; ++x, poll())
+            for (std::size_t x = 0; x < n; ++x)
                 for (const auto& [y, edge] : a.rows[x]) {
+                    poll(); // each edge adds up to n lemmas
                     if (mustAcyclic && impliedByMustPath(a, must, x, y, edge)) continue;
                     // A composite condition is named once: the lemmas below repeat it per
                     // reachable z, and the solver would simplify each copy on its own.

@@ -197,6 +197,7 @@ void EnumerateEngine::search(const ir::Program& p, const cat::ResolvedModel& mod
                              engine::CheckResult& r) const {
     EnumerationLimit limit;
     limit.budget = Budget(options, start);
+    const Budget::AllocationGuard guard = limit.budget.guardAllocations();
     Search search(p, model, options.reading, limit);
     search.finishing();
     if (search.decided(r)) return;

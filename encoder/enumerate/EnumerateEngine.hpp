@@ -11,6 +11,9 @@ namespace ptxmc::engine::enumerate {
  */
 class EnumerateEngine final : public Engine {
 public:
+    std::shared_ptr<const Engine> clone() const override {
+        return std::make_shared<EnumerateEngine>(*this);
+    }
     void search(const ir::Program& p, const cat::ResolvedModel& model, const CheckOptions& options,
                 Clock::time_point start, engine::CheckResult& r) const override;
 };

@@ -1,6 +1,7 @@
 // Explanations: witness from a Z3 model, minimal unsat core over named axioms, evidence.
 #include "explain/Explanation.hpp"
 
+#include "engine/Budget.hpp"
 #include "engine/ConcreteModel.hpp"
 #include "engine/ResultBuilder.hpp"
 #include "explain/Target.hpp"
@@ -147,6 +148,12 @@ explain::WitnessGraph drawChecked(Z3Session& s, const ir::Program& p,
     return g;
 }
 
+/** Explanations leave axioms out of their queries: no encoding may fix their consequences. */
+CheckOptions withoutFixedOrders(CheckOptions options) {
+    options.fixedOrders = false;
+    return options;
+}
+
 } // namespace
 
 Explanation explainOutcome(const ir::Program& p, const cat::ResolvedModel& model,
@@ -159,7 +166,9 @@ Explanation explainOutcome(const ir::Program& p, const cat::ResolvedModel& model
         return ex;
     }
     z3::context ctx;
-    Z3Session s(ctx, p, model, options);
+    const Budget budget(options, Clock::now());
+    const Budget::Hook interrupt = budget.onLimit([&ctx] { ctx.interrupt(); });
+    Z3Session s(ctx, p, model, withoutFixedOrders(options), false, &budget);
     Target t = outcome ? parseOutcome(*outcome, p, s) : conditionTarget(p, s);
     ex.target = t.text;
     z3::expr targetLit = ctx.bool_const("target");
@@ -169,7 +178,7 @@ Explanation explainOutcome(const ir::Program& p, const cat::ResolvedModel& model
         all.push_back(name);
     z3::check_result live = s.solver().check(s.assumptions(true));
     if (live == z3::unknown) {
-        ex.reason = s.solver().reason_unknown();
+        ex.reason = budget.reached().value_or(s.solver().reason_unknown());
         return ex;
     }
     if (live == z3::unsat) {
@@ -231,7 +240,9 @@ std::optional<std::vector<std::string>> forbiddingAxioms(const ir::Program& p,
                                                          const CheckOptions& options) {
     if (!p.staticDeadlocks.empty()) return std::nullopt;
     z3::context ctx;
-    Z3Session s(ctx, p, model, options);
+    const Budget budget(options, Clock::now());
+    const Budget::Hook interrupt = budget.onLimit([&ctx] { ctx.interrupt(); });
+    Z3Session s(ctx, p, model, withoutFixedOrders(options), false, &budget);
     Target t = outcome ? parseOutcome(*outcome, p, s) : conditionTarget(p, s);
     z3::expr targetLit = ctx.bool_const("target");
     s.solver().add(z3::implies(targetLit, t.cond));
@@ -274,14 +285,16 @@ Explanation explainFlag(const ir::Program& p, const cat::ResolvedModel& model,
         return ex;
     }
     z3::context ctx;
+    const Budget budget(options, Clock::now());
+    const Budget::Hook interrupt = budget.onLimit([&ctx] { ctx.interrupt(); });
     // Executions that finish first; then those that block forever.
     for (bool hangs : {false, true}) {
-        Z3Session s(ctx, p, model, options, hangs);
+        Z3Session s(ctx, p, model, withoutFixedOrders(options), hangs, &budget);
         std::optional<z3::expr> cond = flagCondition(s, flag, hangs);
         if (!cond) continue;
         z3::check_result res = s.solver().check(smt::withLiteral(s.assumptions(!hangs), *cond));
         if (res == z3::unknown) {
-            ex.reason = s.solver().reason_unknown();
+            ex.reason = budget.reached().value_or(s.solver().reason_unknown());
             return ex;
         }
         if (res == z3::unsat) continue;

@@ -6,6 +6,9 @@
 
 namespace ptxmc::engine::smt {
 
+std::vector<std::vector<bool>> impliedCertainEdges(const Z3Rel& r,
+                                                   const std::vector<int>& component);
+
 z3::expr encodeAcyclic(z3::context& ctx, const Z3Rel& r, const std::string& tag) {
     using Graph = boost::adjacency_list<boost::vecS, boost::vecS, boost::directedS>;
     std::size_t n = r.size();
@@ -25,16 +28,63 @@ z3::expr encodeAcyclic(z3::context& ctx, const Z3Rel& r, const std::string& tag)
         clock.emplace(i, c);
         return c;
     };
+    const std::vector<std::vector<bool>> implied = impliedCertainEdges(r, component);
     for (std::size_t i = 0; i < n; ++i) {
         for (const auto& [jj, c] : r.rows[i]) {
             auto j = static_cast<std::size_t>(jj);
             if (i == j)
                 parts.push_back(!c);
-            else if (component[i] == component[j])
-                parts.push_back(z3::implies(c, clockOf(i) < clockOf(j)));
+            else if (component[i] == component[j] && !(implied.size() > i && implied[i][j]))
+                parts.push_back(c.is_true() ? clockOf(i) < clockOf(j)
+                                            : z3::implies(c, clockOf(i) < clockOf(j)));
         }
     }
     return parts.empty() ? ctx.bool_val(true) : z3::mk_and(parts);
+}
+
+/**
+ * implied[i][j]: certain edge (i, j) of a strongly connected component follows from a longer
+ * path of certain edges (clock order is transitive), so its clock constraint may be left out.
+ * A thread's n same-location writes in program order are certain edges of SC-per-Location: n
+ * constraints instead of n^2 / 2. Nothing is implied where certain edges form a cycle (the
+ * axiom fails then anyway) or none joins two others; empty when nothing is.
+ */
+std::vector<std::vector<bool>> impliedCertainEdges(const Z3Rel& r,
+                                                   const std::vector<int>& component) {
+    std::size_t n = r.size();
+    std::vector<std::vector<std::size_t>> certain(n); // within one component
+    bool any = false;
+    for (std::size_t i = 0; i < n; ++i)
+        for (const auto& [jj, c] : r.rows[i]) {
+            auto j = static_cast<std::size_t>(jj);
+            if (i != j && c.is_true() && component[i] == component[j]) certain[i].push_back(j);
+        }
+    for (std::size_t i = 0; i < n && !any; ++i)
+        any = certain[i].size() > 1;
+    if (!any) return {};
+    // reach[i]: nodes at the end of a path of one or more certain edges from i.
+    std::vector<std::vector<bool>> reach(n, std::vector<bool>(n, false));
+    for (std::size_t i = 0; i < n; ++i) {
+        std::vector<std::size_t> todo(certain[i].begin(), certain[i].end());
+        while (!todo.empty()) {
+            std::size_t k = todo.back();
+            todo.pop_back();
+            if (reach[i][k]) continue;
+            reach[i][k] = true;
+            for (std::size_t next : certain[k])
+                if (!reach[i][next]) todo.push_back(next);
+        }
+        if (reach[i][i]) return {}; // a cycle of certain edges
+    }
+    std::vector<std::vector<bool>> implied(n, std::vector<bool>(n, false));
+    for (std::size_t i = 0; i < n; ++i)
+        for (std::size_t j : certain[i])
+            for (std::size_t k : certain[i])
+                if (k != j && reach[k][j]) {
+                    implied[i][j] = true;
+                    break;
+                }
+    return implied;
 }
 
 z3::expr encodeIrreflexive(z3::context& ctx, const Z3Rel& r) {

@@ -16,9 +16,10 @@ using ir::Event;
 using ir::Value;
 
 ProgramEncoder::ProgramEncoder(z3::context& ctx, const ir::Program& program, bool hangs,
-                               const Budget* budget)
-    : ctx_(ctx), program_(program), alg_{ctx}, values_{ctx}, constraints_(ctx), hangs_(hangs),
-      budget_(budget) {
+                               const Budget* budget,
+                               const std::vector<std::pair<int, int>>& fixedCo)
+    : ctx_(ctx), program_(program), alg_{ctx}, values_{ctx}, constraints_(ctx),
+      fixedCo_(fixedCo.begin(), fixedCo.end()), hangs_(hangs), budget_(budget) {
     if (hangs_)
         for (int w : ir::chosenGates(program_))
             blocked_.emplace(w, ctx_.bool_const(("blocked_" + std::to_string(w)).c_str()));
@@ -150,8 +151,66 @@ void ProgramEncoder::encodeCoherence() {
         }
         for (std::size_t i = 0; i < ws.size(); ++i, poll())
             for (std::size_t j = i + 1; j < ws.size(); ++j)
-                constraints_.push_back(coPos_.at(ws[i]) != coPos_.at(ws[j]));
+                if (!fixedCo_.count({ws[i], ws[j]}) && !fixedCo_.count({ws[j], ws[i]}))
+                    constraints_.push_back(coPos_.at(ws[i]) != coPos_.at(ws[j]));
     }
+    encodeFixedCoherence();
+}
+
+/**
+ * The fixed pairs as position constraints, one per pair that no chain through a write that
+ * always happens implies: a thread's counted loop of n writes to one location gives n - 1.
+ */
+void ProgramEncoder::encodeFixedCoherence() {
+    std::map<int, std::vector<int>> after; // a -> the b of its fixed pairs, in event order
+    for (const auto& [a, b] : fixedCo_)
+        after[a].push_back(b);
+    auto always = [&](int e) { return exists(e).is_true(); };
+    const bool acyclic = fixedPairsAcyclic(after);
+    for (const auto& [a, bs] : after) {
+        poll();
+        // The first successor that always happens orders a before everything it precedes.
+        int via = -1;
+        if (acyclic)
+            for (int b : bs)
+                if (always(b)) {
+                    via = b;
+                    break;
+                }
+        for (int b : bs) {
+            if (b != via && via >= 0 && fixedCo_.count({via, b})) continue;
+            z3::expr both = alg_.conj(exists(a), exists(b));
+            constraints_.push_back(both.is_true() ? coPos_.at(a) < coPos_.at(b)
+                                                  : z3::implies(both, coPos_.at(a) < coPos_.at(b)));
+        }
+    }
+}
+
+/** Whether the fixed pairs form no cycle (then an implied pair may be left out). */
+bool ProgramEncoder::fixedPairsAcyclic(const std::map<int, std::vector<int>>& after) const {
+    std::map<int, int> state; // 1: on the stack, 2: done
+    std::vector<std::pair<int, std::size_t>> stack;
+    for (const auto& [root, unused] : after) {
+        if (state[root] != 0) continue;
+        stack.emplace_back(root, 0);
+        state[root] = 1;
+        while (!stack.empty()) {
+            auto& [node, next] = stack.back();
+            auto it = after.find(node);
+            if (it == after.end() || next == it->second.size()) {
+                state[node] = 2;
+                stack.pop_back();
+                continue;
+            }
+            int child = it->second[next++];
+            if (state[child] == 1) return false;
+            if (state[child] == 0) {
+                state[child] = 1;
+                stack.emplace_back(child, 0);
+            }
+        }
+    }
+    return true;
 }
 
 void ProgramEncoder::encodeFenceSc() {
@@ -346,9 +405,13 @@ z3::expr ProgramEncoder::finalValue(const ir::Observable& o) {
     z3::expr out = bv(0);
     for (int w : ws) {
         z3::expr last = exists(w);
-        for (int other : ws)
-            if (other != w)
+        for (int other : ws) {
+            if (other == w || fixedCo_.count({other, w})) continue; // other is before w
+            if (fixedCo_.count({w, other}))
+                last = exists(other).is_true() ? ctx_.bool_val(false) : last && !exists(other);
+            else
                 last = last && z3::implies(exists(other), coPos_.at(other) < coPos_.at(w));
+        }
         out = z3::ite(last, value(program_.events[static_cast<std::size_t>(w)].written), out);
     }
     return out;
@@ -440,10 +503,15 @@ Z3Rel ProgramEncoder::baseRelation(ir::Rel rel) {
         return r;
     case ir::Rel::Co:
         for (const auto& [a, pa] : coPos_)
-            for (const auto& [b, pb] : coPos_)
-                if (a != b && program_.events[static_cast<std::size_t>(a)].location ==
+            for (const auto& [b, pb] : coPos_) {
+                if (a == b || program_.events[static_cast<std::size_t>(a)].location !=
                                   program_.events[static_cast<std::size_t>(b)].location)
+                    continue;
+                if (fixedCo_.count({a, b}))
+                    put(a, b, alg_.conj(exists(a), exists(b)));
+                else if (!fixedCo_.count({b, a}))
                     put(a, b, orderBy(coPos_, a, b));
+            }
         return r;
     case ir::Rel::Sc:
         for (const auto& [a, pa] : scPos_)

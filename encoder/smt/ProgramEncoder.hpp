@@ -10,6 +10,7 @@
 
 #include <map>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 #include <z3++.h>
@@ -26,9 +27,12 @@ public:
      * where mbo places it or blocks (fails on the mbarrier's final state), and the events after
      * a blocked gate do not happen. Without, every event happens (guards aside).
      */
-    /** `budget` (optional) is polled while encoding: large programs stop at its limits. */
+    /** `budget` (optional) is polled while encoding: large programs stop at its limits.
+     *  `fixedCo`: write pairs (a, b) that co orders a before b whenever both happen
+     *  (engine/FixedOrders.hpp); they become constants of co, not solver choices. */
     ProgramEncoder(z3::context& ctx, const ir::Program& program, bool hangs = false,
-                   const Budget* budget = nullptr);
+                   const Budget* budget = nullptr,
+                   const std::vector<std::pair<int, int>>& fixedCo = {});
 
     /** Well-formedness of the choices: every read reads one write, orders are total, ... */
     const z3::expr_vector& constraints() const { return constraints_; }
@@ -77,6 +81,8 @@ public:
 private:
     void encodeReadsFrom();
     void encodeCoherence();
+    void encodeFixedCoherence();
+    bool fixedPairsAcyclic(const std::map<int, std::vector<int>>& after) const;
     void encodeFenceSc();
     void encodeMbarriers();
     void encodeRealTime();
@@ -107,6 +113,7 @@ private:
     std::map<int, std::vector<int>> rfCandidates_; ///< read -> its candidate writes
     std::map<int, z3::expr> rfSelect_;             ///< read -> index of the chosen candidate
     std::map<int, z3::expr> coPos_;                ///< write -> position in its location's co
+    std::set<std::pair<int, int>> fixedCo_;        ///< (a, b): co orders a first (both happen)
     std::map<int, z3::expr> scPos_;                ///< fence.sc -> position in the Fence-SC order
     std::map<int, z3::expr> mbPos_;                ///< mbarrier op -> position in its mbo
     std::map<int, z3::expr> phaseBefore_;          ///< mbarrier op -> phase it sees (Int)

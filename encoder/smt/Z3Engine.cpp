@@ -109,7 +109,7 @@ void enumerate(CheckResult& r, Z3Session& s, const ir::Program& p, Harvest& foun
 void noExecution(CheckResult& r, Z3Session& s, const ir::Program& p) {
     std::vector<std::string> forbidding;
     for (const auto& [name, lit] : s.axioms()) {
-        z3::check_result without = s.check(s.assumptions(false, {name}), "forbidding axioms");
+        z3::check_result without = s.checkWithout(name, "forbidding axioms");
         if (without == z3::unknown) return unknownResult(r, s.solver());
         if (without == z3::sat) forbidding.push_back(name);
     }
@@ -228,6 +228,7 @@ bool programMayHang(z3::context& ctx, const ir::Program& p, const Budget& budget
     s.add(z3::mk_or(stuck));
     const auto began = std::chrono::steady_clock::now();
     z3::check_result answer = s.check();
+    if (answer == z3::unknown) budget.poll(); // interrupted by a limit: say which
     if (times != nullptr)
         recordQuery(
             *times, "hang pre-check", answer,
@@ -392,14 +393,11 @@ engine::Stats statsOf(Encodings& enc, const std::array<Clock::time_point, 4>& at
     return st;
 }
 
-/** Unknown, saying why Z3 stopped (its memory cap named as the --memory-limit it came from). */
-void z3Failure(CheckResult& r, const z3::exception& e, const CheckOptions& options) {
+/** Unknown, saying why Z3 stopped: the limit whose watchdog interrupted it, or Z3's words. */
+void z3Failure(CheckResult& r, const ir::Program& p, const z3::exception& e, const Budget& budget) {
+    r = resultSkeleton(p);
     r.observation = Observation::Unknown;
-    r.unknownReason = std::string("Z3: ") + e.msg();
-    if (r.unknownReason.find("out of memory") != std::string::npos)
-        r.unknownReason = fmt::format("memory limit: Z3 passed --memory-limit {} MiB ({})",
-                                      options.memoryLimitMiB, r.unknownReason);
-    r.states.clear();
+    r.unknownReason = budget.reached().value_or(std::string("Z3: ") + e.msg());
 }
 
 /** Unknown with `reason`, nothing of a search that stopped half way kept. */
@@ -422,25 +420,24 @@ std::set<std::size_t> readingsUsed(Encodings& enc) {
 } // namespace
 
 /**
- * Z3's global parameters, one set per process: the first check's --memory-limit caps the
- * allocator. Z3 4.8's older simplex solver (smt.arith.solver=2) proves the kernel protocols'
- * real-time and mbarrier-order queries faster than its default, and relevancy propagation off
- * (smt.relevancy=0) sends every atom to its theory at once, which the closure lemmas need; both
- * leave the one-rule corpus's time unchanged (figures: bench/history.md).
+ * Z3's global parameters, one set per process. The memory limit is the watchdog's
+ * (engine/Budget.hpp), not Z3's memory_max_size, whose out_of_memory_error escapes Z3's C API
+ * from some allocation sites and aborts the process. Z3 4.8's older simplex solver
+ * (smt.arith.solver=2) proves the kernel protocols' real-time and mbarrier-order queries faster
+ * than its default, and relevancy propagation off (smt.relevancy=0) sends every atom to its theory
+ * at once, which the closure lemmas need; both leave the one-rule corpus's time unchanged (figures:
+ * bench/history.md).
  */
-static void configureZ3(std::size_t mib) {
+static void configureZ3() {
     static std::once_flag once;
-    std::call_once(once, [mib] {
-        if (mib > 0)
-            z3::set_param("memory_max_size",
-                          static_cast<int>(std::min<std::size_t>(mib, 1U << 30U)));
+    std::call_once(once, [] {
         z3::set_param("smt.arith.solver", 2);
         z3::set_param("smt.relevancy", 0);
     });
 }
 
 bool solverSaysProgramMayHang(const ir::Program& p) {
-    configureZ3(0);
+    configureZ3();
     z3::context ctx;
     const Budget unlimited;
     return programMayHang(ctx, p, unlimited, nullptr, nullptr);
@@ -448,11 +445,12 @@ bool solverSaysProgramMayHang(const ir::Program& p) {
 
 void Z3Engine::search(const ir::Program& program, const cat::ResolvedModel& model,
                       const CheckOptions& options, Clock::time_point start, CheckResult& r) const {
-    configureZ3(options.memoryLimitMiB);
-    // Z3 bounds each query by the limit; the caller holds the test as a whole to it.
+    configureZ3();
     z3::context ctx;
     const Clock::time_point began = Clock::now();
     const Budget budget(options, start);
+    const Budget::Hook interrupt = budget.onLimit([&ctx] { ctx.interrupt(); });
+    const Budget::AllocationGuard guard = budget.guardAllocations();
     try {
         Encodings enc(ctx, program, model, options, budget, false);
         const Clock::time_point encoded = Clock::now();
@@ -464,13 +462,13 @@ void Z3Engine::search(const ir::Program& program, const cat::ResolvedModel& mode
             r.stats->queryTimes = times;
         }
     } catch (const z3::exception& e) {
-        z3Failure(r, e, options);
+        z3Failure(r, program, e, budget);
     }
 }
 
 void Z3Engine::searchReadings(const ir::Program& program, const cat::ResolvedModel& model,
                               const CheckOptions& options, std::vector<CheckResult>& out) const {
-    configureZ3(options.memoryLimitMiB);
+    configureZ3();
     z3::context ctx;
     // One limit for the whole test, every reading included, counted from its start (lowering
     // included): --timeout bounds the test, however many readings it has.
@@ -478,6 +476,8 @@ void Z3Engine::searchReadings(const ir::Program& program, const cat::ResolvedMod
     const Clock::time_point encoding = Clock::now();
     Clock::time_point began = start;
     const Budget budget(options, start);
+    const Budget::Hook interrupt = budget.onLimit([&ctx] { ctx.interrupt(); });
+    const Budget::AllocationGuard guard = budget.guardAllocations();
     std::size_t done = 0;
     try {
         Encodings enc(ctx, program, model, options, budget, true);
@@ -516,13 +516,13 @@ void Z3Engine::searchReadings(const ir::Program& program, const cat::ResolvedMod
         }
     } catch (const z3::exception& e) {
         for (; done < out.size(); ++done)
-            z3Failure(out[done], e, options);
+            z3Failure(out[done], program, e, budget);
     } catch (const LimitReached& limit) { // while encoding: no reading has an answer
         for (; done < out.size(); ++done)
             stopped(out[done], program, limit.what());
-    } catch (const std::bad_alloc&) {
+    } catch (const std::bad_alloc& e) {
         for (; done < out.size(); ++done)
-            stopped(out[done], program, "out of memory");
+            stopped(out[done], program, allocationFailure(e));
     }
 }
 

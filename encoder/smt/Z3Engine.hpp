@@ -8,6 +8,9 @@ namespace ptxmc::engine::smt {
 /** Enumerates every allowed final state with Z3; each search uses its own Z3 context. */
 class Z3Engine final : public Engine {
 public:
+    std::shared_ptr<const Engine> clone() const override {
+        return std::make_shared<Z3Engine>(*this);
+    }
     void search(const ir::Program& p, const cat::ResolvedModel& model, const CheckOptions& options,
                 Clock::time_point start, engine::CheckResult& r) const override;
     /** Every reading from one encoding: readings are assumption literals (Z3Session). */

@@ -3,6 +3,7 @@
 
 #include "cat/CycleBase.hpp"
 #include "engine/Evaluator.hpp"
+#include "engine/FixedOrders.hpp"
 #include "ir/ValueSemantics.hpp"
 #include "smt/AxiomEncoder.hpp"
 #include "smt/LemmaCone.hpp"
@@ -132,6 +133,8 @@ z3::check_result Z3Session::check(const z3::expr_vector& assumptions, const char
     }
     const auto start = std::chrono::steady_clock::now();
     z3::check_result answer = solver_.check(assumptions);
+    // An interrupted query answers unknown ("canceled"): say which limit interrupted it.
+    if (answer == z3::unknown && budget_ != nullptr) budget_->poll();
     if (queryTimes_ != nullptr)
         recordQuery(
             *queryTimes_, purpose, answer,
@@ -163,7 +166,8 @@ std::int64_t modelValue(const z3::model& m, const z3::expr& e) {
 
 Z3Session::Z3Session(z3::context& ctx, const ir::Program& p, const cat::ResolvedModel& model,
                      const CheckOptions& options, bool hangs, const Budget* budget, bool readings)
-    : ctx_(ctx), program_(p), solver_(ctx), progress_(ctx.bool_const("progress")),
+    : ctx_(ctx), program_(p), model_(model), options_(options), hangs_(hangs), readings_(readings),
+      solver_(ctx), progress_(ctx.bool_const("progress")),
       withinBound_(ctx.bool_const("within-bound")), noSpin_(ctx.bool_const("no-spin")),
       anyCut_(ctx.bool_val(false)), budget_(budget) {
     z3::params params(ctx);
@@ -171,7 +175,10 @@ Z3Session::Z3Session(z3::context& ctx, const ir::Program& p, const cat::Resolved
         params.set("timeout", static_cast<unsigned>(options.timeoutSeconds * 1000));
     if (options.rlimit > 0) params.set("rlimit", static_cast<unsigned>(options.rlimit));
     solver_.set(params);
-    pe_ = std::make_unique<ProgramEncoder>(ctx, p, hangs, budget);
+    FixedCoherence fixed;
+    if (options.fixedOrders) fixed = fixedCoherence(p, model);
+    fixedFrom_ = fixed.axioms;
+    pe_ = std::make_unique<ProgramEncoder>(ctx, p, hangs, budget, fixed.pairs);
     for (unsigned i = 0; i < pe_->constraints().size(); ++i) {
         if (budget_ != nullptr && (i & 255U) == 0) budget_->poll(); // Z3 simplifies each
         solver_.add(pe_->constraints()[i]);
@@ -279,6 +286,8 @@ Z3Session::Z3Session(z3::context& ctx, const ir::Program& p, const cat::Resolved
 }
 
 void Z3Session::chooseReading(std::size_t k) {
+    reading_ = k;
+    if (unfixed_) unfixed_->chooseReading(k);
     chosen_.clear();
     for (std::size_t i = 0; i < readingLits_.size(); ++i)
         chosen_.push_back(i + 1 == k ? readingLits_[i] : !readingLits_[i]);
@@ -311,8 +320,27 @@ std::set<std::size_t> Z3Session::readingsUsed() const {
     return used;
 }
 
+z3::check_result Z3Session::checkWithout(const std::string& axiom, const char* purpose) {
+    if (std::find(fixedFrom_.begin(), fixedFrom_.end(), axiom) == fixedFrom_.end())
+        return check(assumptions(false, {axiom}), purpose);
+    if (!unfixed_) {
+        CheckOptions unfixed = options_;
+        unfixed.fixedOrders = false;
+        unfixed_ = std::make_unique<Z3Session>(ctx_, program_, model_, unfixed, hangs_, budget_,
+                                               readings_);
+        if (queryTimes_ != nullptr) unfixed_->timeQueries(queryTimes_);
+        unfixed_->chooseReading(reading_);
+    }
+    ++queries_;
+    return unfixed_->check(unfixed_->assumptions(false, {axiom}), purpose);
+}
+
 z3::expr_vector Z3Session::assumptions(bool withProgress, const std::set<std::string>& without,
                                        bool beyondBound, bool spins) const {
+    for (const std::string& name : fixedFrom_)
+        if (without.count(name))
+            throw std::logic_error("a query leaves out axiom " + name +
+                                   ", whose consequences the encoding fixes: use checkWithout");
     z3::expr_vector out(ctx_);
     for (const auto& [name, lit] : axioms_)
         if (!without.count(name)) out.push_back(lit);

@@ -62,6 +62,16 @@ public:
     /** The execution a satisfying model describes, in the explicit engine's terms. */
     Choices choices(const z3::model& m);
 
+    /**
+     * Whether some execution within the bound satisfies every axiom but `axiom`. An axiom whose
+     * consequences the encoding fixes (fixedFrom) is left out of a second encoding built
+     * without them, on first use.
+     */
+    z3::check_result checkWithout(const std::string& axiom, const char* purpose);
+    /** The axioms whose consequences this encoding fixes (engine/FixedOrders.hpp): a query
+     *  that leaves one out goes through checkWithout. */
+    const std::vector<std::string>& fixedFrom() const { return fixedFrom_; }
+
     /** solver().check(assumptions), counted and (with timeQueries) timed under `purpose`. */
     z3::check_result check(const z3::expr_vector& assumptions, const char* purpose = "other");
     /** --stats: each later query's time goes to `sink`, by purpose. */
@@ -78,6 +88,12 @@ public:
 private:
     z3::context& ctx_;
     const ir::Program& program_;
+    const cat::ResolvedModel& model_;
+    CheckOptions options_;
+    bool hangs_, readings_;
+    std::size_t reading_ = 0; ///< chooseReading's last choice
+    std::vector<std::string> fixedFrom_;
+    std::unique_ptr<Z3Session> unfixed_; ///< checkWithout's encoding without fixed orders
     z3::solver solver_;
     std::unique_ptr<ProgramEncoder> pe_;
     std::vector<std::pair<std::string, z3::expr>> axioms_, flags_;
