@@ -1,9 +1,11 @@
 #!/usr/bin/env python3
-"""Classic litmus families for the bench, at any size: SBn (store buffering on a ring of n
-threads, each in its own CTA, fence.sc.gpu between store and load: all loads 0 is forbidden)
-and IRIWn (n writers of their own locations, two readers reading all of them in opposite
-orders with fence.sc.gpu between reads: the readers disagreeing on the order of the first and
-last writes is forbidden).  Usage: families.py sb|iriw N > test.litmus"""
+"""Litmus families for the bench, at any size: SBn (store buffering on a ring of n threads,
+each in its own CTA, fence.sc.gpu between store and load: all loads 0 is forbidden), IRIWn (n
+writers of their own locations, two readers reading all of them in opposite orders with
+fence.sc.gpu between reads: the readers disagreeing on the order of the first and last writes
+is forbidden) and LOOPn (one thread stores 0..n-1 to x in a counted loop, another reads x once:
+every value and the initial 0 are possible, n + 1 states).
+Usage: families.py sb|iriw|loop N > test.litmus"""
 import sys
 
 
@@ -43,6 +45,15 @@ def iriw(n):
             "{", "  " + " ".join(f"{x} = 0;" for x in loc), "}"] + table(cols) + [f"exists ({cond})"]
 
 
+def loop(n):
+    writer = ["P0@cta 0,gpu 0", "mov.b32 i, 0", "LC00:", "st.relaxed.gpu [x], i",
+              "add.s32 i, i, 1", f"setp.lt.s32 p, i, {n}", "@p bra LC00"]
+    reader = ["P1@cta 1,gpu 0", "ld.relaxed.gpu r0, [x]"]
+    return [f"PTX LOOP{n}", f'"One thread stores 0..{n - 1} to x in a counted loop, another reads x: '
+            f'{n + 1} states"', "{", "  x = 0;", "}"] + table([writer, reader]) + \
+        ["exists (P1:r0 == 1)"]
+
+
 if __name__ == "__main__":
     kind, size = sys.argv[1], int(sys.argv[2])
-    print("\n".join({"sb": sb, "iriw": iriw}[kind](size)))
+    print("\n".join({"sb": sb, "iriw": iriw, "loop": loop}[kind](size)))

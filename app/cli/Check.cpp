@@ -211,6 +211,13 @@ void setupCheck(CLI::App& app) {
                     "flags agree, the witness printed for a flag may differ")
         ->check(CLI::IsMember({"on", "off"}))
         ->option_text("on|off");
+    sub->add_option("--fixed-orders", args->fixedOrders,
+                    "whether Z3 fixes the coherence order of the write pairs that an axiom "
+                    "irreflexive (co ; S) with S of the program alone orders (a thread's writes "
+                    "to one address, by Write-Program-Order) instead of searching it: on "
+                    "(default) or off (for comparison); the answers agree")
+        ->check(CLI::IsMember({"on", "off"}))
+        ->option_text("on|off");
     sub->add_option("--fail-on-flag", args->failOnFlags,
                     "exit 1 when a test raises this undefined-behaviour flag (data-race, "
                     "tmem-race, ...), even when its expectation matches; 'any': every flag; "
@@ -301,6 +308,7 @@ int runCheck(const CheckArgs& args) {
     options.stats = args.stats;
     options.exactClosures = args.closures == "squaring";
     options.mbarrierFacts = args.mbarrierFacts == "on";
+    options.fixedOrders = args.fixedOrders == "on";
     StdoutTo redirect(args.output);
     const bool asJson = args.format == "json";
     report::PrintOptions print;

@@ -18,6 +18,7 @@ struct CheckArgs {
     bool stats = false;
     std::string closures = "fixpoint"; ///< --closures: fixpoint or squaring (Z3)
     std::string mbarrierFacts = "on";  ///< --mbarrier-facts: on or off (Z3)
+    std::string fixedOrders = "on";    ///< --fixed-orders: on or off (Z3)
     bool expectationsOnly = false;
     bool readings = false; ///< also check under every built-in variant model (model/variants)
     bool strict = false;   ///< with readings: every reading must match its expectation
