@@ -18,6 +18,8 @@ RUN build/ptxmc check --no-time --jobs "$(nproc)" litmus/ > /tmp/corpus.txt \
         | grep -B1 -E 'MISMATCH|Unknown'; exit 1; }
 RUN cpack --config build/CPackConfig.cmake -B /pkg
 
+# debian:12-slim leaves out /usr/share/doc and /usr/share/man (its dpkg excludes): the image has
+# the binary, the models and the corpus; the man page and docs are in the package itself.
 FROM debian:12-slim
 COPY --from=build /pkg/ptxmc_*_amd64.deb /tmp/
 RUN apt-get update \

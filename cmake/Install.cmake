@@ -52,11 +52,11 @@ string(CONCAT CPACK_PACKAGE_DESCRIPTION
   "undefined behaviour such as data races. The model is written in the cat\n"
   "language and compiled into the binary; copies are installed for reference,\n"
   "with the litmus corpus and its expectations.")
-set(CPACK_PACKAGE_FILE_NAME "ptxmc_${PROJECT_VERSION}_amd64") # Debian's name; amd64 only
+# Debian's file name, ptxmc_<version>_<architecture>.deb; the architecture is the build
+# machine's (dpkg --print-architecture): amd64 on x86-64.
 set(CPACK_DEBIAN_FILE_NAME DEB-DEFAULT)
 set(CPACK_DEBIAN_PACKAGE_SECTION devel)
 set(CPACK_DEBIAN_PACKAGE_PRIORITY optional)
-set(CPACK_DEBIAN_PACKAGE_ARCHITECTURE amd64)
 if(PTXMC_HOMEPAGE)
   set(CPACK_DEBIAN_PACKAGE_HOMEPAGE "${PTXMC_HOMEPAGE}")
 endif()
@@ -69,7 +69,8 @@ else()
   set(CPACK_DEBIAN_PACKAGE_DEPENDS "libz3-4, libfmt9, libstdc++6, libgcc-s1, libc6")
 endif()
 # cpack installs the build tree as it is: its install step does not first build every target
-# (the tests, fuzz replays), only what the install rules name must be built.
+# (the tests, fuzz replays). Build ptxmc first; `cmake --install` never builds anything.
 set(CMAKE_SKIP_INSTALL_ALL_DEPENDENCY ON)
+set(CPACK_STRIP_FILES ON) # the packaged binary only; build/ptxmc keeps its symbols
 set(CPACK_SOURCE_IGNORE_FILES "/build[^/]*/;/\\\\.git/;/\\\\.cache/")
 include(CPack)

@@ -1,7 +1,8 @@
 # Installs ptxmc as a user would and runs the installed binary on corpus tests it installed:
 #   MODE=prefix: `cmake --install BUILD --prefix <WORK>/prefix`;
-#   MODE=deb:    `cpack` builds ptxmc_<VERSION>_amd64.deb, `dpkg-deb -x` unpacks it into
-#                <WORK>/root (no root privileges), and its Depends must name libz3.
+#   MODE=deb:    `cpack` builds ptxmc_<VERSION>_<arch>.deb (amd64 on x86-64), `dpkg-deb -x`
+#                unpacks it into <WORK>/root (no root privileges); its Depends must name
+#                libz3-4 and libfmt9.
 # Nothing is built: both install the build tree as it is (build ptxmc first).
 # Usage: cmake -DMODE=prefix|deb -DBUILD=<build tree> -DVERSION=<x.y.z> -DWORK=<scratch>
 #   -P run_install.cmake
@@ -35,7 +36,9 @@ elseif(MODE STREQUAL "deb")
     endif()
   endforeach()
   run(out ${cpack_exe} --config ${BUILD}/CPackConfig.cmake -B ${WORK}/cpack)
-  set(deb ${WORK}/cpack/ptxmc_${VERSION}_amd64.deb)
+  execute_process(COMMAND dpkg --print-architecture OUTPUT_VARIABLE arch
+    OUTPUT_STRIP_TRAILING_WHITESPACE)
+  set(deb ${WORK}/cpack/ptxmc_${VERSION}_${arch}.deb)
   if(NOT EXISTS ${deb})
     message(FATAL_ERROR "cpack did not write ${deb}:\n${out}")
   endif()
