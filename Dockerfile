@@ -21,10 +21,10 @@ RUN cpack --config build/CPackConfig.cmake -B /pkg
 # debian:12-slim leaves out /usr/share/doc and /usr/share/man (its dpkg excludes): the image has
 # the binary, the models and the corpus; the man page and docs are in the package itself.
 FROM debian:12-slim
-COPY --from=build /pkg/ptxmc_*_amd64.deb /tmp/
+COPY --from=build /pkg/ptxmc_*.deb /tmp/
 RUN apt-get update \
- && apt-get install -y --no-install-recommends /tmp/ptxmc_*_amd64.deb \
- && rm -rf /var/lib/apt/lists/* /tmp/ptxmc_*_amd64.deb \
+ && apt-get install -y --no-install-recommends /tmp/ptxmc_*.deb \
+ && rm -rf /var/lib/apt/lists/* /tmp/ptxmc_*.deb \
  && ptxmc check --no-time /usr/share/ptxmc/litmus/ptx/classic/SB+relaxed.gpu.litmus
 ENTRYPOINT ["ptxmc"]
 CMD ["--help"]
