@@ -24,6 +24,9 @@ function(ptxmc_roff out_var text)
   string(REPLACE "-" "\\-" text "${text}")
   string(REGEX REPLACE "(^|\n)([.'])" "\\1\\\\&\\2" text "${text}")
   string(REGEX REPLACE "\n+$" "" text "${text}")
+  # A default the help computes from this machine ("this machine's memory, 16070 MiB") would
+  # be the build machine's in the page: the page keeps the rule, not the figure.
+  string(REGEX REPLACE "(machine[^\n]*), [0-9]+ MiB\\)" "\\1)" text "${text}")
   set(${out_var} ".nf\n${text}\n.fi\n" PARENT_SCOPE)
 endfunction()
 
