@@ -2,10 +2,16 @@
 # Installs the Debian packages ptxmc needs, only those missing; silent when all are there.
 set -euo pipefail
 
-packages=(cmake ninja-build g++ pkg-config libz3-dev libboost-graph-dev libcli11-dev catch2
-          nlohmann-json3-dev libfmt-dev graphviz
-          clang-14 libclang-rt-14-dev # the sanitizer build and fuzz targets: clang, libFuzzer
-          clang-format-14 clang-tidy-14) # the style test, scripts/tidy.sh
+# --build-only: what building ptxmc and its Debian package needs, no test or developer tools
+# (the Dockerfile's build stage).
+packages=(cmake ninja-build g++ pkg-config libz3-dev libboost-graph-dev libcli11-dev
+          nlohmann-json3-dev libfmt-dev
+          dpkg-dev) # dpkg-shlibdeps: the Debian package's Depends (cpack, tests/install.cmake)
+if [ "${1:-}" != --build-only ]; then
+    packages+=(catch2 graphviz
+               clang-14 libclang-rt-14-dev # the sanitizer build and fuzz targets: clang, libFuzzer
+               clang-format-14 clang-tidy-14) # the style test, scripts/tidy.sh
+fi
 
 missing=()
 for p in "${packages[@]}"; do

@@ -12,9 +12,10 @@ bash scripts/install-deps.sh
 # every-axiom-matters, determinism, the mbarrier facts' corpus comparison: the same code paths
 # run many times over; the kernel protocols: the same code paths on larger tests, minutes under
 # ASan) and the
-# ones that run external tools (ptxas, the runner build). corpus/control runs as
+# ones that run external tools (ptxas, the runner build) or package the build (install/: cpack
+# and dpkg-deb over a sanitized binary test the packaging, not the code). corpus/control runs as
 # corpus-z3/control: its explicit-engine half takes seven minutes under ASan.
-skip='^(style/|determinism/|variant/|differential/|docs/|readings/|corpus/every-axiom-matters$|corpus/kernels/|corpus/control$|validate/(ptxas|runner)|engine: ?facts change no answer of the corpus$)'
+skip='^(style/|install/|determinism/|variant/|differential/|docs/|readings/|corpus/every-axiom-matters$|corpus/kernels/|corpus/control$|validate/(ptxas|runner)|engine: ?facts change no answer of the corpus$)'
 cmake --preset asan >/dev/null
 cmake --build --preset asan
 ctest --preset asan -E "$skip"
