@@ -11,6 +11,7 @@
 #include "cli/Readings.hpp"
 #include "engine/ResultBuilder.hpp"
 #include "report/Answer.hpp"
+#include "report/CiReports.hpp"
 #include "report/Expectations.hpp"
 #include "report/HerdPrinter.hpp"
 #include "report/JsonPrinter.hpp"
@@ -33,6 +34,10 @@ const char* const kCheckExamples = R"(Examples:
   ptxmc check --model my.cat t.litmus     another model (cat file) instead of the built-in one
   ptxmc check --expectations-only litmus  only check that expected.txt covers every test
   ptxmc check --fail-on-flag any litmus/  also fail when a test raises any undefined-behaviour flag
+  ptxmc check --format sarif -o ptxmc.sarif litmus/    SARIF 2.1.0 for code scanning
+  ptxmc check --format junit -o ptxmc.xml litmus/      JUnit XML for test dashboards
+  ptxmc check --shard 2/4 litmus/         the second of four CI jobs: tests 2, 6, 10, ... of the order
+  ptxmc check --list --shard 2/4 litmus/  which tests that job checks (checks nothing)
 
 Exit status: 0 all matched, 1 a mismatch, missing expectation, Unknown or a flag named by
 --fail-on-flag, 2 an input error (bad path, parse error, bad model), 3 an internal error.)";
@@ -181,8 +186,10 @@ void setupCheck(CLI::App& app) {
     auto args = std::make_shared<CheckArgs>();
     CLI::App* sub = app.add_subcommand(
         "check", "Enumerate every allowed final state of litmus tests under the model");
-    addFormatOption(*sub, args->format, {"text", "json"},
-                    "text (herd7's log, the default) or json (a JSON array, one object per test)");
+    addFormatOption(*sub, args->format, {"text", "json", "sarif", "junit"},
+                    "text (herd7's log, the default), json (a JSON array, one object per test), "
+                    "sarif (SARIF 2.1.0: one result per raised flag, failed expectation, error "
+                    "or Unknown, for code scanning) or junit (JUnit XML, one test case per test)");
     addOutputOption(*sub, args->output, "the results");
     addJobsOption(*sub, args->jobs,
                   "check N tests at a time; output order and content do not change");
@@ -232,6 +239,10 @@ void setupCheck(CLI::App& app) {
     sub->add_flag("--expectations-only", args->expectationsOnly,
                   "solve nothing: check that every test has an expected.txt line and every "
                   "line names an existing test it governs");
+    addShardOption(*sub, args->shard);
+    sub->add_flag("--list", args->list,
+                  "print the tests the PATHs (and --shard) select, one per line, in the order "
+                  "they would be checked; check nothing");
     sub->add_option("PATH", args->paths,
                     "a .litmus file, a folder (searched recursively) or a herd @index file")
         ->required()
@@ -243,16 +254,61 @@ void setupCheck(CLI::App& app) {
     });
 }
 
+namespace {
+
+// `check --list`: the selected tests, one per line.
+int listTests(const CheckArgs& args) {
+    Inputs inputs = expandInputs(args.paths, args.shard);
+    StdoutTo redirect(args.output);
+    for (const std::string& t : inputs.tests)
+        std::cout << t << '\n';
+    std::cout.flush();
+    for (const std::string& e : inputs.errors)
+        std::cerr << e << '\n';
+    return inputs.errors.empty() ? 0 : 2;
+}
+
+// The flags `model` can raise, with their cat comments (which cite their PTX sections).
+std::vector<report::FlagRule> flagRulesOf(const cat::ResolvedModel* model) {
+    std::vector<report::FlagRule> rules;
+    if (model == nullptr) return rules;
+    for (const cat::Axiom& a : model->axioms)
+        if (a.flag) rules.push_back({a.name, a.doc});
+    return rules;
+}
+
+} // namespace
+
 int runCheck(const CheckArgs& args) {
     if (args.expectationsOnly) return runExpectationsOnly(args);
+    if (args.list) return listTests(args);
     Tally tally;
     tally.failOnFlag = !args.failOnFlags.empty();
-    Inputs inputs = expandInputs(args.paths);
+    Inputs inputs = expandInputs(args.paths, args.shard);
     tally.tests = inputs.tests.size();
     for (const std::string& e : inputs.errors) {
         std::cerr << e << '\n';
         ++tally.errors;
     }
+    // SARIF and JUnit are whole documents, written at the end, errors included.
+    const bool asSarif = args.format == "sarif", asJunit = args.format == "junit";
+    report::PrintOptions print;
+    print.showTime = !args.noTime;
+    std::optional<report::SarifReport> sarif;
+    std::optional<report::JunitReport> junit;
+    auto startReports = [&](const cat::ResolvedModel* model) {
+        if (asSarif) sarif.emplace(PTXMC_VERSION, flagRulesOf(model));
+        if (asJunit) junit.emplace(print);
+        for (const std::string& e : inputs.errors) {
+            if (sarif) sarif->addError(e);
+            if (junit) junit->addError(e);
+        }
+    };
+    auto writeReports = [&] {
+        if (sarif) std::cout << sarif->text();
+        if (junit) std::cout << junit->text();
+        std::cout.flush();
+    };
     std::shared_ptr<const cat::ResolvedModel> model;
     std::vector<engine::ExpectationCheck> expectations;
     std::vector<cat::ReadingInfo> readings;
@@ -293,9 +349,17 @@ int runCheck(const CheckArgs& args) {
         // Without a model or with a broken expected.txt no verdict would mean anything.
         std::cerr << e.what() << '\n';
         ++tally.errors;
+        if (asSarif || asJunit) {
+            StdoutTo redirect(args.output);
+            startReports(model.get());
+            if (sarif) sarif->addError(e.what());
+            if (junit) junit->addError(e.what());
+            writeReports();
+        }
         tally.printSummary();
         return tally.status();
     }
+    startReports(model.get());
 
     engine::CheckOptions options = checkOptionsOf(pipeline);
     options.stats = args.stats;
@@ -303,8 +367,7 @@ int runCheck(const CheckArgs& args) {
     options.mbarrierFacts = args.mbarrierFacts == "on";
     StdoutTo redirect(args.output);
     const bool asJson = args.format == "json";
-    report::PrintOptions print;
-    print.showTime = !args.noTime;
+    const bool asDocument = asJson || asSarif || asJunit; // printed whole at the end
     report::HerdPrinter herd(print);
     report::JsonPrinter json(print);
     nlohmann::ordered_json array = nlohmann::ordered_json::array();
@@ -337,8 +400,12 @@ int runCheck(const CheckArgs& args) {
             tally.internal = tally.internal || o.internal;
         }
         // The progress line steps aside while a block or an error is printed on the terminal.
-        const bool onTerminal = !o.result || !failing.empty() || (!asJson && stdoutTerminal);
+        const bool onTerminal = !o.result || !failing.empty() || (!asDocument && stdoutTerminal);
         progress.report(tally.failures() > failuresBefore, onTerminal, [&] {
+            report::TestOutcome outcome{inputs.tests[i], o.result ? &*o.result : nullptr, o.error,
+                                        failing};
+            if (sarif) sarif->add(outcome);
+            if (junit) junit->add(outcome);
             if (!o.result) {
                 std::cout.flush(); // keep stdout and stderr in input order on a terminal
                 std::cerr << o.error << '\n';
@@ -346,7 +413,7 @@ int runCheck(const CheckArgs& args) {
             }
             if (asJson)
                 array.push_back(json.toJson(*o.result));
-            else
+            else if (!asSarif && !asJunit) // those documents hold the result already
                 herd.print(std::cout, *o.result);
             std::cout.flush(); // show each block as soon as it is known
             printFailingFlags(*o.result, failing);
@@ -358,6 +425,7 @@ int runCheck(const CheckArgs& args) {
     runInOrder(inputs.tests.size(), args.jobs, work, emit);
     progress.finish();
     if (asJson) std::cout << dumpJson(array);
+    writeReports();
     tally.printSummary();
     return tally.status();
 }
