@@ -4,6 +4,7 @@ set -euo pipefail
 
 packages=(cmake ninja-build g++ pkg-config libz3-dev libboost-graph-dev libcli11-dev catch2
           nlohmann-json3-dev libfmt-dev graphviz
+          python3 python3-jsonschema # tests: SARIF output against the SARIF 2.1.0 schema
           clang-14 libclang-rt-14-dev # the sanitizer build and fuzz targets: clang, libFuzzer
           clang-format-14 clang-tidy-14) # the style test, scripts/tidy.sh
 
