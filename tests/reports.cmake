@@ -59,3 +59,12 @@ add_test(NAME shard/corpus-union
   COMMAND ${CMAKE_COMMAND} -DPTXMC=$<TARGET_FILE:ptxmc> -DPATHS=litmus -DCOUNT=3
           -P ${CMAKE_CURRENT_SOURCE_DIR}/shards.cmake
   WORKING_DIRECTORY ${PROJECT_SOURCE_DIR})
+# The other subcommands that check many tests take --shard too.
+ptxmc_cli_test(shard/fences ARGS fences --shard 2/2 tests/reports
+  SETTINGS -DSTATUS=0 "-DSTDOUT_HAS=Test MP+weak" "-DSTDOUT_LACKS=MP+bar.sync")
+ptxmc_cli_test(shard/diff
+  ARGS diff --model ptx.cat --model variants/q4-kind-not-required.cat --shard 1/2 tests/reports
+  SETTINGS -DSTATUS=0 "-DSTDERR_HAS=ptxmc diff: 1 test,")
+ptxmc_cli_test(shard/diff-bad
+  ARGS diff --model ptx.cat --model variants/q4-kind-not-required.cat --shard 3/2 tests/reports
+  SETTINGS -DSTATUS=2 "-DSTDERR_HAS=--shard:1:1: error: expected I/N")
