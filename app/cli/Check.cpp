@@ -236,13 +236,15 @@ void setupCheck(CLI::App& app) {
                   "with --readings: every reading's answer must match its expectation "
                   "(expected.<variant>.txt, else expected.txt); without it a reading that "
                   "differs from its expectation is a warning");
-    sub->add_flag("--expectations-only", args->expectationsOnly,
-                  "solve nothing: check that every test has an expected.txt line and every "
-                  "line names an existing test it governs");
+    CLI::Option* expectationsOnly =
+        sub->add_flag("--expectations-only", args->expectationsOnly,
+                      "solve nothing: check that every test has an expected.txt line and every "
+                      "line names an existing test it governs");
     addShardOption(*sub, args->shard);
     sub->add_flag("--list", args->list,
                   "print the tests the PATHs (and --shard) select, one per line, in the order "
-                  "they would be checked; check nothing");
+                  "they would be checked; check nothing")
+        ->excludes(expectationsOnly);
     sub->add_option("PATH", args->paths,
                     "a .litmus file, a folder (searched recursively) or a herd @index file")
         ->required()

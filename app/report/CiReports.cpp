@@ -230,11 +230,12 @@ std::string SarifReport::text() const {
         DocSection s = sectionOfDoc(f.doc);
         std::string cited = s.number.empty() ? "" : "PTX ISA " + s.number;
         if (!s.anchor.empty()) cited += " #" + s.anchor;
-        ordered_json rule{{"id", f.name},
-                          {"shortDescription",
-                           {{"text", "Undefined behaviour: " + f.name +
-                                         (cited.empty() ? "" : " (" + cited + ")")}}},
-                          {"fullDescription", {{"text", f.doc.empty() ? f.name : f.doc}}}};
+        ordered_json rule{
+            {"id", f.name},
+            {"shortDescription",
+             {{"text", "Flag " + f.name + ": raised by some execution the model allows" +
+                           (cited.empty() ? "" : " (" + cited + ")")}}},
+            {"fullDescription", {{"text", f.doc.empty() ? f.name : f.doc}}}};
         if (!s.anchor.empty()) rule["helpUri"] = kPtxDocs + s.anchor;
         rule["defaultConfiguration"] = {{"level", "warning"}};
         ordered_json properties{{"kind", "flag"}};
