@@ -25,6 +25,21 @@ ptxmc_cli_test(reports/junit-fail-on-flag
 ptxmc_cli_test(reports/sarif-bad-model
   ARGS check --no-time --format sarif --model no-such-model.cat tests/reports
   SETTINGS -DSTATUS=2 "-DSTDOUT_HAS=\"ruleId\": \"input-error\"|\"rules\": ")
+# One check, every report: text on stdout, SARIF and JUnit to their own files.
+ptxmc_cli_test(reports/sarif-output-beside-text
+  ARGS check --no-time --sarif-output ${CMAKE_CURRENT_BINARY_DIR}/reports-beside.sarif tests/reports
+  SETTINGS -DSTATUS=1 "-DSTDOUT_HAS=Test MP+weak Allowed|Expected: MISMATCH"
+  -DOUTPUT_FILE=${CMAKE_CURRENT_BINARY_DIR}/reports-beside.sarif
+  "-DOUTPUT_FILE_HAS=\"ruleId\": \"expectation-mismatch\"")
+ptxmc_cli_test(reports/junit-output-beside-sarif
+  ARGS check --no-time --format sarif --junit-output ${CMAKE_CURRENT_BINARY_DIR}/reports-beside.xml
+  tests/reports
+  SETTINGS -DSTATUS=1 "-DSTDOUT_HAS=\"version\": \"2.1.0\""
+  -DOUTPUT_FILE=${CMAKE_CURRENT_BINARY_DIR}/reports-beside.xml
+  "-DOUTPUT_FILE_HAS=<failure type=\"expectation-mismatch\"")
+ptxmc_cli_test(reports/sarif-output-unwritable
+  ARGS check --sarif-output no-such-folder/x.sarif tests/reports
+  SETTINGS -DSTATUS=2 "-DSTDERR_HAS=no-such-folder/x.sarif: error: cannot write this file (--sarif-output)")
 ptxmc_cli_test(reports/format-unknown ARGS check --format xml tests/reports
   SETTINGS -DSTATUS=2 "-DSTDERR_HAS=--format")
 foreach(format IN ITEMS sarif junit)

@@ -18,6 +18,7 @@
 #include "support/Plural.hpp"
 
 #include <algorithm>
+#include <fstream>
 #include <iostream>
 #include <memory>
 #include <optional>
@@ -36,6 +37,7 @@ const char* const kCheckExamples = R"(Examples:
   ptxmc check --fail-on-flag any litmus/  also fail when a test raises any undefined-behaviour flag
   ptxmc check --format sarif -o ptxmc.sarif litmus/    SARIF 2.1.0 for code scanning
   ptxmc check --format junit -o ptxmc.xml litmus/      JUnit XML for test dashboards
+  ptxmc check --sarif-output a.sarif --junit-output a.xml litmus/   text, and both reports
   ptxmc check --shard 2/4 litmus/         the second of four CI jobs: tests 2, 6, 10, ... of the order
   ptxmc check --list --shard 2/4 litmus/  which tests that job checks (checks nothing)
 
@@ -240,6 +242,14 @@ void setupCheck(CLI::App& app) {
         sub->add_flag("--expectations-only", args->expectationsOnly,
                       "solve nothing: check that every test has an expected.txt line and every "
                       "line names an existing test it governs");
+    sub->add_option("--sarif-output", args->sarifOutput,
+                    "also write the SARIF log (as --format sarif prints it) to this file, "
+                    "whatever --format prints: one check, both reports")
+        ->option_text("FILE");
+    sub->add_option("--junit-output", args->junitOutput,
+                    "also write the JUnit XML (as --format junit prints it) to this file, "
+                    "whatever --format prints")
+        ->option_text("FILE");
     addShardOption(*sub, args->shard);
     sub->add_flag("--list", args->list,
                   "print the tests the PATHs (and --shard) select, one per line, in the order "
@@ -292,24 +302,36 @@ int runCheck(const CheckArgs& args) {
         std::cerr << e << '\n';
         ++tally.errors;
     }
-    // SARIF and JUnit are whole documents, written at the end, errors included.
+    // SARIF and JUnit are whole documents, written at the end, errors included; on standard
+    // output (--format) and/or to their own files (--sarif-output, --junit-output).
     const bool asSarif = args.format == "sarif", asJunit = args.format == "junit";
+    std::ofstream sarifOut, junitOut;
     report::PrintOptions print;
     print.showTime = !args.noTime;
     std::optional<report::SarifReport> sarif;
     std::optional<report::JunitReport> junit;
     auto startReports = [&](const cat::ResolvedModel* model) {
-        if (asSarif) sarif.emplace(PTXMC_VERSION, flagRulesOf(model));
-        if (asJunit) junit.emplace(print);
+        if (asSarif || sarifOut.is_open()) sarif.emplace(PTXMC_VERSION, flagRulesOf(model));
+        if (asJunit || junitOut.is_open()) junit.emplace(print);
         for (const std::string& e : inputs.errors) {
             if (sarif) sarif->addError(e);
             if (junit) junit->addError(e);
         }
     };
     auto writeReports = [&] {
-        if (sarif) std::cout << sarif->text();
-        if (junit) std::cout << junit->text();
+        if (sarif && asSarif) std::cout << sarif->text();
+        if (sarif && sarifOut.is_open()) sarifOut << sarif->text();
+        if (junit && asJunit) std::cout << junit->text();
+        if (junit && junitOut.is_open()) junitOut << junit->text();
         std::cout.flush();
+    };
+    // Opened first, so that a file that cannot be written stops the run before any check.
+    auto openReport = [](std::ofstream& out, const std::string& path, const char* option) {
+        if (path.empty()) return;
+        out.open(path, std::ios::binary);
+        if (!out)
+            throw InputError(SourceLoc{path, 0, 0},
+                             std::string("cannot write this file (") + option + ")");
     };
     std::shared_ptr<const cat::ResolvedModel> model;
     std::vector<engine::ExpectationCheck> expectations;
@@ -319,6 +341,8 @@ int runCheck(const CheckArgs& args) {
     const PipelineOptions& pipeline = args.pipeline;
     const std::string modelFile = modelArgOf(pipeline);
     try {
+        openReport(sarifOut, args.sarifOutput, "--sarif-output");
+        openReport(junitOut, args.junitOutput, "--junit-output");
         if (!pipeline.reading.empty() && (!pipeline.model.empty() || args.readings))
             throw InputError(SourceLoc{"--reading", 1, 1},
                              "--reading NAME names the model itself: it takes neither "
@@ -351,8 +375,8 @@ int runCheck(const CheckArgs& args) {
         // Without a model or with a broken expected.txt no verdict would mean anything.
         std::cerr << e.what() << '\n';
         ++tally.errors;
-        if (asSarif || asJunit) {
-            StdoutTo redirect(args.output);
+        if (asSarif || asJunit || sarifOut.is_open() || junitOut.is_open()) {
+            StdoutTo redirect(asSarif || asJunit ? args.output : std::string());
             startReports(model.get());
             if (sarif) sarif->addError(e.what());
             if (junit) junit->addError(e.what());

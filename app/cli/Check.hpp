@@ -22,8 +22,10 @@ struct CheckArgs {
     bool readings = false; ///< also check under every built-in variant model (model/variants)
     bool strict = false;   ///< with readings: every reading must match its expectation
     std::vector<std::string> failOnFlags; ///< flag names, or `any`: raising one fails the run
-    std::string shard; ///< --shard I/N: only every N-th test, from the I-th; empty: all
-    bool list = false; ///< --list: print the tests selected, check nothing
+    std::string sarifOutput; ///< --sarif-output FILE: also the SARIF log, whatever --format
+    std::string junitOutput; ///< --junit-output FILE: also the JUnit XML, whatever --format
+    std::string shard;       ///< --shard I/N: only every N-th test, from the I-th; empty: all
+    bool list = false;       ///< --list: print the tests selected, check nothing
     std::vector<std::string> paths;
 };
 
