@@ -1,11 +1,14 @@
 # `check --format sarif|junit` on every kind of outcome (a pass, a raised flag, a failed
-# expectation, Unknown, an input error), validated by tests/validate_reports.py: SARIF against
+# expectation, Unknown, an input error, a file name that is not UTF-8), validated by tests/validate_reports.py: SARIF against
 # the published 2.1.0 schema (tests/schemas), JUnit with Python's XML parser.
 # Usage: cmake -DPTXMC=<ptxmc> -DPYTHON=<python3> -DSOURCE=<source tree> -DWORK=<scratch>
 #   -DFORMAT=sarif|junit -P ci_reports.cmake   (run in the source tree)
 file(REMOVE_RECURSE ${WORK})
 file(MAKE_DIRECTORY ${WORK})
 set(out ${WORK}/report.${FORMAT})
+# A file name is bytes, not always UTF-8: the reports must stay valid JSON and XML.
+string(ASCII 255 ff)
+file(COPY_FILE ${SOURCE}/tests/reports/MP+weak.litmus "${WORK}/bad${ff}name.litmus")
 # --rlimit 1 stops every Z3 query: MP+weak and MP+bar.sync answer Unknown in the second run.
 foreach(run IN ITEMS plain limited)
   set(extra "")
@@ -14,6 +17,7 @@ foreach(run IN ITEMS plain limited)
   endif()
   execute_process(COMMAND ${PTXMC} check --no-time --format ${FORMAT} -o ${out} ${extra}
     --fail-on-flag data-race tests/reports tests/bad/binary-junk.litmus no-such-test.litmus
+    "${WORK}/bad${ff}name.litmus"
     TIMEOUT 120 RESULT_VARIABLE status ERROR_VARIABLE err)
   if(NOT status STREQUAL "2")
     message(FATAL_ERROR "${run}: status ${status}, expected 2 (an input error)\n${err}")

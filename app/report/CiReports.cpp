@@ -38,10 +38,11 @@ constexpr FixedRule kFixedRules[] = {
     {"internal-error", "ptxmc failed on this input: a bug to report."},
 };
 
-// A relative URI reference for a path: bytes outside RFC 3986's unreserved and path characters
-// (and ':', which would read as a scheme) percent-encoded.
+// A URI for a path: relative as given (code scanning resolves it from the checkout's root), an
+// absolute path as a file:// URI; bytes outside RFC 3986's unreserved and path characters (and
+// ':', which would read as a scheme) percent-encoded.
 std::string uriOf(const std::string& path) {
-    std::string out;
+    std::string out = !path.empty() && path[0] == '/' ? "file://" : "";
     for (unsigned char c : path) {
         if (std::isalnum(c) ||
             std::string_view("-._~/!$&'()*+,;=@").find(char(c)) != std::string_view::npos)
