@@ -83,3 +83,13 @@ ptxmc_cli_test(shard/diff
 ptxmc_cli_test(shard/diff-bad
   ARGS diff --model ptx.cat --model variants/q4-kind-not-required.cat --shard 3/2 tests/reports
   SETTINGS -DSTATUS=2 "-DSTDERR_HAS=--shard:1:1: error: expected I/N")
+
+# --readings: a reading whose answer differs from its expectation is a warning result, and
+# under --strict an error result and a JUnit failure, as it fails the run.
+ptxmc_cli_test(reports/sarif-readings ARGS check --no-time --readings --format sarif tests/readings
+  SETTINGS -DSTATUS=0
+  "-DSTDOUT_HAS=\"ruleId\": \"expectation-mismatch\"|\"level\": \"warning\"|under variants/q11-wait-orders-before-sync.cat the answer is Never")
+ptxmc_cli_test(reports/junit-readings-strict
+  ARGS check --no-time --readings --strict --format junit tests/readings
+  SETTINGS -DSTATUS=1
+  "-DSTDOUT_HAS=failures=\"1\"|<failure type=\"expectation-mismatch\" message=\"tests/readings/L33-ld-wait.ld-mma-xthread-nofb.litmus: under variants/")

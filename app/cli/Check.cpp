@@ -428,8 +428,13 @@ int runCheck(const CheckArgs& args) {
         // The progress line steps aside while a block or an error is printed on the terminal.
         const bool onTerminal = !o.result || !failing.empty() || (!asDocument && stdoutTerminal);
         progress.report(tally.failures() > failuresBefore, onTerminal, [&] {
-            report::TestOutcome outcome{inputs.tests[i], o.result ? &*o.result : nullptr, o.error,
-                                        failing};
+            report::TestOutcome outcome;
+            outcome.path = inputs.tests[i];
+            outcome.result = o.result ? &*o.result : nullptr;
+            outcome.error = o.error;
+            outcome.failing = failing;
+            outcome.readingMismatches = readingMismatches;
+            outcome.strict = args.strict;
             if (sarif) sarif->add(outcome);
             if (junit) junit->add(outcome);
             if (!o.result) {

@@ -211,6 +211,11 @@ void SarifReport::add(const TestOutcome& o) {
                          {"locations", ordered_json::array({locationOf(c.file)})}});
         return; // Unknown is counted as such, not as a mismatch
     }
+    for (const std::string& m : o.readingMismatches)
+        results_.push_back(ordered_json{{"ruleId", "expectation-mismatch"},
+                                        {"level", o.strict ? "error" : "warning"},
+                                        {"message", {{"text", m}}},
+                                        {"locations", ordered_json::array({locationOf(c.file)})}});
     const ExpectationCheck& e = c.expectation;
     if (e.governed && !(e.present && e.matches)) {
         ordered_json r{{"ruleId", "expectation-mismatch"},
@@ -377,6 +382,11 @@ void JunitReport::add(const TestOutcome& o) {
                                           : expectationLine(c));
                 type = "expectation-mismatch";
             }
+            if (o.strict)
+                for (const std::string& m : o.readingMismatches) {
+                    lines.push_back(m);
+                    if (type.empty()) type = "expectation-mismatch";
+                }
             for (const std::string& f : o.failing) {
                 lines.push_back("test " + c.testName + " raises flag " + f + " (--fail-on-flag)");
                 if (type.empty()) type = "fail-on-flag";

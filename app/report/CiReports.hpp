@@ -36,6 +36,9 @@ struct TestOutcome {
     const CheckResult* result = nullptr;
     std::string error;                ///< when there is no result
     std::vector<std::string> failing; ///< flags --fail-on-flag names that the result raises
+    /// with --readings: each reading whose answer differs from what the files record under it
+    std::vector<std::string> readingMismatches;
+    bool strict = false; ///< --strict: a reading mismatch fails the test (else a warning)
 };
 
 /**
