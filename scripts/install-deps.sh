@@ -9,6 +9,7 @@ packages=(cmake ninja-build g++ pkg-config libz3-dev libboost-graph-dev libcli11
           dpkg-dev) # dpkg-shlibdeps: the Debian package's Depends (cpack, tests/install.cmake)
 if [ "${1:-}" != --build-only ]; then
     packages+=(catch2 graphviz
+               python3 python3-jsonschema # tests: SARIF output against the SARIF 2.1.0 schema
                clang-14 libclang-rt-14-dev # the sanitizer build and fuzz targets: clang, libFuzzer
                clang-format-14 clang-tidy-14) # the style test, scripts/tidy.sh
 fi

@@ -11,12 +11,14 @@
 #include "cli/Readings.hpp"
 #include "engine/ResultBuilder.hpp"
 #include "report/Answer.hpp"
+#include "report/CiReports.hpp"
 #include "report/Expectations.hpp"
 #include "report/HerdPrinter.hpp"
 #include "report/JsonPrinter.hpp"
 #include "support/Plural.hpp"
 
 #include <algorithm>
+#include <fstream>
 #include <iostream>
 #include <memory>
 #include <optional>
@@ -33,6 +35,11 @@ const char* const kCheckExamples = R"(Examples:
   ptxmc check --model my.cat t.litmus     another model (cat file) instead of the built-in one
   ptxmc check --expectations-only litmus  only check that expected.txt covers every test
   ptxmc check --fail-on-flag any litmus/  also fail when a test raises any undefined-behaviour flag
+  ptxmc check --format sarif -o ptxmc.sarif litmus/    SARIF 2.1.0 for code scanning
+  ptxmc check --format junit -o ptxmc.xml litmus/      JUnit XML for test dashboards
+  ptxmc check --sarif-output a.sarif --junit-output a.xml litmus/   text, and both reports
+  ptxmc check --shard 2/4 litmus/         the second of four CI jobs: tests 2, 6, 10, ... of the order
+  ptxmc check --list --shard 2/4 litmus/  which tests that job checks (checks nothing)
 
 Exit status: 0 all matched, 1 a mismatch, missing expectation, Unknown or a flag named by
 --fail-on-flag, 2 an input error (bad path, parse error, bad model), 3 an internal error.)";
@@ -181,8 +188,10 @@ void setupCheck(CLI::App& app) {
     auto args = std::make_shared<CheckArgs>();
     CLI::App* sub = app.add_subcommand(
         "check", "Enumerate every allowed final state of litmus tests under the model");
-    addFormatOption(*sub, args->format, {"text", "json"},
-                    "text (herd7's log, the default) or json (a JSON array, one object per test)");
+    addFormatOption(*sub, args->format, {"text", "json", "sarif", "junit"},
+                    "text (herd7's log, the default), json (a JSON array, one object per test), "
+                    "sarif (SARIF 2.1.0: one result per raised flag, failed expectation, error "
+                    "or Unknown, for code scanning) or junit (JUnit XML, one test case per test)");
     addOutputOption(*sub, args->output, "the results");
     addJobsOption(*sub, args->jobs,
                   "check N tests at a time; output order and content do not change");
@@ -236,9 +245,23 @@ void setupCheck(CLI::App& app) {
                   "with --readings: every reading's answer must match its expectation "
                   "(expected.<variant>.txt, else expected.txt); without it a reading that "
                   "differs from its expectation is a warning");
-    sub->add_flag("--expectations-only", args->expectationsOnly,
-                  "solve nothing: check that every test has an expected.txt line and every "
-                  "line names an existing test it governs");
+    CLI::Option* expectationsOnly =
+        sub->add_flag("--expectations-only", args->expectationsOnly,
+                      "solve nothing: check that every test has an expected.txt line and every "
+                      "line names an existing test it governs");
+    sub->add_option("--sarif-output", args->sarifOutput,
+                    "also write the SARIF log (as --format sarif prints it) to this file, "
+                    "whatever --format prints: one check, both reports")
+        ->option_text("FILE");
+    sub->add_option("--junit-output", args->junitOutput,
+                    "also write the JUnit XML (as --format junit prints it) to this file, "
+                    "whatever --format prints")
+        ->option_text("FILE");
+    addShardOption(*sub, args->shard);
+    sub->add_flag("--list", args->list,
+                  "print the tests the PATHs (and --shard) select, one per line, in the order "
+                  "they would be checked; check nothing")
+        ->excludes(expectationsOnly);
     sub->add_option("PATH", args->paths,
                     "a .litmus file, a folder (searched recursively) or a herd @index file")
         ->required()
@@ -250,16 +273,73 @@ void setupCheck(CLI::App& app) {
     });
 }
 
+namespace {
+
+// `check --list`: the selected tests, one per line.
+int listTests(const CheckArgs& args) {
+    Inputs inputs = expandInputs(args.paths, args.shard);
+    StdoutTo redirect(args.output);
+    for (const std::string& t : inputs.tests)
+        std::cout << t << '\n';
+    std::cout.flush();
+    for (const std::string& e : inputs.errors)
+        std::cerr << e << '\n';
+    return inputs.errors.empty() ? 0 : 2;
+}
+
+// The flags `model` can raise, with their cat comments (which cite their PTX sections).
+std::vector<report::FlagRule> flagRulesOf(const cat::ResolvedModel* model) {
+    std::vector<report::FlagRule> rules;
+    if (model == nullptr) return rules;
+    for (const cat::Axiom& a : model->axioms)
+        if (a.flag) rules.push_back({a.name, a.doc});
+    return rules;
+}
+
+} // namespace
+
 int runCheck(const CheckArgs& args) {
     if (args.expectationsOnly) return runExpectationsOnly(args);
+    if (args.list) return listTests(args);
     Tally tally;
     tally.failOnFlag = !args.failOnFlags.empty();
-    Inputs inputs = expandInputs(args.paths);
+    Inputs inputs = expandInputs(args.paths, args.shard);
     tally.tests = inputs.tests.size();
     for (const std::string& e : inputs.errors) {
         std::cerr << e << '\n';
         ++tally.errors;
     }
+    // SARIF and JUnit are whole documents, written at the end, errors included; on standard
+    // output (--format) and/or to their own files (--sarif-output, --junit-output).
+    const bool asSarif = args.format == "sarif", asJunit = args.format == "junit";
+    std::ofstream sarifOut, junitOut;
+    report::PrintOptions print;
+    print.showTime = !args.noTime;
+    std::optional<report::SarifReport> sarif;
+    std::optional<report::JunitReport> junit;
+    auto startReports = [&](const cat::ResolvedModel* model) {
+        if (asSarif || sarifOut.is_open()) sarif.emplace(PTXMC_VERSION, flagRulesOf(model));
+        if (asJunit || junitOut.is_open()) junit.emplace(print);
+        for (const std::string& e : inputs.errors) {
+            if (sarif) sarif->addError(e);
+            if (junit) junit->addError(e);
+        }
+    };
+    auto writeReports = [&] {
+        if (sarif && asSarif) std::cout << sarif->text();
+        if (sarif && sarifOut.is_open()) sarifOut << sarif->text();
+        if (junit && asJunit) std::cout << junit->text();
+        if (junit && junitOut.is_open()) junitOut << junit->text();
+        std::cout.flush();
+    };
+    // Opened first, so that a file that cannot be written stops the run before any check.
+    auto openReport = [](std::ofstream& out, const std::string& path, const char* option) {
+        if (path.empty()) return;
+        out.open(path, std::ios::binary);
+        if (!out)
+            throw InputError(SourceLoc{path, 0, 0},
+                             std::string("cannot write this file (") + option + ")");
+    };
     std::shared_ptr<const cat::ResolvedModel> model;
     std::vector<engine::ExpectationCheck> expectations;
     std::vector<cat::ReadingInfo> readings;
@@ -268,6 +348,8 @@ int runCheck(const CheckArgs& args) {
     const PipelineOptions& pipeline = args.pipeline;
     const std::string modelFile = modelArgOf(pipeline);
     try {
+        openReport(sarifOut, args.sarifOutput, "--sarif-output");
+        openReport(junitOut, args.junitOutput, "--junit-output");
         if (!pipeline.reading.empty() && (!pipeline.model.empty() || args.readings))
             throw InputError(SourceLoc{"--reading", 1, 1},
                              "--reading NAME names the model itself: it takes neither "
@@ -300,9 +382,17 @@ int runCheck(const CheckArgs& args) {
         // Without a model or with a broken expected.txt no verdict would mean anything.
         std::cerr << e.what() << '\n';
         ++tally.errors;
+        if (asSarif || asJunit || sarifOut.is_open() || junitOut.is_open()) {
+            StdoutTo redirect(asSarif || asJunit ? args.output : std::string());
+            startReports(model.get());
+            if (sarif) sarif->addError(e.what());
+            if (junit) junit->addError(e.what());
+            writeReports();
+        }
         tally.printSummary();
         return tally.status();
     }
+    startReports(model.get());
 
     engine::CheckOptions options = checkOptionsOf(pipeline);
     options.stats = args.stats;
@@ -311,8 +401,7 @@ int runCheck(const CheckArgs& args) {
     options.fixedOrders = args.fixedOrders == "on";
     StdoutTo redirect(args.output);
     const bool asJson = args.format == "json";
-    report::PrintOptions print;
-    print.showTime = !args.noTime;
+    const bool asDocument = asJson || asSarif || asJunit; // printed whole at the end
     report::HerdPrinter herd(print);
     report::JsonPrinter json(print);
     nlohmann::ordered_json array = nlohmann::ordered_json::array();
@@ -345,8 +434,17 @@ int runCheck(const CheckArgs& args) {
             tally.internal = tally.internal || o.internal;
         }
         // The progress line steps aside while a block or an error is printed on the terminal.
-        const bool onTerminal = !o.result || !failing.empty() || (!asJson && stdoutTerminal);
+        const bool onTerminal = !o.result || !failing.empty() || (!asDocument && stdoutTerminal);
         progress.report(tally.failures() > failuresBefore, onTerminal, [&] {
+            report::TestOutcome outcome;
+            outcome.path = inputs.tests[i];
+            outcome.result = o.result ? &*o.result : nullptr;
+            outcome.error = o.error;
+            outcome.failing = failing;
+            outcome.readingMismatches = readingMismatches;
+            outcome.strict = args.strict;
+            if (sarif) sarif->add(outcome);
+            if (junit) junit->add(outcome);
             if (!o.result) {
                 std::cout.flush(); // keep stdout and stderr in input order on a terminal
                 std::cerr << o.error << '\n';
@@ -354,7 +452,7 @@ int runCheck(const CheckArgs& args) {
             }
             if (asJson)
                 array.push_back(json.toJson(*o.result));
-            else
+            else if (!asSarif && !asJunit) // those documents hold the result already
                 herd.print(std::cout, *o.result);
             std::cout.flush(); // show each block as soon as it is known
             printFailingFlags(*o.result, failing);
@@ -366,6 +464,7 @@ int runCheck(const CheckArgs& args) {
     runInOrder(inputs.tests.size(), args.jobs, work, emit);
     progress.finish();
     if (asJson) std::cout << dumpJson(array);
+    writeReports();
     tally.printSummary();
     return tally.status();
 }

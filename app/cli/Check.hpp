@@ -11,7 +11,7 @@ namespace ptxmc::cli {
 
 struct CheckArgs {
     PipelineOptions pipeline;    ///< --model, --reading, --unroll, --timeout, limits, --engine
-    std::string format = "text"; ///< --format text|json (--json)
+    std::string format = "text"; ///< --format text|json|sarif|junit (--json)
     std::string output;          ///< -o/--output FILE; empty: standard output
     unsigned jobs = 1;
     bool noTime = false;
@@ -23,6 +23,10 @@ struct CheckArgs {
     bool readings = false; ///< also check under every built-in variant model (model/variants)
     bool strict = false;   ///< with readings: every reading must match its expectation
     std::vector<std::string> failOnFlags; ///< flag names, or `any`: raising one fails the run
+    std::string sarifOutput; ///< --sarif-output FILE: also the SARIF log, whatever --format
+    std::string junitOutput; ///< --junit-output FILE: also the JUnit XML, whatever --format
+    std::string shard;       ///< --shard I/N: only every N-th test, from the I-th; empty: all
+    bool list = false;       ///< --list: print the tests selected, check nothing
     std::vector<std::string> paths;
 };
 

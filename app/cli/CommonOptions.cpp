@@ -41,6 +41,16 @@ CLI::Option* addJobsOption(CLI::App& sub, unsigned& jobs, const std::string& des
         ->option_text("N");
 }
 
+CLI::Option* addShardOption(CLI::App& sub, std::string& spec) {
+    // Checked by keepShard, so that a bad value is an input error like a bad path (exit 2).
+    return sub
+        .add_option("--shard", spec,
+                    "check only shard I of N (1 <= I <= N): the tests at positions I, I+N, "
+                    "I+2N, ... of the input order (after expanding folders and @index files); "
+                    "shards 1/N to N/N together check every test once, for CI matrices")
+        ->option_text("I/N");
+}
+
 CLI::Option* addTimeoutOption(CLI::App& sub, double& seconds, const std::string& description) {
     return sub.add_option("--timeout", seconds, description)
         ->check(nonNegative(false, 4294967.0))

@@ -16,6 +16,9 @@ CLI::Option* addModelOption(CLI::App& sub, std::string& model, const std::string
 /** `-j,--jobs N`, 1 to 1024. */
 CLI::Option* addJobsOption(CLI::App& sub, unsigned& jobs, const std::string& description);
 
+/** `--shard I/N`: keep every N-th test of the input order, starting at the I-th (see keepShard). */
+CLI::Option* addShardOption(CLI::App& sub, std::string& spec);
+
 /** `--timeout SEC`: a wall-clock limit in seconds, 0 to what Z3 takes (32-bit milliseconds). */
 CLI::Option* addTimeoutOption(CLI::App& sub, double& seconds, const std::string& description);
 

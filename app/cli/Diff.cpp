@@ -38,6 +38,7 @@ struct DiffArgs {
     std::string output;          ///< -o/--output FILE; empty: standard output
     unsigned jobs = 1;
     PipelineOptions pipeline; ///< --unroll, --timeout, limits, --engine (the models: above)
+    std::string shard;        ///< --shard I/N: only every N-th test, from the I-th
     std::vector<std::string> paths;
 };
 
@@ -116,7 +117,7 @@ nlohmann::ordered_json toJson(const std::string& file, const Pair& p, const std:
 
 int runDiff(const DiffArgs& args) {
     StdoutTo redirect(args.output);
-    Inputs inputs = expandInputs(args.paths);
+    Inputs inputs = expandInputs(args.paths, args.shard);
     std::size_t errors = 0, differing = 0, unknowns = 0;
     for (const std::string& e : inputs.errors) {
         std::cerr << e << '\n';
@@ -209,6 +210,7 @@ void setupDiff(CLI::App& app) {
     help.options = kAllPipelineOptions & ~kModelOption & ~kReadingOption;
     help.timeout = "wall-clock limit per test and model; a test that hits it is not compared";
     addPipelineOptions(*sub, args->pipeline, help);
+    addShardOption(*sub, args->shard);
     sub->add_option("PATH", args->paths,
                     "a .litmus file, a folder (searched recursively) or a herd @index file")
         ->required()

@@ -35,7 +35,7 @@ void findExpectationFiles(const std::vector<std::string>& folders, std::set<fs::
 } // namespace
 
 int runExpectationsOnly(const CheckArgs& args) {
-    Inputs inputs = expandInputs(args.paths);
+    Inputs inputs = expandInputs(args.paths, args.shard);
     std::size_t errors = 0, gaps = 0, covered = 0;
     for (const std::string& e : inputs.errors) {
         std::cerr << e << '\n';

@@ -46,6 +46,7 @@ struct FencesArgs {
     std::string output;          ///< -o/--output FILE; empty: standard output
     unsigned jobs = 1;
     bool readings = false;
+    std::string shard; ///< --shard I/N: only every N-th test, from the I-th
     std::vector<std::string> paths;
 };
 
@@ -139,7 +140,7 @@ int runFences(const FencesArgs& args) {
     }
     auto model = args.readings ? modelWithReadings() : loadModel(args.pipeline);
     std::string modelName = modelDisplayName(modelArgOf(args.pipeline));
-    Inputs inputs = expandInputs(args.paths);
+    Inputs inputs = expandInputs(args.paths, args.shard);
     for (const auto& e : inputs.errors)
         std::cerr << e << '\n';
     WeakeningOptions options;
@@ -198,6 +199,7 @@ void setupFences(CLI::App& app) {
                   "also weigh each weakening under every reading of an open question of the "
                   "PTX text (model/variants) and say where it is load-bearing under one and "
                   "redundant under the other: which synchronization each reading needs");
+    addShardOption(*sub, args->shard);
     sub->add_option("PATH", args->paths,
                     "a .litmus file, a folder (searched recursively) or a herd @index file")
         ->required()

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
+#include <optional>
 #include <system_error>
 
 namespace ptxmc::cli {
@@ -85,6 +86,47 @@ Inputs expandInputs(const std::vector<std::string>& args) {
     Expander expander(out);
     for (const std::string& arg : args)
         expander.add(fs::path(arg), SourceLoc{arg});
+    return out;
+}
+
+namespace {
+
+// A positive decimal number that fits in size_t, or nothing.
+std::optional<std::size_t> positiveNumber(const std::string& text) {
+    if (text.empty() || text.size() > 9 ||
+        !std::all_of(text.begin(), text.end(), [](char c) { return c >= '0' && c <= '9'; }))
+        return std::nullopt;
+    std::size_t n = std::stoul(text);
+    return n == 0 ? std::nullopt : std::optional<std::size_t>(n);
+}
+
+} // namespace
+
+void keepShard(Inputs& inputs, const std::string& spec) {
+    if (spec.empty()) return;
+    const std::size_t slash = spec.find('/');
+    std::optional<std::size_t> index, count;
+    if (slash != std::string::npos) {
+        index = positiveNumber(spec.substr(0, slash));
+        count = positiveNumber(spec.substr(slash + 1));
+    }
+    if (!index || !count || *index > *count) {
+        inputs.errors.push_back(
+            InputError(SourceLoc{"--shard", 1, 1},
+                       "expected I/N with 1 <= I <= N (shard I of N, e.g. 2/4), got '" + spec + "'")
+                .what());
+        inputs.tests.clear();
+        return;
+    }
+    std::vector<std::string> kept;
+    for (std::size_t k = *index - 1; k < inputs.tests.size(); k += *count)
+        kept.push_back(inputs.tests[k]);
+    inputs.tests = std::move(kept);
+}
+
+Inputs expandInputs(const std::vector<std::string>& args, const std::string& shard) {
+    Inputs out = expandInputs(args);
+    keepShard(out, shard);
     return out;
 }
 

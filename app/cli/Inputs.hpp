@@ -20,4 +20,15 @@ struct Inputs {
  */
 Inputs expandInputs(const std::vector<std::string>& args);
 
+/**
+ * `--shard I/N`: of the expanded tests, keeps those whose 0-based position in the input order is
+ * I-1 modulo N (I in 1..N, as CI matrices number their jobs), so shards 1..N together check
+ * every test exactly once. An empty `spec` keeps every test. A malformed spec is an error
+ * ("--shard:1:1: error: ...") in `errors`, and then no test is kept.
+ */
+void keepShard(Inputs& inputs, const std::string& spec);
+
+/** Expands `args`, then keeps the shard `shard` names (see keepShard). */
+Inputs expandInputs(const std::vector<std::string>& args, const std::string& shard);
+
 } // namespace ptxmc::cli

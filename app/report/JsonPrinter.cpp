@@ -3,6 +3,7 @@
 
 #include "report/Answer.hpp"
 #include "report/AnswerText.hpp"
+#include "report/CiReports.hpp"
 #include "report/StatsPrinter.hpp"
 
 namespace ptxmc::report {
@@ -53,9 +54,18 @@ ordered_json JsonPrinter::toJson(const CheckResult& r) const {
     j["negative"] = r.negative;
     j["observation"] = toString(r.observation);
     ordered_json flags = ordered_json::array();
-    for (const RaisedFlag& f : r.flags)
+    for (const RaisedFlag& f : r.flags) {
+        // Each witness: the events that together raise the flag, with where they are.
+        ordered_json witnesses = ordered_json::array();
+        for (const FlagWitness& w : f.witnesses) {
+            ordered_json events = ordered_json::array();
+            for (const EventRef& e : w)
+                events.push_back(eventJson(e));
+            witnesses.push_back(std::move(events));
+        }
         flags.push_back(
-            ordered_json{{"name", f.name}, {"doc", f.doc}, {"events", witnessTexts(f)}});
+            ordered_json{{"name", f.name}, {"doc", f.doc}, {"witnesses", std::move(witnesses)}});
+    }
     j["flags"] = std::move(flags);
     j["deadlocked_waits"] = blockedTexts(r.deadlockedWaits);
     j["unknown_reason"] = r.unknownReason;

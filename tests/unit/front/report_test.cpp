@@ -1,6 +1,7 @@
 // Unit tests of the reports: herd blocks, JSON objects, expected.txt parsing and lookup.
 #include "report/Answer.hpp"
 #include "report/AnswerText.hpp"
+#include "report/CiReports.hpp"
 #include "report/Expectations.hpp"
 #include "report/HerdPrinter.hpp"
 #include "report/JsonPrinter.hpp"
@@ -259,7 +260,7 @@ TEST_CASE("JSON object shape", "[report]") {
     CHECK(j["observation"] == "Sometimes");
     CHECK(
         j["flags"].dump() ==
-        R"j([{"name":"race","doc":"a data race","events":["P0: st (t.litmus:4:2) / P1: ld (t.litmus:4:9)"]}])j");
+        R"j([{"name":"race","doc":"a data race","witnesses":[[{"file":"t.litmus","line":4,"column":2,"thread":0,"instruction":"st"},{"file":"t.litmus","line":4,"column":9,"thread":1,"instruction":"ld"}]]}])j");
     CHECK(j["time"] == 0.125);
     CHECK(j["expectation"].is_null());
 
@@ -567,6 +568,33 @@ TEST_CASE("typed events, witnesses and cuts are printed one way in text and JSON
                     "Bound reached: P1: bne r0, 1, LC00 (t:6:4)\n") != std::string::npos);
     nlohmann::ordered_json j = JsonPrinter().toJson(r);
     CHECK(j["bound_reached"].dump() == R"j(["P1: bne r0, 1, LC00 (t:6:4)"])j");
-    CHECK(j["flags"][0]["events"].dump() ==
-          R"j(["P1: bar.sync 0 (t:7:2)","P0: bar.sync 0 (t:8:2)"])j");
+    CHECK(j["flags"][0]["witnesses"].dump() ==
+          R"j([[{"file":"t","line":7,"column":2,"thread":1,"instruction":"bar.sync 0"}],)j"
+          R"j([{"file":"t","line":8,"column":2,"thread":0,"instruction":"bar.sync 0"}]])j");
+    CHECK(
+        eventJson(at(-1, "st x, 0", "t", 2, 3, "note")).dump() ==
+        R"j({"file":"t","line":2,"column":3,"thread":-1,"instruction":"st x, 0","note":"note"})j");
+}
+
+TEST_CASE("CI reports: the section a flag's comment cites, XML escaping", "[report]") {
+    DocSection s = sectionOfDoc("Data race (8.7.1 #conflict-and-data-races): conflicting");
+    CHECK(s.number == "8.7.1");
+    CHECK(s.anchor == "conflict-and-data-races");
+    // The first number is the section; its anchor may come later; 9.4 is no section number.
+    s = sectionOfDoc("used before init (9.4: 9.7.15.16.5, 9.7.15.16.12); more (9.7.15.16.19 "
+                     "#other) and (9.7.15.16.5 #parallel-mbarrier-phase)");
+    CHECK(s.number == "9.7.15.16.5");
+    CHECK(s.anchor == "parallel-mbarrier-phase");
+    s = sectionOfDoc("Conflicting accesses (9.7.18.6.1).");
+    CHECK(s.number == "9.7.18.6.1");
+    CHECK(s.anchor.empty());
+    CHECK(sectionOfDoc("no citation").number.empty());
+
+    CHECK(xmlEscape("a<b>&\"c'") == "a&lt;b&gt;&amp;&quot;c&apos;");
+    CHECK(xmlEscape("tab\tnl\n") == "tab\tnl\n");
+    CHECK(xmlEscape(std::string("nul\0x", 5)) == "nul\xEF\xBF\xBDx");
+    CHECK(xmlEscape("\xC3\xA9") == "\xC3\xA9");                                 // é stays
+    CHECK(xmlEscape("bad\xFFname") == "bad\xEF\xBF\xBDname");                   // not UTF-8
+    CHECK(xmlEscape("\xC3") == "\xEF\xBF\xBD");                                 // cut short
+    CHECK(xmlEscape("\xED\xA0\x80") == "\xEF\xBF\xBD\xEF\xBF\xBD\xEF\xBF\xBD"); // surrogate
 }
