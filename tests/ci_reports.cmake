@@ -1,8 +1,9 @@
 # `check --format sarif|junit` on every kind of outcome (a pass, a raised flag, a failed
 # expectation, Unknown, an input error, a file name that is not UTF-8), validated by tests/validate_reports.py: SARIF against
-# the published 2.1.0 schema (tests/schemas), JUnit with Python's XML parser.
+# the published 2.1.0 schema (downloaded once by scripts/fetch-sarif-schema.sh to SCHEMA),
+# JUnit with Python's XML parser.
 # Usage: cmake -DPTXMC=<ptxmc> -DPYTHON=<python3> -DSOURCE=<source tree> -DWORK=<scratch>
-#   -DFORMAT=sarif|junit -P ci_reports.cmake   (run in the source tree)
+#   -DSCHEMA=<schema file> -DFORMAT=sarif|junit -P ci_reports.cmake   (run in the source tree)
 file(REMOVE_RECURSE ${WORK})
 file(MAKE_DIRECTORY ${WORK})
 set(out ${WORK}/report.${FORMAT})
@@ -26,7 +27,12 @@ foreach(run IN ITEMS plain limited)
     message(FATAL_ERROR "no python3 to validate the report (scripts/install-deps.sh)")
   endif()
   if(FORMAT STREQUAL "sarif")
-    set(validate sarif ${SOURCE}/tests/schemas/sarif-2.1.0-rtm.5.json ${out})
+    execute_process(COMMAND bash ${SOURCE}/scripts/fetch-sarif-schema.sh ${SCHEMA}
+      RESULT_VARIABLE fetched ERROR_VARIABLE why)
+    if(NOT fetched STREQUAL "0")
+      message(FATAL_ERROR "no SARIF schema to validate against: ${why}")
+    endif()
+    set(validate sarif ${SCHEMA} ${out})
   else()
     set(validate junit ${out})
   endif()

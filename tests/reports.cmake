@@ -46,6 +46,7 @@ foreach(format IN ITEMS sarif junit)
   add_test(NAME reports/${format}-valid
     COMMAND ${CMAKE_COMMAND} -DPTXMC=$<TARGET_FILE:ptxmc> -DPYTHON=${PTXMC_PYTHON3}
             -DSOURCE=${PROJECT_SOURCE_DIR} -DWORK=${CMAKE_CURRENT_BINARY_DIR}/ci-reports-${format}
+            -DSCHEMA=${CMAKE_CURRENT_BINARY_DIR}/schemas/sarif-2.1.0-rtm.5.json
             -DFORMAT=${format} -P ${CMAKE_CURRENT_SOURCE_DIR}/ci_reports.cmake
     WORKING_DIRECTORY ${PROJECT_SOURCE_DIR})
 endforeach()
