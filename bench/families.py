@@ -4,7 +4,7 @@ each in its own CTA, fence.sc.gpu between store and load: all loads 0 is forbidd
 writers of their own locations, two readers reading all of them in opposite orders with
 fence.sc.gpu between reads: the readers disagreeing on the order of the first and last writes
 is forbidden) and LOOPn (one thread stores 0..n-1 to x in a counted loop, another reads x once:
-every value and the initial 0 are possible, n + 1 states).
+every value is possible, n states: the first store writes the initial 0 again).
 Usage: families.py sb|iriw|loop N > test.litmus"""
 import sys
 
@@ -50,7 +50,7 @@ def loop(n):
               "add.s32 i, i, 1", f"setp.lt.s32 p, i, {n}", "@p bra LC00"]
     reader = ["P1@cta 1,gpu 0", "ld.relaxed.gpu r0, [x]"]
     return [f"PTX LOOP{n}", f'"One thread stores 0..{n - 1} to x in a counted loop, another reads x: '
-            f'{n + 1} states"', "{", "  x = 0;", "}"] + table([writer, reader]) + \
+            f'{n} states"', "{", "  x = 0;", "}"] + table([writer, reader]) + \
         ["exists (P1:r0 == 1)"]
 
 

@@ -132,9 +132,10 @@ Budget::Budget(const CheckOptions& options, Clock::time_point start)
 }
 
 void Budget::poll() const {
-    // The watchdog reads the clock and /proc; a poll only looks at its verdict, so the
-    // innermost loops of the encoding can afford one per step.
+    // The watchdog reads /proc; a poll looks at its verdict and the clock (a vDSO call), so
+    // the innermost loops of the encoding can afford one per step.
     if (watchdog_ && watchdog_->tripped()) throw LimitReached(watchdog_->reason());
+    if (deadline_ && Clock::now() > *deadline_) throw LimitReached(timeoutReason(seconds_));
 }
 
 std::optional<std::string> Budget::reached() const {
