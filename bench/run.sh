@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Benchmark: the whole corpus, the Wn family beside herd7, the SBn and IRIWn families, then the
-# TMA-UMMA ring at growing sizes; everything printed is also written to bench/results.md with
+# TMA-UMMA ring at growing sizes, then the loop family under limits (bench/limits.sh);
+# everything printed is also written to bench/results.md with
 # the machine and the commit.
 # Usage: bash bench/run.sh   (after bash scripts/build.sh; BENCH_TIMEOUT=SEC caps each run)
 set -euo pipefail
@@ -193,4 +194,9 @@ for size in ${BENCH_PROTOCOLS:-1x2 2x3 2x4 3x4 4x4 1x8 2x8 4x8 2x10 2x12 2x14 2x
             "$((kb / 1024))" "${asserts:-?}" "${bools:-?}" "${obs:-timeout}"
     done
 done
+
+# (e) Limits: the loop family and wide SBn without limits, with --fixed-orders off, and with
+# --timeout/--memory-limit, each limited run checked against its limits (bench/limits.sh).
+echo
+BENCH_TIMEOUT="$timeout_s" bash bench/limits.sh
 echo '```' # closes the code block of bench/results.md

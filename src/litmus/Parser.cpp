@@ -419,6 +419,15 @@ void rejectForeignFormat(const std::string& s, const std::string& file) {
                              "a litmus test: ptxmc checks litmus tests written in PTX (a 'PTX "
                              "NAME' header, an init block, a code table of threads, a condition; "
                              "litmus/README.md describes the format)");
+    // A cat file opens with its quoted title or a statement; a litmus test with `PTX NAME`.
+    static const char* const kCatWords[] = {"let", "include", "acyclic", "irreflexive",
+                                            "empty", "flag", "show", "let rec"};
+    bool cat = !word.empty() && word[0] == '"';
+    for (const char* w : kCatWords)
+        cat = cat || word == w;
+    if (cat)
+        throw InputError(at, "this is a cat model (the rules a check applies), not a litmus "
+                             "test: give it to --model FILE, and the tests as paths");
     static const char* const kHerdArchs[] = {"C",    "X86",  "X86_64",  "AArch64",
                                              "ARM",  "PPC",  "RISCV",   "MIPS",
                                              "LISA", "Bell", "GPU_PTX", "OpenCL"};
