@@ -77,7 +77,7 @@ CLI::Option* addMemoryLimitOption(CLI::App& sub, std::size_t& mib) {
     return sub
         .add_option("--memory-limit", mib,
                     fmt::format("resident memory (MiB) above which a test stops as Unknown; "
-                                "tests checked at once share it; 0: none (default: a quarter "
+                                "tests checked at once share it; 0: none (default: a third "
                                 "of this machine's memory, {} MiB)",
                                 engine::defaultMemoryLimitMiB()))
         ->check(nonNegative(true, 1 << 30))

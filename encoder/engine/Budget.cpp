@@ -27,13 +27,13 @@ std::string memoryReason(std::size_t limitBytes, std::size_t now) {
 }
 
 /**
- * The resident size at which a test stops: well below the limit, because stopping is not
- * instant. Our allocations stop within one watchdog period, but Z3 grows its term table inside
- * one call (Z3_mk_or while a closure is encoded), which it does not interrupt: measured on the
- * loop family without fixed orders, up to 0.35 of what the process held (a stop at 5.3 GB
- * peaked at 7.6 GB, at 3.5 GB at 3.8 GB; bench/history.md). Three fifths of the limit.
+ * The resident size at which a test stops: half the limit, because stopping is not instant.
+ * Our allocations stop within one watchdog period, but Z3 grows its term table inside one call
+ * (Z3_mk_and or Z3_mk_or while a closure is encoded), which it does not interrupt, by up to
+ * two thirds of what the process held: SB128 stopped at 640 MB and peaked at 1030 MB; the
+ * loop family without fixed orders at 5.3 GB and 7.6 GB (bench/history.md).
  */
-std::size_t stoppingPoint(std::size_t limitBytes) { return limitBytes / 5 * 3; }
+std::size_t stoppingPoint(std::size_t limitBytes) { return limitBytes / 2; }
 
 } // namespace
 
@@ -190,7 +190,7 @@ std::size_t defaultMemoryLimitMiB() {
     long pages = sysconf(_SC_PHYS_PAGES), size = sysconf(_SC_PAGESIZE);
     if (pages <= 0 || size <= 0) return 4096;
     std::size_t mib = (static_cast<std::size_t>(pages) * static_cast<std::size_t>(size)) >> 20U;
-    return mib / 4;
+    return mib / 3;
 }
 
 } // namespace ptxmc::engine

@@ -19,15 +19,15 @@ enum class EngineKind { Z3, Enumerate, Both };
 
 using Clock = std::chrono::steady_clock;
 
-/** A quarter of the machine's physical memory, in MiB (engine/Budget.cpp): two ptxmc
- *  processes at a time leave half of it to the rest of the machine. */
+/** A third of the machine's physical memory, in MiB (engine/Budget.cpp). A test stops at
+ *  half of its limit, so two ptxmc processes at a time stay within a third of the machine. */
 std::size_t defaultMemoryLimitMiB();
 
 struct CheckOptions {
     EngineKind engine = EngineKind::Z3;
     double timeoutSeconds = 0; ///< wall-clock limit per test (0: none); hitting it gives Unknown
     /// Resident memory of the process above which a test stops as Unknown (0: none); by
-    /// default a quarter of the machine's memory, so that no test can exhaust it.
+    /// default a third of the machine's memory, so that no test can exhaust it.
     std::size_t memoryLimitMiB = defaultMemoryLimitMiB();
     std::uint64_t rlimit = 0; ///< deterministic Z3 resource limit per query (0: none)
     /// When the test's clock started: callers start it before lowering so that the limit and
