@@ -71,13 +71,13 @@ ptxmc_cli_test(pipeline/fences/engine ARGS fences --engine enumerate --rlimit 1 
 
 # axioms: a check a limit stopped fails the run; a test reaching the unroll bound is a warning.
 ptxmc_cli_test(pipeline/axioms/unroll ARGS axioms --first-change --unroll 4 ${ptxmc_loop}
-  SETTINGS -DSTATUS=1 "-DSTDERR_HAS=11 axiom(s) change no verdict" "-DSTDERR_LACKS=unroll bound")
+  SETTINGS -DSTATUS=1 "-DSTDERR_HAS=12 axiom(s) change no verdict" "-DSTDERR_LACKS=unroll bound")
 ptxmc_cli_test(pipeline/axioms/timeout ARGS axioms --first-change --timeout 0.001 ${ptxmc_w8}
-  SETTINGS -DSTATUS=1 "-DSTDERR_HAS=12 check(s) stopped by a limit")
+  SETTINGS -DSTATUS=1 "-DSTDERR_HAS=13 check(s) stopped by a limit")
 ptxmc_cli_test(pipeline/axioms/memory-limit ARGS axioms --first-change --memory-limit 100
-  ${ptxmc_big} SETTINGS -DSTATUS=1 "-DSTDERR_HAS=12 check(s) stopped by a limit")
+  ${ptxmc_big} SETTINGS -DSTATUS=1 "-DSTDERR_HAS=13 check(s) stopped by a limit")
 ptxmc_cli_test(pipeline/axioms/rlimit ARGS axioms --first-change --rlimit 1 ${ptxmc_sb}
-  SETTINGS -DSTATUS=1 "-DSTDERR_HAS=12 check(s) stopped by a limit")
+  SETTINGS -DSTATUS=1 "-DSTDERR_HAS=13 check(s) stopped by a limit")
 ptxmc_cli_test(pipeline/axioms/model ARGS axioms --first-change --model ${ptxmc_forbid} ${ptxmc_sb}
   SETTINGS -DSTATUS=1 "-DSTDOUT_HAS=Nothing: some test changes without it")
 ptxmc_cli_test(pipeline/axioms/reading ARGS axioms --first-change --reading ${ptxmc_q1}

@@ -33,7 +33,9 @@ std::string memoryReason(std::size_t limitBytes, std::size_t now) {
  * two thirds of what the process held: SB128 stopped at 640 MB and peaked at 1030 MB; the
  * loop family without fixed orders at 5.3 GB and 7.6 GB (bench/history.md).
  */
-std::size_t stoppingPoint(std::size_t limitBytes) { return limitBytes / 2; }
+std::size_t stoppingPoint(std::size_t limitBytes) {
+    return limitBytes / 2;
+}
 
 } // namespace
 

@@ -420,8 +420,8 @@ void rejectForeignFormat(const std::string& s, const std::string& file) {
                              "NAME' header, an init block, a code table of threads, a condition; "
                              "litmus/README.md describes the format)");
     // A cat file opens with its quoted title or a statement; a litmus test with `PTX NAME`.
-    static const char* const kCatWords[] = {"let", "include", "acyclic", "irreflexive",
-                                            "empty", "flag", "show", "let rec"};
+    static const char* const kCatWords[] = {"let",   "include", "acyclic", "irreflexive",
+                                            "empty", "flag",    "show",    "let rec"};
     bool cat = !word.empty() && word[0] == '"';
     for (const char* w : kCatWords)
         cat = cat || word == w;

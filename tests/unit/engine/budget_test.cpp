@@ -57,8 +57,8 @@ TEST_CASE("A memory limit below the resident size stops the test and names the l
     o.memoryLimitMiB = 1; // any process is larger
     engine::Budget budget(o, engine::Clock::now());
     waitForLimit(budget);
-    CHECK_THROWS_WITH(budget.poll(), Catch::Contains("memory limit") &&
-                                         Catch::Contains("--memory-limit 1 MiB"));
+    CHECK_THROWS_WITH(budget.poll(),
+                      Catch::Contains("memory limit") && Catch::Contains("--memory-limit 1 MiB"));
 }
 
 #if !defined(__SANITIZE_ADDRESS__)

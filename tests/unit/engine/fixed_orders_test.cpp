@@ -1,4 +1,5 @@
-// engine::fixedCoherence: the co pairs an axiom irreflexive (co ; S) fixes, and the answers it keeps.
+// engine::fixedCoherence: the co pairs an axiom irreflexive (co ; S) fixes, and the answers it
+// keeps.
 #include "cat/Loader.hpp"
 #include "cat/Resolver.hpp"
 #include "check/Check.hpp"
@@ -64,11 +65,10 @@ TEST_CASE("Only irreflexive (co ; S) with S pairwise and static fixes pairs") {
               .pairs.size() == 3);
     // S reaches through a third event, or depends on an execution's choices, or the test is
     // another one: nothing is fixed.
-    for (const char* axiom : {"irreflexive (co-serial ; (po ; po)) as A\n",
-                                     "irreflexive (co-serial ; (po & rf^-1 ; rf)) as A\n",
-                                     "acyclic (co-serial | same) as A\n",
-                                     "irreflexive (same ; co-serial) as A\n",
-                                     "flag ~empty (co-serial ; same) as A\n"}) {
+    for (const char* axiom :
+         {"irreflexive (co-serial ; (po ; po)) as A\n",
+          "irreflexive (co-serial ; (po & rf^-1 ; rf)) as A\n", "acyclic (co-serial | same) as A\n",
+          "irreflexive (same ; co-serial) as A\n", "flag ~empty (co-serial ; same) as A\n"}) {
         INFO(axiom);
         CHECK(engine::fixedCoherence(p, *modelOf(base + axiom)).pairs.empty());
     }
