@@ -162,7 +162,9 @@ Budget::Hook::~Hook() {
 
 namespace {
 thread_local const Watchdog* guardedBy = nullptr; // this thread's test, while guarded
+#if !defined(PTXMC_ASAN)
 thread_local unsigned allocations = 0;
+#endif
 } // namespace
 
 Budget::AllocationGuard Budget::guardAllocations() const {
@@ -199,7 +201,7 @@ std::size_t defaultMemoryLimitMiB() {
 
 // The allocation check of Budget::AllocationGuard. Not under AddressSanitizer, whose own
 // operator new reports leaks and mismatches (the limit tests run in the plain build).
-#if !defined(__SANITIZE_ADDRESS__)
+#if !defined(PTXMC_ASAN)
 // GCC sees this file's own shared_ptr and map nodes freed by the delete below and takes the
 // malloc/free pair for a new/free mismatch: the two replacements match each other.
 #pragma GCC diagnostic push

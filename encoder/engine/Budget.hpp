@@ -38,6 +38,16 @@ std::string allocationFailure(const std::bad_alloc& e);
 
 class Watchdog;
 
+// Whether AddressSanitizer instruments this build: GCC says so with __SANITIZE_ADDRESS__,
+// clang with __has_feature. Its own operator new then stays (Budget::AllocationGuard is off).
+#if defined(__SANITIZE_ADDRESS__)
+#define PTXMC_ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define PTXMC_ASAN 1
+#endif
+#endif
+
 /**
  * The limits of one check: a wall-clock deadline (CheckOptions::timeoutSeconds from the
  * test's start, so parsing and lowering count) and the process's resident memory

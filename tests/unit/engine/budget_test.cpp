@@ -61,7 +61,7 @@ TEST_CASE("A memory limit below the resident size stops the test and names the l
                       Catch::Contains("memory limit") && Catch::Contains("--memory-limit 1 MiB"));
 }
 
-#if !defined(__SANITIZE_ADDRESS__)
+#if !defined(PTXMC_ASAN)
 TEST_CASE("Allocations of a guarded thread fail once the limit is reached") {
     engine::Budget budget(timeoutOf(0.02), engine::Clock::now());
     waitForLimit(budget);
