@@ -86,9 +86,11 @@ ErrorText parseError(const std::string& message) {
     static const std::regex position(R"((.*):([0-9]+):([0-9]+))");
     std::smatch m;
     if (std::regex_match(where, m, position)) {
-        where = m[1];
+        // m refers into `where`: read everything before assigning to it
         e.line = std::stoi(m[2]);
         e.col = std::stoi(m[3]);
+        std::string file = m[1];
+        where = std::move(file);
     }
     // An option ("--shard") or an unnamed input is no file.
     if (!where.empty() && where[0] != '-' && where != "<input>") e.file = where;
