@@ -33,13 +33,6 @@ std::string describe(const engine::CheckResult& r) {
     return out.str();
 }
 
-/** Unknown with `reason`, nothing of a search that stopped half way kept. */
-void stopped(engine::CheckResult& r, const ir::Program& p, const std::string& reason) {
-    r = resultSkeleton(p);
-    r.observation = engine::Observation::Unknown;
-    r.unknownReason = reason;
-}
-
 /** engine.search with the limits' exceptions turned into Unknown: it throws nothing. */
 void searchCaught(const Engine& engine, const ir::Program& p, const cat::ResolvedModel& model,
                   const CheckOptions& options, Clock::time_point start,
@@ -47,11 +40,11 @@ void searchCaught(const Engine& engine, const ir::Program& p, const cat::Resolve
     try {
         engine.search(p, model, options, start, r);
     } catch (const LimitReached& limit) {
-        stopped(r, p, limit.what());
+        setStopped(r, p, limit.what());
     } catch (const std::bad_alloc& e) {
-        stopped(r, p, allocationFailure(e));
+        setStopped(r, p, allocationFailure(e));
     } catch (const std::exception& e) {
-        stopped(r, p, std::string("internal error: ") + e.what());
+        setStopped(r, p, std::string("internal error: ") + e.what());
     }
 }
 
@@ -86,7 +79,7 @@ engine::CheckResult run(const Engine& engine, const ir::Program& p, const cat::R
         if (searchWithin(p, model, waitUntil(options, start), out, search))
             r = std::move(out[0]);
         else
-            stopped(r, p, leftBehindReason(options));
+            setStopped(r, p, leftBehindReason(options));
     } else {
         searchCaught(engine, p, model, options, start, r);
     }
@@ -123,12 +116,12 @@ std::vector<engine::CheckResult> runReadings(const Engine& engine, const ir::Pro
                 own->searchReadings(q, m, timed, o);
             } catch (const std::exception& e) { // the engines turn limits into Unknown
                 for (engine::CheckResult& r : o)
-                    stopped(r, q, std::string("internal error: ") + e.what());
+                    setStopped(r, q, std::string("internal error: ") + e.what());
             }
         };
         if (!searchWithin(p, model, waitUntil(options, start), out, search))
             for (engine::CheckResult& r : out)
-                stopped(r, p, leftBehindReason(options));
+                setStopped(r, p, leftBehindReason(options));
         return out;
     }
     if (p.staticDeadlocks.empty()) {

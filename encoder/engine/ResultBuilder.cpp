@@ -21,6 +21,12 @@ engine::CheckResult resultSkeleton(const ir::Program& p) {
     return r;
 }
 
+void setStopped(engine::CheckResult& r, const ir::Program& p, const std::string& reason) {
+    r = resultSkeleton(p);
+    r.observation = engine::Observation::Unknown;
+    r.unknownReason = reason;
+}
+
 void setStates(engine::CheckResult& r, const ir::Program& p,
                const std::set<std::vector<std::int64_t>>& states) {
     r.states.clear();

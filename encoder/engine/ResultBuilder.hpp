@@ -17,6 +17,9 @@ namespace ptxmc::engine {
 /** A result with the test's name, condition and observed names filled in. */
 engine::CheckResult resultSkeleton(const ir::Program& p);
 
+/** Unknown with `reason` (a limit, a failure), nothing of a search that stopped half way kept. */
+void setStopped(engine::CheckResult& r, const ir::Program& p, const std::string& reason);
+
 /** Adds the distinct final states (sorted), then counts, Observation and Ok/No. */
 void setStates(engine::CheckResult& r, const ir::Program& p,
                const std::set<std::vector<std::int64_t>>& states);

@@ -395,16 +395,7 @@ engine::Stats statsOf(Encodings& enc, const std::array<Clock::time_point, 4>& at
 
 /** Unknown, saying why Z3 stopped: the limit whose watchdog interrupted it, or Z3's words. */
 void z3Failure(CheckResult& r, const ir::Program& p, const z3::exception& e, const Budget& budget) {
-    r = resultSkeleton(p);
-    r.observation = Observation::Unknown;
-    r.unknownReason = budget.reached().value_or(std::string("Z3: ") + e.msg());
-}
-
-/** Unknown with `reason`, nothing of a search that stopped half way kept. */
-void stopped(CheckResult& r, const ir::Program& p, const std::string& reason) {
-    r = resultSkeleton(p);
-    r.observation = Observation::Unknown;
-    r.unknownReason = reason;
+    setStopped(r, p, budget.reached().value_or(std::string("Z3: ") + e.msg()));
 }
 
 /** The readings that can change an answer: those whose literal some encoding contains. */
@@ -497,7 +488,7 @@ void Z3Engine::searchReadings(const ir::Program& program, const cat::ResolvedMod
             try {
                 runQueries(out[done], enc, done);
             } catch (const LimitReached& limit) {
-                stopped(out[done], program, limit.what());
+                setStopped(out[done], program, limit.what());
             }
             if (done == 0) {
                 try {
@@ -519,10 +510,10 @@ void Z3Engine::searchReadings(const ir::Program& program, const cat::ResolvedMod
             z3Failure(out[done], program, e, budget);
     } catch (const LimitReached& limit) { // while encoding: no reading has an answer
         for (; done < out.size(); ++done)
-            stopped(out[done], program, limit.what());
+            setStopped(out[done], program, limit.what());
     } catch (const std::bad_alloc& e) {
         for (; done < out.size(); ++done)
-            stopped(out[done], program, allocationFailure(e));
+            setStopped(out[done], program, allocationFailure(e));
     }
 }
 
