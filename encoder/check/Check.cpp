@@ -33,18 +33,22 @@ std::string describe(const engine::CheckResult& r) {
     return out.str();
 }
 
+/** Why a search that threw `e` stopped: a limit (its own words), or an internal error. */
+std::string stoppedBecause(const std::exception& e) {
+    if (dynamic_cast<const LimitReached*>(&e) != nullptr) return e.what();
+    if (const auto* failed = dynamic_cast<const std::bad_alloc*>(&e))
+        return allocationFailure(*failed);
+    return std::string("internal error: ") + e.what();
+}
+
 /** engine.search with the limits' exceptions turned into Unknown: it throws nothing. */
 void searchCaught(const Engine& engine, const ir::Program& p, const cat::ResolvedModel& model,
                   const CheckOptions& options, Clock::time_point start,
                   engine::CheckResult& r) noexcept {
     try {
         engine.search(p, model, options, start, r);
-    } catch (const LimitReached& limit) {
-        setStopped(r, p, limit.what());
-    } catch (const std::bad_alloc& e) {
-        setStopped(r, p, allocationFailure(e));
     } catch (const std::exception& e) {
-        setStopped(r, p, std::string("internal error: ") + e.what());
+        setStopped(r, p, stoppedBecause(e));
     }
 }
 
@@ -114,9 +118,9 @@ std::vector<engine::CheckResult> runReadings(const Engine& engine, const ir::Pro
                                                     std::vector<engine::CheckResult>& o) {
             try {
                 own->searchReadings(q, m, timed, o);
-            } catch (const std::exception& e) { // the engines turn limits into Unknown
+            } catch (const std::exception& e) { // a limit reached before the search began
                 for (engine::CheckResult& r : o)
-                    setStopped(r, q, std::string("internal error: ") + e.what());
+                    setStopped(r, q, stoppedBecause(e));
             }
         };
         if (!searchWithin(p, model, waitUntil(options, start), out, search))

@@ -39,6 +39,22 @@ std::size_t stoppingPoint(std::size_t limitBytes) {
 
 } // namespace
 
+namespace {
+thread_local const Watchdog* guardedBy = nullptr; // this thread's test, while guarded
+
+/** This thread's allocations unguarded for the scope's lifetime. */
+class Unguarded {
+public:
+    Unguarded() : previous_(guardedBy) { guardedBy = nullptr; }
+    Unguarded(const Unguarded&) = delete;
+    Unguarded& operator=(const Unguarded&) = delete;
+    ~Unguarded() { guardedBy = previous_; }
+
+private:
+    const Watchdog* previous_;
+};
+} // namespace
+
 /**
  * One thread per limited check. It wakes every `kPeriod`, so a limit is seen within that
  * period; then it records why and runs every registered interrupt once. Reading
@@ -63,8 +79,14 @@ public:
     Watchdog& operator=(const Watchdog&) = delete;
 
     bool tripped() const { return tripped_.load(std::memory_order_acquire); }
+    /**
+     * Empty until tripped. No lock: reason_ is written once, before tripped_'s release. The
+     * copy is made unguarded: a guarded operator new would ask for the reason again, inside
+     * the copy (it deadlocked on the lock this took before).
+     */
     std::string reason() const {
-        std::lock_guard<std::mutex> lock(mutex_);
+        if (!tripped()) return {};
+        const Unguarded unguarded;
         return reason_;
     }
     std::size_t add(std::function<void()> interrupt) {
@@ -161,7 +183,6 @@ Budget::Hook::~Hook() {
 }
 
 namespace {
-thread_local const Watchdog* guardedBy = nullptr; // this thread's test, while guarded
 #if !defined(PTXMC_ASAN)
 thread_local unsigned allocations = 0;
 #endif

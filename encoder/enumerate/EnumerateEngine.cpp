@@ -1,6 +1,7 @@
 // The explicit engine's search: final states from finishing executions, then the hangs.
 #include "enumerate/EnumerateEngine.hpp"
 
+#include "engine/Budget.hpp"
 #include "engine/ConcreteModel.hpp"
 #include "engine/ResultBuilder.hpp"
 #include "enumerate/Candidates.hpp"
@@ -10,6 +11,8 @@
 namespace ptxmc::engine::enumerate {
 
 namespace {
+
+const std::string kStopped = "explicit enumeration stopped: ";
 
 /** What one search has found so far. */
 class Search {
@@ -34,7 +37,7 @@ public:
     }
 
     /** The Budget's reason ("timeout: ..." or "memory limit: ..."), for differential to skip. */
-    std::string pastLimit() const { return "explicit enumeration stopped: " + limit_.reason; }
+    std::string pastLimit() const { return kStopped + limit_.reason; }
 
     /** Fills `r` when the finishing executions already decide the answer; false otherwise. */
     bool decided(engine::CheckResult& r) const {
@@ -198,11 +201,19 @@ void EnumerateEngine::search(const ir::Program& p, const cat::ResolvedModel& mod
     EnumerationLimit limit;
     limit.budget = Budget(options, start);
     const Budget::AllocationGuard guard = limit.budget.guardAllocations();
-    Search search(p, model, options.reading, limit);
-    search.finishing();
-    if (search.decided(r)) return;
-    search.hangs();
-    search.fill(r, model);
+    // A limit reached before the enumeration's own checks see it (while the concrete model's
+    // relations are built, or in an allocation) is named the same way.
+    try {
+        Search search(p, model, options.reading, limit);
+        search.finishing();
+        if (search.decided(r)) return;
+        search.hangs();
+        search.fill(r, model);
+    } catch (const LimitReached& reached) {
+        setStopped(r, p, kStopped + reached.what());
+    } catch (const std::bad_alloc& e) {
+        setStopped(r, p, kStopped + allocationFailure(e));
+    }
 }
 
 } // namespace ptxmc::engine::enumerate
