@@ -7,6 +7,7 @@
 #include "cli/Differential.hpp"
 #include "cli/Explain.hpp"
 #include "cli/Fences.hpp"
+#include "cli/Kernel.hpp"
 #include "cli/GenCuda.hpp"
 #include "cli/Matrix.hpp"
 #include "cli/Patterns.hpp"
@@ -87,6 +88,7 @@ int runMain(int argc, char** argv) {
     ptxmc::cli::setupDifferential(app);
     ptxmc::cli::setupFences(app);
     ptxmc::cli::setupPatterns(app);
+    ptxmc::cli::setupKernel(app);
     if (auto unknown = unknownSubcommand(app, argc, argv)) {
         std::cerr << *unknown << '\n';
         return 2;

@@ -1,0 +1,298 @@
+// `ptxmc kernel FILE.ptx`: extracts one program per launch from the PTX (src/kernel), checks it
+// like a litmus test and reports its properties in the kernel's terms (PTX and CUDA lines).
+#include "cli/Kernel.hpp"
+
+#include "check/Check.hpp"
+#include "cli/CommonOptions.hpp"
+#include "cli/Pipeline.hpp"
+#include "kernel/Extract.hpp"
+#include "kernel/Module.hpp"
+#include "lower/Lowerer.hpp"
+#include "ptx/Program.hpp"
+
+#include <chrono>
+#include <fmt/format.h>
+#include <iostream>
+#include <memory>
+#include <nlohmann/json.hpp>
+#include <set>
+
+namespace ptxmc::cli {
+
+namespace {
+
+const char* const kKernelExamples = R"(Examples:
+  nvcc -arch=sm_90a -ptx -lineinfo gemm.cu -o gemm.ptx
+  ptxmc kernel gemm.ptx --param k_tiles=4           every property of the entry
+  ptxmc kernel gemm.ptx --param 2=4 --emit-litmus   the extracted program as a litmus test
+  ptxmc kernel gemm.ptx --block 160 --cluster 2 --param k_tiles=4 --readings
+
+Every thread of one cluster runs on what the launch and --param make known; each warp that
+synchronizes becomes one thread of the checked program (lanes that do the same merged), each
+mbarrier and each async buffer one location. Loops whose bound is a parameter need it with
+--param (NAME: the PTX parameter, its _param_N suffix, or its index). Data (floating point,
+values read from memory) is not followed; control flow that depends on it is an error.
+Exit status: 0 no property is violated, 1 a flag, a hang or an Unknown answer, 2 an input error
+(the module, an unsupported instruction, an address or bound ptxmc cannot resolve).)";
+
+struct KernelArgs {
+    PipelineOptions pipeline;
+    std::string format = "text";
+    std::string file;
+    std::string entry;
+    std::string block, cluster, grid;
+    std::vector<std::string> params;
+    std::uint64_t dynamicSmem = kernel::Launch{}.dynamicShared;
+    std::uint64_t maxSteps = kernel::Launch{}.maxSteps;
+    bool emitLitmus = false;
+    bool readings = false;
+    bool stats = false;
+};
+
+std::array<int, 3> dims(const std::string& text, const char* option) {
+    std::array<int, 3> d{1, 1, 1};
+    std::size_t pos = 0;
+    for (int k = 0; k < 3 && pos <= text.size(); ++k) {
+        std::size_t comma = text.find(',', pos);
+        std::string part =
+            text.substr(pos, comma == std::string::npos ? std::string::npos : comma - pos);
+        try {
+            std::size_t used = 0;
+            int v = std::stoi(part, &used);
+            if (used != part.size() || v <= 0) throw std::invalid_argument(part);
+            d[static_cast<std::size_t>(k)] = v;
+        } catch (const std::exception&) {
+            throw InputError(SourceLoc{option, 1, static_cast<int>(pos) + 1},
+                             std::string(option) +
+                                 " takes X[,Y[,Z]] with positive integers, got '" + text + "'");
+        }
+        if (comma == std::string::npos) return d;
+        pos = comma + 1;
+    }
+    throw InputError(SourceLoc{option, 1, 1}, std::string(option) + " takes at most three sizes");
+}
+
+kernel::Launch launchOf(const KernelArgs& a) {
+    kernel::Launch l;
+    l.entry = a.entry;
+    if (!a.block.empty()) l.block = dims(a.block, "--block");
+    if (!a.cluster.empty()) l.cluster = dims(a.cluster, "--cluster");
+    if (!a.grid.empty()) l.grid = dims(a.grid, "--grid");
+    for (const std::string& p : a.params) {
+        std::size_t eq = p.find('=');
+        if (eq == std::string::npos || eq == 0)
+            throw InputError(SourceLoc{"--param", 1, 1},
+                             "--param takes NAME=VALUE, got '" + p + "'");
+        std::string value = p.substr(eq + 1);
+        try {
+            std::size_t used = 0;
+            std::uint64_t v = std::stoull(value, &used, 0);
+            if (used != value.size()) throw std::invalid_argument(value);
+            l.params[p.substr(0, eq)] = v;
+        } catch (const std::exception&) {
+            throw InputError(SourceLoc{"--param", 1, static_cast<int>(eq) + 2},
+                             "--param " + p.substr(0, eq) + " needs an integer value, got '" +
+                                 value + "'");
+        }
+    }
+    l.dynamicShared = a.dynamicSmem;
+    l.maxSteps = a.maxSteps;
+    return l;
+}
+
+/** "CTA 0 warp 4: mbarrier.try_wait... at gemm.ptx:120:5 (gemm.cu:88)" */
+std::string eventText(const engine::EventRef& e, const kernel::KernelProgram& k) {
+    std::string who = e.thread >= 0 && static_cast<std::size_t>(e.thread) < k.threadNames.size()
+                          ? k.threadNames[static_cast<std::size_t>(e.thread)]
+                          : std::string("init");
+    std::string s = fmt::format("{}: {} at {}", who, e.text, e.loc.str());
+    auto cuda = k.cudaLines.find(e.loc.line);
+    if (cuda != k.cudaLines.end())
+        s += fmt::format(" ({}:{})", cuda->second.file, cuda->second.line);
+    if (!e.note.empty()) s += " [" + e.note + "]";
+    return s;
+}
+
+std::vector<std::string> flagNamesOf(const cat::ResolvedModel& m) {
+    std::vector<std::string> out;
+    for (const auto& a : m.axioms)
+        if (a.flag && std::find(out.begin(), out.end(), a.name) == out.end()) out.push_back(a.name);
+    return out;
+}
+
+int printText(const kernel::KernelProgram& k, const engine::CheckResult& r,
+              const cat::ResolvedModel& model, const KernelArgs& a, double extractSeconds) {
+    std::cout << fmt::format("Kernel {} ({}): {} CTA(s), {} warps; {} of them synchronize "
+                             "({} instructions checked)\n",
+                             k.test.name, k.test.file, k.stats.ctas, k.stats.warps, k.stats.threads,
+                             k.stats.events);
+    bool bad = false;
+    if (r.observation == engine::Observation::Unknown) {
+        std::cout << "Unknown: " << r.unknownReason << '\n';
+        bad = true;
+    }
+    std::set<std::string> raised;
+    for (const auto& f : r.flags)
+        raised.insert(f.name);
+    bool hang = r.observation == engine::Observation::Deadlock || raised.count("hang");
+    if (r.observation != engine::Observation::Unknown) {
+        std::cout << "Properties:\n";
+        for (const std::string& name : flagNamesOf(model))
+            std::cout << fmt::format("  {:<28} {}\n", name,
+                                     raised.count(name) ? "VIOLATED" : "holds");
+        if (!raised.count("hang"))
+            std::cout << fmt::format("  {:<28} {}\n", "completes (no hang)",
+                                     hang ? "VIOLATED" : "holds");
+    }
+    for (const auto& f : r.flags) {
+        bad = true;
+        std::cout << "\nFlag " << f.name << ": " << f.doc << '\n';
+        for (std::size_t w = 0; w < f.witnesses.size(); ++w) {
+            std::cout << "  witness " << (w + 1) << ":\n";
+            for (const auto& e : f.witnesses[w])
+                std::cout << "    " << eventText(e, k) << '\n';
+        }
+    }
+    if (r.observation == engine::Observation::Deadlock) {
+        bad = true;
+        std::cout << "\nHang: no execution completes:\n";
+        for (const auto& b : r.deadlockedWaits)
+            std::cout << "  " << (b.wait ? eventText(*b.wait, k) : b.reason)
+                      << (b.wait && !b.reason.empty() ? " (" + b.reason + ")" : "") << '\n';
+    }
+    if (r.readings) {
+        std::cout << "\nUnder each reading of the PTX text's open questions:\n";
+        for (const auto& rd : *r.readings) {
+            std::string flags;
+            for (const auto& f : rd.flags)
+                flags += (flags.empty() ? "" : ",") + f;
+            std::cout << fmt::format("  {}: {}{}\n", rd.model, flags.empty() ? "no flag" : flags,
+                                     rd.observation == engine::Observation::Deadlock ? ", hangs"
+                                                                                     : "");
+        }
+    }
+    if (!k.notes.empty()) {
+        std::cout << "\nAssumed:\n";
+        for (const auto& n : k.notes)
+            std::cout << "  " << (n.loc.line > 0 ? n.loc.str() + ": " : "") << n.text << '\n';
+    }
+    if (a.stats)
+        std::cout << fmt::format("\nStats: {} instructions executed by the evaluation, {} data "
+                                 "accesses outside async buffers dropped, extraction {:.2f} s, "
+                                 "check {:.2f} s\n",
+                                 k.stats.executed, k.stats.droppedData, extractSeconds, r.seconds);
+    std::cout << (bad ? "Verdict: violations found\n"
+                      : "Verdict: clean for this launch and bound\n");
+    return bad ? 1 : 0;
+}
+
+int printJson(const kernel::KernelProgram& k, const engine::CheckResult& r,
+              const cat::ResolvedModel& model) {
+    nlohmann::ordered_json j;
+    j["kernel"] = k.test.name;
+    j["file"] = k.test.file;
+    j["ctas"] = k.stats.ctas;
+    j["warps"] = k.stats.warps;
+    j["threads"] = k.stats.threads;
+    j["events"] = k.stats.events;
+    j["observation"] = engine::toString(r.observation);
+    if (!r.unknownReason.empty()) j["unknown"] = r.unknownReason;
+    std::set<std::string> raised;
+    for (const auto& f : r.flags)
+        raised.insert(f.name);
+    nlohmann::ordered_json props = nlohmann::ordered_json::object();
+    for (const std::string& name : flagNamesOf(model))
+        props[name] = raised.count(name) ? "violated" : "holds";
+    j["properties"] = props;
+    nlohmann::ordered_json flags = nlohmann::ordered_json::array();
+    for (const auto& f : r.flags) {
+        nlohmann::ordered_json fj;
+        fj["name"] = f.name;
+        fj["witnesses"] = nlohmann::ordered_json::array();
+        for (const auto& w : f.witnesses) {
+            nlohmann::ordered_json wj = nlohmann::ordered_json::array();
+            for (const auto& e : w)
+                wj.push_back(eventText(e, k));
+            fj["witnesses"].push_back(wj);
+        }
+        flags.push_back(fj);
+    }
+    j["flags"] = flags;
+    nlohmann::ordered_json notes = nlohmann::ordered_json::array();
+    for (const auto& n : k.notes)
+        notes.push_back(n.text);
+    j["assumed"] = notes;
+    std::cout << j.dump(2) << '\n';
+    bool bad = !r.flags.empty() || r.observation == engine::Observation::Deadlock ||
+               r.observation == engine::Observation::Unknown;
+    return bad ? 1 : 0;
+}
+
+int runKernel(const KernelArgs& a) {
+    using Clock = std::chrono::steady_clock;
+    auto t0 = Clock::now();
+    const kernel::Module m = kernel::parseModuleFile(a.file);
+    kernel::KernelProgram k = kernel::extractKernel(m, launchOf(a));
+    double extractSeconds = std::chrono::duration<double>(Clock::now() - t0).count();
+    if (k.test.threads.empty())
+        throw InputError(SourceLoc{a.file, 0, 0},
+                         "entry " + k.test.name +
+                             " has no memory or synchronization instruction "
+                             "ptxmc checks under this launch");
+    if (a.emitLitmus) {
+        std::cout << kernel::renderLitmus(k);
+        return 0;
+    }
+    std::shared_ptr<const cat::ResolvedModel> model = loadModel(a.pipeline);
+    const ptx::Program decoded = ptx::decodeProgram(k.test);
+    const ir::Program program =
+        lower::lowerProgram(decoded, lower::LowerOptions{a.pipeline.unroll});
+    engine::CheckOptions options = checkOptionsOf(a.pipeline);
+    engine::CheckResult r = checkProgram(program, *model, options, a.readings);
+    return a.format == "json" ? printJson(k, r, *model)
+                              : printText(k, r, *model, a, extractSeconds);
+}
+
+} // namespace
+
+void setupKernel(CLI::App& app) {
+    auto args = std::make_shared<KernelArgs>();
+    CLI::App* sub = app.add_subcommand(
+        "kernel", "Check the synchronization of a PTX module's kernel (nvcc -ptx output)");
+    addFormatOption(*sub, args->format, {"text", "json"}, "text (the default) or json");
+    PipelineHelp help;
+    help.timeout = "wall-clock limit for the check";
+    addPipelineOptions(*sub, args->pipeline, help);
+    sub->add_option("--entry", args->entry,
+                    "the .entry to check (a substring of its name); "
+                    "needed when the module has several");
+    sub->add_option("--block", args->block,
+                    "threads per CTA, X[,Y,Z]; default: .reqntid or .maxntid");
+    sub->add_option("--cluster", args->cluster,
+                    "CTAs per cluster, X[,Y,Z]; default: "
+                    ".reqnctapercluster, else 1");
+    sub->add_option("--grid", args->grid,
+                    "CTAs in the grid, X[,Y,Z] (what %nctaid reads); "
+                    "default: one cluster. Only one cluster is checked");
+    sub->add_option("--param", args->params,
+                    "a kernel parameter's value, NAME=VALUE (the PTX name, its _param_N suffix "
+                    "or its index); once per parameter")
+        ->take_all()
+        ->expected(1)
+        ->allow_extra_args(false);
+    sub->add_option("--dynamic-smem", args->dynamicSmem, "bytes of dynamic shared memory");
+    sub->add_option("--max-steps", args->maxSteps,
+                    "instructions one thread may execute before ptxmc calls its loop unbounded");
+    sub->add_flag("--emit-litmus", args->emitLitmus,
+                  "print the extracted program as a litmus test (ptxmc check reads it) and stop");
+    sub->add_flag("--readings", args->readings,
+                  "also check under every reading of the PTX text's open questions");
+    sub->add_flag("--stats", args->stats, "print the extraction's figures and times");
+    sub->add_option("FILE", args->file, "the PTX module (nvcc -ptx, cuobjdump -ptx)")->required();
+    sub->footer(kKernelExamples);
+    sub->callback([args] {
+        if (int status = runKernel(*args); status != 0) throw CLI::RuntimeError(status);
+    });
+}
+
+} // namespace ptxmc::cli

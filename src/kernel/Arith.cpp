@@ -1,0 +1,206 @@
+// Integer semantics of PTX arithmetic on known values: enough to follow addresses, indices,
+// stage and phase counters; floating point is data and stays unknown.
+#include "kernel/Arith.hpp"
+
+#include <algorithm>
+#include <cctype>
+
+namespace ptxmc::kernel {
+
+std::optional<IntType> intType(const std::string& p) {
+    if (p == "pred") return IntType{1, false, false};
+    if (p.size() < 2) return std::nullopt;
+    char k = p[0];
+    if (k != 'u' && k != 's' && k != 'b' && k != 'f') return std::nullopt;
+    int bits = 0;
+    std::size_t i = 1;
+    for (; i < p.size() && std::isdigit(static_cast<unsigned char>(p[i])); ++i)
+        bits = bits * 10 + (p[i] - '0');
+    if (i != p.size() || (bits != 8 && bits != 16 && bits != 32 && bits != 64 && bits != 128))
+        return std::nullopt;
+    return IntType{std::min(bits, 64), k == 's', k == 'f'};
+}
+
+IntType lastType(const std::vector<std::string>& parts) {
+    for (auto it = parts.rbegin(); it != parts.rend(); ++it)
+        if (auto t = intType(*it)) return *t;
+    return IntType{};
+}
+
+std::uint64_t mask(std::uint64_t v, int bits) {
+    return bits >= 64 ? v : (v & ((1ULL << bits) - 1));
+}
+
+std::int64_t signExtend(std::uint64_t v, int bits) {
+    if (bits >= 64) return static_cast<std::int64_t>(v);
+    std::uint64_t m = 1ULL << (bits - 1);
+    v = mask(v, bits);
+    return static_cast<std::int64_t>((v ^ m) - m);
+}
+
+std::optional<bool> compare(const std::string& op, std::uint64_t a, std::uint64_t b, IntType t) {
+    if (t.isFloat) return std::nullopt;
+    std::uint64_t ua = mask(a, t.bits), ub = mask(b, t.bits);
+    std::int64_t sa = signExtend(a, t.bits), sb = signExtend(b, t.bits);
+    if (op == "eq") return ua == ub;
+    if (op == "ne") return ua != ub;
+    if (op == "lo") return ua < ub;
+    if (op == "ls") return ua <= ub;
+    if (op == "hi") return ua > ub;
+    if (op == "hs") return ua >= ub;
+    bool s = t.isSigned;
+    if (op == "lt") return s ? sa < sb : ua < ub;
+    if (op == "le") return s ? sa <= sb : ua <= ub;
+    if (op == "gt") return s ? sa > sb : ua > ub;
+    if (op == "ge") return s ? sa >= sb : ua >= ub;
+    return std::nullopt;
+}
+
+namespace {
+
+bool has(const std::vector<std::string>& parts, const char* q) {
+    return std::find(parts.begin() + 1, parts.end(), q) != parts.end();
+}
+
+std::optional<std::uint64_t> binary(const std::string& op, const std::vector<std::string>& parts,
+                                    std::uint64_t a, std::uint64_t b, IntType t) {
+    std::int64_t sa = signExtend(a, t.bits), sb = signExtend(b, t.bits);
+    std::uint64_t ua = mask(a, t.bits), ub = mask(b, t.bits);
+    if (op == "add") return mask(a + b, t.bits);
+    if (op == "sub") return mask(a - b, t.bits);
+    if (op == "and") return mask(a & b, t.bits);
+    if (op == "or") return mask(a | b, t.bits);
+    if (op == "xor") return mask(a ^ b, t.bits);
+    if (op == "shl") return b >= static_cast<std::uint64_t>(t.bits) ? 0 : mask(a << b, t.bits);
+    if (op == "shr") {
+        if (t.isSigned)
+            return mask(static_cast<std::uint64_t>(sa >> std::min<std::uint64_t>(b, 63)), t.bits);
+        return b >= 64 ? 0 : ua >> b;
+    }
+    if (op == "min")
+        return t.isSigned ? mask(static_cast<std::uint64_t>(std::min(sa, sb)), t.bits)
+                          : std::min(ua, ub);
+    if (op == "max")
+        return t.isSigned ? mask(static_cast<std::uint64_t>(std::max(sa, sb)), t.bits)
+                          : std::max(ua, ub);
+    if (op == "div" || op == "rem") {
+        if (ub == 0) return std::nullopt;
+        if (t.isSigned)
+            return mask(static_cast<std::uint64_t>(op == "div" ? sa / sb : sa % sb), t.bits);
+        return op == "div" ? ua / ub : ua % ub;
+    }
+    if (op == "mul") {
+        if (has(parts, "wide")) {
+            int w = std::min(2 * t.bits, 64);
+            return t.isSigned ? mask(static_cast<std::uint64_t>(sa * sb), w) : mask(ua * ub, w);
+        }
+        if (has(parts, "hi")) {
+            if (t.bits > 32) return std::nullopt;
+            std::uint64_t full = t.isSigned ? static_cast<std::uint64_t>(sa * sb) : ua * ub;
+            return mask(full >> t.bits, t.bits);
+        }
+        return mask(a * b, t.bits);
+    }
+    return std::nullopt;
+}
+
+} // namespace
+
+std::optional<std::uint64_t> arithmetic(const std::vector<std::string>& parts,
+                                        const std::vector<Val>& in, bool& known) {
+    const std::string& op = parts[0];
+    static const char* const kKnown[] = {"mov",  "add", "sub",  "mul",  "mad", "div",  "rem",
+                                         "min",  "max", "abs",  "neg",  "not", "and",  "or",
+                                         "xor",  "shl", "shr",  "selp", "cvt", "bfe",  "bfi",
+                                         "popc", "clz", "brev", "lop3", "shf", "cnot", "prmt"};
+    known =
+        std::any_of(std::begin(kKnown), std::end(kKnown), [&](const char* k) { return op == k; });
+    if (!known) return std::nullopt;
+    for (const Val& v : in)
+        if (!v.known) return std::nullopt;
+    IntType t = lastType(parts);
+    if (t.isFloat && op != "mov" && op != "selp") return std::nullopt;
+    auto arg = [&](std::size_t i) { return in.at(i).v; };
+    if (op == "mov") return in.size() == 1 ? std::optional(arg(0)) : std::nullopt;
+    if (op == "abs")
+        return mask(static_cast<std::uint64_t>(std::llabs(signExtend(arg(0), t.bits))), t.bits);
+    if (op == "neg") return mask(0 - arg(0), t.bits);
+    if (op == "not") return mask(~arg(0), t.bits);
+    if (op == "cnot") return arg(0) == 0 ? 1 : 0;
+    if (op == "popc") return static_cast<std::uint64_t>(__builtin_popcountll(mask(arg(0), t.bits)));
+    if (op == "clz") {
+        std::uint64_t v = mask(arg(0), t.bits);
+        int n = 0;
+        for (int b = t.bits - 1; b >= 0 && !((v >> b) & 1U); --b)
+            ++n;
+        return static_cast<std::uint64_t>(n);
+    }
+    if (op == "brev") {
+        std::uint64_t v = arg(0), r = 0;
+        for (int b = 0; b < t.bits; ++b)
+            if ((v >> b) & 1U) r |= 1ULL << (t.bits - 1 - b);
+        return r;
+    }
+    if (op == "selp")
+        return in.size() == 3 ? std::optional(arg(2) != 0 ? arg(0) : arg(1)) : std::nullopt;
+    if (op == "cvt") {
+        // cvt{.rnd}{.sat}.dtype.atype: the source type is the last qualifier, the result's before
+        // it.
+        std::optional<IntType> src, dst;
+        for (auto it = parts.rbegin(); it != parts.rend(); ++it)
+            if (auto ty = intType(*it)) {
+                if (!src)
+                    src = ty;
+                else if (!dst)
+                    dst = ty;
+            }
+        if (!src || !dst || src->isFloat || dst->isFloat) return std::nullopt;
+        std::uint64_t v = src->isSigned ? static_cast<std::uint64_t>(signExtend(arg(0), src->bits))
+                                        : mask(arg(0), src->bits);
+        return mask(v, dst->bits);
+    }
+    if (op == "mad") {
+        if (in.size() != 3) return std::nullopt;
+        auto product = binary("mul", parts, arg(0), arg(1), t);
+        if (!product) return std::nullopt;
+        int w = has(parts, "wide") ? std::min(2 * t.bits, 64) : t.bits;
+        return mask(*product + arg(2), w);
+    }
+    if (op == "bfe") {
+        std::uint64_t pos = arg(1) & 0xFF, len = arg(2) & 0xFF;
+        if (len == 0) return 0;
+        std::uint64_t v = mask(arg(0), t.bits) >> std::min<std::uint64_t>(pos, 63);
+        v = mask(v, static_cast<int>(std::min<std::uint64_t>(len, 64)));
+        if (t.isSigned && len < 64 && ((v >> (len - 1)) & 1U)) v |= ~((1ULL << len) - 1);
+        return mask(v, t.bits);
+    }
+    if (op == "bfi") {
+        std::uint64_t pos = arg(2) & 0xFF, len = arg(3) & 0xFF;
+        if (len == 0 || pos >= 64) return mask(arg(1), t.bits);
+        std::uint64_t m = mask(len >= 64 ? ~0ULL : ((1ULL << len) - 1), t.bits) << pos;
+        return mask((arg(1) & ~m) | ((arg(0) << pos) & m), t.bits);
+    }
+    if (op == "lop3") {
+        if (in.size() != 4) return std::nullopt;
+        std::uint64_t lut = arg(3), r = 0;
+        for (int b = 0; b < t.bits; ++b) {
+            unsigned idx = static_cast<unsigned>(((arg(0) >> b) & 1U) << 2 |
+                                                 ((arg(1) >> b) & 1U) << 1 | ((arg(2) >> b) & 1U));
+            if ((lut >> idx) & 1U) r |= 1ULL << b;
+        }
+        return r;
+    }
+    if (op == "shf") {
+        if (in.size() != 3) return std::nullopt;
+        bool clamp = has(parts, "clamp");
+        std::uint64_t n = clamp ? std::min<std::uint64_t>(arg(2), 32) : (arg(2) & 31);
+        std::uint64_t wide = (mask(arg(1), 32) << 32) | mask(arg(0), 32);
+        if (has(parts, "l")) return mask((wide << n) >> 32, 32);
+        return mask(wide >> n, 32);
+    }
+    if (op == "prmt") return std::nullopt;
+    if (in.size() == 2) return binary(op, parts, arg(0), arg(1), t);
+    return std::nullopt;
+}
+
+} // namespace ptxmc::kernel

@@ -1,0 +1,769 @@
+// Builds the program to check from an evaluated entry: locations for mbarriers and async
+// buffers, one thread per synchronizing warp, lanes merged, arrival counts scaled to warps.
+#include "kernel/Extract.hpp"
+
+#include <algorithm>
+#include <fmt/format.h>
+#include <numeric>
+#include <set>
+
+namespace ptxmc::kernel {
+
+std::string shortName(const std::string& m) {
+    std::string out = m;
+    if (m.rfind("_ZZ", 0) == 0) {
+        // _ZZ<len><function>...E<len><name>: the last length-prefixed name after the 'E'
+        std::size_t e = m.rfind('E');
+        std::size_t i = e == std::string::npos ? m.size() : e + 1;
+        std::size_t len = 0, j = i;
+        while (j < m.size() && std::isdigit(static_cast<unsigned char>(m[j])))
+            len = len * 10 + static_cast<std::size_t>(m[j++] - '0');
+        if (len > 0 && j + len <= m.size()) out = m.substr(j, len);
+    } else if (auto p = m.find("_param_"); p != std::string::npos) {
+        out = m.substr(p + 1);
+    } else if (m.rfind("_Z", 0) == 0) { // _Z<len><name><signature>
+        std::size_t len = 0, j = 2;
+        while (j < m.size() && std::isdigit(static_cast<unsigned char>(m[j])))
+            len = len * 10 + static_cast<std::size_t>(m[j++] - '0');
+        if (len > 0 && j + len <= m.size()) out = m.substr(j, len);
+    }
+    std::string clean;
+    for (char c : out)
+        clean += std::isalnum(static_cast<unsigned char>(c)) ? c : '_';
+    if (clean.empty() || std::isdigit(static_cast<unsigned char>(clean[0]))) clean = "s" + clean;
+    return clean;
+}
+
+namespace {
+
+using Kind = RawOperand::Kind;
+
+bool has(const Step& s, const std::string& q) {
+    return std::find(s.parts.begin() + 1, s.parts.end(), q) != s.parts.end();
+}
+bool hasPrefix(const Step& s, const std::string& q) {
+    for (std::size_t i = 1; i < s.parts.size(); ++i)
+        if (s.parts[i].rfind(q, 0) == 0) return true;
+    return false;
+}
+const std::string& root(const Step& s) {
+    return s.parts[0];
+}
+std::string sub(const Step& s) {
+    return s.parts.size() > 1 ? s.parts[1] : "";
+}
+
+std::vector<std::size_t> addrOperands(const Step& s) {
+    std::vector<std::size_t> out;
+    for (std::size_t i = 0; i < s.operands.size(); ++i)
+        if (s.operands[i].kind == Kind::Addr) out.push_back(i);
+    return out;
+}
+
+/** Which operand of `s` is an mbarrier, if any. */
+std::optional<std::size_t> mbarrierOperand(const Step& s) {
+    auto a = addrOperands(s);
+    if (a.empty()) return std::nullopt;
+    if (root(s) == "mbarrier") return a.front();
+    if (root(s) == "tcgen05" && sub(s) == "commit") return a.front();
+    if (root(s) == "cp" && sub(s) == "async" && s.parts.size() > 2 && s.parts[2] == "mbarrier")
+        return a.front();
+    if (hasPrefix(s, "mbarrier::complete_tx")) return a.back();
+    return std::nullopt;
+}
+
+bool isBulkCopy(const Step& s) {
+    return (root(s) == "cp" || root(s) == "cp") && sub(s) == "async" && s.parts.size() > 2 &&
+           s.parts[2] == "bulk";
+}
+bool isTensor(const Step& s) {
+    return isBulkCopy(s) && s.parts.size() > 3 && s.parts[3] == "tensor";
+}
+bool isReduceBulk(const Step& s) {
+    return root(s) == "cp" && sub(s) == "reduce";
+}
+
+/** The shared-memory window offset of an address, when it is one. */
+std::optional<std::uint64_t> sharedAddr(std::uint64_t a) {
+    if (a >= Layout::kGenericShared && a < Layout::kGenericParam) a -= Layout::kGenericShared;
+    if (a >= (128ULL << Layout::kRankShift)) return std::nullopt;
+    return a;
+}
+
+struct Region {
+    std::uint64_t start = 0, end = 0; ///< CTA-relative offsets
+    std::string name;
+};
+
+class Builder {
+public:
+    Builder(const Module& m, const Extraction& x) : m_(m), x_(x) {}
+
+    KernelProgram build() {
+        KernelProgram k;
+        findObjects();
+        makeRegions();
+        k.test.arch = "PTX";
+        k.test.file = m_.file;
+        int ctas = x_.cluster[0] * x_.cluster[1] * x_.cluster[2];
+        for (const WarpTrace& w : x_.warps) {
+            std::vector<Item> merged = mergeLanes(w);
+            if (merged.empty()) continue;
+            warps_.push_back({w.cta, w.warp, std::move(merged)});
+        }
+        scaleArrivals();
+        for (const WarpCode& w : warps_) {
+            litmus::Thread t;
+            t.id = static_cast<int>(k.test.threads.size());
+            t.cta = w.cta;
+            t.gpu = 0;
+            if (ctas > 1) t.cluster = 0;
+            for (const Item& it : w.items)
+                for (int r = 0; r < it.repeat; ++r)
+                    t.code.push_back(it.insn);
+            k.stats.events += t.code.size();
+            k.threadNames.push_back(fmt::format("CTA {} warp {}", w.cta, w.warp));
+            k.test.threads.push_back(std::move(t));
+        }
+        declare(k.test);
+        k.notes = x_.notes;
+        for (auto& n : notes_)
+            k.notes.push_back(n.second);
+        k.stats.ctas = ctas;
+        k.stats.warps = static_cast<int>(x_.warps.size());
+        k.stats.threads = static_cast<int>(k.test.threads.size());
+        k.stats.executed = x_.instructions;
+        k.stats.droppedData = dropped_;
+        return k;
+    }
+
+private:
+    struct Item {
+        std::string key;
+        litmus::Instruction insn;
+        int lanes = 1;
+        int repeat = 1;
+        std::string arriveOn; ///< the mbarrier an arrive counts on (scaled by lanes)
+        bool init = false;
+    };
+    struct WarpCode {
+        int cta, warp;
+        std::vector<Item> items;
+    };
+
+    [[noreturn]] void fail(const SourceLoc& loc, const std::string& msg) const {
+        throw InputError(loc, msg);
+    }
+    void note(const SourceLoc& loc, const std::string& text) {
+        notes_.emplace(text, Note{loc, text});
+    }
+
+    // ---- which addresses are what ----
+    void findObjects() {
+        for (const WarpTrace& w : x_.warps)
+            for (const auto& lane : w.lanes)
+                for (const Step& s : lane) {
+                    if (auto i = mbarrierOperand(s); i && s.operands[*i].value.known)
+                        if (auto a = sharedAddr(s.operands[*i].value.v))
+                            mbarriers_.insert(*a & Layout::kOffsetMask);
+                    bufferStarts(s);
+                }
+    }
+
+    void addStart(const RawOperand& o, std::optional<std::uint64_t> bytes, int tier) {
+        if (!o.value.known) return;
+        auto a = sharedAddr(o.value.v);
+        if (!a) return;
+        starts_.push_back({*a & Layout::kOffsetMask, bytes, tier});
+    }
+
+    std::optional<std::uint64_t> known(const RawOperand& o) const {
+        if (o.value.known) return o.value.v;
+        return std::nullopt;
+    }
+
+    void bufferStarts(const Step& s) {
+        auto a = addrOperands(s);
+        if (isBulkCopy(s) || isReduceBulk(s)) {
+            // dst, src: whichever is shared memory is an async buffer
+            std::optional<std::uint64_t> bytes;
+            if (!isTensor(s) && s.operands.size() > 2) bytes = known(s.operands[2]);
+            for (std::size_t k = 0; k < std::min<std::size_t>(a.size(), 2); ++k)
+                if (!(isTensor(s) && !s.operands[a[k]].elements.empty()))
+                    addStart(s.operands[a[k]], bytes, 1);
+        } else if (root(s) == "cp" && sub(s) == "async" && !a.empty()) { // cp.async.ca/cg
+            addStart(s.operands[a[0]], s.operands.size() > 2 ? known(s.operands[2]) : std::nullopt,
+                     1);
+        } else if (root(s) == "wgmma" && sub(s) == "mma_async") {
+            for (std::size_t k : {1, 2})
+                if (k < s.operands.size() && s.operands[k].kind == Kind::Reg)
+                    descriptorPoint(s.operands[k]);
+        } else if (root(s) == "tcgen05" && sub(s) == "mma") {
+            for (std::size_t k : {1, 2})
+                if (k < s.operands.size() && s.operands[k].kind == Kind::Reg)
+                    descriptorPoint(s.operands[k]);
+        } else if (root(s) == "ldmatrix" || root(s) == "stmatrix") {
+            for (std::size_t k : a)
+                addStart(s.operands[k], std::nullopt, 2);
+        }
+    }
+
+    static std::optional<std::uint64_t> descriptorAddr(const RawOperand& o) {
+        if (!o.value.known) return std::nullopt;
+        return (o.value.v & 0x3FFF) << 4; // bits 13-0: the start address >> 4
+    }
+
+    void descriptorPoint(const RawOperand& o) {
+        if (auto a = descriptorAddr(o)) starts_.push_back({*a, std::nullopt, 2});
+    }
+
+    void makeRegions() {
+        // Tier 1 (copies) first: each extends to its bytes, else to the next start of its symbol.
+        std::sort(starts_.begin(), starts_.end(), [](const Start& a, const Start& b) {
+            return std::tie(a.tier, a.offset) < std::tie(b.tier, b.offset);
+        });
+        for (int tier : {1, 2}) {
+            std::vector<std::uint64_t> all;
+            for (const Start& s : starts_)
+                if (s.tier <= tier) all.push_back(s.offset);
+            std::sort(all.begin(), all.end());
+            for (const Start& s : starts_) {
+                if (s.tier != tier || regionAt(s.offset)) continue;
+                auto sym = x_.layout.sharedAt(s.offset);
+                if (!sym) continue;
+                std::uint64_t symEnd = sym->first->offset + sym->first->bytes;
+                std::uint64_t end = symEnd;
+                if (s.bytes)
+                    end = std::min(symEnd, s.offset + std::max<std::uint64_t>(*s.bytes, 1));
+                else {
+                    auto next = std::upper_bound(all.begin(), all.end(), s.offset);
+                    for (; next != all.end(); ++next)
+                        if (!regionAt(*next) || *next >= end) break;
+                    if (next != all.end()) end = std::min(end, *next);
+                }
+                for (const Region& r : regions_) // never overlap an earlier region
+                    if (r.start > s.offset) end = std::min(end, r.start);
+                Region r{s.offset, std::max(end, s.offset + 1), ""};
+                std::string base = shortName(sym->first->var->name);
+                r.name =
+                    uniqueName(s.offset == sym->first->offset && end == symEnd
+                                   ? base
+                                   : base + "_" + std::to_string(s.offset - sym->first->offset));
+                regions_.push_back(r);
+            }
+        }
+        for (std::uint64_t mb : mbarriers_) {
+            if (regionAt(mb))
+                fail(SourceLoc{m_.file, 0, 0},
+                     fmt::format("shared address {:#x} is used both as an mbarrier and as an async "
+                                 "buffer",
+                                 mb));
+            auto sym = x_.layout.sharedAt(mb);
+            std::string base =
+                sym ? shortName(sym->first->var->name) : fmt::format("mbar_{:x}", mb);
+            std::string name = base;
+            if (sym && (sym->first->bytes > 8 || sym->first->var->isExtern))
+                name = base + "_" + std::to_string(sym->second / 8);
+            mbarNames_[mb] = uniqueName(name);
+        }
+    }
+
+    const Region* regionAt(std::uint64_t off) const {
+        for (const Region& r : regions_)
+            if (off >= r.start && off < r.end) return &r;
+        return nullptr;
+    }
+
+    std::string uniqueName(std::string n) {
+        std::string u = n;
+        for (int k = 2; names_.count(u); ++k)
+            u = n + "_" + std::to_string(k);
+        names_.insert(u);
+        return u;
+    }
+
+    // ---- rendering ----
+    /** `[name]` or `[name@C]` for the location at shared address `a` seen from CTA `cta`. */
+    std::optional<litmus::Operand> sharedRef(std::uint64_t a, int cta, const SourceLoc& loc,
+                                             bool mbar) {
+        int rank = static_cast<int>((a >> Layout::kRankShift) & 0x7F);
+        std::uint64_t off = a & Layout::kOffsetMask;
+        litmus::Operand o;
+        o.kind = litmus::Operand::Kind::Memory;
+        o.loc = loc;
+        if (mbar) {
+            auto it = mbarNames_.find(off);
+            if (it == mbarNames_.end()) return std::nullopt;
+            o.name = it->second;
+        } else {
+            const Region* r = regionAt(off);
+            if (!r) return std::nullopt;
+            o.name = r->name;
+        }
+        if (rank != cta) o.cta = rank;
+        usedIn_[o.name].insert(rank);
+        spaceOf_[o.name] =
+            mbar ? litmus::LocationDecl::Space::Mbarrier : litmus::LocationDecl::Space::Shared;
+        return o;
+    }
+
+    litmus::Operand imm(std::uint64_t v, const SourceLoc& loc) const {
+        litmus::Operand o;
+        o.kind = litmus::Operand::Kind::Integer;
+        o.value = static_cast<std::int64_t>(v);
+        o.loc = loc;
+        return o;
+    }
+    litmus::Operand sink(const SourceLoc& loc) const {
+        litmus::Operand o;
+        o.kind = litmus::Operand::Kind::Sink;
+        o.loc = loc;
+        return o;
+    }
+    static std::string regName(const std::string& r) {
+        std::string s;
+        for (char c : r.substr(!r.empty() && r[0] == '%' ? 1 : 0))
+            s += (std::isalnum(static_cast<unsigned char>(c)) || c == '_') ? c : '_';
+        if (s.empty() || std::isdigit(static_cast<unsigned char>(s[0]))) s = "r" + s;
+        return s;
+    }
+    litmus::Operand reg(const RawOperand& r) const {
+        litmus::Operand o;
+        o.kind = litmus::Operand::Kind::Name;
+        o.name = regName(r.reg);
+        o.loc = r.loc;
+        return o;
+    }
+    /** An input: its value when known, else the register (data). */
+    litmus::Operand input(const RawOperand& r, const Step& s, bool mustKnow) const {
+        if (r.kind == Kind::Imm || (r.kind == Kind::Reg && r.value.known))
+            return imm(r.value.v, r.loc);
+        if (r.kind == Kind::Sink) return sink(r.loc);
+        if (mustKnow)
+            fail(r.loc, "operand '" + r.reg + "' of this " + s.opcode +
+                            " depends on a value read from memory: ptxmc needs it known");
+        if (r.kind == Kind::Vec) {
+            litmus::Operand o;
+            o.kind = litmus::Operand::Kind::Vector;
+            o.loc = r.loc;
+            for (const RawOperand& e : r.elements)
+                o.elements.push_back(reg(e));
+            return o;
+        }
+        return reg(r);
+    }
+    litmus::Operand output(const RawOperand& r) const {
+        if (r.kind == Kind::Vec) {
+            litmus::Operand o;
+            o.kind = litmus::Operand::Kind::Vector;
+            o.loc = r.loc;
+            for (const RawOperand& e : r.elements)
+                o.elements.push_back(e.kind == Kind::Sink ? sink(e.loc) : reg(e));
+            return o;
+        }
+        if (r.kind == Kind::Sink) return sink(r.loc);
+        return reg(r);
+    }
+
+    /** The opcode without the hints the checker does not read. */
+    static void stripHints(litmus::Instruction& in, std::vector<RawOperand>& ops, const Step& s) {
+        static const std::set<std::string> kHints = {"L2::cache_hint",
+                                                     "L2::64B",
+                                                     "L2::128B",
+                                                     "L2::256B",
+                                                     "L1::evict_normal",
+                                                     "L1::evict_unchanged",
+                                                     "L1::evict_first",
+                                                     "L1::evict_last",
+                                                     "L1::no_allocate",
+                                                     "L2::evict_first",
+                                                     "L2::evict_last",
+                                                     "L2::evict_normal",
+                                                     "nc",
+                                                     "ca",
+                                                     "cg",
+                                                     "cs",
+                                                     "lu",
+                                                     "cv",
+                                                     "wb",
+                                                     "wt"};
+        bool cacheHint = has(s, "L2::cache_hint");
+        std::vector<std::string> parts{s.parts[0]};
+        for (std::size_t i = 1; i < s.parts.size(); ++i) {
+            bool isCpAsyncKind =
+                s.parts[0] == "cp" && i == 2 && (s.parts[i] == "ca" || s.parts[i] == "cg");
+            if (!kHints.count(s.parts[i]) || isCpAsyncKind) parts.push_back(s.parts[i]);
+        }
+        if (cacheHint && !ops.empty()) ops.pop_back(); // the cache-policy operand
+        in.parts = parts;
+        in.opcode.clear();
+        for (std::size_t i = 0; i < parts.size(); ++i)
+            in.opcode += (i ? "." : "") + parts[i];
+    }
+
+    std::optional<Item> render(const Step& s, int cta, const SourceLoc& loc) {
+        Item it;
+        litmus::Instruction& in = it.insn;
+        in.loc = loc;
+        std::vector<RawOperand> ops = s.operands;
+        stripHints(in, ops, s);
+        const std::string& r = root(s);
+        auto addr = [&](const RawOperand& o, bool mbar) -> std::optional<litmus::Operand> {
+            if (!o.value.known) return std::nullopt;
+            auto a = sharedAddr(o.value.v);
+            if (!a) return std::nullopt;
+            std::uint64_t full = *a;
+            if (((full >> Layout::kRankShift) & 0x7F) == 0 && cta != 0 && !o.value.known) full |= 0;
+            return sharedRef(full, cta, o.loc, mbar);
+        };
+        if (r == "ld" || r == "ldu" || r == "st" || r == "atom" || r == "red" || r == "ldmatrix" ||
+            r == "stmatrix") {
+            bool asyncSt = r == "st" && has(s, "async");
+            bool asyncRed = r == "red" && has(s, "async");
+            std::size_t at = (r == "st" || r == "red" || r == "stmatrix") ? 0 : 1;
+            if (ops.size() <= at) fail(loc, s.opcode + ": missing address operand");
+            auto loc0 = addr(ops[at], false);
+            if (!loc0) {
+                if (asyncSt || asyncRed)
+                    fail(ops[at].loc, "the address of this " + s.opcode +
+                                          " is not a shared "
+                                          "buffer ptxmc could resolve");
+                ++dropped_;
+                return std::nullopt;
+            }
+            for (std::size_t i = 0; i < ops.size(); ++i) {
+                if (i == at)
+                    in.operands.push_back(*loc0);
+                else if (i == 0 && at == 1)
+                    in.operands.push_back(output(ops[i]));
+                else if (ops[i].kind == Kind::Addr) {
+                    auto mb = addr(ops[i], true);
+                    if (!mb) fail(ops[i].loc, "this " + s.opcode + "'s mbarrier is not resolved");
+                    in.operands.push_back(*mb);
+                } else
+                    in.operands.push_back(input(ops[i], s, false));
+            }
+        } else if (r == "mbarrier") {
+            for (std::size_t i = 0; i < ops.size(); ++i) {
+                const RawOperand& o = ops[i];
+                if (o.kind == Kind::Addr) {
+                    auto mb = addr(o, true);
+                    if (!mb)
+                        fail(o.loc,
+                             "the mbarrier address of this " + s.opcode + " is not resolved");
+                    it.arriveOn = mb->name + "@" + std::to_string(mb->cta.value_or(cta));
+                    in.operands.push_back(*mb);
+                } else if (i == 0 && (sub(s) == "arrive" || sub(s) == "arrive_drop" ||
+                                      sub(s) == "try_wait" || sub(s) == "test_wait")) {
+                    in.operands.push_back(sink(o.loc));
+                } else {
+                    in.operands.push_back(input(o, s, true));
+                }
+            }
+            if ((sub(s) == "try_wait") && in.operands.size() > 3) in.operands.resize(3);
+            bool arrives = (sub(s) == "arrive" || sub(s) == "arrive_drop") && !has(s, "noComplete");
+            if (!arrives) it.arriveOn.clear();
+            it.init = sub(s) == "init";
+            if (it.init)
+                it.arriveOn =
+                    in.operands[0].name + "@" + std::to_string(in.operands[0].cta.value_or(cta));
+        } else if (r == "cp" && (isBulkCopy(s) || isReduceBulk(s) || sub(s) == "async")) {
+            auto mbIndex = mbarrierOperand(s);
+            bool tensor = isTensor(s);
+            for (std::size_t i = 0; i < ops.size(); ++i) {
+                const RawOperand& o = ops[i];
+                if (o.kind == Kind::Addr) {
+                    bool mb = mbIndex && *mbIndex == i;
+                    if (tensor && !o.elements.empty()) {
+                        in.operands.push_back(tensorTile(s, o, ops));
+                        continue;
+                    }
+                    auto ref = addr(o, mb);
+                    if (!ref && !mb) ref = globalRef(s, o);
+                    if (!ref) fail(o.loc, "this " + s.opcode + "'s address is not resolved");
+                    in.operands.push_back(*ref);
+                } else {
+                    in.operands.push_back(input(o, s, true));
+                }
+            }
+            if (s.parts.size() > 2 && s.parts[2] == "mbarrier") { // cp.async.mbarrier.arrive
+                if (!has(s, "noinc") && !in.operands.empty())
+                    it.arriveOn = in.operands[0].name + "@" +
+                                  std::to_string(in.operands[0].cta.value_or(cta));
+            }
+        } else if (r == "wgmma" && sub(s) == "mma_async") {
+            for (std::size_t i = 0; i < ops.size(); ++i) {
+                const RawOperand& o = ops[i];
+                if (i == 0) {
+                    litmus::Operand d = output(o);
+                    if (d.kind == litmus::Operand::Kind::Vector && d.elements.size() > 1)
+                        d.elements.resize(1); // one accumulator register stands for the fragment
+                    in.operands.push_back(d);
+                } else if ((i == 1 || i == 2) && o.kind == Kind::Reg) {
+                    auto a = descriptorAddr(o);
+                    if (!a)
+                        fail(o.loc, "the shared-memory descriptor '" + o.reg +
+                                        "' of this "
+                                        "wgmma.mma_async is not known from the launch");
+                    auto ref =
+                        sharedRef((static_cast<std::uint64_t>(cta) << Layout::kRankShift) | *a, cta,
+                                  o.loc, false);
+                    if (!ref)
+                        fail(o.loc, "descriptor '" + o.reg + "' points outside the shared buffers");
+                    in.operands.push_back(*ref);
+                } else if (i == 1 && o.kind == Kind::Vec) {
+                    in.operands.push_back(input(o, s, false));
+                } else {
+                    in.operands.push_back(input(o, s, true));
+                }
+            }
+        } else if (r == "tcgen05") {
+            fail(loc,
+                 "'" + s.opcode + "': tcgen05 instructions are not yet supported by ptxmc kernel");
+        } else {
+            for (const RawOperand& o : ops) {
+                if (o.kind == Kind::Addr) {
+                    auto ref = addr(o, false);
+                    if (!ref) ref = addr(o, true);
+                    if (!ref) fail(o.loc, "the address of this " + s.opcode + " is not resolved");
+                    in.operands.push_back(*ref);
+                } else {
+                    in.operands.push_back(input(o, s, true));
+                }
+            }
+        }
+        it.key = fmt::format("{}#{}#{}", s.stmt, s.instance, text(in));
+        return it;
+    }
+
+    static std::string text(const litmus::Instruction& in) {
+        std::string t = in.opcode;
+        for (const auto& o : in.operands) {
+            t += " ";
+            switch (o.kind) {
+            case litmus::Operand::Kind::Integer:
+                t += std::to_string(o.value);
+                break;
+            case litmus::Operand::Kind::Memory:
+                t += "[" + o.name + (o.cta ? "@" + std::to_string(*o.cta) : "") + "]";
+                for (const auto& e : o.elements)
+                    t += "," + (e.kind == litmus::Operand::Kind::Integer ? std::to_string(e.value)
+                                                                         : e.name);
+                break;
+            case litmus::Operand::Kind::Vector:
+                for (const auto& e : o.elements)
+                    t += e.name + ",";
+                break;
+            default:
+                t += o.name;
+            }
+        }
+        return t;
+    }
+
+    litmus::Operand tensorTile(const Step& s, const RawOperand& tmap,
+                               const std::vector<RawOperand>&) {
+        std::string param = "tensor";
+        if (tmap.value.known && tmap.value.v >= Layout::kGenericParam)
+            if (auto p = x_.layout.paramAt(tmap.value.v - Layout::kGenericParam))
+                param = shortName(p->first->var->name);
+        std::string name = param;
+        litmus::Operand o;
+        o.kind = litmus::Operand::Kind::Memory;
+        o.loc = tmap.loc;
+        for (const RawOperand& c : tmap.elements) {
+            if (!c.value.known)
+                fail(c.loc, "coordinate '" + c.reg + "' of this " + s.opcode +
+                                " depends on a value read from memory");
+            name += "_" + std::to_string(c.value.v);
+            o.elements.push_back(imm(c.value.v, c.loc));
+        }
+        auto it = tiles_.find(name);
+        if (it == tiles_.end()) it = tiles_.emplace(name, Tile{uniqueName(name), param}).first;
+        o.name = it->second.name;
+        return o;
+    }
+
+    std::optional<litmus::Operand> globalRef(const Step& s, const RawOperand& o) {
+        std::string name =
+            o.value.known ? fmt::format("g_{:x}", o.value.v) : fmt::format("g_line{}", o.loc.line);
+        auto it = globals_.find(name);
+        if (it == globals_.end()) it = globals_.emplace(name, uniqueName(name)).first;
+        litmus::Operand r;
+        r.kind = litmus::Operand::Kind::Memory;
+        r.loc = o.loc;
+        r.name = it->second;
+        (void)s;
+        return r;
+    }
+
+    // ---- lanes to warps ----
+    std::vector<Item> mergeLanes(const WarpTrace& w) {
+        std::vector<Item> out;
+        for (const auto& lane : w.lanes) {
+            std::size_t pos = 0;
+            for (const Step& s : lane) {
+                const Statement& st = entry().body[s.stmt];
+                auto item = render(s, w.cta, st.insn.loc);
+                if (!item) continue;
+                std::size_t j = pos;
+                while (j < out.size() && out[j].key != item->key)
+                    ++j;
+                if (j < out.size()) {
+                    ++out[j].lanes;
+                    pos = j + 1;
+                } else {
+                    out.insert(out.begin() + static_cast<std::ptrdiff_t>(pos), std::move(*item));
+                    ++pos;
+                }
+            }
+        }
+        return out;
+    }
+
+    const Function& entry() const { return *entry_; }
+
+    /**
+     * A warp's instruction stands for the lanes that executed it. Arrivals count per thread, so
+     * each barrier's expected count and its arrivals are divided by their greatest common
+     * divisor (128 threads = 4 warps of 32 arriving: count 4, one arrive per warp).
+     */
+    void scaleArrivals() {
+        std::map<std::string, long> g;
+        for (const WarpCode& w : warps_)
+            for (const Item& it : w.items) {
+                if (it.arriveOn.empty()) continue;
+                long v = it.init ? static_cast<long>(it.insn.operands.at(1).value) : it.lanes;
+                g[it.arriveOn] = std::gcd(g[it.arriveOn], v);
+            }
+        for (WarpCode& w : warps_)
+            for (Item& it : w.items) {
+                if (it.arriveOn.empty()) continue;
+                long d = std::max(1L, g[it.arriveOn]);
+                if (it.init) {
+                    it.insn.operands.at(1).value /= d;
+                    if (it.lanes > 1)
+                        note(it.insn.loc, fmt::format("mbarrier.init at line {} runs on {} lanes; "
+                                                      "one initialisation is kept",
+                                                      it.insn.loc.line, it.lanes));
+                } else {
+                    it.repeat = static_cast<int>(it.lanes / d);
+                    if (d > 1)
+                        note(it.insn.loc, fmt::format("arrive counts scaled by {} on {} (whole "
+                                                      "warps arrive)",
+                                                      d, it.arriveOn));
+                }
+            }
+    }
+
+    void declare(litmus::Test& t) {
+        for (const auto& [name, ctas] : usedIn_) {
+            litmus::LocationDecl d;
+            d.name = name;
+            d.space = spaceOf_[name];
+            d.ctas.assign(ctas.begin(), ctas.end());
+            // every CTA of the cluster has its copy of a shared variable
+            int n = x_.cluster[0] * x_.cluster[1] * x_.cluster[2];
+            d.ctas.clear();
+            for (int c = 0; c < n; ++c)
+                d.ctas.push_back(c);
+            t.locations.push_back(d);
+        }
+        for (const auto& [key, tile] : tiles_) {
+            litmus::LocationDecl d;
+            d.name = tile.name;
+            d.space = litmus::LocationDecl::Space::Global;
+            d.bytes = tileBytes(tile.name);
+            t.locations.push_back(d);
+        }
+        for (const auto& [key, name] : globals_) {
+            litmus::LocationDecl d;
+            d.name = name;
+            d.space = litmus::LocationDecl::Space::Global;
+            t.locations.push_back(d);
+        }
+    }
+
+    /**
+     * The bytes a tensor copy moves are in its tensor map, which the PTX does not hold: each
+     * copy completing on a barrier is given an equal share of what the barrier's expect_tx
+     * announce, so that the copies of a phase complete exactly its transaction count.
+     */
+    std::int64_t tileBytes(const std::string& tile) {
+        std::map<std::string, std::int64_t> expected, copies;
+        std::map<std::string, std::string> barrierOf;
+        for (const WarpCode& w : warps_)
+            for (const Item& it : w.items) {
+                const auto& in = it.insn;
+                bool expect = in.opcode.find("expect_tx") != std::string::npos;
+                if (expect && in.operands.size() >= 3)
+                    expected[in.operands[1].name] += in.operands[2].value * it.repeat;
+                if (in.opcode.rfind("cp.async.bulk.tensor", 0) == 0 && in.operands.size() >= 3 &&
+                    in.opcode.find(".shared::") != std::string::npos &&
+                    in.opcode.find("complete_tx") != std::string::npos) {
+                    copies[in.operands[2].name] += 1;
+                    if (in.operands[1].name == tile) barrierOf[tile] = in.operands[2].name;
+                }
+            }
+        auto b = barrierOf.find(tile);
+        if (b == barrierOf.end() || copies[b->second] == 0) return 16;
+        std::int64_t share = expected[b->second] / copies[b->second];
+        note(SourceLoc{m_.file, 0, 0},
+             "tensor copies: each moves an equal share of the bytes its barrier's expect_tx "
+             "announce (the tensor map is not in the PTX)");
+        return std::max<std::int64_t>(share, 1);
+    }
+
+    struct Start {
+        std::uint64_t offset;
+        std::optional<std::uint64_t> bytes;
+        int tier;
+    };
+    struct Tile {
+        std::string name, param;
+    };
+
+public:
+    const Function* entry_ = nullptr;
+
+private:
+    const Module& m_;
+    const Extraction& x_;
+    std::set<std::uint64_t> mbarriers_;
+    std::vector<Start> starts_;
+    std::vector<Region> regions_;
+    std::map<std::uint64_t, std::string> mbarNames_;
+    std::set<std::string> names_;
+    std::map<std::string, std::set<int>> usedIn_;
+    std::map<std::string, litmus::LocationDecl::Space> spaceOf_;
+    std::map<std::string, Tile> tiles_;
+    std::map<std::string, std::string> globals_;
+    std::vector<WarpCode> warps_;
+    std::map<std::string, Note> notes_;
+    std::size_t dropped_ = 0;
+};
+
+} // namespace
+
+KernelProgram extractKernel(const Module& m, const Launch& launch) {
+    const Function& f = pickEntry(m, launch.entry);
+    Extraction x = evaluate(m, f, launch);
+    Builder b(m, x);
+    b.entry_ = &f;
+    KernelProgram k = b.build();
+    k.test.name = shortName(f.name);
+    // Properties, not final values: the condition holds in every execution that completes.
+    litmus::Condition c;
+    c.quantifier = litmus::Condition::Quantifier::Exists;
+    auto prop = std::make_shared<litmus::Prop>();
+    prop->kind = litmus::Prop::Kind::True;
+    prop->loc = f.loc;
+    c.prop = prop;
+    c.loc = f.loc;
+    k.test.condition = c;
+    for (const Statement& s : f.body)
+        if (s.cuda && s.kind == Statement::Kind::Instruction) k.cudaLines[s.loc.line] = *s.cuda;
+    return k;
+}
+
+} // namespace ptxmc::kernel

@@ -1,0 +1,44 @@
+// From a PTX module to the program ptxmc checks: one thread per warp that synchronizes, named
+// locations for the mbarriers and async buffers, and notes on what was assumed.
+#pragma once
+
+#include "kernel/Launch.hpp"
+#include "kernel/Machine.hpp"
+#include "kernel/Module.hpp"
+#include "litmus/Ast.hpp"
+
+#include <map>
+#include <string>
+#include <vector>
+
+namespace ptxmc::kernel {
+
+/** What the extraction did, for --stats and the report. */
+struct KernelStats {
+    int ctas = 0, warps = 0, threads = 0; ///< threads: litmus threads (warps that synchronize)
+    std::size_t events = 0;               ///< instructions in the extracted program
+    std::uint64_t executed = 0;           ///< instructions the evaluation executed
+    std::size_t droppedData = 0;          ///< data accesses outside async buffers, not kept
+};
+
+struct KernelProgram {
+    litmus::Test test; ///< the extracted program; instruction positions point into the PTX
+    std::vector<Note> notes;
+    KernelStats stats;
+    /// PTX line -> CUDA file:line, from the module's .loc lines
+    std::map<int, CudaLine> cudaLines;
+    /// per litmus thread: "CTA c warp w"
+    std::vector<std::string> threadNames;
+};
+
+/** Parses nothing: evaluates `m`'s entry under `launch` and builds the program to check. */
+KernelProgram extractKernel(const Module& m, const Launch& launch);
+
+/** The program as a litmus test a user can read, edit and re-check with `ptxmc check`. */
+std::string renderLitmus(const KernelProgram& k);
+
+/** nvcc's local static `_ZZ4kernPfE8full_bar` -> `full_bar`; parameters `_Z4kernPf_param_1` ->
+ * `param_1`. */
+std::string shortName(const std::string& mangled);
+
+} // namespace ptxmc::kernel

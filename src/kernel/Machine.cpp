@@ -1,0 +1,886 @@
+// Partial evaluation of an entry over one cluster: each thread runs on known values (launch
+// shape, parameters, addresses); memory and synchronization instructions are recorded.
+#include "kernel/Machine.hpp"
+
+#include "kernel/Arith.hpp"
+
+#include <algorithm>
+#include <fmt/format.h>
+#include <unordered_map>
+
+namespace ptxmc::kernel {
+
+std::optional<std::pair<const Layout::Symbol*, std::uint64_t>>
+Layout::sharedAt(std::uint64_t offset) const {
+    for (const auto& [name, s] : shared)
+        if (offset >= s.offset && offset < s.offset + std::max<std::uint64_t>(s.bytes, 1))
+            return std::make_pair(&s, offset - s.offset);
+    return std::nullopt;
+}
+
+std::optional<std::pair<const Layout::Symbol*, std::uint64_t>>
+Layout::paramAt(std::uint64_t offset) const {
+    for (const auto& [name, s] : params)
+        if (offset >= s.offset && offset < s.offset + std::max<std::uint64_t>(s.bytes, 1))
+            return std::make_pair(&s, offset - s.offset);
+    return std::nullopt;
+}
+
+const Function& pickEntry(const Module& m, const std::string& name) {
+    std::vector<const Function*> entries;
+    for (const Function& f : m.functions)
+        if (f.isEntry) entries.push_back(&f);
+    if (!name.empty()) {
+        for (const Function* f : entries)
+            if (f->name == name || f->name.find(name) != std::string::npos) return *f;
+        throw InputError(SourceLoc{m.file, 0, 0}, "no entry named '" + name + "' in the module");
+    }
+    if (entries.size() == 1) return *entries[0];
+    std::string names;
+    for (const Function* f : entries)
+        names += (names.empty() ? "" : ", ") + f->name;
+    throw InputError(SourceLoc{m.file, 0, 0},
+                     entries.empty() ? std::string("the module has no .entry")
+                                     : "the module has " + std::to_string(entries.size()) +
+                                           " entries (" + names + "): choose one with --entry");
+}
+
+namespace {
+
+/** What the evaluator does with an instruction. */
+enum class Kind {
+    Label,
+    Branch,
+    Exit,
+    Trap,
+    Arith,
+    Setp,
+    Collective,
+    ParamLoad,
+    Load,
+    Store,
+    Atomic,
+    Event,
+    Wait,
+    Ignore,
+    Data,
+    Unsupported
+};
+
+bool hasPart(const std::vector<std::string>& parts, const std::string& q) {
+    return std::find(parts.begin() + 1, parts.end(), q) != parts.end();
+}
+bool hasPrefix(const std::vector<std::string>& parts, const std::string& q) {
+    for (std::size_t i = 1; i < parts.size(); ++i)
+        if (parts[i].rfind(q, 0) == 0) return true;
+    return false;
+}
+
+Kind classify(const litmus::Instruction& in) {
+    const auto& p = in.parts;
+    const std::string& r = p[0];
+    if (r == "bra") return Kind::Branch;
+    if (r == "ret" || r == "exit") return Kind::Exit;
+    if (r == "trap" || r == "brkpt") return Kind::Trap;
+    if (r == "setp") return Kind::Setp;
+    if (r == "shfl" || r == "elect" || r == "vote" || r == "activemask" || r == "match" ||
+        r == "redux")
+        return Kind::Collective;
+    if (r == "bar" && p.size() > 1 && p[1] == "warp") return Kind::Ignore;
+    if (r == "cvta" || r == "mapa" || r == "getctarank") return Kind::Arith;
+    if (r == "ld" || r == "ldu") return hasPart(p, "param") ? Kind::ParamLoad : Kind::Load;
+    if (r == "st") return hasPart(p, "async") ? Kind::Event : Kind::Store;
+    if (r == "atom" || r == "red") return hasPart(p, "async") ? Kind::Event : Kind::Atomic;
+    if (r == "mbarrier" && p.size() > 1 && (p[1] == "try_wait" || p[1] == "test_wait"))
+        return Kind::Wait;
+    if (r == "cp" && hasPart(p, "prefetch")) return Kind::Ignore;
+    if (r == "fence" || r == "membar" || r == "bar" || r == "barrier" || r == "mbarrier" ||
+        r == "cp" || r == "wgmma" || r == "tcgen05" || r == "ldmatrix" || r == "stmatrix" ||
+        r == "tensormap" || r == "griddepcontrol")
+        return Kind::Event;
+    if (r == "nanosleep" || r == "setmaxnreg" || r == "prefetch" || r == "prefetchu" ||
+        r == "createpolicy" || r == "discard" || r == "applypriority" || r == "pmevent")
+        return Kind::Ignore;
+    if (r == "clusterlaunchcontrol" || r == "multimem" || r == "brx" || r == "call" ||
+        r == "suld" || r == "sust" || r == "tex" || r == "tld4")
+        return Kind::Unsupported;
+    static const char* const kArith[] = {"mov",  "add", "sub",  "mul",  "mad", "div", "rem",
+                                         "min",  "max", "abs",  "neg",  "not", "and", "or",
+                                         "xor",  "shl", "shr",  "selp", "cvt", "bfe", "bfi",
+                                         "popc", "clz", "brev", "lop3", "shf", "cnot"};
+    for (const char* a : kArith)
+        if (r == a) return Kind::Arith;
+    return Kind::Data;
+}
+
+struct Lane {
+    int cta = 0, tid = 0, lane = 0, warp = 0;
+    std::array<int, 3> tid3{0, 0, 0};
+    std::unordered_map<std::string, Val> regs;
+    std::size_t pc = 0;
+    bool done = false;
+    std::unordered_map<std::size_t, std::uint64_t> counts;
+    std::uint64_t executed = 0;
+    std::vector<Step> steps;
+};
+
+enum class Outcome { Continue, Collective, Done, SawEvent };
+
+/** Values stored to shared memory by some thread, for loads of another (two passes). */
+struct Stored {
+    /// by shared address (the rank is in it); nullopt: several values, or unknown ones
+    std::map<std::uint64_t, std::optional<std::uint64_t>> values;
+    void put(std::uint64_t addr, std::optional<std::uint64_t> v) {
+        auto it = values.find(addr);
+        if (it == values.end())
+            values.emplace(addr, v);
+        else if (it->second != v)
+            it->second = std::nullopt;
+    }
+};
+
+class Evaluator {
+public:
+    Evaluator(const Module& m, const Function& f, const Launch& launch, Extraction& out)
+        : m_(m), f_(f), launch_(launch), out_(out) {}
+
+    void run() {
+        layout();
+        shape();
+        // Values passed through shared memory (the tensor-memory address an alloc stores,
+        // a broadcast tile index) are known on the second pass.
+        for (int pass = 0; pass < 3; ++pass) {
+            Stored before = stored_;
+            seen_ = Stored{};
+            allocations_.clear();
+            columnsTaken_.clear();
+            out_.warps.clear();
+            out_.instructions = 0;
+            notesThisPass_.clear();
+            runCluster();
+            stored_ = seen_;
+            if (stored_.values == before.values) break;
+        }
+        for (auto& n : notesThisPass_)
+            out_.notes.push_back(n.second);
+    }
+
+private:
+    // ---- setup ----
+    void layout() {
+        std::uint64_t at = 0x400; // the first bytes are reserved on the hardware too
+        auto place = [&](const Variable& v) {
+            if (v.space != "shared") return;
+            std::uint64_t align = std::max<std::uint64_t>(v.align, 1);
+            at = (at + align - 1) / align * align;
+            std::uint64_t bytes = v.bytes;
+            if (v.isExtern || bytes == 0) {
+                dynamic_.push_back(&v);
+                return;
+            }
+            out_.layout.shared[v.name] = Layout::Symbol{&v, at, bytes};
+            at += bytes;
+        };
+        for (const Variable& v : m_.globals)
+            place(v);
+        for (const Variable& v : f_.locals)
+            place(v);
+        // Dynamic shared memory follows the static variables; every .extern array starts there.
+        std::uint64_t align = 16;
+        for (const Variable* v : dynamic_)
+            align = std::max(align, v->align);
+        at = (at + align - 1) / align * align;
+        for (const Variable* v : dynamic_)
+            out_.layout.shared[v->name] = Layout::Symbol{v, at, launch_.dynamicShared};
+        std::uint64_t p = 0;
+        for (const Variable& v : f_.params) {
+            std::uint64_t a = std::max<std::uint64_t>(v.align, 1);
+            p = (p + a - 1) / a * a;
+            out_.layout.params[v.name] = Layout::Symbol{&v, p, v.bytes};
+            out_.layout.paramOrder.push_back(&v);
+            p += v.bytes;
+        }
+        for (const auto& [given, value] : launch_.params) {
+            bool found = false;
+            for (std::size_t i = 0; i < f_.params.size(); ++i) {
+                const std::string& n = f_.params[i].name;
+                if (n == given || std::to_string(i) == given ||
+                    (n.size() > given.size() &&
+                     n.compare(n.size() - given.size(), given.size(), given) == 0 &&
+                     n[n.size() - given.size() - 1] == '_')) {
+                    params_[n] = value;
+                    found = true;
+                }
+            }
+            if (!found)
+                throw InputError(SourceLoc{"--param", 1, 1},
+                                 "the entry has no parameter '" + given +
+                                     "' (its parameters: " + paramNames() + ")");
+        }
+    }
+    std::string paramNames() const {
+        std::string s;
+        for (std::size_t i = 0; i < f_.params.size(); ++i)
+            s += (i ? ", " : "") + std::to_string(i) + " = " + f_.params[i].name;
+        return s.empty() ? "none" : s;
+    }
+
+    void shape() {
+        if (launch_.block)
+            out_.block = *launch_.block;
+        else if (f_.reqntid)
+            out_.block = *f_.reqntid;
+        else if (f_.maxntid)
+            out_.block = *f_.maxntid;
+        else
+            throw InputError(f_.loc, "the entry declares no block size (.reqntid/.maxntid): give "
+                                     "--block X[,Y,Z]");
+        if (launch_.cluster)
+            out_.cluster = *launch_.cluster;
+        else if (f_.reqnctapercluster)
+            out_.cluster = *f_.reqnctapercluster;
+        out_.grid = launch_.grid ? *launch_.grid : out_.cluster;
+        int threads = out_.block[0] * out_.block[1] * out_.block[2];
+        if (threads <= 0 || threads > 1024)
+            throw InputError(SourceLoc{"--block", 1, 1},
+                             fmt::format("a block of {} threads: PTX allows 1 to 1024", threads));
+        int ctas = out_.cluster[0] * out_.cluster[1] * out_.cluster[2];
+        if (ctas <= 0 || ctas > 16)
+            throw InputError(SourceLoc{"--cluster", 1, 1},
+                             fmt::format("a cluster of {} CTAs: ptxmc checks 1 to 16", ctas));
+        for (int k = 0; k < 3; ++k)
+            if (out_.grid[static_cast<std::size_t>(k)] %
+                    out_.cluster[static_cast<std::size_t>(k)] !=
+                0)
+                throw InputError(SourceLoc{"--grid", 1, 1},
+                                 "the grid is not a whole number of clusters");
+    }
+
+    // ---- the cluster ----
+    void runCluster() {
+        int ctas = out_.cluster[0] * out_.cluster[1] * out_.cluster[2];
+        int threads = out_.block[0] * out_.block[1] * out_.block[2];
+        for (int cta = 0; cta < ctas; ++cta)
+            for (int w = 0; w * 32 < threads; ++w)
+                runWarp(cta, w, std::min(32, threads - w * 32));
+    }
+
+    void runWarp(int cta, int warp, int count) {
+        std::vector<Lane> lanes(static_cast<std::size_t>(count));
+        for (int l = 0; l < count; ++l) {
+            Lane& L = lanes[static_cast<std::size_t>(l)];
+            L.cta = cta;
+            L.warp = warp;
+            L.lane = l;
+            L.tid = warp * 32 + l;
+            L.tid3 = {L.tid % out_.block[0], (L.tid / out_.block[0]) % out_.block[1],
+                      L.tid / (out_.block[0] * out_.block[1])};
+        }
+        while (true) {
+            std::map<std::size_t, std::vector<Lane*>> waiting;
+            for (Lane& L : lanes) {
+                if (L.done) continue;
+                Outcome o = runUntilBlocked(L);
+                if (o == Outcome::Collective) waiting[L.pc].push_back(&L);
+            }
+            if (waiting.empty()) break;
+            for (auto& [pc, group] : waiting)
+                collective(group);
+        }
+        WarpTrace t;
+        t.cta = cta;
+        t.warp = warp;
+        for (Lane& L : lanes) {
+            out_.instructions += L.executed;
+            t.lanes.push_back(std::move(L.steps));
+        }
+        out_.warps.push_back(std::move(t));
+    }
+
+    Outcome runUntilBlocked(Lane& L) {
+        while (true) {
+            Outcome o = step(L, false);
+            if (o != Outcome::Continue) return o;
+        }
+    }
+
+    // ---- one statement ----
+    [[noreturn]] void fail(const SourceLoc& loc, const std::string& msg) const {
+        throw InputError(loc, msg);
+    }
+
+    Outcome step(Lane& L, bool speculative) {
+        if (L.pc >= f_.body.size()) {
+            L.done = true;
+            return Outcome::Done;
+        }
+        if (++L.executed > launch_.maxSteps)
+            fail(f_.body[L.pc].loc,
+                 fmt::format("thread {} of CTA {} ran {} instructions without ending: a loop "
+                             "whose bound is a kernel parameter needs --param NAME=VALUE (its "
+                             "parameters: {})",
+                             L.tid, L.cta, launch_.maxSteps, paramNames()));
+        const Statement& s = f_.body[L.pc];
+        if (s.kind == Statement::Kind::Label) {
+            ++L.pc;
+            return Outcome::Continue;
+        }
+        const litmus::Instruction& in = s.insn;
+        Kind k = classify(in);
+        if (in.guard) {
+            Val g = read(L, in.guard->reg);
+            if (!g.known) {
+                if (k == Kind::Arith || k == Kind::Data || k == Kind::Setp) {
+                    unknownDests(L, in);
+                    ++L.pc;
+                    return Outcome::Continue;
+                }
+                fail(in.guard->loc, "whether this " + in.opcode +
+                                        " runs depends on a value read from memory "
+                                        "(its guard @" +
+                                        in.guard->reg +
+                                        "): ptxmc follows control flow decided by "
+                                        "the launch, the parameters and mbarrier waits only");
+            }
+            if ((g.v != 0) == in.guard->negated) {
+                ++L.pc;
+                return Outcome::Continue;
+            }
+        }
+        switch (k) {
+        case Kind::Label:
+            break;
+        case Kind::Collective:
+            return Outcome::Collective;
+        case Kind::Branch:
+            L.pc = target(s);
+            return Outcome::Continue;
+        case Kind::Exit:
+            L.done = true;
+            return Outcome::Done;
+        case Kind::Trap:
+            fail(in.loc, fmt::format("thread {} of CTA {} reaches '{}' under this launch", L.tid,
+                                     L.cta, in.opcode));
+        case Kind::Arith:
+            arith(L, in);
+            break;
+        case Kind::Setp:
+            setp(L, in);
+            break;
+        case Kind::ParamLoad:
+            paramLoad(L, in);
+            break;
+        case Kind::Ignore:
+        case Kind::Data:
+            unknownDests(L, in);
+            break;
+        case Kind::Unsupported:
+            fail(in.loc, "'" + in.opcode +
+                             "' is not supported by ptxmc kernel: it can change "
+                             "which synchronization runs, so the check stops here");
+        case Kind::Load:
+        case Kind::Store:
+        case Kind::Atomic:
+        case Kind::Event:
+        case Kind::Wait:
+            if (speculative) return Outcome::SawEvent;
+            record(L, s, k);
+            break;
+        }
+        ++L.pc;
+        return Outcome::Continue;
+    }
+
+    std::size_t target(const Statement& s) const {
+        const litmus::Instruction& in = s.insn;
+        if (in.operands.empty() || in.operands[0].kind != litmus::Operand::Kind::Name)
+            fail(in.loc, "'" + in.opcode + "' needs a label");
+        const std::string& label = in.operands[0].name;
+        for (int sc = s.scope; sc >= 0; sc = f_.scopes[static_cast<std::size_t>(sc)].parent) {
+            const auto& labels = f_.scopes[static_cast<std::size_t>(sc)].labels;
+            auto it = labels.find(label);
+            if (it != labels.end()) return it->second;
+        }
+        fail(in.operands[0].loc, "no label '" + label + "' in scope");
+    }
+
+    // ---- values ----
+    std::uint64_t sharedBase(int cta) const {
+        return static_cast<std::uint64_t>(cta) << Layout::kRankShift;
+    }
+
+    std::array<int, 3> ctaid(int cta) const {
+        return {cta % out_.cluster[0], (cta / out_.cluster[0]) % out_.cluster[1],
+                cta / (out_.cluster[0] * out_.cluster[1])};
+    }
+
+    std::optional<Val> special(const Lane& L, const std::string& name) const {
+        auto dim = [&](const std::string& base, const std::array<int, 3>& v) -> std::optional<Val> {
+            for (int k = 0; k < 3; ++k)
+                if (name == base + "." + "xyz"[k])
+                    return Val::of(static_cast<std::uint64_t>(v[static_cast<std::size_t>(k)]));
+            return std::nullopt;
+        };
+        std::array<int, 3> nclusters{out_.grid[0] / out_.cluster[0], out_.grid[1] / out_.cluster[1],
+                                     out_.grid[2] / out_.cluster[2]};
+        for (auto [base, v] :
+             {std::pair{"%tid", L.tid3}, std::pair{"%ntid", out_.block},
+              std::pair{"%ctaid", ctaid(L.cta)}, std::pair{"%nctaid", out_.grid},
+              std::pair{"%cluster_ctaid", ctaid(L.cta)}, std::pair{"%cluster_nctaid", out_.cluster},
+              std::pair{"%clusterid", std::array<int, 3>{0, 0, 0}},
+              std::pair{"%nclusterid", nclusters}})
+            if (auto r = dim(base, v)) return r;
+        int threads = out_.block[0] * out_.block[1] * out_.block[2];
+        if (name == "%laneid") return Val::of(static_cast<std::uint64_t>(L.lane));
+        if (name == "%warpid") return Val::of(static_cast<std::uint64_t>(L.warp));
+        if (name == "%nwarpid") return Val::of(static_cast<std::uint64_t>((threads + 31) / 32));
+        if (name == "%cluster_ctarank") return Val::of(static_cast<std::uint64_t>(L.cta));
+        if (name == "%cluster_nctarank")
+            return Val::of(
+                static_cast<std::uint64_t>(out_.cluster[0] * out_.cluster[1] * out_.cluster[2]));
+        if (name == "%is_explicit_cluster") return Val::of(1);
+        if (name == "%lanemask_eq") return Val::of(1ULL << L.lane);
+        if (name == "%lanemask_lt") return Val::of((1ULL << L.lane) - 1);
+        if (name == "%lanemask_le") return Val::of((2ULL << L.lane) - 1);
+        if (name == "%lanemask_gt") return Val::of(mask(~((2ULL << L.lane) - 1), 32));
+        if (name == "%lanemask_ge") return Val::of(mask(~((1ULL << L.lane) - 1), 32));
+        if (name == "%dynamic_smem_size") return Val::of(launch_.dynamicShared);
+        if (name.rfind("%", 0) == 0 && name.find('.') == std::string::npos &&
+            (name.rfind("%smid", 0) == 0 || name.rfind("%nsmid", 0) == 0 ||
+             name.rfind("%clock", 0) == 0 || name.rfind("%globaltimer", 0) == 0 ||
+             name.rfind("%gridid", 0) == 0 || name.rfind("%total_smem_size", 0) == 0))
+            return Val{};
+        return std::nullopt;
+    }
+
+    Val read(const Lane& L, const std::string& raw) const {
+        bool negate = !raw.empty() && raw[0] == '!';
+        std::string name = negate ? raw.substr(1) : raw;
+        Val v;
+        if (auto it = L.regs.find(name); it != L.regs.end())
+            v = it->second;
+        else if (auto sp = special(L, name))
+            v = *sp;
+        else if (auto sh = out_.layout.shared.find(name); sh != out_.layout.shared.end())
+            v = Val::of(sharedBase(L.cta) | sh->second.offset);
+        else if (auto pa = out_.layout.params.find(name); pa != out_.layout.params.end())
+            v = Val::of(Layout::kGenericParam + pa->second.offset);
+        if (negate && v.known) v.v = v.v == 0 ? 1 : 0;
+        return v;
+    }
+
+    Val value(const Lane& L, const litmus::Operand& o) const {
+        switch (o.kind) {
+        case litmus::Operand::Kind::Integer:
+            return Val::of(static_cast<std::uint64_t>(o.value));
+        case litmus::Operand::Kind::Name:
+            return read(L, o.name);
+        case litmus::Operand::Kind::Memory:
+            return address(L, o);
+        case litmus::Operand::Kind::Vector: {
+            // {lo, hi} packs registers low part first (mov.b64 d, {a, b}).
+            std::uint64_t v = 0;
+            int width = o.elements.empty() ? 0 : 64 / static_cast<int>(o.elements.size());
+            for (std::size_t i = 0; i < o.elements.size(); ++i) {
+                Val e = value(L, o.elements[i]);
+                if (!e.known) return Val{};
+                v |= mask(e.v, width) << (static_cast<int>(i) * width);
+            }
+            return Val::of(v);
+        }
+        case litmus::Operand::Kind::Sink:
+            return Val{};
+        }
+        return Val{};
+    }
+
+    Val address(const Lane& L, const litmus::Operand& o) const {
+        Val base = o.name.empty() ? Val::of(0) : read(L, o.name);
+        if (!base.known) return base;
+        return Val::of(base.v + static_cast<std::uint64_t>(o.value));
+    }
+
+    void set(Lane& L, const litmus::Operand& o, Val v) {
+        if (o.kind == litmus::Operand::Kind::Name && !o.name.empty() && o.name[0] != '!')
+            L.regs[o.name] = v;
+        if (o.kind == litmus::Operand::Kind::Name)
+            for (const auto& e : o.elements)
+                L.regs[e.name] = Val{};
+        if (o.kind == litmus::Operand::Kind::Vector)
+            for (const auto& e : o.elements)
+                if (e.kind == litmus::Operand::Kind::Name) L.regs[e.name] = Val{};
+    }
+
+    void unknownDests(Lane& L, const litmus::Instruction& in) {
+        if (!in.operands.empty()) set(L, in.operands[0], Val{});
+    }
+
+    // ---- arithmetic ----
+    void arith(Lane& L, const litmus::Instruction& in) {
+        const auto& p = in.parts;
+        if (in.operands.empty()) return;
+        const litmus::Operand& d = in.operands[0];
+        if (p[0] == "mov" && d.kind == litmus::Operand::Kind::Vector) { // unpack
+            Val src = in.operands.size() > 1 ? value(L, in.operands[1]) : Val{};
+            int width = 64 / std::max<int>(1, static_cast<int>(d.elements.size()));
+            for (std::size_t i = 0; i < d.elements.size(); ++i)
+                if (d.elements[i].kind == litmus::Operand::Kind::Name)
+                    L.regs[d.elements[i].name] =
+                        src.known ? Val::of(mask(src.v >> (static_cast<int>(i) * width), width))
+                                  : Val{};
+            return;
+        }
+        std::vector<Val> ins;
+        for (std::size_t i = 1; i < in.operands.size(); ++i)
+            ins.push_back(value(L, in.operands[i]));
+        Val out;
+        if (p[0] == "cvta")
+            out = cvta(p, ins);
+        else if (p[0] == "mapa")
+            out = mapa(ins);
+        else if (p[0] == "getctarank")
+            out = ctarank(ins);
+        else {
+            bool known = false;
+            if (auto r = arithmetic(p, ins, known)) out = Val::of(*r);
+        }
+        if (out.known && p[0] != "mov" && p[0] != "cvta" && p[0] != "mapa") {
+            // keep a result's width: the destination's type
+            IntType t = lastType(p);
+            if (p[0] != "cvt" && !hasPart(p, "wide")) out.v = mask(out.v, t.bits);
+        }
+        set(L, d, out);
+    }
+
+    static Val cvta(const std::vector<std::string>& p, const std::vector<Val>& in) {
+        if (in.empty() || !in[0].known) return Val{};
+        std::uint64_t a = in[0].v;
+        bool to = hasPart(p, "to");
+        if (!hasPart(p, "shared") && !hasPrefix(p, "shared")) return in[0];
+        if (to)
+            return a >= Layout::kGenericShared && a < Layout::kGenericParam
+                       ? Val::of(a - Layout::kGenericShared)
+                       : Val::of(a);
+        return a < Layout::kGenericShared ? Val::of(a + Layout::kGenericShared) : Val::of(a);
+    }
+
+    static Val mapa(const std::vector<Val>& in) {
+        if (in.size() < 2 || !in[0].known || !in[1].known) return Val{};
+        std::uint64_t a = in[0].v;
+        bool generic = a >= Layout::kGenericShared;
+        std::uint64_t s = generic ? a - Layout::kGenericShared : a;
+        std::uint64_t r = (in[1].v << Layout::kRankShift) | (s & Layout::kOffsetMask);
+        return Val::of(generic ? r + Layout::kGenericShared : r);
+    }
+
+    static Val ctarank(const std::vector<Val>& in) {
+        if (in.empty() || !in[0].known) return Val{};
+        std::uint64_t a = in[0].v;
+        if (a >= Layout::kGenericShared) a -= Layout::kGenericShared;
+        return Val::of((a >> Layout::kRankShift) & 0x7F);
+    }
+
+    void setp(Lane& L, const litmus::Instruction& in) {
+        const auto& p = in.parts;
+        if (in.operands.size() < 3) fail(in.loc, "setp needs a predicate and two operands");
+        IntType t = lastType(p);
+        std::optional<bool> r;
+        Val a = value(L, in.operands[1]), b = value(L, in.operands[2]);
+        if (a.known && b.known && p.size() > 1) r = compare(p[1], a.v, b.v, t);
+        // .and/.or/.xor with a third predicate operand
+        std::string combine;
+        for (const char* c : {"and", "or", "xor"})
+            if (hasPart(p, c) && in.operands.size() > 3) combine = c;
+        Val result = r ? Val::of(*r ? 1 : 0) : Val{};
+        if (!combine.empty()) {
+            Val c = value(L, in.operands[3]);
+            if (result.known && c.known) {
+                bool x = result.v != 0, y = c.v != 0;
+                result = Val::of((combine == "and"  ? (x && y)
+                                  : combine == "or" ? (x || y)
+                                                    : (x != y))
+                                     ? 1
+                                     : 0);
+            } else if (combine == "and" &&
+                       ((result.known && result.v == 0) || (c.known && c.v == 0))) {
+                result = Val::of(0);
+            } else if (combine == "or" &&
+                       ((result.known && result.v == 1) || (c.known && c.v == 1))) {
+                result = Val::of(1);
+            } else {
+                result = Val{};
+            }
+        }
+        const litmus::Operand& d = in.operands[0];
+        if (d.kind == litmus::Operand::Kind::Name && d.name != "_") L.regs[d.name] = result;
+        if (!d.elements.empty())
+            L.regs[d.elements[0].name] = result.known ? Val::of(result.v == 0 ? 1 : 0) : Val{};
+    }
+
+    void paramLoad(Lane& L, const litmus::Instruction& in) {
+        if (in.operands.size() < 2) fail(in.loc, "ld.param needs a destination and an address");
+        const litmus::Operand& a = in.operands[1];
+        Val addr = a.kind == litmus::Operand::Kind::Memory ? address(L, a) : Val{};
+        Val v;
+        if (addr.known && addr.v >= Layout::kGenericParam) {
+            if (auto at = out_.layout.paramAt(addr.v - Layout::kGenericParam)) {
+                auto given = params_.find(at->first->var->name);
+                if (given != params_.end() && at->second == 0)
+                    v = Val::of(given->second);
+                else if (given == params_.end())
+                    noteOnce(in.loc, "parameter " + at->first->var->name +
+                                         " is not given (--param): "
+                                         "what depends on it is data");
+            }
+        }
+        set(L, in.operands[0], v);
+    }
+
+    void noteOnce(const SourceLoc& loc, const std::string& text) {
+        notesThisPass_.emplace(text, Note{loc, text});
+    }
+
+    // ---- collectives: every lane of the group is at the same statement ----
+    void collective(std::vector<Lane*>& group) {
+        const Statement& s = f_.body[group[0]->pc];
+        const litmus::Instruction& in = s.insn;
+        const std::string& r = in.parts[0];
+        std::uint64_t active = 0;
+        for (Lane* L : group)
+            active |= 1ULL << L->lane;
+        if (r == "elect") {
+            int leader = group.front()->lane;
+            for (Lane* L : group) {
+                const litmus::Operand& d = in.operands.at(0);
+                if (d.kind == litmus::Operand::Kind::Name && d.name != "_")
+                    L->regs[d.name] = Val::of(static_cast<std::uint64_t>(leader));
+                if (!d.elements.empty())
+                    L->regs[d.elements[0].name] = Val::of(L->lane == leader ? 1 : 0);
+            }
+        } else if (r == "shfl") {
+            shfl(group, in);
+        } else if (r == "vote") {
+            vote(group, in, active);
+        } else if (r == "activemask") {
+            for (Lane* L : group)
+                set(*L, in.operands.at(0), Val::of(active));
+        } else {
+            for (Lane* L : group)
+                unknownDests(*L, in);
+        }
+        for (Lane* L : group)
+            ++L->pc;
+    }
+
+    void shfl(std::vector<Lane*>& group, const litmus::Instruction& in) {
+        if (in.operands.size() < 4) fail(in.loc, "shfl.sync needs d, a, b, c and a member mask");
+        std::string mode = in.parts.size() > 2 ? in.parts[2] : "idx";
+        std::map<int, Val> a;
+        for (Lane* L : group)
+            a[L->lane] = value(*L, in.operands[1]);
+        std::vector<Val> results;
+        for (Lane* L : group) {
+            Val b = value(*L, in.operands[2]);
+            Val r;
+            if (b.known) {
+                long src = L->lane;
+                long bv = static_cast<long>(b.v & 31);
+                if (mode == "idx")
+                    src = bv;
+                else if (mode == "up")
+                    src = L->lane - bv;
+                else if (mode == "down")
+                    src = L->lane + bv;
+                else if (mode == "bfly")
+                    src = L->lane ^ bv;
+                if (src < 0 || src > 31 || !a.count(static_cast<int>(src))) src = L->lane;
+                r = a[static_cast<int>(src)];
+            }
+            results.push_back(r);
+        }
+        for (std::size_t i = 0; i < group.size(); ++i)
+            set(*group[i], in.operands[0], results[i]);
+    }
+
+    void vote(std::vector<Lane*>& group, const litmus::Instruction& in, std::uint64_t) {
+        std::string mode = in.parts.size() > 2 ? in.parts[2] : "";
+        std::uint64_t ballot = 0;
+        bool known = true;
+        for (Lane* L : group) {
+            Val p = value(*L, in.operands.at(1));
+            if (!p.known)
+                known = false;
+            else if (p.v)
+                ballot |= 1ULL << L->lane;
+        }
+        std::uint64_t members = 0;
+        for (Lane* L : group)
+            members |= 1ULL << L->lane;
+        Val r;
+        if (known) {
+            if (mode == "ballot")
+                r = Val::of(ballot);
+            else if (mode == "any")
+                r = Val::of(ballot != 0 ? 1 : 0);
+            else if (mode == "all")
+                r = Val::of(ballot == members ? 1 : 0);
+            else if (mode == "uni")
+                r = Val::of(ballot == 0 || ballot == members ? 1 : 0);
+        }
+        for (Lane* L : group)
+            set(*L, in.operands.at(0), r);
+    }
+
+    // ---- memory and synchronization ----
+    RawOperand resolve(const Lane& L, const litmus::Operand& o) const {
+        RawOperand r;
+        r.loc = o.loc;
+        switch (o.kind) {
+        case litmus::Operand::Kind::Integer:
+            r.kind = RawOperand::Kind::Imm;
+            r.value = Val::of(static_cast<std::uint64_t>(o.value));
+            break;
+        case litmus::Operand::Kind::Sink:
+            r.kind = RawOperand::Kind::Sink;
+            break;
+        case litmus::Operand::Kind::Name:
+            r.kind = RawOperand::Kind::Reg;
+            r.reg = o.name;
+            r.value = read(L, o.name);
+            for (const auto& e : o.elements)
+                r.elements.push_back(resolve(L, e));
+            break;
+        case litmus::Operand::Kind::Memory:
+            r.kind = RawOperand::Kind::Addr;
+            r.value = address(L, o);
+            r.reg = o.name;
+            for (const auto& e : o.elements)
+                r.elements.push_back(resolve(L, e));
+            break;
+        case litmus::Operand::Kind::Vector:
+            r.kind = RawOperand::Kind::Vec;
+            for (const auto& e : o.elements)
+                r.elements.push_back(resolve(L, e));
+            break;
+        }
+        return r;
+    }
+
+    std::optional<std::uint64_t> sharedOffsetOf(std::uint64_t a) const {
+        if (a >= Layout::kGenericShared && a < Layout::kGenericParam) a -= Layout::kGenericShared;
+        if (a >= (128ULL << Layout::kRankShift)) return std::nullopt;
+        return a;
+    }
+
+    void record(Lane& L, const Statement& s, Kind k) {
+        const litmus::Instruction& in = s.insn;
+        Step st;
+        st.stmt = L.pc;
+        st.instance = L.counts[L.pc]++;
+        st.opcode = in.opcode;
+        st.parts = in.parts;
+        for (const litmus::Operand& o : in.operands)
+            st.operands.push_back(resolve(L, o));
+        const std::string& r = in.parts[0];
+        if (k == Kind::Store && in.operands.size() >= 2 && st.operands[0].value.known) {
+            if (auto off = sharedOffsetOf(st.operands[0].value.v)) {
+                Val v = value(L, in.operands[1]);
+                seen_.put(*off, v.known ? std::optional(v.v) : std::nullopt);
+            }
+        }
+        if (k == Kind::Load || k == Kind::Atomic) {
+            Val v;
+            if (k == Kind::Load && in.operands.size() >= 2 && st.operands[1].value.known)
+                if (auto off = sharedOffsetOf(st.operands[1].value.v)) {
+                    auto it = stored_.values.find(*off);
+                    if (it != stored_.values.end() && it->second) v = Val::of(*it->second);
+                }
+            if (!in.operands.empty()) set(L, in.operands[0], v);
+        }
+        if (r == "tcgen05" && in.parts.size() > 1 && in.parts[1] == "alloc" &&
+            !in.operands.empty() && st.operands[0].value.known) {
+            // The allocated columns' address, stored for the other warps to load (column base).
+            auto key = std::make_pair(L.cta, L.warp * 100000 + static_cast<int>(st.stmt));
+            auto [it, fresh] = allocations_.emplace(key, columnsTaken_[L.cta]);
+            if (fresh && in.operands.size() > 1) {
+                Val cols = value(L, in.operands[1]);
+                columnsTaken_[L.cta] += cols.known ? cols.v : 32;
+            }
+            if (auto off = sharedOffsetOf(st.operands[0].value.v)) seen_.put(*off, it->second);
+        }
+        if (k == Kind::Wait) waitSucceeds(L, s, st);
+        if (k == Kind::Event && !in.operands.empty() &&
+            (r == "mbarrier" || r == "atom" || r == "red") &&
+            in.operands[0].kind == litmus::Operand::Kind::Name)
+            set(L, in.operands[0], Val{});
+        L.steps.push_back(std::move(st));
+    }
+
+    /**
+     * A wait's result is "complete": the check models the wait as blocking. That is the spin
+     * idiom only if the path taken on failure comes back to a wait on the same barrier with
+     * the same parity before any other memory or synchronization instruction; else say so.
+     */
+    void waitSucceeds(Lane& L, const Statement& s, const Step& st) {
+        const litmus::Instruction& in = s.insn;
+        if (in.operands.size() < 3)
+            fail(in.loc, in.opcode + " needs a result, a barrier and a phase");
+        const litmus::Operand& d = in.operands[0];
+        Lane fork = L;
+        fork.steps.clear();
+        set(fork, d, Val::of(0));
+        if (d.kind == litmus::Operand::Kind::Name && d.name != "_") {
+            L.regs[d.name] = Val::of(1);
+            fork.regs[d.name] = Val::of(0);
+        }
+        if (d.kind == litmus::Operand::Kind::Sink) return; // no result: the wait cannot fail
+        ++fork.pc;
+        for (int n = 0; n < 100000; ++n) {
+            Outcome o = step(fork, true);
+            if (o == Outcome::Continue) continue;
+            if (o == Outcome::SawEvent) {
+                const Statement& next = f_.body[fork.pc];
+                if (classify(next.insn) == Kind::Wait && next.insn.operands.size() >= 3) {
+                    Val a = address(fork, next.insn.operands[1]);
+                    Val ph = value(fork, next.insn.operands[2]);
+                    if (a.known && st.operands[1].value.known && a.v == st.operands[1].value.v &&
+                        ph.known && st.operands[2].value.known && ph.v == st.operands[2].value.v)
+                        return;
+                }
+                fail(in.loc, "when this " + in.opcode + " fails, the thread goes on to '" +
+                                 next.insn.opcode + "' at line " + std::to_string(next.loc.line) +
+                                 " instead of waiting again: ptxmc treats a wait as blocking "
+                                 "only in a retry loop");
+            }
+            if (o == Outcome::Done)
+                fail(in.loc, "when this " + in.opcode +
+                                 " fails, the thread ends: ptxmc treats "
+                                 "a wait as blocking only in a retry loop");
+            fail(in.loc, "when this " + in.opcode +
+                             " fails, the thread reaches a warp-collective "
+                             "instruction before waiting again");
+        }
+        fail(in.loc, "the failure path of this " + in.opcode + " does not come back to it");
+    }
+
+    const Module& m_;
+    const Function& f_;
+    const Launch& launch_;
+    Extraction& out_;
+    std::vector<const Variable*> dynamic_;
+    std::map<std::string, std::uint64_t> params_;
+    Stored stored_, seen_;
+    std::map<std::pair<int, int>, std::uint64_t> allocations_;
+    std::map<int, std::uint64_t> columnsTaken_;
+    std::map<std::string, Note> notesThisPass_;
+};
+
+} // namespace
+
+Extraction evaluate(const Module& m, const Function& entry, const Launch& launch) {
+    Extraction out;
+    Evaluator(m, entry, launch, out).run();
+    return out;
+}
+
+} // namespace ptxmc::kernel

@@ -1,0 +1,97 @@
+// Partial evaluation of an entry: every thread of one cluster run on what is known (launch
+// shape, parameters, addresses), recording its memory and synchronization instructions.
+#pragma once
+
+#include "kernel/Launch.hpp"
+#include "kernel/Module.hpp"
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <set>
+#include <string>
+#include <vector>
+
+namespace ptxmc::kernel {
+
+/** A register's value: known, or read from memory (data the check does not follow). */
+struct Val {
+    bool known = false;
+    std::uint64_t v = 0;
+    static Val of(std::uint64_t x) { return Val{true, x}; }
+};
+
+/**
+ * Where things live. Shared memory of cluster rank r is the window (r << 24) | offset, the
+ * encoding whose rank bit CUTLASS clears to name the peer CTA; generic addresses of shared
+ * memory and of the kernel parameters sit in windows of their own.
+ */
+struct Layout {
+    static constexpr std::uint64_t kGenericShared = 1ULL << 48;
+    static constexpr std::uint64_t kGenericParam = 2ULL << 48;
+    static constexpr std::uint64_t kRankShift = 24;
+    static constexpr std::uint64_t kOffsetMask = (1ULL << kRankShift) - 1;
+
+    struct Symbol {
+        const Variable* var = nullptr;
+        std::uint64_t offset = 0; ///< in its window
+        std::uint64_t bytes = 0;
+    };
+    std::map<std::string, Symbol> shared; ///< every .shared variable
+    std::map<std::string, Symbol> params; ///< the entry's parameters
+    std::vector<const Variable*> paramOrder;
+
+    /** The shared variable at `offset` (CTA-relative) and the offset inside it. */
+    std::optional<std::pair<const Symbol*, std::uint64_t>> sharedAt(std::uint64_t offset) const;
+    std::optional<std::pair<const Symbol*, std::uint64_t>> paramAt(std::uint64_t offset) const;
+};
+
+/** An operand of a recorded instruction, resolved as far as the launch allows. */
+struct RawOperand {
+    enum class Kind { Imm, Reg, Sink, Addr, Vec, Desc };
+    Kind kind = Kind::Imm;
+    Val value;         ///< Imm; Addr (the address); Desc (the shared address it describes)
+    std::string reg;   ///< Reg: the register's name
+    std::string space; ///< Addr: the instruction's state space ("" generic)
+    std::vector<RawOperand> elements; ///< Vec; Addr of a tensor copy: its coordinates
+    SourceLoc loc;
+};
+
+/** One memory or synchronization instruction a thread executed. */
+struct Step {
+    std::size_t stmt = 0;       ///< index in the entry's body
+    std::uint64_t instance = 0; ///< how many times this thread executed it before
+    std::string opcode;         ///< as written, less hints the checker does not read
+    std::vector<std::string> parts;
+    std::vector<RawOperand> operands;
+    int lanes = 1; ///< how many lanes of the warp executed it identically
+};
+
+/** One warp's recorded instructions, lane by lane (Extract merges them). */
+struct WarpTrace {
+    int cta = 0;  ///< cluster rank
+    int warp = 0; ///< warp index in the CTA
+    std::vector<std::vector<Step>> lanes;
+};
+
+/** Something the evaluation met and set aside: reported in --stats, never silently. */
+struct Note {
+    SourceLoc loc;
+    std::string text;
+};
+
+struct Extraction {
+    Layout layout;
+    std::array<int, 3> block{1, 1, 1}, cluster{1, 1, 1}, grid{1, 1, 1};
+    std::vector<WarpTrace> warps;
+    std::vector<Note> notes;
+    std::uint64_t instructions = 0; ///< executed, all threads
+};
+
+/** Runs every thread of one cluster of `entry`; throws InputError where it cannot follow. */
+Extraction evaluate(const Module& m, const Function& entry, const Launch& launch);
+
+/** The entry `launch.entry` names, or the module's only one. */
+const Function& pickEntry(const Module& m, const std::string& name);
+
+} // namespace ptxmc::kernel

@@ -1,0 +1,74 @@
+// A PTX module as nvcc writes it: entries, their parameters, declarations and statements.
+#pragma once
+
+#include "litmus/Ast.hpp"
+#include "support/SourceLoc.hpp"
+
+#include <array>
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace ptxmc::kernel {
+
+/** A `.loc FILE LINE COL` debug line: where in the CUDA source the next instructions came from. */
+struct CudaLine {
+    std::string file; ///< the `.file` entry's path
+    int line = 0;
+};
+
+/** A variable in a state space: `.shared .align 8 .b8 name[16];`, `.param .u64 name`. */
+struct Variable {
+    std::string name;
+    std::string space; ///< "shared", "global", "const", "param", "local"
+    std::uint64_t bytes = 0;
+    std::uint64_t align = 1;
+    bool isExtern = false; ///< `.extern .shared ... name[]`: dynamic shared memory
+    SourceLoc loc;
+};
+
+/** One statement of an entry's body. */
+struct Statement {
+    enum class Kind { Label, Instruction };
+    Kind kind = Kind::Instruction;
+    std::string label;            ///< Label
+    litmus::Instruction insn;     ///< Instruction: opcode, parts, operands, guard, loc
+    int scope = 0;                ///< the innermost `{ }` block holding it (0: the body)
+    std::optional<CudaLine> cuda; ///< the `.loc` in force
+    SourceLoc loc;
+};
+
+/** A `{ }` block: labels inside are visible to branches inside it (inline asm reuses names). */
+struct Scope {
+    int parent = -1;
+    std::map<std::string, std::size_t> labels; ///< label -> statement index
+};
+
+/** `.entry` (or `.func`) with its parameters, directives and body. */
+struct Function {
+    std::string name;
+    bool isEntry = false;
+    std::vector<Variable> params;
+    std::vector<Variable> locals; ///< `.shared`/`.local` declared in the body
+    std::optional<std::array<int, 3>> reqntid, maxntid, reqnctapercluster;
+    std::vector<Statement> body;
+    std::vector<Scope> scopes; ///< scopes[0] is the body
+    SourceLoc loc;
+};
+
+struct Module {
+    std::string file;
+    std::string version, target;
+    int addressSize = 64;
+    std::vector<Variable> globals; ///< module-level `.shared`/`.global`/`.const`
+    std::vector<Function> functions;
+    std::map<int, std::string> files; ///< `.file K "path"`
+};
+
+/** Parses a PTX module; throws InputError at the first malformed construct. */
+Module parseModule(const std::string& text, const std::string& file);
+Module parseModuleFile(const std::string& path);
+
+} // namespace ptxmc::kernel
