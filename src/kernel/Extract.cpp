@@ -106,12 +106,15 @@ public:
         k.test.arch = "PTX";
         k.test.file = m_.file;
         int ctas = x_.cluster[0] * x_.cluster[1] * x_.cluster[2];
+        partitionWrites();
         for (const WarpTrace& w : x_.warps) {
             std::vector<Item> merged = mergeLanes(w);
             if (merged.empty()) continue;
-            warps_.push_back({w.cta, w.warp, std::move(merged)});
+            warps_.push_back({w.cta, {w.warp}, std::move(merged)});
         }
+        mergeRoles();
         scaleArrivals();
+        scaleNamedBarriers();
         for (const WarpCode& w : warps_) {
             litmus::Thread t;
             t.id = static_cast<int>(k.test.threads.size());
@@ -122,7 +125,7 @@ public:
                 for (int r = 0; r < it.repeat; ++r)
                     t.code.push_back(it.insn);
             k.stats.events += t.code.size();
-            k.threadNames.push_back(fmt::format("CTA {} warp {}", w.cta, w.warp));
+            k.threadNames.push_back(roleName(w));
             k.test.threads.push_back(std::move(t));
         }
         declare(k.test);
@@ -147,9 +150,18 @@ private:
         bool init = false;
     };
     struct WarpCode {
-        int cta, warp;
+        int cta;
+        std::vector<int> warps; ///< the warps this thread stands for (identical code)
         std::vector<Item> items;
     };
+
+    static std::string roleName(const WarpCode& w) {
+        if (w.warps.size() == 1) return fmt::format("CTA {} warp {}", w.cta, w.warps[0]);
+        std::string list;
+        for (int x : w.warps)
+            list += (list.empty() ? "" : ",") + std::to_string(x);
+        return fmt::format("CTA {} warps {} (identical)", w.cta, list);
+    }
 
     [[noreturn]] void fail(const SourceLoc& loc, const std::string& msg) const {
         throw InputError(loc, msg);
@@ -342,15 +354,17 @@ private:
         if (mustKnow)
             fail(r.loc, "operand '" + r.reg + "' of this " + s.opcode +
                             " depends on a value read from memory: ptxmc needs it known");
+        // Data the evaluation does not follow (a value computed from memory): its value
+        // does not matter to the properties checked, so a constant stands for it.
         if (r.kind == Kind::Vec) {
             litmus::Operand o;
             o.kind = litmus::Operand::Kind::Vector;
             o.loc = r.loc;
             for (const RawOperand& e : r.elements)
-                o.elements.push_back(reg(e));
+                o.elements.push_back(e.value.known ? imm(e.value.v, e.loc) : imm(1, e.loc));
             return o;
         }
-        return reg(r);
+        return imm(1, r.loc);
     }
     litmus::Operand output(const RawOperand& r) const {
         if (r.kind == Kind::Vec) {
@@ -423,6 +437,7 @@ private:
             std::size_t at = (r == "st" || r == "red" || r == "stmatrix") ? 0 : 1;
             if (ops.size() <= at) fail(loc, s.opcode + ": missing address operand");
             auto loc0 = addr(ops[at], false);
+            if (loc0) partOf(*loc0, ops[at], cta, r == "st" || r == "atom" || r == "red");
             if (!loc0) {
                 if (asyncSt || asyncRed)
                     fail(ops[at].loc, "the address of this " + s.opcode +
@@ -604,17 +619,20 @@ private:
             std::size_t pos = 0;
             for (const Step& s : lane) {
                 const Statement& st = entry().body[s.stmt];
-                auto item = render(s, w.cta, st.insn.loc);
-                if (!item) continue;
-                std::size_t j = pos;
-                while (j < out.size() && out[j].key != item->key)
-                    ++j;
-                if (j < out.size()) {
-                    ++out[j].lanes;
-                    pos = j + 1;
-                } else {
-                    out.insert(out.begin() + static_cast<std::ptrdiff_t>(pos), std::move(*item));
-                    ++pos;
+                warp_ = w.warp;
+                auto rendered = render(s, w.cta, st.insn.loc);
+                if (!rendered) continue;
+                for (Item& item : expandParts(*rendered, w.cta)) {
+                    std::size_t j = pos;
+                    while (j < out.size() && out[j].key != item.key)
+                        ++j;
+                    if (j < out.size()) {
+                        ++out[j].lanes;
+                        pos = j + 1;
+                    } else {
+                        out.insert(out.begin() + static_cast<std::ptrdiff_t>(pos), std::move(item));
+                        ++pos;
+                    }
                 }
             }
         }
@@ -622,6 +640,225 @@ private:
     }
 
     const Function& entry() const { return *entry_; }
+
+    // ---- buffers written by several warps in disjoint parts ----
+    static int accessBytes(const Step& s) {
+        int bytes = std::max(1, lastBits(s) / 8);
+        for (const std::string& p : s.parts)
+            if (p == "v2" || p == "v4" || p == "v8") bytes *= p[1] - '0';
+        return bytes;
+    }
+    static int lastBits(const Step& s) {
+        for (auto it = s.parts.rbegin(); it != s.parts.rend(); ++it) {
+            const std::string& p = *it;
+            if (p.size() >= 2 && (p[0] == 'u' || p[0] == 's' || p[0] == 'b' || p[0] == 'f') &&
+                std::all_of(p.begin() + 1, p.end(),
+                            [](char c) { return std::isdigit(static_cast<unsigned char>(c)); }))
+                return std::stoi(p.substr(1));
+        }
+        return 32;
+    }
+
+    /**
+     * A buffer that several warps of a CTA write with generic stores, each its own bytes (an
+     * epilogue staging tile), is one location per writer: the stores of different warps do not
+     * conflict, and an async operation on the buffer is one copy per part.
+     */
+    void partitionWrites() {
+        std::map<std::pair<int, std::string>, std::map<std::uint64_t, int>> owner;
+        std::set<std::pair<int, std::string>> overlap;
+        for (const WarpTrace& w : x_.warps)
+            for (const auto& lane : w.lanes)
+                for (const Step& s : lane) {
+                    const std::string& r = root(s);
+                    bool store = (r == "st" || r == "red") && !has(s, "async");
+                    if (!store && r != "atom") continue;
+                    std::size_t at = r == "atom" ? 1 : 0;
+                    if (at >= s.operands.size() || !s.operands[at].value.known) continue;
+                    auto a = sharedAddr(s.operands[at].value.v);
+                    if (!a) continue;
+                    const Region* reg = regionAt(*a & Layout::kOffsetMask);
+                    if (!reg) continue;
+                    int cta = static_cast<int>((*a >> Layout::kRankShift) & 0x7F);
+                    auto key = std::make_pair(cta, reg->name);
+                    for (int b = 0; b < accessBytes(s); ++b) {
+                        auto [it, fresh] = owner[key].emplace(
+                            (*a & Layout::kOffsetMask) + static_cast<std::uint64_t>(b), w.warp);
+                        if (!fresh && it->second != w.warp) overlap.insert(key);
+                    }
+                }
+        for (auto& [key, bytes] : owner) {
+            std::set<int> writers;
+            for (auto& [b, w] : bytes)
+                writers.insert(w);
+            if (writers.size() < 2 || overlap.count(key)) continue;
+            parts_[key] = bytes;
+            for (int w : writers) {
+                std::string part = key.second + "_w" + std::to_string(w);
+                names_.insert(part);
+                partWarp_[part] = w;
+                partRegion_[part] = key.second;
+            }
+        }
+    }
+
+    /** Renames a generic access's location to the part its bytes belong to. */
+    void partOf(litmus::Operand& o, const RawOperand& raw, int cta, bool store) {
+        int rank = o.cta.value_or(cta);
+        auto it = parts_.find({rank, o.name});
+        if (it == parts_.end()) return;
+        auto a = sharedAddr(raw.value.v);
+        auto owner = it->second.find(*a & Layout::kOffsetMask);
+        int w = store ? warp_ : (owner != it->second.end() ? owner->second : -1);
+        if (w < 0) return;
+        std::string region = o.name;
+        o.name = region + "_w" + std::to_string(w);
+        usedIn_[o.name].insert(rank);
+        spaceOf_[o.name] = litmus::LocationDecl::Space::Shared;
+    }
+
+    /** An async operation on a partitioned buffer: one copy per part. */
+    std::vector<Item> expandParts(Item item, int cta) {
+        std::vector<Item> out;
+        for (std::size_t i = 0; i < item.insn.operands.size(); ++i) {
+            const litmus::Operand& o = item.insn.operands[i];
+            if (o.kind != litmus::Operand::Kind::Memory) continue;
+            auto it = parts_.find({o.cta.value_or(cta), o.name});
+            if (it == parts_.end()) continue;
+            std::set<int> writers;
+            for (auto& [b, w] : it->second)
+                writers.insert(w);
+            for (int w : writers) {
+                Item copy = item;
+                copy.insn.operands[i].name = o.name + "_w" + std::to_string(w);
+                usedIn_[copy.insn.operands[i].name].insert(o.cta.value_or(cta));
+                spaceOf_[copy.insn.operands[i].name] = litmus::LocationDecl::Space::Shared;
+                // the other side of the copy (a global tile) is split the same way: the
+                // copies are parts of one operation and do not conflict with each other
+                for (std::size_t j = 0; j < copy.insn.operands.size(); ++j) {
+                    litmus::Operand& g = copy.insn.operands[j];
+                    if (j == i || g.kind != litmus::Operand::Kind::Memory || !isGlobal(g.name))
+                        continue;
+                    std::string piece = g.name + "_w" + std::to_string(w);
+                    globalParts_.emplace(piece, g.name);
+                    names_.insert(piece);
+                    g.name = piece;
+                }
+                copy.key = item.key + "#part" + std::to_string(w);
+                out.push_back(copy);
+            }
+            return out;
+        }
+        out.push_back(std::move(item));
+        return out;
+    }
+
+    bool isGlobal(const std::string& name) const {
+        for (const auto& [k, t] : tiles_)
+            if (t.name == name) return true;
+        for (const auto& [k, g] : globals_)
+            if (g == name) return true;
+        return false;
+    }
+
+    // ---- warps with the same code are one role ----
+    std::string signature(const WarpCode& w) const {
+        std::string sig;
+        for (const Item& it : w.items) {
+            litmus::Instruction in = it.insn;
+            for (auto& o : in.operands)
+                if (auto p = partWarp_.find(o.name);
+                    p != partWarp_.end() && p->second == w.warps[0])
+                    o.name = partRegion_.at(o.name) + "_wSELF";
+            sig += fmt::format("{}x{}|{}\n", it.lanes, it.repeat, text(in));
+        }
+        return sig;
+    }
+
+    /** Whether k warps with this code may stand as one: no shared write but to their own part. */
+    bool mergeable(const WarpCode& w) const {
+        for (const Item& it : w.items) {
+            const auto& p = it.insn.parts;
+            bool writes = p[0] == "st" || p[0] == "atom" || p[0] == "red" ||
+                          (p[0] == "cp" && !it.insn.operands.empty() &&
+                           it.insn.opcode.find("global.shared") == std::string::npos);
+            if (!writes) continue;
+            for (const auto& o : it.insn.operands) {
+                if (o.kind != litmus::Operand::Kind::Memory) continue;
+                auto part = partWarp_.find(o.name);
+                if (part == partWarp_.end() || part->second != w.warps[0]) return false;
+                break;
+            }
+        }
+        return true;
+    }
+
+    void mergeRoles() {
+        std::vector<WarpCode> roles;
+        std::map<std::pair<int, std::string>, std::size_t> bySig;
+        std::map<std::string, std::string> renamed; ///< a merged warp's part -> the role's
+        for (WarpCode& w : warps_) {
+            auto key = std::make_pair(w.cta, signature(w));
+            auto it = bySig.find(key);
+            if (it != bySig.end() && mergeable(w) && mergeable(roles[it->second])) {
+                WarpCode& role = roles[it->second];
+                for (auto& [part, warp] : partWarp_)
+                    if (warp == w.warps[0])
+                        renamed[part] = partRegion_.at(part) + "_w" + std::to_string(role.warps[0]);
+                role.warps.push_back(w.warps[0]);
+                continue;
+            }
+            bySig.emplace(key, roles.size());
+            roles.push_back(std::move(w));
+        }
+        for (WarpCode& role : roles) {
+            int k = static_cast<int>(role.warps.size());
+            std::vector<Item> items;
+            for (Item& it : role.items) {
+                it.lanes *= k;
+                for (auto& o : it.insn.operands)
+                    if (auto r = renamed.find(o.name); r != renamed.end()) o.name = r->second;
+                std::string t = text(it.insn);
+                // copies of an async operation on parts that merged into one
+                if (!items.empty() && text(items.back().insn) == t &&
+                    it.key.find("#part") != std::string::npos)
+                    continue;
+                items.push_back(std::move(it));
+            }
+            role.items = std::move(items);
+        }
+        for (const auto& [from, to] : renamed)
+            usedIn_.erase(from);
+        warps_ = std::move(roles);
+    }
+
+    /** `bar.sync N, count`: the count is in threads, a litmus thread is a warp (or a role). */
+    void scaleNamedBarriers() {
+        std::map<long, int> participants, warps;
+        for (const WarpCode& w : warps_) {
+            std::set<long> ids;
+            for (const Item& it : w.items)
+                if ((it.insn.parts[0] == "bar" || it.insn.parts[0] == "barrier") &&
+                    it.insn.operands.size() == 2 &&
+                    it.insn.operands[0].kind == litmus::Operand::Kind::Integer)
+                    ids.insert(it.insn.operands[0].value);
+            for (long id : ids) {
+                participants[id] += 1;
+                warps[id] += static_cast<int>(w.warps.size());
+            }
+        }
+        for (WarpCode& w : warps_)
+            for (Item& it : w.items) {
+                if (!((it.insn.parts[0] == "bar" || it.insn.parts[0] == "barrier") &&
+                      it.insn.operands.size() == 2))
+                    continue;
+                litmus::Operand& count = it.insn.operands[1];
+                long id = it.insn.operands[0].value;
+                if (count.kind != litmus::Operand::Kind::Integer || warps[id] * 32 != count.value)
+                    continue;
+                count.value = 32L * participants[id];
+            }
+    }
 
     /**
      * A warp's instruction stands for the lanes that executed it. Arrivals count per thread, so
@@ -657,7 +894,13 @@ private:
     }
 
     void declare(litmus::Test& t) {
+        std::set<std::string> referenced;
+        for (const WarpCode& w : warps_)
+            for (const Item& it : w.items)
+                for (const auto& o : it.insn.operands)
+                    if (o.kind == litmus::Operand::Kind::Memory) referenced.insert(o.name);
         for (const auto& [name, ctas] : usedIn_) {
+            if (!referenced.count(name)) continue;
             litmus::LocationDecl d;
             d.name = name;
             d.space = spaceOf_[name];
@@ -674,6 +917,20 @@ private:
             d.name = tile.name;
             d.space = litmus::LocationDecl::Space::Global;
             d.bytes = tileBytes(tile.name);
+            t.locations.push_back(d);
+        }
+        std::set<std::string> used;
+        for (const WarpCode& w : warps_)
+            for (const Item& it : w.items)
+                for (const auto& o : it.insn.operands)
+                    if (o.kind == litmus::Operand::Kind::Memory) used.insert(o.name);
+        for (const auto& [piece, whole] : globalParts_) {
+            if (!used.count(piece)) continue;
+            litmus::LocationDecl d;
+            d.name = piece;
+            d.space = litmus::LocationDecl::Space::Global;
+            for (const auto& [key, tile] : tiles_)
+                if (tile.name == whole) d.bytes = tileBytes(tile.name);
             t.locations.push_back(d);
         }
         for (const auto& [key, name] : globals_) {
@@ -741,6 +998,11 @@ private:
     std::vector<WarpCode> warps_;
     std::map<std::string, Note> notes_;
     std::size_t dropped_ = 0;
+    int warp_ = 0; ///< the warp being rendered
+    std::map<std::pair<int, std::string>, std::map<std::uint64_t, int>> parts_; ///< byte -> writer
+    std::map<std::string, int> partWarp_;
+    std::map<std::string, std::string> partRegion_;
+    std::map<std::string, std::string> globalParts_; ///< a copy's piece of a global -> the whole
 };
 
 } // namespace
