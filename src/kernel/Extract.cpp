@@ -179,6 +179,7 @@ private:
                         if (auto a = sharedAddr(s.operands[*i].value.v))
                             mbarriers_.insert(*a & Layout::kOffsetMask);
                     bufferStarts(s);
+                    tmemStart(s);
                 }
     }
 
@@ -214,6 +215,8 @@ private:
             for (std::size_t k : {1, 2})
                 if (k < s.operands.size() && s.operands[k].kind == Kind::Reg)
                     descriptorPoint(s.operands[k]);
+        } else if (root(s) == "tcgen05" && sub(s) == "alloc" && !a.empty()) {
+            addStart(s.operands[a[0]], 4, 1); // the cell the allocated address is written to
         } else if (root(s) == "ldmatrix" || root(s) == "stmatrix") {
             for (std::size_t k : a)
                 addStart(s.operands[k], std::nullopt, 2);
@@ -533,8 +536,7 @@ private:
                 }
             }
         } else if (r == "tcgen05") {
-            fail(loc,
-                 "'" + s.opcode + "': tcgen05 instructions are not yet supported by ptxmc kernel");
+            renderTcgen05(s, ops, in, it, cta, addr);
         } else {
             for (const RawOperand& o : ops) {
                 if (o.kind == Kind::Addr) {
@@ -751,6 +753,125 @@ private:
         }
         out.push_back(std::move(item));
         return out;
+    }
+
+    // ---- tensor memory ----
+    /**
+     * Tensor memory is named by the accumulators the mma instructions write: a location per
+     * distinct column base of an mma's D (an accumulator stage), and a tcgen05.ld/st/cp of a
+     * column belongs to the accumulator whose base is the nearest below it. Lanes are not told
+     * apart: the warps of an epilogue read their own lanes of the same accumulator.
+     */
+    void tmemStart(const Step& s) {
+        if (root(s) == "tcgen05" && sub(s) == "mma" && !s.operands.empty() &&
+            s.operands[0].kind == Kind::Addr && s.operands[0].value.known)
+            tmemBases_.insert(s.operands[0].value.v & 0xFFFF);
+    }
+
+    litmus::Operand tmemRef(const RawOperand& o, int cta, const Step& s) {
+        Val v = o.value;
+        if (!v.known)
+            fail(o.loc, "the tensor-memory address of this " + s.opcode +
+                            " depends on a value read from memory that ptxmc could not follow");
+        std::uint64_t col = v.v & 0xFFFF;
+        std::uint64_t base = col;
+        auto it = tmemBases_.upper_bound(col);
+        if (it != tmemBases_.begin()) base = *std::prev(it);
+        litmus::Operand r;
+        r.kind = litmus::Operand::Kind::Memory;
+        r.loc = o.loc;
+        r.name = "tmem_" + std::to_string(base);
+        names_.insert(r.name);
+        usedIn_[r.name].insert(cta);
+        spaceOf_[r.name] = litmus::LocationDecl::Space::Tmem;
+        return r;
+    }
+
+    litmus::Operand descriptorRef(const RawOperand& o, int cta, const Step& s) {
+        auto a = descriptorAddr(o);
+        if (!a)
+            fail(o.loc, "the shared-memory descriptor '" + o.reg + "' of this " + s.opcode +
+                            " is not known from the launch");
+        auto ref = sharedRef((static_cast<std::uint64_t>(cta) << Layout::kRankShift) | *a, cta,
+                             o.loc, false);
+        if (!ref) fail(o.loc, "descriptor '" + o.reg + "' points outside the shared buffers");
+        return *ref;
+    }
+
+    /** tcgen05.xN -> .x1: one register stands for the fragment (data is not followed). */
+    static void oneRegisterShape(litmus::Instruction& in) {
+        for (auto& p : in.parts)
+            if (p.size() > 1 && p[0] == 'x' && std::isdigit(static_cast<unsigned char>(p[1])))
+                p = "x1";
+        in.opcode.clear();
+        for (std::size_t i = 0; i < in.parts.size(); ++i)
+            in.opcode += (i ? "." : "") + in.parts[i];
+    }
+
+    template <typename Addr>
+    void renderTcgen05(const Step& s, const std::vector<RawOperand>& ops, litmus::Instruction& in,
+                       Item& it, int cta, Addr& addr) {
+        const std::string op = sub(s);
+        if (op == "mma") {
+            for (std::size_t i = 0; i < ops.size() && i < 5; ++i) {
+                const RawOperand& o = ops[i];
+                if (i == 0 || (i == 1 && o.kind == Kind::Addr)) {
+                    in.operands.push_back(tmemRef(o, cta, s)); // D; A from tensor memory
+                } else if ((i == 1 || i == 2) && o.kind == Kind::Reg) {
+                    in.operands.push_back(descriptorRef(o, cta, s));
+                } else if (i == 3) { // the instruction descriptor: a name per shape
+                    litmus::Operand d;
+                    d.kind = litmus::Operand::Kind::Name;
+                    d.loc = o.loc;
+                    d.name = o.value.known ? fmt::format("I{:x}", o.value.v) : std::string("I");
+                    in.operands.push_back(d);
+                } else {
+                    in.operands.push_back(input(o, s, true));
+                }
+            }
+        } else if (op == "ld" || op == "st") {
+            oneRegisterShape(in);
+            for (const RawOperand& o : ops) {
+                if (o.kind == Kind::Addr) {
+                    in.operands.push_back(tmemRef(o, cta, s));
+                } else if (o.kind == Kind::Vec) {
+                    litmus::Operand v = op == "ld" ? output(o) : input(o, s, false);
+                    if (v.elements.size() > 1) v.elements.resize(1);
+                    in.operands.push_back(v);
+                } else {
+                    in.operands.push_back(input(o, s, false));
+                }
+            }
+        } else if (op == "alloc") {
+            auto slot = ops.empty() ? std::nullopt : addr(ops[0], false);
+            if (!slot)
+                fail(entry().body[s.stmt].insn.loc,
+                     "the shared-memory cell this tcgen05.alloc writes is not resolved");
+            in.operands.push_back(*slot);
+            for (std::size_t i = 1; i < ops.size(); ++i)
+                in.operands.push_back(input(ops[i], s, true));
+        } else if (op == "commit") {
+            for (const RawOperand& o : ops) {
+                if (o.kind != Kind::Addr) {
+                    in.operands.push_back(input(o, s, true));
+                    continue;
+                }
+                auto mb = addr(o, true);
+                if (!mb) fail(o.loc, "the mbarrier of this tcgen05.commit is not resolved");
+                it.arriveOn = mb->name + "@" + std::to_string(mb->cta.value_or(cta));
+                in.operands.push_back(*mb);
+            }
+        } else if (op == "cp" || op == "shift") {
+            for (std::size_t i = 0; i < ops.size(); ++i) {
+                const RawOperand& o = ops[i];
+                if (o.kind == Kind::Addr) in.operands.push_back(tmemRef(o, cta, s));
+                else if (i == 1 && o.kind == Kind::Reg) in.operands.push_back(descriptorRef(o, cta, s));
+                else in.operands.push_back(input(o, s, true));
+            }
+        } else { // fence, wait, relinquish_alloc_permit, dealloc: constants
+            for (const RawOperand& o : ops)
+                in.operands.push_back(input(o, s, true));
+        }
     }
 
     bool isGlobal(const std::string& name) const {
@@ -991,6 +1112,7 @@ private:
     std::vector<Region> regions_;
     std::map<std::uint64_t, std::string> mbarNames_;
     std::set<std::string> names_;
+    std::set<std::uint64_t> tmemBases_; ///< columns of the accumulators mma instructions write
     std::map<std::string, std::set<int>> usedIn_;
     std::map<std::string, litmus::LocationDecl::Space> spaceOf_;
     std::map<std::string, Tile> tiles_;
