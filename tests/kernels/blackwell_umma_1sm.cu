@@ -1,17 +1,45 @@
-// Blackwell (sm_100a) 1-SM persistent GEMM: TMA producer warp, tcgen05.mma warp (TMEM owner), 4 epilogue warps with tcgen05.ld; -DPTXMC_MUTANT=N removes one synchronization.
+// Blackwell sm_100a 1-SM persistent TMA -> tcgen05.mma -> TMEM GEMM; -DPTXMC_MUTANT=N drops 1 sync.
 #include <cuda.h>
 #include <stdint.h>
 
-// Mutants: each removes ONE load-bearing synchronization (tests/kernels/README.md lists the answer).
+// Mutants (-DPTXMC_MUTANT=N): each removes ONE load-bearing synchronization; the answer a
+// checker must give is in tests/kernels/README.md. Sections are PTX ISA 9.4.
 #define MUTANT_NONE 0
-#define MUTANT_DROP_FULL_WAIT 1      // MMA reads a stage without waiting for its TMA bytes
-#define MUTANT_WRONG_PARITY 2        // epilogue waits acc_full on the wrong phase parity
-#define MUTANT_NO_EMPTY_WAIT 3       // producer refills a stage the MMA may still read
-#define MUTANT_NO_ACC_COMMIT 4       // no tcgen05.commit to acc_full: the epilogue never wakes
-#define MUTANT_EARLY_DEALLOC 5       // TMEM freed before the epilogue has read it
-#define MUTANT_NO_WAIT_LD 6          // acc_empty arrive (and st.global) before tcgen05.wait::ld
-#define MUTANT_NO_ACC_EMPTY_WAIT 7   // MMA overwrites an accumulator the epilogue still reads
-#define MUTANT_NO_FENCE_AFTER 8      // no tcgen05.fence::after_thread_sync before the tcgen05.ld
+// The MMA warp never waits on full[s]: tcgen05.mma reads a stage the TMA may not have written
+// (data race, 9.7.15.16.19 #parallel-synchronization-and-communication-instructions-mbarrier-
+// test-wait-try-wait, 9.7.18.6.5 #tcgen05-memory-consistency-model-smem-access), and the next
+// arrive on full[s] finds no True wait in the phase before (9.7.15.16.5
+// #parallel-synchronization-and-communication-instructions-mbarrier-phase).
+#define MUTANT_DROP_FULL_WAIT 1
+// The epilogue waits acc_full with parity acc_phase^1, the completed phase before: tcgen05.ld
+// reads columns the mma may still write (tensor-memory race, 9.7.15.16.19, 9.7.18.6.4.4
+// #tcgen05-memory-consistency-model-canonical-sync-patterns-non-pipelined-diff-thread).
+#define MUTANT_WRONG_PARITY 2
+// The producer refills stage s without waiting for the MMA's commit on empty[s] (data race with
+// the mma's smem read, 9.7.18.12.1 #tcgen-async-sync-operations-commit; misuse, 9.7.15.16.5).
+#define MUTANT_NO_EMPTY_WAIT 3
+// No tcgen05.commit to acc_full: nothing completes its phase and the epilogue waits forever
+// (9.7.18.12.1; 9.7.15.16.8 #parallel-synchronization-and-communication-instructions-mbarrier-
+// phase-completion).
+#define MUTANT_NO_ACC_COMMIT 4
+// The allocating warp deallocates before the teardown barrier: the columns are freed while
+// the mma may write and the epilogue's tcgen05.ld may read them (9.7.18.7.1
+// #tcgen05-instructions-tcgen05-alloc-dealloc-relinquish-alloc-permit).
+#define MUTANT_EARLY_DEALLOC 5
+// No tcgen05.wait::ld: the epilogue releases the accumulator stage (and stores the registers)
+// before its tcgen05.ld have completed; the next tile's mma into that stage races them
+// (9.7.18.6.2.1.2 #tcgen05-memory-consistency-model-wait-completion, 9.7.18.8.5
+// #tcgen05-instructions-tcgen05-wait).
+#define MUTANT_NO_WAIT_LD 6
+// The MMA warp never waits on acc_empty: a tile's mma overwrites an accumulator stage the
+// epilogue still reads (tensor-memory race, 9.7.18.6.4.4), and the epilogue's arrives on
+// acc_empty find no True wait in the phase before (9.7.15.16.5). Needs 3+ tiles per CTA.
+#define MUTANT_NO_ACC_EMPTY_WAIT 7
+// No tcgen05.fence::after_thread_sync between the epilogue's acc_full wait and its tcgen05.ld:
+// under the literal text the ld is not ordered after the wait (9.7.18.6.3
+// #tcgen05-memory-consistency-model-inter-thread-sync, 9.7.18.11.1
+// #tcgen05-special-sync-operations-fence); decision Q1 in model/decisions.cat.
+#define MUTANT_NO_FENCE_AFTER 8
 
 #ifndef PTXMC_MUTANT
 #define PTXMC_MUTANT MUTANT_NONE
@@ -19,43 +47,42 @@
 
 namespace blackwell_gemm {
 
-constexpr int S = 2;            // smem pipeline stages
-constexpr int ACC_STAGES = 2;   // accumulator stages in tensor memory
-constexpr int BM = 128;         // tile rows = TMEM lanes
-constexpr int BN = 64;          // tile columns = TMEM columns per accumulator stage
-constexpr int BK = 32;          // k per stage: 32 halves = one 64-byte swizzle row
-constexpr int UK = 16;          // k per tcgen05.mma (kind::f16)
-constexpr int EPI_THREADS = 128;              // warps 2-5
-constexpr int THREADS = 64 + EPI_THREADS;     // warp 0 TMA, warp 1 MMA, warps 2-5 epilogue
-constexpr uint32_t TMEM_COLS = ACC_STAGES * BN;  // 128: a power of two >= 32
+constexpr int S = 2;                            // smem pipeline stages
+constexpr int ACC_STAGES = 2;                   // accumulator stages in tensor memory
+constexpr int BM = 128;                         // tile rows = TMEM lanes
+constexpr int BN = 64;                          // tile columns = TMEM columns per accumulator stage
+constexpr int BK = 32;                          // k per stage: 32 halves = one 64-byte swizzle row
+constexpr int UK = 16;                          // k per tcgen05.mma (kind::f16)
+constexpr int EPI_THREADS = 128;                // warps 2-5
+constexpr int THREADS = 64 + EPI_THREADS;       // warp 0 TMA, warp 1 MMA, warps 2-5 epilogue
+constexpr uint32_t TMEM_COLS = ACC_STAGES * BN; // 128: a power of two >= 32
 constexpr uint32_t STAGE_TX = (BM + BN) * BK * 2;
 
 __device__ __forceinline__ uint32_t smem_addr(const void* p) {
-  return static_cast<uint32_t>(__cvta_generic_to_shared(p));
+    return static_cast<uint32_t>(__cvta_generic_to_shared(p));
 }
 
 // The nvcc inline-asm spin shape around try_wait.parity (CUTLASS ClusterBarrier::wait).
 __device__ __forceinline__ void mbar_wait(uint32_t bar, uint32_t parity) {
-  asm volatile(
-      "{\n\t.reg .pred P1;\n"
-      "LAB_WAIT:\n\t"
-      "mbarrier.try_wait.parity.shared::cta.b64 P1, [%0], %1;\n\t"
-      "@P1 bra DONE;\n\t"
-      "bra LAB_WAIT;\n"
-      "DONE:\n\t}" ::"r"(bar),
-      "r"(parity)
-      : "memory");
+    asm volatile("{\n\t.reg .pred P1;\n"
+                 "LAB_WAIT:\n\t"
+                 "mbarrier.try_wait.parity.shared::cta.b64 P1, [%0], %1;\n\t"
+                 "@P1 bra DONE;\n\t"
+                 "bra LAB_WAIT;\n"
+                 "DONE:\n\t}" ::"r"(bar),
+                 "r"(parity)
+                 : "memory");
 }
 
 // UMMA shared-memory descriptor (sm_100): K-major, 64-byte swizzle, 8-row groups 512 B apart.
 __device__ __forceinline__ uint64_t make_smem_desc(uint32_t addr) {
-  uint64_t desc = 0;
-  desc |= static_cast<uint64_t>((addr & 0x3FFFF) >> 4);   // start address
-  desc |= static_cast<uint64_t>(16 >> 4) << 16;           // leading byte offset (unused)
-  desc |= static_cast<uint64_t>(512 >> 4) << 32;          // stride byte offset
-  desc |= static_cast<uint64_t>(1) << 46;                 // descriptor version (sm_100)
-  desc |= static_cast<uint64_t>(4) << 61;                 // layout: 64-byte swizzle
-  return desc;
+    uint64_t desc = 0;
+    desc |= static_cast<uint64_t>((addr & 0x3FFFF) >> 4); // start address
+    desc |= static_cast<uint64_t>(16 >> 4) << 16;         // leading byte offset (unused)
+    desc |= static_cast<uint64_t>(512 >> 4) << 32;        // stride byte offset
+    desc |= static_cast<uint64_t>(1) << 46;               // descriptor version (sm_100)
+    desc |= static_cast<uint64_t>(4) << 61;               // layout: 64-byte swizzle
+    return desc;
 }
 
 // Instruction descriptor, kind::f16: f32 accumulator, f16 A and B, both K-major, N and M.
@@ -67,196 +94,209 @@ extern "C" __global__ void __launch_bounds__(THREADS, 1)
     blackwell_umma_1sm_gemm(const __grid_constant__ CUtensorMap tmap_a,
                             const __grid_constant__ CUtensorMap tmap_b, float* __restrict__ c,
                             int N, int K, int tiles_n, int num_tiles) {
-  __shared__ alignas(1024) uint16_t smem_a[S][BM * BK];
-  __shared__ alignas(1024) uint16_t smem_b[S][BN * BK];
-  __shared__ alignas(8) uint64_t full_bar[S];
-  __shared__ alignas(8) uint64_t empty_bar[S];
-  __shared__ alignas(8) uint64_t acc_full_bar[ACC_STAGES];
-  __shared__ alignas(8) uint64_t acc_empty_bar[ACC_STAGES];
-  __shared__ uint32_t tmem_base_slot;
+    __shared__ alignas(1024) uint16_t smem_a[S][BM * BK];
+    __shared__ alignas(1024) uint16_t smem_b[S][BN * BK];
+    __shared__ alignas(8) uint64_t full_bar[S];
+    __shared__ alignas(8) uint64_t empty_bar[S];
+    __shared__ alignas(8) uint64_t acc_full_bar[ACC_STAGES];
+    __shared__ alignas(8) uint64_t acc_empty_bar[ACC_STAGES];
+    __shared__ uint32_t tmem_base_slot;
 
-  const int warp = threadIdx.x / 32;
-  const int lane = threadIdx.x % 32;
-  const int k_blocks = K / BK;
+    const int warp = threadIdx.x / 32;
+    const int lane = threadIdx.x % 32;
+    const int k_blocks = K / BK;
 
-  if (threadIdx.x == 0) {
-    for (int s = 0; s < S; ++s) {
-      asm volatile("mbarrier.init.shared::cta.b64 [%0], %1;" ::"r"(smem_addr(&full_bar[s])),
-                   "r"(1));  // SYNC: init full (producer arrive.expect_tx)
-      asm volatile("mbarrier.init.shared::cta.b64 [%0], %1;" ::"r"(smem_addr(&empty_bar[s])),
-                   "r"(1));  // SYNC: init empty (MMA tcgen05.commit)
-    }
-    for (int a = 0; a < ACC_STAGES; ++a) {
-      asm volatile("mbarrier.init.shared::cta.b64 [%0], %1;" ::"r"(smem_addr(&acc_full_bar[a])),
-                   "r"(1));  // SYNC: init acc_full (MMA tcgen05.commit)
-      asm volatile("mbarrier.init.shared::cta.b64 [%0], %1;" ::"r"(smem_addr(&acc_empty_bar[a])),
-                   "r"(EPI_THREADS));  // SYNC: init acc_empty (every epilogue thread)
-    }
-    asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");  // SYNC: init fence
-  }
-  if (warp == 1) {
-    // SYNC: tcgen05.alloc (warp-collective; writes the TMEM address to tmem_base_slot)
-    asm volatile("tcgen05.alloc.cta_group::1.sync.aligned.shared::cta.b32 [%0], %1;" ::"r"(
-                     smem_addr(&tmem_base_slot)),
-                 "r"(TMEM_COLS)
-                 : "memory");
-    asm volatile("tcgen05.relinquish_alloc_permit.cta_group::1.sync.aligned;" ::: "memory");
-  }
-  asm volatile("tcgen05.fence::before_thread_sync;" ::: "memory");  // SYNC: alloc fence before
-  __syncthreads();  // SYNC: setup barrier
-  asm volatile("tcgen05.fence::after_thread_sync;" ::: "memory");  // SYNC: alloc fence after
-  const uint32_t tmem_base = tmem_base_slot;
-
-  if (warp == 0) {
-    // ---- TMA producer: one lane ----
-    if (lane == 0) {
-      int s = 0;
-      uint32_t phase = 0;
-      for (int tile = blockIdx.x; tile < num_tiles; tile += gridDim.x) {
-        const int m0 = (tile / tiles_n) * BM;
-        const int n0 = (tile % tiles_n) * BN;
-        for (int kb = 0; kb < k_blocks; ++kb) {
-#if PTXMC_MUTANT != MUTANT_NO_EMPTY_WAIT
-          mbar_wait(smem_addr(&empty_bar[s]), phase ^ 1);  // SYNC: empty wait
-#endif
-          const uint32_t fb = smem_addr(&full_bar[s]);
-          asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;" ::"r"(fb),
-                       "r"(STAGE_TX)
-                       : "memory");  // SYNC: full arrive.expect_tx
-          asm volatile(
-              "cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes"
-              " [%0], [%1, {%2, %3}], [%4];" ::"r"(smem_addr(&smem_a[s][0])),
-              "l"(reinterpret_cast<uint64_t>(&tmap_a)), "r"(kb * BK), "r"(m0), "r"(fb)
-              : "memory");  // SYNC: TMA load A
-          asm volatile(
-              "cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes"
-              " [%0], [%1, {%2, %3}], [%4];" ::"r"(smem_addr(&smem_b[s][0])),
-              "l"(reinterpret_cast<uint64_t>(&tmap_b)), "r"(kb * BK), "r"(n0), "r"(fb)
-              : "memory");  // SYNC: TMA load B
-          if (++s == S) {
-            s = 0;
-            phase ^= 1;
-          }
+    if (threadIdx.x == 0) {
+        for (int s = 0; s < S; ++s) {
+            asm volatile("mbarrier.init.shared::cta.b64 [%0], %1;" ::"r"(smem_addr(&full_bar[s])),
+                         "r"(1)); // SYNC: init full (producer arrive.expect_tx)
+            asm volatile("mbarrier.init.shared::cta.b64 [%0], %1;" ::"r"(smem_addr(&empty_bar[s])),
+                         "r"(1)); // SYNC: init empty (MMA tcgen05.commit)
         }
-      }
-    }
-  } else if (warp == 1) {
-    // ---- MMA issuer: one lane ----
-    if (lane == 0) {
-      int s = 0;
-      uint32_t phase = 0;
-      int acc = 0;
-      uint32_t acc_phase = 0;
-      for (int tile = blockIdx.x; tile < num_tiles; tile += gridDim.x) {
-#if PTXMC_MUTANT != MUTANT_NO_ACC_EMPTY_WAIT
-        mbar_wait(smem_addr(&acc_empty_bar[acc]), acc_phase ^ 1);  // SYNC: acc_empty wait
-#endif
-        asm volatile("tcgen05.fence::after_thread_sync;" ::: "memory");  // SYNC: fence after acc_empty
-        const uint32_t d_tmem = tmem_base + acc * BN;  // column offset of this accumulator
-        for (int kb = 0; kb < k_blocks; ++kb) {
-#if PTXMC_MUTANT != MUTANT_DROP_FULL_WAIT
-          mbar_wait(smem_addr(&full_bar[s]), phase);  // SYNC: full wait
-#endif
-          asm volatile("tcgen05.fence::after_thread_sync;" ::: "memory");  // SYNC: fence after full
-          const uint32_t a_base = smem_addr(&smem_a[s][0]);
-          const uint32_t b_base = smem_addr(&smem_b[s][0]);
-#pragma unroll
-          for (int kk = 0; kk < BK / UK; ++kk) {
-            const uint32_t accumulate = (kb > 0 || kk > 0) ? 1u : 0u;
+        for (int a = 0; a < ACC_STAGES; ++a) {
             asm volatile(
-                "{\n\t.reg .pred p;\n\tsetp.ne.b32 p, %4, 0;\n\t"
-                "tcgen05.mma.cta_group::1.kind::f16 [%0], %1, %2, %3, p;\n\t}" ::"r"(d_tmem),
-                "l"(make_smem_desc(a_base + kk * UK * 2)),
-                "l"(make_smem_desc(b_base + kk * UK * 2)), "r"(kIdesc), "r"(accumulate)
-                : "memory");  // SYNC: tcgen05.mma
-          }
-          // SYNC: commit to empty (arrives when the MMAs above have read the stage)
-          asm volatile(
-              "tcgen05.commit.cta_group::1.mbarrier::arrive::one.shared::cluster.b64 [%0];" ::"r"(
-                  smem_addr(&empty_bar[s]))
-              : "memory");
-          if (++s == S) {
-            s = 0;
-            phase ^= 1;
-          }
+                "mbarrier.init.shared::cta.b64 [%0], %1;" ::"r"(smem_addr(&acc_full_bar[a])),
+                "r"(1)); // SYNC: init acc_full (MMA tcgen05.commit)
+            asm volatile(
+                "mbarrier.init.shared::cta.b64 [%0], %1;" ::"r"(smem_addr(&acc_empty_bar[a])),
+                "r"(EPI_THREADS)); // SYNC: init acc_empty (every epilogue thread)
         }
-#if PTXMC_MUTANT != MUTANT_NO_ACC_COMMIT
-        // SYNC: commit to acc_full (arrives when every MMA of this tile has written TMEM)
-        asm volatile(
-            "tcgen05.commit.cta_group::1.mbarrier::arrive::one.shared::cluster.b64 [%0];" ::"r"(
-                smem_addr(&acc_full_bar[acc]))
-            : "memory");
-#endif
-        if (++acc == ACC_STAGES) {
-          acc = 0;
-          acc_phase ^= 1;
-        }
-      }
+        asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory"); // SYNC: init fence
     }
-  } else {
-    // ---- epilogue warps 2-5: warp w reads TMEM lanes 32*(w%4) .. 32*(w%4)+31 ----
-    const uint32_t lane_base = static_cast<uint32_t>((warp % 4) * 32) << 16;
-    int acc = 0;
-    uint32_t acc_phase = 0;
-    for (int tile = blockIdx.x; tile < num_tiles; tile += gridDim.x) {
-      const int row = (tile / tiles_n) * BM + (warp % 4) * 32 + lane;
-      const int n0 = (tile % tiles_n) * BN;
+    if (warp == 1) {
+        // SYNC: tcgen05.alloc (warp-collective; writes the TMEM address to tmem_base_slot)
+        asm volatile("tcgen05.alloc.cta_group::1.sync.aligned.shared::cta.b32 [%0], %1;" ::"r"(
+                         smem_addr(&tmem_base_slot)),
+                     "r"(TMEM_COLS)
+                     : "memory");
+        asm volatile("tcgen05.relinquish_alloc_permit.cta_group::1.sync.aligned;" ::: "memory");
+    }
+    asm volatile("tcgen05.fence::before_thread_sync;" ::: "memory"); // SYNC: alloc fence before
+    __syncthreads();                                                 // SYNC: setup barrier
+    asm volatile("tcgen05.fence::after_thread_sync;" ::: "memory");  // SYNC: alloc fence after
+    const uint32_t tmem_base = tmem_base_slot;
+
+    if (warp == 0) {
+        // ---- TMA producer: one lane ----
+        if (lane == 0) {
+            int s = 0;
+            uint32_t phase = 0;
+            for (int tile = blockIdx.x; tile < num_tiles; tile += gridDim.x) {
+                const int m0 = (tile / tiles_n) * BM;
+                const int n0 = (tile % tiles_n) * BN;
+                for (int kb = 0; kb < k_blocks; ++kb) {
+#if PTXMC_MUTANT != MUTANT_NO_EMPTY_WAIT
+                    mbar_wait(smem_addr(&empty_bar[s]), phase ^ 1); // SYNC: empty wait
+#endif
+                    const uint32_t fb = smem_addr(&full_bar[s]);
+                    asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;" ::"r"(fb),
+                                 "r"(STAGE_TX)
+                                 : "memory"); // SYNC: full arrive.expect_tx
+                    asm volatile("cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::"
+                                 "complete_tx::bytes"
+                                 " [%0], [%1, {%2, %3}], [%4];" ::"r"(smem_addr(&smem_a[s][0])),
+                                 "l"(reinterpret_cast<uint64_t>(&tmap_a)), "r"(kb * BK), "r"(m0),
+                                 "r"(fb)
+                                 : "memory"); // SYNC: TMA load A
+                    asm volatile("cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::"
+                                 "complete_tx::bytes"
+                                 " [%0], [%1, {%2, %3}], [%4];" ::"r"(smem_addr(&smem_b[s][0])),
+                                 "l"(reinterpret_cast<uint64_t>(&tmap_b)), "r"(kb * BK), "r"(n0),
+                                 "r"(fb)
+                                 : "memory"); // SYNC: TMA load B
+                    if (++s == S) {
+                        s = 0;
+                        phase ^= 1;
+                    }
+                }
+            }
+        }
+    } else if (warp == 1) {
+        // ---- MMA issuer: one lane ----
+        if (lane == 0) {
+            int s = 0;
+            uint32_t phase = 0;
+            int acc = 0;
+            uint32_t acc_phase = 0;
+            for (int tile = blockIdx.x; tile < num_tiles; tile += gridDim.x) {
+#if PTXMC_MUTANT != MUTANT_NO_ACC_EMPTY_WAIT
+                mbar_wait(smem_addr(&acc_empty_bar[acc]), acc_phase ^ 1); // SYNC: acc_empty wait
+#endif
+                asm volatile("tcgen05.fence::after_thread_sync;" ::
+                                 : "memory");                 // SYNC: fence after acc_empty
+                const uint32_t d_tmem = tmem_base + acc * BN; // column offset of this accumulator
+                for (int kb = 0; kb < k_blocks; ++kb) {
+#if PTXMC_MUTANT != MUTANT_DROP_FULL_WAIT
+                    mbar_wait(smem_addr(&full_bar[s]), phase); // SYNC: full wait
+#endif
+                    asm volatile("tcgen05.fence::after_thread_sync;" ::
+                                     : "memory"); // SYNC: fence after full
+                    const uint32_t a_base = smem_addr(&smem_a[s][0]);
+                    const uint32_t b_base = smem_addr(&smem_b[s][0]);
+#pragma unroll
+                    for (int kk = 0; kk < BK / UK; ++kk) {
+                        const uint32_t accumulate = (kb > 0 || kk > 0) ? 1u : 0u;
+                        asm volatile(
+                            "{\n\t.reg .pred p;\n\tsetp.ne.b32 p, %4, 0;\n\t"
+                            "tcgen05.mma.cta_group::1.kind::f16 [%0], %1, %2, %3, p;\n\t}" ::"r"(
+                                d_tmem),
+                            "l"(make_smem_desc(a_base + kk * UK * 2)),
+                            "l"(make_smem_desc(b_base + kk * UK * 2)), "r"(kIdesc), "r"(accumulate)
+                            : "memory"); // SYNC: tcgen05.mma
+                    }
+                    // SYNC: commit to empty (arrives when the MMAs above have read the stage)
+                    asm volatile("tcgen05.commit.cta_group::1.mbarrier::arrive::one.shared::"
+                                 "cluster.b64 [%0];" ::"r"(smem_addr(&empty_bar[s]))
+                                 : "memory");
+                    if (++s == S) {
+                        s = 0;
+                        phase ^= 1;
+                    }
+                }
+#if PTXMC_MUTANT != MUTANT_NO_ACC_COMMIT
+                // SYNC: commit to acc_full (arrives when every MMA of this tile has written TMEM)
+                asm volatile(
+                    "tcgen05.commit.cta_group::1.mbarrier::arrive::one.shared::cluster.b64 [%0];" ::
+                        "r"(smem_addr(&acc_full_bar[acc]))
+                    : "memory");
+#endif
+                if (++acc == ACC_STAGES) {
+                    acc = 0;
+                    acc_phase ^= 1;
+                }
+            }
+        }
+    } else {
+        // ---- epilogue warps 2-5: warp w reads TMEM lanes 32*(w%4) .. 32*(w%4)+31 ----
+        const uint32_t lane_base = static_cast<uint32_t>((warp % 4) * 32) << 16;
+        int acc = 0;
+        uint32_t acc_phase = 0;
+        for (int tile = blockIdx.x; tile < num_tiles; tile += gridDim.x) {
+            const int row = (tile / tiles_n) * BM + (warp % 4) * 32 + lane;
+            const int n0 = (tile % tiles_n) * BN;
 #if PTXMC_MUTANT == MUTANT_WRONG_PARITY
-      mbar_wait(smem_addr(&acc_full_bar[acc]), acc_phase ^ 1);  // SYNC: acc_full wait (wrong parity)
+            mbar_wait(smem_addr(&acc_full_bar[acc]),
+                      acc_phase ^ 1); // SYNC: acc_full wait (wrong parity)
 #else
-      mbar_wait(smem_addr(&acc_full_bar[acc]), acc_phase);  // SYNC: acc_full wait
+            mbar_wait(smem_addr(&acc_full_bar[acc]), acc_phase); // SYNC: acc_full wait
 #endif
 #if PTXMC_MUTANT != MUTANT_NO_FENCE_AFTER
-      asm volatile("tcgen05.fence::after_thread_sync;" ::: "memory");  // SYNC: fence after acc_full
+            asm volatile("tcgen05.fence::after_thread_sync;" ::
+                             : "memory"); // SYNC: fence after acc_full
 #endif
-      uint32_t v[BN];
+            uint32_t v[BN];
 #pragma unroll
-      for (int j = 0; j < BN / 16; ++j) {
-        const uint32_t taddr = tmem_base + lane_base + acc * BN + j * 16;
-        asm volatile(
-            "tcgen05.ld.sync.aligned.32x32b.x16.b32 {%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, "
-            "%10, %11, %12, %13, %14, %15}, [%16];"
-            : "=r"(v[16 * j + 0]), "=r"(v[16 * j + 1]), "=r"(v[16 * j + 2]), "=r"(v[16 * j + 3]),
-              "=r"(v[16 * j + 4]), "=r"(v[16 * j + 5]), "=r"(v[16 * j + 6]), "=r"(v[16 * j + 7]),
-              "=r"(v[16 * j + 8]), "=r"(v[16 * j + 9]), "=r"(v[16 * j + 10]),
-              "=r"(v[16 * j + 11]), "=r"(v[16 * j + 12]), "=r"(v[16 * j + 13]),
-              "=r"(v[16 * j + 14]), "=r"(v[16 * j + 15])
-            : "r"(taddr)
-            : "memory");  // SYNC: tcgen05.ld
-      }
+            for (int j = 0; j < BN / 16; ++j) {
+                const uint32_t taddr = tmem_base + lane_base + acc * BN + j * 16;
+                asm volatile("tcgen05.ld.sync.aligned.32x32b.x16.b32 {%0, %1, %2, %3, %4, %5, %6, "
+                             "%7, %8, %9, "
+                             "%10, %11, %12, %13, %14, %15}, [%16];"
+                             : "=r"(v[16 * j + 0]), "=r"(v[16 * j + 1]), "=r"(v[16 * j + 2]),
+                               "=r"(v[16 * j + 3]), "=r"(v[16 * j + 4]), "=r"(v[16 * j + 5]),
+                               "=r"(v[16 * j + 6]), "=r"(v[16 * j + 7]), "=r"(v[16 * j + 8]),
+                               "=r"(v[16 * j + 9]), "=r"(v[16 * j + 10]), "=r"(v[16 * j + 11]),
+                               "=r"(v[16 * j + 12]), "=r"(v[16 * j + 13]), "=r"(v[16 * j + 14]),
+                               "=r"(v[16 * j + 15])
+                             : "r"(taddr)
+                             : "memory"); // SYNC: tcgen05.ld
+            }
 #if PTXMC_MUTANT != MUTANT_NO_WAIT_LD
-      asm volatile("tcgen05.wait::ld.sync.aligned;" ::: "memory");  // SYNC: tcgen05.wait::ld
+            asm volatile("tcgen05.wait::ld.sync.aligned;" ::: "memory"); // SYNC: tcgen05.wait::ld
 #endif
-      asm volatile("tcgen05.fence::before_thread_sync;" ::: "memory");  // SYNC: fence before acc_empty
-      asm volatile("mbarrier.arrive.shared::cta.b64 _, [%0];" ::"r"(smem_addr(&acc_empty_bar[acc]))
-                   : "memory");  // SYNC: acc_empty arrive
+            asm volatile("tcgen05.fence::before_thread_sync;" ::
+                             : "memory"); // SYNC: fence before acc_empty
+            asm volatile(
+                "mbarrier.arrive.shared::cta.b64 _, [%0];" ::"r"(smem_addr(&acc_empty_bar[acc]))
+                : "memory"); // SYNC: acc_empty arrive
 #pragma unroll
-      for (int j = 0; j < BN; ++j) c[size_t(row) * N + n0 + j] = __uint_as_float(v[j]);
-      if (++acc == ACC_STAGES) {
-        acc = 0;
-        acc_phase ^= 1;
-      }
+            for (int j = 0; j < BN; ++j)
+                c[size_t(row) * N + n0 + j] = __uint_as_float(v[j]);
+            if (++acc == ACC_STAGES) {
+                acc = 0;
+                acc_phase ^= 1;
+            }
+        }
     }
-  }
 
-  // ---- teardown: the allocating warp frees TMEM after every reader is done ----
+    // ---- teardown: the allocating warp frees TMEM after every reader is done ----
 #if PTXMC_MUTANT == MUTANT_EARLY_DEALLOC
-  if (warp == 1) {
-    asm volatile("tcgen05.dealloc.cta_group::1.sync.aligned.b32 %0, %1;" ::"r"(tmem_base),
-                 "r"(TMEM_COLS)
-                 : "memory");  // SYNC: tcgen05.dealloc (too early)
-  }
+    if (warp == 1) {
+        asm volatile("tcgen05.dealloc.cta_group::1.sync.aligned.b32 %0, %1;" ::"r"(tmem_base),
+                     "r"(TMEM_COLS)
+                     : "memory"); // SYNC: tcgen05.dealloc (too early)
+    }
 #endif
-  asm volatile("tcgen05.fence::before_thread_sync;" ::: "memory");  // SYNC: fence before teardown
-  __syncthreads();  // SYNC: teardown barrier
+    asm volatile("tcgen05.fence::before_thread_sync;" ::: "memory"); // SYNC: fence before teardown
+    __syncthreads();                                                 // SYNC: teardown barrier
 #if PTXMC_MUTANT != MUTANT_EARLY_DEALLOC
-  if (warp == 1) {
-    asm volatile("tcgen05.fence::after_thread_sync;" ::: "memory");  // SYNC: fence after teardown
-    asm volatile("tcgen05.dealloc.cta_group::1.sync.aligned.b32 %0, %1;" ::"r"(tmem_base),
-                 "r"(TMEM_COLS)
-                 : "memory");  // SYNC: tcgen05.dealloc
-  }
+    if (warp == 1) {
+        asm volatile("tcgen05.fence::after_thread_sync;" ::
+                         : "memory"); // SYNC: fence after teardown
+        asm volatile("tcgen05.dealloc.cta_group::1.sync.aligned.b32 %0, %1;" ::"r"(tmem_base),
+                     "r"(TMEM_COLS)
+                     : "memory"); // SYNC: tcgen05.dealloc
+    }
 #endif
 }
 
-}  // namespace blackwell_gemm
+} // namespace blackwell_gemm
