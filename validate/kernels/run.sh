@@ -1,15 +1,18 @@
 #!/usr/bin/env bash
 # On an H100/H200: build the Hopper GEMM and every mutant, run each many times against a CPU reference, then compute-sanitizer racecheck and synccheck once each.
-# Usage: validate/kernels/run.sh OUTDIR [ITERATIONS] [SEED]
+# Usage: validate/kernels/run.sh OUTDIR [ITERATIONS] [SEED] [K]
+#   env: BIN=DIR keeps the binaries there; SANITIZER=0 skips compute-sanitizer.
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 out=${1:?usage: run.sh OUTDIR [ITERATIONS] [SEED]}
 iters=${2:-5000}
 seed=${3:-12345}
+k=${4:-512}
 mkdir -p "$out"
 nvcc=${CUDA_NVCC:-/usr/local/cuda/bin/nvcc}
 san=${COMPUTE_SANITIZER:-$(command -v compute-sanitizer || echo /usr/local/cuda/bin/compute-sanitizer)}
-bin=$(mktemp -d)
+bin=${BIN:-$(mktemp -d)}
+mkdir -p "$bin"
 mutants="0 1 2 3 4 5 6 7 8"
 
 {
@@ -33,8 +36,10 @@ command -v cuobjdump >/dev/null &&
 
 # 1. Many launches per variant, one at a time (timing matters), 30 s budget each.
 for m in $mutants; do
-  timeout 90 "$bin/hopper_gemm_$m" "$iters" "$seed" 512 512 512 20 || echo "RESULT mutant=$m status=exit-$?"
+  timeout 90 "$bin/hopper_gemm_$m" "$iters" "$seed" 512 512 "$k" 20 || echo "RESULT mutant=$m status=exit-$?"
 done >"$out/runs.txt" 2>&1
+
+if [ "${SANITIZER:-1}" = 0 ]; then cat "$out/info.txt" "$out/runs.txt"; exit 0; fi
 
 # 2. compute-sanitizer: one short run (2 launches, 128x128x512) per variant and tool, in parallel.
 for tool in racecheck synccheck; do
