@@ -1,4 +1,6 @@
 // Blackwell sm_100a 1-SM persistent TMA -> tcgen05.mma -> TMEM GEMM; -DPTXMC_MUTANT=N drops 1 sync.
+#include "ptx_sync.cuh"
+
 #include <cuda.h>
 #include <stdint.h>
 
@@ -58,22 +60,6 @@ constexpr int THREADS = 64 + EPI_THREADS;       // warp 0 TMA, warp 1 MMA, warps
 constexpr uint32_t TMEM_COLS = ACC_STAGES * BN; // 128: a power of two >= 32
 constexpr uint32_t STAGE_TX = (BM + BN) * BK * 2;
 
-__device__ __forceinline__ uint32_t smem_addr(const void* p) {
-    return static_cast<uint32_t>(__cvta_generic_to_shared(p));
-}
-
-// The nvcc inline-asm spin shape around try_wait.parity (CUTLASS ClusterBarrier::wait).
-__device__ __forceinline__ void mbar_wait(uint32_t bar, uint32_t parity) {
-    asm volatile("{\n\t.reg .pred P1;\n"
-                 "LAB_WAIT:\n\t"
-                 "mbarrier.try_wait.parity.shared::cta.b64 P1, [%0], %1;\n\t"
-                 "@P1 bra DONE;\n\t"
-                 "bra LAB_WAIT;\n"
-                 "DONE:\n\t}" ::"r"(bar),
-                 "r"(parity)
-                 : "memory");
-}
-
 // UMMA shared-memory descriptor (sm_100): K-major, 64-byte swizzle, 8-row groups 512 B apart.
 __device__ __forceinline__ uint64_t make_smem_desc(uint32_t addr) {
     uint64_t desc = 0;
@@ -88,8 +74,11 @@ __device__ __forceinline__ uint64_t make_smem_desc(uint32_t addr) {
 // Instruction descriptor, kind::f16: f32 accumulator, f16 A and B, both K-major, N and M.
 constexpr uint32_t kIdesc = (1u << 4) | (uint32_t(BN >> 3) << 17) | (uint32_t(BM >> 4) << 24);
 
+using ptx::smem_addr;
+
 // C (M x N, f32) = A (M x K, f16) * B (N x K, f16)^T, tiles_n = N / BN, num_tiles = M/BM * N/BN.
 // Each role runs the same persistent tile loop; the k-loop trip count is K / BK.
+// Every synchronization is one line ending in a `// SYNC:` marker (tests/kernels/README.md).
 extern "C" __global__ void __launch_bounds__(THREADS, 1)
     blackwell_umma_1sm_gemm(const __grid_constant__ CUtensorMap tmap_a,
                             const __grid_constant__ CUtensorMap tmap_b, float* __restrict__ c,
@@ -108,32 +97,22 @@ extern "C" __global__ void __launch_bounds__(THREADS, 1)
 
     if (threadIdx.x == 0) {
         for (int s = 0; s < S; ++s) {
-            asm volatile("mbarrier.init.shared::cta.b64 [%0], %1;" ::"r"(smem_addr(&full_bar[s])),
-                         "r"(1)); // SYNC: init full (producer arrive.expect_tx)
-            asm volatile("mbarrier.init.shared::cta.b64 [%0], %1;" ::"r"(smem_addr(&empty_bar[s])),
-                         "r"(1)); // SYNC: init empty (MMA tcgen05.commit)
+            ptx::mbar_init(smem_addr(&full_bar[s]), 1);  // SYNC: init full
+            ptx::mbar_init(smem_addr(&empty_bar[s]), 1); // SYNC: init empty
         }
         for (int a = 0; a < ACC_STAGES; ++a) {
-            asm volatile(
-                "mbarrier.init.shared::cta.b64 [%0], %1;" ::"r"(smem_addr(&acc_full_bar[a])),
-                "r"(1)); // SYNC: init acc_full (MMA tcgen05.commit)
-            asm volatile(
-                "mbarrier.init.shared::cta.b64 [%0], %1;" ::"r"(smem_addr(&acc_empty_bar[a])),
-                "r"(EPI_THREADS)); // SYNC: init acc_empty (every epilogue thread)
+            ptx::mbar_init(smem_addr(&acc_full_bar[a]), 1);            // SYNC: init acc_full
+            ptx::mbar_init(smem_addr(&acc_empty_bar[a]), EPI_THREADS); // SYNC: init acc_empty
         }
-        asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory"); // SYNC: init fence
+        ptx::fence_mbarrier_init(); // SYNC: init fence
     }
     if (warp == 1) {
-        // SYNC: tcgen05.alloc (warp-collective; writes the TMEM address to tmem_base_slot)
-        asm volatile("tcgen05.alloc.cta_group::1.sync.aligned.shared::cta.b32 [%0], %1;" ::"r"(
-                         smem_addr(&tmem_base_slot)),
-                     "r"(TMEM_COLS)
-                     : "memory");
-        asm volatile("tcgen05.relinquish_alloc_permit.cta_group::1.sync.aligned;" ::: "memory");
+        ptx::tmem_alloc<1>(smem_addr(&tmem_base_slot), TMEM_COLS); // SYNC: tcgen05.alloc
+        ptx::tmem_relinquish_alloc_permit<1>();                    // SYNC: relinquish
     }
-    asm volatile("tcgen05.fence::before_thread_sync;" ::: "memory"); // SYNC: alloc fence before
-    __syncthreads();                                                 // SYNC: setup barrier
-    asm volatile("tcgen05.fence::after_thread_sync;" ::: "memory");  // SYNC: alloc fence after
+    ptx::tcgen05_fence_before(); // SYNC: alloc fence before
+    __syncthreads();             // SYNC: setup barrier
+    ptx::tcgen05_fence_after();  // SYNC: alloc fence after
     const uint32_t tmem_base = tmem_base_slot;
 
     if (warp == 0) {
@@ -146,24 +125,14 @@ extern "C" __global__ void __launch_bounds__(THREADS, 1)
                 const int n0 = (tile % tiles_n) * BN;
                 for (int kb = 0; kb < k_blocks; ++kb) {
 #if PTXMC_MUTANT != MUTANT_NO_EMPTY_WAIT
-                    mbar_wait(smem_addr(&empty_bar[s]), phase ^ 1); // SYNC: empty wait
+                    ptx::mbar_wait(smem_addr(&empty_bar[s]), phase ^ 1); // SYNC: empty wait
 #endif
                     const uint32_t fb = smem_addr(&full_bar[s]);
-                    asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;" ::"r"(fb),
-                                 "r"(STAGE_TX)
-                                 : "memory"); // SYNC: full arrive.expect_tx
-                    asm volatile("cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::"
-                                 "complete_tx::bytes"
-                                 " [%0], [%1, {%2, %3}], [%4];" ::"r"(smem_addr(&smem_a[s][0])),
-                                 "l"(reinterpret_cast<uint64_t>(&tmap_a)), "r"(kb * BK), "r"(m0),
-                                 "r"(fb)
-                                 : "memory"); // SYNC: TMA load A
-                    asm volatile("cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::"
-                                 "complete_tx::bytes"
-                                 " [%0], [%1, {%2, %3}], [%4];" ::"r"(smem_addr(&smem_b[s][0])),
-                                 "l"(reinterpret_cast<uint64_t>(&tmap_b)), "r"(kb * BK), "r"(n0),
-                                 "r"(fb)
-                                 : "memory"); // SYNC: TMA load B
+                    const uint32_t sa = smem_addr(&smem_a[s][0]);
+                    const uint32_t sb = smem_addr(&smem_b[s][0]);
+                    ptx::mbar_arrive_expect_tx(fb, STAGE_TX);       // SYNC: full arrive.expect_tx
+                    ptx::tma_load_2d(sa, &tmap_a, kb * BK, m0, fb); // SYNC: TMA load A
+                    ptx::tma_load_2d(sb, &tmap_b, kb * BK, n0, fb); // SYNC: TMA load B
                     if (++s == S) {
                         s = 0;
                         phase ^= 1;
@@ -179,46 +148,36 @@ extern "C" __global__ void __launch_bounds__(THREADS, 1)
             int acc = 0;
             uint32_t acc_phase = 0;
             for (int tile = blockIdx.x; tile < num_tiles; tile += gridDim.x) {
+                const uint32_t aeb = smem_addr(&acc_empty_bar[acc]);
 #if PTXMC_MUTANT != MUTANT_NO_ACC_EMPTY_WAIT
-                mbar_wait(smem_addr(&acc_empty_bar[acc]), acc_phase ^ 1); // SYNC: acc_empty wait
+                ptx::mbar_wait(aeb, acc_phase ^ 1); // SYNC: acc_empty wait
 #endif
-                asm volatile("tcgen05.fence::after_thread_sync;" ::
-                                 : "memory");                 // SYNC: fence after acc_empty
+                ptx::tcgen05_fence_after();                   // SYNC: fence after acc_empty
                 const uint32_t d_tmem = tmem_base + acc * BN; // column offset of this accumulator
                 for (int kb = 0; kb < k_blocks; ++kb) {
 #if PTXMC_MUTANT != MUTANT_DROP_FULL_WAIT
-                    mbar_wait(smem_addr(&full_bar[s]), phase); // SYNC: full wait
+                    ptx::mbar_wait(smem_addr(&full_bar[s]), phase); // SYNC: full wait
 #endif
-                    asm volatile("tcgen05.fence::after_thread_sync;" ::
-                                     : "memory"); // SYNC: fence after full
+                    ptx::tcgen05_fence_after(); // SYNC: fence after full
                     const uint32_t a_base = smem_addr(&smem_a[s][0]);
                     const uint32_t b_base = smem_addr(&smem_b[s][0]);
 #pragma unroll
                     for (int kk = 0; kk < BK / UK; ++kk) {
-                        const uint32_t accumulate = (kb > 0 || kk > 0) ? 1u : 0u;
-                        asm volatile(
-                            "{\n\t.reg .pred p;\n\tsetp.ne.b32 p, %4, 0;\n\t"
-                            "tcgen05.mma.cta_group::1.kind::f16 [%0], %1, %2, %3, p;\n\t}" ::"r"(
-                                d_tmem),
-                            "l"(make_smem_desc(a_base + kk * UK * 2)),
-                            "l"(make_smem_desc(b_base + kk * UK * 2)), "r"(kIdesc), "r"(accumulate)
-                            : "memory"); // SYNC: tcgen05.mma
+                        const uint64_t da = make_smem_desc(a_base + kk * UK * 2);
+                        const uint64_t db = make_smem_desc(b_base + kk * UK * 2);
+                        const uint32_t acc_d = (kb > 0 || kk > 0) ? 1u : 0u;
+                        ptx::tcgen05_mma_f16<1>(d_tmem, da, db, kIdesc, acc_d); // SYNC: tcgen05.mma
                     }
-                    // SYNC: commit to empty (arrives when the MMAs above have read the stage)
-                    asm volatile("tcgen05.commit.cta_group::1.mbarrier::arrive::one.shared::"
-                                 "cluster.b64 [%0];" ::"r"(smem_addr(&empty_bar[s]))
-                                 : "memory");
+                    // arrives once the mma above have read the stage
+                    ptx::tcgen05_commit<1>(smem_addr(&empty_bar[s])); // SYNC: commit to empty
                     if (++s == S) {
                         s = 0;
                         phase ^= 1;
                     }
                 }
 #if PTXMC_MUTANT != MUTANT_NO_ACC_COMMIT
-                // SYNC: commit to acc_full (arrives when every MMA of this tile has written TMEM)
-                asm volatile(
-                    "tcgen05.commit.cta_group::1.mbarrier::arrive::one.shared::cluster.b64 [%0];" ::
-                        "r"(smem_addr(&acc_full_bar[acc]))
-                    : "memory");
+                // arrives once every mma of this tile has written tensor memory
+                ptx::tcgen05_commit<1>(smem_addr(&acc_full_bar[acc])); // SYNC: commit to acc_full
 #endif
                 if (++acc == ACC_STAGES) {
                     acc = 0;
@@ -234,43 +193,29 @@ extern "C" __global__ void __launch_bounds__(THREADS, 1)
         for (int tile = blockIdx.x; tile < num_tiles; tile += gridDim.x) {
             const int row = (tile / tiles_n) * BM + (warp % 4) * 32 + lane;
             const int n0 = (tile % tiles_n) * BN;
+            const uint32_t afb = smem_addr(&acc_full_bar[acc]);
 #if PTXMC_MUTANT == MUTANT_WRONG_PARITY
-            mbar_wait(smem_addr(&acc_full_bar[acc]),
-                      acc_phase ^ 1); // SYNC: acc_full wait (wrong parity)
+            ptx::mbar_wait(afb, acc_phase ^ 1); // SYNC: acc_full wait (wrong parity)
 #else
-            mbar_wait(smem_addr(&acc_full_bar[acc]), acc_phase); // SYNC: acc_full wait
+            ptx::mbar_wait(afb, acc_phase); // SYNC: acc_full wait
 #endif
 #if PTXMC_MUTANT != MUTANT_NO_FENCE_AFTER
-            asm volatile("tcgen05.fence::after_thread_sync;" ::
-                             : "memory"); // SYNC: fence after acc_full
+            ptx::tcgen05_fence_after(); // SYNC: fence after acc_full
 #endif
-            uint32_t v[BN];
+            uint32_t v[BN / 16][16];
 #pragma unroll
             for (int j = 0; j < BN / 16; ++j) {
                 const uint32_t taddr = tmem_base + lane_base + acc * BN + j * 16;
-                asm volatile("tcgen05.ld.sync.aligned.32x32b.x16.b32 {%0, %1, %2, %3, %4, %5, %6, "
-                             "%7, %8, %9, "
-                             "%10, %11, %12, %13, %14, %15}, [%16];"
-                             : "=r"(v[16 * j + 0]), "=r"(v[16 * j + 1]), "=r"(v[16 * j + 2]),
-                               "=r"(v[16 * j + 3]), "=r"(v[16 * j + 4]), "=r"(v[16 * j + 5]),
-                               "=r"(v[16 * j + 6]), "=r"(v[16 * j + 7]), "=r"(v[16 * j + 8]),
-                               "=r"(v[16 * j + 9]), "=r"(v[16 * j + 10]), "=r"(v[16 * j + 11]),
-                               "=r"(v[16 * j + 12]), "=r"(v[16 * j + 13]), "=r"(v[16 * j + 14]),
-                               "=r"(v[16 * j + 15])
-                             : "r"(taddr)
-                             : "memory"); // SYNC: tcgen05.ld
+                ptx::tmem_ld_32x32b_x16(v[j], taddr); // SYNC: tcgen05.ld
             }
 #if PTXMC_MUTANT != MUTANT_NO_WAIT_LD
-            asm volatile("tcgen05.wait::ld.sync.aligned;" ::: "memory"); // SYNC: tcgen05.wait::ld
+            ptx::tmem_wait_ld(); // SYNC: tcgen05.wait::ld
 #endif
-            asm volatile("tcgen05.fence::before_thread_sync;" ::
-                             : "memory"); // SYNC: fence before acc_empty
-            asm volatile(
-                "mbarrier.arrive.shared::cta.b64 _, [%0];" ::"r"(smem_addr(&acc_empty_bar[acc]))
-                : "memory"); // SYNC: acc_empty arrive
+            ptx::tcgen05_fence_before();                      // SYNC: fence before acc_empty
+            ptx::mbar_arrive(smem_addr(&acc_empty_bar[acc])); // SYNC: acc_empty arrive
 #pragma unroll
             for (int j = 0; j < BN; ++j)
-                c[size_t(row) * N + n0 + j] = __uint_as_float(v[j]);
+                c[size_t(row) * N + n0 + j] = __uint_as_float(v[j / 16][j % 16]);
             if (++acc == ACC_STAGES) {
                 acc = 0;
                 acc_phase ^= 1;
@@ -280,21 +225,14 @@ extern "C" __global__ void __launch_bounds__(THREADS, 1)
 
     // ---- teardown: the allocating warp frees TMEM after every reader is done ----
 #if PTXMC_MUTANT == MUTANT_EARLY_DEALLOC
-    if (warp == 1) {
-        asm volatile("tcgen05.dealloc.cta_group::1.sync.aligned.b32 %0, %1;" ::"r"(tmem_base),
-                     "r"(TMEM_COLS)
-                     : "memory"); // SYNC: tcgen05.dealloc (too early)
-    }
+    if (warp == 1) ptx::tmem_dealloc<1>(tmem_base, TMEM_COLS); // SYNC: tcgen05.dealloc (too early)
 #endif
-    asm volatile("tcgen05.fence::before_thread_sync;" ::: "memory"); // SYNC: fence before teardown
-    __syncthreads();                                                 // SYNC: teardown barrier
+    ptx::tcgen05_fence_before(); // SYNC: fence before teardown
+    __syncthreads();             // SYNC: teardown barrier
 #if PTXMC_MUTANT != MUTANT_EARLY_DEALLOC
     if (warp == 1) {
-        asm volatile("tcgen05.fence::after_thread_sync;" ::
-                         : "memory"); // SYNC: fence after teardown
-        asm volatile("tcgen05.dealloc.cta_group::1.sync.aligned.b32 %0, %1;" ::"r"(tmem_base),
-                     "r"(TMEM_COLS)
-                     : "memory"); // SYNC: tcgen05.dealloc
+        ptx::tcgen05_fence_after();                 // SYNC: fence after teardown
+        ptx::tmem_dealloc<1>(tmem_base, TMEM_COLS); // SYNC: tcgen05.dealloc
     }
 #endif
 }

@@ -1,4 +1,6 @@
 // Blackwell sm_100a 2-SM cta_group::2 persistent GEMM, multicast commits; -DPTXMC_MUTANT=N drops 1.
+#include "ptx_sync.cuh"
+
 #include <cuda.h>
 #include <stdint.h>
 
@@ -50,45 +52,12 @@ constexpr uint32_t TMEM_COLS = ACC_STAGES * BN; // 128 per CTA
 constexpr uint32_t CTA_TX = (HALF_M + HALF_N) * BK * 2; // bytes one CTA's TMA brings
 constexpr uint16_t PAIR_MASK = 0x3;                     // both CTAs of the cluster
 
-__device__ __forceinline__ uint32_t smem_addr(const void* p) {
-    return static_cast<uint32_t>(__cvta_generic_to_shared(p));
-}
-
-// The same object in CTA `rank` of the cluster.
-__device__ __forceinline__ uint32_t cluster_addr(uint32_t local, uint32_t rank) {
-    uint32_t remote;
-    asm volatile("mapa.shared::cluster.u32 %0, %1, %2;" : "=r"(remote) : "r"(local), "r"(rank));
-    return remote;
-}
-
-// The nvcc inline-asm spin shape; cluster-scope acquire because the arrivals come from the pair.
-__device__ __forceinline__ void mbar_wait(uint32_t bar, uint32_t parity) {
+// Waits observe arrivals and complete_tx of both CTAs: cluster-scope acquire (CUTLASS: default).
 #if PTXMC_MUTANT == MUTANT_CTA_SCOPE_WAITS
-    asm volatile("{\n\t.reg .pred P1;\n"
-                 "LAB_WAIT:\n\t"
-                 "mbarrier.try_wait.parity.shared::cta.b64 P1, [%0], %1;\n\t"
-                 "@P1 bra DONE;\n\t"
-                 "bra LAB_WAIT;\n"
-                 "DONE:\n\t}" ::"r"(bar),
-                 "r"(parity)
-                 : "memory");
+#define MBAR_WAIT(bar, parity) ptx::mbar_wait(bar, parity)
 #else
-    asm volatile("{\n\t.reg .pred P1;\n"
-                 "LAB_WAIT:\n\t"
-                 "mbarrier.try_wait.parity.acquire.cluster.shared::cta.b64 P1, [%0], %1;\n\t"
-                 "@P1 bra DONE;\n\t"
-                 "bra LAB_WAIT;\n"
-                 "DONE:\n\t}" ::"r"(bar),
-                 "r"(parity)
-                 : "memory");
+#define MBAR_WAIT(bar, parity) ptx::mbar_wait_cluster(bar, parity)
 #endif
-}
-
-__device__ __forceinline__ void cluster_sync() {
-    asm volatile("barrier.cluster.arrive.release.aligned;\n\t"
-                 "barrier.cluster.wait.acquire.aligned;" ::
-                     : "memory");
-}
 
 // UMMA shared-memory descriptor (sm_100): K-major, 64-byte swizzle, 8-row groups 512 B apart.
 __device__ __forceinline__ uint64_t make_smem_desc(uint32_t addr) {
@@ -104,8 +73,11 @@ __device__ __forceinline__ uint64_t make_smem_desc(uint32_t addr) {
 // Instruction descriptor, kind::f16: f32 accumulator, f16 A and B, both K-major, N = 64, M = 256.
 constexpr uint32_t kIdesc = (1u << 4) | (uint32_t(BN >> 3) << 17) | (uint32_t(BM >> 4) << 24);
 
+using ptx::smem_addr;
+
 // C (M x N, f32) = A (M x K, f16) * B (N x K, f16)^T on clusters of 2 CTAs; one 256 x 64 tile per
 // pair and loop trip; rank 0 (the leader) issues the cta_group::2 mma for both.
+// Every synchronization is one line ending in a `// SYNC:` marker (tests/kernels/README.md).
 extern "C" __global__ void __cluster_dims__(2, 1, 1) __launch_bounds__(THREADS, 1)
     blackwell_umma_2sm_gemm(const __grid_constant__ CUtensorMap tmap_a,
                             const __grid_constant__ CUtensorMap tmap_b, float* __restrict__ c,
@@ -121,40 +93,29 @@ extern "C" __global__ void __cluster_dims__(2, 1, 1) __launch_bounds__(THREADS, 
     const int warp = threadIdx.x / 32;
     const int lane = threadIdx.x % 32;
     const int k_blocks = K / BK;
-    uint32_t rank;
-    asm volatile("mov.u32 %0, %%cluster_ctarank;" : "=r"(rank));
+    const uint32_t rank = ptx::cluster_ctarank();
     const bool leader = rank == 0;
     const int pair = blockIdx.x / 2;
     const int pairs = gridDim.x / 2;
 
     if (threadIdx.x == 0) {
         for (int s = 0; s < S; ++s) {
-            asm volatile("mbarrier.init.shared::cta.b64 [%0], %1;" ::"r"(smem_addr(&full_bar[s])),
-                         "r"(1)); // SYNC: init full (the leader's arrive.expect_tx)
-            asm volatile("mbarrier.init.shared::cta.b64 [%0], %1;" ::"r"(smem_addr(&empty_bar[s])),
-                         "r"(1)); // SYNC: init empty (the leader's multicast commit)
+            ptx::mbar_init(smem_addr(&full_bar[s]), 1);  // SYNC: init full
+            ptx::mbar_init(smem_addr(&empty_bar[s]), 1); // SYNC: init empty
         }
         for (int a = 0; a < ACC_STAGES; ++a) {
-            asm volatile(
-                "mbarrier.init.shared::cta.b64 [%0], %1;" ::"r"(smem_addr(&acc_full_bar[a])),
-                "r"(1)); // SYNC: init acc_full (the leader's multicast commit)
-            asm volatile(
-                "mbarrier.init.shared::cta.b64 [%0], %1;" ::"r"(smem_addr(&acc_empty_bar[a])),
-                "r"(2 * EPI_THREADS)); // SYNC: init acc_empty (both CTAs' epilogue threads)
+            ptx::mbar_init(smem_addr(&acc_full_bar[a]), 1);                // SYNC: init acc_full
+            ptx::mbar_init(smem_addr(&acc_empty_bar[a]), 2 * EPI_THREADS); // SYNC: init acc_empty
         }
-        asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory"); // SYNC: init fence
+        ptx::fence_mbarrier_init(); // SYNC: init fence
     }
     if (warp == 1) {
-        // SYNC: tcgen05.alloc pair (warp 1 of each CTA; writes the TMEM address to the slot)
-        asm volatile("tcgen05.alloc.cta_group::2.sync.aligned.shared::cta.b32 [%0], %1;" ::"r"(
-                         smem_addr(&tmem_base_slot)),
-                     "r"(TMEM_COLS)
-                     : "memory");
-        asm volatile("tcgen05.relinquish_alloc_permit.cta_group::2.sync.aligned;" ::: "memory");
+        ptx::tmem_alloc<2>(smem_addr(&tmem_base_slot), TMEM_COLS); // SYNC: tcgen05.alloc pair
+        ptx::tmem_relinquish_alloc_permit<2>();                    // SYNC: relinquish
     }
-    asm volatile("tcgen05.fence::before_thread_sync;" ::: "memory"); // SYNC: alloc fence before
-    cluster_sync();                                                  // SYNC: setup cluster barrier
-    asm volatile("tcgen05.fence::after_thread_sync;" ::: "memory");  // SYNC: alloc fence after
+    ptx::tcgen05_fence_before(); // SYNC: alloc fence before
+    ptx::cluster_sync();         // SYNC: setup cluster barrier
+    ptx::tcgen05_fence_after();  // SYNC: alloc fence after
     const uint32_t tmem_base = tmem_base_slot;
 
     if (warp == 0) {
@@ -166,33 +127,20 @@ extern "C" __global__ void __cluster_dims__(2, 1, 1) __launch_bounds__(THREADS, 
                 const int m0 = (tile / tiles_n) * BM + rank * HALF_M;
                 const int n0 = (tile % tiles_n) * BN + rank * HALF_N;
                 for (int kb = 0; kb < k_blocks; ++kb) {
-                    mbar_wait(smem_addr(&empty_bar[s]), phase ^ 1); // SYNC: empty wait
-                    const uint32_t leader_full = cluster_addr(smem_addr(&full_bar[s]), 0);
+                    MBAR_WAIT(smem_addr(&empty_bar[s]), phase ^ 1); // SYNC: empty wait
+                    const uint32_t fb = smem_addr(&full_bar[s]);
+                    const uint32_t leader_fb = ptx::mapa(fb, 0); // SYNC: mapa to the leader's full
+                    const uint32_t sa = smem_addr(&smem_a[s][0]);
+                    const uint32_t sb = smem_addr(&smem_b[s][0]);
                     if (leader) {
 #if PTXMC_MUTANT == MUTANT_LEADER_BYTES_ONLY
-                        const uint32_t tx = CTA_TX;
+                        ptx::mbar_arrive_expect_tx(fb, CTA_TX); // SYNC: full expect_tx (1 CTA)
 #else
-                        const uint32_t tx = 2 * CTA_TX;
+                        ptx::mbar_arrive_expect_tx(fb, 2 * CTA_TX); // SYNC: full arrive.expect_tx
 #endif
-                        asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;" ::"r"(
-                                         smem_addr(&full_bar[s])),
-                                     "r"(tx)
-                                     : "memory"); // SYNC: full arrive.expect_tx (both CTAs' bytes)
                     }
-                    asm volatile(
-                        "cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::"
-                        "complete_tx::bytes.cta_group::2 [%0], [%1, {%2, %3}], [%4];" ::"r"(
-                            smem_addr(&smem_a[s][0])),
-                        "l"(reinterpret_cast<uint64_t>(&tmap_a)), "r"(kb * BK), "r"(m0),
-                        "r"(leader_full)
-                        : "memory"); // SYNC: TMA load A half
-                    asm volatile(
-                        "cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::"
-                        "complete_tx::bytes.cta_group::2 [%0], [%1, {%2, %3}], [%4];" ::"r"(
-                            smem_addr(&smem_b[s][0])),
-                        "l"(reinterpret_cast<uint64_t>(&tmap_b)), "r"(kb * BK), "r"(n0),
-                        "r"(leader_full)
-                        : "memory"); // SYNC: TMA load B half
+                    ptx::tma_load_2d_pair(sa, &tmap_a, kb * BK, m0, leader_fb); // SYNC: TMA load A
+                    ptx::tma_load_2d_pair(sb, &tmap_b, kb * BK, n0, leader_fb); // SYNC: TMA load B
                     if (++s == S) {
                         s = 0;
                         phase ^= 1;
@@ -208,51 +156,35 @@ extern "C" __global__ void __cluster_dims__(2, 1, 1) __launch_bounds__(THREADS, 
             int acc = 0;
             uint32_t acc_phase = 0;
             for (int tile = pair; tile < num_tiles; tile += pairs) {
-                mbar_wait(smem_addr(&acc_empty_bar[acc]), acc_phase ^ 1); // SYNC: acc_empty wait
-                asm volatile("tcgen05.fence::after_thread_sync;" ::
-                                 : "memory"); // SYNC: fence after acc_empty
-                const uint32_t d_tmem = tmem_base + acc * BN;
+                const uint32_t aeb = smem_addr(&acc_empty_bar[acc]);
+                MBAR_WAIT(aeb, acc_phase ^ 1);                // SYNC: acc_empty wait
+                ptx::tcgen05_fence_after();                   // SYNC: fence after acc_empty
+                const uint32_t d_tmem = tmem_base + acc * BN; // column offset of this accumulator
                 for (int kb = 0; kb < k_blocks; ++kb) {
-                    mbar_wait(smem_addr(&full_bar[s]), phase); // SYNC: full wait
-                    asm volatile("tcgen05.fence::after_thread_sync;" ::
-                                     : "memory"); // SYNC: fence after full
+                    MBAR_WAIT(smem_addr(&full_bar[s]), phase); // SYNC: full wait
+                    ptx::tcgen05_fence_after();                // SYNC: fence after full
                     const uint32_t a_base = smem_addr(&smem_a[s][0]);
                     const uint32_t b_base = smem_addr(&smem_b[s][0]);
 #pragma unroll
                     for (int kk = 0; kk < BK / UK; ++kk) {
-                        const uint32_t accumulate = (kb > 0 || kk > 0) ? 1u : 0u;
-                        asm volatile(
-                            "{\n\t.reg .pred p;\n\tsetp.ne.b32 p, %4, 0;\n\t"
-                            "tcgen05.mma.cta_group::2.kind::f16 [%0], %1, %2, %3, p;\n\t}" ::"r"(
-                                d_tmem),
-                            "l"(make_smem_desc(a_base + kk * UK * 2)),
-                            "l"(make_smem_desc(b_base + kk * UK * 2)), "r"(kIdesc),
-                            "r"(accumulate)
-                            : "memory"); // SYNC: tcgen05.mma cta_group::2
+                        const uint64_t da = make_smem_desc(a_base + kk * UK * 2);
+                        const uint64_t db = make_smem_desc(b_base + kk * UK * 2);
+                        const uint32_t acc_d = (kb > 0 || kk > 0) ? 1u : 0u;
+                        ptx::tcgen05_mma_f16<2>(d_tmem, da, db, kIdesc, acc_d); // SYNC: tcgen05.mma
                     }
+                    const uint32_t eb = smem_addr(&empty_bar[s]);
 #if PTXMC_MUTANT == MUTANT_NO_MULTICAST
-                    asm volatile("tcgen05.commit.cta_group::2.mbarrier::arrive::one.shared::"
-                                 "cluster.b64 [%0];" ::"r"(smem_addr(&empty_bar[s]))
-                                 : "memory"); // SYNC: commit to empty (leader only)
+                    ptx::tcgen05_commit<2>(eb); // SYNC: commit to empty (leader only)
 #else
-                    // SYNC: multicast commit to empty (both CTAs' empty[s])
-                    asm volatile(
-                        "tcgen05.commit.cta_group::2.mbarrier::arrive::one.shared::"
-                        "cluster.multicast::cluster.b64 [%0], %1;" ::"r"(smem_addr(&empty_bar[s])),
-                        "h"(PAIR_MASK)
-                        : "memory");
+                    ptx::tcgen05_commit_multicast_pair(eb, PAIR_MASK); // SYNC: commit to empty
 #endif
                     if (++s == S) {
                         s = 0;
                         phase ^= 1;
                     }
                 }
-                // SYNC: multicast commit to acc_full (both CTAs' epilogues)
-                asm volatile(
-                    "tcgen05.commit.cta_group::2.mbarrier::arrive::one.shared::cluster."
-                    "multicast::cluster.b64 [%0], %1;" ::"r"(smem_addr(&acc_full_bar[acc])),
-                    "h"(PAIR_MASK)
-                    : "memory");
+                const uint32_t afb = smem_addr(&acc_full_bar[acc]);
+                ptx::tcgen05_commit_multicast_pair(afb, PAIR_MASK); // SYNC: commit to acc_full
                 if (++acc == ACC_STAGES) {
                     acc = 0;
                     acc_phase ^= 1;
@@ -267,39 +199,26 @@ extern "C" __global__ void __cluster_dims__(2, 1, 1) __launch_bounds__(THREADS, 
         for (int tile = pair; tile < num_tiles; tile += pairs) {
             const int row = (tile / tiles_n) * BM + rank * HALF_M + (warp % 4) * 32 + lane;
             const int n0 = (tile % tiles_n) * BN;
-            mbar_wait(smem_addr(&acc_full_bar[acc]), acc_phase); // SYNC: acc_full wait
-            asm volatile("tcgen05.fence::after_thread_sync;" ::
-                             : "memory"); // SYNC: fence after acc_full
-            uint32_t v[BN];
+            MBAR_WAIT(smem_addr(&acc_full_bar[acc]), acc_phase); // SYNC: acc_full wait
+            ptx::tcgen05_fence_after();                          // SYNC: fence after acc_full
+            uint32_t v[BN / 16][16];
 #pragma unroll
             for (int j = 0; j < BN / 16; ++j) {
                 const uint32_t taddr = tmem_base + lane_base + acc * BN + j * 16;
-                asm volatile(
-                    "tcgen05.ld.sync.aligned.32x32b.x16.b32 {%0, %1, %2, %3, %4, %5, %6, %7, "
-                    "%8, %9, %10, %11, %12, %13, %14, %15}, [%16];"
-                    : "=r"(v[16 * j + 0]), "=r"(v[16 * j + 1]), "=r"(v[16 * j + 2]),
-                      "=r"(v[16 * j + 3]), "=r"(v[16 * j + 4]), "=r"(v[16 * j + 5]),
-                      "=r"(v[16 * j + 6]), "=r"(v[16 * j + 7]), "=r"(v[16 * j + 8]),
-                      "=r"(v[16 * j + 9]), "=r"(v[16 * j + 10]), "=r"(v[16 * j + 11]),
-                      "=r"(v[16 * j + 12]), "=r"(v[16 * j + 13]), "=r"(v[16 * j + 14]),
-                      "=r"(v[16 * j + 15])
-                    : "r"(taddr)
-                    : "memory"); // SYNC: tcgen05.ld
+                ptx::tmem_ld_32x32b_x16(v[j], taddr); // SYNC: tcgen05.ld
             }
-            asm volatile("tcgen05.wait::ld.sync.aligned;" ::: "memory"); // SYNC: tcgen05.wait::ld
-            asm volatile("tcgen05.fence::before_thread_sync;" ::
-                             : "memory"); // SYNC: fence before acc_empty
+            ptx::tmem_wait_ld();         // SYNC: tcgen05.wait::ld
+            ptx::tcgen05_fence_before(); // SYNC: fence before acc_empty
+            const uint32_t aeb = smem_addr(&acc_empty_bar[acc]);
 #if PTXMC_MUTANT == MUTANT_LOCAL_ACC_EMPTY
-            const uint32_t acc_empty = smem_addr(&acc_empty_bar[acc]);
+            ptx::mbar_arrive(aeb); // SYNC: acc_empty arrive (own CTA)
 #else
-            const uint32_t acc_empty = cluster_addr(smem_addr(&acc_empty_bar[acc]), 0);
+            const uint32_t leader_aeb = ptx::mapa(aeb, 0); // SYNC: mapa to the leader's acc_empty
+            ptx::mbar_arrive_cluster(leader_aeb);          // SYNC: acc_empty arrive
 #endif
-            asm volatile(
-                "mbarrier.arrive.release.cluster.shared::cluster.b64 _, [%0];" ::"r"(acc_empty)
-                : "memory"); // SYNC: acc_empty arrive (on the leader's barrier)
 #pragma unroll
             for (int j = 0; j < BN; ++j)
-                c[size_t(row) * N + n0 + j] = __uint_as_float(v[j]);
+                c[size_t(row) * N + n0 + j] = __uint_as_float(v[j / 16][j % 16]);
             if (++acc == ACC_STAGES) {
                 acc = 0;
                 acc_phase ^= 1;
@@ -308,18 +227,15 @@ extern "C" __global__ void __cluster_dims__(2, 1, 1) __launch_bounds__(THREADS, 
     }
 
     // ---- teardown: both CTAs' accesses to the pair's TMEM end before the joint dealloc ----
-    asm volatile("tcgen05.fence::before_thread_sync;" ::: "memory"); // SYNC: fence before teardown
+    ptx::tcgen05_fence_before(); // SYNC: fence before teardown
 #if PTXMC_MUTANT == MUTANT_NO_TEARDOWN_CLUSTER_SYNC
     __syncthreads(); // SYNC: teardown barrier (this CTA only)
 #else
-    cluster_sync(); // SYNC: teardown cluster barrier
+    ptx::cluster_sync();                                   // SYNC: teardown cluster barrier
 #endif
     if (warp == 1) {
-        asm volatile("tcgen05.fence::after_thread_sync;" ::
-                         : "memory"); // SYNC: fence after teardown
-        asm volatile("tcgen05.dealloc.cta_group::2.sync.aligned.b32 %0, %1;" ::"r"(tmem_base),
-                     "r"(TMEM_COLS)
-                     : "memory"); // SYNC: tcgen05.dealloc pair
+        ptx::tcgen05_fence_after();                 // SYNC: fence after teardown
+        ptx::tmem_dealloc<2>(tmem_base, TMEM_COLS); // SYNC: tcgen05.dealloc pair
     }
 }
 

@@ -1,4 +1,6 @@
 // Hopper sm_90a TMA + wgmma warp-specialized GEMM ring; -DPTXMC_MUTANT=N drops one sync.
+#include "ptx_sync.cuh"
+
 #include <cuda.h>
 #include <cuda_fp16.h>
 #include <stdint.h>
@@ -67,63 +69,20 @@ __device__ unsigned int g_watchdog_fired;
 #ifndef PTXMC_WATCHDOG_CYCLES
 #define PTXMC_WATCHDOG_CYCLES 1000000000ll // about 0.5 s at 1.98 GHz
 #endif
-#endif
-
-__device__ __forceinline__ uint32_t smem_addr(const void* p) {
-    return static_cast<uint32_t>(__cvta_generic_to_shared(p));
-}
-
-// Consumer-side wait: the nvcc inline-asm spin shape (CUTLASS ClusterBarrier::wait).
-__device__ __forceinline__ void wait_full(uint32_t bar, uint32_t parity) {
-#ifndef PTXMC_WATCHDOG
-    asm volatile("{\n\t.reg .pred P1;\n"
-                 "LAB_WAIT:\n\t"
-                 "mbarrier.try_wait.parity.shared::cta.b64 P1, [%0], %1;\n\t"
-                 "@P1 bra DONE;\n\t"
-                 "bra LAB_WAIT;\n"
-                 "DONE:\n\t}" ::"r"(bar),
-                 "r"(parity)
-                 : "memory");
+#define SPIN_UNTIL(cond)                                                                           \
+    for (const long long t0_ = clock64(); !(cond);)                                                \
+        if (clock64() - t0_ > PTXMC_WATCHDOG_CYCLES) {                                             \
+            atomicExch(&g_watchdog_fired, 1u);                                                     \
+            break;                                                                                 \
+        }
+#define MBAR_WAIT(bar, parity) SPIN_UNTIL(ptx::mbar_try_wait(bar, parity))
 #else
-    const long long start = clock64();
-    for (;;) {
-        uint32_t ok;
-        asm volatile(
-            "{\n\t.reg .pred p;\n\tmbarrier.try_wait.parity.shared::cta.b64 p, [%1], %2;\n\t"
-            "selp.b32 %0, 1, 0, p;\n\t}"
-            : "=r"(ok)
-            : "r"(bar), "r"(parity)
-            : "memory");
-        if (ok) return;
-        if (clock64() - start > PTXMC_WATCHDOG_CYCLES) {
-            atomicExch(&g_watchdog_fired, 1u);
-            return;
-        }
+// The C++ spin shape around a try_wait probe, and cute's PTX-level spin loop.
+#define SPIN_UNTIL(cond)                                                                           \
+    while (!(cond)) {                                                                              \
     }
+#define MBAR_WAIT(bar, parity) ptx::mbar_wait(bar, parity)
 #endif
-}
-
-// Producer-side wait: a C++ spin loop around a try_wait probe (CUTLASS's try_wait + loop shape).
-__device__ __forceinline__ void wait_empty(uint32_t bar, uint32_t parity) {
-#ifdef PTXMC_WATCHDOG
-    const long long start = clock64();
-#endif
-    uint32_t ok = 0;
-    while (!ok) {
-        asm volatile(
-            "{\n\t.reg .pred p;\n\tmbarrier.try_wait.parity.shared::cta.b64 p, [%1], %2;\n\t"
-            "selp.b32 %0, 1, 0, p;\n\t}"
-            : "=r"(ok)
-            : "r"(bar), "r"(parity)
-            : "memory");
-#ifdef PTXMC_WATCHDOG
-        if (!ok && clock64() - start > PTXMC_WATCHDOG_CYCLES) {
-            atomicExch(&g_watchdog_fired, 1u);
-            return;
-        }
-#endif
-    }
-}
 
 // wgmma shared-memory matrix descriptor: K-major tile, 128-byte swizzle, 8-row groups 1024 B apart.
 __device__ __forceinline__ uint64_t make_smem_desc(uint32_t addr) {
@@ -135,25 +94,11 @@ __device__ __forceinline__ uint64_t make_smem_desc(uint32_t addr) {
     return desc;
 }
 
-__device__ __forceinline__ void wgmma_m64n64k16(float (&d)[32], uint64_t a, uint64_t b,
-                                                uint32_t accumulate) {
-    asm volatile("{\n\t.reg .pred p;\n\tsetp.ne.b32 p, %34, 0;\n\t"
-                 "wgmma.mma_async.sync.aligned.m64n64k16.f32.f16.f16 "
-                 "{%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, "
-                 "%16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31}, "
-                 "%32, %33, p, 1, 1, 0, 0;\n\t}"
-                 : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]),
-                   "+f"(d[6]), "+f"(d[7]), "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]),
-                   "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15]), "+f"(d[16]), "+f"(d[17]),
-                   "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]), "+f"(d[22]), "+f"(d[23]),
-                   "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), "+f"(d[28]), "+f"(d[29]),
-                   "+f"(d[30]), "+f"(d[31])
-                 : "l"(a), "l"(b), "r"(accumulate)
-                 : "memory");
-}
+using ptx::smem_addr;
 
 // C = A * B^T: A is M x K, B is N x K (both K contiguous, f16), C is M x N (f16).
 // One CTA computes one BM x BN tile of C; K / BK k-blocks go through the S-stage ring.
+// Every synchronization is one line ending in a `// SYNC:` marker (tests/kernels/README.md).
 extern "C" __global__ void __launch_bounds__(THREADS, 1)
     hopper_tma_wgmma_gemm(const __grid_constant__ CUtensorMap tmap_a,
                           const __grid_constant__ CUtensorMap tmap_b,
@@ -171,12 +116,10 @@ extern "C" __global__ void __launch_bounds__(THREADS, 1)
 
     if (threadIdx.x == 0) {
         for (int s = 0; s < S; ++s) {
-            asm volatile("mbarrier.init.shared::cta.b64 [%0], %1;" ::"r"(smem_addr(&full_bar[s])),
-                         "r"(1)); // SYNC: init full (the producer's arrive.expect_tx)
-            asm volatile("mbarrier.init.shared::cta.b64 [%0], %1;" ::"r"(smem_addr(&empty_bar[s])),
-                         "r"(CONSUMERS)); // SYNC: init empty (one arrive per consumer thread)
+            ptx::mbar_init(smem_addr(&full_bar[s]), 1);          // SYNC: init full
+            ptx::mbar_init(smem_addr(&empty_bar[s]), CONSUMERS); // SYNC: init empty
         }
-        asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory"); // SYNC: init fence
+        ptx::fence_mbarrier_init(); // SYNC: init fence
     }
 #if PTXMC_MUTANT != MUTANT_NO_INIT_SYNC
     __syncthreads(); // SYNC: init barrier
@@ -184,32 +127,20 @@ extern "C" __global__ void __launch_bounds__(THREADS, 1)
 
     if (warp == CONSUMERS / 32) {
         // ---- producer warp: one elected lane issues the TMA loads ----
-        uint32_t elected = 0;
-        asm volatile("{\n\t.reg .b32 rx;\n\t.reg .pred px;\n\telect.sync rx|px, %1;\n\t"
-                     "selp.b32 %0, 1, 0, px;\n\t}"
-                     : "=r"(elected)
-                     : "r"(0xffffffffu));
-        if (elected) {
+        if (ptx::elect_one()) { // SYNC: elect
             int s = 0;
             uint32_t phase = 0;
             for (int kb = 0; kb < k_blocks; ++kb) {
 #if PTXMC_MUTANT != MUTANT_NO_EMPTY_WAIT
-                wait_empty(smem_addr(&empty_bar[s]), phase ^ 1); // SYNC: empty wait
+                const uint32_t eb = smem_addr(&empty_bar[s]);
+                SPIN_UNTIL(ptx::mbar_try_wait(eb, phase ^ 1)); // SYNC: empty wait
 #endif
                 const uint32_t fb = smem_addr(&full_bar[s]);
-                asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;" ::"r"(fb),
-                             "r"(STAGE_TX)
-                             : "memory"); // SYNC: full arrive.expect_tx
-                asm volatile(
-                    "cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes"
-                    " [%0], [%1, {%2, %3}], [%4];" ::"r"(smem_addr(&smem_a[s][0])),
-                    "l"(reinterpret_cast<uint64_t>(&tmap_a)), "r"(kb * BK), "r"(m0), "r"(fb)
-                    : "memory"); // SYNC: TMA load A
-                asm volatile(
-                    "cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes"
-                    " [%0], [%1, {%2, %3}], [%4];" ::"r"(smem_addr(&smem_b[s][0])),
-                    "l"(reinterpret_cast<uint64_t>(&tmap_b)), "r"(kb * BK), "r"(n0), "r"(fb)
-                    : "memory"); // SYNC: TMA load B
+                const uint32_t sa = smem_addr(&smem_a[s][0]);
+                const uint32_t sb = smem_addr(&smem_b[s][0]);
+                ptx::mbar_arrive_expect_tx(fb, STAGE_TX);       // SYNC: full arrive.expect_tx
+                ptx::tma_load_2d(sa, &tmap_a, kb * BK, m0, fb); // SYNC: TMA load A
+                ptx::tma_load_2d(sb, &tmap_b, kb * BK, n0, fb); // SYNC: TMA load B
                 if (++s == S) {
                     s = 0;
                     phase ^= 1;
@@ -229,30 +160,30 @@ extern "C" __global__ void __launch_bounds__(THREADS, 1)
     uint32_t phase = 0;
     for (int kb = 0; kb < k_blocks; ++kb) {
 #if PTXMC_MUTANT == MUTANT_WRONG_PARITY
-        wait_full(smem_addr(&full_bar[s]), phase ^ 1); // SYNC: full wait (wrong parity)
+        MBAR_WAIT(smem_addr(&full_bar[s]), phase ^ 1); // SYNC: full wait (wrong parity)
 #elif PTXMC_MUTANT != MUTANT_DROP_FULL_WAIT
-        wait_full(smem_addr(&full_bar[s]), phase); // SYNC: full wait
+        MBAR_WAIT(smem_addr(&full_bar[s]), phase); // SYNC: full wait
 #endif
-        asm volatile("wgmma.fence.sync.aligned;" ::: "memory"); // SYNC: wgmma fence
+        ptx::wgmma_fence(); // SYNC: wgmma fence
         const uint32_t a_base = smem_addr(&smem_a[s][0]);
         const uint32_t b_base = smem_addr(&smem_b[s][0]);
 #pragma unroll
         for (int kk = 0; kk < BK / WK; ++kk) {
             // k16 step = 32 bytes further along the swizzled 128-byte row
-            wgmma_m64n64k16(acc, make_smem_desc(a_base + kk * WK * 2),
-                            make_smem_desc(b_base + kk * WK * 2),
-                            (kb > 0 || kk > 0) ? 1u : 0u); // SYNC: wgmma.mma_async
+            const uint64_t da = make_smem_desc(a_base + kk * WK * 2);
+            const uint64_t db = make_smem_desc(b_base + kk * WK * 2);
+            const uint32_t scale_d = (kb > 0 || kk > 0) ? 1u : 0u;
+            ptx::wgmma_m64n64k16(acc, da, db, scale_d); // SYNC: wgmma.mma_async
         }
 #if PTXMC_MUTANT != MUTANT_NO_WGMMA_COMMIT
-        asm volatile("wgmma.commit_group.sync.aligned;" ::: "memory"); // SYNC: wgmma commit
+        ptx::wgmma_commit_group(); // SYNC: wgmma commit
 #endif
 #if PTXMC_MUTANT != MUTANT_NO_WGMMA_WAIT
-        asm volatile("wgmma.wait_group.sync.aligned 0;" ::: "memory"); // SYNC: wgmma wait
+        ptx::wgmma_wait_group_0(); // SYNC: wgmma wait
 #endif
-        asm volatile("mbarrier.arrive.shared::cta.b64 _, [%0];" ::"r"(smem_addr(&empty_bar[s]))
-                     : "memory"); // SYNC: empty arrive
+        ptx::mbar_arrive(smem_addr(&empty_bar[s])); // SYNC: empty arrive
 #if PTXMC_MUTANT == MUTANT_NO_WGMMA_WAIT
-        asm volatile("wgmma.wait_group.sync.aligned 0;" ::: "memory"); // (moved after the arrive)
+        ptx::wgmma_wait_group_0(); // SYNC: wgmma wait (after the release)
 #endif
         if (++s == S) {
             s = 0;
@@ -272,18 +203,14 @@ extern "C" __global__ void __launch_bounds__(THREADS, 1)
             __floats2half2_rn(acc[4 * j + 2], acc[4 * j + 3]);
     }
 #if PTXMC_MUTANT != MUTANT_NO_PROXY_FENCE
-    asm volatile("fence.proxy.async.shared::cta;" ::: "memory"); // SYNC: proxy fence
+    ptx::fence_proxy_async_smem(); // SYNC: proxy fence
 #endif
-    asm volatile("bar.sync 1, %0;" ::"n"(CONSUMERS) : "memory"); // SYNC: epilogue barrier
+    ptx::named_bar_sync(1, CONSUMERS); // SYNC: epilogue barrier
     if (threadIdx.x == 0) {
-        asm volatile(
-            "cp.async.bulk.tensor.2d.global.shared::cta.bulk_group [%0, {%1, %2}], [%3];" ::"l"(
-                reinterpret_cast<uint64_t>(&tmap_c)),
-            "r"(n0), "r"(m0), "r"(smem_addr(&smem_c[0]))
-            : "memory");                                          // SYNC: TMA store C
-        asm volatile("cp.async.bulk.commit_group;" ::: "memory"); // SYNC: store commit
+        ptx::tma_store_2d(&tmap_c, n0, m0, smem_addr(&smem_c[0])); // SYNC: TMA store C
+        ptx::bulk_commit_group();                                  // SYNC: store commit
 #if PTXMC_MUTANT != MUTANT_NO_STORE_WAIT
-        asm volatile("cp.async.bulk.wait_group 0;" ::: "memory"); // SYNC: store wait
+        ptx::bulk_wait_group_0(); // SYNC: store wait
 #endif
     }
 }

@@ -1,7 +1,8 @@
 # The acceptance CUDA kernels of `ptxmc kernel` (tests/kernels/README.md): each kernel and mutant
 # of kernels.txt compiled by the toolkit's nvcc to ${CMAKE_BINARY_DIR}/tests/kernels/NAME.ptx at
-# build time (target ptxmc_kernels_ptx, part of `all`), and one ctest per PTX file that ptxas
-# accepts it. Without nvcc (CUDA_NVCC, $CUDA_PATH/bin, /usr/local/cuda/bin, PATH) nothing is added.
+# build time (target ptxmc_kernels_ptx, part of `all`), and per PTX file the ctests that ptxas
+# accepts it and that its synchronization comes from the source's `// SYNC:` lines. Without nvcc
+# (CUDA_NVCC, $CUDA_PATH/bin, /usr/local/cuda/bin, PATH) nothing is added.
 find_program(PTXMC_NVCC NAMES nvcc
   HINTS ${CUDA_NVCC} $ENV{CUDA_NVCC} $ENV{CUDA_PATH}/bin $ENV{CUDA_HOME}/bin /usr/local/cuda/bin
   NO_CACHE)
@@ -38,7 +39,7 @@ function(ptxmc_kernel_ptx name source arch)
     COMMAND ${CMAKE_COMMAND} -E make_directory ${PTXMC_KERNELS_DIR}
     COMMAND ${PTXMC_NVCC} -arch=${arch} -ptx -lineinfo -O3 -DPTXMC_MUTANT=${arg_MUTANT}
             ${src} -o ${ptx}
-    DEPENDS ${src}
+    DEPENDS ${src} ${PROJECT_SOURCE_DIR}/tests/kernels/ptx_sync.cuh
     COMMENT "nvcc -arch=${arch} -ptx: ${name}.ptx"
     VERBATIM)
   set(PTXMC_KERNELS_PTX ${PTXMC_KERNELS_PTX} ${ptx} PARENT_SCOPE)
@@ -47,6 +48,11 @@ function(ptxmc_kernel_ptx name source arch)
       COMMAND ${PTXMC_PTXAS} -arch=${arch} ${ptx} -o ${PTXMC_KERNELS_DIR}/${name}.cubin)
     set_tests_properties(kernels/ptxas/${name} PROPERTIES TIMEOUT 120)
   endif()
+  # Each synchronization instruction's .loc (inlined_at) is a `// SYNC:` line of the source.
+  add_test(NAME kernels/markers/${name}
+    COMMAND ${CMAKE_COMMAND} -DPTX=${ptx} -DSOURCE=${src}
+            -P ${PROJECT_SOURCE_DIR}/tests/kernels/check_markers.cmake)
+  set_tests_properties(kernels/markers/${name} PROPERTIES TIMEOUT 120)
 endfunction()
 
 # One call per line of kernels.txt: NAME SOURCE ARCH MUTANT.
