@@ -139,6 +139,15 @@ extern "C" __global__ void __launch_bounds__(THREADS, 1)
                     }
                 }
             }
+            // Producer tail (cute's producer_tail): every stage released by the MMA's commits, so
+            // no commit arrive or TMA load is still in flight when this thread leaves.
+            for (int i = 0; i < S; ++i) {
+                ptx::mbar_wait(smem_addr(&empty_bar[s]), phase ^ 1); // SYNC: producer tail
+                if (++s == S) {
+                    s = 0;
+                    phase ^= 1;
+                }
+            }
         }
     } else if (warp == 1) {
         // ---- MMA issuer: one lane ----

@@ -147,6 +147,15 @@ extern "C" __global__ void __cluster_dims__(2, 1, 1) __launch_bounds__(THREADS, 
                     }
                 }
             }
+            // Producer tail (cute's producer_tail): every stage released by the MMA's commits, so
+            // no commit arrive or TMA load is still in flight when this thread leaves.
+            for (int i = 0; i < S; ++i) {
+                MBAR_WAIT(smem_addr(&empty_bar[s]), phase ^ 1); // SYNC: producer tail
+                if (++s == S) {
+                    s = 0;
+                    phase ^= 1;
+                }
+            }
         }
     } else if (warp == 1) {
         // ---- MMA issuer: the leader's lane 0 only; the peer's MMA warp only owns TMEM ----

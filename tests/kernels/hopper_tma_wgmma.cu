@@ -146,6 +146,16 @@ extern "C" __global__ void __launch_bounds__(THREADS, 1)
                     phase ^= 1;
                 }
             }
+            // Producer tail (cute's producer_tail): every stage released, so no TMA load of this
+            // thread is still in flight when it leaves.
+            for (int i = 0; i < S; ++i) {
+                const uint32_t eb = smem_addr(&empty_bar[s]);
+                SPIN_UNTIL(ptx::mbar_try_wait(eb, phase ^ 1)); // SYNC: producer tail
+                if (++s == S) {
+                    s = 0;
+                    phase ^= 1;
+                }
+            }
         }
         return;
     }
