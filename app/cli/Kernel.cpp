@@ -140,9 +140,8 @@ int printText(const kernel::KernelProgram& k, const engine::CheckResult& r,
         for (const std::string& name : flagNamesOf(model))
             std::cout << fmt::format("  {:<28} {}\n", name,
                                      raised.count(name) ? "VIOLATED" : "holds");
-        if (!raised.count("hang"))
-            std::cout << fmt::format("  {:<28} {}\n", "completes (no hang)",
-                                     hang ? "VIOLATED" : "holds");
+        std::cout << fmt::format("  {:<28} {}\n", "completes (no hang)",
+                                 hang ? "VIOLATED" : "holds");
     }
     for (const auto& f : r.flags) {
         bad = true;
@@ -203,6 +202,8 @@ int printJson(const kernel::KernelProgram& k, const engine::CheckResult& r,
     nlohmann::ordered_json props = nlohmann::ordered_json::object();
     for (const std::string& name : flagNamesOf(model))
         props[name] = raised.count(name) ? "violated" : "holds";
+    bool hang = r.observation == engine::Observation::Deadlock || raised.count("hang");
+    props["completes"] = hang ? "violated" : "holds";
     j["properties"] = props;
     nlohmann::ordered_json flags = nlohmann::ordered_json::array();
     for (const auto& f : r.flags) {

@@ -210,6 +210,35 @@ private:
             next();
     }
 
+    /**
+     * `.loc F L C {, function_name N, inlined_at F2 L2 C2}`: the line in the kernel's own file,
+     * which for an inlined helper is its call site (`inlined_at`), and for a helper inlined in
+     * a helper the kernel line in force before it.
+     */
+    std::optional<CudaLine> debugLine(std::optional<CudaLine> current) {
+        int line = cur().line;
+        next();
+        int fileNo = static_cast<int>(number("after .loc"));
+        int srcLine = static_cast<int>(number("after .loc's file"));
+        std::optional<std::pair<int, int>> inlinedAt;
+        while (cur().kind != Tok::Kind::End && cur().line == line) {
+            if (cur().word("inlined_at")) {
+                next();
+                int f = static_cast<int>(number("after inlined_at"));
+                int l = static_cast<int>(number("after inlined_at's file"));
+                inlinedAt = std::make_pair(f, l);
+                continue;
+            }
+            next();
+        }
+        if (!inlinedAt && !mainFile_) mainFile_ = fileNo;
+        if (!inlinedAt && fileNo == *mainFile_) return CudaLine{std::to_string(fileNo), srcLine};
+        if (inlinedAt && mainFile_ && inlinedAt->first == *mainFile_)
+            return CudaLine{std::to_string(inlinedAt->first), inlinedAt->second};
+        if (!mainFile_) return CudaLine{std::to_string(fileNo), srcLine};
+        return current;
+    }
+
     void topLevel(Module& m) {
         const Tok& t = cur();
         if (t.word(".version")) {
@@ -406,8 +435,6 @@ private:
         f.scopes.push_back(Scope{});
         std::vector<int> stack{0};
         std::optional<CudaLine> cuda;
-        std::map<int, std::string> const& files = files_;
-        (void)files;
         while (true) {
             const Tok& t = cur();
             if (t.kind == Tok::Kind::End)
@@ -425,12 +452,7 @@ private:
                 continue;
             }
             if (t.word(".loc")) {
-                int line = t.line;
-                next();
-                int fileNo = static_cast<int>(number("after .loc"));
-                int srcLine = static_cast<int>(number("after .loc's file"));
-                cuda = CudaLine{std::to_string(fileNo), srcLine};
-                skipLine(line);
+                cuda = debugLine(cuda);
                 continue;
             }
             if (t.word(".reg") || t.word(".pragma") || t.word(".maxnreg")) {
@@ -593,6 +615,7 @@ private:
     std::size_t i_ = 0;
     std::string file_;
     std::map<int, std::string> files_;
+    std::optional<int> mainFile_; ///< the file of the first .loc that is no inlined helper
 };
 
 } // namespace
