@@ -864,9 +864,12 @@ private:
         } else if (op == "cp" || op == "shift") {
             for (std::size_t i = 0; i < ops.size(); ++i) {
                 const RawOperand& o = ops[i];
-                if (o.kind == Kind::Addr) in.operands.push_back(tmemRef(o, cta, s));
-                else if (i == 1 && o.kind == Kind::Reg) in.operands.push_back(descriptorRef(o, cta, s));
-                else in.operands.push_back(input(o, s, true));
+                if (o.kind == Kind::Addr)
+                    in.operands.push_back(tmemRef(o, cta, s));
+                else if (i == 1 && o.kind == Kind::Reg)
+                    in.operands.push_back(descriptorRef(o, cta, s));
+                else
+                    in.operands.push_back(input(o, s, true));
             }
         } else { // fence, wait, relinquish_alloc_permit, dealloc: constants
             for (const RawOperand& o : ops)

@@ -336,11 +336,10 @@ private:
                     return Outcome::Continue;
                 }
                 fail(in.guard->loc, "whether this " + in.opcode +
-                                        " runs depends on a value read from memory "
-                                        "(its guard @" +
-                                        in.guard->reg +
-                                        "): ptxmc follows control flow decided by "
-                                        "the launch, the parameters and mbarrier waits only");
+                                        " runs depends on a value read from " + unknownOrigin() +
+                                        " (its guard @" + in.guard->reg +
+                                        "): ptxmc follows control flow decided by the launch, "
+                                        "the parameters and mbarrier waits only");
             }
             if ((g.v != 0) == in.guard->negated) {
                 ++L.pc;
@@ -627,13 +626,22 @@ private:
                 auto given = params_.find(at->first->var->name);
                 if (given != params_.end() && at->second == 0)
                     v = Val::of(given->second);
-                else if (given == params_.end())
+                else if (given == params_.end() && missing_.insert(at->first->var->name).second)
                     noteOnce(in.loc, "parameter " + at->first->var->name +
                                          " is not given (--param): "
                                          "what depends on it is data");
             }
         }
         set(L, in.operands[0], v);
+    }
+
+    /** "memory", or the parameters not given, which are the likelier cause. */
+    std::string unknownOrigin() const {
+        if (missing_.empty()) return "memory";
+        std::string names;
+        for (const std::string& n : missing_)
+            names += (names.empty() ? "" : ", ") + n;
+        return "memory or from a parameter not given with --param (" + names + ")";
     }
 
     void noteOnce(const SourceLoc& loc, const std::string& text) {
@@ -873,6 +881,7 @@ private:
     std::map<std::pair<int, int>, std::uint64_t> allocations_;
     std::map<int, std::uint64_t> columnsTaken_;
     std::map<std::string, Note> notesThisPass_;
+    std::set<std::string> missing_; ///< parameters read but not given with --param
 };
 
 } // namespace
