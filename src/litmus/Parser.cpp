@@ -415,10 +415,12 @@ void rejectForeignFormat(const std::string& s, const std::string& file) {
     const std::string word = s.substr(i, end - i);
     const SourceLoc at{file, line, static_cast<int>(i - lineStart) + 1};
     if (word == ".version" || word == ".target" || word == ".address_size")
-        throw InputError(at, "this is a PTX module (what nvcc -ptx or cuobjdump -ptx writes), not "
-                             "a litmus test: ptxmc checks litmus tests written in PTX (a 'PTX "
-                             "NAME' header, an init block, a code table of threads, a condition; "
-                             "litmus/README.md describes the format)");
+        throw InputError(at,
+                         "this is a PTX module (what nvcc -ptx or cuobjdump -ptx writes), not "
+                         "a litmus test: 'ptxmc kernel FILE.ptx' checks a module's kernel; 'ptxmc "
+                         "check' reads litmus tests written in PTX (a 'PTX NAME' header, an "
+                         "init block, a code table of threads, a condition; litmus/README.md "
+                         "describes the format)");
     // A cat file opens with its quoted title or a statement; a litmus test with `PTX NAME`.
     static const char* const kCatWords[] = {"let",   "include", "acyclic", "irreflexive",
                                             "empty", "flag",    "show",    "let rec"};

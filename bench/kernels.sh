@@ -1,0 +1,37 @@
+#!/usr/bin/env bash
+# ptxmc kernel on every acceptance kernel and mutant (tests/kernels/answers.txt), and the slow
+# launches kept out of ctest: time, peak memory and the violated properties, side by side.
+# Usage: bench/kernels.sh [BUILD_DIR]   (the PTX comes from BUILD_DIR/tests/kernels)
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+build=${1:-$root/build}
+ptxmc=$build/ptxmc
+dir=$build/tests/kernels
+run() { # NAME OPTIONS...
+    local name=$1
+    shift
+    local out
+    out=$( { /usr/bin/time -f "%e %M" "$ptxmc" kernel --format json "$@" "$dir/$name.ptx" \
+        > /tmp/ptxmc-kernel-bench.json; } 2>&1 | tail -1)
+    local props
+    props=$(grep -o '"[a-z0-9-]*": "violated"' /tmp/ptxmc-kernel-bench.json |
+        cut -d'"' -f2 | paste -sd, -)
+    printf '%-44s %-44s %8s %8s  %s\n' "$name" "$*" "$(echo "$out" | cut -d' ' -f1)" \
+        "$(( $(echo "$out" | cut -d' ' -f2) / 1024 ))" "${props:-clean}"
+}
+printf '%-44s %-44s %8s %8s  %s\n' kernel options s MiB violated
+grep -v '^#' "$root/tests/kernels/answers.txt" | while IFS='|' read -r name options _; do
+    name=$(echo "$name" | xargs)
+    # shellcheck disable=SC2086
+    [ -f "$dir/$name.ptx" ] && run "$name" $options
+done
+echo "slow launches (not in ctest):"
+b="--param 5=1 --param 3=128"
+# shellcheck disable=SC2086
+run blackwell-umma-1sm--no-acc-empty-wait --param 4=64 --param 6=3 $b
+# shellcheck disable=SC2086
+run blackwell-umma-1sm--no-empty-wait --param 4=128 --param 6=2 $b
+# shellcheck disable=SC2086
+run blackwell-umma-1sm--wrong-parity --param 4=64 --param 6=3 $b
+# shellcheck disable=SC2086
+run blackwell-umma-1sm --param 4=128 --param 6=3 $b
