@@ -1071,28 +1071,68 @@ private:
      * announce, so that the copies of a phase complete exactly its transaction count.
      */
     std::int64_t tileBytes(const std::string& tile) {
-        std::map<std::string, std::int64_t> expected, copies;
-        std::map<std::string, std::string> barrierOf;
-        for (const WarpCode& w : warps_)
+        if (tileBytes_.empty()) shareBytes();
+        auto it = tileBytes_.find(tile);
+        return it == tileBytes_.end() ? 16 : it->second;
+    }
+
+    static bool completesTensorCopy(const litmus::Instruction& in) {
+        return in.opcode.rfind("cp.async.bulk.tensor", 0) == 0 && in.operands.size() >= 3 &&
+               in.opcode.find(".shared::") != std::string::npos &&
+               in.opcode.find("complete_tx") != std::string::npos;
+    }
+
+    /**
+     * Splits each phase's expect_tx among the tensor copies its warp then issues on that
+     * barrier (multiples of 16 bytes, the last copy taking the rest); copies issued by a warp
+     * that announces nothing itself (a peer CTA's half) share what the barrier's expect_tx
+     * announce in all, per copy.
+     */
+    void shareBytes() {
+        std::map<std::string, std::int64_t> announced, copies;
+        for (const WarpCode& w : warps_) {
+            std::map<std::string, std::pair<std::int64_t, std::vector<std::string>>> open;
+            auto flush = [&](const std::string& bar) {
+                auto g = open.find(bar);
+                if (g == open.end() || g->second.second.empty()) return;
+                const auto n = static_cast<std::int64_t>(g->second.second.size());
+                std::int64_t share = g->second.first / n / 16 * 16;
+                for (std::size_t k = 0; k < g->second.second.size(); ++k) {
+                    std::int64_t bytes = k + 1 == g->second.second.size()
+                                             ? g->second.first - share * (n - 1)
+                                             : share;
+                    tileBytes_.emplace(g->second.second[k], std::max<std::int64_t>(bytes, 16));
+                }
+                open.erase(g);
+            };
             for (const Item& it : w.items) {
                 const auto& in = it.insn;
-                bool expect = in.opcode.find("expect_tx") != std::string::npos;
-                if (expect && in.operands.size() >= 3)
-                    expected[in.operands[1].name] += in.operands[2].value * it.repeat;
-                if (in.opcode.rfind("cp.async.bulk.tensor", 0) == 0 && in.operands.size() >= 3 &&
-                    in.opcode.find(".shared::") != std::string::npos &&
-                    in.opcode.find("complete_tx") != std::string::npos) {
-                    copies[in.operands[2].name] += 1;
-                    if (in.operands[1].name == tile) barrierOf[tile] = in.operands[2].name;
+                if (in.opcode.find("expect_tx") != std::string::npos && in.operands.size() >= 3) {
+                    const std::string& bar = in.operands[1].name;
+                    flush(bar);
+                    open[bar] = {in.operands[2].value * it.repeat, {}};
+                    announced[bar] += in.operands[2].value * it.repeat;
+                }
+                if (completesTensorCopy(in)) {
+                    const std::string& bar = in.operands[2].name;
+                    copies[bar] += 1;
+                    auto g = open.find(bar);
+                    if (g != open.end())
+                        g->second.second.push_back(in.operands[1].name);
+                    else
+                        peerTiles_.emplace(in.operands[1].name, bar);
                 }
             }
-        auto b = barrierOf.find(tile);
-        if (b == barrierOf.end() || copies[b->second] == 0) return 16;
-        std::int64_t share = expected[b->second] / copies[b->second];
+            for (auto& [bar, group] : std::map(open))
+                flush(bar);
+        }
+        for (const auto& [t, bar] : peerTiles_)
+            if (copies[bar] > 0)
+                tileBytes_.emplace(
+                    t, std::max<std::int64_t>(announced[bar] / copies[bar] / 16 * 16, 16));
         note(SourceLoc{m_.file, 0, 0},
-             "tensor copies: each moves an equal share of the bytes its barrier's expect_tx "
-             "announce (the tensor map is not in the PTX)");
-        return std::max<std::int64_t>(share, 1);
+             "tensor copies: the copies a phase's expect_tx announces share its bytes, in "
+             "multiples of 16 (the tensor map is not in the PTX)");
     }
 
     struct Start {
@@ -1115,7 +1155,11 @@ private:
     std::vector<Region> regions_;
     std::map<std::uint64_t, std::string> mbarNames_;
     std::set<std::string> names_;
-    std::set<std::uint64_t> tmemBases_; ///< columns of the accumulators mma instructions write
+    std::set<std::uint64_t> tmemBases_;
+    std::map<std::string, std::int64_t> tileBytes_; ///< a tensor copy's global tile -> bytes
+    std::map<std::string, std::string>
+        peerTiles_; ///< tiles no expect_tx of their warp covers ///< columns of the accumulators
+                    ///< mma instructions write
     std::map<std::string, std::set<int>> usedIn_;
     std::map<std::string, litmus::LocationDecl::Space> spaceOf_;
     std::map<std::string, Tile> tiles_;

@@ -194,6 +194,7 @@ private:
                 if (depth == 0) return;
                 if (--depth == 0) {
                     next();
+                    if (cur().is(';')) next(); // `= { ... };` of an initialised array
                     return;
                 }
             }

@@ -26,12 +26,21 @@ std::string declText(const litmus::LocationDecl& d) {
     return d.name;
 }
 
+/** printOperand, and a tensor copy's tile with its coordinates: `[A, {0, 64}]`. */
+std::string operandText(const litmus::Operand& o) {
+    if (o.kind != litmus::Operand::Kind::Memory || o.elements.empty()) return ptx::printOperand(o);
+    std::string s = "[" + o.name + (o.cta ? "@" + std::to_string(*o.cta) : "") + ", {";
+    for (std::size_t i = 0; i < o.elements.size(); ++i)
+        s += (i ? ", " : "") + ptx::printOperand(o.elements[i]);
+    return s + "}]";
+}
+
 std::string cellText(const litmus::Instruction& in) {
     std::string s;
     if (in.guard) s += std::string("@") + (in.guard->negated ? "!" : "") + in.guard->reg + " ";
     s += in.opcode;
     for (std::size_t i = 0; i < in.operands.size(); ++i)
-        s += (i ? ", " : " ") + ptx::printOperand(in.operands[i]);
+        s += (i ? ", " : " ") + operandText(in.operands[i]);
     return s;
 }
 
