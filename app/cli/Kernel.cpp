@@ -5,6 +5,7 @@
 #include "check/Check.hpp"
 #include "cli/CommonOptions.hpp"
 #include "cli/Pipeline.hpp"
+#include "cli/Readings.hpp"
 #include "kernel/Extract.hpp"
 #include "kernel/Module.hpp"
 #include "lower/Lowerer.hpp"
@@ -159,8 +160,11 @@ int printText(const kernel::KernelProgram& k, const engine::CheckResult& r,
             std::cout << "  " << (b.wait ? eventText(*b.wait, k) : b.reason)
                       << (b.wait && !b.reason.empty() ? " (" + b.reason + ")" : "") << '\n';
     }
-    if (r.readings) {
-        std::cout << "\nUnder each reading of the PTX text's open questions:\n";
+    if (r.readings && r.readings->empty())
+        std::cout << "\nReadings: robust, the same answer under every reading of the PTX text's "
+                     "open questions\n";
+    if (r.readings && !r.readings->empty()) {
+        std::cout << "\nReading-dependent: the readings under which the answer differs:\n";
         for (const auto& rd : *r.readings) {
             std::string flags;
             for (const auto& f : rd.flags)
@@ -244,7 +248,13 @@ int runKernel(const KernelArgs& a) {
         std::cout << kernel::renderLitmus(k);
         return 0;
     }
-    std::shared_ptr<const cat::ResolvedModel> model = loadModel(a.pipeline);
+    if (a.readings && !a.pipeline.model.empty())
+        throw InputError(SourceLoc{"--readings", 1, 1},
+                         "--readings compares the built-in model with its variants "
+                         "(model/variants); it takes no --model");
+    // the variants redefine one decision of the built-in model each
+    std::shared_ptr<const cat::ResolvedModel> model =
+        a.readings ? modelWithReadings() : loadModel(a.pipeline);
     const ptx::Program decoded = ptx::decodeProgram(k.test);
     const ir::Program program =
         lower::lowerProgram(decoded, lower::LowerOptions{a.pipeline.unroll});
