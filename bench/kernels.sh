@@ -7,14 +7,16 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 build=${1:-$root/build}
 ptxmc=$build/ptxmc
 dir=$build/tests/kernels
+json=$(mktemp)
+trap 'rm -f "$json"' EXIT
 run() { # NAME OPTIONS...
     local name=$1
     shift
     local out
     out=$( { /usr/bin/time -f "%e %M" "$ptxmc" kernel --format json "$@" "$dir/$name.ptx" \
-        > /tmp/ptxmc-kernel-bench.json; } 2>&1 | tail -1)
+        > "$json"; } 2>&1 | tail -1)
     local props
-    props=$(grep -o '"[a-z0-9-]*": "violated"' /tmp/ptxmc-kernel-bench.json |
+    props=$(grep -o '"[a-z0-9-]*": "violated"' "$json" |
         cut -d'"' -f2 | paste -sd, -)
     printf '%-44s %-44s %8s %8s  %s\n' "$name" "$*" "$(echo "$out" | cut -d' ' -f1)" \
         "$(( $(echo "$out" | cut -d' ' -f2) / 1024 ))" "${props:-clean}"
