@@ -258,6 +258,9 @@ private:
                 }
                 for (const Region& r : regions_) // never overlap an earlier region
                     if (r.start > s.offset) end = std::min(end, r.start);
+                // nor an mbarrier placed after the last stage (in one .extern array)
+                if (auto mb = mbarriers_.upper_bound(s.offset); mb != mbarriers_.end())
+                    end = std::min(end, *mb);
                 Region r{s.offset, std::max(end, s.offset + 1), ""};
                 std::string base = shortName(sym->first->var->name);
                 r.name =

@@ -82,6 +82,12 @@ Kind classify(const litmus::Instruction& in) {
     if (r == "bra") return Kind::Branch;
     if (r == "ret" || r == "exit") return Kind::Exit;
     if (r == "trap" || r == "brkpt") return Kind::Trap;
+    if (r == "call") { // printf is output, a failed device assert traps; others are unknown code
+        const std::string callee = in.operands.empty() ? "" : in.operands[0].name;
+        if (callee == "vprintf") return Kind::Ignore;
+        if (callee == "__assertfail") return Kind::Trap;
+        return Kind::Unsupported;
+    }
     if (r == "setp") return Kind::Setp;
     if (r == "shfl" || r == "elect" || r == "vote" || r == "activemask" || r == "match" ||
         r == "redux")
@@ -358,8 +364,9 @@ private:
             L.done = true;
             return Outcome::Done;
         case Kind::Trap:
-            fail(in.loc, fmt::format("thread {} of CTA {} reaches '{}' under this launch", L.tid,
-                                     L.cta, in.opcode));
+            fail(in.loc,
+                 fmt::format("thread {} of CTA {} reaches '{}'{} under this launch", L.tid, L.cta,
+                             in.opcode, in.parts[0] == "call" ? " (a failing device assert)" : ""));
         case Kind::Arith:
             arith(L, in);
             break;
@@ -374,6 +381,11 @@ private:
             unknownDests(L, in);
             break;
         case Kind::Unsupported:
+            if (in.parts[0] == "call")
+                fail(in.loc, "a call to '" +
+                                 (in.operands.empty() ? std::string("?") : in.operands[0].name) +
+                                 "' is not supported: ptxmc kernel checks entries without calls "
+                                 "(inline the callee, e.g. with __forceinline__)");
             fail(in.loc, "'" + in.opcode +
                              "' is not supported by ptxmc kernel: it can change "
                              "which synchronization runs, so the check stops here");

@@ -520,9 +520,25 @@ private:
         }
         in.parts.push_back(part);
         next();
-        if (in.opcode == "call" || in.opcode.rfind("call.", 0) == 0)
-            fail(op, "'call' is not supported: ptxmc checks entries without calls (inline the "
-                     "callee, e.g. with __forceinline__)");
+        if (in.opcode == "call" || in.opcode.rfind("call.", 0) == 0) {
+            // call{.uni} {(ret),} callee, (args): the callee is what the evaluation needs
+            int depth = 0;
+            while (!(cur().is(';') && depth == 0)) {
+                if (cur().kind == Tok::Kind::End) fail(op, "unterminated call");
+                if (cur().is('(')) ++depth;
+                if (cur().is(')')) --depth;
+                if (depth == 0 && cur().kind == Tok::Kind::Ident && in.operands.empty()) {
+                    litmus::Operand callee;
+                    callee.loc = loc(cur());
+                    callee.name = cur().text;
+                    in.operands.push_back(callee);
+                }
+                next();
+            }
+            next();
+            s.kind = Statement::Kind::Instruction;
+            return s;
+        }
         while (!cur().is(';')) {
             in.operands.push_back(operand());
             if (cur().is(','))
