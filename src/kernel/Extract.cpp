@@ -73,21 +73,13 @@ std::optional<std::size_t> mbarrierOperand(const Step& s) {
 }
 
 bool isBulkCopy(const Step& s) {
-    return (root(s) == "cp" || root(s) == "cp") && sub(s) == "async" && s.parts.size() > 2 &&
-           s.parts[2] == "bulk";
+    return root(s) == "cp" && sub(s) == "async" && s.parts.size() > 2 && s.parts[2] == "bulk";
 }
 bool isTensor(const Step& s) {
     return isBulkCopy(s) && s.parts.size() > 3 && s.parts[3] == "tensor";
 }
 bool isReduceBulk(const Step& s) {
     return root(s) == "cp" && sub(s) == "reduce";
-}
-
-/** The shared-memory window offset of an address, when it is one. */
-std::optional<std::uint64_t> sharedAddr(std::uint64_t a) {
-    if (a >= Layout::kGenericShared && a < Layout::kGenericParam) a -= Layout::kGenericShared;
-    if (a >= (128ULL << Layout::kRankShift)) return std::nullopt;
-    return a;
 }
 
 struct Region {
@@ -176,7 +168,7 @@ private:
             for (const auto& lane : w.lanes)
                 for (const Step& s : lane) {
                     if (auto i = mbarrierOperand(s); i && s.operands[*i].value.known)
-                        if (auto a = sharedAddr(s.operands[*i].value.v))
+                        if (auto a = Layout::sharedAddress(s.operands[*i].value.v))
                             mbarriers_.insert(*a & Layout::kOffsetMask);
                     bufferStarts(s);
                     tmemStart(s);
@@ -185,7 +177,7 @@ private:
 
     void addStart(const RawOperand& o, std::optional<std::uint64_t> bytes, int tier) {
         if (!o.value.known) return;
-        auto a = sharedAddr(o.value.v);
+        auto a = Layout::sharedAddress(o.value.v);
         if (!a) return;
         starts_.push_back({*a & Layout::kOffsetMask, bytes, tier});
     }
@@ -430,11 +422,9 @@ private:
         const std::string& r = root(s);
         auto addr = [&](const RawOperand& o, bool mbar) -> std::optional<litmus::Operand> {
             if (!o.value.known) return std::nullopt;
-            auto a = sharedAddr(o.value.v);
+            auto a = Layout::sharedAddress(o.value.v);
             if (!a) return std::nullopt;
-            std::uint64_t full = *a;
-            if (((full >> Layout::kRankShift) & 0x7F) == 0 && cta != 0 && !o.value.known) full |= 0;
-            return sharedRef(full, cta, o.loc, mbar);
+            return sharedRef(*a, cta, o.loc, mbar);
         };
         if (r == "ld" || r == "ldu" || r == "st" || r == "atom" || r == "red" || r == "ldmatrix" ||
             r == "stmatrix") {
@@ -680,7 +670,7 @@ private:
                     if (!store && r != "atom") continue;
                     std::size_t at = r == "atom" ? 1 : 0;
                     if (at >= s.operands.size() || !s.operands[at].value.known) continue;
-                    auto a = sharedAddr(s.operands[at].value.v);
+                    auto a = Layout::sharedAddress(s.operands[at].value.v);
                     if (!a) continue;
                     const Region* reg = regionAt(*a & Layout::kOffsetMask);
                     if (!reg) continue;
@@ -712,7 +702,7 @@ private:
         int rank = o.cta.value_or(cta);
         auto it = parts_.find({rank, o.name});
         if (it == parts_.end()) return;
-        auto a = sharedAddr(raw.value.v);
+        auto a = Layout::sharedAddress(raw.value.v);
         auto owner = it->second.find(*a & Layout::kOffsetMask);
         int w = store ? warp_ : (owner != it->second.end() ? owner->second : -1);
         if (w < 0) return;

@@ -10,6 +10,12 @@
 
 namespace ptxmc::kernel {
 
+std::optional<std::uint64_t> Layout::sharedAddress(std::uint64_t a) {
+    if (a >= kGenericShared && a < kGenericParam) a -= kGenericShared;
+    if (a >= (128ULL << kRankShift)) return std::nullopt;
+    return a;
+}
+
 std::optional<std::pair<const Layout::Symbol*, std::uint64_t>>
 Layout::sharedAt(std::uint64_t offset) const {
     for (const auto& [name, s] : shared)
@@ -786,12 +792,6 @@ private:
         return r;
     }
 
-    std::optional<std::uint64_t> sharedOffsetOf(std::uint64_t a) const {
-        if (a >= Layout::kGenericShared && a < Layout::kGenericParam) a -= Layout::kGenericShared;
-        if (a >= (128ULL << Layout::kRankShift)) return std::nullopt;
-        return a;
-    }
-
     void record(Lane& L, const Statement& s, Kind k) {
         const litmus::Instruction& in = s.insn;
         Step st;
@@ -803,7 +803,7 @@ private:
             st.operands.push_back(resolve(L, o));
         const std::string& r = in.parts[0];
         if (k == Kind::Store && in.operands.size() >= 2 && st.operands[0].value.known) {
-            if (auto off = sharedOffsetOf(st.operands[0].value.v)) {
+            if (auto off = Layout::sharedAddress(st.operands[0].value.v)) {
                 Val v = value(L, in.operands[1]);
                 seen_.put(*off, v.known ? std::optional(v.v) : std::nullopt);
             }
@@ -811,7 +811,7 @@ private:
         if (k == Kind::Load || k == Kind::Atomic) {
             Val v;
             if (k == Kind::Load && in.operands.size() >= 2 && st.operands[1].value.known)
-                if (auto off = sharedOffsetOf(st.operands[1].value.v)) {
+                if (auto off = Layout::sharedAddress(st.operands[1].value.v)) {
                     auto it = stored_.values.find(*off);
                     if (it != stored_.values.end() && it->second) v = Val::of(*it->second);
                 }
@@ -826,7 +826,8 @@ private:
                 Val cols = value(L, in.operands[1]);
                 columnsTaken_[L.cta] += cols.known ? cols.v : 32;
             }
-            if (auto off = sharedOffsetOf(st.operands[0].value.v)) seen_.put(*off, it->second);
+            if (auto off = Layout::sharedAddress(st.operands[0].value.v))
+                seen_.put(*off, it->second);
         }
         if (k == Kind::Wait) waitSucceeds(L, s, st);
         if (k == Kind::Event && !in.operands.empty() &&

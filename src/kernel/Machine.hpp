@@ -41,6 +41,9 @@ struct Layout {
     std::map<std::string, Symbol> params; ///< the entry's parameters
     std::vector<const Variable*> paramOrder;
 
+    /** The shared-window address (rank bits included) of a shared or generic address. */
+    static std::optional<std::uint64_t> sharedAddress(std::uint64_t a);
+
     /** The shared variable at `offset` (CTA-relative) and the offset inside it. */
     std::optional<std::pair<const Symbol*, std::uint64_t>> sharedAt(std::uint64_t offset) const;
     std::optional<std::pair<const Symbol*, std::uint64_t>> paramAt(std::uint64_t offset) const;
