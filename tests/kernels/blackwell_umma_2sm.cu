@@ -15,7 +15,7 @@
 #define MUTANT_NO_MULTICAST 1
 // Every wait uses the default .acquire.cta semantics, as CUTLASS's do, although the arrivals and
 // complete_tx it observes come from the peer CTA (9.7.15.16.19 #parallel-synchronization-and-
-// communication-instructions-mbarrier-test-wait-try-wait, 8.5 #scope): issue 32 item 7(a).
+// communication-instructions-mbarrier-test-wait-try-wait, 8.5 #scope): decision Q18.
 #define MUTANT_CTA_SCOPE_WAITS 2
 // The leader's arrive.expect_tx counts only its own CTA's bytes: the full phase can complete
 // before the peer's TMA bytes land, and their complete_tx then hits a completed phase

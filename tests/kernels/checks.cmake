@@ -81,3 +81,11 @@ if("${PTXMC_KERNELS_PTX}" MATCHES "/blackwell-umma-1sm--no-fence-after\\.ptx")
     SETTINGS -DSTATUS=1
     "-DSTDOUT_HAS=tmem-race                    VIOLATED|Reading-dependent: the readings under which the answer differs:|variants/q1-acquire-wait-orders-tcgen05.cat: no flag|variants/cutlass-reading.cat: no flag")
 endif()
+# A TMA store left pending at thread exit: clean under the literal text (decision Q20), which
+# gives no rule for it; the variant that asks for a wait_group before exit flags it.
+if("${PTXMC_KERNELS_PTX}" MATCHES "/hopper-tma-wgmma--no-store-wait\\.ptx")
+  ptxmc_cli_test(kernels/readings/hopper-tma-wgmma--no-store-wait
+    ARGS kernel --readings --param 3=256 ${PTXMC_KERNELS_DIR}/hopper-tma-wgmma--no-store-wait.ptx
+    SETTINGS -DSTATUS=0
+    "-DSTDOUT_HAS=async-pending-at-exit        holds|Reading-dependent: the readings under which the answer differs:|variants/q20-async-done-before-exit.cat: async-pending-at-exit|Verdict: clean for this launch and bound")
+endif()

@@ -40,11 +40,11 @@
 // No __syncthreads between thread 0's mbarrier.init and the other threads' first wait/arrive:
 // they may operate on an object whose init they need not see (9.7.15.16.12
 // #parallel-synchronization-and-communication-instructions-mbarrier-init, 9.7.15.4; decision Q17
-// in model/decisions.cat; issue 32 item 7(d)).
+// in model/decisions.cat).
 #define MUTANT_NO_INIT_SYNC 7
 // No cp.async.bulk.wait_group 0 after the TMA store: the thread exits with its bulk async-group
 // pending, still reading shared memory (9.7.10.28.6.2 #data-movement-and-conversion-instructions-
-// cp-async-bulk-wait-group; issue 32 item 7(c)).
+// cp-async-bulk-wait-group; decision Q20 in model/decisions.cat).
 #define MUTANT_NO_STORE_WAIT 8
 
 #ifndef PTXMC_MUTANT
