@@ -45,6 +45,7 @@ struct KernelArgs {
     std::vector<std::string> params;
     std::uint64_t dynamicSmem = kernel::Launch{}.dynamicShared;
     std::uint64_t maxSteps = kernel::Launch{}.maxSteps;
+    int tiles = kernel::Launch{}.tiles;
     bool emitLitmus = false;
     bool readings = false;
     bool stats = false;
@@ -98,6 +99,7 @@ kernel::Launch launchOf(const KernelArgs& a) {
     }
     l.dynamicShared = a.dynamicSmem;
     l.maxSteps = a.maxSteps;
+    l.tiles = a.tiles;
     return l;
 }
 
@@ -292,6 +294,11 @@ void setupKernel(CLI::App& app) {
         ->expected(1)
         ->allow_extra_args(false);
     sub->add_option("--dynamic-smem", args->dynamicSmem, "bytes of dynamic shared memory");
+    sub->add_option("--tiles", args->tiles,
+                    "tiles the checked cluster runs where clusterlaunchcontrol.try_cancel "
+                    "schedules them: the first N-1 requests each cancel the next cluster of the "
+                    "grid (--grid must hold N clusters), the next one fails; default 2")
+        ->check(CLI::Range(1, 64));
     sub->add_option("--max-steps", args->maxSteps,
                     "instructions one thread may execute before ptxmc calls its loop unbounded");
     sub->add_flag("--emit-litmus", args->emitLitmus,

@@ -413,6 +413,21 @@ private:
             in.opcode += (i ? "." : "") + parts[i];
     }
 
+    /** .b128 as .b64: a location is one cell, its width is data (the decoder has none wider). */
+    static bool narrow128(litmus::Instruction& in) {
+        bool wide = false;
+        for (std::string& q : in.parts)
+            if (q == "b128") {
+                q = "b64";
+                wide = true;
+            }
+        if (!wide) return false;
+        in.opcode.clear();
+        for (std::size_t i = 0; i < in.parts.size(); ++i)
+            in.opcode += (i ? "." : "") + in.parts[i];
+        return true;
+    }
+
     std::optional<Item> render(const Step& s, int cta, const SourceLoc& loc) {
         Item it;
         litmus::Instruction& in = it.insn;
@@ -434,6 +449,8 @@ private:
             if (ops.size() <= at) fail(loc, s.opcode + ": missing address operand");
             auto loc0 = addr(ops[at], false);
             if (loc0) partOf(*loc0, ops[at], cta, r == "st" || r == "atom" || r == "red");
+            if (loc0 && narrow128(in))
+                note(loc, "a 128-bit access (.b128) is checked as one access of its location");
             if (!loc0) {
                 if (asyncSt || asyncRed)
                     fail(ops[at].loc, "the address of this " + s.opcode +
@@ -595,8 +612,9 @@ private:
     }
 
     std::optional<litmus::Operand> globalRef(const Step& s, const RawOperand& o) {
-        std::string name =
-            o.value.known ? fmt::format("g_{:x}", o.value.v) : fmt::format("g_line{}", o.loc.line);
+        std::string name = !o.value.known ? fmt::format("g_line{}", o.loc.line)
+                           : o.value.v == Layout::kClcResponses ? std::string("clc_responses")
+                                                                : fmt::format("g_{:x}", o.value.v);
         auto it = globals_.find(name);
         if (it == globals_.end()) it = globals_.emplace(name, uniqueName(name)).first;
         litmus::Operand r;

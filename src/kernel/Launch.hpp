@@ -18,6 +18,7 @@ struct Launch {
         params;                           ///< --param NAME=VALUE (NAME: the PTX name or its suffix)
     std::uint64_t dynamicShared = 232448; ///< --dynamic-smem bytes
     std::uint64_t maxSteps = 4000000;     ///< instructions one thread may execute
+    int tiles = 2; ///< --tiles: tiles a cluster runs where clusterlaunchcontrol schedules them
 };
 
 } // namespace ptxmc::kernel

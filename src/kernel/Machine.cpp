@@ -3,6 +3,7 @@
 #include "kernel/Machine.hpp"
 
 #include "kernel/Arith.hpp"
+#include "kernel/Clc.hpp"
 
 #include <algorithm>
 #include <fmt/format.h>
@@ -68,6 +69,7 @@ enum class Kind {
     Atomic,
     Event,
     Wait,
+    ClcQuery,
     Ignore,
     Data,
     Unsupported
@@ -113,8 +115,10 @@ Kind classify(const litmus::Instruction& in) {
     if (r == "nanosleep" || r == "setmaxnreg" || r == "prefetch" || r == "prefetchu" ||
         r == "createpolicy" || r == "discard" || r == "applypriority" || r == "pmevent")
         return Kind::Ignore;
-    if (r == "clusterlaunchcontrol" || r == "multimem" || r == "brx" || r == "call" ||
-        r == "suld" || r == "sust" || r == "tex" || r == "tld4")
+    if (r == "clusterlaunchcontrol" && p.size() > 1)
+        return p[1] == "try_cancel" ? Kind::Event : Kind::ClcQuery;
+    if (r == "multimem" || r == "brx" || r == "call" || r == "suld" || r == "sust" || r == "tex" ||
+        r == "tld4")
         return Kind::Unsupported;
     static const char* const kArith[] = {"mov",  "add", "sub",  "mul",  "mad", "div", "rem",
                                          "min",  "max", "abs",  "neg",  "not", "and", "or",
@@ -132,6 +136,7 @@ struct Lane {
     std::size_t pc = 0;
     bool done = false;
     std::unordered_map<std::size_t, std::uint64_t> counts;
+    std::map<std::uint64_t, std::size_t> clcReads; ///< response slot -> loads of it so far
     std::uint64_t executed = 0;
     std::vector<Step> steps;
 };
@@ -151,6 +156,12 @@ struct Stored {
     }
 };
 
+/** A warp stopped on a value a later pass may know (see Evaluator::run). */
+struct Deferred {};
+
+/** try_cancel responses written to each shared address, in issue order (two passes). */
+using ClcSlots = std::map<std::uint64_t, std::vector<std::uint64_t>>;
+
 class Evaluator {
 public:
     Evaluator(const Module& m, const Function& f, const Launch& launch, Extraction& out)
@@ -159,11 +170,17 @@ public:
     void run() {
         layout();
         shape();
-        // Values passed through shared memory (the tensor-memory address an alloc stores,
-        // a broadcast tile index) are known on the second pass.
-        for (int pass = 0; pass < 3; ++pass) {
+        // Values passed through shared memory (the tensor-memory address an alloc stores, a
+        // broadcast tile index, a try_cancel response) are known on a later pass: a warp that
+        // branches on one before the warp that writes it has run stops, and runs again on
+        // the next pass; only the last pass reports such a branch as an error.
+        for (pass_ = 0; pass_ < kPasses; ++pass_) {
             Stored before = stored_;
+            ClcSlots clcBefore = clcStored_;
             seen_ = Stored{};
+            clcSeen_.clear();
+            clcRequests_ = 0;
+            deferred_ = false;
             allocations_.clear();
             columnsTaken_.clear();
             out_.warps.clear();
@@ -171,7 +188,8 @@ public:
             notesThisPass_.clear();
             runCluster();
             stored_ = seen_;
-            if (stored_.values == before.values) break;
+            clcStored_ = clcSeen_;
+            if (!deferred_ && stored_.values == before.values && clcStored_ == clcBefore) break;
         }
         for (auto& n : notesThisPass_)
             out_.notes.push_back(n.second);
@@ -273,8 +291,13 @@ private:
         int ctas = out_.cluster[0] * out_.cluster[1] * out_.cluster[2];
         int threads = out_.block[0] * out_.block[1] * out_.block[2];
         for (int cta = 0; cta < ctas; ++cta)
-            for (int w = 0; w * 32 < threads; ++w)
-                runWarp(cta, w, std::min(32, threads - w * 32));
+            for (int w = 0; w * 32 < threads; ++w) {
+                try {
+                    runWarp(cta, w, std::min(32, threads - w * 32));
+                } catch (const Deferred&) {
+                    deferred_ = true;
+                }
+            }
     }
 
     void runWarp(int cta, int warp, int count) {
@@ -317,6 +340,8 @@ private:
     }
 
     // ---- one statement ----
+    bool lastPass() const { return pass_ == kPasses - 1; }
+
     [[noreturn]] void fail(const SourceLoc& loc, const std::string& msg) const {
         throw InputError(loc, msg);
     }
@@ -347,6 +372,7 @@ private:
                     ++L.pc;
                     return Outcome::Continue;
                 }
+                if (!lastPass()) throw Deferred{};
                 fail(in.guard->loc, "whether this " + in.opcode +
                                         " runs depends on a value read from " + unknownOrigin() +
                                         " (its guard @" + in.guard->reg +
@@ -382,6 +408,9 @@ private:
         case Kind::ParamLoad:
             paramLoad(L, in);
             break;
+        case Kind::ClcQuery:
+            clcQuery(L, in);
+            break;
         case Kind::Ignore:
         case Kind::Data:
             unknownDests(L, in);
@@ -393,8 +422,9 @@ private:
                                  "' is not supported: ptxmc kernel checks entries without calls "
                                  "(inline the callee, e.g. with __forceinline__)");
             fail(in.loc, "'" + in.opcode +
-                             "' is not supported by ptxmc kernel: it can change "
-                             "which synchronization runs, so the check stops here");
+                             "' is not supported by ptxmc kernel: a memory or control "
+                             "instruction the model lacks, whose effect could change the "
+                             "answer, so the check stops here");
         case Kind::Load:
         case Kind::Store:
         case Kind::Atomic:
@@ -792,6 +822,118 @@ private:
         return r;
     }
 
+    // ---- cluster launch control (9.7.15.18, 9.7.15.19) ----
+    /**
+     * The response a thread's load of a try_cancel response slot reads: the n-th load of the
+     * slot by the thread reads the n-th response written there. That is what the protocol
+     * guarantees when the load waits for the write (the mbarrier its complete-tx signals) and
+     * the slot is not rewritten before the load; a load the protocol does not order so is a
+     * data race the check reports.
+     */
+    std::optional<Val> clcResponseRead(Lane& L, std::uint64_t slot) {
+        const std::vector<std::uint64_t>* written = nullptr;
+        std::size_t n = L.clcReads[slot];
+        for (const ClcSlots* pass : {&clcSeen_, &clcStored_})
+            if (auto it = pass->find(slot); it != pass->end() && n < it->second.size()) {
+                written = &it->second;
+                break;
+            }
+        if (written == nullptr) return std::nullopt;
+        ++L.clcReads[slot];
+        return Val::of((*written)[n]);
+    }
+
+    /**
+     * clusterlaunchcontrol.try_cancel: "asynchronously writes an opaque response to shared
+     * memory" and signals a complete-tx of its 16 bytes on the mbarrier; with
+     * .multicast::cluster::all in every CTA of the cluster, at the same offsets. Recorded as
+     * that write: a 16-byte bulk copy per CTA, from a global location that stands for the
+     * responses, with complete-tx on the CTA's mbarrier.
+     */
+    void clcRequest(Lane& L, const Step& st) {
+        const SourceLoc& loc = f_.body[st.stmt].insn.loc;
+        if (st.operands.size() < 2 || !st.operands[0].value.known || !st.operands[1].value.known)
+            fail(loc, "the response or mbarrier address of this try_cancel is not known from "
+                      "the launch");
+        auto slot = Layout::sharedAddress(st.operands[0].value.v);
+        auto mbar = Layout::sharedAddress(st.operands[1].value.v);
+        if (!slot || !mbar) fail(loc, "try_cancel's operands must be shared-memory addresses");
+        std::uint64_t k = clcRequests_++;
+        if (k >= static_cast<std::uint64_t>(launch_.tiles))
+            fail(loc, fmt::format("try_cancel request {} follows a failed one: \"If the executing "
+                                  "CTA has already observed the completion of a "
+                                  "clusterlaunchcontrol.try_cancel instruction as failed, then "
+                                  "the behavior of issuing a subsequent ... is undefined\" "
+                                  "(9.7.15.18; --tiles {} makes request {} fail)",
+                                  k, launch_.tiles, launch_.tiles - 1));
+        noteOnce(loc, fmt::format("clusterlaunchcontrol.try_cancel: an asynchronous 16-byte write "
+                                  "of its response with complete-tx on its mbarrier; {}",
+                                  launch_.tiles == 1
+                                      ? std::string("with --tiles 1 the first request fails")
+                                      : fmt::format("with --tiles {} the first {} request(s) "
+                                                    "cancel the next cluster(s) of the grid, "
+                                                    "then one fails",
+                                                    launch_.tiles, launch_.tiles - 1)));
+        bool multicast = hasPart(st.parts, "multicast::cluster::all");
+        int ctas = out_.cluster[0] * out_.cluster[1] * out_.cluster[2];
+        for (int cta = 0; cta < ctas; ++cta) {
+            if (!multicast && cta != L.cta) continue;
+            std::uint64_t base = sharedBase(cta);
+            std::uint64_t dst = base | (*slot & Layout::kOffsetMask);
+            clcSeen_[dst].push_back(clc::response(k));
+            Step copy = st;
+            copy.opcode = "cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes";
+            copy.parts = {
+                "cp", "async", "bulk", "shared::cluster", "global", "mbarrier::complete_tx::bytes"};
+            RawOperand d = st.operands[0], src = st.operands[0], mb = st.operands[1], bytes;
+            d.value = Val::of(dst);
+            d.space = "shared::cluster";
+            src.value = Val::of(Layout::kClcResponses);
+            src.reg = "clc_responses";
+            src.space = "global";
+            bytes.kind = RawOperand::Kind::Imm;
+            bytes.value = Val::of(16);
+            bytes.loc = loc;
+            mb.value = Val::of(base | (*mbar & Layout::kOffsetMask));
+            mb.space = "shared::cluster";
+            copy.operands = {d, src, bytes, mb};
+            L.steps.push_back(std::move(copy));
+        }
+    }
+
+    /** clusterlaunchcontrol.query_cancel: decodes a response (9.7.15.19). */
+    void clcQuery(Lane& L, const litmus::Instruction& in) {
+        if (in.operands.size() < 2) fail(in.loc, "query_cancel needs a destination and a response");
+        Val resp = value(L, in.operands[1]);
+        auto k = resp.known ? clc::requestOf(resp.v) : std::nullopt;
+        if (!k) {
+            if (!lastPass()) return unknownDests(L, in);
+            fail(in.operands[1].loc, "'" + in.operands[1].name +
+                                         "' is not a response a try_cancel of this cluster "
+                                         "wrote: load it from the try_cancel's address after "
+                                         "waiting on its mbarrier");
+        }
+        bool ok = clc::cancelled(*k, launch_.tiles);
+        if (hasPart(in.parts, "is_canceled")) return set(L, in.operands[0], Val::of(ok ? 1 : 0));
+        if (!ok)
+            fail(in.loc, "get_first_ctaid of a failed request: \"If the request fails the "
+                         "behavior of clusterlaunchcontrol.query_cancel.get_first_ctaid is "
+                         "undefined\" (9.7.15.19)");
+        clc::FirstCta first = clc::firstCta(*k, out_.grid, out_.cluster);
+        if (!first.error.empty()) fail(in.loc, first.error);
+        const litmus::Operand& d = in.operands[0];
+        if (d.kind == litmus::Operand::Kind::Vector) {
+            for (std::size_t i = 0; i < d.elements.size(); ++i)
+                if (d.elements[i].kind == litmus::Operand::Kind::Name)
+                    L.regs[d.elements[i].name] = i < 3 ? Val::of(first.ctaid[i]) : Val{};
+            return;
+        }
+        for (std::size_t i = 0; i < 3; ++i)
+            if (hasPart(in.parts, std::string("get_first_ctaid::") + "xyz"[i]))
+                return set(L, d, Val::of(first.ctaid[i]));
+        fail(in.loc, "unknown form of clusterlaunchcontrol.query_cancel");
+    }
+
     void record(Lane& L, const Statement& s, Kind k) {
         const litmus::Instruction& in = s.insn;
         Step st;
@@ -814,8 +956,13 @@ private:
                 if (auto off = Layout::sharedAddress(st.operands[1].value.v)) {
                     auto it = stored_.values.find(*off);
                     if (it != stored_.values.end() && it->second) v = Val::of(*it->second);
+                    if (auto response = clcResponseRead(L, *off)) v = *response;
                 }
             if (!in.operands.empty()) set(L, in.operands[0], v);
+        }
+        if (r == "clusterlaunchcontrol") {
+            clcRequest(L, st);
+            return;
         }
         if (r == "tcgen05" && in.parts.size() > 1 && in.parts[1] == "alloc" &&
             !in.operands.empty() && st.operands[0].value.known) {
@@ -895,6 +1042,11 @@ private:
     std::map<int, std::uint64_t> columnsTaken_;
     std::map<std::string, Note> notesThisPass_;
     std::set<std::string> missing_; ///< parameters read but not given with --param
+    static constexpr int kPasses = 4;
+    int pass_ = 0;
+    bool deferred_ = false;         ///< some warp of this pass stopped on a value not known yet
+    ClcSlots clcStored_, clcSeen_;  ///< try_cancel responses: the pass before, this pass
+    std::uint64_t clcRequests_ = 0; ///< try_cancel requests of the cluster so far this pass
 };
 
 } // namespace

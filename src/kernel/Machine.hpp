@@ -29,6 +29,8 @@ struct Val {
 struct Layout {
     static constexpr std::uint64_t kGenericShared = 1ULL << 48;
     static constexpr std::uint64_t kGenericParam = 2ULL << 48;
+    /// the global location a try_cancel's response write copies from (it stands for them all)
+    static constexpr std::uint64_t kClcResponses = 3ULL << 48;
     static constexpr std::uint64_t kRankShift = 24;
     static constexpr std::uint64_t kOffsetMask = (1ULL << kRankShift) - 1;
 

@@ -89,3 +89,20 @@ if("${PTXMC_KERNELS_PTX}" MATCHES "/hopper-tma-wgmma--no-store-wait\\.ptx")
     SETTINGS -DSTATUS=0
     "-DSTDOUT_HAS=async-pending-at-exit        holds|Reading-dependent: the readings under which the answer differs:|variants/q20-async-done-before-exit.cat: async-pending-at-exit|Verdict: clean for this launch and bound")
 endif()
+# Cluster launch control: a request after a failed one is undefined (9.7.15.18), and --tiles
+# needs a grid that holds the clusters the responses cancel.
+if("${PTXMC_KERNELS_PTX}" MATCHES "/blackwell-clc-tiles--ask-after-failure\\.ptx")
+  ptxmc_cli_test(kernels/clc/ask-after-failure
+    ARGS kernel --tiles 3 --grid 3 ${PTXMC_KERNELS_DIR}/blackwell-clc-tiles--ask-after-failure.ptx
+    SETTINGS -DSTATUS=2
+    "-DSTDERR_HAS=blackwell-clc-tiles--ask-after-failure.ptx:|error: try_cancel request 3 follows a failed one|(9.7.15.18; --tiles 3 makes request 2 fail)")
+endif()
+if("${PTXMC_KERNELS_PTX}" MATCHES "/blackwell-clc-tiles\\.ptx")
+  ptxmc_cli_test(kernels/clc/grid-too-small
+    ARGS kernel --tiles 3 ${PTXMC_KERNELS_DIR}/blackwell-clc-tiles.ptx
+    SETTINGS -DSTATUS=2
+    "-DSTDERR_HAS=error: the try_cancel response 0 cancels cluster 1 of the grid, which has 1 cluster(s): give --grid with at least 2 clusters")
+  ptxmc_cli_test(kernels/clc/one-tile
+    ARGS kernel --tiles 1 ${PTXMC_KERNELS_DIR}/blackwell-clc-tiles.ptx
+    SETTINGS -DSTATUS=0 "-DSTDOUT_HAS=with --tiles 1 the first request fails|Verdict: clean")
+endif()

@@ -235,4 +235,33 @@ __device__ __forceinline__ void tmem_wait_ld() {
     asm volatile("tcgen05.wait::ld.sync.aligned;" ::: "memory");
 }
 
+// ---- cluster launch control (sm_100) ----
+// Ask to take over a cluster that has not started: the 16-byte response lands at `response`,
+// with complete-tx of its bytes on `bar`.
+__device__ __forceinline__ void clc_try_cancel(uint32_t response, uint32_t bar) {
+    asm volatile("clusterlaunchcontrol.try_cancel.async.shared::cta.mbarrier::complete_tx::bytes"
+                 ".b128 [%0], [%1];" ::"r"(response),
+                 "r"(bar)
+                 : "memory");
+}
+// Read a response: 1 and the first %ctaid.x of the cancelled cluster, or 0 (no more work).
+__device__ __forceinline__ uint32_t clc_query(uint32_t response, uint32_t& ctaid_x) {
+    uint32_t ok;
+    asm volatile("{\n\t.reg .pred p;\n\t.reg .b128 r;\n\t"
+                 "ld.shared.b128 r, [%2];\n\t"
+                 "clusterlaunchcontrol.query_cancel.is_canceled.pred.b128 p, r;\n\t"
+                 "selp.u32 %0, 1, 0, p;\n\t"
+                 "@p clusterlaunchcontrol.query_cancel.get_first_ctaid::x.b32.b128 %1, r;\n\t}"
+                 : "=r"(ok), "+r"(ctaid_x)
+                 : "r"(response)
+                 : "memory");
+    return ok;
+}
+// Before an async-proxy write of a slot (the next try_cancel): the generic reads of it that
+// synchronization ordered first stay before it (9.7.15.4, the 9.4 text's CLC example).
+__device__ __forceinline__ void fence_proxy_async_generic_acquire_cluster() {
+    asm volatile("fence.proxy.async::generic.acquire.sync_restrict::shared::cluster.cluster;" :::
+                     "memory");
+}
+
 } // namespace ptx
