@@ -287,7 +287,8 @@ int listTests(const CheckArgs& args) {
     return inputs.errors.empty() ? 0 : 2;
 }
 
-// The flags `model` can raise, with their cat comments (which cite their PTX sections).
+} // namespace
+
 std::vector<report::FlagRule> flagRulesOf(const cat::ResolvedModel* model) {
     std::vector<report::FlagRule> rules;
     if (model == nullptr) return rules;
@@ -295,8 +296,6 @@ std::vector<report::FlagRule> flagRulesOf(const cat::ResolvedModel* model) {
         if (a.flag) rules.push_back({a.name, a.doc});
     return rules;
 }
-
-} // namespace
 
 int runCheck(const CheckArgs& args) {
     if (args.expectationsOnly) return runExpectationsOnly(args);

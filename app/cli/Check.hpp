@@ -2,6 +2,7 @@
 #pragma once
 
 #include "cli/Pipeline.hpp"
+#include "report/CiReports.hpp"
 
 #include <CLI/CLI.hpp>
 #include <string>
@@ -39,6 +40,9 @@ void setupCheck(CLI::App& app);
  * an internal error.
  */
 int runCheck(const CheckArgs& args);
+
+/** The flags `model` can raise, with their cat comments (which cite their PTX sections). */
+std::vector<report::FlagRule> flagRulesOf(const cat::ResolvedModel* model);
 
 /** `check --expectations-only`: no solving, only the completeness of the expected.txt files. */
 int runExpectationsOnly(const CheckArgs& args);

@@ -3,6 +3,7 @@
 #include "cli/Kernel.hpp"
 
 #include "check/Check.hpp"
+#include "cli/Check.hpp"
 #include "cli/CommonOptions.hpp"
 #include "cli/Pipeline.hpp"
 #include "cli/Readings.hpp"
@@ -235,6 +236,26 @@ int printJson(const kernel::KernelProgram& k, const engine::CheckResult& r,
     return bad ? 1 : 0;
 }
 
+/** SARIF 2.1.0 for code scanning: every violated property an error at the PTX line. */
+int printSarif(const kernel::KernelProgram& k, const engine::CheckResult& r,
+               const cat::ResolvedModel& model) {
+    report::SarifReport sarif(PTXMC_VERSION, flagRulesOf(&model));
+    report::TestOutcome o;
+    o.path = k.test.file;
+    o.result = &r;
+    o.everyFlagFails = true;
+    o.sourceOf = [&k](int ptxLine) -> std::optional<std::pair<std::string, int>> {
+        auto it = k.cudaLines.find(ptxLine);
+        if (it == k.cudaLines.end()) return std::nullopt;
+        return std::pair{it->second.file, it->second.line};
+    };
+    sarif.add(o);
+    std::cout << sarif.text();
+    bool bad = !r.flags.empty() || r.observation == engine::Observation::Deadlock ||
+               r.observation == engine::Observation::Unknown;
+    return bad ? 1 : 0;
+}
+
 int runKernel(const KernelArgs& a) {
     using Clock = std::chrono::steady_clock;
     auto t0 = Clock::now();
@@ -262,6 +283,7 @@ int runKernel(const KernelArgs& a) {
         lower::lowerProgram(decoded, lower::LowerOptions{a.pipeline.unroll});
     engine::CheckOptions options = checkOptionsOf(a.pipeline);
     engine::CheckResult r = checkProgram(program, *model, options, a.readings);
+    if (a.format == "sarif") return printSarif(k, r, *model);
     return a.format == "json" ? printJson(k, r, *model)
                               : printText(k, r, *model, a, extractSeconds);
 }
@@ -272,7 +294,8 @@ void setupKernel(CLI::App& app) {
     auto args = std::make_shared<KernelArgs>();
     CLI::App* sub = app.add_subcommand(
         "kernel", "Check the synchronization of a PTX module's kernel (nvcc -ptx output)");
-    addFormatOption(*sub, args->format, {"text", "json"}, "text (the default) or json");
+    addFormatOption(*sub, args->format, {"text", "json", "sarif"},
+                    "text (the default), json, or sarif (SARIF 2.1.0 for code scanning)");
     PipelineHelp help;
     help.timeout = "wall-clock limit for the check";
     addPipelineOptions(*sub, args->pipeline, help);
@@ -309,7 +332,19 @@ void setupKernel(CLI::App& app) {
     sub->add_option("FILE", args->file, "the PTX module (nvcc -ptx, cuobjdump -ptx)")->required();
     sub->footer(kKernelExamples);
     sub->callback([args] {
-        if (int status = runKernel(*args); status != 0) throw CLI::RuntimeError(status);
+        int status = 0;
+        try {
+            status = runKernel(*args);
+        } catch (const InputError& e) {
+            if (args->format != "sarif") throw;
+            // A CI job reads the log: the located error goes into it too (and to stderr).
+            report::SarifReport sarif(PTXMC_VERSION, {});
+            sarif.addError(e.what());
+            std::cout << sarif.text();
+            std::cerr << e.what() << '\n';
+            status = 2;
+        }
+        if (status != 0) throw CLI::RuntimeError(status);
     });
 }
 

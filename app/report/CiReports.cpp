@@ -175,13 +175,13 @@ void SarifReport::add(const TestOutcome& o) {
     const std::string test = "test " + c.testName;
     for (const RaisedFlag& f : c.flags) {
         addRule(f.name, f.doc);
-        const bool failing =
-            std::find(o.failing.begin(), o.failing.end(), f.name) != o.failing.end();
+        const bool named = std::find(o.failing.begin(), o.failing.end(), f.name) != o.failing.end();
+        const bool failing = named || o.everyFlagFails;
         ordered_json r{{"ruleId", f.name},
                        {"level", failing ? "error" : "warning"},
                        {"message",
                         {{"text", test + " raises " + f.name + witnessesMessage(f) +
-                                      (failing ? " (--fail-on-flag)" : "")}}}};
+                                      (named ? " (--fail-on-flag)" : "")}}}};
         // The first event of the first witness is where; every other event is related.
         std::vector<const EventRef*> events;
         for (const FlagWitness& w : f.witnesses)
@@ -194,6 +194,14 @@ void SarifReport::add(const TestOutcome& o) {
             r["locations"] =
                 ordered_json::array({locationOf(first.loc.file, first.loc.line, first.loc.col)});
             ordered_json related = ordered_json::array();
+            if (auto src = o.sourceOf ? o.sourceOf(first.loc.line) : std::nullopt) {
+                r["locations"] = ordered_json::array({locationOf(src->first, src->second)});
+                related.push_back(
+                    ordered_json{{"id", 0},
+                                 {"physicalLocation",
+                                  physicalLocation(first.loc.file, first.loc.line, first.loc.col)},
+                                 {"message", {{"text", engine::toString(first)}}}});
+            }
             for (std::size_t k = 1; k < events.size(); ++k) {
                 const EventRef& e = *events[k];
                 related.push_back(ordered_json{
@@ -204,6 +212,16 @@ void SarifReport::add(const TestOutcome& o) {
             if (!related.empty()) r["relatedLocations"] = std::move(related);
         }
         results_.push_back(std::move(r));
+    }
+    if (c.observation == Observation::Deadlock && o.everyFlagFails) {
+        addRule("hang", "hang: no execution completes; every one blocks in a wait that never "
+                        "returns (9.7.15.16.19 #parallel-synchronization-and-communication-"
+                        "instructions-mbarrier-test-wait-try-wait)");
+        results_.push_back(
+            ordered_json{{"ruleId", "hang"},
+                         {"level", "error"},
+                         {"message", {{"text", test + ": Deadlock: no execution completes"}}},
+                         {"locations", ordered_json::array({locationOf(c.file)})}});
     }
     if (c.observation == Observation::Unknown) {
         results_.push_back(

@@ -4,8 +4,11 @@
 #include "report/EngineTypes.hpp"
 #include "report/PrintOptions.hpp"
 
+#include <functional>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace ptxmc::report {
@@ -39,6 +42,11 @@ struct TestOutcome {
     /// with --readings: each reading whose answer differs from what the files record under it
     std::vector<std::string> readingMismatches;
     bool strict = false; ///< --strict: a reading mismatch fails the test (else a warning)
+    /// `kernel`: every raised flag and a Deadlock answer fail (the kernel's own exit status)
+    bool everyFlagFails = false;
+    /// `kernel`: the source line (CUDA file, line) a PTX line came from, when `.loc` says;
+    /// results are then located there, the PTX line related
+    std::function<std::optional<std::pair<std::string, int>>(int)> sourceOf;
 };
 
 /**

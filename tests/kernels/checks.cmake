@@ -106,3 +106,13 @@ if("${PTXMC_KERNELS_PTX}" MATCHES "/blackwell-clc-tiles\\.ptx")
     ARGS kernel --tiles 1 ${PTXMC_KERNELS_DIR}/blackwell-clc-tiles.ptx
     SETTINGS -DSTATUS=0 "-DSTDOUT_HAS=with --tiles 1 the first request fails|Verdict: clean")
 endif()
+# SARIF for code scanning: the violated property an error located at the CUDA line (.loc), the
+# PTX lines related.
+if("${PTXMC_KERNELS_PTX}" MATCHES "/blackwell-clc-tiles--no-slot-fence\\.ptx")
+  ptxmc_cli_test(kernels/sarif/blackwell-clc-tiles--no-slot-fence
+    ARGS kernel --format sarif --tiles 3 --grid 3
+    ${PTXMC_KERNELS_DIR}/blackwell-clc-tiles--no-slot-fence.ptx
+    SETTINGS -DSTATUS=1
+    "-DSTDOUT_HAS=\"version\": \"2.1.0\"|\"ruleId\": \"data-race\"|\"level\": \"error\"|blackwell_clc_tiles.cu\"|blackwell-clc-tiles--no-slot-fence.ptx\""
+    "-DSTDOUT_LACKS=--fail-on-flag")
+endif()
