@@ -448,7 +448,9 @@ private:
             std::size_t at = (r == "st" || r == "red" || r == "stmatrix") ? 0 : 1;
             if (ops.size() <= at) fail(loc, s.opcode + ": missing address operand");
             auto loc0 = addr(ops[at], false);
-            if (loc0) partOf(*loc0, ops[at], cta, r == "st" || r == "atom" || r == "red");
+            if (loc0)
+                partOf(*loc0, ops[at], cta,
+                       r == "st" || r == "atom" || r == "red" || r == "stmatrix");
             if (loc0 && narrow128(in))
                 note(loc, "a 128-bit access (.b128) is checked as one access of its location");
             if (!loc0) {
@@ -656,6 +658,8 @@ private:
 
     // ---- buffers written by several warps in disjoint parts ----
     static int accessBytes(const Step& s) {
+        // stmatrix: each lane's address is the start of one 16-byte row of a matrix it stores
+        if (root(s) == "stmatrix") return 16;
         int bytes = std::max(1, lastBits(s) / 8);
         for (const std::string& p : s.parts)
             if (p == "v2" || p == "v4" || p == "v8") bytes *= p[1] - '0';
@@ -673,9 +677,9 @@ private:
     }
 
     /**
-     * A buffer that several warps of a CTA write with generic stores, each its own bytes (an
-     * epilogue staging tile), is one location per writer: the stores of different warps do not
-     * conflict, and an async operation on the buffer is one copy per part.
+     * A buffer that several warps of a CTA write with generic stores or stmatrix, each its own
+     * bytes (an epilogue staging tile), is one location per writer: the stores of different warps
+     * do not conflict, and an async operation on the buffer is one copy per part.
      */
     void partitionWrites() {
         std::map<std::pair<int, std::string>, std::map<std::uint64_t, int>> owner;
@@ -684,7 +688,7 @@ private:
             for (const auto& lane : w.lanes)
                 for (const Step& s : lane) {
                     const std::string& r = root(s);
-                    bool store = (r == "st" || r == "red") && !has(s, "async");
+                    bool store = ((r == "st" || r == "red") && !has(s, "async")) || r == "stmatrix";
                     if (!store && r != "atom") continue;
                     std::size_t at = r == "atom" ? 1 : 0;
                     if (at >= s.operands.size() || !s.operands[at].value.known) continue;
