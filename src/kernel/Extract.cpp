@@ -549,6 +549,10 @@ private:
             }
         } else if (r == "tcgen05") {
             renderTcgen05(s, ops, in, it, cta, addr);
+        } else if (r == "mov") { // a thread's access of a wgmma fragment register (Machine)
+            in.operands.push_back(output(ops.at(0)));
+            in.operands.push_back(ops.at(1).kind == Kind::Reg ? reg(ops[1])
+                                                              : input(ops[1], s, false));
         } else {
             for (const RawOperand& o : ops) {
                 if (o.kind == Kind::Addr) {

@@ -137,6 +137,10 @@ struct Lane {
     bool done = false;
     std::unordered_map<std::size_t, std::uint64_t> counts;
     std::map<std::uint64_t, std::size_t> clcReads; ///< response slot -> loads of it so far
+    /// registers of a wgmma fragment (accumulator, A) -> the fragment's first register
+    std::unordered_map<std::string, std::string> wgmmaRegs;
+    std::uint64_t wgmmaWindow = 0;                 ///< wgmma instructions executed so far
+    std::uint64_t readIn = ~0ULL, wroteIn = ~0ULL; ///< the window of the last recorded access
     std::uint64_t executed = 0;
     std::vector<Step> steps;
 };
@@ -384,6 +388,8 @@ private:
                 return Outcome::Continue;
             }
         }
+        if (!speculative && !L.wgmmaRegs.empty() && in.parts[0] != "wgmma")
+            wgmmaRegisterAccess(L, s, k);
         switch (k) {
         case Kind::Label:
             break;
@@ -822,6 +828,71 @@ private:
         return r;
     }
 
+    // ---- wgmma fragments (9.7.17.7.3, 9.7.17.7.1) ----
+    /**
+     * A thread's own reads and writes of the registers of a wgmma fragment are what the
+     * wgmma-register-race and wgmma-missing-fence rules are about, whatever instruction makes
+     * them (cvt, mov, st of an accumulator): each is recorded as a mov of the fragment's first
+     * register, the one that stands for the fragment in the program. One read and one write per
+     * stretch between two wgmma instructions suffice: the others are in the same place in
+     * program order relative to every wgmma event.
+     */
+    void wgmmaRegisterAccess(Lane& L, const Statement& s, Kind k) {
+        const litmus::Instruction& in = s.insn;
+        std::string readOf, writeOf;
+        auto look = [&](const litmus::Operand& o, bool dest, auto&& self) -> void {
+            if (o.kind == litmus::Operand::Kind::Name || o.kind == litmus::Operand::Kind::Memory) {
+                auto it = L.wgmmaRegs.find(o.name);
+                if (it != L.wgmmaRegs.end()) (dest ? writeOf : readOf) = it->second;
+            }
+            for (const auto& e : o.elements)
+                self(e, dest && o.kind == litmus::Operand::Kind::Vector, self);
+        };
+        bool firstIsDest = k == Kind::Arith || k == Kind::Data || k == Kind::Setp ||
+                           k == Kind::Load || k == Kind::ParamLoad || k == Kind::Atomic ||
+                           k == Kind::Collective || k == Kind::ClcQuery;
+        for (std::size_t i = 0; i < in.operands.size(); ++i)
+            look(in.operands[i], i == 0 && firstIsDest, look);
+        auto note = [&](const std::string& reg, bool write) {
+            Step st;
+            st.stmt = L.pc;
+            st.instance = L.counts[~L.pc]++;
+            st.opcode = "mov.b32";
+            st.parts = {"mov", "b32"};
+            RawOperand r, v;
+            r.kind = RawOperand::Kind::Reg;
+            r.reg = write ? reg : "acc";
+            r.loc = in.loc;
+            v.kind = write ? RawOperand::Kind::Imm : RawOperand::Kind::Reg;
+            v.reg = write ? "" : reg;
+            v.value = write ? Val::of(0) : Val{};
+            v.loc = in.loc;
+            st.operands = {r, v};
+            L.steps.push_back(std::move(st));
+        };
+        if (!readOf.empty() && L.readIn != L.wgmmaWindow) {
+            L.readIn = L.wgmmaWindow;
+            note(readOf, false);
+        }
+        if (!writeOf.empty() && L.wroteIn != L.wgmmaWindow) {
+            L.wroteIn = L.wgmmaWindow;
+            note(writeOf, true);
+        }
+    }
+
+    /** The fragments a wgmma.mma_async names: its accumulator and, from registers, its A. */
+    static void wgmmaFragments(Lane& L, const litmus::Instruction& in) {
+        ++L.wgmmaWindow;
+        if (in.parts.size() < 2 || in.parts[1] != "mma_async") return;
+        for (std::size_t i = 0; i < 2 && i < in.operands.size(); ++i) {
+            const litmus::Operand& o = in.operands[i];
+            if (o.kind != litmus::Operand::Kind::Vector || o.elements.empty()) continue;
+            const std::string& first = o.elements[0].name;
+            for (const auto& e : o.elements)
+                if (e.kind == litmus::Operand::Kind::Name) L.wgmmaRegs[e.name] = first;
+        }
+    }
+
     // ---- cluster launch control (9.7.15.18, 9.7.15.19) ----
     /**
      * The response a thread's load of a try_cancel response slot reads: the n-th load of the
@@ -964,6 +1035,7 @@ private:
             clcRequest(L, st);
             return;
         }
+        if (r == "wgmma") wgmmaFragments(L, in);
         if (r == "tcgen05" && in.parts.size() > 1 && in.parts[1] == "alloc" &&
             !in.operands.empty() && st.operands[0].value.known) {
             // The allocated columns' address, stored for the other warps to load (column base).

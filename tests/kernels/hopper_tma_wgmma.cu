@@ -208,7 +208,7 @@ extern "C" __global__ void __launch_bounds__(THREADS, 1)
     for (int j = 0; j < BN / 8; ++j) {
         const int col = j * 8 + (lane % 4) * 2;
         *reinterpret_cast<__half2*>(&smem_c[row * BN + col]) =
-            __floats2half2_rn(acc[4 * j + 0], acc[4 * j + 1]);
+            __floats2half2_rn(acc[4 * j + 0], acc[4 * j + 1]); // SYNC: accumulator read
         *reinterpret_cast<__half2*>(&smem_c[(row + 8) * BN + col]) =
             __floats2half2_rn(acc[4 * j + 2], acc[4 * j + 3]);
     }
