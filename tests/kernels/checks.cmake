@@ -81,3 +81,19 @@ if("${PTXMC_KERNELS_PTX}" MATCHES "/blackwell-umma-1sm--no-fence-after\\.ptx")
     SETTINGS -DSTATUS=1
     "-DSTDOUT_HAS=tmem-race                    VIOLATED|Reading-dependent: the readings under which the answer differs:|variants/q1-acquire-wait-orders-tcgen05.cat: no flag|variants/cutlass-reading.cat: no flag")
 endif()
+# The FlashAttention-4-like kernel: the correct one is clean under every reading; issuing the S
+# mma over the P columns before the wait for the previous PV mma's commit is ordered only by the
+# 9.4 pipelined pair tcgen05.mma (A read) -> tcgen05.mma (D write) (decision Q13).
+if("${PTXMC_KERNELS_PTX}" MATCHES "/blackwell-fa4-like\\.ptx")
+  ptxmc_cli_test(kernels/readings/blackwell-fa4-like
+    ARGS kernel --readings --param 4=2 ${PTXMC_KERNELS_DIR}/blackwell-fa4-like.ptx
+    SETTINGS -DSTATUS=0
+    "-DSTDOUT_HAS=Readings: robust, the same answer under every reading|Verdict: clean")
+endif()
+if("${PTXMC_KERNELS_PTX}" MATCHES "/blackwell-fa4-like--s-before-pv-done\\.ptx")
+  ptxmc_cli_test(kernels/readings/blackwell-fa4-like--s-before-pv-done
+    ARGS kernel --readings --param 4=2
+    ${PTXMC_KERNELS_DIR}/blackwell-fa4-like--s-before-pv-done.ptx
+    SETTINGS -DSTATUS=0
+    "-DSTDOUT_HAS=Reading-dependent: the readings under which the answer differs:|variants/q13-pipeline-9-1-pairs.cat: tmem-race")
+endif()
