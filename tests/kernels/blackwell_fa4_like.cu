@@ -45,6 +45,10 @@
 // mma may write O and the softmax warps may read it (9.7.18.7.1
 // #tcgen05-instructions-tcgen05-alloc-dealloc-relinquish-alloc-permit).
 #define MUTANT_EARLY_DEALLOC 6
+// Not a bug: P stored as two tcgen05.st.32x32b.x16 of disjoint columns instead of one .x32. The
+// checker names tensor memory by accumulator, so it must see the two pieces as one store (else
+// the 9.0/9.1 pipelined pairs of decision Q13, which lack st -> st, would call them a race).
+#define VARIANT_P_IN_TWO_STORES 7
 
 #ifndef PTXMC_MUTANT
 #define PTXMC_MUTANT MUTANT_NONE
@@ -244,7 +248,12 @@ extern "C" __global__ void __launch_bounds__(THREADS, 1)
                 pv[c] = *reinterpret_cast<const uint32_t*>(&h);
             }
             const uint32_t p_taddr = s_tmem + lane_base; // P: the first BN / 2 columns of S
-            ptx::tmem_st_32x32b_x32(p_taddr, pv);        // SYNC: tcgen05.st P
+#if PTXMC_MUTANT == VARIANT_P_IN_TWO_STORES
+            ptx::tmem_st_32x32b_x16(p_taddr, &pv[0]);       // SYNC: tcgen05.st P (first half)
+            ptx::tmem_st_32x32b_x16(p_taddr + 16, &pv[16]); // SYNC: tcgen05.st P (second half)
+#else
+            ptx::tmem_st_32x32b_x32(p_taddr, pv);          // SYNC: tcgen05.st P
+#endif
 #if PTXMC_MUTANT != MUTANT_NO_WAIT_ST
             ptx::tmem_wait_st(); // SYNC: tcgen05.wait::st P
 #endif
