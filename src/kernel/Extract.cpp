@@ -102,6 +102,7 @@ public:
         for (const WarpTrace& w : x_.warps) {
             std::vector<Item> merged = mergeLanes(w);
             if (merged.empty()) continue;
+            mergeStoreFragments(merged);
             warps_.push_back({w.cta, {w.warp}, std::move(merged)});
         }
         mergeRoles();
@@ -140,6 +141,8 @@ private:
         int repeat = 1;
         std::string arriveOn; ///< the mbarrier an arrive counts on (scaled by lanes)
         bool init = false;
+        /// a tcgen05.st.32x32b: its tensor-memory address (lane << 16 | column) and columns
+        std::uint64_t tmemAddr = 0, tmemColumns = 0;
     };
     struct WarpCode {
         int cta;
@@ -817,6 +820,52 @@ private:
         return *ref;
     }
 
+    /** The columns a tcgen05.st.32x32b.xN writes: N from its address (other shapes: none). */
+    static void storeColumns(const Step& s, const std::vector<RawOperand>& ops, Item& it) {
+        if (!has(s, "32x32b")) return;
+        for (std::size_t i = 1; i < s.parts.size(); ++i) {
+            const std::string& p = s.parts[i];
+            if (p.size() < 2 || p[0] != 'x' || !std::isdigit(static_cast<unsigned char>(p[1])))
+                continue;
+            for (const RawOperand& o : ops)
+                if (o.kind == Kind::Addr && o.value.known) {
+                    it.tmemAddr = o.value.v;
+                    it.tmemColumns = std::stoull(p.substr(1));
+                }
+        }
+    }
+
+    /**
+     * A fragment stored with several tcgen05.st.32x32b of disjoint columns of one accumulator, one
+     * after the other (an .x32 written as two .x16), is one store: tensor memory is named by
+     * accumulator, so the pieces would otherwise be writes of one location that no rule orders
+     * under the 9.0/9.1 pipelined pairs (decision Q13), though they touch different columns.
+     * Only identical instructions (same location and data operands) with nothing between them
+     * merge, the same lanes, columns disjoint from every piece merged so far.
+     */
+    static void mergeStoreFragments(std::vector<Item>& items) {
+        std::vector<Item> out;
+        std::uint64_t lo = 0, hi = 0; // the columns of out.back() and the pieces merged into it
+        for (Item& it : items) {
+            if (!out.empty() && it.tmemColumns && out.back().tmemColumns) {
+                const Item& prev = out.back();
+                std::uint64_t col = it.tmemAddr & 0xFFFF;
+                bool sameLanes = (it.tmemAddr >> 16) == (prev.tmemAddr >> 16);
+                bool disjoint = col >= hi || col + it.tmemColumns <= lo;
+                if (sameLanes && disjoint && it.lanes == prev.lanes && it.repeat == prev.repeat &&
+                    text(it.insn) == text(prev.insn)) {
+                    lo = std::min(lo, col);
+                    hi = std::max(hi, col + it.tmemColumns);
+                    continue;
+                }
+            }
+            lo = it.tmemAddr & 0xFFFF;
+            hi = lo + it.tmemColumns;
+            out.push_back(std::move(it));
+        }
+        items = std::move(out);
+    }
+
     /** tcgen05.xN -> .x1: one register stands for the fragment (data is not followed). */
     static void oneRegisterShape(litmus::Instruction& in) {
         for (auto& p : in.parts)
@@ -849,6 +898,7 @@ private:
                 }
             }
         } else if (op == "ld" || op == "st") {
+            if (op == "st") storeColumns(s, ops, it);
             oneRegisterShape(in);
             for (const RawOperand& o : ops) {
                 if (o.kind == Kind::Addr) {
