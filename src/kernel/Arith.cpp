@@ -131,6 +131,15 @@ std::optional<std::uint64_t> binary(const std::string& op, const std::vector<std
             return t.isSigned ? mask(static_cast<std::uint64_t>(sa * sb), w) : mask(ua * ub, w);
         }
         if (has(parts, "hi")) {
+            if (t.bits == 64) { // the high half of the 128-bit product (CUTLASS's FastDivmod)
+                std::uint64_t a0 = a & 0xFFFFFFFFU, a1 = a >> 32, b0 = b & 0xFFFFFFFFU,
+                              b1 = b >> 32;
+                std::uint64_t mid =
+                    ((a0 * b0) >> 32) + ((a0 * b1) & 0xFFFFFFFFU) + ((a1 * b0) & 0xFFFFFFFFU);
+                std::uint64_t hi = a1 * b1 + ((a0 * b1) >> 32) + ((a1 * b0) >> 32) + (mid >> 32);
+                if (t.isSigned) hi -= (sa < 0 ? b : 0) + (sb < 0 ? a : 0);
+                return hi;
+            }
             if (t.bits > 32) return std::nullopt;
             std::uint64_t full = t.isSigned ? static_cast<std::uint64_t>(sa * sb) : ua * ub;
             return mask(full >> t.bits, t.bits);

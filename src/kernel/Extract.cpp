@@ -812,8 +812,13 @@ private:
                        Item& it, int cta, Addr& addr) {
         const std::string op = sub(s);
         if (op == "mma") {
-            for (std::size_t i = 0; i < ops.size() && i < 5; ++i) {
-                const RawOperand& o = ops[i];
+            // the disable-output-lane vector (after the instruction descriptor) is dropped:
+            // lanes are not told apart
+            std::vector<const RawOperand*> kept;
+            for (std::size_t i = 0; i < ops.size(); ++i)
+                if (!(i == 4 && ops[i].kind == Kind::Vec)) kept.push_back(&ops[i]);
+            for (std::size_t i = 0; i < kept.size() && i < 5; ++i) {
+                const RawOperand& o = *kept[i];
                 if (i == 0 || (i == 1 && o.kind == Kind::Addr)) {
                     in.operands.push_back(tmemRef(o, cta, s)); // D; A from tensor memory
                 } else if ((i == 1 || i == 2) && o.kind == Kind::Reg) {

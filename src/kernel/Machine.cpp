@@ -178,8 +178,9 @@ public:
         shape();
         // Values passed through shared memory (the tensor-memory address an alloc stores,
         // a broadcast tile index) are known on the second pass.
-        for (int pass = 0; pass < 3; ++pass) {
+        for (pass_ = 0; pass_ < kPasses; ++pass_) {
             Stored before = stored_;
+            deferred_ = false;
             seen_ = Stored{};
             allocations_.clear();
             columnsTaken_.clear();
@@ -198,7 +199,7 @@ public:
                 runCluster();
             }
             stored_ = seen_;
-            if (stored_.values == before.values) break;
+            if (stored_.values == before.values && !deferred_) break;
         }
         for (auto& n : notesThisPass_)
             out_.notes.push_back(n.second);
@@ -404,6 +405,11 @@ private:
                     unknownDests(L, in, g.field);
                     ++L.pc;
                     return Outcome::Continue;
+                }
+                if (g.field == kStoredLater && !speculative && pass_ + 1 < kPasses) {
+                    deferred_ = true; // a value another thread stores: known on the next pass
+                    L.done = true;
+                    return Outcome::Done;
                 }
                 if (std::string field = missingField(out_, g); !field.empty()) {
                     out_.paramReads[g.field - 1].decides = true;
@@ -971,6 +977,7 @@ private:
                 if (auto off = Layout::sharedAddress(st.operands[1].value.v)) {
                     auto it = stored_.values.find(*off);
                     if (it != stored_.values.end() && it->second) v = Val::of(*it->second);
+                    if (it == stored_.values.end()) v.field = kStoredLater;
                 }
             if (!in.operands.empty()) set(L, in.operands[0], v);
         }
@@ -1053,6 +1060,12 @@ private:
     std::map<std::tuple<std::size_t, std::uint64_t, std::uint64_t, std::size_t>, std::size_t>
         reads_;
     std::map<std::string, Note> stops_; ///< --list-params: this pass's stops, by message
+    /// Val::field of a shared-memory load nothing stored to on the previous pass
+    static constexpr std::uint32_t kStoredLater = 0xFFFFFFFF;
+    static constexpr int kPasses = 3;
+    int pass_ = 0;
+    /// a thread ended at a branch on a kStoredLater value: run another pass
+    bool deferred_ = false;
     Stored stored_, seen_;
     std::map<std::pair<int, int>, std::uint64_t> allocations_;
     std::map<int, std::uint64_t> columnsTaken_;
