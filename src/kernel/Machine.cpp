@@ -268,7 +268,13 @@ private:
                                          fmt::format("parameter {} ({}) has {} bytes: offset {} "
                                                      "is outside it",
                                                      i, shortName(n), f_.params[i].bytes, offset));
-                    given_[{i, offset}] = value;
+                    auto [old, fresh] = given_.emplace(std::make_pair(i, offset), value);
+                    if (!fresh && old->second != value)
+                        throw InputError(SourceLoc{"--param", 1, 1},
+                                         fmt::format("--param gives field {} twice, {} and {}",
+                                                     offset ? fmt::format("{}+{}", i, offset)
+                                                            : std::to_string(i),
+                                                     old->second, value));
                     found = true;
                 }
             }
