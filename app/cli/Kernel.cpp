@@ -297,14 +297,26 @@ int listParams(const kernel::Module& m, const kernel::Launch& launch) {
     }
     if (x.paramReads.empty()) std::cout << "  (none)\n";
     std::vector<kernel::Note> stops = x.stops;
+    if (stops.empty()) { // the program is built too: an operand may need a field (expect_tx bytes)
+        kernel::Launch check = launch;
+        check.listParams = false;
+        try {
+            kernel::extractKernel(m, check);
+        } catch (const InputError& e) {
+            stops.push_back(kernel::Note{e.loc(), e.message()});
+            std::size_t add = e.message().rfind("add --param ");
+            if (add != std::string::npos) needed.push_back(e.message().substr(add + 4));
+        }
+    }
     std::stable_sort(stops.begin(), stops.end(), [](const auto& p, const auto& q) {
         return std::make_pair(p.loc.line, p.loc.col) < std::make_pair(q.loc.line, q.loc.col);
     });
     if (stops.empty()) {
-        std::cout << "Every thread ran to its end: the check can run with these values.\n";
+        std::cout << "Every thread ran to its end and the program is built: the check can run "
+                     "with these values.\n";
         return 0;
     }
-    std::cout << "Stopped (the threads that reach these go no further):\n";
+    std::cout << "Stopped (a thread that reaches one goes no further):\n";
     for (const kernel::Note& n : stops)
         std::cout << "  " << (n.loc.line > 0 ? n.loc.str() + ": " : "") << n.text << '\n';
     if (!needed.empty()) {
