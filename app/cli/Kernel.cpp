@@ -12,9 +12,11 @@
 #include "lower/Lowerer.hpp"
 #include "ptx/Program.hpp"
 
+#include <algorithm>
 #include <chrono>
 #include <fmt/format.h>
 #include <iostream>
+#include <map>
 #include <memory>
 #include <nlohmann/json.hpp>
 #include <set>
@@ -27,12 +29,15 @@ const char* const kKernelExamples = R"(Examples:
   nvcc -arch=sm_90a -ptx -lineinfo gemm.cu -o gemm.ptx
   ptxmc kernel gemm.ptx --param k_tiles=4           every property of the entry
   ptxmc kernel gemm.ptx --param 2=4 --emit-litmus   the extracted program as a litmus test
+  ptxmc kernel gemm.ptx --list-params               the parameter fields the kernel reads
+  ptxmc kernel gemm.ptx --param 0+344=4             a field of a struct parameter (Params)
   ptxmc kernel gemm.ptx --block 160 --cluster 2 --param k_tiles=4 --readings
 
 Every thread of one cluster runs on what the launch and --param make known; each warp that
 synchronizes becomes one thread of the checked program (lanes that do the same merged), each
 mbarrier and each async buffer one location. Loops whose bound is a parameter need it with
---param (NAME: the PTX parameter, its _param_N suffix, or its index). Data (floating point,
+--param (NAME: the PTX parameter, its _param_N suffix, or its index; NAME+OFFSET=VALUE for
+a field of a struct parameter; --list-params lists the fields the kernel reads). Data (floating point,
 values read from memory) is not followed; control flow that depends on it is an error.
 Exit status: 0 no property is violated, 1 a flag, a hang or an Unknown answer, 2 an input error
 (the module, an unsupported instruction, an address or bound ptxmc cannot resolve).)";
@@ -50,6 +55,7 @@ struct KernelArgs {
     bool emitLitmus = false;
     bool readings = false;
     bool stats = false;
+    bool listParams = false;
 };
 
 std::array<int, 3> dims(const std::string& text, const char* option) {
@@ -83,15 +89,34 @@ kernel::Launch launchOf(const KernelArgs& a) {
     if (!a.grid.empty()) l.grid = dims(a.grid, "--grid");
     for (const std::string& p : a.params) {
         std::size_t eq = p.find('=');
-        if (eq == std::string::npos || eq == 0)
+        std::size_t plus = p.rfind('+', eq);
+        if (eq == std::string::npos || eq == 0 || plus == 0)
             throw InputError(SourceLoc{"--param", 1, 1},
-                             "--param takes NAME=VALUE, got '" + p + "'");
+                             "--param takes NAME=VALUE or NAME+OFFSET=VALUE, got '" + p + "'");
+        std::string name = p.substr(0, std::min(eq, plus));
+        std::uint64_t offset = 0;
+        if (plus != std::string::npos) {
+            std::string text = p.substr(plus + 1, eq - plus - 1);
+            bool hex = text.rfind("0x", 0) == 0 || text.rfind("0X", 0) == 0;
+            try {
+                std::size_t used = 0;
+                offset = std::stoull(hex ? text.substr(2) : text, &used, hex ? 16 : 10);
+                if (used + (hex ? 2 : 0) != text.size() || text[hex ? 2 : 0] == '-')
+                    throw std::invalid_argument(text);
+            } catch (const std::exception&) {
+                throw InputError(SourceLoc{"--param", 1, static_cast<int>(plus) + 2},
+                                 "--param " + name +
+                                     "+OFFSET: the offset is a byte count "
+                                     "(decimal or 0x), got '" +
+                                     text + "'");
+            }
+        }
         std::string value = p.substr(eq + 1);
         try {
             std::size_t used = 0;
             std::uint64_t v = std::stoull(value, &used, 0);
             if (used != value.size()) throw std::invalid_argument(value);
-            l.params[p.substr(0, eq)] = v;
+            l.params[{name, offset}] = v;
         } catch (const std::exception&) {
             throw InputError(SourceLoc{"--param", 1, static_cast<int>(eq) + 2},
                              "--param " + p.substr(0, eq) + " needs an integer value, got '" +
@@ -101,6 +126,7 @@ kernel::Launch launchOf(const KernelArgs& a) {
     l.dynamicShared = a.dynamicSmem;
     l.maxSteps = a.maxSteps;
     l.tiles = a.tiles;
+    l.listParams = a.listParams;
     return l;
 }
 
@@ -256,10 +282,80 @@ int printSarif(const kernel::KernelProgram& k, const engine::CheckResult& r,
     return bad ? 1 : 0;
 }
 
+/**
+ * --list-params: every parameter field the evaluation read, given or not, and where threads
+ * stopped. Exit 0 when every thread ran to its end, 2 when some stopped.
+ */
+int listParams(const kernel::Module& m, const kernel::Launch& launch) {
+    const kernel::Function& f = kernel::pickEntry(m, launch.entry);
+    const kernel::Extraction x = kernel::evaluate(m, f, launch);
+    int threads = x.block[0] * x.block[1] * x.block[2];
+    int ctas = x.cluster[0] * x.cluster[1] * x.cluster[2];
+    std::cout << fmt::format("Parameter fields read by {} ({}; {} CTA(s) of {} threads), as "
+                             "--param INDEX+OFFSET names them:\n",
+                             f.name.size() > 60 ? f.name.substr(0, 57) + "..." : f.name, m.file,
+                             ctas, threads);
+    // one line per field (its first load; how many other loads read it)
+    std::vector<std::string> order, needed;
+    std::map<std::string, std::pair<kernel::ParamRead, int>> fields;
+    for (const kernel::ParamRead& r : x.paramReads) {
+        std::string key = fmt::format("{}:{}", r.field(), r.bytes);
+        auto [it, fresh] = fields.emplace(key, std::make_pair(r, 0));
+        if (fresh)
+            order.push_back(key);
+        else
+            ++it->second.second;
+        it->second.first.decides = it->second.first.decides || r.decides;
+    }
+    for (const std::string& key : order) {
+        const auto& [r, more] = fields.at(key);
+        std::string status = r.value     ? fmt::format("= {}", *r.value)
+                             : r.decides ? std::string("not given, a branch needs it")
+                                         : std::string("not given");
+        std::cout << fmt::format(
+            "  {:<10} {:>2} bytes  {:<30} {}{}{}\n", r.field(), r.bytes, status, r.loc.str(),
+            r.cuda ? fmt::format(" ({}:{})", r.cuda->file, r.cuda->line) : std::string(),
+            more ? fmt::format(" and {} more load(s)", more) : std::string());
+        if (r.decides) needed.push_back("--param " + r.field() + "=VALUE");
+    }
+    if (x.paramReads.empty()) std::cout << "  (none)\n";
+    std::vector<kernel::Note> stops = x.stops;
+    if (stops.empty()) { // the program is built too: an operand may need a field (expect_tx bytes)
+        kernel::Launch check = launch;
+        check.listParams = false;
+        try {
+            kernel::extractKernel(m, check);
+        } catch (const InputError& e) {
+            stops.push_back(kernel::Note{e.loc(), e.message()});
+            std::size_t add = e.message().rfind("add --param ");
+            if (add != std::string::npos) needed.push_back(e.message().substr(add + 4));
+        }
+    }
+    std::stable_sort(stops.begin(), stops.end(), [](const auto& p, const auto& q) {
+        return std::make_pair(p.loc.line, p.loc.col) < std::make_pair(q.loc.line, q.loc.col);
+    });
+    if (stops.empty()) {
+        std::cout << "Every thread ran to its end and the program is built: the check can run "
+                     "with these values.\n";
+        return 0;
+    }
+    std::cout << "Stopped (a thread that reaches one goes no further):\n";
+    for (const kernel::Note& n : stops)
+        std::cout << "  " << (n.loc.line > 0 ? n.loc.str() + ": " : "") << n.text << '\n';
+    if (!needed.empty()) {
+        std::string all;
+        for (const std::string& n : needed)
+            all += (all.empty() ? "" : " ") + n;
+        std::cout << "To go further: " << all << '\n';
+    }
+    return 2;
+}
+
 int runKernel(const KernelArgs& a) {
     using Clock = std::chrono::steady_clock;
     auto t0 = Clock::now();
     const kernel::Module m = kernel::parseModuleFile(a.file);
+    if (a.listParams) return listParams(m, launchOf(a));
     kernel::KernelProgram k = kernel::extractKernel(m, launchOf(a));
     double extractSeconds = std::chrono::duration<double>(Clock::now() - t0).count();
     if (k.test.threads.empty())
@@ -311,8 +407,10 @@ void setupKernel(CLI::App& app) {
                     "CTAs in the grid, X[,Y,Z] (what %nctaid reads); "
                     "default: one cluster. Only one cluster is checked");
     sub->add_option("--param", args->params,
-                    "a kernel parameter's value, NAME=VALUE (the PTX name, its _param_N suffix "
-                    "or its index); once per parameter")
+                    "a kernel parameter's value, NAME=VALUE (NAME: the PTX name, its _param_N "
+                    "suffix or its index), or a field of a struct parameter, NAME+OFFSET=VALUE "
+                    "(OFFSET in bytes, decimal or 0x; as wide as the load that reads it); once "
+                    "per field")
         ->take_all()
         ->expected(1)
         ->allow_extra_args(false);
@@ -329,6 +427,9 @@ void setupKernel(CLI::App& app) {
     sub->add_flag("--readings", args->readings,
                   "also check under every reading of the PTX text's open questions");
     sub->add_flag("--stats", args->stats, "print the extraction's figures and times");
+    sub->add_flag("--list-params", args->listParams,
+                  "evaluate as far as the given values go, list every parameter field read "
+                  "(given or not) and where threads stopped; no check");
     sub->add_option("FILE", args->file, "the PTX module (nvcc -ptx, cuobjdump -ptx)")->required();
     sub->footer(kKernelExamples);
     sub->callback([args] {

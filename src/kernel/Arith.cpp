@@ -3,7 +3,9 @@
 #include "kernel/Arith.hpp"
 
 #include <algorithm>
+#include <bit>
 #include <cctype>
+#include <cmath>
 
 namespace ptxmc::kernel {
 
@@ -38,8 +40,42 @@ std::int64_t signExtend(std::uint64_t v, int bits) {
     return static_cast<std::int64_t>((v ^ m) - m);
 }
 
+namespace {
+
+/** The value of a floating-point register's bits (.f16, .f32, .f64). */
+double floatOf(std::uint64_t v, int bits) {
+    if (bits == 64) return std::bit_cast<double>(v);
+    if (bits == 32) return std::bit_cast<float>(static_cast<std::uint32_t>(v));
+    // binary16: sign, 5 exponent bits (bias 15), 10 fraction bits
+    int e = static_cast<int>((v >> 10) & 0x1F);
+    double f = static_cast<double>(v & 0x3FF);
+    double m = e == 0    ? std::ldexp(f, -24)
+               : e == 31 ? (f == 0 ? HUGE_VAL : NAN)
+                         : std::ldexp(f + 1024, e - 25);
+    return (v >> 15) & 1U ? -m : m;
+}
+
+/** setp on floating point: ordered comparisons are false on NaN, the `u` forms true. */
+std::optional<bool> compareFloat(const std::string& op, double a, double b) {
+    bool nan = std::isnan(a) || std::isnan(b);
+    if (op == "num") return !nan;
+    if (op == "nan") return nan;
+    bool unordered = op.size() == 3 && op.back() == 'u';
+    std::string base = unordered ? op.substr(0, 2) : op;
+    if (nan) return unordered;
+    if (base == "eq") return a == b;
+    if (base == "ne") return a != b;
+    if (base == "lt") return a < b;
+    if (base == "le") return a <= b;
+    if (base == "gt") return a > b;
+    if (base == "ge") return a >= b;
+    return std::nullopt;
+}
+
+} // namespace
+
 std::optional<bool> compare(const std::string& op, std::uint64_t a, std::uint64_t b, IntType t) {
-    if (t.isFloat) return std::nullopt;
+    if (t.isFloat) return compareFloat(op, floatOf(a, t.bits), floatOf(b, t.bits));
     std::uint64_t ua = mask(a, t.bits), ub = mask(b, t.bits);
     std::int64_t sa = signExtend(a, t.bits), sb = signExtend(b, t.bits);
     if (op == "eq") return ua == ub;
@@ -95,6 +131,15 @@ std::optional<std::uint64_t> binary(const std::string& op, const std::vector<std
             return t.isSigned ? mask(static_cast<std::uint64_t>(sa * sb), w) : mask(ua * ub, w);
         }
         if (has(parts, "hi")) {
+            if (t.bits == 64) { // the high half of the 128-bit product (CUTLASS's FastDivmod)
+                std::uint64_t a0 = a & 0xFFFFFFFFU, a1 = a >> 32, b0 = b & 0xFFFFFFFFU,
+                              b1 = b >> 32;
+                std::uint64_t mid =
+                    ((a0 * b0) >> 32) + ((a0 * b1) & 0xFFFFFFFFU) + ((a1 * b0) & 0xFFFFFFFFU);
+                std::uint64_t hi = a1 * b1 + ((a0 * b1) >> 32) + ((a1 * b0) >> 32) + (mid >> 32);
+                if (t.isSigned) hi -= (sa < 0 ? b : 0) + (sb < 0 ? a : 0);
+                return hi;
+            }
             if (t.bits > 32) return std::nullopt;
             std::uint64_t full = t.isSigned ? static_cast<std::uint64_t>(sa * sb) : ua * ub;
             return mask(full >> t.bits, t.bits);
@@ -119,6 +164,9 @@ std::optional<std::uint64_t> arithmetic(const std::vector<std::string>& parts,
     for (const Val& v : in)
         if (!v.known) return std::nullopt;
     IntType t = lastType(parts);
+    if (op == "cvt" && t.isFloat && t.bits == 16 && parts.size() > 2 &&
+        parts[parts.size() - 2] == "f32")
+        return std::bit_cast<std::uint32_t>(static_cast<float>(floatOf(in.at(0).v, 16)));
     if (t.isFloat && op != "mov" && op != "selp") return std::nullopt;
     auto arg = [&](std::size_t i) { return in.at(i).v; };
     if (op == "mov") return in.size() == 1 ? std::optional(arg(0)) : std::nullopt;

@@ -347,14 +347,20 @@ private:
         o.loc = r.loc;
         return o;
     }
+    /** What an unknown value comes from: a parameter field not given, else `otherwise`. */
+    std::string origin(const Val& v, const std::string& otherwise) const {
+        std::string field = missingField(x_, v);
+        return field.empty() ? otherwise : field;
+    }
+
     /** An input: its value when known, else the register (data). */
     litmus::Operand input(const RawOperand& r, const Step& s, bool mustKnow) const {
         if (r.kind == Kind::Imm || (r.kind == Kind::Reg && r.value.known))
             return imm(r.value.v, r.loc);
         if (r.kind == Kind::Sink) return sink(r.loc);
         if (mustKnow)
-            fail(r.loc, "operand '" + r.reg + "' of this " + s.opcode +
-                            " depends on a value read from memory: ptxmc needs it known");
+            fail(r.loc, "operand '" + r.reg + "' of this " + s.opcode + " depends on " +
+                            origin(r.value, "a value read from memory: ptxmc needs it known"));
         // Data the evaluation does not follow (a value computed from memory): its value
         // does not matter to the properties checked, so a constant stands for it.
         if (r.kind == Kind::Vec) {
@@ -609,8 +615,8 @@ private:
         o.loc = tmap.loc;
         for (const RawOperand& c : tmap.elements) {
             if (!c.value.known)
-                fail(c.loc, "coordinate '" + c.reg + "' of this " + s.opcode +
-                                " depends on a value read from memory");
+                fail(c.loc, "coordinate '" + c.reg + "' of this " + s.opcode + " depends on " +
+                                origin(c.value, "a value read from memory"));
             name += "_" + std::to_string(c.value.v);
             o.elements.push_back(imm(c.value.v, c.loc));
         }
@@ -793,8 +799,8 @@ private:
     litmus::Operand tmemRef(const RawOperand& o, int cta, const Step& s) {
         Val v = o.value;
         if (!v.known)
-            fail(o.loc, "the tensor-memory address of this " + s.opcode +
-                            " depends on a value read from memory that ptxmc could not follow");
+            fail(o.loc, "the tensor-memory address of this " + s.opcode + " depends on " +
+                            origin(v, "a value read from memory that ptxmc could not follow"));
         std::uint64_t col = v.v & 0xFFFF;
         std::uint64_t base = col;
         auto it = tmemBases_.upper_bound(col);
@@ -881,8 +887,13 @@ private:
                        Item& it, int cta, Addr& addr) {
         const std::string op = sub(s);
         if (op == "mma") {
-            for (std::size_t i = 0; i < ops.size() && i < 5; ++i) {
-                const RawOperand& o = ops[i];
+            // the disable-output-lane vector (after the instruction descriptor) is dropped:
+            // lanes are not told apart
+            std::vector<const RawOperand*> kept;
+            for (std::size_t i = 0; i < ops.size(); ++i)
+                if (!(i == 4 && ops[i].kind == Kind::Vec)) kept.push_back(&ops[i]);
+            for (std::size_t i = 0; i < kept.size() && i < 5; ++i) {
+                const RawOperand& o = *kept[i];
                 if (i == 0 || (i == 1 && o.kind == Kind::Addr)) {
                     in.operands.push_back(tmemRef(o, cta, s)); // D; A from tensor memory
                 } else if ((i == 1 || i == 2) && o.kind == Kind::Reg) {

@@ -6,6 +6,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <utility>
 
 namespace ptxmc::kernel {
 
@@ -14,11 +15,14 @@ struct Launch {
     std::optional<std::array<int, 3>> block;   ///< --block; else .reqntid/.maxntid
     std::optional<std::array<int, 3>> cluster; ///< --cluster; else .reqnctapercluster or 1
     std::optional<std::array<int, 3>> grid;    ///< --grid; else the cluster (one wave)
-    std::map<std::string, std::uint64_t>
-        params;                           ///< --param NAME=VALUE (NAME: the PTX name or its suffix)
+    /// --param NAME[+OFFSET]=VALUE: the bytes at OFFSET of parameter NAME (its PTX name, its
+    /// _param_N suffix or its index), as wide as the load that reads them
+    std::map<std::pair<std::string, std::uint64_t>, std::uint64_t> params;
     std::uint64_t dynamicShared = 232448; ///< --dynamic-smem bytes
     std::uint64_t maxSteps = 4000000;     ///< instructions one thread may execute
     int tiles = 2; ///< --tiles: tiles a cluster runs where clusterlaunchcontrol schedules them
+    /// --list-params: a branch on a parameter field not given ends its thread, not the run
+    bool listParams = false;
 };
 
 } // namespace ptxmc::kernel

@@ -4,9 +4,11 @@
 
 #include "kernel/Arith.hpp"
 #include "kernel/Clc.hpp"
+#include "kernel/Extract.hpp"
 
 #include <algorithm>
 #include <fmt/format.h>
+#include <tuple>
 #include <unordered_map>
 
 namespace ptxmc::kernel {
@@ -31,6 +33,21 @@ Layout::paramAt(std::uint64_t offset) const {
         if (offset >= s.offset && offset < s.offset + std::max<std::uint64_t>(s.bytes, 1))
             return std::make_pair(&s, offset - s.offset);
     return std::nullopt;
+}
+
+std::string ParamRead::field() const {
+    return offset == 0 ? std::to_string(index) : fmt::format("{}+{}", index, offset);
+}
+
+std::string missingField(const Extraction& x, const Val& v) {
+    if (v.known || v.field == 0 || v.field > x.paramReads.size()) return "";
+    const ParamRead& r = x.paramReads[v.field - 1];
+    return fmt::format(
+        "parameter field {} ({}{}, {} bytes read at {}{}), which --param does "
+        "not give: add --param {}=VALUE",
+        r.field(), shortName(r.param), r.offset ? "+" + std::to_string(r.offset) : std::string(),
+        r.bytes, r.loc.str(),
+        r.cuda ? fmt::format(" ({}:{})", r.cuda->file, r.cuda->line) : std::string(), r.field());
 }
 
 const Function& pickEntry(const Module& m, const std::string& name) {
@@ -160,9 +177,6 @@ struct Stored {
     }
 };
 
-/** A warp stopped on a value a later pass may know (see Evaluator::run). */
-struct Deferred {};
-
 /** try_cancel responses written to each shared address, in issue order (two passes). */
 using ClcSlots = std::map<std::uint64_t, std::vector<std::uint64_t>>;
 
@@ -175,9 +189,9 @@ public:
         layout();
         shape();
         // Values passed through shared memory (the tensor-memory address an alloc stores, a
-        // broadcast tile index, a try_cancel response) are known on a later pass: a warp that
-        // branches on one before the warp that writes it has run stops, and runs again on
-        // the next pass; only the last pass reports such a branch as an error.
+        // broadcast tile index, a try_cancel response) are known on a later pass: a thread that
+        // branches on one before the thread that stores it has run ends there, and the
+        // evaluation runs again; only the last pass reports such a branch as an error.
         for (pass_ = 0; pass_ < kPasses; ++pass_) {
             Stored before = stored_;
             ClcSlots clcBefore = clcStored_;
@@ -190,13 +204,37 @@ public:
             out_.warps.clear();
             out_.instructions = 0;
             notesThisPass_.clear();
-            runCluster();
+            stops_.clear();
+            if (launch_.listParams) {
+                try {
+                    runCluster();
+                } catch (const InputError& e) { // not one thread's: the listing ends here
+                    stops_.emplace(e.what(), Note{e.loc(), e.message()});
+                    break;
+                }
+            } else {
+                runCluster();
+            }
             stored_ = seen_;
             clcStored_ = clcSeen_;
             if (!deferred_ && stored_.values == before.values && clcStored_ == clcBefore) break;
         }
         for (auto& n : notesThisPass_)
             out_.notes.push_back(n.second);
+        for (auto& n : stops_)
+            out_.stops.push_back(n.second);
+        std::string missing;
+        std::size_t count = 0;
+        std::set<std::string> fields;
+        for (const ParamRead& r : out_.paramReads)
+            if (!r.value && fields.insert(r.field()).second && ++count <= 8)
+                missing += (missing.empty() ? "" : ", ") + r.field();
+        if (count > 0)
+            out_.notes.push_back(
+                Note{SourceLoc{},
+                     fmt::format("{} parameter field(s) not given with --param: {}{} (what depends "
+                                 "on them is data; --list-params lists them)",
+                                 count, missing, count > 8 ? ", ..." : "")});
     }
 
 private:
@@ -234,7 +272,8 @@ private:
             out_.layout.paramOrder.push_back(&v);
             p += v.bytes;
         }
-        for (const auto& [given, value] : launch_.params) {
+        for (const auto& [key, value] : launch_.params) {
+            const auto& [given, offset] = key;
             bool found = false;
             for (std::size_t i = 0; i < f_.params.size(); ++i) {
                 const std::string& n = f_.params[i].name;
@@ -242,7 +281,18 @@ private:
                     (n.size() > given.size() &&
                      n.compare(n.size() - given.size(), given.size(), given) == 0 &&
                      n[n.size() - given.size() - 1] == '_')) {
-                    params_[n] = value;
+                    if (offset >= std::max<std::uint64_t>(f_.params[i].bytes, 1))
+                        throw InputError(SourceLoc{"--param", 1, 1},
+                                         fmt::format("parameter {} ({}) has {} bytes: offset {} "
+                                                     "is outside it",
+                                                     i, shortName(n), f_.params[i].bytes, offset));
+                    auto [old, fresh] = given_.emplace(std::make_pair(i, offset), value);
+                    if (!fresh && old->second != value)
+                        throw InputError(SourceLoc{"--param", 1, 1},
+                                         fmt::format("--param gives field {} twice, {} and {}",
+                                                     offset ? fmt::format("{}+{}", i, offset)
+                                                            : std::to_string(i),
+                                                     old->second, value));
                     found = true;
                 }
             }
@@ -295,13 +345,8 @@ private:
         int ctas = out_.cluster[0] * out_.cluster[1] * out_.cluster[2];
         int threads = out_.block[0] * out_.block[1] * out_.block[2];
         for (int cta = 0; cta < ctas; ++cta)
-            for (int w = 0; w * 32 < threads; ++w) {
-                try {
-                    runWarp(cta, w, std::min(32, threads - w * 32));
-                } catch (const Deferred&) {
-                    deferred_ = true;
-                }
-            }
+            for (int w = 0; w * 32 < threads; ++w)
+                runWarp(cta, w, std::min(32, threads - w * 32));
     }
 
     void runWarp(int cta, int warp, int count) {
@@ -338,7 +383,18 @@ private:
 
     Outcome runUntilBlocked(Lane& L) {
         while (true) {
-            Outcome o = step(L, false);
+            Outcome o;
+            if (!launch_.listParams) {
+                o = step(L, false);
+            } else {
+                try {
+                    o = step(L, false);
+                } catch (const InputError& e) { // the thread stops; the others go on
+                    stops_.emplace(e.what(), Note{e.loc(), e.message()});
+                    L.done = true;
+                    return Outcome::Done;
+                }
+            }
             if (o != Outcome::Continue) return o;
         }
     }
@@ -372,11 +428,19 @@ private:
             Val g = read(L, in.guard->reg);
             if (!g.known) {
                 if (k == Kind::Arith || k == Kind::Data || k == Kind::Setp) {
-                    unknownDests(L, in);
+                    unknownDests(L, in, g.field);
                     ++L.pc;
                     return Outcome::Continue;
                 }
-                if (!lastPass()) throw Deferred{};
+                if (g.field == kStoredLater && !speculative && pass_ + 1 < kPasses) {
+                    deferred_ = true; // a value another thread stores: known on the next pass
+                    L.done = true;
+                    return Outcome::Done;
+                }
+                if (std::string field = missingField(out_, g); !field.empty()) {
+                    out_.paramReads[g.field - 1].decides = true;
+                    fail(in.guard->loc, "whether this " + in.opcode + " runs depends on " + field);
+                }
                 fail(in.guard->loc, "whether this " + in.opcode +
                                         " runs depends on a value read from " + unknownOrigin() +
                                         " (its guard @" + in.guard->reg +
@@ -412,14 +476,17 @@ private:
             setp(L, in);
             break;
         case Kind::ParamLoad:
-            paramLoad(L, in);
+            if (in.operands.size() < 2) fail(in.loc, "ld.param needs a destination and an address");
+            paramLoad(L, in, value(L, in.operands[1]));
             break;
         case Kind::ClcQuery:
             clcQuery(L, in);
             break;
         case Kind::Ignore:
-        case Kind::Data:
             unknownDests(L, in);
+            break;
+        case Kind::Data: // what it computes from a field not given still names the field
+            unknownDests(L, in, fieldOf(L, in));
             break;
         case Kind::Unsupported:
             if (in.parts[0] == "call")
@@ -432,6 +499,15 @@ private:
                              "instruction the model lacks, whose effect could change the "
                              "answer, so the check stops here");
         case Kind::Load:
+            // a generic load of a parameter's bytes (cvta.param of a __grid_constant__ struct)
+            if (in.operands.size() >= 2) {
+                Val a = value(L, in.operands[1]);
+                if (a.known && a.v >= Layout::kGenericParam) {
+                    paramLoad(L, in, a);
+                    break;
+                }
+            }
+            [[fallthrough]];
         case Kind::Store:
         case Kind::Atomic:
         case Kind::Event:
@@ -536,7 +612,7 @@ private:
             int width = o.elements.empty() ? 0 : 64 / static_cast<int>(o.elements.size());
             for (std::size_t i = 0; i < o.elements.size(); ++i) {
                 Val e = value(L, o.elements[i]);
-                if (!e.known) return Val{};
+                if (!e.known) return e;
                 v |= mask(e.v, width) << (static_cast<int>(i) * width);
             }
             return Val::of(v);
@@ -554,18 +630,26 @@ private:
     }
 
     void set(Lane& L, const litmus::Operand& o, Val v) {
+        Val unknown{false, v.known ? 0 : v.field, 0};
         if (o.kind == litmus::Operand::Kind::Name && !o.name.empty() && o.name[0] != '!')
             L.regs[o.name] = v;
         if (o.kind == litmus::Operand::Kind::Name)
             for (const auto& e : o.elements)
-                L.regs[e.name] = Val{};
+                L.regs[e.name] = unknown;
         if (o.kind == litmus::Operand::Kind::Vector)
             for (const auto& e : o.elements)
-                if (e.kind == litmus::Operand::Kind::Name) L.regs[e.name] = Val{};
+                if (e.kind == litmus::Operand::Kind::Name) L.regs[e.name] = unknown;
     }
 
-    void unknownDests(Lane& L, const litmus::Instruction& in) {
-        if (!in.operands.empty()) set(L, in.operands[0], Val{});
+    void unknownDests(Lane& L, const litmus::Instruction& in, std::uint32_t field = 0) {
+        if (!in.operands.empty()) set(L, in.operands[0], Val{false, field, 0});
+    }
+
+    /** The first parameter field not given that an input of `in` depends on (0: none). */
+    std::uint32_t fieldOf(const Lane& L, const litmus::Instruction& in) const {
+        for (std::size_t i = 1; i < in.operands.size(); ++i)
+            if (Val v = value(L, in.operands[i]); !v.known && v.field) return v.field;
+        return 0;
     }
 
     // ---- arithmetic ----
@@ -580,7 +664,7 @@ private:
                 if (d.elements[i].kind == litmus::Operand::Kind::Name)
                     L.regs[d.elements[i].name] =
                         src.known ? Val::of(mask(src.v >> (static_cast<int>(i) * width), width))
-                                  : Val{};
+                                  : src;
             return;
         }
         std::vector<Val> ins;
@@ -597,6 +681,8 @@ private:
             bool known = false;
             if (auto r = arithmetic(p, ins, known)) out = Val::of(*r);
         }
+        for (const Val& v : ins)
+            if (!out.known && !out.field && !v.known) out.field = v.field;
         if (out.known && p[0] != "mov" && p[0] != "cvta" && p[0] != "mapa") {
             // keep a result's width: the destination's type
             IntType t = lastType(p);
@@ -644,7 +730,7 @@ private:
         std::string combine;
         for (const char* c : {"and", "or", "xor"})
             if (hasPart(p, c) && in.operands.size() > 3) combine = c;
-        Val result = r ? Val::of(*r ? 1 : 0) : Val{};
+        Val result = r ? Val::of(*r ? 1 : 0) : Val{false, a.known ? b.field : a.field, 0};
         if (!combine.empty()) {
             Val c = value(L, in.operands[3]);
             if (result.known && c.known) {
@@ -660,42 +746,114 @@ private:
             } else if (combine == "or" &&
                        ((result.known && result.v == 1) || (c.known && c.v == 1))) {
                 result = Val::of(1);
-            } else {
-                result = Val{};
+            } else if (result.known) {
+                result = c;
+            } else if (!result.field) {
+                result.field = c.field;
             }
         }
         const litmus::Operand& d = in.operands[0];
         if (d.kind == litmus::Operand::Kind::Name && d.name != "_") L.regs[d.name] = result;
         if (!d.elements.empty())
-            L.regs[d.elements[0].name] = result.known ? Val::of(result.v == 0 ? 1 : 0) : Val{};
+            L.regs[d.elements[0].name] = result.known ? Val::of(result.v == 0 ? 1 : 0) : result;
     }
 
-    void paramLoad(Lane& L, const litmus::Instruction& in) {
-        if (in.operands.size() < 2) fail(in.loc, "ld.param needs a destination and an address");
-        const litmus::Operand& a = in.operands[1];
-        Val addr = a.kind == litmus::Operand::Kind::Memory ? address(L, a) : Val{};
-        Val v;
-        if (addr.known && addr.v >= Layout::kGenericParam) {
-            if (auto at = out_.layout.paramAt(addr.v - Layout::kGenericParam)) {
-                auto given = params_.find(at->first->var->name);
-                if (given != params_.end() && at->second == 0)
-                    v = Val::of(given->second);
-                else if (given == params_.end() && missing_.insert(at->first->var->name).second)
-                    noteOnce(in.loc, "parameter " + at->first->var->name +
-                                         " is not given (--param): "
-                                         "what depends on it is data");
-            }
+    /**
+     * ld.param, or a generic load of a parameter's bytes: each element of the destination
+     * reads the field at its offset, as wide as the element. A field --param gives is known;
+     * one it does not give is unknown and remembered, so that a branch on it names it.
+     */
+    void paramLoad(Lane& L, const litmus::Instruction& in, Val addr) {
+        const litmus::Operand& d = in.operands[0];
+        std::uint64_t bytes = loadBytes(in.parts);
+        if (d.kind != litmus::Operand::Kind::Vector) {
+            set(L, d, fieldValue(L, in, addr, 0, bytes));
+            return;
         }
-        set(L, in.operands[0], v);
+        for (std::size_t i = 0; i < d.elements.size(); ++i)
+            if (d.elements[i].kind == litmus::Operand::Kind::Name)
+                L.regs[d.elements[i].name] = fieldValue(L, in, addr, i * bytes, bytes);
     }
 
-    /** "memory", or the parameters not given, which are the likelier cause. */
+    static std::uint64_t loadBytes(const std::vector<std::string>& parts) {
+        for (auto it = parts.rbegin(); it != parts.rend(); ++it)
+            if (intType(*it)) return std::stoull(it->substr(1)) / 8;
+        return 8;
+    }
+
+    /** The `bytes` bytes at `addr + at` of a parameter: given, or unknown naming the field. */
+    Val fieldValue(const Lane& L, const litmus::Instruction& in, Val addr, std::uint64_t at,
+                   std::uint64_t bytes) {
+        if (!addr.known || addr.v < Layout::kGenericParam) return Val{};
+        auto p = out_.layout.paramAt(addr.v - Layout::kGenericParam + at);
+        if (!p) return Val{};
+        std::size_t index = static_cast<std::size_t>(p->first->var - f_.params.data());
+        std::uint64_t off = p->second;
+        auto given = given_.find({index, off});
+        // a load covering another given field, or bytes of a field read wider before
+        auto next = given_.upper_bound({index, off});
+        std::optional<std::uint64_t> inside;
+        if (next != given_.end() && next->first.first == index && next->first.second < off + bytes)
+            inside = next->first.second;
+        if (given == given_.end() && next != given_.begin()) {
+            auto prev = std::prev(next);
+            auto width = readBytes_.find(prev->first);
+            if (prev->first.first == index && width != readBytes_.end() &&
+                prev->first.second + width->second > off)
+                inside = prev->first.second;
+        }
+        auto name = [&](std::uint64_t o) {
+            return o == 0 ? std::to_string(index) : fmt::format("{}+{}", index, o);
+        };
+        if (inside) {
+            std::string what =
+                given != given_.end() ? fmt::format("which straddle the fields {} and {} given "
+                                                    "with --param",
+                                                    name(off), name(*inside))
+                : *inside > off
+                    ? fmt::format("of which --param gives only a part (field {})", name(*inside))
+                    : fmt::format("inside field {}, which --param gives and a "
+                                  "wider load reads",
+                                  name(*inside));
+            fail(in.loc, fmt::format("this {}-byte load reads parameter bytes {}..{}, {}: give "
+                                     "each field at the offset and width its loads use",
+                                     bytes, name(off), name(off + bytes - 1), what));
+        }
+        std::optional<std::uint64_t> value;
+        if (given != given_.end()) {
+            std::uint64_t v = given->second;
+            int bits = static_cast<int>(bytes * 8);
+            if (bits < 64 && (v >> bits) != 0 && (v >> (bits - 1)) != (~0ULL >> (bits - 1)))
+                fail(in.loc, fmt::format("--param {}={} does not fit the {}-byte load here",
+                                         name(off), v, bytes));
+            value = mask(v, bits);
+            auto& w = readBytes_[given->first];
+            w = std::max(w, bytes);
+        }
+        auto key = std::make_tuple(index, off, bytes, L.pc);
+        auto [it, fresh] = reads_.emplace(key, out_.paramReads.size());
+        if (fresh) {
+            ParamRead r;
+            r.index = index;
+            r.param = p->first->var->name;
+            r.offset = off;
+            r.bytes = bytes;
+            r.value = value;
+            r.loc = in.loc;
+            r.cuda = f_.body[L.pc].cuda;
+            out_.paramReads.push_back(r);
+        }
+        if (value) return Val::of(*value);
+        return Val{false, static_cast<std::uint32_t>(it->second + 1), 0};
+    }
+
+    /** "memory", or a hint at the parameter fields not given, which are the likelier cause. */
     std::string unknownOrigin() const {
-        if (missing_.empty()) return "memory";
-        std::string names;
-        for (const std::string& n : missing_)
-            names += (names.empty() ? "" : ", ") + n;
-        return "memory or from a parameter not given with --param (" + names + ")";
+        for (const ParamRead& r : out_.paramReads)
+            if (!r.value)
+                return "memory or from a parameter field not given with --param "
+                       "(--list-params lists the fields read)";
+        return "memory";
     }
 
     void noteOnce(const SourceLoc& loc, const std::string& text) {
@@ -743,7 +901,7 @@ private:
         std::vector<Val> results;
         for (Lane* L : group) {
             Val b = value(*L, in.operands[2]);
-            Val r;
+            Val r = b;
             if (b.known) {
                 long src = L->lane;
                 long bv = static_cast<long>(b.v & 31);
@@ -768,17 +926,18 @@ private:
         std::string mode = in.parts.size() > 2 ? in.parts[2] : "";
         std::uint64_t ballot = 0;
         bool known = true;
+        Val r;
         for (Lane* L : group) {
             Val p = value(*L, in.operands.at(1));
-            if (!p.known)
+            if (!p.known) {
                 known = false;
-            else if (p.v)
+                if (!r.field) r.field = p.field;
+            } else if (p.v)
                 ballot |= 1ULL << L->lane;
         }
         std::uint64_t members = 0;
         for (Lane* L : group)
             members |= 1ULL << L->lane;
-        Val r;
         if (known) {
             if (mode == "ballot")
                 r = Val::of(ballot);
@@ -978,7 +1137,7 @@ private:
         Val resp = value(L, in.operands[1]);
         auto k = resp.known ? clc::requestOf(resp.v) : std::nullopt;
         if (!k) {
-            if (!lastPass()) return unknownDests(L, in);
+            if (!lastPass()) return unknownDests(L, in, resp.field);
             fail(in.operands[1].loc, "'" + in.operands[1].name +
                                          "' is not a response a try_cancel of this cluster "
                                          "wrote: load it from the try_cancel's address after "
@@ -1027,6 +1186,7 @@ private:
                 if (auto off = Layout::sharedAddress(st.operands[1].value.v)) {
                     auto it = stored_.values.find(*off);
                     if (it != stored_.values.end() && it->second) v = Val::of(*it->second);
+                    if (it == stored_.values.end()) v.field = kStoredLater;
                     if (auto response = clcResponseRead(L, *off)) v = *response;
                 }
             if (!in.operands.empty()) set(L, in.operands[0], v);
@@ -1108,15 +1268,23 @@ private:
     const Launch& launch_;
     Extraction& out_;
     std::vector<const Variable*> dynamic_;
-    std::map<std::string, std::uint64_t> params_;
+    std::map<std::pair<std::size_t, std::uint64_t>, std::uint64_t> given_; ///< --param
+    /// the widest load of each given field so far: a narrower one inside it is an error
+    std::map<std::pair<std::size_t, std::uint64_t>, std::uint64_t> readBytes_;
+    /// (parameter, offset, bytes, load statement) -> its index in out_.paramReads
+    std::map<std::tuple<std::size_t, std::uint64_t, std::uint64_t, std::size_t>, std::size_t>
+        reads_;
+    std::map<std::string, Note> stops_; ///< --list-params: this pass's stops, by message
+    /// Val::field of a shared-memory load nothing stored to on the previous pass
+    static constexpr std::uint32_t kStoredLater = 0xFFFFFFFF;
+    static constexpr int kPasses = 4;
+    int pass_ = 0;
+    /// a thread ended at a branch on a kStoredLater value: run another pass
+    bool deferred_ = false;
     Stored stored_, seen_;
     std::map<std::pair<int, int>, std::uint64_t> allocations_;
     std::map<int, std::uint64_t> columnsTaken_;
     std::map<std::string, Note> notesThisPass_;
-    std::set<std::string> missing_; ///< parameters read but not given with --param
-    static constexpr int kPasses = 4;
-    int pass_ = 0;
-    bool deferred_ = false;         ///< some warp of this pass stopped on a value not known yet
     ClcSlots clcStored_, clcSeen_;  ///< try_cancel responses: the pass before, this pass
     std::uint64_t clcRequests_ = 0; ///< try_cancel requests of the cluster so far this pass
 };

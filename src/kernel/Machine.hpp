@@ -17,8 +17,11 @@ namespace ptxmc::kernel {
 /** A register's value: known, or read from memory (data the check does not follow). */
 struct Val {
     bool known = false;
+    /// unknown: 1 + the index in Extraction::paramReads of the parameter field not given that
+    /// the value comes from (0: memory), so that a branch on it names the --param to add
+    std::uint32_t field = 0;
     std::uint64_t v = 0;
-    static Val of(std::uint64_t x) { return Val{true, x}; }
+    static Val of(std::uint64_t x) { return Val{true, 0, x}; }
 };
 
 /**
@@ -85,15 +88,42 @@ struct Note {
     std::string text;
 };
 
+/** A load of a parameter field the evaluation ran: `--param INDEX+OFFSET=VALUE` gives it. */
+struct ParamRead {
+    std::size_t index = 0; ///< the parameter's position
+    std::string param;     ///< its PTX name
+    std::uint64_t offset = 0, bytes = 0;
+    std::optional<std::uint64_t> value; ///< given with --param; nullopt: not given
+    SourceLoc loc;                      ///< the load
+    std::optional<CudaLine> cuda;       ///< its `.loc`
+    bool decides = false; ///< a branch or guard depends on it (while it was not given)
+
+    /** "0+344" (offset 0: "0"), what --param names it by. */
+    std::string field() const;
+};
+
 struct Extraction {
     Layout layout;
     std::array<int, 3> block{1, 1, 1}, cluster{1, 1, 1}, grid{1, 1, 1};
     std::vector<WarpTrace> warps;
     std::vector<Note> notes;
-    std::uint64_t instructions = 0; ///< executed, all threads
+    std::uint64_t instructions = 0;    ///< executed, all threads
+    std::vector<ParamRead> paramReads; ///< every load of a parameter field, in the order first run
+    /// --list-params: where a thread stopped (a branch on a field not given, or another error)
+    std::vector<Note> stops;
 };
 
-/** Runs every thread of one cluster of `entry`; throws InputError where it cannot follow. */
+/**
+ * For a value that depends on a parameter field not given: "parameter field 0+344 (param_0, 4
+ * bytes read at f.ptx:40:2 (gemm.cu:88)), which --param does not give: add --param 0+344=VALUE";
+ * else "".
+ */
+std::string missingField(const Extraction& x, const Val& v);
+
+/**
+ * Runs every thread of one cluster of `entry`; throws InputError where it cannot follow (with
+ * `launch.listParams`, records where each thread stopped in `stops` instead).
+ */
 Extraction evaluate(const Module& m, const Function& entry, const Launch& launch);
 
 /** The entry `launch.entry` names, or the module's only one. */
