@@ -115,6 +115,7 @@ if("${PTXMC_KERNELS_PTX}" MATCHES "/blackwell-clc-tiles--no-slot-fence\\.ptx")
     SETTINGS -DSTATUS=1
     "-DSTDOUT_HAS=\"version\": \"2.1.0\"|\"ruleId\": \"data-race\"|\"level\": \"error\"|blackwell_clc_tiles.cu\"|blackwell-clc-tiles--no-slot-fence.ptx\""
     "-DSTDOUT_LACKS=--fail-on-flag")
+endif()
 # The FlashAttention-4-like kernel: the correct one is clean under every reading; issuing the S
 # mma over the P columns before the wait for the previous PV mma's commit is ordered only by the
 # 9.4 pipelined pair tcgen05.mma (A read) -> tcgen05.mma (D write) (decision Q13).
