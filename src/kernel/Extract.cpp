@@ -422,18 +422,32 @@ private:
             in.opcode += (i ? "." : "") + parts[i];
     }
 
-    /** .b128 as .b64: a location is one cell, its width is data (the decoder has none wider). */
-    static bool narrow128(litmus::Instruction& in) {
+    /**
+     * A generic load or store wider than one value (.b128, .v2/.v4/.v8) as one access of its
+     * location: a location is one cell and the values are data (the litmus decoder has no
+     * vector or 128-bit access). The data operand keeps its first element.
+     */
+    static bool narrowWide(litmus::Instruction& in) {
         bool wide = false;
-        for (std::string& q : in.parts)
-            if (q == "b128") {
-                q = "b64";
+        std::vector<std::string> parts;
+        for (const std::string& q : in.parts) {
+            if (q == "v2" || q == "v4" || q == "v8") {
                 wide = true;
+                continue;
             }
+            parts.push_back(q == "b128" ? "b64" : q);
+            wide = wide || q == "b128";
+        }
         if (!wide) return false;
+        in.parts = parts;
         in.opcode.clear();
         for (std::size_t i = 0; i < in.parts.size(); ++i)
             in.opcode += (i ? "." : "") + in.parts[i];
+        for (litmus::Operand& o : in.operands)
+            if (o.kind == litmus::Operand::Kind::Vector && !o.elements.empty()) {
+                litmus::Operand first = o.elements.front();
+                o = first;
+            }
         return true;
     }
 
@@ -460,8 +474,6 @@ private:
             if (loc0)
                 partOf(*loc0, ops[at], cta,
                        r == "st" || r == "atom" || r == "red" || r == "stmatrix");
-            if (loc0 && narrow128(in))
-                note(loc, "a 128-bit access (.b128) is checked as one access of its location");
             if (!loc0) {
                 if (asyncSt || asyncRed)
                     fail(ops[at].loc, "the address of this " + s.opcode +
@@ -482,6 +494,9 @@ private:
                 } else
                     in.operands.push_back(input(ops[i], s, false));
             }
+            if ((r == "ld" || r == "ldu" || r == "st") && narrowWide(in))
+                note(loc, "a vector or 128-bit access (.v2/.v4/.v8, .b128) is checked as one "
+                          "access of its location");
         } else if (r == "mbarrier") {
             for (std::size_t i = 0; i < ops.size(); ++i) {
                 const RawOperand& o = ops[i];
