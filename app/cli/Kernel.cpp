@@ -213,8 +213,10 @@ int printText(const kernel::KernelProgram& k, const engine::CheckResult& r,
                                  "accesses outside async buffers dropped, extraction {:.2f} s, "
                                  "check {:.2f} s\n",
                                  k.stats.executed, k.stats.droppedData, extractSeconds, r.seconds);
-    std::cout << (bad ? "Verdict: violations found\n"
-                      : "Verdict: clean for this launch and bound\n");
+    bool violated = !r.flags.empty() || r.observation == engine::Observation::Deadlock;
+    std::cout << (violated ? "Verdict: violations found\n"
+                  : bad    ? "Verdict: Unknown (no answer within the limit named above)\n"
+                           : "Verdict: clean for this launch and bound\n");
     return bad ? 1 : 0;
 }
 

@@ -685,6 +685,12 @@ private:
     const Function& entry() const { return *entry_; }
 
     // ---- buffers written by several warps in disjoint parts ----
+    /** stmatrix .x1/.x2/.x4: lanes 0-7, 0-15 or all 32 give the row addresses ({Stmatrix}). */
+    static std::size_t stmatrixAddressLanes(const Step& s) {
+        if (has(s, "x1")) return 8;
+        if (has(s, "x2")) return 16;
+        return 32;
+    }
     static int accessBytes(const Step& s) {
         // stmatrix: each lane's address is the start of one 16-byte row of a matrix it stores
         if (root(s) == "stmatrix") return 16;
@@ -713,11 +719,12 @@ private:
         std::map<std::pair<int, std::string>, std::map<std::uint64_t, int>> owner;
         std::set<std::pair<int, std::string>> overlap;
         for (const WarpTrace& w : x_.warps)
-            for (const auto& lane : w.lanes)
-                for (const Step& s : lane) {
+            for (std::size_t laneId = 0; laneId < w.lanes.size(); ++laneId)
+                for (const Step& s : w.lanes[laneId]) {
                     const std::string& r = root(s);
                     bool store = ((r == "st" || r == "red") && !has(s, "async")) || r == "stmatrix";
                     if (!store && r != "atom") continue;
+                    if (r == "stmatrix" && laneId >= stmatrixAddressLanes(s)) continue;
                     std::size_t at = r == "atom" ? 1 : 0;
                     if (at >= s.operands.size() || !s.operands[at].value.known) continue;
                     auto a = Layout::sharedAddress(s.operands[at].value.v);
@@ -1053,7 +1060,8 @@ private:
 
     /** `bar.sync N, count`: the count is in threads, a litmus thread is a warp (or a role). */
     void scaleNamedBarriers() {
-        std::map<long, int> participants, warps;
+        // per CTA: a named barrier is a CTA's (every CTA of a cluster runs its own instances)
+        std::map<std::pair<int, long>, int> participants, warps;
         for (const WarpCode& w : warps_) {
             std::set<long> ids;
             for (const Item& it : w.items)
@@ -1062,8 +1070,8 @@ private:
                     it.insn.operands[0].kind == litmus::Operand::Kind::Integer)
                     ids.insert(it.insn.operands[0].value);
             for (long id : ids) {
-                participants[id] += 1;
-                warps[id] += static_cast<int>(w.warps.size());
+                participants[{w.cta, id}] += 1;
+                warps[{w.cta, id}] += static_cast<int>(w.warps.size());
             }
         }
         for (WarpCode& w : warps_)
@@ -1072,10 +1080,11 @@ private:
                       it.insn.operands.size() == 2))
                     continue;
                 litmus::Operand& count = it.insn.operands[1];
-                long id = it.insn.operands[0].value;
-                if (count.kind != litmus::Operand::Kind::Integer || warps[id] * 32 != count.value)
+                auto key = std::make_pair(w.cta, static_cast<long>(it.insn.operands[0].value));
+                if (count.kind != litmus::Operand::Kind::Integer ||
+                    warps[key] * 32 != count.value)
                     continue;
-                count.value = 32L * participants[id];
+                count.value = 32L * participants[key];
             }
     }
 
