@@ -24,7 +24,7 @@ ptxmc_cli_test(flags/fail-on-bad-name ARGS check --fail-on-flag data,race ${ptxm
 # a value is one word, so the paths after it stay paths; `=` works.
 ptxmc_cli_test(flags/fail-on-unknown-name ARGS check --fail-on-flag datarace ${ptxmc_race}
   SETTINGS -DSTATUS=2
-  "-DSTDERR_HAS=--fail-on-flag:1:1: error: unknown flag 'datarace': the model's flags are any, data-race, hang, mbarrier-misuse")
+  "-DSTDERR_HAS=--fail-on-flag:1:1: error: unknown flag 'datarace': the model's flags are any, async-pending-at-exit, data-race, hang, mbarrier-misuse")
 ptxmc_cli_test(flags/fail-on-flag-then-two-paths
   ARGS check --no-time --fail-on-flag any ${ptxmc_race} litmus/ptx/classic/MP+bar.sync.litmus
   SETTINGS -DSTATUS=1 "-DSTDERR_HAS=2 matched|1 failed on flags")

@@ -6,7 +6,8 @@ if(NOT DOT)
   return()
 endif()
 foreach(test litmus/tcgen05/commit/L16-MP+commit-nofa.litmus litmus/ptx/classic/WRC+relaxed.litmus
-    litmus/ptx/classic/IRIW+relaxed.gpu.litmus litmus/kernels/tma-umma/umma-1x2.litmus)
+    litmus/ptx/classic/IRIW+relaxed.gpu.litmus litmus/kernels/tma-umma/umma-1x2.litmus
+    litmus/kernels/umma-2sm/umma-2sm-1x2-peer-no-fb.litmus)
   execute_process(COMMAND ${PTXMC} explain --format dot -o ${OUT}/witness.dot ${test}
     RESULT_VARIABLE status ERROR_VARIABLE err)
   if(NOT status EQUAL 0)

@@ -144,6 +144,9 @@ std::string toDot(const WitnessGraph& g) {
     if (!init.empty())
         for (const auto* h : heads)
             out << "  e" << init.back()->id << " -> e" << h->id << " [style=invis, weight=0];\n";
+    // Relation edges other than po and ae do not stretch the layout (weight 0). Not
+    // constraint=false: Graphviz's ranker fails ("trouble in init_rank") on some witnesses
+    // whose unconstrained edges cross the thread clusters (kernel protocols, umma-1x2).
     std::set<std::string> drawn;
     for (const auto& e : g.edges) {
         drawn.insert(e.relation);
@@ -152,7 +155,7 @@ std::string toDot(const WitnessGraph& g) {
             << "\"" << (e.highlight ? ", penwidth=3" : "")
             << (e.relation == "po"   ? ", weight=10"
                 : e.relation == "ae" ? ", weight=2"
-                                     : ", constraint=false")
+                                     : ", weight=0")
             << "];\n";
     }
     // The legend: each relation drawn, in its colour, and what a thick edge means.

@@ -1081,8 +1081,7 @@ private:
                     continue;
                 litmus::Operand& count = it.insn.operands[1];
                 auto key = std::make_pair(w.cta, static_cast<long>(it.insn.operands[0].value));
-                if (count.kind != litmus::Operand::Kind::Integer ||
-                    warps[key] * 32 != count.value)
+                if (count.kind != litmus::Operand::Kind::Integer || warps[key] * 32 != count.value)
                     continue;
                 count.value = 32L * participants[key];
             }

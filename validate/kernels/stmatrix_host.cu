@@ -1,4 +1,5 @@
-// Host driver of tests/kernels/hopper_stmatrix_epilogue.cu: many launches per mutant vs the rows each lane's stmatrix writes.
+// Host driver of tests/kernels/hopper_stmatrix_epilogue.cu: many launches per mutant vs the rows
+// each lane's stmatrix writes.
 #include "../../tests/kernels/hopper_stmatrix_epilogue.cu"
 
 #include <chrono>
