@@ -1,5 +1,4 @@
-// Host driver of tests/kernels/hopper_stmatrix_epilogue.cu: many launches per mutant vs the rows
-// each lane's stmatrix writes.
+// Host driver of the stmatrix epilogue kernel: many launches per mutant vs what each lane wrote.
 #include "../../tests/kernels/hopper_stmatrix_epilogue.cu"
 
 #include <chrono>
