@@ -2,12 +2,26 @@
 #include "kernel/Module.hpp"
 
 #include <cctype>
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 
 namespace ptxmc::kernel {
 
 namespace {
+
+/**
+ * nvcc writes absolute paths in `.file`: a source under the current directory is named
+ * relative to it (`tests/kernels/gemm.cu:88`), as a user and a code-scanning tool (SARIF) in
+ * the repository expect; any other path stays as written.
+ */
+std::string underCurrentDirectory(const std::string& path) {
+    std::error_code ec;
+    const std::filesystem::path cwd = std::filesystem::current_path(ec);
+    if (ec || path.empty() || path[0] != '/') return path;
+    const std::string prefix = cwd.string() + "/";
+    return path.rfind(prefix, 0) == 0 ? path.substr(prefix.size()) : path;
+}
 
 struct Tok {
     enum class Kind { Ident, Number, String, Punct, End };
@@ -266,7 +280,7 @@ private:
             int line = t.line;
             next();
             int k = static_cast<int>(number("after .file"));
-            if (cur().kind == Tok::Kind::String) m.files[k] = cur().text;
+            if (cur().kind == Tok::Kind::String) m.files[k] = underCurrentDirectory(cur().text);
             skipLine(line);
             return;
         }

@@ -113,7 +113,7 @@ if("${PTXMC_KERNELS_PTX}" MATCHES "/blackwell-clc-tiles--no-slot-fence\\.ptx")
     ARGS kernel --format sarif --tiles 3 --grid 3
     ${PTXMC_KERNELS_DIR}/blackwell-clc-tiles--no-slot-fence.ptx
     SETTINGS -DSTATUS=1
-    "-DSTDOUT_HAS=\"version\": \"2.1.0\"|\"ruleId\": \"data-race\"|\"level\": \"error\"|blackwell_clc_tiles.cu\"|blackwell-clc-tiles--no-slot-fence.ptx\""
+    "-DSTDOUT_HAS=\"version\": \"2.1.0\"|\"ruleId\": \"data-race\"|\"level\": \"error\"|\"uri\": \"tests/kernels/blackwell_clc_tiles.cu\"|blackwell-clc-tiles--no-slot-fence.ptx\""
     "-DSTDOUT_LACKS=--fail-on-flag")
 endif()
 # The FlashAttention-4-like kernel: the correct one is clean under every reading; issuing the S
