@@ -1187,12 +1187,19 @@ private:
 
     /**
      * Splits each phase's expect_tx among the tensor copies its warp then issues on that
-     * barrier (multiples of 16 bytes, the last copy taking the rest); copies issued by a warp
-     * that announces nothing itself (a peer CTA's half) share what the barrier's expect_tx
-     * announce in all, per copy.
+     * barrier (multiples of 16 bytes, the last copy taking the rest). A barrier that copies of
+     * other warps complete too (a peer CTA's half of a 2-SM stage, through mapa) shares what
+     * its expect_tx announce in all equally among all its copies: the announcing warp's own
+     * copies do not bring the peer's bytes.
      */
     void shareBytes() {
         std::map<std::string, std::int64_t> announced, copies;
+        std::map<std::string, std::string> barOf;    ///< tile -> its barrier (name@cta)
+        std::map<std::string, std::int64_t> phaseOf; ///< tile -> its share of its phase
+        std::set<std::string> shared;                ///< barriers that peers' copies complete
+        auto key = [&](const litmus::Operand& o, int cta) {
+            return o.name + "@" + std::to_string(o.cta.value_or(cta));
+        };
         for (const WarpCode& w : warps_) {
             std::map<std::string, std::pair<std::int64_t, std::vector<std::string>>> open;
             auto flush = [&](const std::string& bar) {
@@ -1204,35 +1211,41 @@ private:
                     std::int64_t bytes = k + 1 == g->second.second.size()
                                              ? g->second.first - share * (n - 1)
                                              : share;
-                    tileBytes_.emplace(g->second.second[k], std::max<std::int64_t>(bytes, 16));
+                    phaseOf.emplace(g->second.second[k], std::max<std::int64_t>(bytes, 16));
                 }
                 open.erase(g);
             };
             for (const Item& it : w.items) {
                 const auto& in = it.insn;
                 if (in.opcode.find("expect_tx") != std::string::npos && in.operands.size() >= 3) {
-                    const std::string& bar = in.operands[1].name;
+                    const std::string bar = key(in.operands[1], w.cta);
                     flush(bar);
                     open[bar] = {in.operands[2].value * it.repeat, {}};
                     announced[bar] += in.operands[2].value * it.repeat;
                 }
                 if (completesTensorCopy(in)) {
-                    const std::string& bar = in.operands[2].name;
+                    const std::string bar = key(in.operands[2], w.cta);
+                    const std::string& tile = in.operands[1].name;
                     copies[bar] += 1;
+                    barOf.emplace(tile, bar);
                     auto g = open.find(bar);
                     if (g != open.end())
-                        g->second.second.push_back(in.operands[1].name);
+                        g->second.second.push_back(tile);
                     else
-                        peerTiles_.emplace(in.operands[1].name, bar);
+                        shared.insert(bar);
                 }
             }
             for (auto& [bar, group] : std::map(open))
                 flush(bar);
         }
-        for (const auto& [t, bar] : peerTiles_)
-            if (copies[bar] > 0)
+        for (const auto& [tile, bar] : barOf) {
+            auto phase = phaseOf.find(tile);
+            if (phase != phaseOf.end() && !shared.count(bar))
+                tileBytes_.emplace(tile, phase->second);
+            else if (copies[bar] > 0)
                 tileBytes_.emplace(
-                    t, std::max<std::int64_t>(announced[bar] / copies[bar] / 16 * 16, 16));
+                    tile, std::max<std::int64_t>(announced[bar] / copies[bar] / 16 * 16, 16));
+        }
         note(SourceLoc{m_.file, 0, 0},
              "tensor copies: the copies a phase's expect_tx announces share its bytes, in "
              "multiples of 16 (the tensor map is not in the PTX)");
@@ -1258,11 +1271,8 @@ private:
     std::vector<Region> regions_;
     std::map<std::uint64_t, std::string> mbarNames_;
     std::set<std::string> names_;
-    std::set<std::uint64_t> tmemBases_;
+    std::set<std::uint64_t> tmemBases_; ///< columns of the accumulators mma instructions write
     std::map<std::string, std::int64_t> tileBytes_; ///< a tensor copy's global tile -> bytes
-    std::map<std::string, std::string>
-        peerTiles_; ///< tiles no expect_tx of their warp covers ///< columns of the accumulators
-                    ///< mma instructions write
     std::map<std::string, std::set<int>> usedIn_;
     std::map<std::string, litmus::LocationDecl::Space> spaceOf_;
     std::map<std::string, Tile> tiles_;
