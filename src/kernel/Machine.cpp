@@ -1015,6 +1015,7 @@ private:
         auto note = [&](const std::string& reg, bool write) {
             Step st;
             st.stmt = L.pc;
+            // its own instance count (key ~pc): the statement's count is its instruction's
             st.instance = L.counts[~L.pc]++;
             st.opcode = "mov.b32";
             st.parts = {"mov", "b32"};
