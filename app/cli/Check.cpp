@@ -207,10 +207,11 @@ void setupCheck(CLI::App& app) {
                   "each relation fixed by the program or decided by the solver, and (without "
                   "--no-time) phase times and Z3's counters (Z3 engine)");
     sub->add_option("--closures", args->closures,
-                    "how Z3 encodes transitive closures: fixpoint (default: fresh conditions "
-                    "bounded below, where the model's polarity allows it) or squaring (exact "
-                    "terms everywhere, the older encoding, for comparison); the answers agree")
-        ->check(CLI::IsMember({"fixpoint", "squaring"}))
+                    "how Z3 encodes transitive closures: lazy (default: fresh conditions "
+                    "bounded below where the model's polarity allows it, the bounds propagated "
+                    "inside the search), fixpoint (the same bounds asserted as clauses) or "
+                    "squaring (exact terms everywhere); for comparison, the answers agree")
+        ->check(CLI::IsMember({"lazy", "fixpoint", "squaring"}))
         ->option_text("ENCODING");
     sub->add_option("--mbarrier-facts", args->mbarrierFacts,
                     "whether Z3 is told, per mbarrier operation, the phases and the order that "
@@ -396,6 +397,7 @@ int runCheck(const CheckArgs& args) {
     engine::CheckOptions options = checkOptionsOf(pipeline);
     options.stats = args.stats;
     options.exactClosures = args.closures == "squaring";
+    options.lazyClosures = args.closures == "lazy";
     options.mbarrierFacts = args.mbarrierFacts == "on";
     options.fixedOrders = args.fixedOrders == "on";
     StdoutTo redirect(args.output);

@@ -27,11 +27,12 @@ std::vector<RelationSize> costliest(const Stats& s) {
 void printStats(std::ostream& out, const std::string& testName, const Stats& s, bool withTimes) {
     out << fmt::format("Stats {} program: {} threads, {} events; {} solver queries\n", testName,
                        s.threads, s.events, s.queries);
-    out << fmt::format("Stats {} encoding: {} assertions ({} of {} closure lemmas, {} mbarrier "
-                       "facts from {} schedule states); variables: {} Boolean, {} integer, {} "
-                       "bit-vector\n",
-                       testName, s.assertions, s.lemmasKept, s.lemmasMade, s.mbarrierFacts,
-                       s.mbarrierFactStates, s.boolVars, s.intVars, s.bitVectorVars);
+    out << fmt::format("Stats {} encoding: {} assertions ({} of {} closure lemmas, {} of them "
+                       "propagated lazily ({} propagations), {} mbarrier facts from {} schedule "
+                       "states); variables: {} Boolean, {} integer, {} bit-vector\n",
+                       testName, s.assertions, s.lemmasKept, s.lemmasMade, s.lemmasLazy,
+                       s.propagations, s.mbarrierFacts, s.mbarrierFactStates, s.boolVars,
+                       s.intVars, s.bitVectorVars);
     std::size_t may = 0, must = 0;
     for (const RelationSize& r : s.relations) {
         may += r.may;
@@ -72,7 +73,10 @@ nlohmann::ordered_json statsJson(const Stats& s, bool withTimes) {
     j["events"] = s.events;
     j["queries"] = s.queries;
     j["assertions"] = s.assertions;
-    j["closure_lemmas"] = {{"kept", s.lemmasKept}, {"made", s.lemmasMade}};
+    j["closure_lemmas"] = {{"kept", s.lemmasKept},
+                           {"made", s.lemmasMade},
+                           {"lazy", s.lemmasLazy},
+                           {"propagations", s.propagations}};
     j["mbarrier_facts"] = {{"asserted", s.mbarrierFacts}, {"states", s.mbarrierFactStates}};
     j["variables"] = {{"bool", s.boolVars}, {"int", s.intVars}, {"bitvector", s.bitVectorVars}};
     nlohmann::ordered_json rels = nlohmann::ordered_json::array();

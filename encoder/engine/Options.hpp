@@ -39,6 +39,10 @@ struct CheckOptions {
     /// bounded below where the model's polarity allows (cat/Polarity.hpp). For the bench's
     /// side-by-side comparison; the answers are the same.
     bool exactClosures = false;
+    /// Z3: the lower bounds of closures are propagated inside the search by a user propagator
+    /// (smt/ClosurePropagator.hpp) instead of asserted as clauses. Off: the eager clauses, for
+    /// the bench's side-by-side comparison; the answers are the same.
+    bool lazyClosures = true;
     /// Z3: assert the mbarrier facts that the model's acyclicity axioms imply
     /// (smt/MbarrierFacts.hpp). Off only for the bench's side-by-side comparison: states,
     /// verdicts and flags are the same; the execution the solver returns (a flag's witness)

@@ -264,16 +264,23 @@ template <class Alg> struct RelOps {
                         alg.require(alg.implies(edge, c));
                     }
                     const Cond& xy = out.rows[x].at(y);
-                    if (!alg.isTrue(xy)) alg.require(alg.implies(c, xy));
-                    for (const auto& [z, yz] : out.rows[static_cast<std::size_t>(y)]) {
-                        const Cond& xz = out.rows[x].at(z);
-                        if (!alg.isTrue(xz)) alg.require(alg.implies(alg.conj(c, yz), xz));
-                    }
+                    step(c, alg.tru(), xy);
+                    for (const auto& [z, yz] : out.rows[static_cast<std::size_t>(y)])
+                        step(c, yz, out.rows[x].at(z));
                 }
             return out;
         } else {
             return plus(a);
         }
+    }
+    /** The lower bound `edge && rest -> pair` of a closure (requireStep where the algebra
+     *  records closure lemmas for propagation). */
+    void step(const Cond& edge, const Cond& rest, const Cond& pair) const {
+        if (alg.isTrue(pair)) return;
+        if constexpr (requires { alg.requireStep({edge, rest}, pair); })
+            alg.requireStep({edge, rest}, pair);
+        else
+            alg.require(alg.implies(alg.conj(edge, rest), pair));
     }
     Rel starAtLeast(const Rel& a) const { return unionRels(identity(), plusAtLeast(a)); }
 

@@ -102,6 +102,8 @@ struct Stats {
     std::size_t assertions = 0;         ///< top-level assertions of the main encoding
     std::size_t lemmasKept = 0;         ///< closure lemmas asserted (the cone the checks depend on)
     std::size_t lemmasMade = 0;         ///< closure lemmas the relations' evaluation made
+    std::size_t lemmasLazy = 0;  ///< of the kept ones, those a propagator watches (not clauses)
+    std::size_t propagations = 0; ///< what that propagator derived, over every query
     std::size_t mbarrierFacts = 0;      ///< implied mbarrier assertions (smt/MbarrierFacts.hpp)
     std::size_t mbarrierFactStates = 0; ///< schedule states explored to find them
     std::size_t boolVars = 0;           ///< uninterpreted constants in those assertions, by sort

@@ -3,7 +3,6 @@
 
 #include <unordered_map>
 #include <unordered_set>
-#include <vector>
 
 namespace ptxmc::engine::smt {
 
@@ -29,13 +28,23 @@ void freshUnder(const z3::expr& root, const IsFresh& isFresh, std::unordered_set
 
 z3::expr_vector lemmaCone(const z3::expr_vector& roots, const z3::expr_vector& lemmas,
                           const IsFresh& isFresh) {
+    z3::expr_vector out(lemmas.ctx());
+    for (unsigned i : lemmaCone(roots, lemmas, {}, isFresh).lemmas)
+        out.push_back(lemmas[i]);
+    return out;
+}
+
+Cone lemmaCone(const z3::expr_vector& roots, const z3::expr_vector& lemmas,
+               const std::vector<StepLemma>& steps, const IsFresh& isFresh) {
     std::unordered_set<unsigned> seen;
     std::vector<unsigned> frontier;
     for (unsigned i = 0; i < roots.size(); ++i)
         freshUnder(roots[i], isFresh, seen, frontier);
-    // Which lemmas may force each fresh condition; a lemma that forces none is kept as it is.
-    std::unordered_map<unsigned, std::vector<unsigned>> forcing;
-    std::vector<bool> keep(lemmas.size(), false);
+    // Which lemmas may force each fresh condition (index: clauses, then steps); a clause that
+    // forces none is kept as it is.
+    const auto clauses = static_cast<std::size_t>(lemmas.size());
+    std::unordered_map<unsigned, std::vector<std::size_t>> forcing;
+    std::vector<bool> keep(clauses + steps.size(), false);
     for (unsigned i = 0; i < lemmas.size(); ++i) {
         const z3::expr& l = lemmas[i];
         bool forces = false;
@@ -54,6 +63,8 @@ z3::expr_vector lemmaCone(const z3::expr_vector& roots, const z3::expr_vector& l
             freshUnder(l, isFresh, seen, frontier);
         }
     }
+    for (std::size_t s = 0; s < steps.size(); ++s)
+        forcing[steps[s].head.id()].push_back(clauses + s);
     std::unordered_set<unsigned> needed;
     while (!frontier.empty()) {
         unsigned v = frontier.back();
@@ -61,19 +72,24 @@ z3::expr_vector lemmaCone(const z3::expr_vector& roots, const z3::expr_vector& l
         if (!needed.insert(v).second) continue;
         auto it = forcing.find(v);
         if (it == forcing.end()) continue;
-        for (unsigned i : it->second)
-            if (!keep[i]) {
-                keep[i] = true;
-                // What the lemma assumes becomes needed; what else it may force need not be.
-                const z3::expr& l = lemmas[i];
-                if (l.is_app() && l.decl().decl_kind() == Z3_OP_OR)
-                    for (unsigned k = 0; k < l.num_args(); ++k)
-                        if (!isFresh(l.arg(k))) freshUnder(l.arg(k), isFresh, seen, frontier);
+        for (std::size_t i : it->second) {
+            if (keep[i]) continue;
+            keep[i] = true;
+            // What the lemma assumes becomes needed; what else it may force need not be.
+            if (i >= clauses) {
+                for (const z3::expr& a : steps[i - clauses].antecedents)
+                    freshUnder(a, isFresh, seen, frontier);
+                continue;
             }
+            const z3::expr& l = lemmas[static_cast<unsigned>(i)];
+            if (l.is_app() && l.decl().decl_kind() == Z3_OP_OR)
+                for (unsigned k = 0; k < l.num_args(); ++k)
+                    if (!isFresh(l.arg(k))) freshUnder(l.arg(k), isFresh, seen, frontier);
+        }
     }
-    z3::expr_vector out(lemmas.ctx());
-    for (unsigned i = 0; i < lemmas.size(); ++i)
-        if (keep[i]) out.push_back(lemmas[i]);
+    Cone out;
+    for (std::size_t i = 0; i < keep.size(); ++i)
+        if (keep[i]) (i < clauses ? out.lemmas : out.steps).push_back(i < clauses ? i : i - clauses);
     return out;
 }
 

@@ -1,7 +1,10 @@
 // Keeps the closure lemmas that can change an answer: the cone of influence of the checks.
 #pragma once
 
+#include "smt/ClosurePropagator.hpp"
+
 #include <functional>
+#include <vector>
 #include <z3++.h>
 
 namespace ptxmc::engine::smt {
@@ -17,6 +20,16 @@ namespace ptxmc::engine::smt {
  * The closure of a relation the checks look at in few places (xo in the tensor-memory flags,
  * causality at conflicting pairs) then costs lemmas for those places, not for every pair.
  */
+/** The kept clauses (indices into `lemmas`) and closure steps (into `steps`), in order. */
+struct Cone {
+    std::vector<std::size_t> lemmas, steps;
+};
+
+/** lemmaCone over clauses and closure steps (smt/ClosurePropagator.hpp) together: a step
+ *  forces its head and assumes its antecedents. */
+Cone lemmaCone(const z3::expr_vector& roots, const z3::expr_vector& lemmas,
+               const std::vector<StepLemma>& steps,
+               const std::function<bool(const z3::expr&)>& isFresh);
 z3::expr_vector lemmaCone(const z3::expr_vector& roots, const z3::expr_vector& lemmas,
                           const std::function<bool(const z3::expr&)>& isFresh);
 

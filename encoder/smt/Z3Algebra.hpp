@@ -2,6 +2,7 @@
 #pragma once
 
 #include "engine/Budget.hpp"
+#include "smt/ClosurePropagator.hpp"
 
 #include <cstdint>
 #include <stdexcept>
@@ -71,6 +72,26 @@ struct Z3Algebra {
     }
     void require(const Cond& c) const {
         if (!isTrue(c)) lemmas->push_back(c);
+    }
+    /** Where closure lemmas go instead of `lemmas`, for a propagator
+     *  (smt/ClosurePropagator.hpp); none: they are clauses. */
+    std::vector<StepLemma>* steps = nullptr;
+    /** A closure's lower bound: the antecedents (constants or literals) imply `head`. */
+    void requireStep(const std::vector<Cond>& antecedents, const Cond& head) const {
+        if (isTrue(head)) return;
+        std::vector<Cond> open;
+        for (const Cond& a : antecedents) {
+            if (isFalse(a)) return;
+            if (!isTrue(a)) open.push_back(a);
+        }
+        if (steps != nullptr && !open.empty()) {
+            steps->push_back(StepLemma{std::move(open), head});
+            return;
+        }
+        std::vector<Cond> clause{head};
+        for (const Cond& a : open)
+            clause.push_back(neg(a));
+        require(disj(clause));
     }
 };
 

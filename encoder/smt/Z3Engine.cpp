@@ -383,6 +383,7 @@ engine::Stats statsOf(Encodings& enc, const std::array<Clock::time_point, 4>& at
     st.queries = enc.queries();
     countEncoding(s.solver(), st);
     std::tie(st.lemmasKept, st.lemmasMade) = s.lemmaCounts();
+    std::tie(st.lemmasLazy, st.propagations) = s.lazyCounts();
     st.mbarrierFacts = s.mbarrierFacts().facts;
     st.mbarrierFactStates = s.mbarrierFacts().states;
     st.relations = s.relationSizes();

@@ -167,7 +167,7 @@ std::int64_t modelValue(const z3::model& m, const z3::expr& e) {
 Z3Session::Z3Session(z3::context& ctx, const ir::Program& p, const cat::ResolvedModel& model,
                      const CheckOptions& options, bool hangs, const Budget* budget, bool readings)
     : ctx_(ctx), program_(p), model_(model), options_(options), hangs_(hangs), readings_(readings),
-      solver_(ctx), progress_(ctx.bool_const("progress")),
+      solver_(ctx, z3::solver::simple()), progress_(ctx.bool_const("progress")),
       withinBound_(ctx.bool_const("within-bound")), noSpin_(ctx.bool_const("no-spin")),
       anyCut_(ctx.bool_val(false)), budget_(budget) {
     z3::params params(ctx);
@@ -197,6 +197,8 @@ Z3Session::Z3Session(z3::context& ctx, const ir::Program& p, const cat::Resolved
 
     z3::expr_vector lemmas(ctx);
     Z3Algebra alg{ctx, &lemmas, budget};
+    std::vector<StepLemma> steps;
+    if (options.lazyClosures) alg.steps = &steps;
     std::map<ir::Rel, Z3Rel> relCache;
     std::map<ir::Tag, Z3Set> setCache;
     Evaluator<Z3Algebra>::Base base{[&](ir::Tag n) {
@@ -267,12 +269,18 @@ Z3Session::Z3Session(z3::context& ctx, const ir::Program& p, const cat::Resolved
         for (const auto& [events, cond] : ws)
             roots.push_back(cond);
     if (budget_ != nullptr) budget_->poll();
-    const z3::expr_vector needed = lemmaCone(roots, lemmas, Z3Algebra::isFresh);
-    lemmasKept_ = needed.size();
-    lemmasMade_ = lemmas.size();
-    for (unsigned i = 0; i < needed.size(); ++i) {
-        if (budget_ != nullptr && (i & 255U) == 0) budget_->poll();
-        solver_.add(needed[i]);
+    const Cone needed = lemmaCone(roots, lemmas, steps, Z3Algebra::isFresh);
+    lemmasKept_ = needed.lemmas.size() + needed.steps.size();
+    lemmasMade_ = lemmas.size() + steps.size();
+    for (std::size_t k = 0; k < needed.lemmas.size(); ++k) {
+        if (budget_ != nullptr && (k & 255U) == 0) budget_->poll();
+        solver_.add(lemmas[static_cast<unsigned>(needed.lemmas[k])]);
+    }
+    // With lazy closures the closures' lower bounds go to the propagator instead.
+    if (!needed.steps.empty()) propagator_ = std::make_unique<ClosurePropagator>(solver_);
+    for (std::size_t k = 0; k < needed.steps.size(); ++k) {
+        if (budget_ != nullptr && (k & 255U) == 0) budget_->poll();
+        propagator_->add(steps[needed.steps[k]]);
     }
     // Afterwards: definitions no check uses are evaluated for the report alone, and any
     // fresh conditions they make stay out of the solver.

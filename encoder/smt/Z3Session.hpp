@@ -4,6 +4,7 @@
 #include "cat/Resolver.hpp"
 #include "engine/Execution.hpp"
 #include "engine/Options.hpp"
+#include "smt/ClosurePropagator.hpp"
 #include "smt/MbarrierFacts.hpp"
 #include "smt/ProgramEncoder.hpp"
 
@@ -80,6 +81,11 @@ public:
     std::size_t queries() const { return queries_; }
     /** With CheckOptions::stats: may/must pairs of each relation the model defines. */
     const std::vector<engine::RelationSize>& relationSizes() const { return relationSizes_; }
+    /** Closure lemmas propagated lazily (smt/ClosurePropagator.hpp) and their propagations. */
+    std::pair<std::size_t, std::size_t> lazyCounts() const {
+        return propagator_ ? std::pair{propagator_->lemmas(), propagator_->propagations()}
+                           : std::pair<std::size_t, std::size_t>{0, 0};
+    }
     /** Closure lemmas asserted (smt/LemmaCone.hpp) and made. */
     std::pair<std::size_t, std::size_t> lemmaCounts() const { return {lemmasKept_, lemmasMade_}; }
     /** The implied mbarrier facts asserted, over every acyclicity axiom (facts and states). */
@@ -94,6 +100,9 @@ private:
     std::size_t reading_ = 0; ///< chooseReading's last choice
     std::vector<std::string> fixedFrom_;
     std::unique_ptr<Z3Session> unfixed_; ///< checkWithout's encoding without fixed orders
+    /// The closure lemmas with lazy closures; declared before the solver, which refers to it
+    /// and so goes first.
+    std::unique_ptr<ClosurePropagator> propagator_;
     z3::solver solver_;
     std::unique_ptr<ProgramEncoder> pe_;
     std::vector<std::pair<std::string, z3::expr>> axioms_, flags_;

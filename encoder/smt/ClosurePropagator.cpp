@@ -1,0 +1,140 @@
+// Unit propagation of closure lemmas inside Z3's search (see the header).
+#include "smt/ClosurePropagator.hpp"
+
+#include <stdexcept>
+
+namespace ptxmc::engine::smt {
+
+ClosurePropagator::ClosurePropagator(z3::solver& solver) : solver_(solver) {
+    z3::context& ctx = solver.ctx();
+    Z3_solver_propagate_init(ctx, solver, this, pushEh, popEh, freshEh);
+    Z3_solver_propagate_fixed(ctx, solver, fixedEh);
+    Z3_solver_propagate_final(ctx, solver, finalEh);
+}
+
+void ClosurePropagator::pushEh(void* self) {
+    static_cast<ClosurePropagator*>(self)->push();
+}
+
+void ClosurePropagator::popEh(void* self, unsigned scopes) {
+    static_cast<ClosurePropagator*>(self)->pop(scopes);
+}
+
+void ClosurePropagator::fixedEh(void* self, Z3_solver_callback cb, unsigned id, Z3_ast value) {
+    auto* p = static_cast<ClosurePropagator*>(self);
+    p->callback_ = cb;
+    p->onFixed(id, Z3_get_bool_value(p->solver_.ctx(), value) == Z3_L_TRUE);
+    p->callback_ = nullptr;
+}
+
+void ClosurePropagator::finalEh(void* self, Z3_solver_callback cb) {
+    auto* p = static_cast<ClosurePropagator*>(self);
+    p->callback_ = cb;
+    p->onFinal();
+    p->callback_ = nullptr;
+}
+
+void ClosurePropagator::onFinal() {
+    // Every registered condition has its value by now; a lemma the watches missed is fired here.
+    for (const Lemma& lemma : lemmas_)
+        fire(lemma);
+}
+
+unsigned ClosurePropagator::varOf(const z3::expr& constant) {
+    auto [it, added] = varByAst_.emplace(constant.id(), 0);
+    if (!added) return it->second;
+    auto var = static_cast<unsigned>(exprs_.size());
+    it->second = var;
+    const unsigned id = Z3_solver_propagate_register(solver_.ctx(), solver_, constant);
+    if (id >= varById_.size()) varById_.resize(id + 1, kNone);
+    varById_[id] = var;
+    idOf_.push_back(id);
+    exprs_.push_back(constant);
+    value_.push_back(-1);
+    watches_.emplace_back();
+    return var;
+}
+
+ClosurePropagator::Literal ClosurePropagator::literalOf(const z3::expr& atom) {
+    if (atom.is_app() && atom.decl().decl_kind() == Z3_OP_NOT) return {varOf(atom.arg(0)), false};
+    return {varOf(atom), true};
+}
+
+void ClosurePropagator::add(const StepLemma& lemma) {
+    Lemma l;
+    for (const z3::expr& a : lemma.antecedents)
+        l.antecedents.push_back(literalOf(a));
+    Literal head = literalOf(lemma.head);
+    if (!head.positive) throw std::logic_error("a closure lemma's head is a fresh condition");
+    l.head = head.var;
+    auto index = static_cast<unsigned>(lemmas_.size());
+    for (const Literal& a : l.antecedents)
+        watches_[a.var].push_back(index);
+    // A head assigned false after its antecedents held (the head was true when they came, then
+    // the search backtracked over it) is a conflict: the head watches its lemmas too.
+    watches_[l.head].push_back(index);
+    lemmas_.push_back(std::move(l));
+}
+
+void ClosurePropagator::push() {
+    scopes_.push_back(trail_.size());
+}
+
+void ClosurePropagator::pop(unsigned scopes) {
+    std::size_t keep = scopes_[scopes_.size() - scopes];
+    scopes_.resize(scopes_.size() - scopes);
+    while (trail_.size() > keep) {
+        value_[trail_.back()] = -1;
+        trail_.pop_back();
+    }
+}
+
+bool ClosurePropagator::holds(const Literal& l) const {
+    return value_[l.var] == (l.positive ? 1 : 0);
+}
+
+void ClosurePropagator::onFixed(unsigned id, bool value) {
+    const unsigned var = id < varById_.size() ? varById_[id] : kNone;
+    if (var == kNone) return;
+    value_[var] = value ? 1 : 0;
+    trail_.push_back(var);
+    for (unsigned index : watches_[var])
+        fire(lemmas_[index]);
+}
+
+void ClosurePropagator::fire(const Lemma& lemma) {
+    const signed char head = value_[lemma.head];
+    if (head == 1) return;
+    // Unit propagation of the clause (not a | not b | head): forwards to the head, or, with the
+    // head false, backwards to the one antecedent still open.
+    justification_.clear();
+    const Literal* open = nullptr;
+    for (const Literal& a : lemma.antecedents) {
+        if (holds(a)) {
+            justification_.push_back(idOf_[a.var]);
+        } else if (value_[a.var] != -1 || open != nullptr || head != 0) {
+            return; // false, or a second open one: nothing follows yet
+        } else {
+            open = &a;
+        }
+    }
+    ++propagations_;
+    if (head == -1) {
+        consequence(exprs_[lemma.head]);
+        return;
+    }
+    justification_.push_back(idOf_[lemma.head]);
+    if (open == nullptr) {
+        consequence(solver_.ctx().bool_val(false));
+        return;
+    }
+    consequence(open->positive ? !exprs_[open->var] : exprs_[open->var]);
+}
+
+void ClosurePropagator::consequence(const z3::expr& e) {
+    Z3_solver_propagate_consequence(solver_.ctx(), callback_,
+                                    static_cast<unsigned>(justification_.size()),
+                                    justification_.data(), 0, nullptr, nullptr, e);
+}
+
+} // namespace ptxmc::engine::smt

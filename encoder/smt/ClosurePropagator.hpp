@@ -1,0 +1,87 @@
+// The closure lemmas of fresh conditions, propagated by a Z3 user propagator instead of clauses.
+#pragma once
+
+#include <cstddef>
+#include <unordered_map>
+#include <vector>
+#include <z3++.h>
+
+namespace ptxmc::engine::smt {
+
+/**
+ * One lower-bound lemma of a closure (Relation.hpp, plusAtLeast): when every antecedent holds,
+ * the head holds. The antecedents are the edge's condition and, for a step, the closure's pair
+ * it extends; each is a constant or a literal, the head a fresh condition.
+ */
+struct StepLemma {
+    std::vector<z3::expr> antecedents;
+    z3::expr head;
+};
+
+/**
+ * Unit propagation of StepLemmas inside Z3's search, without the lemmas as clauses: the
+ * solver's internalization of hundreds of thousands of closure clauses grew faster than their
+ * number (bench/results.md), while the lemmas only ever fire forwards. A lemma whose
+ * antecedents are all true propagates its head, justified by those antecedents; a head already
+ * false is a conflict. The answers are those of the clauses: the same lemmas hold in every
+ * model the solver returns.
+ */
+class ClosurePropagator {
+public:
+    /** Registers with `solver` (Z3's C API: the C++ wrapper of Z3 4.8 never initializes a
+     *  propagator); the solver must not outlive it. */
+    explicit ClosurePropagator(z3::solver& solver);
+    ClosurePropagator(const ClosurePropagator&) = delete;
+    ClosurePropagator& operator=(const ClosurePropagator&) = delete;
+
+    /** Watches `lemma`'s antecedents (call before the first check). */
+    void add(const StepLemma& lemma);
+
+    std::size_t lemmas() const { return lemmas_.size(); }
+    std::size_t propagations() const { return propagations_; }
+
+private:
+    /** A registered Boolean constant and the polarity under which a literal over it holds. */
+    struct Literal {
+        unsigned var = 0;
+        bool positive = true;
+    };
+    struct Lemma {
+        std::vector<Literal> antecedents;
+        unsigned head = 0;
+    };
+
+    static void pushEh(void* self);
+    static void popEh(void* self, unsigned scopes);
+    static void* freshEh(void*, Z3_context) { return nullptr; }
+    static void fixedEh(void* self, Z3_solver_callback cb, unsigned id, Z3_ast value);
+    static void finalEh(void* self, Z3_solver_callback cb);
+
+    void push();
+    void pop(unsigned scopes);
+    unsigned varOf(const z3::expr& constant);
+    Literal literalOf(const z3::expr& atom);
+    bool holds(const Literal& l) const;
+    void onFixed(unsigned id, bool value);
+    void fire(const Lemma& lemma);
+    void onFinal();
+    /** Tells Z3 that `e` follows from the literals in justification_. */
+    void consequence(const z3::expr& e);
+
+    std::unordered_map<unsigned, unsigned> varByAst_; ///< Z3 ast id -> registered var
+    static constexpr unsigned kNone = ~0U;
+    std::vector<z3::expr> exprs_;                     ///< registered var -> its constant
+    std::vector<unsigned> idOf_;                      ///< var -> Z3's id for it
+    std::vector<unsigned> varById_;                   ///< Z3's id -> var (kNone: not ours)
+    std::vector<signed char> value_;                  ///< per var: -1 unassigned, 0, 1
+    std::vector<unsigned> trail_;                     ///< vars assigned, in order
+    std::vector<std::size_t> scopes_;                 ///< trail_ size at each push
+    std::vector<Lemma> lemmas_;
+    std::vector<std::vector<unsigned>> watches_; ///< per var: lemmas it is in
+    std::vector<unsigned> justification_;
+    std::size_t propagations_ = 0;
+    z3::solver& solver_;
+    Z3_solver_callback callback_ = nullptr; ///< set while Z3 is in one of the callbacks
+};
+
+} // namespace ptxmc::engine::smt
