@@ -167,32 +167,51 @@ PY
 done
 
 # (d) The CUTLASS TMA-UMMA ring (bench/protocols/umma.py) at growing sizes, encodings side by
-# side: the default (fixpoint closures, mbarrier facts), without the mbarrier facts, and with
-# closures by squaring: time, peak memory and encoding size (--stats). BENCH_PROTOCOLS lists
-# STAGESxITERATIONS; BENCH_RING_ENCODINGS picks encodings; each run is capped by BENCH_TIMEOUT.
+# side: the default (closures' lower bounds propagated lazily, mbarrier facts), the same bounds
+# as clauses (--closures fixpoint, the eager encoding before), without the mbarrier facts, and
+# with closures by squaring: time, peak memory, encoding size and the lazy lemmas' propagations
+# (--stats). BENCH_PROTOCOLS lists STAGESxITERATIONS; BENCH_RING_ENCODINGS picks encodings; each
+# run is capped by BENCH_RING_TIMEOUT (default 300 s). The growth exponent from 2x16 to 2x32
+# is fitted per encoding at the end.
 echo
-echo "TMA-UMMA ring (stages x k-iterations): default vs no mbarrier facts vs squaring closures"
-printf '%-6s %-9s %10s %10s %12s %10s   %s\n' size encoding seconds peak_MB assertions bool_vars observation
-echo "(targets: 4x8 under 5 s, 2x16 under 30 s, memory under 1 GB; BENCH_RING_ENCODINGS=default runs the default alone)"
-for size in ${BENCH_PROTOCOLS:-1x2 2x3 2x4 3x4 4x4 1x8 2x8 4x8 2x10 2x12 2x14 2x16 4x16}; do
+echo "TMA-UMMA ring (stages x k-iterations): lazy closures (default) vs clauses (fixpoint)"
+printf '%-6s %-9s %10s %10s %12s %10s %12s   %s\n' size encoding seconds peak_MB assertions \
+    bool_vars propagations observation
+echo "(targets: 2x24 under 10 s, 2x32 and 6x32 under 30 s, each under 1.5 GB; growth 2x16 -> 2x32 at most k^3)"
+ring_timeout=${BENCH_RING_TIMEOUT:-300}
+declare -A ring_secs
+for size in ${BENCH_PROTOCOLS:-1x2 2x4 4x8 2x8 2x16 4x16 2x24 2x32 4x32 6x32}; do
     python3 bench/protocols/umma.py "${size%x*}" "${size#*x}" >"$tmp/umma-$size.litmus"
-    for encoding in ${BENCH_RING_ENCODINGS:-default no-facts squaring}; do
+    for encoding in ${BENCH_RING_ENCODINGS:-default fixpoint}; do
         case "$encoding" in
         default) flags=() ;;
+        fixpoint) flags=(--closures fixpoint) ;;
         no-facts) flags=(--mbarrier-facts off) ;;
         squaring) flags=(--closures squaring) ;;
         *) echo "BENCH_RING_ENCODINGS: unknown encoding $encoding" >&2; exit 2 ;;
         esac
-        /usr/bin/time -f "%e %M" -o "$tmp/time" timeout "$timeout_s" "$ptxmc" check --stats \
+        /usr/bin/time -f "%e %M" -o "$tmp/time" timeout "$ring_timeout" "$ptxmc" check --stats \
             --no-time "${flags[@]}" "$tmp/umma-$size.litmus" >"$tmp/out" 2>&1 || true
         read -r secs kb < <(tail -n 1 "$tmp/time") || { secs="?"; kb=0; }
-        grep -q "Command terminated" "$tmp/time" && secs=">${timeout_s}"
+        grep -q "Command terminated" "$tmp/time" && secs=">${ring_timeout}"
         asserts=$(sed -n 's/.*encoding: \([0-9]*\) assertions.*/\1/p' "$tmp/out")
         bools=$(sed -n 's/.*variables: \([0-9]*\) Boolean.*/\1/p' "$tmp/out")
+        props=$(sed -n 's/.*lazily (\([0-9]*\) propagations).*/\1/p' "$tmp/out")
         obs=$(sed -n 's/^Observation [^ ]* \([A-Za-z]*\).*/\1/p' "$tmp/out")
-        printf '%-6s %-9s %10s %10s %12s %10s   %s\n' "$size" "$encoding" "$secs" \
-            "$((kb / 1024))" "${asserts:-?}" "${bools:-?}" "${obs:-timeout}"
+        ring_secs[$size-$encoding]=$secs
+        printf '%-6s %-9s %10s %10s %12s %10s %12s   %s\n' "$size" "$encoding" "$secs" \
+            "$((kb / 1024))" "${asserts:-?}" "${bools:-?}" "${props:-?}" "${obs:-timeout}"
     done
+done
+for encoding in ${BENCH_RING_ENCODINGS:-default fixpoint}; do
+    python3 -c '
+import math, sys
+a, b = sys.argv[2], sys.argv[3]
+try:
+    print(f"growth 2x16 -> 2x32, {sys.argv[1]}: k^{math.log(float(b) / float(a)) / math.log(2):.1f}")
+except ValueError:
+    print(f"growth 2x16 -> 2x32, {sys.argv[1]}: not measured ({a} s, {b} s)")
+' "$encoding" "${ring_secs[2x16-$encoding]:-?}" "${ring_secs[2x32-$encoding]:-?}"
 done
 
 # (e) Limits: the loop family and wide SBn without limits, with --fixed-orders off, and with

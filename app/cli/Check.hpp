@@ -17,9 +17,9 @@ struct CheckArgs {
     unsigned jobs = 1;
     bool noTime = false;
     bool stats = false;
-    std::string closures = "lazy"; ///< --closures: lazy, fixpoint or squaring (Z3)
-    std::string mbarrierFacts = "on";  ///< --mbarrier-facts: on or off (Z3)
-    std::string fixedOrders = "on";    ///< --fixed-orders: on or off (Z3)
+    std::string closures = "lazy";    ///< --closures: lazy, fixpoint or squaring (Z3)
+    std::string mbarrierFacts = "on"; ///< --mbarrier-facts: on or off (Z3)
+    std::string fixedOrders = "on";   ///< --fixed-orders: on or off (Z3)
     bool expectationsOnly = false;
     bool readings = false; ///< also check under every built-in variant model (model/variants)
     bool strict = false;   ///< with readings: every reading must match its expectation

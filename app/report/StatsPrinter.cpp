@@ -31,8 +31,8 @@ void printStats(std::ostream& out, const std::string& testName, const Stats& s, 
                        "propagated lazily ({} propagations), {} mbarrier facts from {} schedule "
                        "states); variables: {} Boolean, {} integer, {} bit-vector\n",
                        testName, s.assertions, s.lemmasKept, s.lemmasMade, s.lemmasLazy,
-                       s.propagations, s.mbarrierFacts, s.mbarrierFactStates, s.boolVars,
-                       s.intVars, s.bitVectorVars);
+                       s.propagations, s.mbarrierFacts, s.mbarrierFactStates, s.boolVars, s.intVars,
+                       s.bitVectorVars);
     std::size_t may = 0, must = 0;
     for (const RelationSize& r : s.relations) {
         may += r.may;

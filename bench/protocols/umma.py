@@ -2,7 +2,9 @@
 """Writes CUTLASS's PipelineTmaUmmaAsync ring (TMA producer, MMA thread, epilogue) as a litmus
 test with S shared-memory stages and K k-iterations, for the scale benchmark.
 
-Usage: umma.py S K  (prints the test; with S=2, K=3 it is litmus/kernels/tma-umma/umma-2x3)."""
+Usage: umma.py S K  (prints the test; with S=2, K=3 it is litmus/kernels/tma-umma/umma-2x3).
+K is at most 32: d = 2^K - 1 must fit 32 bits. Past K=24 the stages start at 0 (below, the
+powers of two above the g_k), so that they too fit."""
 import sys
 
 SECTIONS = [
@@ -53,6 +55,8 @@ def table(columns):
 def litmus(stages, iters):
     uses = [len(range(s, iters, stages)) for s in range(stages)]
     total = 2 ** iters - 1
+    signed_total = total - 2 ** 32 if total >= 2 ** 31 else total  # registers print signed
+    start = [2 ** (iters + s) if iters <= 24 else 0 for s in range(stages)]
     lines = [f"PTX umma-{stages}x{iters}",
              '"' + "; ".join("PTX ISA " + s for s in SECTIONS) + '"',
              f'"CUTLASS PipelineTmaUmmaAsync mainloop + accumulator hand-off, S={stages} stage(s), '
@@ -67,7 +71,7 @@ def litmus(stages, iters):
              'commit -> empty[s]; after the last k: commit -> accfull."',
              f'"P2 epilogue: try_wait accfull; after_thread_sync; tcgen05.ld d; wait::ld. g_k = 2^k, '
              f'b = 1: d must be {"+".join(str(2 ** k) for k in range(iters))} = {total} '
-             '(a_s start at other powers of two)."',
+             + ('(a_s start at other powers of two)."' if iters <= 24 else '(a_s start at 0)."'),
              '"Expected Never: full[s] = expect_tx + complete_tx (release, cluster) seen by an acquire '
              'wait, after_thread_sync orders each mma after its wait;"',
              '"the mmas are pipelined (same accumulator, shape, kind); each commit arrives after all '
@@ -77,7 +81,7 @@ def litmus(stages, iters):
              'after them."',
              "{",
              "  " + " ".join(f"g{k} = {2 ** k};" for k in range(iters)),
-             "  " + " ".join(f"a{s} @ shared 0 = {2 ** (iters + s)};" for s in range(stages)),
+             "  " + " ".join(f"a{s} @ shared 0 = {start[s]};" for s in range(stages)),
              "  b @ shared 0 = 1;",
              "  d @ tmem 0 = 0;",
              "  " + " ".join(f"full{s} @ mbarrier 0, count 1;" for s in range(stages)),
@@ -86,7 +90,7 @@ def litmus(stages, iters):
              "  P2:r0 = 0;",
              "}"]
     lines += table(program(stages, iters))
-    lines.append(f"exists (P2:r0 != {total})")
+    lines.append(f"exists (P2:r0 != {signed_total})")
     return "\n".join(lines) + "\n"
 
 
@@ -94,6 +98,6 @@ if __name__ == "__main__":
     if len(sys.argv) != 3 or not all(a.isdigit() and int(a) > 0 for a in sys.argv[1:]):
         sys.exit("usage: umma.py STAGES ITERATIONS (positive whole numbers)")
     s, k = int(sys.argv[1]), int(sys.argv[2])
-    if k > 24:
-        sys.exit("umma.py: at most 24 iterations (d = 2^K - 1 must fit 32 bits with the a_s values)")
+    if k > 32:
+        sys.exit("umma.py: at most 32 iterations (d = 2^K - 1 must fit 32 bits)")
     sys.stdout.write(litmus(s, k))

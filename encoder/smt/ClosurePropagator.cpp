@@ -1,6 +1,7 @@
 // Unit propagation of closure lemmas inside Z3's search (see the header).
 #include "smt/ClosurePropagator.hpp"
 
+#include <algorithm>
 #include <stdexcept>
 
 namespace ptxmc::engine::smt {
@@ -76,13 +77,27 @@ void ClosurePropagator::add(const StepLemma& lemma) {
     lemmas_.push_back(std::move(l));
 }
 
+std::size_t ClosurePropagator::violatedBy(const z3::model& m) const {
+    std::size_t violated = 0;
+    for (const Lemma& l : lemmas_) {
+        bool all = true;
+        for (const Literal& a : l.antecedents)
+            all = all && m.eval(exprs_[a.var], true).is_true() == a.positive;
+        if (all && !m.eval(exprs_[l.head], true).is_true()) ++violated;
+    }
+    return violated;
+}
+
 void ClosurePropagator::push() {
     scopes_.push_back(trail_.size());
 }
 
 void ClosurePropagator::pop(unsigned scopes) {
-    std::size_t keep = scopes_[scopes_.size() - scopes];
-    scopes_.resize(scopes_.size() - scopes);
+    // Z3 pops only scopes it pushed after the propagator was made: the clamp keeps a stray pop
+    // from reading outside the record.
+    const std::size_t popped = std::min<std::size_t>(scopes, scopes_.size());
+    const std::size_t keep = popped == 0 ? trail_.size() : scopes_[scopes_.size() - popped];
+    scopes_.resize(scopes_.size() - popped);
     while (trail_.size() > keep) {
         value_[trail_.back()] = -1;
         trail_.pop_back();

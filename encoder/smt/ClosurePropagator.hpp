@@ -38,6 +38,10 @@ public:
     void add(const StepLemma& lemma);
 
     std::size_t lemmas() const { return lemmas_.size(); }
+    /** The conditions the lemmas are over (they are in no assertion of the solver). */
+    const std::vector<z3::expr>& watched() const { return exprs_; }
+    /** How many lemmas `m` violates (none in a model of the solver it propagates for). */
+    std::size_t violatedBy(const z3::model& m) const;
     std::size_t propagations() const { return propagations_; }
 
 private:
@@ -70,12 +74,12 @@ private:
 
     std::unordered_map<unsigned, unsigned> varByAst_; ///< Z3 ast id -> registered var
     static constexpr unsigned kNone = ~0U;
-    std::vector<z3::expr> exprs_;                     ///< registered var -> its constant
-    std::vector<unsigned> idOf_;                      ///< var -> Z3's id for it
-    std::vector<unsigned> varById_;                   ///< Z3's id -> var (kNone: not ours)
-    std::vector<signed char> value_;                  ///< per var: -1 unassigned, 0, 1
-    std::vector<unsigned> trail_;                     ///< vars assigned, in order
-    std::vector<std::size_t> scopes_;                 ///< trail_ size at each push
+    std::vector<z3::expr> exprs_;     ///< registered var -> its constant
+    std::vector<unsigned> idOf_;      ///< var -> Z3's id for it
+    std::vector<unsigned> varById_;   ///< Z3's id -> var (kNone: not ours)
+    std::vector<signed char> value_;  ///< per var: -1 unassigned, 0, 1
+    std::vector<unsigned> trail_;     ///< vars assigned, in order
+    std::vector<std::size_t> scopes_; ///< trail_ size at each push
     std::vector<Lemma> lemmas_;
     std::vector<std::vector<unsigned>> watches_; ///< per var: lemmas it is in
     std::vector<unsigned> justification_;

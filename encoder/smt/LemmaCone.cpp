@@ -89,7 +89,8 @@ Cone lemmaCone(const z3::expr_vector& roots, const z3::expr_vector& lemmas,
     }
     Cone out;
     for (std::size_t i = 0; i < keep.size(); ++i)
-        if (keep[i]) (i < clauses ? out.lemmas : out.steps).push_back(i < clauses ? i : i - clauses);
+        if (keep[i])
+            (i < clauses ? out.lemmas : out.steps).push_back(i < clauses ? i : i - clauses);
     return out;
 }
 

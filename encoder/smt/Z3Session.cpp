@@ -11,6 +11,8 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstdio>
+#include <cstdlib>
 #include <map>
 #include <set>
 
@@ -314,6 +316,9 @@ std::set<std::size_t> Z3Session::readingsUsed() const {
         todo.push_back(roots[i]);
     for (const auto& [name, cond] : flags_) // flags are asked as queries, never asserted
         todo.push_back(cond);
+    if (propagator_) // nor are the lazy closure lemmas
+        for (const z3::expr& e : propagator_->watched())
+            todo.push_back(e);
     for (const Witnesses& ws : flagWitnesses_)
         for (const auto& [events, cond] : ws)
             todo.push_back(cond);

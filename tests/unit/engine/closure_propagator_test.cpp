@@ -20,10 +20,9 @@ Representation<Z3Algebra>::Rel randomEdges(z3::context& ctx, std::size_t n, doub
     for (std::size_t i = 0; i < n; ++i)
         for (std::size_t j = 0; j < n; ++j)
             if (pick(rng))
-                r.rows[i].emplace(static_cast<int>(j),
-                                  ctx.bool_const(("e_" + std::to_string(i) + "_" +
-                                                  std::to_string(j))
-                                                     .c_str()));
+                r.rows[i].emplace(
+                    static_cast<int>(j),
+                    ctx.bool_const(("e_" + std::to_string(i) + "_" + std::to_string(j)).c_str()));
     return r;
 }
 
@@ -100,6 +99,7 @@ TEST_CASE("a lazily propagated closure holds exactly where a path of true edges 
             for (const auto& [z, c] : closure.rows[x])
                 if (path(edges, model, x, static_cast<std::size_t>(z)))
                     CHECK(m.eval(c, true).is_true());
+        CHECK(propagator.violatedBy(m) == 0);
     }
 }
 
