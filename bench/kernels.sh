@@ -37,3 +37,16 @@ run blackwell-umma-1sm--no-empty-wait --param 4=128 --param 6=2 $b
 run blackwell-umma-1sm--wrong-parity --param 4=64 --param 6=3 $b
 # shellcheck disable=SC2086
 run blackwell-umma-1sm --param 4=128 --param 6=3 $b
+# The scale issue's bounded instance of a warp-specialized GEMM: the 1-SM kernel with 6 stages
+# (compiled here with -DPTXMC_STAGES=6), 2 tiles x 8 k-blocks, every role.
+echo "scale instance (6 stages, 2 tiles x 8 k-blocks):"
+nvcc=${NVCC:-/usr/local/cuda/bin/nvcc}
+scale=$(mktemp -d)
+trap 'rm -rf "$json" "$scale"' EXIT
+if "$nvcc" -arch=sm_100a -ptx -lineinfo -O3 -DPTXMC_STAGES=6 \
+    "$root/tests/kernels/blackwell_umma_1sm.cu" -o "$scale/blackwell-umma-1sm-6-stages.ptx"; then
+    dir=$scale
+    run blackwell-umma-1sm-6-stages --param 4=256 --param 6=2 $b
+else
+    echo "  (nvcc could not compile it for sm_100a)"
+fi

@@ -540,10 +540,14 @@ Z3Rel ProgramEncoder::baseRelation(ir::Rel rel) {
     for (const auto& [a, b] : ir::staticRelation(program_, rel)) {
         const Event& ea = program_.events[static_cast<std::size_t>(a)];
         const Event& eb = program_.events[static_cast<std::size_t>(b)];
-        z3::expr c = ctx_.bool_val(true);
-        if (ea.guard || (hangs_ && !ea.gates.empty())) c = c && exists(a);
-        if (eb.guard || (hangs_ && !eb.gates.empty())) c = c && exists(b);
-        put(a, b, c.simplify());
+        // Folded by hand: Z3's simplify() on each of the n^2 pairs cost 6% of a ring's check.
+        const bool ifA = ea.guard || (hangs_ && !ea.gates.empty());
+        const bool ifB = eb.guard || (hangs_ && !eb.gates.empty());
+        put(a, b,
+            ifA && ifB ? (exists(a) && exists(b)).simplify()
+            : ifA      ? exists(a)
+            : ifB      ? exists(b)
+                       : ctx_.bool_val(true));
     }
     return r;
 }

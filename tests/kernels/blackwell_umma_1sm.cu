@@ -49,7 +49,10 @@
 
 namespace blackwell_gemm {
 
-constexpr int S = 2;                            // smem pipeline stages
+#ifndef PTXMC_STAGES
+#define PTXMC_STAGES 2 // the scale bench (bench/kernels.sh) compiles 6
+#endif
+constexpr int S = PTXMC_STAGES;                 // smem pipeline stages
 constexpr int ACC_STAGES = 2;                   // accumulator stages in tensor memory
 constexpr int BM = 128;                         // tile rows = TMEM lanes
 constexpr int BN = 64;                          // tile columns = TMEM columns per accumulator stage
