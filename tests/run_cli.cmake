@@ -1,8 +1,10 @@
 # Runs one ptxmc command line and checks its exit status and what it printed where.
 # Usage: cmake -DPTXMC=<ptxmc> -DARGS="a|b|c" [-DSTATUS=n] [-DSTDOUT_HAS="s1|s2"]
-#   [-DSTDOUT_LACKS=..] [-DSTDERR_HAS=..] [-DSTDERR_LACKS=..] [-DNO_PROGRESS=ON]
+#   [-DSTDOUT_LACKS=..] [-DSTDOUT_ONE_OF="a^b|c^d"] [-DSTDERR_HAS=..] [-DSTDERR_LACKS=..]
+#   [-DNO_PROGRESS=ON]
 #   [-DTERMINAL=ON] [-DGOLDEN=file] [-DOUTPUT_FILE=path -DOUTPUT_FILE_HAS=..] -P run_cli.cmake
-# Lists are '|'-separated: ctest would split ';' lists into separate arguments.
+# Lists are '|'-separated: ctest would split ';' lists into separate arguments. STDOUT_ONE_OF's
+# groups each need one of their '^'-separated parts in stdout.
 # TERMINAL=ON runs the command under script(1), so that stdout and stderr are a terminal (a
 # pty), and checks the progress line: drawn, then cleared before the summary.
 # OUTPUT_FILE (written by the command, e.g. with -o) is removed first and must then hold every
@@ -62,6 +64,22 @@ function(check_parts what text has lacks shown)
   endforeach()
 endfunction()
 check_parts(stdout "${out}" "${STDOUT_HAS}" "${STDOUT_LACKS}" "${shown}")
+if(DEFINED STDOUT_ONE_OF)
+  string(REPLACE "|" ";" groups "${STDOUT_ONE_OF}")
+  foreach(group IN LISTS groups)
+    string(REPLACE "^" ";" parts "${group}")
+    set(found OFF)
+    foreach(part IN LISTS parts)
+      string(FIND "${out}" "${part}" at)
+      if(NOT at EQUAL -1)
+        set(found ON)
+      endif()
+    endforeach()
+    if(NOT found)
+      message(FATAL_ERROR "stdout lacks each of \"${parts}\"\n${shown}")
+    endif()
+  endforeach()
+endif()
 check_parts(stderr "${err}" "${STDERR_HAS}" "${STDERR_LACKS}" "${shown}")
 
 if(DEFINED OUTPUT_FILE)

@@ -28,6 +28,11 @@ endforeach()
 add_test(NAME readings/corpus-strict
   COMMAND ptxmc check --no-time --readings --strict ${ptxmc_unit_corpus}
   WORKING_DIRECTORY ${PROJECT_SOURCE_DIR})
+# The same with every closure lemma propagated lazily (the default keeps small tests' lemmas as
+# clauses): the readings a test depends on are found in the propagator's lemmas too.
+add_test(NAME readings/corpus-strict-lazy
+  COMMAND ptxmc check --no-time --readings --strict --closures lazy ${ptxmc_unit_corpus}
+  WORKING_DIRECTORY ${PROJECT_SOURCE_DIR})
 
 # ptx.cat alone (no tcgen05 layer: hooks.cat keeps its empty defaults) answers every test of
 # the generic-proxy suites as the default model does: tcgen05.cat only adds to it.

@@ -207,11 +207,12 @@ void setupCheck(CLI::App& app) {
                   "each relation fixed by the program or decided by the solver, and (without "
                   "--no-time) phase times and Z3's counters (Z3 engine)");
     sub->add_option("--closures", args->closures,
-                    "how Z3 encodes transitive closures: lazy (default: fresh conditions "
+                    "how Z3 encodes transitive closures: auto (default: fresh conditions "
                     "bounded below where the model's polarity allows it, the bounds propagated "
-                    "inside the search), fixpoint (the same bounds asserted as clauses) or "
-                    "squaring (exact terms everywhere); for comparison, the answers agree")
-        ->check(CLI::IsMember({"lazy", "fixpoint", "squaring"}))
+                    "inside the search where a test has 5,000 or more, else clauses), lazy "
+                    "(always propagated), fixpoint (always clauses) or squaring (exact terms "
+                    "everywhere); for comparison, the answers agree")
+        ->check(CLI::IsMember({"auto", "lazy", "fixpoint", "squaring"}))
         ->option_text("ENCODING");
     sub->add_option("--mbarrier-facts", args->mbarrierFacts,
                     "whether Z3 is told, per mbarrier operation, the phases and the order that "
@@ -397,7 +398,8 @@ int runCheck(const CheckArgs& args) {
     engine::CheckOptions options = checkOptionsOf(pipeline);
     options.stats = args.stats;
     options.exactClosures = args.closures == "squaring";
-    options.lazyClosures = args.closures == "lazy";
+    options.lazyClosures = args.closures == "auto" || args.closures == "lazy";
+    if (args.closures == "lazy") options.lazyClosuresFrom = 0;
     options.mbarrierFacts = args.mbarrierFacts == "on";
     options.fixedOrders = args.fixedOrders == "on";
     StdoutTo redirect(args.output);

@@ -40,9 +40,14 @@ struct CheckOptions {
     /// side-by-side comparison; the answers are the same.
     bool exactClosures = false;
     /// Z3: the lower bounds of closures are propagated inside the search by a user propagator
-    /// (smt/ClosurePropagator.hpp) instead of asserted as clauses. Off: the eager clauses, for
-    /// the bench's side-by-side comparison; the answers are the same.
+    /// (smt/ClosurePropagator.hpp) instead of asserted as clauses, where a test keeps at least
+    /// lazyClosuresFrom of them. Off: the clauses, for the bench's side-by-side comparison; the
+    /// answers are the same.
     bool lazyClosures = true;
+    /// Below this many kept lemmas they stay clauses: Z3 takes a few thousand clauses in at
+    /// once, and a propagator's callbacks cost more over thousands of small queries (SB12: 13 s
+    /// as clauses, 17 s propagated; bench/history.md).
+    std::size_t lazyClosuresFrom = 5000;
     /// Z3: assert the mbarrier facts that the model's acyclicity axioms imply
     /// (smt/MbarrierFacts.hpp). Off only for the bench's side-by-side comparison: states,
     /// verdicts and flags are the same; the execution the solver returns (a flag's witness)

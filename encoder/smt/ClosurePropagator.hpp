@@ -16,6 +16,15 @@ namespace ptxmc::engine::smt {
 struct StepLemma {
     std::vector<z3::expr> antecedents;
     z3::expr head;
+
+    /** The lemma as a clause: (or head (not a) ...). */
+    z3::expr clause() const {
+        z3::expr_vector lits(head.ctx());
+        lits.push_back(head);
+        for (const z3::expr& a : antecedents)
+            lits.push_back(!a);
+        return z3::mk_or(lits);
+    }
 };
 
 /**

@@ -278,11 +278,17 @@ Z3Session::Z3Session(z3::context& ctx, const ir::Program& p, const cat::Resolved
         if (budget_ != nullptr && (k & 255U) == 0) budget_->poll();
         solver_.add(lemmas[static_cast<unsigned>(needed.lemmas[k])]);
     }
-    // With lazy closures the closures' lower bounds go to the propagator instead.
-    if (!needed.steps.empty()) propagator_ = std::make_unique<ClosurePropagator>(solver_);
+    // With lazy closures the closures' lower bounds go to the propagator instead, when there
+    // are enough of them to pay for it (CheckOptions::lazyClosuresFrom).
+    const bool lazy = !needed.steps.empty() && needed.steps.size() >= options.lazyClosuresFrom;
+    if (lazy) propagator_ = std::make_unique<ClosurePropagator>(solver_);
     for (std::size_t k = 0; k < needed.steps.size(); ++k) {
         if (budget_ != nullptr && (k & 255U) == 0) budget_->poll();
-        propagator_->add(steps[needed.steps[k]]);
+        const StepLemma& step = steps[needed.steps[k]];
+        if (lazy)
+            propagator_->add(step);
+        else
+            solver_.add(step.clause());
     }
     // Afterwards: definitions no check uses are evaluated for the report alone, and any
     // fresh conditions they make stay out of the solver.
