@@ -29,11 +29,11 @@ struct StepLemma {
 
 /**
  * Unit propagation of StepLemmas inside Z3's search, without the lemmas as clauses: the
- * solver's internalization of hundreds of thousands of closure clauses grew faster than their
- * number (bench/results.md), while the lemmas only ever fire forwards. A lemma whose
- * antecedents are all true propagates its head, justified by those antecedents; a head already
- * false is a conflict. The answers are those of the clauses: the same lemmas hold in every
- * model the solver returns.
+ * solver's intake of hundreds of thousands of closure clauses grew faster than their number
+ * (bench/history.md). A lemma whose antecedents are all true propagates its head, justified by
+ * them; with its head false, the one antecedent still open is propagated false, and all of
+ * them true is a conflict: what the clause's unit propagation does. The answers are those of
+ * the clauses: the same lemmas hold in every model the solver returns.
  */
 class ClosurePropagator {
 public:
@@ -66,6 +66,7 @@ private:
 
     static void pushEh(void* self);
     static void popEh(void* self, unsigned scopes);
+    /** For a copy of the solver in another context, which ptxmc never makes. */
     static void* freshEh(void*, Z3_context) { return nullptr; }
     static void fixedEh(void* self, Z3_solver_callback cb, unsigned id, Z3_ast value);
     static void finalEh(void* self, Z3_solver_callback cb);

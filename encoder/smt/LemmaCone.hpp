@@ -20,6 +20,9 @@ namespace ptxmc::engine::smt {
  * The closure of a relation the checks look at in few places (xo in the tensor-memory flags,
  * causality at conflicting pairs) then costs lemmas for those places, not for every pair.
  */
+z3::expr_vector lemmaCone(const z3::expr_vector& roots, const z3::expr_vector& lemmas,
+                          const std::function<bool(const z3::expr&)>& isFresh);
+
 /** The kept clauses (indices into `lemmas`) and closure steps (into `steps`), in order. */
 struct Cone {
     std::vector<std::size_t> lemmas, steps;
@@ -30,7 +33,5 @@ struct Cone {
 Cone lemmaCone(const z3::expr_vector& roots, const z3::expr_vector& lemmas,
                const std::vector<StepLemma>& steps,
                const std::function<bool(const z3::expr&)>& isFresh);
-z3::expr_vector lemmaCone(const z3::expr_vector& roots, const z3::expr_vector& lemmas,
-                          const std::function<bool(const z3::expr&)>& isFresh);
 
 } // namespace ptxmc::engine::smt

@@ -84,14 +84,12 @@ struct Z3Algebra {
             if (isFalse(a)) return;
             if (!isTrue(a)) open.push_back(a);
         }
-        if (steps != nullptr && !open.empty()) {
-            steps->push_back(StepLemma{std::move(open), head});
-            return;
-        }
-        std::vector<Cond> clause{head};
-        for (const Cond& a : open)
-            clause.push_back(neg(a));
-        require(disj(clause));
+        if (open.empty()) return require(head);
+        StepLemma step{std::move(open), head};
+        if (steps != nullptr)
+            steps->push_back(std::move(step));
+        else
+            require(step.clause());
     }
 };
 
