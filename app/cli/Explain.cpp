@@ -9,6 +9,7 @@
 #include "explain/Explanation.hpp"
 #include "explain/Remedies.hpp"
 #include "litmus/Parser.hpp"
+#include "ptx/FixDiff.hpp"
 #include "report/Answer.hpp"
 #include "report/AnswerText.hpp"
 #include "report/WitnessText.hpp"
@@ -108,29 +109,57 @@ std::string renderSvg(const std::string& dot) {
     return text.str();
 }
 
-/** Why an allowed outcome is allowed: the single changes that would forbid it. */
-std::string renderRemedies(const engine::explain::RemedySearch& r) {
+/** The file a test was read from, for the fixes' diffs; empty when it cannot be read. */
+std::string sourceOf(const litmus::Test& test) {
+    std::ifstream in(test.file);
+    std::stringstream text;
+    text << in.rdbuf();
+    return in ? text.str() : "";
+}
+
+/** At most this many fixes are printed with their diffs (the rest in one line each). */
+constexpr std::size_t kDiffsShown = 3;
+
+/** Why an allowed outcome or flag is allowed: the changes found that would forbid it, each as
+ *  a diff of the test. */
+std::string renderRemedies(const engine::explain::RemedySearch& r, const litmus::Test& test,
+                           const std::string& flag) {
     std::ostringstream out;
-    out << "\nWhy it is allowed: no rule of the model orders what this outcome needs ordered.\n";
+    const std::string what = flag.empty() ? "this outcome" : "flag " + flag;
+    const std::string verb = flag.empty() ? "forbid it" : "remove it";
+    out << "\nWhy it is allowed: no rule of the model orders what " << what << " needs ordered.\n";
     if (!r.skipped.empty()) {
-        out << "(No search for a change that forbids it: " << r.skipped << ".)\n";
+        out << "(No search for a change that would " << verb << ": " << r.skipped << ".)\n";
         return out.str();
     }
+    const std::string tally = std::to_string(r.tried) + " checks of " +
+                              std::to_string(r.candidates) + " changes" +
+                              (r.rejected ? ", " + std::to_string(r.rejected) +
+                                                " fixes dropped because the changed test hangs "
+                                                "or raises a new flag"
+                                          : "");
     if (r.found.empty()) {
-        out << "No added fence or wait, and no load or wait made .acquire or store or arrive made "
-               ".release, forbids it, alone"
-            << (r.pairs ? " or paired with one in another thread" : "") << " (" << r.tried
-            << " checks of " << r.candidates << " such changes).\n";
+        out << "No added fence or wait, no load or wait made .acquire, no store or arrive made "
+               ".release and no scope widened would "
+            << verb << ", alone, repeated at every place, or all together (" << tally << ").\n";
         return out.str();
     }
-    out << (r.pairs ? "No single change forbids it; each of these pairs would ("
-                    : "Each of these changes alone would forbid it (")
-        << r.tried << " checks of " << r.candidates << " changes):\n";
-    for (const auto& remedy : r.found) {
+    out << (r.combined ? "No single or repeated change would " + verb +
+                             "; this minimal combination would ("
+                       : "These changes would " + verb + ", fewest instructions first (")
+        << tally << "):\n";
+    const std::string source = sourceOf(test);
+    for (std::size_t i = 0; i < r.found.size(); ++i) {
+        const auto& remedy = r.found[i];
         std::string axioms;
         for (const auto& a : remedy.axioms)
             axioms += (axioms.empty() ? "" : ", ") + a;
-        out << "  - " << remedy.change << ": then " << axioms << " forbids it\n";
+        out << "  " << i + 1 << ". " << remedy.change << " (" << remedy.changes.size()
+            << (remedy.changes.size() == 1 ? " instruction" : " instructions") << ")\n"
+            << "     then: " << remedy.after
+            << (axioms.empty() ? "" : "; " + axioms + " forbids it") << "\n";
+        if (i < kDiffsShown && !source.empty())
+            out << ptx::fixDiff(test, source, remedy.changes) << "\n";
     }
     return out.str();
 }
@@ -195,10 +224,11 @@ int runExplain(const ExplainArgs& args) {
     std::string text = args.format == "text"  ? renderText(ex)
                        : args.format == "dot" ? renderDot(ex)
                                               : renderSvg(renderDot(ex));
-    if (args.format == "text" && args.flag.empty() && ex.kind == Explanation::Kind::Allowed)
-        text += renderRemedies(
-            engine::explain::findRemedies(test, program.events.size(), *model, outcome,
-                                          lower::LowerOptions{args.pipeline.unroll}, options));
+    if (args.format == "text" && ex.kind == Explanation::Kind::Allowed)
+        text += renderRemedies(engine::explain::findRemedies(
+                                   test, program.events.size(), *model, {outcome, args.flag},
+                                   checked, lower::LowerOptions{args.pipeline.unroll}, options),
+                               test, args.flag);
     // Under the built-in model: whether the answer explained rests on a reading.
     if (args.format == "text" && args.pipeline.model.empty() && args.pipeline.reading.empty() &&
         ex.kind != Explanation::Kind::Unknown)

@@ -1,4 +1,4 @@
-// Strengthenings over decoded instructions: where a fence could go, which access could acquire.
+// Strengthenings over decoded instructions: where a fence could go, what could be made stronger.
 #include "ptx/Strengthen.hpp"
 
 #include "ptx/Decode.hpp"
@@ -6,7 +6,10 @@
 #include "support/SourceLoc.hpp"
 
 #include <algorithm>
+#include <map>
 #include <optional>
+#include <set>
+#include <tuple>
 
 namespace ptxmc::ptx {
 
@@ -68,37 +71,9 @@ bool releasable(const Insn& i) {
     return false;
 }
 
-/** The fence or wait a strengthening inserts. */
-Op inserted(const Strengthening& s) {
-    switch (s.kind) {
-    case Kind::Wait:
-        if (s.waitFor == 0) return BulkWait{false, true, true};
-        return Tcgen05Wait{s.waitFor == 1};
-    case Kind::After:
-        return Tcgen05Fence{false};
-    case Kind::Before:
-        return Tcgen05Fence{true};
-    case Kind::Proxy:
-        return ProxyFence{ProxyKind::Async, Space::None, Sem::None, Scope::None};
-    default:
-        return Fence{Sem::AcqRel, Scope::Gpu, false};
-    }
-}
+} // namespace
 
-/** `i` with .acquire or .release; a missing scope becomes .gpu (.cta for mbarrier ops). */
-Insn strengthened(Insn i, Kind k) {
-    const Sem sem = k == Kind::Acquire ? Sem::Acquire : Sem::Release;
-    auto scoped = [](Scope& s, Scope dflt) {
-        if (s == Scope::None) s = dflt;
-    };
-    if (auto* l = std::get_if<Ld>(&i.op)) l->sem = sem, scoped(l->scope, Scope::Gpu);
-    if (auto* s = std::get_if<St>(&i.op)) s->sem = sem, scoped(s->scope, Scope::Gpu);
-    if (auto* a = std::get_if<Atom>(&i.op)) a->sem = sem, scoped(a->scope, Scope::Gpu);
-    if (auto* w = std::get_if<MbarrierWait>(&i.op)) w->sem = sem;
-    if (auto* a = std::get_if<MbarrierArrive>(&i.op)) a->sem = sem;
-    if (auto* b = std::get_if<Barrier>(&i.op)) b->sem = sem;
-    return i;
-}
+namespace {
 
 const litmus::Thread* threadOf(const litmus::Test& test, int id) {
     for (const auto& t : test.threads)
@@ -106,83 +81,212 @@ const litmus::Thread* threadOf(const litmus::Test& test, int id) {
     return nullptr;
 }
 
+/** The widest scope two threads of the test share: .cta within one CTA, .cluster within a
+ *  cluster, .gpu within a GPU, .sys across GPUs. */
+Scope scopeSpanned(const litmus::Test& test) {
+    Scope widest = Scope::Cta;
+    auto clusterOf = [](const litmus::Thread& t) { return t.cluster ? *t.cluster : -1 - t.cta; };
+    for (const auto& a : test.threads)
+        for (const auto& b : test.threads) {
+            Scope s = a.gpu != b.gpu                 ? Scope::Sys
+                      : clusterOf(a) != clusterOf(b) ? Scope::Gpu
+                      : a.cta != b.cta               ? Scope::Cluster
+                                                     : Scope::Cta;
+            widest = std::max(widest, s);
+        }
+    return widest;
+}
+
+/** The scope `i` has, and the widest it can take; nullopt when it has none to widen. */
+std::optional<std::pair<Scope, Scope>> scopeRange(const Insn& i) {
+    auto strong = [](Sem s) { return s != Sem::None && s != Sem::Weak; };
+    auto given = [](Scope s, Scope dflt) { return s == Scope::None ? dflt : s; };
+    if (const auto* a = i.as<MbarrierArrive>())
+        return std::pair{given(a->scope, Scope::Cta), Scope::Cluster};
+    if (const auto* w = i.as<MbarrierWait>())
+        return std::pair{given(w->scope, Scope::Cta), Scope::Cluster};
+    if (const auto* f = i.as<Fence>()) return std::pair{f->scope, Scope::Sys};
+    if (const auto* l = i.as<Ld>(); l && l->name == LdName::Ld && strong(l->sem))
+        return std::pair{given(l->scope, Scope::Gpu), Scope::Sys};
+    if (const auto* s = i.as<St>(); s && s->name == StName::St && !s->async && strong(s->sem))
+        return std::pair{given(s->scope, Scope::Gpu), Scope::Sys};
+    if (const auto* a = i.as<Atom>(); a && strong(a->sem))
+        return std::pair{given(a->scope, Scope::Gpu), Scope::Sys};
+    return std::nullopt;
+}
+
+/** Each wider scope `i` can take, up to the widest the test's threads span. */
+void addWidenings(std::vector<Strengthening>& out, const Insn& i, Strengthening at, Scope spanned) {
+    auto range = scopeRange(i);
+    if (!range) return;
+    for (Scope s : {Scope::Cluster, Scope::Gpu, Scope::Sys})
+        if (s > range->first && s <= range->second && s <= spanned) {
+            at.kind = Kind::Widen;
+            at.scope = s;
+            out.push_back(at);
+        }
+}
+
+/** The parity a wait names (its last operand), when it is written as a number. */
+std::optional<int> parityOf(const litmus::Instruction& inst) {
+    if (inst.operands.empty() || inst.operands.back().kind != litmus::Operand::Kind::Integer)
+        return std::nullopt;
+    return static_cast<int>(inst.operands.back().value & 1);
+}
+
+/**
+ * A ring's waits on one barrier alternate their parity round by round: two waits in a row
+ * expecting the same parity mean the round between them has no wait. Each place between them
+ * can take the missing one.
+ */
+void addMissingWaits(std::vector<Strengthening>& out, const litmus::Thread& t,
+                     const std::vector<std::optional<Insn>>& code) {
+    std::map<std::string, std::size_t> lastWait; // barrier -> index of its latest parity wait
+    for (std::size_t k = 0; k < code.size(); ++k) {
+        const auto* w = code[k] ? code[k]->as<MbarrierWait>() : nullptr;
+        if (!w || !w->parity || !parityOf(t.code[k])) continue;
+        const std::string barrier = printOperand(t.code[k].operands.at(1));
+        auto prev = lastWait.find(barrier);
+        if (prev != lastWait.end() && parityOf(t.code[prev->second]) == parityOf(t.code[k]))
+            for (std::size_t at = prev->second + 1; at < k; ++at) {
+                Strengthening s{Kind::MbarrierWait, t.id, static_cast<int>(at)};
+                s.copyOf = static_cast<int>(k);
+                s.parity = 1 - *parityOf(t.code[k]);
+                out.push_back(s);
+            }
+        lastWait[barrier] = k;
+    }
+}
+
+/** The text an instruction repeats with in every iteration: opcode and operands. */
+std::string repeatKey(const litmus::Instruction& inst) {
+    std::string key = inst.opcode;
+    for (const auto& o : inst.operands)
+        key += " " + printOperand(o);
+    return key;
+}
+
+/**
+ * An instruction that repeats (each round of a ring) and was guarded, the first time, by a
+ * wait on some barrier since the start is guarded by a wait on it every time since its
+ * previous occurrence: where one is missing, the copy of the barrier's latest wait with the
+ * other parity (the next phase) goes right before it. A ring whose producer skips one round's
+ * empty wait has such a gap even when that barrier has no later wait to betray it.
+ */
+void addUnguardedRepeats(std::vector<Strengthening>& out, const litmus::Thread& t,
+                         const std::vector<std::optional<Insn>>& code) {
+    auto barrierOf = [&](std::size_t k) -> std::optional<std::string> {
+        const auto* w = code[k] ? code[k]->as<MbarrierWait>() : nullptr;
+        if (!w || !w->parity || !parityOf(t.code[k])) return std::nullopt;
+        return printOperand(t.code[k].operands.at(1));
+    };
+    std::map<std::string, std::set<std::string>> firstGuards; // text -> barriers waited before
+    std::map<std::string, std::size_t> previous;              // text -> its latest index
+    std::map<std::string, std::size_t> latestWait;            // barrier -> its latest wait
+    std::set<std::string> waitedSinceStart;
+    for (std::size_t k = 0; k < code.size(); ++k) {
+        if (auto b = barrierOf(k)) {
+            latestWait[*b] = k;
+            waitedSinceStart.insert(*b);
+            continue;
+        }
+        if (!code[k] || code[k]->is<MbarrierWait>()) continue;
+        const std::string key = repeatKey(t.code[k]);
+        auto prev = previous.find(key);
+        if (prev == previous.end()) {
+            firstGuards[key] = waitedSinceStart;
+        } else {
+            for (const std::string& b : firstGuards[key]) {
+                const std::size_t w = latestWait.at(b);
+                if (w > prev->second) continue; // waited again since its last occurrence
+                Strengthening s{Kind::MbarrierWait, t.id, static_cast<int>(k)};
+                s.copyOf = static_cast<int>(w);
+                s.parity = 1 - *parityOf(t.code[w]);
+                out.push_back(s);
+            }
+        }
+        previous[key] = k;
+    }
+}
+
 } // namespace
 
 std::vector<Strengthening> strengthenings(const litmus::Test& test) {
     std::vector<Strengthening> out;
+    const Scope spanned = scopeSpanned(test);
     for (const litmus::Thread& t : test.threads) {
         std::vector<std::optional<Insn>> code;
         for (const auto& inst : t.code)
             code.push_back(decoded(inst));
-        bool orderedBefore = false, tcgenBefore = false, genericWriteBefore = false;
+        bool orderedBefore = false, tcgenBefore = false, genericBefore = false;
         // asynchronous operations of the thread not waited for yet, by the wait that would
-        int pending[3] = {0, 0, 0}; // cp.async, tcgen05.ld, tcgen05.st
+        // complete them: cp.async, tcgen05.ld, tcgen05.st, committed bulk copies (whose
+        // source a generic write would overwrite, whose writes a release would publish)
+        int pending[4] = {0, 0, 0, 0};
+        bool bulkUncommitted = false;
         for (std::size_t k = 0; k < code.size(); ++k) {
             if (!code[k]) continue;
             const Insn& i = *code[k];
             const Insn* prev = k > 0 && code[k - 1] ? &*code[k - 1] : nullptr;
-            auto add = [&](Kind kind) { out.push_back({kind, t.id, static_cast<int>(k)}); };
+            const Strengthening here{Kind::After, t.id, static_cast<int>(k)};
+            auto add = [&](Kind kind) {
+                Strengthening s = here;
+                s.kind = kind;
+                out.push_back(s);
+            };
             const bool afterFence = prev && prev->is<Tcgen05Fence>();
             if (isTcgen05Op(i) && orderedBefore && !afterFence) add(Kind::After);
             if (ordersExecution(i) && tcgenBefore && !afterFence) add(Kind::Before);
-            // fence.proxy.async: before an async-proxy access, and after a wait or barrier
-            // (consumer side), or before a release (producer side) once the thread wrote
+            // fence.proxy.async: before an async-proxy access; after a wait or barrier (the
+            // consumer's data came from the async proxy); before a release once the thread
+            // read or wrote in the generic proxy (the released buffer is next written or read
+            // in the async proxy: a consumer's reads before its empty arrive, a producer's
+            // writes before its full arrive)
             const bool wait =
                 prev && (prev->is<MbarrierWait>() || prev->is<BulkWait>() || prev->is<Barrier>());
             const bool release = i.is<MbarrierArrive>() || i.is<Barrier>() || releasable(i);
             if (!(prev && prev->is<ProxyFence>()) &&
-                (usesAsyncProxy(i) || wait || (release && genericWriteBefore)))
+                (usesAsyncProxy(i) || wait || (release && genericBefore)))
                 add(Kind::Proxy);
             if (prev && genericAccess(*prev) && genericAccess(i)) add(Kind::Fence);
             if (acquirable(i)) add(Kind::Acquire);
             if (releasable(i)) add(Kind::Release);
+            addWidenings(out, i, here, spanned);
             for (int w = 0; w < 3; ++w)
                 if (pending[w] > 0) out.push_back({Kind::Wait, t.id, static_cast<int>(k), w});
+            if (pending[3] > 0 && (i.is<St>() || i.is<Atom>()))
+                out.push_back({Kind::Wait, t.id, static_cast<int>(k), 3});
+            if (pending[3] > 0 && (i.is<MbarrierArrive>() || i.is<Barrier>()))
+                out.push_back({Kind::Wait, t.id, static_cast<int>(k), 4});
             if (i.is<CpAsync>()) ++pending[0];
-            if (const auto* bw = i.as<BulkWait>(); bw && bw->nonBulk) pending[0] = 0;
+            if (const auto* bw = i.as<BulkWait>()) pending[bw->nonBulk ? 0 : 3] = 0;
+            if (const auto* bc = i.as<BulkCopy>(); bc && !bc->viaMbarrier) bulkUncommitted = true;
+            if (const auto* c = i.as<BulkCommit>(); c && !c->nonBulk && bulkUncommitted)
+                ++pending[3], bulkUncommitted = false;
             if (i.is<Tcgen05Ld>()) ++pending[1];
             if (i.is<Tcgen05St>()) ++pending[2];
             if (const auto* tw = i.as<Tcgen05Wait>()) pending[tw->ld ? 1 : 2] = 0;
             orderedBefore = orderedBefore || ordersExecution(i);
             tcgenBefore = tcgenBefore || isTcgen05Op(i);
-            genericWriteBefore = genericWriteBefore || i.is<St>() || i.is<Atom>();
+            genericBefore = genericBefore || genericAccess(i);
         }
+        addMissingWaits(out, t, code);
+        addUnguardedRepeats(out, t, code);
     }
-    return out;
-}
-
-litmus::Test applyStrengthening(const litmus::Test& test, const Strengthening& s) {
-    litmus::Test out = test;
-    auto t = std::find_if(out.threads.begin(), out.threads.end(),
-                          [&](const litmus::Thread& th) { return th.id == s.thread; });
-    if (t == out.threads.end() || s.index < 0 || s.index >= static_cast<int>(t->code.size()))
-        throw InputError(SourceLoc{test.file, 1, 1}, "no instruction to strengthen there");
-    auto index = static_cast<std::size_t>(s.index);
-    if (s.kind == Kind::Acquire || s.kind == Kind::Release) {
-        litmus::Instruction& inst = t->code[index];
-        writeBack(strengthened(decode(inst), s.kind), inst); // the decoder's error if malformed
-        return out;
+    // the two guesses at a missing wait may agree: one wait per place, barrier and parity
+    std::vector<Strengthening> unique;
+    std::set<std::tuple<int, int, int, std::string>> waits;
+    for (const Strengthening& s : out) {
+        if (s.kind == Kind::MbarrierWait) {
+            const litmus::Thread& t = *threadOf(test, s.thread);
+            const auto& copied = t.code.at(static_cast<std::size_t>(s.copyOf));
+            if (!waits.insert({s.thread, s.index, s.parity, printOperand(copied.operands.at(1))})
+                     .second)
+                continue;
+        }
+        unique.push_back(s);
     }
-    litmus::Instruction fence;
-    fence.loc = t->code[index].loc;
-    writeBack(Insn{inserted(s), {}, fence.loc, ""}, fence);
-    t->code.insert(t->code.begin() + static_cast<std::ptrdiff_t>(index), fence);
-    return out;
-}
-
-std::string describe(const litmus::Test& test, const Strengthening& s) {
-    const litmus::Thread* t = threadOf(test, s.thread);
-    const litmus::Instruction& inst = t->code.at(static_cast<std::size_t>(s.index));
-    const std::string at = "P" + std::to_string(s.thread) + "'s " + inst.opcode + " (line " +
-                           std::to_string(inst.loc.line) + ")";
-    switch (s.kind) {
-    case Kind::Acquire:
-        return at + " made .acquire";
-    case Kind::Release:
-        return at + " made .release";
-    default:
-        return printOpcode(inserted(s)) + " before " + at;
-    }
+    return unique;
 }
 
 } // namespace ptxmc::ptx
