@@ -1,7 +1,7 @@
 # Runs one ptxmc command line and checks its exit status and what it printed where.
 # Usage: cmake -DPTXMC=<ptxmc> -DARGS="a|b|c" [-DSTATUS=n] [-DSTDOUT_HAS="s1|s2"]
 #   [-DSTDOUT_LACKS=..] [-DSTDOUT_ONE_OF="a^b|c^d"] [-DSTDERR_HAS=..] [-DSTDERR_LACKS=..]
-#   [-DNO_PROGRESS=ON]
+#   [-DSTDOUT_MAX_LINES=n] [-DNO_PROGRESS=ON]
 #   [-DTERMINAL=ON] [-DGOLDEN=file] [-DOUTPUT_FILE=path -DOUTPUT_FILE_HAS=..] -P run_cli.cmake
 # Lists are '|'-separated: ctest would split ';' lists into separate arguments. STDOUT_ONE_OF's
 # groups each need one of their '^'-separated parts in stdout.
@@ -81,6 +81,13 @@ if(DEFINED STDOUT_ONE_OF)
   endforeach()
 endif()
 check_parts(stderr "${err}" "${STDERR_HAS}" "${STDERR_LACKS}" "${shown}")
+if(DEFINED STDOUT_MAX_LINES)
+  string(REGEX MATCHALL "\n" newlines "${out}")
+  list(LENGTH newlines lines)
+  if(lines GREATER STDOUT_MAX_LINES)
+    message(FATAL_ERROR "stdout has ${lines} lines, more than ${STDOUT_MAX_LINES}\n${shown}")
+  endif()
+endif()
 
 if(DEFINED OUTPUT_FILE)
   if(NOT EXISTS ${OUTPUT_FILE})

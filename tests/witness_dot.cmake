@@ -1,13 +1,16 @@
 # The witness picture renders without Graphviz warnings, for 2 to 4 threads and a kernel
-# protocol. Usage: cmake -DPTXMC=<ptxmc> -DOUT=<folder> -P witness_dot.cmake (source tree)
+# protocol, folded and whole. Usage: cmake -DPTXMC=<ptxmc> -DOUT=<folder> -P witness_dot.cmake (source tree)
 find_program(DOT dot)
 if(NOT DOT)
   message(STATUS "SKIPPED: no Graphviz dot")
   return()
 endif()
+# A kernel protocol both folded (the default: what takes part) and whole (--verbose).
 foreach(test litmus/tcgen05/commit/L16-MP+commit-nofa.litmus litmus/ptx/classic/WRC+relaxed.litmus
     litmus/ptx/classic/IRIW+relaxed.gpu.litmus litmus/kernels/tma-umma/umma-1x2.litmus
-    litmus/kernels/umma-2sm/umma-2sm-1x2-peer-no-fb.litmus)
+    litmus/kernels/umma-2sm/umma-2sm-1x2-peer-no-fb.litmus
+    "--verbose|litmus/kernels/umma-2sm/umma-2sm-1x2-peer-no-fb.litmus")
+  string(REPLACE "|" ";" test "${test}")
   execute_process(COMMAND ${PTXMC} explain --format dot -o ${OUT}/witness.dot ${test}
     RESULT_VARIABLE status ERROR_VARIABLE err)
   if(NOT status EQUAL 0)

@@ -9,9 +9,10 @@
 #include "explain/Explanation.hpp"
 #include "explain/Remedies.hpp"
 #include "litmus/Parser.hpp"
-#include "ptx/FixDiff.hpp"
 #include "report/Answer.hpp"
 #include "report/AnswerText.hpp"
+#include "report/ExplainText.hpp"
+#include "report/WitnessFold.hpp"
 #include "report/WitnessText.hpp"
 
 #include <cstdio>
@@ -27,7 +28,8 @@ namespace {
 using engine::explain::Explanation;
 
 struct ExplainArgs {
-    std::string test;
+    std::vector<std::string> tests;
+    bool verbose = false;
     std::string outcome;
     std::string format = "text";
     PipelineOptions pipeline; ///< --model, --reading, --unroll, --timeout, limits
@@ -35,58 +37,24 @@ struct ExplainArgs {
     std::string flag;
 };
 
-std::string renderText(const Explanation& ex) {
-    std::ostringstream out;
-    switch (ex.kind) {
-    case Explanation::Kind::Allowed:
-        out << "Allowed: " << ex.target << "\n" << report::toText(ex.witness);
-        break;
-    case Explanation::Kind::Forbidden:
-        out << "Forbidden: " << ex.target << "\n";
-        if (ex.violations.empty())
-            out << "No execution of this program ends in this state, whatever the model: no "
-                   "instruction produces these values (or the outcome contradicts itself).\n";
-        else if (ex.noExecution)
-            out << "The model allows no execution of this program at all (States 0): every "
-                   "candidate execution violates one of these axioms, and some violates only "
-                   "it:\n";
-        else
-            out << "A minimal set of axioms that forbids it (removing any one allows it):\n";
-        for (const auto& v : ex.violations) {
-            out << "\n"
-                << v.axiom << " (" << v.where << ")\n  " << v.doc << "\n  breaks on: " << v.evidence
-                << "\n";
-            std::istringstream lines(report::toText(v.closest));
-            for (std::string line; std::getline(lines, line);)
-                out << "  " << line << "\n";
-        }
-        break;
-    case Explanation::Kind::Deadlock:
-        out << "Deadlock: no execution lets every spinning wait succeed.\n";
-        for (const auto& b : ex.blocked)
-            out << "  blocked: " << report::blockedText(b) << "\n";
-        break;
-    case Explanation::Kind::Unknown:
-        out << "Unknown: " << ex.reason << "\n";
-        break;
-    case Explanation::Kind::NotRaised:
-        out << "Not raised: no execution raises " << ex.target << ".\n";
-        break;
-    }
-    return out.str();
-}
-
-std::string renderDot(const Explanation& ex) {
-    if (ex.kind == Explanation::Kind::Allowed) return report::toDot(ex.witness);
+/** The drawing: the witness, or the closest execution without the first axiom; at kernel
+ *  size only what takes part (report/WitnessFold.hpp), unless --verbose. */
+std::string renderDot(const Explanation& ex, bool verbose) {
+    auto fold = [verbose](const engine::explain::WitnessGraph& g) {
+        return verbose ? g : report::foldWitness(g, {});
+    };
+    if (ex.kind == Explanation::Kind::Allowed) return report::toDot(fold(ex.witness));
     if (ex.kind == Explanation::Kind::Forbidden && !ex.violations.empty()) {
-        engine::explain::WitnessGraph g = ex.violations.front().closest;
+        engine::explain::WitnessGraph g = fold(ex.violations.front().closest);
         for (const auto& v : ex.violations)
             g.notes.push_back(v.axiom + ": " + v.evidence);
         g.notes.insert(g.notes.begin(), "Forbidden: " + ex.target);
         return report::toDot(g);
     }
+    report::ExplainReport r;
+    r.explanation = ex;
     engine::explain::WitnessGraph g;
-    g.title = renderText(ex);
+    g.title = report::explanationText(r, false);
     return report::toDot(g);
 }
 
@@ -117,65 +85,19 @@ std::string sourceOf(const litmus::Test& test) {
     return in ? text.str() : "";
 }
 
-/** At most this many fixes are printed with their diffs (the rest in one line each). */
-constexpr std::size_t kDiffsShown = 3;
-
-/** Why an allowed outcome or flag is allowed: the changes found that would forbid it, each as
- *  a diff of the test. */
-std::string renderRemedies(const engine::explain::RemedySearch& r, const litmus::Test& test,
-                           const std::string& flag) {
-    std::ostringstream out;
-    const std::string what = flag.empty() ? "this outcome" : "flag " + flag;
-    const std::string verb = flag.empty() ? "forbid it" : "remove it";
-    out << "\nWhy it is allowed: no rule of the model orders what " << what << " needs ordered.\n";
-    if (!r.skipped.empty()) {
-        out << "(No search for a change that would " << verb << ": " << r.skipped << ".)\n";
-        return out.str();
-    }
-    const std::string tally = std::to_string(r.tried) + " checks of " +
-                              std::to_string(r.candidates) + " changes" +
-                              (r.rejected ? ", " + std::to_string(r.rejected) +
-                                                " fixes dropped because the changed test hangs "
-                                                "or raises a new flag"
-                                          : "");
-    if (r.found.empty()) {
-        out << "No added fence or wait, no load or wait made .acquire, no store or arrive made "
-               ".release and no scope widened would "
-            << verb << ", alone, repeated at every place, or all together (" << tally << ").\n";
-        return out.str();
-    }
-    out << (r.combined ? "No single or repeated change would " + verb +
-                             "; this minimal combination would ("
-                       : "These changes would " + verb + ", fewest instructions first (")
-        << tally << "):\n";
-    const std::string source = sourceOf(test);
-    for (std::size_t i = 0; i < r.found.size(); ++i) {
-        const auto& remedy = r.found[i];
-        std::string axioms;
-        for (const auto& a : remedy.axioms)
-            axioms += (axioms.empty() ? "" : ", ") + a;
-        out << "  " << i + 1 << ". " << remedy.change << " (" << remedy.changes.size()
-            << (remedy.changes.size() == 1 ? " instruction" : " instructions") << ")\n"
-            << "     then: " << remedy.after
-            << (axioms.empty() ? "" : "; " + axioms + " forbids it") << "\n";
-        if (i < kDiffsShown && !source.empty())
-            out << ptx::fixDiff(test, source, remedy.changes) << "\n";
-    }
-    return out.str();
-}
-
 /**
  * Which readings of the open questions the test's answer rests on: the verdict and each flag,
  * robust or reading-dependent (as `check --readings` prints them).
  */
-std::string renderReadings(const ir::Program& program, const engine::CheckOptions& options) {
+std::vector<std::string> renderReadings(const ir::Program& program,
+                                        const engine::CheckOptions& options) {
     engine::CheckResult r = checkProgram(program, *modelWithReadings(), options, true);
-    if (r.observation == engine::Observation::Unknown || !r.readings) return "";
-    std::string out = "\nReadings of the open questions of the PTX text (model/variants):\n";
+    if (r.observation == engine::Observation::Unknown || !r.readings) return {};
     if (r.readings->empty())
-        return out + "  the same answer under every reading: this explanation rests on none\n";
+        return {"the same answer under every reading: this explanation rests on none"};
+    std::vector<std::string> out;
     for (const report::Dependence& d : report::dependencesOf(r))
-        out += "  " + report::dependenceLine(d) + "\n";
+        out.push_back(report::dependenceLine(d));
     return out;
 }
 
@@ -192,11 +114,12 @@ std::optional<Explanation> limitReached(const engine::CheckResult& checked) {
     return ex;
 }
 
-int runExplain(const ExplainArgs& args) {
-    auto model = loadModel(args.pipeline);
-    if (!std::filesystem::exists(args.test)) // the message check and fences give
-        throw InputError(SourceLoc{args.test, 0, 0}, "no such file or folder");
-    litmus::Test test = readTest(args.test);
+/** One test explained, with its fixes and readings when they apply. */
+report::ExplainReport explainOne(const std::string& path, const ExplainArgs& args,
+                                 const cat::ResolvedModel& model, litmus::Test& test) {
+    if (!std::filesystem::exists(path)) // the message check and fences give
+        throw InputError(SourceLoc{path, 0, 0}, "no such file or folder");
+    test = readTest(path);
     // --outcome may name any declared location: observe it
     if (!args.outcome.empty())
         for (const litmus::Ref& r :
@@ -206,33 +129,64 @@ int runExplain(const ExplainArgs& args) {
     engine::CheckOptions timed = options;
     timed.startedAt = engine::Clock::now();
     ir::Program program = lowerTest(test, args.pipeline);
-    const engine::CheckResult checked = checkProgram(program, *model, timed);
+    const engine::CheckResult checked = checkProgram(program, model, timed);
     std::optional<std::string> outcome;
     if (!args.outcome.empty()) outcome = args.outcome;
     std::optional<Explanation> stopped = limitReached(checked);
-    Explanation ex;
+    report::ExplainReport r;
+    r.file = path;
+    r.flag = args.flag;
+    r.test = &test;
     try {
-        ex = stopped ? *stopped
-             : args.flag.empty()
-                 ? engine::explain::explainOutcome(program, *model, outcome, options, &checked)
-                 : engine::explain::explainFlag(program, *model, args.flag, options);
+        r.explanation =
+            stopped ? *stopped
+            : args.flag.empty()
+                ? engine::explain::explainOutcome(program, model, outcome, options, &checked)
+                : engine::explain::explainFlag(program, model, args.flag, options);
     } catch (const engine::LimitReached& limit) { // the explanation's own queries ran out
-        ex = Explanation{};
-        ex.kind = Explanation::Kind::Unknown;
-        ex.reason = limit.what();
+        r.explanation = Explanation{};
+        r.explanation.kind = Explanation::Kind::Unknown;
+        r.explanation.reason = limit.what();
     }
-    std::string text = args.format == "text"  ? renderText(ex)
-                       : args.format == "dot" ? renderDot(ex)
-                                              : renderSvg(renderDot(ex));
-    if (args.format == "text" && ex.kind == Explanation::Kind::Allowed)
-        text += renderRemedies(engine::explain::findRemedies(
-                                   test, program.events.size(), *model, {outcome, args.flag},
-                                   checked, lower::LowerOptions{args.pipeline.unroll}, options),
-                               test, args.flag);
+    const Explanation& ex = r.explanation;
+    if (args.format == "dot" || args.format == "svg") return r;
+    if (ex.kind == Explanation::Kind::Allowed) {
+        r.fixes = engine::explain::findRemedies(test, program.events.size(), model,
+                                                {outcome, args.flag}, checked,
+                                                lower::LowerOptions{args.pipeline.unroll}, options);
+        r.source = sourceOf(test);
+    }
     // Under the built-in model: whether the answer explained rests on a reading.
-    if (args.format == "text" && args.pipeline.model.empty() && args.pipeline.reading.empty() &&
+    if (args.pipeline.model.empty() && args.pipeline.reading.empty() &&
         ex.kind != Explanation::Kind::Unknown)
-        text += renderReadings(program, options);
+        r.readings = renderReadings(program, options);
+    return r;
+}
+
+int runExplain(const ExplainArgs& args) {
+    auto model = loadModel(args.pipeline);
+    if (args.tests.size() > 1 && (args.format == "dot" || args.format == "svg"))
+        throw InputError(SourceLoc{"--format", 1, 1},
+                         "a drawing (dot, svg) is of one test; give one TEST, or use text or json");
+    std::string text;
+    nlohmann::ordered_json all = nlohmann::ordered_json::array();
+    bool unknown = false;
+    for (const std::string& path : args.tests) {
+        litmus::Test test;
+        report::ExplainReport r = explainOne(path, args, *model, test);
+        unknown = unknown || r.explanation.kind == Explanation::Kind::Unknown;
+        if (args.format == "json")
+            all.push_back(report::explanationJson(r));
+        else if (args.format == "text")
+            text += (args.tests.size() > 1
+                         ? (text.empty() ? "" : "\n") + std::string("== ") + path + "\n"
+                         : "") +
+                    report::explanationText(r, args.verbose);
+        else
+            text = args.format == "dot" ? renderDot(r.explanation, args.verbose)
+                                        : renderSvg(renderDot(r.explanation, args.verbose));
+    }
+    if (args.format == "json") text = all.dump(2) + "\n";
     if (args.output.empty()) {
         std::cout << text;
     } else {
@@ -241,7 +195,7 @@ int runExplain(const ExplainArgs& args) {
             throw InputError(SourceLoc{args.output, 0, 0}, "cannot write this file (-o/--output)");
         out << text;
     }
-    return ex.kind == Explanation::Kind::Unknown ? 1 : 0;
+    return unknown ? 1 : 0;
 }
 
 } // namespace
@@ -251,7 +205,7 @@ void setupExplain(CLI::App& app) {
     CLI::App* sub = app.add_subcommand(
         "explain",
         "Show a witness execution for an allowed outcome, or the named axioms that forbid it");
-    sub->add_option("TEST", args->test, "a litmus file")->required();
+    sub->add_option("TEST", args->tests, "litmus files (one for --format dot or svg)")->required();
     sub->add_option(
         "--outcome", args->outcome,
         "final state to explain, e.g. \"P1:r0=0; x=1\" (default: the test's condition)");
@@ -260,8 +214,12 @@ void setupExplain(CLI::App& app) {
                     "draw an execution raising this flag (data-race, mbarrier-misuse, hang, ...) "
                     "instead of explaining an outcome")
         ->excludes(outcomeOpt);
-    sub->add_option("--format", args->format, "text (default), dot or svg")
-        ->check(CLI::IsMember({"text", "dot", "svg"}));
+    sub->add_option("--format", args->format,
+                    "text (default), json (an array, one object per test), dot or svg")
+        ->check(CLI::IsMember({"text", "json", "dot", "svg"}));
+    sub->add_flag("-v,--verbose", args->verbose,
+                  "text: every event and edge of each execution and the rules in full; dot/svg: "
+                  "draw every event (kernel-size drawings fold what does not take part)");
     PipelineHelp help;
     // Witnesses and minimal axiom sets are read off Z3's models: no other engine gives them.
     help.options = kAllPipelineOptions & ~kEngineOption;

@@ -136,6 +136,9 @@ ordered_json eventJson(const EventRef& e) {
     j["column"] = e.loc.col;
     j["thread"] = e.thread;
     j["instruction"] = e.text;
+    if (!e.barrier.empty()) j["barrier"] = e.barrier;
+    if (e.parity) j["parity"] = *e.parity;
+    if (e.iteration >= 0) j["iteration"] = e.iteration;
     if (!e.note.empty()) j["note"] = e.note;
     return j;
 }

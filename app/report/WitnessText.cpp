@@ -87,7 +87,8 @@ const std::map<std::string, const char*>& relationMeanings() {
 void writeNode(std::ostringstream& out, const WitnessNode& n, const char* indent) {
     out << indent << "e" << n.id << " [label=\"e" << n.id << ": " << escape(nodeText(n))
         << (n.line > 0 ? "\\nline " + std::to_string(n.line) : std::string()) << "\""
-        << (n.async ? ", style=dashed" : "") << "];\n";
+        << (n.async ? ", style=dashed" : "") << (n.marked ? ", color=red, penwidth=3" : "")
+        << "];\n";
 }
 
 } // namespace

@@ -32,12 +32,21 @@ std::optional<Observation> observationFromString(const std::string& s) {
 
 bool operator==(const EventRef& a, const EventRef& b) {
     return a.event == b.event && a.thread == b.thread && a.text == b.text && a.note == b.note &&
-           a.loc.file == b.loc.file && a.loc.line == b.loc.line && a.loc.col == b.loc.col;
+           a.loc.file == b.loc.file && a.loc.line == b.loc.line && a.loc.col == b.loc.col &&
+           a.barrier == b.barrier && a.parity == b.parity && a.iteration == b.iteration;
 }
 
 std::string toString(const EventRef& e) {
     std::string who = e.thread >= 0 ? "P" + std::to_string(e.thread) : std::string("init");
-    return who + ": " + e.text + " (" + e.loc.str() + (e.note.empty() ? "" : ", " + e.note) + ")";
+    std::string what = e.text;
+    // an exec event's text may name its barrier already: "(arrive empty0)"
+    if (!e.barrier.empty() && what.find(" " + e.barrier + ")") == std::string::npos)
+        what += " on " + e.barrier;
+    if (e.parity) what += ", parity " + std::to_string(*e.parity);
+    std::string where = e.loc.str();
+    if (e.iteration >= 0) where += ", iteration " + std::to_string(e.iteration);
+    if (!e.note.empty()) where += ", " + e.note;
+    return who + ": " + what + " (" + where + ")";
 }
 
 } // namespace ptxmc::engine

@@ -36,12 +36,19 @@ struct EventRef {
     std::string text; ///< the instruction text
     SourceLoc loc;    ///< where the instruction is issued
     std::string note; ///< what qualifies it ("only jointly"); empty: nothing
+    /// An mbarrier operation: the barrier it acts on (as declared, e.g. "full0"); else empty
+    std::string barrier;
+    std::optional<std::int64_t> parity; ///< an mbarrier wait's parity operand, when constant
+    /// Which run of its instruction (0, 1, ...) when the instruction runs more than once (a
+    /// loop, unrolled); -1 when it runs once
+    int iteration = -1;
 };
 
 bool operator==(const EventRef& a, const EventRef& b);
 
-/** "P1: <instruction> (file:line:col)" ("init: ..." for the initial state), with a note
- *  "(file:line:col, <note>)": how every report names an instruction. */
+/** "P1: <instruction> on full0, parity 1 (file:line:col, iteration 2, <note>)" ("init: ..."
+ *  for the initial state; the barrier, parity, iteration and note when there are): how every
+ *  report names an instruction. */
 std::string toString(const EventRef& e);
 
 /** The events that together raise a flag once: a set member, or a relation pair. */

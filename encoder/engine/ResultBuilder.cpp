@@ -4,7 +4,9 @@
 #include "ptx/Sections.hpp"
 
 #include <algorithm>
+#include <iterator>
 #include <map>
+#include <set>
 
 namespace ptxmc::engine {
 
@@ -45,16 +47,48 @@ void setStates(engine::CheckResult& r, const ir::Program& p,
     r.ok = ir::conditionOk(p.condition.quantifier, r.positive, r.negative);
 }
 
+namespace {
+
+/** Which run of its instruction `at` (an issue event) is, counted over the distinct runs of
+ *  that instruction in its thread; -1 when it runs once. */
+int iterationOf(const ir::Program& p, const ir::Event& at) {
+    if (at.thread < 0 || at.instruction < 0) return -1;
+    std::set<int> runs;
+    for (int id : p.threads[static_cast<std::size_t>(at.thread)].events) {
+        const ir::Event& e = p.events[static_cast<std::size_t>(id)];
+        if (e.instruction == at.instruction) runs.insert(e.instance);
+    }
+    if (runs.size() < 2) return -1;
+    return static_cast<int>(std::distance(runs.begin(), runs.find(at.instance)));
+}
+
+} // namespace
+
 EventRef eventRef(const ir::Program& p, int id, const std::string& note) {
     const ir::Event& e = p.events[static_cast<std::size_t>(id)];
     const ir::Event& at = e.issue >= 0 ? p.events[static_cast<std::size_t>(e.issue)] : e;
     int thread = at.thread >= 0 ? p.threads[static_cast<std::size_t>(at.thread)].id : -1;
-    return EventRef{id, thread, e.text, at.loc, note};
+    EventRef ref;
+    ref.event = id;
+    ref.thread = thread;
+    ref.text = e.text;
+    ref.loc = at.loc;
+    ref.note = note;
+    if (e.mbOp != ir::MbOp::None && e.location >= 0)
+        ref.barrier = p.locations[static_cast<std::size_t>(e.location)].name;
+    if (e.mbOp == ir::MbOp::Wait && e.mbParity && e.mbParity->isConst())
+        ref.parity = e.mbParity->constant;
+    ref.iteration = iterationOf(p, at);
+    return ref;
 }
 
 EventRef cutRef(const ir::Program& p, std::size_t i) {
     const ir::Cut& c = p.cuts.at(i);
-    return EventRef{-1, p.threads[static_cast<std::size_t>(c.thread)].id, c.text, c.loc, ""};
+    EventRef ref;
+    ref.thread = p.threads[static_cast<std::size_t>(c.thread)].id;
+    ref.text = c.text;
+    ref.loc = c.loc;
+    return ref;
 }
 
 void setBoundReached(engine::CheckResult& r, const ir::Program& p,
@@ -133,15 +167,82 @@ void setStaticDeadlock(engine::CheckResult& r, const ir::Program& p) {
     r.deadlockedWaits = staticDeadlocks(p);
 }
 
+namespace {
+
+/** "P0 line 12": where an event's instruction is, for a sentence. */
+std::string placeOf(const ir::Program& p, const ir::Event& e) {
+    const ir::Event& at = e.issue >= 0 ? p.events[static_cast<std::size_t>(e.issue)] : e;
+    return "P" + std::to_string(p.threads[static_cast<std::size_t>(at.thread)].id) + " line " +
+           std::to_string(at.loc.line);
+}
+
+/**
+ * Why wait `w` never succeeds, in words, given the waits that block: nothing arrives on its
+ * barrier, or every arrive comes after a blocked wait of its thread (which one), or the
+ * arrives there are do not complete the phase it waits for.
+ */
+std::string whyBlocked(const ir::Program& p, int w, const std::vector<int>& blocked) {
+    const ir::Event& wait = p.events[static_cast<std::size_t>(w)];
+    if (wait.mbOp != ir::MbOp::Wait || wait.location < 0) return "";
+    const std::string& barrier = p.locations[static_cast<std::size_t>(wait.location)].name;
+    std::set<int> arriveLines;
+    std::size_t arrives = 0, held = 0;
+    std::map<int, std::set<int>> heldBy; // blocked wait -> lines of the arrives after it
+    for (const ir::Event& e : p.events) {
+        if (e.location != wait.location ||
+            (e.mbOp != ir::MbOp::Arrive && e.mbOp != ir::MbOp::CompleteTx))
+            continue;
+        const ir::Event& at = e.issue >= 0 ? p.events[static_cast<std::size_t>(e.issue)] : e;
+        ++arrives;
+        arriveLines.insert(at.loc.line);
+        for (int g : at.gates)
+            if (std::find(blocked.begin(), blocked.end(), g) != blocked.end()) {
+                heldBy[g].insert(at.loc.line);
+                ++held;
+                break;
+            }
+    }
+    auto lines = [](const std::set<int>& ls) {
+        std::string out = ls.size() == 1 ? "line " : "lines ";
+        for (int l : ls)
+            out += (out.back() == ' ' ? "" : ", ") + std::to_string(l);
+        return out;
+    };
+    if (arrives == 0) return "nothing arrives on " + barrier;
+    if (held == arrives) {
+        std::string out = "every arrive on " + barrier + " comes after a wait that blocks: ";
+        bool first = true;
+        for (const auto& [g, ls] : heldBy) {
+            out += (first ? "" : "; ") + placeOf(p, p.events[static_cast<std::size_t>(g)]) +
+                   "'s wait holds back " + lines(ls);
+            first = false;
+        }
+        return out;
+    }
+    return "the phase it waits for never completes: the arrives and tx completions on " + barrier +
+           " (" + lines(arriveLines) +
+           ") are not enough, or complete it before this wait looks for this parity";
+}
+
+} // namespace
+
 void setDeadlock(engine::CheckResult& r, const ir::Program& p, const std::vector<int>& waits,
                  const std::function<bool(std::size_t)>& neverSucceeds) {
     r.observation = Observation::Deadlock;
     r.deadlockedWaits.clear();
     for (std::size_t i = 0; i < waits.size(); ++i)
-        if (neverSucceeds(i)) r.deadlockedWaits.push_back({eventRef(p, waits[i]), ""});
+        if (neverSucceeds(i))
+            r.deadlockedWaits.push_back(
+                {eventRef(p, waits[i], whyBlocked(p, waits[i], waits)), ""});
     if (!r.deadlockedWaits.empty()) return;
-    for (int w : waits)
-        r.deadlockedWaits.push_back({eventRef(p, w, "only jointly"), ""});
+    // none blocks alone: they wait for one another
+    for (int w : waits) {
+        std::string why = whyBlocked(p, w, waits);
+        r.deadlockedWaits.push_back({eventRef(p, w,
+                                              "blocks only together with the other waits listed" +
+                                                  (why.empty() ? "" : ": " + why)),
+                                     ""});
+    }
 }
 
 void setNoExecution(engine::CheckResult& r, const ir::Program& p,

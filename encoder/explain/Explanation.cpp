@@ -72,6 +72,15 @@ Explanation::Violation violation(Z3Session& s, const ir::Program& p,
     ConcreteModel cm(p, model);
     auto evidence = axiomEvidence(cm, c, o, *a);
     v.evidence = evidence.text;
+    v.cycle = evidence.cycle;
+    for (std::size_t i = 0; i < evidence.edges.size(); ++i) {
+        const auto [from, to] = evidence.edges[i];
+        v.steps.push_back({describeEvent(p, o, from), evidence.relations.at(i)});
+        if (i + 1 == evidence.edges.size() && !evidence.cycle)
+            v.steps.push_back({describeEvent(p, o, to), ""});
+    }
+    for (int e : evidence.events)
+        v.steps.push_back({describeEvent(p, o, e), ""});
     v.closest = buildWitness(p, model, cm, c, o, evidence.edges, axiom);
     v.closest.title = "closest execution to " + targetText + " without " + axiom;
     return v;
@@ -136,6 +145,16 @@ explain::WitnessGraph drawChecked(Z3Session& s, const ir::Program& p,
         explain::WitnessGraph g = buildWitness(p, model, cm, c, o, raising, flag);
         g.title = title;
         g.highlightMeaning = "the events that raise " + flag;
+        // a flag raised by one event (a misuse): that event, marked, and the rule it breaks
+        std::set<int> marked(c.blocked.begin(), c.blocked.end());
+        if (auto it = v.flagWitness.find(flag); it != v.flagWitness.end() && it->second.size() == 1)
+            marked.insert(it->second.front());
+        for (auto& n : g.nodes)
+            n.marked = marked.count(n.id) > 0;
+        if (raising.empty() && marked.size() > c.blocked.size())
+            g.notes.push_back("raises " + flag + ": " + describeEvent(p, o, *marked.begin()));
+        for (const auto& a : model.axioms)
+            if (a.flag && a.name == flag) g.notes.push_back("the rule: " + a.doc);
         for (int w : c.blocked)
             g.notes.push_back("blocks forever: " + toString(eventRef(p, w)));
         return g;
@@ -143,6 +162,8 @@ explain::WitnessGraph drawChecked(Z3Session& s, const ir::Program& p,
     explain::WitnessGraph g = buildWitness(p, model, cm, c, o, outcomeReads(p, c), "rf");
     g.title = title;
     g.highlightMeaning = "a read whose value the final state shows";
+    for (auto& n : g.nodes)
+        n.marked = c.blocked.count(n.id) > 0;
     for (int w : c.blocked)
         g.notes.push_back("blocks forever: " + toString(eventRef(p, w)));
     return g;

@@ -13,6 +13,12 @@ namespace ptxmc::engine::explain {
 struct Explanation {
     enum class Kind { Allowed, Forbidden, Deadlock, Unknown, NotRaised };
 
+    /** One event of what breaks an axiom, and the relation that leads on to the next one. */
+    struct Step {
+        std::string event;    ///< explain::describeEvent: "P1 line 23: ld..., reads a0 = 4"
+        std::string relation; ///< the part of the axiom's relation to the next step; empty last
+    };
+
     /** One axiom of the minimal forbidding set, with what breaks it nearest to the outcome. */
     struct Violation {
         std::string axiom;
@@ -20,6 +26,8 @@ struct Explanation {
         std::string where;             ///< model file:line:col
         std::string evidence;          ///< the cycle or edge that breaks it, in words
         explain::WitnessGraph closest; ///< an execution reaching the outcome without this axiom
+        std::vector<Step> steps;       ///< the cycle (back to the first step) or pair, in words
+        bool cycle = false;            ///< the last step's relation leads back to the first
     };
 
     Kind kind = Kind::Unknown;

@@ -2,6 +2,7 @@
 #include "explain/WitnessBuilder.hpp"
 
 #include "cat/ExprText.hpp"
+#include "engine/ResultBuilder.hpp"
 
 #include <functional>
 #include <set>
@@ -64,7 +65,45 @@ std::string shortLabel(const std::string& text) {
     return out + rest;
 }
 
+/** The first operand of `e` (a union, else `e` itself) that holds pair (a, b): how a step of
+ *  a cycle is named. */
+std::string partHolding(Evaluator<BoolAlgebra>& evaluator, const cat::Expr& e, int a, int b) {
+    auto holds = [&](const cat::Expr& part) {
+        return evaluator.relation(part).test(static_cast<std::size_t>(a),
+                                             static_cast<std::size_t>(b));
+    };
+    if (e.op == cat::Expr::Op::Union)
+        for (const auto& part : e.args)
+            if (holds(*part)) return partHolding(evaluator, *part, a, b);
+    // (rf | fr) & (GM * GM): the union says which relation, the filter adds nothing to read
+    if (e.op == cat::Expr::Op::Inter && !e.args.empty() &&
+        e.args.front()->op == cat::Expr::Op::Union)
+        return partHolding(evaluator, *e.args.front(), a, b);
+    return cat::exprText(e);
+}
+
 } // namespace
+
+std::string describeEvent(const ir::Program& p, const Outcome& o, int id) {
+    const ir::Event& e = p.events[static_cast<std::size_t>(id)];
+    if (e.thread < 0 && e.issue < 0)
+        return "init: " + p.locations[static_cast<std::size_t>(e.location)].name + " = " +
+               std::to_string(o.value[static_cast<std::size_t>(id)]);
+    const EventRef ref = eventRef(p, id);
+    std::string out = "P" + std::to_string(ref.thread) + " line " + std::to_string(ref.loc.line);
+    if (ref.iteration >= 0) out += ", iteration " + std::to_string(ref.iteration);
+    out += ": " + shortLabel(e.text);
+    if (!ref.barrier.empty() && e.text.find(" " + ref.barrier + ")") == std::string::npos)
+        out += " on " + ref.barrier;
+    if (ref.parity) out += ", parity " + std::to_string(*ref.parity);
+    if (auto ph = o.phaseBefore.find(id); ph != o.phaseBefore.end())
+        out += ", in phase " + std::to_string(ph->second);
+    if (e.has(ir::Tag::R) || e.has(ir::Tag::W))
+        out += std::string(e.has(ir::Tag::W) ? ", writes " : ", reads ") +
+               p.locations[static_cast<std::size_t>(e.location)].name + " = " +
+               std::to_string(o.value[static_cast<std::size_t>(id)]);
+    return out;
+}
 
 AxiomEvidence axiomEvidence(const ConcreteModel& cm, const Choices& c, const Outcome& o,
                             const cat::Axiom& axiom) {
@@ -75,16 +114,22 @@ AxiomEvidence axiomEvidence(const ConcreteModel& cm, const Choices& c, const Out
     if (val.polymorphicEmpty) return out;
     if (val.isSet) {
         out.text = "non-empty: ";
-        val.set.forEach([&](std::size_t i) { out.text += ev(static_cast<int>(i)) + " "; });
+        val.set.forEach([&](std::size_t i) {
+            out.text += ev(static_cast<int>(i)) + " ";
+            out.events.push_back(static_cast<int>(i));
+        });
         out.text += "in " + expr;
         return out;
     }
     if (axiom.test == cat::Stmt::Test::Acyclic) {
         std::vector<int> cycle = findCycle(val.rel);
         out.text = "cycle";
+        out.cycle = true;
         for (std::size_t i = 0; i < cycle.size(); ++i) {
             out.text += (i ? " -> " : " ") + ev(cycle[i]);
-            if (i > 0) out.edges.emplace_back(cycle[i - 1], cycle[i]);
+            if (i == 0) continue;
+            out.edges.emplace_back(cycle[i - 1], cycle[i]);
+            out.relations.push_back(partHolding(evaluator, *axiom.expr, cycle[i - 1], cycle[i]));
         }
         out.text += " in " + expr;
         return out;
@@ -105,10 +150,15 @@ AxiomEvidence axiomEvidence(const ConcreteModel& cm, const Choices& c, const Out
                                    ev(m) + " -(" + cat::exprText(*axiom.expr->args[1]) + ")-> " +
                                    ev(b);
                         out.edges = {{a, m}, {m, b}};
+                        out.relations = {partHolding(evaluator, *axiom.expr->args[0], a, m),
+                                         partHolding(evaluator, *axiom.expr->args[1], m, b)};
+                        out.cycle = a == b; // irreflexive r1 ; r2: back where it started
                         return out;
                     }
             }
             out.edges.emplace_back(a, b);
+            out.relations.push_back(partHolding(evaluator, *axiom.expr, a, b));
+            out.cycle = a == b;
             out.text = "(" + ev(a) + ", " + ev(b) + ") in " + expr;
             return out;
         }
@@ -144,6 +194,7 @@ explain::WitnessGraph buildWitness(const ir::Program& p, const cat::ResolvedMode
                        p.locations[static_cast<std::size_t>(e.location)].name;
         }
         n.async = e.issue >= 0;
+        n.description = describeEvent(p, o, e.id);
         g.nodes.push_back(n);
     }
     std::set<int> shown;

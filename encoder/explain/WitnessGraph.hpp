@@ -17,6 +17,8 @@ struct WitnessNode {
     int line = 0;       ///< source line of the instruction (0: an initial write)
     std::optional<std::int64_t> value; ///< value read or written
     bool async = false;                ///< performed by an asynchronous operation after its issue
+    std::string description; ///< explain::describeEvent: thread, line, iteration, phase, value
+    bool marked = false;     ///< raises the flag explained alone, or blocks forever
 };
 
 struct WitnessEdge {

@@ -76,7 +76,13 @@ exists (P0:r0 == 0))");
     CHECK(wait.event >= 0);
     CHECK(wait.text.rfind("mbarrier.try_wait.parity", 0) == 0);
     CHECK(wait.loc.line == 4);
-    CHECK(wait.note.empty()); // it never succeeds alone
+    // it never succeeds alone, and the note says why; the barrier and parity are named
+    CHECK(wait.note == "nothing arrives on mb");
+    CHECK(wait.barrier == "mb");
+    CHECK(wait.parity == 0);
+    CHECK(wait.iteration == -1);
+    CHECK(engine::toString(wait) == "P0: mbarrier.try_wait.parity.shared::cta.b64 on mb, parity 0 "
+                                    "(t.litmus:4:2, nothing arrives on mb)");
     REQUIRE(r.states.empty());
 }
 
@@ -195,7 +201,7 @@ exists (true))");
     REQUIRE(events->size() == 1);
     REQUIRE(events->at(0).size() == 1);
     CHECK(engine::toString(events->at(0).front()) ==
-          "P0: mbarrier.arrive.shared::cta.b64 (t.litmus:5:2)");
+          "P0: mbarrier.arrive.shared::cta.b64 on mb (t.litmus:5:2)");
 }
 
 TEST_CASE("barriers taken in opposite orders are a static deadlock", "[checker]") {
@@ -227,7 +233,13 @@ exists (true))";
         std::set<int> threads;
         for (const auto& b : r.deadlockedWaits) {
             REQUIRE(b.wait);
-            CHECK(b.wait->note == "only jointly");
+            // each holds only with the other: every arrive on its barrier comes after the
+            // other thread's blocked wait
+            CHECK(b.wait->note.rfind("blocks only together with the other waits listed: every "
+                                     "arrive on mb",
+                                     0) == 0);
+            CHECK(b.wait->note.find("P" + std::to_string(1 - b.wait->thread) +
+                                    " line 4's wait holds back line 5") != std::string::npos);
             CHECK(b.wait->loc.line == 4);
             threads.insert(b.wait->thread);
         }
@@ -238,7 +250,11 @@ exists (true))";
 TEST_CASE("the cross-check compares the loops that reached the bound as typed values",
           "[checker]") {
     engine::CheckResult a;
-    a.boundReached = {{-1, 1, "bra LOOP", SourceLoc{"t.litmus", 6, 2}, ""}};
+    engine::EventRef cut;
+    cut.thread = 1;
+    cut.text = "bra LOOP";
+    cut.loc = SourceLoc{"t.litmus", 6, 2};
+    a.boundReached = {cut};
     engine::CheckResult b = a;
     CHECK(engine::sameAnswer(a, b));
     b.boundReached[0].loc.col = 3;

@@ -39,7 +39,13 @@ CheckResult sampleResult(Q quantifier) {
 // An instruction of thread `thread` (-1: the initial state) at file:line:col.
 EventRef at(int thread, const std::string& text, const std::string& file, int line, int col,
             const std::string& note = "") {
-    return EventRef{thread < 0 ? 0 : 10 + thread, thread, text, SourceLoc{file, line, col}, note};
+    EventRef e;
+    e.event = thread < 0 ? 0 : 10 + thread;
+    e.thread = thread;
+    e.text = text;
+    e.loc = SourceLoc{file, line, col};
+    e.note = note;
+    return e;
 }
 
 // A fresh folder under the system temp folder, removed again at the end of the test.

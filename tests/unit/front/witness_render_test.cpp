@@ -11,10 +11,10 @@ namespace {
 WitnessGraph sample() {
     WitnessGraph g;
     g.title = "t";
-    g.nodes.push_back({0, "init", -1, "", "W x", 0, 0, false});
-    g.nodes.push_back({1, "P10", 1, "st.relaxed.gpu", "W x", 7, 1, false});
-    g.nodes.push_back({2, "P2", 0, "ld.relaxed.gpu", "R x", 4, 0, false});
-    g.nodes.push_back({3, "P2", 0, "fence.sc.gpu", "", 5, std::nullopt, false});
+    g.nodes.push_back({0, "init", -1, "", "W x", 0, 0, false, "", false});
+    g.nodes.push_back({1, "P10", 1, "st.relaxed.gpu", "W x", 7, 1, false, "", false});
+    g.nodes.push_back({2, "P2", 0, "ld.relaxed.gpu", "R x", 4, 0, false, "", false});
+    g.nodes.push_back({3, "P2", 0, "fence.sc.gpu", "", 5, std::nullopt, false, "", false});
     g.edges.push_back({0, 2, "rf", true});
     g.edges.push_back({2, 3, "po", false});
     g.highlightMeaning = "a read whose value the final state shows";
