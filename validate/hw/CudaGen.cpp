@@ -344,7 +344,9 @@ private:
     bool hasMbarrierCopies() const {
         for (const auto& t : test_.threads)
             for (const auto& i : t.code)
-                if (auto* c = i.insn().as<ptx::BulkCopy>(); c && c->viaMbarrier) return true;
+                if (auto* c = i.isLabel() ? nullptr : i.insn().as<ptx::BulkCopy>();
+                    c && c->viaMbarrier)
+                    return true;
         return false;
     }
 

@@ -74,6 +74,17 @@ private:
     };
 
     void instruction(const ptx::CodeItem& item);
+    // control flow (EmitControl.cpp): C++ labels and gotos over the thread's register variables
+    void label(const std::string& name);
+    void branch(const std::string& label, const std::string& condition);
+    void setp(const Insn& in, const ptx::Setp& s);
+    void compareBranch(const Insn& in, const ptx::CompareBranch& b);
+    void elect(const Insn& in);
+    void exitThread();
+    std::string exitLabel() const; ///< where exit and a loop out of time go: the epilogue
+    std::string guardCondition(const litmus::Predicate& guard);
+    /** Control flow needs one CUDA thread per litmus thread: refused in warp-wide modes. */
+    void needsOwnThread(const std::string& what) const;
     /** One handler per alternative of ptx::Op: a new instruction must be named here. */
     void dispatch(const Insn& in);
     [[noreturn]] void noMapping(const Insn& in) const;
@@ -152,6 +163,8 @@ private:
     std::map<std::string, const LocPlan*> addressSource_; ///< Address registers: loaded from
     std::set<std::string> tokens_;                        ///< registers ever holding a token
     std::vector<PendingLoad> pending_;
+    bool exitUsed_ = false;           ///< a goto litmus_exit was emitted
+    std::set<std::string> labelsMet_; ///< labels emitted so far: a goto back to one loops
     bool laneZeroOpen_ = false;
     std::map<std::string, unsigned> accRegs_; ///< wgmma accumulator -> f32 fragments per thread
     bool usedWgmma_ = false;

@@ -117,6 +117,7 @@ void ThreadEmitter::tcCp(const Insn& in) {
                        "'; declare it in both with the same value");
         for (const auto& th : test_.threads)
             for (const auto& i : th.code) {
+                if (i.isLabel()) continue;
                 const Insn& w = i.insn();
                 auto* at = w.as<ptx::Atom>();
                 bool atom = at && at->name == ptx::AtomName::Atom;

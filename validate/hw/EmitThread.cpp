@@ -315,6 +315,7 @@ std::string ThreadEmitter::emit() {
     for (const auto& item : thread_.code)
         instruction(item);
     inst_ = nullptr;
+    if (exitUsed_) line(exitLabel() + ":;"); // exit, or a loop out of time, leaves the body here
     epilogue();
     allLanes();
     std::ostringstream out;
@@ -361,8 +362,13 @@ template <class... F> Overloaded(F...) -> Overloaded<F...>;
 
 void ThreadEmitter::instruction(const ptx::CodeItem& inst) {
     inst_ = &inst;
-    if (inst.label || inst.guard) refuse("control flow (labels, guards) has no CUDA mapping yet");
+    if (inst.label) return label(*inst.label);
     const Insn& in = inst.insn();
+    if (inst.guard) {
+        // `@p bra L` is a conditional goto; any other guarded instruction runs under an if
+        if (in.is<ptx::Bra>()) return branch(in.operand(0).name, guardCondition(*inst.guard));
+        line("if (" + guardCondition(*inst.guard) + ") {");
+    }
     if (step_ > 0) {
         if (plan_.single() && !laneZeroOpen_) {
             line("litmus::jitter(p, warpKey, " + std::to_string(step_) + "u);");
@@ -373,6 +379,7 @@ void ThreadEmitter::instruction(const ptx::CodeItem& inst) {
     ++step_;
     line("// " + in.opcode);
     dispatch(in);
+    if (inst.guard) line("}");
 }
 
 void ThreadEmitter::noMapping(const Insn& in) const {
@@ -384,7 +391,6 @@ void ThreadEmitter::dispatch(const Insn& in) {
     auto nonBulk = [&] {
         refuse("'" + in.opcode + "': non-bulk cp.async has no CUDA mapping yet");
     };
-    auto control = [&] { refuse("'" + in.opcode + "': control flow has no CUDA mapping yet"); };
     // nanosleep.u32 t: an immediate is written in the text, a register is an input operand
     auto sleepFor = [&] {
         const Operand& t = in.operand(0);
@@ -450,16 +456,16 @@ void ThreadEmitter::dispatch(const Insn& in) {
                        if (in.operand(0).value == 0) pendingA_.clear();
                        wgSync(opcode(w) + " " + std::to_string(in.operand(0).value));
                    },
-                   [&](const ptx::Bra&) { control(); },
-                   [&](const ptx::CompareBranch&) { control(); },
-                   [&](const ptx::Setp&) { control(); },
+                   [&](const ptx::Bra&) { branch(in.operand(0).name, "true"); },
+                   [&](const ptx::CompareBranch& b) { compareBranch(in, b); },
+                   [&](const ptx::Setp& sp) { setp(in, sp); },
                    [&](const ptx::Mov&) {
                        // register or immediate copy: C++ on 32-bit registers
                        if (in.operands.size() != 2 || in.operand(0).kind != Operand::Kind::Name)
-                           return control();
+                           noMapping(in);
                        define(in.operand(0), intValue(in.operand(1)), RegKind::Int);
                    },
-                   [&](const ptx::Elect&) { control(); },
+                   [&](const ptx::Elect&) { elect(in); },
                    [&](const ptx::Nanosleep&) { sleepFor(); },
                    // register-count and grid-launch hints: as written (no operand but the count)
                    [&](const ptx::Setmaxnreg&) {
@@ -467,7 +473,7 @@ void ThreadEmitter::dispatch(const Insn& in) {
                                {});
                    },
                    [&](const ptx::Griddepcontrol&) { asmStmt(opcode(in.op) + ";", {}, {}); },
-                   [&](const ptx::Exit&) { control(); },
+                   [&](const ptx::Exit&) { exitThread(); },
                },
                in.op);
 }

@@ -82,11 +82,8 @@ void checkSupported(const ptx::Program& test, const ir::Program& program, const 
     for (const auto& t : test.threads) {
         if (t.gpu != 0)
             throw Refused(t.loc, "threads on several GPUs: the harness runs on one GPU");
-        for (const auto& i : t.code)
-            if (i.label || i.guard)
-                throw Refused(i.loc, "control flow (labels, branches, guards) has no CUDA "
-                                     "mapping yet");
         for (const auto& i : t.code) {
+            if (i.isLabel()) continue;
             const Insn& in = i.insn();
             if (isProxyOnly(in))
                 throw Refused(i.loc, "'" + in.opcode +
@@ -183,6 +180,7 @@ unsigned maxCopyBytes(const ptx::Program& test) {
     unsigned m = 16;
     for (const auto& t : test.threads)
         for (const auto& i : t.code) {
+            if (i.isLabel()) continue;
             const Insn& in = i.insn();
             if (in.is<ptx::BulkCopy>() && in.operands.size() >= 3 &&
                 in.operand(2).kind == litmus::Operand::Kind::Integer)
@@ -213,6 +211,7 @@ void assignEncodings(const ptx::Program& test, const ir::Program& program, Plan&
     };
     for (const auto& t : test.threads)
         for (const auto& i : t.code) {
+            if (i.isLabel()) continue;
             const Insn& in = i.insn();
             if (in.is<ptx::Tcgen05Mma>()) {
                 force(in.operand(0), Encoding::F32, i.loc);
@@ -330,6 +329,7 @@ void layOutTmem(const ptx::Program& test, Plan& plan) {
     std::map<std::string, std::set<unsigned>> dWidths; // D location -> N of the mmas writing it
     for (const auto& t : test.threads)
         for (const auto& i : t.code) {
+            if (i.isLabel()) continue;
             const Insn& in = i.insn();
             auto* mma = in.as<ptx::Tcgen05Mma>();
             if (!mma) continue;
@@ -383,6 +383,7 @@ void checkTcgen05Rules(const ptx::Program& test, const ir::Program& program, Pla
     for (std::size_t ti = 0; ti < test.threads.size(); ++ti) {
         bool allocated = false;
         for (const auto& i : test.threads[ti].code) {
+            if (i.isLabel()) continue;
             const Insn& in = i.insn();
             if (in.is<ptx::Tcgen05Mma>() || in.is<ptx::Tcgen05Cp>() || in.is<ptx::Tcgen05Shift>())
                 plan.asyncIssuers.insert(static_cast<int>(ti));
@@ -399,6 +400,7 @@ void checkTcgen05Rules(const ptx::Program& test, const ir::Program& program, Pla
 void assignBarriers(const ptx::Program& test, Plan& plan) {
     for (const auto& t : test.threads)
         for (const auto& i : t.code) {
+            if (i.isLabel()) continue;
             const Insn& in = i.insn();
             const auto* b = in.as<ptx::Barrier>();
             if (!b) continue;

@@ -1,0 +1,114 @@
+// Control flow on hardware: PTX labels, branches, guards, setp and exit as C++ over the
+// thread's register variables, with a deadline on every jump so a loop cannot hang the run.
+#include "hw/Emit.hpp"
+
+namespace ptxmc::validate {
+
+namespace {
+
+/** A C++ comparison of two 32-bit values, signed or not (PTX ISA {Setp}: lo/ls/hi/hs are
+ *  unsigned whatever the type). */
+std::string comparison(ptx::CmpOp cmp, bool isSigned, const std::string& a, const std::string& b) {
+    const bool unsignedOp = cmp == ptx::CmpOp::Lo || cmp == ptx::CmpOp::Ls ||
+                            cmp == ptx::CmpOp::Hi || cmp == ptx::CmpOp::Hs;
+    const std::string cast = isSigned && !unsignedOp ? "static_cast<int>" : "static_cast<unsigned>";
+    const std::string x = cast + "(" + a + ")", y = cast + "(" + b + ")";
+    switch (cmp) {
+    case ptx::CmpOp::Eq:
+        return x + " == " + y;
+    case ptx::CmpOp::Ne:
+        return x + " != " + y;
+    case ptx::CmpOp::Lt:
+    case ptx::CmpOp::Lo:
+        return x + " < " + y;
+    case ptx::CmpOp::Le:
+    case ptx::CmpOp::Ls:
+        return x + " <= " + y;
+    case ptx::CmpOp::Gt:
+    case ptx::CmpOp::Hi:
+        return x + " > " + y;
+    case ptx::CmpOp::Ge:
+    case ptx::CmpOp::Hs:
+        return x + " >= " + y;
+    }
+    return "false";
+}
+
+/** Labels are the kernel function's, shared by every thread's case: each thread has its own. */
+std::string labelName(int thread, const std::string& label) {
+    return "L" + std::to_string(thread) + "_" + ident(label);
+}
+
+} // namespace
+
+std::string ThreadEmitter::exitLabel() const {
+    return "litmus_exit" + std::to_string(thread_.id);
+}
+
+void ThreadEmitter::needsOwnThread(const std::string& what) const {
+    // Warp-wide modes run a litmus thread on a whole warp (or warpgroup) whose lanes hold
+    // different register values: a branch on them would split the warp around collectives.
+    if (plan_.single())
+        refuse(what + " in a tcgen05 or wgmma test (one litmus thread on a whole warp) has no "
+                      "CUDA mapping yet");
+}
+
+std::string ThreadEmitter::guardCondition(const litmus::Predicate& guard) {
+    needsOwnThread("a guard");
+    litmus::Operand reg;
+    reg.kind = litmus::Operand::Kind::Name;
+    reg.name = guard.reg;
+    reg.loc = guard.loc;
+    return std::string(guard.negated ? "!" : "") + "(" + intValue(reg) + " != 0u)";
+}
+
+void ThreadEmitter::label(const std::string& name) {
+    needsOwnThread("a label");
+    labelsMet_.insert(name);
+    line(labelName(thread_.id, name) + ":;");
+}
+
+void ThreadEmitter::branch(const std::string& target, const std::string& condition) {
+    needsOwnThread("a branch");
+    // a jump back is a loop: it gives up at the deadline, as a blocking wait does
+    const bool back = labelsMet_.count(target) > 0;
+    line("if (" + condition + ") {");
+    if (back) {
+        exitUsed_ = true;
+        line("    if (litmus::globalTimer() > deadline) { stuck = true; goto " + exitLabel() +
+             "; }");
+    }
+    line("    goto " + labelName(thread_.id, target) + ";");
+    line("}");
+}
+
+void ThreadEmitter::setp(const Insn& in, const ptx::Setp& s) {
+    needsOwnThread("setp");
+    define(in.operand(0),
+           "(" +
+               comparison(s.cmp, s.type.kind == 's', intValue(in.operand(1)),
+                          intValue(in.operand(2))) +
+               ") ? 1u : 0u",
+           RegKind::Int);
+}
+
+void ThreadEmitter::compareBranch(const Insn& in, const ptx::CompareBranch& b) {
+    // Dat3M's beq/bne/blt/...: signed
+    branch(in.operand(2).name,
+           comparison(b.cmp, true, intValue(in.operand(0)), intValue(in.operand(1))));
+}
+
+void ThreadEmitter::elect(const Insn& in) {
+    // As the model has it: a litmus thread is a warp's elected lane, lane 0, predicate true.
+    needsOwnThread("elect.sync");
+    define(in.operand(0), "0u", RegKind::Int);
+    define(in.operand(1), "1u", RegKind::Int);
+}
+
+void ThreadEmitter::exitThread() {
+    needsOwnThread("exit");
+    exitUsed_ = true;
+    line("goto " + exitLabel() + ";");
+}
+
+} // namespace ptxmc::validate
