@@ -208,7 +208,7 @@ Token Lexer::lex() {
     const char d = pos_ + 1 < end_ ? s[pos_ + 1] : '\0';
     for (const char* two : {"==", "!=", "=>", "/\\", "\\/"})
         if (c == two[0] && d == two[1]) return finish(Token::Kind::Punct, 2);
-    if (std::string_view("@=;,{}[]():+-~|&").find(c) != std::string_view::npos)
+    if (std::string_view("@=;,{}[]():+-~|&*").find(c) != std::string_view::npos)
         return finish(Token::Kind::Punct, 1);
     if (c == '*' && d == ')') src_.fail(pos_, "'*)' without a matching '(*'");
     if (c == '<' || c == '>')

@@ -201,13 +201,18 @@ private:
     }
 
     /** `C1,C2,...` then, for tmem/mbarrier, `, rows N` / `, count N`. */
-    void ctaList(LocationDecl& d, const std::string& space, std::string_view option) {
+    void ctaList(LocationDecl& d, const std::string& space, std::string_view option,
+                 bool array) {
         const std::string ctaWhat = "a CTA number after '" + space + "'";
         d.ctas.push_back(lx_.smallNumber(ctaWhat));
         bool sawOption = false;
         while (lx_.peek().is(",")) {
             lx_.next();
             const Token& t = lx_.peek();
+            if (t.isWord("stride")) {
+                stride(d, array);
+                continue;
+            }
             if (!option.empty() && t.isWord(option)) {
                 const Token kw = lx_.next();
                 if (sawOption) lx_.fail(kw, quote(option) + " is given twice");
@@ -227,8 +232,9 @@ private:
                 lx_.unexpected(t, option.empty() ? "a CTA number after ','"
                                                  : "a CTA number or '" + std::string(option) +
                                                        " N' after ','");
-            if (sawOption)
-                lx_.fail(t, "CTA numbers must come before '" + std::string(option) + "'");
+            if (sawOption || d.stride)
+                lx_.fail(t, "CTA numbers must come before '" +
+                                std::string(sawOption ? option : "stride") + "'");
             const Token ctaTok = lx_.peek();
             const int cta = lx_.smallNumber(ctaWhat);
             for (int c : d.ctas)
@@ -245,34 +251,103 @@ private:
         if (const auto it = locations_.find(d.name); it != locations_.end())
             lx_.fail(nameTok, "location " + quote(d.name) + " is declared twice (first at " +
                                   lineText(it->second.line) + ")");
+        const bool array = lx_.peek().is("[");
+        if (array) arrayLength(d);
         const Token& t = lx_.peek();
         if (t.is("=")) {
             lx_.next();
-            d.values.push_back(value(d.name));
+            initialValues(d, array);
         } else if (t.is("@")) {
             lx_.next();
-            located(nameTok, d);
+            located(nameTok, d, array);
         } else if (!t.is(";") && !t.is("}")) {
             lx_.unexpected(t, "'=', '@' or ';' after location " + quote(d.name));
         }
-        // `, bytes N`: the size of the tile a cp.async.bulk.tensor moves from this location.
-        if (lx_.peek().is(",") && d.space == LocationDecl::Space::Global && !d.aliasOf) {
+        trailingOptions(d, array);
+        if (array && !d.stride)
+            d.stride = d.space == LocationDecl::Space::Mbarrier ? 8
+                       : d.bytes                                 ? static_cast<int>(*d.bytes)
+                                                                 : 4;
+        locations_.emplace(d.name, d.loc);
+        test_.locations.push_back(std::move(d));
+    }
+
+    /** `[N]` after an array's name: N elements, each a location of its own (row i). */
+    void arrayLength(LocationDecl& d) {
+        lx_.next(); // '['
+        const Token n = lx_.peek();
+        d.rows = lx_.smallNumber("the number of elements of array " + quote(d.name));
+        if (d.rows < 1 || d.rows > kMaxArrayElements)
+            lx_.fail(n, "an array has 1 to " + std::to_string(kMaxArrayElements) + " elements");
+        lx_.expectPunct("]", "after the number of elements");
+    }
+
+    /** `, stride S`: the bytes between an array's elements, which addresses count in. */
+    void stride(LocationDecl& d, bool array) {
+        const Token kw = lx_.next();
+        if (!array) lx_.fail(kw, "only an array 'NAME[N]' has a stride");
+        if (d.stride) lx_.fail(kw, "'stride' is given twice");
+        const Token n = lx_.peek();
+        const int s = lx_.smallNumber("a byte count after 'stride'");
+        if (s < 1 || s >= (1 << 20)) lx_.fail(n, "a stride must be between 1 and 2^20-1 bytes");
+        if (d.space == LocationDecl::Space::Mbarrier && s % 8 != 0)
+            lx_.fail(n, "an mbarrier is 8 bytes: an array of them needs a stride that is a "
+                        "multiple of 8");
+        d.stride = s;
+    }
+
+    /** `= v`, or `= {v0, ..., vN-1}` for tensor-memory rows and array elements. */
+    void initialValues(LocationDecl& d, bool array) {
+        const Token& v = lx_.peek();
+        if (!v.is("{")) {
+            d.values.push_back(value(d.name));
+            return;
+        }
+        if (d.space != LocationDecl::Space::Tmem && !array)
+            lx_.fail(v, "a list of values '{...}' is only allowed for tensor memory and arrays");
+        const Token open = lx_.next();
+        for (;;) {
+            d.values.push_back(value(d.name));
+            const Token& sep = lx_.peek();
+            if (sep.is("}")) break;
+            if (!sep.is(","))
+                lx_.unexpected(sep, array ? "',' or '}' in the list of element values"
+                                          : "',' or '}' in the list of row values");
+            lx_.next();
+        }
+        lx_.next();
+        if (d.values.size() == static_cast<std::size_t>(d.rows)) return;
+        if (array)
+            lx_.fail(open, "expected " + std::to_string(d.rows) + " value(s), one per element of " +
+                               quote(d.name) + ", found " + std::to_string(d.values.size()));
+        lx_.fail(open, "expected " + std::to_string(d.rows) + " value(s), one per row of " +
+                           quote(d.name) + " (declare ', rows N'), found " +
+                           std::to_string(d.values.size()));
+    }
+
+    /**
+     * After the value: `, stride S` (arrays), `, bytes N` then `, tensormap M` (global
+     * memory), each at most once.
+     */
+    void trailingOptions(LocationDecl& d, bool array) {
+        const bool global = d.space == LocationDecl::Space::Global && !d.aliasOf;
+        // Once nothing is left to give, a ',' is the caller's error, as it always was.
+        while (lx_.peek().is(",") && !trailingWhat(d, array, global).empty()) {
             lx_.next();
             const Token kw = lx_.peek();
-            if (!kw.isWord("bytes")) lx_.unexpected(kw, "'bytes N' after ','");
-            lx_.next();
-            const Token n = lx_.peek();
-            const std::int64_t bytes = lx_.signedInteger("a byte count after 'bytes'");
-            if (bytes <= 0 || bytes % 16 != 0 || bytes >= (1 << 20))
-                lx_.fail(n, "a tile's byte count must be a positive multiple of 16 below 2^20");
-            d.bytes = bytes;
-            // `, tensormap M`: the global location holding the tile's tensor map, which the
-            // copy reads through the tensormap proxy (PTX ISA
-            // #data-movement-and-conversion-instructions-cp-async-bulk-tensor).
-            if (lx_.peek().is(",")) {
+            if (array && kw.isWord("stride")) {
+                stride(d, array);
+            } else if (global && !d.bytes && kw.isWord("bytes")) {
                 lx_.next();
-                const Token tm = lx_.peek();
-                if (!tm.isWord("tensormap")) lx_.unexpected(tm, "'tensormap NAME' after ','");
+                const Token n = lx_.peek();
+                const std::int64_t bytes = lx_.signedInteger("a byte count after 'bytes'");
+                if (bytes <= 0 || bytes % 16 != 0 || bytes >= (1 << 20))
+                    lx_.fail(n, "a tile's byte count must be a positive multiple of 16 below 2^20");
+                d.bytes = bytes;
+            } else if (d.bytes && !d.tensormap && kw.isWord("tensormap")) {
+                // The global location holding the tile's tensor map, which the copy reads
+                // through the tensormap proxy (PTX ISA
+                // #data-movement-and-conversion-instructions-cp-async-bulk-tensor).
                 lx_.next();
                 const Token mapTok = lx_.peek();
                 if (mapTok.kind != Token::Kind::Ident)
@@ -280,14 +355,26 @@ private:
                 lx_.next();
                 d.tensormap = mapTok.text;
                 d.tensormapLoc = lx_.loc(mapTok);
+            } else {
+                lx_.unexpected(kw, trailingWhat(d, array, global) + " after ','");
             }
         }
-        locations_.emplace(d.name, d.loc);
-        test_.locations.push_back(std::move(d));
     }
 
-    /** What follows `name @`. */
-    void located(const Token& nameTok, LocationDecl& d) {
+    /** The options trailingOptions still accepts ("" when none), for its error message. */
+    static std::string trailingWhat(const LocationDecl& d, bool array, bool global) {
+        std::vector<std::string> what;
+        if (array && !d.stride) what.push_back("'stride S'");
+        if (global && !d.bytes) what.push_back("'bytes N'");
+        if (d.bytes && !d.tensormap) what.push_back("'tensormap NAME'");
+        std::string out;
+        for (std::size_t i = 0; i < what.size(); ++i)
+            out += (i == 0 ? "" : i + 1 == what.size() ? " or " : ", ") + what[i];
+        return out;
+    }
+
+    /** What follows `name @` (`name[N] @` for an array). */
+    void located(const Token& nameTok, LocationDecl& d, bool array) {
         const Token& spaceTok = lx_.peek();
         if (spaceTok.kind != Token::Kind::Ident)
             lx_.unexpected(spaceTok, "a state space after '@'");
@@ -297,13 +384,17 @@ private:
             d.space = LocationDecl::Space::Global;
         } else if (space == "shared") {
             d.space = LocationDecl::Space::Shared;
-            ctaList(d, space, "");
+            ctaList(d, space, "", array);
         } else if (space == "tmem") {
+            // Tensor memory is addressed by row and column, not by byte offsets.
+            if (array)
+                lx_.fail(nameTok, "tensor memory has rows, not arrays: declare " + quote(d.name) +
+                                      " as '" + d.name + " @ tmem C, rows N'");
             d.space = LocationDecl::Space::Tmem;
-            ctaList(d, space, "rows");
+            ctaList(d, space, "rows", array);
         } else if (space == "mbarrier") {
             d.space = LocationDecl::Space::Mbarrier;
-            ctaList(d, space, "count");
+            ctaList(d, space, "count", array);
             if (lx_.peek().is("="))
                 lx_.fail(lx_.peek(), "an mbarrier is initialised with ', count N', not '= value'");
             return;
@@ -315,6 +406,10 @@ private:
             const Token target = lx_.expectIdent("the aliased location's name after 'aliases'");
             if (target.text == d.name)
                 lx_.fail(target, "location " + quote(d.name) + " cannot alias itself");
+            if (array)
+                lx_.fail(nameTok, "an alias is not declared as an array: '" + d.name + " @ " +
+                                      space + " aliases " + target.text +
+                                      "' names all of it, element by element");
             d.space = LocationDecl::Space::Global;
             d.aliasOf = target.text;
             d.aliasProxy = space;
@@ -329,27 +424,11 @@ private:
         }
         if (!lx_.peek().is("=")) return;
         lx_.next();
-        const Token& v = lx_.peek();
-        if (!v.is("{")) {
-            d.values.push_back(value(d.name));
-            return;
-        }
-        if (d.space != LocationDecl::Space::Tmem)
-            lx_.fail(v, "a list of values '{...}' is only allowed for tensor memory");
-        const Token open = lx_.next();
-        for (;;) {
-            d.values.push_back(value(d.name));
-            const Token& sep = lx_.peek();
-            if (sep.is("}")) break;
-            if (!sep.is(",")) lx_.unexpected(sep, "',' or '}' in the list of row values");
-            lx_.next();
-        }
-        lx_.next();
-        if (d.values.size() != static_cast<std::size_t>(d.rows))
-            lx_.fail(open, "expected " + std::to_string(d.rows) + " value(s), one per row of " +
-                               quote(d.name) + " (declare ', rows N'), found " +
-                               std::to_string(d.values.size()));
+        initialValues(d, array);
     }
+
+    /** More elements than a location has rows (Lowerer's limit): each is a cell of its own. */
+    static constexpr int kMaxArrayElements = 128;
 
     Lexer& lx_;
     Test& test_;
