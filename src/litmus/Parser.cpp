@@ -201,8 +201,7 @@ private:
     }
 
     /** `C1,C2,...` then, for tmem/mbarrier, `, rows N` / `, count N`. */
-    void ctaList(LocationDecl& d, const std::string& space, std::string_view option,
-                 bool array) {
+    void ctaList(LocationDecl& d, const std::string& space, std::string_view option, bool array) {
         const std::string ctaWhat = "a CTA number after '" + space + "'";
         d.ctas.push_back(lx_.smallNumber(ctaWhat));
         bool sawOption = false;
@@ -264,12 +263,21 @@ private:
             lx_.unexpected(t, "'=', '@' or ';' after location " + quote(d.name));
         }
         trailingOptions(d, array);
-        if (array && !d.stride)
-            d.stride = d.space == LocationDecl::Space::Mbarrier ? 8
-                       : d.bytes                                 ? static_cast<int>(*d.bytes)
-                                                                 : 4;
+        if (array && !d.stride) d.stride = defaultStride(d);
         locations_.emplace(d.name, d.loc);
         test_.locations.push_back(std::move(d));
+    }
+
+    /**
+     * The bytes between an array's elements when no `stride` says: an mbarrier is a 64-bit
+     * object (PTX ISA 9.7.15.16, #parallel-synchronization-and-communication-instructions-
+     * mbarrier; kernels index them as `[full + 8*s]`), tiles of a global array (`bytes N`) lie
+     * one after the other, and a memory element is the 32-bit cell ptxmc models.
+     */
+    static int defaultStride(const LocationDecl& d) {
+        if (d.space == LocationDecl::Space::Mbarrier) return 8;
+        if (d.bytes) return static_cast<int>(*d.bytes);
+        return 4;
     }
 
     /** `[N]` after an array's name: N elements, each a location of its own (row i). */

@@ -381,8 +381,7 @@ void Lowerer::step(std::size_t pc, std::vector<std::pair<std::size_t, ValuePtr>>
         // guard are checked like any other's.
         expectOperands(1);
         value(operand(0));
-        if (inst.guard)
-            value(guardOperand(*inst.guard));
+        if (inst.guard) value(guardOperand(*inst.guard));
     } else if (insn.is<ptx::Setmaxnreg>()) {
         // A register-count hint: no event and no ordering ({Setmaxnreg#}). "The value of
         // imm-reg-count must be in the range 24 to 256 (both inclusive) and must be a multiple

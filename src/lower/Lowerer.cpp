@@ -495,8 +495,10 @@ Address Lowerer::address(const Operand& op, std::optional<ir::Space> expected) {
 int Lowerer::rowOf(const Operand& op, const LocationDecl& root) {
     if (root.isArray()) return elementOf(op, root);
     if (op.indexReg)
-        fail(op.indexLoc, "'" + op.name + "' is not an array: an index register needs one "
-                          "declared as '" + op.name + "[N]' (litmus/README.md, Arrays)");
+        fail(op.indexLoc, "'" + op.name +
+                              "' is not an array: an index register needs one "
+                              "declared as '" +
+                              op.name + "[N]' (litmus/README.md, Arrays)");
     if (op.value < 0 || op.value >= root.rows)
         fail(op.loc, "row " + std::to_string(op.value) + " is outside '" + op.name + "' (" +
                          std::to_string(root.rows) + " row(s))");
@@ -527,8 +529,7 @@ int Lowerer::elementOf(const Operand& op, const LocationDecl& root) {
     const std::int64_t element = offset / root.stride;
     if (element < 0 || element >= root.rows)
         fail(at, "index " + std::to_string(element) + " is outside " + range + " (byte offset " +
-                     std::to_string(offset) + (how.empty() ? "" : ": " + how) + "; " + bytes +
-                     ")");
+                     std::to_string(offset) + (how.empty() ? "" : ": " + how) + "; " + bytes + ")");
     return static_cast<int>(element);
 }
 

@@ -43,15 +43,14 @@ TEST_CASE("each element of an array is a location of its own", "[lowering][array
     std::vector<std::string> names;
     for (const auto& l : p.locations)
         names.push_back(l.name);
-    CHECK(names == std::vector<std::string>{"a[0]", "a[1]", "a[2]", "a[3]", "full[0]", "full[1]",
-                                            "x"});
+    CHECK(names ==
+          std::vector<std::string>{"a[0]", "a[1]", "a[2]", "a[3]", "full[0]", "full[1]", "x"});
     CHECK(writtenNames(p) == std::vector<std::string>{"a[0]"}); // the bare name: element 0
 }
 
-TEST_CASE("an index counts bytes: the element is the offset over the stride",
-          "[lowering][array]") {
-    const auto p = lowerText(test(" st.shared::cta.u32 [a+s], 1 ;\n"      // 8 bytes: a[2]
-                                  " st.shared::cta.u32 [a+4], 1 ;\n"      // a[1]
+TEST_CASE("an index counts bytes: the element is the offset over the stride", "[lowering][array]") {
+    const auto p = lowerText(test(" st.shared::cta.u32 [a+s], 1 ;\n"        // 8 bytes: a[2]
+                                  " st.shared::cta.u32 [a+4], 1 ;\n"        // a[1]
                                   " st.shared::cta.u32 [a+s*0x0001], 1 ;\n" // a[2]
                                   " mov.u32 i, 3 ;\n"
                                   " st.shared::cta.u32 [a+4*i], 1 ;\n")); // a[3]

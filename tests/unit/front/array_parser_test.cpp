@@ -66,14 +66,16 @@ TEST_CASE("malformed arrays are rejected with file:line:col", "[parser][array]")
     requireError(withInit(" a[2 @ shared 0;"), 3, 6, "expected ']' after the number of elements");
     requireError(withInit(" t[2] @ tmem 0;"), 3, 2, "tensor memory has rows, not arrays");
     requireError(withInit(" y[2] @ generic aliases x;"), 3, 2, "an alias is not declared as an");
-    requireError(withInit(" s @ shared 0, stride 8;"), 3, 16, "only an array 'NAME[N]' has a stride");
+    requireError(withInit(" s @ shared 0, stride 8;"), 3, 16,
+                 "only an array 'NAME[N]' has a stride");
     requireError(withInit(" m[2] @ mbarrier 0, stride 12;"), 3, 28, "a multiple of 8");
     requireError(withInit(" a[2] @ shared 0, stride 0;"), 3, 26, "between 1 and 2^20-1 bytes");
     requireError(withInit(" a[2] @ shared 0, stride 8, stride 8;"), 3, 29,
                  "'stride' is given twice");
     requireError(withInit(" a[2] @ shared 0, stride 8 = 0, stride 8;"), 3, 31,
                  "expected ';' or '}' after the init entry");
-    requireError(withInit(" a[2] = {1, 2, 3};"), 3, 9, "expected 2 value(s), one per element of 'a'");
+    requireError(withInit(" a[2] = {1, 2, 3};"), 3, 9,
+                 "expected 2 value(s), one per element of 'a'");
     requireError(withInit(" y = {1, 2};"), 3, 6, "only allowed for tensor memory and arrays");
     requireError(withInit(" a[2] @ shared 0, stride 8, 1;"), 3, 29,
                  "CTA numbers must come before 'stride'");
@@ -82,11 +84,10 @@ TEST_CASE("malformed arrays are rejected with file:line:col", "[parser][array]")
 }
 
 TEST_CASE("an address may add a register index to an array", "[parser][array]") {
-    const Test t = parse(withInit(" a[4] @ shared 0 = 0;",
-                                  " st.shared::cta.u32 [a+8*s], 1 ;\n"
-                                  " st.shared::cta.u32 [a + %r1], 1 ;\n"
-                                  " st.shared::cta.u32 [a@0+s*4], 1 ;\n"
-                                  " st.shared::cta.u32 [a+8], 1 ;\n"));
+    const Test t = parse(withInit(" a[4] @ shared 0 = 0;", " st.shared::cta.u32 [a+8*s], 1 ;\n"
+                                                           " st.shared::cta.u32 [a + %r1], 1 ;\n"
+                                                           " st.shared::cta.u32 [a@0+s*4], 1 ;\n"
+                                                           " st.shared::cta.u32 [a+8], 1 ;\n"));
     REQUIRE(t.threads.size() == 1);
     const auto& code = t.threads[0].code;
     REQUIRE(code.size() == 4);
