@@ -492,6 +492,11 @@ Address Lowerer::address(const Operand& op, std::optional<ir::Space> expected) {
     return a;
 }
 
+std::string Lowerer::accessName(const Operand& op, const Address& a) {
+    if (!a.decl || !a.decl->isArray()) return op.name;
+    return op.name + "[" + std::to_string(a.row) + "]";
+}
+
 int Lowerer::rowOf(const Operand& op, const LocationDecl& root) {
     if (root.isArray()) return elementOf(op, root);
     if (op.indexReg)

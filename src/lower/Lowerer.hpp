@@ -98,6 +98,9 @@ public:
     /** Marks `e` as a memory access to `a` with the given attributes and tags. */
     void access(ir::Event& e, const Address& a, ir::Proxy proxy);
 
+    /** How an event's text names what `op` resolved to: the operand's name, or the element
+     *  `a[i]` of an array (which the name alone does not tell). */
+    static std::string accessName(const litmus::Operand& op, const Address& a);
     /** Resolves a location operand (`x`, `[x]`, `[x+2]`, `[x@1]`, `[a+8*s]`) in the current
      *  thread; an array's element is chosen by the index register's value on this path. */
     Address address(const litmus::Operand& op, std::optional<ir::Space> expected = std::nullopt);

@@ -109,3 +109,20 @@ TEST_CASE("the condition names an element, never the whole array", "[lowering][a
     rejects(test(" st.shared::cta.u32 [a+s], 1 ;\n", "a[4] == 1"), 10, 9,
             "index 4 is outside a[0..3]");
 }
+
+TEST_CASE("a copy's events name the elements it reads and writes", "[lowering][array]") {
+    const auto p = lowerText(
+        test(" mov.u32 i, 1 ;\n"
+             " cp.async.bulk.shared::cta.global.mbarrier::complete_tx::bytes [a+16*i], [g+16*i], "
+             "16, [full+8*i] ;\n",
+             "P0:s == 8", " a[2] @ shared 0 = 0, stride 16;\n g[2] = {1, 2}, stride 16;"));
+    std::vector<std::string> texts;
+    for (const auto& e : p.events)
+        if (e.has(Tag::EXEC) && e.location >= 0 && !e.has(Tag::MB)) texts.push_back(e.text);
+    REQUIRE(texts.size() == 2);
+    CHECK_THAT(texts[0], Catch::EndsWith("(read g[1])"));
+    CHECK_THAT(texts[1], Catch::EndsWith("(write a[1])"));
+    for (const auto& e : p.events)
+        if (e.has(Tag::EXEC) && e.has(Tag::MB))
+            CHECK(p.locations[static_cast<std::size_t>(e.location)].name == "full[1]");
+}
