@@ -11,12 +11,15 @@
 
 namespace ptxmc::litmus {
 
-/** One instruction operand, e.g. `r0`, `%r1`, `42`, `[x]`, `[t+2]`, `[mb@1]`, `{r0, r1}`, `_`. */
+/**
+ * One instruction operand, e.g. `r0`, `%r1`, `42`, `[x]`, `[t+2]`, `[mb@1]`, `[full+8*s]`,
+ * `{r0, r1}`, `_`.
+ */
 struct Operand {
     enum class Kind {
         Name,    ///< bare identifier: a register (`r0`, `%p`) or a location (`x`, Dat3M style)
         Integer, ///< integer literal (decimal, 0x hex, 0b binary; may be negative)
-        Memory,  ///< `[name]`, `[name+k]`, `[name@C]`, `[name@C+k]`
+        Memory,  ///< `[name]`, `[name+k]`, `[name@C]`, `[name@C+k]`, `[name+k*reg]`
         Vector,  ///< `{a, b, ...}`: elements are Name or Integer operands
         Sink,    ///< `_`
     };
@@ -28,6 +31,11 @@ struct Operand {
     /// mbarrier.test_wait's `waitComplete|reportPredicate`, 9.3): b
     std::vector<Operand> elements;
     SourceLoc loc;
+    /// Memory `[name+reg]`, `[name+k*reg]`, `[name+reg*k]`: the register whose value, times
+    /// indexScale, is a byte offset into the array `name` (then `value` is 0)
+    std::optional<std::string> indexReg;
+    std::int64_t indexScale = 1;
+    SourceLoc indexLoc; ///< where indexReg is written
 };
 
 /** An instruction's guard predicate: `@p` (runs when p != 0) or `@!p` (when p == 0). */
@@ -64,7 +72,11 @@ struct LocationDecl {
     std::string name;
     Space space = Space::Global;
     std::vector<int> ctas; ///< Shared/Tmem/Mbarrier: `@ shared 0,1` lists CTAs; empty for Global
-    int rows = 1;          ///< Tmem: `, rows N`
+    int rows = 1;          ///< Tmem: `, rows N`; an array `a[N]`: N, element i being row i
+    /// An array `a[N]` (global, shared or mbarrier): the bytes from one element to the next
+    /// (`, stride S`; default 8 for mbarriers, 4 otherwise); 0 for a single location
+    int stride = 0;
+    bool isArray() const { return stride > 0; }
     std::optional<std::int64_t>
         count; ///< Mbarrier: `, count N` (initialised); absent = not initialised
     std::vector<std::int64_t>

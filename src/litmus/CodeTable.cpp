@@ -2,6 +2,7 @@
 #include "litmus/ParserDetail.hpp"
 
 #include <algorithm>
+#include <climits>
 #include <string>
 #include <string_view>
 
@@ -127,6 +128,42 @@ Thread parseThreadHeader(const SourceText& src, const Cell& cell, int column) {
     return th;
 }
 
+/** A byte multiplier of an index register: a positive integer that fits an int. */
+std::int64_t scaleOf(const Lexer& lx, const Token& tok) {
+    const std::int64_t v = lx.integerValue(tok, false);
+    if (v < 1 || v > INT_MAX) lx.fail(tok, "a multiplier must be between 1 and 2^31-1");
+    return v;
+}
+
+/** After `[name+`: `k`, `reg`, `k*reg` or `reg*k` (an array index, litmus/README.md). */
+void parseOffset(Lexer& lx, Operand& op) {
+    const Token& k = lx.peek();
+    if (k.kind == Token::Kind::Int) {
+        const Token num = lx.next();
+        if (!lx.peek().is("*")) {
+            op.value = lx.integerValue(num, false);
+            return;
+        }
+        lx.next();
+        const Token& reg = lx.peek();
+        if (reg.kind != Token::Kind::Ident || reg.text == "_")
+            lx.unexpected(reg, "a register after '*'");
+        op.indexScale = scaleOf(lx, num);
+        op.indexLoc = lx.loc(reg);
+        op.indexReg = lx.next().text;
+        return;
+    }
+    if (k.kind != Token::Kind::Ident || k.text == "_")
+        lx.unexpected(k, "an offset or a register after '+'");
+    op.indexLoc = lx.loc(k);
+    op.indexReg = lx.next().text;
+    if (!lx.peek().is("*")) return;
+    lx.next();
+    const Token& n = lx.peek();
+    if (n.kind != Token::Kind::Int) lx.unexpected(n, "an integer multiplier after '*'");
+    op.indexScale = scaleOf(lx, lx.next());
+}
+
 Operand parseOperand(Lexer& lx) {
     const Token& t = lx.peek();
     Operand op;
@@ -173,9 +210,7 @@ Operand parseOperand(Lexer& lx) {
         }
         if (lx.peek().is("+")) {
             lx.next();
-            const Token& k = lx.peek();
-            if (k.kind != Token::Kind::Int) lx.unexpected(k, "an offset after '+'");
-            op.value = lx.integerValue(lx.next(), false);
+            parseOffset(lx, op);
         }
         if (lx.peek().is(",")) { // [tensorMap, {c0, c1, ...}]: a tensor copy's tile
             lx.next();
@@ -184,7 +219,8 @@ Operand parseOperand(Lexer& lx) {
         }
         const Token& close = lx.peek();
         if (!close.is("]")) {
-            const std::string what = op.cta || op.value != 0 ? "']'" : "'@', '+', ',' or ']'";
+            const std::string what =
+                op.cta || op.value != 0 || op.indexReg ? "']'" : "'@', '+', ',' or ']'";
             lx.unexpected(close, what + " in the address");
         }
         lx.next();

@@ -208,9 +208,10 @@ Token Lexer::lex() {
     const char d = pos_ + 1 < end_ ? s[pos_ + 1] : '\0';
     for (const char* two : {"==", "!=", "=>", "/\\", "\\/"})
         if (c == two[0] && d == two[1]) return finish(Token::Kind::Punct, 2);
-    if (std::string_view("@=;,{}[]():+-~|&").find(c) != std::string_view::npos)
-        return finish(Token::Kind::Punct, 1);
     if (c == '*' && d == ')') src_.fail(pos_, "'*)' without a matching '(*'");
+    // '*' joins an array index to its multiplier: `[a+8*s]`
+    if (std::string_view("@=;,{}[]():+-~|&*").find(c) != std::string_view::npos)
+        return finish(Token::Kind::Punct, 1);
     if (c == '<' || c == '>')
         src_.fail(pos_, std::string("unexpected '") + c +
                             "': only '==', '=' and '!=' comparisons are supported");

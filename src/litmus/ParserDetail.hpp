@@ -14,6 +14,9 @@ inline constexpr int kMaxParenDepth = 200;
 /** Deepest proposition tree: later passes recurse over it. */
 inline constexpr int kMaxPropDepth = 500;
 
+/** The init block `{ ... }`, its `{` the next token, into test.locations and test.registers. */
+void parseInitBlock(Lexer& lx, Test& test);
+
 /**
  * Parses the code table that starts at `pos` (just after the init block's `}`) into
  * test.threads. Returns the offset of the first non-blank character after the table (the

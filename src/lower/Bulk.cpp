@@ -142,7 +142,7 @@ void lowerCopy(Lowerer& l, const ptx::BulkCopy& copy) {
             setOrdering(e, ir::Sem::Relaxed, copy.scope);
         }
     };
-    ir::Event& r = l.exec(issueId, "read " + l.operand(1).name, {Tag::R});
+    ir::Event& r = l.exec(issueId, "read " + Lowerer::accessName(l.operand(1), src), {Tag::R});
     copyAccess(r, src);
     int readId = r.id;
     for (const auto& [d, m] : targets) {
@@ -204,11 +204,11 @@ void lowerNonBulkCopy(Lowerer& l, const ptx::CpAsync& c) {
               (c.cg ? size.value == 16 : (size.value == 4 || size.value == 8 || size.value == 16));
     if (!ok) l.fail(size.loc, c.cg ? "cp.async.cg copies 16 bytes" : "cp-size must be 4, 8 or 16");
     int issueId = l.issue({Tag::CPA}).id;
-    ir::Event& r = l.exec(issueId, "read " + l.operand(1).name, {Tag::R});
+    ir::Event& r = l.exec(issueId, "read " + Lowerer::accessName(l.operand(1), src), {Tag::R});
     l.access(r, src, ir::Proxy::Generic);
     setWeak(r);
     int readId = r.id;
-    ir::Event& w = l.exec(issueId, "write " + l.operand(0).name, {Tag::W});
+    ir::Event& w = l.exec(issueId, "write " + Lowerer::accessName(l.operand(0), dst), {Tag::W});
     l.access(w, dst, ir::Proxy::Generic);
     setWeak(w);
     w.written = Value::readOf(readId);

@@ -139,7 +139,12 @@ void Lowerer::resolveCondition() {
             } else if (root->ctas.size() > 1) {
                 fail(r.loc, "'" + r.name + "' exists in several CTAs: write " + r.name + "@C");
             }
+            const std::string range = r.name + "[0.." + std::to_string(root->rows - 1) + "]";
+            if (root->isArray() && !r.row)
+                fail(r.loc, "'" + r.name + "' is an array: name one of its elements, " + range);
             int row = r.row ? *r.row : 0;
+            if (root->isArray() && row >= root->rows)
+                fail(r.loc, "index " + std::to_string(row) + " is outside " + range);
             auto cell = cells_.find({root->name, cta, row});
             if (cell == cells_.end())
                 fail(r.loc, "'" + refName(r) + "' does not name a declared cell");

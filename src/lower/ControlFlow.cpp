@@ -232,6 +232,7 @@ bool spinEligible(const std::vector<ptx::CodeItem>& code, std::size_t from, std:
             const auto& op = insn->operands[i];
             bool isDst = std::find(dst.begin(), dst.end(), i) != dst.end();
             if (!isDst && op.kind == litmus::Operand::Kind::Name && carried(op.name)) return false;
+            if (op.indexReg && carried(*op.indexReg)) return false; // an address it computes
         }
         if (exited && !dst.empty()) return false;
         // Only a write every iteration makes before its reads sets a register afresh.
@@ -246,6 +247,15 @@ bool spinEligible(const std::vector<ptx::CodeItem>& code, std::size_t from, std:
         }
     }
     return true;
+}
+
+/** A guard's predicate register as an operand, read like any other. */
+litmus::Operand guardOperand(const litmus::Predicate& guard) {
+    litmus::Operand op;
+    op.kind = litmus::Operand::Kind::Name;
+    op.name = guard.reg;
+    op.loc = guard.loc;
+    return op;
 }
 
 /** The instruction with its guard, for reports: `@!p bra LC00`. */
@@ -344,12 +354,7 @@ void Lowerer::step(std::size_t pc, std::vector<std::pair<std::size_t, ValuePtr>>
         expectOperands(1);
         ValuePtr c = Value::makeConst(1);
         if (inst.guard) {
-            c = truth(value(litmus::Operand{litmus::Operand::Kind::Name,
-                                            inst.guard->reg,
-                                            0,
-                                            std::nullopt,
-                                            {},
-                                            inst.guard->loc}));
+            c = truth(value(guardOperand(*inst.guard)));
             if (inst.guard->negated) c = Value::make(Op::Not, {c});
         }
         jumps.emplace_back(label(0), c);
@@ -376,13 +381,7 @@ void Lowerer::step(std::size_t pc, std::vector<std::pair<std::size_t, ValuePtr>>
         // guard are checked like any other's.
         expectOperands(1);
         value(operand(0));
-        if (inst.guard)
-            value(litmus::Operand{litmus::Operand::Kind::Name,
-                                  inst.guard->reg,
-                                  0,
-                                  std::nullopt,
-                                  {},
-                                  inst.guard->loc});
+        if (inst.guard) value(guardOperand(*inst.guard));
     } else if (insn.is<ptx::Setmaxnreg>()) {
         // A register-count hint: no event and no ordering ({Setmaxnreg#}). "The value of
         // imm-reg-count must be in the range 24 to 256 (both inclusive) and must be a multiple

@@ -150,7 +150,7 @@ void lowerStoreAsync(Lowerer& l, const ptx::St& st) {
         l.fail(l.operand(2).loc, "st.async's mbarrier must be in the destination's CTA (" +
                                      ptx::cite(ptx::Sec::StAsync) + ")");
     int issueId = l.issue({}).id;
-    ir::Event& w = l.exec(issueId, "write " + l.operand(0).name, {Tag::W});
+    ir::Event& w = l.exec(issueId, "write " + Lowerer::accessName(l.operand(0), a), {Tag::W});
     l.access(w, a, ir::Proxy::Generic);
     w.sem = Sem::Weak;
     w.tags.insert(Tag::Weak);
@@ -319,11 +319,13 @@ void lowerRedAsync(Lowerer& l, const ptx::RedAsync& r) {
                                  "CTA's is undefined behaviour (" +
                                      ptx::cite(ptx::Sec::RedAsync) + ")");
     int issueId = l.issue({}).id;
-    ir::Event& rd = l.exec(issueId, "read " + l.operand(0).name, {Tag::R, Tag::RMW, Tag::RED});
+    ir::Event& rd = l.exec(issueId, "read " + Lowerer::accessName(l.operand(0), a),
+                           {Tag::R, Tag::RMW, Tag::RED});
     setOrdering(rd, Sem::Relaxed, ir::Scope::Cluster);
     l.access(rd, a, ir::Proxy::Generic);
     int rid = rd.id;
-    ir::Event& w = l.exec(issueId, "write " + l.operand(0).name, {Tag::W, Tag::RMW, Tag::RED});
+    ir::Event& w = l.exec(issueId, "write " + Lowerer::accessName(l.operand(0), a),
+                          {Tag::W, Tag::RMW, Tag::RED});
     setOrdering(w, Sem::Relaxed, ir::Scope::Cluster);
     l.access(w, a, ir::Proxy::Generic);
     w.written = Value::make(atomValueOp(r.op), {Value::readOf(rid), arg});

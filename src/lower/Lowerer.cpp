@@ -138,7 +138,7 @@ const LocationDecl* Lowerer::rootOf(const LocationDecl* d) const {
 static std::string cellName(const LocationDecl& d, int cta, int row) {
     std::string n = d.name;
     if (d.ctas.size() > 1) n += "@" + std::to_string(cta);
-    if (d.rows > 1) n += "[" + std::to_string(row) + "]";
+    if (d.rows > 1 || d.isArray()) n += "[" + std::to_string(row) + "]";
     return n;
 }
 
@@ -180,8 +180,10 @@ void Lowerer::declareLocations() {
                 fail(d.loc, "'" + d.name + "' lives in CTA " + std::to_string(c) +
                                 ", but no thread runs in that CTA");
         if (d.rows < 1 || d.rows > 128) fail(d.loc, "rows must be between 1 and 128");
-        if (d.space != LocationDecl::Space::Tmem && d.rows != 1)
+        if (d.space != LocationDecl::Space::Tmem && d.rows != 1 && !d.isArray())
             fail(d.loc, "only tensor-memory locations have rows");
+        if (d.isArray() && d.space == LocationDecl::Space::Tmem)
+            fail(d.loc, "tensor memory has rows, not arrays");
         if (!d.values.empty() && d.values.size() != 1 &&
             static_cast<int>(d.values.size()) != d.rows)
             fail(d.loc, "give one initial value or one per row");
@@ -262,7 +264,10 @@ void Lowerer::declareImplicitLocations() {
             const litmus::Operand& op = inst.operands[*at];
             bool named =
                 op.kind == litmus::Operand::Kind::Memory || op.kind == litmus::Operand::Kind::Name;
-            if (!named || decls_.count(op.name) || registers.count(op.name) || op.cta) continue;
+            // An indexed address needs a declared array: that error names the operand.
+            if (!named || decls_.count(op.name) || registers.count(op.name) || op.cta ||
+                op.indexReg)
+                continue;
             LocationDecl d;
             d.name = op.name;
             d.loc = op.loc;
@@ -474,10 +479,7 @@ Address Lowerer::address(const Operand& op, std::optional<ir::Space> expected) {
     if (root->space != LocationDecl::Space::Global &&
         std::find(root->ctas.begin(), root->ctas.end(), a.cta) == root->ctas.end())
         fail(op.loc, "'" + op.name + "' has no instance in CTA " + std::to_string(a.cta));
-    if (op.value < 0 || op.value >= root->rows)
-        fail(op.loc, "row " + std::to_string(op.value) + " is outside '" + op.name + "' (" +
-                         std::to_string(root->rows) + " row(s))");
-    a.row = static_cast<int>(op.value);
+    a.row = rowOf(op, *root);
     a.location = cells_.at({root->name, a.cta, a.row});
     a.vaddr = vaddrFor(virtualName(*a.decl), a.cta, a.row);
     ir::Space space = declSpace(root->space);
@@ -488,6 +490,68 @@ Address Lowerer::address(const Operand& op, std::optional<ir::Space> expected) {
                          " memory");
     }
     return a;
+}
+
+std::string Lowerer::accessName(const Operand& op, const Address& a) {
+    if (!a.decl || !a.decl->isArray()) return op.name;
+    return op.name + "[" + std::to_string(a.row) + "]";
+}
+
+int Lowerer::rowOf(const Operand& op, const LocationDecl& root) {
+    if (root.isArray()) return elementOf(op, root);
+    if (op.indexReg)
+        fail(op.indexLoc, "'" + op.name +
+                              "' is not an array: an index register needs one "
+                              "declared as '" +
+                              op.name + "[N]' (litmus/README.md, Arrays)");
+    if (op.value < 0 || op.value >= root.rows)
+        fail(op.loc, "row " + std::to_string(op.value) + " is outside '" + op.name + "' (" +
+                         std::to_string(root.rows) + " row(s))");
+    return static_cast<int>(op.value);
+}
+
+/**
+ * `[a+k]`, `[a+k*s]`, `[a+s]`: PTX addresses count bytes, so the element is the byte offset
+ * over the array's stride, which must divide it; the register's value must be known now,
+ * since each element is a location of its own.
+ */
+int Lowerer::elementOf(const Operand& op, const LocationDecl& root) {
+    std::int64_t offset = op.value;
+    std::string how; // how the offset was computed, for messages
+    if (op.indexReg) {
+        const std::int64_t index = indexValue(op);
+        offset = op.indexScale * index; // |index| < 2^32, scale < 2^31: no overflow
+        how = op.indexScale == 1 ? *op.indexReg + " = " + std::to_string(index)
+                                 : std::to_string(op.indexScale) + "*" + *op.indexReg + ", " +
+                                       *op.indexReg + " = " + std::to_string(index);
+    }
+    const SourceLoc& at = op.indexReg ? op.indexLoc : op.loc;
+    const std::string range = root.name + "[0.." + std::to_string(root.rows - 1) + "]";
+    const std::string bytes = std::to_string(root.stride) + " bytes per element";
+    if (offset % root.stride != 0)
+        fail(at, "byte offset " + std::to_string(offset) + (how.empty() ? "" : " (" + how + ")") +
+                     " is not a multiple of the element size of " + range + " (" + bytes + ")");
+    const std::int64_t element = offset / root.stride;
+    if (element < 0 || element >= root.rows)
+        fail(at, "index " + std::to_string(element) + " is outside " + range + " (byte offset " +
+                     std::to_string(offset) + (how.empty() ? "" : ": " + how) + "; " + bytes + ")");
+    return static_cast<int>(element);
+}
+
+std::int64_t Lowerer::indexValue(const Operand& op) {
+    const std::string& reg = *op.indexReg;
+    if (decls_.count(reg))
+        fail(op.indexLoc, "'" + reg + "' is a location; an array index is a register");
+    auto it = registers_.find(reg);
+    if (registerCell(reg) >= 0 || (it != registers_.end() && !it->second->isConst()))
+        fail(op.indexLoc, "the index register '" + reg +
+                              "' holds a run-time value here (it depends on a load, a wait or "
+                              "a branch on one): an array index must be known when the test is "
+                              "lowered (litmus/README.md, Arrays)");
+    if (it == registers_.end())
+        fail(op.indexLoc, "register '" + reg + "' is used but never defined in P" +
+                              std::to_string(thread_->id) + " (initialise it in the init block)");
+    return wrap32(it->second->constant);
 }
 
 void Lowerer::checkReach(const Address& a, const Operand& op, bool viaCluster) {

@@ -98,7 +98,11 @@ public:
     /** Marks `e` as a memory access to `a` with the given attributes and tags. */
     void access(ir::Event& e, const Address& a, ir::Proxy proxy);
 
-    /** Resolves a location operand (`x`, `[x]`, `[x+2]`, `[x@1]`) in the current thread. */
+    /** How an event's text names what `op` resolved to: the operand's name, or the element
+     *  `a[i]` of an array (which the name alone does not tell). */
+    static std::string accessName(const litmus::Operand& op, const Address& a);
+    /** Resolves a location operand (`x`, `[x]`, `[x+2]`, `[x@1]`, `[a+8*s]`) in the current
+     *  thread; an array's element is chosen by the index register's value on this path. */
     Address address(const litmus::Operand& op, std::optional<ir::Space> expected = std::nullopt);
     /**
      * Checks an access from the current thread to `a`: another CTA's shared memory or
@@ -186,6 +190,11 @@ private:
     void computeStaticDeadlocks();
     void resolveCondition();
     int vaddrFor(const std::string& name, int cta, int row);
+    /** The row an address operand names in `root`: a tmem row, or an array's element. */
+    int rowOf(const litmus::Operand& op, const litmus::LocationDecl& root);
+    int elementOf(const litmus::Operand& op, const litmus::LocationDecl& root);
+    /** The value an operand's index register holds here; an error unless it is a constant. */
+    std::int64_t indexValue(const litmus::Operand& op);
     std::string virtualName(const litmus::LocationDecl& d) const;
     /** The declaration that owns the memory `d` names: `d` itself, or what its aliases name. */
     const litmus::LocationDecl* rootOf(const litmus::LocationDecl* d) const;

@@ -348,6 +348,10 @@ std::string printOperand(const litmus::Operand& o) {
     case K::Integer:
         return std::to_string(o.value);
     case K::Memory:
+        if (o.indexReg)
+            return "[" + located(o) + "+" +
+                   (o.indexScale == 1 ? "" : std::to_string(o.indexScale) + "*") + *o.indexReg +
+                   "]";
         return "[" + located(o) + (o.value ? "+" + std::to_string(o.value) : "") + "]";
     case K::Vector: {
         std::string s = "{";

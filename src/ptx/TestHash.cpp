@@ -28,6 +28,18 @@ std::string spaceName(litmus::LocationDecl::Space s) {
     return "";
 }
 
+/** An array's shape, `[N] stride S`; nothing for a single location. */
+std::string arrayText(const litmus::LocationDecl& d) {
+    if (!d.isArray()) return "";
+    return "[" + std::to_string(d.rows) + "] stride " + std::to_string(d.stride);
+}
+
+/** The initial value of row or element `i`. */
+std::int64_t valueOf(const litmus::LocationDecl& d, int i) {
+    if (d.values.empty()) return 0;
+    return d.values.size() == 1 ? d.values.front() : d.values[static_cast<std::size_t>(i)];
+}
+
 /** "0:r1=5; ...; x=0; shared a=1; t[1]=2", registers first (herd's location order). */
 std::string initText(const Program& t) {
     std::vector<std::pair<std::pair<int, std::string>, std::string>> regs;
@@ -42,8 +54,14 @@ std::string initText(const Program& t) {
         if (d.aliasOf) {
             locs[d.name] = d.aliasProxy + " " + d.name + "=&" + *d.aliasOf;
         } else if (d.count) {
-            locs[d.name] =
-                spaceName(d.space) + d.name + where + " count " + std::to_string(*d.count);
+            locs[d.name] = spaceName(d.space) + d.name + where + arrayText(d) + " count " +
+                           std::to_string(*d.count);
+        } else if (d.isArray()) {
+            std::string v;
+            for (int i = 0; i < d.rows; ++i)
+                v += (i ? "; " : "") + spaceName(d.space) + d.name + where + "[" +
+                     std::to_string(i) + "]=" + std::to_string(valueOf(d, i));
+            locs[d.name] = v + "; stride " + std::to_string(d.stride);
         } else if (d.values.size() > 1) {
             std::string v;
             for (std::size_t i = 0; i < d.values.size(); ++i)

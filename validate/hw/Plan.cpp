@@ -71,8 +71,14 @@ bool isProxyOnly(const Insn& in) {
     return false;
 }
 
-/** Refusals that need no layout: other proxies, aliases, several GPUs, static deadlocks. */
+/** Refusals that need no layout: arrays, other proxies, aliases, several GPUs, static
+ *  deadlocks. */
 void checkSupported(const ptx::Program& test, const ir::Program& program, const Plan& plan) {
+    for (const auto& d : test.locations)
+        if (d.isArray())
+            throw Refused(d.loc, "'" + d.name +
+                                     "' is an array: the harness lays out single locations "
+                                     "and has no register-indexed addresses yet");
     for (const auto& d : test.locations)
         if (d.aliasOf)
             throw Refused(d.loc, "'" + d.name + "' aliases '" + *d.aliasOf + "' through the " +
