@@ -155,6 +155,12 @@ void weaken(Insn& i, Kind k) {
                 if constexpr (requires { x.sem; }) x.sem = Sem::Relaxed;
             },
             i.op);
+        // .relaxed on an mbarrier operation needs its scope written (ptxas rejects it bare);
+        // .cta is the default scope, so the mutant means what it meant
+        if (auto* a = std::get_if<MbarrierArrive>(&i.op); a && a->scope == Scope::None)
+            a->scope = Scope::Cta;
+        if (auto* w = std::get_if<MbarrierWait>(&i.op); w && w->scope == Scope::None)
+            w->scope = Scope::Cta;
         break;
     case Kind::AcqRel:
         std::get<Fence>(i.op).sem = Sem::AcqRel;

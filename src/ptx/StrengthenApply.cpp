@@ -100,7 +100,12 @@ litmus::Instruction changedInstruction(const litmus::Test& test, const Strengthe
         out.loc = at.loc;
         std::vector<litmus::Operand> operands;
         if (s.kind == Kind::Wait && s.waitFor >= 3) // wait_group{.read} 0: none pending
-            operands.push_back({litmus::Operand::Kind::Integer, "", 0, {}, {}, at.loc});
+        {
+            litmus::Operand zero;
+            zero.kind = litmus::Operand::Kind::Integer;
+            zero.loc = at.loc;
+            operands.push_back(zero);
+        }
         writeBack(Insn{inserted(s), operands, out.loc, ""}, out);
         return out;
     }
