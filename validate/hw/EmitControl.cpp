@@ -107,6 +107,14 @@ void ThreadEmitter::elect(const Insn& in) {
 
 void ThreadEmitter::exitThread() {
     needsOwnThread("exit");
+    // The harness's CUDA thread does not exit: it goes on to record its registers and meets
+    // the harness's own synchronisation, so a bar.sync the others wait at would never count
+    // it out (the H100 run hung on litmus/control/exit-before-bar.sync.litmus).
+    for (const auto& t : test_.threads)
+        for (const auto& i : t.code)
+            if (!i.isLabel() && i.decoded && i.decoded->is<ptx::Barrier>())
+                refuse("exit in a test with a barrier: the harness's thread goes on to record its "
+                       "registers, so the barrier would wait for it forever");
     exitUsed_ = true;
     line("goto " + exitLabel() + ";");
 }
