@@ -78,9 +78,11 @@ TEST_CASE("a mutant prints the weakened instruction canonically", "[mutation]") 
     auto plain = ptx::applyMutation(ring, *ptx::parseMutation("plain:P0:0"));
     CHECK(plain.threads[0].code[0].opcode == "mbarrier.arrive.release.cluster.shared::cta.b64");
     CHECK(plain.threads[0].code[0].operands.size() == 2); // the tx count is gone
-    // An mbarrier's default semantics is written out as .relaxed in PTX order, before the space.
+    // An mbarrier's default semantics is written out as .relaxed in PTX order, before the space,
+    // with its default scope .cta spelled out: ptxas rejects .relaxed without a scope.
     auto relaxed = ptx::applyMutation(ring, *ptx::parseMutation("relax:P1:0"));
-    CHECK(relaxed.threads[1].code[0].opcode == "mbarrier.try_wait.parity.relaxed.shared::cta.b64");
+    CHECK(relaxed.threads[1].code[0].opcode ==
+          "mbarrier.try_wait.parity.relaxed.cta.shared::cta.b64");
     auto sc = ptx::applyMutation(ring, *ptx::parseMutation("acqrel:P1:2"));
     CHECK(sc.threads[1].code[2].opcode == "fence.acq_rel.cta");
     // A barrier is dropped from every thread of the CTA: one participant less only deadlocks.
