@@ -92,6 +92,7 @@ private:
     void atomic(const Insn& in, bool returns);
     void fence(const Insn& in);
     void redAsync(const Insn& in, const ptx::RedAsync& r);
+    void stAsync(const Insn& in, const ptx::St& st);
     void barrier(const Insn& in);
     void arithmetic(const Insn& in);
     void mbarrierInitialise(const Insn& in, const ptx::MbarrierInit& init);

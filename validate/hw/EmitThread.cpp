@@ -405,7 +405,7 @@ void ThreadEmitter::dispatch(const Insn& in) {
                        ld.name == ptx::LdName::Ld ? memoryAccess(in, "ld") : noMapping(in);
                    },
                    [&](const ptx::St& st) {
-                       if (st.async) refuse("st.async has no CUDA mapping yet");
+                       if (st.async) return stAsync(in, st);
                        st.name == ptx::StName::St ? memoryAccess(in, "st") : noMapping(in);
                    },
                    [&](const ptx::Atom& at) {
@@ -633,6 +633,20 @@ void ThreadEmitter::redAsync(const Insn& in, const ptx::RedAsync& r) {
     asmStmt(
         opcode(e) + " [%0], %1, [%2];", {},
         {"\"r\"(" + clusterAddr(t) + ")", "\"r\"(" + arg + ")", "\"r\"(" + clusterAddr(mb) + ")"});
+}
+
+/** st.async (sm_90): a 4-byte store into another CTA's shared memory that completes its bytes
+ *  on an mbarrier there, as red.async's cluster form. */
+void ThreadEmitter::stAsync(const Insn& in, const ptx::St& st) {
+    if (st.vec != 1 || st.types.size() != 1 || st.types.front().bits != 32)
+        refuse("st.async of other than one 32-bit value: the harness's cells are 4 bytes");
+    Target t = target(in.operand(0));
+    Target mb = target(in.operand(2));
+    const std::string value = encodedValue(in.operand(1), *t.loc);
+    perThread();
+    asmStmt(opcode(in.op) + " [%0], %1, [%2];", {},
+            {"\"r\"(" + clusterAddr(t) + ")", "\"r\"(" + value + ")",
+             "\"r\"(" + clusterAddr(mb) + ")"});
 }
 
 void ThreadEmitter::barrier(const Insn& in) {
