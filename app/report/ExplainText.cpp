@@ -105,8 +105,10 @@ std::string remediesText(const RemedySearch& r, const ExplainReport& rep) {
         std::string axioms;
         for (const auto& a : fix.axioms)
             axioms += (axioms.empty() ? "" : ", ") + a;
-        out << "  " << i + 1 << ". " << fix.change << " (" << fix.changes.size()
-            << (fix.changes.size() == 1 ? " instruction" : " instructions") << ")\n"
+        out << "  " << i + 1 << ". " << fix.change << " (" << fix.instructions
+            << (fix.instructions == 1 ? " instruction" : " instructions")
+            << (fix.minimal ? "" : "; the budget ran out before each change was tried without")
+            << ")\n"
             << "     then: " << fix.after << (axioms.empty() ? "" : "; " + axioms + " forbids it")
             << "\n";
         if (i < kDiffsShown && rep.test && !rep.source.empty())
@@ -236,7 +238,8 @@ nlohmann::ordered_json explanationJson(const ExplainReport& r) {
         for (const auto& f : r.fixes->found)
             found.push_back(
                 {{"change", f.change},
-                 {"instructions", f.changes.size()},
+                 {"instructions", f.instructions},
+                 {"minimal", f.minimal},
                  {"then", f.after},
                  {"axioms", f.axioms},
                  {"diff",

@@ -230,10 +230,11 @@ void setDeadlock(engine::CheckResult& r, const ir::Program& p, const std::vector
                  const std::function<bool(std::size_t)>& neverSucceeds) {
     r.observation = Observation::Deadlock;
     r.deadlockedWaits.clear();
+    std::vector<int> never; // the waits that block whatever the others do
     for (std::size_t i = 0; i < waits.size(); ++i)
-        if (neverSucceeds(i))
-            r.deadlockedWaits.push_back(
-                {eventRef(p, waits[i], whyBlocked(p, waits[i], waits)), ""});
+        if (neverSucceeds(i)) never.push_back(waits[i]);
+    for (int w : never)
+        r.deadlockedWaits.push_back({eventRef(p, w, whyBlocked(p, w, never)), ""});
     if (!r.deadlockedWaits.empty()) return;
     // none blocks alone: they wait for one another
     for (int w : waits) {

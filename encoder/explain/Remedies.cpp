@@ -85,7 +85,7 @@ public:
         for (const Remedy& r : out_.found)
             if (contains(changes, r.changes)) return;
         if (auto axioms = holds(changes))
-            out_.found.push_back({changes, ptx::describe(test_, changes), *axioms, ""});
+            out_.found.push_back({changes, ptx::describe(test_, changes), *axioms, "", 0, true});
     }
 
     /** The whole set of changes with the goal holding, minimal: each group (then change),
@@ -123,7 +123,9 @@ public:
         std::stable_sort(kept.begin(), kept.end(), [](const auto& a, const auto& b) {
             return std::tie(a.thread, a.index) < std::tie(b.thread, b.index);
         });
-        out_.found.push_back({kept, ptx::describe(test_, kept), *axioms, ""});
+        Remedy r{kept, ptx::describe(test_, kept), *axioms, "", 0, true};
+        r.minimal = out_.tried < stop; // else some change was never tried without
+        out_.found.push_back(r);
     }
 
     /** Checks each fix whole; drops those that hang or raise a flag the test did not. */
@@ -144,10 +146,20 @@ public:
                 continue;
             }
             r.after = answerText(after);
+            // each insertion is an instruction of its own; rewrites count once per instruction
+            std::set<std::pair<int, int>> rewritten;
+            std::size_t inserted = 0;
+            for (const auto& c : r.changes) {
+                if (c.inserts())
+                    ++inserted;
+                else
+                    rewritten.insert({c.thread, c.index});
+            }
+            r.instructions = inserted + rewritten.size();
             kept.push_back(std::move(r));
         }
         std::stable_sort(kept.begin(), kept.end(), [](const Remedy& a, const Remedy& b) {
-            return a.changes.size() < b.changes.size();
+            return a.instructions < b.instructions;
         });
         out_.found = std::move(kept);
     }

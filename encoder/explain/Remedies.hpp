@@ -26,6 +26,8 @@ struct Remedy {
     std::string change;              ///< the changes in words (ptx::describe)
     std::vector<std::string> axioms; ///< outcome: a minimal set of axioms that then forbids it
     std::string after;               ///< the changed test's answer: "Never, no flag, 1 state"
+    std::size_t instructions = 0;    ///< how many instructions it touches (inserted or changed)
+    bool minimal = true; ///< a combination: every change is needed (false: the budget ran out)
 };
 
 struct RemedySearch {

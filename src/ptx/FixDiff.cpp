@@ -50,8 +50,10 @@ struct InsertedRows {
     }
 };
 
-/** `line`'s layout with the cells of `filled` holding their text, every other cell blank. */
-std::string rowLike(const std::string& line, const std::map<std::size_t, std::string>& cells) {
+/** `line` with the cells of `cells` (by where they begin in `line`) holding their text, every
+ *  other cell as it is (`keepOthers`) or blank. */
+std::string rowLike(const std::string& line, const std::map<std::size_t, std::string>& cells,
+                    bool keepOthers = false) {
     std::string out;
     std::size_t from = 0;
     while (from <= line.size()) {
@@ -59,6 +61,7 @@ std::string rowLike(const std::string& line, const std::map<std::size_t, std::st
         const std::size_t end = sep == std::string::npos ? line.size() : sep;
         auto text = cells.find(from);
         out += text != cells.end() ? filled(Cell{from, end}, text->second)
+               : keepOthers        ? line.substr(from, end - from)
                                    : std::string(end - from, ' ');
         if (sep == std::string::npos) break;
         out += line[sep];
@@ -124,8 +127,9 @@ std::string fixDiff(const litmus::Test& test, const std::string& source,
     for (const auto& s : changes)
         if (!s.inserts()) rewrites.push_back(s);
     const litmus::Test rewritten = applyStrengthenings(test, rewrites);
-    std::map<int, std::string> replaced;  // line -> its new text
-    std::map<int, InsertedRows> inserted; // line -> rows before it
+    // Cells are found in the original line, so that one change never moves another's cell.
+    std::map<int, std::map<std::size_t, std::string>> rewrittenCells; // line -> cell -> text
+    std::map<int, InsertedRows> inserted;                             // line -> rows before it
     auto threadIndex = [&](const Strengthening& s) {
         for (std::size_t t = 0; t < test.threads.size(); ++t)
             if (test.threads[t].id == s.thread) return t;
@@ -138,27 +142,21 @@ std::string fixDiff(const litmus::Test& test, const std::string& source,
         const SourceLoc at = lineOf(s);
         if (at.line < 1 || at.line > static_cast<int>(old.size()))
             throw InputError(at, "the fix's place is not in the test's text");
-        const std::string& line = replaced.count(at.line)
-                                      ? replaced[at.line]
-                                      : old[static_cast<std::size_t>(at.line - 1)];
-        const Cell cell = cellAt(line, at.col);
-        if (s.inserts()) {
+        const Cell cell = cellAt(old[static_cast<std::size_t>(at.line - 1)], at.col);
+        if (s.inserts())
             inserted[at.line].add(cell.begin, changedText(rewritten, s));
-        } else {
-            const std::string text = instructionText(
+        else
+            rewrittenCells[at.line][cell.begin] = instructionText(
                 rewritten.threads.at(threadIndex(s)).code.at(static_cast<std::size_t>(s.index)));
-            replaced[at.line] =
-                line.substr(0, cell.begin) + filled(cell, text) + line.substr(cell.end);
-        }
     }
     std::vector<DiffLine> lines;
     for (int n = 1; n <= static_cast<int>(old.size()); ++n) {
         const std::string& text = old[static_cast<std::size_t>(n - 1)];
         for (const auto& cells : inserted[n].rows)
             lines.push_back({'+', rowLike(text, cells)});
-        if (replaced.count(n)) {
+        if (auto r = rewrittenCells.find(n); r != rewrittenCells.end()) {
             lines.push_back({'-', text});
-            lines.push_back({'+', replaced[n]});
+            lines.push_back({'+', rowLike(text, r->second, true)});
         } else {
             lines.push_back({' ', text});
         }
@@ -173,7 +171,15 @@ std::string fixDiff(const litmus::Test& test, const std::string& source,
                               [](const DiffLine& d) { return d.tag == '-'; });
         k = end == k ? k + 1 : end;
     }
-    return "--- a/" + test.file + "\n+++ b/" + test.file + "\n" + hunks(lines, context);
+    // a/ and b/ then the path as given, without a leading '/' (patch -p1 and git apply strip
+    // the first component)
+    const std::string path =
+        test.file.substr(std::min(test.file.find_first_not_of('/'), test.file.size()));
+    std::string out = "--- a/" + path + "\n+++ b/" + path + "\n" + hunks(lines, context);
+    if (!source.empty() && source.back() != '\n' && out.back() == '\n' &&
+        out.rfind(old.back()) + old.back().size() + 1 == out.size())
+        out += "\\ No newline at end of file\n";
+    return out;
 }
 
 } // namespace ptxmc::ptx

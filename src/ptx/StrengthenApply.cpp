@@ -155,7 +155,9 @@ litmus::Test applyStrengthenings(const litmus::Test& test, std::vector<Strengthe
     });
     litmus::Test out = test;
     for (const Strengthening& s : changes) {
-        litmus::Instruction changed = changedInstruction(out, s);
+        // an insertion is made from the test as given (a copied wait's index is the test's);
+        // a rewrite from `out`, where its index is still its own (later places go first)
+        litmus::Instruction changed = changedInstruction(s.inserts() ? test : out, s);
         auto& code = threadOf(out, s.thread).code;
         auto at = code.begin() + static_cast<std::ptrdiff_t>(s.index);
         if (s.inserts())

@@ -1,5 +1,5 @@
 // Control flow on hardware: PTX labels, branches, guards, setp and exit as C++ over the
-// thread's register variables, with a deadline on every jump so a loop cannot hang the run.
+// thread's register variables; a loop stops at the run's deadline so it cannot hang the run.
 #include "hw/Emit.hpp"
 
 namespace ptxmc::validate {
@@ -70,14 +70,12 @@ void ThreadEmitter::label(const std::string& name) {
 
 void ThreadEmitter::branch(const std::string& target, const std::string& condition) {
     needsOwnThread("a branch");
-    // a jump back is a loop: it gives up at the deadline, as a blocking wait does
+    // A jump back is a loop: past the deadline it is not taken (the instance is stuck, as with
+    // a blocking wait that times out) and the thread runs on to its barriers and epilogue, so
+    // no other thread waits for it forever.
     const bool back = labelsMet_.count(target) > 0;
     line("if (" + condition + ") {");
-    if (back) {
-        exitUsed_ = true;
-        line("    if (litmus::globalTimer() > deadline) { stuck = true; goto " + exitLabel() +
-             "; }");
-    }
+    if (back) line("    if (litmus::globalTimer() > deadline) stuck = true; else");
     line("    goto " + labelName(thread_.id, target) + ";");
     line("}");
 }

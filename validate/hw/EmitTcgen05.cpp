@@ -187,7 +187,8 @@ void ThreadEmitter::tcSt(const Insn& in) {
         values.push_back(encodedValue(r, *t.loc));
     std::string v = "v" + std::to_string(tmp_++);
     collective();
-    line("unsigned " + v + " = 0;");
+    line("unsigned " + v + ";"); // then set: a goto may not skip an initialisation
+    line(v + " = 0;");
     for (std::size_t i = 0; i < values.size(); ++i) {
         line("{ const unsigned x = __shfl_sync(0xffffffffu, " + values[i] + ", 0); if (lane == " +
              std::to_string(t.row + static_cast<int>(i)) + "u) " + v + " = x; }");

@@ -761,7 +761,9 @@ void ThreadEmitter::mbarrierWait(const Insn& in) {
     // In tcgen05 and wgmma tests every lane waits, as real producer/consumer warps do.
     if (plan_.single()) allLanes();
     std::string ok = "v" + std::to_string(tmp_++);
-    line("unsigned " + ok + " = 0;");
+    // declared, then set: a goto over this wait (control flow) may not skip an initialisation
+    line("unsigned " + ok + ";");
+    line(ok + " = 0;");
     std::string stmt = "asm volatile(\"{ .reg .pred P; " + ptx +
                        " P, [%1], %2; selp.u32 %0, 1, 0, P; }\" : \"=r\"(" + ok + ") : \"r\"(" +
                        addr + "), " + argIn + " : \"memory\");";

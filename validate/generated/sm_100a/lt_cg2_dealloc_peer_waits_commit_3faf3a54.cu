@@ -108,7 +108,8 @@ __global__ void __launch_bounds__(kWarps * 32) __cluster_dims__(2, 1, 1) run(con
             asm volatile("tcgen05.alloc.cta_group::2.sync.aligned.shared::cta.b32 [%0], 32;" : : "r"(s_sp) : "memory");
             litmus::jitter(p, warpKey, 1u);
             // mbarrier.try_wait.parity.acquire.cluster.shared::cta.b64
-            unsigned v0 = 0;
+            unsigned v0;
+            v0 = 0;
             while (true) {
                 asm volatile("{ .reg .pred P; mbarrier.try_wait.parity.acquire.cluster.shared::cta.b64 P, [%1], %2; selp.u32 %0, 1, 0, P; }" : "=r"(v0) : "r"(s_ready), "r"(0x00000000u) : "memory");
                 if (v0) break;
@@ -125,7 +126,8 @@ __global__ void __launch_bounds__(kWarps * 32) __cluster_dims__(2, 1, 1) run(con
             asm volatile("tcgen05.commit.cta_group::2.mbarrier::arrive::one.shared::cluster.multicast::cluster.b64 [%0], %1;" : : "r"(s_done), "h"(static_cast<unsigned short>(0x00000003u)) : "memory");
             // mbarrier.try_wait.parity.acquire.cluster.shared::cta.b64
             }
-            unsigned v1 = 0;
+            unsigned v1;
+            v1 = 0;
             while (true) {
                 asm volatile("{ .reg .pred P; mbarrier.try_wait.parity.acquire.cluster.shared::cta.b64 P, [%1], %2; selp.u32 %0, 1, 0, P; }" : "=r"(v1) : "r"(s_done), "r"(0x00000000u) : "memory");
                 if (v1) break;
@@ -181,7 +183,8 @@ __global__ void __launch_bounds__(kWarps * 32) __cluster_dims__(2, 1, 1) run(con
             asm volatile("mbarrier.arrive.release.cluster.shared::cluster.b64 _, [%0];" : : "r"(c_ready_0) : "memory");
             // mbarrier.try_wait.parity.acquire.cluster.shared::cta.b64
             }
-            unsigned v0 = 0;
+            unsigned v0;
+            v0 = 0;
             while (true) {
                 asm volatile("{ .reg .pred P; mbarrier.try_wait.parity.acquire.cluster.shared::cta.b64 P, [%1], %2; selp.u32 %0, 1, 0, P; }" : "=r"(v0) : "r"(s_done), "r"(0x00000000u) : "memory");
                 if (v0) break;

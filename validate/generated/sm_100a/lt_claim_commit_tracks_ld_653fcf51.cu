@@ -113,7 +113,8 @@ __global__ void __launch_bounds__(kWarps * 32) run(const litmus::Launch p) {
             const unsigned long long deadline = litmus::globalTimer() + p.timeoutNs;
             (void)deadline;
             // mbarrier.try_wait.parity.relaxed.cluster.shared::cta.b64
-            unsigned v0 = 0;
+            unsigned v0;
+            v0 = 0;
             while (true) {
                 asm volatile("{ .reg .pred P; mbarrier.try_wait.parity.relaxed.cluster.shared::cta.b64 P, [%1], %2; selp.u32 %0, 1, 0, P; }" : "=r"(v0) : "r"(s_mb), "r"(0x00000000u) : "memory");
                 if (v0) break;
@@ -125,7 +126,8 @@ __global__ void __launch_bounds__(kWarps * 32) run(const litmus::Launch p) {
             litmus::jitter(p, warpKey, 2u);
             // tcgen05.st.sync.aligned.32x32b.x1.b32
             __syncwarp();
-            unsigned v1 = 0;
+            unsigned v1;
+            v1 = 0;
             { const unsigned x = __shfl_sync(0xffffffffu, r_r1, 0); if (lane == 0u) v1 = x; }
             asm volatile("tcgen05.st.sync.aligned.32x32b.x1.b32 [%0], {%1};" : : "r"(tm_t_0), "r"(v1) : "memory");
             litmus::jitter(p, warpKey, 3u);

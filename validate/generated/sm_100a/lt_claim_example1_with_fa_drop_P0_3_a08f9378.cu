@@ -98,7 +98,8 @@ __global__ void __launch_bounds__(kWarps * 32) run(const litmus::Launch p) {
             asm volatile("tcgen05.commit.cta_group::1.mbarrier::arrive::one.shared::cluster.b64 [%0];" : : "r"(s_mb) : "memory");
             // mbarrier.try_wait.parity.relaxed.cluster.shared::cta.b64
             }
-            unsigned v0 = 0;
+            unsigned v0;
+            v0 = 0;
             while (true) {
                 asm volatile("{ .reg .pred P; mbarrier.try_wait.parity.relaxed.cluster.shared::cta.b64 P, [%1], %2; selp.u32 %0, 1, 0, P; }" : "=r"(v0) : "r"(s_mb), "r"(0x00000000u) : "memory");
                 if (v0) break;
@@ -107,7 +108,8 @@ __global__ void __launch_bounds__(kWarps * 32) run(const litmus::Launch p) {
             litmus::jitter(p, warpKey, 3u);
             // tcgen05.st.sync.aligned.32x32b.x1.b32
             __syncwarp();
-            unsigned v1 = 0;
+            unsigned v1;
+            v1 = 0;
             { const unsigned x = __shfl_sync(0xffffffffu, litmus::encodeF32(static_cast<int>(r_r1)), 0); if (lane == 0u) v1 = x; }
             asm volatile("tcgen05.st.sync.aligned.32x32b.x1.b32 [%0], {%1};" : : "r"(tm_d_0), "r"(v1) : "memory");
             litmus::jitter(p, warpKey, 4u);

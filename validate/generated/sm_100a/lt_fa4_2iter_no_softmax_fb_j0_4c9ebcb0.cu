@@ -134,7 +134,8 @@ __global__ void __launch_bounds__(kWarps * 32) run(const litmus::Launch p) {
             asm volatile("tcgen05.commit.cta_group::1.mbarrier::arrive::one.shared::cluster.b64 [%0];" : : "r"(s_sfull) : "memory");
             // mbarrier.try_wait.parity.shared::cta.b64
             }
-            unsigned v0 = 0;
+            unsigned v0;
+            v0 = 0;
             while (true) {
                 asm volatile("{ .reg .pred P; mbarrier.try_wait.parity.shared::cta.b64 P, [%1], %2; selp.u32 %0, 1, 0, P; }" : "=r"(v0) : "r"(s_pfull), "r"(0x00000000u) : "memory");
                 if (v0) break;
@@ -155,7 +156,8 @@ __global__ void __launch_bounds__(kWarps * 32) run(const litmus::Launch p) {
             asm volatile("tcgen05.commit.cta_group::1.mbarrier::arrive::one.shared::cluster.b64 [%0];" : : "r"(s_sfull) : "memory");
             // mbarrier.try_wait.parity.shared::cta.b64
             }
-            unsigned v1 = 0;
+            unsigned v1;
+            v1 = 0;
             while (true) {
                 asm volatile("{ .reg .pred P; mbarrier.try_wait.parity.shared::cta.b64 P, [%1], %2; selp.u32 %0, 1, 0, P; }" : "=r"(v1) : "r"(s_pfull), "r"(0x00000001u) : "memory");
                 if (v1) break;
@@ -163,7 +165,8 @@ __global__ void __launch_bounds__(kWarps * 32) run(const litmus::Launch p) {
             }
             litmus::jitter(p, warpKey, 9u);
             // mbarrier.try_wait.parity.shared::cta.b64
-            unsigned v2 = 0;
+            unsigned v2;
+            v2 = 0;
             while (true) {
                 asm volatile("{ .reg .pred P; mbarrier.try_wait.parity.shared::cta.b64 P, [%1], %2; selp.u32 %0, 1, 0, P; }" : "=r"(v2) : "r"(s_ocorr), "r"(0x00000000u) : "memory");
                 if (v2) break;
@@ -211,7 +214,8 @@ __global__ void __launch_bounds__(kWarps * 32) run(const litmus::Launch p) {
             const unsigned long long deadline = litmus::globalTimer() + p.timeoutNs;
             (void)deadline;
             // mbarrier.try_wait.parity.shared::cta.b64
-            unsigned v0 = 0;
+            unsigned v0;
+            v0 = 0;
             while (true) {
                 asm volatile("{ .reg .pred P; mbarrier.try_wait.parity.shared::cta.b64 P, [%1], %2; selp.u32 %0, 1, 0, P; }" : "=r"(v0) : "r"(s_sfull), "r"(0x00000000u) : "memory");
                 if (v0) break;
@@ -235,7 +239,8 @@ __global__ void __launch_bounds__(kWarps * 32) run(const litmus::Launch p) {
             litmus::jitter(p, warpKey, 5u);
             // tcgen05.st.sync.aligned.32x32b.x1.b32
             __syncwarp();
-            unsigned v2 = 0;
+            unsigned v2;
+            v2 = 0;
             { const unsigned x = __shfl_sync(0xffffffffu, litmus::encodeF16(static_cast<int>(r_r1)), 0); if (lane == 0u) v2 = x; }
             asm volatile("tcgen05.st.sync.aligned.32x32b.x1.b32 [%0], {%1};" : : "r"(tm_p_0), "r"(v2) : "memory");
             litmus::jitter(p, warpKey, 6u);
@@ -248,7 +253,8 @@ __global__ void __launch_bounds__(kWarps * 32) run(const litmus::Launch p) {
             asm volatile("mbarrier.arrive.shared::cta.b64 _, [%0];" : : "r"(s_pfull) : "memory");
             // mbarrier.try_wait.parity.shared::cta.b64
             }
-            unsigned v3 = 0;
+            unsigned v3;
+            v3 = 0;
             while (true) {
                 asm volatile("{ .reg .pred P; mbarrier.try_wait.parity.shared::cta.b64 P, [%1], %2; selp.u32 %0, 1, 0, P; }" : "=r"(v3) : "r"(s_sfull), "r"(0x00000001u) : "memory");
                 if (v3) break;
@@ -272,7 +278,8 @@ __global__ void __launch_bounds__(kWarps * 32) run(const litmus::Launch p) {
             litmus::jitter(p, warpKey, 13u);
             // tcgen05.st.sync.aligned.32x32b.x1.b32
             __syncwarp();
-            unsigned v5 = 0;
+            unsigned v5;
+            v5 = 0;
             { const unsigned x = __shfl_sync(0xffffffffu, litmus::encodeF16(static_cast<int>(r_r3)), 0); if (lane == 0u) v5 = x; }
             asm volatile("tcgen05.st.sync.aligned.32x32b.x1.b32 [%0], {%1};" : : "r"(tm_p_0), "r"(v5) : "memory");
             litmus::jitter(p, warpKey, 14u);
@@ -315,7 +322,8 @@ __global__ void __launch_bounds__(kWarps * 32) run(const litmus::Launch p) {
             const unsigned long long deadline = litmus::globalTimer() + p.timeoutNs;
             (void)deadline;
             // mbarrier.try_wait.parity.shared::cta.b64
-            unsigned v0 = 0;
+            unsigned v0;
+            v0 = 0;
             while (true) {
                 asm volatile("{ .reg .pred P; mbarrier.try_wait.parity.shared::cta.b64 P, [%1], %2; selp.u32 %0, 1, 0, P; }" : "=r"(v0) : "r"(s_ofull), "r"(0x00000000u) : "memory");
                 if (v0) break;
@@ -339,7 +347,8 @@ __global__ void __launch_bounds__(kWarps * 32) run(const litmus::Launch p) {
             litmus::jitter(p, warpKey, 5u);
             // tcgen05.st.sync.aligned.32x32b.x1.b32
             __syncwarp();
-            unsigned v2 = 0;
+            unsigned v2;
+            v2 = 0;
             { const unsigned x = __shfl_sync(0xffffffffu, litmus::encodeF32(static_cast<int>(r_r1)), 0); if (lane == 0u) v2 = x; }
             asm volatile("tcgen05.st.sync.aligned.32x32b.x1.b32 [%0], {%1};" : : "r"(tm_o_0), "r"(v2) : "memory");
             litmus::jitter(p, warpKey, 6u);
@@ -355,7 +364,8 @@ __global__ void __launch_bounds__(kWarps * 32) run(const litmus::Launch p) {
             asm volatile("mbarrier.arrive.shared::cta.b64 _, [%0];" : : "r"(s_ocorr) : "memory");
             // mbarrier.try_wait.parity.shared::cta.b64
             }
-            unsigned v3 = 0;
+            unsigned v3;
+            v3 = 0;
             while (true) {
                 asm volatile("{ .reg .pred P; mbarrier.try_wait.parity.shared::cta.b64 P, [%1], %2; selp.u32 %0, 1, 0, P; }" : "=r"(v3) : "r"(s_ofull), "r"(0x00000001u) : "memory");
                 if (v3) break;

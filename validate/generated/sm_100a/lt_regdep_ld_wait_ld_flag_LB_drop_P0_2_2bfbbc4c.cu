@@ -125,7 +125,8 @@ __global__ void __launch_bounds__(kWarps * 32) run(const litmus::Launch p) {
             litmus::jitter(p, warpKey, 2u);
             // tcgen05.st.sync.aligned.32x32b.x1.b32
             __syncwarp();
-            unsigned v1 = 0;
+            unsigned v1;
+            v1 = 0;
             { const unsigned x = __shfl_sync(0xffffffffu, r_r2, 0); if (lane == 0u) v1 = x; }
             asm volatile("tcgen05.st.sync.aligned.32x32b.x1.b32 [%0], {%1};" : : "r"(tm_t_0), "r"(v1) : "memory");
             // epilogue: complete what the thread left in flight, then record its registers

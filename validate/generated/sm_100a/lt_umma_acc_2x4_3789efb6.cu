@@ -118,7 +118,8 @@ __global__ void __launch_bounds__(kWarps * 32) run(const litmus::Launch p) {
             const unsigned long long deadline = litmus::globalTimer() + p.timeoutNs;
             (void)deadline;
             // mbarrier.try_wait.parity.shared::cta.b64
-            unsigned v0 = 0;
+            unsigned v0;
+            v0 = 0;
             while (true) {
                 asm volatile("{ .reg .pred P; mbarrier.try_wait.parity.shared::cta.b64 P, [%1], %2; selp.u32 %0, 1, 0, P; }" : "=r"(v0) : "r"(s_acc_empty0), "r"(0x00000001u) : "memory");
                 if (v0) break;
@@ -135,7 +136,8 @@ __global__ void __launch_bounds__(kWarps * 32) run(const litmus::Launch p) {
             asm volatile("tcgen05.commit.cta_group::1.mbarrier::arrive::one.shared::cluster.b64 [%0];" : : "r"(s_acc_full0) : "memory");
             // mbarrier.try_wait.parity.shared::cta.b64
             }
-            unsigned v1 = 0;
+            unsigned v1;
+            v1 = 0;
             while (true) {
                 asm volatile("{ .reg .pred P; mbarrier.try_wait.parity.shared::cta.b64 P, [%1], %2; selp.u32 %0, 1, 0, P; }" : "=r"(v1) : "r"(s_acc_empty1), "r"(0x00000001u) : "memory");
                 if (v1) break;
@@ -152,7 +154,8 @@ __global__ void __launch_bounds__(kWarps * 32) run(const litmus::Launch p) {
             asm volatile("tcgen05.commit.cta_group::1.mbarrier::arrive::one.shared::cluster.b64 [%0];" : : "r"(s_acc_full1) : "memory");
             // mbarrier.try_wait.parity.shared::cta.b64
             }
-            unsigned v2 = 0;
+            unsigned v2;
+            v2 = 0;
             while (true) {
                 asm volatile("{ .reg .pred P; mbarrier.try_wait.parity.shared::cta.b64 P, [%1], %2; selp.u32 %0, 1, 0, P; }" : "=r"(v2) : "r"(s_acc_empty0), "r"(0x00000000u) : "memory");
                 if (v2) break;
@@ -169,7 +172,8 @@ __global__ void __launch_bounds__(kWarps * 32) run(const litmus::Launch p) {
             asm volatile("tcgen05.commit.cta_group::1.mbarrier::arrive::one.shared::cluster.b64 [%0];" : : "r"(s_acc_full0) : "memory");
             // mbarrier.try_wait.parity.shared::cta.b64
             }
-            unsigned v3 = 0;
+            unsigned v3;
+            v3 = 0;
             while (true) {
                 asm volatile("{ .reg .pred P; mbarrier.try_wait.parity.shared::cta.b64 P, [%1], %2; selp.u32 %0, 1, 0, P; }" : "=r"(v3) : "r"(s_acc_empty1), "r"(0x00000000u) : "memory");
                 if (v3) break;
@@ -186,7 +190,8 @@ __global__ void __launch_bounds__(kWarps * 32) run(const litmus::Launch p) {
             asm volatile("tcgen05.commit.cta_group::1.mbarrier::arrive::one.shared::cluster.b64 [%0];" : : "r"(s_acc_full1) : "memory");
             // mbarrier.try_wait.parity.shared::cta.b64
             }
-            unsigned v4 = 0;
+            unsigned v4;
+            v4 = 0;
             while (true) {
                 asm volatile("{ .reg .pred P; mbarrier.try_wait.parity.shared::cta.b64 P, [%1], %2; selp.u32 %0, 1, 0, P; }" : "=r"(v4) : "r"(s_acc_empty0), "r"(0x00000001u) : "memory");
                 if (v4) break;
@@ -194,7 +199,8 @@ __global__ void __launch_bounds__(kWarps * 32) run(const litmus::Launch p) {
             }
             litmus::jitter(p, warpKey, 17u);
             // mbarrier.try_wait.parity.shared::cta.b64
-            unsigned v5 = 0;
+            unsigned v5;
+            v5 = 0;
             while (true) {
                 asm volatile("{ .reg .pred P; mbarrier.try_wait.parity.shared::cta.b64 P, [%1], %2; selp.u32 %0, 1, 0, P; }" : "=r"(v5) : "r"(s_acc_empty1), "r"(0x00000001u) : "memory");
                 if (v5) break;
@@ -238,7 +244,8 @@ __global__ void __launch_bounds__(kWarps * 32) run(const litmus::Launch p) {
             const unsigned long long deadline = litmus::globalTimer() + p.timeoutNs;
             (void)deadline;
             // mbarrier.try_wait.parity.shared::cta.b64
-            unsigned v0 = 0;
+            unsigned v0;
+            v0 = 0;
             while (true) {
                 asm volatile("{ .reg .pred P; mbarrier.try_wait.parity.shared::cta.b64 P, [%1], %2; selp.u32 %0, 1, 0, P; }" : "=r"(v0) : "r"(s_acc_full0), "r"(0x00000000u) : "memory");
                 if (v0) break;
@@ -265,7 +272,8 @@ __global__ void __launch_bounds__(kWarps * 32) run(const litmus::Launch p) {
             asm volatile("mbarrier.arrive.shared::cta.b64 _, [%0];" : : "r"(s_acc_empty0) : "memory");
             // mbarrier.try_wait.parity.shared::cta.b64
             }
-            unsigned v2 = 0;
+            unsigned v2;
+            v2 = 0;
             while (true) {
                 asm volatile("{ .reg .pred P; mbarrier.try_wait.parity.shared::cta.b64 P, [%1], %2; selp.u32 %0, 1, 0, P; }" : "=r"(v2) : "r"(s_acc_full1), "r"(0x00000000u) : "memory");
                 if (v2) break;
@@ -292,7 +300,8 @@ __global__ void __launch_bounds__(kWarps * 32) run(const litmus::Launch p) {
             asm volatile("mbarrier.arrive.shared::cta.b64 _, [%0];" : : "r"(s_acc_empty1) : "memory");
             // mbarrier.try_wait.parity.shared::cta.b64
             }
-            unsigned v4 = 0;
+            unsigned v4;
+            v4 = 0;
             while (true) {
                 asm volatile("{ .reg .pred P; mbarrier.try_wait.parity.shared::cta.b64 P, [%1], %2; selp.u32 %0, 1, 0, P; }" : "=r"(v4) : "r"(s_acc_full0), "r"(0x00000001u) : "memory");
                 if (v4) break;
@@ -319,7 +328,8 @@ __global__ void __launch_bounds__(kWarps * 32) run(const litmus::Launch p) {
             asm volatile("mbarrier.arrive.shared::cta.b64 _, [%0];" : : "r"(s_acc_empty0) : "memory");
             // mbarrier.try_wait.parity.shared::cta.b64
             }
-            unsigned v6 = 0;
+            unsigned v6;
+            v6 = 0;
             while (true) {
                 asm volatile("{ .reg .pred P; mbarrier.try_wait.parity.shared::cta.b64 P, [%1], %2; selp.u32 %0, 1, 0, P; }" : "=r"(v6) : "r"(s_acc_full1), "r"(0x00000001u) : "memory");
                 if (v6) break;

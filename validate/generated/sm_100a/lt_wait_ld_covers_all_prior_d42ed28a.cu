@@ -112,13 +112,15 @@ __global__ void __launch_bounds__(kWarps * 32) run(const litmus::Launch p) {
             litmus::jitter(p, warpKey, 3u);
             // tcgen05.st.sync.aligned.32x32b.x1.b32
             __syncwarp();
-            unsigned v2 = 0;
+            unsigned v2;
+            v2 = 0;
             { const unsigned x = __shfl_sync(0xffffffffu, r_r1, 0); if (lane == 0u) v2 = x; }
             asm volatile("tcgen05.st.sync.aligned.32x32b.x1.b32 [%0], {%1};" : : "r"(tm_t_0), "r"(v2) : "memory");
             litmus::jitter(p, warpKey, 4u);
             // tcgen05.st.sync.aligned.32x32b.x1.b32
             __syncwarp();
-            unsigned v3 = 0;
+            unsigned v3;
+            v3 = 0;
             { const unsigned x = __shfl_sync(0xffffffffu, r_r1, 0); if (lane == 0u) v3 = x; }
             asm volatile("tcgen05.st.sync.aligned.32x32b.x1.b32 [%0], {%1};" : : "r"(tm_u_0), "r"(v3) : "memory");
             litmus::jitter(p, warpKey, 5u);

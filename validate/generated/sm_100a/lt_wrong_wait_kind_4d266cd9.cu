@@ -85,7 +85,8 @@ __global__ void __launch_bounds__(kWarps * 32) run(const litmus::Launch p) {
             (void)deadline;
             // tcgen05.st.sync.aligned.32x32b.x1.b32
             __syncwarp();
-            unsigned v0 = 0;
+            unsigned v0;
+            v0 = 0;
             { const unsigned x = __shfl_sync(0xffffffffu, r_r1, 0); if (lane == 0u) v0 = x; }
             asm volatile("tcgen05.st.sync.aligned.32x32b.x1.b32 [%0], {%1};" : : "r"(tm_t_0), "r"(v0) : "memory");
             litmus::jitter(p, warpKey, 1u);

@@ -86,7 +86,8 @@ __global__ void __launch_bounds__(kWarps * 32) run(const litmus::Launch p) {
             r_r0 = v0;
             litmus::jitter(p, warpKey, 3u);
             // mbarrier.try_wait.parity.acquire.cta.shared::cta.b64
-            unsigned v1 = 0;
+            unsigned v1;
+            v1 = 0;
             while (true) {
                 asm volatile("{ .reg .pred P; mbarrier.try_wait.parity.acquire.cta.shared::cta.b64 P, [%1], %2; selp.u32 %0, 1, 0, P; }" : "=r"(v1) : "r"(s_mb), "r"(0x00000000u) : "memory");
                 if (v1) break;
@@ -118,7 +119,8 @@ __global__ void __launch_bounds__(kWarps * 32) run(const litmus::Launch p) {
             r_r1 = v0;
             litmus::jitter(p, warpKey, 3u);
             // mbarrier.try_wait.parity.acquire.cta.shared::cta.b64
-            unsigned v1 = 0;
+            unsigned v1;
+            v1 = 0;
             while (true) {
                 asm volatile("{ .reg .pred P; mbarrier.try_wait.parity.acquire.cta.shared::cta.b64 P, [%1], %2; selp.u32 %0, 1, 0, P; }" : "=r"(v1) : "r"(s_mb), "r"(0x00000000u) : "memory");
                 if (v1) break;

@@ -99,7 +99,7 @@ __global__ void __launch_bounds__(kWarps * 32) run(const litmus::Launch p) {
             asm volatile("nanosleep.u32 %0;" : : "r"(r_t) : "memory");
             }
             if ((r_p != 0u)) {
-                if (litmus::globalTimer() > deadline) { stuck = true; goto litmus_exit1; }
+                if (litmus::globalTimer() > deadline) stuck = true; else
                 goto L1_LC00;
             }
             litmus::jitter(p, warpKey, 3u);
@@ -107,7 +107,6 @@ __global__ void __launch_bounds__(kWarps * 32) run(const litmus::Launch p) {
             unsigned v1;
             asm volatile("ld.weak.b32 %0, [%1];" : "=r"(v1) : "l"(g_x) : "memory");
             r_r1 = v1;
-            litmus_exit1:;
             // epilogue: complete what the thread left in flight, then record its registers
             p.out[inst * kOut + 0u] = r_r1;
             if (stuck) atomicOr(p.out + inst * kOut + kObserved, litmus::kFlagStuck);

@@ -92,7 +92,7 @@ __global__ void __launch_bounds__(kWarps * 32) run(const litmus::Launch p) {
             // setp.eq.s32
             r_p = (static_cast<int>(r_r0) == static_cast<int>(0x00000000u)) ? 1u : 0u;
             if ((r_p != 0u)) {
-                if (litmus::globalTimer() > deadline) { stuck = true; goto litmus_exit1; }
+                if (litmus::globalTimer() > deadline) stuck = true; else
                 goto L1_LC00;
             }
             litmus::jitter(p, warpKey, 2u);
@@ -100,7 +100,6 @@ __global__ void __launch_bounds__(kWarps * 32) run(const litmus::Launch p) {
             unsigned v1;
             asm volatile("ld.weak.b32 %0, [%1];" : "=r"(v1) : "l"(g_x) : "memory");
             r_r1 = v1;
-            litmus_exit1:;
             // epilogue: complete what the thread left in flight, then record its registers
             p.out[inst * kOut + 0u] = r_r1;
             if (stuck) atomicOr(p.out + inst * kOut + kObserved, litmus::kFlagStuck);

@@ -92,11 +92,12 @@ __global__ void __launch_bounds__(kWarps * 32) __cluster_dims__(2, 1, 1) run(con
             L1_L:;
             litmus::jitter(p, warpKey, 1u);
             // mbarrier.try_wait.parity.phase_type::primary.acquire.cluster.shared::cta.b64
-            unsigned v0 = 0;
+            unsigned v0;
+            v0 = 0;
             asm volatile("{ .reg .pred P; mbarrier.try_wait.parity.acquire.cluster.shared::cta.b64 P, [%1], %2; selp.u32 %0, 1, 0, P; }" : "=r"(v0) : "r"(s_full), "r"(0x00000000u) : "memory");
             r_p = v0;
             if (!(r_p != 0u)) {
-                if (litmus::globalTimer() > deadline) { stuck = true; goto litmus_exit1; }
+                if (litmus::globalTimer() > deadline) stuck = true; else
                 goto L1_L;
             }
             litmus::jitter(p, warpKey, 2u);
@@ -104,7 +105,6 @@ __global__ void __launch_bounds__(kWarps * 32) __cluster_dims__(2, 1, 1) run(con
             unsigned v1;
             asm volatile("ld.shared::cta.b32 %0, [%1];" : "=r"(v1) : "r"(s_x) : "memory");
             r_r0 = v1;
-            litmus_exit1:;
             // epilogue: complete what the thread left in flight, then record its registers
             p.out[inst * kOut + 0u] = r_r0;
             if (stuck) atomicOr(p.out + inst * kOut + kObserved, litmus::kFlagStuck);

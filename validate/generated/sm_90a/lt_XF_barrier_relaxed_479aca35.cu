@@ -99,13 +99,12 @@ __global__ void __launch_bounds__(kWarps * 32) run(const litmus::Launch p) {
             litmus::jitter(p, warpKey, 1u);
             // bne
             if (static_cast<int>(r_r0) != static_cast<int>(0x00000001u)) {
-                if (litmus::globalTimer() > deadline) { stuck = true; goto litmus_exit2; }
+                if (litmus::globalTimer() > deadline) stuck = true; else
                 goto L2_LC20;
             }
             litmus::jitter(p, warpKey, 2u);
             // bar.sync
             asm volatile("barrier.sync 1, 256;" : : : "memory");
-            litmus_exit2:;
             // epilogue: complete what the thread left in flight, then record its registers
             if (stuck) atomicOr(p.out + inst * kOut + kObserved, litmus::kFlagStuck);
         } break;

@@ -77,7 +77,7 @@ __global__ void __launch_bounds__(kWarps * 32) run(const litmus::Launch p) {
             // setp.ne.s32
             r_p = (static_cast<int>(r_r0) != static_cast<int>(0x00000000u)) ? 1u : 0u;
             if ((r_p != 0u)) {
-                if (litmus::globalTimer() > deadline) { stuck = true; goto litmus_exit0; }
+                if (litmus::globalTimer() > deadline) stuck = true; else
                 goto L0_LC00;
             }
             litmus::jitter(p, warpKey, 2u);
@@ -94,7 +94,6 @@ __global__ void __launch_bounds__(kWarps * 32) run(const litmus::Launch p) {
             litmus::jitter(p, warpKey, 5u);
             // st.relaxed.gpu
             asm volatile("st.relaxed.gpu.b32 [%0], %1;" : : "l"(g_l), "r"(0x00000000u) : "memory");
-            litmus_exit0:;
             // epilogue: complete what the thread left in flight, then record its registers
             if (stuck) atomicOr(p.out + inst * kOut + kObserved, litmus::kFlagStuck);
         } break;
@@ -120,7 +119,7 @@ __global__ void __launch_bounds__(kWarps * 32) run(const litmus::Launch p) {
             // setp.ne.s32
             r_p = (static_cast<int>(r_r0) != static_cast<int>(0x00000000u)) ? 1u : 0u;
             if ((r_p != 0u)) {
-                if (litmus::globalTimer() > deadline) { stuck = true; goto litmus_exit1; }
+                if (litmus::globalTimer() > deadline) stuck = true; else
                 goto L1_LC00;
             }
             litmus::jitter(p, warpKey, 2u);
@@ -137,7 +136,6 @@ __global__ void __launch_bounds__(kWarps * 32) run(const litmus::Launch p) {
             litmus::jitter(p, warpKey, 5u);
             // st.relaxed.gpu
             asm volatile("st.relaxed.gpu.b32 [%0], %1;" : : "l"(g_l), "r"(0x00000000u) : "memory");
-            litmus_exit1:;
             // epilogue: complete what the thread left in flight, then record its registers
             if (stuck) atomicOr(p.out + inst * kOut + kObserved, litmus::kFlagStuck);
         } break;

@@ -85,7 +85,8 @@ __global__ void __launch_bounds__(kWarps * 32) run(const litmus::Launch p) {
             asm volatile("cp.async.bulk.shared::cta.global.mbarrier::complete_tx::bytes [%0], [%1], 16, [%2];" : : "r"(s_v), "l"(g_gv0), "r"(s_fullv) : "memory");
             // mbarrier.try_wait.parity.shared::cta.b64
             }
-            unsigned v0 = 0;
+            unsigned v0;
+            v0 = 0;
             while (true) {
                 asm volatile("{ .reg .pred P; mbarrier.try_wait.parity.shared::cta.b64 P, [%1], %2; selp.u32 %0, 1, 0, P; }" : "=r"(v0) : "r"(s_emptyk), "r"(0x00000000u) : "memory");
                 if (v0) break;
@@ -100,7 +101,8 @@ __global__ void __launch_bounds__(kWarps * 32) run(const litmus::Launch p) {
             asm volatile("cp.async.bulk.shared::cta.global.mbarrier::complete_tx::bytes [%0], [%1], 16, [%2];" : : "r"(s_k), "l"(g_gk1), "r"(s_fullk) : "memory");
             // mbarrier.try_wait.parity.shared::cta.b64
             }
-            unsigned v1 = 0;
+            unsigned v1;
+            v1 = 0;
             while (true) {
                 asm volatile("{ .reg .pred P; mbarrier.try_wait.parity.shared::cta.b64 P, [%1], %2; selp.u32 %0, 1, 0, P; }" : "=r"(v1) : "r"(s_emptyv), "r"(0x00000000u) : "memory");
                 if (v1) break;
@@ -141,7 +143,8 @@ __global__ void __launch_bounds__(kWarps * 32) run(const litmus::Launch p) {
             const unsigned long long deadline = litmus::globalTimer() + p.timeoutNs;
             (void)deadline;
             // mbarrier.try_wait.parity.shared::cta.b64
-            unsigned v0 = 0;
+            unsigned v0;
+            v0 = 0;
             while (true) {
                 asm volatile("{ .reg .pred P; mbarrier.try_wait.parity.shared::cta.b64 P, [%1], %2; selp.u32 %0, 1, 0, P; }" : "=r"(v0) : "r"(s_fullk), "r"(0x00000000u) : "memory");
                 if (v0) break;
@@ -244,7 +247,8 @@ __global__ void __launch_bounds__(kWarps * 32) run(const litmus::Launch p) {
             r_p = static_cast<unsigned>(litmus::decodeF32(__float_as_uint(f_s[0])));
             // mbarrier.try_wait.parity.shared::cta.b64
             }
-            unsigned v1 = 0;
+            unsigned v1;
+            v1 = 0;
             while (true) {
                 asm volatile("{ .reg .pred P; mbarrier.try_wait.parity.shared::cta.b64 P, [%1], %2; selp.u32 %0, 1, 0, P; }" : "=r"(v1) : "r"(s_fullk), "r"(0x00000001u) : "memory");
                 if (v1) break;
@@ -312,7 +316,8 @@ __global__ void __launch_bounds__(kWarps * 32) run(const litmus::Launch p) {
             asm volatile("" : "+f"(f_s[3]) :: "memory");
             litmus::jitter(p, warpKey, 11u);
             // mbarrier.try_wait.parity.shared::cta.b64
-            unsigned v2 = 0;
+            unsigned v2;
+            v2 = 0;
             while (true) {
                 asm volatile("{ .reg .pred P; mbarrier.try_wait.parity.shared::cta.b64 P, [%1], %2; selp.u32 %0, 1, 0, P; }" : "=r"(v2) : "r"(s_fullv), "r"(0x00000000u) : "memory");
                 if (v2) break;
@@ -449,7 +454,8 @@ __global__ void __launch_bounds__(kWarps * 32) run(const litmus::Launch p) {
             r_p = r_t;
             litmus::jitter(p, warpKey, 21u);
             // mbarrier.try_wait.parity.shared::cta.b64
-            unsigned v4 = 0;
+            unsigned v4;
+            v4 = 0;
             while (true) {
                 asm volatile("{ .reg .pred P; mbarrier.try_wait.parity.shared::cta.b64 P, [%1], %2; selp.u32 %0, 1, 0, P; }" : "=r"(v4) : "r"(s_fullv), "r"(0x00000001u) : "memory");
                 if (v4) break;

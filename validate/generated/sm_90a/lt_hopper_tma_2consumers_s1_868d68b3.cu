@@ -66,7 +66,8 @@ __global__ void __launch_bounds__(kWarps * 32) run(const litmus::Launch p) {
             const unsigned long long deadline = litmus::globalTimer() + p.timeoutNs;
             (void)deadline;
             // mbarrier.try_wait.parity.shared::cta.b64
-            unsigned v0 = 0;
+            unsigned v0;
+            v0 = 0;
             while (true) {
                 asm volatile("{ .reg .pred P; mbarrier.try_wait.parity.shared::cta.b64 P, [%1], %2; selp.u32 %0, 1, 0, P; }" : "=r"(v0) : "r"(s_empty0), "r"(0x00000001u) : "memory");
                 if (v0) break;
@@ -81,7 +82,8 @@ __global__ void __launch_bounds__(kWarps * 32) run(const litmus::Launch p) {
             asm volatile("cp.async.bulk.shared::cta.global.mbarrier::complete_tx::bytes [%0], [%1], 16, [%2];" : : "r"(s_a0), "l"(g_g0), "r"(s_full0) : "memory");
             // mbarrier.try_wait.parity.shared::cta.b64
             }
-            unsigned v1 = 0;
+            unsigned v1;
+            v1 = 0;
             while (true) {
                 asm volatile("{ .reg .pred P; mbarrier.try_wait.parity.shared::cta.b64 P, [%1], %2; selp.u32 %0, 1, 0, P; }" : "=r"(v1) : "r"(s_empty0), "r"(0x00000000u) : "memory");
                 if (v1) break;
@@ -96,7 +98,8 @@ __global__ void __launch_bounds__(kWarps * 32) run(const litmus::Launch p) {
             asm volatile("cp.async.bulk.shared::cta.global.mbarrier::complete_tx::bytes [%0], [%1], 16, [%2];" : : "r"(s_a0), "l"(g_g1), "r"(s_full0) : "memory");
             // mbarrier.try_wait.parity.shared::cta.b64
             }
-            unsigned v2 = 0;
+            unsigned v2;
+            v2 = 0;
             while (true) {
                 asm volatile("{ .reg .pred P; mbarrier.try_wait.parity.shared::cta.b64 P, [%1], %2; selp.u32 %0, 1, 0, P; }" : "=r"(v2) : "r"(s_empty0), "r"(0x00000001u) : "memory");
                 if (v2) break;
@@ -127,7 +130,8 @@ __global__ void __launch_bounds__(kWarps * 32) run(const litmus::Launch p) {
             const unsigned long long deadline = litmus::globalTimer() + p.timeoutNs;
             (void)deadline;
             // mbarrier.try_wait.parity.shared::cta.b64
-            unsigned v0 = 0;
+            unsigned v0;
+            v0 = 0;
             while (true) {
                 asm volatile("{ .reg .pred P; mbarrier.try_wait.parity.shared::cta.b64 P, [%1], %2; selp.u32 %0, 1, 0, P; }" : "=r"(v0) : "r"(s_full0), "r"(0x00000000u) : "memory");
                 if (v0) break;
@@ -180,7 +184,8 @@ __global__ void __launch_bounds__(kWarps * 32) run(const litmus::Launch p) {
             asm volatile("mbarrier.arrive.shared::cta.b64 _, [%0];" : : "r"(s_empty0) : "memory");
             // mbarrier.try_wait.parity.shared::cta.b64
             }
-            unsigned v1 = 0;
+            unsigned v1;
+            v1 = 0;
             while (true) {
                 asm volatile("{ .reg .pred P; mbarrier.try_wait.parity.shared::cta.b64 P, [%1], %2; selp.u32 %0, 1, 0, P; }" : "=r"(v1) : "r"(s_full0), "r"(0x00000001u) : "memory");
                 if (v1) break;
@@ -233,7 +238,8 @@ __global__ void __launch_bounds__(kWarps * 32) run(const litmus::Launch p) {
             asm volatile("mbarrier.arrive.shared::cta.b64 _, [%0];" : : "r"(s_empty0) : "memory");
             // mbarrier.try_wait.parity.shared::cta.b64
             }
-            unsigned v2 = 0;
+            unsigned v2;
+            v2 = 0;
             while (true) {
                 asm volatile("{ .reg .pred P; mbarrier.try_wait.parity.shared::cta.b64 P, [%1], %2; selp.u32 %0, 1, 0, P; }" : "=r"(v2) : "r"(s_full0), "r"(0x00000000u) : "memory");
                 if (v2) break;
@@ -326,7 +332,8 @@ __global__ void __launch_bounds__(kWarps * 32) run(const litmus::Launch p) {
             const unsigned long long deadline = litmus::globalTimer() + p.timeoutNs;
             (void)deadline;
             // mbarrier.try_wait.parity.shared::cta.b64
-            unsigned v0 = 0;
+            unsigned v0;
+            v0 = 0;
             while (true) {
                 asm volatile("{ .reg .pred P; mbarrier.try_wait.parity.shared::cta.b64 P, [%1], %2; selp.u32 %0, 1, 0, P; }" : "=r"(v0) : "r"(s_full0), "r"(0x00000000u) : "memory");
                 if (v0) break;
@@ -379,7 +386,8 @@ __global__ void __launch_bounds__(kWarps * 32) run(const litmus::Launch p) {
             asm volatile("mbarrier.arrive.shared::cta.b64 _, [%0];" : : "r"(s_empty0) : "memory");
             // mbarrier.try_wait.parity.shared::cta.b64
             }
-            unsigned v1 = 0;
+            unsigned v1;
+            v1 = 0;
             while (true) {
                 asm volatile("{ .reg .pred P; mbarrier.try_wait.parity.shared::cta.b64 P, [%1], %2; selp.u32 %0, 1, 0, P; }" : "=r"(v1) : "r"(s_full0), "r"(0x00000001u) : "memory");
                 if (v1) break;
@@ -432,7 +440,8 @@ __global__ void __launch_bounds__(kWarps * 32) run(const litmus::Launch p) {
             asm volatile("mbarrier.arrive.shared::cta.b64 _, [%0];" : : "r"(s_empty0) : "memory");
             // mbarrier.try_wait.parity.shared::cta.b64
             }
-            unsigned v2 = 0;
+            unsigned v2;
+            v2 = 0;
             while (true) {
                 asm volatile("{ .reg .pred P; mbarrier.try_wait.parity.shared::cta.b64 P, [%1], %2; selp.u32 %0, 1, 0, P; }" : "=r"(v2) : "r"(s_full0), "r"(0x00000000u) : "memory");
                 if (v2) break;

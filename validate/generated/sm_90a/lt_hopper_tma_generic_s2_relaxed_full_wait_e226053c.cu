@@ -85,7 +85,8 @@ __global__ void __launch_bounds__(kWarps * 32) run(const litmus::Launch p) {
             const unsigned long long deadline = litmus::globalTimer() + p.timeoutNs;
             (void)deadline;
             // mbarrier.try_wait.parity.shared::cta.b64
-            unsigned v0 = 0;
+            unsigned v0;
+            v0 = 0;
             while (true) {
                 asm volatile("{ .reg .pred P; mbarrier.try_wait.parity.shared::cta.b64 P, [%1], %2; selp.u32 %0, 1, 0, P; }" : "=r"(v0) : "r"(s_empty0), "r"(0x00000001u) : "memory");
                 if (v0) break;
@@ -99,7 +100,8 @@ __global__ void __launch_bounds__(kWarps * 32) run(const litmus::Launch p) {
             asm volatile("cp.async.bulk.shared::cta.global.mbarrier::complete_tx::bytes [%0], [%1], 16, [%2];" : : "r"(s_a0), "l"(g_g0), "r"(s_full0) : "memory");
             litmus::jitter(p, warpKey, 3u);
             // mbarrier.try_wait.parity.shared::cta.b64
-            unsigned v1 = 0;
+            unsigned v1;
+            v1 = 0;
             while (true) {
                 asm volatile("{ .reg .pred P; mbarrier.try_wait.parity.shared::cta.b64 P, [%1], %2; selp.u32 %0, 1, 0, P; }" : "=r"(v1) : "r"(s_empty1), "r"(0x00000001u) : "memory");
                 if (v1) break;
@@ -113,7 +115,8 @@ __global__ void __launch_bounds__(kWarps * 32) run(const litmus::Launch p) {
             asm volatile("cp.async.bulk.shared::cta.global.mbarrier::complete_tx::bytes [%0], [%1], 16, [%2];" : : "r"(s_a1), "l"(g_g1), "r"(s_full1) : "memory");
             litmus::jitter(p, warpKey, 6u);
             // mbarrier.try_wait.parity.shared::cta.b64
-            unsigned v2 = 0;
+            unsigned v2;
+            v2 = 0;
             while (true) {
                 asm volatile("{ .reg .pred P; mbarrier.try_wait.parity.shared::cta.b64 P, [%1], %2; selp.u32 %0, 1, 0, P; }" : "=r"(v2) : "r"(s_empty0), "r"(0x00000000u) : "memory");
                 if (v2) break;
@@ -127,7 +130,8 @@ __global__ void __launch_bounds__(kWarps * 32) run(const litmus::Launch p) {
             asm volatile("cp.async.bulk.shared::cta.global.mbarrier::complete_tx::bytes [%0], [%1], 16, [%2];" : : "r"(s_a0), "l"(g_g2), "r"(s_full0) : "memory");
             litmus::jitter(p, warpKey, 9u);
             // mbarrier.try_wait.parity.shared::cta.b64
-            unsigned v3 = 0;
+            unsigned v3;
+            v3 = 0;
             while (true) {
                 asm volatile("{ .reg .pred P; mbarrier.try_wait.parity.shared::cta.b64 P, [%1], %2; selp.u32 %0, 1, 0, P; }" : "=r"(v3) : "r"(s_empty1), "r"(0x00000000u) : "memory");
                 if (v3) break;
@@ -141,7 +145,8 @@ __global__ void __launch_bounds__(kWarps * 32) run(const litmus::Launch p) {
             asm volatile("cp.async.bulk.shared::cta.global.mbarrier::complete_tx::bytes [%0], [%1], 16, [%2];" : : "r"(s_a1), "l"(g_g3), "r"(s_full1) : "memory");
             litmus::jitter(p, warpKey, 12u);
             // mbarrier.try_wait.parity.shared::cta.b64
-            unsigned v4 = 0;
+            unsigned v4;
+            v4 = 0;
             while (true) {
                 asm volatile("{ .reg .pred P; mbarrier.try_wait.parity.shared::cta.b64 P, [%1], %2; selp.u32 %0, 1, 0, P; }" : "=r"(v4) : "r"(s_empty0), "r"(0x00000001u) : "memory");
                 if (v4) break;
@@ -155,7 +160,8 @@ __global__ void __launch_bounds__(kWarps * 32) run(const litmus::Launch p) {
             asm volatile("cp.async.bulk.shared::cta.global.mbarrier::complete_tx::bytes [%0], [%1], 16, [%2];" : : "r"(s_a0), "l"(g_g4), "r"(s_full0) : "memory");
             litmus::jitter(p, warpKey, 15u);
             // mbarrier.try_wait.parity.shared::cta.b64
-            unsigned v5 = 0;
+            unsigned v5;
+            v5 = 0;
             while (true) {
                 asm volatile("{ .reg .pred P; mbarrier.try_wait.parity.shared::cta.b64 P, [%1], %2; selp.u32 %0, 1, 0, P; }" : "=r"(v5) : "r"(s_empty1), "r"(0x00000001u) : "memory");
                 if (v5) break;
@@ -196,7 +202,8 @@ __global__ void __launch_bounds__(kWarps * 32) run(const litmus::Launch p) {
             const unsigned long long deadline = litmus::globalTimer() + p.timeoutNs;
             (void)deadline;
             // mbarrier.try_wait.parity.relaxed.cta.shared::cta.b64
-            unsigned v0 = 0;
+            unsigned v0;
+            v0 = 0;
             while (true) {
                 asm volatile("{ .reg .pred P; mbarrier.try_wait.parity.relaxed.cta.shared::cta.b64 P, [%1], %2; selp.u32 %0, 1, 0, P; }" : "=r"(v0) : "r"(s_full0), "r"(0x00000000u) : "memory");
                 if (v0) break;
@@ -215,7 +222,8 @@ __global__ void __launch_bounds__(kWarps * 32) run(const litmus::Launch p) {
             asm volatile("mbarrier.arrive.shared::cta.b64 _, [%0];" : : "r"(s_empty0) : "memory");
             litmus::jitter(p, warpKey, 4u);
             // mbarrier.try_wait.parity.relaxed.cta.shared::cta.b64
-            unsigned v2 = 0;
+            unsigned v2;
+            v2 = 0;
             while (true) {
                 asm volatile("{ .reg .pred P; mbarrier.try_wait.parity.relaxed.cta.shared::cta.b64 P, [%1], %2; selp.u32 %0, 1, 0, P; }" : "=r"(v2) : "r"(s_full1), "r"(0x00000000u) : "memory");
                 if (v2) break;
@@ -234,7 +242,8 @@ __global__ void __launch_bounds__(kWarps * 32) run(const litmus::Launch p) {
             asm volatile("mbarrier.arrive.shared::cta.b64 _, [%0];" : : "r"(s_empty1) : "memory");
             litmus::jitter(p, warpKey, 8u);
             // mbarrier.try_wait.parity.relaxed.cta.shared::cta.b64
-            unsigned v4 = 0;
+            unsigned v4;
+            v4 = 0;
             while (true) {
                 asm volatile("{ .reg .pred P; mbarrier.try_wait.parity.relaxed.cta.shared::cta.b64 P, [%1], %2; selp.u32 %0, 1, 0, P; }" : "=r"(v4) : "r"(s_full0), "r"(0x00000001u) : "memory");
                 if (v4) break;
@@ -253,7 +262,8 @@ __global__ void __launch_bounds__(kWarps * 32) run(const litmus::Launch p) {
             asm volatile("mbarrier.arrive.shared::cta.b64 _, [%0];" : : "r"(s_empty0) : "memory");
             litmus::jitter(p, warpKey, 12u);
             // mbarrier.try_wait.parity.relaxed.cta.shared::cta.b64
-            unsigned v6 = 0;
+            unsigned v6;
+            v6 = 0;
             while (true) {
                 asm volatile("{ .reg .pred P; mbarrier.try_wait.parity.relaxed.cta.shared::cta.b64 P, [%1], %2; selp.u32 %0, 1, 0, P; }" : "=r"(v6) : "r"(s_full1), "r"(0x00000001u) : "memory");
                 if (v6) break;
@@ -272,7 +282,8 @@ __global__ void __launch_bounds__(kWarps * 32) run(const litmus::Launch p) {
             asm volatile("mbarrier.arrive.shared::cta.b64 _, [%0];" : : "r"(s_empty1) : "memory");
             litmus::jitter(p, warpKey, 16u);
             // mbarrier.try_wait.parity.relaxed.cta.shared::cta.b64
-            unsigned v8 = 0;
+            unsigned v8;
+            v8 = 0;
             while (true) {
                 asm volatile("{ .reg .pred P; mbarrier.try_wait.parity.relaxed.cta.shared::cta.b64 P, [%1], %2; selp.u32 %0, 1, 0, P; }" : "=r"(v8) : "r"(s_full0), "r"(0x00000000u) : "memory");
                 if (v8) break;
@@ -291,7 +302,8 @@ __global__ void __launch_bounds__(kWarps * 32) run(const litmus::Launch p) {
             asm volatile("mbarrier.arrive.shared::cta.b64 _, [%0];" : : "r"(s_empty0) : "memory");
             litmus::jitter(p, warpKey, 20u);
             // mbarrier.try_wait.parity.relaxed.cta.shared::cta.b64
-            unsigned v10 = 0;
+            unsigned v10;
+            v10 = 0;
             while (true) {
                 asm volatile("{ .reg .pred P; mbarrier.try_wait.parity.relaxed.cta.shared::cta.b64 P, [%1], %2; selp.u32 %0, 1, 0, P; }" : "=r"(v10) : "r"(s_full1), "r"(0x00000000u) : "memory");
                 if (v10) break;

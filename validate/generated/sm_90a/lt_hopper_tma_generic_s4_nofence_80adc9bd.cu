@@ -111,7 +111,8 @@ __global__ void __launch_bounds__(kWarps * 32) run(const litmus::Launch p) {
             const unsigned long long deadline = litmus::globalTimer() + p.timeoutNs;
             (void)deadline;
             // mbarrier.try_wait.parity.shared::cta.b64
-            unsigned v0 = 0;
+            unsigned v0;
+            v0 = 0;
             while (true) {
                 asm volatile("{ .reg .pred P; mbarrier.try_wait.parity.shared::cta.b64 P, [%1], %2; selp.u32 %0, 1, 0, P; }" : "=r"(v0) : "r"(s_empty0), "r"(0x00000001u) : "memory");
                 if (v0) break;
@@ -125,7 +126,8 @@ __global__ void __launch_bounds__(kWarps * 32) run(const litmus::Launch p) {
             asm volatile("cp.async.bulk.shared::cta.global.mbarrier::complete_tx::bytes [%0], [%1], 16, [%2];" : : "r"(s_a0), "l"(g_g0), "r"(s_full0) : "memory");
             litmus::jitter(p, warpKey, 3u);
             // mbarrier.try_wait.parity.shared::cta.b64
-            unsigned v1 = 0;
+            unsigned v1;
+            v1 = 0;
             while (true) {
                 asm volatile("{ .reg .pred P; mbarrier.try_wait.parity.shared::cta.b64 P, [%1], %2; selp.u32 %0, 1, 0, P; }" : "=r"(v1) : "r"(s_empty1), "r"(0x00000001u) : "memory");
                 if (v1) break;
@@ -139,7 +141,8 @@ __global__ void __launch_bounds__(kWarps * 32) run(const litmus::Launch p) {
             asm volatile("cp.async.bulk.shared::cta.global.mbarrier::complete_tx::bytes [%0], [%1], 16, [%2];" : : "r"(s_a1), "l"(g_g1), "r"(s_full1) : "memory");
             litmus::jitter(p, warpKey, 6u);
             // mbarrier.try_wait.parity.shared::cta.b64
-            unsigned v2 = 0;
+            unsigned v2;
+            v2 = 0;
             while (true) {
                 asm volatile("{ .reg .pred P; mbarrier.try_wait.parity.shared::cta.b64 P, [%1], %2; selp.u32 %0, 1, 0, P; }" : "=r"(v2) : "r"(s_empty2), "r"(0x00000001u) : "memory");
                 if (v2) break;
@@ -153,7 +156,8 @@ __global__ void __launch_bounds__(kWarps * 32) run(const litmus::Launch p) {
             asm volatile("cp.async.bulk.shared::cta.global.mbarrier::complete_tx::bytes [%0], [%1], 16, [%2];" : : "r"(s_a2), "l"(g_g2), "r"(s_full2) : "memory");
             litmus::jitter(p, warpKey, 9u);
             // mbarrier.try_wait.parity.shared::cta.b64
-            unsigned v3 = 0;
+            unsigned v3;
+            v3 = 0;
             while (true) {
                 asm volatile("{ .reg .pred P; mbarrier.try_wait.parity.shared::cta.b64 P, [%1], %2; selp.u32 %0, 1, 0, P; }" : "=r"(v3) : "r"(s_empty3), "r"(0x00000001u) : "memory");
                 if (v3) break;
@@ -167,7 +171,8 @@ __global__ void __launch_bounds__(kWarps * 32) run(const litmus::Launch p) {
             asm volatile("cp.async.bulk.shared::cta.global.mbarrier::complete_tx::bytes [%0], [%1], 16, [%2];" : : "r"(s_a3), "l"(g_g3), "r"(s_full3) : "memory");
             litmus::jitter(p, warpKey, 12u);
             // mbarrier.try_wait.parity.shared::cta.b64
-            unsigned v4 = 0;
+            unsigned v4;
+            v4 = 0;
             while (true) {
                 asm volatile("{ .reg .pred P; mbarrier.try_wait.parity.shared::cta.b64 P, [%1], %2; selp.u32 %0, 1, 0, P; }" : "=r"(v4) : "r"(s_empty0), "r"(0x00000000u) : "memory");
                 if (v4) break;
@@ -181,7 +186,8 @@ __global__ void __launch_bounds__(kWarps * 32) run(const litmus::Launch p) {
             asm volatile("cp.async.bulk.shared::cta.global.mbarrier::complete_tx::bytes [%0], [%1], 16, [%2];" : : "r"(s_a0), "l"(g_g4), "r"(s_full0) : "memory");
             litmus::jitter(p, warpKey, 15u);
             // mbarrier.try_wait.parity.shared::cta.b64
-            unsigned v5 = 0;
+            unsigned v5;
+            v5 = 0;
             while (true) {
                 asm volatile("{ .reg .pred P; mbarrier.try_wait.parity.shared::cta.b64 P, [%1], %2; selp.u32 %0, 1, 0, P; }" : "=r"(v5) : "r"(s_empty1), "r"(0x00000000u) : "memory");
                 if (v5) break;
@@ -195,7 +201,8 @@ __global__ void __launch_bounds__(kWarps * 32) run(const litmus::Launch p) {
             asm volatile("cp.async.bulk.shared::cta.global.mbarrier::complete_tx::bytes [%0], [%1], 16, [%2];" : : "r"(s_a1), "l"(g_g5), "r"(s_full1) : "memory");
             litmus::jitter(p, warpKey, 18u);
             // mbarrier.try_wait.parity.shared::cta.b64
-            unsigned v6 = 0;
+            unsigned v6;
+            v6 = 0;
             while (true) {
                 asm volatile("{ .reg .pred P; mbarrier.try_wait.parity.shared::cta.b64 P, [%1], %2; selp.u32 %0, 1, 0, P; }" : "=r"(v6) : "r"(s_empty2), "r"(0x00000000u) : "memory");
                 if (v6) break;
@@ -209,7 +216,8 @@ __global__ void __launch_bounds__(kWarps * 32) run(const litmus::Launch p) {
             asm volatile("cp.async.bulk.shared::cta.global.mbarrier::complete_tx::bytes [%0], [%1], 16, [%2];" : : "r"(s_a2), "l"(g_g6), "r"(s_full2) : "memory");
             litmus::jitter(p, warpKey, 21u);
             // mbarrier.try_wait.parity.shared::cta.b64
-            unsigned v7 = 0;
+            unsigned v7;
+            v7 = 0;
             while (true) {
                 asm volatile("{ .reg .pred P; mbarrier.try_wait.parity.shared::cta.b64 P, [%1], %2; selp.u32 %0, 1, 0, P; }" : "=r"(v7) : "r"(s_empty3), "r"(0x00000000u) : "memory");
                 if (v7) break;
@@ -223,7 +231,8 @@ __global__ void __launch_bounds__(kWarps * 32) run(const litmus::Launch p) {
             asm volatile("cp.async.bulk.shared::cta.global.mbarrier::complete_tx::bytes [%0], [%1], 16, [%2];" : : "r"(s_a3), "l"(g_g7), "r"(s_full3) : "memory");
             litmus::jitter(p, warpKey, 24u);
             // mbarrier.try_wait.parity.shared::cta.b64
-            unsigned v8 = 0;
+            unsigned v8;
+            v8 = 0;
             while (true) {
                 asm volatile("{ .reg .pred P; mbarrier.try_wait.parity.shared::cta.b64 P, [%1], %2; selp.u32 %0, 1, 0, P; }" : "=r"(v8) : "r"(s_empty0), "r"(0x00000001u) : "memory");
                 if (v8) break;
@@ -237,7 +246,8 @@ __global__ void __launch_bounds__(kWarps * 32) run(const litmus::Launch p) {
             asm volatile("cp.async.bulk.shared::cta.global.mbarrier::complete_tx::bytes [%0], [%1], 16, [%2];" : : "r"(s_a0), "l"(g_g8), "r"(s_full0) : "memory");
             litmus::jitter(p, warpKey, 27u);
             // mbarrier.try_wait.parity.shared::cta.b64
-            unsigned v9 = 0;
+            unsigned v9;
+            v9 = 0;
             while (true) {
                 asm volatile("{ .reg .pred P; mbarrier.try_wait.parity.shared::cta.b64 P, [%1], %2; selp.u32 %0, 1, 0, P; }" : "=r"(v9) : "r"(s_empty1), "r"(0x00000001u) : "memory");
                 if (v9) break;
@@ -251,7 +261,8 @@ __global__ void __launch_bounds__(kWarps * 32) run(const litmus::Launch p) {
             asm volatile("cp.async.bulk.shared::cta.global.mbarrier::complete_tx::bytes [%0], [%1], 16, [%2];" : : "r"(s_a1), "l"(g_g9), "r"(s_full1) : "memory");
             litmus::jitter(p, warpKey, 30u);
             // mbarrier.try_wait.parity.shared::cta.b64
-            unsigned v10 = 0;
+            unsigned v10;
+            v10 = 0;
             while (true) {
                 asm volatile("{ .reg .pred P; mbarrier.try_wait.parity.shared::cta.b64 P, [%1], %2; selp.u32 %0, 1, 0, P; }" : "=r"(v10) : "r"(s_empty2), "r"(0x00000001u) : "memory");
                 if (v10) break;
@@ -265,7 +276,8 @@ __global__ void __launch_bounds__(kWarps * 32) run(const litmus::Launch p) {
             asm volatile("cp.async.bulk.shared::cta.global.mbarrier::complete_tx::bytes [%0], [%1], 16, [%2];" : : "r"(s_a2), "l"(g_g10), "r"(s_full2) : "memory");
             litmus::jitter(p, warpKey, 33u);
             // mbarrier.try_wait.parity.shared::cta.b64
-            unsigned v11 = 0;
+            unsigned v11;
+            v11 = 0;
             while (true) {
                 asm volatile("{ .reg .pred P; mbarrier.try_wait.parity.shared::cta.b64 P, [%1], %2; selp.u32 %0, 1, 0, P; }" : "=r"(v11) : "r"(s_empty3), "r"(0x00000001u) : "memory");
                 if (v11) break;
@@ -324,7 +336,8 @@ __global__ void __launch_bounds__(kWarps * 32) run(const litmus::Launch p) {
             const unsigned long long deadline = litmus::globalTimer() + p.timeoutNs;
             (void)deadline;
             // mbarrier.try_wait.parity.shared::cta.b64
-            unsigned v0 = 0;
+            unsigned v0;
+            v0 = 0;
             while (true) {
                 asm volatile("{ .reg .pred P; mbarrier.try_wait.parity.shared::cta.b64 P, [%1], %2; selp.u32 %0, 1, 0, P; }" : "=r"(v0) : "r"(s_full0), "r"(0x00000000u) : "memory");
                 if (v0) break;
@@ -340,7 +353,8 @@ __global__ void __launch_bounds__(kWarps * 32) run(const litmus::Launch p) {
             asm volatile("mbarrier.arrive.shared::cta.b64 _, [%0];" : : "r"(s_empty0) : "memory");
             litmus::jitter(p, warpKey, 3u);
             // mbarrier.try_wait.parity.shared::cta.b64
-            unsigned v2 = 0;
+            unsigned v2;
+            v2 = 0;
             while (true) {
                 asm volatile("{ .reg .pred P; mbarrier.try_wait.parity.shared::cta.b64 P, [%1], %2; selp.u32 %0, 1, 0, P; }" : "=r"(v2) : "r"(s_full1), "r"(0x00000000u) : "memory");
                 if (v2) break;
@@ -356,7 +370,8 @@ __global__ void __launch_bounds__(kWarps * 32) run(const litmus::Launch p) {
             asm volatile("mbarrier.arrive.shared::cta.b64 _, [%0];" : : "r"(s_empty1) : "memory");
             litmus::jitter(p, warpKey, 6u);
             // mbarrier.try_wait.parity.shared::cta.b64
-            unsigned v4 = 0;
+            unsigned v4;
+            v4 = 0;
             while (true) {
                 asm volatile("{ .reg .pred P; mbarrier.try_wait.parity.shared::cta.b64 P, [%1], %2; selp.u32 %0, 1, 0, P; }" : "=r"(v4) : "r"(s_full2), "r"(0x00000000u) : "memory");
                 if (v4) break;
@@ -372,7 +387,8 @@ __global__ void __launch_bounds__(kWarps * 32) run(const litmus::Launch p) {
             asm volatile("mbarrier.arrive.shared::cta.b64 _, [%0];" : : "r"(s_empty2) : "memory");
             litmus::jitter(p, warpKey, 9u);
             // mbarrier.try_wait.parity.shared::cta.b64
-            unsigned v6 = 0;
+            unsigned v6;
+            v6 = 0;
             while (true) {
                 asm volatile("{ .reg .pred P; mbarrier.try_wait.parity.shared::cta.b64 P, [%1], %2; selp.u32 %0, 1, 0, P; }" : "=r"(v6) : "r"(s_full3), "r"(0x00000000u) : "memory");
                 if (v6) break;
@@ -388,7 +404,8 @@ __global__ void __launch_bounds__(kWarps * 32) run(const litmus::Launch p) {
             asm volatile("mbarrier.arrive.shared::cta.b64 _, [%0];" : : "r"(s_empty3) : "memory");
             litmus::jitter(p, warpKey, 12u);
             // mbarrier.try_wait.parity.shared::cta.b64
-            unsigned v8 = 0;
+            unsigned v8;
+            v8 = 0;
             while (true) {
                 asm volatile("{ .reg .pred P; mbarrier.try_wait.parity.shared::cta.b64 P, [%1], %2; selp.u32 %0, 1, 0, P; }" : "=r"(v8) : "r"(s_full0), "r"(0x00000001u) : "memory");
                 if (v8) break;
@@ -404,7 +421,8 @@ __global__ void __launch_bounds__(kWarps * 32) run(const litmus::Launch p) {
             asm volatile("mbarrier.arrive.shared::cta.b64 _, [%0];" : : "r"(s_empty0) : "memory");
             litmus::jitter(p, warpKey, 15u);
             // mbarrier.try_wait.parity.shared::cta.b64
-            unsigned v10 = 0;
+            unsigned v10;
+            v10 = 0;
             while (true) {
                 asm volatile("{ .reg .pred P; mbarrier.try_wait.parity.shared::cta.b64 P, [%1], %2; selp.u32 %0, 1, 0, P; }" : "=r"(v10) : "r"(s_full1), "r"(0x00000001u) : "memory");
                 if (v10) break;
@@ -420,7 +438,8 @@ __global__ void __launch_bounds__(kWarps * 32) run(const litmus::Launch p) {
             asm volatile("mbarrier.arrive.shared::cta.b64 _, [%0];" : : "r"(s_empty1) : "memory");
             litmus::jitter(p, warpKey, 18u);
             // mbarrier.try_wait.parity.shared::cta.b64
-            unsigned v12 = 0;
+            unsigned v12;
+            v12 = 0;
             while (true) {
                 asm volatile("{ .reg .pred P; mbarrier.try_wait.parity.shared::cta.b64 P, [%1], %2; selp.u32 %0, 1, 0, P; }" : "=r"(v12) : "r"(s_full2), "r"(0x00000001u) : "memory");
                 if (v12) break;
@@ -436,7 +455,8 @@ __global__ void __launch_bounds__(kWarps * 32) run(const litmus::Launch p) {
             asm volatile("mbarrier.arrive.shared::cta.b64 _, [%0];" : : "r"(s_empty2) : "memory");
             litmus::jitter(p, warpKey, 21u);
             // mbarrier.try_wait.parity.shared::cta.b64
-            unsigned v14 = 0;
+            unsigned v14;
+            v14 = 0;
             while (true) {
                 asm volatile("{ .reg .pred P; mbarrier.try_wait.parity.shared::cta.b64 P, [%1], %2; selp.u32 %0, 1, 0, P; }" : "=r"(v14) : "r"(s_full3), "r"(0x00000001u) : "memory");
                 if (v14) break;
@@ -452,7 +472,8 @@ __global__ void __launch_bounds__(kWarps * 32) run(const litmus::Launch p) {
             asm volatile("mbarrier.arrive.shared::cta.b64 _, [%0];" : : "r"(s_empty3) : "memory");
             litmus::jitter(p, warpKey, 24u);
             // mbarrier.try_wait.parity.shared::cta.b64
-            unsigned v16 = 0;
+            unsigned v16;
+            v16 = 0;
             while (true) {
                 asm volatile("{ .reg .pred P; mbarrier.try_wait.parity.shared::cta.b64 P, [%1], %2; selp.u32 %0, 1, 0, P; }" : "=r"(v16) : "r"(s_full0), "r"(0x00000000u) : "memory");
                 if (v16) break;
@@ -468,7 +489,8 @@ __global__ void __launch_bounds__(kWarps * 32) run(const litmus::Launch p) {
             asm volatile("mbarrier.arrive.shared::cta.b64 _, [%0];" : : "r"(s_empty0) : "memory");
             litmus::jitter(p, warpKey, 27u);
             // mbarrier.try_wait.parity.shared::cta.b64
-            unsigned v18 = 0;
+            unsigned v18;
+            v18 = 0;
             while (true) {
                 asm volatile("{ .reg .pred P; mbarrier.try_wait.parity.shared::cta.b64 P, [%1], %2; selp.u32 %0, 1, 0, P; }" : "=r"(v18) : "r"(s_full1), "r"(0x00000000u) : "memory");
                 if (v18) break;
@@ -484,7 +506,8 @@ __global__ void __launch_bounds__(kWarps * 32) run(const litmus::Launch p) {
             asm volatile("mbarrier.arrive.shared::cta.b64 _, [%0];" : : "r"(s_empty1) : "memory");
             litmus::jitter(p, warpKey, 30u);
             // mbarrier.try_wait.parity.shared::cta.b64
-            unsigned v20 = 0;
+            unsigned v20;
+            v20 = 0;
             while (true) {
                 asm volatile("{ .reg .pred P; mbarrier.try_wait.parity.shared::cta.b64 P, [%1], %2; selp.u32 %0, 1, 0, P; }" : "=r"(v20) : "r"(s_full2), "r"(0x00000000u) : "memory");
                 if (v20) break;
@@ -500,7 +523,8 @@ __global__ void __launch_bounds__(kWarps * 32) run(const litmus::Launch p) {
             asm volatile("mbarrier.arrive.shared::cta.b64 _, [%0];" : : "r"(s_empty2) : "memory");
             litmus::jitter(p, warpKey, 33u);
             // mbarrier.try_wait.parity.shared::cta.b64
-            unsigned v22 = 0;
+            unsigned v22;
+            v22 = 0;
             while (true) {
                 asm volatile("{ .reg .pred P; mbarrier.try_wait.parity.shared::cta.b64 P, [%1], %2; selp.u32 %0, 1, 0, P; }" : "=r"(v22) : "r"(s_full3), "r"(0x00000000u) : "memory");
                 if (v22) break;

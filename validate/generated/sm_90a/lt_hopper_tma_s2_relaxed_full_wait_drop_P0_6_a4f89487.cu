@@ -76,7 +76,8 @@ __global__ void __launch_bounds__(kWarps * 32) run(const litmus::Launch p) {
             const unsigned long long deadline = litmus::globalTimer() + p.timeoutNs;
             (void)deadline;
             // mbarrier.try_wait.parity.shared::cta.b64
-            unsigned v0 = 0;
+            unsigned v0;
+            v0 = 0;
             while (true) {
                 asm volatile("{ .reg .pred P; mbarrier.try_wait.parity.shared::cta.b64 P, [%1], %2; selp.u32 %0, 1, 0, P; }" : "=r"(v0) : "r"(s_empty0), "r"(0x00000001u) : "memory");
                 if (v0) break;
@@ -91,7 +92,8 @@ __global__ void __launch_bounds__(kWarps * 32) run(const litmus::Launch p) {
             asm volatile("cp.async.bulk.shared::cta.global.mbarrier::complete_tx::bytes [%0], [%1], 16, [%2];" : : "r"(s_a0), "l"(g_g0), "r"(s_full0) : "memory");
             // mbarrier.try_wait.parity.shared::cta.b64
             }
-            unsigned v1 = 0;
+            unsigned v1;
+            v1 = 0;
             while (true) {
                 asm volatile("{ .reg .pred P; mbarrier.try_wait.parity.shared::cta.b64 P, [%1], %2; selp.u32 %0, 1, 0, P; }" : "=r"(v1) : "r"(s_empty1), "r"(0x00000001u) : "memory");
                 if (v1) break;
@@ -110,7 +112,8 @@ __global__ void __launch_bounds__(kWarps * 32) run(const litmus::Launch p) {
             asm volatile("cp.async.bulk.shared::cta.global.mbarrier::complete_tx::bytes [%0], [%1], 16, [%2];" : : "r"(s_a0), "l"(g_g2), "r"(s_full0) : "memory");
             // mbarrier.try_wait.parity.shared::cta.b64
             }
-            unsigned v2 = 0;
+            unsigned v2;
+            v2 = 0;
             while (true) {
                 asm volatile("{ .reg .pred P; mbarrier.try_wait.parity.shared::cta.b64 P, [%1], %2; selp.u32 %0, 1, 0, P; }" : "=r"(v2) : "r"(s_empty1), "r"(0x00000000u) : "memory");
                 if (v2) break;
@@ -125,7 +128,8 @@ __global__ void __launch_bounds__(kWarps * 32) run(const litmus::Launch p) {
             asm volatile("cp.async.bulk.shared::cta.global.mbarrier::complete_tx::bytes [%0], [%1], 16, [%2];" : : "r"(s_a1), "l"(g_g3), "r"(s_full1) : "memory");
             // mbarrier.try_wait.parity.shared::cta.b64
             }
-            unsigned v3 = 0;
+            unsigned v3;
+            v3 = 0;
             while (true) {
                 asm volatile("{ .reg .pred P; mbarrier.try_wait.parity.shared::cta.b64 P, [%1], %2; selp.u32 %0, 1, 0, P; }" : "=r"(v3) : "r"(s_empty0), "r"(0x00000001u) : "memory");
                 if (v3) break;
@@ -140,7 +144,8 @@ __global__ void __launch_bounds__(kWarps * 32) run(const litmus::Launch p) {
             asm volatile("cp.async.bulk.shared::cta.global.mbarrier::complete_tx::bytes [%0], [%1], 16, [%2];" : : "r"(s_a0), "l"(g_g4), "r"(s_full0) : "memory");
             // mbarrier.try_wait.parity.shared::cta.b64
             }
-            unsigned v4 = 0;
+            unsigned v4;
+            v4 = 0;
             while (true) {
                 asm volatile("{ .reg .pred P; mbarrier.try_wait.parity.shared::cta.b64 P, [%1], %2; selp.u32 %0, 1, 0, P; }" : "=r"(v4) : "r"(s_empty1), "r"(0x00000001u) : "memory");
                 if (v4) break;
@@ -175,7 +180,8 @@ __global__ void __launch_bounds__(kWarps * 32) run(const litmus::Launch p) {
             const unsigned long long deadline = litmus::globalTimer() + p.timeoutNs;
             (void)deadline;
             // mbarrier.try_wait.parity.relaxed.cta.shared::cta.b64
-            unsigned v0 = 0;
+            unsigned v0;
+            v0 = 0;
             while (true) {
                 asm volatile("{ .reg .pred P; mbarrier.try_wait.parity.relaxed.cta.shared::cta.b64 P, [%1], %2; selp.u32 %0, 1, 0, P; }" : "=r"(v0) : "r"(s_full0), "r"(0x00000000u) : "memory");
                 if (v0) break;
@@ -211,7 +217,8 @@ __global__ void __launch_bounds__(kWarps * 32) run(const litmus::Launch p) {
             asm volatile("" : "+f"(f_d[3]) :: "memory");
             litmus::jitter(p, warpKey, 4u);
             // mbarrier.try_wait.parity.relaxed.cta.shared::cta.b64
-            unsigned v1 = 0;
+            unsigned v1;
+            v1 = 0;
             while (true) {
                 asm volatile("{ .reg .pred P; mbarrier.try_wait.parity.relaxed.cta.shared::cta.b64 P, [%1], %2; selp.u32 %0, 1, 0, P; }" : "=r"(v1) : "r"(s_full1), "r"(0x00000000u) : "memory");
                 if (v1) break;
@@ -264,7 +271,8 @@ __global__ void __launch_bounds__(kWarps * 32) run(const litmus::Launch p) {
             asm volatile("mbarrier.arrive.shared::cta.b64 _, [%0];" : : "r"(s_empty0) : "memory");
             // mbarrier.try_wait.parity.relaxed.cta.shared::cta.b64
             }
-            unsigned v2 = 0;
+            unsigned v2;
+            v2 = 0;
             while (true) {
                 asm volatile("{ .reg .pred P; mbarrier.try_wait.parity.relaxed.cta.shared::cta.b64 P, [%1], %2; selp.u32 %0, 1, 0, P; }" : "=r"(v2) : "r"(s_full0), "r"(0x00000001u) : "memory");
                 if (v2) break;
@@ -317,7 +325,8 @@ __global__ void __launch_bounds__(kWarps * 32) run(const litmus::Launch p) {
             asm volatile("mbarrier.arrive.shared::cta.b64 _, [%0];" : : "r"(s_empty1) : "memory");
             // mbarrier.try_wait.parity.relaxed.cta.shared::cta.b64
             }
-            unsigned v3 = 0;
+            unsigned v3;
+            v3 = 0;
             while (true) {
                 asm volatile("{ .reg .pred P; mbarrier.try_wait.parity.relaxed.cta.shared::cta.b64 P, [%1], %2; selp.u32 %0, 1, 0, P; }" : "=r"(v3) : "r"(s_full1), "r"(0x00000001u) : "memory");
                 if (v3) break;
@@ -370,7 +379,8 @@ __global__ void __launch_bounds__(kWarps * 32) run(const litmus::Launch p) {
             asm volatile("mbarrier.arrive.shared::cta.b64 _, [%0];" : : "r"(s_empty0) : "memory");
             // mbarrier.try_wait.parity.relaxed.cta.shared::cta.b64
             }
-            unsigned v4 = 0;
+            unsigned v4;
+            v4 = 0;
             while (true) {
                 asm volatile("{ .reg .pred P; mbarrier.try_wait.parity.relaxed.cta.shared::cta.b64 P, [%1], %2; selp.u32 %0, 1, 0, P; }" : "=r"(v4) : "r"(s_full0), "r"(0x00000000u) : "memory");
                 if (v4) break;
@@ -423,7 +433,8 @@ __global__ void __launch_bounds__(kWarps * 32) run(const litmus::Launch p) {
             asm volatile("mbarrier.arrive.shared::cta.b64 _, [%0];" : : "r"(s_empty1) : "memory");
             // mbarrier.try_wait.parity.relaxed.cta.shared::cta.b64
             }
-            unsigned v5 = 0;
+            unsigned v5;
+            v5 = 0;
             while (true) {
                 asm volatile("{ .reg .pred P; mbarrier.try_wait.parity.relaxed.cta.shared::cta.b64 P, [%1], %2; selp.u32 %0, 1, 0, P; }" : "=r"(v5) : "r"(s_full1), "r"(0x00000000u) : "memory");
                 if (v5) break;

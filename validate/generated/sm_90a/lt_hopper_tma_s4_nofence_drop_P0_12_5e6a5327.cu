@@ -96,7 +96,8 @@ __global__ void __launch_bounds__(kWarps * 32) run(const litmus::Launch p) {
             const unsigned long long deadline = litmus::globalTimer() + p.timeoutNs;
             (void)deadline;
             // mbarrier.try_wait.parity.shared::cta.b64
-            unsigned v0 = 0;
+            unsigned v0;
+            v0 = 0;
             while (true) {
                 asm volatile("{ .reg .pred P; mbarrier.try_wait.parity.shared::cta.b64 P, [%1], %2; selp.u32 %0, 1, 0, P; }" : "=r"(v0) : "r"(s_empty0), "r"(0x00000001u) : "memory");
                 if (v0) break;
@@ -111,7 +112,8 @@ __global__ void __launch_bounds__(kWarps * 32) run(const litmus::Launch p) {
             asm volatile("cp.async.bulk.shared::cta.global.mbarrier::complete_tx::bytes [%0], [%1], 16, [%2];" : : "r"(s_a0), "l"(g_g0), "r"(s_full0) : "memory");
             // mbarrier.try_wait.parity.shared::cta.b64
             }
-            unsigned v1 = 0;
+            unsigned v1;
+            v1 = 0;
             while (true) {
                 asm volatile("{ .reg .pred P; mbarrier.try_wait.parity.shared::cta.b64 P, [%1], %2; selp.u32 %0, 1, 0, P; }" : "=r"(v1) : "r"(s_empty1), "r"(0x00000001u) : "memory");
                 if (v1) break;
@@ -126,7 +128,8 @@ __global__ void __launch_bounds__(kWarps * 32) run(const litmus::Launch p) {
             asm volatile("cp.async.bulk.shared::cta.global.mbarrier::complete_tx::bytes [%0], [%1], 16, [%2];" : : "r"(s_a1), "l"(g_g1), "r"(s_full1) : "memory");
             // mbarrier.try_wait.parity.shared::cta.b64
             }
-            unsigned v2 = 0;
+            unsigned v2;
+            v2 = 0;
             while (true) {
                 asm volatile("{ .reg .pred P; mbarrier.try_wait.parity.shared::cta.b64 P, [%1], %2; selp.u32 %0, 1, 0, P; }" : "=r"(v2) : "r"(s_empty2), "r"(0x00000001u) : "memory");
                 if (v2) break;
@@ -141,7 +144,8 @@ __global__ void __launch_bounds__(kWarps * 32) run(const litmus::Launch p) {
             asm volatile("cp.async.bulk.shared::cta.global.mbarrier::complete_tx::bytes [%0], [%1], 16, [%2];" : : "r"(s_a2), "l"(g_g2), "r"(s_full2) : "memory");
             // mbarrier.try_wait.parity.shared::cta.b64
             }
-            unsigned v3 = 0;
+            unsigned v3;
+            v3 = 0;
             while (true) {
                 asm volatile("{ .reg .pred P; mbarrier.try_wait.parity.shared::cta.b64 P, [%1], %2; selp.u32 %0, 1, 0, P; }" : "=r"(v3) : "r"(s_empty3), "r"(0x00000001u) : "memory");
                 if (v3) break;
@@ -160,7 +164,8 @@ __global__ void __launch_bounds__(kWarps * 32) run(const litmus::Launch p) {
             asm volatile("cp.async.bulk.shared::cta.global.mbarrier::complete_tx::bytes [%0], [%1], 16, [%2];" : : "r"(s_a0), "l"(g_g4), "r"(s_full0) : "memory");
             // mbarrier.try_wait.parity.shared::cta.b64
             }
-            unsigned v4 = 0;
+            unsigned v4;
+            v4 = 0;
             while (true) {
                 asm volatile("{ .reg .pred P; mbarrier.try_wait.parity.shared::cta.b64 P, [%1], %2; selp.u32 %0, 1, 0, P; }" : "=r"(v4) : "r"(s_empty1), "r"(0x00000000u) : "memory");
                 if (v4) break;
@@ -175,7 +180,8 @@ __global__ void __launch_bounds__(kWarps * 32) run(const litmus::Launch p) {
             asm volatile("cp.async.bulk.shared::cta.global.mbarrier::complete_tx::bytes [%0], [%1], 16, [%2];" : : "r"(s_a1), "l"(g_g5), "r"(s_full1) : "memory");
             // mbarrier.try_wait.parity.shared::cta.b64
             }
-            unsigned v5 = 0;
+            unsigned v5;
+            v5 = 0;
             while (true) {
                 asm volatile("{ .reg .pred P; mbarrier.try_wait.parity.shared::cta.b64 P, [%1], %2; selp.u32 %0, 1, 0, P; }" : "=r"(v5) : "r"(s_empty2), "r"(0x00000000u) : "memory");
                 if (v5) break;
@@ -190,7 +196,8 @@ __global__ void __launch_bounds__(kWarps * 32) run(const litmus::Launch p) {
             asm volatile("cp.async.bulk.shared::cta.global.mbarrier::complete_tx::bytes [%0], [%1], 16, [%2];" : : "r"(s_a2), "l"(g_g6), "r"(s_full2) : "memory");
             // mbarrier.try_wait.parity.shared::cta.b64
             }
-            unsigned v6 = 0;
+            unsigned v6;
+            v6 = 0;
             while (true) {
                 asm volatile("{ .reg .pred P; mbarrier.try_wait.parity.shared::cta.b64 P, [%1], %2; selp.u32 %0, 1, 0, P; }" : "=r"(v6) : "r"(s_empty3), "r"(0x00000000u) : "memory");
                 if (v6) break;
@@ -205,7 +212,8 @@ __global__ void __launch_bounds__(kWarps * 32) run(const litmus::Launch p) {
             asm volatile("cp.async.bulk.shared::cta.global.mbarrier::complete_tx::bytes [%0], [%1], 16, [%2];" : : "r"(s_a3), "l"(g_g7), "r"(s_full3) : "memory");
             // mbarrier.try_wait.parity.shared::cta.b64
             }
-            unsigned v7 = 0;
+            unsigned v7;
+            v7 = 0;
             while (true) {
                 asm volatile("{ .reg .pred P; mbarrier.try_wait.parity.shared::cta.b64 P, [%1], %2; selp.u32 %0, 1, 0, P; }" : "=r"(v7) : "r"(s_empty0), "r"(0x00000001u) : "memory");
                 if (v7) break;
@@ -220,7 +228,8 @@ __global__ void __launch_bounds__(kWarps * 32) run(const litmus::Launch p) {
             asm volatile("cp.async.bulk.shared::cta.global.mbarrier::complete_tx::bytes [%0], [%1], 16, [%2];" : : "r"(s_a0), "l"(g_g8), "r"(s_full0) : "memory");
             // mbarrier.try_wait.parity.shared::cta.b64
             }
-            unsigned v8 = 0;
+            unsigned v8;
+            v8 = 0;
             while (true) {
                 asm volatile("{ .reg .pred P; mbarrier.try_wait.parity.shared::cta.b64 P, [%1], %2; selp.u32 %0, 1, 0, P; }" : "=r"(v8) : "r"(s_empty1), "r"(0x00000001u) : "memory");
                 if (v8) break;
@@ -235,7 +244,8 @@ __global__ void __launch_bounds__(kWarps * 32) run(const litmus::Launch p) {
             asm volatile("cp.async.bulk.shared::cta.global.mbarrier::complete_tx::bytes [%0], [%1], 16, [%2];" : : "r"(s_a1), "l"(g_g9), "r"(s_full1) : "memory");
             // mbarrier.try_wait.parity.shared::cta.b64
             }
-            unsigned v9 = 0;
+            unsigned v9;
+            v9 = 0;
             while (true) {
                 asm volatile("{ .reg .pred P; mbarrier.try_wait.parity.shared::cta.b64 P, [%1], %2; selp.u32 %0, 1, 0, P; }" : "=r"(v9) : "r"(s_empty2), "r"(0x00000001u) : "memory");
                 if (v9) break;
@@ -250,7 +260,8 @@ __global__ void __launch_bounds__(kWarps * 32) run(const litmus::Launch p) {
             asm volatile("cp.async.bulk.shared::cta.global.mbarrier::complete_tx::bytes [%0], [%1], 16, [%2];" : : "r"(s_a2), "l"(g_g10), "r"(s_full2) : "memory");
             // mbarrier.try_wait.parity.shared::cta.b64
             }
-            unsigned v10 = 0;
+            unsigned v10;
+            v10 = 0;
             while (true) {
                 asm volatile("{ .reg .pred P; mbarrier.try_wait.parity.shared::cta.b64 P, [%1], %2; selp.u32 %0, 1, 0, P; }" : "=r"(v10) : "r"(s_empty3), "r"(0x00000001u) : "memory");
                 if (v10) break;
@@ -293,7 +304,8 @@ __global__ void __launch_bounds__(kWarps * 32) run(const litmus::Launch p) {
             const unsigned long long deadline = litmus::globalTimer() + p.timeoutNs;
             (void)deadline;
             // mbarrier.try_wait.parity.shared::cta.b64
-            unsigned v0 = 0;
+            unsigned v0;
+            v0 = 0;
             while (true) {
                 asm volatile("{ .reg .pred P; mbarrier.try_wait.parity.shared::cta.b64 P, [%1], %2; selp.u32 %0, 1, 0, P; }" : "=r"(v0) : "r"(s_full0), "r"(0x00000000u) : "memory");
                 if (v0) break;
@@ -317,7 +329,8 @@ __global__ void __launch_bounds__(kWarps * 32) run(const litmus::Launch p) {
             asm volatile("" : "+f"(f_d[3]) :: "memory");
             litmus::jitter(p, warpKey, 3u);
             // mbarrier.try_wait.parity.shared::cta.b64
-            unsigned v1 = 0;
+            unsigned v1;
+            v1 = 0;
             while (true) {
                 asm volatile("{ .reg .pred P; mbarrier.try_wait.parity.shared::cta.b64 P, [%1], %2; selp.u32 %0, 1, 0, P; }" : "=r"(v1) : "r"(s_full1), "r"(0x00000000u) : "memory");
                 if (v1) break;
@@ -358,7 +371,8 @@ __global__ void __launch_bounds__(kWarps * 32) run(const litmus::Launch p) {
             asm volatile("mbarrier.arrive.shared::cta.b64 _, [%0];" : : "r"(s_empty0) : "memory");
             // mbarrier.try_wait.parity.shared::cta.b64
             }
-            unsigned v2 = 0;
+            unsigned v2;
+            v2 = 0;
             while (true) {
                 asm volatile("{ .reg .pred P; mbarrier.try_wait.parity.shared::cta.b64 P, [%1], %2; selp.u32 %0, 1, 0, P; }" : "=r"(v2) : "r"(s_full2), "r"(0x00000000u) : "memory");
                 if (v2) break;
@@ -399,7 +413,8 @@ __global__ void __launch_bounds__(kWarps * 32) run(const litmus::Launch p) {
             asm volatile("mbarrier.arrive.shared::cta.b64 _, [%0];" : : "r"(s_empty1) : "memory");
             // mbarrier.try_wait.parity.shared::cta.b64
             }
-            unsigned v3 = 0;
+            unsigned v3;
+            v3 = 0;
             while (true) {
                 asm volatile("{ .reg .pred P; mbarrier.try_wait.parity.shared::cta.b64 P, [%1], %2; selp.u32 %0, 1, 0, P; }" : "=r"(v3) : "r"(s_full3), "r"(0x00000000u) : "memory");
                 if (v3) break;
@@ -440,7 +455,8 @@ __global__ void __launch_bounds__(kWarps * 32) run(const litmus::Launch p) {
             asm volatile("mbarrier.arrive.shared::cta.b64 _, [%0];" : : "r"(s_empty2) : "memory");
             // mbarrier.try_wait.parity.shared::cta.b64
             }
-            unsigned v4 = 0;
+            unsigned v4;
+            v4 = 0;
             while (true) {
                 asm volatile("{ .reg .pred P; mbarrier.try_wait.parity.shared::cta.b64 P, [%1], %2; selp.u32 %0, 1, 0, P; }" : "=r"(v4) : "r"(s_full0), "r"(0x00000001u) : "memory");
                 if (v4) break;
@@ -481,7 +497,8 @@ __global__ void __launch_bounds__(kWarps * 32) run(const litmus::Launch p) {
             asm volatile("mbarrier.arrive.shared::cta.b64 _, [%0];" : : "r"(s_empty3) : "memory");
             // mbarrier.try_wait.parity.shared::cta.b64
             }
-            unsigned v5 = 0;
+            unsigned v5;
+            v5 = 0;
             while (true) {
                 asm volatile("{ .reg .pred P; mbarrier.try_wait.parity.shared::cta.b64 P, [%1], %2; selp.u32 %0, 1, 0, P; }" : "=r"(v5) : "r"(s_full1), "r"(0x00000001u) : "memory");
                 if (v5) break;
@@ -522,7 +539,8 @@ __global__ void __launch_bounds__(kWarps * 32) run(const litmus::Launch p) {
             asm volatile("mbarrier.arrive.shared::cta.b64 _, [%0];" : : "r"(s_empty0) : "memory");
             // mbarrier.try_wait.parity.shared::cta.b64
             }
-            unsigned v6 = 0;
+            unsigned v6;
+            v6 = 0;
             while (true) {
                 asm volatile("{ .reg .pred P; mbarrier.try_wait.parity.shared::cta.b64 P, [%1], %2; selp.u32 %0, 1, 0, P; }" : "=r"(v6) : "r"(s_full2), "r"(0x00000001u) : "memory");
                 if (v6) break;
@@ -563,7 +581,8 @@ __global__ void __launch_bounds__(kWarps * 32) run(const litmus::Launch p) {
             asm volatile("mbarrier.arrive.shared::cta.b64 _, [%0];" : : "r"(s_empty1) : "memory");
             // mbarrier.try_wait.parity.shared::cta.b64
             }
-            unsigned v7 = 0;
+            unsigned v7;
+            v7 = 0;
             while (true) {
                 asm volatile("{ .reg .pred P; mbarrier.try_wait.parity.shared::cta.b64 P, [%1], %2; selp.u32 %0, 1, 0, P; }" : "=r"(v7) : "r"(s_full3), "r"(0x00000001u) : "memory");
                 if (v7) break;
@@ -604,7 +623,8 @@ __global__ void __launch_bounds__(kWarps * 32) run(const litmus::Launch p) {
             asm volatile("mbarrier.arrive.shared::cta.b64 _, [%0];" : : "r"(s_empty2) : "memory");
             // mbarrier.try_wait.parity.shared::cta.b64
             }
-            unsigned v8 = 0;
+            unsigned v8;
+            v8 = 0;
             while (true) {
                 asm volatile("{ .reg .pred P; mbarrier.try_wait.parity.shared::cta.b64 P, [%1], %2; selp.u32 %0, 1, 0, P; }" : "=r"(v8) : "r"(s_full0), "r"(0x00000000u) : "memory");
                 if (v8) break;
@@ -645,7 +665,8 @@ __global__ void __launch_bounds__(kWarps * 32) run(const litmus::Launch p) {
             asm volatile("mbarrier.arrive.shared::cta.b64 _, [%0];" : : "r"(s_empty3) : "memory");
             // mbarrier.try_wait.parity.shared::cta.b64
             }
-            unsigned v9 = 0;
+            unsigned v9;
+            v9 = 0;
             while (true) {
                 asm volatile("{ .reg .pred P; mbarrier.try_wait.parity.shared::cta.b64 P, [%1], %2; selp.u32 %0, 1, 0, P; }" : "=r"(v9) : "r"(s_full1), "r"(0x00000000u) : "memory");
                 if (v9) break;
@@ -686,7 +707,8 @@ __global__ void __launch_bounds__(kWarps * 32) run(const litmus::Launch p) {
             asm volatile("mbarrier.arrive.shared::cta.b64 _, [%0];" : : "r"(s_empty0) : "memory");
             // mbarrier.try_wait.parity.shared::cta.b64
             }
-            unsigned v10 = 0;
+            unsigned v10;
+            v10 = 0;
             while (true) {
                 asm volatile("{ .reg .pred P; mbarrier.try_wait.parity.shared::cta.b64 P, [%1], %2; selp.u32 %0, 1, 0, P; }" : "=r"(v10) : "r"(s_full2), "r"(0x00000000u) : "memory");
                 if (v10) break;
@@ -727,7 +749,8 @@ __global__ void __launch_bounds__(kWarps * 32) run(const litmus::Launch p) {
             asm volatile("mbarrier.arrive.shared::cta.b64 _, [%0];" : : "r"(s_empty1) : "memory");
             // mbarrier.try_wait.parity.shared::cta.b64
             }
-            unsigned v11 = 0;
+            unsigned v11;
+            v11 = 0;
             while (true) {
                 asm volatile("{ .reg .pred P; mbarrier.try_wait.parity.shared::cta.b64 P, [%1], %2; selp.u32 %0, 1, 0, P; }" : "=r"(v11) : "r"(s_full3), "r"(0x00000000u) : "memory");
                 if (v11) break;

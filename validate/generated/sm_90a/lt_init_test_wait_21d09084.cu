@@ -70,7 +70,8 @@ __global__ void __launch_bounds__(kWarps * 32) run(const litmus::Launch p) {
             asm volatile("mbarrier.arrive.release.cta.shared::cta.b64 _, [%0];" : : "r"(s_mb) : "memory");
             litmus::jitter(p, warpKey, 2u);
             // mbarrier.test_wait.parity.acquire.cta.shared::cta.b64
-            unsigned v0 = 0;
+            unsigned v0;
+            v0 = 0;
             asm volatile("{ .reg .pred P; mbarrier.test_wait.parity.acquire.cta.shared::cta.b64 P, [%1], %2; selp.u32 %0, 1, 0, P; }" : "=r"(v0) : "r"(s_mb), "r"(0x00000000u) : "memory");
             r_p0 = v0;
             // epilogue: complete what the thread left in flight, then record its registers

@@ -106,10 +106,9 @@ __global__ void __launch_bounds__(kWarps * 32) run(const litmus::Launch p) {
             litmus::jitter(p, warpKey, 6u);
             // blt
             if (static_cast<int>(r_i) < static_cast<int>(0x00000004u)) {
-                if (litmus::globalTimer() > deadline) { stuck = true; goto litmus_exit1; }
+                if (litmus::globalTimer() > deadline) stuck = true; else
                 goto L1_LC00;
             }
-            litmus_exit1:;
             // epilogue: complete what the thread left in flight, then record its registers
             p.out[inst * kOut + 1u] = r_i;
             if (stuck) atomicOr(p.out + inst * kOut + kObserved, litmus::kFlagStuck);

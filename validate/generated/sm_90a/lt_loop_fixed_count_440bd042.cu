@@ -76,10 +76,9 @@ __global__ void __launch_bounds__(kWarps * 32) run(const litmus::Launch p) {
             // setp.lt.s32
             r_p = (static_cast<int>(r_i) < static_cast<int>(0x00000004u)) ? 1u : 0u;
             if ((r_p != 0u)) {
-                if (litmus::globalTimer() > deadline) { stuck = true; goto litmus_exit0; }
+                if (litmus::globalTimer() > deadline) stuck = true; else
                 goto L0_LC00;
             }
-            litmus_exit0:;
             // epilogue: complete what the thread left in flight, then record its registers
             p.out[inst * kOut + 1u] = r_i;
             if (stuck) atomicOr(p.out + inst * kOut + kObserved, litmus::kFlagStuck);

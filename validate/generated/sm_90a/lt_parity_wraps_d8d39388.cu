@@ -66,7 +66,8 @@ __global__ void __launch_bounds__(kWarps * 32) run(const litmus::Launch p) {
             asm volatile("mbarrier.arrive.release.cta.shared::cta.b64 _, [%0];" : : "r"(s_mb) : "memory");
             litmus::jitter(p, warpKey, 1u);
             // mbarrier.try_wait.parity.acquire.cta.shared::cta.b64
-            unsigned v0 = 0;
+            unsigned v0;
+            v0 = 0;
             while (true) {
                 asm volatile("{ .reg .pred P; mbarrier.try_wait.parity.acquire.cta.shared::cta.b64 P, [%1], %2; selp.u32 %0, 1, 0, P; }" : "=r"(v0) : "r"(s_mb), "r"(0x00000000u) : "memory");
                 if (v0) break;
@@ -77,7 +78,8 @@ __global__ void __launch_bounds__(kWarps * 32) run(const litmus::Launch p) {
             asm volatile("mbarrier.arrive.release.cta.shared::cta.b64 _, [%0];" : : "r"(s_mb) : "memory");
             litmus::jitter(p, warpKey, 3u);
             // mbarrier.test_wait.parity.acquire.cta.shared::cta.b64
-            unsigned v1 = 0;
+            unsigned v1;
+            v1 = 0;
             asm volatile("{ .reg .pred P; mbarrier.test_wait.parity.acquire.cta.shared::cta.b64 P, [%1], %2; selp.u32 %0, 1, 0, P; }" : "=r"(v1) : "r"(s_mb), "r"(0x00000000u) : "memory");
             r_p0 = v1;
             // epilogue: complete what the thread left in flight, then record its registers

@@ -103,7 +103,7 @@ __global__ void __launch_bounds__(kWarps * 32) __cluster_dims__(2, 1, 1) run(con
             // setp.eq.u32
             r_p = (static_cast<unsigned>(r_r0) == static_cast<unsigned>(0x00000000u)) ? 1u : 0u;
             if ((r_p != 0u)) {
-                if (litmus::globalTimer() > deadline) { stuck = true; goto litmus_exit1; }
+                if (litmus::globalTimer() > deadline) stuck = true; else
                 goto L1_LC00;
             }
             litmus::jitter(p, warpKey, 2u);
@@ -120,7 +120,6 @@ __global__ void __launch_bounds__(kWarps * 32) __cluster_dims__(2, 1, 1) run(con
             unsigned v1;
             asm volatile("ld.global.b32 %0, [%1];" : "=r"(v1) : "l"(g_g) : "memory");
             r_r1 = v1;
-            litmus_exit1:;
             // epilogue: complete what the thread left in flight, then record its registers
             asm volatile("cp.async.bulk.commit_group;" : : : "memory");
             asm volatile("cp.async.bulk.wait_group 0;" : : : "memory");

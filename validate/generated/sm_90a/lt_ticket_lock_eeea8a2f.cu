@@ -82,7 +82,7 @@ __global__ void __launch_bounds__(kWarps * 32) run(const litmus::Launch p) {
             litmus::jitter(p, warpKey, 2u);
             // bne
             if (static_cast<int>(r_s) != static_cast<int>(r_t)) {
-                if (litmus::globalTimer() > deadline) { stuck = true; goto litmus_exit0; }
+                if (litmus::globalTimer() > deadline) stuck = true; else
                 goto L0_LC00;
             }
             litmus::jitter(p, warpKey, 3u);
@@ -96,7 +96,6 @@ __global__ void __launch_bounds__(kWarps * 32) run(const litmus::Launch p) {
             litmus::jitter(p, warpKey, 5u);
             // red.release.gpu.add.u32
             asm volatile("red.release.gpu.add.u32 [%0], %1;" : : "l"(g_serving), "r"(0x00000001u) : "memory");
-            litmus_exit0:;
             // epilogue: complete what the thread left in flight, then record its registers
             p.out[inst * kOut + 0u] = r_r0;
             if (stuck) atomicOr(p.out + inst * kOut + kObserved, litmus::kFlagStuck);
@@ -128,7 +127,7 @@ __global__ void __launch_bounds__(kWarps * 32) run(const litmus::Launch p) {
             litmus::jitter(p, warpKey, 2u);
             // bne
             if (static_cast<int>(r_s) != static_cast<int>(r_t)) {
-                if (litmus::globalTimer() > deadline) { stuck = true; goto litmus_exit1; }
+                if (litmus::globalTimer() > deadline) stuck = true; else
                 goto L1_LC00;
             }
             litmus::jitter(p, warpKey, 3u);
@@ -142,7 +141,6 @@ __global__ void __launch_bounds__(kWarps * 32) run(const litmus::Launch p) {
             litmus::jitter(p, warpKey, 5u);
             // red.release.gpu.add.u32
             asm volatile("red.release.gpu.add.u32 [%0], %1;" : : "l"(g_serving), "r"(0x00000001u) : "memory");
-            litmus_exit1:;
             // epilogue: complete what the thread left in flight, then record its registers
             p.out[inst * kOut + 1u] = r_r0;
             if (stuck) atomicOr(p.out + inst * kOut + kObserved, litmus::kFlagStuck);

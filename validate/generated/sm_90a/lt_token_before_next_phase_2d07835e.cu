@@ -71,7 +71,8 @@ __global__ void __launch_bounds__(kWarps * 32) run(const litmus::Launch p) {
             asm volatile("mbarrier.arrive.release.cta.shared::cta.b64 %0, [%1];" : "=l"(t_tok) : "r"(s_mb) : "memory");
             litmus::jitter(p, warpKey, 1u);
             // mbarrier.test_wait.acquire.cta.shared::cta.b64
-            unsigned v0 = 0;
+            unsigned v0;
+            v0 = 0;
             asm volatile("{ .reg .pred P; mbarrier.test_wait.acquire.cta.shared::cta.b64 P, [%1], %2; selp.u32 %0, 1, 0, P; }" : "=r"(v0) : "r"(s_mb), "l"(t_tok) : "memory");
             r_r0 = v0;
             litmus::jitter(p, warpKey, 2u);
@@ -89,7 +90,8 @@ __global__ void __launch_bounds__(kWarps * 32) run(const litmus::Launch p) {
             const unsigned long long deadline = litmus::globalTimer() + p.timeoutNs;
             (void)deadline;
             // mbarrier.try_wait.parity.acquire.cta.shared::cta.b64
-            unsigned v0 = 0;
+            unsigned v0;
+            v0 = 0;
             while (true) {
                 asm volatile("{ .reg .pred P; mbarrier.try_wait.parity.acquire.cta.shared::cta.b64 P, [%1], %2; selp.u32 %0, 1, 0, P; }" : "=r"(v0) : "r"(s_mb), "r"(0x00000000u) : "memory");
                 if (v0) break;
@@ -97,7 +99,8 @@ __global__ void __launch_bounds__(kWarps * 32) run(const litmus::Launch p) {
             }
             litmus::jitter(p, warpKey, 1u);
             // mbarrier.try_wait.parity.acquire.cta.shared::cta.b64
-            unsigned v1 = 0;
+            unsigned v1;
+            v1 = 0;
             while (true) {
                 asm volatile("{ .reg .pred P; mbarrier.try_wait.parity.acquire.cta.shared::cta.b64 P, [%1], %2; selp.u32 %0, 1, 0, P; }" : "=r"(v1) : "r"(s_done), "r"(0x00000000u) : "memory");
                 if (v1) break;

@@ -73,7 +73,8 @@ __global__ void __launch_bounds__(kWarps * 32) run(const litmus::Launch p) {
             (void)deadline;
             L0_LC00:;
             // mbarrier.try_wait.parity.shared::cta.b64
-            unsigned v0 = 0;
+            unsigned v0;
+            v0 = 0;
             asm volatile("{ .reg .pred P; mbarrier.try_wait.parity.shared::cta.b64 P, [%1], %2; selp.u32 %0, 1, 0, P; }" : "=r"(v0) : "r"(s_empty), "r"(0x00000001u) : "memory");
             r_p = v0;
             if ((r_p != 0u)) {
@@ -82,7 +83,7 @@ __global__ void __launch_bounds__(kWarps * 32) run(const litmus::Launch p) {
             litmus::jitter(p, warpKey, 1u);
             // bra
             if (true) {
-                if (litmus::globalTimer() > deadline) { stuck = true; goto litmus_exit0; }
+                if (litmus::globalTimer() > deadline) stuck = true; else
                 goto L0_LC00;
             }
             L0_LC01:;
@@ -92,7 +93,6 @@ __global__ void __launch_bounds__(kWarps * 32) run(const litmus::Launch p) {
             litmus::jitter(p, warpKey, 3u);
             // cp.async.bulk.shared::cta.global.mbarrier::complete_tx::bytes
             asm volatile("cp.async.bulk.shared::cta.global.mbarrier::complete_tx::bytes [%0], [%1], 16, [%2];" : : "r"(s_s), "l"(g_g), "r"(s_full) : "memory");
-            litmus_exit0:;
             // epilogue: complete what the thread left in flight, then record its registers
             if (stuck) atomicOr(p.out + inst * kOut + kObserved, litmus::kFlagStuck);
         } break;
@@ -120,7 +120,8 @@ __global__ void __launch_bounds__(kWarps * 32) run(const litmus::Launch p) {
             asm volatile("mbarrier.arrive.shared::cta.b64 _, [%0];" : : "r"(s_empty) : "memory");
             litmus::jitter(p, warpKey, 3u);
             // mbarrier.try_wait.parity.shared::cta.b64
-            unsigned v1 = 0;
+            unsigned v1;
+            v1 = 0;
             while (true) {
                 asm volatile("{ .reg .pred P; mbarrier.try_wait.parity.shared::cta.b64 P, [%1], %2; selp.u32 %0, 1, 0, P; }" : "=r"(v1) : "r"(s_full), "r"(0x00000000u) : "memory");
                 if (v1) break;
