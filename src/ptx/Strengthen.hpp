@@ -47,16 +47,9 @@ struct Strengthening {
 /** Every strengthening that can matter for the test, in thread and program order. */
 std::vector<Strengthening> strengthenings(const litmus::Test& test);
 
-/** The test with `s` applied (the instruction at `s.index` keeps its source position). */
-litmus::Test applyStrengthening(const litmus::Test& test, const Strengthening& s);
-
 /** The test with every change of `changes` applied (indices refer to the unchanged test; at
  *  most one Widen per instruction). Throws InputError when one does not apply. */
 litmus::Test applyStrengthenings(const litmus::Test& test, std::vector<Strengthening> changes);
-
-/** What `s` does, in words: "a tcgen05.fence::after_thread_sync before P1's tcgen05.mma (line
- *  12)", "P1's mbarrier.try_wait... (line 11) made .acquire". */
-std::string describe(const litmus::Test& test, const Strengthening& s);
 
 /** What `changes` do together, the same change at several places said once: "fence.proxy.async
  *  before P1's mbarrier.arrive.shared::cta.b64 (lines 12, 15) and P2's (line 12)". */

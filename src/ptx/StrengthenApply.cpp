@@ -141,10 +141,6 @@ bool Strengthening::inserts() const {
     return kind != Kind::Acquire && kind != Kind::Release && kind != Kind::Widen;
 }
 
-litmus::Test applyStrengthening(const litmus::Test& test, const Strengthening& s) {
-    return applyStrengthenings(test, {s});
-}
-
 litmus::Test applyStrengthenings(const litmus::Test& test, std::vector<Strengthening> changes) {
     // Later places first, and at one place the rewrite before the insertions, so that every
     // index still names the instruction it named in `test`.
@@ -187,10 +183,6 @@ std::string patternOf(const litmus::Test& test, const Strengthening& s) {
     for (const auto& o : at.operands)
         target += " " + printOperand(o);
     return actionOf(test, s) + "|" + target;
-}
-
-std::string describe(const litmus::Test& test, const Strengthening& s) {
-    return describe(test, std::vector<Strengthening>{s});
 }
 
 std::string describe(const litmus::Test& test, const std::vector<Strengthening>& changes) {
