@@ -135,11 +135,8 @@ std::string eventText(const engine::EventRef& e, const kernel::KernelProgram& k)
     std::string who = e.thread >= 0 && static_cast<std::size_t>(e.thread) < k.threadNames.size()
                           ? k.threadNames[static_cast<std::size_t>(e.thread)]
                           : std::string("init");
-    std::string s = fmt::format("{}: {}", who, e.text);
-    if (!e.barrier.empty() && e.text.find(" " + e.barrier + ")") == std::string::npos)
-        s += " on " + e.barrier;
-    if (e.parity) s += fmt::format(", parity {}", *e.parity);
-    s += " at " + e.loc.str();
+    std::string s =
+        fmt::format("{}: {}{} at {}", who, e.text, engine::mbarrierText(e), e.loc.str());
     if (e.iteration >= 0) s += fmt::format(" (iteration {})", e.iteration);
     auto cuda = k.cudaLines.find(e.loc.line);
     if (cuda != k.cudaLines.end())

@@ -36,13 +36,18 @@ bool operator==(const EventRef& a, const EventRef& b) {
            a.barrier == b.barrier && a.parity == b.parity && a.iteration == b.iteration;
 }
 
+std::string mbarrierText(const EventRef& e) {
+    std::string out;
+    // an exec event's text may name its barrier already: "(arrive empty0)"
+    if (!e.barrier.empty() && e.text.find(" " + e.barrier + ")") == std::string::npos)
+        out += " on " + e.barrier;
+    if (e.parity) out += ", parity " + std::to_string(*e.parity);
+    return out;
+}
+
 std::string toString(const EventRef& e) {
     std::string who = e.thread >= 0 ? "P" + std::to_string(e.thread) : std::string("init");
-    std::string what = e.text;
-    // an exec event's text may name its barrier already: "(arrive empty0)"
-    if (!e.barrier.empty() && what.find(" " + e.barrier + ")") == std::string::npos)
-        what += " on " + e.barrier;
-    if (e.parity) what += ", parity " + std::to_string(*e.parity);
+    const std::string what = e.text + mbarrierText(e);
     std::string where = e.loc.str();
     if (e.iteration >= 0) where += ", iteration " + std::to_string(e.iteration);
     if (!e.note.empty()) where += ", " + e.note;

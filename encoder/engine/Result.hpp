@@ -46,6 +46,10 @@ struct EventRef {
 
 bool operator==(const EventRef& a, const EventRef& b);
 
+/** What an mbarrier operation acts on, to follow its instruction: " on full0, parity 1"; the
+ *  barrier is left out where the text names it already ("(arrive empty0)"); empty otherwise. */
+std::string mbarrierText(const EventRef& e);
+
 /** "P1: <instruction> on full0, parity 1 (file:line:col, iteration 2, <note>)" ("init: ..."
  *  for the initial state; the barrier, parity, iteration and note when there are): how every
  *  report names an instruction. */

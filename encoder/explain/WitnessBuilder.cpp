@@ -92,10 +92,7 @@ std::string describeEvent(const ir::Program& p, const Outcome& o, int id) {
     const EventRef ref = eventRef(p, id);
     std::string out = "P" + std::to_string(ref.thread) + " line " + std::to_string(ref.loc.line);
     if (ref.iteration >= 0) out += ", iteration " + std::to_string(ref.iteration);
-    out += ": " + shortLabel(e.text);
-    if (!ref.barrier.empty() && e.text.find(" " + ref.barrier + ")") == std::string::npos)
-        out += " on " + ref.barrier;
-    if (ref.parity) out += ", parity " + std::to_string(*ref.parity);
+    out += ": " + shortLabel(e.text) + mbarrierText(ref);
     if (auto ph = o.phaseBefore.find(id); ph != o.phaseBefore.end())
         out += ", in phase " + std::to_string(ph->second);
     if (e.has(ir::Tag::R) || e.has(ir::Tag::W))
