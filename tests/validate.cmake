@@ -46,10 +46,12 @@ foreach(results IN LISTS ptxmc_recorded_results)
   file(RELATIVE_PATH rel ${PROJECT_SOURCE_DIR} ${results})
   get_filename_component(dir ${rel} DIRECTORY)
   get_filename_component(name ${dir} NAME)
-  # Recorded GPU runs: the committed table (unsound rows included) is what compare prints.
+  # Recorded GPU runs: the committed table (unsound rows included) is what compare prints;
+  # a run that kept the mutants file it was generated with (mutants.txt) is compared with it.
   add_test(NAME validate/compare-${name}
     COMMAND ${CMAKE_COMMAND} -DPTXMC=$<TARGET_FILE:ptxmc> -DRESULTS=${rel}
             -DEXPECTED=${dir}/compare.md -DFORMAT=markdown "-DSTATUS=0|1"
+            -DMUTANTS=${dir}/mutants.txt
             -P ${CMAKE_CURRENT_SOURCE_DIR}/validate/compare.cmake
     WORKING_DIRECTORY ${PROJECT_SOURCE_DIR})
 endforeach()

@@ -16,6 +16,7 @@
 #include <filesystem>
 #include <iostream>
 #include <memory>
+#include <optional>
 
 namespace ptxmc::cli {
 
@@ -25,6 +26,7 @@ const char* const kCompareExamples = R"(Examples:
   ptxmc compare validate/results/h100/results.json          per test, in words
   ptxmc compare --format markdown validate/results/h100/results.json   the README table
   ptxmc compare --format json --jobs 2 results.json
+  ptxmc compare --mutants validate/mutants.txt results.json   why a test's mutant did not run
 
 Each test file named in the results is read relative to --root; without it, relative to the
 current folder when it is there, else to the results file's folder or the nearest folder above
@@ -138,6 +140,10 @@ void setupCompare(CLI::App& app) {
                     "folder the results' test paths are relative to (default: found from the "
                     "current folder or the results file's)")
         ->option_text("DIR");
+    sub->add_option("--mutants", args->mutants,
+                    "the mutants file gen-cuda derived (validate/mutants.txt): an inconclusive "
+                    "test then says why no mutant of it ran")
+        ->option_text("FILE");
     addFormatOption(*sub, args->format, {"text", "markdown", "json"},
                     "text (the default), markdown or json");
     addOutputOption(*sub, args->output, "the report");
@@ -155,8 +161,10 @@ int runCompare(const CompareArgs& args) {
     StdoutTo redirect(args.output);
     std::shared_ptr<const cat::ResolvedModel> model;
     std::vector<validate::HwRun> runs;
+    std::optional<validate::MutantList> mutants;
     try {
         model = loadModel(args.pipeline);
+        if (!args.mutants.empty()) mutants = validate::readMutantList(args.mutants);
         for (const std::string& r : args.results)
             runs.push_back(validate::readResults(r));
     } catch (const InputError& e) {
@@ -183,7 +191,8 @@ int runCompare(const CompareArgs& args) {
                 answers[i] = answer(run.tests[i], read[i], *model, args.pipeline, expected[i]);
             },
             [](std::size_t) {});
-        std::vector<validate::Comparison> rows = validate::classify(run, answers);
+        std::vector<validate::Comparison> rows =
+            validate::classify(run, answers, mutants ? &*mutants : nullptr);
         tests += rows.size();
         for (std::size_t i = 0; i < answers.size(); ++i)
             if (!answers[i].error.empty()) {

@@ -12,6 +12,7 @@ namespace ptxmc::cli {
 struct CompareArgs {
     PipelineOptions pipeline;    ///< --model, --reading, --unroll, --timeout, limits, --engine
     std::string root;            ///< test files in results are relative to this (empty: found)
+    std::string mutants;         ///< --mutants FILE: why a forbidden test has no mutant run
     std::string format = "text"; ///< text, markdown or json
     std::string output;          ///< -o/--output FILE; empty: standard output
     unsigned jobs = 1;

@@ -7,6 +7,7 @@
 #include "cli/Inputs.hpp"
 #include "cli/Pipeline.hpp"
 #include "hw/CudaGen.hpp"
+#include "hw/MutantList.hpp"
 #include "ptx/Mutation.hpp"
 #include "support/Plural.hpp"
 #include "support/SourceLoc.hpp"
@@ -35,28 +36,6 @@ const char* const kGenExamples = R"(Examples:
 A test that cannot run on hardware faithfully is refused with a warning (DIR/refused.txt says
 why). Exit status: 0 generated, 1 some refused under --strict, 2 an input error.
 No --unroll: tests with loops (any control flow) are refused, so none is checked.)";
-
-/** Mutations to generate, by test file. */
-std::multimap<std::string, ptx::Mutation> readMutants(const std::string& file) {
-    std::multimap<std::string, ptx::Mutation> out;
-    std::ifstream in(file);
-    if (!in) throw InputError(SourceLoc{file}, "cannot read mutants file");
-    std::string line;
-    for (int n = 1; std::getline(in, line); ++n) {
-        auto hash = line.find('#');
-        if (hash != std::string::npos) line.resize(hash);
-        std::istringstream words(line);
-        std::string path, text;
-        if (!(words >> path)) continue;
-        if (!(words >> text)) throw InputError(SourceLoc{file, n, 1}, "expected PATH MUTATION");
-        auto m = ptx::parseMutation(text);
-        if (!m)
-            throw InputError(SourceLoc{file, n, 1},
-                             "bad mutation '" + text + "' (KIND:Pn:i, KIND drop|relax|cta|read)");
-        out.emplace(fs::path(path).lexically_normal().generic_string(), *m);
-    }
-    return out;
-}
 
 /** Has the model any state that makes the test's condition fail in the "weak" direction? */
 bool allowsWeak(const engine::CheckResult& r) {
@@ -131,7 +110,8 @@ int runGenCuda(const GenCudaArgs& args) {
     std::multimap<std::string, ptx::Mutation> mutants;
     std::shared_ptr<const cat::ResolvedModel> model;
     try {
-        if (!args.mutantsFile.empty()) mutants = readMutants(args.mutantsFile);
+        if (!args.mutantsFile.empty())
+            mutants = validate::readMutantList(args.mutantsFile).mutations;
         if (!args.deriveFile.empty()) model = loadModel(args.pipeline);
     } catch (const InputError& e) {
         std::cerr << e.what() << '\n';

@@ -1,10 +1,14 @@
 # Runs ptxmc compare on recorded results; checks the exit status and the exact output.
 # Usage: cmake -DPTXMC=<ptxmc> -DRESULTS=<json> -DEXPECTED=<file> -DSTATUS=<n> [-DFORMAT=text]
-#        -P compare.cmake (from the repository root)
+#        [-DMUTANTS=<mutants file>] -P compare.cmake (from the repository root)
 if(NOT DEFINED FORMAT)
   set(FORMAT text)
 endif()
-execute_process(COMMAND ${PTXMC} compare --format ${FORMAT} ${RESULTS}
+set(mutants_arg)
+if(DEFINED MUTANTS AND EXISTS ${MUTANTS})
+  set(mutants_arg --mutants ${MUTANTS})
+endif()
+execute_process(COMMAND ${PTXMC} compare --format ${FORMAT} ${mutants_arg} ${RESULTS}
   RESULT_VARIABLE status OUTPUT_VARIABLE out ERROR_VARIABLE err)
 if(NOT status MATCHES "^(${STATUS})$")
   message(FATAL_ERROR "ptxmc compare exited ${status}, expected ${STATUS}:\n${out}\n${err}")

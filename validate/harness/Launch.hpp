@@ -30,6 +30,7 @@ constexpr unsigned kEnvFlagShift = 8;   ///< where the tag sits in an outcome's 
 /** What stress CTAs hammer. */
 constexpr unsigned kStressScratch = 0; ///< a few scratch lines (GPUHarbor's patterns)
 constexpr unsigned kStressSm = 1;      ///< the SM: shared-memory bank conflicts and L1 refills
+constexpr unsigned kStressAsync = 2;   ///< the SM's async proxy: bulk copies in and out (TMA)
 
 /**
  * Everything one launch needs. The host draws the random parts (permutations, delays, stress)

@@ -38,6 +38,12 @@ __device__ __forceinline__ unsigned clusterIndex() {
     return r;
 }
 
+/** The element a byte offset into an array `a[n]` of `stride` bytes names (`[a+k*r]`), or n
+ *  when it names none (the generated code then marks the instance stuck). */
+__device__ __forceinline__ long long element(long long offset, long long stride, long long n) {
+    return offset >= 0 && offset % stride == 0 && offset / stride < n ? offset / stride : n;
+}
+
 __device__ __forceinline__ unsigned long long globalTimer() {
     unsigned long long t;
     asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
@@ -293,10 +299,62 @@ static __device__ __noinline__ void smStress(const Launch& p) {
     if (v == 0x9e3779b9u) __nanosleep(1);
 }
 
+/**
+ * Async-proxy stress (stress CTAs share SMs with testing CTAs): lane 0 of each warp keeps the
+ * SM's bulk-copy unit busy, copying scratch lines into its own shared buffer (an mbarrier
+ * tracks the bytes, as a TMA load) and every other round back out (a bulk store in a bulk
+ * group), beside the testing CTAs' own async-proxy traffic.
+ */
+static __device__ __noinline__ void asyncStress(const Launch& p) {
+    const unsigned warp = threadIdx.x >> 5, warps = blockDim.x >> 5;
+    if ((threadIdx.x & 31u) != 0 || warps == 0) return;
+    const unsigned region = p.sharedBytes / warps; // this warp's mbarrier, then its buffer
+    unsigned bytes = region >= 16u + 1024u ? 1024u : (region > 16u ? (region - 16u) & ~15u : 0u);
+    if (bytes < 16u || p.scratchWords * 4ull < bytes * 2ull) return;
+    const unsigned mb = sharedBase() + warp * region, buf = mb + 16u;
+    const unsigned long long chunks = p.scratchWords * 4ull / bytes;
+    asm volatile("mbarrier.init.shared::cta.b64 [%0], 1;" ::"r"(mb) : "memory");
+    const unsigned long long start = globalTimer();
+    unsigned phase = 0;
+    for (unsigned i = 0; i < p.stressIters && !stressOver(p, start, i | 15u); ++i) {
+        const unsigned long long r =
+            mix(p.seed ^ 0xa5a5ull, (blockIdx.x * 64ull + warp) * 4096 + i);
+        const unsigned char* src =
+            reinterpret_cast<const unsigned char*>(p.scratch) + (r % chunks) * bytes;
+        asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;" ::"r"(mb), "r"(bytes)
+                     : "memory");
+        asm volatile("cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes "
+                     "[%0], [%1], %2, [%3];" ::"r"(buf),
+                     "l"(src), "r"(bytes), "r"(mb)
+                     : "memory");
+        unsigned done = 0;
+        while (!done) {
+            asm volatile("{ .reg .pred P; mbarrier.try_wait.parity.shared::cta.b64 P, [%1], %2; "
+                         "selp.u32 %0, 1, 0, P; }"
+                         : "=r"(done)
+                         : "r"(mb), "r"(phase)
+                         : "memory");
+            if (!done && globalTimer() - start > 1000000ull) return; // never hold the run up
+        }
+        phase ^= 1u;
+        if (i & 1u) {
+            unsigned char* dst =
+                reinterpret_cast<unsigned char*>(p.scratch) + ((r >> 20) % chunks) * bytes;
+            asm volatile("cp.async.bulk.global.shared::cta.bulk_group [%0], [%1], %2;" ::"l"(dst),
+                         "r"(buf), "r"(bytes)
+                         : "memory");
+            asm volatile("cp.async.bulk.commit_group;" ::: "memory");
+            asm volatile("cp.async.bulk.wait_group.read 0;" ::: "memory");
+        }
+    }
+    asm volatile("cp.async.bulk.wait_group 0;" ::: "memory");
+}
+
 /** Stress CTAs hammer scratch lines with one of four access patterns (st;st, st;ld, ld;st, ld;ld).
  */
 static __device__ __noinline__ void stress(const Launch& p) {
     if (p.stressKind == kStressSm) return smStress(p);
+    if (p.stressKind == kStressAsync) return asyncStress(p);
     if (p.stressIters == 0 || p.scratchWords < 64) return;
     unsigned lines = p.scratchWords / 64;
     unsigned long long r = mix(p.seed, 0x5eed0000ull + blockIdx.x);

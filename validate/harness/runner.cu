@@ -199,6 +199,7 @@ void envReport(const TestInfo& t, const std::vector<unsigned long long>& inst,
         {"team-lines", [](unsigned e) { return (e & litmus::kEnvTeamLines) != 0; }},
         {"stress-scratch", [](unsigned e) { return (e >> litmus::kEnvStressShift) == 1; }},
         {"stress-sm", [](unsigned e) { return (e >> litmus::kEnvStressShift) == 2; }},
+        {"stress-async", [](unsigned e) { return (e >> litmus::kEnvStressShift) == 3; }},
     };
     std::string line = std::string("    ") + what + " " + t.name + ":";
     char buf[160];
@@ -307,8 +308,9 @@ void runTest(const TestInfo& t, const Options& o, const cudaDeviceProp& prop, Te
             p.stressPattern = rng.below(4);
             p.stressLines = 1 + rng.below(16);
             p.useSync = rng.below(2);
-            static const unsigned kinds[] = {litmus::kStressScratch, litmus::kStressSm};
-            p.stressKind = classic ? litmus::kStressScratch : kinds[rng.below(2)];
+            static const unsigned kinds[] = {litmus::kStressScratch, litmus::kStressSm,
+                                             litmus::kStressAsync};
+            p.stressKind = classic ? litmus::kStressScratch : kinds[rng.below(3)];
             p.stressNs = classic ? 0 : 200000; // 200 us: far below the 2 ms a wait may take
             p.layout = classic ? 0 : rng.below(2);
             if (p.layout == 1) // in-team slots; step 0 puts an instance's locations in one line
@@ -467,7 +469,8 @@ constexpr int kRestart = 4; ///< the worker's exit status after an error: start 
     info.seed = o.seed;
     info.secondsPerTest = o.seconds;
     info.maxLaunches = o.maxLaunches;
-    info.harness = "ptxmc-litmus-runner 2"; // 2: sparse launches, SM stress, in-team slots, ...
+    info.harness = "ptxmc-litmus-runner 3"; // 2: sparse launches, SM stress, in-team slots,
+                                            // ...; 3: async-proxy stress
     int driver = 0, runtime = 0;
     cudaDriverGetVersion(&driver);
     cudaRuntimeGetVersion(&runtime);

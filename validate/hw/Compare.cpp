@@ -158,19 +158,61 @@ void addNote(Comparison& c, const std::string& note) {
 
 } // namespace
 
-std::vector<Comparison> classify(const HwRun& run, const std::vector<ModelAnswer>& model) {
+namespace {
+
+/** Why an inconclusive test has no mutant in the run, from the mutants file when given. */
+void noMutantRan(Comparison& c, const MutantList* mutants) {
+    const std::string& file = c.hw->file;
+    if (mutants == nullptr) {
+        c.unseenWhy = "no mutant ran";
+        addNote(c, "no mutant ran: nothing shows the harness could see it");
+    } else if (auto none = mutants->none.find(file); none != mutants->none.end()) {
+        c.unseenWhy = "no mutant";
+        addNote(c, "no mutant: " + none->second);
+    } else if (mutants->mutations.count(file) > 0) {
+        c.unseenWhy = "mutant not run";
+        addNote(c, "its mutant (" + ptx::toString(mutants->mutations.find(file)->second) +
+                       ") is not in this run: not generated, or refused");
+    } else {
+        c.unseenWhy = "no mutant derived";
+        addNote(c, "the mutants file has no line for it (derived before the test existed)");
+    }
+}
+
+/** Why a mutant that ran did not confirm its original. */
+void mutantNeverWeak(Comparison& c, const Comparison& mutant) {
+    if (mutant.hw->status != "ok") {
+        c.unseenWhy = "mutant did not run";
+        addNote(c,
+                "its mutant " + c.mutant + " did not complete a run (" + mutant.hw->status + ")");
+    } else if (mutant.verdict == Verdict::Deadlock || mutant.completed == 0) {
+        c.unseenWhy = "mutant never completed";
+        addNote(c, "no instance of its mutant " + c.mutant + " completed its waits");
+    } else {
+        c.unseenWhy = "mutant never weak";
+        std::ostringstream os;
+        os << "its mutant " << c.mutant << " never showed its weak outcome either ("
+           << mutant.completed << " instances, rate < " << sci(mutant.bound) << ")";
+        addNote(c, os.str());
+    }
+}
+
+} // namespace
+
+std::vector<Comparison> classify(const HwRun& run, const std::vector<ModelAnswer>& model,
+                                 const MutantList* mutants) {
     std::vector<Comparison> rows;
     for (std::size_t i = 0; i < run.tests.size(); ++i)
         rows.push_back(classifyOne(run.tests[i], model.at(i)));
     // A forbidden test is confirmed only when one of its mutants showed the weak outcome.
     for (Comparison& c : rows) {
         if (c.verdict != Verdict::Inconclusive) continue;
-        bool any = false;
+        const Comparison* last = nullptr;
         for (std::size_t i = 0; i < run.tests.size(); ++i) {
             const HwTest& t = run.tests[i];
             if (t.mutantOf != c.hw->name) continue;
-            any = true;
             c.mutant = t.name;
+            last = &rows[i];
             const Comparison& mc = rows[i];
             if ((mc.verdict == Verdict::Seen || mc.verdict == Verdict::Unsound) &&
                 model[i].result && weakCount(t, *model[i].result) > 0) {
@@ -180,9 +222,11 @@ std::vector<Comparison> classify(const HwRun& run, const std::vector<ModelAnswer
                 break;
             }
         }
-        if (c.verdict == Verdict::Inconclusive)
-            addNote(c, any ? "its mutant " + c.mutant + " never showed its weak outcome either"
-                           : "no mutant ran: nothing shows the harness could see it");
+        if (c.verdict != Verdict::Inconclusive) continue;
+        if (last == nullptr)
+            noMutantRan(c, mutants);
+        else
+            mutantNeverWeak(c, *last);
     }
     return rows;
 }
@@ -236,6 +280,14 @@ std::string markdownReport(const HwRun& run, const std::vector<Comparison>& rows
     os << ".\n\nResults:";
     for (const auto& [v, k] : n)
         os << " " << k << " " << toString(v) << ";";
+    std::map<std::string, int> why;
+    for (const Comparison& c : rows)
+        if (c.verdict == Verdict::Inconclusive) ++why[c.unseenWhy];
+    if (!why.empty()) {
+        os << "\n\nInconclusive, why:";
+        for (const auto& [w, k] : why)
+            os << " " << k << " " << w << ";";
+    }
     os << "\n\n| test | model | instances | weak outcome seen | states seen / allowed | result |\n";
     os << "|---|---|---|---|---|---|\n";
     for (const Comparison& c : rows) {
@@ -253,8 +305,11 @@ std::string markdownReport(const HwRun& run, const std::vector<Comparison>& rows
         if (c.verdict == Verdict::Unsound)
             os << " (" << c.unsound.size() << " forbidden state"
                << (c.unsound.size() == 1 ? "" : "s") << ")";
-        if (c.verdict == Verdict::Confirmed || c.verdict == Verdict::Inconclusive)
-            os << " (mutant `" << (c.mutant.empty() ? "none" : c.mutant) << "`)";
+        if (c.verdict == Verdict::Confirmed) os << " (mutant `" << c.mutant << "`)";
+        if (c.verdict == Verdict::Inconclusive)
+            os << " ("
+               << (c.mutant.empty() ? c.unseenWhy : "mutant `" + c.mutant + "`, " + c.unseenWhy)
+               << ")";
         if (c.verdict == Verdict::Refused || c.verdict == Verdict::Error) os << " " << c.note;
         os << " |\n";
     }
@@ -281,6 +336,7 @@ std::string jsonReport(const HwRun& run, const std::vector<Comparison>& rows) {
         t["allowed_seen"] = c.allowedSeen;
         t["rate_bound"] = c.bound;
         t["mutant"] = c.mutant;
+        if (c.verdict == Verdict::Inconclusive) t["unseen_why"] = c.unseenWhy;
         t["note"] = c.note;
         nlohmann::ordered_json bad = nlohmann::ordered_json::array();
         for (const StateCount& s : c.unsound)

@@ -2,6 +2,7 @@
 #pragma once
 
 #include "engine/Result.hpp"
+#include "hw/MutantList.hpp"
 #include "hw/Results.hpp"
 
 #include <optional>
@@ -47,10 +48,15 @@ struct Comparison {
     std::vector<std::vector<std::int64_t>> unseen; ///< allowed, never observed
     double bound = 0;   ///< 95 % upper bound on a never-seen state's rate: -ln(0.05)/completed
     std::string mutant; ///< for a forbidden test: its mutant's name ("" if none ran)
+    /// Inconclusive: why no mutant showed the harness could see the weak outcome, in a few
+    /// words (the kind: "no mutant", "mutant not run", "mutant never weak", ...)
+    std::string unseenWhy;
 };
 
-/** Classifies each test of `run`; `model` is parallel to run.tests. */
-std::vector<Comparison> classify(const HwRun& run, const std::vector<ModelAnswer>& model);
+/** Classifies each test of `run`; `model` is parallel to run.tests. With `mutants` (the file
+ *  gen-cuda derived them into), an inconclusive test says why it has no mutant in the run. */
+std::vector<Comparison> classify(const HwRun& run, const std::vector<ModelAnswer>& model,
+                                 const MutantList* mutants = nullptr);
 
 /** One block per test, in words. */
 std::string textReport(const HwRun& run, const std::vector<Comparison>& rows);

@@ -63,10 +63,17 @@ public:
 private:
     enum class RegKind { Int, Token, Address, Pending };
     struct Target {
-        const LocPlan* loc = nullptr;
+        const LocPlan* loc = nullptr; ///< with `index`: element 0 of the array
         int cta = -1, row = 0, rank = 0;
         bool remote = false;
+        const ArrayPlan* array = nullptr; ///< `[a+k*r]`: the array, and
+        std::string index;                ///< the C++ expression of the element's index
     };
+    /** The same location at row 0 (a TMEM range's first lane). */
+    static Target rowZero(Target t) {
+        t.row = 0;
+        return t;
+    }
     struct PendingLoad {
         std::string var;
         const LocPlan* loc = nullptr;
@@ -101,6 +108,10 @@ private:
     void bulkCommit();
     void bulkWait(const Insn& in, const ptx::BulkWait& wait);
     void bulkCopy(const Insn& in, const ptx::BulkCopy& copy);
+    // non-bulk cp.async (sm_80 and later): the copy, its groups and its mbarrier arrive
+    void cpAsync(const Insn& in);
+    void cpAsyncGroup(const Insn& in, const ptx::BulkWait* wait);
+    void cpAsyncArrive(const Insn& in);
     void tcShift(const Insn& in);
     void tcWait(const ptx::Tcgen05Wait& wait);
     void tcFence(const ptx::Tcgen05Fence& fence);
@@ -123,7 +134,9 @@ private:
     void epilogue();
 
     // operands and variables
-    Target target(const litmus::Operand& op) const;
+    Target target(const litmus::Operand& op);
+    /** An indexed target's address: its element's `addr`, picked at run time. */
+    std::string indexed(const Target& t, std::string (ThreadEmitter::*addr)(const Target&));
     std::string globalAddr(const Target& t);
     std::string sharedAddr(const Target& t);  ///< own CTA, shared::cta
     std::string clusterAddr(const Target& t); ///< shared::cluster (own or remote)
@@ -172,6 +185,7 @@ private:
     std::set<std::string> writtenSinceWgFence_; ///< registers written since the last wgmma.fence
     std::set<std::string> pendingA_; ///< A registers of mmas not yet covered by wait_group 0
     bool usedBulkGroup_ = false, usedTmemLd_ = false, usedTmemSt_ = false;
+    bool usedCpAsync_ = false; ///< the epilogue waits for every cp.async of the thread
     int step_ = 0, tmp_ = 0;
 };
 

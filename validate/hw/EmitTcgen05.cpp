@@ -144,7 +144,7 @@ void ThreadEmitter::tcLd(const Insn& in) {
     std::vector<Operand> regs = in.operand(0).kind == Operand::Kind::Vector
                                     ? in.operand(0).elements
                                     : std::vector<Operand>{in.operand(0)};
-    std::string base = tmemAddr(Target{t.loc, t.cta, 0, t.rank, t.remote});
+    std::string base = tmemAddr(rowZero(t));
     // Rows are TMEM lanes: one laneColumn() load gives lane i its row; the litmus thread (lane 0)
     // gathers the rows it asked for by shuffles once tcgen05.wait::ld made them valid.
     PendingLoad pl;
@@ -195,7 +195,7 @@ void ThreadEmitter::tcSt(const Insn& in) {
     }
     asmStmt(
         opcode(ptx::Tcgen05St{laneColumn()}) + " [%0], {%1};", {},
-        {"\"r\"(" + tmemAddr(Target{t.loc, t.cta, 0, t.rank, t.remote}) + ")", "\"r\"(" + v + ")"});
+        {"\"r\"(" + tmemAddr(rowZero(t)) + ")", "\"r\"(" + v + ")"});
     usedTmemSt_ = true;
 }
 

@@ -87,9 +87,11 @@ std::vector<ObsRef> observedRefs(const ptx::Program& test, const Plan& plan) {
                 if (test.threads[i].id == r.thread) o.thread = static_cast<int>(i);
             o.reg = r.name;
         } else {
-            o.loc = &plan.loc(r.name);
+            o.loc = plan.arrays.count(r.name)
+                        ? &plan.loc(Plan::elementName(r.name, r.row.value_or(0)))
+                        : &plan.loc(r.name);
             o.cta = r.cta ? *r.cta : o.loc->ctas.empty() ? -1 : o.loc->ctas[0];
-            o.row = r.row.value_or(0);
+            o.row = plan.arrays.count(r.name) ? 0 : r.row.value_or(0);
             if (o.loc->space == Space::Tmem && plan.tcMode && o.row >= 32)
                 throw Refused(r.loc, "row " + std::to_string(o.row) + " is beyond TMEM lane 31");
         }
@@ -183,12 +185,29 @@ std::string ThreadEmitter::hoist(const std::string& prefix, const std::string& t
     return name;
 }
 
-ThreadEmitter::Target ThreadEmitter::target(const Operand& op) const {
+ThreadEmitter::Target ThreadEmitter::target(const Operand& op) {
     if (op.kind != Operand::Kind::Name && op.kind != Operand::Kind::Memory)
         throw Refused(op.loc, "expected a location");
     Target t;
-    t.loc = &plan_.loc(op.name);
-    t.row = static_cast<int>(op.value);
+    auto array = plan_.arrays.find(op.name);
+    if (array != plan_.arrays.end()) {
+        const ArrayPlan& a = array->second;
+        if (op.indexReg) {
+            t.loc = &plan_.locs.at(static_cast<std::size_t>(a.first));
+            t.array = &a;
+            Operand reg;
+            reg.name = *op.indexReg;
+            reg.loc = op.indexLoc;
+            t.index = "litmus::element(static_cast<long long>(static_cast<int>(" + intValue(reg) +
+                      ")) * " + std::to_string(op.indexScale) + "LL + " + std::to_string(op.value) +
+                      "LL, " + std::to_string(a.stride) + ", " + std::to_string(a.elements) + ")";
+        } else {
+            t.loc = &plan_.loc(op.name, op.value, op.loc);
+        }
+    } else {
+        t.loc = &plan_.loc(op.name);
+        t.row = static_cast<int>(op.value);
+    }
     if (t.loc->space == Space::Global) return t;
     if (op.cta)
         t.cta = *op.cta;
@@ -210,13 +229,34 @@ ThreadEmitter::Target ThreadEmitter::target(const Operand& op) const {
     return t;
 }
 
+std::string ThreadEmitter::indexed(const Target& t,
+                                   std::string (ThreadEmitter::*addr)(const Target&)) {
+    // A ternary chain over the elements' hoisted addresses; an index off the array (which the
+    // model refuses, so only a value hardware alone produced gets here) marks the instance stuck.
+    const ArrayPlan& a = *t.array;
+    auto element = [&](int i) {
+        Target e = t;
+        e.array = nullptr;
+        e.index.clear();
+        e.loc = &plan_.locs.at(static_cast<std::size_t>(a.first + i));
+        return (this->*addr)(e);
+    };
+    std::string chain = "(stuck = true, " + element(0) + ")";
+    for (int i = a.elements - 1; i >= 0; --i)
+        chain =
+            "(" + t.index + " == " + std::to_string(i) + " ? " + element(i) + " : " + chain + ")";
+    return chain;
+}
+
 std::string ThreadEmitter::globalAddr(const Target& t) {
+    if (t.array) return indexed(t, &ThreadEmitter::globalAddr);
     return hoist("g_" + ident(t.loc->name), "unsigned long long",
                  "reinterpret_cast<unsigned long long>(litmus::globalCell(p, inst, " +
                      std::to_string(t.loc->index) + ", kGlobals, kGlobalSlotWords))");
 }
 
 std::string ThreadEmitter::sharedAddr(const Target& t) {
+    if (t.array) return indexed(t, &ThreadEmitter::sharedAddr);
     return hoist("s_" + ident(t.loc->name), "unsigned",
                  "smem + " + std::to_string(t.loc->offset) + "u + litmus::sharedSlot(p, local, " +
                      std::to_string(plan_.locIndex.at(t.loc->name)) + "u, kPerCta) * " +
@@ -224,6 +264,7 @@ std::string ThreadEmitter::sharedAddr(const Target& t) {
 }
 
 std::string ThreadEmitter::clusterAddr(const Target& t) {
+    if (t.array) return indexed(t, &ThreadEmitter::clusterAddr);
     std::string own = sharedAddr(t);
     if (!t.remote) return own;
     return hoist("c_" + ident(t.loc->name) + "_" + std::to_string(t.cta), "unsigned",
@@ -231,6 +272,7 @@ std::string ThreadEmitter::clusterAddr(const Target& t) {
 }
 
 std::string ThreadEmitter::genericAddr(const Target& t) {
+    if (t.array) return indexed(t, &ThreadEmitter::genericAddr);
     if (t.loc->space == Space::Global) return globalAddr(t);
     std::string own = sharedAddr(t);
     if (!t.remote)
@@ -388,9 +430,6 @@ void ThreadEmitter::noMapping(const Insn& in) const {
 
 // No catch-all: an instruction added to ptx::Op without a case here does not compile.
 void ThreadEmitter::dispatch(const Insn& in) {
-    auto nonBulk = [&] {
-        refuse("'" + in.opcode + "': non-bulk cp.async has no CUDA mapping yet");
-    };
     // nanosleep.u32 t: an immediate is written in the text, a register is an input operand
     auto sleepFor = [&] {
         const Operand& t = in.operand(0);
@@ -400,82 +439,82 @@ void ThreadEmitter::dispatch(const Insn& in) {
                            {}, {});
         asmStmt(text + " %0;", {}, {"\"r\"(" + intValue(t) + ")"});
     };
-    std::visit(Overloaded{
-                   [&](const ptx::Ld& ld) {
-                       ld.name == ptx::LdName::Ld ? memoryAccess(in, "ld") : noMapping(in);
-                   },
-                   [&](const ptx::St& st) {
-                       if (st.async) return stAsync(in, st);
-                       st.name == ptx::StName::St ? memoryAccess(in, "st") : noMapping(in);
-                   },
-                   [&](const ptx::Atom& at) {
-                       if (at.name == ptx::AtomName::Atom) return atomic(in, true);
-                       if (at.name == ptx::AtomName::Red) return atomic(in, false);
-                       noMapping(in);
-                   },
-                   [&](const ptx::Fence&) { fence(in); },
-                   [&](const ptx::Membar&) { fence(in); },
-                   [&](const ptx::ProxyFence&) { fence(in); },
-                   [&](const ptx::Barrier&) { barrier(in); },
-                   [&](const ptx::Arith&) { arithmetic(in); },
-                   [&](const ptx::TensormapReplace&) { noMapping(in); },
-                   [&](const ptx::TensormapCopy&) { noMapping(in); },
-                   [&](const ptx::RedAsync& r) { redAsync(in, r); },
-                   // warp-collective (.sync.aligned, 16-byte rows from eight lanes' addresses):
-                   // the harness gives a litmus thread one lane and 4-byte cells
-                   [&](const ptx::Matrix& m) {
-                       refuse(std::string(m.store ? "stmatrix" : "ldmatrix") +
-                              " is warp-collective over 16-byte rows: no CUDA mapping yet");
-                   },
-                   [&](const ptx::MbarrierInit& i) { mbarrierInitialise(in, i); },
-                   [&](const ptx::MbarrierArrive&) { mbarrier(in); },
-                   [&](const ptx::MbarrierTx&) { mbarrier(in); },
-                   [&](const ptx::MbarrierWait&) { mbarrierWait(in); },
-                   [&](const ptx::CpAsyncArrive&) { nonBulk(); },
-                   [&](const ptx::BulkCopy& c) { bulkCopy(in, c); },
-                   [&](const ptx::BulkCommit& c) { c.nonBulk ? nonBulk() : bulkCommit(); },
-                   [&](const ptx::BulkWait& w) { w.nonBulk ? nonBulk() : bulkWait(in, w); },
-                   [&](const ptx::CpAsync&) { nonBulk(); },
-                   [&](const ptx::Tcgen05Alloc&) { tcAlloc(in); },
-                   [&](const ptx::Tcgen05Relinquish&) { tcAlloc(in); },
-                   [&](const ptx::Tcgen05Mma&) { tcMma(in); },
-                   [&](const ptx::Tcgen05Cp&) { tcCp(in); },
-                   [&](const ptx::Tcgen05Shift&) { tcShift(in); },
-                   [&](const ptx::Tcgen05Ld&) { tcLd(in); },
-                   [&](const ptx::Tcgen05St&) { tcSt(in); },
-                   [&](const ptx::Tcgen05Wait& w) { tcWait(w); },
-                   [&](const ptx::Tcgen05Commit&) { tcCommit(in); },
-                   [&](const ptx::Tcgen05Fence& f) { tcFence(f); },
-                   [&](const ptx::WgmmaFence& f) {
-                       writtenSinceWgFence_.clear();
-                       wgSync(opcode(f));
-                   },
-                   [&](const ptx::WgmmaMma&) { wgMma(in); },
-                   [&](const ptx::WgmmaCommit& c) { wgSync(opcode(c)); },
-                   [&](const ptx::WgmmaWait& w) {
-                       if (in.operand(0).value == 0) pendingA_.clear();
-                       wgSync(opcode(w) + " " + std::to_string(in.operand(0).value));
-                   },
-                   [&](const ptx::Bra&) { branch(in.operand(0).name, "true"); },
-                   [&](const ptx::CompareBranch& b) { compareBranch(in, b); },
-                   [&](const ptx::Setp& sp) { setp(in, sp); },
-                   [&](const ptx::Mov&) {
-                       // register or immediate copy: C++ on 32-bit registers
-                       if (in.operands.size() != 2 || in.operand(0).kind != Operand::Kind::Name)
-                           noMapping(in);
-                       define(in.operand(0), intValue(in.operand(1)), RegKind::Int);
-                   },
-                   [&](const ptx::Elect&) { elect(in); },
-                   [&](const ptx::Nanosleep&) { sleepFor(); },
-                   // register-count and grid-launch hints: as written (no operand but the count)
-                   [&](const ptx::Setmaxnreg&) {
-                       asmStmt(opcode(in.op) + " " + std::to_string(in.operand(0).value) + ";", {},
-                               {});
-                   },
-                   [&](const ptx::Griddepcontrol&) { asmStmt(opcode(in.op) + ";", {}, {}); },
-                   [&](const ptx::Exit&) { exitThread(); },
-               },
-               in.op);
+    std::visit(
+        Overloaded{
+            [&](const ptx::Ld& ld) {
+                ld.name == ptx::LdName::Ld ? memoryAccess(in, "ld") : noMapping(in);
+            },
+            [&](const ptx::St& st) {
+                if (st.async) return stAsync(in, st);
+                st.name == ptx::StName::St ? memoryAccess(in, "st") : noMapping(in);
+            },
+            [&](const ptx::Atom& at) {
+                if (at.name == ptx::AtomName::Atom) return atomic(in, true);
+                if (at.name == ptx::AtomName::Red) return atomic(in, false);
+                noMapping(in);
+            },
+            [&](const ptx::Fence&) { fence(in); },
+            [&](const ptx::Membar&) { fence(in); },
+            [&](const ptx::ProxyFence&) { fence(in); },
+            [&](const ptx::Barrier&) { barrier(in); },
+            [&](const ptx::Arith&) { arithmetic(in); },
+            [&](const ptx::TensormapReplace&) { noMapping(in); },
+            [&](const ptx::TensormapCopy&) { noMapping(in); },
+            [&](const ptx::RedAsync& r) { redAsync(in, r); },
+            // warp-collective (.sync.aligned, 16-byte rows from eight lanes' addresses):
+            // the harness gives a litmus thread one lane and 4-byte cells
+            [&](const ptx::Matrix& m) {
+                refuse(std::string(m.store ? "stmatrix" : "ldmatrix") +
+                       " is warp-collective over 16-byte rows: no CUDA mapping yet");
+            },
+            [&](const ptx::MbarrierInit& i) { mbarrierInitialise(in, i); },
+            [&](const ptx::MbarrierArrive&) { mbarrier(in); },
+            [&](const ptx::MbarrierTx&) { mbarrier(in); },
+            [&](const ptx::MbarrierWait&) { mbarrierWait(in); },
+            [&](const ptx::CpAsyncArrive&) { cpAsyncArrive(in); },
+            [&](const ptx::BulkCopy& c) { bulkCopy(in, c); },
+            [&](const ptx::BulkCommit& c) { c.nonBulk ? cpAsyncGroup(in, nullptr) : bulkCommit(); },
+            [&](const ptx::BulkWait& w) { w.nonBulk ? cpAsyncGroup(in, &w) : bulkWait(in, w); },
+            [&](const ptx::CpAsync&) { cpAsync(in); },
+            [&](const ptx::Tcgen05Alloc&) { tcAlloc(in); },
+            [&](const ptx::Tcgen05Relinquish&) { tcAlloc(in); },
+            [&](const ptx::Tcgen05Mma&) { tcMma(in); },
+            [&](const ptx::Tcgen05Cp&) { tcCp(in); },
+            [&](const ptx::Tcgen05Shift&) { tcShift(in); },
+            [&](const ptx::Tcgen05Ld&) { tcLd(in); },
+            [&](const ptx::Tcgen05St&) { tcSt(in); },
+            [&](const ptx::Tcgen05Wait& w) { tcWait(w); },
+            [&](const ptx::Tcgen05Commit&) { tcCommit(in); },
+            [&](const ptx::Tcgen05Fence& f) { tcFence(f); },
+            [&](const ptx::WgmmaFence& f) {
+                writtenSinceWgFence_.clear();
+                wgSync(opcode(f));
+            },
+            [&](const ptx::WgmmaMma&) { wgMma(in); },
+            [&](const ptx::WgmmaCommit& c) { wgSync(opcode(c)); },
+            [&](const ptx::WgmmaWait& w) {
+                if (in.operand(0).value == 0) pendingA_.clear();
+                wgSync(opcode(w) + " " + std::to_string(in.operand(0).value));
+            },
+            [&](const ptx::Bra&) { branch(in.operand(0).name, "true"); },
+            [&](const ptx::CompareBranch& b) { compareBranch(in, b); },
+            [&](const ptx::Setp& sp) { setp(in, sp); },
+            [&](const ptx::Mov&) {
+                // register or immediate copy: C++ on 32-bit registers
+                if (in.operands.size() != 2 || in.operand(0).kind != Operand::Kind::Name)
+                    noMapping(in);
+                define(in.operand(0), intValue(in.operand(1)), RegKind::Int);
+            },
+            [&](const ptx::Elect&) { elect(in); },
+            [&](const ptx::Nanosleep&) { sleepFor(); },
+            // register-count and grid-launch hints: as written (no operand but the count)
+            [&](const ptx::Setmaxnreg&) {
+                asmStmt(opcode(in.op) + " " + std::to_string(in.operand(0).value) + ";", {}, {});
+            },
+            [&](const ptx::Griddepcontrol&) { asmStmt(opcode(in.op) + ";", {}, {}); },
+            [&](const ptx::Exit&) { exitThread(); },
+        },
+        in.op);
 }
 
 /** `sem` when the CUDA side spells it, else none (the emitted text leaves it out). */
@@ -856,9 +895,44 @@ void ThreadEmitter::bulkCopy(const Insn& in, const ptx::BulkCopy& copy) {
 }
 
 // ---------------------------------------------------------------------------------------------
+// Non-bulk cp.async: written as the test writes it, with the thread's own slots
+// ---------------------------------------------------------------------------------------------
+
+void ThreadEmitter::cpAsync(const Insn& in) {
+    Target dst = target(in.operand(0)), src = target(in.operand(1));
+    if (dst.remote) refuse("cp.async writes the issuing CTA's shared memory");
+    if (src.loc->space != Space::Global) refuse("cp.async reads global memory");
+    const std::int64_t size = in.operand(2).value; // 4, 8 or 16: lowering checked it
+    usedCpAsync_ = true;
+    perThread();
+    asmStmt(opcode(in.op) + " [%0], [%1], " + std::to_string(size) + ";", {},
+            {"\"r\"(" + sharedAddr(dst) + ")", "\"l\"(" + globalAddr(src) + ")"});
+}
+
+void ThreadEmitter::cpAsyncGroup(const Insn& in, const ptx::BulkWait* wait) {
+    perThread();
+    if (wait == nullptr || wait->all)
+        asmStmt(opcode(in.op) + ";", {}, {});
+    else
+        asmStmt(opcode(in.op) + " " + std::to_string(in.operand(0).value) + ";", {}, {});
+}
+
+void ThreadEmitter::cpAsyncArrive(const Insn& in) {
+    Target mb = target(in.operand(0));
+    if (mb.remote) refuse("cp.async.mbarrier.arrive takes the issuing CTA's mbarrier");
+    usedCpAsync_ = true;
+    perThread();
+    asmStmt(opcode(in.op) + " [%0];", {}, {"\"r\"(" + sharedAddr(mb) + ")"});
+}
+
+// ---------------------------------------------------------------------------------------------
 
 void ThreadEmitter::epilogue() {
     line("// epilogue: complete what the thread left in flight, then record its registers");
+    if (usedCpAsync_) { // the final state reads what every cp.async wrote
+        perThread();
+        asmStmt(opcode(ptx::BulkWait{false, true, true}) + ";", {}, {});
+    }
     if (usedBulkGroup_) {
         perThread();
         asmStmt(opcode(ptx::BulkCommit{}) + ";", {}, {});

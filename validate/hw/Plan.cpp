@@ -27,6 +27,19 @@ const LocPlan& Plan::loc(const std::string& name) const {
     return locs.at(static_cast<std::size_t>(locIndex.at(name)));
 }
 
+std::string Plan::elementName(const std::string& array, int i) {
+    return array + "[" + std::to_string(i) + "]";
+}
+
+const LocPlan& Plan::loc(const std::string& name, std::int64_t offset, const SourceLoc& at) const {
+    auto a = arrays.find(name);
+    if (a == arrays.end()) return loc(name);
+    const ArrayPlan& arr = a->second;
+    if (offset < 0 || offset % arr.stride != 0 || offset / arr.stride >= arr.elements)
+        throw Refused(at, "offset " + std::to_string(offset) + " is no element of '" + name + "'");
+    return locs.at(static_cast<std::size_t>(arr.first + offset / arr.stride));
+}
+
 /** red.async.release (.global, .gpu/.sys) requires sm_100 (PTX ISA {RedAsync}). */
 static bool needsSm100(const ptx::Program& test) {
     for (const auto& t : test.threads)
@@ -71,14 +84,9 @@ bool isProxyOnly(const Insn& in) {
     return false;
 }
 
-/** Refusals that need no layout: arrays, other proxies, aliases, several GPUs, static
+/** Refusals that need no layout: other proxies, aliases, several GPUs, static
  *  deadlocks. */
 void checkSupported(const ptx::Program& test, const ir::Program& program, const Plan& plan) {
-    for (const auto& d : test.locations)
-        if (d.isArray())
-            throw Refused(d.loc, "'" + d.name +
-                                     "' is an array: the harness lays out single locations "
-                                     "and has no register-indexed addresses yet");
     for (const auto& d : test.locations)
         if (d.aliasOf)
             throw Refused(d.loc, "'" + d.name + "' aliases '" + *d.aliasOf + "' through the " +
@@ -437,28 +445,47 @@ Plan makePlan(const ptx::Program& test, const ir::Program& program, bool compile
     if (plan.wgMode && plan.arch != Arch::Sm90a)
         throw Refused(SourceLoc{test.file, 1, 1},
                       "wgmma exists only on sm_90a; this test also needs sm_100a");
+    if (plan.single()) // a litmus thread is a warp or warpgroup there
+        for (const auto& d : test.locations)
+            if (d.isArray())
+                throw Refused(d.loc, "'" + d.name +
+                                         "' is an array in a tcgen05 or wgmma test: the harness "
+                                         "indexes arrays only where a litmus thread is one "
+                                         "thread");
     layOutThreads(test, plan);
     int counts[4] = {0, 0, 0, 0};
     for (const auto& d : test.locations) {
-        LocPlan l;
-        l.decl = &d;
-        l.name = d.name;
-        l.space = d.space;
-        l.index = counts[static_cast<int>(d.space)]++;
-        l.ctas = d.ctas;
-        l.rows = d.rows;
-        for (int r = 0; r < d.rows; ++r)
-            l.init.push_back(d.values.empty()       ? 0
-                             : d.values.size() == 1 ? d.values[0]
-                                                    : d.values[static_cast<std::size_t>(r)]);
-        l.mbCount = d.count.value_or(0);
-        if (d.space != Space::Global)
-            for (int c : d.ctas)
-                if (!plan.ctas.count(c))
-                    throw Refused(d.loc, "'" + d.name + "' lives in CTA " + std::to_string(c) +
-                                             ", where no thread runs");
-        plan.locIndex[d.name] = static_cast<int>(plan.locs.size());
-        plan.locs.push_back(l);
+        // an array's elements are locations of their own, each with its own slots
+        const int elements = d.isArray() ? d.rows : 1;
+        if (d.isArray())
+            plan.arrays[d.name] = {elements, d.stride, static_cast<int>(plan.locs.size())};
+        for (int e = 0; e < elements; ++e) {
+            LocPlan l;
+            l.decl = &d;
+            l.name = d.isArray() ? Plan::elementName(d.name, e) : d.name;
+            l.space = d.space;
+            l.index = counts[static_cast<int>(d.space)]++;
+            l.ctas = d.ctas;
+            l.rows = d.isArray() ? 1 : d.rows;
+            auto initial = [&](int r) {
+                return d.values.empty()       ? 0
+                       : d.values.size() == 1 ? d.values[0]
+                                              : d.values[static_cast<std::size_t>(r)];
+            };
+            if (d.isArray())
+                l.init.push_back(initial(e));
+            else
+                for (int r = 0; r < d.rows; ++r)
+                    l.init.push_back(initial(r));
+            l.mbCount = d.count.value_or(0);
+            if (d.space != Space::Global)
+                for (int c : d.ctas)
+                    if (!plan.ctas.count(c))
+                        throw Refused(d.loc, "'" + d.name + "' lives in CTA " + std::to_string(c) +
+                                                 ", where no thread runs");
+            plan.locIndex[l.name] = static_cast<int>(plan.locs.size());
+            plan.locs.push_back(l);
+        }
     }
     plan.globals = static_cast<unsigned>(counts[static_cast<int>(Space::Global)]);
     if (plan.tcMode) checkTcgen05Rules(test, program, plan);

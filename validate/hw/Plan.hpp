@@ -57,6 +57,14 @@ struct LocPlan {
     std::int64_t allocToken = -1;   ///< TmemAddr: the address the model's alloc stores
 };
 
+/** A declared array `a[N]`: its elements are locations of their own, named `a[i]` as the model
+ *  names them, each with its own slots; `[a+k*r]` picks one at run time. */
+struct ArrayPlan {
+    int elements = 0;
+    int stride = 4; ///< bytes from one element to the next, as declared
+    int first = 0;  ///< index in Plan::locs of element 0 (the others follow)
+};
+
 struct CtaPlan {
     int cta = 0;
     int litmusCluster = 0;    ///< index of its cluster within a team
@@ -77,6 +85,7 @@ struct Plan {
     unsigned nMax = 1, rows = 1, lanes = 32, warps = 1;
     std::vector<LocPlan> locs;
     std::map<std::string, int> locIndex;
+    std::map<std::string, ArrayPlan> arrays; ///< declared arrays by name
     unsigned globals = 0, globalSlotWords = 4;
     unsigned sharedBytes = 0;   ///< total dynamic shared memory per CTA
     unsigned harnessOffset = 0; ///< tc mode: TMEM address slot, then one mbarrier per thread
@@ -95,6 +104,11 @@ struct Plan {
     void notFaithful(const SourceLoc& loc, const std::string& why) const;
 
     const LocPlan& loc(const std::string& name) const;
+    /** The location a name and constant byte offset denote: `a` with offset 8 and stride 4 is
+     *  a[2]; a single location ignores the offset (a TMEM row is the Target's business). */
+    const LocPlan& loc(const std::string& name, std::int64_t offset, const SourceLoc& at) const;
+    /** The element name `a[i]`, as the model prints it. */
+    static std::string elementName(const std::string& array, int i);
     unsigned perCta() const { return rows * lanes; }
     /** One instance per team (tcgen05 or wgmma tests). */
     bool single() const { return tcMode || wgMode; }

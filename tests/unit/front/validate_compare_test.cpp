@@ -3,6 +3,8 @@
 
 #include <catch2/catch.hpp>
 #include <cmath>
+#include <filesystem>
+#include <fstream>
 
 using namespace ptxmc;
 using validate::Verdict;
@@ -63,14 +65,38 @@ TEST_CASE("a forbidden test is confirmed only when its mutant shows the weak out
     CHECK(rows[1].weakSeen == 3);
 
     run.tests[1].outcomes = {{{1, 1}, 10, false}};
+    run.tests[1].instances = 10;
     rows = validate::classify(run, {{kForbidden, ""}, {kAllowed, ""}});
     CHECK(rows[0].verdict == Verdict::Inconclusive);
+    CHECK(rows[0].unseenWhy == "mutant never weak");
+    CHECK_THAT(rows[0].note, Catch::Contains("never showed its weak outcome either (10 instances"));
     CHECK(rows[1].verdict == Verdict::Unseen);
 
     run.tests.pop_back();
     rows = validate::classify(run, {{kForbidden, ""}});
     CHECK(rows[0].verdict == Verdict::Inconclusive);
     CHECK_THAT(rows[0].note, Catch::Contains("no mutant ran"));
+}
+
+TEST_CASE("with the mutants file, an inconclusive test says why no mutant of it ran",
+          "[validate]") {
+    validate::HwRun run;
+    run.tests = {hw("MP", {{{0, 0}, 10, false}})};
+    validate::MutantList mutants;
+    mutants.none["MP.litmus"] = "no mutant allows the weak outcome";
+    auto rows = validate::classify(run, {{kForbidden, ""}}, &mutants);
+    CHECK(rows[0].unseenWhy == "no mutant");
+    CHECK_THAT(rows[0].note, Catch::Contains("no mutant: no mutant allows the weak outcome"));
+
+    mutants.none.clear();
+    mutants.mutations.emplace("MP.litmus", ptx::Mutation{ptx::Mutation::Kind::Relax, 0, 1});
+    rows = validate::classify(run, {{kForbidden, ""}}, &mutants);
+    CHECK(rows[0].unseenWhy == "mutant not run");
+    CHECK_THAT(rows[0].note, Catch::Contains("its mutant (relax:P0:1) is not in this run"));
+
+    mutants.mutations.clear();
+    rows = validate::classify(run, {{kForbidden, ""}}, &mutants);
+    CHECK(rows[0].unseenWhy == "no mutant derived");
 }
 
 TEST_CASE("an allowed state never seen gets the 95% bound -ln(0.05)/N", "[validate]") {
@@ -108,4 +134,26 @@ TEST_CASE("deadlocks, refusals, runner errors and model errors", "[validate]") {
     run.tests[0].outcomes = {{{0, 0}, 1, false}};
     rows = validate::classify(run, {{dead, ""}, {}, {}, {std::nullopt, ""}});
     CHECK(rows[0].verdict == Verdict::Unsound); // the model says nothing completes
+}
+
+TEST_CASE("the mutants file gives mutations and the reasons a test has none", "[validate]") {
+    const auto file = std::filesystem::temp_directory_path() / "ptxmc-mutants-test.txt";
+    {
+        std::ofstream out(file);
+        out << "# PATH MUTATION: a mutant for each forbidden test\n"
+            << "litmus/a/MP.litmus relax:P0:1  # model: Sometimes\n"
+            << "# litmus/a/SB.litmus: no mutant allows the weak outcome\n\n";
+    }
+    validate::MutantList m = validate::readMutantList(file.string());
+    REQUIRE(m.mutations.count("litmus/a/MP.litmus") == 1);
+    CHECK(ptx::toString(m.mutations.find("litmus/a/MP.litmus")->second) == "relax:P0:1");
+    REQUIRE(m.none.size() == 1);
+    CHECK(m.none.at("litmus/a/SB.litmus") == "no mutant allows the weak outcome");
+    {
+        std::ofstream out(file);
+        out << "litmus/a/MP.litmus\n";
+    }
+    CHECK_THROWS_WITH(validate::readMutantList(file.string()),
+                      Catch::Contains(":1:1: error: expected PATH MUTATION"));
+    std::filesystem::remove(file);
 }

@@ -244,3 +244,66 @@ exists (P0:d != 7)
 )"),
               "imm-scale-a/b other than 1"));
 }
+
+TEST_CASE("an array's elements get slots of their own; [a+k*r] picks one at run time",
+          "[validate]") {
+    auto g = gen(R"(PTX ARR
+{ g[2] = {1, 2}, stride 16; a[2] @ shared 0 = {5, 6}; P0:k = 0; P0:r = 0; }
+ P0@cta 0,gpu 0 ;
+ LP: ;
+ ld.global.u32 r, [g+16*k] ;
+ st.shared::cta.u32 [a+4*k], r ;
+ add.s32 k, k, 1 ;
+ setp.lt.s32 more, k, 2 ;
+ @more bra LP ;
+exists (a[1] == 2 /\ P0:r == 2)
+)");
+    // each element is a location of its own, named as the model names it
+    CHECK(has(g.code, "g_g_0_"));
+    CHECK(has(g.code, "g_g_1_"));
+    CHECK(has(g.code, "s_a_1_"));
+    // the element the register picks, and stuck when it names none
+    CHECK(has(g.code, "litmus::element(static_cast<long long>(static_cast<int>(r_k)) * 16LL + "
+                      "0LL, 16, 2) == 1 ? g_g_1_ : (stuck = true, g_g_0_)"));
+    CHECK(has(g.code, "litmus::element(static_cast<long long>(static_cast<int>(r_k)) * 4LL + "
+                      "0LL, 4, 2) == 0 ? s_a_0_"));
+    // the final condition reads element 1's cell
+    CHECK(has(g.code, "\"a[1]\""));
+}
+
+TEST_CASE("a constant offset into an array names one element; arrays stay out of tcgen05 tests",
+          "[validate]") {
+    auto g = gen(R"(PTX ARR2
+{ a[3] @ shared 0 = 0, stride 8; P0:r = 0; }
+ P0@cta 0,gpu 0 ;
+ st.shared::cta.u32 [a+16], 7 ;
+ ld.shared::cta.u32 r, [a+16] ;
+exists (P0:r == 7)
+)");
+    CHECK(has(g.code, "s_a_2_"));
+    CHECK_FALSE(has(g.code, "s_a_1_"));
+}
+
+TEST_CASE("non-bulk cp.async, its groups and its mbarrier arrive are written as the test has "
+          "them",
+          "[validate]") {
+    auto g = gen(R"(PTX CPA
+{ x = 1; s @ shared 0 = 0; mb @ mbarrier 0, count 1; P0:r0 = 0; P0:r1 = 0; }
+ P0@cta 0,gpu 0 ;
+ cp.async.ca.shared.global [s], [x], 4 ;
+ cp.async.commit_group ;
+ cp.async.wait_group 0 ;
+ ld.shared::cta.u32 r0, [s] ;
+ cp.async.cg.shared.global [s], [x], 16 ;
+ cp.async.mbarrier.arrive.noinc.shared::cta.b64 [mb] ;
+ cp.async.wait_all ;
+exists (P0:r0 == 0)
+)");
+    CHECK(g.arch == validate::Arch::Sm90a);
+    CHECK(has(g.code, "cp.async.ca.shared.global [%0], [%1], 4;"));
+    CHECK(has(g.code, "cp.async.cg.shared.global [%0], [%1], 16;"));
+    CHECK(has(g.code, "cp.async.commit_group;"));
+    CHECK(has(g.code, "cp.async.wait_group 0;"));
+    CHECK(has(g.code, "cp.async.mbarrier.arrive.noinc.shared::cta.b64 [%0];"));
+    CHECK(has(g.code, "cp.async.wait_all;"));
+}
