@@ -308,12 +308,16 @@ static __device__ __noinline__ void smStress(const Launch& p) {
 static __device__ __noinline__ void asyncStress(const Launch& p) {
     const unsigned warp = threadIdx.x >> 5, warps = blockDim.x >> 5;
     if ((threadIdx.x & 31u) != 0 || warps == 0) return;
-    const unsigned region = p.sharedBytes / warps; // this warp's mbarrier, then its buffer
-    unsigned bytes = region >= 16u + 1024u ? 1024u : (region > 16u ? (region - 16u) & ~15u : 0u);
-    if (bytes < 16u || p.scratchWords * 4ull < bytes * 2ull) return;
+    // this warp's 16-byte aligned region: its mbarrier, then its buffer (bulk copies need 16)
+    const unsigned region = (p.sharedBytes / warps) & ~15u;
+    if (region < 32u) return;
+    const unsigned bytes = region - 16u < 1024u ? region - 16u : 1024u;
+    if (p.scratchWords * 4ull < bytes * 2ull) return;
     const unsigned mb = sharedBase() + warp * region, buf = mb + 16u;
     const unsigned long long chunks = p.scratchWords * 4ull / bytes;
     asm volatile("mbarrier.init.shared::cta.b64 [%0], 1;" ::"r"(mb) : "memory");
+    // the init is a generic-proxy write the copies' complete_tx (async proxy) must see
+    asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
     const unsigned long long start = globalTimer();
     unsigned phase = 0;
     for (unsigned i = 0; i < p.stressIters && !stressOver(p, start, i | 15u); ++i) {
@@ -327,15 +331,14 @@ static __device__ __noinline__ void asyncStress(const Launch& p) {
                      "[%0], [%1], %2, [%3];" ::"r"(buf),
                      "l"(src), "r"(bytes), "r"(mb)
                      : "memory");
+        // a copy from valid global memory completes: wait for it, so no copy outlives the CTA
         unsigned done = 0;
-        while (!done) {
+        while (!done)
             asm volatile("{ .reg .pred P; mbarrier.try_wait.parity.shared::cta.b64 P, [%1], %2; "
                          "selp.u32 %0, 1, 0, P; }"
                          : "=r"(done)
                          : "r"(mb), "r"(phase)
                          : "memory");
-            if (!done && globalTimer() - start > 1000000ull) return; // never hold the run up
-        }
         phase ^= 1u;
         if (i & 1u) {
             unsigned char* dst =

@@ -351,8 +351,9 @@ void runTest(const TestInfo& t, const Options& o, const cudaDeviceProp& prop, Te
         "line 50%, all placements permuted)" +
         (o.classic ? ""
                    : "; else also sparse 1/2 (1/16..5/16 of the teams, stress CTAs in every "
-                     "spare slot), stress 1/2 on scratch lines or on the SM (shared-memory bank "
-                     "conflicts, L1 refills) for at most 200 us, global slots in-team 1/2, L1 "
+                     "spare slot), stress 1/2 on scratch lines, on the SM (shared-memory bank "
+                     "conflicts, L1 refills) or on its async proxy (bulk copies in and out) for "
+                     "at most 200 us, global slots in-team 1/2, L1 "
                      "priming of the team's lines 1/2, clock64-aligned start 1/3 of one-CTA "
                      "tests (then 0..255 cycles)");
 

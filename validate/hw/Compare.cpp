@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <filesystem>
 #include <map>
 #include <nlohmann/json.hpp>
 #include <set>
@@ -162,39 +163,56 @@ namespace {
 
 /** Why an inconclusive test has no mutant in the run, from the mutants file when given. */
 void noMutantRan(Comparison& c, const MutantList* mutants) {
-    const std::string& file = c.hw->file;
+    const std::string file = std::filesystem::path(c.hw->file).lexically_normal().generic_string();
     if (mutants == nullptr) {
         c.unseenWhy = "no mutant ran";
         addNote(c, "no mutant ran: nothing shows the harness could see it");
     } else if (auto none = mutants->none.find(file); none != mutants->none.end()) {
         c.unseenWhy = "no mutant";
-        addNote(c, "no mutant: " + none->second);
+        addNote(c, "no mutant of it: " + none->second);
     } else if (mutants->mutations.count(file) > 0) {
         c.unseenWhy = "mutant not run";
         addNote(c, "its mutant (" + ptx::toString(mutants->mutations.find(file)->second) +
                        ") is not in this run: not generated, or refused");
     } else {
         c.unseenWhy = "no mutant derived";
-        addNote(c, "the mutants file has no line for it (derived before the test existed)");
+        addNote(c, "the mutants file has no line for it (derived before the test or the model "
+                   "changed)");
     }
 }
 
-/** Why a mutant that ran did not confirm its original. */
+/** Why a mutant in the run did not confirm its original. */
 void mutantNeverWeak(Comparison& c, const Comparison& mutant) {
-    if (mutant.hw->status != "ok") {
-        c.unseenWhy = "mutant did not run";
-        addNote(c,
-                "its mutant " + c.mutant + " did not complete a run (" + mutant.hw->status + ")");
-    } else if (mutant.verdict == Verdict::Deadlock || mutant.completed == 0) {
-        c.unseenWhy = "mutant never completed";
-        addNote(c, "no instance of its mutant " + c.mutant + " completed its waits");
-    } else {
-        c.unseenWhy = "mutant never weak";
-        std::ostringstream os;
-        os << "its mutant " << c.mutant << " never showed its weak outcome either ("
-           << mutant.completed << " instances, rate < " << sci(mutant.bound) << ")";
-        addNote(c, os.str());
+    auto why = [&](const char* kind, const std::string& note) {
+        c.unseenWhy = kind;
+        addNote(c, note);
+    };
+    switch (mutant.verdict) {
+    case Verdict::Refused:
+        return why("mutant refused", "its mutant " + c.mutant + " was not run: " + mutant.note);
+    case Verdict::Error:
+        return why("mutant error", "its mutant " + c.mutant + " gave no answer: " + mutant.note);
+    case Verdict::Inconclusive:
+    case Verdict::Confirmed:
+        return why("mutant forbidden too",
+                   "the model forbids its mutant " + c.mutant + "'s weak outcome as well");
+    case Verdict::Undefined:
+        return why("mutant undefined", "its mutant " + c.mutant +
+                                           " showed its weak outcome, but the model flags "
+                                           "undefined behaviour there");
+    case Verdict::Deadlock:
+        return why("mutant never completed",
+                   "no instance of its mutant " + c.mutant + " completed its waits");
+    default:
+        break;
     }
+    if (mutant.completed == 0)
+        return why("mutant never completed",
+                   "no instance of its mutant " + c.mutant + " completed its waits");
+    std::ostringstream os;
+    os << "its mutant " << c.mutant << " never showed its weak outcome either (" << mutant.completed
+       << " instances, rate < " << sci(mutant.bound) << ")";
+    why("mutant never weak", os.str());
 }
 
 } // namespace

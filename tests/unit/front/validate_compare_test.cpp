@@ -72,6 +72,13 @@ TEST_CASE("a forbidden test is confirmed only when its mutant shows the weak out
     CHECK_THAT(rows[0].note, Catch::Contains("never showed its weak outcome either (10 instances"));
     CHECK(rows[1].verdict == Verdict::Unseen);
 
+    // a mutant the model forbids too, or could not answer for, says so
+    rows = validate::classify(run, {{kForbidden, ""}, {kForbidden, ""}});
+    CHECK(rows[0].unseenWhy == "mutant forbidden too");
+    rows = validate::classify(run, {{kForbidden, ""}, {std::nullopt, "bad mutant"}});
+    CHECK(rows[0].unseenWhy == "mutant error");
+    CHECK_THAT(rows[0].note, Catch::Contains("gave no answer"));
+
     run.tests.pop_back();
     rows = validate::classify(run, {{kForbidden, ""}});
     CHECK(rows[0].verdict == Verdict::Inconclusive);
@@ -86,7 +93,7 @@ TEST_CASE("with the mutants file, an inconclusive test says why no mutant of it 
     mutants.none["MP.litmus"] = "no mutant allows the weak outcome";
     auto rows = validate::classify(run, {{kForbidden, ""}}, &mutants);
     CHECK(rows[0].unseenWhy == "no mutant");
-    CHECK_THAT(rows[0].note, Catch::Contains("no mutant: no mutant allows the weak outcome"));
+    CHECK_THAT(rows[0].note, Catch::Contains("no mutant of it: no mutant allows the weak outcome"));
 
     mutants.none.clear();
     mutants.mutations.emplace("MP.litmus", ptx::Mutation{ptx::Mutation::Kind::Relax, 0, 1});

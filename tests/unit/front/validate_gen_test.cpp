@@ -280,8 +280,16 @@ TEST_CASE("a constant offset into an array names one element; arrays stay out of
  ld.shared::cta.u32 r, [a+16] ;
 exists (P0:r == 7)
 )");
-    CHECK(has(g.code, "s_a_2_"));
-    CHECK_FALSE(has(g.code, "s_a_1_"));
+    CHECK(has(g.code, "st.shared::cta.b32 [%0], %1;\" : : \"r\"(s_a_2_)"));
+    CHECK(refusal(R"(PTX ARR3
+{ a[2] @ shared 0 = 0; d @ tmem 0 = 0; P0:r = 0; }
+ P0@cta 0,gpu 0 ;
+ st.shared::cta.u32 [a+4], 7 ;
+ tcgen05.ld.sync.aligned.32x32b.x1.b32 {r}, [d] ;
+ tcgen05.wait::ld.sync.aligned ;
+exists (P0:r == 7)
+)") == "'a' is an array in a tcgen05 or wgmma test: the harness indexes arrays only where a "
+       "litmus thread is one thread");
 }
 
 TEST_CASE("non-bulk cp.async, its groups and its mbarrier arrive are written as the test has "
@@ -306,4 +314,13 @@ exists (P0:r0 == 0)
     CHECK(has(g.code, "cp.async.wait_group 0;"));
     CHECK(has(g.code, "cp.async.mbarrier.arrive.noinc.shared::cta.b64 [%0];"));
     CHECK(has(g.code, "cp.async.wait_all;"));
+    // a thread that leaves copies in flight waits for them before its state is read
+    auto left = gen(R"(PTX CPA3
+{ x = 1; s @ shared 0 = 0; P0:r0 = 0; }
+ P0@cta 0,gpu 0 ;
+ cp.async.ca.shared.global [s], [x], 4 ;
+ ld.shared::cta.u32 r0, [s] ;
+exists (s == 0)
+)");
+    CHECK(has(left.code, "cp.async.wait_all;"));
 }
