@@ -57,7 +57,8 @@ std::vector<Highlighted> highlightedSteps(const WitnessGraph& g) {
 }
 
 /** The steps one per line: the first event, then "--relation--> next event", a cycle closing
- *  with "back to" its first event's place. */
+ *  with "back to" its first event's place ("itself" for a one-step cycle: the event related to
+ *  itself, e.g. finishing before it starts in real time). */
 std::string stepsText(const Explanation::Violation& v) {
     if (v.steps.empty()) return "";
     std::string out = "    " + v.steps.front().event + "\n";
@@ -67,6 +68,7 @@ std::string stepsText(const Explanation::Violation& v) {
         if (s.relation.empty()) continue;
         out += "      --" + s.relation + "--> ";
         out += i + 1 < v.steps.size() ? v.steps[i + 1].event
+               : i == 0               ? std::string("itself")
                                       : "back to " + first.substr(0, first.find(':'));
         out += "\n";
     }

@@ -67,6 +67,9 @@ struct Launch {
     unsigned alignShift;            ///< 0, or start on a clock64 multiple of 2^alignShift
     unsigned alignSpread;           ///< then a per-warp offset below this many cycles
     unsigned long long stressNs;    ///< stress stops after this long (ns; 0 = never, as harness 1)
+    /// Tensor maps (128 bytes each, one per global location, in its order) for
+    /// cp.async.bulk.tensor: the runner builds none yet, so kernels using them are compile-only
+    unsigned long long tensorMaps;
 };
 
 } // namespace litmus

@@ -108,6 +108,7 @@ private:
     void bulkCommit();
     void bulkWait(const Insn& in, const ptx::BulkWait& wait);
     void bulkCopy(const Insn& in, const ptx::BulkCopy& copy);
+    void bulkTensorCopy(const Insn& in, const ptx::BulkCopy& copy);
     // non-bulk cp.async (sm_80 and later): the copy, its groups and its mbarrier arrive
     void cpAsync(const Insn& in);
     void cpAsyncGroup(const Insn& in, const ptx::BulkWait* wait);

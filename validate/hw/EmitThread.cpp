@@ -838,8 +838,62 @@ void ThreadEmitter::bulkWait(const Insn& in, const ptx::BulkWait& wait) {
             {});
 }
 
+void ThreadEmitter::bulkTensorCopy(const Insn& in, const ptx::BulkCopy& copy) {
+    // The copy is emitted as written, its tensor map read from the harness's map array; the
+    // runner builds no maps yet, so such a kernel is for ptxas only.
+    plan_.notFaithful(in.operand(0).loc,
+                      "cp.async.bulk.tensor needs a tensor map, which the runner does not build "
+                      "yet");
+    const bool store = copy.dst == ptx::Space::Global;
+    const Operand& tensor = in.operand(store ? 0 : 1);
+    Target map = target(tensor);
+    if (map.loc->space != Space::Global) refuse("a tensor copy's tensor is a global location");
+    std::vector<std::string> ins;
+    auto slot = [&ins](const std::string& constraint, const std::string& expr) {
+        ins.push_back("\"" + constraint + "\"(" + expr + ")");
+        return "%" + std::to_string(ins.size() - 1);
+    };
+    auto mapOperand = [&] {
+        std::string text = "[";
+        text += slot("l", "p.tensorMaps + " + std::to_string(128 * map.loc->index) + "ull");
+        text += ", {";
+        for (std::size_t k = 0; k < tensor.elements.size(); ++k) {
+            if (k) text += ", ";
+            text += slot("r", intValue(tensor.elements[k]));
+        }
+        return text + "}]";
+    };
+    perThread();
+    if (store) {
+        Target src = target(in.operand(1));
+        if (src.remote) refuse("the source of a tensor store is the issuing CTA's shared memory");
+        usedBulkGroup_ = true;
+        std::string text = opcode(in.op) + " ";
+        text += mapOperand();
+        text += ", [";
+        text += slot("r", sharedAddr(src));
+        text += "];";
+        asmStmt(text, {}, ins);
+        return;
+    }
+    Target dst = target(in.operand(0)), mb = target(in.operand(2));
+    const bool ownCta = copy.dst == ptx::Space::SharedCta && !dst.remote;
+    // one statement per operand: the numbering follows the text
+    std::string text = opcode(in.op) + " [";
+    text += slot("r", copy.multicast || ownCta ? sharedAddr(dst) : clusterAddr(dst));
+    text += "], ";
+    text += mapOperand();
+    text += ", [";
+    text += slot("r", copy.multicast || !mb.remote ? sharedAddr(mb) : clusterAddr(mb));
+    text += "]";
+    if (copy.multicast)
+        text += ", " + slot("h", "static_cast<unsigned short>(" +
+                                     hex(static_cast<std::uint32_t>(in.operand(3).value)) + ")");
+    asmStmt(text + ";", {}, ins);
+}
+
 void ThreadEmitter::bulkCopy(const Insn& in, const ptx::BulkCopy& copy) {
-    if (copy.dims > 0) refuse("cp.async.bulk.tensor needs a tensor map: no CUDA mapping yet");
+    if (copy.dims > 0) return bulkTensorCopy(in, copy);
     Target dst = target(in.operand(0)), src = target(in.operand(1));
     std::string size = std::to_string(in.operand(2).value);
     bool fromGlobal = copy.src == ptx::Space::Global;

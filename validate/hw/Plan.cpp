@@ -43,10 +43,16 @@ const LocPlan& Plan::loc(const std::string& name, std::int64_t offset, const Sou
 /** red.async.release (.global, .gpu/.sys) requires sm_100 (PTX ISA {RedAsync}). */
 static bool needsSm100(const ptx::Program& test) {
     for (const auto& t : test.threads)
-        for (const auto& i : t.code)
+        for (const auto& i : t.code) {
             if (const auto* r = i.decoded ? i.decoded->as<ptx::RedAsync>() : nullptr;
                 r && r->sem == ptx::Sem::Release)
                 return true;
+            // .cta_group on a tensor copy: ptxas says "Feature '.cta_group::2' not supported on
+            // .target 'sm_90a'"
+            if (const auto* c = i.decoded ? i.decoded->as<ptx::BulkCopy>() : nullptr;
+                c && c->ctaGroup > 0)
+                return true;
+        }
     return false;
 }
 

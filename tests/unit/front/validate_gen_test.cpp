@@ -324,3 +324,35 @@ exists (s == 0)
 )");
     CHECK(has(left.code, "cp.async.wait_all;"));
 }
+
+TEST_CASE("tensor copies read their map from the harness's array; without maps, compile-only",
+          "[validate]") {
+    const char* const load = R"(PTX TL
+{ A @ global = 7, bytes 64; a @ shared 0 = 0; full @ mbarrier 0, count 1; P1:r0 = 0; }
+ P0@cta 0,gpu 0 | P1@cta 0,gpu 0 ;
+ mbarrier.arrive.expect_tx.shared::cta.b64 _, [full], 64 | mbarrier.try_wait.parity.shared::cta.b64 _, [full], 0 ;
+ cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes [a], [A, {0, 1}], [full] | ld.shared::cta.u32 r0, [a] ;
+exists (P1:r0 == 0)
+)";
+    CHECK(refusal(load) ==
+          "cp.async.bulk.tensor needs a tensor map, which the runner does not build yet");
+    auto g = gen(load, true);
+    CHECK(has(g.code, "cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::"
+                      "bytes [%0], [%1, {%2, %3}], [%4];"));
+    CHECK(has(g.code, "\"l\"(p.tensorMaps + 0ull), \"r\"(0x00000000u), \"r\"(0x00000001u)"));
+
+    auto st = gen(R"(PTX TS
+{ x = 0; C @ global = 0, bytes 64; c @ shared 0 = 5; P0:r0 = 0; }
+ P0@cta 0,gpu 0 ;
+ cp.async.bulk.tensor.1d.global.shared::cta.tile.bulk_group [C, {0}], [c] ;
+ cp.async.bulk.commit_group ;
+ cp.async.bulk.wait_group 0 ;
+ ld.global.u32 r0, [C] ;
+exists (P0:r0 == 0)
+)",
+                  true);
+    // C is the second global location: the second map
+    CHECK(has(st.code, "cp.async.bulk.tensor.1d.global.shared::cta.tile.bulk_group [%0, {%1}], "
+                       "[%2];"));
+    CHECK(has(st.code, "\"l\"(p.tensorMaps + 128ull)"));
+}
