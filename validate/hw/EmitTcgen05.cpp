@@ -193,9 +193,8 @@ void ThreadEmitter::tcSt(const Insn& in) {
         line("{ const unsigned x = __shfl_sync(0xffffffffu, " + values[i] + ", 0); if (lane == " +
              std::to_string(t.row + static_cast<int>(i)) + "u) " + v + " = x; }");
     }
-    asmStmt(
-        opcode(ptx::Tcgen05St{laneColumn()}) + " [%0], {%1};", {},
-        {"\"r\"(" + tmemAddr(rowZero(t)) + ")", "\"r\"(" + v + ")"});
+    asmStmt(opcode(ptx::Tcgen05St{laneColumn()}) + " [%0], {%1};", {},
+            {"\"r\"(" + tmemAddr(rowZero(t)) + ")", "\"r\"(" + v + ")"});
     usedTmemSt_ = true;
 }
 
