@@ -51,7 +51,7 @@ foreach(results IN LISTS ptxmc_recorded_results)
   add_test(NAME validate/compare-${name}
     COMMAND ${CMAKE_COMMAND} -DPTXMC=$<TARGET_FILE:ptxmc> -DRESULTS=${rel}
             -DEXPECTED=${dir}/compare.md -DFORMAT=markdown "-DSTATUS=0|1"
-            -DMUTANTS=${dir}/mutants.txt
+            -DMUTANTS=${PROJECT_SOURCE_DIR}/${dir}/mutants.txt
             -P ${CMAKE_CURRENT_SOURCE_DIR}/validate/compare.cmake
     WORKING_DIRECTORY ${PROJECT_SOURCE_DIR})
 endforeach()

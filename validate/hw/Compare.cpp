@@ -122,7 +122,10 @@ Comparison classifyOne(const HwTest& t, const ModelAnswer& m) {
             c.unseen.push_back(f.values);
     }
     c.bound = c.completed ? -std::log(0.05) / static_cast<double>(c.completed) : 1.0;
-    if (t.stuck) c.note = std::to_string(t.stuck) + " instances timed out in a blocking wait";
+    if (t.stuck)
+        c.note = std::to_string(t.stuck) +
+                 " instances stuck (a blocking wait or a loop ran past the deadline, or an "
+                 "indexed address named no element)";
     if (r.observation == engine::Observation::Deadlock) {
         c.verdict = c.completed ? Verdict::Unsound : Verdict::Deadlock;
         if (c.completed) c.note = "the model says no execution completes, but some did";
