@@ -214,6 +214,13 @@ void setupCheck(CLI::App& app) {
                     "everywhere); for comparison, the answers agree")
         ->check(CLI::IsMember({"auto", "lazy", "fixpoint", "squaring"}))
         ->option_text("ENCODING");
+    sub->add_option("--acyclicity", args->acyclicity,
+                    "how Z3 encodes the model's acyclicity axioms: graph (default: a graph per "
+                    "axiom inside the search, a cycle a conflict as its last edge comes and an "
+                    "edge that would close one excluded) or clocks (an integer clock per event, "
+                    "a clock constraint per edge); for comparison, the answers agree")
+        ->check(CLI::IsMember({"graph", "clocks"}))
+        ->option_text("ENCODING");
     sub->add_option("--mbarrier-facts", args->mbarrierFacts,
                     "whether Z3 is told, per mbarrier operation, the phases and the order that "
                     "every execution the model allows where every spinning wait returns gives "
@@ -400,6 +407,7 @@ int runCheck(const CheckArgs& args) {
     options.exactClosures = args.closures == "squaring";
     options.lazyClosures = args.closures == "auto" || args.closures == "lazy";
     if (args.closures == "lazy") options.lazyClosuresFrom = 0;
+    options.graphAcyclic = args.acyclicity == "graph";
     options.mbarrierFacts = args.mbarrierFacts == "on";
     options.fixedOrders = args.fixedOrders == "on";
     StdoutTo redirect(args.output);

@@ -13,6 +13,7 @@ using engine::FinalState;
 using engine::FlagWitness;
 using engine::Observation;
 using engine::observationFromString;
+using engine::PhaseTime;
 using engine::QueryTime;
 using engine::RaisedFlag;
 using engine::ReadingResult;

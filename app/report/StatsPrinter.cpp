@@ -47,9 +47,24 @@ void printStats(std::ostream& out, const std::string& testName, const Stats& s, 
         sep = ", ";
     }
     out << '\n';
+    out << fmt::format("Stats {} acyclicity: {} axioms watched as graphs", testName,
+                       s.acyclicGraphs);
+    if (withTimes)
+        out << fmt::format(" ({} cycles refused, {} edges kept out)", s.cyclesRefused,
+                           s.edgesExcluded);
+    out << '\n';
     if (!withTimes) return;
     out << fmt::format("Stats {} time: lower {:.3f} s, encode {:.3f} s, solve {:.3f} s\n", testName,
                        s.lowerSeconds, s.encodeSeconds, s.solveSeconds);
+    if (!s.encodePhases.empty()) {
+        out << "Stats " << testName << " encode:";
+        const char* between = " ";
+        for (const PhaseTime& t : s.encodePhases) {
+            out << fmt::format("{}{} {:.3f} s", between, t.phase, t.seconds);
+            between = "; ";
+        }
+        out << '\n';
+    }
     if (!s.queryTimes.empty()) {
         out << "Stats " << testName << " queries:";
         const char* between = " ";
@@ -77,6 +92,10 @@ nlohmann::ordered_json statsJson(const Stats& s, bool withTimes) {
                            {"made", s.lemmasMade},
                            {"lazy", s.lemmasLazy},
                            {"propagations", s.propagations}};
+    j["acyclicity_graphs"] = s.acyclicGraphs;
+    if (withTimes)
+        j["acyclicity_search"] = {{"cycles_refused", s.cyclesRefused},
+                                  {"edges_kept_out", s.edgesExcluded}};
     j["mbarrier_facts"] = {{"asserted", s.mbarrierFacts}, {"states", s.mbarrierFactStates}};
     j["variables"] = {{"bool", s.boolVars}, {"int", s.intVars}, {"bitvector", s.bitVectorVars}};
     nlohmann::ordered_json rels = nlohmann::ordered_json::array();
@@ -94,6 +113,10 @@ nlohmann::ordered_json statsJson(const Stats& s, bool withTimes) {
                            {"unknown", q.unknown},
                            {"seconds", q.seconds}});
     j["query_seconds"] = queries;
+    nlohmann::ordered_json phases = nlohmann::ordered_json::array();
+    for (const PhaseTime& t : s.encodePhases)
+        phases.push_back({{"phase", t.phase}, {"seconds", t.seconds}});
+    j["encode_seconds"] = phases;
     nlohmann::ordered_json z3 = nlohmann::ordered_json::object();
     for (const auto& [key, value] : s.solver)
         z3[key] = value;

@@ -47,6 +47,22 @@ public:
     Val eval(const cat::Expr& e) { return evalExpr(&e); }
 
     Rel relation(const cat::Expr& e) { return asRel(evalExpr(&e)); }
+
+    /**
+     * The reflexive pairs of relation `e`, all that `irreflexive e` reads. A sequence (through
+     * definitions not yet evaluated) is composed from its sparsest factor round to the one
+     * before it, and the last step builds only the diagonal: irreflexive (a ; b) holds iff
+     * irreflexive (b ; a) does, and the whole composition would be a term per pair.
+     */
+    Rel reflexivePart(const cat::Expr& e) {
+        std::vector<const cat::Expr*> factors;
+        seqFactors(&e, factors);
+        if (factors.size() < 2) return ops_.diagonal(relation(e));
+        std::vector<Rel> rels;
+        for (const cat::Expr* f : factors)
+            rels.push_back(asRel(evalExpr(f)));
+        return ops_.reflexiveOfCycle(rels);
+    }
     Set set(const cat::Expr& e) { return asSet(evalExpr(&e)); }
 
     /** Value of a definition by name (the last one with that name). */
@@ -196,6 +212,26 @@ private:
         } else {
             throw std::logic_error("this algebra takes readings as constants");
         }
+    }
+
+    /** The factors of a sequence, opening definitions of a sequence that are not yet
+     *  evaluated (an evaluated one is reused whole). */
+    void seqFactors(const cat::Expr* e, std::vector<const cat::Expr*>& out) const {
+        if (e->op == cat::Expr::Op::Seq) {
+            for (const auto& a : e->args)
+                seqFactors(a.get(), out);
+            return;
+        }
+        if (e->op == cat::Expr::Op::Name) {
+            const int b = model_.binding.at(e);
+            if (b >= 0) {
+                const auto& d = model_.definitions[static_cast<std::size_t>(b)];
+                if (!d.recursive && !defs_[static_cast<std::size_t>(b)] &&
+                    d.expr->op == cat::Expr::Op::Seq)
+                    return seqFactors(d.expr.get(), out);
+            }
+        }
+        out.push_back(e);
     }
 
     bool mayGrow(const cat::Expr* e) const { return polarity_ && polarity_->mayGrow(e); }

@@ -48,6 +48,13 @@ struct CheckOptions {
     /// once, and a propagator's callbacks cost more over thousands of small queries (SB12: 13 s
     /// as clauses, 17 s propagated; bench/history.md).
     std::size_t lazyClosuresFrom = 5000;
+    /// Z3: the acyclicity axioms are watched by the propagator's graphs (smt/CycleWatch.hpp),
+    /// a cycle a conflict when its last edge comes, instead of an integer clock per event and a
+    /// clock constraint per edge, where an axiom's relation has at least graphAcyclicFrom
+    /// possible edges. Off: the clocks, for the bench's side-by-side comparison; the answers
+    /// are the same.
+    bool graphAcyclic = true;
+    std::size_t graphAcyclicFrom = 0;
     /// Z3: assert the mbarrier facts that the model's acyclicity axioms imply
     /// (smt/MbarrierFacts.hpp). Off only for the bench's side-by-side comparison: states,
     /// verdicts and flags are the same; the execution the solver returns (a flag's witness)

@@ -174,6 +174,44 @@ template <class Alg> struct RelOps {
         }
         return out;
     }
+    /** The pairs (i, i) of `a`. */
+    Rel diagonal(const Rel& a) const {
+        Rel out(n);
+        for (std::size_t i = 0; i < n; ++i)
+            if (auto it = a.rows[i].find(static_cast<int>(i)); it != a.rows[i].end())
+                out.rows[i].emplace(it->first, it->second);
+        return out;
+    }
+    /**
+     * Where fs[s] ; fs[s+1] ; ... ; fs[s-1] (round the cycle from the sparsest factor s) is
+     * reflexive: some event leads back to itself through every factor in turn. Irreflexivity
+     * of the result is that of fs[0] ; ... ; fs[m-1], though the events on the diagonal may
+     * differ; only the last step's diagonal is built.
+     */
+    Rel reflexiveOfCycle(const std::vector<Rel>& fs) const {
+        const std::size_t m = fs.size();
+        std::size_t start = 0;
+        for (std::size_t k = 1; k < m; ++k)
+            if (fs[k].entries() < fs[start].entries()) start = k;
+        Rel acc = fs[start];
+        for (std::size_t k = 1; k + 1 < m; ++k)
+            acc = seq(acc, fs[(start + k) % m]);
+        const Rel& last = fs[(start + m - 1) % m];
+        Rel out(n);
+        for (std::size_t i = 0; i < n; ++i) {
+            poll();
+            std::vector<Cond> cs;
+            for (const auto& [k, c1] : acc.rows[i]) {
+                const auto& row = last.rows[static_cast<std::size_t>(k)];
+                if (auto it = row.find(static_cast<int>(i)); it != row.end()) {
+                    Cond c = alg.conj(c1, it->second);
+                    if (!alg.isFalse(c)) cs.push_back(std::move(c));
+                }
+            }
+            if (!cs.empty()) put(out.rows[i], static_cast<int>(i), alg.disj(std::move(cs)));
+        }
+        return out;
+    }
     Rel inverse(const Rel& a) const {
         Rel out(n);
         for (std::size_t i = 0; i < n; ++i, poll())

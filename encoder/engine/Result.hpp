@@ -103,6 +103,12 @@ struct QueryTime {
     double seconds = 0;
 };
 
+/** Seconds one step of building the encoding took (--stats). */
+struct PhaseTime {
+    std::string phase; ///< "program", "axiom Causality", "flag data-race", "closure lemmas", ...
+    double seconds = 0;
+};
+
 struct Stats {
     std::size_t threads = 0;
     std::size_t events = 0;
@@ -115,6 +121,9 @@ struct Stats {
     std::size_t lemmasMade = 0;    ///< closure lemmas the relations' evaluation made
     std::size_t lemmasLazy = 0;    ///< of the kept ones, those a propagator watches (not clauses)
     std::size_t propagations = 0;  ///< what that propagator derived, over every query
+    std::size_t acyclicGraphs = 0;  ///< acyclicity axioms watched as graphs (smt/CycleWatch.hpp)
+    std::size_t cyclesRefused = 0;  ///< cycles those graphs reported as conflicts
+    std::size_t edgesExcluded = 0;  ///< edges they kept out before a cycle closed
     std::size_t mbarrierFacts = 0; ///< implied mbarrier assertions (smt/MbarrierFacts.hpp)
     std::size_t mbarrierFactStates = 0; ///< schedule states explored to find them
     std::size_t boolVars = 0;           ///< uninterpreted constants in those assertions, by sort
@@ -122,7 +131,8 @@ struct Stats {
     std::size_t bitVectorVars = 0;
     std::vector<RelationSize> relations; ///< the model's named relations, in definition order
     std::vector<std::pair<std::string, std::string>> solver; ///< Z3's statistics, key and value
-    std::vector<QueryTime> queryTimes; ///< by purpose, in the order first asked
+    std::vector<QueryTime> queryTimes;   ///< by purpose, in the order first asked
+    std::vector<PhaseTime> encodePhases; ///< the main encoding's steps, in the order taken
 };
 
 /** The test under another reading of the PTX text: one built-in variant model (`--readings`). */

@@ -169,9 +169,13 @@ explain::WitnessGraph drawChecked(Z3Session& s, const ir::Program& p,
     return g;
 }
 
-/** Explanations leave axioms out of their queries: no encoding may fix their consequences. */
+/** Explanations leave axioms out of their queries: no encoding may fix their consequences.
+ *  They read the solver's models directly, so no user propagator either (Z3Session's
+ *  InvalidModel: Z3 4.8's propagator can return a model that violates the encoding). */
 CheckOptions withoutFixedOrders(CheckOptions options) {
     options.fixedOrders = false;
+    options.lazyClosures = false;
+    options.graphAcyclic = false;
     return options;
 }
 

@@ -9,7 +9,7 @@ namespace ptxmc::engine::smt {
 std::vector<std::vector<bool>> impliedCertainEdges(const Z3Rel& r,
                                                    const std::vector<int>& component);
 
-z3::expr encodeAcyclic(z3::context& ctx, const Z3Rel& r, const std::string& tag) {
+std::vector<int> stronglyConnected(const Z3Rel& r) {
     using Graph = boost::adjacency_list<boost::vecS, boost::vecS, boost::directedS>;
     std::size_t n = r.size();
     Graph g(n);
@@ -19,6 +19,12 @@ z3::expr encodeAcyclic(z3::context& ctx, const Z3Rel& r, const std::string& tag)
     std::vector<int> component(n);
     boost::strong_components(g, boost::make_iterator_property_map(
                                     component.begin(), boost::get(boost::vertex_index, g)));
+    return component;
+}
+
+z3::expr encodeAcyclic(z3::context& ctx, const Z3Rel& r, const std::string& tag) {
+    std::size_t n = r.size();
+    const std::vector<int> component = stronglyConnected(r);
     z3::expr_vector parts(ctx);
     std::map<std::size_t, z3::expr> clock;
     auto clockOf = [&](std::size_t i) -> z3::expr {

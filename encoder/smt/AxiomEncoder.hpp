@@ -14,6 +14,8 @@ namespace ptxmc::engine::smt {
  * satisfying clock assignment exists iff the chosen edges form no cycle.
  */
 z3::expr encodeAcyclic(z3::context& ctx, const Z3Rel& r, const std::string& tag);
+/** Each event's strongly connected component in the support of `r`. */
+std::vector<int> stronglyConnected(const Z3Rel& r);
 z3::expr encodeIrreflexive(z3::context& ctx, const Z3Rel& r);
 z3::expr encodeEmpty(z3::context& ctx, const Z3Rel& r);
 z3::expr encodeEmptySet(z3::context& ctx, const Z3Set& s);

@@ -39,6 +39,90 @@ void ClosurePropagator::onFinal() {
     // Every registered condition has its value by now; a lemma the watches missed is fired here.
     for (const Lemma& lemma : lemmas_)
         fire(lemma);
+    // So does an edge whose activation a conflict cut short; then no enabled graph has a cycle.
+    for (Acyclic& g : acyclic_) {
+        if (!holds(g.enabled)) continue;
+        if (!activateHolding(g)) return;
+        if (auto cycle = g.graph.findCycle()) return conflict(g, *cycle);
+    }
+}
+
+void ClosurePropagator::addAcyclic(const z3::expr& enabled, std::size_t nodes,
+                                   const std::vector<GraphEdge>& edges) {
+    const auto index = static_cast<unsigned>(acyclic_.size());
+    acyclic_.push_back(Acyclic{CycleWatch(nodes), literalOf(enabled), {}, {}});
+    Acyclic& g = acyclic_.back();
+    enableWatches_[g.enabled.var].push_back(index);
+    for (const GraphEdge& e : edges) {
+        const int k = g.graph.addEdge(e.from, e.to);
+        if (e.cond.is_true()) {
+            g.edge.push_back({kNone, true});
+            g.graph.activate(k); // certain: active from the start, never undone
+            continue;
+        }
+        g.edge.push_back(literalOf(e.cond));
+        edgeWatches_[g.edge.back().var].emplace_back(index, k);
+    }
+}
+
+bool ClosurePropagator::activateHolding(Acyclic& g) {
+    for (std::size_t k = 0; k < g.edge.size(); ++k) {
+        const Literal& l = g.edge[k];
+        if (l.var == kNone || !holds(l) || g.graph.active(static_cast<int>(k))) continue;
+        if (auto cycle = g.graph.activate(static_cast<int>(k))) {
+            conflict(g, *cycle);
+            return false;
+        }
+    }
+    return true;
+}
+
+void ClosurePropagator::conflict(const Acyclic& g, const std::vector<int>& cycle) {
+    justification_.clear();
+    justification_.push_back(idOf_[g.enabled.var]);
+    for (int e : cycle) {
+        const Literal& l = g.edge[static_cast<std::size_t>(e)];
+        if (l.var != kNone) justification_.push_back(idOf_[l.var]);
+    }
+    std::sort(justification_.begin(), justification_.end());
+    justification_.erase(std::unique(justification_.begin(), justification_.end()),
+                         justification_.end());
+    ++cycleConflicts_;
+    consequence(solver_.ctx().bool_val(false));
+}
+
+void ClosurePropagator::excludeClosers(Acyclic& g, int edge) {
+    for (const CycleWatch::Closer& c : g.graph.closers(edge)) {
+        const Literal& l = g.edge[static_cast<std::size_t>(c.edge)];
+        if (l.var == kNone || value_[l.var] != -1) continue; // certain, or already decided
+        justification_.clear();
+        justification_.push_back(idOf_[g.enabled.var]);
+        for (int e : c.path) {
+            const Literal& on = g.edge[static_cast<std::size_t>(e)];
+            if (on.var != kNone) justification_.push_back(idOf_[on.var]);
+        }
+        std::sort(justification_.begin(), justification_.end());
+        justification_.erase(std::unique(justification_.begin(), justification_.end()),
+                             justification_.end());
+        ++exclusions_;
+        consequence(l.positive ? !exprs_[l.var] : exprs_[l.var]);
+    }
+}
+
+bool ClosurePropagator::cyclicIn(const z3::model& m) const {
+    for (const Acyclic& g : acyclic_) {
+        auto holdsIn = [&](const Literal& l) {
+            return m.eval(exprs_[l.var], true).is_true() == l.positive;
+        };
+        if (!holdsIn(g.enabled)) continue;
+        CycleWatch copy(g.graph);
+        copy.stopOrdering();
+        copy.undoTo(0);
+        for (std::size_t k = 0; k < g.edge.size(); ++k)
+            if (g.edge[k].var == kNone || holdsIn(g.edge[k])) copy.activate(static_cast<int>(k));
+        if (copy.findCycle()) return true;
+    }
+    return false;
 }
 
 unsigned ClosurePropagator::varOf(const z3::expr& constant) {
@@ -53,6 +137,8 @@ unsigned ClosurePropagator::varOf(const z3::expr& constant) {
     exprs_.push_back(constant);
     value_.push_back(-1);
     watches_.emplace_back();
+    edgeWatches_.emplace_back();
+    enableWatches_.emplace_back();
     return var;
 }
 
@@ -90,6 +176,8 @@ std::size_t ClosurePropagator::violatedBy(const z3::model& m) const {
 
 void ClosurePropagator::push() {
     scopes_.push_back(trail_.size());
+    for (Acyclic& g : acyclic_)
+        g.marks.push_back(g.graph.mark());
 }
 
 void ClosurePropagator::pop(unsigned scopes) {
@@ -101,6 +189,13 @@ void ClosurePropagator::pop(unsigned scopes) {
     while (trail_.size() > keep) {
         value_[trail_.back()] = -1;
         trail_.pop_back();
+    }
+    for (Acyclic& g : acyclic_) {
+        if (popped > 0) {
+            g.graph.undoTo(g.marks[g.marks.size() - popped]);
+            g.marks.resize(g.marks.size() - popped);
+        }
+        if (!holds(g.enabled)) g.graph.stopOrdering();
     }
 }
 
@@ -115,6 +210,17 @@ void ClosurePropagator::onFixed(unsigned id, bool value) {
     trail_.push_back(var);
     for (unsigned index : watches_[var])
         fire(lemmas_[index]);
+    for (const auto& [index, edge] : edgeWatches_[var]) {
+        Acyclic& g = acyclic_[index];
+        if (!holds(g.edge[static_cast<std::size_t>(edge)])) continue;
+        if (auto cycle = g.graph.activate(edge)) return conflict(g, *cycle);
+        if (g.graph.ordering()) excludeClosers(g, edge);
+    }
+    for (unsigned index : enableWatches_[var]) {
+        Acyclic& g = acyclic_[index];
+        if (!holds(g.enabled)) continue;
+        if (auto cycle = g.graph.startOrdering()) return conflict(g, *cycle);
+    }
 }
 
 void ClosurePropagator::fire(const Lemma& lemma) {

@@ -1,6 +1,8 @@
 // The closure lemmas of fresh conditions, propagated by a Z3 user propagator instead of clauses.
 #pragma once
 
+#include "smt/CycleWatch.hpp"
+
 #include <cstddef>
 #include <unordered_map>
 #include <vector>
@@ -27,6 +29,12 @@ struct StepLemma {
     }
 };
 
+/** A possible edge of an acyclicity axiom: its ends and its condition (true or a literal). */
+struct GraphEdge {
+    int from = 0, to = 0;
+    z3::expr cond;
+};
+
 /**
  * Unit propagation of StepLemmas inside Z3's search, without the lemmas as clauses: the
  * solver's intake of hundreds of thousands of closure clauses grew faster than their number
@@ -45,6 +53,21 @@ public:
 
     /** Watches `lemma`'s antecedents (call before the first check). */
     void add(const StepLemma& lemma);
+    /**
+     * Watches an acyclicity axiom (call before the first check): while `enabled` (a literal)
+     * holds, the edges whose condition holds form no cycle. A cycle is a conflict justified by
+     * its edges' literals and `enabled`, found when its last edge comes (smt/CycleWatch.hpp):
+     * no integer clock per event and no constraint per edge. Self-loops are the caller's.
+     */
+    void addAcyclic(const z3::expr& enabled, std::size_t nodes,
+                    const std::vector<GraphEdge>& edges);
+    /** How many cycles the acyclicity axioms' graphs reported as conflicts, over every query. */
+    std::size_t cycleConflicts() const { return cycleConflicts_; }
+    /** How many edges the graphs kept out because they would have closed a cycle. */
+    std::size_t exclusions() const { return exclusions_; }
+    /** Whether `m` gives some watched axiom's graph a cycle of edges that hold while it is
+     *  enabled (never, in a model of the solver it propagates for). */
+    bool cyclicIn(const z3::model& m) const;
 
     std::size_t lemmas() const { return lemmas_.size(); }
     /** The conditions the lemmas are over (they are in no assertion of the solver). */
@@ -92,7 +115,27 @@ private:
     std::vector<std::size_t> scopes_; ///< trail_ size at each push
     std::vector<Lemma> lemmas_;
     std::vector<std::vector<unsigned>> watches_; ///< per var: lemmas it is in
+    /** An acyclicity axiom: its graph, the literal that enables it, each edge's literal (var
+     *  kNone: a certain edge), and the graph's mark at each push. */
+    struct Acyclic {
+        CycleWatch graph;
+        Literal enabled;
+        std::vector<Literal> edge;
+        std::vector<std::size_t> marks;
+    };
+    /** Propagates false to each open edge that `edge` of `g` makes close a cycle. */
+    void excludeClosers(Acyclic& g, int edge);
+    /** Reports `cycle` (edge indices of `g`) as a conflict. */
+    void conflict(const Acyclic& g, const std::vector<int>& cycle);
+    /** Activates the edges of `g` whose literals hold (all the final check needs); false
+     *  after a conflict. */
+    bool activateHolding(Acyclic& g);
+
     std::vector<unsigned> justification_;
+    std::vector<Acyclic> acyclic_;
+    std::vector<std::vector<std::pair<unsigned, int>>> edgeWatches_; ///< per var: (graph, edge)
+    std::vector<std::vector<unsigned>> enableWatches_;               ///< per var: graphs it enables
+    std::size_t cycleConflicts_ = 0, exclusions_ = 0;
     std::size_t propagations_ = 0;
     z3::solver& solver_;
     Z3_solver_callback callback_ = nullptr; ///< set while Z3 is in one of the callbacks

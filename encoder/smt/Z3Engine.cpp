@@ -384,9 +384,14 @@ engine::Stats statsOf(Encodings& enc, const std::array<Clock::time_point, 4>& at
     countEncoding(s.solver(), st);
     std::tie(st.lemmasKept, st.lemmasMade) = s.lemmaCounts();
     std::tie(st.lemmasLazy, st.propagations) = s.lazyCounts();
+    const auto graphs = s.graphCounts();
+    st.acyclicGraphs = graphs[0];
+    st.cyclesRefused = graphs[1];
+    st.edgesExcluded = graphs[2];
     st.mbarrierFacts = s.mbarrierFacts().facts;
     st.mbarrierFactStates = s.mbarrierFacts().states;
     st.relations = s.relationSizes();
+    st.encodePhases = s.encodePhases();
     z3::stats z = s.solver().statistics();
     for (unsigned i = 0; i < z.size(); ++i)
         st.solver.emplace_back(z.key(i), z.is_uint(i) ? std::to_string(z.uint_value(i))
@@ -435,9 +440,17 @@ bool solverSaysProgramMayHang(const ir::Program& p) {
     return programMayHang(ctx, p, unlimited, nullptr, nullptr);
 }
 
+/** The options without a user propagator: closure lemmas as clauses, acyclicity as clocks. */
+static CheckOptions withoutPropagator(CheckOptions options) {
+    options.lazyClosures = false;
+    options.graphAcyclic = false;
+    return options;
+}
+
 void Z3Engine::search(const ir::Program& program, const cat::ResolvedModel& model,
                       const CheckOptions& options, Clock::time_point start, CheckResult& r) const {
     configureZ3();
+    const CheckResult entry = r;
     z3::context ctx;
     const Clock::time_point began = Clock::now();
     const Budget budget(options, start);
@@ -453,6 +466,9 @@ void Z3Engine::search(const ir::Program& program, const cat::ResolvedModel& mode
             r.stats = statsOf(enc, {start, began, encoded, Clock::now()});
             r.stats->queryTimes = times;
         }
+    } catch (const InvalidModel&) {
+        r = entry;
+        return search(program, model, withoutPropagator(options), start, r);
     } catch (const z3::exception& e) {
         z3Failure(r, program, e, budget);
     }
@@ -461,6 +477,7 @@ void Z3Engine::search(const ir::Program& program, const cat::ResolvedModel& mode
 void Z3Engine::searchReadings(const ir::Program& program, const cat::ResolvedModel& model,
                               const CheckOptions& options, std::vector<CheckResult>& out) const {
     configureZ3();
+    const std::vector<CheckResult> entry = out;
     z3::context ctx;
     // One limit for the whole test, every reading included, counted from its start (lowering
     // included): --timeout bounds the test, however many readings it has.
@@ -506,6 +523,9 @@ void Z3Engine::searchReadings(const ir::Program& program, const cat::ResolvedMod
             out[0].stats = statsOf(enc, {start, encoding, encoded, Clock::now()});
             out[0].stats->queryTimes = times;
         }
+    } catch (const InvalidModel&) {
+        out = entry;
+        return searchReadings(program, model, withoutPropagator(options), out);
     } catch (const z3::exception& e) {
         for (; done < out.size(); ++done)
             z3Failure(out[done], program, e, budget);

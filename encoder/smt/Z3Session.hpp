@@ -8,8 +8,11 @@
 #include "smt/MbarrierFacts.hpp"
 #include "smt/ProgramEncoder.hpp"
 
+#include <array>
+#include <chrono>
 #include <memory>
 #include <set>
+#include <stdexcept>
 #include <string>
 #include <vector>
 #include <z3++.h>
@@ -81,10 +84,18 @@ public:
     std::size_t queries() const { return queries_; }
     /** With CheckOptions::stats: may/must pairs of each relation the model defines. */
     const std::vector<engine::RelationSize>& relationSizes() const { return relationSizes_; }
+    /** With CheckOptions::stats: the seconds of each step of this encoding's construction. */
+    const std::vector<engine::PhaseTime>& encodePhases() const { return phases_; }
     /** Closure lemmas propagated lazily (smt/ClosurePropagator.hpp) and their propagations. */
     std::pair<std::size_t, std::size_t> lazyCounts() const {
         return propagator_ ? std::pair{propagator_->lemmas(), propagator_->propagations()}
                            : std::pair<std::size_t, std::size_t>{0, 0};
+    }
+    /** Acyclicity axioms watched as graphs; the cycles they refused and the edges they kept
+     *  out, over every query. */
+    std::array<std::size_t, 3> graphCounts() const {
+        return {graphs_, propagator_ ? propagator_->cycleConflicts() : 0,
+                propagator_ ? propagator_->exclusions() : 0};
     }
     /** Closure lemmas asserted (smt/LemmaCone.hpp) and made. */
     std::pair<std::size_t, std::size_t> lemmaCounts() const { return {lemmasKept_, lemmasMade_}; }
@@ -92,6 +103,13 @@ public:
     const MbarrierFactsSummary& mbarrierFacts() const { return mbarrierFacts_; }
 
 private:
+    /** Whether `m` satisfies every assertion and the propagator's lemmas and graphs. */
+    bool modelHolds(const z3::model& m) const;
+    /** The session's propagator, made on first use (Z3 takes one per solver). */
+    ClosurePropagator& propagator();
+    /** `acyclic r` under `lit`: in the propagator's graphs or as clocks (CheckOptions). */
+    void assertAcyclic(const z3::expr& lit, const Z3Rel& r, const std::string& tag);
+
     z3::context& ctx_;
     const ir::Program& program_;
     const cat::ResolvedModel& model_;
@@ -117,8 +135,21 @@ private:
     std::vector<engine::QueryTime>* queryTimes_ = nullptr;
     const Budget* budget_;
     std::vector<engine::RelationSize> relationSizes_;
-    std::size_t lemmasKept_ = 0, lemmasMade_ = 0;
+    std::vector<engine::PhaseTime> phases_;
+    /// Edge conditions only the propagator's graphs read: roots of the lemma cone.
+    std::vector<z3::expr> graphAtoms_;
+    /** With CheckOptions::stats: adds the seconds since the last lap to `phase`'s entry. */
+    void lap(const std::string& phase);
+    std::chrono::steady_clock::time_point lapStart_ = std::chrono::steady_clock::now();
+    std::size_t lemmasKept_ = 0, lemmasMade_ = 0, graphs_ = 0;
     MbarrierFactsSummary mbarrierFacts_;
+};
+
+/** A query answered sat with a model that violates the encoding (a Z3 4.8 propagator fault):
+ *  the test is checked again without a propagator. */
+struct InvalidModel : std::runtime_error {
+    explicit InvalidModel(const std::string& purpose)
+        : std::runtime_error("Z3 returned an invalid model (" + purpose + ")") {}
 };
 
 /** Adds one query's answer and seconds to the entry for `purpose`. */

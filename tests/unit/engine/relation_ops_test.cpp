@@ -94,3 +94,31 @@ TEST_CASE("a long chain needs every squaring round", "[relation]") {
     REQUIRE(c.rows[0].count(static_cast<int>(n - 1)) == 1);
     REQUIRE(c.entries() == n * (n - 1) / 2);
 }
+
+TEST_CASE("reflexiveOfCycle: a diagonal entry exactly where the composition is reflexive",
+          "[relation]") {
+    std::mt19937 rng(29);
+    for (int round = 0; round < 300; ++round) {
+        const std::size_t n = 2 + static_cast<std::size_t>(round % 6);
+        const std::size_t factors = 2 + static_cast<std::size_t>(round % 3);
+        BoolAlgebra alg;
+        RelOps<BoolAlgebra> ops{alg, n};
+        std::vector<Rel> fs;
+        Dense product;
+        for (std::size_t k = 0; k < factors; ++k) {
+            fs.push_back(randomRel(rng, n, 0.15 + 0.1 * static_cast<double>(k)));
+            product = k == 0 ? dense(fs[0]) : denseSeq(product, dense(fs[k]));
+        }
+        bool reflexive = false;
+        for (std::size_t i = 0; i < n; ++i)
+            reflexive = reflexive || product[i][i];
+        const Rel diag = ops.reflexiveOfCycle(fs);
+        bool found = false;
+        for (std::size_t i = 0; i < n; ++i)
+            for (const auto& [j, c] : diag.rows[i]) {
+                CHECK(j == static_cast<int>(i)); // only the diagonal is built
+                found = found || c;
+            }
+        CHECK(found == reflexive);
+    }
+}
