@@ -167,14 +167,15 @@ PY
 done
 
 # (d) The CUTLASS TMA-UMMA ring (bench/protocols/umma.py) at growing sizes, encodings side by
-# side: the default (closures' lower bounds propagated lazily, mbarrier facts), the same bounds
-# as clauses (--closures fixpoint, the eager encoding before), without the mbarrier facts, and
-# with closures by squaring: time, peak memory, encoding size and the lazy lemmas' propagations
+# side: the default (closures' lower bounds propagated lazily, acyclicity axioms as graphs in
+# the propagator, mbarrier facts), the same with acyclicity as integer clocks (--acyclicity
+# clocks, the default before), the eager encoding (bounds as clauses and clocks), and on request
+# the bounds alone as clauses (fixpoint), without the mbarrier facts, and closures by squaring: time, peak memory, encoding size and the lazy lemmas' propagations
 # (--stats). BENCH_PROTOCOLS lists STAGESxITERATIONS; BENCH_RING_ENCODINGS picks encodings; each
 # run is capped by BENCH_RING_TIMEOUT (default 300 s). The growth exponent from 2x16 to 2x32
 # is fitted per encoding at the end.
 echo
-echo "TMA-UMMA ring (stages x k-iterations): lazy closures (default) vs clauses (fixpoint)"
+echo "TMA-UMMA ring (stages x k-iterations): default (lazy closures, graphs) vs clocks vs eager (clauses, clocks)"
 printf '%-6s %-9s %10s %10s %12s %10s %12s   %s\n' size encoding seconds peak_MB assertions \
     bool_vars propagations observation
 echo "(targets: 2x24 under 10 s, 2x32 and 6x32 under 30 s, each under 1.5 GB; growth 2x16 -> 2x32 at most k^3)"
@@ -182,9 +183,11 @@ ring_timeout=${BENCH_RING_TIMEOUT:-300}
 declare -A ring_secs
 for size in ${BENCH_PROTOCOLS:-1x2 2x4 4x8 2x8 2x16 4x16 2x24 2x32 4x32 6x32}; do
     python3 bench/protocols/umma.py "${size%x*}" "${size#*x}" >"$tmp/umma-$size.litmus"
-    for encoding in ${BENCH_RING_ENCODINGS:-default fixpoint}; do
+    for encoding in ${BENCH_RING_ENCODINGS:-default clocks eager}; do
         case "$encoding" in
         default) flags=() ;;
+        clocks) flags=(--acyclicity clocks) ;;
+        eager) flags=(--closures fixpoint --acyclicity clocks) ;;
         fixpoint) flags=(--closures fixpoint) ;;
         no-facts) flags=(--mbarrier-facts off) ;;
         squaring) flags=(--closures squaring) ;;
@@ -203,7 +206,7 @@ for size in ${BENCH_PROTOCOLS:-1x2 2x4 4x8 2x8 2x16 4x16 2x24 2x32 4x32 6x32}; d
             "$((kb / 1024))" "${asserts:-?}" "${bools:-?}" "${props:-?}" "${obs:-timeout}"
     done
 done
-for encoding in ${BENCH_RING_ENCODINGS:-default fixpoint}; do
+for encoding in ${BENCH_RING_ENCODINGS:-default clocks eager}; do
     python3 -c '
 import math, sys
 a, b = sys.argv[2], sys.argv[3]

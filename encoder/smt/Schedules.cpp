@@ -53,6 +53,9 @@ public:
           mbSlot_(p.locations.size(), -1), operand_(p.events.size()), facts_(facts) {
         for (const auto& [a, b] : order)
             preds_[static_cast<std::size_t>(b)].push_back(a);
+        succs_.resize(p.events.size());
+        for (const auto& [a, b] : order)
+            succs_[static_cast<std::size_t>(a)].push_back(b);
     }
 
     Exploration run() {
@@ -84,6 +87,7 @@ private:
         for (const auto& e : p_.events) {
             bool visible = e.has(ir::Tag::MB) || ir::gateKind(e) != ir::GateKind::None;
             (visible ? visible_ : invisible_).push_back(e.id);
+            isInvisible_.push_back(!visible);
             if (e.has(ir::Tag::MB) && mbSlot_[static_cast<std::size_t>(e.location)] < 0) {
                 mbSlot_[static_cast<std::size_t>(e.location)] = static_cast<int>(mbLocs_.size());
                 mbLocs_.push_back(e.location);
@@ -147,6 +151,20 @@ private:
             }
     }
 
+    /** settle() after `e` ran in a settled state: an invisible event waits only for its
+     *  predecessors, so only the successors of what just ran can have become ready. */
+    void settleAfter(Node& s, int e) const {
+        std::vector<int> todo(succs_[static_cast<std::size_t>(e)]);
+        while (!todo.empty()) {
+            const int c = todo.back();
+            todo.pop_back();
+            if (!isInvisible_[static_cast<std::size_t>(c)] || !ready(s, c)) continue;
+            runEvent(s, c);
+            const auto& more = succs_[static_cast<std::size_t>(c)];
+            todo.insert(todo.end(), more.begin(), more.end());
+        }
+    }
+
     std::string key(const Node& s) const {
         std::string k;
         k.reserve(s.done.size() / 8 + 1 + s.mb.size() * 6 * sizeof(std::int64_t));
@@ -198,7 +216,7 @@ private:
             if (facts_ != nullptr) record(top.node, e);
             Node n = top.node;
             runEvent(n, e);
-            settle(n);
+            settleAfter(n, e);
             if (!seen.insert(key(n)).second) continue;
             if (seen.size() > maxStates_) {
                 out.answer = Answer::TooLarge;
@@ -261,6 +279,8 @@ private:
     std::size_t maxStates_;
     const Budget* budget_;
     std::vector<std::vector<int>> preds_;              ///< real-time predecessors of each event
+    std::vector<std::vector<int>> succs_;              ///< and successors
+    std::vector<bool> isInvisible_;                    ///< by event: in invisible_
     std::vector<int> visible_, invisible_;             ///< mbarrier operations and gates; the rest
     std::vector<int> mbSlot_;                          ///< location -> index in Node::mb, or -1
     std::vector<int> mbLocs_;                          ///< the mbarrier locations, by slot
