@@ -215,11 +215,13 @@ void setupCheck(CLI::App& app) {
         ->check(CLI::IsMember({"auto", "lazy", "fixpoint", "squaring"}))
         ->option_text("ENCODING");
     sub->add_option("--acyclicity", args->acyclicity,
-                    "how Z3 encodes the model's acyclicity axioms: graph (default: a graph per "
-                    "axiom inside the search, a cycle a conflict as its last edge comes and an "
-                    "edge that would close one excluded) or clocks (an integer clock per event, "
-                    "a clock constraint per edge); for comparison, the answers agree")
-        ->check(CLI::IsMember({"graph", "clocks"}))
+                    "how Z3 encodes the model's acyclicity axioms: auto (default: graphs where "
+                    "an axiom's relation has 5,000 or more possible edges, else clocks), graph "
+                    "(always: a graph per axiom inside the search, a cycle a conflict as its "
+                    "last edge comes and an edge that would close one kept out) or clocks "
+                    "(always: an integer clock per event, a clock constraint per edge); for "
+                    "comparison, the answers agree")
+        ->check(CLI::IsMember({"auto", "graph", "clocks"}))
         ->option_text("ENCODING");
     sub->add_option("--mbarrier-facts", args->mbarrierFacts,
                     "whether Z3 is told, per mbarrier operation, the phases and the order that "
@@ -407,7 +409,8 @@ int runCheck(const CheckArgs& args) {
     options.exactClosures = args.closures == "squaring";
     options.lazyClosures = args.closures == "auto" || args.closures == "lazy";
     if (args.closures == "lazy") options.lazyClosuresFrom = 0;
-    options.graphAcyclic = args.acyclicity == "graph";
+    options.graphAcyclic = args.acyclicity != "clocks";
+    if (args.acyclicity == "graph") options.graphAcyclicFrom = 0;
     options.mbarrierFacts = args.mbarrierFacts == "on";
     options.fixedOrders = args.fixedOrders == "on";
     StdoutTo redirect(args.output);

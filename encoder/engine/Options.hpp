@@ -52,9 +52,11 @@ struct CheckOptions {
     /// a cycle a conflict when its last edge comes, instead of an integer clock per event and a
     /// clock constraint per edge, where an axiom's relation has at least graphAcyclicFrom
     /// possible edges. Off: the clocks, for the bench's side-by-side comparison; the answers
-    /// are the same.
+    /// are the same. Below the threshold the clocks stay: over thousands of small queries the
+    /// propagator's callbacks cost more than they save (SB12: 4.4 s with clocks, over 100 s
+    /// as graphs; bench/history.md).
     bool graphAcyclic = true;
-    std::size_t graphAcyclicFrom = 0;
+    std::size_t graphAcyclicFrom = 5000;
     /// Z3: assert the mbarrier facts that the model's acyclicity axioms imply
     /// (smt/MbarrierFacts.hpp). Off only for the bench's side-by-side comparison: states,
     /// verdicts and flags are the same; the execution the solver returns (a flag's witness)
