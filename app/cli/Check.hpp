@@ -17,7 +17,7 @@ struct CheckArgs {
     unsigned jobs = 1;
     bool noTime = false;
     bool stats = false;
-    std::string acyclicity = "auto"; ///< --acyclicity: auto, graph or clocks (Z3)
+    std::string acyclicity = "auto";  ///< --acyclicity: auto, graph or clocks (Z3)
     std::string closures = "auto";    ///< --closures: auto, lazy, fixpoint or squaring (Z3)
     std::string mbarrierFacts = "on"; ///< --mbarrier-facts: on or off (Z3)
     std::string fixedOrders = "on";   ///< --fixed-orders: on or off (Z3)

@@ -121,9 +121,9 @@ struct Stats {
     std::size_t lemmasMade = 0;    ///< closure lemmas the relations' evaluation made
     std::size_t lemmasLazy = 0;    ///< of the kept ones, those a propagator watches (not clauses)
     std::size_t propagations = 0;  ///< what that propagator derived, over every query
-    std::size_t acyclicGraphs = 0;  ///< acyclicity axioms watched as graphs (smt/CycleWatch.hpp)
-    std::size_t cyclesRefused = 0;  ///< cycles those graphs reported as conflicts
-    std::size_t edgesExcluded = 0;  ///< edges they kept out before a cycle closed
+    std::size_t acyclicGraphs = 0; ///< acyclicity axioms watched as graphs (smt/CycleWatch.hpp)
+    std::size_t cyclesRefused = 0; ///< cycles those graphs reported as conflicts
+    std::size_t edgesExcluded = 0; ///< edges they kept out before a cycle closed
     std::size_t mbarrierFacts = 0; ///< implied mbarrier assertions (smt/MbarrierFacts.hpp)
     std::size_t mbarrierFactStates = 0; ///< schedule states explored to find them
     std::size_t boolVars = 0;           ///< uninterpreted constants in those assertions, by sort

@@ -77,16 +77,20 @@ bool ClosurePropagator::activateHolding(Acyclic& g) {
     return true;
 }
 
-void ClosurePropagator::conflict(const Acyclic& g, const std::vector<int>& cycle) {
+void ClosurePropagator::justifyByPath(const Acyclic& g, const std::vector<int>& path) {
     justification_.clear();
     justification_.push_back(idOf_[g.enabled.var]);
-    for (int e : cycle) {
+    for (int e : path) {
         const Literal& l = g.edge[static_cast<std::size_t>(e)];
         if (l.var != kNone) justification_.push_back(idOf_[l.var]);
     }
     std::sort(justification_.begin(), justification_.end());
     justification_.erase(std::unique(justification_.begin(), justification_.end()),
                          justification_.end());
+}
+
+void ClosurePropagator::conflict(const Acyclic& g, const std::vector<int>& cycle) {
+    justifyByPath(g, cycle);
     ++cycleConflicts_;
     consequence(solver_.ctx().bool_val(false));
 }
@@ -95,15 +99,7 @@ void ClosurePropagator::excludeClosers(Acyclic& g, int edge) {
     for (const CycleWatch::Closer& c : g.graph.closers(edge)) {
         const Literal& l = g.edge[static_cast<std::size_t>(c.edge)];
         if (l.var == kNone || value_[l.var] != -1) continue; // certain, or already decided
-        justification_.clear();
-        justification_.push_back(idOf_[g.enabled.var]);
-        for (int e : c.path) {
-            const Literal& on = g.edge[static_cast<std::size_t>(e)];
-            if (on.var != kNone) justification_.push_back(idOf_[on.var]);
-        }
-        std::sort(justification_.begin(), justification_.end());
-        justification_.erase(std::unique(justification_.begin(), justification_.end()),
-                             justification_.end());
+        justifyByPath(g, c.path);
         ++exclusions_;
         consequence(l.positive ? !exprs_[l.var] : exprs_[l.var]);
     }

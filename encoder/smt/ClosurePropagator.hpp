@@ -125,6 +125,8 @@ private:
     };
     /** Propagates false to each open edge that `edge` of `g` makes close a cycle. */
     void excludeClosers(Acyclic& g, int edge);
+    /** justification_: the literals of `path`'s edges (indices of `g`) and g's enabling one. */
+    void justifyByPath(const Acyclic& g, const std::vector<int>& path);
     /** Reports `cycle` (edge indices of `g`) as a conflict. */
     void conflict(const Acyclic& g, const std::vector<int>& cycle);
     /** Activates the edges of `g` whose literals hold (all the final check needs); false
