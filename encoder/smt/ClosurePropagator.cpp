@@ -96,9 +96,12 @@ void ClosurePropagator::conflict(const Acyclic& g, const std::vector<int>& cycle
 }
 
 void ClosurePropagator::excludeClosers(Acyclic& g, int edge) {
-    for (const CycleWatch::Closer& c : g.graph.closers(edge)) {
+    auto open = [&](int e) { // not certain, not yet decided
+        const Literal& l = g.edge[static_cast<std::size_t>(e)];
+        return l.var != kNone && value_[l.var] == -1;
+    };
+    for (const CycleWatch::Closer& c : g.graph.closers(edge, open)) {
         const Literal& l = g.edge[static_cast<std::size_t>(c.edge)];
-        if (l.var == kNone || value_[l.var] != -1) continue; // certain, or already decided
         justifyByPath(g, c.path);
         ++exclusions_;
         consequence(l.positive ? !exprs_[l.var] : exprs_[l.var]);

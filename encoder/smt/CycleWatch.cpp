@@ -44,11 +44,11 @@ std::optional<std::vector<int>> CycleWatch::activate(int edge) {
     return std::nullopt;
 }
 
-std::vector<CycleWatch::Closer> CycleWatch::closers(int edge) {
+std::vector<CycleWatch::Closer> CycleWatch::closers(int edge,
+                                                    const std::function<bool(int)>& wanted) {
     const int x = from_[static_cast<std::size_t>(edge)], y = to_[static_cast<std::size_t>(edge)];
     // Backwards from x: parentBack_[a] is the edge from a towards x.
-    ++epoch_;
-    const unsigned back = epoch_;
+    const unsigned back = nextEpoch();
     std::vector<int> reachX{x};
     seenBack_[static_cast<std::size_t>(x)] = back;
     for (std::size_t k = 0; k < reachX.size(); ++k)
@@ -60,7 +60,7 @@ std::vector<CycleWatch::Closer> CycleWatch::closers(int edge) {
             reachX.push_back(static_cast<int>(a));
         }
     // Forwards from y: parentEdge_[b] is the edge into b from y's side.
-    ++epoch_;
+    nextEpoch();
     std::vector<int> fromY{y};
     seen_[static_cast<std::size_t>(y)] = epoch_;
     std::vector<Closer> out;
@@ -75,7 +75,7 @@ std::vector<CycleWatch::Closer> CycleWatch::closers(int edge) {
                 fromY.push_back(static_cast<int>(w));
                 continue;
             }
-            if (seenBack_[w] != back) continue;
+            if (seenBack_[w] != back || (wanted && !wanted(e))) continue;
             Closer c{e, {}};
             for (int at = static_cast<int>(w); at != x;) { // w -> ... -> x
                 const int pe = parentBack_[static_cast<std::size_t>(at)];
@@ -96,6 +96,15 @@ std::vector<CycleWatch::Closer> CycleWatch::closers(int edge) {
     return out;
 }
 
+unsigned CycleWatch::nextEpoch() {
+    if (++epoch_ == 0) { // wrapped: stamps of 2^32 searches ago would read as current
+        std::fill(seen_.begin(), seen_.end(), 0U);
+        std::fill(seenBack_.begin(), seenBack_.end(), 0U);
+        epoch_ = 1;
+    }
+    return epoch_;
+}
+
 void CycleWatch::undoTo(std::size_t mark) {
     while (trail_.size() > mark) {
         active_[static_cast<std::size_t>(trail_.back())] = false;
@@ -105,7 +114,7 @@ void CycleWatch::undoTo(std::size_t mark) {
 
 bool CycleWatch::search(int start, int bound, bool forwards, int target, std::vector<int>& visited,
                         std::vector<int>* path) {
-    ++epoch_;
+    nextEpoch();
     // Breadth first: a cycle found is a shortest one through the new edge, the solver's
     // learned clause the shortest such.
     std::vector<int>& todo = visited;

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <cstddef>
+#include <functional>
 #include <optional>
 #include <vector>
 
@@ -40,8 +41,9 @@ public:
      * The inactive edges that active `edge` now makes close a cycle: from a node reachable
      * from its end to one that reaches its start. For the solver's propagation: with each
      * found before it is tried, the search need not guess an edge to learn it is excluded.
+     * With `wanted`, only the edges it accepts are returned (no path built for the others).
      */
-    std::vector<Closer> closers(int edge);
+    std::vector<Closer> closers(int edge, const std::function<bool(int)>& wanted = {});
 
     /** How many edges are active, in activation order: a mark to undo to. */
     std::size_t mark() const { return trail_.size(); }
@@ -65,6 +67,8 @@ private:
     bool search(int start, int bound, bool forwards, int target, std::vector<int>& visited,
                 std::vector<int>* path);
     void reorder(std::vector<int>& backward, std::vector<int>& forward);
+    /** A fresh stamp for seen_ / seenBack_ (clearing them when the counter wraps). */
+    unsigned nextEpoch();
 
     std::vector<int> from_, to_;
     std::vector<std::vector<int>> out_, in_; ///< per node: possible edges leaving, entering
