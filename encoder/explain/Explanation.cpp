@@ -172,7 +172,7 @@ explain::WitnessGraph drawChecked(Z3Session& s, const ir::Program& p,
 /** Explanations leave axioms out of their queries: no encoding may fix their consequences.
  *  They read the solver's models directly, so no user propagator either (Z3Session's
  *  InvalidModel: Z3 4.8's propagator can return a model that violates the encoding). */
-CheckOptions withoutFixedOrders(CheckOptions options) {
+CheckOptions explanationOptions(CheckOptions options) {
     options.fixedOrders = false;
     options.lazyClosures = false;
     options.graphAcyclic = false;
@@ -193,7 +193,7 @@ Explanation explainOutcome(const ir::Program& p, const cat::ResolvedModel& model
     z3::context ctx;
     const Budget budget(options, Clock::now());
     const Budget::Hook interrupt = budget.onLimit([&ctx] { ctx.interrupt(); });
-    Z3Session s(ctx, p, model, withoutFixedOrders(options), false, &budget);
+    Z3Session s(ctx, p, model, explanationOptions(options), false, &budget);
     Target t = outcome ? parseOutcome(*outcome, p, s) : conditionTarget(p, s);
     ex.target = t.text;
     z3::expr targetLit = ctx.bool_const("target");
@@ -267,7 +267,7 @@ std::optional<std::vector<std::string>> forbiddingAxioms(const ir::Program& p,
     z3::context ctx;
     const Budget budget(options, Clock::now());
     const Budget::Hook interrupt = budget.onLimit([&ctx] { ctx.interrupt(); });
-    Z3Session s(ctx, p, model, withoutFixedOrders(options), false, &budget);
+    Z3Session s(ctx, p, model, explanationOptions(options), false, &budget);
     Target t = outcome ? parseOutcome(*outcome, p, s) : conditionTarget(p, s);
     z3::expr targetLit = ctx.bool_const("target");
     s.solver().add(z3::implies(targetLit, t.cond));
@@ -314,7 +314,7 @@ Explanation explainFlag(const ir::Program& p, const cat::ResolvedModel& model,
     const Budget::Hook interrupt = budget.onLimit([&ctx] { ctx.interrupt(); });
     // Executions that finish first; then those that block forever.
     for (bool hangs : {false, true}) {
-        Z3Session s(ctx, p, model, withoutFixedOrders(options), hangs, &budget);
+        Z3Session s(ctx, p, model, explanationOptions(options), hangs, &budget);
         std::optional<z3::expr> cond = flagCondition(s, flag, hangs);
         if (!cond) continue;
         z3::check_result res = s.solver().check(smt::withLiteral(s.assumptions(!hangs), *cond));

@@ -1,4 +1,4 @@
-// Unit propagation of closure lemmas inside Z3's search (see the header).
+// Unit propagation of closure lemmas and cycle detection inside Z3's search (see the header).
 #include "smt/ClosurePropagator.hpp"
 
 #include <algorithm>

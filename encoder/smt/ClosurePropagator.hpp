@@ -1,4 +1,4 @@
-// The closure lemmas of fresh conditions, propagated by a Z3 user propagator instead of clauses.
+// The closure lemmas of fresh conditions and the acyclicity graphs, in one Z3 user propagator.
 #pragma once
 
 #include "smt/CycleWatch.hpp"
