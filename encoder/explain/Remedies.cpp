@@ -2,6 +2,7 @@
 #include "explain/Remedies.hpp"
 
 #include "explain/Explanation.hpp"
+#include "ptx/Print.hpp"
 #include "support/SourceLoc.hpp"
 
 #include <algorithm>
@@ -35,9 +36,13 @@ int cost(const ptx::Strengthening& s) {
 }
 
 bool sameChange(const ptx::Strengthening& a, const ptx::Strengthening& b) {
+    auto barrierText = [](const ptx::Strengthening& s) {
+        return s.barrier ? ptx::printOperand(*s.barrier) : std::string();
+    };
     return a.kind == b.kind && a.thread == b.thread && a.index == b.index &&
            a.waitFor == b.waitFor && a.scope == b.scope && a.copyOf == b.copyOf &&
-           a.parity == b.parity;
+           a.copyThread == b.copyThread && a.parity == b.parity &&
+           a.parityRegister == b.parityRegister && barrierText(a) == barrierText(b);
 }
 
 bool contains(const Change& big, const Change& small) {

@@ -70,17 +70,29 @@ std::string rowLike(const std::string& line, const std::map<std::size_t, std::st
     return out;
 }
 
-std::vector<std::string> linesOf(const std::string& text) {
-    std::vector<std::string> out;
+/** A line of the test without its end: `\n`, or `\r\n` in a file written on Windows (kept as
+ *  `eol`, so that a diff line ends as the line it stands for and `git apply` matches it). */
+struct SourceLine {
+    std::string text;
+    std::string eol;
+};
+
+std::vector<SourceLine> linesOf(const std::string& text) {
+    std::vector<SourceLine> out;
     std::istringstream in(text);
-    for (std::string line; std::getline(in, line);)
-        out.push_back(line);
+    for (std::string line; std::getline(in, line);) {
+        const bool crlf = !line.empty() && line.back() == '\r';
+        if (crlf) line.pop_back();
+        out.push_back({line, crlf ? "\r" : ""});
+    }
     return out;
 }
 
 struct DiffLine {
     char tag; ///< ' ', '-' or '+'
     std::string text;
+    std::string eol;      ///< before the `\n`: the source line's `\r`, if it has one
+    bool unended = false; ///< the file's last line (or its rewrite), with no `\n` after it
 };
 
 /** Hunks of `lines`, with `context` unchanged lines around each change: changes nearer than
@@ -106,7 +118,8 @@ std::string hunks(const std::vector<DiffLine>& lines, int context) {
         for (std::size_t k = begin; k < end; ++k) {
             oldCount += lines[k].tag != '+';
             newCount += lines[k].tag != '-';
-            body += lines[k].tag + lines[k].text + "\n";
+            body += lines[k].tag + lines[k].text + lines[k].eol + "\n";
+            if (lines[k].unended) body += "\\ No newline at end of file\n";
         }
         auto range = [](std::size_t before, std::size_t count) {
             return std::to_string(count ? before + 1 : before) + "," + std::to_string(count);
@@ -122,7 +135,7 @@ std::string hunks(const std::vector<DiffLine>& lines, int context) {
 
 std::string fixDiff(const litmus::Test& test, const std::string& source,
                     const std::vector<Strengthening>& changes, int context) {
-    const std::vector<std::string> old = linesOf(source);
+    const std::vector<SourceLine> old = linesOf(source);
     std::vector<Strengthening> rewrites;
     for (const auto& s : changes)
         if (!s.inserts()) rewrites.push_back(s);
@@ -142,7 +155,7 @@ std::string fixDiff(const litmus::Test& test, const std::string& source,
         const SourceLoc at = lineOf(s);
         if (at.line < 1 || at.line > static_cast<int>(old.size()))
             throw InputError(at, "the fix's place is not in the test's text");
-        const Cell cell = cellAt(old[static_cast<std::size_t>(at.line - 1)], at.col);
+        const Cell cell = cellAt(old[static_cast<std::size_t>(at.line - 1)].text, at.col);
         if (s.inserts())
             inserted[at.line].add(cell.begin, changedText(rewritten, s));
         else
@@ -151,14 +164,15 @@ std::string fixDiff(const litmus::Test& test, const std::string& source,
     }
     std::vector<DiffLine> lines;
     for (int n = 1; n <= static_cast<int>(old.size()); ++n) {
-        const std::string& text = old[static_cast<std::size_t>(n - 1)];
+        const auto& [text, eol] = old[static_cast<std::size_t>(n - 1)];
+        const bool unended = n == static_cast<int>(old.size()) && source.back() != '\n';
         for (const auto& cells : inserted[n].rows)
-            lines.push_back({'+', rowLike(text, cells)});
+            lines.push_back({'+', rowLike(text, cells), eol});
         if (auto r = rewrittenCells.find(n); r != rewrittenCells.end()) {
-            lines.push_back({'-', text});
-            lines.push_back({'+', rowLike(text, r->second, true)});
+            lines.push_back({'-', text, eol, unended});
+            lines.push_back({'+', rowLike(text, r->second, true), eol, unended});
         } else {
-            lines.push_back({' ', text});
+            lines.push_back({' ', text, eol, unended});
         }
     }
     // in a run of changed lines, the old ones first (as diff prints them)
@@ -175,11 +189,7 @@ std::string fixDiff(const litmus::Test& test, const std::string& source,
     // the first component)
     const std::string path =
         test.file.substr(std::min(test.file.find_first_not_of('/'), test.file.size()));
-    std::string out = "--- a/" + path + "\n+++ b/" + path + "\n" + hunks(lines, context);
-    if (!source.empty() && source.back() != '\n' && out.back() == '\n' &&
-        out.rfind(old.back()) + old.back().size() + 1 == out.size())
-        out += "\\ No newline at end of file\n";
-    return out;
+    return "--- a/" + path + "\n+++ b/" + path + "\n" + hunks(lines, context);
 }
 
 } // namespace ptxmc::ptx

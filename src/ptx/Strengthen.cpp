@@ -75,12 +75,6 @@ bool releasable(const Insn& i) {
 
 namespace {
 
-const litmus::Thread* threadOf(const litmus::Test& test, int id) {
-    for (const auto& t : test.threads)
-        if (t.id == id) return &t;
-    return nullptr;
-}
-
 /** The widest scope two threads of the test share: .cta within one CTA, .cluster within a
  *  cluster, .gpu within a GPU, .sys across GPUs. */
 Scope scopeSpanned(const litmus::Test& test) {
@@ -209,15 +203,128 @@ void addUnguardedRepeats(std::vector<Strengthening>& out, const litmus::Thread& 
     }
 }
 
+/** The names of the test's mbarriers (single ones and arrays). */
+std::set<std::string> mbarrierNames(const litmus::Test& test) {
+    std::set<std::string> out;
+    for (const auto& d : test.locations)
+        if (d.space == litmus::LocationDecl::Space::Mbarrier) out.insert(d.name);
+    return out;
+}
+
+/** The mbarrier operand of an instruction that is not a wait (an arrive, a commit, a copy's
+ *  complete_tx), when it has one. */
+std::optional<litmus::Operand> arrivedOn(const litmus::Instruction& inst,
+                                         const std::optional<Insn>& decodedInst,
+                                         const std::set<std::string>& barriers) {
+    if (!decodedInst || decodedInst->is<MbarrierWait>() || decodedInst->is<MbarrierInit>())
+        return std::nullopt;
+    for (const auto& o : inst.operands)
+        if (o.kind == litmus::Operand::Kind::Memory && barriers.count(o.name)) return o;
+    return std::nullopt;
+}
+
+/** A backward branch's loop: the indices after its label up to the branch. */
+struct LoopBody {
+    std::size_t begin = 0, end = 0;
+};
+
+std::vector<LoopBody> loopsOf(const litmus::Thread& t,
+                              const std::vector<std::optional<Insn>>& code) {
+    std::vector<LoopBody> out;
+    for (std::size_t k = 0; k < code.size(); ++k) {
+        if (!code[k] || !code[k]->is<Bra>() || t.code[k].operands.empty()) continue;
+        for (std::size_t l = 0; l < k; ++l)
+            if (t.code[l].label && *t.code[l].label == t.code[k].operands.front().name)
+                out.push_back({l + 1, k});
+    }
+    return out;
+}
+
+/** A register the loop flips each round (`xor.b32 r, r, 1`) or takes flipped from another
+ *  (`xor.b32 pe, ph, 1`): a ring's phase parity. */
+std::set<std::string> flippedRegisters(const litmus::Thread& t,
+                                       const std::vector<std::optional<Insn>>& code,
+                                       const LoopBody& loop) {
+    std::set<std::string> out;
+    for (std::size_t k = loop.begin; k < loop.end; ++k) {
+        const auto* a = code[k] ? code[k]->as<Arith>() : nullptr;
+        const auto& ops = t.code[k].operands;
+        if (a && a->op == ArithOp::Xor && ops.size() == 3 &&
+            ops[0].kind == litmus::Operand::Kind::Name &&
+            ops[2].kind == litmus::Operand::Kind::Integer && ops[2].value == 1)
+            out.insert(ops[0].name);
+    }
+    return out;
+}
+
+/** Touches memory or a barrier: the first such instruction of a round is what a wait at the
+ *  round's top guards. */
+bool touchesMemory(const litmus::Instruction& inst) {
+    return std::any_of(inst.operands.begin(), inst.operands.end(),
+                       [](const auto& o) { return o.kind == litmus::Operand::Kind::Memory; });
+}
+
+/**
+ * A loop that never waits on a barrier other threads arrive on (a ring whose producer lost its
+ * empty wait, or whose consumer lost its full wait) can take that wait at the top of its round:
+ * a copy of some parity wait of the test, on that barrier, with a parity register the loop
+ * flips, at each place from the round's start to its first memory or barrier operation. The
+ * parity's sense at a place is the register's there; explain's re-check keeps what works.
+ */
+void addLoopWaits(std::vector<Strengthening>& out, const litmus::Test& test,
+                  const litmus::Thread& t, const std::vector<std::optional<Insn>>& code,
+                  const std::map<int, std::vector<std::optional<Insn>>>& decodedThreads) {
+    const std::set<std::string> barriers = mbarrierNames(test);
+    std::optional<std::pair<int, int>> templ; // a parity wait to copy: this thread's first
+    for (const auto& [id, other] : decodedThreads)
+        for (std::size_t k = 0; k < other.size(); ++k) {
+            const auto* w = other[k] ? other[k]->as<MbarrierWait>() : nullptr;
+            if (w && w->parity && (!templ || (id == t.id && templ->first != t.id)))
+                templ = std::pair{id, static_cast<int>(k)};
+        }
+    if (!templ) return;
+    for (const LoopBody& loop : loopsOf(t, code)) {
+        std::set<std::string> waited;
+        for (std::size_t k = loop.begin; k < loop.end; ++k)
+            if (code[k] && code[k]->is<MbarrierWait>() && t.code[k].operands.size() > 1)
+                waited.insert(t.code[k].operands[1].name);
+        std::map<std::string, litmus::Operand> missing; // printed operand -> operand
+        for (const litmus::Thread& other : test.threads) {
+            if (other.id == t.id) continue;
+            const auto& decodedOther = decodedThreads.at(other.id);
+            for (std::size_t k = 0; k < other.code.size(); ++k)
+                if (auto b = arrivedOn(other.code[k], decodedOther[k], barriers);
+                    b && !waited.count(b->name))
+                    missing.emplace(printOperand(*b), *b);
+        }
+        const std::set<std::string> registers = flippedRegisters(t, code, loop);
+        for (std::size_t at = loop.begin; at < loop.end; ++at) {
+            if (!code[at]) continue;
+            for (const auto& [text, barrier] : missing)
+                for (const std::string& reg : registers) {
+                    Strengthening s{Kind::MbarrierWait, t.id, static_cast<int>(at)};
+                    s.copyThread = templ->first;
+                    s.copyOf = templ->second;
+                    s.parityRegister = reg;
+                    s.barrier = barrier;
+                    out.push_back(s);
+                }
+            if (touchesMemory(t.code[at])) break;
+        }
+    }
+}
+
 } // namespace
 
 std::vector<Strengthening> strengthenings(const litmus::Test& test) {
     std::vector<Strengthening> out;
     const Scope spanned = scopeSpanned(test);
-    for (const litmus::Thread& t : test.threads) {
-        std::vector<std::optional<Insn>> code;
+    std::map<int, std::vector<std::optional<Insn>>> decodedThreads;
+    for (const litmus::Thread& t : test.threads)
         for (const auto& inst : t.code)
-            code.push_back(decoded(inst));
+            decodedThreads[t.id].push_back(decoded(inst));
+    for (const litmus::Thread& t : test.threads) {
+        const std::vector<std::optional<Insn>>& code = decodedThreads[t.id];
         bool orderedBefore = false, tcgenBefore = false, genericBefore = false;
         // asynchronous operations of the thread not waited for yet, by the wait that would
         // complete them: cp.async, tcgen05.ld, tcgen05.st, committed bulk copies (whose
@@ -272,18 +379,15 @@ std::vector<Strengthening> strengthenings(const litmus::Test& test) {
         }
         addMissingWaits(out, t, code);
         addUnguardedRepeats(out, t, code);
+        addLoopWaits(out, test, t, code, decodedThreads);
     }
     // the two guesses at a missing wait may agree: one wait per place, barrier and parity
     std::vector<Strengthening> unique;
-    std::set<std::tuple<int, int, int, std::string>> waits;
+    std::set<std::tuple<int, int, std::string>> waits;
     for (const Strengthening& s : out) {
-        if (s.kind == Kind::MbarrierWait) {
-            const litmus::Thread& t = *threadOf(test, s.thread);
-            const auto& copied = t.code.at(static_cast<std::size_t>(s.copyOf));
-            if (!waits.insert({s.thread, s.index, s.parity, printOperand(copied.operands.at(1))})
-                     .second)
-                continue;
-        }
+        if (s.kind == Kind::MbarrierWait &&
+            !waits.insert({s.thread, s.index, waitIdentity(test, s)}).second)
+            continue;
         unique.push_back(s);
     }
     return unique;

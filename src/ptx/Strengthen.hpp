@@ -4,6 +4,7 @@
 #include "ir/Event.hpp"
 #include "litmus/Ast.hpp"
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -23,9 +24,12 @@ namespace ptxmc::ptx {
  *           cp.async.bulk.wait_group{.read} 0
  *   widen   give instruction `index` (an mbarrier arrive or wait, a fence, a strong load,
  *           store or atom) the wider scope `scope`
- *   mbwait  insert a copy of the thread's mbarrier wait `copyOf` with parity `parity` before
- *           instruction `index`: the wait missing where two waits on one barrier in a row
- *           expect the same parity (a ring's wait for a round dropped)
+ *   mbwait  insert a copy of the mbarrier wait `copyOf` (of thread `copyThread`, or of this
+ *           one) with parity `parity` (or the register `parityRegister`), waiting on `barrier`
+ *           when given (else on the copy's own), before instruction `index`: the wait missing
+ *           where two waits on one barrier in a row expect the same parity (a ring's wait for a
+ *           round dropped), or in a loop, on a barrier other threads arrive on, with a parity
+ *           register the loop flips
  */
 struct Strengthening {
     enum class Kind { After, Before, Proxy, Fence, Acquire, Release, Wait, Widen, MbarrierWait };
@@ -37,8 +41,11 @@ struct Strengthening {
     /// (before a release)
     int waitFor = 0;
     ir::Scope scope = ir::Scope::None; ///< Widen: the new scope
-    int copyOf = 0;                    ///< MbarrierWait: the wait copied (an index in the thread)
-    int parity = 0;                    ///< MbarrierWait: the copy's parity
+    int copyOf = 0;                    ///< MbarrierWait: the wait copied (an index in its thread)
+    int copyThread = -1;          ///< MbarrierWait: the thread of the wait copied (-1: this one)
+    int parity = 0;               ///< MbarrierWait: the copy's parity (without parityRegister)
+    std::string parityRegister{}; ///< MbarrierWait: the parity as a register
+    std::optional<litmus::Operand> barrier{}; ///< MbarrierWait: the barrier waited on
 
     /** Inserts an instruction (else it rewrites the one at `index`). */
     bool inserts() const;
@@ -60,6 +67,9 @@ std::string instructionText(const litmus::Instruction& i);
 
 /** The text of the instruction `s` inserts or rewrites to, as the test would spell it. */
 std::string changedText(const litmus::Test& test, const Strengthening& s);
+
+/** What identifies an inserted mbarrier wait beside its place: barrier and parity, as text. */
+std::string waitIdentity(const litmus::Test& test, const Strengthening& s);
 
 /** Changes that are the same change at another place (another iteration or thread) share it. */
 std::string patternOf(const litmus::Test& test, const Strengthening& s);

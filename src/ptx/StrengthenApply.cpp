@@ -90,12 +90,23 @@ litmus::Instruction changedInstruction(const litmus::Test& test, const Strengthe
         out = at;
         writeBack(withScope(decode(at), s.scope), out);
         return out;
-    case Kind::MbarrierWait:
-        out = instructionAt(test, s.thread, s.copyOf);
+    case Kind::MbarrierWait: {
+        out = instructionAt(test, s.copyThread < 0 ? s.thread : s.copyThread, s.copyOf);
         out.guard.reset();
-        out.operands.back().value = s.parity;
+        litmus::Operand& parity = out.operands.back();
+        if (s.parityRegister.empty()) {
+            parity.kind = litmus::Operand::Kind::Integer;
+            parity.value = s.parity;
+        } else {
+            parity.kind = litmus::Operand::Kind::Name;
+            parity.name = s.parityRegister;
+        }
+        if (s.barrier) out.operands.at(1) = *s.barrier;
         out.loc = at.loc;
+        for (auto& o : out.operands)
+            o.loc = at.loc, o.indexLoc = at.loc;
         return out;
+    }
     default: {
         out.loc = at.loc;
         std::vector<litmus::Operand> operands;
@@ -175,6 +186,11 @@ std::string instructionText(const litmus::Instruction& i) {
 
 std::string changedText(const litmus::Test& test, const Strengthening& s) {
     return instructionText(changedInstruction(test, s));
+}
+
+std::string waitIdentity(const litmus::Test& test, const Strengthening& s) {
+    const litmus::Instruction wait = changedInstruction(test, s);
+    return printOperand(wait.operands.at(1)) + " " + printOperand(wait.operands.back());
 }
 
 std::string patternOf(const litmus::Test& test, const Strengthening& s) {
