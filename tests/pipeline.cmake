@@ -169,6 +169,14 @@ ptxmc_derive_test(reading ARGS --reading ${ptxmc_q1} ${ptxmc_q1_test}
   HAS "L34a-cutlass-acc-stale.litmus relax:")
 ptxmc_derive_test(engine ARGS --engine enumerate --rlimit 1 ${ptxmc_mp}
   HAS "MP+rel+acq.cluster.litmus relax:P0:1")
+# A mutant the hardware survives first: on this Hopper wgmma ring the producer's dropped empty
+# wait and the consumer's dropped full wait allow the weak outcome with mbarrier-misuse (they
+# failed every launch on the H100); the dropped wgmma.wait_group allows it with a data race
+# only. When every mutant misuses (here the one relax), it is taken and marked.
+ptxmc_derive_test(survivable ARGS litmus/kernels/hopper-tma/hopper-tma-s1.litmus
+  HAS "hopper-tma-s1.litmus drop:P1:4  # model: Sometimes\n")
+ptxmc_derive_test(may-trap ARGS litmus/async/mbarrier/arrive.noComplete-completes.litmus
+  HAS "arrive.noComplete-completes.litmus relax:P1:0  # model: Sometimes, may trap the launch\n")
 ptxmc_cli_test(pipeline/gen-cuda/no-unroll ARGS gen-cuda --help
   SETTINGS -DSTATUS=0 "-DSTDOUT_HAS=No --unroll: tests with loops" "-DSTDOUT_LACKS=--unroll N")
 
