@@ -202,8 +202,8 @@ int runGenCuda(const GenCudaArgs& args) {
                     }
                     if (chosen) {
                         const auto& [m, mr] = *chosen;
-                        derived.push_back(path + " " + ptx::toString(m) + "  # model: " +
-                                          engine::toString(mr.observation) +
+                        derived.push_back(path + " " + ptx::toString(m) +
+                                          "  # model: " + engine::toString(mr.observation) +
                                           (survivable(mr) ? "" : ", may trap the launch"));
                         if (std::find_if(todo.begin(), todo.end(), [&](const auto& x) {
                                 return ptx::toString(x) == ptx::toString(m);
