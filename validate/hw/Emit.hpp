@@ -92,6 +92,10 @@ private:
     std::string guardCondition(const litmus::Predicate& guard);
     /** Control flow needs one CUDA thread per litmus thread: refused in warp-wide modes. */
     void needsOwnThread(const std::string& what) const;
+    /** Control flow on `regs` (a guard's, a branch's): in tcgen05 and wgmma tests only on
+     *  uniform registers, run by every lane. */
+    void needsUniform(const std::string& what, const std::vector<std::string>& regs);
+    bool definesUniform(const Insn& in) const; ///< an instruction computing a uniform register
     /** One handler per alternative of ptx::Op: a new instruction must be named here. */
     void dispatch(const Insn& in);
     [[noreturn]] void noMapping(const Insn& in) const;
@@ -180,6 +184,10 @@ private:
     std::vector<PendingLoad> pending_;
     bool exitUsed_ = false;           ///< a goto litmus_exit was emitted
     std::set<std::string> labelsMet_; ///< labels emitted so far: a goto back to one loops
+    /// Registers every lane of a warp-wide litmus thread holds alike: set only from constants,
+    /// initial values and each other (mov, arithmetic, setp), never from memory
+    std::set<std::string> uniform_;
+    int loops_ = 0; ///< backward branches emitted (each counts its rounds)
     bool laneZeroOpen_ = false;
     std::map<std::string, unsigned> accRegs_; ///< wgmma accumulator -> f32 fragments per thread
     bool usedWgmma_ = false;

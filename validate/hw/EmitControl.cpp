@@ -35,6 +35,10 @@ std::string comparison(ptx::CmpOp cmp, bool isSigned, const std::string& a, cons
 }
 
 /** Labels are the kernel function's, shared by every thread's case: each thread has its own. */
+/** A warp-wide loop's rounds before its instance counts as stuck: far beyond any test's
+ *  (the model unrolls them all), short of a launch's time limit. */
+constexpr int kMaxWarpWideRounds = 1 << 16;
+
 std::string labelName(int thread, const std::string& label) {
     return "L" + std::to_string(thread) + "_" + ident(label);
 }
@@ -53,8 +57,16 @@ void ThreadEmitter::needsOwnThread(const std::string& what) const {
                       "CUDA mapping yet");
 }
 
+void ThreadEmitter::needsUniform(const std::string& what, const std::vector<std::string>& regs) {
+    if (!plan_.single()) return;
+    for (const std::string& r : regs)
+        if (!uniform_.count(r))
+            needsOwnThread(what + " on register " + r + ", which is not set from constants alone,");
+    allLanes(); // every lane takes it, as the warp (warpgroup) does
+}
+
 std::string ThreadEmitter::guardCondition(const litmus::Predicate& guard) {
-    needsOwnThread("a guard");
+    needsUniform("a guard", {guard.reg});
     litmus::Operand reg;
     reg.kind = litmus::Operand::Kind::Name;
     reg.name = guard.reg;
@@ -63,25 +75,32 @@ std::string ThreadEmitter::guardCondition(const litmus::Predicate& guard) {
 }
 
 void ThreadEmitter::label(const std::string& name) {
-    needsOwnThread("a label");
+    needsUniform("a label", {});
     labelsMet_.insert(name);
     line(labelName(thread_.id, name) + ":;");
 }
 
 void ThreadEmitter::branch(const std::string& target, const std::string& condition) {
-    needsOwnThread("a branch");
+    needsUniform("a branch", {});
     // A jump back is a loop: past the deadline it is not taken (the instance is stuck, as with
     // a blocking wait that times out) and the thread runs on to its barriers and epilogue, so
-    // no other thread waits for it forever.
+    // no other thread waits for it forever. A warp-wide thread's lanes read the clock apart, so
+    // there a round count (alike in every lane) stops the loop instead.
     const bool back = labelsMet_.count(target) > 0;
     line("if (" + condition + ") {");
-    if (back) line("    if (litmus::globalTimer() > deadline) stuck = true; else");
+    if (back && plan_.single()) {
+        const std::string rounds = "rounds" + std::to_string(loops_++);
+        decls_.push_back("unsigned " + rounds + " = 0;");
+        line("    if (++" + rounds + " > " + std::to_string(kMaxWarpWideRounds) +
+             "u) stuck = true; else");
+    } else if (back) {
+        line("    if (litmus::globalTimer() > deadline) stuck = true; else");
+    }
     line("    goto " + labelName(thread_.id, target) + ";");
     line("}");
 }
 
 void ThreadEmitter::setp(const Insn& in, const ptx::Setp& s) {
-    needsOwnThread("setp");
     define(in.operand(0),
            "(" +
                comparison(s.cmp, s.type.kind == 's', intValue(in.operand(1)),
@@ -92,6 +111,10 @@ void ThreadEmitter::setp(const Insn& in, const ptx::Setp& s) {
 
 void ThreadEmitter::compareBranch(const Insn& in, const ptx::CompareBranch& b) {
     // Dat3M's beq/bne/blt/...: signed
+    std::vector<std::string> regs;
+    for (std::size_t k = 0; k < 2; ++k)
+        if (in.operand(k).kind == litmus::Operand::Kind::Name) regs.push_back(in.operand(k).name);
+    needsUniform("a branch", regs);
     branch(in.operand(2).name,
            comparison(b.cmp, true, intValue(in.operand(0)), intValue(in.operand(1))));
 }

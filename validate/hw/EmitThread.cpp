@@ -2,6 +2,7 @@
 #include "hw/Emit.hpp"
 #include "lower/Lowerer.hpp"
 
+#include <algorithm>
 #include <array>
 #include <cmath>
 #include <cstring>
@@ -111,6 +112,62 @@ std::vector<ObsRef> observedRefs(const ptx::Program& test, const Plan& plan) {
     return out;
 }
 
+namespace {
+
+/** The registers an instruction reads (its guard's too). */
+std::vector<std::string> readRegisters(const ptx::CodeItem& item) {
+    std::vector<std::string> out;
+    if (item.guard) out.push_back(item.guard->reg);
+    const Insn& in = item.insn();
+    for (std::size_t k = 1; k < in.operands.size(); ++k)
+        if (in.operand(k).kind == Operand::Kind::Name) out.push_back(in.operand(k).name);
+    return out;
+}
+
+/** The greatest set of registers closed under definitions by mov, arithmetic and setp from
+ *  constants and each other (a loop counter feeds itself): everything else is removed. */
+std::set<std::string> uniformRegisters(const ptx::Thread& thread) {
+    std::set<std::string> uniform;
+    for (const auto& i : thread.code)
+        if (!i.isLabel() && i.decoded)
+            for (const Operand& o : i.decoded->operands)
+                if (o.kind == Operand::Kind::Name) uniform.insert(o.name);
+    for (bool changed = true; changed;) {
+        changed = false;
+        for (const auto& i : thread.code) {
+            if (i.isLabel() || !i.decoded) continue;
+            const Insn& in = *i.decoded;
+            for (std::size_t k = 0; k < in.operands.size(); ++k) {
+                const Operand& dst = in.operand(k);
+                // every register an instruction writes: its first operand, vector elements
+                std::vector<std::string> written;
+                if (k == 0 && dst.kind == Operand::Kind::Name) written.push_back(dst.name);
+                if (dst.kind == Operand::Kind::Vector)
+                    for (const Operand& e : dst.elements)
+                        if (e.kind == Operand::Kind::Name) written.push_back(e.name);
+                bool fromUniform = in.is<ptx::Mov>() || in.is<ptx::Arith>() || in.is<ptx::Setp>();
+                if (fromUniform)
+                    for (const std::string& r : readRegisters(i))
+                        fromUniform = fromUniform && uniform.count(r) > 0;
+                for (const std::string& w : written)
+                    if (!(k == 0 && fromUniform) && uniform.erase(w)) changed = true;
+            }
+        }
+    }
+    return uniform;
+}
+
+/** Labels, branches or guards: a thread with control flow. */
+bool hasControlFlow(const ptx::Thread& thread) {
+    return std::any_of(thread.code.begin(), thread.code.end(), [](const auto& i) {
+        return i.isLabel() || i.guard ||
+               (i.decoded && (i.decoded->template is<ptx::Bra>() ||
+                              i.decoded->template is<ptx::CompareBranch>()));
+    });
+}
+
+} // namespace
+
 ThreadEmitter::ThreadEmitter(const Plan& plan, const ptx::Program& test, std::size_t threadIndex,
                              const std::vector<ObsRef>& observed)
     : plan_(plan), test_(test), thread_(test.threads[threadIndex]), threadIndex_(threadIndex),
@@ -125,6 +182,15 @@ ThreadEmitter::ThreadEmitter(const Plan& plan, const ptx::Program& test, std::si
                     accRegs_[e.name] =
                         std::max(accRegs_[e.name], static_cast<unsigned>(std::max(1, w->n / 2)));
         }
+    // only a thread with control flow computes its uniform registers in every lane (the others
+    // keep the emission they had: lane 0 alone)
+    if (plan_.single() && hasControlFlow(thread_)) uniform_ = uniformRegisters(thread_);
+}
+
+bool ThreadEmitter::definesUniform(const Insn& in) const {
+    return (in.is<ptx::Mov>() || in.is<ptx::Arith>() || in.is<ptx::Setp>()) &&
+           !in.operands.empty() && in.operand(0).kind == Operand::Kind::Name &&
+           uniform_.count(in.operand(0).name) > 0;
 }
 
 void ThreadEmitter::refuse(const std::string& why) const {
@@ -406,9 +472,13 @@ void ThreadEmitter::instruction(const ptx::CodeItem& inst) {
     inst_ = &inst;
     if (inst.label) return label(*inst.label);
     const Insn& in = inst.insn();
+    // a uniform register is computed by every lane: a branch of any lane may read it
+    if (plan_.single() && definesUniform(in)) allLanes();
     if (inst.guard) {
         // `@p bra L` is a conditional goto; any other guarded instruction runs under an if
         if (in.is<ptx::Bra>()) return branch(in.operand(0).name, guardCondition(*inst.guard));
+        if (plan_.single() && !definesUniform(in))
+            needsOwnThread("a guard on an instruction that is not uniform arithmetic");
         line("if (" + guardCondition(*inst.guard) + ") {");
     }
     if (step_ > 0) {

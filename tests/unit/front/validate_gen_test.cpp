@@ -356,3 +356,38 @@ exists (P0:r0 == 0)
                        "[%2];"));
     CHECK(has(st.code, "\"l\"(p.tensorMaps + 128ull)"));
 }
+
+TEST_CASE("a warp-wide thread may loop on uniform registers; a branch on a loaded value is "
+          "refused",
+          "[validate]") {
+    // one wgmma consumer (a warpgroup) counting its rounds: k, ph and more are set from
+    // constants and each other, so every lane computes them and takes the same branches
+    const std::string loop = R"(PTX WL
+{ g = 1; a0 @ shared 0 = 0; b @ shared 0 = 1; full0 @ mbarrier 0, count 1; P1:d = 0; P1:k = 0; }
+ P0@cta 0,gpu 0 | P1@cta 0,gpu 0 ;
+ mbarrier.arrive.expect_tx.shared::cta.b64 _, [full0], 16 | mov.b32 k, 0 ;
+ cp.async.bulk.shared::cta.global.mbarrier::complete_tx::bytes [a0], [g], 16, [full0] | mbarrier.try_wait.parity.shared::cta.b64 _, [full0], 0 ;
+ | LC: ;
+ | wgmma.fence.sync.aligned ;
+ | wgmma.mma_async.sync.aligned.m64n8k16.f32.f16.f16 {d}, [a0], [b], 1, 1, 1, 0, 0 ;
+ | wgmma.commit_group.sync.aligned ;
+ | wgmma.wait_group.sync.aligned 0 ;
+ | add.s32 k, k, 1 ;
+ | setp.lt.s32 more, k, 2 ;
+ | @more bra LC ;
+exists (P1:d != 2)
+)";
+    auto g = gen(loop);
+    CHECK(g.arch == validate::Arch::Sm90a);
+    CHECK(has(g.code, "L1_LC:;"));
+    // the loop's rounds, alike in every lane, stop it (not each lane's clock)
+    CHECK(has(g.code, "if (++rounds0 > 65536u) stuck = true; else"));
+    CHECK(has(g.code, "goto L1_LC;"));
+    // a spin on a value read from shared memory: the lanes could read it apart
+    std::string spin = loop;
+    spin.replace(spin.find(" | mov.b32 k, 0 ;"), std::string(" | mov.b32 k, 0 ;").size(),
+                 " | LS: ;\n | ld.shared::cta.u32 f, [b] ;\n | setp.eq.u32 p, f, 0 ;\n"
+                 " | @p bra LS ;");
+    CHECK_THAT(refusal(spin),
+               Catch::Contains("on register p, which is not set from constants alone,"));
+}
