@@ -121,11 +121,12 @@ void addWidenings(std::vector<Strengthening>& out, const Insn& i, Strengthening 
         }
 }
 
-/** The parity a wait names (its last operand), when it is written as a number. */
+/** The parity a wait names (its third operand; try_wait may add a time hint), when it is
+ *  written as a number. */
 std::optional<int> parityOf(const litmus::Instruction& inst) {
-    if (inst.operands.empty() || inst.operands.back().kind != litmus::Operand::Kind::Integer)
+    if (inst.operands.size() < 3 || inst.operands[2].kind != litmus::Operand::Kind::Integer)
         return std::nullopt;
-    return static_cast<int>(inst.operands.back().value & 1);
+    return static_cast<int>(inst.operands[2].value & 1);
 }
 
 /**
@@ -275,14 +276,29 @@ void addLoopWaits(std::vector<Strengthening>& out, const litmus::Test& test,
                   const litmus::Thread& t, const std::vector<std::optional<Insn>>& code,
                   const std::map<int, std::vector<std::optional<Insn>>>& decodedThreads) {
     const std::set<std::string> barriers = mbarrierNames(test);
-    std::optional<std::pair<int, int>> templ; // a parity wait to copy: this thread's first
+    // a blocking parity wait to copy (try_wait, its result dropped): this thread's first, else
+    // the test's first
+    std::optional<std::pair<int, int>> templ;
     for (const auto& [id, other] : decodedThreads)
         for (std::size_t k = 0; k < other.size(); ++k) {
             const auto* w = other[k] ? other[k]->as<MbarrierWait>() : nullptr;
-            if (w && w->parity && (!templ || (id == t.id && templ->first != t.id)))
+            if (w && w->parity && w->tryWait && (!templ || (id == t.id && templ->first != t.id)))
                 templ = std::pair{id, static_cast<int>(k)};
         }
     if (!templ) return;
+    // an arrive's barrier indexed by the arriving thread's stage register is indexed here by
+    // this loop's own stage register for mbarrier arrays (an address of the same scale)
+    auto ownIndex = [&](litmus::Operand barrier, const LoopBody& loop) {
+        if (!barrier.indexReg) return barrier;
+        for (std::size_t k = loop.begin; k < loop.end; ++k)
+            for (const auto& o : t.code[k].operands)
+                if (o.kind == litmus::Operand::Kind::Memory && o.indexReg &&
+                    barriers.count(o.name) && o.indexScale == barrier.indexScale) {
+                    barrier.indexReg = o.indexReg;
+                    return barrier;
+                }
+        return barrier;
+    };
     for (const LoopBody& loop : loopsOf(t, code)) {
         std::set<std::string> waited;
         for (std::size_t k = loop.begin; k < loop.end; ++k)
@@ -294,8 +310,10 @@ void addLoopWaits(std::vector<Strengthening>& out, const litmus::Test& test,
             const auto& decodedOther = decodedThreads.at(other.id);
             for (std::size_t k = 0; k < other.code.size(); ++k)
                 if (auto b = arrivedOn(other.code[k], decodedOther[k], barriers);
-                    b && !waited.count(b->name))
-                    missing.emplace(printOperand(*b), *b);
+                    b && !waited.count(b->name)) {
+                    const litmus::Operand mine = ownIndex(*b, loop);
+                    missing.emplace(printOperand(mine), mine);
+                }
         }
         const std::set<std::string> registers = flippedRegisters(t, code, loop);
         for (std::size_t at = loop.begin; at < loop.end; ++at) {

@@ -93,7 +93,9 @@ litmus::Instruction changedInstruction(const litmus::Test& test, const Strengthe
     case Kind::MbarrierWait: {
         out = instructionAt(test, s.copyThread < 0 ? s.thread : s.copyThread, s.copyOf);
         out.guard.reset();
-        litmus::Operand& parity = out.operands.back();
+        out.operands.at(0).kind = litmus::Operand::Kind::Sink; // a blocking wait: no result
+        out.operands.at(0).elements.clear();
+        litmus::Operand& parity = out.operands.at(2); // then try_wait's time hint, if any
         if (s.parityRegister.empty()) {
             parity.kind = litmus::Operand::Kind::Integer;
             parity.value = s.parity;
@@ -190,7 +192,7 @@ std::string changedText(const litmus::Test& test, const Strengthening& s) {
 
 std::string waitIdentity(const litmus::Test& test, const Strengthening& s) {
     const litmus::Instruction wait = changedInstruction(test, s);
-    return printOperand(wait.operands.at(1)) + " " + printOperand(wait.operands.back());
+    return printOperand(wait.operands.at(1)) + " " + printOperand(wait.operands.at(2));
 }
 
 std::string patternOf(const litmus::Test& test, const Strengthening& s) {

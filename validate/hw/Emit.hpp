@@ -96,6 +96,9 @@ private:
      *  uniform registers, run by every lane. */
     void needsUniform(const std::string& what, const std::vector<std::string>& regs);
     bool definesUniform(const Insn& in) const; ///< an instruction computing a uniform register
+    /** Inside a loop (a label met that a later branch jumps back to): checks that follow the
+     *  text's order (fences, pending loads) do not see the next round. */
+    bool inLoop() const;
     /** One handler per alternative of ptx::Op: a new instruction must be named here. */
     void dispatch(const Insn& in);
     [[noreturn]] void noMapping(const Insn& in) const;
@@ -187,7 +190,8 @@ private:
     /// Registers every lane of a warp-wide litmus thread holds alike: set only from constants,
     /// initial values and each other (mov, arithmetic, setp), never from memory
     std::set<std::string> uniform_;
-    int loops_ = 0; ///< backward branches emitted (each counts its rounds)
+    int loops_ = 0;            ///< backward branches emitted (each counts its rounds)
+    std::vector<bool> looped_; ///< per code item: inside a loop
     bool laneZeroOpen_ = false;
     std::map<std::string, unsigned> accRegs_; ///< wgmma accumulator -> f32 fragments per thread
     bool usedWgmma_ = false;

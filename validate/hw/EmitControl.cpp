@@ -101,6 +101,10 @@ void ThreadEmitter::branch(const std::string& target, const std::string& conditi
 }
 
 void ThreadEmitter::setp(const Insn& in, const ptx::Setp& s) {
+    // in a warp-wide thread only every lane's own comparison of uniform registers (else lane 0
+    // alone would hold the predicate a collective or a branch reads)
+    if (plan_.single() && !definesUniform(in))
+        needsOwnThread("setp on a register not set from constants alone");
     define(in.operand(0),
            "(" +
                comparison(s.cmp, s.type.kind == 's', intValue(in.operand(1)),

@@ -138,6 +138,9 @@ void ThreadEmitter::tcCp(const Insn& in) {
 }
 
 void ThreadEmitter::tcLd(const Insn& in) {
+    if (inLoop())
+        refuse("tcgen05.ld inside a loop: the wait that completes it is matched in the text's "
+               "order only");
     if (in.as<ptx::Tcgen05Ld>()->red)
         refuse("tcgen05.ld.red needs sm_103f or sm_110f; the harness targets sm_100a");
     Target t = target(in.operand(1));
@@ -175,6 +178,9 @@ void ThreadEmitter::resolvePending() {
 }
 
 void ThreadEmitter::tcSt(const Insn& in) {
+    if (inLoop())
+        refuse("tcgen05.st inside a loop: the wait that completes it is matched in the text's "
+               "order only");
     Target t = target(in.operand(0));
     const Operand& vec = in.operand(1);
     std::vector<Operand> regs =

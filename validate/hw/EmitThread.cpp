@@ -140,9 +140,13 @@ std::set<std::string> uniformRegisters(const ptx::Thread& thread) {
             for (std::size_t k = 0; k < in.operands.size(); ++k) {
                 const Operand& dst = in.operand(k);
                 // every register an instruction writes: its first operand, vector elements
+                // (elect's predicate, tcgen05.ld.red's value and a wait's report pair `p|q` are
+                // written after operand 0)
                 std::vector<std::string> written;
-                if (k == 0 && dst.kind == Operand::Kind::Name) written.push_back(dst.name);
-                if (dst.kind == Operand::Kind::Vector)
+                const bool allWritten = in.is<ptx::Elect>() || in.is<ptx::Tcgen05Ld>();
+                if ((k == 0 || allWritten) && dst.kind == Operand::Kind::Name)
+                    written.push_back(dst.name);
+                if (dst.kind == Operand::Kind::Vector || dst.kind == Operand::Kind::Name)
                     for (const Operand& e : dst.elements)
                         if (e.kind == Operand::Kind::Name) written.push_back(e.name);
                 bool fromUniform = in.is<ptx::Mov>() || in.is<ptx::Arith>() || in.is<ptx::Setp>();
@@ -185,6 +189,27 @@ ThreadEmitter::ThreadEmitter(const Plan& plan, const ptx::Program& test, std::si
     // only a thread with control flow computes its uniform registers in every lane (the others
     // keep the emission they had: lane 0 alone)
     if (plan_.single() && hasControlFlow(thread_)) uniform_ = uniformRegisters(thread_);
+    // the items from a label to a later branch back to it
+    looped_.assign(thread_.code.size(), false);
+    for (std::size_t k = 0; k < thread_.code.size(); ++k) {
+        const auto& item = thread_.code[k];
+        if (item.isLabel() || !item.decoded) continue;
+        const Insn& in = *item.decoded;
+        const std::size_t target = in.is<ptx::Bra>()             ? 0
+                                   : in.is<ptx::CompareBranch>() ? 2
+                                                                 : in.operands.size();
+        if (target >= in.operands.size()) continue;
+        for (std::size_t l = 0; l < k; ++l)
+            if (thread_.code[l].label && *thread_.code[l].label == in.operand(target).name)
+                std::fill(looped_.begin() + static_cast<std::ptrdiff_t>(l),
+                          looped_.begin() + static_cast<std::ptrdiff_t>(k) + 1, true);
+    }
+}
+
+bool ThreadEmitter::inLoop() const {
+    if (!inst_) return false;
+    const auto at = static_cast<std::size_t>(inst_ - thread_.code.data());
+    return at < looped_.size() && looped_[at];
 }
 
 bool ThreadEmitter::definesUniform(const Insn& in) const {

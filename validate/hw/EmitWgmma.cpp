@@ -86,6 +86,9 @@ void ThreadEmitter::wgMma(const Insn& in) {
             av.elements[0].kind != Operand::Kind::Name)
             refuse("the harness maps one litmus register as wgmma's A ({p})");
         aReg = av.elements[0].name;
+        if (inLoop())
+            refuse("wgmma with A in registers inside a loop: whether A is written after the last "
+                   "wgmma.fence or while an mma reads it is followed in the text's order only");
         if (isAcc(aReg))
             unfaithful("register " + aReg + " is both an f32 accumulator and an f16 A operand");
         if (writtenSinceWgFence_.count(aReg))
@@ -118,8 +121,9 @@ void ThreadEmitter::wgMma(const Insn& in) {
         ins.push_back("\"l\"(" + da + ")");
     } else {
         std::string v = "wa" + std::to_string(tmp_++);
-        line("const unsigned " + v +
-             " = threadIdx.x % 128u == 0 ? litmus::encodeF16(static_cast<int>(" + aVal +
+        // declared, then set: a goto over this mma (control flow) may not skip an initialisation
+        line("unsigned " + v + ";");
+        line(v + " = threadIdx.x % 128u == 0 ? litmus::encodeF16(static_cast<int>(" + aVal +
              ")) : 0u;");
         aText = "{%" + std::to_string(next) + ", %" + std::to_string(next + 1) + ", %" +
                 std::to_string(next + 2) + ", %" + std::to_string(next + 3) + "}";

@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <catch2/catch.hpp>
 #include <cstring>
+#include <set>
 
 using namespace ptxmc;
 
@@ -99,4 +100,39 @@ TEST_CASE("fix diff: a CRLF test's lines keep their ends, the last line without 
     atEnd.index = static_cast<int>(t2.threads[1].code.size()) - 1;
     const std::string tail = ptx::fixDiff(t2, unended, {atEnd});
     CHECK_THAT(tail, Catch::EndsWith(" exists (P1:r == 0)\n\\ No newline at end of file\n"));
+}
+
+TEST_CASE("strengthen: a loop's wait copies a blocking wait, its parity operand, its own stage "
+          "register",
+          "[strengthen]") {
+    // two stages, register-indexed; the consumer names its stage q, waits with a time hint
+    // (try_wait's fourth operand) in a spin on a named result; the producer lost its empty wait
+    const char* const ring = R"(PTX RING2
+{ g[4] = {1, 2, 4, 8}, stride 16; a[2] @ shared 0 = {0, 0}, stride 16;
+  full[2] @ mbarrier 0, count 1; empty[2] @ mbarrier 0, count 1;
+  P0:k = 0; P0:ph = 0; P1:k = 0; P1:ph = 0; P1:r = 0; }
+ P0@cta 0,gpu 0                                                                                   | P1@cta 0,gpu 0 ;
+ LP:                                                                                              | LC: ;
+ and.b32 s, k, 1                                                                                  | and.b32 q, k, 1 ;
+ xor.b32 pe, ph, 1                                                                                | W: ;
+ mbarrier.arrive.expect_tx.shared::cta.b64 _, [full+8*s], 16                                      | mbarrier.try_wait.parity.shared::cta.b64 done, [full+8*q], ph, 1000 ;
+ cp.async.bulk.shared::cta.global.mbarrier::complete_tx::bytes [a+16*s], [g+16*k], 16, [full+8*s] | @!done bra W ;
+ setp.eq.u32 last, s, 1                                                                           | ld.shared::cta.b32 r, [a+16*q] ;
+ @last xor.b32 ph, ph, 1                                                                          | mbarrier.arrive.shared::cta.b64 _, [empty+8*q] ;
+ add.s32 k, k, 1                                                                                  | setp.eq.u32 last, q, 1 ;
+ setp.lt.s32 more, k, 4                                                                           | @last xor.b32 ph, ph, 1 ;
+ @more bra LP                                                                                     | add.s32 k, k, 1 ;
+                                                                                                  | setp.lt.s32 more, k, 4 ;
+                                                                                                  | @more bra LC ;
+exists (P1:r == 0)
+)";
+    const litmus::Test test = litmus::parseLitmus(ring, "ring2.litmus");
+    std::set<std::string> texts;
+    for (const auto& s : loopWaits(test))
+        if (s.thread == 0) texts.insert(ptx::changedText(test, s));
+    // blocking (result dropped), the hint kept, parity in operand 2, indexed by P0's own s
+    CHECK(texts.count("mbarrier.try_wait.parity.shared::cta.b64 _, [empty+8*s], pe, 1000"));
+    CHECK(texts.count("mbarrier.try_wait.parity.shared::cta.b64 _, [empty+8*s], ph, 1000"));
+    for (const std::string& t : texts)
+        CHECK(t.find("8*q") == std::string::npos);
 }

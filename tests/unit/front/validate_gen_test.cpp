@@ -388,6 +388,49 @@ exists (P1:d != 2)
     spin.replace(spin.find(" | mov.b32 k, 0 ;"), std::string(" | mov.b32 k, 0 ;").size(),
                  " | LS: ;\n | ld.shared::cta.u32 f, [b] ;\n | setp.eq.u32 p, f, 0 ;\n"
                  " | @p bra LS ;");
-    CHECK_THAT(refusal(spin),
-               Catch::Contains("on register p, which is not set from constants alone,"));
+    CHECK_THAT(refusal(spin), Catch::Contains("setp on a register not set from constants alone"));
+}
+
+TEST_CASE("warp-wide control flow: a jump over an mma is well-formed C++; text-order checks "
+          "refuse loops",
+          "[validate]") {
+    // a forward branch over a wgmma with A in registers: its A value is declared, then set
+    const std::string over = R"(PTX W1
+{ b @ shared 0 = 1; P0:d = 0; P0:pa = 2; P0:k = 0; }
+ P0@cta 0,gpu 0 ;
+ setp.eq.s32 skip, k, 1 ;
+ @skip bra DONE ;
+ wgmma.fence.sync.aligned ;
+ wgmma.mma_async.sync.aligned.m64n8k16.f32.f16.f16 {d}, {pa}, [b], 1, 1, 1, 0 ;
+ wgmma.commit_group.sync.aligned ;
+ wgmma.wait_group.sync.aligned 0 ;
+ DONE: ;
+exists (P0:d != 2)
+)";
+    const auto g = gen(over);
+    CHECK(has(g.code, "goto L0_DONE;"));
+    CHECK(has(g.code, "unsigned wa"));
+    CHECK_FALSE(has(g.code, "const unsigned wa0"));
+    // inside a loop, whether A is written after the fence is a matter of the next round
+    std::string loop = over;
+    loop.replace(loop.find(" setp.eq.s32 skip, k, 1 ;"),
+                 std::string(" setp.eq.s32 skip, k, 1 ;").size(), " L: ;");
+    loop.replace(loop.find(" @skip bra DONE ;"), std::string(" @skip bra DONE ;").size(),
+                 " add.s32 pa, pa, 1 ;");
+    loop.replace(loop.find(" DONE: ;"), std::string(" DONE: ;").size(),
+                 " add.s32 k, k, 1 ;\n setp.lt.s32 more, k, 2 ;\n @more bra L ;");
+    CHECK_THAT(refusal(loop), Catch::Contains("wgmma with A in registers inside a loop"));
+    // no control flow, but a predicate from a loaded value: only lane 0 would hold it
+    const std::string loaded = R"(PTX W3
+{ x @ shared 0 = 1; a0 @ shared 0 = 0; b @ shared 0 = 1; P0:d = 0; }
+ P0@cta 0,gpu 0 ;
+ ld.shared::cta.u32 r, [x] ;
+ setp.ne.s32 sc, r, 0 ;
+ wgmma.fence.sync.aligned ;
+ wgmma.mma_async.sync.aligned.m64n8k16.f32.f16.f16 {d}, [a0], [b], sc, 1, 1, 0, 0 ;
+ wgmma.commit_group.sync.aligned ;
+ wgmma.wait_group.sync.aligned 0 ;
+exists (P0:d != 0)
+)";
+    CHECK_THAT(refusal(loaded), Catch::Contains("setp on a register not set from constants alone"));
 }

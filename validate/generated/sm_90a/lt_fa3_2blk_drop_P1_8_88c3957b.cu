@@ -326,7 +326,8 @@ __global__ void __launch_bounds__(kWarps * 32) run(const litmus::Launch p) {
             litmus::jitter(p, warpKey, 12u);
             // wgmma.mma_async.sync.aligned.m64n16k16.f32.f16.f16
             asm volatile("bar.sync 14, 128;" ::: "memory");
-            const unsigned wa3 = threadIdx.x % 128u == 0 ? litmus::encodeF16(static_cast<int>(r_p)) : 0u;
+            unsigned wa3;
+            wa3 = threadIdx.x % 128u == 0 ? litmus::encodeF16(static_cast<int>(r_p)) : 0u;
             asm volatile("{ .reg .pred P; setp.ne.b32 P, %13, 0; wgmma.mma_async.sync.aligned.m64n16k16.f32.f16.f16 {%0, %1, %2, %3, %4, %5, %6, %7}, {%8, %9, %10, %11}, %12, P, 1, 1, 0; }" : "+f"(f_o[0]), "+f"(f_o[1]), "+f"(f_o[2]), "+f"(f_o[3]), "+f"(f_o[4]), "+f"(f_o[5]), "+f"(f_o[6]), "+f"(f_o[7]) : "r"(wa3), "r"(0u), "r"(0u), "r"(0u), "l"(wd_v), "r"(0x00000000u) : "memory");
             litmus::jitter(p, warpKey, 13u);
             // wgmma.commit_group.sync.aligned
@@ -466,7 +467,8 @@ __global__ void __launch_bounds__(kWarps * 32) run(const litmus::Launch p) {
             litmus::jitter(p, warpKey, 22u);
             // wgmma.mma_async.sync.aligned.m64n16k16.f32.f16.f16
             asm volatile("bar.sync 14, 128;" ::: "memory");
-            const unsigned wa5 = threadIdx.x % 128u == 0 ? litmus::encodeF16(static_cast<int>(r_p)) : 0u;
+            unsigned wa5;
+            wa5 = threadIdx.x % 128u == 0 ? litmus::encodeF16(static_cast<int>(r_p)) : 0u;
             asm volatile("{ .reg .pred P; setp.ne.b32 P, %13, 0; wgmma.mma_async.sync.aligned.m64n16k16.f32.f16.f16 {%0, %1, %2, %3, %4, %5, %6, %7}, {%8, %9, %10, %11}, %12, P, 1, 1, 0; }" : "+f"(f_o[0]), "+f"(f_o[1]), "+f"(f_o[2]), "+f"(f_o[3]), "+f"(f_o[4]), "+f"(f_o[5]), "+f"(f_o[6]), "+f"(f_o[7]) : "r"(wa5), "r"(0u), "r"(0u), "r"(0u), "l"(wd_v), "r"(0x00000001u) : "memory");
             litmus::jitter(p, warpKey, 23u);
             // wgmma.commit_group.sync.aligned
