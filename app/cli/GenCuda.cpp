@@ -201,7 +201,8 @@ int runGenCuda(const GenCudaArgs& args) {
                         if (survives) break;
                     }
                     if (chosen) {
-                        const auto& [m, mr] = *chosen;
+                        const ptx::Mutation& m = chosen->first; // (a lambda below reads it)
+                        const engine::CheckResult& mr = chosen->second;
                         derived.push_back(path + " " + ptx::toString(m) +
                                           "  # model: " + engine::toString(mr.observation) +
                                           (survivable(mr) ? "" : ", may trap the launch"));
