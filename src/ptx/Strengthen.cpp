@@ -233,9 +233,14 @@ std::vector<LoopBody> loopsOf(const litmus::Thread& t,
                               const std::vector<std::optional<Insn>>& code) {
     std::vector<LoopBody> out;
     for (std::size_t k = 0; k < code.size(); ++k) {
-        if (!code[k] || !code[k]->is<Bra>() || t.code[k].operands.empty()) continue;
+        // the label: bra's operand, or a compare-branch's third (beq r, s, L)
+        const std::size_t target = !code[k]                       ? t.code[k].operands.size()
+                                   : code[k]->is<Bra>()           ? 0
+                                   : code[k]->is<CompareBranch>() ? 2
+                                                                  : t.code[k].operands.size();
+        if (target >= t.code[k].operands.size()) continue;
         for (std::size_t l = 0; l < k; ++l)
-            if (t.code[l].label && *t.code[l].label == t.code[k].operands.front().name)
+            if (t.code[l].label && *t.code[l].label == t.code[k].operands[target].name)
                 out.push_back({l + 1, k});
     }
     return out;

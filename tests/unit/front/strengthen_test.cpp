@@ -136,3 +136,19 @@ exists (P1:r == 0)
     for (const std::string& t : texts)
         CHECK(t.find("8*q") == std::string::npos);
 }
+
+TEST_CASE("strengthen: a loop closed by a compare-branch takes the wait too", "[strengthen]") {
+    std::string text = kLoop;
+    const std::string setp =
+        " setp.lt.s32 p, k, 2                                                             |";
+    const std::string bra =
+        " @p bra L0                                                                       |";
+    text.replace(text.find(setp), setp.size(), std::string(setp.size() - 1, ' ') + "|");
+    text.replace(text.find(bra), bra.size(),
+                 " blt k, 2, L0" + std::string(bra.size() - 13, ' ') + "|");
+    const litmus::Test test = litmus::parseLitmus(text, "cmp.litmus");
+    const auto waits = loopWaits(test);
+    REQUIRE(waits.size() == 1);
+    CHECK(ptx::changedText(test, waits[0]) ==
+          "mbarrier.try_wait.parity.shared::cta.b64 _, [empty], ph");
+}
