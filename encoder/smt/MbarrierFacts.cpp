@@ -67,6 +67,10 @@ MbarrierFactsSummary assertMbarrierFacts(z3::solver& solver, const ProgramEncode
         solver.add(z3::implies(when, z3::mk_or(any)));
         ++out.facts;
     }
+    for (int op : facts.misuseFree) {
+        solver.add(z3::implies(when, !pe.misuse(op)));
+        ++out.facts;
+    }
     for (const auto& [op, before] : facts.alwaysAfter)
         for (int a : before) {
             solver.add(z3::implies(when, pe.mbPositions().at(a) < pe.mbPositions().at(op)));

@@ -24,8 +24,9 @@ struct MbarrierFactsSummary {
  * guard orders its events along the pairs `r` surely contains (condition true) together with
  * each object's mbo. Each such execution where every spinning wait returns (`progress`) is then
  * a schedule that engine/Schedules.hpp's observeMbarriers explores under that order, so its
- * facts hold in it: the phases an operation may see, and the operations of its object before
- * it. They are asserted under `guard && progress`: implied constraints that spare the solver the
+ * facts hold in it: the phases an operation may see, the operations of its object before
+ * it, and (where every wait's operand is a constant) that an operation no schedule makes
+ * undefined behaviour is not in MB_MISUSE. They are asserted under `guard && progress`: implied constraints that spare the solver the
  * search for mbarrier orders and phases no execution has (the phase of a parity wait is an
  * integer it otherwise bounds by case splits over every mbo slot).
  */

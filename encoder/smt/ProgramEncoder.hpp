@@ -71,6 +71,8 @@ public:
     z3::expr mbOrder(int a, int b) const { return orderBy(mbPos_, a, b); }
     /** The phase (Int) mbarrier operation `o` finds its object in. */
     const z3::expr& phaseBefore(int o) const { return phaseBefore_.at(o); }
+    /** Whether mbarrier op `o` is undefined behaviour (its MB_MISUSE membership). */
+    const z3::expr& misuse(int o) const { return misuse_.at(o); }
 
     /** The choices a satisfying model makes (rf, co, sc, mbo) as a concrete execution. */
     Choices choices(const z3::model& m) const;

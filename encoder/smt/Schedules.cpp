@@ -42,6 +42,9 @@ std::optional<std::int64_t> constantOf(const ir::ValuePtr& v) {
 struct Node {
     std::vector<bool> done;
     std::vector<MbState> mb; ///< by Explorer::mbSlot_
+    /** By slot, facts only: a wait returned True in the object's current phase instance (the
+     *  phase rule of MB_MISUSE, engine/MbarrierMachine.hpp unobservedArrive). */
+    std::vector<bool> observed;
 };
 
 class Explorer {
@@ -70,9 +73,17 @@ private:
     /** The fragment whose schedules do not depend on values read from memory. */
     bool supported(std::string& why) {
         if (!p_.cuts.empty()) return why = "the program has loops", false;
+        misuseKnown_ = facts_ != nullptr;
         for (const auto& e : p_.events) {
             if (e.guard) return why = "an event is guarded by a value", false;
             if (e.peerEvent >= 0) return why = "cta_group::2 alloc/dealloc pairs", false;
+            if (e.mbOp == ir::MbOp::Wait && ir::gateKind(e) != ir::GateKind::Chosen) {
+                const ir::ValuePtr& v = e.mbParity ? e.mbParity : e.mbToken;
+                operand_[static_cast<std::size_t>(e.id)] = v ? constantOf(v) : std::nullopt;
+                // A wait whose operand depends on the execution: its result and a stale
+                // token's misuse are not functions of the object's state.
+                if (!operand_[static_cast<std::size_t>(e.id)]) misuseKnown_ = false;
+            }
             if (e.mbOp != ir::MbOp::Wait || ir::gateKind(e) != ir::GateKind::Chosen) continue;
             const ir::ValuePtr& v = e.mbParity ? e.mbParity : e.mbToken;
             if (!v) return why = "a wait without an operand", false;
@@ -138,8 +149,35 @@ private:
         s.done[static_cast<std::size_t>(e)] = true;
         const ir::Event& ev = p_.events[static_cast<std::size_t>(e)];
         if (!ev.has(ir::Tag::MB)) return;
-        MbState& m = s.mb[static_cast<std::size_t>(mbSlot_[static_cast<std::size_t>(ev.location)])];
+        const auto slot = static_cast<std::size_t>(mbSlot_[static_cast<std::size_t>(ev.location)]);
+        MbState& m = s.mb[slot];
+        if (s.observed.empty()) {
+            m = mbarrier::apply(values, m, ev).after;
+            return;
+        }
+        if (ev.mbOp == ir::MbOp::Wait && succeeds(m, ev)) s.observed[slot] = true;
+        const std::int64_t stamp = m.stamp;
         m = mbarrier::apply(values, m, ev).after;
+        if (m.stamp != stamp) s.observed[slot] = false;
+    }
+
+    /** A wait returns True on the object in state `m` (its operand a constant). */
+    bool succeeds(const MbState& m, const ir::Event& wait) const {
+        const auto& operand = operand_[static_cast<std::size_t>(wait.id)];
+        return operand &&
+               mbarrier::waitCondition(values, wait, m.phase, m.valid, [&] { return *operand; });
+    }
+
+    /** Whether `e` run on the object in state `m` is undefined behaviour: MB_MISUSE as the
+     *  encodings compute it (smt/ProgramEncoder.cpp, engine/Execution.cpp) for one step. */
+    bool misuseOf(const MbState& m, bool observed, const ir::Event& e) const {
+        const auto step = mbarrier::apply(values, m, e);
+        if (mbarrier::misuse<V>(e, m.valid, step.pendingAfterArrival, step.countMisuse))
+            return true;
+        const auto& operand = operand_[static_cast<std::size_t>(e.id)];
+        if (e.mbOp == ir::MbOp::Wait && e.mbToken)
+            return !operand || mbarrier::staleToken(values, m.phase, *operand);
+        return e.mbOp == ir::MbOp::Arrive && mbarrier::unobservedArrive<V>(true, m.phase, observed);
     }
 
     /** Runs every invisible event that can run (they never disable anything), into `ran`. */
@@ -180,6 +218,8 @@ private:
             for (std::int64_t f : {m.phase, m.pending, m.expected, m.tx, m.stamp,
                                    static_cast<std::int64_t>(m.valid)})
                 k.append(reinterpret_cast<const char*>(&f), sizeof f);
+        for (bool o : s.observed)
+            k.push_back(o ? '1' : '0');
         return k;
     }
 
@@ -238,6 +278,7 @@ private:
         if (!ev.has(ir::Tag::MB)) return;
         const auto slot = static_cast<std::size_t>(mbSlot_[static_cast<std::size_t>(ev.location)]);
         facts_->phases[e].insert(s.mb[slot].phase);
+        if (misuseOf(s.mb[slot], s.observed[slot], ev)) misuseSeen_.insert(e);
         std::vector<int> before;
         for (int o : opsAt_[slot])
             if (o != e && s.done[static_cast<std::size_t>(o)]) before.push_back(o);
@@ -268,10 +309,11 @@ private:
     }
 
     Node initialNode() const {
-        Node start{std::vector<bool>(p_.events.size(), false), {}};
+        Node start{std::vector<bool>(p_.events.size(), false), {}, {}};
         for (int loc : mbLocs_)
             start.mb.push_back(
                 mbarrier::initial(values, p_.locations[static_cast<std::size_t>(loc)]));
+        if (facts_ != nullptr) start.observed.assign(mbLocs_.size(), false);
         return start;
     }
 
@@ -287,6 +329,18 @@ private:
     std::vector<std::optional<std::int64_t>> operand_; ///< spinning wait -> parity or token
     std::vector<std::vector<int>> opsAt_;              ///< by slot: the object's operations
     MbarrierFacts* facts_;                             ///< observeMbarriers: where facts go
+    bool misuseKnown_ = false; ///< facts: every wait's operand is a constant
+    std::set<int> misuseSeen_; ///< facts: the mbarrier ops some step made misuse
+
+public:
+    /** After run(), facts only: the mbarrier ops no step made misuse, if that is known. */
+    void misuseFacts(MbarrierFacts& facts) const {
+        facts.misuseKnown = misuseKnown_;
+        if (!misuseKnown_) return;
+        for (const auto& ops : opsAt_)
+            for (int o : ops)
+                if (!misuseSeen_.count(o)) facts.misuseFree.insert(o);
+    }
 };
 
 } // namespace
@@ -298,9 +352,11 @@ Exploration explore(const ir::Program& p, std::size_t maxStates, const Budget* b
 MbarrierFacts observeMbarriers(const ir::Program& p, const std::vector<std::pair<int, int>>& order,
                                std::size_t maxStates, const Budget* budget) {
     MbarrierFacts facts;
-    Exploration e = Explorer(p, order, maxStates, budget, &facts).run();
+    Explorer explorer(p, order, maxStates, budget, &facts);
+    Exploration e = explorer.run();
     facts.states = e.states;
     facts.known = e.answer == Answer::NoHang || e.answer == Answer::MayHang;
+    if (facts.known) explorer.misuseFacts(facts);
     if (!facts.known) {
         facts.why = e.why;
         facts.phases.clear();

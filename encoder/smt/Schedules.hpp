@@ -72,6 +72,13 @@ struct MbarrierFacts {
     std::size_t states = 0; ///< distinct states visited
     std::map<int, std::set<std::int64_t>> phases; ///< mbarrier op -> phases it may see
     std::map<int, std::vector<int>> alwaysAfter;  ///< op -> same-object ops always run before it
+    /** Whether `misuseFree` was computed: every wait's operand is a constant, so each step's
+     *  misuse is a function of the object's state (a stale token needs the token's value). */
+    bool misuseKnown = false;
+    /** The mbarrier ops no step made undefined behaviour (MB_MISUSE's operations: before
+     *  init, init twice, an arrival beyond the pending count, a count misuse, a stale token,
+     *  an arrive of a later phase with no True wait in the phase before). */
+    std::set<int> misuseFree;
 };
 
 /**

@@ -148,3 +148,68 @@ TEST_CASE("the facts' search gives up at its limit where the model's order leave
     CHECK(with.stats->mbarrierFactStates == engine::schedules::kMaxFactStates + 1);
     requireSameAnswer(with, checked(p, false));
 }
+
+namespace {
+
+// One thread arrives on a count-1 object twice; with `wait` it waits for the first phase to
+// complete in between, as the phase rule asks ({MbarrierPhase}); without, the second arrive
+// falls in phase 1 with no True wait in phase 0: mbarrier-misuse.
+std::string arriveTwice(bool wait) {
+    std::string text = "PTX arrive-twice\n{\n  mb @ mbarrier 0, count 1;\n}\n P0@cta 0,gpu 0 ;\n";
+    text += " mbarrier.arrive.release.cta.shared::cta.b64 _, [mb] ;\n";
+    if (wait) text += " mbarrier.try_wait.parity.shared::cta.b64 _, [mb], 0 ;\n";
+    text += " mbarrier.arrive.release.cta.shared::cta.b64 _, [mb] ;\nexists (true)\n";
+    return text;
+}
+
+std::vector<int> opsOf(const ir::Program& p, ir::MbOp op) {
+    std::vector<int> out;
+    for (const auto& e : p.events)
+        if (e.mbOp == op) out.push_back(e.id);
+    return out;
+}
+
+} // namespace
+
+TEST_CASE("the facts say which operations no schedule makes misuse", "[mbarrier-facts]") {
+    ir::Program clean = lowered(kHandOff);
+    auto facts = engine::schedules::observeMbarriers(clean, {}, 1000);
+    REQUIRE(facts.misuseKnown);
+    CHECK(facts.misuseFree ==
+          std::set<int>{firstOf(clean, ir::MbOp::Arrive), firstOf(clean, ir::MbOp::Wait)});
+
+    // The wait between the arrives returns True once phase 0 completed: the second arrive,
+    // in phase 1, follows a True wait of the phase before it and is no misuse.
+    ir::Program waited = lowered(arriveTwice(true));
+    auto inOrder = engine::schedules::observeMbarriers(waited, ir::realTimePairs(waited), 1000);
+    REQUIRE(inOrder.misuseKnown);
+    CHECK(inOrder.misuseFree.size() == 3);
+
+    // Without it, the second arrive is misuse in every schedule, the first in none.
+    ir::Program bare = lowered(arriveTwice(false));
+    auto unwaited = engine::schedules::observeMbarriers(bare, ir::realTimePairs(bare), 1000);
+    REQUIRE(unwaited.misuseKnown);
+    const std::vector<int> arrives = opsOf(bare, ir::MbOp::Arrive);
+    REQUIRE(arrives.size() == 2);
+    CHECK(unwaited.misuseFree == std::set<int>{arrives[0]});
+    engine::CheckResult with = checked(bare, true), without = checked(bare, false);
+    CHECK(std::any_of(with.flags.begin(), with.flags.end(),
+                      [](const engine::RaisedFlag& f) { return f.name == "mbarrier-misuse"; }));
+    requireSameAnswer(with, without);
+}
+
+TEST_CASE("a wait on a token from an arrive leaves misuse unknown", "[mbarrier-facts]") {
+    ir::Program p = lowered(R"(PTX token-wait
+{
+  mb @ mbarrier 0, count 1;
+}
+ P0@cta 0,gpu 0                                            ;
+ mbarrier.arrive.release.cta.shared::cta.b64 t, [mb]       ;
+ mbarrier.test_wait.shared::cta.b64 p, [mb], t             ;
+exists (true)
+)");
+    auto facts = engine::schedules::observeMbarriers(p, ir::realTimePairs(p), 1000);
+    REQUIRE(facts.known);
+    CHECK_FALSE(facts.misuseKnown);
+    CHECK(facts.misuseFree.empty());
+}
