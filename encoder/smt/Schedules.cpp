@@ -38,6 +38,55 @@ std::optional<std::int64_t> constantOf(const ir::ValuePtr& v) {
     return out;
 }
 
+/**
+ * The pairs of `order` (over `n` events) that no longer path implies, or `order` itself where it
+ * has a cycle: the same reachability, so the same schedules, with a few predecessors per event
+ * where a transitive order (the sure pairs of a closure) has up to n (ring 6x32: the facts'
+ * search went from a readiness test over hundreds of predecessors to one over a handful).
+ */
+std::vector<std::pair<int, int>>
+transitiveReduction(std::size_t n, const std::vector<std::pair<int, int>>& order) {
+    std::vector<std::vector<int>> succs(n);
+    std::vector<std::size_t> indegree(n, 0);
+    for (const auto& [a, b] : order) {
+        succs[static_cast<std::size_t>(a)].push_back(b);
+        ++indegree[static_cast<std::size_t>(b)];
+    }
+    std::vector<int> topo; // Kahn: sources first
+    for (std::size_t i = 0; i < n; ++i)
+        if (indegree[i] == 0) topo.push_back(static_cast<int>(i));
+    for (std::size_t k = 0; k < topo.size(); ++k)
+        for (int b : succs[static_cast<std::size_t>(topo[k])])
+            if (--indegree[static_cast<std::size_t>(b)] == 0) topo.push_back(b);
+    if (topo.size() != n) return order;
+    const std::size_t words = (n + 63) / 64;
+    auto bit = [&](const std::vector<std::uint64_t>& set, int i) {
+        return ((set[static_cast<std::size_t>(i) / 64] >> (static_cast<unsigned>(i) % 64)) & 1U) !=
+               0;
+    };
+    // below[x]: what x reaches in one or more steps, computed sinks first.
+    std::vector<std::vector<std::uint64_t>> below(n, std::vector<std::uint64_t>(words, 0));
+    std::vector<std::vector<std::uint64_t>> twoOrMore(n, std::vector<std::uint64_t>(words, 0));
+    for (auto it = topo.rbegin(); it != topo.rend(); ++it) {
+        const auto x = static_cast<std::size_t>(*it);
+        for (int c : succs[x]) {
+            const auto& under = below[static_cast<std::size_t>(c)];
+            for (std::size_t w = 0; w < words; ++w)
+                twoOrMore[x][w] |= under[w];
+        }
+        below[x] = twoOrMore[x];
+        for (int c : succs[x])
+            below[x][static_cast<std::size_t>(c) / 64] |= std::uint64_t{1}
+                                                          << (static_cast<unsigned>(c) % 64);
+    }
+    std::vector<std::pair<int, int>> out;
+    for (const auto& [a, b] : order)
+        if (!bit(twoOrMore[static_cast<std::size_t>(a)], b)) out.emplace_back(a, b);
+    std::sort(out.begin(), out.end());
+    out.erase(std::unique(out.begin(), out.end()), out.end());
+    return out;
+}
+
 /** Where the search stands: the events run so far and each mbarrier object's state. */
 struct Node {
     std::vector<bool> done;
@@ -50,10 +99,11 @@ struct Node {
 class Explorer {
 public:
     /** `facts`: record every mbarrier step and search on past hangs (observeMbarriers). */
-    Explorer(const ir::Program& p, const std::vector<std::pair<int, int>>& order,
+    Explorer(const ir::Program& p, const std::vector<std::pair<int, int>>& fullOrder,
              std::size_t maxStates, const Budget* budget, MbarrierFacts* facts = nullptr)
         : p_(p), maxStates_(maxStates), budget_(budget), preds_(p.events.size()),
           mbSlot_(p.locations.size(), -1), operand_(p.events.size()), facts_(facts) {
+        const auto order = transitiveReduction(p.events.size(), fullOrder);
         for (const auto& [a, b] : order)
             preds_[static_cast<std::size_t>(b)].push_back(a);
         succs_.resize(p.events.size());

@@ -2,6 +2,7 @@
 #include "smt/Z3Engine.hpp"
 
 #include "engine/ResultBuilder.hpp"
+#include "engine/ScheduledRun.hpp"
 #include "ir/Gates.hpp"
 #include "smt/Schedules.hpp"
 #include "smt/Z3Session.hpp"
@@ -117,16 +118,39 @@ void noExecution(CheckResult& r, Z3Session& s, const ir::Program& p) {
 }
 
 /**
+ * A schedule the exploration ran to the end is a sequentially consistent execution. Run
+ * concretely and checked by the explicit evaluator (engine/ScheduledRun.hpp), it gives the
+ * first state and its flags without the solver: a first model costs Z3 a decision on every
+ * fresh condition, and the phases it saves slowed the later proofs (ring 2x32: 7-11 s for the
+ * model, the tmem-race proof 9.5 s after it and 0.7 s without; bench/history.md).
+ */
+bool ranConcretely(Harvest& found, const ir::Program& p, const cat::ResolvedModel& model,
+                   const std::string& reading, const std::vector<int>& schedule,
+                   std::vector<engine::QueryTime>* times) {
+    if (schedule.empty()) return false;
+    const auto began = std::chrono::steady_clock::now();
+    std::optional<ScheduledRun> run = runSchedule(p, model, reading, schedule);
+    if (times != nullptr)
+        recordQuery(
+            *times, "first execution, run concretely", run ? z3::sat : z3::unknown,
+            std::chrono::duration<double>(std::chrono::steady_clock::now() - began).count());
+    if (!run) return false;
+    found.states.insert(run->state);
+    for (const auto& [name, witnesses] : run->flags)
+        found.raised[name].insert(witnesses.begin(), witnesses.end());
+    return true;
+}
+
+/**
  * Deadlock, Unknown or nothing special; fills `r` and returns true when the test stops here.
  * The first query asks for an execution that completes: its answer is the usual one and its
  * model a first state, so executions that need not complete are asked about only when none does.
  */
 bool stopsEarly(CheckResult& r, Z3Session& s, const ir::Program& p, Harvest& found,
                 const std::vector<int>& schedule) {
-    // A schedule the exploration ran to the end is a sequentially consistent execution: with
-    // its choices assumed the solver only checks them against the model, where alone it
-    // searches the mbarriers' orders. A hint the model rejects (or that the solver cannot
-    // settle) costs that one query, then the usual one follows.
+    // With the schedule's choices assumed the solver only checks them against the model, where
+    // alone it searches the mbarriers' orders. A hint the model rejects (or that the solver
+    // cannot settle) costs that one query, then the usual one follows.
     if (!schedule.empty() && s.check(withAll(s.assumptions(true), s.encoder().choicesOf(schedule)),
                                      "first execution, scheduled") == z3::sat) {
         found.take(s, s.solver().get_model());
@@ -283,6 +307,11 @@ struct Encodings {
         : ctx(c), p(prog), model(m), options(o), budget(b), readings(withReadings),
           main(c, prog, m, o, false, &b, withReadings) {}
 
+    /** Reading `k`'s name as the explicit evaluator takes it (empty: the default). */
+    std::string readingName(std::size_t k) const {
+        if (!readings) return options.reading;
+        return k == 0 ? std::string() : model.readings.at(k - 1).name;
+    }
     void chooseReading(std::size_t k) {
         main.chooseReading(k);
         if (hang) hang->chooseReading(k);
@@ -352,7 +381,9 @@ void runQueries(CheckResult& r, Encodings& enc, std::size_t reading) {
     const ir::Program& p = enc.p;
     std::set<std::size_t> beyond;
     Harvest found;
-    if (stopsEarly(r, s, p, found, enc.schedules().completeSchedule)) {
+    const std::vector<int>& schedule = enc.schedules().completeSchedule;
+    if (!ranConcretely(found, p, enc.model, enc.readingName(reading), schedule, enc.times) &&
+        stopsEarly(r, s, p, found, schedule)) {
         if (r.observation == Observation::Deadlock && findBoundReached(r, s, beyond))
             setBoundReached(r, p, beyond);
         return;
