@@ -133,12 +133,6 @@ z3::check_result Z3Session::check(const z3::expr_vector& assumptions, const char
     }
     const auto start = std::chrono::steady_clock::now();
     z3::check_result answer = solver_.check(assumptions);
-    if (getenv("PTXMC_DBG")) {
-        auto st = solver_.statistics();
-        std::cerr << purpose << " " << std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-        for (unsigned i = 0; i < st.size(); ++i) { auto k = st.key(i); if (k=="conflicts"||k=="decisions"||k=="propagations"||k=="user-propagations"||k=="mk bool var"||k=="final checks"||k=="restarts") std::cerr << " " << k << "=" << (st.is_uint(i)? st.uint_value(i): st.double_value(i)); }
-        std::cerr << "\n";
-    }
     // Z3 4.8's user propagator can answer sat with a model that misses a value some assertion
     // needs (seen on small mbarrier tests): a test whose model fails is checked again without
     // a propagator (InvalidModel).
