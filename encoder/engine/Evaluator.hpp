@@ -6,6 +6,7 @@
 #include "engine/Relation.hpp"
 
 #include <functional>
+#include <memory>
 #include <optional>
 #include <set>
 #include <stdexcept>
@@ -40,11 +41,14 @@ public:
     Evaluator(Alg& alg, std::size_t n, const cat::ResolvedModel& model, Base base,
               const cat::Polarity* polarity = nullptr)
         : ops_(Representation<Alg>::ops(alg, n)), model_(model), base_(std::move(base)),
-          defs_(model.definitions.size()), polarity_(polarity) {}
+          defs_(model.definitions.size()), polarity_(polarity) {
+        emptySet_ = ops_.emptySet();
+        emptyRel_ = ops_.emptyRel();
+    }
 
     const Ops& ops() const { return ops_; }
 
-    Val eval(const cat::Expr& e) { return evalExpr(&e); }
+    Val eval(const cat::Expr& e) { return *evalExpr(&e); }
 
     Rel relation(const cat::Expr& e) { return asRel(evalExpr(&e)); }
 
@@ -68,36 +72,45 @@ public:
     /** Value of a definition by name (the last one with that name). */
     std::optional<Val> definition(const std::string& name) {
         for (std::size_t i = model_.definitions.size(); i-- > 0;)
-            if (model_.definitions[i].name == name) return defValue(static_cast<int>(i));
+            if (model_.definitions[i].name == name) return *defValue(static_cast<int>(i));
         return std::nullopt;
     }
 
 private:
-    Rel asRel(const Val& v) const {
-        if (v.polymorphicEmpty) return ops_.emptyRel();
-        if (v.isSet) throw std::logic_error("relation expected (resolver bug)");
-        return v.rel;
+    /** Values are shared, not copied: a definition such as causality (10^5 pairs on a ring) is
+     *  read by many expressions, and a copy per reading cost a tenth of a ring's check. */
+    using ValPtr = std::shared_ptr<const Val>;
+
+    const Rel& asRel(const ValPtr& v) const {
+        if (v->polymorphicEmpty) return emptyRel_;
+        if (v->isSet) throw std::logic_error("relation expected (resolver bug)");
+        return v->rel;
     }
-    Set asSet(const Val& v) const {
-        if (v.polymorphicEmpty) return ops_.emptySet();
-        if (!v.isSet) throw std::logic_error("set expected (resolver bug)");
-        return v.set;
+    const Set& asSet(const ValPtr& v) const {
+        if (v->polymorphicEmpty) return emptySet_;
+        if (!v->isSet) throw std::logic_error("set expected (resolver bug)");
+        return v->set;
     }
-    static Val ofSet(Set s) {
+    static ValPtr ofSet(Set s) {
         Val v;
         v.isSet = true;
         v.set = std::move(s);
-        return v;
+        return std::make_shared<const Val>(std::move(v));
     }
-    static Val ofRel(Rel r) {
+    static ValPtr ofRel(Rel r) {
         Val v;
         v.rel = std::move(r);
-        return v;
+        return std::make_shared<const Val>(std::move(v));
+    }
+    static ValPtr emptyValue() {
+        Val v;
+        v.polymorphicEmpty = true;
+        return std::make_shared<const Val>(std::move(v));
     }
 
-    const Val& defValue(int index) {
+    const ValPtr& defValue(int index) {
         auto& slot = defs_[static_cast<std::size_t>(index)];
-        if (slot) return *slot;
+        if (slot) return slot;
         const auto& d = model_.definitions[static_cast<std::size_t>(index)];
         if (d.recursive) {
             evalGroup(d.group);
@@ -105,13 +118,13 @@ private:
             if (inProgress_.count(index))
                 throw std::logic_error("cyclic definition (resolver bug)");
             inProgress_.insert(index);
-            Val v = evalExpr(d.expr.get());
+            ValPtr v = evalExpr(d.expr.get());
             inProgress_.erase(index);
-            if (v.polymorphicEmpty)
+            if (v->polymorphicEmpty)
                 v = d.kind == cat::Kind::Set ? ofSet(ops_.emptySet()) : ofRel(ops_.emptyRel());
-            slot = std::move(v);
+            defs_[static_cast<std::size_t>(index)] = std::move(v);
         }
-        return *defs_[static_cast<std::size_t>(index)];
+        return defs_[static_cast<std::size_t>(index)];
     }
 
     /** Least fixpoint of a `let rec` group by Kleene iteration from empty relations. */
@@ -125,7 +138,7 @@ private:
         // rounds per member suffice; structural equality stops much earlier in practice.
         std::size_t bound = ops_.n * ops_.n * members.size() + 1;
         for (std::size_t round = 0; round < bound; ++round) {
-            std::vector<Val> next;
+            std::vector<ValPtr> next;
             for (int m : members)
                 next.push_back(
                     evalExpr(model_.definitions[static_cast<std::size_t>(m)].expr.get()));
@@ -135,12 +148,13 @@ private:
                        ops_.sameSupportAndTerms(defs_[static_cast<std::size_t>(members[k])]->rel,
                                                 asRel(next[k]));
             for (std::size_t k = 0; k < members.size(); ++k)
-                defs_[static_cast<std::size_t>(members[k])] = ofRel(asRel(next[k]));
+                defs_[static_cast<std::size_t>(members[k])] =
+                    next[k]->polymorphicEmpty ? ofRel(ops_.emptyRel()) : next[k];
             if (same) return;
         }
     }
 
-    Val evalExpr(const cat::Expr* e) {
+    ValPtr evalExpr(const cat::Expr* e) {
         using Op = cat::Expr::Op;
         auto arg = [&](std::size_t i) { return evalExpr(e->args.at(i).get()); };
         switch (e->op) {
@@ -151,11 +165,8 @@ private:
             if (const auto* tag = std::get_if<ir::Tag>(&base)) return ofSet(base_.set(*tag));
             return ofRel(base_.rel(std::get<ir::Rel>(base)));
         }
-        case Op::Empty: {
-            Val v;
-            v.polymorphicEmpty = true;
-            return v;
-        }
+        case Op::Empty:
+            return emptyValue();
         case Op::Universe:
             return ofSet(ops_.universe());
         case Op::Union:
@@ -171,7 +182,7 @@ private:
         case Op::Cartesian:
             return ofRel(ops_.cartesian(asSet(arg(0)), asSet(arg(1))));
         case Op::Complement: {
-            Val v = arg(0);
+            ValPtr v = arg(0);
             if (isSetExpr(e)) return ofSet(ops_.complementSet(asSet(v)));
             return ofRel(ops_.complementRel(asRel(v)));
         }
@@ -198,14 +209,14 @@ private:
     }
 
     /** A Reading choice: one side when the reading's condition is constant, else both. */
-    Val chooseReading(const cat::Expr* e) {
+    ValPtr chooseReading(const cat::Expr* e) {
         if (!base_.reading) return evalExpr(e->args.at(1).get());
         Cond c = base_.reading(e->name);
         if (Alg::isFalse(c)) return evalExpr(e->args.at(1).get());
         if (Alg::isTrue(c)) return evalExpr(e->args.at(0).get());
         if constexpr (requires { ops_.selectRels(c, Rel{}, Rel{}); }) {
-            Val under = evalExpr(e->args.at(0).get());
-            Val otherwise = evalExpr(e->args.at(1).get());
+            ValPtr under = evalExpr(e->args.at(0).get());
+            ValPtr otherwise = evalExpr(e->args.at(1).get());
             if (isSetExpr(e)) return ofSet(ops_.selectSets(c, asSet(under), asSet(otherwise)));
             if (!model_.kinds.count(e)) return under; // both `0`
             return ofRel(ops_.selectRels(c, asRel(under), asRel(otherwise)));
@@ -241,21 +252,17 @@ private:
         return it != model_.kinds.end() && it->second == cat::Kind::Set;
     }
 
-    Val combine(const cat::Expr* e) {
+    ValPtr combine(const cat::Expr* e) {
         using Op = cat::Expr::Op;
-        std::vector<Val> vals;
+        std::vector<ValPtr> vals;
         for (const auto& a : e->args)
             vals.push_back(evalExpr(a.get()));
         bool set = isSetExpr(e);
-        if (!model_.kinds.count(e)) {
-            Val v;
-            v.polymorphicEmpty = true;
-            return v; // only `0`s: still empty
-        }
+        if (!model_.kinds.count(e)) return emptyValue(); // only `0`s: still empty
         if (set) {
             Set acc = asSet(vals[0]);
             for (std::size_t i = 1; i < vals.size(); ++i) {
-                Set s = asSet(vals[i]);
+                const Set& s = asSet(vals[i]);
                 acc = e->op == Op::Union   ? ops_.unionSets(acc, s)
                       : e->op == Op::Inter ? ops_.interSets(acc, s)
                                            : ops_.diffSets(acc, s);
@@ -264,7 +271,7 @@ private:
         }
         Rel acc = asRel(vals[0]);
         for (std::size_t i = 1; i < vals.size(); ++i) {
-            Rel r = asRel(vals[i]);
+            const Rel& r = asRel(vals[i]);
             acc = e->op == Op::Union   ? ops_.unionRels(acc, r)
                   : e->op == Op::Inter ? ops_.interRels(acc, r)
                                        : ops_.diffRels(acc, r);
@@ -275,7 +282,9 @@ private:
     Ops ops_;
     const cat::ResolvedModel& model_;
     Base base_;
-    std::vector<std::optional<Val>> defs_;
+    std::vector<ValPtr> defs_; ///< evaluated definitions; null: not yet
+    Set emptySet_;
+    Rel emptyRel_;
     std::set<int> inProgress_;
     const cat::Polarity* polarity_;
 };

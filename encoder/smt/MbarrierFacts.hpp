@@ -26,9 +26,9 @@ struct MbarrierFactsSummary {
  * a schedule that engine/Schedules.hpp's observeMbarriers explores under that order, so its
  * facts hold in it: the phases an operation may see, the operations of its object before
  * it, and (where every wait's operand is a constant) that an operation no schedule makes
- * undefined behaviour is not in MB_MISUSE. They are asserted under `guard && progress`: implied constraints that spare the solver the
- * search for mbarrier orders and phases no execution has (the phase of a parity wait is an
- * integer it otherwise bounds by case splits over every mbo slot).
+ * undefined behaviour is not in MB_MISUSE. They are asserted under `guard && progress`: implied
+ * constraints that spare the solver the search for mbarrier orders and phases no execution has (the
+ * phase of a parity wait is an integer it otherwise bounds by case splits over every mbo slot).
  */
 MbarrierFactsSummary assertMbarrierFacts(z3::solver& solver, const ProgramEncoder& pe,
                                          const Z3Rel& r, const z3::expr& guard,

@@ -4,6 +4,7 @@
 #include "engine/Budget.hpp"
 #include "smt/ClosurePropagator.hpp"
 
+#include <atomic>
 #include <cstdint>
 #include <stdexcept>
 #include <vector>
@@ -54,17 +55,28 @@ struct Z3Algebra {
     }
     Cond implies(const Cond& a, const Cond& b) const { return disj({neg(a), b}); }
 
-    /** A new Boolean the solver chooses, constrained only by what require() adds. */
+    /**
+     * A new Boolean the solver chooses, constrained only by what require() adds. Named by an
+     * integer symbol: Z3_mk_fresh_const interns a new string per call, a seventh of a ring's
+     * check (bench/history.md). The count is the process's, so no two sessions of one context
+     * (main, hang, unfixed) share a name; it wraps after 2^29 names, far more than one check
+     * makes.
+     */
     Cond fresh() const {
         if (lemmas == nullptr) throw std::logic_error("Z3Algebra::fresh without a lemma sink");
-        return {ctx, Z3_mk_fresh_const(ctx, "tc", ctx.bool_sort())};
+        static std::atomic<unsigned> next{0};
+        const auto k = static_cast<int>(kFreshBase + next.fetch_add(1) % kFreshBase);
+        return ctx.constant(ctx.int_symbol(k), ctx.bool_sort());
     }
-    /** A condition fresh() made (its name is the prefix below and Z3's counter). */
+    /** A condition fresh() made: an integer-named constant from kFreshBase on (nothing else
+     *  in ptxmc names a constant by an integer). */
     static bool isFresh(const Cond& c) {
-        return c.is_const() && c.decl().decl_kind() == Z3_OP_UNINTERPRETED &&
-               c.decl().name().str().rfind(kFreshPrefix, 0) == 0;
+        if (!c.is_const() || c.decl().decl_kind() != Z3_OP_UNINTERPRETED) return false;
+        Z3_symbol name = Z3_get_decl_name(c.ctx(), c.decl());
+        return Z3_get_symbol_kind(c.ctx(), name) == Z3_INT_SYMBOL &&
+               Z3_get_symbol_int(c.ctx(), name) >= static_cast<int>(kFreshBase);
     }
-    static constexpr const char* kFreshPrefix = "tc!";
+    static constexpr unsigned kFreshBase = 1U << 29; ///< Z3 takes integer symbols below 2^30
     /** A constant or a literal: cheap to repeat in many assertions. */
     static bool isAtom(const Cond& c) {
         if (c.is_const()) return true;
