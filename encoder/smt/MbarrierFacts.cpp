@@ -57,6 +57,7 @@ MbarrierFactsSummary assertMbarrierFacts(z3::solver& solver, const ProgramEncode
     schedules::MbarrierFacts facts =
         schedules::observeMbarriers(pe.program(), surePairs(r), maxStates, budget);
     out.states = facts.states;
+    out.completeSchedule = facts.completeSchedule;
     out.explored = facts.known;
     out.why = facts.why;
     const z3::expr when = guard && progress;

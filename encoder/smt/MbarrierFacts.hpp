@@ -6,16 +6,18 @@
 
 #include <cstddef>
 #include <string>
+#include <vector>
 #include <z3++.h>
 
 namespace ptxmc::engine::smt {
 
 /** What assertMbarrierFacts found and asserted (for --stats). */
 struct MbarrierFactsSummary {
-    bool explored = false;  ///< the relation qualified and the search ran to the end
-    std::string why;        ///< otherwise: the reason
-    std::size_t states = 0; ///< schedule states visited
-    std::size_t facts = 0;  ///< assertions added
+    bool explored = false;             ///< the relation qualified and the search ran to the end
+    std::string why;                   ///< otherwise: the reason
+    std::size_t states = 0;            ///< schedule states visited
+    std::size_t facts = 0;             ///< assertions added
+    std::vector<int> completeSchedule; ///< the search's complete schedule, if it found one
 };
 
 /**

@@ -405,6 +405,7 @@ MbarrierFacts observeMbarriers(const ir::Program& p, const std::vector<std::pair
     Explorer explorer(p, order, maxStates, budget, &facts);
     Exploration e = explorer.run();
     facts.states = e.states;
+    facts.completeSchedule = e.completeSchedule;
     facts.known = e.answer == Answer::NoHang || e.answer == Answer::MayHang;
     if (facts.known) explorer.misuseFacts(facts);
     if (!facts.known) {

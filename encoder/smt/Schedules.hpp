@@ -79,6 +79,10 @@ struct MbarrierFacts {
      *  init, init twice, an arrival beyond the pending count, a count misuse, a stale token,
      *  an arrive of a later phase with no True wait in the phase before). */
     std::set<int> misuseFree;
+    /** One schedule under the order in which every event ran (empty: none found), kept when
+     *  the search gave up too: it respects the model's order, where real time alone misses
+     *  orders the model imposes (tcgen05 pipelining, completions). */
+    std::vector<int> completeSchedule;
 };
 
 /**

@@ -253,6 +253,8 @@ Z3Session::Z3Session(z3::context& ctx, const ir::Program& p, const cat::Resolved
                                                                  schedules::kMaxFactStates, budget);
                 mbarrierFacts_.facts += found.facts;
                 mbarrierFacts_.states += found.states;
+                if (mbarrierFacts_.completeSchedule.empty())
+                    mbarrierFacts_.completeSchedule = std::move(found.completeSchedule);
                 lap("mbarrier facts");
             }
             continue;
