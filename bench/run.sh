@@ -3,7 +3,8 @@
 # TMA-UMMA ring at growing sizes, then the loop family under limits (bench/limits.sh);
 # everything printed is also written to bench/results.md with
 # the machine and the commit.
-# Usage: bash bench/run.sh   (after bash scripts/build.sh; BENCH_TIMEOUT=SEC caps each run)
+# Usage: bash bench/run.sh   (after bash scripts/build.sh; BENCH_TIMEOUT=SEC caps each run,
+# BENCH_SECTIONS="rings" runs some sections only)
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
@@ -37,7 +38,11 @@ results=${BENCH_RESULTS:-bench/results.md}
 exec > >(tee -a "$results")
 
 enum_cap=${BENCH_ENUM_TIMEOUT:-60}
+# BENCH_SECTIONS picks what runs (default all): corpus, wn, families, rings, limits.
+sections=" ${BENCH_SECTIONS:-corpus wn families rings limits} "
+section() { [[ $sections == *" $1 "* ]]; }
 
+if section corpus; then
 # (a) The one-rule corpus (litmus/ without the kernel protocols of litmus/kernels, which the
 # explicit engine cannot enumerate) with each engine, then the kernel protocols with Z3. A
 # non-zero status (a mismatch) is reported, not fatal.
@@ -76,6 +81,8 @@ print(f"  {'median':60} {sorted(z3.values())[len(z3)//2]:8.3f} {sorted(en.values
 PY
 echo
 
+fi
+if section wn; then
 # (b) Wn: P0 reads x twice; P1..Pn each store their own id. Every thread in CTA 0 of GPU 0.
 write_wn() { # n file
     local n=$1 file=$2 i header row1 row2
@@ -137,6 +144,8 @@ PY
         "${herd_s[$n]}" "${herd_states[$n]}" "$note"
 done
 
+fi
+if section families; then
 # (c) SBn and IRIWn: the classic shapes grown, each thread in its own CTA (bench/families.py).
 # Time and peak memory of the Z3 engine, the explicit engine capped like Wn.
 echo
@@ -166,6 +175,8 @@ PY
         "$((kb / 1024))" "$enum_secs"
 done
 
+fi
+if section rings; then
 # (d) The CUTLASS TMA-UMMA ring (bench/protocols/umma.py) at growing sizes, encodings side by
 # side: the default (closures' lower bounds propagated lazily, acyclicity axioms as graphs in
 # the propagator, mbarrier facts), the same with acyclicity as integer clocks (--acyclicity
@@ -217,8 +228,11 @@ except ValueError:
 ' "$encoding" "${ring_secs[2x16-$encoding]:-?}" "${ring_secs[2x32-$encoding]:-?}"
 done
 
+fi
+if section limits; then
 # (e) Limits: the loop family and wide SBn without limits, with --fixed-orders off, and with
 # --timeout/--memory-limit, each limited run checked against its limits (bench/limits.sh).
 echo
 BENCH_TIMEOUT="$timeout_s" bash bench/limits.sh
+fi
 echo '```' # closes the code block of bench/results.md
