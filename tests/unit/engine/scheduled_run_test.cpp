@@ -75,9 +75,11 @@ TEST_CASE("every corpus schedule run concretely is an execution the explicit eng
         engine::CheckResult all = enumerated(p);
         CHECK(std::any_of(all.states.begin(), all.states.end(),
                           [&](const engine::FinalState& s) { return s.values == run->state; }));
-        for (const auto& [flag, witnesses] : run->flags)
+        for (const auto& raised : run->flags) {
+            const std::string& name = raised.first;
             CHECK(std::any_of(all.flags.begin(), all.flags.end(),
-                              [&](const engine::RaisedFlag& f) { return f.name == flag; }));
+                              [&](const engine::RaisedFlag& f) { return f.name == name; }));
+        }
     }
     CHECK(runs > 50);
 }
