@@ -1,4 +1,5 @@
 // smt/MbarrierFacts: the phases and orders the model's acyclicity axioms imply change no answer.
+#include "../BuiltinModel.hpp"
 #include "../CorpusFiles.hpp"
 #include "cat/Loader.hpp"
 #include "cat/Resolver.hpp"
@@ -20,13 +21,10 @@ namespace fs = std::filesystem;
 namespace {
 
 const cat::ResolvedModel& defaultModel() {
-    static auto model = cat::resolveModel(cat::loadBuiltinModel());
-    return *model;
+    return testing::builtinModel();
 }
 
-ir::Program lowered(const std::string& text) {
-    return lower::lowerTest(litmus::parseLitmus(text, "t.litmus"));
-}
+using testing::lowered;
 
 engine::CheckResult checked(const ir::Program& p, bool facts) {
     engine::CheckOptions options;

@@ -1,4 +1,5 @@
 // engine/ScheduledRun: a complete schedule, run concretely, is an execution both engines allow.
+#include "../BuiltinModel.hpp"
 #include "../CorpusFiles.hpp"
 #include "cat/Loader.hpp"
 #include "cat/Resolver.hpp"
@@ -18,23 +19,20 @@ using namespace ptxmc;
 namespace {
 
 const cat::ResolvedModel& defaultModel() {
-    static auto model = cat::resolveModel(cat::loadBuiltinModel());
-    return *model;
+    return testing::builtinModel();
 }
 
-ir::Program lowered(const std::string& text) {
-    return lower::lowerTest(litmus::parseLitmus(text, "t.litmus"));
-}
+using testing::lowered;
 
-// The data goes out before the release arrive; the wait acquires it.
-const char* kHandOff = R"(PTX hand-off
+// A relaxed arrive orders nothing: the weak store and load race, and the SC run shows it.
+const char* kRacyHandOff = R"(PTX racy-hand-off
 {
   x = 0;
   mb @ mbarrier 0, count 1;
 }
- P0@cta 0,gpu 0                                      | P1@cta 0,gpu 0                                     ;
- st.relaxed.cta.u32 [x], 1                           | mbarrier.try_wait.parity.shared::cta.b64 _, [mb], 0 ;
- mbarrier.arrive.release.cta.shared::cta.b64 _, [mb] | ld.relaxed.cta.u32 r0, [x]                          ;
+ P0@cta 0,gpu 0                                      | P1@cta 0,gpu 0                                                 ;
+ st.u32 [x], 1                                       | mbarrier.try_wait.parity.relaxed.cta.shared::cta.b64 _, [mb], 0 ;
+ mbarrier.arrive.relaxed.cta.shared::cta.b64 _, [mb] | ld.u32 r0, [x]                                                 ;
 exists (P1:r0 == 0)
 )";
 
@@ -46,14 +44,16 @@ engine::CheckResult enumerated(const ir::Program& p) {
 
 } // namespace
 
-TEST_CASE("a hand-off's schedule runs to the state the wait guarantees", "[scheduled-run]") {
-    ir::Program p = lowered(kHandOff);
+TEST_CASE("a racy hand-off's schedule runs to its SC state and raises the race",
+          "[scheduled-run]") {
+    ir::Program p = lowered(kRacyHandOff);
     auto explored = engine::schedules::explore(p, 1000);
     REQUIRE(explored.completeSchedule.size() == p.events.size());
     auto run = engine::runSchedule(p, defaultModel(), "", explored.completeSchedule);
     REQUIRE(run);
-    CHECK(run->state == std::vector<std::int64_t>{1});
-    CHECK(run->flags.empty());
+    CHECK(run->state == std::vector<std::int64_t>{1}); // the load runs after the store
+    REQUIRE(run->flags.count("data-race") == 1);
+    CHECK(run->flags.size() == 1);
     // A schedule that is not complete is no execution.
     std::vector<int> part(explored.completeSchedule.begin(), explored.completeSchedule.end() - 1);
     CHECK_FALSE(engine::runSchedule(p, defaultModel(), "", part));
