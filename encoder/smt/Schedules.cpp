@@ -119,6 +119,15 @@ public:
         return out;
     }
 
+    /** After run(), facts only: the mbarrier ops no step made misuse, if that is known. */
+    void misuseFacts(MbarrierFacts& facts) const {
+        facts.misuseKnown = misuseKnown_;
+        if (!misuseKnown_) return;
+        for (const auto& ops : opsAt_)
+            for (int o : ops)
+                if (!misuseSeen_.count(o)) facts.misuseFree.insert(o);
+    }
+
 private:
     /** The fragment whose schedules do not depend on values read from memory. */
     bool supported(std::string& why) {
@@ -127,19 +136,16 @@ private:
         for (const auto& e : p_.events) {
             if (e.guard) return why = "an event is guarded by a value", false;
             if (e.peerEvent >= 0) return why = "cta_group::2 alloc/dealloc pairs", false;
-            if (e.mbOp == ir::MbOp::Wait && ir::gateKind(e) != ir::GateKind::Chosen) {
-                const ir::ValuePtr& v = e.mbParity ? e.mbParity : e.mbToken;
-                operand_[static_cast<std::size_t>(e.id)] = v ? constantOf(v) : std::nullopt;
-                // A wait whose operand depends on the execution: its result and a stale
-                // token's misuse are not functions of the object's state.
-                if (!operand_[static_cast<std::size_t>(e.id)]) misuseKnown_ = false;
-            }
-            if (e.mbOp != ir::MbOp::Wait || ir::gateKind(e) != ir::GateKind::Chosen) continue;
+            if (e.mbOp != ir::MbOp::Wait) continue;
+            const bool spins = ir::gateKind(e) == ir::GateKind::Chosen;
             const ir::ValuePtr& v = e.mbParity ? e.mbParity : e.mbToken;
-            if (!v) return why = "a wait without an operand", false;
-            operand_[static_cast<std::size_t>(e.id)] = constantOf(v);
-            if (!operand_[static_cast<std::size_t>(e.id)])
-                return why = "a wait's operand depends on the execution", false;
+            if (!v && spins) return why = "a wait without an operand", false;
+            operand_[static_cast<std::size_t>(e.id)] = v ? constantOf(v) : std::nullopt;
+            if (operand_[static_cast<std::size_t>(e.id)]) continue;
+            if (spins) return why = "a wait's operand depends on the execution", false;
+            // A test_wait whose operand depends on the execution: its result and a stale
+            // token's misuse are no functions of the object's state.
+            misuseKnown_ = false;
         }
         return true;
     }
@@ -381,16 +387,6 @@ private:
     MbarrierFacts* facts_;                             ///< observeMbarriers: where facts go
     bool misuseKnown_ = false; ///< facts: every wait's operand is a constant
     std::set<int> misuseSeen_; ///< facts: the mbarrier ops some step made misuse
-
-public:
-    /** After run(), facts only: the mbarrier ops no step made misuse, if that is known. */
-    void misuseFacts(MbarrierFacts& facts) const {
-        facts.misuseKnown = misuseKnown_;
-        if (!misuseKnown_) return;
-        for (const auto& ops : opsAt_)
-            for (int o : ops)
-                if (!misuseSeen_.count(o)) facts.misuseFree.insert(o);
-    }
 };
 
 } // namespace
