@@ -44,39 +44,69 @@ std::vector<std::pair<int, int>> surePairs(const Z3Rel& r) {
     return out;
 }
 
-} // namespace
-
-MbarrierFactsSummary assertMbarrierFacts(z3::solver& solver, const ProgramEncoder& pe,
-                                         const Z3Rel& r, const z3::expr& guard,
-                                         const z3::expr& progress, std::size_t maxStates,
-                                         const Budget* budget) {
-    MbarrierFactsSummary out;
-    if (pe.mbPositions().empty()) return out.why = "no mbarrier operations", out;
-    if (!containsMbarrierOrder(pe, r))
-        return out.why = "the relation lacks the mbarrier order", out;
-    schedules::MbarrierFacts facts =
-        schedules::observeMbarriers(pe.program(), surePairs(r), maxStates, budget);
-    out.states = facts.states;
-    out.completeSchedule = facts.completeSchedule;
-    out.explored = facts.known;
-    out.why = facts.why;
-    const z3::expr when = guard && progress;
+/** Asserts the facts `facts` found, under `when`; returns how many. */
+std::size_t assertFacts(z3::solver& solver, const ProgramEncoder& pe,
+                        const schedules::MbarrierFacts& facts, const z3::expr& when) {
+    std::size_t count = 0;
     for (const auto& [op, phases] : facts.phases) {
         z3::expr_vector any(solver.ctx());
         for (std::int64_t v : phases)
             any.push_back(pe.phaseBefore(op) == solver.ctx().int_val(static_cast<int64_t>(v)));
         solver.add(z3::implies(when, z3::mk_or(any)));
-        ++out.facts;
+        ++count;
     }
     for (int op : facts.misuseFree) {
         solver.add(z3::implies(when, !pe.misuse(op)));
-        ++out.facts;
+        ++count;
     }
     for (const auto& [op, before] : facts.alwaysAfter)
         for (int a : before) {
             solver.add(z3::implies(when, pe.mbPositions().at(a) < pe.mbPositions().at(op)));
-            ++out.facts;
+            ++count;
         }
+    return count;
+}
+
+} // namespace
+
+void MbarrierFactsPlan::addAcyclic(const ProgramEncoder& pe, const Z3Rel& r, const z3::expr& lit) {
+    if (pe.mbPositions().empty()) return void(why_ = "no mbarrier operations");
+    if (!containsMbarrierOrder(pe, r)) return;
+    orders_.push_back({lit, surePairs(r)});
+}
+
+void MbarrierFactsPlan::addMboCoherence(const ProgramEncoder& pe, const Z3Rel& x,
+                                        const z3::expr& lit) {
+    const auto& events = pe.program().events;
+    const auto& positions = pe.mbPositions();
+    std::size_t before = coherent_.size();
+    for (const auto& [a, b] : surePairs(x))
+        if (a != b && positions.count(a) && positions.count(b) &&
+            events[static_cast<std::size_t>(a)].location ==
+                events[static_cast<std::size_t>(b)].location)
+            coherent_.emplace_back(a, b);
+    if (coherent_.size() > before) coherenceLits_.push_back(lit);
+}
+
+MbarrierFactsSummary MbarrierFactsPlan::assertAll(z3::solver& solver, const ProgramEncoder& pe,
+                                                  const z3::expr& progress, std::size_t maxStates,
+                                                  const Budget* budget) const {
+    MbarrierFactsSummary out;
+    out.why = why_;
+    z3::expr coherent = solver.ctx().bool_val(true);
+    for (const z3::expr& lit : coherenceLits_)
+        coherent = coherent && lit;
+    for (const Order& o : orders_) {
+        std::vector<std::pair<int, int>> order = o.pairs;
+        order.insert(order.end(), coherent_.begin(), coherent_.end());
+        schedules::MbarrierFacts facts =
+            schedules::observeMbarriers(pe.program(), order, maxStates, budget);
+        out.states += facts.states;
+        if (out.completeSchedule.empty()) out.completeSchedule = facts.completeSchedule;
+        out.explored = out.explored || facts.known;
+        out.why = facts.why;
+        out.facts += assertFacts(solver, pe, facts, o.lit && coherent && progress);
+    }
     return out;
 }
 

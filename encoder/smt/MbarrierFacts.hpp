@@ -6,6 +6,7 @@
 
 #include <cstddef>
 #include <string>
+#include <utility>
 #include <vector>
 #include <z3++.h>
 
@@ -21,20 +22,44 @@ struct MbarrierFactsSummary {
 };
 
 /**
- * When `r`, whose acyclicity `guard` enforces, contains every pair of the mbarrier order
- * (each mbo condition, or true, among its condition's disjuncts), every execution with the
- * guard orders its events along the pairs `r` surely contains (condition true) together with
- * each object's mbo. Each such execution where every spinning wait returns (`progress`) is then
- * a schedule that engine/Schedules.hpp's observeMbarriers explores under that order, so its
- * facts hold in it: the phases an operation may see, the operations of its object before
- * it, and (where every wait's operand is a constant) that an operation no schedule makes
- * undefined behaviour is not in MB_MISUSE. They are asserted under `guard && progress`: implied
- * constraints that spare the solver the search for mbarrier orders and phases no execution has (the
- * phase of a parity wait is an integer it otherwise bounds by case splits over every mbo slot).
+ * The mbarrier facts an encoding's axioms imply, gathered axiom by axiom and asserted once all
+ * are encoded.
+ *
+ * An acyclicity axiom whose relation `r` contains every pair of the mbarrier order (each mbo
+ * condition, or true, among its condition's disjuncts) orders every execution with its literal
+ * along the pairs `r` surely contains (condition true) together with each object's mbo. An axiom
+ * `irreflexive (mbo ; x)` (or `x ; mbo`) adds mbo pairs: mbo is a total order of each object's
+ * operations, so a pair of one object's operations that `x` surely contains is in mbo wherever
+ * the axiom holds (Mbarrier-Coherence puts a thread's operations on one object in program order).
+ * Each execution with these literals where every spinning wait returns (`progress`) is then a
+ * schedule that smt/Schedules.hpp's observeMbarriers explores under that order, so its facts
+ * hold in it: the phases an operation may see, the operations of its object before it, and
+ * (where every wait's operand is a constant) that an operation no schedule makes undefined
+ * behaviour is not in MB_MISUSE. They are asserted under the literals and `progress`: implied
+ * constraints that spare the solver the search for mbarrier orders and phases no execution has
+ * (the phase of a parity wait is an integer it otherwise bounds by case splits over every mbo
+ * slot).
  */
-MbarrierFactsSummary assertMbarrierFacts(z3::solver& solver, const ProgramEncoder& pe,
-                                         const Z3Rel& r, const z3::expr& guard,
-                                         const z3::expr& progress, std::size_t maxStates,
-                                         const Budget* budget);
+class MbarrierFactsPlan {
+public:
+    /** An acyclicity axiom's relation, enforced by `lit`: kept if it contains the mbo pairs. */
+    void addAcyclic(const ProgramEncoder& pe, const Z3Rel& r, const z3::expr& lit);
+    /** The `x` of `irreflexive (mbo ; x)`, enforced by `lit`. */
+    void addMboCoherence(const ProgramEncoder& pe, const Z3Rel& x, const z3::expr& lit);
+    /** Searches each kept order (with the coherence pairs) and asserts what it finds. */
+    MbarrierFactsSummary assertAll(z3::solver& solver, const ProgramEncoder& pe,
+                                   const z3::expr& progress, std::size_t maxStates,
+                                   const Budget* budget) const;
+
+private:
+    struct Order {
+        z3::expr lit;
+        std::vector<std::pair<int, int>> pairs;
+    };
+    std::vector<Order> orders_;
+    std::vector<z3::expr> coherenceLits_;
+    std::vector<std::pair<int, int>> coherent_; ///< mbo pairs wherever coherenceLits_ hold
+    std::string why_ = "no acyclicity axiom contains the mbarrier order";
+};
 
 } // namespace ptxmc::engine::smt

@@ -100,8 +100,9 @@ class Explorer {
 public:
     /** `facts`: record every mbarrier step and search on past hangs (observeMbarriers). */
     Explorer(const ir::Program& p, const std::vector<std::pair<int, int>>& fullOrder,
-             std::size_t maxStates, const Budget* budget, MbarrierFacts* facts = nullptr)
-        : p_(p), maxStates_(maxStates), budget_(budget), preds_(p.events.size()),
+             std::size_t maxStates, const Budget* budget, MbarrierFacts* facts, Reduction reduction)
+        : p_(p), maxStates_(maxStates), budget_(budget),
+          reduce_(reduction == Reduction::PersistentSets), preds_(p.events.size()),
           mbSlot_(p.locations.size(), -1), operand_(p.events.size()), facts_(facts) {
         const auto order = transitiveReduction(p.events.size(), fullOrder);
         for (const auto& [a, b] : order)
@@ -279,6 +280,93 @@ private:
         return k;
     }
 
+    /**
+     * The visible events the search takes from `s`: a persistent set (Godefroid), so that every
+     * maximal schedule has an equivalent one through it, up to reordering events of different
+     * objects. Events of different mbarrier objects commute and never disable each other (an
+     * event's readiness is its predecessors and its own object's phase), so on an acyclic state
+     * space every end state and every object's sequence of operations stays reachable: the
+     * hangs, the complete schedules and each step's facts (a function of its object's
+     * operations so far) are those of the full search. Rings with many stages and kernels
+     * whose copies complete on several barriers at once interleave mostly across objects.
+     */
+    std::vector<int> persistentSet(const Node& s) const {
+        std::vector<int> enabled;
+        for (int e : visible_)
+            if (ready(s, e)) enabled.push_back(e);
+        if (enabled.size() <= 1 || !reduce_) return enabled;
+        // A gate on no mbarrier (a bar.sync completion) commutes with everything: alone it is one.
+        for (int e : enabled)
+            if (!p_.events[static_cast<std::size_t>(e)].has(ir::Tag::MB)) return {e};
+        std::vector<int> best = enabled;
+        std::vector<bool> tried(opsAt_.size(), false);
+        for (int e : enabled) {
+            if (tried[slotOf(e)]) continue; // one seed per object: each pulls in its whole object
+            tried[slotOf(e)] = true;
+            std::vector<int> t = stubbornFrom(s, e, best.size());
+            if (t.size() < best.size()) best = std::move(t);
+            if (best.size() == 1) break;
+        }
+        return best;
+    }
+
+    /**
+     * The enabled events of a stubborn set (Valmari) grown from `seed`: with an enabled
+     * mbarrier operation, every pending operation of its object (those that do not commute with
+     * it); with a disabled event, what must run before it can: a pending predecessor, or for a
+     * spinning wait its object's pending non-wait operations. No schedule from `s` can then run
+     * one of the set's events without first running an enabled one of them, and each event it
+     * runs before commutes with all of them: the enabled ones are a persistent set. Gives up
+     * (returns `enabled` of size `cap` or more) once it cannot beat `cap`.
+     */
+    std::vector<int> stubbornFrom(const Node& s, int seed, std::size_t cap) const {
+        std::vector<bool> in(p_.events.size(), false);
+        std::vector<bool> slotIn(opsAt_.size(), false);
+        std::vector<int> todo{seed}, enabled;
+        in[static_cast<std::size_t>(seed)] = true;
+        auto add = [&](int x) {
+            if (!in[static_cast<std::size_t>(x)] && !s.done[static_cast<std::size_t>(x)]) {
+                in[static_cast<std::size_t>(x)] = true;
+                todo.push_back(x);
+            }
+        };
+        while (!todo.empty()) {
+            const int x = todo.back();
+            todo.pop_back();
+            const ir::Event& ev = p_.events[static_cast<std::size_t>(x)];
+            if (ready(s, x)) {
+                enabled.push_back(x);
+                if (enabled.size() >= cap) return enabled;
+                if (ev.has(ir::Tag::MB) && !slotIn[slotOf(x)]) {
+                    slotIn[slotOf(x)] = true;
+                    for (int o : opsAt_[slotOf(x)])
+                        add(o);
+                }
+                continue;
+            }
+            int pending = -1;
+            for (int a : preds_[static_cast<std::size_t>(x)])
+                if (!s.done[static_cast<std::size_t>(a)]) {
+                    pending = a;
+                    if (in[static_cast<std::size_t>(a)]) break; // already in: nothing new
+                }
+            if (pending >= 0) {
+                add(pending);
+                continue;
+            }
+            // A spinning wait its object's phase holds: only the object's changes release it.
+            for (int o : opsAt_[slotOf(x)])
+                if (p_.events[static_cast<std::size_t>(o)].mbOp != ir::MbOp::Wait) add(o);
+        }
+        std::sort(enabled.begin(), enabled.end());
+        return enabled;
+    }
+
+    std::size_t slotOf(int e) const {
+        return static_cast<std::size_t>(
+            mbSlot_[static_cast<std::size_t>(p_.events[static_cast<std::size_t>(e)].location)]);
+    }
+
     /** Depth-first over the visible events, each state once. */
     void search(Exploration& out) {
         Node start = initialNode();
@@ -292,9 +380,8 @@ private:
         std::vector<Frame> stack;
         std::vector<int> path; // the visible events that led to the top frame
         auto push = [&](Node n) {
-            Frame f{std::move(n), {}, 0};
-            for (int e : visible_)
-                if (ready(f.node, e)) f.next.push_back(e);
+            std::vector<int> next = persistentSet(n);
+            Frame f{std::move(n), std::move(next), 0};
             if (f.next.empty() && hangs(f.node)) out.answer = Answer::MayHang;
             if (f.next.empty() && !hangs(f.node) && out.completeSchedule.empty())
                 out.completeSchedule = replay(path);
@@ -376,12 +463,13 @@ private:
     const ir::Program& p_;
     std::size_t maxStates_;
     const Budget* budget_;
-    std::vector<std::vector<int>> preds_;              ///< real-time predecessors of each event
-    std::vector<std::vector<int>> succs_;              ///< and successors
-    std::vector<bool> isInvisible_;                    ///< by event: in invisible_
-    std::vector<int> visible_, invisible_;             ///< mbarrier operations and gates; the rest
-    std::vector<int> mbSlot_;                          ///< location -> index in Node::mb, or -1
-    std::vector<int> mbLocs_;                          ///< the mbarrier locations, by slot
+    bool reduce_;                          ///< persistent sets (Reduction::PersistentSets)
+    std::vector<std::vector<int>> preds_;  ///< real-time predecessors of each event
+    std::vector<std::vector<int>> succs_;  ///< and successors
+    std::vector<bool> isInvisible_;        ///< by event: in invisible_
+    std::vector<int> visible_, invisible_; ///< mbarrier operations and gates; the rest
+    std::vector<int> mbSlot_;              ///< location -> index in Node::mb, or -1
+    std::vector<int> mbLocs_;              ///< the mbarrier locations, by slot
     std::vector<std::optional<std::int64_t>> operand_; ///< spinning wait -> parity or token
     std::vector<std::vector<int>> opsAt_;              ///< by slot: the object's operations
     MbarrierFacts* facts_;                             ///< observeMbarriers: where facts go
@@ -391,14 +479,15 @@ private:
 
 } // namespace
 
-Exploration explore(const ir::Program& p, std::size_t maxStates, const Budget* budget) {
-    return Explorer(p, ir::realTimePairs(p), maxStates, budget).run();
+Exploration explore(const ir::Program& p, std::size_t maxStates, const Budget* budget,
+                    Reduction reduction) {
+    return Explorer(p, ir::realTimePairs(p), maxStates, budget, nullptr, reduction).run();
 }
 
 MbarrierFacts observeMbarriers(const ir::Program& p, const std::vector<std::pair<int, int>>& order,
-                               std::size_t maxStates, const Budget* budget) {
+                               std::size_t maxStates, const Budget* budget, Reduction reduction) {
     MbarrierFacts facts;
-    Explorer explorer(p, order, maxStates, budget, &facts);
+    Explorer explorer(p, order, maxStates, budget, &facts, reduction);
     Exploration e = explorer.run();
     facts.states = e.states;
     facts.completeSchedule = e.completeSchedule;

@@ -35,6 +35,10 @@ constexpr std::size_t kMaxStates = 300000;
  *  instead of 36: bench/history.md). */
 constexpr std::size_t kMaxFactStates = kMaxStates;
 
+/** Whether a search takes every enabled event from a state or a persistent set of them (the
+ *  same end states and facts in fewer states; the full search is for tests). */
+enum class Reduction { PersistentSets, None };
+
 struct Exploration {
     Answer answer = Answer::Unsupported;
     std::string why;        ///< Unsupported, TooLarge: the reason
@@ -50,14 +54,16 @@ struct Exploration {
  * applying each mbarrier operation to its object (engine/MbarrierMachine.hpp) and letting a
  * spinning wait through only while the phase it names has completed. A schedule that can go no
  * further with events left over has a gate that holds its thread forever. Events that neither
- * touch an mbarrier nor are gates commute with everything and are run as soon as they can be
- * (a persistent-set reduction that keeps every end state).
+ * touch an mbarrier nor are gates commute with everything and are run as soon as they can be;
+ * of the others, the search takes a persistent set from each state (operations of different
+ * objects commute), which keeps every end state and every object's sequences of operations.
  *
  * Covers programs without guards, loops or cta_group::2 pairs whose spinning waits' operands
  * are constants (a phase token taken from an arrive is not: it depends on the execution);
  * `maxStates` bounds the search, `budget` (optional) is polled.
  */
-Exploration explore(const ir::Program& p, std::size_t maxStates, const Budget* budget = nullptr);
+Exploration explore(const ir::Program& p, std::size_t maxStates, const Budget* budget = nullptr,
+                    Reduction reduction = Reduction::PersistentSets);
 
 /**
  * What every schedule of the program under a given order shows of its mbarrier objects:
@@ -92,6 +98,7 @@ struct MbarrierFacts {
  * makes these facts hold in every execution of the model where every spinning wait returns.
  */
 MbarrierFacts observeMbarriers(const ir::Program& p, const std::vector<std::pair<int, int>>& order,
-                               std::size_t maxStates, const Budget* budget = nullptr);
+                               std::size_t maxStates, const Budget* budget = nullptr,
+                               Reduction reduction = Reduction::PersistentSets);
 
 } // namespace ptxmc::engine::schedules

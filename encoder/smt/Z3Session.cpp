@@ -49,6 +49,19 @@ Z3Rel cycleBaseRelation(Evaluator<Z3Algebra>& ev, const cat::ResolvedModel& mode
     return out;
 }
 
+/** The `x` of an axiom `irreflexive (mbo ; x)` or `(x ; mbo)`, or null. */
+const cat::Expr* mboPartner(const cat::ResolvedModel& model, const cat::Expr& e) {
+    if (e.op != cat::Expr::Op::Seq || e.args.size() != 2) return nullptr;
+    auto isMbo = [&](const cat::Expr& x) {
+        auto it = model.bases.find(&x);
+        return x.op == cat::Expr::Op::Name && it != model.bases.end() &&
+               it->second == cat::BaseRef{ir::Rel::Mbo};
+    };
+    if (isMbo(*e.args[0])) return e.args[1].get();
+    if (isMbo(*e.args[1])) return e.args[0].get();
+    return nullptr;
+}
+
 /** The members or pairs of a flag's set or relation, each with its condition. */
 template <class Value> Z3Session::Witnesses witnessesOf(const Value& val) {
     Z3Session::Witnesses out;
@@ -237,6 +250,8 @@ Z3Session::Z3Session(z3::context& ctx, const ir::Program& p, const cat::Resolved
     const cat::Polarity polarity = cat::analysePolarity(model);
     Evaluator<Z3Algebra> ev(alg, p.events.size(), model, base,
                             options.exactClosures ? nullptr : &polarity);
+    const bool facts = !hangs && options.mbarrierFacts;
+    MbarrierFactsPlan mbarrierPlan;
     int index = 0;
     for (const auto& a : model.axioms) {
         std::string tag = "ax" + std::to_string(index++);
@@ -248,15 +263,7 @@ Z3Session::Z3Session(z3::context& ctx, const ir::Program& p, const cat::Resolved
             lap("axiom " + a.name);
             // Where every wait returns; the hang encoding's executions need not
             // (smt/MbarrierFacts.hpp).
-            if (!hangs && options.mbarrierFacts) {
-                MbarrierFactsSummary found = assertMbarrierFacts(solver_, *pe_, r, lit, progress_,
-                                                                 schedules::kMaxFactStates, budget);
-                mbarrierFacts_.facts += found.facts;
-                mbarrierFacts_.states += found.states;
-                if (mbarrierFacts_.completeSchedule.empty())
-                    mbarrierFacts_.completeSchedule = std::move(found.completeSchedule);
-                lap("mbarrier facts");
-            }
+            if (facts) mbarrierPlan.addAcyclic(*pe_, r, lit);
             continue;
         }
         if (!a.flag && a.test == cat::Stmt::Test::Irreflexive) {
@@ -265,6 +272,8 @@ Z3Session::Z3Session(z3::context& ctx, const ir::Program& p, const cat::Resolved
             z3::expr lit = ctx.bool_const(("axiom:" + a.name).c_str());
             solver_.add(z3::implies(lit, a.negated ? !holds : holds));
             axioms_.emplace_back(a.name, lit);
+            if (const cat::Expr* x = facts && !a.negated ? mboPartner(model, *a.expr) : nullptr)
+                mbarrierPlan.addMboCoherence(*pe_, ev.relation(*x), lit);
             lap("axiom " + a.name);
             continue;
         }
@@ -280,6 +289,11 @@ Z3Session::Z3Session(z3::context& ctx, const ir::Program& p, const cat::Resolved
         z3::expr lit = ctx.bool_const(("axiom:" + a.name).c_str());
         solver_.add(z3::implies(lit, holds));
         axioms_.emplace_back(a.name, lit);
+    }
+    if (facts) {
+        mbarrierFacts_ =
+            mbarrierPlan.assertAll(solver_, *pe_, progress_, schedules::kMaxFactStates, budget);
+        lap("mbarrier facts");
     }
     // The fresh conditions' lower bounds: satisfiable on their own, so asserted outright; only
     // those some check or flag depends on (smt/LemmaCone.hpp).

@@ -93,3 +93,70 @@ TEST_CASE("explicit schedules and the solver agree on every corpus test with a w
     CHECK(hangs > 10);
     CHECK(covered - hangs > 10);
 }
+
+namespace {
+
+void requireSameFacts(const engine::schedules::MbarrierFacts& reduced,
+                      const engine::schedules::MbarrierFacts& full) {
+    REQUIRE(reduced.known == full.known);
+    CHECK(reduced.phases == full.phases);
+    CHECK(reduced.alwaysAfter == full.alwaysAfter);
+    CHECK(reduced.misuseKnown == full.misuseKnown);
+    CHECK(reduced.misuseFree == full.misuseFree);
+    CHECK(reduced.completeSchedule.empty() == full.completeSchedule.empty());
+    CHECK(reduced.states <= full.states);
+}
+
+} // namespace
+
+TEST_CASE("persistent sets keep every hang and every mbarrier fact of the corpus",
+          "[schedules][corpus]") {
+    using engine::schedules::Reduction;
+    constexpr std::size_t kFullStates = 20000;
+    std::size_t compared = 0, fewer = 0;
+    for (const fs::path& file : corpusWithGates(100)) {
+        ir::Program p = lower::lowerTest(litmus::parseLitmusFile(file.string()));
+        INFO(file.string());
+        // The full searches are capped well below the bench's limit: a test, not a benchmark.
+        auto full = engine::schedules::explore(p, kFullStates, nullptr, Reduction::None);
+        if (full.answer != engine::schedules::Answer::NoHang &&
+            full.answer != engine::schedules::Answer::MayHang)
+            continue;
+        auto reduced = engine::schedules::explore(p, 300000);
+        CHECK(reduced.answer == full.answer);
+        CHECK(reduced.completeSchedule.empty() == full.completeSchedule.empty());
+        // Facts under real time and under no order at all (the freest schedules).
+        for (const auto& order : {ir::realTimePairs(p), std::vector<std::pair<int, int>>{}}) {
+            auto all = engine::schedules::observeMbarriers(p, order, kFullStates, nullptr,
+                                                           Reduction::None);
+            if (!all.known) continue;
+            auto some = engine::schedules::observeMbarriers(p, order, 300000);
+            requireSameFacts(some, all);
+            ++compared;
+            fewer += some.states < all.states ? 1 : 0;
+        }
+    }
+    CHECK(compared > 150);
+    CHECK(fewer > 50);
+}
+
+TEST_CASE("a hang behind a wait on another object is still found", "[schedules]") {
+    // P1's wait on a passes only while a is in phase 1: it hangs when both arrives on a come
+    // first, which needs P2's arrive on b (P1's other wait) before its arrive on a.
+    const char* text = R"(PTX behind-another-object
+{
+  a @ mbarrier 0, count 1;
+  b @ mbarrier 0, count 1;
+}
+ P0@cta 0,gpu 0                                     | P1@cta 0,gpu 0                                     | P2@cta 0,gpu 0                                     ;
+ mbarrier.arrive.relaxed.cta.shared::cta.b64 _, [a] | mbarrier.try_wait.parity.shared::cta.b64 _, [b], 0 | mbarrier.arrive.relaxed.cta.shared::cta.b64 _, [b] ;
+                                                    | mbarrier.try_wait.parity.shared::cta.b64 _, [a], 0 | mbarrier.arrive.relaxed.cta.shared::cta.b64 _, [a] ;
+exists (true)
+)";
+    ir::Program p = lowered(text);
+    using engine::schedules::Answer;
+    auto full = engine::schedules::explore(p, 1000, nullptr, engine::schedules::Reduction::None);
+    auto reduced = engine::schedules::explore(p, 1000);
+    CHECK(full.answer == Answer::MayHang);
+    CHECK(reduced.answer == Answer::MayHang);
+}
