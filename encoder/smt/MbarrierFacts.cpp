@@ -92,7 +92,7 @@ MbarrierFactsSummary MbarrierFactsPlan::assertAll(z3::solver& solver, const Prog
                                                   const z3::expr& progress, std::size_t maxStates,
                                                   const Budget* budget) const {
     MbarrierFactsSummary out;
-    out.why = why_;
+    out.why = orders_.empty() ? why_ : std::string();
     z3::expr coherent = solver.ctx().bool_val(true);
     for (const z3::expr& lit : coherenceLits_)
         coherent = coherent && lit;
@@ -104,7 +104,7 @@ MbarrierFactsSummary MbarrierFactsPlan::assertAll(z3::solver& solver, const Prog
         out.states += facts.states;
         if (out.completeSchedule.empty()) out.completeSchedule = facts.completeSchedule;
         out.explored = out.explored || facts.known;
-        out.why = facts.why;
+        if (!facts.known) out.why = facts.why; // the reason of a search that gave up
         out.facts += assertFacts(solver, pe, facts, o.lit && coherent && progress);
     }
     return out;
