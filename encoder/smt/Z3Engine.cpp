@@ -475,7 +475,7 @@ static void configureZ3() {
  * 11), and the command line's last one need not be deleted at all (app/cli/main.cpp leaves
  * with std::_Exit). Every term of it is gone by then; only the context stays.
  */
-thread_local std::unique_ptr<z3::context> lastContext;
+static thread_local std::unique_ptr<z3::context> lastContext;
 
 /** A new context, the thread's previous one deleted first (its memory counts for the next). */
 static std::unique_ptr<z3::context> freshContext() {
