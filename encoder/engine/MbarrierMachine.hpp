@@ -81,6 +81,12 @@ template <class V> Step<V> apply(const V& v, const State<V>& s, const ir::Event&
         // complete its current phase, otherwise the behavior is undefined" (9.7.15.16.16).
         if (e.mbDrop) out.countMisuse = n.expected < 1;
         if (e.mbNoComplete) out.countMisuse = out.countMisuse || done;
+        // "The tx-count of an mbarrier object must be set to the total amount of asynchronous
+        // memory operations ... to be tracked by the current phase" ({MbarrierTrackingAsync}):
+        // every arrival in and more bytes completed than expected. Hardware completes a copy's
+        // bytes in pieces, so such a phase may complete while the copy is still landing
+        // (tensor-load-short-expect_tx on an H200).
+        out.countMisuse = out.countMisuse || (n.pending == 0 && n.tx < 0);
         out.after.phase = v.select(done, s.phase + 1, s.phase);
         out.after.pending = v.select(done, n.expected, n.pending);
         out.after.stamp = v.select(done, s.stamp + 1, s.stamp);
@@ -91,7 +97,8 @@ template <class V> Step<V> apply(const V& v, const State<V>& s, const ir::Event&
 /**
  * Undefined behaviour of `e` on the object as it found it, tokens aside: any operation on an
  * uninitialised object, init of an initialised one ({MbarrierInit}), an arrival beyond the
- * pending count ({MbarrierArrive}).
+ * pending count ({MbarrierArrive}), and the count misuse `apply` found (arrive_drop,
+ * .noComplete, a tx-count set short of the bytes its phase tracks).
  */
 template <class V>
 typename V::Bool misuse(const ir::Event& e, const typename V::Bool& validBefore,
@@ -99,6 +106,7 @@ typename V::Bool misuse(const ir::Event& e, const typename V::Bool& validBefore,
                         const typename V::Bool& countMisuse) {
     if (e.mbOp == ir::MbOp::Init) return validBefore;
     if (e.mbOp == ir::MbOp::Arrive) return !validBefore || pendingAfterArrival < 0 || countMisuse;
+    if (e.mbOp == ir::MbOp::CompleteTx) return !validBefore || countMisuse;
     return !validBefore;
 }
 

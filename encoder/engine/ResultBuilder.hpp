@@ -32,6 +32,9 @@ inline constexpr std::size_t kWitnessesShown = 3;
 
 /** The name of the flag raised when some execution blocks forever. */
 inline const char* const kHangFlag = "hang";
+/** The flag a Deadlock carries: undefined behaviour in the executions that hang, so the text
+ *  promises no hang either (hardware completed such a phase: validate/results/h200-tensor-maps). */
+inline const char* const kDeadlockFlag = "mbarrier-misuse";
 
 /** Event `id` as an answer names it: its issuing thread and position, its own text. */
 EventRef eventRef(const ir::Program& p, int id, const std::string& note = "");

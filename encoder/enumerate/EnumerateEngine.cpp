@@ -112,6 +112,17 @@ public:
         setBoundReached(r, p_, beyondBound_);
     }
 
+    /** A Deadlock's flag (after hangs()): mbarrier-misuse in an execution that hangs. */
+    void deadlockFlags(engine::CheckResult& r, const cat::ResolvedModel& model) const {
+        if (limit_.hit) {
+            setStopped(r, p_, pastLimit());
+            return;
+        }
+        FlagWitnesses raised;
+        if (flags_.count(kDeadlockFlag)) raised[kDeadlockFlag] = flags_.at(kDeadlockFlag);
+        setFlags(r, p_, model, raised);
+    }
+
 private:
     /**
      * Leaves out executions that reach a cut (ir::Cut); true when `c` is one. A Bound cut
@@ -206,7 +217,13 @@ void EnumerateEngine::search(const ir::Program& p, const cat::ResolvedModel& mod
     try {
         Search search(p, model, options.reading, limit);
         search.finishing();
-        if (search.decided(r)) return;
+        if (search.decided(r)) {
+            if (r.observation != engine::Observation::Deadlock) return;
+            // a Deadlock's flag: undefined behaviour in an execution that hangs
+            search.hangs();
+            search.deadlockFlags(r, model);
+            return;
+        }
         search.hangs();
         search.fill(r, model);
     } catch (const LimitReached& reached) {

@@ -364,6 +364,34 @@ bool findHangs(CheckResult& r, Encodings& enc, std::size_t reading, Harvest& fou
 }
 
 /**
+ * A Deadlock's flag: mbarrier-misuse when an execution that hangs misuses a barrier
+ * (kDeadlockFlag). The text then promises nothing, not even the hang. Other flags of the hanging
+ * prefix are not asked for: the hang is the finding, and each would cost a query on the hang
+ * encoding.
+ */
+void deadlockFlags(CheckResult& r, Encodings& enc, std::size_t reading, Harvest& found) {
+    if (ir::chosenGates(enc.p).empty()) return;
+    Z3Session* hs = enc.hangSession(reading);
+    if (hs == nullptr) return;
+    Z3Session& h = *hs;
+    z3::expr_vector any(enc.ctx);
+    for (const auto& [w, b] : h.encoder().blocked())
+        any.push_back(b);
+    const z3::expr_vector base = withLiteral(h.assumptions(false), z3::mk_or(any));
+    for (const auto& [name, cond] : h.flags()) {
+        if (name != kDeadlockFlag) continue;
+        z3::check_result fr = h.check(withLiteral(base, cond), "deadlock flag");
+        if (fr == z3::unknown) return unknownResult(r, h.solver());
+        if (fr == z3::sat) found.take(h, h.solver().get_model(), false);
+    }
+    FlagWitnesses raised; // the model may raise others too: only this one is asked for
+    if (found.raised.count(kDeadlockFlag)) raised[kDeadlockFlag] = found.raised.at(kDeadlockFlag);
+    const std::vector<engine::BlockedWait> blocked = r.deadlockedWaits;
+    setFlags(r, enc.p, enc.model, raised);
+    r.deadlockedWaits = blocked;
+}
+
+/**
  * Which loops some allowed execution goes round more often than the unroll bound (ir::Cut).
  * Asked before enumeration, whose blocking clauses would hide executions. False when the
  * solver gives up.
@@ -389,8 +417,10 @@ void runQueries(CheckResult& r, Encodings& enc, std::size_t reading) {
     if (!ranConcretely(found, p, enc.model, name, modelOrdered, enc.times) &&
         !ranConcretely(found, p, enc.model, name, schedule, enc.times) &&
         stopsEarly(r, s, p, found, schedule)) {
-        if (r.observation == Observation::Deadlock && findBoundReached(r, s, beyond))
-            setBoundReached(r, p, beyond);
+        if (r.observation != Observation::Deadlock) return;
+        if (!findBoundReached(r, s, beyond)) return;
+        setBoundReached(r, p, beyond);
+        deadlockFlags(r, enc, reading, found);
         return;
     }
     // Flags first: enumeration adds blocking clauses that would hide executions.

@@ -101,6 +101,8 @@ constexpr Row kRows[] = {
     // 9.3 added layouts and the primary/conditional phases: 9.7.15.16.5 holds both phases.
     {Sec::MbarrierPhase, "MbarrierPhase", "9.7.15.16.5",
      "parallel-synchronization-and-communication-instructions-mbarrier-phase"},
+    {Sec::MbarrierTrackingAsync, "MbarrierTrackingAsync", "9.7.15.16.6",
+     "parallel-synchronization-and-communication-instructions-mbarrier-tracking-async-operations"},
     {Sec::MbarrierExpectTxOperation, "MbarrierExpectTxOperation", "9.7.15.16.6.1",
      "parallel-synchronization-and-communication-instructions-mbarrier-expect-tx-operation"},
     {Sec::MbarrierCompleteTxOperation, "MbarrierCompleteTxOperation", "9.7.15.16.6.2",

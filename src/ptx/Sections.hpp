@@ -64,6 +64,7 @@ enum class Sec {
     Mbarrier,
     MbarrierOrder,
     MbarrierPhase,
+    MbarrierTrackingAsync,
     MbarrierExpectTxOperation,
     MbarrierCompleteTxOperation,
     MbarrierPhaseCompletion,

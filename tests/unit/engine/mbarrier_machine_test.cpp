@@ -132,6 +132,28 @@ TEST_CASE("misuse: uninitialised use, re-init, arrivals beyond the count", "[mba
     REQUIRE(bad == std::vector<std::size_t>{2});
 }
 
+TEST_CASE("misuse: more bytes completed than expected once every arrival is in", "[mbarrier]") {
+    std::vector<std::size_t> bad;
+    // expect 8, complete 16: the complete-tx passes zero with no arrival pending
+    State s = run(fresh(1), {op(ir::MbOp::Arrive, 8), op(ir::MbOp::CompleteTx, 16)}, &bad);
+    REQUIRE(bad == std::vector<std::size_t>{1});
+    REQUIRE(s.phase == 0); // and the phase never completes
+    REQUIRE(s.tx == -8);
+    // the copy first: the arrival that follows leaves -8 with nothing pending
+    bad.clear();
+    run(fresh(1), {op(ir::MbOp::CompleteTx, 16), op(ir::MbOp::Arrive, 8)}, &bad);
+    REQUIRE(bad == std::vector<std::size_t>{1});
+    // a copy that completes before the arrive announcing it, while that arrival is pending: the
+    // tx-count is set to the total before the phase can complete
+    bad.clear();
+    s = run(fresh(1), {op(ir::MbOp::CompleteTx, 16), op(ir::MbOp::Arrive, 16)}, &bad);
+    REQUIRE(bad.empty());
+    REQUIRE(s.phase == 1);
+    // expecting too much is no misuse: the phase just never completes
+    run(fresh(1), {op(ir::MbOp::Arrive, 32), op(ir::MbOp::CompleteTx, 16)}, &bad);
+    REQUIRE(bad.empty());
+}
+
 TEST_CASE("stale tokens: only the current or the preceding phase", "[mbarrier]") {
     REQUIRE_FALSE(mb::staleToken(values, 3, ConcreteValues::word(3)));
     REQUIRE_FALSE(mb::staleToken(values, 3, ConcreteValues::word(2)));
