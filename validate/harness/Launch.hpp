@@ -68,7 +68,8 @@ struct Launch {
     unsigned alignSpread;           ///< then a per-warp offset below this many cycles
     unsigned long long stressNs;    ///< stress stops after this long (ns; 0 = never, as harness 1)
     /// Tensor maps (128 bytes each, one per global location, in its order) for
-    /// cp.async.bulk.tensor: the runner builds none yet, so kernels using them are compile-only
+    /// cp.async.bulk.tensor, built by the runner over gmem as rows of the map's box width: a
+    /// copy's coordinates name its instance's slot
     unsigned long long tensorMaps;
 };
 

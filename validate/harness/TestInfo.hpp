@@ -34,6 +34,9 @@ struct TestInfo {
     void (*launchTest)(const Launch& p, unsigned grid, cudaStream_t s);
     void (*launchHist)(const Launch& p, cudaStream_t s);
     void (*initGlobals)(const Launch& p, unsigned instances, cudaStream_t s);
+    /// null, or per global location: its tensor map's rank (0: none), box width (words) and
+    /// box rows, built by the runner over the whole global array (Launch::tensorMaps)
+    const unsigned* tensorMaps;
 };
 
 /** Every generated test linked into the runner (filled by static Register objects). */

@@ -194,6 +194,18 @@ __device__ __forceinline__ void settle(unsigned long long ns) {
 }
 
 /** Lines the testing warps up across CTAs: bounded, so a slow CTA never hangs the launch. */
+/** Whether `flag` is set in any of the 128 threads of a warpgroup that meet at named
+ *  barrier `id` (a warp-wide loop leaves together once one lane's wait timed out). */
+__device__ __forceinline__ bool warpgroupAny(bool flag, unsigned id) {
+    unsigned any;
+    asm volatile("{ .reg .pred p, q; setp.ne.u32 p, %1, 0; bar.red.or.pred q, %2, 128, p; "
+                 "selp.u32 %0, 1, 0, q; }"
+                 : "=r"(any)
+                 : "r"(flag ? 1u : 0u), "r"(id)
+                 : "memory");
+    return any != 0;
+}
+
 __device__ __forceinline__ void startLine(const Launch& p) {
     if (!p.useSync) return;
     if ((threadIdx.x & 31) == 0) {
@@ -201,7 +213,7 @@ __device__ __forceinline__ void startLine(const Launch& p) {
         for (int i = 0; i < 1024; ++i)
             if (*reinterpret_cast<volatile unsigned*>(p.syncCounter) >= p.syncTarget) break;
     }
-    __syncwarp();
+    __syncwarp(__activemask()); // lanes past kLanes (large slots) never come here
 }
 
 /**

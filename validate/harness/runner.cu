@@ -1,5 +1,6 @@
 // The litmus runner: launches every generated test for a time budget and prints histograms.
 #include "Report.hpp"
+#include "TensorMaps.hpp"
 #include "TestInfo.hpp"
 
 #include <chrono>
@@ -248,6 +249,19 @@ void runTest(const TestInfo& t, const Options& o, const cudaDeviceProp& prop, Te
         !check(b.alloc(&p.hist.flags, capacity), r, "cudaMalloc") ||
         !check(b.alloc(&p.hist.overflow, 1), r, "cudaMalloc"))
         return;
+    const unsigned long long words =
+        static_cast<unsigned long long>(maxInstances) * t.globals * t.globalSlotWords;
+    unsigned char* maps = nullptr;
+    if (t.tensorMaps) {
+        if (!check(b.alloc(&maps, 128ull * t.globals + 128), r, "cudaMalloc")) return;
+        std::string why = litmus::buildTensorMaps(t, p.gmem, words, maps);
+        if (!why.empty()) {
+            r.status = "error";
+            r.message = why;
+            return;
+        }
+        p.tensorMaps = reinterpret_cast<unsigned long long>(maps);
+    }
     p.hist.capacity = capacity;
     p.hist.width = width;
     p.scratchWords = scratchWords;

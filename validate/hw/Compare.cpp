@@ -126,26 +126,30 @@ Comparison classifyOne(const HwTest& t, const ModelAnswer& m) {
         c.note = std::to_string(t.stuck) +
                  " instances stuck (a blocking wait or a loop ran past the deadline, or an "
                  "indexed address named no element)";
+    // Executions the model flags (every flag but hang) have undefined behaviour: the PTX text
+    // promises nothing about what they compute, so an outcome outside the model's states, or
+    // the end of a run the model says never ends, may come from one of them (litmus/README.md,
+    // "Program errors").
+    std::string undefined;
+    for (const auto& f : r.flags)
+        if (f.name != "hang") undefined += (undefined.empty() ? "" : ", ") + f.name;
     if (r.observation == engine::Observation::Deadlock) {
-        c.verdict = c.completed ? Verdict::Unsound : Verdict::Deadlock;
-        if (c.completed) c.note = "the model says no execution completes, but some did";
+        c.verdict = !c.completed        ? Verdict::Deadlock
+                    : undefined.empty() ? Verdict::Unsound
+                                        : Verdict::Undefined;
+        if (c.completed)
+            c.note = undefined.empty()
+                         ? "the model says no execution completes, but some did"
+                         : "the model says no execution completes, but some did; it flags "
+                           "undefined behaviour (" +
+                               undefined + "): no guarantee applies";
         return c;
     }
     if (!c.unsound.empty()) {
-        // Executions the model flags (every flag but hang) have undefined behaviour: the PTX
-        // text promises nothing about what they compute, so an outcome outside the model's
-        // states may come from one of them (litmus/README.md, "Program errors").
-        std::vector<std::string> undefined;
-        for (const auto& f : r.flags)
-            if (f.name != "hang") undefined.push_back(f.name);
         c.verdict = undefined.empty() ? Verdict::Unsound : Verdict::Undefined;
-        if (!undefined.empty()) {
-            std::string names;
-            for (const std::string& n : undefined)
-                names += (names.empty() ? "" : ", ") + n;
-            c.note = "forbidden states seen, but the model flags undefined behaviour (" + names +
-                     "): no guarantee applies";
-        }
+        if (!undefined.empty())
+            c.note = "forbidden states seen, but the model flags undefined behaviour (" +
+                     undefined + "): no guarantee applies";
         return c;
     }
     if (modelWeak) {

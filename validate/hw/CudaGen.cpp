@@ -4,6 +4,7 @@
 #include "hw/Emit.hpp"
 #include "lower/Lowerer.hpp"
 
+#include <algorithm>
 #include <functional>
 #include <sstream>
 
@@ -178,8 +179,10 @@ private:
         l("    }");
         for (const LocPlan& loc : plan_.locs) {
             if (loc.space != Space::Shared || !loc.tile) continue;
-            // A zeroed 4 KiB matrix whose first word is the location (perCta is 1 here).
-            l("    for (unsigned w = threadIdx.x; w < 1024u; w += blockDim.x)");
+            // A zeroed matrix (4 KiB, or a tensor load's tile) whose first word is the location
+            // (perCta is 1 here).
+            l("    for (unsigned w = threadIdx.x; w < " + std::to_string(loc.slotBytes / 4) +
+              "u; w += blockDim.x)");
             l("        litmus::sharedStore(smem + " + std::to_string(loc.offset) +
               "u + 4u * w, w == 0 ? " + hex(initWord(loc, 0)) + " : 0u);");
         }
@@ -235,6 +238,28 @@ private:
         l("    }");
     }
 
+    bool usesMaps() const {
+        return std::any_of(plan_.locs.begin(), plan_.locs.end(),
+                           [](const LocPlan& loc) { return loc.mapRank > 0; });
+    }
+
+    /** The runner wrote the tensor maps before the launch: "the tensormap-proxy ... is not
+     *  acquired from generic-proxy at CUDA Kernel start and must therefore be acquired
+     *  explicitly" (PTX ISA 8.9.4 #memory-synchronization), so each testing thread acquires
+     *  them before the test starts. */
+    void acquireTensorMaps() {
+        if (!usesMaps()) return;
+        l("    if (th >= 0) {");
+        for (const LocPlan& loc : plan_.locs)
+            if (loc.mapRank > 0)
+                l("        asm volatile(\"" +
+                  opcode(ptx::ProxyFence{ptx::ProxyKind::Tensormap, ptx::Space::None,
+                                         ptx::Sem::Acquire, ptx::Scope::Gpu}) +
+                  " [%0], 128;\" :: \"l\"(p.tensorMaps + " + std::to_string(128 * loc.index) +
+                  "ull) : \"memory\");");
+        l("    }");
+    }
+
     void kernel() {
         std::string attrs = "__launch_bounds__(kWarps * 32)";
         if (plan_.clusterSize > 1)
@@ -266,7 +291,8 @@ private:
             l("    // litmus thread k is warpgroup k: warps 4k..4k+3");
             l("    if (cta >= 0 && warp / 4 < threadsOf(cta)) th = int(warp / 4);");
         } else {
-            l("    if (cta >= 0) {");
+            l("    if (cta >= 0 && lane < kLanes) { // fewer lanes where an instance's slots are "
+              "large");
             l("        const unsigned q = litmus::permute(warp, kWarps, p.warpMul, p.warpAdd);");
             l("        if (q < threadsOf(cta) * kRows) {");
             l("            th = int(q / kRows);");
@@ -274,7 +300,8 @@ private:
             l("        }");
             l("    }");
         }
-        l("    const unsigned local = row * kLanes + (kLanes == 32 ? lane : 0u);");
+        l(std::string("    const unsigned local = row * kLanes + ") +
+          (plan_.single() ? "0u; // the warp (warpgroup) is one instance" : "lane;"));
         l("    const unsigned inst = team * kPerCta + local;");
         l("    const unsigned warpKey = blockIdx.x * kWarps + warp;");
         l("    (void)lane; (void)inst; (void)warpKey; (void)rank;");
@@ -291,6 +318,7 @@ private:
             l("    }");
         }
         initShared();
+        acquireTensorMaps();
         if (tmem) {
             tcFenceSync();
             initTmem();
@@ -317,7 +345,9 @@ private:
         l("        default:");
         l("            break;");
         l("        }");
-        l("    } else if (cta >= 0) {");
+        // lanes past kLanes (an instance per lane is too large) stay idle beside their warp
+        l(std::string("    } else if (cta >= 0") + (plan_.single() ? "" : " && lane < kLanes") +
+          ") {");
         l("        litmus::sharedStress(p, smem + kScratch, 1024u);");
         l("    }");
         l("    (void)stuck;");
@@ -467,6 +497,16 @@ private:
         l("const char* const kNames[] = {" + names + "nullptr};");
         std::string cond =
             std::string(quantifierText(test_.condition->quantifier)) + " " + program_.conditionText;
+        if (usesMaps()) {
+            // per global location: the rank of its tensor map (0: none), its box's width in
+            // words and its rows; the runner builds the maps over p.gmem
+            std::string shapes;
+            for (const LocPlan& loc : plan_.locs)
+                if (loc.space == Space::Global)
+                    shapes += std::to_string(loc.mapRank) + "u, " + std::to_string(loc.mapWidth) +
+                              "u, " + std::to_string(loc.mapHeight) + "u, ";
+            l("const unsigned kTensorMaps[] = {" + shapes + "};");
+        }
         l("const litmus::TestInfo kInfo = {");
         l("    " + cString(name_) + ", " + cString(origin_.file) + ",");
         l("    " + cString(origin_.mutantOf) + ", " + cString(origin_.mutation) + ",");
@@ -479,6 +519,7 @@ private:
           std::to_string(plan_.activeWarpsPerTeam) + "u,");
         l("    kGlobals, kGlobalSlotWords, kSharedBytes,");
         l("    reinterpret_cast<const void*>(run), configure, launchTest, launchHist, launchInit,");
+        l("    " + std::string(usesMaps() ? "kTensorMaps" : "nullptr") + ",");
         l("};");
         l("const litmus::Register kRegister(&kInfo);");
         l("");

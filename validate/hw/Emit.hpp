@@ -84,6 +84,8 @@ private:
     // control flow (EmitControl.cpp): C++ labels and gotos over the thread's register variables
     void label(const std::string& name);
     void branch(const std::string& label, const std::string& condition);
+    /** A warp-wide thread's vote: did a wait of any of its lanes time out? */
+    std::string anyLaneStuck();
     void setp(const Insn& in, const ptx::Setp& s);
     void compareBranch(const Insn& in, const ptx::CompareBranch& b);
     void elect(const Insn& in);

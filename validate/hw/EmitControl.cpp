@@ -2,6 +2,8 @@
 // thread's register variables; a loop stops at the run's deadline so it cannot hang the run.
 #include "hw/Emit.hpp"
 
+#include <algorithm>
+
 namespace ptxmc::validate {
 
 namespace {
@@ -87,17 +89,32 @@ void ThreadEmitter::branch(const std::string& target, const std::string& conditi
     // no other thread waits for it forever. A warp-wide thread's lanes read the clock apart, so
     // there a round count (alike in every lane) stops the loop instead.
     const bool back = labelsMet_.count(target) > 0;
-    line("if (" + condition + ") {");
     if (back && plan_.single()) {
+        // The round count is per entry into the loop (reset when it falls through, so an
+        // inner loop starts afresh each outer round). Once a wait of the thread timed out (in
+        // lane 0, which does the thread's own work), every lane leaves the loop together.
         const std::string rounds = "rounds" + std::to_string(loops_++);
         decls_.push_back("unsigned " + rounds + " = 0;");
-        line("    if (++" + rounds + " > " + std::to_string(kMaxWarpWideRounds) +
-             "u) stuck = true; else");
-    } else if (back) {
-        line("    if (litmus::globalTimer() > deadline) stuck = true; else");
+        line("if (" + condition + ") {");
+        line("    if (++" + rounds + " > " + std::to_string(kMaxWarpWideRounds) + "u || " +
+             anyLaneStuck() + ") stuck = true; else");
+        line("        goto " + labelName(thread_.id, target) + ";");
+        line("}");
+        line(rounds + " = 0;");
+        return;
     }
+    line("if (" + condition + ") {");
+    if (back) line("    if (litmus::globalTimer() > deadline) stuck = true; else");
     line("    goto " + labelName(thread_.id, target) + ";");
     line("}");
+}
+
+std::string ThreadEmitter::anyLaneStuck() {
+    if (plan_.tcMode) return "__any_sync(0xffffffffu, stuck)";
+    // a warpgroup: its named barrier (warpgroupSync's) reduces over the 128 threads
+    auto k = std::find(cta_.threads.begin(), cta_.threads.end(), static_cast<int>(threadIndex_)) -
+             cta_.threads.begin();
+    return "litmus::warpgroupAny(stuck, " + std::to_string(15 - k) + "u)";
 }
 
 void ThreadEmitter::setp(const Insn& in, const ptx::Setp& s) {

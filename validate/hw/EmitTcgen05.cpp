@@ -26,6 +26,7 @@ std::uint32_t instrDescriptor(const std::string& kind, unsigned m, unsigned n) {
 } // namespace
 
 std::string ThreadEmitter::tmemAddr(const Target& t) {
+    if (t.array) return indexed(t, &ThreadEmitter::tmemAddr); // chosen at use
     if (t.remote) refuse("tensor memory of another CTA is not addressable");
     if (t.loc->space != Space::Tmem) refuse("'" + t.loc->name + "' is not tensor memory");
     unsigned col = t.loc->column;
@@ -37,6 +38,7 @@ std::string ThreadEmitter::tmemAddr(const Target& t) {
 }
 
 std::string ThreadEmitter::descriptor(const Target& t) {
+    if (t.array) return indexed(t, &ThreadEmitter::descriptor); // chosen at use
     if (t.loc->space != Space::Shared || !t.loc->tile) refuse("not a matrix tile");
     if (t.remote) refuse("matrix operands come from the issuing CTA's shared memory");
     return hoist("d_" + ident(t.loc->name), "unsigned long long",

@@ -170,6 +170,15 @@ bool hasControlFlow(const ptx::Thread& thread) {
     });
 }
 
+/** A register-indexed address (`[a+k*r]`): its register must be alike in every lane. */
+bool indexesArrays(const ptx::Thread& thread) {
+    for (const auto& i : thread.code)
+        if (!i.isLabel() && i.decoded)
+            for (const Operand& o : i.decoded->operands)
+                if (o.indexReg) return true;
+    return false;
+}
+
 } // namespace
 
 ThreadEmitter::ThreadEmitter(const Plan& plan, const ptx::Program& test, std::size_t threadIndex,
@@ -186,9 +195,10 @@ ThreadEmitter::ThreadEmitter(const Plan& plan, const ptx::Program& test, std::si
                     accRegs_[e.name] =
                         std::max(accRegs_[e.name], static_cast<unsigned>(std::max(1, w->n / 2)));
         }
-    // only a thread with control flow computes its uniform registers in every lane (the others
-    // keep the emission they had: lane 0 alone)
-    if (plan_.single() && hasControlFlow(thread_)) uniform_ = uniformRegisters(thread_);
+    // only a thread with control flow or register-indexed addresses computes its uniform
+    // registers in every lane (the others keep the emission they had: lane 0 alone)
+    if (plan_.single() && (hasControlFlow(thread_) || indexesArrays(thread_)))
+        uniform_ = uniformRegisters(thread_);
     // the items from a label to a later branch back to it
     looped_.assign(thread_.code.size(), false);
     for (std::size_t k = 0; k < thread_.code.size(); ++k) {
@@ -284,6 +294,13 @@ ThreadEmitter::Target ThreadEmitter::target(const Operand& op) {
     if (array != plan_.arrays.end()) {
         const ArrayPlan& a = array->second;
         if (op.indexReg) {
+            // A warp-wide thread's lanes must agree on the element: its index is a register
+            // every lane computes (set from constants and each other only).
+            if (plan_.single() && !uniform_.count(*op.indexReg))
+                throw Refused(op.indexLoc, "'" + *op.indexReg + "' indexes '" + op.name +
+                                               "' in a warp-wide thread but is not computed "
+                                               "from constants alone: its lanes could pick "
+                                               "different elements");
             t.loc = &plan_.locs.at(static_cast<std::size_t>(a.first));
             t.array = &a;
             Operand reg;
@@ -934,15 +951,16 @@ void ThreadEmitter::bulkWait(const Insn& in, const ptx::BulkWait& wait) {
 }
 
 void ThreadEmitter::bulkTensorCopy(const Insn& in, const ptx::BulkCopy& copy) {
-    // The copy is emitted as written, its tensor map read from the harness's map array; the
-    // runner builds no maps yet, so such a kernel is for ptxas only.
-    plan_.notFaithful(in.operand(0).loc,
-                      "cp.async.bulk.tensor needs a tensor map, which the runner does not build "
-                      "yet");
+    // The copy is emitted as written, with its tensor's map from the harness's map array. The
+    // runner builds each map over the whole global array as rows of mapWidth words, so the
+    // coordinates name this instance's slot: the model moves the location's `bytes N` whatever
+    // coordinates the test writes.
     const bool store = copy.dst == ptx::Space::Global;
     const Operand& tensor = in.operand(store ? 0 : 1);
     Target map = target(tensor);
     if (map.loc->space != Space::Global) refuse("a tensor copy's tensor is a global location");
+    const std::string words =
+        "((" + globalAddr(map) + " - reinterpret_cast<unsigned long long>(p.gmem)) / 4ull)";
     std::vector<std::string> ins;
     auto slot = [&ins](const std::string& constraint, const std::string& expr) {
         ins.push_back("\"" + constraint + "\"(" + expr + ")");
@@ -954,7 +972,13 @@ void ThreadEmitter::bulkTensorCopy(const Insn& in, const ptx::BulkCopy& copy) {
         text += ", {";
         for (std::size_t k = 0; k < tensor.elements.size(); ++k) {
             if (k) text += ", ";
-            text += slot("r", intValue(tensor.elements[k]));
+            std::string coordinate = "0u";
+            if (map.loc->mapRank == 1)
+                coordinate = "static_cast<unsigned>(" + words + ")";
+            else if (k == 1)
+                coordinate = "static_cast<unsigned>(" + words + " / " +
+                             std::to_string(map.loc->mapWidth) + "ull)";
+            text += slot("r", coordinate);
         }
         return text + "}]";
     };

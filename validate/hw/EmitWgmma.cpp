@@ -30,6 +30,7 @@ std::string ThreadEmitter::accCell(const std::string& reg) const {
 }
 
 std::string ThreadEmitter::wgDescriptor(const Target& t) {
+    if (t.array) return indexed(t, &ThreadEmitter::wgDescriptor); // chosen at use
     if (t.loc->space != Space::Shared || !t.loc->tile) refuse("not a matrix tile");
     if (t.remote) refuse("wgmma operands come from the issuing CTA's shared memory");
     if (t.row != 0) refuse("a wgmma operand is a whole tile: no offset into it");

@@ -99,6 +99,12 @@ void checkSupported(const ptx::Program& test, const ir::Program& program, const 
                                      d.aliasProxy +
                                      " proxy; the harness maps each location to one "
                                      "allocation and has no second virtual address for it");
+    for (const auto& d : test.locations)
+        if (d.tensormap)
+            throw Refused(d.tensormapLoc, "'" + d.name + "' has its tensor map in memory ('" +
+                                              *d.tensormap +
+                                              "'), which the harness does not create: it builds "
+                                              "its own maps, acquired before the test starts");
     for (const auto& t : test.threads) {
         if (t.gpu != 0)
             throw Refused(t.loc, "threads on several GPUs: the harness runs on one GPU");
@@ -195,18 +201,81 @@ void layOutThreads(const ptx::Program& test, Plan& plan) {
                                    (plan.wgMode ? 4u : 1u); // a warpgroup: four warps start
 }
 
-/** Largest bulk copy size of the test: every slot must hold one copy (16-byte aligned). */
+/** The tensor operand of a tensor copy (cp.async.bulk.tensor), or null. */
+const litmus::Operand* tensorOperand(const Insn& in) {
+    const auto* copy = in.as<ptx::BulkCopy>();
+    if (!copy || copy->dims == 0) return nullptr;
+    return &in.operand(copy->dst == ptx::Space::Global ? 0 : 1);
+}
+
+bool hasTensorCopies(const ptx::Program& test) {
+    for (const auto& t : test.threads)
+        for (const auto& i : t.code)
+            if (!i.isLabel() && tensorOperand(i.insn())) return true;
+    return false;
+}
+
+/** Largest bulk copy size of the test: every slot must hold one copy (16-byte aligned). A
+ *  tensor copy moves its tensor's `bytes N`; with tensor copies a global slot is whole KiB, so
+ *  that every slot starts on a row of any tensor map (maps are at most 256 words wide). */
 unsigned maxCopyBytes(const ptx::Program& test) {
     unsigned m = 16;
     for (const auto& t : test.threads)
         for (const auto& i : t.code) {
             if (i.isLabel()) continue;
             const Insn& in = i.insn();
-            if (in.is<ptx::BulkCopy>() && in.operands.size() >= 3 &&
-                in.operand(2).kind == litmus::Operand::Kind::Integer)
+            if (const litmus::Operand* tensor = tensorOperand(in)) {
+                for (const auto& d : test.locations)
+                    if (d.name == tensor->name && d.bytes)
+                        m = std::max<unsigned>(m, static_cast<unsigned>(*d.bytes));
+            } else if (in.is<ptx::BulkCopy>() && in.operands.size() >= 3 &&
+                       in.operand(2).kind == litmus::Operand::Kind::Integer) {
                 m = std::max<unsigned>(m, static_cast<unsigned>(in.operand(2).value));
+            }
         }
     return alignUp(m, 16);
+}
+
+/**
+ * The box of each tensor's map: `bytes N` as rows of W words (W a power of two up to 256, the
+ * widest box a map allows) times H rows; a 1d copy's box is one row. The runner builds the
+ * maps over the whole global array, so a copy's coordinates name its instance's slot.
+ */
+void planTensorMaps(const ptx::Program& test, Plan& plan) {
+    for (const auto& t : test.threads)
+        for (const auto& i : t.code) {
+            if (i.isLabel()) continue;
+            const litmus::Operand* tensor = tensorOperand(i.insn());
+            if (!tensor) continue;
+            const int rank = i.insn().as<ptx::BulkCopy>()->dims;
+            auto arr = plan.arrays.find(tensor->name);
+            const int first =
+                arr != plan.arrays.end() ? arr->second.first : plan.locIndex.at(tensor->name);
+            const int count = arr != plan.arrays.end() ? arr->second.elements : 1;
+            LocPlan& head = plan.locs[static_cast<std::size_t>(first)];
+            if (head.space != Space::Global)
+                throw Refused(tensor->loc, "a tensor copy's tensor is a global location");
+            const unsigned words = static_cast<unsigned>(head.decl->bytes.value_or(16)) / 4;
+            unsigned width = 4;
+            while (width < 256 && words % (width * 2) == 0)
+                width *= 2;
+            if (rank == 1) width = words;
+            if (words % 4 != 0 || width > 256 || words / width > 256)
+                throw Refused(tensor->loc, "a " + std::to_string(words * 4) +
+                                               "-byte tile is no box of a " + std::to_string(rank) +
+                                               "d tensor map (at most 256 words per row" +
+                                               (rank == 1 ? "" : ", 256 rows") + ")");
+            if (head.mapRank && head.mapRank != rank)
+                throw Refused(tensor->loc, "'" + tensor->name +
+                                               "' is copied as tensors of two ranks; the harness "
+                                               "builds one map per location");
+            for (int e = 0; e < count; ++e) {
+                LocPlan& l = plan.locs[static_cast<std::size_t>(first + e)];
+                l.mapRank = rank;
+                l.mapWidth = width;
+                l.mapHeight = words / width;
+            }
+        }
 }
 
 /** The address the model's tcgen05.alloc at `at` stores (lane 0, its column block). */
@@ -229,6 +298,11 @@ void assignEncodings(const ptx::Program& test, const ir::Program& program, Plan&
         }
         forced[op.name] = {e, at};
     };
+    // Names are declarations' (an array's elements share its encoding and its tile shape).
+    auto markTile = [&plan](const std::string& declared) {
+        for (LocPlan& l : plan.locs)
+            if (l.decl->name == declared && l.space == Space::Shared) l.tile = true;
+    };
     for (const auto& t : test.threads)
         for (const auto& i : t.code) {
             if (i.isLabel()) continue;
@@ -237,11 +311,8 @@ void assignEncodings(const ptx::Program& test, const ir::Program& program, Plan&
                 force(in.operand(0), Encoding::F32, i.loc);
                 force(in.operand(1), Encoding::F16, i.loc);
                 force(in.operand(2), Encoding::F16, i.loc);
-                for (int k : {1, 2}) {
-                    const LocPlan& l = plan.loc(in.operand(static_cast<std::size_t>(k)).name);
-                    if (l.space == Space::Shared)
-                        plan.locs[static_cast<std::size_t>(plan.locIndex.at(l.name))].tile = true;
-                }
+                for (int k : {1, 2})
+                    markTile(in.operand(static_cast<std::size_t>(k)).name);
             } else if (in.is<ptx::WgmmaMma>()) {
                 // d is a register (its f32 fragment); A and B are shared-memory f16 tiles
                 for (int k : {1, 2}) {
@@ -249,22 +320,20 @@ void assignEncodings(const ptx::Program& test, const ir::Program& program, Plan&
                     if (op.kind != litmus::Operand::Kind::Memory)
                         continue; // A from registers: the emitter refuses it
                     force(op, Encoding::F16, i.loc);
-                    const LocPlan& l = plan.loc(op.name);
-                    if (l.space == Space::Shared)
-                        plan.locs[static_cast<std::size_t>(plan.locIndex.at(l.name))].tile = true;
+                    markTile(op.name);
                 }
             } else if (in.is<ptx::Tcgen05Cp>()) {
                 classes.unite(in.operand(0).name, in.operand(1).name);
-                plan.locs[static_cast<std::size_t>(plan.locIndex.at(in.operand(1).name))].tile =
-                    true;
+                markTile(in.operand(1).name);
             } else if (in.is<ptx::BulkCopy>()) {
                 classes.unite(in.operand(0).name, in.operand(1).name);
             } else if (in.is<ptx::Tcgen05Alloc>() && !in.as<ptx::Tcgen05Alloc>()->dealloc) {
                 force(in.operand(0), Encoding::TmemAddr, i.loc);
                 plan.litmusAlloc = true;
                 // The address the model stores; the harness maps the hardware's to it.
-                LocPlan& l =
-                    plan.locs[static_cast<std::size_t>(plan.locIndex.at(in.operand(0).name))];
+                const litmus::Operand& slot = in.operand(0);
+                LocPlan& l = plan.locs[static_cast<std::size_t>(
+                    plan.locIndex.at(plan.loc(slot.name, slot.value, slot.loc).name))];
                 if (l.allocToken >= 0) // a compile-only kernel still goes to ptxas
                     plan.notFaithful(i.loc, "'" + l.name + "' receives two TMEM addresses");
                 else
@@ -285,10 +354,10 @@ void assignEncodings(const ptx::Program& test, const ir::Program& program, Plan&
         byClass[root] = e;
     }
     for (LocPlan& l : plan.locs) {
-        auto it = byClass.find(classes.find(l.name));
+        auto it = byClass.find(classes.find(l.decl->name));
         if (it == byClass.end()) continue;
         l.encoding = it->second.first;
-        if (l.encoding == Encoding::TmemAddr && classes.find(l.name) != l.name)
+        if (l.encoding == Encoding::TmemAddr && classes.find(l.decl->name) != l.decl->name)
             plan.notFaithful(l.decl->loc, "'" + l.name +
                                               "' receives a TMEM address and is also copied: its "
                                               "value would not be a token");
@@ -304,9 +373,21 @@ void assignEncodings(const ptx::Program& test, const ir::Program& program, Plan&
     }
 }
 
-void layOutMemory(const ptx::Program& test, Plan& plan) {
-    unsigned copy = maxCopyBytes(test);
-    plan.globalSlotWords = copy / 4;
+/** Rows of warps per CTA: the warps and those that start per team follow. */
+void setRows(Plan& plan, unsigned rows) {
+    plan.rows = rows;
+    plan.warps = plan.rows * plan.nMax;
+    plan.activeWarpsPerTeam = 0;
+    for (const auto& [cta, c] : plan.ctas)
+        plan.activeWarpsPerTeam += static_cast<unsigned>(c.threads.size()) * plan.rows;
+}
+
+/** Shared memory per CTA under the current instances per CTA; sets every region's offset. */
+unsigned sharedLayout(Plan& plan, unsigned copy, bool tensors) {
+    // A tensor copy's shared side is 128-byte aligned (PTX ISA 9.7.10.28.5.3); a bulk copy's
+    // 16-byte aligned.
+    const unsigned align = tensors ? 128 : 16;
+    const unsigned slot = alignUp(copy, align);
     unsigned off = 0;
     // Tiles first (1 KiB aligned, as matrix descriptors like), then slots, then mbarriers.
     for (LocPlan& l : plan.locs)
@@ -315,15 +396,15 @@ void layOutMemory(const ptx::Program& test, Plan& plan) {
                 throw Refused(l.decl->loc, "matrix tiles only exist in tcgen05 and wgmma tests");
             off = alignUp(off, 1024);
             l.offset = off;
-            l.slotBytes = kTileBytes;
-            off += kTileBytes * plan.perCta();
+            l.slotBytes = std::max(kTileBytes, alignUp(copy, 1024)); // a tensor load's tile
+            off += l.slotBytes * plan.perCta();
         }
     for (LocPlan& l : plan.locs)
         if (l.space == Space::Shared && !l.tile) {
-            off = alignUp(off, 16);
+            off = alignUp(off, align);
             l.offset = off;
-            l.slotBytes = copy;
-            off += copy * plan.perCta();
+            l.slotBytes = slot;
+            off += slot * plan.perCta();
         }
     for (LocPlan& l : plan.locs)
         if (l.space == Space::Mbarrier) {
@@ -337,10 +418,27 @@ void layOutMemory(const ptx::Program& test, Plan& plan) {
     off += 16 + 8 * plan.nMax;
     off = alignUp(off, 16);
     off += 4096; // shared scratch hammered by idle warps
-    plan.sharedBytes = off;
-    if (off > kMaxShared)
+    return off;
+}
+
+void layOutMemory(const ptx::Program& test, Plan& plan) {
+    const unsigned copy = maxCopyBytes(test);
+    const bool tensors = hasTensorCopies(test);
+    plan.globalSlotWords = (tensors ? alignUp(copy, 1024) : copy) / 4;
+    unsigned bytes = sharedLayout(plan, copy, tensors);
+    // Large copies (a tensor tile is up to 16 KiB per instance): fewer lanes per warp run an
+    // instance, then fewer rows of warps, until the CTA's slots fit.
+    while (bytes > kMaxShared && !plan.single() && (plan.lanes > 1 || plan.rows > 1)) {
+        if (plan.lanes > 1)
+            plan.lanes /= 2;
+        else
+            setRows(plan, plan.rows / 2);
+        bytes = sharedLayout(plan, copy, tensors);
+    }
+    plan.sharedBytes = bytes;
+    if (bytes > kMaxShared)
         throw Refused(SourceLoc{test.file, 1, 1},
-                      "needs " + std::to_string(off) + " bytes of shared memory per CTA");
+                      "needs " + std::to_string(bytes) + " bytes of shared memory per CTA");
 }
 
 /** IDESC names map to distinct real shapes: N grows with each new name (M is fixed). */
@@ -451,13 +549,6 @@ Plan makePlan(const ptx::Program& test, const ir::Program& program, bool compile
     if (plan.wgMode && plan.arch != Arch::Sm90a)
         throw Refused(SourceLoc{test.file, 1, 1},
                       "wgmma exists only on sm_90a; this test also needs sm_100a");
-    if (plan.single()) // a litmus thread is a warp or warpgroup there
-        for (const auto& d : test.locations)
-            if (d.isArray())
-                throw Refused(d.loc, "'" + d.name +
-                                         "' is an array in a tcgen05 or wgmma test: the harness "
-                                         "indexes arrays only where a litmus thread is one "
-                                         "thread");
     layOutThreads(test, plan);
     int counts[4] = {0, 0, 0, 0};
     for (const auto& d : test.locations) {
@@ -496,6 +587,7 @@ Plan makePlan(const ptx::Program& test, const ir::Program& program, bool compile
     plan.globals = static_cast<unsigned>(counts[static_cast<int>(Space::Global)]);
     if (plan.tcMode) checkTcgen05Rules(test, program, plan);
     assignEncodings(test, program, plan);
+    planTensorMaps(test, plan);
     layOutMemory(test, plan);
     if (plan.tcMode) layOutTmem(test, plan);
     assignBarriers(test, plan);

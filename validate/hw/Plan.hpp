@@ -55,6 +55,10 @@ struct LocPlan {
     std::vector<std::int64_t> init; ///< per row
     std::int64_t mbCount = 0;       ///< mbarrier: count, 0 = the test initialises it
     std::int64_t allocToken = -1;   ///< TmemAddr: the address the model's alloc stores
+    /// global, the tensor of a cp.async.bulk.tensor: the box its map moves, `bytes N` of words
+    /// (mapWidth x mapHeight), over the whole global array seen as rows of mapWidth words
+    int mapRank = 0;
+    unsigned mapWidth = 0, mapHeight = 0;
 };
 
 /** A declared array `a[N]`: its elements are locations of their own, named `a[i]` as the model

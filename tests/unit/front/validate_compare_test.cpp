@@ -141,6 +141,11 @@ TEST_CASE("deadlocks, refusals, runner errors and model errors", "[validate]") {
     run.tests[0].outcomes = {{{0, 0}, 1, false}};
     rows = validate::classify(run, {{dead, ""}, {}, {}, {std::nullopt, ""}});
     CHECK(rows[0].verdict == Verdict::Unsound); // the model says nothing completes
+    // unless the hanging executions are undefined behaviour: then nothing is promised
+    dead.flags.push_back({"mbarrier-misuse", "", {}});
+    rows = validate::classify(run, {{dead, ""}, {}, {}, {std::nullopt, ""}});
+    CHECK(rows[0].verdict == Verdict::Undefined);
+    CHECK_THAT(rows[0].note, Catch::Contains("undefined behaviour (mbarrier-misuse)"));
 }
 
 TEST_CASE("the mutants file gives mutations and the reasons a test has none", "[validate]") {

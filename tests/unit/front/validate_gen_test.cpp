@@ -271,7 +271,8 @@ exists (a[1] == 2 /\ P0:r == 2)
     CHECK(has(g.code, "\"a[1]\""));
 }
 
-TEST_CASE("a constant offset into an array names one element; arrays stay out of tcgen05 tests",
+TEST_CASE("a constant offset into an array names one element; a warp-wide thread indexes "
+          "arrays by uniform registers only",
           "[validate]") {
     auto g = gen(R"(PTX ARR2
 { a[3] @ shared 0 = 0, stride 8; P0:r = 0; }
@@ -281,15 +282,20 @@ TEST_CASE("a constant offset into an array names one element; arrays stay out of
 exists (P0:r == 7)
 )");
     CHECK(has(g.code, "st.shared::cta.b32 [%0], %1;\" : : \"r\"(s_a_2_)"));
-    CHECK(refusal(R"(PTX ARR3
+    // s is set from constants alone: every lane of the warp computes it and picks a[s]
+    auto wide = gen(R"(PTX ARR3
 { a[2] @ shared 0 = 0; d @ tmem 0 = 0; P0:r = 0; }
  P0@cta 0,gpu 0 ;
- st.shared::cta.u32 [a+4], 7 ;
+ mov.b32 s, 1 ;
+ st.shared::cta.u32 [a+4*s], 7 ;
  tcgen05.ld.sync.aligned.32x32b.x1.b32 {r}, [d] ;
  tcgen05.wait::ld.sync.aligned ;
 exists (P0:r == 7)
-)") == "'a' is an array in a tcgen05 or wgmma test: the harness indexes arrays only where a "
-       "litmus thread is one thread");
+)");
+    CHECK(wide.arch == validate::Arch::Sm100a);
+    CHECK(has(wide.code, "r_s)) * 4LL + 0LL, 4, 2) == 0 ? s_a_0_"));
+    // an index loaded from memory is refused earlier: lowering needs every index's value
+    // (litmus/README.md, Arrays); a register the lanes compute apart never reaches the check
 }
 
 TEST_CASE("non-bulk cp.async, its groups and its mbarrier arrive are written as the test has "
@@ -325,21 +331,27 @@ exists (s == 0)
     CHECK(has(left.code, "cp.async.wait_all;"));
 }
 
-TEST_CASE("tensor copies read their map from the harness's array; without maps, compile-only",
+TEST_CASE("tensor copies: the runner's maps over the global array, coordinates from the slot",
           "[validate]") {
     const char* const load = R"(PTX TL
-{ A @ global = 7, bytes 64; a @ shared 0 = 0; full @ mbarrier 0, count 1; P1:r0 = 0; }
+{ A @ global = 7, bytes 16384; a @ shared 0 = 0; full @ mbarrier 0, count 1; P1:r0 = 0; }
  P0@cta 0,gpu 0 | P1@cta 0,gpu 0 ;
- mbarrier.arrive.expect_tx.shared::cta.b64 _, [full], 64 | mbarrier.try_wait.parity.shared::cta.b64 _, [full], 0 ;
+ mbarrier.arrive.expect_tx.shared::cta.b64 _, [full], 16384 | mbarrier.try_wait.parity.shared::cta.b64 _, [full], 0 ;
  cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes [a], [A, {0, 1}], [full] | ld.shared::cta.u32 r0, [a] ;
 exists (P1:r0 == 0)
 )";
-    CHECK(refusal(load) ==
-          "cp.async.bulk.tensor needs a tensor map, which the runner does not build yet");
-    auto g = gen(load, true);
+    auto g = gen(load);
     CHECK(has(g.code, "cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::"
                       "bytes [%0], [%1, {%2, %3}], [%4];"));
-    CHECK(has(g.code, "\"l\"(p.tensorMaps + 0ull), \"r\"(0x00000000u), \"r\"(0x00000001u)"));
+    // 16 KiB = 16 rows of 256 words; the row coordinate is the slot's offset in rows
+    CHECK(has(g.code, "const unsigned kTensorMaps[] = {2u, 256u, 16u, };"));
+    CHECK(has(g.code, "\"l\"(p.tensorMaps + 0ull), \"r\"(0u), \"r\"(static_cast<unsigned>(((g_A "
+                      "- reinterpret_cast<unsigned long long>(p.gmem)) / 4ull) / 256ull))"));
+    CHECK(has(g.code, "fence.proxy.tensormap::generic.acquire.gpu [%0], 128;"));
+    // 16 KiB slots per instance: two lanes per warp run one, four rows of warps (8 per CTA)
+    CHECK(has(g.code, "kWarps = 8, kRows = 4, kLanes = 2"));
+    CHECK(has(g.code, "kGlobalSlotWords = 4096"));
+    CHECK(has(g.code, "if (cta >= 0 && lane < kLanes)"));
 
     auto st = gen(R"(PTX TS
 { x = 0; C @ global = 0, bytes 64; c @ shared 0 = 5; P0:r0 = 0; }
@@ -349,12 +361,32 @@ exists (P1:r0 == 0)
  cp.async.bulk.wait_group 0 ;
  ld.global.u32 r0, [C] ;
 exists (P0:r0 == 0)
-)",
-                  true);
-    // C is the second global location: the second map
+)");
+    // C is the second global location: the second map, a 1d box of 16 words; x has none
     CHECK(has(st.code, "cp.async.bulk.tensor.1d.global.shared::cta.tile.bulk_group [%0, {%1}], "
                        "[%2];"));
     CHECK(has(st.code, "\"l\"(p.tensorMaps + 128ull)"));
+    CHECK(has(st.code, "const unsigned kTensorMaps[] = {0u, 0u, 0u, 1u, 16u, 1u, };"));
+    // a tensor copy's shared side is 128-byte aligned
+    CHECK(has(st.code, "* 128u"));
+    // a tile no box can hold, and a map the test keeps in memory, are refused
+    CHECK(refusal(R"(PTX TB
+{ A @ global = 7, bytes 2048; a @ shared 0 = 0; full @ mbarrier 0, count 1; }
+ P0@cta 0,gpu 0 ;
+ mbarrier.arrive.expect_tx.shared::cta.b64 _, [full], 2048 ;
+ cp.async.bulk.tensor.1d.shared::cluster.global.tile.mbarrier::complete_tx::bytes [a], [A, {0}], [full] ;
+exists (a == 0)
+)") == "a 2048-byte tile is no box of a 1d tensor map (at most 256 words per row)");
+    CHECK(has(refusal(R"(PTX TM
+{ tm = 1; C @ global = 0, bytes 16, tensormap tm; c @ shared 0 = 7; P0:r0 = 0; }
+ P0@cta 0,gpu 0 ;
+ cp.async.bulk.tensor.1d.global.shared::cta.tile.bulk_group [C, {0}], [c] ;
+ cp.async.bulk.commit_group ;
+ cp.async.bulk.wait_group 0 ;
+ ld.global.u32 r0, [C] ;
+exists (P0:r0 == 0)
+)"),
+              "has its tensor map in memory ('tm')"));
 }
 
 TEST_CASE("a warp-wide thread may loop on uniform registers; a branch on a loaded value is "
@@ -380,9 +412,12 @@ exists (P1:d != 2)
     auto g = gen(loop);
     CHECK(g.arch == validate::Arch::Sm90a);
     CHECK(has(g.code, "L1_LC:;"));
-    // the loop's rounds, alike in every lane, stop it (not each lane's clock)
-    CHECK(has(g.code, "if (++rounds0 > 65536u) stuck = true; else"));
+    // the loop's rounds, alike in every lane, stop it (not each lane's clock), and so does a
+    // timed-out wait of any lane: the warpgroup votes on its named barrier (14: warpgroup 1)
+    CHECK(has(g.code, "if (++rounds0 > 65536u || litmus::warpgroupAny(stuck, 14u)) stuck = true; "
+                      "else"));
     CHECK(has(g.code, "goto L1_LC;"));
+    CHECK(has(g.code, "rounds0 = 0;")); // counted afresh each time the loop is entered
     // a spin on a value read from shared memory: the lanes could read it apart
     std::string spin = loop;
     spin.replace(spin.find(" | mov.b32 k, 0 ;"), std::string(" | mov.b32 k, 0 ;").size(),

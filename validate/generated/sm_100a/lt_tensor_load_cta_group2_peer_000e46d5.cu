@@ -6,10 +6,10 @@
 namespace lt_tensor_load_cta_group2_peer_000e46d5 {
 
 constexpr unsigned kClusterSize = 2, kLitmusClusters = 1;
-constexpr unsigned kWarps = 8, kRows = 8, kLanes = 32, kPerCta = kRows * kLanes;
+constexpr unsigned kWarps = 8, kRows = 8, kLanes = 1, kPerCta = kRows * kLanes;
 constexpr unsigned kObserved = 1, kOut = kObserved + 1;
-constexpr unsigned kGlobals = 2, kGlobalSlotWords = 4;
-constexpr unsigned kSharedBytes = 10272, kScratch = 6176;
+constexpr unsigned kGlobals = 2, kGlobalSlotWords = 4096;
+constexpr unsigned kSharedBytes = 135264, kScratch = 131168;
 
 /** The litmus CTA a hardware CTA plays: litmus cluster of its team, rank within. */
 __device__ __forceinline__ int ctaOf(unsigned cluster, unsigned rank) {
@@ -37,27 +37,31 @@ __global__ void __launch_bounds__(kWarps * 32) __cluster_dims__(2, 1, 1) run(con
     const unsigned smem = litmus::sharedBase();
     int th = -1;
     unsigned row = 0;
-    if (cta >= 0) {
+    if (cta >= 0 && lane < kLanes) { // fewer lanes where an instance's slots are large
         const unsigned q = litmus::permute(warp, kWarps, p.warpMul, p.warpAdd);
         if (q < threadsOf(cta) * kRows) {
             th = int(q / kRows);
             row = q % kRows;
         }
     }
-    const unsigned local = row * kLanes + (kLanes == 32 ? lane : 0u);
+    const unsigned local = row * kLanes + lane;
     const unsigned inst = team * kPerCta + local;
     const unsigned warpKey = blockIdx.x * kWarps + warp;
     (void)lane; (void)inst; (void)warpKey; (void)rank;
     for (unsigned i = threadIdx.x; i < kPerCta; i += blockDim.x) {
         {
-            const unsigned a = smem + 0u + litmus::sharedSlot(p, i, 2u, kPerCta) * 16u;
+            const unsigned a = smem + 0u + litmus::sharedSlot(p, i, 2u, kPerCta) * 16384u;
             litmus::sharedStore(a, 0x00000000u);
-            for (unsigned w = 4; w < 16u; w += 4) litmus::sharedStore(a + w, 0u);
+            for (unsigned w = 4; w < 16384u; w += 4) litmus::sharedStore(a + w, 0u);
         }
-        asm volatile("mbarrier.init.shared::cta.b64 [%0], 1;" :: "r"(smem + 4096u + litmus::sharedSlot(p, i, 3u, kPerCta) * 8u) : "memory");
+        asm volatile("mbarrier.init.shared::cta.b64 [%0], 1;" :: "r"(smem + 131072u + litmus::sharedSlot(p, i, 3u, kPerCta) * 8u) : "memory");
     }
     asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
     asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
+    if (th >= 0) {
+        asm volatile("fence.proxy.tensormap::generic.acquire.gpu [%0], 128;" :: "l"(p.tensorMaps + 0ull) : "memory");
+        asm volatile("fence.proxy.tensormap::generic.acquire.gpu [%0], 128;" :: "l"(p.tensorMaps + 128ull) : "memory");
+    }
     litmus::clusterSync();
     bool stuck = false;
     if (th >= 0) {
@@ -65,8 +69,9 @@ __global__ void __launch_bounds__(kWarps * 32) __cluster_dims__(2, 1, 1) run(con
         case 0: { // P0
             unsigned r_r0 = 0x00000000u;
             (void)r_r0;
-            const unsigned s_full = smem + 4096u + litmus::sharedSlot(p, local, 3u, kPerCta) * 8u;
-            const unsigned s_a = smem + 0u + litmus::sharedSlot(p, local, 2u, kPerCta) * 16u;
+            const unsigned s_full = smem + 131072u + litmus::sharedSlot(p, local, 3u, kPerCta) * 8u;
+            const unsigned long long g_A = reinterpret_cast<unsigned long long>(litmus::globalCell(p, inst, 0, kGlobals, kGlobalSlotWords));
+            const unsigned s_a = smem + 0u + litmus::sharedSlot(p, local, 2u, kPerCta) * 16384u;
             const unsigned c_a_1 = litmus::mapShared(s_a, 1u);
             litmus::startLine(p);
             litmus::preDelay(p, warpKey);
@@ -76,7 +81,7 @@ __global__ void __launch_bounds__(kWarps * 32) __cluster_dims__(2, 1, 1) run(con
             asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], 32768;" : : "r"(s_full) : "memory");
             litmus::jitter(p, warpKey, 1u);
             // cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes.cta_group::2
-            asm volatile("cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes.cta_group::2 [%0], [%1, {%2, %3}], [%4];" : : "r"(s_a), "l"(p.tensorMaps + 0ull), "r"(0x00000000u), "r"(0x00000000u), "r"(s_full) : "memory");
+            asm volatile("cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes.cta_group::2 [%0], [%1, {%2, %3}], [%4];" : : "r"(s_a), "l"(p.tensorMaps + 0ull), "r"(0u), "r"(static_cast<unsigned>(((g_A - reinterpret_cast<unsigned long long>(p.gmem)) / 4ull) / 256ull)), "r"(s_full) : "memory");
             litmus::jitter(p, warpKey, 2u);
             // mbarrier.try_wait.parity.acquire.cluster.shared::cta.b64
             unsigned v0;
@@ -96,22 +101,23 @@ __global__ void __launch_bounds__(kWarps * 32) __cluster_dims__(2, 1, 1) run(con
             if (stuck) atomicOr(p.out + inst * kOut + kObserved, litmus::kFlagStuck);
         } break;
         case 64: { // P1
-            const unsigned s_a = smem + 0u + litmus::sharedSlot(p, local, 2u, kPerCta) * 16u;
-            const unsigned s_full = smem + 4096u + litmus::sharedSlot(p, local, 3u, kPerCta) * 8u;
+            const unsigned long long g_B = reinterpret_cast<unsigned long long>(litmus::globalCell(p, inst, 1, kGlobals, kGlobalSlotWords));
+            const unsigned s_a = smem + 0u + litmus::sharedSlot(p, local, 2u, kPerCta) * 16384u;
+            const unsigned s_full = smem + 131072u + litmus::sharedSlot(p, local, 3u, kPerCta) * 8u;
             const unsigned c_full_0 = litmus::mapShared(s_full, 0u);
             litmus::startLine(p);
             litmus::preDelay(p, warpKey);
             const unsigned long long deadline = litmus::globalTimer() + p.timeoutNs;
             (void)deadline;
             // cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes.cta_group::2
-            asm volatile("cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes.cta_group::2 [%0], [%1, {%2, %3}], [%4];" : : "r"(s_a), "l"(p.tensorMaps + 128ull), "r"(0x00000000u), "r"(0x00000000u), "r"(c_full_0) : "memory");
+            asm volatile("cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes.cta_group::2 [%0], [%1, {%2, %3}], [%4];" : : "r"(s_a), "l"(p.tensorMaps + 128ull), "r"(0u), "r"(static_cast<unsigned>(((g_B - reinterpret_cast<unsigned long long>(p.gmem)) / 4ull) / 256ull)), "r"(c_full_0) : "memory");
             // epilogue: complete what the thread left in flight, then record its registers
             if (stuck) atomicOr(p.out + inst * kOut + kObserved, litmus::kFlagStuck);
         } break;
         default:
             break;
         }
-    } else if (cta >= 0) {
+    } else if (cta >= 0 && lane < kLanes) {
         litmus::sharedStress(p, smem + kScratch, 1024u);
     }
     (void)stuck;
@@ -183,15 +189,17 @@ void launchInit(const litmus::Launch& p, unsigned n, cudaStream_t s) {
 }
 
 const char* const kNames[] = {"P0:r0", nullptr};
+const unsigned kTensorMaps[] = {2u, 256u, 16u, 2u, 256u, 16u, };
 const litmus::TestInfo kInfo = {
     "tensor-load-cta_group2-peer", "litmus/async/tensor/tensor-load-cta_group2-peer.litmus",
     "", "",
-    "sm_100a", 10, "litmus/async/tensor/tensor-load-cta_group2-peer.litmus:14:96: cp.async.bulk.tensor needs a tensor map, which the runner does not build yet; litmus/async/tensor/tensor-load-cta_group2-peer.litmus:13:208: cp.async.bulk.tensor needs a tensor map, which the runner does not build yet",
+    "sm_100a", 10, "",
     "exists", "exists (P0:r0 == 0)",
     int(kObserved), kNames, prop,
     kClusterSize, kLitmusClusters, kWarps, kRows, kLanes, 16u,
     kGlobals, kGlobalSlotWords, kSharedBytes,
     reinterpret_cast<const void*>(run), configure, launchTest, launchHist, launchInit,
+    kTensorMaps,
 };
 const litmus::Register kRegister(&kInfo);
 

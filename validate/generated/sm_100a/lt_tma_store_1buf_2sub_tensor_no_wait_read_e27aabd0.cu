@@ -8,8 +8,8 @@ namespace lt_tma_store_1buf_2sub_tensor_no_wait_read_e27aabd0 {
 constexpr unsigned kClusterSize = 1, kLitmusClusters = 1;
 constexpr unsigned kWarps = 8, kRows = 1, kLanes = 1, kPerCta = kRows * kLanes;
 constexpr unsigned kObserved = 4, kOut = kObserved + 1;
-constexpr unsigned kGlobals = 2, kGlobalSlotWords = 4;
-constexpr unsigned kSharedBytes = 4144, kScratch = 48;
+constexpr unsigned kGlobals = 2, kGlobalSlotWords = 1024;
+constexpr unsigned kSharedBytes = 8224, kScratch = 4128;
 
 /** The litmus CTA a hardware CTA plays: litmus cluster of its team, rank within. */
 __device__ __forceinline__ int ctaOf(unsigned cluster, unsigned rank) {
@@ -37,28 +37,32 @@ __global__ void __launch_bounds__(kWarps * 32) run(const litmus::Launch p) {
     unsigned row = 0;
     // litmus thread k is warp 4k: it reaches TMEM lanes 0-31
     if (cta >= 0 && warp % 4 == 0 && warp / 4 < threadsOf(cta)) th = int(warp / 4);
-    const unsigned local = row * kLanes + (kLanes == 32 ? lane : 0u);
+    const unsigned local = row * kLanes + 0u; // the warp (warpgroup) is one instance
     const unsigned inst = team * kPerCta + local;
     const unsigned warpKey = blockIdx.x * kWarps + warp;
     (void)lane; (void)inst; (void)warpKey; (void)rank;
     if (warp == 0) {
-        asm volatile("tcgen05.alloc.cta_group::1.sync.aligned.shared::cta.b32 [%0], 64;" :: "r"(smem + 16u) : "memory");
+        asm volatile("tcgen05.alloc.cta_group::1.sync.aligned.shared::cta.b32 [%0], 64;" :: "r"(smem + 4096u) : "memory");
         asm volatile("tcgen05.relinquish_alloc_permit.cta_group::1.sync.aligned;" ::: "memory");
     }
     for (unsigned i = threadIdx.x; i < kPerCta; i += blockDim.x) {
         {
-            const unsigned a = smem + 0u + litmus::sharedSlot(p, i, 2u, kPerCta) * 16u;
+            const unsigned a = smem + 0u + litmus::sharedSlot(p, i, 2u, kPerCta) * 4096u;
             litmus::sharedStore(a, 0x00000063u);
-            for (unsigned w = 4; w < 16u; w += 4) litmus::sharedStore(a + w, 0u);
+            for (unsigned w = 4; w < 4096u; w += 4) litmus::sharedStore(a + w, 0u);
         }
     }
     if (threadIdx.x < 2u)
-        asm volatile("mbarrier.init.shared::cta.b64 [%0], 1;" :: "r"(smem + 32u + 8u * threadIdx.x) : "memory");
+        asm volatile("mbarrier.init.shared::cta.b64 [%0], 1;" :: "r"(smem + 4112u + 8u * threadIdx.x) : "memory");
     asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
+    if (th >= 0) {
+        asm volatile("fence.proxy.tensormap::generic.acquire.gpu [%0], 128;" :: "l"(p.tensorMaps + 0ull) : "memory");
+        asm volatile("fence.proxy.tensormap::generic.acquire.gpu [%0], 128;" :: "l"(p.tensorMaps + 128ull) : "memory");
+    }
     asm volatile("tcgen05.fence::before_thread_sync;" ::: "memory");
     litmus::ctaSync();
     asm volatile("tcgen05.fence::after_thread_sync;" ::: "memory");
-    const unsigned tbase = litmus::sharedLoad(smem + 16u);
+    const unsigned tbase = litmus::sharedLoad(smem + 4096u);
     if (warp == 0 && cta >= 0) {
         {
             const unsigned rows[1] = {0x00000015u};
@@ -93,9 +97,11 @@ __global__ void __launch_bounds__(kWarps * 32) run(const litmus::Launch p) {
             (void)r_v1;
             const unsigned tm_acc0_0 = tbase + (0u << 16) + 0u;
             unsigned v0 = 0;
-            const unsigned s_stg0 = smem + 0u + litmus::sharedSlot(p, local, 2u, kPerCta) * 16u;
+            const unsigned s_stg0 = smem + 0u + litmus::sharedSlot(p, local, 2u, kPerCta) * 4096u;
+            const unsigned long long g_out0 = reinterpret_cast<unsigned long long>(litmus::globalCell(p, inst, 0, kGlobals, kGlobalSlotWords));
             const unsigned tm_acc1_0 = tbase + (0u << 16) + 32u;
             unsigned v1 = 0;
+            const unsigned long long g_out1 = reinterpret_cast<unsigned long long>(litmus::globalCell(p, inst, 1, kGlobals, kGlobalSlotWords));
             litmus::startLine(p);
             litmus::preDelay(p, warpKey);
             const unsigned long long deadline = litmus::globalTimer() + p.timeoutNs;
@@ -118,7 +124,7 @@ __global__ void __launch_bounds__(kWarps * 32) run(const litmus::Launch p) {
             litmus::jitter(p, warpKey, 4u);
             // cp.async.bulk.tensor.2d.global.shared::cta.tile.bulk_group
             if (lane == 0) {
-            asm volatile("cp.async.bulk.tensor.2d.global.shared::cta.tile.bulk_group [%0, {%1, %2}], [%3];" : : "l"(p.tensorMaps + 0ull), "r"(0x00000000u), "r"(0x00000000u), "r"(s_stg0) : "memory");
+            asm volatile("cp.async.bulk.tensor.2d.global.shared::cta.tile.bulk_group [%0, {%1, %2}], [%3];" : : "l"(p.tensorMaps + 0ull), "r"(0u), "r"(static_cast<unsigned>(((g_out0 - reinterpret_cast<unsigned long long>(p.gmem)) / 4ull) / 256ull)), "r"(s_stg0) : "memory");
             // cp.async.bulk.commit_group
             asm volatile("cp.async.bulk.commit_group;" : : : "memory");
             // tcgen05.ld.sync.aligned.32x32b.x1.b32
@@ -140,7 +146,7 @@ __global__ void __launch_bounds__(kWarps * 32) run(const litmus::Launch p) {
             litmus::jitter(p, warpKey, 10u);
             // cp.async.bulk.tensor.2d.global.shared::cta.tile.bulk_group
             if (lane == 0) {
-            asm volatile("cp.async.bulk.tensor.2d.global.shared::cta.tile.bulk_group [%0, {%1, %2}], [%3];" : : "l"(p.tensorMaps + 128ull), "r"(0x00000000u), "r"(0x00000001u), "r"(s_stg0) : "memory");
+            asm volatile("cp.async.bulk.tensor.2d.global.shared::cta.tile.bulk_group [%0, {%1, %2}], [%3];" : : "l"(p.tensorMaps + 128ull), "r"(0u), "r"(static_cast<unsigned>(((g_out1 - reinterpret_cast<unsigned long long>(p.gmem)) / 4ull) / 256ull)), "r"(s_stg0) : "memory");
             // cp.async.bulk.commit_group
             asm volatile("cp.async.bulk.commit_group;" : : : "memory");
             // cp.async.bulk.wait_group
@@ -270,15 +276,17 @@ void launchInit(const litmus::Launch& p, unsigned n, cudaStream_t s) {
 }
 
 const char* const kNames[] = {"P1:r0", "P1:r1", "out0", "out1", nullptr};
+const unsigned kTensorMaps[] = {2u, 256u, 4u, 2u, 256u, 4u, };
 const litmus::TestInfo kInfo = {
     "tma-store-1buf-2sub-tensor-no-wait-read", "litmus/kernels/tma-store/tma-store-1buf-2sub-tensor-no-wait-read.litmus",
     "", "",
-    "sm_100a", 10, "litmus/kernels/tma-store/tma-store-1buf-2sub-tensor-no-wait-read.litmus:20:61: cp.async.bulk.tensor needs a tensor map, which the runner does not build yet; litmus/kernels/tma-store/tma-store-1buf-2sub-tensor-no-wait-read.litmus:26:61: cp.async.bulk.tensor needs a tensor map, which the runner does not build yet",
+    "sm_100a", 10, "",
     "exists", "exists ((P1:r0 != 21 \\/ P1:r1 != 22) \\/ (out0 != 21 \\/ out1 != 22))",
     int(kObserved), kNames, prop,
     kClusterSize, kLitmusClusters, kWarps, kRows, kLanes, 2u,
     kGlobals, kGlobalSlotWords, kSharedBytes,
     reinterpret_cast<const void*>(run), configure, launchTest, launchHist, launchInit,
+    kTensorMaps,
 };
 const litmus::Register kRegister(&kInfo);
 

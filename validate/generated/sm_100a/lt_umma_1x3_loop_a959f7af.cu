@@ -37,7 +37,7 @@ __global__ void __launch_bounds__(kWarps * 32) run(const litmus::Launch p) {
     unsigned row = 0;
     // litmus thread k is warp 4k: it reaches TMEM lanes 0-31
     if (cta >= 0 && warp % 4 == 0 && warp / 4 < threadsOf(cta)) th = int(warp / 4);
-    const unsigned local = row * kLanes + (kLanes == 32 ? lane : 0u);
+    const unsigned local = row * kLanes + 0u; // the warp (warpgroup) is one instance
     const unsigned inst = team * kPerCta + local;
     const unsigned warpKey = blockIdx.x * kWarps + warp;
     (void)lane; (void)inst; (void)warpKey; (void)rank;
@@ -127,9 +127,10 @@ __global__ void __launch_bounds__(kWarps * 32) run(const litmus::Launch p) {
             // setp.lt.s32
             r_p = (static_cast<int>(r_k) < static_cast<int>(0x00000003u)) ? 1u : 0u;
             if ((r_p != 0u)) {
-                if (++rounds0 > 65536u) stuck = true; else
-                goto L0_LC00;
+                if (++rounds0 > 65536u || __any_sync(0xffffffffu, stuck)) stuck = true; else
+                    goto L0_LC00;
             }
+            rounds0 = 0;
             // epilogue: complete what the thread left in flight, then record its registers
             if (lane == 0) {
             if (stuck) atomicOr(p.out + inst * kOut + kObserved, litmus::kFlagStuck);
@@ -196,9 +197,10 @@ __global__ void __launch_bounds__(kWarps * 32) run(const litmus::Launch p) {
             // setp.lt.s32
             r_p = (static_cast<int>(r_k) < static_cast<int>(0x00000003u)) ? 1u : 0u;
             if ((r_p != 0u)) {
-                if (++rounds0 > 65536u) stuck = true; else
-                goto L1_LC00;
+                if (++rounds0 > 65536u || __any_sync(0xffffffffu, stuck)) stuck = true; else
+                    goto L1_LC00;
             }
+            rounds0 = 0;
             litmus::jitter(p, warpKey, 10u);
             // tcgen05.commit.cta_group::1.mbarrier::arrive::one.shared::cluster.b64
             if (lane == 0) {
@@ -333,6 +335,7 @@ const litmus::TestInfo kInfo = {
     kClusterSize, kLitmusClusters, kWarps, kRows, kLanes, 3u,
     kGlobals, kGlobalSlotWords, kSharedBytes,
     reinterpret_cast<const void*>(run), configure, launchTest, launchHist, launchInit,
+    nullptr,
 };
 const litmus::Register kRegister(&kInfo);
 

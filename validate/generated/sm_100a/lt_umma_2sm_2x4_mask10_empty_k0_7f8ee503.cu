@@ -8,7 +8,7 @@ namespace lt_umma_2sm_2x4_mask10_empty_k0_7f8ee503 {
 constexpr unsigned kClusterSize = 2, kLitmusClusters = 1;
 constexpr unsigned kWarps = 12, kRows = 1, kLanes = 1, kPerCta = kRows * kLanes;
 constexpr unsigned kObserved = 2, kOut = kObserved + 1;
-constexpr unsigned kGlobals = 8, kGlobalSlotWords = 4;
+constexpr unsigned kGlobals = 8, kGlobalSlotWords = 256;
 constexpr unsigned kSharedBytes = 20576, kScratch = 16480;
 
 /** The litmus CTA a hardware CTA plays: litmus cluster of its team, rank within. */
@@ -39,7 +39,7 @@ __global__ void __launch_bounds__(kWarps * 32) __cluster_dims__(2, 1, 1) run(con
     unsigned row = 0;
     // litmus thread k is warp 4k: it reaches TMEM lanes 0-31
     if (cta >= 0 && warp % 4 == 0 && warp / 4 < threadsOf(cta)) th = int(warp / 4);
-    const unsigned local = row * kLanes + (kLanes == 32 ? lane : 0u);
+    const unsigned local = row * kLanes + 0u; // the warp (warpgroup) is one instance
     const unsigned inst = team * kPerCta + local;
     const unsigned warpKey = blockIdx.x * kWarps + warp;
     (void)lane; (void)inst; (void)warpKey; (void)rank;
@@ -68,6 +68,16 @@ __global__ void __launch_bounds__(kWarps * 32) __cluster_dims__(2, 1, 1) run(con
         asm volatile("mbarrier.init.shared::cta.b64 [%0], 1;" :: "r"(smem + 16448u + 8u * threadIdx.x) : "memory");
     asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
     asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
+    if (th >= 0) {
+        asm volatile("fence.proxy.tensormap::generic.acquire.gpu [%0], 128;" :: "l"(p.tensorMaps + 0ull) : "memory");
+        asm volatile("fence.proxy.tensormap::generic.acquire.gpu [%0], 128;" :: "l"(p.tensorMaps + 128ull) : "memory");
+        asm volatile("fence.proxy.tensormap::generic.acquire.gpu [%0], 128;" :: "l"(p.tensorMaps + 256ull) : "memory");
+        asm volatile("fence.proxy.tensormap::generic.acquire.gpu [%0], 128;" :: "l"(p.tensorMaps + 384ull) : "memory");
+        asm volatile("fence.proxy.tensormap::generic.acquire.gpu [%0], 128;" :: "l"(p.tensorMaps + 512ull) : "memory");
+        asm volatile("fence.proxy.tensormap::generic.acquire.gpu [%0], 128;" :: "l"(p.tensorMaps + 640ull) : "memory");
+        asm volatile("fence.proxy.tensormap::generic.acquire.gpu [%0], 128;" :: "l"(p.tensorMaps + 768ull) : "memory");
+        asm volatile("fence.proxy.tensormap::generic.acquire.gpu [%0], 128;" :: "l"(p.tensorMaps + 896ull) : "memory");
+    }
     asm volatile("tcgen05.fence::before_thread_sync;" ::: "memory");
     litmus::clusterSync();
     asm volatile("tcgen05.fence::after_thread_sync;" ::: "memory");
@@ -92,11 +102,15 @@ __global__ void __launch_bounds__(kWarps * 32) __cluster_dims__(2, 1, 1) run(con
         switch (cta * 64 + th) {
         case 0: { // P0
             const unsigned s_full0 = smem + 16384u + litmus::sharedSlot(p, local, 13u, kPerCta) * 8u;
+            const unsigned long long g_A0 = reinterpret_cast<unsigned long long>(litmus::globalCell(p, inst, 0, kGlobals, kGlobalSlotWords));
             const unsigned s_a0 = smem + 0u + litmus::sharedSlot(p, local, 8u, kPerCta) * 4096u;
             const unsigned s_full1 = smem + 16392u + litmus::sharedSlot(p, local, 14u, kPerCta) * 8u;
+            const unsigned long long g_A1 = reinterpret_cast<unsigned long long>(litmus::globalCell(p, inst, 1, kGlobals, kGlobalSlotWords));
             const unsigned s_a1 = smem + 4096u + litmus::sharedSlot(p, local, 9u, kPerCta) * 4096u;
             const unsigned s_empty0 = smem + 16400u + litmus::sharedSlot(p, local, 15u, kPerCta) * 8u;
+            const unsigned long long g_A2 = reinterpret_cast<unsigned long long>(litmus::globalCell(p, inst, 2, kGlobals, kGlobalSlotWords));
             const unsigned s_empty1 = smem + 16408u + litmus::sharedSlot(p, local, 16u, kPerCta) * 8u;
+            const unsigned long long g_A3 = reinterpret_cast<unsigned long long>(litmus::globalCell(p, inst, 3, kGlobals, kGlobalSlotWords));
             litmus::startLine(p);
             litmus::preDelay(p, warpKey);
             const unsigned long long deadline = litmus::globalTimer() + p.timeoutNs;
@@ -105,11 +119,11 @@ __global__ void __launch_bounds__(kWarps * 32) __cluster_dims__(2, 1, 1) run(con
             if (lane == 0) {
             asm volatile("mbarrier.arrive.expect_tx.release.cluster.shared::cta.b64 _, [%0], 32;" : : "r"(s_full0) : "memory");
             // cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes.cta_group::2
-            asm volatile("cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes.cta_group::2 [%0], [%1, {%2, %3}], [%4];" : : "r"(s_a0), "l"(p.tensorMaps + 0ull), "r"(0x00000000u), "r"(0x00000000u), "r"(s_full0) : "memory");
+            asm volatile("cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes.cta_group::2 [%0], [%1, {%2, %3}], [%4];" : : "r"(s_a0), "l"(p.tensorMaps + 0ull), "r"(0u), "r"(static_cast<unsigned>(((g_A0 - reinterpret_cast<unsigned long long>(p.gmem)) / 4ull) / 4ull)), "r"(s_full0) : "memory");
             // mbarrier.arrive.expect_tx.release.cluster.shared::cta.b64
             asm volatile("mbarrier.arrive.expect_tx.release.cluster.shared::cta.b64 _, [%0], 32;" : : "r"(s_full1) : "memory");
             // cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes.cta_group::2
-            asm volatile("cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes.cta_group::2 [%0], [%1, {%2, %3}], [%4];" : : "r"(s_a1), "l"(p.tensorMaps + 128ull), "r"(0x00000000u), "r"(0x00000000u), "r"(s_full1) : "memory");
+            asm volatile("cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes.cta_group::2 [%0], [%1, {%2, %3}], [%4];" : : "r"(s_a1), "l"(p.tensorMaps + 128ull), "r"(0u), "r"(static_cast<unsigned>(((g_A1 - reinterpret_cast<unsigned long long>(p.gmem)) / 4ull) / 4ull)), "r"(s_full1) : "memory");
             // mbarrier.try_wait.parity.acquire.cluster.shared::cta.b64
             }
             unsigned v0;
@@ -124,7 +138,7 @@ __global__ void __launch_bounds__(kWarps * 32) __cluster_dims__(2, 1, 1) run(con
             if (lane == 0) {
             asm volatile("mbarrier.arrive.expect_tx.release.cluster.shared::cta.b64 _, [%0], 32;" : : "r"(s_full0) : "memory");
             // cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes.cta_group::2
-            asm volatile("cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes.cta_group::2 [%0], [%1, {%2, %3}], [%4];" : : "r"(s_a0), "l"(p.tensorMaps + 256ull), "r"(0x00000000u), "r"(0x00000000u), "r"(s_full0) : "memory");
+            asm volatile("cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes.cta_group::2 [%0], [%1, {%2, %3}], [%4];" : : "r"(s_a0), "l"(p.tensorMaps + 256ull), "r"(0u), "r"(static_cast<unsigned>(((g_A2 - reinterpret_cast<unsigned long long>(p.gmem)) / 4ull) / 4ull)), "r"(s_full0) : "memory");
             // mbarrier.try_wait.parity.acquire.cluster.shared::cta.b64
             }
             unsigned v1;
@@ -139,7 +153,7 @@ __global__ void __launch_bounds__(kWarps * 32) __cluster_dims__(2, 1, 1) run(con
             if (lane == 0) {
             asm volatile("mbarrier.arrive.expect_tx.release.cluster.shared::cta.b64 _, [%0], 32;" : : "r"(s_full1) : "memory");
             // cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes.cta_group::2
-            asm volatile("cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes.cta_group::2 [%0], [%1, {%2, %3}], [%4];" : : "r"(s_a1), "l"(p.tensorMaps + 384ull), "r"(0x00000000u), "r"(0x00000000u), "r"(s_full1) : "memory");
+            asm volatile("cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes.cta_group::2 [%0], [%1, {%2, %3}], [%4];" : : "r"(s_a1), "l"(p.tensorMaps + 384ull), "r"(0u), "r"(static_cast<unsigned>(((g_A3 - reinterpret_cast<unsigned long long>(p.gmem)) / 4ull) / 4ull)), "r"(s_full1) : "memory");
             // epilogue: complete what the thread left in flight, then record its registers
             if (stuck) atomicOr(p.out + inst * kOut + kObserved, litmus::kFlagStuck);
             }
@@ -315,23 +329,27 @@ __global__ void __launch_bounds__(kWarps * 32) __cluster_dims__(2, 1, 1) run(con
             }
         } break;
         case 64: { // P3
+            const unsigned long long g_B0 = reinterpret_cast<unsigned long long>(litmus::globalCell(p, inst, 4, kGlobals, kGlobalSlotWords));
             const unsigned s_a0 = smem + 0u + litmus::sharedSlot(p, local, 8u, kPerCta) * 4096u;
             const unsigned s_full0 = smem + 16384u + litmus::sharedSlot(p, local, 13u, kPerCta) * 8u;
             const unsigned c_full0_0 = litmus::mapShared(s_full0, 0u);
+            const unsigned long long g_B1 = reinterpret_cast<unsigned long long>(litmus::globalCell(p, inst, 5, kGlobals, kGlobalSlotWords));
             const unsigned s_a1 = smem + 4096u + litmus::sharedSlot(p, local, 9u, kPerCta) * 4096u;
             const unsigned s_full1 = smem + 16392u + litmus::sharedSlot(p, local, 14u, kPerCta) * 8u;
             const unsigned c_full1_0 = litmus::mapShared(s_full1, 0u);
             const unsigned s_empty0 = smem + 16400u + litmus::sharedSlot(p, local, 15u, kPerCta) * 8u;
+            const unsigned long long g_B2 = reinterpret_cast<unsigned long long>(litmus::globalCell(p, inst, 6, kGlobals, kGlobalSlotWords));
             const unsigned s_empty1 = smem + 16408u + litmus::sharedSlot(p, local, 16u, kPerCta) * 8u;
+            const unsigned long long g_B3 = reinterpret_cast<unsigned long long>(litmus::globalCell(p, inst, 7, kGlobals, kGlobalSlotWords));
             litmus::startLine(p);
             litmus::preDelay(p, warpKey);
             const unsigned long long deadline = litmus::globalTimer() + p.timeoutNs;
             (void)deadline;
             // cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes.cta_group::2
             if (lane == 0) {
-            asm volatile("cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes.cta_group::2 [%0], [%1, {%2, %3}], [%4];" : : "r"(s_a0), "l"(p.tensorMaps + 512ull), "r"(0x00000000u), "r"(0x00000000u), "r"(c_full0_0) : "memory");
+            asm volatile("cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes.cta_group::2 [%0], [%1, {%2, %3}], [%4];" : : "r"(s_a0), "l"(p.tensorMaps + 512ull), "r"(0u), "r"(static_cast<unsigned>(((g_B0 - reinterpret_cast<unsigned long long>(p.gmem)) / 4ull) / 4ull)), "r"(c_full0_0) : "memory");
             // cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes.cta_group::2
-            asm volatile("cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes.cta_group::2 [%0], [%1, {%2, %3}], [%4];" : : "r"(s_a1), "l"(p.tensorMaps + 640ull), "r"(0x00000000u), "r"(0x00000000u), "r"(c_full1_0) : "memory");
+            asm volatile("cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes.cta_group::2 [%0], [%1, {%2, %3}], [%4];" : : "r"(s_a1), "l"(p.tensorMaps + 640ull), "r"(0u), "r"(static_cast<unsigned>(((g_B1 - reinterpret_cast<unsigned long long>(p.gmem)) / 4ull) / 4ull)), "r"(c_full1_0) : "memory");
             // mbarrier.try_wait.parity.acquire.cluster.shared::cta.b64
             }
             unsigned v0;
@@ -344,7 +362,7 @@ __global__ void __launch_bounds__(kWarps * 32) __cluster_dims__(2, 1, 1) run(con
             litmus::jitter(p, warpKey, 3u);
             // cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes.cta_group::2
             if (lane == 0) {
-            asm volatile("cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes.cta_group::2 [%0], [%1, {%2, %3}], [%4];" : : "r"(s_a0), "l"(p.tensorMaps + 768ull), "r"(0x00000000u), "r"(0x00000000u), "r"(c_full0_0) : "memory");
+            asm volatile("cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes.cta_group::2 [%0], [%1, {%2, %3}], [%4];" : : "r"(s_a0), "l"(p.tensorMaps + 768ull), "r"(0u), "r"(static_cast<unsigned>(((g_B2 - reinterpret_cast<unsigned long long>(p.gmem)) / 4ull) / 4ull)), "r"(c_full0_0) : "memory");
             // mbarrier.try_wait.parity.acquire.cluster.shared::cta.b64
             }
             unsigned v1;
@@ -357,7 +375,7 @@ __global__ void __launch_bounds__(kWarps * 32) __cluster_dims__(2, 1, 1) run(con
             litmus::jitter(p, warpKey, 5u);
             // cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes.cta_group::2
             if (lane == 0) {
-            asm volatile("cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes.cta_group::2 [%0], [%1, {%2, %3}], [%4];" : : "r"(s_a1), "l"(p.tensorMaps + 896ull), "r"(0x00000000u), "r"(0x00000000u), "r"(c_full1_0) : "memory");
+            asm volatile("cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes.cta_group::2 [%0], [%1, {%2, %3}], [%4];" : : "r"(s_a1), "l"(p.tensorMaps + 896ull), "r"(0u), "r"(static_cast<unsigned>(((g_B3 - reinterpret_cast<unsigned long long>(p.gmem)) / 4ull) / 4ull)), "r"(c_full1_0) : "memory");
             // epilogue: complete what the thread left in flight, then record its registers
             if (stuck) atomicOr(p.out + inst * kOut + kObserved, litmus::kFlagStuck);
             }
@@ -551,15 +569,17 @@ void launchInit(const litmus::Launch& p, unsigned n, cudaStream_t s) {
 }
 
 const char* const kNames[] = {"P2:r0", "P4:r0", nullptr};
+const unsigned kTensorMaps[] = {2u, 4u, 1u, 2u, 4u, 1u, 2u, 4u, 1u, 2u, 4u, 1u, 2u, 4u, 1u, 2u, 4u, 1u, 2u, 4u, 1u, 2u, 4u, 1u, };
 const litmus::TestInfo kInfo = {
     "umma-2sm-2x4-mask10-empty-k0", "litmus/kernels/umma-2sm/umma-2sm-2x4-mask10-empty-k0.litmus",
     "", "",
-    "sm_100a", 10, "litmus/kernels/umma-2sm/umma-2sm-2x4-mask10-empty-k0.litmus:28:96: cp.async.bulk.tensor needs a tensor map, which the runner does not build yet; litmus/kernels/umma-2sm/umma-2sm-2x4-mask10-empty-k0.litmus:30:96: cp.async.bulk.tensor needs a tensor map, which the runner does not build yet; litmus/kernels/umma-2sm/umma-2sm-2x4-mask10-empty-k0.litmus:33:96: cp.async.bulk.tensor needs a tensor map, which the runner does not build yet; litmus/kernels/umma-2sm/umma-2sm-2x4-mask10-empty-k0.litmus:36:96: cp.async.bulk.tensor needs a tensor map, which the runner does not build yet; litmus/kernels/umma-2sm/umma-2sm-2x4-mask10-empty-k0.litmus:27:402: cp.async.bulk.tensor needs a tensor map, which the runner does not build yet; litmus/kernels/umma-2sm/umma-2sm-2x4-mask10-empty-k0.litmus:28:402: cp.async.bulk.tensor needs a tensor map, which the runner does not build yet; litmus/kernels/umma-2sm/umma-2sm-2x4-mask10-empty-k0.litmus:30:402: cp.async.bulk.tensor needs a tensor map, which the runner does not build yet; litmus/kernels/umma-2sm/umma-2sm-2x4-mask10-empty-k0.litmus:32:402: cp.async.bulk.tensor needs a tensor map, which the runner does not build yet",
+    "sm_100a", 10, "",
     "exists", "exists (P2:r0 != 15 \\/ P4:r0 != 240)",
     int(kObserved), kNames, prop,
     kClusterSize, kLitmusClusters, kWarps, kRows, kLanes, 5u,
     kGlobals, kGlobalSlotWords, kSharedBytes,
     reinterpret_cast<const void*>(run), configure, launchTest, launchHist, launchInit,
+    kTensorMaps,
 };
 const litmus::Register kRegister(&kInfo);
 

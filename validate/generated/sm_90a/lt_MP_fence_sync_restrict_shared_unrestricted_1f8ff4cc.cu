@@ -37,14 +37,14 @@ __global__ void __launch_bounds__(kWarps * 32) __cluster_dims__(2, 1, 1) run(con
     const unsigned smem = litmus::sharedBase();
     int th = -1;
     unsigned row = 0;
-    if (cta >= 0) {
+    if (cta >= 0 && lane < kLanes) { // fewer lanes where an instance's slots are large
         const unsigned q = litmus::permute(warp, kWarps, p.warpMul, p.warpAdd);
         if (q < threadsOf(cta) * kRows) {
             th = int(q / kRows);
             row = q % kRows;
         }
     }
-    const unsigned local = row * kLanes + (kLanes == 32 ? lane : 0u);
+    const unsigned local = row * kLanes + lane;
     const unsigned inst = team * kPerCta + local;
     const unsigned warpKey = blockIdx.x * kWarps + warp;
     (void)lane; (void)inst; (void)warpKey; (void)rank;
@@ -108,7 +108,7 @@ __global__ void __launch_bounds__(kWarps * 32) __cluster_dims__(2, 1, 1) run(con
         default:
             break;
         }
-    } else if (cta >= 0) {
+    } else if (cta >= 0 && lane < kLanes) {
         litmus::sharedStress(p, smem + kScratch, 1024u);
     }
     (void)stuck;
@@ -178,6 +178,7 @@ const litmus::TestInfo kInfo = {
     kClusterSize, kLitmusClusters, kWarps, kRows, kLanes, 16u,
     kGlobals, kGlobalSlotWords, kSharedBytes,
     reinterpret_cast<const void*>(run), configure, launchTest, launchHist, launchInit,
+    nullptr,
 };
 const litmus::Register kRegister(&kInfo);
 

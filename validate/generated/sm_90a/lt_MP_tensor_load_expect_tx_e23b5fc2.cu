@@ -6,10 +6,10 @@
 namespace lt_MP_tensor_load_expect_tx_e23b5fc2 {
 
 constexpr unsigned kClusterSize = 1, kLitmusClusters = 1;
-constexpr unsigned kWarps = 8, kRows = 4, kLanes = 32, kPerCta = kRows * kLanes;
+constexpr unsigned kWarps = 8, kRows = 4, kLanes = 2, kPerCta = kRows * kLanes;
 constexpr unsigned kObserved = 1, kOut = kObserved + 1;
-constexpr unsigned kGlobals = 1, kGlobalSlotWords = 4;
-constexpr unsigned kSharedBytes = 7200, kScratch = 3104;
+constexpr unsigned kGlobals = 1, kGlobalSlotWords = 4096;
+constexpr unsigned kSharedBytes = 135264, kScratch = 131168;
 
 /** The litmus CTA a hardware CTA plays: litmus cluster of its team, rank within. */
 __device__ __forceinline__ int ctaOf(unsigned cluster, unsigned rank) {
@@ -35,33 +35,37 @@ __global__ void __launch_bounds__(kWarps * 32) run(const litmus::Launch p) {
     const unsigned smem = litmus::sharedBase();
     int th = -1;
     unsigned row = 0;
-    if (cta >= 0) {
+    if (cta >= 0 && lane < kLanes) { // fewer lanes where an instance's slots are large
         const unsigned q = litmus::permute(warp, kWarps, p.warpMul, p.warpAdd);
         if (q < threadsOf(cta) * kRows) {
             th = int(q / kRows);
             row = q % kRows;
         }
     }
-    const unsigned local = row * kLanes + (kLanes == 32 ? lane : 0u);
+    const unsigned local = row * kLanes + lane;
     const unsigned inst = team * kPerCta + local;
     const unsigned warpKey = blockIdx.x * kWarps + warp;
     (void)lane; (void)inst; (void)warpKey; (void)rank;
     for (unsigned i = threadIdx.x; i < kPerCta; i += blockDim.x) {
         {
-            const unsigned a = smem + 0u + litmus::sharedSlot(p, i, 1u, kPerCta) * 16u;
+            const unsigned a = smem + 0u + litmus::sharedSlot(p, i, 1u, kPerCta) * 16384u;
             litmus::sharedStore(a, 0x00000000u);
-            for (unsigned w = 4; w < 16u; w += 4) litmus::sharedStore(a + w, 0u);
+            for (unsigned w = 4; w < 16384u; w += 4) litmus::sharedStore(a + w, 0u);
         }
-        asm volatile("mbarrier.init.shared::cta.b64 [%0], 1;" :: "r"(smem + 2048u + litmus::sharedSlot(p, i, 2u, kPerCta) * 8u) : "memory");
+        asm volatile("mbarrier.init.shared::cta.b64 [%0], 1;" :: "r"(smem + 131072u + litmus::sharedSlot(p, i, 2u, kPerCta) * 8u) : "memory");
     }
     asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
+    if (th >= 0) {
+        asm volatile("fence.proxy.tensormap::generic.acquire.gpu [%0], 128;" :: "l"(p.tensorMaps + 0ull) : "memory");
+    }
     litmus::ctaSync();
     bool stuck = false;
     if (th >= 0) {
         switch (cta * 64 + th) {
         case 0: { // P0
-            const unsigned s_full = smem + 2048u + litmus::sharedSlot(p, local, 2u, kPerCta) * 8u;
-            const unsigned s_a = smem + 0u + litmus::sharedSlot(p, local, 1u, kPerCta) * 16u;
+            const unsigned s_full = smem + 131072u + litmus::sharedSlot(p, local, 2u, kPerCta) * 8u;
+            const unsigned long long g_A = reinterpret_cast<unsigned long long>(litmus::globalCell(p, inst, 0, kGlobals, kGlobalSlotWords));
+            const unsigned s_a = smem + 0u + litmus::sharedSlot(p, local, 1u, kPerCta) * 16384u;
             litmus::startLine(p);
             litmus::preDelay(p, warpKey);
             const unsigned long long deadline = litmus::globalTimer() + p.timeoutNs;
@@ -70,15 +74,15 @@ __global__ void __launch_bounds__(kWarps * 32) run(const litmus::Launch p) {
             asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], 16384;" : : "r"(s_full) : "memory");
             litmus::jitter(p, warpKey, 1u);
             // cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes
-            asm volatile("cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes [%0], [%1, {%2, %3}], [%4];" : : "r"(s_a), "l"(p.tensorMaps + 0ull), "r"(0x00000000u), "r"(0x00000000u), "r"(s_full) : "memory");
+            asm volatile("cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes [%0], [%1, {%2, %3}], [%4];" : : "r"(s_a), "l"(p.tensorMaps + 0ull), "r"(0u), "r"(static_cast<unsigned>(((g_A - reinterpret_cast<unsigned long long>(p.gmem)) / 4ull) / 256ull)), "r"(s_full) : "memory");
             // epilogue: complete what the thread left in flight, then record its registers
             if (stuck) atomicOr(p.out + inst * kOut + kObserved, litmus::kFlagStuck);
         } break;
         case 1: { // P1
             unsigned r_r0 = 0x00000000u;
             (void)r_r0;
-            const unsigned s_full = smem + 2048u + litmus::sharedSlot(p, local, 2u, kPerCta) * 8u;
-            const unsigned s_a = smem + 0u + litmus::sharedSlot(p, local, 1u, kPerCta) * 16u;
+            const unsigned s_full = smem + 131072u + litmus::sharedSlot(p, local, 2u, kPerCta) * 8u;
+            const unsigned s_a = smem + 0u + litmus::sharedSlot(p, local, 1u, kPerCta) * 16384u;
             litmus::startLine(p);
             litmus::preDelay(p, warpKey);
             const unsigned long long deadline = litmus::globalTimer() + p.timeoutNs;
@@ -103,7 +107,7 @@ __global__ void __launch_bounds__(kWarps * 32) run(const litmus::Launch p) {
         default:
             break;
         }
-    } else if (cta >= 0) {
+    } else if (cta >= 0 && lane < kLanes) {
         litmus::sharedStress(p, smem + kScratch, 1024u);
     }
     (void)stuck;
@@ -164,15 +168,17 @@ void launchInit(const litmus::Launch& p, unsigned n, cudaStream_t s) {
 }
 
 const char* const kNames[] = {"P1:r0", nullptr};
+const unsigned kTensorMaps[] = {2u, 256u, 16u, };
 const litmus::TestInfo kInfo = {
     "MP+tensor-load+expect_tx", "litmus/async/tensor/MP+tensor-load+expect_tx.litmus",
     "", "",
-    "sm_90a", 9, "litmus/async/tensor/MP+tensor-load+expect_tx.litmus:13:83: cp.async.bulk.tensor needs a tensor map, which the runner does not build yet",
+    "sm_90a", 9, "",
     "exists", "exists (P1:r0 == 0)",
     int(kObserved), kNames, prop,
     kClusterSize, kLitmusClusters, kWarps, kRows, kLanes, 8u,
     kGlobals, kGlobalSlotWords, kSharedBytes,
     reinterpret_cast<const void*>(run), configure, launchTest, launchHist, launchInit,
+    kTensorMaps,
 };
 const litmus::Register kRegister(&kInfo);
 

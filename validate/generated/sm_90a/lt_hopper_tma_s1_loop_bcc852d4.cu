@@ -37,7 +37,7 @@ __global__ void __launch_bounds__(kWarps * 32) run(const litmus::Launch p) {
     unsigned row = 0;
     // litmus thread k is warpgroup k: warps 4k..4k+3
     if (cta >= 0 && warp / 4 < threadsOf(cta)) th = int(warp / 4);
-    const unsigned local = row * kLanes + (kLanes == 32 ? lane : 0u);
+    const unsigned local = row * kLanes + 0u; // the warp (warpgroup) is one instance
     const unsigned inst = team * kPerCta + local;
     const unsigned warpKey = blockIdx.x * kWarps + warp;
     (void)lane; (void)inst; (void)warpKey; (void)rank;
@@ -103,9 +103,10 @@ __global__ void __launch_bounds__(kWarps * 32) run(const litmus::Launch p) {
             // setp.lt.s32
             r_more = (static_cast<int>(r_k) < static_cast<int>(0x00000003u)) ? 1u : 0u;
             if ((r_more != 0u)) {
-                if (++rounds0 > 65536u) stuck = true; else
-                goto L0_LP;
+                if (++rounds0 > 65536u || litmus::warpgroupAny(stuck, 15u)) stuck = true; else
+                    goto L0_LP;
             }
+            rounds0 = 0;
             // epilogue: complete what the thread left in flight, then record its registers
             asm volatile("bar.sync 15, 128;" ::: "memory");
             if (threadIdx.x % 128u == 0) {
@@ -203,9 +204,10 @@ __global__ void __launch_bounds__(kWarps * 32) run(const litmus::Launch p) {
             // setp.lt.s32
             r_more = (static_cast<int>(r_k) < static_cast<int>(0x00000003u)) ? 1u : 0u;
             if ((r_more != 0u)) {
-                if (++rounds0 > 65536u) stuck = true; else
-                goto L1_LC;
+                if (++rounds0 > 65536u || litmus::warpgroupAny(stuck, 14u)) stuck = true; else
+                    goto L1_LC;
             }
+            rounds0 = 0;
             // epilogue: complete what the thread left in flight, then record its registers
             asm volatile("bar.sync 14, 128;" ::: "memory");
             asm volatile("" : "+f"(f_d[0]) :: "memory");
@@ -306,6 +308,7 @@ const litmus::TestInfo kInfo = {
     kClusterSize, kLitmusClusters, kWarps, kRows, kLanes, 8u,
     kGlobals, kGlobalSlotWords, kSharedBytes,
     reinterpret_cast<const void*>(run), configure, launchTest, launchHist, launchInit,
+    nullptr,
 };
 const litmus::Register kRegister(&kInfo);
 

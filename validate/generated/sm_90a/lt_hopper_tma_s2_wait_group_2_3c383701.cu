@@ -37,7 +37,7 @@ __global__ void __launch_bounds__(kWarps * 32) run(const litmus::Launch p) {
     unsigned row = 0;
     // litmus thread k is warpgroup k: warps 4k..4k+3
     if (cta >= 0 && warp / 4 < threadsOf(cta)) th = int(warp / 4);
-    const unsigned local = row * kLanes + (kLanes == 32 ? lane : 0u);
+    const unsigned local = row * kLanes + 0u; // the warp (warpgroup) is one instance
     const unsigned inst = team * kPerCta + local;
     const unsigned warpKey = blockIdx.x * kWarps + warp;
     (void)lane; (void)inst; (void)warpKey; (void)rank;
@@ -665,6 +665,7 @@ const litmus::TestInfo kInfo = {
     kClusterSize, kLitmusClusters, kWarps, kRows, kLanes, 8u,
     kGlobals, kGlobalSlotWords, kSharedBytes,
     reinterpret_cast<const void*>(run), configure, launchTest, launchHist, launchInit,
+    nullptr,
 };
 const litmus::Register kRegister(&kInfo);
 

@@ -6,10 +6,10 @@
 namespace lt_tensor_store_wait_group_0469a37c {
 
 constexpr unsigned kClusterSize = 1, kLitmusClusters = 1;
-constexpr unsigned kWarps = 8, kRows = 8, kLanes = 32, kPerCta = kRows * kLanes;
+constexpr unsigned kWarps = 8, kRows = 8, kLanes = 4, kPerCta = kRows * kLanes;
 constexpr unsigned kObserved = 1, kOut = kObserved + 1;
-constexpr unsigned kGlobals = 1, kGlobalSlotWords = 4;
-constexpr unsigned kSharedBytes = 8224, kScratch = 4128;
+constexpr unsigned kGlobals = 1, kGlobalSlotWords = 1024;
+constexpr unsigned kSharedBytes = 135200, kScratch = 131104;
 
 /** The litmus CTA a hardware CTA plays: litmus cluster of its team, rank within. */
 __device__ __forceinline__ int ctaOf(unsigned cluster, unsigned rank) {
@@ -35,25 +35,28 @@ __global__ void __launch_bounds__(kWarps * 32) run(const litmus::Launch p) {
     const unsigned smem = litmus::sharedBase();
     int th = -1;
     unsigned row = 0;
-    if (cta >= 0) {
+    if (cta >= 0 && lane < kLanes) { // fewer lanes where an instance's slots are large
         const unsigned q = litmus::permute(warp, kWarps, p.warpMul, p.warpAdd);
         if (q < threadsOf(cta) * kRows) {
             th = int(q / kRows);
             row = q % kRows;
         }
     }
-    const unsigned local = row * kLanes + (kLanes == 32 ? lane : 0u);
+    const unsigned local = row * kLanes + lane;
     const unsigned inst = team * kPerCta + local;
     const unsigned warpKey = blockIdx.x * kWarps + warp;
     (void)lane; (void)inst; (void)warpKey; (void)rank;
     for (unsigned i = threadIdx.x; i < kPerCta; i += blockDim.x) {
         {
-            const unsigned a = smem + 0u + litmus::sharedSlot(p, i, 1u, kPerCta) * 16u;
+            const unsigned a = smem + 0u + litmus::sharedSlot(p, i, 1u, kPerCta) * 4096u;
             litmus::sharedStore(a, 0x00000005u);
-            for (unsigned w = 4; w < 16u; w += 4) litmus::sharedStore(a + w, 0u);
+            for (unsigned w = 4; w < 4096u; w += 4) litmus::sharedStore(a + w, 0u);
         }
     }
     asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
+    if (th >= 0) {
+        asm volatile("fence.proxy.tensormap::generic.acquire.gpu [%0], 128;" :: "l"(p.tensorMaps + 0ull) : "memory");
+    }
     litmus::ctaSync();
     bool stuck = false;
     if (th >= 0) {
@@ -61,14 +64,14 @@ __global__ void __launch_bounds__(kWarps * 32) run(const litmus::Launch p) {
         case 0: { // P0
             unsigned r_r0 = 0x00000000u;
             (void)r_r0;
-            const unsigned s_c = smem + 0u + litmus::sharedSlot(p, local, 1u, kPerCta) * 16u;
             const unsigned long long g_C = reinterpret_cast<unsigned long long>(litmus::globalCell(p, inst, 0, kGlobals, kGlobalSlotWords));
+            const unsigned s_c = smem + 0u + litmus::sharedSlot(p, local, 1u, kPerCta) * 4096u;
             litmus::startLine(p);
             litmus::preDelay(p, warpKey);
             const unsigned long long deadline = litmus::globalTimer() + p.timeoutNs;
             (void)deadline;
             // cp.async.bulk.tensor.2d.global.shared::cta.tile.bulk_group
-            asm volatile("cp.async.bulk.tensor.2d.global.shared::cta.tile.bulk_group [%0, {%1, %2}], [%3];" : : "l"(p.tensorMaps + 0ull), "r"(0x00000000u), "r"(0x00000000u), "r"(s_c) : "memory");
+            asm volatile("cp.async.bulk.tensor.2d.global.shared::cta.tile.bulk_group [%0, {%1, %2}], [%3];" : : "l"(p.tensorMaps + 0ull), "r"(0u), "r"(static_cast<unsigned>(((g_C - reinterpret_cast<unsigned long long>(p.gmem)) / 4ull) / 256ull)), "r"(s_c) : "memory");
             litmus::jitter(p, warpKey, 1u);
             // cp.async.bulk.commit_group
             asm volatile("cp.async.bulk.commit_group;" : : : "memory");
@@ -89,7 +92,7 @@ __global__ void __launch_bounds__(kWarps * 32) run(const litmus::Launch p) {
         default:
             break;
         }
-    } else if (cta >= 0) {
+    } else if (cta >= 0 && lane < kLanes) {
         litmus::sharedStress(p, smem + kScratch, 1024u);
     }
     (void)stuck;
@@ -149,15 +152,17 @@ void launchInit(const litmus::Launch& p, unsigned n, cudaStream_t s) {
 }
 
 const char* const kNames[] = {"P0:r0", nullptr};
+const unsigned kTensorMaps[] = {2u, 256u, 4u, };
 const litmus::TestInfo kInfo = {
     "tensor-store+wait_group", "litmus/async/tensor/tensor-store+wait_group.litmus",
     "", "",
-    "sm_90a", 9, "litmus/async/tensor/tensor-store+wait_group.litmus:10:61: cp.async.bulk.tensor needs a tensor map, which the runner does not build yet",
+    "sm_90a", 9, "",
     "exists", "exists (P0:r0 == 0)",
     int(kObserved), kNames, prop,
     kClusterSize, kLitmusClusters, kWarps, kRows, kLanes, 8u,
     kGlobals, kGlobalSlotWords, kSharedBytes,
     reinterpret_cast<const void*>(run), configure, launchTest, launchHist, launchInit,
+    kTensorMaps,
 };
 const litmus::Register kRegister(&kInfo);
 
