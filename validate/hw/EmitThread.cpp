@@ -956,7 +956,7 @@ void ThreadEmitter::bulkTensorCopy(const Insn& in, const ptx::BulkCopy& copy) {
     // coordinates name this instance's slot: the model moves the location's `bytes N` whatever
     // coordinates the test writes.
     const bool store = copy.dst == ptx::Space::Global;
-    const Operand& tensor = in.operand(store ? 0 : 1);
+    const Operand& tensor = *tensorOperand(in);
     Target map = target(tensor);
     if (map.loc->space != Space::Global) refuse("a tensor copy's tensor is a global location");
     const std::string words =

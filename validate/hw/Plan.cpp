@@ -56,6 +56,12 @@ static bool needsSm100(const ptx::Program& test) {
     return false;
 }
 
+const litmus::Operand* tensorOperand(const ptx::Insn& in) {
+    const auto* copy = in.as<ptx::BulkCopy>();
+    if (!copy || copy->dims == 0) return nullptr;
+    return &in.operand(copy->dst == ptx::Space::Global ? 0 : 1);
+}
+
 bool usesTcgen05(const ptx::Program& test) {
     for (const auto& t : test.threads)
         for (const auto& i : t.code)
@@ -199,13 +205,6 @@ void layOutThreads(const ptx::Program& test, Plan& plan) {
     for (const auto& [cta, c] : plan.ctas)
         plan.activeWarpsPerTeam += static_cast<unsigned>(c.threads.size()) * plan.rows *
                                    (plan.wgMode ? 4u : 1u); // a warpgroup: four warps start
-}
-
-/** The tensor operand of a tensor copy (cp.async.bulk.tensor), or null. */
-const litmus::Operand* tensorOperand(const Insn& in) {
-    const auto* copy = in.as<ptx::BulkCopy>();
-    if (!copy || copy->dims == 0) return nullptr;
-    return &in.operand(copy->dst == ptx::Space::Global ? 0 : 1);
 }
 
 bool hasTensorCopies(const ptx::Program& test) {

@@ -118,6 +118,9 @@ struct Plan {
     bool single() const { return tcMode || wgMode; }
 };
 
+/** The tensor operand of a tensor copy (cp.async.bulk.tensor: the destination of a store, the
+ *  source of a load), or null for any other instruction. */
+const litmus::Operand* tensorOperand(const ptx::Insn& in);
 /** Does the program use any tcgen05 instruction? */
 bool usesTcgen05(const ptx::Program& test);
 /** Does the program use any wgmma instruction? */
