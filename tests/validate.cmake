@@ -18,11 +18,13 @@ foreach(arch sm_90a sm_100a)
     SKIP_RETURN_CODE 77 TIMEOUT 600)
 endforeach()
 
-# The runner's host code, linked with two committed kernels, lists them (no GPU needed).
+# The runner's host code, linked with three committed kernels, lists them (no GPU needed); the
+# wgmma loop kernel's four backlog kernels build with no wgmma serialized by ptxas.
 add_test(NAME validate/runner-builds
   COMMAND bash -c "bash validate/check-runner.sh sm_90a \
     validate/generated/sm_90a/lt_MP_relaxed_gpu_6c2cc7a8.cu \
-    validate/generated/sm_90a/lt_tma_multicast_90677302.cu"
+    validate/generated/sm_90a/lt_tma_multicast_90677302.cu \
+    validate/generated/sm_90a/lt_hopper_tma_s2_loop_drop_P1_8_7a61dbdd.cu"
   WORKING_DIRECTORY ${PROJECT_SOURCE_DIR})
 set_tests_properties(validate/runner-builds PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 300)
 

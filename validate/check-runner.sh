@@ -28,6 +28,11 @@ fi
     exit 1
 }
 cat "$work/list.txt"
+# ptxas must not serialize the wgmmas of these kernels (C7520, C7511: validate/README.md)
+if grep -E "C75(11|20)" "$work/build.log"; then
+    echo "ptxas serialized the wgmmas of a kernel above: a missing wait could not show"
+    exit 1
+fi
 listed=$(wc -l <"$work/list.txt")
 if [ "$listed" -ne $# ]; then
     echo "expected $# tests, listed $listed"

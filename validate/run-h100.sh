@@ -33,6 +33,13 @@ cmake --build "$build" -j "$(nproc)" >"$build/build.log" 2>&1 || {
     exit 1
 }
 echo "== built $("$build/litmus-runner" --list | wc -l) tests in $(($(date +%s) - start)) s"
+# ptxas serializes a kernel's wgmmas (C7520: it had to insert a wgmma.fence on a divergent path,
+# as where the test leaves one out; C7511: too few registers for the wgmma pipeline): such a
+# kernel cannot show a missing wgmma.wait_group. run.log names them, with the backlog placement
+# of the instance (run<N>, validate/README.md).
+grep -oE "\((C7511|C7520)\).*function '[^']*'" "$build/build.log" |
+    sed -E "s/^\((C75[0-9]+)\).*_ZN[0-9]+(lt_[A-Za-z0-9_]+)3run(ILj([0-9])E)?.*/\2 run<\4> \1/" |
+    sort -u | sed 's/^/== ptxas serialized the wgmmas of /' || true
 # The histograms go to results.txt; the console gets one progress line per test.
 LITMUS_DRIVER_VERSION="driver ${driver:-unknown}" "$build/litmus-runner" \
     --total-seconds "$total" --seed "$seed" --hang-seconds 30 --out "$out" \

@@ -20,12 +20,21 @@ struct Hist {
 };
 
 /** Environment bits of a launch (Hist::tag): which incantations it drew. */
-constexpr unsigned kEnvSparse = 1;      ///< few teams, stress CTAs fill every SM beside them
-constexpr unsigned kEnvPrime = 2;       ///< testing warps load their team's global lines into L1
-constexpr unsigned kEnvAlign = 4;       ///< testing warps of an SM start on one clock64 edge
-constexpr unsigned kEnvTeamLines = 8;   ///< global slots kept within the team (shared lines)
-constexpr unsigned kEnvStressShift = 4; ///< bits 4-5: 0 without stress, else 1 + kStress*
-constexpr unsigned kEnvFlagShift = 8;   ///< where the tag sits in an outcome's flags
+constexpr unsigned kEnvSparse = 1;       ///< few teams, stress CTAs fill every SM beside them
+constexpr unsigned kEnvPrime = 2;        ///< testing warps load their team's global lines into L1
+constexpr unsigned kEnvAlign = 4;        ///< testing warps of an SM start on one clock64 edge
+constexpr unsigned kEnvTeamLines = 8;    ///< global slots kept within the team (shared lines)
+constexpr unsigned kEnvStressShift = 4;  ///< bits 4-5: 0 without stress, else 1 + kStress*
+constexpr unsigned kEnvBacklogShift = 6; ///< bits 6-7: the launch's kBacklog* placement
+constexpr unsigned kEnvFlagShift = 8;    ///< where the tag sits in an outcome's flags
+
+/** Where harness 4's tensor-core backlog goes (Launch::mmaBacklog): before which of a thread's
+ *  wgmma.mma_async, counted in the order the test writes them. */
+constexpr unsigned kBacklogNone = 0;
+constexpr unsigned kBacklogEvery = 1;
+constexpr unsigned kBacklogEven =
+    2; ///< the thread's 1st, 3rd, ... mma: the next ones issue at once
+constexpr unsigned kBacklogOdd = 3;
 
 /** What stress CTAs hammer. */
 constexpr unsigned kStressScratch = 0; ///< a few scratch lines (GPUHarbor's patterns)
@@ -71,6 +80,10 @@ struct Launch {
     /// cp.async.bulk.tensor, built by the runner over gmem as rows of the map's box width: a
     /// copy's coordinates name its instance's slot
     unsigned long long tensorMaps;
+    /// wgmma tests (harness 4): a kBacklog* placement of dummy mmas issued ahead of the test's
+    /// wgmma.mma_async in the same group, so the tensor core reaches the test's mma (and reads
+    /// its operands) long after its issue; it picks the test's kernel
+    unsigned mmaBacklog;
 };
 
 } // namespace litmus

@@ -37,6 +37,7 @@ struct TestInfo {
     /// null, or per global location: its tensor map's rank (0: none), box width (words) and
     /// box rows, built by the runner over the whole global array (Launch::tensorMaps)
     const unsigned* tensorMaps;
+    bool wgmma; ///< a litmus thread issues wgmma.mma_async (Launch::mmaBacklog applies)
 };
 
 /** Every generated test linked into the runner (filled by static Register objects). */

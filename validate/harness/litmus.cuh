@@ -155,6 +155,83 @@ __device__ __forceinline__ unsigned long long wgmmaDescriptor(unsigned addr, uns
            static_cast<unsigned long long>((sbo >> 4) & 0x3fffu) << 32;
 }
 
+/** Fragments of the backlog's accumulator per thread (m64n128 f32). */
+constexpr unsigned kBacklogFragments = 64;
+/** Dummy mmas of one backlog: 64 m64n128k16, about 4000 cycles of a warpgroup's tensor cores
+ *  (m64n256 would halve the instructions but need 128 registers, halving the CTAs per SM).
+ *  None where only ptxas's acceptance of the test's own instructions is checked. */
+#ifdef LITMUS_NO_BACKLOG
+constexpr unsigned kBacklogMmas = 0;
+#else
+constexpr unsigned kBacklogMmas = 64;
+#endif
+
+/** The dummy mmas before a thread's `mma`-th wgmma.mma_async under placement `place`. */
+__host__ __device__ constexpr unsigned backlogBefore(unsigned place, unsigned mma) {
+    return place == kBacklogEvery                  ? kBacklogMmas
+           : place == kBacklogEven && mma % 2 == 0 ? kBacklogMmas
+           : place == kBacklogOdd && mma % 2 == 1  ? kBacklogMmas
+                                                   : 0u;
+}
+
+/**
+ * Harness 4's tensor-core backlog: `kN` dummy m64n128k16 mmas a warpgroup issues right before a
+ * test's wgmma.mma_async, in the same group. A warpgroup's mmas run in issue order, so the
+ * test's mma reads its shared operands microseconds after its issue: a release that does not
+ * wait for the mma (a dropped wgmma.wait_group) lets a refill land first. Placements that skip
+ * every other mma keep the next mmas' issue (and a release after them) quick, as the issue
+ * queue is short. The mmas read a 2.3 KiB window of the CTA's scratch (garbage values, never
+ * recorded) and accumulate into `acc`, which the thread keeps until its final wait_group 0
+ * (keepBacklog), so that no register of an mma in flight is reused. The count is a template
+ * argument, one kernel per placement: ptxas serializes every wgmma of a kernel (C7520) once one
+ * is issued conditionally or in a loop, and a serialized kernel cannot show a missing wait.
+ */
+template <unsigned kN>
+__device__ __forceinline__ void wgmmaBacklog(float (&acc)[kBacklogFragments], unsigned scratch) {
+#if defined(__CUDA_ARCH_FEAT_SM90_ALL)
+    // LBO = SBO = 128 B: A spans 1.1 KiB and B 2.3 KiB of the 4 KiB scratch
+    const unsigned long long desc = wgmmaDescriptor(scratch, 128u, 128u);
+#pragma unroll
+    for (unsigned i = 0; i < kN; ++i)
+        asm volatile(
+            "{ .reg .pred P; setp.ne.b32 P, %66, 0; "
+            "wgmma.mma_async.sync.aligned.m64n128k16.f32.f16.f16 {%0, %1, %2, %3, %4, %5, %6, %7, "
+            "%8, %9, %10, %11, %12, %13, %14, %15, %16, %17, %18, %19, %20, %21, %22, %23, %24, "
+            "%25, %26, %27, %28, %29, %30, %31, %32, %33, %34, %35, %36, %37, %38, %39, %40, %41, "
+            "%42, %43, %44, %45, %46, %47, %48, %49, %50, %51, %52, %53, %54, %55, %56, %57, %58, "
+            "%59, %60, %61, %62, %63}, %64, %65, P, 1, 1, 0, 0; }"
+            : "+f"(acc[0]), "+f"(acc[1]), "+f"(acc[2]), "+f"(acc[3]), "+f"(acc[4]), "+f"(acc[5]),
+              "+f"(acc[6]), "+f"(acc[7]), "+f"(acc[8]), "+f"(acc[9]), "+f"(acc[10]), "+f"(acc[11]),
+              "+f"(acc[12]), "+f"(acc[13]), "+f"(acc[14]), "+f"(acc[15]), "+f"(acc[16]),
+              "+f"(acc[17]), "+f"(acc[18]), "+f"(acc[19]), "+f"(acc[20]), "+f"(acc[21]),
+              "+f"(acc[22]), "+f"(acc[23]), "+f"(acc[24]), "+f"(acc[25]), "+f"(acc[26]),
+              "+f"(acc[27]), "+f"(acc[28]), "+f"(acc[29]), "+f"(acc[30]), "+f"(acc[31]),
+              "+f"(acc[32]), "+f"(acc[33]), "+f"(acc[34]), "+f"(acc[35]), "+f"(acc[36]),
+              "+f"(acc[37]), "+f"(acc[38]), "+f"(acc[39]), "+f"(acc[40]), "+f"(acc[41]),
+              "+f"(acc[42]), "+f"(acc[43]), "+f"(acc[44]), "+f"(acc[45]), "+f"(acc[46]),
+              "+f"(acc[47]), "+f"(acc[48]), "+f"(acc[49]), "+f"(acc[50]), "+f"(acc[51]),
+              "+f"(acc[52]), "+f"(acc[53]), "+f"(acc[54]), "+f"(acc[55]), "+f"(acc[56]),
+              "+f"(acc[57]), "+f"(acc[58]), "+f"(acc[59]), "+f"(acc[60]), "+f"(acc[61]),
+              "+f"(acc[62]), "+f"(acc[63])
+            : "l"(desc), "l"(desc), "r"(1u)
+            : "memory");
+#else
+    (void)acc;
+    (void)scratch;
+#endif
+}
+
+/**
+ * Uses the backlog's accumulator after the thread's final wait_group 0, so that its registers
+ * stay live (and unreused) while the dummy mmas are in flight, and ptxas keeps the mmas.
+ */
+__device__ __forceinline__ void keepBacklog(const Launch& p, float (&acc)[kBacklogFragments]) {
+    float sum = 0;
+    for (unsigned i = 0; i < kBacklogFragments; ++i)
+        sum += acc[i];
+    if (p.mmaBacklog == ~0u) p.scratch[0] = __float_as_uint(sum); // never: no launch draws ~0
+}
+
 // ---------------------------------------------------------------------------------------------
 // Value encodings: litmus values are integers; mma operands are f16, accumulators f32
 // ---------------------------------------------------------------------------------------------
@@ -194,18 +271,6 @@ __device__ __forceinline__ void settle(unsigned long long ns) {
 }
 
 /** Lines the testing warps up across CTAs: bounded, so a slow CTA never hangs the launch. */
-/** Whether `flag` is set in any of the 128 threads of a warpgroup that meet at named
- *  barrier `id` (a warp-wide loop leaves together once one lane's wait timed out). */
-__device__ __forceinline__ bool warpgroupAny(bool flag, unsigned id) {
-    unsigned any;
-    asm volatile("{ .reg .pred p, q; setp.ne.u32 p, %1, 0; bar.red.or.pred q, %2, 128, p; "
-                 "selp.u32 %0, 1, 0, q; }"
-                 : "=r"(any)
-                 : "r"(flag ? 1u : 0u), "r"(id)
-                 : "memory");
-    return any != 0;
-}
-
 __device__ __forceinline__ void startLine(const Launch& p) {
     if (!p.useSync) return;
     if ((threadIdx.x & 31) == 0) {

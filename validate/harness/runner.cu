@@ -198,9 +198,16 @@ void envReport(const TestInfo& t, const std::vector<unsigned long long>& inst,
         {"prime", [](unsigned e) { return (e & litmus::kEnvPrime) != 0; }},
         {"align", [](unsigned e) { return (e & litmus::kEnvAlign) != 0; }},
         {"team-lines", [](unsigned e) { return (e & litmus::kEnvTeamLines) != 0; }},
-        {"stress-scratch", [](unsigned e) { return (e >> litmus::kEnvStressShift) == 1; }},
-        {"stress-sm", [](unsigned e) { return (e >> litmus::kEnvStressShift) == 2; }},
-        {"stress-async", [](unsigned e) { return (e >> litmus::kEnvStressShift) == 3; }},
+        {"stress-scratch", [](unsigned e) { return ((e >> litmus::kEnvStressShift) & 3u) == 1; }},
+        {"stress-sm", [](unsigned e) { return ((e >> litmus::kEnvStressShift) & 3u) == 2; }},
+        {"stress-async", [](unsigned e) { return ((e >> litmus::kEnvStressShift) & 3u) == 3; }},
+        {"mma-backlog", [](unsigned e) { return (e >> litmus::kEnvBacklogShift) != 0; }},
+        {"backlog-every",
+         [](unsigned e) { return (e >> litmus::kEnvBacklogShift) == litmus::kBacklogEvery; }},
+        {"backlog-even",
+         [](unsigned e) { return (e >> litmus::kEnvBacklogShift) == litmus::kBacklogEven; }},
+        {"backlog-odd",
+         [](unsigned e) { return (e >> litmus::kEnvBacklogShift) == litmus::kBacklogOdd; }},
     };
     std::string line = std::string("    ") + what + " " + t.name + ":";
     char buf[160];
@@ -335,9 +342,14 @@ void runTest(const TestInfo& t, const Options& o, const cudaDeviceProp& prop, Te
                 !classic && t.clusterSize == 1 && t.litmusClusters == 1 && rng.below(3) == 0;
             p.alignShift = align ? 14 : 0; // 16384 cycles, about 9 us
             p.alignSpread = spreads[rng.below(4)];
+            // harness 4: half of a wgmma test's other launches queue dummy mmas ahead of each
+            // test mma (drawn only then, so other tests keep harness 3's draws)
+            const bool backlog = !classic && t.wgmma && rng.below(2) == 0;
+            p.mmaBacklog = backlog ? litmus::kBacklogEvery + rng.below(3) : litmus::kBacklogNone;
             unsigned tag = (sparse ? litmus::kEnvSparse : 0) | (p.prime ? litmus::kEnvPrime : 0) |
                            (align ? litmus::kEnvAlign : 0) |
-                           (p.layout == 1 ? litmus::kEnvTeamLines : 0);
+                           (p.layout == 1 ? litmus::kEnvTeamLines : 0) |
+                           (p.mmaBacklog << litmus::kEnvBacklogShift);
             if (p.stressIters) tag |= (1 + p.stressKind) << litmus::kEnvStressShift;
             p.hist.tag = tag;
             if (p.useSync)
@@ -363,13 +375,19 @@ void runTest(const TestInfo& t, const Options& o, const cudaDeviceProp& prop, Te
         "(harness 1: teams in [max/2, max], stress CTAs 50% on scratch lines (64..1024 "
         "iterations, 4 patterns), pre-delay 0/256/2048/8192 cycles, jitter 0/16/64 of 256, start "
         "line 50%, all placements permuted)" +
-        (o.classic ? ""
-                   : "; else also sparse 1/2 (1/16..5/16 of the teams, stress CTAs in every "
-                     "spare slot), stress 1/2 on scratch lines, on the SM (shared-memory bank "
-                     "conflicts, L1 refills) or on its async proxy (bulk copies in and out) for "
-                     "at most 200 us, global slots in-team 1/2, L1 "
-                     "priming of the team's lines 1/2, clock64-aligned start 1/3 of one-CTA "
-                     "tests (then 0..255 cycles)");
+        (o.classic
+             ? std::string()
+             : std::string(
+                   "; else also sparse 1/2 (1/16..5/16 of the teams, stress CTAs in every "
+                   "spare slot), stress 1/2 on scratch lines, on the SM (shared-memory bank "
+                   "conflicts, L1 refills) or on its async proxy (bulk copies in and out) for "
+                   "at most 200 us, global slots in-team 1/2, L1 "
+                   "priming of the team's lines 1/2, clock64-aligned start 1/3 of one-CTA "
+                   "tests (then 0..255 cycles)") +
+                   (t.wgmma ? "; wgmma tests: 64 dummy m64n128k16 mmas ahead of every test mma, "
+                              "the odd "
+                              "or the even ones, 1/2"
+                            : ""));
 
     std::vector<unsigned long long> keys(capacity), counts(capacity);
     std::vector<int> values(std::size_t(capacity) * width);
@@ -484,8 +502,8 @@ constexpr int kRestart = 4; ///< the worker's exit status after an error: start 
     info.seed = o.seed;
     info.secondsPerTest = o.seconds;
     info.maxLaunches = o.maxLaunches;
-    info.harness = "ptxmc-litmus-runner 3"; // 2: sparse launches, SM stress, in-team slots,
-                                            // ...; 3: async-proxy stress
+    info.harness = "ptxmc-litmus-runner 4"; // 2: sparse launches, SM stress, in-team slots,
+                                            // ...; 3: async-proxy stress; 4: mma backlog
     int driver = 0, runtime = 0;
     cudaDriverGetVersion(&driver);
     cudaRuntimeGetVersion(&runtime);

@@ -264,6 +264,8 @@ private:
         std::string attrs = "__launch_bounds__(kWarps * 32)";
         if (plan_.clusterSize > 1)
             attrs += " __cluster_dims__(" + std::to_string(plan_.clusterSize) + ", 1, 1)";
+        // wgmma tests: one kernel per tensor-core backlog (litmus::wgmmaBacklog says why)
+        if (plan_.wgMode) l("template <unsigned kBacklog>");
         l("__global__ void " + attrs + " run(const litmus::Launch p) {");
         l("    const unsigned warp = threadIdx.x >> 5, lane = threadIdx.x & 31u;");
         if (plan_.clusterSize > 1) {
@@ -475,12 +477,28 @@ private:
         l("}");
         l("");
         l("cudaError_t configure() {");
-        l("    return cudaFuncSetAttribute(run, cudaFuncAttributeMaxDynamicSharedMemorySize, "
-          "kSharedBytes);");
+        if (plan_.wgMode) {
+            l("    cudaError_t e = cudaSuccess;");
+            for (const std::string& k : backlogKernels())
+                l("    if (e == cudaSuccess) e = cudaFuncSetAttribute(" + k +
+                  ", cudaFuncAttributeMaxDynamicSharedMemorySize, kSharedBytes);");
+            l("    return e;");
+        } else {
+            l("    return cudaFuncSetAttribute(run, cudaFuncAttributeMaxDynamicSharedMemorySize, "
+              "kSharedBytes);");
+        }
         l("}");
         l("");
         l("void launchTest(const litmus::Launch& p, unsigned grid, cudaStream_t s) {");
-        l("    run<<<grid, kWarps * 32, kSharedBytes, s>>>(p);");
+        if (plan_.wgMode) {
+            l("    switch (p.mmaBacklog) {");
+            for (const std::string& k : backlogKernels())
+                l("    case " + k.substr(4, 2) + ": " + k +
+                  "<<<grid, kWarps * 32, kSharedBytes, s>>>(p); break;");
+            l("    }");
+        } else {
+            l("    run<<<grid, kWarps * 32, kSharedBytes, s>>>(p);");
+        }
         l("}");
         l("");
         l("void launchHist(const litmus::Launch& p, cudaStream_t s) {");
@@ -518,12 +536,21 @@ private:
         l("    kClusterSize, kLitmusClusters, kWarps, kRows, kLanes, " +
           std::to_string(plan_.activeWarpsPerTeam) + "u,");
         l("    kGlobals, kGlobalSlotWords, kSharedBytes,");
-        l("    reinterpret_cast<const void*>(run), configure, launchTest, launchHist, launchInit,");
-        l("    " + std::string(usesMaps() ? "kTensorMaps" : "nullptr") + ",");
+        // occupancy from the kernel with the most registers (the largest backlog)
+        l("    reinterpret_cast<const void*>(" +
+          std::string(plan_.wgMode ? backlogKernels().back() : "run") +
+          "), configure, launchTest, launchHist, launchInit,");
+        l("    " + std::string(usesMaps() ? "kTensorMaps" : "nullptr") + ", " +
+          (plan_.wgMode ? "true" : "false") + ",");
         l("};");
         l("const litmus::Register kRegister(&kInfo);");
         l("");
         l("} // namespace " + id);
+    }
+
+    /** A wgmma test's kernels, one per litmus::kBacklog* placement, the most registers last. */
+    static std::vector<std::string> backlogKernels() {
+        return {"run<0u>", "run<2u>", "run<3u>", "run<1u>"};
     }
 
     const ptx::Program& test_;

@@ -84,8 +84,6 @@ private:
     // control flow (EmitControl.cpp): C++ labels and gotos over the thread's register variables
     void label(const std::string& name);
     void branch(const std::string& label, const std::string& condition);
-    /** A warp-wide thread's vote: did a wait of any of its lanes time out? */
-    std::string anyLaneStuck();
     void setp(const Insn& in, const ptx::Setp& s);
     void compareBranch(const Insn& in, const ptx::CompareBranch& b);
     void elect(const Insn& in);
@@ -197,6 +195,7 @@ private:
     bool laneZeroOpen_ = false;
     std::map<std::string, unsigned> accRegs_; ///< wgmma accumulator -> f32 fragments per thread
     bool usedWgmma_ = false;
+    unsigned mmas_ = 0; ///< wgmma.mma_async emitted so far (litmus::backlogBefore counts them)
     std::set<std::string> writtenSinceWgFence_; ///< registers written since the last wgmma.fence
     std::set<std::string> pendingA_; ///< A registers of mmas not yet covered by wait_group 0
     bool usedBulkGroup_ = false, usedTmemLd_ = false, usedTmemSt_ = false;

@@ -91,13 +91,15 @@ void ThreadEmitter::branch(const std::string& target, const std::string& conditi
     const bool back = labelsMet_.count(target) > 0;
     if (back && plan_.single()) {
         // The round count is per entry into the loop (reset when it falls through, so an
-        // inner loop starts afresh each outer round). Once a wait of the thread timed out (in
-        // lane 0, which does the thread's own work), every lane leaves the loop together.
+        // inner loop starts afresh each outer round). Its condition reads uniform registers
+        // only, so a stuck instance runs its remaining rounds with waits that return at once.
+        // No vote on `stuck` ends it early: ptxas serializes a warpgroup's wgmmas (C7520) when
+        // a loop's exit depends on one, and a dropped wait_group would then never show.
         const std::string rounds = "rounds" + std::to_string(loops_++);
         decls_.push_back("unsigned " + rounds + " = 0;");
         line("if (" + condition + ") {");
-        line("    if (++" + rounds + " > " + std::to_string(kMaxWarpWideRounds) + "u || " +
-             anyLaneStuck() + ") stuck = true; else");
+        line("    if (++" + rounds + " > " + std::to_string(kMaxWarpWideRounds) +
+             "u) stuck = true; else");
         line("        goto " + labelName(thread_.id, target) + ";");
         line("}");
         line(rounds + " = 0;");
@@ -107,14 +109,6 @@ void ThreadEmitter::branch(const std::string& target, const std::string& conditi
     if (back) line("    if (litmus::globalTimer() > deadline) stuck = true; else");
     line("    goto " + labelName(thread_.id, target) + ";");
     line("}");
-}
-
-std::string ThreadEmitter::anyLaneStuck() {
-    if (plan_.tcMode) return "__any_sync(0xffffffffu, stuck)";
-    // a warpgroup: its named barrier (warpgroupSync's) reduces over the 128 threads
-    auto k = std::find(cta_.threads.begin(), cta_.threads.end(), static_cast<int>(threadIndex_)) -
-             cta_.threads.begin();
-    return "litmus::warpgroupAny(stuck, " + std::to_string(15 - k) + "u)";
 }
 
 void ThreadEmitter::setp(const Insn& in, const ptx::Setp& s) {

@@ -495,6 +495,8 @@ std::string ThreadEmitter::emit() {
         if (tokens_.count(n))
             out << "    unsigned long long " << regVar(n, RegKind::Token) << " = 0;\n";
     }
+    if (usedWgmma_) // the tensor-core backlog's accumulator (litmus::wgmmaBacklog)
+        out << "    float wgBacklog[litmus::kBacklogFragments] = {};\n";
     for (const std::string& d : decls_)
         out << "    " << d << '\n';
     out << "    litmus::startLine(p);\n";
@@ -920,11 +922,14 @@ void ThreadEmitter::mbarrierWait(const Insn& in) {
                        addr + "), " + argIn + " : \"memory\");";
     const Operand& dst = in.operand(0);
     if (dst.kind == Operand::Kind::Sink) {
-        line("while (true) {");
-        line("    " + stmt);
-        line("    if (" + ok + ") break;");
-        line("    if (litmus::globalTimer() > deadline) { stuck = true; break; }");
-        line("}");
+        // The retry loop with its deadline is one asm statement, as CUTLASS's barrier wait:
+        // ptxas serializes a warpgroup's wgmmas (C7520) when a C++ loop around a wait sits
+        // between them, and a dropped wgmma.wait_group could then never show on hardware.
+        line("asm volatile(\"{ .reg .pred P, T; .reg .u64 t; LAB_WAIT: " + ptx +
+             " P, [%1], %2; @P bra DONE; mov.u64 t, %%globaltimer; setp.gt.u64 T, t, %3; @!T "
+             "bra LAB_WAIT; DONE: selp.u32 %0, 1, 0, P; }\" : \"=r\"(" +
+             ok + ") : \"r\"(" + addr + "), " + argIn + ", \"l\"(deadline) : \"memory\");");
+        line("if (!" + ok + ") stuck = true;");
     } else {
         line(stmt);
         if (plan_.wgMode)
@@ -1150,6 +1155,7 @@ void ThreadEmitter::epilogue() {
         // every mma completes (and writes its accumulator) before registers are recorded
         wgSync(opcode(ptx::WgmmaCommit{}));
         wgSync(opcode(ptx::WgmmaWait{}) + " 0");
+        line("litmus::keepBacklog(p, wgBacklog);");
     }
     for (std::size_t i = 0; i < observed_.size(); ++i) {
         const ObsRef& o = observed_[i];

@@ -108,6 +108,9 @@ void ThreadEmitter::wgMma(const Insn& in) {
     std::string aVal;
     if (!aShared) aVal = intValue(in.operand(1).elements[0]); // before the collective section
     collective();
+    // harness 4: the launch's dummy mmas go first, in this mma's group (litmus::wgmmaBacklog)
+    line("litmus::wgmmaBacklog<litmus::backlogBefore(kBacklog, " + std::to_string(mmas_++) +
+         "u)>(wgBacklog, smem + kScratch);");
     std::vector<std::string> outs;
     std::string list;
     for (unsigned i = 0; i < frags; ++i) {
@@ -137,9 +140,14 @@ void ThreadEmitter::wgMma(const Insn& in) {
     ins.push_back("\"l\"(" + db + ")");
     std::string pText = "%" + std::to_string(next++);
     ins.push_back("\"r\"(" + scale + ")");
-    asmStmt("{ .reg .pred P; " + opcode(ptx::Setp{ptx::CmpOp::Ne, ptx::Type{'b', 32}}) + " P, " +
-                pText + ", 0; " + opcode(in.op) + " {" + list + "}, " + aText + ", " + bText +
-                ", P, 1, 1" + (aShared ? ", 0, 0" : ", 0") + "; }",
+    // A in registers: the harness writes its copy right before the mma, and a register write
+    // needs a wgmma.fence before the mma that reads it (PTX ISA 9.7.17.7.1). Written here, in
+    // the mma's own asm, ptxas need not insert one itself, which near a divergent path makes it
+    // serialize every wgmma of the kernel (C7520).
+    const std::string fence = aShared ? "" : opcode(ptx::WgmmaFence{}) + "; ";
+    asmStmt("{ .reg .pred P; " + fence + opcode(ptx::Setp{ptx::CmpOp::Ne, ptx::Type{'b', 32}}) +
+                " P, " + pText + ", 0; " + opcode(in.op) + " {" + list + "}, " + aText + ", " +
+                bText + ", P, 1, 1" + (aShared ? ", 0, 0" : ", 0") + "; }",
             outs, ins);
 }
 

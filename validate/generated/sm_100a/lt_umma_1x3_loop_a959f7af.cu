@@ -105,11 +105,8 @@ __global__ void __launch_bounds__(kWarps * 32) run(const litmus::Launch p) {
             // mbarrier.try_wait.parity.shared::cta.b64
             unsigned v0;
             v0 = 0;
-            while (true) {
-                asm volatile("{ .reg .pred P; mbarrier.try_wait.parity.shared::cta.b64 P, [%1], %2; selp.u32 %0, 1, 0, P; }" : "=r"(v0) : "r"(s_empty0), "r"(r_ph) : "memory");
-                if (v0) break;
-                if (litmus::globalTimer() > deadline) { stuck = true; break; }
-            }
+            asm volatile("{ .reg .pred P, T; .reg .u64 t; LAB_WAIT: mbarrier.try_wait.parity.shared::cta.b64 P, [%1], %2; @P bra DONE; mov.u64 t, %%globaltimer; setp.gt.u64 T, t, %3; @!T bra LAB_WAIT; DONE: selp.u32 %0, 1, 0, P; }" : "=r"(v0) : "r"(s_empty0), "r"(r_ph), "l"(deadline) : "memory");
+            if (!v0) stuck = true;
             litmus::jitter(p, warpKey, 3u);
             // mbarrier.arrive.expect_tx.shared::cta.b64
             if (lane == 0) {
@@ -127,7 +124,7 @@ __global__ void __launch_bounds__(kWarps * 32) run(const litmus::Launch p) {
             // setp.lt.s32
             r_p = (static_cast<int>(r_k) < static_cast<int>(0x00000003u)) ? 1u : 0u;
             if ((r_p != 0u)) {
-                if (++rounds0 > 65536u || __any_sync(0xffffffffu, stuck)) stuck = true; else
+                if (++rounds0 > 65536u) stuck = true; else
                     goto L0_LC00;
             }
             rounds0 = 0;
@@ -169,11 +166,8 @@ __global__ void __launch_bounds__(kWarps * 32) run(const litmus::Launch p) {
             // mbarrier.try_wait.parity.shared::cta.b64
             unsigned v0;
             v0 = 0;
-            while (true) {
-                asm volatile("{ .reg .pred P; mbarrier.try_wait.parity.shared::cta.b64 P, [%1], %2; selp.u32 %0, 1, 0, P; }" : "=r"(v0) : "r"(s_full0), "r"(r_ph) : "memory");
-                if (v0) break;
-                if (litmus::globalTimer() > deadline) { stuck = true; break; }
-            }
+            asm volatile("{ .reg .pred P, T; .reg .u64 t; LAB_WAIT: mbarrier.try_wait.parity.shared::cta.b64 P, [%1], %2; @P bra DONE; mov.u64 t, %%globaltimer; setp.gt.u64 T, t, %3; @!T bra LAB_WAIT; DONE: selp.u32 %0, 1, 0, P; }" : "=r"(v0) : "r"(s_full0), "r"(r_ph), "l"(deadline) : "memory");
+            if (!v0) stuck = true;
             litmus::jitter(p, warpKey, 3u);
             // tcgen05.fence::after_thread_sync
             asm volatile("tcgen05.fence::after_thread_sync;" : : : "memory");
@@ -197,7 +191,7 @@ __global__ void __launch_bounds__(kWarps * 32) run(const litmus::Launch p) {
             // setp.lt.s32
             r_p = (static_cast<int>(r_k) < static_cast<int>(0x00000003u)) ? 1u : 0u;
             if ((r_p != 0u)) {
-                if (++rounds0 > 65536u || __any_sync(0xffffffffu, stuck)) stuck = true; else
+                if (++rounds0 > 65536u) stuck = true; else
                     goto L1_LC00;
             }
             rounds0 = 0;
@@ -231,11 +225,8 @@ __global__ void __launch_bounds__(kWarps * 32) run(const litmus::Launch p) {
             // mbarrier.try_wait.parity.shared::cta.b64
             unsigned v0;
             v0 = 0;
-            while (true) {
-                asm volatile("{ .reg .pred P; mbarrier.try_wait.parity.shared::cta.b64 P, [%1], %2; selp.u32 %0, 1, 0, P; }" : "=r"(v0) : "r"(s_accfull), "r"(0x00000000u) : "memory");
-                if (v0) break;
-                if (litmus::globalTimer() > deadline) { stuck = true; break; }
-            }
+            asm volatile("{ .reg .pred P, T; .reg .u64 t; LAB_WAIT: mbarrier.try_wait.parity.shared::cta.b64 P, [%1], %2; @P bra DONE; mov.u64 t, %%globaltimer; setp.gt.u64 T, t, %3; @!T bra LAB_WAIT; DONE: selp.u32 %0, 1, 0, P; }" : "=r"(v0) : "r"(s_accfull), "r"(0x00000000u), "l"(deadline) : "memory");
+            if (!v0) stuck = true;
             litmus::jitter(p, warpKey, 1u);
             // tcgen05.fence::after_thread_sync
             asm volatile("tcgen05.fence::after_thread_sync;" : : : "memory");
@@ -335,7 +326,7 @@ const litmus::TestInfo kInfo = {
     kClusterSize, kLitmusClusters, kWarps, kRows, kLanes, 3u,
     kGlobals, kGlobalSlotWords, kSharedBytes,
     reinterpret_cast<const void*>(run), configure, launchTest, launchHist, launchInit,
-    nullptr,
+    nullptr, false,
 };
 const litmus::Register kRegister(&kInfo);
 

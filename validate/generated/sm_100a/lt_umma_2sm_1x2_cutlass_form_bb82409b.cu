@@ -105,11 +105,8 @@ __global__ void __launch_bounds__(kWarps * 32) __cluster_dims__(2, 1, 1) run(con
             // mbarrier.try_wait.parity.shared::cta.b64
             unsigned v0;
             v0 = 0;
-            while (true) {
-                asm volatile("{ .reg .pred P; mbarrier.try_wait.parity.shared::cta.b64 P, [%1], %2; selp.u32 %0, 1, 0, P; }" : "=r"(v0) : "r"(s_empty0), "r"(0x00000001u) : "memory");
-                if (v0) break;
-                if (litmus::globalTimer() > deadline) { stuck = true; break; }
-            }
+            asm volatile("{ .reg .pred P, T; .reg .u64 t; LAB_WAIT: mbarrier.try_wait.parity.shared::cta.b64 P, [%1], %2; @P bra DONE; mov.u64 t, %%globaltimer; setp.gt.u64 T, t, %3; @!T bra LAB_WAIT; DONE: selp.u32 %0, 1, 0, P; }" : "=r"(v0) : "r"(s_empty0), "r"(0x00000001u), "l"(deadline) : "memory");
+            if (!v0) stuck = true;
             litmus::jitter(p, warpKey, 1u);
             // mbarrier.arrive.expect_tx.shared::cta.b64
             if (lane == 0) {
@@ -120,11 +117,8 @@ __global__ void __launch_bounds__(kWarps * 32) __cluster_dims__(2, 1, 1) run(con
             }
             unsigned v1;
             v1 = 0;
-            while (true) {
-                asm volatile("{ .reg .pred P; mbarrier.try_wait.parity.shared::cta.b64 P, [%1], %2; selp.u32 %0, 1, 0, P; }" : "=r"(v1) : "r"(s_empty0), "r"(0x00000000u) : "memory");
-                if (v1) break;
-                if (litmus::globalTimer() > deadline) { stuck = true; break; }
-            }
+            asm volatile("{ .reg .pred P, T; .reg .u64 t; LAB_WAIT: mbarrier.try_wait.parity.shared::cta.b64 P, [%1], %2; @P bra DONE; mov.u64 t, %%globaltimer; setp.gt.u64 T, t, %3; @!T bra LAB_WAIT; DONE: selp.u32 %0, 1, 0, P; }" : "=r"(v1) : "r"(s_empty0), "r"(0x00000000u), "l"(deadline) : "memory");
+            if (!v1) stuck = true;
             litmus::jitter(p, warpKey, 4u);
             // mbarrier.arrive.expect_tx.shared::cta.b64
             if (lane == 0) {
@@ -155,11 +149,8 @@ __global__ void __launch_bounds__(kWarps * 32) __cluster_dims__(2, 1, 1) run(con
             // mbarrier.try_wait.parity.shared::cta.b64
             unsigned v0;
             v0 = 0;
-            while (true) {
-                asm volatile("{ .reg .pred P; mbarrier.try_wait.parity.shared::cta.b64 P, [%1], %2; selp.u32 %0, 1, 0, P; }" : "=r"(v0) : "r"(s_full0), "r"(0x00000000u) : "memory");
-                if (v0) break;
-                if (litmus::globalTimer() > deadline) { stuck = true; break; }
-            }
+            asm volatile("{ .reg .pred P, T; .reg .u64 t; LAB_WAIT: mbarrier.try_wait.parity.shared::cta.b64 P, [%1], %2; @P bra DONE; mov.u64 t, %%globaltimer; setp.gt.u64 T, t, %3; @!T bra LAB_WAIT; DONE: selp.u32 %0, 1, 0, P; }" : "=r"(v0) : "r"(s_full0), "r"(0x00000000u), "l"(deadline) : "memory");
+            if (!v0) stuck = true;
             litmus::jitter(p, warpKey, 1u);
             // tcgen05.mma.cta_group::2.kind::f16
             if (lane == 0) {
@@ -170,11 +161,8 @@ __global__ void __launch_bounds__(kWarps * 32) __cluster_dims__(2, 1, 1) run(con
             }
             unsigned v1;
             v1 = 0;
-            while (true) {
-                asm volatile("{ .reg .pred P; mbarrier.try_wait.parity.shared::cta.b64 P, [%1], %2; selp.u32 %0, 1, 0, P; }" : "=r"(v1) : "r"(s_full0), "r"(0x00000001u) : "memory");
-                if (v1) break;
-                if (litmus::globalTimer() > deadline) { stuck = true; break; }
-            }
+            asm volatile("{ .reg .pred P, T; .reg .u64 t; LAB_WAIT: mbarrier.try_wait.parity.shared::cta.b64 P, [%1], %2; @P bra DONE; mov.u64 t, %%globaltimer; setp.gt.u64 T, t, %3; @!T bra LAB_WAIT; DONE: selp.u32 %0, 1, 0, P; }" : "=r"(v1) : "r"(s_full0), "r"(0x00000001u), "l"(deadline) : "memory");
+            if (!v1) stuck = true;
             litmus::jitter(p, warpKey, 4u);
             // tcgen05.mma.cta_group::2.kind::f16
             if (lane == 0) {
@@ -187,11 +175,8 @@ __global__ void __launch_bounds__(kWarps * 32) __cluster_dims__(2, 1, 1) run(con
             }
             unsigned v2;
             v2 = 0;
-            while (true) {
-                asm volatile("{ .reg .pred P; mbarrier.try_wait.parity.shared::cta.b64 P, [%1], %2; selp.u32 %0, 1, 0, P; }" : "=r"(v2) : "r"(s_accempty), "r"(0x00000000u) : "memory");
-                if (v2) break;
-                if (litmus::globalTimer() > deadline) { stuck = true; break; }
-            }
+            asm volatile("{ .reg .pred P, T; .reg .u64 t; LAB_WAIT: mbarrier.try_wait.parity.shared::cta.b64 P, [%1], %2; @P bra DONE; mov.u64 t, %%globaltimer; setp.gt.u64 T, t, %3; @!T bra LAB_WAIT; DONE: selp.u32 %0, 1, 0, P; }" : "=r"(v2) : "r"(s_accempty), "r"(0x00000000u), "l"(deadline) : "memory");
+            if (!v2) stuck = true;
             litmus::jitter(p, warpKey, 8u);
             // tcgen05.mma.cta_group::2.kind::f16
             if (lane == 0) {
@@ -223,11 +208,8 @@ __global__ void __launch_bounds__(kWarps * 32) __cluster_dims__(2, 1, 1) run(con
             // mbarrier.try_wait.parity.shared::cta.b64
             unsigned v0;
             v0 = 0;
-            while (true) {
-                asm volatile("{ .reg .pred P; mbarrier.try_wait.parity.shared::cta.b64 P, [%1], %2; selp.u32 %0, 1, 0, P; }" : "=r"(v0) : "r"(s_accfull), "r"(0x00000000u) : "memory");
-                if (v0) break;
-                if (litmus::globalTimer() > deadline) { stuck = true; break; }
-            }
+            asm volatile("{ .reg .pred P, T; .reg .u64 t; LAB_WAIT: mbarrier.try_wait.parity.shared::cta.b64 P, [%1], %2; @P bra DONE; mov.u64 t, %%globaltimer; setp.gt.u64 T, t, %3; @!T bra LAB_WAIT; DONE: selp.u32 %0, 1, 0, P; }" : "=r"(v0) : "r"(s_accfull), "r"(0x00000000u), "l"(deadline) : "memory");
+            if (!v0) stuck = true;
             litmus::jitter(p, warpKey, 1u);
             // tcgen05.ld.sync.aligned.32x32b.x1.b32
             __syncwarp();
@@ -264,11 +246,8 @@ __global__ void __launch_bounds__(kWarps * 32) __cluster_dims__(2, 1, 1) run(con
             // mbarrier.try_wait.parity.shared::cta.b64
             unsigned v0;
             v0 = 0;
-            while (true) {
-                asm volatile("{ .reg .pred P; mbarrier.try_wait.parity.shared::cta.b64 P, [%1], %2; selp.u32 %0, 1, 0, P; }" : "=r"(v0) : "r"(s_empty0), "r"(0x00000001u) : "memory");
-                if (v0) break;
-                if (litmus::globalTimer() > deadline) { stuck = true; break; }
-            }
+            asm volatile("{ .reg .pred P, T; .reg .u64 t; LAB_WAIT: mbarrier.try_wait.parity.shared::cta.b64 P, [%1], %2; @P bra DONE; mov.u64 t, %%globaltimer; setp.gt.u64 T, t, %3; @!T bra LAB_WAIT; DONE: selp.u32 %0, 1, 0, P; }" : "=r"(v0) : "r"(s_empty0), "r"(0x00000001u), "l"(deadline) : "memory");
+            if (!v0) stuck = true;
             litmus::jitter(p, warpKey, 1u);
             // cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes.cta_group::2
             if (lane == 0) {
@@ -277,11 +256,8 @@ __global__ void __launch_bounds__(kWarps * 32) __cluster_dims__(2, 1, 1) run(con
             }
             unsigned v1;
             v1 = 0;
-            while (true) {
-                asm volatile("{ .reg .pred P; mbarrier.try_wait.parity.shared::cta.b64 P, [%1], %2; selp.u32 %0, 1, 0, P; }" : "=r"(v1) : "r"(s_empty0), "r"(0x00000000u) : "memory");
-                if (v1) break;
-                if (litmus::globalTimer() > deadline) { stuck = true; break; }
-            }
+            asm volatile("{ .reg .pred P, T; .reg .u64 t; LAB_WAIT: mbarrier.try_wait.parity.shared::cta.b64 P, [%1], %2; @P bra DONE; mov.u64 t, %%globaltimer; setp.gt.u64 T, t, %3; @!T bra LAB_WAIT; DONE: selp.u32 %0, 1, 0, P; }" : "=r"(v1) : "r"(s_empty0), "r"(0x00000000u), "l"(deadline) : "memory");
+            if (!v1) stuck = true;
             litmus::jitter(p, warpKey, 3u);
             // cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes.cta_group::2
             if (lane == 0) {
@@ -305,11 +281,8 @@ __global__ void __launch_bounds__(kWarps * 32) __cluster_dims__(2, 1, 1) run(con
             // mbarrier.try_wait.parity.shared::cta.b64
             unsigned v0;
             v0 = 0;
-            while (true) {
-                asm volatile("{ .reg .pred P; mbarrier.try_wait.parity.shared::cta.b64 P, [%1], %2; selp.u32 %0, 1, 0, P; }" : "=r"(v0) : "r"(s_accfull), "r"(0x00000000u) : "memory");
-                if (v0) break;
-                if (litmus::globalTimer() > deadline) { stuck = true; break; }
-            }
+            asm volatile("{ .reg .pred P, T; .reg .u64 t; LAB_WAIT: mbarrier.try_wait.parity.shared::cta.b64 P, [%1], %2; @P bra DONE; mov.u64 t, %%globaltimer; setp.gt.u64 T, t, %3; @!T bra LAB_WAIT; DONE: selp.u32 %0, 1, 0, P; }" : "=r"(v0) : "r"(s_accfull), "r"(0x00000000u), "l"(deadline) : "memory");
+            if (!v0) stuck = true;
             litmus::jitter(p, warpKey, 1u);
             // tcgen05.ld.sync.aligned.32x32b.x1.b32
             __syncwarp();
@@ -443,7 +416,7 @@ const litmus::TestInfo kInfo = {
     kClusterSize, kLitmusClusters, kWarps, kRows, kLanes, 5u,
     kGlobals, kGlobalSlotWords, kSharedBytes,
     reinterpret_cast<const void*>(run), configure, launchTest, launchHist, launchInit,
-    kTensorMaps,
+    kTensorMaps, false,
 };
 const litmus::Register kRegister(&kInfo);
 

@@ -130,11 +130,8 @@ __global__ void __launch_bounds__(kWarps * 32) run(const litmus::Launch p) {
             // mbarrier.try_wait.parity.shared::cta.b64
             unsigned v0;
             v0 = 0;
-            while (true) {
-                asm volatile("{ .reg .pred P; mbarrier.try_wait.parity.shared::cta.b64 P, [%1], %2; selp.u32 %0, 1, 0, P; }" : "=r"(v0) : "r"(s_acc_empty0), "r"(0x00000001u) : "memory");
-                if (v0) break;
-                if (litmus::globalTimer() > deadline) { stuck = true; break; }
-            }
+            asm volatile("{ .reg .pred P, T; .reg .u64 t; LAB_WAIT: mbarrier.try_wait.parity.shared::cta.b64 P, [%1], %2; @P bra DONE; mov.u64 t, %%globaltimer; setp.gt.u64 T, t, %3; @!T bra LAB_WAIT; DONE: selp.u32 %0, 1, 0, P; }" : "=r"(v0) : "r"(s_acc_empty0), "r"(0x00000001u), "l"(deadline) : "memory");
+            if (!v0) stuck = true;
             litmus::jitter(p, warpKey, 2u);
             // tcgen05.fence::after_thread_sync
             asm volatile("tcgen05.fence::after_thread_sync;" : : : "memory");
@@ -148,11 +145,8 @@ __global__ void __launch_bounds__(kWarps * 32) run(const litmus::Launch p) {
             }
             unsigned v1;
             v1 = 0;
-            while (true) {
-                asm volatile("{ .reg .pred P; mbarrier.try_wait.parity.shared::cta.b64 P, [%1], %2; selp.u32 %0, 1, 0, P; }" : "=r"(v1) : "r"(s_acc_empty1), "r"(0x00000001u) : "memory");
-                if (v1) break;
-                if (litmus::globalTimer() > deadline) { stuck = true; break; }
-            }
+            asm volatile("{ .reg .pred P, T; .reg .u64 t; LAB_WAIT: mbarrier.try_wait.parity.shared::cta.b64 P, [%1], %2; @P bra DONE; mov.u64 t, %%globaltimer; setp.gt.u64 T, t, %3; @!T bra LAB_WAIT; DONE: selp.u32 %0, 1, 0, P; }" : "=r"(v1) : "r"(s_acc_empty1), "r"(0x00000001u), "l"(deadline) : "memory");
+            if (!v1) stuck = true;
             litmus::jitter(p, warpKey, 6u);
             // tcgen05.fence::after_thread_sync
             asm volatile("tcgen05.fence::after_thread_sync;" : : : "memory");
@@ -166,11 +160,8 @@ __global__ void __launch_bounds__(kWarps * 32) run(const litmus::Launch p) {
             }
             unsigned v2;
             v2 = 0;
-            while (true) {
-                asm volatile("{ .reg .pred P; mbarrier.try_wait.parity.shared::cta.b64 P, [%1], %2; selp.u32 %0, 1, 0, P; }" : "=r"(v2) : "r"(s_acc_empty0), "r"(0x00000000u) : "memory");
-                if (v2) break;
-                if (litmus::globalTimer() > deadline) { stuck = true; break; }
-            }
+            asm volatile("{ .reg .pred P, T; .reg .u64 t; LAB_WAIT: mbarrier.try_wait.parity.shared::cta.b64 P, [%1], %2; @P bra DONE; mov.u64 t, %%globaltimer; setp.gt.u64 T, t, %3; @!T bra LAB_WAIT; DONE: selp.u32 %0, 1, 0, P; }" : "=r"(v2) : "r"(s_acc_empty0), "r"(0x00000000u), "l"(deadline) : "memory");
+            if (!v2) stuck = true;
             litmus::jitter(p, warpKey, 10u);
             // tcgen05.fence::after_thread_sync
             asm volatile("tcgen05.fence::after_thread_sync;" : : : "memory");
@@ -184,11 +175,8 @@ __global__ void __launch_bounds__(kWarps * 32) run(const litmus::Launch p) {
             }
             unsigned v3;
             v3 = 0;
-            while (true) {
-                asm volatile("{ .reg .pred P; mbarrier.try_wait.parity.shared::cta.b64 P, [%1], %2; selp.u32 %0, 1, 0, P; }" : "=r"(v3) : "r"(s_acc_empty1), "r"(0x00000000u) : "memory");
-                if (v3) break;
-                if (litmus::globalTimer() > deadline) { stuck = true; break; }
-            }
+            asm volatile("{ .reg .pred P, T; .reg .u64 t; LAB_WAIT: mbarrier.try_wait.parity.shared::cta.b64 P, [%1], %2; @P bra DONE; mov.u64 t, %%globaltimer; setp.gt.u64 T, t, %3; @!T bra LAB_WAIT; DONE: selp.u32 %0, 1, 0, P; }" : "=r"(v3) : "r"(s_acc_empty1), "r"(0x00000000u), "l"(deadline) : "memory");
+            if (!v3) stuck = true;
             litmus::jitter(p, warpKey, 14u);
             // tcgen05.fence::after_thread_sync
             asm volatile("tcgen05.fence::after_thread_sync;" : : : "memory");
@@ -202,20 +190,14 @@ __global__ void __launch_bounds__(kWarps * 32) run(const litmus::Launch p) {
             }
             unsigned v4;
             v4 = 0;
-            while (true) {
-                asm volatile("{ .reg .pred P; mbarrier.try_wait.parity.shared::cta.b64 P, [%1], %2; selp.u32 %0, 1, 0, P; }" : "=r"(v4) : "r"(s_acc_empty0), "r"(0x00000001u) : "memory");
-                if (v4) break;
-                if (litmus::globalTimer() > deadline) { stuck = true; break; }
-            }
+            asm volatile("{ .reg .pred P, T; .reg .u64 t; LAB_WAIT: mbarrier.try_wait.parity.shared::cta.b64 P, [%1], %2; @P bra DONE; mov.u64 t, %%globaltimer; setp.gt.u64 T, t, %3; @!T bra LAB_WAIT; DONE: selp.u32 %0, 1, 0, P; }" : "=r"(v4) : "r"(s_acc_empty0), "r"(0x00000001u), "l"(deadline) : "memory");
+            if (!v4) stuck = true;
             litmus::jitter(p, warpKey, 18u);
             // mbarrier.try_wait.parity.shared::cta.b64
             unsigned v5;
             v5 = 0;
-            while (true) {
-                asm volatile("{ .reg .pred P; mbarrier.try_wait.parity.shared::cta.b64 P, [%1], %2; selp.u32 %0, 1, 0, P; }" : "=r"(v5) : "r"(s_acc_empty1), "r"(0x00000001u) : "memory");
-                if (v5) break;
-                if (litmus::globalTimer() > deadline) { stuck = true; break; }
-            }
+            asm volatile("{ .reg .pred P, T; .reg .u64 t; LAB_WAIT: mbarrier.try_wait.parity.shared::cta.b64 P, [%1], %2; @P bra DONE; mov.u64 t, %%globaltimer; setp.gt.u64 T, t, %3; @!T bra LAB_WAIT; DONE: selp.u32 %0, 1, 0, P; }" : "=r"(v5) : "r"(s_acc_empty1), "r"(0x00000001u), "l"(deadline) : "memory");
+            if (!v5) stuck = true;
             litmus::jitter(p, warpKey, 19u);
             // tcgen05.fence::after_thread_sync
             asm volatile("tcgen05.fence::after_thread_sync;" : : : "memory");
@@ -263,11 +245,8 @@ __global__ void __launch_bounds__(kWarps * 32) run(const litmus::Launch p) {
             // mbarrier.try_wait.parity.shared::cta.b64
             unsigned v0;
             v0 = 0;
-            while (true) {
-                asm volatile("{ .reg .pred P; mbarrier.try_wait.parity.shared::cta.b64 P, [%1], %2; selp.u32 %0, 1, 0, P; }" : "=r"(v0) : "r"(s_acc_full0), "r"(0x00000000u) : "memory");
-                if (v0) break;
-                if (litmus::globalTimer() > deadline) { stuck = true; break; }
-            }
+            asm volatile("{ .reg .pred P, T; .reg .u64 t; LAB_WAIT: mbarrier.try_wait.parity.shared::cta.b64 P, [%1], %2; @P bra DONE; mov.u64 t, %%globaltimer; setp.gt.u64 T, t, %3; @!T bra LAB_WAIT; DONE: selp.u32 %0, 1, 0, P; }" : "=r"(v0) : "r"(s_acc_full0), "r"(0x00000000u), "l"(deadline) : "memory");
+            if (!v0) stuck = true;
             litmus::jitter(p, warpKey, 1u);
             // tcgen05.fence::after_thread_sync
             asm volatile("tcgen05.fence::after_thread_sync;" : : : "memory");
@@ -291,11 +270,8 @@ __global__ void __launch_bounds__(kWarps * 32) run(const litmus::Launch p) {
             }
             unsigned v2;
             v2 = 0;
-            while (true) {
-                asm volatile("{ .reg .pred P; mbarrier.try_wait.parity.shared::cta.b64 P, [%1], %2; selp.u32 %0, 1, 0, P; }" : "=r"(v2) : "r"(s_acc_full1), "r"(0x00000000u) : "memory");
-                if (v2) break;
-                if (litmus::globalTimer() > deadline) { stuck = true; break; }
-            }
+            asm volatile("{ .reg .pred P, T; .reg .u64 t; LAB_WAIT: mbarrier.try_wait.parity.shared::cta.b64 P, [%1], %2; @P bra DONE; mov.u64 t, %%globaltimer; setp.gt.u64 T, t, %3; @!T bra LAB_WAIT; DONE: selp.u32 %0, 1, 0, P; }" : "=r"(v2) : "r"(s_acc_full1), "r"(0x00000000u), "l"(deadline) : "memory");
+            if (!v2) stuck = true;
             litmus::jitter(p, warpKey, 7u);
             // tcgen05.fence::after_thread_sync
             asm volatile("tcgen05.fence::after_thread_sync;" : : : "memory");
@@ -319,11 +295,8 @@ __global__ void __launch_bounds__(kWarps * 32) run(const litmus::Launch p) {
             }
             unsigned v4;
             v4 = 0;
-            while (true) {
-                asm volatile("{ .reg .pred P; mbarrier.try_wait.parity.shared::cta.b64 P, [%1], %2; selp.u32 %0, 1, 0, P; }" : "=r"(v4) : "r"(s_acc_full0), "r"(0x00000001u) : "memory");
-                if (v4) break;
-                if (litmus::globalTimer() > deadline) { stuck = true; break; }
-            }
+            asm volatile("{ .reg .pred P, T; .reg .u64 t; LAB_WAIT: mbarrier.try_wait.parity.shared::cta.b64 P, [%1], %2; @P bra DONE; mov.u64 t, %%globaltimer; setp.gt.u64 T, t, %3; @!T bra LAB_WAIT; DONE: selp.u32 %0, 1, 0, P; }" : "=r"(v4) : "r"(s_acc_full0), "r"(0x00000001u), "l"(deadline) : "memory");
+            if (!v4) stuck = true;
             litmus::jitter(p, warpKey, 13u);
             // tcgen05.fence::after_thread_sync
             asm volatile("tcgen05.fence::after_thread_sync;" : : : "memory");
@@ -347,11 +320,8 @@ __global__ void __launch_bounds__(kWarps * 32) run(const litmus::Launch p) {
             }
             unsigned v6;
             v6 = 0;
-            while (true) {
-                asm volatile("{ .reg .pred P; mbarrier.try_wait.parity.shared::cta.b64 P, [%1], %2; selp.u32 %0, 1, 0, P; }" : "=r"(v6) : "r"(s_acc_full1), "r"(0x00000001u) : "memory");
-                if (v6) break;
-                if (litmus::globalTimer() > deadline) { stuck = true; break; }
-            }
+            asm volatile("{ .reg .pred P, T; .reg .u64 t; LAB_WAIT: mbarrier.try_wait.parity.shared::cta.b64 P, [%1], %2; @P bra DONE; mov.u64 t, %%globaltimer; setp.gt.u64 T, t, %3; @!T bra LAB_WAIT; DONE: selp.u32 %0, 1, 0, P; }" : "=r"(v6) : "r"(s_acc_full1), "r"(0x00000001u), "l"(deadline) : "memory");
+            if (!v6) stuck = true;
             litmus::jitter(p, warpKey, 19u);
             // tcgen05.fence::after_thread_sync
             asm volatile("tcgen05.fence::after_thread_sync;" : : : "memory");
@@ -454,7 +424,7 @@ const litmus::TestInfo kInfo = {
     kClusterSize, kLitmusClusters, kWarps, kRows, kLanes, 2u,
     kGlobals, kGlobalSlotWords, kSharedBytes,
     reinterpret_cast<const void*>(run), configure, launchTest, launchHist, launchInit,
-    nullptr,
+    nullptr, false,
 };
 const litmus::Register kRegister(&kInfo);
 

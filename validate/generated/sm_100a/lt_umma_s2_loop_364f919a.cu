@@ -121,11 +121,8 @@ __global__ void __launch_bounds__(kWarps * 32) run(const litmus::Launch p) {
             // mbarrier.try_wait.parity.shared::cta.b64
             unsigned v0;
             v0 = 0;
-            while (true) {
-                asm volatile("{ .reg .pred P; mbarrier.try_wait.parity.shared::cta.b64 P, [%1], %2; selp.u32 %0, 1, 0, P; }" : "=r"(v0) : "r"((litmus::element(static_cast<long long>(static_cast<int>(r_s)) * 8LL + 0LL, 8, 2) == 0 ? s_empty_0_ : (litmus::element(static_cast<long long>(static_cast<int>(r_s)) * 8LL + 0LL, 8, 2) == 1 ? s_empty_1_ : (stuck = true, s_empty_0_)))), "r"(r_pe) : "memory");
-                if (v0) break;
-                if (litmus::globalTimer() > deadline) { stuck = true; break; }
-            }
+            asm volatile("{ .reg .pred P, T; .reg .u64 t; LAB_WAIT: mbarrier.try_wait.parity.shared::cta.b64 P, [%1], %2; @P bra DONE; mov.u64 t, %%globaltimer; setp.gt.u64 T, t, %3; @!T bra LAB_WAIT; DONE: selp.u32 %0, 1, 0, P; }" : "=r"(v0) : "r"((litmus::element(static_cast<long long>(static_cast<int>(r_s)) * 8LL + 0LL, 8, 2) == 0 ? s_empty_0_ : (litmus::element(static_cast<long long>(static_cast<int>(r_s)) * 8LL + 0LL, 8, 2) == 1 ? s_empty_1_ : (stuck = true, s_empty_0_)))), "r"(r_pe), "l"(deadline) : "memory");
+            if (!v0) stuck = true;
             litmus::jitter(p, warpKey, 3u);
             // mbarrier.arrive.expect_tx.shared::cta.b64
             if (lane == 0) {
@@ -148,7 +145,7 @@ __global__ void __launch_bounds__(kWarps * 32) run(const litmus::Launch p) {
             // setp.lt.s32
             r_more = (static_cast<int>(r_k) < static_cast<int>(0x00000004u)) ? 1u : 0u;
             if ((r_more != 0u)) {
-                if (++rounds0 > 65536u || __any_sync(0xffffffffu, stuck)) stuck = true; else
+                if (++rounds0 > 65536u) stuck = true; else
                     goto L0_LP;
             }
             rounds0 = 0;
@@ -195,11 +192,8 @@ __global__ void __launch_bounds__(kWarps * 32) run(const litmus::Launch p) {
             // mbarrier.try_wait.parity.shared::cta.b64
             unsigned v0;
             v0 = 0;
-            while (true) {
-                asm volatile("{ .reg .pred P; mbarrier.try_wait.parity.shared::cta.b64 P, [%1], %2; selp.u32 %0, 1, 0, P; }" : "=r"(v0) : "r"((litmus::element(static_cast<long long>(static_cast<int>(r_s)) * 8LL + 0LL, 8, 2) == 0 ? s_full_0_ : (litmus::element(static_cast<long long>(static_cast<int>(r_s)) * 8LL + 0LL, 8, 2) == 1 ? s_full_1_ : (stuck = true, s_full_0_)))), "r"(r_ph) : "memory");
-                if (v0) break;
-                if (litmus::globalTimer() > deadline) { stuck = true; break; }
-            }
+            asm volatile("{ .reg .pred P, T; .reg .u64 t; LAB_WAIT: mbarrier.try_wait.parity.shared::cta.b64 P, [%1], %2; @P bra DONE; mov.u64 t, %%globaltimer; setp.gt.u64 T, t, %3; @!T bra LAB_WAIT; DONE: selp.u32 %0, 1, 0, P; }" : "=r"(v0) : "r"((litmus::element(static_cast<long long>(static_cast<int>(r_s)) * 8LL + 0LL, 8, 2) == 0 ? s_full_0_ : (litmus::element(static_cast<long long>(static_cast<int>(r_s)) * 8LL + 0LL, 8, 2) == 1 ? s_full_1_ : (stuck = true, s_full_0_)))), "r"(r_ph), "l"(deadline) : "memory");
+            if (!v0) stuck = true;
             litmus::jitter(p, warpKey, 2u);
             // tcgen05.fence::after_thread_sync
             asm volatile("tcgen05.fence::after_thread_sync;" : : : "memory");
@@ -228,7 +222,7 @@ __global__ void __launch_bounds__(kWarps * 32) run(const litmus::Launch p) {
             // setp.lt.s32
             r_more = (static_cast<int>(r_k) < static_cast<int>(0x00000004u)) ? 1u : 0u;
             if ((r_more != 0u)) {
-                if (++rounds0 > 65536u || __any_sync(0xffffffffu, stuck)) stuck = true; else
+                if (++rounds0 > 65536u) stuck = true; else
                     goto L1_LM;
             }
             rounds0 = 0;
@@ -262,11 +256,8 @@ __global__ void __launch_bounds__(kWarps * 32) run(const litmus::Launch p) {
             // mbarrier.try_wait.parity.shared::cta.b64
             unsigned v0;
             v0 = 0;
-            while (true) {
-                asm volatile("{ .reg .pred P; mbarrier.try_wait.parity.shared::cta.b64 P, [%1], %2; selp.u32 %0, 1, 0, P; }" : "=r"(v0) : "r"(s_accfull), "r"(0x00000000u) : "memory");
-                if (v0) break;
-                if (litmus::globalTimer() > deadline) { stuck = true; break; }
-            }
+            asm volatile("{ .reg .pred P, T; .reg .u64 t; LAB_WAIT: mbarrier.try_wait.parity.shared::cta.b64 P, [%1], %2; @P bra DONE; mov.u64 t, %%globaltimer; setp.gt.u64 T, t, %3; @!T bra LAB_WAIT; DONE: selp.u32 %0, 1, 0, P; }" : "=r"(v0) : "r"(s_accfull), "r"(0x00000000u), "l"(deadline) : "memory");
+            if (!v0) stuck = true;
             litmus::jitter(p, warpKey, 1u);
             // tcgen05.fence::after_thread_sync
             asm volatile("tcgen05.fence::after_thread_sync;" : : : "memory");
@@ -396,7 +387,7 @@ const litmus::TestInfo kInfo = {
     kClusterSize, kLitmusClusters, kWarps, kRows, kLanes, 3u,
     kGlobals, kGlobalSlotWords, kSharedBytes,
     reinterpret_cast<const void*>(run), configure, launchTest, launchHist, launchInit,
-    nullptr,
+    nullptr, false,
 };
 const litmus::Register kRegister(&kInfo);
 

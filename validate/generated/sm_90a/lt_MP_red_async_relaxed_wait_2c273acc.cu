@@ -91,11 +91,8 @@ __global__ void __launch_bounds__(kWarps * 32) __cluster_dims__(2, 1, 1) run(con
             // mbarrier.try_wait.parity.relaxed.cluster.shared::cta.b64
             unsigned v0;
             v0 = 0;
-            while (true) {
-                asm volatile("{ .reg .pred P; mbarrier.try_wait.parity.relaxed.cluster.shared::cta.b64 P, [%1], %2; selp.u32 %0, 1, 0, P; }" : "=r"(v0) : "r"(s_full), "r"(0x00000000u) : "memory");
-                if (v0) break;
-                if (litmus::globalTimer() > deadline) { stuck = true; break; }
-            }
+            asm volatile("{ .reg .pred P, T; .reg .u64 t; LAB_WAIT: mbarrier.try_wait.parity.relaxed.cluster.shared::cta.b64 P, [%1], %2; @P bra DONE; mov.u64 t, %%globaltimer; setp.gt.u64 T, t, %3; @!T bra LAB_WAIT; DONE: selp.u32 %0, 1, 0, P; }" : "=r"(v0) : "r"(s_full), "r"(0x00000000u), "l"(deadline) : "memory");
+            if (!v0) stuck = true;
             litmus::jitter(p, warpKey, 2u);
             // ld.shared::cta.u32
             unsigned v1;
@@ -168,7 +165,7 @@ const litmus::TestInfo kInfo = {
     kClusterSize, kLitmusClusters, kWarps, kRows, kLanes, 16u,
     kGlobals, kGlobalSlotWords, kSharedBytes,
     reinterpret_cast<const void*>(run), configure, launchTest, launchHist, launchInit,
-    nullptr,
+    nullptr, false,
 };
 const litmus::Register kRegister(&kInfo);
 

@@ -22,6 +22,7 @@ __device__ __forceinline__ unsigned threadsOf(int cta) {
     return 0;
 }
 
+template <unsigned kBacklog>
 __global__ void __launch_bounds__(kWarps * 32) run(const litmus::Launch p) {
     const unsigned warp = threadIdx.x >> 5, lane = threadIdx.x & 31u;
     const unsigned hwCluster = blockIdx.x, rank = 0;
@@ -55,6 +56,7 @@ __global__ void __launch_bounds__(kWarps * 32) run(const litmus::Launch p) {
         case 0: { // P0
             float f_d[4] = {};
             f_d[0] = __uint_as_float(0x3f800000u);
+            float wgBacklog[litmus::kBacklogFragments] = {};
             const unsigned s_a = smem + 0u + litmus::sharedSlot(p, local, 0u, kPerCta) * 4096u;
             const unsigned long long wd_a = litmus::wgmmaDescriptor(s_a, 128u, 256u);
             const unsigned s_b = smem + 4096u + litmus::sharedSlot(p, local, 1u, kPerCta) * 4096u;
@@ -77,6 +79,7 @@ __global__ void __launch_bounds__(kWarps * 32) run(const litmus::Launch p) {
             litmus::jitter(p, warpKey, 1u);
             // wgmma.mma_async.sync.aligned.m64n8k16.f32.f16.f16
             asm volatile("bar.sync 15, 128;" ::: "memory");
+            litmus::wgmmaBacklog<litmus::backlogBefore(kBacklog, 0u)>(wgBacklog, smem + kScratch);
             asm volatile("{ .reg .pred P; setp.ne.b32 P, %6, 0; wgmma.mma_async.sync.aligned.m64n8k16.f32.f16.f16 {%0, %1, %2, %3}, %4, %5, P, 1, 1, 0, 0; }" : "+f"(f_d[0]), "+f"(f_d[1]), "+f"(f_d[2]), "+f"(f_d[3]) : "l"(wd_a), "l"(wd_b), "r"(0x00000001u) : "memory");
             litmus::jitter(p, warpKey, 2u);
             // wgmma.commit_group.sync.aligned
@@ -126,6 +129,7 @@ __global__ void __launch_bounds__(kWarps * 32) run(const litmus::Launch p) {
             asm volatile("" : "+f"(f_d[1]) :: "memory");
             asm volatile("" : "+f"(f_d[2]) :: "memory");
             asm volatile("" : "+f"(f_d[3]) :: "memory");
+            litmus::keepBacklog(p, wgBacklog);
             asm volatile("bar.sync 15, 128;" ::: "memory");
             if (threadIdx.x % 128u == 0) {
             p.out[inst * kOut + 0u] = static_cast<unsigned>(litmus::decodeF32(__float_as_uint(f_d[0])));
@@ -169,11 +173,21 @@ bool prop(const int* v) {
 }
 
 cudaError_t configure() {
-    return cudaFuncSetAttribute(run, cudaFuncAttributeMaxDynamicSharedMemorySize, kSharedBytes);
+    cudaError_t e = cudaSuccess;
+    if (e == cudaSuccess) e = cudaFuncSetAttribute(run<0u>, cudaFuncAttributeMaxDynamicSharedMemorySize, kSharedBytes);
+    if (e == cudaSuccess) e = cudaFuncSetAttribute(run<2u>, cudaFuncAttributeMaxDynamicSharedMemorySize, kSharedBytes);
+    if (e == cudaSuccess) e = cudaFuncSetAttribute(run<3u>, cudaFuncAttributeMaxDynamicSharedMemorySize, kSharedBytes);
+    if (e == cudaSuccess) e = cudaFuncSetAttribute(run<1u>, cudaFuncAttributeMaxDynamicSharedMemorySize, kSharedBytes);
+    return e;
 }
 
 void launchTest(const litmus::Launch& p, unsigned grid, cudaStream_t s) {
-    run<<<grid, kWarps * 32, kSharedBytes, s>>>(p);
+    switch (p.mmaBacklog) {
+    case 0u: run<0u><<<grid, kWarps * 32, kSharedBytes, s>>>(p); break;
+    case 2u: run<2u><<<grid, kWarps * 32, kSharedBytes, s>>>(p); break;
+    case 3u: run<3u><<<grid, kWarps * 32, kSharedBytes, s>>>(p); break;
+    case 1u: run<1u><<<grid, kWarps * 32, kSharedBytes, s>>>(p); break;
+    }
 }
 
 void launchHist(const litmus::Launch& p, cudaStream_t s) {
@@ -193,8 +207,8 @@ const litmus::TestInfo kInfo = {
     int(kObserved), kNames, prop,
     kClusterSize, kLitmusClusters, kWarps, kRows, kLanes, 4u,
     kGlobals, kGlobalSlotWords, kSharedBytes,
-    reinterpret_cast<const void*>(run), configure, launchTest, launchHist, launchInit,
-    nullptr,
+    reinterpret_cast<const void*>(run<1u>), configure, launchTest, launchHist, launchInit,
+    nullptr, true,
 };
 const litmus::Register kRegister(&kInfo);
 

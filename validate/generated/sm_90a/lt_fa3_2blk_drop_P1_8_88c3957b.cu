@@ -22,6 +22,7 @@ __device__ __forceinline__ unsigned threadsOf(int cta) {
     return 0;
 }
 
+template <unsigned kBacklog>
 __global__ void __launch_bounds__(kWarps * 32) run(const litmus::Launch p) {
     const unsigned warp = threadIdx.x >> 5, lane = threadIdx.x & 31u;
     const unsigned hwCluster = blockIdx.x, rank = 0;
@@ -87,11 +88,8 @@ __global__ void __launch_bounds__(kWarps * 32) run(const litmus::Launch p) {
             }
             unsigned v0;
             v0 = 0;
-            while (true) {
-                asm volatile("{ .reg .pred P; mbarrier.try_wait.parity.shared::cta.b64 P, [%1], %2; selp.u32 %0, 1, 0, P; }" : "=r"(v0) : "r"(s_emptyk), "r"(0x00000000u) : "memory");
-                if (v0) break;
-                if (litmus::globalTimer() > deadline) { stuck = true; break; }
-            }
+            asm volatile("{ .reg .pred P, T; .reg .u64 t; LAB_WAIT: mbarrier.try_wait.parity.shared::cta.b64 P, [%1], %2; @P bra DONE; mov.u64 t, %%globaltimer; setp.gt.u64 T, t, %3; @!T bra LAB_WAIT; DONE: selp.u32 %0, 1, 0, P; }" : "=r"(v0) : "r"(s_emptyk), "r"(0x00000000u), "l"(deadline) : "memory");
+            if (!v0) stuck = true;
             litmus::jitter(p, warpKey, 5u);
             // mbarrier.arrive.expect_tx.shared::cta.b64
             asm volatile("bar.sync 15, 128;" ::: "memory");
@@ -103,11 +101,8 @@ __global__ void __launch_bounds__(kWarps * 32) run(const litmus::Launch p) {
             }
             unsigned v1;
             v1 = 0;
-            while (true) {
-                asm volatile("{ .reg .pred P; mbarrier.try_wait.parity.shared::cta.b64 P, [%1], %2; selp.u32 %0, 1, 0, P; }" : "=r"(v1) : "r"(s_emptyv), "r"(0x00000000u) : "memory");
-                if (v1) break;
-                if (litmus::globalTimer() > deadline) { stuck = true; break; }
-            }
+            asm volatile("{ .reg .pred P, T; .reg .u64 t; LAB_WAIT: mbarrier.try_wait.parity.shared::cta.b64 P, [%1], %2; @P bra DONE; mov.u64 t, %%globaltimer; setp.gt.u64 T, t, %3; @!T bra LAB_WAIT; DONE: selp.u32 %0, 1, 0, P; }" : "=r"(v1) : "r"(s_emptyv), "r"(0x00000000u), "l"(deadline) : "memory");
+            if (!v1) stuck = true;
             litmus::jitter(p, warpKey, 8u);
             // mbarrier.arrive.expect_tx.shared::cta.b64
             asm volatile("bar.sync 15, 128;" ::: "memory");
@@ -128,6 +123,7 @@ __global__ void __launch_bounds__(kWarps * 32) run(const litmus::Launch p) {
             f_s[0] = __uint_as_float(0x00000000u);
             unsigned r_t = 0x00000000u;
             (void)r_t;
+            float wgBacklog[litmus::kBacklogFragments] = {};
             const unsigned s_fullk = smem + 12288u + litmus::sharedSlot(p, local, 7u, kPerCta) * 8u;
             const unsigned s_q = smem + 0u + litmus::sharedSlot(p, local, 4u, kPerCta) * 4096u;
             const unsigned long long wd_q = litmus::wgmmaDescriptor(s_q, 128u, 256u);
@@ -145,11 +141,8 @@ __global__ void __launch_bounds__(kWarps * 32) run(const litmus::Launch p) {
             // mbarrier.try_wait.parity.shared::cta.b64
             unsigned v0;
             v0 = 0;
-            while (true) {
-                asm volatile("{ .reg .pred P; mbarrier.try_wait.parity.shared::cta.b64 P, [%1], %2; selp.u32 %0, 1, 0, P; }" : "=r"(v0) : "r"(s_fullk), "r"(0x00000000u) : "memory");
-                if (v0) break;
-                if (litmus::globalTimer() > deadline) { stuck = true; break; }
-            }
+            asm volatile("{ .reg .pred P, T; .reg .u64 t; LAB_WAIT: mbarrier.try_wait.parity.shared::cta.b64 P, [%1], %2; @P bra DONE; mov.u64 t, %%globaltimer; setp.gt.u64 T, t, %3; @!T bra LAB_WAIT; DONE: selp.u32 %0, 1, 0, P; }" : "=r"(v0) : "r"(s_fullk), "r"(0x00000000u), "l"(deadline) : "memory");
+            if (!v0) stuck = true;
             litmus::jitter(p, warpKey, 1u);
             // wgmma.fence.sync.aligned
             asm volatile("bar.sync 14, 128;" ::: "memory");
@@ -181,6 +174,7 @@ __global__ void __launch_bounds__(kWarps * 32) run(const litmus::Launch p) {
             litmus::jitter(p, warpKey, 2u);
             // wgmma.mma_async.sync.aligned.m64n8k16.f32.f16.f16
             asm volatile("bar.sync 14, 128;" ::: "memory");
+            litmus::wgmmaBacklog<litmus::backlogBefore(kBacklog, 0u)>(wgBacklog, smem + kScratch);
             asm volatile("{ .reg .pred P; setp.ne.b32 P, %6, 0; wgmma.mma_async.sync.aligned.m64n8k16.f32.f16.f16 {%0, %1, %2, %3}, %4, %5, P, 1, 1, 0, 0; }" : "+f"(f_s[0]), "+f"(f_s[1]), "+f"(f_s[2]), "+f"(f_s[3]) : "l"(wd_q), "l"(wd_k), "r"(0x00000000u) : "memory");
             litmus::jitter(p, warpKey, 3u);
             // wgmma.commit_group.sync.aligned
@@ -249,14 +243,12 @@ __global__ void __launch_bounds__(kWarps * 32) run(const litmus::Launch p) {
             }
             unsigned v1;
             v1 = 0;
-            while (true) {
-                asm volatile("{ .reg .pred P; mbarrier.try_wait.parity.shared::cta.b64 P, [%1], %2; selp.u32 %0, 1, 0, P; }" : "=r"(v1) : "r"(s_fullk), "r"(0x00000001u) : "memory");
-                if (v1) break;
-                if (litmus::globalTimer() > deadline) { stuck = true; break; }
-            }
+            asm volatile("{ .reg .pred P, T; .reg .u64 t; LAB_WAIT: mbarrier.try_wait.parity.shared::cta.b64 P, [%1], %2; @P bra DONE; mov.u64 t, %%globaltimer; setp.gt.u64 T, t, %3; @!T bra LAB_WAIT; DONE: selp.u32 %0, 1, 0, P; }" : "=r"(v1) : "r"(s_fullk), "r"(0x00000001u), "l"(deadline) : "memory");
+            if (!v1) stuck = true;
             litmus::jitter(p, warpKey, 8u);
             // wgmma.mma_async.sync.aligned.m64n8k16.f32.f16.f16
             asm volatile("bar.sync 14, 128;" ::: "memory");
+            litmus::wgmmaBacklog<litmus::backlogBefore(kBacklog, 1u)>(wgBacklog, smem + kScratch);
             asm volatile("{ .reg .pred P; setp.ne.b32 P, %6, 0; wgmma.mma_async.sync.aligned.m64n8k16.f32.f16.f16 {%0, %1, %2, %3}, %4, %5, P, 1, 1, 0, 0; }" : "+f"(f_s[0]), "+f"(f_s[1]), "+f"(f_s[2]), "+f"(f_s[3]) : "l"(wd_q), "l"(wd_k), "r"(0x00000000u) : "memory");
             litmus::jitter(p, warpKey, 9u);
             // wgmma.commit_group.sync.aligned
@@ -290,11 +282,8 @@ __global__ void __launch_bounds__(kWarps * 32) run(const litmus::Launch p) {
             // mbarrier.try_wait.parity.shared::cta.b64
             unsigned v2;
             v2 = 0;
-            while (true) {
-                asm volatile("{ .reg .pred P; mbarrier.try_wait.parity.shared::cta.b64 P, [%1], %2; selp.u32 %0, 1, 0, P; }" : "=r"(v2) : "r"(s_fullv), "r"(0x00000000u) : "memory");
-                if (v2) break;
-                if (litmus::globalTimer() > deadline) { stuck = true; break; }
-            }
+            asm volatile("{ .reg .pred P, T; .reg .u64 t; LAB_WAIT: mbarrier.try_wait.parity.shared::cta.b64 P, [%1], %2; @P bra DONE; mov.u64 t, %%globaltimer; setp.gt.u64 T, t, %3; @!T bra LAB_WAIT; DONE: selp.u32 %0, 1, 0, P; }" : "=r"(v2) : "r"(s_fullv), "r"(0x00000000u), "l"(deadline) : "memory");
+            if (!v2) stuck = true;
             litmus::jitter(p, warpKey, 11u);
             // wgmma.fence.sync.aligned
             asm volatile("bar.sync 14, 128;" ::: "memory");
@@ -326,9 +315,10 @@ __global__ void __launch_bounds__(kWarps * 32) run(const litmus::Launch p) {
             litmus::jitter(p, warpKey, 12u);
             // wgmma.mma_async.sync.aligned.m64n16k16.f32.f16.f16
             asm volatile("bar.sync 14, 128;" ::: "memory");
+            litmus::wgmmaBacklog<litmus::backlogBefore(kBacklog, 2u)>(wgBacklog, smem + kScratch);
             unsigned wa3;
             wa3 = threadIdx.x % 128u == 0 ? litmus::encodeF16(static_cast<int>(r_p)) : 0u;
-            asm volatile("{ .reg .pred P; setp.ne.b32 P, %13, 0; wgmma.mma_async.sync.aligned.m64n16k16.f32.f16.f16 {%0, %1, %2, %3, %4, %5, %6, %7}, {%8, %9, %10, %11}, %12, P, 1, 1, 0; }" : "+f"(f_o[0]), "+f"(f_o[1]), "+f"(f_o[2]), "+f"(f_o[3]), "+f"(f_o[4]), "+f"(f_o[5]), "+f"(f_o[6]), "+f"(f_o[7]) : "r"(wa3), "r"(0u), "r"(0u), "r"(0u), "l"(wd_v), "r"(0x00000000u) : "memory");
+            asm volatile("{ .reg .pred P; wgmma.fence.sync.aligned; setp.ne.b32 P, %13, 0; wgmma.mma_async.sync.aligned.m64n16k16.f32.f16.f16 {%0, %1, %2, %3, %4, %5, %6, %7}, {%8, %9, %10, %11}, %12, P, 1, 1, 0; }" : "+f"(f_o[0]), "+f"(f_o[1]), "+f"(f_o[2]), "+f"(f_o[3]), "+f"(f_o[4]), "+f"(f_o[5]), "+f"(f_o[6]), "+f"(f_o[7]) : "r"(wa3), "r"(0u), "r"(0u), "r"(0u), "l"(wd_v), "r"(0x00000000u) : "memory");
             litmus::jitter(p, warpKey, 13u);
             // wgmma.commit_group.sync.aligned
             asm volatile("bar.sync 14, 128;" ::: "memory");
@@ -431,11 +421,8 @@ __global__ void __launch_bounds__(kWarps * 32) run(const litmus::Launch p) {
             }
             unsigned v4;
             v4 = 0;
-            while (true) {
-                asm volatile("{ .reg .pred P; mbarrier.try_wait.parity.shared::cta.b64 P, [%1], %2; selp.u32 %0, 1, 0, P; }" : "=r"(v4) : "r"(s_fullv), "r"(0x00000001u) : "memory");
-                if (v4) break;
-                if (litmus::globalTimer() > deadline) { stuck = true; break; }
-            }
+            asm volatile("{ .reg .pred P, T; .reg .u64 t; LAB_WAIT: mbarrier.try_wait.parity.shared::cta.b64 P, [%1], %2; @P bra DONE; mov.u64 t, %%globaltimer; setp.gt.u64 T, t, %3; @!T bra LAB_WAIT; DONE: selp.u32 %0, 1, 0, P; }" : "=r"(v4) : "r"(s_fullv), "r"(0x00000001u), "l"(deadline) : "memory");
+            if (!v4) stuck = true;
             litmus::jitter(p, warpKey, 21u);
             // wgmma.fence.sync.aligned
             asm volatile("bar.sync 14, 128;" ::: "memory");
@@ -467,9 +454,10 @@ __global__ void __launch_bounds__(kWarps * 32) run(const litmus::Launch p) {
             litmus::jitter(p, warpKey, 22u);
             // wgmma.mma_async.sync.aligned.m64n16k16.f32.f16.f16
             asm volatile("bar.sync 14, 128;" ::: "memory");
+            litmus::wgmmaBacklog<litmus::backlogBefore(kBacklog, 3u)>(wgBacklog, smem + kScratch);
             unsigned wa5;
             wa5 = threadIdx.x % 128u == 0 ? litmus::encodeF16(static_cast<int>(r_p)) : 0u;
-            asm volatile("{ .reg .pred P; setp.ne.b32 P, %13, 0; wgmma.mma_async.sync.aligned.m64n16k16.f32.f16.f16 {%0, %1, %2, %3, %4, %5, %6, %7}, {%8, %9, %10, %11}, %12, P, 1, 1, 0; }" : "+f"(f_o[0]), "+f"(f_o[1]), "+f"(f_o[2]), "+f"(f_o[3]), "+f"(f_o[4]), "+f"(f_o[5]), "+f"(f_o[6]), "+f"(f_o[7]) : "r"(wa5), "r"(0u), "r"(0u), "r"(0u), "l"(wd_v), "r"(0x00000001u) : "memory");
+            asm volatile("{ .reg .pred P; wgmma.fence.sync.aligned; setp.ne.b32 P, %13, 0; wgmma.mma_async.sync.aligned.m64n16k16.f32.f16.f16 {%0, %1, %2, %3, %4, %5, %6, %7}, {%8, %9, %10, %11}, %12, P, 1, 1, 0; }" : "+f"(f_o[0]), "+f"(f_o[1]), "+f"(f_o[2]), "+f"(f_o[3]), "+f"(f_o[4]), "+f"(f_o[5]), "+f"(f_o[6]), "+f"(f_o[7]) : "r"(wa5), "r"(0u), "r"(0u), "r"(0u), "l"(wd_v), "r"(0x00000001u) : "memory");
             litmus::jitter(p, warpKey, 23u);
             // wgmma.commit_group.sync.aligned
             asm volatile("bar.sync 14, 128;" ::: "memory");
@@ -585,6 +573,7 @@ __global__ void __launch_bounds__(kWarps * 32) run(const litmus::Launch p) {
             asm volatile("" : "+f"(f_s[1]) :: "memory");
             asm volatile("" : "+f"(f_s[2]) :: "memory");
             asm volatile("" : "+f"(f_s[3]) :: "memory");
+            litmus::keepBacklog(p, wgBacklog);
             asm volatile("bar.sync 14, 128;" ::: "memory");
             if (threadIdx.x % 128u == 0) {
             p.out[inst * kOut + 0u] = static_cast<unsigned>(litmus::decodeF32(__float_as_uint(f_o[0])));
@@ -669,11 +658,21 @@ bool prop(const int* v) {
 }
 
 cudaError_t configure() {
-    return cudaFuncSetAttribute(run, cudaFuncAttributeMaxDynamicSharedMemorySize, kSharedBytes);
+    cudaError_t e = cudaSuccess;
+    if (e == cudaSuccess) e = cudaFuncSetAttribute(run<0u>, cudaFuncAttributeMaxDynamicSharedMemorySize, kSharedBytes);
+    if (e == cudaSuccess) e = cudaFuncSetAttribute(run<2u>, cudaFuncAttributeMaxDynamicSharedMemorySize, kSharedBytes);
+    if (e == cudaSuccess) e = cudaFuncSetAttribute(run<3u>, cudaFuncAttributeMaxDynamicSharedMemorySize, kSharedBytes);
+    if (e == cudaSuccess) e = cudaFuncSetAttribute(run<1u>, cudaFuncAttributeMaxDynamicSharedMemorySize, kSharedBytes);
+    return e;
 }
 
 void launchTest(const litmus::Launch& p, unsigned grid, cudaStream_t s) {
-    run<<<grid, kWarps * 32, kSharedBytes, s>>>(p);
+    switch (p.mmaBacklog) {
+    case 0u: run<0u><<<grid, kWarps * 32, kSharedBytes, s>>>(p); break;
+    case 2u: run<2u><<<grid, kWarps * 32, kSharedBytes, s>>>(p); break;
+    case 3u: run<3u><<<grid, kWarps * 32, kSharedBytes, s>>>(p); break;
+    case 1u: run<1u><<<grid, kWarps * 32, kSharedBytes, s>>>(p); break;
+    }
 }
 
 void launchHist(const litmus::Launch& p, cudaStream_t s) {
@@ -693,8 +692,8 @@ const litmus::TestInfo kInfo = {
     int(kObserved), kNames, prop,
     kClusterSize, kLitmusClusters, kWarps, kRows, kLanes, 8u,
     kGlobals, kGlobalSlotWords, kSharedBytes,
-    reinterpret_cast<const void*>(run), configure, launchTest, launchHist, launchInit,
-    nullptr,
+    reinterpret_cast<const void*>(run<1u>), configure, launchTest, launchHist, launchInit,
+    nullptr, true,
 };
 const litmus::Register kRegister(&kInfo);
 

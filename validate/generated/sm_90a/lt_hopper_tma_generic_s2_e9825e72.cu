@@ -87,11 +87,8 @@ __global__ void __launch_bounds__(kWarps * 32) run(const litmus::Launch p) {
             // mbarrier.try_wait.parity.shared::cta.b64
             unsigned v0;
             v0 = 0;
-            while (true) {
-                asm volatile("{ .reg .pred P; mbarrier.try_wait.parity.shared::cta.b64 P, [%1], %2; selp.u32 %0, 1, 0, P; }" : "=r"(v0) : "r"(s_empty0), "r"(0x00000001u) : "memory");
-                if (v0) break;
-                if (litmus::globalTimer() > deadline) { stuck = true; break; }
-            }
+            asm volatile("{ .reg .pred P, T; .reg .u64 t; LAB_WAIT: mbarrier.try_wait.parity.shared::cta.b64 P, [%1], %2; @P bra DONE; mov.u64 t, %%globaltimer; setp.gt.u64 T, t, %3; @!T bra LAB_WAIT; DONE: selp.u32 %0, 1, 0, P; }" : "=r"(v0) : "r"(s_empty0), "r"(0x00000001u), "l"(deadline) : "memory");
+            if (!v0) stuck = true;
             litmus::jitter(p, warpKey, 1u);
             // mbarrier.arrive.expect_tx.shared::cta.b64
             asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], 16;" : : "r"(s_full0) : "memory");
@@ -102,11 +99,8 @@ __global__ void __launch_bounds__(kWarps * 32) run(const litmus::Launch p) {
             // mbarrier.try_wait.parity.shared::cta.b64
             unsigned v1;
             v1 = 0;
-            while (true) {
-                asm volatile("{ .reg .pred P; mbarrier.try_wait.parity.shared::cta.b64 P, [%1], %2; selp.u32 %0, 1, 0, P; }" : "=r"(v1) : "r"(s_empty1), "r"(0x00000001u) : "memory");
-                if (v1) break;
-                if (litmus::globalTimer() > deadline) { stuck = true; break; }
-            }
+            asm volatile("{ .reg .pred P, T; .reg .u64 t; LAB_WAIT: mbarrier.try_wait.parity.shared::cta.b64 P, [%1], %2; @P bra DONE; mov.u64 t, %%globaltimer; setp.gt.u64 T, t, %3; @!T bra LAB_WAIT; DONE: selp.u32 %0, 1, 0, P; }" : "=r"(v1) : "r"(s_empty1), "r"(0x00000001u), "l"(deadline) : "memory");
+            if (!v1) stuck = true;
             litmus::jitter(p, warpKey, 4u);
             // mbarrier.arrive.expect_tx.shared::cta.b64
             asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], 16;" : : "r"(s_full1) : "memory");
@@ -117,11 +111,8 @@ __global__ void __launch_bounds__(kWarps * 32) run(const litmus::Launch p) {
             // mbarrier.try_wait.parity.shared::cta.b64
             unsigned v2;
             v2 = 0;
-            while (true) {
-                asm volatile("{ .reg .pred P; mbarrier.try_wait.parity.shared::cta.b64 P, [%1], %2; selp.u32 %0, 1, 0, P; }" : "=r"(v2) : "r"(s_empty0), "r"(0x00000000u) : "memory");
-                if (v2) break;
-                if (litmus::globalTimer() > deadline) { stuck = true; break; }
-            }
+            asm volatile("{ .reg .pred P, T; .reg .u64 t; LAB_WAIT: mbarrier.try_wait.parity.shared::cta.b64 P, [%1], %2; @P bra DONE; mov.u64 t, %%globaltimer; setp.gt.u64 T, t, %3; @!T bra LAB_WAIT; DONE: selp.u32 %0, 1, 0, P; }" : "=r"(v2) : "r"(s_empty0), "r"(0x00000000u), "l"(deadline) : "memory");
+            if (!v2) stuck = true;
             litmus::jitter(p, warpKey, 7u);
             // mbarrier.arrive.expect_tx.shared::cta.b64
             asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], 16;" : : "r"(s_full0) : "memory");
@@ -132,11 +123,8 @@ __global__ void __launch_bounds__(kWarps * 32) run(const litmus::Launch p) {
             // mbarrier.try_wait.parity.shared::cta.b64
             unsigned v3;
             v3 = 0;
-            while (true) {
-                asm volatile("{ .reg .pred P; mbarrier.try_wait.parity.shared::cta.b64 P, [%1], %2; selp.u32 %0, 1, 0, P; }" : "=r"(v3) : "r"(s_empty1), "r"(0x00000000u) : "memory");
-                if (v3) break;
-                if (litmus::globalTimer() > deadline) { stuck = true; break; }
-            }
+            asm volatile("{ .reg .pred P, T; .reg .u64 t; LAB_WAIT: mbarrier.try_wait.parity.shared::cta.b64 P, [%1], %2; @P bra DONE; mov.u64 t, %%globaltimer; setp.gt.u64 T, t, %3; @!T bra LAB_WAIT; DONE: selp.u32 %0, 1, 0, P; }" : "=r"(v3) : "r"(s_empty1), "r"(0x00000000u), "l"(deadline) : "memory");
+            if (!v3) stuck = true;
             litmus::jitter(p, warpKey, 10u);
             // mbarrier.arrive.expect_tx.shared::cta.b64
             asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], 16;" : : "r"(s_full1) : "memory");
@@ -147,11 +135,8 @@ __global__ void __launch_bounds__(kWarps * 32) run(const litmus::Launch p) {
             // mbarrier.try_wait.parity.shared::cta.b64
             unsigned v4;
             v4 = 0;
-            while (true) {
-                asm volatile("{ .reg .pred P; mbarrier.try_wait.parity.shared::cta.b64 P, [%1], %2; selp.u32 %0, 1, 0, P; }" : "=r"(v4) : "r"(s_empty0), "r"(0x00000001u) : "memory");
-                if (v4) break;
-                if (litmus::globalTimer() > deadline) { stuck = true; break; }
-            }
+            asm volatile("{ .reg .pred P, T; .reg .u64 t; LAB_WAIT: mbarrier.try_wait.parity.shared::cta.b64 P, [%1], %2; @P bra DONE; mov.u64 t, %%globaltimer; setp.gt.u64 T, t, %3; @!T bra LAB_WAIT; DONE: selp.u32 %0, 1, 0, P; }" : "=r"(v4) : "r"(s_empty0), "r"(0x00000001u), "l"(deadline) : "memory");
+            if (!v4) stuck = true;
             litmus::jitter(p, warpKey, 13u);
             // mbarrier.arrive.expect_tx.shared::cta.b64
             asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], 16;" : : "r"(s_full0) : "memory");
@@ -162,11 +147,8 @@ __global__ void __launch_bounds__(kWarps * 32) run(const litmus::Launch p) {
             // mbarrier.try_wait.parity.shared::cta.b64
             unsigned v5;
             v5 = 0;
-            while (true) {
-                asm volatile("{ .reg .pred P; mbarrier.try_wait.parity.shared::cta.b64 P, [%1], %2; selp.u32 %0, 1, 0, P; }" : "=r"(v5) : "r"(s_empty1), "r"(0x00000001u) : "memory");
-                if (v5) break;
-                if (litmus::globalTimer() > deadline) { stuck = true; break; }
-            }
+            asm volatile("{ .reg .pred P, T; .reg .u64 t; LAB_WAIT: mbarrier.try_wait.parity.shared::cta.b64 P, [%1], %2; @P bra DONE; mov.u64 t, %%globaltimer; setp.gt.u64 T, t, %3; @!T bra LAB_WAIT; DONE: selp.u32 %0, 1, 0, P; }" : "=r"(v5) : "r"(s_empty1), "r"(0x00000001u), "l"(deadline) : "memory");
+            if (!v5) stuck = true;
             litmus::jitter(p, warpKey, 16u);
             // mbarrier.arrive.expect_tx.shared::cta.b64
             asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], 16;" : : "r"(s_full1) : "memory");
@@ -204,11 +186,8 @@ __global__ void __launch_bounds__(kWarps * 32) run(const litmus::Launch p) {
             // mbarrier.try_wait.parity.shared::cta.b64
             unsigned v0;
             v0 = 0;
-            while (true) {
-                asm volatile("{ .reg .pred P; mbarrier.try_wait.parity.shared::cta.b64 P, [%1], %2; selp.u32 %0, 1, 0, P; }" : "=r"(v0) : "r"(s_full0), "r"(0x00000000u) : "memory");
-                if (v0) break;
-                if (litmus::globalTimer() > deadline) { stuck = true; break; }
-            }
+            asm volatile("{ .reg .pred P, T; .reg .u64 t; LAB_WAIT: mbarrier.try_wait.parity.shared::cta.b64 P, [%1], %2; @P bra DONE; mov.u64 t, %%globaltimer; setp.gt.u64 T, t, %3; @!T bra LAB_WAIT; DONE: selp.u32 %0, 1, 0, P; }" : "=r"(v0) : "r"(s_full0), "r"(0x00000000u), "l"(deadline) : "memory");
+            if (!v0) stuck = true;
             litmus::jitter(p, warpKey, 1u);
             // ld.shared::cta.b32
             unsigned v1;
@@ -224,11 +203,8 @@ __global__ void __launch_bounds__(kWarps * 32) run(const litmus::Launch p) {
             // mbarrier.try_wait.parity.shared::cta.b64
             unsigned v2;
             v2 = 0;
-            while (true) {
-                asm volatile("{ .reg .pred P; mbarrier.try_wait.parity.shared::cta.b64 P, [%1], %2; selp.u32 %0, 1, 0, P; }" : "=r"(v2) : "r"(s_full1), "r"(0x00000000u) : "memory");
-                if (v2) break;
-                if (litmus::globalTimer() > deadline) { stuck = true; break; }
-            }
+            asm volatile("{ .reg .pred P, T; .reg .u64 t; LAB_WAIT: mbarrier.try_wait.parity.shared::cta.b64 P, [%1], %2; @P bra DONE; mov.u64 t, %%globaltimer; setp.gt.u64 T, t, %3; @!T bra LAB_WAIT; DONE: selp.u32 %0, 1, 0, P; }" : "=r"(v2) : "r"(s_full1), "r"(0x00000000u), "l"(deadline) : "memory");
+            if (!v2) stuck = true;
             litmus::jitter(p, warpKey, 5u);
             // ld.shared::cta.b32
             unsigned v3;
@@ -244,11 +220,8 @@ __global__ void __launch_bounds__(kWarps * 32) run(const litmus::Launch p) {
             // mbarrier.try_wait.parity.shared::cta.b64
             unsigned v4;
             v4 = 0;
-            while (true) {
-                asm volatile("{ .reg .pred P; mbarrier.try_wait.parity.shared::cta.b64 P, [%1], %2; selp.u32 %0, 1, 0, P; }" : "=r"(v4) : "r"(s_full0), "r"(0x00000001u) : "memory");
-                if (v4) break;
-                if (litmus::globalTimer() > deadline) { stuck = true; break; }
-            }
+            asm volatile("{ .reg .pred P, T; .reg .u64 t; LAB_WAIT: mbarrier.try_wait.parity.shared::cta.b64 P, [%1], %2; @P bra DONE; mov.u64 t, %%globaltimer; setp.gt.u64 T, t, %3; @!T bra LAB_WAIT; DONE: selp.u32 %0, 1, 0, P; }" : "=r"(v4) : "r"(s_full0), "r"(0x00000001u), "l"(deadline) : "memory");
+            if (!v4) stuck = true;
             litmus::jitter(p, warpKey, 9u);
             // ld.shared::cta.b32
             unsigned v5;
@@ -264,11 +237,8 @@ __global__ void __launch_bounds__(kWarps * 32) run(const litmus::Launch p) {
             // mbarrier.try_wait.parity.shared::cta.b64
             unsigned v6;
             v6 = 0;
-            while (true) {
-                asm volatile("{ .reg .pred P; mbarrier.try_wait.parity.shared::cta.b64 P, [%1], %2; selp.u32 %0, 1, 0, P; }" : "=r"(v6) : "r"(s_full1), "r"(0x00000001u) : "memory");
-                if (v6) break;
-                if (litmus::globalTimer() > deadline) { stuck = true; break; }
-            }
+            asm volatile("{ .reg .pred P, T; .reg .u64 t; LAB_WAIT: mbarrier.try_wait.parity.shared::cta.b64 P, [%1], %2; @P bra DONE; mov.u64 t, %%globaltimer; setp.gt.u64 T, t, %3; @!T bra LAB_WAIT; DONE: selp.u32 %0, 1, 0, P; }" : "=r"(v6) : "r"(s_full1), "r"(0x00000001u), "l"(deadline) : "memory");
+            if (!v6) stuck = true;
             litmus::jitter(p, warpKey, 13u);
             // ld.shared::cta.b32
             unsigned v7;
@@ -284,11 +254,8 @@ __global__ void __launch_bounds__(kWarps * 32) run(const litmus::Launch p) {
             // mbarrier.try_wait.parity.shared::cta.b64
             unsigned v8;
             v8 = 0;
-            while (true) {
-                asm volatile("{ .reg .pred P; mbarrier.try_wait.parity.shared::cta.b64 P, [%1], %2; selp.u32 %0, 1, 0, P; }" : "=r"(v8) : "r"(s_full0), "r"(0x00000000u) : "memory");
-                if (v8) break;
-                if (litmus::globalTimer() > deadline) { stuck = true; break; }
-            }
+            asm volatile("{ .reg .pred P, T; .reg .u64 t; LAB_WAIT: mbarrier.try_wait.parity.shared::cta.b64 P, [%1], %2; @P bra DONE; mov.u64 t, %%globaltimer; setp.gt.u64 T, t, %3; @!T bra LAB_WAIT; DONE: selp.u32 %0, 1, 0, P; }" : "=r"(v8) : "r"(s_full0), "r"(0x00000000u), "l"(deadline) : "memory");
+            if (!v8) stuck = true;
             litmus::jitter(p, warpKey, 17u);
             // ld.shared::cta.b32
             unsigned v9;
@@ -304,11 +271,8 @@ __global__ void __launch_bounds__(kWarps * 32) run(const litmus::Launch p) {
             // mbarrier.try_wait.parity.shared::cta.b64
             unsigned v10;
             v10 = 0;
-            while (true) {
-                asm volatile("{ .reg .pred P; mbarrier.try_wait.parity.shared::cta.b64 P, [%1], %2; selp.u32 %0, 1, 0, P; }" : "=r"(v10) : "r"(s_full1), "r"(0x00000000u) : "memory");
-                if (v10) break;
-                if (litmus::globalTimer() > deadline) { stuck = true; break; }
-            }
+            asm volatile("{ .reg .pred P, T; .reg .u64 t; LAB_WAIT: mbarrier.try_wait.parity.shared::cta.b64 P, [%1], %2; @P bra DONE; mov.u64 t, %%globaltimer; setp.gt.u64 T, t, %3; @!T bra LAB_WAIT; DONE: selp.u32 %0, 1, 0, P; }" : "=r"(v10) : "r"(s_full1), "r"(0x00000000u), "l"(deadline) : "memory");
+            if (!v10) stuck = true;
             litmus::jitter(p, warpKey, 21u);
             // ld.shared::cta.b32
             unsigned v11;
@@ -465,7 +429,7 @@ const litmus::TestInfo kInfo = {
     kClusterSize, kLitmusClusters, kWarps, kRows, kLanes, 8u,
     kGlobals, kGlobalSlotWords, kSharedBytes,
     reinterpret_cast<const void*>(run), configure, launchTest, launchHist, launchInit,
-    nullptr,
+    nullptr, false,
 };
 const litmus::Register kRegister(&kInfo);
 

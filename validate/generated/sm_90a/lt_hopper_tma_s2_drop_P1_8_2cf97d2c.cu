@@ -22,6 +22,7 @@ __device__ __forceinline__ unsigned threadsOf(int cta) {
     return 0;
 }
 
+template <unsigned kBacklog>
 __global__ void __launch_bounds__(kWarps * 32) run(const litmus::Launch p) {
     const unsigned warp = threadIdx.x >> 5, lane = threadIdx.x & 31u;
     const unsigned hwCluster = blockIdx.x, rank = 0;
@@ -78,11 +79,8 @@ __global__ void __launch_bounds__(kWarps * 32) run(const litmus::Launch p) {
             // mbarrier.try_wait.parity.shared::cta.b64
             unsigned v0;
             v0 = 0;
-            while (true) {
-                asm volatile("{ .reg .pred P; mbarrier.try_wait.parity.shared::cta.b64 P, [%1], %2; selp.u32 %0, 1, 0, P; }" : "=r"(v0) : "r"(s_empty0), "r"(0x00000001u) : "memory");
-                if (v0) break;
-                if (litmus::globalTimer() > deadline) { stuck = true; break; }
-            }
+            asm volatile("{ .reg .pred P, T; .reg .u64 t; LAB_WAIT: mbarrier.try_wait.parity.shared::cta.b64 P, [%1], %2; @P bra DONE; mov.u64 t, %%globaltimer; setp.gt.u64 T, t, %3; @!T bra LAB_WAIT; DONE: selp.u32 %0, 1, 0, P; }" : "=r"(v0) : "r"(s_empty0), "r"(0x00000001u), "l"(deadline) : "memory");
+            if (!v0) stuck = true;
             litmus::jitter(p, warpKey, 1u);
             // mbarrier.arrive.expect_tx.shared::cta.b64
             asm volatile("bar.sync 15, 128;" ::: "memory");
@@ -94,11 +92,8 @@ __global__ void __launch_bounds__(kWarps * 32) run(const litmus::Launch p) {
             }
             unsigned v1;
             v1 = 0;
-            while (true) {
-                asm volatile("{ .reg .pred P; mbarrier.try_wait.parity.shared::cta.b64 P, [%1], %2; selp.u32 %0, 1, 0, P; }" : "=r"(v1) : "r"(s_empty1), "r"(0x00000001u) : "memory");
-                if (v1) break;
-                if (litmus::globalTimer() > deadline) { stuck = true; break; }
-            }
+            asm volatile("{ .reg .pred P, T; .reg .u64 t; LAB_WAIT: mbarrier.try_wait.parity.shared::cta.b64 P, [%1], %2; @P bra DONE; mov.u64 t, %%globaltimer; setp.gt.u64 T, t, %3; @!T bra LAB_WAIT; DONE: selp.u32 %0, 1, 0, P; }" : "=r"(v1) : "r"(s_empty1), "r"(0x00000001u), "l"(deadline) : "memory");
+            if (!v1) stuck = true;
             litmus::jitter(p, warpKey, 4u);
             // mbarrier.arrive.expect_tx.shared::cta.b64
             asm volatile("bar.sync 15, 128;" ::: "memory");
@@ -110,11 +105,8 @@ __global__ void __launch_bounds__(kWarps * 32) run(const litmus::Launch p) {
             }
             unsigned v2;
             v2 = 0;
-            while (true) {
-                asm volatile("{ .reg .pred P; mbarrier.try_wait.parity.shared::cta.b64 P, [%1], %2; selp.u32 %0, 1, 0, P; }" : "=r"(v2) : "r"(s_empty0), "r"(0x00000000u) : "memory");
-                if (v2) break;
-                if (litmus::globalTimer() > deadline) { stuck = true; break; }
-            }
+            asm volatile("{ .reg .pred P, T; .reg .u64 t; LAB_WAIT: mbarrier.try_wait.parity.shared::cta.b64 P, [%1], %2; @P bra DONE; mov.u64 t, %%globaltimer; setp.gt.u64 T, t, %3; @!T bra LAB_WAIT; DONE: selp.u32 %0, 1, 0, P; }" : "=r"(v2) : "r"(s_empty0), "r"(0x00000000u), "l"(deadline) : "memory");
+            if (!v2) stuck = true;
             litmus::jitter(p, warpKey, 7u);
             // mbarrier.arrive.expect_tx.shared::cta.b64
             asm volatile("bar.sync 15, 128;" ::: "memory");
@@ -126,11 +118,8 @@ __global__ void __launch_bounds__(kWarps * 32) run(const litmus::Launch p) {
             }
             unsigned v3;
             v3 = 0;
-            while (true) {
-                asm volatile("{ .reg .pred P; mbarrier.try_wait.parity.shared::cta.b64 P, [%1], %2; selp.u32 %0, 1, 0, P; }" : "=r"(v3) : "r"(s_empty1), "r"(0x00000000u) : "memory");
-                if (v3) break;
-                if (litmus::globalTimer() > deadline) { stuck = true; break; }
-            }
+            asm volatile("{ .reg .pred P, T; .reg .u64 t; LAB_WAIT: mbarrier.try_wait.parity.shared::cta.b64 P, [%1], %2; @P bra DONE; mov.u64 t, %%globaltimer; setp.gt.u64 T, t, %3; @!T bra LAB_WAIT; DONE: selp.u32 %0, 1, 0, P; }" : "=r"(v3) : "r"(s_empty1), "r"(0x00000000u), "l"(deadline) : "memory");
+            if (!v3) stuck = true;
             litmus::jitter(p, warpKey, 10u);
             // mbarrier.arrive.expect_tx.shared::cta.b64
             asm volatile("bar.sync 15, 128;" ::: "memory");
@@ -142,11 +131,8 @@ __global__ void __launch_bounds__(kWarps * 32) run(const litmus::Launch p) {
             }
             unsigned v4;
             v4 = 0;
-            while (true) {
-                asm volatile("{ .reg .pred P; mbarrier.try_wait.parity.shared::cta.b64 P, [%1], %2; selp.u32 %0, 1, 0, P; }" : "=r"(v4) : "r"(s_empty0), "r"(0x00000001u) : "memory");
-                if (v4) break;
-                if (litmus::globalTimer() > deadline) { stuck = true; break; }
-            }
+            asm volatile("{ .reg .pred P, T; .reg .u64 t; LAB_WAIT: mbarrier.try_wait.parity.shared::cta.b64 P, [%1], %2; @P bra DONE; mov.u64 t, %%globaltimer; setp.gt.u64 T, t, %3; @!T bra LAB_WAIT; DONE: selp.u32 %0, 1, 0, P; }" : "=r"(v4) : "r"(s_empty0), "r"(0x00000001u), "l"(deadline) : "memory");
+            if (!v4) stuck = true;
             litmus::jitter(p, warpKey, 13u);
             // mbarrier.arrive.expect_tx.shared::cta.b64
             asm volatile("bar.sync 15, 128;" ::: "memory");
@@ -158,11 +144,8 @@ __global__ void __launch_bounds__(kWarps * 32) run(const litmus::Launch p) {
             }
             unsigned v5;
             v5 = 0;
-            while (true) {
-                asm volatile("{ .reg .pred P; mbarrier.try_wait.parity.shared::cta.b64 P, [%1], %2; selp.u32 %0, 1, 0, P; }" : "=r"(v5) : "r"(s_empty1), "r"(0x00000001u) : "memory");
-                if (v5) break;
-                if (litmus::globalTimer() > deadline) { stuck = true; break; }
-            }
+            asm volatile("{ .reg .pred P, T; .reg .u64 t; LAB_WAIT: mbarrier.try_wait.parity.shared::cta.b64 P, [%1], %2; @P bra DONE; mov.u64 t, %%globaltimer; setp.gt.u64 T, t, %3; @!T bra LAB_WAIT; DONE: selp.u32 %0, 1, 0, P; }" : "=r"(v5) : "r"(s_empty1), "r"(0x00000001u), "l"(deadline) : "memory");
+            if (!v5) stuck = true;
             litmus::jitter(p, warpKey, 16u);
             // mbarrier.arrive.expect_tx.shared::cta.b64
             asm volatile("bar.sync 15, 128;" ::: "memory");
@@ -177,6 +160,7 @@ __global__ void __launch_bounds__(kWarps * 32) run(const litmus::Launch p) {
         case 1: { // P1
             float f_d[4] = {};
             f_d[0] = __uint_as_float(0x00000000u);
+            float wgBacklog[litmus::kBacklogFragments] = {};
             const unsigned s_full0 = smem + 12288u + litmus::sharedSlot(p, local, 9u, kPerCta) * 8u;
             const unsigned s_a0 = smem + 0u + litmus::sharedSlot(p, local, 6u, kPerCta) * 4096u;
             const unsigned long long wd_a0 = litmus::wgmmaDescriptor(s_a0, 128u, 256u);
@@ -194,11 +178,8 @@ __global__ void __launch_bounds__(kWarps * 32) run(const litmus::Launch p) {
             // mbarrier.try_wait.parity.shared::cta.b64
             unsigned v0;
             v0 = 0;
-            while (true) {
-                asm volatile("{ .reg .pred P; mbarrier.try_wait.parity.shared::cta.b64 P, [%1], %2; selp.u32 %0, 1, 0, P; }" : "=r"(v0) : "r"(s_full0), "r"(0x00000000u) : "memory");
-                if (v0) break;
-                if (litmus::globalTimer() > deadline) { stuck = true; break; }
-            }
+            asm volatile("{ .reg .pred P, T; .reg .u64 t; LAB_WAIT: mbarrier.try_wait.parity.shared::cta.b64 P, [%1], %2; @P bra DONE; mov.u64 t, %%globaltimer; setp.gt.u64 T, t, %3; @!T bra LAB_WAIT; DONE: selp.u32 %0, 1, 0, P; }" : "=r"(v0) : "r"(s_full0), "r"(0x00000000u), "l"(deadline) : "memory");
+            if (!v0) stuck = true;
             litmus::jitter(p, warpKey, 1u);
             // wgmma.fence.sync.aligned
             asm volatile("bar.sync 14, 128;" ::: "memory");
@@ -214,6 +195,7 @@ __global__ void __launch_bounds__(kWarps * 32) run(const litmus::Launch p) {
             litmus::jitter(p, warpKey, 2u);
             // wgmma.mma_async.sync.aligned.m64n8k16.f32.f16.f16
             asm volatile("bar.sync 14, 128;" ::: "memory");
+            litmus::wgmmaBacklog<litmus::backlogBefore(kBacklog, 0u)>(wgBacklog, smem + kScratch);
             asm volatile("{ .reg .pred P; setp.ne.b32 P, %6, 0; wgmma.mma_async.sync.aligned.m64n8k16.f32.f16.f16 {%0, %1, %2, %3}, %4, %5, P, 1, 1, 0, 0; }" : "+f"(f_d[0]), "+f"(f_d[1]), "+f"(f_d[2]), "+f"(f_d[3]) : "l"(wd_a0), "l"(wd_b), "r"(0x00000000u) : "memory");
             litmus::jitter(p, warpKey, 3u);
             // wgmma.commit_group.sync.aligned
@@ -231,11 +213,8 @@ __global__ void __launch_bounds__(kWarps * 32) run(const litmus::Launch p) {
             // mbarrier.try_wait.parity.shared::cta.b64
             unsigned v1;
             v1 = 0;
-            while (true) {
-                asm volatile("{ .reg .pred P; mbarrier.try_wait.parity.shared::cta.b64 P, [%1], %2; selp.u32 %0, 1, 0, P; }" : "=r"(v1) : "r"(s_full1), "r"(0x00000000u) : "memory");
-                if (v1) break;
-                if (litmus::globalTimer() > deadline) { stuck = true; break; }
-            }
+            asm volatile("{ .reg .pred P, T; .reg .u64 t; LAB_WAIT: mbarrier.try_wait.parity.shared::cta.b64 P, [%1], %2; @P bra DONE; mov.u64 t, %%globaltimer; setp.gt.u64 T, t, %3; @!T bra LAB_WAIT; DONE: selp.u32 %0, 1, 0, P; }" : "=r"(v1) : "r"(s_full1), "r"(0x00000000u), "l"(deadline) : "memory");
+            if (!v1) stuck = true;
             litmus::jitter(p, warpKey, 5u);
             // wgmma.fence.sync.aligned
             asm volatile("bar.sync 14, 128;" ::: "memory");
@@ -251,6 +230,7 @@ __global__ void __launch_bounds__(kWarps * 32) run(const litmus::Launch p) {
             litmus::jitter(p, warpKey, 6u);
             // wgmma.mma_async.sync.aligned.m64n8k16.f32.f16.f16
             asm volatile("bar.sync 14, 128;" ::: "memory");
+            litmus::wgmmaBacklog<litmus::backlogBefore(kBacklog, 1u)>(wgBacklog, smem + kScratch);
             asm volatile("{ .reg .pred P; setp.ne.b32 P, %6, 0; wgmma.mma_async.sync.aligned.m64n8k16.f32.f16.f16 {%0, %1, %2, %3}, %4, %5, P, 1, 1, 0, 0; }" : "+f"(f_d[0]), "+f"(f_d[1]), "+f"(f_d[2]), "+f"(f_d[3]) : "l"(wd_a1), "l"(wd_b), "r"(0x00000001u) : "memory");
             litmus::jitter(p, warpKey, 7u);
             // wgmma.commit_group.sync.aligned
@@ -273,11 +253,8 @@ __global__ void __launch_bounds__(kWarps * 32) run(const litmus::Launch p) {
             }
             unsigned v2;
             v2 = 0;
-            while (true) {
-                asm volatile("{ .reg .pred P; mbarrier.try_wait.parity.shared::cta.b64 P, [%1], %2; selp.u32 %0, 1, 0, P; }" : "=r"(v2) : "r"(s_full0), "r"(0x00000001u) : "memory");
-                if (v2) break;
-                if (litmus::globalTimer() > deadline) { stuck = true; break; }
-            }
+            asm volatile("{ .reg .pred P, T; .reg .u64 t; LAB_WAIT: mbarrier.try_wait.parity.shared::cta.b64 P, [%1], %2; @P bra DONE; mov.u64 t, %%globaltimer; setp.gt.u64 T, t, %3; @!T bra LAB_WAIT; DONE: selp.u32 %0, 1, 0, P; }" : "=r"(v2) : "r"(s_full0), "r"(0x00000001u), "l"(deadline) : "memory");
+            if (!v2) stuck = true;
             litmus::jitter(p, warpKey, 10u);
             // wgmma.fence.sync.aligned
             asm volatile("bar.sync 14, 128;" ::: "memory");
@@ -293,6 +270,7 @@ __global__ void __launch_bounds__(kWarps * 32) run(const litmus::Launch p) {
             litmus::jitter(p, warpKey, 11u);
             // wgmma.mma_async.sync.aligned.m64n8k16.f32.f16.f16
             asm volatile("bar.sync 14, 128;" ::: "memory");
+            litmus::wgmmaBacklog<litmus::backlogBefore(kBacklog, 2u)>(wgBacklog, smem + kScratch);
             asm volatile("{ .reg .pred P; setp.ne.b32 P, %6, 0; wgmma.mma_async.sync.aligned.m64n8k16.f32.f16.f16 {%0, %1, %2, %3}, %4, %5, P, 1, 1, 0, 0; }" : "+f"(f_d[0]), "+f"(f_d[1]), "+f"(f_d[2]), "+f"(f_d[3]) : "l"(wd_a0), "l"(wd_b), "r"(0x00000001u) : "memory");
             litmus::jitter(p, warpKey, 12u);
             // wgmma.commit_group.sync.aligned
@@ -327,11 +305,8 @@ __global__ void __launch_bounds__(kWarps * 32) run(const litmus::Launch p) {
             }
             unsigned v3;
             v3 = 0;
-            while (true) {
-                asm volatile("{ .reg .pred P; mbarrier.try_wait.parity.shared::cta.b64 P, [%1], %2; selp.u32 %0, 1, 0, P; }" : "=r"(v3) : "r"(s_full1), "r"(0x00000001u) : "memory");
-                if (v3) break;
-                if (litmus::globalTimer() > deadline) { stuck = true; break; }
-            }
+            asm volatile("{ .reg .pred P, T; .reg .u64 t; LAB_WAIT: mbarrier.try_wait.parity.shared::cta.b64 P, [%1], %2; @P bra DONE; mov.u64 t, %%globaltimer; setp.gt.u64 T, t, %3; @!T bra LAB_WAIT; DONE: selp.u32 %0, 1, 0, P; }" : "=r"(v3) : "r"(s_full1), "r"(0x00000001u), "l"(deadline) : "memory");
+            if (!v3) stuck = true;
             litmus::jitter(p, warpKey, 16u);
             // wgmma.fence.sync.aligned
             asm volatile("bar.sync 14, 128;" ::: "memory");
@@ -347,6 +322,7 @@ __global__ void __launch_bounds__(kWarps * 32) run(const litmus::Launch p) {
             litmus::jitter(p, warpKey, 17u);
             // wgmma.mma_async.sync.aligned.m64n8k16.f32.f16.f16
             asm volatile("bar.sync 14, 128;" ::: "memory");
+            litmus::wgmmaBacklog<litmus::backlogBefore(kBacklog, 3u)>(wgBacklog, smem + kScratch);
             asm volatile("{ .reg .pred P; setp.ne.b32 P, %6, 0; wgmma.mma_async.sync.aligned.m64n8k16.f32.f16.f16 {%0, %1, %2, %3}, %4, %5, P, 1, 1, 0, 0; }" : "+f"(f_d[0]), "+f"(f_d[1]), "+f"(f_d[2]), "+f"(f_d[3]) : "l"(wd_a1), "l"(wd_b), "r"(0x00000001u) : "memory");
             litmus::jitter(p, warpKey, 18u);
             // wgmma.commit_group.sync.aligned
@@ -381,11 +357,8 @@ __global__ void __launch_bounds__(kWarps * 32) run(const litmus::Launch p) {
             }
             unsigned v4;
             v4 = 0;
-            while (true) {
-                asm volatile("{ .reg .pred P; mbarrier.try_wait.parity.shared::cta.b64 P, [%1], %2; selp.u32 %0, 1, 0, P; }" : "=r"(v4) : "r"(s_full0), "r"(0x00000000u) : "memory");
-                if (v4) break;
-                if (litmus::globalTimer() > deadline) { stuck = true; break; }
-            }
+            asm volatile("{ .reg .pred P, T; .reg .u64 t; LAB_WAIT: mbarrier.try_wait.parity.shared::cta.b64 P, [%1], %2; @P bra DONE; mov.u64 t, %%globaltimer; setp.gt.u64 T, t, %3; @!T bra LAB_WAIT; DONE: selp.u32 %0, 1, 0, P; }" : "=r"(v4) : "r"(s_full0), "r"(0x00000000u), "l"(deadline) : "memory");
+            if (!v4) stuck = true;
             litmus::jitter(p, warpKey, 22u);
             // wgmma.fence.sync.aligned
             asm volatile("bar.sync 14, 128;" ::: "memory");
@@ -401,6 +374,7 @@ __global__ void __launch_bounds__(kWarps * 32) run(const litmus::Launch p) {
             litmus::jitter(p, warpKey, 23u);
             // wgmma.mma_async.sync.aligned.m64n8k16.f32.f16.f16
             asm volatile("bar.sync 14, 128;" ::: "memory");
+            litmus::wgmmaBacklog<litmus::backlogBefore(kBacklog, 4u)>(wgBacklog, smem + kScratch);
             asm volatile("{ .reg .pred P; setp.ne.b32 P, %6, 0; wgmma.mma_async.sync.aligned.m64n8k16.f32.f16.f16 {%0, %1, %2, %3}, %4, %5, P, 1, 1, 0, 0; }" : "+f"(f_d[0]), "+f"(f_d[1]), "+f"(f_d[2]), "+f"(f_d[3]) : "l"(wd_a0), "l"(wd_b), "r"(0x00000001u) : "memory");
             litmus::jitter(p, warpKey, 24u);
             // wgmma.commit_group.sync.aligned
@@ -435,11 +409,8 @@ __global__ void __launch_bounds__(kWarps * 32) run(const litmus::Launch p) {
             }
             unsigned v5;
             v5 = 0;
-            while (true) {
-                asm volatile("{ .reg .pred P; mbarrier.try_wait.parity.shared::cta.b64 P, [%1], %2; selp.u32 %0, 1, 0, P; }" : "=r"(v5) : "r"(s_full1), "r"(0x00000000u) : "memory");
-                if (v5) break;
-                if (litmus::globalTimer() > deadline) { stuck = true; break; }
-            }
+            asm volatile("{ .reg .pred P, T; .reg .u64 t; LAB_WAIT: mbarrier.try_wait.parity.shared::cta.b64 P, [%1], %2; @P bra DONE; mov.u64 t, %%globaltimer; setp.gt.u64 T, t, %3; @!T bra LAB_WAIT; DONE: selp.u32 %0, 1, 0, P; }" : "=r"(v5) : "r"(s_full1), "r"(0x00000000u), "l"(deadline) : "memory");
+            if (!v5) stuck = true;
             litmus::jitter(p, warpKey, 28u);
             // wgmma.fence.sync.aligned
             asm volatile("bar.sync 14, 128;" ::: "memory");
@@ -455,6 +426,7 @@ __global__ void __launch_bounds__(kWarps * 32) run(const litmus::Launch p) {
             litmus::jitter(p, warpKey, 29u);
             // wgmma.mma_async.sync.aligned.m64n8k16.f32.f16.f16
             asm volatile("bar.sync 14, 128;" ::: "memory");
+            litmus::wgmmaBacklog<litmus::backlogBefore(kBacklog, 5u)>(wgBacklog, smem + kScratch);
             asm volatile("{ .reg .pred P; setp.ne.b32 P, %6, 0; wgmma.mma_async.sync.aligned.m64n8k16.f32.f16.f16 {%0, %1, %2, %3}, %4, %5, P, 1, 1, 0, 0; }" : "+f"(f_d[0]), "+f"(f_d[1]), "+f"(f_d[2]), "+f"(f_d[3]) : "l"(wd_a1), "l"(wd_b), "r"(0x00000001u) : "memory");
             litmus::jitter(p, warpKey, 30u);
             // wgmma.commit_group.sync.aligned
@@ -524,6 +496,7 @@ __global__ void __launch_bounds__(kWarps * 32) run(const litmus::Launch p) {
             asm volatile("" : "+f"(f_d[1]) :: "memory");
             asm volatile("" : "+f"(f_d[2]) :: "memory");
             asm volatile("" : "+f"(f_d[3]) :: "memory");
+            litmus::keepBacklog(p, wgBacklog);
             asm volatile("bar.sync 14, 128;" ::: "memory");
             if (threadIdx.x % 128u == 0) {
             p.out[inst * kOut + 0u] = static_cast<unsigned>(litmus::decodeF32(__float_as_uint(f_d[0])));
@@ -628,11 +601,21 @@ bool prop(const int* v) {
 }
 
 cudaError_t configure() {
-    return cudaFuncSetAttribute(run, cudaFuncAttributeMaxDynamicSharedMemorySize, kSharedBytes);
+    cudaError_t e = cudaSuccess;
+    if (e == cudaSuccess) e = cudaFuncSetAttribute(run<0u>, cudaFuncAttributeMaxDynamicSharedMemorySize, kSharedBytes);
+    if (e == cudaSuccess) e = cudaFuncSetAttribute(run<2u>, cudaFuncAttributeMaxDynamicSharedMemorySize, kSharedBytes);
+    if (e == cudaSuccess) e = cudaFuncSetAttribute(run<3u>, cudaFuncAttributeMaxDynamicSharedMemorySize, kSharedBytes);
+    if (e == cudaSuccess) e = cudaFuncSetAttribute(run<1u>, cudaFuncAttributeMaxDynamicSharedMemorySize, kSharedBytes);
+    return e;
 }
 
 void launchTest(const litmus::Launch& p, unsigned grid, cudaStream_t s) {
-    run<<<grid, kWarps * 32, kSharedBytes, s>>>(p);
+    switch (p.mmaBacklog) {
+    case 0u: run<0u><<<grid, kWarps * 32, kSharedBytes, s>>>(p); break;
+    case 2u: run<2u><<<grid, kWarps * 32, kSharedBytes, s>>>(p); break;
+    case 3u: run<3u><<<grid, kWarps * 32, kSharedBytes, s>>>(p); break;
+    case 1u: run<1u><<<grid, kWarps * 32, kSharedBytes, s>>>(p); break;
+    }
 }
 
 void launchHist(const litmus::Launch& p, cudaStream_t s) {
@@ -652,8 +635,8 @@ const litmus::TestInfo kInfo = {
     int(kObserved), kNames, prop,
     kClusterSize, kLitmusClusters, kWarps, kRows, kLanes, 8u,
     kGlobals, kGlobalSlotWords, kSharedBytes,
-    reinterpret_cast<const void*>(run), configure, launchTest, launchHist, launchInit,
-    nullptr,
+    reinterpret_cast<const void*>(run<1u>), configure, launchTest, launchHist, launchInit,
+    nullptr, true,
 };
 const litmus::Register kRegister(&kInfo);
 

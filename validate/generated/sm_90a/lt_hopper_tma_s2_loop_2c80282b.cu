@@ -22,6 +22,7 @@ __device__ __forceinline__ unsigned threadsOf(int cta) {
     return 0;
 }
 
+template <unsigned kBacklog>
 __global__ void __launch_bounds__(kWarps * 32) run(const litmus::Launch p) {
     const unsigned warp = threadIdx.x >> 5, lane = threadIdx.x & 31u;
     const unsigned hwCluster = blockIdx.x, rank = 0;
@@ -97,11 +98,8 @@ __global__ void __launch_bounds__(kWarps * 32) run(const litmus::Launch p) {
             // mbarrier.try_wait.parity.shared::cta.b64
             unsigned v0;
             v0 = 0;
-            while (true) {
-                asm volatile("{ .reg .pred P; mbarrier.try_wait.parity.shared::cta.b64 P, [%1], %2; selp.u32 %0, 1, 0, P; }" : "=r"(v0) : "r"((litmus::element(static_cast<long long>(static_cast<int>(r_s)) * 8LL + 0LL, 8, 2) == 0 ? s_empty_0_ : (litmus::element(static_cast<long long>(static_cast<int>(r_s)) * 8LL + 0LL, 8, 2) == 1 ? s_empty_1_ : (stuck = true, s_empty_0_)))), "r"(r_ph) : "memory");
-                if (v0) break;
-                if (litmus::globalTimer() > deadline) { stuck = true; break; }
-            }
+            asm volatile("{ .reg .pred P, T; .reg .u64 t; LAB_WAIT: mbarrier.try_wait.parity.shared::cta.b64 P, [%1], %2; @P bra DONE; mov.u64 t, %%globaltimer; setp.gt.u64 T, t, %3; @!T bra LAB_WAIT; DONE: selp.u32 %0, 1, 0, P; }" : "=r"(v0) : "r"((litmus::element(static_cast<long long>(static_cast<int>(r_s)) * 8LL + 0LL, 8, 2) == 0 ? s_empty_0_ : (litmus::element(static_cast<long long>(static_cast<int>(r_s)) * 8LL + 0LL, 8, 2) == 1 ? s_empty_1_ : (stuck = true, s_empty_0_)))), "r"(r_ph), "l"(deadline) : "memory");
+            if (!v0) stuck = true;
             litmus::jitter(p, warpKey, 4u);
             // mbarrier.arrive.expect_tx.shared::cta.b64
             asm volatile("bar.sync 15, 128;" ::: "memory");
@@ -125,7 +123,7 @@ __global__ void __launch_bounds__(kWarps * 32) run(const litmus::Launch p) {
             // setp.lt.s32
             r_more = (static_cast<int>(r_k) < static_cast<int>(0x00000004u)) ? 1u : 0u;
             if ((r_more != 0u)) {
-                if (++rounds0 > 65536u || litmus::warpgroupAny(stuck, 15u)) stuck = true; else
+                if (++rounds0 > 65536u) stuck = true; else
                     goto L0_LP;
             }
             rounds0 = 0;
@@ -148,6 +146,7 @@ __global__ void __launch_bounds__(kWarps * 32) run(const litmus::Launch p) {
             (void)r_ph;
             unsigned r_s = 0x00000000u;
             (void)r_s;
+            float wgBacklog[litmus::kBacklogFragments] = {};
             const unsigned s_full_0_ = smem + 12288u + litmus::sharedSlot(p, local, 7u, kPerCta) * 8u;
             const unsigned s_full_1_ = smem + 12296u + litmus::sharedSlot(p, local, 8u, kPerCta) * 8u;
             const unsigned s_a_0_ = smem + 0u + litmus::sharedSlot(p, local, 4u, kPerCta) * 4096u;
@@ -176,11 +175,8 @@ __global__ void __launch_bounds__(kWarps * 32) run(const litmus::Launch p) {
             // mbarrier.try_wait.parity.shared::cta.b64
             unsigned v0;
             v0 = 0;
-            while (true) {
-                asm volatile("{ .reg .pred P; mbarrier.try_wait.parity.shared::cta.b64 P, [%1], %2; selp.u32 %0, 1, 0, P; }" : "=r"(v0) : "r"((litmus::element(static_cast<long long>(static_cast<int>(r_s)) * 8LL + 0LL, 8, 2) == 0 ? s_full_0_ : (litmus::element(static_cast<long long>(static_cast<int>(r_s)) * 8LL + 0LL, 8, 2) == 1 ? s_full_1_ : (stuck = true, s_full_0_)))), "r"(r_ph) : "memory");
-                if (v0) break;
-                if (litmus::globalTimer() > deadline) { stuck = true; break; }
-            }
+            asm volatile("{ .reg .pred P, T; .reg .u64 t; LAB_WAIT: mbarrier.try_wait.parity.shared::cta.b64 P, [%1], %2; @P bra DONE; mov.u64 t, %%globaltimer; setp.gt.u64 T, t, %3; @!T bra LAB_WAIT; DONE: selp.u32 %0, 1, 0, P; }" : "=r"(v0) : "r"((litmus::element(static_cast<long long>(static_cast<int>(r_s)) * 8LL + 0LL, 8, 2) == 0 ? s_full_0_ : (litmus::element(static_cast<long long>(static_cast<int>(r_s)) * 8LL + 0LL, 8, 2) == 1 ? s_full_1_ : (stuck = true, s_full_0_)))), "r"(r_ph), "l"(deadline) : "memory");
+            if (!v0) stuck = true;
             litmus::jitter(p, warpKey, 4u);
             // wgmma.fence.sync.aligned
             asm volatile("bar.sync 14, 128;" ::: "memory");
@@ -196,6 +192,7 @@ __global__ void __launch_bounds__(kWarps * 32) run(const litmus::Launch p) {
             litmus::jitter(p, warpKey, 5u);
             // wgmma.mma_async.sync.aligned.m64n8k16.f32.f16.f16
             asm volatile("bar.sync 14, 128;" ::: "memory");
+            litmus::wgmmaBacklog<litmus::backlogBefore(kBacklog, 0u)>(wgBacklog, smem + kScratch);
             asm volatile("{ .reg .pred P; setp.ne.b32 P, %6, 0; wgmma.mma_async.sync.aligned.m64n8k16.f32.f16.f16 {%0, %1, %2, %3}, %4, %5, P, 1, 1, 0, 0; }" : "+f"(f_d[0]), "+f"(f_d[1]), "+f"(f_d[2]), "+f"(f_d[3]) : "l"((litmus::element(static_cast<long long>(static_cast<int>(r_s)) * 16LL + 0LL, 16, 2) == 0 ? wd_a_0_ : (litmus::element(static_cast<long long>(static_cast<int>(r_s)) * 16LL + 0LL, 16, 2) == 1 ? wd_a_1_ : (stuck = true, wd_a_0_)))), "l"(wd_b), "r"(0x00000001u) : "memory");
             litmus::jitter(p, warpKey, 6u);
             // wgmma.commit_group.sync.aligned
@@ -242,7 +239,7 @@ __global__ void __launch_bounds__(kWarps * 32) run(const litmus::Launch p) {
             // setp.lt.s32
             r_more = (static_cast<int>(r_k) < static_cast<int>(0x00000004u)) ? 1u : 0u;
             if ((r_more != 0u)) {
-                if (++rounds0 > 65536u || litmus::warpgroupAny(stuck, 14u)) stuck = true; else
+                if (++rounds0 > 65536u) stuck = true; else
                     goto L1_LC;
             }
             rounds0 = 0;
@@ -267,6 +264,7 @@ __global__ void __launch_bounds__(kWarps * 32) run(const litmus::Launch p) {
             asm volatile("" : "+f"(f_d[1]) :: "memory");
             asm volatile("" : "+f"(f_d[2]) :: "memory");
             asm volatile("" : "+f"(f_d[3]) :: "memory");
+            litmus::keepBacklog(p, wgBacklog);
             asm volatile("bar.sync 14, 128;" ::: "memory");
             if (threadIdx.x % 128u == 0) {
             p.out[inst * kOut + 0u] = static_cast<unsigned>(litmus::decodeF32(__float_as_uint(f_d[0])));
@@ -351,11 +349,21 @@ bool prop(const int* v) {
 }
 
 cudaError_t configure() {
-    return cudaFuncSetAttribute(run, cudaFuncAttributeMaxDynamicSharedMemorySize, kSharedBytes);
+    cudaError_t e = cudaSuccess;
+    if (e == cudaSuccess) e = cudaFuncSetAttribute(run<0u>, cudaFuncAttributeMaxDynamicSharedMemorySize, kSharedBytes);
+    if (e == cudaSuccess) e = cudaFuncSetAttribute(run<2u>, cudaFuncAttributeMaxDynamicSharedMemorySize, kSharedBytes);
+    if (e == cudaSuccess) e = cudaFuncSetAttribute(run<3u>, cudaFuncAttributeMaxDynamicSharedMemorySize, kSharedBytes);
+    if (e == cudaSuccess) e = cudaFuncSetAttribute(run<1u>, cudaFuncAttributeMaxDynamicSharedMemorySize, kSharedBytes);
+    return e;
 }
 
 void launchTest(const litmus::Launch& p, unsigned grid, cudaStream_t s) {
-    run<<<grid, kWarps * 32, kSharedBytes, s>>>(p);
+    switch (p.mmaBacklog) {
+    case 0u: run<0u><<<grid, kWarps * 32, kSharedBytes, s>>>(p); break;
+    case 2u: run<2u><<<grid, kWarps * 32, kSharedBytes, s>>>(p); break;
+    case 3u: run<3u><<<grid, kWarps * 32, kSharedBytes, s>>>(p); break;
+    case 1u: run<1u><<<grid, kWarps * 32, kSharedBytes, s>>>(p); break;
+    }
 }
 
 void launchHist(const litmus::Launch& p, cudaStream_t s) {
@@ -375,8 +383,8 @@ const litmus::TestInfo kInfo = {
     int(kObserved), kNames, prop,
     kClusterSize, kLitmusClusters, kWarps, kRows, kLanes, 8u,
     kGlobals, kGlobalSlotWords, kSharedBytes,
-    reinterpret_cast<const void*>(run), configure, launchTest, launchHist, launchInit,
-    nullptr,
+    reinterpret_cast<const void*>(run<1u>), configure, launchTest, launchHist, launchInit,
+    nullptr, true,
 };
 const litmus::Register kRegister(&kInfo);
 

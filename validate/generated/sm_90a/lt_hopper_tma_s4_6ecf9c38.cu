@@ -22,6 +22,7 @@ __device__ __forceinline__ unsigned threadsOf(int cta) {
     return 0;
 }
 
+template <unsigned kBacklog>
 __global__ void __launch_bounds__(kWarps * 32) run(const litmus::Launch p) {
     const unsigned warp = threadIdx.x >> 5, lane = threadIdx.x & 31u;
     const unsigned hwCluster = blockIdx.x, rank = 0;
@@ -98,11 +99,8 @@ __global__ void __launch_bounds__(kWarps * 32) run(const litmus::Launch p) {
             // mbarrier.try_wait.parity.shared::cta.b64
             unsigned v0;
             v0 = 0;
-            while (true) {
-                asm volatile("{ .reg .pred P; mbarrier.try_wait.parity.shared::cta.b64 P, [%1], %2; selp.u32 %0, 1, 0, P; }" : "=r"(v0) : "r"(s_empty0), "r"(0x00000001u) : "memory");
-                if (v0) break;
-                if (litmus::globalTimer() > deadline) { stuck = true; break; }
-            }
+            asm volatile("{ .reg .pred P, T; .reg .u64 t; LAB_WAIT: mbarrier.try_wait.parity.shared::cta.b64 P, [%1], %2; @P bra DONE; mov.u64 t, %%globaltimer; setp.gt.u64 T, t, %3; @!T bra LAB_WAIT; DONE: selp.u32 %0, 1, 0, P; }" : "=r"(v0) : "r"(s_empty0), "r"(0x00000001u), "l"(deadline) : "memory");
+            if (!v0) stuck = true;
             litmus::jitter(p, warpKey, 1u);
             // mbarrier.arrive.expect_tx.shared::cta.b64
             asm volatile("bar.sync 15, 128;" ::: "memory");
@@ -114,11 +112,8 @@ __global__ void __launch_bounds__(kWarps * 32) run(const litmus::Launch p) {
             }
             unsigned v1;
             v1 = 0;
-            while (true) {
-                asm volatile("{ .reg .pred P; mbarrier.try_wait.parity.shared::cta.b64 P, [%1], %2; selp.u32 %0, 1, 0, P; }" : "=r"(v1) : "r"(s_empty1), "r"(0x00000001u) : "memory");
-                if (v1) break;
-                if (litmus::globalTimer() > deadline) { stuck = true; break; }
-            }
+            asm volatile("{ .reg .pred P, T; .reg .u64 t; LAB_WAIT: mbarrier.try_wait.parity.shared::cta.b64 P, [%1], %2; @P bra DONE; mov.u64 t, %%globaltimer; setp.gt.u64 T, t, %3; @!T bra LAB_WAIT; DONE: selp.u32 %0, 1, 0, P; }" : "=r"(v1) : "r"(s_empty1), "r"(0x00000001u), "l"(deadline) : "memory");
+            if (!v1) stuck = true;
             litmus::jitter(p, warpKey, 4u);
             // mbarrier.arrive.expect_tx.shared::cta.b64
             asm volatile("bar.sync 15, 128;" ::: "memory");
@@ -130,11 +125,8 @@ __global__ void __launch_bounds__(kWarps * 32) run(const litmus::Launch p) {
             }
             unsigned v2;
             v2 = 0;
-            while (true) {
-                asm volatile("{ .reg .pred P; mbarrier.try_wait.parity.shared::cta.b64 P, [%1], %2; selp.u32 %0, 1, 0, P; }" : "=r"(v2) : "r"(s_empty2), "r"(0x00000001u) : "memory");
-                if (v2) break;
-                if (litmus::globalTimer() > deadline) { stuck = true; break; }
-            }
+            asm volatile("{ .reg .pred P, T; .reg .u64 t; LAB_WAIT: mbarrier.try_wait.parity.shared::cta.b64 P, [%1], %2; @P bra DONE; mov.u64 t, %%globaltimer; setp.gt.u64 T, t, %3; @!T bra LAB_WAIT; DONE: selp.u32 %0, 1, 0, P; }" : "=r"(v2) : "r"(s_empty2), "r"(0x00000001u), "l"(deadline) : "memory");
+            if (!v2) stuck = true;
             litmus::jitter(p, warpKey, 7u);
             // mbarrier.arrive.expect_tx.shared::cta.b64
             asm volatile("bar.sync 15, 128;" ::: "memory");
@@ -146,11 +138,8 @@ __global__ void __launch_bounds__(kWarps * 32) run(const litmus::Launch p) {
             }
             unsigned v3;
             v3 = 0;
-            while (true) {
-                asm volatile("{ .reg .pred P; mbarrier.try_wait.parity.shared::cta.b64 P, [%1], %2; selp.u32 %0, 1, 0, P; }" : "=r"(v3) : "r"(s_empty3), "r"(0x00000001u) : "memory");
-                if (v3) break;
-                if (litmus::globalTimer() > deadline) { stuck = true; break; }
-            }
+            asm volatile("{ .reg .pred P, T; .reg .u64 t; LAB_WAIT: mbarrier.try_wait.parity.shared::cta.b64 P, [%1], %2; @P bra DONE; mov.u64 t, %%globaltimer; setp.gt.u64 T, t, %3; @!T bra LAB_WAIT; DONE: selp.u32 %0, 1, 0, P; }" : "=r"(v3) : "r"(s_empty3), "r"(0x00000001u), "l"(deadline) : "memory");
+            if (!v3) stuck = true;
             litmus::jitter(p, warpKey, 10u);
             // mbarrier.arrive.expect_tx.shared::cta.b64
             asm volatile("bar.sync 15, 128;" ::: "memory");
@@ -162,11 +151,8 @@ __global__ void __launch_bounds__(kWarps * 32) run(const litmus::Launch p) {
             }
             unsigned v4;
             v4 = 0;
-            while (true) {
-                asm volatile("{ .reg .pred P; mbarrier.try_wait.parity.shared::cta.b64 P, [%1], %2; selp.u32 %0, 1, 0, P; }" : "=r"(v4) : "r"(s_empty0), "r"(0x00000000u) : "memory");
-                if (v4) break;
-                if (litmus::globalTimer() > deadline) { stuck = true; break; }
-            }
+            asm volatile("{ .reg .pred P, T; .reg .u64 t; LAB_WAIT: mbarrier.try_wait.parity.shared::cta.b64 P, [%1], %2; @P bra DONE; mov.u64 t, %%globaltimer; setp.gt.u64 T, t, %3; @!T bra LAB_WAIT; DONE: selp.u32 %0, 1, 0, P; }" : "=r"(v4) : "r"(s_empty0), "r"(0x00000000u), "l"(deadline) : "memory");
+            if (!v4) stuck = true;
             litmus::jitter(p, warpKey, 13u);
             // mbarrier.arrive.expect_tx.shared::cta.b64
             asm volatile("bar.sync 15, 128;" ::: "memory");
@@ -178,11 +164,8 @@ __global__ void __launch_bounds__(kWarps * 32) run(const litmus::Launch p) {
             }
             unsigned v5;
             v5 = 0;
-            while (true) {
-                asm volatile("{ .reg .pred P; mbarrier.try_wait.parity.shared::cta.b64 P, [%1], %2; selp.u32 %0, 1, 0, P; }" : "=r"(v5) : "r"(s_empty1), "r"(0x00000000u) : "memory");
-                if (v5) break;
-                if (litmus::globalTimer() > deadline) { stuck = true; break; }
-            }
+            asm volatile("{ .reg .pred P, T; .reg .u64 t; LAB_WAIT: mbarrier.try_wait.parity.shared::cta.b64 P, [%1], %2; @P bra DONE; mov.u64 t, %%globaltimer; setp.gt.u64 T, t, %3; @!T bra LAB_WAIT; DONE: selp.u32 %0, 1, 0, P; }" : "=r"(v5) : "r"(s_empty1), "r"(0x00000000u), "l"(deadline) : "memory");
+            if (!v5) stuck = true;
             litmus::jitter(p, warpKey, 16u);
             // mbarrier.arrive.expect_tx.shared::cta.b64
             asm volatile("bar.sync 15, 128;" ::: "memory");
@@ -194,11 +177,8 @@ __global__ void __launch_bounds__(kWarps * 32) run(const litmus::Launch p) {
             }
             unsigned v6;
             v6 = 0;
-            while (true) {
-                asm volatile("{ .reg .pred P; mbarrier.try_wait.parity.shared::cta.b64 P, [%1], %2; selp.u32 %0, 1, 0, P; }" : "=r"(v6) : "r"(s_empty2), "r"(0x00000000u) : "memory");
-                if (v6) break;
-                if (litmus::globalTimer() > deadline) { stuck = true; break; }
-            }
+            asm volatile("{ .reg .pred P, T; .reg .u64 t; LAB_WAIT: mbarrier.try_wait.parity.shared::cta.b64 P, [%1], %2; @P bra DONE; mov.u64 t, %%globaltimer; setp.gt.u64 T, t, %3; @!T bra LAB_WAIT; DONE: selp.u32 %0, 1, 0, P; }" : "=r"(v6) : "r"(s_empty2), "r"(0x00000000u), "l"(deadline) : "memory");
+            if (!v6) stuck = true;
             litmus::jitter(p, warpKey, 19u);
             // mbarrier.arrive.expect_tx.shared::cta.b64
             asm volatile("bar.sync 15, 128;" ::: "memory");
@@ -210,11 +190,8 @@ __global__ void __launch_bounds__(kWarps * 32) run(const litmus::Launch p) {
             }
             unsigned v7;
             v7 = 0;
-            while (true) {
-                asm volatile("{ .reg .pred P; mbarrier.try_wait.parity.shared::cta.b64 P, [%1], %2; selp.u32 %0, 1, 0, P; }" : "=r"(v7) : "r"(s_empty3), "r"(0x00000000u) : "memory");
-                if (v7) break;
-                if (litmus::globalTimer() > deadline) { stuck = true; break; }
-            }
+            asm volatile("{ .reg .pred P, T; .reg .u64 t; LAB_WAIT: mbarrier.try_wait.parity.shared::cta.b64 P, [%1], %2; @P bra DONE; mov.u64 t, %%globaltimer; setp.gt.u64 T, t, %3; @!T bra LAB_WAIT; DONE: selp.u32 %0, 1, 0, P; }" : "=r"(v7) : "r"(s_empty3), "r"(0x00000000u), "l"(deadline) : "memory");
+            if (!v7) stuck = true;
             litmus::jitter(p, warpKey, 22u);
             // mbarrier.arrive.expect_tx.shared::cta.b64
             asm volatile("bar.sync 15, 128;" ::: "memory");
@@ -226,11 +203,8 @@ __global__ void __launch_bounds__(kWarps * 32) run(const litmus::Launch p) {
             }
             unsigned v8;
             v8 = 0;
-            while (true) {
-                asm volatile("{ .reg .pred P; mbarrier.try_wait.parity.shared::cta.b64 P, [%1], %2; selp.u32 %0, 1, 0, P; }" : "=r"(v8) : "r"(s_empty0), "r"(0x00000001u) : "memory");
-                if (v8) break;
-                if (litmus::globalTimer() > deadline) { stuck = true; break; }
-            }
+            asm volatile("{ .reg .pred P, T; .reg .u64 t; LAB_WAIT: mbarrier.try_wait.parity.shared::cta.b64 P, [%1], %2; @P bra DONE; mov.u64 t, %%globaltimer; setp.gt.u64 T, t, %3; @!T bra LAB_WAIT; DONE: selp.u32 %0, 1, 0, P; }" : "=r"(v8) : "r"(s_empty0), "r"(0x00000001u), "l"(deadline) : "memory");
+            if (!v8) stuck = true;
             litmus::jitter(p, warpKey, 25u);
             // mbarrier.arrive.expect_tx.shared::cta.b64
             asm volatile("bar.sync 15, 128;" ::: "memory");
@@ -242,11 +216,8 @@ __global__ void __launch_bounds__(kWarps * 32) run(const litmus::Launch p) {
             }
             unsigned v9;
             v9 = 0;
-            while (true) {
-                asm volatile("{ .reg .pred P; mbarrier.try_wait.parity.shared::cta.b64 P, [%1], %2; selp.u32 %0, 1, 0, P; }" : "=r"(v9) : "r"(s_empty1), "r"(0x00000001u) : "memory");
-                if (v9) break;
-                if (litmus::globalTimer() > deadline) { stuck = true; break; }
-            }
+            asm volatile("{ .reg .pred P, T; .reg .u64 t; LAB_WAIT: mbarrier.try_wait.parity.shared::cta.b64 P, [%1], %2; @P bra DONE; mov.u64 t, %%globaltimer; setp.gt.u64 T, t, %3; @!T bra LAB_WAIT; DONE: selp.u32 %0, 1, 0, P; }" : "=r"(v9) : "r"(s_empty1), "r"(0x00000001u), "l"(deadline) : "memory");
+            if (!v9) stuck = true;
             litmus::jitter(p, warpKey, 28u);
             // mbarrier.arrive.expect_tx.shared::cta.b64
             asm volatile("bar.sync 15, 128;" ::: "memory");
@@ -258,11 +229,8 @@ __global__ void __launch_bounds__(kWarps * 32) run(const litmus::Launch p) {
             }
             unsigned v10;
             v10 = 0;
-            while (true) {
-                asm volatile("{ .reg .pred P; mbarrier.try_wait.parity.shared::cta.b64 P, [%1], %2; selp.u32 %0, 1, 0, P; }" : "=r"(v10) : "r"(s_empty2), "r"(0x00000001u) : "memory");
-                if (v10) break;
-                if (litmus::globalTimer() > deadline) { stuck = true; break; }
-            }
+            asm volatile("{ .reg .pred P, T; .reg .u64 t; LAB_WAIT: mbarrier.try_wait.parity.shared::cta.b64 P, [%1], %2; @P bra DONE; mov.u64 t, %%globaltimer; setp.gt.u64 T, t, %3; @!T bra LAB_WAIT; DONE: selp.u32 %0, 1, 0, P; }" : "=r"(v10) : "r"(s_empty2), "r"(0x00000001u), "l"(deadline) : "memory");
+            if (!v10) stuck = true;
             litmus::jitter(p, warpKey, 31u);
             // mbarrier.arrive.expect_tx.shared::cta.b64
             asm volatile("bar.sync 15, 128;" ::: "memory");
@@ -274,11 +242,8 @@ __global__ void __launch_bounds__(kWarps * 32) run(const litmus::Launch p) {
             }
             unsigned v11;
             v11 = 0;
-            while (true) {
-                asm volatile("{ .reg .pred P; mbarrier.try_wait.parity.shared::cta.b64 P, [%1], %2; selp.u32 %0, 1, 0, P; }" : "=r"(v11) : "r"(s_empty3), "r"(0x00000001u) : "memory");
-                if (v11) break;
-                if (litmus::globalTimer() > deadline) { stuck = true; break; }
-            }
+            asm volatile("{ .reg .pred P, T; .reg .u64 t; LAB_WAIT: mbarrier.try_wait.parity.shared::cta.b64 P, [%1], %2; @P bra DONE; mov.u64 t, %%globaltimer; setp.gt.u64 T, t, %3; @!T bra LAB_WAIT; DONE: selp.u32 %0, 1, 0, P; }" : "=r"(v11) : "r"(s_empty3), "r"(0x00000001u), "l"(deadline) : "memory");
+            if (!v11) stuck = true;
             litmus::jitter(p, warpKey, 34u);
             // mbarrier.arrive.expect_tx.shared::cta.b64
             asm volatile("bar.sync 15, 128;" ::: "memory");
@@ -293,6 +258,7 @@ __global__ void __launch_bounds__(kWarps * 32) run(const litmus::Launch p) {
         case 1: { // P1
             float f_d[4] = {};
             f_d[0] = __uint_as_float(0x00000000u);
+            float wgBacklog[litmus::kBacklogFragments] = {};
             const unsigned s_full0 = smem + 20480u + litmus::sharedSlot(p, local, 17u, kPerCta) * 8u;
             const unsigned s_a0 = smem + 0u + litmus::sharedSlot(p, local, 12u, kPerCta) * 4096u;
             const unsigned long long wd_a0 = litmus::wgmmaDescriptor(s_a0, 128u, 256u);
@@ -318,11 +284,8 @@ __global__ void __launch_bounds__(kWarps * 32) run(const litmus::Launch p) {
             // mbarrier.try_wait.parity.shared::cta.b64
             unsigned v0;
             v0 = 0;
-            while (true) {
-                asm volatile("{ .reg .pred P; mbarrier.try_wait.parity.shared::cta.b64 P, [%1], %2; selp.u32 %0, 1, 0, P; }" : "=r"(v0) : "r"(s_full0), "r"(0x00000000u) : "memory");
-                if (v0) break;
-                if (litmus::globalTimer() > deadline) { stuck = true; break; }
-            }
+            asm volatile("{ .reg .pred P, T; .reg .u64 t; LAB_WAIT: mbarrier.try_wait.parity.shared::cta.b64 P, [%1], %2; @P bra DONE; mov.u64 t, %%globaltimer; setp.gt.u64 T, t, %3; @!T bra LAB_WAIT; DONE: selp.u32 %0, 1, 0, P; }" : "=r"(v0) : "r"(s_full0), "r"(0x00000000u), "l"(deadline) : "memory");
+            if (!v0) stuck = true;
             litmus::jitter(p, warpKey, 1u);
             // wgmma.fence.sync.aligned
             asm volatile("bar.sync 14, 128;" ::: "memory");
@@ -338,6 +301,7 @@ __global__ void __launch_bounds__(kWarps * 32) run(const litmus::Launch p) {
             litmus::jitter(p, warpKey, 2u);
             // wgmma.mma_async.sync.aligned.m64n8k16.f32.f16.f16
             asm volatile("bar.sync 14, 128;" ::: "memory");
+            litmus::wgmmaBacklog<litmus::backlogBefore(kBacklog, 0u)>(wgBacklog, smem + kScratch);
             asm volatile("{ .reg .pred P; setp.ne.b32 P, %6, 0; wgmma.mma_async.sync.aligned.m64n8k16.f32.f16.f16 {%0, %1, %2, %3}, %4, %5, P, 1, 1, 0, 0; }" : "+f"(f_d[0]), "+f"(f_d[1]), "+f"(f_d[2]), "+f"(f_d[3]) : "l"(wd_a0), "l"(wd_b), "r"(0x00000000u) : "memory");
             litmus::jitter(p, warpKey, 3u);
             // wgmma.commit_group.sync.aligned
@@ -355,11 +319,8 @@ __global__ void __launch_bounds__(kWarps * 32) run(const litmus::Launch p) {
             // mbarrier.try_wait.parity.shared::cta.b64
             unsigned v1;
             v1 = 0;
-            while (true) {
-                asm volatile("{ .reg .pred P; mbarrier.try_wait.parity.shared::cta.b64 P, [%1], %2; selp.u32 %0, 1, 0, P; }" : "=r"(v1) : "r"(s_full1), "r"(0x00000000u) : "memory");
-                if (v1) break;
-                if (litmus::globalTimer() > deadline) { stuck = true; break; }
-            }
+            asm volatile("{ .reg .pred P, T; .reg .u64 t; LAB_WAIT: mbarrier.try_wait.parity.shared::cta.b64 P, [%1], %2; @P bra DONE; mov.u64 t, %%globaltimer; setp.gt.u64 T, t, %3; @!T bra LAB_WAIT; DONE: selp.u32 %0, 1, 0, P; }" : "=r"(v1) : "r"(s_full1), "r"(0x00000000u), "l"(deadline) : "memory");
+            if (!v1) stuck = true;
             litmus::jitter(p, warpKey, 5u);
             // wgmma.fence.sync.aligned
             asm volatile("bar.sync 14, 128;" ::: "memory");
@@ -375,6 +336,7 @@ __global__ void __launch_bounds__(kWarps * 32) run(const litmus::Launch p) {
             litmus::jitter(p, warpKey, 6u);
             // wgmma.mma_async.sync.aligned.m64n8k16.f32.f16.f16
             asm volatile("bar.sync 14, 128;" ::: "memory");
+            litmus::wgmmaBacklog<litmus::backlogBefore(kBacklog, 1u)>(wgBacklog, smem + kScratch);
             asm volatile("{ .reg .pred P; setp.ne.b32 P, %6, 0; wgmma.mma_async.sync.aligned.m64n8k16.f32.f16.f16 {%0, %1, %2, %3}, %4, %5, P, 1, 1, 0, 0; }" : "+f"(f_d[0]), "+f"(f_d[1]), "+f"(f_d[2]), "+f"(f_d[3]) : "l"(wd_a1), "l"(wd_b), "r"(0x00000001u) : "memory");
             litmus::jitter(p, warpKey, 7u);
             // wgmma.commit_group.sync.aligned
@@ -409,11 +371,8 @@ __global__ void __launch_bounds__(kWarps * 32) run(const litmus::Launch p) {
             }
             unsigned v2;
             v2 = 0;
-            while (true) {
-                asm volatile("{ .reg .pred P; mbarrier.try_wait.parity.shared::cta.b64 P, [%1], %2; selp.u32 %0, 1, 0, P; }" : "=r"(v2) : "r"(s_full2), "r"(0x00000000u) : "memory");
-                if (v2) break;
-                if (litmus::globalTimer() > deadline) { stuck = true; break; }
-            }
+            asm volatile("{ .reg .pred P, T; .reg .u64 t; LAB_WAIT: mbarrier.try_wait.parity.shared::cta.b64 P, [%1], %2; @P bra DONE; mov.u64 t, %%globaltimer; setp.gt.u64 T, t, %3; @!T bra LAB_WAIT; DONE: selp.u32 %0, 1, 0, P; }" : "=r"(v2) : "r"(s_full2), "r"(0x00000000u), "l"(deadline) : "memory");
+            if (!v2) stuck = true;
             litmus::jitter(p, warpKey, 11u);
             // wgmma.fence.sync.aligned
             asm volatile("bar.sync 14, 128;" ::: "memory");
@@ -429,6 +388,7 @@ __global__ void __launch_bounds__(kWarps * 32) run(const litmus::Launch p) {
             litmus::jitter(p, warpKey, 12u);
             // wgmma.mma_async.sync.aligned.m64n8k16.f32.f16.f16
             asm volatile("bar.sync 14, 128;" ::: "memory");
+            litmus::wgmmaBacklog<litmus::backlogBefore(kBacklog, 2u)>(wgBacklog, smem + kScratch);
             asm volatile("{ .reg .pred P; setp.ne.b32 P, %6, 0; wgmma.mma_async.sync.aligned.m64n8k16.f32.f16.f16 {%0, %1, %2, %3}, %4, %5, P, 1, 1, 0, 0; }" : "+f"(f_d[0]), "+f"(f_d[1]), "+f"(f_d[2]), "+f"(f_d[3]) : "l"(wd_a2), "l"(wd_b), "r"(0x00000001u) : "memory");
             litmus::jitter(p, warpKey, 13u);
             // wgmma.commit_group.sync.aligned
@@ -463,11 +423,8 @@ __global__ void __launch_bounds__(kWarps * 32) run(const litmus::Launch p) {
             }
             unsigned v3;
             v3 = 0;
-            while (true) {
-                asm volatile("{ .reg .pred P; mbarrier.try_wait.parity.shared::cta.b64 P, [%1], %2; selp.u32 %0, 1, 0, P; }" : "=r"(v3) : "r"(s_full3), "r"(0x00000000u) : "memory");
-                if (v3) break;
-                if (litmus::globalTimer() > deadline) { stuck = true; break; }
-            }
+            asm volatile("{ .reg .pred P, T; .reg .u64 t; LAB_WAIT: mbarrier.try_wait.parity.shared::cta.b64 P, [%1], %2; @P bra DONE; mov.u64 t, %%globaltimer; setp.gt.u64 T, t, %3; @!T bra LAB_WAIT; DONE: selp.u32 %0, 1, 0, P; }" : "=r"(v3) : "r"(s_full3), "r"(0x00000000u), "l"(deadline) : "memory");
+            if (!v3) stuck = true;
             litmus::jitter(p, warpKey, 17u);
             // wgmma.fence.sync.aligned
             asm volatile("bar.sync 14, 128;" ::: "memory");
@@ -483,6 +440,7 @@ __global__ void __launch_bounds__(kWarps * 32) run(const litmus::Launch p) {
             litmus::jitter(p, warpKey, 18u);
             // wgmma.mma_async.sync.aligned.m64n8k16.f32.f16.f16
             asm volatile("bar.sync 14, 128;" ::: "memory");
+            litmus::wgmmaBacklog<litmus::backlogBefore(kBacklog, 3u)>(wgBacklog, smem + kScratch);
             asm volatile("{ .reg .pred P; setp.ne.b32 P, %6, 0; wgmma.mma_async.sync.aligned.m64n8k16.f32.f16.f16 {%0, %1, %2, %3}, %4, %5, P, 1, 1, 0, 0; }" : "+f"(f_d[0]), "+f"(f_d[1]), "+f"(f_d[2]), "+f"(f_d[3]) : "l"(wd_a3), "l"(wd_b), "r"(0x00000001u) : "memory");
             litmus::jitter(p, warpKey, 19u);
             // wgmma.commit_group.sync.aligned
@@ -517,11 +475,8 @@ __global__ void __launch_bounds__(kWarps * 32) run(const litmus::Launch p) {
             }
             unsigned v4;
             v4 = 0;
-            while (true) {
-                asm volatile("{ .reg .pred P; mbarrier.try_wait.parity.shared::cta.b64 P, [%1], %2; selp.u32 %0, 1, 0, P; }" : "=r"(v4) : "r"(s_full0), "r"(0x00000001u) : "memory");
-                if (v4) break;
-                if (litmus::globalTimer() > deadline) { stuck = true; break; }
-            }
+            asm volatile("{ .reg .pred P, T; .reg .u64 t; LAB_WAIT: mbarrier.try_wait.parity.shared::cta.b64 P, [%1], %2; @P bra DONE; mov.u64 t, %%globaltimer; setp.gt.u64 T, t, %3; @!T bra LAB_WAIT; DONE: selp.u32 %0, 1, 0, P; }" : "=r"(v4) : "r"(s_full0), "r"(0x00000001u), "l"(deadline) : "memory");
+            if (!v4) stuck = true;
             litmus::jitter(p, warpKey, 23u);
             // wgmma.fence.sync.aligned
             asm volatile("bar.sync 14, 128;" ::: "memory");
@@ -537,6 +492,7 @@ __global__ void __launch_bounds__(kWarps * 32) run(const litmus::Launch p) {
             litmus::jitter(p, warpKey, 24u);
             // wgmma.mma_async.sync.aligned.m64n8k16.f32.f16.f16
             asm volatile("bar.sync 14, 128;" ::: "memory");
+            litmus::wgmmaBacklog<litmus::backlogBefore(kBacklog, 4u)>(wgBacklog, smem + kScratch);
             asm volatile("{ .reg .pred P; setp.ne.b32 P, %6, 0; wgmma.mma_async.sync.aligned.m64n8k16.f32.f16.f16 {%0, %1, %2, %3}, %4, %5, P, 1, 1, 0, 0; }" : "+f"(f_d[0]), "+f"(f_d[1]), "+f"(f_d[2]), "+f"(f_d[3]) : "l"(wd_a0), "l"(wd_b), "r"(0x00000001u) : "memory");
             litmus::jitter(p, warpKey, 25u);
             // wgmma.commit_group.sync.aligned
@@ -571,11 +527,8 @@ __global__ void __launch_bounds__(kWarps * 32) run(const litmus::Launch p) {
             }
             unsigned v5;
             v5 = 0;
-            while (true) {
-                asm volatile("{ .reg .pred P; mbarrier.try_wait.parity.shared::cta.b64 P, [%1], %2; selp.u32 %0, 1, 0, P; }" : "=r"(v5) : "r"(s_full1), "r"(0x00000001u) : "memory");
-                if (v5) break;
-                if (litmus::globalTimer() > deadline) { stuck = true; break; }
-            }
+            asm volatile("{ .reg .pred P, T; .reg .u64 t; LAB_WAIT: mbarrier.try_wait.parity.shared::cta.b64 P, [%1], %2; @P bra DONE; mov.u64 t, %%globaltimer; setp.gt.u64 T, t, %3; @!T bra LAB_WAIT; DONE: selp.u32 %0, 1, 0, P; }" : "=r"(v5) : "r"(s_full1), "r"(0x00000001u), "l"(deadline) : "memory");
+            if (!v5) stuck = true;
             litmus::jitter(p, warpKey, 29u);
             // wgmma.fence.sync.aligned
             asm volatile("bar.sync 14, 128;" ::: "memory");
@@ -591,6 +544,7 @@ __global__ void __launch_bounds__(kWarps * 32) run(const litmus::Launch p) {
             litmus::jitter(p, warpKey, 30u);
             // wgmma.mma_async.sync.aligned.m64n8k16.f32.f16.f16
             asm volatile("bar.sync 14, 128;" ::: "memory");
+            litmus::wgmmaBacklog<litmus::backlogBefore(kBacklog, 5u)>(wgBacklog, smem + kScratch);
             asm volatile("{ .reg .pred P; setp.ne.b32 P, %6, 0; wgmma.mma_async.sync.aligned.m64n8k16.f32.f16.f16 {%0, %1, %2, %3}, %4, %5, P, 1, 1, 0, 0; }" : "+f"(f_d[0]), "+f"(f_d[1]), "+f"(f_d[2]), "+f"(f_d[3]) : "l"(wd_a1), "l"(wd_b), "r"(0x00000001u) : "memory");
             litmus::jitter(p, warpKey, 31u);
             // wgmma.commit_group.sync.aligned
@@ -625,11 +579,8 @@ __global__ void __launch_bounds__(kWarps * 32) run(const litmus::Launch p) {
             }
             unsigned v6;
             v6 = 0;
-            while (true) {
-                asm volatile("{ .reg .pred P; mbarrier.try_wait.parity.shared::cta.b64 P, [%1], %2; selp.u32 %0, 1, 0, P; }" : "=r"(v6) : "r"(s_full2), "r"(0x00000001u) : "memory");
-                if (v6) break;
-                if (litmus::globalTimer() > deadline) { stuck = true; break; }
-            }
+            asm volatile("{ .reg .pred P, T; .reg .u64 t; LAB_WAIT: mbarrier.try_wait.parity.shared::cta.b64 P, [%1], %2; @P bra DONE; mov.u64 t, %%globaltimer; setp.gt.u64 T, t, %3; @!T bra LAB_WAIT; DONE: selp.u32 %0, 1, 0, P; }" : "=r"(v6) : "r"(s_full2), "r"(0x00000001u), "l"(deadline) : "memory");
+            if (!v6) stuck = true;
             litmus::jitter(p, warpKey, 35u);
             // wgmma.fence.sync.aligned
             asm volatile("bar.sync 14, 128;" ::: "memory");
@@ -645,6 +596,7 @@ __global__ void __launch_bounds__(kWarps * 32) run(const litmus::Launch p) {
             litmus::jitter(p, warpKey, 36u);
             // wgmma.mma_async.sync.aligned.m64n8k16.f32.f16.f16
             asm volatile("bar.sync 14, 128;" ::: "memory");
+            litmus::wgmmaBacklog<litmus::backlogBefore(kBacklog, 6u)>(wgBacklog, smem + kScratch);
             asm volatile("{ .reg .pred P; setp.ne.b32 P, %6, 0; wgmma.mma_async.sync.aligned.m64n8k16.f32.f16.f16 {%0, %1, %2, %3}, %4, %5, P, 1, 1, 0, 0; }" : "+f"(f_d[0]), "+f"(f_d[1]), "+f"(f_d[2]), "+f"(f_d[3]) : "l"(wd_a2), "l"(wd_b), "r"(0x00000001u) : "memory");
             litmus::jitter(p, warpKey, 37u);
             // wgmma.commit_group.sync.aligned
@@ -679,11 +631,8 @@ __global__ void __launch_bounds__(kWarps * 32) run(const litmus::Launch p) {
             }
             unsigned v7;
             v7 = 0;
-            while (true) {
-                asm volatile("{ .reg .pred P; mbarrier.try_wait.parity.shared::cta.b64 P, [%1], %2; selp.u32 %0, 1, 0, P; }" : "=r"(v7) : "r"(s_full3), "r"(0x00000001u) : "memory");
-                if (v7) break;
-                if (litmus::globalTimer() > deadline) { stuck = true; break; }
-            }
+            asm volatile("{ .reg .pred P, T; .reg .u64 t; LAB_WAIT: mbarrier.try_wait.parity.shared::cta.b64 P, [%1], %2; @P bra DONE; mov.u64 t, %%globaltimer; setp.gt.u64 T, t, %3; @!T bra LAB_WAIT; DONE: selp.u32 %0, 1, 0, P; }" : "=r"(v7) : "r"(s_full3), "r"(0x00000001u), "l"(deadline) : "memory");
+            if (!v7) stuck = true;
             litmus::jitter(p, warpKey, 41u);
             // wgmma.fence.sync.aligned
             asm volatile("bar.sync 14, 128;" ::: "memory");
@@ -699,6 +648,7 @@ __global__ void __launch_bounds__(kWarps * 32) run(const litmus::Launch p) {
             litmus::jitter(p, warpKey, 42u);
             // wgmma.mma_async.sync.aligned.m64n8k16.f32.f16.f16
             asm volatile("bar.sync 14, 128;" ::: "memory");
+            litmus::wgmmaBacklog<litmus::backlogBefore(kBacklog, 7u)>(wgBacklog, smem + kScratch);
             asm volatile("{ .reg .pred P; setp.ne.b32 P, %6, 0; wgmma.mma_async.sync.aligned.m64n8k16.f32.f16.f16 {%0, %1, %2, %3}, %4, %5, P, 1, 1, 0, 0; }" : "+f"(f_d[0]), "+f"(f_d[1]), "+f"(f_d[2]), "+f"(f_d[3]) : "l"(wd_a3), "l"(wd_b), "r"(0x00000001u) : "memory");
             litmus::jitter(p, warpKey, 43u);
             // wgmma.commit_group.sync.aligned
@@ -733,11 +683,8 @@ __global__ void __launch_bounds__(kWarps * 32) run(const litmus::Launch p) {
             }
             unsigned v8;
             v8 = 0;
-            while (true) {
-                asm volatile("{ .reg .pred P; mbarrier.try_wait.parity.shared::cta.b64 P, [%1], %2; selp.u32 %0, 1, 0, P; }" : "=r"(v8) : "r"(s_full0), "r"(0x00000000u) : "memory");
-                if (v8) break;
-                if (litmus::globalTimer() > deadline) { stuck = true; break; }
-            }
+            asm volatile("{ .reg .pred P, T; .reg .u64 t; LAB_WAIT: mbarrier.try_wait.parity.shared::cta.b64 P, [%1], %2; @P bra DONE; mov.u64 t, %%globaltimer; setp.gt.u64 T, t, %3; @!T bra LAB_WAIT; DONE: selp.u32 %0, 1, 0, P; }" : "=r"(v8) : "r"(s_full0), "r"(0x00000000u), "l"(deadline) : "memory");
+            if (!v8) stuck = true;
             litmus::jitter(p, warpKey, 47u);
             // wgmma.fence.sync.aligned
             asm volatile("bar.sync 14, 128;" ::: "memory");
@@ -753,6 +700,7 @@ __global__ void __launch_bounds__(kWarps * 32) run(const litmus::Launch p) {
             litmus::jitter(p, warpKey, 48u);
             // wgmma.mma_async.sync.aligned.m64n8k16.f32.f16.f16
             asm volatile("bar.sync 14, 128;" ::: "memory");
+            litmus::wgmmaBacklog<litmus::backlogBefore(kBacklog, 8u)>(wgBacklog, smem + kScratch);
             asm volatile("{ .reg .pred P; setp.ne.b32 P, %6, 0; wgmma.mma_async.sync.aligned.m64n8k16.f32.f16.f16 {%0, %1, %2, %3}, %4, %5, P, 1, 1, 0, 0; }" : "+f"(f_d[0]), "+f"(f_d[1]), "+f"(f_d[2]), "+f"(f_d[3]) : "l"(wd_a0), "l"(wd_b), "r"(0x00000001u) : "memory");
             litmus::jitter(p, warpKey, 49u);
             // wgmma.commit_group.sync.aligned
@@ -787,11 +735,8 @@ __global__ void __launch_bounds__(kWarps * 32) run(const litmus::Launch p) {
             }
             unsigned v9;
             v9 = 0;
-            while (true) {
-                asm volatile("{ .reg .pred P; mbarrier.try_wait.parity.shared::cta.b64 P, [%1], %2; selp.u32 %0, 1, 0, P; }" : "=r"(v9) : "r"(s_full1), "r"(0x00000000u) : "memory");
-                if (v9) break;
-                if (litmus::globalTimer() > deadline) { stuck = true; break; }
-            }
+            asm volatile("{ .reg .pred P, T; .reg .u64 t; LAB_WAIT: mbarrier.try_wait.parity.shared::cta.b64 P, [%1], %2; @P bra DONE; mov.u64 t, %%globaltimer; setp.gt.u64 T, t, %3; @!T bra LAB_WAIT; DONE: selp.u32 %0, 1, 0, P; }" : "=r"(v9) : "r"(s_full1), "r"(0x00000000u), "l"(deadline) : "memory");
+            if (!v9) stuck = true;
             litmus::jitter(p, warpKey, 53u);
             // wgmma.fence.sync.aligned
             asm volatile("bar.sync 14, 128;" ::: "memory");
@@ -807,6 +752,7 @@ __global__ void __launch_bounds__(kWarps * 32) run(const litmus::Launch p) {
             litmus::jitter(p, warpKey, 54u);
             // wgmma.mma_async.sync.aligned.m64n8k16.f32.f16.f16
             asm volatile("bar.sync 14, 128;" ::: "memory");
+            litmus::wgmmaBacklog<litmus::backlogBefore(kBacklog, 9u)>(wgBacklog, smem + kScratch);
             asm volatile("{ .reg .pred P; setp.ne.b32 P, %6, 0; wgmma.mma_async.sync.aligned.m64n8k16.f32.f16.f16 {%0, %1, %2, %3}, %4, %5, P, 1, 1, 0, 0; }" : "+f"(f_d[0]), "+f"(f_d[1]), "+f"(f_d[2]), "+f"(f_d[3]) : "l"(wd_a1), "l"(wd_b), "r"(0x00000001u) : "memory");
             litmus::jitter(p, warpKey, 55u);
             // wgmma.commit_group.sync.aligned
@@ -841,11 +787,8 @@ __global__ void __launch_bounds__(kWarps * 32) run(const litmus::Launch p) {
             }
             unsigned v10;
             v10 = 0;
-            while (true) {
-                asm volatile("{ .reg .pred P; mbarrier.try_wait.parity.shared::cta.b64 P, [%1], %2; selp.u32 %0, 1, 0, P; }" : "=r"(v10) : "r"(s_full2), "r"(0x00000000u) : "memory");
-                if (v10) break;
-                if (litmus::globalTimer() > deadline) { stuck = true; break; }
-            }
+            asm volatile("{ .reg .pred P, T; .reg .u64 t; LAB_WAIT: mbarrier.try_wait.parity.shared::cta.b64 P, [%1], %2; @P bra DONE; mov.u64 t, %%globaltimer; setp.gt.u64 T, t, %3; @!T bra LAB_WAIT; DONE: selp.u32 %0, 1, 0, P; }" : "=r"(v10) : "r"(s_full2), "r"(0x00000000u), "l"(deadline) : "memory");
+            if (!v10) stuck = true;
             litmus::jitter(p, warpKey, 59u);
             // wgmma.fence.sync.aligned
             asm volatile("bar.sync 14, 128;" ::: "memory");
@@ -861,6 +804,7 @@ __global__ void __launch_bounds__(kWarps * 32) run(const litmus::Launch p) {
             litmus::jitter(p, warpKey, 60u);
             // wgmma.mma_async.sync.aligned.m64n8k16.f32.f16.f16
             asm volatile("bar.sync 14, 128;" ::: "memory");
+            litmus::wgmmaBacklog<litmus::backlogBefore(kBacklog, 10u)>(wgBacklog, smem + kScratch);
             asm volatile("{ .reg .pred P; setp.ne.b32 P, %6, 0; wgmma.mma_async.sync.aligned.m64n8k16.f32.f16.f16 {%0, %1, %2, %3}, %4, %5, P, 1, 1, 0, 0; }" : "+f"(f_d[0]), "+f"(f_d[1]), "+f"(f_d[2]), "+f"(f_d[3]) : "l"(wd_a2), "l"(wd_b), "r"(0x00000001u) : "memory");
             litmus::jitter(p, warpKey, 61u);
             // wgmma.commit_group.sync.aligned
@@ -895,11 +839,8 @@ __global__ void __launch_bounds__(kWarps * 32) run(const litmus::Launch p) {
             }
             unsigned v11;
             v11 = 0;
-            while (true) {
-                asm volatile("{ .reg .pred P; mbarrier.try_wait.parity.shared::cta.b64 P, [%1], %2; selp.u32 %0, 1, 0, P; }" : "=r"(v11) : "r"(s_full3), "r"(0x00000000u) : "memory");
-                if (v11) break;
-                if (litmus::globalTimer() > deadline) { stuck = true; break; }
-            }
+            asm volatile("{ .reg .pred P, T; .reg .u64 t; LAB_WAIT: mbarrier.try_wait.parity.shared::cta.b64 P, [%1], %2; @P bra DONE; mov.u64 t, %%globaltimer; setp.gt.u64 T, t, %3; @!T bra LAB_WAIT; DONE: selp.u32 %0, 1, 0, P; }" : "=r"(v11) : "r"(s_full3), "r"(0x00000000u), "l"(deadline) : "memory");
+            if (!v11) stuck = true;
             litmus::jitter(p, warpKey, 65u);
             // wgmma.fence.sync.aligned
             asm volatile("bar.sync 14, 128;" ::: "memory");
@@ -915,6 +856,7 @@ __global__ void __launch_bounds__(kWarps * 32) run(const litmus::Launch p) {
             litmus::jitter(p, warpKey, 66u);
             // wgmma.mma_async.sync.aligned.m64n8k16.f32.f16.f16
             asm volatile("bar.sync 14, 128;" ::: "memory");
+            litmus::wgmmaBacklog<litmus::backlogBefore(kBacklog, 11u)>(wgBacklog, smem + kScratch);
             asm volatile("{ .reg .pred P; setp.ne.b32 P, %6, 0; wgmma.mma_async.sync.aligned.m64n8k16.f32.f16.f16 {%0, %1, %2, %3}, %4, %5, P, 1, 1, 0, 0; }" : "+f"(f_d[0]), "+f"(f_d[1]), "+f"(f_d[2]), "+f"(f_d[3]) : "l"(wd_a3), "l"(wd_b), "r"(0x00000001u) : "memory");
             litmus::jitter(p, warpKey, 67u);
             // wgmma.commit_group.sync.aligned
@@ -984,6 +926,7 @@ __global__ void __launch_bounds__(kWarps * 32) run(const litmus::Launch p) {
             asm volatile("" : "+f"(f_d[1]) :: "memory");
             asm volatile("" : "+f"(f_d[2]) :: "memory");
             asm volatile("" : "+f"(f_d[3]) :: "memory");
+            litmus::keepBacklog(p, wgBacklog);
             asm volatile("bar.sync 14, 128;" ::: "memory");
             if (threadIdx.x % 128u == 0) {
             p.out[inst * kOut + 0u] = static_cast<unsigned>(litmus::decodeF32(__float_as_uint(f_d[0])));
@@ -1148,11 +1091,21 @@ bool prop(const int* v) {
 }
 
 cudaError_t configure() {
-    return cudaFuncSetAttribute(run, cudaFuncAttributeMaxDynamicSharedMemorySize, kSharedBytes);
+    cudaError_t e = cudaSuccess;
+    if (e == cudaSuccess) e = cudaFuncSetAttribute(run<0u>, cudaFuncAttributeMaxDynamicSharedMemorySize, kSharedBytes);
+    if (e == cudaSuccess) e = cudaFuncSetAttribute(run<2u>, cudaFuncAttributeMaxDynamicSharedMemorySize, kSharedBytes);
+    if (e == cudaSuccess) e = cudaFuncSetAttribute(run<3u>, cudaFuncAttributeMaxDynamicSharedMemorySize, kSharedBytes);
+    if (e == cudaSuccess) e = cudaFuncSetAttribute(run<1u>, cudaFuncAttributeMaxDynamicSharedMemorySize, kSharedBytes);
+    return e;
 }
 
 void launchTest(const litmus::Launch& p, unsigned grid, cudaStream_t s) {
-    run<<<grid, kWarps * 32, kSharedBytes, s>>>(p);
+    switch (p.mmaBacklog) {
+    case 0u: run<0u><<<grid, kWarps * 32, kSharedBytes, s>>>(p); break;
+    case 2u: run<2u><<<grid, kWarps * 32, kSharedBytes, s>>>(p); break;
+    case 3u: run<3u><<<grid, kWarps * 32, kSharedBytes, s>>>(p); break;
+    case 1u: run<1u><<<grid, kWarps * 32, kSharedBytes, s>>>(p); break;
+    }
 }
 
 void launchHist(const litmus::Launch& p, cudaStream_t s) {
@@ -1172,8 +1125,8 @@ const litmus::TestInfo kInfo = {
     int(kObserved), kNames, prop,
     kClusterSize, kLitmusClusters, kWarps, kRows, kLanes, 8u,
     kGlobals, kGlobalSlotWords, kSharedBytes,
-    reinterpret_cast<const void*>(run), configure, launchTest, launchHist, launchInit,
-    nullptr,
+    reinterpret_cast<const void*>(run<1u>), configure, launchTest, launchHist, launchInit,
+    nullptr, true,
 };
 const litmus::Register kRegister(&kInfo);
 
