@@ -37,7 +37,10 @@ struct TestInfo {
     /// null, or per global location: its tensor map's rank (0: none), box width (words) and
     /// box rows, built by the runner over the whole global array (Launch::tensorMaps)
     const unsigned* tensorMaps;
-    bool wgmma; ///< a litmus thread issues wgmma.mma_async (Launch::mmaBacklog applies)
+    /// wgmma tests: the kernel of each kBacklog* placement (Launch::mmaBacklog), each with its
+    /// own occupancy; null for other tests
+    const void* const* backlogKernels;
+    unsigned mmas; ///< the most wgmma.mma_async one litmus thread issues (its text's count)
 };
 
 /** Every generated test linked into the runner (filled by static Register objects). */

@@ -180,45 +180,51 @@ __host__ __device__ constexpr unsigned backlogBefore(unsigned place, unsigned mm
  * test's mma reads its shared operands microseconds after its issue: a release that does not
  * wait for the mma (a dropped wgmma.wait_group) lets a refill land first. Placements that skip
  * every other mma keep the next mmas' issue (and a release after them) quick, as the issue
- * queue is short. The mmas read a 2.3 KiB window of the CTA's scratch (garbage values, never
+ * queue is short. The mmas read a 2.1 KiB window of the CTA's scratch (garbage values, never
  * recorded) and accumulate into `acc`, which the thread keeps until its final wait_group 0
  * (keepBacklog), so that no register of an mma in flight is reused. The count is a template
- * argument, one kernel per placement: ptxas serializes every wgmma of a kernel (C7520) once one
- * is issued conditionally or in a loop, and a serialized kernel cannot show a missing wait.
+ * argument, one kernel per placement: dummies under a run-time count or condition made ptxas
+ * serialize every wgmma of the kernel (C7520), and a serialized kernel cannot show a missing
+ * wait.
  */
 template <unsigned kN>
 __device__ __forceinline__ void wgmmaBacklog(float (&acc)[kBacklogFragments], unsigned scratch) {
 #if defined(__CUDA_ARCH_FEAT_SM90_ALL)
-    // LBO = SBO = 128 B: A spans 1.1 KiB and B 2.3 KiB of the 4 KiB scratch
-    const unsigned long long desc = wgmmaDescriptor(scratch, 128u, 128u);
+    if constexpr (kN > 0) { // (a loop bound of 0 draws nvcc's pointless-comparison warning)
+        // LBO = SBO = 128 B: A spans 1.1 KiB and B 2.1 KiB of the 4 KiB scratch
+        const unsigned long long desc = wgmmaDescriptor(scratch, 128u, 128u);
 #pragma unroll
-    for (unsigned i = 0; i < kN; ++i)
-        asm volatile(
-            "{ .reg .pred P; setp.ne.b32 P, %66, 0; "
-            "wgmma.mma_async.sync.aligned.m64n128k16.f32.f16.f16 {%0, %1, %2, %3, %4, %5, %6, %7, "
-            "%8, %9, %10, %11, %12, %13, %14, %15, %16, %17, %18, %19, %20, %21, %22, %23, %24, "
-            "%25, %26, %27, %28, %29, %30, %31, %32, %33, %34, %35, %36, %37, %38, %39, %40, %41, "
-            "%42, %43, %44, %45, %46, %47, %48, %49, %50, %51, %52, %53, %54, %55, %56, %57, %58, "
-            "%59, %60, %61, %62, %63}, %64, %65, P, 1, 1, 0, 0; }"
-            : "+f"(acc[0]), "+f"(acc[1]), "+f"(acc[2]), "+f"(acc[3]), "+f"(acc[4]), "+f"(acc[5]),
-              "+f"(acc[6]), "+f"(acc[7]), "+f"(acc[8]), "+f"(acc[9]), "+f"(acc[10]), "+f"(acc[11]),
-              "+f"(acc[12]), "+f"(acc[13]), "+f"(acc[14]), "+f"(acc[15]), "+f"(acc[16]),
-              "+f"(acc[17]), "+f"(acc[18]), "+f"(acc[19]), "+f"(acc[20]), "+f"(acc[21]),
-              "+f"(acc[22]), "+f"(acc[23]), "+f"(acc[24]), "+f"(acc[25]), "+f"(acc[26]),
-              "+f"(acc[27]), "+f"(acc[28]), "+f"(acc[29]), "+f"(acc[30]), "+f"(acc[31]),
-              "+f"(acc[32]), "+f"(acc[33]), "+f"(acc[34]), "+f"(acc[35]), "+f"(acc[36]),
-              "+f"(acc[37]), "+f"(acc[38]), "+f"(acc[39]), "+f"(acc[40]), "+f"(acc[41]),
-              "+f"(acc[42]), "+f"(acc[43]), "+f"(acc[44]), "+f"(acc[45]), "+f"(acc[46]),
-              "+f"(acc[47]), "+f"(acc[48]), "+f"(acc[49]), "+f"(acc[50]), "+f"(acc[51]),
-              "+f"(acc[52]), "+f"(acc[53]), "+f"(acc[54]), "+f"(acc[55]), "+f"(acc[56]),
-              "+f"(acc[57]), "+f"(acc[58]), "+f"(acc[59]), "+f"(acc[60]), "+f"(acc[61]),
-              "+f"(acc[62]), "+f"(acc[63])
-            : "l"(desc), "l"(desc), "r"(1u)
-            : "memory");
-#else
+        for (unsigned i = 0; i < kN; ++i)
+            asm volatile(
+                "{ .reg .pred P; setp.ne.b32 P, %66, 0; "
+                "wgmma.mma_async.sync.aligned.m64n128k16.f32.f16.f16 {%0, %1, %2, %3, %4, %5, %6, "
+                "%7, "
+                "%8, %9, %10, %11, %12, %13, %14, %15, %16, %17, %18, %19, %20, %21, %22, %23, "
+                "%24, "
+                "%25, %26, %27, %28, %29, %30, %31, %32, %33, %34, %35, %36, %37, %38, %39, %40, "
+                "%41, "
+                "%42, %43, %44, %45, %46, %47, %48, %49, %50, %51, %52, %53, %54, %55, %56, %57, "
+                "%58, "
+                "%59, %60, %61, %62, %63}, %64, %65, P, 1, 1, 0, 0; }"
+                : "+f"(acc[0]), "+f"(acc[1]), "+f"(acc[2]), "+f"(acc[3]), "+f"(acc[4]),
+                  "+f"(acc[5]), "+f"(acc[6]), "+f"(acc[7]), "+f"(acc[8]), "+f"(acc[9]),
+                  "+f"(acc[10]), "+f"(acc[11]), "+f"(acc[12]), "+f"(acc[13]), "+f"(acc[14]),
+                  "+f"(acc[15]), "+f"(acc[16]), "+f"(acc[17]), "+f"(acc[18]), "+f"(acc[19]),
+                  "+f"(acc[20]), "+f"(acc[21]), "+f"(acc[22]), "+f"(acc[23]), "+f"(acc[24]),
+                  "+f"(acc[25]), "+f"(acc[26]), "+f"(acc[27]), "+f"(acc[28]), "+f"(acc[29]),
+                  "+f"(acc[30]), "+f"(acc[31]), "+f"(acc[32]), "+f"(acc[33]), "+f"(acc[34]),
+                  "+f"(acc[35]), "+f"(acc[36]), "+f"(acc[37]), "+f"(acc[38]), "+f"(acc[39]),
+                  "+f"(acc[40]), "+f"(acc[41]), "+f"(acc[42]), "+f"(acc[43]), "+f"(acc[44]),
+                  "+f"(acc[45]), "+f"(acc[46]), "+f"(acc[47]), "+f"(acc[48]), "+f"(acc[49]),
+                  "+f"(acc[50]), "+f"(acc[51]), "+f"(acc[52]), "+f"(acc[53]), "+f"(acc[54]),
+                  "+f"(acc[55]), "+f"(acc[56]), "+f"(acc[57]), "+f"(acc[58]), "+f"(acc[59]),
+                  "+f"(acc[60]), "+f"(acc[61]), "+f"(acc[62]), "+f"(acc[63])
+                : "l"(desc), "l"(desc), "r"(1u)
+                : "memory");
+    }
+#endif
     (void)acc;
     (void)scratch;
-#endif
 }
 
 /**

@@ -3,6 +3,7 @@
 #include "TensorMaps.hpp"
 #include "TestInfo.hpp"
 
+#include <algorithm>
 #include <chrono>
 #include <csignal>
 #include <cstdio>
@@ -148,11 +149,12 @@ struct Buffers {
 };
 
 /** How many clusters (CTAs when clusterSize is 1) of this kernel fit on the device at once. */
-unsigned residentClusters(const TestInfo& t, const cudaDeviceProp& prop, TestRun& r) {
+unsigned residentClusters(const TestInfo& t, const void* kernel, const cudaDeviceProp& prop,
+                          TestRun& r) {
     unsigned threads = t.warps * 32;
     if (t.clusterSize <= 1) {
         int perSm = 0;
-        if (!check(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&perSm, t.testKernel, threads,
+        if (!check(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&perSm, kernel, threads,
                                                                  t.sharedBytes),
                    r, "occupancy"))
             return 0;
@@ -170,8 +172,7 @@ unsigned residentClusters(const TestInfo& t, const cudaDeviceProp& prop, TestRun
     cfg.attrs = attr;
     cfg.numAttrs = 1;
     int clusters = 0;
-    if (!check(cudaOccupancyMaxActiveClusters(&clusters, t.testKernel, &cfg), r, "occupancy"))
-        return 0;
+    if (!check(cudaOccupancyMaxActiveClusters(&clusters, kernel, &cfg), r, "occupancy")) return 0;
     return static_cast<unsigned>(clusters);
 }
 
@@ -228,18 +229,23 @@ void envReport(const TestInfo& t, const std::vector<unsigned long long>& inst,
 void runTest(const TestInfo& t, const Options& o, const cudaDeviceProp& prop, TestRun& r) {
     r.seed = o.seed ^ nameHash(t.name);
     if (!check(t.configure(), r, "configure")) return;
-    unsigned resident = residentClusters(t, prop, r);
-    if (r.status != "ok") return;
-    if (resident < t.litmusClusters) {
-        r.status = "error";
-        r.message = "the kernel's team does not fit on the device at once";
-        return;
-    }
     // Every CTA of a launch is resident at once: a waiting instance never waits on a CTA
-    // that has not started.
-    unsigned maxTeams = resident / t.litmusClusters;
+    // that has not started. A wgmma test's backlog kernels hold more registers, so each
+    // placement has its occupancy (residentOf[placement]).
+    unsigned residentOf[4] = {};
+    for (unsigned k = 0; k < 4; ++k) {
+        const void* kernel = t.backlogKernels ? t.backlogKernels[k] : t.testKernel;
+        residentOf[k] = residentClusters(t, kernel, prop, r);
+        if (r.status != "ok") return;
+        if (residentOf[k] < t.litmusClusters) {
+            r.status = "error";
+            r.message = "the kernel's team does not fit on the device at once";
+            return;
+        }
+    }
+    const unsigned mostTeams = *std::max_element(residentOf, residentOf + 4) / t.litmusClusters;
     unsigned perTeam = t.rows * t.lanes;
-    unsigned maxInstances = maxTeams * perTeam;
+    unsigned maxInstances = mostTeams * perTeam;
     unsigned width = t.numObserved > 0 ? static_cast<unsigned>(t.numObserved) : 1;
     const unsigned capacity = 1u << 14, scratchWords = 1u << 20;
 
@@ -297,6 +303,15 @@ void runTest(const TestInfo& t, const Options& o, const cudaDeviceProp& prop, Te
             // A third of the launches keep harness 1's environment (classic); the others draw
             // each incantation of harness 2 independently.
             const bool classic = rng.below(3) == 0 || o.classic;
+            // harness 4: half of a wgmma test's other launches queue dummy mmas ahead of its
+            // mmas (drawn only then, so other tests keep harness 3's draws); even and odd
+            // placements only where a thread has two mmas or more
+            const bool backlog = !classic && t.backlogKernels && rng.below(2) == 0;
+            p.mmaBacklog = !backlog      ? litmus::kBacklogNone
+                           : t.mmas >= 2 ? litmus::kBacklogEvery + rng.below(3)
+                                         : litmus::kBacklogEvery;
+            const unsigned resident = residentOf[p.mmaBacklog];
+            const unsigned maxTeams = resident / t.litmusClusters;
             const bool sparse = !classic && rng.below(2) == 0;
             unsigned teams = rng.below(4) == 0
                                  ? maxTeams
@@ -342,10 +357,6 @@ void runTest(const TestInfo& t, const Options& o, const cudaDeviceProp& prop, Te
                 !classic && t.clusterSize == 1 && t.litmusClusters == 1 && rng.below(3) == 0;
             p.alignShift = align ? 14 : 0; // 16384 cycles, about 9 us
             p.alignSpread = spreads[rng.below(4)];
-            // harness 4: half of a wgmma test's other launches queue dummy mmas ahead of each
-            // test mma (drawn only then, so other tests keep harness 3's draws)
-            const bool backlog = !classic && t.wgmma && rng.below(2) == 0;
-            p.mmaBacklog = backlog ? litmus::kBacklogEvery + rng.below(3) : litmus::kBacklogNone;
             unsigned tag = (sparse ? litmus::kEnvSparse : 0) | (p.prime ? litmus::kEnvPrime : 0) |
                            (align ? litmus::kEnvAlign : 0) |
                            (p.layout == 1 ? litmus::kEnvTeamLines : 0) |
@@ -384,10 +395,11 @@ void runTest(const TestInfo& t, const Options& o, const cudaDeviceProp& prop, Te
                    "at most 200 us, global slots in-team 1/2, L1 "
                    "priming of the team's lines 1/2, clock64-aligned start 1/3 of one-CTA "
                    "tests (then 0..255 cycles)") +
-                   (t.wgmma ? "; wgmma tests: 64 dummy m64n128k16 mmas ahead of every test mma, "
-                              "the odd "
-                              "or the even ones, 1/2"
-                            : ""));
+                   (t.backlogKernels
+                        ? "; wgmma tests: 64 dummy m64n128k16 mmas ahead of every test mma, "
+                          "the odd "
+                          "or the even ones, 1/2"
+                        : ""));
 
     std::vector<unsigned long long> keys(capacity), counts(capacity);
     std::vector<int> values(std::size_t(capacity) * width);

@@ -340,6 +340,7 @@ private:
             l("        case " + std::to_string(t.cta * 64 + k) + ": { // P" + std::to_string(t.id));
             ThreadEmitter e(plan_, test_, i, obs_);
             std::istringstream body(e.emit());
+            mmas_ = std::max(mmas_, e.mmas());
             for (std::string s; std::getline(body, s);)
                 l("        " + s);
             l("        } break;");
@@ -493,8 +494,8 @@ private:
         if (plan_.wgMode) {
             l("    switch (p.mmaBacklog) {");
             for (const std::string& k : backlogKernels())
-                l("    case " + k.substr(4, 2) + ": " + k +
-                  "<<<grid, kWarps * 32, kSharedBytes, s>>>(p); break;");
+                l("    " + (k == "run<0u>" ? std::string("default") : "case " + k.substr(4, 2)) +
+                  ": " + k + "<<<grid, kWarps * 32, kSharedBytes, s>>>(p); break;");
             l("    }");
         } else {
             l("    run<<<grid, kWarps * 32, kSharedBytes, s>>>(p);");
@@ -525,6 +526,12 @@ private:
                               "u, " + std::to_string(loc.mapHeight) + "u, ";
             l("const unsigned kTensorMaps[] = {" + shapes + "};");
         }
+        if (plan_.wgMode) {
+            std::string kernels;
+            for (const std::string& k : backlogKernels())
+                kernels += "reinterpret_cast<const void*>(" + k + "), ";
+            l("const void* const kBacklogKernels[] = {" + kernels + "};");
+        }
         l("const litmus::TestInfo kInfo = {");
         l("    " + cString(name_) + ", " + cString(origin_.file) + ",");
         l("    " + cString(origin_.mutantOf) + ", " + cString(origin_.mutation) + ",");
@@ -536,22 +543,21 @@ private:
         l("    kClusterSize, kLitmusClusters, kWarps, kRows, kLanes, " +
           std::to_string(plan_.activeWarpsPerTeam) + "u,");
         l("    kGlobals, kGlobalSlotWords, kSharedBytes,");
-        // occupancy from the kernel with the most registers (the largest backlog)
-        l("    reinterpret_cast<const void*>(" +
-          std::string(plan_.wgMode ? backlogKernels().back() : "run") +
+        l("    reinterpret_cast<const void*>(" + std::string(plan_.wgMode ? "run<0u>" : "run") +
           "), configure, launchTest, launchHist, launchInit,");
         l("    " + std::string(usesMaps() ? "kTensorMaps" : "nullptr") + ", " +
-          (plan_.wgMode ? "true" : "false") + ",");
+          (plan_.wgMode ? "kBacklogKernels" : "nullptr") + ", " + std::to_string(mmas_) + "u,");
         l("};");
         l("const litmus::Register kRegister(&kInfo);");
         l("");
         l("} // namespace " + id);
     }
 
-    /** A wgmma test's kernels, one per litmus::kBacklog* placement, the most registers last. */
+    /** A wgmma test's kernels, indexed by litmus::kBacklog* placement. */
     static std::vector<std::string> backlogKernels() {
-        return {"run<0u>", "run<2u>", "run<3u>", "run<1u>"};
+        return {"run<0u>", "run<1u>", "run<2u>", "run<3u>"};
     }
+    unsigned mmas_ = 0; ///< the most wgmma.mma_async one thread's text has
 
     const ptx::Program& test_;
     const ir::Program& program_;

@@ -59,6 +59,8 @@ public:
                   const std::vector<ObsRef>& observed);
     /** The statements of this thread's case block (addresses, timing, body, epilogue). */
     std::string emit();
+    /** The wgmma.mma_async the thread's text has (after emit). */
+    unsigned mmas() const { return mmas_; }
 
 private:
     enum class RegKind { Int, Token, Address, Pending };

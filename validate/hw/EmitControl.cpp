@@ -2,8 +2,6 @@
 // thread's register variables; a loop stops at the run's deadline so it cannot hang the run.
 #include "hw/Emit.hpp"
 
-#include <algorithm>
-
 namespace ptxmc::validate {
 
 namespace {
@@ -92,7 +90,8 @@ void ThreadEmitter::branch(const std::string& target, const std::string& conditi
     if (back && plan_.single()) {
         // The round count is per entry into the loop (reset when it falls through, so an
         // inner loop starts afresh each outer round). Its condition reads uniform registers
-        // only, so a stuck instance runs its remaining rounds with waits that return at once.
+        // only, so a stuck instance runs its remaining rounds, each wait making one attempt
+        // past its deadline.
         // No vote on `stuck` ends it early: ptxas serializes a warpgroup's wgmmas (C7520) when
         // a loop's exit depends on one, and a dropped wait_group would then never show.
         const std::string rounds = "rounds" + std::to_string(loops_++);

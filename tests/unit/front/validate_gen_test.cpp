@@ -222,12 +222,18 @@ exists (P0:r0 != 14 \/ P0:d != 14)
                       "smem + kScratch);"));
     CHECK(has(g.code, "float wgBacklog[litmus::kBacklogFragments] = {};"));
     CHECK(has(g.code, "litmus::keepBacklog(p, wgBacklog);"));
-    for (const char* k : {"0u", "1u", "2u", "3u"})
+    for (const char* k : {"1u", "2u", "3u"})
         CHECK(has(g.code, std::string("case ") + k + ": run<" + k +
                               "><<<grid, kWarps * 32, kSharedBytes, s>>>(p); break;"));
-    CHECK(has(g.code, "reinterpret_cast<const void*>(run<1u>)")); // occupancy: most registers
-    CHECK(has(g.code, "kTensorMaps") == false);
-    CHECK(has(g.code, "nullptr, true,")); // TestInfo::wgmma
+    CHECK(has(g.code, "default: run<0u><<<grid, kWarps * 32, kSharedBytes, s>>>(p); break;"));
+    // each placement's kernel for its own occupancy; the thread's mma count (even and odd
+    // placements need two)
+    CHECK(has(g.code, "const void* const kBacklogKernels[] = {reinterpret_cast<const "
+                      "void*>(run<0u>), reinterpret_cast<const void*>(run<1u>), "
+                      "reinterpret_cast<const void*>(run<2u>), reinterpret_cast<const "
+                      "void*>(run<3u>), };"));
+    CHECK_FALSE(has(g.code, "kTensorMaps"));
+    CHECK(has(g.code, "nullptr, kBacklogKernels, 1u,"));
     // a shared-A mma gets no wgmma.fence of the harness's own
     CHECK_FALSE(has(g.code, "wgmma.fence.sync.aligned; setp"));
 }

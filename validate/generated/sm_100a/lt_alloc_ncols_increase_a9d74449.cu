@@ -170,7 +170,7 @@ const litmus::TestInfo kInfo = {
     kClusterSize, kLitmusClusters, kWarps, kRows, kLanes, 1u,
     kGlobals, kGlobalSlotWords, kSharedBytes,
     reinterpret_cast<const void*>(run), configure, launchTest, launchHist, launchInit,
-    nullptr, false,
+    nullptr, nullptr, 0u,
 };
 const litmus::Register kRegister(&kInfo);
 

@@ -430,7 +430,7 @@ const litmus::TestInfo kInfo = {
     kClusterSize, kLitmusClusters, kWarps, kRows, kLanes, 5u,
     kGlobals, kGlobalSlotWords, kSharedBytes,
     reinterpret_cast<const void*>(run), configure, launchTest, launchHist, launchInit,
-    kTensorMaps, false,
+    kTensorMaps, nullptr, 0u,
 };
 const litmus::Register kRegister(&kInfo);
 

@@ -177,18 +177,18 @@ bool prop(const int* v) {
 cudaError_t configure() {
     cudaError_t e = cudaSuccess;
     if (e == cudaSuccess) e = cudaFuncSetAttribute(run<0u>, cudaFuncAttributeMaxDynamicSharedMemorySize, kSharedBytes);
+    if (e == cudaSuccess) e = cudaFuncSetAttribute(run<1u>, cudaFuncAttributeMaxDynamicSharedMemorySize, kSharedBytes);
     if (e == cudaSuccess) e = cudaFuncSetAttribute(run<2u>, cudaFuncAttributeMaxDynamicSharedMemorySize, kSharedBytes);
     if (e == cudaSuccess) e = cudaFuncSetAttribute(run<3u>, cudaFuncAttributeMaxDynamicSharedMemorySize, kSharedBytes);
-    if (e == cudaSuccess) e = cudaFuncSetAttribute(run<1u>, cudaFuncAttributeMaxDynamicSharedMemorySize, kSharedBytes);
     return e;
 }
 
 void launchTest(const litmus::Launch& p, unsigned grid, cudaStream_t s) {
     switch (p.mmaBacklog) {
-    case 0u: run<0u><<<grid, kWarps * 32, kSharedBytes, s>>>(p); break;
+    default: run<0u><<<grid, kWarps * 32, kSharedBytes, s>>>(p); break;
+    case 1u: run<1u><<<grid, kWarps * 32, kSharedBytes, s>>>(p); break;
     case 2u: run<2u><<<grid, kWarps * 32, kSharedBytes, s>>>(p); break;
     case 3u: run<3u><<<grid, kWarps * 32, kSharedBytes, s>>>(p); break;
-    case 1u: run<1u><<<grid, kWarps * 32, kSharedBytes, s>>>(p); break;
     }
 }
 
@@ -201,6 +201,7 @@ void launchInit(const litmus::Launch& p, unsigned n, cudaStream_t s) {
 }
 
 const char* const kNames[] = {"P0:d", nullptr};
+const void* const kBacklogKernels[] = {reinterpret_cast<const void*>(run<0u>), reinterpret_cast<const void*>(run<1u>), reinterpret_cast<const void*>(run<2u>), reinterpret_cast<const void*>(run<3u>), };
 const litmus::TestInfo kInfo = {
     "W7-st.shared-operand-no-proxy-fence", "litmus/wgmma/W7-st.shared-operand-no-proxy-fence.litmus",
     "", "",
@@ -209,8 +210,8 @@ const litmus::TestInfo kInfo = {
     int(kObserved), kNames, prop,
     kClusterSize, kLitmusClusters, kWarps, kRows, kLanes, 4u,
     kGlobals, kGlobalSlotWords, kSharedBytes,
-    reinterpret_cast<const void*>(run<1u>), configure, launchTest, launchHist, launchInit,
-    nullptr, true,
+    reinterpret_cast<const void*>(run<0u>), configure, launchTest, launchHist, launchInit,
+    nullptr, kBacklogKernels, 1u,
 };
 const litmus::Register kRegister(&kInfo);
 

@@ -283,18 +283,18 @@ bool prop(const int* v) {
 cudaError_t configure() {
     cudaError_t e = cudaSuccess;
     if (e == cudaSuccess) e = cudaFuncSetAttribute(run<0u>, cudaFuncAttributeMaxDynamicSharedMemorySize, kSharedBytes);
+    if (e == cudaSuccess) e = cudaFuncSetAttribute(run<1u>, cudaFuncAttributeMaxDynamicSharedMemorySize, kSharedBytes);
     if (e == cudaSuccess) e = cudaFuncSetAttribute(run<2u>, cudaFuncAttributeMaxDynamicSharedMemorySize, kSharedBytes);
     if (e == cudaSuccess) e = cudaFuncSetAttribute(run<3u>, cudaFuncAttributeMaxDynamicSharedMemorySize, kSharedBytes);
-    if (e == cudaSuccess) e = cudaFuncSetAttribute(run<1u>, cudaFuncAttributeMaxDynamicSharedMemorySize, kSharedBytes);
     return e;
 }
 
 void launchTest(const litmus::Launch& p, unsigned grid, cudaStream_t s) {
     switch (p.mmaBacklog) {
-    case 0u: run<0u><<<grid, kWarps * 32, kSharedBytes, s>>>(p); break;
+    default: run<0u><<<grid, kWarps * 32, kSharedBytes, s>>>(p); break;
+    case 1u: run<1u><<<grid, kWarps * 32, kSharedBytes, s>>>(p); break;
     case 2u: run<2u><<<grid, kWarps * 32, kSharedBytes, s>>>(p); break;
     case 3u: run<3u><<<grid, kWarps * 32, kSharedBytes, s>>>(p); break;
-    case 1u: run<1u><<<grid, kWarps * 32, kSharedBytes, s>>>(p); break;
     }
 }
 
@@ -307,6 +307,7 @@ void launchInit(const litmus::Launch& p, unsigned n, cudaStream_t s) {
 }
 
 const char* const kNames[] = {"P1:d", nullptr};
+const void* const kBacklogKernels[] = {reinterpret_cast<const void*>(run<0u>), reinterpret_cast<const void*>(run<1u>), reinterpret_cast<const void*>(run<2u>), reinterpret_cast<const void*>(run<3u>), };
 const litmus::TestInfo kInfo = {
     "hopper-tma-s1-loop", "litmus/kernels/hopper-tma/hopper-tma-s1-loop.litmus",
     "", "",
@@ -315,8 +316,8 @@ const litmus::TestInfo kInfo = {
     int(kObserved), kNames, prop,
     kClusterSize, kLitmusClusters, kWarps, kRows, kLanes, 8u,
     kGlobals, kGlobalSlotWords, kSharedBytes,
-    reinterpret_cast<const void*>(run<1u>), configure, launchTest, launchHist, launchInit,
-    nullptr, true,
+    reinterpret_cast<const void*>(run<0u>), configure, launchTest, launchHist, launchInit,
+    nullptr, kBacklogKernels, 1u,
 };
 const litmus::Register kRegister(&kInfo);
 

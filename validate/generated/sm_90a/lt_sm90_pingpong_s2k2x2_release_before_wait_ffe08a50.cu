@@ -524,18 +524,18 @@ bool prop(const int* v) {
 cudaError_t configure() {
     cudaError_t e = cudaSuccess;
     if (e == cudaSuccess) e = cudaFuncSetAttribute(run<0u>, cudaFuncAttributeMaxDynamicSharedMemorySize, kSharedBytes);
+    if (e == cudaSuccess) e = cudaFuncSetAttribute(run<1u>, cudaFuncAttributeMaxDynamicSharedMemorySize, kSharedBytes);
     if (e == cudaSuccess) e = cudaFuncSetAttribute(run<2u>, cudaFuncAttributeMaxDynamicSharedMemorySize, kSharedBytes);
     if (e == cudaSuccess) e = cudaFuncSetAttribute(run<3u>, cudaFuncAttributeMaxDynamicSharedMemorySize, kSharedBytes);
-    if (e == cudaSuccess) e = cudaFuncSetAttribute(run<1u>, cudaFuncAttributeMaxDynamicSharedMemorySize, kSharedBytes);
     return e;
 }
 
 void launchTest(const litmus::Launch& p, unsigned grid, cudaStream_t s) {
     switch (p.mmaBacklog) {
-    case 0u: run<0u><<<grid, kWarps * 32, kSharedBytes, s>>>(p); break;
+    default: run<0u><<<grid, kWarps * 32, kSharedBytes, s>>>(p); break;
+    case 1u: run<1u><<<grid, kWarps * 32, kSharedBytes, s>>>(p); break;
     case 2u: run<2u><<<grid, kWarps * 32, kSharedBytes, s>>>(p); break;
     case 3u: run<3u><<<grid, kWarps * 32, kSharedBytes, s>>>(p); break;
-    case 1u: run<1u><<<grid, kWarps * 32, kSharedBytes, s>>>(p); break;
     }
 }
 
@@ -548,6 +548,7 @@ void launchInit(const litmus::Launch& p, unsigned n, cudaStream_t s) {
 }
 
 const char* const kNames[] = {"P1:d", "P2:d", nullptr};
+const void* const kBacklogKernels[] = {reinterpret_cast<const void*>(run<0u>), reinterpret_cast<const void*>(run<1u>), reinterpret_cast<const void*>(run<2u>), reinterpret_cast<const void*>(run<3u>), };
 const litmus::TestInfo kInfo = {
     "sm90-pingpong-s2k2x2-release-before-wait", "litmus/kernels/sm90-pingpong/sm90-pingpong-s2k2x2-release-before-wait.litmus",
     "", "",
@@ -556,8 +557,8 @@ const litmus::TestInfo kInfo = {
     int(kObserved), kNames, prop,
     kClusterSize, kLitmusClusters, kWarps, kRows, kLanes, 12u,
     kGlobals, kGlobalSlotWords, kSharedBytes,
-    reinterpret_cast<const void*>(run<1u>), configure, launchTest, launchHist, launchInit,
-    nullptr, true,
+    reinterpret_cast<const void*>(run<0u>), configure, launchTest, launchHist, launchInit,
+    nullptr, kBacklogKernels, 2u,
 };
 const litmus::Register kRegister(&kInfo);
 
