@@ -32,8 +32,8 @@ constexpr unsigned kEnvFlagShift = 8;    ///< where the tag sits in an outcome's
  *  wgmma.mma_async, counted in the order the test writes them. */
 constexpr unsigned kBacklogNone = 0;
 constexpr unsigned kBacklogEvery = 1;
-constexpr unsigned kBacklogEven =
-    2; ///< the thread's 1st, 3rd, ... mma: the next ones issue at once
+/// the thread's 1st, 3rd, ... mma: the mma after each issues at once
+constexpr unsigned kBacklogEven = 2;
 constexpr unsigned kBacklogOdd = 3;
 
 /** What stress CTAs hammer. */

@@ -397,8 +397,7 @@ void runTest(const TestInfo& t, const Options& o, const cudaDeviceProp& prop, Te
                    "tests (then 0..255 cycles)") +
                    (t.backlogKernels
                         ? "; wgmma tests: 64 dummy m64n128k16 mmas ahead of every test mma, "
-                          "the odd "
-                          "or the even ones, 1/2"
+                          "the odd or the even ones, 1/2"
                         : ""));
 
     std::vector<unsigned long long> keys(capacity), counts(capacity);

@@ -480,8 +480,8 @@ private:
         l("cudaError_t configure() {");
         if (plan_.wgMode) {
             l("    cudaError_t e = cudaSuccess;");
-            for (const std::string& k : backlogKernels())
-                l("    if (e == cudaSuccess) e = cudaFuncSetAttribute(" + k +
+            for (unsigned k = 0; k < kBacklogPlacements; ++k)
+                l("    if (e == cudaSuccess) e = cudaFuncSetAttribute(" + backlogKernel(k) +
                   ", cudaFuncAttributeMaxDynamicSharedMemorySize, kSharedBytes);");
             l("    return e;");
         } else {
@@ -493,9 +493,9 @@ private:
         l("void launchTest(const litmus::Launch& p, unsigned grid, cudaStream_t s) {");
         if (plan_.wgMode) {
             l("    switch (p.mmaBacklog) {");
-            for (const std::string& k : backlogKernels())
-                l("    " + (k == "run<0u>" ? std::string("default") : "case " + k.substr(4, 2)) +
-                  ": " + k + "<<<grid, kWarps * 32, kSharedBytes, s>>>(p); break;");
+            for (unsigned k = 0; k < kBacklogPlacements; ++k) // 0 (none) is the default
+                l("    " + (k == 0 ? std::string("default") : "case " + std::to_string(k) + "u") +
+                  ": " + backlogKernel(k) + "<<<grid, kWarps * 32, kSharedBytes, s>>>(p); break;");
             l("    }");
         } else {
             l("    run<<<grid, kWarps * 32, kSharedBytes, s>>>(p);");
@@ -528,8 +528,8 @@ private:
         }
         if (plan_.wgMode) {
             std::string kernels;
-            for (const std::string& k : backlogKernels())
-                kernels += "reinterpret_cast<const void*>(" + k + "), ";
+            for (unsigned k = 0; k < kBacklogPlacements; ++k)
+                kernels += "reinterpret_cast<const void*>(" + backlogKernel(k) + "), ";
             l("const void* const kBacklogKernels[] = {" + kernels + "};");
         }
         l("const litmus::TestInfo kInfo = {");
@@ -543,7 +543,8 @@ private:
         l("    kClusterSize, kLitmusClusters, kWarps, kRows, kLanes, " +
           std::to_string(plan_.activeWarpsPerTeam) + "u,");
         l("    kGlobals, kGlobalSlotWords, kSharedBytes,");
-        l("    reinterpret_cast<const void*>(" + std::string(plan_.wgMode ? "run<0u>" : "run") +
+        l("    reinterpret_cast<const void*>(" +
+          (plan_.wgMode ? backlogKernel(0) : std::string("run")) +
           "), configure, launchTest, launchHist, launchInit,");
         l("    " + std::string(usesMaps() ? "kTensorMaps" : "nullptr") + ", " +
           (plan_.wgMode ? "kBacklogKernels" : "nullptr") + ", " + std::to_string(mmas_) + "u,");
@@ -553,9 +554,10 @@ private:
         l("} // namespace " + id);
     }
 
-    /** A wgmma test's kernels, indexed by litmus::kBacklog* placement. */
-    static std::vector<std::string> backlogKernels() {
-        return {"run<0u>", "run<1u>", "run<2u>", "run<3u>"};
+    /** A wgmma test's kernels, one per litmus::kBacklog* placement (none, every, even, odd). */
+    static constexpr unsigned kBacklogPlacements = 4;
+    static std::string backlogKernel(unsigned placement) {
+        return "run<" + std::to_string(placement) + "u>";
     }
     unsigned mmas_ = 0; ///< the most wgmma.mma_async one thread's text has
 

@@ -922,9 +922,9 @@ void ThreadEmitter::mbarrierWait(const Insn& in) {
                        addr + "), " + argIn + " : \"memory\");";
     const Operand& dst = in.operand(0);
     if (dst.kind == Operand::Kind::Sink) {
-        // The retry loop with its deadline is one asm statement, as CUTLASS's barrier wait:
-        // ptxas serializes a warpgroup's wgmmas (C7520) when a C++ loop around a wait sits
-        // between them, and a dropped wgmma.wait_group could then never show on hardware.
+        // The retry loop with its deadline is one asm statement, as CUTLASS's barrier wait: C++
+        // wait loops between a warpgroup's wgmmas (with a vote in a loop's exit) made ptxas
+        // serialize them (C7520), and a dropped wgmma.wait_group could then never show.
         line("asm volatile(\"{ .reg .pred P, T; .reg .u64 t; LAB_WAIT: " + ptx +
              " P, [%1], %2; @P bra DONE; mov.u64 t, %%globaltimer; setp.gt.u64 T, t, %3; @!T "
              "bra LAB_WAIT; DONE: selp.u32 %0, 1, 0, P; }\" : \"=r\"(" +

@@ -141,9 +141,8 @@ void ThreadEmitter::wgMma(const Insn& in) {
     std::string pText = "%" + std::to_string(next++);
     ins.push_back("\"r\"(" + scale + ")");
     // A in registers: the harness writes its copy right before the mma, and a register write
-    // needs a wgmma.fence before the mma that reads it (PTX ISA 9.7.17.7.1). Written here, in
-    // the mma's own asm, ptxas need not insert one itself, which near a divergent path makes it
-    // serialize every wgmma of the kernel (C7520).
+    // needs a wgmma.fence before the mma that reads it (PTX ISA 9.7.17.7.1); written here, in
+    // the mma's own asm, rather than left for ptxas to insert.
     const std::string fence = aShared ? "" : opcode(ptx::WgmmaFence{}) + "; ";
     asmStmt("{ .reg .pred P; " + fence + opcode(ptx::Setp{ptx::CmpOp::Ne, ptx::Type{'b', 32}}) +
                 " P, " + pText + ", 0; " + opcode(in.op) + " {" + list + "}, " + aText + ", " +
