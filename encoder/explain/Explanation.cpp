@@ -190,7 +190,7 @@ Explanation explainOutcome(const ir::Program& p, const cat::ResolvedModel& model
         ex.blocked = staticDeadlocks(p);
         return ex;
     }
-    z3::context ctx;
+    smt::Z3Context ctx;
     const Budget budget(options, Clock::now());
     const Budget::Hook interrupt = budget.onLimit([&ctx] { ctx.interrupt(); });
     Z3Session s(ctx, p, model, explanationOptions(options), false, &budget);
@@ -264,7 +264,7 @@ std::optional<std::vector<std::string>> forbiddingAxioms(const ir::Program& p,
                                                          const std::optional<std::string>& outcome,
                                                          const CheckOptions& options) {
     if (!p.staticDeadlocks.empty()) return std::nullopt;
-    z3::context ctx;
+    smt::Z3Context ctx;
     const Budget budget(options, Clock::now());
     const Budget::Hook interrupt = budget.onLimit([&ctx] { ctx.interrupt(); });
     Z3Session s(ctx, p, model, explanationOptions(options), false, &budget);
@@ -309,7 +309,7 @@ Explanation explainFlag(const ir::Program& p, const cat::ResolvedModel& model,
         ex.blocked = staticDeadlocks(p);
         return ex;
     }
-    z3::context ctx;
+    smt::Z3Context ctx;
     const Budget budget(options, Clock::now());
     const Budget::Hook interrupt = budget.onLimit([&ctx] { ctx.interrupt(); });
     // Executions that finish first; then those that block forever.

@@ -4,7 +4,6 @@
 #include "engine/Budget.hpp"
 #include "smt/ClosurePropagator.hpp"
 
-#include <atomic>
 #include <cstdint>
 #include <stdexcept>
 #include <vector>
@@ -21,6 +20,8 @@ struct Z3Algebra {
     z3::expr_vector* lemmas = nullptr;
     /** Polled by the relation operators' loops (engine/Budget.hpp); none: no limits. */
     const Budget* budget = nullptr;
+    /** The context's count of fresh names (Z3Context::freshNames); with lemmas. */
+    unsigned* freshNames = nullptr;
 
     void poll() const {
         if (budget != nullptr) budget->poll();
@@ -58,14 +59,13 @@ struct Z3Algebra {
     /**
      * A new Boolean the solver chooses, constrained only by what require() adds. Named by an
      * integer symbol: Z3_mk_fresh_const builds and interns a new string per call (ring 2x24's
-     * encoding 6.0-6.3 s with it, 5.5-5.6 s without: bench/history.md). The count is the process's,
-     * so no two sessions of one context (main, hang, unfixed) share a name; it wraps after 2^29
-     * names, far more than one check makes.
+     * encoding 6.0-6.3 s with it, 5.5-5.6 s without: bench/history.md). The count is the
+     * context's (smt/Z3Context.hpp); it wraps after 2^29 names, far more than one check makes.
      */
     Cond fresh() const {
-        if (lemmas == nullptr) throw std::logic_error("Z3Algebra::fresh without a lemma sink");
-        static std::atomic<unsigned> next{0};
-        const auto k = static_cast<int>(kFreshBase + next.fetch_add(1) % kFreshBase);
+        if (lemmas == nullptr || freshNames == nullptr)
+            throw std::logic_error("Z3Algebra::fresh without a lemma sink or a name count");
+        const auto k = static_cast<int>(kFreshBase + (*freshNames)++ % kFreshBase);
         return ctx.constant(ctx.int_symbol(k), ctx.bool_sort());
     }
     /** A condition fresh() made: an integer-named constant from kFreshBase on (nothing else

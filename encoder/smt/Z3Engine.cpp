@@ -290,7 +290,7 @@ bool everyPossible(CheckResult& r, Z3Session& s, const z3::expr_vector& base,
  * reading needs it, the encoding where waits may block forever.
  */
 struct Encodings {
-    z3::context& ctx;
+    Z3Context& ctx;
     const ir::Program& p;
     const cat::ResolvedModel& model;
     const CheckOptions& options;
@@ -302,7 +302,7 @@ struct Encodings {
     std::unique_ptr<Z3Session> hang;
     std::vector<engine::QueryTime>* times = nullptr;
 
-    Encodings(z3::context& c, const ir::Program& prog, const cat::ResolvedModel& m,
+    Encodings(Z3Context& c, const ir::Program& prog, const cat::ResolvedModel& m,
               const CheckOptions& o, const Budget& b, bool withReadings)
         : ctx(c), p(prog), model(m), options(o), budget(b), readings(withReadings),
           main(c, prog, m, o, false, &b, withReadings) {}
@@ -505,12 +505,12 @@ static void configureZ3() {
  * 11), and the command line's last one need not be deleted at all (app/cli/main.cpp leaves
  * with std::_Exit). Every term of it is gone by then; only the context stays.
  */
-static thread_local std::unique_ptr<z3::context> lastContext;
+static thread_local std::unique_ptr<Z3Context> lastContext;
 
 /** A new context, the thread's previous one deleted first (its memory counts for the next). */
-static std::unique_ptr<z3::context> freshContext() {
+static std::unique_ptr<Z3Context> freshContext() {
     lastContext.reset();
-    return std::make_unique<z3::context>();
+    return std::make_unique<Z3Context>();
 }
 
 bool solverSaysProgramMayHang(const ir::Program& p) {
@@ -531,8 +531,8 @@ void Z3Engine::search(const ir::Program& program, const cat::ResolvedModel& mode
                       const CheckOptions& options, Clock::time_point start, CheckResult& r) const {
     configureZ3();
     const CheckResult entry = r;
-    std::unique_ptr<z3::context> owned = freshContext();
-    z3::context& ctx = *owned;
+    std::unique_ptr<Z3Context> owned = freshContext();
+    Z3Context& ctx = *owned;
     const Clock::time_point began = Clock::now();
     const Budget budget(options, start);
     const Budget::Hook interrupt = budget.onLimit([&ctx] { ctx.interrupt(); });
@@ -560,8 +560,8 @@ void Z3Engine::searchReadings(const ir::Program& program, const cat::ResolvedMod
                               const CheckOptions& options, std::vector<CheckResult>& out) const {
     configureZ3();
     const std::vector<CheckResult> entry = out;
-    std::unique_ptr<z3::context> owned = freshContext();
-    z3::context& ctx = *owned;
+    std::unique_ptr<Z3Context> owned = freshContext();
+    Z3Context& ctx = *owned;
     // One limit for the whole test, every reading included, counted from its start (lowering
     // included): --timeout bounds the test, however many readings it has.
     const Clock::time_point start = options.startedAt.value_or(Clock::now());

@@ -182,7 +182,7 @@ std::int64_t modelValue(const z3::model& m, const z3::expr& e) {
     return ir::wrap32(static_cast<std::int64_t>(u));
 }
 
-Z3Session::Z3Session(z3::context& ctx, const ir::Program& p, const cat::ResolvedModel& model,
+Z3Session::Z3Session(Z3Context& ctx, const ir::Program& p, const cat::ResolvedModel& model,
                      const CheckOptions& options, bool hangs, const Budget* budget, bool readings)
     : ctx_(ctx), program_(p), model_(model), options_(options), hangs_(hangs), readings_(readings),
       solver_(ctx, z3::solver::simple()), progress_(ctx.bool_const("progress")),
@@ -216,7 +216,7 @@ Z3Session::Z3Session(z3::context& ctx, const ir::Program& p, const cat::Resolved
     }
 
     z3::expr_vector lemmas(ctx);
-    Z3Algebra alg{ctx, &lemmas, budget};
+    Z3Algebra alg{ctx, &lemmas, budget, &ctx.freshNames};
     std::vector<StepLemma> steps;
     if (options.lazyClosures) alg.steps = &steps;
     std::map<ir::Rel, Z3Rel> relCache;

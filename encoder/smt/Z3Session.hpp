@@ -7,6 +7,7 @@
 #include "smt/ClosurePropagator.hpp"
 #include "smt/MbarrierFacts.hpp"
 #include "smt/ProgramEncoder.hpp"
+#include "smt/Z3Context.hpp"
 
 #include <array>
 #include <chrono>
@@ -24,7 +25,7 @@ public:
     /** With `hangs`, the executions include those that block forever (ProgramEncoder). With
      *  `readings`, every reading of the model is a literal (chooseReading picks one);
      *  otherwise the encoding is that of options.reading alone. */
-    Z3Session(z3::context& ctx, const ir::Program& p, const cat::ResolvedModel& model,
+    Z3Session(Z3Context& ctx, const ir::Program& p, const cat::ResolvedModel& model,
               const CheckOptions& options, bool hangs = false, const Budget* budget = nullptr,
               bool readings = false);
 
@@ -110,7 +111,7 @@ private:
     /** `acyclic r` under `lit`: in the propagator's graphs or as clocks (CheckOptions). */
     void assertAcyclic(const z3::expr& lit, const Z3Rel& r, const std::string& tag);
 
-    z3::context& ctx_;
+    Z3Context& ctx_;
     const ir::Program& program_;
     const cat::ResolvedModel& model_;
     CheckOptions options_;

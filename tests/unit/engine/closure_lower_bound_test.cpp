@@ -3,6 +3,7 @@
 #include "engine/Relation.hpp"
 #include "smt/ClosurePropagator.hpp"
 #include "smt/Z3Algebra.hpp"
+#include "smt/Z3Context.hpp"
 
 #include <catch2/catch.hpp>
 #include <random>
@@ -31,10 +32,10 @@ TEST_CASE("closure lower bounds: forced exactly on the closure, free to be false
     std::size_t propagated = 0; // lemmas the lazy rounds left to the propagator
     for (int round = 0; round < 160; ++round) {
         const bool lazy = round % 2 == 1; // the same graphs' kind, every other round propagated
-        z3::context ctx;
+        Z3Context ctx;
         z3::expr_vector lemmas(ctx);
         std::vector<StepLemma> steps;
-        Z3Algebra alg{ctx, &lemmas};
+        Z3Algebra alg{ctx, &lemmas, nullptr, &ctx.freshNames};
         if (lazy) alg.steps = &steps;
         std::size_t n = 2 + static_cast<std::size_t>(round / 2 % 7);
         RelOps<Z3Algebra> ops{alg, n};

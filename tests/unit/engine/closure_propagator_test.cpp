@@ -3,6 +3,7 @@
 #include "smt/ClosurePropagator.hpp"
 #include "smt/LemmaCone.hpp"
 #include "smt/Z3Algebra.hpp"
+#include "smt/Z3Context.hpp"
 
 #include <catch2/catch.hpp>
 
@@ -10,10 +11,10 @@ using namespace ptxmc::engine::smt;
 
 TEST_CASE("the cone keeps the steps whose heads a check reads, and what they assume",
           "[closure-propagator]") {
-    z3::context ctx;
+    Z3Context ctx;
     z3::expr_vector lemmas(ctx);
     std::vector<StepLemma> steps;
-    Z3Algebra alg{ctx, &lemmas};
+    Z3Algebra alg{ctx, &lemmas, nullptr, &ctx.freshNames};
     alg.steps = &steps;
     z3::expr x = ctx.bool_const("x"), y = ctx.bool_const("y");
     z3::expr a = alg.fresh(), b = alg.fresh(), unused = alg.fresh(), named = alg.fresh();

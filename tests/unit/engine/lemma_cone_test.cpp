@@ -1,6 +1,7 @@
 // smt::lemmaCone: only the lemmas the checks depend on reach the solver, and answers stay.
 #include "smt/LemmaCone.hpp"
 #include "smt/Z3Algebra.hpp"
+#include "smt/Z3Context.hpp"
 
 #include <catch2/catch.hpp>
 
@@ -17,9 +18,9 @@ bool contains(const z3::expr_vector& v, const z3::expr& e) {
 } // namespace
 
 TEST_CASE("a lemma is kept when what it forces is used, with what it assumes", "[lemma-cone]") {
-    z3::context ctx;
+    Z3Context ctx;
     z3::expr_vector lemmas(ctx);
-    Z3Algebra alg{ctx, &lemmas};
+    Z3Algebra alg{ctx, &lemmas, nullptr, &ctx.freshNames};
     z3::expr x = ctx.bool_const("x"), y = ctx.bool_const("y"), z = ctx.bool_const("z");
     z3::expr a = alg.fresh(), b = alg.fresh(), c = alg.fresh(), d = alg.fresh();
     CHECK(Z3Algebra::isFresh(a));
@@ -41,9 +42,9 @@ TEST_CASE("a lemma is kept when what it forces is used, with what it assumes", "
 }
 
 TEST_CASE("the kept lemmas answer every query over the roots as all of them do", "[lemma-cone]") {
-    z3::context ctx;
+    Z3Context ctx;
     z3::expr_vector lemmas(ctx);
-    Z3Algebra alg{ctx, &lemmas};
+    Z3Algebra alg{ctx, &lemmas, nullptr, &ctx.freshNames};
     z3::expr x = ctx.bool_const("x"), y = ctx.bool_const("y");
     // A chain t0 >= x, t(i+1) >= t(i) & y, and a side chain nobody reads.
     std::vector<z3::expr> t{alg.fresh()};
