@@ -748,8 +748,9 @@ void ThreadEmitter::fence(const Insn& in) {
     if (in.is<ptx::Membar>()) {
         ptx = ptx::printOpcode(in.op);
     } else if (auto* pf = in.as<ptx::ProxyFence>()) {
-        // Plan refuses the other proxy fences; the .sync_restrict forms are written as they are
-        ptx = pf->syncRestrict != ptx::Space::None
+        // Plan refuses the other proxy fences; the .sync_restrict forms and the tensormap
+        // release fence are written as they are
+        ptx = pf->syncRestrict != ptx::Space::None || pf->kind == ptx::ProxyKind::Tensormap
                   ? opcode(*pf)
                   : opcode(ptx::ProxyFence{ptx::ProxyKind::Async, emittedSpace(pf->space)});
     } else {

@@ -96,6 +96,12 @@ bool isProxyOnly(const Insn& in) {
     return false;
 }
 
+/** fence.proxy.tensormap::generic.acquire, which names the map it acquires. */
+bool isTensormapAcquire(const Insn& in) {
+    const auto* pf = in.as<ptx::ProxyFence>();
+    return pf != nullptr && pf->kind == ptx::ProxyKind::Tensormap && pf->sem != ptx::Sem::Release;
+}
+
 /** Refusals that need no layout: other proxies, aliases, several GPUs, static
  *  deadlocks. */
 void checkSupported(const ptx::Program& test, const ir::Program& program, const Plan& plan) {
@@ -121,13 +127,15 @@ void checkSupported(const ptx::Program& test, const ir::Program& program, const 
                 throw Refused(i.loc, "'" + in.opcode +
                                          "' needs a surface/texture/constant view of a global "
                                          "location, which the harness does not create");
+            // The tensormap release fence names no map: it runs as it is (9.7.15.4).
             if (in.is<ptx::TensormapReplace>() || in.is<ptx::TensormapCopy>() ||
-                (in.is<ptx::ProxyFence>() &&
-                 in.as<ptx::ProxyFence>()->kind == ptx::ProxyKind::Tensormap))
+                isTensormapAcquire(in))
                 throw Refused(i.loc, "'" + in.opcode +
                                          "' needs a tensor map in memory, which the harness does "
                                          "not create");
-            if (in.is<ptx::ProxyFence>() && in.as<ptx::ProxyFence>()->kind != ptx::ProxyKind::Async)
+            if (in.is<ptx::ProxyFence>() &&
+                in.as<ptx::ProxyFence>()->kind != ptx::ProxyKind::Async &&
+                in.as<ptx::ProxyFence>()->kind != ptx::ProxyKind::Tensormap)
                 throw Refused(i.loc, "'" + in.opcode +
                                          "' only matters with aliased or surface/texture/"
                                          "constant accesses, which the harness does not map");

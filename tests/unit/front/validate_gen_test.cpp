@@ -418,6 +418,28 @@ exists (P0:r0 == 0)
               "has its tensor map in memory ('tm')"));
 }
 
+TEST_CASE("the tensormap release fence names no map and runs as written; the acquire is refused",
+          "[validate]") {
+    // 9.7.15.4: fence.proxy.tensormap::generic.release.scope has no address operand
+    validate::Generated g = gen(R"(PTX TR
+{ x = 0; f = 0; P1:r0 = 0; P1:r1 = 0; }
+ P0@cta 0,gpu 0                             | P1@cta 1,gpu 0 ;
+ st.weak.global.u32 [x], 1                  | ld.acquire.gpu.u32 r0, [f] ;
+ fence.proxy.tensormap::generic.release.gpu | ld.weak.global.u32 r1, [x] ;
+ st.relaxed.gpu.global.u32 [f], 1           | ;
+exists (P1:r0 == 1 /\ P1:r1 == 0)
+)");
+    CHECK(has(g.code, "fence.proxy.tensormap::generic.release.gpu;"));
+    CHECK(has(refusal(R"(PTX TA
+{ x = 0; P0:r0 = 0; }
+ P0@cta 0,gpu 0 ;
+ fence.proxy.tensormap::generic.acquire.gpu [x], 128 ;
+ ld.global.u32 r0, [x] ;
+exists (P0:r0 == 1)
+)"),
+              "needs a tensor map in memory"));
+}
+
 TEST_CASE("a warp-wide thread may loop on uniform registers; a branch on a loaded value is "
           "refused",
           "[validate]") {
