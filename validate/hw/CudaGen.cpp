@@ -160,7 +160,15 @@ private:
     void initShared() {
         l("    for (unsigned i = threadIdx.x; i < kPerCta; i += blockDim.x) {");
         for (const LocPlan& loc : plan_.locs) {
-            if (loc.space == Space::Shared && !loc.tile) {
+            if (loc.space == Space::Shared && loc.mapOf >= 0) {
+                // a shared tensor map: this instance's copy of the runner's map (every version
+                // of a map is that one map, Plan::mapOf)
+                const LocPlan& tensor = plan_.locs.at(static_cast<std::size_t>(loc.mapOf));
+                l("        for (unsigned w = 0; w < 32u; ++w)");
+                l("            litmus::sharedStore(" + sharedSlotAddr(loc, "i") +
+                  " + 4u * w, reinterpret_cast<const unsigned*>(p.tensorMaps + " +
+                  std::to_string(128 * tensor.index) + "ull)[w]);");
+            } else if (loc.space == Space::Shared && !loc.tile) {
                 l("        {");
                 l("            const unsigned a = " + sharedSlotAddr(loc, "i") + ";");
                 l("            litmus::sharedStore(a, " + hex(initWord(loc, 0)) + ");");

@@ -118,6 +118,12 @@ private:
     void bulkWait(const Insn& in, const ptx::BulkWait& wait);
     void bulkCopy(const Insn& in, const ptx::BulkCopy& copy);
     void bulkTensorCopy(const Insn& in, const ptx::BulkCopy& copy);
+    // tensor maps in memory (Plan: every version is the runner's one map of the tensor)
+    void tensormapReplace(const Insn& in, const ptx::TensormapReplace& r);
+    void tensormapCopy(const Insn& in);
+    /** The address of the map a location holds: the runner's global map, or this instance's
+     *  shared copy of it. */
+    std::string mapAddress(const Target& t);
     // non-bulk cp.async (sm_80 and later): the copy, its groups and its mbarrier arrive
     void cpAsync(const Insn& in);
     void cpAsyncGroup(const Insn& in, const ptx::BulkWait* wait);

@@ -91,6 +91,10 @@ std::vector<ObsRef> observedRefs(const ptx::Program& test, const Plan& plan) {
             o.loc = plan.arrays.count(r.name)
                         ? &plan.loc(Plan::elementName(r.name, r.row.value_or(0)))
                         : &plan.loc(r.name);
+            if (o.loc->mapOf >= 0)
+                throw Refused(r.loc, "the final value of the tensor map '" + o.loc->name +
+                                         "' is a version: on the device every version is the "
+                                         "runner's one map, so it cannot be read back");
             o.cta = r.cta ? *r.cta : o.loc->ctas.empty() ? -1 : o.loc->ctas[0];
             o.row = plan.arrays.count(r.name) ? 0 : r.row.value_or(0);
             if (o.loc->space == Space::Tmem && plan.tcMode && o.row >= 32)
@@ -572,8 +576,8 @@ void ThreadEmitter::dispatch(const Insn& in) {
             [&](const ptx::ProxyFence&) { fence(in); },
             [&](const ptx::Barrier&) { barrier(in); },
             [&](const ptx::Arith&) { arithmetic(in); },
-            [&](const ptx::TensormapReplace&) { noMapping(in); },
-            [&](const ptx::TensormapCopy&) { noMapping(in); },
+            [&](const ptx::TensormapReplace& r) { tensormapReplace(in, r); },
+            [&](const ptx::TensormapCopy&) { tensormapCopy(in); },
             [&](const ptx::RedAsync& r) { redAsync(in, r); },
             // warp-collective (.sync.aligned, 16-byte rows from eight lanes' addresses):
             // the harness gives a litmus thread one lane and 4-byte cells
@@ -749,7 +753,7 @@ void ThreadEmitter::fence(const Insn& in) {
         ptx = ptx::printOpcode(in.op);
     } else if (auto* pf = in.as<ptx::ProxyFence>()) {
         // Plan refuses the other proxy fences; the .sync_restrict forms and the tensormap
-        // release fence are written as they are
+        // fences are written as they are
         ptx = pf->syncRestrict != ptx::Space::None || pf->kind == ptx::ProxyKind::Tensormap
                   ? opcode(*pf)
                   : opcode(ptx::ProxyFence{ptx::ProxyKind::Async, emittedSpace(pf->space)});
@@ -761,6 +765,13 @@ void ThreadEmitter::fence(const Insn& in) {
         ptx = opcode(f);
     }
     if (plan_.single()) allLanes(); // every lane fences (the warp/warpgroup is the thread)
+    if (const auto* pf = in.as<ptx::ProxyFence>();
+        pf && pf->kind == ptx::ProxyKind::Tensormap && pf->sem != ptx::Sem::Release) {
+        // the acquire names its map (a generic address) and the map's size
+        Target t = target(in.operand(0));
+        if (t.loc->space != Space::Global) refuse("a tensormap acquire fence on a shared map");
+        return asmStmt(ptx + " [%0], 128;", {}, {"\"l\"(" + mapAddress(t) + ")"});
+    }
     asmStmt(ptx + ";", {}, {});
 }
 
@@ -1015,6 +1026,52 @@ void ThreadEmitter::bulkTensorCopy(const Insn& in, const ptx::BulkCopy& copy) {
         text += ", " + slot("h", "static_cast<unsigned short>(" +
                                      hex(static_cast<std::uint32_t>(in.operand(3).value)) + ")");
     asmStmt(text + ";", {}, ins);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Tensor maps in memory: the model's versions of a map do not change what a copy moves, so each
+// is the runner's one map of the tensor (Plan::mapOf), and a replaced global_address is the
+// tensor's array again
+// ---------------------------------------------------------------------------------------------
+
+std::string ThreadEmitter::mapAddress(const Target& t) {
+    if (t.loc->mapOf < 0) refuse("'" + t.loc->name + "' holds no tensor map");
+    if (t.loc->space == Space::Shared) return sharedAddr(t);
+    const LocPlan& tensor = plan_.locs.at(static_cast<std::size_t>(t.loc->mapOf));
+    return hoist("map_" + ident(t.loc->name), "unsigned long long",
+                 "p.tensorMaps + " + std::to_string(128 * tensor.index) + "ull");
+}
+
+void ThreadEmitter::tensormapReplace(const Insn& in, const ptx::TensormapReplace& r) {
+    Target t = target(in.operand(0));
+    if (t.remote) refuse("a tensor map in another CTA's shared memory");
+    const bool shared = t.loc->space == Space::Shared;
+    if ((r.space == ptx::Space::Global && shared) || (r.space == ptx::Space::SharedCta && !shared))
+        refuse("tensormap.replace names the wrong state space for '" + t.loc->name + "'");
+    std::string addr = mapAddress(t);
+    if (shared && r.space == ptx::Space::None)
+        addr = hoist("gs_" + ident(t.loc->name), "unsigned long long",
+                     "litmus::genericShared(" + addr + ")");
+    perThread();
+    asmStmt(opcode(r) + " [%0], %1;", {},
+            {std::string(shared && r.space != ptx::Space::None ? "\"r\"(" : "\"l\"(") + addr + ")",
+             "\"l\"(reinterpret_cast<unsigned long long>(p.gmem))"});
+}
+
+void ThreadEmitter::tensormapCopy(const Insn& in) {
+    Target dst = target(in.operand(0)), src = target(in.operand(1));
+    if (dst.loc->space != Space::Global || src.loc->space != Space::Shared || src.remote)
+        refuse("tensormap.cp_fenceproxy copies from this CTA's shared memory to global memory");
+    if (!plan_.single() && plan_.lanes != 32)
+        refuse("tensormap.cp_fenceproxy is .sync.aligned: every lane of the warp runs it, and "
+               "this test runs fewer instances per warp");
+    // .sync.aligned: the warp (every lane an instance, or the litmus thread) runs it converged
+    if (plan_.single())
+        collective();
+    else
+        line("__syncwarp();");
+    asmStmt(opcode(in.op) + " [%0], [%1], 128;", {},
+            {"\"l\"(" + mapAddress(dst) + ")", "\"r\"(" + mapAddress(src) + ")"});
 }
 
 void ThreadEmitter::bulkCopy(const Insn& in, const ptx::BulkCopy& copy) {

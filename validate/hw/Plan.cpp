@@ -80,6 +80,7 @@ namespace {
 
 constexpr unsigned kTileBytes = 4096; // 128 rows x 32 bytes: any mma/cp operand footprint
 constexpr unsigned kMaxShared = 227 * 1024;
+constexpr unsigned kMapBytes = 128; // a tensor-map object (.b1024)
 
 unsigned alignUp(unsigned v, unsigned a) {
     return (v + a - 1) / a * a;
@@ -111,12 +112,6 @@ void checkSupported(const ptx::Program& test, const ir::Program& program, const 
                                      d.aliasProxy +
                                      " proxy; the harness maps each location to one "
                                      "allocation and has no second virtual address for it");
-    for (const auto& d : test.locations)
-        if (d.tensormap)
-            throw Refused(d.tensormapLoc, "'" + d.name + "' has its tensor map in memory ('" +
-                                              *d.tensormap +
-                                              "'), which the harness does not create: it builds "
-                                              "its own maps, acquired before the test starts");
     for (const auto& t : test.threads) {
         if (t.gpu != 0)
             throw Refused(t.loc, "threads on several GPUs: the harness runs on one GPU");
@@ -127,12 +122,6 @@ void checkSupported(const ptx::Program& test, const ir::Program& program, const 
                 throw Refused(i.loc, "'" + in.opcode +
                                          "' needs a surface/texture/constant view of a global "
                                          "location, which the harness does not create");
-            // The tensormap release fence names no map: it runs as it is (9.7.15.4).
-            if (in.is<ptx::TensormapReplace>() || in.is<ptx::TensormapCopy>() ||
-                isTensormapAcquire(in))
-                throw Refused(i.loc, "'" + in.opcode +
-                                         "' needs a tensor map in memory, which the harness does "
-                                         "not create");
             if (in.is<ptx::ProxyFence>() &&
                 in.as<ptx::ProxyFence>()->kind != ptx::ProxyKind::Async &&
                 in.as<ptx::ProxyFence>()->kind != ptx::ProxyKind::Tensormap)
@@ -285,6 +274,94 @@ void planTensorMaps(const ptx::Program& test, Plan& plan) {
         }
 }
 
+/** The location a memory operand names (an array's element 0: maps are never arrays). */
+LocPlan& operandLoc(Plan& plan, const litmus::Operand& op) {
+    return plan.locs[static_cast<std::size_t>(plan.locIndex.at(plan.loc(op.name, 0, op.loc).name))];
+}
+
+/** Records that `map` holds the map of the tensor at `tensor` (an index in Plan::locs). */
+void holdsMap(LocPlan& map, int tensor, const Plan& plan, const SourceLoc& at) {
+    if (map.decl->isArray())
+        throw Refused(at, "'" + map.decl->name +
+                              "' is an array of tensor maps: the harness "
+                              "keeps one map per tensor");
+    if (map.mapOf >= 0 && map.mapOf != tensor)
+        throw Refused(at, "'" + map.name + "' holds the maps of '" +
+                              plan.locs[static_cast<std::size_t>(map.mapOf)].name + "' and '" +
+                              plan.locs[static_cast<std::size_t>(tensor)].name +
+                              "': the harness builds one map per tensor");
+    map.mapOf = tensor;
+}
+
+/** Map instructions (replace, cp_fenceproxy, the acquire fence) act on maps, others on no map. */
+void checkMapAccess(const Insn& in, const SourceLoc& at, bool mapInstructions, Plan& plan) {
+    const bool onMap =
+        in.is<ptx::TensormapReplace>() || in.is<ptx::TensormapCopy>() || isTensormapAcquire(in);
+    if (onMap != mapInstructions) return;
+    if (const auto* r = in.as<ptx::TensormapReplace>(); r && r->field != "global_address")
+        throw Refused(at, "tensormap.replace of ." + r->field +
+                              ": only .global_address is mapped (to the tensor's own array)");
+    for (const auto& op : in.operands) {
+        if (op.kind != litmus::Operand::Kind::Memory || !plan.locIndex.count(op.name) ||
+            tensorOperand(in) == &op)
+            continue;
+        const LocPlan& l = operandLoc(plan, op);
+        if (onMap && l.mapOf < 0 && &op == &in.operands.front())
+            throw Refused(op.loc, "'" + l.name +
+                                      "' holds no tensor's map (no location names it "
+                                      "with `tensormap`, no cp_fenceproxy publishes it)");
+        if (!onMap && l.mapOf >= 0)
+            throw Refused(op.loc, "'" + in.opcode + "' on the tensor map '" + l.name +
+                                      "': on the device every version of a map is the runner's "
+                                      "map, whose bytes are no version number");
+    }
+}
+
+/**
+ * Tensor maps in memory (`C ... tensormap tm`; tensormap.replace, tensormap.cp_fenceproxy and
+ * the acquire fence on a map). The model's map value is a version that does not change what a
+ * copy moves, so on the device every version is the one map the runner builds for C: a global
+ * map location is that map, a shared one each instance's copy of it, and a replaced
+ * global_address is C's array again. Anything that would read or write a map's bytes as a
+ * number (ld, st, a version in the final condition) is refused.
+ */
+void planMapsInMemory(const ptx::Program& test, Plan& plan) {
+    for (const auto& d : test.locations) {
+        if (!d.tensormap) continue;
+        if (d.isArray())
+            throw Refused(d.tensormapLoc, "an array of tensors with its map in memory: the "
+                                          "harness builds one map per tensor location");
+        const int tensor = plan.locIndex.at(d.name);
+        if (plan.locs[static_cast<std::size_t>(tensor)].mapRank == 0)
+            throw Refused(d.tensormapLoc, "no tensor copy moves '" + d.name +
+                                              "', so the "
+                                              "harness builds no map for '" +
+                                              *d.tensormap + "'");
+        LocPlan& map = plan.locs[static_cast<std::size_t>(plan.locIndex.at(*d.tensormap))];
+        if (map.space != Space::Global)
+            throw Refused(d.tensormapLoc, "'" + *d.tensormap +
+                                              "' is a tensor map in shared "
+                                              "memory: a copy names its map in global memory");
+        holdsMap(map, tensor, plan, d.tensormapLoc);
+    }
+    // a shared map is a copy of the global map cp_fenceproxy publishes it to
+    for (const auto& t : test.threads)
+        for (const auto& i : t.code)
+            if (!i.isLabel() && i.insn().is<ptx::TensormapCopy>()) {
+                const LocPlan& dst = operandLoc(plan, i.insn().operand(0));
+                if (dst.mapOf < 0)
+                    throw Refused(i.loc, "'" + dst.name +
+                                             "' holds no tensor's map (no location "
+                                             "names it with `tensormap`)");
+                holdsMap(operandLoc(plan, i.insn().operand(1)), dst.mapOf, plan, i.loc);
+            }
+    // first what would use a map's bytes as a number, then map instructions on other locations
+    for (const bool mapInstructions : {false, true})
+        for (const auto& t : test.threads)
+            for (const auto& i : t.code)
+                if (!i.isLabel()) checkMapAccess(i.insn(), i.loc, mapInstructions, plan);
+}
+
 /** The address the model's tcgen05.alloc at `at` stores (lane 0, its column block). */
 std::int64_t allocAddress(const ir::Program& program, const SourceLoc& at) {
     for (const auto& e : program.events)
@@ -429,7 +506,9 @@ unsigned sharedLayout(Plan& plan, unsigned copy, bool tensors) {
 }
 
 void layOutMemory(const ptx::Program& test, Plan& plan) {
-    const unsigned copy = maxCopyBytes(test);
+    unsigned copy = maxCopyBytes(test);
+    for (const LocPlan& l : plan.locs)
+        if (l.mapOf >= 0 && l.space == Space::Shared) copy = std::max(copy, kMapBytes);
     const bool tensors = hasTensorCopies(test);
     plan.globalSlotWords = (tensors ? alignUp(copy, 1024) : copy) / 4;
     unsigned bytes = sharedLayout(plan, copy, tensors);
@@ -595,6 +674,7 @@ Plan makePlan(const ptx::Program& test, const ir::Program& program, bool compile
     if (plan.tcMode) checkTcgen05Rules(test, program, plan);
     assignEncodings(test, program, plan);
     planTensorMaps(test, plan);
+    planMapsInMemory(test, plan);
     layOutMemory(test, plan);
     if (plan.tcMode) layOutTmem(test, plan);
     assignBarriers(test, plan);

@@ -59,6 +59,9 @@ struct LocPlan {
     /// (mapWidth x mapHeight), over the whole global array seen as rows of mapWidth words
     int mapRank = 0;
     unsigned mapWidth = 0, mapHeight = 0;
+    /// a tensor map in memory (`C ... tensormap tm`, or a shared copy of one): the index in
+    /// Plan::locs of the tensor whose map it holds; every version of it is that one map
+    int mapOf = -1;
 };
 
 /** A declared array `a[N]`: its elements are locations of their own, named `a[i]` as the model

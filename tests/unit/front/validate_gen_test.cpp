@@ -406,20 +406,9 @@ exists (P0:r0 == 0)
  cp.async.bulk.tensor.1d.shared::cluster.global.tile.mbarrier::complete_tx::bytes [a], [A, {0}], [full] ;
 exists (a == 0)
 )") == "a 2048-byte tile is no box of a 1d tensor map (at most 256 words per row)");
-    CHECK(has(refusal(R"(PTX TM
-{ tm = 1; C @ global = 0, bytes 16, tensormap tm; c @ shared 0 = 7; P0:r0 = 0; }
- P0@cta 0,gpu 0 ;
- cp.async.bulk.tensor.1d.global.shared::cta.tile.bulk_group [C, {0}], [c] ;
- cp.async.bulk.commit_group ;
- cp.async.bulk.wait_group 0 ;
- ld.global.u32 r0, [C] ;
-exists (P0:r0 == 0)
-)"),
-              "has its tensor map in memory ('tm')"));
 }
 
-TEST_CASE("the tensormap release fence names no map and runs as written; the acquire is refused",
-          "[validate]") {
+TEST_CASE("the tensormap release fence names no map and runs as written", "[validate]") {
     // 9.7.15.4: fence.proxy.tensormap::generic.release.scope has no address operand
     validate::Generated g = gen(R"(PTX TR
 { x = 0; f = 0; P1:r0 = 0; P1:r1 = 0; }
@@ -430,6 +419,49 @@ TEST_CASE("the tensormap release fence names no map and runs as written; the acq
 exists (P1:r0 == 1 /\ P1:r1 == 0)
 )");
     CHECK(has(g.code, "fence.proxy.tensormap::generic.release.gpu;"));
+}
+
+TEST_CASE("a tensor map in memory is the runner's one map of its tensor", "[validate]") {
+    // the grouped GEMM's map update: every version of tm is the runner's map of A, the shared
+    // copy tms starts as that map, and a replaced global_address is A's array again
+    const std::string update = R"(PTX MU
+{ tm = 1; tms @ shared 0 = 1; A @ global = 7, bytes 16, tensormap tm; a @ shared 0 = 0;
+  ready @ mbarrier 0, count 1; full @ mbarrier 0, count 1; P2:r0 = 0; }
+ P0@cta 0,gpu 0 | P1@cta 0,gpu 0 | P2@cta 0,gpu 0 ;
+ tensormap.replace.tile.global_address.shared::cta.b1024.b64 [tms], 2 | mbarrier.try_wait.parity.shared::cta.b64 _, [ready], 0 | mbarrier.try_wait.parity.shared::cta.b64 _, [full], 0 ;
+ tensormap.cp_fenceproxy.global.shared::cta.tensormap::generic.release.gpu.sync.aligned [tm], [tms], 128 | fence.proxy.tensormap::generic.acquire.gpu [tm], 128 | ld.shared::cta.u32 r0, [a] ;
+ mbarrier.arrive.release.cta.shared::cta.b64 _, [ready] | mbarrier.arrive.expect_tx.shared::cta.b64 _, [full], 16 | ;
+ | cp.async.bulk.tensor.1d.shared::cta.global.tile.mbarrier::complete_tx::bytes [a], [A, {0}], [full] | ;
+exists (P2:r0 != 7)
+)";
+    validate::Generated g = gen(update);
+    // A is the second global location: its map is the second of the runner's maps
+    CHECK(has(g.code, "const unsigned long long map_tm = p.tensorMaps + 128ull;"));
+    CHECK(has(g.code, "litmus::sharedStore(smem + 0u + litmus::sharedSlot(p, i, 1u, kPerCta) * "
+                      "128u + 4u * w, reinterpret_cast<const unsigned*>(p.tensorMaps + "
+                      "128ull)[w]);"));
+    CHECK(has(g.code, "tensormap.replace.tile.global_address.shared::cta.b1024.b64 [%0], %1;\" : "
+                      ": \"r\"(s_tms), \"l\"(reinterpret_cast<unsigned long long>(p.gmem))"));
+    CHECK(has(g.code, "__syncwarp();\n"));
+    CHECK(has(g.code, "tensormap.cp_fenceproxy.global.shared::cta.tensormap::generic.release.gpu."
+                      "sync.aligned [%0], [%1], 128;\" : : \"l\"(map_tm), \"r\"(s_tms)"));
+    CHECK(has(g.code, "fence.proxy.tensormap::generic.acquire.gpu [%0], 128;\" : : "
+                      "\"l\"(map_tm)"));
+    // what would read or write a map's bytes as a version number is refused
+    auto with = [&update](const std::string& from, const std::string& to) {
+        std::string s = update;
+        s.replace(s.find(from), from.size(), to);
+        return s;
+    };
+    CHECK(has(refusal(with("tensormap.cp_fenceproxy.global.shared::cta.tensormap::generic.release."
+                           "gpu.sync.aligned [tm], [tms], 128",
+                           "st.global.u32 [tm], 2")),
+              "'st.global.u32' on the tensor map 'tm'"));
+    CHECK(has(refusal(with("exists (P2:r0 != 7)", "exists (tm == 1)")),
+              "the final value of the tensor map 'tm' is a version"));
+    CHECK(has(refusal(with("replace.tile.global_address.shared::cta.b1024.b64 [tms], 2",
+                           "replace.tile.fill_mode.shared::cta.b1024.b32 [tms], 1")),
+              "only .global_address is mapped"));
     CHECK(has(refusal(R"(PTX TA
 { x = 0; P0:r0 = 0; }
  P0@cta 0,gpu 0 ;
@@ -437,7 +469,7 @@ exists (P1:r0 == 1 /\ P1:r1 == 0)
  ld.global.u32 r0, [x] ;
 exists (P0:r0 == 1)
 )"),
-              "needs a tensor map in memory"));
+              "'x' holds no tensor's map"));
 }
 
 TEST_CASE("a warp-wide thread may loop on uniform registers; a branch on a loaded value is "
