@@ -130,6 +130,13 @@ __device__ __forceinline__ void ctaSync() {
     asm volatile("barrier.sync 0;" ::: "memory");
 }
 
+/** The barrier.cluster arrive/wait pairs of a test's litmus threads, run by the cluster's other
+ *  threads: the barrier waits for every non-exited thread of the cluster. */
+__device__ __forceinline__ void clusterPhases(unsigned n) {
+    for (unsigned k = 0; k < n; ++k)
+        asm volatile("barrier.cluster.arrive.relaxed;\n\tbarrier.cluster.wait;" ::: "memory");
+}
+
 /** Cluster-wide barrier (release/acquire), non-aligned for the same reason. */
 __device__ __forceinline__ void clusterSync() {
     asm volatile("barrier.cluster.arrive.release;\n\tbarrier.cluster.wait.acquire;" ::: "memory");

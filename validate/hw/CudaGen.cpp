@@ -361,6 +361,7 @@ private:
           ") {");
         l("        litmus::sharedStress(p, smem + kScratch, 1024u);");
         l("    }");
+        clusterPhases();
         l("    (void)stuck;");
         if (hasMbarrierCopies())
             l("    litmus::settle(20000); // let copies that only an mbarrier tracks land");
@@ -380,6 +381,20 @@ private:
         }
         l("}");
         l("");
+    }
+
+    /** barrier.cluster waits for every non-exited thread of the cluster (PTX ISA 9.7.15.3):
+     *  the threads that run no litmus thread (idle and stress warps, idle lanes, unused CTAs)
+     *  run as many arrive/wait pairs as the cluster's litmus threads. */
+    void clusterPhases() {
+        if (std::none_of(plan_.clusterPhases.begin(), plan_.clusterPhases.end(),
+                         [](unsigned n) { return n > 0; }))
+            return;
+        std::string phases;
+        for (unsigned n : plan_.clusterPhases)
+            phases += std::to_string(n) + "u, ";
+        l("    constexpr unsigned kClusterPhases[] = {" + phases + "};");
+        l("    if (th < 0) litmus::clusterPhases(kClusterPhases[role % kLitmusClusters]);");
     }
 
     bool hasMbarrierCopies() const {

@@ -815,6 +815,14 @@ void ThreadEmitter::stAsync(const Insn& in, const ptx::St& st) {
 }
 
 void ThreadEmitter::barrier(const Insn& in) {
+    if (const auto* b = in.as<ptx::Barrier>(); b->cluster) {
+        // as written but not .aligned: a warp's lanes (instances) may reach it apart; the
+        // cluster's other threads run as many pairs (Plan::clusterPhases)
+        ptx::Barrier c = *b;
+        c.aligned = false;
+        if (plan_.tcMode) allLanes();
+        return asmStmt(opcode(c) + ";", {}, {});
+    }
     int id = plan_.barrierIds.at(static_cast<int>(in.operand(0).value));
     // bar.sync counts threads; a litmus thread is a warp per row of instances.
     unsigned warps = 0;

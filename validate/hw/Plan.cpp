@@ -601,15 +601,68 @@ void checkTcgen05Rules(const ptx::Program& test, const ir::Program& program, Pla
     }
 }
 
+/**
+ * "barrier.cluster.wait instruction causes the executing thread to wait for all non-exited
+ * threads of the cluster to perform barrier.cluster.arrive" (PTX ISA 9.7.15.3
+ * #parallel-synchronization-and-communication-instructions-barrier-cluster), and on the device
+ * those include the harness's idle and stress warps. So each litmus thread of a cluster must run
+ * the same arrive/wait pairs in straight-line code; the kernel has the cluster's other threads
+ * run as many.
+ */
+void countClusterPhases(const ptx::Program& test, Plan& plan) {
+    plan.clusterPhases.assign(plan.clusterCtas.size(), 0);
+    std::vector<int> seen(plan.clusterCtas.size(), -1); // pairs of the first thread counted
+    for (const auto& t : test.threads) {
+        unsigned pairs = 0;
+        bool arrived = false, labels = false;
+        SourceLoc first;
+        for (const auto& i : t.code) {
+            if (i.isLabel()) {
+                labels = true;
+                continue;
+            }
+            const auto* b = i.insn().as<ptx::Barrier>();
+            if (!b || !b->cluster) continue;
+            if (pairs == 0 && !arrived) first = i.loc;
+            if (b->arrive == arrived)
+                throw Refused(i.loc, "barrier.cluster arrive and wait do not alternate in P" +
+                                         std::to_string(t.id) +
+                                         ": the harness's other threads "
+                                         "run arrive/wait pairs");
+            arrived = !arrived;
+            if (!arrived) ++pairs;
+        }
+        if (arrived)
+            throw Refused(t.loc, "P" + std::to_string(t.id) +
+                                     " arrives on barrier.cluster without waiting: the harness's "
+                                     "other threads run arrive/wait pairs");
+        if (pairs > 0 && labels)
+            throw Refused(first, "barrier.cluster in a thread with control flow: the harness's "
+                                 "other threads run a fixed number of arrive/wait pairs");
+        const auto k = static_cast<std::size_t>(plan.ctas.at(t.cta).litmusCluster);
+        if (seen[k] >= 0 && static_cast<unsigned>(seen[k]) != pairs)
+            throw Refused(t.loc, "the threads of cluster " + std::to_string(k) +
+                                     " run different numbers of barrier.cluster pairs");
+        seen[k] = static_cast<int>(pairs);
+        plan.clusterPhases[k] = pairs;
+    }
+    const bool any = std::any_of(plan.clusterPhases.begin(), plan.clusterPhases.end(),
+                                 [](unsigned n) { return n > 0; });
+    if (any && plan.wgMode)
+        throw Refused(SourceLoc{test.file, 1, 1},
+                      "barrier.cluster in a wgmma test: a litmus thread is a warpgroup, not "
+                      "mapped yet");
+}
+
 void assignBarriers(const ptx::Program& test, Plan& plan) {
+    countClusterPhases(test, plan);
     for (const auto& t : test.threads)
         for (const auto& i : t.code) {
             if (i.isLabel()) continue;
             const Insn& in = i.insn();
             const auto* b = in.as<ptx::Barrier>();
-            if (!b) continue;
-            if (b->cluster || b->arrive)
-                throw Refused(i.loc, "'" + in.opcode + "' has no CUDA mapping yet");
+            if (!b || b->cluster) continue;
+            if (b->arrive) throw Refused(i.loc, "'" + in.opcode + "' has no CUDA mapping yet");
             int id = static_cast<int>(in.operand(0).value);
             if (!plan.barrierIds.count(id)) {
                 int hw = static_cast<int>(plan.barrierIds.size()) + 1; // 0 is the harness's

@@ -100,7 +100,10 @@ struct Plan {
     unsigned mmaN = 16;         ///< columns per IDESC name step
     std::map<std::string, unsigned> idescN; ///< IDESC name -> N
     std::map<int, int> barrierIds;          ///< litmus barrier id -> hardware id (1..)
-    bool litmusAlloc = false;               ///< the test runs tcgen05.alloc itself
+    /// per litmus cluster: the barrier.cluster arrive/wait pairs each of its litmus threads
+    /// runs; every other thread of the hardware cluster runs as many (the barrier counts them)
+    std::vector<unsigned> clusterPhases;
+    bool litmusAlloc = false;   ///< the test runs tcgen05.alloc itself
     std::set<int> asyncIssuers; ///< threads that issue tcgen05 mma/cp/shift (commit-waited)
     unsigned activeWarpsPerTeam = 0;
     /** Emit even what has no faithful mapping: the kernel is for ptxas only, never run. */

@@ -552,3 +552,43 @@ exists (P0:d != 0)
 )";
     CHECK_THAT(refusal(loaded), Catch::Contains("setp on a register not set from constants alone"));
 }
+
+TEST_CASE("barrier.cluster runs as written; the cluster's other threads run as many pairs",
+          "[validate]") {
+    const std::string mp = R"(PTX BC
+{ x @ shared 0 = 0; P1:r0 = 0; }
+ P0@cta 0,cluster 0,gpu 0        | P1@cta 1,cluster 0,gpu 0         ;
+ st.shared::cluster.u32 [x@0], 1 | barrier.cluster.arrive.aligned   ;
+ barrier.cluster.arrive.aligned  | barrier.cluster.wait.aligned     ;
+ barrier.cluster.wait.aligned    | ld.shared::cluster.u32 r0, [x@0] ;
+exists (P1:r0 == 0)
+)";
+    validate::Generated g = gen(mp);
+    // not .aligned: the lanes of a warp (each an instance) may reach it apart
+    CHECK(has(g.code, "asm volatile(\"barrier.cluster.arrive;\" : : : \"memory\");"));
+    CHECK(has(g.code, "asm volatile(\"barrier.cluster.wait;\" : : : \"memory\");"));
+    // "wait for all non-exited threads of the cluster" (9.7.15.3): idle warps and lanes too
+    CHECK(has(g.code, "constexpr unsigned kClusterPhases[] = {1u, };"));
+    CHECK(has(g.code, "if (th < 0) litmus::clusterPhases(kClusterPhases[role % "
+                      "kLitmusClusters]);"));
+    // the relaxed arrive keeps its .relaxed
+    std::string relaxed = mp;
+    relaxed.replace(relaxed.find(" barrier.cluster.arrive.aligned  |"), 34,
+                    " barrier.cluster.arrive.relaxed.aligned |");
+    CHECK(has(gen(relaxed).code, "\"barrier.cluster.arrive.relaxed;\""));
+    // in a thread with control flow the number of pairs is not fixed: refused
+    std::string looped = mp;
+    const std::string wait = " barrier.cluster.wait.aligned    | ld.";
+    looped.replace(looped.find(wait), wait.size(),
+                   " barrier.cluster.wait.aligned    | L1: ;\n | ld.");
+    CHECK(has(refusal(looped), "barrier.cluster in a thread with control flow"));
+    // no barrier.cluster in a test: no pairs for the other threads
+    CHECK_FALSE(has(gen(R"(PTX NB
+{ x = 0; P1:r0 = 0; }
+ P0@cta 0,gpu 0 | P1@cta 1,gpu 0 ;
+ st.relaxed.gpu.global.u32 [x], 1 | ld.relaxed.gpu.global.u32 r0, [x] ;
+exists (P1:r0 == 2)
+)")
+                        .code,
+                    "clusterPhases"));
+}
