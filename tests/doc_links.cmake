@@ -1,6 +1,9 @@
 # Every relative link of the user-facing documents points at a file or folder of the tree, so
 # they read correctly on a fresh clone. Usage: cmake -DSOURCE=<tree> -P doc_links.cmake
-set(documents README.md docs/README.md litmus/README.md model/README.md validate/README.md)
+set(documents README.md docs/README.md litmus/README.md model/README.md validate/README.md
+  docs/install.md docs/check.md docs/explain.md docs/kernel.md docs/kernel-protocols.md
+  docs/reordering-tables.md docs/architecture.md docs/robustness.md docs/performance.md
+  docs/gpu-results.md)
 set(problems "")
 set(links 0)
 foreach(doc IN LISTS documents)

@@ -1,4 +1,4 @@
-# README.md's exit-status table, one test per row and cause (status 3 has no known input).
+# The exit-status table of docs/check.md, one test per row and cause (status 3 has no known input).
 # Included from tests/CMakeLists.txt after ptxmc_cli_test is defined.
 ptxmc_cli_test(exit/0-matched ARGS check --no-time docs/first-test/MP+mbarrier.litmus
   SETTINGS -DSTATUS=0 "-DSTDERR_HAS=1 matched, 0 mismatched, 0 unknown, 0 errors")
