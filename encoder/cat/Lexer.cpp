@@ -1,6 +1,8 @@
 // Cat lexer implementation: byte-oriented and ASCII-only, so binary junk is rejected cleanly.
 #include "cat/Lexer.hpp"
 
+#include "ptx/Sections.hpp"
+
 #include <array>
 #include <cstdio>
 #include <utility>
@@ -76,6 +78,15 @@ std::string printable(std::string_view s, std::size_t maxLen = 40) {
         }
     }
     return out;
+}
+
+/** `loc` moved past `text`, counting columns in bytes as the lexer does. */
+SourceLoc advancedBy(SourceLoc loc, std::string_view text) {
+    for (char c : text) {
+        loc.col = c == '\n' ? 1 : loc.col + 1;
+        loc.line += c == '\n' ? 1 : 0;
+    }
+    return loc;
 }
 
 } // namespace
@@ -185,6 +196,7 @@ std::string Lexer::readComment() {
     advance(); // (
     advance(); // *
     const std::size_t innerBegin = pos_;
+    const SourceLoc innerLoc = here();
     int depth = 1;
     while (true) {
         if (pos_ >= text_.size()) fail(start, "unterminated comment: '(*' has no matching '*)'");
@@ -195,10 +207,19 @@ std::string Lexer::readComment() {
         } else if (at(0) == '*' && at(1) == ')') {
             advance();
             advance();
-            if (--depth == 0) return std::string(text_.substr(innerBegin, pos_ - 2 - innerBegin));
+            if (--depth == 0)
+                return expandSections(text_.substr(innerBegin, pos_ - 2 - innerBegin), innerLoc);
         } else {
             advance();
         }
+    }
+}
+
+std::string Lexer::expandSections(std::string_view comment, const SourceLoc& loc) const {
+    try {
+        return ptx::expandCitations(comment);
+    } catch (const ptx::CitationError& e) {
+        fail(advancedBy(loc, comment.substr(0, e.offset)), e.what());
     }
 }
 

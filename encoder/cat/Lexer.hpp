@@ -80,7 +80,10 @@ private:
     Token scan();
     Token scanToken();
     std::string skipTrivia();
+    /// The comment's text with its section keys (`{Key}`, `{Key#}`) expanded from
+    /// ptx/Sections.cpp, so the model cites sections by key and prints today's numbers.
     std::string readComment();
+    std::string expandSections(std::string_view comment, const SourceLoc& loc) const;
     void advance();
     char at(std::size_t offset) const;
     SourceLoc here() const;

@@ -3,7 +3,6 @@
 
 #include <array>
 #include <iterator>
-#include <stdexcept>
 
 namespace ptxmc::ptx {
 
@@ -190,6 +189,20 @@ constexpr Row kRows[] = {
     {Sec::Stmatrix, "Stmatrix", "9.7.16.5.16", "warp-level-matrix-instructions-stmatrix"},
     // added for the 9.4 text
     {Sec::RedRead, "RedRead", "8.11.1", "red-read"},
+    // cited by the model's comments (model/*.cat, as {Key} or {Key#})
+    {Sec::MemorySynchronization, "MemorySynchronization", "8.9.4", "memory-synchronization"},
+    {Sec::CausalityOrder, "CausalityOrder", "8.9.5", "causality-order"},
+    {Sec::DataRaces, "DataRaces", "8.7.1", "conflict-and-data-races"},
+    {Sec::Axioms, "Axioms", "8.10", "axioms"},
+    {Sec::CoherenceAxiom, "CoherenceAxiom", "8.10.1", "coherence-axiom"},
+    {Sec::FenceScAxiom, "FenceScAxiom", "8.10.2", "fence-sc-axiom"},
+    {Sec::AtomicityAxiom, "AtomicityAxiom", "8.10.3", "atomicity-axiom"},
+    {Sec::ScPerLocAxiom, "ScPerLocAxiom", "8.10.5", "sc-per-loc-axiom"},
+    {Sec::CausalityAxiom, "CausalityAxiom", "8.10.6", "causality-axiom"},
+    {Sec::Tcgen05MemoryConsistencyModel, "Tcgen05MemoryConsistencyModel", "9.7.18.6",
+     "tcgen05-memory-consistency-model"},
+    {Sec::Tcgen05PipelinedImplicit, "Tcgen05PipelinedImplicit", "9.7.18.6.2.1",
+     "tcgen05-memory-consistency-model-pipelined-instructions-implicit"},
 };
 
 constexpr bool inEnumOrder() {
@@ -197,7 +210,7 @@ constexpr bool inEnumOrder() {
         if (static_cast<std::size_t>(kRows[i].key) != i) return false;
     return true;
 }
-static_assert(inEnumOrder() && kRows[std::size(kRows) - 1].key == Sec::RedRead,
+static_assert(inEnumOrder() && kRows[std::size(kRows) - 1].key == Sec::Tcgen05PipelinedImplicit,
               "one row per Sec enumerator, in enum order");
 
 constexpr bool everyRowAnchored() {
@@ -296,25 +309,31 @@ std::string_view sectionsIsaVersion() {
     return kIsaVersion;
 }
 
+CitationError::CitationError(const std::string& message, std::size_t at)
+    : std::invalid_argument(message), offset(at) {}
+
 std::string expandCitations(std::string_view text) {
     std::string out;
     std::size_t at = 0;
-    while (at < text.size()) {
-        std::size_t open = text.find('{', at);
-        if (open == std::string_view::npos) break;
+    for (std::size_t open = text.find('{'); open != std::string_view::npos;
+         open = text.find('{', open + 1)) {
+        if (open + 1 >= text.size() || text[open + 1] < 'A' || text[open + 1] > 'Z') continue;
         std::size_t close = text.find('}', open);
         if (close == std::string_view::npos)
-            throw std::invalid_argument("unclosed '{' in citation: " + std::string(text));
+            throw CitationError("section key '" + std::string(text.substr(open, 40)) +
+                                    "' has no closing '}'",
+                                open);
         std::string_view name = text.substr(open + 1, close - open - 1);
-        bool withAnchor = !name.empty() && name.back() == '#';
+        bool withAnchor = name.back() == '#';
         if (withAnchor) name.remove_suffix(1);
         const Row* r = rowNamed(name);
-        if (!r) throw std::invalid_argument("no PTX section '" + std::string(name) + "'");
+        if (!r) throw CitationError("no PTX section '" + std::string(name) + "'", open);
         out.append(text.substr(at, open - at)).append(r->number);
         if (withAnchor) out.append(" #").append(r->anchor);
         at = close + 1;
+        open = close;
     }
-    return out.append(text.substr(std::min(at, text.size())));
+    return out.append(text.substr(at));
 }
 
 Section sectionOf(const Insn& insn) {

@@ -3,6 +3,8 @@
 
 #include "ptx/Insn.hpp"
 
+#include <cstddef>
+#include <stdexcept>
 #include <string>
 #include <string_view>
 
@@ -114,6 +116,18 @@ enum class Sec {
     Ldmatrix,
     Stmatrix,
     RedRead,
+    // cited by the model's comments (model/*.cat)
+    MemorySynchronization,
+    CausalityOrder,
+    DataRaces,
+    Axioms,
+    CoherenceAxiom,
+    FenceScAxiom,
+    AtomicityAxiom,
+    ScPerLocAxiom,
+    CausalityAxiom,
+    Tcgen05MemoryConsistencyModel,
+    Tcgen05PipelinedImplicit,
 };
 
 /** The section `key` names: its number (Sections.cpp's ISA version) and anchor. */
@@ -122,9 +136,16 @@ const Section& section(Sec key);
 /** The PTX ISA version whose numbering the table follows (anchors are stable across versions). */
 std::string_view sectionsIsaVersion();
 
+/** An unknown or unclosed section key: `offset` is where its `{` stands in the text. */
+struct CitationError : std::invalid_argument {
+    CitationError(const std::string& message, std::size_t offset);
+    std::size_t offset;
+};
+
 /**
  * Replaces each `{Key}` in `text` by the number of section Key (a Sec enumerator's name) and
- * each `{Key#}` by "number #anchor"; throws std::invalid_argument for an unknown key.
+ * each `{Key#}` by "number #anchor". A key starts with a capital letter, so other braces (`{}`,
+ * `{x}`) are text; throws CitationError for an unknown or unclosed key.
  */
 std::string expandCitations(std::string_view text);
 

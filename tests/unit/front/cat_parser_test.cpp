@@ -294,6 +294,22 @@ TEST_CASE("cat: checks, flags and doc comments", "[cat]") {
     CHECK(show.shown == std::vector<std::string>{"y", "coherence"});
 }
 
+TEST_CASE("cat: comments cite sections by key, expanded from the section table", "[cat]") {
+    Model m = parse("PTX\n"
+                    "(* Membar ({Membar#}), scope {Scope}; {} and {x} are text. *)\n"
+                    "acyclic po as c\n");
+    REQUIRE(m.stmts.size() == 1);
+    CHECK(m.stmts[0].doc ==
+          "Membar (9.7.15.4 #parallel-synchronization-and-communication-instructions-membar), "
+          "scope 8.5; {} and {x} are text.");
+    // A user's model may still spell numbers out.
+    CHECK(parse("PTX\n(* 9.7.15.4 #membar *)\nacyclic po as c\n").stmts[0].doc ==
+          "9.7.15.4 #membar");
+    requireError("PTX\n(* ok {Scope}\n   then {NoSuchKey#} *)\nlet a = b", 3, 9,
+                 "no PTX section 'NoSuchKey'");
+    requireError("PTX (* {Membar *) let a = b", 1, 8, "has no closing '}'");
+}
+
 TEST_CASE("cat: titles", "[cat]") {
     CHECK(parse("PTX-tcgen05\nlet a = b").title == "PTX-tcgen05");
     CHECK(parse("\"PTX 8.x with tcgen05\"\nlet a = b").title == "PTX 8.x with tcgen05");
