@@ -6,6 +6,7 @@
 #include "cli/CommonOptions.hpp"
 #include "cli/Inputs.hpp"
 #include "cli/Pipeline.hpp"
+#include "engine/Flags.hpp"
 #include "hw/CudaGen.hpp"
 #include "hw/MutantList.hpp"
 #include "ptx/Mutation.hpp"
@@ -19,7 +20,6 @@
 #include <map>
 #include <memory>
 #include <optional>
-#include <set>
 #include <sstream>
 
 namespace ptxmc::cli {
@@ -47,18 +47,10 @@ bool allowsWeak(const engine::CheckResult& r) {
     return r.quantifier == ir::Quantifier::Forall ? r.negative > 0 : r.positive > 0;
 }
 
-/**
- * Does the hardware survive the mutant's weak executions? Races (of data, tensor memory, wgmma
- * registers) only give other values; misusing state the GPU keeps (an mbarrier's phase or
- * tx-count, tensor memory's allocation, a copy still pending when the kernel exits) may trap
- * the launch: the Hopper rings' dropped empty waits (mbarrier-misuse: an expect_tx in a phase
- * still in flight) failed every launch on the H100, so their tests stayed inconclusive.
- */
+/** Does the hardware survive the mutant's weak executions: is no flag they raise fatal there? */
 bool survivable(const engine::CheckResult& r) {
-    static const std::set<std::string> keptState = {"mbarrier-misuse", "async-pending-at-exit",
-                                                    "tmem-lifetime", "tcgen05-alloc-misuse"};
     return std::none_of(r.flags.begin(), r.flags.end(),
-                        [](const auto& f) { return keptState.count(f.name) > 0; });
+                        [](const auto& f) { return engine::fatalOnHardware(f.name); });
 }
 
 struct Writer {

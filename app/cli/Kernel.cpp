@@ -7,6 +7,7 @@
 #include "cli/CommonOptions.hpp"
 #include "cli/Pipeline.hpp"
 #include "cli/Readings.hpp"
+#include "engine/Flags.hpp"
 #include "kernel/Extract.hpp"
 #include "kernel/Module.hpp"
 #include "lower/Lowerer.hpp"
@@ -166,7 +167,7 @@ int printText(const kernel::KernelProgram& k, const engine::CheckResult& r,
     std::set<std::string> raised;
     for (const auto& f : r.flags)
         raised.insert(f.name);
-    bool hang = r.observation == engine::Observation::Deadlock || raised.count("hang");
+    bool hang = r.observation == engine::Observation::Deadlock || raised.count(engine::kHangFlag);
     if (r.observation != engine::Observation::Unknown) {
         std::cout << "Properties:\n";
         for (const std::string& name : flagNamesOf(model))
@@ -239,7 +240,7 @@ int printJson(const kernel::KernelProgram& k, const engine::CheckResult& r,
     nlohmann::ordered_json props = nlohmann::ordered_json::object();
     for (const std::string& name : flagNamesOf(model))
         props[name] = raised.count(name) ? "violated" : "holds";
-    bool hang = r.observation == engine::Observation::Deadlock || raised.count("hang");
+    bool hang = r.observation == engine::Observation::Deadlock || raised.count(engine::kHangFlag);
     props["completes"] = hang ? "violated" : "holds";
     j["properties"] = props;
     nlohmann::ordered_json flags = nlohmann::ordered_json::array();

@@ -4,6 +4,7 @@
 #include "cli/Inputs.hpp"
 #include "cli/Parallel.hpp"
 #include "cli/Readings.hpp"
+#include "engine/Flags.hpp"
 #include "ptx/Print.hpp"
 #include "report/Answer.hpp"
 #include "report/AnswerText.hpp"
@@ -107,8 +108,8 @@ std::string effectText(const Effect& e, const engine::CheckResult& base) {
     if (!e.lostStates.empty() && r.observation != engine::Observation::Deadlock)
         parts.push_back(std::to_string(e.lostStates.size()) + " final state(s) lost");
     for (const std::string& f : e.newFlags)
-        parts.push_back(f == "hang" ? "flag hang: some execution blocks forever"
-                                    : "flag " + f + " raised");
+        parts.push_back("flag " + f +
+                        (f == engine::kHangFlag ? ": some execution blocks forever" : " raised"));
     for (const std::string& f : e.goneFlags)
         parts.push_back("flag " + f + " no longer raised");
     return "load-bearing: " + joined(parts);

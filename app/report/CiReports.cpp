@@ -1,6 +1,7 @@
 // SARIF and JUnit XML: what `check` found, in the two formats CI dashboards read.
 #include "report/CiReports.hpp"
 
+#include "engine/Flags.hpp"
 #include "report/Answer.hpp"
 #include "report/AnswerText.hpp"
 #include "report/Expectations.hpp"
@@ -217,11 +218,13 @@ void SarifReport::add(const TestOutcome& o) {
         results_.push_back(std::move(r));
     }
     if (c.observation == Observation::Deadlock && o.everyFlagFails) {
-        addRule("hang", "hang: no execution completes; every one blocks in a wait that never "
-                        "returns (9.7.15.16.19 #parallel-synchronization-and-communication-"
-                        "instructions-mbarrier-test-wait-try-wait)");
+        addRule(engine::kHangFlag,
+                std::string(engine::kHangFlag) +
+                    ": no execution completes; every one blocks in a wait that never "
+                    "returns (9.7.15.16.19 #parallel-synchronization-and-communication-"
+                    "instructions-mbarrier-test-wait-try-wait)");
         results_.push_back(
-            ordered_json{{"ruleId", "hang"},
+            ordered_json{{"ruleId", engine::kHangFlag},
                          {"level", "error"},
                          {"message", {{"text", test + ": Deadlock: no execution completes"}}},
                          {"locations", ordered_json::array({locationOf(c.file)})}});

@@ -2,6 +2,7 @@
 #pragma once
 
 #include "cat/Resolver.hpp"
+#include "engine/Flags.hpp"
 #include "engine/Result.hpp"
 #include "ir/Program.hpp"
 
@@ -29,12 +30,6 @@ using FlagWitnesses = std::map<std::string, std::set<std::vector<int>>>;
 
 /** How many witnesses a flag line shows (every one for `hang`). */
 inline constexpr std::size_t kWitnessesShown = 3;
-
-/** The name of the flag raised when some execution blocks forever. */
-inline const char* const kHangFlag = "hang";
-/** The flag a Deadlock carries: undefined behaviour in the executions that hang, so the text
- *  promises no hang either (hardware completed such a phase: validate/results/h200-tensor-maps). */
-inline const char* const kDeadlockFlag = "mbarrier-misuse";
 
 /** Event `id` as an answer names it: its issuing thread and position, its own text. */
 EventRef eventRef(const ir::Program& p, int id, const std::string& note = "");

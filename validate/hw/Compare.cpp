@@ -1,6 +1,7 @@
 // Classification and the three report formats of `ptxmc compare`.
 #include "hw/Compare.hpp"
 
+#include "engine/Flags.hpp"
 #include "support/Json.hpp"
 
 #include <algorithm>
@@ -132,7 +133,7 @@ Comparison classifyOne(const HwTest& t, const ModelAnswer& m) {
     // "Program errors").
     std::string undefined;
     for (const auto& f : r.flags)
-        if (f.name != "hang") undefined += (undefined.empty() ? "" : ", ") + f.name;
+        if (f.name != engine::kHangFlag) undefined += (undefined.empty() ? "" : ", ") + f.name;
     if (r.observation == engine::Observation::Deadlock) {
         c.verdict = !c.completed        ? Verdict::Deadlock
                     : undefined.empty() ? Verdict::Unsound
