@@ -1,11 +1,15 @@
 // Markdown and HTML output of a Document; both are deterministic functions of the blocks.
 #include "matrix/Document.hpp"
 
+#include "report/Markup.hpp"
+
 #include <cctype>
 #include <utility>
 #include <vector>
 
 namespace ptxmc::matrix {
+
+using report::htmlEscape;
 
 void Document::heading(int level, std::string text) {
     blocks.push_back({Block::Kind::Heading, level, std::move(text), {}, {}, {}});
@@ -152,29 +156,6 @@ std::string renderMarkdown(const Document& doc) {
 
 namespace {
 
-std::string escape(const std::string& s) {
-    std::string out;
-    for (char c : s) {
-        switch (c) {
-        case '&':
-            out += "&amp;";
-            break;
-        case '<':
-            out += "&lt;";
-            break;
-        case '>':
-            out += "&gt;";
-            break;
-        case '"':
-            out += "&quot;";
-            break;
-        default:
-            out += c;
-        }
-    }
-    return out;
-}
-
 // GitHub's heading anchor: lower case, blanks to '-', other punctuation dropped.
 std::string slug(const std::string& text) {
     std::string out;
@@ -199,7 +180,7 @@ std::string inlineHtml(const std::string& md) {
         } else if (md[i] == '`') {
             std::size_t end = md.find('`', i + 1);
             if (end == std::string::npos) end = md.size();
-            out += "<code>" + escape(md.substr(i + 1, end - i - 1)) + "</code>";
+            out += "<code>" + htmlEscape(md.substr(i + 1, end - i - 1)) + "</code>";
             i = end + 1;
         } else if (md.compare(i, 2, "**") == 0) {
             out += bold ? "</strong>" : "<strong>";
@@ -209,16 +190,16 @@ std::string inlineHtml(const std::string& md) {
             std::size_t close = md.find("](", i);
             std::size_t end = close == std::string::npos ? close : md.find(')', close);
             if (end == std::string::npos) {
-                out += escape(md.substr(i, 1));
+                out += htmlEscape(md.substr(i, 1));
                 ++i;
                 continue;
             }
             std::string text = md.substr(i + 1, close - i - 1);
             std::string url = md.substr(close + 2, end - close - 2);
-            out += "<a href=\"" + escape(url) + "\">" + inlineHtml(text) + "</a>";
+            out += "<a href=\"" + htmlEscape(url) + "\">" + inlineHtml(text) + "</a>";
             i = end + 1;
         } else {
-            out += escape(md.substr(i, 1));
+            out += htmlEscape(md.substr(i, 1));
             ++i;
         }
     }
@@ -228,7 +209,7 @@ std::string inlineHtml(const std::string& md) {
 
 std::string renderHtml(const Document& doc) {
     std::string out = "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>" +
-                      escape(doc.title) +
+                      htmlEscape(doc.title) +
                       "</title>\n<style>table{border-collapse:collapse}td,th{border:1px solid "
                       "#ccc;padding:2px 6px;vertical-align:top}</style></head><body>\n";
     for (const Block& b : doc.blocks) {
@@ -243,7 +224,7 @@ std::string renderHtml(const Document& doc) {
             out += "<p>" + inlineHtml(b.text) + "</p>\n";
             break;
         case Block::Kind::Code:
-            out += "<pre>" + escape(b.text) + "</pre>\n";
+            out += "<pre>" + htmlEscape(b.text) + "</pre>\n";
             break;
         case Block::Kind::List:
             out += "<ul>\n";
@@ -252,7 +233,7 @@ std::string renderHtml(const Document& doc) {
             out += "</ul>\n";
             break;
         case Block::Kind::Comment:
-            out += "<!-- " + escape(b.text) + " -->\n";
+            out += "<!-- " + htmlEscape(b.text) + " -->\n";
             break;
         case Block::Kind::Table:
             out += "<table>\n<tr>";

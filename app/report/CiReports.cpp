@@ -6,6 +6,7 @@
 #include "report/AnswerText.hpp"
 #include "report/Expectations.hpp"
 #include "report/HerdPrinter.hpp"
+#include "report/Markup.hpp"
 #include "support/Json.hpp"
 
 #include <algorithm>
@@ -312,29 +313,16 @@ std::string xmlEscape(const std::string& text) {
     for (std::size_t i = 0; i < n;) {
         unsigned char c = s[i];
         if (c < 0x80) {
-            switch (c) {
-            case '&':
-                out += "&amp;";
-                break;
-            case '<':
-                out += "&lt;";
-                break;
-            case '>':
-                out += "&gt;";
-                break;
-            case '"':
-                out += "&quot;";
-                break;
-            case '\'':
+            std::string_view entity = entityOf(char(c));
+            if (c == '\'')
                 out += "&apos;";
-                break;
-            default:
-                // XML 1.0 allows no control character but tab, newline and carriage return.
-                if (c < 0x20 && c != '\t' && c != '\n' && c != '\r')
-                    out += "\xEF\xBF\xBD";
-                else
-                    out += char(c);
-            }
+            else if (!entity.empty())
+                out += entity;
+            // XML 1.0 allows no control character but tab, newline and carriage return.
+            else if (c < 0x20 && c != '\t' && c != '\n' && c != '\r')
+                out += "\xEF\xBF\xBD";
+            else
+                out += char(c);
             ++i;
             continue;
         }
