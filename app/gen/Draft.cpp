@@ -17,6 +17,7 @@ const std::vector<std::string> kMbarNames{"mb", "mb2"};
 
 const std::vector<std::string>& namesOf(Space s) {
     switch (s) {
+    case Space::None:
     case Space::Global:
         return kGlobalNames;
     case Space::Shared:

@@ -3,6 +3,7 @@
 
 #include "gen/RandomLitmus.hpp"
 #include "gen/Rng.hpp"
+#include "ir/Event.hpp"
 
 #include <compare>
 #include <cstdint>
@@ -14,7 +15,8 @@
 
 namespace ptxmc::gen {
 
-enum class Space { Global, Shared, Tmem, Mbarrier };
+/** Where a location lives: the litmus test's and the program's own kinds of memory. */
+using Space = ir::Space;
 
 /** A declared location; an alias names its root and the proxy it is seen through. */
 struct Loc {

@@ -1,5 +1,6 @@
 // The final condition: a quantifier over a small proposition on observed registers and cells.
 #include "gen/Families.hpp"
+#include "ir/Condition.hpp"
 
 #include <algorithm>
 
@@ -88,9 +89,10 @@ std::string condition(Draft& d) {
         }
     }
     const std::string prop = combine(r, atoms, fromHints && r.chance(85));
-    const char* q = r.pick({"exists", "exists", "exists", "exists", "exists", "~exists", "~exists",
-                            "forall", "forall"});
-    return std::string(q) + " (" + prop + ")";
+    using Q = ir::Quantifier;
+    const Q q = r.pick({Q::Exists, Q::Exists, Q::Exists, Q::Exists, Q::Exists, Q::NotExists,
+                        Q::NotExists, Q::Forall, Q::Forall});
+    return std::string(ir::quantifierText(q)) + " (" + prop + ")";
 }
 
 } // namespace ptxmc::gen

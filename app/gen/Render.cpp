@@ -21,6 +21,7 @@ std::string declaration(const Loc& l) {
         ctas += (ctas.empty() ? "" : ",") + std::to_string(c);
     const std::string vals = l.rows > 1 ? "{" + joined(l.init, ", ") + "}" : joined(l.init, "");
     switch (l.space) {
+    case Space::None:
     case Space::Global:
         return l.name + " = " + vals;
     case Space::Shared:

@@ -1,19 +1,7 @@
-// Quantifiers, flag witnesses, blocked waits and cuts in words, one way for text and JSON.
+// Flag witnesses, blocked waits and cuts in words, one way for text and JSON.
 #include "report/AnswerText.hpp"
 
 namespace ptxmc::report {
-
-const char* quantifierText(ir::Quantifier q) {
-    switch (q) {
-    case ir::Quantifier::Exists:
-        return "exists";
-    case ir::Quantifier::NotExists:
-        return "~exists";
-    case ir::Quantifier::Forall:
-        return "forall";
-    }
-    return "exists";
-}
 
 std::string witnessText(const FlagWitness& w) {
     std::string line;

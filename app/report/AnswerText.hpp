@@ -8,9 +8,6 @@
 
 namespace ptxmc::report {
 
-/** herd's word for a quantifier: "exists", "~exists" or "forall". */
-const char* quantifierText(ir::Quantifier q);
-
 /** One witness of a flag: its events, "P1: <instruction> (file:line:col)", joined by " / ". */
 std::string witnessText(const FlagWitness& w);
 

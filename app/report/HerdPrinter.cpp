@@ -103,7 +103,7 @@ void HerdPrinter::print(std::ostream& out, const CheckResult& r) const {
     }
     for (const EventRef& b : r.boundReached)
         out << "Bound reached: " << toString(b) << '\n';
-    out << "Condition " << quantifierText(r.quantifier) << ' ' << r.conditionText << '\n';
+    out << "Condition " << ir::quantifierText(r.quantifier) << ' ' << r.conditionText << '\n';
     bool counted = r.observation != Observation::Deadlock && r.observation != Observation::Unknown;
     out << "Observation " << r.testName << ' ' << toString(r.observation) << ' '
         << (counted ? r.positive : 0) << ' ' << (counted ? r.negative : 0) << '\n';

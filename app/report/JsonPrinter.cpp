@@ -42,7 +42,7 @@ ordered_json JsonPrinter::toJson(const CheckResult& r) const {
     ordered_json j;
     j["name"] = r.testName;
     j["file"] = r.file;
-    j["quantifier"] = quantifierText(r.quantifier);
+    j["quantifier"] = ir::quantifierText(r.quantifier);
     j["condition"] = r.conditionText;
     j["observed"] = r.observed;
     ordered_json states = ordered_json::array();

@@ -28,6 +28,18 @@ bool holds(const Proposition& p, const std::vector<std::int64_t>& values) {
     return false;
 }
 
+const char* quantifierText(Quantifier q) {
+    switch (q) {
+    case Quantifier::Exists:
+        return "exists";
+    case Quantifier::NotExists:
+        return "~exists";
+    case Quantifier::Forall:
+        return "forall";
+    }
+    return "exists";
+}
+
 bool conditionOk(Quantifier q, std::size_t positive, std::size_t negative) {
     switch (q) {
     case Quantifier::Exists:

@@ -30,6 +30,9 @@ struct Condition {
 /** The value of `p` in a final state; `values` is parallel to Program::observed. */
 bool holds(const Proposition& p, const std::vector<std::int64_t>& values);
 
+/** herd's word for a quantifier: "exists", "~exists" or "forall". */
+const char* quantifierText(Quantifier q);
+
 /** Herd's Ok for a test whose states number `positive` satisfying and `negative` not. */
 bool conditionOk(Quantifier q, std::size_t positive, std::size_t negative);
 

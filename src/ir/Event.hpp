@@ -16,6 +16,7 @@ namespace ptxmc::ir {
 enum class Scope { None, Cta, Cluster, Gpu, Sys };
 enum class Sem { None, Weak, Relaxed, Acquire, Release, AcqRel, Sc };
 enum class Proxy { None, Generic, Async, Surface, Texture, Constant, Tmem, Tensormap };
+/** Where a location lives: the one kind of memory litmus declarations, drafts and events share. */
 enum class Space { None, Global, Shared, Tmem, Mbarrier };
 
 struct Value;

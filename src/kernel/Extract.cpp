@@ -315,8 +315,7 @@ private:
         }
         if (rank != cta) o.cta = rank;
         usedIn_[o.name].insert(rank);
-        spaceOf_[o.name] =
-            mbar ? litmus::LocationDecl::Space::Mbarrier : litmus::LocationDecl::Space::Shared;
+        spaceOf_[o.name] = mbar ? ir::Space::Mbarrier : ir::Space::Shared;
         return o;
     }
 
@@ -766,7 +765,7 @@ private:
         std::string region = o.name;
         o.name = region + "_w" + std::to_string(w);
         usedIn_[o.name].insert(rank);
-        spaceOf_[o.name] = litmus::LocationDecl::Space::Shared;
+        spaceOf_[o.name] = ir::Space::Shared;
     }
 
     /** An async operation on a partitioned buffer: one copy per part. */
@@ -784,7 +783,7 @@ private:
                 Item copy = item;
                 copy.insn.operands[i].name = o.name + "_w" + std::to_string(w);
                 usedIn_[copy.insn.operands[i].name].insert(o.cta.value_or(cta));
-                spaceOf_[copy.insn.operands[i].name] = litmus::LocationDecl::Space::Shared;
+                spaceOf_[copy.insn.operands[i].name] = ir::Space::Shared;
                 // the other side of the copy (a global tile) is split the same way: the
                 // copies are parts of one operation and do not conflict with each other
                 for (std::size_t j = 0; j < copy.insn.operands.size(); ++j) {
@@ -833,7 +832,7 @@ private:
         r.name = "tmem_" + std::to_string(base);
         names_.insert(r.name);
         usedIn_[r.name].insert(cta);
-        spaceOf_[r.name] = litmus::LocationDecl::Space::Tmem;
+        spaceOf_[r.name] = ir::Space::Tmem;
         return r;
     }
 
@@ -1142,7 +1141,7 @@ private:
         for (const auto& [key, tile] : tiles_) {
             litmus::LocationDecl d;
             d.name = tile.name;
-            d.space = litmus::LocationDecl::Space::Global;
+            d.space = ir::Space::Global;
             d.bytes = tileBytes(tile.name);
             t.locations.push_back(d);
         }
@@ -1155,7 +1154,7 @@ private:
             if (!used.count(piece)) continue;
             litmus::LocationDecl d;
             d.name = piece;
-            d.space = litmus::LocationDecl::Space::Global;
+            d.space = ir::Space::Global;
             for (const auto& [key, tile] : tiles_)
                 if (tile.name == whole) d.bytes = tileBytes(tile.name);
             t.locations.push_back(d);
@@ -1163,7 +1162,7 @@ private:
         for (const auto& [key, name] : globals_) {
             litmus::LocationDecl d;
             d.name = name;
-            d.space = litmus::LocationDecl::Space::Global;
+            d.space = ir::Space::Global;
             t.locations.push_back(d);
         }
     }
@@ -1274,7 +1273,7 @@ private:
     std::set<std::uint64_t> tmemBases_; ///< columns of the accumulators mma instructions write
     std::map<std::string, std::int64_t> tileBytes_; ///< a tensor copy's global tile -> bytes
     std::map<std::string, std::set<int>> usedIn_;
-    std::map<std::string, litmus::LocationDecl::Space> spaceOf_;
+    std::map<std::string, ir::Space> spaceOf_;
     std::map<std::string, Tile> tiles_;
     std::map<std::string, std::string> globals_;
     std::vector<WarpCode> warps_;
@@ -1298,7 +1297,7 @@ KernelProgram extractKernel(const Module& m, const Launch& launch) {
     k.test.name = shortName(f.name);
     // Properties, not final values: the condition holds in every execution that completes.
     litmus::Condition c;
-    c.quantifier = litmus::Condition::Quantifier::Exists;
+    c.quantifier = ir::Quantifier::Exists;
     auto prop = std::make_shared<litmus::Prop>();
     prop->kind = litmus::Prop::Kind::True;
     prop->loc = f.loc;

@@ -14,13 +14,14 @@ std::string declText(const litmus::LocationDecl& d) {
     for (int c : d.ctas)
         ctas += (ctas.empty() ? "" : ",") + std::to_string(c);
     switch (d.space) {
-    case litmus::LocationDecl::Space::Shared:
+    case ir::Space::Shared:
         return d.name + " @ shared " + ctas;
-    case litmus::LocationDecl::Space::Mbarrier:
+    case ir::Space::Mbarrier:
         return d.name + " @ mbarrier " + ctas;
-    case litmus::LocationDecl::Space::Tmem:
+    case ir::Space::Tmem:
         return d.name + " @ tmem " + ctas + (d.rows > 1 ? ", rows " + std::to_string(d.rows) : "");
-    case litmus::LocationDecl::Space::Global:
+    case ir::Space::None:
+    case ir::Space::Global:
         return d.name + " = 0" + (d.bytes ? ", bytes " + std::to_string(*d.bytes) : "");
     }
     return d.name;

@@ -1,6 +1,8 @@
 // Syntax tree of a litmus test, exactly as written: no instruction semantics here (see lower/).
 #pragma once
 
+#include "ir/Condition.hpp"
+#include "ir/Event.hpp"
 #include "support/SourceLoc.hpp"
 
 #include <cstdint>
@@ -68,9 +70,8 @@ struct Thread {
 
 /** Memory declared in the init block. */
 struct LocationDecl {
-    enum class Space { Global, Shared, Tmem, Mbarrier };
     std::string name;
-    Space space = Space::Global;
+    ir::Space space = ir::Space::Global; ///< never None
     std::vector<int> ctas; ///< Shared/Tmem/Mbarrier: `@ shared 0,1` lists CTAs; empty for Global
     int rows = 1;          ///< Tmem: `, rows N`; an array `a[N]`: N, element i being row i
     /// An array `a[N]` (global, shared or mbarrier): the bytes from one element to the next
@@ -120,8 +121,7 @@ struct Prop {
 };
 
 struct Condition {
-    enum class Quantifier { Exists, NotExists, Forall };
-    Quantifier quantifier = Quantifier::Exists;
+    ir::Quantifier quantifier = ir::Quantifier::Exists;
     std::shared_ptr<const Prop> prop;
     SourceLoc loc;
 };

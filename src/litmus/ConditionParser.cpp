@@ -250,11 +250,11 @@ Condition parseCondition(Lexer& lx) {
         const Token& kw = lx.peek();
         if (!kw.isWord("exists")) lx.unexpected(kw, "'exists' after '~'");
         lx.next();
-        c.quantifier = Condition::Quantifier::NotExists;
+        c.quantifier = ir::Quantifier::NotExists;
     } else if (first.isWord("exists")) {
-        c.quantifier = Condition::Quantifier::Exists;
+        c.quantifier = ir::Quantifier::Exists;
     } else if (first.isWord("forall")) {
-        c.quantifier = Condition::Quantifier::Forall;
+        c.quantifier = ir::Quantifier::Forall;
     } else {
         lx.unexpected(first, "'exists', '~exists' or 'forall'");
     }

@@ -184,7 +184,7 @@ private:
      * one after the other, and a memory element is the 32-bit cell ptxmc models.
      */
     static int defaultStride(const LocationDecl& d) {
-        if (d.space == LocationDecl::Space::Mbarrier) return 8;
+        if (d.space == ir::Space::Mbarrier) return 8;
         if (d.bytes) return static_cast<int>(*d.bytes);
         return 4;
     }
@@ -207,7 +207,7 @@ private:
         const Token n = lx_.peek();
         const int s = lx_.smallNumber("a byte count after 'stride'");
         if (s < 1 || s >= (1 << 20)) lx_.fail(n, "a stride must be between 1 and 2^20-1 bytes");
-        if (d.space == LocationDecl::Space::Mbarrier && s % 8 != 0)
+        if (d.space == ir::Space::Mbarrier && s % 8 != 0)
             lx_.fail(n, "an mbarrier is 8 bytes: an array of them needs a stride that is a "
                         "multiple of 8");
         d.stride = s;
@@ -220,7 +220,7 @@ private:
             d.values.push_back(value(d.name));
             return;
         }
-        if (d.space != LocationDecl::Space::Tmem && !array)
+        if (d.space != ir::Space::Tmem && !array)
             lx_.fail(v, "a list of values '{...}' is only allowed for tensor memory and arrays");
         const Token open = lx_.next();
         for (;;) {
@@ -247,7 +247,7 @@ private:
      * memory), each at most once.
      */
     void trailingOptions(LocationDecl& d, bool array) {
-        const bool global = d.space == LocationDecl::Space::Global && !d.aliasOf;
+        const bool global = d.space == ir::Space::Global && !d.aliasOf;
         // Once nothing is left to give, a ',' is the caller's error, as it always was.
         while (lx_.peek().is(",") && !trailingWhat(d, array, global).empty()) {
             lx_.next();
@@ -298,19 +298,19 @@ private:
         const Token sp = lx_.next();
         const std::string& space = sp.text;
         if (space == "global") {
-            d.space = LocationDecl::Space::Global;
+            d.space = ir::Space::Global;
         } else if (space == "shared") {
-            d.space = LocationDecl::Space::Shared;
+            d.space = ir::Space::Shared;
             ctaList(d, space, "", array);
         } else if (space == "tmem") {
             // Tensor memory is addressed by row and column, not by byte offsets.
             if (array)
                 lx_.fail(nameTok, "tensor memory has rows, not arrays: declare " + quote(d.name) +
                                       " as '" + d.name + " @ tmem C, rows N'");
-            d.space = LocationDecl::Space::Tmem;
+            d.space = ir::Space::Tmem;
             ctaList(d, space, "rows", array);
         } else if (space == "mbarrier") {
-            d.space = LocationDecl::Space::Mbarrier;
+            d.space = ir::Space::Mbarrier;
             ctaList(d, space, "count", array);
             if (lx_.peek().is("="))
                 lx_.fail(lx_.peek(), "an mbarrier is initialised with ', count N', not '= value'");
@@ -327,7 +327,7 @@ private:
                 lx_.fail(nameTok, "an alias is not declared as an array: '" + d.name + " @ " +
                                       space + " aliases " + target.text +
                                       "' names all of it, element by element");
-            d.space = LocationDecl::Space::Global;
+            d.space = ir::Space::Global;
             d.aliasOf = target.text;
             d.aliasProxy = space;
             return;

@@ -70,18 +70,6 @@ ir::Proposition::Kind kindOf(Prop::Kind k) {
 
 } // namespace
 
-ir::Quantifier quantifierOf(litmus::Condition::Quantifier q) {
-    switch (q) {
-    case litmus::Condition::Quantifier::Exists:
-        return ir::Quantifier::Exists;
-    case litmus::Condition::Quantifier::NotExists:
-        return ir::Quantifier::NotExists;
-    case litmus::Condition::Quantifier::Forall:
-        return ir::Quantifier::Forall;
-    }
-    return ir::Quantifier::Exists;
-}
-
 ir::Proposition observedProposition(const Prop& p, const std::vector<ir::Observable>& observed) {
     auto index = [&](const Ref& r) {
         const std::string name = refName(r);
@@ -168,7 +156,7 @@ void Lowerer::resolveCondition() {
     walk(*test_.condition->prop);
     for (const auto& r : test_.observed)
         observe(r);
-    program_.condition.quantifier = quantifierOf(test_.condition->quantifier);
+    program_.condition.quantifier = test_.condition->quantifier;
     program_.condition.prop = observedProposition(*test_.condition->prop, program_.observed);
     program_.conditionText = propositionText(*test_.condition->prop);
     if (program_.conditionText.front() != '(')

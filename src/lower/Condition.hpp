@@ -15,9 +15,6 @@ std::string refName(const litmus::Ref& r);
 /** A proposition as herd prints a condition's ("(P1:r0 == 1 /\ x == 0)"). */
 std::string propositionText(const litmus::Prop& p);
 
-/** The quantifier of a parsed condition, as ir keeps it. */
-ir::Quantifier quantifierOf(litmus::Condition::Quantifier q);
-
 /**
  * `p` over indices into `observed` (matched by refName), constants as 32-bit signed values.
  * Throws InputError at the reference for a name `observed` does not hold.

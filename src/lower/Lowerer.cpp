@@ -142,20 +142,6 @@ static std::string cellName(const LocationDecl& d, int cta, int row) {
     return n;
 }
 
-static ir::Space declSpace(LocationDecl::Space s) {
-    switch (s) {
-    case LocationDecl::Space::Global:
-        return ir::Space::Global;
-    case LocationDecl::Space::Shared:
-        return ir::Space::Shared;
-    case LocationDecl::Space::Tmem:
-        return ir::Space::Tmem;
-    case LocationDecl::Space::Mbarrier:
-        return ir::Space::Mbarrier;
-    }
-    return ir::Space::None;
-}
-
 void Lowerer::declareLocations() {
     std::set<int> ctas;
     for (const auto& t : test_.threads)
@@ -173,24 +159,23 @@ void Lowerer::declareLocations() {
     for (const LocationDecl* dp : all) {
         const LocationDecl& d = *dp;
         if (d.aliasOf) continue;
-        if (d.space != LocationDecl::Space::Global && d.ctas.empty())
+        if (d.space != ir::Space::Global && d.ctas.empty())
             fail(d.loc, "'" + d.name + "' needs the CTA(s) it lives in");
         for (int c : d.ctas)
             if (!ctas.count(c))
                 fail(d.loc, "'" + d.name + "' lives in CTA " + std::to_string(c) +
                                 ", but no thread runs in that CTA");
         if (d.rows < 1 || d.rows > 128) fail(d.loc, "rows must be between 1 and 128");
-        if (d.space != LocationDecl::Space::Tmem && d.rows != 1 && !d.isArray())
+        if (d.space != ir::Space::Tmem && d.rows != 1 && !d.isArray())
             fail(d.loc, "only tensor-memory locations have rows");
-        if (d.isArray() && d.space == LocationDecl::Space::Tmem)
+        if (d.isArray() && d.space == ir::Space::Tmem)
             fail(d.loc, "tensor memory has rows, not arrays");
         if (!d.values.empty() && d.values.size() != 1 &&
             static_cast<int>(d.values.size()) != d.rows)
             fail(d.loc, "give one initial value or one per row");
-        if (d.space == LocationDecl::Space::Mbarrier && !d.values.empty())
+        if (d.space == ir::Space::Mbarrier && !d.values.empty())
             fail(d.loc, "an mbarrier has no value; use ', count N'");
-        if (d.count && d.space != LocationDecl::Space::Mbarrier)
-            fail(d.loc, "only mbarriers have a count");
+        if (d.count && d.space != ir::Space::Mbarrier) fail(d.loc, "only mbarriers have a count");
         if (d.count && (*d.count < 1 || *d.count > (1 << 20) - 1))
             fail(d.loc, "mbarrier count must be in [1, 2^20-1]");
         std::vector<int> instances = d.ctas;
@@ -200,7 +185,7 @@ void Lowerer::declareLocations() {
                 ir::Location cell;
                 cell.id = static_cast<int>(program_.locations.size());
                 cell.name = cellName(d, c, row);
-                cell.space = declSpace(d.space);
+                cell.space = d.space;
                 cell.cta = c;
                 cells_[{d.name, c, row}] = cell.id;
                 if (cell.space == ir::Space::Mbarrier) {
@@ -467,7 +452,7 @@ Address Lowerer::address(const Operand& op, std::optional<ir::Space> expected) {
     Address a;
     a.decl = it->second;
     const LocationDecl* root = rootOf(a.decl);
-    if (root->space == LocationDecl::Space::Global) {
+    if (root->space == ir::Space::Global) {
         if (op.cta) fail(op.loc, "'" + op.name + "' is global memory: it has no CTA instance");
     } else if (op.cta) {
         a.cta = *op.cta;
@@ -476,13 +461,13 @@ Address Lowerer::address(const Operand& op, std::optional<ir::Space> expected) {
     } else {
         a.cta = thread_->cta;
     }
-    if (root->space != LocationDecl::Space::Global &&
+    if (root->space != ir::Space::Global &&
         std::find(root->ctas.begin(), root->ctas.end(), a.cta) == root->ctas.end())
         fail(op.loc, "'" + op.name + "' has no instance in CTA " + std::to_string(a.cta));
     a.row = rowOf(op, *root);
     a.location = cells_.at({root->name, a.cta, a.row});
     a.vaddr = vaddrFor(virtualName(*a.decl), a.cta, a.row);
-    ir::Space space = declSpace(root->space);
+    ir::Space space = root->space;
     if (expected && *expected != space) {
         static const char* names[] = {"none", "global", "shared", "tensor", "mbarrier"};
         fail(op.loc, "'" + op.name + "' is " + names[static_cast<int>(space)] +

@@ -208,7 +208,7 @@ void addUnguardedRepeats(std::vector<Strengthening>& out, const litmus::Thread& 
 std::set<std::string> mbarrierNames(const litmus::Test& test) {
     std::set<std::string> out;
     for (const auto& d : test.locations)
-        if (d.space == litmus::LocationDecl::Space::Mbarrier) out.insert(d.name);
+        if (d.space == ir::Space::Mbarrier) out.insert(d.name);
     return out;
 }
 

@@ -14,15 +14,16 @@ namespace ptxmc::ptx {
 
 namespace {
 
-std::string spaceName(litmus::LocationDecl::Space s) {
+std::string spaceName(ir::Space s) {
     switch (s) {
-    case litmus::LocationDecl::Space::Global:
+    case ir::Space::None:
+    case ir::Space::Global:
         return "";
-    case litmus::LocationDecl::Space::Shared:
+    case ir::Space::Shared:
         return "shared ";
-    case litmus::LocationDecl::Space::Tmem:
+    case ir::Space::Tmem:
         return "tmem ";
-    case litmus::LocationDecl::Space::Mbarrier:
+    case ir::Space::Mbarrier:
         return "mbarrier ";
     }
     return "";

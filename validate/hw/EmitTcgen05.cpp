@@ -4,7 +4,7 @@
 namespace ptxmc::validate {
 
 using litmus::Operand;
-using Space = litmus::LocationDecl::Space;
+using Space = ir::Space;
 
 namespace {
 

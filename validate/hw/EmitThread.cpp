@@ -11,7 +11,7 @@
 namespace ptxmc::validate {
 
 using litmus::Operand;
-using Space = litmus::LocationDecl::Space;
+using Space = ir::Space;
 
 std::string hex(std::uint32_t v) {
     char buf[16];

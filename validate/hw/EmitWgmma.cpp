@@ -6,7 +6,7 @@
 namespace ptxmc::validate {
 
 using litmus::Operand;
-using Space = litmus::LocationDecl::Space;
+using Space = ir::Space;
 
 namespace {
 

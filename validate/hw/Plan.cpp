@@ -7,7 +7,7 @@
 namespace ptxmc::validate {
 
 using ir::Tag;
-using Space = litmus::LocationDecl::Space;
+using Space = ir::Space;
 
 const char* archName(Arch a) {
     return a == Arch::Sm90a ? "sm_90a" : "sm_100a";
@@ -689,7 +689,7 @@ Plan makePlan(const ptx::Program& test, const ir::Program& program, bool compile
         throw Refused(SourceLoc{test.file, 1, 1},
                       "wgmma exists only on sm_90a; this test also needs sm_100a");
     layOutThreads(test, plan);
-    int counts[4] = {0, 0, 0, 0};
+    int counts[5] = {}; // by ir::Space
     for (const auto& d : test.locations) {
         // an array's elements are locations of their own, each with its own slots
         const int elements = d.isArray() ? d.rows : 1;

@@ -41,7 +41,7 @@ enum class Encoding {
 struct LocPlan {
     const litmus::LocationDecl* decl = nullptr;
     std::string name;
-    litmus::LocationDecl::Space space = litmus::LocationDecl::Space::Global;
+    ir::Space space = ir::Space::Global;
     int index = 0; ///< position among the locations of its space
     Encoding encoding = Encoding::Int;
     bool tile = false;       ///< shared: a 4 KiB zeroed matrix tile (mma operand / cp source)

@@ -7,6 +7,7 @@
 #include <string>
 
 using namespace ptxmc::litmus;
+namespace ir = ptxmc::ir;
 
 namespace {
 
@@ -33,12 +34,12 @@ const LocationDecl& first(const Test& t) {
 TEST_CASE("an array declares N elements with the space's default stride", "[parser][array]") {
     const Test shared = parse(withInit(" a[4] @ shared 0 = 7;"));
     CHECK(first(shared).name == "a");
-    CHECK(first(shared).space == LocationDecl::Space::Shared);
+    CHECK(first(shared).space == ir::Space::Shared);
     CHECK(first(shared).rows == 4);
     CHECK(first(shared).stride == 4);
     CHECK(first(shared).values == std::vector<std::int64_t>{7});
     const Test mb = parse(withInit(" full[2] @ mbarrier 0, count 1;"));
-    CHECK(first(mb).space == LocationDecl::Space::Mbarrier);
+    CHECK(first(mb).space == ir::Space::Mbarrier);
     CHECK(first(mb).rows == 2);
     CHECK(first(mb).stride == 8); // an mbarrier object is 8 bytes
     CHECK(first(mb).count == 1);

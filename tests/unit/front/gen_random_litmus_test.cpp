@@ -290,10 +290,7 @@ TEST_CASE("over many seeds every instruction family appears", "[gen]") {
         for (std::size_t a = 0; a < accs.size(); ++a)
             for (std::size_t b = a + 1; b < accs.size(); ++b)
                 ++(accs[a] == accs[b] ? sameAcc : diffAcc);
-        const auto& q = t.condition->quantifier;
-        ++seen[q == litmus::Condition::Quantifier::Exists      ? "exists"
-               : q == litmus::Condition::Quantifier::NotExists ? "~exists"
-                                                               : "forall"];
+        ++seen[ir::quantifierText(t.condition->quantifier)];
         const std::string cond = text.substr(text.rfind('\n', text.size() - 2));
         for (const char* op : {"/\\", "\\/", "~(", "=>"})
             if (cond.find(op) != std::string::npos) ++seen[std::string("condition ") + op];

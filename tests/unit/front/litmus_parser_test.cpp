@@ -12,6 +12,7 @@
 #include <string>
 
 using namespace ptxmc::litmus;
+namespace ir = ptxmc::ir;
 using ptxmc::InputError;
 
 namespace {
@@ -74,7 +75,7 @@ TEST_CASE("litmus parser: the README example", "[litmus]") {
     REQUIRE(t.locations.size() == 5);
     const LocationDecl& a = t.locations[0];
     CHECK(a.name == "a");
-    CHECK(a.space == LocationDecl::Space::Shared);
+    CHECK(a.space == ir::Space::Shared);
     CHECK(a.ctas == std::vector<int>{0});
     CHECK(a.values == std::vector<std::int64_t>{2});
     CHECK(a.loc.line == 4);
@@ -82,15 +83,15 @@ TEST_CASE("litmus parser: the README example", "[litmus]") {
     CHECK(t.locations[1].name == "b");
     CHECK(t.locations[1].values == std::vector<std::int64_t>{3});
     const LocationDecl& d = t.locations[2];
-    CHECK(d.space == LocationDecl::Space::Tmem);
+    CHECK(d.space == ir::Space::Tmem);
     CHECK(d.rows == 1);
     CHECK(d.values == std::vector<std::int64_t>{0});
     const LocationDecl& mb = t.locations[3];
-    CHECK(mb.space == LocationDecl::Space::Mbarrier);
+    CHECK(mb.space == ir::Space::Mbarrier);
     CHECK(mb.ctas == std::vector<int>{0});
     CHECK(mb.count == 1);
     CHECK(t.locations[4].name == "x");
-    CHECK(t.locations[4].space == LocationDecl::Space::Global);
+    CHECK(t.locations[4].space == ir::Space::Global);
     CHECK(t.locations[4].ctas.empty());
 
     REQUIRE(t.registers.size() == 1);
@@ -144,7 +145,7 @@ TEST_CASE("litmus parser: the README example", "[litmus]") {
     CHECK(p1.code[3].opcode == "tcgen05.wait::ld.sync.aligned");
 
     REQUIRE(t.condition);
-    CHECK(t.condition->quantifier == Condition::Quantifier::Exists);
+    CHECK(t.condition->quantifier == ir::Quantifier::Exists);
     CHECK(t.condition->loc.line == 15);
     const Prop& p = *t.condition->prop;
     CHECK(p.kind == Prop::Kind::Eq);
@@ -198,7 +199,7 @@ forall
     CHECK(t.threads[0].code[1].parts == std::vector<std::string>{"fence", "sc", "cta"});
 
     REQUIRE(t.condition);
-    CHECK(t.condition->quantifier == Condition::Quantifier::Forall);
+    CHECK(t.condition->quantifier == ir::Quantifier::Forall);
     CHECK(t.condition->loc.line == 13);
     const Prop& p = *t.condition->prop;
     CHECK(p.kind == Prop::Kind::Or);
@@ -228,13 +229,13 @@ P1:r0 = 0;
     REQUIRE(t.locations.size() == 2);
     const LocationDecl& s = t.locations[1];
     CHECK(s.name == "s");
-    CHECK(s.space == LocationDecl::Space::Global);
+    CHECK(s.space == ir::Space::Global);
     CHECK(s.aliasOf == std::optional<std::string>("x"));
     CHECK(s.aliasProxy == "surface");
     CHECK(s.values.empty());
     CHECK(t.threads[0].code[0].opcode == "sust.weak");
     REQUIRE(t.condition);
-    CHECK(t.condition->quantifier == Condition::Quantifier::NotExists);
+    CHECK(t.condition->quantifier == ir::Quantifier::NotExists);
     CHECK(t.condition->loc.line == 11);
     CHECK(t.condition->loc.col == 1);
 }
@@ -318,13 +319,13 @@ exists (true)
         return t.locations[0];
     };
     CHECK(loc("x").values == std::vector<std::int64_t>{5});
-    CHECK(loc("g").space == LocationDecl::Space::Global);
+    CHECK(loc("g").space == ir::Space::Global);
     CHECK(loc("g").values == std::vector<std::int64_t>{-3});
     CHECK(loc("h").values.empty());
     CHECK(loc("a").values == std::vector<std::int64_t>{31});
     CHECK(loc("b").ctas == std::vector<int>{0, 1});
     CHECK(loc("b").values == std::vector<std::int64_t>{5});
-    CHECK(loc("t").space == LocationDecl::Space::Tmem);
+    CHECK(loc("t").space == ir::Space::Tmem);
     CHECK(loc("t").rows == 4);
     CHECK(loc("t").values == std::vector<std::int64_t>{1, 2, -3, 4});
     CHECK(loc("u").ctas == std::vector<int>{1});
@@ -340,7 +341,7 @@ exists (true)
     CHECK(loc("tx").aliasProxy == "texture");
     CHECK(loc("c").aliasProxy == "constant");
     CHECK(loc("c").aliasOf == std::optional<std::string>("x"));
-    CHECK(loc("bare").space == LocationDecl::Space::Global);
+    CHECK(loc("bare").space == ir::Space::Global);
     CHECK(loc("bare").values.empty());
     REQUIRE(t.registers.size() == 3);
     CHECK(t.registers[0].thread == 1);
@@ -589,7 +590,7 @@ TEST_CASE("litmus parser: locations clause before or after the condition", "[lit
     const Test before = parse(withCondition("locations [1:r3]\nforall (x = 1)"));
     REQUIRE(before.observed.size() == 1);
     CHECK(before.observed[0].thread == 1);
-    CHECK(before.condition->quantifier == Condition::Quantifier::Forall);
+    CHECK(before.condition->quantifier == ir::Quantifier::Forall);
 }
 
 TEST_CASE("litmus parser: parseLitmusFile", "[litmus]") {

@@ -559,7 +559,7 @@ TEST_CASE("typed events, witnesses and cuts are printed one way in text and JSON
     CHECK(witnessText({at(0, "st", "t", 1, 2), at(-1, "st x, 0", "t", 1, 1)}) ==
           "P0: st (t:1:2) / init: st x, 0 (t:1:1)");
     CHECK(blockedText({std::nullopt, "why"}) == "why");
-    CHECK(std::string(quantifierText(Q::NotExists)) == "~exists");
+    CHECK(std::string(ir::quantifierText(Q::NotExists)) == "~exists");
     CHECK(std::string(herdKind(Q::Forall)) == "Required");
 
     CheckResult r = sampleResult(Q::Exists);
