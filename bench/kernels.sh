@@ -1,12 +1,12 @@
 #!/usr/bin/env bash
-# ptxmc kernel on every acceptance kernel and mutant (tests/kernels/answers.txt), and the slow
+# ptxmc kernel on every acceptance kernel and mutant (tests/kernel/answers.txt), and the slow
 # launches kept out of ctest: time, peak memory and the violated properties, side by side.
-# Usage: bench/kernels.sh [BUILD_DIR]   (the PTX comes from BUILD_DIR/tests/kernels)
+# Usage: bench/kernels.sh [BUILD_DIR]   (the PTX comes from BUILD_DIR/tests/kernel)
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 build=${1:-$root/build}
 ptxmc=$build/ptxmc
-dir=$build/tests/kernels
+dir=$build/tests/kernel
 json=$(mktemp)
 trap 'rm -f "$json"' EXIT
 run() { # NAME OPTIONS...
@@ -24,7 +24,7 @@ run() { # NAME OPTIONS...
         "$(( $(echo "$out" | cut -d' ' -f2) / 1024 ))" "${props:-clean}"
 }
 printf '%-44s %-44s %8s %8s  %s\n' kernel options s MiB violated
-grep -v '^#' "$root/tests/kernels/answers.txt" | while IFS='|' read -r name options _; do
+grep -v '^#' "$root/tests/kernel/answers.txt" | while IFS='|' read -r name options _; do
     name=$(echo "$name" | xargs)
     # shellcheck disable=SC2086
     [ -f "$dir/$name.ptx" ] && run "$name" $options
@@ -46,7 +46,7 @@ nvcc=${NVCC:-/usr/local/cuda/bin/nvcc}
 scale=$(mktemp -d)
 trap 'rm -rf "$json" "$scale"' EXIT
 if "$nvcc" -arch=sm_100a -ptx -lineinfo -O3 -DPTXMC_STAGES=6 \
-    "$root/tests/kernels/blackwell_umma_1sm.cu" -o "$scale/blackwell-umma-1sm-6-stages.ptx"; then
+    "$root/tests/kernel/blackwell_umma_1sm.cu" -o "$scale/blackwell-umma-1sm-6-stages.ptx"; then
     dir=$scale
     run blackwell-umma-1sm-6-stages --param 4=256 --param 6=2 $b
 else

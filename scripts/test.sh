@@ -1,11 +1,22 @@
 #!/usr/bin/env bash
-# Dependencies, a Release build, every unit and corpus test through ctest; then the sanitizers
-# (ASan + UBSan test build, fuzz smoke runs). PTXMC_SANITIZERS=0 skips that second half.
+# The test suite (tests/README.md): dependencies, the Release build and the CI tiers, fast and
+# kernel, through ctest; then the sanitizer half (scripts/sanitize.sh: the fast tier built with
+# ASan + UBSan, and the fuzz smoke runs). CI runs this, within 35 minutes on 2 cores.
+#   --full   every tier in Release (slow and external too): run it before resolving an issue
+#            that changes the model, the encoder or the kernel front end, and record its time.
+# PTXMC_SANITIZERS=0 skips the sanitizer half.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
+tiers='^(fast|kernel)$'
+case "${1:-}" in
+    --full) tiers='' ;;
+    '') ;;
+    *) echo "usage: scripts/test.sh [--full]" >&2; exit 2 ;;
+esac
 bash scripts/install-deps.sh
 bash scripts/build.sh
-ctest --test-dir build --output-on-failure -j2
+bash scripts/ctest-durations.sh build
+ctest --test-dir build --output-on-failure -j2 ${tiers:+-L "$tiers"}
 if [ "${PTXMC_SANITIZERS:-1}" != 0 ]; then
     bash scripts/sanitize.sh
 fi

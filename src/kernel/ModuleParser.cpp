@@ -12,7 +12,7 @@ namespace {
 
 /**
  * nvcc writes absolute paths in `.file`: a source under the current directory is named
- * relative to it (`tests/kernels/gemm.cu:88`), as a user and a code-scanning tool (SARIF) in
+ * relative to it (`tests/kernel/gemm.cu:88`), as a user and a code-scanning tool (SARIF) in
  * the repository expect; any other path stays as written.
  */
 std::string underCurrentDirectory(const std::string& path) {

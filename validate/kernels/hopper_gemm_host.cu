@@ -1,5 +1,5 @@
-// Host driver of tests/kernels/hopper_tma_wgmma.cu: many launches per mutant vs a CPU reference.
-#include "../../tests/kernels/hopper_tma_wgmma.cu"
+// Host driver of tests/kernel/hopper_tma_wgmma.cu: many launches per mutant vs a CPU reference.
+#include "../../tests/kernel/hopper_tma_wgmma.cu"
 
 #include <chrono>
 #include <cstdio>

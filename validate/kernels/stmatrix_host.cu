@@ -1,5 +1,5 @@
 // Host driver of the stmatrix epilogue kernel: many launches per mutant vs what each lane wrote.
-#include "../../tests/kernels/hopper_stmatrix_epilogue.cu"
+#include "../../tests/kernel/hopper_stmatrix_epilogue.cu"
 
 #include <chrono>
 #include <cstdio>

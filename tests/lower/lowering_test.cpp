@@ -1,0 +1,98 @@
+// Instruction lowering: events produced, and malformed programs rejected with positions.
+#include "../unit/RequireInputError.hpp"
+#include "litmus/Parser.hpp"
+#include "lower/Lowerer.hpp"
+
+#include <catch2/catch.hpp>
+
+using namespace ptxmc;
+using ir::Tag;
+
+namespace {
+
+ir::Program lowerText(const std::string& text) {
+    return lower::lowerTest(litmus::parseLitmus(text, "t.litmus"));
+}
+
+std::string wrap(const std::string& p0) {
+    return "PTX t\n{ a @ shared 0 = 2; b @ shared 0 = 3; d @ tmem 0 = 0; mb @ mbarrier 0, count 1; "
+           "x = 0; }\n"
+           " P0@cta 0,gpu 0 ;\n" +
+           p0 + "exists (x == 0)\n";
+}
+
+void rejects(const std::string& body, int line, int col, const std::string& fragment) {
+    testing::requireInputError([&] { lowerText(wrap(body)); }, body, "t.litmus", line, col,
+                               fragment);
+}
+
+std::size_t count(const ir::Program& p, ir::Tag tag) {
+    std::size_t n = 0;
+    for (const auto& e : p.events)
+        n += e.has(tag) ? 1 : 0;
+    return n;
+}
+
+} // namespace
+
+TEST_CASE("an mma issues once and executes reads and a write", "[lowering]") {
+    auto p = lowerText(wrap(" tcgen05.mma.cta_group::1.kind::f16 [d], [a], [b], I0, 1 ;\n"));
+    REQUIRE(count(p, Tag::MMA) == 1);
+    REQUIRE(count(p, Tag::EXEC) == 4); // read A, read B, read D (accumulate), write D
+    for (const auto& e : p.events)
+        if (e.has(Tag::EXEC) && e.has(Tag::R) && e.space == ir::Space::Shared)
+            REQUIRE(e.has(Tag::ASYNC));
+}
+
+TEST_CASE("bar.sync is an arrival and a completion", "[lowering]") {
+    auto p = lowerText(wrap(" bar.sync 0 ;\n"));
+    REQUIRE(count(p, Tag::BAR_ARRIVE) == 1);
+    REQUIRE(count(p, Tag::BAR_WAIT) == 1);
+}
+
+TEST_CASE("nanosleep makes no event and keeps the path whole", "[lowering]") {
+    auto plain = lowerText(wrap(" ld.relaxed.gpu r0, x ;\n"
+                                " st.relaxed.gpu x, 1 ;\n"));
+    auto slept = lowerText(wrap(" ld.relaxed.gpu r0, x ;\n"
+                                " nanosleep.u32 20 ;\n"
+                                " @r0 nanosleep.u32 r0 ;\n"
+                                " st.relaxed.gpu x, 1 ;\n"));
+    REQUIRE(slept.events.size() == plain.events.size());
+    // The guard on the read value splits no path: the store has no condition, no ctrl.
+    for (std::size_t i = 0; i < plain.events.size(); ++i) {
+        CHECK(slept.events[i].tags == plain.events[i].tags);
+        CHECK((slept.events[i].guard == nullptr) == (plain.events[i].guard == nullptr));
+        CHECK(slept.events[i].ctrlSources == plain.events[i].ctrlSources);
+    }
+    rejects(" nanosleep.u32 20, 40 ;\n", 4, 20, "takes 1 operand(s), found 2");
+    rejects(" nanosleep.u32 ;\n", 4, 2, "takes 1 operand(s), found 0");
+    rejects(" nanosleep.u32 [x] ;\n", 4, 16, "expected a register or an integer");
+    rejects(" nanosleep.u32 r9 ;\n", 4, 16, "never defined");
+}
+
+TEST_CASE("malformed tcgen05 programs are rejected with file:line:col", "[lowering]") {
+    rejects(" tcgen05.mma.cta_group::1.kind::f16 [d], [a], [b], I0, 0 ;\n"
+            " tcgen05.commit.cta_group::2.mbarrier::arrive::one.b64 [mb] ;\n",
+            5, 2, "same .cta_group");
+    rejects(" tcgen05.commit.cta_group::4.mbarrier::arrive::one.b64 [mb] ;\n", 4, 2,
+            "cta_group::4 does not exist");
+    rejects(" tcgen05.wait::ld.sync.aligned [d] ;\n", 4, 32, "takes no operands");
+    rejects(" tcgen05.wait::ld.cta_group::1.sync.aligned ;\n", 4, 2, "no .cta_group");
+    rejects(" tcgen05.frobnicate ;\n", 4, 2, "unknown instruction");
+    rejects(" st.relaxed.cta.bogus x, 1 ;\n", 4, 17, "unknown or misplaced qualifier '.bogus'");
+    rejects(" st.weak x, r9 ;\n", 4, 13, "never defined");
+    rejects(" tcgen05.ld.sync.aligned.32x32b.x1.b32 [d], [a] ;\n", 4, 45, "registers");
+    rejects(" tcgen05.mma.cta_group::1.kind::f16 [x], [a], [b], I0, 0 ;\n", 4, 37, "tensor memory");
+    rejects(" ld.relaxed r0, x ;\n", 4, 2, "needs a scope");
+    rejects(" mbarrier.arrive.b64 _, [x] ;\n", 4, 25, "mbarrier memory");
+    rejects(" bar.sync 0, 33 ;\n", 4, 14, "multiple of 32");
+}
+
+TEST_CASE("conditions must name existing threads and registers", "[lowering]") {
+    REQUIRE_THROWS_AS(
+        lowerText("PTX t\n{ x = 0; }\n P0@cta 0,gpu 0 ;\n st.weak x, 1 ;\nexists (P3:r0 == 1)\n"),
+        InputError);
+    REQUIRE_THROWS_AS(
+        lowerText("PTX t\n{ x = 0; }\n P0@cta 0,gpu 0 ;\n st.weak x, 1 ;\nexists (P0:r7 == 1)\n"),
+        InputError);
+}

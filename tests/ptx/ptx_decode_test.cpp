@@ -1,0 +1,201 @@
+// ptx::decode and ptx::print: round trips on every family, the qualifier tables, decode errors.
+#include "../unit/RequireInputError.hpp"
+#include "litmus/Parser.hpp"
+#include "ptx/Decode.hpp"
+#include "ptx/Print.hpp"
+#include "ptx/Tables.hpp"
+
+#include <catch2/catch.hpp>
+
+using namespace ptxmc;
+
+namespace {
+
+/** The one instruction of a one-thread test whose code is `text`. */
+litmus::Instruction parseInsn(const std::string& text) {
+    static std::vector<litmus::Test> keep; // the instruction refers to nothing, but stay simple
+    keep.push_back(litmus::parseLitmus(
+        "PTX t\n{ x = 0; }\n P0@cta 0,gpu 0 ;\n " + text + " ;\nexists (x == 0)\n", "t.litmus"));
+    return keep.back().threads.at(0).code.at(0);
+}
+
+std::string roundTrip(const std::string& text) {
+    return ptx::print(ptx::decode(parseInsn(text)));
+}
+
+} // namespace
+
+TEST_CASE("decode then print gives back canonical PTX for every family", "[ptx]") {
+    const char* canonical[] = {
+        "ld.acquire.gpu.global.u32 r0, [x]",
+        "ld.volatile.shared::cta.b32 r0, [x@1+2]",
+        "ldc.b32 r0, [x]",
+        "st.release.sys.global.u32 [x], 1",
+        "sust.b32 [x], r1",
+        "atom.acq_rel.cluster.shared::cluster.cas.b32 r0, [x], 0, 1",
+        "red.release.gpu.global.add.u32 [x], 1",
+        "fence.sc.gpu",
+        "fence.cta",
+        "membar.gl",
+        "fence.proxy.async.shared::cta",
+        "fence.proxy.alias",
+        "barrier.cta.sync.aligned 0, 64",
+        "bar.sync 1",
+        "mul.lo.s32 r0, r1, 3",
+        "mbarrier.init.shared::cta.b64 [mb], 1",
+        "mbarrier.arrive.expect_tx.release.cluster.shared::cluster.b64 _, [mb@1], 16",
+        "mbarrier.complete_tx.relaxed.cta.shared.b64 [mb], 16",
+        "mbarrier.try_wait.parity.acquire.cta.shared::cta.b64 _, [mb], 0",
+        "cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes.multicast::cluster [s], "
+        "[g], 16, [mb], 3",
+        "cp.async.bulk.global.shared::cta.bulk_group [g], [s], 16",
+        "cp.async.bulk.commit_group",
+        "cp.async.bulk.wait_group.read 0",
+        "tcgen05.alloc.cta_group::1.sync.aligned.shared::cta.b32 [s], 32",
+        "tcgen05.dealloc.cta_group::2.sync.aligned.b32 r0, 32",
+        "tcgen05.relinquish_alloc_permit.cta_group::1.sync.aligned",
+        "tcgen05.mma.cta_group::1.kind::f16 [d], [a], [b], I0, 1",
+        "tcgen05.cp.cta_group::1.64x128b.warpx2::01_23.b8x16.b6x16_p32 [d], [s]",
+        "tcgen05.shift.cta_group::2.down [d]",
+        "tcgen05.ld.sync.aligned.16x256b.x2.pack::16b.b32 {r0, r1, r2, r3}, [d]",
+        "tcgen05.st.sync.aligned.32x32b.x1.b32 [d], r0",
+        "tcgen05.wait::st.sync.aligned",
+        "tcgen05.commit.cta_group::1.mbarrier::arrive::one.shared::cluster.multicast::cluster.b64 "
+        "[mb], 3",
+        "tcgen05.fence::after_thread_sync",
+        "tcgen05.ld.red.sync.aligned.32x32b.x2.max.u32 {r0, r1}, rv, [d]",
+        // PTX ISA 9.4 forms
+        "tcgen05.alloc.exclusive.cta_group::1.sync.aligned.shared::cta.b32 [s], 96",
+        "tcgen05.dealloc.exclusive.cta_group::2.sync.aligned.b32 r0, 96",
+        "tcgen05.commit.cta_group::2.mbarrier::arrive::one.shared::cluster.multicast::cluster::32b."
+        "b64 [mb], 3",
+        "tcgen05.commit.cta_group::1.mbarrier::arrive::one.shared::cluster.multicast::cluster::16b."
+        "b64 [mb], 3",
+        "tcgen05.commit.cta_group::1.mbarrier::arrive::one.sync_restrict::shared::read::mma::a.b64 "
+        "[mb]",
+        "mbarrier.arrive.release.cluster.shared::cluster.multicast::cluster::32b.b64 _, [mb], 3",
+        "mbarrier.arrive.expect_tx.relaxed.cluster.shared::cluster.multicast::cluster::32b.b64 _, "
+        "[mb], 16, 3",
+        "mbarrier.arrive_drop.shared::cluster.multicast::cluster::32b.b64 _, [mb], 2, 3",
+        "mbarrier.expect_tx.relaxed.cta.shared::cluster.multicast::cluster::32b.b64 [mb], 512, 3",
+        "mbarrier.complete_tx.multicast::cluster::32b.b64 [mb], 16, 3",
+        "mbarrier.try_wait.parity.phase_type::conditional.acquire.cluster.shared::cta.b64 _, [mb], "
+        "0",
+        "mbarrier.test_wait.parity.phase_type::primary.relaxed.cta.b64 p, [mb], 1",
+        "wgmma.fence.sync.aligned",
+        "wgmma.mma_async.sync.aligned.m64n128k16.f32.f16.f16 {d0, d1}, [a], [b], 1, 1, 1, 0, 0",
+        "wgmma.mma_async.sync.aligned.m64n16k16.f32.bf16.bf16 {d0}, {a0, a1}, [b], p, 1, -1, 1",
+        "wgmma.mma_async.sync.aligned.m64n8k32.satfinite.s32.s8.u8 {d0}, [a], [b], 0",
+        "wgmma.mma_async.sync.aligned.m64n8k256.s32.b1.b1.and.popc {d0}, [a], [b], 1",
+        "wgmma.commit_group.sync.aligned",
+        "wgmma.wait_group.sync.aligned 1",
+        "nanosleep.u32 20",
+        "nanosleep.u32 r0",
+        "ldmatrix.sync.aligned.m8n8.x1.shared::cta.b16 {r0}, [x]",
+        "ldmatrix.sync.aligned.m8n8.x2.trans.shared.b16 {r0, r1}, [x]",
+        "ldmatrix.sync.aligned.m8n8.x4.b16 {r0, r1, r2, r3}, [x]",
+        "ldmatrix.sync.aligned.m16n16.x2.trans.shared::cta.b8 {r0, r1, r2, r3}, [x]",
+        "ldmatrix.sync.aligned.m16n16.x1.trans.shared.b8x16.b6x16_p32 {r0, r1}, [x]",
+        "ldmatrix.sync.aligned.m8n16.x1.shared::cta.b8x16.b4x16_p64 {r0}, [x]",
+        "ldmatrix.sync.aligned.m8n16.x1.shared::cta.s8.s4 {r0}, [x]",
+        "stmatrix.sync.aligned.m8n8.x2.trans.shared::cta.b16 [x], {r0, r1}",
+        "stmatrix.sync.aligned.m16n8.x4.trans.b8 [x], {r0, r1, r2, r3}",
+        "fence.proxy.async::generic.release.sync_restrict::shared::cta.cluster",
+        "fence.proxy.async::generic.acquire.sync_restrict::shared::cluster.cluster",
+    };
+    for (const char* text : canonical) {
+        INFO(text);
+        CHECK(roundTrip(text) == text);
+    }
+}
+
+TEST_CASE("print puts qualifiers in PTX order whatever order they were written in", "[ptx]") {
+    CHECK(roundTrip("ld.global.u32.acquire.gpu r0, [x]") == "ld.acquire.gpu.global.u32 r0, [x]");
+    CHECK(roundTrip("tcgen05.ld.32x32b.b32.x2.sync.aligned {r0, r1}, [d]") ==
+          "tcgen05.ld.sync.aligned.32x32b.x2.b32 {r0, r1}, [d]");
+    // CUTLASS writes .satfinite after the types; the ISA's syntax before them
+    CHECK(roundTrip("wgmma.mma_async.sync.aligned.m64n8k32.s32.s8.s8.satfinite {d}, [a], [b], 1") ==
+          "wgmma.mma_async.sync.aligned.m64n8k32.satfinite.s32.s8.s8 {d}, [a], [b], 1");
+}
+
+TEST_CASE("wgmma.mma_async: shapes, types and forms the ISA does not have are refused", "[ptx]") {
+    for (const char* bad : {
+             "wgmma.mma_async.sync.aligned.m64n8k8.f32.f16.f16 {d}, [a], [b], 1, 1, 1, 0, 0",
+             "wgmma.mma_async.sync.aligned.m64n8k16.s32.f16.f16 {d}, [a], [b], 1, 1, 1, 0, 0",
+             "wgmma.mma_async.sync.aligned.m64n12k16.f32.f16.f16 {d}, [a], [b], 1, 1, 1, 0, 0",
+             "wgmma.mma_async.sync.aligned.m64n8k16.f32.f16.bf16 {d}, [a], [b], 1, 1, 1, 0, 0",
+             "wgmma.mma_async.m64n8k16.f32.f16.f16 {d}, [a], [b], 1, 1, 1, 0, 0",
+             "wgmma.mma_async.sp.sync.aligned.m64n8k16.f32.f16.f16 {d}, [a], [b], 1, 1, 1, 0, 0",
+             "wgmma.fence",
+         }) {
+        INFO(bad);
+        CHECK_THROWS(ptx::decode(parseInsn(bad)));
+    }
+    CHECK(roundTrip("ldmatrix.sync.aligned.shared.trans.x2.m8n8.b16 {r0, r1}, [x]") ==
+          "ldmatrix.sync.aligned.m8n8.x2.trans.shared.b16 {r0, r1}, [x]");
+}
+
+TEST_CASE("the tcgen05.ld/st table gives the registers per thread", "[ptx]") {
+    using ptx::LdStShape;
+    CHECK(ptx::ldStShape(LdStShape::Lanes32Bits32).registersPerRepeat == 1);
+    CHECK(ptx::ldStShape(LdStShape::Lanes16Bits64).registersPerRepeat == 1);
+    CHECK(ptx::ldStShape(LdStShape::Lanes16Bits128).registersPerRepeat == 2);
+    CHECK(ptx::ldStShape(LdStShape::Lanes16Bits256).registersPerRepeat == 4);
+    CHECK(ptx::LdStFormat{LdStShape::Lanes16Bits256, 8, ptx::Pack::None}.registers() == 32);
+    CHECK(ptx::LdStFormat{LdStShape::Lanes16Bits128, 4, ptx::Pack::Unpack16b}.registers() == 4);
+    CHECK(ptx::LdStFormat{LdStShape::Lanes32Bits32, 1, ptx::Pack::Pack16b}.registers() == 1);
+    CHECK(ptx::kLdStRepeats.back() == 128);
+    auto ld = ptx::decode(parseInsn("tcgen05.ld.sync.aligned.16x128b.x4.b32 {r0}, [d]"));
+    CHECK(ld.as<ptx::Tcgen05Ld>()->format.registers() == 8);
+}
+
+TEST_CASE("the tcgen05.cp and scope tables name every qualifier once", "[ptx]") {
+    CHECK(ptx::cpShape(ptx::CpShape::Rows32Bits128).needs == ptx::CpWarps::X4);
+    CHECK(ptx::cpShape(ptx::CpShape::Rows4Bits256).name == "4x256b");
+    CHECK(ptx::nameOf(ptx::kCpWarps, ptx::CpWarps::X2_02_13) == "warpx2::02_13");
+    CHECK(ptx::valueOf(ptx::kScopes, "cluster") == ptx::Scope::Cluster);
+    CHECK(ptx::valueOf(ptx::kAtomOps, "exch") == ptx::AtomOp::Exch);
+    CHECK(ptx::nameOf(ptx::kMemorySems, ptx::Sem::AcqRel) == "acq_rel");
+}
+
+TEST_CASE("a leftover qualifier is reported at its own column", "[ptx]") {
+    testing::requireInputError([] { ptx::decode(parseInsn("ld.global.bogus.u32 r0, [x]")); },
+                               "ld.global.bogus.u32", "t.litmus", 4, 12,
+                               "unknown or misplaced qualifier '.bogus' in 'ld.global.bogus.u32'");
+    testing::requireInputError(
+        [] {
+            ptx::decode(parseInsn("tcgen05.ld.sync.aligned.32x32b.x3.b32 "
+                                  "{r0}, [d]"));
+        },
+        "x3", "t.litmus", 4, 2, "missing or bad repeat count");
+    testing::requireInputError([] { ptx::decode(parseInsn("frobnicate r0")); }, "frobnicate",
+                               "t.litmus", 4, 2, "unknown instruction 'frobnicate'");
+}
+
+TEST_CASE("nanosleep is nanosleep.u32, a control instruction", "[ptx]") {
+    CHECK(ptx::decode(parseInsn("nanosleep.u32 r0")).family() == ptx::Family::Control);
+    testing::requireInputError([] { ptx::decode(parseInsn("nanosleep 20")); }, "nanosleep 20",
+                               "t.litmus", 4, 2, "nanosleep needs .u32");
+    testing::requireInputError([] { ptx::decode(parseInsn("nanosleep.b32 20")); },
+                               "nanosleep.b32 20", "t.litmus", 4, 2, "nanosleep needs .u32");
+    testing::requireInputError([] { ptx::decode(parseInsn("nanosleep.u32.u32 20")); },
+                               "nanosleep.u32.u32 20", "t.litmus", 4, 2, "nanosleep needs .u32");
+    testing::requireInputError([] { ptx::decode(parseInsn("nanosleep.u32.sync 20")); },
+                               "nanosleep.u32.sync 20", "t.litmus", 4, 16,
+                               "unknown or misplaced qualifier '.sync'");
+}
+
+TEST_CASE("effective ordering: defaults and .volatile", "[ptx]") {
+    auto o = ptx::effectiveOrdering(ptx::Sem::Volatile, ptx::Scope::None, ir::Sem::Weak);
+    CHECK(o.sem == ir::Sem::Relaxed);
+    CHECK(o.scope == ptx::Scope::Sys);
+    auto a = ptx::effectiveOrdering(ptx::Sem::None, ptx::Scope::None, ir::Sem::Relaxed);
+    CHECK(a.scope == ptx::Scope::Gpu);
+}
+
+TEST_CASE("the cta_group hook runs before the later qualifiers are checked", "[ptx]") {
+    int seen = 0;
+    auto inst = parseInsn("tcgen05.mma.cta_group::2.bogus [d], [a], [b], I0, 1");
+    CHECK_THROWS_AS(ptx::decode(inst, [&](int g) { seen = g; }), InputError);
+    CHECK(seen == 2);
+}

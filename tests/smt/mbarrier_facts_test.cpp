@@ -1,0 +1,234 @@
+// smt/MbarrierFacts: the phases and orders the model's acyclicity axioms imply change no answer.
+#include "../unit/BuiltinModel.hpp"
+#include "../unit/CorpusFiles.hpp"
+#include "cat/Loader.hpp"
+#include "cat/Resolver.hpp"
+#include "check/Check.hpp"
+#include "ir/Gates.hpp"
+#include "litmus/Parser.hpp"
+#include "lower/Lowerer.hpp"
+#include "smt/Schedules.hpp"
+
+#include <algorithm>
+#include <catch2/catch.hpp>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+using namespace ptxmc;
+namespace fs = std::filesystem;
+
+namespace {
+
+const cat::ResolvedModel& defaultModel() {
+    return testing::builtinModel();
+}
+
+using testing::lowered;
+
+engine::CheckResult checked(const ir::Program& p, bool facts) {
+    engine::CheckOptions options;
+    options.mbarrierFacts = facts;
+    options.stats = true;
+    return engine::check(p, defaultModel(), options);
+}
+
+/** Same observation, final states and flags. */
+void requireSameAnswer(const engine::CheckResult& a, const engine::CheckResult& b) {
+    CHECK(engine::toString(a.observation) == engine::toString(b.observation));
+    CHECK(a.states.size() == b.states.size());
+    CHECK(engine::sameAnswer(a, b));
+}
+
+// P0 arrives relaxed on mb1, then on mb2; P1 waits for mb2's phase, then tests mb1's. Relaxed
+// arrives are not ordered with each other in real time by the model (no release, no fence),
+// so P1 may find mb1's phase incomplete: facts found under program order would forbid it.
+const char* kRelaxedArrives = R"(PTX relaxed-arrives
+{
+  mb1 @ mbarrier 0, count 1; mb2 @ mbarrier 0, count 1;
+  P1:p0 = 0;
+}
+ P0@cta 0,gpu 0                                       | P1@cta 0,gpu 0                                                     ;
+ mbarrier.arrive.relaxed.cta.shared::cta.b64 _, [mb1] | mbarrier.try_wait.parity.relaxed.cta.shared::cta.b64 _, [mb2], 0  ;
+ mbarrier.arrive.relaxed.cta.shared::cta.b64 _, [mb2] | mbarrier.test_wait.parity.relaxed.cta.shared::cta.b64 p0, [mb1], 0 ;
+exists (P1:p0 == 0)
+)";
+
+// One producer, one consumer, a count-1 mbarrier: the wait passes only on phase 1.
+const char* kHandOff = R"(PTX hand-off
+{
+  x = 0;
+  mb @ mbarrier 0, count 1;
+}
+ P0@cta 0,gpu 0                                      | P1@cta 0,gpu 0                                              ;
+ st.relaxed.cta.u32 [x], 1                           | mbarrier.try_wait.parity.shared::cta.b64 _, [mb], 0          ;
+ mbarrier.arrive.release.cta.shared::cta.b64 _, [mb] | ld.relaxed.cta.u32 r0, [x]                                   ;
+exists (P1:r0 == 0)
+)";
+
+// `threads` threads, `rows` relaxed arrives each; with `shared`, all on one object, otherwise
+// row m on object m. The model's order leaves them free to interleave.
+std::string manyRelaxedArrives(int threads, int rows, bool shared) {
+    std::string text = "PTX many-relaxed-arrives\n{\n";
+    const int objects = shared ? 1 : rows;
+    for (int m = 0; m < objects; ++m)
+        text +=
+            "  m" + std::to_string(m) + " @ mbarrier 0, count " + std::to_string(threads) + ";\n";
+    text += "}\n";
+    for (int t = 0; t < threads; ++t)
+        text += std::string(t == 0 ? " " : " | ") + "P" + std::to_string(t) + "@cta 0,gpu 0";
+    text += " ;\n";
+    for (int m = 0; m < rows; ++m) {
+        std::string arrive = " mbarrier.arrive.relaxed.cta.shared::cta.b64 _, [m" +
+                             std::to_string(shared ? 0 : m) + "] ";
+        for (int t = 0; t < threads; ++t)
+            text += (t == 0 ? "" : "|") + arrive;
+        text += ";\n";
+    }
+    return text + "exists (true)\n";
+}
+
+int firstOf(const ir::Program& p, ir::MbOp op) {
+    for (const auto& e : p.events)
+        if (e.mbOp == op) return e.id;
+    return -1;
+}
+
+} // namespace
+
+TEST_CASE("the facts of a hand-off: the wait finds phase 1, after the arrive", "[mbarrier-facts]") {
+    ir::Program p = lowered(kHandOff);
+    auto facts = engine::schedules::observeMbarriers(p, {}, 1000);
+    REQUIRE(facts.known);
+    int arrive = firstOf(p, ir::MbOp::Arrive), wait = firstOf(p, ir::MbOp::Wait);
+    CHECK(facts.phases.at(arrive) == std::set<std::int64_t>{0});
+    CHECK(facts.phases.at(wait) == std::set<std::int64_t>{1});
+    CHECK(facts.alwaysAfter.at(wait) == std::vector<int>{arrive});
+    CHECK(facts.alwaysAfter.at(arrive).empty());
+    CHECK_FALSE(engine::schedules::observeMbarriers(p, {}, 1).known); // over its state limit
+}
+
+TEST_CASE("facts follow the model's order, not program order", "[mbarrier-facts]") {
+    ir::Program p = lowered(kRelaxedArrives);
+    // Under program order the test finds mb1's phase complete every time ...
+    auto inOrder = engine::schedules::observeMbarriers(p, ir::realTimePairs(p), 1000);
+    int test = -1;
+    for (const auto& e : p.events)
+        if (e.mbOp == ir::MbOp::Wait && !e.blocking) test = e.id;
+    REQUIRE(test >= 0);
+    CHECK(inOrder.phases.at(test) == std::set<std::int64_t>{1});
+    // ... but the model lets it find it incomplete, and the facts asserted agree.
+    engine::CheckResult with = checked(p, true), without = checked(p, false);
+    REQUIRE(with.stats);
+    CHECK(with.stats->mbarrierFacts > 0);
+    CHECK(with.states.size() == 2);
+    requireSameAnswer(with, without);
+}
+
+TEST_CASE("facts change no answer of the corpus", "[mbarrier-facts][corpus]") {
+    std::size_t withFacts = 0;
+    for (const fs::path& file : testing::corpusFiles()) {
+        ir::Program p = lower::lowerTest(litmus::parseLitmusFile(file.string()));
+        // The kernel rings above this size are the bench's (seconds each, twice); without an
+        // mbarrier, or with loops (outside the search's fragment), no facts.
+        bool mbarriers = std::any_of(p.events.begin(), p.events.end(),
+                                     [](const ir::Event& e) { return e.has(ir::Tag::MB); });
+        if (p.events.size() > 80 || !mbarriers || !p.cuts.empty()) continue;
+        engine::CheckResult with = checked(p, true);
+        if (!with.stats || with.stats->mbarrierFacts == 0) continue;
+        ++withFacts;
+        INFO(file.string());
+        requireSameAnswer(with, checked(p, false));
+    }
+    // Well over a hundred tests get facts: one-rule mbarrier tests and kernel protocols.
+    CHECK(withFacts > 100);
+}
+
+TEST_CASE("the facts' search gives up at its limit where one object's operations interleave",
+          "[mbarrier-facts]") {
+    // Eight threads' five arrives on one object: every count of each thread's arrives so far is
+    // a state of its own (well over the limit), and none commutes with another.
+    ir::Program p = lowered(manyRelaxedArrives(8, 5, true));
+    engine::CheckResult with = checked(p, true);
+    REQUIRE(with.stats);
+    CHECK(with.stats->mbarrierFacts == 0);
+    CHECK(with.stats->mbarrierFactStates == engine::schedules::kMaxFactStates + 1);
+    requireSameAnswer(with, checked(p, false));
+}
+
+TEST_CASE("the facts' search takes one order of operations on different objects",
+          "[mbarrier-facts]") {
+    // Four threads, six objects, one arrive each per object: without the persistent sets the
+    // 24 arrives interleave in over 300,000 states; with them, the objects go one at a time.
+    ir::Program p = lowered(manyRelaxedArrives(4, 6, false));
+    engine::CheckResult with = checked(p, true);
+    REQUIRE(with.stats);
+    CHECK(with.stats->mbarrierFacts > 0);
+    CHECK(with.stats->mbarrierFactStates < 200);
+    requireSameAnswer(with, checked(p, false));
+}
+
+namespace {
+
+// One thread arrives on a count-1 object twice; with `wait` it waits for the first phase to
+// complete in between, as the phase rule asks ({MbarrierPhase}); without, the second arrive
+// falls in phase 1 with no True wait in phase 0: mbarrier-misuse.
+std::string arriveTwice(bool wait) {
+    std::string text = "PTX arrive-twice\n{\n  mb @ mbarrier 0, count 1;\n}\n P0@cta 0,gpu 0 ;\n";
+    text += " mbarrier.arrive.release.cta.shared::cta.b64 _, [mb] ;\n";
+    if (wait) text += " mbarrier.try_wait.parity.shared::cta.b64 _, [mb], 0 ;\n";
+    text += " mbarrier.arrive.release.cta.shared::cta.b64 _, [mb] ;\nexists (true)\n";
+    return text;
+}
+
+std::vector<int> opsOf(const ir::Program& p, ir::MbOp op) {
+    std::vector<int> out;
+    for (const auto& e : p.events)
+        if (e.mbOp == op) out.push_back(e.id);
+    return out;
+}
+
+} // namespace
+
+TEST_CASE("the facts say which operations no schedule makes misuse", "[mbarrier-facts]") {
+    ir::Program clean = lowered(kHandOff);
+    auto facts = engine::schedules::observeMbarriers(clean, {}, 1000);
+    REQUIRE(facts.misuseKnown);
+    CHECK(facts.misuseFree ==
+          std::set<int>{firstOf(clean, ir::MbOp::Arrive), firstOf(clean, ir::MbOp::Wait)});
+
+    // The wait between the arrives returns True once phase 0 completed: the second arrive,
+    // in phase 1, follows a True wait of the phase before it and is no misuse.
+    ir::Program waited = lowered(arriveTwice(true));
+    auto inOrder = engine::schedules::observeMbarriers(waited, ir::realTimePairs(waited), 1000);
+    REQUIRE(inOrder.misuseKnown);
+    CHECK(inOrder.misuseFree.size() == 3);
+
+    // Without it, the second arrive is misuse in every schedule, the first in none.
+    ir::Program bare = lowered(arriveTwice(false));
+    auto unwaited = engine::schedules::observeMbarriers(bare, ir::realTimePairs(bare), 1000);
+    REQUIRE(unwaited.misuseKnown);
+    const std::vector<int> arrives = opsOf(bare, ir::MbOp::Arrive);
+    REQUIRE(arrives.size() == 2);
+    CHECK(unwaited.misuseFree == std::set<int>{arrives[0]});
+    engine::CheckResult with = checked(bare, true), without = checked(bare, false);
+    CHECK(std::any_of(with.flags.begin(), with.flags.end(),
+                      [](const engine::RaisedFlag& f) { return f.name == "mbarrier-misuse"; }));
+    requireSameAnswer(with, without);
+}
+
+TEST_CASE("a wait on a token from an arrive leaves misuse unknown", "[mbarrier-facts]") {
+    ir::Program p = lowered(R"(PTX token-wait
+{
+  mb @ mbarrier 0, count 1;
+}
+ P0@cta 0,gpu 0                                            ;
+ mbarrier.arrive.release.cta.shared::cta.b64 t, [mb]       ;
+ mbarrier.test_wait.shared::cta.b64 p, [mb], t             ;
+exists (true)
+)");
+    auto facts = engine::schedules::observeMbarriers(p, ir::realTimePairs(p), 1000);
+    REQUIRE(facts.known);
+    CHECK_FALSE(facts.misuseKnown);
+    CHECK(facts.misuseFree.empty());
+}

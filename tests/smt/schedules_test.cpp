@@ -1,0 +1,162 @@
+// engine/Schedules: the explicit hang pre-check, held to the solver's program-only answer.
+#include "../unit/CorpusFiles.hpp"
+#include "ir/Gates.hpp"
+#include "litmus/Parser.hpp"
+#include "lower/Lowerer.hpp"
+#include "smt/Schedules.hpp"
+#include "smt/Z3Engine.hpp"
+
+#include <algorithm>
+#include <catch2/catch.hpp>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+using namespace ptxmc;
+namespace fs = std::filesystem;
+
+namespace {
+
+ir::Program lowered(const std::string& text) {
+    return lower::lowerTest(litmus::parseLitmus(text, "t.litmus"));
+}
+
+// One producer, one consumer, a count-1 mbarrier; the consumer waits on `parity`.
+std::string handOff(int parity) {
+    return R"(PTX hand-off
+{
+  x = 0;
+  mb @ mbarrier 0, count 1;
+}
+ P0@cta 0,gpu 0                                  | P1@cta 0,gpu 0                                              ;
+ st.relaxed.cta.u32 [x], 1                       | mbarrier.try_wait.parity.shared::cta.b64 _, [mb], )" +
+           std::to_string(parity) + R"(   ;
+ mbarrier.arrive.release.cta.shared::cta.b64 _, [mb] | ld.relaxed.cta.u32 r0, [x]                              ;
+exists (P1:r0 == 0)
+)";
+}
+
+/** Every corpus test the exploration covers, by path (kernel protocols above `maxEvents` left
+ *  to the bench: the solver's query alone takes seconds there). */
+std::vector<fs::path> corpusWithGates(std::size_t maxEvents) {
+    std::vector<fs::path> out;
+    for (const fs::path& file : testing::corpusFiles()) {
+        ir::Program p = lower::lowerTest(litmus::parseLitmusFile(file.string()));
+        if (!ir::chosenGates(p).empty() && p.events.size() <= maxEvents) out.push_back(file);
+    }
+    return out;
+}
+
+} // namespace
+
+TEST_CASE("a wait on the phase that completes cannot hang; one on the next phase can",
+          "[schedules]") {
+    using engine::schedules::Answer;
+    auto passes = engine::schedules::explore(lowered(handOff(0)), 1000);
+    CHECK(passes.answer == Answer::NoHang);
+    CHECK(passes.states > 1);
+    // The complete schedule runs every event, the arrive before the wait that needs it.
+    ir::Program p = lowered(handOff(0));
+    REQUIRE(passes.completeSchedule.size() == p.events.size());
+    auto at = [&](ir::MbOp op) {
+        return std::find_if(
+            passes.completeSchedule.begin(), passes.completeSchedule.end(),
+            [&](int e) { return p.events[static_cast<std::size_t>(e)].mbOp == op; });
+    };
+    CHECK(at(ir::MbOp::Arrive) < at(ir::MbOp::Wait));
+    auto completes = engine::schedules::explore(lowered(handOff(1)), 1000);
+    CHECK(completes.answer == Answer::MayHang);
+}
+
+TEST_CASE("the exploration stops at its state limit", "[schedules]") {
+    auto r = engine::schedules::explore(lowered(handOff(0)), 1);
+    CHECK(r.answer == engine::schedules::Answer::TooLarge);
+}
+
+TEST_CASE("explicit schedules and the solver agree on every corpus test with a wait",
+          "[schedules][corpus]") {
+    std::size_t covered = 0, hangs = 0;
+    for (const fs::path& file : corpusWithGates(100)) {
+        ir::Program p = lower::lowerTest(litmus::parseLitmusFile(file.string()));
+        auto r = engine::schedules::explore(p, 300000);
+        if (r.answer != engine::schedules::Answer::NoHang &&
+            r.answer != engine::schedules::Answer::MayHang)
+            continue;
+        ++covered;
+        hangs += r.answer == engine::schedules::Answer::MayHang ? 1 : 0;
+        INFO(file.string());
+        CHECK((r.answer == engine::schedules::Answer::MayHang) ==
+              engine::smt::solverSaysProgramMayHang(p));
+    }
+    // The corpus has well over a hundred such tests, both answers among them.
+    CHECK(covered > 100);
+    CHECK(hangs > 10);
+    CHECK(covered - hangs > 10);
+}
+
+namespace {
+
+void requireSameFacts(const engine::schedules::MbarrierFacts& reduced,
+                      const engine::schedules::MbarrierFacts& full) {
+    REQUIRE(reduced.known == full.known);
+    CHECK(reduced.phases == full.phases);
+    CHECK(reduced.alwaysAfter == full.alwaysAfter);
+    CHECK(reduced.misuseKnown == full.misuseKnown);
+    CHECK(reduced.misuseFree == full.misuseFree);
+    CHECK(reduced.completeSchedule.empty() == full.completeSchedule.empty());
+    CHECK(reduced.states <= full.states);
+}
+
+} // namespace
+
+TEST_CASE("persistent sets keep every hang and every mbarrier fact of the corpus",
+          "[schedules][corpus]") {
+    using engine::schedules::Reduction;
+    constexpr std::size_t kFullStates = 20000;
+    std::size_t compared = 0, fewer = 0;
+    for (const fs::path& file : corpusWithGates(100)) {
+        ir::Program p = lower::lowerTest(litmus::parseLitmusFile(file.string()));
+        INFO(file.string());
+        // The full searches are capped well below the bench's limit: a test, not a benchmark.
+        auto full = engine::schedules::explore(p, kFullStates, nullptr, Reduction::None);
+        if (full.answer != engine::schedules::Answer::NoHang &&
+            full.answer != engine::schedules::Answer::MayHang)
+            continue;
+        auto reduced = engine::schedules::explore(p, 300000);
+        CHECK(reduced.answer == full.answer);
+        CHECK(reduced.completeSchedule.empty() == full.completeSchedule.empty());
+        // Facts under real time and under no order at all (the freest schedules).
+        for (const auto& order : {ir::realTimePairs(p), std::vector<std::pair<int, int>>{}}) {
+            auto all = engine::schedules::observeMbarriers(p, order, kFullStates, nullptr,
+                                                           Reduction::None);
+            if (!all.known) continue;
+            auto some = engine::schedules::observeMbarriers(p, order, 300000);
+            requireSameFacts(some, all);
+            ++compared;
+            fewer += some.states < all.states ? 1 : 0;
+        }
+    }
+    CHECK(compared > 150);
+    CHECK(fewer > 50);
+}
+
+TEST_CASE("a hang behind a wait on another object is still found", "[schedules]") {
+    // P1's wait on a passes only while a is in phase 1: it hangs when both arrives on a come
+    // first, which needs P2's arrive on b (P1's other wait) before its arrive on a.
+    const char* text = R"(PTX behind-another-object
+{
+  a @ mbarrier 0, count 1;
+  b @ mbarrier 0, count 1;
+}
+ P0@cta 0,gpu 0                                     | P1@cta 0,gpu 0                                     | P2@cta 0,gpu 0                                     ;
+ mbarrier.arrive.relaxed.cta.shared::cta.b64 _, [a] | mbarrier.try_wait.parity.shared::cta.b64 _, [b], 0 | mbarrier.arrive.relaxed.cta.shared::cta.b64 _, [b] ;
+                                                    | mbarrier.try_wait.parity.shared::cta.b64 _, [a], 0 | mbarrier.arrive.relaxed.cta.shared::cta.b64 _, [a] ;
+exists (true)
+)";
+    ir::Program p = lowered(text);
+    using engine::schedules::Answer;
+    auto full = engine::schedules::explore(p, 1000, nullptr, engine::schedules::Reduction::None);
+    auto reduced = engine::schedules::explore(p, 1000);
+    CHECK(full.answer == Answer::MayHang);
+    CHECK(reduced.answer == Answer::MayHang);
+}
