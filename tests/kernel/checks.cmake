@@ -86,7 +86,11 @@ foreach(line IN LISTS ptxmc_answer_lines)
     list(JOIN one_of "|" one_of)
     list(APPEND settings "-DSTDOUT_ONE_OF=${one_of}")
   endif()
-  ptxmc_cli_test(kernels/check/${name} TIER kernel ARGS kernel --format json ${options}
+  set(tier kernel)
+  if(where STREQUAL "slow")
+    set(tier slow) # about two minutes alone: test.sh --full
+  endif()
+  ptxmc_cli_test(kernels/check/${name} TIER ${tier} ARGS kernel --format json ${options}
     ${PTXMC_KERNELS_DIR}/${name}.ptx SETTINGS ${settings})
   set_tests_properties(kernels/check/${name} PROPERTIES DEPENDS kernels/ptxas/${name})
 endforeach()

@@ -159,7 +159,7 @@ TEST_CASE("under variant q4 the kind does not matter for P1", "[matrix]") {
 }
 
 // The literal reading the generator cites for each cell is the default model's reading.
-TEST_CASE("the default model agrees with the cited rule on every cell", "[matrix]") {
+TEST_CASE("the default model agrees with the cited rule on every cell", "[matrix][corpus]") {
     for (const Cell& c : allCells(relations())) {
         if (!c.test) continue;
         INFO(c.id);
