@@ -70,7 +70,8 @@ TEST_CASE("every built-in variant is a reading of the combined model", "[reading
     REQUIRE(readings == names);
 }
 
-TEST_CASE("each reading answers as its variant model alone, with both engines", "[readings][corpus]") {
+TEST_CASE("each reading answers as its variant model alone, with both engines",
+          "[readings][corpus]") {
     const cat::ResolvedModel& model = combined();
     std::size_t compared = 0;
     for (std::size_t k = 1; k <= model.readings.size(); ++k) {
