@@ -1,13 +1,13 @@
 # Runs one CLI case file (tests/cli/**/*.cli): its RUN line, checked by run_cli.cmake.
 # Usage: cmake -DPTXMC=<ptxmc> -DCASE=<file.cli> -DWORK=<dir> -DSOURCE=<dir>
-#   -DUNIT_CORPUS=<a|b|..> [-DDUMP=<file>] -P run_case.cmake
+#   -DUNIT_CORPUS=<a|b|..> -P run_case.cmake
 # A case is `KEY: value` lines and `#` comments (tests/README.md, CLI cases). RUN is the command
 # line after `ptxmc`, split as a shell would. In RUN and in every value, %{work} is the cases'
 # build folder (tests/cli/inputs.cmake writes their inputs there), %{source} the source tree and
 # %{unit-corpus} (RUN only) every top folder of litmus/ but kernels/. Every other key is
 # run_cli.cmake's setting of that name (STDOUT-HAS is STDOUT_HAS); a key that may repeat adds
 # one more part. In values `\n` is a newline, `\s` a space (so that one at either end shows) and
-# `\\` a backslash. DUMP writes what was read instead of running it.
+# `\\` a backslash.
 cmake_policy(SET CMP0057 NEW) # if(IN_LIST)
 foreach(var PTXMC CASE WORK SOURCE)
   if(NOT DEFINED ${var})
@@ -88,18 +88,4 @@ foreach(key IN LISTS multi single)
   endif()
 endforeach()
 
-if(DEFINED DUMP)
-  string(ASCII 31 unit)
-  set(dump "ARGS")
-  foreach(word IN LISTS args)
-    string(APPEND dump "${unit}${word}")
-  endforeach()
-  foreach(key IN LISTS multi single)
-    if(DEFINED ${key})
-      string(APPEND dump "\n${key}=${${key}}")
-    endif()
-  endforeach()
-  file(WRITE ${DUMP} "${dump}\n")
-  return()
-endif()
 include(${CMAKE_CURRENT_LIST_DIR}/run_cli.cmake)
