@@ -70,7 +70,26 @@ void reduceInto(Lowerer& l, int issueId, const Address& d, ptx::AtomOp op, int s
     int readId = r.id;
     ir::Event& w = l.exec(issueId, "write " + name, {Tag::W, Tag::RMW, Tag::RED});
     relaxedAtScope(w);
-    w.written = Value::make(atomValueOp(op), {Value::readOf(readId), Value::readOf(sourceRead)});
+    ir::ValuePtr old = Value::readOf(readId);
+    ir::ValuePtr x = Value::readOf(sourceRead);
+    if (op == ptx::AtomOp::Inc) {
+        // "The .inc and .dec operations return a result in the range [0..x] where x is the value
+        // at the source state space" ({CpReduceAsyncBulk#}), as atom.inc: old >= x ? 0 : old + 1
+        // (unsigned)
+        w.written =
+            Value::make(Value::Op::Ite, {Value::make(Value::Op::Ltu, {old, x}),
+                                         Value::make(Value::Op::Add, {old, Value::makeConst(1)}),
+                                         Value::makeConst(0)});
+    } else if (op == ptx::AtomOp::Dec) {
+        // as atom.dec: (old == 0 || old > x) ? x : old - 1 (unsigned)
+        w.written = Value::make(
+            Value::Op::Ite,
+            {Value::make(Value::Op::LOr, {Value::make(Value::Op::Eq, {old, Value::makeConst(0)}),
+                                          Value::make(Value::Op::Ltu, {x, old})}),
+             x, Value::make(Value::Op::Sub, {old, Value::makeConst(1)})});
+    } else {
+        w.written = Value::make(atomValueOp(op), {old, x});
+    }
 }
 
 } // namespace
@@ -179,6 +198,45 @@ void lowerCopy(Lowerer& l, const ptx::BulkCopy& copy) {
         }
     }
     if (viaGroup) l.pendingBulk.push_back(issueId);
+}
+
+/**
+ * cp.async.bulk.prefetch{.tensor} ({CpAsyncBulkPrefetch#}, {CpAsyncBulkPrefetchTensor#}): "a hint
+ * to the system to initiate the asynchronous prefetch of data to the cache", "treated as a weak
+ * memory operation". A prefetch into L2 changes no value a thread reads, and no completion
+ * mechanism tracks it (it names no mbarrier and no .bulk_group), so it orders nothing. The tensor
+ * form reads its map: "The tensorMap is accessed in tensormap proxy", a weak read performed
+ * asynchronously (after the thread's earlier instructions, like a tensor copy's), when the tile's
+ * declaration names its map (`, tensormap M`). Operands: `[src], size{, policy}`, or
+ * `[tensorMap, {coords}]{, im2colInfo}{, policy}`.
+ */
+void lowerPrefetch(Lowerer& l, const ptx::BulkPrefetch& p) {
+    const std::size_t fixed = p.dims > 0 ? 1 : 2;
+    const std::size_t extra =
+        (p.cacheHint ? 1 : 0) + (p.dims > 0 && p.loadMode.rfind("im2col", 0) == 0 ? 1 : 0);
+    l.expectOperands(fixed + extra);
+    if (p.dims == 0) {
+        l.address(l.operand(0), ir::Space::Global);
+        const auto& size = l.operand(1);
+        if (size.kind != litmus::Operand::Kind::Integer || size.value <= 0 || size.value % 16 != 0)
+            l.fail(size.loc, "prefetch size must be a positive multiple of 16 (" +
+                                 ptx::cite(ptx::Sec::CpAsyncBulkPrefetch) + ")");
+        l.issue({}); // the hint, in program order; it performs no access
+        return;
+    }
+    const auto& tileOp = l.operand(0);
+    std::size_t coords = p.loadMode == "tile::gather4" ? 5 : static_cast<std::size_t>(p.dims);
+    if (tileOp.kind != litmus::Operand::Kind::Memory || tileOp.elements.size() != coords)
+        l.fail(tileOp.loc, "cp.async.bulk.prefetch.tensor names its tile as [" + tileOp.name +
+                               ", {" + std::to_string(coords) + " coordinate(s)}]");
+    Address tile = l.address(tileOp, ir::Space::Global);
+    std::optional<Address> map = tensormapOf(l, tile);
+    int issueId = l.issue({}).id;
+    if (map) {
+        ir::Event& t = l.exec(issueId, "read tensormap " + *tile.decl->tensormap, {Tag::R});
+        l.access(t, *map, ir::Proxy::Tensormap);
+        setWeak(t);
+    }
 }
 
 /**

@@ -32,11 +32,15 @@ struct Lower {
     bool operator()(const ptx::MbarrierTx& x) const { return lowerTx(l, x), true; }
     bool operator()(const ptx::MbarrierWait& x) const { return lowerWait(l, x), true; }
     bool operator()(const ptx::CpAsyncArrive& x) const { return lowerCpAsyncArrive(l, x), true; }
+    bool operator()(const ptx::MbarrierPendingCount& x) const {
+        return lowerPendingCount(l, x), true;
+    }
 
     bool operator()(const ptx::BulkCopy& x) const { return lowerCopy(l, x), true; }
     bool operator()(const ptx::BulkCommit& x) const { return lowerCommitGroup(l, x), true; }
     bool operator()(const ptx::BulkWait& x) const { return lowerWaitGroup(l, x), true; }
     bool operator()(const ptx::CpAsync& x) const { return lowerNonBulkCopy(l, x), true; }
+    bool operator()(const ptx::BulkPrefetch& x) const { return lowerPrefetch(l, x), true; }
 
     bool operator()(const ptx::Tcgen05Alloc& x) const { return lowerAlloc(l, x), true; }
     bool operator()(const ptx::Tcgen05Relinquish& x) const { return lowerRelinquish(l, x), true; }

@@ -161,6 +161,26 @@ void lowerStoreAsync(Lowerer& l, const ptx::St& st) {
 } // namespace
 
 void lowerStore(Lowerer& l, const ptx::St& st) {
+    if (st.async && st.sem == ptx::Sem::Release) {
+        // st.async.release.{gpu,sys}{.global} (9.4, {StAsync#}): "a release store to global
+        // memory ... a strong memory operation with .release semantics at the scope specified by
+        // .scope", in the generic proxy, with no completion mechanism: release pattern 5 of
+        // {ReleaseAcquirePatterns} ("st.async.release.sys [M];"). As red.async.release, an
+        // issue-level release write: the release orders every earlier operation of the thread
+        // before it; program order also places the thread's later accesses of the location after
+        // it, which the text leaves unordered.
+        l.expectOperands(2);
+        Address a = genericAddress(l, l.operand(0), spaceOf(ptx::Space::Global));
+        if (l.program().locations[static_cast<std::size_t>(a.location)].space != ir::Space::Global)
+            l.fail(l.operand(0).loc, "st.async.release stores to global memory (" +
+                                         ptx::cite(ptx::Sec::StAsync) + ")");
+        ir::ValuePtr v = l.value(l.operand(1));
+        ir::Event& e = l.issue({Tag::W});
+        setOrdering(e, Sem::Release, st.scope);
+        l.access(e, a, ir::Proxy::Generic);
+        e.written = v;
+        return;
+    }
     if (st.async) return lowerStoreAsync(l, st);
     auto o = ptx::effectiveOrdering(st.sem, st.scope, Sem::Weak);
     l.expectOperands(2);
@@ -362,6 +382,18 @@ std::optional<Tag> windowOf(ptx::Space s) {
 } // namespace
 
 void lowerProxyFence(Lowerer& l, const ptx::ProxyFence& f) {
+    if (f.readOnly) {
+        // fence.proxy.async::generic.release.sync_restrict::shared::cluster::read.cluster (9.4,
+        // {Membar#}): an async/generic proxy fence over the cluster's shared memory, then a
+        // release fence whose effect "only applies to read operations performed on objects in
+        // .shared::cluster state space" (FSR_READ_CLUSTER; "a non-cumulative fence operation":
+        // ptx.cat anchors it at the thread's own reads)
+        l.expectOperands(0);
+        lowerProxyFence(l, ptx::ProxyFence{ptx::ProxyKind::Async, ptx::Space::SharedCluster});
+        ir::Event& e = l.issue({Tag::F, Tag::FSR_READ_CLUSTER});
+        setOrdering(e, Sem::Release, f.scope);
+        return;
+    }
     if (f.syncRestrict != ptx::Space::None) {
         // fence.proxy.async::generic.{release,acquire}.sync_restrict::... ({Membar#}): an
         // async/generic proxy fence over the restricted window and a release (acquire) fence

@@ -25,12 +25,14 @@ void lowerArrive(Lowerer& l, const ptx::MbarrierArrive& arrive);
 void lowerTx(Lowerer& l, const ptx::MbarrierTx& t);
 void lowerWait(Lowerer& l, const ptx::MbarrierWait& w);
 void lowerCpAsyncArrive(Lowerer& l, const ptx::CpAsyncArrive& a);
+void lowerPendingCount(Lowerer& l, const ptx::MbarrierPendingCount& c);
 
 // Bulk.cpp
 void lowerCopy(Lowerer& l, const ptx::BulkCopy& copy);
 void lowerCommitGroup(Lowerer& l, const ptx::BulkCommit& c);
 void lowerWaitGroup(Lowerer& l, const ptx::BulkWait& w);
 void lowerNonBulkCopy(Lowerer& l, const ptx::CpAsync& c);
+void lowerPrefetch(Lowerer& l, const ptx::BulkPrefetch& p);
 
 // Tcgen05.cpp
 void lowerAlloc(Lowerer& l, const ptx::Tcgen05Alloc& a);

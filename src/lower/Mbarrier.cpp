@@ -68,7 +68,11 @@ void lowerInit(Lowerer& l, const ptx::MbarrierInit& init) {
     l.expectOperands(2);
     Address a = l.address(l.operand(0), ir::Space::Mbarrier);
     l.checkReach(a, l.operand(0), false);
-    std::int64_t count = immediate(l, l.operand(1), 1, (1 << 20) - 1, "mbarrier count");
+    // "[1, ..., 2^20 - 1] for mbarrier with .layout::v0, [1, ..., 2^9 - 1] for mbarrier with
+    // .layout::v1" ({MbarrierInit#}); v1's payload report is changed only by report-on
+    // operations, which no modelled instruction performs, so the layouts behave alike here
+    std::int64_t count = immediate(
+        l, l.operand(1), 1, init.layout == 1 ? (1 << 9) - 1 : (1 << 20) - 1, "mbarrier count");
     ir::Event& e = l.issue({Tag::MB_INIT});
     mbarrierEvent(l, e, a, ir::MbOp::Init);
     e.mbAmount = count;
@@ -260,6 +264,23 @@ void lowerCpAsyncArrive(Lowerer& l, const ptx::CpAsyncArrive& a) {
     ir::Event& arrive = l.exec(id, "arrive " + name, {Tag::MB_ARRIVE});
     mbarrierEvent(l, arrive, mb, ir::MbOp::Arrive);
     setOrdering(arrive, ir::Sem::Release, ir::Scope::Cta);
+}
+
+/**
+ * mbarrier.pending_count ({MbarrierPendingCount#}): "The state operand is a 64-bit register that
+ * must be the result of a prior mbarrier.arrive.noComplete or mbarrier.arrive_drop.noComplete
+ * instruction"; count is "the pending count of the mbarrier object prior to the arrive-on
+ * operation from which the state register was obtained". It touches no memory and no mbarrier:
+ * no event. ptxmc's state token carries the phase only, so the count is not modelled: the
+ * destination must be the sink `_`.
+ */
+void lowerPendingCount(Lowerer& l, const ptx::MbarrierPendingCount&) {
+    l.expectOperands(2);
+    l.value(l.operand(1)); // the state: a defined register
+    if (l.operand(0).kind != litmus::Operand::Kind::Sink)
+        l.fail(l.operand(0).loc, "mbarrier.pending_count's count is not modelled (the state token "
+                                 "holds the phase only): write _ (" +
+                                     ptx::cite(ptx::Sec::MbarrierPendingCount) + ")");
 }
 
 } // namespace ptxmc::lower

@@ -179,9 +179,27 @@ Op decodeMbarrier(Decoder& d) {
     if (p.size() < 2) d.fail("incomplete mbarrier instruction");
     const std::string& op = p[1];
     if (op == "init" || op == "inval") {
-        MbarrierInit i{takeMbOperand(d), op == "inval"};
+        MbarrierInit i;
+        i.inval = op == "inval";
+        // mbarrier.init{.layout}{.shared{::cta}}.b64 (9.3, {MbarrierInit}); .layout = {.layout::v0,
+        // .layout::v1}
+        if (!i.inval)
+            if (auto l = d.q.takeOneOf({"layout::v0", "layout::v1"})) i.layout = (*l)[9] - '0';
+        i.mb = takeMbOperand(d);
         d.q.finish();
+        if (i.mb.space == Space::SharedCluster)
+            d.fail("mbarrier." + op + " takes an mbarrier in .shared{::cta} (" +
+                   cite(Sec::MbarrierInit) + ")");
         return i;
+    }
+    if (op == "pending_count") {
+        // mbarrier.pending_count{.layout::v0}.b64 count, state ({MbarrierPendingCount})
+        MbarrierPendingCount c;
+        c.layoutV0 = d.q.take("layout::v0");
+        if (!d.q.take("b64"))
+            d.fail("mbarrier.pending_count needs .b64 (" + cite(Sec::MbarrierPendingCount) + ")");
+        d.q.finish();
+        return c;
     }
     if (op == "arrive" || op == "arrive_drop") return decodeArrive(d, op == "arrive_drop");
     if (op == "expect_tx") return decodeTx(d, false);
@@ -214,16 +232,58 @@ Op decodeReduce(Decoder& d) {
     c.reduce = d.takeRow(kAtomOps);
     bool supported = c.reduce && (*c.reduce == AtomOp::Add || *c.reduce == AtomOp::And ||
                                   *c.reduce == AtomOp::Or || *c.reduce == AtomOp::Xor ||
-                                  *c.reduce == AtomOp::Min || *c.reduce == AtomOp::Max);
+                                  *c.reduce == AtomOp::Min || *c.reduce == AtomOp::Max ||
+                                  *c.reduce == AtomOp::Inc || *c.reduce == AtomOp::Dec);
     if (!supported)
-        d.fail("cp.reduce.async.bulk needs .redOp .add, .and, .or, .xor, .min or .max (.inc and "
-               ".dec are not supported)");
+        d.fail("cp.reduce.async.bulk needs .redOp .add, .inc, .dec, .and, .or, .xor, .min or "
+               ".max");
     c.types = d.takeTypes();
     if (c.types.size() != 1 || c.types[0].bits != 32 || c.types[0].kind == 'f')
         d.fail("cp.reduce.async.bulk here reduces 32-bit integer elements (.b32, .u32, .s32)");
+    // "The .inc and .dec operations return a result in the range [0..x] where x is the value at
+    // the source state space"; the table of valid combinations gives them .u32 only
+    if ((*c.reduce == AtomOp::Inc || *c.reduce == AtomOp::Dec) && c.types[0] != Type{'u', 32})
+        d.fail("cp.reduce.async.bulk .inc/.dec reduce .u32 elements (" +
+               cite(Sec::CpReduceAsyncBulk) + ")");
     d.q.finish();
     checkCopyOrdering(d, c);
     return c;
+}
+
+/**
+ * cp.async.bulk.prefetch.L2.global{.L2::cache_hint | .L2::evict_last} ({CpAsyncBulkPrefetch}) and
+ * cp.async.bulk.prefetch.tensor.dim.L2.global{.load_mode}{.L2::cache_hint | .L2::evict_last}
+ * ({CpAsyncBulkPrefetchTensor}); the 9.4 .override::* qualifiers name operands ptxmc does not
+ * take.
+ */
+Op decodePrefetch(Decoder& d) {
+    BulkPrefetch p;
+    bool tensor = d.q.take("tensor");
+    const Sec sec = tensor ? Sec::CpAsyncBulkPrefetchTensor : Sec::CpAsyncBulkPrefetch;
+    const std::string name = tensor ? "cp.async.bulk.prefetch.tensor" : "cp.async.bulk.prefetch";
+    if (tensor) {
+        auto dim = d.q.takeOneOf({"1d", "2d", "3d", "4d", "5d"});
+        if (!dim) d.fail(name + " needs its dimension (.1d ... .5d)");
+        p.dims = (*dim)[0] - '0';
+    }
+    if (!d.q.take("L2") || !d.q.take("global"))
+        d.fail(name + " is ." + (tensor ? "dim." : "") + "L2.global (" + cite(sec) + ")");
+    if (tensor)
+        if (auto m =
+                d.q.takeOneOf({"tile", "tile::gather4", "im2col", "im2col::w", "im2col::w::128"}))
+            p.loadMode = *m;
+    p.cacheHint = d.q.take("L2::cache_hint");
+    p.evictLast = d.q.take("L2::evict_last");
+    if (p.cacheHint && p.evictLast)
+        d.fail(name + " takes .L2::cache_hint or .L2::evict_last, not both (" + cite(sec) + ")");
+    if (d.q.takePrefixed("override::"))
+        d.fail(name + "'s .override::* qualifiers are not supported");
+    d.q.finish();
+    if (p.loadMode.rfind("im2col", 0) == 0 && p.dims < 3)
+        d.fail(
+            "\"In .im2col and .im2col::* modes, the tensor has to be at least 3-dimensional\" (" +
+            cite(sec) + ")");
+    return p;
 }
 
 /** cp.async.{ca,cg}.shared{::cta}.global (PTX ISA
@@ -267,6 +327,10 @@ Op decodeAsyncCopy(Decoder& d) {
         if (p.size() >= 4 && p[3] == "commit_group") {
             d.q.finish();
             return BulkCommit{};
+        }
+        if (p.size() >= 4 && p[3] == "prefetch") {
+            d.q.take("prefetch");
+            return decodePrefetch(d);
         }
         if (p.size() >= 4 && p[3] == "wait_group") {
             BulkWait w{d.q.take("read")};

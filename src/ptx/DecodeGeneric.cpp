@@ -47,7 +47,32 @@ Ld decodeLd(Decoder& d, LdName name) {
 St decodeStAsync(Decoder& d) {
     St st{StName::St, Sem::None, Scope::None, Space::None, {}};
     st.async = true;
-    if (d.q.take("weak")) st.sem = Sem::Weak;
+    const std::string where = " (" + cite(Sec::StAsync) + ")";
+    st.mmio = d.q.take("mmio");
+    if (auto s = d.q.takeOneOf({"weak", "release"}))
+        st.sem = *s == "weak" ? Sem::Weak : Sem::Release;
+    if (st.sem == Sem::Release) {
+        // st.async{.mmio}.release.scope{.global}.type [a], b (9.4): "a release store to global
+        // memory ... a strong memory operation with .release semantics at the scope specified by
+        // .scope"; .scope = {.gpu, .sys}, .ss = {.global}, no completion mechanism.
+        st.scope = d.takeScope({Scope::Gpu, Scope::Sys});
+        if (st.scope == Scope::None) d.fail("st.async.release needs scope .gpu or .sys" + where);
+        if (st.mmio && st.scope != Scope::Sys)
+            d.fail("st.async: \"If .mmio is specified, .scope must be .sys\"" + where);
+        if (d.q.take("shared::cluster"))
+            d.fail("st.async.release: \"If .ss is specified, it must be .global\"" + where);
+        if (d.q.take("global")) st.space = Space::Global;
+        if (d.q.take("mbarrier::complete_tx::bytes"))
+            d.fail("st.async.release has no completion mechanism" + where);
+        if (auto v = d.q.takeOneOf({"v2", "v4"})) st.vec = (*v)[1] - '0';
+        st.types = d.takeTypes();
+        if (st.types.size() != 1 || (st.types[0].bits != 32 && st.types[0].bits != 64))
+            d.fail("st.async here stores one 32- or 64-bit value");
+        if (st.vec != 1) d.fail("st.async with .v2/.v4 is not supported; store one value");
+        d.q.finish();
+        return st;
+    }
+    if (st.mmio) d.fail("st.async: with .weak, \".mmio must not be specified\"" + where);
     st.scope = d.takeScope({Scope::Cluster});
     if (!d.q.take("shared::cluster"))
         d.fail("st.async writes .shared::cluster memory (" + cite(Sec::StAsync) + ")");
@@ -197,6 +222,22 @@ Op decodeProxyFence(Decoder& d) {
         auto sem = d.q.takeOneOf({"release", "acquire"});
         if (!sem) d.fail("fence.proxy.async::generic needs .release or .acquire");
         f.sem = *sem == "release" ? Sem::Release : Sem::Acquire;
+        // 9.4: fence.proxy.async::generic.release.sync_restrict::shared::cluster::read.cluster,
+        // "the effect of the fence only applies to read operations performed on objects in
+        // .shared::cluster state space" ({Membar})
+        if (d.q.take("sync_restrict::shared::cluster::read")) {
+            f.syncRestrict = Space::SharedCluster;
+            f.readOnly = true;
+            f.scope = d.takeScope(kAllScopes);
+            if (f.sem != Sem::Release)
+                d.fail(".sync_restrict::shared::cluster::read needs .release (" +
+                       cite(Sec::Membar) + ")");
+            if (f.scope != Scope::Cluster)
+                d.fail("fence.proxy.async::generic needs scope .cluster (" + cite(Sec::Membar) +
+                       ")");
+            d.q.finish();
+            return f;
+        }
         auto r = d.takeRow(kSyncRestricts);
         if (!r) d.fail("fence.proxy.async::generic needs .sync_restrict::shared::{cta,cluster}");
         f.syncRestrict = *r;

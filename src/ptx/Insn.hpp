@@ -55,6 +55,9 @@ struct St {
     /// another CTA's shared memory that completes its bytes on an mbarrier there
     bool async = false;
     int vec = 1;
+    /// st.async{.mmio}.release.{gpu,sys}{.global}.type [a], b (9.4, {StAsync}): with sem Release
+    /// "a release store to global memory", a strong write with no completion mechanism
+    bool mmio = false;
 };
 
 /** atom (returns the old value) and red (returns nothing). */
@@ -104,6 +107,9 @@ struct ProxyFence {
     /// fence.proxy.async::generic.acquire.sync_restrict::shared::cluster.cluster ({Membar}):
     /// SharedCta / SharedCluster (kind Async, sem and scope set); None otherwise
     Space syncRestrict = Space::None;
+    /// fence.proxy.async::generic.release.sync_restrict::shared::cluster::read.cluster (9.4):
+    /// syncRestrict SharedCluster, and the fence "only applies to read operations"
+    bool readOnly = false;
 };
 
 /**
@@ -218,6 +224,19 @@ struct CpAsyncArrive {
 struct MbarrierInit {
     MbarrierOperand mb;
     bool inval = false;
+    /// mbarrier.init{.layout} (9.3, {MbarrierInit}): 0 unwritten (".layout::v0" by default), 0
+    /// or 1 as written. v1 adds the payload report, which no modelled operation changes; its
+    /// count range is [1, 2^9 - 1] ("[1, ..., 2^20 - 1] for mbarrier with .layout::v0")
+    int layout = -1;
+};
+
+/**
+ * mbarrier.pending_count{.layout::v0}.b64 count, state ({MbarrierPendingCount}): "the pending
+ * count of the mbarrier object prior to the arrive-on operation from which the state register
+ * was obtained". No memory or mbarrier operation: it reads a register.
+ */
+struct MbarrierPendingCount {
+    bool layoutV0 = false; ///< .layout::v0 written
 };
 
 /** mbarrier.arrive{.expect_tx}, or mbarrier.arrive_drop ({MbarrierArriveDrop}) when `drop`. */
@@ -283,6 +302,20 @@ struct BulkCopy {
     Scope scope = Scope::None;
     /// .multicast::cluster::16b / ::32b (9.4): the width of ctaMask (0: not written, 16 bits)
     int multicastBits = 0;
+};
+
+/**
+ * cp.async.bulk.prefetch.L2.global{.L2::cache_hint | .L2::evict_last} [srcMem], size{, policy}
+ * ({CpAsyncBulkPrefetch}) and cp.async.bulk.prefetch.tensor.Nd.L2.global{.load_mode}
+ * {.L2::cache_hint} [tensorMap, {coords}]{, im2colInfo}{, policy} ({CpAsyncBulkPrefetchTensor}):
+ * "a hint to the system to initiate the asynchronous prefetch of data to the cache", "treated as
+ * a weak memory operation": it changes no value any thread reads and is ordered with nothing.
+ */
+struct BulkPrefetch {
+    int dims = 0;           ///< the tensor form: .1d ... .5d
+    std::string loadMode;   ///< the tensor form's .load_mode as written (empty: .tile by default)
+    bool cacheHint = false; ///< .L2::cache_hint: a cache_policy operand follows
+    bool evictLast = false; ///< .L2::evict_last (9.4, the non-tensor form)
 };
 
 /** cp.async.bulk.commit_group; cp.async.commit_group when `nonBulk` (PTX ISA

@@ -62,6 +62,14 @@ struct Printer {
             .s;
     }
     std::string operator()(const St& i) const {
+        if (i.async && i.sem == Sem::Release)
+            return start("st.async")
+                .q(i.mmio, "mmio")
+                .q(semName(i.sem))
+                .q(scopeName(i.scope))
+                .q(nameOf(kSpaces, i.space))
+                .types(i.types)
+                .s;
         if (i.async)
             return start("st.async")
                 .q(semName(i.sem))
@@ -98,6 +106,12 @@ struct Printer {
         return start("membar").q(membarName(i.scope)).s;
     }
     std::string operator()(const ProxyFence& i) const {
+        if (i.readOnly)
+            return start("fence.proxy.async::generic")
+                .q(semName(i.sem))
+                .q("sync_restrict::shared::cluster::read")
+                .q(scopeName(i.scope))
+                .s;
         if (i.syncRestrict != Space::None)
             return start("fence.proxy.async::generic")
                 .q(semName(i.sem))
@@ -163,7 +177,22 @@ struct Printer {
         return start(arithName(i.op)).q(i.lo, "lo").types(i.types).s;
     }
     std::string operator()(const MbarrierInit& i) const {
-        return start(i.inval ? "mbarrier.inval" : "mbarrier.init").mb(i.mb).s;
+        return start(i.inval ? "mbarrier.inval" : "mbarrier.init")
+            .q(i.layout >= 0 ? "layout::v" + std::to_string(i.layout) : "")
+            .mb(i.mb)
+            .s;
+    }
+    std::string operator()(const MbarrierPendingCount& i) const {
+        return start("mbarrier.pending_count").q(i.layoutV0, "layout::v0").q("b64").s;
+    }
+    std::string operator()(const BulkPrefetch& i) const {
+        return start(i.dims > 0 ? "cp.async.bulk.prefetch.tensor" : "cp.async.bulk.prefetch")
+            .q(i.dims > 0 ? std::to_string(i.dims) + "d" : "")
+            .q("L2.global")
+            .q(i.loadMode)
+            .q(i.cacheHint, "L2::cache_hint")
+            .q(i.evictLast, "L2::evict_last")
+            .s;
     }
     std::string operator()(const MbarrierArrive& i) const {
         return start(i.drop ? "mbarrier.arrive_drop" : "mbarrier.arrive")

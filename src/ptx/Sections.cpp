@@ -53,6 +53,8 @@ constexpr Row kRows[] = {
     {Sec::CpAsyncGroups, "CpAsyncGroups", "9.7.10.28.1.1",
      "data-movement-and-conversion-instructions-asynchronous-copy-completion-mechanisms-async-"
      "group"},
+    {Sec::CpAsyncMbarrierMechanism, "CpAsyncMbarrierMechanism", "9.7.10.28.1.2",
+     "data-movement-and-conversion-instructions-asynchronous-copy-completion-mechanisms-mbarrier"},
     {Sec::AsyncProxy, "AsyncProxy", "9.7.10.28.2", "async-proxy"},
     {Sec::NonBulkCopies, "NonBulkCopies", "9.7.10.28.3",
      "data-movement-and-conversion-instructions-non-bulk-copy"},
@@ -68,6 +70,10 @@ constexpr Row kRows[] = {
      "data-movement-and-conversion-instructions-cp-async-bulk"},
     {Sec::CpReduceAsyncBulk, "CpReduceAsyncBulk", "9.7.10.28.4.2",
      "data-movement-and-conversion-instructions-cp-reduce-async-bulk"},
+    {Sec::CpAsyncBulkPrefetch, "CpAsyncBulkPrefetch", "9.7.10.28.4.3",
+     "data-movement-and-conversion-instructions-cp-async-bulk-prefetch"},
+    {Sec::CpAsyncBulkPrefetchTensor, "CpAsyncBulkPrefetchTensor", "9.7.10.28.5.5",
+     "data-movement-and-conversion-instructions-cp-async-bulk-prefetch-tensor"},
     {Sec::TensorCopies, "TensorCopies", "9.7.10.28.5",
      "data-movement-and-conversion-instructions-tensor-copy"},
     // 9.7.10.28.5.2 is "Overriding tensor property value" in 9.4 (new): the instruction moved down.
@@ -126,6 +132,8 @@ constexpr Row kRows[] = {
      "parallel-synchronization-and-communication-instructions-cp-async-mbarrier-arrive"},
     {Sec::MbarrierTestWaitTryWait, "MbarrierTestWaitTryWait", "9.7.15.16.19",
      "parallel-synchronization-and-communication-instructions-mbarrier-test-wait-try-wait"},
+    {Sec::MbarrierPendingCount, "MbarrierPendingCount", "9.7.15.16.20",
+     "parallel-synchronization-and-communication-instructions-mbarrier-pending-count"},
     {Sec::TensormapCpFenceproxy, "TensormapCpFenceproxy", "9.7.15.17",
      "parallel-synchronization-and-communication-instructions-tensormap-cp-fenceproxy"},
     {Sec::Tcgen05, "Tcgen05", "9.7.18", "tensorcore-5th-generation-instructions"},
@@ -255,6 +263,8 @@ struct Of {
         return section(x.complete ? Sec::MbarrierCompleteTx : Sec::MbarrierExpectTxOperation);
     }
     Section operator()(const MbarrierWait&) const { return section(Sec::MbarrierTestWaitTryWait); }
+    Section operator()(const MbarrierPendingCount&) const { return {}; } // reads a register only
+    Section operator()(const BulkPrefetch&) const { return {}; }         // a cache hint
     Section operator()(const CpAsyncArrive&) const { return section(Sec::CpAsyncMbarrierArrive); }
     Section operator()(const BulkCommit& x) const {
         return section(x.nonBulk ? Sec::CpAsyncCommitGroup : Sec::CpAsyncBulkCommitGroup);

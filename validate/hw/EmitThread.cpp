@@ -563,6 +563,8 @@ void ThreadEmitter::dispatch(const Insn& in) {
                 ld.name == ptx::LdName::Ld ? memoryAccess(in, "ld") : noMapping(in);
             },
             [&](const ptx::St& st) {
+                if (st.async && st.sem == ptx::Sem::Release)
+                    return refuse("st.async.release (sm_100) has no CUDA mapping yet");
                 if (st.async) return stAsync(in, st);
                 st.name == ptx::StName::St ? memoryAccess(in, "st") : noMapping(in);
             },
@@ -590,6 +592,12 @@ void ThreadEmitter::dispatch(const Insn& in) {
             [&](const ptx::MbarrierTx&) { mbarrier(in); },
             [&](const ptx::MbarrierWait&) { mbarrierWait(in); },
             [&](const ptx::CpAsyncArrive&) { cpAsyncArrive(in); },
+            [&](const ptx::MbarrierPendingCount&) {
+                refuse("mbarrier.pending_count's count is not modelled: no CUDA mapping");
+            },
+            [&](const ptx::BulkPrefetch&) {
+                refuse("cp.async.bulk.prefetch is a cache hint: no CUDA mapping yet");
+            },
             [&](const ptx::BulkCopy& c) { bulkCopy(in, c); },
             [&](const ptx::BulkCommit& c) { c.nonBulk ? cpAsyncGroup(in, nullptr) : bulkCommit(); },
             [&](const ptx::BulkWait& w) { w.nonBulk ? cpAsyncGroup(in, &w) : bulkWait(in, w); },
