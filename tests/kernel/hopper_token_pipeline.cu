@@ -74,7 +74,7 @@ __device__ __forceinline__ void rescale(float (&acc)[32], float& run_max) {
         const float scale = __expf(run_max - fmaxf(m, run_max));
 #pragma unroll
         for (int i = 0; i < 32; ++i)
-            acc[i] *= scale; // SYNC: accumulator rescale
+            acc[i] *= scale;
         run_max = fmaxf(m, run_max);
     }
 }
@@ -163,11 +163,11 @@ extern "C" __global__ void __launch_bounds__(THREADS, 1)
         }
         ptx::wgmma_commit_group(); // SYNC: wgmma commit
 #if PTXMC_MUTANT == MUTANT_RESCALE_BEFORE_WAIT
-        rescale(acc, run_max);
+        rescale(acc, run_max); // SYNC: accumulator rescale (before the wait)
 #endif
         ptx::wgmma_wait_group_0(); // SYNC: wgmma wait
 #if PTXMC_MUTANT != MUTANT_RESCALE_BEFORE_WAIT
-        rescale(acc, run_max);
+        rescale(acc, run_max); // SYNC: accumulator rescale
 #endif
         // Probe the next stage before releasing this one (CUTLASS's mainloop overlap).
         const int next = s + 1 == S ? 0 : s + 1;
