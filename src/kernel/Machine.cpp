@@ -120,6 +120,7 @@ Kind classify(const litmus::Instruction& in) {
     if (r == "bar" && p.size() > 1 && p[1] == "warp") return Kind::Ignore;
     if (r == "cvta" || r == "mapa" || r == "getctarank") return Kind::Arith;
     if (r == "ld" || r == "ldu") return hasPart(p, "param") ? Kind::ParamLoad : Kind::Load;
+    if (r == "st" && hasPart(p, "param")) return Kind::Ignore; // a call's argument (printf, assert)
     if (r == "st") return hasPart(p, "async") ? Kind::Event : Kind::Store;
     if (r == "atom" || r == "red") return hasPart(p, "async") ? Kind::Event : Kind::Atomic;
     if (r == "mbarrier" && p.size() > 1 && (p[1] == "try_wait" || p[1] == "test_wait"))
@@ -160,9 +161,27 @@ struct Lane {
     std::uint64_t readIn = ~0ULL, wroteIn = ~0ULL; ///< the window of the last recorded access
     std::uint64_t executed = 0;
     std::vector<Step> steps;
+    /// registers to mark as depending on a probe when the lane reaches a statement: those whose
+    /// value differs between the probe's two sides where they meet again
+    struct Taint {
+        std::size_t pc = 0;
+        std::vector<std::string> regs;
+        std::uint32_t probe = 0;
+    };
+    std::vector<Taint> taintAt;
 };
 
-enum class Outcome { Continue, Collective, Done, SawEvent };
+/** An mbarrier try_wait/test_wait whose failure the thread does not answer by waiting again. */
+struct Probe {
+    SourceLoc loc;
+    std::string opcode;
+    std::uint64_t barrier = 0, phase = 0;
+};
+
+/** Where a speculative run of one side of a branch stopped. */
+enum class SideEnd { Joined, Effect, Collective, Done, Trap, Budget };
+
+enum class Outcome { Continue, Collective, Done, SawEvent, Trapped };
 
 /** Values stored to shared memory by some thread, for loads of another (two passes). */
 struct Stored {
@@ -198,6 +217,7 @@ public:
             seen_ = Stored{};
             clcSeen_.clear();
             clcRequests_ = 0;
+            probes_.clear();
             deferred_ = false;
             allocations_.clear();
             columnsTaken_.clear();
@@ -424,8 +444,21 @@ private:
         }
         const litmus::Instruction& in = s.insn;
         Kind k = classify(in);
+        if (!L.taintAt.empty()) applyTaints(L);
+        std::uint32_t guardProbe = 0;
         if (in.guard) {
             Val g = read(L, in.guard->reg);
+            // data: a value read from memory, or from shared memory no thread stores to
+            // (a speculative run treats a value stored later as data: the real run defers)
+            bool data =
+                g.field == 0 || (g.field == kStoredLater && (speculative || pass_ + 1 >= kPasses));
+            if (!g.known && k == Kind::Branch && data) return joinSides(L, s);
+            if (g.probe && k == Kind::Branch) return probeBranch(L, s, g);
+            if (g.probe && k != Kind::Arith && k != Kind::Data && k != Kind::Setp)
+                fail(in.guard->loc, "whether this " + in.opcode +
+                                        " runs depends on the result of " + probeText(g.probe) +
+                                        ": " + kProbeRule);
+            guardProbe = g.probe;
             if (!g.known) {
                 if (k == Kind::Arith || k == Kind::Data || k == Kind::Setp) {
                     unknownDests(L, in, g.field);
@@ -448,6 +481,7 @@ private:
                                         "the parameters and mbarrier waits only");
             }
             if ((g.v != 0) == in.guard->negated) {
+                if (guardProbe) taintDests(L, in, guardProbe);
                 ++L.pc;
                 return Outcome::Continue;
             }
@@ -466,6 +500,7 @@ private:
             L.done = true;
             return Outcome::Done;
         case Kind::Trap:
+            if (speculative) return Outcome::Trapped;
             fail(in.loc,
                  fmt::format("thread {} of CTA {} reaches '{}'{} under this launch", L.tid, L.cta,
                              in.opcode, in.parts[0] == "call" ? " (a failing device assert)" : ""));
@@ -516,7 +551,245 @@ private:
             record(L, s, k);
             break;
         }
+        if (guardProbe) taintDests(L, in, guardProbe);
         ++L.pc;
+        return Outcome::Continue;
+    }
+
+    // ---- branches the launch does not decide ----
+    static constexpr int kSideSteps = 100000;
+    static constexpr const char* kProbeRule =
+        "ptxmc follows a probe's failure side, and lets its result decide only branches whose "
+        "two sides run the same instructions but for a wait on the probe's barrier and phase "
+        "(docs/kernel.md, \"Probes\")";
+
+    std::string probeText(std::uint32_t probe) const {
+        const Probe& p = probes_.at(probe - 1);
+        return fmt::format("the mbarrier probe at line {} ('{}')", p.loc.line, p.opcode);
+    }
+
+    /** Marks the registers `in` writes as depending on `probe` (a guard on it decided them). */
+    void taintDests(Lane& L, const litmus::Instruction& in, std::uint32_t probe) {
+        if (in.operands.empty()) return;
+        auto mark = [&](const std::string& name) {
+            if (name.empty() || name == "_" || name[0] == '!') return;
+            L.regs[name].probe = probe;
+        };
+        const litmus::Operand& d = in.operands[0];
+        if (d.kind == litmus::Operand::Kind::Name) mark(d.name);
+        for (const auto& e : d.elements)
+            if (e.kind == litmus::Operand::Kind::Name) mark(e.name);
+    }
+
+    void applyTaints(Lane& L) {
+        for (std::size_t i = 0; i < L.taintAt.size();) {
+            if (L.taintAt[i].pc != L.pc) {
+                ++i;
+                continue;
+            }
+            for (const std::string& r : L.taintAt[i].regs)
+                L.regs[r].probe = L.taintAt[i].probe;
+            L.taintAt.erase(L.taintAt.begin() + static_cast<std::ptrdiff_t>(i));
+        }
+    }
+
+    /** Whether `c` stands at a wait on the probe's barrier with its phase. */
+    bool waitsOn(const Lane& c, const Probe& p) const {
+        const litmus::Instruction& in = f_.body[c.pc].insn;
+        if (f_.body[c.pc].kind != Statement::Kind::Instruction || classify(in) != Kind::Wait ||
+            in.operands.size() < 3)
+            return false;
+        Val a = address(c, in.operands[1]), ph = value(c, in.operands[2]);
+        return a.known && ph.known && a.v == p.barrier && ph.v == p.phase;
+    }
+
+    /**
+     * Runs a speculative copy of a lane until `joins(pc)`, an instruction with an effect (a
+     * memory or synchronization instruction, a warp-collective one, the end) or the step
+     * budget. `path`, if given, collects the statements it stood at (the last included); a
+     * wait on `allowed`'s barrier and phase counts as returning True, not as an effect.
+     */
+    template <class Joins>
+    SideEnd runSide(Lane& c, Joins&& joins, std::vector<std::size_t>* path, const Probe* allowed) {
+        for (int n = 0; n < kSideSteps; ++n) {
+            if (joins(c.pc)) return SideEnd::Joined;
+            if (path) path->push_back(c.pc);
+            if (allowed && c.pc < f_.body.size() && waitsOn(c, *allowed)) {
+                const litmus::Operand& d = f_.body[c.pc].insn.operands[0];
+                if (d.kind == litmus::Operand::Kind::Name && d.name != "_")
+                    c.regs[d.name] = Val::of(1);
+                ++c.pc;
+                continue;
+            }
+            switch (step(c, true)) {
+            case Outcome::Continue:
+                continue;
+            case Outcome::Collective:
+                return SideEnd::Collective;
+            case Outcome::Done:
+                return SideEnd::Done;
+            case Outcome::SawEvent:
+                return SideEnd::Effect;
+            case Outcome::Trapped:
+                return SideEnd::Trap;
+            }
+        }
+        return SideEnd::Budget;
+    }
+
+    std::string sideText(const Lane& c, SideEnd e) const {
+        auto at = [&](const char* what) {
+            const Statement& st = f_.body[c.pc];
+            return fmt::format("{}'{}' at line {}", what, st.insn.opcode, st.loc.line);
+        };
+        switch (e) {
+        case SideEnd::Effect:
+            return at("");
+        case SideEnd::Collective:
+            return at("the warp-collective ");
+        case SideEnd::Done:
+            return "the end of the thread";
+        case SideEnd::Trap:
+            return at("");
+        case SideEnd::Budget:
+            return fmt::format("{} instructions without meeting the other side", kSideSteps);
+        case SideEnd::Joined:
+            break;
+        }
+        return "the other side";
+    }
+
+    /** The two sides of a branch at L.pc, started from `first` and `second`, and where they meet.
+     */
+    struct Sides {
+        Lane first, second; ///< each at the meeting point (or where it stopped)
+        SideEnd firstEnd = SideEnd::Done, secondEnd = SideEnd::Done;
+        std::vector<std::size_t> firstPath, secondPath; ///< to the meeting point
+        bool met = false;
+    };
+
+    /**
+     * Runs both sides of a branch speculatively until the second reaches a statement the first
+     * stood at before its first effect; `allowed` lets the second side pass waits on a probe's
+     * barrier and phase. Sides that meet ran no memory or synchronization instruction but those.
+     */
+    Sides runSides(const Lane& L, std::size_t first, std::size_t second, const Probe* allowed) {
+        Sides out{L, L, SideEnd::Done, SideEnd::Done, {}, {}, false};
+        out.first.pc = first;
+        out.first.steps.clear();
+        out.firstEnd = runSide(
+            out.first, [](std::size_t) { return false; }, &out.firstPath, nullptr);
+        std::set<std::size_t> visited(out.firstPath.begin(), out.firstPath.end());
+        out.second.pc = second;
+        out.second.steps.clear();
+        out.secondEnd = runSide(
+            out.second, [&](std::size_t pc) { return visited.count(pc) > 0; }, &out.secondPath,
+            allowed);
+        if (out.secondEnd != SideEnd::Joined) return out;
+        out.met = true;
+        std::size_t meet = out.second.pc;
+        out.first = L; // again, to where the second side met it
+        out.first.pc = first;
+        out.first.steps.clear();
+        out.firstPath.clear();
+        runSide(
+            out.first, [&](std::size_t pc) { return pc == meet; }, &out.firstPath, nullptr);
+        return out;
+    }
+
+    /**
+     * A branch on data (a value read from memory, floating point): both sides are explored;
+     * when they meet before any memory or synchronization instruction, the thread goes on from
+     * there with the registers the sides agree on, the others unknown.
+     */
+    Outcome joinSides(Lane& L, const Statement& s) {
+        const litmus::Instruction& in = s.insn;
+        Sides sides = runSides(L, target(s), L.pc + 1, nullptr);
+        // A side that traps (a failing device assert) before any effect ends the kernel with an
+        // error: the check follows the other side, assuming the assertion holds.
+        if (!sides.met && (sides.firstEnd == SideEnd::Trap) != (sides.secondEnd == SideEnd::Trap)) {
+            const Lane& trap = sides.firstEnd == SideEnd::Trap ? sides.first : sides.second;
+            noteOnce(trap.pc < f_.body.size() ? f_.body[trap.pc].loc : in.loc,
+                     fmt::format("the branch at line {} on a value read from memory goes to '{}' "
+                                 "(a failing assert) on one side: the check assumes it does not",
+                                 in.loc.line, f_.body[trap.pc].insn.opcode));
+            L.pc = sides.firstEnd == SideEnd::Trap ? L.pc + 1 : target(s);
+            return Outcome::Continue;
+        }
+        if (!sides.met) {
+            if (sides.firstEnd == SideEnd::Done && sides.secondEnd == SideEnd::Done) {
+                L.done = true;
+                return Outcome::Done;
+            }
+            fail(in.guard->loc,
+                 fmt::format("the two sides of this branch on a value read from {} (its guard "
+                             "@{}) run different memory or synchronization instructions: taken, "
+                             "the thread reaches {}; not taken, {}. ptxmc checks a branch on data "
+                             "when its sides meet again before such an instruction",
+                             unknownOrigin(), in.guard->reg, sideText(sides.first, sides.firstEnd),
+                             sideText(sides.second, sides.secondEnd)));
+        }
+        std::unordered_map<std::string, Val> merged = sides.first.regs;
+        for (auto& [name, v] : merged) {
+            auto other = sides.second.regs.find(name);
+            Val w = other == sides.second.regs.end() ? Val{} : other->second;
+            if (v != w) v = Val{false, v.known ? w.field : v.field, 0, v.probe ? v.probe : w.probe};
+        }
+        for (const auto& [name, w] : sides.second.regs)
+            if (!merged.count(name)) merged[name] = Val{false, w.field, 0, w.probe};
+        std::size_t meet = sides.second.pc;
+        replayFragmentAccesses(L, sides.firstPath);
+        replayFragmentAccesses(L, sides.secondPath);
+        L.regs = std::move(merged);
+        L.executed = std::max(sides.first.executed, sides.second.executed);
+        L.pc = meet;
+        return Outcome::Continue;
+    }
+
+    /** The wgmma fragment accesses of statements a side ran speculatively. */
+    void replayFragmentAccesses(Lane& L, const std::vector<std::size_t>& path) {
+        if (L.wgmmaRegs.empty()) return;
+        std::size_t pc = L.pc;
+        for (std::size_t at : path) {
+            if (at >= f_.body.size() || f_.body[at].kind != Statement::Kind::Instruction) continue;
+            L.pc = at;
+            wgmmaRegisterAccess(L, f_.body[at], classify(f_.body[at].insn));
+        }
+        L.pc = pc;
+    }
+
+    /**
+     * A branch on a probe's result (CUTLASS's `consumer_wait(state, token)`): the thread
+     * follows the failure side, which the evaluation took at the probe. That is sound when the
+     * other side runs the same instructions less waits on the probe's barrier and phase: the
+     * success side acquired at the probe what the failure side acquires at the wait, with the
+     * instructions between ordered after it, so its executions are among the failure side's.
+     */
+    Outcome probeBranch(Lane& L, const Statement& s, const Val& g) {
+        const litmus::Instruction& in = s.insn;
+        bool takes = (g.v != 0) != in.guard->negated;
+        std::size_t failure = takes ? target(s) : L.pc + 1;
+        std::size_t other = takes ? L.pc + 1 : target(s);
+        Sides sides = runSides(L, other, failure, &probes_.at(g.probe - 1));
+        if (!sides.met && !(sides.firstEnd == SideEnd::Done && sides.secondEnd == SideEnd::Done))
+            fail(in.guard->loc,
+                 fmt::format("this branch on the result of {} does not only skip a wait on its "
+                             "barrier and phase: on the probe's failure side the thread reaches "
+                             "{}, on its success side {}; {}",
+                             probeText(g.probe), sideText(sides.second, sides.secondEnd),
+                             sideText(sides.first, sides.firstEnd), kProbeRule));
+        if (sides.met) {
+            Lane::Taint t{sides.second.pc, {}, g.probe};
+            for (const auto& [name, v] : sides.second.regs) {
+                auto o = sides.first.regs.find(name);
+                if (o == sides.first.regs.end() || o->second != v) t.regs.push_back(name);
+            }
+            for (const auto& [name, v] : sides.first.regs)
+                if (!sides.second.regs.count(name)) t.regs.push_back(name);
+            std::sort(t.regs.begin(), t.regs.end());
+            if (!t.regs.empty()) L.taintAt.push_back(std::move(t));
+        }
+        L.pc = failure;
         return Outcome::Continue;
     }
 
@@ -609,13 +882,17 @@ private:
         case litmus::Operand::Kind::Vector: {
             // {lo, hi} packs registers low part first (mov.b64 d, {a, b}).
             std::uint64_t v = 0;
+            std::uint32_t probe = 0;
             int width = o.elements.empty() ? 0 : 64 / static_cast<int>(o.elements.size());
             for (std::size_t i = 0; i < o.elements.size(); ++i) {
                 Val e = value(L, o.elements[i]);
                 if (!e.known) return e;
                 v |= mask(e.v, width) << (static_cast<int>(i) * width);
+                if (!probe) probe = e.probe;
             }
-            return Val::of(v);
+            Val packed = Val::of(v);
+            packed.probe = probe;
+            return packed;
         }
         case litmus::Operand::Kind::Sink:
             return Val{};
@@ -630,7 +907,7 @@ private:
     }
 
     void set(Lane& L, const litmus::Operand& o, Val v) {
-        Val unknown{false, v.known ? 0 : v.field, 0};
+        Val unknown{false, v.known ? 0 : v.field, 0, v.probe};
         if (o.kind == litmus::Operand::Kind::Name && !o.name.empty() && o.name[0] != '!')
             L.regs[o.name] = v;
         if (o.kind == litmus::Operand::Kind::Name)
@@ -661,10 +938,13 @@ private:
             Val src = in.operands.size() > 1 ? value(L, in.operands[1]) : Val{};
             int width = 64 / std::max<int>(1, static_cast<int>(d.elements.size()));
             for (std::size_t i = 0; i < d.elements.size(); ++i)
-                if (d.elements[i].kind == litmus::Operand::Kind::Name)
-                    L.regs[d.elements[i].name] =
-                        src.known ? Val::of(mask(src.v >> (static_cast<int>(i) * width), width))
-                                  : src;
+                if (d.elements[i].kind == litmus::Operand::Kind::Name) {
+                    Val part = src.known
+                                   ? Val::of(mask(src.v >> (static_cast<int>(i) * width), width))
+                                   : src;
+                    part.probe = src.probe;
+                    L.regs[d.elements[i].name] = part;
+                }
             return;
         }
         std::vector<Val> ins;
@@ -681,8 +961,10 @@ private:
             bool known = false;
             if (auto r = arithmetic(p, ins, known)) out = Val::of(*r);
         }
-        for (const Val& v : ins)
+        for (const Val& v : ins) {
             if (!out.known && !out.field && !v.known) out.field = v.field;
+            if (!out.probe) out.probe = v.probe;
+        }
         if (out.known && p[0] != "mov" && p[0] != "cvta" && p[0] != "mapa") {
             // keep a result's width: the destination's type
             IntType t = lastType(p);
@@ -731,6 +1013,7 @@ private:
         for (const char* c : {"and", "or", "xor"})
             if (hasPart(p, c) && in.operands.size() > 3) combine = c;
         Val result = r ? Val::of(*r ? 1 : 0) : Val{false, a.known ? b.field : a.field, 0};
+        std::uint32_t probe = a.probe ? a.probe : b.probe;
         if (!combine.empty()) {
             Val c = value(L, in.operands[3]);
             if (result.known && c.known) {
@@ -751,7 +1034,9 @@ private:
             } else if (!result.field) {
                 result.field = c.field;
             }
+            if (!probe) probe = c.probe;
         }
+        result.probe = probe;
         const litmus::Operand& d = in.operands[0];
         if (d.kind == litmus::Operand::Kind::Name && d.name != "_") L.regs[d.name] = result;
         if (!d.elements.empty())
@@ -915,6 +1200,7 @@ private:
                     src = L->lane ^ bv;
                 if (src < 0 || src > 31 || !a.count(static_cast<int>(src))) src = L->lane;
                 r = a[static_cast<int>(src)];
+                if (!r.probe) r.probe = b.probe;
             }
             results.push_back(r);
         }
@@ -927,8 +1213,10 @@ private:
         std::uint64_t ballot = 0;
         bool known = true;
         Val r;
+        std::uint32_t probe = 0;
         for (Lane* L : group) {
             Val p = value(*L, in.operands.at(1));
+            if (!probe) probe = p.probe;
             if (!p.known) {
                 known = false;
                 if (!r.field) r.field = p.field;
@@ -948,6 +1236,7 @@ private:
             else if (mode == "uni")
                 r = Val::of(ballot == 0 || ballot == members ? 1 : 0);
         }
+        r.probe = probe;
         for (Lane* L : group)
             set(*L, in.operands.at(0), r);
     }
@@ -1209,7 +1498,14 @@ private:
             if (auto off = Layout::sharedAddress(st.operands[0].value.v))
                 seen_.put(*off, it->second);
         }
-        if (k == Kind::Wait) waitSucceeds(L, s, st);
+        for (std::size_t i = 0; i < st.operands.size(); ++i) // a first register: a result
+            if (const RawOperand& o = st.operands[i];
+                i == 0 && (o.kind == RawOperand::Kind::Reg || o.kind == RawOperand::Kind::Vec)) {
+                continue;
+            } else if (std::uint32_t probe = probeIn(o))
+                fail(o.loc, "this " + in.opcode + "'s operand depends on the result of " +
+                                probeText(probe) + ": " + kProbeRule);
+        if (k == Kind::Wait && !waitSucceeds(L, s, st)) return; // a probe: it acquired nothing
         if (k == Kind::Event && !in.operands.empty() &&
             (r == "mbarrier" || r == "atom" || r == "red") &&
             in.operands[0].kind == litmus::Operand::Kind::Name)
@@ -1217,12 +1513,22 @@ private:
         L.steps.push_back(std::move(st));
     }
 
+    static std::uint32_t probeIn(const RawOperand& o) {
+        if (o.value.probe) return o.value.probe;
+        for (const RawOperand& e : o.elements)
+            if (std::uint32_t p = probeIn(e)) return p;
+        return 0;
+    }
+
     /**
-     * A wait's result is "complete": the check models the wait as blocking. That is the spin
-     * idiom only if the path taken on failure comes back to a wait on the same barrier with
-     * the same parity before any other memory or synchronization instruction; else say so.
+     * A wait whose failure path comes back to a wait on the same barrier with the same parity
+     * before any other memory or synchronization instruction is the spin idiom: the check
+     * models it as one blocking wait, and its result is "complete" (true is returned). Any
+     * other is a probe (CUTLASS's try_acquire/try_wait tokens): the evaluation follows its
+     * failure side, on which it acquired nothing (false is returned), and its result decides
+     * only branches that skip a later wait on the same barrier and phase (probeBranch).
      */
-    void waitSucceeds(Lane& L, const Statement& s, const Step& st) {
+    bool waitSucceeds(Lane& L, const Statement& s, const Step& st) {
         const litmus::Instruction& in = s.insn;
         if (in.operands.size() < 3)
             fail(in.loc, in.opcode + " needs a result, a barrier and a phase");
@@ -1234,34 +1540,28 @@ private:
             L.regs[d.name] = Val::of(1);
             fork.regs[d.name] = Val::of(0);
         }
-        if (d.kind == litmus::Operand::Kind::Sink) return; // no result: the wait cannot fail
+        if (d.kind == litmus::Operand::Kind::Sink) return true; // no result: it cannot fail
         ++fork.pc;
-        for (int n = 0; n < 100000; ++n) {
+        for (int n = 0; n < kSideSteps; ++n) {
             Outcome o = step(fork, true);
             if (o == Outcome::Continue) continue;
-            if (o == Outcome::SawEvent) {
-                const Statement& next = f_.body[fork.pc];
-                if (classify(next.insn) == Kind::Wait && next.insn.operands.size() >= 3) {
-                    Val a = address(fork, next.insn.operands[1]);
-                    Val ph = value(fork, next.insn.operands[2]);
-                    if (a.known && st.operands[1].value.known && a.v == st.operands[1].value.v &&
-                        ph.known && st.operands[2].value.known && ph.v == st.operands[2].value.v)
-                        return;
-                }
-                fail(in.loc, "when this " + in.opcode + " fails, the thread goes on to '" +
-                                 next.insn.opcode + "' at line " + std::to_string(next.loc.line) +
-                                 " instead of waiting again: ptxmc treats a wait as blocking "
-                                 "only in a retry loop");
-            }
-            if (o == Outcome::Done)
-                fail(in.loc, "when this " + in.opcode +
-                                 " fails, the thread ends: ptxmc treats "
-                                 "a wait as blocking only in a retry loop");
-            fail(in.loc, "when this " + in.opcode +
-                             " fails, the thread reaches a warp-collective "
-                             "instruction before waiting again");
+            if (o == Outcome::SawEvent &&
+                waitsOn(fork, Probe{{}, {}, st.operands[1].value.v, st.operands[2].value.v}) &&
+                st.operands[1].value.known && st.operands[2].value.known)
+                return true;
+            break;
         }
-        fail(in.loc, "the failure path of this " + in.opcode + " does not come back to it");
+        if (!st.operands[1].value.known || !st.operands[2].value.known)
+            fail(in.loc, "the barrier or phase of this " + in.opcode +
+                             " depends on data: ptxmc cannot tell which phase it probes");
+        probes_.push_back(Probe{in.loc, in.opcode, st.operands[1].value.v, st.operands[2].value.v});
+        if (d.kind == litmus::Operand::Kind::Name && d.name != "_")
+            L.regs[d.name] = Val{true, 0, 0, static_cast<std::uint32_t>(probes_.size())};
+        noteOnce(in.loc, fmt::format("the {} at line {} is a probe (its failure is not answered "
+                                     "by waiting again at once): the check follows its failure "
+                                     "side, the later wait on its barrier and phase acquiring",
+                                     in.opcode, in.loc.line));
+        return false;
     }
 
     const Module& m_;
@@ -1287,6 +1587,7 @@ private:
     std::map<int, std::uint64_t> columnsTaken_;
     std::map<std::string, Note> notesThisPass_;
     ClcSlots clcStored_, clcSeen_;  ///< try_cancel responses: the pass before, this pass
+    std::vector<Probe> probes_;     ///< this pass's probes (Val::probe indexes them)
     std::uint64_t clcRequests_ = 0; ///< try_cancel requests of the cluster so far this pass
 };
 

@@ -21,7 +21,15 @@ struct Val {
     /// the value comes from (0: memory), so that a branch on it names the --param to add
     std::uint32_t field = 0;
     std::uint64_t v = 0;
-    static Val of(std::uint64_t x) { return Val{true, 0, x}; }
+    /// 1 + the index of the mbarrier probe whose result this value was computed from (0: none).
+    /// The evaluation follows a probe's failure side; such a value may differ on its success
+    /// side, so it may decide only a branch that skips a wait the failure side makes.
+    std::uint32_t probe = 0;
+    static Val of(std::uint64_t x) { return Val{true, 0, x, 0}; }
+    bool operator==(const Val& o) const {
+        return known == o.known && field == o.field && v == o.v && probe == o.probe;
+    }
+    bool operator!=(const Val& o) const { return !(*this == o); }
 };
 
 /**
