@@ -16,6 +16,7 @@
 #include <algorithm>
 #include <chrono>
 #include <fmt/format.h>
+#include <fstream>
 #include <iostream>
 #include <map>
 #include <memory>
@@ -32,14 +33,18 @@ const char* const kKernelExamples = R"(Examples:
   ptxmc kernel gemm.ptx --param 2=4 --emit-litmus   the extracted program as a litmus test
   ptxmc kernel gemm.ptx --list-params               the parameter fields the kernel reads
   ptxmc kernel gemm.ptx --param 0+344=4             a field of a struct parameter (Params)
+  ptxmc kernel attn.ptx --param 3=0x1000 --global 0x1000=u32:128,256
+                                                    sequence lengths the kernel loads from memory
   ptxmc kernel gemm.ptx --block 160 --cluster 2 --param k_tiles=4 --readings
 
 Every thread of one cluster runs on what the launch and --param make known; each warp that
 synchronizes becomes one thread of the checked program (lanes that do the same merged), each
 mbarrier and each async buffer one location. Loops whose bound is a parameter need it with
 --param (NAME: the PTX parameter, its _param_N suffix, or its index; NAME+OFFSET=VALUE for
-a field of a struct parameter; --list-params lists the fields the kernel reads). Data (floating point,
-values read from memory) is not followed; control flow that depends on it is an error.
+a field of a struct parameter; --list-params lists the fields the kernel reads), values the host
+wrote to global memory (a sequence-length array) with --global. Other data (floating point,
+values read from memory) is not followed: both sides of a branch on it are explored, and must
+meet again before either runs a memory or synchronization instruction.
 Exit status: 0 no property is violated, 1 a flag, a hang or an Unknown answer, 2 an input error
 (the module, an unsupported instruction, an address or bound ptxmc cannot resolve).)";
 
@@ -50,6 +55,7 @@ struct KernelArgs {
     std::string entry;
     std::string block, cluster, grid;
     std::vector<std::string> params;
+    std::vector<std::string> globals;
     std::uint64_t dynamicSmem = kernel::Launch{}.dynamicShared;
     std::uint64_t maxSteps = kernel::Launch{}.maxSteps;
     int tiles = kernel::Launch{}.tiles;
@@ -80,6 +86,71 @@ std::array<int, 3> dims(const std::string& text, const char* option) {
         pos = comma + 1;
     }
     throw InputError(SourceLoc{option, 1, 1}, std::string(option) + " takes at most three sizes");
+}
+
+/** An integer of --global's text at `pos`: decimal or 0x; `what` names it in the error. */
+std::uint64_t globalNumber(const std::string& arg, std::size_t pos, std::size_t end,
+                           const char* what) {
+    std::string text = arg.substr(pos, end - pos);
+    try {
+        std::size_t used = 0;
+        if (text.empty() || text[0] == '-') throw std::invalid_argument(text);
+        std::uint64_t v = std::stoull(text, &used, 0);
+        if (used != text.size()) throw std::invalid_argument(text);
+        return v;
+    } catch (const std::exception&) {
+        throw InputError(
+            SourceLoc{"--global", 1, static_cast<int>(pos) + 1},
+            fmt::format("--global: {} must be an integer (decimal or 0x), got '{}'", what, text));
+    }
+}
+
+/**
+ * --global ADDRESS=TYPE:V,V,... (TYPE u8, u16, u32 or u64: each value that wide, little-endian)
+ * or ADDRESS=@FILE (the file's bytes): global memory the host wrote before the launch.
+ */
+std::pair<std::uint64_t, std::vector<std::uint8_t>> globalBytes(const std::string& arg) {
+    std::size_t eq = arg.find('=');
+    if (eq == std::string::npos || eq == 0)
+        throw InputError(SourceLoc{"--global", 1, 1},
+                         "--global takes ADDRESS=TYPE:V,V,... or ADDRESS=@FILE, got '" + arg + "'");
+    std::uint64_t address = globalNumber(arg, 0, eq, "the address");
+    std::vector<std::uint8_t> bytes;
+    if (arg.compare(eq + 1, 1, "@") == 0) {
+        std::string path = arg.substr(eq + 2);
+        std::ifstream in(path, std::ios::binary);
+        if (!in)
+            throw InputError(SourceLoc{"--global", 1, static_cast<int>(eq) + 3},
+                             "--global: cannot read '" + path + "'");
+        bytes.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+    } else {
+        std::size_t colon = arg.find(':', eq);
+        std::string type = arg.substr(eq + 1, colon == std::string::npos ? 0 : colon - eq - 1);
+        int width = type == "u8"    ? 1
+                    : type == "u16" ? 2
+                    : type == "u32" ? 4
+                    : type == "u64" ? 8
+                                    : 0;
+        if (width == 0)
+            throw InputError(SourceLoc{"--global", 1, static_cast<int>(eq) + 2},
+                             "--global: the values need a type, u8, u16, u32 or u64 (ADDRESS=u32:"
+                             "V,V,...), got '" +
+                                 arg.substr(eq + 1) + "'");
+        for (std::size_t pos = colon + 1; pos <= arg.size();) {
+            std::size_t comma = std::min(arg.find(',', pos), arg.size());
+            std::uint64_t v = globalNumber(arg, pos, comma, "each value");
+            if (width < 8 && (v >> (8 * width)) != 0)
+                throw InputError(SourceLoc{"--global", 1, static_cast<int>(pos) + 1},
+                                 fmt::format("--global: {} does not fit {}", v, type));
+            for (int b = 0; b < width; ++b)
+                bytes.push_back(static_cast<std::uint8_t>(v >> (8 * b)));
+            pos = comma + 1;
+        }
+    }
+    if (bytes.empty())
+        throw InputError(SourceLoc{"--global", 1, static_cast<int>(eq) + 2},
+                         "--global gives no bytes at " + arg.substr(0, eq));
+    return {address, std::move(bytes)};
 }
 
 kernel::Launch launchOf(const KernelArgs& a) {
@@ -123,6 +194,17 @@ kernel::Launch launchOf(const KernelArgs& a) {
                              "--param " + p.substr(0, eq) + " needs an integer value, got '" +
                                  value + "'");
         }
+    }
+    for (const std::string& g : a.globals) {
+        auto [address, bytes] = globalBytes(g);
+        auto next = l.globals.lower_bound(address);
+        bool overlaps = (next != l.globals.end() && next->first < address + bytes.size()) ||
+                        (next != l.globals.begin() &&
+                         std::prev(next)->first + std::prev(next)->second.size() > address);
+        if (overlaps)
+            throw InputError(SourceLoc{"--global", 1, 1},
+                             "--global " + g + " overlaps bytes another --global gives");
+        l.globals.emplace(address, std::move(bytes));
     }
     l.dynamicShared = a.dynamicSmem;
     l.maxSteps = a.maxSteps;
@@ -416,6 +498,14 @@ void setupKernel(CLI::App& app) {
                     "suffix or its index), or a field of a struct parameter, NAME+OFFSET=VALUE "
                     "(OFFSET in bytes, decimal or 0x; as wide as the load that reads it); once "
                     "per field")
+        ->take_all()
+        ->expected(1)
+        ->allow_extra_args(false);
+    sub->add_option("--global", args->globals,
+                    "global memory the host wrote before the launch, which the kernel's loads "
+                    "read (sequence lengths, a tile count): ADDRESS=TYPE:V,V,... (TYPE u8, u16, "
+                    "u32 or u64) or ADDRESS=@FILE (its bytes); give the pointer parameter the "
+                    "ADDRESS with --param")
         ->take_all()
         ->expected(1)
         ->allow_extra_args(false);

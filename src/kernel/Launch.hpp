@@ -7,6 +7,7 @@
 #include <optional>
 #include <string>
 #include <utility>
+#include <vector>
 
 namespace ptxmc::kernel {
 
@@ -18,6 +19,9 @@ struct Launch {
     /// --param NAME[+OFFSET]=VALUE: the bytes at OFFSET of parameter NAME (its PTX name, its
     /// _param_N suffix or its index), as wide as the load that reads them
     std::map<std::pair<std::string, std::uint64_t>, std::uint64_t> params;
+    /// --global ADDRESS=...: bytes of global memory the host wrote before the launch (a
+    /// sequence-length array, a tile count), by start address; loads inside them read them
+    std::map<std::uint64_t, std::vector<std::uint8_t>> globals;
     std::uint64_t dynamicShared = 232448; ///< --dynamic-smem bytes
     std::uint64_t maxSteps = 4000000;     ///< instructions one thread may execute
     int tiles = 2; ///< --tiles: tiles a cluster runs where clusterlaunchcontrol schedules them

@@ -1479,7 +1479,9 @@ private:
                     if (it == stored_.values.end()) v.field = kStoredLater;
                     if (auto response = clcResponseRead(L, *off)) v = *response;
                 }
-            if (!in.operands.empty()) set(L, in.operands[0], v);
+            bool host = k == Kind::Load && in.operands.size() >= 2 && st.operands[1].value.known &&
+                        hostLoad(L, in, st.operands[1].value.v);
+            if (!host && !in.operands.empty()) set(L, in.operands[0], v);
         }
         if (r == "clusterlaunchcontrol") {
             clcRequest(L, st);
@@ -1511,6 +1513,46 @@ private:
             in.operands[0].kind == litmus::Operand::Kind::Name)
             set(L, in.operands[0], Val{});
         L.steps.push_back(std::move(st));
+    }
+
+    /**
+     * A load of global memory the host wrote before the launch (--global): each element of the
+     * destination reads its bytes, little-endian; false where the load is not inside them.
+     */
+    bool hostLoad(Lane& L, const litmus::Instruction& in, std::uint64_t addr) {
+        // global memory: a .global load, or a generic one below the shared and param windows
+        bool global = hasPart(in.parts, "global") ||
+                      (!hasPrefix(in.parts, "shared") && !hasPart(in.parts, "local") &&
+                       !hasPart(in.parts, "const") && !hasPart(in.parts, "param") &&
+                       addr < Layout::kGenericShared);
+        if (launch_.globals.empty() || !global) return false;
+        const litmus::Operand& d = in.operands[0];
+        std::uint64_t bytes = loadBytes(in.parts);
+        std::size_t count = d.kind == litmus::Operand::Kind::Vector ? d.elements.size() : 1;
+        auto it = launch_.globals.upper_bound(addr);
+        if (it == launch_.globals.begin()) return false;
+        --it;
+        const std::vector<std::uint8_t>& buf = it->second;
+        std::uint64_t at = addr - it->first;
+        if (at >= buf.size()) return false;
+        if (at + bytes * count > buf.size())
+            fail(in.loc, fmt::format("this {}-byte load at 0x{:x} reads past the end of the {} "
+                                     "bytes --global gives at 0x{:x}",
+                                     bytes * count, addr, buf.size(), it->first));
+        auto element = [&](std::size_t i) {
+            std::uint64_t v = 0;
+            for (std::uint64_t b = 0; b < bytes && b < 8; ++b)
+                v |= std::uint64_t{buf[at + i * bytes + b]} << (8 * b);
+            return Val::of(v);
+        };
+        if (d.kind == litmus::Operand::Kind::Vector) {
+            for (std::size_t i = 0; i < count; ++i)
+                if (d.elements[i].kind == litmus::Operand::Kind::Name)
+                    L.regs[d.elements[i].name] = element(i);
+        } else {
+            set(L, d, element(0));
+        }
+        return true;
     }
 
     static std::uint32_t probeIn(const RawOperand& o) {
