@@ -1,0 +1,72 @@
+#!/usr/bin/env bash
+# ptxmc kernel on public library kernels a user fetched: compiles each with nvcc, checks it with
+# the launch recorded here, and prints time, peak memory and the answer side by side.
+# Usage: bench/library-kernels.sh LIBDIR [BUILD_DIR]
+#   LIBDIR holds the libraries as fetched (LIBDIR/cutlass: github.com/NVIDIA/cutlass); a library
+#   not there is skipped. Neither the libraries nor their PTX belong in this repository: the PTX
+#   goes to a temporary folder. READINGS=1 also checks each kernel with --readings.
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+lib=$(cd "${1:?usage: bench/library-kernels.sh LIBDIR [BUILD_DIR]}" && pwd)
+build=${2:-$root/build}
+ptxmc=$build/ptxmc
+nvcc=${NVCC:-/usr/local/cuda/bin/nvcc}
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+
+# compile NAME ARCH SOURCE INCLUDE...: nvcc -ptx -lineinfo -O3 into $work/NAME.ptx
+compile() {
+    local name=$1 arch=$2 source=$3
+    shift 3
+    local includes=()
+    for i in "$@"; do includes+=(-I"$i"); done
+    "$nvcc" -std=c++17 -arch="$arch" -ptx -lineinfo -O3 --expt-relaxed-constexpr \
+        "${includes[@]}" "$source" -o "$work/$name.ptx" 2>"$work/$name.nvcc.log"
+}
+
+# check NAME OPTIONS...: one row: seconds, peak MiB, exit status, the verdict line
+check() {
+    local name=$1
+    shift
+    local out status
+    out=$( { /usr/bin/time -f "%e %M" "$ptxmc" kernel "$@" "$work/$name.ptx" \
+        >"$work/$name.out" 2>&1; echo "rc=$?" >>"$work/$name.out"; } 2>&1 | tail -1)
+    status=$(grep -o 'rc=[0-9]*' "$work/$name.out" | tail -1 | cut -d= -f2)
+    local verdict
+    verdict=$(grep -m1 -E '^(Verdict|Unknown)|error:' "$work/$name.out" | cut -c1-110 || true)
+    printf '%-30s %8s %8s %4s  %s\n' "$name${READINGS_TAG:-}" "$(echo "$out" | cut -d' ' -f1)" \
+        "$(( $(echo "$out" | cut -d' ' -f2) / 1024 ))" "$status" "$verdict"
+}
+
+run() { # NAME OPTIONS...
+    check "$@"
+    if [ "${READINGS:-0}" = 1 ]; then
+        READINGS_TAG=" --readings" check "$@" --readings
+    fi
+}
+
+printf '%-30s %8s %8s %4s  %s\n' kernel s MiB exit answer
+cutlass=$lib/cutlass
+if [ -d "$cutlass/include/cutlass" ]; then
+    inc=("$cutlass/include" "$cutlass/tools/util/include" "$cutlass/examples/common")
+    # Fields as --list-params asks for them, filled in its order: 8-byte fields (pointers) 0,
+    # the others 128 (sizes, the tile scheduler's divisors).
+    fields=(--param 0+1328=0 --param 0+1320=0 --param 0+1956=128 --param 0+1936=128
+        --param 0+1940=128 --param 0+1932=128 --param 0+1960=128 --param 0+1964=128
+        --param 0+1948=128 --param 0+1952=128 --param 0+1944=128 --param 0+1968=128
+        --param 0+12=128)
+    if compile cutlass-sm100-1sm sm_100a "$root/bench/library/cutlass_sm100_1sm.cu" "${inc[@]}"; then
+        run cutlass-sm100-1sm --grid 2 --tiles 2 "${fields[@]}"
+    else
+        echo "cutlass-sm100-1sm: nvcc failed ($work/cutlass-sm100-1sm.nvcc.log)"
+    fi
+    if compile cutlass-ex70 sm_100a "$cutlass/examples/70_blackwell_gemm/70_blackwell_fp16_gemm.cu" \
+        "${inc[@]}"; then
+        run cutlass-ex70 --entry device_kernel --cluster 2,2 --grid 4,2 --tiles 2 "${fields[@]}" \
+            --param 0+1296=0 --param 0+1288=0 --param 0+1280=128
+    else
+        echo "cutlass-ex70: nvcc failed"
+    fi
+else
+    echo "(no $cutlass: CUTLASS kernels skipped)"
+fi
