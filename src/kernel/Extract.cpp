@@ -893,14 +893,22 @@ private:
         items = std::move(out);
     }
 
-    /** tcgen05.xN -> .x1: one register stands for the fragment (data is not followed). */
-    static void oneRegisterShape(litmus::Instruction& in) {
+    /**
+     * tcgen05.xN -> .x1: the registers of one repetition stand for the fragment (data is not
+     * followed); returns N. A shape's registers per thread grow linearly with .num,
+     * so the first 1/N of the vector is what .x1 of the same shape moves (16x256b: 4; 9.7.18.8.3).
+     */
+    static std::size_t oneRepetition(litmus::Instruction& in) {
+        std::size_t n = 1;
         for (auto& p : in.parts)
-            if (p.size() > 1 && p[0] == 'x' && std::isdigit(static_cast<unsigned char>(p[1])))
+            if (p.size() > 1 && p[0] == 'x' && std::isdigit(static_cast<unsigned char>(p[1]))) {
+                n = std::stoul(p.substr(1));
                 p = "x1";
+            }
         in.opcode.clear();
         for (std::size_t i = 0; i < in.parts.size(); ++i)
             in.opcode += (i ? "." : "") + in.parts[i];
+        return std::max<std::size_t>(n, 1);
     }
 
     template <typename Addr>
@@ -931,18 +939,26 @@ private:
             }
         } else if (op == "ld" || op == "st") {
             if (op == "st") storeColumns(s, ops, it);
-            oneRegisterShape(in);
+            std::size_t repetitions = oneRepetition(in);
             for (const RawOperand& o : ops) {
                 if (o.kind == Kind::Addr) {
                     in.operands.push_back(tmemRef(o, cta, s));
                 } else if (o.kind == Kind::Vec) {
                     litmus::Operand v = op == "ld" ? output(o) : input(o, s, false);
-                    if (v.elements.size() > 1) v.elements.resize(1);
+                    std::size_t keep = std::max<std::size_t>(v.elements.size() / repetitions, 1);
+                    if (v.elements.size() > keep) v.elements.resize(keep);
                     in.operands.push_back(v);
                 } else {
                     in.operands.push_back(input(o, s, false));
                 }
             }
+            // the location has a row per register a thread moves (the lowering's rows)
+            std::size_t regs = 1;
+            for (const auto& o : in.operands)
+                if (o.kind == litmus::Operand::Kind::Vector) regs = o.elements.size();
+            for (const auto& o : in.operands)
+                if (o.kind == litmus::Operand::Kind::Memory)
+                    tmemRows_[o.name] = std::max<std::size_t>(tmemRows_[o.name], regs);
         } else if (op == "alloc") {
             auto slot = ops.empty() ? std::nullopt : addr(ops[0], false);
             if (!slot)
@@ -1131,6 +1147,8 @@ private:
             d.name = name;
             d.space = spaceOf_[name];
             d.ctas.assign(ctas.begin(), ctas.end());
+            if (auto rows = tmemRows_.find(name); rows != tmemRows_.end())
+                d.rows = static_cast<int>(rows->second);
             // every CTA of the cluster has its copy of a shared variable
             int n = x_.cluster[0] * x_.cluster[1] * x_.cluster[2];
             d.ctas.clear();
@@ -1274,6 +1292,7 @@ private:
     std::map<std::string, std::int64_t> tileBytes_; ///< a tensor copy's global tile -> bytes
     std::map<std::string, std::set<int>> usedIn_;
     std::map<std::string, ir::Space> spaceOf_;
+    std::map<std::string, std::size_t> tmemRows_; ///< tensor memory: registers per thread moved
     std::map<std::string, Tile> tiles_;
     std::map<std::string, std::string> globals_;
     std::vector<WarpCode> warps_;
