@@ -161,11 +161,13 @@ struct Lane {
     std::uint64_t readIn = ~0ULL, wroteIn = ~0ULL; ///< the window of the last recorded access
     std::uint64_t executed = 0;
     std::vector<Step> steps;
+    std::map<std::uint64_t, Val> local; ///< what the lane stored to its .local memory, by byte
     /// registers to mark as depending on a probe when the lane reaches a statement: those whose
     /// value differs between the probe's two sides where they meet again
     struct Taint {
         std::size_t pc = 0;
         std::vector<std::string> regs;
+        std::vector<std::uint64_t> local; ///< and .local bytes
         std::uint32_t probe = 0;
     };
     std::vector<Taint> taintAt;
@@ -277,6 +279,14 @@ private:
             place(v);
         for (const Variable& v : f_.locals)
             place(v);
+        std::uint64_t local = 0;
+        for (const Variable& v : f_.locals) {
+            if (v.space != "local") continue;
+            std::uint64_t a = std::max<std::uint64_t>(v.align, 1);
+            local = (local + a - 1) / a * a;
+            out_.layout.local[v.name] = Layout::Symbol{&v, local, v.bytes};
+            local += v.bytes;
+        }
         // Dynamic shared memory follows the static variables; every .extern array starts there.
         std::uint64_t align = 16;
         for (const Variable* v : dynamic_)
@@ -534,6 +544,7 @@ private:
                              "instruction the model lacks, whose effect could change the "
                              "answer, so the check stops here");
         case Kind::Load:
+            if (localAccess(L, in, false)) break;
             // a generic load of a parameter's bytes (cvta.param of a __grid_constant__ struct)
             if (in.operands.size() >= 2) {
                 Val a = value(L, in.operands[1]);
@@ -544,6 +555,8 @@ private:
             }
             [[fallthrough]];
         case Kind::Store:
+            if (k == Kind::Store && localAccess(L, in, true)) break;
+            [[fallthrough]];
         case Kind::Atomic:
         case Kind::Event:
         case Kind::Wait:
@@ -589,6 +602,8 @@ private:
             }
             for (const std::string& r : L.taintAt[i].regs)
                 L.regs[r].probe = L.taintAt[i].probe;
+            for (std::uint64_t a : L.taintAt[i].local)
+                L.local[a].probe = L.taintAt[i].probe;
             L.taintAt.erase(L.taintAt.begin() + static_cast<std::ptrdiff_t>(i));
         }
     }
@@ -740,6 +755,14 @@ private:
         std::size_t meet = sides.second.pc;
         replayFragmentAccesses(L, sides.firstPath);
         replayFragmentAccesses(L, sides.secondPath);
+        std::map<std::uint64_t, Val> local = sides.first.local; // .local bytes, the same way
+        for (auto& [a, v] : local) {
+            auto other = sides.second.local.find(a);
+            if (other == sides.second.local.end() || other->second != v) v = Val{};
+        }
+        for (const auto& [a, w] : sides.second.local)
+            if (!local.count(a)) local[a] = Val{};
+        L.local = std::move(local);
         L.regs = std::move(merged);
         L.executed = std::max(sides.first.executed, sides.second.executed);
         L.pc = meet;
@@ -780,7 +803,13 @@ private:
                              probeText(g.probe), sideText(sides.second, sides.secondEnd),
                              sideText(sides.first, sides.firstEnd), kProbeRule));
         if (sides.met) {
-            Lane::Taint t{sides.second.pc, {}, g.probe};
+            Lane::Taint t{sides.second.pc, {}, {}, g.probe};
+            for (const auto& [a, v] : sides.second.local)
+                if (auto o = sides.first.local.find(a);
+                    o == sides.first.local.end() || o->second != v)
+                    t.local.push_back(a);
+            for (const auto& [a, v] : sides.first.local)
+                if (!sides.second.local.count(a)) t.local.push_back(a);
             for (const auto& [name, v] : sides.second.regs) {
                 auto o = sides.first.regs.find(name);
                 if (o == sides.first.regs.end() || o->second != v) t.regs.push_back(name);
@@ -788,7 +817,7 @@ private:
             for (const auto& [name, v] : sides.first.regs)
                 if (!sides.second.regs.count(name)) t.regs.push_back(name);
             std::sort(t.regs.begin(), t.regs.end());
-            if (!t.regs.empty()) L.taintAt.push_back(std::move(t));
+            if (!t.regs.empty() || !t.local.empty()) L.taintAt.push_back(std::move(t));
         }
         L.pc = failure;
         return Outcome::Continue;
@@ -866,6 +895,8 @@ private:
             v = *sp;
         else if (auto sh = out_.layout.shared.find(name); sh != out_.layout.shared.end())
             v = Val::of(sharedBase(L.cta) | sh->second.offset);
+        else if (auto lo = out_.layout.local.find(name); lo != out_.layout.local.end())
+            v = Val::of(Layout::kLocal + lo->second.offset);
         else if (auto pa = out_.layout.params.find(name); pa != out_.layout.params.end())
             v = Val::of(Layout::kGenericParam + pa->second.offset);
         if (negate && v.known) v.v = v.v == 0 ? 1 : 0;
@@ -1552,6 +1583,42 @@ private:
                     L.regs[d.elements[i].name] = element(i);
         } else {
             set(L, d, element(0));
+        }
+        return true;
+    }
+
+    /**
+     * A load or store of the thread's own .local memory (an array of tile addresses indexed by
+     * the stage): followed like registers, element by element. False where it is not one.
+     */
+    bool localAccess(Lane& L, const litmus::Instruction& in, bool store) {
+        if (in.operands.size() < 2) return false;
+        const litmus::Operand& m = in.operands[store ? 0 : 1];
+        if (m.kind != litmus::Operand::Kind::Memory) return false;
+        Val a = address(L, m);
+        bool local = hasPart(in.parts, "local") ||
+                     (a.known && a.v >= Layout::kLocal && a.v < Layout::kLocal + (1ULL << 32));
+        if (!local) return false;
+        if (!a.known) // the lane's own memory at an address it cannot tell: data
+            fail(m.loc, "the .local address of this " + in.opcode + " depends on " +
+                            (a.field ? missingField(out_, a) : std::string("data")) +
+                            ": ptxmc follows .local memory at addresses the launch decides");
+        std::uint64_t bytes = loadBytes(in.parts);
+        const litmus::Operand& r = in.operands[store ? 1 : 0];
+        std::vector<const litmus::Operand*> regs;
+        if (r.kind == litmus::Operand::Kind::Vector)
+            for (const auto& e : r.elements)
+                regs.push_back(&e);
+        else
+            regs.push_back(&r);
+        for (std::size_t i = 0; i < regs.size(); ++i) {
+            std::uint64_t at = a.v + i * bytes;
+            if (store) {
+                L.local[at] = value(L, *regs[i]);
+            } else if (regs[i]->kind == litmus::Operand::Kind::Name) {
+                auto it = L.local.find(at);
+                L.regs[regs[i]->name] = it == L.local.end() ? Val{} : it->second;
+            }
         }
         return true;
     }

@@ -42,6 +42,8 @@ struct Layout {
     static constexpr std::uint64_t kGenericParam = 2ULL << 48;
     /// the global location a try_cancel's response write copies from (it stands for them all)
     static constexpr std::uint64_t kClcResponses = 3ULL << 48;
+    /// a thread's .local variables (its own: a lane keeps what it stores there)
+    static constexpr std::uint64_t kLocal = 4ULL << 48;
     static constexpr std::uint64_t kRankShift = 24;
     static constexpr std::uint64_t kOffsetMask = (1ULL << kRankShift) - 1;
 
@@ -52,6 +54,7 @@ struct Layout {
     };
     std::map<std::string, Symbol> shared; ///< every .shared variable
     std::map<std::string, Symbol> params; ///< the entry's parameters
+    std::map<std::string, Symbol> local;  ///< .local variables (nvcc's __local_depot)
     std::vector<const Variable*> paramOrder;
 
     /** The shared-window address (rank bits included) of a shared or generic address. */
