@@ -143,7 +143,7 @@ bool fragCpAsync(Draft& d) {
     const int g = d.pickLoc(Space::Global, -1, false);
     if (s < 0 || g < 0) return false;
     const bool cg = r.chance(40);
-    d.emit(t, text(ptx::CpAsync{cg, ptx::Space::Shared},
+    d.emit(t, text(ptx::CpAsync{cg, ptx::Space::Shared, false, {}},
                    d.addr(s, c, c) + ", " + d.addr(g, c, -1) + ", " + (cg ? "16" : "4")));
     d.write(d.key(s, c), d.read(d.key(g, -1)));
     const int how = r.range(0, 3);

@@ -101,8 +101,10 @@ void lowerCopy(Lowerer& l, const ptx::BulkCopy& copy) {
     bool viaGroup = !copy.viaMbarrier;
     bool multicast = copy.multicast;
     bool tensor = copy.dims > 0;
-    // cp.async.bulk [dst], [src], size{, [mb]}{, mask}; the tensor form has no size operand.
-    std::size_t n = (tensor ? 2 : 3) + (viaMbarrier ? 1 : 0) + (multicast ? 1 : 0);
+    // cp.async.bulk [dst], [src], size{, [mb]}{, mask}{, policy}; the tensor form has no size
+    // operand. The cache policy is a hint only: read as an operand, nothing else.
+    std::size_t n =
+        (tensor ? 2 : 3) + (viaMbarrier ? 1 : 0) + (multicast ? 1 : 0) + (copy.cacheHint ? 1 : 0);
     l.expectOperands(n);
     Address dst = l.address(l.operand(0), toShared ? ir::Space::Shared : ir::Space::Global);
     Address src = l.address(l.operand(1), fromShared ? ir::Space::Shared : ir::Space::Global);
@@ -247,10 +249,12 @@ void lowerPrefetch(Lowerer& l, const ptx::BulkPrefetch& p) {
  * cp.async.mbarrier.arrive.
  */
 void lowerNonBulkCopy(Lowerer& l, const ptx::CpAsync& c) {
-    if (l.inst().operands.size() > 3)
+    // cp.async [dst], [src], cp-size{, cache-policy}: the policy is a hint only
+    std::size_t n = c.cacheHint ? 4 : 3;
+    if (l.inst().operands.size() > n)
         l.fail(l.inst().operands[3].loc,
                "cp.async's src-size and ignore-src operands are not supported");
-    l.expectOperands(3);
+    l.expectOperands(n);
     Address dst = l.address(l.operand(0), ir::Space::Shared);
     if (dst.cta != l.thread().cta)
         l.fail(l.operand(0).loc, "cp.async writes the executing CTA's shared memory "

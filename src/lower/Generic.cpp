@@ -261,7 +261,8 @@ void lowerAtomic(Lowerer& l, const ptx::Atom& at) {
                           : ir::Proxy::Generic;
     std::size_t first = returns ? 1 : 0;
     bool cas = at.op == ptx::AtomOp::Cas;
-    l.expectOperands(first + (cas ? 3 : 2));
+    // {, cache_policy}: a hint only, read as an operand and nothing else
+    l.expectOperands(first + (cas ? 3 : 2) + (at.cacheHint ? 1 : 0));
     Address a = genericAddress(l, l.operand(first), spaceOf(at.space));
     ir::ValuePtr arg = l.value(l.operand(first + 1));
     ir::ValuePtr casNew = cas ? l.value(l.operand(first + 2)) : nullptr;

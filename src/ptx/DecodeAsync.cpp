@@ -159,6 +159,9 @@ Op decodeCopy(Decoder& d) {
         c.multicast = true;
         if (*m != "multicast::cluster") c.multicastBits = *m == "multicast::cluster::16b" ? 16 : 32;
     }
+    // .L2::cache_hint: "a hint to the cache subsystem and may not always be respected"
+    // ({CpAsyncBulk}): a trailing cache_policy operand, no memory-model effect
+    c.cacheHint = d.q.take("L2::cache_hint");
     c.types = d.takeTypes();
     if (d.q.take("b128")) c.types.push_back(Type{'b', 128}); // .relaxed's element size (9.3)
     d.q.finish();
@@ -229,6 +232,7 @@ Op decodeReduce(Decoder& d) {
     if (c.src != Space::SharedCta || (!toCluster && !toGlobal))
         d.fail("cp.reduce.async.bulk is .shared::cluster.shared::cta.mbarrier::complete_tx::bytes "
                "or .global.shared::cta.bulk_group");
+    c.cacheHint = d.q.take("L2::cache_hint"); // a performance hint ({CpReduceAsyncBulk})
     c.reduce = d.takeRow(kAtomOps);
     bool supported = c.reduce && (*c.reduce == AtomOp::Add || *c.reduce == AtomOp::And ||
                                   *c.reduce == AtomOp::Or || *c.reduce == AtomOp::Xor ||
@@ -294,9 +298,17 @@ Op decodeNonBulkCopy(Decoder& d, bool cg) {
     auto dst = d.q.takeOneOf({"shared", "shared::cta"});
     if (!dst || !d.q.take("global")) d.fail("cp.async copies .shared{::cta}.global");
     c.dst = *dst == "shared" ? Space::Shared : Space::SharedCta;
-    if (d.q.takeIf([](const std::string& q) { return q.rfind("L2::", 0) == 0; }))
-        d.fail("cp.async's cache hints and prefetch sizes are not supported");
+    // .level::cache_hint and .level::prefetch_size: "a hint to the cache subsystem", "a hint to
+    // fetch additional data of the specified size into the respective cache level" ({CpAsync}):
+    // no memory-model effect; the cache-policy operand follows the copy's operands
+    c.cacheHint = d.q.take("L2::cache_hint");
+    if (auto s = d.q.takeOneOf({"L2::64B", "L2::128B", "L2::256B"})) c.prefetchSize = *s;
     d.q.finish();
+    // [dst], [src], cp-size{, cache-policy}: the src-size and ignore-src forms copy fewer bytes
+    // and write zeros for the rest, which ptxmc does not model
+    if (d.inst.operands.size() > (c.cacheHint ? 4u : 3u))
+        d.fail("cp.async's src-size and ignore-src operands are not supported (" +
+               cite(Sec::CpAsync) + ")");
     return c;
 }
 

@@ -113,6 +113,9 @@ Atom decodeAtom(Decoder& d, AtomName name) {
     if (!op) d.fail("missing atomic operation (.add, .exch, .cas, ...)");
     if (*op == AtomOp::Inc || *op == AtomOp::Dec) d.fail("atomic .inc/.dec are not supported");
     a.op = *op;
+    // "cache_policy is a hint to the cache subsystem ... treated as a performance hint only, and
+    // does not change the memory consistency behavior of the program" ({Atom}, {Red})
+    if (name == AtomName::Atom || name == AtomName::Red) a.cacheHint = d.q.take("L2::cache_hint");
     a.types = d.takeTypes();
     d.q.finish();
     return a;

@@ -68,6 +68,9 @@ struct Atom {
     Space space = Space::None;
     AtomOp op = AtomOp::Add;
     std::vector<Type> types;
+    /// .L2::cache_hint: a trailing cache_policy operand, "treated as a performance hint only, and
+    /// does not change the memory consistency behavior of the program" ({Atom}, {Red})
+    bool cacheHint = false;
     bool returns() const { return name == AtomName::Atom || name == AtomName::Suatom; }
 };
 
@@ -302,6 +305,9 @@ struct BulkCopy {
     Scope scope = Scope::None;
     /// .multicast::cluster::16b / ::32b (9.4): the width of ctaMask (0: not written, 16 bits)
     int multicastBits = 0;
+    /// .L2::cache_hint: a trailing cache_policy operand, "a hint to the cache subsystem [that]
+    /// may not always be respected" ({CpAsyncBulk}): no memory-model effect
+    bool cacheHint = false;
 };
 
 /**
@@ -339,6 +345,10 @@ struct BulkWait {
 struct CpAsync {
     bool cg = false;
     Space dst = Space::Shared;
+    /// .L2::cache_hint (a trailing cache-policy operand) and .L2::64B/128B/256B (the prefetch
+    /// size): performance hints of {CpAsync}, no memory-model effect
+    bool cacheHint = false;
+    std::string prefetchSize; ///< "L2::64B", "L2::128B", "L2::256B" or empty
 };
 
 /** tcgen05.alloc / tcgen05.dealloc */

@@ -91,6 +91,7 @@ struct Printer {
             .q(scopeName(i.scope))
             .q(nameOf(kSpaces, i.space))
             .q(nameOf(kAtomOps, i.op))
+            .q(i.cacheHint, "L2::cache_hint")
             .types(i.types)
             .s;
     }
@@ -224,7 +225,13 @@ struct Printer {
         return start("cp.async.mbarrier.arrive").q(i.noinc, "noinc").mb(i.mb).s;
     }
     std::string operator()(const CpAsync& i) const {
-        return start("cp.async").q(i.cg ? "cg" : "ca").q(nameOf(kSpaces, i.dst)).q("global").s;
+        return start("cp.async")
+            .q(i.cg ? "cg" : "ca")
+            .q(nameOf(kSpaces, i.dst))
+            .q("global")
+            .q(i.cacheHint, "L2::cache_hint")
+            .q(i.prefetchSize)
+            .s;
     }
     std::string operator()(const BulkCopy& i) const {
         if (i.reduce)
@@ -234,6 +241,7 @@ struct Printer {
                 .q(nameOf(kSpaces, i.dst))
                 .q(nameOf(kSpaces, i.src))
                 .q(i.viaMbarrier ? "mbarrier::complete_tx::bytes" : "bulk_group")
+                .q(i.cacheHint, "L2::cache_hint")
                 .q(nameOf(kAtomOps, *i.reduce))
                 .types(i.types)
                 .s;
@@ -249,6 +257,7 @@ struct Printer {
                             : i.multicastBits == 32 ? "multicast::cluster::32b"
                                                     : "multicast::cluster")
             .q(i.ctaGroup > 0 ? "cta_group::" + std::to_string(i.ctaGroup) : "")
+            .q(i.cacheHint, "L2::cache_hint")
             .types(i.types)
             .s;
     }

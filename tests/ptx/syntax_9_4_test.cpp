@@ -36,10 +36,15 @@ std::vector<Line> readTable() {
     std::string text;
     for (int n = 1; std::getline(in, text); ++n) {
         if (trim(text).empty() || trim(text)[0] == '#') continue;
+        // cells are separated by " | ", so that an instance may hold a '|' of its own
+        // (waitComplete|reportPredicate, d|p)
         std::vector<std::string> cells;
-        std::stringstream ss(text);
-        for (std::string cell; std::getline(ss, cell, '|');)
-            cells.push_back(trim(cell));
+        for (std::size_t from = 0;;) {
+            std::size_t bar = text.find(" | ", from);
+            cells.push_back(trim(text.substr(from, bar == std::string::npos ? bar : bar - from)));
+            if (bar == std::string::npos) break;
+            from = bar + 3;
+        }
         INFO("tests/ptx/syntax-9.4.txt:" << n << ": " << text);
         REQUIRE(cells.size() >= 3);
         REQUIRE((cells[0] == "decodes" || cells[0] == "open"));
@@ -81,7 +86,8 @@ TEST_CASE("every syntax line of the 9.4 text decodes, or is listed as open", "[p
             CHECK_FALSE(ok); // decodes now: mark it `decodes`, with tests of its semantics
             continue;
         }
-        REQUIRE(ok);
+        CHECK(ok); // every line that fails is reported, not only the first
+        if (!ok) continue;
         // the printed opcode decodes again, to the same print
         auto insn = ptx::decode(parseInsn(l.instance));
         std::string printed = ptx::print(insn);

@@ -736,7 +736,8 @@ void ThreadEmitter::atomic(const Insn& in, bool returns) {
                          at.scope,
                          emittedSpace(at.space),
                          ptxOp,
-                         {type}});
+                         {type},
+                         false});
     std::vector<std::string> ins = {"\"" + constraint + "\"(" + addr + ")", "\"r\"(" + arg + ")"};
     std::string operands =
         " [%" + std::to_string(returns ? 1 : 0) + "], %" + std::to_string(returns ? 2 : 1);
