@@ -28,10 +28,10 @@ compile() {
 check() {
     local name=$1
     shift
-    local out status
-    out=$( { /usr/bin/time -f "%e %M" "$ptxmc" kernel "$@" "$work/$name.ptx" \
-        >"$work/$name.out" 2>&1; echo "rc=$?" >>"$work/$name.out"; } 2>&1 | tail -1)
-    status=$(grep -o 'rc=[0-9]*' "$work/$name.out" | tail -1 | cut -d= -f2)
+    local out status=0
+    /usr/bin/time -o "$work/$name.time" -f "%e %M" "$ptxmc" kernel "$@" "$work/$name.ptx" \
+        >"$work/$name.out" 2>&1 || status=$?
+    out=$(tail -1 "$work/$name.time")
     local verdict
     verdict=$(grep -m1 -E '^(Verdict|Unknown)|error:' "$work/$name.out" | cut -c1-110 || true)
     printf '%-30s %8s %8s %4s  %s\n' "$name${READINGS_TAG:-}" "$(echo "$out" | cut -d' ' -f1)" \
