@@ -793,7 +793,8 @@ private:
         bool takes = (g.v != 0) != in.guard->negated;
         std::size_t failure = takes ? target(s) : L.pc + 1;
         std::size_t other = takes ? L.pc + 1 : target(s);
-        const Probe probe = probes_.at(g.probe - 1); // a copy: the runs may not add to probes_
+        const Probe probe =
+            probes_.at(g.probe - 1); // a copy: probes_ must not move under the side runs
         Sides sides = runSides(L, other, failure, &probe);
         if (!sides.met && !(sides.firstEnd == SideEnd::Done && sides.secondEnd == SideEnd::Done))
             fail(in.guard->loc,
