@@ -617,12 +617,27 @@ private:
         return t;
     }
 
+    /**
+     * A tensor map is its tensor: the parameter that holds it and, in a struct of several (a
+     * CUTLASS Params holds those of A, B, C, D at +0, +128, ...), its offset there; a map that
+     * is not a parameter is named by its address. Tiles of different maps are different memory.
+     */
+    std::string tensorMapName(const RawOperand& tmap) const {
+        if (!tmap.value.known) return "tensor";
+        if (tmap.value.v >= Layout::kGenericParam)
+            if (auto p = x_.layout.paramAt(tmap.value.v - Layout::kGenericParam)) {
+                std::string name = shortName(p->first->var->name);
+                bool alone = p->second == 0 && p->first->bytes <= kTensorMapBytes;
+                return alone ? name : name + "_" + std::to_string(p->second);
+            }
+        return fmt::format("tensor_{:x}", tmap.value.v);
+    }
+    /** "A tensor-map is a 128-byte opaque object" ({TensorMap}). */
+    static constexpr std::uint64_t kTensorMapBytes = 128;
+
     litmus::Operand tensorTile(const Step& s, const RawOperand& tmap,
                                const std::vector<RawOperand>&) {
-        std::string param = "tensor";
-        if (tmap.value.known && tmap.value.v >= Layout::kGenericParam)
-            if (auto p = x_.layout.paramAt(tmap.value.v - Layout::kGenericParam))
-                param = shortName(p->first->var->name);
+        std::string param = tensorMapName(tmap);
         std::string name = param;
         litmus::Operand o;
         o.kind = litmus::Operand::Kind::Memory;
@@ -1168,13 +1183,15 @@ private:
             for (const Item& it : w.items)
                 for (const auto& o : it.insn.operands)
                     if (o.kind == litmus::Operand::Kind::Memory) used.insert(o.name);
-        for (const auto& [piece, whole] : globalParts_) {
+        for (const auto& part : globalParts_) {
+            const std::string& piece = part.first;
             if (!used.count(piece)) continue;
             litmus::LocationDecl d;
             d.name = piece;
             d.space = ir::Space::Global;
-            for (const auto& [key, tile] : tiles_)
-                if (tile.name == whole) d.bytes = tileBytes(tile.name);
+            // a piece is its own copy of the phase's bytes (shareBytes), so that the pieces
+            // of one copy into a split buffer bring what its expect_tx announces
+            d.bytes = tileBytes(piece);
             t.locations.push_back(d);
         }
         for (const auto& [key, name] : globals_) {

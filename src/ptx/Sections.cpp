@@ -22,6 +22,7 @@ constexpr std::string_view kIsaVersion = "9.4";
 constexpr Row kRows[] = {
     {Sec::StateSpaces, "StateSpaces", "5.1", "state-spaces"},
     {Sec::SharedStateSpace, "SharedStateSpace", "5.1.7", "shared-state-space"},
+    {Sec::TensorMap, "TensorMap", "5.5.8", "tensor-tensormap"},
     // The chapter: "each read operation returns the value committed by some write operation to
     // the same memory location, including the initial write to that memory location" (8.2,
     // Memory operations, #memory-operations, defines the memory location itself).

@@ -20,6 +20,7 @@ struct Section {
 enum class Sec {
     StateSpaces,
     SharedStateSpace,
+    TensorMap,
     MemoryConsistencyModel,
     OperationTypes,
     Scope,
