@@ -2,6 +2,8 @@
 // buffers, one thread per synchronizing warp, lanes merged, arrival counts scaled to warps.
 #include "kernel/Extract.hpp"
 
+#include "kernel/TmemSlices.hpp"
+
 #include <algorithm>
 #include <fmt/format.h>
 #include <numeric>
@@ -102,10 +104,10 @@ public:
         for (const WarpTrace& w : x_.warps) {
             std::vector<Item> merged = mergeLanes(w);
             if (merged.empty()) continue;
-            mergeStoreFragments(merged);
             warps_.push_back({w.cta, {w.warp}, std::move(merged)});
         }
         mergeRoles();
+        coarsenTmem();
         scaleArrivals();
         scaleNamedBarriers();
         for (const WarpCode& w : warps_) {
@@ -141,8 +143,7 @@ private:
         int repeat = 1;
         std::string arriveOn; ///< the mbarrier an arrive counts on (scaled by lanes)
         bool init = false;
-        /// a tcgen05.st.32x32b: its tensor-memory address (lane << 16 | column) and columns
-        std::uint64_t tmemAddr = 0, tmemColumns = 0;
+        bool writesTmemQuarter = false; ///< a tcgen05.st of the warp's own lane quarter
     };
     struct WarpCode {
         int cta;
@@ -176,6 +177,10 @@ private:
                     bufferStarts(s);
                     tmemStart(s);
                 }
+        for (const WarpTrace& w : x_.warps)
+            for (const auto& lane : w.lanes)
+                for (const Step& s : lane)
+                    tmemWrites(s, w.warp);
     }
 
     void addStart(const RawOperand& o, std::optional<std::uint64_t> bytes, int tier) {
@@ -819,36 +824,138 @@ private:
         return out;
     }
 
-    // ---- tensor memory ----
-    /**
-     * Tensor memory is named by the accumulators the mma instructions write: a location per
-     * distinct column base of an mma's D (an accumulator stage), and a tcgen05.ld/st/cp of a
-     * column belongs to the accumulator whose base is the nearest below it. Lanes are not told
-     * apart: the warps of an epilogue read their own lanes of the same accumulator.
-     */
+    // ---- tensor memory (TmemSlices) ----
     void tmemStart(const Step& s) {
         if (root(s) == "tcgen05" && sub(s) == "mma" && !s.operands.empty() &&
             s.operands[0].kind == Kind::Addr && s.operands[0].value.known)
-            tmemBases_.insert(s.operands[0].value.v & 0xFFFF);
+            tmem_.addAccumulator(s.operands[0].value.v & 0xFFFF);
     }
 
-    litmus::Operand tmemRef(const RawOperand& o, int cta, const Step& s) {
+    /** The lanes and columns a tcgen05 instruction's tensor-memory operand `o` covers. */
+    static TmemSlices::Span tmemSpan(const Step& s, const RawOperand& o, int warp, bool mmaA,
+                                     std::uint64_t mmaN) {
+        std::uint64_t col = o.value.v & 0xFFFF;
+        TmemSlices::Span span{col, TmemSlices::kEnd, TmemSlices::kAllQuarters};
+        const std::string op = sub(s);
+        if (op == "ld" || op == "st") {
+            // "A lane of the Tensor Memory can be accessed by a single warp in the warpgroup":
+            // warp w reaches lanes 32 (w % 4) to 32 (w % 4) + 31 ({Tcgen05AccessRestrictions})
+            span.quarter = warp % 4;
+            std::uint64_t n = tmemColumns(s.parts);
+            if (n != TmemSlices::kEnd) span.hi = col + n;
+        } else if (op == "mma" && mmaA) {
+            span.hi = col + 8; // A from tensor memory: M x K elements, K * bits = 256 a row
+        } else if (op == "mma" && mmaN) {
+            span.hi = col + mmaN;
+        } else if (op == "cp") {
+            span.hi = col + (has(s, "128x256b") || has(s, "4x256b") ? 8 : 4);
+        }
+        return span;
+    }
+
+    /** Pass 2: writes other than an mma's slice their accumulator; mma D ends cut it. */
+    void tmemWrites(const Step& s, int warp) {
+        if (root(s) != "tcgen05" || s.operands.empty()) return;
+        const std::string op = sub(s);
+        if (op == "mma" && s.operands[0].value.known && s.operands.size() > 3) {
+            const RawOperand& idesc = mmaDescriptor(s);
+            if (idesc.value.known)
+                if (std::uint64_t n = mmaColumns(idesc.value.v))
+                    tmem_.addBound((s.operands[0].value.v & 0xFFFF) + n);
+            return;
+        }
+        if (op != "st" && op != "cp" && op != "shift") return;
+        for (const RawOperand& o : s.operands)
+            if (o.kind == Kind::Addr && o.value.known) {
+                tmem_.addWrite(tmemSpan(s, o, warp, false, 0));
+                return;
+            }
+    }
+
+    /** The instruction descriptor of a tcgen05.mma: its fourth operand, after D, A and B. */
+    static const RawOperand& mmaDescriptor(const Step& s) { return s.operands.at(3); }
+
+    /**
+     * The tensor-memory locations an operand covers: one (a Memory operand) or several slices
+     * of an accumulator (a list the lowering reads as one access of each).
+     */
+    litmus::Operand tmemRef(const RawOperand& o, int cta, const Step& s, bool mmaA = false,
+                            std::uint64_t mmaN = 0) {
         Val v = o.value;
         if (!v.known)
             fail(o.loc, "the tensor-memory address of this " + s.opcode + " depends on " +
                             origin(v, "a value read from memory that ptxmc could not follow"));
-        std::uint64_t col = v.v & 0xFFFF;
-        std::uint64_t base = col;
-        auto it = tmemBases_.upper_bound(col);
-        if (it != tmemBases_.begin()) base = *std::prev(it);
+        std::vector<std::string> names = tmem_.names(tmemSpan(s, o, warp_, mmaA, mmaN));
+        for (const std::string& n : names)
+            declareTmem(n, cta);
+        return tmemOperand(names, o.loc);
+    }
+
+    void declareTmem(const std::string& name, int cta) {
+        names_.insert(name);
+        usedIn_[name].insert(cta);
+        spaceOf_[name] = ir::Space::Tmem;
+    }
+
+    static litmus::Operand tmemOperand(const std::vector<std::string>& names,
+                                       const SourceLoc& loc) {
         litmus::Operand r;
-        r.kind = litmus::Operand::Kind::Memory;
-        r.loc = o.loc;
-        r.name = "tmem_" + std::to_string(base);
-        names_.insert(r.name);
-        usedIn_[r.name].insert(cta);
-        spaceOf_[r.name] = ir::Space::Tmem;
+        r.loc = loc;
+        if (names.size() == 1) {
+            r.kind = litmus::Operand::Kind::Memory;
+            r.name = names[0];
+            return r;
+        }
+        r.kind = litmus::Operand::Kind::Vector;
+        for (const std::string& n : names) {
+            litmus::Operand e;
+            e.kind = litmus::Operand::Kind::Name;
+            e.loc = loc;
+            e.name = n;
+            r.elements.push_back(e);
+        }
         return r;
+    }
+
+    /** The names of a tensor-memory operand (one location or a list of slices). */
+    static std::vector<std::string> tmemNames(const litmus::Operand& o) {
+        if (o.kind == litmus::Operand::Kind::Memory) return {o.name};
+        std::vector<std::string> out;
+        for (const auto& e : o.elements)
+            out.push_back(e.name);
+        return out;
+    }
+
+    /** Whether every name of `o` is a slice of lane quarter `q` (a warp's own lanes). */
+    static bool ownQuarter(const litmus::Operand& o, int q) {
+        if (o.kind != litmus::Operand::Kind::Memory && o.kind != litmus::Operand::Kind::Vector)
+            return false;
+        std::vector<std::string> names = tmemNames(o);
+        if (o.kind == litmus::Operand::Kind::Vector &&
+            (names.empty() || names[0].rfind("tmem_", 0) != 0))
+            return false;
+        for (const std::string& n : names)
+            if (TmemSlices::quarterOf(n) != q) return false;
+        return true;
+    }
+
+    /**
+     * An own-quarter operand for the warps of a role: its slices in each quarter of `quarters`,
+     * or, with `self`, its slices with the quarter written as `self` (the role's signature).
+     */
+    static litmus::Operand inQuarters(const litmus::Operand& o, const std::set<int>& quarters,
+                                      const std::string& self = "") {
+        std::vector<std::string> names;
+        for (const std::string& n : tmemNames(o)) {
+            if (!self.empty()) {
+                std::string q = TmemSlices::inQuarter(n, 0);
+                names.push_back(q.replace(q.rfind("_l0"), 3, self));
+                continue;
+            }
+            for (int q : quarters)
+                names.push_back(TmemSlices::inQuarter(n, q));
+        }
+        return tmemOperand(names, o.loc);
     }
 
     litmus::Operand descriptorRef(const RawOperand& o, int cta, const Step& s) {
@@ -860,52 +967,6 @@ private:
                              o.loc, false);
         if (!ref) fail(o.loc, "descriptor '" + o.reg + "' points outside the shared buffers");
         return *ref;
-    }
-
-    /** The columns a tcgen05.st.32x32b.xN writes: N from its address (other shapes: none). */
-    static void storeColumns(const Step& s, const std::vector<RawOperand>& ops, Item& it) {
-        if (!has(s, "32x32b")) return;
-        for (std::size_t i = 1; i < s.parts.size(); ++i) {
-            const std::string& p = s.parts[i];
-            if (p.size() < 2 || p[0] != 'x' || !std::isdigit(static_cast<unsigned char>(p[1])))
-                continue;
-            for (const RawOperand& o : ops)
-                if (o.kind == Kind::Addr && o.value.known) {
-                    it.tmemAddr = o.value.v;
-                    it.tmemColumns = std::stoull(p.substr(1));
-                }
-        }
-    }
-
-    /**
-     * A fragment stored with several tcgen05.st.32x32b of disjoint columns of one accumulator, one
-     * after the other (an .x32 written as two .x16), is one store: tensor memory is named by
-     * accumulator, so the pieces would otherwise be writes of one location that no rule orders
-     * under the 9.0/9.1 pipelined pairs (decision Q13), though they touch different columns.
-     * Only identical instructions (same location and data operands) with nothing between them
-     * merge, the same lanes, columns disjoint from every piece merged so far.
-     */
-    static void mergeStoreFragments(std::vector<Item>& items) {
-        std::vector<Item> out;
-        std::uint64_t lo = 0, hi = 0; // the columns of out.back() and the pieces merged into it
-        for (Item& it : items) {
-            if (!out.empty() && it.tmemColumns && out.back().tmemColumns) {
-                const Item& prev = out.back();
-                std::uint64_t col = it.tmemAddr & 0xFFFF;
-                bool sameLanes = (it.tmemAddr >> 16) == (prev.tmemAddr >> 16);
-                bool disjoint = col >= hi || col + it.tmemColumns <= lo;
-                if (sameLanes && disjoint && it.lanes == prev.lanes && it.repeat == prev.repeat &&
-                    text(it.insn) == text(prev.insn)) {
-                    lo = std::min(lo, col);
-                    hi = std::max(hi, col + it.tmemColumns);
-                    continue;
-                }
-            }
-            lo = it.tmemAddr & 0xFFFF;
-            hi = lo + it.tmemColumns;
-            out.push_back(std::move(it));
-        }
-        items = std::move(out);
     }
 
     /**
@@ -938,8 +999,10 @@ private:
                 if (!(i == 4 && ops[i].kind == Kind::Vec)) kept.push_back(&ops[i]);
             for (std::size_t i = 0; i < kept.size() && i < 5; ++i) {
                 const RawOperand& o = *kept[i];
-                if (i == 0 || (i == 1 && o.kind == Kind::Addr)) {
-                    in.operands.push_back(tmemRef(o, cta, s)); // D; A from tensor memory
+                if (i == 0 || (i == 1 && o.kind == Kind::Addr)) { // D; A from tensor memory
+                    const RawOperand& idesc = mmaDescriptor(s);
+                    std::uint64_t n = idesc.value.known ? mmaColumns(idesc.value.v) : 0;
+                    in.operands.push_back(tmemRef(o, cta, s, i == 1, n));
                 } else if ((i == 1 || i == 2) && o.kind == Kind::Reg) {
                     in.operands.push_back(descriptorRef(o, cta, s));
                 } else if (i == 3) { // the instruction descriptor: a name per shape
@@ -953,7 +1016,6 @@ private:
                 }
             }
         } else if (op == "ld" || op == "st") {
-            if (op == "st") storeColumns(s, ops, it);
             std::size_t repetitions = oneRepetition(in);
             for (const RawOperand& o : ops) {
                 if (o.kind == Kind::Addr) {
@@ -971,9 +1033,12 @@ private:
             std::size_t regs = 1;
             for (const auto& o : in.operands)
                 if (o.kind == litmus::Operand::Kind::Vector) regs = o.elements.size();
-            for (const auto& o : in.operands)
-                if (o.kind == litmus::Operand::Kind::Memory)
-                    tmemRows_[o.name] = std::max<std::size_t>(tmemRows_[o.name], regs);
+            for (const auto& o : in.operands) {
+                if (o.kind != litmus::Operand::Kind::Memory && !ownQuarter(o, warp_ % 4)) continue;
+                for (const std::string& n : tmemNames(o))
+                    tmemRows_[n] = std::max<std::size_t>(tmemRows_[n], regs);
+                if (op == "st" && ownQuarter(o, warp_ % 4)) it.writesTmemQuarter = true;
+            }
         } else if (op == "alloc") {
             auto slot = ops.empty() ? std::nullopt : addr(ops[0], false);
             if (!slot)
@@ -1022,10 +1087,14 @@ private:
         std::string sig;
         for (const Item& it : w.items) {
             litmus::Instruction in = it.insn;
-            for (auto& o : in.operands)
+            for (auto& o : in.operands) {
                 if (auto p = partWarp_.find(o.name);
                     p != partWarp_.end() && p->second == w.warps[0])
                     o.name = partRegion_.at(o.name) + "_wSELF";
+                // a warp's own lane quarter: the warps of a warpgroup run the same code on
+                // their own lanes
+                if (ownQuarter(o, w.warps[0] % 4)) o = inQuarters(o, {}, "_lSELF");
+            }
             sig += fmt::format("{}x{}|{}\n", it.lanes, it.repeat, text(in));
         }
         return sig;
@@ -1049,6 +1118,38 @@ private:
         return true;
     }
 
+    /**
+     * Warps of one lane quarter that store to their quarter's slices may write the same cells:
+     * only warps of different quarters stand as one role for such code.
+     */
+    static bool quarterFree(const WarpCode& role, const WarpCode& w) {
+        bool writes = std::any_of(w.items.begin(), w.items.end(),
+                                  [](const Item& it) { return it.writesTmemQuarter; });
+        if (!writes) return true;
+        return std::none_of(role.warps.begin(), role.warps.end(),
+                            [&](int r) { return r % 4 == w.warps[0] % 4; });
+    }
+
+    /** A role's accesses of its first warp's lane quarter stand for every warp's own quarter. */
+    void spreadQuarters(Item& it, int first, const std::set<int>& quarters) {
+        for (auto& o : it.insn.operands) {
+            if (!ownQuarter(o, first)) continue;
+            std::size_t rows = 0;
+            for (const std::string& n : tmemNames(o))
+                if (auto r = tmemRows_.find(n); r != tmemRows_.end())
+                    rows = std::max(rows, r->second);
+            std::set<int> cts;
+            for (const std::string& n : tmemNames(o))
+                cts.insert(usedIn_[n].begin(), usedIn_[n].end());
+            o = inQuarters(o, quarters);
+            for (const std::string& n : tmemNames(o)) {
+                for (int c : cts)
+                    declareTmem(n, c);
+                if (rows) tmemRows_[n] = std::max(tmemRows_[n], rows);
+            }
+        }
+    }
+
     void mergeRoles() {
         std::vector<WarpCode> roles;
         std::map<std::pair<int, std::string>, std::size_t> bySig;
@@ -1056,11 +1157,17 @@ private:
         for (WarpCode& w : warps_) {
             auto key = std::make_pair(w.cta, signature(w));
             auto it = bySig.find(key);
-            if (it != bySig.end() && mergeable(w) && mergeable(roles[it->second])) {
+            if (it != bySig.end() && mergeable(w) && mergeable(roles[it->second]) &&
+                quarterFree(roles[it->second], w)) {
                 WarpCode& role = roles[it->second];
+                const std::string from = "_w" + std::to_string(w.warps[0]);
+                const std::string to = "_w" + std::to_string(role.warps[0]);
                 for (auto& [part, warp] : partWarp_)
-                    if (warp == w.warps[0])
-                        renamed[part] = partRegion_.at(part) + "_w" + std::to_string(role.warps[0]);
+                    if (warp == w.warps[0]) renamed[part] = partRegion_.at(part) + to;
+                // the global side of a copy of the merged part is the role's piece too, so that
+                // the copies of the merged parts are one copy (its bytes: shareBytes)
+                for (const auto& [piece, whole] : globalParts_)
+                    if (piece == whole + from) renamed[piece] = whole + to;
                 role.warps.push_back(w.warps[0]);
                 continue;
             }
@@ -1069,9 +1176,13 @@ private:
         }
         for (WarpCode& role : roles) {
             int k = static_cast<int>(role.warps.size());
+            std::set<int> quarters;
+            for (int warp : role.warps)
+                quarters.insert(warp % 4);
             std::vector<Item> items;
             for (Item& it : role.items) {
                 it.lanes *= k;
+                if (k > 1) spreadQuarters(it, role.warps[0] % 4, quarters);
                 for (auto& o : it.insn.operands)
                     if (auto r = renamed.find(o.name); r != renamed.end()) o.name = r->second;
                 std::string t = text(it.insn);
@@ -1086,6 +1197,75 @@ private:
         for (const auto& [from, to] : renamed)
             usedIn_.erase(from);
         warps_ = std::move(roles);
+    }
+
+    /**
+     * Slices that every operand names together are one location: a role standing for a whole
+     * warpgroup covers all four lane quarters, and column ranges that no store tells apart need
+     * no cut. Two operands overlap exactly when they did before; the program is smaller.
+     */
+    void coarsenTmem() {
+        std::map<std::string, std::vector<int>> occurrences;   ///< slice -> the operands naming it
+        std::map<std::string, std::set<std::string>> slicesOf; ///< accumulator -> its slices
+        int id = 0;
+        forEachTmemOperand([&](litmus::Operand& o) {
+            for (const std::string& n : tmemNames(o))
+                if (TmemSlices::quarterOf(n) != TmemSlices::kAllQuarters) {
+                    occurrences[n].push_back(id);
+                    slicesOf[n.substr(0, n.rfind("_l"))].insert(n);
+                }
+            ++id;
+        });
+        std::map<std::vector<int>, std::vector<std::string>> groups;
+        for (const auto& [n, ids] : occurrences)
+            groups[ids].push_back(n);
+        std::map<std::string, std::string> to;
+        for (const auto& [ids, members] : groups) {
+            std::string name = groupName(members, slicesOf);
+            for (const std::string& m : members)
+                to[m] = name;
+        }
+        forEachTmemOperand([&](litmus::Operand& o) {
+            std::vector<std::string> names;
+            for (const std::string& n : tmemNames(o)) {
+                std::string r = to.count(n) ? to.at(n) : n;
+                if (std::find(names.begin(), names.end(), r) == names.end()) names.push_back(r);
+            }
+            o = tmemOperand(names, o.loc);
+        });
+        for (const auto& [from, name] : to) {
+            if (from == name) continue;
+            for (int c : usedIn_[from])
+                declareTmem(name, c);
+            if (auto r = tmemRows_.find(from); r != tmemRows_.end())
+                tmemRows_[name] = std::max(tmemRows_[name], r->second);
+        }
+    }
+
+    /** A group's name: the accumulator's, a column range's, or its first slice's. */
+    static std::string groupName(const std::vector<std::string>& members,
+                                 const std::map<std::string, std::set<std::string>>& slicesOf) {
+        const std::string& first = members.front();
+        std::string acc = first.substr(0, first.rfind("_l"));
+        if (members.size() == slicesOf.at(acc).size()) return acc;
+        std::set<std::string> columns;
+        for (const std::string& m : members)
+            columns.insert(m.substr(m.rfind("_c")));
+        if (columns.size() == 1 && members.size() == 4) return acc + *columns.begin();
+        return first;
+    }
+
+    template <typename F> void forEachTmemOperand(F f) {
+        for (WarpCode& w : warps_)
+            for (Item& it : w.items)
+                if (it.insn.parts[0] == "tcgen05")
+                    for (auto& o : it.insn.operands)
+                        if ((o.kind == litmus::Operand::Kind::Memory &&
+                             spaceOf_[o.name] == ir::Space::Tmem) ||
+                            (o.kind == litmus::Operand::Kind::Vector && !o.elements.empty() &&
+                             spaceOf_.count(o.elements[0].name) &&
+                             spaceOf_[o.elements[0].name] == ir::Space::Tmem))
+                            f(o);
     }
 
     /** `bar.sync N, count`: the count is in threads, a litmus thread is a warp (or a role). */
@@ -1154,8 +1334,12 @@ private:
         std::set<std::string> referenced;
         for (const WarpCode& w : warps_)
             for (const Item& it : w.items)
-                for (const auto& o : it.insn.operands)
+                for (const auto& o : it.insn.operands) {
                     if (o.kind == litmus::Operand::Kind::Memory) referenced.insert(o.name);
+                    if (o.kind == litmus::Operand::Kind::Vector) // slices of an accumulator
+                        for (const auto& e : o.elements)
+                            if (spaceOf_.count(e.name)) referenced.insert(e.name);
+                }
         for (const auto& [name, ctas] : usedIn_) {
             if (!referenced.count(name)) continue;
             litmus::LocationDecl d;
@@ -1305,7 +1489,7 @@ private:
     std::vector<Region> regions_;
     std::map<std::uint64_t, std::string> mbarNames_;
     std::set<std::string> names_;
-    std::set<std::uint64_t> tmemBases_; ///< columns of the accumulators mma instructions write
+    TmemSlices tmem_;                               ///< the accumulators and their slices
     std::map<std::string, std::int64_t> tileBytes_; ///< a tensor copy's global tile -> bytes
     std::map<std::string, std::set<int>> usedIn_;
     std::map<std::string, ir::Space> spaceOf_;

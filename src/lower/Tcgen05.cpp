@@ -52,6 +52,30 @@ Address tmemInCta(Lowerer& l, const Address& a, int cta, const Operand& op) {
     return *b;
 }
 
+/**
+ * The tensor-memory locations an operand names: one, or a list `{t0, t1, ...}` of slices of one
+ * accumulator (ptxmc kernel gives the lane quarters and column ranges of an accumulator that
+ * tcgen05.st writes in parts locations of their own, docs/kernel.md): an instruction whose lanes
+ * and columns cover several slices accesses each.
+ */
+std::vector<Address> tmemCells(Lowerer& l, const Operand& op) {
+    if (op.kind != Operand::Kind::Vector) return {l.address(op, ir::Space::Tmem)};
+    if (op.elements.empty()) l.fail(op.loc, "expected at least one tensor-memory location");
+    std::vector<Address> cells;
+    for (const Operand& e : op.elements) {
+        if (e.kind != Operand::Kind::Name)
+            l.fail(e.loc, "a list of tensor-memory locations holds location names only");
+        cells.push_back(l.address(e, ir::Space::Tmem));
+    }
+    return cells;
+}
+
+bool namesTmem(Lowerer& l, const Operand& op) {
+    if (op.kind == Operand::Kind::Vector) return true;
+    Address a = l.address(op);
+    return l.program().locations[static_cast<std::size_t>(a.location)].space == ir::Space::Tmem;
+}
+
 ir::Proxy proxyOfSpace(ir::Space s) {
     return s == ir::Space::Tmem ? ir::Proxy::Tmem : ir::Proxy::Async;
 }
@@ -77,11 +101,17 @@ void writeAt(Lowerer& l, int issueId, const Address& a, const std::string& role,
 void lowerMma(Lowerer& l, const ptx::Tcgen05Mma& m) {
     int group = m.ctaGroup;
     l.expectOperands(5);
-    Address d = l.address(l.operand(0), ir::Space::Tmem);
-    Address a = l.address(l.operand(1));
-    if (l.program().locations[static_cast<std::size_t>(a.location)].space == ir::Space::Global ||
-        l.program().locations[static_cast<std::size_t>(a.location)].space == ir::Space::Mbarrier)
-        l.fail(l.operand(1).loc, "the A operand of tcgen05.mma is in shared or tensor memory");
+    std::vector<Address> ds = tmemCells(l, l.operand(0));
+    std::vector<Address> as;
+    if (namesTmem(l, l.operand(1))) {
+        as = tmemCells(l, l.operand(1));
+    } else {
+        Address a = l.address(l.operand(1));
+        ir::Space space = l.program().locations[static_cast<std::size_t>(a.location)].space;
+        if (space == ir::Space::Global || space == ir::Space::Mbarrier)
+            l.fail(l.operand(1).loc, "the A operand of tcgen05.mma is in shared or tensor memory");
+        as.push_back(a);
+    }
     Address b = l.address(l.operand(2), ir::Space::Shared);
     const Operand& idesc = l.operand(3);
     if (idesc.kind != Operand::Kind::Name)
@@ -92,34 +122,40 @@ void lowerMma(Lowerer& l, const ptx::Tcgen05Mma& m) {
     ir::Event& e = tcIssue(l, group, {Tag::TC_ASYNC, Tag::MMA});
     e.idesc = l.symbolId("idesc " + idesc.name);
     e.mmaKind = l.symbolId("kind " + m.kind);
-    e.accumulator = d.location;
+    e.accumulator = ds.front().location;
     int id = e.id;
     for (int cta : pairCtas(l, group)) {
-        Address dc = tmemInCta(l, d, cta, l.operand(0));
-        int ra = readAt(l, id, inCtaOr(l, a, cta), "read A", {Tag::R, Tag::MMA_READ_A});
+        std::vector<int> ra;
+        for (const Address& a : as)
+            ra.push_back(readAt(l, id, inCtaOr(l, a, cta), "read A", {Tag::R, Tag::MMA_READ_A}));
         int rb = readAt(l, id, inCtaOr(l, b, cta), "read B");
-        ir::ValuePtr product = Value::make(Value::Op::Mul, {Value::readOf(ra), Value::readOf(rb)});
-        ir::ValuePtr result = product;
-        if (accumulate) {
-            int rd = readAt(l, id, dc, "read D");
-            ir::ValuePtr sum = Value::make(Value::Op::Add, {product, Value::readOf(rd)});
-            result = enableKnown ? sum : Value::make(Value::Op::Ite, {enable, sum, product});
+        ir::ValuePtr product =
+            Value::make(Value::Op::Mul, {Value::readOf(ra.front()), Value::readOf(rb)});
+        for (const Address& d : ds) {
+            Address dc = tmemInCta(l, d, cta, l.operand(0));
+            ir::ValuePtr result = product;
+            if (accumulate) {
+                int rd = readAt(l, id, dc, "read D");
+                ir::ValuePtr sum = Value::make(Value::Op::Add, {product, Value::readOf(rd)});
+                result = enableKnown ? sum : Value::make(Value::Op::Ite, {enable, sum, product});
+            }
+            writeAt(l, id, dc, "write D", result);
         }
-        writeAt(l, id, dc, "write D", result);
     }
 }
 
 void lowerCp(Lowerer& l, const ptx::Tcgen05Cp& c) {
     int group = c.ctaGroup;
     l.expectOperands(2);
-    Address t = l.address(l.operand(0), ir::Space::Tmem);
+    std::vector<Address> ts = tmemCells(l, l.operand(0));
     Address s = l.address(l.operand(1), ir::Space::Shared);
     ir::Event& e = tcIssue(l, group, {Tag::TC_ASYNC, Tag::CP});
     if (c.shape == ptx::CpShape::Rows4Bits256) e.tags.insert(Tag::CP_4x256b);
     int id = e.id;
     int rs = readAt(l, id, s, "read " + l.operand(1).name);
     for (int cta : pairCtas(l, group))
-        writeAt(l, id, tmemInCta(l, t, cta, l.operand(0)), "write", Value::readOf(rs));
+        for (const Address& t : ts)
+            writeAt(l, id, tmemInCta(l, t, cta, l.operand(0)), "write", Value::readOf(rs));
 }
 
 void lowerShift(Lowerer& l, const ptx::Tcgen05Shift& sh) {
@@ -170,6 +206,27 @@ void requireRegisterCount(Lowerer& l, const Operand& op, std::size_t got, std::s
                            " register(s) per thread, the vector has " + std::to_string(got));
 }
 
+/** tcgen05.ld/st's tensor-memory operand: itself, or each slice of a list (rows from 0). */
+std::vector<Operand> tmemBases(Lowerer& l, const Operand& op) {
+    tmemCells(l, op); // validates every location before any row
+    if (op.kind != Operand::Kind::Vector) return {op};
+    return op.elements;
+}
+
+/** Reads `count` rows of each base; the registers take the first base's (the others' values are
+ * the same fragment's in other lanes or columns, which a litmus thread does not hold). */
+std::vector<ir::ValuePtr> readRows(Lowerer& l, int id, const std::vector<Operand>& bases,
+                                   std::size_t count) {
+    std::vector<ir::ValuePtr> first;
+    for (std::size_t k = 0; k < bases.size(); ++k)
+        for (std::size_t i = 0; i < count; ++i) {
+            Address a = l.address(rowOperand(bases[k], i), ir::Space::Tmem);
+            int r = readAt(l, id, a, "read row " + std::to_string(a.row));
+            if (k == 0) first.push_back(Value::readOf(r));
+        }
+    return first;
+}
+
 } // namespace
 
 static void lowerLdRed(Lowerer& l, const ptx::Tcgen05Ld& ld);
@@ -187,14 +244,11 @@ void lowerLd(Lowerer& l, const ptx::Tcgen05Ld& ld) {
                "tcgen05.ld ... {r...}, [taddr] (shared memory is not an operand)");
     std::vector<Operand> regs = registerVector(l, l.operand(0));
     requireRegisterCount(l, l.operand(0), regs.size(), want);
-    l.address(l.operand(1), ir::Space::Tmem); // validates the base before any row
+    std::vector<Operand> bases = tmemBases(l, l.operand(1));
     ir::Event& e = tcIssue(l, 0, {Tag::TC_ASYNC, Tag::TLD});
-    int id = e.id;
-    for (std::size_t i = 0; i < regs.size(); ++i) {
-        Address a = l.address(rowOperand(l.operand(1), i), ir::Space::Tmem);
-        int r = readAt(l, id, a, "read row " + std::to_string(a.row));
-        l.define(regs[i], Value::readOf(r));
-    }
+    std::vector<ir::ValuePtr> loaded = readRows(l, e.id, bases, regs.size());
+    for (std::size_t i = 0; i < regs.size(); ++i)
+        l.define(regs[i], loaded[i]);
 }
 
 /**
@@ -209,16 +263,14 @@ static void lowerLdRed(Lowerer& l, const ptx::Tcgen05Ld& ld) {
     requireRegisterCount(l, l.operand(0), regs.size(), ld.format.registers());
     if (l.operand(1).kind != Operand::Kind::Name)
         l.fail(l.operand(1).loc, "tcgen05.ld.red needs a register for redval");
-    l.address(l.operand(2), ir::Space::Tmem);
+    std::vector<Operand> bases = tmemBases(l, l.operand(2));
     ir::Event& e = tcIssue(l, 0, {Tag::TC_ASYNC, Tag::TLD});
-    int id = e.id;
+    std::vector<ir::ValuePtr> loaded = readRows(l, e.id, bases, regs.size());
     ir::ValuePtr acc;
     const bool max = ld.red->max;
     const bool unsignedCmp = ld.red->type == "u32";
     for (std::size_t i = 0; i < regs.size(); ++i) {
-        Address a = l.address(rowOperand(l.operand(2), i), ir::Space::Tmem);
-        int r = readAt(l, id, a, "read row " + std::to_string(a.row));
-        ir::ValuePtr v = Value::readOf(r);
+        ir::ValuePtr v = loaded[i];
         l.define(regs[i], v);
         if (!acc) {
             acc = v;
@@ -240,7 +292,7 @@ void lowerSt(Lowerer& l, const ptx::Tcgen05St& st) {
         l.fail(l.operand(1).loc,
                "tcgen05.st stores registers into tensor memory: "
                "tcgen05.st ... [taddr], {r...} (shared memory is not an operand)");
-    l.address(l.operand(0), ir::Space::Tmem);
+    std::vector<Operand> bases = tmemBases(l, l.operand(0));
     std::vector<Operand> regs = registerVector(l, l.operand(1));
     requireRegisterCount(l, l.operand(1), regs.size(), want);
     std::vector<ir::ValuePtr> values;
@@ -248,10 +300,11 @@ void lowerSt(Lowerer& l, const ptx::Tcgen05St& st) {
         values.push_back(l.value(r));
     ir::Event& e = tcIssue(l, 0, {Tag::TC_ASYNC, Tag::TST});
     int id = e.id;
-    for (std::size_t i = 0; i < regs.size(); ++i) {
-        Address a = l.address(rowOperand(l.operand(0), i), ir::Space::Tmem);
-        writeAt(l, id, a, "write row " + std::to_string(a.row), values[i]);
-    }
+    for (const Operand& base : bases)
+        for (std::size_t i = 0; i < regs.size(); ++i) {
+            Address a = l.address(rowOperand(base, i), ir::Space::Tmem);
+            writeAt(l, id, a, "write row " + std::to_string(a.row), values[i]);
+        }
 }
 
 void lowerWait(Lowerer& l, const ptx::Tcgen05Wait& w) {

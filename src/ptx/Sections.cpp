@@ -163,6 +163,8 @@ constexpr Row kRows[] = {
      "tcgen05-memory-consistency-model-smem-access"},
     {Sec::Tcgen05Alloc, "Tcgen05Alloc", "9.7.18.7.1",
      "tcgen05-instructions-tcgen05-alloc-dealloc-relinquish-alloc-permit"},
+    {Sec::Tcgen05AccessRestrictions, "Tcgen05AccessRestrictions", "9.7.18.8.1",
+     "tcgen05-tensor-memory-ld-st-access-restrictions"},
     {Sec::Tcgen05Ld, "Tcgen05Ld", "9.7.18.8.3", "tcgen05-instructions-tcgen05-ld"},
     {Sec::Tcgen05St, "Tcgen05St", "9.7.18.8.4", "tcgen05-instructions-tcgen05-st"},
     {Sec::Tcgen05Wait, "Tcgen05Wait", "9.7.18.8.5", "tcgen05-instructions-tcgen05-wait"},

@@ -99,6 +99,7 @@ enum class Sec {
     Tcgen05RegisterDependency,
     Tcgen05SmemAccess,
     Tcgen05Alloc,
+    Tcgen05AccessRestrictions,
     Tcgen05Ld,
     Tcgen05St,
     Tcgen05Wait,

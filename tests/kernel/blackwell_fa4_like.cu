@@ -1,6 +1,6 @@
 // Blackwell sm_100a FlashAttention-4-like forward tile: S = Q K^T into tensor memory, softmax
-// P written over S's columns, O += P V with A read from tensor memory; -DPTXMC_MUTANT=N drops 1
-// sync.
+// P written over S's columns and its row sum kept in a column of its own, O += P V with A read
+// from tensor memory, O stored through the Q tile's shared memory; -DPTXMC_MUTANT=N drops 1 sync.
 #include "ptx_sync.cuh"
 
 #include <cuda.h>
@@ -46,9 +46,18 @@
 // #tcgen05-instructions-tcgen05-alloc-dealloc-relinquish-alloc-permit).
 #define MUTANT_EARLY_DEALLOC 6
 // Not a bug: P stored as two tcgen05.st.32x32b.x16 of disjoint columns instead of one .x32. The
-// checker names tensor memory by accumulator, so it must see the two pieces as one store (else
-// the 9.0/9.1 pipelined pairs of decision Q13, which lack st -> st, would call them a race).
+// two pieces write different columns, so they are no pair of writes to one location that the
+// 9.0/9.1 pipelined pairs of decision Q13 (which lack st -> st) would leave unordered.
 #define VARIANT_P_IN_TWO_STORES 7
+// The row sum is kept in the last column of S instead of a column of its own: the softmax stores
+// it after its p_full arrive, while the next S = Q K^T mma may already write S's columns
+// (tensor-memory race, 9.7.18.6.4.4
+// #tcgen05-memory-consistency-model-canonical-sync-patterns-non-pipelined-diff-thread).
+#define MUTANT_STATS_IN_S 8
+// No fence.proxy.async between the softmax warps' generic stores of O into the Q tile and the
+// TMA store that reads it in the async proxy (data race, 8.6 #proxies, 9.7.10.28.2
+// #data-movement-and-conversion-instructions-tensor-copy-async-proxy).
+#define MUTANT_NO_EPILOGUE_FENCE 9
 
 #ifndef PTXMC_MUTANT
 #define PTXMC_MUTANT MUTANT_NONE
@@ -65,7 +74,12 @@ constexpr int SOFTMAX_THREADS = 128;          // warps 2-5: one warpgroup, a thr
 constexpr int THREADS = 64 + SOFTMAX_THREADS; // warp 0 TMA, warp 1 MMA (owns TMEM), warps 2-5
 constexpr uint32_t O_COL = 0;                 // O: HD f32 columns
 constexpr uint32_t S_COL = 64;                // S: BN f32 columns; P (f16, two a column) over them
-constexpr uint32_t TMEM_COLS = 128;           // a power of two >= 32
+#if PTXMC_MUTANT == MUTANT_STATS_IN_S
+constexpr uint32_t STAT_COL = S_COL + BN - 1; // the row sum in S's last column
+#else
+constexpr uint32_t STAT_COL = S_COL + BN;                  // the row sum: a column past S
+#endif
+constexpr uint32_t TMEM_COLS = 256; // a power of two >= 32
 constexpr uint32_t Q_TX = BM * HD * 2;
 constexpr uint32_t KV_TX = 2 * BN * HD * 2;
 
@@ -90,13 +104,17 @@ using ptx::smem_addr;
 
 // One CTA computes O (BM x HD) = softmax(Q K^T) V for one query tile over n_iters key blocks of
 // BN keys. Softmax uses a fixed shift instead of the running row maximum (softmax does not
-// depend on the shift), so O needs no rescaling and the kernel has no correction warpgroup.
+// depend on the shift), so O needs no rescaling and the kernel has no correction warpgroup. The
+// row sums live in tensor memory, in a column of S's accumulator region past its BN columns (the
+// softmax stores each after releasing P, while the next S mma may run); the epilogue writes O
+// into the Q tile, which the last S mma has finished reading, and stores it with TMA.
 // Every synchronization is one line ending in a `// SYNC:` marker (tests/kernel/README.md).
 extern "C" __global__ void __launch_bounds__(THREADS, 1)
     blackwell_fa4_like(const __grid_constant__ CUtensorMap tmap_q,
                        const __grid_constant__ CUtensorMap tmap_k,
-                       const __grid_constant__ CUtensorMap tmap_v, float* __restrict__ out,
-                       int n_iters, float scale_log2, float shift) {
+                       const __grid_constant__ CUtensorMap tmap_v,
+                       const __grid_constant__ CUtensorMap tmap_o, int n_iters, float scale_log2,
+                       float shift) {
     __shared__ alignas(1024) uint16_t smem_q[BM * HD];
     __shared__ alignas(1024) uint16_t smem_k[S_KV][BN * HD];
     __shared__ alignas(1024) uint16_t smem_v[S_KV][BN * HD];
@@ -220,6 +238,7 @@ extern "C" __global__ void __launch_bounds__(THREADS, 1)
     } else {
         // ---- softmax warpgroup, warps 2-5: warp w owns TMEM lanes 32*(w%4) .. 32*(w%4)+31 ----
         const uint32_t lane_base = static_cast<uint32_t>((warp % 4) * 32) << 16;
+        const uint32_t stat_taddr = tmem_base + STAT_COL + lane_base; // this warp's row sums
         const int row = blockIdx.x * BM + (warp % 4) * 32 + lane;
         const uint32_t ofb = smem_addr(&o_full);
         float row_sum = 0.f;
@@ -261,6 +280,10 @@ extern "C" __global__ void __launch_bounds__(THREADS, 1)
             ptx::tcgen05_fence_before(); // SYNC: fence before p_full
 #endif
             ptx::mbar_arrive(smem_addr(&p_full)); // SYNC: p_full arrive
+            // The row sum so far, kept in tensor memory; stored once P is released, while the
+            // MMA warp may already run the next S mma (the next wait::st completes it).
+            const uint32_t stat = __float_as_uint(row_sum);
+            ptx::tmem_st_32x32b_x1(stat_taddr, stat); // SYNC: tcgen05.st row sum
         }
         // ---- epilogue: the last commit to o_full covers every mma ----
         ptx::mbar_wait(ofb, (n_iters - 1) & 1); // SYNC: o_full wait (epilogue)
@@ -271,11 +294,29 @@ extern "C" __global__ void __launch_bounds__(THREADS, 1)
             const uint32_t taddr = o_tmem + lane_base + c * 16;
             ptx::tmem_ld_32x32b_x16(ov[c], taddr); // SYNC: tcgen05.ld O
         }
-        ptx::tmem_wait_ld(); // SYNC: tcgen05.wait::ld O
-        const float inv = 1.f / row_sum;
+        ptx::tmem_wait_st();                                     // SYNC: tcgen05.wait::st row sum
+        const uint32_t sum = ptx::tmem_ld_32x32b_x1(stat_taddr); // SYNC: tcgen05.ld row sum
+        ptx::tmem_wait_ld();                                     // SYNC: tcgen05.wait::ld O
+        const float inv = 1.f / __uint_as_float(sum);
+        // O goes out through the Q tile: each thread writes its row, then one thread stores the
+        // tile with TMA. The last S mma read Q (in the async proxy) before the o_full commit; a
+        // proxy fence orders that read before these generic writes (decision Q5: the literal
+        // text orders accesses of different proxies only through a proxy fence).
+        ptx::fence_proxy_async_smem(); // SYNC: fence.proxy.async (Q tile reused)
+        uint16_t* o_row = &smem_q[(row - blockIdx.x * BM) * HD];
 #pragma unroll
         for (int d = 0; d < HD; ++d)
-            out[size_t(row) * HD + d] = __uint_as_float(ov[d / 16][d % 16]) * inv;
+            o_row[d] = __half_as_ushort(__float2half(__uint_as_float(ov[d / 16][d % 16]) * inv));
+#if PTXMC_MUTANT != MUTANT_NO_EPILOGUE_FENCE
+        ptx::fence_proxy_async_smem(); // SYNC: fence.proxy.async (O in the Q tile)
+#endif
+        ptx::named_bar_sync(1, SOFTMAX_THREADS); // SYNC: epilogue barrier
+        if (warp == 2 && lane == 0) {
+            const uint32_t o_tile = smem_addr(&smem_q[0]);
+            ptx::tma_store_2d(&tmap_o, 0, blockIdx.x * BM, o_tile); // SYNC: TMA store O
+            ptx::bulk_commit_group();                               // SYNC: bulk commit
+            ptx::bulk_wait_group_0();                               // SYNC: bulk wait
+        }
     }
 
     // ---- teardown: the allocating warp frees TMEM after every tcgen05 access is done ----

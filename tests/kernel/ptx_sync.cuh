@@ -266,6 +266,19 @@ __device__ __forceinline__ void tmem_st_32x32b_x32(uint32_t taddr, const uint32_
                  "r"(v[28]), "r"(v[29]), "r"(v[30]), "r"(v[31])
                  : "memory");
 }
+// One column of 32 lanes: lane i of the warp writes (or reads) lane (taddr.lane + i).
+__device__ __forceinline__ void tmem_st_32x32b_x1(uint32_t taddr, uint32_t v) {
+    asm volatile("tcgen05.st.sync.aligned.32x32b.x1.b32 [%0], {%1};" ::"r"(taddr), "r"(v)
+                 : "memory");
+}
+__device__ __forceinline__ uint32_t tmem_ld_32x32b_x1(uint32_t taddr) {
+    uint32_t v;
+    asm volatile("tcgen05.ld.sync.aligned.32x32b.x1.b32 {%0}, [%1];"
+                 : "=r"(v)
+                 : "r"(taddr)
+                 : "memory");
+    return v;
+}
 __device__ __forceinline__ void tmem_wait_st() {
     asm volatile("tcgen05.wait::st.sync.aligned;" ::: "memory");
 }
@@ -295,8 +308,8 @@ __device__ __forceinline__ uint32_t clc_query(uint32_t response, uint32_t& ctaid
 // Before an async-proxy write of a slot (the next try_cancel): the generic reads of it that
 // synchronization ordered first stay before it (9.7.15.4, the 9.4 text's CLC example).
 __device__ __forceinline__ void fence_proxy_async_generic_acquire_cluster() {
-    asm volatile("fence.proxy.async::generic.acquire.sync_restrict::shared::cluster.cluster;" :::
-                     "memory");
+    asm volatile("fence.proxy.async::generic.acquire.sync_restrict::shared::cluster.cluster;" ::
+                     : "memory");
 }
 
 } // namespace ptx

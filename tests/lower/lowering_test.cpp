@@ -44,6 +44,29 @@ TEST_CASE("an mma issues once and executes reads and a write", "[lowering]") {
             REQUIRE(e.has(Tag::ASYNC));
 }
 
+TEST_CASE("a list of tensor-memory slices is an access of each", "[lowering]") {
+    // ptxmc kernel's slices of an accumulator (docs/kernel.md): the mma writes both slices,
+    // the ld reads both (its register takes the first's), the st writes both rows of each
+    std::string decls = "PTX t\n{ a @ shared 0 = 2; b @ shared 0 = 3; s0 @ tmem 0, rows 2 = {0, 0};"
+                        " s1 @ tmem 0, rows 2 = {0, 0}; x = 0; }\n P0@cta 0,gpu 0 ;\n";
+    auto writes = [](const ir::Program& p) {
+        std::size_t n = 0;
+        for (const auto& e : p.events)
+            n += e.has(Tag::EXEC) && e.has(Tag::W) && e.space == ir::Space::Tmem ? 1 : 0;
+        return n;
+    };
+    auto mma = lowerText(decls + " tcgen05.mma.cta_group::1.kind::f16 {s0, s1}, [a], [b], I0, 1 ;\n"
+                                 "exists (x == 0)\n");
+    REQUIRE(count(mma, Tag::EXEC) == 6); // read A, read B, and per slice read D, write D
+    REQUIRE(writes(mma) == 2);
+    auto st = lowerText(decls + " tcgen05.st.sync.aligned.32x32b.x2.b32 {s0, s1}, {1, 2} ;\n"
+                                "exists (x == 0)\n");
+    REQUIRE(writes(st) == 4);
+    auto ld = lowerText(decls + " tcgen05.ld.sync.aligned.32x32b.x1.b32 {r0}, {s0, s1} ;\n"
+                                "exists (P0:r0 == 0)\n");
+    REQUIRE(count(ld, Tag::EXEC) == 2);
+}
+
 TEST_CASE("bar.sync is an arrival and a completion", "[lowering]") {
     auto p = lowerText(wrap(" bar.sync 0 ;\n"));
     REQUIRE(count(p, Tag::BAR_ARRIVE) == 1);
@@ -83,6 +106,10 @@ TEST_CASE("malformed tcgen05 programs are rejected with file:line:col", "[loweri
     rejects(" st.weak x, r9 ;\n", 4, 13, "never defined");
     rejects(" tcgen05.ld.sync.aligned.32x32b.x1.b32 [d], [a] ;\n", 4, 45, "registers");
     rejects(" tcgen05.mma.cta_group::1.kind::f16 [x], [a], [b], I0, 0 ;\n", 4, 37, "tensor memory");
+    rejects(" tcgen05.mma.cta_group::1.kind::f16 {d, x}, [a], [b], I0, 0 ;\n", 4, 41,
+            "tensor memory");
+    rejects(" tcgen05.st.sync.aligned.32x32b.x1.b32 {d, nothere}, {1} ;\n", 4, 44,
+            "not a declared location");
     rejects(" ld.relaxed r0, x ;\n", 4, 2, "needs a scope");
     rejects(" mbarrier.arrive.b64 _, [x] ;\n", 4, 25, "mbarrier memory");
     rejects(" bar.sync 0, 33 ;\n", 4, 14, "multiple of 32");

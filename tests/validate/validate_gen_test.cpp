@@ -592,3 +592,14 @@ exists (P1:r0 == 2)
                         .code,
                     "clusterPhases"));
 }
+
+TEST_CASE("an accumulator's slices are refused: the harness has no lanes of one location",
+          "[validate]") {
+    auto why = refusal(R"(PTX SLICES
+{ a @ shared 0 = 2; b @ shared 0 = 3; s0 @ tmem 0 = 0; s1 @ tmem 0 = 0; }
+ P0@cta 0,gpu 0 ;
+ tcgen05.mma.cta_group::1.kind::f16 {s0, s1}, [a], [b], I0, 1 ;
+exists (s0 == 0)
+)");
+    CHECK(why.find("tensor-memory slices") != std::string::npos);
+}

@@ -122,6 +122,15 @@ void checkSupported(const ptx::Program& test, const ir::Program& program, const 
                 throw Refused(i.loc, "'" + in.opcode +
                                          "' needs a surface/texture/constant view of a global "
                                          "location, which the harness does not create");
+            if (in.family() == ptx::Family::Tcgen05)
+                for (const auto& op : in.operands)
+                    if (op.kind == litmus::Operand::Kind::Vector && !op.elements.empty() &&
+                        std::any_of(test.locations.begin(), test.locations.end(),
+                                    [&](const auto& d) { return d.name == op.elements[0].name; }))
+                        throw Refused(op.loc, "a list of tensor-memory slices (ptxmc kernel's "
+                                              "accumulator slices): the harness maps each "
+                                              "location to its own allocation, not to one "
+                                              "accumulator's lanes and columns");
             if (in.is<ptx::ProxyFence>() &&
                 in.as<ptx::ProxyFence>()->kind != ptx::ProxyKind::Async &&
                 in.as<ptx::ProxyFence>()->kind != ptx::ProxyKind::Tensormap)

@@ -1,0 +1,88 @@
+// Tensor-memory locations of an extracted kernel: accumulators and their slices.
+#include "kernel/TmemSlices.hpp"
+
+#include <algorithm>
+#include <fmt/format.h>
+#include <iterator>
+
+namespace ptxmc::kernel {
+
+void TmemSlices::addWrite(const Span& span) {
+    std::uint64_t base = accumulatorOf(span.lo);
+    auto& cuts = cuts_[base];
+    cuts.insert(base);
+    cuts.insert(span.lo);
+    if (span.hi != kEnd) cuts.insert(span.hi);
+}
+
+void TmemSlices::addBound(std::uint64_t end) {
+    if (end > 0) bounds_[accumulatorOf(end - 1)].insert(end);
+}
+
+std::uint64_t TmemSlices::accumulatorOf(std::uint64_t col) const {
+    auto it = bases_.upper_bound(col);
+    return it == bases_.begin() ? col : *std::prev(it);
+}
+
+std::vector<std::string> TmemSlices::names(const Span& span) const {
+    std::uint64_t base = accumulatorOf(span.lo);
+    auto sliced = cuts_.find(base);
+    if (sliced == cuts_.end()) return {"tmem_" + std::to_string(base)};
+    std::set<std::uint64_t> cuts = sliced->second;
+    if (auto b = bounds_.find(base); b != bounds_.end())
+        cuts.insert(b->second.begin(), b->second.end());
+    std::vector<std::string> out;
+    for (auto it = cuts.begin(); it != cuts.end(); ++it) {
+        auto next = std::next(it);
+        std::uint64_t hi = next == cuts.end() ? kEnd : *next;
+        if (!(span.lo < hi && *it < span.hi)) continue;
+        for (int q = 0; q < 4; ++q)
+            if (span.quarter == kAllQuarters || span.quarter == q)
+                out.push_back(fmt::format("tmem_{}_l{}_c{}", base, 32 * q, *it));
+    }
+    return out;
+}
+
+int TmemSlices::quarterOf(const std::string& name) {
+    auto l = name.rfind("_l");
+    auto c = name.rfind("_c");
+    if (name.rfind("tmem_", 0) != 0 || l == std::string::npos || c == std::string::npos || c < l)
+        return kAllQuarters;
+    return std::stoi(name.substr(l + 2, c - l - 2)) / 32;
+}
+
+std::string TmemSlices::inQuarter(const std::string& name, int q) {
+    auto l = name.rfind("_l");
+    auto c = name.rfind("_c");
+    return name.substr(0, l) + "_l" + std::to_string(32 * q) + name.substr(c);
+}
+
+std::uint64_t tmemColumns(const std::vector<std::string>& parts) {
+    // Columns per repetition: a shape moves `bits` of each lane, 32 bits a column; .num
+    // repeats it along the columns; .pack::16b / .unpack::16b put two 16-bit elements of a
+    // register in two columns ({Tcgen05Ld}, {Tcgen05St}).
+    std::uint64_t perRep = 1, num = 1, pack = 1;
+    for (const std::string& p : parts) {
+        if (p == "16x64b")
+            perRep = 2;
+        else if (p == "16x128b")
+            perRep = 4;
+        else if (p == "16x256b")
+            perRep = 8;
+        else if (p == "16x32bx2")
+            return TmemSlices::kEnd; // a second half at an offset
+        else if (p == "pack::16b" || p == "unpack::16b")
+            pack = 2;
+        else if (p.size() > 1 && p[0] == 'x' && std::all_of(p.begin() + 1, p.end(), ::isdigit))
+            num = std::stoull(p.substr(1));
+    }
+    return perRep * num * pack;
+}
+
+std::uint64_t mmaColumns(std::uint64_t idesc) {
+    // "17-22: N, Dimension of Matrix B (3 LSBs not included): N >> 3", the instruction
+    // descriptor of every .kind ({Tcgen05Mma})
+    return ((idesc >> 17) & 0x3F) << 3;
+}
+
+} // namespace ptxmc::kernel
