@@ -440,6 +440,22 @@ void lowerProxyFence(Lowerer& l, const ptx::ProxyFence& f) {
         e.tags.insert(Tag::PF);
         e.tags.insert(Tag::PF_CONSTANT);
         break;
+    case ptx::ProxyKind::GenericFabric:
+    case ptx::ProxyKind::FabricGeneric:
+    case ptx::ProxyKind::FabricFabric:
+        // fence.proxy.{generic::fabric,fabric::generic,fabric::fabric}.alias.{release,acquire}.sys
+        // (9.3, {Membar#}): "A uni-directional proxy ordering from the from-proxykind to the
+        // to-proxykind establishes ordering between a prior memory access performed via the
+        // from-proxykind and a subsequent memory access performed via the to-proxykind". One side
+        // is the fabric proxy, which no litmus instruction accesses, so its proxy ordering covers
+        // no access here: no alias or async coverage (not ALIASF, no PF_* proxy). What remains is
+        // "A .release proxy fence can form a release sequence that synchronizes with an acquire
+        // sequence that contains a .acquire proxy fence": a fence at .sys with its .sem, paired
+        // as the alias and tensormap ones (ptx.cat's proxy-release-pattern/proxy-acquire-pattern)
+        e.tags.insert(Tag::F);
+        e.tags.insert(Tag::PF);
+        setOrdering(e, f.sem == ptx::Sem::Release ? Sem::Release : Sem::Acquire, f.scope);
+        break;
     case ptx::ProxyKind::Tensormap: {
         // Uni-directional, generic to tensormap; also a memory fence: "A .release proxy fence
         // can form a release sequence that synchronizes with an acquire sequence that contains

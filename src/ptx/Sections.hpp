@@ -56,6 +56,7 @@ enum class Sec {
     CpAsyncBulkPrefetchTensor,
     TensorCopies,
     CpAsyncBulkTensor,
+    CpReduceAsyncBulkTensor,
     BulkGroups,
     CpAsyncBulkCommitGroup,
     CpAsyncBulkWaitGroup,
