@@ -92,13 +92,8 @@ void reduceInto(Lowerer& l, int issueId, const Address& d, ptx::AtomOp op, bool 
             {Value::make(Value::Op::LOr, {Value::make(Value::Op::Eq, {old, Value::makeConst(0)}),
                                           Value::make(Value::Op::Ltu, {x, old})}),
              x, Value::make(Value::Op::Sub, {old, Value::makeConst(1)})});
-    } else if (unsignedElems && (op == ptx::AtomOp::Min || op == ptx::AtomOp::Max)) {
-        // .min/.max of .u32 elements compare unsigned (Value::Op::Min/Max are signed)
-        ir::ValuePtr oldBelow = Value::make(Value::Op::Ltu, {old, x});
-        w.written = op == ptx::AtomOp::Min ? Value::make(Value::Op::Ite, {oldBelow, old, x})
-                                           : Value::make(Value::Op::Ite, {oldBelow, x, old});
     } else {
-        w.written = Value::make(atomValueOp(op), {old, x});
+        w.written = atomResult(op, unsignedElems, old, x);
     }
 }
 
@@ -230,7 +225,7 @@ void lowerCopy(Lowerer& l, const ptx::BulkCopy& copy) {
     bool unsignedElems = false;
     if (copy.reduce)
         unsignedElems =
-            tensor ? tensorReduceUnsigned(l, copy, l.operand(0), dst) : copy.types[0].kind == 'u';
+            tensor ? tensorReduceUnsigned(l, copy, l.operand(0), dst) : unsignedType(copy.types);
     ir::Event& r = l.exec(issueId, "read " + Lowerer::accessName(l.operand(1), src), {Tag::R});
     copyAccess(r, src);
     int readId = r.id;
