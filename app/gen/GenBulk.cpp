@@ -28,7 +28,11 @@ bool bulkToShared(Draft& d, int t, int s, int inst, int mb, bool multicast, int 
     using PSpace = ptx::Space;
     const PSpace dst = multicast || inst != c ? PSpace::SharedCluster
                                               : r.pick({PSpace::SharedCluster, PSpace::SharedCta});
-    ptx::BulkCopy copy{dst, PSpace::Global, true, multicast, {}};
+    ptx::BulkCopy copy;
+    copy.dst = dst;
+    copy.src = PSpace::Global;
+    copy.viaMbarrier = true;
+    copy.multicast = multicast;
     if (r.chance(25)) { // .relaxed.scope.b128 (9.3): strong element-wise accesses
         copy.sem = ptx::Sem::Relaxed;
         copy.scope = r.pick({ptx::Scope::Cta, ptx::Scope::Cluster, ptx::Scope::Gpu});
@@ -60,7 +64,9 @@ bool bulkToGlobal(Draft& d, int t, bool reduce) {
         store(d, t, s, c, d.freshConst());
         if (r.chance(70)) asyncFence(d, t, Space::Shared);
     }
-    ptx::BulkCopy copy{ptx::Space::Global, ptx::Space::SharedCta, false, false, {}};
+    ptx::BulkCopy copy; // .bulk_group, no multicast
+    copy.dst = ptx::Space::Global;
+    copy.src = ptx::Space::SharedCta;
     if (reduce) {
         // cp.reduce.async.bulk: each element of g becomes g OP s (PTX ISA {CpReduceAsyncBulk})
         const std::string op = r.pick({"add", "add", "and", "or", "xor", "max", "min"});

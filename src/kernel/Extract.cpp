@@ -77,11 +77,13 @@ std::optional<std::size_t> mbarrierOperand(const Step& s) {
 bool isBulkCopy(const Step& s) {
     return root(s) == "cp" && sub(s) == "async" && s.parts.size() > 2 && s.parts[2] == "bulk";
 }
-bool isTensor(const Step& s) {
-    return isBulkCopy(s) && s.parts.size() > 3 && s.parts[3] == "tensor";
-}
 bool isReduceBulk(const Step& s) {
     return root(s) == "cp" && sub(s) == "reduce";
+}
+/** cp.async.bulk.tensor and cp.reduce.async.bulk.tensor: the global side is [tensorMap, {c...}]. */
+bool isTensor(const Step& s) {
+    return (isBulkCopy(s) && s.parts.size() > 3 && s.parts[3] == "tensor") ||
+           (isReduceBulk(s) && s.parts.size() > 4 && s.parts[4] == "tensor");
 }
 
 struct Region {

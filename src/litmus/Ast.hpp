@@ -85,6 +85,10 @@ struct LocationDecl {
     std::optional<std::int64_t> bytes;    ///< `, bytes N`: the tile a tensor copy moves (global)
     std::optional<std::string> tensormap; ///< `, tensormap M`: where the tile's tensor map is
     SourceLoc tensormapLoc;
+    /// `, elem u32` or `, elem s32`: the tile's element type, which the tensor map gives and a
+    /// tensor reduction needs (PTX ISA 9.7.10.28.5.4: "The type of each tensor data element ...
+    /// is specified in Tensor-map"); empty when not declared
+    std::string elem;
     std::optional<std::string> aliasOf; ///< `y @ generic aliases x`
     std::string aliasProxy; ///< "generic", "surface", "texture" or "constant" with aliasOf
     SourceLoc loc;

@@ -243,8 +243,8 @@ private:
     }
 
     /**
-     * After the value: `, stride S` (arrays), `, bytes N` then `, tensormap M` (global
-     * memory), each at most once.
+     * After the value: `, stride S` (arrays), `, bytes N` then `, tensormap M` and `, elem T`
+     * (global memory), each at most once.
      */
     void trailingOptions(LocationDecl& d, bool array) {
         const bool global = d.space == ir::Space::Global && !d.aliasOf;
@@ -272,6 +272,18 @@ private:
                 lx_.next();
                 d.tensormap = mapTok.text;
                 d.tensormapLoc = lx_.loc(mapTok);
+            } else if (d.bytes && d.elem.empty() && kw.isWord("elem")) {
+                // The tile's element type, a property of its tensor map that a tensor reduction
+                // reduces by (PTX ISA
+                // #data-movement-and-conversion-instructions-cp-reduce-async-bulk-tensor); values
+                // are 32-bit words here, so the 32-bit integer types.
+                lx_.next();
+                const Token t = lx_.peek();
+                if (!t.isWord("u32") && !t.isWord("s32"))
+                    lx_.unexpected(t, "the element type u32 or s32 after 'elem' (values are "
+                                      "32-bit integer words)");
+                lx_.next();
+                d.elem = t.text;
             } else {
                 lx_.unexpected(kw, trailingWhat(d, array, global) + " after ','");
             }
@@ -284,6 +296,7 @@ private:
         if (array && !d.stride) what.push_back("'stride S'");
         if (global && !d.bytes) what.push_back("'bytes N'");
         if (d.bytes && !d.tensormap) what.push_back("'tensormap NAME'");
+        if (d.bytes && d.elem.empty()) what.push_back("'elem u32|s32'");
         std::string out;
         for (std::size_t i = 0; i < what.size(); ++i)
             out += (i == 0 ? "" : i + 1 == what.size() ? " or " : ", ") + what[i];

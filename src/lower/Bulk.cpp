@@ -1,4 +1,4 @@
-// Asynchronous copies (cp.async.bulk{.tensor}, cp.reduce.async.bulk, non-bulk cp.async) and
+// Asynchronous copies (cp{.reduce}.async.bulk{.tensor}, non-bulk cp.async) and
 // their async-group completion instructions.
 #include "lower/Instructions.hpp"
 #include "ptx/Sections.hpp"
@@ -22,10 +22,15 @@ void asyncAccess(Lowerer& l, ir::Event& e, const Address& a) {
  */
 std::int64_t tileBytes(Lowerer& l, const ptx::BulkCopy& copy, const litmus::Operand& op,
                        const Address& a) {
-    if (op.kind != litmus::Operand::Kind::Memory ||
-        static_cast<int>(op.elements.size()) != copy.dims)
-        l.fail(op.loc, "a ." + std::to_string(copy.dims) + "d tensor copy names its tile as [" +
-                           op.name + ", {" + std::to_string(copy.dims) + " coordinate(s)}]");
+    // "{col_idx, row_idx0, row_idx1, row_idx2, row_idx3}" in .tile::gather4/scatter4 mode, else
+    // "{d0, .., dn} for n = .dim" ({CpAsyncBulkTensor})
+    const std::size_t coords =
+        copy.loadMode.rfind("tile::", 0) == 0 ? 5 : static_cast<std::size_t>(copy.dims);
+    if (op.kind != litmus::Operand::Kind::Memory || op.elements.size() != coords)
+        l.fail(op.loc, "a ." + std::to_string(copy.dims) + "d tensor copy" +
+                           (copy.loadMode.empty() ? "" : " in ." + copy.loadMode + " mode") +
+                           " names its tile as [" + op.name + ", {" + std::to_string(coords) +
+                           " coordinate(s)}]");
     if (!a.decl->bytes)
         l.fail(op.loc, "'" + op.name +
                            "' needs its tile size for a tensor copy: declare it "
@@ -57,8 +62,8 @@ std::optional<Address> tensormapOf(Lowerer& l, const Address& tile) {
  * performed in the async proxy" (PTX ISA 9.4 {CpReduceAsyncBulk}): a relaxed read-modify-write
  * at that scope in the async proxy. (The 9.1 text said "individually .relaxed.gpu".)
  */
-void reduceInto(Lowerer& l, int issueId, const Address& d, ptx::AtomOp op, int sourceRead,
-                ir::Scope scope) {
+void reduceInto(Lowerer& l, int issueId, const Address& d, ptx::AtomOp op, bool unsignedElems,
+                int sourceRead, ir::Scope scope) {
     const std::string name = l.program().locations[static_cast<std::size_t>(d.location)].name;
     // the written .relaxed.scope, else .relaxed.sys (9.4's default; the 9.1 text had .gpu)
     auto relaxedAtScope = [&](ir::Event& e) {
@@ -88,8 +93,51 @@ void reduceInto(Lowerer& l, int issueId, const Address& d, ptx::AtomOp op, int s
                                           Value::make(Value::Op::Ltu, {x, old})}),
              x, Value::make(Value::Op::Sub, {old, Value::makeConst(1)})});
     } else {
-        w.written = Value::make(atomValueOp(op), {old, x});
+        w.written = atomResult(op, unsignedElems, old, x);
     }
+}
+
+/**
+ * Whether a tensor reduction's elements are unsigned: the element type is the tensor map's ("The
+ * type of each tensor data element in the source and the destination tensor is specified in
+ * Tensor-map", {CpReduceAsyncBulkTensor#}), declared on the tile (`, elem u32|s32`), and must be
+ * one the table of valid combinations gives the .redOp: .add, .min, .max on .u32/.s32; .inc, .dec
+ * on .u32; .and, .or, .xor on .b32 (either 32-bit integer type).
+ */
+bool tensorReduceUnsigned(Lowerer& l, const ptx::BulkCopy& copy, const litmus::Operand& op,
+                          const Address& tile) {
+    const std::string& elem = tile.decl->elem;
+    if (elem.empty())
+        l.fail(op.loc, "'" + op.name +
+                           "' needs its element type for a tensor reduction, which the tensor "
+                           "map gives: declare it with ', elem u32' or ', elem s32' (" +
+                           ptx::cite(ptx::Sec::CpReduceAsyncBulkTensor) + ")");
+    bool incDec = *copy.reduce == ptx::AtomOp::Inc || *copy.reduce == ptx::AtomOp::Dec;
+    if (incDec && elem != "u32")
+        l.fail(op.loc, "a tensor reduction's .inc/.dec reduce .u32 elements, and '" + op.name +
+                           "' has " + elem + " (" + ptx::cite(ptx::Sec::CpReduceAsyncBulkTensor) +
+                           ")");
+    return elem == "u32";
+}
+
+/**
+ * The im2colInfo operand of a tensor load in .im2col mode ("A vector of im2col offsets whose
+ * vector size is two less than number of dimensions .dim") or .im2col::w / .im2col::w::128 ("A
+ * vector of 2 arguments containing wHalo and wOffset"), {CpAsyncBulkTensor#}. It places the
+ * bytes the mode gathers in the tensor; the tile location stands for them whatever it says.
+ */
+void checkIm2colInfo(Lowerer& l, const ptx::BulkCopy& copy, const litmus::Operand& op) {
+    const std::size_t n = copy.loadMode == "im2col" ? static_cast<std::size_t>(copy.dims - 2) : 2;
+    if (op.kind != litmus::Operand::Kind::Vector || op.elements.size() != n)
+        l.fail(op.loc, "." + copy.loadMode + " takes its im2colInfo as a vector of " +
+                           std::to_string(n) + " value(s) after the mbarrier (" +
+                           ptx::cite(ptx::Sec::CpAsyncBulkTensor) + ")");
+}
+
+/** Whether a tensor copy's mode takes the im2colInfo operand (the loads' im2col modes). */
+bool takesIm2colInfo(const ptx::BulkCopy& copy) {
+    return copy.loadMode == "im2col" || copy.loadMode == "im2col::w" ||
+           copy.loadMode == "im2col::w::128";
 }
 
 } // namespace
@@ -102,9 +150,11 @@ void lowerCopy(Lowerer& l, const ptx::BulkCopy& copy) {
     bool multicast = copy.multicast;
     bool tensor = copy.dims > 0;
     // cp.async.bulk [dst], [src], size{, [mb]}{, mask}{, policy}; the tensor form has no size
-    // operand. The cache policy is a hint only: read as an operand, nothing else.
-    std::size_t n =
-        (tensor ? 2 : 3) + (viaMbarrier ? 1 : 0) + (multicast ? 1 : 0) + (copy.cacheHint ? 1 : 0);
+    // operand, and an im2col load an im2colInfo vector after [mb]. The cache policy is a hint
+    // only: read as an operand, nothing else.
+    const bool im2colInfo = tensor && takesIm2colInfo(copy);
+    std::size_t n = (tensor ? 2 : 3) + (viaMbarrier ? 1 : 0) + (im2colInfo ? 1 : 0) +
+                    (multicast ? 1 : 0) + (copy.cacheHint ? 1 : 0);
     l.expectOperands(n);
     Address dst = l.address(l.operand(0), toShared ? ir::Space::Shared : ir::Space::Global);
     Address src = l.address(l.operand(1), fromShared ? ir::Space::Shared : ir::Space::Global);
@@ -120,6 +170,8 @@ void lowerCopy(Lowerer& l, const ptx::BulkCopy& copy) {
         size = sizeOp.value;
     }
     const std::size_t mbIndex = tensor ? 2 : 3;
+    if (im2colInfo) checkIm2colInfo(l, copy, l.operand(mbIndex + 1));
+    const std::size_t maskIndex = mbIndex + (im2colInfo ? 2 : 1);
     std::vector<std::pair<Address, std::optional<Address>>> targets; // (dst, mbarrier) per CTA
     std::optional<Address> mbar;
     if (viaMbarrier) {
@@ -137,7 +189,7 @@ void lowerCopy(Lowerer& l, const ptx::BulkCopy& copy) {
         // "each bit position in the 16-bit or otherwise 32-bit ctaMask operand corresponds to the
         // %cluster_ctarank of the destination CTA" ({CpAsyncBulk}; ::32b is 9.4's)
         for (const auto& t :
-             l.multicastTargets(l.operand(mbIndex + 1), copy.multicastBits == 32 ? 32 : 16,
+             l.multicastTargets(l.operand(maskIndex), copy.multicastBits == 32 ? 32 : 16,
                                 {{dst, &l.operand(0)}, {*mbar, &l.operand(mbIndex)}}))
             targets.emplace_back(t[0], t[1]);
     } else {
@@ -163,13 +215,23 @@ void lowerCopy(Lowerer& l, const ptx::BulkCopy& copy) {
             setOrdering(e, ir::Sem::Relaxed, copy.scope);
         }
     };
+    // A tensor reduction: "Each reduction operation performed by cp.reduce.async.bulk.tensor has
+    // individually .relaxed.gpu memory ordering semantics and are element-wise atomic"
+    // ({CpReduceAsyncBulkTensor#}); cp.reduce.async.bulk's .sem.scope "defaults to .relaxed.sys"
+    // ({CpReduceAsyncBulk#})
+    ir::Scope reduceScope = tensor                           ? ir::Scope::Gpu
+                            : copy.scope == ptx::Scope::None ? ir::Scope::Sys
+                                                             : copy.scope;
+    bool unsignedElems = false;
+    if (copy.reduce)
+        unsignedElems =
+            tensor ? tensorReduceUnsigned(l, copy, l.operand(0), dst) : unsignedType(copy.types);
     ir::Event& r = l.exec(issueId, "read " + Lowerer::accessName(l.operand(1), src), {Tag::R});
     copyAccess(r, src);
     int readId = r.id;
     for (const auto& [d, m] : targets) {
         if (copy.reduce) {
-            reduceInto(l, issueId, d, *copy.reduce, readId,
-                       copy.scope == ptx::Scope::None ? ir::Scope::Sys : copy.scope);
+            reduceInto(l, issueId, d, *copy.reduce, unsignedElems, readId, reduceScope);
         } else {
             ir::Event& w =
                 l.exec(issueId,

@@ -252,6 +252,21 @@ ir::Value::Op atomValueOp(ptx::AtomOp op) {
     }
 }
 
+ir::ValuePtr atomResult(ptx::AtomOp op, bool unsignedElems, const ir::ValuePtr& old,
+                        const ir::ValuePtr& arg) {
+    if (unsignedElems && (op == ptx::AtomOp::Min || op == ptx::AtomOp::Max)) {
+        // Value::Op::Min/Max compare signed; .u32 elements compare unsigned
+        ir::ValuePtr oldBelow = Value::make(Value::Op::Ltu, {old, arg});
+        return op == ptx::AtomOp::Min ? Value::make(Value::Op::Ite, {oldBelow, old, arg})
+                                      : Value::make(Value::Op::Ite, {oldBelow, arg, old});
+    }
+    return Value::make(atomValueOp(op), {old, arg});
+}
+
+bool unsignedType(const std::vector<ptx::Type>& types) {
+    return !types.empty() && types.front().kind == 'u';
+}
+
 /** atom (returns the old value) and red (no result): a read and a write joined by rmw. */
 void lowerAtomic(Lowerer& l, const ptx::Atom& at) {
     auto [sem, scope] = ptx::effectiveOrdering(at.sem, at.scope, Sem::Relaxed);
@@ -288,7 +303,7 @@ void lowerAtomic(Lowerer& l, const ptx::Atom& at) {
         ir::ValuePtr swaps = Value::make(Value::Op::Eq, {old, arg}); // a failed cas does not write
         w.guard = w.guard ? Value::make(Value::Op::LAnd, {w.guard, swaps}) : swaps;
     } else {
-        w.written = Value::make(atomValueOp(at.op), {old, arg});
+        w.written = atomResult(at.op, unsignedType(at.types), old, arg);
     }
     if (returns) l.define(l.operand(0), old);
 }
@@ -321,7 +336,7 @@ void lowerRedAsync(Lowerer& l, const ptx::RedAsync& r) {
         ir::Event& w = l.issue({Tag::W, Tag::RMW, Tag::RED});
         setOrdering(w, Sem::Release, r.scope);
         l.access(w, a, ir::Proxy::Generic);
-        w.written = Value::make(atomValueOp(r.op), {Value::readOf(rid), arg});
+        w.written = atomResult(r.op, unsignedType(r.types), Value::readOf(rid), arg);
         return;
     }
     l.expectOperands(3);
@@ -349,7 +364,7 @@ void lowerRedAsync(Lowerer& l, const ptx::RedAsync& r) {
                           {Tag::W, Tag::RMW, Tag::RED});
     setOrdering(w, Sem::Relaxed, ir::Scope::Cluster);
     l.access(w, a, ir::Proxy::Generic);
-    w.written = Value::make(atomValueOp(r.op), {Value::readOf(rid), arg});
+    w.written = atomResult(r.op, unsignedType(r.types), Value::readOf(rid), arg);
     // "completeCount argument equal to the amount of data stored"
     completeTxAtCluster(l, issueId, mb, r.types[0].bits / 8);
 }
@@ -439,6 +454,22 @@ void lowerProxyFence(Lowerer& l, const ptx::ProxyFence& f) {
     case ptx::ProxyKind::Constant:
         e.tags.insert(Tag::PF);
         e.tags.insert(Tag::PF_CONSTANT);
+        break;
+    case ptx::ProxyKind::GenericFabric:
+    case ptx::ProxyKind::FabricGeneric:
+    case ptx::ProxyKind::FabricFabric:
+        // fence.proxy.{generic::fabric,fabric::generic,fabric::fabric}.alias.{release,acquire}.sys
+        // (9.3, {Membar#}): "A uni-directional proxy ordering from the from-proxykind to the
+        // to-proxykind establishes ordering between a prior memory access performed via the
+        // from-proxykind and a subsequent memory access performed via the to-proxykind". One side
+        // is the fabric proxy, which no litmus instruction accesses, so its proxy ordering covers
+        // no access here: no alias or async coverage (not ALIASF, no PF_* proxy). What remains is
+        // "A .release proxy fence can form a release sequence that synchronizes with an acquire
+        // sequence that contains a .acquire proxy fence": a fence at .sys with its .sem, paired
+        // as the alias and tensormap ones (ptx.cat's proxy-release-pattern/proxy-acquire-pattern)
+        e.tags.insert(Tag::F);
+        e.tags.insert(Tag::PF);
+        setOrdering(e, f.sem == ptx::Sem::Release ? Sem::Release : Sem::Acquire, f.scope);
         break;
     case ptx::ProxyKind::Tensormap: {
         // Uni-directional, generic to tensormap; also a memory fence: "A .release proxy fence

@@ -246,6 +246,11 @@ std::optional<ir::Tag> scopeTag(ir::Scope s);
 std::optional<ir::Tag> semTag(ir::Sem s);
 /** The value operation of an atom/red or cp.reduce.async.bulk .op (exch and cas excepted). */
 ir::Value::Op atomValueOp(ptx::AtomOp op);
+/** `old OP arg` of such an .op; .min/.max compare unsigned when the elements are (.u32). */
+ir::ValuePtr atomResult(ptx::AtomOp op, bool unsignedElems, const ir::ValuePtr& old,
+                        const ir::ValuePtr& arg);
+/** Whether a .type list's first type is unsigned (.u32 of atom, red, red.async). */
+bool unsignedType(const std::vector<ptx::Type>& types);
 /** Sets `e`'s semantics and scope, and their base sets (none for Sem/Scope::None). */
 void setOrdering(ir::Event& e, ir::Sem sem, ir::Scope scope);
 /** Marks `e` a weak access (.weak: no scope). */

@@ -137,6 +137,31 @@ void checkCopyOrdering(Decoder& d, const BulkCopy& c) {
         d.fail("cp.async.bulk.relaxed needs .b128, its element-wise atomic size" + where);
 }
 
+/**
+ * The .load_mode of a tensor copy ({CpAsyncBulkTensor}): one of them; .tile, .tile::gather4,
+ * .im2col, .im2col::w, .im2col::w::128 load from global memory, .tile, .tile::scatter4,
+ * .im2col_no_offs, .im2col_no_offs::w store to it. "In .tile::gather4 mode, four rows in
+ * 2-dimensional source tensor are combined to form a single 2-dimensional destination tensor"
+ * (.tile::scatter4 the reverse); "In .im2col, .im2col::*, .im2col_no_offs and .im2col_no_offs::w
+ * modes ... the tensor has to be at least 3-dimensional".
+ */
+void checkLoadMode(Decoder& d, const BulkCopy& c) {
+    const std::string where = " (" + cite(Sec::CpAsyncBulkTensor) + ")";
+    if (c.loadMode.empty()) return;
+    if (c.tile) d.fail("cp.async.bulk.tensor takes one .load_mode" + where);
+    const bool store = c.dst == Space::Global;
+    const bool storeMode =
+        c.loadMode == "tile::scatter4" || c.loadMode.rfind("im2col_no_offs", 0) == 0;
+    if (store != storeMode)
+        d.fail("cp.async.bulk.tensor ." + c.loadMode + " is a " +
+               (storeMode ? "shared::cta-to-global" : "global-to-shared") + " mode" + where);
+    if (c.loadMode.rfind("tile::", 0) == 0 && c.dims != 2)
+        d.fail("." + c.loadMode + " moves four rows of a 2-dimensional tensor: .2d" + where);
+    if (c.loadMode.rfind("im2col", 0) == 0 && c.dims < 3)
+        d.fail("in ." + c.loadMode + " mode \"the tensor has to be at least 3-dimensional\"" +
+               where);
+}
+
 Op decodeCopy(Decoder& d) {
     BulkCopy c;
     if (d.q.take("tensor")) {
@@ -148,8 +173,9 @@ Op decodeCopy(Decoder& d) {
     if (c.dims == 0) takeCopyOrdering(d, c);
     if (c.dims > 0) {
         c.tile = d.q.take("tile");
-        if (d.q.takeIf([](const std::string& q) { return q.rfind("im2col", 0) == 0; }))
-            d.fail("cp.async.bulk.tensor's im2col load modes are not supported; use .tile");
+        if (auto m = d.q.takeOneOf({"tile::gather4", "tile::scatter4", "im2col", "im2col::w",
+                                    "im2col::w::128", "im2col_no_offs", "im2col_no_offs::w"}))
+            c.loadMode = *m;
         if (auto g = d.q.takeOneOf({"cta_group::1", "cta_group::2"})) c.ctaGroup = (*g)[11] - '0';
     }
     c.viaMbarrier = d.q.take("mbarrier::complete_tx::bytes");
@@ -172,6 +198,7 @@ Op decodeCopy(Decoder& d) {
     if (c.viaMbarrier && c.dst == Space::Global)
         d.fail(".mbarrier::complete_tx::bytes needs a shared-memory destination");
     if (c.multicast && !c.viaMbarrier) d.fail(".multicast::cluster needs an mbarrier");
+    if (c.dims > 0) checkLoadMode(d, c);
     return c;
 }
 
@@ -213,10 +240,48 @@ Op decodeMbarrier(Decoder& d) {
 
 namespace {
 
+/** The .redOp values of {CpReduceAsyncBulk} and {CpReduceAsyncBulkTensor} (the same eight). */
+std::optional<AtomOp> takeReduceOp(Decoder& d, const std::string& what) {
+    auto op = d.takeRow(kAtomOps);
+    bool supported = op && (*op == AtomOp::Add || *op == AtomOp::And || *op == AtomOp::Or ||
+                            *op == AtomOp::Xor || *op == AtomOp::Min || *op == AtomOp::Max ||
+                            *op == AtomOp::Inc || *op == AtomOp::Dec);
+    if (!supported) d.fail(what + " needs .redOp .add, .inc, .dec, .and, .or, .xor, .min or .max");
+    return op;
+}
+
+/**
+ * cp.reduce.async.bulk.tensor.dim.dst.src.redOp{.load_mode}.completion_mechanism
+ * {.level::cache_hint} [tensorMap, tensorCoords], [srcMem]{, cache_policy}
+ * ({CpReduceAsyncBulkTensor}): .dst = .global, .src = .shared::cta, .completion_mechanism =
+ * .bulk_group. No .type: the element type is the tensor map's. The .im2col_no_offs load modes and
+ * the 9.4 .override::* qualifiers (operands ptxmc does not model) stay undecoded.
+ */
+Op decodeReduceTensor(Decoder& d) {
+    const std::string what = "cp.reduce.async.bulk.tensor";
+    const std::string where = " (" + cite(Sec::CpReduceAsyncBulkTensor) + ")";
+    BulkCopy c;
+    auto dim = d.q.takeOneOf({"1d", "2d", "3d", "4d", "5d"});
+    if (!dim) d.fail(what + " needs its dimension (.1d ... .5d)");
+    c.dims = (*dim)[0] - '0';
+    takeDstSrc(d, c, what.c_str());
+    if (c.dst != Space::Global || c.src != Space::SharedCta)
+        d.fail(what + " is .global.shared::cta" + where);
+    c.tile = d.q.take("tile");
+    if (d.q.takeIf([](const std::string& q) { return q.rfind("im2col", 0) == 0; }))
+        d.fail(what + "'s im2col_no_offs load modes are not supported; use .tile");
+    if (d.q.takeIf([](const std::string& q) { return q.rfind("override::", 0) == 0; }))
+        d.fail(what + ": the .override::* qualifiers (9.4) are not supported");
+    if (!d.q.take("bulk_group")) d.fail(what + "'s completion mechanism is .bulk_group" + where);
+    c.cacheHint = d.q.take("L2::cache_hint"); // a performance hint ({CpReduceAsyncBulkTensor})
+    c.reduce = takeReduceOp(d, what);
+    d.q.finish();
+    return c;
+}
+
 /** cp.reduce.async.bulk.dst.src.mechanism.redOp.type (PTX ISA {CpReduceAsyncBulk}). */
 Op decodeReduce(Decoder& d) {
-    if (d.q.take("tensor"))
-        d.fail("cp.reduce.async.bulk.tensor is not supported; use cp.reduce.async.bulk");
+    if (d.q.take("tensor")) return decodeReduceTensor(d);
     BulkCopy c;
     takeDstSrc(d, c, "cp.reduce.async.bulk");
     takeCopyOrdering(d, c);
@@ -233,14 +298,7 @@ Op decodeReduce(Decoder& d) {
         d.fail("cp.reduce.async.bulk is .shared::cluster.shared::cta.mbarrier::complete_tx::bytes "
                "or .global.shared::cta.bulk_group");
     c.cacheHint = d.q.take("L2::cache_hint"); // a performance hint ({CpReduceAsyncBulk})
-    c.reduce = d.takeRow(kAtomOps);
-    bool supported = c.reduce && (*c.reduce == AtomOp::Add || *c.reduce == AtomOp::And ||
-                                  *c.reduce == AtomOp::Or || *c.reduce == AtomOp::Xor ||
-                                  *c.reduce == AtomOp::Min || *c.reduce == AtomOp::Max ||
-                                  *c.reduce == AtomOp::Inc || *c.reduce == AtomOp::Dec);
-    if (!supported)
-        d.fail("cp.reduce.async.bulk needs .redOp .add, .inc, .dec, .and, .or, .xor, .min or "
-               ".max");
+    c.reduce = takeReduceOp(d, "cp.reduce.async.bulk");
     c.types = d.takeTypes();
     if (c.types.size() != 1 || c.types[0].bits != 32 || c.types[0].kind == 'f')
         d.fail("cp.reduce.async.bulk here reduces 32-bit integer elements (.b32, .u32, .s32)");

@@ -198,7 +198,26 @@ RedAsync decodeRedAsync(Decoder& d) {
     return r;
 }
 
+Op decodeProxyFence(Decoder& d);
+
+/**
+ * membar.proxy.proxykind, .proxykind = { .alias, .async, .async.global, .async.shared::{cta,
+ * cluster} }: "On sm_70 and higher, membar.proxy is a synonym for fence.proxy" ({Membar}), the
+ * bi-directional proxy fence of the same proxykind.
+ */
+Op decodeMembarProxy(Decoder& d) {
+    ProxyFence f = std::get<ProxyFence>(decodeProxyFence(d));
+    if ((f.kind != ProxyKind::Alias && f.kind != ProxyKind::Async) || f.sem != Sem::None ||
+        f.syncRestrict != Space::None)
+        d.fail("membar.proxy takes .alias, .async, .async.global or .async.shared::{cta,cluster} "
+               "(" +
+               cite(Sec::Membar) + ")");
+    f.membar = true;
+    return f;
+}
+
 Op decodeMembar(Decoder& d) {
+    if (d.q.take("proxy")) return decodeMembarProxy(d);
     auto s = d.q.takeOneOf({"cta", "gl", "sys"});
     if (!s) d.fail("membar needs .cta, .gl or .sys");
     d.q.finish();
@@ -207,7 +226,20 @@ Op decodeMembar(Decoder& d) {
 
 Op decodeProxyFence(Decoder& d) {
     ProxyFence f;
-    if (d.q.take("alias")) {
+    if (auto k = d.q.takeOneOf({"generic::fabric", "fabric::generic", "fabric::fabric"})) {
+        // fence.proxy.to_proxykind::from_proxykind_fabric.alias.sem_fabric.sys, .sem_fabric =
+        // { .acquire, .release } (9.3, {Membar}): every part is required
+        f.kind = *valueOf(kProxies, *k);
+        const std::string what = "fence.proxy." + *k;
+        auto sem = d.q.takeOneOf({"release", "acquire"});
+        if (!d.q.take("alias") || !sem)
+            d.fail(what + " is " + what + ".alias.{release,acquire}.sys (" + cite(Sec::Membar) +
+                   ")");
+        f.sem = *sem == "release" ? Sem::Release : Sem::Acquire;
+        f.scope = d.takeScope(kAllScopes);
+        if (f.scope != Scope::Sys)
+            d.fail(what + ".alias needs scope .sys (" + cite(Sec::Membar) + ")");
+    } else if (d.q.take("alias")) {
         f.kind = ProxyKind::Alias;
         // fence.proxy.alias{.sem}.scope with .sem_alias = {.acquire, .release}, .scope_alias =
         // {.sys} (9.4 text, {Membar})

@@ -93,12 +93,26 @@ struct Membar {
     Scope scope = Scope::Cta;
 };
 
-enum class ProxyKind { Alias, Async, Surface, Texture, Constant, Tensormap };
+/// The fabric kinds (9.3) are the uni-directional .to_proxykind::from_proxykind_fabric pairs:
+/// GenericFabric is .generic::fabric (from the fabric proxy to the generic one), FabricGeneric
+/// .fabric::generic, FabricFabric .fabric::fabric ({Membar})
+enum class ProxyKind {
+    Alias,
+    Async,
+    Surface,
+    Texture,
+    Constant,
+    Tensormap,
+    GenericFabric,
+    FabricGeneric,
+    FabricFabric
+};
 
 /**
- * fence.proxy.{alias,async{.global,.shared::cta,...},surface,texture,constant}, and the
- * uni-directional fence.proxy.tensormap::generic.release.scope /
- * fence.proxy.tensormap::generic.acquire.scope [addr], 128 (PTX ISA
+ * fence.proxy.{alias,async{.global,.shared::cta,...},surface,texture,constant} (and its old
+ * spelling membar.proxy), the uni-directional fence.proxy.tensormap::generic.release.scope /
+ * fence.proxy.tensormap::generic.acquire.scope [addr], 128, and the fabric proxy fences
+ * fence.proxy.{generic::fabric,fabric::generic,fabric::fabric}.alias.{release,acquire}.sys (PTX ISA
  * #parallel-synchronization-and-communication-instructions-membar).
  */
 struct ProxyFence {
@@ -113,6 +127,9 @@ struct ProxyFence {
     /// fence.proxy.async::generic.release.sync_restrict::shared::cluster::read.cluster (9.4):
     /// syncRestrict SharedCluster, and the fence "only applies to read operations"
     bool readOnly = false;
+    /// spelled membar.proxy.proxykind: "On sm_70 and higher, membar.proxy is a synonym for
+    /// fence.proxy" ({Membar}); printed as written
+    bool membar = false;
 };
 
 /**
@@ -292,10 +309,17 @@ struct BulkCopy {
     bool multicast = false;
     std::vector<Type> types;
     int dims = 0;      ///< tensor copies: .1d ... .5d
-    bool tile = false; ///< .tile written (the only load mode here)
-    int ctaGroup = 0;  ///< .cta_group::1 / ::2: the mbarrier may be the peer CTA's
+    bool tile = false; ///< .tile written (the default load mode)
+    /// The other load modes ({CpAsyncBulkTensor}): "tile::gather4", "tile::scatter4", "im2col",
+    /// "im2col::w" or "im2col::w::128"; empty for .tile. The tile location stands for the bytes the
+    /// mode moves, as in .tile mode: the mode changes the coordinates and operands, not the events
+    std::string loadMode;
+    int ctaGroup = 0; ///< .cta_group::1 / ::2: the mbarrier may be the peer CTA's
     /// cp.reduce.async.bulk.dst.src.mechanism.redOp.type (PTX ISA {CpReduceAsyncBulk}): each
-    /// element of the destination is reduced with the source's
+    /// element of the destination is reduced with the source's. With dims > 0 it is
+    /// cp.reduce.async.bulk.tensor.Nd.global.shared::cta.redOp{.tile}.bulk_group
+    /// ({CpReduceAsyncBulkTensor}): no .type, "The type of each tensor data element in the source
+    /// and the destination tensor is specified in Tensor-map" (the tile's `, elem T` here)
     std::optional<AtomOp> reduce = std::nullopt;
     /// .weak, or .relaxed with a scope (9.3): "When .sem is .relaxed, the data copy accesses
     /// memory with naturally-aligned strong memory operations with element-wise atomic size

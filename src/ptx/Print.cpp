@@ -119,8 +119,11 @@ struct Printer {
                 .q(nameOf(kSyncRestricts, i.syncRestrict))
                 .q(scopeName(i.scope))
                 .s;
-        return start("fence.proxy")
+        const bool fabric = i.kind == ProxyKind::GenericFabric ||
+                            i.kind == ProxyKind::FabricGeneric || i.kind == ProxyKind::FabricFabric;
+        return start(i.membar ? "membar.proxy" : "fence.proxy")
             .q(nameOf(kProxies, i.kind))
+            .q(fabric, "alias")
             .q(nameOf(kSpaces, i.space))
             .q(semName(i.sem))
             .q(scopeName(i.scope))
@@ -234,6 +237,16 @@ struct Printer {
             .s;
     }
     std::string operator()(const BulkCopy& i) const {
+        if (i.reduce && i.dims > 0)
+            return start("cp.reduce.async.bulk.tensor")
+                .q(std::to_string(i.dims) + "d")
+                .q(nameOf(kSpaces, i.dst))
+                .q(nameOf(kSpaces, i.src))
+                .q(nameOf(kAtomOps, *i.reduce))
+                .q(i.tile, "tile")
+                .q("bulk_group")
+                .q(i.cacheHint, "L2::cache_hint")
+                .s;
         if (i.reduce)
             return start("cp.reduce.async.bulk")
                 .q(semName(i.sem))
@@ -252,6 +265,7 @@ struct Printer {
             .q(nameOf(kSpaces, i.dst))
             .q(nameOf(kSpaces, i.src))
             .q(i.tile, "tile")
+            .q(i.loadMode)
             .q(i.viaMbarrier ? "mbarrier::complete_tx::bytes" : "bulk_group")
             .q(i.multicast, i.multicastBits == 16   ? "multicast::cluster::16b"
                             : i.multicastBits == 32 ? "multicast::cluster::32b"

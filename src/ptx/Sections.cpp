@@ -80,6 +80,8 @@ constexpr Row kRows[] = {
     // 9.7.10.28.5.2 is "Overriding tensor property value" in 9.4 (new): the instruction moved down.
     {Sec::CpAsyncBulkTensor, "CpAsyncBulkTensor", "9.7.10.28.5.3",
      "data-movement-and-conversion-instructions-cp-async-bulk-tensor"},
+    {Sec::CpReduceAsyncBulkTensor, "CpReduceAsyncBulkTensor", "9.7.10.28.5.4",
+     "data-movement-and-conversion-instructions-cp-reduce-async-bulk-tensor"},
     {Sec::BulkGroups, "BulkGroups", "9.7.10.28.6",
      "data-movement-and-conversion-instructions-bulk-tensor-copy-completion"},
     {Sec::CpAsyncBulkCommitGroup, "CpAsyncBulkCommitGroup", "9.7.10.28.6.1",

@@ -57,6 +57,7 @@ enum class Sec {
     CpAsyncBulkPrefetchTensor,
     TensorCopies,
     CpAsyncBulkTensor,
+    CpReduceAsyncBulkTensor,
     BulkGroups,
     CpAsyncBulkCommitGroup,
     CpAsyncBulkWaitGroup,

@@ -80,13 +80,16 @@ const std::array<Row<CmpOp>, 6> kBranchCmps = {{
     {CmpOp::Ge, "bge"},
 }};
 
-const std::array<Row<ProxyKind>, 6> kProxies = {{
+const std::array<Row<ProxyKind>, 9> kProxies = {{
     {ProxyKind::Alias, "alias"},
     {ProxyKind::Async, "async"},
     {ProxyKind::Surface, "surface"},
     {ProxyKind::Texture, "texture"},
     {ProxyKind::Constant, "constant"},
     {ProxyKind::Tensormap, "tensormap::generic"},
+    {ProxyKind::GenericFabric, "generic::fabric"},
+    {ProxyKind::FabricGeneric, "fabric::generic"},
+    {ProxyKind::FabricFabric, "fabric::fabric"},
 }};
 
 // The common shape (one 32-bit row per lane) first: messages list the shapes in this order.

@@ -47,7 +47,7 @@ extern const std::array<Row<Sem>, 4> kFenceSems;            ///< fence.sc/acq_re
 extern const std::array<Row<Space>, 2> kSyncRestricts;      ///< fence's .sync_restrict::*
 extern const std::array<Row<Space>, 4> kSpaces;             ///< state spaces
 extern const std::array<Row<AtomOp>, 13> kAtomOps;          ///< atom/red operations
-extern const std::array<Row<ProxyKind>, 6> kProxies;        ///< fence.proxy kinds
+extern const std::array<Row<ProxyKind>, 9> kProxies;        ///< fence.proxy kinds
 extern const std::array<Row<CmpOp>, 10> kCmpOps;            ///< setp comparisons
 extern const std::array<Row<CmpOp>, 6> kBranchCmps;         ///< Dat3M's beq ... bge
 extern const std::array<LdStShapeRow, 4> kLdStShapes;       ///< tcgen05.ld/st shapes

@@ -81,7 +81,7 @@ TEST_CASE("malformed arrays are rejected with file:line:col", "[parser][array]")
     requireError(withInit(" a[2] @ shared 0, stride 8, 1;"), 3, 29,
                  "CTA numbers must come before 'stride'");
     requireError(withInit(" a[2] = 0, bytes 16, foo;"), 3, 22,
-                 "expected 'stride S' or 'tensormap NAME' after ','");
+                 "expected 'stride S', 'tensormap NAME' or 'elem u32|s32' after ','");
 }
 
 TEST_CASE("an address may add a register index to an array", "[parser][array]") {

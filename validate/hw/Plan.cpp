@@ -131,6 +131,22 @@ void checkSupported(const ptx::Program& test, const ir::Program& program, const 
                                               "accumulator slices): the harness maps each "
                                               "location to its own allocation, not to one "
                                               "accumulator's lanes and columns");
+            if (const auto* c = in.as<ptx::BulkCopy>(); c && c->dims > 0 && c->reduce)
+                throw Refused(i.loc, "'" + in.opcode +
+                                         "' reduces by its tensor map's element type (the "
+                                         "tile's ', elem'), and the runner builds every map "
+                                         "with UINT32 elements: no CUDA mapping yet");
+            if (const auto* c = in.as<ptx::BulkCopy>(); c && !c->loadMode.empty())
+                throw Refused(i.loc, "'" + in.opcode + "' (." + c->loadMode +
+                                         " mode) needs a tensor map of that mode; the runner "
+                                         "builds tiled maps only: no CUDA mapping yet");
+            if (const auto* pf = in.as<ptx::ProxyFence>();
+                pf && (pf->kind == ptx::ProxyKind::GenericFabric ||
+                       pf->kind == ptx::ProxyKind::FabricGeneric ||
+                       pf->kind == ptx::ProxyKind::FabricFabric))
+                throw Refused(i.loc, "'" + in.opcode +
+                                         "' (a fabric proxy fence, sm_100, PTX ISA 9.3) has no "
+                                         "CUDA mapping yet");
             if (in.is<ptx::ProxyFence>() &&
                 in.as<ptx::ProxyFence>()->kind != ptx::ProxyKind::Async &&
                 in.as<ptx::ProxyFence>()->kind != ptx::ProxyKind::Tensormap)
