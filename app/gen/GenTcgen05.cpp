@@ -118,9 +118,11 @@ bool mma(Draft& d, int t, int dst, int a, Written* out) {
     // One random choice per statement: the order C++ evaluates operands of + is unspecified.
     const std::string kind = r.pick({"f16", "f16", "tf32"});
     const std::string idesc = r.pick({"I0", "I0", "I1"}); // same name = same shape
-    d.emit(t, text(ptx::Tcgen05Mma{d.ctaGroup(), kind},
-                   d.addr(dst, c, c, row) + ", " + d.addr(a, c, c) + ", " + d.addr(b, c, c) + ", " +
-                       idesc + ", " + en));
+    ptx::Tcgen05Mma mma;
+    mma.ctaGroup = d.ctaGroup();
+    mma.kind = kind;
+    d.emit(t, text(mma, d.addr(dst, c, c, row) + ", " + d.addr(a, c, c) + ", " + d.addr(b, c, c) +
+                            ", " + idesc + ", " + en));
     return true;
 }
 

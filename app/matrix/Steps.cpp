@@ -129,9 +129,10 @@ Step Gen::mma(std::size_t tid, const MmaSpec& m) {
         aOperand = ptx::mem("t", m.aRow);
         aRef = cell(m.aRow);
     }
-    ptx::Insn insn =
-        ptx::make(ptx::Tcgen05Mma{1, m.kind}, {ptx::mem(d), aOperand, ptx::mem("b"),
-                                               ptx::reg(m.idesc), ptx::imm(m.accumulate ? 1 : 0)});
+    ptx::Tcgen05Mma mma;
+    mma.kind = m.kind;
+    ptx::Insn insn = ptx::make(mma, {ptx::mem(d), aOperand, ptx::mem("b"), ptx::reg(m.idesc),
+                                     ptx::imm(m.accumulate ? 1 : 0)});
     Step s{tid, ptx::print(insn), nullptr, {}, {dRef}};
     if (!aRef.empty()) s.reads.push_back(aRef);
     if (m.accumulate) s.reads.push_back(dRef);

@@ -552,6 +552,11 @@ private:
                                   std::to_string(in.operands[0].cta.value_or(cta));
             }
         } else if (r == "wgmma" && sub(s) == "mma_async") {
+            // The Machine tracks d's and A's fragment registers, not sp-meta (wgmma.cat's rules).
+            if (std::find(in.parts.begin(), in.parts.end(), "sp") != in.parts.end())
+                fail(entry().body[s.stmt].insn.loc,
+                     "ptxmc kernel does not follow wgmma.mma_async.sp yet: its sparsity-metadata "
+                     "register is not tracked as a fragment register (litmus tests take it)");
             for (std::size_t i = 0; i < ops.size(); ++i) {
                 const RawOperand& o = ops[i];
                 if (i == 0) {
@@ -994,6 +999,14 @@ private:
                        Item& it, int cta, Addr& addr) {
         const std::string op = sub(s);
         if (op == "mma") {
+            // Their metadata, scale and look-up operands are tensor-memory columns that the
+            // accumulator-based naming below would fold into an accumulator stage.
+            for (const std::string& q : in.parts)
+                if (q == "sp" || q == "ws" || q == "block_scale" || q == "decompress::lut::b")
+                    fail(entry().body[s.stmt].insn.loc,
+                         "ptxmc kernel does not follow tcgen05.mma." + q +
+                             " yet: its tensor-memory operands besides A and D are not mapped "
+                             "to locations (litmus tests take it)");
             // the disable-output-lane vector (after the instruction descriptor) is dropped:
             // lanes are not told apart
             std::vector<const RawOperand*> kept;

@@ -278,9 +278,9 @@ void Lowerer::declareRegisters() {
 }
 
 /**
- * The registers a wgmma.mma_async names (d, and A when it is a register vector) become cells of
- * their thread, outside the chapter-8 memory: the thread's reads and writes of them and the
- * mma's are events the model orders (model/wgmma.cat). The initial value is the register's
+ * The registers a wgmma.mma_async names (d, A when it is a register vector, and .sp's sp-meta)
+ * become cells of their thread, outside the chapter-8 memory: the thread's reads and writes of them
+ * and the mma's are events the model orders (model/wgmma.cat). The initial value is the register's
  * init, else 0.
  */
 void Lowerer::declareRegisterCells() {
@@ -288,11 +288,12 @@ void Lowerer::declareRegisterCells() {
         for (const auto& item : t.code) {
             if (!item.decoded || !item.decoded->is<ptx::WgmmaMma>()) continue;
             const auto& ops = item.decoded->operands;
-            for (std::size_t i = 0; i < 2 && i < ops.size(); ++i) {
+            bool sp = item.decoded->as<ptx::WgmmaMma>()->sp; // sp-meta, operand 3, too
+            for (std::size_t i = 0; i < (sp ? 4 : 2) && i < ops.size(); ++i) {
                 std::vector<litmus::Operand> regs;
-                if (ops[i].kind == litmus::Operand::Kind::Vector)
+                if (ops[i].kind == litmus::Operand::Kind::Vector && i < 2)
                     regs = ops[i].elements;
-                else if (i == 0 && ops[i].kind == litmus::Operand::Kind::Name)
+                else if ((i == 0 || i == 3) && ops[i].kind == litmus::Operand::Kind::Name)
                     regs = {ops[i]};
                 for (const auto& r : regs) {
                     if (r.kind != litmus::Operand::Kind::Name || decls_.count(r.name)) continue;

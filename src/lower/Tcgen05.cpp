@@ -96,11 +96,42 @@ void writeAt(Lowerer& l, int issueId, const Address& a, const std::string& role,
     w.written = std::move(v);
 }
 
+/** A tensor-memory operand of an mma besides A and D: sparse metadata, B's look-up table, a
+ *  scale matrix. */
+struct MmaTmemOperand {
+    std::size_t index;
+    Tag tag;
+    std::string role;
+};
+
+/** The further tensor-memory operands of `m`, in operand order ({Tcgen05Mma#},
+ *  {Tcgen05MmaSp#}): [sp-meta-tmem] or [b-decompress-metadata] after b, [scale-A-tmem] and
+ *  [scale-B-tmem] after idesc. */
+std::vector<MmaTmemOperand> mmaTmemOperands(const ptx::Tcgen05Mma& m) {
+    std::vector<MmaTmemOperand> ops;
+    if (m.sp) ops.push_back({3, Tag::MMA_READ_META, "read metadata"});
+    if (m.lutB) ops.push_back({3, Tag::MMA_READ_META, "read B look-up table"});
+    std::size_t idesc = (m.sp || m.lutB) ? 4 : 3;
+    if (m.blockScale) {
+        ops.push_back({idesc + 1, Tag::MMA_READ_SCALE, "read scale A"});
+        ops.push_back({idesc + 2, Tag::MMA_READ_SCALE, "read scale B"});
+    }
+    return ops;
+}
+
 } // namespace
 
+/**
+ * tcgen05.mma and its variants: per CTA of the cta_group, reads of A, B, the further
+ * tensor-memory operands and (when enabled) D, then the write of D. The further operands are
+ * read as A is, in tensor memory; they do not enter D's value: a location holds one 32-bit
+ * word, and which elements the metadata selects, how a scale factor scales or which table
+ * entry an index picks is not expressible on one word, so D's value stays A*B(+D) and their
+ * reads are for ordering (pipelining, completion, races) only.
+ */
 void lowerMma(Lowerer& l, const ptx::Tcgen05Mma& m) {
     int group = m.ctaGroup;
-    l.expectOperands(5);
+    l.expectOperands(m.operandCount());
     std::vector<Address> ds = tmemCells(l, l.operand(0));
     std::vector<Address> as;
     if (namesTmem(l, l.operand(1))) {
@@ -113,10 +144,15 @@ void lowerMma(Lowerer& l, const ptx::Tcgen05Mma& m) {
         as.push_back(a);
     }
     Address b = l.address(l.operand(2), ir::Space::Shared);
-    const Operand& idesc = l.operand(3);
+    std::vector<MmaTmemOperand> extra = mmaTmemOperands(m);
+    std::vector<Address> extraAt;
+    for (const MmaTmemOperand& x : extra)
+        extraAt.push_back(l.address(l.operand(x.index), ir::Space::Tmem));
+    std::size_t idescAt = (m.sp || m.lutB) ? 4 : 3;
+    const Operand& idesc = l.operand(idescAt);
     if (idesc.kind != Operand::Kind::Name)
         l.fail(idesc.loc, "IDESC must be a name standing for the instruction shape");
-    ir::ValuePtr enable = l.value(l.operand(4));
+    ir::ValuePtr enable = l.value(l.operand(m.operandCount() - 1));
     bool enableKnown = enable->op == Value::Op::Const;
     bool accumulate = !enableKnown || enable->constant != 0;
     ir::Event& e = tcIssue(l, group, {Tag::TC_ASYNC, Tag::MMA});
@@ -129,6 +165,8 @@ void lowerMma(Lowerer& l, const ptx::Tcgen05Mma& m) {
         for (const Address& a : as)
             ra.push_back(readAt(l, id, inCtaOr(l, a, cta), "read A", {Tag::R, Tag::MMA_READ_A}));
         int rb = readAt(l, id, inCtaOr(l, b, cta), "read B");
+        for (std::size_t i = 0; i < extra.size(); ++i)
+            readAt(l, id, inCtaOr(l, extraAt[i], cta), extra[i].role, {Tag::R, extra[i].tag});
         ir::ValuePtr product =
             Value::make(Value::Op::Mul, {Value::readOf(ra.front()), Value::readOf(rb)});
         for (const Address& d : ds) {

@@ -48,6 +48,19 @@ int registerExec(Lowerer& l, int issueId, const Operand& reg, bool write, const 
     return e.id;
 }
 
+/**
+ * wgmma.mma_async.sp's sp-sel ({WgmmaMmaAsyncSp#}): "a 32-bit integer constant", 0 or 1 for
+ * .tf32, .f16 and .bf16, 0 for .e4m3, .e5m2, .s8 and .u8 ("any other value results in
+ * undefined behavior").
+ */
+void checkSparsitySelector(Lowerer& l, const ptx::WgmmaMma& m, const Operand& sel) {
+    bool pairs = m.atype == "tf32" || m.atype == "f16" || m.atype == "bf16";
+    bool ok = sel.kind == Operand::Kind::Integer && sel.value >= 0 && sel.value <= (pairs ? 1 : 0);
+    if (!ok)
+        l.fail(sel.loc, std::string("sp-sel must be ") + (pairs ? "0 or 1" : "0") + " for ." +
+                            m.atype + " (" + ptx::cite(ptx::Sec::WgmmaMmaAsyncSp) + ")");
+}
+
 } // namespace
 
 void lowerWgmmaFence(Lowerer& l, const ptx::WgmmaFence&) {
@@ -56,16 +69,28 @@ void lowerWgmmaFence(Lowerer& l, const ptx::WgmmaFence&) {
 }
 
 /**
- * wgmma.mma_async d, a-desc|{a...}, b-desc, scale-d{, imm...} (PTX ISA {WgmmaMmaAsync}): each
- * d register becomes A*B (+ d when scale-d is not 0), A the A location's value or the first A
- * register. The immediates are checked (imm-scale -1 or 1, imm-trans 0 or 1) and change nothing.
+ * wgmma.mma_async{.sp} d, a-desc|{a...}, b-desc{, sp-meta, sp-sel}, scale-d{, imm...} (PTX
+ * ISA {WgmmaMmaAsync}, {WgmmaMmaAsyncSp}): each d register becomes A*B (+ d when scale-d is not
+ * 0), A the A location's value or the first A register. The immediates are checked (imm-scale
+ * -1 or 1, imm-trans 0 or 1) and change nothing. sp-meta is a register the mma reads (WG_META):
+ * "wgmma.fence instruction must be used to fence the register accesses of wgmma.mma_async
+ * instruction from their prior accesses"; which elements of A it selects does not enter D's
+ * value (a register holds one word of A).
  */
 void lowerWgmmaMma(Lowerer& l, const ptx::WgmmaMma& m) {
     bool aShared = l.operand(1).kind != Operand::Kind::Vector;
     std::size_t imms = m.immediates(aShared);
-    l.expectOperands(4 + imms);
+    std::size_t scaleD = m.sp ? 5 : 3; // sp-meta and sp-sel come before scale-d
+    l.expectOperands(scaleD + 1 + imms);
+    if (m.sp) {
+        const Operand& meta = l.operand(3);
+        if (meta.kind != Operand::Kind::Name || l.registerCell(meta.name) < 0)
+            l.fail(meta.loc,
+                   "sp-meta is one 32-bit register (" + ptx::cite(ptx::Sec::WgmmaMmaAsyncSp) + ")");
+        checkSparsitySelector(l, m, l.operand(4));
+    }
     for (std::size_t i = 0; i < imms; ++i) {
-        const Operand& op = l.operand(4 + i);
+        const Operand& op = l.operand(scaleD + 1 + i);
         bool trans = (m.atype == "f16" || m.atype == "bf16") && i >= 2;
         bool ok = op.kind == Operand::Kind::Integer &&
                   (trans ? (op.value == 0 || op.value == 1) : (op.value == -1 || op.value == 1));
@@ -79,7 +104,7 @@ void lowerWgmmaMma(Lowerer& l, const ptx::WgmmaMma& m) {
     if (!aShared) {
         a = registerList(l, l.operand(1), "A in registers");
     }
-    ir::ValuePtr enable = l.value(l.operand(3));
+    ir::ValuePtr enable = l.value(l.operand(scaleD));
     bool enableKnown = enable->op == Value::Op::Const;
     bool accumulate = !enableKnown || enable->constant != 0;
     ir::Event& e = l.issue({Tag::WGMMA});
@@ -96,6 +121,10 @@ void lowerWgmmaMma(Lowerer& l, const ptx::WgmmaMma& m) {
         }
     }
     ir::ValuePtr bv = Value::readOf(sharedRead(l, id, l.operand(2), "read B"));
+    if (m.sp) {
+        int r = registerExec(l, id, l.operand(3), false, "read sp-meta");
+        l.program().events[static_cast<std::size_t>(r)].tags.insert(Tag::WG_META);
+    }
     ir::ValuePtr product = Value::make(Value::Op::Mul, {av, bv});
     std::vector<int> reads;
     if (accumulate)

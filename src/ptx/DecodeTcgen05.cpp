@@ -24,16 +24,59 @@ void requireSyncAligned(Decoder& d, const std::string& what) {
     if (!d.q.take("sync") || !d.q.take("aligned")) d.fail(what + " needs .sync.aligned");
 }
 
+/** `.block_scale{.scale_vectorsize}` (PTX ISA {Tcgen05Mma}): only the kinds with block scaling
+ *  take it, and they need it ("Floating-point type with block scaling: .kind = { .kind::mxf8f6f4,
+ *  .kind::mxf4, .kind::mxf4nvf4 }"). */
+void takeBlockScale(Decoder& d, Tcgen05Mma& m) {
+    m.blockScale = d.q.take("block_scale");
+    if (auto v = d.q.takeOneOf(
+            {"scale_vec::1X", "scale_vec::2X", "scale_vec::4X", "block16", "block32"}))
+        m.scaleVec = *v;
+    bool mx = m.kind == "mxf8f6f4" || m.kind == "mxf4" || m.kind == "mxf4nvf4";
+    if (mx != m.blockScale)
+        d.fail(".kind::mxf8f6f4, .kind::mxf4 and .kind::mxf4nvf4 take .block_scale, and only "
+               "they (" +
+               cite(Sec::Tcgen05Mma) + ")");
+    if (!m.scaleVec.empty() && !m.blockScale) d.fail("." + m.scaleVec + " needs .block_scale");
+    if (m.kind == "mxf4nvf4" && m.scaleVec.empty())
+        d.fail("\"For .kind::mxf4nvf4, the qualifier .scale_vectorsize must be explicitly "
+               "specified\" (" +
+               cite(Sec::Tcgen05Mma) + ")");
+}
+
+/** `.decompress::lut::b` (PTX ISA 9.4, {Tcgen05Mma}): .kind::f8f6f4, or .kind::mxf8f6f4 with
+ *  .block_scale and no .scale_vectorsize but .block32; not with .sp or .ws. */
+void checkLut(Decoder& d, const Tcgen05Mma& m) {
+    if (!m.lutB) return;
+    bool plain = m.kind == "f8f6f4" && !m.blockScale;
+    bool scaled = m.kind == "mxf8f6f4" && (m.scaleVec.empty() || m.scaleVec == "block32");
+    if ((!plain && !scaled) || m.sp || m.ws)
+        d.fail(".decompress::lut::b takes .kind::f8f6f4, or .kind::mxf8f6f4.block_scale with "
+               ".block32, and no .sp or .ws (" +
+               cite(Sec::Tcgen05Mma) + ")");
+}
+
 Op decodeMma(Decoder& d) {
     Tcgen05Mma m;
+    m.ws = d.q.take("ws");
+    m.sp = d.q.take("sp");
     m.ctaGroup = takeCtaGroup(d);
     auto kind = d.q.takePrefixed("kind::");
     if (!kind) d.fail("tcgen05.mma needs .kind::<kind>");
-    for (const char* unsupported : {"ws", "sp", "block_scale"})
-        if (d.q.take(unsupported))
-            d.fail(std::string("tcgen05.mma.") + unsupported + " is not supported");
-    d.q.finish();
     m.kind = *kind;
+    takeBlockScale(d, m);
+    m.lutB = d.q.take("decompress::lut::b");
+    checkLut(d, m);
+    if (m.ws && (m.ctaGroup != 1 || m.blockScale))
+        d.fail("tcgen05.mma.ws takes .cta_group::1 and no .block_scale (" +
+               cite(Sec::Tcgen05MmaWs) + ")");
+    // "zero-column-mask-desc ... specifies which columns of B matrix will have zero value ...
+    // regardless of the values present in the shared memory" ({Tcgen05MmaWs}): a location
+    // holds one word of B, and which column it is the model does not know.
+    if (m.ws && d.inst.operands.size() == m.operandCount() + 1)
+        d.fail("tcgen05.mma.ws's zero-column-mask-desc is not supported: which columns of B it "
+               "zeroes is not expressible on the model's one-word values");
+    d.q.finish(); // collector usage, .ashift: not decoded (tests/ptx/syntax-9.4.txt says why)
     return m;
 }
 

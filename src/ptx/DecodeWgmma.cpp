@@ -14,9 +14,9 @@ void requireSyncAligned(Decoder& d) {
 }
 
 Op decodeMma(Decoder& d) {
-    if (d.q.take("sp")) d.fail("wgmma.mma_async.sp is not supported");
-    requireSyncAligned(d);
     WgmmaMma m;
+    m.sp = d.q.take("sp");
+    requireSyncAligned(d);
     static const std::regex shapeForm("m([0-9]+)n([0-9]+)k([0-9]+)");
     std::smatch match;
     auto shape = d.q.takeIf([](const std::string& p) { return std::regex_match(p, shapeForm); });
@@ -55,9 +55,14 @@ Op decodeMma(Decoder& d) {
     if (std::string(a->dtypes).find(m.dtype) == std::string::npos)
         d.fail("." + m.dtype + " is not an accumulator type for ." + m.atype + " (" +
                cite(Sec::WgmmaMmaAsync) + ")");
-    if (m.m != 64 || m.k != a->k || m.n < 8 || m.n > 256 || m.n % 8 != 0)
-        d.fail("." + *shape + " is not a shape of ." + m.atype + " (m64nNk" + std::to_string(a->k) +
-               ", N a multiple of 8 up to 256)");
+    // "For an MxNxK sparse wgmma.mma_async.sp operation, the MxK matrix A is packed into MxK/2
+    // elements" ({WgmmaMmaAsyncSp}): its K is twice the dense one (.m64nNk32 for .f16).
+    int k = a->k * (m.sp ? 2 : 1);
+    if (m.m != 64 || m.k != k || m.n < 8 || m.n > 256 || m.n % 8 != 0)
+        d.fail("." + *shape + " is not a" + (m.sp ? " sparse" : "") + " shape of ." + m.atype +
+               " (m64nNk" + std::to_string(k) + ", N a multiple of 8 up to 256)");
+    if (m.sp && m.andPopc)
+        d.fail("wgmma.mma_async.sp has no .b1 form (" + cite(Sec::WgmmaMmaAsyncSp) + ")");
     if (m.satfinite && m.dtype != "s32") d.fail(".satfinite is for the integer forms only");
     if (m.andPopc != (m.atype == "b1")) d.fail(".b1 takes .and.popc, and only it");
     return m;

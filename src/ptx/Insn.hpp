@@ -387,9 +387,26 @@ struct Tcgen05Relinquish {
     int ctaGroup = 1;
 };
 
+/**
+ * tcgen05.mma{.ws}{.sp}.cta_group.kind{.block_scale{.scale_vectorsize}}{.decompress::lut::b}
+ * (PTX ISA {Tcgen05Mma#}, {Tcgen05MmaSp#}, {Tcgen05MmaWs#}, {Tcgen05MmaWsSp#}). Operands:
+ * [d], A, [b], then [sp-meta-tmem] (`sp`) or [b-decompress-metadata] (`lutB`), idesc, then
+ * [scale-A-tmem], [scale-B-tmem] (`blockScale`), enable-input-d.
+ */
 struct Tcgen05Mma {
     int ctaGroup = 1;
     std::string kind; ///< the text after `kind::` (see kMmaKinds for the PTX ones)
+    bool ws = false;  ///< `.ws`: weight stationary ({Tcgen05MmaWs})
+    bool sp = false;  ///< `.sp`: sparse A, its metadata in tensor memory ({Tcgen05MmaSp})
+    /// `.block_scale`: A and B scaled by matrices in tensor memory ({Tcgen05BlockScaling})
+    bool blockScale = false;
+    std::string scaleVec; ///< `.scale_vec::1X` ... `.block32` as written (no dot), or empty
+    /// `.decompress::lut::b` (9.4): B's elements looked up in a table in tensor memory
+    bool lutB = false;
+    /** Operands the form takes (disable-output-lane and scale-input-d aside). */
+    std::size_t operandCount() const {
+        return 5 + (sp ? 1 : 0) + (lutB ? 1 : 0) + (blockScale ? 2 : 0);
+    }
 };
 
 /** tcgen05.cp shapes, rows x bits (spelled in ptx/Tables.cpp, kCpShapes). */
@@ -474,6 +491,9 @@ struct WgmmaMma {
     std::string dtype = "f32", atype = "f16", btype = "f16"; ///< as written
     bool satfinite = false;
     bool andPopc = false; ///< .and.popc (single-bit)
+    /// wgmma.mma_async.sp (PTX ISA {WgmmaMmaAsyncSp#}): A sparse, K twice the dense K; the
+    /// operands sp-meta (a register) and sp-sel (an immediate) follow b-desc
+    bool sp = false;
     /** The number of immediate operands after scale-d the PTX form takes (A in shared memory
      *  when `aShared`). */
     std::size_t immediates(bool aShared) const;

@@ -295,7 +295,15 @@ struct Printer {
         return start("tcgen05.relinquish_alloc_permit").group(i.ctaGroup).q("sync.aligned").s;
     }
     std::string operator()(const Tcgen05Mma& i) const {
-        return start("tcgen05.mma").group(i.ctaGroup).q("kind::" + i.kind).s;
+        return start("tcgen05.mma")
+            .q(i.ws, "ws")
+            .q(i.sp, "sp")
+            .group(i.ctaGroup)
+            .q("kind::" + i.kind)
+            .q(i.blockScale, "block_scale")
+            .q(i.lutB, "decompress::lut::b")
+            .q(!i.scaleVec.empty(), i.scaleVec)
+            .s;
     }
     std::string operator()(const Tcgen05Cp& i) const {
         Text t = start("tcgen05.cp").group(i.ctaGroup);
@@ -348,7 +356,9 @@ struct Printer {
     std::string operator()(const WgmmaFence&) const { return "wgmma.fence.sync.aligned"; }
     std::string operator()(const WgmmaMma& i) const {
         // The ISA's syntax order: .shape{.satfinite}.dtype.atype.btype{.and.popc}
-        return start("wgmma.mma_async.sync.aligned")
+        return start("wgmma.mma_async")
+            .q(i.sp, "sp")
+            .q("sync.aligned")
             .q("m" + std::to_string(i.m) + "n" + std::to_string(i.n) + "k" + std::to_string(i.k))
             .q(i.satfinite, "satfinite")
             .q(i.dtype)

@@ -175,6 +175,14 @@ constexpr Row kRows[] = {
     {Sec::Tcgen05Shift, "Tcgen05Shift", "9.7.18.9.3", "tcgen05-instructions-tcgen05-shift"},
     // The instruction itself; 9.7.18.10 (#tcgen05-mma) is the whole MMA chapter.
     {Sec::Tcgen05Mma, "Tcgen05Mma", "9.7.18.10.10.1", "tcgen05-mma-instructions-mma"},
+    // added for the 9.4 text's tcgen05.mma variants: the MMA chapter's operand table and
+    // collector buffers, block scaling, sparse A, and the .sp / .ws / .ws.sp instructions
+    {Sec::Tcgen05MmaOperations, "Tcgen05MmaOperations", "9.7.18.10", "tcgen05-mma"},
+    {Sec::Tcgen05BlockScaling, "Tcgen05BlockScaling", "9.7.18.10.7", "tcgen05-block-scaling"},
+    {Sec::Tcgen05SparseMatrices, "Tcgen05SparseMatrices", "9.7.18.10.9", "tcgen05-sparse-matrices"},
+    {Sec::Tcgen05MmaSp, "Tcgen05MmaSp", "9.7.18.10.10.2", "tcgen05-mma-instructions-mma-sp"},
+    {Sec::Tcgen05MmaWs, "Tcgen05MmaWs", "9.7.18.10.10.3", "tcgen05-mma-instructions-mma-ws"},
+    {Sec::Tcgen05MmaWsSp, "Tcgen05MmaWsSp", "9.7.18.10.10.4", "tcgen05-mma-instructions-mma-ws-sp"},
     {Sec::Tcgen05Fence, "Tcgen05Fence", "9.7.18.11.1", "tcgen05-special-sync-operations-fence"},
     {Sec::Tcgen05Commit, "Tcgen05Commit", "9.7.18.12.1", "tcgen-async-sync-operations-commit"},
     // 9.7.19.2 in the 9.1 text, 9.7.20.2 in 9.3: the sections added before Miscellaneous
@@ -186,6 +194,8 @@ constexpr Row kRows[] = {
      "asynchronous-warpgroup-level-matrix-async-proxy"},
     {Sec::WgmmaMmaAsync, "WgmmaMmaAsync", "9.7.17.5.2",
      "asynchronous-warpgroup-level-matrix-instructions-wgmma-mma"},
+    {Sec::WgmmaMmaAsyncSp, "WgmmaMmaAsyncSp", "9.7.17.6.3",
+     "asynchronous-warpgroup-level-matrix-instructions-wgmma-mma-sp"},
     {Sec::WgmmaFence, "WgmmaFence", "9.7.17.7.1",
      "asynchronous-warpgroup-level-matrix-instructions-wgmma-fence"},
     {Sec::WgmmaCommitGroup, "WgmmaCommitGroup", "9.7.17.7.2",

@@ -135,6 +135,67 @@ TEST_CASE("wgmma.mma_async: shapes, types and forms the ISA does not have are re
           "ldmatrix.sync.aligned.m8n8.x2.trans.shared.b16 {r0, r1}, [x]");
 }
 
+// PTX ISA 9.4, 9.7.18.10.10.1-4 (#tcgen05-mma-instructions-mma, -mma-sp, -mma-ws, -mma-ws-sp):
+// "Qualifier .block_scale specifies that the matrices A and B are scaled with scale_A and
+// scale_B matrices ... The address operand scale-A-tmem and scale-B-tmem specify the base
+// address the matrices scale_A and scale_B respectively in the Tensor Memory".
+TEST_CASE("tcgen05.mma .sp, .ws, .block_scale and .decompress::lut::b round-trip", "[ptx]") {
+    for (const char* text : {
+             "tcgen05.mma.sp.cta_group::1.kind::f16 [d], [a], [b], [sm], I0, 1",
+             "tcgen05.mma.cta_group::2.kind::mxf8f6f4.block_scale [d], [a], [b], I0, [sa], [sb], 1",
+             "tcgen05.mma.cta_group::1.kind::mxf4nvf4.block_scale.block16 [d], [ta], [b], I0, "
+             "[sa], [sb], 1",
+             "tcgen05.mma.sp.cta_group::1.kind::mxf4.block_scale.scale_vec::2X [d], [a], [b], "
+             "[sm], I0, [sa], [sb], 1",
+             "tcgen05.mma.cta_group::1.kind::f8f6f4.decompress::lut::b [d], [a], [b], [lut], I0, 1",
+             "tcgen05.mma.cta_group::1.kind::mxf8f6f4.block_scale.decompress::lut::b.block32 [d], "
+             "[a], [b], [lut], I0, [sa], [sb], 1",
+             "tcgen05.mma.ws.cta_group::1.kind::i8 [d], [a], [b], I0, 1",
+             "tcgen05.mma.ws.sp.cta_group::1.kind::tf32 [d], [ta], [b], [sm], I0, 0",
+         }) {
+        INFO(text);
+        CHECK(roundTrip(text) == text);
+    }
+    // written in another order, printed in the text's
+    CHECK(roundTrip("tcgen05.mma.sp.ws.cta_group::1.kind::f16 [d], [a], [b], [sm], I0, 1") ==
+          "tcgen05.mma.ws.sp.cta_group::1.kind::f16 [d], [a], [b], [sm], I0, 1");
+    auto m = ptx::decode(parseInsn("tcgen05.mma.sp.cta_group::1.kind::mxf8f6f4.block_scale "
+                                   "[d], [a], [b], [sm], I0, [sa], [sb], 1"));
+    CHECK(m.as<ptx::Tcgen05Mma>()->operandCount() == 8);
+}
+
+TEST_CASE("tcgen05.mma forms the text does not have are refused", "[ptx]") {
+    const std::pair<const char*, const char*> bad[] = {
+        {"tcgen05.mma.cta_group::1.kind::mxf4 [d], [a], [b], I0, 1", "take .block_scale"},
+        {"tcgen05.mma.cta_group::1.kind::f16.block_scale [d], [a], [b], I0, [sa], [sb], 1",
+         "take .block_scale"},
+        {"tcgen05.mma.cta_group::1.kind::mxf4nvf4.block_scale [d], [a], [b], I0, [sa], [sb], 1",
+         "must be explicitly"},
+        {"tcgen05.mma.cta_group::1.kind::f16.block32 [d], [a], [b], I0, 1", "needs .block_scale"},
+        {"tcgen05.mma.cta_group::1.kind::i8.decompress::lut::b [d], [a], [b], [l], I0, 1",
+         ".decompress::lut::b takes"},
+        {"tcgen05.mma.sp.cta_group::1.kind::f8f6f4.decompress::lut::b [d], [a], [b], [l], I0, 1",
+         ".decompress::lut::b takes"},
+        {"tcgen05.mma.cta_group::1.kind::mxf8f6f4.block_scale.decompress::lut::b.scale_vec::1X "
+         "[d], [a], [b], [l], I0, [sa], [sb], 1",
+         ".decompress::lut::b takes"},
+        {"tcgen05.mma.ws.cta_group::2.kind::f16 [d], [a], [b], I0, 1", "takes .cta_group::1"},
+        {"tcgen05.mma.ws.cta_group::1.kind::f16 [d], [a], [b], I0, 1, zm", "zero-column-mask"},
+        {"tcgen05.mma.cta_group::1.kind::f16.collector::a::fill [d], [a], [b], I0, 1",
+         "collector::a::fill"},
+        {"tcgen05.mma.cta_group::1.kind::f16.ashift [d], [ta], [b], I0, 1", "ashift"},
+    };
+    for (const auto& [text, message] : bad) {
+        INFO(text);
+        try {
+            ptx::decode(parseInsn(text));
+            FAIL("decoded");
+        } catch (const InputError& e) {
+            CHECK_THAT(e.what(), Catch::Contains(message));
+        }
+    }
+}
+
 TEST_CASE("the tcgen05.ld/st table gives the registers per thread", "[ptx]") {
     using ptx::LdStShape;
     CHECK(ptx::ldStShape(LdStShape::Lanes32Bits32).registersPerRepeat == 1);

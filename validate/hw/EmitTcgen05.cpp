@@ -94,9 +94,11 @@ void ThreadEmitter::tcMma(const Insn& in) {
     std::string enable = en.kind == Operand::Kind::Integer ? hex(en.value ? 1u : 0u) : intValue(en);
     perThread();
     std::string kind = in.as<ptx::Tcgen05Mma>()->kind;
+    ptx::Tcgen05Mma plain; // the plain form of the kind: Plan.cpp refuses the others
+    plain.ctaGroup = plan_.ctaGroup;
+    plain.kind = kind;
     asmStmt("{ .reg .pred P; " + opcode(ptx::Setp{ptx::CmpOp::Ne, ptx::Type{'b', 32}}) +
-                " P, %4, 0; " + opcode(ptx::Tcgen05Mma{plan_.ctaGroup, kind}) + " [%0], " + aText +
-                ", %2, %3, P; }",
+                " P, %4, 0; " + opcode(plain) + " [%0], " + aText + ", %2, %3, P; }",
             {},
             {"\"r\"(" + dAddr + ")", aIn, bIn, "\"r\"(" + hex(instrDescriptor(kind, m, n)) + ")",
              "\"r\"(" + enable + ")"});

@@ -57,6 +57,9 @@ void ThreadEmitter::wgSync(const std::string& ptx) {
 
 void ThreadEmitter::wgMma(const Insn& in) {
     const ptx::WgmmaMma& w = *in.as<ptx::WgmmaMma>();
+    if (w.sp)
+        refuse("wgmma.mma_async.sp: the metadata selects A's elements, which the model's values "
+               "do not follow");
     if (w.dtype != "f32" || w.atype != "f16" || w.btype != "f16" || w.satfinite || w.andPopc)
         refuse("wgmma ." + w.dtype + "." + w.atype + "." + w.btype +
                ": the harness maps .f32.f16.f16 only (f16 operands, f32 accumulator)");

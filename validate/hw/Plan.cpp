@@ -562,6 +562,13 @@ void layOutTmem(const ptx::Program& test, Plan& plan) {
             const Insn& in = i.insn();
             auto* mma = in.as<ptx::Tcgen05Mma>();
             if (!mma) continue;
+            // The model reads these operands without their values (lower/Tcgen05.cpp): a run
+            // would compute values ptxmc does not predict.
+            if (mma->ws || mma->sp || mma->blockScale || mma->lutB)
+                throw Refused(i.loc, "tcgen05.mma with .ws, .sp, .block_scale or "
+                                     ".decompress::lut::b is not emitted: its metadata, scale "
+                                     "and look-up operands change D in ways the model's values "
+                                     "do not follow");
             const std::string& name = in.operand(3).name;
             if (!plan.idescN.count(name))
                 plan.idescN[name] = step * static_cast<unsigned>(plan.idescN.size() + 1);
