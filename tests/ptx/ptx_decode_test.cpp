@@ -257,10 +257,10 @@ TEST_CASE("st.async .v2/.v4, cp.async src-size and ignore-src, .ignore_oob", "[p
     // "must be less than cp-size"; part of a 16-byte cell cannot be zeros
     testing::requireInputError(
         [] { ptx::decode(parseInsn("cp.async.ca.shared.global [s], [g], 4, 4")); }, "src-size 4",
-        "t.litmus", 4, 39, "must be less than cp-size");
+        "t.litmus", 4, 41, "must be less than cp-size");
     testing::requireInputError(
         [] { ptx::decode(parseInsn("cp.async.cg.shared.global [s], [g], 16, 8")); }, "src-size 8",
-        "t.litmus", 4, 40, "src-size 8 of a 16-byte copy is not supported");
+        "t.litmus", 4, 42, "src-size 8 of a 16-byte copy is not supported");
     CHECK_THROWS_AS(ptx::decode(parseInsn("cp.async.ca.shared.global [s], [g], 4, 2, p")),
                     InputError);
 
