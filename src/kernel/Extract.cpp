@@ -528,6 +528,12 @@ private:
                 it.arriveOn =
                     in.operands[0].name + "@" + std::to_string(in.operands[0].cta.value_or(cta));
         } else if (r == "cp" && (isBulkCopy(s) || isReduceBulk(s) || sub(s) == "async")) {
+            // cp.async.{ca,cg}'s fourth operand is src-size or ignore-src by its register's type;
+            // its value alone (what the launch gives) would read a predicate as src-size
+            bool nonBulk = s.parts.size() > 2 && (s.parts[2] == "ca" || s.parts[2] == "cg");
+            if (nonBulk && ops.size() > 3)
+                fail(ops[3].loc, "cp.async's src-size / ignore-src operand is not followed by "
+                                 "ptxmc kernel");
             auto mbIndex = mbarrierOperand(s);
             bool tensor = isTensor(s);
             for (std::size_t i = 0; i < ops.size(); ++i) {

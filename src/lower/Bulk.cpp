@@ -75,26 +75,10 @@ void reduceInto(Lowerer& l, int issueId, const Address& d, ptx::AtomOp op, bool 
     int readId = r.id;
     ir::Event& w = l.exec(issueId, "write " + name, {Tag::W, Tag::RMW, Tag::RED});
     relaxedAtScope(w);
-    ir::ValuePtr old = Value::readOf(readId);
-    ir::ValuePtr x = Value::readOf(sourceRead);
-    if (op == ptx::AtomOp::Inc) {
-        // "The .inc and .dec operations return a result in the range [0..x] where x is the value
-        // at the source state space" ({CpReduceAsyncBulk#}), as atom.inc: old >= x ? 0 : old + 1
-        // (unsigned)
-        w.written =
-            Value::make(Value::Op::Ite, {Value::make(Value::Op::Ltu, {old, x}),
-                                         Value::make(Value::Op::Add, {old, Value::makeConst(1)}),
-                                         Value::makeConst(0)});
-    } else if (op == ptx::AtomOp::Dec) {
-        // as atom.dec: (old == 0 || old > x) ? x : old - 1 (unsigned)
-        w.written = Value::make(
-            Value::Op::Ite,
-            {Value::make(Value::Op::LOr, {Value::make(Value::Op::Eq, {old, Value::makeConst(0)}),
-                                          Value::make(Value::Op::Ltu, {x, old})}),
-             x, Value::make(Value::Op::Sub, {old, Value::makeConst(1)})});
-    } else {
-        w.written = atomResult(op, unsignedElems, old, x);
-    }
+    // "The .inc and .dec operations return a result in the range [0..x] where x is the value at
+    // the source state space" ({CpReduceAsyncBulk#}): atom's inc and dec with the source element
+    // as bound; .min/.max compare as the element type says
+    w.written = reducedValue(op, unsignedElems, Value::readOf(readId), Value::readOf(sourceRead));
 }
 
 /**
@@ -151,11 +135,18 @@ void lowerCopy(Lowerer& l, const ptx::BulkCopy& copy) {
     bool tensor = copy.dims > 0;
     // cp.async.bulk [dst], [src], size{, [mb]}{, mask}{, policy}; the tensor form has no size
     // operand, and an im2col load an im2colInfo vector after [mb]. The cache policy is a hint
-    // only: read as an operand, nothing else.
+    // only: read as an operand, nothing else. .ignore_oob: ignoreBytesLeft, ignoreBytesRight
+    // after size, each 0 here.
     const bool im2colInfo = tensor && takesIm2colInfo(copy);
-    std::size_t n = (tensor ? 2 : 3) + (viaMbarrier ? 1 : 0) + (im2colInfo ? 1 : 0) +
+    const std::size_t oob = copy.ignoreOob ? 2 : 0;
+    std::size_t n = (tensor ? 2 : 3) + oob + (viaMbarrier ? 1 : 0) + (im2colInfo ? 1 : 0) +
                     (multicast ? 1 : 0) + (copy.cacheHint ? 1 : 0);
     l.expectOperands(n);
+    for (std::size_t i = 3; i < 3 + oob; ++i)
+        if (ir::ValuePtr v = l.value(l.operand(i)); !v->isConst() || v->constant != 0)
+            l.fail(l.operand(i).loc, "ignoreBytesLeft/ignoreBytesRight must be 0 here: the bytes "
+                                     "they name are indeterminate (" +
+                                         ptx::cite(ptx::Sec::CpAsyncBulk) + ")");
     Address dst = l.address(l.operand(0), toShared ? ir::Space::Shared : ir::Space::Global);
     Address src = l.address(l.operand(1), fromShared ? ir::Space::Shared : ir::Space::Global);
     std::int64_t size = 0;
@@ -169,7 +160,7 @@ void lowerCopy(Lowerer& l, const ptx::BulkCopy& copy) {
             l.fail(sizeOp.loc, "copy size must be a positive multiple of 16 below 2^20");
         size = sizeOp.value;
     }
-    const std::size_t mbIndex = tensor ? 2 : 3;
+    const std::size_t mbIndex = (tensor ? 2 : 3) + oob;
     if (im2colInfo) checkIm2colInfo(l, copy, l.operand(mbIndex + 1));
     const std::size_t maskIndex = mbIndex + (im2colInfo ? 2 : 1);
     std::vector<std::pair<Address, std::optional<Address>>> targets; // (dst, mbarrier) per CTA
@@ -303,20 +294,58 @@ void lowerPrefetch(Lowerer& l, const ptx::BulkPrefetch& p) {
     }
 }
 
+namespace {
+
+/** The bytes of a 4-byte cell below `bytes`: the first `bytes` bytes of a little-endian word. */
+ir::ValuePtr lowBytes(ir::ValuePtr v, std::int64_t bytes) {
+    const std::int64_t mask = (std::int64_t{1} << (8 * bytes)) - 1;
+    return Value::make(Value::Op::And, {std::move(v), Value::makeConst(mask)});
+}
+
+/**
+ * What cp.async writes ({CpAsync#}): the source, or zeros where "remaining bytes in destination
+ * dst are filled with zeros" (src-size) and where "the source data is ignored" (ignore-src).
+ * The read of the source is made here, guarded off where no byte of it is copied: src-size 0
+ * copies none, and a true ignore-src "specifies whether the data from the source location src
+ * should be ignored completely".
+ */
+ir::ValuePtr copiedValue(Lowerer& l, const ptx::CpAsync& c, int issueId, const Address& src) {
+    ir::ValuePtr ignore;
+    if (c.ignoreSrc) {
+        ignore = l.value(l.operand(3));
+        if (ignore->isConst() && ignore->constant != 0 && ignore->constant != 1)
+            l.fail(l.operand(3).loc,
+                   "ignore-src is a predicate, here " + std::to_string(ignore->constant) +
+                       " (write src-size as an immediate, " + ptx::cite(ptx::Sec::CpAsync) + ")");
+    }
+    const bool none =
+        (c.srcSize && *c.srcSize == 0) || (ignore && ignore->isConst() && ignore->constant != 0);
+    if (none) return Value::makeConst(0);
+    ir::Event& r = l.exec(issueId, "read " + Lowerer::accessName(l.operand(1), src), {Tag::R});
+    l.access(r, src, ir::Proxy::Generic);
+    setWeak(r);
+    ir::ValuePtr read = Value::readOf(r.id);
+    if (c.srcSize) return lowBytes(read, *c.srcSize);
+    if (!ignore || ignore->isConst()) return read;
+    // a run-time predicate: the read happens only when it is false
+    ir::ValuePtr copies = Value::make(Value::Op::Not, {ignore});
+    r.guard = r.guard ? Value::make(Value::Op::LAnd, {r.guard, copies}) : copies;
+    return Value::make(Value::Op::Ite, {ignore, Value::makeConst(0), read});
+}
+
+} // namespace
+
 /**
  * Non-bulk cp.async (PTX ISA #data-movement-and-conversion-instructions-cp-async): "cp.async is
  * treated as a weak memory operation performed in the generic proxy": a weak generic read of the
  * global source and a weak generic write of the CTA's shared destination, performed asynchronously
  * (after the thread's prior instructions, {ProgramOrderAsync}). Completion: a cp.async-group or
- * cp.async.mbarrier.arrive.
+ * cp.async.mbarrier.arrive. src-size and ignore-src: copiedValue.
  */
 void lowerNonBulkCopy(Lowerer& l, const ptx::CpAsync& c) {
-    // cp.async [dst], [src], cp-size{, cache-policy}: the policy is a hint only
-    std::size_t n = c.cacheHint ? 4 : 3;
-    if (l.inst().operands.size() > n)
-        l.fail(l.inst().operands[3].loc,
-               "cp.async's src-size and ignore-src operands are not supported");
-    l.expectOperands(n);
+    // cp.async [dst], [src], cp-size{, src-size | ignore-src}{, cache-policy}: the policy is a
+    // hint only
+    l.expectOperands(3 + (c.srcSize || c.ignoreSrc ? 1 : 0) + (c.cacheHint ? 1 : 0));
     Address dst = l.address(l.operand(0), ir::Space::Shared);
     if (dst.cta != l.thread().cta)
         l.fail(l.operand(0).loc, "cp.async writes the executing CTA's shared memory "
@@ -328,14 +357,11 @@ void lowerNonBulkCopy(Lowerer& l, const ptx::CpAsync& c) {
               (c.cg ? size.value == 16 : (size.value == 4 || size.value == 8 || size.value == 16));
     if (!ok) l.fail(size.loc, c.cg ? "cp.async.cg copies 16 bytes" : "cp-size must be 4, 8 or 16");
     int issueId = l.issue({Tag::CPA}).id;
-    ir::Event& r = l.exec(issueId, "read " + Lowerer::accessName(l.operand(1), src), {Tag::R});
-    l.access(r, src, ir::Proxy::Generic);
-    setWeak(r);
-    int readId = r.id;
+    ir::ValuePtr v = copiedValue(l, c, issueId, src);
     ir::Event& w = l.exec(issueId, "write " + Lowerer::accessName(l.operand(0), dst), {Tag::W});
     l.access(w, dst, ir::Proxy::Generic);
     setWeak(w);
-    w.written = Value::readOf(readId);
+    w.written = v;
     l.pendingCpAsync.push_back(issueId);
 }
 

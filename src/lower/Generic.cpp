@@ -133,29 +133,52 @@ void completeTxAtCluster(Lowerer& l, int issueId, const Address& mb, std::int64_
     c.scope = ir::Scope::Cluster;
 }
 
+/** The values a store's source operand holds: one, or a vector's `vec` elements ({b, c}). */
+std::vector<ir::ValuePtr> storedValues(Lowerer& l, const litmus::Operand& b, int vec) {
+    if (vec == 1) return {l.value(b)};
+    if (b.kind != litmus::Operand::Kind::Vector || b.elements.size() != std::size_t(vec))
+        l.fail(b.loc, "'" + l.inst().opcode + "' stores a brace-enclosed vector of " +
+                          std::to_string(vec) + " values");
+    std::vector<ir::ValuePtr> values;
+    for (const auto& e : b.elements)
+        values.push_back(l.value(e));
+    return values;
+}
+
 /**
  * st.async (PTX ISA #data-movement-and-conversion-instructions-st-async): a weak generic-proxy
  * write into shared memory of a CTA of the cluster, performed asynchronously, then a complete-tx of
  * its bytes on the mbarrier in the destination's CTA, a release at cluster scope
- * ({MbarrierCompleteTxOperation}).
+ * ({MbarrierCompleteTxOperation}). With .v2/.v4 it "stores the value specified by source operand
+ * b" element by element at consecutive addresses (the array elements after [a]): "The store
+ * operation is treated as a weak memory operation", so each element is a weak write of its own
+ * (a weak access promises no atomicity to split), and the complete-tx counts "the amount of data
+ * stored in bytes", the whole vector ({StAsync#}).
  */
 void lowerStoreAsync(Lowerer& l, const ptx::St& st) {
     l.expectOperands(3);
     Address a = l.address(l.operand(0), ir::Space::Shared);
     l.checkReach(a, l.operand(0), true);
-    ir::ValuePtr v = l.value(l.operand(1));
+    const int bytes = st.types[0].bits / 8;
+    std::vector<Address> elements = {a};
+    for (int k = 1; k < st.vec; ++k)
+        elements.push_back(l.elementAfter(a, l.operand(0), k, bytes));
+    std::vector<ir::ValuePtr> values = storedValues(l, l.operand(1), st.vec);
     Address mb = l.address(l.operand(2), ir::Space::Mbarrier);
     l.checkReach(mb, l.operand(2), true);
     if (mb.cta != a.cta)
         l.fail(l.operand(2).loc, "st.async's mbarrier must be in the destination's CTA (" +
                                      ptx::cite(ptx::Sec::StAsync) + ")");
     int issueId = l.issue({}).id;
-    ir::Event& w = l.exec(issueId, "write " + Lowerer::accessName(l.operand(0), a), {Tag::W});
-    l.access(w, a, ir::Proxy::Generic);
-    w.sem = Sem::Weak;
-    w.tags.insert(Tag::Weak);
-    w.written = v;
-    completeTxAtCluster(l, issueId, mb, st.types[0].bits / 8);
+    for (std::size_t k = 0; k < elements.size(); ++k) {
+        ir::Event& w =
+            l.exec(issueId, "write " + Lowerer::accessName(l.operand(0), elements[k]), {Tag::W});
+        l.access(w, elements[k], ir::Proxy::Generic);
+        w.sem = Sem::Weak;
+        w.tags.insert(Tag::Weak);
+        w.written = values[k];
+    }
+    completeTxAtCluster(l, issueId, mb, std::int64_t{bytes} * st.vec);
 }
 
 } // namespace
@@ -233,7 +256,9 @@ void lowerMatrix(Lowerer& l, const ptx::Matrix& m) {
         l.define(r, Value::readOf(id));
 }
 
-ir::Value::Op atomValueOp(ptx::AtomOp op) {
+namespace {
+
+Value::Op plainValueOp(ptx::AtomOp op) {
     switch (op) {
     case ptx::AtomOp::And:
         return Value::Op::And;
@@ -241,30 +266,46 @@ ir::Value::Op atomValueOp(ptx::AtomOp op) {
         return Value::Op::Or;
     case ptx::AtomOp::Xor:
         return Value::Op::Xor;
-    case ptx::AtomOp::Max:
-        return Value::Op::Max;
-    case ptx::AtomOp::Min:
-        return Value::Op::Min;
     case ptx::AtomOp::Sub:
         return Value::Op::Sub;
-    default: // exch and cas are not an operation on the old value; inc/dec do not decode
+    default: // add; min, max, inc and dec are built in reducedValue, exch and cas by the caller
         return Value::Op::Add;
     }
 }
 
-ir::ValuePtr atomResult(ptx::AtomOp op, bool unsignedElems, const ir::ValuePtr& old,
-                        const ir::ValuePtr& arg) {
-    if (unsignedElems && (op == ptx::AtomOp::Min || op == ptx::AtomOp::Max)) {
-        // Value::Op::Min/Max compare signed; .u32 elements compare unsigned
-        ir::ValuePtr oldBelow = Value::make(Value::Op::Ltu, {old, arg});
-        return op == ptx::AtomOp::Min ? Value::make(Value::Op::Ite, {oldBelow, old, arg})
-                                      : Value::make(Value::Op::Ite, {oldBelow, arg, old});
-    }
-    return Value::make(atomValueOp(op), {old, arg});
+/** 1 when a < b, compared as the type says: unsigned for .u32, else signed (.s32, and an
+ *  untyped Dat3M access). */
+ir::ValuePtr less(bool isUnsigned, const ir::ValuePtr& a, const ir::ValuePtr& b) {
+    return Value::make(isUnsigned ? Value::Op::Ltu : Value::Op::Lt, {a, b});
 }
 
+} // namespace
+
 bool unsignedType(const std::vector<ptx::Type>& types) {
-    return !types.empty() && types.front().kind == 'u';
+    return types.size() == 1 && types[0].kind == 'u';
+}
+
+ir::ValuePtr reducedValue(ptx::AtomOp op, bool isUnsigned, const ir::ValuePtr& old,
+                          const ir::ValuePtr& b) {
+    const ir::ValuePtr zero = Value::makeConst(0), one = Value::makeConst(1);
+    switch (op) {
+    case ptx::AtomOp::Max: // "Integer operations": .u32 compares unsigned, .s32 signed
+        return Value::make(Value::Op::Ite, {less(isUnsigned, old, b), b, old});
+    case ptx::AtomOp::Min:
+        return Value::make(Value::Op::Ite, {less(isUnsigned, b, old), b, old});
+    case ptx::AtomOp::Inc:
+        // "inc(r, s) = (r >= s) ? 0 : r+1;" ({Atom#}, {Red#}; .u32 only): unsigned
+        return Value::make(Value::Op::Ite,
+                           {less(true, old, b), Value::make(Value::Op::Add, {old, one}), zero});
+    case ptx::AtomOp::Dec:
+        // "dec(r, s) = (r==0 || r > s) ? s : r-1;" ({Atom#}, {Red#}; .u32 only): unsigned
+        return Value::make(Value::Op::Ite,
+                           {Value::make(Value::Op::LOr, {Value::make(Value::Op::Eq, {old, zero}),
+                                                         less(true, b, old)}),
+                            b, Value::make(Value::Op::Sub, {old, one})});
+    default:
+        return Value::make(plainValueOp(op), {old, b});
+    }
 }
 
 /** atom (returns the old value) and red (no result): a read and a write joined by rmw. */
@@ -303,7 +344,7 @@ void lowerAtomic(Lowerer& l, const ptx::Atom& at) {
         ir::ValuePtr swaps = Value::make(Value::Op::Eq, {old, arg}); // a failed cas does not write
         w.guard = w.guard ? Value::make(Value::Op::LAnd, {w.guard, swaps}) : swaps;
     } else {
-        w.written = atomResult(at.op, unsignedType(at.types), old, arg);
+        w.written = reducedValue(at.op, unsignedType(at.types), old, arg);
     }
     if (returns) l.define(l.operand(0), old);
 }
@@ -336,7 +377,7 @@ void lowerRedAsync(Lowerer& l, const ptx::RedAsync& r) {
         ir::Event& w = l.issue({Tag::W, Tag::RMW, Tag::RED});
         setOrdering(w, Sem::Release, r.scope);
         l.access(w, a, ir::Proxy::Generic);
-        w.written = atomResult(r.op, unsignedType(r.types), Value::readOf(rid), arg);
+        w.written = reducedValue(r.op, unsignedType(r.types), Value::readOf(rid), arg);
         return;
     }
     l.expectOperands(3);
@@ -364,7 +405,7 @@ void lowerRedAsync(Lowerer& l, const ptx::RedAsync& r) {
                           {Tag::W, Tag::RMW, Tag::RED});
     setOrdering(w, Sem::Relaxed, ir::Scope::Cluster);
     l.access(w, a, ir::Proxy::Generic);
-    w.written = atomResult(r.op, unsignedType(r.types), Value::readOf(rid), arg);
+    w.written = reducedValue(r.op, unsignedType(r.types), Value::readOf(rid), arg);
     // "completeCount argument equal to the amount of data stored"
     completeTxAtCluster(l, issueId, mb, r.types[0].bits / 8);
 }

@@ -593,6 +593,27 @@ std::optional<Address> Lowerer::addressInCta(const Address& a, int cta) {
     return b;
 }
 
+Address Lowerer::elementAfter(const Address& a, const Operand& op, int k, int bytes) {
+    const LocationDecl* root = rootOf(a.decl);
+    const std::string size = std::to_string(bytes) + "-byte";
+    if (!root->isArray() || root->stride != bytes)
+        fail(op.loc, "a vector access writes " + size +
+                         " elements at consecutive addresses: "
+                         "declare '" +
+                         op.name + "' as an array of stride " + std::to_string(bytes) +
+                         " (litmus/README.md, Arrays)");
+    const int row = a.row + k;
+    if (row >= root->rows)
+        fail(op.loc, "element " + std::to_string(k) + " of the vector, " + root->name + "[" +
+                         std::to_string(row) + "], is outside " + root->name + "[0.." +
+                         std::to_string(root->rows - 1) + "]");
+    Address b = a;
+    b.row = row;
+    b.location = cells_.at({root->name, a.cta, row});
+    b.vaddr = vaddrFor(virtualName(*a.decl), a.cta, row);
+    return b;
+}
+
 ir::ValuePtr Lowerer::value(const Operand& op) {
     if (op.kind == Operand::Kind::Integer) return ir::Value::makeConst(op.value);
     if (op.kind != Operand::Kind::Name) fail(op.loc, "expected a register or an integer");

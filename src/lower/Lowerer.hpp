@@ -112,6 +112,12 @@ public:
     /** The same location name and row in CTA `cta` (for cta_group::2 / multicast). */
     std::optional<Address> addressInCta(const Address& a, int cta);
     /**
+     * The element `k` elements of `bytes` bytes after `a` (a vector access's element k): the
+     * array element `bytes * k` bytes further, which needs `a` in an array whose stride is
+     * `bytes`; otherwise an input error at `op`.
+     */
+    Address elementAfter(const Address& a, const litmus::Operand& op, int k, int bytes);
+    /**
      * The targets of a multicast operation: for each CTA its immediate `ctaMask` operand names
      * (`bits` wide, "each bit position ... corresponds to the %cluster_ctarank of the
      * destination CTA"), in rank order, the addresses `of` moved into that CTA. A zero or too
@@ -244,13 +250,16 @@ using ir::wrap32;
 /** The base set of a scope or semantics; none for Scope::None / Sem::None. */
 std::optional<ir::Tag> scopeTag(ir::Scope s);
 std::optional<ir::Tag> semTag(ir::Sem s);
-/** The value operation of an atom/red or cp.reduce.async.bulk .op (exch and cas excepted). */
-ir::Value::Op atomValueOp(ptx::AtomOp op);
-/** `old OP arg` of such an .op; .min/.max compare unsigned when the elements are (.u32). */
-ir::ValuePtr atomResult(ptx::AtomOp op, bool unsignedElems, const ir::ValuePtr& old,
-                        const ir::ValuePtr& arg);
-/** Whether a .type list's first type is unsigned (.u32 of atom, red, red.async). */
+/** Whether a .type list is one unsigned type (.u32 of atom, red, red.async, cp.reduce.async.bulk). */
 bool unsignedType(const std::vector<ptx::Type>& types);
+/**
+ * What an atom/red, red.async or cp.reduce.async.bulk .op writes given the old value and the
+ * operand b (exch and cas excepted): .min/.max compare unsigned when the elements are (.u32, or a
+ * tensor map's u32 elements), else signed; .inc and .dec wrap at b as the 9.4 text's inc(r, s)
+ * and dec(r, s) ({Atom}, {Red}).
+ */
+ir::ValuePtr reducedValue(ptx::AtomOp op, bool isUnsigned, const ir::ValuePtr& old,
+                          const ir::ValuePtr& b);
 /** Sets `e`'s semantics and scope, and their base sets (none for Sem/Scope::None). */
 void setOrdering(ir::Event& e, ir::Sem sem, ir::Scope scope);
 /** Marks `e` a weak access (.weak: no scope). */

@@ -162,6 +162,37 @@ void checkLoadMode(Decoder& d, const BulkCopy& c) {
                where);
 }
 
+/**
+ * .ignore_oob ({CpAsyncBulk}): "up to 15 bytes at the beginning or ending of [srcMem ..
+ * srcMem+size) may be out-of-bounds of a global memory allocation, and the value of the
+ * corresponding bytes in destination shared memory [dstMem .. dstMem+size) is indeterminate";
+ * "The qualifier .ignore_oob is only available for the global to .shared::cta copy direction".
+ * The copy's destination is one cell and ptxmc has no indeterminate values, so an immediate
+ * ignoreBytesLeft or ignoreBytesRight must be 0: the copy is then a plain one (a register's value
+ * is checked when the test is lowered).
+ */
+void checkIgnoreOob(Decoder& d, const BulkCopy& c) {
+    const std::string where = " (" + cite(Sec::CpAsyncBulk) + ")";
+    if (c.dst != Space::SharedCta || c.src != Space::Global || !c.viaMbarrier)
+        d.fail("\"The qualifier .ignore_oob is only available for the global to .shared::cta copy "
+               "direction\"" +
+               where);
+    for (std::size_t i : {std::size_t{3}, std::size_t{4}}) {
+        if (i >= d.inst.operands.size()) break;
+        const litmus::Operand& n = d.inst.operands[i];
+        if (n.kind != litmus::Operand::Kind::Integer) continue;
+        if (n.value < 0 || n.value > 15)
+            throw InputError(n.loc, "\"The only valid values for ignoreBytesLeft and "
+                                    "ignoreBytesRight are [0..15]\"" +
+                                        where);
+        if (n.value != 0)
+            throw InputError(n.loc, std::to_string(n.value) +
+                                        " ignored bytes are not supported: their destination "
+                                        "bytes are indeterminate, and a cell of ptxmc holds one "
+                                        "value (0 is)");
+    }
+}
+
 Op decodeCopy(Decoder& d) {
     BulkCopy c;
     if (d.q.take("tensor")) {
@@ -188,10 +219,12 @@ Op decodeCopy(Decoder& d) {
     // .L2::cache_hint: "a hint to the cache subsystem and may not always be respected"
     // ({CpAsyncBulk}): a trailing cache_policy operand, no memory-model effect
     c.cacheHint = d.q.take("L2::cache_hint");
+    c.ignoreOob = c.dims == 0 && d.q.take("ignore_oob");
     c.types = d.takeTypes();
     if (d.q.take("b128")) c.types.push_back(Type{'b', 128}); // .relaxed's element size (9.3)
     d.q.finish();
     checkCopyOrdering(d, c);
+    if (c.ignoreOob) checkIgnoreOob(d, c);
     if (c.viaMbarrier == viaGroup)
         d.fail("cp.async.bulk needs exactly one completion mechanism: "
                ".mbarrier::complete_tx::bytes or .bulk_group");
@@ -348,6 +381,34 @@ Op decodePrefetch(Decoder& d) {
     return p;
 }
 
+/**
+ * cp.async's optional fourth operand ({CpAsync}): "a 32-bit integer operand src-size" or "the
+ * optional and non-immediate predicate argument ignore-src". PTX tells them apart by the
+ * register's type, which a litmus register lacks: an immediate is src-size, a register is
+ * ignore-src (the predicate form). src-size "must be less than cp-size", and a cell stands for
+ * the whole copy, so only a 4-byte copy can keep its first src-size bytes (the low bytes of the
+ * little-endian cell); an 8- or 16-byte copy takes src-size 0 (zeros) only.
+ */
+void takeSrcSizeOrIgnore(CpAsync& c, const litmus::Operand& cpSize, const litmus::Operand& x) {
+    const std::string where = " (" + cite(Sec::CpAsync) + ")";
+    if (x.kind == litmus::Operand::Kind::Name) {
+        c.ignoreSrc = true;
+        return;
+    }
+    if (x.kind != litmus::Operand::Kind::Integer)
+        throw InputError(x.loc, "cp.async's src-size is an integer, ignore-src a predicate "
+                                "register" +
+                                    where);
+    if (cpSize.kind == litmus::Operand::Kind::Integer && (x.value < 0 || x.value >= cpSize.value))
+        throw InputError(x.loc, "cp.async: src-size \"must be less than cp-size\"" + where);
+    if (cpSize.kind == litmus::Operand::Kind::Integer && cpSize.value > 4 && x.value != 0)
+        throw InputError(x.loc, "cp.async: src-size " + std::to_string(x.value) + " of a " +
+                                    std::to_string(cpSize.value) +
+                                    "-byte copy is not supported: its destination is one cell, "
+                                    "which cannot be part copied and part zeros (src-size 0 is)");
+    c.srcSize = x.value;
+}
+
 /** cp.async.{ca,cg}.shared{::cta}.global (PTX ISA
  * #data-movement-and-conversion-instructions-cp-async). */
 Op decodeNonBulkCopy(Decoder& d, bool cg) {
@@ -362,11 +423,13 @@ Op decodeNonBulkCopy(Decoder& d, bool cg) {
     c.cacheHint = d.q.take("L2::cache_hint");
     if (auto s = d.q.takeOneOf({"L2::64B", "L2::128B", "L2::256B"})) c.prefetchSize = *s;
     d.q.finish();
-    // [dst], [src], cp-size{, cache-policy}: the src-size and ignore-src forms copy fewer bytes
-    // and write zeros for the rest, which ptxmc does not model
-    if (d.inst.operands.size() > (c.cacheHint ? 4u : 3u))
-        d.fail("cp.async's src-size and ignore-src operands are not supported (" +
+    // [dst], [src], cp-size{, src-size | ignore-src}{, cache-policy}
+    const std::size_t fixed = c.cacheHint ? 4 : 3;
+    const auto& ops = d.inst.operands;
+    if (ops.size() > fixed + 1)
+        d.fail("cp.async takes [dst], [src], cp-size{, src-size or ignore-src}{, cache-policy} (" +
                cite(Sec::CpAsync) + ")");
+    if (ops.size() == fixed + 1) takeSrcSizeOrIgnore(c, ops[2], ops[3]);
     return c;
 }
 

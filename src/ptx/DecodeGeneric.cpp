@@ -64,11 +64,13 @@ St decodeStAsync(Decoder& d) {
         if (d.q.take("global")) st.space = Space::Global;
         if (d.q.take("mbarrier::complete_tx::bytes"))
             d.fail("st.async.release has no completion mechanism" + where);
-        if (auto v = d.q.takeOneOf({"v2", "v4"})) st.vec = (*v)[1] - '0';
+        if (d.q.takeOneOf({"v2", "v4"}))
+            d.fail("st.async.release has no .vec: its syntax is "
+                   "st.async{.mmio}.sem.scope{.ss}.type [a], b" +
+                   where);
         st.types = d.takeTypes();
         if (st.types.size() != 1 || (st.types[0].bits != 32 && st.types[0].bits != 64))
             d.fail("st.async here stores one 32- or 64-bit value");
-        if (st.vec != 1) d.fail("st.async with .v2/.v4 is not supported; store one value");
         d.q.finish();
         return st;
     }
@@ -83,7 +85,10 @@ St decodeStAsync(Decoder& d) {
     st.types = d.takeTypes();
     if (st.types.size() != 1 || (st.types[0].bits != 32 && st.types[0].bits != 64))
         d.fail("st.async needs one 32- or 64-bit type");
-    if (st.vec != 1) d.fail("st.async with .v2/.v4 is not supported; store one value");
+    // ".v4 qualifier is supported with .b32, .s32, .u32 and .f32 types" ({StAsync})
+    if (st.vec == 4 && st.types[0].bits != 32)
+        d.fail("st.async: \".v4 qualifier is supported with .b32, .s32, .u32 and .f32 types\"" +
+               where);
     d.q.finish();
     return st;
 }
@@ -111,13 +116,36 @@ Atom decodeAtom(Decoder& d, AtomName name) {
     a.space = takeSpace(d);
     auto op = d.takeRow(kAtomOps);
     if (!op) d.fail("missing atomic operation (.add, .exch, .cas, ...)");
-    if (*op == AtomOp::Inc || *op == AtomOp::Dec) d.fail("atomic .inc/.dec are not supported");
     a.op = *op;
     // "cache_policy is a hint to the cache subsystem ... treated as a performance hint only, and
     // does not change the memory consistency behavior of the program" ({Atom}, {Red})
     if (name == AtomName::Atom || name == AtomName::Red) a.cacheHint = d.q.take("L2::cache_hint");
     a.types = d.takeTypes();
     d.q.finish();
+    // "inc(r, s) = (r >= s) ? 0 : r+1; dec(r, s) = (r==0 || r > s) ? s : r-1" and ".inc and .dec
+    // are only supported for .u32 type" ({Atom}, {Red})
+    bool incDec = a.op == AtomOp::Inc || a.op == AtomOp::Dec;
+    if (incDec && name != AtomName::Atom && name != AtomName::Red)
+        d.fail("surface atomics (suatom, sured) have no .inc/.dec");
+    if (incDec && (a.types.size() != 1 || a.types[0] != Type{'u', 32}))
+        d.fail("\".inc and .dec are only supported for .u32 type\" (" +
+               cite(a.returns() ? Sec::Atom : Sec::Red) + ")");
+    // "The .add operation rounds to nearest even" and .f32 flushes subnormals on global memory
+    // ({Atom}): the value algebra has no floating point, so a float value is refused rather
+    // than added as an integer
+    if (a.types.size() == 1 && a.types[0].kind == 'f')
+        d.fail("floating-point ." + std::string(nameOf(kAtomOps, a.op)) +
+               " is not supported: ptxmc's values are integer words (" +
+               cite(a.returns() ? Sec::Atom : Sec::Red) + ")");
+    // ptxmc's values are 32-bit words: a 64-bit .add, .min or .max would lose the carry into the
+    // high half and the sign of a 64-bit value, so it is refused rather than computed on 32 bits
+    // (.exch, .cas and the bit operations make no carry; they still read a 64-bit cell as the
+    // 32-bit word it holds)
+    bool arithmetic =
+        a.op == AtomOp::Add || a.op == AtomOp::Sub || a.op == AtomOp::Min || a.op == AtomOp::Max;
+    if (arithmetic && a.types.size() == 1 && a.types[0].bits == 64)
+        d.fail("64-bit ." + std::string(nameOf(kAtomOps, a.op)) +
+               " is not supported: ptxmc's values are 32-bit words");
     return a;
 }
 
@@ -176,8 +204,6 @@ RedAsync decodeRedAsync(Decoder& d) {
                    where);
         if (r.types[0].bits != 32)
             d.fail("red.async here reduces 32-bit values (.u64 is not supported)");
-        if (r.op == AtomOp::Inc || r.op == AtomOp::Dec)
-            d.fail("red.async.inc/.dec are not supported (as atom/red .inc/.dec)");
     } else {
         // .sem = .release, .scope = {.gpu, .sys}, .ss = .global, .add only, no mechanism
         if (r.scope != Scope::Gpu && r.scope != Scope::Sys)

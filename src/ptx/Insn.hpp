@@ -332,6 +332,10 @@ struct BulkCopy {
     /// .L2::cache_hint: a trailing cache_policy operand, "a hint to the cache subsystem [that]
     /// may not always be respected" ({CpAsyncBulk}): no memory-model effect
     bool cacheHint = false;
+    /// .ignore_oob (9.2, global to .shared::cta): operands ignoreBytesLeft, ignoreBytesRight
+    /// follow size; "the value of the corresponding bytes in destination shared memory ... is
+    /// indeterminate" ({CpAsyncBulk}), so ptxmc takes them as 0 only
+    bool ignoreOob = false;
 };
 
 /**
@@ -373,6 +377,12 @@ struct CpAsync {
     /// size): performance hints of {CpAsync}, no memory-model effect
     bool cacheHint = false;
     std::string prefetchSize; ///< "L2::64B", "L2::128B", "L2::256B" or empty
+    /// {, src-size} written as an immediate below cp-size: "the size of the data in bytes to be
+    /// copied from src to dst ... remaining bytes in destination dst are filled with zeros"
+    std::optional<std::int64_t> srcSize = std::nullopt;
+    /// {, ignore-src} written as a register, the predicate: "If the source data is ignored then
+    /// zeros will be copied to destination dst" ({CpAsync})
+    bool ignoreSrc = false;
 };
 
 /** tcgen05.alloc / tcgen05.dealloc */

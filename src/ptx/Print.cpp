@@ -76,6 +76,7 @@ struct Printer {
                 .q(scopeName(i.scope))
                 .q("shared::cluster")
                 .q("mbarrier::complete_tx::bytes")
+                .q(i.vec != 1, "v" + std::to_string(i.vec))
                 .types(i.types)
                 .s;
         return start(i.name == StName::St ? "st" : "sust")
@@ -272,6 +273,7 @@ struct Printer {
                                                     : "multicast::cluster")
             .q(i.ctaGroup > 0 ? "cta_group::" + std::to_string(i.ctaGroup) : "")
             .q(i.cacheHint, "L2::cache_hint")
+            .q(i.ignoreOob, "ignore_oob")
             .types(i.types)
             .s;
     }

@@ -260,3 +260,80 @@ TEST_CASE("the cta_group hook runs before the later qualifiers are checked", "[p
     CHECK_THROWS_AS(ptx::decode(inst, [&](int g) { seen = g; }), InputError);
     CHECK(seen == 2);
 }
+
+TEST_CASE("atom/red .inc/.dec decode on .u32; float and 64-bit arithmetic are refused", "[ptx]") {
+    CHECK(roundTrip("atom.acquire.sys.shared::cta.inc.u32 r0, [x], 3") ==
+          "atom.acquire.sys.shared::cta.inc.u32 r0, [x], 3");
+    CHECK(roundTrip("red.global.dec.u32 [x], 3") == "red.global.dec.u32 [x], 3");
+    CHECK(
+        roundTrip("red.async.relaxed.cluster.shared::cluster.mbarrier::complete_tx::bytes.dec.u32 "
+                  "[x], 3, [mb]") ==
+        "red.async.relaxed.cluster.shared::cluster.mbarrier::complete_tx::bytes.dec.u32 [x], 3, "
+        "[mb]");
+    CHECK(ptx::decode(parseInsn("atom.global.inc.u32 r0, [x], 3")).as<ptx::Atom>()->op ==
+          ptx::AtomOp::Inc);
+    // ".inc and .dec are only supported for .u32 type" (9.7.15.5); no IEEE rounding, no carry
+    // into a high half: refused, not computed on 32-bit integers
+    for (const char* bad : {"atom.global.inc.s32 r0, [x], 3", "red.global.dec.b32 [x], 3",
+                            "atom.global.inc r0, [x], 3", "atom.global.add.f32 r0, [x], 1",
+                            "red.global.add.f64 [x], 1", "atom.global.add.u64 r0, [x], 1",
+                            "red.global.max.s64 [x], 1", "sured.inc.u32 [x], 1"}) {
+        INFO(bad);
+        CHECK_THROWS_AS(ptx::decode(parseInsn(bad)), InputError);
+    }
+    CHECK_NOTHROW(ptx::decode(parseInsn("atom.global.exch.b64 r0, [x], 1")));
+}
+
+TEST_CASE("st.async .v2/.v4, cp.async src-size and ignore-src, .ignore_oob", "[ptx]") {
+    auto st = ptx::decode(parseInsn(
+        "st.async.shared::cluster.mbarrier::complete_tx::bytes.v4.u32 [x], {a, b, c, d}, [mb]"));
+    CHECK(st.as<ptx::St>()->vec == 4);
+    CHECK(ptx::print(st) ==
+          "st.async.shared::cluster.mbarrier::complete_tx::bytes.v4.u32 [x], {a, b, c, d}, [mb]");
+    // ".v4 qualifier is supported with .b32, .s32, .u32 and .f32 types"; the release form's
+    // syntax has no .vec
+    testing::requireInputError(
+        [] {
+            ptx::decode(parseInsn(
+                "st.async.shared::cluster.mbarrier::complete_tx::bytes.v4.b64 [x], {a, b, c, d}, "
+                "[mb]"));
+        },
+        "st.async v4.b64", "t.litmus", 4, 2, ".v4 qualifier is supported with .b32");
+    CHECK_THROWS_AS(ptx::decode(parseInsn("st.async.release.gpu.global.v2.u32 [x], {a, b}")),
+                    InputError);
+
+    auto size = ptx::decode(parseInsn("cp.async.ca.shared.global [s], [g], 4, 2"));
+    CHECK(size.as<ptx::CpAsync>()->srcSize == 2);
+    CHECK_FALSE(size.as<ptx::CpAsync>()->ignoreSrc);
+    auto ignore =
+        ptx::decode(parseInsn("cp.async.cg.shared.global.L2::cache_hint [s], [g], 16, p, pol"));
+    CHECK(ignore.as<ptx::CpAsync>()->ignoreSrc);
+    CHECK_FALSE(ignore.as<ptx::CpAsync>()->srcSize);
+    CHECK_FALSE(ptx::decode(parseInsn("cp.async.cg.shared.global.L2::cache_hint [s], [g], 16, pol"))
+                    .as<ptx::CpAsync>()
+                    ->ignoreSrc); // the policy, not ignore-src
+    CHECK(ptx::decode(parseInsn("cp.async.cg.shared.global [s], [g], 16, 0"))
+              .as<ptx::CpAsync>()
+              ->srcSize == 0);
+    // "must be less than cp-size"; part of a 16-byte cell cannot be zeros
+    testing::requireInputError(
+        [] { ptx::decode(parseInsn("cp.async.ca.shared.global [s], [g], 4, 4")); }, "src-size 4",
+        "t.litmus", 4, 41, "must be less than cp-size");
+    testing::requireInputError(
+        [] { ptx::decode(parseInsn("cp.async.cg.shared.global [s], [g], 16, 8")); }, "src-size 8",
+        "t.litmus", 4, 42, "src-size 8 of a 16-byte copy is not supported");
+    CHECK_THROWS_AS(ptx::decode(parseInsn("cp.async.ca.shared.global [s], [g], 4, 2, p")),
+                    InputError);
+
+    const char* oob = "cp.async.bulk.shared::cta.global.mbarrier::complete_tx::bytes.ignore_oob "
+                      "[s], [g], 16, 0, 0, [mb]";
+    CHECK(roundTrip(oob) == oob);
+    CHECK(ptx::decode(parseInsn(oob)).as<ptx::BulkCopy>()->ignoreOob);
+    CHECK_THROWS_AS(ptx::decode(parseInsn("cp.async.bulk.shared::cta.global.mbarrier::complete_tx::"
+                                          "bytes.ignore_oob [s], [g], 16, 0, 3, [mb]")),
+                    InputError);
+    CHECK_THROWS_AS(
+        ptx::decode(parseInsn("cp.async.bulk.shared::cluster.global.mbarrier::"
+                              "complete_tx::bytes.ignore_oob [s], [g], 16, 0, 0, [mb]")),
+        InputError);
+}

@@ -722,8 +722,11 @@ void ThreadEmitter::atomic(const Insn& in, bool returns) {
     ptx::Type type{'b', 32};
     std::string arg = intValue(in.operand(first + 1));
     if (at.op == ptx::AtomOp::Add) type = {'u', 32};
+    // the model compares .u32 unsigned and every other type (and none) signed; .inc/.dec are .u32
     if (at.op == ptx::AtomOp::Max || at.op == ptx::AtomOp::Min)
-        type = {'s', 32};            // the model compares signed
+        type = at.types.size() == 1 && at.types[0].kind == 'u' ? ptx::Type{'u', 32}
+                                                               : ptx::Type{'s', 32};
+    if (at.op == ptx::AtomOp::Inc || at.op == ptx::AtomOp::Dec) type = {'u', 32};
     if (at.op == ptx::AtomOp::Sub) { // PTX has no atom.sub
         ptxOp = ptx::AtomOp::Add;
         type = {'u', 32};
@@ -1093,6 +1096,7 @@ void ThreadEmitter::tensormapCopy(const Insn& in) {
 
 void ThreadEmitter::bulkCopy(const Insn& in, const ptx::BulkCopy& copy) {
     if (copy.dims > 0) return bulkTensorCopy(in, copy);
+    if (copy.ignoreOob) refuse("cp.async.bulk .ignore_oob has no CUDA mapping yet");
     Target dst = target(in.operand(0)), src = target(in.operand(1));
     std::string size = std::to_string(in.operand(2).value);
     bool fromGlobal = copy.src == ptx::Space::Global;
@@ -1155,6 +1159,8 @@ void ThreadEmitter::cpAsync(const Insn& in) {
     Target dst = target(in.operand(0)), src = target(in.operand(1));
     if (dst.remote) refuse("cp.async writes the issuing CTA's shared memory");
     if (src.loc->space != Space::Global) refuse("cp.async reads global memory");
+    if (const auto* c = in.as<ptx::CpAsync>(); c->srcSize || c->ignoreSrc)
+        refuse("cp.async's src-size / ignore-src operand has no CUDA mapping yet");
     const std::int64_t size = in.operand(2).value; // 4, 8 or 16: lowering checked it
     usedCpAsync_ = true;
     perThread();
