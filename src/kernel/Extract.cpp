@@ -1114,7 +1114,8 @@ private:
                     o.name = partRegion_.at(o.name) + "_wSELF";
                 // a warp's own lane quarter: the warps of a warpgroup run the same code on
                 // their own lanes
-                if (ownQuarter(o, w.warps[0] % 4)) o = inQuarters(o, {}, "_lSELF");
+                if (isTmemOperand(o) && ownQuarter(o, w.warps[0] % 4))
+                    o = inQuarters(o, {}, "_lSELF");
             }
             sig += fmt::format("{}x{}|{}\n", it.lanes, it.repeat, text(in));
         }
@@ -1281,12 +1282,18 @@ private:
             for (Item& it : w.items)
                 if (it.insn.parts[0] == "tcgen05")
                     for (auto& o : it.insn.operands)
-                        if ((o.kind == litmus::Operand::Kind::Memory &&
-                             spaceOf_[o.name] == ir::Space::Tmem) ||
-                            (o.kind == litmus::Operand::Kind::Vector && !o.elements.empty() &&
-                             spaceOf_.count(o.elements[0].name) &&
-                             spaceOf_[o.elements[0].name] == ir::Space::Tmem))
-                            f(o);
+                        if (isTmemOperand(o)) f(o);
+    }
+
+    /** A tensor-memory location, or a list of an accumulator's slices. */
+    bool isTmemOperand(const litmus::Operand& o) const {
+        auto tmem = [&](const std::string& n) {
+            auto it = spaceOf_.find(n);
+            return it != spaceOf_.end() && it->second == ir::Space::Tmem;
+        };
+        if (o.kind == litmus::Operand::Kind::Memory) return tmem(o.name);
+        return o.kind == litmus::Operand::Kind::Vector && !o.elements.empty() &&
+               tmem(o.elements[0].name);
     }
 
     /** `bar.sync N, count`: the count is in threads, a litmus thread is a warp (or a role). */

@@ -48,7 +48,10 @@ int TmemSlices::quarterOf(const std::string& name) {
     auto c = name.rfind("_c");
     if (name.rfind("tmem_", 0) != 0 || l == std::string::npos || c == std::string::npos || c < l)
         return kAllQuarters;
-    return std::stoi(name.substr(l + 2, c - l - 2)) / 32;
+    std::string lane = name.substr(l + 2, c - l - 2);
+    if (lane.empty() || lane.size() > 3 || !std::all_of(lane.begin(), lane.end(), ::isdigit))
+        return kAllQuarters; // a name of the kernel's own that only looks like a slice
+    return std::stoi(lane) / 32;
 }
 
 std::string TmemSlices::inQuarter(const std::string& name, int q) {

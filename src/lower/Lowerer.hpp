@@ -250,7 +250,7 @@ using ir::wrap32;
 /** The base set of a scope or semantics; none for Scope::None / Sem::None. */
 std::optional<ir::Tag> scopeTag(ir::Scope s);
 std::optional<ir::Tag> semTag(ir::Sem s);
-/** Whether a .type list is one unsigned type (.u32 of atom, red, red.async, cp.reduce.async.bulk). */
+/** Whether a .type list is one unsigned type (.u32 of atom, red, red.async, cp.reduce). */
 bool unsignedType(const std::vector<ptx::Type>& types);
 /**
  * What an atom/red, red.async or cp.reduce.async.bulk .op writes given the old value and the

@@ -36,6 +36,7 @@ TEST_CASE("slice names give their quarter", "[kernel][tmem]") {
     REQUIRE(TmemSlices::quarterOf("tmem_64") == TmemSlices::kAllQuarters);
     REQUIRE(TmemSlices::quarterOf("tmem_64_c128") == TmemSlices::kAllQuarters);
     REQUIRE(TmemSlices::quarterOf("full_bar_l1_c2") == TmemSlices::kAllQuarters);
+    REQUIRE(TmemSlices::quarterOf("tmem_full_lane_c2") == TmemSlices::kAllQuarters);
     REQUIRE(TmemSlices::inQuarter("tmem_64_l96_c128", 1) == "tmem_64_l32_c128");
 }
 
