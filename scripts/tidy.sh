@@ -6,7 +6,7 @@ set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 tidy=$(command -v clang-tidy-14 || command -v clang-tidy || true)
 [ -n "$tidy" ] || { echo "tidy: clang-tidy not found; bash scripts/install-deps.sh installs it" >&2; exit 2; }
-cmake -S . -B build-tidy -G Ninja -DCMAKE_BUILD_TYPE=Release >/dev/null
+cmake -S . -B build-tidy -G Ninja -DCMAKE_BUILD_TYPE=Release -DPTXMC_UNITY_BUILD=OFF >/dev/null
 if [ $# -eq 0 ]; then
     mapfile -t files < <(git ls-files 'src/*.cpp' 'encoder/*.cpp' 'app/*.cpp' 'validate/*.cpp' 'tests/*.cpp' 'fuzz/*.cpp')
 else

@@ -295,7 +295,7 @@ bool fragFence(Draft& d) {
     return true;
 }
 
-bool fragWait(Draft& d) {
+bool fragTcgen05Wait(Draft& d) {
     const int t = d.pickThread();
     d.emit(t, text(ptx::Tcgen05Wait{d.rng().chance(50)}));
     return true;
@@ -367,7 +367,7 @@ bool fragPipeline(Draft& d) {
 
 std::vector<std::pair<Fragment, int>> tcgen05Fragments() {
     return {{fragMma, 5},   {fragCopy, 3},       {fragShift, 2},   {fragStore, 3},
-            {fragLoad, 4},  {fragCommit, 3},     {fragFence, 2},   {fragWait, 1},
+            {fragLoad, 4},  {fragCommit, 3},     {fragFence, 2},   {fragTcgen05Wait, 1},
             {fragAlloc, 2}, {fragRelinquish, 1}, {fragPipeline, 3}};
 }
 

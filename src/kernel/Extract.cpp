@@ -38,7 +38,7 @@ std::string shortName(const std::string& m) {
 
 namespace {
 
-using Kind = RawOperand::Kind;
+using OperandKind = RawOperand::Kind;
 
 bool has(const Step& s, const std::string& q) {
     return std::find(s.parts.begin() + 1, s.parts.end(), q) != s.parts.end();
@@ -58,7 +58,7 @@ std::string sub(const Step& s) {
 std::vector<std::size_t> addrOperands(const Step& s) {
     std::vector<std::size_t> out;
     for (std::size_t i = 0; i < s.operands.size(); ++i)
-        if (s.operands[i].kind == Kind::Addr) out.push_back(i);
+        if (s.operands[i].kind == OperandKind::Addr) out.push_back(i);
     return out;
 }
 
@@ -211,11 +211,11 @@ private:
                      1);
         } else if (root(s) == "wgmma" && sub(s) == "mma_async") {
             for (std::size_t k : {1, 2})
-                if (k < s.operands.size() && s.operands[k].kind == Kind::Reg)
+                if (k < s.operands.size() && s.operands[k].kind == OperandKind::Reg)
                     descriptorPoint(s.operands[k]);
         } else if (root(s) == "tcgen05" && sub(s) == "mma") {
             for (std::size_t k : {1, 2})
-                if (k < s.operands.size() && s.operands[k].kind == Kind::Reg)
+                if (k < s.operands.size() && s.operands[k].kind == OperandKind::Reg)
                     descriptorPoint(s.operands[k]);
         } else if (root(s) == "tcgen05" && sub(s) == "alloc" && !a.empty()) {
             addStart(s.operands[a[0]], 4, 1); // the cell the allocated address is written to
@@ -361,15 +361,15 @@ private:
 
     /** An input: its value when known, else the register (data). */
     litmus::Operand input(const RawOperand& r, const Step& s, bool mustKnow) const {
-        if (r.kind == Kind::Imm || (r.kind == Kind::Reg && r.value.known))
+        if (r.kind == OperandKind::Imm || (r.kind == OperandKind::Reg && r.value.known))
             return imm(r.value.v, r.loc);
-        if (r.kind == Kind::Sink) return sink(r.loc);
+        if (r.kind == OperandKind::Sink) return sink(r.loc);
         if (mustKnow)
             fail(r.loc, "operand '" + r.reg + "' of this " + s.opcode + " depends on " +
                             origin(r.value, "a value read from memory: ptxmc needs it known"));
         // Data the evaluation does not follow (a value computed from memory): its value
         // does not matter to the properties checked, so a constant stands for it.
-        if (r.kind == Kind::Vec) {
+        if (r.kind == OperandKind::Vec) {
             litmus::Operand o;
             o.kind = litmus::Operand::Kind::Vector;
             o.loc = r.loc;
@@ -380,15 +380,15 @@ private:
         return imm(1, r.loc);
     }
     litmus::Operand output(const RawOperand& r) const {
-        if (r.kind == Kind::Vec) {
+        if (r.kind == OperandKind::Vec) {
             litmus::Operand o;
             o.kind = litmus::Operand::Kind::Vector;
             o.loc = r.loc;
             for (const RawOperand& e : r.elements)
-                o.elements.push_back(e.kind == Kind::Sink ? sink(e.loc) : reg(e));
+                o.elements.push_back(e.kind == OperandKind::Sink ? sink(e.loc) : reg(e));
             return o;
         }
-        if (r.kind == Kind::Sink) return sink(r.loc);
+        if (r.kind == OperandKind::Sink) return sink(r.loc);
         return reg(r);
     }
 
@@ -493,7 +493,7 @@ private:
                     in.operands.push_back(*loc0);
                 else if (i == 0 && at == 1)
                     in.operands.push_back(output(ops[i]));
-                else if (ops[i].kind == Kind::Addr) {
+                else if (ops[i].kind == OperandKind::Addr) {
                     auto mb = addr(ops[i], true);
                     if (!mb) fail(ops[i].loc, "this " + s.opcode + "'s mbarrier is not resolved");
                     in.operands.push_back(*mb);
@@ -506,7 +506,7 @@ private:
         } else if (r == "mbarrier") {
             for (std::size_t i = 0; i < ops.size(); ++i) {
                 const RawOperand& o = ops[i];
-                if (o.kind == Kind::Addr) {
+                if (o.kind == OperandKind::Addr) {
                     auto mb = addr(o, true);
                     if (!mb)
                         fail(o.loc,
@@ -538,7 +538,7 @@ private:
             bool tensor = isTensor(s);
             for (std::size_t i = 0; i < ops.size(); ++i) {
                 const RawOperand& o = ops[i];
-                if (o.kind == Kind::Addr) {
+                if (o.kind == OperandKind::Addr) {
                     bool mb = mbIndex && *mbIndex == i;
                     if (tensor && !o.elements.empty()) {
                         in.operands.push_back(tensorTile(s, o, ops));
@@ -570,7 +570,7 @@ private:
                     if (d.kind == litmus::Operand::Kind::Vector && d.elements.size() > 1)
                         d.elements.resize(1); // one accumulator register stands for the fragment
                     in.operands.push_back(d);
-                } else if ((i == 1 || i == 2) && o.kind == Kind::Reg) {
+                } else if ((i == 1 || i == 2) && o.kind == OperandKind::Reg) {
                     auto a = descriptorAddr(o);
                     if (!a)
                         fail(o.loc, "the shared-memory descriptor '" + o.reg +
@@ -582,7 +582,7 @@ private:
                     if (!ref)
                         fail(o.loc, "descriptor '" + o.reg + "' points outside the shared buffers");
                     in.operands.push_back(*ref);
-                } else if (i == 1 && o.kind == Kind::Vec) {
+                } else if (i == 1 && o.kind == OperandKind::Vec) {
                     in.operands.push_back(input(o, s, false));
                 } else {
                     in.operands.push_back(input(o, s, true));
@@ -592,11 +592,11 @@ private:
             renderTcgen05(s, ops, in, it, cta, addr);
         } else if (r == "mov") { // a thread's access of a wgmma fragment register (Machine)
             in.operands.push_back(output(ops.at(0)));
-            in.operands.push_back(ops.at(1).kind == Kind::Reg ? reg(ops[1])
-                                                              : input(ops[1], s, false));
+            in.operands.push_back(ops.at(1).kind == OperandKind::Reg ? reg(ops[1])
+                                                                     : input(ops[1], s, false));
         } else {
             for (const RawOperand& o : ops) {
-                if (o.kind == Kind::Addr) {
+                if (o.kind == OperandKind::Addr) {
                     auto ref = addr(o, false);
                     if (!ref) ref = addr(o, true);
                     if (!ref) fail(o.loc, "the address of this " + s.opcode + " is not resolved");
@@ -840,7 +840,7 @@ private:
     // ---- tensor memory (TmemSlices) ----
     void tmemStart(const Step& s) {
         if (root(s) == "tcgen05" && sub(s) == "mma" && !s.operands.empty() &&
-            s.operands[0].kind == Kind::Addr && s.operands[0].value.known)
+            s.operands[0].kind == OperandKind::Addr && s.operands[0].value.known)
             tmem_.addAccumulator(s.operands[0].value.v & 0xFFFF);
     }
 
@@ -879,7 +879,7 @@ private:
         }
         if (op != "st" && op != "cp" && op != "shift") return;
         for (const RawOperand& o : s.operands)
-            if (o.kind == Kind::Addr && o.value.known) {
+            if (o.kind == OperandKind::Addr && o.value.known) {
                 tmem_.addWrite(tmemSpan(s, o, warp, false, 0));
                 return;
             }
@@ -1017,14 +1017,14 @@ private:
             // lanes are not told apart
             std::vector<const RawOperand*> kept;
             for (std::size_t i = 0; i < ops.size(); ++i)
-                if (!(i == 4 && ops[i].kind == Kind::Vec)) kept.push_back(&ops[i]);
+                if (!(i == 4 && ops[i].kind == OperandKind::Vec)) kept.push_back(&ops[i]);
             for (std::size_t i = 0; i < kept.size() && i < 5; ++i) {
                 const RawOperand& o = *kept[i];
-                if (i == 0 || (i == 1 && o.kind == Kind::Addr)) { // D; A from tensor memory
+                if (i == 0 || (i == 1 && o.kind == OperandKind::Addr)) { // D; A from tensor memory
                     const RawOperand& idesc = mmaDescriptor(s);
                     std::uint64_t n = idesc.value.known ? mmaColumns(idesc.value.v) : 0;
                     in.operands.push_back(tmemRef(o, cta, s, i == 1, n));
-                } else if ((i == 1 || i == 2) && o.kind == Kind::Reg) {
+                } else if ((i == 1 || i == 2) && o.kind == OperandKind::Reg) {
                     in.operands.push_back(descriptorRef(o, cta, s));
                 } else if (i == 3) { // the instruction descriptor: a name per shape
                     litmus::Operand d;
@@ -1039,9 +1039,9 @@ private:
         } else if (op == "ld" || op == "st") {
             std::size_t repetitions = oneRepetition(in);
             for (const RawOperand& o : ops) {
-                if (o.kind == Kind::Addr) {
+                if (o.kind == OperandKind::Addr) {
                     in.operands.push_back(tmemRef(o, cta, s));
-                } else if (o.kind == Kind::Vec) {
+                } else if (o.kind == OperandKind::Vec) {
                     litmus::Operand v = op == "ld" ? output(o) : input(o, s, false);
                     std::size_t keep = std::max<std::size_t>(v.elements.size() / repetitions, 1);
                     if (v.elements.size() > keep) v.elements.resize(keep);
@@ -1070,7 +1070,7 @@ private:
                 in.operands.push_back(input(ops[i], s, true));
         } else if (op == "commit") {
             for (const RawOperand& o : ops) {
-                if (o.kind != Kind::Addr) {
+                if (o.kind != OperandKind::Addr) {
                     in.operands.push_back(input(o, s, true));
                     continue;
                 }
@@ -1082,9 +1082,9 @@ private:
         } else if (op == "cp" || op == "shift") {
             for (std::size_t i = 0; i < ops.size(); ++i) {
                 const RawOperand& o = ops[i];
-                if (o.kind == Kind::Addr)
+                if (o.kind == OperandKind::Addr)
                     in.operands.push_back(tmemRef(o, cta, s));
-                else if (i == 1 && o.kind == Kind::Reg)
+                else if (i == 1 && o.kind == OperandKind::Reg)
                     in.operands.push_back(descriptorRef(o, cta, s));
                 else
                     in.operands.push_back(input(o, s, true));

@@ -56,7 +56,7 @@ void checkLut(Decoder& d, const Tcgen05Mma& m) {
                cite(Sec::Tcgen05Mma) + ")");
 }
 
-Op decodeMma(Decoder& d) {
+Op decodeTcgen05Mma(Decoder& d) {
     Tcgen05Mma m;
     m.ws = d.q.take("ws");
     m.sp = d.q.take("sp");
@@ -215,7 +215,7 @@ Op decodeTcgen05(Decoder& d) {
     const auto& p = d.inst.parts;
     if (p.size() < 2) d.fail("incomplete tcgen05 instruction");
     const std::string& op = p[1];
-    if (op == "mma") return decodeMma(d);
+    if (op == "mma") return decodeTcgen05Mma(d);
     if (op == "cp") return decodeCp(d);
     if (op == "shift") return decodeShift(d);
     if (op == "ld") return decodeLd(d);

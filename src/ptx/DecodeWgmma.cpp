@@ -13,7 +13,7 @@ void requireSyncAligned(Decoder& d) {
         d.fail("'" + d.inst.opcode + "' needs .sync.aligned (" + cite(Sec::Wgmma) + ")");
 }
 
-Op decodeMma(Decoder& d) {
+Op decodeWgmmaMma(Decoder& d) {
     WgmmaMma m;
     m.sp = d.q.take("sp");
     requireSyncAligned(d);
@@ -74,7 +74,7 @@ Op decodeWgmma(Decoder& d) {
     const auto& p = d.inst.parts;
     if (p.size() < 2) d.fail("incomplete wgmma instruction");
     const std::string& op = p[1];
-    if (op == "mma_async") return decodeMma(d);
+    if (op == "mma_async") return decodeWgmmaMma(d);
     requireSyncAligned(d);
     d.q.finish();
     if (op == "fence") return WgmmaFence{};

@@ -8,7 +8,7 @@ namespace ptxmc::ptx {
 
 namespace {
 
-struct Row {
+struct SectionRow {
     Sec key;
     std::string_view name; ///< the enumerator's name, as `{Name}` in expandCitations
     std::string_view number;
@@ -19,7 +19,7 @@ struct Row {
 // numbering: the sections added in 9.2-9.4 moved most of chapter 9, the anchors stayed).
 constexpr std::string_view kIsaVersion = "9.4";
 
-constexpr Row kRows[] = {
+constexpr SectionRow kRows[] = {
     {Sec::StateSpaces, "StateSpaces", "5.1", "state-spaces"},
     {Sec::SharedStateSpace, "SharedStateSpace", "5.1.7", "shared-state-space"},
     {Sec::TensorMap, "TensorMap", "5.5.8", "tensor-tensormap"},
@@ -237,14 +237,14 @@ static_assert(inEnumOrder() && kRows[std::size(kRows) - 1].key == Sec::Tcgen05Pi
               "one row per Sec enumerator, in enum order");
 
 constexpr bool everyRowAnchored() {
-    for (const Row& r : kRows)
+    for (const SectionRow& r : kRows)
         if (r.number.empty() || r.anchor.empty()) return false;
     return true;
 }
 static_assert(everyRowAnchored(), "every row names its section number and HTML anchor");
 
-const Row* rowNamed(std::string_view name) {
-    for (const Row& r : kRows)
+const SectionRow* rowNamed(std::string_view name) {
+    for (const SectionRow& r : kRows)
         if (r.name == name) return &r;
     return nullptr;
 }
@@ -351,7 +351,7 @@ std::string expandCitations(std::string_view text) {
         std::string_view name = text.substr(open + 1, close - open - 1);
         bool withAnchor = name.back() == '#';
         if (withAnchor) name.remove_suffix(1);
-        const Row* r = rowNamed(name);
+        const SectionRow* r = rowNamed(name);
         if (!r) throw CitationError("no PTX section '" + std::string(name) + "'", open);
         out.append(text.substr(at, open - at)).append(r->number);
         if (withAnchor) out.append(" #").append(r->anchor);

@@ -34,13 +34,13 @@ TEST_CASE("litmus/README.md's operand limits list the decoder's tables", "[ptx][
     for (const auto& s : kCpShapes)
         documented(std::string(s.name));
     for (const auto& w : kCpWarps)
-        documented("." + std::string(w.name));
+        documented(std::string(".").append(w.name));
     for (const auto& f : kCpDecompress)
         documented(std::string(f));
     for (const auto& k : kMmaKinds)
         documented(std::string(k));
     for (const auto& p : kPacks)
-        documented("." + std::string(p.name));
+        documented(std::string(".").append(p.name));
     std::string repeats;
     for (std::size_t i = 0; i < kLdStRepeats.size(); ++i)
         repeats += (i ? ", " : "") + std::to_string(kLdStRepeats[i]);

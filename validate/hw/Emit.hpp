@@ -31,6 +31,11 @@ inline ptx::MbarrierInit mbarrierInit() {
     return ptx::MbarrierInit{{ptx::Space::SharedCta, true}, false};
 }
 
+// The tensor-core emissions' shared-memory tiles: no swizzle, K-major, 8-row x 16-byte core
+// matrices, LBO 128 B (K), SBO 256 B (M/N). Element (0,0) is the tile's first word whichever way
+// the strides are read, and every other element an mma reads is a zero of the 4 KiB tile.
+inline constexpr unsigned kTileLbo = 128, kTileSbo = 256;
+
 /** A reference of the final condition, resolved to what the device records. */
 struct ObsRef {
     std::string name;

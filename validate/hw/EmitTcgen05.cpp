@@ -8,11 +8,6 @@ using Space = ir::Space;
 
 namespace {
 
-// No-swizzle K-major tiles: 8-row x 16-byte core matrices, LBO 128 B (K), SBO 256 B (M/N).
-// Row 0's first word is at the tile's start whichever way the strides are read, and the whole
-// footprint stays inside the 4 KiB zeroed tile.
-constexpr unsigned kLbo = 128, kSbo = 256;
-
 /**
  * Instruction descriptor: D format (bits 4-5: 1 f32, 2 s32), A/B formats (bits 7-9, 10-12:
  * f16 0, tf32 2; i8 1 = signed), K-major A and B, N >> 3 at bit 17, M >> 4 at bit 24.
@@ -42,8 +37,8 @@ std::string ThreadEmitter::descriptor(const Target& t) {
     if (t.loc->space != Space::Shared || !t.loc->tile) refuse("not a matrix tile");
     if (t.remote) refuse("matrix operands come from the issuing CTA's shared memory");
     return hoist("d_" + ident(t.loc->name), "unsigned long long",
-                 "litmus::smemDescriptor(" + sharedAddr(t) + ", " + std::to_string(kLbo) + "u, " +
-                     std::to_string(kSbo) + "u)");
+                 "litmus::smemDescriptor(" + sharedAddr(t) + ", " + std::to_string(kTileLbo) +
+                     "u, " + std::to_string(kTileSbo) + "u)");
 }
 
 void ThreadEmitter::tcShift(const Insn& in) {

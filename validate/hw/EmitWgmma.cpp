@@ -8,16 +8,6 @@ namespace ptxmc::validate {
 using litmus::Operand;
 using Space = ir::Space;
 
-namespace {
-
-// No-swizzle K-major tiles, as the tcgen05 emission lays them out: 8-row x 16-byte core
-// matrices, LBO 128 B, SBO 256 B. Element (0,0) is the tile's first half-word whichever way the
-// strides are read, and every other element read (m64 x k16 A, nN x k16 B) is a zero of the
-// 4 KiB tile.
-constexpr unsigned kLbo = 128, kSbo = 256;
-
-} // namespace
-
 void ThreadEmitter::warpgroupSync() {
     // Named barrier 15 - k for warpgroup k (the litmus test's own barriers count up from 1).
     auto k = std::find(cta_.threads.begin(), cta_.threads.end(), static_cast<int>(threadIndex_)) -
@@ -35,8 +25,8 @@ std::string ThreadEmitter::wgDescriptor(const Target& t) {
     if (t.remote) refuse("wgmma operands come from the issuing CTA's shared memory");
     if (t.row != 0) refuse("a wgmma operand is a whole tile: no offset into it");
     return hoist("wd_" + ident(t.loc->name), "unsigned long long",
-                 "litmus::wgmmaDescriptor(" + sharedAddr(t) + ", " + std::to_string(kLbo) + "u, " +
-                     std::to_string(kSbo) + "u)");
+                 "litmus::wgmmaDescriptor(" + sharedAddr(t) + ", " + std::to_string(kTileLbo) +
+                     "u, " + std::to_string(kTileSbo) + "u)");
 }
 
 void ThreadEmitter::wgSync(const std::string& ptx) {
