@@ -10,7 +10,7 @@ nvcc=${NVCC:-/usr/local/cuda/bin/nvcc}
 out=${GROWTH_OUT:-$root/bench/growth}
 # Axes to run, each varying one knob from the base point; the values are the issue's ranges.
 axes=${GROWTH_AXES:-"k_blocks tiles stages consumers epi_warps cluster stages_wrap"}
-timeout=${GROWTH_TIMEOUT:-120}  # per run, seconds: past it the point is Unknown (capped)
+timeout=${GROWTH_TIMEOUT:-90}  # per run, seconds: past it the point is Unknown (capped)
 memory=${GROWTH_MEMORY:-4096}   # per run, MiB
 # Phase breakdown (ptxmc check --stats on the extracted litmus test): "ends" at each axis's
 # smallest and largest answered points, "all" at every answered point, "none".
@@ -20,7 +20,9 @@ declare -A values=(
     [k_blocks]="1 2 3 4 6 8 12 16 24 32" [tiles]="1 2 3 4" [stages]="2 3 4 6 8"
     [consumers]="1 2 3 4" [epi_warps]="1 2 4 8 16" [cluster]="1 2 4 8 16"
     # stages with k_blocks = stages + 1: every stage filled and the first one refilled once
-    [stages_wrap]="2 3 4 6 8")
+    [stages_wrap]="2 3 4 6 8"
+    # the cluster with A multicast (GROWTH_MULTICAST=1 in the kernel): not in the default axes
+    [cluster_mc]="2 4")
 for a in "${!values[@]}"; do # GROWTH_VALUES_<axis>="1 2" replaces an axis's values
     var=GROWTH_VALUES_$a
     [ -z "${!var:-}" ] || values[$a]=${!var}
@@ -39,11 +41,11 @@ phase_txt=$out/phases.txt
 } >"$csv"
 echo "# ptxmc check --stats on the extracted program (commit $(git -C "$root" rev-parse --short HEAD))" >"$phase_txt"
 
-ptx_for() { # STAGES CONSUMERS EPI CLUSTER -> path of the compiled PTX (compiled once)
-    local f=$work/s$1-c$2-e$3-cl$4.ptx
+ptx_for() { # STAGES CONSUMERS EPI CLUSTER MULTICAST -> the compiled PTX (compiled once)
+    local f=$work/s$1-c$2-e$3-cl$4-mc$5.ptx
     [ -f "$f" ] || "$nvcc" -arch=sm_100a -ptx -lineinfo -O3 -I"$root/tests/kernel" \
         -DGROWTH_STAGES="$1" -DGROWTH_CONSUMERS="$2" -DGROWTH_EPI_WARPS="$3" \
-        -DGROWTH_CLUSTER="$4" "$root/bench/growth/growth_kernel.cu" -o "$f"
+        -DGROWTH_CLUSTER="$4" -DGROWTH_MULTICAST="$5" "$root/bench/growth/growth_kernel.cu" -o "$f"
     echo "$f"
 }
 
@@ -63,13 +65,19 @@ for axis in $axes; do
     for v in ${values[$axis]}; do
         declare -A k=()
         for n in "${!base[@]}"; do k[$n]=${base[$n]}; done
-        if [ "$axis" = stages_wrap ]; then k[stages]=$v; k[k_blocks]=$((v + 1)); else k[$axis]=$v; fi
+        case $axis in
+        stages_wrap) k[stages]=$v; k[k_blocks]=$((v + 1)) ;;
+        cluster_mc) k[cluster]=$v ;;
+        *) k[$axis]=$v ;;
+        esac
         row="${k[stages]},${k[consumers]},${k[epi_warps]},${k[cluster]},${k[k_blocks]},${k[tiles]}"
         if [ -n "$capped" ]; then # a larger value than a capped one: not run, said so
             echo "$axis,$v,$row,,,,,,,,skipped (a smaller value was capped)" >>"$csv"
             continue
         fi
-        ptx=$(ptx_for "${k[stages]}" "${k[consumers]}" "${k[epi_warps]}" "${k[cluster]}") || {
+        mc=0
+        [ "$axis" != cluster_mc ] || mc=1
+        ptx=$(ptx_for "${k[stages]}" "${k[consumers]}" "${k[epi_warps]}" "${k[cluster]}" "$mc") || {
             echo "$axis,$v,$row,,,,,,,,nvcc failed" >>"$csv"; continue; }
         args=(--cluster "${k[cluster]}" --param "3=${k[k_blocks]}" --param "4=${k[tiles]}")
         # A violated property or an Unknown exits non-zero: the answer column reports it.

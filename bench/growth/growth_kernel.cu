@@ -12,6 +12,11 @@
 //                     between the warps of one quarter (1, 2, 4, 8, 16)
 //   GROWTH_CLUSTER    CTAs per cluster; A is multicast (each CTA loads 1/CLUSTER of its rows
 //                     into every CTA), so empty[s] waits for the MMA commits of every CTA (1-16)
+//   GROWTH_MULTICAST  1: A multicast as above; 0 (default): each CTA loads all of A itself, and
+//                     the MMA commits still release empty[s] in every CTA (the multicast
+//                     pipeline's cross-CTA synchronization without the multicast copy, whose
+//                     bytes ptxmc's expect_tx shares do not count at the other CTAs: with 1,
+//                     a 2-CTA cluster reports a false mbarrier-misuse and data-race)
 // Run time (--param): k_blocks (param 3, one ring slot each) and tiles (param 4, per cluster).
 #ifndef GROWTH_STAGES
 #define GROWTH_STAGES 2
@@ -25,6 +30,9 @@
 #ifndef GROWTH_CLUSTER
 #define GROWTH_CLUSTER 1
 #endif
+#ifndef GROWTH_MULTICAST
+#define GROWTH_MULTICAST 0
+#endif
 
 namespace growth {
 
@@ -37,7 +45,6 @@ constexpr int BM = 128;       // tile rows = TMEM lanes
 constexpr int BN = 64;        // columns of one consumer's accumulator
 constexpr int BK = 32;        // k per stage (halves)
 constexpr int UK = 16;        // k per tcgen05.mma (kind::f16)
-constexpr int A_ROWS = BM / CL; // rows of A each CTA of the cluster loads and multicasts
 constexpr int GROUPS = (E + 3) / 4; // epilogue warps per lane quarter
 constexpr int EPI_COLS = BN / GROUPS; // accumulator columns one epilogue warp reads
 constexpr int EPI_THREADS = 32 * E;
@@ -131,10 +138,16 @@ extern "C" __global__ void __launch_bounds__(THREADS, 1)
                     ptx::mbar_wait_cluster(smem_addr(&empty_bar[s]), phase ^ 1); // SYNC: empty wait
                     const uint32_t fb = smem_addr(&full_bar[s]);
                     ptx::mbar_arrive_expect_tx(fb, STAGE_TX); // SYNC: full arrive.expect_tx
+#if GROWTH_MULTICAST
                     // this CTA's rows of A go to every CTA of the cluster, at the same offset
+                    constexpr int A_ROWS = BM / CL;
                     tma_load_2d_multicast(smem_addr(&smem_a[s][rank * A_ROWS * BK]), &tmap_a,
                                           kb * BK, tile * BM + rank * A_ROWS, fb,
                                           all_ctas); // SYNC: TMA load A (multicast)
+#else
+                    ptx::tma_load_2d(smem_addr(&smem_a[s][0]), &tmap_a, kb * BK,
+                                     (tile * CL + rank) * BM, fb); // SYNC: TMA load A
+#endif
                     ptx::tma_load_2d(smem_addr(&smem_b[s][0]), &tmap_b, kb * BK,
                                      (tile * CL + rank) * C * BN, fb); // SYNC: TMA load B
                     if (++s == S) {
