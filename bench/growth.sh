@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Growth of `ptxmc kernel` per knob of a library-shaped kernel (bench/growth/growth_kernel.cu): time, memory, fitted exponents, plot.
 # Usage: bench/growth.sh [BUILD_DIR]   (GROWTH_AXES, GROWTH_VALUES_<axis>, GROWTH_TIMEOUT,
-#        GROWTH_MEMORY, GROWTH_PHASES, GROWTH_OUT: below)
+#        GROWTH_MEMORY, GROWTH_PHASES, GROWTH_APPEND, GROWTH_OUT: below)
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 build=${1:-$root/build}
@@ -32,14 +32,20 @@ trap 'rm -rf "$work"' EXIT
 mkdir -p "$out"
 csv=$out/results.csv
 phase_txt=$out/phases.txt
-{
+stamp="commit $(git -C "$root" rev-parse --short HEAD), $(date -u +%Y-%m-%dT%H:%MZ)"
+if [ -n "${GROWTH_APPEND:-}" ] && [ -f "$csv" ]; then
+    # GROWTH_APPEND=1: re-run these axes into the existing results, their old rows dropped
+    for axis in $axes; do sed -i "/^$axis,/d" "$csv"; sed -i "/^$axis=/d" "$phase_txt"; done
+    echo "# re-run $axes: $stamp, load $(cut -d' ' -f1-3 /proc/loadavg)" >>"$csv"
+else {
     echo "# ptxmc kernel on bench/growth/growth_kernel.cu, one knob at a time from the base point"
     echo "# commit $(git -C "$root" rev-parse --short HEAD), $(date -u +%Y-%m-%dT%H:%MZ)," \
         "$(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs)," \
         "load $(cut -d' ' -f1-3 /proc/loadavg), cap ${timeout} s / ${memory} MiB"
     echo "axis,value,stages,consumers,epi_warps,cluster,k_blocks,tiles,warps,threads,instructions,extract_s,check_s,seconds,mib,answer"
 } >"$csv"
-echo "# ptxmc check --stats on the extracted program (commit $(git -C "$root" rev-parse --short HEAD))" >"$phase_txt"
+echo "# ptxmc check --stats on the extracted program ($stamp)" >"$phase_txt"
+fi
 
 ptx_for() { # STAGES CONSUMERS EPI CLUSTER MULTICAST -> the compiled PTX (compiled once)
     local f=$work/s$1-c$2-e$3-cl$4-mc$5.ptx
@@ -54,8 +60,10 @@ phase() { # AXIS VALUE PTX ARGS...: the per-phase figures of ptxmc check --stats
     shift 3
     "$ptxmc" kernel --emit-litmus "$@" "$ptx" >"$work/p.litmus" 2>/dev/null || return 0
     { nice -n 10 "$ptxmc" check --stats --timeout "$timeout" --memory-limit "$memory" \
-        "$work/p.litmus" || true; } 2>&1 | grep '^Stats ' | sed "s/^Stats [^ ]*/$axis=$value/" \
-        >>"$phase_txt"
+        "$work/p.litmus" || true; } >"$work/p.out" 2>&1
+    # a check stopped by a limit prints no Stats lines: its reason instead
+    { grep -E '^(Stats |Unknown: )' "$work/p.out" || echo "Stats - no figures"; } |
+        sed -e "s/^Stats [^ ]*/$axis=$value/" -e "s/^Unknown: /$axis=$value Unknown: /" >>"$phase_txt"
 }
 
 printf '%-12s %5s %6s %6s %8s %8s %8s %7s  %s\n' axis value thr/wp instr extract_s check_s seconds MiB answer

@@ -12,11 +12,13 @@
 //                     between the warps of one quarter (1, 2, 4, 8, 16)
 //   GROWTH_CLUSTER    CTAs per cluster; A is multicast (each CTA loads 1/CLUSTER of its rows
 //                     into every CTA), so empty[s] waits for the MMA commits of every CTA (1-16)
-//   GROWTH_MULTICAST  1: A multicast as above; 0 (default): each CTA loads all of A itself, and
-//                     the MMA commits still release empty[s] in every CTA (the multicast
-//                     pipeline's cross-CTA synchronization without the multicast copy, whose
-//                     bytes ptxmc's expect_tx shares do not count at the other CTAs: with 1,
-//                     a 2-CTA cluster reports a false mbarrier-misuse and data-race)
+//   GROWTH_MULTICAST  1: A multicast as above; 0 (default): each CTA loads all of A itself and
+//                     its MMA warps release only its own stages, so the CTAs share only the
+//                     cluster barriers. With 1, ptxmc's expect_tx shares do not count a
+//                     multicast copy's bytes at the other CTAs, and a 2-CTA cluster reports a
+//                     false mbarrier-misuse and data-race. (Releasing every CTA's stage without
+//                     the multicast is wrong: a CTA may then arrive on a peer's empty[s] one
+//                     phase ahead of the peer's producer.)
 // Run time (--param): k_blocks (param 3, one ring slot each) and tiles (param 4, per cluster).
 #ifndef GROWTH_STAGES
 #define GROWTH_STAGES 2
@@ -40,6 +42,7 @@ constexpr int S = GROWTH_STAGES;
 constexpr int C = GROWTH_CONSUMERS;
 constexpr int E = GROWTH_EPI_WARPS;
 constexpr int CL = GROWTH_CLUSTER;
+constexpr int RELEASERS = GROWTH_MULTICAST ? CL : 1; // CTAs whose MMA warps release a stage
 constexpr int ACC_STAGES = 2; // accumulator stages per consumer
 constexpr int BM = 128;       // tile rows = TMEM lanes
 constexpr int BN = 64;        // columns of one consumer's accumulator
@@ -104,12 +107,14 @@ extern "C" __global__ void __launch_bounds__(THREADS, 1)
     const int warp = threadIdx.x / 32;
     const int lane = threadIdx.x % 32;
     const uint32_t rank = ptx::cluster_ctarank();
+#if GROWTH_MULTICAST
     const uint16_t all_ctas = static_cast<uint16_t>((1u << CL) - 1);
+#endif
 
     if (threadIdx.x == 0) {
         for (int s = 0; s < S; ++s) {
             ptx::mbar_init(smem_addr(&full_bar[s]), 1);       // SYNC: init full
-            ptx::mbar_init(smem_addr(&empty_bar[s]), C * CL); // SYNC: init empty
+            ptx::mbar_init(smem_addr(&empty_bar[s]), C * RELEASERS); // SYNC: init empty
         }
         for (int c = 0; c < C; ++c)
             for (int a = 0; a < ACC_STAGES; ++a) {
@@ -189,8 +194,12 @@ extern "C" __global__ void __launch_bounds__(THREADS, 1)
                         const uint32_t acc_d = (kb > 0 || kk > 0) ? 1u : 0u;
                         ptx::tcgen05_mma_f16<1>(d_tmem, da, db, kIdesc, acc_d); // SYNC: tcgen05.mma
                     }
+#if GROWTH_MULTICAST
                     // every CTA's producer multicast into this stage: release it in all of them
                     tcgen05_commit_multicast(smem_addr(&empty_bar[s]), all_ctas); // SYNC: commit to empty
+#else
+                    ptx::tcgen05_commit<1>(smem_addr(&empty_bar[s])); // SYNC: commit to empty
+#endif
                     if (++s == S) {
                         s = 0;
                         phase ^= 1;

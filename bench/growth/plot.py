@@ -40,13 +40,18 @@ def fit(points):
 
 
 def exponents(axes):
+    """Per axis: time and memory exponents over every answered point, the same over the two
+    largest (a curve that steepens shows there), and time against instructions checked."""
     out = {}
     for axis, rows in axes.items():
         ok = [r for r in rows if answered(r)]
         t = fit([(float(r["value"]), float(r["seconds"])) for r in ok])
         m = fit([(float(r["value"]), float(r["mib"])) for r in ok])
+        t2 = fit([(float(r["value"]), float(r["seconds"])) for r in ok[-2:]])
+        m2 = fit([(float(r["value"]), float(r["mib"])) for r in ok[-2:]])
+        ti = fit([(float(r["instructions"]), float(r["seconds"])) for r in ok if r["instructions"]])
         span = f"{ok[0]['value']}-{ok[-1]['value']}" if ok else "-"
-        out[axis] = (t, m, span, len(ok))
+        out[axis] = (t, m, span, len(ok), t2, m2, ti)
     return out
 
 
@@ -58,7 +63,7 @@ def panel(x0, y0, w, h, title, axes, key, fits, which):
         return []
     lx = [math.log2(p[0]) for p in pts]
     ly = [math.log10(max(p[1], 1e-3)) for p in pts]
-    xmin, xmax = 0.0, max(max(lx), 1.0)
+    xmin, xmax = 0.0, float(max(math.ceil(max(lx)), 1))
     ymin, ymax = math.floor(min(ly)), math.ceil(max(ly))
     if ymax == ymin:
         ymax += 1
@@ -117,11 +122,12 @@ def main():
            f'<text x="10" y="{h + 52}" font-size="10" fill="#555">{note}</text>'] + body + ["</svg>"]
     with open(svg, "w") as f:
         f.write("\n".join(doc) + "\n")
-    print("| axis | range answered | points | time exponent | memory exponent |")
-    print("|---|---|---|---|---|")
-    for axis, (t, m, span, n) in fits.items():
+    print("| axis | range answered | points | time exponent | memory exponent "
+          "| last step: time, memory | time vs instructions |")
+    print("|---|---|---|---|---|---|---|")
+    for axis, (t, m, span, n, t2, m2, ti) in fits.items():
         fmt = lambda b: f"{b:.2f}" if b is not None else "-"
-        print(f"| {axis} | {span} | {n} | {fmt(t)} | {fmt(m)} |")
+        print(f"| {axis} | {span} | {n} | {fmt(t)} | {fmt(m)} | {fmt(t2)}, {fmt(m2)} | {fmt(ti)} |")
 
 
 if __name__ == "__main__":
