@@ -1,4 +1,4 @@
-// Warp-specialized Blackwell GEMM whose size knobs are -D macros and parameters: the growth bench's kernel.
+// The growth bench's kernel: a warp-specialized Blackwell GEMM sized by -D macros and parameters.
 #include "ptx_sync.cuh"
 
 #include <cuda.h>
@@ -43,13 +43,13 @@ constexpr int C = GROWTH_CONSUMERS;
 constexpr int E = GROWTH_EPI_WARPS;
 constexpr int CL = GROWTH_CLUSTER;
 constexpr int RELEASERS = GROWTH_MULTICAST ? CL : 1; // CTAs whose MMA warps release a stage
-constexpr int ACC_STAGES = 2; // accumulator stages per consumer
-constexpr int BM = 128;       // tile rows = TMEM lanes
-constexpr int BN = 64;        // columns of one consumer's accumulator
-constexpr int BK = 32;        // k per stage (halves)
-constexpr int UK = 16;        // k per tcgen05.mma (kind::f16)
-constexpr int GROUPS = (E + 3) / 4; // epilogue warps per lane quarter
-constexpr int EPI_COLS = BN / GROUPS; // accumulator columns one epilogue warp reads
+constexpr int ACC_STAGES = 2;                        // accumulator stages per consumer
+constexpr int BM = 128;                              // tile rows = TMEM lanes
+constexpr int BN = 64;                               // columns of one consumer's accumulator
+constexpr int BK = 32;                               // k per stage (halves)
+constexpr int UK = 16;                               // k per tcgen05.mma (kind::f16)
+constexpr int GROUPS = (E + 3) / 4;                  // epilogue warps per lane quarter
+constexpr int EPI_COLS = BN / GROUPS;                // accumulator columns one epilogue warp reads
 constexpr int EPI_THREADS = 32 * E;
 constexpr int THREADS = 32 * (1 + C) + EPI_THREADS; // warp 0 TMA, warps 1..C MMA, then epilogue
 constexpr uint32_t STAGE_TX = (BM + C * BN) * BK * 2;
@@ -93,7 +93,8 @@ __device__ __forceinline__ void st_shared_v4(uint32_t addr, const uint32_t* v) {
 using ptx::smem_addr;
 
 extern "C" __global__ void __launch_bounds__(THREADS, 1)
-    growth_gemm(const __grid_constant__ CUtensorMap tmap_a, const __grid_constant__ CUtensorMap tmap_b,
+    growth_gemm(const __grid_constant__ CUtensorMap tmap_a,
+                const __grid_constant__ CUtensorMap tmap_b,
                 const __grid_constant__ CUtensorMap tmap_c, int k_blocks, int tiles) {
     __shared__ alignas(1024) uint16_t smem_a[S][BM * BK];
     __shared__ alignas(1024) uint16_t smem_b[S][C * BN * BK];
@@ -113,13 +114,15 @@ extern "C" __global__ void __launch_bounds__(THREADS, 1)
 
     if (threadIdx.x == 0) {
         for (int s = 0; s < S; ++s) {
-            ptx::mbar_init(smem_addr(&full_bar[s]), 1);       // SYNC: init full
+            ptx::mbar_init(smem_addr(&full_bar[s]), 1);              // SYNC: init full
             ptx::mbar_init(smem_addr(&empty_bar[s]), C * RELEASERS); // SYNC: init empty
         }
         for (int c = 0; c < C; ++c)
             for (int a = 0; a < ACC_STAGES; ++a) {
-                ptx::mbar_init(smem_addr(&acc_full_bar[c][a]), 1);            // SYNC: init acc_full
-                ptx::mbar_init(smem_addr(&acc_empty_bar[c][a]), EPI_THREADS); // SYNC: init acc_empty
+                const uint32_t afb = smem_addr(&acc_full_bar[c][a]);
+                const uint32_t aeb = smem_addr(&acc_empty_bar[c][a]);
+                ptx::mbar_init(afb, 1);           // SYNC: init acc_full
+                ptx::mbar_init(aeb, EPI_THREADS); // SYNC: init acc_empty
             }
         ptx::fence_mbarrier_init(); // SYNC: init fence
     }
@@ -151,7 +154,7 @@ extern "C" __global__ void __launch_bounds__(THREADS, 1)
                                           all_ctas); // SYNC: TMA load A (multicast)
 #else
                     ptx::tma_load_2d(smem_addr(&smem_a[s][0]), &tmap_a, kb * BK,
-                                     (tile * CL + rank) * BM, fb); // SYNC: TMA load A
+                                     (tile * CL + rank) * BM, fb);    // SYNC: TMA load A
 #endif
                     ptx::tma_load_2d(smem_addr(&smem_b[s][0]), &tmap_b, kb * BK,
                                      (tile * CL + rank) * C * BN, fb); // SYNC: TMA load B
@@ -179,8 +182,9 @@ extern "C" __global__ void __launch_bounds__(THREADS, 1)
             int acc = 0;
             uint32_t acc_phase = 0;
             for (int tile = 0; tile < tiles; ++tile) {
-                ptx::mbar_wait(smem_addr(&acc_empty_bar[c][acc]), acc_phase ^ 1); // SYNC: acc_empty wait
-                ptx::tcgen05_fence_after(); // SYNC: fence after acc_empty
+                const uint32_t aeb = smem_addr(&acc_empty_bar[c][acc]);
+                ptx::mbar_wait(aeb, acc_phase ^ 1); // SYNC: acc_empty wait
+                ptx::tcgen05_fence_after();         // SYNC: fence after acc_empty
                 const uint32_t d_tmem = tmem_base + (c * ACC_STAGES + acc) * BN;
                 for (int kb = 0; kb < k_blocks; ++kb) {
                     ptx::mbar_wait_cluster(smem_addr(&full_bar[s]), phase); // SYNC: full wait
@@ -196,7 +200,8 @@ extern "C" __global__ void __launch_bounds__(THREADS, 1)
                     }
 #if GROWTH_MULTICAST
                     // every CTA's producer multicast into this stage: release it in all of them
-                    tcgen05_commit_multicast(smem_addr(&empty_bar[s]), all_ctas); // SYNC: commit to empty
+                    const uint32_t eb = smem_addr(&empty_bar[s]);
+                    tcgen05_commit_multicast(eb, all_ctas); // SYNC: commit to empty
 #else
                     ptx::tcgen05_commit<1>(smem_addr(&empty_bar[s])); // SYNC: commit to empty
 #endif
@@ -205,7 +210,8 @@ extern "C" __global__ void __launch_bounds__(THREADS, 1)
                         phase ^= 1;
                     }
                 }
-                ptx::tcgen05_commit<1>(smem_addr(&acc_full_bar[c][acc])); // SYNC: commit to acc_full
+                const uint32_t afb = smem_addr(&acc_full_bar[c][acc]);
+                ptx::tcgen05_commit<1>(afb); // SYNC: commit to acc_full
                 if (++acc == ACC_STAGES) {
                     acc = 0;
                     acc_phase ^= 1;
@@ -226,24 +232,24 @@ extern "C" __global__ void __launch_bounds__(THREADS, 1)
                 ptx::mbar_wait(smem_addr(&acc_full_bar[c][acc]), acc_phase); // SYNC: acc_full wait
                 ptx::tcgen05_fence_after(); // SYNC: fence after acc_full
                 uint32_t v[EPI_COLS / 16][16];
+                const uint32_t taddr = tmem_base + lane_base + (c * ACC_STAGES + acc) * BN + col0;
 #pragma unroll
                 for (int j = 0; j < EPI_COLS / 16; ++j)
-                    ptx::tmem_ld_32x32b_x16(v[j], tmem_base + lane_base +
-                                                      (c * ACC_STAGES + acc) * BN + col0 +
-                                                      j * 16); // SYNC: tcgen05.ld
-                ptx::tmem_wait_ld();                                   // SYNC: tcgen05.wait::ld
-                ptx::tcgen05_fence_before();                           // SYNC: fence before acc_empty
+                    ptx::tmem_ld_32x32b_x16(v[j], taddr + j * 16);   // SYNC: tcgen05.ld
+                ptx::tmem_wait_ld();                                 // SYNC: tcgen05.wait::ld
+                ptx::tcgen05_fence_before();                         // SYNC: fence before acc_empty
                 ptx::mbar_arrive(smem_addr(&acc_empty_bar[c][acc])); // SYNC: acc_empty arrive
 #pragma unroll
                 for (int j = 0; j < EPI_COLS / 4; ++j)
-                    st_shared_v4(c_row + (col0 + 4 * j) * 4, &v[j / 4][4 * (j % 4)]); // SYNC: smem_c store
-                ptx::fence_proxy_async_smem();          // SYNC: proxy fence
-                ptx::named_bar_sync(1, EPI_THREADS);    // SYNC: epilogue barrier (written)
+                    st_shared_v4(c_row + (col0 + 4 * j) * 4,
+                                 &v[j / 4][4 * (j % 4)]); // SYNC: smem_c store
+                ptx::fence_proxy_async_smem();            // SYNC: proxy fence
+                ptx::named_bar_sync(1, EPI_THREADS);      // SYNC: epilogue barrier (written)
                 if (e == 0 && lane == 0) {
                     ptx::tma_store_2d(&tmap_c, (tile * C + c) * BN, rank * BM,
                                       smem_addr(&smem_c[0])); // SYNC: TMA store C
-                    ptx::bulk_commit_group();                  // SYNC: store commit
-                    ptx::bulk_wait_group_0();                  // SYNC: store wait
+                    ptx::bulk_commit_group();                 // SYNC: store commit
+                    ptx::bulk_wait_group_0();                 // SYNC: store wait
                 }
                 ptx::named_bar_sync(1, EPI_THREADS); // SYNC: epilogue barrier (read)
             }
