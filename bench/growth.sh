@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Growth of `ptxmc kernel` per knob of a library-shaped kernel (bench/growth/growth_kernel.cu): time, memory, fitted exponents, plot.
+# Growth of `ptxmc kernel` per knob of a library-shaped kernel (bench/growth/growth_kernel.cu):
+# time and memory per value, one knob at a time, fitted exponents, plot (about 15 min on 2 cores).
 # Usage: bench/growth.sh [BUILD_DIR]   (GROWTH_AXES, GROWTH_VALUES_<axis>, GROWTH_TIMEOUT,
 #        GROWTH_MEMORY, GROWTH_PHASES, GROWTH_APPEND, GROWTH_OUT: below)
 set -euo pipefail
@@ -9,7 +10,7 @@ ptxmc=$build/ptxmc
 nvcc=${NVCC:-/usr/local/cuda/bin/nvcc}
 out=${GROWTH_OUT:-$root/bench/growth}
 # Axes to run, each varying one knob from the base point; the values are the issue's ranges.
-axes=${GROWTH_AXES:-"k_blocks tiles stages consumers epi_warps cluster stages_wrap"}
+axes=${GROWTH_AXES:-"k_blocks tiles stages consumers epi_warps cluster stages_wrap cluster_mc"}
 timeout=${GROWTH_TIMEOUT:-90}  # per run, seconds: past it the point is Unknown (capped)
 memory=${GROWTH_MEMORY:-4096}   # per run, MiB
 # Phase breakdown (ptxmc check --stats on the extracted litmus test): "ends" at each axis's
@@ -21,7 +22,7 @@ declare -A values=(
     [consumers]="1 2 3 4" [epi_warps]="1 2 4 8 16" [cluster]="1 2 4 8 16"
     # stages with k_blocks = stages + 1: every stage filled and the first one refilled once
     [stages_wrap]="2 3 4 6 8"
-    # the cluster with A multicast (GROWTH_MULTICAST=1 in the kernel): not in the default axes
+    # the cluster with A multicast (GROWTH_MULTICAST=1 in the kernel; ptxmc's answer is false)
     [cluster_mc]="2 4")
 for a in "${!values[@]}"; do # GROWTH_VALUES_<axis>="1 2" replaces an axis's values
     var=GROWTH_VALUES_$a
@@ -39,8 +40,7 @@ if [ -n "${GROWTH_APPEND:-}" ] && [ -f "$csv" ]; then
     echo "# re-run $axes: $stamp, load $(cut -d' ' -f1-3 /proc/loadavg)" >>"$csv"
 else {
     echo "# ptxmc kernel on bench/growth/growth_kernel.cu, one knob at a time from the base point"
-    echo "# commit $(git -C "$root" rev-parse --short HEAD), $(date -u +%Y-%m-%dT%H:%MZ)," \
-        "$(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs)," \
+    echo "# $stamp, $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs)," \
         "load $(cut -d' ' -f1-3 /proc/loadavg), cap ${timeout} s / ${memory} MiB"
     echo "axis,value,stages,consumers,epi_warps,cluster,k_blocks,tiles,warps,threads,instructions,extract_s,check_s,seconds,mib,answer"
 } >"$csv"

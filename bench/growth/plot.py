@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Fits the growth exponent per axis of bench/growth.sh's CSV and draws it as an SVG (no third-party packages)."""
+"""Per-axis growth exponents of bench/growth.sh's CSV, and their SVG plot (standard library only)."""
 import csv
 import math
 import sys
