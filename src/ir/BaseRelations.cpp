@@ -262,6 +262,10 @@ Pairs staticRelation(const Program& p, Rel rel) {
         return allPairs(p, [](const Event& a, const Event& b) {
             return a.has(Tag::MMA) && b.has(Tag::MMA) && a.mmaKind == b.mmaKind;
         });
+    case Rel::SameCollector:
+        return allPairs(p, [](const Event& a, const Event& b) {
+            return a.collector >= 0 && a.collector == b.collector && a.thread == b.thread;
+        });
     case Rel::SameCg:
         return allPairs(p, [](const Event& a, const Event& b) {
             return a.has(Tag::TC) && b.has(Tag::TC) && a.ctaGroup > 0 && a.ctaGroup == b.ctaGroup;

@@ -112,6 +112,7 @@ struct Event {
     int mmaKind = -1;     ///< mma: its .kind, numbered the same way
     int accumulator = -1; ///< mma: location id of its d (in the issuing CTA)
     int peerEvent = -1;   ///< cta_group::2 alloc/dealloc: the peer CTA's operation it pairs with
+    int collector = -1;   ///< mma read of A or B: its collector buffer and CTA, numbered
 
     // tensor-memory allocation (PTX ISA
     // #tcgen05-instructions-tcgen05-alloc-dealloc-relinquish-alloc-permit)

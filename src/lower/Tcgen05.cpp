@@ -119,6 +119,44 @@ std::vector<MmaTmemOperand> mmaTmemOperands(const ptx::Tcgen05Mma& m) {
     return ops;
 }
 
+/** The collector buffer a read of A (`matrixB` false) or B goes through ({Tcgen05Mma#},
+ *  {Tcgen05MmaWs#}): the qualifier written, else the text's default ("If no
+ *  .collector_a_usage qualifier is specified, then it defaults to .collector::a::discard",
+ *  likewise ::b; with .ws "it defaults to .collector::b0::discard"); .ws's A has none
+ *  ("Collector buffer is applicable on matrix B"). */
+std::optional<ptx::Collector> collectorOf(const ptx::Tcgen05Mma& m, bool matrixB) {
+    using ptx::CollectorOp;
+    if (!matrixB)
+        return m.ws ? std::nullopt
+                    : std::optional(m.collectorA.value_or(ptx::Collector{"a", CollectorOp::Discard}));
+    return m.collectorB.value_or(ptx::Collector{m.ws ? "b0" : "b", CollectorOp::Discard});
+}
+
+/** Marks the mma's read `readId` with its collector buffer (numbered per buffer and CTA of the
+ *  pair: each CTA's tensor core holds its own) and what the operation does with it; the
+ *  model (tcgen05.cat, flag collector-misuse) pairs fills and uses. */
+void markCollector(Lowerer& l, int readId, const std::optional<ptx::Collector>& c, int cta) {
+    if (!c) return;
+    ir::Event& r = l.program().events[static_cast<std::size_t>(readId)];
+    r.collector = l.symbolId("collector " + c->buffer + " cta " + std::to_string(cta));
+    switch (c->op) {
+    case ptx::CollectorOp::Fill: r.tags.insert(Tag::COLLECTOR_FILL); break;
+    case ptx::CollectorOp::Use: r.tags.insert(Tag::COLLECTOR_USE); break;
+    case ptx::CollectorOp::LastUse:
+        r.tags.insert(Tag::COLLECTOR_USE);
+        r.tags.insert(Tag::COLLECTOR_END);
+        break;
+    case ptx::CollectorOp::Discard: r.tags.insert(Tag::COLLECTOR_END); break;
+    }
+}
+
+/** `.ashift` "shifts the rows of the A matrix down by one row, except for the last row in the
+ *  Tensor Memory" ({Tcgen05Mma#}); every syntax line with it names [a-tmem]. */
+void checkAshift(Lowerer& l, const ptx::Tcgen05Mma& m) {
+    if (m.ashift && !namesTmem(l, l.operand(1)))
+        l.fail(l.operand(1).loc, ".ashift takes A in tensor memory ([a-tmem])");
+}
+
 } // namespace
 
 /**
@@ -128,10 +166,23 @@ std::vector<MmaTmemOperand> mmaTmemOperands(const ptx::Tcgen05Mma& m) {
  * word, and which elements the metadata selects, how a scale factor scales or which table
  * entry an index picks is not expressible on one word, so D's value stays A*B(+D) and their
  * reads are for ordering (pipelining, completion, races) only.
+ *
+ * Collector buffers ({Tcgen05MmaOperations#}): "reuse is opportunistic in that the TensorCore
+ * may reload a matrix even when it has permission to reuse that matrix. Thus, the source memory
+ * of an A or B matrix must not be modified while the MMA instruction using those matrices has
+ * not completed - regardless of collector qualifier permissions": every mma reads A and B from
+ * memory, a ::use as well; its reads are tagged with the buffer (markCollector), and what the
+ * model asks of a use is in tcgen05.cat. `.ashift` reads the same A location (the location
+ * stands for the whole matrix; which row lands in which lane is not expressible on one word)
+ * and writes the same D. `.ws`'s zero-column-mask-desc "specifies which columns of B matrix
+ * will have zero value ... regardless of the values present in the shared memory": which
+ * columns is not expressible on one word, so the mma still reads B (a sound over-approximation
+ * of its reads) and D stays A*B (+D).
  */
 void lowerMma(Lowerer& l, const ptx::Tcgen05Mma& m) {
     int group = m.ctaGroup;
     l.expectOperands(m.operandCount());
+    checkAshift(l, m);
     std::vector<Address> ds = tmemCells(l, l.operand(0));
     std::vector<Address> as;
     if (namesTmem(l, l.operand(1))) {
@@ -152,7 +203,7 @@ void lowerMma(Lowerer& l, const ptx::Tcgen05Mma& m) {
     const Operand& idesc = l.operand(idescAt);
     if (idesc.kind != Operand::Kind::Name)
         l.fail(idesc.loc, "IDESC must be a name standing for the instruction shape");
-    ir::ValuePtr enable = l.value(l.operand(m.operandCount() - 1));
+    ir::ValuePtr enable = l.value(l.operand(m.enableIndex()));
     bool enableKnown = enable->op == Value::Op::Const;
     bool accumulate = !enableKnown || enable->constant != 0;
     ir::Event& e = tcIssue(l, group, {Tag::TC_ASYNC, Tag::MMA});
@@ -162,9 +213,12 @@ void lowerMma(Lowerer& l, const ptx::Tcgen05Mma& m) {
     int id = e.id;
     for (int cta : pairCtas(l, group)) {
         std::vector<int> ra;
-        for (const Address& a : as)
+        for (const Address& a : as) {
             ra.push_back(readAt(l, id, inCtaOr(l, a, cta), "read A", {Tag::R, Tag::MMA_READ_A}));
+            markCollector(l, ra.back(), collectorOf(m, false), cta);
+        }
         int rb = readAt(l, id, inCtaOr(l, b, cta), "read B");
+        markCollector(l, rb, collectorOf(m, true), cta);
         for (std::size_t i = 0; i < extra.size(); ++i)
             readAt(l, id, inCtaOr(l, extraAt[i], cta), extra[i].role, {Tag::R, extra[i].tag});
         ir::ValuePtr product =

@@ -56,6 +56,40 @@ void checkLut(Decoder& d, const Tcgen05Mma& m) {
                cite(Sec::Tcgen05Mma) + ")");
 }
 
+/** One `.collector::BUFFER::op` of the buffers `buffers` (PTX ISA {Tcgen05Mma}, {Tcgen05MmaWs}). */
+std::optional<Collector> takeCollector(Decoder& d, std::initializer_list<std::string_view> buffers) {
+    for (std::string_view b : buffers) {
+        auto rest = d.q.takePrefixed("collector::" + std::string(b) + "::");
+        if (!rest) continue;
+        auto op = valueOf(kCollectorOps, *rest);
+        if (!op) d.fail("collector::" + std::string(b) + "::" + *rest + " is no collector operation "
+                        "(fill, use, lastuse, discard)");
+        return Collector{std::string(b), *op};
+    }
+    return std::nullopt;
+}
+
+/** The collector qualifiers and `.ashift` (PTX ISA {Tcgen05Mma#}, {Tcgen05MmaWs#}): without .ws,
+ *  "::buffer_a = { ::a }" and (9.4) "::buffer_b = { ::b }"; with .ws, "Collector buffer is
+ *  applicable on matrix B", "::buffer = { ::b0, ::b1, ::b2, ::b3 }", and no .ashift. */
+void takeCollectors(Decoder& d, Tcgen05Mma& m) {
+    m.ashift = d.q.take("ashift");
+    m.collectorA = takeCollector(d, {"a"});
+    if (m.ws) m.collectorB = takeCollector(d, {"b0", "b1", "b2", "b3"});
+    else m.collectorB = takeCollector(d, {"b"});
+    auto cite3 = " (" + cite(Sec::Tcgen05Mma) + ", " + cite(Sec::Tcgen05MmaWs) + ")";
+    if (m.ws && (m.ashift || m.collectorA))
+        d.fail("tcgen05.mma.ws takes no .ashift and no .collector::a: its collector buffers are "
+               "B's, ::b0 to ::b3" + cite3);
+    if (!m.ws && m.collectorB && m.kind == "i8")
+        d.fail(".kind::i8 takes no .collector::b (its forms name only .collector::a)" + cite3);
+    bool aReads = m.collectorA &&
+                  (m.collectorA->op == CollectorOp::Use || m.collectorA->op == CollectorOp::Fill);
+    if (m.ashift && aReads)
+        d.fail("\"It is illegal to specify either of .collector::a::use or .collector::a::fill "
+               "along with .ashift\" (" + cite(Sec::Tcgen05Mma) + ")");
+}
+
 Op decodeTcgen05Mma(Decoder& d) {
     Tcgen05Mma m;
     m.ws = d.q.take("ws");
@@ -67,16 +101,14 @@ Op decodeTcgen05Mma(Decoder& d) {
     takeBlockScale(d, m);
     m.lutB = d.q.take("decompress::lut::b");
     checkLut(d, m);
+    takeCollectors(d, m);
     if (m.ws && (m.ctaGroup != 1 || m.blockScale))
         d.fail("tcgen05.mma.ws takes .cta_group::1 and no .block_scale (" +
                cite(Sec::Tcgen05MmaWs) + ")");
-    // "zero-column-mask-desc ... specifies which columns of B matrix will have zero value ...
-    // regardless of the values present in the shared memory" ({Tcgen05MmaWs}): a location
-    // holds one word of B, and which column it is the model does not know.
-    if (m.ws && d.inst.operands.size() == m.operandCount() + 1)
-        d.fail("tcgen05.mma.ws's zero-column-mask-desc is not supported: which columns of B it "
-               "zeroes is not expressible on the model's one-word values");
-    d.q.finish(); // collector usage, .ashift: not decoded (tests/ptx/syntax-9.4.txt says why)
+    // .ws's optional operand after enable-input-d: "The optional operand zero-column-mask-desc
+    // is a 64-bit register" ({Tcgen05MmaWs}); the lowering says what it reads.
+    m.zeroColumnMask = m.ws && d.inst.operands.size() == m.operandCount() + 1;
+    d.q.finish();
     return m;
 }
 

@@ -397,11 +397,22 @@ struct Tcgen05Relinquish {
     int ctaGroup = 1;
 };
 
+/** A collector-buffer operation of tcgen05.mma (spelled in ptx/Tables.cpp, kCollectorOps). */
+enum class CollectorOp { Fill, Use, LastUse, Discard };
+
+/** One `.collector::BUFFER::op` qualifier of tcgen05.mma ({Tcgen05Mma#}, {Tcgen05MmaWs#}). */
+struct Collector {
+    std::string buffer; ///< a, b (9.4) or, with .ws, b0 ... b3
+    CollectorOp op = CollectorOp::Discard;
+};
+
 /**
  * tcgen05.mma{.ws}{.sp}.cta_group.kind{.block_scale{.scale_vectorsize}}{.decompress::lut::b}
+ * {.ashift}{.collector::a::op}{.collector::b::op | .collector::bN::op}
  * (PTX ISA {Tcgen05Mma#}, {Tcgen05MmaSp#}, {Tcgen05MmaWs#}, {Tcgen05MmaWsSp#}). Operands:
  * [d], A, [b], then [sp-meta-tmem] (`sp`) or [b-decompress-metadata] (`lutB`), idesc, then
- * [scale-A-tmem], [scale-B-tmem] (`blockScale`), enable-input-d.
+ * [scale-A-tmem], [scale-B-tmem] (`blockScale`), enable-input-d, then .ws's
+ * zero-column-mask-desc (`zeroColumnMask`).
  */
 struct Tcgen05Mma {
     int ctaGroup = 1;
@@ -413,10 +424,17 @@ struct Tcgen05Mma {
     std::string scaleVec; ///< `.scale_vec::1X` ... `.block32` as written (no dot), or empty
     /// `.decompress::lut::b` (9.4): B's elements looked up in a table in tensor memory
     bool lutB = false;
+    bool ashift = false; ///< `.ashift`: A's rows shifted down by one row as the mma reads them
+    /// the collector buffer of A (`::a`) and of B (`::b`, or `::bN` with .ws), when written;
+    /// unwritten, the text's default is discard
+    std::optional<Collector> collectorA, collectorB;
+    bool zeroColumnMask = false; ///< .ws: a zero-column-mask-desc operand follows enable-input-d
     /** Operands the form takes (disable-output-lane and scale-input-d aside). */
     std::size_t operandCount() const {
-        return 5 + (sp ? 1 : 0) + (lutB ? 1 : 0) + (blockScale ? 2 : 0);
+        return 5 + (sp ? 1 : 0) + (lutB ? 1 : 0) + (blockScale ? 2 : 0) + (zeroColumnMask ? 1 : 0);
     }
+    /** Where enable-input-d is: last, or before the zero-column mask. */
+    std::size_t enableIndex() const { return operandCount() - (zeroColumnMask ? 2 : 1); }
 };
 
 /** tcgen05.cp shapes, rows x bits (spelled in ptx/Tables.cpp, kCpShapes). */

@@ -305,7 +305,14 @@ struct Printer {
             .q(i.blockScale, "block_scale")
             .q(i.lutB, "decompress::lut::b")
             .q(!i.scaleVec.empty(), i.scaleVec)
+            .q(i.ashift, "ashift")
+            .q(i.collectorA.has_value(), collector(i.collectorA))
+            .q(i.collectorB.has_value(), collector(i.collectorB))
             .s;
+    }
+    static std::string collector(const std::optional<Collector>& c) {
+        if (!c) return {};
+        return "collector::" + c->buffer + "::" + std::string(nameOf(kCollectorOps, c->op));
     }
     std::string operator()(const Tcgen05Cp& i) const {
         Text t = start("tcgen05.cp").group(i.ctaGroup);

@@ -123,8 +123,19 @@ const std::array<Row<CpWarps>, 3> kCpWarps = {{
 
 const std::array<std::string_view, 3> kCpDecompress = {"b8x16", "b6x16_p32", "b4x16_p64"};
 
-const std::array<std::string_view, 7> kMmaKinds = {"f16",      "tf32", "f8f6f4",  "i8",
-                                                   "mxf8f6f4", "mxf4", "mxf4nvf4"};
+// .kind::ti16 is new in 9.4 ("Qualifier .kind::ti16 introduced in PTX ISA version 9.4").
+const std::array<std::string_view, 8> kMmaKinds = {"f16",  "tf32",     "f8f6f4", "i8",
+                                                   "ti16", "mxf8f6f4", "mxf4",   "mxf4nvf4"};
+
+// tcgen05.mma collector buffers (PTX ISA {Tcgen05Mma}, {Tcgen05MmaWs}): "::op = { ::fill, ::use,
+// ::lastuse, ::discard* }"; ::a and ::b without .ws (::b is 9.4), ::b0 ... ::b3 with .ws.
+const std::array<Row<CollectorOp>, 4> kCollectorOps = {{
+    {CollectorOp::Fill, "fill"},
+    {CollectorOp::Use, "use"},
+    {CollectorOp::LastUse, "lastuse"},
+    {CollectorOp::Discard, "discard"},
+}};
+const std::array<std::string_view, 6> kCollectorBuffers = {"a", "b", "b0", "b1", "b2", "b3"};
 
 // wgmma.mma_async element types (PTX ISA {WgmmaMmaAsync}): K of the shape, accumulator types, and
 // how many immediates follow scale-d with A in shared memory (with A in registers: one fewer

@@ -56,7 +56,9 @@ extern const std::array<Row<Pack>, 2> kPacks;               ///< .pack::16b / .u
 extern const std::array<CpShapeRow, 5> kCpShapes;           ///< tcgen05.cp shapes
 extern const std::array<Row<CpWarps>, 3> kCpWarps;          ///< tcgen05.cp warp multicast
 extern const std::array<std::string_view, 3> kCpDecompress; ///< tcgen05.cp source formats
-extern const std::array<std::string_view, 7> kMmaKinds;     ///< tcgen05.mma .kind::
+extern const std::array<std::string_view, 8> kMmaKinds;     ///< tcgen05.mma .kind::
+extern const std::array<Row<CollectorOp>, 4> kCollectorOps; ///< tcgen05.mma .collector::BUF::op
+extern const std::array<std::string_view, 6> kCollectorBuffers; ///< a, b, b0 ... b3
 extern const std::array<Row<MatrixShape>, 4> kMatrixShapes; ///< ldmatrix/stmatrix .shape
 extern const std::array<Row<MatrixType>, 5> kMatrixTypes;   ///< ldmatrix/stmatrix types
 

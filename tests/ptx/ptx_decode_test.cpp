@@ -152,6 +152,11 @@ TEST_CASE("tcgen05.mma .sp, .ws, .block_scale and .decompress::lut::b round-trip
              "[a], [b], [lut], I0, [sa], [sb], 1",
              "tcgen05.mma.ws.cta_group::1.kind::i8 [d], [a], [b], I0, 1",
              "tcgen05.mma.ws.sp.cta_group::1.kind::tf32 [d], [ta], [b], [sm], I0, 0",
+             "tcgen05.mma.cta_group::1.kind::f16.collector::a::fill [d], [a], [b], I0, 1",
+             "tcgen05.mma.cta_group::1.kind::ti16.ashift.collector::a::lastuse.collector::b::use "
+             "[d], [ta], [b], I0, 1",
+             "tcgen05.mma.ws.cta_group::1.kind::tf32.collector::b3::discard [d], [ta], [b], I0, 1, "
+             "zm",
          }) {
         INFO(text);
         CHECK(roundTrip(text) == text);
@@ -162,6 +167,21 @@ TEST_CASE("tcgen05.mma .sp, .ws, .block_scale and .decompress::lut::b round-trip
     auto m = ptx::decode(parseInsn("tcgen05.mma.sp.cta_group::1.kind::mxf8f6f4.block_scale "
                                    "[d], [a], [b], [sm], I0, [sa], [sb], 1"));
     CHECK(m.as<ptx::Tcgen05Mma>()->operandCount() == 8);
+    // collector buffers: the buffer and the operation as written; unwritten, none (the
+    // lowering applies the text's default, discard)
+    auto c = ptx::decode(parseInsn("tcgen05.mma.cta_group::1.kind::ti16.collector::b::lastuse "
+                                   "[d], [a], [b], I0, 1"));
+    const auto* mc = c.as<ptx::Tcgen05Mma>();
+    CHECK_FALSE(mc->collectorA.has_value());
+    REQUIRE(mc->collectorB.has_value());
+    CHECK(mc->collectorB->buffer == "b");
+    CHECK(mc->collectorB->op == ptx::CollectorOp::LastUse);
+    // .ws's zero-column-mask-desc is one more operand, after enable-input-d
+    auto ws = ptx::decode(parseInsn("tcgen05.mma.ws.cta_group::1.kind::i8.collector::b2::use "
+                                    "[d], [a], [b], I0, 1, zm"));
+    CHECK(ws.as<ptx::Tcgen05Mma>()->zeroColumnMask);
+    CHECK(ws.as<ptx::Tcgen05Mma>()->operandCount() == 6);
+    CHECK(ws.as<ptx::Tcgen05Mma>()->enableIndex() == 4);
 }
 
 TEST_CASE("tcgen05.mma forms the text does not have are refused", "[ptx]") {
@@ -180,10 +200,21 @@ TEST_CASE("tcgen05.mma forms the text does not have are refused", "[ptx]") {
          "[d], [a], [b], [l], I0, [sa], [sb], 1",
          ".decompress::lut::b takes"},
         {"tcgen05.mma.ws.cta_group::2.kind::f16 [d], [a], [b], I0, 1", "takes .cta_group::1"},
-        {"tcgen05.mma.ws.cta_group::1.kind::f16 [d], [a], [b], I0, 1, zm", "zero-column-mask"},
-        {"tcgen05.mma.cta_group::1.kind::f16.collector::a::fill [d], [a], [b], I0, 1",
-         "collector::a::fill"},
-        {"tcgen05.mma.cta_group::1.kind::f16.ashift [d], [ta], [b], I0, 1", "ashift"},
+        {"tcgen05.mma.cta_group::1.kind::f16.ashift.collector::a::fill [d], [ta], [b], I0, 1",
+         "It is illegal"},
+        {"tcgen05.mma.cta_group::1.kind::f16.ashift.collector::a::use [d], [ta], [b], I0, 1",
+         "It is illegal"},
+        {"tcgen05.mma.cta_group::1.kind::f16.collector::a::keep [d], [a], [b], I0, 1",
+         "no collector operation"},
+        {"tcgen05.mma.cta_group::1.kind::i8.collector::b::fill [d], [a], [b], I0, 1",
+         "takes no .collector::b"},
+        {"tcgen05.mma.ws.cta_group::1.kind::f16.collector::a::fill [d], [a], [b], I0, 1",
+         "no .collector::a"},
+        {"tcgen05.mma.ws.cta_group::1.kind::f16.ashift [d], [ta], [b], I0, 1", "no .ashift"},
+        {"tcgen05.mma.ws.cta_group::1.kind::f16.collector::b::fill [d], [a], [b], I0, 1",
+         "collector::b::fill"},
+        {"tcgen05.mma.cta_group::1.kind::f16.collector::b0::fill [d], [a], [b], I0, 1",
+         "collector::b0::fill"},
     };
     for (const auto& [text, message] : bad) {
         INFO(text);

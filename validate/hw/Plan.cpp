@@ -569,6 +569,13 @@ void layOutTmem(const ptx::Program& test, Plan& plan) {
                                      ".decompress::lut::b is not emitted: its metadata, scale "
                                      "and look-up operands change D in ways the model's values "
                                      "do not follow");
+            // .ashift moves A's rows, which one word per location does not follow; collector
+            // qualifiers make reuse the hardware's choice ("reuse is opportunistic"), so a run
+            // would not tell the model's reload from a reuse (and ::b needs sm_107f).
+            if (mma->ashift || mma->collectorA || mma->collectorB)
+                throw Refused(i.loc, "tcgen05.mma with .ashift or a collector qualifier is not "
+                                     "emitted: the rows it shifts and the buffer it reuses are "
+                                     "not in the model's values");
             const std::string& name = in.operand(3).name;
             if (!plan.idescN.count(name))
                 plan.idescN[name] = step * static_cast<unsigned>(plan.idescN.size() + 1);
