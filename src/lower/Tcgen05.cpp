@@ -128,7 +128,8 @@ std::optional<ptx::Collector> collectorOf(const ptx::Tcgen05Mma& m, bool matrixB
     using ptx::CollectorOp;
     if (!matrixB)
         return m.ws ? std::nullopt
-                    : std::optional(m.collectorA.value_or(ptx::Collector{"a", CollectorOp::Discard}));
+                    : std::optional(
+                          m.collectorA.value_or(ptx::Collector{"a", CollectorOp::Discard}));
     return m.collectorB.value_or(ptx::Collector{m.ws ? "b0" : "b", CollectorOp::Discard});
 }
 
@@ -140,13 +141,19 @@ void markCollector(Lowerer& l, int readId, const std::optional<ptx::Collector>& 
     ir::Event& r = l.program().events[static_cast<std::size_t>(readId)];
     r.collector = l.symbolId("collector " + c->buffer + " cta " + std::to_string(cta));
     switch (c->op) {
-    case ptx::CollectorOp::Fill: r.tags.insert(Tag::COLLECTOR_FILL); break;
-    case ptx::CollectorOp::Use: r.tags.insert(Tag::COLLECTOR_USE); break;
+    case ptx::CollectorOp::Fill:
+        r.tags.insert(Tag::COLLECTOR_FILL);
+        break;
+    case ptx::CollectorOp::Use:
+        r.tags.insert(Tag::COLLECTOR_USE);
+        break;
     case ptx::CollectorOp::LastUse:
         r.tags.insert(Tag::COLLECTOR_USE);
         r.tags.insert(Tag::COLLECTOR_END);
         break;
-    case ptx::CollectorOp::Discard: r.tags.insert(Tag::COLLECTOR_END); break;
+    case ptx::CollectorOp::Discard:
+        r.tags.insert(Tag::COLLECTOR_END);
+        break;
     }
 }
 

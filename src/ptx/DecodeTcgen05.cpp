@@ -57,13 +57,16 @@ void checkLut(Decoder& d, const Tcgen05Mma& m) {
 }
 
 /** One `.collector::BUFFER::op` of the buffers `buffers` (PTX ISA {Tcgen05Mma}, {Tcgen05MmaWs}). */
-std::optional<Collector> takeCollector(Decoder& d, std::initializer_list<std::string_view> buffers) {
+std::optional<Collector> takeCollector(Decoder& d,
+                                       std::initializer_list<std::string_view> buffers) {
     for (std::string_view b : buffers) {
         auto rest = d.q.takePrefixed("collector::" + std::string(b) + "::");
         if (!rest) continue;
         auto op = valueOf(kCollectorOps, *rest);
-        if (!op) d.fail("collector::" + std::string(b) + "::" + *rest + " is no collector operation "
-                        "(fill, use, lastuse, discard)");
+        if (!op)
+            d.fail("collector::" + std::string(b) + "::" + *rest +
+                   " is no collector operation "
+                   "(fill, use, lastuse, discard)");
         return Collector{std::string(b), *op};
     }
     return std::nullopt;
@@ -75,19 +78,23 @@ std::optional<Collector> takeCollector(Decoder& d, std::initializer_list<std::st
 void takeCollectors(Decoder& d, Tcgen05Mma& m) {
     m.ashift = d.q.take("ashift");
     m.collectorA = takeCollector(d, {"a"});
-    if (m.ws) m.collectorB = takeCollector(d, {"b0", "b1", "b2", "b3"});
-    else m.collectorB = takeCollector(d, {"b"});
+    if (m.ws)
+        m.collectorB = takeCollector(d, {"b0", "b1", "b2", "b3"});
+    else
+        m.collectorB = takeCollector(d, {"b"});
     auto cite3 = " (" + cite(Sec::Tcgen05Mma) + ", " + cite(Sec::Tcgen05MmaWs) + ")";
     if (m.ws && (m.ashift || m.collectorA))
         d.fail("tcgen05.mma.ws takes no .ashift and no .collector::a: its collector buffers are "
-               "B's, ::b0 to ::b3" + cite3);
+               "B's, ::b0 to ::b3" +
+               cite3);
     if (!m.ws && m.collectorB && m.kind == "i8")
         d.fail(".kind::i8 takes no .collector::b (its forms name only .collector::a)" + cite3);
     bool aReads = m.collectorA &&
                   (m.collectorA->op == CollectorOp::Use || m.collectorA->op == CollectorOp::Fill);
     if (m.ashift && aReads)
         d.fail("\"It is illegal to specify either of .collector::a::use or .collector::a::fill "
-               "along with .ashift\" (" + cite(Sec::Tcgen05Mma) + ")");
+               "along with .ashift\" (" +
+               cite(Sec::Tcgen05Mma) + ")");
 }
 
 Op decodeTcgen05Mma(Decoder& d) {

@@ -59,8 +59,8 @@ extern const std::array<std::string_view, 3> kCpDecompress; ///< tcgen05.cp sour
 extern const std::array<std::string_view, 8> kMmaKinds;     ///< tcgen05.mma .kind::
 extern const std::array<Row<CollectorOp>, 4> kCollectorOps; ///< tcgen05.mma .collector::BUF::op
 extern const std::array<std::string_view, 6> kCollectorBuffers; ///< a, b, b0 ... b3
-extern const std::array<Row<MatrixShape>, 4> kMatrixShapes; ///< ldmatrix/stmatrix .shape
-extern const std::array<Row<MatrixType>, 5> kMatrixTypes;   ///< ldmatrix/stmatrix types
+extern const std::array<Row<MatrixShape>, 4> kMatrixShapes;     ///< ldmatrix/stmatrix .shape
+extern const std::array<Row<MatrixType>, 5> kMatrixTypes;       ///< ldmatrix/stmatrix types
 
 /** The spelling of `value` in `table` ("" when absent). */
 template <class E, std::size_t N>
