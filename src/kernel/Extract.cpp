@@ -1432,11 +1432,38 @@ private:
     }
 
     /**
+     * The CTAs whose barrier a tensor copy issued in CTA `cta` completes on: with
+     * .multicast::cluster every CTA its ctaMask names (".cta_group::1 : The mbarrier signal is
+     * multicast to the same shared memory offset as mbar in the destination CTA",
+     * {CpAsyncBulkTensor}); otherwise the barrier operand's own. The extracted program is one
+     * cluster, so a rank is a CTA number. With .cta_group::2 9.4 sends each destination's
+     * signal to it or its peer by the rank parity of mbar's CTA; the check (lowerCopy) takes the
+     * destination's, and so does this count.
+     */
+    std::vector<int> copyDestinations(const litmus::Instruction& in, int cta) const {
+        const int own = in.operands[2].cta.value_or(cta);
+        if (in.opcode.find(".multicast::cluster") == std::string::npos) return {own};
+        // the mask is the first integer after [mbar] (an im2col copy's offsets are a vector)
+        const litmus::Operand* mask = nullptr;
+        for (std::size_t i = 3; i < in.operands.size() && !mask; ++i)
+            if (in.operands[i].kind == litmus::Operand::Kind::Integer) mask = &in.operands[i];
+        if (!mask || mask->value <= 0) return {own}; // the check rejects it (multicastTargets)
+        const int n = x_.cluster[0] * x_.cluster[1] * x_.cluster[2];
+        std::vector<int> out;
+        for (int rank = 0; rank < n && rank < 32; ++rank)
+            if ((mask->value >> rank) & 1) out.push_back(rank);
+        // the issuing CTA's barrier first: its share is the copy's size (shareBytes)
+        std::stable_partition(out.begin(), out.end(), [&](int c) { return c == own; });
+        return out.empty() ? std::vector<int>{own} : out;
+    }
+
+    /**
      * Splits each phase's expect_tx among the tensor copies its warp then issues on that
      * barrier (multiples of 16 bytes, the last copy taking the rest). A barrier that copies of
-     * other warps complete too (a peer CTA's half of a 2-SM stage, through mapa) shares what
-     * its expect_tx announce in all equally among all its copies: the announcing warp's own
-     * copies do not bring the peer's bytes.
+     * other warps complete too (a peer CTA's half of a 2-SM stage, through mapa, or a peer's
+     * multicast copy) shares what its expect_tx announce in all equally among all its copies:
+     * the announcing warp's own copies do not bring the peer's bytes. A multicast copy counts
+     * at every destination CTA's barrier, since its bytes complete on each of them.
      */
     void shareBytes() {
         std::map<std::string, std::int64_t> announced, copies;
@@ -1470,15 +1497,18 @@ private:
                     announced[bar] += in.operands[2].value * it.repeat;
                 }
                 if (completesTensorCopy(in)) {
-                    const std::string bar = key(in.operands[2], w.cta);
                     const std::string& tile = in.operands[1].name;
-                    copies[bar] += 1;
-                    barOf.emplace(tile, bar);
-                    auto g = open.find(bar);
-                    if (g != open.end())
-                        g->second.second.push_back(tile);
-                    else
-                        shared.insert(bar);
+                    const std::vector<int> dests = copyDestinations(in, w.cta);
+                    for (int d : dests) {
+                        const std::string bar = in.operands[2].name + "@" + std::to_string(d);
+                        copies[bar] += 1;
+                        barOf.emplace(tile, bar);
+                        auto g = open.find(bar);
+                        if (g != open.end() && dests.size() == 1)
+                            g->second.second.push_back(tile);
+                        else // a multicast copy's barriers see bytes no one warp announces
+                            shared.insert(bar);
+                    }
                 }
             }
             for (auto& [bar, group] : std::map(open))

@@ -109,6 +109,15 @@ __device__ __forceinline__ void tma_load_2d_pair(uint32_t dst, const void* tmap,
                  "l"(reinterpret_cast<uint64_t>(tmap)), "r"(c0), "r"(c1), "r"(cluster_bar)
                  : "memory");
 }
+// The 1-SM multicast form: the box lands at dst's offset in every CTA of cta_mask, and so does
+// the complete_tx on bar's offset.
+__device__ __forceinline__ void tma_load_2d_multicast(uint32_t dst, const void* tmap, int c0,
+                                                      int c1, uint32_t bar, uint16_t cta_mask) {
+    asm volatile("cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes"
+                 ".multicast::cluster [%0], [%1, {%2, %3}], [%4], %5;" ::"r"(dst),
+                 "l"(reinterpret_cast<uint64_t>(tmap)), "r"(c0), "r"(c1), "r"(bar), "h"(cta_mask)
+                 : "memory");
+}
 __device__ __forceinline__ void tma_store_2d(const void* tmap, int c0, int c1, uint32_t src) {
     asm volatile(
         "cp.async.bulk.tensor.2d.global.shared::cta.bulk_group [%0, {%1, %2}], [%3];" ::"l"(
@@ -213,6 +222,13 @@ template <int CtaGroup> __device__ __forceinline__ void tcgen05_commit(uint32_t 
         asm volatile(
             "tcgen05.commit.cta_group::2.mbarrier::arrive::one.shared::cluster.b64 [%0];" ::"r"(bar)
             : "memory");
+}
+// The same arrive on the barrier at this offset in every CTA of cta_mask (1-SM form).
+__device__ __forceinline__ void tcgen05_commit_multicast(uint32_t bar, uint16_t cta_mask) {
+    asm volatile("tcgen05.commit.cta_group::1.mbarrier::arrive::one.shared::cluster.multicast::"
+                 "cluster.b64 [%0], %1;" ::"r"(bar),
+                 "h"(cta_mask)
+                 : "memory");
 }
 // The same arrive on the barrier at this offset in every CTA of cta_mask.
 __device__ __forceinline__ void tcgen05_commit_multicast_pair(uint32_t bar, uint16_t cta_mask) {
