@@ -69,21 +69,6 @@ __device__ __forceinline__ uint64_t make_smem_desc(uint32_t addr) {
 }
 constexpr uint32_t kIdesc = (1u << 4) | (uint32_t(BN >> 3) << 17) | (uint32_t(BM >> 4) << 24);
 
-// The multicast shapes CUTLASS's 1-SM multicast pipeline uses; ptx_sync.cuh has only the
-// 2-SM pair forms.
-__device__ __forceinline__ void tma_load_2d_multicast(uint32_t dst, const void* tmap, int c0,
-                                                      int c1, uint32_t bar, uint16_t mask) {
-    asm volatile("cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes"
-                 ".multicast::cluster [%0], [%1, {%2, %3}], [%4], %5;" ::"r"(dst),
-                 "l"(reinterpret_cast<uint64_t>(tmap)), "r"(c0), "r"(c1), "r"(bar), "h"(mask)
-                 : "memory");
-}
-__device__ __forceinline__ void tcgen05_commit_multicast(uint32_t bar, uint16_t mask) {
-    asm volatile("tcgen05.commit.cta_group::1.mbarrier::arrive::one.shared::cluster.multicast::"
-                 "cluster.b64 [%0], %1;" ::"r"(bar),
-                 "h"(mask)
-                 : "memory");
-}
 __device__ __forceinline__ void st_shared_v4(uint32_t addr, const uint32_t* v) {
     asm volatile("st.shared.v4.b32 [%0], {%1, %2, %3, %4};" ::"r"(addr), "r"(v[0]), "r"(v[1]),
                  "r"(v[2]), "r"(v[3])
@@ -149,9 +134,9 @@ extern "C" __global__ void __launch_bounds__(THREADS, 1)
 #if GROWTH_MULTICAST
                     // this CTA's rows of A go to every CTA of the cluster, at the same offset
                     constexpr int A_ROWS = BM / CL;
-                    tma_load_2d_multicast(smem_addr(&smem_a[s][rank * A_ROWS * BK]), &tmap_a,
-                                          kb * BK, tile * BM + rank * A_ROWS, fb,
-                                          all_ctas); // SYNC: TMA load A (multicast)
+                    ptx::tma_load_2d_multicast(smem_addr(&smem_a[s][rank * A_ROWS * BK]), &tmap_a,
+                                               kb * BK, tile * BM + rank * A_ROWS, fb,
+                                               all_ctas); // SYNC: TMA load A (multicast)
 #else
                     ptx::tma_load_2d(smem_addr(&smem_a[s][0]), &tmap_a, kb * BK,
                                      (tile * CL + rank) * BM, fb);    // SYNC: TMA load A
@@ -201,7 +186,7 @@ extern "C" __global__ void __launch_bounds__(THREADS, 1)
 #if GROWTH_MULTICAST
                     // every CTA's producer multicast into this stage: release it in all of them
                     const uint32_t eb = smem_addr(&empty_bar[s]);
-                    tcgen05_commit_multicast(eb, all_ctas); // SYNC: commit to empty
+                    ptx::tcgen05_commit_multicast(eb, all_ctas); // SYNC: commit to empty
 #else
                     ptx::tcgen05_commit<1>(smem_addr(&empty_bar[s])); // SYNC: commit to empty
 #endif
