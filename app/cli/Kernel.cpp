@@ -295,9 +295,10 @@ int printText(const kernel::KernelProgram& k, const engine::CheckResult& r,
     }
     if (a.stats)
         std::cout << fmt::format("\nStats: {} instructions executed by the evaluation, {} data "
-                                 "accesses outside async buffers dropped, extraction {:.2f} s, "
-                                 "check {:.2f} s\n",
-                                 k.stats.executed, k.stats.droppedData, extractSeconds, r.seconds);
+                                 "accesses outside async buffers dropped, {} repeated accesses "
+                                 "kept once, extraction {:.2f} s, check {:.2f} s\n",
+                                 k.stats.executed, k.stats.droppedData, k.stats.repeatedAccesses,
+                                 extractSeconds, r.seconds);
     bool violated = !r.flags.empty() || r.observation == engine::Observation::Deadlock;
     std::cout << (violated ? "Verdict: violations found\n"
                   : bad    ? "Verdict: Unknown (no answer within the limit named above)\n"

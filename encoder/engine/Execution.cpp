@@ -169,9 +169,10 @@ struct Blocked {
 std::vector<bool> gateExistence(const ir::Program& p, const std::set<int>& blocked) {
     std::vector<bool> out(p.events.size(), true);
     if (blocked.empty()) return out;
+    gates::GateMemo<V> memo;
     for (const auto& e : p.events)
         out[static_cast<std::size_t>(e.id)] =
-            gates::throughGates(values, p, e, true, Blocked{blocked});
+            gates::throughGates(values, p, e, true, Blocked{blocked}, memo);
     return out;
 }
 
@@ -184,8 +185,10 @@ bool gateReached(const ir::Program& p, const std::set<int>& blocked, int gate) {
 
 std::vector<int> stuckGates(const ir::Program& p, const std::set<int>& blocked) {
     std::vector<int> out;
+    gates::GateMemo<V> memo;
     for (const auto& g : p.events)
-        if (ir::gateKind(g) != ir::GateKind::None && gates::stuck(values, p, g, Blocked{blocked}))
+        if (ir::gateKind(g) != ir::GateKind::None &&
+            gates::stuck(values, p, g, Blocked{blocked}, memo))
             out.push_back(g.id);
     return out;
 }
@@ -316,9 +319,10 @@ std::int64_t evalValue(const ir::ValuePtr& v, const ir::Program& p, const Choice
 
 std::vector<std::size_t> cutsReached(const ir::Program& p, const Choices& c, Outcome& o) {
     std::vector<std::size_t> out;
+    gates::GateMemo<V> memo;
     for (std::size_t i = 0; i < p.cuts.size(); ++i) {
         const ir::Cut& cut = p.cuts[i];
-        if (!gates::throughGates(values, p, cut.gates, true, Blocked{c.blocked})) continue;
+        if (!gates::throughGates(values, p, cut.gates, true, Blocked{c.blocked}, memo)) continue;
         if (cut.guard && !V::nonzero(evalValue(cut.guard, p, c, o))) continue;
         out.push_back(i);
     }

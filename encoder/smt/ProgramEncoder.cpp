@@ -69,7 +69,7 @@ z3::expr ProgramEncoder::exists(int event) const {
     if (cached != existsCache_.end()) return cached->second;
     const Event& e = program_.events[static_cast<std::size_t>(event)];
     z3::expr out = e.guard ? values_.nonzero(value(e.guard)) : ctx_.bool_val(true);
-    if (hangs_) out = gates::throughGates(values_, program_, e, out, blockedOf());
+    if (hangs_) out = gates::throughGates(values_, program_, e, out, blockedOf(), gateMemo_);
     existsCache_.emplace(event, out);
     return out;
 }
@@ -77,7 +77,7 @@ z3::expr ProgramEncoder::exists(int event) const {
 z3::expr ProgramEncoder::cutReached(std::size_t i) const {
     const ir::Cut& c = program_.cuts.at(i);
     z3::expr out = c.guard ? values_.nonzero(value(c.guard)) : ctx_.bool_val(true);
-    if (hangs_) out = gates::throughGates(values_, program_, c.gates, out, blockedOf());
+    if (hangs_) out = gates::throughGates(values_, program_, c.gates, out, blockedOf(), gateMemo_);
     return out;
 }
 
@@ -94,7 +94,7 @@ std::map<int, z3::expr> ProgramEncoder::stuckGates() const {
     std::map<int, z3::expr> out;
     for (const auto& g : program_.events)
         if (ir::gateKind(g) != ir::GateKind::None)
-            out.emplace(g.id, gates::stuck(values_, program_, g, blockedOf()));
+            out.emplace(g.id, gates::stuck(values_, program_, g, blockedOf(), gateMemo_));
     return out;
 }
 

@@ -2,6 +2,7 @@
 #pragma once
 
 #include "engine/Execution.hpp"
+#include "engine/GateSemantics.hpp"
 #include "engine/MbarrierMachine.hpp"
 #include "engine/Relation.hpp"
 #include "ir/Program.hpp"
@@ -108,6 +109,8 @@ private:
     const ir::Program& program_;
     Z3Algebra alg_;
     Z3Values values_;
+    /// gates already written as terms: blocked_ is one set of variables for the whole encoding
+    mutable gates::GateMemo<Z3Values> gateMemo_;
     z3::expr_vector constraints_;
     std::vector<std::pair<int, z3::expr>> blocking_;
     std::map<int, z3::expr> readValue_;            ///< read event -> its value

@@ -2,6 +2,7 @@
 // buffers, one thread per synchronizing warp, lanes merged, arrival counts scaled to warps.
 #include "kernel/Extract.hpp"
 
+#include "kernel/Repeats.hpp"
 #include "kernel/TmemSlices.hpp"
 
 #include <algorithm>
@@ -1572,6 +1573,8 @@ KernelProgram extractKernel(const Module& m, const Launch& launch) {
     Builder b(m, x);
     b.entry_ = &f;
     KernelProgram k = b.build();
+    k.stats.repeatedAccesses = dropRepeatedAccesses(k.test);
+    k.stats.events -= k.stats.repeatedAccesses;
     k.test.name = shortName(f.name);
     // Properties, not final values: the condition holds in every execution that completes.
     litmus::Condition c;
