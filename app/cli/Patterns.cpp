@@ -250,7 +250,7 @@ std::string answerCell(const Answer& a) {
     if (!a.error.empty()) return "error: " + a.error;
     if (!a.result) return "not checked";
     if (a.result->observation == engine::Observation::Unknown)
-        return "Unknown: " + a.result->unknownReason;
+        return "Unknown: " + a.result->unknownReason.text;
     return report::answerText(a.result->observation, report::flagNames(a.result->flags),
                               a.result->states.size());
 }

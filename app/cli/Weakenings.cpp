@@ -94,7 +94,7 @@ std::string effectText(const Effect& e, const engine::CheckResult& base) {
     if (!e.error.empty()) return "not checked: " + e.error;
     if (!e.result) return "not checked";
     const engine::CheckResult& r = *e.result;
-    if (r.observation == engine::Observation::Unknown) return "unknown: " + r.unknownReason;
+    if (r.observation == engine::Observation::Unknown) return "unknown: " + r.unknownReason.text;
     if (!e.loadBearing()) return "redundant under this model";
     std::vector<std::string> parts;
     if (r.observation == engine::Observation::Deadlock)

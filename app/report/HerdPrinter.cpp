@@ -69,7 +69,7 @@ void printBody(std::ostream& out, const CheckResult& r) {
     case Observation::Unknown:
         // Whatever states the solver found before giving up are not the full set: print none,
         // except those of the executions within the unroll bound, which are all there.
-        out << "Unknown: " << r.unknownReason << '\n';
+        out << "Unknown: " << r.unknownReason.text << '\n';
         if (r.boundReached.empty()) return;
         out << "States " << r.states.size() << " (within the unroll bound)\n";
         for (const FinalState& s : r.states)

@@ -68,7 +68,7 @@ ordered_json JsonPrinter::toJson(const CheckResult& r) const {
     }
     j["flags"] = std::move(flags);
     j["deadlocked_waits"] = blockedTexts(r.deadlockedWaits);
-    j["unknown_reason"] = r.unknownReason;
+    j["unknown_reason"] = r.unknownReason.text;
     if (!r.hash.empty()) j["hash"] = r.hash;
     if (r.readings) {
         ordered_json differs = ordered_json::array();

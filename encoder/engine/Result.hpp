@@ -1,6 +1,7 @@
 // What checking one litmus test produced: the engine fills it, the reporters print it.
 #pragma once
 
+#include "engine/Unknown.hpp"
 #include "ir/Condition.hpp"
 #include "support/SourceLoc.hpp"
 
@@ -160,7 +161,7 @@ struct CheckResult {
     std::size_t positive = 0; ///< states satisfying the proposition
     std::size_t negative = 0; ///< states not satisfying it
     std::vector<RaisedFlag> flags;
-    std::string unknownReason; ///< with Observation::Unknown
+    UnknownReason unknownReason; ///< with Observation::Unknown
     /// With --readings: the variant models under which the answer (observation, flags or the
     /// number of states) differs; empty when it is the same under every one (robust)
     std::optional<std::vector<ReadingResult>> readings;
@@ -175,6 +176,15 @@ struct CheckResult {
     double seconds = 0.0;
     std::optional<Stats> stats; ///< with CheckOptions::stats (Z3 engine)
     ExpectationCheck expectation;
+
+    /**
+     * Unknown because a limit stopped the check (--timeout, --memory-limit, --rlimit, or memory
+     * ran out): nothing is known. Other Unknowns (the unroll bound, values from thin air, engines
+     * disagreeing) are answers in their own right.
+     */
+    bool stoppedByLimit() const {
+        return observation == Observation::Unknown && unknownReason.stoppedByLimit();
+    }
 };
 
 } // namespace ptxmc::engine

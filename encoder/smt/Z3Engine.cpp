@@ -24,9 +24,20 @@ using engine::Observation;
 
 namespace {
 
+/**
+ * Z3's own words for why it stopped, with their kind. Z3 4.8 says "canceled" or "timeout" for
+ * either of its limits (and for the watchdog's interrupt), newer ones name the resource; the
+ * driver (cli::checkProgram) then says which of --timeout and --rlimit it was.
+ */
+UnknownReason z3Words(const std::string& words) {
+    const bool limit =
+        words == "canceled" || words == "timeout" || words.find("resource") != std::string::npos;
+    return {limit ? UnknownKind::SolverLimit : UnknownKind::SolverGaveUp, words};
+}
+
 void unknownResult(CheckResult& r, z3::solver& s) {
     r.observation = Observation::Unknown;
-    r.unknownReason = s.reason_unknown();
+    r.unknownReason = z3Words(s.reason_unknown());
     r.states.clear();
 }
 
@@ -467,7 +478,7 @@ engine::Stats statsOf(Encodings& enc, const std::array<Clock::time_point, 4>& at
 
 /** Unknown, saying why Z3 stopped: the limit whose watchdog interrupted it, or Z3's words. */
 void z3Failure(CheckResult& r, const ir::Program& p, const z3::exception& e, const Budget& budget) {
-    setStopped(r, p, budget.reached().value_or(std::string("Z3: ") + e.msg()));
+    setStopped(r, p, budget.reached().value_or(z3Words(std::string("Z3: ") + e.msg())));
 }
 
 /** The readings that can change an answer: those whose literal some encoding contains. */
@@ -589,7 +600,7 @@ void Z3Engine::searchReadings(const ir::Program& program, const cat::ResolvedMod
             try {
                 runQueries(out[done], enc, done);
             } catch (const LimitReached& limit) {
-                setStopped(out[done], program, limit.what());
+                setStopped(out[done], program, limit.reason());
             }
             if (done == 0) {
                 try {
@@ -614,7 +625,7 @@ void Z3Engine::searchReadings(const ir::Program& program, const cat::ResolvedMod
             z3Failure(out[done], program, e, budget);
     } catch (const LimitReached& limit) { // while encoding: no reading has an answer
         for (; done < out.size(); ++done)
-            setStopped(out[done], program, limit.what());
+            setStopped(out[done], program, limit.reason());
     } catch (const std::bad_alloc& e) {
         for (; done < out.size(); ++done)
             setStopped(out[done], program, allocationFailure(e));

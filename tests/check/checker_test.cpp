@@ -130,6 +130,9 @@ exists (P0:r0 == 0 /\ P1:r1 == 0))",
                  tight);
     REQUIRE(r.observation == Observation::Unknown);
     REQUIRE_FALSE(r.unknownReason.empty());
+    // Z3's own words, classified where Z3 gives them: a limit, not an answer.
+    REQUIRE(r.unknownReason.kind == engine::UnknownKind::SolverLimit);
+    REQUIRE(r.stoppedByLimit());
     REQUIRE(r.states.empty());
 }
 

@@ -174,7 +174,7 @@ TEST_CASE("herd block for a deadlock", "[report]") {
 TEST_CASE("herd block for an unknown result prints no states", "[report]") {
     CheckResult r = sampleResult(Q::Exists);
     r.observation = Observation::Unknown;
-    r.unknownReason = "timeout after 10 s";
+    r.unknownReason = {engine::UnknownKind::Timeout, "timeout after 10 s"};
     std::string text = HerdPrinter().format(r);
     CHECK(text == "Test MP Allowed\nUnknown: timeout after 10 s\n"
                   "Condition exists (P1:r0 == 1 /\\ P1:r1 == 0)\nObservation MP Unknown 0 0\n"
@@ -564,7 +564,7 @@ TEST_CASE("typed events, witnesses and cuts are printed one way in text and JSON
 
     CheckResult r = sampleResult(Q::Exists);
     r.observation = Observation::Unknown;
-    r.unknownReason = "unroll bound 2 reached";
+    r.unknownReason = {engine::UnknownKind::UnrollBound, "unroll bound 2 reached"};
     r.boundReached = {at(1, "bne r0, 1, LC00", "t", 6, 4)};
     r.flags = {
         {"hang", "blocks", {{at(1, "bar.sync 0", "t", 7, 2)}, {at(0, "bar.sync 0", "t", 8, 2)}}}};
