@@ -1,4 +1,6 @@
 // End-to-end behaviour of the Z3 engine on small tests: states, deadlocks, flags, unknown.
+#include "../unit/BuiltinModel.hpp"
+#include "../unit/LitmusText.hpp"
 #include "cat/Loader.hpp"
 #include "cat/Resolver.hpp"
 #include "check/Check.hpp"
@@ -14,17 +16,12 @@
 
 using namespace ptxmc;
 using engine::Observation;
+using testing::builtinModel;
 
 namespace {
 
-const cat::ResolvedModel& defaultModel() {
-    static auto model = cat::resolveModel(cat::loadBuiltinModel());
-    return *model;
-}
-
 engine::CheckResult run(const std::string& text, engine::CheckOptions options = {}) {
-    ir::Program program = lower::lowerTest(litmus::parseLitmus(text, "t.litmus"));
-    return engine::check(program, defaultModel(), options);
+    return engine::check(testing::lowered(text), builtinModel(), options);
 }
 
 std::vector<std::vector<std::int64_t>> states(const engine::CheckResult& r) {

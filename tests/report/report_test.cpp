@@ -1,4 +1,5 @@
 // Unit tests of the reports: herd blocks, JSON objects, expected.txt parsing and lookup.
+#include "../unit/TempDir.hpp"
 #include "report/Answer.hpp"
 #include "report/AnswerText.hpp"
 #include "report/CiReports.hpp"
@@ -8,12 +9,11 @@
 
 #include <catch2/catch.hpp>
 #include <filesystem>
-#include <fstream>
-#include <random>
 
 using namespace ptxmc;
 using namespace ptxmc::report;
 namespace fs = std::filesystem;
+using testing::TempDir;
 
 namespace {
 
@@ -47,31 +47,6 @@ EventRef at(int thread, const std::string& text, const std::string& file, int li
     e.note = note;
     return e;
 }
-
-// A fresh folder under the system temp folder, removed again at the end of the test.
-class TempDir {
-public:
-    TempDir() {
-        std::random_device rd;
-        path_ = fs::temp_directory_path() / ("ptxmc-report-test-" + std::to_string(rd()));
-        fs::create_directories(path_);
-        path_ = fs::canonical(path_);
-    }
-    ~TempDir() {
-        std::error_code ec;
-        fs::remove_all(path_, ec);
-    }
-    const fs::path& path() const { return path_; }
-    fs::path write(const std::string& rel, const std::string& text = "") const {
-        fs::path p = path_ / rel;
-        fs::create_directories(p.parent_path());
-        std::ofstream(p) << text;
-        return p;
-    }
-
-private:
-    fs::path path_;
-};
 
 // The InputError that parsing `text` as `dir/expected.txt` throws (fails the test if none).
 InputError parseError(const TempDir& dir, const std::string& text) {
