@@ -93,7 +93,7 @@ nlohmann::ordered_json effectJson(const Effect& e, const engine::CheckResult& ba
         for (std::size_t i = 0; i < e.readingsOtherwise.size(); ++i) {
             const engine::ReadingResult& r = e.readingsOtherwise[i];
             nlohmann::ordered_json o{
-                {"model", r.model},
+                {"model", r.reading.modelFile()},
                 {"loadBearing", !e.loadBearing()},
                 {"answer", report::answerText(r.observation, r.flags, r.states)},
                 {"decisions", r.decisions}};

@@ -283,9 +283,9 @@ int printText(const kernel::KernelProgram& k, const engine::CheckResult& r,
             std::string flags;
             for (const auto& f : rd.flags)
                 flags += (flags.empty() ? "" : ",") + f;
-            std::cout << fmt::format("  {}: {}{}\n", rd.model, flags.empty() ? "no flag" : flags,
-                                     rd.observation == engine::Observation::Deadlock ? ", hangs"
-                                                                                     : "");
+            std::cout << fmt::format(
+                "  {}: {}{}\n", rd.reading.modelFile(), flags.empty() ? "no flag" : flags,
+                rd.observation == engine::Observation::Deadlock ? ", hangs" : "");
         }
     }
     if (!k.notes.empty()) {

@@ -1,6 +1,7 @@
 // The pipeline every subcommand runs: its options registered once, its stages as functions.
 #include "cli/Pipeline.hpp"
 
+#include "cat/ReadingId.hpp"
 #include "cli/CommonOptions.hpp"
 #include "cli/ModelArg.hpp"
 #include "cli/Readings.hpp"
@@ -82,7 +83,8 @@ void addPipelineOptions(CLI::App& sub, PipelineOptions& o, const PipelineHelp& h
 }
 
 std::string modelArgOf(const PipelineOptions& options) {
-    return options.reading.empty() ? options.model : readingModelFile(options.reading);
+    return options.reading.empty() ? options.model
+                                   : cat::ReadingId::ofArgument(options.reading).modelFile();
 }
 
 std::shared_ptr<const cat::ResolvedModel> loadModel(const PipelineOptions& options) {

@@ -114,8 +114,9 @@ void HerdPrinter::print(std::ostream& out, const CheckResult& r) const {
             std::string flags;
             for (const auto& f : v.flags)
                 flags += (flags.empty() ? "" : ",") + f;
-            out << "Reading-dependent: under " << v.model << ": " << toString(v.observation)
-                << " flags=" << (flags.empty() ? "none" : flags) << " states=" << v.states
+            out << "Reading-dependent: under " << v.reading.modelFile() << ": "
+                << toString(v.observation) << " flags=" << (flags.empty() ? "none" : flags)
+                << " states=" << v.states
                 << (v.states == r.states.size() && v.observation == r.observation &&
                             v.flags == flagNames(r.flags)
                         ? " (other final states)"

@@ -1,6 +1,7 @@
 // What checking one litmus test produced: the engine fills it, the reporters print it.
 #pragma once
 
+#include "cat/ReadingId.hpp"
 #include "engine/Unknown.hpp"
 #include "ir/Condition.hpp"
 #include "support/SourceLoc.hpp"
@@ -138,7 +139,7 @@ struct Stats {
 
 /** The test under another reading of the PTX text: one built-in variant model (`--readings`). */
 struct ReadingResult {
-    std::string model; ///< "variants/q5-completion-orders-proxies.cat"
+    cat::ReadingId reading; ///< printed as its file, "variants/q5-completion-orders-proxies.cat"
     Observation observation = Observation::Never;
     std::vector<std::string> flags; ///< names, sorted
     std::size_t states = 0;

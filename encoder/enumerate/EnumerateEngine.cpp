@@ -17,8 +17,8 @@ const std::string kStopped = "explicit enumeration stopped: ";
 /** What one search has found so far. */
 class Search {
 public:
-    Search(const ir::Program& p, const cat::ResolvedModel& model, const std::string& reading,
-           EnumerationLimit& limit)
+    Search(const ir::Program& p, const cat::ResolvedModel& model,
+           const std::optional<cat::ReadingId>& reading, EnumerationLimit& limit)
         : p_(p), cm_(p, model, reading), limit_(limit) {
         for (const auto& e : p.events)
             if (e.has(ir::Tag::MB_WAIT) && e.blocking) blocking_.push_back(e.id);

@@ -136,7 +136,7 @@ void noExecution(CheckResult& r, Z3Session& s, const ir::Program& p) {
  * model, the tmem-race proof 9.5 s after it and 0.7 s without; bench/history.md).
  */
 bool ranConcretely(Harvest& found, const ir::Program& p, const cat::ResolvedModel& model,
-                   const std::string& reading, const std::vector<int>& schedule,
+                   const std::optional<cat::ReadingId>& reading, const std::vector<int>& schedule,
                    std::vector<engine::QueryTime>* times) {
     if (schedule.empty()) return false;
     const auto began = std::chrono::steady_clock::now();
@@ -318,10 +318,11 @@ struct Encodings {
         : ctx(c), p(prog), model(m), options(o), budget(b), readings(withReadings),
           main(c, prog, m, o, false, &b, withReadings) {}
 
-    /** Reading `k`'s name as the explicit evaluator takes it (empty: the default). */
-    std::string readingName(std::size_t k) const {
+    /** Reading `k` as the explicit evaluator takes it (none: the default). */
+    std::optional<cat::ReadingId> readingOf(std::size_t k) const {
         if (!readings) return options.reading;
-        return k == 0 ? std::string() : model.readings.at(k - 1).name;
+        if (k == 0) return std::nullopt;
+        return model.readings.at(k - 1).reading;
     }
     void chooseReading(std::size_t k) {
         main.chooseReading(k);
@@ -424,9 +425,9 @@ void runQueries(CheckResult& r, Encodings& enc, std::size_t reading) {
     // lacks, which an SC run of a real-time schedule can contradict), then the real-time one.
     const std::vector<int>& modelOrdered = s.mbarrierFacts().completeSchedule;
     const std::vector<int>& schedule = enc.schedules().completeSchedule;
-    const std::string name = enc.readingName(reading);
-    if (!ranConcretely(found, p, enc.model, name, modelOrdered, enc.times) &&
-        !ranConcretely(found, p, enc.model, name, schedule, enc.times) &&
+    const std::optional<cat::ReadingId> under = enc.readingOf(reading);
+    if (!ranConcretely(found, p, enc.model, under, modelOrdered, enc.times) &&
+        !ranConcretely(found, p, enc.model, under, schedule, enc.times) &&
         stopsEarly(r, s, p, found, schedule)) {
         if (r.observation != Observation::Deadlock) return;
         if (!findBoundReached(r, s, beyond)) return;

@@ -47,14 +47,14 @@ TEST_CASE("a racy hand-off's schedule runs to its SC state and raises the race",
     ir::Program p = lowered(kRacyHandOff);
     auto explored = engine::schedules::explore(p, 1000);
     REQUIRE(explored.completeSchedule.size() == p.events.size());
-    auto run = engine::runSchedule(p, builtinModel(), "", explored.completeSchedule);
+    auto run = engine::runSchedule(p, builtinModel(), std::nullopt, explored.completeSchedule);
     REQUIRE(run);
     CHECK(run->state == std::vector<std::int64_t>{1}); // the load runs after the store
     REQUIRE(run->flags.count("data-race") == 1);
     CHECK(run->flags.size() == 1);
     // A schedule that is not complete is no execution.
     std::vector<int> part(explored.completeSchedule.begin(), explored.completeSchedule.end() - 1);
-    CHECK_FALSE(engine::runSchedule(p, builtinModel(), "", part));
+    CHECK_FALSE(engine::runSchedule(p, builtinModel(), std::nullopt, part));
 }
 
 TEST_CASE("every corpus schedule run concretely is an execution the explicit engine finds",
@@ -66,7 +66,7 @@ TEST_CASE("every corpus schedule run concretely is an execution the explicit eng
         if (p.events.size() > 24) continue;
         auto explored = engine::schedules::explore(p, 10000);
         if (explored.completeSchedule.empty()) continue;
-        auto run = engine::runSchedule(p, builtinModel(), "", explored.completeSchedule);
+        auto run = engine::runSchedule(p, builtinModel(), std::nullopt, explored.completeSchedule);
         if (!run) continue;
         ++runs;
         INFO(file.string());
