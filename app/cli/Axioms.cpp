@@ -56,7 +56,7 @@ Answers runAll(const Programs& programs, const cat::ResolvedModel& model,
     Answers out;
     for (const auto& [file, program] : programs) {
         engine::CheckResult r = checkProgram(program, model, options);
-        out.stopped += stoppedByLimit(r) ? 1 : 0;
+        out.stopped += r.stoppedByLimit() ? 1 : 0;
         if (r.observation == engine::Observation::Unknown && !r.boundReached.empty())
             out.bounded.push_back(file);
         out.byFile[file] = fingerprint(r);

@@ -169,13 +169,13 @@ readingMismatchesOf(const engine::CheckResult& r, const std::vector<cat::Reading
         std::vector<std::string> flags = report::flagNames(r.flags);
         std::size_t states = r.states.size();
         for (const engine::ReadingResult& v : *r.readings)
-            if (v.model == readings[k].name) {
+            if (v.reading == readings[k].reading) {
                 obs = v.observation;
                 flags = v.flags;
                 states = v.states;
             }
         if (obs == e.expected && flags == e.expectedFlags && states == e.expectedStates) continue;
-        out.push_back(r.file + ": under " + readings[k].name + " the answer is " +
+        out.push_back(r.file + ": under " + readings[k].reading.modelFile() + " the answer is " +
                       report::answerText(obs, flags, states) + ", but " +
                       report::displayPath(e.file) + " records " + report::expectedAnswer(e));
     }
@@ -384,7 +384,7 @@ int runCheck(const CheckArgs& args) {
         expectations = expectationsOf(inputs.tests, modelFile);
         if (!readings.empty()) readingExpectations.resize(inputs.tests.size());
         for (const cat::ReadingInfo& reading : readings) {
-            report::ExpectationIndex under(report::variantOfModel(reading.name));
+            report::ExpectationIndex under(reading.reading.name);
             for (std::size_t i = 0; i < inputs.tests.size(); ++i)
                 readingExpectations[i].push_back(under.lookup(inputs.tests[i]));
         }

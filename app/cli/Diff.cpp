@@ -158,7 +158,7 @@ int runDiff(const DiffArgs& args) {
             std::cout.flush();
             const bool underA = unknown(*p.a);
             std::cerr << inputs.tests[i] << ": Unknown under " << (underA ? nameA : nameB) << " ("
-                      << (underA ? p.a : p.b)->unknownReason << "): not compared\n";
+                      << (underA ? p.a : p.b)->unknownReason.text << "): not compared\n";
             ++unknowns;
         } else if (differs(*p.a, *p.b)) {
             ++differing;

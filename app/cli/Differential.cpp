@@ -37,7 +37,7 @@ struct Case {
 std::string statesOf(const engine::CheckResult& r) {
     std::ostringstream out;
     out << engine::toString(r.observation);
-    if (!r.unknownReason.empty()) out << " (" << r.unknownReason << ")";
+    if (!r.unknownReason.empty()) out << " (" << r.unknownReason.text << ")";
     out << "\n";
     for (const auto& s : r.states) {
         out << "    ";
@@ -84,9 +84,9 @@ Case compareEngines(std::uint64_t seed, const cat::ResolvedModel& model,
         z3Options.timeoutSeconds > 0 ? std::min(args.limit, z3Options.timeoutSeconds) : args.limit;
     engine::CheckResult ex = checkProgram(program, model, enumOptions);
     for (const engine::CheckResult* r : {&z3, &ex})
-        if (stoppedByLimit(*r)) {
+        if (r->stoppedByLimit()) {
             c.skipped = true;
-            c.verdict = "skipped: " + r->unknownReason;
+            c.verdict = "skipped: " + r->unknownReason.text;
             return c;
         }
     if (engine::sameAnswer(z3, ex)) {

@@ -107,10 +107,10 @@ std::vector<std::string> renderReadings(const ir::Program& program,
  * within which the explanation still holds) is the explanation's answer.
  */
 std::optional<Explanation> limitReached(const engine::CheckResult& checked) {
-    if (!stoppedByLimit(checked)) return std::nullopt;
+    if (!checked.stoppedByLimit()) return std::nullopt;
     Explanation ex;
     ex.kind = Explanation::Kind::Unknown;
-    ex.reason = checked.unknownReason;
+    ex.reason = checked.unknownReason.text;
     return ex;
 }
 

@@ -80,7 +80,7 @@ nlohmann::ordered_json effectJson(const Effect& e, const engine::CheckResult& ba
     if (e.result) {
         j["answer"] = answerOf(*e.result);
         j["observation"] = engine::toString(e.result->observation);
-        if (e.unknown()) j["unknownReason"] = e.result->unknownReason;
+        if (e.unknown()) j["unknownReason"] = e.result->unknownReason.text;
     }
     if (!e.error.empty()) j["error"] = e.error;
     j["newStates"] = e.newStates;
@@ -93,7 +93,7 @@ nlohmann::ordered_json effectJson(const Effect& e, const engine::CheckResult& ba
         for (std::size_t i = 0; i < e.readingsOtherwise.size(); ++i) {
             const engine::ReadingResult& r = e.readingsOtherwise[i];
             nlohmann::ordered_json o{
-                {"model", r.model},
+                {"model", r.reading.modelFile()},
                 {"loadBearing", !e.loadBearing()},
                 {"answer", report::answerText(r.observation, r.flags, r.states)},
                 {"decisions", r.decisions}};
@@ -158,7 +158,7 @@ int runFences(const FencesArgs& args) {
         }
         if (run.base->observation == engine::Observation::Unknown) {
             std::cout.flush();
-            std::cerr << run.path << ": Unknown (" << run.base->unknownReason
+            std::cerr << run.path << ": Unknown (" << run.base->unknownReason.text
                       << "): no weakening compared\n";
             ++unknowns;
             return;

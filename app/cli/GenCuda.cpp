@@ -172,8 +172,8 @@ int runGenCuda(const GenCudaArgs& args) {
                     return checkProgram(lowerTest(t, args.pipeline), *model, timed);
                 };
                 engine::CheckResult r = checked(test);
-                if (stoppedByLimit(r)) {
-                    derived.push_back("# " + path + ": Unknown (" + r.unknownReason +
+                if (r.stoppedByLimit()) {
+                    derived.push_back("# " + path + ": Unknown (" + r.unknownReason.text +
                                       "): no mutant derived");
                 } else if (!allowsWeak(r) && r.observation != engine::Observation::Deadlock) {
                     // the first mutant (strongest weakening first) that allows the weak

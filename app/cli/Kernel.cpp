@@ -243,7 +243,7 @@ int printText(const kernel::KernelProgram& k, const engine::CheckResult& r,
                              k.stats.events);
     bool bad = false;
     if (r.observation == engine::Observation::Unknown) {
-        std::cout << "Unknown: " << r.unknownReason << '\n';
+        std::cout << "Unknown: " << r.unknownReason.text << '\n';
         bad = true;
     }
     std::set<std::string> raised;
@@ -283,9 +283,9 @@ int printText(const kernel::KernelProgram& k, const engine::CheckResult& r,
             std::string flags;
             for (const auto& f : rd.flags)
                 flags += (flags.empty() ? "" : ",") + f;
-            std::cout << fmt::format("  {}: {}{}\n", rd.model, flags.empty() ? "no flag" : flags,
-                                     rd.observation == engine::Observation::Deadlock ? ", hangs"
-                                                                                     : "");
+            std::cout << fmt::format(
+                "  {}: {}{}\n", rd.reading.modelFile(), flags.empty() ? "no flag" : flags,
+                rd.observation == engine::Observation::Deadlock ? ", hangs" : "");
         }
     }
     if (!k.notes.empty()) {
@@ -316,7 +316,7 @@ int printJson(const kernel::KernelProgram& k, const engine::CheckResult& r,
     j["threads"] = k.stats.threads;
     j["events"] = k.stats.events;
     j["observation"] = engine::toString(r.observation);
-    if (!r.unknownReason.empty()) j["unknown"] = r.unknownReason;
+    if (!r.unknownReason.empty()) j["unknown"] = r.unknownReason.text;
     std::set<std::string> raised;
     for (const auto& f : r.flags)
         raised.insert(f.name);

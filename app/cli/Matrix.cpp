@@ -53,7 +53,7 @@ void readingVerdicts(CellResult& r, const engine::CheckResult& res) {
     r.readingsChecked = true;
     for (const engine::ReadingResult& v : *res.readings) {
         Verdict other = verdictOf(engine::toString(v.observation));
-        if (other != r.verdict) r.readings.push_back({v.model, other, v.decisions});
+        if (other != r.verdict) r.readings.push_back({v.reading, other, v.decisions});
     }
 }
 

@@ -135,17 +135,12 @@ std::string answerOf(const engine::ReadingResult& r) {
     return report::answerText(r.observation, r.flags, r.states);
 }
 
-/** "q1-acquire-wait-orders-tcgen05" from "variants/q1-acquire-wait-orders-tcgen05.cat". */
-std::string readingName(const std::string& model) {
-    return fs::path(model).stem().string();
-}
-
 std::string readingsText(const std::optional<std::vector<engine::ReadingResult>>& readings) {
     if (!readings) return "not checked";
     if (readings->empty()) return "robust: the same answer under every reading";
     std::string s;
     for (const auto& r : *readings)
-        s += (s.empty() ? "" : "; ") + ("`" + readingName(r.model) + "`: " + answerOf(r));
+        s += (s.empty() ? "" : "; ") + ("`" + r.reading.name + "`: " + answerOf(r));
     return s;
 }
 
@@ -154,13 +149,12 @@ std::string recordedReadings(const std::string& test,
                              const std::vector<cat::ReadingInfo>& readings) {
     std::string s;
     for (const cat::ReadingInfo& r : readings) {
-        report::ExpectationIndex index(report::variantOfModel(r.name));
+        report::ExpectationIndex index(r.reading.name);
         engine::ExpectationCheck e = index.lookup(test);
-        if (!e.present ||
-            fs::path(e.file).filename() != report::variantFileName(report::variantOfModel(r.name)))
+        if (!e.present || fs::path(e.file).filename() != report::variantFileName(r.reading.name))
             continue;
         s += (s.empty() ? "" : "; ") +
-             ("`" + readingName(r.name) +
+             ("`" + r.reading.name +
               "`: " + report::answerText(e.expected, e.expectedFlags, e.expectedStates));
     }
     return s.empty() ? "none recorded" : s;
@@ -250,7 +244,7 @@ std::string answerCell(const Answer& a) {
     if (!a.error.empty()) return "error: " + a.error;
     if (!a.result) return "not checked";
     if (a.result->observation == engine::Observation::Unknown)
-        return "Unknown: " + a.result->unknownReason;
+        return "Unknown: " + a.result->unknownReason.text;
     return report::answerText(a.result->observation, report::flagNames(a.result->flags),
                               a.result->states.size());
 }

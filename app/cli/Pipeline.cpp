@@ -1,6 +1,7 @@
 // The pipeline every subcommand runs: its options registered once, its stages as functions.
 #include "cli/Pipeline.hpp"
 
+#include "cat/ReadingId.hpp"
 #include "cli/CommonOptions.hpp"
 #include "cli/ModelArg.hpp"
 #include "cli/Readings.hpp"
@@ -31,11 +32,6 @@ std::string orDefault(const std::string& text, const char* fallback) {
     return text.empty() ? fallback : text;
 }
 
-// Z3 4.8 says "canceled" or "timeout" for either limit, newer ones name the resource.
-bool stoppedByZ3Limit(const std::string& why) {
-    return why == "canceled" || why == "timeout" || why.find("resource") != std::string::npos;
-}
-
 // The engine bounds each Z3 query by --timeout, so a test of many quick queries can run past it,
 // and Z3 calls both of its limits "canceled". The promise is per test: past the limit nothing
 // counts as proven, and the reason names the limit that stopped the test.
@@ -44,19 +40,20 @@ void applyLimits(engine::CheckResult& r, double seconds, const engine::CheckOpti
     const std::string timeout = "timeout: the test ran past --timeout " +
                                 fmt::format("{:g}", options.timeoutSeconds) + " s";
     if (r.observation == engine::Observation::Unknown) {
-        const std::string& why = r.unknownReason;
-        if (!stoppedByZ3Limit(why)) return;
+        if (r.unknownReason.kind != engine::UnknownKind::SolverLimit) return;
+        const std::string& why = r.unknownReason.text;
         // Z3 truncates the timeout to whole milliseconds, so it may stop a hair early.
         if (overTime || (options.timeoutSeconds > 0 && options.rlimit == 0))
-            r.unknownReason = timeout + " (Z3: " + why + ")";
+            r.unknownReason = {engine::UnknownKind::Timeout, timeout + " (Z3: " + why + ")"};
         else if (options.rlimit > 0)
-            r.unknownReason = "resource limit: a Z3 query used up --rlimit " +
-                              std::to_string(options.rlimit) + " (Z3: " + why + ")";
+            r.unknownReason = {engine::UnknownKind::ResourceLimit,
+                               "resource limit: a Z3 query used up --rlimit " +
+                                   std::to_string(options.rlimit) + " (Z3: " + why + ")"};
         return;
     }
     if (!overTime) return;
     r.observation = engine::Observation::Unknown;
-    r.unknownReason = timeout;
+    r.unknownReason = {engine::UnknownKind::Timeout, timeout};
     r.states.clear();
     r.flags.clear();
     r.deadlockedWaits.clear();
@@ -86,7 +83,8 @@ void addPipelineOptions(CLI::App& sub, PipelineOptions& o, const PipelineHelp& h
 }
 
 std::string modelArgOf(const PipelineOptions& options) {
-    return options.reading.empty() ? options.model : readingModelFile(options.reading);
+    return options.reading.empty() ? options.model
+                                   : cat::ReadingId::ofArgument(options.reading).modelFile();
 }
 
 std::shared_ptr<const cat::ResolvedModel> loadModel(const PipelineOptions& options) {
@@ -129,16 +127,6 @@ engine::CheckResult checkProgram(const ir::Program& program, const cat::Resolved
     if (r.seconds == 0) r.seconds = elapsed.count();
     applyLimits(r, elapsed.count(), options);
     return r;
-}
-
-bool stoppedByLimit(const engine::CheckResult& r) {
-    if (r.observation != engine::Observation::Unknown) return false;
-    const std::string& why = r.unknownReason;
-    // The reasons applyLimits, engine::Budget and the engines give (the explicit engine
-    // prefixes its own).
-    for (const char* limit : {"timeout:", "memory limit:", "resource limit:"})
-        if (why.find(limit) != std::string::npos) return true;
-    return why == "out of memory";
 }
 
 void attachReport(engine::CheckResult& r, const litmus::Test& test, const std::string& path,

@@ -81,13 +81,6 @@ ir::Program lowerTest(const litmus::Test& test, const PipelineOptions& options);
 engine::CheckResult checkProgram(const ir::Program& program, const cat::ResolvedModel& model,
                                  const engine::CheckOptions& options, bool readings = false);
 
-/**
- * Unknown because a limit stopped the check (--timeout, --memory-limit, --rlimit, or memory
- * ran out): nothing is known. Other Unknowns (the unroll bound, values from thin air, engines
- * disagreeing) are answers in their own right.
- */
-bool stoppedByLimit(const engine::CheckResult& result);
-
 /** Stage 5: what a report shows beside the answer: file, name, hash, the expectation. */
 void attachReport(engine::CheckResult& result, const litmus::Test& test, const std::string& path,
                   const engine::ExpectationCheck& expectation);

@@ -12,13 +12,6 @@ std::shared_ptr<const cat::ResolvedModel> modelWithReadings() {
     return model;
 }
 
-std::string readingModelFile(std::string name) {
-    if (name.rfind("variants/", 0) == 0) name = name.substr(9);
-    if (name.size() > 4 && name.compare(name.size() - 4, 4, ".cat") == 0)
-        name.resize(name.size() - 4);
-    return "variants/" + name + ".cat";
-}
-
 engine::CheckResult checkWithReadings(const ir::Program& program, const cat::ResolvedModel& model,
                                       const engine::CheckOptions& options) {
     std::vector<engine::CheckResult> all = engine::checkReadings(program, model, options);
@@ -29,7 +22,7 @@ engine::CheckResult checkWithReadings(const ir::Program& program, const cat::Res
         const engine::CheckResult& r = all[k];
         base.seconds += r.seconds;
         const cat::ReadingInfo& reading = model.readings[k - 1];
-        engine::ReadingResult v{reading.name,    r.observation,          report::flagNames(r.flags),
+        engine::ReadingResult v{reading.reading, r.observation,          report::flagNames(r.flags),
                                 r.states.size(), report::stateValues(r), {}};
         for (const auto& [name, label] : reading.decisions)
             v.decisions.push_back(label);

@@ -18,9 +18,6 @@ namespace ptxmc::cli {
  */
 std::shared_ptr<const cat::ResolvedModel> modelWithReadings();
 
-/** "variants/NAME.cat" for --reading NAME (also accepted: variants/NAME.cat, NAME.cat). */
-std::string readingModelFile(std::string name);
-
 /**
  * `program`'s answer under the default reading, with `readings` set to the readings under
  * which the answer (verdict, flags or number of states) differs: one encoding for them all.

@@ -32,10 +32,10 @@ void compare(Effect& e, const engine::CheckResult& base) {
 }
 
 /** A result's answer under `reading`: its own where checkWithReadings recorded none. */
-engine::ReadingResult answerUnder(const engine::CheckResult& r, const std::string& reading) {
+engine::ReadingResult answerUnder(const engine::CheckResult& r, const cat::ReadingId& reading) {
     if (r.readings)
         for (const engine::ReadingResult& v : *r.readings)
-            if (v.model == reading) return v;
+            if (v.reading == reading) return v;
     return {reading,         r.observation,          report::flagNames(r.flags),
             r.states.size(), report::stateValues(r), {}};
 }
@@ -49,8 +49,8 @@ void compareReadings(Effect& e, const engine::CheckResult& base,
     if (e.unknown() || !base.readings || !e.result->readings) return;
     const bool byDefault = e.loadBearing();
     for (const cat::ReadingInfo& reading : readings) {
-        engine::ReadingResult b = answerUnder(base, reading.name);
-        engine::ReadingResult m = answerUnder(*e.result, reading.name);
+        engine::ReadingResult b = answerUnder(base, reading.reading);
+        engine::ReadingResult m = answerUnder(*e.result, reading.reading);
         bool bearing = m.observation != b.observation || m.flags != b.flags || m.values != b.values;
         if (bearing == byDefault) continue;
         m.decisions.clear();
@@ -94,7 +94,7 @@ std::string effectText(const Effect& e, const engine::CheckResult& base) {
     if (!e.error.empty()) return "not checked: " + e.error;
     if (!e.result) return "not checked";
     const engine::CheckResult& r = *e.result;
-    if (r.observation == engine::Observation::Unknown) return "unknown: " + r.unknownReason;
+    if (r.observation == engine::Observation::Unknown) return "unknown: " + r.unknownReason.text;
     if (!e.loadBearing()) return "redundant under this model";
     std::vector<std::string> parts;
     if (r.observation == engine::Observation::Deadlock)
@@ -133,7 +133,7 @@ std::string readingsText(const Effect& e) {
         std::string questions;
         for (const std::string& q : r.decisions)
             questions += std::string(questions.empty() ? "" : ", ") + q;
-        return r.model + (questions.empty() ? "" : " (" + questions + ")");
+        return r.reading.modelFile() + (questions.empty() ? "" : " (" + questions + ")");
     };
     std::string same, broken;
     for (std::size_t i = 0; i < e.readingsOtherwise.size(); ++i) {

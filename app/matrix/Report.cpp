@@ -153,8 +153,8 @@ std::vector<std::string> readingDependentCells(const MatrixRun& run) {
             std::string questions;
             for (const std::string& q : o.decisions)
                 questions += std::string(questions.empty() ? "" : ", ") + q;
-            line += std::string("; ") + verdictLabel(o.verdict) + " under `" + o.model + "` (" +
-                    questions + ")";
+            line += std::string("; ") + verdictLabel(o.verdict) + " under `" +
+                    o.reading.modelFile() + "` (" + questions + ")";
         }
         cells.push_back(line + ".");
     }
@@ -309,7 +309,7 @@ std::string matrixJson(const MatrixRun& run) {
         if (r.readingsChecked) {
             nlohmann::ordered_json other = nlohmann::ordered_json::array();
             for (const CellResult::OtherReading& o : r.readings)
-                other.push_back({{"model", o.model},
+                other.push_back({{"model", o.reading.modelFile()},
                                  {"verdict", verdictLabel(o.verdict)},
                                  {"decisions", o.decisions}});
             j["readings"] = {{"robust", r.readings.empty()}, {"differs", other}};

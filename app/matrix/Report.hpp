@@ -1,6 +1,7 @@
 // The reordering tables as a document (Markdown/HTML) or JSON, from cells and their verdicts.
 #pragma once
 
+#include "cat/ReadingId.hpp"
 #include "matrix/Cells.hpp"
 #include "matrix/Document.hpp"
 
@@ -19,7 +20,7 @@ struct CellResult {
     /// With the built-in model: the readings of open questions (model/variants) under which
     /// the verdict differs, each with that verdict and the questions it reads otherwise
     struct OtherReading {
-        std::string model; ///< "variants/q4-kind-not-required.cat"
+        cat::ReadingId reading; ///< printed as its file, "variants/q4-kind-not-required.cat"
         Verdict verdict = Verdict::NotApplicable;
         std::vector<std::string> decisions; ///< "Q4 (<section>)"
     };

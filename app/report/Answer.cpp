@@ -111,7 +111,7 @@ std::string dependenceLine(const Dependence& d) {
         bool first = true;
         for (const auto& [v, own] : d.otherwise) {
             if (own != value) continue;
-            line += (first ? "" : ", ") + v->model;
+            line += (first ? "" : ", ") + v->reading.modelFile();
             std::string decisions;
             for (const std::string& q : v->decisions)
                 decisions += (decisions.empty() ? "" : ", ") + q;

@@ -234,7 +234,7 @@ void SarifReport::add(const TestOutcome& o) {
         results_.push_back(
             ordered_json{{"ruleId", "unknown"},
                          {"level", "error"},
-                         {"message", {{"text", test + ": Unknown: " + c.unknownReason}}},
+                         {"message", {{"text", test + ": Unknown: " + c.unknownReason.text}}},
                          {"locations", ordered_json::array({locationOf(c.file)})}});
         return; // Unknown is counted as such, not as a mismatch
     }
@@ -388,7 +388,7 @@ void JunitReport::add(const TestOutcome& o) {
         std::string type;
         if (c.observation == Observation::Unknown) {
             ++errors_;
-            std::string message = "Unknown: " + c.unknownReason;
+            std::string message = "Unknown: " + c.unknownReason.text;
             body = element("error", "unknown", message, message);
         } else {
             if (e.governed && !(e.present && e.matches)) {

@@ -69,7 +69,7 @@ void printBody(std::ostream& out, const CheckResult& r) {
     case Observation::Unknown:
         // Whatever states the solver found before giving up are not the full set: print none,
         // except those of the executions within the unroll bound, which are all there.
-        out << "Unknown: " << r.unknownReason << '\n';
+        out << "Unknown: " << r.unknownReason.text << '\n';
         if (r.boundReached.empty()) return;
         out << "States " << r.states.size() << " (within the unroll bound)\n";
         for (const FinalState& s : r.states)
@@ -114,8 +114,9 @@ void HerdPrinter::print(std::ostream& out, const CheckResult& r) const {
             std::string flags;
             for (const auto& f : v.flags)
                 flags += (flags.empty() ? "" : ",") + f;
-            out << "Reading-dependent: under " << v.model << ": " << toString(v.observation)
-                << " flags=" << (flags.empty() ? "none" : flags) << " states=" << v.states
+            out << "Reading-dependent: under " << v.reading.modelFile() << ": "
+                << toString(v.observation) << " flags=" << (flags.empty() ? "none" : flags)
+                << " states=" << v.states
                 << (v.states == r.states.size() && v.observation == r.observation &&
                             v.flags == flagNames(r.flags)
                         ? " (other final states)"

@@ -68,12 +68,12 @@ ordered_json JsonPrinter::toJson(const CheckResult& r) const {
     }
     j["flags"] = std::move(flags);
     j["deadlocked_waits"] = blockedTexts(r.deadlockedWaits);
-    j["unknown_reason"] = r.unknownReason;
+    j["unknown_reason"] = r.unknownReason.text;
     if (!r.hash.empty()) j["hash"] = r.hash;
     if (r.readings) {
         ordered_json differs = ordered_json::array();
         for (const ReadingResult& v : *r.readings)
-            differs.push_back(ordered_json{{"model", v.model},
+            differs.push_back(ordered_json{{"model", v.reading.modelFile()},
                                            {"observation", toString(v.observation)},
                                            {"flags", v.flags},
                                            {"states", v.states},
@@ -83,7 +83,7 @@ ordered_json JsonPrinter::toJson(const CheckResult& r) const {
         for (const Dependence& d : dependencesOf(r)) {
             ordered_json under = ordered_json::array();
             for (const auto& [v, value] : d.otherwise)
-                under.push_back(ordered_json{{"model", v->model}, {"value", value}});
+                under.push_back(ordered_json{{"model", v->reading.modelFile()}, {"value", value}});
             dependence.push_back(ordered_json{{"subject", d.subject},
                                               {"robust", d.otherwise.empty()},
                                               {"default", d.underDefault},

@@ -1,6 +1,7 @@
 // Syntax tree of the cat model language (the herd/Dat3M subset ptxmc reads).
 #pragma once
 
+#include "cat/ReadingId.hpp"
 #include "support/SourceLoc.hpp"
 
 #include <memory>
@@ -66,7 +67,7 @@ struct Stmt {
 
 /** A built-in variant model folded into its default model as Reading choices. */
 struct ReadingInfo {
-    std::string name;  ///< the variant's file under model/: "variants/q1-....cat"
+    ReadingId reading; ///< which variant (model/variants/NAME.cat)
     std::string title; ///< the variant's title line
     /// The definitions it replaces, each with the first line of its comment in the default
     /// model ("Q1 (<section> #<anchor>): which instructions ...")

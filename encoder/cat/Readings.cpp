@@ -6,6 +6,7 @@
 #include "support/SourceLoc.hpp"
 
 #include <memory>
+#include <optional>
 
 namespace ptxmc::cat {
 
@@ -68,30 +69,31 @@ Model combineReadings(const Model& base, const std::vector<Variant>& variants) {
     Model out = base;
     for (const Variant& v : variants) {
         const std::string& own = v.model.files.at(0);
-        ReadingInfo info{v.name, v.model.title, {}};
+        const std::string file = v.reading.modelFile();
+        ReadingInfo info{v.reading, v.model.title, {}};
         std::size_t k = 0;
         for (const Stmt& s : v.model.stmts) {
             if (s.loc.file != own) {
                 if (k >= base.stmts.size() || !sameLoc(s.loc, base.stmts[k].loc))
-                    throw InputError(s.loc, v.name + " is not the default model with definitions "
-                                                     "of its own: this statement is out of place");
+                    throw InputError(s.loc, file + " is not the default model with definitions "
+                                                   "of its own: this statement is out of place");
                 ++k;
                 continue;
             }
             if (s.kind != Stmt::Kind::Let)
-                throw InputError(s.loc, v.name + ": a variant may only redefine 'let's");
+                throw InputError(s.loc, file + ": a variant may only redefine 'let's");
             const std::string& name = s.bindings.at(0).name;
             const Stmt* old = replaced(base, k, name);
             if (old == nullptr)
                 throw InputError(s.loc,
-                                 v.name + ": '" + name +
+                                 file + ": '" + name +
                                      "' redefines no earlier definition of the default model");
-            inserts[k].push_back(choiceOf(s, v.name));
+            inserts[k].push_back(choiceOf(s, file));
             info.decisions.emplace_back(name, decisionLabel(old->doc));
         }
         if (k != base.stmts.size())
             throw InputError(SourceLoc{own, 1, 1},
-                             v.name + " leaves out statements of the default model");
+                             file + " leaves out statements of the default model");
         out.readings.push_back(std::move(info));
     }
     out.stmts.clear();
@@ -106,8 +108,8 @@ Model combineReadings(const Model& base, const std::vector<Variant>& variants) {
 Model builtinModelWithReadings() {
     std::vector<Variant> variants;
     for (const auto& f : embeddedModelFiles()) // sorted by path
-        if (f.path.rfind("variants/", 0) == 0)
-            variants.push_back({f.path, loadBuiltinModel(f.path)});
+        if (std::optional<ReadingId> reading = ReadingId::ofModelFile(f.path))
+            variants.push_back({*reading, loadBuiltinModel(f.path)});
     return combineReadings(loadBuiltinModel(), variants);
 }
 

@@ -10,7 +10,7 @@ namespace ptxmc::cat {
 
 /** A variant model of the default one: its name under model/ and its statements. */
 struct Variant {
-    std::string name; ///< "variants/q1-acquire-wait-orders-tcgen05.cat"
+    ReadingId reading; ///< model/variants/NAME.cat
     Model model;
 };
 

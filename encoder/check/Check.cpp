@@ -29,16 +29,16 @@ std::string describe(const engine::CheckResult& r) {
     for (const auto& f : r.flags)
         out << " " << f.name;
     out << " }";
-    if (!r.unknownReason.empty()) out << " (" << r.unknownReason << ")";
+    if (!r.unknownReason.empty()) out << " (" << r.unknownReason.text << ")";
     return out.str();
 }
 
 /** Why a search that threw `e` stopped: a limit (its own words), or an internal error. */
-std::string stoppedBecause(const std::exception& e) {
-    if (dynamic_cast<const LimitReached*>(&e) != nullptr) return e.what();
+UnknownReason stoppedBecause(const std::exception& e) {
+    if (const auto* limit = dynamic_cast<const LimitReached*>(&e)) return limit->reason();
     if (const auto* failed = dynamic_cast<const std::bad_alloc*>(&e))
         return allocationFailure(*failed);
-    return std::string("internal error: ") + e.what();
+    return {UnknownKind::InternalError, std::string("internal error: ") + e.what()};
 }
 
 /** engine.search with the limits' exceptions turned into Unknown: it throws nothing. */
@@ -61,10 +61,11 @@ Clock::time_point waitUntil(const CheckOptions& options, Clock::time_point start
                        std::chrono::duration<double>(options.timeoutSeconds + 0.75));
 }
 
-std::string leftBehindReason(const CheckOptions& options) {
-    return fmt::format("timeout: the test ran past --timeout {:g} s (Z3 did not stop at the "
-                       "interrupt; its search is left to end on its own)",
-                       options.timeoutSeconds);
+UnknownReason leftBehindReason(const CheckOptions& options) {
+    return {UnknownKind::Timeout,
+            fmt::format("timeout: the test ran past --timeout {:g} s (Z3 did not stop at the "
+                        "interrupt; its search is left to end on its own)",
+                        options.timeoutSeconds)};
 }
 
 /** One engine's answer; a static deadlock needs no search. */
@@ -99,7 +100,9 @@ engine::CheckResult crossChecked(engine::CheckResult z3, const engine::CheckResu
     }
     engine::CheckResult r = z3;
     r.observation = engine::Observation::Unknown;
-    r.unknownReason = "ENGINES DISAGREE: z3: " + describe(z3) + "; enumerate: " + describe(ex);
+    // An explicit search stopped by a limit differs from any answer, but proves no engine wrong.
+    r.unknownReason = {ex.stoppedByLimit() ? ex.unknownReason.kind : UnknownKind::EnginesDisagree,
+                       "ENGINES DISAGREE: z3: " + describe(z3) + "; enumerate: " + describe(ex)};
     r.seconds += ex.seconds;
     return r;
 }
@@ -147,7 +150,8 @@ void Engine::searchReadings(const ir::Program& p, const cat::ResolvedModel& mode
     const Clock::time_point start = options.startedAt.value_or(Clock::now());
     for (std::size_t k = 0; k < out.size(); ++k) {
         CheckOptions under = options;
-        under.reading = k == 0 ? std::string() : model.readings.at(k - 1).name;
+        under.reading.reset();
+        if (k > 0) under.reading = model.readings.at(k - 1).reading;
         const Clock::time_point began = k == 0 ? start : Clock::now();
         out[k] = run(*this, p, model, under, start);
         out[k].seconds = std::chrono::duration<double>(Clock::now() - began).count();

@@ -16,14 +16,16 @@ namespace ptxmc::engine {
 
 namespace {
 
-std::string timeoutReason(double seconds) {
-    return fmt::format("timeout: the test ran past --timeout {:g} s", seconds);
+UnknownReason timeoutReason(double seconds) {
+    return {UnknownKind::Timeout,
+            fmt::format("timeout: the test ran past --timeout {:g} s", seconds)};
 }
 
-std::string memoryReason(std::size_t limitBytes, std::size_t now) {
-    return fmt::format("memory limit: the process reached {} MiB resident, the stopping point "
-                       "of --memory-limit {} MiB",
-                       now >> 20U, limitBytes >> 20U);
+UnknownReason memoryReason(std::size_t limitBytes, std::size_t now) {
+    return {UnknownKind::MemoryLimit,
+            fmt::format("memory limit: the process reached {} MiB resident, the stopping point "
+                        "of --memory-limit {} MiB",
+                        now >> 20U, limitBytes >> 20U)};
 }
 
 /**
@@ -84,7 +86,7 @@ public:
      * copy is made unguarded: a guarded operator new would ask for the reason again, inside
      * the copy (it deadlocked on the lock this took before).
      */
-    std::string reason() const {
+    UnknownReason reason() const {
         if (!tripped()) return {};
         const Unguarded unguarded;
         return reason_;
@@ -111,7 +113,7 @@ private:
         while (!stop_) {
             wake_.wait_for(lock, kPeriod);
             if (stop_) return;
-            std::string why = overLimit();
+            UnknownReason why = overLimit();
             if (why.empty()) continue;
             reason_ = std::move(why);
             tripped_.store(true, std::memory_order_release);
@@ -122,7 +124,7 @@ private:
             return;
         }
     }
-    std::string overLimit() const {
+    UnknownReason overLimit() const {
         if (deadline_ && Clock::now() > *deadline_) return timeoutReason(seconds_);
         if (memoryBytes_ > 0) {
             std::size_t now = residentBytes();
@@ -138,7 +140,7 @@ private:
     std::condition_variable wake_;
     bool stop_ = false;
     std::atomic<bool> tripped_{false};
-    std::string reason_;
+    UnknownReason reason_;
     std::map<std::size_t, std::function<void()>> interrupts_;
     std::size_t lastId_ = 0;
     std::thread thread_; // last: starts once everything above is initialised
@@ -160,7 +162,7 @@ void Budget::poll() const {
     if (deadline_ && Clock::now() > *deadline_) throw LimitReached(timeoutReason(seconds_));
 }
 
-std::optional<std::string> Budget::reached() const {
+std::optional<UnknownReason> Budget::reached() const {
     if (watchdog_ && watchdog_->tripped()) return watchdog_->reason();
     if (deadline_ && Clock::now() > *deadline_) return timeoutReason(seconds_);
     return std::nullopt;
@@ -200,8 +202,9 @@ Budget::AllocationGuard::~AllocationGuard() {
     guardedBy = previous_;
 }
 
-std::string allocationFailure(const std::bad_alloc& e) {
-    return dynamic_cast<const OverLimit*>(&e) != nullptr ? e.what() : "out of memory";
+UnknownReason allocationFailure(const std::bad_alloc& e) {
+    if (const auto* over = dynamic_cast<const OverLimit*>(&e)) return over->reason();
+    return {UnknownKind::OutOfMemory, "out of memory"};
 }
 
 std::size_t residentBytes() {

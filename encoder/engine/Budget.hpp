@@ -2,6 +2,7 @@
 #pragma once
 
 #include "engine/Options.hpp"
+#include "engine/Unknown.hpp"
 
 #include <cstddef>
 #include <functional>
@@ -13,10 +14,15 @@
 
 namespace ptxmc::engine {
 
-/** Thrown by Budget::poll; the driver turns it into Unknown with its message as the reason. */
+/** Thrown by Budget::poll; the driver turns it into Unknown with reason() as the reason. */
 class LimitReached : public std::runtime_error {
 public:
-    using std::runtime_error::runtime_error;
+    explicit LimitReached(const UnknownReason& why)
+        : std::runtime_error(why.text), kind_(why.kind) {}
+    UnknownReason reason() const { return {kind_, what()}; }
+
+private:
+    UnknownKind kind_;
 };
 
 /**
@@ -26,15 +32,16 @@ public:
  */
 class OverLimit : public std::bad_alloc {
 public:
-    explicit OverLimit(std::string why) : why_(std::move(why)) {}
-    const char* what() const noexcept override { return why_.c_str(); }
+    explicit OverLimit(UnknownReason why) : why_(std::move(why)) {}
+    const char* what() const noexcept override { return why_.text.c_str(); }
+    const UnknownReason& reason() const { return why_; }
 
 private:
-    std::string why_;
+    UnknownReason why_;
 };
 
 /** The reason of an allocation failure: the limit's for OverLimit, else "out of memory". */
-std::string allocationFailure(const std::bad_alloc& e);
+UnknownReason allocationFailure(const std::bad_alloc& e);
 
 class Watchdog;
 
@@ -68,7 +75,7 @@ public:
     /** Throws LimitReached once the deadline has passed or memory is over the limit. */
     void poll() const;
     /** The limit that stopped the check ("timeout: ...", "memory limit: ..."), if one did. */
-    std::optional<std::string> reached() const;
+    std::optional<UnknownReason> reached() const;
     /** Milliseconds to the deadline (at least 1), or 0 when there is none. */
     unsigned millisLeft() const;
     bool timed() const { return deadline_.has_value(); }

@@ -59,7 +59,7 @@ bool isAcyclic(const BoolRel& r) {
 }
 
 ConcreteModel::ConcreteModel(const ir::Program& p, const cat::ResolvedModel& model,
-                             std::string reading)
+                             std::optional<cat::ReadingId> reading)
     : p_(p), model_(model), reading_(std::move(reading)), existsAll_(p.events.size()) {
     existsAll_.fill();
     for (std::size_t i = 0; i < ir::kRelCount; ++i) {

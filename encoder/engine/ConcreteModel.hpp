@@ -9,6 +9,7 @@
 #include "ir/Rel.hpp"
 
 #include <map>
+#include <optional>
 #include <set>
 #include <string>
 #include <vector>
@@ -28,9 +29,10 @@ struct ConcreteVerdict {
 
 class ConcreteModel {
 public:
-    /** `reading`: which of the model's readings (cat::ReadingInfo) its choices take; empty:
+    /** `reading`: which of the model's readings (cat::ReadingInfo) its choices take; none:
      *  the default one. */
-    ConcreteModel(const ir::Program& p, const cat::ResolvedModel& model, std::string reading = "");
+    ConcreteModel(const ir::Program& p, const cat::ResolvedModel& model,
+                  std::optional<cat::ReadingId> reading = std::nullopt);
 
     /**
      * Evaluates the checks (axioms in `skip` are ignored, for axiom-deletion checks); flags
@@ -50,9 +52,11 @@ private:
     const ir::Program& p_;
     const cat::ResolvedModel& model_;
     mutable BoolAlgebra alg_;
-    std::string reading_;
-    /** Whether a Reading choice of the model takes its reading's side. */
-    bool readingHolds(const std::string& name) const { return name == reading_; }
+    std::optional<cat::ReadingId> reading_;
+    /** Whether a Reading choice of the model (keyed by its variant's file) takes its side. */
+    bool readingHolds(const std::string& key) const {
+        return reading_ && key == reading_->modelFile();
+    }
     BoolSet existing(const Outcome& o) const;
 
     std::map<ir::Rel, BoolRel> staticRels_; ///< program-determined, before existence

@@ -1,6 +1,7 @@
 // How a check runs: which engine, its limits and its switches (every engine reads these).
 #pragma once
 
+#include "cat/ReadingId.hpp"
 #include "engine/Result.hpp"
 #include "ir/Program.hpp"
 
@@ -66,9 +67,9 @@ struct CheckOptions {
     /// constants of co instead of solver choices (engine/FixedOrders.hpp). Off for explain,
     /// whose queries leave axioms out, and for the bench's side-by-side comparison.
     bool fixedOrders = true;
-    /// Which of the model's readings (cat::ReadingInfo::name) its Reading choices take;
-    /// empty: the default model's definitions.
-    std::string reading;
+    /// Which of the model's readings (cat::ReadingInfo) its Reading choices take; none: the
+    /// default model's definitions.
+    std::optional<cat::ReadingId> reading;
 };
 
 } // namespace ptxmc::engine

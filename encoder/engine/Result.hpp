@@ -1,6 +1,8 @@
 // What checking one litmus test produced: the engine fills it, the reporters print it.
 #pragma once
 
+#include "cat/ReadingId.hpp"
+#include "engine/Unknown.hpp"
 #include "ir/Condition.hpp"
 #include "support/SourceLoc.hpp"
 
@@ -137,7 +139,7 @@ struct Stats {
 
 /** The test under another reading of the PTX text: one built-in variant model (`--readings`). */
 struct ReadingResult {
-    std::string model; ///< "variants/q5-completion-orders-proxies.cat"
+    cat::ReadingId reading; ///< printed as its file, "variants/q5-completion-orders-proxies.cat"
     Observation observation = Observation::Never;
     std::vector<std::string> flags; ///< names, sorted
     std::size_t states = 0;
@@ -160,7 +162,7 @@ struct CheckResult {
     std::size_t positive = 0; ///< states satisfying the proposition
     std::size_t negative = 0; ///< states not satisfying it
     std::vector<RaisedFlag> flags;
-    std::string unknownReason; ///< with Observation::Unknown
+    UnknownReason unknownReason; ///< with Observation::Unknown
     /// With --readings: the variant models under which the answer (observation, flags or the
     /// number of states) differs; empty when it is the same under every one (robust)
     std::optional<std::vector<ReadingResult>> readings;
@@ -175,6 +177,15 @@ struct CheckResult {
     double seconds = 0.0;
     std::optional<Stats> stats; ///< with CheckOptions::stats (Z3 engine)
     ExpectationCheck expectation;
+
+    /**
+     * Unknown because a limit stopped the check (--timeout, --memory-limit, --rlimit, or memory
+     * ran out): nothing is known. Other Unknowns (the unroll bound, values from thin air, engines
+     * disagreeing) are answers in their own right.
+     */
+    bool stoppedByLimit() const {
+        return observation == Observation::Unknown && unknownReason.stoppedByLimit();
+    }
 };
 
 } // namespace ptxmc::engine

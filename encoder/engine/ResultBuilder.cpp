@@ -23,7 +23,7 @@ engine::CheckResult resultSkeleton(const ir::Program& p) {
     return r;
 }
 
-void setStopped(engine::CheckResult& r, const ir::Program& p, const std::string& reason) {
+void setStopped(engine::CheckResult& r, const ir::Program& p, const UnknownReason& reason) {
     r = resultSkeleton(p);
     r.observation = engine::Observation::Unknown;
     r.unknownReason = reason;
@@ -107,16 +107,18 @@ void setBoundReached(engine::CheckResult& r, const ir::Program& p,
     std::string claim = engine::toString(r.observation);
     r.observation = Observation::Unknown;
     r.ok = false;
-    r.unknownReason = "unroll bound " + std::to_string(p.unroll) + " reached at " +
-                      toString(r.boundReached.front()) +
-                      ": executions that loop longer are not covered, so " + claim +
-                      " is not a proof (rerun with a larger --unroll)";
+    r.unknownReason = {UnknownKind::UnrollBound,
+                       "unroll bound " + std::to_string(p.unroll) + " reached at " +
+                           toString(r.boundReached.front()) +
+                           ": executions that loop longer are not covered, so " + claim +
+                           " is not a proof (rerun with a larger --unroll)"};
 }
 
-std::string noExecutionWithinBound(const ir::Program& p) {
-    return "no execution finishes within the unroll bound " + std::to_string(p.unroll) +
-           ": every one goes round a loop more often (a loop that never exits, or a bound too "
-           "small: rerun with a larger --unroll)";
+UnknownReason noExecutionWithinBound(const ir::Program& p) {
+    return {UnknownKind::UnrollBound,
+            "no execution finishes within the unroll bound " + std::to_string(p.unroll) +
+                ": every one goes round a loop more often (a loop that never exits, or a bound "
+                "too small: rerun with a larger --unroll)"};
 }
 
 namespace {

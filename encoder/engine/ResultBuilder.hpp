@@ -19,7 +19,7 @@ namespace ptxmc::engine {
 engine::CheckResult resultSkeleton(const ir::Program& p);
 
 /** Unknown with `reason` (a limit, a failure), nothing of a search that stopped half way kept. */
-void setStopped(engine::CheckResult& r, const ir::Program& p, const std::string& reason);
+void setStopped(engine::CheckResult& r, const ir::Program& p, const UnknownReason& reason);
 
 /** Adds the distinct final states (sorted), then counts, Observation and Ok/No. */
 void setStates(engine::CheckResult& r, const ir::Program& p,
@@ -46,7 +46,7 @@ void setBoundReached(engine::CheckResult& r, const ir::Program& p,
                      const std::set<std::size_t>& cuts);
 
 /** The Unknown reason when every consistent execution reaches a cut of the program. */
-std::string noExecutionWithinBound(const ir::Program& p);
+UnknownReason noExecutionWithinBound(const ir::Program& p);
 
 /**
  * Sets r.flags: the model's flags in its order, then `hang`, each with up to three witnesses

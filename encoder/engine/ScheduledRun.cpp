@@ -45,7 +45,7 @@ std::optional<Choices> choicesOfSchedule(const ir::Program& p, const std::vector
 } // namespace
 
 std::optional<ScheduledRun> runSchedule(const ir::Program& p, const cat::ResolvedModel& model,
-                                        const std::string& reading,
+                                        const std::optional<cat::ReadingId>& reading,
                                         const std::vector<int>& schedule) {
     // Every event happens and no gate holds: a barrier or a cta_group::2 pair missing a
     // participant (the lowering's static deadlocks, ir/Gates.hpp) is beyond the schedules'

@@ -22,12 +22,12 @@ struct ScheduledRun {
  * The execution that runs `schedule` (every event once, in that order) sequentially
  * consistently: each read reads the last write before it to its location, writes are coherence
  * ordered, mbarrier operations and fence.sc run in schedule order. When every event happens,
- * every spinning wait returns and the model (under `reading`; empty: the default) allows it,
+ * every spinning wait returns and the model (under `reading`; none: the default) allows it,
  * its state and flags; otherwise nothing (a read whose last write is not among its candidates,
  * a wait that fails, an axiom that forbids it).
  */
 std::optional<ScheduledRun> runSchedule(const ir::Program& p, const cat::ResolvedModel& model,
-                                        const std::string& reading,
+                                        const std::optional<cat::ReadingId>& reading,
                                         const std::vector<int>& schedule);
 
 } // namespace ptxmc::engine

@@ -27,7 +27,7 @@ bool pastDeadline(EnumerationLimit& limit) {
         limit.budget.poll();
     } catch (const LimitReached& e) {
         limit.hit = true;
-        limit.reason = e.what();
+        limit.reason = e.reason();
     }
     return limit.hit;
 }

@@ -16,7 +16,7 @@ namespace ptxmc::engine::enumerate {
 struct EnumerationLimit {
     Budget budget; ///< time and memory (engine/Budget.hpp)
     bool hit = false;
-    std::string reason; ///< what was hit
+    UnknownReason reason; ///< what was hit
 };
 
 /**

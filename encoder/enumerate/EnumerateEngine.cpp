@@ -17,8 +17,8 @@ const std::string kStopped = "explicit enumeration stopped: ";
 /** What one search has found so far. */
 class Search {
 public:
-    Search(const ir::Program& p, const cat::ResolvedModel& model, const std::string& reading,
-           EnumerationLimit& limit)
+    Search(const ir::Program& p, const cat::ResolvedModel& model,
+           const std::optional<cat::ReadingId>& reading, EnumerationLimit& limit)
         : p_(p), cm_(p, model, reading), limit_(limit) {
         for (const auto& e : p.events)
             if (e.has(ir::Tag::MB_WAIT) && e.blocking) blocking_.push_back(e.id);
@@ -37,16 +37,18 @@ public:
     }
 
     /** The Budget's reason ("timeout: ..." or "memory limit: ..."), for differential to skip. */
-    std::string pastLimit() const { return kStopped + limit_.reason; }
+    UnknownReason pastLimit() const { return limit_.reason.prefixed(kStopped); }
 
     /** Fills `r` when the finishing executions already decide the answer; false otherwise. */
     bool decided(engine::CheckResult& r) const {
         if (limit_.hit || thinAir_) {
             r.observation = engine::Observation::Unknown;
             r.unknownReason = limit_.hit ? pastLimit()
-                                         : "the model allows an execution whose values depend on "
-                                           "themselves (thin air): explicit enumeration cannot "
-                                           "list its values";
+                                         : UnknownReason(UnknownKind::ThinAir,
+                                                         "the model allows an execution whose "
+                                                         "values depend on themselves (thin "
+                                                         "air): explicit enumeration cannot "
+                                                         "list its values");
             return true;
         }
         if (!anyConsistent_ && reachesCut_) {
@@ -227,9 +229,9 @@ void EnumerateEngine::search(const ir::Program& p, const cat::ResolvedModel& mod
         search.hangs();
         search.fill(r, model);
     } catch (const LimitReached& reached) {
-        setStopped(r, p, kStopped + reached.what());
+        setStopped(r, p, reached.reason().prefixed(kStopped));
     } catch (const std::bad_alloc& e) {
-        setStopped(r, p, kStopped + allocationFailure(e));
+        setStopped(r, p, allocationFailure(e).prefixed(kStopped));
     }
 }
 

@@ -172,6 +172,13 @@ explain::WitnessGraph drawChecked(Z3Session& s, const ir::Program& p,
 /** Explanations leave axioms out of their queries: no encoding may fix their consequences.
  *  They read the solver's models directly, so no user propagator either (Z3Session's
  *  InvalidModel: Z3 4.8's propagator can return a model that violates the encoding). */
+/** Why a query of the explanation came back unknown: the limit that interrupted it, or Z3's words.
+ */
+std::string stoppedExplaining(const Budget& budget, z3::solver& s) {
+    if (const std::optional<UnknownReason> limit = budget.reached()) return limit->text;
+    return s.reason_unknown();
+}
+
 CheckOptions explanationOptions(CheckOptions options) {
     options.fixedOrders = false;
     options.lazyClosures = false;
@@ -203,7 +210,7 @@ Explanation explainOutcome(const ir::Program& p, const cat::ResolvedModel& model
         all.push_back(name);
     z3::check_result live = s.solver().check(s.assumptions(true));
     if (live == z3::unknown) {
-        ex.reason = budget.reached().value_or(s.solver().reason_unknown());
+        ex.reason = stoppedExplaining(budget, s.solver());
         return ex;
     }
     if (live == z3::unsat) {
@@ -222,7 +229,7 @@ Explanation explainOutcome(const ir::Program& p, const cat::ResolvedModel& model
         ex.kind = r.observation == engine::Observation::Deadlock ? Explanation::Kind::Deadlock
                                                                  : Explanation::Kind::Unknown;
         ex.blocked = r.deadlockedWaits;
-        ex.reason = r.unknownReason;
+        ex.reason = r.unknownReason.text;
         return ex;
     }
     z3::check_result res = s.solver().check(query(s, all, targetLit));
@@ -319,7 +326,7 @@ Explanation explainFlag(const ir::Program& p, const cat::ResolvedModel& model,
         if (!cond) continue;
         z3::check_result res = s.solver().check(smt::withLiteral(s.assumptions(!hangs), *cond));
         if (res == z3::unknown) {
-            ex.reason = budget.reached().value_or(s.solver().reason_unknown());
+            ex.reason = stoppedExplaining(budget, s.solver());
             return ex;
         }
         if (res == z3::unsat) continue;

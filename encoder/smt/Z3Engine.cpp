@@ -24,9 +24,20 @@ using engine::Observation;
 
 namespace {
 
+/**
+ * Z3's own words for why it stopped, with their kind. Z3 4.8 says "canceled" or "timeout" for
+ * either of its limits (and for the watchdog's interrupt), newer ones name the resource; the
+ * driver (cli::checkProgram) then says which of --timeout and --rlimit it was.
+ */
+UnknownReason z3Words(const std::string& words) {
+    const bool limit =
+        words == "canceled" || words == "timeout" || words.find("resource") != std::string::npos;
+    return {limit ? UnknownKind::SolverLimit : UnknownKind::SolverGaveUp, words};
+}
+
 void unknownResult(CheckResult& r, z3::solver& s) {
     r.observation = Observation::Unknown;
-    r.unknownReason = s.reason_unknown();
+    r.unknownReason = z3Words(s.reason_unknown());
     r.states.clear();
 }
 
@@ -125,7 +136,7 @@ void noExecution(CheckResult& r, Z3Session& s, const ir::Program& p) {
  * model, the tmem-race proof 9.5 s after it and 0.7 s without; bench/history.md).
  */
 bool ranConcretely(Harvest& found, const ir::Program& p, const cat::ResolvedModel& model,
-                   const std::string& reading, const std::vector<int>& schedule,
+                   const std::optional<cat::ReadingId>& reading, const std::vector<int>& schedule,
                    std::vector<engine::QueryTime>* times) {
     if (schedule.empty()) return false;
     const auto began = std::chrono::steady_clock::now();
@@ -307,10 +318,11 @@ struct Encodings {
         : ctx(c), p(prog), model(m), options(o), budget(b), readings(withReadings),
           main(c, prog, m, o, false, &b, withReadings) {}
 
-    /** Reading `k`'s name as the explicit evaluator takes it (empty: the default). */
-    std::string readingName(std::size_t k) const {
+    /** Reading `k` as the explicit evaluator takes it (none: the default). */
+    std::optional<cat::ReadingId> readingOf(std::size_t k) const {
         if (!readings) return options.reading;
-        return k == 0 ? std::string() : model.readings.at(k - 1).name;
+        if (k == 0) return std::nullopt;
+        return model.readings.at(k - 1).reading;
     }
     void chooseReading(std::size_t k) {
         main.chooseReading(k);
@@ -413,9 +425,9 @@ void runQueries(CheckResult& r, Encodings& enc, std::size_t reading) {
     // lacks, which an SC run of a real-time schedule can contradict), then the real-time one.
     const std::vector<int>& modelOrdered = s.mbarrierFacts().completeSchedule;
     const std::vector<int>& schedule = enc.schedules().completeSchedule;
-    const std::string name = enc.readingName(reading);
-    if (!ranConcretely(found, p, enc.model, name, modelOrdered, enc.times) &&
-        !ranConcretely(found, p, enc.model, name, schedule, enc.times) &&
+    const std::optional<cat::ReadingId> under = enc.readingOf(reading);
+    if (!ranConcretely(found, p, enc.model, under, modelOrdered, enc.times) &&
+        !ranConcretely(found, p, enc.model, under, schedule, enc.times) &&
         stopsEarly(r, s, p, found, schedule)) {
         if (r.observation != Observation::Deadlock) return;
         if (!findBoundReached(r, s, beyond)) return;
@@ -467,7 +479,7 @@ engine::Stats statsOf(Encodings& enc, const std::array<Clock::time_point, 4>& at
 
 /** Unknown, saying why Z3 stopped: the limit whose watchdog interrupted it, or Z3's words. */
 void z3Failure(CheckResult& r, const ir::Program& p, const z3::exception& e, const Budget& budget) {
-    setStopped(r, p, budget.reached().value_or(std::string("Z3: ") + e.msg()));
+    setStopped(r, p, budget.reached().value_or(z3Words(std::string("Z3: ") + e.msg())));
 }
 
 /** The readings that can change an answer: those whose literal some encoding contains. */
@@ -589,7 +601,7 @@ void Z3Engine::searchReadings(const ir::Program& program, const cat::ResolvedMod
             try {
                 runQueries(out[done], enc, done);
             } catch (const LimitReached& limit) {
-                setStopped(out[done], program, limit.what());
+                setStopped(out[done], program, limit.reason());
             }
             if (done == 0) {
                 try {
@@ -614,7 +626,7 @@ void Z3Engine::searchReadings(const ir::Program& program, const cat::ResolvedMod
             z3Failure(out[done], program, e, budget);
     } catch (const LimitReached& limit) { // while encoding: no reading has an answer
         for (; done < out.size(); ++done)
-            setStopped(out[done], program, limit.what());
+            setStopped(out[done], program, limit.reason());
     } catch (const std::bad_alloc& e) {
         for (; done < out.size(); ++done)
             setStopped(out[done], program, allocationFailure(e));

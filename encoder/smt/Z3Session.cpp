@@ -238,13 +238,15 @@ Z3Session::Z3Session(Z3Context& ctx, const ir::Program& p, const cat::ResolvedMo
     if (readings) {
         for (const cat::ReadingInfo& r : model.readings)
             readingLits_.push_back(
-                readingLit.emplace(r.name, ctx.bool_const(("reading:" + r.name).c_str()))
+                readingLit
+                    .emplace(r.reading.modelFile(),
+                             ctx.bool_const(("reading:" + r.reading.modelFile()).c_str()))
                     .first->second);
         base.reading = [&readingLit](const std::string& n) { return readingLit.at(n); };
         chooseReading(0);
-    } else if (!options.reading.empty()) {
+    } else if (options.reading) {
         base.reading = [&ctx, &options](const std::string& n) {
-            return ctx.bool_val(n == options.reading);
+            return ctx.bool_val(n == options.reading->modelFile());
         };
     }
     const cat::Polarity polarity = cat::analysePolarity(model);

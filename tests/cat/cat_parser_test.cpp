@@ -1,17 +1,18 @@
 // Unit tests of the cat lexer, parser and include loader (trees, docs, includes, error positions).
 #include "../unit/RequireInputError.hpp"
+#include "../unit/TempDir.hpp"
 #include "cat/EmbeddedModel.hpp"
 #include "cat/Loader.hpp"
 
 #include <catch2/catch.hpp>
 #include <filesystem>
-#include <fstream>
 #include <random>
 #include <string>
 
 using namespace ptxmc;
 using namespace ptxmc::cat;
 namespace fs = std::filesystem;
+using testing::TempDir;
 
 namespace {
 
@@ -88,29 +89,6 @@ std::string tree(const std::string& text) {
 void requireError(const std::string& text, int line, int col, const std::string& part) {
     testing::requireInputError([&] { parse(text); }, text, "t.cat", line, col, part);
 }
-
-/** A fresh directory under the system temp dir, removed afterwards. */
-struct TempDir {
-    fs::path path;
-    TempDir() {
-        std::random_device rd;
-        path = fs::temp_directory_path() / ("ptxmc-cat-test-" + std::to_string(rd()));
-        fs::create_directories(path);
-    }
-    ~TempDir() {
-        std::error_code ec;
-        fs::remove_all(path, ec);
-    }
-    TempDir(const TempDir&) = delete;
-    TempDir& operator=(const TempDir&) = delete;
-
-    std::string write(const std::string& name, const std::string& text) const {
-        fs::path p = path / name;
-        fs::create_directories(p.parent_path());
-        std::ofstream(p, std::ios::binary) << text;
-        return p.string();
-    }
-};
 
 std::vector<std::string> letNames(const Model& m) {
     std::vector<std::string> names;
@@ -338,16 +316,16 @@ TEST_CASE("cat: includes from disk", "[cat]") {
     CHECK(letNames(m) == std::vector<std::string>{"t0", "common", "b", "a", "c", "t1"});
     REQUIRE(m.files.size() == 5);
     CHECK(m.files[0] == top);
-    CHECK(fs::path(m.files[1]) == (dir.path / "sub/a.cat"));
-    CHECK(fs::path(m.files[2]) == (dir.path / "sub/b.cat"));
-    CHECK(fs::path(m.files[3]) == (dir.path / "common.cat"));
-    CHECK(fs::path(m.files[4]) == (dir.path / "c.cat"));
+    CHECK(fs::path(m.files[1]) == (dir.path() / "sub/a.cat"));
+    CHECK(fs::path(m.files[2]) == (dir.path() / "sub/b.cat"));
+    CHECK(fs::path(m.files[3]) == (dir.path() / "common.cat"));
+    CHECK(fs::path(m.files[4]) == (dir.path() / "c.cat"));
     // Locations name the included file.
-    CHECK(fs::path(m.stmts[1].loc.file) == dir.path / "common.cat");
+    CHECK(fs::path(m.stmts[1].loc.file) == dir.path() / "common.cat");
     CHECK(m.stmts[1].loc.line == 2);
 
     // parseModelText resolves beside the file it is given.
-    Model t = parseModelText("include \"c.cat\"", (dir.path / "virtual.cat").string());
+    Model t = parseModelText("include \"c.cat\"", (dir.path() / "virtual.cat").string());
     CHECK(letNames(t) == std::vector<std::string>{"common", "c"});
     CHECK(t.files.size() == 3);
 }
@@ -362,10 +340,10 @@ TEST_CASE("cat: include errors", "[cat]") {
 
     SECTION("cycle shows the chain, at the closing include") {
         try {
-            loadModelFile((dir.path / "a.cat").string());
+            loadModelFile((dir.path() / "a.cat").string());
             FAIL("cycle not detected");
         } catch (const InputError& e) {
-            CHECK(fs::path(e.loc().file) == dir.path / "b.cat");
+            CHECK(fs::path(e.loc().file) == dir.path() / "b.cat");
             CHECK(e.loc().line == 3);
             CHECK(e.loc().col == 12);
             CHECK_THAT(e.message(), Catch::Contains("include cycle"));
@@ -374,22 +352,22 @@ TEST_CASE("cat: include errors", "[cat]") {
         }
     }
     SECTION("self include") {
-        CHECK_THROWS_WITH(loadModelFile((dir.path / "self.cat").string()),
+        CHECK_THROWS_WITH(loadModelFile((dir.path() / "self.cat").string()),
                           Catch::Contains("include cycle"));
     }
     SECTION("errors inside an included file name that file") {
         try {
-            parseModelText("include \"bad.cat\"", (dir.path / "top.cat").string());
+            parseModelText("include \"bad.cat\"", (dir.path() / "top.cat").string());
             FAIL("no error");
         } catch (const InputError& e) {
-            CHECK(fs::path(e.loc().file) == dir.path / "bad.cat");
+            CHECK(fs::path(e.loc().file) == dir.path() / "bad.cat");
             CHECK(e.loc().line == 2);
             CHECK(e.loc().col == 9);
         }
     }
     SECTION("not found") {
         try {
-            loadModelFile((dir.path / "missing.cat").string());
+            loadModelFile((dir.path() / "missing.cat").string());
             FAIL("no error");
         } catch (const InputError& e) {
             CHECK(e.loc().line == 1);
@@ -398,9 +376,9 @@ TEST_CASE("cat: include errors", "[cat]") {
         }
     }
     SECTION("missing top file") {
-        CHECK_THROWS_WITH(loadModelFile((dir.path / "absent.cat").string()),
+        CHECK_THROWS_WITH(loadModelFile((dir.path() / "absent.cat").string()),
                           Catch::Contains("no such file"));
-        CHECK_THROWS_AS(loadModelFile(dir.path.string()), InputError);
+        CHECK_THROWS_AS(loadModelFile(dir.path().string()), InputError);
     }
 }
 

@@ -1,4 +1,6 @@
 // End-to-end behaviour of the Z3 engine on small tests: states, deadlocks, flags, unknown.
+#include "../unit/BuiltinModel.hpp"
+#include "../unit/LitmusText.hpp"
 #include "cat/Loader.hpp"
 #include "cat/Resolver.hpp"
 #include "check/Check.hpp"
@@ -14,17 +16,12 @@
 
 using namespace ptxmc;
 using engine::Observation;
+using testing::builtinModel;
 
 namespace {
 
-const cat::ResolvedModel& defaultModel() {
-    static auto model = cat::resolveModel(cat::loadBuiltinModel());
-    return *model;
-}
-
 engine::CheckResult run(const std::string& text, engine::CheckOptions options = {}) {
-    ir::Program program = lower::lowerTest(litmus::parseLitmus(text, "t.litmus"));
-    return engine::check(program, defaultModel(), options);
+    return engine::check(testing::lowered(text), builtinModel(), options);
 }
 
 std::vector<std::vector<std::int64_t>> states(const engine::CheckResult& r) {
@@ -130,6 +127,9 @@ exists (P0:r0 == 0 /\ P1:r1 == 0))",
                  tight);
     REQUIRE(r.observation == Observation::Unknown);
     REQUIRE_FALSE(r.unknownReason.empty());
+    // Z3's own words, classified where Z3 gives them: a limit, not an answer.
+    REQUIRE(r.unknownReason.kind == engine::UnknownKind::SolverLimit);
+    REQUIRE(r.stoppedByLimit());
     REQUIRE(r.states.empty());
 }
 

@@ -55,7 +55,7 @@ TEST_CASE("every built-in variant is a reading of the combined model", "[reading
         if (f.path.rfind("variants/", 0) == 0) names.push_back(f.path);
     std::vector<std::string> readings;
     for (const cat::ReadingInfo& r : combined().readings) {
-        readings.push_back(r.name);
+        readings.push_back(r.reading.modelFile());
         REQUIRE_FALSE(r.decisions.empty());
         // "Q1 (9.7.18.6.3)" or a named decision, "WG-FENCE-ORDERS-MMA (9.7.17.7.1)": the
         // question and its section
@@ -75,7 +75,7 @@ TEST_CASE("each reading answers as its variant model alone, with both engines",
     const cat::ResolvedModel& model = combined();
     std::size_t compared = 0;
     for (std::size_t k = 1; k <= model.readings.size(); ++k) {
-        const std::string& name = model.readings[k - 1].name;
+        const std::string name = model.readings[k - 1].reading.modelFile();
         auto alone = cat::resolveModel(cat::loadBuiltinModel(name));
         for (const std::string& path : testsChangedBy(name)) {
             const ir::Program program = lower::lowerTest(litmus::parseLitmusFile(path));
@@ -100,7 +100,7 @@ TEST_CASE("each reading answers as its variant model alone, with both engines",
 TEST_CASE("a variant that is not the default model plus lets of its own is refused", "[readings]") {
     cat::Model base = cat::loadBuiltinModel();
     auto variant = [](const std::string& body) {
-        return cat::Variant{"variants/bad.cat",
+        return cat::Variant{cat::ReadingId{"bad"},
                             cat::parseModelText("include \"../decisions.cat\"\n" + body +
                                                     "include \"../tcgen05.cat\"\n",
                                                 "<builtin>/variants/bad.cat")};
@@ -110,7 +110,19 @@ TEST_CASE("a variant that is not the default model plus lets of its own is refus
     requireRefused([&] { cat::combineReadings(base, {variant("acyclic po as extra\n")}); },
                    "may only redefine 'let's");
     // ptx.cat alone lacks tcgen05.cat's statements.
-    cat::Variant other{"variants/other.cat", cat::parseModelText("include \"../ptx.cat\"\n",
-                                                                 "<builtin>/variants/other.cat")};
+    cat::Variant other{
+        cat::ReadingId{"other"},
+        cat::parseModelText("include \"../ptx.cat\"\n", "<builtin>/variants/other.cat")};
     requireRefused([&] { cat::combineReadings(base, {other}); }, "variants/other.cat");
+}
+
+TEST_CASE("a reading is one id: its variant's file and --reading's spellings", "[readings]") {
+    const cat::ReadingId q4{"q4-kind-not-required"};
+    CHECK(q4.modelFile() == "variants/q4-kind-not-required.cat");
+    CHECK(cat::ReadingId::ofModelFile("variants/q4-kind-not-required.cat") == q4);
+    CHECK_FALSE(cat::ReadingId::ofModelFile("tcgen05.cat"));
+    CHECK_FALSE(cat::ReadingId::ofModelFile("variants/README.md"));
+    for (const char* spelled :
+         {"q4-kind-not-required", "q4-kind-not-required.cat", "variants/q4-kind-not-required.cat"})
+        CHECK(cat::ReadingId::ofArgument(spelled) == q4);
 }

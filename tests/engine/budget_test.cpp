@@ -42,6 +42,7 @@ TEST_CASE("A passed deadline stops polls and runs the registered interrupt once"
     auto hook = budget.onLimit([&] { ++calls; });
     waitForLimit(budget);
     REQUIRE(budget.reached());
+    CHECK(budget.reached()->kind == engine::UnknownKind::Timeout);
     CHECK_THROWS_WITH(budget.poll(), Catch::Contains("timeout") && Catch::Contains("0.02 s"));
     for (int i = 0; i < 100 && calls.load() == 0; ++i) // the watchdog calls it after noting
         std::this_thread::sleep_for(10ms);
@@ -57,6 +58,9 @@ TEST_CASE("A memory limit below the resident size stops the test and names the l
     o.memoryLimitMiB = 1; // any process is larger
     engine::Budget budget(o, engine::Clock::now());
     waitForLimit(budget);
+    REQUIRE(budget.reached());
+    CHECK(budget.reached()->kind == engine::UnknownKind::MemoryLimit);
+    CHECK(budget.reached()->stoppedByLimit());
     CHECK_THROWS_WITH(budget.poll(),
                       Catch::Contains("memory limit") && Catch::Contains("--memory-limit 1 MiB"));
 }
@@ -84,10 +88,14 @@ TEST_CASE("Allocations of a guarded thread fail once the limit is reached") {
     grown.clear();
     CHECK_NOTHROW(grown.emplace_back(8, 0)); // unguarded again
     try {
-        throw engine::OverLimit("timeout: x");
+        throw engine::OverLimit({engine::UnknownKind::Timeout, "timeout: x"});
     } catch (const std::bad_alloc& e) {
-        CHECK(engine::allocationFailure(e) == "timeout: x");
+        CHECK(engine::allocationFailure(e).text == "timeout: x");
+        CHECK(engine::allocationFailure(e).kind == engine::UnknownKind::Timeout);
     }
-    CHECK(engine::allocationFailure(std::bad_alloc()) == "out of memory");
+    const engine::UnknownReason failed = engine::allocationFailure(std::bad_alloc());
+    CHECK(failed.text == "out of memory");
+    CHECK(failed.kind == engine::UnknownKind::OutOfMemory);
+    CHECK(failed.stoppedByLimit());
 }
 #endif

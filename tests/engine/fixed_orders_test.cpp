@@ -1,4 +1,5 @@
 // engine::fixedCoherence: the co pairs an axiom irreflexive (co ; S) fixes, and the answers it
+#include "../unit/BuiltinModel.hpp"
 // keeps.
 #include "cat/Loader.hpp"
 #include "cat/Resolver.hpp"
@@ -10,16 +11,12 @@
 #include <catch2/catch.hpp>
 
 using namespace ptxmc;
+using testing::builtinModel;
 
 namespace {
 
 std::shared_ptr<const cat::ResolvedModel> modelOf(const std::string& text) {
     return cat::resolveModel(cat::parseModelText(text, "test.cat"));
-}
-
-const cat::ResolvedModel& defaultModel() {
-    static auto model = cat::resolveModel(cat::loadBuiltinModel());
-    return *model;
 }
 
 // Three stores to x in P0 (relaxed, relaxed, weak), one in P1, an async copy writing x in P0.
@@ -51,7 +48,7 @@ std::vector<std::pair<int, int>> byValue(const ir::Program& p,
 
 TEST_CASE("Write-Program-Order fixes a thread's writes to one address in program order") {
     ir::Program p = writes();
-    engine::FixedCoherence fixed = engine::fixedCoherence(p, defaultModel());
+    engine::FixedCoherence fixed = engine::fixedCoherence(p, builtinModel());
     CHECK(fixed.axioms == std::vector<std::string>{"Write-Program-Order"});
     // Same thread, program order, both writes (weak ones too: po makes them morally strong);
     // nothing across threads, nothing with the initial write.
@@ -78,8 +75,8 @@ TEST_CASE("Fixed orders change no answer: states, verdict and flags on and off")
     ir::Program p = writes();
     engine::CheckOptions on, off;
     off.fixedOrders = false;
-    engine::CheckResult a = engine::check(p, defaultModel(), on);
-    engine::CheckResult b = engine::check(p, defaultModel(), off);
+    engine::CheckResult a = engine::check(p, builtinModel(), on);
+    engine::CheckResult b = engine::check(p, builtinModel(), off);
     CHECK(engine::sameAnswer(a, b));
     CHECK(a.states.size() == b.states.size());
     CHECK(a.observation == engine::Observation::Never); // x == 1 needs 1 last, after 2 and 3

@@ -1,4 +1,5 @@
 // engine::staticRelation: the model's program-determined relations, read as event-id pairs.
+#include "../unit/BuiltinModel.hpp"
 #include "cat/Loader.hpp"
 #include "cat/Resolver.hpp"
 #include "engine/StaticRelations.hpp"
@@ -10,13 +11,9 @@
 #include <set>
 
 using namespace ptxmc;
+using testing::builtinModel;
 
 namespace {
-
-const cat::ResolvedModel& defaultModel() {
-    static auto model = cat::resolveModel(cat::loadBuiltinModel());
-    return *model;
-}
 
 // cp, then an mma reading what it copied as A (pair P7), then a commit: litmus/tcgen05/pipeline.
 ir::Program cpThenMma() {
@@ -40,7 +37,7 @@ exists (d == 3)
 // The (instruction of the source, instruction of the target) pairs of a relation in thread 0.
 std::set<std::pair<int, int>> byInstruction(const ir::Program& p, const std::string& name) {
     std::set<std::pair<int, int>> out;
-    for (const auto& [a, b] : engine::staticRelation(p, defaultModel(), name)) {
+    for (const auto& [a, b] : engine::staticRelation(p, builtinModel(), name)) {
         const ir::Event& x = p.events[static_cast<std::size_t>(a)];
         const ir::Event& y = p.events[static_cast<std::size_t>(b)];
         if (x.thread == 0 && y.thread == 0) out.insert({x.instruction, y.instruction});
@@ -75,7 +72,7 @@ TEST_CASE("a commit tracks the cp and the mma before it", "[static-relations]") 
 
 TEST_CASE("pairs are event ids of the program, sorted", "[static-relations]") {
     ir::Program p = cpThenMma();
-    auto pairs = engine::staticRelation(p, defaultModel(), "P7");
+    auto pairs = engine::staticRelation(p, builtinModel(), "P7");
     REQUIRE_FALSE(pairs.empty());
     CHECK(std::is_sorted(pairs.begin(), pairs.end()));
     for (const auto& [a, b] : pairs) { // the cp's tensor-memory write, the mma's read of A
@@ -90,7 +87,7 @@ TEST_CASE("only relation definitions that the program alone determines", "[stati
     ir::Program p = cpThenMma();
     auto rejects = [&](const std::string& name, const std::string& why) {
         INFO(name);
-        CHECK_THROWS_WITH(engine::staticRelation(p, defaultModel(), name), Catch::Contains(why));
+        CHECK_THROWS_WITH(engine::staticRelation(p, builtinModel(), name), Catch::Contains(why));
     };
     rejects("no-such-relation", "no relation definition 'no-such-relation'");
     rejects("Strong", "no relation definition 'Strong'"); // a set
@@ -113,7 +110,7 @@ TEST_CASE("pf-covers (ptx.cat): a proxy fence covers its proxy inside its state-
 exists (g == 0)
 )",
                                                   "windows.litmus"));
-    auto covers = engine::staticRelation(p, defaultModel(), "pf-covers");
+    auto covers = engine::staticRelation(p, builtinModel(), "pf-covers");
     auto fenceAt = [&](int thread, int instruction) {
         for (const auto& e : p.events)
             if (e.thread == thread && e.instruction == instruction) return e.id;

@@ -1,4 +1,5 @@
 // Explanations: witnesses for allowed outcomes, minimal named axioms for forbidden ones.
+#include "../unit/BuiltinModel.hpp"
 #include "cat/Loader.hpp"
 #include "cat/Resolver.hpp"
 #include "explain/Explanation.hpp"
@@ -14,9 +15,8 @@ using engine::explain::Explanation;
 namespace {
 
 Explanation explainFile(const std::string& rel, std::optional<std::string> outcome = std::nullopt) {
-    static auto model = cat::resolveModel(cat::loadBuiltinModel());
     auto test = litmus::parseLitmusFile(std::string(PTXMC_SOURCE_DIR) + "/litmus/" + rel);
-    return engine::explain::explainOutcome(lower::lowerTest(test), *model, outcome,
+    return engine::explain::explainOutcome(lower::lowerTest(test), testing::builtinModel(), outcome,
                                            engine::CheckOptions{});
 }
 

@@ -38,7 +38,7 @@ Proposition op(K kind, std::vector<Proposition> args) {
     return p;
 }
 
-ir::Program lowerText(const std::string& condition) {
+ir::Program lowerCondition(const std::string& condition) {
     return lower::lowerTest(litmus::parseLitmus("PTX t\n{ x = 0; y = 0; }\n"
                                                 " P0@cta 0,gpu 0 ;\n"
                                                 " ld.weak r0, x ;\n" +
@@ -78,7 +78,7 @@ TEST_CASE("herd's Ok follows the quantifier", "[condition]") {
 }
 
 TEST_CASE("lowering resolves the condition to observable indices", "[condition]") {
-    ir::Program p = lowerText("forall (x == 0xffffffff \\/ ~(P0:r0 != y))");
+    ir::Program p = lowerCondition("forall (x == 0xffffffff \\/ ~(P0:r0 != y))");
     CHECK(p.condition.quantifier == ir::Quantifier::Forall);
     REQUIRE(p.observed.size() == 3);
     CHECK(p.observed[0].name == "x");
@@ -101,7 +101,7 @@ TEST_CASE("lowering resolves the condition to observable indices", "[condition]"
 }
 
 TEST_CASE("each observable appears once, condition references first", "[condition]") {
-    ir::Program p = lowerText("locations [y; x;]\nexists (x == 1 /\\ x != 2)");
+    ir::Program p = lowerCondition("locations [y; x;]\nexists (x == 1 /\\ x != 2)");
     REQUIRE(p.observed.size() == 2);
     CHECK(p.observed[0].name == "x");
     CHECK(p.observed[1].name == "y");
@@ -111,7 +111,7 @@ TEST_CASE("each observable appears once, condition references first", "[conditio
 }
 
 TEST_CASE("a proposition over a name the program does not observe is rejected", "[condition]") {
-    ir::Program p = lowerText("exists (x == 1)");
+    ir::Program p = lowerCondition("exists (x == 1)");
     auto prop = litmus::parseProposition("x == 1 /\\ y == 0", "--outcome");
     testing::requireInputError([&] { lower::observedProposition(*prop, p.observed); },
                                "x == 1 /\\ y == 0", "--outcome", 1, 11, "'y' is not observed");

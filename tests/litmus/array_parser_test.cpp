@@ -11,6 +11,9 @@ namespace ir = ptxmc::ir;
 
 namespace {
 
+/** The shared assertion (unit/RequireInputError.hpp), by the short name the cases use. */
+const auto requireError = &ptxmc::testing::requireLitmusError;
+
 /** A test declaring `init` whose one thread runs `row`. */
 std::string withInit(const std::string& init, const std::string& row = " st.weak x, 1 ;\n") {
     return "PTX t\n{\n" + init + "\n x = 0;\n}\n P0@cta 0,gpu 0 ;\n" + row + "exists (x == 0)\n";
@@ -18,10 +21,6 @@ std::string withInit(const std::string& init, const std::string& row = " st.weak
 
 Test parse(const std::string& text) {
     return parseLitmus(text, "t.litmus");
-}
-
-void requireError(const std::string& text, int line, int col, const std::string& part) {
-    ptxmc::testing::requireInputError([&] { parse(text); }, text, "t.litmus", line, col, part);
 }
 
 const LocationDecl& first(const Test& t) {

@@ -17,13 +17,11 @@ using ptxmc::InputError;
 
 namespace {
 
+/** The shared assertion (unit/RequireInputError.hpp), by the short name the cases use. */
+const auto requireError = &ptxmc::testing::requireLitmusError;
+
 Test parse(const std::string& text) {
     return parseLitmus(text, "t.litmus");
-}
-
-/** Parses `text`, which must fail at line:col with a message containing `part`. */
-void requireError(const std::string& text, int line, int col, const std::string& part) {
-    ptxmc::testing::requireInputError([&] { parse(text); }, text, "t.litmus", line, col, part);
 }
 
 /** A minimal valid test around a code table body (rows only, no header row). */

@@ -1,4 +1,5 @@
 // Lowering register-indexed addresses: the element a constant index picks, and the errors.
+#include "../unit/LitmusText.hpp"
 #include "../unit/RequireInputError.hpp"
 #include "litmus/Parser.hpp"
 #include "lower/Lowerer.hpp"
@@ -9,22 +10,18 @@
 
 using namespace ptxmc;
 using ir::Tag;
+using testing::lowered;
 
 namespace {
+
+/** The shared assertion (unit/RequireInputError.hpp), by the short name the cases use. */
+const auto rejects = &testing::requireLoweringError;
 
 /** P0 runs `rows` with `init` declared (and P0:s = 8); the condition is `cond`. */
 std::string test(const std::string& rows, const std::string& cond = "P0:s == 8",
                  const std::string& init = " a[4] @ shared 0 = {10, 11, 12, 13};") {
     return "PTX t\n{\n" + init + "\n full[2] @ mbarrier 0, count 1;\n x = 0;\n P0:s = 8;\n}\n" +
            " P0@cta 0,gpu 0 ;\n" + rows + "exists (" + cond + ")\n";
-}
-
-ir::Program lowerText(const std::string& text) {
-    return lower::lowerTest(litmus::parseLitmus(text, "t.litmus"));
-}
-
-void rejects(const std::string& text, int line, int col, const std::string& part) {
-    testing::requireInputError([&] { lowerText(text); }, text, "t.litmus", line, col, part);
 }
 
 /** The names of the locations the thread's writes (issue events) go to, in order. */
@@ -39,7 +36,7 @@ std::vector<std::string> writtenNames(const ir::Program& p) {
 } // namespace
 
 TEST_CASE("each element of an array is a location of its own", "[lowering][array]") {
-    const auto p = lowerText(test(" st.shared::cta.u32 a, 1 ;\n"));
+    const auto p = lowered(test(" st.shared::cta.u32 a, 1 ;\n"));
     std::vector<std::string> names;
     for (const auto& l : p.locations)
         names.push_back(l.name);
@@ -49,24 +46,24 @@ TEST_CASE("each element of an array is a location of its own", "[lowering][array
 }
 
 TEST_CASE("an index counts bytes: the element is the offset over the stride", "[lowering][array]") {
-    const auto p = lowerText(test(" st.shared::cta.u32 [a+s], 1 ;\n"        // 8 bytes: a[2]
-                                  " st.shared::cta.u32 [a+4], 1 ;\n"        // a[1]
-                                  " st.shared::cta.u32 [a+s*0x0001], 1 ;\n" // a[2]
-                                  " mov.u32 i, 3 ;\n"
-                                  " st.shared::cta.u32 [a+4*i], 1 ;\n")); // a[3]
+    const auto p = lowered(test(" st.shared::cta.u32 [a+s], 1 ;\n"        // 8 bytes: a[2]
+                                " st.shared::cta.u32 [a+4], 1 ;\n"        // a[1]
+                                " st.shared::cta.u32 [a+s*0x0001], 1 ;\n" // a[2]
+                                " mov.u32 i, 3 ;\n"
+                                " st.shared::cta.u32 [a+4*i], 1 ;\n")); // a[3]
     CHECK(writtenNames(p) == std::vector<std::string>{"a[2]", "a[1]", "a[2]", "a[3]"});
 }
 
 TEST_CASE("a counter loop indexes a new element each iteration", "[lowering][array]") {
-    const auto p = lowerText(test(" mov.u32 k, 0 ;\n"
-                                  " L: ;\n"
-                                  " and.b32 i, k, 1 ;\n"
-                                  " mbarrier.arrive.shared::cta.b64 _, [full+8*i] ;\n"
-                                  " st.shared::cta.u32 [a+4*k], k ;\n"
-                                  " add.s32 k, k, 1 ;\n"
-                                  " setp.lt.s32 p, k, 4 ;\n"
-                                  " @p bra L ;\n",
-                                  "a[3] == 3"));
+    const auto p = lowered(test(" mov.u32 k, 0 ;\n"
+                                " L: ;\n"
+                                " and.b32 i, k, 1 ;\n"
+                                " mbarrier.arrive.shared::cta.b64 _, [full+8*i] ;\n"
+                                " st.shared::cta.u32 [a+4*k], k ;\n"
+                                " add.s32 k, k, 1 ;\n"
+                                " setp.lt.s32 p, k, 4 ;\n"
+                                " @p bra L ;\n",
+                                "a[3] == 3"));
     std::vector<std::string> arrived;
     for (const auto& e : p.events)
         if (e.has(Tag::MB_ARRIVE))
@@ -101,7 +98,7 @@ TEST_CASE("an index out of range, misaligned or not known is an error at the reg
 }
 
 TEST_CASE("the condition names an element, never the whole array", "[lowering][array]") {
-    const auto p = lowerText(test(" st.shared::cta.u32 [a+s], 1 ;\n", "a[2] == 1 /\\ a[0] == 10"));
+    const auto p = lowered(test(" st.shared::cta.u32 [a+s], 1 ;\n", "a[2] == 1 /\\ a[0] == 10"));
     REQUIRE(p.observed.size() == 2);
     CHECK(p.observed[0].name == "a[2]");
     rejects(test(" st.shared::cta.u32 [a+s], 1 ;\n", "a == 1"), 10, 9,
@@ -111,7 +108,7 @@ TEST_CASE("the condition names an element, never the whole array", "[lowering][a
 }
 
 TEST_CASE("a copy's events name the elements it reads and writes", "[lowering][array]") {
-    const auto p = lowerText(
+    const auto p = lowered(
         test(" mov.u32 i, 1 ;\n"
              " cp.async.bulk.shared::cta.global.mbarrier::complete_tx::bytes [a+16*i], [g+16*i], "
              "16, [full+8*i] ;\n",

@@ -1,4 +1,5 @@
 // Program-determined base relations, checked directly on small lowered programs (the
+#include "../unit/LitmusText.hpp"
 // differential check between engines cannot see a mistake both engines inherit from here).
 #include "ir/BaseRelations.hpp"
 #include "ir/Gates.hpp"
@@ -11,12 +12,9 @@
 
 using namespace ptxmc;
 using ir::Tag;
+using testing::lowered;
 
 namespace {
-
-ir::Program lowerText(const std::string& text) {
-    return lower::lowerTest(litmus::parseLitmus(text, "t.litmus"));
-}
 
 /** The issue-level events written `opcode`, in program order (exec events add their role). */
 std::vector<int> eventsOf(const ir::Program& p, const std::string& opcode) {
@@ -67,7 +65,7 @@ exists (g1 == 0)
 
 TEST_CASE("po orders issue-level events only; ae links an issue to its own events",
           "[base-relations]") {
-    auto p = lowerText(kBulkGroups);
+    auto p = lowered(kBulkGroups);
     auto po = ir::staticRelation(p, ir::Rel::Po);
     auto ae = ir::staticRelation(p, ir::Rel::Ae);
     auto copies = eventsOf(p, kCopy);
@@ -84,7 +82,7 @@ TEST_CASE("po orders issue-level events only; ae links an issue to its own event
 }
 
 TEST_CASE("iico: inside one copy, its read before its write", "[base-relations]") {
-    auto p = lowerText(kBulkGroups);
+    auto p = lowered(kBulkGroups);
     auto iico = ir::staticRelation(p, ir::Rel::Iico);
     auto ae = ir::staticRelation(p, ir::Rel::Ae);
     int copy1 = eventsOf(p, kCopy).at(0);
@@ -104,7 +102,7 @@ TEST_CASE("iico: inside one copy, its read before its write", "[base-relations]"
 }
 
 TEST_CASE("bwait: wait_group N covers all but the N most recent groups", "[base-relations]") {
-    auto p = lowerText(kBulkGroups);
+    auto p = lowered(kBulkGroups);
     auto bwait = ir::staticRelation(p, ir::Rel::Bwait);
     std::vector<int> commits, waits;
     for (const auto& e : p.events) {
@@ -122,7 +120,7 @@ TEST_CASE("bwait: wait_group N covers all but the N most recent groups", "[base-
 TEST_CASE("cta-shared and cluster-shared: the shared memory of a CTA and of its cluster",
           "[base-relations]") {
     // The state-space windows of proxy fences (pf-covers in ptx.cat) are built from these.
-    auto p = lowerText(R"(PTX windows
+    auto p = lowered(R"(PTX windows
 { a @ shared 0 = 0; b @ shared 1 = 0; c @ shared 2 = 0; g = 0; }
  P0@cta 0,cluster 0,gpu 0 | P1@cta 1,cluster 0,gpu 0 | P2@cta 2,cluster 1,gpu 0 ;
  fence.proxy.async.shared::cta | ld.shared::cta.u32 r0, [b] | ld.shared::cta.u32 r0, [c] ;
@@ -143,7 +141,7 @@ exists (P0:r0 == 1)
 }
 
 TEST_CASE("sr and scopes: .cta includes the CTA, .gpu the GPU", "[base-relations]") {
-    auto p = lowerText(R"(PTX scopes
+    auto p = lowered(R"(PTX scopes
 { x = 0; }
  P0@cta 0,gpu 0 | P1@cta 1,gpu 0 | P2@cta 0,gpu 0 ;
  st.relaxed.cta.u32 [x], 1 | ld.relaxed.gpu.u32 r0, [x] | ld.relaxed.cta.u32 r0, [x] ;
@@ -161,7 +159,7 @@ exists (P1:r0 == 1)
 
 TEST_CASE("rmw pairs an atom's read with its write; syncbar pairs bar.sync across threads",
           "[base-relations]") {
-    auto p = lowerText(R"(PTX rmw-bar
+    auto p = lowered(R"(PTX rmw-bar
 { x = 0; }
  P0@cta 0,gpu 0 | P1@cta 0,gpu 0 ;
  atom.relaxed.gpu.add.u32 r0, [x], 1 | bar.sync 0 ;
@@ -185,7 +183,7 @@ exists (x == 1)
 
 TEST_CASE("real-time order: po, ae and iico transitively reduced, with the same closure",
           "[base-relations]") {
-    auto p = lowerText(kBulkGroups);
+    auto p = lowered(kBulkGroups);
     std::size_t n = p.events.size();
     auto closure = [&](const ir::Pairs& pairs) {
         std::vector<std::vector<bool>> d(n, std::vector<bool>(n, false));
@@ -213,7 +211,7 @@ TEST_CASE("real-time order: po, ae and iico transitively reduced, with the same 
 
 TEST_CASE("ctrl: a branch's condition sources to every later event of its thread, across the join",
           "[base-relations][control]") {
-    ir::Program p = lowerText(R"(PTX ctrl
+    ir::Program p = lowered(R"(PTX ctrl
 { x = 0; y = 0; z = 0; }
  P0@cta 0,gpu 0 ;
  ld.relaxed.gpu r0, [x] ;

@@ -1,4 +1,5 @@
 // Instruction lowering: events produced, and malformed programs rejected with positions.
+#include "../unit/LitmusText.hpp"
 #include "../unit/RequireInputError.hpp"
 #include "litmus/Parser.hpp"
 #include "lower/Lowerer.hpp"
@@ -7,12 +8,9 @@
 
 using namespace ptxmc;
 using ir::Tag;
+using testing::lowered;
 
 namespace {
-
-ir::Program lowerText(const std::string& text) {
-    return lower::lowerTest(litmus::parseLitmus(text, "t.litmus"));
-}
 
 std::string wrap(const std::string& p0) {
     return "PTX t\n{ a @ shared 0 = 2; b @ shared 0 = 3; d @ tmem 0 = 0; mb @ mbarrier 0, count 1; "
@@ -22,8 +20,7 @@ std::string wrap(const std::string& p0) {
 }
 
 void rejects(const std::string& body, int line, int col, const std::string& fragment) {
-    testing::requireInputError([&] { lowerText(wrap(body)); }, body, "t.litmus", line, col,
-                               fragment);
+    testing::requireLoweringError(wrap(body), line, col, fragment);
 }
 
 std::size_t count(const ir::Program& p, ir::Tag tag) {
@@ -36,7 +33,7 @@ std::size_t count(const ir::Program& p, ir::Tag tag) {
 } // namespace
 
 TEST_CASE("an mma issues once and executes reads and a write", "[lowering]") {
-    auto p = lowerText(wrap(" tcgen05.mma.cta_group::1.kind::f16 [d], [a], [b], I0, 1 ;\n"));
+    auto p = lowered(wrap(" tcgen05.mma.cta_group::1.kind::f16 [d], [a], [b], I0, 1 ;\n"));
     REQUIRE(count(p, Tag::MMA) == 1);
     REQUIRE(count(p, Tag::EXEC) == 4); // read A, read B, read D (accumulate), write D
     for (const auto& e : p.events)
@@ -55,31 +52,31 @@ TEST_CASE("a list of tensor-memory slices is an access of each", "[lowering]") {
             n += e.has(Tag::EXEC) && e.has(Tag::W) && e.space == ir::Space::Tmem ? 1 : 0;
         return n;
     };
-    auto mma = lowerText(decls + " tcgen05.mma.cta_group::1.kind::f16 {s0, s1}, [a], [b], I0, 1 ;\n"
-                                 "exists (x == 0)\n");
+    auto mma = lowered(decls + " tcgen05.mma.cta_group::1.kind::f16 {s0, s1}, [a], [b], I0, 1 ;\n"
+                               "exists (x == 0)\n");
     REQUIRE(count(mma, Tag::EXEC) == 6); // read A, read B, and per slice read D, write D
     REQUIRE(writes(mma) == 2);
-    auto st = lowerText(decls + " tcgen05.st.sync.aligned.32x32b.x2.b32 {s0, s1}, {1, 2} ;\n"
-                                "exists (x == 0)\n");
+    auto st = lowered(decls + " tcgen05.st.sync.aligned.32x32b.x2.b32 {s0, s1}, {1, 2} ;\n"
+                              "exists (x == 0)\n");
     REQUIRE(writes(st) == 4);
-    auto ld = lowerText(decls + " tcgen05.ld.sync.aligned.32x32b.x1.b32 {r0}, {s0, s1} ;\n"
-                                "exists (P0:r0 == 0)\n");
+    auto ld = lowered(decls + " tcgen05.ld.sync.aligned.32x32b.x1.b32 {r0}, {s0, s1} ;\n"
+                              "exists (P0:r0 == 0)\n");
     REQUIRE(count(ld, Tag::EXEC) == 2);
 }
 
 TEST_CASE("bar.sync is an arrival and a completion", "[lowering]") {
-    auto p = lowerText(wrap(" bar.sync 0 ;\n"));
+    auto p = lowered(wrap(" bar.sync 0 ;\n"));
     REQUIRE(count(p, Tag::BAR_ARRIVE) == 1);
     REQUIRE(count(p, Tag::BAR_WAIT) == 1);
 }
 
 TEST_CASE("nanosleep makes no event and keeps the path whole", "[lowering]") {
-    auto plain = lowerText(wrap(" ld.relaxed.gpu r0, x ;\n"
-                                " st.relaxed.gpu x, 1 ;\n"));
-    auto slept = lowerText(wrap(" ld.relaxed.gpu r0, x ;\n"
-                                " nanosleep.u32 20 ;\n"
-                                " @r0 nanosleep.u32 r0 ;\n"
-                                " st.relaxed.gpu x, 1 ;\n"));
+    auto plain = lowered(wrap(" ld.relaxed.gpu r0, x ;\n"
+                              " st.relaxed.gpu x, 1 ;\n"));
+    auto slept = lowered(wrap(" ld.relaxed.gpu r0, x ;\n"
+                              " nanosleep.u32 20 ;\n"
+                              " @r0 nanosleep.u32 r0 ;\n"
+                              " st.relaxed.gpu x, 1 ;\n"));
     REQUIRE(slept.events.size() == plain.events.size());
     // The guard on the read value splits no path: the store has no condition, no ctrl.
     for (std::size_t i = 0; i < plain.events.size(); ++i) {
@@ -117,9 +114,9 @@ TEST_CASE("malformed tcgen05 programs are rejected with file:line:col", "[loweri
 
 TEST_CASE("conditions must name existing threads and registers", "[lowering]") {
     REQUIRE_THROWS_AS(
-        lowerText("PTX t\n{ x = 0; }\n P0@cta 0,gpu 0 ;\n st.weak x, 1 ;\nexists (P3:r0 == 1)\n"),
+        lowered("PTX t\n{ x = 0; }\n P0@cta 0,gpu 0 ;\n st.weak x, 1 ;\nexists (P3:r0 == 1)\n"),
         InputError);
     REQUIRE_THROWS_AS(
-        lowerText("PTX t\n{ x = 0; }\n P0@cta 0,gpu 0 ;\n st.weak x, 1 ;\nexists (P0:r7 == 1)\n"),
+        lowered("PTX t\n{ x = 0; }\n P0@cta 0,gpu 0 ;\n st.weak x, 1 ;\nexists (P0:r7 == 1)\n"),
         InputError);
 }

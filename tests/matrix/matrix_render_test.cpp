@@ -60,7 +60,7 @@ TEST_CASE("a cell links its test and its PTX section", "[matrix][render]") {
     // Reading-dependent: marked in the table and listed with the readings and their questions.
     run.readings = true;
     run.results[0].readings = {
-        {"variants/q4-kind-not-required.cat", Verdict::Ordered, {"Q4 (9.7.18.6.2)"}}};
+        {ptxmc::cat::ReadingId{"q4-kind-not-required"}, Verdict::Ordered, {"Q4 (9.7.18.6.2)"}}};
     CHECK_THAT(cellMarkdown(run, run.cells[0]), Catch::EndsWith(" ⚠ ‡"));
     REQUIRE(readingDependentCells(run).size() == 1);
     CHECK_THAT(readingDependentCells(run)[0],

@@ -1,4 +1,5 @@
 // Decoder tests of issue 50's last 9.4 group: tensor modes, tensor reductions, proxy fences.
+#include "../unit/LitmusText.hpp"
 #include "../unit/RequireInputError.hpp"
 #include "litmus/Parser.hpp"
 #include "ptx/Decode.hpp"
@@ -7,17 +8,11 @@
 #include <catch2/catch.hpp>
 
 using namespace ptxmc;
+using testing::parseInsn;
 
 namespace {
 
 /** The one instruction of a one-thread test whose code is `text`. */
-litmus::Instruction parseInsn(const std::string& text) {
-    static std::vector<litmus::Test> keep;
-    keep.push_back(litmus::parseLitmus(
-        "PTX t\n{ x = 0; }\n P0@cta 0,gpu 0 ;\n " + text + " ;\nexists (x == 0)\n", "t.litmus"));
-    return keep.back().threads.at(0).code.at(0);
-}
-
 ptx::Insn decodeText(const std::string& text) {
     return ptx::decode(parseInsn(text));
 }

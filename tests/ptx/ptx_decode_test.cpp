@@ -1,4 +1,5 @@
 // ptx::decode and ptx::print: round trips on every family, the qualifier tables, decode errors.
+#include "../unit/LitmusText.hpp"
 #include "../unit/RequireInputError.hpp"
 #include "litmus/Parser.hpp"
 #include "ptx/Decode.hpp"
@@ -8,17 +9,11 @@
 #include <catch2/catch.hpp>
 
 using namespace ptxmc;
+using testing::parseInsn;
 
 namespace {
 
 /** The one instruction of a one-thread test whose code is `text`. */
-litmus::Instruction parseInsn(const std::string& text) {
-    static std::vector<litmus::Test> keep; // the instruction refers to nothing, but stay simple
-    keep.push_back(litmus::parseLitmus(
-        "PTX t\n{ x = 0; }\n P0@cta 0,gpu 0 ;\n " + text + " ;\nexists (x == 0)\n", "t.litmus"));
-    return keep.back().threads.at(0).code.at(0);
-}
-
 std::string roundTrip(const std::string& text) {
     return ptx::print(ptx::decode(parseInsn(text)));
 }

@@ -95,8 +95,7 @@ TEST_CASE("lowering reports an earlier thread's error before a later thread's ba
         text, "t.litmus", 4, 22, "never defined");
     const std::string declared = "PTX t\n{ x = 0; x = 1; }\n P0@cta 0,gpu 0 ;\n frobnicate r0 ;\n"
                                  "exists (x == 0)\n";
-    testing::requireInputError([&] { lower::lowerTest(litmus::parseLitmus(declared, "t.litmus")); },
-                               declared, "t.litmus", 2, 10, "declared twice");
+    testing::requireLoweringError(declared, 2, 10, "declared twice");
 }
 
 TEST_CASE("the decoded program hashes as the test does", "[ptx]") {

@@ -1,4 +1,5 @@
 // The syntax table of the PTX ISA 9.4 text (tests/ptx/syntax-9.4.txt): every instance marked
+#include "../unit/LitmusText.hpp"
 // `decodes` decodes, and prints a form that decodes again; every instance marked `open` (a form
 // of the text ptxmc does not decode yet) still fails, so that the day it decodes its line moves.
 #include "litmus/Parser.hpp"
@@ -13,6 +14,7 @@
 #include <vector>
 
 using namespace ptxmc;
+using testing::parseInsn;
 
 namespace {
 
@@ -55,13 +57,6 @@ std::vector<Line> readTable() {
 }
 
 /** The instruction `text` as the one instruction of a one-thread litmus test. */
-litmus::Instruction parseInsn(const std::string& text) {
-    static std::vector<litmus::Test> keep;
-    keep.push_back(litmus::parseLitmus(
-        "PTX t\n{ x = 0; }\n P0@cta 0,gpu 0 ;\n " + text + " ;\nexists (x == 0)\n", "t.litmus"));
-    return keep.back().threads.at(0).code.at(0);
-}
-
 bool decodes(const std::string& text, std::string& why) {
     try {
         ptx::decode(parseInsn(text));

@@ -1,4 +1,5 @@
 // Unit tests of the reports: herd blocks, JSON objects, expected.txt parsing and lookup.
+#include "../unit/TempDir.hpp"
 #include "report/Answer.hpp"
 #include "report/AnswerText.hpp"
 #include "report/CiReports.hpp"
@@ -8,12 +9,11 @@
 
 #include <catch2/catch.hpp>
 #include <filesystem>
-#include <fstream>
-#include <random>
 
 using namespace ptxmc;
 using namespace ptxmc::report;
 namespace fs = std::filesystem;
+using testing::TempDir;
 
 namespace {
 
@@ -47,31 +47,6 @@ EventRef at(int thread, const std::string& text, const std::string& file, int li
     e.note = note;
     return e;
 }
-
-// A fresh folder under the system temp folder, removed again at the end of the test.
-class TempDir {
-public:
-    TempDir() {
-        std::random_device rd;
-        path_ = fs::temp_directory_path() / ("ptxmc-report-test-" + std::to_string(rd()));
-        fs::create_directories(path_);
-        path_ = fs::canonical(path_);
-    }
-    ~TempDir() {
-        std::error_code ec;
-        fs::remove_all(path_, ec);
-    }
-    const fs::path& path() const { return path_; }
-    fs::path write(const std::string& rel, const std::string& text = "") const {
-        fs::path p = path_ / rel;
-        fs::create_directories(p.parent_path());
-        std::ofstream(p) << text;
-        return p;
-    }
-
-private:
-    fs::path path_;
-};
 
 // The InputError that parsing `text` as `dir/expected.txt` throws (fails the test if none).
 InputError parseError(const TempDir& dir, const std::string& text) {
@@ -174,7 +149,7 @@ TEST_CASE("herd block for a deadlock", "[report]") {
 TEST_CASE("herd block for an unknown result prints no states", "[report]") {
     CheckResult r = sampleResult(Q::Exists);
     r.observation = Observation::Unknown;
-    r.unknownReason = "timeout after 10 s";
+    r.unknownReason = {engine::UnknownKind::Timeout, "timeout after 10 s"};
     std::string text = HerdPrinter().format(r);
     CHECK(text == "Test MP Allowed\nUnknown: timeout after 10 s\n"
                   "Condition exists (P1:r0 == 1 /\\ P1:r1 == 0)\nObservation MP Unknown 0 0\n"
@@ -564,7 +539,7 @@ TEST_CASE("typed events, witnesses and cuts are printed one way in text and JSON
 
     CheckResult r = sampleResult(Q::Exists);
     r.observation = Observation::Unknown;
-    r.unknownReason = "unroll bound 2 reached";
+    r.unknownReason = {engine::UnknownKind::UnrollBound, "unroll bound 2 reached"};
     r.boundReached = {at(1, "bne r0, 1, LC00", "t", 6, 4)};
     r.flags = {
         {"hang", "blocks", {{at(1, "bar.sync 0", "t", 7, 2)}, {at(0, "bar.sync 0", "t", 8, 2)}}}};

@@ -1,42 +1,14 @@
 // Variant expectations: expected.<variant>.txt overrides expected.txt under model <variant>.cat.
+#include "../unit/TempDir.hpp"
 #include "report/Expectations.hpp"
 
 #include <catch2/catch.hpp>
 #include <filesystem>
-#include <fstream>
-#include <random>
 
 using namespace ptxmc;
 using namespace ptxmc::report;
 namespace fs = std::filesystem;
-
-namespace {
-
-// A fresh folder under the system temp folder, removed again at the end of the test.
-class TempDir {
-public:
-    TempDir() {
-        std::random_device rd;
-        path_ = fs::temp_directory_path() / ("ptxmc-variant-test-" + std::to_string(rd()));
-        fs::create_directories(path_);
-        path_ = fs::canonical(path_);
-    }
-    ~TempDir() {
-        std::error_code ec;
-        fs::remove_all(path_, ec);
-    }
-    fs::path write(const std::string& rel, const std::string& text = "") const {
-        fs::path p = path_ / rel;
-        fs::create_directories(p.parent_path());
-        std::ofstream(p) << text;
-        return p;
-    }
-
-private:
-    fs::path path_;
-};
-
-} // namespace
+using testing::TempDir;
 
 TEST_CASE("variant name of a --model argument", "[report][variant]") {
     CHECK(variantOfModel("") == "");

@@ -1,6 +1,7 @@
 // smt/MbarrierFacts: the phases and orders the model's acyclicity axioms imply change no answer.
 #include "../unit/BuiltinModel.hpp"
 #include "../unit/CorpusFiles.hpp"
+#include "../unit/LitmusText.hpp"
 #include "cat/Loader.hpp"
 #include "cat/Resolver.hpp"
 #include "check/Check.hpp"
@@ -16,13 +17,10 @@
 #include <vector>
 
 using namespace ptxmc;
+using testing::builtinModel;
 namespace fs = std::filesystem;
 
 namespace {
-
-const cat::ResolvedModel& defaultModel() {
-    return testing::builtinModel();
-}
 
 using testing::lowered;
 
@@ -30,7 +28,7 @@ engine::CheckResult checked(const ir::Program& p, bool facts) {
     engine::CheckOptions options;
     options.mbarrierFacts = facts;
     options.stats = true;
-    return engine::check(p, defaultModel(), options);
+    return engine::check(p, builtinModel(), options);
 }
 
 /** Same observation, final states and flags. */

@@ -1,6 +1,7 @@
 // engine/ScheduledRun: a complete schedule, run concretely, is an execution both engines allow.
 #include "../unit/BuiltinModel.hpp"
 #include "../unit/CorpusFiles.hpp"
+#include "../unit/LitmusText.hpp"
 #include "cat/Loader.hpp"
 #include "cat/Resolver.hpp"
 #include "check/Check.hpp"
@@ -15,12 +16,9 @@
 #include <vector>
 
 using namespace ptxmc;
+using testing::builtinModel;
 
 namespace {
-
-const cat::ResolvedModel& defaultModel() {
-    return testing::builtinModel();
-}
 
 using testing::lowered;
 
@@ -39,7 +37,7 @@ exists (P1:r0 == 0)
 engine::CheckResult enumerated(const ir::Program& p) {
     engine::CheckOptions options;
     options.engine = engine::EngineKind::Enumerate;
-    return engine::check(p, defaultModel(), options);
+    return engine::check(p, builtinModel(), options);
 }
 
 } // namespace
@@ -49,14 +47,14 @@ TEST_CASE("a racy hand-off's schedule runs to its SC state and raises the race",
     ir::Program p = lowered(kRacyHandOff);
     auto explored = engine::schedules::explore(p, 1000);
     REQUIRE(explored.completeSchedule.size() == p.events.size());
-    auto run = engine::runSchedule(p, defaultModel(), "", explored.completeSchedule);
+    auto run = engine::runSchedule(p, builtinModel(), std::nullopt, explored.completeSchedule);
     REQUIRE(run);
     CHECK(run->state == std::vector<std::int64_t>{1}); // the load runs after the store
     REQUIRE(run->flags.count("data-race") == 1);
     CHECK(run->flags.size() == 1);
     // A schedule that is not complete is no execution.
     std::vector<int> part(explored.completeSchedule.begin(), explored.completeSchedule.end() - 1);
-    CHECK_FALSE(engine::runSchedule(p, defaultModel(), "", part));
+    CHECK_FALSE(engine::runSchedule(p, builtinModel(), std::nullopt, part));
 }
 
 TEST_CASE("every corpus schedule run concretely is an execution the explicit engine finds",
@@ -68,7 +66,7 @@ TEST_CASE("every corpus schedule run concretely is an execution the explicit eng
         if (p.events.size() > 24) continue;
         auto explored = engine::schedules::explore(p, 10000);
         if (explored.completeSchedule.empty()) continue;
-        auto run = engine::runSchedule(p, defaultModel(), "", explored.completeSchedule);
+        auto run = engine::runSchedule(p, builtinModel(), std::nullopt, explored.completeSchedule);
         if (!run) continue;
         ++runs;
         INFO(file.string());

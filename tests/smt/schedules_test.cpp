@@ -1,5 +1,6 @@
 // engine/Schedules: the explicit hang pre-check, held to the solver's program-only answer.
 #include "../unit/CorpusFiles.hpp"
+#include "../unit/LitmusText.hpp"
 #include "ir/Gates.hpp"
 #include "litmus/Parser.hpp"
 #include "lower/Lowerer.hpp"
@@ -13,13 +14,10 @@
 #include <vector>
 
 using namespace ptxmc;
+using testing::lowered;
 namespace fs = std::filesystem;
 
 namespace {
-
-ir::Program lowered(const std::string& text) {
-    return lower::lowerTest(litmus::parseLitmus(text, "t.litmus"));
-}
 
 // One producer, one consumer, a count-1 mbarrier; the consumer waits on `parity`.
 std::string handOff(int parity) {

@@ -1,6 +1,9 @@
-// Shared assertion: an action must throw InputError at file:line:col with a given message part.
+// Shared assertions: an action (parsing or lowering litmus text) throws InputError at
+// file:line:col.
 #pragma once
 
+#include "litmus/Parser.hpp"
+#include "lower/Lowerer.hpp"
 #include "support/SourceLoc.hpp"
 
 #include <catch2/catch.hpp>
@@ -23,6 +26,20 @@ inline void requireInputError(const std::function<void()>& action, const std::st
         return;
     }
     FAIL("no error was reported");
+}
+
+/** Parsing `text` as the litmus file t.litmus fails at line:col, the message containing `part`. */
+inline void requireLitmusError(const std::string& text, int line, int col,
+                               const std::string& part) {
+    requireInputError([&] { litmus::parseLitmus(text, "t.litmus"); }, text, "t.litmus", line, col,
+                      part);
+}
+
+/** Parsing `text` (t.litmus) succeeds, lowering it fails at line:col with `part`. */
+inline void requireLoweringError(const std::string& text, int line, int col,
+                                 const std::string& part) {
+    requireInputError([&] { lower::lowerTest(litmus::parseLitmus(text, "t.litmus")); }, text,
+                      "t.litmus", line, col, part);
 }
 
 } // namespace ptxmc::testing

@@ -92,7 +92,7 @@ Comparison classifyOne(const HwTest& t, const ModelAnswer& m) {
     c.modelObservation = engine::toString(r.observation);
     if (r.observation == engine::Observation::Unknown) {
         c.verdict = Verdict::Error;
-        c.note = "model: Unknown (" + r.unknownReason + ")";
+        c.note = "model: Unknown (" + r.unknownReason.text + ")";
         return c;
     }
     if (r.observed != t.observed) {
