@@ -2,6 +2,7 @@
 #pragma once
 
 #include "kernel/Machine.hpp"
+#include "ptx/ModuleOps.hpp"
 
 #include <string>
 #include <vector>
@@ -27,6 +28,9 @@ std::int64_t signExtend(std::uint64_t v, int bits);
  * arithmetic. `ok` says whether the opcode is one this evaluator knows.
  */
 std::optional<std::uint64_t> arithmetic(const std::vector<std::string>& parts,
+                                        const std::vector<Val>& in, bool& known);
+/** The same for an instruction whose row of ptx/ModuleOps.def is known: `op`. */
+std::optional<std::uint64_t> arithmetic(ptx::ModuleOp op, const std::vector<std::string>& parts,
                                         const std::vector<Val>& in, bool& known);
 
 /** setp's comparison of a and b (`.eq`, `.lt`, `.lo`, ...) under `type`. */

@@ -71,26 +71,8 @@ const Function& pickEntry(const Module& m, const std::string& name) {
 
 namespace {
 
-/** What the evaluator does with an instruction. */
-enum class Kind {
-    Label,
-    Branch,
-    Exit,
-    Trap,
-    Arith,
-    Setp,
-    Collective,
-    ParamLoad,
-    Load,
-    Store,
-    Atomic,
-    Event,
-    Wait,
-    ClcQuery,
-    Ignore,
-    Data,
-    Unsupported
-};
+using ptx::ModuleOp;
+using ptx::ModuleRole;
 
 bool hasPart(const std::vector<std::string>& parts, const std::string& q) {
     return std::find(parts.begin() + 1, parts.end(), q) != parts.end();
@@ -99,52 +81,6 @@ bool hasPrefix(const std::vector<std::string>& parts, const std::string& q) {
     for (std::size_t i = 1; i < parts.size(); ++i)
         if (parts[i].rfind(q, 0) == 0) return true;
     return false;
-}
-
-Kind classify(const litmus::Instruction& in) {
-    const auto& p = in.parts;
-    const std::string& r = p[0];
-    if (r == "bra") return Kind::Branch;
-    if (r == "ret" || r == "exit") return Kind::Exit;
-    if (r == "trap" || r == "brkpt") return Kind::Trap;
-    if (r == "call") { // printf is output, a failed device assert traps; others are unknown code
-        const std::string callee = in.operands.empty() ? "" : in.operands[0].name;
-        if (callee == "vprintf") return Kind::Ignore;
-        if (callee == "__assertfail") return Kind::Trap;
-        return Kind::Unsupported;
-    }
-    if (r == "setp") return Kind::Setp;
-    if (r == "shfl" || r == "elect" || r == "vote" || r == "activemask" || r == "match" ||
-        r == "redux")
-        return Kind::Collective;
-    if (r == "bar" && p.size() > 1 && p[1] == "warp") return Kind::Ignore;
-    if (r == "cvta" || r == "mapa" || r == "getctarank") return Kind::Arith;
-    if (r == "ld" || r == "ldu") return hasPart(p, "param") ? Kind::ParamLoad : Kind::Load;
-    if (r == "st" && hasPart(p, "param")) return Kind::Ignore; // a call's argument (printf, assert)
-    if (r == "st") return hasPart(p, "async") ? Kind::Event : Kind::Store;
-    if (r == "atom" || r == "red") return hasPart(p, "async") ? Kind::Event : Kind::Atomic;
-    if (r == "mbarrier" && p.size() > 1 && (p[1] == "try_wait" || p[1] == "test_wait"))
-        return Kind::Wait;
-    if (r == "cp" && hasPart(p, "prefetch")) return Kind::Ignore;
-    if (r == "fence" || r == "membar" || r == "bar" || r == "barrier" || r == "mbarrier" ||
-        r == "cp" || r == "wgmma" || r == "tcgen05" || r == "ldmatrix" || r == "stmatrix" ||
-        r == "tensormap" || r == "griddepcontrol")
-        return Kind::Event;
-    if (r == "nanosleep" || r == "setmaxnreg" || r == "prefetch" || r == "prefetchu" ||
-        r == "createpolicy" || r == "discard" || r == "applypriority" || r == "pmevent")
-        return Kind::Ignore;
-    if (r == "clusterlaunchcontrol" && p.size() > 1)
-        return p[1] == "try_cancel" ? Kind::Event : Kind::ClcQuery;
-    if (r == "multimem" || r == "brx" || r == "call" || r == "suld" || r == "sust" || r == "tex" ||
-        r == "tld4")
-        return Kind::Unsupported;
-    static const char* const kArith[] = {"mov",  "add", "sub",  "mul",  "mad", "div", "rem",
-                                         "min",  "max", "abs",  "neg",  "not", "and", "or",
-                                         "xor",  "shl", "shr",  "selp", "cvt", "bfe", "bfi",
-                                         "popc", "clz", "brev", "lop3", "shf", "cnot"};
-    for (const char* a : kArith)
-        if (r == a) return Kind::Arith;
-    return Kind::Data;
 }
 
 struct Lane {
@@ -453,7 +389,7 @@ private:
             return Outcome::Continue;
         }
         const litmus::Instruction& in = s.insn;
-        Kind k = classify(in);
+        ModuleRole k = s.role;
         if (!L.taintAt.empty()) applyTaints(L);
         std::uint32_t guardProbe = 0;
         if (in.guard) {
@@ -462,15 +398,15 @@ private:
             // (a speculative run treats a value stored later as data: the real run defers)
             bool data =
                 g.field == 0 || (g.field == kStoredLater && (speculative || pass_ + 1 >= kPasses));
-            if (!g.known && k == Kind::Branch && data) return joinSides(L, s);
-            if (g.probe && k == Kind::Branch) return probeBranch(L, s, g);
-            if (g.probe && k != Kind::Arith && k != Kind::Data && k != Kind::Setp)
+            if (!g.known && k == ModuleRole::Branch && data) return joinSides(L, s);
+            if (g.probe && k == ModuleRole::Branch) return probeBranch(L, s, g);
+            if (g.probe && k != ModuleRole::Arith && k != ModuleRole::Data && k != ModuleRole::Setp)
                 fail(in.guard->loc, "whether this " + in.opcode +
                                         " runs depends on the result of " + probeText(g.probe) +
                                         ": " + kProbeRule);
             guardProbe = g.probe;
             if (!g.known) {
-                if (k == Kind::Arith || k == Kind::Data || k == Kind::Setp) {
+                if (k == ModuleRole::Arith || k == ModuleRole::Data || k == ModuleRole::Setp) {
                     unknownDests(L, in, g.field);
                     ++L.pc;
                     return Outcome::Continue;
@@ -496,45 +432,43 @@ private:
                 return Outcome::Continue;
             }
         }
-        if (!speculative && !L.wgmmaRegs.empty() && in.parts[0] != "wgmma")
+        if (!speculative && !L.wgmmaRegs.empty() && !ptx::isWgmmaOp(s.op))
             wgmmaRegisterAccess(L, s, k);
         switch (k) {
-        case Kind::Label:
-            break;
-        case Kind::Collective:
+        case ModuleRole::Collective:
             return Outcome::Collective;
-        case Kind::Branch:
+        case ModuleRole::Branch:
             L.pc = target(s);
             return Outcome::Continue;
-        case Kind::Exit:
+        case ModuleRole::Exit:
             L.done = true;
             return Outcome::Done;
-        case Kind::Trap:
+        case ModuleRole::Trap:
             if (speculative) return Outcome::Trapped;
-            fail(in.loc,
-                 fmt::format("thread {} of CTA {} reaches '{}'{} under this launch", L.tid, L.cta,
-                             in.opcode, in.parts[0] == "call" ? " (a failing device assert)" : ""));
-        case Kind::Arith:
-            arith(L, in);
+            fail(in.loc, fmt::format("thread {} of CTA {} reaches '{}'{} under this launch", L.tid,
+                                     L.cta, in.opcode,
+                                     s.op == ModuleOp::Call ? " (a failing device assert)" : ""));
+        case ModuleRole::Arith:
+            arith(L, s);
             break;
-        case Kind::Setp:
+        case ModuleRole::Setp:
             setp(L, in);
             break;
-        case Kind::ParamLoad:
+        case ModuleRole::ParamLoad:
             if (in.operands.size() < 2) fail(in.loc, "ld.param needs a destination and an address");
             paramLoad(L, in, value(L, in.operands[1]));
             break;
-        case Kind::ClcQuery:
+        case ModuleRole::ClcQuery:
             clcQuery(L, in);
             break;
-        case Kind::Ignore:
+        case ModuleRole::Ignore:
             unknownDests(L, in);
             break;
-        case Kind::Data: // what it computes from a field not given still names the field
+        case ModuleRole::Data: // what it computes from a field not given still names the field
             unknownDests(L, in, fieldOf(L, in));
             break;
-        case Kind::Unsupported:
-            if (in.parts[0] == "call")
+        case ModuleRole::Unsupported:
+            if (s.op == ModuleOp::Call)
                 fail(in.loc, "a call to '" +
                                  (in.operands.empty() ? std::string("?") : in.operands[0].name) +
                                  "' is not supported: ptxmc kernel checks entries without calls "
@@ -543,7 +477,7 @@ private:
                              "' is not supported by ptxmc kernel: a memory or control "
                              "instruction the model lacks, whose effect could change the "
                              "answer, so the check stops here");
-        case Kind::Load:
+        case ModuleRole::Load:
             if (localAccess(L, in, false)) break;
             // a generic load of a parameter's bytes (cvta.param of a __grid_constant__ struct)
             if (in.operands.size() >= 2) {
@@ -554,12 +488,12 @@ private:
                 }
             }
             [[fallthrough]];
-        case Kind::Store:
-            if (k == Kind::Store && localAccess(L, in, true)) break;
+        case ModuleRole::Store:
+            if (k == ModuleRole::Store && localAccess(L, in, true)) break;
             [[fallthrough]];
-        case Kind::Atomic:
-        case Kind::Event:
-        case Kind::Wait:
+        case ModuleRole::Atomic:
+        case ModuleRole::Event:
+        case ModuleRole::Wait:
             if (speculative) return Outcome::SawEvent;
             record(L, s, k);
             break;
@@ -611,8 +545,8 @@ private:
     /** Whether `c` stands at a wait on the probe's barrier with its phase. */
     bool waitsOn(const Lane& c, const Probe& p) const {
         const litmus::Instruction& in = f_.body[c.pc].insn;
-        if (f_.body[c.pc].kind != Statement::Kind::Instruction || classify(in) != Kind::Wait ||
-            in.operands.size() < 3)
+        if (f_.body[c.pc].kind != Statement::Kind::Instruction ||
+            f_.body[c.pc].role != ModuleRole::Wait || in.operands.size() < 3)
             return false;
         Val a = address(c, in.operands[1]), ph = value(c, in.operands[2]);
         return a.known && ph.known && a.v == p.barrier && ph.v == p.phase;
@@ -776,7 +710,7 @@ private:
         for (std::size_t at : path) {
             if (at >= f_.body.size() || f_.body[at].kind != Statement::Kind::Instruction) continue;
             L.pc = at;
-            wgmmaRegisterAccess(L, f_.body[at], classify(f_.body[at].insn));
+            wgmmaRegisterAccess(L, f_.body[at], f_.body[at].role);
         }
         L.pc = pc;
     }
@@ -963,11 +897,12 @@ private:
     }
 
     // ---- arithmetic ----
-    void arith(Lane& L, const litmus::Instruction& in) {
+    void arith(Lane& L, const Statement& s) {
+        const litmus::Instruction& in = s.insn;
         const auto& p = in.parts;
         if (in.operands.empty()) return;
         const litmus::Operand& d = in.operands[0];
-        if (p[0] == "mov" && d.kind == litmus::Operand::Kind::Vector) { // unpack
+        if (s.op == ModuleOp::Mov && d.kind == litmus::Operand::Kind::Vector) { // unpack
             Val src = in.operands.size() > 1 ? value(L, in.operands[1]) : Val{};
             int width = 64 / std::max<int>(1, static_cast<int>(d.elements.size()));
             for (std::size_t i = 0; i < d.elements.size(); ++i)
@@ -984,24 +919,25 @@ private:
         for (std::size_t i = 1; i < in.operands.size(); ++i)
             ins.push_back(value(L, in.operands[i]));
         Val out;
-        if (p[0] == "cvta")
+        if (s.op == ModuleOp::Cvta)
             out = cvta(p, ins);
-        else if (p[0] == "mapa")
+        else if (s.op == ModuleOp::Mapa)
             out = mapa(ins);
-        else if (p[0] == "getctarank")
+        else if (s.op == ModuleOp::Getctarank)
             out = ctarank(ins);
         else {
             bool known = false;
-            if (auto r = arithmetic(p, ins, known)) out = Val::of(*r);
+            if (auto r = arithmetic(s.op, p, ins, known)) out = Val::of(*r);
         }
         for (const Val& v : ins) {
             if (!out.known && !out.field && !v.known) out.field = v.field;
             if (!out.probe) out.probe = v.probe;
         }
-        if (out.known && p[0] != "mov" && p[0] != "cvta" && p[0] != "mapa") {
+        if (out.known && s.op != ModuleOp::Mov && s.op != ModuleOp::Cvta &&
+            s.op != ModuleOp::Mapa) {
             // keep a result's width: the destination's type
             IntType t = lastType(p);
-            if (p[0] != "cvt" && !hasPart(p, "wide")) out.v = mask(out.v, t.bits);
+            if (s.op != ModuleOp::Cvt && !hasPart(p, "wide")) out.v = mask(out.v, t.bits);
         }
         set(L, d, out);
     }
@@ -1182,11 +1118,10 @@ private:
     void collective(std::vector<Lane*>& group) {
         const Statement& s = f_.body[group[0]->pc];
         const litmus::Instruction& in = s.insn;
-        const std::string& r = in.parts[0];
         std::uint64_t active = 0;
         for (Lane* L : group)
             active |= 1ULL << L->lane;
-        if (r == "elect") {
+        if (s.op == ModuleOp::Elect) {
             int leader = group.front()->lane;
             for (Lane* L : group) {
                 const litmus::Operand& d = in.operands.at(0);
@@ -1195,11 +1130,11 @@ private:
                 if (!d.elements.empty())
                     L->regs[d.elements[0].name] = Val::of(L->lane == leader ? 1 : 0);
             }
-        } else if (r == "shfl") {
+        } else if (s.op == ModuleOp::Shfl) {
             shfl(group, in);
-        } else if (r == "vote") {
+        } else if (s.op == ModuleOp::Vote) {
             vote(group, in, active);
-        } else if (r == "activemask") {
+        } else if (s.op == ModuleOp::Activemask) {
             for (Lane* L : group)
                 set(*L, in.operands.at(0), Val::of(active));
         } else {
@@ -1318,7 +1253,7 @@ private:
      * stretch between two wgmma instructions suffice: the others are in the same place in
      * program order relative to every wgmma event.
      */
-    void wgmmaRegisterAccess(Lane& L, const Statement& s, Kind k) {
+    void wgmmaRegisterAccess(Lane& L, const Statement& s, ModuleRole k) {
         const litmus::Instruction& in = s.insn;
         std::string readOf, writeOf;
         auto look = [&](const litmus::Operand& o, bool dest, auto&& self) -> void {
@@ -1329,9 +1264,10 @@ private:
             for (const auto& e : o.elements)
                 self(e, dest && o.kind == litmus::Operand::Kind::Vector, self);
         };
-        bool firstIsDest = k == Kind::Arith || k == Kind::Data || k == Kind::Setp ||
-                           k == Kind::Load || k == Kind::ParamLoad || k == Kind::Atomic ||
-                           k == Kind::Collective || k == Kind::ClcQuery;
+        bool firstIsDest = k == ModuleRole::Arith || k == ModuleRole::Data ||
+                           k == ModuleRole::Setp || k == ModuleRole::Load ||
+                           k == ModuleRole::ParamLoad || k == ModuleRole::Atomic ||
+                           k == ModuleRole::Collective || k == ModuleRole::ClcQuery;
         for (std::size_t i = 0; i < in.operands.size(); ++i)
             look(in.operands[i], i == 0 && firstIsDest, look);
         auto note = [&](const std::string& reg, bool write) {
@@ -1340,6 +1276,7 @@ private:
             // its own instance count (key ~pc): the statement's count is its instruction's
             st.instance = L.counts[~L.pc]++;
             st.opcode = "mov.b32";
+            st.op = ModuleOp::Mov;
             st.parts = {"mov", "b32"};
             RawOperand r, v;
             r.kind = RawOperand::Kind::Reg;
@@ -1363,9 +1300,10 @@ private:
     }
 
     /** The fragments a wgmma.mma_async names: its accumulator and, from registers, its A. */
-    static void wgmmaFragments(Lane& L, const litmus::Instruction& in) {
+    static void wgmmaFragments(Lane& L, const Statement& s) {
+        const litmus::Instruction& in = s.insn;
         ++L.wgmmaWindow;
-        if (in.parts.size() < 2 || in.parts[1] != "mma_async") return;
+        if (s.op != ModuleOp::WgmmaMmaAsync) return;
         for (std::size_t i = 0; i < 2 && i < in.operands.size(); ++i) {
             const litmus::Operand& o = in.operands[i];
             if (o.kind != litmus::Operand::Kind::Vector || o.elements.empty()) continue;
@@ -1436,6 +1374,7 @@ private:
             clcSeen_[dst].push_back(clc::response(k));
             Step copy = st;
             copy.opcode = "cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes";
+            copy.op = ModuleOp::CpBulk;
             copy.parts = {
                 "cp", "async", "bulk", "shared::cluster", "global", "mbarrier::complete_tx::bytes"};
             RawOperand d = st.operands[0], src = st.operands[0], mb = st.operands[1], bytes;
@@ -1487,42 +1426,41 @@ private:
         fail(in.loc, "unknown form of clusterlaunchcontrol.query_cancel");
     }
 
-    void record(Lane& L, const Statement& s, Kind k) {
+    void record(Lane& L, const Statement& s, ModuleRole k) {
         const litmus::Instruction& in = s.insn;
         Step st;
         st.stmt = L.pc;
         st.instance = L.counts[L.pc]++;
         st.opcode = in.opcode;
+        st.op = s.op;
         st.parts = in.parts;
         for (const litmus::Operand& o : in.operands)
             st.operands.push_back(resolve(L, o));
-        const std::string& r = in.parts[0];
-        if (k == Kind::Store && in.operands.size() >= 2 && st.operands[0].value.known) {
+        if (k == ModuleRole::Store && in.operands.size() >= 2 && st.operands[0].value.known) {
             if (auto off = Layout::sharedAddress(st.operands[0].value.v)) {
                 Val v = value(L, in.operands[1]);
                 seen_.put(*off, v.known ? std::optional(v.v) : std::nullopt);
             }
         }
-        if (k == Kind::Load || k == Kind::Atomic) {
+        if (k == ModuleRole::Load || k == ModuleRole::Atomic) {
             Val v;
-            if (k == Kind::Load && in.operands.size() >= 2 && st.operands[1].value.known)
+            if (k == ModuleRole::Load && in.operands.size() >= 2 && st.operands[1].value.known)
                 if (auto off = Layout::sharedAddress(st.operands[1].value.v)) {
                     auto it = stored_.values.find(*off);
                     if (it != stored_.values.end() && it->second) v = Val::of(*it->second);
                     if (it == stored_.values.end()) v.field = kStoredLater;
                     if (auto response = clcResponseRead(L, *off)) v = *response;
                 }
-            bool host = k == Kind::Load && in.operands.size() >= 2 && st.operands[1].value.known &&
-                        hostLoad(L, in, st.operands[1].value.v);
+            bool host = k == ModuleRole::Load && in.operands.size() >= 2 &&
+                        st.operands[1].value.known && hostLoad(L, in, st.operands[1].value.v);
             if (!host && !in.operands.empty()) set(L, in.operands[0], v);
         }
-        if (r == "clusterlaunchcontrol") {
+        if (s.op == ModuleOp::ClcTryCancel) {
             clcRequest(L, st);
             return;
         }
-        if (r == "wgmma") wgmmaFragments(L, in);
-        if (r == "tcgen05" && in.parts.size() > 1 && in.parts[1] == "alloc" &&
-            !in.operands.empty() && st.operands[0].value.known) {
+        if (ptx::isWgmmaOp(s.op)) wgmmaFragments(L, s);
+        if (s.op == ModuleOp::Tcgen05Alloc && !in.operands.empty() && st.operands[0].value.known) {
             // The allocated columns' address, stored for the other warps to load (column base).
             auto key = std::make_pair(L.cta, L.warp * 100000 + static_cast<int>(st.stmt));
             auto [it, fresh] = allocations_.emplace(key, columnsTaken_[L.cta]);
@@ -1540,9 +1478,11 @@ private:
             } else if (std::uint32_t probe = probeIn(o))
                 fail(o.loc, "this " + in.opcode + "'s operand depends on the result of " +
                                 probeText(probe) + ": " + kProbeRule);
-        if (k == Kind::Wait && !waitSucceeds(L, s, st)) return; // a probe: it acquired nothing
-        if (k == Kind::Event && !in.operands.empty() &&
-            (r == "mbarrier" || r == "atom" || r == "red") &&
+        if (k == ModuleRole::Wait && !waitSucceeds(L, s, st))
+            return; // a probe: it acquired nothing
+        if (k == ModuleRole::Event && !in.operands.empty() &&
+            (ptx::isMbarrierOp(s.op) || s.op == ModuleOp::AtomAsync ||
+             s.op == ModuleOp::RedAsync) &&
             in.operands[0].kind == litmus::Operand::Kind::Name)
             set(L, in.operands[0], Val{});
         L.steps.push_back(std::move(st));
