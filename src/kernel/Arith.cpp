@@ -3,9 +3,12 @@
 #include "kernel/Arith.hpp"
 
 #include <algorithm>
+#include <array>
 #include <bit>
 #include <cctype>
 #include <cmath>
+#include <string_view>
+#include <utility>
 
 namespace ptxmc::kernel {
 
@@ -94,7 +97,7 @@ std::optional<bool> compare(const std::string& op, std::uint64_t a, std::uint64_
 
 namespace {
 
-bool has(const std::vector<std::string>& parts, const char* q) {
+bool has(const std::vector<std::string>& parts, std::string_view q) {
     return std::find(parts.begin() + 1, parts.end(), q) != parts.end();
 }
 
@@ -254,6 +257,52 @@ std::optional<std::uint64_t> arithmetic(ModuleOp op, const std::vector<std::stri
     if (op == ModuleOp::Prmt) return std::nullopt;
     if (in.size() == 2) return binary(op, parts, arg(0), arg(1), t);
     return std::nullopt;
+}
+
+namespace {
+
+enum class PredicateCombine { None, And, Or, Xor };
+constexpr std::array<std::pair<std::string_view, PredicateCombine>, 3> kPredicateCombines = {{
+    {"and", PredicateCombine::And},
+    {"or", PredicateCombine::Or},
+    {"xor", PredicateCombine::Xor},
+}};
+
+/** `result` combined with `c`: known when both are, or when one decides .and/.or alone. */
+Val combinePredicates(PredicateCombine op, Val result, const Val& c) {
+    if (result.known && c.known) {
+        bool x = result.v != 0, y = c.v != 0;
+        bool v = op == PredicateCombine::And  ? (x && y)
+                 : op == PredicateCombine::Or ? (x || y)
+                                              : (x != y);
+        return Val::of(v ? 1 : 0);
+    }
+    if (op == PredicateCombine::And && ((result.known && result.v == 0) || (c.known && c.v == 0)))
+        return Val::of(0);
+    if (op == PredicateCombine::Or && ((result.known && result.v == 1) || (c.known && c.v == 1)))
+        return Val::of(1);
+    if (result.known) return c;
+    if (!result.field) result.field = c.field;
+    return result;
+}
+
+} // namespace
+
+Val setpValue(const std::vector<std::string>& parts, const Val& a, const Val& b,
+              const std::optional<Val>& c) {
+    std::optional<bool> r;
+    if (a.known && b.known && parts.size() > 1) r = compare(parts[1], a.v, b.v, lastType(parts));
+    PredicateCombine combine = PredicateCombine::None;
+    for (const auto& [name, op] : kPredicateCombines)
+        if (c && has(parts, name)) combine = op;
+    Val result = r ? Val::of(*r ? 1 : 0) : Val{false, a.known ? b.field : a.field, 0};
+    std::uint32_t probe = a.probe ? a.probe : b.probe;
+    if (combine != PredicateCombine::None) {
+        result = combinePredicates(combine, result, *c);
+        if (!probe) probe = c->probe;
+    }
+    result.probe = probe;
+    return result;
 }
 
 } // namespace ptxmc::kernel

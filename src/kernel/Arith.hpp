@@ -36,4 +36,12 @@ std::optional<std::uint64_t> arithmetic(ptx::ModuleOp op, const std::vector<std:
 /** setp's comparison of a and b (`.eq`, `.lt`, `.lo`, ...) under `type`. */
 std::optional<bool> compare(const std::string& op, std::uint64_t a, std::uint64_t b, IntType type);
 
+/**
+ * setp's predicate: a compared with b, then combined (.and, .or, .xor) with the predicate `c`
+ * where the instruction has one. Unknown when an input is, unless the combination's known side
+ * decides it; an unknown result keeps the parameter field and the probe it depends on.
+ */
+Val setpValue(const std::vector<std::string>& parts, const Val& a, const Val& b,
+              const std::optional<Val>& c);
+
 } // namespace ptxmc::kernel

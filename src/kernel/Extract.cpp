@@ -2,6 +2,7 @@
 // buffers, one thread per synchronizing warp, lanes merged, arrival counts scaled to warps.
 #include "kernel/Extract.hpp"
 
+#include "kernel/StepForms.hpp"
 #include "kernel/TmemSlices.hpp"
 
 #include <algorithm>
@@ -40,48 +41,7 @@ namespace {
 
 using OperandKind = RawOperand::Kind;
 
-bool has(const Step& s, const std::string& q) {
-    return std::find(s.parts.begin() + 1, s.parts.end(), q) != s.parts.end();
-}
-bool hasPrefix(const Step& s, const std::string& q) {
-    for (std::size_t i = 1; i < s.parts.size(); ++i)
-        if (s.parts[i].rfind(q, 0) == 0) return true;
-    return false;
-}
 using ptx::ModuleOp;
-
-std::vector<std::size_t> addrOperands(const Step& s) {
-    std::vector<std::size_t> out;
-    for (std::size_t i = 0; i < s.operands.size(); ++i)
-        if (s.operands[i].kind == OperandKind::Addr) out.push_back(i);
-    return out;
-}
-
-/** Which operand of `s` is an mbarrier, if any. */
-std::optional<std::size_t> mbarrierOperand(const Step& s) {
-    auto a = addrOperands(s);
-    if (a.empty()) return std::nullopt;
-    if (ptx::isMbarrierOp(s.op) || s.op == ModuleOp::Tcgen05Commit ||
-        s.op == ModuleOp::CpAsyncMbarrier)
-        return a.front();
-    if (hasPrefix(s, "mbarrier::complete_tx")) return a.back();
-    return std::nullopt;
-}
-
-bool isBulkCopy(const Step& s) {
-    return s.op == ModuleOp::CpBulk || s.op == ModuleOp::CpBulkTensor;
-}
-bool isReduceBulk(const Step& s) {
-    return s.op == ModuleOp::CpReduce || s.op == ModuleOp::CpReduceBulkTensor;
-}
-/** cp.async.bulk.tensor and cp.reduce.async.bulk.tensor: the global side is [tensorMap, {c...}]. */
-bool isTensor(const Step& s) {
-    return s.op == ModuleOp::CpBulkTensor || s.op == ModuleOp::CpReduceBulkTensor;
-}
-/** cp.async.{ca,cg} and cp.async.mbarrier.arrive: the non-bulk copies and their arrive. */
-bool isNonBulkAsync(const Step& s) {
-    return s.op == ModuleOp::CpAsync || s.op == ModuleOp::CpAsyncMbarrier;
-}
 
 struct Region {
     std::uint64_t start = 0, end = 0; ///< CTA-relative offsets
@@ -390,71 +350,6 @@ private:
         return reg(r);
     }
 
-    /** The opcode without the hints the checker does not read. */
-    static void stripHints(litmus::Instruction& in, std::vector<RawOperand>& ops, const Step& s) {
-        static const std::set<std::string> kHints = {"L2::cache_hint",
-                                                     "L2::64B",
-                                                     "L2::128B",
-                                                     "L2::256B",
-                                                     "L1::evict_normal",
-                                                     "L1::evict_unchanged",
-                                                     "L1::evict_first",
-                                                     "L1::evict_last",
-                                                     "L1::no_allocate",
-                                                     "L2::evict_first",
-                                                     "L2::evict_last",
-                                                     "L2::evict_normal",
-                                                     "nc",
-                                                     "ca",
-                                                     "cg",
-                                                     "cs",
-                                                     "lu",
-                                                     "cv",
-                                                     "wb",
-                                                     "wt"};
-        bool cacheHint = has(s, "L2::cache_hint");
-        std::vector<std::string> parts{s.parts[0]};
-        for (std::size_t i = 1; i < s.parts.size(); ++i) {
-            bool isCpAsyncKind =
-                ptx::isCpOp(s.op) && i == 2 && (s.parts[i] == "ca" || s.parts[i] == "cg");
-            if (!kHints.count(s.parts[i]) || isCpAsyncKind) parts.push_back(s.parts[i]);
-        }
-        if (cacheHint && !ops.empty()) ops.pop_back(); // the cache-policy operand
-        in.parts = parts;
-        in.opcode.clear();
-        for (std::size_t i = 0; i < parts.size(); ++i)
-            in.opcode += (i ? "." : "") + parts[i];
-    }
-
-    /**
-     * A generic load or store wider than one value (.b128, .v2/.v4/.v8) as one access of its
-     * location: a location is one cell and the values are data (the litmus decoder has no
-     * vector or 128-bit access). The data operand keeps its first element.
-     */
-    static bool narrowWide(litmus::Instruction& in) {
-        bool wide = false;
-        std::vector<std::string> parts;
-        for (const std::string& q : in.parts) {
-            if (q == "v2" || q == "v4" || q == "v8") {
-                wide = true;
-                continue;
-            }
-            parts.push_back(q == "b128" ? "b64" : q);
-            wide = wide || q == "b128";
-        }
-        if (!wide) return false;
-        in.parts = parts;
-        in.opcode.clear();
-        for (std::size_t i = 0; i < in.parts.size(); ++i)
-            in.opcode += (i ? "." : "") + in.parts[i];
-        for (litmus::Operand& o : in.operands)
-            if (o.kind == litmus::Operand::Kind::Vector && !o.elements.empty()) {
-                litmus::Operand first = o.elements.front();
-                o = first;
-            }
-        return true;
-    }
-
     std::optional<Item> render(const Step& s, int cta, const SourceLoc& loc) {
         Item it;
         it.op = s.op;
@@ -471,8 +366,8 @@ private:
         };
         bool stores = ptx::isStOp(op) || ptx::isRedOp(op) || op == ModuleOp::Stmatrix;
         if (ptx::isLdOp(op) || stores || ptx::isAtomOp(op) || op == ModuleOp::Ldmatrix) {
-            bool asyncSt = ptx::isStOp(op) && has(s, "async");
-            bool asyncRed = ptx::isRedOp(op) && has(s, "async");
+            bool asyncSt = ptx::isStOp(op) && stepHas(s, "async");
+            bool asyncRed = ptx::isRedOp(op) && stepHas(s, "async");
             std::size_t at = stores ? 0 : 1;
             if (ops.size() <= at) fail(loc, s.opcode + ": missing address operand");
             auto loc0 = addr(ops[at], false);
@@ -520,7 +415,7 @@ private:
             }
             if (op == ModuleOp::MbarrierTryWait && in.operands.size() > 3) in.operands.resize(3);
             bool arrives = (op == ModuleOp::MbarrierArrive || op == ModuleOp::MbarrierArriveDrop) &&
-                           !has(s, "noComplete");
+                           !stepHas(s, "noComplete");
             if (!arrives) it.arriveOn.clear();
             it.init = op == ModuleOp::MbarrierInit;
             if (it.init)
@@ -552,7 +447,7 @@ private:
                 }
             }
             if (op == ModuleOp::CpAsyncMbarrier) { // cp.async.mbarrier.arrive
-                if (!has(s, "noinc") && !in.operands.empty())
+                if (!stepHas(s, "noinc") && !in.operands.empty())
                     it.arriveOn = in.operands[0].name + "@" +
                                   std::to_string(in.operands[0].cta.value_or(cta));
             }
@@ -717,31 +612,6 @@ private:
     const Function& entry() const { return *entry_; }
 
     // ---- buffers written by several warps in disjoint parts ----
-    /** stmatrix .x1/.x2/.x4: lanes 0-7, 0-15 or all 32 give the row addresses ({Stmatrix}). */
-    static std::size_t stmatrixAddressLanes(const Step& s) {
-        if (has(s, "x1")) return 8;
-        if (has(s, "x2")) return 16;
-        return 32;
-    }
-    static int accessBytes(const Step& s) {
-        // stmatrix: each lane's address is the start of one 16-byte row of a matrix it stores
-        if (s.op == ModuleOp::Stmatrix) return 16;
-        int bytes = std::max(1, lastBits(s) / 8);
-        for (const std::string& p : s.parts)
-            if (p == "v2" || p == "v4" || p == "v8") bytes *= p[1] - '0';
-        return bytes;
-    }
-    static int lastBits(const Step& s) {
-        for (auto it = s.parts.rbegin(); it != s.parts.rend(); ++it) {
-            const std::string& p = *it;
-            if (p.size() >= 2 && (p[0] == 'u' || p[0] == 's' || p[0] == 'b' || p[0] == 'f') &&
-                std::all_of(p.begin() + 1, p.end(),
-                            [](char c) { return std::isdigit(static_cast<unsigned char>(c)); }))
-                return std::stoi(p.substr(1));
-        }
-        return 32;
-    }
-
     /**
      * A buffer that several warps of a CTA write with generic stores or stmatrix, each its own
      * bytes (an epilogue staging tile), is one location per writer: the stores of different warps
@@ -754,7 +624,7 @@ private:
             for (std::size_t laneId = 0; laneId < w.lanes.size(); ++laneId)
                 for (const Step& s : w.lanes[laneId]) {
                     const ModuleOp op = s.op;
-                    bool store = ((ptx::isStOp(op) || ptx::isRedOp(op)) && !has(s, "async")) ||
+                    bool store = ((ptx::isStOp(op) || ptx::isRedOp(op)) && !stepHas(s, "async")) ||
                                  op == ModuleOp::Stmatrix;
                     if (!store && !ptx::isAtomOp(op)) continue;
                     if (op == ModuleOp::Stmatrix && laneId >= stmatrixAddressLanes(s)) continue;
@@ -862,7 +732,7 @@ private:
         } else if (op == ModuleOp::Tcgen05Mma && mmaN) {
             span.hi = col + mmaN;
         } else if (op == ModuleOp::Tcgen05Cp) {
-            span.hi = col + (has(s, "128x256b") || has(s, "4x256b") ? 8 : 4);
+            span.hi = col + (stepHas(s, "128x256b") || stepHas(s, "4x256b") ? 8 : 4);
         }
         return span;
     }
@@ -982,24 +852,6 @@ private:
                              o.loc, false);
         if (!ref) fail(o.loc, "descriptor '" + o.reg + "' points outside the shared buffers");
         return *ref;
-    }
-
-    /**
-     * tcgen05.xN -> .x1: the registers of one repetition stand for the fragment (data is not
-     * followed); returns N. A shape's registers per thread grow linearly with .num,
-     * so the first 1/N of the vector is what .x1 of the same shape moves (16x256b: 4; 9.7.18.8.3).
-     */
-    static std::size_t oneRepetition(litmus::Instruction& in) {
-        std::size_t n = 1;
-        for (auto& p : in.parts)
-            if (p.size() > 1 && p[0] == 'x' && std::isdigit(static_cast<unsigned char>(p[1]))) {
-                n = std::stoul(p.substr(1));
-                p = "x1";
-            }
-        in.opcode.clear();
-        for (std::size_t i = 0; i < in.parts.size(); ++i)
-            in.opcode += (i ? "." : "") + in.parts[i];
-        return std::max<std::size_t>(n, 1);
     }
 
     template <typename Addr>

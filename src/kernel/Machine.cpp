@@ -2,9 +2,12 @@
 // shape, parameters, addresses); memory and synchronization instructions are recorded.
 #include "kernel/Machine.hpp"
 
+#include "kernel/AddressWindows.hpp"
 #include "kernel/Arith.hpp"
 #include "kernel/Clc.hpp"
 #include "kernel/Extract.hpp"
+#include "kernel/LaunchShape.hpp"
+#include "kernel/WarpCollectives.hpp"
 
 #include <algorithm>
 #include <fmt/format.h>
@@ -12,28 +15,6 @@
 #include <unordered_map>
 
 namespace ptxmc::kernel {
-
-std::optional<std::uint64_t> Layout::sharedAddress(std::uint64_t a) {
-    if (a >= kGenericShared && a < kGenericParam) a -= kGenericShared;
-    if (a >= (128ULL << kRankShift)) return std::nullopt;
-    return a;
-}
-
-std::optional<std::pair<const Layout::Symbol*, std::uint64_t>>
-Layout::sharedAt(std::uint64_t offset) const {
-    for (const auto& [name, s] : shared)
-        if (offset >= s.offset && offset < s.offset + std::max<std::uint64_t>(s.bytes, 1))
-            return std::make_pair(&s, offset - s.offset);
-    return std::nullopt;
-}
-
-std::optional<std::pair<const Layout::Symbol*, std::uint64_t>>
-Layout::paramAt(std::uint64_t offset) const {
-    for (const auto& [name, s] : params)
-        if (offset >= s.offset && offset < s.offset + std::max<std::uint64_t>(s.bytes, 1))
-            return std::make_pair(&s, offset - s.offset);
-    return std::nullopt;
-}
 
 std::string ParamRead::field() const {
     return offset == 0 ? std::to_string(index) : fmt::format("{}+{}", index, offset);
@@ -85,7 +66,6 @@ bool hasPrefix(const std::vector<std::string>& parts, const std::string& q) {
 
 struct Lane {
     int cta = 0, tid = 0, lane = 0, warp = 0;
-    std::array<int, 3> tid3{0, 0, 0};
     std::unordered_map<std::string, Val> regs;
     std::size_t pc = 0;
     bool done = false;
@@ -276,40 +256,16 @@ private:
     }
 
     void shape() {
-        if (launch_.block)
-            out_.block = *launch_.block;
-        else if (f_.reqntid)
-            out_.block = *f_.reqntid;
-        else if (f_.maxntid)
-            out_.block = *f_.maxntid;
-        else
-            throw InputError(f_.loc, "the entry declares no block size (.reqntid/.maxntid): give "
-                                     "--block X[,Y,Z]");
-        if (launch_.cluster)
-            out_.cluster = *launch_.cluster;
-        else if (f_.reqnctapercluster)
-            out_.cluster = *f_.reqnctapercluster;
-        out_.grid = launch_.grid ? *launch_.grid : out_.cluster;
-        int threads = out_.block[0] * out_.block[1] * out_.block[2];
-        if (threads <= 0 || threads > 1024)
-            throw InputError(SourceLoc{"--block", 1, 1},
-                             fmt::format("a block of {} threads: PTX allows 1 to 1024", threads));
-        int ctas = out_.cluster[0] * out_.cluster[1] * out_.cluster[2];
-        if (ctas <= 0 || ctas > 16)
-            throw InputError(SourceLoc{"--cluster", 1, 1},
-                             fmt::format("a cluster of {} CTAs: ptxmc checks 1 to 16", ctas));
-        for (int k = 0; k < 3; ++k)
-            if (out_.grid[static_cast<std::size_t>(k)] %
-                    out_.cluster[static_cast<std::size_t>(k)] !=
-                0)
-                throw InputError(SourceLoc{"--grid", 1, 1},
-                                 "the grid is not a whole number of clusters");
+        shape_ = launchShape(f_, launch_);
+        out_.block = shape_.block;
+        out_.cluster = shape_.cluster;
+        out_.grid = shape_.grid;
     }
 
     // ---- the cluster ----
     void runCluster() {
-        int ctas = out_.cluster[0] * out_.cluster[1] * out_.cluster[2];
-        int threads = out_.block[0] * out_.block[1] * out_.block[2];
+        int ctas = shape_.ctas();
+        int threads = shape_.threads();
         for (int cta = 0; cta < ctas; ++cta)
             for (int w = 0; w * 32 < threads; ++w)
                 runWarp(cta, w, std::min(32, threads - w * 32));
@@ -323,8 +279,6 @@ private:
             L.warp = warp;
             L.lane = l;
             L.tid = warp * 32 + l;
-            L.tid3 = {L.tid % out_.block[0], (L.tid / out_.block[0]) % out_.block[1],
-                      L.tid / (out_.block[0] * out_.block[1])};
         }
         while (true) {
             std::map<std::size_t, std::vector<Lane*>> waiting;
@@ -776,48 +730,8 @@ private:
         return static_cast<std::uint64_t>(cta) << Layout::kRankShift;
     }
 
-    std::array<int, 3> ctaid(int cta) const {
-        return {cta % out_.cluster[0], (cta / out_.cluster[0]) % out_.cluster[1],
-                cta / (out_.cluster[0] * out_.cluster[1])};
-    }
-
     std::optional<Val> special(const Lane& L, const std::string& name) const {
-        auto dim = [&](const std::string& base, const std::array<int, 3>& v) -> std::optional<Val> {
-            for (int k = 0; k < 3; ++k)
-                if (name == base + "." + "xyz"[k])
-                    return Val::of(static_cast<std::uint64_t>(v[static_cast<std::size_t>(k)]));
-            return std::nullopt;
-        };
-        std::array<int, 3> nclusters{out_.grid[0] / out_.cluster[0], out_.grid[1] / out_.cluster[1],
-                                     out_.grid[2] / out_.cluster[2]};
-        for (auto [base, v] :
-             {std::pair{"%tid", L.tid3}, std::pair{"%ntid", out_.block},
-              std::pair{"%ctaid", ctaid(L.cta)}, std::pair{"%nctaid", out_.grid},
-              std::pair{"%cluster_ctaid", ctaid(L.cta)}, std::pair{"%cluster_nctaid", out_.cluster},
-              std::pair{"%clusterid", std::array<int, 3>{0, 0, 0}},
-              std::pair{"%nclusterid", nclusters}})
-            if (auto r = dim(base, v)) return r;
-        int threads = out_.block[0] * out_.block[1] * out_.block[2];
-        if (name == "%laneid") return Val::of(static_cast<std::uint64_t>(L.lane));
-        if (name == "%warpid") return Val::of(static_cast<std::uint64_t>(L.warp));
-        if (name == "%nwarpid") return Val::of(static_cast<std::uint64_t>((threads + 31) / 32));
-        if (name == "%cluster_ctarank") return Val::of(static_cast<std::uint64_t>(L.cta));
-        if (name == "%cluster_nctarank")
-            return Val::of(
-                static_cast<std::uint64_t>(out_.cluster[0] * out_.cluster[1] * out_.cluster[2]));
-        if (name == "%is_explicit_cluster") return Val::of(1);
-        if (name == "%lanemask_eq") return Val::of(1ULL << L.lane);
-        if (name == "%lanemask_lt") return Val::of((1ULL << L.lane) - 1);
-        if (name == "%lanemask_le") return Val::of((2ULL << L.lane) - 1);
-        if (name == "%lanemask_gt") return Val::of(mask(~((2ULL << L.lane) - 1), 32));
-        if (name == "%lanemask_ge") return Val::of(mask(~((1ULL << L.lane) - 1), 32));
-        if (name == "%dynamic_smem_size") return Val::of(launch_.dynamicShared);
-        if (name.rfind("%", 0) == 0 && name.find('.') == std::string::npos &&
-            (name.rfind("%smid", 0) == 0 || name.rfind("%nsmid", 0) == 0 ||
-             name.rfind("%clock", 0) == 0 || name.rfind("%globaltimer", 0) == 0 ||
-             name.rfind("%gridid", 0) == 0 || name.rfind("%total_smem_size", 0) == 0))
-            return Val{};
-        return std::nullopt;
+        return specialRegister(name, ThreadPlace{L.cta, L.tid, L.lane, L.warp}, shape_);
     }
 
     Val read(const Lane& L, const std::string& raw) const {
@@ -920,11 +834,11 @@ private:
             ins.push_back(value(L, in.operands[i]));
         Val out;
         if (s.op == ModuleOp::Cvta)
-            out = cvta(p, ins);
+            out = cvtaAddress(p, ins);
         else if (s.op == ModuleOp::Mapa)
-            out = mapa(ins);
+            out = mapaAddress(ins);
         else if (s.op == ModuleOp::Getctarank)
-            out = ctarank(ins);
+            out = ctarankOf(ins);
         else {
             bool known = false;
             if (auto r = arithmetic(s.op, p, ins, known)) out = Val::of(*r);
@@ -942,70 +856,13 @@ private:
         set(L, d, out);
     }
 
-    static Val cvta(const std::vector<std::string>& p, const std::vector<Val>& in) {
-        if (in.empty() || !in[0].known) return Val{};
-        std::uint64_t a = in[0].v;
-        bool to = hasPart(p, "to");
-        if (!hasPart(p, "shared") && !hasPrefix(p, "shared")) return in[0];
-        if (to)
-            return a >= Layout::kGenericShared && a < Layout::kGenericParam
-                       ? Val::of(a - Layout::kGenericShared)
-                       : Val::of(a);
-        return a < Layout::kGenericShared ? Val::of(a + Layout::kGenericShared) : Val::of(a);
-    }
-
-    static Val mapa(const std::vector<Val>& in) {
-        if (in.size() < 2 || !in[0].known || !in[1].known) return Val{};
-        std::uint64_t a = in[0].v;
-        bool generic = a >= Layout::kGenericShared;
-        std::uint64_t s = generic ? a - Layout::kGenericShared : a;
-        std::uint64_t r = (in[1].v << Layout::kRankShift) | (s & Layout::kOffsetMask);
-        return Val::of(generic ? r + Layout::kGenericShared : r);
-    }
-
-    static Val ctarank(const std::vector<Val>& in) {
-        if (in.empty() || !in[0].known) return Val{};
-        std::uint64_t a = in[0].v;
-        if (a >= Layout::kGenericShared) a -= Layout::kGenericShared;
-        return Val::of((a >> Layout::kRankShift) & 0x7F);
-    }
-
     void setp(Lane& L, const litmus::Instruction& in) {
         const auto& p = in.parts;
         if (in.operands.size() < 3) fail(in.loc, "setp needs a predicate and two operands");
-        IntType t = lastType(p);
-        std::optional<bool> r;
         Val a = value(L, in.operands[1]), b = value(L, in.operands[2]);
-        if (a.known && b.known && p.size() > 1) r = compare(p[1], a.v, b.v, t);
-        // .and/.or/.xor with a third predicate operand
-        std::string combine;
-        for (const char* c : {"and", "or", "xor"})
-            if (hasPart(p, c) && in.operands.size() > 3) combine = c;
-        Val result = r ? Val::of(*r ? 1 : 0) : Val{false, a.known ? b.field : a.field, 0};
-        std::uint32_t probe = a.probe ? a.probe : b.probe;
-        if (!combine.empty()) {
-            Val c = value(L, in.operands[3]);
-            if (result.known && c.known) {
-                bool x = result.v != 0, y = c.v != 0;
-                result = Val::of((combine == "and"  ? (x && y)
-                                  : combine == "or" ? (x || y)
-                                                    : (x != y))
-                                     ? 1
-                                     : 0);
-            } else if (combine == "and" &&
-                       ((result.known && result.v == 0) || (c.known && c.v == 0))) {
-                result = Val::of(0);
-            } else if (combine == "or" &&
-                       ((result.known && result.v == 1) || (c.known && c.v == 1))) {
-                result = Val::of(1);
-            } else if (result.known) {
-                result = c;
-            } else if (!result.field) {
-                result.field = c.field;
-            }
-            if (!probe) probe = c.probe;
-        }
-        result.probe = probe;
+        std::optional<Val> c;
+        if (in.operands.size() > 3) c = value(L, in.operands[3]); // .and/.or/.xor's predicate
+        Val result = setpValue(p, a, b, c);
         const litmus::Operand& d = in.operands[0];
         if (d.kind == litmus::Operand::Kind::Name && d.name != "_") L.regs[d.name] = result;
         if (!d.elements.empty())
@@ -1147,27 +1004,19 @@ private:
 
     void shfl(std::vector<Lane*>& group, const litmus::Instruction& in) {
         if (in.operands.size() < 4) fail(in.loc, "shfl.sync needs d, a, b, c and a member mask");
-        std::string mode = in.parts.size() > 2 ? in.parts[2] : "idx";
+        const ShflMode mode = shflMode(in.parts);
         std::map<int, Val> a;
-        for (Lane* L : group)
+        std::uint64_t members = 0;
+        for (Lane* L : group) {
             a[L->lane] = value(*L, in.operands[1]);
+            members |= 1ULL << L->lane;
+        }
         std::vector<Val> results;
         for (Lane* L : group) {
             Val b = value(*L, in.operands[2]);
             Val r = b;
             if (b.known) {
-                long src = L->lane;
-                long bv = static_cast<long>(b.v & 31);
-                if (mode == "idx")
-                    src = bv;
-                else if (mode == "up")
-                    src = L->lane - bv;
-                else if (mode == "down")
-                    src = L->lane + bv;
-                else if (mode == "bfly")
-                    src = L->lane ^ bv;
-                if (src < 0 || src > 31 || !a.count(static_cast<int>(src))) src = L->lane;
-                r = a[static_cast<int>(src)];
+                r = a[shflSource(mode, L->lane, b.v, members)];
                 if (!r.probe) r.probe = b.probe;
             }
             results.push_back(r);
@@ -1177,7 +1026,7 @@ private:
     }
 
     void vote(std::vector<Lane*>& group, const litmus::Instruction& in, std::uint64_t) {
-        std::string mode = in.parts.size() > 2 ? in.parts[2] : "";
+        const VoteMode mode = voteMode(in.parts);
         std::uint64_t ballot = 0;
         bool known = true;
         Val r;
@@ -1194,16 +1043,8 @@ private:
         std::uint64_t members = 0;
         for (Lane* L : group)
             members |= 1ULL << L->lane;
-        if (known) {
-            if (mode == "ballot")
-                r = Val::of(ballot);
-            else if (mode == "any")
-                r = Val::of(ballot != 0 ? 1 : 0);
-            else if (mode == "all")
-                r = Val::of(ballot == members ? 1 : 0);
-            else if (mode == "uni")
-                r = Val::of(ballot == 0 || ballot == members ? 1 : 0);
-        }
+        if (known)
+            if (auto v = voteResult(mode, ballot, members)) r = Val::of(*v);
         r.probe = probe;
         for (Lane* L : group)
             set(*L, in.operands.at(0), r);
@@ -1366,7 +1207,7 @@ private:
                                                     "then one fails",
                                                     launch_.tiles, launch_.tiles - 1)));
         bool multicast = hasPart(st.parts, "multicast::cluster::all");
-        int ctas = out_.cluster[0] * out_.cluster[1] * out_.cluster[2];
+        int ctas = shape_.ctas();
         for (int cta = 0; cta < ctas; ++cta) {
             if (!multicast && cta != L.cta) continue;
             std::uint64_t base = sharedBase(cta);
@@ -1619,6 +1460,7 @@ private:
     const Function& f_;
     const Launch& launch_;
     Extraction& out_;
+    LaunchShape shape_;
     std::vector<const Variable*> dynamic_;
     std::map<std::pair<std::size_t, std::uint64_t>, std::uint64_t> given_; ///< --param
     /// the widest load of each given field so far: a narrower one inside it is an error
