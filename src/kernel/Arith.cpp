@@ -3,9 +3,12 @@
 #include "kernel/Arith.hpp"
 
 #include <algorithm>
+#include <array>
 #include <bit>
 #include <cctype>
 #include <cmath>
+#include <string_view>
+#include <utility>
 
 namespace ptxmc::kernel {
 
@@ -94,38 +97,42 @@ std::optional<bool> compare(const std::string& op, std::uint64_t a, std::uint64_
 
 namespace {
 
-bool has(const std::vector<std::string>& parts, const char* q) {
+bool has(const std::vector<std::string>& parts, std::string_view q) {
     return std::find(parts.begin() + 1, parts.end(), q) != parts.end();
 }
 
-std::optional<std::uint64_t> binary(const std::string& op, const std::vector<std::string>& parts,
+using ptx::ModuleOp;
+
+std::optional<std::uint64_t> binary(ModuleOp op, const std::vector<std::string>& parts,
                                     std::uint64_t a, std::uint64_t b, IntType t) {
     std::int64_t sa = signExtend(a, t.bits), sb = signExtend(b, t.bits);
     std::uint64_t ua = mask(a, t.bits), ub = mask(b, t.bits);
-    if (op == "add") return mask(a + b, t.bits);
-    if (op == "sub") return mask(a - b, t.bits);
-    if (op == "and") return mask(a & b, t.bits);
-    if (op == "or") return mask(a | b, t.bits);
-    if (op == "xor") return mask(a ^ b, t.bits);
-    if (op == "shl") return b >= static_cast<std::uint64_t>(t.bits) ? 0 : mask(a << b, t.bits);
-    if (op == "shr") {
+    if (op == ModuleOp::Add) return mask(a + b, t.bits);
+    if (op == ModuleOp::Sub) return mask(a - b, t.bits);
+    if (op == ModuleOp::And) return mask(a & b, t.bits);
+    if (op == ModuleOp::Or) return mask(a | b, t.bits);
+    if (op == ModuleOp::Xor) return mask(a ^ b, t.bits);
+    if (op == ModuleOp::Shl)
+        return b >= static_cast<std::uint64_t>(t.bits) ? 0 : mask(a << b, t.bits);
+    if (op == ModuleOp::Shr) {
         if (t.isSigned)
             return mask(static_cast<std::uint64_t>(sa >> std::min<std::uint64_t>(b, 63)), t.bits);
         return b >= 64 ? 0 : ua >> b;
     }
-    if (op == "min")
+    if (op == ModuleOp::Min)
         return t.isSigned ? mask(static_cast<std::uint64_t>(std::min(sa, sb)), t.bits)
                           : std::min(ua, ub);
-    if (op == "max")
+    if (op == ModuleOp::Max)
         return t.isSigned ? mask(static_cast<std::uint64_t>(std::max(sa, sb)), t.bits)
                           : std::max(ua, ub);
-    if (op == "div" || op == "rem") {
+    if (op == ModuleOp::Div || op == ModuleOp::Rem) {
         if (ub == 0) return std::nullopt;
         if (t.isSigned)
-            return mask(static_cast<std::uint64_t>(op == "div" ? sa / sb : sa % sb), t.bits);
-        return op == "div" ? ua / ub : ua % ub;
+            return mask(static_cast<std::uint64_t>(op == ModuleOp::Div ? sa / sb : sa % sb),
+                        t.bits);
+        return op == ModuleOp::Div ? ua / ub : ua % ub;
     }
-    if (op == "mul") {
+    if (op == ModuleOp::Mul) {
         if (has(parts, "wide")) {
             int w = std::min(2 * t.bits, 64);
             return t.isSigned ? mask(static_cast<std::uint64_t>(sa * sb), w) : mask(ua * ub, w);
@@ -153,45 +160,46 @@ std::optional<std::uint64_t> binary(const std::string& op, const std::vector<std
 
 std::optional<std::uint64_t> arithmetic(const std::vector<std::string>& parts,
                                         const std::vector<Val>& in, bool& known) {
-    const std::string& op = parts[0];
-    static const char* const kKnown[] = {"mov",  "add", "sub",  "mul",  "mad", "div",  "rem",
-                                         "min",  "max", "abs",  "neg",  "not", "and",  "or",
-                                         "xor",  "shl", "shr",  "selp", "cvt", "bfe",  "bfi",
-                                         "popc", "clz", "brev", "lop3", "shf", "cnot", "prmt"};
-    known =
-        std::any_of(std::begin(kKnown), std::end(kKnown), [&](const char* k) { return op == k; });
+    return arithmetic(ptx::moduleOp(parts).op, parts, in, known);
+}
+
+std::optional<std::uint64_t> arithmetic(ModuleOp op, const std::vector<std::string>& parts,
+                                        const std::vector<Val>& in, bool& known) {
+    // the opcodes of ModuleOps.def this evaluator computes (prmt: known, its bytes are data)
+    known = ptx::moduleOpRow(op).role == ptx::ModuleRole::Arith || op == ModuleOp::Prmt;
     if (!known) return std::nullopt;
     for (const Val& v : in)
         if (!v.known) return std::nullopt;
     IntType t = lastType(parts);
-    if (op == "cvt" && t.isFloat && t.bits == 16 && parts.size() > 2 &&
+    if (op == ModuleOp::Cvt && t.isFloat && t.bits == 16 && parts.size() > 2 &&
         parts[parts.size() - 2] == "f32")
         return std::bit_cast<std::uint32_t>(static_cast<float>(floatOf(in.at(0).v, 16)));
-    if (t.isFloat && op != "mov" && op != "selp") return std::nullopt;
+    if (t.isFloat && op != ModuleOp::Mov && op != ModuleOp::Selp) return std::nullopt;
     auto arg = [&](std::size_t i) { return in.at(i).v; };
-    if (op == "mov") return in.size() == 1 ? std::optional(arg(0)) : std::nullopt;
-    if (op == "abs")
+    if (op == ModuleOp::Mov) return in.size() == 1 ? std::optional(arg(0)) : std::nullopt;
+    if (op == ModuleOp::Abs)
         return mask(static_cast<std::uint64_t>(std::llabs(signExtend(arg(0), t.bits))), t.bits);
-    if (op == "neg") return mask(0 - arg(0), t.bits);
-    if (op == "not") return mask(~arg(0), t.bits);
-    if (op == "cnot") return arg(0) == 0 ? 1 : 0;
-    if (op == "popc") return static_cast<std::uint64_t>(__builtin_popcountll(mask(arg(0), t.bits)));
-    if (op == "clz") {
+    if (op == ModuleOp::Neg) return mask(0 - arg(0), t.bits);
+    if (op == ModuleOp::Not) return mask(~arg(0), t.bits);
+    if (op == ModuleOp::Cnot) return arg(0) == 0 ? 1 : 0;
+    if (op == ModuleOp::Popc)
+        return static_cast<std::uint64_t>(__builtin_popcountll(mask(arg(0), t.bits)));
+    if (op == ModuleOp::Clz) {
         std::uint64_t v = mask(arg(0), t.bits);
         int n = 0;
         for (int b = t.bits - 1; b >= 0 && !((v >> b) & 1U); --b)
             ++n;
         return static_cast<std::uint64_t>(n);
     }
-    if (op == "brev") {
+    if (op == ModuleOp::Brev) {
         std::uint64_t v = arg(0), r = 0;
         for (int b = 0; b < t.bits; ++b)
             if ((v >> b) & 1U) r |= 1ULL << (t.bits - 1 - b);
         return r;
     }
-    if (op == "selp")
+    if (op == ModuleOp::Selp)
         return in.size() == 3 ? std::optional(arg(2) != 0 ? arg(0) : arg(1)) : std::nullopt;
-    if (op == "cvt") {
+    if (op == ModuleOp::Cvt) {
         // cvt{.rnd}{.sat}.dtype.atype: the source type is the last qualifier, the result's before
         // it.
         std::optional<IntType> src, dst;
@@ -207,14 +215,14 @@ std::optional<std::uint64_t> arithmetic(const std::vector<std::string>& parts,
                                         : mask(arg(0), src->bits);
         return mask(v, dst->bits);
     }
-    if (op == "mad") {
+    if (op == ModuleOp::Mad) {
         if (in.size() != 3) return std::nullopt;
-        auto product = binary("mul", parts, arg(0), arg(1), t);
+        auto product = binary(ModuleOp::Mul, parts, arg(0), arg(1), t);
         if (!product) return std::nullopt;
         int w = has(parts, "wide") ? std::min(2 * t.bits, 64) : t.bits;
         return mask(*product + arg(2), w);
     }
-    if (op == "bfe") {
+    if (op == ModuleOp::Bfe) {
         std::uint64_t pos = arg(1) & 0xFF, len = arg(2) & 0xFF;
         if (len == 0) return 0;
         std::uint64_t v = mask(arg(0), t.bits) >> std::min<std::uint64_t>(pos, 63);
@@ -222,13 +230,13 @@ std::optional<std::uint64_t> arithmetic(const std::vector<std::string>& parts,
         if (t.isSigned && len < 64 && ((v >> (len - 1)) & 1U)) v |= ~((1ULL << len) - 1);
         return mask(v, t.bits);
     }
-    if (op == "bfi") {
+    if (op == ModuleOp::Bfi) {
         std::uint64_t pos = arg(2) & 0xFF, len = arg(3) & 0xFF;
         if (len == 0 || pos >= 64) return mask(arg(1), t.bits);
         std::uint64_t m = mask(len >= 64 ? ~0ULL : ((1ULL << len) - 1), t.bits) << pos;
         return mask((arg(1) & ~m) | ((arg(0) << pos) & m), t.bits);
     }
-    if (op == "lop3") {
+    if (op == ModuleOp::Lop3) {
         if (in.size() != 4) return std::nullopt;
         std::uint64_t lut = arg(3), r = 0;
         for (int b = 0; b < t.bits; ++b) {
@@ -238,7 +246,7 @@ std::optional<std::uint64_t> arithmetic(const std::vector<std::string>& parts,
         }
         return r;
     }
-    if (op == "shf") {
+    if (op == ModuleOp::Shf) {
         if (in.size() != 3) return std::nullopt;
         bool clamp = has(parts, "clamp");
         std::uint64_t n = clamp ? std::min<std::uint64_t>(arg(2), 32) : (arg(2) & 31);
@@ -246,9 +254,55 @@ std::optional<std::uint64_t> arithmetic(const std::vector<std::string>& parts,
         if (has(parts, "l")) return mask((wide << n) >> 32, 32);
         return mask(wide >> n, 32);
     }
-    if (op == "prmt") return std::nullopt;
+    if (op == ModuleOp::Prmt) return std::nullopt;
     if (in.size() == 2) return binary(op, parts, arg(0), arg(1), t);
     return std::nullopt;
+}
+
+namespace {
+
+enum class PredicateCombine { None, And, Or, Xor };
+constexpr std::array<std::pair<std::string_view, PredicateCombine>, 3> kPredicateCombines = {{
+    {"and", PredicateCombine::And},
+    {"or", PredicateCombine::Or},
+    {"xor", PredicateCombine::Xor},
+}};
+
+/** `result` combined with `c`: known when both are, or when one decides .and/.or alone. */
+Val combinePredicates(PredicateCombine op, Val result, const Val& c) {
+    if (result.known && c.known) {
+        bool x = result.v != 0, y = c.v != 0;
+        bool v = op == PredicateCombine::And  ? (x && y)
+                 : op == PredicateCombine::Or ? (x || y)
+                                              : (x != y);
+        return Val::of(v ? 1 : 0);
+    }
+    if (op == PredicateCombine::And && ((result.known && result.v == 0) || (c.known && c.v == 0)))
+        return Val::of(0);
+    if (op == PredicateCombine::Or && ((result.known && result.v == 1) || (c.known && c.v == 1)))
+        return Val::of(1);
+    if (result.known) return c;
+    if (!result.field) result.field = c.field;
+    return result;
+}
+
+} // namespace
+
+Val setpValue(const std::vector<std::string>& parts, const Val& a, const Val& b,
+              const std::optional<Val>& c) {
+    std::optional<bool> r;
+    if (a.known && b.known && parts.size() > 1) r = compare(parts[1], a.v, b.v, lastType(parts));
+    PredicateCombine combine = PredicateCombine::None;
+    for (const auto& [name, op] : kPredicateCombines)
+        if (c && has(parts, name)) combine = op;
+    Val result = r ? Val::of(*r ? 1 : 0) : Val{false, a.known ? b.field : a.field, 0};
+    std::uint32_t probe = a.probe ? a.probe : b.probe;
+    if (combine != PredicateCombine::None) {
+        result = combinePredicates(combine, result, *c);
+        if (!probe) probe = c->probe;
+    }
+    result.probe = probe;
+    return result;
 }
 
 } // namespace ptxmc::kernel

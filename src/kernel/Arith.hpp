@@ -2,6 +2,7 @@
 #pragma once
 
 #include "kernel/Machine.hpp"
+#include "ptx/ModuleOps.hpp"
 
 #include <string>
 #include <vector>
@@ -28,8 +29,19 @@ std::int64_t signExtend(std::uint64_t v, int bits);
  */
 std::optional<std::uint64_t> arithmetic(const std::vector<std::string>& parts,
                                         const std::vector<Val>& in, bool& known);
+/** The same for an instruction whose row of ptx/ModuleOps.def is known: `op`. */
+std::optional<std::uint64_t> arithmetic(ptx::ModuleOp op, const std::vector<std::string>& parts,
+                                        const std::vector<Val>& in, bool& known);
 
 /** setp's comparison of a and b (`.eq`, `.lt`, `.lo`, ...) under `type`. */
 std::optional<bool> compare(const std::string& op, std::uint64_t a, std::uint64_t b, IntType type);
+
+/**
+ * setp's predicate: a compared with b, then combined (.and, .or, .xor) with the predicate `c`
+ * where the instruction has one. Unknown when an input is, unless the combination's known side
+ * decides it; an unknown result keeps the parameter field and the probe it depends on.
+ */
+Val setpValue(const std::vector<std::string>& parts, const Val& a, const Val& b,
+              const std::optional<Val>& c);
 
 } // namespace ptxmc::kernel

@@ -3,6 +3,7 @@
 #include "kernel/Extract.hpp"
 
 #include "kernel/Repeats.hpp"
+#include "kernel/StepForms.hpp"
 #include "kernel/TmemSlices.hpp"
 
 #include <algorithm>
@@ -41,51 +42,7 @@ namespace {
 
 using OperandKind = RawOperand::Kind;
 
-bool has(const Step& s, const std::string& q) {
-    return std::find(s.parts.begin() + 1, s.parts.end(), q) != s.parts.end();
-}
-bool hasPrefix(const Step& s, const std::string& q) {
-    for (std::size_t i = 1; i < s.parts.size(); ++i)
-        if (s.parts[i].rfind(q, 0) == 0) return true;
-    return false;
-}
-const std::string& root(const Step& s) {
-    return s.parts[0];
-}
-std::string sub(const Step& s) {
-    return s.parts.size() > 1 ? s.parts[1] : "";
-}
-
-std::vector<std::size_t> addrOperands(const Step& s) {
-    std::vector<std::size_t> out;
-    for (std::size_t i = 0; i < s.operands.size(); ++i)
-        if (s.operands[i].kind == OperandKind::Addr) out.push_back(i);
-    return out;
-}
-
-/** Which operand of `s` is an mbarrier, if any. */
-std::optional<std::size_t> mbarrierOperand(const Step& s) {
-    auto a = addrOperands(s);
-    if (a.empty()) return std::nullopt;
-    if (root(s) == "mbarrier") return a.front();
-    if (root(s) == "tcgen05" && sub(s) == "commit") return a.front();
-    if (root(s) == "cp" && sub(s) == "async" && s.parts.size() > 2 && s.parts[2] == "mbarrier")
-        return a.front();
-    if (hasPrefix(s, "mbarrier::complete_tx")) return a.back();
-    return std::nullopt;
-}
-
-bool isBulkCopy(const Step& s) {
-    return root(s) == "cp" && sub(s) == "async" && s.parts.size() > 2 && s.parts[2] == "bulk";
-}
-bool isReduceBulk(const Step& s) {
-    return root(s) == "cp" && sub(s) == "reduce";
-}
-/** cp.async.bulk.tensor and cp.reduce.async.bulk.tensor: the global side is [tensorMap, {c...}]. */
-bool isTensor(const Step& s) {
-    return (isBulkCopy(s) && s.parts.size() > 3 && s.parts[3] == "tensor") ||
-           (isReduceBulk(s) && s.parts.size() > 4 && s.parts[4] == "tensor");
-}
+using ptx::ModuleOp;
 
 struct Region {
     std::uint64_t start = 0, end = 0; ///< CTA-relative offsets
@@ -142,6 +99,7 @@ private:
     struct Item {
         std::string key;
         litmus::Instruction insn;
+        ModuleOp op = ModuleOp::Other; ///< the recorded instruction's row of ptx/ModuleOps.def
         int lanes = 1;
         int repeat = 1;
         std::string arriveOn; ///< the mbarrier an arrive counts on (scaled by lanes)
@@ -207,20 +165,20 @@ private:
             for (std::size_t k = 0; k < std::min<std::size_t>(a.size(), 2); ++k)
                 if (!(isTensor(s) && !s.operands[a[k]].elements.empty()))
                     addStart(s.operands[a[k]], bytes, 1);
-        } else if (root(s) == "cp" && sub(s) == "async" && !a.empty()) { // cp.async.ca/cg
+        } else if (isNonBulkAsync(s) && !a.empty()) { // cp.async.ca/cg
             addStart(s.operands[a[0]], s.operands.size() > 2 ? known(s.operands[2]) : std::nullopt,
                      1);
-        } else if (root(s) == "wgmma" && sub(s) == "mma_async") {
+        } else if (s.op == ModuleOp::WgmmaMmaAsync) {
             for (std::size_t k : {1, 2})
                 if (k < s.operands.size() && s.operands[k].kind == OperandKind::Reg)
                     descriptorPoint(s.operands[k]);
-        } else if (root(s) == "tcgen05" && sub(s) == "mma") {
+        } else if (s.op == ModuleOp::Tcgen05Mma) {
             for (std::size_t k : {1, 2})
                 if (k < s.operands.size() && s.operands[k].kind == OperandKind::Reg)
                     descriptorPoint(s.operands[k]);
-        } else if (root(s) == "tcgen05" && sub(s) == "alloc" && !a.empty()) {
+        } else if (s.op == ModuleOp::Tcgen05Alloc && !a.empty()) {
             addStart(s.operands[a[0]], 4, 1); // the cell the allocated address is written to
-        } else if (root(s) == "ldmatrix" || root(s) == "stmatrix") {
+        } else if (s.op == ModuleOp::Ldmatrix || s.op == ModuleOp::Stmatrix) {
             for (std::size_t k : a)
                 addStart(s.operands[k], std::nullopt, 2);
         }
@@ -393,94 +351,28 @@ private:
         return reg(r);
     }
 
-    /** The opcode without the hints the checker does not read. */
-    static void stripHints(litmus::Instruction& in, std::vector<RawOperand>& ops, const Step& s) {
-        static const std::set<std::string> kHints = {"L2::cache_hint",
-                                                     "L2::64B",
-                                                     "L2::128B",
-                                                     "L2::256B",
-                                                     "L1::evict_normal",
-                                                     "L1::evict_unchanged",
-                                                     "L1::evict_first",
-                                                     "L1::evict_last",
-                                                     "L1::no_allocate",
-                                                     "L2::evict_first",
-                                                     "L2::evict_last",
-                                                     "L2::evict_normal",
-                                                     "nc",
-                                                     "ca",
-                                                     "cg",
-                                                     "cs",
-                                                     "lu",
-                                                     "cv",
-                                                     "wb",
-                                                     "wt"};
-        bool cacheHint = has(s, "L2::cache_hint");
-        std::vector<std::string> parts{s.parts[0]};
-        for (std::size_t i = 1; i < s.parts.size(); ++i) {
-            bool isCpAsyncKind =
-                s.parts[0] == "cp" && i == 2 && (s.parts[i] == "ca" || s.parts[i] == "cg");
-            if (!kHints.count(s.parts[i]) || isCpAsyncKind) parts.push_back(s.parts[i]);
-        }
-        if (cacheHint && !ops.empty()) ops.pop_back(); // the cache-policy operand
-        in.parts = parts;
-        in.opcode.clear();
-        for (std::size_t i = 0; i < parts.size(); ++i)
-            in.opcode += (i ? "." : "") + parts[i];
-    }
-
-    /**
-     * A generic load or store wider than one value (.b128, .v2/.v4/.v8) as one access of its
-     * location: a location is one cell and the values are data (the litmus decoder has no
-     * vector or 128-bit access). The data operand keeps its first element.
-     */
-    static bool narrowWide(litmus::Instruction& in) {
-        bool wide = false;
-        std::vector<std::string> parts;
-        for (const std::string& q : in.parts) {
-            if (q == "v2" || q == "v4" || q == "v8") {
-                wide = true;
-                continue;
-            }
-            parts.push_back(q == "b128" ? "b64" : q);
-            wide = wide || q == "b128";
-        }
-        if (!wide) return false;
-        in.parts = parts;
-        in.opcode.clear();
-        for (std::size_t i = 0; i < in.parts.size(); ++i)
-            in.opcode += (i ? "." : "") + in.parts[i];
-        for (litmus::Operand& o : in.operands)
-            if (o.kind == litmus::Operand::Kind::Vector && !o.elements.empty()) {
-                litmus::Operand first = o.elements.front();
-                o = first;
-            }
-        return true;
-    }
-
     std::optional<Item> render(const Step& s, int cta, const SourceLoc& loc) {
         Item it;
+        it.op = s.op;
         litmus::Instruction& in = it.insn;
         in.loc = loc;
         std::vector<RawOperand> ops = s.operands;
         stripHints(in, ops, s);
-        const std::string& r = root(s);
+        const ModuleOp op = s.op;
         auto addr = [&](const RawOperand& o, bool mbar) -> std::optional<litmus::Operand> {
             if (!o.value.known) return std::nullopt;
             auto a = Layout::sharedAddress(o.value.v);
             if (!a) return std::nullopt;
             return sharedRef(*a, cta, o.loc, mbar);
         };
-        if (r == "ld" || r == "ldu" || r == "st" || r == "atom" || r == "red" || r == "ldmatrix" ||
-            r == "stmatrix") {
-            bool asyncSt = r == "st" && has(s, "async");
-            bool asyncRed = r == "red" && has(s, "async");
-            std::size_t at = (r == "st" || r == "red" || r == "stmatrix") ? 0 : 1;
+        bool stores = ptx::isStOp(op) || ptx::isRedOp(op) || op == ModuleOp::Stmatrix;
+        if (ptx::isLdOp(op) || stores || ptx::isAtomOp(op) || op == ModuleOp::Ldmatrix) {
+            bool asyncSt = ptx::isStOp(op) && stepHas(s, "async");
+            bool asyncRed = ptx::isRedOp(op) && stepHas(s, "async");
+            std::size_t at = stores ? 0 : 1;
             if (ops.size() <= at) fail(loc, s.opcode + ": missing address operand");
             auto loc0 = addr(ops[at], false);
-            if (loc0)
-                partOf(*loc0, ops[at], cta,
-                       r == "st" || r == "atom" || r == "red" || r == "stmatrix");
+            if (loc0) partOf(*loc0, ops[at], cta, stores || ptx::isAtomOp(op));
             if (!loc0) {
                 if (asyncSt || asyncRed)
                     fail(ops[at].loc, "the address of this " + s.opcode +
@@ -501,10 +393,10 @@ private:
                 } else
                     in.operands.push_back(input(ops[i], s, false));
             }
-            if ((r == "ld" || r == "ldu" || r == "st") && narrowWide(in))
+            if ((ptx::isLdOp(op) || ptx::isStOp(op)) && narrowWide(in))
                 note(loc, "a vector or 128-bit access (.v2/.v4/.v8, .b128) is checked as one "
                           "access of its location");
-        } else if (r == "mbarrier") {
+        } else if (ptx::isMbarrierOp(op)) {
             for (std::size_t i = 0; i < ops.size(); ++i) {
                 const RawOperand& o = ops[i];
                 if (o.kind == OperandKind::Addr) {
@@ -514,21 +406,23 @@ private:
                              "the mbarrier address of this " + s.opcode + " is not resolved");
                     it.arriveOn = mb->name + "@" + std::to_string(mb->cta.value_or(cta));
                     in.operands.push_back(*mb);
-                } else if (i == 0 && (sub(s) == "arrive" || sub(s) == "arrive_drop" ||
-                                      sub(s) == "try_wait" || sub(s) == "test_wait")) {
+                } else if (i == 0 &&
+                           (op == ModuleOp::MbarrierArrive || op == ModuleOp::MbarrierArriveDrop ||
+                            op == ModuleOp::MbarrierTryWait || op == ModuleOp::MbarrierTestWait)) {
                     in.operands.push_back(sink(o.loc));
                 } else {
                     in.operands.push_back(input(o, s, true));
                 }
             }
-            if ((sub(s) == "try_wait") && in.operands.size() > 3) in.operands.resize(3);
-            bool arrives = (sub(s) == "arrive" || sub(s) == "arrive_drop") && !has(s, "noComplete");
+            if (op == ModuleOp::MbarrierTryWait && in.operands.size() > 3) in.operands.resize(3);
+            bool arrives = (op == ModuleOp::MbarrierArrive || op == ModuleOp::MbarrierArriveDrop) &&
+                           !stepHas(s, "noComplete");
             if (!arrives) it.arriveOn.clear();
-            it.init = sub(s) == "init";
+            it.init = op == ModuleOp::MbarrierInit;
             if (it.init)
                 it.arriveOn =
                     in.operands[0].name + "@" + std::to_string(in.operands[0].cta.value_or(cta));
-        } else if (r == "cp" && (isBulkCopy(s) || isReduceBulk(s) || sub(s) == "async")) {
+        } else if (isBulkCopy(s) || isReduceBulk(s) || isNonBulkAsync(s)) {
             // cp.async.{ca,cg}'s fourth operand is src-size or ignore-src by its register's type;
             // its value alone (what the launch gives) would read a predicate as src-size
             bool nonBulk = s.parts.size() > 2 && (s.parts[2] == "ca" || s.parts[2] == "cg");
@@ -553,12 +447,12 @@ private:
                     in.operands.push_back(input(o, s, true));
                 }
             }
-            if (s.parts.size() > 2 && s.parts[2] == "mbarrier") { // cp.async.mbarrier.arrive
-                if (!has(s, "noinc") && !in.operands.empty())
+            if (op == ModuleOp::CpAsyncMbarrier) { // cp.async.mbarrier.arrive
+                if (!stepHas(s, "noinc") && !in.operands.empty())
                     it.arriveOn = in.operands[0].name + "@" +
                                   std::to_string(in.operands[0].cta.value_or(cta));
             }
-        } else if (r == "wgmma" && sub(s) == "mma_async") {
+        } else if (op == ModuleOp::WgmmaMmaAsync) {
             // The Machine tracks d's and A's fragment registers, not sp-meta (wgmma.cat's rules).
             if (std::find(in.parts.begin(), in.parts.end(), "sp") != in.parts.end())
                 fail(entry().body[s.stmt].insn.loc,
@@ -589,9 +483,10 @@ private:
                     in.operands.push_back(input(o, s, true));
                 }
             }
-        } else if (r == "tcgen05") {
+        } else if (ptx::isTcgen05Op(op)) {
             renderTcgen05(s, ops, in, it, cta, addr);
-        } else if (r == "mov") { // a thread's access of a wgmma fragment register (Machine)
+        } else if (op ==
+                   ModuleOp::Mov) { // a thread's access of a wgmma fragment register (Machine)
             in.operands.push_back(output(ops.at(0)));
             in.operands.push_back(ops.at(1).kind == OperandKind::Reg ? reg(ops[1])
                                                                      : input(ops[1], s, false));
@@ -718,31 +613,6 @@ private:
     const Function& entry() const { return *entry_; }
 
     // ---- buffers written by several warps in disjoint parts ----
-    /** stmatrix .x1/.x2/.x4: lanes 0-7, 0-15 or all 32 give the row addresses ({Stmatrix}). */
-    static std::size_t stmatrixAddressLanes(const Step& s) {
-        if (has(s, "x1")) return 8;
-        if (has(s, "x2")) return 16;
-        return 32;
-    }
-    static int accessBytes(const Step& s) {
-        // stmatrix: each lane's address is the start of one 16-byte row of a matrix it stores
-        if (root(s) == "stmatrix") return 16;
-        int bytes = std::max(1, lastBits(s) / 8);
-        for (const std::string& p : s.parts)
-            if (p == "v2" || p == "v4" || p == "v8") bytes *= p[1] - '0';
-        return bytes;
-    }
-    static int lastBits(const Step& s) {
-        for (auto it = s.parts.rbegin(); it != s.parts.rend(); ++it) {
-            const std::string& p = *it;
-            if (p.size() >= 2 && (p[0] == 'u' || p[0] == 's' || p[0] == 'b' || p[0] == 'f') &&
-                std::all_of(p.begin() + 1, p.end(),
-                            [](char c) { return std::isdigit(static_cast<unsigned char>(c)); }))
-                return std::stoi(p.substr(1));
-        }
-        return 32;
-    }
-
     /**
      * A buffer that several warps of a CTA write with generic stores or stmatrix, each its own
      * bytes (an epilogue staging tile), is one location per writer: the stores of different warps
@@ -754,11 +624,12 @@ private:
         for (const WarpTrace& w : x_.warps)
             for (std::size_t laneId = 0; laneId < w.lanes.size(); ++laneId)
                 for (const Step& s : w.lanes[laneId]) {
-                    const std::string& r = root(s);
-                    bool store = ((r == "st" || r == "red") && !has(s, "async")) || r == "stmatrix";
-                    if (!store && r != "atom") continue;
-                    if (r == "stmatrix" && laneId >= stmatrixAddressLanes(s)) continue;
-                    std::size_t at = r == "atom" ? 1 : 0;
+                    const ModuleOp op = s.op;
+                    bool store = ((ptx::isStOp(op) || ptx::isRedOp(op)) && !stepHas(s, "async")) ||
+                                 op == ModuleOp::Stmatrix;
+                    if (!store && !ptx::isAtomOp(op)) continue;
+                    if (op == ModuleOp::Stmatrix && laneId >= stmatrixAddressLanes(s)) continue;
+                    std::size_t at = ptx::isAtomOp(op) ? 1 : 0;
                     if (at >= s.operands.size() || !s.operands[at].value.known) continue;
                     auto a = Layout::sharedAddress(s.operands[at].value.v);
                     if (!a) continue;
@@ -840,7 +711,7 @@ private:
 
     // ---- tensor memory (TmemSlices) ----
     void tmemStart(const Step& s) {
-        if (root(s) == "tcgen05" && sub(s) == "mma" && !s.operands.empty() &&
+        if (s.op == ModuleOp::Tcgen05Mma && !s.operands.empty() &&
             s.operands[0].kind == OperandKind::Addr && s.operands[0].value.known)
             tmem_.addAccumulator(s.operands[0].value.v & 0xFFFF);
     }
@@ -850,35 +721,36 @@ private:
                                      std::uint64_t mmaN) {
         std::uint64_t col = o.value.v & 0xFFFF;
         TmemSlices::Span span{col, TmemSlices::kEnd, TmemSlices::kAllQuarters};
-        const std::string op = sub(s);
-        if (op == "ld" || op == "st") {
+        const ModuleOp op = s.op;
+        if (op == ModuleOp::Tcgen05Ld || op == ModuleOp::Tcgen05St) {
             // "A lane of the Tensor Memory can be accessed by a single warp in the warpgroup":
             // warp w reaches lanes 32 (w % 4) to 32 (w % 4) + 31 ({Tcgen05AccessRestrictions})
             span.quarter = warp % 4;
             std::uint64_t n = tmemColumns(s.parts);
             if (n != TmemSlices::kEnd) span.hi = col + n;
-        } else if (op == "mma" && mmaA) {
+        } else if (op == ModuleOp::Tcgen05Mma && mmaA) {
             span.hi = col + 8; // A from tensor memory: M x K elements, K * bits = 256 a row
-        } else if (op == "mma" && mmaN) {
+        } else if (op == ModuleOp::Tcgen05Mma && mmaN) {
             span.hi = col + mmaN;
-        } else if (op == "cp") {
-            span.hi = col + (has(s, "128x256b") || has(s, "4x256b") ? 8 : 4);
+        } else if (op == ModuleOp::Tcgen05Cp) {
+            span.hi = col + (stepHas(s, "128x256b") || stepHas(s, "4x256b") ? 8 : 4);
         }
         return span;
     }
 
     /** Pass 2: writes other than an mma's slice their accumulator; mma D ends cut it. */
     void tmemWrites(const Step& s, int warp) {
-        if (root(s) != "tcgen05" || s.operands.empty()) return;
-        const std::string op = sub(s);
-        if (op == "mma" && s.operands[0].value.known && s.operands.size() > 3) {
+        if (!ptx::isTcgen05Op(s.op) || s.operands.empty()) return;
+        const ModuleOp op = s.op;
+        if (op == ModuleOp::Tcgen05Mma && s.operands[0].value.known && s.operands.size() > 3) {
             const RawOperand& idesc = mmaDescriptor(s);
             if (idesc.value.known)
                 if (std::uint64_t n = mmaColumns(idesc.value.v))
                     tmem_.addBound((s.operands[0].value.v & 0xFFFF) + n);
             return;
         }
-        if (op != "st" && op != "cp" && op != "shift") return;
+        if (op != ModuleOp::Tcgen05St && op != ModuleOp::Tcgen05Cp && op != ModuleOp::Tcgen05Shift)
+            return;
         for (const RawOperand& o : s.operands)
             if (o.kind == OperandKind::Addr && o.value.known) {
                 tmem_.addWrite(tmemSpan(s, o, warp, false, 0));
@@ -983,29 +855,11 @@ private:
         return *ref;
     }
 
-    /**
-     * tcgen05.xN -> .x1: the registers of one repetition stand for the fragment (data is not
-     * followed); returns N. A shape's registers per thread grow linearly with .num,
-     * so the first 1/N of the vector is what .x1 of the same shape moves (16x256b: 4; 9.7.18.8.3).
-     */
-    static std::size_t oneRepetition(litmus::Instruction& in) {
-        std::size_t n = 1;
-        for (auto& p : in.parts)
-            if (p.size() > 1 && p[0] == 'x' && std::isdigit(static_cast<unsigned char>(p[1]))) {
-                n = std::stoul(p.substr(1));
-                p = "x1";
-            }
-        in.opcode.clear();
-        for (std::size_t i = 0; i < in.parts.size(); ++i)
-            in.opcode += (i ? "." : "") + in.parts[i];
-        return std::max<std::size_t>(n, 1);
-    }
-
     template <typename Addr>
     void renderTcgen05(const Step& s, const std::vector<RawOperand>& ops, litmus::Instruction& in,
                        Item& it, int cta, Addr& addr) {
-        const std::string op = sub(s);
-        if (op == "mma") {
+        const ModuleOp op = s.op;
+        if (op == ModuleOp::Tcgen05Mma) {
             // Their metadata, scale and look-up operands are tensor-memory columns that the
             // accumulator-based naming below would fold into an accumulator stage.
             for (const std::string& q : in.parts)
@@ -1037,13 +891,13 @@ private:
                     in.operands.push_back(input(o, s, true));
                 }
             }
-        } else if (op == "ld" || op == "st") {
+        } else if (op == ModuleOp::Tcgen05Ld || op == ModuleOp::Tcgen05St) {
             std::size_t repetitions = oneRepetition(in);
             for (const RawOperand& o : ops) {
                 if (o.kind == OperandKind::Addr) {
                     in.operands.push_back(tmemRef(o, cta, s));
                 } else if (o.kind == OperandKind::Vec) {
-                    litmus::Operand v = op == "ld" ? output(o) : input(o, s, false);
+                    litmus::Operand v = op == ModuleOp::Tcgen05Ld ? output(o) : input(o, s, false);
                     std::size_t keep = std::max<std::size_t>(v.elements.size() / repetitions, 1);
                     if (v.elements.size() > keep) v.elements.resize(keep);
                     in.operands.push_back(v);
@@ -1059,9 +913,10 @@ private:
                 if (o.kind != litmus::Operand::Kind::Memory && !ownQuarter(o, warp_ % 4)) continue;
                 for (const std::string& n : tmemNames(o))
                     tmemRows_[n] = std::max<std::size_t>(tmemRows_[n], regs);
-                if (op == "st" && ownQuarter(o, warp_ % 4)) it.writesTmemQuarter = true;
+                if (op == ModuleOp::Tcgen05St && ownQuarter(o, warp_ % 4))
+                    it.writesTmemQuarter = true;
             }
-        } else if (op == "alloc") {
+        } else if (op == ModuleOp::Tcgen05Alloc) {
             auto slot = ops.empty() ? std::nullopt : addr(ops[0], false);
             if (!slot)
                 fail(entry().body[s.stmt].insn.loc,
@@ -1069,7 +924,7 @@ private:
             in.operands.push_back(*slot);
             for (std::size_t i = 1; i < ops.size(); ++i)
                 in.operands.push_back(input(ops[i], s, true));
-        } else if (op == "commit") {
+        } else if (op == ModuleOp::Tcgen05Commit) {
             for (const RawOperand& o : ops) {
                 if (o.kind != OperandKind::Addr) {
                     in.operands.push_back(input(o, s, true));
@@ -1080,7 +935,7 @@ private:
                 it.arriveOn = mb->name + "@" + std::to_string(mb->cta.value_or(cta));
                 in.operands.push_back(*mb);
             }
-        } else if (op == "cp" || op == "shift") {
+        } else if (op == ModuleOp::Tcgen05Cp || op == ModuleOp::Tcgen05Shift) {
             for (std::size_t i = 0; i < ops.size(); ++i) {
                 const RawOperand& o = ops[i];
                 if (o.kind == OperandKind::Addr)
@@ -1126,9 +981,8 @@ private:
     /** Whether k warps with this code may stand as one: no shared write but to their own part. */
     bool mergeable(const WarpCode& w) const {
         for (const Item& it : w.items) {
-            const auto& p = it.insn.parts;
-            bool writes = p[0] == "st" || p[0] == "atom" || p[0] == "red" ||
-                          (p[0] == "cp" && !it.insn.operands.empty() &&
+            bool writes = ptx::isStOp(it.op) || ptx::isAtomOp(it.op) || ptx::isRedOp(it.op) ||
+                          (ptx::isCpOp(it.op) && !it.insn.operands.empty() &&
                            it.insn.opcode.find("global.shared") == std::string::npos);
             if (!writes) continue;
             for (const auto& o : it.insn.operands) {
@@ -1281,7 +1135,7 @@ private:
     template <typename F> void forEachTmemOperand(F f) {
         for (WarpCode& w : warps_)
             for (Item& it : w.items)
-                if (it.insn.parts[0] == "tcgen05")
+                if (ptx::isTcgen05Op(it.op))
                     for (auto& o : it.insn.operands)
                         if (isTmemOperand(o)) f(o);
     }
@@ -1304,8 +1158,7 @@ private:
         for (const WarpCode& w : warps_) {
             std::set<long> ids;
             for (const Item& it : w.items)
-                if ((it.insn.parts[0] == "bar" || it.insn.parts[0] == "barrier") &&
-                    it.insn.operands.size() == 2 &&
+                if (ptx::isBarOp(it.op) && it.insn.operands.size() == 2 &&
                     it.insn.operands[0].kind == litmus::Operand::Kind::Integer)
                     ids.insert(it.insn.operands[0].value);
             for (long id : ids) {
@@ -1315,9 +1168,7 @@ private:
         }
         for (WarpCode& w : warps_)
             for (Item& it : w.items) {
-                if (!((it.insn.parts[0] == "bar" || it.insn.parts[0] == "barrier") &&
-                      it.insn.operands.size() == 2))
-                    continue;
+                if (!(ptx::isBarOp(it.op) && it.insn.operands.size() == 2)) continue;
                 litmus::Operand& count = it.insn.operands[1];
                 auto key = std::make_pair(w.cta, static_cast<long>(it.insn.operands[0].value));
                 if (count.kind != litmus::Operand::Kind::Integer || warps[key] * 32 != count.value)
@@ -1426,8 +1277,9 @@ private:
         return it == tileBytes_.end() ? 16 : it->second;
     }
 
-    static bool completesTensorCopy(const litmus::Instruction& in) {
-        return in.opcode.rfind("cp.async.bulk.tensor", 0) == 0 && in.operands.size() >= 3 &&
+    static bool completesTensorCopy(const Item& it) {
+        const litmus::Instruction& in = it.insn;
+        return it.op == ModuleOp::CpBulkTensor && in.operands.size() >= 3 &&
                in.opcode.find(".shared::") != std::string::npos &&
                in.opcode.find("complete_tx") != std::string::npos;
     }
@@ -1497,7 +1349,7 @@ private:
                     open[bar] = {in.operands[2].value * it.repeat, {}};
                     announced[bar] += in.operands[2].value * it.repeat;
                 }
-                if (completesTensorCopy(in)) {
+                if (completesTensorCopy(it)) {
                     const std::string& tile = in.operands[1].name;
                     const std::vector<int> dests = copyDestinations(in, w.cta);
                     for (int d : dests) {

@@ -2,9 +2,12 @@
 // shape, parameters, addresses); memory and synchronization instructions are recorded.
 #include "kernel/Machine.hpp"
 
+#include "kernel/AddressWindows.hpp"
 #include "kernel/Arith.hpp"
 #include "kernel/Clc.hpp"
 #include "kernel/Extract.hpp"
+#include "kernel/LaunchShape.hpp"
+#include "kernel/WarpCollectives.hpp"
 
 #include <algorithm>
 #include <fmt/format.h>
@@ -12,28 +15,6 @@
 #include <unordered_map>
 
 namespace ptxmc::kernel {
-
-std::optional<std::uint64_t> Layout::sharedAddress(std::uint64_t a) {
-    if (a >= kGenericShared && a < kGenericParam) a -= kGenericShared;
-    if (a >= (128ULL << kRankShift)) return std::nullopt;
-    return a;
-}
-
-std::optional<std::pair<const Layout::Symbol*, std::uint64_t>>
-Layout::sharedAt(std::uint64_t offset) const {
-    for (const auto& [name, s] : shared)
-        if (offset >= s.offset && offset < s.offset + std::max<std::uint64_t>(s.bytes, 1))
-            return std::make_pair(&s, offset - s.offset);
-    return std::nullopt;
-}
-
-std::optional<std::pair<const Layout::Symbol*, std::uint64_t>>
-Layout::paramAt(std::uint64_t offset) const {
-    for (const auto& [name, s] : params)
-        if (offset >= s.offset && offset < s.offset + std::max<std::uint64_t>(s.bytes, 1))
-            return std::make_pair(&s, offset - s.offset);
-    return std::nullopt;
-}
 
 std::string ParamRead::field() const {
     return offset == 0 ? std::to_string(index) : fmt::format("{}+{}", index, offset);
@@ -71,26 +52,8 @@ const Function& pickEntry(const Module& m, const std::string& name) {
 
 namespace {
 
-/** What the evaluator does with an instruction. */
-enum class Kind {
-    Label,
-    Branch,
-    Exit,
-    Trap,
-    Arith,
-    Setp,
-    Collective,
-    ParamLoad,
-    Load,
-    Store,
-    Atomic,
-    Event,
-    Wait,
-    ClcQuery,
-    Ignore,
-    Data,
-    Unsupported
-};
+using ptx::ModuleOp;
+using ptx::ModuleRole;
 
 bool hasPart(const std::vector<std::string>& parts, const std::string& q) {
     return std::find(parts.begin() + 1, parts.end(), q) != parts.end();
@@ -101,55 +64,8 @@ bool hasPrefix(const std::vector<std::string>& parts, const std::string& q) {
     return false;
 }
 
-Kind classify(const litmus::Instruction& in) {
-    const auto& p = in.parts;
-    const std::string& r = p[0];
-    if (r == "bra") return Kind::Branch;
-    if (r == "ret" || r == "exit") return Kind::Exit;
-    if (r == "trap" || r == "brkpt") return Kind::Trap;
-    if (r == "call") { // printf is output, a failed device assert traps; others are unknown code
-        const std::string callee = in.operands.empty() ? "" : in.operands[0].name;
-        if (callee == "vprintf") return Kind::Ignore;
-        if (callee == "__assertfail") return Kind::Trap;
-        return Kind::Unsupported;
-    }
-    if (r == "setp") return Kind::Setp;
-    if (r == "shfl" || r == "elect" || r == "vote" || r == "activemask" || r == "match" ||
-        r == "redux")
-        return Kind::Collective;
-    if (r == "bar" && p.size() > 1 && p[1] == "warp") return Kind::Ignore;
-    if (r == "cvta" || r == "mapa" || r == "getctarank") return Kind::Arith;
-    if (r == "ld" || r == "ldu") return hasPart(p, "param") ? Kind::ParamLoad : Kind::Load;
-    if (r == "st" && hasPart(p, "param")) return Kind::Ignore; // a call's argument (printf, assert)
-    if (r == "st") return hasPart(p, "async") ? Kind::Event : Kind::Store;
-    if (r == "atom" || r == "red") return hasPart(p, "async") ? Kind::Event : Kind::Atomic;
-    if (r == "mbarrier" && p.size() > 1 && (p[1] == "try_wait" || p[1] == "test_wait"))
-        return Kind::Wait;
-    if (r == "cp" && hasPart(p, "prefetch")) return Kind::Ignore;
-    if (r == "fence" || r == "membar" || r == "bar" || r == "barrier" || r == "mbarrier" ||
-        r == "cp" || r == "wgmma" || r == "tcgen05" || r == "ldmatrix" || r == "stmatrix" ||
-        r == "tensormap" || r == "griddepcontrol")
-        return Kind::Event;
-    if (r == "nanosleep" || r == "setmaxnreg" || r == "prefetch" || r == "prefetchu" ||
-        r == "createpolicy" || r == "discard" || r == "applypriority" || r == "pmevent")
-        return Kind::Ignore;
-    if (r == "clusterlaunchcontrol" && p.size() > 1)
-        return p[1] == "try_cancel" ? Kind::Event : Kind::ClcQuery;
-    if (r == "multimem" || r == "brx" || r == "call" || r == "suld" || r == "sust" || r == "tex" ||
-        r == "tld4")
-        return Kind::Unsupported;
-    static const char* const kArith[] = {"mov",  "add", "sub",  "mul",  "mad", "div", "rem",
-                                         "min",  "max", "abs",  "neg",  "not", "and", "or",
-                                         "xor",  "shl", "shr",  "selp", "cvt", "bfe", "bfi",
-                                         "popc", "clz", "brev", "lop3", "shf", "cnot"};
-    for (const char* a : kArith)
-        if (r == a) return Kind::Arith;
-    return Kind::Data;
-}
-
 struct Lane {
     int cta = 0, tid = 0, lane = 0, warp = 0;
-    std::array<int, 3> tid3{0, 0, 0};
     std::unordered_map<std::string, Val> regs;
     std::size_t pc = 0;
     bool done = false;
@@ -340,40 +256,16 @@ private:
     }
 
     void shape() {
-        if (launch_.block)
-            out_.block = *launch_.block;
-        else if (f_.reqntid)
-            out_.block = *f_.reqntid;
-        else if (f_.maxntid)
-            out_.block = *f_.maxntid;
-        else
-            throw InputError(f_.loc, "the entry declares no block size (.reqntid/.maxntid): give "
-                                     "--block X[,Y,Z]");
-        if (launch_.cluster)
-            out_.cluster = *launch_.cluster;
-        else if (f_.reqnctapercluster)
-            out_.cluster = *f_.reqnctapercluster;
-        out_.grid = launch_.grid ? *launch_.grid : out_.cluster;
-        int threads = out_.block[0] * out_.block[1] * out_.block[2];
-        if (threads <= 0 || threads > 1024)
-            throw InputError(SourceLoc{"--block", 1, 1},
-                             fmt::format("a block of {} threads: PTX allows 1 to 1024", threads));
-        int ctas = out_.cluster[0] * out_.cluster[1] * out_.cluster[2];
-        if (ctas <= 0 || ctas > 16)
-            throw InputError(SourceLoc{"--cluster", 1, 1},
-                             fmt::format("a cluster of {} CTAs: ptxmc checks 1 to 16", ctas));
-        for (int k = 0; k < 3; ++k)
-            if (out_.grid[static_cast<std::size_t>(k)] %
-                    out_.cluster[static_cast<std::size_t>(k)] !=
-                0)
-                throw InputError(SourceLoc{"--grid", 1, 1},
-                                 "the grid is not a whole number of clusters");
+        shape_ = launchShape(f_, launch_);
+        out_.block = shape_.block;
+        out_.cluster = shape_.cluster;
+        out_.grid = shape_.grid;
     }
 
     // ---- the cluster ----
     void runCluster() {
-        int ctas = out_.cluster[0] * out_.cluster[1] * out_.cluster[2];
-        int threads = out_.block[0] * out_.block[1] * out_.block[2];
+        int ctas = shape_.ctas();
+        int threads = shape_.threads();
         for (int cta = 0; cta < ctas; ++cta)
             for (int w = 0; w * 32 < threads; ++w)
                 runWarp(cta, w, std::min(32, threads - w * 32));
@@ -387,8 +279,6 @@ private:
             L.warp = warp;
             L.lane = l;
             L.tid = warp * 32 + l;
-            L.tid3 = {L.tid % out_.block[0], (L.tid / out_.block[0]) % out_.block[1],
-                      L.tid / (out_.block[0] * out_.block[1])};
         }
         while (true) {
             std::map<std::size_t, std::vector<Lane*>> waiting;
@@ -453,7 +343,7 @@ private:
             return Outcome::Continue;
         }
         const litmus::Instruction& in = s.insn;
-        Kind k = classify(in);
+        ModuleRole k = s.role;
         if (!L.taintAt.empty()) applyTaints(L);
         std::uint32_t guardProbe = 0;
         if (in.guard) {
@@ -462,15 +352,15 @@ private:
             // (a speculative run treats a value stored later as data: the real run defers)
             bool data =
                 g.field == 0 || (g.field == kStoredLater && (speculative || pass_ + 1 >= kPasses));
-            if (!g.known && k == Kind::Branch && data) return joinSides(L, s);
-            if (g.probe && k == Kind::Branch) return probeBranch(L, s, g);
-            if (g.probe && k != Kind::Arith && k != Kind::Data && k != Kind::Setp)
+            if (!g.known && k == ModuleRole::Branch && data) return joinSides(L, s);
+            if (g.probe && k == ModuleRole::Branch) return probeBranch(L, s, g);
+            if (g.probe && k != ModuleRole::Arith && k != ModuleRole::Data && k != ModuleRole::Setp)
                 fail(in.guard->loc, "whether this " + in.opcode +
                                         " runs depends on the result of " + probeText(g.probe) +
                                         ": " + kProbeRule);
             guardProbe = g.probe;
             if (!g.known) {
-                if (k == Kind::Arith || k == Kind::Data || k == Kind::Setp) {
+                if (k == ModuleRole::Arith || k == ModuleRole::Data || k == ModuleRole::Setp) {
                     unknownDests(L, in, g.field);
                     ++L.pc;
                     return Outcome::Continue;
@@ -496,45 +386,43 @@ private:
                 return Outcome::Continue;
             }
         }
-        if (!speculative && !L.wgmmaRegs.empty() && in.parts[0] != "wgmma")
+        if (!speculative && !L.wgmmaRegs.empty() && !ptx::isWgmmaOp(s.op))
             wgmmaRegisterAccess(L, s, k);
         switch (k) {
-        case Kind::Label:
-            break;
-        case Kind::Collective:
+        case ModuleRole::Collective:
             return Outcome::Collective;
-        case Kind::Branch:
+        case ModuleRole::Branch:
             L.pc = target(s);
             return Outcome::Continue;
-        case Kind::Exit:
+        case ModuleRole::Exit:
             L.done = true;
             return Outcome::Done;
-        case Kind::Trap:
+        case ModuleRole::Trap:
             if (speculative) return Outcome::Trapped;
-            fail(in.loc,
-                 fmt::format("thread {} of CTA {} reaches '{}'{} under this launch", L.tid, L.cta,
-                             in.opcode, in.parts[0] == "call" ? " (a failing device assert)" : ""));
-        case Kind::Arith:
-            arith(L, in);
+            fail(in.loc, fmt::format("thread {} of CTA {} reaches '{}'{} under this launch", L.tid,
+                                     L.cta, in.opcode,
+                                     s.op == ModuleOp::Call ? " (a failing device assert)" : ""));
+        case ModuleRole::Arith:
+            arith(L, s);
             break;
-        case Kind::Setp:
+        case ModuleRole::Setp:
             setp(L, in);
             break;
-        case Kind::ParamLoad:
+        case ModuleRole::ParamLoad:
             if (in.operands.size() < 2) fail(in.loc, "ld.param needs a destination and an address");
             paramLoad(L, in, value(L, in.operands[1]));
             break;
-        case Kind::ClcQuery:
+        case ModuleRole::ClcQuery:
             clcQuery(L, in);
             break;
-        case Kind::Ignore:
+        case ModuleRole::Ignore:
             unknownDests(L, in);
             break;
-        case Kind::Data: // what it computes from a field not given still names the field
+        case ModuleRole::Data: // what it computes from a field not given still names the field
             unknownDests(L, in, fieldOf(L, in));
             break;
-        case Kind::Unsupported:
-            if (in.parts[0] == "call")
+        case ModuleRole::Unsupported:
+            if (s.op == ModuleOp::Call)
                 fail(in.loc, "a call to '" +
                                  (in.operands.empty() ? std::string("?") : in.operands[0].name) +
                                  "' is not supported: ptxmc kernel checks entries without calls "
@@ -543,7 +431,7 @@ private:
                              "' is not supported by ptxmc kernel: a memory or control "
                              "instruction the model lacks, whose effect could change the "
                              "answer, so the check stops here");
-        case Kind::Load:
+        case ModuleRole::Load:
             if (localAccess(L, in, false)) break;
             // a generic load of a parameter's bytes (cvta.param of a __grid_constant__ struct)
             if (in.operands.size() >= 2) {
@@ -554,12 +442,12 @@ private:
                 }
             }
             [[fallthrough]];
-        case Kind::Store:
-            if (k == Kind::Store && localAccess(L, in, true)) break;
+        case ModuleRole::Store:
+            if (k == ModuleRole::Store && localAccess(L, in, true)) break;
             [[fallthrough]];
-        case Kind::Atomic:
-        case Kind::Event:
-        case Kind::Wait:
+        case ModuleRole::Atomic:
+        case ModuleRole::Event:
+        case ModuleRole::Wait:
             if (speculative) return Outcome::SawEvent;
             record(L, s, k);
             break;
@@ -611,8 +499,8 @@ private:
     /** Whether `c` stands at a wait on the probe's barrier with its phase. */
     bool waitsOn(const Lane& c, const Probe& p) const {
         const litmus::Instruction& in = f_.body[c.pc].insn;
-        if (f_.body[c.pc].kind != Statement::Kind::Instruction || classify(in) != Kind::Wait ||
-            in.operands.size() < 3)
+        if (f_.body[c.pc].kind != Statement::Kind::Instruction ||
+            f_.body[c.pc].role != ModuleRole::Wait || in.operands.size() < 3)
             return false;
         Val a = address(c, in.operands[1]), ph = value(c, in.operands[2]);
         return a.known && ph.known && a.v == p.barrier && ph.v == p.phase;
@@ -776,7 +664,7 @@ private:
         for (std::size_t at : path) {
             if (at >= f_.body.size() || f_.body[at].kind != Statement::Kind::Instruction) continue;
             L.pc = at;
-            wgmmaRegisterAccess(L, f_.body[at], classify(f_.body[at].insn));
+            wgmmaRegisterAccess(L, f_.body[at], f_.body[at].role);
         }
         L.pc = pc;
     }
@@ -842,48 +730,8 @@ private:
         return static_cast<std::uint64_t>(cta) << Layout::kRankShift;
     }
 
-    std::array<int, 3> ctaid(int cta) const {
-        return {cta % out_.cluster[0], (cta / out_.cluster[0]) % out_.cluster[1],
-                cta / (out_.cluster[0] * out_.cluster[1])};
-    }
-
     std::optional<Val> special(const Lane& L, const std::string& name) const {
-        auto dim = [&](const std::string& base, const std::array<int, 3>& v) -> std::optional<Val> {
-            for (int k = 0; k < 3; ++k)
-                if (name == base + "." + "xyz"[k])
-                    return Val::of(static_cast<std::uint64_t>(v[static_cast<std::size_t>(k)]));
-            return std::nullopt;
-        };
-        std::array<int, 3> nclusters{out_.grid[0] / out_.cluster[0], out_.grid[1] / out_.cluster[1],
-                                     out_.grid[2] / out_.cluster[2]};
-        for (auto [base, v] :
-             {std::pair{"%tid", L.tid3}, std::pair{"%ntid", out_.block},
-              std::pair{"%ctaid", ctaid(L.cta)}, std::pair{"%nctaid", out_.grid},
-              std::pair{"%cluster_ctaid", ctaid(L.cta)}, std::pair{"%cluster_nctaid", out_.cluster},
-              std::pair{"%clusterid", std::array<int, 3>{0, 0, 0}},
-              std::pair{"%nclusterid", nclusters}})
-            if (auto r = dim(base, v)) return r;
-        int threads = out_.block[0] * out_.block[1] * out_.block[2];
-        if (name == "%laneid") return Val::of(static_cast<std::uint64_t>(L.lane));
-        if (name == "%warpid") return Val::of(static_cast<std::uint64_t>(L.warp));
-        if (name == "%nwarpid") return Val::of(static_cast<std::uint64_t>((threads + 31) / 32));
-        if (name == "%cluster_ctarank") return Val::of(static_cast<std::uint64_t>(L.cta));
-        if (name == "%cluster_nctarank")
-            return Val::of(
-                static_cast<std::uint64_t>(out_.cluster[0] * out_.cluster[1] * out_.cluster[2]));
-        if (name == "%is_explicit_cluster") return Val::of(1);
-        if (name == "%lanemask_eq") return Val::of(1ULL << L.lane);
-        if (name == "%lanemask_lt") return Val::of((1ULL << L.lane) - 1);
-        if (name == "%lanemask_le") return Val::of((2ULL << L.lane) - 1);
-        if (name == "%lanemask_gt") return Val::of(mask(~((2ULL << L.lane) - 1), 32));
-        if (name == "%lanemask_ge") return Val::of(mask(~((1ULL << L.lane) - 1), 32));
-        if (name == "%dynamic_smem_size") return Val::of(launch_.dynamicShared);
-        if (name.rfind("%", 0) == 0 && name.find('.') == std::string::npos &&
-            (name.rfind("%smid", 0) == 0 || name.rfind("%nsmid", 0) == 0 ||
-             name.rfind("%clock", 0) == 0 || name.rfind("%globaltimer", 0) == 0 ||
-             name.rfind("%gridid", 0) == 0 || name.rfind("%total_smem_size", 0) == 0))
-            return Val{};
-        return std::nullopt;
+        return specialRegister(name, ThreadPlace{L.cta, L.tid, L.lane, L.warp}, shape_);
     }
 
     Val read(const Lane& L, const std::string& raw) const {
@@ -963,11 +811,12 @@ private:
     }
 
     // ---- arithmetic ----
-    void arith(Lane& L, const litmus::Instruction& in) {
+    void arith(Lane& L, const Statement& s) {
+        const litmus::Instruction& in = s.insn;
         const auto& p = in.parts;
         if (in.operands.empty()) return;
         const litmus::Operand& d = in.operands[0];
-        if (p[0] == "mov" && d.kind == litmus::Operand::Kind::Vector) { // unpack
+        if (s.op == ModuleOp::Mov && d.kind == litmus::Operand::Kind::Vector) { // unpack
             Val src = in.operands.size() > 1 ? value(L, in.operands[1]) : Val{};
             int width = 64 / std::max<int>(1, static_cast<int>(d.elements.size()));
             for (std::size_t i = 0; i < d.elements.size(); ++i)
@@ -984,92 +833,36 @@ private:
         for (std::size_t i = 1; i < in.operands.size(); ++i)
             ins.push_back(value(L, in.operands[i]));
         Val out;
-        if (p[0] == "cvta")
-            out = cvta(p, ins);
-        else if (p[0] == "mapa")
-            out = mapa(ins);
-        else if (p[0] == "getctarank")
-            out = ctarank(ins);
+        if (s.op == ModuleOp::Cvta)
+            out = cvtaAddress(p, ins);
+        else if (s.op == ModuleOp::Mapa)
+            out = mapaAddress(ins);
+        else if (s.op == ModuleOp::Getctarank)
+            out = ctarankOf(ins);
         else {
             bool known = false;
-            if (auto r = arithmetic(p, ins, known)) out = Val::of(*r);
+            if (auto r = arithmetic(s.op, p, ins, known)) out = Val::of(*r);
         }
         for (const Val& v : ins) {
             if (!out.known && !out.field && !v.known) out.field = v.field;
             if (!out.probe) out.probe = v.probe;
         }
-        if (out.known && p[0] != "mov" && p[0] != "cvta" && p[0] != "mapa") {
+        if (out.known && s.op != ModuleOp::Mov && s.op != ModuleOp::Cvta &&
+            s.op != ModuleOp::Mapa) {
             // keep a result's width: the destination's type
             IntType t = lastType(p);
-            if (p[0] != "cvt" && !hasPart(p, "wide")) out.v = mask(out.v, t.bits);
+            if (s.op != ModuleOp::Cvt && !hasPart(p, "wide")) out.v = mask(out.v, t.bits);
         }
         set(L, d, out);
-    }
-
-    static Val cvta(const std::vector<std::string>& p, const std::vector<Val>& in) {
-        if (in.empty() || !in[0].known) return Val{};
-        std::uint64_t a = in[0].v;
-        bool to = hasPart(p, "to");
-        if (!hasPart(p, "shared") && !hasPrefix(p, "shared")) return in[0];
-        if (to)
-            return a >= Layout::kGenericShared && a < Layout::kGenericParam
-                       ? Val::of(a - Layout::kGenericShared)
-                       : Val::of(a);
-        return a < Layout::kGenericShared ? Val::of(a + Layout::kGenericShared) : Val::of(a);
-    }
-
-    static Val mapa(const std::vector<Val>& in) {
-        if (in.size() < 2 || !in[0].known || !in[1].known) return Val{};
-        std::uint64_t a = in[0].v;
-        bool generic = a >= Layout::kGenericShared;
-        std::uint64_t s = generic ? a - Layout::kGenericShared : a;
-        std::uint64_t r = (in[1].v << Layout::kRankShift) | (s & Layout::kOffsetMask);
-        return Val::of(generic ? r + Layout::kGenericShared : r);
-    }
-
-    static Val ctarank(const std::vector<Val>& in) {
-        if (in.empty() || !in[0].known) return Val{};
-        std::uint64_t a = in[0].v;
-        if (a >= Layout::kGenericShared) a -= Layout::kGenericShared;
-        return Val::of((a >> Layout::kRankShift) & 0x7F);
     }
 
     void setp(Lane& L, const litmus::Instruction& in) {
         const auto& p = in.parts;
         if (in.operands.size() < 3) fail(in.loc, "setp needs a predicate and two operands");
-        IntType t = lastType(p);
-        std::optional<bool> r;
         Val a = value(L, in.operands[1]), b = value(L, in.operands[2]);
-        if (a.known && b.known && p.size() > 1) r = compare(p[1], a.v, b.v, t);
-        // .and/.or/.xor with a third predicate operand
-        std::string combine;
-        for (const char* c : {"and", "or", "xor"})
-            if (hasPart(p, c) && in.operands.size() > 3) combine = c;
-        Val result = r ? Val::of(*r ? 1 : 0) : Val{false, a.known ? b.field : a.field, 0};
-        std::uint32_t probe = a.probe ? a.probe : b.probe;
-        if (!combine.empty()) {
-            Val c = value(L, in.operands[3]);
-            if (result.known && c.known) {
-                bool x = result.v != 0, y = c.v != 0;
-                result = Val::of((combine == "and"  ? (x && y)
-                                  : combine == "or" ? (x || y)
-                                                    : (x != y))
-                                     ? 1
-                                     : 0);
-            } else if (combine == "and" &&
-                       ((result.known && result.v == 0) || (c.known && c.v == 0))) {
-                result = Val::of(0);
-            } else if (combine == "or" &&
-                       ((result.known && result.v == 1) || (c.known && c.v == 1))) {
-                result = Val::of(1);
-            } else if (result.known) {
-                result = c;
-            } else if (!result.field) {
-                result.field = c.field;
-            }
-            if (!probe) probe = c.probe;
-        }
-        result.probe = probe;
+        std::optional<Val> c;
+        if (in.operands.size() > 3) c = value(L, in.operands[3]); // .and/.or/.xor's predicate
+        Val result = setpValue(p, a, b, c);
         const litmus::Operand& d = in.operands[0];
         if (d.kind == litmus::Operand::Kind::Name && d.name != "_") L.regs[d.name] = result;
         if (!d.elements.empty())
@@ -1182,11 +975,10 @@ private:
     void collective(std::vector<Lane*>& group) {
         const Statement& s = f_.body[group[0]->pc];
         const litmus::Instruction& in = s.insn;
-        const std::string& r = in.parts[0];
         std::uint64_t active = 0;
         for (Lane* L : group)
             active |= 1ULL << L->lane;
-        if (r == "elect") {
+        if (s.op == ModuleOp::Elect) {
             int leader = group.front()->lane;
             for (Lane* L : group) {
                 const litmus::Operand& d = in.operands.at(0);
@@ -1195,11 +987,11 @@ private:
                 if (!d.elements.empty())
                     L->regs[d.elements[0].name] = Val::of(L->lane == leader ? 1 : 0);
             }
-        } else if (r == "shfl") {
+        } else if (s.op == ModuleOp::Shfl) {
             shfl(group, in);
-        } else if (r == "vote") {
+        } else if (s.op == ModuleOp::Vote) {
             vote(group, in, active);
-        } else if (r == "activemask") {
+        } else if (s.op == ModuleOp::Activemask) {
             for (Lane* L : group)
                 set(*L, in.operands.at(0), Val::of(active));
         } else {
@@ -1212,27 +1004,19 @@ private:
 
     void shfl(std::vector<Lane*>& group, const litmus::Instruction& in) {
         if (in.operands.size() < 4) fail(in.loc, "shfl.sync needs d, a, b, c and a member mask");
-        std::string mode = in.parts.size() > 2 ? in.parts[2] : "idx";
+        const ShflMode mode = shflMode(in.parts);
         std::map<int, Val> a;
-        for (Lane* L : group)
+        std::uint64_t members = 0;
+        for (Lane* L : group) {
             a[L->lane] = value(*L, in.operands[1]);
+            members |= 1ULL << L->lane;
+        }
         std::vector<Val> results;
         for (Lane* L : group) {
             Val b = value(*L, in.operands[2]);
             Val r = b;
             if (b.known) {
-                long src = L->lane;
-                long bv = static_cast<long>(b.v & 31);
-                if (mode == "idx")
-                    src = bv;
-                else if (mode == "up")
-                    src = L->lane - bv;
-                else if (mode == "down")
-                    src = L->lane + bv;
-                else if (mode == "bfly")
-                    src = L->lane ^ bv;
-                if (src < 0 || src > 31 || !a.count(static_cast<int>(src))) src = L->lane;
-                r = a[static_cast<int>(src)];
+                r = a[shflSource(mode, L->lane, b.v, members)];
                 if (!r.probe) r.probe = b.probe;
             }
             results.push_back(r);
@@ -1242,7 +1026,7 @@ private:
     }
 
     void vote(std::vector<Lane*>& group, const litmus::Instruction& in, std::uint64_t) {
-        std::string mode = in.parts.size() > 2 ? in.parts[2] : "";
+        const VoteMode mode = voteMode(in.parts);
         std::uint64_t ballot = 0;
         bool known = true;
         Val r;
@@ -1259,16 +1043,8 @@ private:
         std::uint64_t members = 0;
         for (Lane* L : group)
             members |= 1ULL << L->lane;
-        if (known) {
-            if (mode == "ballot")
-                r = Val::of(ballot);
-            else if (mode == "any")
-                r = Val::of(ballot != 0 ? 1 : 0);
-            else if (mode == "all")
-                r = Val::of(ballot == members ? 1 : 0);
-            else if (mode == "uni")
-                r = Val::of(ballot == 0 || ballot == members ? 1 : 0);
-        }
+        if (known)
+            if (auto v = voteResult(mode, ballot, members)) r = Val::of(*v);
         r.probe = probe;
         for (Lane* L : group)
             set(*L, in.operands.at(0), r);
@@ -1318,7 +1094,7 @@ private:
      * stretch between two wgmma instructions suffice: the others are in the same place in
      * program order relative to every wgmma event.
      */
-    void wgmmaRegisterAccess(Lane& L, const Statement& s, Kind k) {
+    void wgmmaRegisterAccess(Lane& L, const Statement& s, ModuleRole k) {
         const litmus::Instruction& in = s.insn;
         std::string readOf, writeOf;
         auto look = [&](const litmus::Operand& o, bool dest, auto&& self) -> void {
@@ -1329,9 +1105,10 @@ private:
             for (const auto& e : o.elements)
                 self(e, dest && o.kind == litmus::Operand::Kind::Vector, self);
         };
-        bool firstIsDest = k == Kind::Arith || k == Kind::Data || k == Kind::Setp ||
-                           k == Kind::Load || k == Kind::ParamLoad || k == Kind::Atomic ||
-                           k == Kind::Collective || k == Kind::ClcQuery;
+        bool firstIsDest = k == ModuleRole::Arith || k == ModuleRole::Data ||
+                           k == ModuleRole::Setp || k == ModuleRole::Load ||
+                           k == ModuleRole::ParamLoad || k == ModuleRole::Atomic ||
+                           k == ModuleRole::Collective || k == ModuleRole::ClcQuery;
         for (std::size_t i = 0; i < in.operands.size(); ++i)
             look(in.operands[i], i == 0 && firstIsDest, look);
         auto note = [&](const std::string& reg, bool write) {
@@ -1340,6 +1117,7 @@ private:
             // its own instance count (key ~pc): the statement's count is its instruction's
             st.instance = L.counts[~L.pc]++;
             st.opcode = "mov.b32";
+            st.op = ModuleOp::Mov;
             st.parts = {"mov", "b32"};
             RawOperand r, v;
             r.kind = RawOperand::Kind::Reg;
@@ -1363,9 +1141,10 @@ private:
     }
 
     /** The fragments a wgmma.mma_async names: its accumulator and, from registers, its A. */
-    static void wgmmaFragments(Lane& L, const litmus::Instruction& in) {
+    static void wgmmaFragments(Lane& L, const Statement& s) {
+        const litmus::Instruction& in = s.insn;
         ++L.wgmmaWindow;
-        if (in.parts.size() < 2 || in.parts[1] != "mma_async") return;
+        if (s.op != ModuleOp::WgmmaMmaAsync) return;
         for (std::size_t i = 0; i < 2 && i < in.operands.size(); ++i) {
             const litmus::Operand& o = in.operands[i];
             if (o.kind != litmus::Operand::Kind::Vector || o.elements.empty()) continue;
@@ -1428,7 +1207,7 @@ private:
                                                     "then one fails",
                                                     launch_.tiles, launch_.tiles - 1)));
         bool multicast = hasPart(st.parts, "multicast::cluster::all");
-        int ctas = out_.cluster[0] * out_.cluster[1] * out_.cluster[2];
+        int ctas = shape_.ctas();
         for (int cta = 0; cta < ctas; ++cta) {
             if (!multicast && cta != L.cta) continue;
             std::uint64_t base = sharedBase(cta);
@@ -1436,6 +1215,7 @@ private:
             clcSeen_[dst].push_back(clc::response(k));
             Step copy = st;
             copy.opcode = "cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes";
+            copy.op = ModuleOp::CpBulk;
             copy.parts = {
                 "cp", "async", "bulk", "shared::cluster", "global", "mbarrier::complete_tx::bytes"};
             RawOperand d = st.operands[0], src = st.operands[0], mb = st.operands[1], bytes;
@@ -1487,42 +1267,41 @@ private:
         fail(in.loc, "unknown form of clusterlaunchcontrol.query_cancel");
     }
 
-    void record(Lane& L, const Statement& s, Kind k) {
+    void record(Lane& L, const Statement& s, ModuleRole k) {
         const litmus::Instruction& in = s.insn;
         Step st;
         st.stmt = L.pc;
         st.instance = L.counts[L.pc]++;
         st.opcode = in.opcode;
+        st.op = s.op;
         st.parts = in.parts;
         for (const litmus::Operand& o : in.operands)
             st.operands.push_back(resolve(L, o));
-        const std::string& r = in.parts[0];
-        if (k == Kind::Store && in.operands.size() >= 2 && st.operands[0].value.known) {
+        if (k == ModuleRole::Store && in.operands.size() >= 2 && st.operands[0].value.known) {
             if (auto off = Layout::sharedAddress(st.operands[0].value.v)) {
                 Val v = value(L, in.operands[1]);
                 seen_.put(*off, v.known ? std::optional(v.v) : std::nullopt);
             }
         }
-        if (k == Kind::Load || k == Kind::Atomic) {
+        if (k == ModuleRole::Load || k == ModuleRole::Atomic) {
             Val v;
-            if (k == Kind::Load && in.operands.size() >= 2 && st.operands[1].value.known)
+            if (k == ModuleRole::Load && in.operands.size() >= 2 && st.operands[1].value.known)
                 if (auto off = Layout::sharedAddress(st.operands[1].value.v)) {
                     auto it = stored_.values.find(*off);
                     if (it != stored_.values.end() && it->second) v = Val::of(*it->second);
                     if (it == stored_.values.end()) v.field = kStoredLater;
                     if (auto response = clcResponseRead(L, *off)) v = *response;
                 }
-            bool host = k == Kind::Load && in.operands.size() >= 2 && st.operands[1].value.known &&
-                        hostLoad(L, in, st.operands[1].value.v);
+            bool host = k == ModuleRole::Load && in.operands.size() >= 2 &&
+                        st.operands[1].value.known && hostLoad(L, in, st.operands[1].value.v);
             if (!host && !in.operands.empty()) set(L, in.operands[0], v);
         }
-        if (r == "clusterlaunchcontrol") {
+        if (s.op == ModuleOp::ClcTryCancel) {
             clcRequest(L, st);
             return;
         }
-        if (r == "wgmma") wgmmaFragments(L, in);
-        if (r == "tcgen05" && in.parts.size() > 1 && in.parts[1] == "alloc" &&
-            !in.operands.empty() && st.operands[0].value.known) {
+        if (ptx::isWgmmaOp(s.op)) wgmmaFragments(L, s);
+        if (s.op == ModuleOp::Tcgen05Alloc && !in.operands.empty() && st.operands[0].value.known) {
             // The allocated columns' address, stored for the other warps to load (column base).
             auto key = std::make_pair(L.cta, L.warp * 100000 + static_cast<int>(st.stmt));
             auto [it, fresh] = allocations_.emplace(key, columnsTaken_[L.cta]);
@@ -1540,9 +1319,11 @@ private:
             } else if (std::uint32_t probe = probeIn(o))
                 fail(o.loc, "this " + in.opcode + "'s operand depends on the result of " +
                                 probeText(probe) + ": " + kProbeRule);
-        if (k == Kind::Wait && !waitSucceeds(L, s, st)) return; // a probe: it acquired nothing
-        if (k == Kind::Event && !in.operands.empty() &&
-            (r == "mbarrier" || r == "atom" || r == "red") &&
+        if (k == ModuleRole::Wait && !waitSucceeds(L, s, st))
+            return; // a probe: it acquired nothing
+        if (k == ModuleRole::Event && !in.operands.empty() &&
+            (ptx::isMbarrierOp(s.op) || s.op == ModuleOp::AtomAsync ||
+             s.op == ModuleOp::RedAsync) &&
             in.operands[0].kind == litmus::Operand::Kind::Name)
             set(L, in.operands[0], Val{});
         L.steps.push_back(std::move(st));
@@ -1679,6 +1460,7 @@ private:
     const Function& f_;
     const Launch& launch_;
     Extraction& out_;
+    LaunchShape shape_;
     std::vector<const Variable*> dynamic_;
     std::map<std::pair<std::size_t, std::uint64_t>, std::uint64_t> given_; ///< --param
     /// the widest load of each given field so far: a narrower one inside it is an error

@@ -78,9 +78,10 @@ struct RawOperand {
 
 /** One memory or synchronization instruction a thread executed. */
 struct Step {
-    std::size_t stmt = 0;       ///< index in the entry's body
-    std::uint64_t instance = 0; ///< how many times this thread executed it before
-    std::string opcode;         ///< as written, less hints the checker does not read
+    std::size_t stmt = 0;                    ///< index in the entry's body
+    std::uint64_t instance = 0;              ///< how many times this thread executed it before
+    std::string opcode;                      ///< as written, less hints the checker does not read
+    ptx::ModuleOp op = ptx::ModuleOp::Other; ///< its row of ptx/ModuleOps.def
     std::vector<std::string> parts;
     std::vector<RawOperand> operands;
     int lanes = 1; ///< how many lanes of the warp executed it identically

@@ -2,6 +2,7 @@
 #pragma once
 
 #include "litmus/Ast.hpp"
+#include "ptx/ModuleOps.hpp"
 #include "support/SourceLoc.hpp"
 
 #include <array>
@@ -33,8 +34,12 @@ struct Variable {
 struct Statement {
     enum class Kind { Label, Instruction };
     Kind kind = Kind::Instruction;
-    std::string label;            ///< Label
-    litmus::Instruction insn;     ///< Instruction: opcode, parts, operands, guard, loc
+    std::string label;        ///< Label
+    litmus::Instruction insn; ///< Instruction: opcode, parts, operands, guard, loc
+    /// Instruction: its row of ptx/ModuleOps.def, looked up once when the module is parsed
+    ptx::ModuleOp op = ptx::ModuleOp::Other;
+    /// Instruction: what the evaluator does with it (a call's from its callee)
+    ptx::ModuleRole role = ptx::ModuleRole::Data;
     int scope = 0;                ///< the innermost `{ }` block holding it (0: the body)
     std::optional<CudaLine> cuda; ///< the `.loc` in force
     SourceLoc loc;

@@ -1,14 +1,32 @@
 // Reads a PTX module (nvcc -ptx, cuobjdump -ptx, Triton dumps) into a kernel::Module.
 #include "kernel/Module.hpp"
 
+#include <array>
 #include <cctype>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
+#include <string_view>
+#include <utility>
 
 namespace ptxmc::kernel {
 
 namespace {
+
+/**
+ * The callees nvcc calls that the evaluation understands: printf is output, a failed device
+ * assert traps; any other call is code ptxmc kernel does not follow.
+ */
+constexpr std::array<std::pair<std::string_view, ptx::ModuleRole>, 2> kKnownCallees = {{
+    {"vprintf", ptx::ModuleRole::Ignore},
+    {"__assertfail", ptx::ModuleRole::Trap},
+}};
+
+ptx::ModuleRole calleeRole(const std::string& callee) {
+    for (const auto& [name, role] : kKnownCallees)
+        if (callee == name) return role;
+    return ptx::ModuleRole::Unsupported;
+}
 
 /**
  * nvcc writes absolute paths in `.file`: a source under the current directory is named
@@ -534,7 +552,10 @@ private:
         }
         in.parts.push_back(part);
         next();
-        if (in.opcode == "call" || in.opcode.rfind("call.", 0) == 0) {
+        ptx::ModuleOpRow row = ptx::moduleOp(in.parts);
+        s.op = row.op;
+        s.role = row.role;
+        if (s.op == ptx::ModuleOp::Call) {
             // call{.uni} {(ret),} callee, (args): the callee is what the evaluation needs
             int depth = 0;
             while (!(cur().is(';') && depth == 0)) {
@@ -551,6 +572,7 @@ private:
             }
             next();
             s.kind = Statement::Kind::Instruction;
+            s.role = calleeRole(in.operands.empty() ? std::string() : in.operands[0].name);
             return s;
         }
         while (!cur().is(';')) {

@@ -205,7 +205,7 @@ Op decodeLd(Decoder& d) {
     return ld;
 }
 
-Op decodeWait(Decoder& d, bool ld) {
+Op decodeTcgen05Wait(Decoder& d, bool ld) {
     if (d.q.takePrefixed("cta_group::"))
         d.fail("tcgen05.wait has no .cta_group (" + cite(Sec::Tcgen05Wait) + ")");
     requireSyncAligned(d, "tcgen05.wait");
@@ -259,7 +259,7 @@ Op decodeTcgen05(Decoder& d) {
     if (op == "shift") return decodeShift(d);
     if (op == "ld") return decodeLd(d);
     if (op == "st") return Tcgen05St{decodeLdSt(d, "tcgen05.st")};
-    if (op == "wait::ld" || op == "wait::st") return decodeWait(d, op == "wait::ld");
+    if (op == "wait::ld" || op == "wait::st") return decodeTcgen05Wait(d, op == "wait::ld");
     if (op == "commit") return decodeCommit(d);
     if (op == "fence::before_thread_sync" || op == "fence::after_thread_sync") {
         d.q.finish();

@@ -13,14 +13,15 @@ namespace ptxmc::ptx {
 
 namespace {
 
-using Kind = Mutation::Kind;
+using MutationKind = Mutation::Kind;
 
-constexpr std::array<std::pair<Kind, const char*>, 6> kKindNames = {{{Kind::Drop, "drop"},
-                                                                     {Kind::Relax, "relax"},
-                                                                     {Kind::AcqRel, "acqrel"},
-                                                                     {Kind::Cta, "cta"},
-                                                                     {Kind::Read, "read"},
-                                                                     {Kind::Plain, "plain"}}};
+constexpr std::array<std::pair<MutationKind, const char*>, 6> kKindNames = {
+    {{MutationKind::Drop, "drop"},
+     {MutationKind::Relax, "relax"},
+     {MutationKind::AcqRel, "acqrel"},
+     {MutationKind::Cta, "cta"},
+     {MutationKind::Read, "read"},
+     {MutationKind::Plain, "plain"}}};
 
 bool isFence(const Insn& i) {
     return i.is<Fence>() || i.is<Membar>() || i.is<ProxyFence>() || i.is<Tcgen05Fence>() ||
@@ -80,15 +81,15 @@ bool droppable(const Insn& i, bool unusedResult) {
     return (i.is<MbarrierWait>() || i.is<MbarrierArrive>()) && unusedResult;
 }
 
-bool ordering(Sem s) {
+bool isOrdering(Sem s) {
     return s == Sem::Acquire || s == Sem::Release || s == Sem::AcqRel;
 }
 
 /** Does relaxing change anything? (.release/.acquire/.acq_rel, or an mbarrier default.) */
 bool relaxable(const Insn& i) {
-    if (const auto* l = i.as<Ld>()) return ordering(l->sem);
-    if (const auto* s = i.as<St>()) return ordering(s->sem);
-    if (const auto* a = i.as<Atom>()) return ordering(a->sem);
+    if (const auto* l = i.as<Ld>()) return isOrdering(l->sem);
+    if (const auto* s = i.as<St>()) return isOrdering(s->sem);
+    if (const auto* a = i.as<Atom>()) return isOrdering(a->sem);
     if (const auto* a = i.as<MbarrierArrive>()) return a->sem != Sem::Relaxed;
     if (const auto* w = i.as<MbarrierWait>()) return w->sem != Sem::Relaxed;
     if (const auto* b = i.as<Barrier>()) return b->cluster && b->arrive && b->sem == Sem::Release;
@@ -122,14 +123,15 @@ bool readable(const Insn& i) {
     return w && !w->read && !w->nonBulk; // cp.async.wait_group has no .read
 }
 
-std::vector<Kind> weakeningsOf(const Insn& i, bool unusedResult) {
-    std::vector<Kind> out;
-    if (droppable(i, unusedResult)) out.push_back(Kind::Drop);
-    if (relaxable(i)) out.push_back(Kind::Relax);
-    if (const auto* f = i.as<Fence>(); f && f->sem == Sem::Sc) out.push_back(Kind::AcqRel);
-    if (narrowable(i)) out.push_back(Kind::Cta);
-    if (readable(i)) out.push_back(Kind::Read);
-    if (const auto* a = i.as<MbarrierArrive>(); a && a->expectTx) out.push_back(Kind::Plain);
+std::vector<MutationKind> weakeningsOf(const Insn& i, bool unusedResult) {
+    std::vector<MutationKind> out;
+    if (droppable(i, unusedResult)) out.push_back(MutationKind::Drop);
+    if (relaxable(i)) out.push_back(MutationKind::Relax);
+    if (const auto* f = i.as<Fence>(); f && f->sem == Sem::Sc) out.push_back(MutationKind::AcqRel);
+    if (narrowable(i)) out.push_back(MutationKind::Cta);
+    if (readable(i)) out.push_back(MutationKind::Read);
+    if (const auto* a = i.as<MbarrierArrive>(); a && a->expectTx)
+        out.push_back(MutationKind::Plain);
     return out;
 }
 
@@ -147,9 +149,9 @@ std::optional<Insn> tryDecode(const litmus::Instruction& inst) {
     }
 }
 
-void weaken(Insn& i, Kind k) {
+void weaken(Insn& i, MutationKind k) {
     switch (k) {
-    case Kind::Relax:
+    case MutationKind::Relax:
         std::visit(
             [](auto& x) {
                 if constexpr (requires { x.sem; }) x.sem = Sem::Relaxed;
@@ -162,20 +164,20 @@ void weaken(Insn& i, Kind k) {
         if (auto* w = std::get_if<MbarrierWait>(&i.op); w && w->scope == Scope::None)
             w->scope = Scope::Cta;
         break;
-    case Kind::AcqRel:
+    case MutationKind::AcqRel:
         std::get<Fence>(i.op).sem = Sem::AcqRel;
         break;
-    case Kind::Cta:
+    case MutationKind::Cta:
         *scopeOf(i.op) = Scope::Cta;
         break;
-    case Kind::Read:
+    case MutationKind::Read:
         std::get<BulkWait>(i.op).read = true;
         break;
-    case Kind::Plain:
+    case MutationKind::Plain:
         std::get<MbarrierArrive>(i.op).expectTx = false;
         i.operands.pop_back(); // the transaction count; a plain arrive's count would mean arrivals
         break;
-    case Kind::Drop:
+    case MutationKind::Drop:
         break;
     }
 }
@@ -209,16 +211,16 @@ void dropBarrierInstance(litmus::Test& test, const litmus::Thread& t, std::size_
     }
 }
 
-std::string kindList(const std::vector<Kind>& ks) {
+std::string kindList(const std::vector<MutationKind>& ks) {
     std::string s;
-    for (Kind k : ks)
+    for (MutationKind k : ks)
         s += (s.empty() ? "" : ", ") + kindName(k);
     return s.empty() ? "none" : s;
 }
 
 } // namespace
 
-std::string kindName(Kind k) {
+std::string kindName(MutationKind k) {
     for (const auto& [kind, name] : kKindNames)
         if (kind == k) return name;
     return "drop";
@@ -237,10 +239,10 @@ std::optional<Mutation> parseMutation(const std::string& text) {
     return std::nullopt;
 }
 
-std::vector<Kind> weakenings(const litmus::Test& test, const litmus::Thread& thread,
-                             std::size_t index) {
+std::vector<MutationKind> weakenings(const litmus::Test& test, const litmus::Thread& thread,
+                                     std::size_t index) {
     auto i = tryDecode(thread.code.at(index));
-    return i ? weakeningsOf(*i, resultUnused(test, thread, index)) : std::vector<Kind>{};
+    return i ? weakeningsOf(*i, resultUnused(test, thread, index)) : std::vector<MutationKind>{};
 }
 
 litmus::Test applyMutation(const litmus::Test& test, const Mutation& m) {
@@ -258,14 +260,14 @@ litmus::Test applyMutation(const litmus::Test& test, const Mutation& m) {
     litmus::Instruction& inst = t->code[index];
     where = inst.loc;
     const std::optional<Insn> decoded = tryDecode(inst);
-    auto kinds =
-        decoded ? weakeningsOf(*decoded, resultUnused(test, *t, index)) : std::vector<Kind>{};
+    auto kinds = decoded ? weakeningsOf(*decoded, resultUnused(test, *t, index))
+                         : std::vector<MutationKind>{};
     if (std::find(kinds.begin(), kinds.end(), m.kind) == kinds.end())
         fail("'" + inst.opcode + "' cannot be weakened by " + kindName(m.kind) +
              " (its weakenings: " + kindList(kinds) + ")");
-    if (m.kind == Kind::Drop && decoded->is<Barrier>()) {
+    if (m.kind == MutationKind::Drop && decoded->is<Barrier>()) {
         dropBarrierInstance(out, *t, index);
-    } else if (m.kind == Kind::Drop) {
+    } else if (m.kind == MutationKind::Drop) {
         t->code.erase(t->code.begin() + m.index);
     } else {
         Insn i = *decoded;
@@ -280,7 +282,7 @@ std::vector<Mutation> allMutations(const litmus::Test& test) {
     std::vector<Mutation> out;
     for (const auto& t : test.threads)
         for (std::size_t k = 0; k < t.code.size(); ++k)
-            for (Kind kind : weakenings(test, t, k))
+            for (MutationKind kind : weakenings(test, t, k))
                 out.push_back({kind, t.id, static_cast<int>(k)});
     return out;
 }
@@ -291,16 +293,16 @@ std::vector<Mutation> hardwareMutations(const litmus::Test& test) {
         for (std::size_t k = 0; k < t.code.size(); ++k) {
             auto i = tryDecode(t.code[k]);
             if (!i) continue;
-            Mutation m{Kind::Drop, t.id, static_cast<int>(k)};
-            auto add = [&m](std::vector<Mutation>& to, Kind kind) {
+            Mutation m{MutationKind::Drop, t.id, static_cast<int>(k)};
+            auto add = [&m](std::vector<Mutation>& to, MutationKind kind) {
                 m.kind = kind;
                 to.push_back(m);
             };
-            if (isFence(*i)) add(drops, Kind::Drop);
-            if (relaxable(*i)) add(relaxes, Kind::Relax);
-            if (readable(*i)) add(reads, Kind::Read);
-            if (narrowable(*i) && !i->is<Membar>()) add(ctas, Kind::Cta);
-            if (isSinkWait(*i)) add(waits, Kind::Drop);
+            if (isFence(*i)) add(drops, MutationKind::Drop);
+            if (relaxable(*i)) add(relaxes, MutationKind::Relax);
+            if (readable(*i)) add(reads, MutationKind::Read);
+            if (narrowable(*i) && !i->is<Membar>()) add(ctas, MutationKind::Cta);
+            if (isSinkWait(*i)) add(waits, MutationKind::Drop);
         }
     std::vector<Mutation> all;
     for (auto* v : {&drops, &relaxes, &reads, &ctas, &waits})

@@ -207,4 +207,29 @@ const std::array<Row<MatrixType>, 5> kMatrixTypes = {{
     {MatrixType::S8S4, "s8.s4"},
 }};
 
+// The hints ptxmc kernel drops from a module's instructions: .L2::cache_hint (its operand
+// goes too), prefetch sizes, eviction priorities, .nc and the cache operators of ld/st.
+const std::array<std::string_view, 20> kAccessHints = {
+    "L2::cache_hint",
+    "L2::64B",
+    "L2::128B",
+    "L2::256B",
+    "L1::evict_normal",
+    "L1::evict_unchanged",
+    "L1::evict_first",
+    "L1::evict_last",
+    "L1::no_allocate",
+    "L2::evict_first",
+    "L2::evict_last",
+    "L2::evict_normal",
+    "nc",
+    "ca",
+    "cg",
+    "cs",
+    "lu",
+    "cv",
+    "wb",
+    "wt",
+};
+
 } // namespace ptxmc::ptx

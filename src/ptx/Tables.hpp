@@ -61,6 +61,8 @@ extern const std::array<Row<CollectorOp>, 4> kCollectorOps; ///< tcgen05.mma .co
 extern const std::array<std::string_view, 6> kCollectorBuffers; ///< a, b, b0 ... b3
 extern const std::array<Row<MatrixShape>, 4> kMatrixShapes;     ///< ldmatrix/stmatrix .shape
 extern const std::array<Row<MatrixType>, 5> kMatrixTypes;       ///< ldmatrix/stmatrix types
+/// cache, eviction and non-coherence hints of a module's accesses: no effect the model reads
+extern const std::array<std::string_view, 20> kAccessHints;
 
 /** The spelling of `value` in `table` ("" when absent). */
 template <class E, std::size_t N>
