@@ -32,9 +32,15 @@ constexpr bool isLimit(UnknownKind kind) {
     case UnknownKind::SolverLimit:
     case UnknownKind::OutOfMemory:
         return true;
-    default:
+    case UnknownKind::None:
+    case UnknownKind::SolverGaveUp:
+    case UnknownKind::UnrollBound:
+    case UnknownKind::ThinAir:
+    case UnknownKind::EnginesDisagree:
+    case UnknownKind::InternalError:
         return false;
     }
+    return false;
 }
 
 /** The kind and the words printed after "Unknown: " (text, JSON, SARIF and JUnit alike). */

@@ -1,5 +1,5 @@
 // Gates in a hang: rounds of bar.sync answered once per gate, not once per path through them.
-#include "../unit/BuiltinModel.hpp"
+#include "../unit/LitmusText.hpp"
 #include "engine/Execution.hpp"
 
 #include <catch2/catch.hpp>
