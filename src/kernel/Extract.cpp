@@ -783,67 +783,6 @@ private:
         spaceOf_[name] = ir::Space::Tmem;
     }
 
-    static litmus::Operand tmemOperand(const std::vector<std::string>& names,
-                                       const SourceLoc& loc) {
-        litmus::Operand r;
-        r.loc = loc;
-        if (names.size() == 1) {
-            r.kind = litmus::Operand::Kind::Memory;
-            r.name = names[0];
-            return r;
-        }
-        r.kind = litmus::Operand::Kind::Vector;
-        for (const std::string& n : names) {
-            litmus::Operand e;
-            e.kind = litmus::Operand::Kind::Name;
-            e.loc = loc;
-            e.name = n;
-            r.elements.push_back(e);
-        }
-        return r;
-    }
-
-    /** The names of a tensor-memory operand (one location or a list of slices). */
-    static std::vector<std::string> tmemNames(const litmus::Operand& o) {
-        if (o.kind == litmus::Operand::Kind::Memory) return {o.name};
-        std::vector<std::string> out;
-        for (const auto& e : o.elements)
-            out.push_back(e.name);
-        return out;
-    }
-
-    /** Whether every name of `o` is a slice of lane quarter `q` (a warp's own lanes). */
-    static bool ownQuarter(const litmus::Operand& o, int q) {
-        if (o.kind != litmus::Operand::Kind::Memory && o.kind != litmus::Operand::Kind::Vector)
-            return false;
-        std::vector<std::string> names = tmemNames(o);
-        if (o.kind == litmus::Operand::Kind::Vector &&
-            (names.empty() || names[0].rfind("tmem_", 0) != 0))
-            return false;
-        for (const std::string& n : names)
-            if (TmemSlices::quarterOf(n) != q) return false;
-        return true;
-    }
-
-    /**
-     * An own-quarter operand for the warps of a role: its slices in each quarter of `quarters`,
-     * or, with `self`, its slices with the quarter written as `self` (the role's signature).
-     */
-    static litmus::Operand inQuarters(const litmus::Operand& o, const std::set<int>& quarters,
-                                      const std::string& self = "") {
-        std::vector<std::string> names;
-        for (const std::string& n : tmemNames(o)) {
-            if (!self.empty()) {
-                std::string q = TmemSlices::inQuarter(n, 0);
-                names.push_back(q.replace(q.rfind("_l0"), 3, self));
-                continue;
-            }
-            for (int q : quarters)
-                names.push_back(TmemSlices::inQuarter(n, q));
-        }
-        return tmemOperand(names, o.loc);
-    }
-
     litmus::Operand descriptorRef(const RawOperand& o, int cta, const Step& s) {
         auto a = descriptorAddr(o);
         if (!a)
@@ -910,10 +849,10 @@ private:
             for (const auto& o : in.operands)
                 if (o.kind == litmus::Operand::Kind::Vector) regs = o.elements.size();
             for (const auto& o : in.operands) {
-                if (o.kind != litmus::Operand::Kind::Memory && !ownQuarter(o, warp_ % 4)) continue;
-                for (const std::string& n : tmemNames(o))
+                if (o.kind != litmus::Operand::Kind::Memory && !ownsQuarter(o, warp_ % 4)) continue;
+                for (const std::string& n : tmemOperandNames(o))
                     tmemRows_[n] = std::max<std::size_t>(tmemRows_[n], regs);
-                if (op == ModuleOp::Tcgen05St && ownQuarter(o, warp_ % 4))
+                if (op == ModuleOp::Tcgen05St && ownsQuarter(o, warp_ % 4))
                     it.writesTmemQuarter = true;
             }
         } else if (op == ModuleOp::Tcgen05Alloc) {
@@ -970,7 +909,7 @@ private:
                     o.name = partRegion_.at(o.name) + "_wSELF";
                 // a warp's own lane quarter: the warps of a warpgroup run the same code on
                 // their own lanes
-                if (isTmemOperand(o) && ownQuarter(o, w.warps[0] % 4))
+                if (isTmemOperand(o) && ownsQuarter(o, w.warps[0] % 4))
                     o = inQuarters(o, {}, "_lSELF");
             }
             sig += fmt::format("{}x{}|{}\n", it.lanes, it.repeat, text(in));
@@ -1010,16 +949,16 @@ private:
     /** A role's accesses of its first warp's lane quarter stand for every warp's own quarter. */
     void spreadQuarters(Item& it, int first, const std::set<int>& quarters) {
         for (auto& o : it.insn.operands) {
-            if (!ownQuarter(o, first)) continue;
+            if (!ownsQuarter(o, first)) continue;
             std::size_t rows = 0;
-            for (const std::string& n : tmemNames(o))
+            for (const std::string& n : tmemOperandNames(o))
                 if (auto r = tmemRows_.find(n); r != tmemRows_.end())
                     rows = std::max(rows, r->second);
             std::set<int> cts;
-            for (const std::string& n : tmemNames(o))
+            for (const std::string& n : tmemOperandNames(o))
                 cts.insert(usedIn_[n].begin(), usedIn_[n].end());
             o = inQuarters(o, quarters);
-            for (const std::string& n : tmemNames(o)) {
+            for (const std::string& n : tmemOperandNames(o)) {
                 for (int c : cts)
                     declareTmem(n, c);
                 if (rows) tmemRows_[n] = std::max(tmemRows_[n], rows);
@@ -1086,7 +1025,7 @@ private:
         std::map<std::string, std::set<std::string>> slicesOf; ///< accumulator -> its slices
         int id = 0;
         forEachTmemOperand([&](litmus::Operand& o) {
-            for (const std::string& n : tmemNames(o))
+            for (const std::string& n : tmemOperandNames(o))
                 if (TmemSlices::quarterOf(n) != TmemSlices::kAllQuarters) {
                     occurrences[n].push_back(id);
                     slicesOf[n.substr(0, n.rfind("_l"))].insert(n);
@@ -1104,7 +1043,7 @@ private:
         }
         forEachTmemOperand([&](litmus::Operand& o) {
             std::vector<std::string> names;
-            for (const std::string& n : tmemNames(o)) {
+            for (const std::string& n : tmemOperandNames(o)) {
                 std::string r = to.count(n) ? to.at(n) : n;
                 if (std::find(names.begin(), names.end(), r) == names.end()) names.push_back(r);
             }

@@ -88,4 +88,64 @@ std::uint64_t mmaColumns(std::uint64_t idesc) {
     return ((idesc >> 17) & 0x3F) << 3;
 }
 
+litmus::Operand tmemOperand(const std::vector<std::string>& names, const SourceLoc& loc) {
+    litmus::Operand r;
+    r.loc = loc;
+    if (names.size() == 1) {
+        r.kind = litmus::Operand::Kind::Memory;
+        r.name = names[0];
+        return r;
+    }
+    r.kind = litmus::Operand::Kind::Vector;
+    for (const std::string& n : names) {
+        litmus::Operand e;
+        e.kind = litmus::Operand::Kind::Name;
+        e.loc = loc;
+        e.name = n;
+        r.elements.push_back(e);
+    }
+    return r;
+}
+
+/** The names of a tensor-memory operand (one location or a list of slices). */
+std::vector<std::string> tmemOperandNames(const litmus::Operand& o) {
+    if (o.kind == litmus::Operand::Kind::Memory) return {o.name};
+    std::vector<std::string> out;
+    for (const auto& e : o.elements)
+        out.push_back(e.name);
+    return out;
+}
+
+/** Whether every name of `o` is a slice of lane quarter `q` (a warp's own lanes). */
+bool ownsQuarter(const litmus::Operand& o, int q) {
+    if (o.kind != litmus::Operand::Kind::Memory && o.kind != litmus::Operand::Kind::Vector)
+        return false;
+    std::vector<std::string> names = tmemOperandNames(o);
+    if (o.kind == litmus::Operand::Kind::Vector &&
+        (names.empty() || names[0].rfind("tmem_", 0) != 0))
+        return false;
+    for (const std::string& n : names)
+        if (TmemSlices::quarterOf(n) != q) return false;
+    return true;
+}
+
+/**
+ * An own-quarter operand for the warps of a role: its slices in each quarter of `quarters`,
+ * or, with `self`, its slices with the quarter written as `self` (the role's signature).
+ */
+litmus::Operand inQuarters(const litmus::Operand& o, const std::set<int>& quarters,
+                           const std::string& self) {
+    std::vector<std::string> names;
+    for (const std::string& n : tmemOperandNames(o)) {
+        if (!self.empty()) {
+            std::string q = TmemSlices::inQuarter(n, 0);
+            names.push_back(q.replace(q.rfind("_l0"), 3, self));
+            continue;
+        }
+        for (int q : quarters)
+            names.push_back(TmemSlices::inQuarter(n, q));
+    }
+    return tmemOperand(names, o.loc);
+}
+
 } // namespace ptxmc::kernel

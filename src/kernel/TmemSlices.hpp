@@ -2,6 +2,9 @@
 // of an accumulator that tcgen05.st writes in parts.
 #pragma once
 
+#include "litmus/Ast.hpp"
+#include "support/SourceLoc.hpp"
+
 #include <cstdint>
 #include <limits>
 #include <map>
@@ -58,5 +61,18 @@ std::uint64_t tmemColumns(const std::vector<std::string>& parts);
 
 /** N of an mma's instruction descriptor (bits 17-22 hold N >> 3), 0 where it is not known. */
 std::uint64_t mmaColumns(std::uint64_t idesc);
+
+/** A tensor-memory operand of the built program: one location, or the list of its slices. */
+litmus::Operand tmemOperand(const std::vector<std::string>& names, const SourceLoc& loc);
+/** The locations a tensor-memory operand names. */
+std::vector<std::string> tmemOperandNames(const litmus::Operand& o);
+/** Whether every location `o` names is a slice of lane quarter `q` (a warp's own, w % 4). */
+bool ownsQuarter(const litmus::Operand& o, int q);
+/**
+ * The operand naming the same slices in each lane quarter of `quarters`; with `self`, in the
+ * quarter of the warp that runs it instead (the quarter's suffix replaced by `self`).
+ */
+litmus::Operand inQuarters(const litmus::Operand& o, const std::set<int>& quarters,
+                           const std::string& self = "");
 
 } // namespace ptxmc::kernel
