@@ -101,18 +101,20 @@ if(TEST kernels/check/blackwell-umma-1sm--no-acc-commit)
   set_tests_properties(kernels/check/blackwell-umma-1sm--no-acc-commit PROPERTIES TIMEOUT 600)
 endif()
 # Which reading an answer rests on: without tcgen05.fence::after_thread_sync the tmem-race is
-# the literal text's (decision Q1); the CUTLASS reading and Q1's variant say clean.
+# the literal text's (decision Q1); the CUTLASS reading and Q1's variant say clean. Slow tier
+# (about a minute on 2 cores): CI checks the default answer (kernels/check/...--no-fence-after).
 if("${PTXMC_KERNELS_PTX}" MATCHES "/blackwell-umma-1sm--no-fence-after\\.ptx")
-  ptxmc_cli_test(kernels/readings/blackwell-umma-1sm--no-fence-after TIER kernel
+  ptxmc_cli_test(kernels/readings/blackwell-umma-1sm--no-fence-after TIER slow
     ARGS kernel --readings --param 4=128 --param 6=2 --param 5=1 --param 3=128
     ${PTXMC_KERNELS_DIR}/blackwell-umma-1sm--no-fence-after.ptx
     SETTINGS -DSTATUS=1
     "-DSTDOUT_HAS=tmem-race                    VIOLATED|Reading-dependent: the readings under which the answer differs:|variants/q1-acquire-wait-orders-tcgen05.cat: no flag|variants/cutlass-reading.cat: no flag")
 endif()
 # A TMA store left pending at thread exit: clean under the literal text (decision Q20), which
-# gives no rule for it; the variant that asks for a wait_group before exit flags it.
+# gives no rule for it; the variant that asks for a wait_group before exit flags it. Slow tier
+# (50 s on 2 cores): CI checks the default answer (kernels/check/...--no-store-wait).
 if("${PTXMC_KERNELS_PTX}" MATCHES "/hopper-tma-wgmma--no-store-wait\\.ptx")
-  ptxmc_cli_test(kernels/readings/hopper-tma-wgmma--no-store-wait TIER kernel
+  ptxmc_cli_test(kernels/readings/hopper-tma-wgmma--no-store-wait TIER slow
     ARGS kernel --readings --param 3=256 ${PTXMC_KERNELS_DIR}/hopper-tma-wgmma--no-store-wait.ptx
     SETTINGS -DSTATUS=0
     "-DSTDOUT_HAS=async-pending-at-exit        holds|Reading-dependent: the readings under which the answer differs:|variants/q20-async-done-before-exit.cat: async-pending-at-exit|Verdict: clean for this launch and bound")
