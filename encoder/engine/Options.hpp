@@ -63,6 +63,12 @@ struct CheckOptions {
     /// verdicts and flags are the same; the execution the solver returns (a flag's witness)
     /// may differ.
     bool mbarrierFacts = true;
+    /// Schedule states the mbarrier facts' search visits before it gives up (no facts then).
+    /// The model's order leaves that search freer than real time (relaxed arrives of one thread
+    /// interleave) and it runs with every encoding: an aid must stay cheap where it does not
+    /// apply, and reach the rings with six stages (6x32 needs 222,251 states; without its facts
+    /// the flag proofs took 214 s instead of 36: bench/history.md). Tests lower it to reach it.
+    std::size_t mbarrierFactStates = 300000;
     /// Z3: write pairs that an axiom `irreflexive (co ; S)` with a static S fixes become
     /// constants of co instead of solver choices (engine/FixedOrders.hpp). Off for explain,
     /// whose queries leave axioms out, and for the bench's side-by-side comparison.

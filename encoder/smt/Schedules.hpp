@@ -28,12 +28,6 @@ enum class Answer {
 /** Schedule states a search visits before it gives up (a few hundred bytes each: about 100 MB
  *  at the limit). */
 constexpr std::size_t kMaxStates = 300000;
-/** The same for the mbarrier facts' search (smt/MbarrierFacts.hpp), which the model's order
- *  leaves freer than real time (relaxed arrives of one thread interleave) and which runs with
- *  every encoding: an aid must stay cheap where it does not apply, and reach the rings with
- *  six stages (6x32 needs 222,251 states; without its facts the flag proofs took 214 s
- *  instead of 36: bench/history.md). */
-constexpr std::size_t kMaxFactStates = kMaxStates;
 
 /** Whether a search takes every enabled event from a state or a persistent set of them (the
  *  same end states and facts in fewer states; the full search is for tests). */

@@ -294,7 +294,7 @@ Z3Session::Z3Session(Z3Context& ctx, const ir::Program& p, const cat::ResolvedMo
     }
     if (facts) {
         mbarrierFacts_ =
-            mbarrierPlan.assertAll(solver_, *pe_, progress_, schedules::kMaxFactStates, budget);
+            mbarrierPlan.assertAll(solver_, *pe_, progress_, options.mbarrierFactStates, budget);
         lap("mbarrier facts");
     }
     // The fresh conditions' lower bounds: satisfiable on their own, so asserted outright; only
