@@ -284,11 +284,14 @@ private:
      * The visible events the search takes from `s`: a persistent set (Godefroid), so that every
      * maximal schedule has an equivalent one through it, up to reordering events of different
      * objects. Events of different mbarrier objects commute and never disable each other (an
-     * event's readiness is its predecessors and its own object's phase), so on an acyclic state
-     * space every end state and every object's sequence of operations stays reachable: the
-     * hangs, the complete schedules and each step's facts (a function of its object's
-     * operations so far) are those of the full search. Rings with many stages and kernels
-     * whose copies complete on several barriers at once interleave mostly across objects.
+     * event's readiness is its predecessors and its own object's phase), and so do two waits
+     * on one object (a wait changes nothing, engine/MbarrierMachine.hpp): on an acyclic state
+     * space every end state and every object's sequence of operations, up to the order of
+     * adjacent waits, stays reachable: the hangs, the complete schedules and each step's facts
+     * (a function of its object's changes so far) are those of the full search, without the
+     * order of two waits, which record() leaves out. Rings with many stages and kernels whose
+     * copies complete on several barriers at once interleave mostly across objects; warps that
+     * all wait on one barrier (a tile scheduler's response) interleave only their waits.
      */
     std::vector<int> persistentSet(const Node& s) const {
         std::vector<int> enabled;
@@ -321,7 +324,9 @@ private:
      */
     std::vector<int> stubbornFrom(const Node& s, int seed, std::size_t cap) const {
         std::vector<bool> in(p_.events.size(), false);
-        std::vector<bool> slotIn(opsAt_.size(), false);
+        // By object: its non-wait operations are in (a wait's dependents), all of them are in
+        // (an arrive's, init's or tx change's dependents).
+        std::vector<bool> changesIn(opsAt_.size(), false), allIn(opsAt_.size(), false);
         std::vector<int> todo{seed}, enabled;
         in[static_cast<std::size_t>(seed)] = true;
         auto add = [&](int x) {
@@ -337,11 +342,12 @@ private:
             if (ready(s, x)) {
                 enabled.push_back(x);
                 if (enabled.size() >= cap) return enabled;
-                if (ev.has(ir::Tag::MB) && !slotIn[slotOf(x)]) {
-                    slotIn[slotOf(x)] = true;
-                    for (int o : opsAt_[slotOf(x)])
-                        add(o);
-                }
+                if (!ev.has(ir::Tag::MB)) continue;
+                const bool wait = ev.mbOp == ir::MbOp::Wait;
+                if (wait ? changesIn[slotOf(x)] : allIn[slotOf(x)]) continue;
+                changesIn[slotOf(x)] = true;
+                allIn[slotOf(x)] = allIn[slotOf(x)] || !wait;
+                addOperations(slotOf(x), wait, add);
                 continue;
             }
             int pending = -1;
@@ -355,11 +361,21 @@ private:
                 continue;
             }
             // A spinning wait its object's phase holds: only the object's changes release it.
-            for (int o : opsAt_[slotOf(x)])
-                if (p_.events[static_cast<std::size_t>(o)].mbOp != ir::MbOp::Wait) add(o);
+            if (!changesIn[slotOf(x)]) {
+                changesIn[slotOf(x)] = true;
+                addOperations(slotOf(x), true, add);
+            }
         }
         std::sort(enabled.begin(), enabled.end());
         return enabled;
+    }
+
+    /** Adds the operations of object `slot`: only those that change it (`changesOnly`), the
+     *  dependents of a wait, or all of them, the dependents of a change. */
+    template <class Add> void addOperations(std::size_t slot, bool changesOnly, Add& add) const {
+        for (int o : opsAt_[slot])
+            if (!changesOnly || p_.events[static_cast<std::size_t>(o)].mbOp != ir::MbOp::Wait)
+                add(o);
     }
 
     std::size_t slotOf(int e) const {
@@ -422,9 +438,13 @@ private:
         const auto slot = static_cast<std::size_t>(mbSlot_[static_cast<std::size_t>(ev.location)]);
         facts_->phases[e].insert(s.mb[slot].phase);
         if (misuseOf(s.mb[slot], s.observed[slot], ev)) misuseSeen_.insert(e);
+        // Two waits commute (persistent sets take one order of them): no fact orders them.
+        const bool wait = ev.mbOp == ir::MbOp::Wait;
         std::vector<int> before;
         for (int o : opsAt_[slot])
-            if (o != e && s.done[static_cast<std::size_t>(o)]) before.push_back(o);
+            if (o != e && s.done[static_cast<std::size_t>(o)] &&
+                !(wait && p_.events[static_cast<std::size_t>(o)].mbOp == ir::MbOp::Wait))
+                before.push_back(o);
         auto [it, first] = facts_->alwaysAfter.emplace(e, before);
         if (first) return;
         std::vector<int> both;

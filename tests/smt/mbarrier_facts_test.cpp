@@ -239,3 +239,50 @@ exists (true)
     CHECK_FALSE(facts.misuseKnown);
     CHECK(facts.misuseFree.empty());
 }
+
+namespace {
+
+// P0 arrives once on a count-1 object; P1..P<waiters> each spin on its phase 0 and then test
+// it: a tile scheduler's response barrier, on which every warp waits.
+std::string manyWaiters(int waiters) {
+    std::string text = "PTX many-waiters\n{\n  mb @ mbarrier 0, count 1;\n}\n P0@cta 0,gpu 0";
+    for (int t = 1; t <= waiters; ++t)
+        text += " | P" + std::to_string(t) + "@cta 0,gpu 0";
+    text += " ;\n mbarrier.arrive.release.cta.shared::cta.b64 _, [mb]";
+    for (int t = 1; t <= waiters; ++t)
+        text += " | mbarrier.try_wait.parity.shared::cta.b64 _, [mb], 0";
+    text += " ;\n";
+    for (int t = 0; t <= waiters; ++t)
+        text += (t == 0 ? " " : " | ") +
+                std::string(t == 0 ? "" : "mbarrier.test_wait.parity.shared::cta.b64 _, [mb], 0");
+    return text + " ;\nexists (true)\n";
+}
+
+} // namespace
+
+TEST_CASE("the facts' search takes one order of the waits on one object", "[mbarrier-facts]") {
+    // Twelve waits of six threads on one object: every thread's progress (none, one or two of
+    // its waits) is a state of the full search, 3^6 = 729 after the arrive; waits
+    // change nothing, so the persistent sets take them in one order, and the facts are those
+    // of the full search, which never orders two waits.
+    ir::Program p = lowered(manyWaiters(6));
+    const auto order = ir::realTimePairs(p);
+    auto reduced = engine::schedules::observeMbarriers(p, order, 100000);
+    auto full = engine::schedules::observeMbarriers(p, order, 100000, nullptr,
+                                                    engine::schedules::Reduction::None);
+    REQUIRE(reduced.known);
+    REQUIRE(full.known);
+    CHECK(reduced.states < 30);
+    CHECK(full.states > 729);
+    CHECK(reduced.phases == full.phases);
+    CHECK(reduced.alwaysAfter == full.alwaysAfter);
+    CHECK(reduced.misuseFree == full.misuseFree);
+    // Each wait follows the arrive, and only the arrive.
+    const int arrive = firstOf(p, ir::MbOp::Arrive);
+    for (int w : opsOf(p, ir::MbOp::Wait))
+        CHECK(reduced.alwaysAfter.at(w) == std::vector<int>{arrive});
+    engine::CheckResult with = checked(p, true);
+    REQUIRE(with.stats);
+    CHECK(with.stats->mbarrierFacts > 0);
+    requireSameAnswer(with, checked(p, false));
+}
