@@ -126,9 +126,12 @@ struct BitOps {
     BitSet complementSet(const BitSet& a) const { return universe().minus(a); }
 
     BitRel unionRels(BitRel a, const BitRel& b) const {
+        unionInto(a, b);
+        return a;
+    }
+    void unionInto(BitRel& a, const BitRel& b) const {
         for (std::size_t k = 0; k < a.data().size(); ++k)
             a.data()[k] |= b.data()[k];
-        return a;
     }
     BitRel interRels(BitRel a, const BitRel& b) const {
         for (std::size_t k = 0; k < a.data().size(); ++k)

@@ -62,9 +62,12 @@ public:
         std::vector<const cat::Expr*> factors;
         seqFactors(&e, factors);
         if (factors.size() < 2) return ops_.diagonal(relation(e));
-        std::vector<Rel> rels;
-        for (const cat::Expr* f : factors)
-            rels.push_back(asRel(evalExpr(f)));
+        std::vector<ValPtr> values; // keeps each factor alive while it is read in place
+        std::vector<const Rel*> rels;
+        for (const cat::Expr* f : factors) {
+            values.push_back(evalExpr(f));
+            rels.push_back(&asRel(values.back()));
+        }
         return ops_.reflexiveOfCycle(rels);
     }
     Set set(const cat::Expr& e) { return asSet(evalExpr(&e)); }
@@ -174,8 +177,10 @@ private:
         case Op::Diff:
             return combine(e);
         case Op::Seq: {
-            Rel r = asRel(arg(0));
-            for (std::size_t i = 1; i < e->args.size(); ++i)
+            ValPtr first = arg(0); // read in place, not copied
+            if (e->args.size() == 1) return first;
+            Rel r = ops_.seq(asRel(first), asRel(arg(1)));
+            for (std::size_t i = 2; i < e->args.size(); ++i)
                 r = ops_.seq(r, asRel(arg(i)));
             return ofRel(std::move(r));
         }
@@ -269,12 +274,18 @@ private:
             }
             return ofSet(std::move(acc));
         }
-        Rel acc = asRel(vals[0]);
-        for (std::size_t i = 1; i < vals.size(); ++i) {
+        if (vals.size() == 1) return vals[0];
+        if (e->op == Op::Union) { // one copy of the first argument, grown in place
+            Rel acc = asRel(vals[0]);
+            for (std::size_t i = 1; i < vals.size(); ++i)
+                ops_.unionInto(acc, asRel(vals[i]));
+            return ofRel(std::move(acc));
+        }
+        Rel acc = e->op == Op::Inter ? ops_.interRels(asRel(vals[0]), asRel(vals[1]))
+                                     : ops_.diffRels(asRel(vals[0]), asRel(vals[1]));
+        for (std::size_t i = 2; i < vals.size(); ++i) {
             const Rel& r = asRel(vals[i]);
-            acc = e->op == Op::Union   ? ops_.unionRels(acc, r)
-                  : e->op == Op::Inter ? ops_.interRels(acc, r)
-                                       : ops_.diffRels(acc, r);
+            acc = e->op == Op::Inter ? ops_.interRels(acc, r) : ops_.diffRels(acc, r);
         }
         return ofRel(std::move(acc));
     }

@@ -118,6 +118,12 @@ template <class Alg> struct RelOps {
 
     Rel unionRels(const Rel& a, const Rel& b) const {
         Rel out = a;
+        unionInto(out, b);
+        return out;
+    }
+    /** `out = out | b` in place: an n-ary union no longer copies its growing result per
+     *  argument (causality's definitions are unions of relations of 10^4-10^5 pairs). */
+    void unionInto(Rel& out, const Rel& b) const {
         for (std::size_t i = 0; i < n; ++i) {
             poll();
             for (const auto& [j, c] : b.rows[i]) {
@@ -128,7 +134,6 @@ template <class Alg> struct RelOps {
                     it->second = alg.disj({it->second, c});
             }
         }
-        return out;
     }
     Rel interRels(const Rel& a, const Rel& b) const {
         Rel out(n);
@@ -188,20 +193,25 @@ template <class Alg> struct RelOps {
      * of the result is that of fs[0] ; ... ; fs[m-1], though the events on the diagonal may
      * differ; only the last step's diagonal is built.
      */
-    Rel reflexiveOfCycle(const std::vector<Rel>& fs) const {
+    /** The factors are read in place: one of them may be causality (10^5 pairs), and a copy
+     *  per irreflexivity axiom was a third of a library kernel's encoding (bench/history.md). */
+    Rel reflexiveOfCycle(const std::vector<const Rel*>& fs) const {
         const std::size_t m = fs.size();
         std::size_t start = 0;
         for (std::size_t k = 1; k < m; ++k)
-            if (fs[k].entries() < fs[start].entries()) start = k;
-        Rel acc = fs[start];
-        for (std::size_t k = 1; k + 1 < m; ++k)
-            acc = seq(acc, fs[(start + k) % m]);
-        const Rel& last = fs[(start + m - 1) % m];
+            if (fs[k]->entries() < fs[start]->entries()) start = k;
+        Rel composed;
+        const Rel* acc = fs[start];
+        for (std::size_t k = 1; k + 1 < m; ++k) {
+            composed = seq(*acc, *fs[(start + k) % m]);
+            acc = &composed;
+        }
+        const Rel& last = *fs[(start + m - 1) % m];
         Rel out(n);
         for (std::size_t i = 0; i < n; ++i) {
             poll();
             std::vector<Cond> cs;
-            for (const auto& [k, c1] : acc.rows[i]) {
+            for (const auto& [k, c1] : acc->rows[i]) {
                 const auto& row = last.rows[static_cast<std::size_t>(k)];
                 if (auto it = row.find(static_cast<int>(i)); it != row.end()) {
                     Cond c = alg.conj(c1, it->second);

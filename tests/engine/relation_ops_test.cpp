@@ -78,6 +78,9 @@ TEST_CASE("sequence, inverse, closure agree with the dense reference", "[relatio
                 d[i][j] = d[i][j] && !ab[i][j];
             }
         REQUIRE(dense(ops.unionRels(a, b)) == u);
+        Rel grown = a;
+        ops.unionInto(grown, b);
+        REQUIRE(dense(grown) == u);
         REQUIRE(dense(ops.interRels(a, b)) == x);
         REQUIRE(dense(ops.diffRels(a, b)) == d);
     }
@@ -112,7 +115,10 @@ TEST_CASE("reflexiveOfCycle: a diagonal entry exactly where the composition is r
         bool reflexive = false;
         for (std::size_t i = 0; i < n; ++i)
             reflexive = reflexive || product[i][i];
-        const Rel diag = ops.reflexiveOfCycle(fs);
+        std::vector<const Rel*> factorsRead;
+        for (const Rel& f : fs)
+            factorsRead.push_back(&f);
+        const Rel diag = ops.reflexiveOfCycle(factorsRead);
         bool found = false;
         for (std::size_t i = 0; i < n; ++i)
             for (const auto& [j, c] : diag.rows[i]) {
