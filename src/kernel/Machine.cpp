@@ -161,6 +161,7 @@ public:
             out_.notes.push_back(n.second);
         for (auto& n : stops_)
             out_.stops.push_back(n.second);
+        unreadFields();
         std::string missing;
         std::size_t count = 0;
         std::set<std::string> fields;
@@ -218,34 +219,70 @@ private:
             out_.layout.paramOrder.push_back(&v);
             p += v.bytes;
         }
-        for (const auto& [key, value] : launch_.params) {
-            const auto& [given, offset] = key;
-            bool found = false;
-            for (std::size_t i = 0; i < f_.params.size(); ++i) {
-                const std::string& n = f_.params[i].name;
-                if (n == given || std::to_string(i) == given ||
-                    (n.size() > given.size() &&
-                     n.compare(n.size() - given.size(), given.size(), given) == 0 &&
-                     n[n.size() - given.size() - 1] == '_')) {
-                    if (offset >= std::max<std::uint64_t>(f_.params[i].bytes, 1))
-                        throw InputError(SourceLoc{"--param", 1, 1},
-                                         fmt::format("parameter {} ({}) has {} bytes: offset {} "
-                                                     "is outside it",
-                                                     i, shortName(n), f_.params[i].bytes, offset));
-                    auto [old, fresh] = given_.emplace(std::make_pair(i, offset), value);
-                    if (!fresh && old->second != value)
-                        throw InputError(SourceLoc{"--param", 1, 1},
-                                         fmt::format("--param gives field {} twice, {} and {}",
-                                                     offset ? fmt::format("{}+{}", i, offset)
-                                                            : std::to_string(i),
-                                                     old->second, value));
-                    found = true;
-                }
+        for (const auto& [key, value] : launch_.params)
+            giveField(key, value, false);
+        // a field --param gives too keeps --param's value: the command line edits the file
+        for (const auto& [key, value] : launch_.fileParams)
+            giveField(key, value, true);
+    }
+
+    /** Where `key` was given: its --params line, else the command line. */
+    SourceLoc givenAt(const std::pair<std::string, std::uint64_t>& key, bool fromFile) const {
+        auto it = launch_.paramWhere.find(key);
+        return fromFile && it != launch_.paramWhere.end() ? it->second : SourceLoc{"--param", 1, 1};
+    }
+
+    /** Records --param NAME+OFFSET=VALUE (or a --params line) for each parameter NAME names. */
+    void giveField(const std::pair<std::string, std::uint64_t>& key, std::uint64_t value,
+                   bool fromFile) {
+        const auto& [given, offset] = key;
+        bool found = false;
+        for (std::size_t i = 0; i < f_.params.size(); ++i) {
+            const std::string& n = f_.params[i].name;
+            if (n == given || std::to_string(i) == given ||
+                (n.size() > given.size() &&
+                 n.compare(n.size() - given.size(), given.size(), given) == 0 &&
+                 n[n.size() - given.size() - 1] == '_')) {
+                if (offset >= std::max<std::uint64_t>(f_.params[i].bytes, 1))
+                    throw InputError(givenAt(key, fromFile),
+                                     fmt::format("parameter {} ({}) has {} bytes: offset {} "
+                                                 "is outside it",
+                                                 i, shortName(n), f_.params[i].bytes, offset));
+                found = true;
+                auto field = std::make_pair(i, offset);
+                if (fromFile && givenFrom_.count(field) && !givenFrom_.at(field).second) continue;
+                auto [old, fresh] = given_.emplace(field, value);
+                if (!fresh && old->second != value)
+                    throw InputError(
+                        givenAt(key, fromFile),
+                        fmt::format("{} gives field {} twice, {} and {}",
+                                    fromFile ? "--params" : "--param",
+                                    offset ? fmt::format("{}+{}", i, offset) : std::to_string(i),
+                                    old->second, value));
+                givenFrom_.emplace(field, std::make_pair(key, fromFile));
             }
-            if (!found)
-                throw InputError(SourceLoc{"--param", 1, 1},
-                                 "the entry has no parameter '" + given +
-                                     "' (its parameters: " + paramNames() + ")");
+        }
+        if (!found)
+            throw InputError(givenAt(key, fromFile), "the entry has no parameter '" + given +
+                                                         "' (its parameters: " + paramNames() +
+                                                         ")");
+    }
+
+    /** A warning for each field given that no load of this launch read. */
+    void unreadFields() {
+        std::set<std::pair<std::size_t, std::uint64_t>> read;
+        for (const ParamRead& r : out_.paramReads)
+            read.emplace(r.index, r.offset);
+        for (const auto& [field, from] : givenFrom_) {
+            if (read.count(field)) continue;
+            const auto& [key, fromFile] = from;
+            std::string name = key.second ? fmt::format("{}+{}", key.first, key.second) : key.first;
+            out_.unread.push_back(Note{
+                fromFile ? givenAt(key, true) : SourceLoc{},
+                fmt::format("{}{}={}: the kernel never reads parameter field {} in this launch",
+                            fromFile ? "field " : "--param ", name, given_.at(field),
+                            field.second ? fmt::format("{}+{}", field.first, field.second)
+                                         : std::to_string(field.first))});
         }
     }
     std::string paramNames() const {
@@ -1463,6 +1500,10 @@ private:
     LaunchShape shape_;
     std::vector<const Variable*> dynamic_;
     std::map<std::pair<std::size_t, std::uint64_t>, std::uint64_t> given_; ///< --param
+    /// each given field: how it was named, and whether --params gave it (not --param)
+    std::map<std::pair<std::size_t, std::uint64_t>,
+             std::pair<std::pair<std::string, std::uint64_t>, bool>>
+        givenFrom_;
     /// the widest load of each given field so far: a narrower one inside it is an error
     std::map<std::pair<std::size_t, std::uint64_t>, std::uint64_t> readBytes_;
     /// (parameter, offset, bytes, load statement) -> its index in out_.paramReads
