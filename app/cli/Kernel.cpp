@@ -38,6 +38,9 @@ const char* const kKernelExamples = R"(Examples:
   ptxmc kernel gemm.ptx --list-params --all --params-out gemm.params
                                                     every field the run needs, at once, in a file
   ptxmc kernel gemm.ptx --params gemm.params        the fields from that file, once filled in
+  ptxmc kernel gemm.ptx --param-bytes 0=gemm.params.bin
+                                                    parameter 0 as the host dumped it
+                                                    (ptxmc/params_dump.h)
   ptxmc kernel attn.ptx --param 3=0x1000 --global 0x1000=u32:128,256
                                                     sequence lengths the kernel loads from memory
   ptxmc kernel gemm.ptx --block 160 --cluster 2 --param k_tiles=4 --readings
@@ -68,10 +71,11 @@ struct KernelArgs {
     bool readings = false;
     bool stats = false;
     bool listParams = false;
-    bool listAll = false;     ///< --all: go on past the fields a branch needs
-    std::string paramsFile;   ///< --params FILE
-    std::string paramsOut;    ///< --params-out FILE
-    double progressAfter = 3; ///< seconds before the progress line shows (on a terminal)
+    bool listAll = false;                ///< --all: go on past the fields a branch needs
+    std::vector<std::string> paramBytes; ///< --param-bytes NAME=FILE
+    std::string paramsFile;              ///< --params FILE
+    std::string paramsOut;               ///< --params-out FILE
+    double progressAfter = 3;            ///< seconds before the progress line shows (on a terminal)
 };
 
 std::array<int, 3> dims(const std::string& text, const char* option) {
@@ -264,6 +268,22 @@ void readParamsFile(const std::string& path, kernel::Launch& l) {
     }
 }
 
+/** --param-bytes NAME=FILE: the parameter's name and the file's bytes. */
+std::pair<std::string, std::vector<std::uint8_t>> dumpedParam(const std::string& arg) {
+    std::size_t eq = arg.find('=');
+    if (eq == std::string::npos || eq == 0 || eq + 1 == arg.size())
+        throw InputError(SourceLoc{"--param-bytes", 1, 1},
+                         "--param-bytes takes NAME=FILE, got '" + arg + "'");
+    std::string path = arg.substr(eq + 1);
+    std::ifstream in(path, std::ios::binary);
+    if (!in)
+        throw InputError(SourceLoc{"--param-bytes", 1, static_cast<int>(eq) + 2},
+                         "--param-bytes: cannot read '" + path + "'");
+    std::vector<std::uint8_t> bytes((std::istreambuf_iterator<char>(in)),
+                                    std::istreambuf_iterator<char>());
+    return {arg.substr(0, eq), std::move(bytes)};
+}
+
 kernel::Launch launchOf(const KernelArgs& a) {
     kernel::Launch l;
     l.entry = a.entry;
@@ -271,6 +291,10 @@ kernel::Launch launchOf(const KernelArgs& a) {
     if (!a.cluster.empty()) l.cluster = dims(a.cluster, "--cluster");
     if (!a.grid.empty()) l.grid = dims(a.grid, "--grid");
     if (!a.paramsFile.empty()) readParamsFile(a.paramsFile, l);
+    for (const std::string& p : a.paramBytes) {
+        auto [name, bytes] = dumpedParam(p);
+        l.paramBytes[name] = std::move(bytes);
+    }
     for (const std::string& p : a.params) {
         GivenField g = parseParam(p, SourceLoc{"--param", 1, 1}, "--param ");
         l.params[g.key] = g.value;
@@ -724,6 +748,13 @@ void setupKernel(CLI::App& app) {
                   "with --list-params: go on past the fields a branch needs (1 stands for each) "
                   "and list every field the run needs at once")
         ->needs(listParams);
+    sub->add_option("--param-bytes", args->paramBytes,
+                    "a parameter's bytes as the host built them, NAME=FILE (a dump written by "
+                    "ptxmc/params_dump.h): every field of it is known; --param and --params "
+                    "override a field")
+        ->take_all()
+        ->expected(1)
+        ->allow_extra_args(false);
     sub->add_option("--params", args->paramsFile,
                     "a file of parameter fields, one NAME[+OFFSET] = VALUE a line ('#' starts a "
                     "comment; --params-out writes one); --param overrides its values");
