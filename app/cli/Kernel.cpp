@@ -496,9 +496,12 @@ struct FieldLine {
     std::string needsIt; ///< "a branch", "an operand"; empty: nothing the run needs
 };
 
-/** The fields `x` read, one per (field, width), in the order first read. */
+/**
+ * The fields `x` read, one per (field, width), in the order first read; `needs`: fields no
+ * option gives that the run needs (any value they have is --all's stand-in).
+ */
 std::vector<FieldLine> fieldLines(const kernel::Extraction& x,
-                                  const std::map<std::string, std::string>& standIns) {
+                                  const std::map<std::string, std::string>& needs) {
     std::vector<FieldLine> lines;
     std::map<std::string, std::size_t> at;
     for (const kernel::ParamRead& r : x.paramReads) {
@@ -510,10 +513,10 @@ std::vector<FieldLine> fieldLines(const kernel::Extraction& x,
             ++lines[it->second].more;
         FieldLine& l = lines[it->second];
         if (r.decides && !r.value) l.needsIt = "a branch";
-        auto stood = standIns.find(r.field());
-        if (stood != standIns.end()) { // 1 stood in for it: not given
+        auto need = needs.find(r.field());
+        if (need != needs.end()) { // not given (1 may have stood in for it)
             l.read.value.reset();
-            l.needsIt = stood->second;
+            l.needsIt = need->second;
         }
     }
     return lines;
@@ -561,6 +564,42 @@ std::pair<std::string, std::uint64_t> fieldKey(const std::string& field) {
     return {field.substr(0, plus), std::stoull(field.substr(plus + 1))};
 }
 
+/** Where threads stopped under `launch`, else where building the program stopped, if it did. */
+std::vector<kernel::Note> firstStops(const kernel::Module& m, const kernel::Launch& launch,
+                                     const kernel::Extraction& x) {
+    if (!x.stops.empty()) return x.stops;
+    kernel::Launch check = launch; // the program is built too: an operand may need a field
+    check.listParams = false;
+    try {
+        kernel::extractKernel(m, check);
+    } catch (const InputError& e) {
+        return {kernel::Note{e.loc(), e.message()}};
+    }
+    return {};
+}
+
+/**
+ * The fields not given, and not stood in for, that a branch of `x` or (once every thread ran
+ * to its end) an operand of the program needs (`stops`: firstStops), each with what needs it,
+ * in the listing's order.
+ */
+std::vector<std::pair<std::string, std::string>>
+neededFields(const kernel::Extraction& x, const std::vector<kernel::Note>& stops,
+             const std::map<std::string, std::string>& standIns) {
+    std::vector<std::pair<std::string, std::string>> fresh;
+    auto add = [&](const std::string& field, const char* what) {
+        bool known = std::any_of(fresh.begin(), fresh.end(),
+                                 [&](const auto& p) { return p.first == field; });
+        if (!known && !standIns.count(field)) fresh.emplace_back(field, what);
+    };
+    for (const FieldLine& l : fieldLines(x, standIns))
+        if (l.read.value == std::nullopt && !l.needsIt.empty()) add(l.read.field(), "a branch");
+    if (x.stops.empty())
+        for (const kernel::Note& n : stops)
+            if (std::string asked = fieldAskedFor(n.text); !asked.empty()) add(asked, "an operand");
+    return fresh;
+}
+
 /**
  * --list-params: every parameter field the evaluation read, given or not, and where threads
  * stopped. Exit 0 when every thread ran to its end, 2 when some stopped. With --all, each field
@@ -572,34 +611,20 @@ int listParams(const kernel::Module& m, const kernel::Launch& launch, const Kern
     kernel::Launch round = launch;
     std::map<std::string, std::string> standIns; // field -> what needs it
     std::vector<std::string> needed;             // in the order found
+    std::map<std::string, std::string> needs;    // every field needed -> what needs it
     std::vector<kernel::Note> stops;             // the first round's
     kernel::Extraction x;
+    // 1 stands for each field needed: it runs a loop once and keeps evaluations short (a
+    // larger value, a tile's 128, multiplies the work by the loops it bounds)
     constexpr int kRounds = 64;
     for (int n = 0; n < kRounds; ++n) {
         x = kernel::evaluate(m, f, round);
-        std::vector<std::pair<std::string, std::string>> fresh; // field, what needs it
-        auto add = [&](const std::string& field, const char* what) {
-            bool known = std::any_of(fresh.begin(), fresh.end(),
-                                     [&](const auto& p) { return p.first == field; });
-            if (!known && !standIns.count(field)) fresh.emplace_back(field, what);
-        };
-        for (const FieldLine& l : fieldLines(x, standIns)) // in the listing's order
-            if (l.read.value == std::nullopt && !l.needsIt.empty()) add(l.read.field(), "a branch");
-        std::vector<kernel::Note> roundStops = x.stops;
-        if (roundStops.empty()) { // the program is built too: an operand may need a field
-            kernel::Launch check = round;
-            check.listParams = false;
-            try {
-                kernel::extractKernel(m, check);
-            } catch (const InputError& e) {
-                roundStops.push_back(kernel::Note{e.loc(), e.message()});
-                if (std::string asked = fieldAskedFor(e.message()); !asked.empty())
-                    add(asked, "an operand");
-            }
-        }
+        std::vector<kernel::Note> roundStops = firstStops(m, round, x);
+        std::vector<std::pair<std::string, std::string>> fresh =
+            neededFields(x, roundStops, standIns);
         if (n == 0) stops = roundStops;
-        for (const auto& field : fresh)
-            needed.push_back(field.first);
+        for (const auto& [field, what] : fresh)
+            if (needs.emplace(field, what).second) needed.push_back(field);
         if (!a.listAll || fresh.empty()) break;
         for (const auto& [field, what] : fresh) {
             standIns.emplace(field, what);
@@ -612,7 +637,7 @@ int listParams(const kernel::Module& m, const kernel::Launch& launch, const Kern
                              "--param INDEX+OFFSET names them:\n",
                              f.name.size() > 60 ? f.name.substr(0, 57) + "..." : f.name, m.file,
                              ctas, threads);
-    std::vector<FieldLine> lines = fieldLines(x, standIns);
+    std::vector<FieldLine> lines = fieldLines(x, needs); // what needs them, stood in for or not
     for (const FieldLine& l : lines) {
         const kernel::ParamRead& r = l.read;
         std::string status = r.value              ? fmt::format("= {}", *r.value)

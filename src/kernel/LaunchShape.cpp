@@ -68,12 +68,18 @@ constexpr std::array<std::pair<std::string_view, SpecialBox>, 8> kSpecialBoxes =
     {"%nclusterid", SpecialBox::Nclusterid},
 }};
 
-/** Whether `in` names the cluster: a cluster special register, window or barrier. */
+/**
+ * Whether `in` works across the CTAs of a cluster: a cluster special register, a peer's shared
+ * memory, a cluster barrier, a multicast. The `shared::cluster` of a bulk copy, a fence or a
+ * tcgen05.commit is not one: it is the only form a one-CTA kernel has of them.
+ */
 bool usesCluster(const litmus::Instruction& in) {
     const std::string& op = in.opcode;
-    if (op.find("shared::cluster") != std::string::npos || op.rfind("barrier.cluster", 0) == 0 ||
-        op.find("multicast") != std::string::npos || op.rfind("mapa", 0) == 0 ||
-        op.rfind("getctarank", 0) == 0)
+    bool ownWindow = op.rfind("cp.async.bulk", 0) == 0 || op.rfind("fence", 0) == 0 ||
+                     op.rfind("tcgen05.commit", 0) == 0;
+    if ((!ownWindow && op.find("shared::cluster") != std::string::npos) ||
+        op.rfind("barrier.cluster", 0) == 0 || op.find("multicast") != std::string::npos ||
+        op.rfind("mapa", 0) == 0 || op.rfind("getctarank", 0) == 0)
         return true;
     for (const litmus::Operand& o : in.operands)
         if (o.name.rfind("%cluster", 0) == 0 || o.name.rfind("%ncluster", 0) == 0 ||
