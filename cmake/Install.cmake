@@ -1,5 +1,6 @@
 # What `cmake --install` puts where (GNUInstallDirs), the man page, and the Debian package
-# (CPack). Only the ptxmc executable is installed: no library, test, fuzz target or bench.
+# (CPack). The ptxmc executable is installed, and one header for host code
+# (ptxmc/params_dump.h): no library, test, fuzz target or bench.
 include(GNUInstallDirs)
 
 # The man page comes from the binary's own --help texts (ptxmc and every subcommand), so it
@@ -15,6 +16,8 @@ add_custom_command(TARGET ptxmc POST_BUILD
 
 install(TARGETS ptxmc RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
 install(FILES ${PTXMC_MAN_PAGE} DESTINATION ${CMAKE_INSTALL_MANDIR}/man1)
+# Header-only host code that dumps a kernel's parameter bytes for `ptxmc kernel --param-bytes`.
+install(FILES include/ptxmc/params_dump.h DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/ptxmc)
 
 # The built-in models, for reference: the binary embeds them at build time and never reads
 # these copies; `--model FILE` can start from them.

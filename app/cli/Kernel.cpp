@@ -6,9 +6,11 @@
 #include "cli/Check.hpp"
 #include "cli/CommonOptions.hpp"
 #include "cli/Pipeline.hpp"
+#include "cli/Progress.hpp"
 #include "cli/Readings.hpp"
 #include "engine/Flags.hpp"
 #include "kernel/Extract.hpp"
+#include "kernel/LaunchShape.hpp"
 #include "kernel/Module.hpp"
 #include "lower/Lowerer.hpp"
 #include "ptx/Program.hpp"
@@ -33,6 +35,12 @@ const char* const kKernelExamples = R"(Examples:
   ptxmc kernel gemm.ptx --param 2=4 --emit-litmus   the extracted program as a litmus test
   ptxmc kernel gemm.ptx --list-params               the parameter fields the kernel reads
   ptxmc kernel gemm.ptx --param 0+344=4             a field of a struct parameter (Params)
+  ptxmc kernel gemm.ptx --list-params --all --params-out gemm.params
+                                                    every field the run needs, at once, in a file
+  ptxmc kernel gemm.ptx --params gemm.params        the fields from that file, once filled in
+  ptxmc kernel gemm.ptx --param-bytes 0=gemm.params.bin
+                                                    parameter 0 as the host dumped it
+                                                    (ptxmc/params_dump.h)
   ptxmc kernel attn.ptx --param 3=0x1000 --global 0x1000=u32:128,256
                                                     sequence lengths the kernel loads from memory
   ptxmc kernel gemm.ptx --block 160 --cluster 2 --param k_tiles=4 --readings
@@ -63,6 +71,11 @@ struct KernelArgs {
     bool readings = false;
     bool stats = false;
     bool listParams = false;
+    bool listAll = false;                ///< --all: go on past the fields a branch needs
+    std::vector<std::string> paramBytes; ///< --param-bytes NAME=FILE
+    std::string paramsFile;              ///< --params FILE
+    std::string paramsOut;               ///< --params-out FILE
+    double progressAfter = 3;            ///< seconds before the progress line shows (on a terminal)
 };
 
 std::array<int, 3> dims(const std::string& text, const char* option) {
@@ -153,47 +166,138 @@ std::pair<std::uint64_t, std::vector<std::uint8_t>> globalBytes(const std::strin
     return {address, std::move(bytes)};
 }
 
+/** `text` less the blanks at both ends; `first` is moved to the first kept character. */
+std::string trimmed(const std::string& text, std::size_t& first) {
+    std::size_t b = text.find_first_not_of(" \t\r");
+    if (b == std::string::npos) return first += text.size(), std::string();
+    std::size_t e = text.find_last_not_of(" \t\r");
+    first += b;
+    return text.substr(b, e - b + 1);
+}
+
+/** A parameter field and the value given for it. */
+struct GivenField {
+    std::pair<std::string, std::uint64_t> key; ///< (NAME, OFFSET)
+    std::uint64_t value = 0;
+};
+
+/**
+ * NAME=VALUE or NAME+OFFSET=VALUE (blanks allowed around '=', '+'): `at` is where `p` starts
+ * (its column counts from 1), `what` prefixes the messages ("--param ", or "" in a file).
+ */
+GivenField parseParam(const std::string& p, const SourceLoc& at, const std::string& what) {
+    auto loc = [&](std::size_t pos) {
+        return SourceLoc{at.file, at.line, at.col + static_cast<int>(pos)};
+    };
+    std::size_t eq = p.find('=');
+    std::size_t plus = p.rfind('+', eq);
+    std::size_t namePos = 0;
+    std::string name =
+        eq == std::string::npos ? std::string() : trimmed(p.substr(0, std::min(eq, plus)), namePos);
+    if (eq == std::string::npos || name.empty()) {
+        std::size_t lead = 0;
+        std::string shown = trimmed(p, lead);
+        if (!what.empty())
+            throw InputError(loc(0),
+                             what + "takes NAME=VALUE or NAME+OFFSET=VALUE, got '" + p + "'");
+        throw InputError(loc(lead), "a line gives a field as NAME = VALUE or NAME+OFFSET = "
+                                    "VALUE, got '" +
+                                        shown + "'");
+    }
+    GivenField g;
+    if (plus != std::string::npos) {
+        std::size_t at0 = plus + 1;
+        std::string text = trimmed(p.substr(plus + 1, eq - plus - 1), at0);
+        bool hex = text.rfind("0x", 0) == 0 || text.rfind("0X", 0) == 0;
+        try {
+            std::size_t used = 0;
+            g.key.second = std::stoull(hex ? text.substr(2) : text, &used, hex ? 16 : 10);
+            if (used + (hex ? 2 : 0) != text.size() || text[hex ? 2 : 0] == '-')
+                throw std::invalid_argument(text);
+        } catch (const std::exception&) {
+            throw InputError(loc(at0), (what.empty() ? "field " : what) + name +
+                                           "+OFFSET: the offset is a byte count "
+                                           "(decimal or 0x), got '" +
+                                           text + "'");
+        }
+    }
+    g.key.first = name;
+    std::size_t valuePos = eq + 1;
+    std::string value = trimmed(p.substr(eq + 1), valuePos);
+    std::string field =
+        name + (plus == std::string::npos ? std::string() : "+" + std::to_string(g.key.second));
+    if (value == "?")
+        throw InputError(loc(valuePos), (what.empty() ? "field " : what) + field +
+                                            " has no value yet ('?'): write the value the "
+                                            "host passes");
+    try {
+        std::size_t used = 0;
+        if (!value.empty() && value[0] == '-') throw std::invalid_argument(value);
+        g.value = std::stoull(value, &used, 0);
+        if (used != value.size()) throw std::invalid_argument(value);
+    } catch (const std::exception&) {
+        throw InputError(loc(valuePos), (what.empty() ? "field " + field : what + p.substr(0, eq)) +
+                                            " needs an integer value, got '" + value + "'");
+    }
+    return g;
+}
+
+/** "0+8" ("0" at offset 0; a name as given). */
+std::string fieldName(const std::pair<std::string, std::uint64_t>& key) {
+    return key.second ? fmt::format("{}+{}", key.first, key.second) : key.first;
+}
+
+/**
+ * --params FILE: one field a line, as --param writes it (NAME[+OFFSET] = VALUE); '#' starts a
+ * comment, blank lines are skipped.
+ */
+void readParamsFile(const std::string& path, kernel::Launch& l) {
+    std::ifstream in(path);
+    if (!in) throw InputError(SourceLoc{"--params", 1, 1}, "--params: cannot read '" + path + "'");
+    std::string line;
+    for (int n = 1; std::getline(in, line); ++n) {
+        std::string text = line.substr(0, line.find('#'));
+        if (text.find_first_not_of(" \t\r") == std::string::npos) continue;
+        GivenField g = parseParam(text, SourceLoc{path, n, 1}, "");
+        SourceLoc where{path, n, static_cast<int>(text.find_first_not_of(" \t")) + 1};
+        auto [old, fresh] = l.fileParams.emplace(g.key, g.value);
+        if (!fresh && old->second != g.value)
+            throw InputError(where, fmt::format("field {} is given twice in this file, {} and {}",
+                                                fieldName(g.key), old->second, g.value));
+        l.paramWhere.emplace(g.key, where);
+    }
+}
+
+/** --param-bytes NAME=FILE: the parameter's name and the file's bytes. */
+std::pair<std::string, std::vector<std::uint8_t>> dumpedParam(const std::string& arg) {
+    std::size_t eq = arg.find('=');
+    if (eq == std::string::npos || eq == 0 || eq + 1 == arg.size())
+        throw InputError(SourceLoc{"--param-bytes", 1, 1},
+                         "--param-bytes takes NAME=FILE, got '" + arg + "'");
+    std::string path = arg.substr(eq + 1);
+    std::ifstream in(path, std::ios::binary);
+    if (!in)
+        throw InputError(SourceLoc{"--param-bytes", 1, static_cast<int>(eq) + 2},
+                         "--param-bytes: cannot read '" + path + "'");
+    std::vector<std::uint8_t> bytes((std::istreambuf_iterator<char>(in)),
+                                    std::istreambuf_iterator<char>());
+    return {arg.substr(0, eq), std::move(bytes)};
+}
+
 kernel::Launch launchOf(const KernelArgs& a) {
     kernel::Launch l;
     l.entry = a.entry;
     if (!a.block.empty()) l.block = dims(a.block, "--block");
     if (!a.cluster.empty()) l.cluster = dims(a.cluster, "--cluster");
     if (!a.grid.empty()) l.grid = dims(a.grid, "--grid");
+    if (!a.paramsFile.empty()) readParamsFile(a.paramsFile, l);
+    for (const std::string& p : a.paramBytes) {
+        auto [name, bytes] = dumpedParam(p);
+        l.paramBytes[name] = std::move(bytes);
+    }
     for (const std::string& p : a.params) {
-        std::size_t eq = p.find('=');
-        std::size_t plus = p.rfind('+', eq);
-        if (eq == std::string::npos || eq == 0 || plus == 0)
-            throw InputError(SourceLoc{"--param", 1, 1},
-                             "--param takes NAME=VALUE or NAME+OFFSET=VALUE, got '" + p + "'");
-        std::string name = p.substr(0, std::min(eq, plus));
-        std::uint64_t offset = 0;
-        if (plus != std::string::npos) {
-            std::string text = p.substr(plus + 1, eq - plus - 1);
-            bool hex = text.rfind("0x", 0) == 0 || text.rfind("0X", 0) == 0;
-            try {
-                std::size_t used = 0;
-                offset = std::stoull(hex ? text.substr(2) : text, &used, hex ? 16 : 10);
-                if (used + (hex ? 2 : 0) != text.size() || text[hex ? 2 : 0] == '-')
-                    throw std::invalid_argument(text);
-            } catch (const std::exception&) {
-                throw InputError(SourceLoc{"--param", 1, static_cast<int>(plus) + 2},
-                                 "--param " + name +
-                                     "+OFFSET: the offset is a byte count "
-                                     "(decimal or 0x), got '" +
-                                     text + "'");
-            }
-        }
-        std::string value = p.substr(eq + 1);
-        try {
-            std::size_t used = 0;
-            std::uint64_t v = std::stoull(value, &used, 0);
-            if (used != value.size()) throw std::invalid_argument(value);
-            l.params[{name, offset}] = v;
-        } catch (const std::exception&) {
-            throw InputError(SourceLoc{"--param", 1, static_cast<int>(eq) + 2},
-                             "--param " + p.substr(0, eq) + " needs an integer value, got '" +
-                                 value + "'");
-        }
+        GivenField g = parseParam(p, SourceLoc{"--param", 1, 1}, "--param ");
+        l.params[g.key] = g.value;
     }
     for (const std::string& g : a.globals) {
         auto [address, bytes] = globalBytes(g);
@@ -370,55 +474,184 @@ int printSarif(const kernel::KernelProgram& k, const engine::CheckResult& r,
     return bad ? 1 : 0;
 }
 
+/** "warning:" lines on stderr for the fields given that the kernel never reads. */
+void warnUnread(const std::vector<kernel::Note>& unread) {
+    for (const kernel::Note& n : unread)
+        std::cerr << (n.loc.line > 0 ? n.loc.str() + ": " : "") << "warning: " << n.text << '\n';
+}
+
+/** A note on stderr when cluster instructions run in a cluster no one sized. */
+void noteUnsizedCluster(const kernel::Function& f, const kernel::Launch& launch) {
+    if (auto at = kernel::unsizedClusterUse(f, launch))
+        std::cerr << at->str()
+                  << ": note: the kernel uses cluster instructions and the module names no "
+                     "cluster shape (.reqnctapercluster): it runs as one CTA per cluster unless "
+                     "--cluster gives the shape the host launches (CUTLASS sets it at launch)\n";
+}
+
+/** One parameter field of the listing: its first load, how many more, what needs it. */
+struct FieldLine {
+    kernel::ParamRead read;
+    int more = 0;        ///< other loads of it
+    std::string needsIt; ///< "a branch", "an operand"; empty: nothing the run needs
+};
+
+/**
+ * The fields `x` read, one per (field, width), in the order first read; `needs`: fields no
+ * option gives that the run needs (any value they have is --all's stand-in).
+ */
+std::vector<FieldLine> fieldLines(const kernel::Extraction& x,
+                                  const std::map<std::string, std::string>& needs) {
+    std::vector<FieldLine> lines;
+    std::map<std::string, std::size_t> at;
+    for (const kernel::ParamRead& r : x.paramReads) {
+        std::string key = fmt::format("{}:{}", r.field(), r.bytes);
+        auto [it, fresh] = at.emplace(key, lines.size());
+        if (fresh)
+            lines.push_back(FieldLine{r, 0, {}});
+        else
+            ++lines[it->second].more;
+        FieldLine& l = lines[it->second];
+        if (r.decides && !r.value) l.needsIt = "a branch";
+        auto need = needs.find(r.field());
+        if (need != needs.end()) { // not given (1 may have stood in for it)
+            l.read.value.reset();
+            l.needsIt = need->second;
+        }
+    }
+    return lines;
+}
+
+/** --params-out: the fields as an editable --params file. */
+void writeParamsFile(const std::string& path, const std::vector<FieldLine>& lines,
+                     const std::string& entry, const std::string& file) {
+    std::ofstream out(path);
+    if (!out)
+        throw InputError(SourceLoc{"--params-out", 1, 1},
+                         "--params-out: cannot write '" + path + "'");
+    out << "# Parameter fields of " << entry << " (" << file << "), for ptxmc kernel --params.\n"
+        << "# One field a line, INDEX[+OFFSET] = VALUE (decimal or 0x), as --param names it;\n"
+        << "# '#' starts a comment. '?' marks a field the run needs that no option gave: write\n"
+        << "# the host's value there. Fields left commented out are data the check does not\n"
+        << "# need. --param on the command line overrides a value given here.\n";
+    for (const FieldLine& l : lines) {
+        const kernel::ParamRead& r = l.read;
+        std::string value = r.value ? std::to_string(*r.value) : std::string("?");
+        std::string where =
+            r.loc.str() +
+            (r.cuda ? fmt::format(" ({}:{})", r.cuda->file, r.cuda->line) : std::string());
+        std::string why = r.value             ? std::string()
+                          : l.needsIt.empty() ? std::string(", data: not needed")
+                                              : ", " + l.needsIt + " needs it";
+        out << fmt::format("{}{:<12} # {} bytes, read at {}{}\n",
+                           r.value || !l.needsIt.empty() ? "" : "# ", r.field() + " = " + value,
+                           r.bytes, where, why);
+    }
+}
+
+/** The field an extraction error asks for ("... add --param 0+344=VALUE"), or "". */
+std::string fieldAskedFor(const std::string& message) {
+    std::size_t add = message.rfind("add --param ");
+    if (add == std::string::npos) return "";
+    std::string rest = message.substr(add + 12);
+    return rest.substr(0, rest.find('='));
+}
+
+/** `field` ("0+344") as a --param key. */
+std::pair<std::string, std::uint64_t> fieldKey(const std::string& field) {
+    std::size_t plus = field.find('+');
+    if (plus == std::string::npos) return {field, 0};
+    return {field.substr(0, plus), std::stoull(field.substr(plus + 1))};
+}
+
+/** Where threads stopped under `launch`, else where building the program stopped, if it did. */
+std::vector<kernel::Note> firstStops(const kernel::Module& m, const kernel::Launch& launch,
+                                     const kernel::Extraction& x) {
+    if (!x.stops.empty()) return x.stops;
+    kernel::Launch check = launch; // the program is built too: an operand may need a field
+    check.listParams = false;
+    try {
+        kernel::extractKernel(m, check);
+    } catch (const InputError& e) {
+        return {kernel::Note{e.loc(), e.message()}};
+    }
+    return {};
+}
+
+/**
+ * The fields not given, and not stood in for, that a branch of `x` or (once every thread ran
+ * to its end) an operand of the program needs (`stops`: firstStops), each with what needs it,
+ * in the listing's order.
+ */
+std::vector<std::pair<std::string, std::string>>
+neededFields(const kernel::Extraction& x, const std::vector<kernel::Note>& stops,
+             const std::map<std::string, std::string>& standIns) {
+    std::vector<std::pair<std::string, std::string>> fresh;
+    auto add = [&](const std::string& field, const char* what) {
+        bool known = std::any_of(fresh.begin(), fresh.end(),
+                                 [&](const auto& p) { return p.first == field; });
+        if (!known && !standIns.count(field)) fresh.emplace_back(field, what);
+    };
+    for (const FieldLine& l : fieldLines(x, standIns))
+        if (l.read.value == std::nullopt && !l.needsIt.empty()) add(l.read.field(), "a branch");
+    if (x.stops.empty())
+        for (const kernel::Note& n : stops)
+            if (std::string asked = fieldAskedFor(n.text); !asked.empty()) add(asked, "an operand");
+    return fresh;
+}
+
 /**
  * --list-params: every parameter field the evaluation read, given or not, and where threads
- * stopped. Exit 0 when every thread ran to its end, 2 when some stopped.
+ * stopped. Exit 0 when every thread ran to its end, 2 when some stopped. With --all, each field
+ * a branch or an operand needs is set to 1 and the evaluation runs again, until no new field is
+ * needed, so that one run names them all.
  */
-int listParams(const kernel::Module& m, const kernel::Launch& launch) {
+int listParams(const kernel::Module& m, const kernel::Launch& launch, const KernelArgs& a) {
     const kernel::Function& f = kernel::pickEntry(m, launch.entry);
-    const kernel::Extraction x = kernel::evaluate(m, f, launch);
+    kernel::Launch round = launch;
+    std::map<std::string, std::string> standIns; // field -> what needs it
+    std::vector<std::string> needed;             // in the order found
+    std::map<std::string, std::string> needs;    // every field needed -> what needs it
+    std::vector<kernel::Note> stops;             // the first round's
+    kernel::Extraction x;
+    // 1 stands for each field needed: it runs a loop once and keeps evaluations short (a
+    // larger value, a tile's 128, multiplies the work by the loops it bounds)
+    constexpr int kRounds = 64;
+    for (int n = 0; n < kRounds; ++n) {
+        x = kernel::evaluate(m, f, round);
+        std::vector<kernel::Note> roundStops = firstStops(m, round, x);
+        std::vector<std::pair<std::string, std::string>> fresh =
+            neededFields(x, roundStops, standIns);
+        if (n == 0) stops = roundStops;
+        for (const auto& [field, what] : fresh)
+            if (needs.emplace(field, what).second) needed.push_back(field);
+        if (!a.listAll || fresh.empty()) break;
+        for (const auto& [field, what] : fresh) {
+            standIns.emplace(field, what);
+            round.params[fieldKey(field)] = 1;
+        }
+    }
     int threads = x.block[0] * x.block[1] * x.block[2];
     int ctas = x.cluster[0] * x.cluster[1] * x.cluster[2];
     std::cout << fmt::format("Parameter fields read by {} ({}; {} CTA(s) of {} threads), as "
                              "--param INDEX+OFFSET names them:\n",
                              f.name.size() > 60 ? f.name.substr(0, 57) + "..." : f.name, m.file,
                              ctas, threads);
-    // one line per field (its first load; how many other loads read it)
-    std::vector<std::string> order, needed;
-    std::map<std::string, std::pair<kernel::ParamRead, int>> fields;
-    for (const kernel::ParamRead& r : x.paramReads) {
-        std::string key = fmt::format("{}:{}", r.field(), r.bytes);
-        auto [it, fresh] = fields.emplace(key, std::make_pair(r, 0));
-        if (fresh)
-            order.push_back(key);
-        else
-            ++it->second.second;
-        it->second.first.decides = it->second.first.decides || r.decides;
-    }
-    for (const std::string& key : order) {
-        const auto& [r, more] = fields.at(key);
-        std::string status = r.value     ? fmt::format("= {}", *r.value)
-                             : r.decides ? std::string("not given, a branch needs it")
-                                         : std::string("not given");
+    std::vector<FieldLine> lines = fieldLines(x, needs); // what needs them, stood in for or not
+    for (const FieldLine& l : lines) {
+        const kernel::ParamRead& r = l.read;
+        std::string status = r.value              ? fmt::format("= {}", *r.value)
+                             : !l.needsIt.empty() ? "not given, " + l.needsIt + " needs it"
+                                                  : std::string("not given");
         std::cout << fmt::format(
             "  {:<10} {:>2} bytes  {:<30} {}{}{}\n", r.field(), r.bytes, status, r.loc.str(),
             r.cuda ? fmt::format(" ({}:{})", r.cuda->file, r.cuda->line) : std::string(),
-            more ? fmt::format(" and {} more load(s)", more) : std::string());
-        if (r.decides) needed.push_back("--param " + r.field() + "=VALUE");
+            l.more ? fmt::format(" and {} more load(s)", l.more) : std::string());
     }
     if (x.paramReads.empty()) std::cout << "  (none)\n";
-    std::vector<kernel::Note> stops = x.stops;
-    if (stops.empty()) { // the program is built too: an operand may need a field (expect_tx bytes)
-        kernel::Launch check = launch;
-        check.listParams = false;
-        try {
-            kernel::extractKernel(m, check);
-        } catch (const InputError& e) {
-            stops.push_back(kernel::Note{e.loc(), e.message()});
-            std::size_t add = e.message().rfind("add --param ");
-            if (add != std::string::npos) needed.push_back(e.message().substr(add + 4));
-        }
-    }
+    if (!a.paramsOut.empty()) writeParamsFile(a.paramsOut, lines, f.name, m.file);
+    if (x.stops.empty()) warnUnread(x.unread); // else a thread that stopped may read them
+    noteUnsizedCluster(f, launch);
     std::stable_sort(stops.begin(), stops.end(), [](const auto& p, const auto& q) {
         return std::make_pair(p.loc.line, p.loc.col) < std::make_pair(q.loc.line, q.loc.col);
     });
@@ -430,10 +663,14 @@ int listParams(const kernel::Module& m, const kernel::Launch& launch) {
     std::cout << "Stopped (a thread that reaches one goes no further):\n";
     for (const kernel::Note& n : stops)
         std::cout << "  " << (n.loc.line > 0 ? n.loc.str() + ": " : "") << n.text << '\n';
+    if (a.listAll && needed.size() > 1)
+        std::cout << fmt::format("--all: with 1 standing for each field not given, the "
+                                 "evaluation went on and found {} field(s) the run needs\n",
+                                 needed.size());
     if (!needed.empty()) {
         std::string all;
         for (const std::string& n : needed)
-            all += (all.empty() ? "" : " ") + n;
+            all += (all.empty() ? "" : " ") + ("--param " + n + "=VALUE");
         std::cout << "To go further: " << all << '\n';
     }
     return 2;
@@ -443,8 +680,11 @@ int runKernel(const KernelArgs& a) {
     using Clock = std::chrono::steady_clock;
     auto t0 = Clock::now();
     const kernel::Module m = kernel::parseModuleFile(a.file);
-    if (a.listParams) return listParams(m, launchOf(a));
-    kernel::KernelProgram k = kernel::extractKernel(m, launchOf(a));
+    const kernel::Launch launch = launchOf(a);
+    if (a.listParams) return listParams(m, launch, a);
+    kernel::KernelProgram k = kernel::extractKernel(m, launch);
+    warnUnread(k.unread);
+    noteUnsizedCluster(kernel::pickEntry(m, launch.entry), launch);
     double extractSeconds = std::chrono::duration<double>(Clock::now() - t0).count();
     if (k.test.threads.empty())
         throw InputError(SourceLoc{a.file, 0, 0},
@@ -466,7 +706,9 @@ int runKernel(const KernelArgs& a) {
     const ir::Program program =
         lower::lowerProgram(decoded, lower::LowerOptions{a.pipeline.unroll});
     engine::CheckOptions options = checkOptionsOf(a.pipeline);
+    Progress progress("checking " + k.test.name, a.progressAfter, stderrIsTerminal(), std::cerr);
     engine::CheckResult r = checkProgram(program, *model, options, a.readings);
+    progress.finish(); // the line goes before the report is printed
     if (a.format == "sarif") return printSarif(k, r, *model);
     return a.format == "json" ? printJson(k, r, *model)
                               : printText(k, r, *model, a, extractSeconds);
@@ -523,9 +765,30 @@ void setupKernel(CLI::App& app) {
     sub->add_flag("--readings", args->readings,
                   "also check under every reading of the PTX text's open questions");
     sub->add_flag("--stats", args->stats, "print the extraction's figures and times");
-    sub->add_flag("--list-params", args->listParams,
-                  "evaluate as far as the given values go, list every parameter field read "
-                  "(given or not) and where threads stopped; no check");
+    CLI::Option* listParams =
+        sub->add_flag("--list-params", args->listParams,
+                      "evaluate as far as the given values go, list every parameter field read "
+                      "(given or not) and where threads stopped; no check");
+    sub->add_flag("--all", args->listAll,
+                  "with --list-params: go on past the fields a branch needs (1 stands for each) "
+                  "and list every field the run needs at once")
+        ->needs(listParams);
+    sub->add_option("--param-bytes", args->paramBytes,
+                    "a parameter's bytes as the host built them, NAME=FILE (a dump written by "
+                    "ptxmc/params_dump.h): every field of it is known; --param and --params "
+                    "override a field")
+        ->take_all()
+        ->expected(1)
+        ->allow_extra_args(false);
+    sub->add_option("--params", args->paramsFile,
+                    "a file of parameter fields, one NAME[+OFFSET] = VALUE a line ('#' starts a "
+                    "comment; --params-out writes one); --param overrides its values");
+    sub->add_option("--params-out", args->paramsOut,
+                    "with --list-params: write the fields read to FILE, a --params file to edit")
+        ->needs(listParams);
+    sub->add_option("--progress-after", args->progressAfter,
+                    "seconds before a check shows its progress line on a terminal")
+        ->group("");
     sub->add_option("FILE", args->file, "the PTX module (nvcc -ptx, cuobjdump -ptx)")->required();
     sub->footer(kKernelExamples);
     sub->callback([args] {

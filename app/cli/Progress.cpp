@@ -3,6 +3,7 @@
 
 #include <cstdio>
 #include <unistd.h>
+#include <utility>
 
 namespace ptxmc::cli {
 
@@ -24,6 +25,15 @@ bool stdoutIsTerminal() {
 
 Progress::Progress(std::size_t total, bool enabled, std::ostream& err)
     : total_(total), enabled_(enabled), err_(err) {
+    start();
+}
+
+Progress::Progress(std::string task, double after, bool enabled, std::ostream& err)
+    : total_(0), task_(std::move(task)), after_(after), enabled_(enabled), err_(err) {
+    start();
+}
+
+void Progress::start() {
     if (!enabled_) return;
     {
         std::lock_guard first(mutex_);
@@ -70,7 +80,15 @@ void Progress::clearLocked() {
 
 void Progress::drawLocked() {
     std::chrono::duration<double> elapsed = std::chrono::steady_clock::now() - start_;
-    std::string line = formatProgress(done_, total_, elapsed.count(), failures_);
+    if (elapsed.count() < after_) return;
+    std::string line;
+    if (task_.empty()) {
+        line = formatProgress(done_, total_, elapsed.count(), failures_);
+    } else {
+        char time[32];
+        std::snprintf(time, sizeof time, "%.1f", elapsed.count());
+        line = "ptxmc: " + task_ + ", " + time + " s";
+    }
     // Pad over a longer previous line instead of clearing first: no flicker between draws.
     std::size_t width = line.size();
     if (drawn_ > width) line.append(drawn_ - width, ' ');

@@ -1,4 +1,5 @@
-// The progress line of a long `ptxmc check` on a terminal: tests done of total, time, failures.
+// The progress line on a terminal: of a long `ptxmc check` (tests done, time, failures), or of
+// one long `ptxmc kernel` check (its time).
 #pragma once
 
 #include <chrono>
@@ -32,6 +33,11 @@ bool stdoutIsTerminal();
 class Progress {
 public:
     Progress(std::size_t total, bool enabled, std::ostream& err);
+    /**
+     * The line of one long task, "ptxmc: TASK, 12.3 s" (a kernel's check), drawn once it has
+     * run `after` seconds: a check that ends sooner leaves the terminal as it was.
+     */
+    Progress(std::string task, double after, bool enabled, std::ostream& err);
     ~Progress();
     Progress(const Progress&) = delete;
     Progress& operator=(const Progress&) = delete;
@@ -43,10 +49,13 @@ public:
     void finish();
 
 private:
+    void start();
     void clearLocked();
     void drawLocked();
 
     const std::size_t total_;
+    const std::string task_; ///< empty: the tests line
+    const double after_ = 0; ///< seconds before the first draw
     bool enabled_;
     std::ostream& err_;
     const std::chrono::steady_clock::time_point start_ = std::chrono::steady_clock::now();

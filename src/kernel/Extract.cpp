@@ -1367,6 +1367,7 @@ KernelProgram extractKernel(const Module& m, const Launch& launch) {
     k.stats.repeatedAccesses = dropRepeatedAccesses(k.test);
     k.stats.events -= k.stats.repeatedAccesses;
     k.test.name = shortName(f.name);
+    k.unread = x.unread;
     // Properties, not final values: the condition holds in every execution that completes.
     litmus::Condition c;
     c.quantifier = ir::Quantifier::Exists;

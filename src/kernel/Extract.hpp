@@ -28,6 +28,8 @@ struct KernelProgram {
     KernelStats stats;
     /// PTX line -> CUDA file:line, from the module's .loc lines
     std::map<int, CudaLine> cudaLines;
+    /// parameter fields given that no load of the launch read (Extraction::unread)
+    std::vector<Note> unread;
     /// per litmus thread: "CTA c warp w"
     std::vector<std::string> threadNames;
 };

@@ -1,6 +1,8 @@
 // How a kernel is launched for a check: block and cluster shape, parameters, loop bounds.
 #pragma once
 
+#include "support/SourceLoc.hpp"
+
 #include <array>
 #include <cstdint>
 #include <map>
@@ -19,6 +21,14 @@ struct Launch {
     /// --param NAME[+OFFSET]=VALUE: the bytes at OFFSET of parameter NAME (its PTX name, its
     /// _param_N suffix or its index), as wide as the load that reads them
     std::map<std::pair<std::string, std::uint64_t>, std::uint64_t> params;
+    /// --params FILE: fields named the same way; --param overrides a field's value here
+    std::map<std::pair<std::string, std::uint64_t>, std::uint64_t> fileParams;
+    /// the line of the --params file that gives each field of fileParams (FILE:LINE:COL), for
+    /// its errors and the warning on a field the kernel never reads
+    std::map<std::pair<std::string, std::uint64_t>, SourceLoc> paramWhere;
+    /// --param-bytes NAME=FILE: every byte of parameter NAME as the host built it (a dump
+    /// ptxmc/params_dump.h writes); a field --param or --params gives keeps their value
+    std::map<std::string, std::vector<std::uint8_t>> paramBytes;
     /// --global ADDRESS=...: bytes of global memory the host wrote before the launch (a
     /// sequence-length array, a tile count), by start address; loads inside them read them
     std::map<std::uint64_t, std::vector<std::uint8_t>> globals;

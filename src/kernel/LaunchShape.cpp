@@ -68,6 +68,26 @@ constexpr std::array<std::pair<std::string_view, SpecialBox>, 8> kSpecialBoxes =
     {"%nclusterid", SpecialBox::Nclusterid},
 }};
 
+/**
+ * Whether `in` works across the CTAs of a cluster: a cluster special register, a peer's shared
+ * memory, a cluster barrier, a multicast. The `shared::cluster` of a bulk copy, a fence or a
+ * tcgen05.commit is not one: it is the only form a one-CTA kernel has of them.
+ */
+bool usesCluster(const litmus::Instruction& in) {
+    const std::string& op = in.opcode;
+    bool ownWindow = op.rfind("cp.async.bulk", 0) == 0 || op.rfind("fence", 0) == 0 ||
+                     op.rfind("tcgen05.commit", 0) == 0;
+    if ((!ownWindow && op.find("shared::cluster") != std::string::npos) ||
+        op.rfind("barrier.cluster", 0) == 0 || op.find("multicast") != std::string::npos ||
+        op.rfind("mapa", 0) == 0 || op.rfind("getctarank", 0) == 0)
+        return true;
+    for (const litmus::Operand& o : in.operands)
+        if (o.name.rfind("%cluster", 0) == 0 || o.name.rfind("%ncluster", 0) == 0 ||
+            o.name == "%is_explicit_cluster")
+            return true;
+    return false;
+}
+
 /** The one-value registers the launch decides. */
 enum class SpecialScalar {
     Laneid,
@@ -168,6 +188,13 @@ std::optional<Val> specialRegister(const std::string& name, const ThreadPlace& t
     if (name.rfind('%', 0) == 0 && name.find('.') == std::string::npos)
         for (std::string_view prefix : kUndecidedSpecials)
             if (name.compare(0, prefix.size(), prefix) == 0) return Val{};
+    return std::nullopt;
+}
+
+std::optional<SourceLoc> unsizedClusterUse(const Function& entry, const Launch& launch) {
+    if (launch.cluster || entry.reqnctapercluster) return std::nullopt;
+    for (const Statement& s : entry.body)
+        if (s.kind == Statement::Kind::Instruction && usesCluster(s.insn)) return s.insn.loc;
     return std::nullopt;
 }
 

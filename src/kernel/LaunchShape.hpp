@@ -28,6 +28,14 @@ struct LaunchShape {
  */
 LaunchShape launchShape(const Function& entry, const Launch& launch);
 
+/**
+ * The first instruction of `entry` that works across the CTAs of a cluster (%cluster_ctarank,
+ * shared::cluster, barrier.cluster, multicast, mapa) when neither the module
+ * (.reqnctapercluster) nor the launch (--cluster) names the cluster's shape: the check then
+ * runs one CTA per cluster, which the user should know (CUTLASS sets the cluster at launch).
+ */
+std::optional<SourceLoc> unsizedClusterUse(const Function& entry, const Launch& launch);
+
 /** Where a thread sits in the cluster: what its special registers read. */
 struct ThreadPlace {
     int cta = 0; ///< cluster rank

@@ -161,6 +161,7 @@ public:
             out_.notes.push_back(n.second);
         for (auto& n : stops_)
             out_.stops.push_back(n.second);
+        unreadFields();
         std::string missing;
         std::size_t count = 0;
         std::set<std::string> fields;
@@ -218,34 +219,98 @@ private:
             out_.layout.paramOrder.push_back(&v);
             p += v.bytes;
         }
-        for (const auto& [key, value] : launch_.params) {
-            const auto& [given, offset] = key;
-            bool found = false;
-            for (std::size_t i = 0; i < f_.params.size(); ++i) {
-                const std::string& n = f_.params[i].name;
-                if (n == given || std::to_string(i) == given ||
-                    (n.size() > given.size() &&
-                     n.compare(n.size() - given.size(), given.size(), given) == 0 &&
-                     n[n.size() - given.size() - 1] == '_')) {
-                    if (offset >= std::max<std::uint64_t>(f_.params[i].bytes, 1))
-                        throw InputError(SourceLoc{"--param", 1, 1},
-                                         fmt::format("parameter {} ({}) has {} bytes: offset {} "
-                                                     "is outside it",
-                                                     i, shortName(n), f_.params[i].bytes, offset));
-                    auto [old, fresh] = given_.emplace(std::make_pair(i, offset), value);
-                    if (!fresh && old->second != value)
-                        throw InputError(SourceLoc{"--param", 1, 1},
-                                         fmt::format("--param gives field {} twice, {} and {}",
-                                                     offset ? fmt::format("{}+{}", i, offset)
-                                                            : std::to_string(i),
-                                                     old->second, value));
-                    found = true;
-                }
-            }
-            if (!found)
-                throw InputError(SourceLoc{"--param", 1, 1},
-                                 "the entry has no parameter '" + given +
+        for (const auto& [key, value] : launch_.params)
+            giveField(key, value, false);
+        // a field --param gives too keeps --param's value: the command line edits the file
+        for (const auto& [key, value] : launch_.fileParams)
+            giveField(key, value, true);
+        for (const auto& [name, bytes] : launch_.paramBytes)
+            giveBytes(name, bytes);
+    }
+
+    /** Whether `given` names parameter `i`: its PTX name, its index or a `_SUFFIX` of it. */
+    bool names(std::size_t i, const std::string& given) const {
+        const std::string& n = f_.params[i].name;
+        return n == given || std::to_string(i) == given ||
+               (n.size() > given.size() &&
+                n.compare(n.size() - given.size(), given.size(), given) == 0 &&
+                n[n.size() - given.size() - 1] == '_');
+    }
+
+    /** --param-bytes NAME=FILE: the parameter's bytes, all of them. */
+    void giveBytes(const std::string& given, const std::vector<std::uint8_t>& bytes) {
+        SourceLoc at{"--param-bytes", 1, 1};
+        bool found = false;
+        for (std::size_t i = 0; i < f_.params.size(); ++i) {
+            if (!names(i, given)) continue;
+            found = true;
+            if (bytes.size() != f_.params[i].bytes)
+                throw InputError(at, fmt::format("--param-bytes {} gives {} bytes; parameter {} "
+                                                 "({}) has {}: dump the parameter the entry "
+                                                 "takes, whole",
+                                                 given, bytes.size(), i,
+                                                 shortName(f_.params[i].name), f_.params[i].bytes));
+            dumps_[i] = bytes;
+        }
+        if (!found)
+            throw InputError(at, "the entry has no parameter '" + given +
                                      "' (its parameters: " + paramNames() + ")");
+    }
+
+    /** Where `key` was given: its --params line, else the command line. */
+    SourceLoc givenAt(const std::pair<std::string, std::uint64_t>& key, bool fromFile) const {
+        auto it = launch_.paramWhere.find(key);
+        return fromFile && it != launch_.paramWhere.end() ? it->second : SourceLoc{"--param", 1, 1};
+    }
+
+    /** Records --param NAME+OFFSET=VALUE (or a --params line) for each parameter NAME names. */
+    void giveField(const std::pair<std::string, std::uint64_t>& key, std::uint64_t value,
+                   bool fromFile) {
+        const auto& [given, offset] = key;
+        bool found = false;
+        for (std::size_t i = 0; i < f_.params.size(); ++i) {
+            const std::string& n = f_.params[i].name;
+            if (names(i, given)) {
+                if (offset >= std::max<std::uint64_t>(f_.params[i].bytes, 1))
+                    throw InputError(givenAt(key, fromFile),
+                                     fmt::format("parameter {} ({}) has {} bytes: offset {} "
+                                                 "is outside it",
+                                                 i, shortName(n), f_.params[i].bytes, offset));
+                found = true;
+                auto field = std::make_pair(i, offset);
+                if (fromFile && givenFrom_.count(field) && !givenFrom_.at(field).second) continue;
+                auto [old, fresh] = given_.emplace(field, value);
+                if (!fresh && old->second != value)
+                    throw InputError(
+                        givenAt(key, fromFile),
+                        fmt::format("{} gives field {} twice, {} and {}",
+                                    fromFile ? "--params" : "--param",
+                                    offset ? fmt::format("{}+{}", i, offset) : std::to_string(i),
+                                    old->second, value));
+                givenFrom_.emplace(field, std::make_pair(key, fromFile));
+            }
+        }
+        if (!found)
+            throw InputError(givenAt(key, fromFile), "the entry has no parameter '" + given +
+                                                         "' (its parameters: " + paramNames() +
+                                                         ")");
+    }
+
+    /** A warning for each field given that no load of this launch read. */
+    void unreadFields() {
+        std::set<std::pair<std::size_t, std::uint64_t>> read;
+        for (const ParamRead& r : out_.paramReads)
+            read.emplace(r.index, r.offset);
+        for (const auto& [field, from] : givenFrom_) {
+            if (read.count(field)) continue;
+            const auto& [key, fromFile] = from;
+            std::string name = key.second ? fmt::format("{}+{}", key.first, key.second) : key.first;
+            out_.unread.push_back(Note{
+                fromFile ? givenAt(key, true) : SourceLoc{},
+                fmt::format("{}{}={}: the kernel never reads parameter field {} in this launch",
+                            fromFile ? "field " : "--param ", name, given_.at(field),
+                            field.second ? fmt::format("{}+{}", field.first, field.second)
+                                         : std::to_string(field.first))});
         }
     }
     std::string paramNames() const {
@@ -930,7 +995,7 @@ private:
                                      "each field at the offset and width its loads use",
                                      bytes, name(off), name(off + bytes - 1), what));
         }
-        std::optional<std::uint64_t> value;
+        std::optional<std::uint64_t> value = dumped(index, off, bytes);
         if (given != given_.end()) {
             std::uint64_t v = given->second;
             int bits = static_cast<int>(bytes * 8);
@@ -956,6 +1021,18 @@ private:
         }
         if (value) return Val::of(*value);
         return Val{false, static_cast<std::uint32_t>(it->second + 1), 0};
+    }
+
+    /** Bytes `off`.. of parameter `index` from its --param-bytes dump (little-endian). */
+    std::optional<std::uint64_t> dumped(std::size_t index, std::uint64_t off,
+                                        std::uint64_t bytes) const {
+        auto dump = dumps_.find(index);
+        if (dump == dumps_.end() || bytes > 8 || off + bytes > dump->second.size())
+            return std::nullopt;
+        std::uint64_t v = 0;
+        for (std::uint64_t b = 0; b < bytes; ++b)
+            v |= std::uint64_t{dump->second[off + b]} << (8 * b);
+        return v;
     }
 
     /** "memory", or a hint at the parameter fields not given, which are the likelier cause. */
@@ -1463,6 +1540,11 @@ private:
     LaunchShape shape_;
     std::vector<const Variable*> dynamic_;
     std::map<std::pair<std::size_t, std::uint64_t>, std::uint64_t> given_; ///< --param
+    std::map<std::size_t, std::vector<std::uint8_t>> dumps_; ///< --param-bytes, by index
+    /// each given field: how it was named, and whether --params gave it (not --param)
+    std::map<std::pair<std::size_t, std::uint64_t>,
+             std::pair<std::pair<std::string, std::uint64_t>, bool>>
+        givenFrom_;
     /// the widest load of each given field so far: a narrower one inside it is an error
     std::map<std::pair<std::size_t, std::uint64_t>, std::uint64_t> readBytes_;
     /// (parameter, offset, bytes, load statement) -> its index in out_.paramReads

@@ -123,6 +123,8 @@ struct Extraction {
     std::vector<ParamRead> paramReads; ///< every load of a parameter field, in the order first run
     /// --list-params: where a thread stopped (a branch on a field not given, or another error)
     std::vector<Note> stops;
+    /// fields --param or --params gives that no load read (loc: the --params line, if any)
+    std::vector<Note> unread;
 };
 
 /**

@@ -7,7 +7,7 @@ file(GLOB_RECURSE sources RELATIVE ${ROOT}
   ${ROOT}/src/*.cpp ${ROOT}/src/*.hpp ${ROOT}/encoder/*.cpp ${ROOT}/encoder/*.hpp
   ${ROOT}/app/*.cpp ${ROOT}/app/*.hpp
   ${ROOT}/tests/*.cpp ${ROOT}/tests/*.hpp ${ROOT}/fuzz/*.cpp ${ROOT}/validate/*.cpp
-  ${ROOT}/validate/*.hpp ${ROOT}/validate/*.cu ${ROOT}/validate/*.cuh)
+  ${ROOT}/validate/*.hpp ${ROOT}/validate/*.cu ${ROOT}/validate/*.cuh ${ROOT}/include/*.h)
 # Generated kernels are laid out by their generator, not by hand.
 list(FILTER sources EXCLUDE REGEX "^validate/generated/")
 list(SORT sources)

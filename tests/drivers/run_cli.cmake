@@ -126,7 +126,9 @@ if(DEFINED GOLDEN)
   endif()
 endif()
 
-set(progress_line "ptxmc: [0-9]+/[0-9]+ tests, [0-9]+\\.[0-9] s, [0-9]+ failures")
+# ptxmc check's line (tests done), or ptxmc kernel's (one check's time)
+set(progress_line
+  "ptxmc: ([0-9]+/[0-9]+ tests, [0-9]+\\.[0-9] s, [0-9]+ failures|checking [^\r\n]+, [0-9]+\\.[0-9] s)")
 if(NO_PROGRESS)
   # Not a terminal: not one byte of the progress line, not even a carriage return.
   string(FIND "${err}" "\r" at)
@@ -139,7 +141,7 @@ if(TERMINAL)
     message(FATAL_ERROR "no progress line on the terminal\n${shown}")
   endif()
   # Blanked out (carriage return, spaces, carriage return) before the summary is printed.
-  if(NOT err MATCHES "\r +\rptxmc: [0-9]+ tests, [0-9]+ matched")
+  if(NOT err MATCHES "\r +\r(ptxmc: [0-9]+ tests, [0-9]+ matched|Kernel )")
     message(FATAL_ERROR "the progress line was not cleared before the summary\n${shown}")
   endif()
 endif()

@@ -47,9 +47,16 @@ elseif(MODE STREQUAL "deb")
     string(APPEND problems "  Depends does not name libz3-4 and libfmt9: ${depends}\n")
   endif()
   run(contents ${dpkg-deb_exe} -c ${deb})
-  foreach(unwanted ptxmc_unit_ fuzz_ "\\.a\n" "/include/")
+  foreach(unwanted ptxmc_unit_ fuzz_ "\\.a\n")
     if(contents MATCHES "${unwanted}")
       string(APPEND problems "  the package holds files it should not (${unwanted})\n")
+    endif()
+  endforeach()
+  # one header for host code (ptxmc/params_dump.h), no library's headers
+  string(REGEX MATCHALL "/include/[^\n]*[^/\n]\n" headers "${contents}")
+  foreach(h IN LISTS headers)
+    if(NOT h MATCHES "^/include/ptxmc/params_dump\\.h\n$")
+      string(APPEND problems "  the package holds a header it should not: ${h}")
     endif()
   endforeach()
   run(out ${dpkg-deb_exe} -x ${deb} ${WORK}/root)
@@ -61,7 +68,8 @@ endif()
 # What is installed: the binary, its man page, the models for reference, the corpus, the docs.
 foreach(f bin/ptxmc share/man/man1/ptxmc.1 share/ptxmc/model/tcgen05.cat
     share/ptxmc/model/variants/cutlass-reading.cat share/ptxmc/litmus/expected.txt
-    share/doc/ptxmc/README.md share/doc/ptxmc/model/README.md share/doc/ptxmc/docs/README.md)
+    share/doc/ptxmc/README.md share/doc/ptxmc/model/README.md share/doc/ptxmc/docs/README.md
+    include/ptxmc/params_dump.h)
   if(NOT EXISTS ${root}/${f})
     string(APPEND problems "  ${f} is not installed\n")
   endif()

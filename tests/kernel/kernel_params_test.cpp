@@ -110,6 +110,45 @@ TEST_CASE("kernel params: --list-params stops the thread, records the field", "[
     CHECK(arrives(x) == 0);
 }
 
+TEST_CASE("kernel params: --params values, overridden by --param", "[kernel-params]") {
+    Launch l;
+    l.fileParams[{"0", 8}] = 5;
+    l.fileParams[{"0", 16}] = 0x3f800000;
+    l.paramWhere[{"0", 8}] = SourceLoc{"p.txt", 2, 1};
+    CHECK(arrives(run(l)) == 5);
+    l.params[{"k_param_0", 8}] = 2; // the command line wins, whatever name it uses
+    CHECK(arrives(run(l)) == 2);
+    l.fileParams[{"0", 32}] = 1; // outside the parameter: an error at the file's line
+    l.paramWhere[{"0", 32}] = SourceLoc{"p.txt", 4, 3};
+    try {
+        run(l);
+        FAIL("no error");
+    } catch (const InputError& e) {
+        CHECK(e.loc().file == "p.txt");
+        CHECK(e.loc().line == 4);
+        CHECK(e.message().find("offset 32 is outside it") != std::string::npos);
+    }
+}
+
+TEST_CASE("kernel params: fields given that no load reads", "[kernel-params]") {
+    Launch l;
+    l.params[{"0", 16}] = 0; // 0.0f: the loop and its load of +8 are skipped
+    l.params[{"0", 8}] = 3;
+    l.fileParams[{"0", 20}] = 7;
+    l.paramWhere[{"0", 20}] = SourceLoc{"p.txt", 3, 1};
+    Extraction x = run(l);
+    REQUIRE(x.unread.size() == 2);
+    CHECK(x.unread[0].loc.line == 0); // --param's: no file line
+    CHECK(x.unread[0].text ==
+          "--param 0+8=3: the kernel never reads parameter field 0+8 in this launch");
+    CHECK(x.unread[1].loc.str() == "p.txt:3:1");
+    CHECK(x.unread[1].text ==
+          "field 0+20=7: the kernel never reads parameter field 0+20 in this launch");
+    l.params[{"0", 16}] = 0x3f800000;
+    l.fileParams.clear();
+    CHECK(run(l).unread.empty());
+}
+
 TEST_CASE("kernel arithmetic: 64-bit mul.hi and float comparisons", "[kernel-params]") {
     bool known = false;
     auto hi = arithmetic({"mul", "hi", "u64"}, {Val::of(~0ULL), Val::of(~0ULL)}, known);

@@ -2,6 +2,7 @@
 // each thread reads in it.
 #include "../unit/RequireInputError.hpp"
 #include "kernel/LaunchShape.hpp"
+#include "kernel/Module.hpp"
 
 #include <catch2/catch.hpp>
 #include <string>
@@ -26,6 +27,35 @@ TEST_CASE("launch shape: options first, then the entry's directives", "[launch-s
     CHECK(s.block == std::array<int, 3>{32, 2, 1});
     CHECK(s.grid == std::array<int, 3>{4, 1, 1});
     CHECK(s.dynamicShared == launch.dynamicShared);
+}
+
+TEST_CASE("launch shape: cluster instructions in a cluster nobody sized", "[launch-shape]") {
+    const Module m = parseModule(R"(.version 8.7
+.target sm_90a
+.address_size 64
+.visible .entry k()
+.reqntid 32, 1, 1
+{
+	.reg .b32 	%r<3>;
+	mov.u32 	%r1, %tid.x;
+	mov.u32 	%r2, %cluster_ctarank;
+	ret;
+}
+)",
+                                 "k.ptx");
+    Function f = m.functions.at(0);
+    Launch launch;
+    std::optional<SourceLoc> at = unsizedClusterUse(f, launch);
+    REQUIRE(at);
+    CHECK(at->line == 9);
+    launch.cluster = std::array<int, 3>{1, 1, 1}; // --cluster 1 says it
+    CHECK_FALSE(unsizedClusterUse(f, launch));
+    launch.cluster.reset();
+    f.reqnctapercluster = std::array<int, 3>{2, 1, 1}; // so does the module
+    CHECK_FALSE(unsizedClusterUse(f, launch));
+    f.reqnctapercluster.reset();
+    f.body.erase(f.body.begin() + 1); // no cluster instruction left
+    CHECK_FALSE(unsizedClusterUse(f, launch));
 }
 
 TEST_CASE("launch shape: shapes PTX or ptxmc does not run are errors", "[launch-shape]") {
