@@ -14,11 +14,13 @@ namespace ptxmc::engine::smt {
 
 /** What assertMbarrierFacts found and asserted (for --stats). */
 struct MbarrierFactsSummary {
-    bool explored = false;             ///< the relation qualified and the search ran to the end
-    std::string why;                   ///< otherwise: the reason
-    std::size_t states = 0;            ///< schedule states visited
-    std::size_t facts = 0;             ///< assertions added
-    std::vector<int> completeSchedule; ///< the search's complete schedule, if it found one
+    bool explored = false;  ///< the relation qualified and the search ran to the end
+    std::string why;        ///< otherwise: the reason
+    std::size_t states = 0; ///< schedule states visited
+    std::size_t facts = 0;  ///< assertions added
+    /// A schedule that runs every event under the first kept order and real time together, or
+    /// else the facts' search's own complete schedule (empty: none found)
+    std::vector<int> completeSchedule;
 };
 
 /**

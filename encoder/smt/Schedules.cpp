@@ -98,10 +98,12 @@ struct Node {
 
 class Explorer {
 public:
-    /** `facts`: record every mbarrier step and search on past hangs (observeMbarriers). */
+    /** `facts`: record every mbarrier step and search on past hangs (observeMbarriers);
+     *  `firstOnly`: stop at the first complete schedule (firstSchedule). */
     Explorer(const ir::Program& p, const std::vector<std::pair<int, int>>& fullOrder,
-             std::size_t maxStates, const Budget* budget, MbarrierFacts* facts, Reduction reduction)
-        : p_(p), maxStates_(maxStates), budget_(budget),
+             std::size_t maxStates, const Budget* budget, MbarrierFacts* facts, Reduction reduction,
+             bool firstOnly = false)
+        : p_(p), maxStates_(maxStates), budget_(budget), firstOnly_(firstOnly),
           reduce_(reduction == Reduction::PersistentSets), preds_(p.events.size()),
           mbSlot_(p.locations.size(), -1), operand_(p.events.size()), facts_(facts) {
         const auto order = transitiveReduction(p.events.size(), fullOrder);
@@ -404,7 +406,8 @@ private:
             stack.push_back(std::move(f));
         };
         push(std::move(start));
-        while (!stack.empty() && (out.answer != Answer::MayHang || facts_ != nullptr)) {
+        while (!stack.empty() && (out.answer != Answer::MayHang || facts_ != nullptr) &&
+               !(firstOnly_ && !out.completeSchedule.empty())) {
             Frame& top = stack.back();
             if (top.taken == top.next.size()) {
                 stack.pop_back();
@@ -483,13 +486,14 @@ private:
     const ir::Program& p_;
     std::size_t maxStates_;
     const Budget* budget_;
-    bool reduce_;                          ///< persistent sets (Reduction::PersistentSets)
-    std::vector<std::vector<int>> preds_;  ///< real-time predecessors of each event
-    std::vector<std::vector<int>> succs_;  ///< and successors
-    std::vector<bool> isInvisible_;        ///< by event: in invisible_
-    std::vector<int> visible_, invisible_; ///< mbarrier operations and gates; the rest
-    std::vector<int> mbSlot_;              ///< location -> index in Node::mb, or -1
-    std::vector<int> mbLocs_;              ///< the mbarrier locations, by slot
+    bool firstOnly_; ///< firstSchedule: the search ends with its first complete schedule
+    bool reduce_;    ///< persistent sets (Reduction::PersistentSets)
+    std::vector<std::vector<int>> preds_;              ///< real-time predecessors of each event
+    std::vector<std::vector<int>> succs_;              ///< and successors
+    std::vector<bool> isInvisible_;                    ///< by event: in invisible_
+    std::vector<int> visible_, invisible_;             ///< mbarrier operations and gates; the rest
+    std::vector<int> mbSlot_;                          ///< location -> index in Node::mb, or -1
+    std::vector<int> mbLocs_;                          ///< the mbarrier locations, by slot
     std::vector<std::optional<std::int64_t>> operand_; ///< spinning wait -> parity or token
     std::vector<std::vector<int>> opsAt_;              ///< by slot: the object's operations
     MbarrierFacts* facts_;                             ///< observeMbarriers: where facts go
@@ -502,6 +506,11 @@ private:
 Exploration explore(const ir::Program& p, std::size_t maxStates, const Budget* budget,
                     Reduction reduction) {
     return Explorer(p, ir::realTimePairs(p), maxStates, budget, nullptr, reduction).run();
+}
+
+Exploration firstSchedule(const ir::Program& p, const std::vector<std::pair<int, int>>& order,
+                          std::size_t maxStates, const Budget* budget) {
+    return Explorer(p, order, maxStates, budget, nullptr, Reduction::PersistentSets, true).run();
 }
 
 MbarrierFacts observeMbarriers(const ir::Program& p, const std::vector<std::pair<int, int>>& order,

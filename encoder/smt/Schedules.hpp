@@ -60,6 +60,14 @@ Exploration explore(const ir::Program& p, std::size_t maxStates, const Budget* b
                     Reduction reduction = Reduction::PersistentSets);
 
 /**
+ * One schedule in which every event happens under `order` (pairs a before b): the search of
+ * explore() under that order, stopped at the first schedule that runs every event (empty
+ * completeSchedule when none does within `maxStates`, or the order has a cycle).
+ */
+Exploration firstSchedule(const ir::Program& p, const std::vector<std::pair<int, int>>& order,
+                          std::size_t maxStates, const Budget* budget = nullptr);
+
+/**
  * What every schedule of the program under a given order shows of its mbarrier objects:
  * the phases each operation may find its object in, and the operations of the same object
  * that always run before it. Taken over every step the search takes (complete schedules or

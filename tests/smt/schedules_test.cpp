@@ -158,3 +158,22 @@ exists (true)
     CHECK(full.answer == Answer::MayHang);
     CHECK(reduced.answer == Answer::MayHang);
 }
+
+TEST_CASE("the first schedule under an order respects it and ends the search", "[schedules]") {
+    ir::Program p = lowered(handOff(0));
+    const auto order = ir::realTimePairs(p);
+    auto whole = engine::schedules::explore(p, 1000);
+    auto first = engine::schedules::firstSchedule(p, order, 1000);
+    REQUIRE(first.completeSchedule.size() == p.events.size());
+    CHECK(first.states <= whole.states);
+    std::vector<std::size_t> at(p.events.size());
+    for (std::size_t k = 0; k < first.completeSchedule.size(); ++k)
+        at[static_cast<std::size_t>(first.completeSchedule[k])] = k;
+    for (const auto& [a, b] : order)
+        CHECK(at[static_cast<std::size_t>(a)] < at[static_cast<std::size_t>(b)]);
+    // An order with a cycle (the arrive before the store it follows) has no schedule.
+    std::vector<std::pair<int, int>> cyclic = order;
+    for (const auto& [a, b] : order)
+        cyclic.emplace_back(b, a);
+    CHECK(engine::schedules::firstSchedule(p, cyclic, 1000).completeSchedule.empty());
+}
