@@ -213,19 +213,47 @@ kernel::Launch launchOf(const KernelArgs& a) {
     return l;
 }
 
-/** "CTA 0 warp 4: mbarrier.try_wait... at gemm.ptx:120:5 (gemm.cu:88)" */
-std::string eventText(const engine::EventRef& e, const kernel::KernelProgram& k) {
+/** The `.loc` line of the PTX line an event is at, when the module has one. */
+const kernel::CudaLine* cudaLineOf(const engine::EventRef& e, const kernel::KernelProgram& k) {
+    auto cuda = k.cudaLines.find(e.loc.line);
+    return cuda != k.cudaLines.end() ? &cuda->second : nullptr;
+}
+
+/**
+ * "CTA 0 warp 4: mbarrier.try_wait... at gemm.ptx:120:5 (pipeline.h:88)": the innermost CUDA
+ * line; `chain` adds its call sites, ", inlined at gemm.cu:40" (one line for JSON).
+ */
+std::string eventText(const engine::EventRef& e, const kernel::KernelProgram& k, bool chain) {
     std::string who = e.thread >= 0 && static_cast<std::size_t>(e.thread) < k.threadNames.size()
                           ? k.threadNames[static_cast<std::size_t>(e.thread)]
                           : std::string("init");
     std::string s =
         fmt::format("{}: {}{} at {}", who, e.text, engine::mbarrierText(e), e.loc.str());
     if (e.iteration >= 0) s += fmt::format(" (iteration {})", e.iteration);
-    auto cuda = k.cudaLines.find(e.loc.line);
-    if (cuda != k.cudaLines.end())
-        s += fmt::format(" ({}:{})", cuda->second.file, cuda->second.line);
+    if (const kernel::CudaLine* cuda = cudaLineOf(e, k))
+        s += " (" +
+             (chain ? kernel::cudaText(*cuda) : fmt::format("{}:{}", cuda->file, cuda->line)) + ")";
     if (!e.note.empty()) s += " [" + e.note + "]";
     return s;
+}
+
+/** The text output's lines under an event: "inlined at FILE:LINE", one per call site. */
+std::string callSites(const engine::EventRef& e, const kernel::KernelProgram& k,
+                      const std::string& indent) {
+    std::string s;
+    if (const kernel::CudaLine* cuda = cudaLineOf(e, k))
+        for (const kernel::SourceLine& caller : cuda->inlinedAt)
+            s += fmt::format("{}inlined at {}:{}\n", indent, caller.file, caller.line);
+    return s;
+}
+
+/** JSON: an event's CUDA lines, the innermost first, then its call sites. */
+nlohmann::ordered_json sourcesJson(const engine::EventRef& e, const kernel::KernelProgram& k) {
+    nlohmann::ordered_json out = nlohmann::ordered_json::array();
+    if (const kernel::CudaLine* cuda = cudaLineOf(e, k))
+        for (const kernel::SourceLine& f : cuda->frames())
+            out.push_back({{"file", f.file}, {"line", f.line}});
+    return out;
 }
 
 std::vector<std::string> flagNamesOf(const cat::ResolvedModel& m) {
@@ -264,15 +292,17 @@ int printText(const kernel::KernelProgram& k, const engine::CheckResult& r,
         for (std::size_t w = 0; w < f.witnesses.size(); ++w) {
             std::cout << "  witness " << (w + 1) << ":\n";
             for (const auto& e : f.witnesses[w])
-                std::cout << "    " << eventText(e, k) << '\n';
+                std::cout << "    " << eventText(e, k, false) << '\n'
+                          << callSites(e, k, "        ");
         }
     }
     if (r.observation == engine::Observation::Deadlock) {
         bad = true;
         std::cout << "\nHang: no execution completes:\n";
         for (const auto& b : r.deadlockedWaits)
-            std::cout << "  " << (b.wait ? eventText(*b.wait, k) : b.reason)
-                      << (b.wait && !b.reason.empty() ? " (" + b.reason + ")" : "") << '\n';
+            std::cout << "  " << (b.wait ? eventText(*b.wait, k, false) : b.reason)
+                      << (b.wait && !b.reason.empty() ? " (" + b.reason + ")" : "") << '\n'
+                      << (b.wait ? callSites(*b.wait, k, "      ") : std::string());
     }
     if (r.readings && r.readings->empty())
         std::cout << "\nReadings: robust, the same answer under every reading of the PTX text's "
@@ -331,11 +361,17 @@ int printJson(const kernel::KernelProgram& k, const engine::CheckResult& r,
         nlohmann::ordered_json fj;
         fj["name"] = f.name;
         fj["witnesses"] = nlohmann::ordered_json::array();
+        // each event's CUDA lines, as the witnesses list the events
+        fj["sources"] = nlohmann::ordered_json::array();
         for (const auto& w : f.witnesses) {
             nlohmann::ordered_json wj = nlohmann::ordered_json::array();
-            for (const auto& e : w)
-                wj.push_back(eventText(e, k));
+            nlohmann::ordered_json sj = nlohmann::ordered_json::array();
+            for (const auto& e : w) {
+                wj.push_back(eventText(e, k, true));
+                sj.push_back(sourcesJson(e, k));
+            }
             fj["witnesses"].push_back(wj);
+            fj["sources"].push_back(sj);
         }
         flags.push_back(fj);
     }
@@ -358,10 +394,23 @@ int printSarif(const kernel::KernelProgram& k, const engine::CheckResult& r,
     o.path = k.test.file;
     o.result = &r;
     o.everyFlagFails = true;
-    o.sourceOf = [&k](int ptxLine) -> std::optional<std::pair<std::string, int>> {
+    o.sourceOf = [&k](int ptxLine) {
+        std::vector<report::SourceFrame> out;
         auto it = k.cudaLines.find(ptxLine);
-        if (it == k.cudaLines.end()) return std::nullopt;
-        return std::pair{it->second.file, it->second.line};
+        if (it == k.cudaLines.end()) return out;
+        // the innermost user line is where; every other line of the chain is related
+        const kernel::SourceLine user = it->second.userLine();
+        out.push_back({user.file, user.line, "the innermost line outside the CUDA toolkit"});
+        bool inner = true;
+        for (const kernel::SourceLine& f : it->second.frames()) {
+            if (f.file == user.file && f.line == user.line && inner) {
+                inner = false;
+                continue;
+            }
+            out.push_back({f.file, f.line,
+                           inner ? "the toolkit line inlined there" : "inlined at this call site"});
+        }
+        return out;
     };
     sarif.add(o);
     std::cout << sarif.text();
@@ -402,7 +451,8 @@ int listParams(const kernel::Module& m, const kernel::Launch& launch) {
                                          : std::string("not given");
         std::cout << fmt::format(
             "  {:<10} {:>2} bytes  {:<30} {}{}{}\n", r.field(), r.bytes, status, r.loc.str(),
-            r.cuda ? fmt::format(" ({}:{})", r.cuda->file, r.cuda->line) : std::string(),
+            r.cuda ? fmt::format(" ({}:{})", r.cuda->userLine().file, r.cuda->userLine().line)
+                   : std::string(),
             more ? fmt::format(" and {} more load(s)", more) : std::string());
         if (r.decides) needed.push_back("--param " + r.field() + "=VALUE");
     }
@@ -466,6 +516,8 @@ int runKernel(const KernelArgs& a) {
     const ir::Program program =
         lower::lowerProgram(decoded, lower::LowerOptions{a.pipeline.unroll});
     engine::CheckOptions options = checkOptionsOf(a.pipeline);
+    // a flag's witness must not move when --readings is added: the smallest, not the first found
+    options.canonicalWitnesses = true;
     engine::CheckResult r = checkProgram(program, *model, options, a.readings);
     if (a.format == "sarif") return printSarif(k, r, *model);
     return a.format == "json" ? printJson(k, r, *model)
