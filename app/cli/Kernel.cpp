@@ -14,6 +14,7 @@
 #include "ptx/Program.hpp"
 
 #include <algorithm>
+#include <cctype>
 #include <chrono>
 #include <fmt/format.h>
 #include <fstream>
@@ -247,13 +248,72 @@ std::string callSites(const engine::EventRef& e, const kernel::KernelProgram& k,
     return s;
 }
 
-/** JSON: an event's CUDA lines, the innermost first, then its call sites. */
-nlohmann::ordered_json sourcesJson(const engine::EventRef& e, const kernel::KernelProgram& k) {
+/** Whether `text` holds `name` as a whole word ("(write response_0)" holds response_0). */
+bool namesWord(const std::string& text, const std::string& name) {
+    auto isPart = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; };
+    for (std::size_t at = text.find(name); at != std::string::npos; at = text.find(name, at + 1)) {
+        const std::size_t end = at + name.size();
+        if ((at == 0 || !isPart(text[at - 1])) && (end == text.size() || !isPart(text[end])))
+            return true;
+    }
+    return false;
+}
+
+/**
+ * The locations a flag's witnesses name, in the order the events name them: an mbarrier
+ * operation's barrier, and the locations its instruction's text names ("(write response_0)";
+ * among those its PTX line names in any thread or iteration).
+ */
+std::vector<std::string> locationsOf(const engine::RaisedFlag& f, const kernel::KernelProgram& k) {
+    std::vector<std::string> out;
+    auto add = [&out](const std::string& name) {
+        if (std::find(out.begin(), out.end(), name) == out.end()) out.push_back(name);
+    };
+    for (const auto& w : f.witnesses)
+        for (const auto& e : w) {
+            if (!e.barrier.empty()) add(e.barrier);
+            auto at = k.locationsAt.find(e.loc.line);
+            if (at == k.locationsAt.end()) continue;
+            for (const std::string& name : at->second)
+                if (namesWord(e.text, name)) add(name);
+        }
+    return out;
+}
+
+/**
+ * "full_bar_0: first named by mbarrier.init... at k.ptx:60:2 (k.cu:60)": where a location the
+ * extraction named comes from in the code.
+ */
+std::string firstUseText(const std::string& name, const kernel::KernelProgram& k) {
+    auto use = k.firstUse.find(name);
+    if (use == k.firstUse.end()) return name;
+    const auto& [loc, opcode] = use->second;
+    auto cuda = k.cudaLines.find(loc.line);
+    return fmt::format("{}: first named by {} at {}{}", name, opcode, loc.str(),
+                       cuda != k.cudaLines.end() ? " (" + kernel::cudaText(cuda->second) + ")"
+                                                 : std::string());
+}
+
+/** JSON: the CUDA lines of PTX line `ptxLine`, the innermost first, then its call sites. */
+nlohmann::ordered_json sourcesJson(int ptxLine, const kernel::KernelProgram& k) {
     nlohmann::ordered_json out = nlohmann::ordered_json::array();
-    if (const kernel::CudaLine* cuda = cudaLineOf(e, k))
-        for (const kernel::SourceLine& f : cuda->frames())
+    auto cuda = k.cudaLines.find(ptxLine);
+    if (cuda != k.cudaLines.end())
+        for (const kernel::SourceLine& f : cuda->second.frames())
             out.push_back({{"file", f.file}, {"line", f.line}});
     return out;
+}
+
+/** JSON: a location and the first instruction that names it, with its CUDA lines. */
+nlohmann::ordered_json firstUseJson(const std::string& name, const kernel::KernelProgram& k) {
+    nlohmann::ordered_json j{{"name", name}};
+    auto use = k.firstUse.find(name);
+    if (use == k.firstUse.end()) return j;
+    const auto& [loc, opcode] = use->second;
+    j["first_named_by"] = opcode;
+    j["ptx"] = loc.str();
+    j["sources"] = sourcesJson(loc.line, k);
+    return j;
 }
 
 std::vector<std::string> flagNamesOf(const cat::ResolvedModel& m) {
@@ -295,6 +355,10 @@ int printText(const kernel::KernelProgram& k, const engine::CheckResult& r,
                 std::cout << "    " << eventText(e, k, false) << '\n'
                           << callSites(e, k, "        ");
         }
+        const std::vector<std::string> named = locationsOf(f, k);
+        if (!named.empty()) std::cout << "  in the code:\n";
+        for (const std::string& name : named)
+            std::cout << "    " << firstUseText(name, k) << '\n';
     }
     if (r.observation == engine::Observation::Deadlock) {
         bad = true;
@@ -368,11 +432,14 @@ int printJson(const kernel::KernelProgram& k, const engine::CheckResult& r,
             nlohmann::ordered_json sj = nlohmann::ordered_json::array();
             for (const auto& e : w) {
                 wj.push_back(eventText(e, k, true));
-                sj.push_back(sourcesJson(e, k));
+                sj.push_back(sourcesJson(e.loc.line, k));
             }
             fj["witnesses"].push_back(wj);
             fj["sources"].push_back(sj);
         }
+        fj["locations"] = nlohmann::ordered_json::array();
+        for (const std::string& name : locationsOf(f, k))
+            fj["locations"].push_back(firstUseJson(name, k));
         flags.push_back(fj);
     }
     j["flags"] = flags;
