@@ -77,7 +77,7 @@ struct CheckOptions {
     /// allows, found by a search over its candidates, so that it does not depend on which
     /// execution the solver returned first, which every earlier query (another reading, another
     /// flag) can change. `ptxmc kernel` asks for it: a finding the user fixes must not move when
-    /// --readings is added.
+    /// --readings is added. The default reading's only: the others' witnesses are not shown.
     bool canonicalWitnesses = false;
     /// Which of the model's readings (cat::ReadingInfo) its Reading choices take; none: the
     /// default model's definitions.

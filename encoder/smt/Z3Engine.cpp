@@ -470,7 +470,7 @@ void deadlockFlags(CheckResult& r, Encodings& enc, std::size_t reading, Harvest&
         if (fr == z3::unknown) return unknownResult(r, h.solver());
         if (fr == z3::sat) found.take(h, h.solver().get_model(), false);
     }
-    if (enc.options.canonicalWitnesses) canonicalWitnesses(found, enc.main);
+    if (enc.options.canonicalWitnesses && reading == 0) canonicalWitnesses(found, enc.main);
     FlagWitnesses raised; // the model may raise others too: only this one is asked for
     if (found.raised.count(kDeadlockFlag)) raised[kDeadlockFlag] = found.raised.at(kDeadlockFlag);
     const std::vector<engine::BlockedWait> blocked = r.deadlockedWaits;
@@ -516,7 +516,8 @@ void runQueries(CheckResult& r, Encodings& enc, std::size_t reading) {
     enumerate(r, s, p, found);
     if (r.observation == Observation::Unknown) return;
     if (!findHangs(r, enc, reading, found)) return;
-    if (enc.options.canonicalWitnesses) canonicalWitnesses(found, s);
+    // Another reading's answer is compared by its flags' names only: its witnesses go nowhere.
+    if (enc.options.canonicalWitnesses && reading == 0) canonicalWitnesses(found, s);
     setFlags(r, p, enc.model, found.raised);
     setBoundReached(r, p, beyond);
 }
