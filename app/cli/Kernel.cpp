@@ -16,6 +16,7 @@
 #include "ptx/Program.hpp"
 
 #include <algorithm>
+#include <cctype>
 #include <chrono>
 #include <fmt/format.h>
 #include <fstream>
@@ -317,19 +318,106 @@ kernel::Launch launchOf(const KernelArgs& a) {
     return l;
 }
 
-/** "CTA 0 warp 4: mbarrier.try_wait... at gemm.ptx:120:5 (gemm.cu:88)" */
-std::string eventText(const engine::EventRef& e, const kernel::KernelProgram& k) {
+/** The `.loc` line of the PTX line an event is at, when the module has one. */
+const kernel::CudaLine* cudaLineOf(const engine::EventRef& e, const kernel::KernelProgram& k) {
+    auto cuda = k.cudaLines.find(e.loc.line);
+    return cuda != k.cudaLines.end() ? &cuda->second : nullptr;
+}
+
+/**
+ * "CTA 0 warp 4: mbarrier.try_wait... at gemm.ptx:120:5 (pipeline.h:88)": the innermost CUDA
+ * line; `chain` adds its call sites, ", inlined at gemm.cu:40" (one line for JSON).
+ */
+std::string eventText(const engine::EventRef& e, const kernel::KernelProgram& k, bool chain) {
     std::string who = e.thread >= 0 && static_cast<std::size_t>(e.thread) < k.threadNames.size()
                           ? k.threadNames[static_cast<std::size_t>(e.thread)]
                           : std::string("init");
     std::string s =
         fmt::format("{}: {}{} at {}", who, e.text, engine::mbarrierText(e), e.loc.str());
     if (e.iteration >= 0) s += fmt::format(" (iteration {})", e.iteration);
-    auto cuda = k.cudaLines.find(e.loc.line);
-    if (cuda != k.cudaLines.end())
-        s += fmt::format(" ({}:{})", cuda->second.file, cuda->second.line);
+    if (const kernel::CudaLine* cuda = cudaLineOf(e, k))
+        s += " (" +
+             (chain ? kernel::cudaText(*cuda) : fmt::format("{}:{}", cuda->file, cuda->line)) + ")";
     if (!e.note.empty()) s += " [" + e.note + "]";
     return s;
+}
+
+/** The text output's lines under an event: "inlined at FILE:LINE", one per call site. */
+std::string callSites(const engine::EventRef& e, const kernel::KernelProgram& k,
+                      const std::string& indent) {
+    std::string s;
+    if (const kernel::CudaLine* cuda = cudaLineOf(e, k))
+        for (const kernel::SourceLine& caller : cuda->inlinedAt)
+            s += fmt::format("{}inlined at {}:{}\n", indent, caller.file, caller.line);
+    return s;
+}
+
+/** Whether `text` holds `name` as a whole word ("(write response_0)" holds response_0). */
+bool namesWord(const std::string& text, const std::string& name) {
+    auto isPart = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; };
+    for (std::size_t at = text.find(name); at != std::string::npos; at = text.find(name, at + 1)) {
+        const std::size_t end = at + name.size();
+        if ((at == 0 || !isPart(text[at - 1])) && (end == text.size() || !isPart(text[end])))
+            return true;
+    }
+    return false;
+}
+
+/**
+ * The locations a flag's witnesses name, in the order the events name them: an mbarrier
+ * operation's barrier, and the locations its instruction's text names ("(write response_0)";
+ * among those its PTX line names in any thread or iteration).
+ */
+std::vector<std::string> locationsOf(const engine::RaisedFlag& f, const kernel::KernelProgram& k) {
+    std::vector<std::string> out;
+    auto add = [&out](const std::string& name) {
+        if (std::find(out.begin(), out.end(), name) == out.end()) out.push_back(name);
+    };
+    for (const auto& w : f.witnesses)
+        for (const auto& e : w) {
+            if (!e.barrier.empty()) add(e.barrier);
+            auto at = k.locationsAt.find(e.loc.line);
+            if (at == k.locationsAt.end()) continue;
+            for (const std::string& name : at->second)
+                if (namesWord(e.text, name)) add(name);
+        }
+    return out;
+}
+
+/**
+ * "full_bar_0: first named by mbarrier.init... at k.ptx:60:2 (k.cu:60)": where a location the
+ * extraction named comes from in the code.
+ */
+std::string firstUseText(const std::string& name, const kernel::KernelProgram& k) {
+    auto use = k.firstUse.find(name);
+    if (use == k.firstUse.end()) return name;
+    const auto& [loc, opcode] = use->second;
+    auto cuda = k.cudaLines.find(loc.line);
+    return fmt::format("{}: first named by {} at {}{}", name, opcode, loc.str(),
+                       cuda != k.cudaLines.end() ? " (" + kernel::cudaText(cuda->second) + ")"
+                                                 : std::string());
+}
+
+/** JSON: the CUDA lines of PTX line `ptxLine`, the innermost first, then its call sites. */
+nlohmann::ordered_json sourcesJson(int ptxLine, const kernel::KernelProgram& k) {
+    nlohmann::ordered_json out = nlohmann::ordered_json::array();
+    auto cuda = k.cudaLines.find(ptxLine);
+    if (cuda != k.cudaLines.end())
+        for (const kernel::SourceLine& f : cuda->second.frames())
+            out.push_back({{"file", f.file}, {"line", f.line}});
+    return out;
+}
+
+/** JSON: a location and the first instruction that names it, with its CUDA lines. */
+nlohmann::ordered_json firstUseJson(const std::string& name, const kernel::KernelProgram& k) {
+    nlohmann::ordered_json j{{"name", name}};
+    auto use = k.firstUse.find(name);
+    if (use == k.firstUse.end()) return j;
+    const auto& [loc, opcode] = use->second;
+    j["first_named_by"] = opcode;
+    j["ptx"] = loc.str();
+    j["sources"] = sourcesJson(loc.line, k);
+    return j;
 }
 
 std::vector<std::string> flagNamesOf(const cat::ResolvedModel& m) {
@@ -368,15 +456,21 @@ int printText(const kernel::KernelProgram& k, const engine::CheckResult& r,
         for (std::size_t w = 0; w < f.witnesses.size(); ++w) {
             std::cout << "  witness " << (w + 1) << ":\n";
             for (const auto& e : f.witnesses[w])
-                std::cout << "    " << eventText(e, k) << '\n';
+                std::cout << "    " << eventText(e, k, false) << '\n'
+                          << callSites(e, k, "        ");
         }
+        const std::vector<std::string> named = locationsOf(f, k);
+        if (!named.empty()) std::cout << "  in the code:\n";
+        for (const std::string& name : named)
+            std::cout << "    " << firstUseText(name, k) << '\n';
     }
     if (r.observation == engine::Observation::Deadlock) {
         bad = true;
         std::cout << "\nHang: no execution completes:\n";
         for (const auto& b : r.deadlockedWaits)
-            std::cout << "  " << (b.wait ? eventText(*b.wait, k) : b.reason)
-                      << (b.wait && !b.reason.empty() ? " (" + b.reason + ")" : "") << '\n';
+            std::cout << "  " << (b.wait ? eventText(*b.wait, k, false) : b.reason)
+                      << (b.wait && !b.reason.empty() ? " (" + b.reason + ")" : "") << '\n'
+                      << (b.wait ? callSites(*b.wait, k, "      ") : std::string());
     }
     if (r.readings && r.readings->empty())
         std::cout << "\nReadings: robust, the same answer under every reading of the PTX text's "
@@ -435,12 +529,21 @@ int printJson(const kernel::KernelProgram& k, const engine::CheckResult& r,
         nlohmann::ordered_json fj;
         fj["name"] = f.name;
         fj["witnesses"] = nlohmann::ordered_json::array();
+        // each event's CUDA lines, as the witnesses list the events
+        fj["sources"] = nlohmann::ordered_json::array();
         for (const auto& w : f.witnesses) {
             nlohmann::ordered_json wj = nlohmann::ordered_json::array();
-            for (const auto& e : w)
-                wj.push_back(eventText(e, k));
+            nlohmann::ordered_json sj = nlohmann::ordered_json::array();
+            for (const auto& e : w) {
+                wj.push_back(eventText(e, k, true));
+                sj.push_back(sourcesJson(e.loc.line, k));
+            }
             fj["witnesses"].push_back(wj);
+            fj["sources"].push_back(sj);
         }
+        fj["locations"] = nlohmann::ordered_json::array();
+        for (const std::string& name : locationsOf(f, k))
+            fj["locations"].push_back(firstUseJson(name, k));
         flags.push_back(fj);
     }
     j["flags"] = flags;
@@ -462,10 +565,23 @@ int printSarif(const kernel::KernelProgram& k, const engine::CheckResult& r,
     o.path = k.test.file;
     o.result = &r;
     o.everyFlagFails = true;
-    o.sourceOf = [&k](int ptxLine) -> std::optional<std::pair<std::string, int>> {
+    o.sourceOf = [&k](int ptxLine) {
+        std::vector<report::SourceFrame> out;
         auto it = k.cudaLines.find(ptxLine);
-        if (it == k.cudaLines.end()) return std::nullopt;
-        return std::pair{it->second.file, it->second.line};
+        if (it == k.cudaLines.end()) return out;
+        // the innermost user line is where; every other line of the chain is related
+        const kernel::SourceLine user = it->second.userLine();
+        out.push_back({user.file, user.line, "the innermost line outside the CUDA toolkit"});
+        bool inner = true;
+        for (const kernel::SourceLine& f : it->second.frames()) {
+            if (f.file == user.file && f.line == user.line && inner) {
+                inner = false;
+                continue;
+            }
+            out.push_back({f.file, f.line,
+                           inner ? "the toolkit line inlined there" : "inlined at this call site"});
+        }
+        return out;
     };
     sarif.add(o);
     std::cout << sarif.text();
@@ -537,9 +653,9 @@ void writeParamsFile(const std::string& path, const std::vector<FieldLine>& line
     for (const FieldLine& l : lines) {
         const kernel::ParamRead& r = l.read;
         std::string value = r.value ? std::to_string(*r.value) : std::string("?");
-        std::string where =
-            r.loc.str() +
-            (r.cuda ? fmt::format(" ({}:{})", r.cuda->file, r.cuda->line) : std::string());
+        std::string where = r.loc.str() + (r.cuda ? fmt::format(" ({}:{})", r.cuda->userLine().file,
+                                                                r.cuda->userLine().line)
+                                                  : std::string());
         std::string why = r.value             ? std::string()
                           : l.needsIt.empty() ? std::string(", data: not needed")
                                               : ", " + l.needsIt + " needs it";
@@ -645,7 +761,8 @@ int listParams(const kernel::Module& m, const kernel::Launch& launch, const Kern
                                                   : std::string("not given");
         std::cout << fmt::format(
             "  {:<10} {:>2} bytes  {:<30} {}{}{}\n", r.field(), r.bytes, status, r.loc.str(),
-            r.cuda ? fmt::format(" ({}:{})", r.cuda->file, r.cuda->line) : std::string(),
+            r.cuda ? fmt::format(" ({}:{})", r.cuda->userLine().file, r.cuda->userLine().line)
+                   : std::string(),
             l.more ? fmt::format(" and {} more load(s)", l.more) : std::string());
     }
     if (x.paramReads.empty()) std::cout << "  (none)\n";
@@ -706,6 +823,8 @@ int runKernel(const KernelArgs& a) {
     const ir::Program program =
         lower::lowerProgram(decoded, lower::LowerOptions{a.pipeline.unroll});
     engine::CheckOptions options = checkOptionsOf(a.pipeline);
+    // a flag's witness must not move when --readings is added: the smallest, not the first found
+    options.canonicalWitnesses = true;
     Progress progress("checking " + k.test.name, a.progressAfter, stderrIsTerminal(), std::cerr);
     engine::CheckResult r = checkProgram(program, *model, options, a.readings);
     progress.finish(); // the line goes before the report is printed

@@ -199,8 +199,11 @@ void SarifReport::add(const TestOutcome& o) {
             r["locations"] =
                 ordered_json::array({locationOf(first.loc.file, first.loc.line, first.loc.col)});
             ordered_json related = ordered_json::array();
-            if (auto src = o.sourceOf ? o.sourceOf(first.loc.line) : std::nullopt) {
-                r["locations"] = ordered_json::array({locationOf(src->first, src->second)});
+            const std::vector<SourceFrame> sources =
+                o.sourceOf ? o.sourceOf(first.loc.line) : std::vector<SourceFrame>{};
+            if (!sources.empty()) {
+                r["locations"] =
+                    ordered_json::array({locationOf(sources.front().file, sources.front().line)});
                 related.push_back(
                     ordered_json{{"id", 0},
                                  {"physicalLocation",
@@ -214,6 +217,12 @@ void SarifReport::add(const TestOutcome& o) {
                     {"physicalLocation", physicalLocation(e.loc.file, e.loc.line, e.loc.col)},
                     {"message", {{"text", engine::toString(e)}}}});
             }
+            // the other lines of the first event's inlining chain, after the events' ids
+            for (std::size_t k = 1; k < sources.size(); ++k)
+                related.push_back(ordered_json{
+                    {"id", events.size() + k - 1},
+                    {"physicalLocation", physicalLocation(sources[k].file, sources[k].line, 0)},
+                    {"message", {{"text", sources[k].role}}}});
             if (!related.empty()) r["relatedLocations"] = std::move(related);
         }
         results_.push_back(std::move(r));

@@ -30,6 +30,13 @@ struct FlagRule {
     std::string doc;
 };
 
+/** A CUDA source line a PTX line came from, and what it is to that line ("inlined at"). */
+struct SourceFrame {
+    std::string file;
+    int line = 0;
+    std::string role;
+};
+
 /**
  * What one test came to, as `check` knows it when it reports: a result, or the error that
  * stopped it (an InputError's "file:line:col: error: ..." text, or an internal error).
@@ -44,9 +51,9 @@ struct TestOutcome {
     bool strict = false; ///< --strict: a reading mismatch fails the test (else a warning)
     /// `kernel`: every raised flag and a Deadlock answer fail (the kernel's own exit status)
     bool everyFlagFails = false;
-    /// `kernel`: the source line (CUDA file, line) a PTX line came from, when `.loc` says;
-    /// results are then located there, the PTX line related
-    std::function<std::optional<std::pair<std::string, int>>(int)> sourceOf;
+    /// `kernel`: the source lines a PTX line came from, when `.loc` says: results are located
+    /// at the first, the PTX line and the others (the inlining chain) related
+    std::function<std::vector<SourceFrame>(int)> sourceOf;
 };
 
 /**

@@ -73,6 +73,12 @@ struct CheckOptions {
     /// constants of co instead of solver choices (engine/FixedOrders.hpp). Off for explain,
     /// whose queries leave axioms out, and for the bench's side-by-side comparison.
     bool fixedOrders = true;
+    /// Z3: each raised flag's witness is its smallest (in event order) that some execution
+    /// allows, found by a search over its candidates, so that it does not depend on which
+    /// execution the solver returned first, which every earlier query (another reading, another
+    /// flag) can change. `ptxmc kernel` asks for it: a finding the user fixes must not move when
+    /// --readings is added. The default reading's only: the others' witnesses are not shown.
+    bool canonicalWitnesses = false;
     /// Which of the model's readings (cat::ReadingInfo) its Reading choices take; none: the
     /// default model's definitions.
     std::optional<cat::ReadingId> reading;

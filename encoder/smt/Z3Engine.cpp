@@ -11,6 +11,7 @@
 #include <array>
 #include <chrono>
 #include <fmt/format.h>
+#include <map>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -75,6 +76,8 @@ std::vector<int> witnessIn(const z3::model& m, const Z3Session::Witnesses& candi
 struct Harvest {
     std::set<std::vector<std::int64_t>> states;
     FlagWitnesses raised;
+    /// each raised flag's session, and whether the executions that raised it may hang
+    std::map<std::string, std::pair<Z3Session*, bool>> raisedIn;
 
     /** `finalState`: `m` is an execution that completes within the bound. */
     void take(Z3Session& s, const z3::model& m, bool finalState = true) {
@@ -83,6 +86,7 @@ struct Harvest {
             const auto& [name, cond] = s.flags()[i];
             if (raised.count(name) || !m.eval(cond, true).is_true()) continue;
             raised[name].insert(witnessIn(m, s.flagWitnesses()[i]));
+            raisedIn.emplace(name, std::make_pair(&s, !finalState));
         }
     }
 };
@@ -296,6 +300,76 @@ bool everyPossible(CheckResult& r, Z3Session& s, const z3::expr_vector& base,
     }
 }
 
+/** The executions a flag raised in `s` was found in: those that complete, or those that hang. */
+z3::expr_vector raisingBase(Z3Session& s, bool hangs) {
+    if (!hangs) return s.assumptions(true);
+    z3::expr_vector any(s.ctx());
+    for (const auto& [w, b] : s.encoder().blocked())
+        any.push_back(b);
+    return withLiteral(s.assumptions(false), z3::mk_or(any));
+}
+
+/**
+ * The smallest of `candidates` (in the order of their events) that some execution `base`
+ * allows, below `known` (one that does): a binary search whose satisfiable halves narrow it
+ * to the smallest candidate their model holds. Nullopt when the solver gives up.
+ */
+std::optional<std::vector<int>> smallestWitness(Z3Session& s, const z3::expr_vector& base,
+                                                const Z3Session::Witnesses& candidates,
+                                                const std::vector<int>& known) {
+    std::vector<const std::pair<std::vector<int>, z3::expr>*> sorted;
+    for (const auto& c : candidates)
+        sorted.push_back(&c);
+    std::sort(sorted.begin(), sorted.end(),
+              [](const auto* a, const auto* b) { return a->first < b->first; });
+    std::size_t lo = 0;
+    std::size_t hi = static_cast<std::size_t>(
+        std::lower_bound(sorted.begin(), sorted.end(), known,
+                         [](const auto* c, const std::vector<int>& k) { return c->first < k; }) -
+        sorted.begin());
+    std::vector<int> best = known;
+    while (lo < hi) {
+        const std::size_t mid = lo + (hi - lo) / 2;
+        z3::expr_vector half(s.ctx());
+        for (std::size_t i = lo; i <= mid; ++i)
+            half.push_back(sorted[i]->second);
+        z3::check_result res = s.check(withLiteral(base, z3::mk_or(half)), "smallest witness");
+        if (res == z3::unknown) return std::nullopt;
+        if (res == z3::unsat) {
+            lo = mid + 1;
+            continue;
+        }
+        const z3::model m = s.solver().get_model();
+        std::size_t i = lo;
+        while (i < mid && !m.eval(sorted[i]->second, true).is_true())
+            ++i;
+        best = sorted[i]->first;
+        hi = i;
+    }
+    return best;
+}
+
+/**
+ * Every raised flag's witness made its smallest (CheckOptions::canonicalWitnesses): the same
+ * whatever was asked before. A flag whose search the solver gives up keeps the witness found.
+ */
+void canonicalWitnesses(Harvest& found, Z3Session& main) {
+    for (auto& [name, witnesses] : found.raised) {
+        if (witnesses.empty()) continue;
+        // a flag no model raised came from a concrete run: an execution that completes
+        auto in = found.raisedIn.find(name);
+        const std::pair<Z3Session*, bool> where =
+            in != found.raisedIn.end() ? in->second : std::make_pair(&main, false);
+        Z3Session& s = *where.first;
+        for (std::size_t i = 0; i < s.flags().size(); ++i) {
+            if (s.flags()[i].first != name) continue;
+            std::optional<std::vector<int>> smallest = smallestWitness(
+                s, raisingBase(s, where.second), s.flagWitnesses()[i], *witnesses.begin());
+            if (smallest) witnesses = {*smallest};
+        }
+    }
+}
+
 /**
  * What the queries of one test share across its readings: the main encoding and, once some
  * reading needs it, the encoding where waits may block forever.
@@ -396,6 +470,7 @@ void deadlockFlags(CheckResult& r, Encodings& enc, std::size_t reading, Harvest&
         if (fr == z3::unknown) return unknownResult(r, h.solver());
         if (fr == z3::sat) found.take(h, h.solver().get_model(), false);
     }
+    if (enc.options.canonicalWitnesses && reading == 0) canonicalWitnesses(found, enc.main);
     FlagWitnesses raised; // the model may raise others too: only this one is asked for
     if (found.raised.count(kDeadlockFlag)) raised[kDeadlockFlag] = found.raised.at(kDeadlockFlag);
     const std::vector<engine::BlockedWait> blocked = r.deadlockedWaits;
@@ -441,6 +516,8 @@ void runQueries(CheckResult& r, Encodings& enc, std::size_t reading) {
     enumerate(r, s, p, found);
     if (r.observation == Observation::Unknown) return;
     if (!findHangs(r, enc, reading, found)) return;
+    // Another reading's answer is compared by its flags' names only: its witnesses go nowhere.
+    if (enc.options.canonicalWitnesses && reading == 0) canonicalWitnesses(found, s);
     setFlags(r, p, enc.model, found.raised);
     setBoundReached(r, p, beyond);
 }

@@ -1356,6 +1356,35 @@ private:
     std::map<std::string, std::string> globalParts_; ///< a copy's piece of a global -> the whole
 };
 
+/** Into `out`, the declared locations `o` names (a barrier, a buffer, a list of slices). */
+void namedLocations(const litmus::Operand& o, const std::set<std::string>& declared,
+                    std::set<std::string>& out) {
+    if ((o.kind == litmus::Operand::Kind::Memory || o.kind == litmus::Operand::Kind::Name) &&
+        declared.count(o.name))
+        out.insert(o.name);
+    for (const litmus::Operand& e : o.elements)
+        namedLocations(e, declared, out);
+}
+
+/** KernelProgram::locationsAt and firstUse, from the built program's instructions. */
+void indexLocations(KernelProgram& k) {
+    std::set<std::string> declared;
+    for (const litmus::LocationDecl& d : k.test.locations)
+        declared.insert(d.name);
+    for (const litmus::Thread& t : k.test.threads)
+        for (const litmus::Instruction& insn : t.code) {
+            std::set<std::string> names;
+            for (const litmus::Operand& o : insn.operands)
+                namedLocations(o, declared, names);
+            for (const std::string& name : names) {
+                k.locationsAt[insn.loc.line].insert(name);
+                auto [it, fresh] = k.firstUse.emplace(name, std::make_pair(insn.loc, insn.opcode));
+                if (!fresh && insn.loc.line < it->second.first.line)
+                    it->second = std::make_pair(insn.loc, insn.opcode);
+            }
+        }
+}
+
 } // namespace
 
 KernelProgram extractKernel(const Module& m, const Launch& launch) {
@@ -1379,6 +1408,7 @@ KernelProgram extractKernel(const Module& m, const Launch& launch) {
     k.test.condition = c;
     for (const Statement& s : f.body)
         if (s.cuda && s.kind == Statement::Kind::Instruction) k.cudaLines[s.loc.line] = *s.cuda;
+    indexLocations(k);
     return k;
 }
 

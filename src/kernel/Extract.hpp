@@ -8,6 +8,7 @@
 #include "litmus/Ast.hpp"
 
 #include <map>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -32,6 +33,11 @@ struct KernelProgram {
     std::vector<Note> unread;
     /// per litmus thread: "CTA c warp w"
     std::vector<std::string> threadNames;
+    /// PTX line -> the locations (barriers, buffers) its instructions name
+    std::map<int, std::set<std::string>> locationsAt;
+    /// location -> the first instruction in the module that names it (its PTX position and
+    /// opcode): where a finding says the location comes from in the code
+    std::map<std::string, std::pair<SourceLoc, std::string>> firstUse;
 };
 
 /** Parses nothing: evaluates `m`'s entry under `launch` and builds the program to check. */

@@ -28,7 +28,9 @@ std::string missingField(const Extraction& x, const Val& v) {
         "not give: add --param {}=VALUE",
         r.field(), shortName(r.param), r.offset ? "+" + std::to_string(r.offset) : std::string(),
         r.bytes, r.loc.str(),
-        r.cuda ? fmt::format(" ({}:{})", r.cuda->file, r.cuda->line) : std::string(), r.field());
+        r.cuda ? fmt::format(" ({}:{})", r.cuda->userLine().file, r.cuda->userLine().line)
+               : std::string(),
+        r.field());
 }
 
 const Function& pickEntry(const Module& m, const std::string& name) {

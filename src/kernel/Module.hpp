@@ -14,11 +14,34 @@
 
 namespace ptxmc::kernel {
 
-/** A `.loc FILE LINE COL` debug line: where in the CUDA source the next instructions came from. */
-struct CudaLine {
+/** One line of a CUDA source file. */
+struct SourceLine {
     std::string file; ///< the `.file` entry's path
     int line = 0;
 };
+
+/**
+ * A `.loc FILE LINE COL` debug line: where in the CUDA source the next instructions came from,
+ * the innermost line (inside the helpers inlined into the kernel), with the call sites it was
+ * inlined through (nvcc -lineinfo: `function_name ..., inlined_at F L C`).
+ */
+struct CudaLine {
+    std::string file; ///< the innermost line's file
+    int line = 0;
+    /// the call sites, innermost first; the last is in the kernel's own function
+    std::vector<SourceLine> inlinedAt;
+
+    /** The innermost line, then its call sites out to the kernel's own line. */
+    std::vector<SourceLine> frames() const;
+    /** The innermost line outside the CUDA toolkit's headers (code the user can change). */
+    SourceLine userLine() const;
+};
+
+/** "a.cuh:40, inlined at k.cu:142": the innermost line first, each call site after it. */
+std::string cudaText(const CudaLine& c);
+
+/** A header of the CUDA toolkit (`.../cuda/include/...`, `targets/.../include`), not user code. */
+bool isToolkitHeader(const std::string& path);
 
 /** A variable in a state space: `.shared .align 8 .b8 name[16];`, `.param .u64 name`. */
 struct Variable {

@@ -244,32 +244,37 @@ private:
     }
 
     /**
-     * `.loc F L C {, function_name N, inlined_at F2 L2 C2}`: the line in the kernel's own file,
-     * which for an inlined helper is its call site (`inlined_at`), and for a helper inlined in
-     * a helper the kernel line in force before it.
+     * `.loc F L C {, function_name N, inlined_at F2 L2 C2}`: the line F:L, inlined at the call
+     * site F2:L2:C2, whose own call sites are those of the latest `.loc` at F2 L2 C2 (nvcc writes
+     * a call site's `.loc` before the lines inlined there).
      */
-    std::optional<CudaLine> debugLine(std::optional<CudaLine> current) {
+    CudaLine debugLine() {
         int line = cur().line;
         next();
-        int fileNo = static_cast<int>(number("after .loc"));
-        int srcLine = static_cast<int>(number("after .loc's file"));
-        std::optional<std::pair<int, int>> inlinedAt;
+        std::array<int, 3> at{};
+        for (int& n : at)
+            n = static_cast<int>(number("after .loc"));
+        std::optional<std::array<int, 3>> caller;
         while (cur().kind != Tok::Kind::End && cur().line == line) {
             if (cur().word("inlined_at")) {
                 next();
-                int f = static_cast<int>(number("after inlined_at"));
-                int l = static_cast<int>(number("after inlined_at's file"));
-                inlinedAt = std::make_pair(f, l);
+                caller.emplace();
+                for (int& n : *caller)
+                    n = static_cast<int>(number("after inlined_at"));
                 continue;
             }
             next();
         }
-        if (!inlinedAt && !mainFile_) mainFile_ = fileNo;
-        if (!inlinedAt && fileNo == *mainFile_) return CudaLine{std::to_string(fileNo), srcLine};
-        if (inlinedAt && mainFile_ && inlinedAt->first == *mainFile_)
-            return CudaLine{std::to_string(inlinedAt->first), inlinedAt->second};
-        if (!mainFile_) return CudaLine{std::to_string(fileNo), srcLine};
-        return current;
+        CudaLine c{std::to_string(at[0]), at[1], {}};
+        if (caller) {
+            auto known = chains_.find(*caller);
+            if (known != chains_.end())
+                c.inlinedAt = known->second.frames();
+            else // a call site with no `.loc` of its own: its call sites are not known
+                c.inlinedAt = {SourceLine{std::to_string((*caller)[0]), (*caller)[1]}};
+        }
+        chains_[at] = c;
+        return c;
     }
 
     void topLevel(Module& m) {
@@ -485,7 +490,7 @@ private:
                 continue;
             }
             if (t.word(".loc")) {
-                cuda = debugLine(cuda);
+                cuda = debugLine();
                 continue;
             }
             if (t.word(".reg") || t.word(".pragma") || t.word(".maxnreg")) {
@@ -668,10 +673,44 @@ private:
     std::size_t i_ = 0;
     std::string file_;
     std::map<int, std::string> files_;
-    std::optional<int> mainFile_; ///< the file of the first .loc that is no inlined helper
+    /// each `.loc` position's latest line with its call sites: where a later `inlined_at` goes
+    std::map<std::array<int, 3>, CudaLine> chains_;
 };
 
+/** The path of `.file` entry `number`, or the number when the module has no such entry. */
+std::string fileName(const Module& m, const std::string& number) {
+    auto it = m.files.find(std::stoi(number));
+    return it != m.files.end() ? it->second : number;
+}
+
 } // namespace
+
+std::vector<SourceLine> CudaLine::frames() const {
+    std::vector<SourceLine> out{SourceLine{file, line}};
+    out.insert(out.end(), inlinedAt.begin(), inlinedAt.end());
+    return out;
+}
+
+bool isToolkitHeader(const std::string& path) {
+    // nvcc names its own headers by the toolkit's path: .../cuda/include/..., or
+    // .../cuda/bin/../targets/<arch>/include/... (sm_30_intrinsics.hpp for __shfl_sync).
+    return path.find("/targets/") != std::string::npos ||
+           path.find("cuda/include/") != std::string::npos ||
+           path.find("/include/crt/") != std::string::npos;
+}
+
+SourceLine CudaLine::userLine() const {
+    for (const SourceLine& f : frames())
+        if (!isToolkitHeader(f.file)) return f;
+    return SourceLine{file, line};
+}
+
+std::string cudaText(const CudaLine& c) {
+    std::string s = c.file + ":" + std::to_string(c.line);
+    for (const SourceLine& caller : c.inlinedAt)
+        s += ", inlined at " + caller.file + ":" + std::to_string(caller.line);
+    return s;
+}
 
 Module parseModule(const std::string& text, const std::string& file) {
     Parser p(lex(text, file), file);
@@ -679,8 +718,9 @@ Module parseModule(const std::string& text, const std::string& file) {
     for (Function& f : m.functions)
         for (Statement& s : f.body)
             if (s.cuda) {
-                auto it = m.files.find(std::stoi(s.cuda->file));
-                if (it != m.files.end()) s.cuda->file = it->second;
+                s.cuda->file = fileName(m, s.cuda->file);
+                for (SourceLine& caller : s.cuda->inlinedAt)
+                    caller.file = fileName(m, caller.file);
             }
     return m;
 }
