@@ -5,6 +5,7 @@
 #include "check/Check.hpp"
 #include "cli/Check.hpp"
 #include "cli/CommonOptions.hpp"
+#include "cli/KernelLaunch.hpp"
 #include "cli/Pipeline.hpp"
 #include "cli/Readings.hpp"
 #include "engine/Flags.hpp"
@@ -16,7 +17,6 @@
 #include <algorithm>
 #include <chrono>
 #include <fmt/format.h>
-#include <fstream>
 #include <iostream>
 #include <map>
 #include <memory>
@@ -52,181 +52,12 @@ struct KernelArgs {
     PipelineOptions pipeline;
     std::string format = "text";
     std::string file;
-    std::string entry;
-    std::string block, cluster, grid;
-    std::vector<std::string> params;
-    std::vector<std::string> globals;
-    std::uint64_t dynamicSmem = kernel::Launch{}.dynamicShared;
-    std::uint64_t maxSteps = kernel::Launch{}.maxSteps;
-    int tiles = kernel::Launch{}.tiles;
+    LaunchArgs launch;
     bool emitLitmus = false;
     bool readings = false;
     bool stats = false;
     bool listParams = false;
 };
-
-std::array<int, 3> dims(const std::string& text, const char* option) {
-    std::array<int, 3> d{1, 1, 1};
-    std::size_t pos = 0;
-    for (int k = 0; k < 3 && pos <= text.size(); ++k) {
-        std::size_t comma = text.find(',', pos);
-        std::string part =
-            text.substr(pos, comma == std::string::npos ? std::string::npos : comma - pos);
-        try {
-            std::size_t used = 0;
-            int v = std::stoi(part, &used);
-            if (used != part.size() || v <= 0) throw std::invalid_argument(part);
-            d[static_cast<std::size_t>(k)] = v;
-        } catch (const std::exception&) {
-            throw InputError(SourceLoc{option, 1, static_cast<int>(pos) + 1},
-                             std::string(option) +
-                                 " takes X[,Y[,Z]] with positive integers, got '" + text + "'");
-        }
-        if (comma == std::string::npos) return d;
-        pos = comma + 1;
-    }
-    throw InputError(SourceLoc{option, 1, 1}, std::string(option) + " takes at most three sizes");
-}
-
-/** An integer of --global's text at `pos`: decimal or 0x; `what` names it in the error. */
-std::uint64_t globalNumber(const std::string& arg, std::size_t pos, std::size_t end,
-                           const char* what) {
-    std::string text = arg.substr(pos, end - pos);
-    try {
-        std::size_t used = 0;
-        if (text.empty() || text[0] == '-') throw std::invalid_argument(text);
-        std::uint64_t v = std::stoull(text, &used, 0);
-        if (used != text.size()) throw std::invalid_argument(text);
-        return v;
-    } catch (const std::exception&) {
-        throw InputError(
-            SourceLoc{"--global", 1, static_cast<int>(pos) + 1},
-            fmt::format("--global: {} must be an integer (decimal or 0x), got '{}'", what, text));
-    }
-}
-
-/**
- * --global ADDRESS=TYPE:V,V,... (TYPE u8, u16, u32 or u64: each value that wide, little-endian)
- * or ADDRESS=@FILE (the file's bytes): global memory the host wrote before the launch.
- */
-std::pair<std::uint64_t, std::vector<std::uint8_t>> globalBytes(const std::string& arg) {
-    std::size_t eq = arg.find('=');
-    if (eq == std::string::npos || eq == 0)
-        throw InputError(SourceLoc{"--global", 1, 1},
-                         "--global takes ADDRESS=TYPE:V,V,... or ADDRESS=@FILE, got '" + arg + "'");
-    std::uint64_t address = globalNumber(arg, 0, eq, "the address");
-    std::vector<std::uint8_t> bytes;
-    if (arg.compare(eq + 1, 1, "@") == 0) {
-        std::string path = arg.substr(eq + 2);
-        std::ifstream in(path, std::ios::binary);
-        if (!in)
-            throw InputError(SourceLoc{"--global", 1, static_cast<int>(eq) + 3},
-                             "--global: cannot read '" + path + "'");
-        bytes.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
-    } else {
-        std::size_t colon = arg.find(':', eq);
-        std::string type = arg.substr(eq + 1, colon == std::string::npos ? 0 : colon - eq - 1);
-        int width = type == "u8"    ? 1
-                    : type == "u16" ? 2
-                    : type == "u32" ? 4
-                    : type == "u64" ? 8
-                                    : 0;
-        if (width == 0)
-            throw InputError(SourceLoc{"--global", 1, static_cast<int>(eq) + 2},
-                             "--global: the values need a type, u8, u16, u32 or u64 (ADDRESS=u32:"
-                             "V,V,...), got '" +
-                                 arg.substr(eq + 1) + "'");
-        for (std::size_t pos = colon + 1; pos <= arg.size();) {
-            std::size_t comma = std::min(arg.find(',', pos), arg.size());
-            std::uint64_t v = globalNumber(arg, pos, comma, "each value");
-            if (width < 8 && (v >> (8 * width)) != 0)
-                throw InputError(SourceLoc{"--global", 1, static_cast<int>(pos) + 1},
-                                 fmt::format("--global: {} does not fit {}", v, type));
-            for (int b = 0; b < width; ++b)
-                bytes.push_back(static_cast<std::uint8_t>(v >> (8 * b)));
-            pos = comma + 1;
-        }
-    }
-    if (bytes.empty())
-        throw InputError(SourceLoc{"--global", 1, static_cast<int>(eq) + 2},
-                         "--global gives no bytes at " + arg.substr(0, eq));
-    return {address, std::move(bytes)};
-}
-
-kernel::Launch launchOf(const KernelArgs& a) {
-    kernel::Launch l;
-    l.entry = a.entry;
-    if (!a.block.empty()) l.block = dims(a.block, "--block");
-    if (!a.cluster.empty()) l.cluster = dims(a.cluster, "--cluster");
-    if (!a.grid.empty()) l.grid = dims(a.grid, "--grid");
-    for (const std::string& p : a.params) {
-        std::size_t eq = p.find('=');
-        std::size_t plus = p.rfind('+', eq);
-        if (eq == std::string::npos || eq == 0 || plus == 0)
-            throw InputError(SourceLoc{"--param", 1, 1},
-                             "--param takes NAME=VALUE or NAME+OFFSET=VALUE, got '" + p + "'");
-        std::string name = p.substr(0, std::min(eq, plus));
-        std::uint64_t offset = 0;
-        if (plus != std::string::npos) {
-            std::string text = p.substr(plus + 1, eq - plus - 1);
-            bool hex = text.rfind("0x", 0) == 0 || text.rfind("0X", 0) == 0;
-            try {
-                std::size_t used = 0;
-                offset = std::stoull(hex ? text.substr(2) : text, &used, hex ? 16 : 10);
-                if (used + (hex ? 2 : 0) != text.size() || text[hex ? 2 : 0] == '-')
-                    throw std::invalid_argument(text);
-            } catch (const std::exception&) {
-                throw InputError(SourceLoc{"--param", 1, static_cast<int>(plus) + 2},
-                                 "--param " + name +
-                                     "+OFFSET: the offset is a byte count "
-                                     "(decimal or 0x), got '" +
-                                     text + "'");
-            }
-        }
-        std::string value = p.substr(eq + 1);
-        try {
-            std::size_t used = 0;
-            std::uint64_t v = std::stoull(value, &used, 0);
-            if (used != value.size()) throw std::invalid_argument(value);
-            l.params[{name, offset}] = v;
-        } catch (const std::exception&) {
-            throw InputError(SourceLoc{"--param", 1, static_cast<int>(eq) + 2},
-                             "--param " + p.substr(0, eq) + " needs an integer value, got '" +
-                                 value + "'");
-        }
-    }
-    for (const std::string& g : a.globals) {
-        auto [address, bytes] = globalBytes(g);
-        auto next = l.globals.lower_bound(address);
-        bool overlaps = (next != l.globals.end() && next->first < address + bytes.size()) ||
-                        (next != l.globals.begin() &&
-                         std::prev(next)->first + std::prev(next)->second.size() > address);
-        if (overlaps)
-            throw InputError(SourceLoc{"--global", 1, 1},
-                             "--global " + g + " overlaps bytes another --global gives");
-        l.globals.emplace(address, std::move(bytes));
-    }
-    l.dynamicShared = a.dynamicSmem;
-    l.maxSteps = a.maxSteps;
-    l.tiles = a.tiles;
-    l.listParams = a.listParams;
-    return l;
-}
-
-/** "CTA 0 warp 4: mbarrier.try_wait... at gemm.ptx:120:5 (gemm.cu:88)" */
-std::string eventText(const engine::EventRef& e, const kernel::KernelProgram& k) {
-    std::string who = e.thread >= 0 && static_cast<std::size_t>(e.thread) < k.threadNames.size()
-                          ? k.threadNames[static_cast<std::size_t>(e.thread)]
-                          : std::string("init");
-    std::string s =
-        fmt::format("{}: {}{} at {}", who, e.text, engine::mbarrierText(e), e.loc.str());
-    if (e.iteration >= 0) s += fmt::format(" (iteration {})", e.iteration);
-    auto cuda = k.cudaLines.find(e.loc.line);
-    if (cuda != k.cudaLines.end())
-        s += fmt::format(" ({}:{})", cuda->second.file, cuda->second.line);
-    if (!e.note.empty()) s += " [" + e.note + "]";
-    return s;
-}
 
 std::vector<std::string> flagNamesOf(const cat::ResolvedModel& m) {
     std::vector<std::string> out;
@@ -264,14 +95,14 @@ int printText(const kernel::KernelProgram& k, const engine::CheckResult& r,
         for (std::size_t w = 0; w < f.witnesses.size(); ++w) {
             std::cout << "  witness " << (w + 1) << ":\n";
             for (const auto& e : f.witnesses[w])
-                std::cout << "    " << eventText(e, k) << '\n';
+                std::cout << "    " << kernelEventText(e, k) << '\n';
         }
     }
     if (r.observation == engine::Observation::Deadlock) {
         bad = true;
         std::cout << "\nHang: no execution completes:\n";
         for (const auto& b : r.deadlockedWaits)
-            std::cout << "  " << (b.wait ? eventText(*b.wait, k) : b.reason)
+            std::cout << "  " << (b.wait ? kernelEventText(*b.wait, k) : b.reason)
                       << (b.wait && !b.reason.empty() ? " (" + b.reason + ")" : "") << '\n';
     }
     if (r.readings && r.readings->empty())
@@ -334,7 +165,7 @@ int printJson(const kernel::KernelProgram& k, const engine::CheckResult& r,
         for (const auto& w : f.witnesses) {
             nlohmann::ordered_json wj = nlohmann::ordered_json::array();
             for (const auto& e : w)
-                wj.push_back(eventText(e, k));
+                wj.push_back(kernelEventText(e, k));
             fj["witnesses"].push_back(wj);
         }
         flags.push_back(fj);
@@ -442,15 +273,13 @@ int listParams(const kernel::Module& m, const kernel::Launch& launch) {
 int runKernel(const KernelArgs& a) {
     using Clock = std::chrono::steady_clock;
     auto t0 = Clock::now();
-    const kernel::Module m = kernel::parseModuleFile(a.file);
-    if (a.listParams) return listParams(m, launchOf(a));
-    kernel::KernelProgram k = kernel::extractKernel(m, launchOf(a));
+    kernel::Launch launch = launchOf(a.launch);
+    if (a.listParams) {
+        launch.listParams = true;
+        return listParams(kernel::parseModuleFile(a.file), launch);
+    }
+    kernel::KernelProgram k = extractKernelFile(a.file, launch);
     double extractSeconds = std::chrono::duration<double>(Clock::now() - t0).count();
-    if (k.test.threads.empty())
-        throw InputError(SourceLoc{a.file, 0, 0},
-                         "entry " + k.test.name +
-                             " has no memory or synchronization instruction "
-                             "ptxmc checks under this launch");
     if (a.emitLitmus) {
         std::cout << kernel::renderLitmus(k);
         return 0;
@@ -483,41 +312,7 @@ void setupKernel(CLI::App& app) {
     PipelineHelp help;
     help.timeout = "wall-clock limit for the check";
     addPipelineOptions(*sub, args->pipeline, help);
-    sub->add_option("--entry", args->entry,
-                    "the .entry to check (a substring of its name); "
-                    "needed when the module has several");
-    sub->add_option("--block", args->block,
-                    "threads per CTA, X[,Y,Z]; default: .reqntid or .maxntid");
-    sub->add_option("--cluster", args->cluster,
-                    "CTAs per cluster, X[,Y,Z]; default: "
-                    ".reqnctapercluster, else 1");
-    sub->add_option("--grid", args->grid,
-                    "CTAs in the grid, X[,Y,Z] (what %nctaid reads); "
-                    "default: one cluster. Only one cluster is checked");
-    sub->add_option("--param", args->params,
-                    "a kernel parameter's value, NAME=VALUE (NAME: the PTX name, its _param_N "
-                    "suffix or its index), or a field of a struct parameter, NAME+OFFSET=VALUE "
-                    "(OFFSET in bytes, decimal or 0x; as wide as the load that reads it); once "
-                    "per field")
-        ->take_all()
-        ->expected(1)
-        ->allow_extra_args(false);
-    sub->add_option("--global", args->globals,
-                    "global memory the host wrote before the launch, which the kernel's loads "
-                    "read (sequence lengths, a tile count): ADDRESS=TYPE:V,V,... (TYPE u8, u16, "
-                    "u32 or u64) or ADDRESS=@FILE (its bytes); give the pointer parameter the "
-                    "ADDRESS with --param")
-        ->take_all()
-        ->expected(1)
-        ->allow_extra_args(false);
-    sub->add_option("--dynamic-smem", args->dynamicSmem, "bytes of dynamic shared memory");
-    sub->add_option("--tiles", args->tiles,
-                    "tiles the checked cluster runs where clusterlaunchcontrol.try_cancel "
-                    "schedules them: the first N-1 requests each cancel the next cluster of the "
-                    "grid (--grid must hold N clusters), the next one fails; default 2")
-        ->check(CLI::Range(1, 64));
-    sub->add_option("--max-steps", args->maxSteps,
-                    "instructions one thread may execute before ptxmc calls its loop unbounded");
+    addLaunchOptions(*sub, args->launch);
     sub->add_flag("--emit-litmus", args->emitLitmus,
                   "print the extracted program as a litmus test (ptxmc check reads it) and stop");
     sub->add_flag("--readings", args->readings,

@@ -1,0 +1,47 @@
+// The launch options of a kernel's PTX (`kernel`, `explain`): one spelling and one parse each.
+#pragma once
+
+#include "engine/Result.hpp"
+#include "kernel/Extract.hpp"
+#include "kernel/Launch.hpp"
+
+#include <CLI/CLI.hpp>
+#include <string>
+#include <vector>
+
+namespace ptxmc::cli {
+
+/** --entry, --block, --cluster, --grid, --param, --global, --dynamic-smem, --tiles, --max-steps
+ *  as given (text until launchOf checks them). */
+struct LaunchArgs {
+    std::string entry;
+    std::string block, cluster, grid;
+    std::vector<std::string> params;
+    std::vector<std::string> globals;
+    std::uint64_t dynamicSmem = kernel::Launch{}.dynamicShared;
+    std::uint64_t maxSteps = kernel::Launch{}.maxSteps;
+    int tiles = kernel::Launch{}.tiles;
+};
+
+/** Adds the launch options to `sub`; returns them, so a caller can tell which were given. */
+std::vector<CLI::Option*> addLaunchOptions(CLI::App& sub, LaunchArgs& args);
+
+/** The launch the options describe; a malformed value is an InputError naming its option. */
+kernel::Launch launchOf(const LaunchArgs& args);
+
+/** A PTX module rather than a litmus test: the name ends in .ptx, or the first line that is not
+ *  blank or a // comment is a .version directive (what nvcc and cuobjdump write first). */
+bool isPtxModule(const std::string& path);
+
+/** Parses the module at `path` and extracts its entry under `launch` (as `ptxmc kernel` does);
+ *  an entry with nothing to check is an InputError. */
+kernel::KernelProgram extractKernelFile(const std::string& path, const kernel::Launch& launch);
+
+/** "CTA 0 warp 4: mbarrier.try_wait... at gemm.ptx:120:5 (gemm.cu:88)" */
+std::string kernelEventText(const engine::EventRef& e, const kernel::KernelProgram& k);
+
+/** "gemm.ptx:120:5 (gemm.cu:88)": where the extracted program's PTX line `line` is, in the
+ *  module and, through its .loc lines, in the CUDA source. */
+std::string kernelLineText(int line, const kernel::KernelProgram& k);
+
+} // namespace ptxmc::cli
