@@ -3,6 +3,7 @@
 
 #include "cat/Resolver.hpp"
 #include "cli/CommonOptions.hpp"
+#include "cli/KernelLaunch.hpp"
 #include "cli/Pipeline.hpp"
 #include "cli/Readings.hpp"
 #include "engine/Budget.hpp"
@@ -19,6 +20,7 @@
 #include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <regex>
 #include <sstream>
 
 namespace ptxmc::cli {
@@ -35,6 +37,8 @@ struct ExplainArgs {
     PipelineOptions pipeline; ///< --model, --reading, --unroll, --timeout, limits
     std::string output;
     std::string flag;
+    LaunchArgs launch; ///< for a kernel's .ptx, as `ptxmc kernel` takes them
+    std::vector<CLI::Option*> launchOptions;
 };
 
 /** The drawing: the witness, or the closest execution without the first axiom; at kernel
@@ -114,12 +118,88 @@ std::optional<Explanation> limitReached(const engine::CheckResult& checked) {
     return ex;
 }
 
+/** Events in a kernel's terms, as `ptxmc kernel` names them: "P3 line 120" (a thread of the
+ *  extracted program and its PTX line) -> "CTA 0 warp 4 at gemm.ptx:120:5 (gemm.cu:88)"; in a
+ *  fix, "P3's" -> "CTA 0 warp 4's" and "(line 120)" -> "(gemm.ptx:120:5 (gemm.cu:88))". */
+std::string inKernelTerms(const std::string& text, const kernel::KernelProgram& k) {
+    static const std::regex event(R"(\bP(\d+) line (\d+)|\bP(\d+)'s|\(line (\d+)\))");
+    auto thread = [&k](const std::ssub_match& m) -> std::optional<std::string> {
+        const std::size_t t = std::stoul(m.str());
+        if (t >= k.threadNames.size()) return std::nullopt;
+        return k.threadNames[t];
+    };
+    std::string out;
+    std::size_t from = 0;
+    for (auto it = std::sregex_iterator(text.begin(), text.end(), event);
+         it != std::sregex_iterator(); ++it) {
+        const std::smatch& m = *it;
+        std::string by;
+        if (m[1].matched) {
+            if (auto who = thread(m[1])) by = *who + " at " + kernelLineText(std::stoi(m[2]), k);
+        } else if (m[3].matched) {
+            if (auto who = thread(m[3])) by = *who + "'s";
+        } else {
+            by = "(" + kernelLineText(std::stoi(m[4]), k) + ")";
+        }
+        if (by.empty()) continue;
+        out += text.substr(from, static_cast<std::size_t>(m.position()) - from) + by;
+        from = static_cast<std::size_t>(m.position() + m.length());
+    }
+    return out + text.substr(from);
+}
+
+void toKernelTerms(engine::explain::WitnessGraph& g, const kernel::KernelProgram& k) {
+    g.title = inKernelTerms(g.title, k);
+    for (auto& n : g.nodes)
+        n.description = inKernelTerms(n.description, k);
+    for (auto& note : g.notes)
+        note = inKernelTerms(note, k);
+}
+
+/** Every event the report names, in the kernel's terms. */
+void toKernelTerms(report::ExplainReport& r, const kernel::KernelProgram& k) {
+    Explanation& ex = r.explanation;
+    toKernelTerms(ex.witness, k);
+    for (auto& v : ex.violations) {
+        v.evidence = inKernelTerms(v.evidence, k);
+        for (auto& s : v.steps)
+            s.event = inKernelTerms(s.event, k);
+        toKernelTerms(v.closest, k);
+    }
+    if (!r.fixes) return;
+    for (auto& fix : r.fixes->found) {
+        fix.change = inKernelTerms(fix.change, k);
+        fix.after = inKernelTerms(fix.after, k);
+    }
+    if (!r.fixes->skipped.empty())
+        r.fixes->skipped += "; for a kernel, `ptxmc kernel --emit-litmus` writes the program for "
+                            "it, and a smaller launch (--block, --cluster, --tiles, a loop "
+                            "bound's --param) makes a smaller one";
+}
+
+/** A litmus test takes no launch: a launch option given with one is an error, not ignored. */
+void noLaunchFor(const std::string& path, const ExplainArgs& args) {
+    for (const CLI::Option* o : args.launchOptions)
+        if (o->count() > 0)
+            throw InputError(SourceLoc{"--" + o->get_lnames().front(), 1, 1},
+                             "--" + o->get_lnames().front() +
+                                 " is a launch option of a kernel's PTX module; " + path +
+                                 " is a litmus test, which has no launch");
+}
+
 /** One test explained, with its fixes and readings when they apply. */
 report::ExplainReport explainOne(const std::string& path, const ExplainArgs& args,
                                  const cat::ResolvedModel& model, litmus::Test& test) {
     if (!std::filesystem::exists(path)) // the message check and fences give
         throw InputError(SourceLoc{path, 0, 0}, "no such file or folder");
-    test = readTest(path);
+    std::optional<kernel::KernelProgram> k; // a kernel's .ptx: extracted as `ptxmc kernel` does
+    if (isPtxModule(path)) {
+        k = extractKernelFile(path, launchOf(args.launch));
+        test = k->test;
+    } else {
+        noLaunchFor(path, args);
+        test = readTest(path);
+    }
     // --outcome may name any declared location: observe it
     if (!args.outcome.empty())
         for (const litmus::Ref& r :
@@ -149,7 +229,10 @@ report::ExplainReport explainOne(const std::string& path, const ExplainArgs& arg
         r.explanation.reason = limit.what();
     }
     const Explanation& ex = r.explanation;
-    if (args.format == "dot" || args.format == "svg") return r;
+    if (args.format == "dot" || args.format == "svg") {
+        if (k) toKernelTerms(r, *k);
+        return r;
+    }
     if (ex.kind == Explanation::Kind::Allowed) {
         r.fixes = engine::explain::findRemedies(test, program.events.size(), model,
                                                 {outcome, args.flag}, checked,
@@ -160,6 +243,7 @@ report::ExplainReport explainOne(const std::string& path, const ExplainArgs& arg
     if (args.pipeline.model.empty() && args.pipeline.reading.empty() &&
         ex.kind != Explanation::Kind::Unknown)
         r.readings = renderReadings(program, options);
+    if (k) toKernelTerms(r, *k);
     return r;
 }
 
@@ -205,7 +289,11 @@ void setupExplain(CLI::App& app) {
     CLI::App* sub = app.add_subcommand(
         "explain",
         "Show a witness execution for an allowed outcome, or the named axioms that forbid it");
-    sub->add_option("TEST", args->tests, "litmus files (one for --format dot or svg)")->required();
+    sub->add_option("TEST", args->tests,
+                    "litmus files, or kernels' PTX modules (a .ptx name, or text that starts "
+                    "with .version), extracted as `ptxmc kernel` does (one for --format dot or "
+                    "svg)")
+        ->required();
     sub->add_option(
         "--outcome", args->outcome,
         "final state to explain, e.g. \"P1:r0=0; x=1\" (default: the test's condition)");
@@ -229,6 +317,9 @@ void setupExplain(CLI::App& app) {
                    "explains nothing (Unknown, exit status 1)";
     addPipelineOptions(*sub, args->pipeline, help);
     addOutputOption(*sub, args->output, "the explanation");
+    args->launchOptions = addLaunchOptions(*sub, args->launch);
+    for (CLI::Option* o : args->launchOptions)
+        o->group("Launch of a kernel's .ptx (as ptxmc kernel takes it)");
     sub->footer(
         "Examples:\n"
         "  ptxmc explain litmus/tcgen05/commit/L17-MP+commit+fa.litmus\n"
@@ -239,7 +330,9 @@ void setupExplain(CLI::App& app) {
         "      draw an execution in which a wait blocks forever\n"
         "  ptxmc explain --reading q1-acquire-wait-orders-tcgen05 "
         "litmus/tcgen05/proxy/L39-tma-mma-nofa.litmus\n"
-        "      the same question under CUTLASS's reading of Q1\n\n"
+        "      the same question under CUTLASS's reading of Q1\n"
+        "  ptxmc explain --flag data-race gemm.ptx --param k_tiles=4\n"
+        "      a kernel's data race, its events at their PTX and CUDA lines\n\n"
         "Under the built-in model the text ends with the readings of the open questions the "
         "answer rests on (robust, or which readings change the verdict or a flag).\n"
         "No --engine: witnesses and minimal sets of axioms are read off Z3's models, so the "

@@ -269,13 +269,13 @@ bool fragShift(Draft& d) {
     return dst >= 0 && tcShift(d, t, dst);
 }
 
-bool fragStore(Draft& d) {
+bool fragTmemStore(Draft& d) {
     const int t = d.pickThread();
     const int dst = pickTmem(d, t, true);
     return dst >= 0 && tcStore(d, t, dst);
 }
 
-bool fragLoad(Draft& d) {
+bool fragTmemLoad(Draft& d) {
     const int t = d.pickThread();
     const int src = pickTmem(d, t, false);
     return src >= 0 && !tcLoad(d, t, src, d.rng().chance(75)).empty();
@@ -289,7 +289,7 @@ bool fragCommit(Draft& d) {
     return mb >= 0 && d.opt().mbarrier && commit(d, t, mb, inst);
 }
 
-bool fragFence(Draft& d) {
+bool fragTcFence(Draft& d) {
     const int t = d.pickThread(); // one draw per statement: argument order is unspecified
     tcFence(d, t, d.rng().chance(50));
     return true;
@@ -366,9 +366,9 @@ bool fragPipeline(Draft& d) {
 } // namespace
 
 std::vector<std::pair<Fragment, int>> tcgen05Fragments() {
-    return {{fragMma, 5},   {fragCopy, 3},       {fragShift, 2},   {fragStore, 3},
-            {fragLoad, 4},  {fragCommit, 3},     {fragFence, 2},   {fragTcgen05Wait, 1},
-            {fragAlloc, 2}, {fragRelinquish, 1}, {fragPipeline, 3}};
+    return {{fragMma, 5},      {fragCopy, 3},       {fragShift, 2},   {fragTmemStore, 3},
+            {fragTmemLoad, 4}, {fragCommit, 3},     {fragTcFence, 2}, {fragTcgen05Wait, 1},
+            {fragAlloc, 2},    {fragRelinquish, 1}, {fragPipeline, 3}};
 }
 
 } // namespace ptxmc::gen

@@ -69,7 +69,7 @@ std::string stepsText(const Explanation::Violation& v) {
         out += "      --" + s.relation + "--> ";
         out += i + 1 < v.steps.size() ? v.steps[i + 1].event
                : i == 0               ? std::string("itself")
-                                      : "back to " + first.substr(0, first.find(':'));
+                                      : "back to " + first.substr(0, first.find(": "));
         out += "\n";
     }
     return out;

@@ -218,9 +218,12 @@ RemedySearch findRemedies(const litmus::Test& test, std::size_t events,
     search.candidates = all.size();
     if (events > kMaxRemedyEvents) {
         search.skipped = "the program has " + std::to_string(events) +
-                         " events (the search runs up to " + std::to_string(kMaxRemedyEvents) +
-                         "); `ptxmc fences` tells which of its "
-                         "synchronisation is load-bearing";
+                         " events, more than the search's limit of " +
+                         std::to_string(kMaxRemedyEvents) +
+                         " (fixed, no option raises it: each of its checks, up to " +
+                         std::to_string(kMaxRemedyTries) +
+                         " a stage, solves the changed program whole); `ptxmc fences` tells "
+                         "which of its synchronisation is load-bearing";
         return search;
     }
     Searcher searcher(test, model, goal, before, lowering, options, search);

@@ -1,10 +1,13 @@
 # Runs one CLI case file (tests/cli/**/*.cli): its RUN line, checked by run_cli.cmake.
-# Usage: cmake -DPTXMC=<ptxmc> -DCASE=<file.cli> -DWORK=<dir> -DSOURCE=<dir>
+# Usage: cmake -DPTXMC=<ptxmc> -DCASE=<file.cli> -DWORK=<dir> -DSOURCE=<dir> -DKERNELS=<dir>
 #   -DUNIT_CORPUS=<a|b|..> -P run_case.cmake
 # A case is `KEY: value` lines and `#` comments (tests/README.md, CLI cases). RUN is the command
 # line after `ptxmc`, split as a shell would. In RUN and in every value, %{work} is the cases'
-# build folder (tests/cli/inputs.cmake writes their inputs there), %{source} the source tree and
-# %{unit-corpus} (RUN only) every top folder of litmus/ but kernels/. Every other key is
+# build folder (tests/cli/inputs.cmake writes their inputs there), %{source} the source tree,
+# %{kernels} the folder of the acceptance kernels' PTX (built only where nvcc is) and
+# %{unit-corpus} (RUN only) every top folder of litmus/ but kernels/. NEEDS names a file the
+# case reads that the build may not make (a kernel's PTX): without it the case is skipped.
+# Every other key is
 # run_cli.cmake's setting of that name (STDOUT-HAS is STDOUT_HAS); a key that may repeat adds
 # one more part. In values `\n` is a newline, `\s` a space (so that one at either end shows) and
 # `\\` a backslash.
@@ -28,6 +31,7 @@ function(decode value out)
   string(REPLACE "${backslash_mark}" "\\" value "${value}")
   string(REPLACE "%{work}" "${WORK}" value "${value}")
   string(REPLACE "%{source}" "${SOURCE}" value "${value}")
+  string(REPLACE "%{kernels}" "${KERNELS}" value "${value}")
   set(${out} "${value}" PARENT_SCOPE)
 endfunction()
 
@@ -35,6 +39,7 @@ file(READ ${CASE} text)
 string(REPLACE ";" "${semicolon_mark}" text "${text}")
 string(REPLACE "\n" ";" lines "${text}")
 set(run "")
+set(needs "")
 set(output_matches "")
 set(number 0)
 foreach(line IN LISTS lines)
@@ -49,6 +54,9 @@ foreach(line IN LISTS lines)
   set(value "${CMAKE_MATCH_2}")
   if(key STREQUAL "RUN")
     set(run "${value}")
+  elseif(key STREQUAL "NEEDS")
+    decode("${value}" value)
+    list(APPEND needs "${value}")
   elseif(key STREQUAL "OUTPUT_MATCHES") # a regular expression over stdout and stderr together
     decode("${value}" value)
     list(APPEND output_matches "${value}")
@@ -72,8 +80,15 @@ endif()
 if(NOT DEFINED STATUS)
   message(FATAL_ERROR "${CASE}:1:1: error: no STATUS line (the exit status is always checked)")
 endif()
+foreach(need IN LISTS needs)
+  if(NOT EXISTS "${need}")
+    message(STATUS "SKIPPED: ${need} is not built here (the acceptance kernels need nvcc)")
+    return()
+  endif()
+endforeach()
 string(REPLACE "%{work}" "${WORK}" run "${run}")
 string(REPLACE "%{source}" "${SOURCE}" run "${run}")
+string(REPLACE "%{kernels}" "${KERNELS}" run "${run}")
 string(REPLACE "|" " " unit_corpus "${UNIT_CORPUS}")
 string(REPLACE "%{unit-corpus}" "${unit_corpus}" run "${run}")
 separate_arguments(words UNIX_COMMAND "${run}")
