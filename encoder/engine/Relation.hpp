@@ -191,10 +191,10 @@ template <class Alg> struct RelOps {
      * Where fs[s] ; fs[s+1] ; ... ; fs[s-1] (round the cycle from the sparsest factor s) is
      * reflexive: some event leads back to itself through every factor in turn. Irreflexivity
      * of the result is that of fs[0] ; ... ; fs[m-1], though the events on the diagonal may
-     * differ; only the last step's diagonal is built.
+     * differ; only the last step's diagonal is built. The factors are read in place: one of
+     * them may be causality (10^5 pairs), and copying it per irreflexivity axiom cost about 3 s
+     * of the Coherence axiom's 8.5 s on CUTLASS's 1-SM GEMM (bench/history.md, 2026-11-30).
      */
-    /** The factors are read in place: one of them may be causality (10^5 pairs), and a copy
-     *  per irreflexivity axiom was a third of a library kernel's encoding (bench/history.md). */
     Rel reflexiveOfCycle(const std::vector<const Rel*>& fs) const {
         const std::size_t m = fs.size();
         std::size_t start = 0;

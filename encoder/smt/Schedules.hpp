@@ -62,7 +62,8 @@ Exploration explore(const ir::Program& p, std::size_t maxStates, const Budget* b
 /**
  * One schedule in which every event happens under `order` (pairs a before b): the search of
  * explore() under that order, stopped at the first schedule that runs every event (empty
- * completeSchedule when none does within `maxStates`, or the order has a cycle).
+ * completeSchedule when none does within `maxStates`, or the order has a cycle). Only that
+ * schedule counts: a search stopped early says nothing of hangs, whatever its answer.
  */
 Exploration firstSchedule(const ir::Program& p, const std::vector<std::pair<int, int>>& order,
                           std::size_t maxStates, const Budget* budget = nullptr);
