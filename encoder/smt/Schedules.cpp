@@ -9,7 +9,9 @@
 #include <cstdint>
 #include <functional>
 #include <iterator>
+#include <map>
 #include <optional>
+#include <tuple>
 #include <unordered_set>
 
 namespace ptxmc::engine::schedules {
@@ -85,6 +87,30 @@ transitiveReduction(std::size_t n, const std::vector<std::pair<int, int>>& order
     std::sort(out.begin(), out.end());
     out.erase(std::unique(out.begin(), out.end()), out.end());
     return out;
+}
+
+/** Appends `bits` packed eight to a byte, those `skip` names as 0. */
+void appendBits(std::string& k, const std::vector<bool>& bits,
+                const std::vector<bool>* skip = nullptr) {
+    unsigned char byte = 0;
+    for (std::size_t i = 0; i < bits.size(); ++i) {
+        if (bits[i] && (skip == nullptr || !(*skip)[i]))
+            byte = static_cast<unsigned char>(byte | (1U << (i % 8)));
+        if (i % 8 == 7 || i + 1 == bits.size()) {
+            k.push_back(static_cast<char>(byte));
+            byte = 0;
+        }
+    }
+}
+
+/** Appends `v` zigzag-encoded as a base-128 varint: 1 byte for -64..63. */
+void appendVarint(std::string& k, std::int64_t v) {
+    auto u = (static_cast<std::uint64_t>(v) << 1) ^ static_cast<std::uint64_t>(v >> 63);
+    while (u >= 0x80) {
+        k.push_back(static_cast<char>((u & 0x7F) | 0x80));
+        u >>= 7;
+    }
+    k.push_back(static_cast<char>(u));
 }
 
 /** Where the search stands: the events run so far and each mbarrier object's state. */
@@ -172,6 +198,76 @@ private:
         std::sort(invisible_.begin(), invisible_.end(), [&](int a, int b) {
             return rank[static_cast<std::size_t>(a)] < rank[static_cast<std::size_t>(b)];
         });
+        findInterchangeable();
+    }
+
+    /**
+     * Classes of completions that only their number run tells apart: the CompleteTx operations
+     * of one object with one byte count that no event follows in real time (no successor) and
+     * that the same visible events precede (invisible events run as soon as they can, settle(),
+     * so they are released in the same step of every schedule). Two of them commute on every
+     * state (tx-count falls by the same bytes either way, and the phase completes at the same
+     * point of the pair: engine/MbarrierMachine.hpp apply), neither enables or disables
+     * anything, and swapping which of them ran at each point of a schedule gives a schedule: the
+     * search keeps one state per orbit (key) and record() writes each fact for every member. A
+     * TMA load split into many copies that complete on one barrier (cute's Hopper tutorial: 32
+     * per stage) otherwise gives 2^32 states of which copies have landed. Only with persistent
+     * sets: the full search stays the reference the tests compare with.
+     */
+    void findInterchangeable() {
+        inClass_.assign(p_.events.size(), false);
+        classOf_.assign(p_.events.size(), -1);
+        if (!reduce_) return;
+        std::map<std::tuple<std::size_t, std::int64_t, std::vector<int>>, std::vector<int>> byKind;
+        for (int e : visible_) {
+            const ir::Event& ev = p_.events[static_cast<std::size_t>(e)];
+            if (ev.mbOp == ir::MbOp::CompleteTx && succs_[static_cast<std::size_t>(e)].empty())
+                byKind[{slotOf(e), ev.mbAmount, visibleAncestors(e)}].push_back(e);
+        }
+        for (auto& [kind, members] : byKind) {
+            if (members.size() < 2) continue;
+            for (int m : members) {
+                inClass_[static_cast<std::size_t>(m)] = true;
+                classOf_[static_cast<std::size_t>(m)] = static_cast<int>(classes_.size());
+            }
+            classes_.push_back(std::move(members));
+        }
+    }
+
+    /** The visible events that precede `e` in real time, in increasing order. */
+    std::vector<int> visibleAncestors(int e) const {
+        std::vector<bool> seen(p_.events.size(), false);
+        std::vector<int> todo{e}, out;
+        while (!todo.empty()) {
+            const int x = todo.back();
+            todo.pop_back();
+            for (int a : preds_[static_cast<std::size_t>(x)]) {
+                if (seen[static_cast<std::size_t>(a)]) continue;
+                seen[static_cast<std::size_t>(a)] = true;
+                if (!isInvisible_[static_cast<std::size_t>(a)]) out.push_back(a);
+                todo.push_back(a);
+            }
+        }
+        std::sort(out.begin(), out.end());
+        return out;
+    }
+
+    /** The operations a step of `e` from `s` stands for: `e`, or every member of its class,
+     *  run or not (all were released together; a permutation of the class maps `e` onto each,
+     *  and the state onto one with as many of them run). */
+    std::vector<int> images(int e) const {
+        const int c = classOf_[static_cast<std::size_t>(e)];
+        return c < 0 ? std::vector<int>{e} : classes_[static_cast<std::size_t>(c)];
+    }
+
+    /** Whether every member of `o`'s class but `e` ran in `s` (true outside a class): only
+     *  then does each permutation of `s` have them all run. */
+    bool classRanBut(const Node& s, int o, int e) const {
+        const int c = classOf_[static_cast<std::size_t>(o)];
+        if (c < 0) return true;
+        const auto& members = classes_[static_cast<std::size_t>(c)];
+        return std::all_of(members.begin(), members.end(),
+                           [&](int m) { return m == e || s.done[static_cast<std::size_t>(m)]; });
     }
 
     std::vector<std::size_t> topologicalRank() const {
@@ -262,23 +358,29 @@ private:
         }
     }
 
+    /**
+     * The state as bytes, one per state in `seen`: the done events as bits, then each object's
+     * fields as zigzag varints (an object's counts are small, and 48 fixed bytes per object made
+     * the keys most of the search's memory: 3.8 KB a state on CUTLASS's 1-SM GEMM), then the
+     * observed bits. Every part has a fixed count of self-delimiting fields. Members of an
+     * interchangeable class (findInterchangeable) count as a number run, not as bits: equal keys
+     * are states equal up to a permutation of each class's released members.
+     */
     std::string key(const Node& s) const {
         std::string k;
-        k.reserve(s.done.size() / 8 + 1 + s.mb.size() * 6 * sizeof(std::int64_t));
-        unsigned char byte = 0;
-        for (std::size_t i = 0; i < s.done.size(); ++i) {
-            if (s.done[i]) byte = static_cast<unsigned char>(byte | (1U << (i % 8)));
-            if (i % 8 == 7 || i + 1 == s.done.size()) {
-                k.push_back(static_cast<char>(byte));
-                byte = 0;
-            }
-        }
+        k.reserve(s.done.size() / 8 + 1 + s.mb.size() * 6 + s.observed.size() / 8 + 1 +
+                  classes_.size());
+        appendBits(k, s.done, classes_.empty() ? nullptr : &inClass_);
+        for (const auto& members : classes_)
+            appendVarint(k, static_cast<std::int64_t>(
+                                std::count_if(members.begin(), members.end(), [&](int m) {
+                                    return s.done[static_cast<std::size_t>(m)];
+                                })));
         for (const MbState& m : s.mb)
             for (std::int64_t f : {m.phase, m.pending, m.expected, m.tx, m.stamp,
                                    static_cast<std::int64_t>(m.valid)})
-                k.append(reinterpret_cast<const char*>(&f), sizeof f);
-        for (bool o : s.observed)
-            k.push_back(o ? '1' : '0');
+                appendVarint(k, f);
+        appendBits(k, s.observed);
         return k;
     }
 
@@ -312,7 +414,22 @@ private:
             if (t.size() < best.size()) best = std::move(t);
             if (best.size() == 1) break;
         }
-        return best;
+        return oneOfEachClass(best);
+    }
+
+    /** `set` with one member of each interchangeable class: the others lead to the same
+     *  state up to a permutation of the class, which key() does not tell apart. */
+    std::vector<int> oneOfEachClass(std::vector<int> set) const {
+        if (classes_.empty()) return set;
+        std::vector<bool> seen(classes_.size(), false);
+        std::erase_if(set, [&](int e) {
+            const int c = classOf_[static_cast<std::size_t>(e)];
+            if (c < 0) return false;
+            if (seen[static_cast<std::size_t>(c)]) return true;
+            seen[static_cast<std::size_t>(c)] = true;
+            return false;
+        });
+        return set;
     }
 
     /**
@@ -439,15 +556,35 @@ private:
         const ir::Event& ev = p_.events[static_cast<std::size_t>(e)];
         if (!ev.has(ir::Tag::MB)) return;
         const auto slot = static_cast<std::size_t>(mbSlot_[static_cast<std::size_t>(ev.location)]);
-        facts_->phases[e].insert(s.mb[slot].phase);
-        if (misuseOf(s.mb[slot], s.observed[slot], ev)) misuseSeen_.insert(e);
+        const std::vector<int> as = images(e);
+        const bool misuse = misuseOf(s.mb[slot], s.observed[slot], ev);
+        for (int m : as) {
+            facts_->phases[m].insert(s.mb[slot].phase);
+            if (misuse) misuseSeen_.insert(m);
+        }
         // Two waits commute (persistent sets take one order of them): no fact orders them.
         const bool wait = ev.mbOp == ir::MbOp::Wait;
+        // Of a class, only members run in every permutation of `s`: all of them (e's own
+        // class: all but the image itself, when all but e ran).
+        const int own = classOf_[static_cast<std::size_t>(e)];
         std::vector<int> before;
         for (int o : opsAt_[slot])
             if (o != e && s.done[static_cast<std::size_t>(o)] &&
-                !(wait && p_.events[static_cast<std::size_t>(o)].mbOp == ir::MbOp::Wait))
+                !(wait && p_.events[static_cast<std::size_t>(o)].mbOp == ir::MbOp::Wait) &&
+                (own < 0 || classOf_[static_cast<std::size_t>(o)] != own) && classRanBut(s, o, e))
                 before.push_back(o);
+        const bool siblingsRan = own >= 0 && classRanBut(s, e, e);
+        for (int m : as) {
+            std::vector<int> mine = before;
+            if (siblingsRan)
+                for (int o : as)
+                    if (o != m) mine.push_back(o);
+            std::sort(mine.begin(), mine.end());
+            intersectAlwaysAfter(m, mine);
+        }
+    }
+
+    void intersectAlwaysAfter(int e, const std::vector<int>& before) {
         auto [it, first] = facts_->alwaysAfter.emplace(e, before);
         if (first) return;
         std::vector<int> both;
@@ -497,8 +634,11 @@ private:
     std::vector<std::optional<std::int64_t>> operand_; ///< spinning wait -> parity or token
     std::vector<std::vector<int>> opsAt_;              ///< by slot: the object's operations
     MbarrierFacts* facts_;                             ///< observeMbarriers: where facts go
-    bool misuseKnown_ = false; ///< facts: every wait's operand is a constant
-    std::set<int> misuseSeen_; ///< facts: the mbarrier ops some step made misuse
+    bool misuseKnown_ = false;              ///< facts: every wait's operand is a constant
+    std::set<int> misuseSeen_;              ///< facts: the mbarrier ops some step made misuse
+    std::vector<std::vector<int>> classes_; ///< interchangeable completions (findInterchangeable)
+    std::vector<int> classOf_;              ///< by event: its class, or -1
+    std::vector<bool> inClass_;             ///< by event: classOf_ >= 0
 };
 
 } // namespace
