@@ -114,7 +114,7 @@ std::optional<Explanation> limitReached(const engine::CheckResult& checked) {
     if (!checked.stoppedByLimit()) return std::nullopt;
     Explanation ex;
     ex.kind = Explanation::Kind::Unknown;
-    ex.reason = checked.unknownReason.text;
+    ex.unknownReason = checked.unknownReason;
     return ex;
 }
 
@@ -226,7 +226,7 @@ report::ExplainReport explainOne(const std::string& path, const ExplainArgs& arg
     } catch (const engine::LimitReached& limit) { // the explanation's own queries ran out
         r.explanation = Explanation{};
         r.explanation.kind = Explanation::Kind::Unknown;
-        r.explanation.reason = limit.what();
+        r.explanation.unknownReason = limit.reason();
     }
     const Explanation& ex = r.explanation;
     if (args.format == "dot" || args.format == "svg") {

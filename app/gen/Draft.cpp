@@ -256,7 +256,7 @@ int Draft::pickMbarrier(int t, int cta) {
     // Sometimes the program initialises the new mbarrier itself (PTX ISA
     // #parallel-synchronization-and-communication-instructions-mbarrier-init).
     loc(m).programInit = true;
-    const ptx::MbarrierInit init{{ptx::Space::SharedCta, true}};
+    const ptx::MbarrierInit init{{ptx::StateSpace::SharedCta, true}};
     emit(t, ptx::printOpcode(init) + " " + addr(m, cta, cta) + ", " + std::to_string(loc(m).count));
     mbOp(key(m, cta));
     return m;

@@ -25,7 +25,7 @@ bool bulkToShared(Draft& d, int t, int s, int inst, int mb, bool multicast, int 
         }
         inst = c; // the operands name the issuer's instances; the mask picks the targets
     }
-    using PSpace = ptx::Space;
+    using PSpace = ptx::StateSpace;
     const PSpace dst = multicast || inst != c ? PSpace::SharedCluster
                                               : r.pick({PSpace::SharedCluster, PSpace::SharedCta});
     ptx::BulkCopy copy;
@@ -65,8 +65,8 @@ bool bulkToGlobal(Draft& d, int t, bool reduce) {
         if (r.chance(70)) asyncFence(d, t, Space::Shared);
     }
     ptx::BulkCopy copy; // .bulk_group, no multicast
-    copy.dst = ptx::Space::Global;
-    copy.src = ptx::Space::SharedCta;
+    copy.dst = ptx::StateSpace::Global;
+    copy.src = ptx::StateSpace::SharedCta;
     if (reduce) {
         // cp.reduce.async.bulk: each element of g becomes g OP s (PTX ISA {CpReduceAsyncBulk})
         const std::string op = r.pick({"add", "add", "and", "or", "xor", "max", "min"});
@@ -149,7 +149,7 @@ bool fragCpAsync(Draft& d) {
     const int g = d.pickLoc(Space::Global, -1, false);
     if (s < 0 || g < 0) return false;
     const bool cg = r.chance(40);
-    d.emit(t, text(ptx::CpAsync{cg, ptx::Space::Shared, false, {}},
+    d.emit(t, text(ptx::CpAsync{cg, ptx::StateSpace::Shared, false, {}},
                    d.addr(s, c, c) + ", " + d.addr(g, c, -1) + ", " + (cg ? "16" : "4")));
     d.write(d.key(s, c), d.read(d.key(g, -1)));
     const int how = r.range(0, 3);
@@ -162,7 +162,8 @@ bool fragCpAsync(Draft& d) {
         const int mb = d.pickMbarrier(t, c);
         if (mb < 0) return true;
         const bool noinc = r.chance(40);
-        d.emit(t, text(ptx::CpAsyncArrive{noinc, {ptx::Space::SharedCta, true}}, d.addr(mb, c, c)));
+        d.emit(t, text(ptx::CpAsyncArrive{noinc, {ptx::StateSpace::SharedCta, true}},
+                       d.addr(mb, c, c)));
         // .noinc: one arrival the init count must hold; otherwise an increment, then an
         // arrival that takes it back: two operations on the object, no net arrival
         if (noinc) {

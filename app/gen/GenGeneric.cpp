@@ -12,8 +12,8 @@ namespace {
 
 /** The state-space qualifier: optional for global and own shared memory (generic
  * addressing), .shared::cluster for a peer CTA's shared memory. */
-ptx::Space spaceQualifier(Draft& d, int l, int fromCta, int inst) {
-    using S = ptx::Space;
+ptx::StateSpace spaceQualifier(Draft& d, int l, int fromCta, int inst) {
+    using S = ptx::StateSpace;
     if (d.loc(l).space == Space::Global) return d.rng().chance(55) ? S::Global : S::None;
     if (inst != fromCta) return S::SharedCluster;
     return d.rng().pick({S::SharedCta, S::SharedCta, S::Shared, S::SharedCluster, S::None});

@@ -7,7 +7,7 @@ namespace ptxmc::gen {
 namespace {
 
 using ptx::Scope;
-using PSpace = ptx::Space;
+using PSpace = ptx::StateSpace;
 
 Scope mbScope(Rng& r) {
     return r.pick({Scope::None, Scope::Cta, Scope::Cluster});

@@ -16,7 +16,7 @@ std::string aliasRead(Draft& d, int t, int root) {
     const LdName name = proxy == "surface"   ? LdName::Suld
                         : proxy == "texture" ? LdName::Tld
                                              : r.pick({LdName::Cold, LdName::Ldc});
-    const ptx::Ld op{name, ptx::Sem::Weak, ptx::Scope::None, ptx::Space::None, {}};
+    const ptx::Ld op{name, ptx::Sem::Weak, ptx::Scope::None, ptx::StateSpace::None, {}};
     const std::string reg = d.freshReg("r");
     const CellKey k = d.key(a, -1);
     d.emit(t, text(op, reg + ", " + d.addr(a, d.ctaOf(t), -1, 0, r.chance(20))));
@@ -33,7 +33,8 @@ bool aliasWrite(Draft& d, int t, int root, std::optional<std::int64_t> value) {
     if (!surface) return store(d, t, a, -1, value);
     std::vector<std::int64_t> values;
     const std::string v = d.storedValue(t, value, values);
-    const ptx::St sust{ptx::StName::Sust, ptx::Sem::Weak, ptx::Scope::None, ptx::Space::None, {}};
+    const ptx::St sust{
+        ptx::StName::Sust, ptx::Sem::Weak, ptx::Scope::None, ptx::StateSpace::None, {}};
     d.emit(t, text(sust, d.addr(a, d.ctaOf(t), -1, 0, d.rng().chance(20)) + ", " + v));
     d.write(d.key(a, -1), values);
     return true;
@@ -41,7 +42,7 @@ bool aliasWrite(Draft& d, int t, int root, std::optional<std::int64_t> value) {
 
 void asyncFence(Draft& d, int t, std::optional<Space> space) {
     Rng& r = d.rng();
-    using S = ptx::Space;
+    using S = ptx::StateSpace;
     ptx::ProxyFence f{ptx::ProxyKind::Async, S::None};
     if (!space)
         f.space = r.pick({S::None, S::Global, S::SharedCta, S::SharedCluster});
@@ -57,7 +58,7 @@ void proxyFence(Draft& d, int t) {
     if (r.chance(30)) return asyncFence(d, t);
     using K = ptx::ProxyKind;
     d.emit(t, text(ptx::ProxyFence{r.pick({K::Alias, K::Surface, K::Texture, K::Constant}),
-                                   ptx::Space::None}));
+                                   ptx::StateSpace::None}));
 }
 
 namespace {

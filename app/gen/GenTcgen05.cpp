@@ -231,9 +231,9 @@ bool commit(Draft& d, int t, int mb, int inst) {
                 d.ensure(mb, cta);
             }
     }
-    const ptx::Space space = multicast || inst != c
-                                 ? ptx::Space::SharedCluster
-                                 : r.pick({ptx::Space::SharedCluster, ptx::Space::None});
+    const ptx::StateSpace space =
+        multicast || inst != c ? ptx::StateSpace::SharedCluster
+                               : r.pick({ptx::StateSpace::SharedCluster, ptx::StateSpace::None});
     // PTX ISA 9.4: the mask width spelled (::16b, ::32b), and the commit that arrives once the
     // prior mma read A from shared memory (.sync_restrict::shared::read::mma::a).
     ptx::Tcgen05Commit op{g, space, multicast};

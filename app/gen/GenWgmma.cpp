@@ -53,7 +53,8 @@ bool fragWgmma(Draft& d) {
         d.observe(t, early_, std::nullopt);
     }
     if (r.chance(85)) d.emit(t, text(ptx::WgmmaWait{}, std::to_string(r.chance(70) ? 0 : 1)));
-    if (r.chance(25)) d.emit(t, text(ptx::ProxyFence{ptx::ProxyKind::Async, ptx::Space::None}));
+    if (r.chance(25))
+        d.emit(t, text(ptx::ProxyFence{ptx::ProxyKind::Async, ptx::StateSpace::None}));
     d.observe(t, acc, std::nullopt);
     return true;
 }

@@ -46,7 +46,7 @@ bool filler(Draft& d, int t) {
 void lastResort(Draft& d, int t) {
     const GenOptions& o = d.opt();
     if (o.proxies && !o.generic)
-        d.emit(t, text(ptx::ProxyFence{ptx::ProxyKind::Alias, ptx::Space::None}));
+        d.emit(t, text(ptx::ProxyFence{ptx::ProxyKind::Alias, ptx::StateSpace::None}));
     else if (o.tcgen05 && !o.generic)
         tcFence(d, t, true);
     else if (o.bulk && !o.generic)

@@ -14,7 +14,7 @@ namespace {
 constexpr std::int64_t kA = 2, kB = 3, kSource[2] = {4, 5};
 
 /** The mbarrier operand every step uses: a .shared::cta .b64 mbarrier. */
-const ptx::MbarrierOperand kMb{ptx::Space::SharedCta, true};
+const ptx::MbarrierOperand kMb{ptx::StateSpace::SharedCta, true};
 
 } // namespace
 
@@ -148,7 +148,7 @@ Step Gen::mma(std::size_t tid, const MmaSpec& m) {
 std::string Gen::commit() {
     mb_ = true;
     return ptx::print(
-        ptx::make(ptx::Tcgen05Commit{1, ptx::Space::SharedCluster, false}, {ptx::mem("mb")}));
+        ptx::make(ptx::Tcgen05Commit{1, ptx::StateSpace::SharedCluster, false}, {ptx::mem("mb")}));
 }
 
 std::string Gen::tryWait() {
@@ -166,7 +166,7 @@ std::string Gen::arrive() {
 std::string Gen::flagStore() {
     flag_ = true;
     ptx::St st{
-        ptx::StName::St, ptx::Sem::Relaxed, ptx::Scope::Cta, ptx::Space::Global, {{'u', 32}}};
+        ptx::StName::St, ptx::Sem::Relaxed, ptx::Scope::Cta, ptx::StateSpace::Global, {{'u', 32}}};
     return ptx::print(ptx::make(st, {ptx::mem("f"), ptx::imm(1)}));
 }
 
@@ -175,7 +175,7 @@ std::string Gen::flagLoad(std::size_t tid, std::string& ref) {
     std::string r = reg(tid);
     ref = "P" + std::to_string(tid) + ":" + r;
     ptx::Ld ld{
-        ptx::LdName::Ld, ptx::Sem::Relaxed, ptx::Scope::Cta, ptx::Space::Global, {{'u', 32}}};
+        ptx::LdName::Ld, ptx::Sem::Relaxed, ptx::Scope::Cta, ptx::StateSpace::Global, {{'u', 32}}};
     return ptx::print(ptx::make(ld, {ptx::reg(r), ptx::mem("f")}));
 }
 

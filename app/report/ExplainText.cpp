@@ -188,7 +188,7 @@ std::string explanationText(const ExplainReport& r, bool verbose) {
             out += "  blocked: " + blockedText(b) + "\n";
         break;
     case Explanation::Kind::Unknown:
-        out = "Unknown: " + ex.reason + "\n";
+        out = "Unknown: " + ex.unknownReason.text + "\n";
         break;
     case Explanation::Kind::NotRaised:
         out = "Not raised: no execution raises " + ex.target + ".\n";
@@ -234,7 +234,7 @@ nlohmann::ordered_json explanationJson(const ExplainReport& r) {
     j["violations"] = violations;
     j["no_execution"] = ex.noExecution;
     j["blocked"] = blockedTexts(ex.blocked);
-    if (!ex.reason.empty()) j["reason"] = ex.reason;
+    if (!ex.unknownReason.text.empty()) j["reason"] = ex.unknownReason.text;
     if (r.fixes) {
         ordered_json found = ordered_json::array();
         for (const auto& f : r.fixes->found)

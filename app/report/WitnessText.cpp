@@ -19,13 +19,33 @@ std::string escape(const std::string& s) {
     return out;
 }
 
+/** How a drawn relation looks and what the legend says it means. */
+struct RelationStyle {
+    const char* colour;
+    const char* meaning;
+};
+
+/** The relations a witness picture knows, by name: its colours and its legend (in name order).
+ *  Some are the model's (fr, sw, tc-order, xsync), not the base vocabulary's. */
+const std::map<std::string, RelationStyle>& relationStyles() {
+    static const std::map<std::string, RelationStyle> styles = {
+        {"po", {"black", "program order"}},
+        {"rf", {"red", "reads from"}},
+        {"co", {"blue", "coherence order"}},
+        {"fr", {"orange", "from-read (read before a later write)"}},
+        {"ae", {"gray50", "issue to the access its asynchronous operation performs"}},
+        {"sw", {"darkgreen", "synchronizes-with"}},
+        {"tc-order", {"purple", "tcgen05 pipelining and completion order"}},
+        {"xsync", {"darkcyan", "execution-ordering operation observed by another thread"}},
+        {"mb-obs", {"brown", "arrive observed by a True mbarrier wait"}},
+        {"sc", {"magenta", "fence.sc order"}},
+        {"mbo", {"steelblue", "mbarrier order"}}};
+    return styles;
+}
+
 const char* colourOf(const std::string& relation) {
-    static const std::map<std::string, const char*> colours = {
-        {"po", "black"},     {"rf", "red"},       {"co", "blue"},         {"fr", "orange"},
-        {"ae", "gray50"},    {"sw", "darkgreen"}, {"tc-order", "purple"}, {"xsync", "darkcyan"},
-        {"mb-obs", "brown"}, {"sc", "magenta"},   {"mbo", "steelblue"}};
-    auto it = colours.find(relation);
-    return it == colours.end() ? "gray30" : it->second;
+    auto it = relationStyles().find(relation);
+    return it == relationStyles().end() ? "gray30" : it->second.colour;
 }
 
 } // namespace
@@ -65,23 +85,6 @@ int threadNumber(const std::string& thread) {
     } catch (const std::exception&) {
         return -1;
     }
-}
-
-/** What each drawn relation means, with its colour: the legend under the picture. */
-const std::map<std::string, const char*>& relationMeanings() {
-    static const std::map<std::string, const char*> meanings = {
-        {"po", "program order"},
-        {"rf", "reads from"},
-        {"co", "coherence order"},
-        {"fr", "from-read (read before a later write)"},
-        {"ae", "issue to the access its asynchronous operation performs"},
-        {"sw", "synchronizes-with"},
-        {"tc-order", "tcgen05 pipelining and completion order"},
-        {"xsync", "execution-ordering operation observed by another thread"},
-        {"mb-obs", "arrive observed by a True mbarrier wait"},
-        {"sc", "fence.sc order"},
-        {"mbo", "mbarrier order"}};
-    return meanings;
 }
 
 void writeNode(std::ostringstream& out, const WitnessNode& n, const char* indent) {
@@ -162,10 +165,10 @@ std::string toDot(const WitnessGraph& g) {
     // The legend: each relation drawn, in its colour, and what a thick edge means.
     out << "  legend [shape=plaintext, fontname=\"sans-serif\", label=<<table border=\"0\" "
            "cellborder=\"0\" cellspacing=\"1\">";
-    for (const auto& [name, meaning] : relationMeanings())
+    for (const auto& [name, style] : relationStyles())
         if (drawn.count(name))
-            out << "<tr><td align=\"left\"><font color=\"" << colourOf(name) << "\">" << name
-                << "</font></td><td align=\"left\">" << meaning << "</td></tr>";
+            out << "<tr><td align=\"left\"><font color=\"" << style.colour << "\">" << name
+                << "</font></td><td align=\"left\">" << style.meaning << "</td></tr>";
     out << "<tr><td align=\"left\"><b>thick</b></td><td align=\"left\">"
         << escape(g.highlightMeaning) << "</td></tr>"
         << "<tr><td align=\"left\">dashed</td><td align=\"left\">an access an asynchronous "

@@ -169,16 +169,16 @@ explain::WitnessGraph drawChecked(Z3Session& s, const ir::Program& p,
     return g;
 }
 
+/** Why a query of the explanation came back unknown: the limit that interrupted it, or Z3's
+ *  words. */
+UnknownReason stoppedExplaining(const Budget& budget, z3::solver& s) {
+    if (const std::optional<UnknownReason> limit = budget.reached()) return *limit;
+    return smt::z3Words(s.reason_unknown());
+}
+
 /** Explanations leave axioms out of their queries: no encoding may fix their consequences.
  *  They read the solver's models directly, so no user propagator either (Z3Session's
  *  InvalidModel: Z3 4.8's propagator can return a model that violates the encoding). */
-/** Why a query of the explanation came back unknown: the limit that interrupted it, or Z3's words.
- */
-std::string stoppedExplaining(const Budget& budget, z3::solver& s) {
-    if (const std::optional<UnknownReason> limit = budget.reached()) return limit->text;
-    return s.reason_unknown();
-}
-
 CheckOptions explanationOptions(CheckOptions options) {
     options.fixedOrders = false;
     options.lazyClosures = false;
@@ -210,7 +210,7 @@ Explanation explainOutcome(const ir::Program& p, const cat::ResolvedModel& model
         all.push_back(name);
     z3::check_result live = s.solver().check(s.assumptions(true));
     if (live == z3::unknown) {
-        ex.reason = stoppedExplaining(budget, s.solver());
+        ex.unknownReason = stoppedExplaining(budget, s.solver());
         return ex;
     }
     if (live == z3::unsat) {
@@ -229,12 +229,12 @@ Explanation explainOutcome(const ir::Program& p, const cat::ResolvedModel& model
         ex.kind = r.observation == engine::Observation::Deadlock ? Explanation::Kind::Deadlock
                                                                  : Explanation::Kind::Unknown;
         ex.blocked = r.deadlockedWaits;
-        ex.reason = r.unknownReason.text;
+        ex.unknownReason = r.unknownReason;
         return ex;
     }
     z3::check_result res = s.solver().check(query(s, all, targetLit));
     if (res == z3::unknown) {
-        ex.reason = s.solver().reason_unknown();
+        ex.unknownReason = smt::z3Words(s.solver().reason_unknown());
         return ex;
     }
     if (res == z3::sat) {
@@ -248,10 +248,11 @@ Explanation explainOutcome(const ir::Program& p, const cat::ResolvedModel& model
         anyBeyond = anyBeyond || b;
     if (!s.boundCuts().empty() &&
         s.solver().check(smt::withLiteral(s.assumptions(true, {}, true), anyBeyond)) != z3::unsat) {
-        ex.reason = "no execution within the unroll bound " + std::to_string(p.unroll) +
-                    " ends in " + t.text +
-                    ", but some go round a loop more often, and they are not covered (rerun "
-                    "with a larger --unroll)";
+        ex.unknownReason = {UnknownKind::UnrollBound,
+                            "no execution within the unroll bound " + std::to_string(p.unroll) +
+                                " ends in " + t.text +
+                                ", but some go round a loop more often, and they are not "
+                                "covered (rerun with a larger --unroll)"};
         return ex;
     }
     ex.kind = Explanation::Kind::Forbidden;
@@ -326,7 +327,7 @@ Explanation explainFlag(const ir::Program& p, const cat::ResolvedModel& model,
         if (!cond) continue;
         z3::check_result res = s.solver().check(smt::withLiteral(s.assumptions(!hangs), *cond));
         if (res == z3::unknown) {
-            ex.reason = stoppedExplaining(budget, s.solver());
+            ex.unknownReason = stoppedExplaining(budget, s.solver());
             return ex;
         }
         if (res == z3::unsat) continue;

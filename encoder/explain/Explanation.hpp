@@ -2,6 +2,7 @@
 #pragma once
 
 #include "check/Check.hpp"
+#include "engine/Unknown.hpp"
 #include "explain/WitnessGraph.hpp"
 
 #include <optional>
@@ -35,7 +36,7 @@ struct Explanation {
     explain::WitnessGraph witness;     ///< Allowed: one execution reaching it
     std::vector<Violation> violations; ///< Forbidden (empty: the program cannot reach it at all)
     std::vector<engine::BlockedWait> blocked; ///< Deadlock: waits that never succeed
-    std::string reason;                       ///< Unknown: why
+    engine::UnknownReason unknownReason;      ///< Unknown: why (its words printed as they are)
     bool noExecution = false; ///< Forbidden because the model allows no execution at all
 };
 

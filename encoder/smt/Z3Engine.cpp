@@ -25,17 +25,6 @@ using engine::Observation;
 
 namespace {
 
-/**
- * Z3's own words for why it stopped, with their kind. Z3 4.8 says "canceled" or "timeout" for
- * either of its limits (and for the watchdog's interrupt), newer ones name the resource; the
- * driver (cli::checkProgram) then says which of --timeout and --rlimit it was.
- */
-UnknownReason z3Words(const std::string& words) {
-    const bool limit =
-        words == "canceled" || words == "timeout" || words.find("resource") != std::string::npos;
-    return {limit ? UnknownKind::SolverLimit : UnknownKind::SolverGaveUp, words};
-}
-
 void unknownResult(CheckResult& r, z3::solver& s) {
     r.observation = Observation::Unknown;
     r.unknownReason = z3Words(s.reason_unknown());

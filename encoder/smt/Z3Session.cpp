@@ -101,6 +101,12 @@ std::vector<engine::RelationSize> sizesOf(const cat::ResolvedModel& model,
 
 } // namespace
 
+UnknownReason z3Words(const std::string& words) {
+    const bool limit =
+        words == "canceled" || words == "timeout" || words.find("resource") != std::string::npos;
+    return {limit ? UnknownKind::SolverLimit : UnknownKind::SolverGaveUp, words};
+}
+
 void countEncoding(const z3::solver& s, engine::Stats& stats) {
     z3::expr_vector roots = s.assertions();
     stats.assertions = roots.size();

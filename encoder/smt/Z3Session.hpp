@@ -4,6 +4,7 @@
 #include "cat/Resolver.hpp"
 #include "engine/Execution.hpp"
 #include "engine/Options.hpp"
+#include "engine/Unknown.hpp"
 #include "smt/ClosurePropagator.hpp"
 #include "smt/MbarrierFacts.hpp"
 #include "smt/ProgramEncoder.hpp"
@@ -19,6 +20,13 @@
 #include <z3++.h>
 
 namespace ptxmc::engine::smt {
+
+/**
+ * Z3's own words for why it stopped, with their kind. Z3 4.8 says "canceled" or "timeout" for
+ * either of its limits (and for the watchdog's interrupt), newer ones name the resource; the
+ * driver (cli::checkProgram) then says which of --timeout and --rlimit it was.
+ */
+UnknownReason z3Words(const std::string& words);
 
 class Z3Session {
 public:

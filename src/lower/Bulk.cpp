@@ -127,8 +127,8 @@ bool takesIm2colInfo(const ptx::BulkCopy& copy) {
 } // namespace
 
 void lowerCopy(Lowerer& l, const ptx::BulkCopy& copy) {
-    bool toShared = copy.dst != ptx::Space::Global;
-    bool fromShared = copy.src != ptx::Space::Global;
+    bool toShared = copy.dst != ptx::StateSpace::Global;
+    bool fromShared = copy.src != ptx::StateSpace::Global;
     bool viaMbarrier = copy.viaMbarrier;
     bool viaGroup = !copy.viaMbarrier;
     bool multicast = copy.multicast;

@@ -56,16 +56,16 @@ struct SpaceQualifier {
     bool cluster = false;
 };
 
-SpaceQualifier spaceOf(ptx::Space s) {
+SpaceQualifier spaceOf(ptx::StateSpace s) {
     switch (s) {
-    case ptx::Space::None:
+    case ptx::StateSpace::None:
         return {};
-    case ptx::Space::Global:
+    case ptx::StateSpace::Global:
         return {ir::Space::Global, false};
-    case ptx::Space::Shared:
-    case ptx::Space::SharedCta:
+    case ptx::StateSpace::Shared:
+    case ptx::StateSpace::SharedCta:
         return {ir::Space::Shared, false};
-    case ptx::Space::SharedCluster:
+    case ptx::StateSpace::SharedCluster:
         return {ir::Space::Shared, true};
     }
     return {};
@@ -193,7 +193,7 @@ void lowerStore(Lowerer& l, const ptx::St& st) {
         // before it; program order also places the thread's later accesses of the location after
         // it, which the text leaves unordered.
         l.expectOperands(2);
-        Address a = genericAddress(l, l.operand(0), spaceOf(ptx::Space::Global));
+        Address a = genericAddress(l, l.operand(0), spaceOf(ptx::StateSpace::Global));
         if (l.program().locations[static_cast<std::size_t>(a.location)].space != ir::Space::Global)
             l.fail(l.operand(0).loc, "st.async.release stores to global memory (" +
                                          ptx::cite(ptx::Sec::StAsync) + ")");
@@ -364,7 +364,7 @@ void lowerRedAsync(Lowerer& l, const ptx::RedAsync& r) {
     ir::ValuePtr arg;
     if (r.sem == ptx::Sem::Release) {
         l.expectOperands(2);
-        Address a = genericAddress(l, l.operand(0), spaceOf(ptx::Space::Global));
+        Address a = genericAddress(l, l.operand(0), spaceOf(ptx::StateSpace::Global));
         if (l.program().locations[static_cast<std::size_t>(a.location)].space != ir::Space::Global)
             l.fail(l.operand(0).loc, "red.async.release reduces global memory (" +
                                          ptx::cite(ptx::Sec::RedAsync) + ")");
@@ -421,16 +421,16 @@ namespace {
 /** The state-space window tag of fence.proxy.async.SPACE (PTX ISA
  * #parallel-synchronization-and-communication-instructions-membar, #shared-state-space); none =
  * all. */
-std::optional<Tag> windowOf(ptx::Space s) {
+std::optional<Tag> windowOf(ptx::StateSpace s) {
     switch (s) {
-    case ptx::Space::Global:
+    case ptx::StateSpace::Global:
         return Tag::PFW_GLOBAL;
-    case ptx::Space::Shared:
-    case ptx::Space::SharedCta:
+    case ptx::StateSpace::Shared:
+    case ptx::StateSpace::SharedCta:
         return Tag::PFW_SHARED_CTA;
-    case ptx::Space::SharedCluster:
+    case ptx::StateSpace::SharedCluster:
         return Tag::PFW_SHARED_CLUSTER;
-    case ptx::Space::None:
+    case ptx::StateSpace::None:
         break;
     }
     return std::nullopt;
@@ -446,12 +446,12 @@ void lowerProxyFence(Lowerer& l, const ptx::ProxyFence& f) {
         // .shared::cluster state space" (FSR_READ_CLUSTER; "a non-cumulative fence operation":
         // ptx.cat anchors it at the thread's own reads)
         l.expectOperands(0);
-        lowerProxyFence(l, ptx::ProxyFence{ptx::ProxyKind::Async, ptx::Space::SharedCluster});
+        lowerProxyFence(l, ptx::ProxyFence{ptx::ProxyKind::Async, ptx::StateSpace::SharedCluster});
         ir::Event& e = l.issue({Tag::F, Tag::FSR_READ_CLUSTER});
         setOrdering(e, Sem::Release, f.scope);
         return;
     }
-    if (f.syncRestrict != ptx::Space::None) {
+    if (f.syncRestrict != ptx::StateSpace::None) {
         // fence.proxy.async::generic.{release,acquire}.sync_restrict::... ({Membar#}): an
         // async/generic proxy fence over the restricted window and a release (acquire) fence
         // restricted as fence.{release,acquire}.sync_restrict: the release form fences the
@@ -612,8 +612,8 @@ void lowerFence(Lowerer& l, const ptx::Fence& f) {
               : f.sem == ptx::Sem::Release ? Sem::Release
                                            : Sem::AcqRel;
     setOrdering(e, sem, f.scope);
-    if (f.syncRestrict == ptx::Space::SharedCta) e.tags.insert(Tag::FSR_SHARED_CTA);
-    if (f.syncRestrict == ptx::Space::SharedCluster) e.tags.insert(Tag::FSR_SHARED_CLUSTER);
+    if (f.syncRestrict == ptx::StateSpace::SharedCta) e.tags.insert(Tag::FSR_SHARED_CTA);
+    if (f.syncRestrict == ptx::StateSpace::SharedCluster) e.tags.insert(Tag::FSR_SHARED_CLUSTER);
 }
 
 namespace {

@@ -22,7 +22,7 @@ ir::Scope mbScope(ptx::Scope s) {
 }
 
 bool viaCluster(const ptx::MbarrierOperand& mb) {
-    return mb.space == ptx::Space::SharedCluster;
+    return mb.space == ptx::StateSpace::SharedCluster;
 }
 
 std::int64_t immediate(Lowerer& l, const litmus::Operand& op, std::int64_t lo, std::int64_t hi,

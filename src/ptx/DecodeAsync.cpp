@@ -32,7 +32,7 @@ bool takeMulticast(Decoder& d, Sec sec, const std::string& name) {
 
 /** The multicast forms name the mbarrier through .shared::cluster (or generic addressing). */
 void checkMulticastSpace(Decoder& d, const MbarrierOperand& mb, Sec sec, const std::string& name) {
-    if (mb.space == Space::Shared || mb.space == Space::SharedCta)
+    if (mb.space == StateSpace::Shared || mb.space == StateSpace::SharedCta)
         d.fail(name + ".multicast::cluster::32b addresses the mbarrier as .shared::cluster (" +
                cite(sec) + ")");
 }
@@ -101,7 +101,7 @@ Op decodeWait(Decoder& d, bool tryWait) {
 
 /** Operand spaces: the first space qualifier is the destination, the second the source. */
 void takeDstSrc(Decoder& d, BulkCopy& c, const char* instruction) {
-    std::vector<Space> spaces;
+    std::vector<StateSpace> spaces;
     while (auto s = d.takeRow(kSpaces))
         spaces.push_back(*s);
     if (spaces.size() != 2) d.fail(std::string(instruction) + " needs .dst and .src state spaces");
@@ -125,7 +125,7 @@ void checkCopyOrdering(Decoder& d, const BulkCopy& c) {
         d.fail(what + ".relaxed needs a scope" + where);
     if (c.sem == Sem::None && c.scope != Scope::None)
         d.fail(what + ": a scope goes with .relaxed" + where);
-    bool toPeerShared = c.src == Space::SharedCta && c.dst == Space::SharedCluster;
+    bool toPeerShared = c.src == StateSpace::SharedCta && c.dst == StateSpace::SharedCluster;
     if (c.sem == Sem::Relaxed && toPeerShared && c.scope != Scope::Cta && c.scope != Scope::Cluster)
         d.fail(what + " from .shared::cta to .shared::cluster is .relaxed.cta or .relaxed.cluster" +
                where);
@@ -149,7 +149,7 @@ void checkLoadMode(Decoder& d, const BulkCopy& c) {
     const std::string where = " (" + cite(Sec::CpAsyncBulkTensor) + ")";
     if (c.loadMode.empty()) return;
     if (c.tile) d.fail("cp.async.bulk.tensor takes one .load_mode" + where);
-    const bool store = c.dst == Space::Global;
+    const bool store = c.dst == StateSpace::Global;
     const bool storeMode =
         c.loadMode == "tile::scatter4" || c.loadMode.rfind("im2col_no_offs", 0) == 0;
     if (store != storeMode)
@@ -173,7 +173,7 @@ void checkLoadMode(Decoder& d, const BulkCopy& c) {
  */
 void checkIgnoreOob(Decoder& d, const BulkCopy& c) {
     const std::string where = " (" + cite(Sec::CpAsyncBulk) + ")";
-    if (c.dst != Space::SharedCta || c.src != Space::Global || !c.viaMbarrier)
+    if (c.dst != StateSpace::SharedCta || c.src != StateSpace::Global || !c.viaMbarrier)
         d.fail("\"The qualifier .ignore_oob is only available for the global to .shared::cta copy "
                "direction\"" +
                where);
@@ -228,7 +228,7 @@ Op decodeCopy(Decoder& d) {
     if (c.viaMbarrier == viaGroup)
         d.fail("cp.async.bulk needs exactly one completion mechanism: "
                ".mbarrier::complete_tx::bytes or .bulk_group");
-    if (c.viaMbarrier && c.dst == Space::Global)
+    if (c.viaMbarrier && c.dst == StateSpace::Global)
         d.fail(".mbarrier::complete_tx::bytes needs a shared-memory destination");
     if (c.multicast && !c.viaMbarrier) d.fail(".multicast::cluster needs an mbarrier");
     if (c.dims > 0) checkLoadMode(d, c);
@@ -250,7 +250,7 @@ Op decodeMbarrier(Decoder& d) {
             if (auto l = d.q.takeOneOf({"layout::v0", "layout::v1"})) i.layout = (*l)[9] - '0';
         i.mb = takeMbOperand(d);
         d.q.finish();
-        if (i.mb.space == Space::SharedCluster)
+        if (i.mb.space == StateSpace::SharedCluster)
             d.fail("mbarrier." + op + " takes an mbarrier in .shared{::cta} (" +
                    cite(Sec::MbarrierInit) + ")");
         return i;
@@ -298,7 +298,7 @@ Op decodeReduceTensor(Decoder& d) {
     if (!dim) d.fail(what + " needs its dimension (.1d ... .5d)");
     c.dims = (*dim)[0] - '0';
     takeDstSrc(d, c, what.c_str());
-    if (c.dst != Space::Global || c.src != Space::SharedCta)
+    if (c.dst != StateSpace::Global || c.src != StateSpace::SharedCta)
         d.fail(what + " is .global.shared::cta" + where);
     c.tile = d.q.take("tile");
     if (d.q.takeIf([](const std::string& q) { return q.rfind("im2col", 0) == 0; }))
@@ -325,9 +325,9 @@ Op decodeReduce(Decoder& d) {
                ".mbarrier::complete_tx::bytes or .bulk_group");
     // The two forms (PTX ISA {CpReduceAsyncBulk}): .shared::cluster.shared::cta with an mbarrier,
     // .global.shared::cta with a bulk async-group.
-    bool toCluster = c.dst == Space::SharedCluster && c.viaMbarrier;
-    bool toGlobal = c.dst == Space::Global && viaGroup;
-    if (c.src != Space::SharedCta || (!toCluster && !toGlobal))
+    bool toCluster = c.dst == StateSpace::SharedCluster && c.viaMbarrier;
+    bool toGlobal = c.dst == StateSpace::Global && viaGroup;
+    if (c.src != StateSpace::SharedCta || (!toCluster && !toGlobal))
         d.fail("cp.reduce.async.bulk is .shared::cluster.shared::cta.mbarrier::complete_tx::bytes "
                "or .global.shared::cta.bulk_group");
     c.cacheHint = d.q.take("L2::cache_hint"); // a performance hint ({CpReduceAsyncBulk})
@@ -416,7 +416,7 @@ Op decodeNonBulkCopy(Decoder& d, bool cg) {
     c.cg = cg;
     auto dst = d.q.takeOneOf({"shared", "shared::cta"});
     if (!dst || !d.q.take("global")) d.fail("cp.async copies .shared{::cta}.global");
-    c.dst = *dst == "shared" ? Space::Shared : Space::SharedCta;
+    c.dst = *dst == "shared" ? StateSpace::Shared : StateSpace::SharedCta;
     // .level::cache_hint and .level::prefetch_size: "a hint to the cache subsystem", "a hint to
     // fetch additional data of the specified size into the respective cache level" ({CpAsync}):
     // no memory-model effect; the cache-policy operand follows the copy's operands
@@ -439,7 +439,7 @@ Op decodeCpAsyncArrive(Decoder& d) {
     CpAsyncArrive a;
     a.noinc = d.q.take("noinc");
     a.mb = takeMbOperand(d);
-    if (a.mb.space == Space::SharedCluster)
+    if (a.mb.space == StateSpace::SharedCluster)
         d.fail("cp.async.mbarrier.arrive takes an mbarrier in .shared::cta");
     d.q.finish();
     return a;

@@ -24,17 +24,17 @@ std::pair<Sem, Scope> takeOrdering(Decoder& d, ir::Sem dflt, ir::Sem& effective)
     return {sem, scope};
 }
 
-Space takeSpace(Decoder& d) {
-    if (d.q.take("global")) return Space::Global;
+StateSpace takeSpace(Decoder& d) {
+    if (d.q.take("global")) return StateSpace::Global;
     return d
-        .takeRow(std::array<Row<Space>, 3>{{{Space::Shared, "shared"},
-                                            {Space::SharedCta, "shared::cta"},
-                                            {Space::SharedCluster, "shared::cluster"}}})
-        .value_or(Space::None);
+        .takeRow(std::array<Row<StateSpace>, 3>{{{StateSpace::Shared, "shared"},
+                                                 {StateSpace::SharedCta, "shared::cta"},
+                                                 {StateSpace::SharedCluster, "shared::cluster"}}})
+        .value_or(StateSpace::None);
 }
 
 Ld decodeLd(Decoder& d, LdName name) {
-    Ld ld{name, Sem::None, Scope::None, Space::None, {}};
+    Ld ld{name, Sem::None, Scope::None, StateSpace::None, {}};
     ir::Sem sem;
     std::tie(ld.sem, ld.scope) = takeOrdering(d, ir::Sem::Weak, sem);
     if (sem == ir::Sem::Release || sem == ir::Sem::AcqRel) d.fail("a load cannot be .release");
@@ -45,7 +45,7 @@ Ld decodeLd(Decoder& d, LdName name) {
 }
 
 St decodeStAsync(Decoder& d) {
-    St st{StName::St, Sem::None, Scope::None, Space::None, {}};
+    St st{StName::St, Sem::None, Scope::None, StateSpace::None, {}};
     st.async = true;
     const std::string where = " (" + cite(Sec::StAsync) + ")";
     st.mmio = d.q.take("mmio");
@@ -61,7 +61,7 @@ St decodeStAsync(Decoder& d) {
             d.fail("st.async: \"If .mmio is specified, .scope must be .sys\"" + where);
         if (d.q.take("shared::cluster"))
             d.fail("st.async.release: \"If .ss is specified, it must be .global\"" + where);
-        if (d.q.take("global")) st.space = Space::Global;
+        if (d.q.take("global")) st.space = StateSpace::Global;
         if (d.q.take("mbarrier::complete_tx::bytes"))
             d.fail("st.async.release has no completion mechanism" + where);
         if (d.q.takeOneOf({"v2", "v4"}))
@@ -78,7 +78,7 @@ St decodeStAsync(Decoder& d) {
     st.scope = d.takeScope({Scope::Cluster});
     if (!d.q.take("shared::cluster"))
         d.fail("st.async writes .shared::cluster memory (" + cite(Sec::StAsync) + ")");
-    st.space = Space::SharedCluster;
+    st.space = StateSpace::SharedCluster;
     if (!d.q.take("mbarrier::complete_tx::bytes"))
         d.fail("st.async needs .mbarrier::complete_tx::bytes (" + cite(Sec::StAsync) + ")");
     if (auto v = d.q.takeOneOf({"v2", "v4"})) st.vec = (*v)[1] - '0';
@@ -95,7 +95,7 @@ St decodeStAsync(Decoder& d) {
 
 St decodeSt(Decoder& d, StName name) {
     if (name == StName::St && d.q.take("async")) return decodeStAsync(d);
-    St st{name, Sem::None, Scope::None, Space::None, {}};
+    St st{name, Sem::None, Scope::None, StateSpace::None, {}};
     ir::Sem sem;
     std::tie(st.sem, st.scope) = takeOrdering(d, ir::Sem::Weak, sem);
     if (sem == ir::Sem::Acquire || sem == ir::Sem::AcqRel) d.fail("a store cannot be .acquire");
@@ -157,9 +157,10 @@ RedAsync decodeRedAsync(Decoder& d) {
     if (!sem) d.fail("red.async needs .relaxed or .release (" + cite(Sec::RedAsync) + ")");
     r.sem = *sem == "relaxed" ? Sem::Relaxed : Sem::Release;
     r.scope = d.takeScope(kAllScopes);
-    r.space = d.takeRow(std::array<Row<Space>, 2>{
-                            {{Space::SharedCluster, "shared::cluster"}, {Space::Global, "global"}}})
-                  .value_or(Space::None);
+    r.space =
+        d.takeRow(std::array<Row<StateSpace>, 2>{{{StateSpace::SharedCluster, "shared::cluster"},
+                                                  {StateSpace::Global, "global"}}})
+            .value_or(StateSpace::None);
     r.mbarrierWritten = d.q.take("mbarrier::complete_tx::bytes");
     auto op = d.takeRow(kAtomOps);
     if (!op) d.fail("red.async needs its operation (.add, .min, .max, .and, .or, .xor, ...)");
@@ -174,7 +175,7 @@ RedAsync decodeRedAsync(Decoder& d) {
         // .sem = .relaxed, .scope = .cluster, .ss = .shared::cluster, mechanism complete_tx
         if (r.scope != Scope::Cluster) d.fail("red.async.relaxed needs scope .cluster" + where);
         if (r.mmio) d.fail("red.async.relaxed: \".mmio must not be specified\"" + where);
-        if (r.space == Space::Global)
+        if (r.space == StateSpace::Global)
             d.fail("red.async.relaxed: \"If .ss is specified, it must be .shared::cluster\"" +
                    where);
         bool ok = false;
@@ -212,7 +213,7 @@ RedAsync decodeRedAsync(Decoder& d) {
                    where);
         if (r.mmio && r.scope != Scope::Sys)
             d.fail("red.async: \"If .mmio is specified, .scope must be .sys\"" + where);
-        if (r.space == Space::SharedCluster)
+        if (r.space == StateSpace::SharedCluster)
             d.fail("red.async.release: \"If .ss is specified, it must be .global\"" + where);
         if (r.mbarrierWritten)
             d.fail("red.async.release: \".completion_mechanism must not be specified\"" + where);
@@ -234,7 +235,7 @@ Op decodeProxyFence(Decoder& d);
 Op decodeMembarProxy(Decoder& d) {
     ProxyFence f = std::get<ProxyFence>(decodeProxyFence(d));
     if ((f.kind != ProxyKind::Alias && f.kind != ProxyKind::Async) || f.sem != Sem::None ||
-        f.syncRestrict != Space::None)
+        f.syncRestrict != StateSpace::None)
         d.fail("membar.proxy takes .alias, .async, .async.global or .async.shared::{cta,cluster} "
                "(" +
                cite(Sec::Membar) + ")");
@@ -287,7 +288,7 @@ Op decodeProxyFence(Decoder& d) {
         // "the effect of the fence only applies to read operations performed on objects in
         // .shared::cluster state space" ({Membar})
         if (d.q.take("sync_restrict::shared::cluster::read")) {
-            f.syncRestrict = Space::SharedCluster;
+            f.syncRestrict = StateSpace::SharedCluster;
             f.readOnly = true;
             f.scope = d.takeScope(kAllScopes);
             if (f.sem != Sem::Release)
@@ -303,10 +304,10 @@ Op decodeProxyFence(Decoder& d) {
         if (!r) d.fail("fence.proxy.async::generic needs .sync_restrict::shared::{cta,cluster}");
         f.syncRestrict = *r;
         f.scope = d.takeScope(kAllScopes);
-        if (f.sem == Sem::Release && f.syncRestrict != Space::SharedCta)
+        if (f.sem == Sem::Release && f.syncRestrict != StateSpace::SharedCta)
             d.fail("fence.proxy.async::generic.release takes .sync_restrict::shared::cta (" +
                    cite(Sec::Membar) + ")");
-        if (f.sem == Sem::Acquire && f.syncRestrict != Space::SharedCluster)
+        if (f.sem == Sem::Acquire && f.syncRestrict != StateSpace::SharedCluster)
             d.fail("fence.proxy.async::generic.acquire takes .sync_restrict::shared::cluster (" +
                    cite(Sec::Membar) + ")");
         if (f.scope != Scope::Cluster)
@@ -317,11 +318,11 @@ Op decodeProxyFence(Decoder& d) {
         // cluster's; a bare .shared means .shared::cta (PTX ISA #shared-state-space,
         // #parallel-synchronization-and-communication-instructions-membar).
         if (d.q.take("global"))
-            f.space = Space::Global;
+            f.space = StateSpace::Global;
         else if (auto s = d.q.takeOneOf({"shared::cta", "shared"}))
-            f.space = *s == "shared" ? Space::Shared : Space::SharedCta;
+            f.space = *s == "shared" ? StateSpace::Shared : StateSpace::SharedCta;
         else if (d.q.take("shared::cluster"))
-            f.space = Space::SharedCluster;
+            f.space = StateSpace::SharedCluster;
     } else if (auto p = d.q.takeOneOf({"surface", "texture", "constant"})) {
         f.kind = *valueOf(kProxies, *p);
     } else if (d.q.take("tensormap::generic")) {
@@ -351,17 +352,17 @@ Op decodeFence(Decoder& d) {
         return Fence{Sem::Release, Scope::Cluster, true};
     }
     Sem sem = d.takeRow(kFenceSems).value_or(Sem::None);
-    Space restrict = d.takeRow(kSyncRestricts).value_or(Space::None);
+    StateSpace restrict = d.takeRow(kSyncRestricts).value_or(StateSpace::None);
     Scope scope = d.takeScope(kAllScopes);
     if (scope == Scope::None) d.fail("a fence needs a scope (.cta, .cluster, .gpu or .sys)");
     // "When .sync_restrict is .sync_restrict::shared::cta, .sem must be .release ... when
     // .sync_restrict is .sync_restrict::shared::cluster, .sem must be .acquire ... the .scope must
     // be specified as .cluster" ({Membar})
-    if (restrict == Space::SharedCta && sem != Sem::Release)
+    if (restrict == StateSpace::SharedCta && sem != Sem::Release)
         d.fail(".sync_restrict::shared::cta needs .release (" + cite(Sec::Membar) + ")");
-    if (restrict == Space::SharedCluster && sem != Sem::Acquire)
+    if (restrict == StateSpace::SharedCluster && sem != Sem::Acquire)
         d.fail(".sync_restrict::shared::cluster needs .acquire (" + cite(Sec::Membar) + ")");
-    if (restrict != Space::None && scope != Scope::Cluster)
+    if (restrict != StateSpace::None && scope != Scope::Cluster)
         d.fail("a .sync_restrict fence needs scope .cluster (" + cite(Sec::Membar) + ")");
     d.q.finish();
     return Fence{sem, scope, false, restrict};
@@ -461,9 +462,9 @@ Matrix decodeMatrix(Decoder& d, bool store) {
     if (!num) d.fail(name + " needs .x1, .x2 or .x4" + where);
     m.num = (*num)[1] - '0';
     m.trans = d.q.take("trans");
-    m.space = d.takeRow(std::array<Row<Space>, 2>{
-                            {{Space::Shared, "shared"}, {Space::SharedCta, "shared::cta"}}})
-                  .value_or(Space::None);
+    m.space = d.takeRow(std::array<Row<StateSpace>, 2>{{{StateSpace::Shared, "shared"},
+                                                        {StateSpace::SharedCta, "shared::cta"}}})
+                  .value_or(StateSpace::None);
     // The type: one qualifier, or two (.dst_fmt.src_fmt, .dtype.ctype) spelled as one row.
     std::optional<MatrixType> type;
     if (auto one = d.q.takeOneOf({"b16", "b8"}))

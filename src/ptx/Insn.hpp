@@ -19,8 +19,9 @@ using ir::Scope;
 /** A memory-ordering qualifier as written (.volatile is kept apart: it prints differently). */
 enum class Sem { None, Weak, Relaxed, Acquire, Release, AcqRel, Volatile, Sc };
 
-/** A state-space qualifier as written (.shared and .shared::cta mean the same, print apart). */
-enum class Space { None, Global, Shared, SharedCta, SharedCluster };
+/** A state-space qualifier as written (.shared and .shared::cta mean the same, print apart);
+ *  not ir::Space, the kind of memory a location of the checked program lives in. */
+enum class StateSpace { None, Global, Shared, SharedCta, SharedCluster };
 
 enum class AtomOp { Add, And, Or, Xor, Max, Min, Exch, Cas, Sub, Inc, Dec };
 
@@ -40,7 +41,7 @@ struct Ld {
     LdName name = LdName::Ld;
     Sem sem = Sem::None;
     Scope scope = Scope::None;
-    Space space = Space::None;
+    StateSpace space = StateSpace::None;
     std::vector<Type> types;
 };
 
@@ -48,7 +49,7 @@ struct St {
     StName name = StName::St;
     Sem sem = Sem::None;
     Scope scope = Scope::None;
-    Space space = Space::None;
+    StateSpace space = StateSpace::None;
     std::vector<Type> types;
     /// st.async{.weak}{.cluster}.shared::cluster.mbarrier::complete_tx::bytes{.v2,.v4}.type
     /// [a], b, [mbar] (PTX ISA #data-movement-and-conversion-instructions-st-async): a store into
@@ -65,7 +66,7 @@ struct Atom {
     AtomName name = AtomName::Atom;
     Sem sem = Sem::None;
     Scope scope = Scope::None;
-    Space space = Space::None;
+    StateSpace space = StateSpace::None;
     AtomOp op = AtomOp::Add;
     std::vector<Type> types;
     /// .L2::cache_hint: a trailing cache_policy operand, "treated as a performance hint only, and
@@ -85,7 +86,7 @@ struct Fence {
     /// fence.release.sync_restrict::shared::cta.cluster (SharedCta) and
     /// fence.acquire.sync_restrict::shared::cluster.cluster (SharedCluster) ({Membar}): "the
     /// effect of the fence only applies to operations performed on objects in" that state space
-    Space syncRestrict = Space::None;
+    StateSpace syncRestrict = StateSpace::None;
 };
 
 /** membar.{cta,gl,sys}; .gl is the GPU scope. */
@@ -117,13 +118,13 @@ enum class ProxyKind {
  */
 struct ProxyFence {
     ProxyKind kind = ProxyKind::Alias;
-    Space space = Space::None; ///< .async only
-    Sem sem = Sem::None;       ///< .tensormap::generic: Release or Acquire
-    Scope scope = Scope::None; ///< .tensormap::generic only
+    StateSpace space = StateSpace::None; ///< .async only
+    Sem sem = Sem::None;                 ///< .tensormap::generic: Release or Acquire
+    Scope scope = Scope::None;           ///< .tensormap::generic only
     /// fence.proxy.async::generic.release.sync_restrict::shared::cta.cluster and
     /// fence.proxy.async::generic.acquire.sync_restrict::shared::cluster.cluster ({Membar}):
     /// SharedCta / SharedCluster (kind Async, sem and scope set); None otherwise
-    Space syncRestrict = Space::None;
+    StateSpace syncRestrict = StateSpace::None;
     /// fence.proxy.async::generic.release.sync_restrict::shared::cluster::read.cluster (9.4):
     /// syncRestrict SharedCluster, and the fence "only applies to read operations"
     bool readOnly = false;
@@ -139,7 +140,7 @@ struct ProxyFence {
  */
 struct TensormapReplace {
     std::string field;
-    Space space = Space::None;
+    StateSpace space = StateSpace::None;
     std::vector<Type> types;
 };
 
@@ -182,7 +183,7 @@ struct Barrier {
 struct RedAsync {
     Sem sem = Sem::Relaxed; ///< Relaxed or Release
     Scope scope = Scope::Cluster;
-    Space space = Space::None; ///< None, SharedCluster (relaxed) or Global (release)
+    StateSpace space = StateSpace::None; ///< None, SharedCluster (relaxed) or Global (release)
     bool mmio = false;
     bool mbarrierWritten = false; ///< .mbarrier::complete_tx::bytes written (the relaxed default)
     AtomOp op = AtomOp::Add;
@@ -208,7 +209,8 @@ struct Matrix {
     MatrixShape shape = MatrixShape::M8n8;
     int num = 1; ///< .x1, .x2, .x4
     bool trans = false;
-    Space space = Space::None; ///< None (generic addressing into .shared), Shared or SharedCta
+    StateSpace space =
+        StateSpace::None; ///< None (generic addressing into .shared), Shared or SharedCta
     MatrixType type = MatrixType::B16;
     /** The 32-bit registers the vector operand holds per thread. */
     int registers() const { return shape == MatrixShape::M16n16 ? 2 * num : num; }
@@ -225,7 +227,7 @@ struct Arith {
 
 /** The `.shared{::cta,::cluster}` and `.b64` of every mbarrier instruction. */
 struct MbarrierOperand {
-    Space space = Space::None;
+    StateSpace space = StateSpace::None;
     bool b64 = false;
 };
 
@@ -303,8 +305,8 @@ struct MbarrierWait {
 /** cp.async.bulk.dst.src.{mbarrier::complete_tx::bytes,bulk_group}{.multicast::cluster} */
 /** cp.async.bulk, and cp.async.bulk.tensor.Nd{.tile} (PTX ISA {TensorCopies}) when dims > 0. */
 struct BulkCopy {
-    Space dst = Space::Global;
-    Space src = Space::Global;
+    StateSpace dst = StateSpace::Global;
+    StateSpace src = StateSpace::Global;
     bool viaMbarrier = false; ///< else .bulk_group
     bool multicast = false;
     std::vector<Type> types;
@@ -372,7 +374,7 @@ struct BulkWait {
  */
 struct CpAsync {
     bool cg = false;
-    Space dst = Space::Shared;
+    StateSpace dst = StateSpace::Shared;
     /// .L2::cache_hint (a trailing cache-policy operand) and .L2::64B/128B/256B (the prefetch
     /// size): performance hints of {CpAsync}, no memory-model effect
     bool cacheHint = false;
@@ -488,7 +490,7 @@ struct Tcgen05Wait {
 
 struct Tcgen05Commit {
     int ctaGroup = 1;
-    Space space = Space::None;
+    StateSpace space = StateSpace::None;
     bool multicast = false;
     /// `.multicast::cluster::16b` / `::32b` (PTX ISA 9.4): the width of ctaMask; 0 when the
     /// plain `.multicast::cluster` (16-bit) is written

@@ -114,7 +114,7 @@ struct Printer {
                 .q("sync_restrict::shared::cluster::read")
                 .q(scopeName(i.scope))
                 .s;
-        if (i.syncRestrict != Space::None)
+        if (i.syncRestrict != StateSpace::None)
             return start("fence.proxy.async::generic")
                 .q(semName(i.sem))
                 .q(nameOf(kSyncRestricts, i.syncRestrict))

@@ -25,7 +25,7 @@ Op inserted(const Strengthening& s) {
     case Kind::Before:
         return Tcgen05Fence{true};
     case Kind::Proxy:
-        return ProxyFence{ProxyKind::Async, Space::None, Sem::None, Scope::None};
+        return ProxyFence{ProxyKind::Async, StateSpace::None, Sem::None, Scope::None};
     default:
         return Fence{Sem::AcqRel, Scope::Gpu, false};
     }

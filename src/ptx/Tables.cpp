@@ -13,9 +13,9 @@ const std::array<Row<Sem>, 4> kFenceSems = {{
 }};
 
 // fence.{acquire,release}.sync_restrict::SPACE.cluster (PTX ISA 9.4 #...-membar)
-const std::array<Row<Space>, 2> kSyncRestricts = {{
-    {Space::SharedCta, "sync_restrict::shared::cta"},
-    {Space::SharedCluster, "sync_restrict::shared::cluster"},
+const std::array<Row<StateSpace>, 2> kSyncRestricts = {{
+    {StateSpace::SharedCta, "sync_restrict::shared::cta"},
+    {StateSpace::SharedCluster, "sync_restrict::shared::cluster"},
 }};
 
 const std::array<Row<Scope>, 4> kScopes = {{
@@ -34,11 +34,11 @@ const std::array<Row<Sem>, 6> kMemorySems = {{
     {Sem::Volatile, "volatile"},
 }};
 
-const std::array<Row<Space>, 4> kSpaces = {{
-    {Space::Global, "global"},
-    {Space::Shared, "shared"},
-    {Space::SharedCta, "shared::cta"},
-    {Space::SharedCluster, "shared::cluster"},
+const std::array<Row<StateSpace>, 4> kSpaces = {{
+    {StateSpace::Global, "global"},
+    {StateSpace::Shared, "shared"},
+    {StateSpace::SharedCta, "shared::cta"},
+    {StateSpace::SharedCluster, "shared::cluster"},
 }};
 
 // .plus and .minus are Dat3M's spellings of .add and .sub; printing uses the first row.

@@ -44,8 +44,8 @@ const WgmmaTypeRow* wgmmaType(std::string_view name);
 extern const std::array<Row<Scope>, 4> kScopes;             ///< .cta .cluster .gpu .sys
 extern const std::array<Row<Sem>, 6> kMemorySems;           ///< ld/st/atom/red semantics
 extern const std::array<Row<Sem>, 4> kFenceSems;            ///< fence.sc/acq_rel/acquire/release
-extern const std::array<Row<Space>, 2> kSyncRestricts;      ///< fence's .sync_restrict::*
-extern const std::array<Row<Space>, 4> kSpaces;             ///< state spaces
+extern const std::array<Row<StateSpace>, 2> kSyncRestricts; ///< fence's .sync_restrict::*
+extern const std::array<Row<StateSpace>, 4> kSpaces;        ///< state spaces
 extern const std::array<Row<AtomOp>, 13> kAtomOps;          ///< atom/red operations
 extern const std::array<Row<ProxyKind>, 9> kProxies;        ///< fence.proxy kinds
 extern const std::array<Row<CmpOp>, 10> kCmpOps;            ///< setp comparisons

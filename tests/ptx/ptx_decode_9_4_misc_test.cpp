@@ -43,8 +43,8 @@ TEST_CASE("cp.reduce.async.bulk.tensor decodes to a tensor reduction and prints 
     REQUIRE(c);
     CHECK(c->dims == 2);
     CHECK(c->reduce == ptx::AtomOp::Min);
-    CHECK(c->dst == ptx::Space::Global);
-    CHECK(c->src == ptx::Space::SharedCta);
+    CHECK(c->dst == ptx::StateSpace::Global);
+    CHECK(c->src == ptx::StateSpace::SharedCta);
     CHECK_FALSE(c->viaMbarrier);
     CHECK(c->cacheHint);
     CHECK(c->types.empty());
@@ -168,7 +168,7 @@ TEST_CASE("tensor copies decode their load modes, each in its direction and dime
         ptx::Insn in = decodeText(std::string(opcode) + operands);
         CHECK(ptx::printOpcode(in.op) == opcode);
         const auto& tile =
-            in.operands.at(in.as<ptx::BulkCopy>()->dst == ptx::Space::Global ? 0 : 1);
+            in.operands.at(in.as<ptx::BulkCopy>()->dst == ptx::StateSpace::Global ? 0 : 1);
         CHECK(tile.elements.size() ==
               (in.as<ptx::BulkCopy>()->loadMode.rfind("tile::", 0) == 0
                    ? 5u

@@ -189,7 +189,7 @@ private:
         }
         // Make the initial values visible to the async proxy (bulk copies, tcgen05 reads).
         l("    asm volatile(\"" +
-          opcode(ptx::ProxyFence{ptx::ProxyKind::Async, ptx::Space::SharedCta}) +
+          opcode(ptx::ProxyFence{ptx::ProxyKind::Async, ptx::StateSpace::SharedCta}) +
           ";\" ::: \"memory\");");
         if (plan_.clusterSize > 1)
             l("    asm volatile(\"" +
@@ -249,7 +249,7 @@ private:
         for (const LocPlan& loc : plan_.locs)
             if (loc.mapRank > 0)
                 l("        asm volatile(\"" +
-                  opcode(ptx::ProxyFence{ptx::ProxyKind::Tensormap, ptx::Space::None,
+                  opcode(ptx::ProxyFence{ptx::ProxyKind::Tensormap, ptx::StateSpace::None,
                                          ptx::Sem::Acquire, ptx::Scope::Gpu}) +
                   " [%0], 128;\" :: \"l\"(p.tensorMaps + " + std::to_string(128 * loc.index) +
                   "ull) : \"memory\");");

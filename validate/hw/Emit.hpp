@@ -28,7 +28,7 @@ inline ptx::LdStFormat laneColumn() {
 }
 /** mbarrier.init.shared::cta.b64 */
 inline ptx::MbarrierInit mbarrierInit() {
-    return ptx::MbarrierInit{{ptx::Space::SharedCta, true}, false};
+    return ptx::MbarrierInit{{ptx::StateSpace::SharedCta, true}, false};
 }
 
 // The tensor-core emissions' shared-memory tiles: no swizzle, K-major, 8-row x 16-byte core
@@ -163,7 +163,7 @@ private:
     std::string clusterAddr(const Target& t); ///< shared::cluster (own or remote)
     std::string genericAddr(const Target& t);
     /** The address an ld/st/atom with state space `space` takes, with its asm constraint. */
-    std::pair<std::string, std::string> accessAddress(const Target& t, ptx::Space space);
+    std::pair<std::string, std::string> accessAddress(const Target& t, ptx::StateSpace space);
     std::string tmemAddr(const Target& t);
     std::string descriptor(const Target& t);
     std::string hoist(const std::string& prefix, const std::string& type, const std::string& expr);

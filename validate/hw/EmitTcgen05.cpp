@@ -217,8 +217,8 @@ void ThreadEmitter::tcCommit(const Insn& in) {
                "9.4)");
     std::string addr = multicast ? sharedAddr(mb) : clusterAddr(mb);
     std::string ptx =
-        opcode(ptx::Tcgen05Commit{plan_.ctaGroup, ptx::Space::SharedCluster, multicast}) + " [%0]" +
-        (multicast ? ", %1;" : ";");
+        opcode(ptx::Tcgen05Commit{plan_.ctaGroup, ptx::StateSpace::SharedCluster, multicast}) +
+        " [%0]" + (multicast ? ", %1;" : ";");
     std::vector<std::string> ins = {"\"r\"(" + addr + ")"};
     if (multicast)
         ins.push_back("\"h\"(static_cast<unsigned short>(" +

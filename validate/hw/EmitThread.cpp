@@ -649,21 +649,21 @@ static ptx::Sem spelled(ptx::Sem sem, std::initializer_list<ptx::Sem> sems) {
 }
 
 /** The space as emitted: .shared is written .shared::cta (None = generic addressing). */
-static ptx::Space emittedSpace(ptx::Space space) {
-    return space == ptx::Space::Shared ? ptx::Space::SharedCta : space;
+static ptx::StateSpace emittedSpace(ptx::StateSpace space) {
+    return space == ptx::StateSpace::Shared ? ptx::StateSpace::SharedCta : space;
 }
 
 std::pair<std::string, std::string> ThreadEmitter::accessAddress(const Target& t,
-                                                                 ptx::Space space) {
+                                                                 ptx::StateSpace space) {
     switch (emittedSpace(space)) {
-    case ptx::Space::Global:
+    case ptx::StateSpace::Global:
         return {"l", globalAddr(t)};
-    case ptx::Space::Shared:
-    case ptx::Space::SharedCta:
+    case ptx::StateSpace::Shared:
+    case ptx::StateSpace::SharedCta:
         return {"r", sharedAddr(t)};
-    case ptx::Space::SharedCluster:
+    case ptx::StateSpace::SharedCluster:
         return {"r", clusterAddr(t)};
-    case ptx::Space::None:
+    case ptx::StateSpace::None:
         break;
     }
     return {"l", genericAddr(t)};
@@ -681,8 +681,8 @@ void ThreadEmitter::memoryAccess(const Insn& in, const std::string& kind) {
         return;
     }
     Target t = target(locOp);
-    ptx::Space sp = emittedSpace(ld ? ld->space : st->space);
-    if (sp == ptx::Space::SharedCta && t.remote)
+    ptx::StateSpace sp = emittedSpace(ld ? ld->space : st->space);
+    if (sp == ptx::StateSpace::SharedCta && t.remote)
         refuse("'" + locOp.name + "' lives in CTA " + std::to_string(t.cta) +
                ", which .shared::cta cannot reach");
     auto [constraint, addr] = accessAddress(t, sp);
@@ -716,7 +716,7 @@ void ThreadEmitter::atomic(const Insn& in, bool returns) {
     if (t.loc->encoding != Encoding::Int)
         unfaithful("atomics on '" + t.loc->name +
                    "', whose device value is not the integer itself");
-    if (emittedSpace(at.space) == ptx::Space::SharedCta && t.remote)
+    if (emittedSpace(at.space) == ptx::StateSpace::SharedCta && t.remote)
         refuse("remote location with .shared::cta");
     ptx::AtomOp ptxOp = at.op;
     ptx::Type type{'b', 32};
@@ -766,7 +766,7 @@ void ThreadEmitter::fence(const Insn& in) {
     } else if (auto* pf = in.as<ptx::ProxyFence>()) {
         // Plan refuses the other proxy fences; the .sync_restrict forms and the tensormap
         // fences are written as they are
-        ptx = pf->syncRestrict != ptx::Space::None || pf->kind == ptx::ProxyKind::Tensormap
+        ptx = pf->syncRestrict != ptx::StateSpace::None || pf->kind == ptx::ProxyKind::Tensormap
                   ? opcode(*pf)
                   : opcode(ptx::ProxyFence{ptx::ProxyKind::Async, emittedSpace(pf->space)});
     } else {
@@ -797,14 +797,14 @@ void ThreadEmitter::redAsync(const Insn& in, const ptx::RedAsync& r) {
     std::string arg = intValue(in.operand(1));
     ptx::RedAsync e = r;
     if (r.sem == ptx::Sem::Release) {
-        e.space = ptx::Space::Global;
+        e.space = ptx::StateSpace::Global;
         perThread();
         asmStmt(opcode(e) + " [%0], %1;", {},
                 {"\"l\"(" + globalAddr(t) + ")", "\"r\"(" + arg + ")"});
         return;
     }
     Target mb = target(in.operand(2));
-    e.space = ptx::Space::SharedCluster;
+    e.space = ptx::StateSpace::SharedCluster;
     e.mbarrierWritten = true;
     perThread();
     asmStmt(
@@ -887,9 +887,10 @@ void ThreadEmitter::mbarrier(const Insn& in) {
     const ptx::MbarrierOperand& mbq = arrive ? arrive->mb : tx->mb;
     const Operand& mbOp = in.operand(arrive ? 1 : 0);
     Target t = target(mbOp);
-    bool cluster = t.remote || mbq.space == ptx::Space::SharedCluster;
+    bool cluster = t.remote || mbq.space == ptx::StateSpace::SharedCluster;
     std::string addr = cluster ? clusterAddr(t) : sharedAddr(t);
-    ptx::MbarrierOperand mb{cluster ? ptx::Space::SharedCluster : ptx::Space::SharedCta, true};
+    ptx::MbarrierOperand mb{cluster ? ptx::StateSpace::SharedCluster : ptx::StateSpace::SharedCta,
+                            true};
     if (tx) {
         // expect_tx/complete_tx are written .relaxed with a scope (.cta when none is given)
         ptx::Scope scope = tx->scope == ptx::Scope::None ? ptx::Scope::Cta : tx->scope;
@@ -928,11 +929,11 @@ void ThreadEmitter::mbarrierWait(const Insn& in) {
         refuse("the report form of a wait (waitComplete|reportPredicate, 9.3) has no CUDA mapping "
                "yet");
     Target t = target(in.operand(1));
-    if (t.remote || w.mb.space == ptx::Space::SharedCluster)
+    if (t.remote || w.mb.space == ptx::StateSpace::SharedCluster)
         refuse("waits on another CTA's mbarrier: test_wait/try_wait take .shared::cta only");
     bool parity = w.parity;
-    std::string ptx =
-        opcode(ptx::MbarrierWait{w.tryWait, parity, w.sem, w.scope, {ptx::Space::SharedCta, true}});
+    std::string ptx = opcode(
+        ptx::MbarrierWait{w.tryWait, parity, w.sem, w.scope, {ptx::StateSpace::SharedCta, true}});
     const Operand& arg = in.operand(2);
     std::string argIn;
     if (parity) {
@@ -992,7 +993,7 @@ void ThreadEmitter::bulkTensorCopy(const Insn& in, const ptx::BulkCopy& copy) {
     // runner builds each map over the whole global array as rows of mapWidth words, so the
     // coordinates name this instance's slot: the model moves the location's `bytes N` whatever
     // coordinates the test writes.
-    const bool store = copy.dst == ptx::Space::Global;
+    const bool store = copy.dst == ptx::StateSpace::Global;
     const Operand& tensor = *tensorOperand(in);
     Target map = target(tensor);
     if (map.loc->space != Space::Global) refuse("a tensor copy's tensor is a global location");
@@ -1033,7 +1034,7 @@ void ThreadEmitter::bulkTensorCopy(const Insn& in, const ptx::BulkCopy& copy) {
         return;
     }
     Target dst = target(in.operand(0)), mb = target(in.operand(2));
-    const bool ownCta = copy.dst == ptx::Space::SharedCta && !dst.remote;
+    const bool ownCta = copy.dst == ptx::StateSpace::SharedCta && !dst.remote;
     // one statement per operand: the numbering follows the text
     std::string text = opcode(in.op) + " [";
     text += slot("r", copy.multicast || ownCta ? sharedAddr(dst) : clusterAddr(dst));
@@ -1066,16 +1067,18 @@ void ThreadEmitter::tensormapReplace(const Insn& in, const ptx::TensormapReplace
     Target t = target(in.operand(0));
     if (t.remote) refuse("a tensor map in another CTA's shared memory");
     const bool shared = t.loc->space == Space::Shared;
-    if ((r.space == ptx::Space::Global && shared) || (r.space == ptx::Space::SharedCta && !shared))
+    if ((r.space == ptx::StateSpace::Global && shared) ||
+        (r.space == ptx::StateSpace::SharedCta && !shared))
         refuse("tensormap.replace names the wrong state space for '" + t.loc->name + "'");
     std::string addr = mapAddress(t);
-    if (shared && r.space == ptx::Space::None)
+    if (shared && r.space == ptx::StateSpace::None)
         addr = hoist("gs_" + ident(t.loc->name), "unsigned long long",
                      "litmus::genericShared(" + addr + ")");
     perThread();
-    asmStmt(opcode(r) + " [%0], %1;", {},
-            {std::string(shared && r.space != ptx::Space::None ? "\"r\"(" : "\"l\"(") + addr + ")",
-             "\"l\"(reinterpret_cast<unsigned long long>(p.gmem))"});
+    asmStmt(
+        opcode(r) + " [%0], %1;", {},
+        {std::string(shared && r.space != ptx::StateSpace::None ? "\"r\"(" : "\"l\"(") + addr + ")",
+         "\"l\"(reinterpret_cast<unsigned long long>(p.gmem))"});
 }
 
 void ThreadEmitter::tensormapCopy(const Insn& in) {
@@ -1099,8 +1102,8 @@ void ThreadEmitter::bulkCopy(const Insn& in, const ptx::BulkCopy& copy) {
     if (copy.ignoreOob) refuse("cp.async.bulk .ignore_oob has no CUDA mapping yet");
     Target dst = target(in.operand(0)), src = target(in.operand(1));
     std::string size = std::to_string(in.operand(2).value);
-    bool fromGlobal = copy.src == ptx::Space::Global;
-    if (copy.dst == ptx::Space::Global) {
+    bool fromGlobal = copy.src == ptx::StateSpace::Global;
+    if (copy.dst == ptx::StateSpace::Global) {
         if (fromGlobal) refuse("global-to-global bulk copies do not exist in PTX");
         if (src.remote)
             refuse("the source of a bulk store must be the issuing CTA's shared memory");
@@ -1108,8 +1111,8 @@ void ThreadEmitter::bulkCopy(const Insn& in, const ptx::BulkCopy& copy) {
         perThread();
         // cp.reduce.async.bulk prints as written: the same operands as the copy
         ptx::BulkCopy store;
-        store.dst = ptx::Space::Global;
-        store.src = ptx::Space::SharedCta;
+        store.dst = ptx::StateSpace::Global;
+        store.src = ptx::StateSpace::SharedCta;
         std::string text = opcode(copy.reduce ? in.op : ptx::Op{store});
         asmStmt(text + " [%0], [%1], " + size + ";", {},
                 {"\"l\"(" + globalAddr(dst) + ")", "\"r\"(" + sharedAddr(src) + ")"});
@@ -1122,7 +1125,7 @@ void ThreadEmitter::bulkCopy(const Insn& in, const ptx::BulkCopy& copy) {
             (plan_.wgMode ? ", where wgmma lives" : ""));
     bool multicast = copy.multicast;
     Target mb = target(in.operand(3));
-    bool ownCta = copy.dst == ptx::Space::SharedCta; // else written .shared::cluster
+    bool ownCta = copy.dst == ptx::StateSpace::SharedCta; // else written .shared::cluster
     if (ownCta && dst.remote) refuse("a .shared::cta destination must be the issuing CTA's");
     if (mb.cta != dst.cta && !multicast)
         refuse("the mbarrier of a bulk copy must live in the destination's CTA");
@@ -1137,8 +1140,8 @@ void ThreadEmitter::bulkCopy(const Insn& in, const ptx::BulkCopy& copy) {
         srcIn = "\"r\"(" + sharedAddr(src) + ")";
     }
     ptx::BulkCopy load;
-    load.dst = ownCta ? ptx::Space::SharedCta : ptx::Space::SharedCluster;
-    load.src = fromGlobal ? ptx::Space::Global : ptx::Space::SharedCta;
+    load.dst = ownCta ? ptx::StateSpace::SharedCta : ptx::StateSpace::SharedCluster;
+    load.src = fromGlobal ? ptx::StateSpace::Global : ptx::StateSpace::SharedCta;
     load.viaMbarrier = true;
     load.multicast = multicast;
     std::string ptx = opcode(copy.reduce ? in.op : ptx::Op{load}) + " [%0], [%1], " + size +
@@ -1207,15 +1210,19 @@ void ThreadEmitter::epilogue() {
                 hoist("h_mb", "unsigned",
                       "smem + " + std::to_string(plan_.harnessOffset + 16 + 8 * k) + "u");
             perThread();
-            asmStmt(opcode(ptx::Tcgen05Commit{plan_.ctaGroup, ptx::Space::SharedCluster, false}) +
-                        " [%0];",
-                    {}, {"\"r\"(" + mb + ")"});
+            asmStmt(
+                opcode(ptx::Tcgen05Commit{plan_.ctaGroup, ptx::StateSpace::SharedCluster, false}) +
+                    " [%0];",
+                {}, {"\"r\"(" + mb + ")"});
             allLanes();
             line("while (true) {");
             line("    unsigned done;");
             line("    asm volatile(\"{ .reg .pred P; " +
-                 opcode(ptx::MbarrierWait{
-                     true, true, ptx::Sem::None, ptx::Scope::None, {ptx::Space::SharedCta, true}}) +
+                 opcode(ptx::MbarrierWait{true,
+                                          true,
+                                          ptx::Sem::None,
+                                          ptx::Scope::None,
+                                          {ptx::StateSpace::SharedCta, true}}) +
                  " P, [%1], 0; selp.u32 %0, 1, 0, P; }\" : \"=r\"(done) : \"r\"(" + mb +
                  ") : \"memory\");");
             line("    if (done) break;");

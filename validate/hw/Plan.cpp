@@ -59,7 +59,7 @@ static bool needsSm100(const ptx::Program& test) {
 const litmus::Operand* tensorOperand(const ptx::Insn& in) {
     const auto* copy = in.as<ptx::BulkCopy>();
     if (!copy || copy->dims == 0) return nullptr;
-    return &in.operand(copy->dst == ptx::Space::Global ? 0 : 1);
+    return &in.operand(copy->dst == ptx::StateSpace::Global ? 0 : 1);
 }
 
 bool usesTcgen05(const ptx::Program& test) {
