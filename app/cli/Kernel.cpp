@@ -394,14 +394,6 @@ void writeParamsFile(const std::string& path, const std::vector<FieldLine>& line
     }
 }
 
-/** The field an extraction error asks for ("... add --param 0+344=VALUE"), or "". */
-std::string fieldAskedFor(const std::string& message) {
-    std::size_t add = message.rfind("add --param ");
-    if (add == std::string::npos) return "";
-    std::string rest = message.substr(add + 12);
-    return rest.substr(0, rest.find('='));
-}
-
 /** `field` ("0+344") as a --param key. */
 std::pair<std::string, std::uint64_t> fieldKey(const std::string& field) {
     std::size_t plus = field.find('+');
@@ -418,7 +410,7 @@ std::vector<kernel::Note> firstStops(const kernel::Module& m, const kernel::Laun
     try {
         kernel::extractKernel(m, check);
     } catch (const InputError& e) {
-        return {kernel::Note{e.loc(), e.message()}};
+        return {kernel::noteOf(e)};
     }
     return {};
 }
@@ -441,7 +433,7 @@ neededFields(const kernel::Extraction& x, const std::vector<kernel::Note>& stops
         if (l.read.value == std::nullopt && !l.needsIt.empty()) add(l.read.field(), "a branch");
     if (x.stops.empty())
         for (const kernel::Note& n : stops)
-            if (std::string asked = fieldAskedFor(n.text); !asked.empty()) add(asked, "an operand");
+            if (!n.field.empty()) add(n.field, "an operand");
     return fresh;
 }
 
