@@ -15,6 +15,7 @@
 #include "kernel/Module.hpp"
 #include "lower/Lowerer.hpp"
 #include "ptx/Program.hpp"
+#include "report/Answer.hpp"
 
 #include <algorithm>
 #include <cctype>
@@ -149,6 +150,20 @@ nlohmann::ordered_json firstUseJson(const std::string& name, const kernel::Kerne
     return j;
 }
 
+/**
+ * What reading `rd` changes from the default reading `r`: the flags it raises and those it
+ * does not (report::flagChanges), whether the kernel hangs, else its verdict.
+ */
+std::string readingChanges(const engine::CheckResult& r, const engine::ReadingResult& rd) {
+    std::string out = report::flagChanges(report::flagNames(r.flags), rd);
+    const bool hangs = rd.observation == engine::Observation::Deadlock;
+    if (hangs != (r.observation == engine::Observation::Deadlock))
+        out += (out.empty() ? "" : "; ") + std::string(hangs ? "hangs" : "completes (no hang)");
+    if (out.empty())
+        out = "the same flags; verdict " + std::string(engine::toString(rd.observation));
+    return out;
+}
+
 std::vector<std::string> flagNamesOf(const cat::ResolvedModel& m) {
     std::vector<std::string> out;
     for (const auto& a : m.axioms)
@@ -205,15 +220,10 @@ int printText(const kernel::KernelProgram& k, const engine::CheckResult& r,
         std::cout << "\nReadings: robust, the same answer under every reading of the PTX text's "
                      "open questions\n";
     if (r.readings && !r.readings->empty()) {
-        std::cout << "\nReading-dependent: the readings under which the answer differs:\n";
-        for (const auto& rd : *r.readings) {
-            std::string flags;
-            for (const auto& f : rd.flags)
-                flags += (flags.empty() ? "" : ",") + f;
-            std::cout << fmt::format(
-                "  {}: {}{}\n", rd.reading.modelFile(), flags.empty() ? "no flag" : flags,
-                rd.observation == engine::Observation::Deadlock ? ", hangs" : "");
-        }
+        std::cout << "\nReading-dependent: what each of these readings changes from the default "
+                     "reading (a flag raised, or not raised, under it):\n";
+        for (const auto& rd : *r.readings)
+            std::cout << "  " << report::readingText(rd) << ": " << readingChanges(r, rd) << '\n';
     }
     if (!k.notes.empty()) {
         std::cout << "\nAssumed:\n";
