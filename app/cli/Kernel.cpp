@@ -6,6 +6,7 @@
 #include "cli/Check.hpp"
 #include "cli/CommonOptions.hpp"
 #include "cli/KernelLaunch.hpp"
+#include "cli/KernelLocations.hpp"
 #include "cli/Pipeline.hpp"
 #include "cli/Progress.hpp"
 #include "cli/Readings.hpp"
@@ -82,74 +83,6 @@ std::string callSites(const engine::EventRef& e, const kernel::KernelProgram& k,
     return s;
 }
 
-/** Whether `text` holds `name` as a whole word ("(write response_0)" holds response_0). */
-bool namesWord(const std::string& text, const std::string& name) {
-    auto isPart = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; };
-    for (std::size_t at = text.find(name); at != std::string::npos; at = text.find(name, at + 1)) {
-        const std::size_t end = at + name.size();
-        if ((at == 0 || !isPart(text[at - 1])) && (end == text.size() || !isPart(text[end])))
-            return true;
-    }
-    return false;
-}
-
-/**
- * The locations a flag's witnesses name, in the order the events name them: an mbarrier
- * operation's barrier, and the locations its instruction's text names ("(write response_0)";
- * among those its PTX line names in any thread or iteration).
- */
-std::vector<std::string> locationsOf(const engine::RaisedFlag& f, const kernel::KernelProgram& k) {
-    std::vector<std::string> out;
-    auto add = [&out](const std::string& name) {
-        if (std::find(out.begin(), out.end(), name) == out.end()) out.push_back(name);
-    };
-    for (const auto& w : f.witnesses)
-        for (const auto& e : w) {
-            if (!e.barrier.empty()) add(e.barrier);
-            auto at = k.locationsAt.find(e.loc.line);
-            if (at == k.locationsAt.end()) continue;
-            for (const std::string& name : at->second)
-                if (namesWord(e.text, name)) add(name);
-        }
-    return out;
-}
-
-/**
- * "full_bar_0: first named by mbarrier.init... at k.ptx:60:2 (k.cu:60)": where a location the
- * extraction named comes from in the code.
- */
-std::string firstUseText(const std::string& name, const kernel::KernelProgram& k) {
-    auto use = k.firstUse.find(name);
-    if (use == k.firstUse.end()) return name;
-    const auto& [loc, opcode] = use->second;
-    auto cuda = k.cudaLines.find(loc.line);
-    return fmt::format("{}: first named by {} at {}{}", name, opcode, loc.str(),
-                       cuda != k.cudaLines.end() ? " (" + kernel::cudaText(cuda->second) + ")"
-                                                 : std::string());
-}
-
-/** JSON: the CUDA lines of PTX line `ptxLine`, the innermost first, then its call sites. */
-nlohmann::ordered_json sourcesJson(int ptxLine, const kernel::KernelProgram& k) {
-    nlohmann::ordered_json out = nlohmann::ordered_json::array();
-    auto cuda = k.cudaLines.find(ptxLine);
-    if (cuda != k.cudaLines.end())
-        for (const kernel::SourceLine& f : cuda->second.frames())
-            out.push_back({{"file", f.file}, {"line", f.line}});
-    return out;
-}
-
-/** JSON: a location and the first instruction that names it, with its CUDA lines. */
-nlohmann::ordered_json firstUseJson(const std::string& name, const kernel::KernelProgram& k) {
-    nlohmann::ordered_json j{{"name", name}};
-    auto use = k.firstUse.find(name);
-    if (use == k.firstUse.end()) return j;
-    const auto& [loc, opcode] = use->second;
-    j["first_named_by"] = opcode;
-    j["ptx"] = loc.str();
-    j["sources"] = sourcesJson(loc.line, k);
-    return j;
-}
-
 /**
  * What reading `rd` changes from the default reading `r`: the flags it raises and those it
  * does not (report::flagChanges), whether the kernel hangs, else its verdict.
@@ -173,6 +106,7 @@ std::vector<std::string> flagNamesOf(const cat::ResolvedModel& m) {
 
 int printText(const kernel::KernelProgram& k, const engine::CheckResult& r,
               const cat::ResolvedModel& model, const KernelArgs& a, double extractSeconds) {
+    const std::map<std::string, kernel::CodeName> names = kernel::codeNames(k);
     std::cout << fmt::format("Kernel {} ({}): {} CTA(s), {} warps; {} of them synchronize "
                              "({} instructions checked)\n",
                              k.test.name, k.test.file, k.stats.ctas, k.stats.warps, k.stats.threads,
@@ -206,7 +140,7 @@ int printText(const kernel::KernelProgram& k, const engine::CheckResult& r,
         const std::vector<std::string> named = locationsOf(f, k);
         if (!named.empty()) std::cout << "  in the code:\n";
         for (const std::string& name : named)
-            std::cout << "    " << firstUseText(name, k) << '\n';
+            std::cout << "    " << firstUseText(name, k, names) << '\n';
     }
     if (r.observation == engine::Observation::Deadlock) {
         bad = true;
@@ -245,6 +179,7 @@ int printText(const kernel::KernelProgram& k, const engine::CheckResult& r,
 
 int printJson(const kernel::KernelProgram& k, const engine::CheckResult& r,
               const cat::ResolvedModel& model) {
+    const std::map<std::string, kernel::CodeName> names = kernel::codeNames(k);
     nlohmann::ordered_json j;
     j["kernel"] = k.test.name;
     j["file"] = k.test.file;
@@ -282,7 +217,7 @@ int printJson(const kernel::KernelProgram& k, const engine::CheckResult& r,
         }
         fj["locations"] = nlohmann::ordered_json::array();
         for (const std::string& name : locationsOf(f, k))
-            fj["locations"].push_back(firstUseJson(name, k));
+            fj["locations"].push_back(firstUseJson(name, k, names));
         flags.push_back(fj);
     }
     j["flags"] = flags;
