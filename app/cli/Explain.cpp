@@ -150,6 +150,7 @@ std::string inKernelTerms(const std::string& text, const kernel::KernelProgram& 
 
 void toKernelTerms(engine::explain::WitnessGraph& g, const kernel::KernelProgram& k) {
     g.title = inKernelTerms(g.title, k);
+    g.threadNames = k.threadNames; // --verbose lists every event by its thread
     for (auto& n : g.nodes)
         n.description = inKernelTerms(n.description, k);
     for (auto& note : g.notes)

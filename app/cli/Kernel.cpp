@@ -6,6 +6,7 @@
 #include "cli/Check.hpp"
 #include "cli/CommonOptions.hpp"
 #include "cli/KernelLaunch.hpp"
+#include "cli/KernelLocations.hpp"
 #include "cli/Pipeline.hpp"
 #include "cli/Progress.hpp"
 #include "cli/Readings.hpp"
@@ -15,6 +16,7 @@
 #include "kernel/Module.hpp"
 #include "lower/Lowerer.hpp"
 #include "ptx/Program.hpp"
+#include "report/Answer.hpp"
 
 #include <algorithm>
 #include <cctype>
@@ -81,72 +83,18 @@ std::string callSites(const engine::EventRef& e, const kernel::KernelProgram& k,
     return s;
 }
 
-/** Whether `text` holds `name` as a whole word ("(write response_0)" holds response_0). */
-bool namesWord(const std::string& text, const std::string& name) {
-    auto isPart = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; };
-    for (std::size_t at = text.find(name); at != std::string::npos; at = text.find(name, at + 1)) {
-        const std::size_t end = at + name.size();
-        if ((at == 0 || !isPart(text[at - 1])) && (end == text.size() || !isPart(text[end])))
-            return true;
-    }
-    return false;
-}
-
 /**
- * The locations a flag's witnesses name, in the order the events name them: an mbarrier
- * operation's barrier, and the locations its instruction's text names ("(write response_0)";
- * among those its PTX line names in any thread or iteration).
+ * What reading `rd` changes from the default reading `r`: the flags it raises and those it
+ * does not (report::flagChanges), whether the kernel hangs, else its verdict.
  */
-std::vector<std::string> locationsOf(const engine::RaisedFlag& f, const kernel::KernelProgram& k) {
-    std::vector<std::string> out;
-    auto add = [&out](const std::string& name) {
-        if (std::find(out.begin(), out.end(), name) == out.end()) out.push_back(name);
-    };
-    for (const auto& w : f.witnesses)
-        for (const auto& e : w) {
-            if (!e.barrier.empty()) add(e.barrier);
-            auto at = k.locationsAt.find(e.loc.line);
-            if (at == k.locationsAt.end()) continue;
-            for (const std::string& name : at->second)
-                if (namesWord(e.text, name)) add(name);
-        }
+std::string readingChanges(const engine::CheckResult& r, const engine::ReadingResult& rd) {
+    std::string out = report::flagChanges(report::flagNames(r.flags), rd);
+    const bool hangs = rd.observation == engine::Observation::Deadlock;
+    if (hangs != (r.observation == engine::Observation::Deadlock))
+        out += (out.empty() ? "" : "; ") + std::string(hangs ? "hangs" : "completes (no hang)");
+    if (out.empty())
+        out = "the same flags; verdict " + std::string(engine::toString(rd.observation));
     return out;
-}
-
-/**
- * "full_bar_0: first named by mbarrier.init... at k.ptx:60:2 (k.cu:60)": where a location the
- * extraction named comes from in the code.
- */
-std::string firstUseText(const std::string& name, const kernel::KernelProgram& k) {
-    auto use = k.firstUse.find(name);
-    if (use == k.firstUse.end()) return name;
-    const auto& [loc, opcode] = use->second;
-    auto cuda = k.cudaLines.find(loc.line);
-    return fmt::format("{}: first named by {} at {}{}", name, opcode, loc.str(),
-                       cuda != k.cudaLines.end() ? " (" + kernel::cudaText(cuda->second) + ")"
-                                                 : std::string());
-}
-
-/** JSON: the CUDA lines of PTX line `ptxLine`, the innermost first, then its call sites. */
-nlohmann::ordered_json sourcesJson(int ptxLine, const kernel::KernelProgram& k) {
-    nlohmann::ordered_json out = nlohmann::ordered_json::array();
-    auto cuda = k.cudaLines.find(ptxLine);
-    if (cuda != k.cudaLines.end())
-        for (const kernel::SourceLine& f : cuda->second.frames())
-            out.push_back({{"file", f.file}, {"line", f.line}});
-    return out;
-}
-
-/** JSON: a location and the first instruction that names it, with its CUDA lines. */
-nlohmann::ordered_json firstUseJson(const std::string& name, const kernel::KernelProgram& k) {
-    nlohmann::ordered_json j{{"name", name}};
-    auto use = k.firstUse.find(name);
-    if (use == k.firstUse.end()) return j;
-    const auto& [loc, opcode] = use->second;
-    j["first_named_by"] = opcode;
-    j["ptx"] = loc.str();
-    j["sources"] = sourcesJson(loc.line, k);
-    return j;
 }
 
 std::vector<std::string> flagNamesOf(const cat::ResolvedModel& m) {
@@ -158,6 +106,7 @@ std::vector<std::string> flagNamesOf(const cat::ResolvedModel& m) {
 
 int printText(const kernel::KernelProgram& k, const engine::CheckResult& r,
               const cat::ResolvedModel& model, const KernelArgs& a, double extractSeconds) {
+    const std::map<std::string, kernel::CodeName> names = kernel::codeNames(k);
     std::cout << fmt::format("Kernel {} ({}): {} CTA(s), {} warps; {} of them synchronize "
                              "({} instructions checked)\n",
                              k.test.name, k.test.file, k.stats.ctas, k.stats.warps, k.stats.threads,
@@ -191,7 +140,7 @@ int printText(const kernel::KernelProgram& k, const engine::CheckResult& r,
         const std::vector<std::string> named = locationsOf(f, k);
         if (!named.empty()) std::cout << "  in the code:\n";
         for (const std::string& name : named)
-            std::cout << "    " << firstUseText(name, k) << '\n';
+            std::cout << "    " << firstUseText(name, k, names) << '\n';
     }
     if (r.observation == engine::Observation::Deadlock) {
         bad = true;
@@ -205,15 +154,10 @@ int printText(const kernel::KernelProgram& k, const engine::CheckResult& r,
         std::cout << "\nReadings: robust, the same answer under every reading of the PTX text's "
                      "open questions\n";
     if (r.readings && !r.readings->empty()) {
-        std::cout << "\nReading-dependent: the readings under which the answer differs:\n";
-        for (const auto& rd : *r.readings) {
-            std::string flags;
-            for (const auto& f : rd.flags)
-                flags += (flags.empty() ? "" : ",") + f;
-            std::cout << fmt::format(
-                "  {}: {}{}\n", rd.reading.modelFile(), flags.empty() ? "no flag" : flags,
-                rd.observation == engine::Observation::Deadlock ? ", hangs" : "");
-        }
+        std::cout << "\nReading-dependent: what each of these readings changes from the default "
+                     "reading (a flag raised, or not raised, under it):\n";
+        for (const auto& rd : *r.readings)
+            std::cout << "  " << report::readingText(rd) << ": " << readingChanges(r, rd) << '\n';
     }
     if (!k.notes.empty()) {
         std::cout << "\nAssumed:\n";
@@ -235,6 +179,7 @@ int printText(const kernel::KernelProgram& k, const engine::CheckResult& r,
 
 int printJson(const kernel::KernelProgram& k, const engine::CheckResult& r,
               const cat::ResolvedModel& model) {
+    const std::map<std::string, kernel::CodeName> names = kernel::codeNames(k);
     nlohmann::ordered_json j;
     j["kernel"] = k.test.name;
     j["file"] = k.test.file;
@@ -272,7 +217,7 @@ int printJson(const kernel::KernelProgram& k, const engine::CheckResult& r,
         }
         fj["locations"] = nlohmann::ordered_json::array();
         for (const std::string& name : locationsOf(f, k))
-            fj["locations"].push_back(firstUseJson(name, k));
+            fj["locations"].push_back(firstUseJson(name, k, names));
         flags.push_back(fj);
     }
     j["flags"] = flags;
@@ -394,14 +339,6 @@ void writeParamsFile(const std::string& path, const std::vector<FieldLine>& line
     }
 }
 
-/** The field an extraction error asks for ("... add --param 0+344=VALUE"), or "". */
-std::string fieldAskedFor(const std::string& message) {
-    std::size_t add = message.rfind("add --param ");
-    if (add == std::string::npos) return "";
-    std::string rest = message.substr(add + 12);
-    return rest.substr(0, rest.find('='));
-}
-
 /** `field` ("0+344") as a --param key. */
 std::pair<std::string, std::uint64_t> fieldKey(const std::string& field) {
     std::size_t plus = field.find('+');
@@ -418,7 +355,7 @@ std::vector<kernel::Note> firstStops(const kernel::Module& m, const kernel::Laun
     try {
         kernel::extractKernel(m, check);
     } catch (const InputError& e) {
-        return {kernel::Note{e.loc(), e.message()}};
+        return {kernel::noteOf(e)};
     }
     return {};
 }
@@ -441,7 +378,7 @@ neededFields(const kernel::Extraction& x, const std::vector<kernel::Note>& stops
         if (l.read.value == std::nullopt && !l.needsIt.empty()) add(l.read.field(), "a branch");
     if (x.stops.empty())
         for (const kernel::Note& n : stops)
-            if (std::string asked = fieldAskedFor(n.text); !asked.empty()) add(asked, "an operand");
+            if (!n.field.empty()) add(n.field, "an operand");
     return fresh;
 }
 

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cctype>
 #include <fmt/format.h>
+#include <iterator>
 
 namespace ptxmc::report {
 
@@ -111,15 +112,35 @@ std::string dependenceLine(const Dependence& d) {
         bool first = true;
         for (const auto& [v, own] : d.otherwise) {
             if (own != value) continue;
-            line += (first ? "" : ", ") + v->reading.modelFile();
-            std::string decisions;
-            for (const std::string& q : v->decisions)
-                decisions += (decisions.empty() ? "" : ", ") + q;
-            if (!decisions.empty()) line += " (" + decisions + ")";
+            line += (first ? "" : ", ") + readingText(*v);
             first = false;
         }
     }
     return line;
+}
+
+std::string readingText(const ReadingResult& v) {
+    std::string decisions;
+    for (const std::string& q : v.decisions)
+        decisions += (decisions.empty() ? "" : ", ") + q;
+    return v.reading.modelFile() + (decisions.empty() ? "" : " (" + decisions + ")");
+}
+
+std::string flagChanges(const std::vector<std::string>& byDefault, const ReadingResult& v) {
+    std::vector<std::string> raised, cleared;
+    std::set_difference(v.flags.begin(), v.flags.end(), byDefault.begin(), byDefault.end(),
+                        std::back_inserter(raised));
+    std::set_difference(byDefault.begin(), byDefault.end(), v.flags.begin(), v.flags.end(),
+                        std::back_inserter(cleared));
+    auto joined = [](const std::vector<std::string>& names) {
+        std::string out;
+        for (const std::string& n : names)
+            out += (out.empty() ? "" : ", ") + n;
+        return out;
+    };
+    std::string out = raised.empty() ? "" : joined(raised) + " raised";
+    if (!cleared.empty()) out += (out.empty() ? "" : "; ") + joined(cleared) + " not raised";
+    return out;
 }
 
 } // namespace ptxmc::report

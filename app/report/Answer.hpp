@@ -65,4 +65,14 @@ std::vector<Dependence> dependencesOf(const CheckResult& r);
  *  variants/q1-....cat (Q1 (<section> #<anchor>))`, or `... robust: ... under every reading`. */
 std::string dependenceLine(const Dependence& d);
 
+/** `variants/q1-....cat (Q1 (<section> #<anchor>))`: a reading and the decisions it takes. */
+std::string readingText(const ReadingResult& v);
+
+/**
+ * What reading `v` changes in the flags raised under the default reading (`byDefault`, sorted):
+ * `async-pending-at-exit raised; data-race, tmem-race not raised`, in dependenceLine's words;
+ * "" when it raises the same flags.
+ */
+std::string flagChanges(const std::vector<std::string>& byDefault, const ReadingResult& v);
+
 } // namespace ptxmc::report

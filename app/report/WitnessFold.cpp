@@ -50,6 +50,7 @@ WitnessGraph foldWitness(const WitnessGraph& g, const std::set<int>& keep, std::
     out.title = g.title;
     out.notes = g.notes;
     out.highlightMeaning = g.highlightMeaning;
+    out.threadNames = g.threadNames;
     int nextId = 0;
     for (const auto& n : g.nodes)
         nextId = std::max(nextId, n.id + 1);

@@ -48,6 +48,24 @@ const char* colourOf(const std::string& relation) {
     return it == relationStyles().end() ? "gray30" : it->second.colour;
 }
 
+/** Thread number of "P12" (init and anything else sort first). */
+int threadNumber(const std::string& thread) {
+    if (thread.size() < 2 || thread[0] != 'P') return -1;
+    try {
+        return std::stoi(thread.substr(1));
+    } catch (const std::exception&) {
+        return -1;
+    }
+}
+
+/** Thread "Pi"'s own name in `g` (a kernel's "CTA 0 warp 4"), or "" where it has none. */
+std::string ownName(const WitnessGraph& g, const std::string& thread) {
+    const int t = threadNumber(thread);
+    return t >= 0 && static_cast<std::size_t>(t) < g.threadNames.size()
+               ? g.threadNames[static_cast<std::size_t>(t)]
+               : std::string();
+}
+
 } // namespace
 
 std::string nodeText(const WitnessNode& n) {
@@ -62,8 +80,9 @@ std::string toText(const WitnessGraph& g) {
     std::ostringstream out;
     out << g.title << "\n";
     for (const auto& n : g.nodes) {
-        out << "  e" << n.id << "  " << n.thread;
-        if (n.cta >= 0) out << "@cta" << n.cta;
+        const std::string own = ownName(g, n.thread);
+        out << "  e" << n.id << "  " << (own.empty() ? n.thread : own);
+        if (n.cta >= 0 && own.empty()) out << "@cta" << n.cta;
         if (n.line > 0) out << " (line " << n.line << ")";
         out << "  " << nodeText(n) << (n.async ? "  [async]" : "") << "\n";
     }
@@ -76,16 +95,6 @@ std::string toText(const WitnessGraph& g) {
 }
 
 namespace {
-
-/** Thread number of "P12" (init and anything else sort first). */
-int threadNumber(const std::string& thread) {
-    if (thread.size() < 2 || thread[0] != 'P') return -1;
-    try {
-        return std::stoi(thread.substr(1));
-    } catch (const std::exception&) {
-        return -1;
-    }
-}
 
 void writeNode(std::ostringstream& out, const WitnessNode& n, const char* indent) {
     out << indent << "e" << n.id << " [label=\"e" << n.id << ": " << escape(nodeText(n))
@@ -135,8 +144,9 @@ std::string toDot(const WitnessGraph& g) {
             heads.push_back(nodes.front());
         out << "  subgraph cluster_cta" << cta << " {\n    label=\"CTA " << cta << "\";\n";
         for (const auto& [thread, nodes] : byCta[cta]) {
-            out << "    subgraph cluster_" << cta << "_P" << thread << " {\n      label=\"P"
-                << thread << "\";\n";
+            const std::string own = ownName(g, "P" + std::to_string(thread));
+            out << "    subgraph cluster_" << cta << "_P" << thread << " {\n      label=\""
+                << escape(own.empty() ? "P" + std::to_string(thread) : own) << "\";\n";
             for (const auto* n : nodes)
                 writeNode(out, *n, "      ");
             out << "    }\n";

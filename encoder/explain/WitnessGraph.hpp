@@ -34,6 +34,9 @@ struct WitnessGraph {
     std::vector<std::string> notes; ///< lines printed under the graph (final state, axiom, ...)
     /// What the thick (highlighted) edges are: they break an axiom, or make the outcome
     std::string highlightMeaning = "breaks the axiom";
+    /// Thread i's own name where the program names its threads (a kernel's "CTA 0 warp 4"),
+    /// shown for "Pi"; none: "Pi"
+    std::vector<std::string> threadNames;
 };
 
 } // namespace ptxmc::engine::explain

@@ -312,10 +312,10 @@ private:
         o.loc = r.loc;
         return o;
     }
-    /** What an unknown value comes from: a parameter field not given, else `otherwise`. */
-    std::string origin(const Val& v, const std::string& otherwise) const {
-        std::string field = missingField(x_, v);
-        return field.empty() ? otherwise : field;
+    /** Fails with `what` and what `v` comes from: a parameter field not given, else `otherwise`. */
+    [[noreturn]] void failOn(const SourceLoc& loc, const std::string& what, const Val& v,
+                             const std::string& otherwise) const {
+        failOnValue(loc, what, x_, v, otherwise);
     }
 
     /** An input: its value when known, else the register (data). */
@@ -324,8 +324,8 @@ private:
             return imm(r.value.v, r.loc);
         if (r.kind == OperandKind::Sink) return sink(r.loc);
         if (mustKnow)
-            fail(r.loc, "operand '" + r.reg + "' of this " + s.opcode + " depends on " +
-                            origin(r.value, "a value read from memory: ptxmc needs it known"));
+            failOn(r.loc, "operand '" + r.reg + "' of this " + s.opcode + " depends on ", r.value,
+                   "a value read from memory: ptxmc needs it known");
         // Data the evaluation does not follow (a value computed from memory): its value
         // does not matter to the properties checked, so a constant stands for it.
         if (r.kind == OperandKind::Vec) {
@@ -558,8 +558,8 @@ private:
         o.loc = tmap.loc;
         for (const RawOperand& c : tmap.elements) {
             if (!c.value.known)
-                fail(c.loc, "coordinate '" + c.reg + "' of this " + s.opcode + " depends on " +
-                                origin(c.value, "a value read from memory"));
+                failOn(c.loc, "coordinate '" + c.reg + "' of this " + s.opcode + " depends on ",
+                       c.value, "a value read from memory");
             name += "_" + std::to_string(c.value.v);
             o.elements.push_back(imm(c.value.v, c.loc));
         }
@@ -769,8 +769,8 @@ private:
                             std::uint64_t mmaN = 0) {
         Val v = o.value;
         if (!v.known)
-            fail(o.loc, "the tensor-memory address of this " + s.opcode + " depends on " +
-                            origin(v, "a value read from memory that ptxmc could not follow"));
+            failOn(o.loc, "the tensor-memory address of this " + s.opcode + " depends on ", v,
+                   "a value read from memory that ptxmc could not follow");
         std::vector<std::string> names = tmem_.names(tmemSpan(s, o, warp_, mmaA, mmaN));
         for (const std::string& n : names)
             declareTmem(n, cta);

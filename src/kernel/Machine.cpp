@@ -33,6 +33,18 @@ std::string missingField(const Extraction& x, const Val& v) {
         r.field());
 }
 
+void failOnValue(const SourceLoc& loc, const std::string& what, const Extraction& x, const Val& v,
+                 const std::string& otherwise, const std::string& after) {
+    std::string field = missingField(x, v);
+    if (field.empty()) throw InputError(loc, what + otherwise + after);
+    throw FieldError(loc, what + field + after, x.paramReads[v.field - 1].field());
+}
+
+Note noteOf(const InputError& e) {
+    const auto* asks = dynamic_cast<const FieldError*>(&e);
+    return Note{e.loc(), e.message(), asks ? asks->field() : std::string()};
+}
+
 const Function& pickEntry(const Module& m, const std::string& name) {
     std::vector<const Function*> entries;
     for (const Function& f : m.functions)
@@ -149,7 +161,7 @@ public:
                 try {
                     runCluster();
                 } catch (const InputError& e) { // not one thread's: the listing ends here
-                    stops_.emplace(e.what(), Note{e.loc(), e.message()});
+                    stops_.emplace(e.what(), noteOf(e));
                     break;
                 }
             } else {
@@ -377,7 +389,7 @@ private:
                 try {
                     o = step(L, false);
                 } catch (const InputError& e) { // the thread stops; the others go on
-                    stops_.emplace(e.what(), Note{e.loc(), e.message()});
+                    stops_.emplace(e.what(), noteOf(e));
                     L.done = true;
                     return Outcome::Done;
                 }
@@ -437,15 +449,12 @@ private:
                     L.done = true;
                     return Outcome::Done;
                 }
-                if (std::string field = missingField(out_, g); !field.empty()) {
-                    out_.paramReads[g.field - 1].decides = true;
-                    fail(in.guard->loc, "whether this " + in.opcode + " runs depends on " + field);
-                }
-                fail(in.guard->loc, "whether this " + in.opcode +
-                                        " runs depends on a value read from " + unknownOrigin() +
-                                        " (its guard @" + in.guard->reg +
-                                        "): ptxmc follows control flow decided by the launch, "
-                                        "the parameters and mbarrier waits only");
+                if (!missingField(out_, g).empty()) out_.paramReads[g.field - 1].decides = true;
+                failOnValue(
+                    in.guard->loc, "whether this " + in.opcode + " runs depends on ", out_, g,
+                    "a value read from " + unknownOrigin() + " (its guard @" + in.guard->reg +
+                        "): ptxmc follows control flow decided by the launch, "
+                        "the parameters and mbarrier waits only");
             }
             if ((g.v != 0) == in.guard->negated) {
                 if (guardProbe) taintDests(L, in, guardProbe);
@@ -1461,9 +1470,8 @@ private:
                      (a.known && a.v >= Layout::kLocal && a.v < Layout::kLocal + (1ULL << 32));
         if (!local) return false;
         if (!a.known) // the lane's own memory at an address it cannot tell: data
-            fail(m.loc, "the .local address of this " + in.opcode + " depends on " +
-                            (a.field ? missingField(out_, a) : std::string("data")) +
-                            ": ptxmc follows .local memory at addresses the launch decides");
+            failOnValue(m.loc, "the .local address of this " + in.opcode + " depends on ", out_, a,
+                        "data", ": ptxmc follows .local memory at addresses the launch decides");
         std::uint64_t bytes = loadBytes(in.parts);
         const litmus::Operand& r = in.operands[store ? 1 : 0];
         std::vector<const litmus::Operand*> regs;

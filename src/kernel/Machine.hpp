@@ -98,7 +98,26 @@ struct WarpTrace {
 struct Note {
     SourceLoc loc;
     std::string text;
+    /// the parameter field the text asks for ("0+344", as --param names it), if any
+    std::string field = {};
 };
+
+/**
+ * An error that asks for a parameter field --param does not give: `field` ("0+344") is the
+ * field as --param names it, so that --list-params --all can stand a value in for it.
+ */
+class FieldError : public InputError {
+public:
+    FieldError(SourceLoc loc, const std::string& message, std::string field)
+        : InputError(std::move(loc), message), field_(std::move(field)) {}
+    const std::string& field() const { return field_; }
+
+private:
+    std::string field_;
+};
+
+/** `e` as a Note, with the field it asks for when it is a FieldError. */
+Note noteOf(const InputError& e);
 
 /** A load of a parameter field the evaluation ran: `--param INDEX+OFFSET=VALUE` gives it. */
 struct ParamRead {
@@ -133,6 +152,14 @@ struct Extraction {
  * else "".
  */
 std::string missingField(const Extraction& x, const Val& v);
+
+/**
+ * Throws the error `what` + missingField(x, v) + `after`, asking for that field (a FieldError),
+ * or `what` + `otherwise` + `after` when `v` depends on no field --param leaves out.
+ */
+[[noreturn]] void failOnValue(const SourceLoc& loc, const std::string& what, const Extraction& x,
+                              const Val& v, const std::string& otherwise,
+                              const std::string& after = "");
 
 /**
  * Runs every thread of one cluster of `entry`; throws InputError where it cannot follow (with

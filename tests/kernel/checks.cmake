@@ -106,7 +106,7 @@ if("${PTXMC_KERNELS_PTX}" MATCHES "/blackwell-umma-1sm--no-fence-after\\.ptx")
     ARGS kernel --readings --param 4=128 --param 6=2 --param 5=1 --param 3=128
     ${PTXMC_KERNELS_DIR}/blackwell-umma-1sm--no-fence-after.ptx
     SETTINGS -DSTATUS=1
-    "-DSTDOUT_HAS=tmem-race                    VIOLATED|Reading-dependent: the readings under which the answer differs:|variants/q1-acquire-wait-orders-tcgen05.cat: no flag|variants/cutlass-reading.cat: no flag")
+    "-DSTDOUT_HAS=tmem-race                    VIOLATED|Reading-dependent: what each of these readings changes from the default reading|variants/q1-acquire-wait-orders-tcgen05.cat (Q1 (9.7.18.6.3)): |tmem-race not raised|variants/cutlass-reading.cat (Q1")
 endif()
 # A TMA store left pending at thread exit: clean under the literal text (decision Q20), which
 # gives no rule for it; the variant that asks for a wait_group before exit flags it. Slow tier
@@ -115,7 +115,7 @@ if("${PTXMC_KERNELS_PTX}" MATCHES "/hopper-tma-wgmma--no-store-wait\\.ptx")
   ptxmc_cli_test(kernels/readings/hopper-tma-wgmma--no-store-wait TIER slow
     ARGS kernel --readings --param 3=256 ${PTXMC_KERNELS_DIR}/hopper-tma-wgmma--no-store-wait.ptx
     SETTINGS -DSTATUS=0
-    "-DSTDOUT_HAS=async-pending-at-exit        holds|Reading-dependent: the readings under which the answer differs:|variants/q20-async-done-before-exit.cat: async-pending-at-exit|Verdict: clean for this launch and bound")
+    "-DSTDOUT_HAS=async-pending-at-exit        holds|Reading-dependent: what each of these readings changes from the default reading|variants/q20-async-done-before-exit.cat (Q20 (9.7.10.28.1, 9.7.10.28.6.2)): async-pending-at-exit raised|Verdict: clean for this launch and bound")
 endif()
 # Cluster launch control: a request after a failed one is undefined (9.7.15.18), and --tiles
 # needs a grid that holds the clusters the responses cancel.
@@ -154,14 +154,14 @@ if("${PTXMC_KERNELS_PTX}" MATCHES "/blackwell-fa4-like\\.ptx")
   ptxmc_cli_test(kernels/readings/blackwell-fa4-like TIER slow
     ARGS kernel --readings --param 4=2 ${PTXMC_KERNELS_DIR}/blackwell-fa4-like.ptx
     SETTINGS -DSTATUS=0
-    "-DSTDOUT_HAS=Reading-dependent: the readings under which the answer differs:|variants/q6-commit-arrive-relaxed.cat: data-race|Verdict: clean")
+    "-DSTDOUT_HAS=Reading-dependent: what each of these readings changes from the default reading|variants/q6-commit-arrive-relaxed.cat (Q6|): data-race|raised|Verdict: clean")
 endif()
 if("${PTXMC_KERNELS_PTX}" MATCHES "/blackwell-fa4-like--s-before-pv-done\\.ptx")
   ptxmc_cli_test(kernels/readings/blackwell-fa4-like--s-before-pv-done TIER kernel
     ARGS kernel --readings --param 4=2
     ${PTXMC_KERNELS_DIR}/blackwell-fa4-like--s-before-pv-done.ptx
     SETTINGS -DSTATUS=0
-    "-DSTDOUT_HAS=Reading-dependent: the readings under which the answer differs:|variants/q13-pipeline-9-1-pairs.cat: tmem-race")
+    "-DSTDOUT_HAS=Reading-dependent: what each of these readings changes from the default reading|variants/q13-pipeline-9-1-pairs.cat (Q13|): tmem-race raised")
 endif()
 # Without tcgen05.fence::before_thread_sync before the p_full arrive the tmem-race is the literal
 # text's; the readings under which tcgen05.wait::ld / wait::st order the completed accesses
@@ -171,7 +171,7 @@ if("${PTXMC_KERNELS_PTX}" MATCHES "/blackwell-fa4-like--no-fence-before\\.ptx")
     ARGS kernel --readings --param 4=2
     ${PTXMC_KERNELS_DIR}/blackwell-fa4-like--no-fence-before.ptx
     SETTINGS -DSTATUS=1
-    "-DSTDOUT_HAS=tmem-race                    VIOLATED|Reading-dependent: the readings under which the answer differs:|variants/q11-wait-orders-before-sync.cat: no flag|variants/cutlass-reading.cat: no flag")
+    "-DSTDOUT_HAS=tmem-race                    VIOLATED|Reading-dependent: what each of these readings changes from the default reading|variants/q11-wait-orders-before-sync.cat (Q11|tmem-race not raised|variants/cutlass-reading.cat (Q1")
 endif()
 # Two tcgen05.st.32x32b.x16 of disjoint columns of one accumulator write different slices of it:
 # were they one location, the 9.0/9.1 pipelined pairs (Q13, no st -> st) would see two unordered

@@ -76,7 +76,8 @@ TEST_CASE("kernel params: a branch on a field not given names it", "[kernel-para
     try {
         run(l);
         FAIL("no error");
-    } catch (const InputError& e) {
+    } catch (const FieldError& e) { // the field it asks for, typed: --list-params --all
+        CHECK(e.field() == "0+8");
         CHECK(e.loc().line == 23);
         CHECK(e.message().find("depends on parameter field 0+8 (param_0+8, 4 bytes read at "
                                "k.ptx:17:2), which --param does not give: add --param "
@@ -103,6 +104,7 @@ TEST_CASE("kernel params: --list-params stops the thread, records the field", "[
     Extraction x = run(l);
     REQUIRE(x.stops.size() == 1);
     CHECK(x.stops[0].loc.line == 16);
+    CHECK(x.stops[0].field == "0+16");
     REQUIRE(x.paramReads.size() == 1);
     CHECK(x.paramReads[0].field() == "0+16");
     CHECK(x.paramReads[0].decides);

@@ -579,3 +579,15 @@ TEST_CASE("CI reports: the section a flag's comment cites, XML escaping", "[repo
     CHECK(xmlEscape("\xC3") == "\xEF\xBF\xBD");                                 // cut short
     CHECK(xmlEscape("\xED\xA0\x80") == "\xEF\xBF\xBD\xEF\xBF\xBD\xEF\xBF\xBD"); // surrogate
 }
+
+TEST_CASE("a reading's changes: the flags it raises and those it does not, against the default",
+          "[report]") {
+    ReadingResult v;
+    v.reading = cat::ReadingId{"cutlass-reading"};
+    v.flags = {"async-pending-at-exit", "data-race"};
+    v.decisions = {"Q1 (9.7.18.6.3)", "Q20 (9.7.10.28.1)"};
+    CHECK(readingText(v) == "variants/cutlass-reading.cat (Q1 (9.7.18.6.3), Q20 (9.7.10.28.1))");
+    CHECK(flagChanges({"data-race", "tmem-lifetime", "tmem-race"}, v) ==
+          "async-pending-at-exit raised; tmem-lifetime, tmem-race not raised");
+    CHECK(flagChanges({"async-pending-at-exit", "data-race"}, v).empty());
+}
