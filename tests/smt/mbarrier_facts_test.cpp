@@ -258,6 +258,25 @@ std::string manyWaiters(int waiters) {
     return text + " ;\nexists (true)\n";
 }
 
+/** The reduced search's facts under real time, after checking they equal the full search's and
+ *  that the reduction took fewer than `fewerThan` states where the full search took more than
+ *  `moreThan`. */
+engine::schedules::MbarrierFacts reducedAsFull(const ir::Program& p, std::size_t fewerThan,
+                                               std::size_t moreThan) {
+    const auto order = ir::realTimePairs(p);
+    auto reduced = engine::schedules::observeMbarriers(p, order, 100000);
+    auto full = engine::schedules::observeMbarriers(p, order, 100000, nullptr,
+                                                    engine::schedules::Reduction::None);
+    REQUIRE(reduced.known);
+    REQUIRE(full.known);
+    CHECK(reduced.states < fewerThan);
+    CHECK(full.states > moreThan);
+    CHECK(reduced.phases == full.phases);
+    CHECK(reduced.alwaysAfter == full.alwaysAfter);
+    CHECK(reduced.misuseFree == full.misuseFree);
+    return reduced;
+}
+
 } // namespace
 
 TEST_CASE("the facts' search takes one order of the waits on one object", "[mbarrier-facts]") {
@@ -266,17 +285,7 @@ TEST_CASE("the facts' search takes one order of the waits on one object", "[mbar
     // change nothing, so the persistent sets take them in one order, and the facts are those
     // of the full search, which never orders two waits.
     ir::Program p = lowered(manyWaiters(6));
-    const auto order = ir::realTimePairs(p);
-    auto reduced = engine::schedules::observeMbarriers(p, order, 100000);
-    auto full = engine::schedules::observeMbarriers(p, order, 100000, nullptr,
-                                                    engine::schedules::Reduction::None);
-    REQUIRE(reduced.known);
-    REQUIRE(full.known);
-    CHECK(reduced.states < 30);
-    CHECK(full.states > 729);
-    CHECK(reduced.phases == full.phases);
-    CHECK(reduced.alwaysAfter == full.alwaysAfter);
-    CHECK(reduced.misuseFree == full.misuseFree);
+    auto reduced = reducedAsFull(p, 30, 729);
     // Each wait follows the arrive, and only the arrive.
     const int arrive = firstOf(p, ir::MbOp::Arrive);
     for (int w : opsOf(p, ir::MbOp::Wait))
@@ -317,17 +326,7 @@ TEST_CASE("the facts' search counts the copies that landed on one object, not wh
     for (int expected : {8 * 16, 7 * 16}) {
         INFO("expect_tx " << expected);
         ir::Program p = lowered(manyCopies(8, expected));
-        const auto order = ir::realTimePairs(p);
-        auto reduced = engine::schedules::observeMbarriers(p, order, 100000);
-        auto full = engine::schedules::observeMbarriers(p, order, 100000, nullptr,
-                                                        engine::schedules::Reduction::None);
-        REQUIRE(reduced.known);
-        REQUIRE(full.known);
-        CHECK(full.states > 256);
-        CHECK(reduced.states < 60);
-        CHECK(reduced.phases == full.phases);
-        CHECK(reduced.alwaysAfter == full.alwaysAfter);
-        CHECK(reduced.misuseFree == full.misuseFree);
+        reducedAsFull(p, 60, 256);
         requireSameAnswer(checked(p, true), checked(p, false));
     }
 }
