@@ -147,6 +147,10 @@ void checkSupported(const ptx::Program& test, const ir::Program& program, const 
                 throw Refused(i.loc, "'" + in.opcode +
                                          "' (a fabric proxy fence, sm_100, PTX ISA 9.3) has no "
                                          "CUDA mapping yet");
+            if (const auto* pf = in.as<ptx::ProxyFence>(); pf && pf->readOnly)
+                throw Refused(i.loc, "'" + in.opcode +
+                                         "' (.sync_restrict::shared::cluster::read, PTX ISA "
+                                         "9.4): ptxas 13.0 rejects the modifier");
             if (in.is<ptx::ProxyFence>() &&
                 in.as<ptx::ProxyFence>()->kind != ptx::ProxyKind::Async &&
                 in.as<ptx::ProxyFence>()->kind != ptx::ProxyKind::Tensormap)
