@@ -1165,9 +1165,13 @@ void ThreadEmitter::cpAsync(const Insn& in) {
     if (const auto* c = in.as<ptx::CpAsync>(); c->srcSize || c->ignoreSrc)
         refuse("cp.async's src-size / ignore-src operand has no CUDA mapping yet");
     const std::int64_t size = in.operand(2).value; // 4, 8 or 16: lowering checked it
+    // .L2::cache_hint is a hint with no memory-model effect ({CpAsync}): written without it,
+    // since its cache-policy operand is no register of the harness (ptxas: arguments mismatch)
+    ptx::CpAsync emitted = *in.as<ptx::CpAsync>();
+    emitted.cacheHint = false;
     usedCpAsync_ = true;
     perThread();
-    asmStmt(opcode(in.op) + " [%0], [%1], " + std::to_string(size) + ";", {},
+    asmStmt(opcode(emitted) + " [%0], [%1], " + std::to_string(size) + ";", {},
             {"\"r\"(" + sharedAddr(dst) + ")", "\"l\"(" + globalAddr(src) + ")"});
 }
 
