@@ -123,7 +123,10 @@ MbarrierFactsSummary MbarrierFactsPlan::assertAll(z3::solver& solver, const Prog
         if (out.completeSchedule.empty()) out.completeSchedule = facts.completeSchedule;
         out.explored = out.explored || facts.known;
         if (!facts.known) out.why = facts.why; // the reason of a search that gave up
-        out.facts += assertFacts(solver, pe, facts, o.lit && coherent && progress);
+        z3::expr beforeMisuse = solver.ctx().bool_val(true);
+        for (int op : facts.firstMisuse)
+            beforeMisuse = beforeMisuse && !pe.misuse(op);
+        out.facts += assertFacts(solver, pe, facts, o.lit && coherent && progress && beforeMisuse);
     }
     return out;
 }

@@ -37,7 +37,9 @@ struct MbarrierFactsSummary {
  * schedule that smt/Schedules.hpp's observeMbarriers explores under that order, so its facts
  * hold in it: the phases an operation may see, the operations of its object before it, and
  * (where every wait's operand is a constant) that an operation no schedule makes undefined
- * behaviour is not in MB_MISUSE. They are asserted under the literals and `progress`: implied
+ * behaviour is not in MB_MISUSE. The search ends a schedule at its first misuse, so the facts
+ * hold where none of those first misuses is one. They are asserted under the literals,
+ * `progress` and that: implied
  * constraints that spare the solver the search for mbarrier orders and phases no execution has
  * (the phase of a parity wait is an integer it otherwise bounds by case splits over every mbo
  * slot).

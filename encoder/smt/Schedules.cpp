@@ -148,10 +148,12 @@ public:
         return out;
     }
 
-    /** After run(), facts only: the mbarrier ops no step made misuse, if that is known. */
+    /** After run(), facts only: the first misuses, and the mbarrier ops no step made misuse
+     *  before them, if misuse is a function of the state. */
     void misuseFacts(MbarrierFacts& facts) const {
         facts.misuseKnown = misuseKnown_;
         if (!misuseKnown_) return;
+        facts.firstMisuse = misuseSeen_;
         for (const auto& ops : opsAt_)
             for (int o : ops)
                 if (!misuseSeen_.count(o)) facts.misuseFree.insert(o);
@@ -532,7 +534,9 @@ private:
                 continue;
             }
             int e = top.next[top.taken++];
-            if (facts_ != nullptr) record(top.node, e);
+            // A step that is undefined behaviour ends its schedule: the facts are of the
+            // schedules before any misuse (MbarrierFacts::firstMisuse).
+            if (facts_ != nullptr && !record(top.node, e)) continue;
             Node n = top.node;
             runEvent(n, e);
             settleAfter(n, e);
@@ -551,17 +555,22 @@ private:
         if (out.answer != Answer::MayHang) out.answer = Answer::NoHang;
     }
 
-    /** The mbarrier facts of one step: `e` runs from `s`. */
-    void record(const Node& s, int e) {
+    /**
+     * The mbarrier facts of one step: `e` runs from `s`. False when the step is undefined
+     * behaviour and misuse is a function of the state (misuseKnown_): the search then goes no
+     * further, and the step's class is among the first misuses instead.
+     */
+    bool record(const Node& s, int e) {
         const ir::Event& ev = p_.events[static_cast<std::size_t>(e)];
-        if (!ev.has(ir::Tag::MB)) return;
+        if (!ev.has(ir::Tag::MB)) return true;
         const auto slot = static_cast<std::size_t>(mbSlot_[static_cast<std::size_t>(ev.location)]);
         const std::vector<int> as = images(e);
-        const bool misuse = misuseOf(s.mb[slot], s.observed[slot], ev);
-        for (int m : as) {
-            facts_->phases[m].insert(s.mb[slot].phase);
-            if (misuse) misuseSeen_.insert(m);
+        if (misuseOf(s.mb[slot], s.observed[slot], ev)) {
+            misuseSeen_.insert(as.begin(), as.end());
+            if (misuseKnown_) return false;
         }
+        for (int m : as)
+            facts_->phases[m].insert(s.mb[slot].phase);
         // Two waits commute (persistent sets take one order of them): no fact orders them.
         const bool wait = ev.mbOp == ir::MbOp::Wait;
         // Of a class, only members run in every permutation of `s`: all of them (e's own
@@ -582,6 +591,7 @@ private:
             std::sort(mine.begin(), mine.end());
             intersectAlwaysAfter(m, mine);
         }
+        return true;
     }
 
     void intersectAlwaysAfter(int e, const std::vector<int>& before) {

@@ -81,12 +81,19 @@ struct MbarrierFacts {
     std::size_t states = 0; ///< distinct states visited
     std::map<int, std::set<std::int64_t>> phases; ///< mbarrier op -> phases it may see
     std::map<int, std::vector<int>> alwaysAfter;  ///< op -> same-object ops always run before it
-    /** Whether `misuseFree` was computed: every wait's operand is a constant, so each step's
-     *  misuse is a function of the object's state (a stale token needs the token's value). */
+    /** Whether each step's misuse is a function of the object's state: every wait's operand
+     *  is a constant (a stale token needs the token's value). Then the search ends each
+     *  schedule at its first misuse, and every other fact here holds in the schedules where
+     *  no operation of `firstMisuse` is misuse: a schedule with a misuse has a first one,
+     *  reached from a prefix without, which the search explored. */
     bool misuseKnown = false;
-    /** The mbarrier ops no step made undefined behaviour (MB_MISUSE's operations: before
-     *  init, init twice, an arrival beyond the pending count, a count misuse, a stale token,
-     *  an arrive of a later phase with no True wait in the phase before). */
+    /** With misuseKnown: the operations some schedule runs as its first undefined behaviour
+     *  (MB_MISUSE's operations: before init, init twice, an arrival beyond the pending count,
+     *  a count misuse, a stale token, an arrive of a later phase with no True wait in the
+     *  phase before). Empty: no schedule has a misuse, and the facts hold in every one. */
+    std::set<int> firstMisuse;
+    /** With misuseKnown: the mbarrier ops not in firstMisuse, which are no misuse either
+     *  where none of firstMisuse is. */
     std::set<int> misuseFree;
     /** One schedule under the order in which every event ran (empty: none found), kept when
      *  the search gave up too: it respects the model's order, where real time alone misses
