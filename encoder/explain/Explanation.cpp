@@ -4,6 +4,7 @@
 #include "engine/Budget.hpp"
 #include "engine/ConcreteModel.hpp"
 #include "engine/ResultBuilder.hpp"
+#include "explain/MisuseHistory.hpp"
 #include "explain/Target.hpp"
 #include "explain/WitnessBuilder.hpp"
 #include "smt/Z3Session.hpp"
@@ -151,8 +152,12 @@ explain::WitnessGraph drawChecked(Z3Session& s, const ir::Program& p,
             marked.insert(it->second.front());
         for (auto& n : g.nodes)
             n.marked = marked.count(n.id) > 0;
-        if (raising.empty() && marked.size() > c.blocked.size())
-            g.notes.push_back("raises " + flag + ": " + describeEvent(p, o, *marked.begin()));
+        if (raising.empty() && marked.size() > c.blocked.size()) {
+            const int op = *marked.begin();
+            g.notes.push_back("raises " + flag + ": " + describeEvent(p, o, op));
+            for (std::string& line : misuseHistory(p, c, o, op))
+                g.notes.push_back(std::move(line));
+        }
         for (const auto& a : model.axioms)
             if (a.flag && a.name == flag) g.notes.push_back("the rule: " + a.doc);
         for (int w : c.blocked)
