@@ -210,6 +210,15 @@ explain::WitnessGraph buildWitness(const ir::Program& p, const cat::ResolvedMode
     for (const auto& [loc, order] : c.co)
         for (std::size_t i = 0; i + 1 < order.size(); ++i)
             add(order[i], order[i + 1], "co");
+    // each mbarrier's operations in the order it performs them (those that happen)
+    for (const auto& [loc, order] : c.mbo) {
+        int last = -1;
+        for (int op : order) {
+            if (!o.exists[static_cast<std::size_t>(op)]) continue;
+            if (last >= 0) add(last, op, "mbo");
+            last = op;
+        }
+    }
     for (const auto& [r, w] : c.rf) {
         const auto& order = c.co.at(p.events[static_cast<std::size_t>(r)].location);
         auto it = std::find(order.begin(), order.end(), w);

@@ -27,7 +27,7 @@ AxiomEvidence axiomEvidence(const ConcreteModel& cm, const Choices& c, const Out
                             const cat::Axiom& axiom);
 
 /**
- * Events with their instruction text and values; po and co as immediate edges; rf, fr, ae;
+ * Events with their instruction text and values; po, co and mbo as immediate edges; rf, fr, ae;
  * the relations the model `show`s; `highlight` edges labelled `highlightName`.
  */
 explain::WitnessGraph buildWitness(const ir::Program& p, const cat::ResolvedModel& model,
