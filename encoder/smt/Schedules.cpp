@@ -262,6 +262,75 @@ private:
         return c < 0 ? std::vector<int>{e} : classes_[static_cast<std::size_t>(c)];
     }
 
+    /**
+     * Whether the spinning waits of object `slot` that `s` has not run can still all return,
+     * with some of its other operations run in some order between: the other objects and the
+     * order are left out, so "no" is sure. The facts are asserted where every spinning wait returns
+     * (`progress`), so a misuse after which its object cannot get there (a copy completing
+     * before its barrier's init: its bytes are lost, and the phase a wait needs never
+     * completes) needs no guard. A search too large to finish says "yes".
+     */
+    bool mayStillProgress(const Node& s, std::size_t slot) const {
+        std::vector<int> left;
+        for (int o : opsAt_[slot])
+            if (!s.done[static_cast<std::size_t>(o)]) left.push_back(o);
+        auto spins = [&](int o) {
+            const ir::Event& ev = p_.events[static_cast<std::size_t>(o)];
+            return ev.mbOp == ir::MbOp::Wait && ir::gateKind(ev) == ir::GateKind::Chosen;
+        };
+        if (std::none_of(left.begin(), left.end(), spins)) return true;
+        struct Item {
+            std::vector<bool> ran;
+            MbState m;
+            bool observed;
+        };
+        constexpr std::size_t kMaxItems = 20000;
+        std::unordered_set<std::string> seen;
+        std::vector<Item> stack{{std::vector<bool>(left.size(), false), s.mb[slot],
+                                 !s.observed.empty() && s.observed[slot]}};
+        while (!stack.empty()) {
+            Item it = std::move(stack.back());
+            stack.pop_back();
+            bool waited = true; // every spinning wait returned; the other operations may
+                                // never happen (after a barrier that blocks), so need not run
+            for (std::size_t i = 0; i < left.size() && waited; ++i)
+                waited = it.ran[i] || !spins(left[i]);
+            if (waited) return true;
+            for (std::size_t i = 0; i < left.size(); ++i) {
+                if (it.ran[i] || !firstOfClassLeft(left, it.ran, i)) continue;
+                const ir::Event& ev = p_.events[static_cast<std::size_t>(left[i])];
+                if (spins(left[i]) && !succeeds(it.m, ev)) continue;
+                Item next = it;
+                next.ran[i] = true;
+                if (ev.mbOp == ir::MbOp::Wait && succeeds(next.m, ev)) next.observed = true;
+                const std::int64_t stamp = next.m.stamp;
+                next.m = mbarrier::apply(values, next.m, ev).after;
+                if (next.m.stamp != stamp) next.observed = false;
+                std::string k;
+                appendBits(k, next.ran);
+                for (std::int64_t f : {next.m.phase, next.m.pending, next.m.expected, next.m.tx,
+                                       next.m.stamp, static_cast<std::int64_t>(next.m.valid),
+                                       static_cast<std::int64_t>(next.observed)})
+                    appendVarint(k, f);
+                if (!seen.insert(std::move(k)).second) continue;
+                if (seen.size() > kMaxItems) return true;
+                stack.push_back(std::move(next));
+            }
+        }
+        return false;
+    }
+
+    /** Of the members of left[i]'s class not yet run, left[i] is the first (true outside a
+     *  class): members are interchangeable, so the check runs them in one order. */
+    bool firstOfClassLeft(const std::vector<int>& left, const std::vector<bool>& ran,
+                          std::size_t i) const {
+        const int c = classOf_[static_cast<std::size_t>(left[i])];
+        if (c < 0) return true;
+        for (std::size_t j = 0; j < i; ++j)
+            if (!ran[j] && classOf_[static_cast<std::size_t>(left[j])] == c) return false;
+        return true;
+    }
+
     /** Whether every member of `o`'s class but `e` ran in `s` (true outside a class): only
      *  then does each permutation of `s` have them all run. */
     bool classRanBut(const Node& s, int o, int e) const {
@@ -534,10 +603,17 @@ private:
                 continue;
             }
             int e = top.next[top.taken++];
+            Node n = top.node;
             // A step that is undefined behaviour ends its schedule: the facts are of the
             // schedules before any misuse (MbarrierFacts::firstMisuse).
-            if (facts_ != nullptr && !record(top.node, e)) continue;
-            Node n = top.node;
+            if (facts_ != nullptr && !record(top.node, e)) {
+                runEvent(n, e);
+                if (mayStillProgress(n, slotOf(e))) {
+                    const std::vector<int> as = images(e);
+                    misuseSeen_.insert(as.begin(), as.end());
+                }
+                continue;
+            }
             runEvent(n, e);
             settleAfter(n, e);
             if (!seen.insert(key(n)).second) continue;
@@ -566,8 +642,8 @@ private:
         const auto slot = static_cast<std::size_t>(mbSlot_[static_cast<std::size_t>(ev.location)]);
         const std::vector<int> as = images(e);
         if (misuseOf(s.mb[slot], s.observed[slot], ev)) {
+            if (misuseKnown_) return false; // the search decides whether it is a first misuse
             misuseSeen_.insert(as.begin(), as.end());
-            if (misuseKnown_) return false;
         }
         for (int m : as)
             facts_->phases[m].insert(s.mb[slot].phase);
