@@ -151,8 +151,10 @@ std::string inKernelTerms(const std::string& text, const kernel::KernelProgram& 
 void toKernelTerms(engine::explain::WitnessGraph& g, const kernel::KernelProgram& k) {
     g.title = inKernelTerms(g.title, k);
     g.threadNames = k.threadNames; // --verbose lists every event by its thread
-    for (auto& n : g.nodes)
+    for (auto& n : g.nodes) {
         n.description = inKernelTerms(n.description, k);
+        if (n.line > 0) n.where = kernelLineText(n.line, k); // the PTX and the CUDA line
+    }
     for (auto& note : g.notes)
         note = inKernelTerms(note, k);
 }

@@ -1,6 +1,8 @@
 // Text and Graphviz renderings of a witness execution.
 #include "report/WitnessText.hpp"
 
+#include "ir/Vocabulary.hpp"
+
 #include <algorithm>
 #include <map>
 #include <set>
@@ -19,28 +21,46 @@ std::string escape(const std::string& s) {
     return out;
 }
 
-/** How a drawn relation looks and what the legend says it means. */
+/** Text for a cell of an HTML-like Graphviz label. */
+std::string htmlEscape(const std::string& s) {
+    std::string out;
+    for (char c : s)
+        out += c == '<' ? "&lt;" : c == '>' ? "&gt;" : c == '&' ? "&amp;" : std::string(1, c);
+    return out;
+}
+
+/** How a drawn relation looks; what it means where the base vocabulary does not say. */
 struct RelationStyle {
     const char* colour;
-    const char* meaning;
+    const char* meaning; ///< the model's relations only; base relations: ir/Vocabulary.def
 };
 
-/** The relations a witness picture knows, by name: its colours and its legend (in name order).
- *  Some are the model's (fr, sw, tc-order, xsync), not the base vocabulary's. */
+/** The relations a witness picture knows, by name: their colours, in legend (name) order.
+ *  fr, sw, tc-order and xsync are the model's, defined in its cat files: their meaning is
+ *  here. The others are the base vocabulary's, whose entries say what they mean. */
 const std::map<std::string, RelationStyle>& relationStyles() {
     static const std::map<std::string, RelationStyle> styles = {
-        {"po", {"black", "program order"}},
-        {"rf", {"red", "reads from"}},
-        {"co", {"blue", "coherence order"}},
+        {"po", {"black", nullptr}},
+        {"rf", {"red", nullptr}},
+        {"co", {"blue", nullptr}},
         {"fr", {"orange", "from-read (read before a later write)"}},
-        {"ae", {"gray50", "issue to the access its asynchronous operation performs"}},
+        {"ae", {"gray50", nullptr}},
         {"sw", {"darkgreen", "synchronizes-with"}},
         {"tc-order", {"purple", "tcgen05 pipelining and completion order"}},
         {"xsync", {"darkcyan", "execution-ordering operation observed by another thread"}},
-        {"mb-obs", {"brown", "arrive observed by a True mbarrier wait"}},
-        {"sc", {"magenta", "fence.sc order"}},
-        {"mbo", {"steelblue", "mbarrier order"}}};
+        {"mb-obs", {"brown", nullptr}},
+        {"sc", {"magenta", nullptr}},
+        {"mbo", {"steelblue", nullptr}}};
     return styles;
+}
+
+/** What a relation of the legend means: the base vocabulary's entry up to its first ':' (the
+ *  rest is detail), or the model relation's meaning above. */
+std::string meaningOf(const std::string& name, const RelationStyle& style) {
+    if (style.meaning != nullptr) return style.meaning;
+    const ir::BaseName* base = ir::findBaseName(name);
+    if (base == nullptr) return name;
+    return base->doc.substr(0, base->doc.find(':'));
 }
 
 const char* colourOf(const std::string& relation) {
@@ -83,7 +103,10 @@ std::string toText(const WitnessGraph& g) {
         const std::string own = ownName(g, n.thread);
         out << "  e" << n.id << "  " << (own.empty() ? n.thread : own);
         if (n.cta >= 0 && own.empty()) out << "@cta" << n.cta;
-        if (n.line > 0) out << " (line " << n.line << ")";
+        if (!n.where.empty())
+            out << " at " << n.where;
+        else if (n.line > 0)
+            out << " (line " << n.line << ")";
         out << "  " << nodeText(n) << (n.async ? "  [async]" : "") << "\n";
     }
     for (const auto& e : g.edges)
@@ -178,9 +201,10 @@ std::string toDot(const WitnessGraph& g) {
     for (const auto& [name, style] : relationStyles())
         if (drawn.count(name))
             out << "<tr><td align=\"left\"><font color=\"" << style.colour << "\">" << name
-                << "</font></td><td align=\"left\">" << style.meaning << "</td></tr>";
+                << "</font></td><td align=\"left\">" << htmlEscape(meaningOf(name, style))
+                << "</td></tr>";
     out << "<tr><td align=\"left\"><b>thick</b></td><td align=\"left\">"
-        << escape(g.highlightMeaning) << "</td></tr>"
+        << htmlEscape(g.highlightMeaning) << "</td></tr>"
         << "<tr><td align=\"left\">dashed</td><td align=\"left\">an access an asynchronous "
            "operation performs after its issue</td></tr></table>>];\n";
     if (!g.notes.empty()) {

@@ -19,6 +19,9 @@ struct WitnessNode {
     bool async = false;                ///< performed by an asynchronous operation after its issue
     std::string description; ///< explain::describeEvent: thread, line, iteration, phase, value
     bool marked = false;     ///< raises the flag explained alone, or blocks forever
+    /// where the instruction is in the program's own terms, when a front end knows better than
+    /// `line` (a kernel's "gemm.ptx:242:2 (gemm.cu:88)"); empty: `line`
+    std::string where;
 };
 
 struct WitnessEdge {

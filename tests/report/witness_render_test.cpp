@@ -11,10 +11,10 @@ namespace {
 WitnessGraph sample() {
     WitnessGraph g;
     g.title = "t";
-    g.nodes.push_back({0, "init", -1, "", "W x", 0, 0, false, "", false});
-    g.nodes.push_back({1, "P10", 1, "st.relaxed.gpu", "W x", 7, 1, false, "", false});
-    g.nodes.push_back({2, "P2", 0, "ld.relaxed.gpu", "R x", 4, 0, false, "", false});
-    g.nodes.push_back({3, "P2", 0, "fence.sc.gpu", "", 5, std::nullopt, false, "", false});
+    g.nodes.push_back({0, "init", -1, "", "W x", 0, 0, false, "", false, ""});
+    g.nodes.push_back({1, "P10", 1, "st.relaxed.gpu", "W x", 7, 1, false, "", false, ""});
+    g.nodes.push_back({2, "P2", 0, "ld.relaxed.gpu", "R x", 4, 0, false, "", false, ""});
+    g.nodes.push_back({3, "P2", 0, "fence.sc.gpu", "", 5, std::nullopt, false, "", false, ""});
     g.edges.push_back({0, 2, "rf", true});
     g.edges.push_back({2, 3, "po", false});
     g.highlightMeaning = "a read whose value the final state shows";
@@ -51,7 +51,8 @@ TEST_CASE("witness picture: threads in number order, initial writes on top, a le
     // the highlighted edge thick, and a legend naming only the relations drawn
     CHECK(dot.find("e0 -> e2 [label=\"rf\", color=\"red\", fontcolor=\"red\", penwidth=3") !=
           std::string::npos);
-    CHECK(dot.find(">rf</font></td><td align=\"left\">reads from") != std::string::npos);
+    // a base relation's legend is its vocabulary entry (ir/Vocabulary.def), up to its ':'
+    CHECK(dot.find(">rf</font></td><td align=\"left\">reads-from</td>") != std::string::npos);
     CHECK(dot.find(">po</font>") != std::string::npos);
     CHECK(dot.find(">co</font>") == std::string::npos);
     CHECK(dot.find("a read whose value the final state shows") != std::string::npos);
