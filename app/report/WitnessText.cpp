@@ -2,6 +2,7 @@
 #include "report/WitnessText.hpp"
 
 #include "ir/Vocabulary.hpp"
+#include "report/Markup.hpp"
 
 #include <algorithm>
 #include <map>
@@ -18,14 +19,6 @@ std::string escape(const std::string& s) {
         if (c == '"' || c == '\\') out += '\\';
         out += c;
     }
-    return out;
-}
-
-/** Text for a cell of an HTML-like Graphviz label. */
-std::string htmlEscape(const std::string& s) {
-    std::string out;
-    for (char c : s)
-        out += c == '<' ? "&lt;" : c == '>' ? "&gt;" : c == '&' ? "&amp;" : std::string(1, c);
     return out;
 }
 
