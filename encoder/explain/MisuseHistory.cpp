@@ -29,9 +29,25 @@ int initAfter(const ir::Program& p, const std::vector<int>& ops, std::size_t fro
     return -1;
 }
 
-/** The rule operation ops[at] breaks on the object as it found it (`s`, `lastInit`). */
+/** A wait before ops[at] in the object's order returned True in its phase instance: the
+ *  phase rule as engine/Execution.cpp checks it. */
+bool observedBefore(const ir::Program& p, const std::vector<int>& ops, std::size_t at,
+                    const Outcome& o) {
+    for (std::size_t j = 0; j < at; ++j) {
+        const int w = ops[j];
+        if (p.events[static_cast<std::size_t>(w)].mbOp == ir::MbOp::Wait &&
+            mbarrier::observes<V>(o.exists[static_cast<std::size_t>(w)], o.waitSuccess.at(w), true,
+                                  o.stampBefore.at(w), o.stampBefore.at(ops[at])))
+            return true;
+    }
+    return false;
+}
+
+/** The rule operation ops[at] breaks on the object as it found it (`s`, `lastInit`); `token`
+ *  its state token's value (a token wait). */
 std::string ruleBroken(const ir::Program& p, const std::vector<int>& ops, std::size_t at,
-                       const mbarrier::State<V>& s, int lastInit) {
+                       const mbarrier::State<V>& s, int lastInit, const Outcome& o,
+                       std::int64_t token) {
     const ir::Event& e = p.events[static_cast<std::size_t>(ops[at])];
     if (e.mbOp == ir::MbOp::Init && s.valid)
         return "the object is initialised already (" +
@@ -65,10 +81,13 @@ std::string ruleBroken(const ir::Program& p, const std::vector<int>& ops, std::s
                           std::to_string(s.tx) + " before it, " + std::to_string(e.mbAmount) +
                           " bytes completed by it; ") +
                ptx::cite(ptx::Sec::MbarrierTrackingAsync) + ")";
-    if (e.mbOp == ir::MbOp::Wait && e.mbToken)
-        return "its state token is neither of the current phase nor of the one before (" +
+    if (e.mbOp == ir::MbOp::Wait && e.mbToken &&
+        mbarrier::staleToken(values, s.phase, V::word(token)))
+        return "its state token (phase " + std::to_string(token) +
+               ") is neither of the current phase nor of the one before (" +
                ptx::cite(ptx::Sec::MbarrierTestWaitTryWait) + ")";
-    if (e.mbOp == ir::MbOp::Arrive && s.phase >= 1)
+    if (e.mbOp == ir::MbOp::Arrive &&
+        mbarrier::unobservedArrive<V>(true, s.phase, observedBefore(p, ops, at, o)))
         return "it arrives in a phase after the first with no test_wait/try_wait returning True "
                "in the phase before it (" +
                ptx::cite(ptx::Sec::MbarrierPhase) + ")";
@@ -105,12 +124,15 @@ std::vector<std::string> misuseHistory(const ir::Program& p, const Choices& c, c
     for (std::size_t i = 0; i < ops.size(); ++i) {
         const int id = ops[i];
         if (!o.exists[static_cast<std::size_t>(id)]) continue;
-        const bool init = p.events[static_cast<std::size_t>(id)].mbOp == ir::MbOp::Init;
+        const ir::Event& ev = p.events[static_cast<std::size_t>(id)];
+        const bool init = ev.mbOp == ir::MbOp::Init;
         history.push_back("  " + describeEvent(p, o, id) +
                           (s.valid || init ? "" : ", on an object not initialised"));
         if (id == op) {
+            Outcome scratch = o; // evalValue memoises into the outcome
+            const std::int64_t token = e.mbToken ? evalValue(e.mbToken, p, c, scratch) : 0;
             std::vector<std::string> out{"why it is undefined: " +
-                                         ruleBroken(p, ops, i, s, lastInit)};
+                                         ruleBroken(p, ops, i, s, lastInit, o, token)};
             out.push_back("the operations of " +
                           p.locations[static_cast<std::size_t>(e.location)].name +
                           " in its order, up to it:");
@@ -119,7 +141,7 @@ std::vector<std::string> misuseHistory(const ir::Program& p, const Choices& c, c
             return out;
         }
         if (init) lastInit = id;
-        s = mbarrier::apply(values, s, p.events[static_cast<std::size_t>(id)]).after;
+        s = mbarrier::apply(values, s, ev).after;
     }
     return {};
 }

@@ -113,6 +113,13 @@ void appendVarint(std::string& k, std::int64_t v) {
     k.push_back(static_cast<char>(u));
 }
 
+/** Appends an object's state, each field a varint. */
+void appendState(std::string& k, const MbState& m) {
+    for (std::int64_t f :
+         {m.phase, m.pending, m.expected, m.tx, m.stamp, static_cast<std::int64_t>(m.valid)})
+        appendVarint(k, f);
+}
+
 /** Where the search stands: the events run so far and each mbarrier object's state. */
 struct Node {
     std::vector<bool> done;
@@ -302,16 +309,11 @@ private:
                 if (spins(left[i]) && !succeeds(it.m, ev)) continue;
                 Item next = it;
                 next.ran[i] = true;
-                if (ev.mbOp == ir::MbOp::Wait && succeeds(next.m, ev)) next.observed = true;
-                const std::int64_t stamp = next.m.stamp;
-                next.m = mbarrier::apply(values, next.m, ev).after;
-                if (next.m.stamp != stamp) next.observed = false;
+                stepObject(next.m, next.observed, ev);
                 std::string k;
                 appendBits(k, next.ran);
-                for (std::int64_t f : {next.m.phase, next.m.pending, next.m.expected, next.m.tx,
-                                       next.m.stamp, static_cast<std::int64_t>(next.m.valid),
-                                       static_cast<std::int64_t>(next.observed)})
-                    appendVarint(k, f);
+                appendState(k, next.m);
+                appendVarint(k, next.observed ? 1 : 0);
                 if (!seen.insert(std::move(k)).second) continue;
                 if (seen.size() > kMaxItems) return true;
                 stack.push_back(std::move(next));
@@ -381,10 +383,18 @@ private:
             m = mbarrier::apply(values, m, ev).after;
             return;
         }
-        if (ev.mbOp == ir::MbOp::Wait && succeeds(m, ev)) s.observed[slot] = true;
+        bool observed = s.observed[slot];
+        stepObject(m, observed, ev);
+        s.observed[slot] = observed;
+    }
+
+    /** `ev` acts on its object (`m`, and whether a wait returned True in its current phase
+     *  instance: the phase rule's `observed`). */
+    void stepObject(MbState& m, bool& observed, const ir::Event& ev) const {
+        if (ev.mbOp == ir::MbOp::Wait && succeeds(m, ev)) observed = true;
         const std::int64_t stamp = m.stamp;
         m = mbarrier::apply(values, m, ev).after;
-        if (m.stamp != stamp) s.observed[slot] = false;
+        if (m.stamp != stamp) observed = false;
     }
 
     /** A wait returns True on the object in state `m` (its operand a constant). */
@@ -448,9 +458,7 @@ private:
                                     return s.done[static_cast<std::size_t>(m)];
                                 })));
         for (const MbState& m : s.mb)
-            for (std::int64_t f : {m.phase, m.pending, m.expected, m.tx, m.stamp,
-                                   static_cast<std::int64_t>(m.valid)})
-                appendVarint(k, f);
+            appendState(k, m);
         appendBits(k, s.observed);
         return k;
     }
