@@ -191,7 +191,10 @@ std::string runtimeGuard(Draft& d, int t) {
     const std::string src = d.rng().pick(regs);
     const std::string p = d.freshReg("p");
     bool negated = d.rng().chance(30);
-    d.emit(t, text(ptx::Setp{ptx::CmpOp::Ne, kS32}, p + ", " + src + ", 0"));
+    if (d.rng().chance(25)) // a choice both engines explore (nondet.pred), not a dependency
+        d.emit(t, text(ptx::Nondet{}, p));
+    else
+        d.emit(t, text(ptx::Setp{ptx::CmpOp::Ne, kS32}, p + ", " + src + ", 0"));
     d.define(t, p, {0, 1});
     return "@" + std::string(negated ? "!" : "") + p + " ";
 }
@@ -296,7 +299,8 @@ bool fragArithmetic(Draft& d) {
 /**
  * A store guarded by a predicate on a register an earlier instruction wrote (often a load):
  * `setp.ne.s32 p, r, 0; @p st ...`. The store happens only in some executions, and its guard
- * is a dependency: both engines' path conditions are exercised.
+ * is a dependency (or, a time in four, a nondet.pred choice): both engines' path conditions
+ * are exercised.
  */
 bool fragGuardedStore(Draft& d) {
     int t = d.pickThread(), l = -1, inst = -1;

@@ -98,6 +98,7 @@ struct ValueEval {
     }
 
     std::int64_t phaseBefore(int op) const { return o.phaseBefore.at(op); }
+    bool choice(std::int64_t i) const { return c.choice.at(static_cast<std::size_t>(i)); }
 
     std::int64_t eval(const ir::ValuePtr& v) {
         auto m = memo.find(v.get());

@@ -19,6 +19,7 @@ struct Choices {
     std::vector<int> sc;                 ///< fence.sc events in Fence-SC order
     std::map<int, std::vector<int>> mbo; ///< mbarrier location -> its operations in order
     std::set<int> blocked;               ///< spinning waits that block forever (hangs)
+    std::vector<bool> choice;            ///< per Program::choices: which way it went
 };
 
 /** What the choices imply: values, which events happen, mbarrier outcomes. */

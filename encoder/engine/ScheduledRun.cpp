@@ -16,7 +16,8 @@ namespace {
  *  write is not one it may read. */
 std::optional<Choices> choicesOfSchedule(const ir::Program& p, const std::vector<int>& schedule) {
     Choices c;
-    std::map<int, int> lastWrite; // location -> its last write so far
+    c.choice.assign(p.choices.size(), false); // a choice's 1 side is another schedule's
+    std::map<int, int> lastWrite;             // location -> its last write so far
     for (const auto& loc : p.locations)
         if (loc.init >= 0) {
             lastWrite[loc.id] = loc.init;

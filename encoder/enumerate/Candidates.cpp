@@ -130,29 +130,43 @@ void forEachCandidate(const ir::Program& p, EnumerationLimit& limit, bool onlyPr
             return visit(c, o);
         });
     };
-    forEachPermutation(mbGroups, 0, [&](const std::vector<std::vector<int>>& mbo) {
-        c.mbo.clear();
-        for (std::size_t k = 0; k < mbLocs.size(); ++k)
-            c.mbo[mbLocs[k]] = mbo[k];
-        if (prune) {
-            // Spinning waits decided by mbo alone: skip orders where one of them fails.
-            for (std::size_t i = 0; i < reads.size(); ++i)
-                c.rf[reads[i]] = candidates[i][0];
-            Outcome o = computeOutcome(p, c);
-            for (int w : blocking)
-                if (!o.noExecution && !o.waitSuccess.at(w)) return !pastDeadline(limit);
-        }
-        std::fill(pick.begin(), pick.end(), 0);
-        while (true) {
-            for (std::size_t i = 0; i < reads.size(); ++i)
-                c.rf[reads[i]] = candidates[i][pick[i]];
-            if (!visitRf()) return false;
-            std::size_t i = 0;
-            while (i < reads.size() && ++pick[i] == candidates[i].size())
-                pick[i++] = 0;
-            if (i == reads.size()) return true;
-        }
-    });
+    auto forEachMbOrder = [&]() {
+        return forEachPermutation(mbGroups, 0, [&](const std::vector<std::vector<int>>& mbo) {
+            c.mbo.clear();
+            for (std::size_t k = 0; k < mbLocs.size(); ++k)
+                c.mbo[mbLocs[k]] = mbo[k];
+            if (prune) {
+                // Spinning waits decided by mbo alone: skip orders where one of them fails.
+                for (std::size_t i = 0; i < reads.size(); ++i)
+                    c.rf[reads[i]] = candidates[i][0];
+                Outcome o = computeOutcome(p, c);
+                for (int w : blocking)
+                    if (!o.noExecution && o.exists[static_cast<std::size_t>(w)] &&
+                        !o.waitSuccess.at(w))
+                        return !pastDeadline(limit);
+            }
+            std::fill(pick.begin(), pick.end(), 0);
+            while (true) {
+                for (std::size_t i = 0; i < reads.size(); ++i)
+                    c.rf[reads[i]] = candidates[i][pick[i]];
+                if (!visitRf()) return false;
+                std::size_t i = 0;
+                while (i < reads.size() && ++pick[i] == candidates[i].size())
+                    pick[i++] = 0;
+                if (i == reads.size()) return true;
+            }
+        });
+    };
+    // Every way the program's nondet.pred choices go: the outermost odometer.
+    c.choice.assign(p.choices.size(), false);
+    while (true) {
+        if (!forEachMbOrder() || pastDeadline(limit)) return;
+        std::size_t i = 0;
+        while (i < c.choice.size() && c.choice[i])
+            c.choice[i++] = false;
+        if (i == c.choice.size()) return;
+        c.choice[i] = true;
+    }
 }
 
 } // namespace ptxmc::engine::enumerate

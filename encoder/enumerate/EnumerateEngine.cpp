@@ -143,8 +143,8 @@ private:
                 beyond.push_back(i);
         }
         bool progress = true;
-        for (int w : blocking_)
-            progress = progress && o.waitSuccess.at(w);
+        for (int w : blocking_) // a wait whose guard fails (or path is not taken) never spins
+            progress = progress && (!o.exists[static_cast<std::size_t>(w)] || o.waitSuccess.at(w));
         if (consistent && progress && !spins && !o.valueCycle)
             beyondBound_.insert(beyond.begin(), beyond.end());
         return true;
@@ -157,6 +157,7 @@ private:
         anyConsistent_ = true;
         bool progress = true;
         for (int w : blocking_) {
+            if (!o.exists[static_cast<std::size_t>(w)]) continue; // its guard fails: not run
             if (o.waitSuccess.at(w))
                 everSucceeded_.insert(w);
             else

@@ -26,6 +26,8 @@ ProgramEncoder::ProgramEncoder(z3::context& ctx, const ir::Program& program, boo
     for (const auto& e : program_.events)
         if (e.has(ir::Tag::R))
             readValue_.emplace(e.id, ctx_.bv_const(("val_" + std::to_string(e.id)).c_str(), 32));
+    for (std::size_t i = 0; i < program_.choices.size(); ++i)
+        choice_.push_back(ctx_.bool_const(("choice_" + std::to_string(i)).c_str()));
     encodeMbarriers(); // wait results feed values, so phases come first
     encodeReadsFrom();
     encodeCoherence();
@@ -104,6 +106,7 @@ struct ProgramEncoder::Leaves {
     z3::expr read(int r) const { return enc.readValue_.at(r); }
     z3::expr waitSuccess(int w) const { return enc.waitSuccess_.at(w); }
     z3::expr phaseBefore(int op) const { return enc.phaseBefore_.at(op); }
+    z3::expr choice(std::int64_t i) const { return enc.choice_.at(static_cast<std::size_t>(i)); }
 };
 
 z3::expr ProgramEncoder::value(const ir::ValuePtr& v) const {
@@ -359,7 +362,9 @@ void ProgramEncoder::encodeMbarrier(int location, const std::vector<int>& ops) {
         misuse_.emplace(o, bad && exists(o));
         if (e.mbOp != ir::MbOp::Wait) continue;
         z3::expr success = waitCondition(e, phaseAt.at(o), validAt.at(o));
-        if (e.blocking) blocking_.emplace_back(o, success);
+        // A spinning wait that does not happen (its guard fails) does not spin.
+        if (e.blocking)
+            blocking_.emplace_back(o, e.guard ? z3::implies(exists(o), success) : success);
         auto b = blocked_.find(o);
         if (b != blocked_.end()) {
             // A wait that returns performs where mbo puts it; one that blocks forever fails on
@@ -483,6 +488,8 @@ Choices ProgramEncoder::choices(const z3::model& m) const {
     c.sc = ordered(scPos_, fences);
     for (const auto& [w, b] : blocked_)
         if (m.eval(b, true).is_true()) c.blocked.insert(w);
+    for (const z3::expr& x : choice_)
+        c.choice.push_back(m.eval(x, true).is_true());
     return c;
 }
 

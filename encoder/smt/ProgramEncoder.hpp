@@ -123,6 +123,7 @@ private:
     std::map<int, z3::expr> mbPos_;                ///< mbarrier op -> position in its mbo
     std::map<int, z3::expr> phaseBefore_;          ///< mbarrier op -> phase it sees (Int)
     std::map<int, z3::expr> waitSuccess_;          ///< wait -> returned True
+    std::vector<z3::expr> choice_;                 ///< Program::choices -> went the 1 way
     std::map<int, z3::expr> misuse_;               ///< mbarrier op -> undefined behaviour
     bool hangs_ = false;
     const Budget* budget_ = nullptr;

@@ -28,6 +28,7 @@ struct ConstantLeaves {
     std::int64_t read(int /*event*/) { return dynamic = true, 0; }
     bool waitSuccess(int /*event*/) { return dynamic = true, false; }
     std::int64_t phaseBefore(int /*event*/) { return dynamic = true, 0; }
+    bool choice(std::int64_t /*index*/) { return dynamic = true, false; }
 };
 
 std::optional<std::int64_t> constantOf(const ir::ValuePtr& v) {
@@ -172,7 +173,11 @@ private:
         if (!p_.cuts.empty()) return why = "the program has loops", false;
         misuseKnown_ = facts_ != nullptr;
         for (const auto& e : p_.events) {
-            if (e.guard) return why = "an event is guarded by a value", false;
+            // A guard on an event the search does not schedule (not an mbarrier operation or a
+            // gate) changes no schedule: such an event changes no object, and what it precedes
+            // in real time follows its own predecessors, which po and the issue order carry.
+            const bool scheduled = e.has(ir::Tag::MB) || ir::gateKind(e) != ir::GateKind::None;
+            if (e.guard && scheduled) return why = "an event is guarded by a value", false;
             if (e.peerEvent >= 0) return why = "cta_group::2 alloc/dealloc pairs", false;
             if (e.mbOp != ir::MbOp::Wait) continue;
             const bool spins = ir::gateKind(e) == ir::GateKind::Chosen;

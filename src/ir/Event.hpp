@@ -40,13 +40,14 @@ struct Value {
         Xor,
         Max,
         Min,
-        Eq,   ///< 1 when args equal, else 0
-        Ite,  ///< args[0] != 0 ? args[1] : args[2]
-        Not,  ///< 1 when args[0] == 0, else 0 (a predicate's negation)
-        LAnd, ///< 1 when both args are nonzero
-        LOr,  ///< 1 when either arg is nonzero
-        Lt,   ///< 1 when args[0] < args[1] as signed 32-bit values
-        Ltu,  ///< 1 when args[0] < args[1] as unsigned 32-bit values
+        Eq,     ///< 1 when args equal, else 0
+        Ite,    ///< args[0] != 0 ? args[1] : args[2]
+        Not,    ///< 1 when args[0] == 0, else 0 (a predicate's negation)
+        LAnd,   ///< 1 when both args are nonzero
+        LOr,    ///< 1 when either arg is nonzero
+        Lt,     ///< 1 when args[0] < args[1] as signed 32-bit values
+        Ltu,    ///< 1 when args[0] < args[1] as unsigned 32-bit values
+        Choice, ///< 0 or 1, either: choice number `constant` of the program (Program::choices)
     };
     Op op = Op::Const;
     std::int64_t constant = 0;
@@ -55,6 +56,8 @@ struct Value {
 
     static ValuePtr makeConst(std::int64_t c);
     static ValuePtr readOf(int event);
+    /** Program::choices[index]: 0 or 1, each explored (`nondet.pred`). */
+    static ValuePtr choice(int index);
     /** An operation on `args`; folded to a constant when every operand is one (and a
      *  conditional with a constant condition to the branch it picks). */
     static ValuePtr make(Op op, std::vector<ValuePtr> args);

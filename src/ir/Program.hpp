@@ -41,6 +41,17 @@ struct Cut {
     std::vector<int> gates; ///< gates open at the cut (ir/Gates.hpp)
 };
 
+/**
+ * A `nondet.pred` the lowering met: a predicate the program does not compute from its memory
+ * (a comparison of floating-point values in a kernel), 0 or 1, both explored. Values name it
+ * by its index (Value::choice).
+ */
+struct ChoiceSite {
+    int thread = -1;
+    SourceLoc loc;
+    std::string text; ///< the instruction as written
+};
+
 struct ThreadInfo {
     int id = 0;
     int cta = 0, cluster = 0, gpu = 0;
@@ -66,6 +77,7 @@ struct Program {
     std::string conditionText;        ///< the proposition as herd prints it
     std::vector<std::string> staticDeadlocks; ///< barriers nobody can complete, etc.
     std::vector<Cut> cuts;                    ///< where unrolled loops stop
+    std::vector<ChoiceSite> choices;          ///< Value::Op::Choice operands, by index
     int unroll = 0;                           ///< the bound they were unrolled to
 };
 

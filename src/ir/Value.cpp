@@ -21,6 +21,13 @@ ValuePtr Value::readOf(int event) {
     return v;
 }
 
+ValuePtr Value::choice(int index) {
+    auto v = std::make_shared<Value>();
+    v->op = Op::Choice;
+    v->constant = index;
+    return v;
+}
+
 namespace {
 
 /** Leaves are never reached: only operations over constants are folded. */
@@ -29,6 +36,7 @@ struct NoSources {
     std::int64_t read(int) const { fail(); }
     bool waitSuccess(int) const { fail(); }
     std::int64_t phaseBefore(int) const { fail(); }
+    bool choice(std::int64_t) const { fail(); }
 };
 
 bool allConst(const std::vector<ValuePtr>& args) {

@@ -62,7 +62,8 @@ private:
 /**
  * The leaves of a value come from the engine (`src`): read(e) the value read event e reads,
  * waitSuccess(e) whether mbarrier wait e returned True, phaseBefore(e) the phase mbarrier op e
- * saw. `arg(i)` evaluates operand i (the engine memoises; values form a DAG).
+ * saw, choice(i) which way the execution picked Program::choices[i]. `arg(i)` evaluates operand i
+ * (the engine memoises; values form a DAG).
  */
 template <class V, class Sources, class Arg>
 typename V::Word applyValue(const V& v, const ir::Value& x, Sources& src, Arg&& arg) {
@@ -76,6 +77,8 @@ typename V::Word applyValue(const V& v, const ir::Value& x, Sources& src, Arg&& 
         return v.select(src.waitSuccess(x.event), v.word(1), v.word(0));
     case Op::PhaseToken: // the state token of arrive: the phase it arrived in
         return v.wordOf(src.phaseBefore(x.event));
+    case Op::Choice: // nondet.pred: the execution picks 0 or 1
+        return v.select(src.choice(x.constant), v.word(1), v.word(0));
     case Op::Add:
         return v.add(arg(0), arg(1));
     case Op::Sub:

@@ -76,9 +76,10 @@ public:
             t.cta = w.cta;
             t.gpu = 0;
             if (ctas > 1) t.cluster = 0;
+            Ways ways;
             for (const Item& it : w.items)
                 for (int r = 0; r < it.repeat; ++r)
-                    t.code.push_back(it.insn);
+                    t.code.push_back(guarded(it, ways, t.code));
             k.stats.events += t.code.size();
             k.threadNames.push_back(roleName(w));
             k.test.threads.push_back(std::move(t));
@@ -105,6 +106,7 @@ private:
         std::string arriveOn; ///< the mbarrier an arrive counts on (scaled by lanes)
         bool init = false;
         bool writesTmemQuarter = false; ///< a tcgen05.st of the warp's own lane quarter
+        std::vector<DataChoice> guard;  ///< the ways of branches on data it runs under
     };
     struct WarpCode {
         int cta;
@@ -583,6 +585,75 @@ private:
         return r;
     }
 
+    // ---- branches on data: nondet.pred choices ----
+    /** The register of a branch's choice: `way_l88_1`, its second run at PTX line 88. */
+    std::string wayName(const DataChoice& c) const {
+        return fmt::format("way_l{}_{}", entry().body[c.stmt].insn.loc.line, c.instance);
+    }
+
+    /** What a thread defined so far: its choices, and a register per guard of several ways. */
+    struct Ways {
+        std::set<std::string> chosen;
+        std::map<std::string, std::string> conjunctions;
+    };
+
+    litmus::Instruction pseudo(const std::string& opcode, std::vector<litmus::Operand> operands,
+                               const SourceLoc& loc) const {
+        litmus::Instruction in;
+        in.opcode = opcode;
+        for (std::size_t from = 0; from <= opcode.size();) { // "mov.b32" -> {"mov", "b32"}
+            const std::size_t dot = std::min(opcode.find('.', from), opcode.size());
+            in.parts.push_back(opcode.substr(from, dot - from));
+            from = dot + 1;
+        }
+        in.operands = std::move(operands);
+        in.loc = loc;
+        return in;
+    }
+
+    litmus::Operand named(const std::string& name, const SourceLoc& loc) const {
+        litmus::Operand o;
+        o.kind = litmus::Operand::Kind::Name;
+        o.name = name;
+        o.loc = loc;
+        return o;
+    }
+
+    /**
+     * `it`'s instruction under its ways: each choice a `nondet.pred` before its first use, one
+     * way a guard `@way` / `@!way`, several a register set to 1 and cleared by every way that
+     * does not hold (appended to `code` first).
+     */
+    litmus::Instruction guarded(const Item& it, Ways& ways,
+                                std::vector<litmus::Instruction>& code) {
+        litmus::Instruction in = it.insn;
+        if (it.guard.empty()) return in;
+        const SourceLoc& loc = in.loc;
+        for (const DataChoice& c : it.guard)
+            if (ways.chosen.insert(wayName(c)).second)
+                code.push_back(pseudo("nondet.pred", {named(wayName(c), loc)}, loc));
+        if (it.guard.size() == 1) {
+            in.guard = litmus::Predicate{wayName(it.guard[0]), !it.guard[0].taken, loc};
+            return in;
+        }
+        std::string key;
+        for (const DataChoice& c : it.guard)
+            key += (c.taken ? "+" : "-") + wayName(c);
+        auto [at, fresh] =
+            ways.conjunctions.emplace(key, fmt::format("ways_{}", ways.conjunctions.size()));
+        const std::string& reg = at->second;
+        if (fresh) {
+            code.push_back(pseudo("mov.b32", {named(reg, loc), imm(1, loc)}, loc));
+            for (const DataChoice& c : it.guard) {
+                litmus::Instruction clear = pseudo("mov.b32", {named(reg, loc), imm(0, loc)}, loc);
+                clear.guard = litmus::Predicate{wayName(c), c.taken, loc};
+                code.push_back(std::move(clear));
+            }
+        }
+        in.guard = litmus::Predicate{reg, false, loc};
+        return in;
+    }
+
     // ---- lanes to warps ----
     std::vector<Item> mergeLanes(const WarpTrace& w) {
         std::vector<Item> out;
@@ -593,6 +664,11 @@ private:
                 warp_ = w.warp;
                 auto rendered = render(s, w.cta, st.insn.loc);
                 if (!rendered) continue;
+                if (!s.guard.empty()) {
+                    rendered->guard = s.guard;
+                    for (const DataChoice& c : s.guard)
+                        rendered->key += "@" + (c.taken ? "" : std::string("!")) + wayName(c);
+                }
                 for (Item& item : expandParts(*rendered, w.cta)) {
                     std::size_t j = pos;
                     while (j < out.size() && out[j].key != item.key)

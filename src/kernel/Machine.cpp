@@ -101,6 +101,17 @@ struct Lane {
         std::uint32_t probe = 0;
     };
     std::vector<Taint> taintAt;
+    /// a branch on data whose sides differ splits the lane in two, one per way (runWarp): the
+    /// way this copy took, the statement where both ways meet again (the branch's immediate
+    /// post-dominator; the body's size: the end) and how many steps the lane had then
+    struct Fork {
+        DataChoice way;
+        std::size_t join = 0;
+        std::size_t prefix = 0;
+    };
+    std::vector<Fork> forks;         ///< outermost first
+    std::optional<Fork> pendingFork; ///< set by the branch; runWarp splits the lane
+    bool atJoin = false;             ///< stands at forks.back().join, waiting for its twin
 };
 
 /** An mbarrier try_wait/test_wait whose failure the thread does not answer by waiting again. */
@@ -113,7 +124,7 @@ struct Probe {
 /** Where a speculative run of one side of a branch stopped. */
 enum class SideEnd { Joined, Effect, Collective, Done, Trap, Budget };
 
-enum class Outcome { Continue, Collective, Done, SawEvent, Trapped };
+enum class Outcome { Continue, Collective, Done, SawEvent, Trapped, Fork, AtJoin };
 
 /** Values stored to shared memory by some thread, for loads of another (two passes). */
 struct Stored {
@@ -150,6 +161,7 @@ public:
             clcSeen_.clear();
             clcRequests_ = 0;
             probes_.clear();
+            ways_.clear();
             deferred_ = false;
             allocations_.clear();
             columnsTaken_.clear();
@@ -360,16 +372,36 @@ private:
             L.tid = warp * 32 + l;
         }
         while (true) {
-            std::map<std::size_t, std::vector<Lane*>> waiting;
-            for (Lane& L : lanes) {
-                if (L.done) continue;
-                Outcome o = runUntilBlocked(L);
-                if (o == Outcome::Collective) waiting[L.pc].push_back(&L);
-            }
+            // lanes at one warp-collective instruction, in one way of every branch on data
+            std::map<std::pair<std::size_t, std::string>, std::vector<std::size_t>> waiting;
+            for (std::size_t i = 0; i < lanes.size(); ++i)
+                while (!lanes[i].done && !lanes[i].atJoin) {
+                    Outcome o = runUntilBlocked(lanes[i]);
+                    if (o == Outcome::Fork) {
+                        Lane other = splitLane(lanes[i]);
+                        lanes.push_back(std::move(other));
+                        continue;
+                    }
+                    if (o == Outcome::Collective)
+                        waiting[{lanes[i].pc, waysKey(lanes[i])}].push_back(i);
+                    break;
+                }
+            if (mergeJoined(lanes)) continue;
             if (waiting.empty()) break;
-            for (auto& [pc, group] : waiting)
+            for (auto& [at, indices] : waiting) {
+                std::vector<Lane*> group;
+                for (std::size_t i : indices)
+                    group.push_back(&lanes[i]);
                 collective(group);
+            }
         }
+        for (const Lane& L : lanes)
+            if (!L.forks.empty()) {
+                const Statement& b = f_.body[L.forks.back().way.stmt];
+                fail(b.loc, fmt::format("the two ways of this branch on data do not meet again "
+                                        "(thread {} of CTA {}): one waits for the other's lanes",
+                                        L.tid, L.cta));
+            }
         WarpTrace t;
         t.cta = cta;
         t.warp = warp;
@@ -406,6 +438,10 @@ private:
     }
 
     Outcome step(Lane& L, bool speculative) {
+        if (!speculative && !L.forks.empty() && L.pc == L.forks.back().join) {
+            L.atJoin = true;
+            return Outcome::AtJoin;
+        }
         if (L.pc >= f_.body.size()) {
             L.done = true;
             return Outcome::Done;
@@ -431,7 +467,19 @@ private:
             // (a speculative run treats a value stored later as data: the real run defers)
             bool data =
                 g.field == 0 || (g.field == kStoredLater && (speculative || pass_ + 1 >= kPasses));
-            if (!g.known && k == ModuleRole::Branch && data) return joinSides(L, s);
+            if (!g.known && g.way) {
+                if (auto decided = wayDecides(L, g, in)) {
+                    if (k == ModuleRole::Branch) {
+                        L.pc = *decided ? target(s) : L.pc + 1;
+                        return Outcome::Continue;
+                    }
+                    g = Val::of(*decided != in.guard->negated ? 1 : 0); // `read` applied no `!`
+                } else {
+                    if (speculative) return Outcome::Fork;
+                    return forkOnWay(L, s, g);
+                }
+            }
+            if (!g.known && k == ModuleRole::Branch && data) return joinSides(L, s, speculative);
             if (g.probe && k == ModuleRole::Branch) return probeBranch(L, s, g);
             if (g.probe && k != ModuleRole::Arith && k != ModuleRole::Data && k != ModuleRole::Setp)
                 fail(in.guard->loc, "whether this " + in.opcode +
@@ -448,6 +496,16 @@ private:
                     deferred_ = true; // a value another thread stores: known on the next pass
                     L.done = true;
                     return Outcome::Done;
+                }
+                if (data) { // data the launch does not decide: both ways
+                    if (speculative) return Outcome::Fork;
+                    noteOnce(in.loc,
+                             fmt::format("the {} at line {} runs only where a value read from {} "
+                                         "(its guard @{}) says so: the check explores both ways "
+                                         "(a nondet.pred choice), each warp going one way with "
+                                         "all its lanes",
+                                         in.opcode, in.loc.line, unknownOrigin(), in.guard->reg));
+                    return forkOnData(L, s);
                 }
                 if (!missingField(out_, g).empty()) out_.paramReads[g.field - 1].decides = true;
                 failOnValue(
@@ -611,6 +669,9 @@ private:
                 return SideEnd::Effect;
             case Outcome::Trapped:
                 return SideEnd::Trap;
+            case Outcome::Fork: // a branch on data whose sides differ: an effect ahead
+            case Outcome::AtJoin:
+                return SideEnd::Effect;
             }
         }
         return SideEnd::Budget;
@@ -679,9 +740,10 @@ private:
     /**
      * A branch on data (a value read from memory, floating point): both sides are explored;
      * when they meet before any memory or synchronization instruction, the thread goes on from
-     * there with the registers the sides agree on, the others unknown.
+     * there with the registers the sides agree on, the others unknown. When they do not, the
+     * lane splits in two (Outcome::Fork, runWarp), one per way, until they meet again.
      */
-    Outcome joinSides(Lane& L, const Statement& s) {
+    Outcome joinSides(Lane& L, const Statement& s, bool speculative) {
         const litmus::Instruction& in = s.insn;
         Sides sides = runSides(L, target(s), L.pc + 1, nullptr);
         // A side that traps (a failing device assert) before any effect ends the kernel with an
@@ -700,37 +762,276 @@ private:
                 L.done = true;
                 return Outcome::Done;
             }
-            fail(in.guard->loc,
-                 fmt::format("the two sides of this branch on a value read from {} (its guard "
-                             "@{}) run different memory or synchronization instructions: taken, "
-                             "the thread reaches {}; not taken, {}. ptxmc checks a branch on data "
-                             "when its sides meet again before such an instruction",
-                             unknownOrigin(), in.guard->reg, sideText(sides.first, sides.firstEnd),
-                             sideText(sides.second, sides.secondEnd)));
+            if (speculative) return Outcome::Fork;
+            return forkAt(L, s, sides);
         }
-        std::unordered_map<std::string, Val> merged = sides.first.regs;
-        for (auto& [name, v] : merged) {
-            auto other = sides.second.regs.find(name);
-            Val w = other == sides.second.regs.end() ? Val{} : other->second;
-            if (v != w) v = Val{false, v.known ? w.field : v.field, 0, v.probe ? v.probe : w.probe};
-        }
-        for (const auto& [name, w] : sides.second.regs)
-            if (!merged.count(name)) merged[name] = Val{false, w.field, 0, w.probe};
         std::size_t meet = sides.second.pc;
         replayFragmentAccesses(L, sides.firstPath);
         replayFragmentAccesses(L, sides.secondPath);
-        std::map<std::uint64_t, Val> local = sides.first.local; // .local bytes, the same way
-        for (auto& [a, v] : local) {
-            auto other = sides.second.local.find(a);
-            if (other == sides.second.local.end() || other->second != v) v = Val{};
-        }
-        for (const auto& [a, w] : sides.second.local)
-            if (!local.count(a)) local[a] = Val{};
-        L.local = std::move(local);
-        L.regs = std::move(merged);
+        mergeValues(L, sides.first, sides.second);
         L.executed = std::max(sides.first.executed, sides.second.executed);
         L.pc = meet;
         return Outcome::Continue;
+    }
+
+    /** Registers and .local bytes where two ways meet: those they agree on, the others data. */
+    static void mergeValues(Lane& into, const Lane& a, const Lane& b) {
+        std::unordered_map<std::string, Val> merged = a.regs;
+        for (auto& [name, v] : merged) {
+            auto other = b.regs.find(name);
+            Val w = other == b.regs.end() ? Val{} : other->second;
+            if (v != w) v = Val{false, v.known ? w.field : v.field, 0, v.probe ? v.probe : w.probe};
+        }
+        for (const auto& [name, w] : b.regs)
+            if (!merged.count(name)) merged[name] = Val{false, w.field, 0, w.probe};
+        std::map<std::uint64_t, Val> local = a.local;
+        for (auto& [addr, v] : local) {
+            auto other = b.local.find(addr);
+            if (other == b.local.end() || other->second != v) v = Val{};
+        }
+        for (const auto& [addr, w] : b.local)
+            if (!local.count(addr)) local[addr] = Val{};
+        into.local = std::move(local);
+        into.regs = std::move(merged);
+    }
+
+    // ---- branches on data whose sides differ: one lane per way ----
+    /// how deep branches on data may nest in a lane's ways (a loop on data nests once per turn)
+    static constexpr std::size_t kMaxWays = 6;
+
+    /**
+     * Whether the guard `g` (a predicate a branch on data decides) holds in the way `L` is in:
+     * nullopt when L is in neither way of that branch.
+     */
+    std::optional<bool> wayDecides(const Lane& L, const Val& g,
+                                   const litmus::Instruction& in) const {
+        const DataChoice& c = ways_.at(g.way - 1);
+        for (const Lane::Fork& f : L.forks)
+            if (f.way.stmt == c.stmt && f.way.instance == c.instance)
+                return (f.way.taken != g.wayNegated) != in.guard->negated;
+        return std::nullopt;
+    }
+
+    /**
+     * An instruction whose guard a branch on data decided, met outside both of that branch's
+     * ways: the lane splits on the same choice (the two branches go alike), until the
+     * instruction's post-dominator.
+     */
+    Outcome forkOnWay(Lane& L, const Statement& s, const Val& g) {
+        if (L.forks.size() >= kMaxWays)
+            fail(s.insn.guard->loc,
+                 fmt::format("whether this {} runs depends on data, inside {} branches on data "
+                             "whose sides differ: a loop whose trip count depends on data? "
+                             "ptxmc splits a thread at most {} deep",
+                             s.insn.opcode, L.forks.size(), kMaxWays));
+        const DataChoice c = ways_.at(g.way - 1);
+        const bool guardHoldsWhenTaken = g.wayNegated == s.insn.guard->negated;
+        const bool branch = s.role == ModuleRole::Branch;
+        L.pendingFork =
+            Lane::Fork{DataChoice{c.stmt, c.instance, true}, postDominator(L.pc), L.steps.size()};
+        splitTo_ = {L.pc, L.pc}; // an instruction: each way runs it again, its guard decided
+        if (branch) {
+            const std::size_t onGuard = target(s), offGuard = L.pc + 1;
+            splitTo_ =
+                guardHoldsWhenTaken ? std::pair{onGuard, offGuard} : std::pair{offGuard, onGuard};
+        }
+        return Outcome::Fork;
+    }
+
+    /** Marks the branch at L.pc for a split (runWarp), noting what each side reaches. */
+    Outcome forkAt(Lane& L, const Statement& s, const Sides& sides) {
+        const litmus::Instruction& in = s.insn;
+        noteOnce(in.loc,
+                 fmt::format("the branch at line {} on a value read from {} (its guard @{}) runs "
+                             "both ways: taken, the thread reaches {}; not taken, {}. The check "
+                             "explores both (a nondet.pred choice), each warp going one way with "
+                             "all its lanes, and identical warps merged into one thread alike",
+                             in.loc.line, unknownOrigin(), in.guard->reg,
+                             sideText(sides.first, sides.firstEnd),
+                             sideText(sides.second, sides.secondEnd)));
+        return forkOnData(L, s);
+    }
+
+    /**
+     * A new choice for the instruction at L.pc, guarded by data: its guard register becomes a
+     * predicate that way decides (nonzero exactly on the way the guard holds), and the lane
+     * splits on it (forkOnWay).
+     */
+    Outcome forkOnData(Lane& L, const Statement& s) {
+        const litmus::Instruction& in = s.insn;
+        Val way; // nonzero exactly where `@p` holds: on the taken way, or off it for `@!p`
+        way.way = wayIndex(DataChoice{L.pc, L.counts[L.pc]++, true});
+        way.wayNegated = in.guard->negated;
+        L.regs[in.guard->reg] = way;
+        return forkOnWay(L, s, way);
+    }
+
+    /** 1 + the index of branch instance `c` (its way ignored) in ways_. */
+    std::uint32_t wayIndex(DataChoice c) {
+        c.taken = true;
+        for (std::size_t i = 0; i < ways_.size(); ++i)
+            if (ways_[i] == c) return static_cast<std::uint32_t>(i + 1);
+        ways_.push_back(c);
+        return static_cast<std::uint32_t>(ways_.size());
+    }
+
+    /** Splits a lane at its pending fork: it goes the taken way (to splitTo_.first), the copy
+     *  returned the other (to splitTo_.second). */
+    Lane splitLane(Lane& L) {
+        Lane::Fork f = *L.pendingFork;
+        L.pendingFork.reset();
+        Lane other = L;
+        L.forks.push_back(f);
+        L.pc = splitTo_.first;
+        f.way.taken = false;
+        other.forks.push_back(f);
+        other.pc = splitTo_.second;
+        return other;
+    }
+
+    /** The ways a lane is in, as a key: lanes in different ways never meet at a collective. */
+    static std::string waysKey(const Lane& L) {
+        std::string k;
+        for (const Lane::Fork& f : L.forks)
+            k += fmt::format("{}:{}:{};", f.way.stmt, f.way.instance, f.way.taken ? 1 : 0);
+        return k;
+    }
+
+    /** Twins: the two ways of one lane's innermost split, both at its join (or ended). */
+    static bool twins(const Lane& a, const Lane& b) {
+        if (a.lane != b.lane || a.forks.empty() || a.forks.size() != b.forks.size()) return false;
+        if (!(a.atJoin || a.done) || !(b.atJoin || b.done)) return false;
+        for (std::size_t i = 0; i + 1 < a.forks.size(); ++i)
+            if (a.forks[i].way != b.forks[i].way) return false;
+        const DataChoice &x = a.forks.back().way, &y = b.forks.back().way;
+        return x.stmt == y.stmt && x.instance == y.instance && x.taken != y.taken;
+    }
+
+    /**
+     * Joins one pair of twins into one lane at their join: the steps before the split, then
+     * the taken way's, then the other's (each guarded by its way), and the values they agree
+     * on. False when no pair is ready.
+     */
+    bool mergeJoined(std::vector<Lane>& lanes) {
+        for (std::size_t i = 0; i < lanes.size(); ++i)
+            for (std::size_t j = i + 1; j < lanes.size(); ++j) {
+                if (!twins(lanes[i], lanes[j])) continue;
+                const bool firstTaken = lanes[i].forks.back().way.taken;
+                Lane& taken = firstTaken ? lanes[i] : lanes[j];
+                Lane& other = firstTaken ? lanes[j] : lanes[i];
+                Lane joined = taken;
+                const Lane::Fork f = taken.forks.back();
+                joined.steps.insert(joined.steps.end(),
+                                    other.steps.begin() + static_cast<std::ptrdiff_t>(f.prefix),
+                                    other.steps.end());
+                mergeValues(joined, taken, other);
+                for (const auto& [stmt, n] : other.counts)
+                    joined.counts[stmt] = std::max(joined.counts[stmt], n);
+                for (const auto& [reg, first] : other.wgmmaRegs)
+                    joined.wgmmaRegs.emplace(reg, first);
+                joined.wgmmaWindow = std::max(taken.wgmmaWindow, other.wgmmaWindow);
+                joined.executed = std::max(taken.executed, other.executed);
+                joined.forks.pop_back();
+                joined.atJoin = false;
+                joined.done = taken.done || other.done;
+                joined.pc = f.join;
+                lanes[i] = std::move(joined);
+                lanes.erase(lanes.begin() + static_cast<std::ptrdiff_t>(j));
+                return true;
+            }
+        return false;
+    }
+
+    /**
+     * The immediate post-dominator of statement `pc` in the entry's control-flow graph: the
+     * first statement every path from it reaches (the body's size: the end). Cooper, Harvey and
+     * Kennedy's iteration over the reversed graph, computed once.
+     */
+    std::size_t postDominator(std::size_t pc) {
+        if (ipdom_.empty()) computePostDominators();
+        const std::size_t d = ipdom_.at(pc);
+        return d == kNoNode ? f_.body.size() : d;
+    }
+
+    static constexpr std::size_t kNoNode = static_cast<std::size_t>(-1);
+
+    std::vector<std::size_t> successors(std::size_t i) const {
+        const std::size_t n = f_.body.size();
+        const Statement& s = f_.body[i];
+        if (s.kind == Statement::Kind::Label) return {i + 1};
+        const bool guarded = s.insn.guard.has_value();
+        switch (s.role) {
+        case ModuleRole::Branch: {
+            std::size_t to = n;
+            try {
+                to = target(s);
+            } catch (const InputError&) { // reported when a thread runs it
+            }
+            return guarded ? std::vector<std::size_t>{to, i + 1} : std::vector<std::size_t>{to};
+        }
+        case ModuleRole::Exit:
+        case ModuleRole::Trap:
+            return guarded ? std::vector<std::size_t>{n, i + 1} : std::vector<std::size_t>{n};
+        default:
+            return {i + 1};
+        }
+    }
+
+    void computePostDominators() {
+        const std::size_t n = f_.body.size(); // node n: the end
+        std::vector<std::vector<std::size_t>> succ(n + 1), pred(n + 1);
+        for (std::size_t i = 0; i < n; ++i)
+            for (std::size_t t : successors(i)) {
+                succ[i].push_back(t);
+                pred[t].push_back(i);
+            }
+        // postorder of the reversed graph from the end (iterative depth-first search)
+        std::vector<std::size_t> order, rank(n + 1, kNoNode);
+        std::vector<bool> seen(n + 1, false);
+        std::vector<std::pair<std::size_t, std::size_t>> stack{{n, 0}};
+        seen[n] = true;
+        while (!stack.empty()) {
+            auto& [node, next] = stack.back();
+            if (next < pred[node].size()) {
+                const std::size_t p = pred[node][next++];
+                if (!seen[p]) {
+                    seen[p] = true;
+                    stack.emplace_back(p, 0);
+                }
+                continue;
+            }
+            rank[node] = order.size();
+            order.push_back(node);
+            stack.pop_back();
+        }
+        std::vector<std::size_t> idom(n + 1, kNoNode);
+        idom[n] = n;
+        auto intersect = [&](std::size_t a, std::size_t b) {
+            while (a != b) {
+                while (rank[a] < rank[b])
+                    a = idom[a];
+                while (rank[b] < rank[a])
+                    b = idom[b];
+            }
+            return a;
+        };
+        for (bool changed = true; changed;) {
+            changed = false;
+            for (auto it = order.rbegin(); it != order.rend(); ++it) {
+                const std::size_t b = *it;
+                if (b == n) continue;
+                std::size_t d = kNoNode;
+                for (std::size_t s : succ[b])
+                    if (idom[s] != kNoNode) d = d == kNoNode ? s : intersect(s, d);
+                if (d != idom[b]) {
+                    idom[b] = d;
+                    changed = true;
+                }
+            }
+        }
+        ipdom_.assign(n, kNoNode);
+        for (std::size_t i = 0; i < n; ++i)
+            ipdom_[i] = idom[i] == n ? kNoNode : idom[i];
     }
 
     /** The wgmma fragment accesses of statements a side ran speculatively. */
@@ -825,6 +1126,7 @@ private:
         else if (auto pa = out_.layout.params.find(name); pa != out_.layout.params.end())
             v = Val::of(Layout::kGenericParam + pa->second.offset);
         if (negate && v.known) v.v = v.v == 0 ? 1 : 0;
+        if (negate && v.way) v.wayNegated = !v.wayNegated;
         return v;
     }
 
@@ -1360,6 +1662,8 @@ private:
         Step st;
         st.stmt = L.pc;
         st.instance = L.counts[L.pc]++;
+        for (const Lane::Fork& f : L.forks)
+            st.guard.push_back(f.way);
         st.opcode = in.opcode;
         st.op = s.op;
         st.parts = in.parts;
@@ -1571,8 +1875,12 @@ private:
     std::map<std::pair<int, int>, std::uint64_t> allocations_;
     std::map<int, std::uint64_t> columnsTaken_;
     std::map<std::string, Note> notesThisPass_;
-    ClcSlots clcStored_, clcSeen_;  ///< try_cancel responses: the pass before, this pass
-    std::vector<Probe> probes_;     ///< this pass's probes (Val::probe indexes them)
+    ClcSlots clcStored_, clcSeen_;   ///< try_cancel responses: the pass before, this pass
+    std::vector<Probe> probes_;      ///< this pass's probes (Val::probe indexes them)
+    std::vector<std::size_t> ipdom_; ///< immediate post-dominators (postDominator)
+    std::vector<DataChoice> ways_;   ///< branches on data split on (Val::way indexes them)
+    /// where the two lanes of the split being made go: the taken way's, the other's
+    std::pair<std::size_t, std::size_t> splitTo_;
     std::uint64_t clcRequests_ = 0; ///< try_cancel requests of the cluster so far this pass
 };
 

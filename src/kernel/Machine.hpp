@@ -25,9 +25,16 @@ struct Val {
     /// The evaluation follows a probe's failure side; such a value may differ on its success
     /// side, so it may decide only a branch that skips a wait the failure side makes.
     std::uint32_t probe = 0;
+    /// unknown: 1 + the index of the branch on data whose way decides this predicate (the
+    /// evaluation's table of DataChoice), 0: none. It is nonzero exactly on the way the branch
+    /// went to its target, or on the other when `wayNegated`: a later branch on it goes the
+    /// same way as that one (the choice is reused, not made again).
+    std::uint32_t way = 0;
+    bool wayNegated = false;
     static Val of(std::uint64_t x) { return Val{true, 0, x, 0}; }
     bool operator==(const Val& o) const {
-        return known == o.known && field == o.field && v == o.v && probe == o.probe;
+        return known == o.known && field == o.field && v == o.v && probe == o.probe &&
+               way == o.way && wayNegated == o.wayNegated;
     }
     bool operator!=(const Val& o) const { return !(*this == o); }
 };
@@ -76,6 +83,23 @@ struct RawOperand {
     SourceLoc loc;
 };
 
+/**
+ * One way of a branch on data that the launch does not decide and whose sides run different
+ * memory or synchronization instructions: the `instance`-th run (by its lane) of the branch at
+ * body index `stmt` went to its target (`taken`) or fell through. The extracted program makes
+ * it a `nondet.pred` choice, so the check explores both ways (docs/kernel.md, "Branches on
+ * data").
+ */
+struct DataChoice {
+    std::size_t stmt = 0;
+    std::uint64_t instance = 0;
+    bool taken = false;
+    bool operator==(const DataChoice& o) const {
+        return stmt == o.stmt && instance == o.instance && taken == o.taken;
+    }
+    bool operator!=(const DataChoice& o) const { return !(*this == o); }
+};
+
 /** One memory or synchronization instruction a thread executed. */
 struct Step {
     std::size_t stmt = 0;                    ///< index in the entry's body
@@ -85,6 +109,8 @@ struct Step {
     std::vector<std::string> parts;
     std::vector<RawOperand> operands;
     int lanes = 1; ///< how many lanes of the warp executed it identically
+    /// the ways of branches on data it runs under, outermost first (empty: always)
+    std::vector<DataChoice> guard;
 };
 
 /** One warp's recorded instructions, lane by lane (Extract merges them). */

@@ -29,6 +29,7 @@ ValuePtr truth(const ValuePtr& v) {
     case Op::Lt:
     case Op::Ltu:
     case Op::WaitResult:
+    case Op::Choice:
         return v;
     default:
         return Value::make(Op::Not, {Value::make(Op::Not, {v})});
@@ -182,7 +183,7 @@ std::vector<std::size_t> destinations(const ptx::Insn& i) {
     if (i.is<ptx::Elect>()) return {0, 1};
     const auto* a = i.as<ptx::Atom>();
     if (i.is<ptx::Ld>() || (a && a->returns()) || i.is<ptx::Arith>() || i.is<ptx::Setp>() ||
-        i.is<ptx::Mov>() || i.is<ptx::MbarrierWait>())
+        i.is<ptx::Mov>() || i.is<ptx::MbarrierWait>() || i.is<ptx::Nondet>())
         return {0};
     return {};
 }
@@ -293,14 +294,22 @@ void Lowerer::checkConditional(const ptx::Insn& insn) const {
     if (insn.is<ptx::MbarrierArrive>() || insn.is<ptx::MbarrierTx>() || insn.is<ptx::BulkCopy>() ||
         insn.is<ptx::CpAsync>() || insn.is<ptx::CpAsyncArrive>())
         return;
+    // An mbarrier wait is one event whose result the engines compute where it happens, and a
+    // blocking one blocks only where it happens (a blocked wait exists: ProgramEncoder,
+    // waitsHold). tcgen05.ld/st/wait/fence are events the model orders by the relations of the
+    // events that happen; none carries state the lowering matches across paths (an attention
+    // kernel's O rescale under a branch on data).
+    if (insn.is<ptx::MbarrierWait>() || insn.is<ptx::Tcgen05Ld>() || insn.is<ptx::Tcgen05St>() ||
+        insn.is<ptx::Tcgen05Wait>() || insn.is<ptx::Tcgen05Fence>())
+        return;
     fail(insn.loc,
          fmt::format("'{}' runs only on some paths here (the condition at {} depends on a value "
                      "read at run time, and the paths do not join again); under such branches "
                      "ptxmc supports loads, stores, atomics, fences, register operations, mbarrier "
-                     "arrives, expect_tx/complete_tx and async copies; barriers, waits, "
-                     "commit/wait groups, mbarrier.init/inval and tcgen05 operations need a point "
-                     "every kept execution reaches, such as the exit of a spin loop "
-                     "(litmus/README.md, Control flow)",
+                     "arrives, expect_tx/complete_tx, mbarrier waits, async copies and "
+                     "tcgen05.ld/st/wait/fence; barriers, commit/wait groups, mbarrier.init/inval "
+                     "and the other tcgen05 operations need a point every kept execution reaches, "
+                     "such as the exit of a spin loop (litmus/README.md, Control flow)",
                      insn.opcode, path_.conditionLoc.str()));
 }
 
@@ -376,6 +385,14 @@ void Lowerer::step(std::size_t pc, std::vector<std::pair<std::size_t, ValuePtr>>
         value(operand(2));
         define(operand(0), Value::makeConst(0));
         define(operand(1), Value::makeConst(1));
+    } else if (insn.is<ptx::Nondet>()) {
+        // 0 or 1, a choice of its own each time the path runs it (an unrolled loop's iterations
+        // choose apart): the engines explore both (Value::Op::Choice).
+        expectOperands(1);
+        const auto index = static_cast<int>(program_.choices.size());
+        program_.choices.push_back(
+            {static_cast<int>(threadIndex_), inst.loc, "nondet.pred " + operand(0).name});
+        define(operand(0), Value::choice(index));
     } else if (insn.is<ptx::Nanosleep>()) {
         // A delay: no event, no register, no condition (PTX ISA {Nanosleep}); its operand and
         // guard are checked like any other's.

@@ -65,6 +65,7 @@ struct Lower {
     bool operator()(const ptx::Setp&) const { return false; }
     bool operator()(const ptx::Mov&) const { return false; }
     bool operator()(const ptx::Elect&) const { return false; }
+    bool operator()(const ptx::Nondet&) const { return false; }
     bool operator()(const ptx::Nanosleep&) const { return false; }
     bool operator()(const ptx::Setmaxnreg&) const { return false; }
     bool operator()(const ptx::Griddepcontrol&) const { return false; }

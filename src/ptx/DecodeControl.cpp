@@ -52,6 +52,11 @@ std::optional<Op> decodeControl(Decoder& d) {
         d.q.finish();
         return m;
     }
+    if (n == "nondet") {
+        if (!d.q.take("pred")) d.fail("nondet needs .pred: nondet.pred p (0 or 1, both explored)");
+        d.q.finish();
+        return Nondet{};
+    }
     if (n == "elect") {
         if (!d.q.take("sync")) d.fail("elect needs .sync");
         d.q.finish();

@@ -564,6 +564,15 @@ struct Mov {
 struct Elect {};
 
 /**
+ * nondet.pred p: not PTX but ptxmc's (Dat3M's nondeterministic value, as a predicate). p is 0 or
+ * 1 and every execution goes one way or the other; both are explored. It stands for a predicate
+ * the program computes from data ptxmc does not model, such as a comparison of floating-point
+ * values: `ptxmc kernel` writes it for a branch on such data whose two sides run different
+ * memory or synchronization instructions (docs/kernel.md, "Branches on data").
+ */
+struct Nondet {};
+
+/**
  * nanosleep.u32 t, t a register or an immediate (PTX ISA {Nanosleep}
  * #miscellaneous-instructions-nanosleep): "Suspends the thread for a sleep duration
  * approximately close to the delay t, specified in nanoseconds." A delay only: no memory effect

@@ -389,6 +389,7 @@ struct Printer {
     }
     std::string operator()(const Mov& i) const { return start("mov").types({i.type}).s; }
     std::string operator()(const Elect&) const { return "elect.sync"; }
+    std::string operator()(const Nondet&) const { return "nondet.pred"; }
     std::string operator()(const Nanosleep&) const { return "nanosleep.u32"; }
     std::string operator()(const Setmaxnreg& i) const {
         return start("setmaxnreg").q(i.inc ? "inc" : "dec").q("sync.aligned.u32").s;

@@ -312,6 +312,7 @@ struct Of {
     Section operator()(const Setp&) const { return {}; }
     Section operator()(const Mov&) const { return {}; }
     Section operator()(const Elect&) const { return {}; }
+    Section operator()(const Nondet&) const { return {}; }    // ptxmc's: no PTX section
     Section operator()(const Nanosleep&) const { return {}; } // a delay orders nothing
     Section operator()(const Setmaxnreg&) const { return section(Sec::Setmaxnreg); }
     Section operator()(const Griddepcontrol&) const { return section(Sec::Griddepcontrol); }

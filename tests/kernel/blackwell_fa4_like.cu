@@ -58,10 +58,26 @@
 // TMA store that reads it in the async proxy (data race, 8.6 #proxies, 9.7.10.28.2
 // #data-movement-and-conversion-instructions-tensor-copy-async-proxy).
 #define MUTANT_NO_EPILOGUE_FENCE 9
+// Not a bug: online softmax. Each softmax thread keeps its row's running maximum and shifts P by
+// it; when a warp votes that a maximum grew (__any_sync over float compares), its threads rescale
+// their rows of O in tensor memory (tcgen05.ld, scale, tcgen05.st) after waiting for the previous
+// O += P V mma's commit, and before the p_full arrive that lets the next one accumulate: a branch
+// on data whose two sides run different tensor-memory instructions, both checked.
+#define VARIANT_ONLINE_SOFTMAX 10
+// Online softmax that rescales O after its p_full arrive instead of before: on the way that
+// rescales, its tcgen05.ld and tcgen05.st of O race with the O += P_j V_j mma the arrive lets
+// run (tensor-memory race, 9.7.18.6.4.4
+// #tcgen05-memory-consistency-model-canonical-sync-patterns-non-pipelined-diff-thread); the way
+// that does not rescale is clean. (Rescaling before the arrive without the o_full wait is no bug
+// here: the s_full wait already follows the previous P V mma, through the MMA warp's o_full
+// wait before its S mma.)
+#define MUTANT_ONLINE_RESCALE_LATE 11
 
 #ifndef PTXMC_MUTANT
 #define PTXMC_MUTANT MUTANT_NONE
 #endif
+#define ONLINE_SOFTMAX                                                                             \
+    (PTXMC_MUTANT == VARIANT_ONLINE_SOFTMAX || PTXMC_MUTANT == MUTANT_ONLINE_RESCALE_LATE)
 
 namespace fa4_like {
 
@@ -102,9 +118,29 @@ constexpr uint32_t kIdescO =
 
 using ptx::smem_addr;
 
+// Online softmax: scales this warp's 32 rows of O (HD f32 columns at `o_rows`) by `factor` once
+// the previous O += P V mma has written them (its commit to o_full, phase j - 1).
+__device__ __forceinline__ void rescale_o(uint32_t o_rows, uint32_t o_full, int j, float factor) {
+    ptx::mbar_wait(o_full, (j - 1) & 1); // SYNC: o_full wait (rescale)
+    ptx::tcgen05_fence_after();          // SYNC: fence after o_full (rescale)
+    uint32_t ov[HD / 16][16];
+#pragma unroll
+    for (int c = 0; c < HD / 16; ++c)
+        ptx::tmem_ld_32x32b_x16(ov[c], o_rows + c * 16); // SYNC: tcgen05.ld O (rescale)
+    ptx::tmem_wait_ld();                                 // SYNC: tcgen05.wait::ld O (rescale)
+#pragma unroll
+    for (int c = 0; c < HD / 16; ++c) {
+#pragma unroll
+        for (int d = 0; d < 16; ++d)
+            ov[c][d] = __float_as_uint(__uint_as_float(ov[c][d]) * factor);
+        ptx::tmem_st_32x32b_x16(o_rows + c * 16, ov[c]); // SYNC: tcgen05.st O (rescale)
+    }
+}
+
 // One CTA computes O (BM x HD) = softmax(Q K^T) V for one query tile over n_iters key blocks of
 // BN keys. Softmax uses a fixed shift instead of the running row maximum (softmax does not
-// depend on the shift), so O needs no rescaling and the kernel has no correction warpgroup. The
+// depend on the shift), so O needs no rescaling and the kernel has no correction warpgroup; with
+// VARIANT_ONLINE_SOFTMAX it keeps the running maximum and rescales O in tensor memory. The
 // row sums live in tensor memory, in a column of S's accumulator region past its BN columns (the
 // softmax stores each after releasing P, while the next S mma may run); the epilogue writes O
 // into the Q tile, which the last S mma has finished reading, and stores it with TMA.
@@ -242,6 +278,9 @@ extern "C" __global__ void __launch_bounds__(THREADS, 1)
         const int row = blockIdx.x * BM + (warp % 4) * 32 + lane;
         const uint32_t ofb = smem_addr(&o_full);
         float row_sum = 0.f;
+#if ONLINE_SOFTMAX
+        float row_max = __int_as_float(0xff800000); // the running maximum (-inf), log2 units
+#endif
         for (int j = 0; j < n_iters; ++j) {
 #if PTXMC_MUTANT != MUTANT_DROP_S_FULL_WAIT
             ptx::mbar_wait(smem_addr(&s_full), j & 1); // SYNC: s_full wait
@@ -254,14 +293,34 @@ extern "C" __global__ void __launch_bounds__(THREADS, 1)
                 ptx::tmem_ld_32x32b_x16(sv[c], taddr); // SYNC: tcgen05.ld S
             }
             ptx::tmem_wait_ld(); // SYNC: tcgen05.wait::ld S
+#if ONLINE_SOFTMAX
+            float new_max = row_max;
+#pragma unroll
+            for (int c = 0; c < BN; ++c)
+                new_max = fmaxf(new_max, __uint_as_float(sv[c / 16][c % 16]) * scale_log2);
+            // Rescale this warp's rows of O when one of its maxima grew, before the p_full
+            // arrive lets the next O += P V accumulate into it.
+            const bool rescale = j > 0 && __any_sync(0xffffffffu, new_max > row_max);
+            const float factor = exp2f(row_max - new_max);
+#if PTXMC_MUTANT != MUTANT_ONLINE_RESCALE_LATE
+            if (rescale) {
+                rescale_o(o_tmem + lane_base, ofb, j, factor);
+                row_sum *= factor;
+            }
+#endif
+            row_max = new_max;
+            const float p_shift = row_max;
+#else
+            const float p_shift = shift;
+#endif
             // P = exp2(S * scale - shift), two f16 a column.
             uint32_t pv[BN / 2];
 #pragma unroll
             for (int c = 0; c < BN / 2; ++c) {
                 const float s0 = __uint_as_float(sv[(2 * c) / 16][(2 * c) % 16]);
                 const float s1 = __uint_as_float(sv[(2 * c + 1) / 16][(2 * c + 1) % 16]);
-                const float p0 = exp2f(s0 * scale_log2 - shift);
-                const float p1 = exp2f(s1 * scale_log2 - shift);
+                const float p0 = exp2f(s0 * scale_log2 - p_shift);
+                const float p1 = exp2f(s1 * scale_log2 - p_shift);
                 row_sum += p0 + p1;
                 const __half2 h = __floats2half2_rn(p0, p1);
                 pv[c] = *reinterpret_cast<const uint32_t*>(&h);
@@ -280,6 +339,12 @@ extern "C" __global__ void __launch_bounds__(THREADS, 1)
             ptx::tcgen05_fence_before(); // SYNC: fence before p_full
 #endif
             ptx::mbar_arrive(smem_addr(&p_full)); // SYNC: p_full arrive
+#if PTXMC_MUTANT == MUTANT_ONLINE_RESCALE_LATE
+            if (rescale) { // too late: the next O += P V may be accumulating into O
+                rescale_o(o_tmem + lane_base, ofb, j, factor);
+                row_sum *= factor;
+            }
+#endif
             // The row sum so far, kept in tensor memory; stored once P is released, while the
             // MMA warp may already run the next S mma (the next wait::st completes it).
             const uint32_t stat = __float_as_uint(row_sum);

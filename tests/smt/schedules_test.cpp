@@ -202,3 +202,31 @@ TEST_CASE("the first schedule under an order respects it and ends the search", "
         cyclic.emplace_back(b, a);
     CHECK(engine::schedules::firstSchedule(p, cyclic, 1000).completeSchedule.empty());
 }
+
+TEST_CASE("a guard on an access the search does not schedule leaves the search on", "[schedules]") {
+    // P1's rescale of x runs on one way of a choice; the search schedules the arrive and the
+    // wait alone, so the guard changes none of its schedules. A guarded arrive would (it may
+    // or may not change the object): that program stays unsupported.
+    auto program = [](const char* guardedOp) {
+        return std::string(R"(PTX guarded-access
+{
+  x @ shared 0 = 0;
+  mb @ mbarrier 0, count 1;
+}
+ P0@cta 0,gpu 0                                      | P1@cta 0,gpu 0                                                  ;
+ st.shared::cta.u32 [x], 4                           | nondet.pred p                                                   ;
+ mbarrier.arrive.release.cta.shared::cta.b64 _, [mb] | )") +
+               guardedOp + R"( ;
+                                                     | mbarrier.try_wait.parity.acquire.cta.shared::cta.b64 _, [mb], 0 ;
+exists (true)
+)";
+    };
+    using engine::schedules::Answer;
+    auto access =
+        engine::schedules::explore(lowered(program("@p st.shared::cta.u32 [x], 2")), 1000);
+    CHECK(access.answer == Answer::NoHang);
+    auto arrive = engine::schedules::explore(
+        lowered(program("@p mbarrier.arrive.relaxed.cta.shared::cta.b64 _, [mb]")), 1000);
+    CHECK(arrive.answer == Answer::Unsupported);
+    CHECK(arrive.why == "an event is guarded by a value");
+}

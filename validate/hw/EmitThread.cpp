@@ -632,6 +632,7 @@ void ThreadEmitter::dispatch(const Insn& in) {
                 define(in.operand(0), intValue(in.operand(1)), RegKind::Int);
             },
             [&](const ptx::Elect&) { elect(in); },
+            [&](const ptx::Nondet&) { noMapping(in); }, // refused by checkSupported
             [&](const ptx::Nanosleep&) { sleepFor(); },
             // register-count and grid-launch hints: as written (no operand but the count)
             [&](const ptx::Setmaxnreg&) {

@@ -118,6 +118,10 @@ void checkSupported(const ptx::Program& test, const ir::Program& program, const 
         for (const auto& i : t.code) {
             if (i.isLabel()) continue;
             const Insn& in = i.insn();
+            if (in.is<ptx::Nondet>())
+                throw Refused(i.loc, "'nondet.pred' is ptxmc's choice of either value, explored "
+                                     "both ways by the checker; a GPU run computes its "
+                                     "predicates, so the test has no CUDA counterpart");
             if (isProxyOnly(in))
                 throw Refused(i.loc, "'" + in.opcode +
                                          "' needs a surface/texture/constant view of a global "
