@@ -7,6 +7,7 @@
 #include "kernel/Clc.hpp"
 #include "kernel/Extract.hpp"
 #include "kernel/LaunchShape.hpp"
+#include "kernel/PostDominators.hpp"
 #include "kernel/WarpCollectives.hpp"
 
 #include <algorithm>
@@ -944,17 +945,20 @@ private:
 
     /**
      * The immediate post-dominator of statement `pc` in the entry's control-flow graph: the
-     * first statement every path from it reaches (the body's size: the end). Cooper, Harvey and
-     * Kennedy's iteration over the reversed graph, computed once.
+     * first statement every path from it reaches (the body's size: the end, or no path).
      */
     std::size_t postDominator(std::size_t pc) {
-        if (ipdom_.empty()) computePostDominators();
+        if (ipdom_.empty()) {
+            std::vector<std::vector<std::size_t>> succ;
+            for (std::size_t i = 0; i < f_.body.size(); ++i)
+                succ.push_back(successors(i));
+            ipdom_ = immediatePostDominators(succ);
+        }
         const std::size_t d = ipdom_.at(pc);
-        return d == kNoNode ? f_.body.size() : d;
+        return d == kNoPostDominator ? f_.body.size() : d;
     }
 
-    static constexpr std::size_t kNoNode = static_cast<std::size_t>(-1);
-
+    /** Where statement i may go next (the body's size: the end). */
     std::vector<std::size_t> successors(std::size_t i) const {
         const std::size_t n = f_.body.size();
         const Statement& s = f_.body[i];
@@ -975,63 +979,6 @@ private:
         default:
             return {i + 1};
         }
-    }
-
-    void computePostDominators() {
-        const std::size_t n = f_.body.size(); // node n: the end
-        std::vector<std::vector<std::size_t>> succ(n + 1), pred(n + 1);
-        for (std::size_t i = 0; i < n; ++i)
-            for (std::size_t t : successors(i)) {
-                succ[i].push_back(t);
-                pred[t].push_back(i);
-            }
-        // postorder of the reversed graph from the end (iterative depth-first search)
-        std::vector<std::size_t> order, rank(n + 1, kNoNode);
-        std::vector<bool> seen(n + 1, false);
-        std::vector<std::pair<std::size_t, std::size_t>> stack{{n, 0}};
-        seen[n] = true;
-        while (!stack.empty()) {
-            auto& [node, next] = stack.back();
-            if (next < pred[node].size()) {
-                const std::size_t p = pred[node][next++];
-                if (!seen[p]) {
-                    seen[p] = true;
-                    stack.emplace_back(p, 0);
-                }
-                continue;
-            }
-            rank[node] = order.size();
-            order.push_back(node);
-            stack.pop_back();
-        }
-        std::vector<std::size_t> idom(n + 1, kNoNode);
-        idom[n] = n;
-        auto intersect = [&](std::size_t a, std::size_t b) {
-            while (a != b) {
-                while (rank[a] < rank[b])
-                    a = idom[a];
-                while (rank[b] < rank[a])
-                    b = idom[b];
-            }
-            return a;
-        };
-        for (bool changed = true; changed;) {
-            changed = false;
-            for (auto it = order.rbegin(); it != order.rend(); ++it) {
-                const std::size_t b = *it;
-                if (b == n) continue;
-                std::size_t d = kNoNode;
-                for (std::size_t s : succ[b])
-                    if (idom[s] != kNoNode) d = d == kNoNode ? s : intersect(s, d);
-                if (d != idom[b]) {
-                    idom[b] = d;
-                    changed = true;
-                }
-            }
-        }
-        ipdom_.assign(n, kNoNode);
-        for (std::size_t i = 0; i < n; ++i)
-            ipdom_[i] = idom[i] == n ? kNoNode : idom[i];
     }
 
     /** The wgmma fragment accesses of statements a side ran speculatively. */
