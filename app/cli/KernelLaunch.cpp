@@ -353,7 +353,7 @@ std::string kernelEventText(const engine::EventRef& e, const kernel::KernelProgr
     if (const kernel::CudaLine* cuda = cudaLineOf(e, k))
         s += " (" +
              (chain ? kernel::cudaText(*cuda) : fmt::format("{}:{}", cuda->file, cuda->line)) + ")";
-    if (!e.note.empty()) s += " [" + e.note + "]";
+    if (!e.note.empty()) s += " [" + kernel::wayWords(e.note) + "]";
     return s;
 }
 

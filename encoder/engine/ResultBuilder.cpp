@@ -4,6 +4,7 @@
 #include "ptx/Sections.hpp"
 
 #include <algorithm>
+#include <fmt/format.h>
 #include <iterator>
 #include <map>
 #include <set>
@@ -62,6 +63,36 @@ int iterationOf(const ir::Program& p, const ir::Event& at) {
     return static_cast<int>(std::distance(runs.begin(), runs.find(at.instance)));
 }
 
+/** The nondet.pred choices a guard requires (its conjuncts that are one, or its negation). */
+void chosenWays(const ir::Program& p, const ir::ValuePtr& g, std::vector<std::string>& out) {
+    using Op = ir::Value::Op;
+    if (!g) return;
+    if (g->op == Op::LAnd) {
+        chosenWays(p, g->args[0], out);
+        chosenWays(p, g->args[1], out);
+        return;
+    }
+    bool one = true;
+    ir::ValuePtr x = g;
+    while (x->op == Op::Not) {
+        one = !one;
+        x = x->args[0];
+    }
+    if (x->op != Op::Choice) return;
+    const ir::ChoiceSite& c = p.choices.at(static_cast<std::size_t>(x->constant));
+    out.push_back(fmt::format("{} ({}) is {}", c.text, c.loc.str(), one ? 1 : 0));
+}
+
+/** "where nondet.pred p (f.litmus:9:2) is 1": on which way of a choice the event runs. */
+std::string wayNote(const ir::Program& p, const ir::Event& at) {
+    std::vector<std::string> ways;
+    chosenWays(p, at.guard, ways);
+    std::string out;
+    for (const std::string& w : ways)
+        out += (out.empty() ? "where " : " and ") + w;
+    return out;
+}
+
 } // namespace
 
 EventRef eventRef(const ir::Program& p, int id, const std::string& note) {
@@ -73,7 +104,7 @@ EventRef eventRef(const ir::Program& p, int id, const std::string& note) {
     ref.thread = thread;
     ref.text = e.text;
     ref.loc = at.loc;
-    ref.note = note;
+    ref.note = note.empty() ? wayNote(p, e.guard ? e : at) : note;
     if (e.mbOp != ir::MbOp::None && e.location >= 0)
         ref.barrier = p.locations[static_cast<std::size_t>(e.location)].name;
     if (e.mbOp == ir::MbOp::Wait && e.mbParity && e.mbParity->isConst())

@@ -7,6 +7,7 @@
 #include "kernel/TmemSlices.hpp"
 
 #include <algorithm>
+#include <cstdio>
 #include <fmt/format.h>
 #include <numeric>
 #include <set>
@@ -629,9 +630,11 @@ private:
         litmus::Instruction in = it.insn;
         if (it.guard.empty()) return in;
         const SourceLoc& loc = in.loc;
-        for (const DataChoice& c : it.guard)
-            if (ways.chosen.insert(wayName(c)).second)
-                code.push_back(pseudo("nondet.pred", {named(wayName(c), loc)}, loc));
+        for (const DataChoice& c : it.guard) // the choice stands at its branch
+            if (ways.chosen.insert(wayName(c)).second) {
+                const SourceLoc& branch = entry().body[c.stmt].insn.loc;
+                code.push_back(pseudo("nondet.pred", {named(wayName(c), branch)}, branch));
+            }
         if (it.guard.size() == 1) {
             in.guard = litmus::Predicate{wayName(it.guard[0]), !it.guard[0].taken, loc};
             return in;
@@ -1462,6 +1465,25 @@ void indexLocations(KernelProgram& k) {
 }
 
 } // namespace
+
+std::string wayWords(const std::string& note) {
+    static const std::string kWay = "nondet.pred way_l";
+    std::string out;
+    std::size_t at = 0;
+    while (true) {
+        const std::size_t way = note.find(kWay, at);
+        const std::size_t close = way == std::string::npos ? way : note.find(") is ", way);
+        if (close == std::string::npos || close + 5 >= note.size()) break;
+        unsigned line = 0, run = 0;
+        if (std::sscanf(note.c_str() + way + kWay.size(), "%u_%u", &line, &run) != 2) break;
+        out += note.substr(at, way - at);
+        out += fmt::format("the guard at line {} {}", line,
+                           note[close + 5] == '1' ? "holds" : "fails");
+        if (run > 0) out += fmt::format(" (its run {})", run + 1);
+        at = close + 6;
+    }
+    return out + note.substr(at);
+}
 
 KernelProgram extractKernel(const Module& m, const Launch& launch) {
     const Function& f = pickEntry(m, launch.entry);

@@ -46,6 +46,14 @@ KernelProgram extractKernel(const Module& m, const Launch& launch);
 /** The program as a litmus test a user can read, edit and re-check with `ptxmc check`. */
 std::string renderLitmus(const KernelProgram& k);
 
+/**
+ * A witness note in the kernel's terms: each "nondet.pred way_l56_1 (loc) is 1" of the
+ * extracted program (the choice of a branch on data, Extract's way names) becomes "the guard
+ * at line 56 holds (its run 2)" ("... fails" for 0: a branch falls through, an instruction is
+ * skipped); any other text is kept.
+ */
+std::string wayWords(const std::string& note);
+
 /** nvcc's local static `_ZZ4kernPfE8full_bar` -> `full_bar`; parameters `_Z4kernPf_param_1` ->
  * `param_1`. */
 std::string shortName(const std::string& mangled);
