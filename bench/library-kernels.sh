@@ -67,6 +67,22 @@ if [ -d "$cutlass/include/cutlass" ]; then
     else
         echo "cutlass-ex70: nvcc failed"
     fi
+    # Example 77's Blackwell FMHA forward: the fp16 entry with no mask and the individual tile
+    # scheduler; its correction warpgroup rescales O under a branch on data (both ways checked).
+    # Sequence lengths, heads, the LSE pointer and the softmax and output scales (1.0f).
+    if compile cutlass-ex77-fmha sm_100a "$cutlass/examples/77_blackwell_fmha/77_blackwell_fmha.cu" \
+        "${inc[@]}" "$cutlass/examples/77_blackwell_fmha"; then
+        entry=$(grep '^\.entry .*Sm100FmhaFwdKernelTmaWarpspecializedIN4cute5tupleIJiii' \
+            "$work/cutlass-ex77-fmha.ptx" | grep 'NoMask' | grep 'IndividualTileScheduler' |
+            head -1 | sed 's/^\.entry //; s/($//')
+        fmha=(--entry "$entry" --param 0=256 --param 0+12=1 --param 0+1280=0
+            --param 0+900=1065353216 --param 0+904=1065353216)
+        for kv in kv1 kv2; do ln -sf cutlass-ex77-fmha.ptx "$work/cutlass-ex77-fmha-$kv.ptx"; done
+        run cutlass-ex77-fmha-kv1 "${fmha[@]}" --param 0+4=128
+        run cutlass-ex77-fmha-kv2 "${fmha[@]}" --param 0+4=256
+    else
+        echo "cutlass-ex77-fmha: nvcc failed"
+    fi
 else
     echo "(no $cutlass: CUTLASS kernels skipped)"
 fi
