@@ -65,20 +65,20 @@ int iterationOf(const ir::Program& p, const ir::Event& at) {
 
 /** The nondet.pred choices a guard requires (its conjuncts that are one, or its negation). */
 void chosenWays(const ir::Program& p, const ir::ValuePtr& g, std::vector<std::string>& out) {
-    using Op = ir::Value::Op;
+    using ValueOp = ir::Value::Op;
     if (!g) return;
-    if (g->op == Op::LAnd) {
+    if (g->op == ValueOp::LAnd) {
         chosenWays(p, g->args[0], out);
         chosenWays(p, g->args[1], out);
         return;
     }
     bool one = true;
     ir::ValuePtr x = g;
-    while (x->op == Op::Not) {
+    while (x->op == ValueOp::Not) {
         one = !one;
         x = x->args[0];
     }
-    if (x->op != Op::Choice) return;
+    if (x->op != ValueOp::Choice) return;
     const ir::ChoiceSite& c = p.choices.at(static_cast<std::size_t>(x->constant));
     out.push_back(fmt::format("{} ({}) is {}", c.text, c.loc.str(), one ? 1 : 0));
 }
