@@ -67,6 +67,20 @@ if [ -d "$cutlass/include/cutlass" ]; then
     else
         echo "cutlass-ex70: nvcc failed"
     fi
+    # cute's Hopper tutorial (TMA + wgmma, one CTA): K (0+8), the TiledMMA's accumulate flag (8)
+    # and beta (10). K = 192: every stage waited on, clean; K = 128: its prologue loads a third
+    # stage nobody waits on, mbarrier-misuse (docs/kernel.md).
+    if compile cute-hopper-tutorial sm_90a "$cutlass/examples/cute/tutorial/hopper/wgmma_tma_sm90.cu" \
+        "${inc[@]}"; then
+        entry=$(grep -m1 '^\.entry _Z11gemm_device' "$work/cute-hopper-tutorial.ptx" |
+            sed 's/^\.entry //; s/($//')
+        for k in 192 128; do
+            ln -sf cute-hopper-tutorial.ptx "$work/cute-hopper-tutorial-k$k.ptx"
+            run cute-hopper-tutorial-k$k --entry "$entry" --param 0+8=$k --param 8=128 --param 10=0
+        done
+    else
+        echo "cute-hopper-tutorial: nvcc failed"
+    fi
     # Example 77's Blackwell FMHA forward: the fp16 entry with no mask and the individual tile
     # scheduler; its correction warpgroup rescales O under a branch on data (both ways checked).
     # Sequence lengths, heads, the LSE pointer and the softmax and output scales (1.0f).
