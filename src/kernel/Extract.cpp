@@ -5,6 +5,7 @@
 #include "kernel/Repeats.hpp"
 #include "kernel/StepForms.hpp"
 #include "kernel/TmemSlices.hpp"
+#include "ptx/Print.hpp"
 
 #include <algorithm>
 #include <cstdio>
@@ -593,21 +594,18 @@ private:
     }
 
     /** What a thread defined so far: its choices, and a register per guard of several ways. */
+    static inline const ptx::Op kMovB32 = ptx::Mov{ptx::Type{'b', 32}};
+
     struct Ways {
         std::set<std::string> chosen;
         std::map<std::string, std::string> conjunctions;
     };
 
-    litmus::Instruction pseudo(const std::string& opcode, std::vector<litmus::Operand> operands,
-                               const SourceLoc& loc) const {
+    /** An instruction the extraction adds, spelled by the one instruction table (ptx/Print). */
+    static litmus::Instruction pseudo(ptx::Op op, std::vector<litmus::Operand> operands,
+                                      const SourceLoc& loc) {
         litmus::Instruction in;
-        in.opcode = opcode;
-        for (std::size_t from = 0; from <= opcode.size();) { // "mov.b32" -> {"mov", "b32"}
-            const std::size_t dot = std::min(opcode.find('.', from), opcode.size());
-            in.parts.push_back(opcode.substr(from, dot - from));
-            from = dot + 1;
-        }
-        in.operands = std::move(operands);
+        ptx::writeBack(ptx::Insn{std::move(op), std::move(operands), loc, ""}, in);
         in.loc = loc;
         return in;
     }
@@ -633,7 +631,7 @@ private:
         for (const DataChoice& c : it.guard) // the choice stands at its branch
             if (ways.chosen.insert(wayName(c)).second) {
                 const SourceLoc& branch = entry().body[c.stmt].insn.loc;
-                code.push_back(pseudo("nondet.pred", {named(wayName(c), branch)}, branch));
+                code.push_back(pseudo(ptx::Nondet{}, {named(wayName(c), branch)}, branch));
             }
         if (it.guard.size() == 1) {
             in.guard = litmus::Predicate{wayName(it.guard[0]), !it.guard[0].taken, loc};
@@ -646,9 +644,9 @@ private:
             ways.conjunctions.emplace(key, fmt::format("ways_{}", ways.conjunctions.size()));
         const std::string& reg = at->second;
         if (fresh) {
-            code.push_back(pseudo("mov.b32", {named(reg, loc), imm(1, loc)}, loc));
+            code.push_back(pseudo(kMovB32, {named(reg, loc), imm(1, loc)}, loc));
             for (const DataChoice& c : it.guard) {
-                litmus::Instruction clear = pseudo("mov.b32", {named(reg, loc), imm(0, loc)}, loc);
+                litmus::Instruction clear = pseudo(kMovB32, {named(reg, loc), imm(0, loc)}, loc);
                 clear.guard = litmus::Predicate{wayName(c), c.taken, loc};
                 code.push_back(std::move(clear));
             }
