@@ -48,7 +48,9 @@ void searchCaught(const Engine& engine, const ir::Program& p, const cat::Resolve
     try {
         engine.search(p, model, options, start, r);
     } catch (const std::exception& e) {
+        std::optional<engine::Stats> stats = std::move(r.stats); // how far it got (--stats)
         setStopped(r, p, stoppedBecause(e));
+        r.stats = std::move(stats);
     }
 }
 

@@ -158,7 +158,12 @@ Budget::Budget(const CheckOptions& options, Clock::time_point start)
 void Budget::poll() const {
     // The watchdog reads /proc; a poll looks at its verdict and the clock (a vDSO call), so
     // the innermost loops of the encoding can afford one per step.
-    if (watchdog_ && watchdog_->tripped()) throw LimitReached(watchdog_->reason());
+    if (watchdog_ && watchdog_->tripped()) {
+        // Reported here: the allocation guard's one failure would otherwise come later, in a
+        // handler of this exception (whose words allocate) and escape it.
+        if (guardedBy == watchdog_.get()) guardedBy = nullptr;
+        throw LimitReached(watchdog_->reason());
+    }
     if (deadline_ && Clock::now() > *deadline_) throw LimitReached(timeoutReason(seconds_));
 }
 

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <map>
+#include <utility>
 #include <vector>
 
 namespace ptxmc::engine {
@@ -300,19 +301,35 @@ template <class Alg> struct RelOps {
             bool mustAcyclic = true;
             for (std::size_t x = 0; x < n; ++x)
                 mustAcyclic = mustAcyclic && !must[x][x];
+            // The edges whose lemmas do not follow from certain paths; a composite condition
+            // is named once: the lemmas repeat it per reachable z, and the solver would
+            // simplify each copy on its own.
+            std::vector<std::vector<std::pair<int, Cond>>> edges(n);
+            std::size_t lemmas = 0; // with a head that is not true (a certain path's)
             for (std::size_t x = 0; x < n; ++x)
                 for (const auto& [y, edge] : a.rows[x]) {
                     poll(); // each edge adds up to n lemmas
                     if (mustAcyclic && impliedByMustPath(a, must, x, y, edge)) continue;
-                    // A composite condition is named once: the lemmas below repeat it per
-                    // reachable z, and the solver would simplify each copy on its own.
                     Cond c = edge;
                     if (!alg.isAtom(edge)) {
                         c = alg.fresh();
                         alg.require(alg.implies(edge, c));
                     }
-                    const Cond& xy = out.rows[x].at(y);
-                    step(c, alg.tru(), xy);
+                    lemmas += must[x][static_cast<std::size_t>(y)] ? 0 : 1;
+                    for (const auto& [z, yz] : out.rows[static_cast<std::size_t>(y)])
+                        lemmas += must[x][static_cast<std::size_t>(z)] ? 0 : 1;
+                    edges[x].emplace_back(y, std::move(c));
+                }
+            // An algebra that keeps the closure makes its lemmas on demand.
+            if constexpr (requires { alg.recordsClosures(); })
+                if (alg.recordsClosures()) {
+                    alg.recordClosure(std::move(edges), out, lemmas);
+                    return out;
+                }
+            for (std::size_t x = 0; x < n; ++x)
+                for (const auto& [y, c] : edges[x]) {
+                    poll();
+                    step(c, alg.tru(), out.rows[x].at(y));
                     for (const auto& [z, yz] : out.rows[static_cast<std::size_t>(y)])
                         step(c, yz, out.rows[x].at(z));
                 }

@@ -1,6 +1,8 @@
 // The lemmas the checks depend on, found by a walk from the checks through the lemmas.
 #include "smt/LemmaCone.hpp"
 
+#include <algorithm>
+#include <cstdint>
 #include <unordered_map>
 #include <unordered_set>
 
@@ -29,22 +31,44 @@ void freshUnder(const z3::expr& root, const IsFresh& isFresh, std::unordered_set
 z3::expr_vector lemmaCone(const z3::expr_vector& roots, const z3::expr_vector& lemmas,
                           const IsFresh& isFresh) {
     z3::expr_vector out(lemmas.ctx());
-    for (unsigned i : lemmaCone(roots, lemmas, {}, isFresh).lemmas)
+    for (unsigned i : lemmaCone(roots, lemmas, std::vector<ClosureRecord>{}, isFresh).lemmas)
         out.push_back(lemmas[i]);
     return out;
 }
 
+namespace {
+
+/** Where a fresh condition is a closure's pair: its record and ends. */
+struct PairRef {
+    std::uint32_t record = 0;
+    int x = 0, z = 0;
+};
+
+std::unordered_map<unsigned, PairRef> freshPairs(const std::vector<ClosureRecord>& closures) {
+    std::unordered_map<unsigned, PairRef> out;
+    for (std::size_t r = 0; r < closures.size(); ++r) {
+        const auto& rows = closures[r].pairs.rows;
+        for (std::size_t x = 0; x < rows.size(); ++x)
+            for (const auto& [z, cond] : rows[x])
+                if (!cond.is_true())
+                    out.emplace(cond.id(),
+                                PairRef{static_cast<std::uint32_t>(r), static_cast<int>(x), z});
+    }
+    return out;
+}
+
+} // namespace
+
 Cone lemmaCone(const z3::expr_vector& roots, const z3::expr_vector& lemmas,
-               const std::vector<StepLemma>& steps, const IsFresh& isFresh) {
+               const std::vector<ClosureRecord>& closures, const IsFresh& isFresh) {
     std::unordered_set<unsigned> seen;
     std::vector<unsigned> frontier;
     for (unsigned i = 0; i < roots.size(); ++i)
         freshUnder(roots[i], isFresh, seen, frontier);
-    // Which lemmas may force each fresh condition (index: clauses, then steps); a clause that
-    // forces none is kept as it is.
+    // Which clauses may force each fresh condition; a clause that forces none is kept as it is.
     const auto clauses = static_cast<std::size_t>(lemmas.size());
     std::unordered_map<unsigned, std::vector<std::size_t>> forcing;
-    std::vector<bool> keep(clauses + steps.size(), false);
+    std::vector<bool> keep(clauses, false);
     for (unsigned i = 0; i < lemmas.size(); ++i) {
         const z3::expr& l = lemmas[i];
         bool forces = false;
@@ -63,24 +87,29 @@ Cone lemmaCone(const z3::expr_vector& roots, const z3::expr_vector& lemmas,
             freshUnder(l, isFresh, seen, frontier);
         }
     }
-    for (std::size_t s = 0; s < steps.size(); ++s)
-        forcing[steps[s].head.id()].push_back(clauses + s);
+    const std::unordered_map<unsigned, PairRef> pairOf = freshPairs(closures);
+    std::vector<std::pair<ClosureRecord::Key, StepLemma>> steps;
     std::unordered_set<unsigned> needed;
     while (!frontier.empty()) {
         unsigned v = frontier.back();
         frontier.pop_back();
         if (!needed.insert(v).second) continue;
+        // A closure's pair: its lemmas, each made once (a head is needed once).
+        if (auto p = pairOf.find(v); p != pairOf.end()) {
+            const PairRef& ref = p->second;
+            closures[ref.record].lemmasOf(ref.record, ref.x, ref.z,
+                                          [&](const ClosureRecord::Key& key, StepLemma lemma) {
+                                              for (const z3::expr& a : lemma.antecedents)
+                                                  freshUnder(a, isFresh, seen, frontier);
+                                              steps.emplace_back(key, std::move(lemma));
+                                          });
+        }
         auto it = forcing.find(v);
         if (it == forcing.end()) continue;
         for (std::size_t i : it->second) {
             if (keep[i]) continue;
             keep[i] = true;
             // What the lemma assumes becomes needed; what else it may force need not be.
-            if (i >= clauses) {
-                for (const z3::expr& a : steps[i - clauses].antecedents)
-                    freshUnder(a, isFresh, seen, frontier);
-                continue;
-            }
             const z3::expr& l = lemmas[static_cast<unsigned>(i)];
             if (l.is_app() && l.decl().decl_kind() == Z3_OP_OR)
                 for (unsigned k = 0; k < l.num_args(); ++k)
@@ -89,8 +118,12 @@ Cone lemmaCone(const z3::expr_vector& roots, const z3::expr_vector& lemmas,
     }
     Cone out;
     for (std::size_t i = 0; i < keep.size(); ++i)
-        if (keep[i])
-            (i < clauses ? out.lemmas : out.steps).push_back(i < clauses ? i : i - clauses);
+        if (keep[i]) out.lemmas.push_back(i);
+    std::sort(steps.begin(), steps.end(),
+              [](const auto& a, const auto& b) { return a.first < b.first; });
+    out.steps.reserve(steps.size());
+    for (auto& [key, lemma] : steps)
+        out.steps.push_back(std::move(lemma));
     return out;
 }
 

@@ -2,6 +2,7 @@
 #pragma once
 
 #include "smt/ClosurePropagator.hpp"
+#include "smt/ClosureRecord.hpp"
 
 #include <functional>
 #include <vector>
@@ -23,15 +24,17 @@ namespace ptxmc::engine::smt {
 z3::expr_vector lemmaCone(const z3::expr_vector& roots, const z3::expr_vector& lemmas,
                           const std::function<bool(const z3::expr&)>& isFresh);
 
-/** The kept clauses (indices into `lemmas`) and closure steps (into `steps`), in order. */
+/** The kept clauses (indices into `lemmas`, in order) and closure lemmas (made from their
+ *  records, in the order the clauses would have been made). */
 struct Cone {
-    std::vector<std::size_t> lemmas, steps;
+    std::vector<std::size_t> lemmas;
+    std::vector<StepLemma> steps;
 };
 
-/** lemmaCone over clauses and closure steps (smt/ClosurePropagator.hpp) together: a step
- *  forces its head and assumes its antecedents. */
+/** lemmaCone over clauses and closures (smt/ClosureRecord.hpp) together: a closure's lemma
+ *  forces its head and assumes its antecedents; only the kept ones are made. */
 Cone lemmaCone(const z3::expr_vector& roots, const z3::expr_vector& lemmas,
-               const std::vector<StepLemma>& steps,
+               const std::vector<ClosureRecord>& closures,
                const std::function<bool(const z3::expr&)>& isFresh);
 
 } // namespace ptxmc::engine::smt

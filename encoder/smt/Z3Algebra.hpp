@@ -3,9 +3,11 @@
 
 #include "engine/Budget.hpp"
 #include "smt/ClosurePropagator.hpp"
+#include "smt/ClosureRecord.hpp"
 
 #include <cstdint>
 #include <stdexcept>
+#include <utility>
 #include <vector>
 #include <z3++.h>
 
@@ -85,10 +87,16 @@ struct Z3Algebra {
     void require(const Cond& c) const {
         if (!isTrue(c)) lemmas->push_back(c);
     }
-    /** Where closure lemmas go instead of `lemmas`, for a propagator
-     *  (smt/ClosurePropagator.hpp); none: they are clauses. */
-    std::vector<StepLemma>* steps = nullptr;
-    /** A closure's lower bound: the antecedents (constants or literals) imply `head`. */
+    /** Where closures are kept, their lemmas made on demand (smt/ClosureRecord.hpp); none:
+     *  every lemma is a clause of `lemmas`. */
+    std::vector<ClosureRecord>* closures = nullptr;
+    bool recordsClosures() const { return closures != nullptr; }
+    void recordClosure(std::vector<std::vector<ClosureRecord::Edge>> edges,
+                       const SparseRel<Cond>& pairs, std::size_t lemmaCount) const {
+        closures->push_back(ClosureRecord{std::move(edges), pairs, lemmaCount});
+    }
+    /** A closure's lower bound as a clause: the antecedents (constants or literals) imply
+     *  `head`. */
     void requireStep(const std::vector<Cond>& antecedents, const Cond& head) const {
         if (isTrue(head)) return;
         std::vector<Cond> open;
@@ -97,11 +105,7 @@ struct Z3Algebra {
             if (!isTrue(a)) open.push_back(a);
         }
         if (open.empty()) return require(head);
-        StepLemma step{std::move(open), head};
-        if (steps != nullptr)
-            steps->push_back(std::move(step));
-        else
-            require(step.clause());
+        require(StepLemma{std::move(open), head}.clause());
     }
 };
 

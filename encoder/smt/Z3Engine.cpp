@@ -620,11 +620,22 @@ void Z3Engine::search(const ir::Program& program, const cat::ResolvedModel& mode
         const Clock::time_point encoded = Clock::now();
         std::vector<engine::QueryTime> times;
         if (options.stats) enc.timeQueries(&times);
-        runQueries(r, enc, 0);
-        if (options.stats) {
+        auto measure = [&] {
+            if (!options.stats) return;
             r.stats = statsOf(enc, {start, began, encoded, Clock::now()});
             r.stats->queryTimes = times;
+        };
+        try {
+            runQueries(r, enc, 0);
+        } catch (const LimitReached&) {
+            try { // how far it got: the encoding, and the queries up to the one stopped
+                measure();
+            } catch (const std::bad_alloc&) { // the memory limit's one allocation failure
+                r.stats.reset();
+            }
+            throw;
         }
+        measure();
     } catch (const InvalidModel&) {
         r = entry;
         return search(program, model, withoutPropagator(options), start, r);

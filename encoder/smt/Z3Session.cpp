@@ -157,12 +157,19 @@ z3::check_result Z3Session::check(const z3::expr_vector& assumptions, const char
     // a propagator (InvalidModel).
     if (answer == z3::sat && propagator_ && !modelHolds(solver_.get_model()))
         throw InvalidModel(purpose);
-    // An interrupted query answers unknown ("canceled"): say which limit interrupted it.
-    if (answer == z3::unknown && budget_ != nullptr) budget_->poll();
     if (queryTimes_ != nullptr)
         recordQuery(
             *queryTimes_, purpose, answer,
             std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
+    // An interrupted query answers unknown ("canceled"): say which limit interrupted it, and
+    // in which query (how far the check got).
+    if (answer == z3::unknown && budget_ != nullptr) {
+        try {
+            budget_->poll();
+        } catch (const LimitReached& limit) {
+            throw LimitReached(limit.reason().during(purpose, queries_));
+        }
+    }
     return answer;
 }
 
@@ -223,8 +230,8 @@ Z3Session::Z3Session(Z3Context& ctx, const ir::Program& p, const cat::ResolvedMo
 
     z3::expr_vector lemmas(ctx);
     Z3Algebra alg{ctx, &lemmas, budget, &ctx.freshNames};
-    std::vector<StepLemma> steps;
-    if (options.lazyClosures) alg.steps = &steps;
+    std::vector<ClosureRecord> closures;
+    if (options.lazyClosures) alg.closures = &closures;
     std::map<ir::Rel, Z3Rel> relCache;
     std::map<ir::Tag, Z3Set> setCache;
     Evaluator<Z3Algebra>::Base base{[&](ir::Tag n) {
@@ -314,10 +321,13 @@ Z3Session::Z3Session(Z3Context& ctx, const ir::Program& p, const cat::ResolvedMo
     for (const z3::expr& atom : graphAtoms_)
         roots.push_back(atom);
     if (budget_ != nullptr) budget_->poll();
-    const Cone needed = lemmaCone(roots, lemmas, steps, Z3Algebra::isFresh);
+    const Cone needed = lemmaCone(roots, lemmas, closures, Z3Algebra::isFresh);
     lap("lemma cone");
     lemmasKept_ = needed.lemmas.size() + needed.steps.size();
-    lemmasMade_ = lemmas.size() + steps.size();
+    lemmasMade_ = lemmas.size();
+    for (const ClosureRecord& c : closures)
+        lemmasMade_ += c.lemmaCount;
+    closures.clear(); // the kept lemmas are made: the records' pairs are not needed after
     for (std::size_t k = 0; k < needed.lemmas.size(); ++k) {
         if (budget_ != nullptr && (k & 255U) == 0) budget_->poll();
         solver_.add(lemmas[static_cast<unsigned>(needed.lemmas[k])]);
@@ -327,8 +337,10 @@ Z3Session::Z3Session(Z3Context& ctx, const ir::Program& p, const cat::ResolvedMo
     const bool lazy = !needed.steps.empty() && needed.steps.size() >= options.lazyClosuresFrom;
     for (std::size_t k = 0; k < needed.steps.size(); ++k) {
         if (budget_ != nullptr && (k & 255U) == 0) budget_->poll();
-        const StepLemma& step = steps[needed.steps[k]];
-        if (lazy)
+        const StepLemma& step = needed.steps[k];
+        if (step.antecedents.empty())
+            solver_.add(step.head); // a certain edge and pair (never made: the head is true)
+        else if (lazy)
             propagator().add(step);
         else
             solver_.add(step.clause());

@@ -1,0 +1,69 @@
+// One closure's lower bounds kept as its edges and pairs; each lemma is made when asked for.
+#pragma once
+
+#include "engine/Relation.hpp"
+#include "smt/ClosurePropagator.hpp"
+
+#include <cstddef>
+#include <cstdint>
+#include <utility>
+#include <vector>
+#include <z3++.h>
+
+namespace ptxmc::engine::smt {
+
+/**
+ * The lower bounds of a closure a+ that RelOps::plusAtLeast gives the solver: for each edge
+ * (x, y) of condition c, `c -> (x, y)` and `c && (y, z) -> (x, z)` for every pair (y, z). They
+ * number edges times reach: tens of millions on a kernel of a thousand events, of which the
+ * checks depend on a few percent (smt/LemmaCone.hpp). Kept as the closure's edges and pairs,
+ * the lemmas cost nothing until the cone asks for those of one head.
+ */
+struct ClosureRecord {
+    using Edge = std::pair<int, z3::expr>;
+    /** Per source x, the edges (y, condition: a constant or a literal) whose lemmas do not
+     *  follow from a path of certain edges (RelOps::impliedByMustPath), in y's order. */
+    std::vector<std::vector<Edge>> edges;
+    /** The closure: each pair's condition, true or a fresh condition. */
+    SparseRel<z3::expr> pairs;
+    /** How many lemmas with a head that is not true: what the clauses would have numbered. */
+    std::size_t lemmaCount = 0;
+
+    /** Where one lemma comes in the order the clauses were made: source, edge, then the
+     *  edge's own lemma (kOwn) before its steps through (y, z) in z's order. */
+    struct Key {
+        std::uint32_t record = 0, x = 0, edge = 0;
+        std::int32_t z = kOwn;
+        static constexpr std::int32_t kOwn = -1;
+        friend bool operator<(const Key& a, const Key& b) {
+            if (a.record != b.record) return a.record < b.record;
+            if (a.x != b.x) return a.x < b.x;
+            if (a.edge != b.edge) return a.edge < b.edge;
+            return a.z < b.z;
+        }
+    };
+
+    /**
+     * Calls `f(key, lemma)` for every lemma whose head is the pair (x, z) (a fresh
+     * condition), as requireStep would have made it: true antecedents left out, none false.
+     */
+    template <class F> void lemmasOf(std::uint32_t record, int x, int z, F&& f) const;
+
+    /** The lemma `key` names (its record is this one). */
+    StepLemma lemma(const Key& key) const;
+};
+
+template <class F> void ClosureRecord::lemmasOf(std::uint32_t record, int x, int z, F&& f) const {
+    const auto& out = edges[static_cast<std::size_t>(x)];
+    for (std::size_t k = 0; k < out.size(); ++k) {
+        const int y = out[k].first;
+        Key key{record, static_cast<std::uint32_t>(x), static_cast<std::uint32_t>(k), Key::kOwn};
+        if (y == z) f(key, lemma(key));
+        const auto& via = pairs.rows[static_cast<std::size_t>(y)];
+        if (via.find(z) == via.end()) continue;
+        key.z = z;
+        f(key, lemma(key));
+    }
+}
+
+} // namespace ptxmc::engine::smt
