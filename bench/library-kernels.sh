@@ -4,7 +4,8 @@
 # Usage: bench/library-kernels.sh LIBDIR [BUILD_DIR]
 #   LIBDIR holds the libraries as fetched (LIBDIR/cutlass: github.com/NVIDIA/cutlass); a library
 #   not there is skipped. Neither the libraries nor their PTX belong in this repository: the PTX
-#   goes to a temporary folder. READINGS=1 also checks each kernel with --readings.
+#   goes to a temporary folder. READINGS=1 also checks each kernel with --readings; MUTANTS=0
+#   leaves out the PTX mutants (bench/ptx-mutant.py) of the kernels that list them.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 lib=$(cd "${1:?usage: bench/library-kernels.sh LIBDIR [BUILD_DIR]}" && pwd)
@@ -14,13 +15,14 @@ nvcc=${NVCC:-/usr/local/cuda/bin/nvcc}
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
-# compile NAME ARCH SOURCE INCLUDE...: nvcc -ptx -lineinfo -O3 into $work/NAME.ptx
+# compile NAME ARCH SOURCE INCLUDE...: nvcc -ptx -lineinfo -O3 into $work/NAME.ptx (CXX_STD: the
+# C++ standard, c++17 unless set)
 compile() {
     local name=$1 arch=$2 source=$3
     shift 3
     local includes=()
     for i in "$@"; do includes+=(-I"$i"); done
-    "$nvcc" -std=c++17 -arch="$arch" -ptx -lineinfo -O3 --expt-relaxed-constexpr \
+    "$nvcc" -std=${CXX_STD:-c++17} -arch="$arch" -ptx -lineinfo -O3 --expt-relaxed-constexpr \
         "${includes[@]}" "$source" -o "$work/$name.ptx" 2>"$work/$name.nvcc.log"
 }
 
@@ -42,6 +44,21 @@ run() { # NAME OPTIONS...
     check "$@"
     if [ "${READINGS:-0}" = 1 ]; then
         READINGS_TAG=" --readings" check "$@" --readings
+    fi
+}
+
+# mutant NAME ENTRY KIND N OPTIONS...: NAME's PTX with one synchronization instruction of
+# ENTRY taken away or made wrong (bench/ptx-mutant.py), checked as NAME is; MUTANTS=0 skips.
+mutant() {
+    local name=$1 entry=$2 kind=$3 n=$4
+    shift 4
+    [ "${MUTANTS:-1}" != 0 ] || return 0
+    local tag
+    tag=$name--$(echo "$kind" | tr ':' '-')-$n
+    if python3 "$root/bench/ptx-mutant.py" "$kind" "$n" "$entry" "$work/$name.ptx" "$work/$tag.ptx"; then
+        check "$tag" --entry "$entry" --timeout "${MUTANT_TIMEOUT:-300}" "$@"
+    else
+        echo "$tag: no such instruction (the library changed?)"
     fi
 }
 
@@ -78,6 +95,11 @@ if [ -d "$cutlass/include/cutlass" ]; then
             ln -sf cute-hopper-tutorial.ptx "$work/cute-hopper-tutorial-k$k.ptx"
             run cute-hopper-tutorial-k$k --entry "$entry" --param 0+8=$k --param 8=128 --param 10=0
         done
+        # Mutants of the clean launch (docs/kernel.md): the consumer's full wait (the first
+        # try_wait) gone or on the wrong parity, the first wgmma.fence gone.
+        for m in drop-wait flip-parity drop:wgmma.fence; do
+            mutant cute-hopper-tutorial "$entry" "$m" 1 --param 0+8=192 --param 8=128 --param 10=0
+        done
     else
         echo "cute-hopper-tutorial: nvcc failed"
     fi
@@ -99,4 +121,16 @@ if [ -d "$cutlass/include/cutlass" ]; then
     fi
 else
     echo "(no $cutlass: CUTLASS kernels skipped)"
+fi
+deepgemm=$lib/DeepGEMM
+if [ -d "$deepgemm/deep_gemm/include" ] && [ -d "$cutlass/include/cute" ]; then
+    # Shapes M, N, K (fields 1-3) for one tile per CTA of the 2-CTA cluster.
+    if CXX_STD=c++20 compile deepgemm-sm100-bf16 sm_100a "$root/bench/library/deepgemm_sm100_bf16.cu" \
+        "$deepgemm/deep_gemm/include" "$cutlass/include"; then
+        run deepgemm-sm100-bf16 --cluster 2 --param 1=256 --param 2=128 --param 3=128
+    else
+        echo "deepgemm-sm100-bf16: nvcc failed ($work/deepgemm-sm100-bf16.nvcc.log)"
+    fi
+else
+    echo "(no $deepgemm, or no CUTLASS for its cute: DeepGEMM skipped)"
 fi

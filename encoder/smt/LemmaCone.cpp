@@ -26,18 +26,6 @@ void freshUnder(const z3::expr& root, const IsFresh& isFresh, std::unordered_set
     }
 }
 
-} // namespace
-
-z3::expr_vector lemmaCone(const z3::expr_vector& roots, const z3::expr_vector& lemmas,
-                          const IsFresh& isFresh) {
-    z3::expr_vector out(lemmas.ctx());
-    for (unsigned i : lemmaCone(roots, lemmas, std::vector<ClosureRecord>{}, isFresh).lemmas)
-        out.push_back(lemmas[i]);
-    return out;
-}
-
-namespace {
-
 /** Where a fresh condition is a closure's pair: its record and ends. */
 struct PairRef {
     std::uint32_t record = 0;
@@ -58,6 +46,14 @@ std::unordered_map<unsigned, PairRef> freshPairs(const std::vector<ClosureRecord
 }
 
 } // namespace
+
+z3::expr_vector lemmaCone(const z3::expr_vector& roots, const z3::expr_vector& lemmas,
+                          const IsFresh& isFresh) {
+    z3::expr_vector out(lemmas.ctx());
+    for (unsigned i : lemmaCone(roots, lemmas, std::vector<ClosureRecord>{}, isFresh).lemmas)
+        out.push_back(lemmas[i]);
+    return out;
+}
 
 Cone lemmaCone(const z3::expr_vector& roots, const z3::expr_vector& lemmas,
                const std::vector<ClosureRecord>& closures, const IsFresh& isFresh) {

@@ -1,0 +1,77 @@
+#!/usr/bin/env python3
+"""Writes a PTX mutant of a library kernel for bench/library-kernels.sh: one synchronization
+instruction of one entry taken away or made wrong, the rest of the module as compiled.
+
+Usage: bench/ptx-mutant.py KIND N ENTRY IN.ptx OUT.ptx
+  KIND  drop-wait    the Nth mbarrier.try_wait(.parity) of ENTRY succeeds at once (its predicate
+                     set true: the full wait is gone, the loop around it runs once)
+        flip-parity  the Nth try_wait.parity waits on the other parity (the phase before)
+        drop:OPCODE  the Nth instruction of ENTRY whose opcode starts with OPCODE is removed
+                     (drop:fence.proxy.async, drop:wgmma.fence, drop:tcgen05.fence)
+  N     1-based, in the order of the PTX text
+Exits 2 when ENTRY or its Nth such instruction is not there, so a changed library says so.
+"""
+import re
+import sys
+
+# indent, opcode, predicate, barrier, parity (or state), the rest (a suspend-time hint)
+TRY_WAIT = re.compile(
+    r"^(\s*)(mbarrier\.try_wait(?:\.parity)?[\w:.]*)\s+(\S+),"
+    r"\s*\[([^\]]+)\],\s*([^,;]+)(.*);")
+
+
+def entry_lines(lines, entry):
+    """The [first, last) line range of ENTRY's body."""
+    head = re.compile(r"^(\.visible\s+)?\.entry\s+" + re.escape(entry) + r"\b")
+    start = next((i for i, l in enumerate(lines) if head.match(l)), None)
+    if start is None:
+        sys.exit(f"ptx-mutant: no .entry {entry}")
+    depth, opened = 0, False
+    for i in range(start, len(lines)):
+        depth += lines[i].count("{") - lines[i].count("}")
+        opened = opened or "{" in lines[i]
+        if opened and depth == 0:
+            return start, i + 1
+    return start, len(lines)
+
+
+def nth(lines, lo, hi, n, match):
+    seen = 0
+    for i in range(lo, hi):
+        if match(lines[i]):
+            seen += 1
+            if seen == n:
+                return i
+    print(f"ptx-mutant: only {seen} matching instructions", file=sys.stderr)
+    sys.exit(2)
+
+
+def main():
+    if len(sys.argv) != 6:
+        print(__doc__, file=sys.stderr)
+        sys.exit(2)
+    kind, n, entry, src, dst = sys.argv[1], int(sys.argv[2]), sys.argv[3], sys.argv[4], sys.argv[5]
+    lines = open(src).read().split("\n")
+    lo, hi = entry_lines(lines, entry)
+    if kind in ("drop-wait", "flip-parity"):
+        i = nth(lines, lo, hi, n, lambda l: TRY_WAIT.match(l) is not None)
+        indent, opcode, pred, bar, parity, rest = TRY_WAIT.match(lines[i]).groups()
+        if kind == "drop-wait":
+            lines[i] = f"{indent}setp.eq.u32 {pred}, 0, 0; // mutant: the wait is gone"
+        else:
+            if ".parity" not in opcode:
+                sys.exit("ptx-mutant: that wait takes a state, not a parity")
+            flip = f"xor.b32 {parity}, {parity}, 1;"
+            lines[i] = f"{indent}{flip} // mutant: the other parity\n{lines[i]}\n{indent}{flip}"
+    elif kind.startswith("drop:"):
+        opcode = kind[len("drop:"):]
+        pattern = re.compile(r"^\s*(@!?%?\w+\s+)?" + re.escape(opcode))
+        i = nth(lines, lo, hi, n, lambda l: pattern.match(l) is not None)
+        lines[i] = "// mutant: removed: " + lines[i].strip()
+    else:
+        sys.exit(f"ptx-mutant: unknown KIND {kind}")
+    open(dst, "w").write("\n".join(lines))
+
+
+if __name__ == "__main__":
+    main()
