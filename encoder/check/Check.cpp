@@ -64,10 +64,17 @@ Clock::time_point waitUntil(const CheckOptions& options, Clock::time_point start
 }
 
 UnknownReason leftBehindReason(const CheckOptions& options) {
+    const std::string where = options.progress ? options.progress->where() : std::string();
     return {UnknownKind::Timeout,
             fmt::format("timeout: the test ran past --timeout {:g} s (Z3 did not stop at the "
-                        "interrupt; its search is left to end on its own)",
-                        options.timeoutSeconds)};
+                        "interrupt; its search is left to end on its own){}",
+                        options.timeoutSeconds, where.empty() ? "" : "; " + where)};
+}
+
+/** The options with a progress record of their own, which leftBehindReason reads. */
+CheckOptions reporting(CheckOptions options) {
+    options.progress = std::make_shared<SearchProgress>();
+    return options;
 }
 
 /** One engine's answer; a static deadlock needs no search. */
@@ -78,15 +85,16 @@ engine::CheckResult run(const Engine& engine, const ir::Program& p, const cat::R
         setStaticDeadlock(r, p);
     } else if (options.timeoutSeconds > 0) {
         std::vector<engine::CheckResult> out{r};
-        auto search = [own = engine.clone(), options, start](const ir::Program& q,
-                                                             const cat::ResolvedModel& m,
-                                                             std::vector<engine::CheckResult>& o) {
+        const CheckOptions reported = reporting(options);
+        auto search = [own = engine.clone(), options = reported,
+                       start](const ir::Program& q, const cat::ResolvedModel& m,
+                              std::vector<engine::CheckResult>& o) {
             searchCaught(*own, q, m, options, start, o[0]);
         };
         if (searchWithin(p, model, waitUntil(options, start), out, search))
             r = std::move(out[0]);
         else
-            setStopped(r, p, leftBehindReason(options));
+            setStopped(r, p, leftBehindReason(reported));
     } else {
         searchCaught(engine, p, model, options, start, r);
     }
@@ -116,7 +124,7 @@ std::vector<engine::CheckResult> runReadings(const Engine& engine, const ir::Pro
     std::vector<engine::CheckResult> out(model.readings.size() + 1, resultSkeleton(p));
     if (p.staticDeadlocks.empty() && options.timeoutSeconds > 0) {
         const Clock::time_point start = options.startedAt.value_or(Clock::now());
-        CheckOptions timed = options;
+        CheckOptions timed = reporting(options);
         timed.startedAt = start;
         auto search = [own = engine.clone(), timed](const ir::Program& q,
                                                     const cat::ResolvedModel& m,
@@ -130,7 +138,7 @@ std::vector<engine::CheckResult> runReadings(const Engine& engine, const ir::Pro
         };
         if (!searchWithin(p, model, waitUntil(options, start), out, search))
             for (engine::CheckResult& r : out)
-                setStopped(r, p, leftBehindReason(options));
+                setStopped(r, p, leftBehindReason(timed));
         return out;
     }
     if (p.staticDeadlocks.empty()) {

@@ -3,10 +3,12 @@
 
 #include "cat/ReadingId.hpp"
 #include "engine/Result.hpp"
+#include "engine/SearchProgress.hpp"
 #include "ir/Program.hpp"
 
 #include <chrono>
 #include <cstdint>
+#include <memory>
 #include <optional>
 
 namespace ptxmc::cat {
@@ -36,6 +38,9 @@ struct CheckOptions {
     std::optional<Clock::time_point> startedAt;
     /// Fill CheckResult::stats: encoding sizes, may/must pairs per relation, phase times.
     bool stats = false;
+    /// Where the Z3 search reports how far it got (set by check(): the caller that may stop
+    /// waiting reads it); none: no reports.
+    std::shared_ptr<SearchProgress> progress;
     /// Z3: encode every closure exactly by repeated squaring, instead of fresh conditions
     /// bounded below where the model's polarity allows (cat/Polarity.hpp). For the bench's
     /// side-by-side comparison; the answers are the same.

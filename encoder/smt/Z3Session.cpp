@@ -143,6 +143,7 @@ void recordQuery(std::vector<engine::QueryTime>& times, const char* purpose,
 
 z3::check_result Z3Session::check(const z3::expr_vector& assumptions, const char* purpose) {
     ++queries_;
+    if (options_.progress) options_.progress->query(queries_, purpose);
     if (budget_ != nullptr && budget_->timed()) {
         // Each query gets what is left of the test's time, not the whole limit again.
         budget_->poll();
@@ -201,6 +202,7 @@ Z3Session::Z3Session(Z3Context& ctx, const ir::Program& p, const cat::ResolvedMo
       solver_(ctx, z3::solver::simple()), progress_(ctx.bool_const("progress")),
       withinBound_(ctx.bool_const("within-bound")), noSpin_(ctx.bool_const("no-spin")),
       anyCut_(ctx.bool_val(false)), budget_(budget) {
+    if (options.progress) options.progress->encoding();
     z3::params params(ctx);
     if (options.timeoutSeconds > 0)
         params.set("timeout", static_cast<unsigned>(options.timeoutSeconds * 1000));

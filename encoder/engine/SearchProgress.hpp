@@ -1,0 +1,36 @@
+// Where a search is (its encoding, or which solver query), for a caller that stops waiting.
+#pragma once
+
+#include <cstddef>
+#include <mutex>
+#include <string>
+
+namespace ptxmc::engine {
+
+/**
+ * Written by the search's thread, read by the thread that waits for it: when a solver deaf to
+ * its interrupt is left behind at the time limit (check/LeftBehind.hpp), the Unknown still
+ * says how far the check got.
+ */
+class SearchProgress {
+public:
+    void encoding() { set("it was still building the encoding"); }
+    void query(std::size_t number, const char* purpose) {
+        set("it was in solver query " + std::to_string(number) + " (" + purpose + ")");
+    }
+    /** The last report, in words; empty: none came. */
+    std::string where() const {
+        std::lock_guard<std::mutex> lock(mutex_);
+        return where_;
+    }
+
+private:
+    void set(std::string words) {
+        std::lock_guard<std::mutex> lock(mutex_);
+        where_ = std::move(words);
+    }
+    mutable std::mutex mutex_;
+    std::string where_;
+};
+
+} // namespace ptxmc::engine
