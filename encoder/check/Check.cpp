@@ -41,6 +41,13 @@ UnknownReason stoppedBecause(const std::exception& e) {
     return {UnknownKind::InternalError, std::string("internal error: ") + e.what()};
 }
 
+/** A limit's reason with how far the search got, where it reported that (SearchProgress). */
+UnknownReason withProgress(UnknownReason why, const CheckOptions& options) {
+    const std::string where = options.progress ? options.progress->where() : std::string();
+    if (why.stoppedByLimit() && !where.empty()) why.text += "; " + where;
+    return why;
+}
+
 /** engine.search with the limits' exceptions turned into Unknown: it throws nothing. */
 void searchCaught(const Engine& engine, const ir::Program& p, const cat::ResolvedModel& model,
                   const CheckOptions& options, Clock::time_point start,
@@ -49,7 +56,7 @@ void searchCaught(const Engine& engine, const ir::Program& p, const cat::Resolve
         engine.search(p, model, options, start, r);
     } catch (const std::exception& e) {
         std::optional<engine::Stats> stats = std::move(r.stats); // how far it got (--stats)
-        setStopped(r, p, stoppedBecause(e));
+        setStopped(r, p, withProgress(stoppedBecause(e), options));
         r.stats = std::move(stats);
     }
 }
@@ -64,11 +71,12 @@ Clock::time_point waitUntil(const CheckOptions& options, Clock::time_point start
 }
 
 UnknownReason leftBehindReason(const CheckOptions& options) {
-    const std::string where = options.progress ? options.progress->where() : std::string();
-    return {UnknownKind::Timeout,
-            fmt::format("timeout: the test ran past --timeout {:g} s (Z3 did not stop at the "
-                        "interrupt; its search is left to end on its own){}",
-                        options.timeoutSeconds, where.empty() ? "" : "; " + where)};
+    return withProgress({UnknownKind::Timeout,
+                         fmt::format("timeout: the test ran past --timeout {:g} s (Z3 did not "
+                                     "stop at the interrupt; its search is left to end on its "
+                                     "own)",
+                                     options.timeoutSeconds)},
+                        options);
 }
 
 /** The options with a progress record of their own, which leftBehindReason reads. */
@@ -96,7 +104,7 @@ engine::CheckResult run(const Engine& engine, const ir::Program& p, const cat::R
         else
             setStopped(r, p, leftBehindReason(reported));
     } else {
-        searchCaught(engine, p, model, options, start, r);
+        searchCaught(engine, p, model, reporting(options), start, r);
     }
     r.seconds = std::chrono::duration<double>(Clock::now() - start).count();
     return r;

@@ -2,7 +2,6 @@
 // words.
 #pragma once
 
-#include <cstddef>
 #include <string>
 #include <utility>
 
@@ -56,11 +55,6 @@ struct UnknownReason {
     bool stoppedByLimit() const { return isLimit(kind); }
     /** The same kind, its words after `prefix` (an engine naming itself). */
     UnknownReason prefixed(const std::string& prefix) const { return {kind, prefix + text}; }
-    /** The same, saying how far the check got: the solver query it stopped in. */
-    UnknownReason during(const std::string& query, std::size_t number) const {
-        return {kind, text + "; it stopped in solver query " + std::to_string(number) + " (" +
-                          query + ")"};
-    }
 };
 
 } // namespace ptxmc::engine

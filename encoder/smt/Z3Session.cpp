@@ -162,15 +162,9 @@ z3::check_result Z3Session::check(const z3::expr_vector& assumptions, const char
         recordQuery(
             *queryTimes_, purpose, answer,
             std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
-    // An interrupted query answers unknown ("canceled"): say which limit interrupted it, and
-    // in which query (how far the check got).
-    if (answer == z3::unknown && budget_ != nullptr) {
-        try {
-            budget_->poll();
-        } catch (const LimitReached& limit) {
-            throw LimitReached(limit.reason().during(purpose, queries_));
-        }
-    }
+    // An interrupted query answers unknown ("canceled"): say which limit interrupted it (and
+    // options_.progress, which query).
+    if (answer == z3::unknown && budget_ != nullptr) budget_->poll();
     return answer;
 }
 
