@@ -227,7 +227,7 @@ Z3Session::Z3Session(Z3Context& ctx, const ir::Program& p, const cat::ResolvedMo
     z3::expr_vector lemmas(ctx);
     Z3Algebra alg{ctx, &lemmas, budget, &ctx.freshNames};
     std::vector<ClosureRecord> closures;
-    if (options.lazyClosures) alg.closures = &closures;
+    alg.closures = &closures; // lemmas made on demand, propagated or as clauses below
     std::map<ir::Rel, Z3Rel> relCache;
     std::map<ir::Tag, Z3Set> setCache;
     Evaluator<Z3Algebra>::Base base{[&](ir::Tag n) {
@@ -330,7 +330,8 @@ Z3Session::Z3Session(Z3Context& ctx, const ir::Program& p, const cat::ResolvedMo
     }
     // With lazy closures the closures' lower bounds go to the propagator instead, when there
     // are enough of them to pay for it (CheckOptions::lazyClosuresFrom).
-    const bool lazy = !needed.steps.empty() && needed.steps.size() >= options.lazyClosuresFrom;
+    const bool lazy = options.lazyClosures && !needed.steps.empty() &&
+                      needed.steps.size() >= options.lazyClosuresFrom;
     for (std::size_t k = 0; k < needed.steps.size(); ++k) {
         if (budget_ != nullptr && (k & 255U) == 0) budget_->poll();
         const StepLemma& step = needed.steps[k];
