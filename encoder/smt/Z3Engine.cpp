@@ -607,6 +607,7 @@ static CheckOptions withoutPropagator(CheckOptions options) {
 
 void Z3Engine::search(const ir::Program& program, const cat::ResolvedModel& model,
                       const CheckOptions& options, Clock::time_point start, CheckResult& r) const {
+    if (options.progress) options.progress->encoding(); // what a limit reached now stops
     configureZ3();
     const CheckResult entry = r;
     std::unique_ptr<Z3Context> owned = freshContext();
@@ -647,6 +648,7 @@ void Z3Engine::search(const ir::Program& program, const cat::ResolvedModel& mode
 
 void Z3Engine::searchReadings(const ir::Program& program, const cat::ResolvedModel& model,
                               const CheckOptions& options, std::vector<CheckResult>& out) const {
+    if (options.progress) options.progress->encoding();
     configureZ3();
     const std::vector<CheckResult> entry = out;
     std::unique_ptr<Z3Context> owned = freshContext();
