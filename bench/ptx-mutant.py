@@ -61,8 +61,12 @@ def main():
         else:
             if ".parity" not in opcode:
                 sys.exit("ptx-mutant: that wait takes a state, not a parity")
-            flip = f"xor.b32 {parity}, {parity}, 1;"
-            lines[i] = f"{indent}{flip} // mutant: the other parity\n{lines[i]}\n{indent}{flip}"
+            if re.fullmatch(r"\s*\d+\s*", parity):  # an immediate: the other one in its place
+                flipped = f"{opcode} {pred}, [{bar}], {1 - int(parity) % 2}{rest};"
+                lines[i] = f"{indent}{flipped} // mutant: the other parity"
+            else:  # a register: flipped around the wait, as it was after it
+                flip = f"xor.b32 {parity}, {parity}, 1;"
+                lines[i] = f"{indent}{flip} // mutant: the other parity\n{lines[i]}\n{indent}{flip}"
     elif kind.startswith("drop:"):
         opcode = kind[len("drop:"):]
         pattern = re.compile(r"^\s*(@!?%?\w+\s+)?" + re.escape(opcode))
