@@ -1141,6 +1141,12 @@ private:
         const auto& p = in.parts;
         if (in.operands.empty()) return;
         const litmus::Operand& d = in.operands[0];
+        // ptxas refuses an arithmetic result written to a constant or to memory; taking it
+        // would drop the result silently.
+        if (d.kind == litmus::Operand::Kind::Integer || d.kind == litmus::Operand::Kind::Memory)
+            fail(d.loc, fmt::format("'{}' writes its result to a {}, not a register", in.opcode,
+                                    d.kind == litmus::Operand::Kind::Integer ? "constant"
+                                                                             : "memory operand"));
         if (s.op == ModuleOp::Mov && d.kind == litmus::Operand::Kind::Vector) { // unpack
             Val src = in.operands.size() > 1 ? value(L, in.operands[1]) : Val{};
             int width = 64 / std::max<int>(1, static_cast<int>(d.elements.size()));
