@@ -15,7 +15,7 @@ namespace ptxmc::engine::smt {
 /**
  * The lower bounds of a closure a+ that RelOps::plusAtLeast gives the solver: for each edge
  * (x, y) of condition c, `c -> (x, y)` and `c && (y, z) -> (x, z)` for every pair (y, z). They
- * number edges times reach: tens of millions on a kernel of a thousand events, of which the
+ * number edges times reach: millions on a library kernel (bench/history.md), of which the
  * checks depend on a few percent (smt/LemmaCone.hpp). Kept as the closure's edges and pairs,
  * the lemmas cost nothing until the cone asks for those of one head.
  */

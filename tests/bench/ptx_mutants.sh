@@ -1,12 +1,12 @@
 #!/usr/bin/env bash
 # bench/ptx-mutant.py's three mutants of a clean kernel are each caught by ptxmc kernel, and a
 # wait or fence that is not there is refused (exit 2).
-# Usage: tests/bench/ptx_mutants.sh PTXMC SOURCE_DIR WORK_DIR
+# Usage: tests/bench/ptx_mutants.sh PTXMC PYTHON3 SOURCE_DIR WORK_DIR
 set -euo pipefail
-ptxmc=$1 src=$2 work=$3
+ptxmc=$1 python=$2 src=$3 work=$4
 mkdir -p "$work"
 kernel=$src/tests/kernel/branches/data-rescale.ptx # clean with --param 2=1 (data-rescale-clean.cli)
-mutant() { python3 "$src/bench/ptx-mutant.py" "$@"; }
+mutant() { "$python" "$src/bench/ptx-mutant.py" "$@"; }
 expect() { # NAME FLAG: the mutant NAME is caught with FLAG
     local status=0 out
     out=$("$ptxmc" kernel --param 2=1 "$work/$1.ptx" 2>&1) || status=$?
