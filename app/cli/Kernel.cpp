@@ -111,6 +111,10 @@ int printText(const kernel::KernelProgram& k, const engine::CheckResult& r,
                              "({} instructions checked)\n",
                              k.test.name, k.test.file, k.stats.ctas, k.stats.warps, k.stats.threads,
                              k.stats.events);
+    if (std::string modelArg = modelArgOf(a.pipeline); !modelArg.empty())
+        std::cout << "Model: " << modelArg
+                  << (a.pipeline.reading.empty() ? "" : " (--reading " + a.pipeline.reading + ")")
+                  << '\n';
     bool bad = false;
     if (r.observation == engine::Observation::Unknown) {
         std::cout << "Unknown: " << r.unknownReason.text << '\n';
@@ -178,7 +182,7 @@ int printText(const kernel::KernelProgram& k, const engine::CheckResult& r,
 }
 
 int printJson(const kernel::KernelProgram& k, const engine::CheckResult& r,
-              const cat::ResolvedModel& model) {
+              const cat::ResolvedModel& model, const std::string& modelArg) {
     const std::map<std::string, kernel::CodeName> names = kernel::codeNames(k);
     nlohmann::ordered_json j;
     j["kernel"] = k.test.name;
@@ -187,6 +191,7 @@ int printJson(const kernel::KernelProgram& k, const engine::CheckResult& r,
     j["warps"] = k.stats.warps;
     j["threads"] = k.stats.threads;
     j["events"] = k.stats.events;
+    if (!modelArg.empty()) j["model"] = modelArg; // --model or --reading; absent: the built-in
     j["observation"] = engine::toString(r.observation);
     if (!r.unknownReason.empty()) j["unknown"] = r.unknownReason.text;
     std::set<std::string> raised;
@@ -462,6 +467,10 @@ int listParams(const kernel::Module& m, const kernel::Launch& launch, const Kern
 int runKernel(const KernelArgs& a) {
     using Clock = std::chrono::steady_clock;
     auto t0 = Clock::now();
+    if (a.readings && (!a.pipeline.model.empty() || !a.pipeline.reading.empty()))
+        throw InputError(SourceLoc{"--readings", 1, 1},
+                         "--readings compares the built-in model with its variants "
+                         "(model/variants); it takes no --model or --reading");
     const kernel::Module m = kernel::parseModuleFile(a.file);
     kernel::Launch launch = launchOf(a.launch);
     launch.listParams = a.listParams;
@@ -474,10 +483,6 @@ int runKernel(const KernelArgs& a) {
         std::cout << kernel::renderLitmus(k);
         return 0;
     }
-    if (a.readings && !a.pipeline.model.empty())
-        throw InputError(SourceLoc{"--readings", 1, 1},
-                         "--readings compares the built-in model with its variants "
-                         "(model/variants); it takes no --model");
     // the variants redefine one decision of the built-in model each
     std::shared_ptr<const cat::ResolvedModel> model =
         a.readings ? modelWithReadings() : loadModel(a.pipeline);
@@ -491,7 +496,7 @@ int runKernel(const KernelArgs& a) {
     engine::CheckResult r = checkProgram(program, *model, options, a.readings);
     progress.finish(); // the line goes before the report is printed
     if (a.format == "sarif") return printSarif(k, r, *model);
-    return a.format == "json" ? printJson(k, r, *model)
+    return a.format == "json" ? printJson(k, r, *model, modelArgOf(a.pipeline))
                               : printText(k, r, *model, a, extractSeconds);
 }
 
