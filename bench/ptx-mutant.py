@@ -5,7 +5,9 @@ instruction of one entry taken away or made wrong, the rest of the module as com
 Usage: bench/ptx-mutant.py KIND N ENTRY IN.ptx OUT.ptx
   KIND  drop-wait    the Nth mbarrier.try_wait(.parity) of ENTRY succeeds at once (its predicate
                      set true: the full wait is gone, the loop around it runs once)
-        flip-parity  the Nth try_wait.parity waits on the other parity (the phase before)
+        flip-parity  the Nth try_wait.parity waits on the other parity (the phase before); a
+                     probe just before it on the same barrier and parity register is flipped
+                     with it
         drop:OPCODE  the Nth instruction of ENTRY whose opcode starts with OPCODE is removed
                      (drop:fence.proxy.async, drop:wgmma.fence, drop:tcgen05.fence)
   N     1-based, in the order of the PTX text
@@ -46,6 +48,20 @@ def nth(lines, lo, hi, n, match):
     sys.exit(2)
 
 
+def probe_before(lines, lo, i, bar, parity):
+    """The line of the probe the wait at i follows (CUTLASS's consumer_try_wait, then
+    consumer_wait(token)): the try_wait before it in the text on the same barrier and parity
+    register, with no other try_wait between; i itself when there is none. Flipping the pair
+    keeps the probe's token about the wait's phase, as a wrong phase variable would."""
+    for j in range(i - 1, lo - 1, -1):
+        m = TRY_WAIT.match(lines[j])
+        if m is None:
+            continue
+        same = m.group(4).strip() == bar.strip() and m.group(5).strip() == parity.strip()
+        return j if same else i
+    return i
+
+
 def main():
     if len(sys.argv) != 6:
         print(__doc__, file=sys.stderr)
@@ -64,9 +80,16 @@ def main():
             if re.fullmatch(r"\s*\d+\s*", parity):  # an immediate: the other one in its place
                 flipped = f"{opcode} {pred}, [{bar}], {1 - int(parity) % 2}{rest};"
                 lines[i] = f"{indent}{flipped} // mutant: the other parity"
-            else:  # a register: flipped around the wait, as it was after it
-                flip = f"xor.b32 {parity}, {parity}, 1;"
-                lines[i] = f"{indent}{flip} // mutant: the other parity\n{lines[i]}\n{indent}{flip}"
+            else:  # a register: the wait (and its probe) read its flip, the register stays
+                first = probe_before(lines, lo, i, bar, parity)
+                for j in {first, i}:
+                    g = TRY_WAIT.match(lines[j]).groups()
+                    lines[j] = f"{g[0]}{g[1]} {g[2]}, [{g[3]}], %mutant_parity{g[5]};"
+                lines[first] = (f"{indent}xor.b32 %mutant_parity, {parity}, 1; "
+                                f"// mutant: the other parity\n{lines[first]}")
+                # declared in the entry's own block: the two may sit in different asm blocks
+                body = next(j for j in range(lo, hi) if "{" in lines[j])
+                lines[body] += "\n\t.reg .b32 %mutant_parity;"
     elif kind.startswith("drop:"):
         opcode = kind[len("drop:"):]
         pattern = re.compile(r"^\s*(@!?%?\w+\s+)?" + re.escape(opcode))
