@@ -5,7 +5,8 @@
 #   LIBDIR holds the libraries as fetched (LIBDIR/cutlass: github.com/NVIDIA/cutlass); a library
 #   not there is skipped. Neither the libraries nor their PTX belong in this repository: the PTX
 #   goes to a temporary folder. READINGS=1 also checks each kernel with --readings; MUTANTS=0
-#   leaves out the PTX mutants (bench/ptx-mutant.py) of the kernels that list them.
+#   leaves out the PTX mutants (bench/ptx-mutant.py) of the kernels that list them;
+#   SM90_WS_PARAMS=FILE: the host's Params dump of bench/library/cutlass_sm90_ws.cu.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 lib=$(cd "${1:?usage: bench/library-kernels.sh LIBDIR [BUILD_DIR]}" && pwd)
@@ -83,6 +84,25 @@ if [ -d "$cutlass/include/cutlass" ]; then
             --param 0+1296=0 --param 0+1288=0 --param 0+1280=128
     else
         echo "cutlass-ex70: nvcc failed"
+    fi
+    # CUTLASS's Hopper warp-specialized GEMM (bench/library/cutlass_sm90_ws.cu, example 48's
+    # builders on one CTA per cluster; docs/kernel.md walks through it) with the Params its host
+    # launched on a Hopper GPU, dumped by the same file (SM90_WS_PARAMS=FILE, M = N = 128 and
+    # K = 512 there: 8 k-blocks over 7 stages); skipped without one. Mutants: the consumer's
+    # full wait (the 10th try_wait, after its probe) gone or on the other parity, the first
+    # wgmma.fence gone.
+    if [ -z "${SM90_WS_PARAMS:-}" ]; then
+        echo "cutlass-sm90-ws: no SM90_WS_PARAMS (docs/kernel.md: the host's dump)"
+    elif compile cutlass-sm90-ws sm_90a "$root/bench/library/cutlass_sm90_ws.cu" "${inc[@]}" \
+        "$root/include"; then
+        ws=(--param-bytes 0="$SM90_WS_PARAMS" --cluster 1)
+        run cutlass-sm90-ws "${ws[@]}"
+        entry=$(grep -m1 '^\.entry' "$work/cutlass-sm90-ws.ptx" | sed 's/^\.entry //; s/($//')
+        mutant cutlass-sm90-ws "$entry" drop-wait 10 "${ws[@]}"
+        mutant cutlass-sm90-ws "$entry" flip-parity 10 "${ws[@]}"
+        mutant cutlass-sm90-ws "$entry" drop:wgmma.fence 1 "${ws[@]}"
+    else
+        echo "cutlass-sm90-ws: nvcc failed ($work/cutlass-sm90-ws.nvcc.log)"
     fi
     # cute's Hopper tutorial (TMA + wgmma, one CTA): K (0+8), the TiledMMA's accumulate flag (8)
     # and beta (10). K = 192: every stage waited on, clean; K = 128: its prologue loads a third

@@ -105,7 +105,8 @@ std::vector<std::string> flagNamesOf(const cat::ResolvedModel& m) {
 }
 
 int printText(const kernel::KernelProgram& k, const engine::CheckResult& r,
-              const cat::ResolvedModel& model, const KernelArgs& a, double extractSeconds) {
+              const cat::ResolvedModel& model, const KernelArgs& a, double extractSeconds,
+              const std::vector<InstructionRun>& runs) {
     const std::map<std::string, kernel::CodeName> names = kernel::codeNames(k);
     std::cout << fmt::format("Kernel {} ({}): {} CTA(s), {} warps; {} of them synchronize "
                              "({} instructions checked)\n",
@@ -138,7 +139,7 @@ int printText(const kernel::KernelProgram& k, const engine::CheckResult& r,
         for (std::size_t w = 0; w < f.witnesses.size(); ++w) {
             std::cout << "  witness " << (w + 1) << ":\n";
             for (const auto& e : f.witnesses[w])
-                std::cout << "    " << kernelEventText(e, k, false) << '\n'
+                std::cout << "    " << kernelEventText(e, k, false, &runs) << '\n'
                           << callSites(e, k, "        ");
         }
         const std::vector<std::string> named = locationsOf(f, k);
@@ -150,7 +151,7 @@ int printText(const kernel::KernelProgram& k, const engine::CheckResult& r,
         bad = true;
         std::cout << "\nHang: no execution completes:\n";
         for (const auto& b : r.deadlockedWaits)
-            std::cout << "  " << (b.wait ? kernelEventText(*b.wait, k, false) : b.reason)
+            std::cout << "  " << (b.wait ? kernelEventText(*b.wait, k, false, &runs) : b.reason)
                       << (b.wait && !b.reason.empty() ? " (" + b.reason + ")" : "") << '\n'
                       << (b.wait ? callSites(*b.wait, k, "      ") : std::string());
     }
@@ -182,7 +183,8 @@ int printText(const kernel::KernelProgram& k, const engine::CheckResult& r,
 }
 
 int printJson(const kernel::KernelProgram& k, const engine::CheckResult& r,
-              const cat::ResolvedModel& model, const std::string& modelArg) {
+              const cat::ResolvedModel& model, const std::string& modelArg,
+              const std::vector<InstructionRun>& runs) {
     const std::map<std::string, kernel::CodeName> names = kernel::codeNames(k);
     nlohmann::ordered_json j;
     j["kernel"] = k.test.name;
@@ -214,7 +216,7 @@ int printJson(const kernel::KernelProgram& k, const engine::CheckResult& r,
             nlohmann::ordered_json wj = nlohmann::ordered_json::array();
             nlohmann::ordered_json sj = nlohmann::ordered_json::array();
             for (const auto& e : w) {
-                wj.push_back(kernelEventText(e, k, true));
+                wj.push_back(kernelEventText(e, k, true, &runs));
                 sj.push_back(sourcesJson(e.loc.line, k));
             }
             fj["witnesses"].push_back(wj);
@@ -496,8 +498,9 @@ int runKernel(const KernelArgs& a) {
     engine::CheckResult r = checkProgram(program, *model, options, a.readings);
     progress.finish(); // the line goes before the report is printed
     if (a.format == "sarif") return printSarif(k, r, *model);
-    return a.format == "json" ? printJson(k, r, *model, modelArgOf(a.pipeline))
-                              : printText(k, r, *model, a, extractSeconds);
+    const std::vector<InstructionRun> runs = instructionRuns(program);
+    return a.format == "json" ? printJson(k, r, *model, modelArgOf(a.pipeline), runs)
+                              : printText(k, r, *model, a, extractSeconds, runs);
 }
 
 } // namespace

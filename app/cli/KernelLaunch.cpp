@@ -9,6 +9,8 @@
 #include <fmt/format.h>
 #include <fstream>
 #include <iterator>
+#include <map>
+#include <tuple>
 
 namespace ptxmc::cli {
 
@@ -343,13 +345,36 @@ const kernel::CudaLine* cudaLineOf(const engine::EventRef& e, const kernel::Kern
     return cuda != k.cudaLines.end() ? &cuda->second : nullptr;
 }
 
-std::string kernelEventText(const engine::EventRef& e, const kernel::KernelProgram& k, bool chain) {
+std::vector<InstructionRun> instructionRuns(const ir::Program& p) {
+    std::vector<InstructionRun> runs(p.events.size());
+    // issue-level events per thread and PTX position, in program order
+    std::map<std::tuple<int, int, int>, std::vector<const ir::Event*>> same;
+    for (const ir::Event& e : p.events)
+        if (e.poIndex >= 0) same[{e.thread, e.loc.line, e.loc.col}].push_back(&e);
+    for (auto& [at, events] : same) {
+        std::sort(events.begin(), events.end(),
+                  [](const ir::Event* a, const ir::Event* b) { return a->poIndex < b->poIndex; });
+        for (std::size_t i = 0; i < events.size(); ++i)
+            runs[static_cast<std::size_t>(events[i]->id)] = {static_cast<int>(i) + 1,
+                                                             static_cast<int>(events.size())};
+    }
+    for (const ir::Event& e : p.events) // what an instruction performs is of its run
+        if (e.poIndex < 0 && e.issue >= 0)
+            runs[static_cast<std::size_t>(e.id)] = runs[static_cast<std::size_t>(e.issue)];
+    return runs;
+}
+
+std::string kernelEventText(const engine::EventRef& e, const kernel::KernelProgram& k, bool chain,
+                            const std::vector<InstructionRun>* runs) {
     std::string who = e.thread >= 0 && static_cast<std::size_t>(e.thread) < k.threadNames.size()
                           ? k.threadNames[static_cast<std::size_t>(e.thread)]
                           : std::string("init");
     std::string s =
         fmt::format("{}: {}{} at {}", who, e.text, engine::mbarrierText(e), e.loc.str());
     if (e.iteration >= 0) s += fmt::format(" (iteration {})", e.iteration);
+    if (runs != nullptr && e.event >= 0 && static_cast<std::size_t>(e.event) < runs->size())
+        if (const InstructionRun& r = (*runs)[static_cast<std::size_t>(e.event)]; r.of > 1)
+            s += fmt::format(" (run {} of {})", r.run, r.of);
     if (const kernel::CudaLine* cuda = cudaLineOf(e, k))
         s += " (" +
              (chain ? kernel::cudaText(*cuda) : fmt::format("{}:{}", cuda->file, cuda->line)) + ")";

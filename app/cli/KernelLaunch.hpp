@@ -2,6 +2,7 @@
 #pragma once
 
 #include "engine/Result.hpp"
+#include "ir/Program.hpp"
 #include "kernel/Extract.hpp"
 #include "kernel/Launch.hpp"
 #include "kernel/Module.hpp"
@@ -47,12 +48,23 @@ kernel::KernelProgram extractKernelFile(const std::string& path, const kernel::L
 /** The `.loc` line of the PTX line an event is at, when the module has one. */
 const kernel::CudaLine* cudaLineOf(const engine::EventRef& e, const kernel::KernelProgram& k);
 
+/** Which run of its PTX instruction an event is, in its thread (1-based), of how many: a
+ *  loop the extraction unrolled gives one instruction several runs. {0, 0} for initial writes. */
+struct InstructionRun {
+    int run = 0;
+    int of = 0;
+};
+
+/** The run of each event of `p` (indexed by event id). */
+std::vector<InstructionRun> instructionRuns(const ir::Program& p);
+
 /**
  * "CTA 0 warp 4: mbarrier.try_wait... at gemm.ptx:120:5 (pipeline.h:88)": the innermost CUDA
- * line; `chain` adds its call sites, ", inlined at gemm.cu:40" (one line, for JSON).
+ * line; `chain` adds its call sites, ", inlined at gemm.cu:40" (one line, for JSON); with
+ * `runs`, " (run 1 of 8)" where its instruction runs more than once in the thread.
  */
 std::string kernelEventText(const engine::EventRef& e, const kernel::KernelProgram& k,
-                            bool chain = false);
+                            bool chain = false, const std::vector<InstructionRun>* runs = nullptr);
 
 /** "gemm.ptx:120:5 (sync.cuh:25, inlined at gemm.cu:88)": where the extracted program's PTX
  *  line `line` is, in the module and, through its .loc lines, in the CUDA source: the innermost

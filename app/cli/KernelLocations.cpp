@@ -58,16 +58,21 @@ std::vector<std::string> locationsOf(const engine::RaisedFlag& f, const kernel::
     return out;
 }
 
-std::string readableName(const std::string& name) {
+/**
+ * `cutlass::smem+384` of `_ZN7cutlass4smemE_384`: the variable and the byte offset a location
+ * starts at. A buffer's suffix is that offset; an mbarrier's is its 8-byte slot (`_7`: +56).
+ */
+std::string readableName(const std::string& name, bool slot) {
     std::size_t cut = name.rfind("E_");
     if (name.rfind("_ZN", 0) != 0 || cut == std::string::npos) return "";
     const std::string offset = name.substr(cut + 2);
-    if (offset.empty() || !std::all_of(offset.begin(), offset.end(), [](char c) {
-            return std::isdigit(static_cast<unsigned char>(c));
-        }))
+    if (offset.empty() || offset.size() > 15 ||
+        !std::all_of(offset.begin(), offset.end(),
+                     [](char c) { return std::isdigit(static_cast<unsigned char>(c)); }))
         return "";
     const std::string variable = nestedNames(name.substr(0, cut + 1), 3);
-    return variable.empty() ? "" : variable + "+" + offset;
+    if (variable.empty()) return "";
+    return variable + "+" + (slot ? std::to_string(std::stoull(offset) * 8) : offset);
 }
 
 std::string firstUseText(const std::string& name, const kernel::KernelProgram& k,
@@ -75,9 +80,11 @@ std::string firstUseText(const std::string& name, const kernel::KernelProgram& k
     auto use = k.firstUse.find(name);
     if (use == k.firstUse.end()) return name;
     const auto& [loc, opcode] = use->second;
-    std::string readable = readableName(name);
+    auto named = names.find(name);
+    const bool slot = named != names.end() && named->second.kind == "barrier";
+    std::string readable = readableName(name, slot);
     std::string text = name + (readable.empty() ? "" : " (" + readable + ")") + ": ";
-    if (auto named = names.find(name); named != names.end())
+    if (named != names.end())
         text += fmt::format("the {} first named at {}:{}, by ", named->second.kind,
                             baseName(named->second.line.file), named->second.line.line);
     else

@@ -36,7 +36,8 @@ nlohmann::ordered_json firstUseJson(const std::string& name, const kernel::Kerne
                                     const std::map<std::string, kernel::CodeName>& names);
 
 /** `cutlass::smem+33792` for a location named after a mangled variable (`_ZN7cutlass4smemE_
- *  33792`); "" for any other name. */
-std::string readableName(const std::string& name);
+ *  33792`); "" for any other name. `slot`: the suffix is an mbarrier's 8-byte slot, not a byte
+ *  offset (`_ZN7cutlass4smemE_7`: `cutlass::smem+56`). */
+std::string readableName(const std::string& name, bool slot = false);
 
 } // namespace ptxmc::cli
