@@ -12,7 +12,7 @@ namespace ir = ptxmc::ir;
 namespace {
 
 /** The shared assertion (unit/RequireInputError.hpp), by the short name the cases use. */
-const auto requireError = &ptxmc::testing::requireLitmusError;
+const auto requireArrayError = &ptxmc::testing::requireLitmusError;
 
 /** A test declaring `init` whose one thread runs `row`. */
 std::string withInit(const std::string& init, const std::string& row = " st.weak x, 1 ;\n") {
@@ -61,26 +61,28 @@ TEST_CASE("an array takes one value per element and a stride among its options",
 }
 
 TEST_CASE("malformed arrays are rejected with file:line:col", "[parser][array]") {
-    requireError(withInit(" a[0] @ shared 0;"), 3, 4, "an array has 1 to 128 elements");
-    requireError(withInit(" a[129] @ shared 0;"), 3, 4, "an array has 1 to 128 elements");
-    requireError(withInit(" a[2 @ shared 0;"), 3, 6, "expected ']' after the number of elements");
-    requireError(withInit(" t[2] @ tmem 0;"), 3, 2, "tensor memory has rows, not arrays");
-    requireError(withInit(" y[2] @ generic aliases x;"), 3, 2, "an alias is not declared as an");
-    requireError(withInit(" s @ shared 0, stride 8;"), 3, 16,
-                 "only an array 'NAME[N]' has a stride");
-    requireError(withInit(" m[2] @ mbarrier 0, stride 12;"), 3, 28, "a multiple of 8");
-    requireError(withInit(" a[2] @ shared 0, stride 0;"), 3, 26, "between 1 and 2^20-1 bytes");
-    requireError(withInit(" a[2] @ shared 0, stride 8, stride 8;"), 3, 29,
-                 "'stride' is given twice");
-    requireError(withInit(" a[2] @ shared 0, stride 8 = 0, stride 8;"), 3, 31,
-                 "expected ';' or '}' after the init entry");
-    requireError(withInit(" a[2] = {1, 2, 3};"), 3, 9,
-                 "expected 2 value(s), one per element of 'a'");
-    requireError(withInit(" y = {1, 2};"), 3, 6, "only allowed for tensor memory and arrays");
-    requireError(withInit(" a[2] @ shared 0, stride 8, 1;"), 3, 29,
-                 "CTA numbers must come before 'stride'");
-    requireError(withInit(" a[2] = 0, bytes 16, foo;"), 3, 22,
-                 "expected 'stride S', 'tensormap NAME' or 'elem u32|s32' after ','");
+    requireArrayError(withInit(" a[0] @ shared 0;"), 3, 4, "an array has 1 to 128 elements");
+    requireArrayError(withInit(" a[129] @ shared 0;"), 3, 4, "an array has 1 to 128 elements");
+    requireArrayError(withInit(" a[2 @ shared 0;"), 3, 6,
+                      "expected ']' after the number of elements");
+    requireArrayError(withInit(" t[2] @ tmem 0;"), 3, 2, "tensor memory has rows, not arrays");
+    requireArrayError(withInit(" y[2] @ generic aliases x;"), 3, 2,
+                      "an alias is not declared as an");
+    requireArrayError(withInit(" s @ shared 0, stride 8;"), 3, 16,
+                      "only an array 'NAME[N]' has a stride");
+    requireArrayError(withInit(" m[2] @ mbarrier 0, stride 12;"), 3, 28, "a multiple of 8");
+    requireArrayError(withInit(" a[2] @ shared 0, stride 0;"), 3, 26, "between 1 and 2^20-1 bytes");
+    requireArrayError(withInit(" a[2] @ shared 0, stride 8, stride 8;"), 3, 29,
+                      "'stride' is given twice");
+    requireArrayError(withInit(" a[2] @ shared 0, stride 8 = 0, stride 8;"), 3, 31,
+                      "expected ';' or '}' after the init entry");
+    requireArrayError(withInit(" a[2] = {1, 2, 3};"), 3, 9,
+                      "expected 2 value(s), one per element of 'a'");
+    requireArrayError(withInit(" y = {1, 2};"), 3, 6, "only allowed for tensor memory and arrays");
+    requireArrayError(withInit(" a[2] @ shared 0, stride 8, 1;"), 3, 29,
+                      "CTA numbers must come before 'stride'");
+    requireArrayError(withInit(" a[2] = 0, bytes 16, foo;"), 3, 22,
+                      "expected 'stride S', 'tensormap NAME' or 'elem u32|s32' after ','");
 }
 
 TEST_CASE("an address may add a register index to an array", "[parser][array]") {
@@ -109,14 +111,14 @@ TEST_CASE("an address may add a register index to an array", "[parser][array]") 
 
 TEST_CASE("malformed register indexes are rejected with file:line:col", "[parser][array]") {
     const std::string init = " a[4] @ shared 0 = 0;";
-    requireError(withInit(init, " st.shared::cta.u32 [a+8*], 1 ;\n"), 7, 26,
-                 "expected a register after '*'");
-    requireError(withInit(init, " st.shared::cta.u32 [a+s*], 1 ;\n"), 7, 26,
-                 "expected an integer multiplier after '*'");
-    requireError(withInit(init, " st.shared::cta.u32 [a+0*s], 1 ;\n"), 7, 24,
-                 "a multiplier must be between 1 and 2^31-1");
-    requireError(withInit(init, " st.shared::cta.u32 [a+8*s+4], 1 ;\n"), 7, 27,
-                 "expected ']' in the address");
-    requireError(withInit(init, " st.shared::cta.u32 [a+_], 1 ;\n"), 7, 24,
-                 "expected an offset or a register after '+'");
+    requireArrayError(withInit(init, " st.shared::cta.u32 [a+8*], 1 ;\n"), 7, 26,
+                      "expected a register after '*'");
+    requireArrayError(withInit(init, " st.shared::cta.u32 [a+s*], 1 ;\n"), 7, 26,
+                      "expected an integer multiplier after '*'");
+    requireArrayError(withInit(init, " st.shared::cta.u32 [a+0*s], 1 ;\n"), 7, 24,
+                      "a multiplier must be between 1 and 2^31-1");
+    requireArrayError(withInit(init, " st.shared::cta.u32 [a+8*s+4], 1 ;\n"), 7, 27,
+                      "expected ']' in the address");
+    requireArrayError(withInit(init, " st.shared::cta.u32 [a+_], 1 ;\n"), 7, 24,
+                      "expected an offset or a register after '+'");
 }

@@ -20,7 +20,7 @@ namespace {
 /** The shared assertion (unit/RequireInputError.hpp), by the short name the cases use. */
 const auto requireError = &ptxmc::testing::requireLitmusError;
 
-Test parse(const std::string& text) {
+Test parseTest(const std::string& text) {
     return parseLitmus(text, "t.litmus");
 }
 
@@ -171,7 +171,7 @@ P1:r1=0;
 forall
 (P0:r0 == 2 \/ P1:r1 == 1)
 )";
-    const Test t = parse(text);
+    const Test t = parseTest(text);
     CHECK(t.name == "SB-cta");
     REQUIRE(t.docs.size() == 1);
     CHECK(t.docs[0] == "https://github.com/NVlabs/mixedproxy/blob/main/tests/SB_cta.test");
@@ -223,7 +223,7 @@ P1:r0 = 0;
 ~exists
 (P1:r0 == 0)
 )";
-    const Test t = parse(text);
+    const Test t = parseTest(text);
     REQUIRE(t.locations.size() == 2);
     const LocationDecl& s = t.locations[1];
     CHECK(s.name == "s");
@@ -252,7 +252,7 @@ atom.relaxed.gpu.exch r0, Mem0, 1      | atom.relaxed.gpu.exch r2, Mem0, 0      
 bne r0, 1, LC00                        | goto LC10                              ;
 exists 0==0
 )";
-    const Test t = parse(text);
+    const Test t = parseTest(text);
     REQUIRE(t.threads.size() == 2);
     REQUIRE(t.threads[0].code.size() == 3);
     CHECK(t.threads[0].code[0].label == std::optional<std::string>("LC00"));
@@ -264,16 +264,16 @@ exists 0==0
     CHECK(t.condition->prop->loc.line == 12);
     CHECK(t.condition->prop->loc.col == 8);
 
-    CHECK(parse(withCondition("exists (1 != 1)")).condition->prop->kind == Prop::Kind::False);
-    CHECK(parse(withCondition("exists (-1 = 0x1)")).condition->prop->kind == Prop::Kind::False);
-    const Test swapped = parse(withCondition("exists (-5 != P0:r0);"));
+    CHECK(parseTest(withCondition("exists (1 != 1)")).condition->prop->kind == Prop::Kind::False);
+    CHECK(parseTest(withCondition("exists (-1 = 0x1)")).condition->prop->kind == Prop::Kind::False);
+    const Test swapped = parseTest(withCondition("exists (-5 != P0:r0);"));
     const Prop& p = *swapped.condition->prop;
     CHECK(p.kind == Prop::Kind::Ne);
     CHECK(p.lhs.kind == Ref::Kind::Register);
     CHECK(p.lhs.name == "r0");
     CHECK(p.rhsValue == -5);
     CHECK(p.loc.col == 9);
-    const Test herdLoc = parse(withCondition("exists ([x] = 1 /\\ 7 = 1:r0)"));
+    const Test herdLoc = parseTest(withCondition("exists ([x] = 1 /\\ 7 = 1:r0)"));
     const Prop& q = *herdLoc.condition->prop;
     CHECK(arg(q, 0).lhs.kind == Ref::Kind::Location);
     CHECK(arg(q, 0).lhs.name == "x");
@@ -304,7 +304,7 @@ Cycle=Rfe PodRR
  P0@cta 0,gpu 0 | P1@cta 1,gpu 0 ;
 exists (true)
 )";
-    const Test t = parse(text);
+    const Test t = parseTest(text);
     CHECK(t.arch == "PTX");
     CHECK(t.name == "init-forms");
     CHECK(t.docs ==
@@ -360,9 +360,9 @@ exists (true)
 }
 
 TEST_CASE("litmus parser: thread headers with clusters", "[litmus]") {
-    const Test t = parse("PTX t\n{}\n"
-                         "P0@cta 0,cluster 0,gpu 0|P1@cluster 1, cta 2 ,gpu 1|P2@gpu 0,cta 3;\n"
-                         "exists (false)");
+    const Test t = parseTest("PTX t\n{}\n"
+                             "P0@cta 0,cluster 0,gpu 0|P1@cluster 1, cta 2 ,gpu 1|P2@gpu 0,cta 3;\n"
+                             "exists (false)");
     REQUIRE(t.threads.size() == 3);
     CHECK(t.threads[0].cluster == 0);
     CHECK(t.threads[1].cluster == 1);
@@ -376,12 +376,12 @@ TEST_CASE("litmus parser: thread headers with clusters", "[litmus]") {
 }
 
 TEST_CASE("litmus parser: operand forms", "[litmus]") {
-    const Test t =
-        parse(withRows(" ld.relaxed.gpu.global.u32 %r1, [x] | mbarrier.arrive.b64 _, [mb@1] ;\n"
-                       " tcgen05.st.sync.aligned.32x32b.x2.b32 [t+2], {r0, r1} | add r0, r1, -7 ;\n"
-                       " st.weak x@1, 0x10 | tcgen05.cp.cta_group::1.128x256b [t@1+3], [s] ;\n"
-                       " mov $a, 0b101 | atom.cas r2, [x], 1, 2 ;\n",
-                       "x = 0; mb @ mbarrier 0,1; t @ tmem 0,1, rows 8; s @ shared 0"));
+    const Test t = parseTest(
+        withRows(" ld.relaxed.gpu.global.u32 %r1, [x] | mbarrier.arrive.b64 _, [mb@1] ;\n"
+                 " tcgen05.st.sync.aligned.32x32b.x2.b32 [t+2], {r0, r1} | add r0, r1, -7 ;\n"
+                 " st.weak x@1, 0x10 | tcgen05.cp.cta_group::1.128x256b [t@1+3], [s] ;\n"
+                 " mov $a, 0b101 | atom.cas r2, [x], 1, 2 ;\n",
+                 "x = 0; mb @ mbarrier 0,1; t @ tmem 0,1, rows 8; s @ shared 0"));
     const Thread& p0 = t.threads[0];
     const Thread& p1 = t.threads[1];
     REQUIRE(p0.code.size() == 4);
@@ -447,7 +447,7 @@ TEST_CASE("litmus parser: cells, labels, comments and blank lines", "[litmus]") 
                              " bra LC00         ;   // fewer cells than threads\n"
                              "                  |                 |              ;\n"
                              "exists (P1:r0 = 1)\n";
-    const Test t = parse(text);
+    const Test t = parseTest(text);
     REQUIRE(t.locations.size() == 2);
     CHECK(t.locations[1].name == "y");
     CHECK(t.locations[1].loc.line == 3);
@@ -469,9 +469,9 @@ TEST_CASE("litmus parser: cells, labels, comments and blank lines", "[litmus]") 
 }
 
 TEST_CASE("litmus parser: a comment spanning lines inside a code row", "[litmus]") {
-    const Test t = parse(withRows(" st.weak x, 1 (* the comment\n"
-                                  "   goes on *) | ld.weak r0, x ;\n"
-                                  " fence.sc.cta | ;\n"));
+    const Test t = parseTest(withRows(" st.weak x, 1 (* the comment\n"
+                                      "   goes on *) | ld.weak r0, x ;\n"
+                                      " fence.sc.cta | ;\n"));
     REQUIRE(t.threads[0].code.size() == 2);
     REQUIRE(t.threads[1].code.size() == 1);
     CHECK(t.threads[1].code[0].loc.line == 5);
@@ -480,8 +480,8 @@ TEST_CASE("litmus parser: a comment spanning lines inside a code row", "[litmus]
 }
 
 TEST_CASE("litmus parser: CRLF line ends and a byte-order mark", "[litmus]") {
-    const Test t = parse("\xEF\xBB\xBFPTX crlf\r\n{ x = 1; }\r\n P0@cta 0,gpu 0 ;\r\n"
-                         " ld.weak r0, x ;\r\nexists (P0:r0 = 1)\r\n");
+    const Test t = parseTest("\xEF\xBB\xBFPTX crlf\r\n{ x = 1; }\r\n P0@cta 0,gpu 0 ;\r\n"
+                             " ld.weak r0, x ;\r\nexists (P0:r0 = 1)\r\n");
     CHECK(t.name == "crlf");
     REQUIRE(t.threads[0].code.size() == 1);
     CHECK(t.threads[0].code[0].operands[1].name == "x");
@@ -489,7 +489,7 @@ TEST_CASE("litmus parser: CRLF line ends and a byte-order mark", "[litmus]") {
 }
 
 TEST_CASE("litmus parser: condition references and operators", "[litmus]") {
-    const Test t = parse(withCondition(
+    const Test t = parseTest(withCondition(
         "exists (x@1 = 2 /\\ t[2] != -3 /\\ t@1[0] == 4 /\\ 0:r0 = P1:r1 /\\ P0:%r2 != y)"));
     const Prop& p = *t.condition->prop;
     CHECK(p.kind == Prop::Kind::And);
@@ -533,8 +533,8 @@ TEST_CASE("litmus parser: condition references and operators", "[litmus]") {
 
 TEST_CASE("litmus parser: condition precedence", "[litmus]") {
     // ~ binds tightest, then /\, then \/, then => (right associative).
-    const Test t =
-        parse(withCondition("exists ~ x = 1 /\\ x = 2 \\/ x = 3 => x = 4 => ~(x = 5 \\/ x = 6)"));
+    const Test t = parseTest(
+        withCondition("exists ~ x = 1 /\\ x = 2 \\/ x = 3 => x = 4 => ~(x = 5 \\/ x = 6)"));
     const Prop& p = *t.condition->prop;
     REQUIRE(p.kind == Prop::Kind::Implies);
     const Prop& lhs = arg(p, 0);
@@ -551,12 +551,12 @@ TEST_CASE("litmus parser: condition precedence", "[litmus]") {
     CHECK(arg(arg(rhs, 1), 0).kind == Prop::Kind::Or);
     CHECK(arg(rhs, 1).loc.col == 46);
 
-    const Test u = parse(withCondition("exists ((x = 1 \\/ x = 2) /\\ (true))"));
+    const Test u = parseTest(withCondition("exists ((x = 1 \\/ x = 2) /\\ (true))"));
     CHECK(u.condition->prop->kind == Prop::Kind::And);
     CHECK(arg(*u.condition->prop, 0).kind == Prop::Kind::Or);
     CHECK(arg(*u.condition->prop, 1).kind == Prop::Kind::True);
 
-    const Test herd = parse(withCondition("exists 0:r0=1 /\\ x=2"));
+    const Test herd = parseTest(withCondition("exists 0:r0=1 /\\ x=2"));
     CHECK(herd.condition->prop->kind == Prop::Kind::And);
 }
 
@@ -564,7 +564,7 @@ TEST_CASE("litmus parser: long conjunctions stay shallow", "[litmus]") {
     std::string cond = "exists (x = 0";
     for (int i = 1; i < 5000; ++i)
         cond += " /\\ x = " + std::to_string(i);
-    const Test t = parse(withCondition(cond + ")"));
+    const Test t = parseTest(withCondition(cond + ")"));
     CHECK(t.condition->prop->kind == Prop::Kind::And);
     CHECK(depth(*t.condition->prop) <= 14);
 
@@ -574,18 +574,18 @@ TEST_CASE("litmus parser: long conjunctions stay shallow", "[litmus]") {
     nested += "x = 1";
     for (int i = 0; i < 150; ++i)
         nested += ")";
-    CHECK(parse(withCondition(nested)).condition->prop->kind == Prop::Kind::Eq);
+    CHECK(parseTest(withCondition(nested)).condition->prop->kind == Prop::Kind::Eq);
 }
 
 TEST_CASE("litmus parser: locations clause before or after the condition", "[litmus]") {
-    const Test after = parse(withCondition("exists (x = 1)\nlocations [x; P0:r0; t@1[1];]"));
+    const Test after = parseTest(withCondition("exists (x = 1)\nlocations [x; P0:r0; t@1[1];]"));
     REQUIRE(after.observed.size() == 3);
     CHECK(after.observed[0].kind == Ref::Kind::Location);
     CHECK(after.observed[1].kind == Ref::Kind::Register);
     CHECK(after.observed[2].cta == 1);
     CHECK(after.observed[2].row == 1);
     CHECK(after.observed[2].loc.line == 6);
-    const Test before = parse(withCondition("locations [1:r3]\nforall (x = 1)"));
+    const Test before = parseTest(withCondition("locations [1:r3]\nforall (x = 1)"));
     REQUIRE(before.observed.size() == 1);
     CHECK(before.observed[0].thread == 1);
     CHECK(before.condition->quantifier == ir::Quantifier::Forall);
@@ -741,7 +741,7 @@ TEST_CASE("litmus parser: malformed conditions", "[litmus][errors]") {
     std::string arrows = "exists x = 0";
     for (int i = 0; i < 1000; ++i)
         arrows += " => x = 0";
-    REQUIRE_THROWS_AS(parse(withCondition(arrows)), InputError);
+    REQUIRE_THROWS_AS(parseTest(withCondition(arrows)), InputError);
 }
 
 TEST_CASE("litmus parser: truncated and mutated inputs only ever raise InputError",
@@ -749,7 +749,7 @@ TEST_CASE("litmus parser: truncated and mutated inputs only ever raise InputErro
     const std::string base = readmeExample();
     for (std::size_t n = 0; n < base.size(); ++n) {
         try {
-            parse(base.substr(0, n));
+            parseTest(base.substr(0, n));
         } catch (const InputError& e) {
             CHECK(e.loc().line >= 1);
         }
@@ -775,7 +775,7 @@ TEST_CASE("litmus parser: truncated and mutated inputs only ever raise InputErro
             }
         }
         try {
-            parse(text);
+            parseTest(text);
         } catch (const InputError& e) {
             CHECK(e.loc().line >= 1);
             CHECK(e.loc().col >= 1);

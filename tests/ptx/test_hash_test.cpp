@@ -25,7 +25,7 @@ std::string hashOf(const std::string& text) {
     return ptxmc::ptx::testHash(ptxmc::litmus::parseLitmus(text, "t.litmus"));
 }
 
-const char* const kMp = R"(PTX MP
+const char* const kHashedMp = R"(PTX MP
 { x = 0; flag = 0; }
  P0@cta 0,gpu 0                   | P1@cta 0,gpu 0               ;
  st.relaxed.gpu.global.u32 [x], 1 | ld.relaxed.gpu.u32 r0, [flag] ;
@@ -36,24 +36,24 @@ exists (P1:r0 == 1 /\ P1:r1 == 0)
 } // namespace
 
 TEST_CASE("Hash= follows the test's meaning, not its layout", "[ptx]") {
-    const std::string base = hashOf(kMp);
+    const std::string base = hashOf(kHashedMp);
     CHECK(base.size() == 32);
     // spacing, declaration order and the name of the test do not matter
-    std::string reordered = kMp;
+    std::string reordered = kHashedMp;
     reordered.replace(reordered.find("x = 0; flag = 0;"), 16, "flag = 0;   x = 0;");
     reordered.replace(reordered.find("PTX MP"), 6, "PTX Other");
     CHECK(hashOf(reordered) == base);
     // an initial value, an instruction or the observed registers do
-    std::string init = kMp;
+    std::string init = kHashedMp;
     init.replace(init.find("x = 0"), 5, "x = 7");
     CHECK(hashOf(init) != base);
-    std::string code = kMp;
+    std::string code = kHashedMp;
     code.replace(code.find("ld.relaxed.gpu.u32 r0"), 21, "ld.acquire.gpu.u32 r0");
     CHECK(hashOf(code) != base);
-    std::string placed = kMp; // P1 in another CTA: .cta scopes reach less
+    std::string placed = kHashedMp; // P1 in another CTA: .cta scopes reach less
     placed.replace(placed.find("P1@cta 0"), 8, "P1@cta 1");
     CHECK(hashOf(placed) != base);
-    std::string observed = kMp;
+    std::string observed = kHashedMp;
     observed.replace(observed.find("P1:r1 == 0"), 10, "x == 0");
     CHECK(hashOf(observed) != base);
 }

@@ -7,7 +7,6 @@
 #include <fstream>
 
 using namespace ptxmc;
-using validate::Verdict;
 
 namespace {
 
@@ -47,7 +46,7 @@ TEST_CASE("an observed state the model forbids is unsound", "[validate]") {
     validate::HwRun run;
     run.tests = {hw("MP", {{{0, 0}, 10, false}, {{1, 0}, 2, true}})};
     auto rows = validate::classify(run, {{kForbidden, ""}});
-    REQUIRE(rows[0].verdict == Verdict::Unsound);
+    REQUIRE(rows[0].verdict == validate::Verdict::Unsound);
     REQUIRE(rows[0].unsound.size() == 1);
     CHECK(rows[0].unsound[0].count == 2);
     CHECK(rows[0].weakSeen == 2);
@@ -59,18 +58,18 @@ TEST_CASE("a forbidden test is confirmed only when its mutant shows the weak out
     run.tests = {hw("MP", {{{0, 0}, 10, false}, {{1, 1}, 10, false}}),
                  hw("MP~relax:P0:1", {{{1, 0}, 3, true}, {{1, 1}, 7, false}}, "MP")};
     auto rows = validate::classify(run, {{kForbidden, ""}, {kAllowed, ""}});
-    CHECK(rows[0].verdict == Verdict::Confirmed);
+    CHECK(rows[0].verdict == validate::Verdict::Confirmed);
     CHECK(rows[0].mutant == "MP~relax:P0:1");
-    CHECK(rows[1].verdict == Verdict::Seen);
+    CHECK(rows[1].verdict == validate::Verdict::Seen);
     CHECK(rows[1].weakSeen == 3);
 
     run.tests[1].outcomes = {{{1, 1}, 10, false}};
     run.tests[1].instances = 10;
     rows = validate::classify(run, {{kForbidden, ""}, {kAllowed, ""}});
-    CHECK(rows[0].verdict == Verdict::Inconclusive);
+    CHECK(rows[0].verdict == validate::Verdict::Inconclusive);
     CHECK(rows[0].unseenWhy == "mutant never weak");
     CHECK_THAT(rows[0].note, Catch::Contains("never showed its weak outcome either (10 instances"));
-    CHECK(rows[1].verdict == Verdict::Unseen);
+    CHECK(rows[1].verdict == validate::Verdict::Unseen);
 
     // a mutant the model forbids too, or could not answer for, says so
     rows = validate::classify(run, {{kForbidden, ""}, {kForbidden, ""}});
@@ -81,7 +80,7 @@ TEST_CASE("a forbidden test is confirmed only when its mutant shows the weak out
 
     run.tests.pop_back();
     rows = validate::classify(run, {{kForbidden, ""}});
-    CHECK(rows[0].verdict == Verdict::Inconclusive);
+    CHECK(rows[0].verdict == validate::Verdict::Inconclusive);
     CHECK_THAT(rows[0].note, Catch::Contains("no mutant ran"));
 }
 
@@ -110,7 +109,7 @@ TEST_CASE("an allowed state never seen gets the 95% bound -ln(0.05)/N", "[valida
     validate::HwRun run;
     run.tests = {hw("MP", {{{0, 0}, 500, false}, {{1, 1}, 500, false}})};
     auto rows = validate::classify(run, {{kAllowed, ""}});
-    CHECK(rows[0].verdict == Verdict::Unseen);
+    CHECK(rows[0].verdict == validate::Verdict::Unseen);
     CHECK(rows[0].unseen.size() == 2);
     CHECK(rows[0].allowedSeen == 2);
     CHECK(std::abs(rows[0].bound - 2.9957e-3) < 1e-6); // about 3/N
@@ -121,7 +120,7 @@ TEST_CASE("forall tests: the weak outcome is a state that breaks the proposition
     validate::HwRun run;
     run.tests = {hw("F", {{{1, 1}, 10, true}})};
     auto rows = validate::classify(run, {{always, ""}});
-    CHECK(rows[0].verdict == Verdict::Inconclusive); // forbidden, and no mutant ran
+    CHECK(rows[0].verdict == validate::Verdict::Inconclusive); // forbidden, and no mutant ran
 }
 
 TEST_CASE("deadlocks, refusals, runner errors and model errors", "[validate]") {
@@ -133,18 +132,18 @@ TEST_CASE("deadlocks, refusals, runner errors and model errors", "[validate]") {
     run.tests[1].message = "hung";
     run.tests[2].status = "refused";
     auto rows = validate::classify(run, {{dead, ""}, {}, {}, {std::nullopt, "parse error"}});
-    CHECK(rows[0].verdict == Verdict::Deadlock);
-    CHECK(rows[1].verdict == Verdict::Error);
-    CHECK(rows[2].verdict == Verdict::Refused);
-    CHECK(rows[3].verdict == Verdict::Error);
+    CHECK(rows[0].verdict == validate::Verdict::Deadlock);
+    CHECK(rows[1].verdict == validate::Verdict::Error);
+    CHECK(rows[2].verdict == validate::Verdict::Refused);
+    CHECK(rows[3].verdict == validate::Verdict::Error);
     CHECK_THAT(rows[3].note, Catch::Contains("parse error"));
     run.tests[0].outcomes = {{{0, 0}, 1, false}};
     rows = validate::classify(run, {{dead, ""}, {}, {}, {std::nullopt, ""}});
-    CHECK(rows[0].verdict == Verdict::Unsound); // the model says nothing completes
+    CHECK(rows[0].verdict == validate::Verdict::Unsound); // the model says nothing completes
     // unless the hanging executions are undefined behaviour: then nothing is promised
     dead.flags.push_back({"mbarrier-misuse", "", {}});
     rows = validate::classify(run, {{dead, ""}, {}, {}, {std::nullopt, ""}});
-    CHECK(rows[0].verdict == Verdict::Undefined);
+    CHECK(rows[0].verdict == validate::Verdict::Undefined);
     CHECK_THAT(rows[0].note, Catch::Contains("undefined behaviour (mbarrier-misuse)"));
 }
 
