@@ -142,7 +142,8 @@ BoolRel ConcreteModel::baseRelation(ir::Rel rel, const Choices& c, const Outcome
 Evaluator<BoolAlgebra> ConcreteModel::evaluator(const Choices& c, const Outcome& o) const {
     Evaluator<BoolAlgebra>::Base base{[this, &o](ir::Tag t) { return baseSet(t, o); },
                                       [this, &c, &o](ir::Rel r) { return baseRelation(r, c, o); },
-                                      [this](const std::string& n) { return readingHolds(n); }};
+                                      [this](const std::string& n) { return readingHolds(n); },
+                                      {}};
     return Evaluator<BoolAlgebra>(alg_, p_.events.size(), model_, base);
 }
 
@@ -164,7 +165,8 @@ ConcreteVerdict ConcreteModel::check(const Choices& c, const Outcome& o,
                                               it = rels.emplace(n, baseRelation(n, c, o)).first;
                                           return it->second;
                                       },
-                                      [this](const std::string& n) { return readingHolds(n); }};
+                                      [this](const std::string& n) { return readingHolds(n); },
+                                      {}};
     Evaluator<BoolAlgebra> ev(alg_, p_.events.size(), model_, base);
     auto holds = [&](const cat::Axiom& a) {
         auto val = ev.eval(*a.expr);

@@ -3,6 +3,7 @@
 
 #include "cat/Polarity.hpp"
 #include "cat/Resolver.hpp"
+#include "engine/Pairwise.hpp"
 #include "engine/Relation.hpp"
 
 #include <functional>
@@ -10,6 +11,7 @@
 #include <optional>
 #include <set>
 #include <stdexcept>
+#include <type_traits>
 
 namespace ptxmc::engine {
 
@@ -19,6 +21,9 @@ public:
     using Set = typename Representation<Alg>::Set;
     using Rel = typename Representation<Alg>::Rel;
     using Ops = typename Representation<Alg>::Ops;
+    /** Relations can be read per pair (engine/Pairwise.hpp) where they are sparse maps. */
+    static constexpr bool kPairwise = std::is_same_v<Rel, SparseRel<Cond>>;
+    using PairNode = typename Pairwise<Alg>::Node;
 
     /** A value of the language: a set or a relation (`0` is both until used). */
     struct Val {
@@ -26,6 +31,9 @@ public:
         bool polymorphicEmpty = false;
         Set set;
         Rel rel;
+        /// A relation read per pair (engine/Pairwise.hpp); `rel` is then built on first use.
+        std::shared_ptr<const PairNode> pairwise;
+        mutable std::optional<Rel> built;
     };
 
     struct Base {
@@ -34,21 +42,24 @@ public:
         /// The condition under which a reading (cat::ReadingInfo) holds; none: no reading
         /// holds, so Reading choices take the default model's definitions.
         std::function<Cond(const std::string&)> reading;
+        /// The dense program-fixed relations, read per pair (engine/Pairwise.hpp) where a
+        /// sparse operand bounds them; null for a relation (or no function): built by `rel`.
+        std::function<std::shared_ptr<const DenseBase<Cond>>(ir::Rel)> dense;
     };
 
     /** With `polarity`, closures that only antitone checks use may be over-approximated by
      *  the algebra (RelOps::plusAtLeast); without it every value is exact. */
     Evaluator(Alg& alg, std::size_t n, const cat::ResolvedModel& model, Base base,
               const cat::Polarity* polarity = nullptr)
-        : ops_(Representation<Alg>::ops(alg, n)), model_(model), base_(std::move(base)),
-          defs_(model.definitions.size()), polarity_(polarity) {
+        : ops_(Representation<Alg>::ops(alg, n)), pairs_{alg, n}, model_(model),
+          base_(std::move(base)), defs_(model.definitions.size()), polarity_(polarity) {
         emptySet_ = ops_.emptySet();
         emptyRel_ = ops_.emptyRel();
     }
 
     const Ops& ops() const { return ops_; }
 
-    Val eval(const cat::Expr& e) { return *evalExpr(&e); }
+    Val eval(const cat::Expr& e) { return whole(evalExpr(&e)); }
 
     Rel relation(const cat::Expr& e) { return asRel(evalExpr(&e)); }
 
@@ -75,7 +86,7 @@ public:
     /** Value of a definition by name (the last one with that name). */
     std::optional<Val> definition(const std::string& name) {
         for (std::size_t i = model_.definitions.size(); i-- > 0;)
-            if (model_.definitions[i].name == name) return *defValue(static_cast<int>(i));
+            if (model_.definitions[i].name == name) return whole(defValue(static_cast<int>(i)));
         return std::nullopt;
     }
 
@@ -87,7 +98,40 @@ private:
     const Rel& asRel(const ValPtr& v) const {
         if (v->polymorphicEmpty) return emptyRel_;
         if (v->isSet) throw std::logic_error("relation expected (resolver bug)");
+        if constexpr (kPairwise)
+            if (v->pairwise) {
+                if (!v->built) v->built = pairs_.materialize(*v->pairwise);
+                return *v->built;
+            }
         return v->rel;
+    }
+    /** A copy of the value with a relation read per pair built. */
+    Val whole(const ValPtr& v) const {
+        Val out = *v;
+        if (out.pairwise) {
+            out.rel = asRel(v);
+            out.pairwise.reset();
+            out.built.reset();
+        }
+        return out;
+    }
+    static ValPtr ofPairs(PairNode node) {
+        Val v;
+        v.pairwise = std::make_shared<const PairNode>(std::move(node));
+        return std::make_shared<const Val>(std::move(v));
+    }
+    /** The value as an operand read per pair: its expression, or its built relation. */
+    static std::shared_ptr<const PairNode> pairNode(const ValPtr& v, const Rel& rel) {
+        if (v->pairwise) return v->pairwise;
+        PairNode leaf;
+        leaf.owner = v;
+        leaf.sparse = &rel;
+        return std::make_shared<const PairNode>(std::move(leaf));
+    }
+    /** Whether relations are read per pair here (the base gives dense relations). */
+    bool pairwiseOn() const {
+        if constexpr (kPairwise) return static_cast<bool>(base_.dense);
+        return false;
     }
     const Set& asSet(const ValPtr& v) const {
         if (v->polymorphicEmpty) return emptySet_;
@@ -166,7 +210,16 @@ private:
             if (b >= 0) return defValue(b);
             const cat::BaseRef& base = model_.bases.at(e);
             if (const auto* tag = std::get_if<ir::Tag>(&base)) return ofSet(base_.set(*tag));
-            return ofRel(base_.rel(std::get<ir::Rel>(base)));
+            const ir::Rel rel = std::get<ir::Rel>(base);
+            if constexpr (kPairwise)
+                if (pairwiseOn())
+                    if (auto dense = base_.dense(rel)) {
+                        PairNode node;
+                        node.kind = Pairwise<Alg>::Kind::Dense;
+                        node.dense = std::move(dense);
+                        return ofPairs(std::move(node));
+                    }
+            return ofRel(base_.rel(rel));
         }
         case Op::Empty:
             return emptyValue();
@@ -176,23 +229,25 @@ private:
         case Op::Inter:
         case Op::Diff:
             return combine(e);
-        case Op::Seq: {
-            ValPtr first = arg(0); // read in place, not copied
-            if (e->args.size() == 1) return first;
-            Rel r = ops_.seq(asRel(first), asRel(arg(1)));
-            for (std::size_t i = 2; i < e->args.size(); ++i)
-                r = ops_.seq(r, asRel(arg(i)));
-            return ofRel(std::move(r));
-        }
+        case Op::Seq:
+            return sequence(e);
         case Op::Cartesian:
+            if constexpr (kPairwise)
+                if (pairwiseOn()) return pairwiseCartesian(arg(0), arg(1));
             return ofRel(ops_.cartesian(asSet(arg(0)), asSet(arg(1))));
         case Op::Complement: {
             ValPtr v = arg(0);
             if (isSetExpr(e)) return ofSet(ops_.complementSet(asSet(v)));
+            if constexpr (kPairwise)
+                if (pairwiseOn()) return pairwiseOf(Pairwise<Alg>::Kind::Complement, {v});
             return ofRel(ops_.complementRel(asRel(v)));
         }
-        case Op::Inverse:
-            return ofRel(ops_.inverse(asRel(arg(0))));
+        case Op::Inverse: {
+            ValPtr v = arg(0);
+            if constexpr (kPairwise)
+                if (v->pairwise) return pairwiseOf(Pairwise<Alg>::Kind::Inverse, {v});
+            return ofRel(ops_.inverse(asRel(v)));
+        }
         case Op::Plus:
             if (mayGrow(e)) return ofRel(ops_.plusAtLeast(asRel(arg(0))));
             return ofRel(ops_.plus(asRel(arg(0))));
@@ -211,6 +266,64 @@ private:
             return chooseReading(e);
         }
         throw std::logic_error("unknown expression");
+    }
+
+    /** A sequence, left to right; an operand read per pair is read where the other is sparse. */
+    ValPtr sequence(const cat::Expr* e) {
+        ValPtr acc = evalExpr(e->args.at(0).get()); // read in place, not copied
+        for (std::size_t i = 1; i < e->args.size(); ++i) {
+            ValPtr next = evalExpr(e->args[i].get());
+            if constexpr (kPairwise) {
+                if (next->pairwise) {
+                    acc = ofRel(pairs_.seqAfter(asRel(acc), *next->pairwise));
+                    continue;
+                }
+                if (acc->pairwise) {
+                    acc = ofRel(pairs_.seqBefore(*acc->pairwise, asRel(next)));
+                    continue;
+                }
+            }
+            acc = ofRel(ops_.seq(asRel(acc), asRel(next)));
+        }
+        return acc;
+    }
+
+    /** `op` over operands read per pair (those built whole are read in place). */
+    ValPtr pairwiseOf(typename Pairwise<Alg>::Kind op, const std::vector<ValPtr>& vals) {
+        PairNode node;
+        node.kind = op;
+        for (const ValPtr& v : vals)
+            node.args.push_back(v->pairwise ? v->pairwise : pairNode(v, asRel(v)));
+        return ofPairs(std::move(node));
+    }
+
+    ValPtr pairwiseCartesian(const ValPtr& a, const ValPtr& b) {
+        PairNode node;
+        node.kind = Pairwise<Alg>::Kind::Cartesian;
+        node.left = &asSet(a);
+        node.right = &asSet(b);
+        node.owner = std::make_shared<const std::pair<ValPtr, ValPtr>>(a, b);
+        return ofPairs(std::move(node));
+    }
+
+    /**
+     * Union, intersection or difference of relations one of which is read per pair: again
+     * read per pair, except an intersection with a relation built whole or a difference from
+     * one, which that relation bounds: those are built now, over its pairs.
+     */
+    ValPtr pairwiseCombine(const cat::Expr* e, const std::vector<ValPtr>& vals) {
+        using Op = cat::Expr::Op;
+        using Kind = typename Pairwise<Alg>::Kind;
+        const Kind kind = e->op == Op::Union   ? Kind::Union
+                          : e->op == Op::Inter ? Kind::Inter
+                                               : Kind::Diff;
+        ValPtr out = pairwiseOf(kind, vals);
+        bool bounded = false;
+        for (std::size_t i = 0; i < vals.size(); ++i)
+            if (!vals[i]->pairwise && (kind == Kind::Inter || (kind == Kind::Diff && i == 0)))
+                bounded = true;
+        if (!bounded) return out;
+        return ofRel(pairs_.materialize(*out->pairwise));
     }
 
     /** A Reading choice: one side when the reading's condition is constant, else both. */
@@ -275,6 +388,9 @@ private:
             return ofSet(std::move(acc));
         }
         if (vals.size() == 1) return vals[0];
+        if constexpr (kPairwise)
+            for (const ValPtr& v : vals)
+                if (v->pairwise) return pairwiseCombine(e, vals);
         if (e->op == Op::Union) { // one copy of the first argument, grown in place
             Rel acc = asRel(vals[0]);
             for (std::size_t i = 1; i < vals.size(); ++i)
@@ -291,6 +407,7 @@ private:
     }
 
     Ops ops_;
+    Pairwise<Alg> pairs_;
     const cat::ResolvedModel& model_;
     Base base_;
     std::vector<ValPtr> defs_; ///< evaluated definitions; null: not yet

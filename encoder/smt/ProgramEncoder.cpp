@@ -505,6 +505,23 @@ Z3Set ProgramEncoder::baseSet(ir::Tag tag) {
     return s;
 }
 
+z3::expr ProgramEncoder::bothExist(int a, int b) const {
+    const Event& ea = program_.events[static_cast<std::size_t>(a)];
+    const Event& eb = program_.events[static_cast<std::size_t>(b)];
+    // Folded by hand: Z3's simplify() on each of the n^2 pairs cost 6% of a ring's check.
+    const bool ifA = ea.guard || (hangs_ && !ea.gates.empty());
+    const bool ifB = eb.guard || (hangs_ && !eb.gates.empty());
+    return ifA && ifB ? (exists(a) && exists(b)).simplify()
+           : ifA      ? exists(a)
+           : ifB      ? exists(b)
+                      : ctx_.bool_val(true);
+}
+
+bool ProgramEncoder::densePairHolds(ir::PairTest test, int a, int b) const {
+    return test(program_.events[static_cast<std::size_t>(a)],
+                program_.events[static_cast<std::size_t>(b)]);
+}
+
 Z3Rel ProgramEncoder::baseRelation(ir::Rel rel) {
     std::size_t n = program_.events.size();
     Z3Rel r(n);
@@ -554,18 +571,8 @@ Z3Rel ProgramEncoder::baseRelation(ir::Rel rel) {
     default: // program-determined (ir::staticRelation lists every one)
         break;
     }
-    for (const auto& [a, b] : ir::staticRelation(program_, rel)) {
-        const Event& ea = program_.events[static_cast<std::size_t>(a)];
-        const Event& eb = program_.events[static_cast<std::size_t>(b)];
-        // Folded by hand: Z3's simplify() on each of the n^2 pairs cost 6% of a ring's check.
-        const bool ifA = ea.guard || (hangs_ && !ea.gates.empty());
-        const bool ifB = eb.guard || (hangs_ && !eb.gates.empty());
-        put(a, b,
-            ifA && ifB ? (exists(a) && exists(b)).simplify()
-            : ifA      ? exists(a)
-            : ifB      ? exists(b)
-                       : ctx_.bool_val(true));
-    }
+    for (const auto& [a, b] : ir::staticRelation(program_, rel))
+        put(a, b, bothExist(a, b));
     return r;
 }
 

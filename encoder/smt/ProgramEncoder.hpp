@@ -5,6 +5,7 @@
 #include "engine/GateSemantics.hpp"
 #include "engine/MbarrierMachine.hpp"
 #include "engine/Relation.hpp"
+#include "ir/BaseRelations.hpp"
 #include "ir/Program.hpp"
 #include "ir/Rel.hpp"
 #include "smt/Z3Algebra.hpp"
@@ -57,6 +58,10 @@ public:
     Z3Set baseSet(ir::Tag tag);
     /** Base relation `rel`: program-determined ones from the IR, choice ones from here. */
     Z3Rel baseRelation(ir::Rel rel);
+    /** The condition of a program-fixed pair (a, b): both events happen. */
+    z3::expr bothExist(int a, int b) const;
+    /** Whether a dense program-fixed relation (ir::densePairTest) relates events a and b. */
+    bool densePairHolds(ir::PairTest test, int a, int b) const;
 
     /**
      * The choices of the sequentially consistent execution that runs every event in

@@ -242,7 +242,21 @@ Z3Session::Z3Session(Z3Context& ctx, const ir::Program& p, const cat::ResolvedMo
                                             it = relCache.emplace(n, pe_->baseRelation(n)).first;
                                         return it->second;
                                     },
+                                    {},
                                     {}};
+    std::map<ir::Rel, std::shared_ptr<const DenseBase<z3::expr>>> denseCache;
+    base.dense = [&](ir::Rel n) -> std::shared_ptr<const DenseBase<z3::expr>> {
+        const ir::PairTest test = ir::densePairTest(n);
+        if (test == nullptr) return nullptr;
+        auto& slot = denseCache[n];
+        if (!slot) {
+            const ProgramEncoder* pe = pe_.get();
+            slot = std::make_shared<const DenseBase<z3::expr>>(DenseBase<z3::expr>{
+                [pe, test](int a, int b) { return pe->densePairHolds(test, a, b); },
+                [pe](int a, int b) { return pe->bothExist(a, b); }, std::nullopt});
+        }
+        return slot;
+    };
     std::map<std::string, z3::expr> readingLit;
     if (readings) {
         for (const cat::ReadingInfo& r : model.readings)

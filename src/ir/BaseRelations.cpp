@@ -162,10 +162,51 @@ std::vector<int> rfCandidates(const Program& p, const Event& read) {
     return out;
 }
 
+namespace {
+
+bool inSameThread(const Event& a, const Event& b) {
+    return a.thread >= 0 && a.thread == b.thread;
+}
+
+} // namespace
+
+PairTest densePairTest(Rel rel) {
+    switch (rel) {
+    case Rel::Int:
+        return [](const Event& a, const Event& b) { return a.id == b.id || inSameThread(a, b); };
+    case Rel::Ext:
+        return [](const Event& a, const Event& b) { return a.id != b.id && !inSameThread(a, b); };
+    case Rel::Loc:
+        return [](const Event& a, const Event& b) {
+            return isMemoryLike(a) && a.location == b.location;
+        };
+    case Rel::Vloc:
+        return [](const Event& a, const Event& b) {
+            return isMemoryLike(a) && isMemoryLike(b) && a.vaddr == b.vaddr;
+        };
+    case Rel::Scta:
+        return [](const Event& a, const Event& b) {
+            return a.thread >= 0 && b.thread >= 0 && a.cta == b.cta;
+        };
+    case Rel::Scluster:
+        return [](const Event& a, const Event& b) {
+            return a.thread >= 0 && b.thread >= 0 && a.cluster == b.cluster;
+        };
+    case Rel::Sr:
+        return [](const Event& a, const Event& b) {
+            return scopeIncludes(a, b) && scopeIncludes(b, a);
+        };
+    case Rel::Sproxy:
+        return [](const Event& a, const Event& b) {
+            if (!isMemoryLike(a) || !isMemoryLike(b)) return false;
+            return a.proxy == b.proxy || a.has(Tag::IW) || b.has(Tag::IW);
+        };
+    default:
+        return nullptr;
+    }
+}
+
 Pairs staticRelation(const Program& p, Rel rel) {
-    auto sameThread = [](const Event& a, const Event& b) {
-        return a.thread >= 0 && a.thread == b.thread;
-    };
     switch (rel) {
     case Rel::Id:
         return allPairs(p, [](const Event& a, const Event& b) { return a.id == b.id; });
@@ -175,36 +216,14 @@ Pairs staticRelation(const Program& p, Rel rel) {
                    a.poIndex < b.poIndex;
         });
     case Rel::Int:
-        return allPairs(
-            p, [&](const Event& a, const Event& b) { return a.id == b.id || sameThread(a, b); });
     case Rel::Ext:
-        return allPairs(
-            p, [&](const Event& a, const Event& b) { return a.id != b.id && !sameThread(a, b); });
     case Rel::Loc:
-        return allPairs(p, [](const Event& a, const Event& b) {
-            return isMemoryLike(a) && a.location == b.location;
-        });
     case Rel::Vloc:
-        return allPairs(p, [](const Event& a, const Event& b) {
-            return isMemoryLike(a) && isMemoryLike(b) && a.vaddr == b.vaddr;
-        });
     case Rel::Scta:
-        return allPairs(p, [](const Event& a, const Event& b) {
-            return a.thread >= 0 && b.thread >= 0 && a.cta == b.cta;
-        });
     case Rel::Scluster:
-        return allPairs(p, [](const Event& a, const Event& b) {
-            return a.thread >= 0 && b.thread >= 0 && a.cluster == b.cluster;
-        });
     case Rel::Sr:
-        return allPairs(p, [&](const Event& a, const Event& b) {
-            return scopeIncludes(a, b) && scopeIncludes(b, a);
-        });
     case Rel::Sproxy:
-        return allPairs(p, [](const Event& a, const Event& b) {
-            if (!isMemoryLike(a) || !isMemoryLike(b)) return false;
-            return a.proxy == b.proxy || a.has(Tag::IW) || b.has(Tag::IW);
-        });
+        return allPairs(p, densePairTest(rel));
     case Rel::Rmw:
         return allPairs(p, [](const Event& a, const Event& b) {
             if (!a.has(Tag::RMW) || !a.has(Tag::R) || !b.has(Tag::RMW) || !b.has(Tag::W))

@@ -1,0 +1,312 @@
+// Relations read pair by pair: the dense program-fixed ones (ext, sr, ...) and what a model builds
+// from them.
+#pragma once
+
+#include "engine/Relation.hpp"
+
+#include <algorithm>
+#include <cstddef>
+#include <functional>
+#include <map>
+#include <memory>
+#include <optional>
+#include <vector>
+
+namespace ptxmc::engine {
+
+/**
+ * A dense program-fixed base relation (ir::densePairTest): a cheap test per pair and the
+ * condition of a pair that holds. On a kernel of 2,243 events `ext`, `sr`, `scluster` and
+ * `sproxy` are 5 million pairs each; stored as a term per pair they were a gigabyte of the
+ * encoding (bench/history.md, 2026-11-30 (6)), though the model reads them in intersections
+ * with sparse relations (`rf & ms`).
+ */
+template <class Cond> struct DenseBase {
+    std::function<bool(int, int)> holds;
+    std::function<Cond(int, int)> condition;
+    mutable std::optional<std::size_t> pairs; ///< how many pairs hold (counted on first use)
+};
+
+/**
+ * A relation kept as an expression over its operands and read per pair, with the same
+ * condition per pair that RelOps would build (same operators, same order), so that only the
+ * pairs a sparse operand or a final use reaches become terms. Union, intersection and
+ * difference are left folds over their operands, as the evaluator folds them.
+ */
+template <class Alg> struct Pairwise {
+    using Cond = typename Alg::Cond;
+    using Set = SparseSet<Cond>;
+    using Rel = SparseRel<Cond>;
+
+    enum class Kind { Dense, Sparse, Cartesian, Inter, Union, Diff, Complement, Inverse };
+    struct Node;
+    using Ptr = std::shared_ptr<const Node>;
+
+    struct Node {
+        Kind kind = Kind::Sparse;
+        std::shared_ptr<const DenseBase<Cond>> dense; ///< Dense
+        std::shared_ptr<const void> owner;            ///< keeps `sparse` or the sets alive
+        const Rel* sparse = nullptr;                  ///< Sparse
+        const Set* left = nullptr;                    ///< Cartesian
+        const Set* right = nullptr;                   ///< Cartesian
+        std::vector<Ptr> args; ///< Inter, Union, Diff: the fold's operands; others: one
+        mutable std::optional<std::size_t> size;       ///< an upper bound of the pairs, memo
+        mutable std::vector<std::vector<int>> columns; ///< Sparse: rows by column, memo
+    };
+
+    Alg& alg;
+    std::size_t n;
+
+    /** The condition of pair (a, b); false where it does not hold. */
+    Cond at(const Node& x, int a, int b) const {
+        switch (x.kind) {
+        case Kind::Dense:
+            return x.dense->holds(a, b) ? x.dense->condition(a, b) : alg.fls();
+        case Kind::Sparse:
+            return find(x.sparse->rows[static_cast<std::size_t>(a)], b);
+        case Kind::Cartesian: {
+            Cond ca = find(x.left->members, a);
+            if (alg.isFalse(ca)) return ca;
+            Cond cb = find(x.right->members, b);
+            return alg.isFalse(cb) ? cb : alg.conj(ca, cb);
+        }
+        case Kind::Inter: {
+            Cond acc = at(*x.args[0], a, b);
+            for (std::size_t i = 1; i < x.args.size() && !alg.isFalse(acc); ++i) {
+                Cond c = at(*x.args[i], a, b);
+                acc = alg.isFalse(c) ? c : alg.conj(acc, c);
+            }
+            return acc;
+        }
+        case Kind::Union: {
+            Cond acc = at(*x.args[0], a, b);
+            for (std::size_t i = 1; i < x.args.size(); ++i) {
+                Cond c = at(*x.args[i], a, b);
+                if (alg.isFalse(c)) continue;
+                acc = alg.isFalse(acc) ? c : alg.disj({acc, c});
+            }
+            return acc;
+        }
+        case Kind::Diff: {
+            Cond acc = at(*x.args[0], a, b);
+            for (std::size_t i = 1; i < x.args.size() && !alg.isFalse(acc); ++i) {
+                Cond c = at(*x.args[i], a, b);
+                if (!alg.isFalse(c)) acc = alg.conj(acc, alg.neg(c));
+            }
+            return acc;
+        }
+        case Kind::Complement: {
+            Cond c = at(*x.args[0], a, b);
+            return alg.isFalse(c) ? alg.tru() : alg.conj(alg.tru(), alg.neg(c));
+        }
+        case Kind::Inverse:
+            return at(*x.args[0], b, a);
+        }
+        return alg.fls();
+    }
+
+    /** Every b with (a, b) possibly in x, ascending (a superset of x's row). */
+    void row(const Node& x, int a, std::vector<int>& out) const {
+        out.clear();
+        switch (x.kind) {
+        case Kind::Dense:
+            for (int b = 0; b < static_cast<int>(n); ++b)
+                if (x.dense->holds(a, b)) out.push_back(b);
+            return;
+        case Kind::Sparse:
+            for (const auto& [b, c] : x.sparse->rows[static_cast<std::size_t>(a)])
+                out.push_back(b);
+            return;
+        case Kind::Cartesian:
+            if (x.left->members.count(a))
+                for (const auto& [b, c] : x.right->members)
+                    out.push_back(b);
+            return;
+        case Kind::Inter:
+            return row(*smallest(x), a, out);
+        case Kind::Union:
+            return merged(x, a, out,
+                          [this](const Node& y, int i, std::vector<int>& o) { row(y, i, o); });
+        case Kind::Diff:
+            return row(*x.args[0], a, out);
+        case Kind::Complement:
+            return everyEvent(out);
+        case Kind::Inverse:
+            return column(*x.args[0], a, out);
+        }
+    }
+
+    /** Every a with (a, b) possibly in x, ascending. */
+    void column(const Node& x, int b, std::vector<int>& out) const {
+        out.clear();
+        switch (x.kind) {
+        case Kind::Dense:
+            for (int a = 0; a < static_cast<int>(n); ++a)
+                if (x.dense->holds(a, b)) out.push_back(a);
+            return;
+        case Kind::Sparse:
+            if (x.columns.empty()) {
+                x.columns.resize(n);
+                for (std::size_t a = 0; a < n; ++a)
+                    for (const auto& [j, c] : x.sparse->rows[a])
+                        x.columns[static_cast<std::size_t>(j)].push_back(static_cast<int>(a));
+            }
+            out = x.columns[static_cast<std::size_t>(b)];
+            return;
+        case Kind::Cartesian:
+            if (x.right->members.count(b))
+                for (const auto& [a, c] : x.left->members)
+                    out.push_back(a);
+            return;
+        case Kind::Inter:
+            return column(*smallest(x), b, out);
+        case Kind::Union:
+            return merged(x, b, out,
+                          [this](const Node& y, int i, std::vector<int>& o) { column(y, i, o); });
+        case Kind::Diff:
+            return column(*x.args[0], b, out);
+        case Kind::Complement:
+            return everyEvent(out);
+        case Kind::Inverse:
+            return row(*x.args[0], b, out);
+        }
+    }
+
+    /** The relation itself, entry by entry. */
+    Rel materialize(const Node& x) const {
+        if (x.kind == Kind::Sparse) return *x.sparse;
+        Rel out(n);
+        std::vector<int> cands;
+        for (std::size_t a = 0; a < n; ++a) {
+            poll();
+            row(x, static_cast<int>(a), cands);
+            for (int b : cands) {
+                Cond c = at(x, static_cast<int>(a), b);
+                if (!alg.isFalse(c)) out.rows[a].emplace(b, std::move(c));
+            }
+        }
+        return out;
+    }
+
+    /** r ; x, as RelOps::seq composes them. */
+    Rel seqAfter(const Rel& r, const Node& x) const {
+        Rel out(n);
+        std::vector<int> cands;
+        for (std::size_t i = 0; i < n; ++i) {
+            poll();
+            std::map<int, std::vector<Cond>> acc;
+            for (const auto& [k, c1] : r.rows[i]) {
+                poll();
+                row(x, k, cands);
+                for (int j : cands) {
+                    Cond c2 = at(x, k, j);
+                    if (alg.isFalse(c2)) continue;
+                    Cond c = alg.conj(c1, c2);
+                    if (!alg.isFalse(c)) acc[j].push_back(std::move(c));
+                }
+            }
+            for (auto& [j, cs] : acc) {
+                Cond c = alg.disj(std::move(cs));
+                if (!alg.isFalse(c)) out.rows[i].emplace(j, std::move(c));
+            }
+        }
+        return out;
+    }
+
+    /** x ; r, as RelOps::seq composes them. */
+    Rel seqBefore(const Node& x, const Rel& r) const {
+        Rel out(n);
+        std::vector<int> cands;
+        for (std::size_t i = 0; i < n; ++i) {
+            poll();
+            std::map<int, std::vector<Cond>> acc;
+            row(x, static_cast<int>(i), cands);
+            for (int k : cands) {
+                Cond c1 = at(x, static_cast<int>(i), k);
+                if (alg.isFalse(c1)) continue;
+                poll();
+                for (const auto& [j, c2] : r.rows[static_cast<std::size_t>(k)]) {
+                    Cond c = alg.conj(c1, c2);
+                    if (!alg.isFalse(c)) acc[j].push_back(std::move(c));
+                }
+            }
+            for (auto& [j, cs] : acc) {
+                Cond c = alg.disj(std::move(cs));
+                if (!alg.isFalse(c)) out.rows[i].emplace(j, std::move(c));
+            }
+        }
+        return out;
+    }
+
+    /** An upper bound of x's pairs, which decides whose rows an intersection reads. */
+    std::size_t size(const Node& x) const {
+        if (x.size) return *x.size;
+        const std::size_t all = n * n;
+        std::size_t s = all;
+        switch (x.kind) {
+        case Kind::Dense:
+            if (!x.dense->pairs) {
+                std::size_t k = 0;
+                for (int a = 0; a < static_cast<int>(n); ++a)
+                    for (int b = 0; b < static_cast<int>(n); ++b)
+                        k += x.dense->holds(a, b) ? 1 : 0;
+                x.dense->pairs = k;
+            }
+            s = *x.dense->pairs;
+            break;
+        case Kind::Sparse:
+            s = x.sparse->entries();
+            break;
+        case Kind::Cartesian:
+            s = x.left->members.size() * x.right->members.size();
+            break;
+        case Kind::Inter:
+            s = size(*smallest(x));
+            break;
+        case Kind::Union:
+            s = 0;
+            for (const Ptr& y : x.args)
+                s = std::min(all, s + size(*y));
+            break;
+        case Kind::Diff:
+        case Kind::Inverse:
+            s = size(*x.args[0]);
+            break;
+        case Kind::Complement:
+            break;
+        }
+        x.size = s;
+        return s;
+    }
+
+private:
+    void poll() const {
+        if constexpr (requires { alg.poll(); }) alg.poll();
+    }
+    template <class Map> Cond find(const Map& m, int k) const {
+        auto it = m.find(k);
+        return it == m.end() ? alg.fls() : it->second;
+    }
+    const Node* smallest(const Node& x) const {
+        const Node* best = x.args[0].get();
+        for (const Ptr& y : x.args)
+            if (size(*y) < size(*best)) best = y.get();
+        return best;
+    }
+    void everyEvent(std::vector<int>& out) const {
+        for (int b = 0; b < static_cast<int>(n); ++b)
+            out.push_back(b);
+    }
+    template <class Read>
+    void merged(const Node& x, int i, std::vector<int>& out, Read read) const {
+        std::vector<int> part;
+        for (const Ptr& y : x.args) {
+            read(*y, i, part);
+            out.insert(out.end(), part.begin(), part.end());
+        }
+        std::sort(out.begin(), out.end());
+        out.erase(std::unique(out.begin(), out.end()), out.end());
+    }
+};
+
+} // namespace ptxmc::engine

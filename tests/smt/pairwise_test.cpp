@@ -1,0 +1,199 @@
+// engine/Pairwise: relations read per pair give the terms RelOps builds whole, operator by operator
+// and on the model.
+#include "../unit/BuiltinModel.hpp"
+#include "../unit/CorpusFiles.hpp"
+#include "engine/Evaluator.hpp"
+#include "engine/Pairwise.hpp"
+#include "engine/Relation.hpp"
+#include "ir/BaseRelations.hpp"
+#include "litmus/Parser.hpp"
+#include "lower/Lowerer.hpp"
+#include "smt/ProgramEncoder.hpp"
+#include "smt/Z3Algebra.hpp"
+#include "smt/Z3Context.hpp"
+
+#include <catch2/catch.hpp>
+#include <filesystem>
+#include <memory>
+#include <random>
+#include <set>
+#include <string>
+
+using namespace ptxmc;
+using namespace ptxmc::engine;
+using namespace ptxmc::engine::smt;
+
+namespace {
+
+using Rel = SparseRel<z3::expr>;
+using Set = SparseSet<z3::expr>;
+using Node = Pairwise<Z3Algebra>::Node;
+using Kind = Pairwise<Z3Algebra>::Kind;
+
+/** Same pairs, and each pair the same term (Z3 shares equal terms: pointer equality). */
+void requireSameTerms(const Rel& whole, const Rel& pairwise, const std::string& what) {
+    INFO(what);
+    REQUIRE(whole.size() == pairwise.size());
+    for (std::size_t i = 0; i < whole.size(); ++i) {
+        REQUIRE(whole.rows[i].size() == pairwise.rows[i].size());
+        for (const auto& [j, c] : whole.rows[i]) {
+            auto it = pairwise.rows[i].find(j);
+            REQUIRE(it != pairwise.rows[i].end());
+            CHECK(z3::eq(c, it->second));
+        }
+    }
+}
+
+/** A relation of the kinds derived relations have: certain pairs, literals, composites. */
+Rel randomRel(z3::context& ctx, std::mt19937& rng, std::size_t n, double density,
+              const std::string& name) {
+    std::bernoulli_distribution present(density), certain(0.3), composite(0.3);
+    Rel r(n);
+    for (std::size_t i = 0; i < n; ++i)
+        for (std::size_t j = 0; j < n; ++j) {
+            if (!present(rng)) continue;
+            const std::string at = name + std::to_string(i) + "_" + std::to_string(j);
+            z3::expr c = certain(rng)     ? ctx.bool_val(true)
+                         : composite(rng) ? ctx.bool_const((at + "a").c_str()) &&
+                                                !ctx.bool_const((at + "b").c_str())
+                                          : ctx.bool_const(at.c_str());
+            r.rows[i].emplace(static_cast<int>(j), c);
+        }
+    return r;
+}
+
+Set randomSet(z3::context& ctx, std::mt19937& rng, std::size_t n, const std::string& name) {
+    std::bernoulli_distribution present(0.6), certain(0.5);
+    Set s;
+    for (std::size_t i = 0; i < n; ++i)
+        if (present(rng))
+            s.members.emplace(static_cast<int>(i),
+                              certain(rng) ? ctx.bool_val(true)
+                                           : ctx.bool_const((name + std::to_string(i)).c_str()));
+    return s;
+}
+
+std::shared_ptr<const Node> leaf(const Rel& r) {
+    Node x;
+    x.kind = Kind::Sparse;
+    x.sparse = &r;
+    return std::make_shared<const Node>(std::move(x));
+}
+
+std::shared_ptr<const Node> of(Kind kind, std::vector<std::shared_ptr<const Node>> args) {
+    Node x;
+    x.kind = kind;
+    x.args = std::move(args);
+    return std::make_shared<const Node>(std::move(x));
+}
+
+} // namespace
+
+TEST_CASE("a relation read per pair has RelOps's terms, operator by operator", "[pairwise][z3]") {
+    std::mt19937 rng(7);
+    for (int round = 0; round < 60; ++round) {
+        Z3Context ctx;
+        z3::expr_vector lemmas(ctx);
+        Z3Algebra alg{ctx, &lemmas, nullptr, &ctx.freshNames};
+        const std::size_t n = 2 + static_cast<std::size_t>(round % 8);
+        RelOps<Z3Algebra> ops{alg, n};
+        Pairwise<Z3Algebra> pw{alg, n};
+        const Rel a = randomRel(ctx, rng, n, 0.5, "a");
+        const Rel b = randomRel(ctx, rng, n, 0.6, "b");
+        const Rel c = randomRel(ctx, rng, n, 0.3, "c");
+        const Set s = randomSet(ctx, rng, n, "s");
+        const Set t = randomSet(ctx, rng, n, "t");
+
+        // A dense base: a test per pair and the condition of a pair that holds.
+        std::vector<std::vector<bool>> holds(n, std::vector<bool>(n));
+        std::bernoulli_distribution dense(0.8);
+        Rel d(n);
+        for (std::size_t i = 0; i < n; ++i)
+            for (std::size_t j = 0; j < n; ++j)
+                if ((holds[i][j] = dense(rng)))
+                    d.rows[i].emplace(static_cast<int>(j),
+                                      j % 2 == 0
+                                          ? ctx.bool_val(true)
+                                          : ctx.bool_const(("e" + std::to_string(j)).c_str()));
+        auto base = std::make_shared<const DenseBase<z3::expr>>(DenseBase<z3::expr>{
+            [&holds](int i, int j) {
+                return static_cast<bool>(
+                    holds[static_cast<std::size_t>(i)][static_cast<std::size_t>(j)]);
+            },
+            [&d](int i, int j) { return d.rows[static_cast<std::size_t>(i)].at(j); },
+            std::nullopt});
+        Node dn;
+        dn.kind = Kind::Dense;
+        dn.dense = base;
+        auto D = std::make_shared<const Node>(std::move(dn));
+        Node cart;
+        cart.kind = Kind::Cartesian;
+        cart.left = &s;
+        cart.right = &t;
+        auto ST = std::make_shared<const Node>(std::move(cart));
+        auto A = leaf(a), B = leaf(b), C = leaf(c);
+
+        requireSameTerms(d, pw.materialize(*D), "dense base");
+        requireSameTerms(ops.cartesian(s, t), pw.materialize(*ST), "cartesian");
+        requireSameTerms(ops.interRels(ops.interRels(a, d), b),
+                         pw.materialize(*of(Kind::Inter, {A, D, B})), "a & d & b");
+        Rel u = a;
+        ops.unionInto(u, d);
+        ops.unionInto(u, c);
+        requireSameTerms(u, pw.materialize(*of(Kind::Union, {A, D, C})), "a | d | c");
+        requireSameTerms(ops.diffRels(ops.diffRels(d, a), ops.cartesian(s, t)),
+                         pw.materialize(*of(Kind::Diff, {D, A, ST})), "d \\ a \\ s*t");
+        requireSameTerms(ops.complementRel(b), pw.materialize(*of(Kind::Complement, {B})), "~b");
+        requireSameTerms(ops.inverse(ops.interRels(d, c)),
+                         pw.materialize(*of(Kind::Inverse, {of(Kind::Inter, {D, C})})),
+                         "(d & c)^-1");
+        auto mixed = of(Kind::Diff, {of(Kind::Union, {D, ST}), of(Kind::Inverse, {A})});
+        const Rel mixedWhole = ops.diffRels(ops.unionRels(d, ops.cartesian(s, t)), ops.inverse(a));
+        requireSameTerms(mixedWhole, pw.materialize(*mixed), "(d | s*t) \\ a^-1");
+        requireSameTerms(ops.seq(a, mixedWhole), pw.seqAfter(a, *mixed), "a ; pairwise");
+        requireSameTerms(ops.seq(mixedWhole, c), pw.seqBefore(*mixed, c), "pairwise ; c");
+        CHECK(pw.size(*of(Kind::Inter, {D, C})) == c.entries());
+    }
+}
+
+TEST_CASE("the model's relations read per pair have the terms of whole ones, on the corpus",
+          "[pairwise][z3]") {
+    const cat::ResolvedModel& model = testing::builtinModel();
+    std::set<std::string> relations;
+    for (const auto& def : model.definitions)
+        if (def.kind == cat::Kind::Relation) relations.insert(def.name);
+    std::size_t programs = 0, compared = 0;
+    for (const std::filesystem::path& file : testing::corpusFiles()) {
+        ir::Program p = lower::lowerTest(litmus::parseLitmusFile(file.string()));
+        if (p.events.size() > 24) continue;
+        ++programs;
+        Z3Context ctx;
+        const bool hangs = programs % 2 == 0; // events after a gate may not happen
+        ProgramEncoder pe(ctx, p, hangs);
+        z3::expr_vector lemmas(ctx);
+        Z3Algebra alg{ctx, &lemmas, nullptr, &ctx.freshNames};
+        using Ev = Evaluator<Z3Algebra>;
+        Ev::Base whole{[&](ir::Tag t) { return pe.baseSet(t); },
+                       [&](ir::Rel r) { return pe.baseRelation(r); },
+                       {},
+                       {}};
+        Ev::Base pairwise = whole;
+        pairwise.dense = [&](ir::Rel r) -> std::shared_ptr<const DenseBase<z3::expr>> {
+            const ir::PairTest test = ir::densePairTest(r);
+            if (test == nullptr) return nullptr;
+            return std::make_shared<const DenseBase<z3::expr>>(DenseBase<z3::expr>{
+                [&pe, test](int a, int b) { return pe.densePairHolds(test, a, b); },
+                [&pe](int a, int b) { return pe.bothExist(a, b); }, std::nullopt});
+        };
+        // Without a polarity every closure is exact: both sides build the same terms.
+        Ev byWhole(alg, p.events.size(), model, whole);
+        Ev byPair(alg, p.events.size(), model, pairwise);
+        for (const std::string& name : relations) {
+            INFO(file.string() << ": " << name);
+            requireSameTerms(byWhole.definition(name)->rel, byPair.definition(name)->rel, name);
+            ++compared;
+        }
+    }
+    CHECK(programs > 100);
+    CHECK(compared > 0);
+}
