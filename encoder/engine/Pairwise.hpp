@@ -106,71 +106,9 @@ template <class Alg> struct Pairwise {
     }
 
     /** Every b with (a, b) possibly in x, ascending (a superset of x's row). */
-    void row(const Node& x, int a, std::vector<int>& out) const {
-        out.clear();
-        switch (x.kind) {
-        case Kind::Dense:
-            for (int b = 0; b < static_cast<int>(n); ++b)
-                if (x.dense->holds(a, b)) out.push_back(b);
-            return;
-        case Kind::Sparse:
-            for (const auto& [b, c] : x.sparse->rows[static_cast<std::size_t>(a)])
-                out.push_back(b);
-            return;
-        case Kind::Cartesian:
-            if (x.left->members.count(a))
-                for (const auto& [b, c] : x.right->members)
-                    out.push_back(b);
-            return;
-        case Kind::Inter:
-            return row(*smallest(x), a, out);
-        case Kind::Union:
-            return merged(x, a, out,
-                          [this](const Node& y, int i, std::vector<int>& o) { row(y, i, o); });
-        case Kind::Diff:
-            return row(*x.args[0], a, out);
-        case Kind::Complement:
-            return everyEvent(out);
-        case Kind::Inverse:
-            return column(*x.args[0], a, out);
-        }
-    }
-
+    void row(const Node& x, int a, std::vector<int>& out) const { line(x, a, false, out); }
     /** Every a with (a, b) possibly in x, ascending. */
-    void column(const Node& x, int b, std::vector<int>& out) const {
-        out.clear();
-        switch (x.kind) {
-        case Kind::Dense:
-            for (int a = 0; a < static_cast<int>(n); ++a)
-                if (x.dense->holds(a, b)) out.push_back(a);
-            return;
-        case Kind::Sparse:
-            if (x.columns.empty()) {
-                x.columns.resize(n);
-                for (std::size_t a = 0; a < n; ++a)
-                    for (const auto& [j, c] : x.sparse->rows[a])
-                        x.columns[static_cast<std::size_t>(j)].push_back(static_cast<int>(a));
-            }
-            out = x.columns[static_cast<std::size_t>(b)];
-            return;
-        case Kind::Cartesian:
-            if (x.right->members.count(b))
-                for (const auto& [a, c] : x.left->members)
-                    out.push_back(a);
-            return;
-        case Kind::Inter:
-            return column(*smallest(x), b, out);
-        case Kind::Union:
-            return merged(x, b, out,
-                          [this](const Node& y, int i, std::vector<int>& o) { column(y, i, o); });
-        case Kind::Diff:
-            return column(*x.args[0], b, out);
-        case Kind::Complement:
-            return everyEvent(out);
-        case Kind::Inverse:
-            return row(*x.args[0], b, out);
-        }
-    }
+    void column(const Node& x, int b, std::vector<int>& out) const { line(x, b, true, out); }
 
     /** The relation itself, entry by entry. */
     Rel materialize(const Node& x) const {
@@ -190,52 +128,31 @@ template <class Alg> struct Pairwise {
 
     /** r ; x, as RelOps::seq composes them. */
     Rel seqAfter(const Rel& r, const Node& x) const {
-        Rel out(n);
         std::vector<int> cands;
-        for (std::size_t i = 0; i < n; ++i) {
-            poll();
-            std::map<int, std::vector<Cond>> acc;
+        return composed([&](std::size_t i, const auto& add) {
             for (const auto& [k, c1] : r.rows[i]) {
                 poll();
                 row(x, k, cands);
-                for (int j : cands) {
-                    Cond c2 = at(x, k, j);
-                    if (alg.isFalse(c2)) continue;
-                    Cond c = alg.conj(c1, c2);
-                    if (!alg.isFalse(c)) acc[j].push_back(std::move(c));
-                }
+                for (int j : cands)
+                    if (Cond c2 = at(x, k, j); !alg.isFalse(c2)) add(j, alg.conj(c1, c2));
             }
-            for (auto& [j, cs] : acc) {
-                Cond c = alg.disj(std::move(cs));
-                if (!alg.isFalse(c)) out.rows[i].emplace(j, std::move(c));
-            }
-        }
-        return out;
+        });
     }
 
     /** x ; r, as RelOps::seq composes them. */
     Rel seqBefore(const Node& x, const Rel& r) const {
-        Rel out(n);
         std::vector<int> cands;
-        for (std::size_t i = 0; i < n; ++i) {
-            poll();
-            std::map<int, std::vector<Cond>> acc;
+        return composed([&](std::size_t i, const auto& add) {
             row(x, static_cast<int>(i), cands);
             for (int k : cands) {
+                if (r.rows[static_cast<std::size_t>(k)].empty()) continue; // (i, k) not read
                 Cond c1 = at(x, static_cast<int>(i), k);
                 if (alg.isFalse(c1)) continue;
                 poll();
-                for (const auto& [j, c2] : r.rows[static_cast<std::size_t>(k)]) {
-                    Cond c = alg.conj(c1, c2);
-                    if (!alg.isFalse(c)) acc[j].push_back(std::move(c));
-                }
+                for (const auto& [j, c2] : r.rows[static_cast<std::size_t>(k)])
+                    add(j, alg.conj(c1, c2));
             }
-            for (auto& [j, cs] : acc) {
-                Cond c = alg.disj(std::move(cs));
-                if (!alg.isFalse(c)) out.rows[i].emplace(j, std::move(c));
-            }
-        }
-        return out;
+        });
     }
 
     /** An upper bound of x's pairs, which decides whose rows an intersection reads. */
@@ -280,6 +197,76 @@ template <class Alg> struct Pairwise {
     }
 
 private:
+    /** A composition row by row: `terms(i, add)` adds each term (j, condition) of row i in
+     *  RelOps::seq's order; a pair is the disjunction of its terms. */
+    template <class Terms> Rel composed(Terms terms) const {
+        Rel out(n);
+        for (std::size_t i = 0; i < n; ++i) {
+            poll();
+            std::map<int, std::vector<Cond>> acc;
+            terms(i, [&acc, this](int j, Cond c) {
+                if (!alg.isFalse(c)) acc[j].push_back(std::move(c));
+            });
+            for (auto& [j, cs] : acc) {
+                Cond c = alg.disj(std::move(cs));
+                if (!alg.isFalse(c)) out.rows[i].emplace(j, std::move(c));
+            }
+        }
+        return out;
+    }
+
+    /** row(x, i) or, `down`, column(x, i). */
+    void line(const Node& x, int i, bool down, std::vector<int>& out) const {
+        out.clear();
+        switch (x.kind) {
+        case Kind::Dense:
+            for (int j = 0; j < static_cast<int>(n); ++j)
+                if (down ? x.dense->holds(j, i) : x.dense->holds(i, j)) out.push_back(j);
+            return;
+        case Kind::Sparse:
+            if (!down) {
+                for (const auto& [j, c] : x.sparse->rows[static_cast<std::size_t>(i)])
+                    out.push_back(j);
+                return;
+            }
+            if (x.columns.empty()) {
+                x.columns.resize(n);
+                for (std::size_t a = 0; a < n; ++a)
+                    for (const auto& [j, c] : x.sparse->rows[a])
+                        x.columns[static_cast<std::size_t>(j)].push_back(static_cast<int>(a));
+            }
+            out = x.columns[static_cast<std::size_t>(i)];
+            return;
+        case Kind::Cartesian: {
+            const Set& from = down ? *x.right : *x.left;
+            if (from.members.count(i))
+                for (const auto& [j, c] : (down ? *x.left : *x.right).members)
+                    out.push_back(j);
+            return;
+        }
+        case Kind::Inter:
+            return line(*smallest(x), i, down, out);
+        case Kind::Union: {
+            std::vector<int> part;
+            for (const Ptr& y : x.args) {
+                line(*y, i, down, part);
+                out.insert(out.end(), part.begin(), part.end());
+            }
+            std::sort(out.begin(), out.end());
+            out.erase(std::unique(out.begin(), out.end()), out.end());
+            return;
+        }
+        case Kind::Diff:
+            return line(*x.args[0], i, down, out);
+        case Kind::Complement:
+            for (int j = 0; j < static_cast<int>(n); ++j)
+                out.push_back(j);
+            return;
+        case Kind::Inverse:
+            return line(*x.args[0], i, !down, out);
+        }
+    }
+
     void poll() const {
         if constexpr (requires { alg.poll(); }) alg.poll();
     }
@@ -292,20 +279,6 @@ private:
         for (const Ptr& y : x.args)
             if (size(*y) < size(*best)) best = y.get();
         return best;
-    }
-    void everyEvent(std::vector<int>& out) const {
-        for (int b = 0; b < static_cast<int>(n); ++b)
-            out.push_back(b);
-    }
-    template <class Read>
-    void merged(const Node& x, int i, std::vector<int>& out, Read read) const {
-        std::vector<int> part;
-        for (const Ptr& y : x.args) {
-            read(*y, i, part);
-            out.insert(out.end(), part.begin(), part.end());
-        }
-        std::sort(out.begin(), out.end());
-        out.erase(std::unique(out.begin(), out.end()), out.end());
     }
 };
 
