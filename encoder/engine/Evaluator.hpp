@@ -120,12 +120,13 @@ private:
         v.pairwise = std::make_shared<const PairNode>(std::move(node));
         return std::make_shared<const Val>(std::move(v));
     }
-    /** The value as an operand read per pair: its expression, or its built relation. */
-    static std::shared_ptr<const PairNode> pairNode(const ValPtr& v, const Rel& rel) {
+    /** The value as an operand read per pair: its expression (never built here), or its
+     *  relation built whole, read in place. */
+    std::shared_ptr<const PairNode> pairNode(const ValPtr& v) const {
         if (v->pairwise) return v->pairwise;
         PairNode leaf;
         leaf.owner = v;
-        leaf.sparse = &rel;
+        leaf.sparse = &asRel(v);
         return std::make_shared<const PairNode>(std::move(leaf));
     }
     /** Whether relations are read per pair here (the base gives dense relations). */
@@ -293,7 +294,7 @@ private:
         PairNode node;
         node.kind = op;
         for (const ValPtr& v : vals)
-            node.args.push_back(v->pairwise ? v->pairwise : pairNode(v, asRel(v)));
+            node.args.push_back(pairNode(v));
         return ofPairs(std::move(node));
     }
 
