@@ -272,6 +272,24 @@ Explanation explainOutcome(const ir::Program& p, const cat::ResolvedModel& model
     return ex;
 }
 
+bool reachable(const ir::Program& p, const cat::ResolvedModel& model,
+               const std::optional<std::string>& outcome, const std::string& flag,
+               const CheckOptions& options) {
+    if (!p.staticDeadlocks.empty()) return false;
+    smt::Z3Context ctx;
+    const Budget budget(options, Clock::now());
+    const Budget::Hook interrupt = budget.onLimit([&ctx] { ctx.interrupt(); });
+    Z3Session s(ctx, p, model, options, false, &budget);
+    if (flag.empty()) {
+        Target t = outcome ? parseOutcome(*outcome, p, s) : conditionTarget(p, s);
+        return s.solver().check(smt::withLiteral(s.assumptions(true), t.cond)) == z3::sat;
+    }
+    for (const auto& [name, cond] : s.flags())
+        if (name == flag)
+            return s.solver().check(smt::withLiteral(s.assumptions(true), cond)) == z3::sat;
+    return false; // `hang` and names the model does not raise: only a whole check tells
+}
+
 std::optional<std::vector<std::string>> forbiddingAxioms(const ir::Program& p,
                                                          const cat::ResolvedModel& model,
                                                          const std::optional<std::string>& outcome,

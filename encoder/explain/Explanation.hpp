@@ -52,6 +52,17 @@ Explanation explainOutcome(const ir::Program& program, const cat::ResolvedModel&
                            const engine::CheckResult* checked = nullptr);
 
 /**
+ * Whether some execution within the unroll bound that completes reaches `outcome` (the
+ * condition when none) or, where `flag` names a cat flag of the model, raises it: one query
+ * under the check's own encoding (fixed orders, lazy closures), where forbiddingAxioms and a
+ * whole check give up those or ask every state. False when none does and when the solver cannot
+ * tell; true therefore settles that a change forbids nothing.
+ */
+bool reachable(const ir::Program& program, const cat::ResolvedModel& model,
+               const std::optional<std::string>& outcome, const std::string& flag,
+               const CheckOptions& options);
+
+/**
  * The axioms (a minimal set, in model order) that forbid `outcome` (or the condition) in
  * `program`; nullopt when some execution reaches it, when the solver cannot tell, or when the
  * unroll bound hides executions that might.

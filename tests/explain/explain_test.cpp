@@ -2,12 +2,15 @@
 #include "../unit/BuiltinModel.hpp"
 #include "cat/Loader.hpp"
 #include "cat/Resolver.hpp"
+#include "check/Check.hpp"
 #include "explain/Explanation.hpp"
 #include "litmus/Parser.hpp"
 #include "lower/Lowerer.hpp"
 #include "report/WitnessText.hpp"
 
+#include <algorithm>
 #include <catch2/catch.hpp>
+#include <filesystem>
 
 using namespace ptxmc;
 using engine::explain::Explanation;
@@ -77,4 +80,48 @@ TEST_CASE("outcomes must name observed values", "[explain]") {
     REQUIRE_THROWS_AS(explainFile("tcgen05/commit/L17-MP+commit+fa.litmus", "P7:r9=1"), InputError);
     REQUIRE_THROWS_AS(explainFile("tcgen05/commit/L17-MP+commit+fa.litmus", "P1:r0=abc"),
                       InputError);
+}
+
+// The fix search asks reachable() first and the minimal axioms only where it says no: the two
+// must agree, or a fix would be missed (reachable wrongly true) or cost a whole explanation.
+TEST_CASE("reachable agrees with the forbidding axioms and with the check's flags", "[explain]") {
+    const std::string root = std::string(PTXMC_SOURCE_DIR) + "/litmus/";
+    std::size_t reached = 0, forbidden = 0, flagged = 0;
+    for (const char* folder : {"async/mbarrier", "async/proxy", "tcgen05/commit"}) {
+        std::vector<std::filesystem::path> files;
+        for (const auto& entry : std::filesystem::directory_iterator(root + folder))
+            if (entry.path().extension() == ".litmus") files.push_back(entry.path());
+        std::sort(files.begin(), files.end());
+        for (const auto& file : files) {
+            INFO(file.string());
+            const ir::Program p = lower::lowerTest(litmus::parseLitmusFile(file.string()));
+            if (p.events.size() > 16) continue;
+            const engine::CheckOptions options;
+            const auto& model = testing::builtinModel();
+            const bool reaches = engine::explain::reachable(p, model, std::nullopt, "", options);
+            const bool axioms =
+                engine::explain::forbiddingAxioms(p, model, std::nullopt, options).has_value();
+            const engine::CheckResult r = engine::check(p, model, options);
+            // Where every execution blocks, neither holds: the search then checks whole.
+            const bool completes = r.observation != engine::Observation::Deadlock;
+            CHECK(!(reaches && axioms));
+            if (completes && p.cuts.empty()) CHECK(reaches != axioms);
+            (reaches ? reached : forbidden) += 1;
+            for (const std::string flag : {"data-race", "mbarrier-misuse", "tmem-race"}) {
+                bool raised = false;
+                for (const auto& f : r.flags)
+                    raised = raised || f.name == flag;
+                INFO(flag);
+                const bool flagReached =
+                    engine::explain::reachable(p, model, std::nullopt, flag, options);
+                CHECK((!flagReached || raised));
+                if (completes) CHECK(flagReached == raised);
+                flagged += raised;
+            }
+        }
+    }
+    // Both answers occur, so the test can fail either way.
+    CHECK(reached > 5);
+    CHECK(forbidden > 5);
+    CHECK(flagged > 3);
 }
