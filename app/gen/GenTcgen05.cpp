@@ -39,7 +39,8 @@ ptx::LdStFormat ldStFormat(Rng& r, int n, ptx::Pack packing) {
     const ptx::LdStFormat common{ptx::LdStShape::Lanes32Bits32, regs, pack};
     std::vector<ptx::LdStFormat> options = {common, common};
     for (const ptx::LdStShapeRow& row : ptx::kLdStShapes)
-        if (row.shape != common.shape && regs % row.registersPerRepeat == 0)
+        // (a draft's tensor-memory operand has no immHalfSplitoff: .16x32bx2 is not drawn)
+        if (row.shape != common.shape && !row.halfSplit && regs % row.registersPerRepeat == 0)
             options.push_back({row.shape, regs / row.registersPerRepeat, pack});
     return options[static_cast<std::size_t>(r.below(options.size()))];
 }

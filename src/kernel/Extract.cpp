@@ -918,7 +918,12 @@ private:
                     if (v.elements.size() > keep) v.elements.resize(keep);
                     in.operands.push_back(v);
                 } else {
-                    in.operands.push_back(input(o, s, false));
+                    litmus::Operand v = input(o, s, false);
+                    // .16x32bx2's immHalfSplitoff: the slice of a split access runs to the end
+                    // of the allocation (tmemColumns), so both halves are the slice's rows
+                    if (v.kind == litmus::Operand::Kind::Integer && stepHas(s, "16x32bx2"))
+                        v.value = 0;
+                    in.operands.push_back(v);
                 }
             }
             // the location has a row per register a thread moves (the lowering's rows)

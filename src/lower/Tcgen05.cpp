@@ -312,6 +312,33 @@ std::vector<Operand> tmemBases(Lowerer& l, const Operand& op) {
     return op.elements;
 }
 
+/** How many operands tcgen05.ld/st takes: `plain`, one more for .16x32bx2's immHalfSplitoff. */
+std::size_t ldStOperands(const ptx::LdStFormat& f, std::size_t plain) {
+    return ptx::ldStShape(f.shape).halfSplit ? plain + 1 : plain;
+}
+
+/**
+ * The bases of a tcgen05.ld/st: those of `taddr`, and for .16x32bx2 each again `split` rows on
+ * ("the base address of the second access is specified by taddr+immHalfSplitoff", PTX ISA
+ * {Tcgen05Ld}). A row is a register's 32-bit column across the warp's lanes: lanes 0-15 take
+ * the first access and 16-31 the second, and the litmus thread, lane 0, loads the first.
+ */
+std::vector<Operand> ldStBases(Lowerer& l, const ptx::LdStFormat& f, std::size_t taddrAt) {
+    std::vector<Operand> bases = tmemBases(l, l.operand(taddrAt));
+    if (!ptx::ldStShape(f.shape).halfSplit) return bases;
+    const Operand* split = &l.operand(taddrAt + 1);
+    if (split->kind != Operand::Kind::Integer || split->value < 0)
+        l.fail(split->loc, "immHalfSplitoff is a non-negative immediate: the columns from taddr "
+                           "to the second access of .16x32bx2");
+    // at offset 0 the second access is the same columns in the other lanes: the same rows
+    const std::size_t first = split->value == 0 ? 0 : bases.size();
+    for (std::size_t k = 0; k < first; ++k) {
+        bases.push_back(rowOperand(bases[k], static_cast<std::size_t>(split->value)));
+        bases.back().loc = split->loc; // a second access outside the location is the offset's
+    }
+    return bases;
+}
+
 /** Reads `count` rows of each base; the registers take the first base's (the others' values are
  * the same fragment's in other lanes or columns, which a litmus thread does not hold). */
 std::vector<ir::ValuePtr> readRows(Lowerer& l, int id, const std::vector<Operand>& bases,
@@ -336,14 +363,14 @@ void lowerLd(Lowerer& l, const ptx::Tcgen05Ld& ld) {
         lowerLdRed(l, ld);
         return;
     }
-    l.expectOperands(2);
+    l.expectOperands(ldStOperands(ld.format, 2));
     if (l.operand(1).kind == Operand::Kind::Memory && l.operand(0).kind == Operand::Kind::Memory)
         l.fail(l.operand(1).loc,
                "tcgen05.ld loads tensor memory into registers: "
                "tcgen05.ld ... {r...}, [taddr] (shared memory is not an operand)");
     std::vector<Operand> regs = registerVector(l, l.operand(0));
     requireRegisterCount(l, l.operand(0), regs.size(), want);
-    std::vector<Operand> bases = tmemBases(l, l.operand(1));
+    std::vector<Operand> bases = ldStBases(l, ld.format, 1);
     ir::Event& e = tcIssue(l, 0, {Tag::TC_ASYNC, Tag::TLD});
     std::vector<ir::ValuePtr> loaded = readRows(l, e.id, bases, regs.size());
     for (std::size_t i = 0; i < regs.size(); ++i)
@@ -357,12 +384,12 @@ void lowerLd(Lowerer& l, const ptx::Tcgen05Ld& ld) {
  * values. .u32 compares unsigned, .s32 and .f32 signed.
  */
 static void lowerLdRed(Lowerer& l, const ptx::Tcgen05Ld& ld) {
-    l.expectOperands(3);
+    l.expectOperands(ldStOperands(ld.format, 3));
     std::vector<Operand> regs = registerVector(l, l.operand(0));
     requireRegisterCount(l, l.operand(0), regs.size(), ld.format.registers());
     if (l.operand(1).kind != Operand::Kind::Name)
         l.fail(l.operand(1).loc, "tcgen05.ld.red needs a register for redval");
-    std::vector<Operand> bases = tmemBases(l, l.operand(2));
+    std::vector<Operand> bases = ldStBases(l, ld.format, 2);
     ir::Event& e = tcIssue(l, 0, {Tag::TC_ASYNC, Tag::TLD});
     std::vector<ir::ValuePtr> loaded = readRows(l, e.id, bases, regs.size());
     ir::ValuePtr acc;
@@ -386,14 +413,15 @@ static void lowerLdRed(Lowerer& l, const ptx::Tcgen05Ld& ld) {
 
 void lowerSt(Lowerer& l, const ptx::Tcgen05St& st) {
     std::size_t want = st.format.registers();
-    l.expectOperands(2);
-    if (l.operand(1).kind == Operand::Kind::Memory)
-        l.fail(l.operand(1).loc,
-               "tcgen05.st stores registers into tensor memory: "
-               "tcgen05.st ... [taddr], {r...} (shared memory is not an operand)");
-    std::vector<Operand> bases = tmemBases(l, l.operand(0));
-    std::vector<Operand> regs = registerVector(l, l.operand(1));
-    requireRegisterCount(l, l.operand(1), regs.size(), want);
+    const bool split = ptx::ldStShape(st.format.shape).halfSplit;
+    l.expectOperands(ldStOperands(st.format, 2));
+    const Operand& from = l.operand(split ? 2 : 1); // [taddr], immHalfSplitoff, r (9.7.18.8.4)
+    if (from.kind == Operand::Kind::Memory)
+        l.fail(from.loc, "tcgen05.st stores registers into tensor memory: "
+                         "tcgen05.st ... [taddr], {r...} (shared memory is not an operand)");
+    std::vector<Operand> bases = ldStBases(l, st.format, 0);
+    std::vector<Operand> regs = registerVector(l, from);
+    requireRegisterCount(l, from, regs.size(), want);
     std::vector<ir::ValuePtr> values;
     for (const auto& r : regs)
         values.push_back(l.value(r));

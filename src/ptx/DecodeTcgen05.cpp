@@ -156,8 +156,6 @@ LdStFormat takeLdStFormat(Decoder& d, bool b32 = true) {
         return std::any_of(kLdStShapes.begin(), kLdStShapes.end(),
                            [&](const LdStShapeRow& r) { return r.name == p; });
     });
-    if (d.q.take("16x32bx2"))
-        d.fail(".16x32bx2 needs the immHalfSplitoff operand, which ptxmc does not model");
     if (!shape) d.fail("missing shape (" + shapeList(kLdStShapes) + ")");
     LdStFormat f;
     for (const auto& r : kLdStShapes)
@@ -186,9 +184,10 @@ Op decodeLd(Decoder& d) {
     if (d.q.takePrefixed("cta_group::")) d.fail("tcgen05.ld has no .cta_group");
     Tcgen05Ld ld;
     ld.format = takeLdStFormat(d, false);
-    if (ld.format.shape != LdStShape::Lanes32Bits32 || ld.format.pack != Pack::None)
-        d.fail("tcgen05.ld.red takes shape .32x32b (ptxmc does not model .16x32bx2) and no "
-               ".pack");
+    const bool shape3or4 = ld.format.shape == LdStShape::Lanes32Bits32 ||
+                           ld.format.shape == LdStShape::Lanes16Bits32Twice;
+    if (!shape3or4 || ld.format.pack != Pack::None)
+        d.fail("tcgen05.ld.red takes shape .32x32b or .16x32bx2 and no .pack");
     if (ld.format.repeat < 2) d.fail("tcgen05.ld.red needs .num of at least .x2");
     LdRed red;
     auto op = d.q.takeOneOf({"min", "max"});

@@ -455,7 +455,13 @@ struct Tcgen05Shift {
 };
 
 /** tcgen05.ld/st shapes, lanes x bits (spelled in ptx/Tables.cpp, kLdStShapes). */
-enum class LdStShape { Lanes16Bits64, Lanes16Bits128, Lanes16Bits256, Lanes32Bits32 };
+enum class LdStShape {
+    Lanes16Bits64,
+    Lanes16Bits128,
+    Lanes16Bits256,
+    Lanes32Bits32,
+    Lanes16Bits32Twice, ///< .16x32bx2: two .16x32b accesses, at taddr and taddr+immHalfSplitoff
+};
 enum class Pack { None, Pack16b, Unpack16b };
 
 /** The .sync.aligned.shape.num{.pack}.b32 of tcgen05.ld and tcgen05.st. */

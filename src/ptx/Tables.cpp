@@ -93,11 +93,15 @@ const std::array<Row<ProxyKind>, 9> kProxies = {{
 }};
 
 // The common shape (one 32-bit row per lane) first: messages list the shapes in this order.
-const std::array<LdStShapeRow, 4> kLdStShapes = {{
+// .16x32bx2 (shape2/shape4 of the 9.4 text): "two accesses into Tensor Memory of the shape
+// .16x32b. The base address of the first access is specified by taddr and the base address of
+// the second access is specified by taddr+immHalfSplitoff".
+const std::array<LdStShapeRow, 5> kLdStShapes = {{
     {LdStShape::Lanes32Bits32, "32x32b", 1},
     {LdStShape::Lanes16Bits64, "16x64b", 1},
     {LdStShape::Lanes16Bits128, "16x128b", 2},
     {LdStShape::Lanes16Bits256, "16x256b", 4},
+    {LdStShape::Lanes16Bits32Twice, "16x32bx2", 1, true},
 }};
 
 const std::array<int, 8> kLdStRepeats = {1, 2, 4, 8, 16, 32, 64, 128};

@@ -21,6 +21,8 @@ struct LdStShapeRow {
     LdStShape shape;
     std::string_view name;
     int registersPerRepeat;
+    /// Takes the immediate immHalfSplitoff after [taddr] and accesses there a second time
+    bool halfSplit = false;
 };
 
 /** A tcgen05.cp shape and the warp multicast it needs (PTX ISA {Tcgen05Cp}). */
@@ -50,7 +52,7 @@ extern const std::array<Row<AtomOp>, 13> kAtomOps;          ///< atom/red operat
 extern const std::array<Row<ProxyKind>, 9> kProxies;        ///< fence.proxy kinds
 extern const std::array<Row<CmpOp>, 10> kCmpOps;            ///< setp comparisons
 extern const std::array<Row<CmpOp>, 6> kBranchCmps;         ///< Dat3M's beq ... bge
-extern const std::array<LdStShapeRow, 4> kLdStShapes;       ///< tcgen05.ld/st shapes
+extern const std::array<LdStShapeRow, 5> kLdStShapes;       ///< tcgen05.ld/st shapes
 extern const std::array<int, 8> kLdStRepeats;               ///< the .xN of tcgen05.ld/st
 extern const std::array<Row<Pack>, 2> kPacks;               ///< .pack::16b / .unpack::16b
 extern const std::array<CpShapeRow, 5> kCpShapes;           ///< tcgen05.cp shapes

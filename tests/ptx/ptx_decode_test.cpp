@@ -228,6 +228,9 @@ TEST_CASE("the tcgen05.ld/st table gives the registers per thread", "[ptx]") {
     CHECK(ptx::ldStShape(LdStShape::Lanes16Bits64).registersPerRepeat == 1);
     CHECK(ptx::ldStShape(LdStShape::Lanes16Bits128).registersPerRepeat == 2);
     CHECK(ptx::ldStShape(LdStShape::Lanes16Bits256).registersPerRepeat == 4);
+    CHECK(ptx::ldStShape(LdStShape::Lanes16Bits32Twice).registersPerRepeat == 1); // Table 49
+    CHECK(ptx::ldStShape(LdStShape::Lanes16Bits32Twice).halfSplit);
+    CHECK(!ptx::ldStShape(LdStShape::Lanes16Bits64).halfSplit);
     CHECK(ptx::LdStFormat{LdStShape::Lanes16Bits256, 8, ptx::Pack::None}.registers() == 32);
     CHECK(ptx::LdStFormat{LdStShape::Lanes16Bits128, 4, ptx::Pack::Unpack16b}.registers() == 4);
     CHECK(ptx::LdStFormat{LdStShape::Lanes32Bits32, 1, ptx::Pack::Pack16b}.registers() == 1);

@@ -138,6 +138,7 @@ private:
     void tcFence(const ptx::Tcgen05Fence& fence);
     void tcMma(const Insn& in);
     void tcCp(const Insn& in);
+    void refuseHalfSplit(const ptx::LdStFormat& f); ///< .16x32bx2 has no lane layout here
     void tcLd(const Insn& in);
     void tcSt(const Insn& in);
     void tcCommit(const Insn& in);

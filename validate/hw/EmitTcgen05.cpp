@@ -136,12 +136,19 @@ void ThreadEmitter::tcCp(const Insn& in) {
     asmStmt(ptx + " [%0], %1;", {}, {"\"r\"(" + ta + ")", "\"l\"(" + desc + ")"});
 }
 
+void ThreadEmitter::refuseHalfSplit(const ptx::LdStFormat& f) {
+    if (ptx::ldStShape(f.shape).halfSplit)
+        refuse(".16x32bx2: the harness lays a location's rows on the TMEM lanes of one column, "
+               "and the second access (taddr+immHalfSplitoff) is other columns of lanes 16-31");
+}
+
 void ThreadEmitter::tcLd(const Insn& in) {
     if (inLoop())
         refuse("tcgen05.ld inside a loop: the wait that completes it is matched in the text's "
                "order only");
     if (in.as<ptx::Tcgen05Ld>()->red)
         refuse("tcgen05.ld.red needs sm_103f or sm_110f; the harness targets sm_100a");
+    refuseHalfSplit(in.as<ptx::Tcgen05Ld>()->format);
     Target t = target(in.operand(1));
     std::vector<Operand> regs = in.operand(0).kind == Operand::Kind::Vector
                                     ? in.operand(0).elements
@@ -180,6 +187,7 @@ void ThreadEmitter::tcSt(const Insn& in) {
     if (inLoop())
         refuse("tcgen05.st inside a loop: the wait that completes it is matched in the text's "
                "order only");
+    refuseHalfSplit(in.as<ptx::Tcgen05St>()->format);
     Target t = target(in.operand(0));
     const Operand& vec = in.operand(1);
     std::vector<Operand> regs =
