@@ -8,6 +8,7 @@
 #include "cli/Explain.hpp"
 #include "cli/Fences.hpp"
 #include "cli/GenCuda.hpp"
+#include "cli/HugePages.hpp"
 #include "cli/Kernel.hpp"
 #include "cli/Matrix.hpp"
 #include "cli/Patterns.hpp"
@@ -125,6 +126,7 @@ int runMain(int argc, char** argv) {
 } // namespace
 
 int main(int argc, char** argv) {
+    ptxmc::cli::restartWithHugePages(argv);
     int code = runMain(argc, argv);
     // A search that ignored its interrupt still runs: exiting normally would destroy what it
     // uses under it (its answer is already Unknown). Otherwise only the last search's solver
