@@ -39,6 +39,9 @@ run blackwell-umma-1sm--no-empty-wait --param 4=128 --param 6=2 $b
 run blackwell-umma-1sm--wrong-parity --param 4=64 --param 6=3 $b
 # shellcheck disable=SC2086
 run blackwell-umma-1sm --param 4=128 --param 6=3 $b
+# the scale issue's 2-SM target (also tests/cli/kernel/scale/2sm-k128-two-tiles.cli)
+# shellcheck disable=SC2086
+run blackwell-umma-2sm --cluster 2 --param 4=128 --param 6=2 $b
 # The scale issue's bounded instance of a warp-specialized GEMM: the 1-SM kernel with 6 stages
 # (compiled here with -DPTXMC_STAGES=6), 2 tiles x 8 k-blocks, every role.
 echo "scale instance (6 stages, 2 tiles x 8 k-blocks):"

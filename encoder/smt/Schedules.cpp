@@ -134,12 +134,16 @@ class Explorer {
 public:
     /** `facts`: record every mbarrier step and search on past hangs (observeMbarriers);
      *  `firstOnly`: stop at the first complete schedule (firstSchedule). */
+    /** `rendezvous`: a cta_group::2 alloc or dealloc waits until its peer's thread reaches
+     *  the peer operation (hangs, explore()); without, it runs once its predecessors ran, which
+     *  allows every schedule the rendezvous allows and more (facts, a first schedule). */
     Explorer(const ir::Program& p, const std::vector<std::pair<int, int>>& fullOrder,
              std::size_t maxStates, const Budget* budget, MbarrierFacts* facts, Reduction reduction,
-             bool firstOnly = false)
+             bool rendezvous, bool firstOnly = false)
         : p_(p), maxStates_(maxStates), budget_(budget), firstOnly_(firstOnly),
-          reduce_(reduction == Reduction::PersistentSets), preds_(p.events.size()),
-          mbSlot_(p.locations.size(), -1), operand_(p.events.size()), facts_(facts) {
+          rendezvous_(rendezvous), reduce_(reduction == Reduction::PersistentSets),
+          preds_(p.events.size()), mbSlot_(p.locations.size(), -1), operand_(p.events.size()),
+          facts_(facts) {
         const auto order = transitiveReduction(p.events.size(), fullOrder);
         for (const auto& [a, b] : order)
             preds_[static_cast<std::size_t>(b)].push_back(a);
@@ -178,7 +182,6 @@ private:
             // in real time follows its own predecessors, which po and the issue order carry.
             const bool scheduled = e.has(ir::Tag::MB) || ir::gateKind(e) != ir::GateKind::None;
             if (e.guard && scheduled) return why = "an event is guarded by a value", false;
-            if (e.peerEvent >= 0) return why = "cta_group::2 alloc/dealloc pairs", false;
             if (e.mbOp != ir::MbOp::Wait) continue;
             const bool spins = ir::gateKind(e) == ir::GateKind::Chosen;
             const ir::ValuePtr& v = e.mbParity ? e.mbParity : e.mbToken;
@@ -371,11 +374,27 @@ private:
         for (int a : preds_[static_cast<std::size_t>(e)])
             if (!s.done[static_cast<std::size_t>(a)]) return false;
         const ir::Event& ev = p_.events[static_cast<std::size_t>(e)];
+        if (ev.peerEvent >= 0) return !rendezvous_ || peerGateLeft(s, e) < 0;
         if (ir::gateKind(ev) != ir::GateKind::Chosen) return true;
         const MbState& m =
             s.mb[static_cast<std::size_t>(mbSlot_[static_cast<std::size_t>(ev.location)])];
         std::int64_t operand = *operand_[static_cast<std::size_t>(e)];
         return mbarrier::waitCondition(values, ev, m.phase, m.valid, [&] { return operand; });
+    }
+
+    /**
+     * With the rendezvous, a gate before `e`'s peer operation in the peer's thread that has not
+     * run, or -1 where the peer's thread has reached it: a cta_group::2 alloc or dealloc passes
+     * once its peer's thread gets past the gates before the peer (engine/GateSemantics.hpp,
+     * passesOn). A dealloc that may block is taken as blocking: a schedule where some deallocs
+     * block and hang has one where every dealloc blocks and hangs (a dealloc whose peer is
+     * reached still passes), and that is an execution too.
+     */
+    int peerGateLeft(const Node& s, int e) const {
+        const int peer = p_.events[static_cast<std::size_t>(e)].peerEvent;
+        for (int g : p_.events[static_cast<std::size_t>(peer)].gates)
+            if (g != peer && !s.done[static_cast<std::size_t>(g)]) return g;
+        return -1;
     }
 
     void runEvent(Node& s, int e) const {
@@ -563,6 +582,12 @@ private:
                 add(pending);
                 continue;
             }
+            // A cta_group::2 operation whose peer's thread has not reached the peer: a gate
+            // before the peer must run first.
+            if (const int gate = ev.peerEvent >= 0 ? peerGateLeft(s, x) : -1; gate >= 0) {
+                add(gate);
+                continue;
+            }
             // A spinning wait its object's phase holds: only the object's changes release it.
             if (!changesIn[slotOf(x)]) {
                 changesIn[slotOf(x)] = true;
@@ -722,8 +747,9 @@ private:
     const ir::Program& p_;
     std::size_t maxStates_;
     const Budget* budget_;
-    bool firstOnly_; ///< firstSchedule: the search ends with its first complete schedule
-    bool reduce_;    ///< persistent sets (Reduction::PersistentSets)
+    bool firstOnly_;  ///< firstSchedule: the search ends with its first complete schedule
+    bool rendezvous_; ///< cta_group::2 pairs wait for their peers (explore())
+    bool reduce_;     ///< persistent sets (Reduction::PersistentSets)
     std::vector<std::vector<int>> preds_;              ///< real-time predecessors of each event
     std::vector<std::vector<int>> succs_;              ///< and successors
     std::vector<bool> isInvisible_;                    ///< by event: in invisible_
@@ -744,18 +770,19 @@ private:
 
 Exploration explore(const ir::Program& p, std::size_t maxStates, const Budget* budget,
                     Reduction reduction) {
-    return Explorer(p, ir::realTimePairs(p), maxStates, budget, nullptr, reduction).run();
+    return Explorer(p, ir::realTimePairs(p), maxStates, budget, nullptr, reduction, true).run();
 }
 
 Exploration firstSchedule(const ir::Program& p, const std::vector<std::pair<int, int>>& order,
                           std::size_t maxStates, const Budget* budget) {
-    return Explorer(p, order, maxStates, budget, nullptr, Reduction::PersistentSets, true).run();
+    return Explorer(p, order, maxStates, budget, nullptr, Reduction::PersistentSets, false, true)
+        .run();
 }
 
 MbarrierFacts observeMbarriers(const ir::Program& p, const std::vector<std::pair<int, int>>& order,
                                std::size_t maxStates, const Budget* budget, Reduction reduction) {
     MbarrierFacts facts;
-    Explorer explorer(p, order, maxStates, budget, &facts, reduction);
+    Explorer explorer(p, order, maxStates, budget, &facts, reduction, false);
     Exploration e = explorer.run();
     facts.states = e.states;
     facts.completeSchedule = e.completeSchedule;

@@ -52,9 +52,11 @@ struct Exploration {
  * of the others, the search takes a persistent set from each state (operations of different
  * objects commute), which keeps every end state and every object's sequences of operations.
  *
- * Covers programs without guards, loops or cta_group::2 pairs whose spinning waits' operands
- * are constants (a phase token taken from an arrive is not: it depends on the execution);
- * `maxStates` bounds the search, `budget` (optional) is polled.
+ * A cta_group::2 alloc or dealloc runs once its peer's thread has reached the peer operation
+ * (a dealloc that may block is taken as blocking: some execution hangs exactly when one with
+ * every such dealloc blocking does). Covers programs without guards or loops whose spinning
+ * waits' operands are constants (a phase token taken from an arrive is not: it depends on the
+ * execution); `maxStates` bounds the search, `budget` (optional) is polled.
  */
 Exploration explore(const ir::Program& p, std::size_t maxStates, const Budget* budget = nullptr,
                     Reduction reduction = Reduction::PersistentSets);
@@ -71,9 +73,11 @@ Exploration firstSchedule(const ir::Program& p, const std::vector<std::pair<int,
 /**
  * What every schedule of the program under a given order shows of its mbarrier objects:
  * the phases each operation may find its object in, and the operations of the same object
- * that always run before it. Taken over every step the search takes (complete schedules or
- * not), so a fact holds in every schedule that runs each event once in an order containing
- * `order` and lets a spinning wait through only once its phase completed.
+ * that always run before it. A cta_group::2 alloc or dealloc runs here without waiting for its
+ * peer: more schedules than executions have, so the facts still hold in each. Taken over every step
+ * the search takes (complete schedules or not), so a fact holds in every schedule that runs each
+ * event once in an order containing `order` and lets a spinning wait through only once its phase
+ * completed.
  */
 struct MbarrierFacts {
     bool known = false;     ///< the search ran to the end over a supported program

@@ -417,3 +417,17 @@ TEST_CASE("a misuse on an object no thread waits for guards the facts", "[mbarri
                       [](const engine::RaisedFlag& f) { return f.name == "mbarrier-misuse"; }));
     requireSameAnswer(with, without);
 }
+
+TEST_CASE("mbarrier facts: cta_group::2 pairs run without their rendezvous, and facts are found",
+          "[facts]") {
+    // Before, a program with a cta_group::2 alloc or dealloc was outside the search: CUTLASS's
+    // 2-SM kernels got no facts, and their flag queries took minutes.
+    const fs::path file =
+        fs::path(PTXMC_SOURCE_DIR) / "litmus/tcgen05/lifetime/cg2-alloc-pair-then-mma.litmus";
+    ir::Program p = lower::lowerTest(litmus::parseLitmusFile(file.string()));
+    auto facts = engine::schedules::observeMbarriers(p, ir::realTimePairs(p), 1000);
+    INFO(facts.why);
+    REQUIRE(facts.known);
+    CHECK_FALSE(facts.completeSchedule.empty());
+    CHECK_FALSE(facts.phases.empty());
+}

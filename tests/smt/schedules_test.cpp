@@ -230,3 +230,23 @@ exists (true)
     CHECK(arrive.answer == Answer::Unsupported);
     CHECK(arrive.why == "an event is guarded by a value");
 }
+
+TEST_CASE("cta_group::2 pairs: a dealloc that may block hangs behind its own thread's barrier",
+          "[schedules]") {
+    using engine::schedules::Answer;
+    auto explored = [](const std::string& name) {
+        const fs::path file = fs::path(PTXMC_SOURCE_DIR) / "litmus/tcgen05/lifetime" / name;
+        ir::Program p = lower::lowerTest(litmus::parseLitmusFile(file.string()));
+        auto r = engine::schedules::explore(p, 1000);
+        INFO(name << ": " << r.why);
+        REQUIRE((r.answer == Answer::MayHang || r.answer == Answer::NoHang));
+        CHECK((r.answer == Answer::MayHang) == engine::smt::solverSaysProgramMayHang(p));
+        return r.answer;
+    };
+    // CTA 1 deallocates before the cluster barrier that CTA 0 waits at before its dealloc: a
+    // blocking dealloc waits for CTA 0, which waits for CTA 1's arrival (9.7.18.5, Table 57).
+    CHECK(explored("cg2-dealloc-nondeterministic-hang.litmus") == Answer::MayHang);
+    // Both reach each operation: the rendezvous passes, also behind the peer's mbarrier wait.
+    CHECK(explored("cg2-alloc-dealloc-paired.litmus") == Answer::NoHang);
+    CHECK(explored("cg2-alloc-pair-then-mma.litmus") == Answer::NoHang);
+}
