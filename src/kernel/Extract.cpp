@@ -5,6 +5,7 @@
 #include "kernel/Repeats.hpp"
 #include "kernel/StepForms.hpp"
 #include "kernel/TmemSlices.hpp"
+#include "ptx/Decode.hpp"
 #include "ptx/Print.hpp"
 
 #include <algorithm>
@@ -43,6 +44,20 @@ std::string shortName(const std::string& m) {
 namespace {
 
 using OperandKind = RawOperand::Kind;
+
+/** A recorded instruction read as the decoder reads it, where it is a bulk or tensor copy. */
+std::optional<ptx::BulkCopy> bulkCopyOf(const litmus::Instruction& in) {
+    ptx::Insn decoded = ptx::decode(in);
+    if (auto* copy = std::get_if<ptx::BulkCopy>(&decoded.op)) return std::move(*copy);
+    return std::nullopt;
+}
+
+/** A bulk or tensor copy from shared to global memory (a TMA store): it writes no shared
+ *  memory. */
+bool copiesSharedToGlobal(const litmus::Instruction& in) {
+    const auto copy = bulkCopyOf(in);
+    return copy && copy->dst == ptx::StateSpace::Global && copy->src != ptx::StateSpace::Global;
+}
 
 using ptx::ModuleOp;
 
@@ -371,8 +386,8 @@ private:
         };
         bool stores = ptx::isStOp(op) || ptx::isRedOp(op) || op == ModuleOp::Stmatrix;
         if (ptx::isLdOp(op) || stores || ptx::isAtomOp(op) || op == ModuleOp::Ldmatrix) {
-            bool asyncSt = ptx::isStOp(op) && stepHas(s, "async");
-            bool asyncRed = ptx::isRedOp(op) && stepHas(s, "async");
+            bool asyncSt = ptx::isStOp(op) && ptx::hasQualifier(s.parts, "async");
+            bool asyncRed = ptx::isRedOp(op) && ptx::hasQualifier(s.parts, "async");
             std::size_t at = stores ? 0 : 1;
             if (ops.size() <= at) fail(loc, s.opcode + ": missing address operand");
             auto loc0 = addr(ops[at], false);
@@ -420,7 +435,7 @@ private:
             }
             if (op == ModuleOp::MbarrierTryWait && in.operands.size() > 3) in.operands.resize(3);
             bool arrives = (op == ModuleOp::MbarrierArrive || op == ModuleOp::MbarrierArriveDrop) &&
-                           !stepHas(s, "noComplete");
+                           !ptx::hasQualifier(s.parts, "noComplete");
             if (!arrives) it.arriveOn.clear();
             it.init = op == ModuleOp::MbarrierInit;
             if (it.init)
@@ -452,7 +467,7 @@ private:
                 }
             }
             if (op == ModuleOp::CpAsyncMbarrier) { // cp.async.mbarrier.arrive
-                if (!stepHas(s, "noinc") && !in.operands.empty())
+                if (!ptx::hasQualifier(s.parts, "noinc") && !in.operands.empty())
                     it.arriveOn = in.operands[0].name + "@" +
                                   std::to_string(in.operands[0].cta.value_or(cta));
             }
@@ -702,7 +717,8 @@ private:
             for (std::size_t laneId = 0; laneId < w.lanes.size(); ++laneId)
                 for (const Step& s : w.lanes[laneId]) {
                     const ModuleOp op = s.op;
-                    bool store = ((ptx::isStOp(op) || ptx::isRedOp(op)) && !stepHas(s, "async")) ||
+                    bool store = ((ptx::isStOp(op) || ptx::isRedOp(op)) &&
+                                  !ptx::hasQualifier(s.parts, "async")) ||
                                  op == ModuleOp::Stmatrix;
                     if (!store && !ptx::isAtomOp(op)) continue;
                     if (op == ModuleOp::Stmatrix && laneId >= stmatrixAddressLanes(s)) continue;
@@ -810,7 +826,10 @@ private:
         } else if (op == ModuleOp::Tcgen05Mma && mmaN) {
             span.hi = col + mmaN;
         } else if (op == ModuleOp::Tcgen05Cp) {
-            span.hi = col + (stepHas(s, "128x256b") || stepHas(s, "4x256b") ? 8 : 4);
+            span.hi = col + (ptx::hasQualifier(s.parts, "128x256b") ||
+                                     ptx::hasQualifier(s.parts, "4x256b")
+                                 ? 8
+                                 : 4);
         }
         return span;
     }
@@ -921,7 +940,8 @@ private:
                     litmus::Operand v = input(o, s, false);
                     // .16x32bx2's immHalfSplitoff: the slice of a split access runs to the end
                     // of the allocation (tmemColumns), so both halves are the slice's rows
-                    if (v.kind == litmus::Operand::Kind::Integer && stepHas(s, "16x32bx2"))
+                    if (v.kind == litmus::Operand::Kind::Integer &&
+                        ptx::hasQualifier(s.parts, "16x32bx2"))
                         v.value = 0;
                     in.operands.push_back(v);
                 }
@@ -1002,9 +1022,9 @@ private:
     /** Whether k warps with this code may stand as one: no shared write but to their own part. */
     bool mergeable(const WarpCode& w) const {
         for (const Item& it : w.items) {
-            bool writes = ptx::isStOp(it.op) || ptx::isAtomOp(it.op) || ptx::isRedOp(it.op) ||
-                          (ptx::isCpOp(it.op) && !it.insn.operands.empty() &&
-                           it.insn.opcode.find("global.shared") == std::string::npos);
+            bool writes =
+                ptx::isStOp(it.op) || ptx::isAtomOp(it.op) || ptx::isRedOp(it.op) ||
+                (ptx::isCpOp(it.op) && !it.insn.operands.empty() && !copiesSharedToGlobal(it.insn));
             if (!writes) continue;
             for (const auto& o : it.insn.operands) {
                 if (o.kind != litmus::Operand::Kind::Memory) continue;
@@ -1299,10 +1319,9 @@ private:
     }
 
     static bool completesTensorCopy(const Item& it) {
-        const litmus::Instruction& in = it.insn;
-        return it.op == ModuleOp::CpBulkTensor && in.operands.size() >= 3 &&
-               in.opcode.find(".shared::") != std::string::npos &&
-               in.opcode.find("complete_tx") != std::string::npos;
+        if (it.op != ModuleOp::CpBulkTensor || it.insn.operands.size() < 3) return false;
+        const auto copy = bulkCopyOf(it.insn);
+        return copy && copy->dst != ptx::StateSpace::Global && copy->viaMbarrier;
     }
 
     /**
@@ -1316,7 +1335,7 @@ private:
      */
     std::vector<int> copyDestinations(const litmus::Instruction& in, int cta) const {
         const int own = in.operands[2].cta.value_or(cta);
-        if (in.opcode.find(".multicast::cluster") == std::string::npos) return {own};
+        if (const auto copy = bulkCopyOf(in); !copy || !copy->multicast) return {own};
         // the mask is the first integer after [mbar] (an im2col copy's offsets are a vector)
         const litmus::Operand* mask = nullptr;
         for (std::size_t i = 3; i < in.operands.size() && !mask; ++i)
@@ -1364,7 +1383,7 @@ private:
             };
             for (const Item& it : w.items) {
                 const auto& in = it.insn;
-                if (in.opcode.find("expect_tx") != std::string::npos && in.operands.size() >= 3) {
+                if (ptx::hasQualifier(in.parts, "expect_tx") && in.operands.size() >= 3) {
                     const std::string bar = key(in.operands[1], w.cta);
                     flush(bar);
                     open[bar] = {in.operands[2].value * it.repeat, {}};

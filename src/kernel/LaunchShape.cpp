@@ -69,19 +69,22 @@ constexpr std::array<std::pair<std::string_view, SpecialBox>, 8> kSpecialBoxes =
 }};
 
 /**
- * Whether `in` works across the CTAs of a cluster: a cluster special register, a peer's shared
+ * Whether `s` works across the CTAs of a cluster: a cluster special register, a peer's shared
  * memory, a cluster barrier, a multicast. The `shared::cluster` of a bulk copy, a fence or a
  * tcgen05.commit is not one: it is the only form a one-CTA kernel has of them.
  */
-bool usesCluster(const litmus::Instruction& in) {
-    const std::string& op = in.opcode;
-    bool ownWindow = op.rfind("cp.async.bulk", 0) == 0 || op.rfind("fence", 0) == 0 ||
-                     op.rfind("tcgen05.commit", 0) == 0;
-    if ((!ownWindow && op.find("shared::cluster") != std::string::npos) ||
-        op.rfind("barrier.cluster", 0) == 0 || op.find("multicast") != std::string::npos ||
-        op.rfind("mapa", 0) == 0 || op.rfind("getctarank", 0) == 0)
+bool usesCluster(const Statement& s) {
+    using ptx::ModuleOp;
+    const std::vector<std::string>& parts = s.insn.parts;
+    const bool ownWindow = s.op == ModuleOp::CpBulk || s.op == ModuleOp::CpBulkTensor ||
+                           s.op == ModuleOp::CpPrefetch || s.op == ModuleOp::Fence ||
+                           s.op == ModuleOp::Tcgen05Commit;
+    if ((!ownWindow && ptx::hasQualifier(parts, "shared::cluster")) ||
+        (s.op == ModuleOp::Barrier && ptx::hasQualifier(parts, "cluster")) ||
+        ptx::hasQualifier(parts, "multicast") || s.op == ModuleOp::Mapa ||
+        s.op == ModuleOp::Getctarank)
         return true;
-    for (const litmus::Operand& o : in.operands)
+    for (const litmus::Operand& o : s.insn.operands)
         if (o.name.rfind("%cluster", 0) == 0 || o.name.rfind("%ncluster", 0) == 0 ||
             o.name == "%is_explicit_cluster")
             return true;
@@ -194,7 +197,7 @@ std::optional<Val> specialRegister(const std::string& name, const ThreadPlace& t
 std::optional<SourceLoc> unsizedClusterUse(const Function& entry, const Launch& launch) {
     if (launch.cluster || entry.reqnctapercluster) return std::nullopt;
     for (const Statement& s : entry.body)
-        if (s.kind == Statement::Kind::Instruction && usesCluster(s.insn)) return s.insn.loc;
+        if (s.kind == Statement::Kind::Instruction && usesCluster(s)) return s.insn.loc;
     return std::nullopt;
 }
 

@@ -70,15 +70,6 @@ namespace {
 using ptx::ModuleOp;
 using ptx::ModuleRole;
 
-bool hasPart(const std::vector<std::string>& parts, const std::string& q) {
-    return std::find(parts.begin() + 1, parts.end(), q) != parts.end();
-}
-bool hasPrefix(const std::vector<std::string>& parts, const std::string& q) {
-    for (std::size_t i = 1; i < parts.size(); ++i)
-        if (parts[i].rfind(q, 0) == 0) return true;
-    return false;
-}
-
 struct Lane {
     int cta = 0, tid = 0, lane = 0, warp = 0;
     std::unordered_map<std::string, Val> regs;
@@ -1182,7 +1173,7 @@ private:
             s.op != ModuleOp::Mapa) {
             // keep a result's width: the destination's type
             IntType t = lastType(p);
-            if (s.op != ModuleOp::Cvt && !hasPart(p, "wide")) out.v = mask(out.v, t.bits);
+            if (s.op != ModuleOp::Cvt && !ptx::hasQualifier(p, "wide")) out.v = mask(out.v, t.bits);
         }
         set(L, d, out);
     }
@@ -1549,7 +1540,7 @@ private:
                                                     "cancel the next cluster(s) of the grid, "
                                                     "then one fails",
                                                     launch_.tiles, launch_.tiles - 1)));
-        bool multicast = hasPart(st.parts, "multicast::cluster::all");
+        bool multicast = ptx::hasQualifier(st.parts, "multicast::cluster::all");
         int ctas = shape_.ctas();
         for (int cta = 0; cta < ctas; ++cta) {
             if (!multicast && cta != L.cta) continue;
@@ -1590,7 +1581,8 @@ private:
                                          "waiting on its mbarrier");
         }
         bool ok = clc::cancelled(*k, launch_.tiles);
-        if (hasPart(in.parts, "is_canceled")) return set(L, in.operands[0], Val::of(ok ? 1 : 0));
+        if (ptx::hasQualifier(in.parts, "is_canceled"))
+            return set(L, in.operands[0], Val::of(ok ? 1 : 0));
         if (!ok)
             fail(in.loc, "get_first_ctaid of a failed request: \"If the request fails the "
                          "behavior of clusterlaunchcontrol.query_cancel.get_first_ctaid is "
@@ -1605,7 +1597,7 @@ private:
             return;
         }
         for (std::size_t i = 0; i < 3; ++i)
-            if (hasPart(in.parts, std::string("get_first_ctaid::") + "xyz"[i]))
+            if (ptx::hasQualifier(in.parts, std::string("get_first_ctaid::") + "xyz"[i]))
                 return set(L, d, Val::of(first.ctaid[i]));
         fail(in.loc, "unknown form of clusterlaunchcontrol.query_cancel");
     }
@@ -1680,10 +1672,11 @@ private:
      */
     bool hostLoad(Lane& L, const litmus::Instruction& in, std::uint64_t addr) {
         // global memory: a .global load, or a generic one below the shared and param windows
-        bool global = hasPart(in.parts, "global") ||
-                      (!hasPrefix(in.parts, "shared") && !hasPart(in.parts, "local") &&
-                       !hasPart(in.parts, "const") && !hasPart(in.parts, "param") &&
-                       addr < Layout::kGenericShared);
+        bool global =
+            ptx::hasQualifier(in.parts, "global") ||
+            (!ptx::hasQualifier(in.parts, "shared") && !ptx::hasQualifier(in.parts, "local") &&
+             !ptx::hasQualifier(in.parts, "const") && !ptx::hasQualifier(in.parts, "param") &&
+             addr < Layout::kGenericShared);
         if (launch_.globals.empty() || !global) return false;
         const litmus::Operand& d = in.operands[0];
         std::uint64_t bytes = loadBytes(in.parts);
@@ -1723,7 +1716,7 @@ private:
         const litmus::Operand& m = in.operands[store ? 0 : 1];
         if (m.kind != litmus::Operand::Kind::Memory) return false;
         Val a = address(L, m);
-        bool local = hasPart(in.parts, "local") ||
+        bool local = ptx::hasQualifier(in.parts, "local") ||
                      (a.known && a.v >= Layout::kLocal && a.v < Layout::kLocal + (1ULL << 32));
         if (!local) return false;
         if (!a.known) // the lane's own memory at an address it cannot tell: data

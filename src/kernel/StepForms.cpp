@@ -2,6 +2,7 @@
 // access width, and its opcode less the hints the checker does not read.
 #include "kernel/StepForms.hpp"
 
+#include "ptx/ModuleOps.hpp"
 #include "ptx/Tables.hpp"
 
 #include <algorithm>
@@ -20,16 +21,6 @@ bool isAccessHint(const std::string& q) {
 
 } // namespace
 
-bool stepHas(const Step& s, const std::string& q) {
-    return std::find(s.parts.begin() + 1, s.parts.end(), q) != s.parts.end();
-}
-
-bool stepHasPrefix(const Step& s, const std::string& q) {
-    for (std::size_t i = 1; i < s.parts.size(); ++i)
-        if (s.parts[i].rfind(q, 0) == 0) return true;
-    return false;
-}
-
 std::vector<std::size_t> addrOperands(const Step& s) {
     std::vector<std::size_t> out;
     for (std::size_t i = 0; i < s.operands.size(); ++i)
@@ -44,7 +35,7 @@ std::optional<std::size_t> mbarrierOperand(const Step& s) {
     if (ptx::isMbarrierOp(s.op) || s.op == ModuleOp::Tcgen05Commit ||
         s.op == ModuleOp::CpAsyncMbarrier)
         return a.front();
-    if (stepHasPrefix(s, "mbarrier::complete_tx")) return a.back();
+    if (ptx::hasQualifier(s.parts, "mbarrier::complete_tx")) return a.back();
     return std::nullopt;
 }
 
@@ -65,7 +56,7 @@ bool isNonBulkAsync(const Step& s) {
 
 /** The opcode without the hints the checker does not read. */
 void stripHints(litmus::Instruction& in, std::vector<RawOperand>& ops, const Step& s) {
-    bool cacheHint = stepHas(s, "L2::cache_hint");
+    bool cacheHint = ptx::hasQualifier(s.parts, "L2::cache_hint");
     std::vector<std::string> parts{s.parts[0]};
     for (std::size_t i = 1; i < s.parts.size(); ++i) {
         bool isCpAsyncKind =
@@ -110,8 +101,8 @@ bool narrowWide(litmus::Instruction& in) {
 
 /** stmatrix .x1/.x2/.x4: lanes 0-7, 0-15 or all 32 give the row addresses ({Stmatrix}). */
 std::size_t stmatrixAddressLanes(const Step& s) {
-    if (stepHas(s, "x1")) return 8;
-    if (stepHas(s, "x2")) return 16;
+    if (ptx::hasQualifier(s.parts, "x1")) return 8;
+    if (ptx::hasQualifier(s.parts, "x2")) return 16;
     return 32;
 }
 int accessBytes(const Step& s) {

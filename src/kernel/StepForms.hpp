@@ -11,10 +11,6 @@
 
 namespace ptxmc::kernel {
 
-/** Whether a qualifier of `s` (after its opcode) is `q`, or begins with `q`. */
-bool stepHas(const Step& s, const std::string& q);
-bool stepHasPrefix(const Step& s, const std::string& q);
-
 /** The indices of `s`'s address operands. */
 std::vector<std::size_t> addrOperands(const Step& s);
 /** Which operand of `s` is an mbarrier, if any. */

@@ -36,6 +36,14 @@ ModuleOpRow moduleOp(const std::vector<std::string>& parts) {
     return {};
 }
 
+bool hasQualifier(const std::vector<std::string>& parts, std::string_view q) {
+    return std::any_of(
+        parts.begin() + (parts.empty() ? 0 : 1), parts.end(), [&](const std::string& part) {
+            return part == q || (part.size() > q.size() + 1 && part.compare(0, q.size(), q) == 0 &&
+                                 part.compare(q.size(), 2, "::") == 0);
+        });
+}
+
 ModuleOpRow moduleOpRow(ModuleOp op) {
     auto i = static_cast<std::size_t>(op);
     return i < kModuleOpRows.size() ? kModuleOpRows[i] : ModuleOpRow{};

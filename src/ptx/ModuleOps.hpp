@@ -50,6 +50,13 @@ ModuleOpRow moduleOp(const std::vector<std::string>& parts);
 /** The row of `op` ({Other, "", Data} for Other). */
 ModuleOpRow moduleOpRow(ModuleOp op);
 
+/**
+ * Whether a dotted part of `parts` after the first is the qualifier `q`, whole or with more
+ * `::` levels after it ("multicast::cluster" is in `.multicast::cluster::32b`): a qualifier
+ * test on the parsed parts, never a search of the opcode's text.
+ */
+bool hasQualifier(const std::vector<std::string>& parts, std::string_view q);
+
 // The rows of one opcode: its forms that the table tells apart.
 constexpr bool isLdOp(ModuleOp op) {
     return op == ModuleOp::LdParam || op == ModuleOp::LduParam || op == ModuleOp::Ld ||

@@ -58,3 +58,20 @@ TEST_CASE("module ops: an opcode without a row is data; a row is found by its op
     CHECK(ptx::moduleOpRow(ModuleOp::Tld4).role == ModuleRole::Unsupported);
     CHECK(ptx::moduleOpRow(ModuleOp::Other).role == ModuleRole::Data);
 }
+
+TEST_CASE("module ops: a qualifier is a whole dotted part, or one with more :: levels",
+          "[module-ops]") {
+    const std::vector<std::string> copy = {
+        "cp", "async",           "bulk",   "tensor",
+        "2d", "shared::cluster", "global", "multicast::cluster::32b"};
+    CHECK(ptx::hasQualifier(copy, "shared::cluster"));
+    CHECK(ptx::hasQualifier(copy, "shared")); // shared::cluster is a form of .shared
+    CHECK(ptx::hasQualifier(copy, "multicast::cluster"));
+    CHECK(ptx::hasQualifier(copy, "multicast"));
+    CHECK_FALSE(ptx::hasQualifier(copy, "cluster")); // a level of a part, not a part
+    CHECK_FALSE(ptx::hasQualifier(copy, "shared::cta"));
+    CHECK_FALSE(ptx::hasQualifier(copy, "glob")); // no prefix of a word
+    CHECK_FALSE(ptx::hasQualifier(copy, "cp"));   // the opcode's name is no qualifier
+    CHECK(ptx::hasQualifier({"barrier", "cluster", "arrive"}, "cluster"));
+    CHECK_FALSE(ptx::hasQualifier({}, "cluster"));
+}
