@@ -133,10 +133,10 @@ struct Node {
 class Explorer {
 public:
     /** `facts`: record every mbarrier step and search on past hangs (observeMbarriers);
+     *  `rendezvous`: a cta_group::2 alloc or dealloc waits until its peer's thread reaches the
+     *  peer operation (hangs, explore()); without, it runs once its predecessors ran, which
+     *  allows every schedule the rendezvous allows and more (facts, a first schedule);
      *  `firstOnly`: stop at the first complete schedule (firstSchedule). */
-    /** `rendezvous`: a cta_group::2 alloc or dealloc waits until its peer's thread reaches
-     *  the peer operation (hangs, explore()); without, it runs once its predecessors ran, which
-     *  allows every schedule the rendezvous allows and more (facts, a first schedule). */
     Explorer(const ir::Program& p, const std::vector<std::pair<int, int>>& fullOrder,
              std::size_t maxStates, const Budget* budget, MbarrierFacts* facts, Reduction reduction,
              bool rendezvous, bool firstOnly = false)
