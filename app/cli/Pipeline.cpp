@@ -52,8 +52,11 @@ void applyLimits(engine::CheckResult& r, double seconds, const engine::CheckOpti
         return;
     }
     if (!overTime) return;
+    // The search answered, but parsing, lowering and the search together ran past the limit
+    // (on a loaded machine, a search that ends a hair late): nothing counts as proven.
     r.observation = engine::Observation::Unknown;
-    r.unknownReason = {engine::UnknownKind::Timeout, timeout};
+    r.unknownReason = {engine::UnknownKind::Timeout,
+                       timeout + "; it was past the limit when its search answered"};
     r.states.clear();
     r.flags.clear();
     r.deadlockedWaits.clear();
