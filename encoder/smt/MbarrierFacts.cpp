@@ -4,6 +4,7 @@
 #include "ir/Gates.hpp"
 #include "smt/Schedules.hpp"
 
+#include <set>
 #include <utility>
 #include <vector>
 
@@ -11,17 +12,42 @@ namespace ptxmc::engine::smt {
 
 namespace {
 
-/** `c` is `part`, true, or a disjunction with `part` (or true) among its nested disjuncts. */
-bool hasDisjunct(const z3::expr& c, const z3::expr& part) {
+bool isOp(const z3::expr& c, Z3_decl_kind kind) {
+    return c.is_app() && c.decl().decl_kind() == kind;
+}
+
+/**
+ * Whether `part` implies `c` under the default reading: `c` is `part` or true, a disjunction
+ * with such a disjunct, a conjunction of such, or (with --readings' one encoding, where a
+ * reading's literal is false under the default) the negation of a reading's literal or of a
+ * conjunction with one. The reading literals it relied on go to `relied`.
+ */
+bool holdsWith(const z3::expr& c, const z3::expr& part, const std::set<unsigned>& readings,
+               std::set<unsigned>& relied) {
     if (c.is_true() || z3::eq(c, part)) return true;
-    if (!c.is_app() || c.decl().decl_kind() != Z3_OP_OR) return false;
-    for (unsigned i = 0; i < c.num_args(); ++i)
-        if (hasDisjunct(c.arg(i), part)) return true;
+    if (isOp(c, Z3_OP_OR)) {
+        for (unsigned i = 0; i < c.num_args(); ++i)
+            if (holdsWith(c.arg(i), part, readings, relied)) return true;
+        return false;
+    }
+    if (isOp(c, Z3_OP_AND)) {
+        for (unsigned i = 0; i < c.num_args(); ++i)
+            if (!holdsWith(c.arg(i), part, readings, relied)) return false;
+        return true;
+    }
+    if (!isOp(c, Z3_OP_NOT)) return false;
+    const z3::expr x = c.arg(0); // false under the default reading: a literal, or a conjunction
+    if (readings.count(x.id())) return relied.insert(x.id()), true;
+    if (isOp(x, Z3_OP_AND))
+        for (unsigned i = 0; i < x.num_args(); ++i)
+            if (readings.count(x.arg(i).id())) return relied.insert(x.arg(i).id()), true;
     return false;
 }
 
-/** Every mbo pair of the program is a pair of `r` whenever it holds. */
-bool containsMbarrierOrder(const ProgramEncoder& pe, const Z3Rel& r) {
+/** Every mbo pair of the program is a pair of `r` whenever it holds (under the default reading,
+ *  relying on the reading literals put in `relied`). */
+bool containsMbarrierOrder(const ProgramEncoder& pe, const Z3Rel& r,
+                           const std::set<unsigned>& readings, std::set<unsigned>& relied) {
     const auto& positions = pe.mbPositions();
     const auto& events = pe.program().events;
     for (const auto& [a, pa] : positions)
@@ -31,7 +57,8 @@ bool containsMbarrierOrder(const ProgramEncoder& pe, const Z3Rel& r) {
                 continue;
             const auto& row = r.rows[static_cast<std::size_t>(a)];
             auto it = row.find(b);
-            if (it == row.end() || !hasDisjunct(it->second, pe.mbOrder(a, b))) return false;
+            if (it == row.end() || !holdsWith(it->second, pe.mbOrder(a, b), readings, relied))
+                return false;
         }
     return true;
 }
@@ -85,10 +112,23 @@ std::vector<int> bothOrders(const ir::Program& p, std::vector<std::pair<int, int
 
 } // namespace
 
+MbarrierFactsPlan::MbarrierFactsPlan(const std::vector<z3::expr>& readingLiterals) {
+    for (const z3::expr& l : readingLiterals)
+        readings_.emplace(l.id(), l);
+}
+
 void MbarrierFactsPlan::addAcyclic(const ProgramEncoder& pe, const Z3Rel& r, const z3::expr& lit) {
     if (pe.mbPositions().empty()) return void(why_ = "no mbarrier operations");
-    if (!containsMbarrierOrder(pe, r)) return;
-    orders_.push_back({lit, surePairs(r)});
+    std::set<unsigned> ids, relied;
+    for (const auto& [id, l] : readings_)
+        ids.insert(id);
+    if (!containsMbarrierOrder(pe, r, ids, relied)) return;
+    // Where the containment relied on a reading's literal being false, the facts hold only
+    // under the readings that leave it false.
+    z3::expr when = lit;
+    for (unsigned id : relied)
+        when = when && !readings_.at(id);
+    orders_.push_back({when, surePairs(r)});
 }
 
 void MbarrierFactsPlan::addMboCoherence(const ProgramEncoder& pe, const Z3Rel& x,

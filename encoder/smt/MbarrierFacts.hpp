@@ -5,6 +5,7 @@
 #include "smt/ProgramEncoder.hpp"
 
 #include <cstddef>
+#include <map>
 #include <string>
 #include <utility>
 #include <vector>
@@ -46,7 +47,12 @@ struct MbarrierFactsSummary {
  */
 class MbarrierFactsPlan {
 public:
-    /** An acyclicity axiom's relation, enforced by `lit`: kept if it contains the mbo pairs. */
+    /** With --readings' one encoding, its reading literals (each false under the default):
+     *  an axiom that contains the mbarrier order only while some are false gets facts that
+     *  hold under those readings alone. */
+    explicit MbarrierFactsPlan(const std::vector<z3::expr>& readingLiterals = {});
+    /** An acyclicity axiom's relation, enforced by `lit`: kept if it contains the mbo pairs
+     *  (under the default reading). */
     void addAcyclic(const ProgramEncoder& pe, const Z3Rel& r, const z3::expr& lit);
     /** The `x` of `irreflexive (mbo ; x)`, enforced by `lit`. */
     void addMboCoherence(const ProgramEncoder& pe, const Z3Rel& x, const z3::expr& lit);
@@ -61,6 +67,7 @@ private:
         std::vector<std::pair<int, int>> pairs;
     };
     std::vector<Order> orders_;
+    std::map<unsigned, z3::expr> readings_; ///< reading literals by id
     std::vector<z3::expr> coherenceLits_;
     std::vector<std::pair<int, int>> coherent_; ///< mbo pairs wherever coherenceLits_ hold
     std::string why_ = "no acyclicity axiom contains the mbarrier order";

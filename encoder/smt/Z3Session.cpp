@@ -152,7 +152,15 @@ z3::check_result Z3Session::check(const z3::expr_vector& assumptions, const char
         solver_.set(params);
     }
     const auto start = std::chrono::steady_clock::now();
+    if (readings_ && readingProofs_.proven(assumptions, chosen_)) {
+        readingProofs_.countReuse();
+        if (queryTimes_ != nullptr)
+            recordQuery(*queryTimes_, "another reading's proof", z3::unsat, 0.0);
+        return z3::unsat;
+    }
     z3::check_result answer = solver_.check(assumptions);
+    if (readings_ && answer == z3::unsat)
+        readingProofs_.add(assumptions, chosen_, solver_.unsat_core());
     // Z3 4.8's user propagator can answer sat with a model that misses a value some assertion
     // needs (seen on small mbarrier tests): a test whose model fails is checked again without
     // a propagator (InvalidModel).
@@ -276,7 +284,7 @@ Z3Session::Z3Session(Z3Context& ctx, const ir::Program& p, const cat::ResolvedMo
     Evaluator<Z3Algebra> ev(alg, p.events.size(), model, base,
                             options.exactClosures ? nullptr : &polarity);
     const bool facts = !hangs && options.mbarrierFacts;
-    MbarrierFactsPlan mbarrierPlan;
+    MbarrierFactsPlan mbarrierPlan(readingLits_);
     int index = 0;
     for (const auto& a : model.axioms) {
         std::string tag = "ax" + std::to_string(index++);

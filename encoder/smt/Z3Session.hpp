@@ -8,6 +8,7 @@
 #include "smt/ClosurePropagator.hpp"
 #include "smt/MbarrierFacts.hpp"
 #include "smt/ProgramEncoder.hpp"
+#include "smt/ReadingProofs.hpp"
 #include "smt/Z3Context.hpp"
 
 #include <array>
@@ -140,6 +141,7 @@ private:
     std::vector<z3::expr> observed_;
     std::vector<z3::expr> readingLits_; ///< per model reading, with `readings`
     std::vector<z3::expr> chosen_;      ///< the chosen reading: each literal or its negation
+    ReadingProofs readingProofs_;       ///< with `readings`: unsat answers and their cores
     std::size_t queries_ = 0;
     std::vector<engine::QueryTime>* queryTimes_ = nullptr;
     const Budget* budget_;
