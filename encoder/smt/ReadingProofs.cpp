@@ -44,6 +44,8 @@ void ReadingProofs::add(const z3::expr_vector& assumptions, const std::vector<z3
     for (unsigned i = 0; i < core.size(); ++i)
         if (now.count(core[i].id())) needs.push_back(core[i].id());
     std::sort(needs.begin(), needs.end());
+    for (unsigned i = 0; i < assumptions.size(); ++i)
+        alive_.push_back(assumptions[i]);
     cores_[keyOf(assumptions, now)].push_back(std::move(needs));
 }
 

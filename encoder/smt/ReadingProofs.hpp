@@ -32,6 +32,8 @@ private:
     /// The assumptions' ids without the chosen literals, sorted -> each proof's chosen
     /// literals in its core.
     std::map<Ids, std::vector<Ids>> cores_;
+    /// The keys' expressions, kept alive: Z3 gives a freed term's id to the next new one.
+    std::vector<z3::expr> alive_;
     std::size_t reused_ = 0;
 };
 
