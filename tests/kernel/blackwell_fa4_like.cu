@@ -1,6 +1,7 @@
 // Blackwell sm_100a FlashAttention-4-like forward tile: S = Q K^T into tensor memory, softmax
 // P written over S's columns and its row sum kept in a column of its own, O += P V with A read
-// from tensor memory, O stored through the Q tile's shared memory; -DPTXMC_MUTANT=N drops 1 sync.
+// from tensor memory, O stored through the Q tile's shared memory; -DPTXMC_MUTANT=N drops 1 sync
+// (or, from 12 on, runs the CTA's query tiles in a persistent loop).
 #include "ptx_sync.cuh"
 
 #include <cuda.h>
@@ -72,12 +73,39 @@
 // here: the s_full wait already follows the previous P V mma, through the MMA warp's o_full
 // wait before its S mma.)
 #define MUTANT_ONLINE_RESCALE_LATE 11
+// Not a bug: a persistent kernel. Each CTA runs query tiles blockIdx.x, blockIdx.x + gridDim.x,
+// ... below n_tiles (a parameter), every barrier's phase and the K/V stages carried from one tile
+// to the next. One hand-off joins the tiles: q_empty, arrived once the epilogue's TMA store has
+// read the Q tile (into which O was written), so the next Q may land there. It also orders the
+// softmax warps' tcgen05.ld of O before the next tile's first O = P V, which overwrites O: the
+// MMA warp waits for that Q (q_full) first. (A separate "O read" barrier, tried first, was
+// redundant: ptxmc found no race without its wait, only its unwaited arrivals.)
+#define VARIANT_TILES 12
+// The load warp loads the next tile's Q without waiting for q_empty: the TMA load writes the Q
+// tile while the previous tile's TMA store may still read O from it, and while the softmax warps
+// may still be writing O there (data race, 8.7.1 #data-race; the load and the store are
+// ordered by nothing, 9.7.10.28.4.1 #data-movement-and-conversion-instructions-cp-async-bulk).
+#define MUTANT_TILES_NO_Q_EMPTY_WAIT 13
+// The epilogue's thread arrives on q_empty before its cp.async.bulk.wait_group: the next tile's
+// TMA load of Q may write the Q tile while the TMA store still reads O from it (data race, 8.7.1;
+// the wait_group waits "until ... the bulk async-groups ... have completed", 9.7.10.28.6.2
+// #data-movement-and-conversion-instructions-cp-async-bulk-wait-group). A defect that only a
+// second tile shows.
+#define MUTANT_TILES_EARLY_Q_EMPTY 14
 
 #ifndef PTXMC_MUTANT
 #define PTXMC_MUTANT MUTANT_NONE
 #endif
 #define ONLINE_SOFTMAX                                                                             \
     (PTXMC_MUTANT == VARIANT_ONLINE_SOFTMAX || PTXMC_MUTANT == MUTANT_ONLINE_RESCALE_LATE)
+#define TILED (PTXMC_MUTANT >= VARIANT_TILES)
+// The query tiles this CTA runs: `tile` its index, `t` how many came before it on this CTA.
+#if TILED
+#define FOR_EACH_TILE(tile, t)                                                                     \
+    for ([[maybe_unused]] int tile = blockIdx.x, t = 0; tile < n_tiles; tile += gridDim.x, ++t)
+#else
+#define FOR_EACH_TILE(tile, t) for ([[maybe_unused]] int tile = blockIdx.x, t = 0; t < 1; ++t)
+#endif
 
 namespace fa4_like {
 
@@ -93,7 +121,7 @@ constexpr uint32_t S_COL = 64;                // S: BN f32 columns; P (f16, two 
 #if PTXMC_MUTANT == MUTANT_STATS_IN_S
 constexpr uint32_t STAT_COL = S_COL + BN - 1; // the row sum in S's last column
 #else
-constexpr uint32_t STAT_COL = S_COL + BN;                  // the row sum: a column past S
+constexpr uint32_t STAT_COL = S_COL + BN;                       // the row sum: a column past S
 #endif
 constexpr uint32_t TMEM_COLS = 256; // a power of two >= 32
 constexpr uint32_t Q_TX = BM * HD * 2;
@@ -119,10 +147,11 @@ constexpr uint32_t kIdescO =
 using ptx::smem_addr;
 
 // Online softmax: scales this warp's 32 rows of O (HD f32 columns at `o_rows`) by `factor` once
-// the previous O += P V mma has written them (its commit to o_full, phase j - 1).
-__device__ __forceinline__ void rescale_o(uint32_t o_rows, uint32_t o_full, int j, float factor) {
-    ptx::mbar_wait(o_full, (j - 1) & 1); // SYNC: o_full wait (rescale)
-    ptx::tcgen05_fence_after();          // SYNC: fence after o_full (rescale)
+// the previous O += P V mma has written them (its commit to o_full, phase it - 1, `it` counting
+// the key blocks of every tile).
+__device__ __forceinline__ void rescale_o(uint32_t o_rows, uint32_t o_full, int it, float factor) {
+    ptx::mbar_wait(o_full, (it - 1) & 1); // SYNC: o_full wait (rescale)
+    ptx::tcgen05_fence_after();           // SYNC: fence after o_full (rescale)
     uint32_t ov[HD / 16][16];
 #pragma unroll
     for (int c = 0; c < HD / 16; ++c)
@@ -150,7 +179,12 @@ extern "C" __global__ void __launch_bounds__(THREADS, 1)
                        const __grid_constant__ CUtensorMap tmap_k,
                        const __grid_constant__ CUtensorMap tmap_v,
                        const __grid_constant__ CUtensorMap tmap_o, int n_iters, float scale_log2,
-                       float shift) {
+                       float shift
+#if TILED
+                       ,
+                       int n_tiles
+#endif
+    ) {
     __shared__ alignas(1024) uint16_t smem_q[BM * HD];
     __shared__ alignas(1024) uint16_t smem_k[S_KV][BN * HD];
     __shared__ alignas(1024) uint16_t smem_v[S_KV][BN * HD];
@@ -160,6 +194,9 @@ extern "C" __global__ void __launch_bounds__(THREADS, 1)
     __shared__ alignas(8) uint64_t s_full;
     __shared__ alignas(8) uint64_t p_full;
     __shared__ alignas(8) uint64_t o_full;
+#if TILED
+    __shared__ alignas(8) uint64_t q_empty;
+#endif
     __shared__ uint32_t tmem_base_slot;
 
     const int warp = threadIdx.x / 32;
@@ -174,7 +211,10 @@ extern "C" __global__ void __launch_bounds__(THREADS, 1)
         ptx::mbar_init(smem_addr(&s_full), 1);               // SYNC: init s_full
         ptx::mbar_init(smem_addr(&p_full), SOFTMAX_THREADS); // SYNC: init p_full
         ptx::mbar_init(smem_addr(&o_full), 1);               // SYNC: init o_full
-        ptx::fence_mbarrier_init();                          // SYNC: init fence
+#if TILED
+        ptx::mbar_init(smem_addr(&q_empty), 1); // SYNC: init q_empty
+#endif
+        ptx::fence_mbarrier_init(); // SYNC: init fence
     }
     if (warp == 1) {
         ptx::tmem_alloc<1>(smem_addr(&tmem_base_slot), TMEM_COLS); // SYNC: tcgen05.alloc
@@ -192,82 +232,92 @@ extern "C" __global__ void __launch_bounds__(THREADS, 1)
         if (lane == 0) {
             const uint32_t qb = smem_addr(&q_full);
             const uint32_t sq = smem_addr(&smem_q[0]);
-            const int q0 = blockIdx.x * BM;
-            ptx::mbar_arrive_expect_tx(qb, Q_TX);     // SYNC: q_full arrive.expect_tx
-            ptx::tma_load_2d(sq, &tmap_q, 0, q0, qb); // SYNC: TMA load Q
             int s = 0;
             uint32_t phase = 0;
-            for (int j = 0; j < n_iters; ++j) {
-                ptx::mbar_wait(smem_addr(&kv_empty[s]), phase ^ 1); // SYNC: kv_empty wait
-                const uint32_t fb = smem_addr(&kv_full[s]);
-                const uint32_t sk = smem_addr(&smem_k[s][0]);
-                const uint32_t sv = smem_addr(&smem_v[s][0]);
-                ptx::mbar_arrive_expect_tx(fb, KV_TX);        // SYNC: kv_full arrive.expect_tx
-                ptx::tma_load_2d(sk, &tmap_k, 0, j * BN, fb); // SYNC: TMA load K
-                ptx::tma_load_2d(sv, &tmap_v, 0, j * BN, fb); // SYNC: TMA load V
-                if (++s == S_KV) {
-                    s = 0;
-                    phase ^= 1;
+            FOR_EACH_TILE(tile, t) {
+#if TILED && PTXMC_MUTANT != MUTANT_TILES_NO_Q_EMPTY_WAIT
+                // The previous tile's O has left the Q tile (its TMA store read it).
+                if (t > 0) ptx::mbar_wait(smem_addr(&q_empty), (t - 1) & 1); // SYNC: q_empty wait
+#endif
+                const int q0 = tile * BM;
+                ptx::mbar_arrive_expect_tx(qb, Q_TX);     // SYNC: q_full arrive.expect_tx
+                ptx::tma_load_2d(sq, &tmap_q, 0, q0, qb); // SYNC: TMA load Q
+                for (int j = 0; j < n_iters; ++j) {
+                    ptx::mbar_wait(smem_addr(&kv_empty[s]), phase ^ 1); // SYNC: kv_empty wait
+                    const uint32_t fb = smem_addr(&kv_full[s]);
+                    const uint32_t sk = smem_addr(&smem_k[s][0]);
+                    const uint32_t sv = smem_addr(&smem_v[s][0]);
+                    ptx::mbar_arrive_expect_tx(fb, KV_TX);        // SYNC: kv_full arrive.expect_tx
+                    ptx::tma_load_2d(sk, &tmap_k, 0, j * BN, fb); // SYNC: TMA load K
+                    ptx::tma_load_2d(sv, &tmap_v, 0, j * BN, fb); // SYNC: TMA load V
+                    if (++s == S_KV) {
+                        s = 0;
+                        phase ^= 1;
+                    }
                 }
             }
         }
     } else if (warp == 1) {
         // ---- MMA warp: one elected lane issues every tcgen05.mma and commit ----
-        if (ptx::elect_one()) {                    // SYNC: elect
-            ptx::mbar_wait(smem_addr(&q_full), 0); // SYNC: q_full wait
+        if (ptx::elect_one()) { // SYNC: elect
             const uint32_t ofb = smem_addr(&o_full);
             int s = 0;
             uint32_t phase = 0;
-            for (int j = 0; j < n_iters; ++j) {
-                ptx::mbar_wait(smem_addr(&kv_full[s]), phase); // SYNC: kv_full wait
-                ptx::tcgen05_fence_after();                    // SYNC: fence after kv_full
-                // S = Q K_j^T over the S/P columns, which P_{j-1} V_{j-1} reads as its A operand:
-                // wait for that mma's commit (the 9.4 pipelined pair mma (A read) -> mma (D write)
-                // orders them too; the 9.0/9.1 list does not).
+            int it = 0; // key blocks before this one, over every tile
+            FOR_EACH_TILE(tile, t) {
+                ptx::mbar_wait(smem_addr(&q_full), t & 1); // SYNC: q_full wait
+                for (int j = 0; j < n_iters; ++j, ++it) {
+                    ptx::mbar_wait(smem_addr(&kv_full[s]), phase); // SYNC: kv_full wait
+                    ptx::tcgen05_fence_after();                    // SYNC: fence after kv_full
+                    // S = Q K_j^T over the S/P columns, which P_{j-1} V_{j-1} reads as its A
+                    // operand: wait for that mma's commit (the 9.4 pipelined pair mma (A read) ->
+                    // mma (D write) orders them too; the 9.0/9.1 list does not).
 #if PTXMC_MUTANT != MUTANT_S_BEFORE_PV_DONE
-                if (j > 0) {
-                    ptx::mbar_wait(ofb, (j - 1) & 1); // SYNC: o_full wait (P columns free)
-                    ptx::tcgen05_fence_after();       // SYNC: fence after o_full
-                }
+                    if (it > 0) {
+                        ptx::mbar_wait(ofb, (it - 1) & 1); // SYNC: o_full wait (P columns free)
+                        ptx::tcgen05_fence_after();        // SYNC: fence after o_full
+                    }
 #endif
-                const uint32_t q_base = smem_addr(&smem_q[0]);
-                const uint32_t k_base = smem_addr(&smem_k[s][0]);
+                    const uint32_t q_base = smem_addr(&smem_q[0]);
+                    const uint32_t k_base = smem_addr(&smem_k[s][0]);
 #pragma unroll
-                for (int kk = 0; kk < HD / UK; ++kk) {
-                    const uint64_t da = make_smem_desc(q_base + kk * UK * 2);
-                    const uint64_t db = make_smem_desc(k_base + kk * UK * 2);
-                    const uint32_t acc = kk > 0 ? 1u : 0u;
-                    ptx::tcgen05_mma_f16<1>(s_tmem, da, db, kIdescS, acc); // SYNC: S mma
-                }
+                    for (int kk = 0; kk < HD / UK; ++kk) {
+                        const uint64_t da = make_smem_desc(q_base + kk * UK * 2);
+                        const uint64_t db = make_smem_desc(k_base + kk * UK * 2);
+                        const uint32_t acc = kk > 0 ? 1u : 0u;
+                        ptx::tcgen05_mma_f16<1>(s_tmem, da, db, kIdescS, acc); // SYNC: S mma
+                    }
 #if PTXMC_MUTANT == MUTANT_S_BEFORE_PV_DONE
-                if (j > 0) {
-                    ptx::mbar_wait(ofb, (j - 1) & 1); // SYNC: o_full wait (after the S mma)
-                    ptx::tcgen05_fence_after();       // SYNC: fence after o_full
-                }
+                    if (it > 0) {
+                        ptx::mbar_wait(ofb, (it - 1) & 1); // SYNC: o_full wait (after the S mma)
+                        ptx::tcgen05_fence_after();        // SYNC: fence after o_full
+                    }
 #endif
-                ptx::tcgen05_commit<1>(smem_addr(&s_full)); // SYNC: commit to s_full
-                // P_j is in tensor memory once all 128 softmax threads have arrived.
+                    ptx::tcgen05_commit<1>(smem_addr(&s_full)); // SYNC: commit to s_full
+                    // P_j is in tensor memory once all 128 softmax threads have arrived.
 #if PTXMC_MUTANT == MUTANT_WRONG_PARITY
-                ptx::mbar_wait(smem_addr(&p_full), (j & 1) ^ 1); // SYNC: p_full wait (wrong parity)
+                    ptx::mbar_wait(smem_addr(&p_full),
+                                   (it & 1) ^ 1); // SYNC: p_full wait (wrong parity)
 #else
-                ptx::mbar_wait(smem_addr(&p_full), j & 1); // SYNC: p_full wait
+                    ptx::mbar_wait(smem_addr(&p_full), it & 1); // SYNC: p_full wait
 #endif
-                ptx::tcgen05_fence_after(); // SYNC: fence after p_full
-                // O += P_j V_j: A = P from the S columns (16 f16 keys = 8 columns per mma).
-                const uint32_t v_base = smem_addr(&smem_v[s][0]);
+                    ptx::tcgen05_fence_after(); // SYNC: fence after p_full
+                    // O += P_j V_j: A = P from the S columns (16 f16 keys = 8 columns per mma).
+                    const uint32_t v_base = smem_addr(&smem_v[s][0]);
 #pragma unroll
-                for (int kk = 0; kk < BN / UK; ++kk) {
-                    const uint64_t db = make_smem_desc(v_base + kk * UK * HD * 2);
-                    const uint32_t acc = (j > 0 || kk > 0) ? 1u : 0u;
-                    const uint32_t pa = s_tmem + kk * (UK / 2);
-                    ptx::tcgen05_mma_f16_tmem_a(o_tmem, pa, db, kIdescO, acc); // SYNC: PV mma
-                }
-                // o_full: P_j V_j has read P and written O; kv_empty: K_j, V_j are free.
-                ptx::tcgen05_commit<1>(smem_addr(&o_full));      // SYNC: commit to o_full
-                ptx::tcgen05_commit<1>(smem_addr(&kv_empty[s])); // SYNC: commit to kv_empty
-                if (++s == S_KV) {
-                    s = 0;
-                    phase ^= 1;
+                    for (int kk = 0; kk < BN / UK; ++kk) {
+                        const uint64_t db = make_smem_desc(v_base + kk * UK * HD * 2);
+                        const uint32_t acc = (j > 0 || kk > 0) ? 1u : 0u;
+                        const uint32_t pa = s_tmem + kk * (UK / 2);
+                        ptx::tcgen05_mma_f16_tmem_a(o_tmem, pa, db, kIdescO, acc); // SYNC: PV mma
+                    }
+                    // o_full: P_j V_j has read P and written O; kv_empty: K_j, V_j are free.
+                    ptx::tcgen05_commit<1>(smem_addr(&o_full));      // SYNC: commit to o_full
+                    ptx::tcgen05_commit<1>(smem_addr(&kv_empty[s])); // SYNC: commit to kv_empty
+                    if (++s == S_KV) {
+                        s = 0;
+                        phase ^= 1;
+                    }
                 }
             }
         }
@@ -275,112 +325,127 @@ extern "C" __global__ void __launch_bounds__(THREADS, 1)
         // ---- softmax warpgroup, warps 2-5: warp w owns TMEM lanes 32*(w%4) .. 32*(w%4)+31 ----
         const uint32_t lane_base = static_cast<uint32_t>((warp % 4) * 32) << 16;
         const uint32_t stat_taddr = tmem_base + STAT_COL + lane_base; // this warp's row sums
-        const int row = blockIdx.x * BM + (warp % 4) * 32 + lane;
         const uint32_t ofb = smem_addr(&o_full);
-        float row_sum = 0.f;
+        int it = 0; // key blocks before this one, over every tile
+        FOR_EACH_TILE(tile, t) {
+            const int row = tile * BM + (warp % 4) * 32 + lane;
+            float row_sum = 0.f;
 #if ONLINE_SOFTMAX
-        float row_max = __int_as_float(0xff800000); // the running maximum (-inf), log2 units
+            float row_max = __int_as_float(0xff800000); // the running maximum (-inf), log2 units
 #endif
-        for (int j = 0; j < n_iters; ++j) {
+            for (int j = 0; j < n_iters; ++j, ++it) {
 #if PTXMC_MUTANT != MUTANT_DROP_S_FULL_WAIT
-            ptx::mbar_wait(smem_addr(&s_full), j & 1); // SYNC: s_full wait
+                ptx::mbar_wait(smem_addr(&s_full), it & 1); // SYNC: s_full wait
 #endif
-            ptx::tcgen05_fence_after(); // SYNC: fence after s_full
-            uint32_t sv[BN / 16][16];
+                ptx::tcgen05_fence_after(); // SYNC: fence after s_full
+                uint32_t sv[BN / 16][16];
 #pragma unroll
-            for (int c = 0; c < BN / 16; ++c) {
-                const uint32_t taddr = s_tmem + lane_base + c * 16;
-                ptx::tmem_ld_32x32b_x16(sv[c], taddr); // SYNC: tcgen05.ld S
-            }
-            ptx::tmem_wait_ld(); // SYNC: tcgen05.wait::ld S
+                for (int c = 0; c < BN / 16; ++c) {
+                    const uint32_t taddr = s_tmem + lane_base + c * 16;
+                    ptx::tmem_ld_32x32b_x16(sv[c], taddr); // SYNC: tcgen05.ld S
+                }
+                ptx::tmem_wait_ld(); // SYNC: tcgen05.wait::ld S
 #if ONLINE_SOFTMAX
-            float new_max = row_max;
+                float new_max = row_max;
 #pragma unroll
-            for (int c = 0; c < BN; ++c)
-                new_max = fmaxf(new_max, __uint_as_float(sv[c / 16][c % 16]) * scale_log2);
-            // Rescale this warp's rows of O when one of its maxima grew, before the p_full
-            // arrive lets the next O += P V accumulate into it.
-            const bool rescale = j > 0 && __any_sync(0xffffffffu, new_max > row_max);
-            const float factor = exp2f(row_max - new_max);
+                for (int c = 0; c < BN; ++c)
+                    new_max = fmaxf(new_max, __uint_as_float(sv[c / 16][c % 16]) * scale_log2);
+                // Rescale this warp's rows of O when one of its maxima grew, before the p_full
+                // arrive lets the next O += P V accumulate into it.
+                const bool rescale = j > 0 && __any_sync(0xffffffffu, new_max > row_max);
+                const float factor = exp2f(row_max - new_max);
 #if PTXMC_MUTANT != MUTANT_ONLINE_RESCALE_LATE
-            if (rescale) {
-                rescale_o(o_tmem + lane_base, ofb, j, factor);
-                row_sum *= factor;
-            }
+                if (rescale) {
+                    rescale_o(o_tmem + lane_base, ofb, it, factor);
+                    row_sum *= factor;
+                }
 #endif
-            row_max = new_max;
-            const float p_shift = row_max;
+                row_max = new_max;
+                const float p_shift = row_max;
 #else
-            const float p_shift = shift;
+                const float p_shift = shift;
 #endif
-            // P = exp2(S * scale - shift), two f16 a column.
-            uint32_t pv[BN / 2];
+                // P = exp2(S * scale - shift), two f16 a column.
+                uint32_t pv[BN / 2];
 #pragma unroll
-            for (int c = 0; c < BN / 2; ++c) {
-                const float s0 = __uint_as_float(sv[(2 * c) / 16][(2 * c) % 16]);
-                const float s1 = __uint_as_float(sv[(2 * c + 1) / 16][(2 * c + 1) % 16]);
-                const float p0 = exp2f(s0 * scale_log2 - p_shift);
-                const float p1 = exp2f(s1 * scale_log2 - p_shift);
-                row_sum += p0 + p1;
-                const __half2 h = __floats2half2_rn(p0, p1);
-                pv[c] = *reinterpret_cast<const uint32_t*>(&h);
-            }
-            const uint32_t p_taddr = s_tmem + lane_base; // P: the first BN / 2 columns of S
+                for (int c = 0; c < BN / 2; ++c) {
+                    const float s0 = __uint_as_float(sv[(2 * c) / 16][(2 * c) % 16]);
+                    const float s1 = __uint_as_float(sv[(2 * c + 1) / 16][(2 * c + 1) % 16]);
+                    const float p0 = exp2f(s0 * scale_log2 - p_shift);
+                    const float p1 = exp2f(s1 * scale_log2 - p_shift);
+                    row_sum += p0 + p1;
+                    const __half2 h = __floats2half2_rn(p0, p1);
+                    pv[c] = *reinterpret_cast<const uint32_t*>(&h);
+                }
+                const uint32_t p_taddr = s_tmem + lane_base; // P: the first BN / 2 columns of S
 #if PTXMC_MUTANT == VARIANT_P_IN_TWO_STORES
-            ptx::tmem_st_32x32b_x16(p_taddr, &pv[0]);       // SYNC: tcgen05.st P (first half)
-            ptx::tmem_st_32x32b_x16(p_taddr + 16, &pv[16]); // SYNC: tcgen05.st P (second half)
+                ptx::tmem_st_32x32b_x16(p_taddr, &pv[0]);       // SYNC: tcgen05.st P (first half)
+                ptx::tmem_st_32x32b_x16(p_taddr + 16, &pv[16]); // SYNC: tcgen05.st P (second half)
 #else
-            ptx::tmem_st_32x32b_x32(p_taddr, pv);          // SYNC: tcgen05.st P
+                ptx::tmem_st_32x32b_x32(p_taddr, pv); // SYNC: tcgen05.st P
 #endif
 #if PTXMC_MUTANT != MUTANT_NO_WAIT_ST
-            ptx::tmem_wait_st(); // SYNC: tcgen05.wait::st P
+                ptx::tmem_wait_st(); // SYNC: tcgen05.wait::st P
 #endif
 #if PTXMC_MUTANT != MUTANT_NO_FENCE_BEFORE
-            ptx::tcgen05_fence_before(); // SYNC: fence before p_full
+                ptx::tcgen05_fence_before(); // SYNC: fence before p_full
 #endif
-            ptx::mbar_arrive(smem_addr(&p_full)); // SYNC: p_full arrive
+                ptx::mbar_arrive(smem_addr(&p_full)); // SYNC: p_full arrive
 #if PTXMC_MUTANT == MUTANT_ONLINE_RESCALE_LATE
-            if (rescale) { // too late: the next O += P V may be accumulating into O
-                rescale_o(o_tmem + lane_base, ofb, j, factor);
-                row_sum *= factor;
+                if (rescale) { // too late: the next O += P V may be accumulating into O
+                    rescale_o(o_tmem + lane_base, ofb, it, factor);
+                    row_sum *= factor;
+                }
+#endif
+                // The row sum so far, kept in tensor memory; stored once P is released, while the
+                // MMA warp may already run the next S mma (the next wait::st completes it).
+                const uint32_t stat = __float_as_uint(row_sum);
+                ptx::tmem_st_32x32b_x1(stat_taddr, stat); // SYNC: tcgen05.st row sum
             }
+            // ---- epilogue: the last commit to o_full covers every mma ----
+            ptx::mbar_wait(ofb, (it - 1) & 1); // SYNC: o_full wait (epilogue)
+            ptx::tcgen05_fence_after();        // SYNC: fence after o_full (epilogue)
+            uint32_t ov[HD / 16][16];
+#pragma unroll
+            for (int c = 0; c < HD / 16; ++c) {
+                const uint32_t taddr = o_tmem + lane_base + c * 16;
+                ptx::tmem_ld_32x32b_x16(ov[c], taddr); // SYNC: tcgen05.ld O
+            }
+            ptx::tmem_wait_st(); // SYNC: tcgen05.wait::st row sum
+            const uint32_t sum = ptx::tmem_ld_32x32b_x1(stat_taddr); // SYNC: tcgen05.ld row sum
+            ptx::tmem_wait_ld();                                     // SYNC: tcgen05.wait::ld O
+#if TILED
+            // The next tile's first O = P V overwrites O: these reads go before the epilogue's
+            // barriers, which (through q_empty and the next Q) come before that mma.
+            ptx::tcgen05_fence_before(); // SYNC: fence before the epilogue barrier
 #endif
-            // The row sum so far, kept in tensor memory; stored once P is released, while the
-            // MMA warp may already run the next S mma (the next wait::st completes it).
-            const uint32_t stat = __float_as_uint(row_sum);
-            ptx::tmem_st_32x32b_x1(stat_taddr, stat); // SYNC: tcgen05.st row sum
-        }
-        // ---- epilogue: the last commit to o_full covers every mma ----
-        ptx::mbar_wait(ofb, (n_iters - 1) & 1); // SYNC: o_full wait (epilogue)
-        ptx::tcgen05_fence_after();             // SYNC: fence after o_full (epilogue)
-        uint32_t ov[HD / 16][16];
+            const float inv = 1.f / __uint_as_float(sum);
+            // O goes out through the Q tile: each thread writes its row, then one thread stores the
+            // tile with TMA. The last S mma read Q (in the async proxy) before the o_full commit; a
+            // proxy fence orders that read before these generic writes (decision Q5: the literal
+            // text orders accesses of different proxies only through a proxy fence).
+            ptx::fence_proxy_async_smem(); // SYNC: fence.proxy.async (Q tile reused)
+            uint16_t* o_row = &smem_q[(row - tile * BM) * HD];
 #pragma unroll
-        for (int c = 0; c < HD / 16; ++c) {
-            const uint32_t taddr = o_tmem + lane_base + c * 16;
-            ptx::tmem_ld_32x32b_x16(ov[c], taddr); // SYNC: tcgen05.ld O
-        }
-        ptx::tmem_wait_st();                                     // SYNC: tcgen05.wait::st row sum
-        const uint32_t sum = ptx::tmem_ld_32x32b_x1(stat_taddr); // SYNC: tcgen05.ld row sum
-        ptx::tmem_wait_ld();                                     // SYNC: tcgen05.wait::ld O
-        const float inv = 1.f / __uint_as_float(sum);
-        // O goes out through the Q tile: each thread writes its row, then one thread stores the
-        // tile with TMA. The last S mma read Q (in the async proxy) before the o_full commit; a
-        // proxy fence orders that read before these generic writes (decision Q5: the literal
-        // text orders accesses of different proxies only through a proxy fence).
-        ptx::fence_proxy_async_smem(); // SYNC: fence.proxy.async (Q tile reused)
-        uint16_t* o_row = &smem_q[(row - blockIdx.x * BM) * HD];
-#pragma unroll
-        for (int d = 0; d < HD; ++d)
-            o_row[d] = __half_as_ushort(__float2half(__uint_as_float(ov[d / 16][d % 16]) * inv));
+            for (int d = 0; d < HD; ++d)
+                o_row[d] =
+                    __half_as_ushort(__float2half(__uint_as_float(ov[d / 16][d % 16]) * inv));
 #if PTXMC_MUTANT != MUTANT_NO_EPILOGUE_FENCE
-        ptx::fence_proxy_async_smem(); // SYNC: fence.proxy.async (O in the Q tile)
+            ptx::fence_proxy_async_smem(); // SYNC: fence.proxy.async (O in the Q tile)
 #endif
-        ptx::named_bar_sync(1, SOFTMAX_THREADS); // SYNC: epilogue barrier
-        if (warp == 2 && lane == 0) {
-            const uint32_t o_tile = smem_addr(&smem_q[0]);
-            ptx::tma_store_2d(&tmap_o, 0, blockIdx.x * BM, o_tile); // SYNC: TMA store O
-            ptx::bulk_commit_group();                               // SYNC: bulk commit
-            ptx::bulk_wait_group_0();                               // SYNC: bulk wait
+            ptx::named_bar_sync(1, SOFTMAX_THREADS); // SYNC: epilogue barrier
+            if (warp == 2 && lane == 0) {
+                const uint32_t o_tile = smem_addr(&smem_q[0]);
+                ptx::tma_store_2d(&tmap_o, 0, tile * BM, o_tile); // SYNC: TMA store O
+                ptx::bulk_commit_group();                         // SYNC: bulk commit
+#if PTXMC_MUTANT == MUTANT_TILES_EARLY_Q_EMPTY
+                ptx::mbar_arrive(smem_addr(&q_empty)); // SYNC: q_empty arrive (early)
+#endif
+                ptx::bulk_wait_group_0(); // SYNC: bulk wait
+#if TILED && PTXMC_MUTANT != MUTANT_TILES_EARLY_Q_EMPTY
+                ptx::mbar_arrive(smem_addr(&q_empty)); // SYNC: q_empty arrive
+#endif
+            }
         }
     }
 
