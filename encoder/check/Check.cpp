@@ -54,6 +54,9 @@ void searchCaught(const Engine& engine, const ir::Program& p, const cat::Resolve
                   engine::CheckResult& r) noexcept {
     try {
         engine.search(p, model, options, start, r);
+        // Z3 may stop at its own time parameter a hair before the watchdog: the query answers
+        // unknown, with no exception, and the reason still says how far the search got.
+        if (r.stoppedByLimit()) r.unknownReason = withProgress(r.unknownReason, options);
     } catch (const std::exception& e) {
         std::optional<engine::Stats> stats = std::move(r.stats); // how far it got (--stats)
         setStopped(r, p, withProgress(stoppedBecause(e), options));
