@@ -4,6 +4,7 @@
 #include "ir/Gates.hpp"
 #include "smt/Schedules.hpp"
 
+#include <map>
 #include <set>
 #include <utility>
 #include <vector>
@@ -22,8 +23,8 @@ bool isOp(const z3::expr& c, Z3_decl_kind kind) {
  * reading's literal is false under the default) the negation of a reading's literal or of a
  * conjunction with one. The reading literals it relied on go to `relied`.
  */
-bool holdsWith(const z3::expr& c, const z3::expr& part, const std::set<unsigned>& readings,
-               std::set<unsigned>& relied) {
+bool holdsWith(const z3::expr& c, const z3::expr& part,
+               const std::map<unsigned, z3::expr>& readings, std::set<unsigned>& relied) {
     if (c.is_true() || z3::eq(c, part)) return true;
     if (isOp(c, Z3_OP_OR)) {
         for (unsigned i = 0; i < c.num_args(); ++i)
@@ -47,7 +48,8 @@ bool holdsWith(const z3::expr& c, const z3::expr& part, const std::set<unsigned>
 /** Every mbo pair of the program is a pair of `r` whenever it holds (under the default reading,
  *  relying on the reading literals put in `relied`). */
 bool containsMbarrierOrder(const ProgramEncoder& pe, const Z3Rel& r,
-                           const std::set<unsigned>& readings, std::set<unsigned>& relied) {
+                           const std::map<unsigned, z3::expr>& readings,
+                           std::set<unsigned>& relied) {
     const auto& positions = pe.mbPositions();
     const auto& events = pe.program().events;
     for (const auto& [a, pa] : positions)
@@ -119,10 +121,8 @@ MbarrierFactsPlan::MbarrierFactsPlan(const std::vector<z3::expr>& readingLiteral
 
 void MbarrierFactsPlan::addAcyclic(const ProgramEncoder& pe, const Z3Rel& r, const z3::expr& lit) {
     if (pe.mbPositions().empty()) return void(why_ = "no mbarrier operations");
-    std::set<unsigned> ids, relied;
-    for (const auto& [id, l] : readings_)
-        ids.insert(id);
-    if (!containsMbarrierOrder(pe, r, ids, relied)) return;
+    std::set<unsigned> relied;
+    if (!containsMbarrierOrder(pe, r, readings_, relied)) return;
     // Where the containment relied on a reading's literal being false, the facts hold only
     // under the readings that leave it false.
     z3::expr when = lit;

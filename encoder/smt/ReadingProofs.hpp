@@ -23,9 +23,6 @@ public:
     /** Keeps the unsat answer to `assumptions` under `chosen`, with its core. */
     void add(const z3::expr_vector& assumptions, const std::vector<z3::expr>& chosen,
              const z3::expr_vector& core);
-    /** Answers given without the solver. */
-    std::size_t reused() const { return reused_; }
-    void countReuse() { ++reused_; }
 
 private:
     using Ids = std::vector<unsigned>;
@@ -34,7 +31,6 @@ private:
     std::map<Ids, std::vector<Ids>> cores_;
     /// The keys' expressions, kept alive: Z3 gives a freed term's id to the next new one.
     std::vector<z3::expr> alive_;
-    std::size_t reused_ = 0;
 };
 
 } // namespace ptxmc::engine::smt

@@ -153,7 +153,6 @@ z3::check_result Z3Session::check(const z3::expr_vector& assumptions, const char
     }
     const auto start = std::chrono::steady_clock::now();
     if (readings_ && readingProofs_.proven(assumptions, chosen_)) {
-        readingProofs_.countReuse();
         if (queryTimes_ != nullptr)
             recordQuery(*queryTimes_, "another reading's proof", z3::unsat, 0.0);
         return z3::unsat;
