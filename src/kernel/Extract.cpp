@@ -13,6 +13,7 @@
 #include <fmt/format.h>
 #include <numeric>
 #include <set>
+#include <tuple>
 
 namespace ptxmc::kernel {
 
@@ -170,6 +171,22 @@ private:
         starts_.push_back({*a & Layout::kOffsetMask, bytes, tier});
     }
 
+    /**
+     * Records that copy `s` reads or writes the buffer at `offset`. Copies are stages of one
+     * ring where they are in one shared variable and come from one tensor map (its box is one
+     * size) or, without one, from one instruction.
+     */
+    void ringSite(const Step& s, std::uint64_t offset) {
+        auto sym = x_.layout.sharedAt(offset);
+        if (!sym) return;
+        RingKey key{0, s.stmt, sym->first->offset};
+        for (const RawOperand& o : s.operands)
+            if (o.kind == OperandKind::Addr && !o.elements.empty() && o.value.known)
+                key = {o.value.v, SIZE_MAX, sym->first->offset};
+        ringSites_.try_emplace(key, std::set<std::uint64_t>{}, s.stmt)
+            .first->second.first.insert(offset);
+    }
+
     std::optional<std::uint64_t> known(const RawOperand& o) const {
         if (o.value.known) return o.value.v;
         return std::nullopt;
@@ -182,8 +199,11 @@ private:
             std::optional<std::uint64_t> bytes;
             if (!isTensor(s) && s.operands.size() > 2) bytes = known(s.operands[2]);
             for (std::size_t k = 0; k < std::min<std::size_t>(a.size(), 2); ++k)
-                if (!(isTensor(s) && !s.operands[a[k]].elements.empty()))
+                if (!(isTensor(s) && !s.operands[a[k]].elements.empty())) {
+                    const std::size_t before = starts_.size();
                     addStart(s.operands[a[k]], bytes, 1);
+                    if (!bytes && starts_.size() > before) ringSite(s, starts_.back().offset);
+                }
         } else if (isNonBulkAsync(s) && !a.empty()) { // cp.async.ca/cg
             addStart(s.operands[a[0]], s.operands.size() > 2 ? known(s.operands[2]) : std::nullopt,
                      1);
@@ -212,7 +232,31 @@ private:
         if (auto a = descriptorAddr(o)) starts_.push_back({*a, std::nullopt, 2});
     }
 
+    /**
+     * Per buffer start, the least distance between two buffers the copies of one ring write
+     * (ringSite: copies of one tensor map move boxes of one size, which the PTX does not hold). The
+     * ring's last stage used then ends that far after its start, not at the next buffer: with fewer
+     * k-blocks than stages the unused stages' buffers are unknown, and a scalar after the last
+     * stage (DeepGEMM's scale factors of B after those of A) would fall inside it.
+     */
+    std::map<std::uint64_t, std::pair<std::uint64_t, std::size_t>> ringStrides() const {
+        std::map<std::uint64_t, std::pair<std::uint64_t, std::size_t>> out;
+        for (const auto& [key, site] : ringSites_) {
+            const auto& [offsets, stmt] = site;
+            if (offsets.size() < 2) continue;
+            std::uint64_t stride = UINT64_MAX;
+            for (auto a = offsets.begin(), b = std::next(a); b != offsets.end(); ++a, ++b)
+                stride = std::min(stride, *b - *a);
+            for (std::uint64_t o : offsets) {
+                auto [it, fresh] = out.emplace(o, std::pair{stride, stmt});
+                if (!fresh && stride < it->second.first) it->second = {stride, stmt};
+            }
+        }
+        return out;
+    }
+
     void makeRegions() {
+        const auto strides = ringStrides();
         // Tier 1 (copies) first: each extends to its bytes, else to the next start of its symbol.
         std::sort(starts_.begin(), starts_.end(), [](const Start& a, const Start& b) {
             return std::tie(a.tier, a.offset) < std::tie(b.tier, b.offset);
@@ -238,6 +282,17 @@ private:
                 }
                 for (const Region& r : regions_) // never overlap an earlier region
                     if (r.start > s.offset) end = std::min(end, r.start);
+                if (auto ring = strides.find(s.offset); ring != strides.end() && s.tier == 1 &&
+                                                        !s.bytes &&
+                                                        s.offset + ring->second.first < end) {
+                    end = s.offset + ring->second.first;
+                    note(entry().body[ring->second.second].insn.loc,
+                         fmt::format("the last stage the copies of line {} write ends {} bytes "
+                                     "after its start, as far apart as their stages (one tensor "
+                                     "map: one box size)",
+                                     entry().body[ring->second.second].insn.loc.line,
+                                     ring->second.first));
+                }
                 // nor an mbarrier placed after the last stage (in one .extern array)
                 if (auto mb = mbarriers_.upper_bound(s.offset); mb != mbarriers_.end())
                     end = std::min(end, *mb);
@@ -1351,8 +1406,29 @@ private:
     }
 
     /**
-     * Splits each phase's expect_tx among the tensor copies its warp then issues on that
-     * barrier (multiples of 16 bytes, the last copy taking the rest). A barrier that copies of
+     * The barriers on which warp `w` issues its tensor copies before their expect_tx
+     * (DeepGEMM's loads, then `arrive_and_expect_tx`; the tx-count may go below zero in
+     * between, 9.7.15.16.1) rather than after it (CUTLASS's): the first of the two on each.
+     */
+    std::set<std::string> copiesBeforeExpect(const WarpCode& w) const {
+        std::set<std::string> seen, out;
+        for (const Item& it : w.items) {
+            const auto& in = it.insn;
+            if (ptx::hasQualifier(in.parts, "expect_tx") && in.operands.size() >= 3)
+                seen.insert(in.operands[1].name + "@" +
+                            std::to_string(in.operands[1].cta.value_or(w.cta)));
+            if (!completesTensorCopy(it)) continue;
+            const std::vector<int> dests = copyDestinations(in, w.cta);
+            const std::string bar = in.operands[2].name + "@" + std::to_string(dests.front());
+            if (dests.size() == 1 && seen.insert(bar).second) out.insert(bar);
+        }
+        return out;
+    }
+
+    /**
+     * Splits each phase's expect_tx among the tensor copies its warp issues on that barrier
+     * after it, or before it where the warp copies first (copiesBeforeExpect), in multiples of
+     * 16 bytes, the last copy taking the rest. A barrier that copies of
      * other warps complete too (a peer CTA's half of a 2-SM stage, through mapa, or a peer's
      * multicast copy) shares what its expect_tx announce in all equally among all its copies:
      * the announcing warp's own copies do not bring the peer's bytes. A multicast copy counts
@@ -1368,6 +1444,9 @@ private:
         };
         for (const WarpCode& w : warps_) {
             std::map<std::string, std::pair<std::int64_t, std::vector<std::string>>> open;
+            const std::set<std::string> copiesFirst = copiesBeforeExpect(w);
+            std::map<std::string, std::vector<std::string>>
+                pending; ///< copies before their expect_tx
             auto flush = [&](const std::string& bar) {
                 auto g = open.find(bar);
                 if (g == open.end() || g->second.second.empty()) return;
@@ -1388,6 +1467,11 @@ private:
                     flush(bar);
                     open[bar] = {in.operands[2].value * it.repeat, {}};
                     announced[bar] += in.operands[2].value * it.repeat;
+                    if (copiesFirst.count(bar)) { // the copies before it are its phase's
+                        open[bar].second = std::move(pending[bar]);
+                        pending.erase(bar);
+                        flush(bar);
+                    }
                 }
                 if (completesTensorCopy(it)) {
                     const std::string& tile = in.operands[1].name;
@@ -1397,7 +1481,9 @@ private:
                         copies[bar] += 1;
                         barOf.emplace(tile, bar);
                         auto g = open.find(bar);
-                        if (g != open.end() && dests.size() == 1)
+                        if (dests.size() == 1 && copiesFirst.count(bar))
+                            pending[bar].push_back(tile);
+                        else if (g != open.end() && dests.size() == 1)
                             g->second.second.push_back(tile);
                         else // a multicast copy's barriers see bytes no one warp announces
                             shared.insert(bar);
@@ -1406,6 +1492,8 @@ private:
             }
             for (auto& [bar, group] : std::map(open))
                 flush(bar);
+            for (const auto& [bar, tiles] : pending) // copies no later expect_tx announces
+                if (!tiles.empty()) shared.insert(bar);
         }
         for (const auto& [tile, bar] : barOf) {
             auto phase = phaseOf.find(tile);
@@ -1437,6 +1525,11 @@ private:
     const Extraction& x_;
     std::set<std::uint64_t> mbarriers_;
     std::vector<Start> starts_;
+    /// a ring (ringSite): its tensor map's address (0: none), else its copy's statement
+    /// (SIZE_MAX: a tensor map), and its shared variable's offset
+    using RingKey = std::tuple<std::uint64_t, std::size_t, std::uint64_t>;
+    /// per ring, the buffer starts its copies write or read, and its first copy's statement
+    std::map<RingKey, std::pair<std::set<std::uint64_t>, std::size_t>> ringSites_;
     std::vector<Region> regions_;
     std::map<std::uint64_t, std::string> mbarNames_;
     std::set<std::string> names_;
