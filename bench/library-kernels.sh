@@ -2,7 +2,9 @@
 # ptxmc kernel on public library kernels a user fetched: compiles each with nvcc, checks it with
 # the launch recorded here, and prints time, peak memory and the answer side by side.
 # Usage: bench/library-kernels.sh LIBDIR [BUILD_DIR]
-#   LIBDIR holds the libraries as fetched (LIBDIR/cutlass: github.com/NVIDIA/cutlass); a library
+#   LIBDIR holds the libraries as fetched (LIBDIR/cutlass: github.com/NVIDIA/cutlass,
+#   LIBDIR/DeepGEMM: github.com/deepseek-ai/DeepGEMM, LIBDIR/ThunderKittens:
+#   github.com/HazyResearch/ThunderKittens); a library
 #   not there is skipped. Neither the libraries nor their PTX belong in this repository: the PTX
 #   goes to a temporary folder. READINGS=1 also checks each kernel with --readings; MUTANTS=0
 #   leaves out the PTX mutants (bench/ptx-mutant.py) of the kernels that list them;
@@ -17,14 +19,15 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
 # compile NAME ARCH SOURCE INCLUDE...: nvcc -ptx -lineinfo -O3 into $work/NAME.ptx (CXX_STD: the
-# C++ standard, c++17 unless set)
+# C++ standard, c++17 unless set; NVCC_DEFINES: -D options)
 compile() {
     local name=$1 arch=$2 source=$3
     shift 3
     local includes=()
     for i in "$@"; do includes+=(-I"$i"); done
+    # shellcheck disable=SC2086 # NVCC_DEFINES: words, each a -D option
     "$nvcc" -std=${CXX_STD:-c++17} -arch="$arch" -ptx -lineinfo -O3 --expt-relaxed-constexpr \
-        "${includes[@]}" "$source" -o "$work/$name.ptx" 2>"$work/$name.nvcc.log"
+        ${NVCC_DEFINES:-} "${includes[@]}" "$source" -o "$work/$name.ptx" 2>"$work/$name.nvcc.log"
 }
 
 # check NAME OPTIONS...: one row: seconds, peak MiB, exit status, the verdict line
@@ -151,6 +154,38 @@ if [ -d "$deepgemm/deep_gemm/include" ] && [ -d "$cutlass/include/cute" ]; then
     else
         echo "deepgemm-sm100-bf16: nvcc failed ($work/deepgemm-sm100-bf16.nvcc.log)"
     fi
+    # The sm90 fp8 GEMM with 1D-2D scaling: M, N, K (fields 2-4), one 128x128 block, two k-blocks.
+    if CXX_STD=c++20 compile deepgemm-sm90-fp8 sm_90a "$root/bench/library/deepgemm_sm90_fp8.cu" \
+        "$deepgemm/deep_gemm/include" "$cutlass/include"; then
+        dg=(--param 2=128 --param 3=128 --param 4=256)
+        run deepgemm-sm90-fp8 "${dg[@]}"
+        # Mutants (docs/kernel.md): the math warps' full wait this launch runs (the 16th
+        # try_wait: the earlier ones are the producer's and other paths') gone or on the other
+        # parity, the wgmma.fence before its first wgmma gone, the epilogue's proxy fence gone.
+        entry=$(grep -m1 '^\.entry' "$work/deepgemm-sm90-fp8.ptx" | sed 's/^\.entry //; s/($//')
+        mutant deepgemm-sm90-fp8 "$entry" drop-wait 16 "${dg[@]}"
+        mutant deepgemm-sm90-fp8 "$entry" flip-parity 16 "${dg[@]}"
+        mutant deepgemm-sm90-fp8 "$entry" drop:wgmma.fence 9 "${dg[@]}"
+        mutant deepgemm-sm90-fp8 "$entry" drop:fence.proxy.async 1 "${dg[@]}"
+    else
+        echo "deepgemm-sm90-fp8: nvcc failed ($work/deepgemm-sm90-fp8.nvcc.log)"
+    fi
 else
     echo "(no $deepgemm, or no CUTLASS for its cute: DeepGEMM skipped)"
+fi
+tk=$lib/ThunderKittens
+if [ -f "$tk/kernels/gemm/bf16_h100/bf16_h100_gemm.cu" ]; then
+    # ThunderKittens' H100 GEMM (its own file, its main's instantiation matmul_template<2,4,8>):
+    # the C layout's rows and columns (0+784, 0+792) for one task, K (0+24) for two k-blocks.
+    # A hang: its non-leader producer warps wait on every stage's consumer barrier
+    # (docs/kernel.md).
+    if CXX_STD=c++20 NVCC_DEFINES="-DKITTENS_HOPPER -DNDEBUG" compile tk-h100-gemm sm_90a \
+        "$tk/kernels/gemm/bf16_h100/bf16_h100_gemm.cu" "$tk/include" "$tk/prototype"; then
+        run tk-h100-gemm --entry matmul_templateILi2ELi4ELi8E --param 0+784=128 --param 0+792=256 \
+            --param 0+24=128
+    else
+        echo "tk-h100-gemm: nvcc failed ($work/tk-h100-gemm.nvcc.log)"
+    fi
+else
+    echo "(no $tk: ThunderKittens skipped)"
 fi
