@@ -8,7 +8,8 @@
 #   not there is skipped. Neither the libraries nor their PTX belong in this repository: the PTX
 #   goes to a temporary folder. READINGS=1 also checks each kernel with --readings; MUTANTS=0
 #   leaves out the PTX mutants (bench/ptx-mutant.py) of the kernels that list them;
-#   SM90_WS_PARAMS=FILE: the host's Params dump of bench/library/cutlass_sm90_ws.cu.
+#   SM90_WS_PARAMS=FILE: the host's Params dump of bench/library/cutlass_sm90_ws.cu;
+#   KERNELS=REGEX: only the kernels whose names it matches (KERNELS='deepgemm|tk-').
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 lib=$(cd "${1:?usage: bench/library-kernels.sh LIBDIR [BUILD_DIR]}" && pwd)
@@ -23,12 +24,19 @@ trap 'rm -rf "$work"' EXIT
 compile() {
     local name=$1 arch=$2 source=$3
     shift 3
+    wanted "$name" || return 1
     local includes=()
     for i in "$@"; do includes+=(-I"$i"); done
     # shellcheck disable=SC2086 # NVCC_DEFINES: words, each a -D option
     "$nvcc" -std=${CXX_STD:-c++17} -arch="$arch" -ptx -lineinfo -O3 --expt-relaxed-constexpr \
         ${NVCC_DEFINES:-} "${includes[@]}" "$source" -o "$work/$name.ptx" 2>"$work/$name.nvcc.log"
 }
+
+# wanted NAME: whether KERNELS (an extended regular expression; unset: every kernel) names it
+wanted() { [[ -z "${KERNELS:-}" ]] || [[ "$1" =~ $KERNELS ]]; }
+
+# nvcc_failed NAME: says so, unless KERNELS left NAME out (compile then did not run)
+nvcc_failed() { ! wanted "$1" || echo "$1: nvcc failed ($work/$1.nvcc.log)"; }
 
 # check NAME OPTIONS...: one row: seconds, peak MiB, exit status, the verdict line
 check() {
@@ -79,14 +87,14 @@ if [ -d "$cutlass/include/cutlass" ]; then
     if compile cutlass-sm100-1sm sm_100a "$root/bench/library/cutlass_sm100_1sm.cu" "${inc[@]}"; then
         run cutlass-sm100-1sm --grid 2 --tiles 2 "${fields[@]}"
     else
-        echo "cutlass-sm100-1sm: nvcc failed ($work/cutlass-sm100-1sm.nvcc.log)"
+        nvcc_failed cutlass-sm100-1sm
     fi
     if compile cutlass-ex70 sm_100a "$cutlass/examples/70_blackwell_gemm/70_blackwell_fp16_gemm.cu" \
         "${inc[@]}"; then
         run cutlass-ex70 --entry device_kernel --cluster 2,2 --grid 4,2 --tiles 2 "${fields[@]}" \
             --param 0+1296=0 --param 0+1288=0 --param 0+1280=128
     else
-        echo "cutlass-ex70: nvcc failed"
+        nvcc_failed cutlass-ex70
     fi
     # CUTLASS's Hopper warp-specialized GEMM (bench/library/cutlass_sm90_ws.cu, example 48's
     # builders on one CTA per cluster; docs/kernel.md walks through it) with the Params its host
@@ -94,7 +102,9 @@ if [ -d "$cutlass/include/cutlass" ]; then
     # K = 512 there: 8 k-blocks over 7 stages); skipped without one. Mutants: the consumer's
     # full wait (the 10th try_wait, after its probe) gone or on the other parity, the first
     # wgmma.fence gone.
-    if [ -z "${SM90_WS_PARAMS:-}" ]; then
+    if ! wanted cutlass-sm90-ws; then
+        :
+    elif [ -z "${SM90_WS_PARAMS:-}" ]; then
         echo "cutlass-sm90-ws: no SM90_WS_PARAMS (docs/kernel.md: the host's dump)"
     elif compile cutlass-sm90-ws sm_90a "$root/bench/library/cutlass_sm90_ws.cu" "${inc[@]}" \
         "$root/include"; then
@@ -105,7 +115,7 @@ if [ -d "$cutlass/include/cutlass" ]; then
         mutant cutlass-sm90-ws "$entry" flip-parity 10 "${ws[@]}"
         mutant cutlass-sm90-ws "$entry" drop:wgmma.fence 1 "${ws[@]}"
     else
-        echo "cutlass-sm90-ws: nvcc failed ($work/cutlass-sm90-ws.nvcc.log)"
+        nvcc_failed cutlass-sm90-ws
     fi
     # cute's Hopper tutorial (TMA + wgmma, one CTA): K (0+8), the TiledMMA's accumulate flag (8)
     # and beta (10). K = 192: every stage waited on, clean; K = 128: its prologue loads a third
@@ -124,7 +134,7 @@ if [ -d "$cutlass/include/cutlass" ]; then
             mutant cute-hopper-tutorial "$entry" "$m" 1 --param 0+8=192 --param 8=128 --param 10=0
         done
     else
-        echo "cute-hopper-tutorial: nvcc failed"
+        nvcc_failed cute-hopper-tutorial
     fi
     # Example 77's Blackwell FMHA forward: the fp16 entry with no mask and the individual tile
     # scheduler; its correction warpgroup rescales O under a branch on data (both ways checked).
@@ -140,7 +150,7 @@ if [ -d "$cutlass/include/cutlass" ]; then
         run cutlass-ex77-fmha-kv1 "${fmha[@]}" --param 0+4=128
         run cutlass-ex77-fmha-kv2 "${fmha[@]}" --param 0+4=256
     else
-        echo "cutlass-ex77-fmha: nvcc failed"
+        nvcc_failed cutlass-ex77-fmha
     fi
 else
     echo "(no $cutlass: CUTLASS kernels skipped)"
@@ -152,7 +162,7 @@ if [ -d "$deepgemm/deep_gemm/include" ] && [ -d "$cutlass/include/cute" ]; then
         "$deepgemm/deep_gemm/include" "$cutlass/include"; then
         run deepgemm-sm100-bf16 --cluster 2 --param 1=256 --param 2=128 --param 3=128
     else
-        echo "deepgemm-sm100-bf16: nvcc failed ($work/deepgemm-sm100-bf16.nvcc.log)"
+        nvcc_failed deepgemm-sm100-bf16
     fi
     # The sm90 fp8 GEMM with 1D-2D scaling: M, N, K (fields 2-4), one 128x128 block, two k-blocks.
     if CXX_STD=c++20 compile deepgemm-sm90-fp8 sm_90a "$root/bench/library/deepgemm_sm90_fp8.cu" \
@@ -168,7 +178,7 @@ if [ -d "$deepgemm/deep_gemm/include" ] && [ -d "$cutlass/include/cute" ]; then
         mutant deepgemm-sm90-fp8 "$entry" drop:wgmma.fence 9 "${dg[@]}"
         mutant deepgemm-sm90-fp8 "$entry" drop:fence.proxy.async 1 "${dg[@]}"
     else
-        echo "deepgemm-sm90-fp8: nvcc failed ($work/deepgemm-sm90-fp8.nvcc.log)"
+        nvcc_failed deepgemm-sm90-fp8
     fi
 else
     echo "(no $deepgemm, or no CUTLASS for its cute: DeepGEMM skipped)"
@@ -184,7 +194,7 @@ if [ -f "$tk/kernels/gemm/bf16_h100/bf16_h100_gemm.cu" ]; then
         run tk-h100-gemm --entry matmul_templateILi2ELi4ELi8E --param 0+784=128 --param 0+792=256 \
             --param 0+24=128
     else
-        echo "tk-h100-gemm: nvcc failed ($work/tk-h100-gemm.nvcc.log)"
+        nvcc_failed tk-h100-gemm
     fi
 else
     echo "(no $tk: ThunderKittens skipped)"
