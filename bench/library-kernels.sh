@@ -164,6 +164,22 @@ if [ -d "$deepgemm/deep_gemm/include" ] && [ -d "$cutlass/include/cute" ]; then
     else
         nvcc_failed deepgemm-sm100-bf16
     fi
+    # The sm90 bf16 GEMM: M, N, K (fields 1-3), one 128x128 block, four k-blocks on four stages.
+    # Mutants: the math warps' first full wait (the 8th try_wait; the first four are the
+    # producer's) gone or on the other parity, the first wgmma.fence gone, the epilogue's proxy
+    # fence gone.
+    if CXX_STD=c++20 compile deepgemm-sm90-bf16 sm_90a "$root/bench/library/deepgemm_sm90_bf16.cu" \
+        "$deepgemm/deep_gemm/include" "$cutlass/include"; then
+        bf=(--param 1=128 --param 2=128 --param 3=256)
+        run deepgemm-sm90-bf16 "${bf[@]}"
+        entry=$(grep -m1 '^\.entry' "$work/deepgemm-sm90-bf16.ptx" | sed 's/^\.entry //; s/($//')
+        mutant deepgemm-sm90-bf16 "$entry" drop-wait 8 "${bf[@]}"
+        mutant deepgemm-sm90-bf16 "$entry" flip-parity 8 "${bf[@]}"
+        mutant deepgemm-sm90-bf16 "$entry" drop:wgmma.fence 1 "${bf[@]}"
+        mutant deepgemm-sm90-bf16 "$entry" drop:fence.proxy.async 1 "${bf[@]}"
+    else
+        nvcc_failed deepgemm-sm90-bf16
+    fi
     # The sm90 fp8 GEMM with 1D-2D scaling: M, N, K (fields 2-4), one 128x128 block, two k-blocks.
     if CXX_STD=c++20 compile deepgemm-sm90-fp8 sm_90a "$root/bench/library/deepgemm_sm90_fp8.cu" \
         "$deepgemm/deep_gemm/include" "$cutlass/include"; then
