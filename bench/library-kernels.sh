@@ -156,6 +156,25 @@ else
     echo "(no $cutlass: CUTLASS kernels skipped)"
 fi
 deepgemm=$lib/DeepGEMM
+# deepgemm_sm90 NAME WAIT FENCE OPTIONS...: bench/library/NAME.cu (with '-' as '_') checked with
+# OPTIONS, and its mutants: the WAITth try_wait gone and flipped, the FENCEth wgmma.fence gone,
+# the first fence.proxy.async gone
+deepgemm_sm90() {
+    local name=$1 wait=$2 fence=$3
+    shift 3
+    if ! CXX_STD=c++20 compile "$name" sm_90a "$root/bench/library/${name//-/_}.cu" \
+        "$deepgemm/deep_gemm/include" "$cutlass/include"; then
+        nvcc_failed "$name"
+        return 0
+    fi
+    run "$name" "$@"
+    local entry
+    entry=$(grep -m1 '^\.entry' "$work/$name.ptx" | sed 's/^\.entry //; s/($//')
+    mutant "$name" "$entry" drop-wait "$wait" "$@"
+    mutant "$name" "$entry" flip-parity "$wait" "$@"
+    mutant "$name" "$entry" drop:wgmma.fence "$fence" "$@"
+    mutant "$name" "$entry" drop:fence.proxy.async 1 "$@"
+}
 if [ -d "$deepgemm/deep_gemm/include" ] && [ -d "$cutlass/include/cute" ]; then
     # Shapes M, N, K (fields 1-3) for one tile per CTA of the 2-CTA cluster.
     if CXX_STD=c++20 compile deepgemm-sm100-bf16 sm_100a "$root/bench/library/deepgemm_sm100_bf16.cu" \
@@ -164,38 +183,14 @@ if [ -d "$deepgemm/deep_gemm/include" ] && [ -d "$cutlass/include/cute" ]; then
     else
         nvcc_failed deepgemm-sm100-bf16
     fi
-    # The sm90 bf16 GEMM: M, N, K (fields 1-3), one 128x128 block, four k-blocks on four stages.
-    # Mutants: the math warps' first full wait (the 8th try_wait; the first four are the
-    # producer's) gone or on the other parity, the first wgmma.fence gone, the epilogue's proxy
-    # fence gone.
-    if CXX_STD=c++20 compile deepgemm-sm90-bf16 sm_90a "$root/bench/library/deepgemm_sm90_bf16.cu" \
-        "$deepgemm/deep_gemm/include" "$cutlass/include"; then
-        bf=(--param 1=128 --param 2=128 --param 3=256)
-        run deepgemm-sm90-bf16 "${bf[@]}"
-        entry=$(grep -m1 '^\.entry' "$work/deepgemm-sm90-bf16.ptx" | sed 's/^\.entry //; s/($//')
-        mutant deepgemm-sm90-bf16 "$entry" drop-wait 8 "${bf[@]}"
-        mutant deepgemm-sm90-bf16 "$entry" flip-parity 8 "${bf[@]}"
-        mutant deepgemm-sm90-bf16 "$entry" drop:wgmma.fence 1 "${bf[@]}"
-        mutant deepgemm-sm90-bf16 "$entry" drop:fence.proxy.async 1 "${bf[@]}"
-    else
-        nvcc_failed deepgemm-sm90-bf16
-    fi
-    # The sm90 fp8 GEMM with 1D-2D scaling: M, N, K (fields 2-4), one 128x128 block, two k-blocks.
-    if CXX_STD=c++20 compile deepgemm-sm90-fp8 sm_90a "$root/bench/library/deepgemm_sm90_fp8.cu" \
-        "$deepgemm/deep_gemm/include" "$cutlass/include"; then
-        dg=(--param 2=128 --param 3=128 --param 4=256)
-        run deepgemm-sm90-fp8 "${dg[@]}"
-        # Mutants (docs/kernel.md): the math warps' full wait this launch runs (the 16th
-        # try_wait: the earlier ones are the producer's and other paths') gone or on the other
-        # parity, the wgmma.fence before its first wgmma gone, the epilogue's proxy fence gone.
-        entry=$(grep -m1 '^\.entry' "$work/deepgemm-sm90-fp8.ptx" | sed 's/^\.entry //; s/($//')
-        mutant deepgemm-sm90-fp8 "$entry" drop-wait 16 "${dg[@]}"
-        mutant deepgemm-sm90-fp8 "$entry" flip-parity 16 "${dg[@]}"
-        mutant deepgemm-sm90-fp8 "$entry" drop:wgmma.fence 9 "${dg[@]}"
-        mutant deepgemm-sm90-fp8 "$entry" drop:fence.proxy.async 1 "${dg[@]}"
-    else
-        nvcc_failed deepgemm-sm90-fp8
-    fi
+    # The sm90 GEMMs, each with its mutants (docs/kernel.md): the math warps' full wait this
+    # launch runs gone or on the other parity, the wgmma.fence before their first wgmma gone, the
+    # epilogue's proxy fence gone. bf16: M, N, K are fields 1-3, one 128x128 block, four
+    # k-blocks on four stages; its 8th try_wait is the math warps' first full wait (the first
+    # four are the producer's). fp8 with 1D-2D scaling: fields 2-4, two k-blocks; the 16th
+    # try_wait and the 9th wgmma.fence (the earlier ones are on paths this launch does not run).
+    deepgemm_sm90 deepgemm-sm90-bf16 8 1 --param 1=128 --param 2=128 --param 3=256
+    deepgemm_sm90 deepgemm-sm90-fp8 16 9 --param 2=128 --param 3=128 --param 4=256
 else
     echo "(no $deepgemm, or no CUTLASS for its cute: DeepGEMM skipped)"
 fi
