@@ -12,6 +12,7 @@
 #include <cstdio>
 #include <fmt/format.h>
 #include <numeric>
+#include <optional>
 #include <set>
 #include <tuple>
 
@@ -1406,6 +1407,21 @@ private:
     }
 
     /**
+     * The barrier and the bytes of an expect_tx: `mbarrier.arrive.expect_tx` (state, [bar],
+     * bytes) or `mbarrier.expect_tx` ([bar], bytes: CUTLASS's expect_transaction, its
+     * epilogues' loads of C), scaled by the warps it stands for; none for anything else.
+     */
+    static std::optional<std::pair<const litmus::Operand*, std::int64_t>>
+    expectTxOf(const Item& it) {
+        const auto& in = it.insn;
+        if (!ptx::hasQualifier(in.parts, "expect_tx") || in.operands.size() < 2)
+            return std::nullopt;
+        const litmus::Operand& bar = in.operands[in.operands.size() - 2];
+        if (bar.kind != litmus::Operand::Kind::Memory) return std::nullopt;
+        return std::pair{&bar, in.operands.back().value * it.repeat};
+    }
+
+    /**
      * The barriers on which warp `w` issues its tensor copies before their expect_tx
      * (DeepGEMM's loads, then `arrive_and_expect_tx`; the tx-count may go below zero in
      * between, 9.7.15.16.1) rather than after it (CUTLASS's): the first of the two on each.
@@ -1414,9 +1430,9 @@ private:
         std::set<std::string> seen, out;
         for (const Item& it : w.items) {
             const auto& in = it.insn;
-            if (ptx::hasQualifier(in.parts, "expect_tx") && in.operands.size() >= 3)
-                seen.insert(in.operands[1].name + "@" +
-                            std::to_string(in.operands[1].cta.value_or(w.cta)));
+            if (const auto expect = expectTxOf(it))
+                seen.insert(expect->first->name + "@" +
+                            std::to_string(expect->first->cta.value_or(w.cta)));
             if (!completesTensorCopy(it)) continue;
             const std::vector<int> dests = copyDestinations(in, w.cta);
             const std::string bar = in.operands[2].name + "@" + std::to_string(dests.front());
@@ -1462,11 +1478,11 @@ private:
             };
             for (const Item& it : w.items) {
                 const auto& in = it.insn;
-                if (ptx::hasQualifier(in.parts, "expect_tx") && in.operands.size() >= 3) {
-                    const std::string bar = key(in.operands[1], w.cta);
+                if (const auto expect = expectTxOf(it)) {
+                    const std::string bar = key(*expect->first, w.cta);
                     flush(bar);
-                    open[bar] = {in.operands[2].value * it.repeat, {}};
-                    announced[bar] += in.operands[2].value * it.repeat;
+                    open[bar] = {expect->second, {}};
+                    announced[bar] += expect->second;
                     if (copiesFirst.count(bar)) { // the copies before it are its phase's
                         open[bar].second = std::move(pending[bar]);
                         pending.erase(bar);
