@@ -1421,18 +1421,22 @@ private:
         return std::pair{&bar, in.operands.back().value * it.repeat};
     }
 
+    /** A barrier operand as name@cta, `cta` where the operand names none (its own CTA). */
+    static std::string barrierKey(const litmus::Operand& o, int cta) {
+        return o.name + "@" + std::to_string(o.cta.value_or(cta));
+    }
+
     /**
      * The barriers on which warp `w` issues its tensor copies before their expect_tx
      * (DeepGEMM's loads, then `arrive_and_expect_tx`; the tx-count may go below zero in
-     * between, 9.7.15.16.1) rather than after it (CUTLASS's): the first of the two on each.
+     * between: its minimum is -(2^20 - 1), 9.7.15.16.3) rather than after it (CUTLASS's): the
+     * first of the two on each.
      */
     std::set<std::string> copiesBeforeExpect(const WarpCode& w) const {
         std::set<std::string> seen, out;
         for (const Item& it : w.items) {
             const auto& in = it.insn;
-            if (const auto expect = expectTxOf(it))
-                seen.insert(expect->first->name + "@" +
-                            std::to_string(expect->first->cta.value_or(w.cta)));
+            if (const auto expect = expectTxOf(it)) seen.insert(barrierKey(*expect->first, w.cta));
             if (!completesTensorCopy(it)) continue;
             const std::vector<int> dests = copyDestinations(in, w.cta);
             const std::string bar = in.operands[2].name + "@" + std::to_string(dests.front());
@@ -1455,9 +1459,6 @@ private:
         std::map<std::string, std::string> barOf;    ///< tile -> its barrier (name@cta)
         std::map<std::string, std::int64_t> phaseOf; ///< tile -> its share of its phase
         std::set<std::string> shared;                ///< barriers that peers' copies complete
-        auto key = [&](const litmus::Operand& o, int cta) {
-            return o.name + "@" + std::to_string(o.cta.value_or(cta));
-        };
         for (const WarpCode& w : warps_) {
             std::map<std::string, std::pair<std::int64_t, std::vector<std::string>>> open;
             const std::set<std::string> copiesFirst = copiesBeforeExpect(w);
@@ -1479,7 +1480,7 @@ private:
             for (const Item& it : w.items) {
                 const auto& in = it.insn;
                 if (const auto expect = expectTxOf(it)) {
-                    const std::string bar = key(*expect->first, w.cta);
+                    const std::string bar = barrierKey(*expect->first, w.cta);
                     flush(bar);
                     open[bar] = {expect->second, {}};
                     announced[bar] += expect->second;
