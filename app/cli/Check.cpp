@@ -231,6 +231,13 @@ void setupCheck(CLI::App& app) {
                     "flags agree, the witness printed for a flag may differ")
         ->check(CLI::IsMember({"on", "off"}))
         ->option_text("on|off");
+    sub->add_option("--flag-bounds", args->flagBounds,
+                    "whether Z3's flag queries leave out the members and pairs of a flag that "
+                    "no execution with those mbarrier facts can raise, found by evaluating the "
+                    "model on must and may bounds of its relations: on (default) or off (for "
+                    "comparison); states, verdicts and flags agree")
+        ->check(CLI::IsMember({"on", "off"}))
+        ->option_text("on|off");
     sub->add_option("--fixed-orders", args->fixedOrders,
                     "whether Z3 fixes the coherence order of the write pairs that an axiom "
                     "irreflexive (co ; S) with S of the program alone orders (a thread's writes "
@@ -412,6 +419,7 @@ int runCheck(const CheckArgs& args) {
     options.graphAcyclic = args.acyclicity != "clocks";
     if (args.acyclicity == "graph") options.graphAcyclicFrom = 0;
     options.mbarrierFacts = args.mbarrierFacts == "on";
+    options.flagBounds = args.flagBounds == "on";
     options.fixedOrders = args.fixedOrders == "on";
     StdoutTo redirect(args.output);
     const bool asJson = args.format == "json";

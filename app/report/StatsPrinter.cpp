@@ -29,10 +29,13 @@ void printStats(std::ostream& out, const std::string& testName, const Stats& s, 
                        s.threads, s.events, s.queries);
     out << fmt::format("Stats {} encoding: {} assertions ({} of {} closure lemmas, {} of them "
                        "propagated lazily ({} propagations), {} mbarrier facts from {} schedule "
-                       "states); variables: {} Boolean, {} integer, {} bit-vector\n",
+                       "states, {} first misuses left to the solver, {} of {} flag members and "
+                       "pairs ruled out by them); variables: {} Boolean, {} integer, {} "
+                       "bit-vector\n",
                        testName, s.assertions, s.lemmasKept, s.lemmasMade, s.lemmasLazy,
-                       s.propagations, s.mbarrierFacts, s.mbarrierFactStates, s.boolVars, s.intVars,
-                       s.bitVectorVars);
+                       s.propagations, s.mbarrierFacts, s.mbarrierFactStates,
+                       s.mbarrierFirstMisuses, s.flagWitnessesPruned, s.flagWitnesses, s.boolVars,
+                       s.intVars, s.bitVectorVars);
     std::size_t may = 0, must = 0;
     for (const RelationSize& r : s.relations) {
         may += r.may;
@@ -96,7 +99,11 @@ nlohmann::ordered_json statsJson(const Stats& s, bool withTimes) {
     if (withTimes)
         j["acyclicity_search"] = {{"cycles_refused", s.cyclesRefused},
                                   {"edges_kept_out", s.edgesExcluded}};
-    j["mbarrier_facts"] = {{"asserted", s.mbarrierFacts}, {"states", s.mbarrierFactStates}};
+    j["mbarrier_facts"] = {{"asserted", s.mbarrierFacts},
+                           {"states", s.mbarrierFactStates},
+                           {"first_misuses", s.mbarrierFirstMisuses},
+                           {"flag_witnesses", s.flagWitnesses},
+                           {"flag_witnesses_ruled_out", s.flagWitnessesPruned}};
     j["variables"] = {{"bool", s.boolVars}, {"int", s.intVars}, {"bitvector", s.bitVectorVars}};
     nlohmann::ordered_json rels = nlohmann::ordered_json::array();
     for (const RelationSize& r : s.relations)

@@ -146,7 +146,8 @@ void MbarrierFactsPlan::addMboCoherence(const ProgramEncoder& pe, const Z3Rel& x
 
 MbarrierFactsSummary MbarrierFactsPlan::assertAll(z3::solver& solver, const ProgramEncoder& pe,
                                                   const z3::expr& progress, std::size_t maxStates,
-                                                  const Budget* budget) const {
+                                                  const Budget* budget,
+                                                  std::vector<FactsUnder>* found) const {
     MbarrierFactsSummary out;
     out.why = orders_.empty() ? why_ : std::string();
     z3::expr coherent = solver.ctx().bool_val(true);
@@ -163,10 +164,13 @@ MbarrierFactsSummary MbarrierFactsPlan::assertAll(z3::solver& solver, const Prog
         if (out.completeSchedule.empty()) out.completeSchedule = facts.completeSchedule;
         out.explored = out.explored || facts.known;
         if (!facts.known) out.why = facts.why; // the reason of a search that gave up
+        out.firstMisuses += facts.firstMisuse.size();
         z3::expr beforeMisuse = solver.ctx().bool_val(true);
         for (int op : facts.firstMisuse)
             beforeMisuse = beforeMisuse && !pe.misuse(op);
-        out.facts += assertFacts(solver, pe, facts, o.lit && coherent && progress && beforeMisuse);
+        const z3::expr when = o.lit && coherent && progress && beforeMisuse;
+        out.facts += assertFacts(solver, pe, facts, when);
+        if (found != nullptr) found->push_back({std::move(facts), when});
     }
     return out;
 }

@@ -2,6 +2,7 @@
 #pragma once
 
 #include "engine/Budget.hpp"
+#include "smt/FlagBounds.hpp"
 #include "smt/ProgramEncoder.hpp"
 
 #include <cstddef>
@@ -19,6 +20,10 @@ struct MbarrierFactsSummary {
     std::string why;        ///< otherwise: the reason
     std::size_t states = 0; ///< schedule states visited
     std::size_t facts = 0;  ///< assertions added
+    /// Operations a schedule runs as its first misuse, with a schedule on to every spinning
+    /// wait returning (schedules::MbarrierFacts::firstMisuse): the facts hold where none is
+    /// misuse, which is the solver's to show
+    std::size_t firstMisuses = 0;
     /// A schedule that runs every event under the first kept order and real time together, or
     /// else the facts' search's own complete schedule (empty: none found)
     std::vector<int> completeSchedule;
@@ -56,10 +61,12 @@ public:
     void addAcyclic(const ProgramEncoder& pe, const Z3Rel& r, const z3::expr& lit);
     /** The `x` of `irreflexive (mbo ; x)`, enforced by `lit`. */
     void addMboCoherence(const ProgramEncoder& pe, const Z3Rel& x, const z3::expr& lit);
-    /** Searches each kept order (with the coherence pairs) and asserts what it finds. */
+    /** Searches each kept order (with the coherence pairs) and asserts what it finds; each
+     *  order's facts and the condition they are asserted under go to `found` (if given). */
     MbarrierFactsSummary assertAll(z3::solver& solver, const ProgramEncoder& pe,
                                    const z3::expr& progress, std::size_t maxStates,
-                                   const Budget* budget) const;
+                                   const Budget* budget,
+                                   std::vector<FactsUnder>* found = nullptr) const;
 
 private:
     struct Order {

@@ -166,6 +166,7 @@ public:
         facts.misuseKnown = misuseKnown_;
         if (!misuseKnown_) return;
         facts.firstMisuse = misuseSeen_;
+        facts.completionsCut = completionsCut_;
         for (const auto& ops : opsAt_)
             for (int o : ops)
                 if (!misuseSeen_.count(o)) facts.misuseFree.insert(o);
@@ -275,6 +276,46 @@ private:
     std::vector<int> images(int e) const {
         const int c = classOf_[static_cast<std::size_t>(e)];
         return c < 0 ? std::vector<int>{e} : classes_[static_cast<std::size_t>(c)];
+    }
+
+    /**
+     * Whether some schedule from `from`, where step `misuse` just ran, ends with every spinning
+     * wait returned: the whole
+     * program this time, every object and the order, where mayStillProgress looks at one object
+     * alone. A misuse after which none does needs no guard either (a copy completing before its
+     * barrier's init, whose bytes a later phase's copies could make up only out of order: the
+     * growth kernel's four first misuses, which cost the solver 8 s to rule out). The states
+     * of all these searches together are bounded by the search's own bound; past it, "yes".
+     */
+    bool mayComplete(Node from, int misuse) {
+        settleAfter(from, misuse); // what follows the step without a choice, as for any step
+        std::unordered_set<std::string> seen{key(from)};
+        std::vector<Node> stack{std::move(from)};
+        while (!stack.empty()) {
+            Node n = std::move(stack.back());
+            stack.pop_back();
+            const std::vector<int> next = persistentSet(n);
+            if (next.empty() && spinningWaitsReturned(n)) return true;
+            for (int e : next) {
+                Node m = n;
+                runEvent(m, e);
+                settleAfter(m, e);
+                if (!seen.insert(key(m)).second) continue;
+                if (++completionStates_ > maxStates_) return completionsCut_ = true;
+                if (budget_ != nullptr && (completionStates_ & 1023U) == 0) budget_->poll();
+                stack.push_back(std::move(m));
+            }
+        }
+        return false;
+    }
+
+    /** Every spinning wait of the program ran (returned True) in `s`. */
+    bool spinningWaitsReturned(const Node& s) const {
+        for (const ir::Event& ev : p_.events)
+            if (ev.mbOp == ir::MbOp::Wait && ir::gateKind(ev) == ir::GateKind::Chosen &&
+                !s.done[static_cast<std::size_t>(ev.id)])
+                return false;
+        return true;
     }
 
     /**
@@ -646,7 +687,7 @@ private:
             // schedules before any misuse (MbarrierFacts::firstMisuse).
             if (facts_ != nullptr && !record(top.node, e)) {
                 runEvent(n, e);
-                if (mayStillProgress(n, slotOf(e))) {
+                if (!misuseSeen_.count(e) && mayStillProgress(n, slotOf(e)) && mayComplete(n, e)) {
                     const std::vector<int> as = images(e);
                     misuseSeen_.insert(as.begin(), as.end());
                 }
@@ -745,6 +786,8 @@ private:
     }
 
     const ir::Program& p_;
+    std::size_t completionStates_ = 0; ///< states of the mayComplete searches, together
+    bool completionsCut_ = false;      ///< they reached maxStates_ (MbarrierFacts::completionsCut)
     std::size_t maxStates_;
     const Budget* budget_;
     bool firstOnly_;  ///< firstSchedule: the search ends with its first complete schedule

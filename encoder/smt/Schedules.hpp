@@ -96,6 +96,10 @@ struct MbarrierFacts {
      *  a count misuse, a stale token, an arrive of a later phase with no True wait in the
      *  phase before). Empty: no schedule has a misuse, and the facts hold in every one. */
     std::set<int> firstMisuse;
+    /** The searches for a schedule on from a misuse to every spinning wait returning (a misuse
+     *  with none is no first misuse) reached the search's bound: those they did not finish
+     *  count as first misuses, so firstMisuse may hold more than a larger bound would give. */
+    bool completionsCut = false;
     /** With misuseKnown: the mbarrier ops not in firstMisuse, which are no misuse either
      *  where none of firstMisuse is. */
     std::set<int> misuseFree;

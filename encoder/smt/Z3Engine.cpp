@@ -500,6 +500,7 @@ void runQueries(CheckResult& r, Encodings& enc, std::size_t reading) {
         return;
     }
     // Flags first: enumeration adds blocking clauses that would hide executions.
+    if (!s.settleFlagBounds(s.assumptions(true))) return unknownResult(r, s.solver());
     if (!collectFlags(r, s, s.assumptions(true), found, true, "flag")) return;
     if (!findBoundReached(r, s, beyond)) return;
     enumerate(r, s, p, found);
@@ -534,6 +535,9 @@ engine::Stats statsOf(Encodings& enc, const std::array<Clock::time_point, 4>& at
     st.edgesExcluded = graphs[2];
     st.mbarrierFacts = s.mbarrierFacts().facts;
     st.mbarrierFactStates = s.mbarrierFacts().states;
+    st.mbarrierFirstMisuses = s.mbarrierFacts().firstMisuses;
+    st.flagWitnesses = s.flagBounds().witnesses;
+    st.flagWitnessesPruned = s.flagBounds().ruledOut;
     st.relations = s.relationSizes();
     st.encodePhases = s.encodePhases();
     z3::stats z = s.solver().statistics();

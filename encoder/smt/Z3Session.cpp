@@ -6,11 +6,13 @@
 #include "engine/FixedOrders.hpp"
 #include "ir/ValueSemantics.hpp"
 #include "smt/AxiomEncoder.hpp"
+#include "smt/FlagBounds.hpp"
 #include "smt/LemmaCone.hpp"
 #include "smt/Schedules.hpp"
 
 #include <algorithm>
 #include <chrono>
+#include <functional>
 #include <map>
 #include <set>
 
@@ -77,6 +79,18 @@ template <class Value> Z3Session::Witnesses witnessesOf(const Value& val) {
                                                       : std::vector<int>{static_cast<int>(i), j},
                              c);
     return out;
+}
+
+/** A reading's condition for the flags' bounds: Unknown in the one encoding of --readings,
+ *  else whether it is the one asked for; none for the default reading. */
+std::function<BoundsAlgebra::Cond(const std::string&)> boundsReading(const CheckOptions& options,
+                                                                     bool readings) {
+    using Cond = BoundsAlgebra::Cond;
+    if (readings) return [](const std::string&) { return Cond::Unknown; };
+    if (!options.reading) return {};
+    return [&options](const std::string& n) {
+        return n == options.reading->modelFile() ? Cond::True : Cond::False;
+    };
 }
 
 /** Pairs that are constant true (must) and that are solver terms (may), per relation. */
@@ -323,9 +337,15 @@ Z3Session::Z3Session(Z3Context& ctx, const ir::Program& p, const cat::ResolvedMo
         axioms_.emplace_back(a.name, lit);
     }
     if (facts) {
-        mbarrierFacts_ =
-            mbarrierPlan.assertAll(solver_, *pe_, progress_, options.mbarrierFactStates, budget);
+        std::vector<FactsUnder> found;
+        mbarrierFacts_ = mbarrierPlan.assertAll(solver_, *pe_, progress_,
+                                                options.mbarrierFactStates, budget, &found);
         lap("mbarrier facts");
+        if (options.flagBounds) {
+            flagBounds_ = ruleOutFlagMembers(*pe_, model, found, boundsReading(options, readings),
+                                     flagWitnesses_, solver_);
+            lap("flag bounds");
+        }
     }
     // The fresh conditions' lower bounds: satisfiable on their own, so asserted outright; only
     // those some check or flag depends on (smt/LemmaCone.hpp).
@@ -472,6 +492,14 @@ std::set<std::size_t> Z3Session::readingsUsed() const {
             todo.push_back(e.arg(k));
     }
     return used;
+}
+
+bool Z3Session::settleFlagBounds(const z3::expr_vector& base) {
+    if (!flagBounds_.premise) return true;
+    const z3::check_result r = check(withLiteral(base, !*flagBounds_.premise), "flag bounds");
+    if (r == z3::unknown) return false;
+    if (r == z3::unsat) solver_.add(z3::implies(z3::mk_and(base), *flagBounds_.premise));
+    return true;
 }
 
 z3::check_result Z3Session::checkWithout(const std::string& axiom, const char* purpose) {

@@ -111,6 +111,14 @@ public:
     std::pair<std::size_t, std::size_t> lemmaCounts() const { return {lemmasKept_, lemmasMade_}; }
     /** The implied mbarrier facts asserted, over every acyclicity axiom (facts and states). */
     const MbarrierFactsSummary& mbarrierFacts() const { return mbarrierFacts_; }
+    const FlagBoundsSummary& flagBounds() const { return flagBounds_; }
+    /**
+     * Where flag members were ruled out under the mbarrier facts' condition (smt/FlagBounds.hpp),
+     * whether some execution `base` allows breaks that condition (a misuse the facts' search
+     * met first); where none does, the condition is asserted under `base`, and the ruled-out
+     * members' conditions fold to false in every later query. False: the solver gave up.
+     */
+    bool settleFlagBounds(const z3::expr_vector& base);
 
 private:
     /** Whether `m` satisfies every assertion and the propagator's lemmas and graphs. */
@@ -154,6 +162,7 @@ private:
     std::chrono::steady_clock::time_point lapStart_ = std::chrono::steady_clock::now();
     std::size_t lemmasKept_ = 0, lemmasMade_ = 0, graphs_ = 0;
     MbarrierFactsSummary mbarrierFacts_;
+    FlagBoundsSummary flagBounds_;
 };
 
 /** A query answered sat with a model that violates the encoding (a Z3 4.8 propagator fault):

@@ -1,0 +1,56 @@
+// Flag members and pairs that no execution under the mbarrier facts can raise, found by
+// evaluating the model on must/may bounds (engine/Bounds.hpp), and asserted false there.
+#pragma once
+
+#include "cat/Resolver.hpp"
+#include "engine/Bounds.hpp"
+#include "smt/ProgramEncoder.hpp"
+#include "smt/Schedules.hpp"
+
+#include <cstddef>
+#include <functional>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+#include <z3++.h>
+
+namespace ptxmc::engine::smt {
+
+/** Mbarrier facts (smt/Schedules.hpp) and the condition under which the solver has them. */
+struct FactsUnder {
+    schedules::MbarrierFacts facts;
+    z3::expr when;
+};
+
+/** A flag's members or pairs, each with its condition (Z3Session::Witnesses). */
+using FlagMembers = std::vector<std::pair<std::vector<int>, z3::expr>>;
+
+/** What ruleOutFlagMembers did (for --stats). */
+struct FlagBoundsSummary {
+    std::size_t witnesses = 0; ///< flag members and pairs the encoding has
+    std::size_t ruledOut = 0;   ///< of those, the ones no execution under the facts raises
+    /// The conjunction of the `when`s that ruled some out (true: none did)
+    std::optional<z3::expr> premise;
+};
+
+/**
+ * For each `flag ~empty r as X` of `model` (the k-th flag axiom's members or pairs with their
+ * conditions are witnesses[k]): each member or pair of r outside r's may-bound under some
+ * facts is asserted false where those facts' `when` holds. The flags' terms stay as they
+ * are (and so does the solver's path to a witness); where `when` follows from a query's
+ * assumptions (Z3Session::settleFlagBounds), their conditions fold to false.
+ *
+ * Why this is sound: in an execution where `when` holds, every base relation lies within the
+ * bounds built from the facts (mbo pairs the facts fix, mb-obs pairs their phases decide, the
+ * waits that return under progress, the operations that are no misuse), the bound operators
+ * keep every value within its bounds, and the encoding's flag pairs are raised only where the
+ * model's are (its closures may only grow where the flags read them negatively: cat/Polarity).
+ * `reading`: a reading's condition (True, False or Unknown); none: the default reading.
+ */
+FlagBoundsSummary ruleOutFlagMembers(ProgramEncoder& pe, const cat::ResolvedModel& model,
+                             const std::vector<FactsUnder>& found,
+                             const std::function<BoundsAlgebra::Cond(const std::string&)>& reading,
+                             const std::vector<FlagMembers>& witnesses, z3::solver& solver);
+
+} // namespace ptxmc::engine::smt
