@@ -164,10 +164,11 @@ template <class Val> bool mayHold(const Val& val, const std::vector<int>& events
 
 } // namespace
 
-FlagBoundsSummary ruleOutFlagMembers(ProgramEncoder& pe, const cat::ResolvedModel& model,
-                             const std::vector<FactsUnder>& found,
-                             const std::function<BoundsAlgebra::Cond(const std::string&)>& reading,
-                             const std::vector<FlagMembers>& witnesses, z3::solver& solver) {
+FlagBoundsSummary
+ruleOutFlagMembers(ProgramEncoder& pe, const cat::ResolvedModel& model,
+                   const std::vector<FactsUnder>& found,
+                   const std::function<BoundsAlgebra::Cond(const std::string&)>& reading,
+                   const std::vector<FlagMembers>& witnesses, z3::solver& solver) {
     FlagBoundsSummary out;
     for (const FlagMembers& ws : witnesses)
         out.witnesses += ws.size();

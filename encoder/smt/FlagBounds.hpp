@@ -29,7 +29,7 @@ using FlagMembers = std::vector<std::pair<std::vector<int>, z3::expr>>;
 /** What ruleOutFlagMembers did (for --stats). */
 struct FlagBoundsSummary {
     std::size_t witnesses = 0; ///< flag members and pairs the encoding has
-    std::size_t ruledOut = 0;   ///< of those, the ones no execution under the facts raises
+    std::size_t ruledOut = 0;  ///< of those, the ones no execution under the facts raises
     /// The conjunction of the `when`s that ruled some out (true: none did)
     std::optional<z3::expr> premise;
 };
@@ -48,9 +48,10 @@ struct FlagBoundsSummary {
  * model's are (its closures may only grow where the flags read them negatively: cat/Polarity).
  * `reading`: a reading's condition (True, False or Unknown); none: the default reading.
  */
-FlagBoundsSummary ruleOutFlagMembers(ProgramEncoder& pe, const cat::ResolvedModel& model,
-                             const std::vector<FactsUnder>& found,
-                             const std::function<BoundsAlgebra::Cond(const std::string&)>& reading,
-                             const std::vector<FlagMembers>& witnesses, z3::solver& solver);
+FlagBoundsSummary
+ruleOutFlagMembers(ProgramEncoder& pe, const cat::ResolvedModel& model,
+                   const std::vector<FactsUnder>& found,
+                   const std::function<BoundsAlgebra::Cond(const std::string&)>& reading,
+                   const std::vector<FlagMembers>& witnesses, z3::solver& solver);
 
 } // namespace ptxmc::engine::smt

@@ -343,7 +343,7 @@ Z3Session::Z3Session(Z3Context& ctx, const ir::Program& p, const cat::ResolvedMo
         lap("mbarrier facts");
         if (options.flagBounds) {
             flagBounds_ = ruleOutFlagMembers(*pe_, model, found, boundsReading(options, readings),
-                                     flagWitnesses_, solver_);
+                                             flagWitnesses_, solver_);
             lap("flag bounds");
         }
     }
