@@ -182,6 +182,12 @@ readingMismatchesOf(const engine::CheckResult& r, const std::vector<cat::Reading
     return out;
 }
 
+/** A comparison switch of the Z3 engine: on (default) or off. */
+void addOnOffOption(CLI::App& sub, const std::string& name, std::string& value,
+                    const std::string& help) {
+    sub.add_option(name, value, help)->check(CLI::IsMember({"on", "off"}))->option_text("on|off");
+}
+
 } // namespace
 
 void setupCheck(CLI::App& app) {
@@ -223,28 +229,23 @@ void setupCheck(CLI::App& app) {
                     "comparison, the answers agree")
         ->check(CLI::IsMember({"auto", "graph", "clocks"}))
         ->option_text("ENCODING");
-    sub->add_option("--mbarrier-facts", args->mbarrierFacts,
-                    "whether Z3 is told, per mbarrier operation, the phases and the order that "
-                    "every execution the model allows where every spinning wait returns gives "
-                    "it, found by exploring the schedules of the order the model's acyclicity "
-                    "axioms impose: on (default) or off (for comparison); states, verdicts and "
-                    "flags agree, the witness printed for a flag may differ")
-        ->check(CLI::IsMember({"on", "off"}))
-        ->option_text("on|off");
-    sub->add_option("--flag-bounds", args->flagBounds,
-                    "whether Z3's flag queries leave out the members and pairs of a flag that "
-                    "no execution with those mbarrier facts can raise, found by evaluating the "
-                    "model on must and may bounds of its relations: on (default) or off (for "
-                    "comparison); states, verdicts and flags agree")
-        ->check(CLI::IsMember({"on", "off"}))
-        ->option_text("on|off");
-    sub->add_option("--fixed-orders", args->fixedOrders,
-                    "whether Z3 fixes the coherence order of the write pairs that an axiom "
-                    "irreflexive (co ; S) with S of the program alone orders (a thread's writes "
-                    "to one address, by Write-Program-Order) instead of searching it: on "
-                    "(default) or off (for comparison); the answers agree")
-        ->check(CLI::IsMember({"on", "off"}))
-        ->option_text("on|off");
+    addOnOffOption(*sub, "--mbarrier-facts", args->mbarrierFacts,
+                   "whether Z3 is told, per mbarrier operation, the phases and the order that "
+                   "every execution the model allows where every spinning wait returns gives "
+                   "it, found by exploring the schedules of the order the model's acyclicity "
+                   "axioms impose: on (default) or off (for comparison); states, verdicts and "
+                   "flags agree, the witness printed for a flag may differ");
+    addOnOffOption(*sub, "--flag-bounds", args->flagBounds,
+                   "whether Z3 is told that a flag's members and pairs no execution with "
+                   "those mbarrier facts can raise are absent there, found by evaluating the "
+                   "model on must and may bounds of its relations: on (default) or off (for "
+                   "comparison); states, verdicts and flags agree, the witness printed for a "
+                   "flag may differ");
+    addOnOffOption(*sub, "--fixed-orders", args->fixedOrders,
+                   "whether Z3 fixes the coherence order of the write pairs that an axiom "
+                   "irreflexive (co ; S) with S of the program alone orders (a thread's writes "
+                   "to one address, by Write-Program-Order) instead of searching it: on "
+                   "(default) or off (for comparison); the answers agree");
     sub->add_option("--fail-on-flag", args->failOnFlags,
                     "exit 1 when a test raises this undefined-behaviour flag (data-race, "
                     "tmem-race, ...), even when its expectation matches; 'any': every flag; "
