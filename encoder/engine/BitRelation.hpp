@@ -73,6 +73,9 @@ public:
     void set(std::size_t i, std::size_t j) {
         bits_[i * w_ + j / 64] |= std::uint64_t{1} << (j % 64);
     }
+    void reset(std::size_t i, std::size_t j) {
+        bits_[i * w_ + j / 64] &= ~(std::uint64_t{1} << (j % 64));
+    }
     std::uint64_t* row(std::size_t i) { return bits_.data() + i * w_; }
     const std::uint64_t* row(std::size_t i) const { return bits_.data() + i * w_; }
     bool rowEmpty(std::size_t i) const {
