@@ -31,8 +31,7 @@ public:
         for (std::size_t e = 0; e < n_; ++e)
             if (pe.exists(static_cast<int>(e)).is_true()) sure_.set(e);
         for (const auto& [w, returns] : pe.blockingWaits())
-            if (returns.is_true() || pe.program().events[at(w)].guard == nullptr)
-                returning_.insert(w); // every spinning wait returns where `progress` holds
+            returning_.insert(w); // where `progress` holds (a guarded one: where it happens)
         for (const auto& [op, before] : facts.alwaysAfter)
             for (int b : before)
                 before_.insert({b, op});

@@ -280,12 +280,11 @@ private:
 
     /**
      * Whether some schedule from `from`, where step `misuse` just ran, ends with every spinning
-     * wait returned: the whole
-     * program this time, every object and the order, where mayStillProgress looks at one object
-     * alone. A misuse after which none does needs no guard either (a copy completing before its
-     * barrier's init, whose bytes a later phase's copies could make up only out of order: the
-     * growth kernel's four first misuses, which cost the solver 8 s to rule out). The states
-     * of all these searches together are bounded by the search's own bound; past it, "yes".
+     * wait returned: the whole program this time, every object and the order, where
+     * mayStillProgress looks at one object alone. A misuse after which none does needs no
+     * guard either (a copy completing before its barrier's init, whose bytes a later phase's
+     * copies could make up only out of the order the other barriers impose). The states of all
+     * these searches together are bounded by the search's own bound; past it, "yes".
      */
     bool mayComplete(Node from, int misuse) {
         settleAfter(from, misuse); // what follows the step without a choice, as for any step
