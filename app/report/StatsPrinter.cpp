@@ -27,15 +27,15 @@ std::vector<RelationSize> costliest(const Stats& s) {
 void printStats(std::ostream& out, const std::string& testName, const Stats& s, bool withTimes) {
     out << fmt::format("Stats {} program: {} threads, {} events; {} solver queries\n", testName,
                        s.threads, s.events, s.queries);
-    out << fmt::format("Stats {} encoding: {} assertions ({} of {} closure lemmas, {} of them "
-                       "propagated lazily ({} propagations), {} mbarrier facts from {} schedule "
-                       "states, {} first misuses left to the solver, {} of {} flag members and "
-                       "pairs ruled out by them); variables: {} Boolean, {} integer, {} "
-                       "bit-vector\n",
-                       testName, s.assertions, s.lemmasKept, s.lemmasMade, s.lemmasLazy,
-                       s.propagations, s.mbarrierFacts, s.mbarrierFactStates,
-                       s.mbarrierFirstMisuses, s.flagWitnessesPruned, s.flagWitnesses, s.boolVars,
-                       s.intVars, s.bitVectorVars);
+    out << fmt::format(
+        "Stats {} encoding: {} assertions ({} of {} closure lemmas, {} of them "
+        "propagated lazily ({} propagations), {} mbarrier facts from {} schedule "
+        "states, {} first misuses left to the solver, {} of {} flag members and "
+        "pairs ruled out by them, {} mbarrier facts in the encoding of executions that "
+        "hang); variables: {} Boolean, {} integer, {} bit-vector\n",
+        testName, s.assertions, s.lemmasKept, s.lemmasMade, s.lemmasLazy, s.propagations,
+        s.mbarrierFacts, s.mbarrierFactStates, s.mbarrierFirstMisuses, s.flagWitnessesPruned,
+        s.flagWitnesses, s.hangMbarrierFacts, s.boolVars, s.intVars, s.bitVectorVars);
     std::size_t may = 0, must = 0;
     for (const RelationSize& r : s.relations) {
         may += r.may;
@@ -103,7 +103,8 @@ nlohmann::ordered_json statsJson(const Stats& s, bool withTimes) {
                            {"states", s.mbarrierFactStates},
                            {"first_misuses", s.mbarrierFirstMisuses},
                            {"flag_witnesses", s.flagWitnesses},
-                           {"flag_witnesses_ruled_out", s.flagWitnessesPruned}};
+                           {"flag_witnesses_ruled_out", s.flagWitnessesPruned},
+                           {"in_hang_encoding", s.hangMbarrierFacts}};
     j["variables"] = {{"bool", s.boolVars}, {"int", s.intVars}, {"bitvector", s.bitVectorVars}};
     nlohmann::ordered_json rels = nlohmann::ordered_json::array();
     for (const RelationSize& r : s.relations)

@@ -4,6 +4,7 @@
 #include "ir/Gates.hpp"
 #include "smt/Schedules.hpp"
 
+#include <algorithm>
 #include <map>
 #include <set>
 #include <utility>
@@ -74,24 +75,30 @@ std::vector<std::pair<int, int>> surePairs(const Z3Rel& r) {
     return out;
 }
 
-/** Asserts the facts `facts` found, under `when`; returns how many. */
+/**
+ * Asserts the facts `facts` found, under `when`; returns how many. Each speaks of operations
+ * that ran (`runs(op)`: it happens and, a wait, returned), and `misuseFree` are no misuse.
+ */
+template <class Runs>
 std::size_t assertFacts(z3::solver& solver, const ProgramEncoder& pe,
-                        const schedules::MbarrierFacts& facts, const z3::expr& when) {
+                        const schedules::MbarrierFacts& facts, const std::set<int>& misuseFree,
+                        const z3::expr& when, const Runs& runs) {
     std::size_t count = 0;
     for (const auto& [op, phases] : facts.phases) {
         z3::expr_vector any(solver.ctx());
         for (std::int64_t v : phases)
             any.push_back(pe.phaseBefore(op) == solver.ctx().int_val(static_cast<int64_t>(v)));
-        solver.add(z3::implies(when, z3::mk_or(any)));
+        solver.add(z3::implies(when && runs(op), z3::mk_or(any)));
         ++count;
     }
-    for (int op : facts.misuseFree) {
-        solver.add(z3::implies(when, !pe.misuse(op)));
+    for (int op : misuseFree) {
+        solver.add(z3::implies(when && runs(op), !pe.misuse(op)));
         ++count;
     }
     for (const auto& [op, before] : facts.alwaysAfter)
         for (int a : before) {
-            solver.add(z3::implies(when, pe.mbPositions().at(a) < pe.mbPositions().at(op)));
+            solver.add(z3::implies(when && runs(op),
+                                   runs(a) && pe.mbPositions().at(a) < pe.mbPositions().at(op)));
             ++count;
         }
     return count;
@@ -169,9 +176,50 @@ MbarrierFactsSummary MbarrierFactsPlan::assertAll(z3::solver& solver, const Prog
         for (int op : facts.firstMisuse)
             beforeMisuse = beforeMisuse && !pe.misuse(op);
         const z3::expr when = o.lit && coherent && progress && beforeMisuse;
-        out.facts += assertFacts(solver, pe, facts, when);
+        // Every event happens and every wait returns where `progress` holds.
+        out.facts += assertFacts(solver, pe, facts, facts.misuseFree, when,
+                                 [&solver](int) { return solver.ctx().bool_val(true); });
         if (found != nullptr) found->push_back({std::move(facts), when});
     }
+    return out;
+}
+
+MbarrierFactsSummary assertHangFacts(z3::solver& solver, const ProgramEncoder& pe,
+                                     std::size_t maxStates, const Budget* budget) {
+    MbarrierFactsSummary out;
+    const ir::Program& p = pe.program();
+    if (pe.mbPositions().empty()) return out.why = "no mbarrier operations", out;
+    schedules::MbarrierFacts facts =
+        schedules::observeMbarriers(p, ir::realTimePairs(p), maxStates, budget);
+    out.states = facts.states;
+    out.explored = facts.known;
+    if (!facts.known) return out.why = facts.why, out;
+    if (!facts.misuseKnown) return out.why = "a wait's operand depends on the execution", out;
+    // A cta_group::2 alloc or dealloc runs in the search without its peer, so an execution
+    // where one waits for its peer forever stops short of a state the search must reach.
+    const bool peers = std::any_of(p.events.begin(), p.events.end(),
+                                   [](const ir::Event& e) { return e.peerEvent >= 0; });
+    if (peers && !facts.endedAt.empty())
+        return out.why = "a cta_group::2 pair, and a schedule ends at a misuse", out;
+    z3::expr beforeMisuse = solver.ctx().bool_val(true);
+    for (int op : facts.endedAt)
+        beforeMisuse = beforeMisuse && !pe.misuse(op);
+    out.firstMisuses = facts.endedAt.size();
+    std::set<int> misuseFree;
+    for (const auto& [op, position] : pe.mbPositions())
+        if (!facts.endedAt.count(op)) misuseFree.insert(op);
+    const auto runs = [&pe](int op) {
+        const auto b = pe.blocked().find(op);
+        return b == pe.blocked().end() ? pe.exists(op) : pe.exists(op) && !b->second;
+    };
+    out.facts = assertFacts(solver, pe, facts, misuseFree, beforeMisuse, runs);
+    // Where no cta_group::2 pair is, an execution's end is a state the search reached.
+    if (!peers)
+        for (const auto& [gate, stuck] : pe.stuckGates())
+            if (!facts.leftAtEnd.count(gate)) {
+                solver.add(z3::implies(beforeMisuse, !stuck));
+                ++out.facts;
+            }
     return out;
 }
 

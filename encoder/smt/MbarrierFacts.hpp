@@ -80,4 +80,23 @@ private:
     std::string why_ = "no acyclicity axiom contains the mbarrier order";
 };
 
+/**
+ * The mbarrier facts of an encoding whose executions may hang (ProgramEncoder with hangs, which
+ * orders every event in real time with each object's mbo inside it), asserted: the facts of
+ * the program's real-time schedules (schedules::observeMbarriers under ir::realTimePairs), each
+ * about an operation that ran (it happens and, a wait, returned).
+ *
+ * Why they hold: an execution runs its events in real time, a schedule the search could take,
+ * and stops in a state where no event can run (what remains is a wait whose phase never
+ * completes, what follows a gate, a bar.sync missing an arrival). The search's persistent sets
+ * reach every such state by a schedule with the same operations of each object in the same
+ * order, so each operation found the phase and predecessors it recorded; unless that schedule
+ * ended early at a misuse the execution runs (the premise: none of the operations a schedule
+ * ended at is misuse). A cta_group::2 alloc or dealloc runs in the search without its peer:
+ * with one, an execution that waits for a peer forever stops where the search goes on, so
+ * the facts are kept only where no schedule ended at a misuse.
+ */
+MbarrierFactsSummary assertHangFacts(z3::solver& solver, const ProgramEncoder& pe,
+                                     std::size_t maxStates, const Budget* budget);
+
 } // namespace ptxmc::engine::smt

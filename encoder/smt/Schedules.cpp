@@ -167,6 +167,7 @@ public:
         if (!misuseKnown_) return;
         facts.firstMisuse = misuseSeen_;
         facts.completionsCut = completionsCut_;
+        facts.endedAt = endedAt_;
         for (const auto& ops : opsAt_)
             for (int o : ops)
                 if (!misuseSeen_.count(o)) facts.misuseFree.insert(o);
@@ -667,6 +668,7 @@ private:
             std::vector<int> next = persistentSet(n);
             Frame f{std::move(n), std::move(next), 0};
             if (f.next.empty() && hangs(f.node)) out.answer = Answer::MayHang;
+            if (f.next.empty() && facts_ != nullptr) recordEnd(f.node);
             if (f.next.empty() && !hangs(f.node) && out.completeSchedule.empty())
                 out.completeSchedule = replay(path);
             stack.push_back(std::move(f));
@@ -685,11 +687,11 @@ private:
             // A step that is undefined behaviour ends its schedule: the facts are of the
             // schedules before any misuse (MbarrierFacts::firstMisuse).
             if (facts_ != nullptr && !record(top.node, e)) {
+                const std::vector<int> as = images(e);
+                endedAt_.insert(as.begin(), as.end());
                 runEvent(n, e);
-                if (!misuseSeen_.count(e) && mayStillProgress(n, slotOf(e)) && mayComplete(n, e)) {
-                    const std::vector<int> as = images(e);
+                if (!misuseSeen_.count(e) && mayStillProgress(n, slotOf(e)) && mayComplete(n, e))
                     misuseSeen_.insert(as.begin(), as.end());
-                }
                 continue;
             }
             runEvent(n, e);
@@ -748,6 +750,14 @@ private:
         return true;
     }
 
+    /** An end state: its gates that did not run (MbarrierFacts::leftAtEnd). */
+    void recordEnd(const Node& s) {
+        for (std::size_t e = 0; e < s.done.size(); ++e)
+            if (!s.done[e] && ir::gateKind(p_.events[e]) != ir::GateKind::None)
+                for (int m : images(static_cast<int>(e)))
+                    facts_->leftAtEnd.insert(m);
+    }
+
     void intersectAlwaysAfter(int e, const std::vector<int>& before) {
         auto [it, first] = facts_->alwaysAfter.emplace(e, before);
         if (first) return;
@@ -787,6 +797,7 @@ private:
     const ir::Program& p_;
     std::size_t completionStates_ = 0; ///< states of the mayComplete searches, together
     bool completionsCut_ = false;      ///< they reached maxStates_ (MbarrierFacts::completionsCut)
+    std::set<int> endedAt_;            ///< the ops some schedule ended at (MbarrierFacts::endedAt)
     std::size_t maxStates_;
     const Budget* budget_;
     bool firstOnly_;  ///< firstSchedule: the search ends with its first complete schedule

@@ -100,6 +100,14 @@ struct MbarrierFacts {
      *  with none is no first misuse) reached the search's bound: those they did not finish
      *  count as first misuses, so firstMisuse may hold more than a larger bound would give. */
     bool completionsCut = false;
+    /** With misuseKnown: every operation at which some schedule of the search ended, a misuse
+     *  whether or not a schedule goes on from it to every spinning wait returning (firstMisuse
+     *  keeps only those that do). The facts hold in every prefix of a schedule, up to a state
+     *  the search must reach (one where no event can run), that runs none of these as a misuse. */
+    std::set<int> endedAt;
+    /** The gates some state where no event can run has not run (a gate outside it runs in
+     *  every schedule that reaches such a state without a misuse first). */
+    std::set<int> leftAtEnd;
     /** With misuseKnown: the mbarrier ops not in firstMisuse, which are no misuse either
      *  where none of firstMisuse is. */
     std::set<int> misuseFree;

@@ -536,6 +536,7 @@ engine::Stats statsOf(Encodings& enc, const std::array<Clock::time_point, 4>& at
     st.mbarrierFacts = s.mbarrierFacts().facts;
     st.mbarrierFactStates = s.mbarrierFacts().states;
     st.mbarrierFirstMisuses = s.mbarrierFacts().firstMisuses;
+    if (enc.hang) st.hangMbarrierFacts = enc.hang->mbarrierFacts().facts;
     st.flagWitnesses = s.flagBounds().witnesses;
     st.flagWitnessesPruned = s.flagBounds().ruledOut;
     st.relations = s.relationSizes();

@@ -336,6 +336,10 @@ Z3Session::Z3Session(Z3Context& ctx, const ir::Program& p, const cat::ResolvedMo
         solver_.add(z3::implies(lit, holds));
         axioms_.emplace_back(a.name, lit);
     }
+    if (hangs && options.mbarrierFacts) {
+        mbarrierFacts_ = assertHangFacts(solver_, *pe_, options.mbarrierFactStates, budget);
+        lap("mbarrier facts");
+    }
     if (facts) {
         std::vector<FactsUnder> found;
         mbarrierFacts_ = mbarrierPlan.assertAll(solver_, *pe_, progress_,

@@ -128,7 +128,7 @@ TEST_CASE("facts follow the model's order, not program order", "[mbarrier-facts]
 }
 
 TEST_CASE("facts change no answer of the corpus", "[mbarrier-facts][corpus]") {
-    std::size_t withFacts = 0;
+    std::size_t withFacts = 0, withHangFacts = 0;
     for (const fs::path& file : testing::corpusFiles()) {
         ir::Program p = lower::lowerTest(litmus::parseLitmusFile(file.string()));
         // The kernel rings above this size are the bench's (seconds each, twice); without an
@@ -137,13 +137,17 @@ TEST_CASE("facts change no answer of the corpus", "[mbarrier-facts][corpus]") {
                                      [](const ir::Event& e) { return e.has(ir::Tag::MB); });
         if (p.events.size() > 80 || !mbarriers || !p.cuts.empty()) continue;
         engine::CheckResult with = checked(p, true);
-        if (!with.stats || with.stats->mbarrierFacts == 0) continue;
+        if (!with.stats) continue;
+        if (with.stats->hangMbarrierFacts > 0) ++withHangFacts;
+        if (with.stats->mbarrierFacts == 0 && with.stats->hangMbarrierFacts == 0) continue;
         ++withFacts;
         INFO(file.string());
         requireSameAnswer(with, checked(p, false));
     }
-    // Well over a hundred tests get facts: one-rule mbarrier tests and kernel protocols.
+    // Well over a hundred tests get facts: one-rule mbarrier tests and kernel protocols; the
+    // tests that may hang get them in their hang encoding as well.
     CHECK(withFacts > 100);
+    CHECK(withHangFacts > 30);
 }
 
 TEST_CASE("the facts' search gives up at its limit where one object's operations interleave",
@@ -430,4 +434,63 @@ TEST_CASE("mbarrier facts: cta_group::2 pairs run without their rendezvous, and 
     REQUIRE(facts.known);
     CHECK_FALSE(facts.completeSchedule.empty());
     CHECK_FALSE(facts.phases.empty());
+}
+
+namespace {
+
+ir::Program corpusTest(const std::string& name) {
+    const fs::path file = fs::path(PTXMC_SOURCE_DIR) / "litmus" / name;
+    return lower::lowerTest(litmus::parseLitmusFile(file.string()));
+}
+
+bool raises(const engine::CheckResult& r, const std::string& flag) {
+    return std::any_of(r.flags.begin(), r.flags.end(),
+                       [&](const engine::RaisedFlag& f) { return f.name == flag; });
+}
+
+} // namespace
+
+TEST_CASE("facts for executions that hang: the gates no end state leaves", "[mbarrier-facts]") {
+    // P1's parity-0 wait blocks when it first looks in phase 2, and P0's bar.sync with it: both
+    // are left at an end state of the real-time search (P1's bar.sync, never reached, too), and
+    // the hang names both. P0's own wait follows its arrive and always returns.
+    ir::Program p = corpusTest("async/hang/hang-through-bar.sync.litmus");
+    auto facts = engine::schedules::observeMbarriers(p, ir::realTimePairs(p), 1000);
+    REQUIRE(facts.known);
+    CHECK(facts.endedAt.empty());
+    for (const ir::Event& e : p.events) {
+        if (ir::gateKind(e) == ir::GateKind::None) continue;
+        const bool returns = e.thread == 0 && e.mbOp == ir::MbOp::Wait;
+        INFO("gate " << e.id << " of P" << e.thread);
+        CHECK(facts.leftAtEnd.count(e.id) == (returns ? 0U : 1U));
+    }
+    engine::CheckResult with = checked(p, true), without = checked(p, false);
+    REQUIRE(with.stats);
+    CHECK(with.stats->hangMbarrierFacts > 0);
+    CHECK(raises(with, "hang"));
+    requireSameAnswer(with, without);
+    // Where no wait can block, no end state leaves one.
+    ir::Program handshake = corpusTest("async/hang/parity-reuse-handshake.litmus");
+    auto none = engine::schedules::observeMbarriers(handshake, ir::realTimePairs(handshake), 1000);
+    REQUIRE(none.known);
+    CHECK(none.leftAtEnd.empty());
+}
+
+TEST_CASE("facts for executions that hang hold where no schedule-ending misuse runs",
+          "[mbarrier-facts]") {
+    // The k=0 commit arrives on the wrong stage: every execution hangs, and the k=1 commit's
+    // arrive in phase 1 with no True wait before it is a misuse some real-time schedule ends
+    // at. The facts are asserted where it is none, and the hanging executions that misuse the
+    // barrier are still found (the Deadlock's mbarrier-misuse).
+    ir::Program p = corpusTest("kernels/tma-umma/umma-2x3-commit-wrong-stage-k0.litmus");
+    auto facts = engine::schedules::observeMbarriers(p, ir::realTimePairs(p), 100000);
+    REQUIRE(facts.known);
+    REQUIRE(facts.misuseKnown);
+    CHECK_FALSE(facts.endedAt.empty());
+    engine::CheckResult with = checked(p, true), without = checked(p, false);
+    REQUIRE(with.stats);
+    CHECK(with.stats->hangMbarrierFacts > 0);
+    CHECK(with.observation == engine::Observation::Deadlock);
+    CHECK(raises(with, "mbarrier-misuse"));
+    requireSameAnswer(with, without);
 }
