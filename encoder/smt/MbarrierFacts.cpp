@@ -2,11 +2,13 @@
 #include "smt/MbarrierFacts.hpp"
 
 #include "ir/Gates.hpp"
+#include "ir/ValueSemantics.hpp"
 #include "smt/Schedules.hpp"
 
 #include <algorithm>
 #include <map>
 #include <set>
+#include <string>
 #include <utility>
 #include <vector>
 
@@ -104,6 +106,88 @@ std::size_t assertFacts(z3::solver& solver, const ProgramEncoder& pe,
     return count;
 }
 
+/** One way through the program's choices that guard mbarrier operations and gates. */
+struct Way {
+    std::vector<bool> absent;                ///< by event: its guard fails (empty: no guard)
+    std::vector<std::pair<int, bool>> taken; ///< (choice, went the 1 way)
+};
+
+/** Choices whose every combination the facts' search runs: 2^4 searches at most. */
+constexpr std::size_t kMaxWayChoices = 4;
+
+/** Collects the choices a guard depends on; false if it depends on anything else but
+ *  constants (a read, a wait's result, a phase). */
+bool choicesOf(const ir::Value& v, std::set<int>& out) {
+    using Op = ir::Value::Op;
+    if (v.op == Op::ReadOf || v.op == Op::WaitResult || v.op == Op::PhaseToken) return false;
+    if (v.op == Op::Choice) out.insert(static_cast<int>(v.constant));
+    return std::all_of(v.args.begin(), v.args.end(),
+                       [&out](const ir::ValuePtr& a) { return choicesOf(*a, out); });
+}
+
+/** The guard's value where each choice went the way `taken` says. */
+std::int64_t guardUnder(const ir::Value& v, const std::map<int, bool>& taken) {
+    struct Sources {
+        const std::map<int, bool>& taken;
+        std::int64_t read(int) const { return 0; } // never: choicesOf checked the leaves
+        bool waitSuccess(int) const { return false; }
+        std::int64_t phaseBefore(int) const { return 0; }
+        bool choice(std::int64_t i) const { return taken.at(static_cast<int>(i)); }
+    } src{taken};
+    return ir::applyValue(ir::ConcreteValues{}, v, src,
+                          [&](std::size_t i) { return guardUnder(*v.args.at(i), taken); });
+}
+
+/**
+ * The ways the facts' search runs the program: one, with no event absent, where no guard
+ * stands on an mbarrier operation or a gate; otherwise one per combination of the choices
+ * (nondet.pred: a branch on a value the extraction could not decide) those guards depend on.
+ * Empty (`why` says why) where a guard depends on anything else, or on too many choices.
+ */
+std::vector<Way> programWays(const ir::Program& p, std::string& why) {
+    std::set<int> choices;
+    std::vector<int> guarded;
+    for (const ir::Event& e : p.events) {
+        const bool scheduled = e.has(ir::Tag::MB) || ir::gateKind(e) != ir::GateKind::None;
+        if (!e.guard || !scheduled) continue;
+        if (!choicesOf(*e.guard, choices)) {
+            why = "an mbarrier operation is guarded by a value read from memory";
+            return {};
+        }
+        guarded.push_back(e.id);
+    }
+    if (guarded.empty()) return {Way{}};
+    if (choices.size() > kMaxWayChoices) {
+        why = "more than " + std::to_string(kMaxWayChoices) + " choices guard mbarrier operations";
+        return {};
+    }
+    const std::vector<int> ids(choices.begin(), choices.end());
+    std::vector<Way> ways;
+    for (std::size_t bits = 0; bits < (std::size_t{1} << ids.size()); ++bits) {
+        Way w;
+        std::map<int, bool> taken;
+        for (std::size_t k = 0; k < ids.size(); ++k) {
+            taken[ids[k]] = ((bits >> k) & 1U) != 0;
+            w.taken.emplace_back(ids[k], taken[ids[k]]);
+        }
+        w.absent.assign(p.events.size(), false);
+        for (int e : guarded)
+            w.absent[static_cast<std::size_t>(e)] =
+                guardUnder(*p.events[static_cast<std::size_t>(e)].guard, taken) == 0;
+        ways.push_back(std::move(w));
+    }
+    return ways;
+}
+
+/** Where the execution goes way `w`. */
+z3::expr wayHolds(z3::context& ctx, const ProgramEncoder& pe, const Way& w) {
+    z3::expr out = ctx.bool_val(true);
+    for (const auto& [choice, one] : w.taken)
+        out = out && (one ? pe.choiceTaken(static_cast<std::size_t>(choice))
+                          : !pe.choiceTaken(static_cast<std::size_t>(choice)));
+    return out;
+}
+
 /**
  * A schedule under both `order` and real time, for the concrete first run (smt/Z3Engine.cpp),
  * which needs one whose sequentially consistent run the whole model accepts: under the model's
@@ -157,54 +241,65 @@ MbarrierFactsSummary MbarrierFactsPlan::assertAll(z3::solver& solver, const Prog
                                                   std::vector<FactsUnder>* found) const {
     MbarrierFactsSummary out;
     out.why = orders_.empty() ? why_ : std::string();
+    const std::vector<Way> ways = programWays(pe.program(), out.why);
+    // One way with no event absent: the facts hold in every execution (the flags' bounds
+    // read them so); with choices, each way's only where the execution goes it.
+    const bool oneWay = ways.size() == 1 && ways[0].absent.empty();
     z3::expr coherent = solver.ctx().bool_val(true);
     for (const z3::expr& lit : coherenceLits_)
         coherent = coherent && lit;
     for (const Order& o : orders_) {
         std::vector<std::pair<int, int>> order = o.pairs;
         order.insert(order.end(), coherent_.begin(), coherent_.end());
-        schedules::MbarrierFacts facts =
-            schedules::observeMbarriers(pe.program(), order, maxStates, budget);
-        out.states += facts.states;
-        if (out.completeSchedule.empty())
+        if (oneWay && out.completeSchedule.empty())
             out.completeSchedule = bothOrders(pe.program(), order, maxStates, budget);
-        if (out.completeSchedule.empty()) out.completeSchedule = facts.completeSchedule;
-        out.explored = out.explored || facts.known;
-        if (!facts.known) out.why = facts.why; // the reason of a search that gave up
-        out.firstMisuses += facts.firstMisuse.size();
-        z3::expr beforeMisuse = solver.ctx().bool_val(true);
-        for (int op : facts.firstMisuse)
-            beforeMisuse = beforeMisuse && !pe.misuse(op);
-        const z3::expr when = o.lit && coherent && progress && beforeMisuse;
-        // Every event happens and every wait returns where `progress` holds.
-        out.facts += assertFacts(solver, pe, facts, facts.misuseFree, when,
-                                 [&solver](int) { return solver.ctx().bool_val(true); });
-        if (found != nullptr) found->push_back({std::move(facts), when});
+        for (const Way& way : ways) {
+            schedules::MbarrierFacts facts =
+                schedules::observeMbarriers(pe.program(), order, maxStates, budget,
+                                            schedules::Reduction::PersistentSets, way.absent);
+            out.states += facts.states;
+            if (oneWay && out.completeSchedule.empty())
+                out.completeSchedule = facts.completeSchedule;
+            out.explored = out.explored || facts.known;
+            if (!facts.known) out.why = facts.why; // the reason of a search that gave up
+            out.firstMisuses += facts.firstMisuse.size();
+            z3::expr beforeMisuse = solver.ctx().bool_val(true);
+            for (int op : facts.firstMisuse)
+                beforeMisuse = beforeMisuse && !pe.misuse(op);
+            const z3::expr when =
+                o.lit && coherent && progress && beforeMisuse && wayHolds(solver.ctx(), pe, way);
+            // Every event of the way happens and every wait returns where `progress` holds.
+            out.facts += assertFacts(solver, pe, facts, facts.misuseFree, when,
+                                     [&solver](int) { return solver.ctx().bool_val(true); });
+            if (found != nullptr && oneWay) found->push_back({std::move(facts), when});
+        }
     }
     return out;
 }
 
-MbarrierFactsSummary assertHangFacts(z3::solver& solver, const ProgramEncoder& pe,
-                                     std::size_t maxStates, const Budget* budget) {
-    MbarrierFactsSummary out;
+namespace {
+
+/** assertHangFacts for one way of the program's choices. */
+void assertHangFactsOf(z3::solver& solver, const ProgramEncoder& pe, const Way& way,
+                       std::size_t maxStates, const Budget* budget, MbarrierFactsSummary& out) {
     const ir::Program& p = pe.program();
-    if (pe.mbPositions().empty()) return out.why = "no mbarrier operations", out;
     schedules::MbarrierFacts facts =
-        schedules::observeMbarriers(p, ir::realTimePairs(p), maxStates, budget);
-    out.states = facts.states;
-    out.explored = facts.known;
-    if (!facts.known) return out.why = facts.why, out;
-    if (!facts.misuseKnown) return out.why = "a wait's operand depends on the execution", out;
+        schedules::observeMbarriers(p, ir::realTimePairs(p), maxStates, budget,
+                                    schedules::Reduction::PersistentSets, way.absent);
+    out.states += facts.states;
+    out.explored = out.explored || facts.known;
+    if (!facts.known) return void(out.why = facts.why);
+    if (!facts.misuseKnown) return void(out.why = "a wait's operand depends on the execution");
     // A cta_group::2 alloc or dealloc runs in the search without its peer, so an execution
     // where one waits for its peer forever stops short of a state the search must reach.
     const bool peers = std::any_of(p.events.begin(), p.events.end(),
                                    [](const ir::Event& e) { return e.peerEvent >= 0; });
     if (peers && !facts.endedAt.empty())
-        return out.why = "a cta_group::2 pair, and a schedule ends at a misuse", out;
-    z3::expr beforeMisuse = solver.ctx().bool_val(true);
+        return void(out.why = "a cta_group::2 pair, and a schedule ends at a misuse");
+    z3::expr when = wayHolds(solver.ctx(), pe, way);
     for (int op : facts.endedAt)
-        beforeMisuse = beforeMisuse && !pe.misuse(op);
-    out.firstMisuses = facts.endedAt.size();
+        when = when && !pe.misuse(op);
+    out.firstMisuses += facts.endedAt.size();
     std::set<int> misuseFree;
     for (const auto& [op, position] : pe.mbPositions())
         if (!facts.endedAt.count(op)) misuseFree.insert(op);
@@ -212,14 +307,24 @@ MbarrierFactsSummary assertHangFacts(z3::solver& solver, const ProgramEncoder& p
         const auto b = pe.blocked().find(op);
         return b == pe.blocked().end() ? pe.exists(op) : pe.exists(op) && !b->second;
     };
-    out.facts = assertFacts(solver, pe, facts, misuseFree, beforeMisuse, runs);
+    out.facts += assertFacts(solver, pe, facts, misuseFree, when, runs);
     // Where no cta_group::2 pair is, an execution's end is a state the search reached.
     if (!peers)
         for (const auto& [gate, stuck] : pe.stuckGates())
             if (!facts.leftAtEnd.count(gate)) {
-                solver.add(z3::implies(beforeMisuse, !stuck));
+                solver.add(z3::implies(when, !stuck));
                 ++out.facts;
             }
+}
+
+} // namespace
+
+MbarrierFactsSummary assertHangFacts(z3::solver& solver, const ProgramEncoder& pe,
+                                     std::size_t maxStates, const Budget* budget) {
+    MbarrierFactsSummary out;
+    if (pe.mbPositions().empty()) return out.why = "no mbarrier operations", out;
+    for (const Way& way : programWays(pe.program(), out.why))
+        assertHangFactsOf(solver, pe, way, maxStates, budget, out);
     return out;
 }
 

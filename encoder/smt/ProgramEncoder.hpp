@@ -77,6 +77,8 @@ public:
     z3::expr mbOrder(int a, int b) const { return orderBy(mbPos_, a, b); }
     /** The phase (Int) mbarrier operation `o` finds its object in. */
     const z3::expr& phaseBefore(int o) const { return phaseBefore_.at(o); }
+    /** Whether the execution went the 1 way at Program::choices[i]. */
+    const z3::expr& choiceTaken(std::size_t i) const { return choice_.at(i); }
     /** Whether mbarrier op `o` is undefined behaviour (its MB_MISUSE membership). */
     const z3::expr& misuse(int o) const { return misuse_.at(o); }
 

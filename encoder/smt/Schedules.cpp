@@ -139,11 +139,11 @@ public:
      *  `firstOnly`: stop at the first complete schedule (firstSchedule). */
     Explorer(const ir::Program& p, const std::vector<std::pair<int, int>>& fullOrder,
              std::size_t maxStates, const Budget* budget, MbarrierFacts* facts, Reduction reduction,
-             bool rendezvous, bool firstOnly = false)
-        : p_(p), maxStates_(maxStates), budget_(budget), firstOnly_(firstOnly),
-          rendezvous_(rendezvous), reduce_(reduction == Reduction::PersistentSets),
-          preds_(p.events.size()), mbSlot_(p.locations.size(), -1), operand_(p.events.size()),
-          facts_(facts) {
+             bool rendezvous, bool firstOnly = false, std::vector<bool> absent = {})
+        : p_(p), absent_(std::move(absent)), maxStates_(maxStates), budget_(budget),
+          firstOnly_(firstOnly), rendezvous_(rendezvous),
+          reduce_(reduction == Reduction::PersistentSets), preds_(p.events.size()),
+          mbSlot_(p.locations.size(), -1), operand_(p.events.size()), facts_(facts) {
         const auto order = transitiveReduction(p.events.size(), fullOrder);
         for (const auto& [a, b] : order)
             preds_[static_cast<std::size_t>(b)].push_back(a);
@@ -183,7 +183,10 @@ private:
             // gate) changes no schedule: such an event changes no object, and what it precedes
             // in real time follows its own predecessors, which po and the issue order carry.
             const bool scheduled = e.has(ir::Tag::MB) || ir::gateKind(e) != ir::GateKind::None;
-            if (e.guard && scheduled) return why = "an event is guarded by a value", false;
+            // With a way of the program's choices given (`absent_`), every guard is decided.
+            if (e.guard && scheduled && absent_.empty())
+                return why = "an event is guarded by a value", false;
+            if (isAbsent(e.id)) continue;
             if (e.mbOp != ir::MbOp::Wait) continue;
             const bool spins = ir::gateKind(e) == ir::GateKind::Chosen;
             const ir::ValuePtr& v = e.mbParity ? e.mbParity : e.mbToken;
@@ -201,8 +204,9 @@ private:
     void prepare() {
         for (const auto& e : p_.events) {
             bool visible = e.has(ir::Tag::MB) || ir::gateKind(e) != ir::GateKind::None;
-            (visible ? visible_ : invisible_).push_back(e.id);
             isInvisible_.push_back(!visible);
+            if (isAbsent(e.id)) continue; // done from the start, changing nothing
+            (visible ? visible_ : invisible_).push_back(e.id);
             if (e.has(ir::Tag::MB) && mbSlot_[static_cast<std::size_t>(e.location)] < 0) {
                 mbSlot_[static_cast<std::size_t>(e.location)] = static_cast<int>(mbLocs_.size());
                 mbLocs_.push_back(e.location);
@@ -751,6 +755,7 @@ private:
     }
 
     /** An end state: its gates that did not run (MbarrierFacts::leftAtEnd). */
+    /** An end state: its gates that did not run (MbarrierFacts::leftAtEnd). */
     void recordEnd(const Node& s) {
         for (std::size_t e = 0; e < s.done.size(); ++e)
             if (!s.done[e] && ir::gateKind(p_.events[e]) != ir::GateKind::None)
@@ -787,6 +792,8 @@ private:
 
     Node initialNode() const {
         Node start{std::vector<bool>(p_.events.size(), false), {}, {}};
+        for (std::size_t e = 0; e < absent_.size(); ++e)
+            if (absent_[e]) start.done[e] = true;
         for (int loc : mbLocs_)
             start.mb.push_back(
                 mbarrier::initial(values, p_.locations[static_cast<std::size_t>(loc)]));
@@ -794,7 +801,11 @@ private:
         return start;
     }
 
+    bool isAbsent(int e) const { return !absent_.empty() && absent_[static_cast<std::size_t>(e)]; }
+
     const ir::Program& p_;
+    /// by event, with a way of the program's choices: its guard fails (empty: no way given)
+    std::vector<bool> absent_;
     std::size_t completionStates_ = 0; ///< states of the mayComplete searches, together
     bool completionsCut_ = false;      ///< they reached maxStates_ (MbarrierFacts::completionsCut)
     std::set<int> endedAt_;            ///< the ops some schedule ended at (MbarrierFacts::endedAt)
@@ -833,9 +844,11 @@ Exploration firstSchedule(const ir::Program& p, const std::vector<std::pair<int,
 }
 
 MbarrierFacts observeMbarriers(const ir::Program& p, const std::vector<std::pair<int, int>>& order,
-                               std::size_t maxStates, const Budget* budget, Reduction reduction) {
+                               std::size_t maxStates, const Budget* budget, Reduction reduction,
+                               std::vector<bool> absent) {
     MbarrierFacts facts;
-    Explorer explorer(p, order, maxStates, budget, &facts, reduction, false);
+    Explorer explorer(p, order, maxStates, budget, &facts, reduction, false, false,
+                      std::move(absent));
     Exploration e = explorer.run();
     facts.states = e.states;
     facts.completeSchedule = e.completeSchedule;

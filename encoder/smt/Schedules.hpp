@@ -118,6 +118,10 @@ struct MbarrierFacts {
 };
 
 /**
+ * `absent` (by event, optional): one way of the program's choices (ProgramWay), the events
+ * whose guards fail in it; the others' guards hold. The search then covers guarded mbarrier
+ * operations and gates too, as the program runs that way.
+ *
  * The mbarrier facts of the schedules that respect `order` (pairs a before b) instead of
  * real time: the same fragment, limit and reduction as explore(). An order that every
  * execution of a model respects together with its mbarrier order (smt/MbarrierFacts.hpp)
@@ -125,6 +129,7 @@ struct MbarrierFacts {
  */
 MbarrierFacts observeMbarriers(const ir::Program& p, const std::vector<std::pair<int, int>>& order,
                                std::size_t maxStates, const Budget* budget = nullptr,
-                               Reduction reduction = Reduction::PersistentSets);
+                               Reduction reduction = Reduction::PersistentSets,
+                               std::vector<bool> absent = {});
 
 } // namespace ptxmc::engine::schedules

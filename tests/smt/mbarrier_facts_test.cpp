@@ -494,3 +494,22 @@ TEST_CASE("facts for executions that hang hold where no schedule-ending misuse r
     CHECK(raises(with, "mbarrier-misuse"));
     requireSameAnswer(with, without);
 }
+
+TEST_CASE("the facts' search runs each way of a choice that guards a wait", "[mbarrier-facts]") {
+    // nondet.pred (a branch the extraction could not decide) picks the parity P1 waits for: each
+    // way is searched with its own waits, and its facts hold where the execution goes that way.
+    ir::Program p = corpusTest("control/nondet-wait-parity-by-way.litmus");
+    engine::CheckResult with = checked(p, true), without = checked(p, false);
+    REQUIRE(with.stats);
+    CHECK(with.stats->mbarrierFacts > 0);
+    CHECK(with.stats->hangMbarrierFacts > 0);
+    CHECK(raises(with, "hang"));
+    CHECK(raises(with, "data-race"));
+    requireSameAnswer(with, without);
+    // A guard on a value read from memory is no choice: no way to search, no facts.
+    ir::Program read = corpusTest("control/guarded-wait-hang.litmus");
+    engine::CheckResult guarded = checked(read, true);
+    REQUIRE(guarded.stats);
+    CHECK(guarded.stats->mbarrierFacts == 0);
+    CHECK(guarded.stats->hangMbarrierFacts == 0);
+}
