@@ -42,6 +42,43 @@ std::optional<std::int64_t> constantOf(const ir::ValuePtr& v) {
 }
 
 /**
+ * `order` with the `absent` events taken out and the order through them kept: each one's
+ * predecessors come before each of its successors. An event after an absent one in program
+ * order still waits for what came before both (a transitive reduction would otherwise have
+ * dropped that pair in favour of the path through the absent event).
+ */
+std::vector<std::pair<int, int>> withoutAbsent(std::size_t n,
+                                               const std::vector<std::pair<int, int>>& order,
+                                               const std::vector<bool>& absent) {
+    if (absent.empty()) return order;
+    std::vector<std::set<int>> preds(n), succs(n);
+    for (const auto& [a, b] : order) {
+        succs[static_cast<std::size_t>(a)].insert(b);
+        preds[static_cast<std::size_t>(b)].insert(a);
+    }
+    for (std::size_t x = 0; x < n; ++x) {
+        if (!absent[x]) continue;
+        for (int a : preds[x]) {
+            succs[static_cast<std::size_t>(a)].erase(static_cast<int>(x));
+            for (int b : succs[x])
+                if (a != b) {
+                    succs[static_cast<std::size_t>(a)].insert(b);
+                    preds[static_cast<std::size_t>(b)].insert(a);
+                }
+        }
+        for (int b : succs[x])
+            preds[static_cast<std::size_t>(b)].erase(static_cast<int>(x));
+        preds[x].clear();
+        succs[x].clear();
+    }
+    std::vector<std::pair<int, int>> out;
+    for (std::size_t a = 0; a < n; ++a)
+        for (int b : succs[a])
+            out.emplace_back(static_cast<int>(a), b);
+    return out;
+}
+
+/**
  * The pairs of `order` (over `n` events) that no longer path implies, or `order` itself where it
  * has a cycle: the same reachability, so the same schedules, with a few predecessors per event
  * where a transitive order (the sure pairs of a closure) has up to n (ring 6x32: the facts'
@@ -144,7 +181,8 @@ public:
           firstOnly_(firstOnly), rendezvous_(rendezvous),
           reduce_(reduction == Reduction::PersistentSets), preds_(p.events.size()),
           mbSlot_(p.locations.size(), -1), operand_(p.events.size()), facts_(facts) {
-        const auto order = transitiveReduction(p.events.size(), fullOrder);
+        const auto order = transitiveReduction(p.events.size(),
+                                               withoutAbsent(p.events.size(), fullOrder, absent_));
         for (const auto& [a, b] : order)
             preds_[static_cast<std::size_t>(b)].push_back(a);
         succs_.resize(p.events.size());

@@ -506,6 +506,15 @@ TEST_CASE("the facts' search runs each way of a choice that guards a wait", "[mb
     CHECK(raises(with, "hang"));
     CHECK(raises(with, "data-race"));
     requireSameAnswer(with, without);
+    // On a way, an event after an absent arm still follows what came before the arm: P0's last
+    // arrive runs after its wait on both ways, so the wait is left at an end state and the hang
+    // stays (the search once let that arrive run first).
+    ir::Program arms = corpusTest("control/nondet-arms-before-own-arrive.litmus");
+    engine::CheckResult withArms = checked(arms, true);
+    REQUIRE(withArms.stats);
+    CHECK(withArms.stats->hangMbarrierFacts > 0);
+    CHECK(raises(withArms, "hang"));
+    requireSameAnswer(withArms, checked(arms, false));
     // A guard on a value read from memory is no choice: no way to search, no facts.
     ir::Program read = corpusTest("control/guarded-wait-hang.litmus");
     engine::CheckResult guarded = checked(read, true);
