@@ -793,7 +793,6 @@ private:
     }
 
     /** An end state: its gates that did not run (MbarrierFacts::leftAtEnd). */
-    /** An end state: its gates that did not run (MbarrierFacts::leftAtEnd). */
     void recordEnd(const Node& s) {
         for (std::size_t e = 0; e < s.done.size(); ++e)
             if (!s.done[e] && ir::gateKind(p_.events[e]) != ir::GateKind::None)

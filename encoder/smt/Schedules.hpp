@@ -118,9 +118,9 @@ struct MbarrierFacts {
 };
 
 /**
- * `absent` (by event, optional): one way of the program's choices (ProgramWay), the events
- * whose guards fail in it; the others' guards hold. The search then covers guarded mbarrier
- * operations and gates too, as the program runs that way.
+ * `absent` (by event, optional): one way of the program's choices (smt/MbarrierFacts.cpp,
+ * programWays), the events whose guards fail in it; the others' guards hold. The search then covers
+ * guarded mbarrier operations and gates too, as the program runs that way.
  *
  * The mbarrier facts of the schedules that respect `order` (pairs a before b) instead of
  * real time: the same fragment, limit and reduction as explore(). An order that every
