@@ -25,20 +25,27 @@ std::optional<std::uint64_t> Layout::sharedAddress(std::uint64_t a) {
     return a;
 }
 
+namespace {
+
+/** The symbol of `symbols` whose bytes hold `offset`, and the offset inside it. */
 std::optional<std::pair<const Layout::Symbol*, std::uint64_t>>
-Layout::sharedAt(std::uint64_t offset) const {
-    for (const auto& [name, s] : shared)
+symbolAt(const std::map<std::string, Layout::Symbol>& symbols, std::uint64_t offset) {
+    for (const auto& [name, s] : symbols)
         if (offset >= s.offset && offset < s.offset + std::max<std::uint64_t>(s.bytes, 1))
             return std::make_pair(&s, offset - s.offset);
     return std::nullopt;
 }
 
+} // namespace
+
+std::optional<std::pair<const Layout::Symbol*, std::uint64_t>>
+Layout::sharedAt(std::uint64_t offset) const {
+    return symbolAt(shared, offset);
+}
+
 std::optional<std::pair<const Layout::Symbol*, std::uint64_t>>
 Layout::paramAt(std::uint64_t offset) const {
-    for (const auto& [name, s] : params)
-        if (offset >= s.offset && offset < s.offset + std::max<std::uint64_t>(s.bytes, 1))
-            return std::make_pair(&s, offset - s.offset);
-    return std::nullopt;
+    return symbolAt(params, offset);
 }
 
 Val cvtaAddress(const std::vector<std::string>& p, const std::vector<Val>& in) {

@@ -12,25 +12,21 @@
 
 namespace ptxmc::kernel {
 
-std::optional<IntType> intType(const std::string& p) {
-    if (p == "pred") return IntType{1, false, false};
-    if (p.size() < 2) return std::nullopt;
-    char k = p[0];
-    if (k != 'u' && k != 's' && k != 'b' && k != 'f') return std::nullopt;
-    int bits = 0;
-    std::size_t i = 1;
-    for (; i < p.size() && std::isdigit(static_cast<unsigned char>(p[i])); ++i)
-        bits = bits * 10 + (p[i] - '0');
-    if (i != p.size() || (bits != 8 && bits != 16 && bits != 32 && bits != 64 && bits != 128))
-        return std::nullopt;
-    return IntType{std::min(bits, 64), k == 's', k == 'f'};
+namespace {
+
+/** The width computed on: the type's bits up to 64, 64 where no type is written. */
+struct Width {
+    int bits = 64;
+    bool isSigned = false;
+    bool isFloat = false;
+};
+
+Width widthOf(const std::optional<ptx::ScalarType>& t) {
+    if (!t) return Width{};
+    return Width{std::min(t->bits, 64), t->isSigned(), t->isFloat()};
 }
 
-IntType lastType(const std::vector<std::string>& parts) {
-    for (auto it = parts.rbegin(); it != parts.rend(); ++it)
-        if (auto t = intType(*it)) return *t;
-    return IntType{};
-}
+} // namespace
 
 std::uint64_t mask(std::uint64_t v, int bits) {
     return bits >= 64 ? v : (v & ((1ULL << bits) - 1));
@@ -58,53 +54,57 @@ double floatOf(std::uint64_t v, int bits) {
     return (v >> 15) & 1U ? -m : m;
 }
 
-/** setp on floating point: ordered comparisons are false on NaN, the `u` forms true. */
-std::optional<bool> compareFloat(const std::string& op, double a, double b) {
-    bool nan = std::isnan(a) || std::isnan(b);
-    if (op == "num") return !nan;
-    if (op == "nan") return nan;
-    bool unordered = op.size() == 3 && op.back() == 'u';
-    std::string base = unordered ? op.substr(0, 2) : op;
-    if (nan) return unordered;
-    if (base == "eq") return a == b;
-    if (base == "ne") return a != b;
-    if (base == "lt") return a < b;
-    if (base == "le") return a <= b;
-    if (base == "gt") return a > b;
-    if (base == "ge") return a >= b;
+template <typename T> std::optional<bool> relate(ptx::Relation r, T a, T b) {
+    switch (r) {
+    case ptx::Relation::Eq:
+        return a == b;
+    case ptx::Relation::Ne:
+        return a != b;
+    case ptx::Relation::Lt:
+        return a < b;
+    case ptx::Relation::Le:
+        return a <= b;
+    case ptx::Relation::Gt:
+        return a > b;
+    case ptx::Relation::Ge:
+        return a >= b;
+    case ptx::Relation::Num:
+    case ptx::Relation::Nan:
+        break; // NaN tests: floating point only
+    }
     return std::nullopt;
+}
+
+/** setp on floating point: ordered comparisons are false on NaN, the `u` forms true. */
+std::optional<bool> compareFloat(const ptx::ComparisonRow& c, double a, double b) {
+    bool nan = std::isnan(a) || std::isnan(b);
+    if (c.relation == ptx::Relation::Num) return !nan;
+    if (c.relation == ptx::Relation::Nan) return nan;
+    if (c.unsignedAlways) return std::nullopt; // .lo/.ls/.hi/.hs: integer comparisons only
+    if (nan) return c.unordered;
+    return relate(c.relation, a, b);
 }
 
 } // namespace
 
-std::optional<bool> compare(const std::string& op, std::uint64_t a, std::uint64_t b, IntType t) {
-    if (t.isFloat) return compareFloat(op, floatOf(a, t.bits), floatOf(b, t.bits));
-    std::uint64_t ua = mask(a, t.bits), ub = mask(b, t.bits);
-    std::int64_t sa = signExtend(a, t.bits), sb = signExtend(b, t.bits);
-    if (op == "eq") return ua == ub;
-    if (op == "ne") return ua != ub;
-    if (op == "lo") return ua < ub;
-    if (op == "ls") return ua <= ub;
-    if (op == "hi") return ua > ub;
-    if (op == "hs") return ua >= ub;
-    bool s = t.isSigned;
-    if (op == "lt") return s ? sa < sb : ua < ub;
-    if (op == "le") return s ? sa <= sb : ua <= ub;
-    if (op == "gt") return s ? sa > sb : ua > ub;
-    if (op == "ge") return s ? sa >= sb : ua >= ub;
-    return std::nullopt;
+std::optional<bool> compare(ptx::Comparison op, std::uint64_t a, std::uint64_t b,
+                            std::optional<ptx::ScalarType> type) {
+    if (op == ptx::Comparison::None) return std::nullopt;
+    ptx::ComparisonRow c = ptx::comparisonRow(op);
+    Width t = widthOf(type);
+    if (t.isFloat) return compareFloat(c, floatOf(a, t.bits), floatOf(b, t.bits));
+    if (c.unordered) return std::nullopt; // the `u` forms: floating point only
+    if (t.isSigned && !c.unsignedAlways)
+        return relate(c.relation, signExtend(a, t.bits), signExtend(b, t.bits));
+    return relate(c.relation, mask(a, t.bits), mask(b, t.bits));
 }
 
 namespace {
 
-bool has(const std::vector<std::string>& parts, std::string_view q) {
-    return std::find(parts.begin() + 1, parts.end(), q) != parts.end();
-}
-
 using ptx::ModuleOp;
 
-std::optional<std::uint64_t> binary(ModuleOp op, const std::vector<std::string>& parts,
-                                    std::uint64_t a, std::uint64_t b, IntType t) {
+std::optional<std::uint64_t> binary(ModuleOp op, ptx::ProductPart product, std::uint64_t a,
+                                    std::uint64_t b, Width t) {
     std::int64_t sa = signExtend(a, t.bits), sb = signExtend(b, t.bits);
     std::uint64_t ua = mask(a, t.bits), ub = mask(b, t.bits);
     if (op == ModuleOp::Add) return mask(a + b, t.bits);
@@ -133,11 +133,11 @@ std::optional<std::uint64_t> binary(ModuleOp op, const std::vector<std::string>&
         return op == ModuleOp::Div ? ua / ub : ua % ub;
     }
     if (op == ModuleOp::Mul) {
-        if (has(parts, "wide")) {
+        if (product == ptx::ProductPart::Wide) {
             int w = std::min(2 * t.bits, 64);
             return t.isSigned ? mask(static_cast<std::uint64_t>(sa * sb), w) : mask(ua * ub, w);
         }
-        if (has(parts, "hi")) {
+        if (product == ptx::ProductPart::Hi) {
             if (t.bits == 64) { // the high half of the 128-bit product (CUTLASS's FastDivmod)
                 std::uint64_t a0 = a & 0xFFFFFFFFU, a1 = a >> 32, b0 = b & 0xFFFFFFFFU,
                               b1 = b >> 32;
@@ -158,21 +158,16 @@ std::optional<std::uint64_t> binary(ModuleOp op, const std::vector<std::string>&
 
 } // namespace
 
-std::optional<std::uint64_t> arithmetic(const std::vector<std::string>& parts,
-                                        const std::vector<Val>& in, bool& known) {
-    return arithmetic(ptx::moduleOp(parts).op, parts, in, known);
-}
-
-std::optional<std::uint64_t> arithmetic(ModuleOp op, const std::vector<std::string>& parts,
+std::optional<std::uint64_t> arithmetic(ModuleOp op, const ptx::ValueForm& form,
                                         const std::vector<Val>& in, bool& known) {
     // the opcodes of ModuleOps.def this evaluator computes (prmt: known, its bytes are data)
     known = ptx::moduleOpRow(op).role == ptx::ModuleRole::Arith || op == ModuleOp::Prmt;
     if (!known) return std::nullopt;
     for (const Val& v : in)
         if (!v.known) return std::nullopt;
-    IntType t = lastType(parts);
-    if (op == ModuleOp::Cvt && t.isFloat && t.bits == 16 && parts.size() > 2 &&
-        parts[parts.size() - 2] == "f32")
+    Width t = widthOf(form.type);
+    const ptx::ScalarType f32{ptx::ScalarType::Kind::Float, 32};
+    if (op == ModuleOp::Cvt && t.isFloat && t.bits == 16 && form.before == f32)
         return std::bit_cast<std::uint32_t>(static_cast<float>(floatOf(in.at(0).v, 16)));
     if (t.isFloat && op != ModuleOp::Mov && op != ModuleOp::Selp) return std::nullopt;
     auto arg = [&](std::size_t i) { return in.at(i).v; };
@@ -200,26 +195,18 @@ std::optional<std::uint64_t> arithmetic(ModuleOp op, const std::vector<std::stri
     if (op == ModuleOp::Selp)
         return in.size() == 3 ? std::optional(arg(2) != 0 ? arg(0) : arg(1)) : std::nullopt;
     if (op == ModuleOp::Cvt) {
-        // cvt{.rnd}{.sat}.dtype.atype: the source type is the last qualifier, the result's before
-        // it.
-        std::optional<IntType> src, dst;
-        for (auto it = parts.rbegin(); it != parts.rend(); ++it)
-            if (auto ty = intType(*it)) {
-                if (!src)
-                    src = ty;
-                else if (!dst)
-                    dst = ty;
-            }
-        if (!src || !dst || src->isFloat || dst->isFloat) return std::nullopt;
-        std::uint64_t v = src->isSigned ? static_cast<std::uint64_t>(signExtend(arg(0), src->bits))
-                                        : mask(arg(0), src->bits);
-        return mask(v, dst->bits);
+        // cvt{.rnd}{.sat}.dtype.atype: the source's type is written last, the result's before it
+        Width src = widthOf(form.type), dst = widthOf(form.before);
+        if (!form.type || !form.before || src.isFloat || dst.isFloat) return std::nullopt;
+        std::uint64_t v = src.isSigned ? static_cast<std::uint64_t>(signExtend(arg(0), src.bits))
+                                       : mask(arg(0), src.bits);
+        return mask(v, dst.bits);
     }
     if (op == ModuleOp::Mad) {
         if (in.size() != 3) return std::nullopt;
-        auto product = binary(ModuleOp::Mul, parts, arg(0), arg(1), t);
+        auto product = binary(ModuleOp::Mul, form.product, arg(0), arg(1), t);
         if (!product) return std::nullopt;
-        int w = has(parts, "wide") ? std::min(2 * t.bits, 64) : t.bits;
+        int w = form.product == ptx::ProductPart::Wide ? std::min(2 * t.bits, 64) : t.bits;
         return mask(*product + arg(2), w);
     }
     if (op == ModuleOp::Bfe) {
@@ -248,38 +235,28 @@ std::optional<std::uint64_t> arithmetic(ModuleOp op, const std::vector<std::stri
     }
     if (op == ModuleOp::Shf) {
         if (in.size() != 3) return std::nullopt;
-        bool clamp = has(parts, "clamp");
-        std::uint64_t n = clamp ? std::min<std::uint64_t>(arg(2), 32) : (arg(2) & 31);
+        std::uint64_t n = form.clamp ? std::min<std::uint64_t>(arg(2), 32) : (arg(2) & 31);
         std::uint64_t wide = (mask(arg(1), 32) << 32) | mask(arg(0), 32);
-        if (has(parts, "l")) return mask((wide << n) >> 32, 32);
+        if (form.funnelLeft) return mask((wide << n) >> 32, 32);
         return mask(wide >> n, 32);
     }
     if (op == ModuleOp::Prmt) return std::nullopt;
-    if (in.size() == 2) return binary(op, parts, arg(0), arg(1), t);
+    if (in.size() == 2) return binary(op, form.product, arg(0), arg(1), t);
     return std::nullopt;
 }
 
 namespace {
 
-enum class PredicateCombine { None, And, Or, Xor };
-constexpr std::array<std::pair<std::string_view, PredicateCombine>, 3> kPredicateCombines = {{
-    {"and", PredicateCombine::And},
-    {"or", PredicateCombine::Or},
-    {"xor", PredicateCombine::Xor},
-}};
-
 /** `result` combined with `c`: known when both are, or when one decides .and/.or alone. */
-Val combinePredicates(PredicateCombine op, Val result, const Val& c) {
+Val combinePredicates(ptx::Combine op, Val result, const Val& c) {
     if (result.known && c.known) {
         bool x = result.v != 0, y = c.v != 0;
-        bool v = op == PredicateCombine::And  ? (x && y)
-                 : op == PredicateCombine::Or ? (x || y)
-                                              : (x != y);
+        bool v = op == ptx::Combine::And ? (x && y) : op == ptx::Combine::Or ? (x || y) : (x != y);
         return Val::of(v ? 1 : 0);
     }
-    if (op == PredicateCombine::And && ((result.known && result.v == 0) || (c.known && c.v == 0)))
+    if (op == ptx::Combine::And && ((result.known && result.v == 0) || (c.known && c.v == 0)))
         return Val::of(0);
-    if (op == PredicateCombine::Or && ((result.known && result.v == 1) || (c.known && c.v == 1)))
+    if (op == ptx::Combine::Or && ((result.known && result.v == 1) || (c.known && c.v == 1)))
         return Val::of(1);
     if (result.known) return c;
     if (!result.field) result.field = c.field;
@@ -288,17 +265,13 @@ Val combinePredicates(PredicateCombine op, Val result, const Val& c) {
 
 } // namespace
 
-Val setpValue(const std::vector<std::string>& parts, const Val& a, const Val& b,
-              const std::optional<Val>& c) {
+Val setpValue(const ptx::ValueForm& form, const Val& a, const Val& b, const std::optional<Val>& c) {
     std::optional<bool> r;
-    if (a.known && b.known && parts.size() > 1) r = compare(parts[1], a.v, b.v, lastType(parts));
-    PredicateCombine combine = PredicateCombine::None;
-    for (const auto& [name, op] : kPredicateCombines)
-        if (c && has(parts, name)) combine = op;
+    if (a.known && b.known) r = compare(form.comparison, a.v, b.v, form.type);
     Val result = r ? Val::of(*r ? 1 : 0) : Val{false, a.known ? b.field : a.field, 0};
     std::uint32_t probe = a.probe ? a.probe : b.probe;
-    if (combine != PredicateCombine::None) {
-        result = combinePredicates(combine, result, *c);
+    if (c && form.combine != ptx::Combine::None) {
+        result = combinePredicates(form.combine, result, *c);
         if (!probe) probe = c->probe;
     }
     result.probe = probe;

@@ -7,6 +7,7 @@
 #include "kernel/TmemSlices.hpp"
 #include "ptx/Decode.hpp"
 #include "ptx/Print.hpp"
+#include "ptx/Tables.hpp"
 
 #include <algorithm>
 #include <cstdio>
@@ -500,7 +501,7 @@ private:
         } else if (isBulkCopy(s) || isReduceBulk(s) || isNonBulkAsync(s)) {
             // cp.async.{ca,cg}'s fourth operand is src-size or ignore-src by its register's type;
             // its value alone (what the launch gives) would read a predicate as src-size
-            bool nonBulk = s.parts.size() > 2 && (s.parts[2] == "ca" || s.parts[2] == "cg");
+            bool nonBulk = s.op == ModuleOp::CpAsync;
             if (nonBulk && ops.size() > 3)
                 fail(ops[3].loc, "cp.async's src-size / ignore-src operand is not followed by "
                                  "ptxmc kernel");
@@ -953,10 +954,10 @@ private:
         if (op == ModuleOp::Tcgen05Mma) {
             // Their metadata, scale and look-up operands are tensor-memory columns that the
             // accumulator-based naming below would fold into an accumulator stage.
-            for (const std::string& q : in.parts)
-                if (q == "sp" || q == "ws" || q == "block_scale" || q == "decompress::lut::b")
+            for (std::string_view q : ptx::kMmaExtraTmemForms)
+                if (ptx::hasQualifier(in.parts, q))
                     fail(entry().body[s.stmt].insn.loc,
-                         "ptxmc kernel does not follow tcgen05.mma." + q +
+                         "ptxmc kernel does not follow tcgen05.mma." + std::string(q) +
                              " yet: its tensor-memory operands besides A and D are not mapped "
                              "to locations (litmus tests take it)");
             // the disable-output-lane vector (after the instruction descriptor) is dropped:

@@ -199,7 +199,7 @@ private:
     void layout() {
         std::uint64_t at = 0x400; // the first bytes are reserved on the hardware too
         auto place = [&](const Variable& v) {
-            if (v.space != "shared") return;
+            if (v.space != VarSpace::Shared) return;
             std::uint64_t align = std::max<std::uint64_t>(v.align, 1);
             at = (at + align - 1) / align * align;
             std::uint64_t bytes = v.bytes;
@@ -216,7 +216,7 @@ private:
             place(v);
         std::uint64_t local = 0;
         for (const Variable& v : f_.locals) {
-            if (v.space != "local") continue;
+            if (v.space != VarSpace::Local) continue;
             std::uint64_t a = std::max<std::uint64_t>(v.align, 1);
             local = (local + a - 1) / a * a;
             out_.layout.local[v.name] = Layout::Symbol{&v, local, v.bytes};
@@ -532,7 +532,7 @@ private:
             arith(L, s);
             break;
         case ModuleRole::Setp:
-            setp(L, in);
+            setp(L, s);
             break;
         case ModuleRole::ParamLoad:
             if (in.operands.size() < 2) fail(in.loc, "ld.param needs a destination and an address");
@@ -1163,7 +1163,7 @@ private:
             out = ctarankOf(ins);
         else {
             bool known = false;
-            if (auto r = arithmetic(s.op, p, ins, known)) out = Val::of(*r);
+            if (auto r = arithmetic(s.op, s.value, ins, known)) out = Val::of(*r);
         }
         for (const Val& v : ins) {
             if (!out.known && !out.field && !v.known) out.field = v.field;
@@ -1172,19 +1172,20 @@ private:
         if (out.known && s.op != ModuleOp::Mov && s.op != ModuleOp::Cvta &&
             s.op != ModuleOp::Mapa) {
             // keep a result's width: the destination's type
-            IntType t = lastType(p);
-            if (s.op != ModuleOp::Cvt && !ptx::hasQualifier(p, "wide")) out.v = mask(out.v, t.bits);
+            int bits = s.value.type ? std::min(s.value.type->bits, 64) : 64;
+            if (s.op != ModuleOp::Cvt && s.value.product != ptx::ProductPart::Wide)
+                out.v = mask(out.v, bits);
         }
         set(L, d, out);
     }
 
-    void setp(Lane& L, const litmus::Instruction& in) {
-        const auto& p = in.parts;
+    void setp(Lane& L, const Statement& s) {
+        const litmus::Instruction& in = s.insn;
         if (in.operands.size() < 3) fail(in.loc, "setp needs a predicate and two operands");
         Val a = value(L, in.operands[1]), b = value(L, in.operands[2]);
         std::optional<Val> c;
         if (in.operands.size() > 3) c = value(L, in.operands[3]); // .and/.or/.xor's predicate
-        Val result = setpValue(p, a, b, c);
+        Val result = setpValue(s.value, a, b, c);
         const litmus::Operand& d = in.operands[0];
         if (d.kind == litmus::Operand::Kind::Name && d.name != "_") L.regs[d.name] = result;
         if (!d.elements.empty())
@@ -1208,10 +1209,9 @@ private:
                 L.regs[d.elements[i].name] = fieldValue(L, in, addr, i * bytes, bytes);
     }
 
+    /** A load's element width: its type's (8 bytes where none is written). */
     static std::uint64_t loadBytes(const std::vector<std::string>& parts) {
-        for (auto it = parts.rbegin(); it != parts.rend(); ++it)
-            if (intType(*it)) return std::stoull(it->substr(1)) / 8;
-        return 8;
+        return ptx::valueForm(ptx::ModuleOp::Other, parts).bytes();
     }
 
     /** The `bytes` bytes at `addr + at` of a parameter: given, or unknown naming the field. */
@@ -1453,6 +1453,7 @@ private:
             st.opcode = "mov.b32";
             st.op = ModuleOp::Mov;
             st.parts = {"mov", "b32"};
+            st.value = ptx::valueForm(st.op, st.parts);
             RawOperand r, v;
             r.kind = RawOperand::Kind::Reg;
             r.reg = write ? reg : "acc";
@@ -1552,6 +1553,7 @@ private:
             copy.op = ModuleOp::CpBulk;
             copy.parts = {
                 "cp", "async", "bulk", "shared::cluster", "global", "mbarrier::complete_tx::bytes"};
+            copy.value = ptx::valueForm(copy.op, copy.parts);
             RawOperand d = st.operands[0], src = st.operands[0], mb = st.operands[1], bytes;
             d.value = Val::of(dst);
             d.space = "shared::cluster";
@@ -1612,6 +1614,7 @@ private:
         st.opcode = in.opcode;
         st.op = s.op;
         st.parts = in.parts;
+        st.value = s.value;
         for (const litmus::Operand& o : in.operands)
             st.operands.push_back(resolve(L, o));
         if (k == ModuleRole::Store && in.operands.size() >= 2 && st.operands[0].value.known) {

@@ -107,6 +107,7 @@ struct Step {
     std::string opcode;                      ///< as written, less hints the checker does not read
     ptx::ModuleOp op = ptx::ModuleOp::Other; ///< its row of ptx/ModuleOps.def
     std::vector<std::string> parts;
+    ptx::ValueForm value; ///< its types and other value qualifiers (the statement's)
     std::vector<RawOperand> operands;
     int lanes = 1; ///< how many lanes of the warp executed it identically
     /// the ways of branches on data it runs under, outermost first (empty: always)

@@ -3,6 +3,7 @@
 
 #include "litmus/Ast.hpp"
 #include "ptx/ModuleOps.hpp"
+#include "ptx/ValueForm.hpp"
 #include "support/SourceLoc.hpp"
 
 #include <array>
@@ -43,10 +44,13 @@ std::string cudaText(const CudaLine& c);
 /** A header of the CUDA toolkit (`.../cuda/include/...`, `targets/.../include`), not user code. */
 bool isToolkitHeader(const std::string& path);
 
+/** The state space a variable is declared in (5.1 "State Spaces"). */
+enum class VarSpace { Shared, Global, Const, Local, Param };
+
 /** A variable in a state space: `.shared .align 8 .b8 name[16];`, `.param .u64 name`. */
 struct Variable {
     std::string name;
-    std::string space; ///< "shared", "global", "const", "param", "local"
+    VarSpace space = VarSpace::Global;
     std::uint64_t bytes = 0;
     std::uint64_t align = 1;
     bool isExtern = false; ///< `.extern .shared ... name[]`: dynamic shared memory
@@ -63,6 +67,8 @@ struct Statement {
     ptx::ModuleOp op = ptx::ModuleOp::Other;
     /// Instruction: what the evaluator does with it (a call's from its callee)
     ptx::ModuleRole role = ptx::ModuleRole::Data;
+    /// Instruction: its types, comparison and other value qualifiers, decoded with `op`
+    ptx::ValueForm value;
     int scope = 0;                ///< the innermost `{ }` block holding it (0: the body)
     std::optional<CudaLine> cuda; ///< the `.loc` in force
     SourceLoc loc;

@@ -5,6 +5,7 @@
 #include <cctype>
 #include <filesystem>
 #include <fstream>
+#include <optional>
 #include <sstream>
 #include <string_view>
 #include <utility>
@@ -138,8 +139,18 @@ std::vector<Tok> lex(const std::string& s, const std::string& file) {
     return out;
 }
 
-bool isStateSpace(const std::string& w) {
-    return w == ".shared" || w == ".global" || w == ".const" || w == ".local" || w == ".param";
+/** The state space a directive word names (".shared"), if it names one. */
+std::optional<VarSpace> stateSpace(const std::string& w) {
+    static constexpr std::array<std::pair<std::string_view, VarSpace>, 5> kSpaces = {{
+        {".shared", VarSpace::Shared},
+        {".global", VarSpace::Global},
+        {".const", VarSpace::Const},
+        {".local", VarSpace::Local},
+        {".param", VarSpace::Param},
+    }};
+    for (const auto& [word, space] : kSpaces)
+        if (word == w) return space;
+    return std::nullopt;
 }
 
 /** Width in bytes of a type qualifier such as .b64, .u32, .f16x2, .pred. */
@@ -322,7 +333,7 @@ private:
             function(m, isExtern);
             return;
         }
-        if (cur().kind == Tok::Kind::Ident && isStateSpace(cur().text)) {
+        if (cur().kind == Tok::Kind::Ident && stateSpace(cur().text)) {
             m.globals.push_back(variable(isExtern));
             return;
         }
@@ -340,7 +351,7 @@ private:
         Variable v;
         v.isExtern = isExtern;
         v.loc = loc(cur());
-        v.space = next().text.substr(1);
+        v.space = *stateSpace(next().text);
         std::uint64_t elem = 1;
         while (cur().kind == Tok::Kind::Ident && cur().text[0] == '.') {
             std::string q = next().text;
@@ -443,13 +454,13 @@ private:
         Variable v;
         v.loc = loc(cur());
         next(); // .param
-        v.space = "param";
+        v.space = VarSpace::Param;
         std::uint64_t elem = 1;
         while (cur().kind == Tok::Kind::Ident && cur().text[0] == '.') {
             std::string q = next().text;
             if (q == ".align")
                 v.align = static_cast<std::uint64_t>(number("after .align"));
-            else if (q.rfind(".ptr", 0) == 0 || isStateSpace(q))
+            else if (q.rfind(".ptr", 0) == 0 || stateSpace(q))
                 continue;
             else
                 elem = typeBytes(q);
@@ -498,7 +509,7 @@ private:
                 skipStatement();
                 continue;
             }
-            if (t.kind == Tok::Kind::Ident && isStateSpace(t.text)) {
+            if (t.kind == Tok::Kind::Ident && stateSpace(t.text)) {
                 f.locals.push_back(variable(false));
                 continue;
             }
@@ -560,6 +571,7 @@ private:
         ptx::ModuleOpRow row = ptx::moduleOp(in.parts);
         s.op = row.op;
         s.role = row.role;
+        s.value = ptx::valueForm(row.op, in.parts);
         if (s.op == ptx::ModuleOp::Call) {
             // call{.uni} {(ret),} callee, (args): the callee is what the evaluation needs
             int depth = 0;

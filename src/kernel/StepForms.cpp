@@ -4,6 +4,7 @@
 
 #include "ptx/ModuleOps.hpp"
 #include "ptx/Tables.hpp"
+#include "ptx/ValueForm.hpp"
 
 #include <algorithm>
 #include <cctype>
@@ -11,15 +12,6 @@
 namespace ptxmc::kernel {
 
 using ptx::ModuleOp;
-
-namespace {
-
-bool isAccessHint(const std::string& q) {
-    return std::find(ptx::kAccessHints.begin(), ptx::kAccessHints.end(), q) !=
-           ptx::kAccessHints.end();
-}
-
-} // namespace
 
 std::vector<std::size_t> addrOperands(const Step& s) {
     std::vector<std::size_t> out;
@@ -58,11 +50,8 @@ bool isNonBulkAsync(const Step& s) {
 void stripHints(litmus::Instruction& in, std::vector<RawOperand>& ops, const Step& s) {
     bool cacheHint = ptx::hasQualifier(s.parts, "L2::cache_hint");
     std::vector<std::string> parts{s.parts[0]};
-    for (std::size_t i = 1; i < s.parts.size(); ++i) {
-        bool isCpAsyncKind =
-            ptx::isCpOp(s.op) && i == 2 && (s.parts[i] == "ca" || s.parts[i] == "cg");
-        if (!isAccessHint(s.parts[i]) || isCpAsyncKind) parts.push_back(s.parts[i]);
-    }
+    for (std::size_t i = 1; i < s.parts.size(); ++i)
+        if (!ptx::isAccessHint(s.op, s.parts[i])) parts.push_back(s.parts[i]);
     if (cacheHint && !ops.empty()) ops.pop_back(); // the cache-policy operand
     in.parts = parts;
     in.opcode.clear();
@@ -79,12 +68,14 @@ bool narrowWide(litmus::Instruction& in) {
     bool wide = false;
     std::vector<std::string> parts;
     for (const std::string& q : in.parts) {
-        if (q == "v2" || q == "v4" || q == "v8") {
+        if (ptx::isVectorQualifier(q)) {
             wide = true;
             continue;
         }
-        parts.push_back(q == "b128" ? "b64" : q);
-        wide = wide || q == "b128";
+        auto type = ptx::scalarType(q);
+        bool b128 = type && type->bits == 128;
+        parts.push_back(b128 ? "b64" : q);
+        wide = wide || b128;
     }
     if (!wide) return false;
     in.parts = parts;
@@ -108,20 +99,12 @@ std::size_t stmatrixAddressLanes(const Step& s) {
 int accessBytes(const Step& s) {
     // stmatrix: each lane's address is the start of one 16-byte row of a matrix it stores
     if (s.op == ModuleOp::Stmatrix) return 16;
-    int bytes = std::max(1, lastBits(s) / 8);
-    for (const std::string& p : s.parts)
-        if (p == "v2" || p == "v4" || p == "v8") bytes *= p[1] - '0';
-    return bytes;
+    return std::max(1, lastBits(s) / 8) * s.value.elements;
 }
 int lastBits(const Step& s) {
-    for (auto it = s.parts.rbegin(); it != s.parts.rend(); ++it) {
-        const std::string& p = *it;
-        if (p.size() >= 2 && (p[0] == 'u' || p[0] == 's' || p[0] == 'b' || p[0] == 'f') &&
-            std::all_of(p.begin() + 1, p.end(),
-                        [](char c) { return std::isdigit(static_cast<unsigned char>(c)); }))
-            return std::stoi(p.substr(1));
-    }
-    return 32;
+    // no memory type is 1 bit wide: .pred (like no type) reads as a 32-bit register
+    const auto& t = s.value.type;
+    return t && t->kind != ptx::ScalarType::Kind::Predicate ? t->bits : 32;
 }
 
 /**
@@ -132,8 +115,8 @@ int lastBits(const Step& s) {
 std::size_t oneRepetition(litmus::Instruction& in) {
     std::size_t n = 1;
     for (auto& p : in.parts)
-        if (p.size() > 1 && p[0] == 'x' && std::isdigit(static_cast<unsigned char>(p[1]))) {
-            n = std::stoul(p.substr(1));
+        if (auto repeat = ptx::ldStRepeatNamed(p)) {
+            n = static_cast<std::size_t>(*repeat);
             p = "x1";
         }
     in.opcode.clear();

@@ -1,6 +1,8 @@
 // Tensor-memory locations of an extracted kernel: accumulators and their slices.
 #include "kernel/TmemSlices.hpp"
 
+#include "ptx/Tables.hpp"
+
 #include <algorithm>
 #include <fmt/format.h>
 #include <iterator>
@@ -66,18 +68,14 @@ std::uint64_t tmemColumns(const std::vector<std::string>& parts) {
     // register in two columns ({Tcgen05Ld}, {Tcgen05St}).
     std::uint64_t perRep = 1, num = 1, pack = 1;
     for (const std::string& p : parts) {
-        if (p == "16x64b")
-            perRep = 2;
-        else if (p == "16x128b")
-            perRep = 4;
-        else if (p == "16x256b")
-            perRep = 8;
-        else if (p == "16x32bx2")
-            return TmemSlices::kEnd; // a second half at an offset
-        else if (p == "pack::16b" || p == "unpack::16b")
+        if (const ptx::LdStShapeRow* shape = ptx::ldStShapeNamed(p)) {
+            if (shape->halfSplit) return TmemSlices::kEnd; // a second half at an offset
+            perRep = static_cast<std::uint64_t>(shape->columnsPerRepeat);
+        } else if (ptx::valueOf(ptx::kPacks, p)) {
             pack = 2;
-        else if (p.size() > 1 && p[0] == 'x' && std::all_of(p.begin() + 1, p.end(), ::isdigit))
-            num = std::stoull(p.substr(1));
+        } else if (auto n = ptx::ldStRepeatNamed(p)) {
+            num = static_cast<std::uint64_t>(*n);
+        }
     }
     return perRep * num * pack;
 }

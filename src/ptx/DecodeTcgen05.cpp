@@ -152,19 +152,13 @@ Op decodeShift(Decoder& d) {
 /** Shape, repeat count and packing of tcgen05.ld/st (PTX ISA #tcgen05-instructions-tcgen05-ld). */
 LdStFormat takeLdStFormat(Decoder& d, bool b32 = true) {
     requireSyncAligned(d, "'" + d.inst.opcode + "'");
-    auto shape = d.q.takeIf([](const std::string& p) {
-        return std::any_of(kLdStShapes.begin(), kLdStShapes.end(),
-                           [&](const LdStShapeRow& r) { return r.name == p; });
-    });
+    auto shape = d.q.takeIf([](const std::string& p) { return ldStShapeNamed(p) != nullptr; });
     if (!shape) d.fail("missing shape (" + shapeList(kLdStShapes) + ")");
     LdStFormat f;
-    for (const auto& r : kLdStShapes)
-        if (r.name == *shape) f.shape = r.shape;
-    auto num = d.q.takePrefixed("x");
-    auto repeat = std::find_if(kLdStRepeats.begin(), kLdStRepeats.end(),
-                               [&](int n) { return num && *num == std::to_string(n); });
-    if (repeat == kLdStRepeats.end())
-        d.fail("missing or bad repeat count (.x1, .x2, .x4, ... .x128)");
+    f.shape = ldStShapeNamed(*shape)->shape;
+    auto num = d.q.takeIf([](const std::string& p) { return p.size() > 1 && p[0] == 'x'; });
+    auto repeat = num ? ldStRepeatNamed(*num) : std::nullopt;
+    if (!repeat) d.fail("missing or bad repeat count (.x1, .x2, .x4, ... .x128)");
     f.repeat = *repeat;
     f.pack = d.takeRow(kPacks).value_or(Pack::None);
     if (b32 && !d.q.take("b32")) d.fail("'" + d.inst.opcode + "' needs .b32");

@@ -97,11 +97,11 @@ const std::array<Row<ProxyKind>, 9> kProxies = {{
 // .16x32b. The base address of the first access is specified by taddr and the base address of
 // the second access is specified by taddr+immHalfSplitoff".
 const std::array<LdStShapeRow, 5> kLdStShapes = {{
-    {LdStShape::Lanes32Bits32, "32x32b", 1},
-    {LdStShape::Lanes16Bits64, "16x64b", 1},
-    {LdStShape::Lanes16Bits128, "16x128b", 2},
-    {LdStShape::Lanes16Bits256, "16x256b", 4},
-    {LdStShape::Lanes16Bits32Twice, "16x32bx2", 1, true},
+    {LdStShape::Lanes32Bits32, "32x32b", 1, 1},
+    {LdStShape::Lanes16Bits64, "16x64b", 1, 2},
+    {LdStShape::Lanes16Bits128, "16x128b", 2, 4},
+    {LdStShape::Lanes16Bits256, "16x256b", 4, 8},
+    {LdStShape::Lanes16Bits32Twice, "16x32bx2", 1, 1, true},
 }};
 
 const std::array<int, 8> kLdStRepeats = {1, 2, 4, 8, 16, 32, 64, 128};
@@ -174,6 +174,18 @@ const LdStShapeRow& ldStShape(LdStShape s) {
     return kLdStShapes.front();
 }
 
+const LdStShapeRow* ldStShapeNamed(std::string_view name) {
+    for (const auto& r : kLdStShapes)
+        if (r.name == name) return &r;
+    return nullptr;
+}
+
+std::optional<int> ldStRepeatNamed(std::string_view name) {
+    for (int n : kLdStRepeats)
+        if (name.size() > 1 && name[0] == 'x' && name.substr(1) == std::to_string(n)) return n;
+    return std::nullopt;
+}
+
 const CpShapeRow& cpShape(CpShape s) {
     for (const auto& r : kCpShapes)
         if (r.shape == s) return r;
@@ -211,29 +223,40 @@ const std::array<Row<MatrixType>, 5> kMatrixTypes = {{
     {MatrixType::S8S4, "s8.s4"},
 }};
 
+const std::array<std::string_view, 4> kMmaExtraTmemForms = {"sp", "ws", "block_scale",
+                                                            "decompress::lut::b"};
+
 // The hints ptxmc kernel drops from a module's instructions: .L2::cache_hint (its operand
-// goes too), prefetch sizes, eviction priorities, .nc and the cache operators of ld/st.
-const std::array<std::string_view, 20> kAccessHints = {
-    "L2::cache_hint",
-    "L2::64B",
-    "L2::128B",
-    "L2::256B",
-    "L1::evict_normal",
-    "L1::evict_unchanged",
-    "L1::evict_first",
-    "L1::evict_last",
-    "L1::no_allocate",
-    "L2::evict_first",
-    "L2::evict_last",
-    "L2::evict_normal",
-    "nc",
-    "ca",
-    "cg",
-    "cs",
-    "lu",
-    "cv",
-    "wb",
-    "wt",
-};
+// goes too), prefetch sizes, eviction priorities, .nc and the cache operators of ld/st
+// (9.7.9.1, #cache-operators). cp.async's .ca/.cg are no hints: they choose its copy sizes
+// (9.7.10.28.3.1), and the decoder reads them.
+const std::array<AccessHint, 20> kAccessHints = {{
+    {"L2::cache_hint", false},
+    {"L2::64B", false},
+    {"L2::128B", false},
+    {"L2::256B", false},
+    {"L1::evict_normal", false},
+    {"L1::evict_unchanged", false},
+    {"L1::evict_first", false},
+    {"L1::evict_last", false},
+    {"L1::no_allocate", false},
+    {"L2::evict_first", false},
+    {"L2::evict_last", false},
+    {"L2::evict_normal", false},
+    {"nc", false},
+    {"ca", true},
+    {"cg", true},
+    {"cs", true},
+    {"lu", true},
+    {"cv", true},
+    {"wb", true},
+    {"wt", true},
+}};
+
+bool isAccessHint(ModuleOp op, std::string_view q) {
+    for (const AccessHint& h : kAccessHints)
+        if (h.spelling == q) return !(h.cacheOperator && isCpOp(op));
+    return false;
+}
 
 } // namespace ptxmc::ptx

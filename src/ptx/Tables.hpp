@@ -2,6 +2,7 @@
 #pragma once
 
 #include "ptx/Insn.hpp"
+#include "ptx/ModuleOps.hpp"
 
 #include <array>
 #include <optional>
@@ -21,6 +22,8 @@ struct LdStShapeRow {
     LdStShape shape;
     std::string_view name;
     int registersPerRepeat;
+    /// Tensor-memory columns each repeat covers: the bits it moves of each lane, 32 a column
+    int columnsPerRepeat;
     /// Takes the immediate immHalfSplitoff after [taddr] and accesses there a second time
     bool halfSplit = false;
 };
@@ -63,8 +66,17 @@ extern const std::array<Row<CollectorOp>, 4> kCollectorOps; ///< tcgen05.mma .co
 extern const std::array<std::string_view, 6> kCollectorBuffers; ///< a, b, b0 ... b3
 extern const std::array<Row<MatrixShape>, 4> kMatrixShapes;     ///< ldmatrix/stmatrix .shape
 extern const std::array<Row<MatrixType>, 5> kMatrixTypes;       ///< ldmatrix/stmatrix types
-/// cache, eviction and non-coherence hints of a module's accesses: no effect the model reads
-extern const std::array<std::string_view, 20> kAccessHints;
+/// tcgen05.mma's forms with tensor-memory operands besides A and D: .sp's metadata, .ws's
+/// buffers, .block_scale's scale matrices, .decompress::lut::b's table ({Tcgen05Mma})
+extern const std::array<std::string_view, 4> kMmaExtraTmemForms;
+/// A cache, eviction or non-coherence hint of a module's accesses: no effect the model reads.
+struct AccessHint {
+    std::string_view spelling;
+    bool cacheOperator = false; ///< ld/st's .ca, .cg, ...: cp.async's own qualifier there
+};
+extern const std::array<AccessHint, 20> kAccessHints;
+/** Whether `q` is a hint of `op` that ptxmc kernel drops (cp.async keeps its .ca/.cg). */
+bool isAccessHint(ModuleOp op, std::string_view q);
 
 /** The spelling of `value` in `table` ("" when absent). */
 template <class E, std::size_t N>
@@ -83,6 +95,10 @@ std::optional<E> valueOf(const std::array<Row<E>, N>& table, std::string_view na
 }
 
 const LdStShapeRow& ldStShape(LdStShape s);
+/** The tcgen05.ld/st shape spelled `name` (".16x64b" without its dot), if one is. */
+const LdStShapeRow* ldStShapeNamed(std::string_view name);
+/** The repeat count a tcgen05.ld/st qualifier spells (.x1 ... .x128), if it is one. */
+std::optional<int> ldStRepeatNamed(std::string_view name);
 const CpShapeRow& cpShape(CpShape s);
 /** The spellings of a shape table as a message lists them: ".a, .b or .c". */
 template <class Rows> std::string shapeList(const Rows& rows) {

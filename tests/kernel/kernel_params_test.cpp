@@ -153,18 +153,20 @@ TEST_CASE("kernel params: fields given that no load reads", "[kernel-params]") {
 
 TEST_CASE("kernel arithmetic: 64-bit mul.hi and float comparisons", "[kernel-params]") {
     bool known = false;
-    auto hi = arithmetic({"mul", "hi", "u64"}, {Val::of(~0ULL), Val::of(~0ULL)}, known);
-    CHECK(hi == ~0ULL - 1);
-    hi = arithmetic({"mul", "hi", "s64"}, {Val::of(~0ULL), Val::of(5)}, known); // -1 * 5
-    CHECK(hi == ~0ULL);
-    hi = arithmetic({"mul", "hi", "u64"}, {Val::of(1ULL << 40), Val::of(1ULL << 30)}, known);
-    CHECK(hi == 1ULL << 6);
-    IntType f32{32, false, true}, f16{16, false, true};
-    CHECK(compare("eq", 0x80000000, 0, f32) == true); // -0.0 == 0.0
-    CHECK(compare("neu", 0x3f800000, 0, f32) == true);
-    CHECK(compare("lt", 0x7fc00000, 0, f32) == false); // NaN: ordered compares fail
-    CHECK(compare("ltu", 0x7fc00000, 0, f32) == true);
-    CHECK(compare("gt", 0x3c00, 0x3800, f16) == true); // 1.0 > 0.5
-    auto widened = arithmetic({"cvt", "f32", "f16"}, {Val::of(0x3c00)}, known);
-    CHECK(widened == 0x3f800000);
+    auto compute = [&](std::vector<std::string> parts, std::vector<Val> in) {
+        ptxmc::ptx::ModuleOp op = ptxmc::ptx::moduleOp(parts).op;
+        return arithmetic(op, ptxmc::ptx::valueForm(op, parts), in, known);
+    };
+    CHECK(compute({"mul", "hi", "u64"}, {Val::of(~0ULL), Val::of(~0ULL)}) == ~0ULL - 1);
+    CHECK(compute({"mul", "hi", "s64"}, {Val::of(~0ULL), Val::of(5)}) == ~0ULL); // -1 * 5
+    CHECK(compute({"mul", "hi", "u64"}, {Val::of(1ULL << 40), Val::of(1ULL << 30)}) == 1ULL << 6);
+    using ptxmc::ptx::Comparison;
+    using ptxmc::ptx::ScalarType;
+    ScalarType f32{ScalarType::Kind::Float, 32}, f16{ScalarType::Kind::Float, 16};
+    CHECK(compare(Comparison::Eq, 0x80000000, 0, f32) == true); // -0.0 == 0.0
+    CHECK(compare(Comparison::Neu, 0x3f800000, 0, f32) == true);
+    CHECK(compare(Comparison::Lt, 0x7fc00000, 0, f32) == false); // NaN: ordered compares fail
+    CHECK(compare(Comparison::Ltu, 0x7fc00000, 0, f32) == true);
+    CHECK(compare(Comparison::Gt, 0x3c00, 0x3800, f16) == true); // 1.0 > 0.5
+    CHECK(compute({"cvt", "f32", "f16"}, {Val::of(0x3c00)}) == 0x3f800000);
 }

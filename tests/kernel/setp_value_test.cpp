@@ -12,22 +12,26 @@ Val unknownField(std::uint32_t field) {
     return Val{false, field, 0, 0};
 }
 
+ptxmc::ptx::ValueForm setp(const std::vector<std::string>& parts) {
+    return ptxmc::ptx::valueForm(ptxmc::ptx::ModuleOp::Setp, parts);
+}
+
 } // namespace
 
 TEST_CASE("setp value: a comparison of known values", "[setp-value]") {
-    CHECK(setpValue({"setp", "lt", "s32"}, Val::of(0xFFFFFFFF), Val::of(0), std::nullopt) ==
+    CHECK(setpValue(setp({"setp", "lt", "s32"}), Val::of(0xFFFFFFFF), Val::of(0), std::nullopt) ==
           Val::of(1)); // -1 < 0
-    CHECK(setpValue({"setp", "lo", "u32"}, Val::of(0xFFFFFFFF), Val::of(0), std::nullopt) ==
+    CHECK(setpValue(setp({"setp", "lo", "u32"}), Val::of(0xFFFFFFFF), Val::of(0), std::nullopt) ==
           Val::of(0));
     // an unknown input: the result names the parameter field it depends on
-    CHECK(setpValue({"setp", "eq", "u32"}, unknownField(3), Val::of(0), std::nullopt) ==
+    CHECK(setpValue(setp({"setp", "eq", "u32"}), unknownField(3), Val::of(0), std::nullopt) ==
           unknownField(3));
 }
 
 TEST_CASE("setp value: a combination the known side decides", "[setp-value]") {
-    const std::vector<std::string> andForm{"setp", "ne", "and", "u32"};
-    const std::vector<std::string> orForm{"setp", "ne", "or", "u32"};
-    const std::vector<std::string> xorForm{"setp", "ne", "xor", "u32"};
+    const auto andForm = setp({"setp", "ne", "and", "u32"});
+    const auto orForm = setp({"setp", "ne", "or", "u32"});
+    const auto xorForm = setp({"setp", "ne", "xor", "u32"});
     CHECK(setpValue(andForm, Val::of(1), Val::of(0), Val::of(1)) == Val::of(1));
     CHECK(setpValue(andForm, unknownField(2), Val::of(0), Val::of(0)) == Val::of(0));
     CHECK(setpValue(orForm, unknownField(2), Val::of(0), Val::of(1)) == Val::of(1));
@@ -43,6 +47,6 @@ TEST_CASE("setp value: a combination the known side decides", "[setp-value]") {
 TEST_CASE("setp value: a probe's result taints the predicate", "[setp-value]") {
     Val probed = Val::of(1);
     probed.probe = 2;
-    CHECK(setpValue({"setp", "ne", "u32"}, probed, Val::of(0), std::nullopt).probe == 2);
-    CHECK(setpValue({"setp", "ne", "and", "u32"}, Val::of(1), Val::of(0), probed).probe == 2);
+    CHECK(setpValue(setp({"setp", "ne", "u32"}), probed, Val::of(0), std::nullopt).probe == 2);
+    CHECK(setpValue(setp({"setp", "ne", "and", "u32"}), Val::of(1), Val::of(0), probed).probe == 2);
 }

@@ -13,6 +13,7 @@ Step stepOf(std::vector<std::string> parts, std::vector<RawOperand::Kind> operan
     Step s;
     s.op = ptx::moduleOp(parts).op;
     s.parts = std::move(parts);
+    s.value = ptx::valueForm(s.op, s.parts);
     for (std::size_t i = 0; i < s.parts.size(); ++i)
         s.opcode += (i ? "." : "") + s.parts[i];
     for (RawOperand::Kind k : operands) {

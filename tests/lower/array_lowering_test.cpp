@@ -15,7 +15,7 @@ using testing::lowered;
 namespace {
 
 /** The shared assertion (unit/RequireInputError.hpp), by the short name the cases use. */
-const auto rejects = &testing::requireLoweringError;
+const auto arrayRejects = &testing::requireLoweringError;
 
 /** P0 runs `rows` with `init` declared (and P0:s = 8); the condition is `cond`. */
 std::string test(const std::string& rows, const std::string& cond = "P0:s == 8",
@@ -76,35 +76,38 @@ TEST_CASE("a counter loop indexes a new element each iteration", "[lowering][arr
 
 TEST_CASE("an index out of range, misaligned or not known is an error at the register",
           "[lowering][array]") {
-    rejects(test(" st.shared::cta.u32 [a+8*s], 1 ;\n"), 9, 26,
-            "index 16 is outside a[0..3] (byte offset 64: 8*s, s = 8; 4 bytes per element)");
-    rejects(test(" st.shared::cta.u32 [a+16], 1 ;\n"), 9, 21, "index 4 is outside a[0..3]");
-    rejects(test(" mov.u32 i, -1 ;\n st.shared::cta.u32 [a+4*i], 1 ;\n"), 10, 26,
-            "index -1 is outside a[0..3]");
-    rejects(test(" mov.u32 i, 6 ;\n st.shared::cta.u32 [a+i], 1 ;\n"), 10, 24,
-            "byte offset 6 (i = 6) is not a multiple of the element size of a[0..3] (4 bytes per "
-            "element)");
-    rejects(test(" ld.relaxed.gpu.u32 r, [x] ;\n st.shared::cta.u32 [a+4*r], 1 ;\n"), 10, 26,
-            "the index register 'r' holds a run-time value here");
-    rejects(test(" ld.relaxed.gpu.u32 r, [x] ;\n setp.eq.u32 p, r, 0 ;\n @p mov.u32 i, 1 ;\n"
-                 " st.shared::cta.u32 [a+4*i], 1 ;\n"),
-            12, 26, "holds a run-time value");
-    rejects(test(" st.shared::cta.u32 [a+4*q], 1 ;\n"), 9, 26, "register 'q' is used but never");
-    rejects(test(" st.shared::cta.u32 [a+4*x], 1 ;\n"), 9, 26, "'x' is a location");
-    rejects(test(" st.relaxed.gpu.u32 [x+4*s], 1 ;\n"), 9, 26, "'x' is not an array");
-    rejects(test(" st.relaxed.gpu.u32 [y+4*s], 1 ;\n"), 9, 21, "'y' is not a declared location");
-    rejects(test(" mbarrier.arrive.shared::cta.b64 _, [full+4*s] ;\n"), 9, 45,
-            "index 4 is outside full[0..1]");
+    arrayRejects(test(" st.shared::cta.u32 [a+8*s], 1 ;\n"), 9, 26,
+                 "index 16 is outside a[0..3] (byte offset 64: 8*s, s = 8; 4 bytes per element)");
+    arrayRejects(test(" st.shared::cta.u32 [a+16], 1 ;\n"), 9, 21, "index 4 is outside a[0..3]");
+    arrayRejects(test(" mov.u32 i, -1 ;\n st.shared::cta.u32 [a+4*i], 1 ;\n"), 10, 26,
+                 "index -1 is outside a[0..3]");
+    arrayRejects(
+        test(" mov.u32 i, 6 ;\n st.shared::cta.u32 [a+i], 1 ;\n"), 10, 24,
+        "byte offset 6 (i = 6) is not a multiple of the element size of a[0..3] (4 bytes per "
+        "element)");
+    arrayRejects(test(" ld.relaxed.gpu.u32 r, [x] ;\n st.shared::cta.u32 [a+4*r], 1 ;\n"), 10, 26,
+                 "the index register 'r' holds a run-time value here");
+    arrayRejects(test(" ld.relaxed.gpu.u32 r, [x] ;\n setp.eq.u32 p, r, 0 ;\n @p mov.u32 i, 1 ;\n"
+                      " st.shared::cta.u32 [a+4*i], 1 ;\n"),
+                 12, 26, "holds a run-time value");
+    arrayRejects(test(" st.shared::cta.u32 [a+4*q], 1 ;\n"), 9, 26,
+                 "register 'q' is used but never");
+    arrayRejects(test(" st.shared::cta.u32 [a+4*x], 1 ;\n"), 9, 26, "'x' is a location");
+    arrayRejects(test(" st.relaxed.gpu.u32 [x+4*s], 1 ;\n"), 9, 26, "'x' is not an array");
+    arrayRejects(test(" st.relaxed.gpu.u32 [y+4*s], 1 ;\n"), 9, 21,
+                 "'y' is not a declared location");
+    arrayRejects(test(" mbarrier.arrive.shared::cta.b64 _, [full+4*s] ;\n"), 9, 45,
+                 "index 4 is outside full[0..1]");
 }
 
 TEST_CASE("the condition names an element, never the whole array", "[lowering][array]") {
     const auto p = lowered(test(" st.shared::cta.u32 [a+s], 1 ;\n", "a[2] == 1 /\\ a[0] == 10"));
     REQUIRE(p.observed.size() == 2);
     CHECK(p.observed[0].name == "a[2]");
-    rejects(test(" st.shared::cta.u32 [a+s], 1 ;\n", "a == 1"), 10, 9,
-            "'a' is an array: name one of its elements, a[0..3]");
-    rejects(test(" st.shared::cta.u32 [a+s], 1 ;\n", "a[4] == 1"), 10, 9,
-            "index 4 is outside a[0..3]");
+    arrayRejects(test(" st.shared::cta.u32 [a+s], 1 ;\n", "a == 1"), 10, 9,
+                 "'a' is an array: name one of its elements, a[0..3]");
+    arrayRejects(test(" st.shared::cta.u32 [a+s], 1 ;\n", "a[4] == 1"), 10, 9,
+                 "index 4 is outside a[0..3]");
 }
 
 TEST_CASE("a copy's events name the elements it reads and writes", "[lowering][array]") {
