@@ -10,6 +10,7 @@
 #include <functional>
 #include <iterator>
 #include <map>
+#include <numeric>
 #include <optional>
 #include <tuple>
 #include <unordered_set>
@@ -260,6 +261,42 @@ private:
             return rank[static_cast<std::size_t>(a)] < rank[static_cast<std::size_t>(b)];
         });
         findInterchangeable();
+        groupThreads();
+    }
+
+    /**
+     * Groups of threads that share no mbarrier object with other groups (the CTAs of a cluster
+     * without multicast): persistentSet() takes its seeds from the group of the lowest thread
+     * with an enabled event, so that one group runs on while it can and the search visits about
+     * the sum of the groups' states, not their product (a smaller set from another group at
+     * every other state lets the groups interleave in every way). Any seed gives a persistent
+     * set: the choice changes how many states the search visits, never what it finds.
+     */
+    void groupThreads() {
+        int threads = 0;
+        for (const auto& e : p_.events)
+            threads = std::max(threads, e.thread + 1);
+        std::vector<int> parent(static_cast<std::size_t>(threads));
+        std::iota(parent.begin(), parent.end(), 0);
+        auto root = [&](int t) {
+            while (parent[static_cast<std::size_t>(t)] != t)
+                t = parent[static_cast<std::size_t>(t)] =
+                    parent[static_cast<std::size_t>(parent[static_cast<std::size_t>(t)])];
+            return t;
+        };
+        for (const auto& ops : opsAt_) {
+            int first = -1; // the thread of the object's first operation that has one
+            for (int o : ops) {
+                const int t = p_.events[static_cast<std::size_t>(o)].thread;
+                if (t < 0) continue;
+                if (first < 0) first = t;
+                const int a = root(first), b = root(t);
+                if (a != b) parent[static_cast<std::size_t>(std::max(a, b))] = std::min(a, b);
+            }
+        }
+        groupOf_.assign(p_.events.size(), 0);
+        for (const auto& e : p_.events)
+            if (e.thread >= 0) groupOf_[static_cast<std::size_t>(e.id)] = root(e.thread);
     }
 
     /**
@@ -593,7 +630,11 @@ private:
             if (!p_.events[static_cast<std::size_t>(e)].has(ir::Tag::MB)) return {e};
         std::vector<int> best = enabled;
         std::vector<bool> tried(opsAt_.size(), false);
+        int group = groupOf_[static_cast<std::size_t>(enabled.front())];
+        for (int e : enabled)
+            group = std::min(group, groupOf_[static_cast<std::size_t>(e)]);
         for (int e : enabled) {
+            if (groupOf_[static_cast<std::size_t>(e)] != group) continue; // groupThreads()
             if (tried[slotOf(e)]) continue; // one seed per object: each pulls in its whole object
             tried[slotOf(e)] = true;
             std::vector<int> t = stubbornFrom(s, e, best.size());
@@ -859,9 +900,10 @@ private:
     std::vector<int> mbLocs_;                          ///< the mbarrier locations, by slot
     std::vector<std::optional<std::int64_t>> operand_; ///< spinning wait -> parity or token
     std::vector<std::vector<int>> opsAt_;              ///< by slot: the object's operations
-    MbarrierFacts* facts_;                             ///< observeMbarriers: where facts go
-    bool misuseKnown_ = false;              ///< facts: every wait's operand is a constant
-    std::set<int> misuseSeen_;              ///< facts: the mbarrier ops some step made misuse
+    std::vector<int> groupOf_; ///< event -> its thread's group (groupThreads(): the lowest thread)
+    MbarrierFacts* facts_;     ///< observeMbarriers: where facts go
+    bool misuseKnown_ = false; ///< facts: every wait's operand is a constant
+    std::set<int> misuseSeen_; ///< facts: the mbarrier ops some step made misuse
     std::vector<std::vector<int>> classes_; ///< interchangeable completions (findInterchangeable)
     std::vector<int> classOf_;              ///< by event: its class, or -1
     std::vector<bool> inClass_;             ///< by event: classOf_ >= 0
