@@ -285,7 +285,7 @@ private:
             return t;
         };
         for (const auto& ops : opsAt_) {
-            int first = -1; // the thread of the object's first operation that has one
+            int first = -1; // the object's first operation with a thread
             for (int o : ops) {
                 const int t = p_.events[static_cast<std::size_t>(o)].thread;
                 if (t < 0) continue;
@@ -294,9 +294,70 @@ private:
                 if (a != b) parent[static_cast<std::size_t>(std::max(a, b))] = std::min(a, b);
             }
         }
-        groupOf_.assign(p_.events.size(), 0);
+        groupOf_.assign(p_.events.size(), -1);
+        groupEvents_.assign(static_cast<std::size_t>(threads), {});
         for (const auto& e : p_.events)
-            if (e.thread >= 0) groupOf_[static_cast<std::size_t>(e.id)] = root(e.thread);
+            if (e.thread >= 0) {
+                groupOf_[static_cast<std::size_t>(e.id)] = root(e.thread);
+                if (!isAbsent(e.id))
+                    groupEvents_[static_cast<std::size_t>(root(e.thread))].push_back(e.id);
+            }
+    }
+
+    /**
+     * Whether group `g` has a spinning wait that can never return from `s`, whatever the other
+     * groups do. The events of the group that may still run are the least set closed under:
+     * an event whose pending predecessors of the group may run, and which is no spinning wait,
+     * or one its object's phase lets through now, or one an operation that changes its object
+     * and may run could release (only operations change an object, and all of an object's are
+     * in one group, groupThreads()). Predecessors of other groups, and cta_group::2 operations
+     * that wait for their peer, are taken as able to run. Every event that runs in some
+     * schedule from `s` is in the set (each needs its predecessors, and a wait the phase holds
+     * a change, to run before it). A spinning wait outside it never returns, and no schedule
+     * from `s` returns every one: mayComplete prunes the state.
+     */
+    bool groupStuckForever(const Node& s, int g) const {
+        const std::vector<int>& events = groupEvents_[static_cast<std::size_t>(g)];
+        std::vector<bool> mayRun(p_.events.size(), false);
+        auto canRun = [&](int x) {
+            const ir::Event& ev = p_.events[static_cast<std::size_t>(x)];
+            if (ev.peerEvent >= 0) return true;
+            for (int a : preds_[static_cast<std::size_t>(x)]) {
+                const auto ia = static_cast<std::size_t>(a);
+                if (!s.done[ia] && groupOf_[ia] == g && !mayRun[ia]) return false;
+            }
+            if (!spinning(ev) || phaseAllows(s, x)) return true;
+            for (int o : opsAt_[slotOf(x)]) {
+                const auto io = static_cast<std::size_t>(o);
+                if (!s.done[io] && p_.events[io].mbOp != ir::MbOp::Wait &&
+                    (groupOf_[io] != g || mayRun[io]))
+                    return true;
+            }
+            return false;
+        };
+        for (bool changed = true; changed;) {
+            changed = false;
+            for (int x : events)
+                if (!s.done[static_cast<std::size_t>(x)] && !mayRun[static_cast<std::size_t>(x)] &&
+                    canRun(x)) {
+                    mayRun[static_cast<std::size_t>(x)] = true;
+                    changed = true;
+                }
+        }
+        return std::any_of(events.begin(), events.end(), [&](int x) {
+            return !s.done[static_cast<std::size_t>(x)] && !mayRun[static_cast<std::size_t>(x)] &&
+                   spinning(p_.events[static_cast<std::size_t>(x)]);
+        });
+    }
+
+    bool anyGroupStuckForever(const Node& s) const {
+        for (std::size_t g = 0; g < groupEvents_.size(); ++g)
+            if (!groupEvents_[g].empty() && groupStuckForever(s, static_cast<int>(g))) return true;
+        return false;
+    }
+
+    static bool spinning(const ir::Event& ev) {
+        return ev.mbOp == ir::MbOp::Wait && ir::gateKind(ev) == ir::GateKind::Chosen;
     }
 
     /**
@@ -370,10 +431,14 @@ private:
         settleAfter(from, misuse); // what follows the step without a choice, as for any step
         std::unordered_set<std::string> seen{key(from)};
         std::vector<Node> stack{std::move(from)};
+        // The misuse's group first; a state where some group cannot go on is a dead end, so the
+        // groups' interleavings after their own misuses are not explored.
+        const int group = groupOf_[static_cast<std::size_t>(misuse)];
         while (!stack.empty()) {
             Node n = std::move(stack.back());
             stack.pop_back();
-            const std::vector<int> next = persistentSet(n);
+            if (reduce_ && anyGroupStuckForever(n)) continue; // the full search: the reference
+            const std::vector<int> next = persistentSet(n, group);
             if (next.empty() && spinningWaitsReturned(n)) return true;
             for (int e : next) {
                 Node m = n;
@@ -495,7 +560,12 @@ private:
             if (!s.done[static_cast<std::size_t>(a)]) return false;
         const ir::Event& ev = p_.events[static_cast<std::size_t>(e)];
         if (ev.peerEvent >= 0) return !rendezvous_ || peerGateLeft(s, e) < 0;
-        if (ir::gateKind(ev) != ir::GateKind::Chosen) return true;
+        return ir::gateKind(ev) != ir::GateKind::Chosen || phaseAllows(s, e);
+    }
+
+    /** A spinning wait `e`: whether its object's phase in `s` lets it through. */
+    bool phaseAllows(const Node& s, int e) const {
+        const ir::Event& ev = p_.events[static_cast<std::size_t>(e)];
         const MbState& m =
             s.mb[static_cast<std::size_t>(mbSlot_[static_cast<std::size_t>(ev.location)])];
         std::int64_t operand = *operand_[static_cast<std::size_t>(e)];
@@ -620,7 +690,7 @@ private:
      * copies complete on several barriers at once interleave mostly across objects; warps that
      * all wait on one barrier (a tile scheduler's response) interleave only their waits.
      */
-    std::vector<int> persistentSet(const Node& s) const {
+    std::vector<int> persistentSet(const Node& s, int prefer = -1) const {
         std::vector<int> enabled;
         for (int e : visible_)
             if (ready(s, e)) enabled.push_back(e);
@@ -630,9 +700,15 @@ private:
             if (!p_.events[static_cast<std::size_t>(e)].has(ir::Tag::MB)) return {e};
         std::vector<int> best = enabled;
         std::vector<bool> tried(opsAt_.size(), false);
+        // seeds from one group: `prefer` where it has an enabled event, else the lowest
         int group = groupOf_[static_cast<std::size_t>(enabled.front())];
-        for (int e : enabled)
+        bool preferred = false;
+        for (int e : enabled) {
             group = std::min(group, groupOf_[static_cast<std::size_t>(e)]);
+            preferred =
+                preferred || (prefer >= 0 && groupOf_[static_cast<std::size_t>(e)] == prefer);
+        }
+        if (preferred) group = prefer;
         for (int e : enabled) {
             if (groupOf_[static_cast<std::size_t>(e)] != group) continue; // groupThreads()
             if (tried[slotOf(e)]) continue; // one seed per object: each pulls in its whole object
@@ -901,9 +977,10 @@ private:
     std::vector<std::optional<std::int64_t>> operand_; ///< spinning wait -> parity or token
     std::vector<std::vector<int>> opsAt_;              ///< by slot: the object's operations
     std::vector<int> groupOf_; ///< event -> its thread's group (groupThreads(): the lowest thread)
-    MbarrierFacts* facts_;     ///< observeMbarriers: where facts go
-    bool misuseKnown_ = false; ///< facts: every wait's operand is a constant
-    std::set<int> misuseSeen_; ///< facts: the mbarrier ops some step made misuse
+    std::vector<std::vector<int>> groupEvents_; ///< group -> its events (not absent)
+    MbarrierFacts* facts_;                      ///< observeMbarriers: where facts go
+    bool misuseKnown_ = false;                  ///< facts: every wait's operand is a constant
+    std::set<int> misuseSeen_;                  ///< facts: the mbarrier ops some step made misuse
     std::vector<std::vector<int>> classes_; ///< interchangeable completions (findInterchangeable)
     std::vector<int> classOf_;              ///< by event: its class, or -1
     std::vector<bool> inClass_;             ///< by event: classOf_ >= 0

@@ -166,6 +166,59 @@ TEST_CASE("persistent sets keep every hang and every mbarrier fact of the corpus
     CHECK(fewer > 50);
 }
 
+namespace {
+
+/**
+ * P0 arrives twice on `a` (count 1) before P1's wait on phase 0 has returned: the second
+ * arrive is a misuse (a later phase's arrive with no True wait in the phase before), and P1's
+ * parity-0 wait then waits for phase 2. With `release`, P0 arrives a third time after two
+ * bar.syncs with P2, a thread of another group (its own barrier b): phase 2 completes and every
+ * wait returns, so the misuse is a first misuse. P2 gets past its first bar.sync only after
+ * P0's misuse, so when it happens P0's second bar.sync waits for P2 to arrive. Without
+ * `release`, P1 waits forever after the misuse.
+ */
+std::string misuseThenRelease(bool release) {
+    return std::string(R"(PTX misuse-then-release
+{
+  a @ mbarrier 0, count 1;
+  b @ mbarrier 0, count 1;
+}
+ P0@cta 0,gpu 0                                     | P1@cta 0,gpu 0                                     | P2@cta 0,gpu 0                                     ;
+ mbarrier.arrive.relaxed.cta.shared::cta.b64 _, [a] | mbarrier.try_wait.parity.shared::cta.b64 _, [a], 0 | bar.sync 2, 64                                     ;
+ mbarrier.arrive.relaxed.cta.shared::cta.b64 _, [a] |                                                    | mbarrier.arrive.relaxed.cta.shared::cta.b64 _, [b] ;
+ bar.sync 2, 64                                     |                                                    | mbarrier.try_wait.parity.shared::cta.b64 _, [b], 0 ;
+)") +
+           (release
+                ? R"( bar.sync 1, 64                                     |                                                    | bar.sync 1, 64                                     ;
+ mbarrier.arrive.relaxed.cta.shared::cta.b64 _, [a] |                                                    |                                                    ;
+)"
+                : "") +
+           "exists (true)\n";
+}
+
+} // namespace
+
+TEST_CASE("a misuse whose group waits for another group's barrier is still a first misuse",
+          "[schedules]") {
+    // The searches for a schedule on from a misuse prune states where a group of threads has a
+    // spinning wait that can no longer return (groupStuckForever): a group held at a barrier
+    // that another group's threads release is not one.
+    for (bool release : {true, false}) {
+        INFO("release " << release);
+        ir::Program p = lowered(misuseThenRelease(release));
+        auto order = ir::realTimePairs(p);
+        auto all = engine::schedules::observeMbarriers(p, order, 100000, nullptr,
+                                                       engine::schedules::Reduction::None);
+        auto some = engine::schedules::observeMbarriers(p, order, 100000);
+        REQUIRE(all.misuseKnown);
+        REQUIRE(some.misuseKnown);
+        CHECK_FALSE(all.completionsCut);
+        CHECK_FALSE(some.completionsCut);
+        CHECK(all.firstMisuse.empty() == !release);
+        CHECK(some.firstMisuse == all.firstMisuse);
+    }
+}
+
 TEST_CASE("a hang behind a wait on another object is still found", "[schedules]") {
     // P1's wait on a passes only while a is in phase 1: it hangs when both arrives on a come
     // first, which needs P2's arrive on b (P1's other wait) before its arrive on a.
