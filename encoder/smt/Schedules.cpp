@@ -270,7 +270,9 @@ private:
      * with an enabled event, so that one group runs on while it can and the search visits about
      * the sum of the groups' states, not their product (a smaller set from another group at
      * every other state lets the groups interleave in every way). Any seed gives a persistent
-     * set: the choice changes how many states the search visits, never what it finds.
+     * set: the choice changes how many states the search visits, not its end states; with
+     * schedules ended at their first misuse it may follow fewer misuse-free prefixes, and each
+     * one it leaves is guarded by a first misuse it records (as with any seed).
      */
     void groupThreads() {
         int threads = 0;
@@ -309,9 +311,10 @@ private:
      * groups do. The events of the group that may still run are the least set closed under:
      * an event whose pending predecessors of the group may run, and which is no spinning wait,
      * or one its object's phase lets through now, or one an operation that changes its object
-     * and may run could release (only operations change an object, and all of an object's are
-     * in one group, groupThreads()). Predecessors of other groups, and cta_group::2 operations
-     * that wait for their peer, are taken as able to run. Every event that runs in some
+     * and may run could release (only operations change an object, and all of an object's
+     * operations with a thread are in one group, groupThreads()). Predecessors and operations
+     * of other groups (and of no thread), and cta_group::2 operations that wait for their peer,
+     * are taken as able to run. Every event that runs in some
      * schedule from `s` is in the set (each needs its predecessors, and a wait the phase holds
      * a change, to run before it). A spinning wait outside it never returns, and no schedule
      * from `s` returns every one: mayComplete prunes the state.

@@ -1,6 +1,8 @@
 // Decodes the value qualifiers of ModuleOps.def's Arith and Setp rows through ValueForms.def.
 #include "ptx/ValueForm.hpp"
 
+#include "ptx/Tables.hpp"
+
 #include <algorithm>
 #include <array>
 #include <cctype>
@@ -15,48 +17,36 @@ constexpr std::array kComparisons = {
 #include "ptx/ValueForms.def"
 };
 
-struct CombineRow {
-    std::string_view spelling;
-    Combine combine;
-};
+// One row per spelling (Tables.hpp's Row): the last written row of a table wins.
 constexpr std::array kCombines = {
-#define PTXMC_COMBINE(Name, spelling) CombineRow{spelling, Combine::Name},
+#define PTXMC_COMBINE(Name, spelling) Row<Combine>{Combine::Name, spelling},
 #include "ptx/ValueForms.def"
-};
-
-struct ProductRow {
-    std::string_view spelling;
-    ProductPart part;
 };
 constexpr std::array kProductParts = {
-#define PTXMC_PRODUCT_PART(Name, spelling) ProductRow{spelling, ProductPart::Name},
+#define PTXMC_PRODUCT_PART(Name, spelling) Row<ProductPart>{ProductPart::Name, spelling},
 #include "ptx/ValueForms.def"
 };
-
 enum class Funnel {
 #define PTXMC_FUNNEL(Name, spelling) Name,
 #include "ptx/ValueForms.def"
 };
-struct FunnelRow {
-    std::string_view spelling;
-    Funnel qualifier;
-};
 constexpr std::array kFunnels = {
-#define PTXMC_FUNNEL(Name, spelling) FunnelRow{spelling, Funnel::Name},
+#define PTXMC_FUNNEL(Name, spelling) Row<Funnel>{Funnel::Name, spelling},
 #include "ptx/ValueForms.def"
-};
-
-struct VectorRow {
-    std::string_view spelling;
-    int count;
 };
 constexpr std::array kVectors = {
-#define PTXMC_VECTOR(Name, spelling, Count) VectorRow{spelling, Count},
+#define PTXMC_VECTOR(Name, spelling, Count) Row<int>{Count, spelling},
 #include "ptx/ValueForms.def"
 };
 
-bool written(const std::vector<std::string>& parts, std::string_view q) {
-    return parts.size() > 1 && std::find(parts.begin() + 1, parts.end(), q) != parts.end();
+/** The value of the last row of `table` whose spelling `parts` writes after the opcode. */
+template <class E, std::size_t N>
+std::optional<E> lastWritten(const std::array<Row<E>, N>& table,
+                             const std::vector<std::string>& parts) {
+    std::optional<E> out;
+    for (std::size_t i = 1; i < parts.size(); ++i)
+        if (auto v = valueOf(table, parts[i])) out = v;
+    return out;
 }
 
 Comparison comparisonOf(std::string_view spelling) {
@@ -98,8 +88,7 @@ std::optional<ScalarType> scalarType(std::string_view p) {
 }
 
 bool isVectorQualifier(std::string_view spelling) {
-    return std::any_of(kVectors.begin(), kVectors.end(),
-                       [&](const VectorRow& row) { return row.spelling == spelling; });
+    return valueOf(kVectors, spelling).has_value();
 }
 
 ComparisonRow comparisonRow(Comparison c) {
@@ -118,19 +107,16 @@ ValueForm valueForm(ModuleOp op, const std::vector<std::string>& parts) {
                 break;
             }
         }
-    for (const VectorRow& row : kVectors)
-        if (written(parts, row.spelling)) f.elements = row.count;
+    f.elements = lastWritten(kVectors, parts).value_or(1);
     if (op == ModuleOp::Setp) {
         if (parts.size() > 1) f.comparison = comparisonOf(parts[1]);
-        for (const CombineRow& row : kCombines)
-            if (written(parts, row.spelling)) f.combine = row.combine;
+        f.combine = lastWritten(kCombines, parts).value_or(Combine::None);
     }
     if (op == ModuleOp::Mul || op == ModuleOp::Mad)
-        for (const ProductRow& row : kProductParts)
-            if (written(parts, row.spelling)) f.product = row.part;
-    if (op == ModuleOp::Shf)
-        for (const FunnelRow& row : kFunnels)
-            if (written(parts, row.spelling)) switch (row.qualifier) {
+        f.product = lastWritten(kProductParts, parts).value_or(ProductPart::Lo);
+    if (op == ModuleOp::Shf) // a direction and a mode: each part on its own
+        for (std::size_t i = 1; i < parts.size(); ++i)
+            if (auto q = valueOf(kFunnels, parts[i])) switch (*q) {
                 case Funnel::Left:
                     f.funnelLeft = true;
                     break;
