@@ -7,6 +7,7 @@
 #include "engine/Relation.hpp"
 
 #include <functional>
+#include <map>
 #include <memory>
 #include <optional>
 #include <set>
@@ -59,6 +60,10 @@ public:
 
     const Ops& ops() const { return ops_; }
 
+    /** Closures that may have `pairs` or more pairs make them when read (engine/LazyClosure.hpp),
+     *  where the algebra keeps closures and relations are read per pair; none by default. */
+    void lazyClosuresFrom(std::size_t pairs) { lazyClosuresFrom_ = pairs; }
+
     Val eval(const cat::Expr& e) { return whole(evalExpr(&e)); }
 
     Rel relation(const cat::Expr& e) { return asRel(evalExpr(&e)); }
@@ -74,12 +79,68 @@ public:
         seqFactors(&e, factors);
         if (factors.size() < 2) return ops_.diagonal(relation(e));
         std::vector<ValPtr> values; // keeps each factor alive while it is read in place
-        std::vector<const Rel*> rels;
-        for (const cat::Expr* f : factors) {
+        for (const cat::Expr* f : factors)
             values.push_back(evalExpr(f));
-            rels.push_back(&asRel(values.back()));
-        }
+        if constexpr (kPairwise)
+            if (auto diagonal = reflexiveThroughPairwise(values)) return *diagonal;
+        std::vector<const Rel*> rels;
+        for (const ValPtr& v : values)
+            rels.push_back(&asRel(v));
         return ops_.reflexiveOfCycle(rels);
+    }
+
+    /**
+     * The pairs of relation `e` whose ends are both among `events` (ascending): where `e` is
+     * read per pair, only those pairs are read (a closure's pairs elsewhere are not made).
+     */
+    Rel among(const cat::Expr& e, const std::vector<int>& events) {
+        ValPtr v = evalExpr(&e);
+        Rel out = ops_.emptyRel();
+        if (v->polymorphicEmpty) return out;
+        if constexpr (kPairwise)
+            if (v->pairwise) {
+                for (int a : events)
+                    for (int b : events)
+                        if (Cond c = pairs_.at(*v->pairwise, a, b); !ops_.alg.isFalse(c))
+                            out.rows[static_cast<std::size_t>(a)].emplace(b, std::move(c));
+                return out;
+            }
+        const Rel& r = asRel(v);
+        for (int a : events)
+            for (int b : events)
+                if (auto it = r.rows[static_cast<std::size_t>(a)].find(b);
+                    it != r.rows[static_cast<std::size_t>(a)].end())
+                    out.rows[static_cast<std::size_t>(a)].emplace(b, it->second);
+        return out;
+    }
+
+    /** How many pairs of definition `name` are true and how many are solver terms, without
+     *  making a closure's pairs that are not made yet (each counts as a term). */
+    std::pair<std::size_t, std::size_t> pairCounts(const std::string& name, const Cond& unmade) {
+        std::size_t must = 0, may = 0;
+        for (std::size_t i = model_.definitions.size(); i-- > 0;) {
+            if (model_.definitions[i].name != name) continue;
+            const ValPtr& v = defValue(static_cast<int>(i));
+            if (v->polymorphicEmpty || v->isSet) return {0, 0};
+            auto count = [&](const Cond& c) {
+                if (!ops_.alg.isFalse(c)) ++(ops_.alg.isTrue(c) ? must : may);
+            };
+            if constexpr (kPairwise)
+                if (v->pairwise && !v->built) {
+                    std::vector<int> cands;
+                    for (std::size_t a = 0; a < ops_.n; ++a) {
+                        pairs_.row(*v->pairwise, static_cast<int>(a), cands);
+                        for (int b : cands)
+                            count(pairs_.at(*v->pairwise, static_cast<int>(a), b, &unmade));
+                    }
+                    return {must, may};
+                }
+            for (const auto& row : asRel(v).rows)
+                for (const auto& [j, c] : row)
+                    count(c);
+            return {must, may};
+        }
+        return {0, 0};
     }
     Set set(const cat::Expr& e) { return asSet(evalExpr(&e)); }
 
@@ -220,7 +281,11 @@ private:
                         node.dense = std::move(dense);
                         return ofPairs(std::move(node));
                     }
-            return ofRel(base_.rel(rel));
+            // Built once and shared: a base such as cta-shared is millions of pairs on a
+            // library kernel, and a copy per mention cost seconds and gigabytes.
+            auto [slot, isNew] = baseRels_.try_emplace(rel);
+            if (isNew) slot->second = ofRel(base_.rel(rel));
+            return slot->second;
         }
         case Op::Empty:
             return emptyValue();
@@ -250,13 +315,29 @@ private:
             return ofRel(ops_.inverse(asRel(v)));
         }
         case Op::Plus:
-            if (mayGrow(e)) return ofRel(ops_.plusAtLeast(asRel(arg(0))));
+            if (mayGrow(e)) {
+                ValPtr a = arg(0);
+                if (ValPtr lazy = lazyClosure(a)) return lazy;
+                return ofRel(ops_.plusAtLeast(asRel(a)));
+            }
             return ofRel(ops_.plus(asRel(arg(0))));
         case Op::Star:
-            if (mayGrow(e)) return ofRel(ops_.starAtLeast(asRel(arg(0))));
+            if (mayGrow(e)) {
+                ValPtr a = arg(0);
+                if constexpr (kPairwise) // RelOps::starAtLeast's union, read per pair
+                    if (ValPtr lazy = lazyClosure(a))
+                        return pairwiseOf(Pairwise<Alg>::Kind::Union,
+                                          {ofRel(ops_.identity()), lazy});
+                return ofRel(ops_.starAtLeast(asRel(a)));
+            }
             return ofRel(ops_.star(asRel(arg(0))));
-        case Op::Opt:
-            return ofRel(ops_.opt(asRel(arg(0))));
+        case Op::Opt: {
+            ValPtr v = arg(0);
+            if constexpr (kPairwise) // RelOps::opt's union, read per pair
+                if (v->pairwise)
+                    return pairwiseOf(Pairwise<Alg>::Kind::Union, {ofRel(ops_.identity()), v});
+            return ofRel(ops_.opt(asRel(v)));
+        }
         case Op::Bracket:
             return ofRel(ops_.bracket(asSet(arg(0))));
         case Op::Domain:
@@ -269,12 +350,98 @@ private:
         throw std::logic_error("unknown expression");
     }
 
+    /**
+     * reflexivePart where exactly one factor is read per pair: the cycle is composed from the
+     * factor after it round to the one before it, and the read-per-pair factor is read only at
+     * the pairs that close the cycle (a closure's other pairs are not made). None otherwise.
+     */
+    std::optional<Rel> reflexiveThroughPairwise(const std::vector<ValPtr>& values) {
+        const std::size_t m = values.size();
+        std::size_t at = m;
+        for (std::size_t k = 0; k < m; ++k)
+            if (values[k]->pairwise && !values[k]->built) {
+                if (at != m) return std::nullopt; // two: read whole, as before
+                at = k;
+            }
+        if (at == m) return std::nullopt;
+        Rel acc = asRel(values[(at + 1) % m]);
+        for (std::size_t k = 2; k < m; ++k)
+            acc = ops_.seq(acc, asRel(values[(at + k) % m]));
+        const PairNode& last = *values[at]->pairwise;
+        Rel out = ops_.emptyRel();
+        for (std::size_t i = 0; i < ops_.n; ++i) {
+            ops_.poll();
+            std::vector<Cond> cs;
+            for (const auto& [k, c1] : acc.rows[i]) {
+                Cond c2 = pairs_.at(last, k, static_cast<int>(i));
+                if (ops_.alg.isFalse(c2)) continue;
+                Cond c = ops_.alg.conj(c1, c2);
+                if (!ops_.alg.isFalse(c)) cs.push_back(std::move(c));
+            }
+            if (!cs.empty()) {
+                Cond d = ops_.alg.disj(std::move(cs));
+                if (!ops_.alg.isFalse(d)) out.rows[i].emplace(static_cast<int>(i), std::move(d));
+            }
+        }
+        return out;
+    }
+
+    /** a+ as a closure whose pairs are made when read (engine/LazyClosure.hpp), where the
+     *  algebra keeps closures and relations are read per pair; null otherwise. */
+    ValPtr lazyClosure(const ValPtr& a) {
+        if constexpr (kPairwise) {
+            if (!pairwiseOn()) return nullptr;
+            auto closure = ops_.plusAtLeastLazy(asRel(a), lazyClosuresFrom_);
+            if (!closure) return nullptr;
+            PairNode node;
+            node.kind = Pairwise<Alg>::Kind::Closure;
+            node.closure = std::move(closure);
+            node.lazy = true;
+            return ofPairs(std::move(node));
+        }
+        return nullptr;
+    }
+
+    /** [s] ; x or, `after`, x ; [s] with x read per pair: again read per pair, an intersection
+     *  with s * _ or _ * s (the same condition per pair as the composition). */
+    ValPtr bracketed(const cat::Expr* bracket, const ValPtr& x, bool after) {
+        ValPtr s = evalExpr(bracket->args.at(0).get());
+        ValPtr all = ofSet(ops_.universe());
+        PairNode node;
+        node.kind = Pairwise<Alg>::Kind::Cartesian;
+        node.left = &asSet(after ? all : s);
+        node.right = &asSet(after ? s : all);
+        node.owner = std::make_shared<const std::pair<ValPtr, ValPtr>>(s, all);
+        ValPtr filter = ofPairs(std::move(node));
+        return after ? pairwiseOf(Pairwise<Alg>::Kind::Inter, {x, filter})
+                     : pairwiseOf(Pairwise<Alg>::Kind::Inter, {filter, x});
+    }
+
     /** A sequence, left to right; an operand read per pair is read where the other is sparse. */
     ValPtr sequence(const cat::Expr* e) {
         ValPtr acc = evalExpr(e->args.at(0).get()); // read in place, not copied
         for (std::size_t i = 1; i < e->args.size(); ++i) {
-            ValPtr next = evalExpr(e->args[i].get());
+            const cat::Expr* f = e->args[i].get();
             if constexpr (kPairwise) {
+                if (acc->pairwise && acc->pairwise->lazy && f->op == cat::Expr::Op::Bracket) {
+                    acc = bracketed(f, acc, true);
+                    continue;
+                }
+            }
+            ValPtr next = evalExpr(f);
+            if constexpr (kPairwise) {
+                if (next->pairwise && next->pairwise->lazy && i == 1 &&
+                    e->args[0]->op == cat::Expr::Op::Bracket) {
+                    acc = bracketed(e->args[0].get(), next, false);
+                    continue;
+                }
+                if ((next->pairwise && next->pairwise->lazy) ||
+                    (acc->pairwise && acc->pairwise->lazy)) {
+                    // over a lazy closure: read per pair too, built where something reads
+                    // it whole, else only at the pairs an intersection or a check reads
+                    acc = pairwiseOf(Pairwise<Alg>::Kind::Seq, {acc, next});
+                    continue;
+                }
                 if (next->pairwise) {
                     acc = ofRel(pairs_.seqAfter(asRel(acc), *next->pairwise));
                     continue;
@@ -293,8 +460,10 @@ private:
     ValPtr pairwiseOf(typename Pairwise<Alg>::Kind op, const std::vector<ValPtr>& vals) {
         PairNode node;
         node.kind = op;
-        for (const ValPtr& v : vals)
+        for (const ValPtr& v : vals) {
             node.args.push_back(pairNode(v));
+            node.lazy = node.lazy || node.args.back()->lazy;
+        }
         return ofPairs(std::move(node));
     }
 
@@ -365,6 +534,8 @@ private:
     }
 
     bool mayGrow(const cat::Expr* e) const { return polarity_ && polarity_->mayGrow(e); }
+    std::map<ir::Rel, ValPtr> baseRels_; ///< the base relations built whole, once each
+    std::size_t lazyClosuresFrom_ = static_cast<std::size_t>(-1);
 
     bool isSetExpr(const cat::Expr* e) const {
         auto it = model_.kinds.find(e);

@@ -54,6 +54,12 @@ struct CheckOptions {
     /// once, and a propagator's callbacks cost more over thousands of small queries (SB12: 13 s
     /// as clauses, 17 s propagated; bench/history.md).
     std::size_t lazyClosuresFrom = 5000;
+    /// Closures that may have this many pairs or more make each pair's condition when a check
+    /// reads it (engine/LazyClosure.hpp): a CUTLASS 2-SM GEMM's causality closure has millions,
+    /// 6 GB made eagerly. Off by default: on that kernel the reads per pair took 25 minutes to
+    /// reach the next memory wall, where the eager closure stops in 80 s (bench/history.md,
+    /// 2026-12-01 (9)). 0: every closure (the unit tests' comparison).
+    std::size_t lazyClosurePairsFrom = static_cast<std::size_t>(-1);
     /// Z3: the acyclicity axioms are watched by the propagator's graphs (smt/CycleWatch.hpp),
     /// a cycle a conflict when its last edge comes, instead of an integer clock per event and a
     /// clock constraint per edge, where an axiom's relation has at least graphAcyclicFrom

@@ -2,6 +2,7 @@
 // from them.
 #pragma once
 
+#include "engine/LazyClosure.hpp"
 #include "engine/Relation.hpp"
 
 #include <algorithm>
@@ -10,6 +11,7 @@
 #include <map>
 #include <memory>
 #include <optional>
+#include <unordered_map>
 #include <vector>
 
 namespace ptxmc::engine {
@@ -38,30 +40,52 @@ template <class Alg> struct Pairwise {
     using Set = SparseSet<Cond>;
     using Rel = SparseRel<Cond>;
 
-    enum class Kind { Dense, Sparse, Cartesian, Inter, Union, Diff, Complement, Inverse };
+    enum class Kind {
+        Dense,
+        Sparse,
+        Closure,
+        Cartesian,
+        Inter,
+        Union,
+        Diff,
+        Complement,
+        Inverse,
+        Seq
+    };
     struct Node;
     using Ptr = std::shared_ptr<const Node>;
 
     struct Node {
         Kind kind = Kind::Sparse;
-        std::shared_ptr<const DenseBase<Cond>> dense; ///< Dense
-        std::shared_ptr<const void> owner;            ///< keeps `sparse` or the sets alive
-        const Rel* sparse = nullptr;                  ///< Sparse
-        const Set* left = nullptr;                    ///< Cartesian
-        const Set* right = nullptr;                   ///< Cartesian
-        std::vector<Ptr> args; ///< Inter, Union, Diff: the fold's operands; others: one
+        std::shared_ptr<const DenseBase<Cond>> dense;     ///< Dense
+        std::shared_ptr<const LazyClosure<Cond>> closure; ///< Closure
+        /// A lazy closure is in it: reading a pair may make a fresh condition.
+        bool lazy = false;
+        std::shared_ptr<const void> owner; ///< keeps `sparse` or the sets alive
+        const Rel* sparse = nullptr;       ///< Sparse
+        const Set* left = nullptr;         ///< Cartesian
+        const Set* right = nullptr;        ///< Cartesian
+        std::vector<Ptr> args; ///< Inter, Union, Diff: the fold's operands; Seq: two; others: one
         mutable std::optional<std::size_t> size;       ///< an upper bound of the pairs, memo
         mutable std::vector<std::vector<int>> columns; ///< Sparse: rows by column, memo
+        /// A composite node's lines once read (rows, columns): a composition reads its left
+        /// operand's row for every pair it is asked about.
+        mutable std::unordered_map<int, std::vector<int>> lineMemo[2];
+        /// Seq: per event asked about, its row as a set (whether a pair may hold).
+        mutable std::unordered_map<int, std::vector<bool>> possibleRows;
     };
 
     Alg& alg;
     std::size_t n;
 
-    /** The condition of pair (a, b); false where it does not hold. */
-    Cond at(const Node& x, int a, int b) const {
+    /** The condition of pair (a, b); false where it does not hold. A lazy closure's pair not
+     *  made yet reads as `*unmade` where that is given (a count), and is made otherwise. */
+    Cond at(const Node& x, int a, int b, const Cond* unmade = nullptr) const {
         switch (x.kind) {
         case Kind::Dense:
             return x.dense->holds(a, b) ? x.dense->condition(a, b) : alg.fls();
+        case Kind::Closure:
+            return unmade != nullptr ? x.closure->peek(a, b, *unmade) : x.closure->at(a, b);
         case Kind::Sparse:
             return find(x.sparse->rows[static_cast<std::size_t>(a)], b);
         case Kind::Cartesian: {
@@ -71,38 +95,111 @@ template <class Alg> struct Pairwise {
             return alg.isFalse(cb) ? cb : alg.conj(ca, cb);
         }
         case Kind::Inter: {
-            Cond acc = at(*x.args[0], a, b);
+            // A closure's pair is made only where every other operand may hold.
+            if (x.lazy)
+                for (const Ptr& y : x.args)
+                    if (!y->lazy && !possible(*y, a, b)) return alg.fls();
+            Cond acc = at(*x.args[0], a, b, unmade);
             for (std::size_t i = 1; i < x.args.size() && !alg.isFalse(acc); ++i) {
-                Cond c = at(*x.args[i], a, b);
+                Cond c = at(*x.args[i], a, b, unmade);
                 acc = alg.isFalse(c) ? c : alg.conj(acc, c);
             }
             return acc;
         }
         case Kind::Union: {
-            Cond acc = at(*x.args[0], a, b);
+            Cond acc = at(*x.args[0], a, b, unmade);
             for (std::size_t i = 1; i < x.args.size(); ++i) {
-                Cond c = at(*x.args[i], a, b);
+                Cond c = at(*x.args[i], a, b, unmade);
                 if (alg.isFalse(c)) continue;
                 acc = alg.isFalse(acc) ? c : alg.disj({acc, c});
             }
             return acc;
         }
         case Kind::Diff: {
-            Cond acc = at(*x.args[0], a, b);
+            Cond acc = at(*x.args[0], a, b, unmade);
             for (std::size_t i = 1; i < x.args.size() && !alg.isFalse(acc); ++i) {
-                Cond c = at(*x.args[i], a, b);
+                Cond c = at(*x.args[i], a, b, unmade);
                 if (!alg.isFalse(c)) acc = alg.conj(acc, alg.neg(c));
             }
             return acc;
         }
         case Kind::Complement: {
-            Cond c = at(*x.args[0], a, b);
+            Cond c = at(*x.args[0], a, b, unmade);
             return alg.isFalse(c) ? alg.tru() : alg.conj(alg.tru(), alg.neg(c));
         }
         case Kind::Inverse:
-            return at(*x.args[0], b, a);
+            return at(*x.args[0], b, a, unmade);
+        case Kind::Seq: { // as RelOps::seq: a term per middle event k, ascending
+            const Node& left = *x.args[0];
+            const Node& right = *x.args[1];
+            std::vector<int> middle; // the right's column where it is a list, else the left's row
+            if (right.kind == Kind::Sparse)
+                column(right, b, middle);
+            else
+                row(left, a, middle);
+            std::vector<Cond> cs;
+            for (int k : middle) {
+                if ((!right.lazy && !possible(right, k, b)) ||
+                    (!left.lazy && !possible(left, a, k)))
+                    continue;
+                Cond second = at(right, k, b, unmade);
+                if (alg.isFalse(second)) continue;
+                Cond c = alg.conj(at(left, a, k, unmade), second);
+                if (!alg.isFalse(c)) cs.push_back(std::move(c));
+            }
+            return cs.empty() ? alg.fls() : alg.disj(std::move(cs));
+        }
         }
         return alg.fls();
+    }
+
+    /** Whether (a, b) may be in x, without making a term (false: at() is false). */
+    bool possible(const Node& x, int a, int b) const {
+        switch (x.kind) {
+        case Kind::Dense:
+            return x.dense->holds(a, b);
+        case Kind::Sparse: {
+            const auto& row = x.sparse->rows[static_cast<std::size_t>(a)];
+            return row.find(b) != row.end();
+        }
+        case Kind::Closure:
+            return x.closure->may(a, b);
+        case Kind::Cartesian:
+            return x.left->members.count(a) != 0 && x.right->members.count(b) != 0;
+        case Kind::Inter:
+            for (const Ptr& y : x.args)
+                if (!possible(*y, a, b)) return false;
+            return true;
+        case Kind::Union:
+            for (const Ptr& y : x.args)
+                if (possible(*y, a, b)) return true;
+            return false;
+        case Kind::Diff:
+            return possible(*x.args[0], a, b);
+        case Kind::Complement:
+            return true;
+        case Kind::Inverse:
+            return possible(*x.args[0], b, a);
+        case Kind::Seq:
+            if (auto it = x.possibleRows.find(a); it != x.possibleRows.end())
+                return it->second[static_cast<std::size_t>(b)];
+            else {
+                std::vector<bool> reached(n, false);
+                std::vector<int> middle, ends;
+                row(*x.args[0], a, middle);
+                for (int k : middle) {
+                    if (!possible(*x.args[0], a, k)) continue;
+                    row(*x.args[1], k, ends);
+                    for (int j : ends)
+                        if (!reached[static_cast<std::size_t>(j)] && possible(*x.args[1], k, j))
+                            reached[static_cast<std::size_t>(j)] = true;
+                }
+                const bool out = reached[static_cast<std::size_t>(b)];
+                x.possibleRows.emplace(a, std::move(reached));
+                return out;
+            }
+        }
+        return true;
     }
 
     /** Every b with (a, b) possibly in x, ascending (a superset of x's row). */
@@ -113,6 +210,13 @@ template <class Alg> struct Pairwise {
     /** The relation itself, entry by entry. */
     Rel materialize(const Node& x) const {
         if (x.kind == Kind::Sparse) return *x.sparse;
+        if (x.kind == Kind::Seq) { // composed row by row, as the evaluator composed it before
+            const Node& left = *x.args[0];
+            const Node& right = *x.args[1];
+            if (left.kind == Kind::Sparse) return seqAfter(*left.sparse, right);
+            if (right.kind == Kind::Sparse) return seqBefore(left, *right.sparse);
+            return seqAfter(materialize(left), right);
+        }
         Rel out(n);
         std::vector<int> cands;
         for (std::size_t a = 0; a < n; ++a) {
@@ -174,6 +278,9 @@ template <class Alg> struct Pairwise {
         case Kind::Sparse:
             s = x.sparse->entries();
             break;
+        case Kind::Closure:
+            s = x.closure->mayPairs();
+            break;
         case Kind::Cartesian:
             s = x.left->members.size() * x.right->members.size();
             break;
@@ -188,6 +295,10 @@ template <class Alg> struct Pairwise {
         case Kind::Diff:
         case Kind::Inverse:
             s = size(*x.args[0]);
+            break;
+        case Kind::Seq: // an estimate: the left's pairs times the right's mean row
+            s = std::min(all,
+                         size(*x.args[0]) * (size(*x.args[1]) / std::max<std::size_t>(n, 1) + 1));
             break;
         case Kind::Complement:
             break;
@@ -217,6 +328,19 @@ private:
 
     /** row(x, i) or, `down`, column(x, i). */
     void line(const Node& x, int i, bool down, std::vector<int>& out) const {
+        const bool composite = x.kind == Kind::Inter || x.kind == Kind::Union ||
+                               x.kind == Kind::Diff || x.kind == Kind::Inverse ||
+                               x.kind == Kind::Seq;
+        if (!composite) return lineOf(x, i, down, out);
+        auto& memo = x.lineMemo[down ? 1 : 0];
+        if (auto it = memo.find(i); it != memo.end()) {
+            out = it->second;
+            return;
+        }
+        lineOf(x, i, down, out);
+        memo.emplace(i, out);
+    }
+    void lineOf(const Node& x, int i, bool down, std::vector<int>& out) const {
         out.clear();
         switch (x.kind) {
         case Kind::Dense:
@@ -237,6 +361,8 @@ private:
             }
             out = x.columns[static_cast<std::size_t>(i)];
             return;
+        case Kind::Closure:
+            return x.closure->line(i, down, out);
         case Kind::Cartesian: {
             const Set& from = down ? *x.right : *x.left;
             if (from.members.count(i))
@@ -264,6 +390,17 @@ private:
             return;
         case Kind::Inverse:
             return line(*x.args[0], i, !down, out);
+        case Kind::Seq: {
+            std::vector<int> middle, part;
+            line(*x.args[down ? 1 : 0], i, down, middle);
+            for (int k : middle) {
+                line(*x.args[down ? 0 : 1], k, down, part);
+                out.insert(out.end(), part.begin(), part.end());
+            }
+            std::sort(out.begin(), out.end());
+            out.erase(std::unique(out.begin(), out.end()), out.end());
+            return;
+        }
         }
     }
 

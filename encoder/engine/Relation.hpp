@@ -1,7 +1,11 @@
 // Sparse sets and relations over events whose entries are conditions of an algebra.
 #pragma once
 
+#include "engine/LazyClosure.hpp"
+
+#include <algorithm>
 #include <map>
+#include <memory>
 #include <utility>
 #include <vector>
 
@@ -298,28 +302,8 @@ template <class Alg> struct RelOps {
                     if (may[x][z])
                         out.rows[x].emplace(static_cast<int>(z),
                                             must[x][z] ? alg.tru() : alg.fresh());
-            bool mustAcyclic = true;
-            for (std::size_t x = 0; x < n; ++x)
-                mustAcyclic = mustAcyclic && !must[x][x];
-            // The edges whose lemmas do not follow from certain paths; a composite condition
-            // is named once: the lemmas repeat it per reachable z, and the solver would
-            // simplify each copy on its own.
-            std::vector<std::vector<std::pair<int, Cond>>> edges(n);
-            std::size_t lemmas = 0; // with a head that is not true (a certain path's)
-            for (std::size_t x = 0; x < n; ++x)
-                for (const auto& [y, edge] : a.rows[x]) {
-                    poll(); // each edge adds up to n lemmas
-                    if (mustAcyclic && impliedByMustPath(a, must, x, y, edge)) continue;
-                    Cond c = edge;
-                    if (!alg.isAtom(edge)) {
-                        c = alg.fresh();
-                        alg.require(alg.implies(edge, c));
-                    }
-                    lemmas += must[x][static_cast<std::size_t>(y)] ? 0 : 1;
-                    for (const auto& [z, yz] : out.rows[static_cast<std::size_t>(y)])
-                        lemmas += must[x][static_cast<std::size_t>(z)] ? 0 : 1;
-                    edges[x].emplace_back(y, std::move(c));
-                }
+            std::size_t lemmas = 0;
+            auto edges = closureEdges(a, may, must, lemmas);
             // An algebra that keeps the closure makes its lemmas on demand.
             if constexpr (requires { alg.recordsClosures(); })
                 if (alg.recordsClosures()) {
@@ -337,6 +321,65 @@ template <class Alg> struct RelOps {
         } else {
             return plus(a);
         }
+    }
+
+    /**
+     * plusAtLeast with the pairs made when read (engine/LazyClosure.hpp), for an algebra that
+     * keeps its closures and makes their lemmas on demand, where it may have `fromPairs` pairs
+     * or more; null otherwise.
+     */
+    std::shared_ptr<const LazyClosure<Cond>> plusAtLeastLazy(const Rel& a,
+                                                             std::size_t fromPairs) const {
+        if constexpr (requires { alg.recordLazyClosure({}, nullptr, 0); }) {
+            if (!alg.recordsClosures()) return nullptr;
+            std::vector<std::vector<bool>> may = reach(a, false);
+            std::size_t pairs = 0;
+            for (const auto& row : may)
+                pairs += static_cast<std::size_t>(std::count(row.begin(), row.end(), true));
+            if (pairs < fromPairs) return nullptr; // made eagerly: as cheap, and no reads per pair
+            std::vector<std::vector<bool>> must = reach(a, true);
+            std::size_t lemmas = 0;
+            auto edges = closureEdges(a, may, must, lemmas);
+            Alg* owner = &alg;
+            auto out = std::make_shared<const LazyClosure<Cond>>(
+                std::move(may), std::move(must), [owner] { return owner->fresh(); }, alg.tru(),
+                alg.fls());
+            alg.recordLazyClosure(std::move(edges), out, lemmas);
+            return out;
+        } else {
+            return nullptr;
+        }
+    }
+
+    /**
+     * The edges of `a` whose lower bounds do not follow from certain paths, each condition a
+     * constant or a literal (a composite one is named once: the lemmas repeat it per reachable
+     * z, and the solver would simplify each copy on its own); `lemmas` counts the lemmas with
+     * a head that is not true (a certain path's).
+     */
+    std::vector<std::vector<std::pair<int, Cond>>>
+    closureEdges(const Rel& a, const std::vector<std::vector<bool>>& may,
+                 const std::vector<std::vector<bool>>& must, std::size_t& lemmas) const {
+        bool mustAcyclic = true;
+        for (std::size_t x = 0; x < n; ++x)
+            mustAcyclic = mustAcyclic && !must[x][x];
+        std::vector<std::vector<std::pair<int, Cond>>> edges(n);
+        for (std::size_t x = 0; x < n; ++x)
+            for (const auto& [y, edge] : a.rows[x]) {
+                poll(); // each edge adds up to n lemmas
+                if (mustAcyclic && impliedByMustPath(a, must, x, y, edge)) continue;
+                Cond c = edge;
+                if (!alg.isAtom(edge)) {
+                    c = alg.fresh();
+                    alg.require(alg.implies(edge, c));
+                }
+                const auto& via = may[static_cast<std::size_t>(y)];
+                lemmas += must[x][static_cast<std::size_t>(y)] ? 0 : 1;
+                for (std::size_t z = 0; z < n; ++z)
+                    lemmas += via[z] && !must[x][z] ? 1 : 0;
+                edges[x].emplace_back(y, std::move(c));
+            }
+        return edges;
     }
     /** The lower bound `edge && rest -> pair` of a closure (requireStep where the algebra
      *  records closure lemmas for propagation). */

@@ -1,11 +1,13 @@
 // One closure's lower bounds kept as its edges and pairs; each lemma is made when asked for.
 #pragma once
 
+#include "engine/LazyClosure.hpp"
 #include "engine/Relation.hpp"
 #include "smt/ClosurePropagator.hpp"
 
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <utility>
 #include <vector>
 #include <z3++.h>
@@ -24,8 +26,11 @@ struct ClosureRecord {
     /** Per source x, the edges (y, condition: a constant or a literal) whose lemmas do not
      *  follow from a path of certain edges (RelOps::impliedByMustPath), in y's order. */
     std::vector<std::vector<Edge>> edges;
-    /** The closure: each pair's condition, true or a fresh condition. */
+    /** The closure: each pair's condition, true or a fresh condition (made eagerly). */
     SparseRel<z3::expr> pairs;
+    /** Or the closure with its pairs made when read (engine/LazyClosure.hpp); then `pairs`
+     *  is empty. */
+    std::shared_ptr<const LazyClosure<z3::expr>> lazy;
     /** How many lemmas with a head that is not true: what the clauses would have numbered. */
     std::size_t lemmaCount = 0;
 
@@ -51,6 +56,18 @@ struct ClosureRecord {
 
     /** The lemma `key` names (its record is this one). */
     StepLemma lemma(const Key& key) const;
+
+    /** Whether (x, z) may be in the closure. */
+    bool has(int x, int z) const {
+        if (lazy) return lazy->may(x, z);
+        const auto& row = pairs.rows[static_cast<std::size_t>(x)];
+        return row.find(z) != row.end();
+    }
+    /** The condition of a pair that may be in the closure (made now if lazy and new). */
+    z3::expr pair(int x, int z) const {
+        if (lazy) return lazy->at(x, z);
+        return pairs.rows[static_cast<std::size_t>(x)].at(z);
+    }
 };
 
 template <class F> void ClosureRecord::lemmasOf(std::uint32_t record, int x, int z, F&& f) const {
@@ -59,8 +76,7 @@ template <class F> void ClosureRecord::lemmasOf(std::uint32_t record, int x, int
         const int y = out[k].first;
         Key key{record, static_cast<std::uint32_t>(x), static_cast<std::uint32_t>(k), Key::kOwn};
         if (y == z) f(key, lemma(key));
-        const auto& via = pairs.rows[static_cast<std::size_t>(y)];
-        if (via.find(z) == via.end()) continue;
+        if (!has(y, z)) continue;
         key.z = z;
         f(key, lemma(key));
     }

@@ -71,7 +71,7 @@ public:
             if (sure_.test(a) && sure_.test(b)) out.must.set(a, b);
         };
         // The dense ones pair by pair: their n^2 pairs as a list cost 120 MB at 3,916 events.
-        if (const ir::PairTest test = ir::densePairTest(rel)) {
+        if (const ir::PairTest test = ir::densePairTest(pe_.program(), rel)) {
             const auto& events = pe_.program().events;
             for (std::size_t a = 0; a < n_; ++a)
                 for (std::size_t b = 0; b < n_; ++b)

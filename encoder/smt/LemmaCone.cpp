@@ -32,18 +32,45 @@ struct PairRef {
     int x = 0, z = 0;
 };
 
-std::unordered_map<unsigned, PairRef> freshPairs(const std::vector<ClosureRecord>& closures) {
-    std::unordered_map<unsigned, PairRef> out;
-    for (std::size_t r = 0; r < closures.size(); ++r) {
-        const auto& rows = closures[r].pairs.rows;
-        for (std::size_t x = 0; x < rows.size(); ++x)
-            for (const auto& [z, cond] : rows[x])
-                if (!cond.is_true())
-                    out.emplace(cond.id(),
-                                PairRef{static_cast<std::uint32_t>(r), static_cast<int>(x), z});
+/** Which fresh conditions are closures' pairs; a lazy closure's pairs are taken in as it makes
+ *  them (the walk makes some: a lemma's pair through an edge). */
+class PairIndex {
+public:
+    explicit PairIndex(const std::vector<ClosureRecord>& closures)
+        : closures_(closures), taken_(closures.size(), 0) {
+        for (std::size_t r = 0; r < closures.size(); ++r) {
+            const auto& rows = closures[r].pairs.rows;
+            for (std::size_t x = 0; x < rows.size(); ++x)
+                for (const auto& [z, cond] : rows[x])
+                    if (!cond.is_true())
+                        index_.emplace(cond.id(), PairRef{static_cast<std::uint32_t>(r),
+                                                          static_cast<int>(x), z});
+        }
     }
-    return out;
-}
+
+    const PairRef* find(unsigned id) {
+        takeNewPairs();
+        auto it = index_.find(id);
+        return it == index_.end() ? nullptr : &it->second;
+    }
+
+private:
+    void takeNewPairs() {
+        for (std::size_t r = 0; r < closures_.size(); ++r) {
+            const auto& lazy = closures_[r].lazy;
+            if (!lazy) continue;
+            const auto& made = lazy->made();
+            for (; taken_[r] < made.size(); ++taken_[r]) {
+                const auto [x, z] = made[taken_[r]];
+                index_.emplace(lazy->at(x, z).id(), PairRef{static_cast<std::uint32_t>(r), x, z});
+            }
+        }
+    }
+
+    const std::vector<ClosureRecord>& closures_;
+    std::vector<std::size_t> taken_; ///< per record: how many of its made pairs are indexed
+    std::unordered_map<unsigned, PairRef> index_;
+};
 
 } // namespace
 
@@ -83,7 +110,7 @@ Cone lemmaCone(const z3::expr_vector& roots, const z3::expr_vector& lemmas,
             freshUnder(l, isFresh, seen, frontier);
         }
     }
-    const std::unordered_map<unsigned, PairRef> pairOf = freshPairs(closures);
+    PairIndex pairOf(closures);
     std::vector<std::pair<ClosureRecord::Key, StepLemma>> steps;
     std::unordered_set<unsigned> needed;
     while (!frontier.empty()) {
@@ -91,8 +118,8 @@ Cone lemmaCone(const z3::expr_vector& roots, const z3::expr_vector& lemmas,
         frontier.pop_back();
         if (!needed.insert(v).second) continue;
         // A closure's pair: its lemmas, each made once (a head is needed once).
-        if (auto p = pairOf.find(v); p != pairOf.end()) {
-            const PairRef& ref = p->second;
+        if (const PairRef* p = pairOf.find(v)) {
+            const PairRef ref = *p;
             closures[ref.record].lemmasOf(ref.record, ref.x, ref.z,
                                           [&](const ClosureRecord::Key& key, StepLemma lemma) {
                                               for (const z3::expr& a : lemma.antecedents)

@@ -517,7 +517,7 @@ z3::expr ProgramEncoder::bothExist(int a, int b) const {
                       : ctx_.bool_val(true);
 }
 
-bool ProgramEncoder::densePairHolds(ir::PairTest test, int a, int b) const {
+bool ProgramEncoder::densePairHolds(const ir::PairTest& test, int a, int b) const {
     return test(program_.events[static_cast<std::size_t>(a)],
                 program_.events[static_cast<std::size_t>(b)]);
 }

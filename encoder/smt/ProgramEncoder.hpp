@@ -61,7 +61,7 @@ public:
     /** The condition of a program-fixed pair (a, b): both events happen. */
     z3::expr bothExist(int a, int b) const;
     /** Whether a dense program-fixed relation (ir::densePairTest) relates events a and b. */
-    bool densePairHolds(ir::PairTest test, int a, int b) const;
+    bool densePairHolds(const ir::PairTest& test, int a, int b) const;
 
     /**
      * The choices of the sequentially consistent execution that runs every event in

@@ -94,20 +94,15 @@ std::function<BoundsAlgebra::Cond(const std::string&)> boundsReading(const Check
 }
 
 /** Pairs that are constant true (must) and that are solver terms (may), per relation. */
-std::vector<engine::RelationSize> sizesOf(const cat::ResolvedModel& model,
-                                          Evaluator<Z3Algebra>& ev) {
+std::vector<engine::RelationSize> sizesOf(const cat::ResolvedModel& model, Evaluator<Z3Algebra>& ev,
+                                          const z3::expr& unmade) {
     std::vector<engine::RelationSize> out;
     std::set<std::string> done;
     for (std::size_t i = model.definitions.size(); i-- > 0;) { // the last definition counts
         const auto& d = model.definitions[i];
         if (d.kind != cat::Kind::Relation || !done.insert(d.name).second) continue;
-        auto val = ev.definition(d.name);
-        engine::RelationSize size{d.name, 0, 0};
-        if (val && !val->polymorphicEmpty && !val->isSet)
-            for (const auto& row : val->rel.rows)
-                for (const auto& [j, c] : row)
-                    ++(Z3Algebra::isTrue(c) ? size.must : size.may);
-        out.push_back(size);
+        const auto [must, may] = ev.pairCounts(d.name, unmade);
+        out.push_back(engine::RelationSize{d.name, must, may});
     }
     std::reverse(out.begin(), out.end());
     return out;
@@ -249,7 +244,6 @@ Z3Session::Z3Session(Z3Context& ctx, const ir::Program& p, const cat::ResolvedMo
     Z3Algebra alg{ctx, &lemmas, budget, &ctx.freshNames};
     std::vector<ClosureRecord> closures;
     alg.closures = &closures; // lemmas made on demand, propagated or as clauses below
-    std::map<ir::Rel, Z3Rel> relCache;
     std::map<ir::Tag, Z3Set> setCache;
     Evaluator<Z3Algebra>::Base base{[&](ir::Tag n) {
                                         auto it = setCache.find(n);
@@ -257,17 +251,12 @@ Z3Session::Z3Session(Z3Context& ctx, const ir::Program& p, const cat::ResolvedMo
                                             it = setCache.emplace(n, pe_->baseSet(n)).first;
                                         return it->second;
                                     },
-                                    [&](ir::Rel n) {
-                                        auto it = relCache.find(n);
-                                        if (it == relCache.end())
-                                            it = relCache.emplace(n, pe_->baseRelation(n)).first;
-                                        return it->second;
-                                    },
+                                    [&](ir::Rel n) { return pe_->baseRelation(n); },
                                     {},
                                     {}};
     std::map<ir::Rel, std::shared_ptr<const DenseBase<z3::expr>>> denseCache;
     base.dense = [&](ir::Rel n) -> std::shared_ptr<const DenseBase<z3::expr>> {
-        const ir::PairTest test = ir::densePairTest(n);
+        const ir::PairTest test = ir::densePairTest(p, n);
         if (test == nullptr) return nullptr;
         auto& slot = denseCache[n];
         if (!slot) {
@@ -296,6 +285,7 @@ Z3Session::Z3Session(Z3Context& ctx, const ir::Program& p, const cat::ResolvedMo
     const cat::Polarity polarity = cat::analysePolarity(model);
     Evaluator<Z3Algebra> ev(alg, p.events.size(), model, base,
                             options.exactClosures ? nullptr : &polarity);
+    ev.lazyClosuresFrom(options.lazyClosurePairsFrom);
     const bool facts = !hangs && options.mbarrierFacts;
     MbarrierFactsPlan mbarrierPlan(readingLits_);
     int index = 0;
@@ -318,8 +308,12 @@ Z3Session::Z3Session(Z3Context& ctx, const ir::Program& p, const cat::ResolvedMo
             z3::expr lit = ctx.bool_const(("axiom:" + a.name).c_str());
             solver_.add(z3::implies(lit, a.negated ? !holds : holds));
             axioms_.emplace_back(a.name, lit);
-            if (const cat::Expr* x = facts && !a.negated ? mboPartner(model, *a.expr) : nullptr)
-                mbarrierPlan.addMboCoherence(*pe_, ev.relation(*x), lit);
+            if (const cat::Expr* x = facts && !a.negated ? mboPartner(model, *a.expr) : nullptr) {
+                std::vector<int> mbEvents; // the facts read the partner between these alone
+                for (const auto& [event, position] : pe_->mbPositions())
+                    mbEvents.push_back(event);
+                mbarrierPlan.addMboCoherence(*pe_, ev.among(*x, mbEvents), lit);
+            }
             lap("axiom " + a.name);
             continue;
         }
@@ -390,7 +384,8 @@ Z3Session::Z3Session(Z3Context& ctx, const ir::Program& p, const cat::ResolvedMo
     lap("closure lemmas");
     // Afterwards: definitions no check uses are evaluated for the report alone, and any
     // fresh conditions they make stay out of the solver.
-    if (options.stats) relationSizes_ = sizesOf(model, ev);
+    if (options.stats) // a closure's pairs not made yet count as terms, and stay unmade
+        relationSizes_ = sizesOf(model, ev, ctx.bool_const("closure-pair-not-made"));
     lap("relation sizes");
     z3::expr_vector waits(ctx);
     for (const auto& [e, s] : pe_->blockingWaits())

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <functional>
 #include <map>
+#include <memory>
 #include <set>
 #include <stdexcept>
 
@@ -95,16 +96,13 @@ std::map<int, int> clusterOfCta(const Program& p) {
 }
 
 /**
- * An event to the shared-memory accesses of the cells owned by a CTA `owner` accepts (PTX ISA
- * {SharedStateSpace}): the windows .shared::cta and .shared::cluster of proxy fences (ptx.cat,
- * pf-covers).
+ * The shared-memory cell access `x` is to, or null (PTX ISA {SharedStateSpace}): the windows
+ * .shared::cta and .shared::cluster of proxy fences (ptx.cat, pf-covers).
  */
-template <class Owner> Pairs sharedCellsOf(const Program& p, Owner owner) {
-    return allPairs(p, [&](const Event& e, const Event& x) {
-        if (!x.has(Tag::M) || x.location < 0) return false;
-        const Location& cell = p.locations[static_cast<std::size_t>(x.location)];
-        return cell.space == Space::Shared && owner(e, cell.cta);
-    });
+const Location* sharedCell(const Program& p, const Event& x) {
+    if (!x.has(Tag::M) || x.location < 0) return nullptr;
+    const Location& cell = p.locations[static_cast<std::size_t>(x.location)];
+    return cell.space == Space::Shared ? &cell : nullptr;
 }
 
 /**
@@ -170,7 +168,7 @@ bool inSameThread(const Event& a, const Event& b) {
 
 } // namespace
 
-PairTest densePairTest(Rel rel) {
+PairTest densePairTest(const Program& p, Rel rel) {
     switch (rel) {
     case Rel::Int:
         return [](const Event& a, const Event& b) { return a.id == b.id || inSameThread(a, b); };
@@ -201,6 +199,20 @@ PairTest densePairTest(Rel rel) {
             if (!isMemoryLike(a) || !isMemoryLike(b)) return false;
             return a.proxy == b.proxy || a.has(Tag::IW) || b.has(Tag::IW);
         };
+    case Rel::CtaShared: // an event to the shared-memory accesses of its own CTA's cells
+        return [&p](const Event& e, const Event& x) {
+            const Location* cell = sharedCell(p, x);
+            return cell != nullptr && cell->cta == e.cta;
+        };
+    case Rel::ClusterShared: { // ... of the cells of a CTA of its cluster
+        auto cluster = std::make_shared<const std::map<int, int>>(clusterOfCta(p));
+        return [&p, cluster](const Event& e, const Event& x) {
+            const Location* cell = sharedCell(p, x);
+            if (cell == nullptr) return false;
+            auto it = cluster->find(cell->cta);
+            return it != cluster->end() && it->second == e.cluster;
+        };
+    }
     default:
         return nullptr;
     }
@@ -223,7 +235,9 @@ Pairs staticRelation(const Program& p, Rel rel) {
     case Rel::Scluster:
     case Rel::Sr:
     case Rel::Sproxy:
-        return allPairs(p, densePairTest(rel));
+    case Rel::CtaShared:
+    case Rel::ClusterShared:
+        return allPairs(p, densePairTest(p, rel));
     case Rel::Rmw:
         return allPairs(p, [](const Event& a, const Event& b) {
             if (!a.has(Tag::RMW) || !a.has(Tag::R) || !b.has(Tag::RMW) || !b.has(Tag::W))
@@ -258,15 +272,6 @@ Pairs staticRelation(const Program& p, Rel rel) {
         return dependencies(p);
     case Rel::Ctrl:
         return controlDependencies(p);
-    case Rel::CtaShared:
-        return sharedCellsOf(p, [](const Event& e, int cta) { return cta == e.cta; });
-    case Rel::ClusterShared: {
-        std::map<int, int> cluster = clusterOfCta(p);
-        return sharedCellsOf(p, [&](const Event& e, int cta) {
-            auto it = cluster.find(cta);
-            return it != cluster.end() && it->second == e.cluster;
-        });
-    }
     case Rel::SameAcc:
         return allPairs(p, [](const Event& a, const Event& b) {
             return a.has(Tag::MMA) && b.has(Tag::MMA) && a.accumulator == b.accumulator;

@@ -5,6 +5,7 @@
 #include "ir/Rel.hpp"
 #include "ir/Tag.hpp"
 
+#include <functional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -16,15 +17,15 @@ using Pairs = std::vector<std::pair<int, int>>;
 /** Members of base set `tag` (sorted event ids). */
 std::vector<int> baseSet(const Program& p, Tag tag);
 
-/** A test of one pair of events; a plain function, so that checkers can keep it. */
-using PairTest = bool (*)(const Event&, const Event&);
+/** A test of one pair of events of one program (checkers keep it while they hold the program). */
+using PairTest = std::function<bool(const Event&, const Event&)>;
 
 /**
  * The test of a program-fixed relation that holds for most pairs of events (ext, sr, sproxy,
  * scluster, ...): n^2 pairs on a kernel of thousands of events, which a checker reads per pair
  * where another operand is sparse (`rf & ext`). Null for every other relation.
  */
-PairTest densePairTest(Rel rel);
+PairTest densePairTest(const Program& p, Rel rel);
 
 /** Pairs of a non-choice base relation (sorted). Throws std::logic_error for a choice relation. */
 Pairs staticRelation(const Program& p, Rel rel);

@@ -8,7 +8,7 @@
 using ptxmc::engine::BoolAlgebra;
 using ptxmc::engine::RelOps;
 using Rel = ptxmc::engine::SparseRel<bool>;
-using Dense = std::vector<std::vector<bool>>;
+using DenseBits = std::vector<std::vector<bool>>;
 
 namespace {
 
@@ -21,17 +21,17 @@ Rel randomRel(std::mt19937& rng, std::size_t n, double density) {
     return r;
 }
 
-Dense dense(const Rel& r) {
-    Dense d(r.size(), std::vector<bool>(r.size(), false));
+DenseBits dense(const Rel& r) {
+    DenseBits d(r.size(), std::vector<bool>(r.size(), false));
     for (std::size_t i = 0; i < r.size(); ++i)
         for (const auto& [j, c] : r.rows[i])
             d[i][static_cast<std::size_t>(j)] = c;
     return d;
 }
 
-Dense denseSeq(const Dense& a, const Dense& b) {
+DenseBits denseSeq(const DenseBits& a, const DenseBits& b) {
     std::size_t n = a.size();
-    Dense out(n, std::vector<bool>(n, false));
+    DenseBits out(n, std::vector<bool>(n, false));
     for (std::size_t i = 0; i < n; ++i)
         for (std::size_t k = 0; k < n; ++k)
             if (a[i][k])
@@ -40,7 +40,7 @@ Dense denseSeq(const Dense& a, const Dense& b) {
     return out;
 }
 
-Dense denseClosure(Dense d) { // Warshall
+DenseBits denseClosure(DenseBits d) { // Warshall
     std::size_t n = d.size();
     for (std::size_t k = 0; k < n; ++k)
         for (std::size_t i = 0; i < n; ++i)
@@ -61,16 +61,16 @@ TEST_CASE("sequence, inverse, closure agree with the dense reference", "[relatio
         Rel a = randomRel(rng, n, density), b = randomRel(rng, n, density);
         REQUIRE(dense(ops.seq(a, b)) == denseSeq(dense(a), dense(b)));
         REQUIRE(dense(ops.plus(a)) == denseClosure(dense(a)));
-        Dense star = denseClosure(dense(a));
+        DenseBits star = denseClosure(dense(a));
         for (std::size_t i = 0; i < n; ++i)
             star[i][i] = true;
         REQUIRE(dense(ops.star(a)) == star);
-        Dense inv(n, std::vector<bool>(n, false));
+        DenseBits inv(n, std::vector<bool>(n, false));
         for (std::size_t i = 0; i < n; ++i)
             for (std::size_t j = 0; j < n; ++j)
                 inv[j][i] = dense(a)[i][j];
         REQUIRE(dense(ops.inverse(a)) == inv);
-        Dense u = dense(a), x = dense(a), d = dense(a), ab = dense(b);
+        DenseBits u = dense(a), x = dense(a), d = dense(a), ab = dense(b);
         for (std::size_t i = 0; i < n; ++i)
             for (std::size_t j = 0; j < n; ++j) {
                 u[i][j] = u[i][j] || ab[i][j];
@@ -107,7 +107,7 @@ TEST_CASE("reflexiveOfCycle: a diagonal entry exactly where the composition is r
         BoolAlgebra alg;
         RelOps<BoolAlgebra> ops{alg, n};
         std::vector<Rel> fs;
-        Dense product;
+        DenseBits product;
         for (std::size_t k = 0; k < factors; ++k) {
             fs.push_back(randomRel(rng, n, 0.15 + 0.1 * static_cast<double>(k)));
             product = k == 0 ? dense(fs[0]) : denseSeq(product, dense(fs[k]));

@@ -179,7 +179,7 @@ TEST_CASE("the model's relations read per pair have the terms of whole ones, on 
                        {}};
         Ev::Base pairwise = whole;
         pairwise.dense = [&](ir::Rel r) -> std::shared_ptr<const DenseBase<z3::expr>> {
-            const ir::PairTest test = ir::densePairTest(r);
+            const ir::PairTest test = ir::densePairTest(p, r);
             if (test == nullptr) return nullptr;
             return std::make_shared<const DenseBase<z3::expr>>(DenseBase<z3::expr>{
                 [&pe, test](int a, int b) { return pe.densePairHolds(test, a, b); },
