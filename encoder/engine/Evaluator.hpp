@@ -254,7 +254,7 @@ private:
             bool same = true;
             for (std::size_t k = 0; k < members.size(); ++k)
                 same = same &&
-                       ops_.sameSupportAndTerms(defs_[static_cast<std::size_t>(members[k])]->rel,
+                       ops_.sameSupportAndTerms(asRel(defs_[static_cast<std::size_t>(members[k])]),
                                                 asRel(next[k]));
             for (std::size_t k = 0; k < members.size(); ++k)
                 defs_[static_cast<std::size_t>(members[k])] =
@@ -333,8 +333,8 @@ private:
             return ofRel(ops_.star(asRel(arg(0))));
         case Op::Opt: {
             ValPtr v = arg(0);
-            if constexpr (kPairwise) // RelOps::opt's union, read per pair
-                if (v->pairwise)
+            if constexpr (kPairwise) // RelOps::opt's union, read per pair over a lazy closure
+                if (v->pairwise && v->pairwise->lazy)
                     return pairwiseOf(Pairwise<Alg>::Kind::Union, {ofRel(ops_.identity()), v});
             return ofRel(ops_.opt(asRel(v)));
         }
@@ -351,28 +351,32 @@ private:
     }
 
     /**
-     * reflexivePart where exactly one factor is read per pair: the cycle is composed from the
-     * factor after it round to the one before it, and the read-per-pair factor is read only at
-     * the pairs that close the cycle (a closure's other pairs are not made). None otherwise.
+     * reflexivePart where exactly one factor is read per pair, over a lazy closure: the cycle is
+     * composed from the factor after it round to the one before it, and the read-per-pair factor is
+     * read only at the pairs that close the cycle (a closure's other pairs are not made). None
+     * otherwise.
      */
     std::optional<Rel> reflexiveThroughPairwise(const std::vector<ValPtr>& values) {
         const std::size_t m = values.size();
         std::size_t at = m;
         for (std::size_t k = 0; k < m; ++k)
             if (values[k]->pairwise && !values[k]->built) {
-                if (at != m) return std::nullopt; // two: read whole, as before
+                if (at != m || !values[k]->pairwise->lazy) return std::nullopt; // read whole
                 at = k;
             }
         if (at == m) return std::nullopt;
-        Rel acc = asRel(values[(at + 1) % m]);
-        for (std::size_t k = 2; k < m; ++k)
-            acc = ops_.seq(acc, asRel(values[(at + k) % m]));
+        Rel composed;
+        const Rel* acc = &asRel(values[(at + 1) % m]); // read in place, not copied
+        for (std::size_t k = 2; k < m; ++k) {
+            composed = ops_.seq(*acc, asRel(values[(at + k) % m]));
+            acc = &composed;
+        }
         const PairNode& last = *values[at]->pairwise;
         Rel out = ops_.emptyRel();
         for (std::size_t i = 0; i < ops_.n; ++i) {
             ops_.poll();
             std::vector<Cond> cs;
-            for (const auto& [k, c1] : acc.rows[i]) {
+            for (const auto& [k, c1] : acc->rows[i]) {
                 Cond c2 = pairs_.at(last, k, static_cast<int>(i));
                 if (ops_.alg.isFalse(c2)) continue;
                 Cond c = ops_.alg.conj(c1, c2);
@@ -390,7 +394,8 @@ private:
      *  algebra keeps closures and relations are read per pair; null otherwise. */
     ValPtr lazyClosure(const ValPtr& a) {
         if constexpr (kPairwise) {
-            if (!pairwiseOn()) return nullptr;
+            // off: no reachability computed twice (plusAtLeast computes its own)
+            if (!pairwiseOn() || lazyClosuresFrom_ == static_cast<std::size_t>(-1)) return nullptr;
             auto closure = ops_.plusAtLeastLazy(asRel(a), lazyClosuresFrom_);
             if (!closure) return nullptr;
             PairNode node;

@@ -328,9 +328,10 @@ private:
 
     /** row(x, i) or, `down`, column(x, i). */
     void line(const Node& x, int i, bool down, std::vector<int>& out) const {
-        const bool composite = x.kind == Kind::Inter || x.kind == Kind::Union ||
-                               x.kind == Kind::Diff || x.kind == Kind::Inverse ||
-                               x.kind == Kind::Seq;
+        // Kept over a lazy closure only: a composite over dense relations is read once, whole.
+        const bool composite =
+            x.lazy && (x.kind == Kind::Inter || x.kind == Kind::Union || x.kind == Kind::Diff ||
+                       x.kind == Kind::Inverse || x.kind == Kind::Seq);
         if (!composite) return lineOf(x, i, down, out);
         auto& memo = x.lineMemo[down ? 1 : 0];
         if (auto it = memo.find(i); it != memo.end()) {

@@ -256,9 +256,10 @@ Z3Session::Z3Session(Z3Context& ctx, const ir::Program& p, const cat::ResolvedMo
                                     {}};
     std::map<ir::Rel, std::shared_ptr<const DenseBase<z3::expr>>> denseCache;
     base.dense = [&](ir::Rel n) -> std::shared_ptr<const DenseBase<z3::expr>> {
+        if (auto it = denseCache.find(n); it != denseCache.end()) return it->second;
         const ir::PairTest test = ir::densePairTest(p, n);
-        if (test == nullptr) return nullptr;
         auto& slot = denseCache[n];
+        if (test == nullptr) return slot; // null, and not asked again
         if (!slot) {
             const ProgramEncoder* pe = pe_.get();
             slot = std::make_shared<const DenseBase<z3::expr>>(DenseBase<z3::expr>{

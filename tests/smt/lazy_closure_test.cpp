@@ -2,6 +2,7 @@
 // read, the terms RelOps builds whole, and the corpus's answers with every closure made lazily.
 #include "../unit/BuiltinModel.hpp"
 #include "../unit/CorpusFiles.hpp"
+#include "../unit/SameTerms.hpp"
 #include "check/Check.hpp"
 #include "engine/LazyClosure.hpp"
 #include "engine/Pairwise.hpp"
@@ -22,6 +23,8 @@ using namespace ptxmc::engine::smt;
 
 namespace {
 
+using testing::requireSameTerms;
+
 using ZRel = SparseRel<z3::expr>;
 using Node = Pairwise<Z3Algebra>::Node;
 using Kind = Pairwise<Z3Algebra>::Kind;
@@ -33,19 +36,6 @@ ZRel chain(z3::context& ctx) {
     a.rows[1].emplace(2, ctx.bool_const("e12"));
     a.rows[2].emplace(3, ctx.bool_val(true));
     return a;
-}
-
-void requireSameTerms(const ZRel& whole, const ZRel& read, const std::string& what) {
-    INFO(what);
-    REQUIRE(whole.size() == read.size());
-    for (std::size_t i = 0; i < whole.size(); ++i) {
-        REQUIRE(whole.rows[i].size() == read.rows[i].size());
-        for (const auto& [j, c] : whole.rows[i]) {
-            auto it = read.rows[i].find(j);
-            REQUIRE(it != read.rows[i].end());
-            CHECK(z3::eq(c, it->second));
-        }
-    }
 }
 
 ZRel randomRel(z3::context& ctx, std::mt19937& rng, std::size_t n, const std::string& name) {

@@ -2,6 +2,7 @@
 // and on the model.
 #include "../unit/BuiltinModel.hpp"
 #include "../unit/CorpusFiles.hpp"
+#include "../unit/SameTerms.hpp"
 #include "engine/Evaluator.hpp"
 #include "engine/Pairwise.hpp"
 #include "engine/Relation.hpp"
@@ -25,24 +26,12 @@ using namespace ptxmc::engine::smt;
 
 namespace {
 
+using testing::requireSameTerms;
+
 using Rel = SparseRel<z3::expr>;
 using Set = SparseSet<z3::expr>;
 using Node = Pairwise<Z3Algebra>::Node;
 using Kind = Pairwise<Z3Algebra>::Kind;
-
-/** Same pairs, and each pair the same term (Z3 shares equal terms: pointer equality). */
-void requireSameTerms(const Rel& whole, const Rel& pairwise, const std::string& what) {
-    INFO(what);
-    REQUIRE(whole.size() == pairwise.size());
-    for (std::size_t i = 0; i < whole.size(); ++i) {
-        REQUIRE(whole.rows[i].size() == pairwise.rows[i].size());
-        for (const auto& [j, c] : whole.rows[i]) {
-            auto it = pairwise.rows[i].find(j);
-            REQUIRE(it != pairwise.rows[i].end());
-            CHECK(z3::eq(c, it->second));
-        }
-    }
-}
 
 /** A relation of the kinds derived relations have: certain pairs, literals, composites. */
 Rel randomRel(z3::context& ctx, std::mt19937& rng, std::size_t n, double density,
