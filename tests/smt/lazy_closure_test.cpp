@@ -121,7 +121,8 @@ TEST_CASE("a composition read per pair has RelOps::seq's terms", "[lazy-closure]
     }
 }
 
-TEST_CASE("every closure made lazily changes no answer on the corpus", "[lazy-closure][z3]") {
+TEST_CASE("every closure made lazily changes no answer on the corpus",
+          "[lazy-closure][z3][corpus]") {
     std::size_t compared = 0;
     for (const std::filesystem::path& file : testing::corpusFiles()) {
         ir::Program p = lower::lowerTest(litmus::parseLitmusFile(file.string()));
@@ -139,7 +140,7 @@ TEST_CASE("every closure made lazily changes no answer on the corpus", "[lazy-cl
 }
 
 TEST_CASE("stats count a lazy closure's pairs as an eager one's, and make none",
-          "[lazy-closure][z3]") {
+          "[lazy-closure][z3][corpus]") {
     std::size_t compared = 0;
     for (const std::filesystem::path& file : testing::corpusFiles()) {
         if (file.string().find("/async/") == std::string::npos) continue;
