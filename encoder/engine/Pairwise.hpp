@@ -66,7 +66,7 @@ template <class Alg> struct Pairwise {
         const Set* left = nullptr;         ///< Cartesian
         const Set* right = nullptr;        ///< Cartesian
         std::vector<Ptr> args; ///< Inter, Union, Diff: the fold's operands; Seq: two; others: one
-        mutable std::optional<std::size_t> size;       ///< an upper bound of the pairs, memo
+        mutable std::optional<std::size_t> size;       ///< size()'s value, memo
         mutable std::vector<std::vector<int>> columns; ///< Sparse: rows by column, memo
         /// A composite node's lines once read (rows, columns): a composition reads its left
         /// operand's row for every pair it is asked about.
@@ -259,7 +259,8 @@ template <class Alg> struct Pairwise {
         });
     }
 
-    /** An upper bound of x's pairs, which decides whose rows an intersection reads. */
+    /** An upper bound of x's pairs (a composition's, an estimate), which decides whose rows an
+     *  intersection reads. */
     std::size_t size(const Node& x) const {
         if (x.size) return *x.size;
         const std::size_t all = n * n;
