@@ -422,18 +422,35 @@ private:
                      : pairwiseOf(Pairwise<Alg>::Kind::Inter, {filter, x});
     }
 
-    /** A sequence, left to right; an operand read per pair is read where the other is sparse. */
-    ValPtr sequence(const cat::Expr* e) {
+    /** Which columns row i of a value needs (RelOps::seqWhere): nothing else reads it. */
+    using RowKeep = std::function<void(std::size_t, std::vector<char>&)>;
+
+    /**
+     * A sequence, left to right; an operand read per pair is read where the other is sparse.
+     * Each step makes only the columns the next factor has rows for, and where the sequence
+     * is intersected (`keep`), the steps from the last factor that is no bracket make only
+     * the pairs the intersection may keep: `vloc & (fence-after ; cause-base ; [GEN])` made
+     * every pair of causality after a proxy fence, and took most of the 156 s of
+     * ThunderKittens' pp-cause-base (bench/history.md, 2026-12-02).
+     */
+    ValPtr sequence(const cat::Expr* e, const RowKeep* keep = nullptr) {
+        const std::size_t m = e->args.size();
+        std::size_t lastFactor = m - 1; // brackets after it keep each pair where it is
+        while (lastFactor > 0 && e->args[lastFactor]->op == cat::Expr::Op::Bracket)
+            --lastFactor;
         ValPtr acc = evalExpr(e->args.at(0).get()); // read in place, not copied
-        for (std::size_t i = 1; i < e->args.size(); ++i) {
+        ValPtr ahead;                               // the factor after `next`, evaluated early
+        for (std::size_t i = 1; i < m; ++i) {
             const cat::Expr* f = e->args[i].get();
             if constexpr (kPairwise) {
                 if (acc->pairwise && acc->pairwise->lazy && f->op == cat::Expr::Op::Bracket) {
                     acc = bracketed(f, acc, true);
+                    ahead.reset();
                     continue;
                 }
             }
-            ValPtr next = evalExpr(f);
+            ValPtr next = ahead ? std::move(ahead) : evalExpr(f);
+            ahead.reset();
             if constexpr (kPairwise) {
                 if (next->pairwise && next->pairwise->lazy && i == 1 &&
                     e->args[0]->op == cat::Expr::Op::Bracket) {
@@ -455,10 +472,75 @@ private:
                     acc = ofRel(pairs_.seqBefore(*acc->pairwise, asRel(next)));
                     continue;
                 }
+                if (i + 1 < m) ahead = evalExpr(e->args[i + 1].get());
+                if (RowKeep k = stepKeep(ahead, i >= lastFactor ? keep : nullptr)) {
+                    acc = ofRel(ops_.seqWhere(asRel(acc), asRel(next), k));
+                    continue;
+                }
             }
             acc = ofRel(ops_.seq(asRel(acc), asRel(next)));
         }
         return acc;
+    }
+
+    /** The columns a step of a sequence needs: the rows of the factor after it (`ahead`,
+     *  when built whole), and those `keep` allows; null: all. */
+    RowKeep stepKeep(const ValPtr& ahead, const RowKeep* keep) const {
+        std::shared_ptr<std::vector<char>> rows;
+        if (ahead && !ahead->polymorphicEmpty && !ahead->isSet && !ahead->pairwise) {
+            rows = std::make_shared<std::vector<char>>(ops_.n, 0);
+            for (std::size_t k = 0; k < ops_.n; ++k)
+                (*rows)[k] = ahead->rel.rows[k].empty() ? 0 : 1;
+        }
+        if (!rows && keep == nullptr) return nullptr;
+        RowKeep inner = keep != nullptr ? *keep : RowKeep{};
+        return [rows, inner](std::size_t i, std::vector<char>& row) {
+            if (inner)
+                inner(i, row);
+            else
+                std::fill(row.begin(), row.end(), 1);
+            if (rows)
+                for (std::size_t j = 0; j < row.size(); ++j)
+                    row[j] = static_cast<char>(row[j] & (*rows)[j]);
+        };
+    }
+
+    /**
+     * An intersection with a sequence among its operands: the others first, then the
+     * sequence made only where all of them may hold (sequence's `keep`); null when there is
+     * no sequence. The intersection is then taken as usual, so its terms are the same.
+     */
+    std::optional<std::vector<ValPtr>> intersectionWithSequence(const cat::Expr* e) {
+        std::size_t s = e->args.size();
+        for (std::size_t k = 0; k < e->args.size() && s == e->args.size(); ++k)
+            if (e->args[k]->op == cat::Expr::Op::Seq) s = k;
+        if (s == e->args.size()) return std::nullopt;
+        std::vector<ValPtr> vals(e->args.size());
+        for (std::size_t k = 0; k < e->args.size(); ++k)
+            if (k != s) vals[k] = evalExpr(e->args[k].get());
+        for (const ValPtr& v : vals)
+            if (v && (v->polymorphicEmpty || v->isSet)) {
+                vals[s] = evalExpr(e->args[s].get());
+                return vals;
+            }
+        RowKeep keep = [this, &vals, s](std::size_t i, std::vector<char>& row) {
+            std::fill(row.begin(), row.end(), 1);
+            for (std::size_t k = 0; k < vals.size(); ++k) {
+                if (k == s) continue;
+                if (vals[k]->pairwise && !vals[k]->built) {
+                    for (std::size_t j = 0; j < row.size(); ++j)
+                        if (row[j] != 0 && !pairs_.possible(*vals[k]->pairwise, static_cast<int>(i),
+                                                            static_cast<int>(j)))
+                            row[j] = 0;
+                    continue;
+                }
+                const auto& r = asRel(vals[k]).rows[i];
+                for (std::size_t j = 0; j < row.size(); ++j)
+                    if (row[j] != 0 && r.find(static_cast<int>(j)) == r.end()) row[j] = 0;
+            }
+        };
+        vals[s] = sequence(e->args[s].get(), &keep);
+        return vals;
     }
 
     /** `op` over operands read per pair (those built whole are read in place). */
@@ -550,8 +632,12 @@ private:
     ValPtr combine(const cat::Expr* e) {
         using Op = cat::Expr::Op;
         std::vector<ValPtr> vals;
-        for (const auto& a : e->args)
-            vals.push_back(evalExpr(a.get()));
+        if constexpr (kPairwise)
+            if (e->op == Op::Inter && !isSetExpr(e))
+                if (auto masked = intersectionWithSequence(e)) vals = std::move(*masked);
+        if (vals.empty())
+            for (const auto& a : e->args)
+                vals.push_back(evalExpr(a.get()));
         bool set = isSetExpr(e);
         if (!model_.kinds.count(e)) return emptyValue(); // only `0`s: still empty
         if (set) {

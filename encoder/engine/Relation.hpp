@@ -1,6 +1,7 @@
 // Sparse sets and relations over events whose entries are conditions of an algebra.
 #pragma once
 
+#include "engine/ClosureChains.hpp"
 #include "engine/LazyClosure.hpp"
 
 #include <algorithm>
@@ -184,6 +185,32 @@ template <class Alg> struct RelOps {
         }
         return out;
     }
+    /**
+     * a ; b at the pairs (i, j) that `keep` allows, the others not made: keep(i, row) sets
+     * row[j] (n wide, cleared) for each column j that row i needs. A pair made is a ; b's.
+     */
+    template <class Keep> Rel seqWhere(const Rel& a, const Rel& b, Keep&& keep) const {
+        Rel out(n);
+        std::vector<char> allowed(n);
+        for (std::size_t i = 0; i < n; ++i) {
+            poll();
+            if (a.rows[i].empty()) continue;
+            std::fill(allowed.begin(), allowed.end(), 0);
+            keep(i, allowed);
+            std::map<int, std::vector<Cond>> acc;
+            for (const auto& [k, c1] : a.rows[i]) {
+                poll();
+                for (const auto& [j, c2] : b.rows[static_cast<std::size_t>(k)]) {
+                    if (allowed[static_cast<std::size_t>(j)] == 0) continue;
+                    Cond c = alg.conj(c1, c2);
+                    if (!alg.isFalse(c)) acc[j].push_back(std::move(c));
+                }
+            }
+            for (auto& [j, cs] : acc)
+                put(out.rows[i], j, alg.disj(std::move(cs)));
+        }
+        return out;
+    }
     /** The pairs (i, i) of `a`. */
     Rel diagonal(const Rel& a) const {
         Rel out(n);
@@ -291,23 +318,34 @@ template <class Alg> struct RelOps {
      * that is sound): one fresh condition per pair that a path of possible edges reaches and
      * no path of certain edges does, bounded below by a's edges and by a ; (the result).
      * Linear in edges times reach, where squaring builds terms cubic in the events; an algebra
-     * without fresh conditions (one concrete execution) computes a+ itself.
+     * without fresh conditions (one concrete execution) computes a+ itself. A pair whose end
+     * passes through a chain of certain edges is the pair it repeats (engine/ClosureChains.hpp):
+     * fresh conditions and lemmas only between branching ends.
      */
     Rel plusAtLeast(const Rel& a) const {
         if constexpr (requires { alg.fresh(); }) {
             std::vector<std::vector<bool>> may = reach(a, false), must = reach(a, true);
-            Rel out(n);
-            for (std::size_t x = 0; x < n; ++x, poll())
-                for (std::size_t z = 0; z < n; ++z)
-                    if (may[x][z])
-                        out.rows[x].emplace(static_cast<int>(z),
-                                            must[x][z] ? alg.tru() : alg.fresh());
+            std::size_t unused = 0;
+            auto edges = closureEdges(a, may, must, unused);
+            const ClosureChains chains = ClosureChains::of(
+                edges, [this](const Cond& c) { return alg.isTrue(c); }, acyclic(must));
+            Rel out = closurePairs(may, must, chains);
             std::size_t lemmas = 0;
-            auto edges = closureEdges(a, may, must, lemmas);
+            for (std::size_t x = 0; x < n; ++x) {
+                if (!chains.none() && chains.next[x] >= 0) {
+                    edges[x].clear(); // its pairs repeat next's: no lemma of its own
+                    continue;
+                }
+                for (const auto& [y, c] : edges[x]) {
+                    lemmas += alg.isTrue(out.rows[x].at(y)) ? 0 : 1;
+                    for (const auto& [z, yz] : out.rows[static_cast<std::size_t>(y)])
+                        lemmas += lemmaColumn(chains, z) && !must[x][static_cast<std::size_t>(z)];
+                }
+            }
             // An algebra that keeps the closure makes its lemmas on demand.
             if constexpr (requires { alg.recordsClosures(); })
                 if (alg.recordsClosures()) {
-                    alg.recordClosure(std::move(edges), out, lemmas);
+                    alg.recordClosure(std::move(edges), out, lemmas, chains);
                     return out;
                 }
             for (std::size_t x = 0; x < n; ++x)
@@ -315,12 +353,60 @@ template <class Alg> struct RelOps {
                     poll();
                     step(c, alg.tru(), out.rows[x].at(y));
                     for (const auto& [z, yz] : out.rows[static_cast<std::size_t>(y)])
-                        step(c, yz, out.rows[x].at(z));
+                        if (lemmaColumn(chains, z)) step(c, yz, out.rows[x].at(z));
                 }
             return out;
         } else {
             return plus(a);
         }
+    }
+
+    /** Whether the lemmas `c && (y, z) -> (x, z)` of column z are needed: z's pairs are
+     *  their own (those of a chained z follow from its predecessor's). */
+    static bool lemmaColumn(const ClosureChains& chains, int z) {
+        return chains.none() || chains.prev[static_cast<std::size_t>(z)] < 0;
+    }
+
+    /** plusAtLeast's pairs: true on a certain path, a fresh condition between branching ends,
+     *  and the condition of the pair a chained end repeats elsewhere. */
+    Rel closurePairs(const std::vector<std::vector<bool>>& may,
+                     const std::vector<std::vector<bool>>& must,
+                     const ClosureChains& chains) const {
+        Rel out(n);
+        if (chains.none()) {
+            for (std::size_t x = 0; x < n; ++x, poll())
+                for (std::size_t z = 0; z < n; ++z)
+                    if (may[x][z])
+                        out.rows[x].emplace(static_cast<int>(z),
+                                            must[x][z] ? alg.tru() : alg.fresh());
+            return out;
+        }
+        // Rows that branch, their columns in chain order (a chained z after its predecessor).
+        for (std::size_t x = 0; x < n; ++x, poll()) {
+            if (chains.next[x] >= 0) continue;
+            auto& row = out.rows[x];
+            for (int zi : chains.order) {
+                const auto z = static_cast<std::size_t>(zi);
+                if (!may[x][z]) continue;
+                const int from = chains.prev[z];
+                row.emplace(zi, must[x][z] ? alg.tru() : from < 0 ? alg.fresh() : row.at(from));
+            }
+        }
+        // Chained rows, each after its successor's: next's row plus next.
+        for (auto it = chains.order.rbegin(); it != chains.order.rend(); ++it, poll()) {
+            const auto x = static_cast<std::size_t>(*it);
+            const int next = chains.next[x];
+            if (next < 0) continue;
+            out.rows[x] = out.rows[static_cast<std::size_t>(next)];
+            out.rows[x].insert_or_assign(next, alg.tru());
+        }
+        return out;
+    }
+
+    static bool acyclic(const std::vector<std::vector<bool>>& must) {
+        for (std::size_t x = 0; x < must.size(); ++x)
+            if (must[x][x]) return false;
+        return true;
     }
 
     /**

@@ -1,6 +1,7 @@
 // One closure's lower bounds kept as its edges and pairs; each lemma is made when asked for.
 #pragma once
 
+#include "engine/ClosureChains.hpp"
 #include "engine/LazyClosure.hpp"
 #include "engine/Relation.hpp"
 #include "smt/ClosurePropagator.hpp"
@@ -33,6 +34,14 @@ struct ClosureRecord {
     std::shared_ptr<const LazyClosure<z3::expr>> lazy;
     /** How many lemmas with a head that is not true: what the clauses would have numbered. */
     std::size_t lemmaCount = 0;
+    /** Where pairs repeat others (engine/ClosureChains.hpp): only a head's lemmas are made. */
+    ClosureChains chains;
+
+    /** Whether the pair (x, z), a fresh condition, is where its lemmas are made: any other
+     *  pair with that condition repeats it through a chain. */
+    bool isHead(int x, int z) const {
+        return chains.branching(static_cast<std::size_t>(x), static_cast<std::size_t>(z));
+    }
 
     /** Where one lemma comes in the order the clauses were made: source, edge, then the
      *  edge's own lemma (kOwn) before its steps through (y, z) in z's order. */
@@ -50,7 +59,8 @@ struct ClosureRecord {
 
     /**
      * Calls `f(key, lemma)` for every lemma whose head is the pair (x, z) (a fresh
-     * condition), as requireStep would have made it: true antecedents left out, none false.
+     * condition, isHead), as requireStep would have made it: true antecedents left out, none
+     * false.
      */
     template <class F> void lemmasOf(std::uint32_t record, int x, int z, F&& f) const;
 

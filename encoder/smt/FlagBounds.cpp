@@ -202,16 +202,17 @@ ruleOutFlagMembers(ProgramEncoder& pe, const cat::ResolvedModel& model,
         Evaluator<BoundsAlgebra> ev(alg, pe.program().events.size(), model, base);
         std::size_t k = 0;
         const std::size_t before = out.ruledOut;
-        std::set<unsigned> ruledOut; // a condition two flags share is asserted once
+        // A condition two witnesses share (two flags', or pairs whose closure pairs repeat
+        // others through a chain: engine/ClosureChains.hpp) is asserted once.
+        std::set<unsigned> ruledOut;
         for (const cat::Axiom& a : model.axioms) {
             if (!a.flag) continue;
             const std::size_t index = k++;
             if (a.test != cat::Stmt::Test::Empty || !a.negated) continue;
             const auto val = ev.eval(*a.expr);
             for (const auto& [events, cond] : witnesses.at(index))
-                if (!mayHold(val, events) && !cond.is_false() &&
-                    ruledOut.insert(cond.id()).second) {
-                    solver.add(z3::implies(f.when, !cond));
+                if (!mayHold(val, events) && !cond.is_false()) {
+                    if (ruledOut.insert(cond.id()).second) solver.add(z3::implies(f.when, !cond));
                     ++out.ruledOut;
                 }
         }

@@ -42,7 +42,7 @@ public:
             const auto& rows = closures[r].pairs.rows;
             for (std::size_t x = 0; x < rows.size(); ++x)
                 for (const auto& [z, cond] : rows[x])
-                    if (!cond.is_true())
+                    if (!cond.is_true() && closures[r].isHead(static_cast<int>(x), z))
                         index_.emplace(cond.id(), PairRef{static_cast<std::uint32_t>(r),
                                                           static_cast<int>(x), z});
         }

@@ -92,15 +92,17 @@ struct Z3Algebra {
     std::vector<ClosureRecord>* closures = nullptr;
     bool recordsClosures() const { return closures != nullptr; }
     void recordClosure(std::vector<std::vector<ClosureRecord::Edge>> edges,
-                       const SparseRel<Cond>& pairs, std::size_t lemmaCount) const {
-        closures->push_back(ClosureRecord{std::move(edges), pairs, nullptr, lemmaCount});
+                       const SparseRel<Cond>& pairs, std::size_t lemmaCount,
+                       ClosureChains chains) const {
+        closures->push_back(
+            ClosureRecord{std::move(edges), pairs, nullptr, lemmaCount, std::move(chains)});
     }
     /** As recordClosure, the pairs made when read (engine/LazyClosure.hpp). */
     void recordLazyClosure(std::vector<std::vector<ClosureRecord::Edge>> edges,
                            std::shared_ptr<const LazyClosure<Cond>> pairs,
                            std::size_t lemmaCount) const {
         closures->push_back(
-            ClosureRecord{std::move(edges), SparseRel<Cond>{}, std::move(pairs), lemmaCount});
+            ClosureRecord{std::move(edges), SparseRel<Cond>{}, std::move(pairs), lemmaCount, {}});
     }
     /** A closure's lower bound as a clause: the antecedents (constants or literals) imply
      *  `head`. */
