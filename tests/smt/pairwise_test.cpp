@@ -186,3 +186,33 @@ TEST_CASE("the model's relations read per pair have the terms of whole ones, on 
     CHECK(programs > 100);
     CHECK(compared > 0);
 }
+
+TEST_CASE("a sequence made only where an intersection may keep its pairs has seq's terms there",
+          "[pairwise][z3]") {
+    std::mt19937 rng(13);
+    for (int round = 0; round < 60; ++round) {
+        Z3Context ctx;
+        z3::expr_vector lemmas(ctx);
+        Z3Algebra alg{ctx, &lemmas, nullptr, &ctx.freshNames};
+        const std::size_t n = 2 + static_cast<std::size_t>(round % 8);
+        RelOps<Z3Algebra> ops{alg, n};
+        const Rel a = randomRel(ctx, rng, n, 0.5, "a");
+        const Rel b = randomRel(ctx, rng, n, 0.6, "b");
+        const Rel x = randomRel(ctx, rng, n, 0.4, "x"); // the intersection's other operand
+        const Rel whole = ops.seq(a, b);
+        const Rel kept = ops.seqWhere(a, b, [&x](std::size_t i, std::vector<char>& row) {
+            for (const auto& [j, c] : x.rows[i])
+                row[static_cast<std::size_t>(j)] = 1;
+        });
+        Rel expected(n); // seq's pairs where x may hold, each with seq's term
+        for (std::size_t i = 0; i < n; ++i)
+            for (const auto& [j, c] : whole.rows[i])
+                if (x.rows[i].count(j) != 0) expected.rows[i].emplace(j, c);
+        requireSameTerms(expected, kept, "a ; b where x may hold");
+        requireSameTerms(ops.interRels(x, whole), ops.interRels(x, kept), "x & (a ; b)");
+        const Rel all = ops.seqWhere(a, b, [](std::size_t, std::vector<char>& row) {
+            std::fill(row.begin(), row.end(), 1);
+        });
+        requireSameTerms(whole, all, "a ; b, every pair kept");
+    }
+}
