@@ -78,12 +78,21 @@ std::shared_ptr<const Node> of(Kind kind, std::vector<std::shared_ptr<const Node
 
 } // namespace
 
+namespace {
+/** A context and an algebra over it, fresh for each random round. */
+struct Z3Round {
+    Z3Context ctx;
+    z3::expr_vector lemmas{ctx};
+    Z3Algebra alg{ctx, &lemmas, nullptr, &ctx.freshNames};
+};
+} // namespace
+
 TEST_CASE("a relation read per pair has RelOps's terms, operator by operator", "[pairwise][z3]") {
     std::mt19937 rng(7);
     for (int round = 0; round < 60; ++round) {
-        Z3Context ctx;
-        z3::expr_vector lemmas(ctx);
-        Z3Algebra alg{ctx, &lemmas, nullptr, &ctx.freshNames};
+        Z3Round z3;
+        Z3Context& ctx = z3.ctx;
+        Z3Algebra& alg = z3.alg;
         const std::size_t n = 2 + static_cast<std::size_t>(round % 8);
         RelOps<Z3Algebra> ops{alg, n};
         Pairwise<Z3Algebra> pw{alg, n};
@@ -145,8 +154,9 @@ TEST_CASE("a relation read per pair has RelOps's terms, operator by operator", "
     }
 }
 
+// [corpus]: the kernel tier (80 s of the sanitized fast tier).
 TEST_CASE("the model's relations read per pair have the terms of whole ones, on the corpus",
-          "[pairwise][z3]") {
+          "[pairwise][z3][corpus]") {
     const cat::ResolvedModel& model = testing::builtinModel();
     std::set<std::string> relations;
     for (const auto& def : model.definitions)
@@ -191,9 +201,9 @@ TEST_CASE("a sequence made only where an intersection may keep its pairs has seq
           "[pairwise][z3]") {
     std::mt19937 rng(13);
     for (int round = 0; round < 60; ++round) {
-        Z3Context ctx;
-        z3::expr_vector lemmas(ctx);
-        Z3Algebra alg{ctx, &lemmas, nullptr, &ctx.freshNames};
+        Z3Round z3;
+        Z3Context& ctx = z3.ctx;
+        Z3Algebra& alg = z3.alg;
         const std::size_t n = 2 + static_cast<std::size_t>(round % 8);
         RelOps<Z3Algebra> ops{alg, n};
         const Rel a = randomRel(ctx, rng, n, 0.5, "a");
