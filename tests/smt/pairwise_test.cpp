@@ -78,21 +78,12 @@ std::shared_ptr<const Node> of(Kind kind, std::vector<std::shared_ptr<const Node
 
 } // namespace
 
-namespace {
-/** A context and an algebra over it, fresh for each random round. */
-struct Z3Round {
-    Z3Context ctx;
-    z3::expr_vector lemmas{ctx};
-    Z3Algebra alg{ctx, &lemmas, nullptr, &ctx.freshNames};
-};
-} // namespace
-
 TEST_CASE("a relation read per pair has RelOps's terms, operator by operator", "[pairwise][z3]") {
     std::mt19937 rng(7);
     for (int round = 0; round < 60; ++round) {
-        Z3Round z3;
-        Z3Context& ctx = z3.ctx;
-        Z3Algebra& alg = z3.alg;
+        Z3Context ctx;
+        z3::expr_vector lemmas(ctx);
+        Z3Algebra alg{ctx, &lemmas, nullptr, &ctx.freshNames};
         const std::size_t n = 2 + static_cast<std::size_t>(round % 8);
         RelOps<Z3Algebra> ops{alg, n};
         Pairwise<Z3Algebra> pw{alg, n};
@@ -151,6 +142,23 @@ TEST_CASE("a relation read per pair has RelOps's terms, operator by operator", "
         requireSameTerms(ops.seq(a, mixedWhole), pw.seqAfter(a, *mixed), "a ; pairwise");
         requireSameTerms(ops.seq(mixedWhole, c), pw.seqBefore(*mixed, c), "pairwise ; c");
         CHECK(pw.size(*of(Kind::Inter, {D, C})) == c.entries());
+        // A sequence made only where an intersection may keep its pairs (x: its other operand).
+        const Rel& x = c;
+        const Rel whole = ops.seq(a, b);
+        const Rel kept = ops.seqWhere(a, b, [&x](std::size_t i, std::vector<char>& row) {
+            for (const auto& [j, cond] : x.rows[i])
+                row[static_cast<std::size_t>(j)] = 1;
+        });
+        Rel expected(n); // seq's pairs where x may hold, each with seq's term
+        for (std::size_t i = 0; i < n; ++i)
+            for (const auto& [j, term] : whole.rows[i])
+                if (x.rows[i].count(j) != 0) expected.rows[i].emplace(j, term);
+        requireSameTerms(expected, kept, "a ; b where x may hold");
+        requireSameTerms(ops.interRels(x, whole), ops.interRels(x, kept), "x & (a ; b)");
+        const Rel all = ops.seqWhere(a, b, [](std::size_t, std::vector<char>& row) {
+            std::fill(row.begin(), row.end(), 1);
+        });
+        requireSameTerms(whole, all, "a ; b, every pair kept");
     }
 }
 
@@ -195,34 +203,4 @@ TEST_CASE("the model's relations read per pair have the terms of whole ones, on 
     }
     CHECK(programs > 100);
     CHECK(compared > 0);
-}
-
-TEST_CASE("a sequence made only where an intersection may keep its pairs has seq's terms there",
-          "[pairwise][z3]") {
-    std::mt19937 rng(13);
-    for (int round = 0; round < 60; ++round) {
-        Z3Round z3;
-        Z3Context& ctx = z3.ctx;
-        Z3Algebra& alg = z3.alg;
-        const std::size_t n = 2 + static_cast<std::size_t>(round % 8);
-        RelOps<Z3Algebra> ops{alg, n};
-        const Rel a = randomRel(ctx, rng, n, 0.5, "a");
-        const Rel b = randomRel(ctx, rng, n, 0.6, "b");
-        const Rel x = randomRel(ctx, rng, n, 0.4, "x"); // the intersection's other operand
-        const Rel whole = ops.seq(a, b);
-        const Rel kept = ops.seqWhere(a, b, [&x](std::size_t i, std::vector<char>& row) {
-            for (const auto& [j, c] : x.rows[i])
-                row[static_cast<std::size_t>(j)] = 1;
-        });
-        Rel expected(n); // seq's pairs where x may hold, each with seq's term
-        for (std::size_t i = 0; i < n; ++i)
-            for (const auto& [j, c] : whole.rows[i])
-                if (x.rows[i].count(j) != 0) expected.rows[i].emplace(j, c);
-        requireSameTerms(expected, kept, "a ; b where x may hold");
-        requireSameTerms(ops.interRels(x, whole), ops.interRels(x, kept), "x & (a ; b)");
-        const Rel all = ops.seqWhere(a, b, [](std::size_t, std::vector<char>& row) {
-            std::fill(row.begin(), row.end(), 1);
-        });
-        requireSameTerms(whole, all, "a ; b, every pair kept");
-    }
 }
