@@ -34,13 +34,13 @@ struct ClosureChains {
         return none() || (next[x] < 0 && prev[z] < 0);
     }
 
-    /** `edges[x]`: the reduced edges (y, condition); `certain(condition)`; `acyclic`: the
-     *  certain edges form no cycle (else no chains: the argument above needs it). */
+    /** `edges[x]`: the reduced edges (y, condition); `certain(condition)`. No chains where the
+     *  certain edges form a cycle (the argument above needs a longest path; Kahn's order
+     *  below finds the cycle, and then nothing was reduced either). */
     template <class Edges, class Certain>
-    static ClosureChains of(const Edges& edges, Certain&& certain, bool acyclic) {
+    static ClosureChains of(const Edges& edges, Certain&& certain) {
         ClosureChains c;
         const std::size_t n = edges.size();
-        if (!acyclic) return c;
         std::vector<int> outCount(n, 0), inCount(n, 0), certainIn(n, 0);
         c.next.assign(n, -1);
         c.prev.assign(n, -1);
@@ -69,7 +69,7 @@ struct ClosureChains {
                 if (certain(cond) && --certainIn[static_cast<std::size_t>(y)] == 0)
                     ready.push_back(y);
         }
-        if (c.order.size() != n) return ClosureChains{}; // not acyclic after all: no chains
+        if (c.order.size() != n) return ClosureChains{}; // a cycle of certain edges: no chains
         return c;
     }
 };

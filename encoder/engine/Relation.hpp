@@ -325,23 +325,14 @@ template <class Alg> struct RelOps {
     Rel plusAtLeast(const Rel& a) const {
         if constexpr (requires { alg.fresh(); }) {
             std::vector<std::vector<bool>> may = reach(a, false), must = reach(a, true);
-            std::size_t unused = 0;
-            auto edges = closureEdges(a, may, must, unused);
-            const ClosureChains chains = ClosureChains::of(
-                edges, [this](const Cond& c) { return alg.isTrue(c); }, acyclic(must));
+            auto edges = closureEdges(a, must);
+            const ClosureChains chains =
+                ClosureChains::of(edges, [this](const Cond& c) { return alg.isTrue(c); });
             Rel out = closurePairs(may, must, chains);
-            std::size_t lemmas = 0;
-            for (std::size_t x = 0; x < n; ++x) {
-                if (!chains.none() && chains.next[x] >= 0) {
-                    edges[x].clear(); // its pairs repeat next's: no lemma of its own
-                    continue;
-                }
-                for (const auto& [y, c] : edges[x]) {
-                    lemmas += alg.isTrue(out.rows[x].at(y)) ? 0 : 1;
-                    for (const auto& [z, yz] : out.rows[static_cast<std::size_t>(y)])
-                        lemmas += lemmaColumn(chains, z) && !must[x][static_cast<std::size_t>(z)];
-                }
-            }
+            if (!chains.none())
+                for (std::size_t x = 0; x < n; ++x)
+                    if (chains.next[x] >= 0) edges[x].clear(); // its pairs repeat next's
+            const std::size_t lemmas = lemmaCount(edges, may, must, chains);
             // An algebra that keeps the closure makes its lemmas on demand.
             if constexpr (requires { alg.recordsClosures(); })
                 if (alg.recordsClosures()) {
@@ -403,10 +394,21 @@ template <class Alg> struct RelOps {
         return out;
     }
 
-    static bool acyclic(const std::vector<std::vector<bool>>& must) {
-        for (std::size_t x = 0; x < must.size(); ++x)
-            if (must[x][x]) return false;
-        return true;
+    /** How many lemmas with a head that is not true `edges` give: each edge's own, and its
+     *  steps through the columns that have lemmas (lemmaColumn). */
+    std::size_t lemmaCount(const std::vector<std::vector<std::pair<int, Cond>>>& edges,
+                           const std::vector<std::vector<bool>>& may,
+                           const std::vector<std::vector<bool>>& must,
+                           const ClosureChains& chains) const {
+        std::size_t lemmas = 0;
+        for (std::size_t x = 0; x < n; ++x)
+            for (const auto& [y, c] : edges[x]) {
+                const auto& via = may[static_cast<std::size_t>(y)];
+                lemmas += must[x][static_cast<std::size_t>(y)] ? 0 : 1;
+                for (std::size_t z = 0; z < n; ++z)
+                    lemmas += via[z] && !must[x][z] && lemmaColumn(chains, static_cast<int>(z));
+            }
+        return lemmas;
     }
 
     /**
@@ -424,8 +426,8 @@ template <class Alg> struct RelOps {
                 pairs += static_cast<std::size_t>(std::count(row.begin(), row.end(), true));
             if (pairs < fromPairs) return nullptr; // made eagerly: as cheap, and no reads per pair
             std::vector<std::vector<bool>> must = reach(a, true);
-            std::size_t lemmas = 0;
-            auto edges = closureEdges(a, may, must, lemmas);
+            auto edges = closureEdges(a, must);
+            const std::size_t lemmas = lemmaCount(edges, may, must, ClosureChains{});
             Alg* owner = &alg;
             auto out = std::make_shared<const LazyClosure<Cond>>(
                 std::move(may), std::move(must), [owner] { return owner->fresh(); }, alg.tru(),
@@ -440,12 +442,10 @@ template <class Alg> struct RelOps {
     /**
      * The edges of `a` whose lower bounds do not follow from certain paths, each condition a
      * constant or a literal (a composite one is named once: the lemmas repeat it per reachable
-     * z, and the solver would simplify each copy on its own); `lemmas` counts the lemmas with
-     * a head that is not true (a certain path's).
+     * z, and the solver would simplify each copy on its own).
      */
     std::vector<std::vector<std::pair<int, Cond>>>
-    closureEdges(const Rel& a, const std::vector<std::vector<bool>>& may,
-                 const std::vector<std::vector<bool>>& must, std::size_t& lemmas) const {
+    closureEdges(const Rel& a, const std::vector<std::vector<bool>>& must) const {
         bool mustAcyclic = true;
         for (std::size_t x = 0; x < n; ++x)
             mustAcyclic = mustAcyclic && !must[x][x];
@@ -459,10 +459,6 @@ template <class Alg> struct RelOps {
                     c = alg.fresh();
                     alg.require(alg.implies(edge, c));
                 }
-                const auto& via = may[static_cast<std::size_t>(y)];
-                lemmas += must[x][static_cast<std::size_t>(y)] ? 0 : 1;
-                for (std::size_t z = 0; z < n; ++z)
-                    lemmas += via[z] && !must[x][z] ? 1 : 0;
                 edges[x].emplace_back(y, std::move(c));
             }
         return edges;
