@@ -30,12 +30,13 @@ void printStats(std::ostream& out, const std::string& testName, const Stats& s, 
     out << fmt::format(
         "Stats {} encoding: {} assertions ({} of {} closure lemmas, {} of them "
         "propagated lazily ({} propagations), {} mbarrier facts from {} schedule "
-        "states, {} first misuses left to the solver, {} of {} flag members and "
+        "states ({} misuses searched past, {} left to the solver), {} of {} flag members and "
         "pairs ruled out by them, {} mbarrier facts in the encoding of executions that "
         "hang); variables: {} Boolean, {} integer, {} bit-vector\n",
         testName, s.assertions, s.lemmasKept, s.lemmasMade, s.lemmasLazy, s.propagations,
-        s.mbarrierFacts, s.mbarrierFactStates, s.mbarrierFirstMisuses, s.flagWitnessesPruned,
-        s.flagWitnesses, s.hangMbarrierFacts, s.boolVars, s.intVars, s.bitVectorVars);
+        s.mbarrierFacts, s.mbarrierFactStates, s.mbarrierMisusesPast, s.mbarrierMisusesLeft,
+        s.flagWitnessesPruned, s.flagWitnesses, s.hangMbarrierFacts, s.boolVars, s.intVars,
+        s.bitVectorVars);
     std::size_t may = 0, must = 0;
     for (const RelationSize& r : s.relations) {
         may += r.may;
@@ -101,7 +102,8 @@ nlohmann::ordered_json statsJson(const Stats& s, bool withTimes) {
                                   {"edges_kept_out", s.edgesExcluded}};
     j["mbarrier_facts"] = {{"asserted", s.mbarrierFacts},
                            {"states", s.mbarrierFactStates},
-                           {"first_misuses", s.mbarrierFirstMisuses},
+                           {"misuses_searched_past", s.mbarrierMisusesPast},
+                           {"misuses_left", s.mbarrierMisusesLeft},
                            {"flag_witnesses", s.flagWitnesses},
                            {"flag_witnesses_ruled_out", s.flagWitnessesPruned},
                            {"in_hang_encoding", s.hangMbarrierFacts}};

@@ -127,12 +127,13 @@ struct Stats {
     std::size_t cyclesRefused = 0; ///< cycles those graphs reported as conflicts
     std::size_t edgesExcluded = 0; ///< edges they kept out before a cycle closed
     std::size_t mbarrierFacts = 0; ///< implied mbarrier assertions (smt/MbarrierFacts.hpp)
-    std::size_t mbarrierFactStates = 0;   ///< schedule states explored to find them
-    std::size_t mbarrierFirstMisuses = 0; ///< misuses the facts leave to the solver
-    std::size_t flagWitnesses = 0;        ///< flag members and pairs encoded (smt/FlagBounds.hpp)
-    std::size_t flagWitnessesPruned = 0;  ///< of those, the ones the facts' bounds rule out
-    std::size_t hangMbarrierFacts = 0;    ///< mbarrier facts of the hang encoding, if built
-    std::size_t boolVars = 0;             ///< uninterpreted constants in those assertions, by sort
+    std::size_t mbarrierFactStates = 0;  ///< schedule states explored to find them
+    std::size_t mbarrierMisusesPast = 0; ///< misuses the facts' search went on past
+    std::size_t mbarrierMisusesLeft = 0; ///< misuses the facts leave to the solver
+    std::size_t flagWitnesses = 0;       ///< flag members and pairs encoded (smt/FlagBounds.hpp)
+    std::size_t flagWitnessesPruned = 0; ///< of those, the ones the facts' bounds rule out
+    std::size_t hangMbarrierFacts = 0;   ///< mbarrier facts of the hang encoding, if built
+    std::size_t boolVars = 0;            ///< uninterpreted constants in those assertions, by sort
     std::size_t intVars = 0;
     std::size_t bitVectorVars = 0;
     std::vector<RelationSize> relations; ///< the model's named relations, in definition order

@@ -262,12 +262,10 @@ MbarrierFactsSummary MbarrierFactsPlan::assertAll(z3::solver& solver, const Prog
                 out.completeSchedule = facts.completeSchedule;
             out.explored = out.explored || facts.known;
             if (!facts.known) out.why = facts.why; // the reason of a search that gave up
-            out.firstMisuses += facts.firstMisuse.size();
-            z3::expr beforeMisuse = solver.ctx().bool_val(true);
-            for (int op : facts.firstMisuse)
-                beforeMisuse = beforeMisuse && !pe.misuse(op);
-            const z3::expr when =
-                o.lit && coherent && progress && beforeMisuse && wayHolds(solver.ctx(), pe, way);
+            out.misusesPast += facts.misusesPast.size();
+            // The search ended a schedule only at a misuse after which some spinning wait never
+            // returns: none where `progress` holds.
+            const z3::expr when = o.lit && coherent && progress && wayHolds(solver.ctx(), pe, way);
             // Every event of the way happens and every wait returns where `progress` holds.
             out.facts += assertFacts(solver, pe, facts, facts.misuseFree, when,
                                      [&solver](int) { return solver.ctx().bool_val(true); });
@@ -299,10 +297,10 @@ void assertHangFactsOf(z3::solver& solver, const ProgramEncoder& pe, const Way& 
     z3::expr when = wayHolds(solver.ctx(), pe, way);
     for (int op : facts.endedAt)
         when = when && !pe.misuse(op);
-    out.firstMisuses += facts.endedAt.size();
-    std::set<int> misuseFree;
-    for (const auto& [op, position] : pe.mbPositions())
-        if (!facts.endedAt.count(op)) misuseFree.insert(op);
+    out.misusesPast += facts.misusesPast.size();
+    out.misusesLeft += facts.endedAt.size();
+    // Ops no step made misuse; those that ended a schedule are no misuse under `when`.
+    const std::set<int>& misuseFree = facts.misuseFree;
     const auto runs = [&pe](int op) {
         const auto b = pe.blocked().find(op);
         return b == pe.blocked().end() ? pe.exists(op) : pe.exists(op) && !b->second;

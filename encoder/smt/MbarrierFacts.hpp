@@ -20,10 +20,12 @@ struct MbarrierFactsSummary {
     std::string why;        ///< otherwise: the reason
     std::size_t states = 0; ///< schedule states visited
     std::size_t facts = 0;  ///< assertions added
-    /// Operations a schedule runs as its first misuse, with a schedule on to every spinning
-    /// wait returning (schedules::MbarrierFacts::firstMisuse): the facts hold where none is
-    /// misuse, which is the solver's to show
-    std::size_t firstMisuses = 0;
+    /// Misuses the search went on past (schedules::MbarrierFacts::misusesPast): the facts
+    /// hold in executions with them too
+    std::size_t misusesPast = 0;
+    /// Misuses the facts hold only without (the hang encoding's: schedules::MbarrierFacts::
+    /// endedAt), which is the solver's to show
+    std::size_t misusesLeft = 0;
     /// A schedule that runs every event under the first kept order and real time together, or
     /// else the facts' search's own complete schedule (empty: none found)
     std::vector<int> completeSchedule;
@@ -43,9 +45,9 @@ struct MbarrierFactsSummary {
  * schedule that smt/Schedules.hpp's observeMbarriers explores under that order, so its facts
  * hold in it: the phases an operation may see, the operations of its object before it, and
  * (where every wait's operand is a constant) that an operation no schedule makes undefined
- * behaviour is not in MB_MISUSE. The search ends a schedule at its first misuse, so the facts
- * hold where none of those first misuses is one. They are asserted under the literals,
- * `progress` and that: implied
+ * behaviour is not in MB_MISUSE. The search goes on past a misuse (the state machine says what
+ * it leaves) unless no schedule on from it has every spinning wait return, which `progress`
+ * rules out. They are asserted under the literals and `progress`: implied
  * constraints that spare the solver the search for mbarrier orders and phases no execution has
  * (the phase of a parity wait is an integer it otherwise bounds by case splits over every mbo
  * slot).

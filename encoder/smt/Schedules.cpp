@@ -199,12 +199,12 @@ public:
         return out;
     }
 
-    /** After run(), facts only: the first misuses, and the mbarrier ops no step made misuse
-     *  before them, if misuse is a function of the state. */
+    /** After run(), facts only: the misuses gone past and those that ended a schedule, and the
+     *  mbarrier ops no step made misuse, if misuse is a function of the state. */
     void misuseFacts(MbarrierFacts& facts) const {
         facts.misuseKnown = misuseKnown_;
         if (!misuseKnown_) return;
-        facts.firstMisuse = misuseSeen_;
+        facts.misusesPast = misuseSeen_;
         facts.completionsCut = completionsCut_;
         facts.endedAt = endedAt_;
         for (const auto& ops : opsAt_)
@@ -420,6 +420,14 @@ private:
     std::vector<int> images(int e) const {
         const int c = classOf_[static_cast<std::size_t>(e)];
         return c < 0 ? std::vector<int>{e} : classes_[static_cast<std::size_t>(c)];
+    }
+
+    /** Whether misuse `e` from `s` may be followed by every spinning wait returning: the
+     *  object alone first (cheap, "no" is sure), then the whole program. */
+    bool mayGoOn(const Node& s, int e) {
+        Node n = s;
+        runEvent(n, e);
+        return mayStillProgress(n, slotOf(e)) && mayComplete(std::move(n), e);
     }
 
     /**
@@ -846,14 +854,11 @@ private:
             }
             int e = top.next[top.taken++];
             Node n = top.node;
-            // A step that is undefined behaviour ends its schedule: the facts are of the
-            // schedules before any misuse (MbarrierFacts::firstMisuse).
+            // A misuse after which no schedule has every spinning wait return ends its
+            // schedule (MbarrierFacts::endedAt); the search goes on past every other one.
             if (facts_ != nullptr && !record(top.node, e)) {
                 const std::vector<int> as = images(e);
                 endedAt_.insert(as.begin(), as.end());
-                runEvent(n, e);
-                if (!misuseSeen_.count(e) && mayStillProgress(n, slotOf(e)) && mayComplete(n, e))
-                    misuseSeen_.insert(as.begin(), as.end());
                 continue;
             }
             runEvent(n, e);
@@ -875,8 +880,8 @@ private:
 
     /**
      * The mbarrier facts of one step: `e` runs from `s`. False when the step is undefined
-     * behaviour and misuse is a function of the state (misuseKnown_): the search then goes no
-     * further, and the step's class is among the first misuses instead.
+     * behaviour, misuse is a function of the state (misuseKnown_) and no schedule on from it
+     * has every spinning wait return: the search then goes no further.
      */
     bool record(const Node& s, int e) {
         const ir::Event& ev = p_.events[static_cast<std::size_t>(e)];
@@ -884,7 +889,7 @@ private:
         const auto slot = static_cast<std::size_t>(mbSlot_[static_cast<std::size_t>(ev.location)]);
         const std::vector<int> as = images(e);
         if (misuseOf(s.mb[slot], s.observed[slot], ev)) {
-            if (misuseKnown_) return false; // the search decides whether it is a first misuse
+            if (misuseKnown_ && !misuseSeen_.count(e) && !mayGoOn(s, e)) return false;
             misuseSeen_.insert(as.begin(), as.end());
         }
         for (int m : as)

@@ -86,30 +86,32 @@ struct MbarrierFacts {
     std::map<int, std::set<std::int64_t>> phases; ///< mbarrier op -> phases it may see
     std::map<int, std::vector<int>> alwaysAfter;  ///< op -> same-object ops always run before it
     /** Whether each step's misuse is a function of the object's state: every wait's operand
-     *  is a constant (a stale token needs the token's value). Then the search ends each
-     *  schedule at its first misuse, and every other fact here holds in the schedules where
-     *  no operation of `firstMisuse` is misuse: a schedule with a misuse has a first one,
-     *  reached from a prefix without, which the search explored. */
+     *  is a constant (a stale token needs the token's value). Then the search ends a schedule
+     *  at a misuse only where no schedule on from it has every spinning wait return
+     *  (`endedAt`), and goes on past every other misuse (`misusesPast`): the state machine
+     *  (engine/MbarrierMachine.hpp) defines what a misused operation leaves, for the encoding
+     *  and the search alike. Without misuseKnown the search goes on past every misuse. */
     bool misuseKnown = false;
-    /** With misuseKnown: the operations some schedule runs as its first undefined behaviour
+    /** With misuseKnown: the operations some step of the search ran as undefined behaviour
      *  (MB_MISUSE's operations: before init, init twice, an arrival beyond the pending count,
      *  a count misuse, a stale token, an arrive of a later phase with no True wait in the
-     *  phase before). Empty: no schedule has a misuse, and the facts hold in every one. */
-    std::set<int> firstMisuse;
-    /** The searches for a schedule on from a misuse to every spinning wait returning (a misuse
-     *  with none is no first misuse) reached the search's bound: those they did not finish
-     *  count as first misuses, so firstMisuse may hold more than a larger bound would give. */
+     *  phase before) and went on past. The facts hold in schedules with these misuses too. */
+    std::set<int> misusesPast;
+    /** The searches for a schedule on from a misuse to every spinning wait returning reached
+     *  the search's bound: the misuses they did not finish are gone past, so misusesPast may
+     *  hold more (and the facts say less) than a larger bound would give. */
     bool completionsCut = false;
     /** With misuseKnown: every operation at which some schedule of the search ended, a misuse
-     *  whether or not a schedule goes on from it to every spinning wait returning (firstMisuse
-     *  keeps only those that do). The facts hold in every prefix of a schedule, up to a state
-     *  the search must reach (one where no event can run), that runs none of these as a misuse. */
+     *  with no schedule on from it to every spinning wait returning. The facts hold in every
+     *  prefix of a schedule, up to a state the search must reach (one where no event can run),
+     *  that runs none of these as a misuse; where every spinning wait returns, that is every
+     *  schedule. */
     std::set<int> endedAt;
     /** The gates some state where no event can run has not run (a gate outside it runs in
      *  every schedule that reaches such a state without a misuse first). */
     std::set<int> leftAtEnd;
-    /** With misuseKnown: the mbarrier ops not in firstMisuse, which are no misuse either
-     *  where none of firstMisuse is. */
+    /** With misuseKnown: the mbarrier ops not in misusesPast, which are no misuse where none
+     *  of endedAt is (so wherever every spinning wait returns). */
     std::set<int> misuseFree;
     /** One schedule under the order in which every event ran (empty: none found), kept when
      *  the search gave up too: it respects the model's order, where real time alone misses

@@ -535,7 +535,8 @@ engine::Stats statsOf(Encodings& enc, const std::array<Clock::time_point, 4>& at
     st.edgesExcluded = graphs[2];
     st.mbarrierFacts = s.mbarrierFacts().facts;
     st.mbarrierFactStates = s.mbarrierFacts().states;
-    st.mbarrierFirstMisuses = s.mbarrierFacts().firstMisuses;
+    st.mbarrierMisusesPast = s.mbarrierFacts().misusesPast;
+    st.mbarrierMisusesLeft = s.mbarrierFacts().misusesLeft;
     if (enc.hang) st.hangMbarrierFacts = enc.hang->mbarrierFacts().facts;
     st.flagWitnesses = s.flagBounds().witnesses;
     st.flagWitnessesPruned = s.flagBounds().ruledOut;

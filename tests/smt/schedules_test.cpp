@@ -102,11 +102,12 @@ template <class Set> bool subset(const Set& small, const Set& big) {
 /**
  * Where no schedule has a misuse (with a schedule on from it where every spinning wait
  * returns), both searches see every schedule whole: the same facts.
- * Where one has, each search ends its schedules at their first misuse, and the reduced one
- * follows fewer of the prefixes that every schedule continues into a misuse: it sees a subset
- * of the first misuses, the phases and the steps of the full search (so "always after" holds
- * of more), and its facts still hold where none of its own first misuses is one, because every
- * schedule with a misuse has an equivalent one it follows up to a misuse.
+ * Where one has, each search goes on past it, and ends a schedule at a misuse only where no
+ * schedule on from that state has every spinning wait return. The reduced one may reach a
+ * misuse only in states where none does, where the full search also reaches it in one where
+ * some does and goes on: it sees a subset of the misuses gone past, the phases and the steps of
+ * the full search (so "always after" holds of more), and its facts still hold where every
+ * spinning wait returns, because such a schedule has an equivalent one it follows whole.
  */
 void requireSameFacts(const engine::schedules::MbarrierFacts& reduced,
                       const engine::schedules::MbarrierFacts& full) {
@@ -114,8 +115,8 @@ void requireSameFacts(const engine::schedules::MbarrierFacts& reduced,
     CHECK(reduced.misuseKnown == full.misuseKnown);
     CHECK(reduced.completeSchedule.empty() == full.completeSchedule.empty());
     CHECK(reduced.states <= full.states);
-    if (full.firstMisuse.empty()) {
-        CHECK(reduced.firstMisuse.empty());
+    if (full.misusesPast.empty()) {
+        CHECK(reduced.misusesPast.empty());
         CHECK(reduced.phases == full.phases);
         CHECK(reduced.alwaysAfter == full.alwaysAfter);
         CHECK(reduced.misuseFree == full.misuseFree);
@@ -123,8 +124,8 @@ void requireSameFacts(const engine::schedules::MbarrierFacts& reduced,
     }
     // A search for a schedule on from a misuse cut at its bound keeps that misuse: the full
     // search (no reduction, a lower bound) may keep misuses the reduced one rules out.
-    if (!full.completionsCut && !reduced.completionsCut) CHECK_FALSE(reduced.firstMisuse.empty());
-    if (!reduced.completionsCut) CHECK(subset(reduced.firstMisuse, full.firstMisuse));
+    if (!full.completionsCut && !reduced.completionsCut) CHECK_FALSE(reduced.misusesPast.empty());
+    if (!reduced.completionsCut) CHECK(subset(reduced.misusesPast, full.misusesPast));
     for (const auto& [op, phases] : reduced.phases) {
         INFO("operation " << op);
         REQUIRE(full.phases.count(op) == 1);
@@ -214,8 +215,8 @@ TEST_CASE("a misuse whose group waits for another group's barrier is still a fir
         REQUIRE(some.misuseKnown);
         CHECK_FALSE(all.completionsCut);
         CHECK_FALSE(some.completionsCut);
-        CHECK(all.firstMisuse.empty() == !release);
-        CHECK(some.firstMisuse == all.firstMisuse);
+        CHECK(all.misusesPast.empty() == !release);
+        CHECK(some.misusesPast == all.misusesPast);
     }
 }
 
