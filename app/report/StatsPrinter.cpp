@@ -37,14 +37,15 @@ void printStats(std::ostream& out, const std::string& testName, const Stats& s, 
         s.mbarrierFacts, s.mbarrierFactStates, s.mbarrierMisusesPast, s.mbarrierMisusesLeft,
         s.flagWitnessesPruned, s.flagWitnesses, s.hangMbarrierFacts, s.boolVars, s.intVars,
         s.bitVectorVars);
-    std::size_t may = 0, must = 0;
+    std::size_t may = 0, must = 0, unmade = 0;
     for (const RelationSize& r : s.relations) {
         may += r.may;
         must += r.must;
+        unmade += r.made ? 0 : 1;
     }
-    out << fmt::format("Stats {} relations: {} defined, {} pairs fixed by the program, {} "
-                       "decided by the solver",
-                       testName, s.relations.size(), must, may);
+    out << fmt::format("Stats {} relations: {} defined ({} not made: no check reads them "
+                       "whole), {} pairs fixed by the program, {} decided by the solver",
+                       testName, s.relations.size(), unmade, must, may);
     std::string sep = "; most: ";
     for (const RelationSize& r : costliest(s)) {
         out << sep << r.name << ' ' << r.may;
@@ -110,7 +111,7 @@ nlohmann::ordered_json statsJson(const Stats& s, bool withTimes) {
     j["variables"] = {{"bool", s.boolVars}, {"int", s.intVars}, {"bitvector", s.bitVectorVars}};
     nlohmann::ordered_json rels = nlohmann::ordered_json::array();
     for (const RelationSize& r : s.relations)
-        rels.push_back({{"name", r.name}, {"must", r.must}, {"may", r.may}});
+        rels.push_back({{"name", r.name}, {"must", r.must}, {"may", r.may}, {"made", r.made}});
     j["relations"] = rels;
     if (!withTimes) return j;
     j["seconds"] = {

@@ -95,6 +95,9 @@ struct RelationSize {
     std::string name;
     std::size_t must = 0; ///< pairs present in every execution (constant true)
     std::size_t may = 0;  ///< pairs that depend on the execution (a solver term each)
+    /// Made by the checks: false where none reads the relation whole (an empty factor before
+    /// it, a reflexive part that opens it), which --stats does not make for the report alone
+    bool made = true;
 };
 
 /** What checking cost (`check --stats`): sizes of the program and its encoding, times. */

@@ -263,9 +263,15 @@ MbarrierFactsSummary MbarrierFactsPlan::assertAll(z3::solver& solver, const Prog
             out.explored = out.explored || facts.known;
             if (!facts.known) out.why = facts.why; // the reason of a search that gave up
             out.misusesPast += facts.misusesPast.size();
-            // The search ended a schedule only at a misuse after which some spinning wait never
-            // returns: none where `progress` holds.
-            const z3::expr when = o.lit && coherent && progress && wayHolds(solver.ctx(), pe, way);
+            out.misusesLeft += facts.firstMisuses.size();
+            // Gone past or not, the search ended a schedule at a misuse after which some
+            // spinning wait never returns (none where `progress` holds) or, not going past, at
+            // one of firstMisuses (a premise).
+            z3::expr beforeMisuse = solver.ctx().bool_val(true);
+            for (int op : facts.firstMisuses)
+                beforeMisuse = beforeMisuse && !pe.misuse(op);
+            const z3::expr when =
+                o.lit && coherent && progress && beforeMisuse && wayHolds(solver.ctx(), pe, way);
             // Every event of the way happens and every wait returns where `progress` holds.
             out.facts += assertFacts(solver, pe, facts, facts.misuseFree, when,
                                      [&solver](int) { return solver.ctx().bool_val(true); });

@@ -199,17 +199,25 @@ public:
         return out;
     }
 
-    /** After run(), facts only: the misuses gone past and those that ended a schedule, and the
-     *  mbarrier ops no step made misuse, if misuse is a function of the state. */
+    /** The search goes on past a misuse from which every spinning wait may still return,
+     *  while it has taken at most `states` states since the first one it went past; beyond
+     *  that it gives up (goneTooFar()). Otherwise each misuse ends its schedule. */
+    void goPastMisuses(std::size_t states) { goPastStates_ = states; }
+    bool goneTooFar() const { return goneTooFar_; }
+
+    /** After run(), facts only: the misuses gone past, the first misuses left as premises,
+     *  those that ended a schedule, and the mbarrier ops no step made misuse, if misuse is a
+     *  function of the state. */
     void misuseFacts(MbarrierFacts& facts) const {
         facts.misuseKnown = misuseKnown_;
         if (!misuseKnown_) return;
         facts.misusesPast = misuseSeen_;
+        facts.firstMisuses = premises_;
         facts.completionsCut = completionsCut_;
         facts.endedAt = endedAt_;
         for (const auto& ops : opsAt_)
             for (int o : ops)
-                if (!misuseSeen_.count(o)) facts.misuseFree.insert(o);
+                if (!misuseSeen_.count(o) && !premises_.count(o)) facts.misuseFree.insert(o);
     }
 
 private:
@@ -859,11 +867,24 @@ private:
             if (facts_ != nullptr && !record(top.node, e)) {
                 const std::vector<int> as = images(e);
                 endedAt_.insert(as.begin(), as.end());
+                // Not going past: a misuse with a schedule on is a premise of the facts.
+                if (goPastStates_ == 0 && !premises_.count(e) && mayGoOn(top.node, e))
+                    premises_.insert(as.begin(), as.end());
                 continue;
             }
             runEvent(n, e);
             settleAfter(n, e);
             if (!seen.insert(key(n)).second) continue;
+            statesSeen_ = seen.size();
+            if (!misuseSeen_.empty() && misuseKnown_ && goPastStates_ > 0 &&
+                seen.size() > statesAtFirstPast_ + goPastStates_) {
+                out.answer = Answer::TooLarge;
+                out.why =
+                    "more than " + std::to_string(goPastStates_) + " schedule states past a misuse";
+                out.states = seen.size();
+                goneTooFar_ = true;
+                return;
+            }
             if (seen.size() > maxStates_) {
                 out.answer = Answer::TooLarge;
                 out.why = "more than " + std::to_string(maxStates_) + " schedule states";
@@ -889,7 +910,9 @@ private:
         const auto slot = static_cast<std::size_t>(mbSlot_[static_cast<std::size_t>(ev.location)]);
         const std::vector<int> as = images(e);
         if (misuseOf(s.mb[slot], s.observed[slot], ev)) {
-            if (misuseKnown_ && !misuseSeen_.count(e) && !mayGoOn(s, e)) return false;
+            if (misuseKnown_ && (goPastStates_ == 0 || (!misuseSeen_.count(e) && !mayGoOn(s, e))))
+                return false;
+            if (misuseKnown_ && misuseSeen_.empty()) statesAtFirstPast_ = statesSeen_;
             misuseSeen_.insert(as.begin(), as.end());
         }
         for (int m : as)
@@ -989,10 +1012,32 @@ private:
     MbarrierFacts* facts_;                      ///< observeMbarriers: where facts go
     bool misuseKnown_ = false;                  ///< facts: every wait's operand is a constant
     std::set<int> misuseSeen_;                  ///< facts: the mbarrier ops some step made misuse
+    std::set<int> premises_;                ///< facts, not going past: misuses with a schedule on
+    std::size_t goPastStates_ = 0;          ///< goPastMisuses(); 0: each misuse ends its schedule
+    std::size_t statesSeen_ = 0;            ///< states the search has seen so far
+    std::size_t statesAtFirstPast_ = 0;     ///< and when it first went past a misuse
+    bool goneTooFar_ = false;               ///< it gave up past a misuse (goPastStates_)
     std::vector<std::vector<int>> classes_; ///< interchangeable completions (findInterchangeable)
     std::vector<int> classOf_;              ///< by event: its class, or -1
     std::vector<bool> inClass_;             ///< by event: classOf_ >= 0
 };
+
+/** States the facts' search may take past a misuse before it falls back to premises. */
+constexpr std::size_t kStatesPastMisuse = 20000;
+
+/** The facts of a finished search (what it saw, or nothing where it gave up). */
+MbarrierFacts finish(MbarrierFacts facts, const Exploration& e, const Explorer& explorer) {
+    facts.states = e.states;
+    facts.completeSchedule = e.completeSchedule;
+    facts.known = e.answer == Answer::NoHang || e.answer == Answer::MayHang;
+    if (facts.known) explorer.misuseFacts(facts);
+    if (!facts.known) {
+        facts.why = e.why;
+        facts.phases.clear();
+        facts.alwaysAfter.clear();
+    }
+    return facts;
+}
 
 } // namespace
 
@@ -1010,20 +1055,22 @@ Exploration firstSchedule(const ir::Program& p, const std::vector<std::pair<int,
 MbarrierFacts observeMbarriers(const ir::Program& p, const std::vector<std::pair<int, int>>& order,
                                std::size_t maxStates, const Budget* budget, Reduction reduction,
                                std::vector<bool> absent) {
+    // Past misuses first: facts with no premise. Where the states multiply after a misuse (a
+    // warp's lanes arriving past the pending count, each arrive one more misuse: 300,000
+    // states, and no facts), each misuse ends its schedule and those after which every
+    // spinning wait may still return become the facts' premises.
+    {
+        MbarrierFacts facts;
+        Explorer explorer(p, order, maxStates, budget, &facts, reduction, false, false, absent);
+        explorer.goPastMisuses(kStatesPastMisuse);
+        Exploration e = explorer.run();
+        if (!explorer.goneTooFar()) return finish(std::move(facts), e, explorer);
+    }
     MbarrierFacts facts;
     Explorer explorer(p, order, maxStates, budget, &facts, reduction, false, false,
                       std::move(absent));
     Exploration e = explorer.run();
-    facts.states = e.states;
-    facts.completeSchedule = e.completeSchedule;
-    facts.known = e.answer == Answer::NoHang || e.answer == Answer::MayHang;
-    if (facts.known) explorer.misuseFacts(facts);
-    if (!facts.known) {
-        facts.why = e.why;
-        facts.phases.clear();
-        facts.alwaysAfter.clear();
-    }
-    return facts;
+    return finish(std::move(facts), e, explorer);
 }
 
 } // namespace ptxmc::engine::schedules

@@ -97,6 +97,10 @@ struct MbarrierFacts {
      *  a count misuse, a stale token, an arrive of a later phase with no True wait in the
      *  phase before) and went on past. The facts hold in schedules with these misuses too. */
     std::set<int> misusesPast;
+    /** Where going past misuses multiplied the states (observeMbarriers), the search instead
+     *  ends each schedule at its first misuse: those with a schedule on to every spinning
+     *  wait returning, and the facts hold where none of them is misuse (a premise). */
+    std::set<int> firstMisuses;
     /** The searches for a schedule on from a misuse to every spinning wait returning reached
      *  the search's bound: the misuses they did not finish are gone past, so misusesPast may
      *  hold more (and the facts say less) than a larger bound would give. */
@@ -110,8 +114,9 @@ struct MbarrierFacts {
     /** The gates some state where no event can run has not run (a gate outside it runs in
      *  every schedule that reaches such a state without a misuse first). */
     std::set<int> leftAtEnd;
-    /** With misuseKnown: the mbarrier ops not in misusesPast, which are no misuse where none
-     *  of endedAt is (so wherever every spinning wait returns). */
+    /** With misuseKnown: the mbarrier ops in neither misusesPast nor firstMisuses, which are
+     *  no misuse where none of endedAt is (so wherever every spinning wait returns and none of
+     *  firstMisuses is misuse). */
     std::set<int> misuseFree;
     /** One schedule under the order in which every event ran (empty: none found), kept when
      *  the search gave up too: it respects the model's order, where real time alone misses

@@ -101,8 +101,10 @@ std::vector<engine::RelationSize> sizesOf(const cat::ResolvedModel& model, Evalu
     for (std::size_t i = model.definitions.size(); i-- > 0;) { // the last definition counts
         const auto& d = model.definitions[i];
         if (d.kind != cat::Kind::Relation || !done.insert(d.name).second) continue;
-        const auto [must, may] = ev.pairCounts(d.name, unmade);
-        out.push_back(engine::RelationSize{d.name, must, may});
+        if (const auto counts = ev.pairCounts(d.name, unmade))
+            out.push_back(engine::RelationSize{d.name, counts->first, counts->second});
+        else
+            out.push_back(engine::RelationSize{d.name, 0, 0, false});
     }
     std::reverse(out.begin(), out.end());
     return out;
@@ -383,8 +385,8 @@ Z3Session::Z3Session(Z3Context& ctx, const ir::Program& p, const cat::ResolvedMo
             solver_.add(step.clause());
     }
     lap("closure lemmas");
-    // Afterwards: definitions no check uses are evaluated for the report alone, and any
-    // fresh conditions they make stay out of the solver.
+    // Afterwards, of the definitions the checks made: a closure's pairs not made yet are
+    // counted, not made.
     if (options.stats) // a closure's pairs not made yet count as terms, and stay unmade
         relationSizes_ = sizesOf(model, ev, ctx.bool_const("closure-pair-not-made"));
     lap("relation sizes");

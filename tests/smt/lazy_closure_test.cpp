@@ -141,7 +141,9 @@ TEST_CASE("every closure made lazily changes no answer on the corpus",
 
 TEST_CASE("stats count a lazy closure's pairs as an eager one's, and make none",
           "[lazy-closure][z3][corpus]") {
-    std::size_t compared = 0;
+    // A relation is counted where the checks made it; a lazy closure is never empty, so an
+    // empty factor after it (eager: before it unread) may leave the two runs' sets apart.
+    std::size_t compared = 0, bothMade = 0;
     for (const std::filesystem::path& file : testing::corpusFiles()) {
         if (file.string().find("/async/") == std::string::npos) continue;
         ir::Program p = lower::lowerTest(litmus::parseLitmusFile(file.string()));
@@ -158,10 +160,13 @@ TEST_CASE("stats count a lazy closure's pairs as an eager one's, and make none",
         REQUIRE(a.stats->relations.size() == b.stats->relations.size());
         for (std::size_t i = 0; i < a.stats->relations.size(); ++i) {
             INFO(a.stats->relations[i].name);
+            if (!a.stats->relations[i].made || !b.stats->relations[i].made) continue;
             CHECK(a.stats->relations[i].must == b.stats->relations[i].must);
             CHECK(a.stats->relations[i].may == b.stats->relations[i].may);
+            ++bothMade;
         }
         ++compared;
     }
     CHECK(compared > 20);
+    CHECK(bothMade > 20 * 60);
 }
