@@ -23,8 +23,8 @@ struct MbarrierFactsSummary {
     /// Misuses the search went on past (schedules::MbarrierFacts::misusesPast): the facts
     /// hold in executions with them too
     std::size_t misusesPast = 0;
-    /// Misuses the facts hold only without (the hang encoding's: schedules::MbarrierFacts::
-    /// endedAt), which is the solver's to show
+    /// Misuses the facts hold only without (schedules::MbarrierFacts::firstMisuses where the
+    /// search did not go past them; the hang encoding's endedAt), which is the solver's to show
     std::size_t misusesLeft = 0;
     /// A schedule that runs every event under the first kept order and real time together, or
     /// else the facts' search's own complete schedule (empty: none found)

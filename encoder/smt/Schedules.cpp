@@ -1056,9 +1056,9 @@ MbarrierFacts observeMbarriers(const ir::Program& p, const std::vector<std::pair
                                std::size_t maxStates, const Budget* budget, Reduction reduction,
                                std::vector<bool> absent) {
     // Past misuses first: facts with no premise. Where the states multiply after a misuse (a
-    // warp's lanes arriving past the pending count, each arrive one more misuse: 300,000
-    // states, and no facts), each misuse ends its schedule and those after which every
-    // spinning wait may still return become the facts' premises.
+    // warp's lanes arriving past the pending count, each arrive one more misuse: the
+    // 300,000-state cap, 2 facts where there are 68), each misuse ends its schedule and those after
+    // which every spinning wait may still return become the facts' premises.
     {
         MbarrierFacts facts;
         Explorer explorer(p, order, maxStates, budget, &facts, reduction, false, false, absent);

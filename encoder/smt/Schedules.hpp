@@ -90,7 +90,9 @@ struct MbarrierFacts {
      *  at a misuse only where no schedule on from it has every spinning wait return
      *  (`endedAt`), and goes on past every other misuse (`misusesPast`): the state machine
      *  (engine/MbarrierMachine.hpp) defines what a misused operation leaves, for the encoding
-     *  and the search alike. Without misuseKnown the search goes on past every misuse. */
+     *  and the search alike; where going past multiplies the states, the search starts again
+     *  and ends each schedule at its first misuse instead (`firstMisuses`). Without
+     *  misuseKnown the search goes on past every misuse. */
     bool misuseKnown = false;
     /** With misuseKnown: the operations some step of the search ran as undefined behaviour
      *  (MB_MISUSE's operations: before init, init twice, an arrival beyond the pending count,
@@ -106,10 +108,11 @@ struct MbarrierFacts {
      *  hold more (and the facts say less) than a larger bound would give. */
     bool completionsCut = false;
     /** With misuseKnown: every operation at which some schedule of the search ended, a misuse
-     *  with no schedule on from it to every spinning wait returning. The facts hold in every
-     *  prefix of a schedule, up to a state the search must reach (one where no event can run),
-     *  that runs none of these as a misuse; where every spinning wait returns, that is every
-     *  schedule. */
+     *  with no schedule on from it to every spinning wait returning (or, not going past, any
+     *  misuse: firstMisuses are among them). The facts hold in every prefix of a schedule, up
+     *  to a state the search must reach (one where no event can run), that runs none of these
+     *  as a misuse; where every spinning wait returns and none of firstMisuses is misuse, that
+     *  is every schedule. */
     std::set<int> endedAt;
     /** The gates some state where no event can run has not run (a gate outside it runs in
      *  every schedule that reaches such a state without a misuse first). */
