@@ -59,7 +59,8 @@ public:
      *  hold under those readings alone. */
     explicit MbarrierFactsPlan(const std::vector<z3::expr>& readingLiterals = {});
     /** An acyclicity axiom's relation, enforced by `lit`: kept if it contains the mbo pairs
-     *  (under the default reading). */
+     *  (under the default reading). Its certain pairs order the schedule of the concrete
+     *  first run whatever it contains. */
     void addAcyclic(const ProgramEncoder& pe, const Z3Rel& r, const z3::expr& lit);
     /** The `x` of `irreflexive (mbo ; x)`, enforced by `lit`. */
     void addMboCoherence(const ProgramEncoder& pe, const Z3Rel& x, const z3::expr& lit);
@@ -79,6 +80,9 @@ private:
     std::map<unsigned, z3::expr> readings_; ///< reading literals by id
     std::vector<z3::expr> coherenceLits_;
     std::vector<std::pair<int, int>> coherent_; ///< mbo pairs wherever coherenceLits_ hold
+    /// The certain pairs of every acyclicity axiom: a sequentially consistent run of a schedule
+    /// that breaks one of them breaks that axiom.
+    std::vector<std::pair<int, int>> certainOrder_;
     std::string why_ = "no acyclicity axiom contains the mbarrier order";
 };
 
