@@ -208,9 +208,9 @@ std::vector<int> bothOrders(const ir::Program& p, std::vector<std::pair<int, int
  * so that every pair of `order` runs in order, its mbarrier operations and its fence.sc kept in
  * their order (the waits still return, the fences' order stays). A schedule of the mbarrier
  * search follows the order of the axioms that contain the mbarrier order, and its sequentially
- * consistent run may break another axiom: on cute's Hopper tutorial with a full wait on the
- * wrong parity it ran four mmas' accumulator reads before their writes (Register-Order), no
- * schedule under real time as well completed, and the first execution took the solver 91 s.
+ * consistent run may break another axiom: where a full wait is on the wrong parity no schedule
+ * under real time as well completes, and the search's own ran mmas' accumulator reads before
+ * the previous mma's writes (Register-Order), leaving the first execution to the solver.
  * Real time is not added: the search's schedule need not follow it, and the axioms' certain
  * pairs are what the run must keep. `schedule` itself where these orders conflict.
  */

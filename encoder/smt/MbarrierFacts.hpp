@@ -27,7 +27,8 @@ struct MbarrierFactsSummary {
     /// search did not go past them; the hang encoding's endedAt), which is the solver's to show
     std::size_t misusesLeft = 0;
     /// A schedule that runs every event under the first kept order and real time together, or
-    /// else the facts' search's own complete schedule (empty: none found)
+    /// else the facts' search's own complete schedule, re-sorted under every acyclicity
+    /// axiom's certain pairs where they allow it (empty: none found)
     std::vector<int> completeSchedule;
 };
 
