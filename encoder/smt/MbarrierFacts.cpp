@@ -317,6 +317,7 @@ MbarrierFactsSummary MbarrierFactsPlan::assertAll(z3::solver& solver, const Prog
             out.states += facts.states;
             if (oneWay && out.completeSchedule.empty())
                 out.completeSchedule = facts.completeSchedule;
+            if (oneWay && out.misuseSchedule.empty()) out.misuseSchedule = facts.misuseSchedule;
             out.explored = out.explored || facts.known;
             if (!facts.known) out.why = facts.why; // the reason of a search that gave up
             out.misusesPast += facts.misusesPast.size();
@@ -336,6 +337,7 @@ MbarrierFactsSummary MbarrierFactsPlan::assertAll(z3::solver& solver, const Prog
         }
     }
     out.completeSchedule = respecting(pe.program(), out.completeSchedule, certainOrder_);
+    out.misuseSchedule = respecting(pe.program(), out.misuseSchedule, certainOrder_);
     return out;
 }
 

@@ -30,6 +30,9 @@ struct MbarrierFactsSummary {
     /// else the facts' search's own complete schedule, re-sorted under every acyclicity
     /// axiom's certain pairs where they allow it (empty: none found)
     std::vector<int> completeSchedule;
+    /// A complete schedule of the facts' search that went past a misuse, re-sorted as
+    /// completeSchedule (empty: none found)
+    std::vector<int> misuseSchedule;
 };
 
 /**

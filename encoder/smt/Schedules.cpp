@@ -431,11 +431,12 @@ private:
     }
 
     /** Whether misuse `e` from `s` may be followed by every spinning wait returning: the
-     *  object alone first (cheap, "no" is sure), then the whole program. */
-    bool mayGoOn(const Node& s, int e) {
+     *  object alone first (cheap, "no" is sure), then the whole program. `completion`: where
+     *  one is found, the visible events that follow `e` in it. */
+    bool mayGoOn(const Node& s, int e, std::vector<int>* completion = nullptr) {
         Node n = s;
         runEvent(n, e);
-        return mayStillProgress(n, slotOf(e)) && mayComplete(std::move(n), e);
+        return mayStillProgress(n, slotOf(e)) && mayComplete(std::move(n), e, completion);
     }
 
     /**
@@ -446,19 +447,27 @@ private:
      * copies could make up only out of the order the other barriers impose). The states of all
      * these searches together are bounded by the search's own bound; past it, "yes".
      */
-    bool mayComplete(Node from, int misuse) {
+    bool mayComplete(Node from, int misuse, std::vector<int>* completion = nullptr) {
         settleAfter(from, misuse); // what follows the step without a choice, as for any step
         std::unordered_set<std::string> seen{key(from)};
-        std::vector<Node> stack{std::move(from)};
+        // Each state with the step that led to it, as (event, index of the step before).
+        std::vector<std::pair<int, std::size_t>> steps{{-1, 0}};
+        std::vector<std::pair<Node, std::size_t>> stack;
+        stack.emplace_back(std::move(from), 0);
         // The misuse's group first; a state where some group cannot go on is a dead end, so the
         // groups' interleavings after their own misuses are not explored.
         const int group = groupOf_[static_cast<std::size_t>(misuse)];
         while (!stack.empty()) {
-            Node n = std::move(stack.back());
+            auto [n, at] = std::move(stack.back());
             stack.pop_back();
             if (reduce_ && anyGroupStuckForever(n)) continue; // the full search: the reference
             const std::vector<int> next = persistentSet(n, group);
-            if (next.empty() && spinningWaitsReturned(n)) return true;
+            if (next.empty() && spinningWaitsReturned(n)) {
+                if (completion != nullptr)
+                    for (std::size_t s = at; s != 0; s = steps[s].second)
+                        completion->insert(completion->begin(), steps[s].first);
+                return true;
+            }
             for (int e : next) {
                 Node m = n;
                 runEvent(m, e);
@@ -466,7 +475,8 @@ private:
                 if (!seen.insert(key(m)).second) continue;
                 if (++completionStates_ > maxStates_) return completionsCut_ = true;
                 if (budget_ != nullptr && (completionStates_ & 1023U) == 0) budget_->poll();
-                stack.push_back(std::move(m));
+                steps.emplace_back(e, at);
+                stack.emplace_back(std::move(m), steps.size() - 1);
             }
         }
         return false;
@@ -841,7 +851,9 @@ private:
         };
         std::unordered_set<std::string> seen{key(start)};
         std::vector<Frame> stack;
-        std::vector<int> path; // the visible events that led to the top frame
+        std::vector<int> path;        // the visible events that led to the top frame
+        std::vector<bool> pastMisuse; // by step of `path`: it went past a misuse
+        std::size_t misusesOnPath = 0;
         auto push = [&](Node n) {
             std::vector<int> next = persistentSet(n);
             Frame f{std::move(n), std::move(next), 0};
@@ -849,6 +861,8 @@ private:
             if (f.next.empty() && facts_ != nullptr) recordEnd(f.node);
             if (f.next.empty() && !hangs(f.node) && out.completeSchedule.empty())
                 out.completeSchedule = replay(path);
+            if (f.next.empty() && !hangs(f.node) && misusesOnPath > 0 && out.misuseSchedule.empty())
+                out.misuseSchedule = replay(path);
             stack.push_back(std::move(f));
         };
         push(std::move(start));
@@ -857,7 +871,11 @@ private:
             Frame& top = stack.back();
             if (top.taken == top.next.size()) {
                 stack.pop_back();
-                if (!stack.empty()) path.pop_back();
+                if (!stack.empty()) {
+                    path.pop_back();
+                    misusesOnPath -= pastMisuse.back() ? 1 : 0;
+                    pastMisuse.pop_back();
+                }
                 continue;
             }
             int e = top.next[top.taken++];
@@ -867,9 +885,14 @@ private:
             if (facts_ != nullptr && !record(top.node, e)) {
                 const std::vector<int> as = images(e);
                 endedAt_.insert(as.begin(), as.end());
-                // Not going past: a misuse with a schedule on is a premise of the facts.
-                if (goPastStates_ == 0 && !premises_.count(e) && mayGoOn(top.node, e))
+                // Not going past: a misuse with a schedule on is a premise of the facts, and
+                // the first such schedule is the misuse's (Exploration::misuseSchedule).
+                std::vector<int> on;
+                if (goPastStates_ == 0 && !premises_.count(e) &&
+                    mayGoOn(top.node, e, out.misuseSchedule.empty() ? &on : nullptr)) {
                     premises_.insert(as.begin(), as.end());
+                    if (out.misuseSchedule.empty()) out.misuseSchedule = replay(path, e, on);
+                }
                 continue;
             }
             runEvent(n, e);
@@ -893,6 +916,8 @@ private:
             }
             if (budget_ != nullptr && (seen.size() & 1023U) == 0) budget_->poll();
             path.push_back(e);
+            pastMisuse.push_back(steppedPastMisuse_);
+            misusesOnPath += steppedPastMisuse_ ? 1 : 0;
             push(std::move(n));
         }
         out.states = seen.size();
@@ -905,6 +930,7 @@ private:
      * has every spinning wait return: the search then goes no further.
      */
     bool record(const Node& s, int e) {
+        steppedPastMisuse_ = false;
         const ir::Event& ev = p_.events[static_cast<std::size_t>(e)];
         if (!ev.has(ir::Tag::MB)) return true;
         const auto slot = static_cast<std::size_t>(mbSlot_[static_cast<std::size_t>(ev.location)]);
@@ -914,6 +940,7 @@ private:
                 return false;
             if (misuseKnown_ && misuseSeen_.empty()) statesAtFirstPast_ = statesSeen_;
             misuseSeen_.insert(as.begin(), as.end());
+            steppedPastMisuse_ = true;
         }
         for (int m : as)
             facts_->phases[m].insert(s.mb[slot].phase);
@@ -975,6 +1002,13 @@ private:
         return order;
     }
 
+    /** replay() of `path`, then `step`, then `after`. */
+    std::vector<int> replay(std::vector<int> path, int step, const std::vector<int>& after) const {
+        path.push_back(step);
+        path.insert(path.end(), after.begin(), after.end());
+        return replay(path);
+    }
+
     Node initialNode() const {
         Node start{std::vector<bool>(p_.events.size(), false), {}, {}};
         for (std::size_t e = 0; e < absent_.size(); ++e)
@@ -1012,6 +1046,7 @@ private:
     MbarrierFacts* facts_;                      ///< observeMbarriers: where facts go
     bool misuseKnown_ = false;                  ///< facts: every wait's operand is a constant
     std::set<int> misuseSeen_;                  ///< facts: the mbarrier ops some step made misuse
+    bool steppedPastMisuse_ = false;            ///< facts: record()'s step was a misuse, gone past
     std::set<int> premises_;                ///< facts, not going past: misuses with a schedule on
     std::size_t goPastStates_ = 0;          ///< goPastMisuses(); 0: each misuse ends its schedule
     std::size_t statesSeen_ = 0;            ///< states the search has seen so far
@@ -1029,6 +1064,7 @@ constexpr std::size_t kStatesPastMisuse = 20000;
 MbarrierFacts finish(MbarrierFacts facts, const Exploration& e, const Explorer& explorer) {
     facts.states = e.states;
     facts.completeSchedule = e.completeSchedule;
+    facts.misuseSchedule = e.misuseSchedule;
     facts.known = e.answer == Answer::NoHang || e.answer == Answer::MayHang;
     if (facts.known) explorer.misuseFacts(facts);
     if (!facts.known) {

@@ -40,6 +40,11 @@ struct Exploration {
     /** One schedule in which every event happens, as the order the events run in (empty
      *  when none was found): a sequentially consistent execution of the program. */
     std::vector<int> completeSchedule;
+    /** Facts only: one schedule, every spinning wait returned, that ran a misuse on its way
+     *  (gone past, or a first misuse and the schedule on from it that made it a premise;
+     *  empty: none found): an execution that raises mbarrier-misuse where the model allows
+     *  it. */
+    std::vector<int> misuseSchedule;
 };
 
 /**
@@ -125,6 +130,8 @@ struct MbarrierFacts {
      *  the search gave up too: it respects the model's order, where real time alone misses
      *  orders the model imposes (tcgen05 pipelining, completions). */
     std::vector<int> completeSchedule;
+    /** Exploration::misuseSchedule of the search whose facts these are. */
+    std::vector<int> misuseSchedule;
 };
 
 /**

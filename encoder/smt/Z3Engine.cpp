@@ -130,13 +130,14 @@ void noExecution(CheckResult& r, Z3Session& s, const ir::Program& p) {
  */
 bool ranConcretely(Harvest& found, const ir::Program& p, const cat::ResolvedModel& model,
                    const std::optional<cat::ReadingId>& reading, const std::vector<int>& schedule,
-                   std::vector<engine::QueryTime>* times) {
+                   std::vector<engine::QueryTime>* times,
+                   const char* what = "first execution, run concretely") {
     if (schedule.empty()) return false;
     const auto began = std::chrono::steady_clock::now();
     std::optional<ScheduledRun> run = runSchedule(p, model, reading, schedule);
     if (times != nullptr)
         recordQuery(
-            *times, "first execution, run concretely", run ? z3::sat : z3::unknown,
+            *times, what, run ? z3::sat : z3::unknown,
             std::chrono::duration<double>(std::chrono::steady_clock::now() - began).count());
     if (!run) return false;
     found.states.insert(run->state);
@@ -499,8 +500,17 @@ void runQueries(CheckResult& r, Encodings& enc, std::size_t reading) {
         deadlockFlags(r, enc, reading, found);
         return;
     }
+    // A schedule of the facts' search through a misuse, where the model allows its run, is
+    // mbarrier-misuse's witness: the solver's search for one took most of a check (cute's
+    // Hopper tutorial at K = 128).
+    const std::vector<int>& misuseSchedule = s.mbarrierFacts().misuseSchedule;
+    const bool misuseRan = ranConcretely(found, p, enc.model, under, misuseSchedule, enc.times,
+                                         "a schedule through a misuse, run concretely");
+    // Where misuses were left to the solver as the facts' premise, that run may break it.
+    const bool premised = misuseRan && s.mbarrierFacts().misusesLeft > 0;
     // Flags first: enumeration adds blocking clauses that would hide executions.
-    if (!s.settleFlagBounds(s.assumptions(true))) return unknownResult(r, s.solver());
+    if (!s.settleFlagBounds(s.assumptions(true), premised ? misuseSchedule : std::vector<int>{}))
+        return unknownResult(r, s.solver());
     if (!collectFlags(r, s, s.assumptions(true), found, true, "flag")) return;
     if (!findBoundReached(r, s, beyond)) return;
     enumerate(r, s, p, found);

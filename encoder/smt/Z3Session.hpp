@@ -117,8 +117,10 @@ public:
      * whether some execution `base` allows breaks that condition (a misuse the facts' search
      * met first); where none does, the condition is asserted under `base`, and the ruled-out
      * members' conditions fold to false in every later query. False: the solver gave up.
+     * `allowedRun`: a complete schedule whose run the model allows (engine/ScheduledRun.hpp),
+     * asked first with its choices assumed: where it breaks the condition, no search is needed.
      */
-    bool settleFlagBounds(const z3::expr_vector& base);
+    bool settleFlagBounds(const z3::expr_vector& base, const std::vector<int>& allowedRun = {});
 
 private:
     /** Whether `m` satisfies every assertion and the propagator's lemmas and graphs. */

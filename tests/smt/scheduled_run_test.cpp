@@ -6,6 +6,7 @@
 #include "cat/Resolver.hpp"
 #include "check/Check.hpp"
 #include "engine/ScheduledRun.hpp"
+#include "ir/Gates.hpp"
 #include "litmus/Parser.hpp"
 #include "lower/Lowerer.hpp"
 #include "smt/Schedules.hpp"
@@ -80,4 +81,31 @@ TEST_CASE("every corpus schedule run concretely is an execution the explicit eng
         }
     }
     CHECK(runs > 50);
+}
+
+TEST_CASE("every corpus schedule through a misuse, run concretely, is an execution the explicit "
+          "engine finds, and most raise the misuse",
+          "[scheduled-run][corpus]") {
+    std::size_t runs = 0, misuses = 0;
+    for (const auto& file : testing::corpusFiles()) {
+        ir::Program p = lower::lowerTest(litmus::parseLitmusFile(file.string()));
+        if (p.events.size() > 24) continue;
+        auto facts = engine::schedules::observeMbarriers(p, ir::realTimePairs(p), 10000);
+        if (facts.misuseSchedule.empty()) continue;
+        auto run = engine::runSchedule(p, builtinModel(), std::nullopt, facts.misuseSchedule);
+        if (!run) continue;
+        ++runs;
+        misuses += run->flags.count("mbarrier-misuse");
+        INFO(file.string());
+        engine::CheckResult all = enumerated(p);
+        CHECK(std::any_of(all.states.begin(), all.states.end(),
+                          [&](const engine::FinalState& s) { return s.values == run->state; }));
+        for (const auto& raised : run->flags) {
+            const std::string& name = raised.first;
+            CHECK(std::any_of(all.flags.begin(), all.flags.end(),
+                              [&](const engine::RaisedFlag& f) { return f.name == name; }));
+        }
+    }
+    CHECK(runs >= 5);
+    CHECK(misuses * 2 > runs);
 }
