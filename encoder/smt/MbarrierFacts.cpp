@@ -352,6 +352,9 @@ void assertHangFactsOf(z3::solver& solver, const ProgramEncoder& pe, const Way& 
                                     schedules::Reduction::PersistentSets, way.absent);
     out.states += facts.states;
     out.explored = out.explored || facts.known;
+    if (way.absent.empty()) // with a way's events absent, no hint covers the whole program
+        out.hangSchedules.insert(out.hangSchedules.end(), facts.hangSchedules.begin(),
+                                 facts.hangSchedules.end());
     if (!facts.known) return void(out.why = facts.why);
     if (!facts.misuseKnown) return void(out.why = "a wait's operand depends on the execution");
     // A cta_group::2 alloc or dealloc runs in the search without its peer, so an execution

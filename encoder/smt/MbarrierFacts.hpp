@@ -33,6 +33,9 @@ struct MbarrierFactsSummary {
     /// A complete schedule of the facts' search that went past a misuse, re-sorted as
     /// completeSchedule (empty: none found)
     std::vector<int> misuseSchedule;
+    /// The hang encoding's: schedules of the search under real time that hang
+    /// (schedules::MbarrierFacts::hangSchedules), hints for the executions that hang
+    std::vector<schedules::HangSchedule> hangSchedules;
 };
 
 /**

@@ -854,10 +854,14 @@ private:
         std::vector<int> path;        // the visible events that led to the top frame
         std::vector<bool> pastMisuse; // by step of `path`: it went past a misuse
         std::size_t misusesOnPath = 0;
+        std::set<std::vector<int>> hangsKept; // the waits each kept hang holds
         auto push = [&](Node n) {
             std::vector<int> next = persistentSet(n);
             Frame f{std::move(n), std::move(next), 0};
             if (f.next.empty() && hangs(f.node)) out.answer = Answer::MayHang;
+            if (f.next.empty() && hangs(f.node) && facts_ != nullptr &&
+                out.hangSchedules.size() < kHangSchedules)
+                keepHang(out, f.node, path, hangsKept);
             if (f.next.empty() && facts_ != nullptr) recordEnd(f.node);
             if (f.next.empty() && !hangs(f.node) && out.completeSchedule.empty())
                 out.completeSchedule = replay(path);
@@ -989,6 +993,23 @@ private:
         return std::find(s.done.begin(), s.done.end(), false) != s.done.end();
     }
 
+    /** An end state where events are left: kept (Exploration::hangSchedules) where the
+     *  spinning waits that hold their threads are a set not kept yet. */
+    void keepHang(Exploration& out, const Node& s, const std::vector<int>& path,
+                  std::set<std::vector<int>>& kept) const {
+        std::vector<int> stuck;
+        for (const ir::Event& ev : p_.events) {
+            const auto e = static_cast<std::size_t>(ev.id);
+            if (s.done[e] || ev.mbOp != ir::MbOp::Wait || ir::gateKind(ev) != ir::GateKind::Chosen)
+                continue;
+            if (std::all_of(preds_[e].begin(), preds_[e].end(),
+                            [&](int a) { return s.done[static_cast<std::size_t>(a)]; }))
+                stuck.push_back(ev.id);
+        }
+        if (stuck.empty() || !kept.insert(stuck).second) return;
+        out.hangSchedules.push_back({replay(path), std::move(stuck)});
+    }
+
     /** The whole schedule of a path of visible events: the others where they ran. */
     std::vector<int> replay(const std::vector<int>& path) const {
         Node s = initialNode();
@@ -1065,6 +1086,7 @@ MbarrierFacts finish(MbarrierFacts facts, const Exploration& e, const Explorer& 
     facts.states = e.states;
     facts.completeSchedule = e.completeSchedule;
     facts.misuseSchedule = e.misuseSchedule;
+    facts.hangSchedules = e.hangSchedules;
     facts.known = e.answer == Answer::NoHang || e.answer == Answer::MayHang;
     if (facts.known) explorer.misuseFacts(facts);
     if (!facts.known) {

@@ -33,6 +33,12 @@ constexpr std::size_t kMaxStates = 300000;
  *  same end states and facts in fewer states; the full search is for tests). */
 enum class Reduction { PersistentSets, None };
 
+/** A schedule that ends where no event can run and some have not: an execution that hangs. */
+struct HangSchedule {
+    std::vector<int> schedule; ///< the events run, in order
+    std::vector<int> stuck;    ///< the spinning waits its threads reached and never pass
+};
+
 struct Exploration {
     Answer answer = Answer::Unsupported;
     std::string why;        ///< Unsupported, TooLarge: the reason
@@ -45,7 +51,14 @@ struct Exploration {
      *  empty: none found): an execution that raises mbarrier-misuse where the model allows
      *  it. */
     std::vector<int> misuseSchedule;
+    /** Facts only: schedules that end where no event can run and some spinning wait holds its
+     *  thread, one per set of such waits (at most kHangSchedules): executions that hang, as
+     *  far as they go. */
+    std::vector<HangSchedule> hangSchedules;
 };
+
+/** How many hanging schedules a search keeps (Exploration::hangSchedules). */
+constexpr std::size_t kHangSchedules = 16;
 
 /**
  * Explores every interleaving of the program's events that real time allows (ir::realTimePairs:
@@ -132,6 +145,8 @@ struct MbarrierFacts {
     std::vector<int> completeSchedule;
     /** Exploration::misuseSchedule of the search whose facts these are. */
     std::vector<int> misuseSchedule;
+    /** Exploration::hangSchedules of that search. */
+    std::vector<HangSchedule> hangSchedules;
 };
 
 /**
