@@ -41,6 +41,18 @@ engine::CheckResult enumerated(const ir::Program& p) {
     return engine::check(p, builtinModel(), options);
 }
 
+/** The run's state and each flag it raises are among the explicit engine's for `p`. */
+void checkFoundByEnumeration(const ir::Program& p, const engine::ScheduledRun& run) {
+    engine::CheckResult all = enumerated(p);
+    CHECK(std::any_of(all.states.begin(), all.states.end(),
+                      [&](const engine::FinalState& s) { return s.values == run.state; }));
+    for (const auto& raised : run.flags) {
+        const std::string& name = raised.first;
+        CHECK(std::any_of(all.flags.begin(), all.flags.end(),
+                          [&](const engine::RaisedFlag& f) { return f.name == name; }));
+    }
+}
+
 } // namespace
 
 TEST_CASE("a racy hand-off's schedule runs to its SC state and raises the race",
@@ -71,14 +83,7 @@ TEST_CASE("every corpus schedule run concretely is an execution the explicit eng
         if (!run) continue;
         ++runs;
         INFO(file.string());
-        engine::CheckResult all = enumerated(p);
-        CHECK(std::any_of(all.states.begin(), all.states.end(),
-                          [&](const engine::FinalState& s) { return s.values == run->state; }));
-        for (const auto& raised : run->flags) {
-            const std::string& name = raised.first;
-            CHECK(std::any_of(all.flags.begin(), all.flags.end(),
-                              [&](const engine::RaisedFlag& f) { return f.name == name; }));
-        }
+        checkFoundByEnumeration(p, *run);
     }
     CHECK(runs > 50);
 }
@@ -97,14 +102,7 @@ TEST_CASE("every corpus schedule through a misuse, run concretely, is an executi
         ++runs;
         misuses += run->flags.count("mbarrier-misuse");
         INFO(file.string());
-        engine::CheckResult all = enumerated(p);
-        CHECK(std::any_of(all.states.begin(), all.states.end(),
-                          [&](const engine::FinalState& s) { return s.values == run->state; }));
-        for (const auto& raised : run->flags) {
-            const std::string& name = raised.first;
-            CHECK(std::any_of(all.flags.begin(), all.flags.end(),
-                              [&](const engine::RaisedFlag& f) { return f.name == name; }));
-        }
+        checkFoundByEnumeration(p, *run);
     }
     CHECK(runs >= 5);
     CHECK(misuses * 2 > runs);
