@@ -30,8 +30,8 @@ struct MbarrierFactsSummary {
     /// else the facts' search's own complete schedule, re-sorted under every acyclicity
     /// axiom's certain pairs where they allow it (empty: none found)
     std::vector<int> completeSchedule;
-    /// A complete schedule of the facts' search that went past a misuse, re-sorted as
-    /// completeSchedule (empty: none found)
+    /// A schedule of the facts' search that ran a misuse and then every spinning wait
+    /// (schedules::Exploration::misuseSchedule), re-sorted as completeSchedule (empty: none)
     std::vector<int> misuseSchedule;
     /// The hang encoding's: schedules of the search under real time that hang
     /// (schedules::MbarrierFacts::hangSchedules), hints for the executions that hang

@@ -457,7 +457,8 @@ bool findHangs(CheckResult& r, Encodings& enc, std::size_t reading, Harvest& fou
     z3::expr_vector base = h.assumptions(false);
     std::set<int> hanging;
     // The facts' search's hanging schedules first, their choices assumed: the solver checks
-    // each, where alone it searched (cute's tutorial, flip-parity mutant: 105 s for the first).
+    // each, where alone it searches for a hanging execution; the last query, without them,
+    // proves that no other gate hangs.
     std::vector<std::pair<z3::expr_vector, std::vector<int>>> hints;
     for (const auto& hang : h.mbarrierFacts().hangSchedules)
         hints.emplace_back(hangChoices(h.encoder(), hang), hang.stuck);
@@ -535,8 +536,7 @@ void runQueries(CheckResult& r, Encodings& enc, std::size_t reading) {
         return;
     }
     // A schedule of the facts' search through a misuse, where the model allows its run, is
-    // mbarrier-misuse's witness: the solver's search for one took most of a check (cute's
-    // Hopper tutorial at K = 128).
+    // mbarrier-misuse's witness, which the solver would otherwise search for.
     const std::vector<int>& misuseSchedule = s.mbarrierFacts().misuseSchedule;
     const bool misuseRan = ranConcretely(found, p, enc.model, under, misuseSchedule, enc.times,
                                          "a schedule through a misuse, run concretely");

@@ -512,8 +512,7 @@ bool Z3Session::settleFlagBounds(const z3::expr_vector& base, const std::vector<
         if (premise.is_false()) return true;
     }
     // A run through a misuse the facts' search met first breaks the condition: with its
-    // choices assumed the solver only checks them (cute's tutorial, flip-parity mutant: 61 s
-    // for the search).
+    // choices assumed the solver only checks them, where alone it searches for such a run.
     if (!allowedRun.empty() &&
         check(withLiteral(withAll(base, encoder().choicesOf(allowedRun)), !premise),
               "flag bounds, scheduled") == z3::sat)
