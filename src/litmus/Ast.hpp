@@ -38,6 +38,9 @@ struct Operand {
     std::optional<std::string> indexReg;
     std::int64_t indexScale = 1;
     SourceLoc indexLoc; ///< where indexReg is written
+    /// Name `!p`: a source predicate's complement, PTX's `{!}a` (vote, barrier.red); the
+    /// decoder refuses it anywhere else
+    bool negated = false;
 };
 
 /** An instruction's guard predicate: `@p` (runs when p != 0) or `@!p` (when p == 0). */

@@ -36,13 +36,15 @@ std::vector<Cell> splitRow(const SourceText& src, std::size_t first, std::size_t
     std::size_t a = first;
     for (;;) {
         std::size_t bar = s.find('|', a);
-        // mbarrier.test_wait/try_wait's `waitComplete|reportPredicate` (PTX ISA 9.3): a `|`
-        // between two identifier characters in the first operand of a wait stays in its cell
+        // mbarrier.test_wait/try_wait's `waitComplete|reportPredicate` (PTX ISA 9.3) and
+        // match.all.sync's `d|p`: a `|` between two identifier characters in the first operand
+        // of those instructions stays in its cell
         while (bar < last && bar > a && isIdentChar(s[bar - 1]) && isIdentChar(s[bar + 1])) {
             const std::string_view so_far(s.data() + a, bar - a);
-            const bool wait = so_far.find("mbarrier.test_wait") != std::string_view::npos ||
-                              so_far.find("mbarrier.try_wait") != std::string_view::npos;
-            if (!wait || so_far.find_first_of(",[") != std::string_view::npos) break;
+            const bool pair = so_far.find("mbarrier.test_wait") != std::string_view::npos ||
+                              so_far.find("mbarrier.try_wait") != std::string_view::npos ||
+                              so_far.find("match.all") != std::string_view::npos;
+            if (!pair || so_far.find_first_of(",[") != std::string_view::npos) break;
             bar = s.find('|', bar + 1);
         }
         const std::size_t b = bar < last ? bar : last;
@@ -171,6 +173,16 @@ Operand parseOperand(Lexer& lx) {
     if (t.is("-") || t.kind == Token::Kind::Int) {
         op.kind = Operand::Kind::Integer;
         op.value = lx.cellValue("an integer after '-'");
+        return op;
+    }
+    if (t.is("!")) { // `!p`: a source predicate's complement
+        lx.next();
+        const Token& name = lx.peek();
+        if (name.kind != Token::Kind::Ident || name.text == "_")
+            lx.unexpected(name, "a predicate register after '!'");
+        op.kind = Operand::Kind::Name;
+        op.name = lx.next().text;
+        op.negated = true;
         return op;
     }
     if (t.kind == Token::Kind::Ident) {

@@ -210,7 +210,7 @@ Token Lexer::lex() {
         if (c == two[0] && d == two[1]) return finish(Token::Kind::Punct, 2);
     if (c == '*' && d == ')') src_.fail(pos_, "'*)' without a matching '(*'");
     // '*' joins an array index to its multiplier: `[a+8*s]`
-    if (std::string_view("@=;,{}[]():+-~|&*").find(c) != std::string_view::npos)
+    if (std::string_view("@=;,{}[]():+-~|&*!").find(c) != std::string_view::npos)
         return finish(Token::Kind::Punct, 1);
     if (c == '<' || c == '>')
         src_.fail(pos_, std::string("unexpected '") + c +

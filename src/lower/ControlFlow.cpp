@@ -181,6 +181,9 @@ struct Point {
 /** Operand positions an instruction writes: its destination registers. */
 std::vector<std::size_t> destinations(const ptx::Insn& i) {
     if (i.is<ptx::Elect>()) return {0, 1};
+    if (i.is<ptx::Vote>() || i.is<ptx::Match>() || i.is<ptx::Activemask>() || i.is<ptx::Redux>())
+        return {0};
+    if (const auto* b = i.as<ptx::Barrier>(); b && b->red) return {0};
     const auto* a = i.as<ptx::Atom>();
     if (i.is<ptx::Ld>() || (a && a->returns()) || i.is<ptx::Arith>() || i.is<ptx::Setp>() ||
         i.is<ptx::Mov>() || i.is<ptx::MbarrierWait>() || i.is<ptx::Nondet>())
@@ -385,6 +388,8 @@ void Lowerer::step(std::size_t pc, std::vector<std::pair<std::size_t, ValuePtr>>
         value(operand(2));
         define(operand(0), Value::makeConst(0));
         define(operand(1), Value::makeConst(1));
+    } else if (isWarpCollective(insn)) {
+        lowerWarpCollective(*this, insn);
     } else if (insn.is<ptx::Nondet>()) {
         // 0 or 1, a choice of its own each time the path runs it (an unrolled loop's iterations
         // choose apart): the engines explore both (Value::Op::Choice).

@@ -58,13 +58,18 @@ struct Lower {
     bool operator()(const ptx::WgmmaCommit& x) const { return lowerWgmmaCommit(l, x), true; }
     bool operator()(const ptx::WgmmaWait& x) const { return lowerWgmmaWait(l, x), true; }
 
-    // Branches, setp, mov, elect.sync, nanosleep and exit change the path (or nothing), not the
-    // events: ControlFlow.cpp.
+    // Branches, setp, mov, elect.sync, the warp collectives, nanosleep and exit change the path (or
+    // nothing), not the events: ControlFlow.cpp.
     bool operator()(const ptx::Bra&) const { return false; }
     bool operator()(const ptx::CompareBranch&) const { return false; }
     bool operator()(const ptx::Setp&) const { return false; }
     bool operator()(const ptx::Mov&) const { return false; }
     bool operator()(const ptx::Elect&) const { return false; }
+    bool operator()(const ptx::Vote&) const { return false; }
+    bool operator()(const ptx::Match&) const { return false; }
+    bool operator()(const ptx::Activemask&) const { return false; }
+    bool operator()(const ptx::Redux&) const { return false; }
+    bool operator()(const ptx::BarWarpSync&) const { return false; }
     bool operator()(const ptx::Nondet&) const { return false; }
     bool operator()(const ptx::Nanosleep&) const { return false; }
     bool operator()(const ptx::Setmaxnreg&) const { return false; }

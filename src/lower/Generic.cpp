@@ -675,19 +675,26 @@ void lowerClusterBarrier(Lowerer& l, const ptx::Barrier& b) {
 
 void lowerBarrier(Lowerer& l, const ptx::Barrier& b) {
     if (b.cluster) return lowerClusterBarrier(l, b);
-    if (l.inst().operands.empty() || l.inst().operands.size() > 2)
-        l.fail(l.inst().loc, "bar.sync takes a barrier number and an optional thread count");
-    if (b.arrive && l.inst().operands.size() != 2)
+    // bar.red d, a{, b}, {!}c: the destination first and the predicate last, around bar.sync's
+    // operands
+    const std::size_t first = b.red ? 1 : 0;
+    const std::size_t own = l.inst().operands.size() - (b.red ? 2 : 0);
+    if (l.inst().operands.size() < first + 1 || own < 1 || own > 2)
+        l.fail(l.inst().loc, b.red
+                                 ? "bar.red takes a destination, a barrier number, an optional "
+                                   "thread count and a predicate"
+                                 : "bar.sync takes a barrier number and an optional thread count");
+    if (b.arrive && own != 2)
         l.fail(l.inst().loc, "bar.arrive takes a barrier number and a thread count (" +
                                  ptx::cite(ptx::Sec::BarBarrier) +
                                  ": b is required for bar.arrive)");
-    const auto& id = l.operand(0);
+    const auto& id = l.operand(first);
     if (id.kind != litmus::Operand::Kind::Integer || id.value < 0 || id.value > 15)
         l.fail(id.loc, "barrier number must be an integer in [0, 15]");
     // A litmus thread stands for a warp: a thread count of 32*k means k litmus threads.
     int warps = 0;
-    if (l.inst().operands.size() == 2) {
-        const auto& count = l.operand(1);
+    if (own == 2) {
+        const auto& count = l.operand(first + 1);
         if (count.kind != litmus::Operand::Kind::Integer || count.value <= 0 ||
             count.value % 32 != 0 || count.value > 1024)
             l.fail(count.loc, "the thread count must be a positive multiple of 32 (one litmus "
@@ -701,11 +708,20 @@ void lowerBarrier(Lowerer& l, const ptx::Barrier& b) {
     // #parallel-synchronization-and-communication-instructions-bar), which two events per
     // thread express; bar.arrive is the arrival alone (a producer signalling consumers that
     // bar.sync).
+    int arrival = -1;
     for (Tag part : {Tag::BAR_ARRIVE, Tag::BAR_WAIT}) {
         if (part == Tag::BAR_WAIT && b.arrive) break;
         ir::Event& e = barrierEvent(l, part, static_cast<int>(id.value), instance, ir::Scope::Cta);
         e.barrierWarps = warps;
+        if (part == Tag::BAR_ARRIVE) arrival = e.id;
     }
+    // "The c predicate (or its complement) from all threads in the CTA are combined using the
+    // specified reduction operator. Once the barrier count is reached, the final value is
+    // written to the destination register in all threads waiting at the barrier": the value
+    // is known once every thread of the instance is lowered (Lowerer::resolveBarrierReductions).
+    if (b.red)
+        l.addBarrierReduction(arrival, b.redOp, l.value(l.operand(l.inst().operands.size() - 1)),
+                              l.operand(0));
 }
 
 void lowerArithmetic(Lowerer& l, const ptx::Arith& a) {

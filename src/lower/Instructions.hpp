@@ -19,6 +19,10 @@ void lowerArithmetic(Lowerer& l, const ptx::Arith& a);
 void lowerTensormapReplace(Lowerer& l, const ptx::TensormapReplace& r);
 void lowerTensormapCopy(Lowerer& l, const ptx::TensormapCopy& c);
 
+// WarpCollective.cpp: no event, registers only (ControlFlow.cpp's step calls it)
+bool isWarpCollective(const ptx::Insn& insn);
+void lowerWarpCollective(Lowerer& l, const ptx::Insn& insn);
+
 // Mbarrier.cpp
 void lowerInit(Lowerer& l, const ptx::MbarrierInit& init);
 void lowerArrive(Lowerer& l, const ptx::MbarrierArrive& arrive);

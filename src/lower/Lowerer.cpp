@@ -100,6 +100,7 @@ ir::Program Lowerer::run() {
     for (std::size_t i = 0; i < test_.threads.size(); ++i)
         lowerThread(i);
     resolveAllocations(*this);
+    resolveBarrierReductions();
     computeStaticDeadlocks();
     for (auto& cycle : ir::computeGates(program_))
         program_.staticDeadlocks.push_back(std::move(cycle));
@@ -615,6 +616,11 @@ Address Lowerer::elementAfter(const Address& a, const Operand& op, int k, int by
 }
 
 ir::ValuePtr Lowerer::value(const Operand& op) {
+    if (op.negated) { // `!p` (the decoder allows it only where PTX writes {!}a)
+        Operand plain = op;
+        plain.negated = false;
+        return ir::Value::make(ir::Value::Op::Not, {value(plain)});
+    }
     if (op.kind == Operand::Kind::Integer) return ir::Value::makeConst(op.value);
     if (op.kind != Operand::Kind::Name) fail(op.loc, "expected a register or an integer");
     if (decls_.count(op.name))
@@ -757,6 +763,80 @@ void Lowerer::computeStaticDeadlocks() {
                 "barrier " + std::to_string(id) + " (instance " + std::to_string(instance) +
                 ") in CTA " + std::to_string(cta) + " waits for " + std::to_string(expected) +
                 " thread(s); only " + std::to_string(arrived) + " arrive");
+    }
+}
+
+void Lowerer::addBarrierReduction(int arrival, ptx::BarrierRedOp op, ir::ValuePtr input,
+                                  const Operand& dest) {
+    // A placeholder no engine can evaluate (a read of no event): it is replaced in place, so
+    // every value built on it reads the reduction.
+    auto result = std::make_shared<ir::Value>();
+    result->op = ir::Value::Op::ReadOf;
+    result->event = -1;
+    barrierReductions_[arrival] = {op, std::move(input), result, inst_->loc};
+    define(dest, result);
+}
+
+namespace {
+
+/** The value of barrier.red's operation over each thread's 0-or-1 predicate (PTX ISA
+ *  {BarBarrier}): each litmus thread is a warp of 32 lanes holding its predicate. */
+ir::ValuePtr reduction(ptx::BarrierRedOp op, const std::vector<ir::ValuePtr>& predicates) {
+    using ir::Value;
+    ir::ValuePtr out;
+    switch (op) {
+    case ptx::BarrierRedOp::Popc: // "the number of threads with a True predicate"
+        out = Value::makeConst(0);
+        for (const auto& p : predicates)
+            out = Value::make(Value::Op::Add,
+                              {out, Value::make(Value::Op::Mul, {p, Value::makeConst(32)})});
+        return out;
+    case ptx::BarrierRedOp::And: // "all the threads had a True predicate"
+        out = Value::makeConst(1);
+        for (const auto& p : predicates)
+            out = Value::make(Value::Op::LAnd, {out, p});
+        return out;
+    case ptx::BarrierRedOp::Or: // "any of the threads had a True predicate"
+        out = Value::makeConst(0);
+        for (const auto& p : predicates)
+            out = Value::make(Value::Op::LOr, {out, p});
+        return out;
+    }
+    return out;
+}
+
+} // namespace
+
+void Lowerer::resolveBarrierReductions() {
+    using ir::Value;
+    std::map<std::tuple<int, int, int>, std::vector<const ir::Event*>> instances;
+    for (const auto& e : program_.events)
+        if (e.has(Tag::BAR_ARRIVE) && e.barrierId != ir::kClusterBarrier)
+            instances[ir::barrierKey(e)].push_back(&e);
+    for (const auto& [key, arrivals] : instances) {
+        const BarrierReduction* red = nullptr;
+        for (const ir::Event* e : arrivals)
+            if (auto it = barrierReductions_.find(e->id); it != barrierReductions_.end())
+                red = &it->second;
+        if (red == nullptr) continue;
+        std::vector<ir::ValuePtr> predicates;
+        for (const ir::Event* e : arrivals) {
+            auto it = barrierReductions_.find(e->id);
+            if (it == barrierReductions_.end() || it->second.op != red->op)
+                fail(it == barrierReductions_.end() ? e->loc : it->second.loc,
+                     "barrier " + std::to_string(std::get<1>(key)) + " (instance " +
+                         std::to_string(std::get<2>(key)) +
+                         ") mixes bar.red with another barrier instruction or reduction: "
+                         "'barrier{.cta}.red should not be intermixed with barrier{.cta}.sync or "
+                         "barrier{.cta}.arrive using the same active barrier. Execution in this "
+                         "case is unpredictable.' (" +
+                         ptx::cite(ptx::Sec::BarBarrier) + ")");
+            predicates.push_back(
+                Value::make(Value::Op::Not, {Value::make(Value::Op::Not, {it->second.input})}));
+        }
+        const ir::ValuePtr combined = reduction(red->op, predicates);
+        for (const ir::Event* e : arrivals)
+            *barrierReductions_.at(e->id).result = *combined;
     }
 }
 

@@ -141,6 +141,13 @@ public:
     bool settled() const;
     /** A spinning mbarrier wait loop is being lowered as one blocking wait. */
     bool spinWait() const { return spinWait_; }
+    /**
+     * bar.red at the arrival event `arrival`: its thread's predicate `input` (0 or nonzero, `!c`
+     * already negated) joins the reduction of its barrier instance, and `dest` is defined as
+     * that reduction, which resolveBarrierReductions fills in once every thread is lowered.
+     */
+    void addBarrierReduction(int arrival, ptx::BarrierRedOp op, ir::ValuePtr input,
+                             const litmus::Operand& dest);
     /** Defines a register operand (a Name; `_` is ignored). */
     void define(const litmus::Operand& op, ir::ValuePtr v);
     /** Operand `i` of the current instruction, or an error saying how many are needed. */
@@ -194,6 +201,7 @@ private:
               bool& fallsThrough);
     void checkConditional(const ptx::Insn& insn) const;
     void computeStaticDeadlocks();
+    void resolveBarrierReductions();
     void resolveCondition();
     int vaddrFor(const std::string& name, int cta, int row);
     /** The row an address operand names in `root`: a tmem row, or an array's element. */
@@ -229,6 +237,15 @@ private:
     /// Threads (indices) that run exit or ret on every path: barriers do not wait for them once
     /// they exited ({BarBarrier}: "non-exited threads"; {BarrierCluster})
     std::set<std::size_t> exited_;
+    /** One bar.red arrival: its operation, its thread's predicate, and the value its
+     *  destination was defined as (a placeholder until every thread is lowered). */
+    struct BarrierReduction {
+        ptx::BarrierRedOp op;
+        ir::ValuePtr input;
+        std::shared_ptr<ir::Value> result; ///< filled in place: others hold it as a ValuePtr
+        SourceLoc loc;
+    };
+    std::map<int, BarrierReduction> barrierReductions_; ///< by arrival event
 };
 
 /**

@@ -35,6 +35,26 @@ std::size_t nameParts(const std::vector<std::string>& p) {
     if (at(2, "mbarrier")) return 4; // cp.async.mbarrier.arrive
     return 3;                        // cp.async.{ca,cg,commit_group,wait_group,wait_all}
 }
+
+/** The operand position that may be written `!p` (PTX's `{!}a`), if any: vote's source, and
+ *  bar.red's predicate c, its last operand. */
+std::optional<std::size_t> negatableOperand(const Insn& insn) {
+    if (std::holds_alternative<Vote>(insn.op)) return 1;
+    if (const auto* b = std::get_if<Barrier>(&insn.op); b && b->red && !insn.operands.empty())
+        return insn.operands.size() - 1;
+    return std::nullopt;
+}
+
+/** `!p` only where the instruction's syntax writes `{!}`: elsewhere a file:line:col error. */
+void checkNegations(const Insn& insn) {
+    const auto allowed = negatableOperand(insn);
+    for (std::size_t i = 0; i < insn.operands.size(); ++i)
+        if (insn.operands[i].negated && allowed != i)
+            throw InputError(insn.operands[i].loc,
+                             "'!' negates a source predicate only where PTX writes {!}a (vote's "
+                             "source, bar.red's c), not operand " +
+                                 std::to_string(i + 1) + " of '" + insn.opcode + "'");
+}
 } // namespace
 
 Ordering effectiveOrdering(Sem written, Scope scope, ir::Sem dflt) {
@@ -92,6 +112,7 @@ Insn decode(const litmus::Instruction& inst, const CtaGroupHook& onCtaGroup) {
     } else {
         d.fail("unknown instruction '" + inst.opcode + "'");
     }
+    checkNegations(out);
     return out;
 }
 

@@ -431,7 +431,28 @@ Op decodeBarrier(Decoder& d, bool barrierSpelling) {
         d.q.finish();
         return b;
     }
+    if (!barrierSpelling && d.q.take("warp")) { // bar.warp.sync membermask ({BarWarpSync})
+        if (!d.q.take("sync")) d.fail("bar.warp needs .sync (" + cite(Sec::BarWarpSync) + ")");
+        d.q.finish();
+        return BarWarpSync{};
+    }
     b.cta = d.q.take("cta");
+    if (d.q.take("red")) { // bar.red.popc.u32 d, a{, b}, {!}c / bar.red.{and,or}.pred p, ...
+        const std::string where = " (" + cite(Sec::BarBarrier) + ")";
+        auto op = d.takeRow(kBarrierRedOps);
+        if (!op) d.fail("bar.red needs .popc, .and or .or" + where);
+        b.red = true;
+        b.redOp = *op;
+        b.aligned = d.q.take("aligned");
+        std::vector<Type> types = d.takeTypes();
+        const Type want = *op == BarrierRedOp::Popc ? Type{'u', 32} : Type{'p', 0};
+        if (types.size() != 1 || types[0] != want)
+            d.fail(std::string(*op == BarrierRedOp::Popc ? "bar.red.popc needs .u32"
+                                                         : "bar.red.and/.or need .pred") +
+                   where);
+        d.q.finish();
+        return b;
+    }
     b.aligned = d.q.take("aligned");
     b.arrive = d.q.take("arrive");
     if (!b.arrive && !d.q.take("sync"))

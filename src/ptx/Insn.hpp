@@ -155,8 +155,11 @@ struct TensormapCopy {
     Scope scope = Scope::Gpu;
 };
 
+/** barrier{.cta}.red's operations ({BarBarrier}): .popc (.u32), .and and .or (.pred). */
+enum class BarrierRedOp { Popc, And, Or };
+
 /**
- * bar{.cta}.{sync,arrive} / barrier{.cta}.{sync,arrive}{.aligned} (PTX ISA
+ * bar{.cta}.{sync,arrive,red} / barrier{.cta}.{sync,arrive,red}{.aligned} (PTX ISA
  * #parallel-synchronization-and-communication-instructions-bar), and
  * barrier.cluster.{arrive{.release,.relaxed},wait{.acquire}}{.aligned} ({BarrierCluster}).
  */
@@ -168,6 +171,9 @@ struct Barrier {
     bool cluster = false; ///< barrier.cluster: every thread of the cluster, split in two
     bool wait = false;    ///< barrier.cluster.wait
     Sem sem = Sem::None;  ///< cluster arrive: Release (default) or Relaxed; wait: Acquire
+    /// bar.red d, a{, b}, {!}c: a bar.sync whose threads also combine their predicate c
+    bool red = false;
+    BarrierRedOp redOp = BarrierRedOp::Popc;
 };
 
 /**
@@ -568,6 +574,63 @@ struct Mov {
 
 /** elect.sync d, p, membermask (PTX ISA {Elect}; `d|p` is written `d, p` in a cell). */
 struct Elect {};
+
+/*
+ * The warp collectives below compute a value across the lanes of a warp and touch no memory. A
+ * litmus thread is a warp standing as its elected lane 0, and its other lanes run the same
+ * instructions with the same values (a uniform warp, litmus/README.md): every lane is active
+ * at each instruction the thread runs, so a membermask must hold all 32 lanes ("The behavior
+ * of vote.sync is undefined if the executing thread is not in the membermask", likewise
+ * match.sync, redux.sync and bar.warp.sync), and a reduction combines 32 equal values.
+ */
+
+/** vote's and vote.sync's modes ({Vote}, {VoteSync}). */
+enum class VoteMode { All, Any, Uni, Ballot };
+
+/**
+ * vote.{all,any,uni}.pred d, {!}a and vote.ballot.b32 d, {!}a ({Vote}, deprecated), and the
+ * same with .sync and a membermask operand ({VoteSync}). Over a uniform warp .all and .any are
+ * a, .uni is true, and .ballot is every lane's bit where a holds.
+ */
+struct Vote {
+    VoteMode mode = VoteMode::All;
+    bool sync = false; ///< vote.sync: a third operand, the membermask
+};
+
+/**
+ * match.any.sync.type d, a, membermask and match.all.sync.type d{|p}, a, membermask
+ * ({MatchSync}), .type .b32 or .b64: over a uniform warp every lane matches, so d is the
+ * membermask and p is true.
+ */
+struct Match {
+    bool all = false;
+    Type type;
+};
+
+/** activemask.b32 d ({Activemask}): every lane of a uniform warp is active. */
+struct Activemask {};
+
+/** redux.sync's operations ({ReduxSync}). */
+enum class ReduxOp { Add, Min, Max, And, Or, Xor };
+
+/**
+ * redux.sync.op.type dst, src, membermask ({ReduxSync}): .add/.min/.max on .u32/.s32,
+ * .and/.or/.xor on .b32, .min/.max{.abs}{.NaN} on .f32. Over 32 equal values: .add is 32 times
+ * src ("truncated to 32 bits"), .xor 0, the others src itself (.f32: its absolute value under
+ * .abs, the canonical NaN where src is a NaN).
+ */
+struct Redux {
+    ReduxOp op = ReduxOp::Add;
+    Type type;
+    bool abs = false; ///< .abs (.f32)
+    bool nan = false; ///< .NaN (.f32)
+};
+
+/**
+ * bar.warp.sync membermask ({BarWarpSync}): a barrier among the lanes of one warp. The lanes of
+ * a litmus thread are one thread of the test, ordered by program order already: no event.
+ */
+struct BarWarpSync {};
 
 /**
  * nondet.pred p: not PTX but ptxmc's (Dat3M's nondeterministic value, as a predicate). p is 0 or

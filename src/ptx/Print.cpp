@@ -172,6 +172,14 @@ struct Printer {
                 .q(i.arrive && i.sem == Sem::Relaxed, "relaxed")
                 .q(i.aligned, "aligned")
                 .s;
+        if (i.red)
+            return start(i.barrierSpelling ? "barrier" : "bar")
+                .q(i.cta, "cta")
+                .q("red")
+                .q(nameOf(kBarrierRedOps, i.redOp))
+                .q(i.aligned, "aligned")
+                .q(i.redOp == BarrierRedOp::Popc ? "u32" : "pred")
+                .s;
         return start(i.barrierSpelling ? "barrier" : "bar")
             .q(i.cta, "cta")
             .q(i.arrive ? "arrive" : "sync")
@@ -389,6 +397,26 @@ struct Printer {
     }
     std::string operator()(const Mov& i) const { return start("mov").types({i.type}).s; }
     std::string operator()(const Elect&) const { return "elect.sync"; }
+    std::string operator()(const Vote& i) const {
+        return start("vote")
+            .q(i.sync, "sync")
+            .q(nameOf(kVoteModes, i.mode))
+            .q(i.mode == VoteMode::Ballot ? "b32" : "pred")
+            .s;
+    }
+    std::string operator()(const Match& i) const {
+        return start("match").q(i.all ? "all" : "any").q("sync").types({i.type}).s;
+    }
+    std::string operator()(const Activemask&) const { return "activemask.b32"; }
+    std::string operator()(const Redux& i) const {
+        return start("redux.sync")
+            .q(nameOf(kReduxOps, i.op))
+            .q(i.abs, "abs")
+            .q(i.nan, "NaN")
+            .types({i.type})
+            .s;
+    }
+    std::string operator()(const BarWarpSync&) const { return "bar.warp.sync"; }
     std::string operator()(const Nondet&) const { return "nondet.pred"; }
     std::string operator()(const Nanosleep&) const { return "nanosleep.u32"; }
     std::string operator()(const Setmaxnreg& i) const {
@@ -416,7 +444,7 @@ std::string printOperand(const litmus::Operand& o) {
     using K = litmus::Operand::Kind;
     switch (o.kind) {
     case K::Name:
-        return located(o);
+        return (o.negated ? "!" : "") + located(o);
     case K::Integer:
         return std::to_string(o.value);
     case K::Memory:

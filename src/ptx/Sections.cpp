@@ -212,6 +212,18 @@ constexpr SectionRow kRows[] = {
     {Sec::Stmatrix, "Stmatrix", "9.7.16.5.16", "warp-level-matrix-instructions-stmatrix"},
     // added for the 9.4 text
     {Sec::RedRead, "RedRead", "8.11.1", "red-read"},
+    {Sec::BarWarpSync, "BarWarpSync", "9.7.15.2",
+     "parallel-synchronization-and-communication-instructions-bar-warp-sync"},
+    {Sec::Vote, "Vote", "9.7.15.9",
+     "parallel-synchronization-and-communication-instructions-vote-deprecated"},
+    {Sec::VoteSync, "VoteSync", "9.7.15.10",
+     "parallel-synchronization-and-communication-instructions-vote-sync"},
+    {Sec::MatchSync, "MatchSync", "9.7.15.11",
+     "parallel-synchronization-and-communication-instructions-match-sync"},
+    {Sec::Activemask, "Activemask", "9.7.15.12",
+     "parallel-synchronization-and-communication-instructions-activemask"},
+    {Sec::ReduxSync, "ReduxSync", "9.7.15.13",
+     "parallel-synchronization-and-communication-instructions-redux-sync"},
     // cited by the model's comments (model/*.cat, as {Key} or {Key#})
     {Sec::MemorySynchronization, "MemorySynchronization", "8.9.4", "memory-synchronization"},
     {Sec::CausalityOrder, "CausalityOrder", "8.9.5", "causality-order"},
@@ -312,6 +324,12 @@ struct Of {
     Section operator()(const Setp&) const { return {}; }
     Section operator()(const Mov&) const { return {}; }
     Section operator()(const Elect&) const { return {}; }
+    // Warp collectives: values across a warp's lanes, which are one litmus thread.
+    Section operator()(const Vote&) const { return {}; }
+    Section operator()(const Match&) const { return {}; }
+    Section operator()(const Activemask&) const { return {}; }
+    Section operator()(const Redux&) const { return {}; }
+    Section operator()(const BarWarpSync&) const { return {}; }
     Section operator()(const Nondet&) const { return {}; }    // ptxmc's: no PTX section
     Section operator()(const Nanosleep&) const { return {}; } // a delay orders nothing
     Section operator()(const Setmaxnreg&) const { return section(Sec::Setmaxnreg); }

@@ -130,6 +130,12 @@ enum class Sec {
     Ldmatrix,
     Stmatrix,
     RedRead,
+    BarWarpSync,
+    Vote,
+    VoteSync,
+    MatchSync,
+    Activemask,
+    ReduxSync,
     // cited by the model's comments (model/*.cat)
     MemorySynchronization,
     CausalityOrder,

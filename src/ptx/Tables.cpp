@@ -80,6 +80,28 @@ const std::array<Row<CmpOp>, 6> kBranchCmps = {{
     {CmpOp::Ge, "bge"},
 }};
 
+const std::array<Row<VoteMode>, 4> kVoteModes = {{
+    {VoteMode::All, "all"},
+    {VoteMode::Any, "any"},
+    {VoteMode::Uni, "uni"},
+    {VoteMode::Ballot, "ballot"},
+}};
+
+const std::array<Row<BarrierRedOp>, 3> kBarrierRedOps = {{
+    {BarrierRedOp::Popc, "popc"},
+    {BarrierRedOp::And, "and"},
+    {BarrierRedOp::Or, "or"},
+}};
+
+const std::array<Row<ReduxOp>, 6> kReduxOps = {{
+    {ReduxOp::Add, "add"},
+    {ReduxOp::Min, "min"},
+    {ReduxOp::Max, "max"},
+    {ReduxOp::And, "and"},
+    {ReduxOp::Or, "or"},
+    {ReduxOp::Xor, "xor"},
+}};
+
 const std::array<Row<ProxyKind>, 9> kProxies = {{
     {ProxyKind::Alias, "alias"},
     {ProxyKind::Async, "async"},

@@ -632,7 +632,12 @@ void ThreadEmitter::dispatch(const Insn& in) {
                 define(in.operand(0), intValue(in.operand(1)), RegKind::Int);
             },
             [&](const ptx::Elect&) { elect(in); },
-            [&](const ptx::Nondet&) { noMapping(in); }, // refused by checkSupported
+            [&](const ptx::Nondet&) { noMapping(in); },      // refused by checkSupported
+            [&](const ptx::Vote&) { noMapping(in); },        // refused by checkSupported
+            [&](const ptx::Match&) { noMapping(in); },       // refused by checkSupported
+            [&](const ptx::Activemask&) { noMapping(in); },  // refused by checkSupported
+            [&](const ptx::Redux&) { noMapping(in); },       // refused by checkSupported
+            [&](const ptx::BarWarpSync&) { noMapping(in); }, // refused by checkSupported
             [&](const ptx::Nanosleep&) { sleepFor(); },
             // register-count and grid-launch hints: as written (no operand but the count)
             [&](const ptx::Setmaxnreg&) {

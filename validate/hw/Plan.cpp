@@ -122,6 +122,21 @@ void checkSupported(const ptx::Program& test, const ir::Program& program, const 
                 throw Refused(i.loc, "'nondet.pred' is ptxmc's choice of either value, explored "
                                      "both ways by the checker; a GPU run computes its "
                                      "predicates, so the test has no CUDA counterpart");
+            if (in.is<ptx::Vote>() || in.is<ptx::Match>() || in.is<ptx::Activemask>() ||
+                in.is<ptx::Redux>() || in.is<ptx::BarWarpSync>())
+                throw Refused(i.loc, "'" + in.opcode +
+                                         "' works across the lanes of a warp, which the checker "
+                                         "takes to run the litmus thread with its values; the "
+                                         "harness runs a warp's lanes as separate instances of "
+                                         "the test where it can, so the lanes would belong to "
+                                         "different instances");
+            if (const auto* b = in.as<ptx::Barrier>(); b && b->red)
+                throw Refused(i.loc, "'" + in.opcode +
+                                         "' combines the predicate of every thread at the "
+                                         "barrier, each litmus thread counted as a warp of 32 "
+                                         "lanes holding its predicate; the harness's lanes are "
+                                         "separate instances of the test where it can, with "
+                                         "predicates of their own");
             if (isProxyOnly(in))
                 throw Refused(i.loc, "'" + in.opcode +
                                          "' needs a surface/texture/constant view of a global "
