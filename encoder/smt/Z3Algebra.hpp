@@ -143,6 +143,16 @@ struct Z3Values {
     static Bool unsignedLess(const Word& a, const Word& b) { return z3::ult(a, b); }
     static Bool equal(const Word& a, const Word& b) { return a == b; }
     Bool nonzero(const Word& a) const { return a != word(0); }
+    /** binary32 addition in Z3's floating-point theory, round to nearest even; a NaN sum is
+     *  the canonical NaN (to_ieee_bv leaves a NaN's bits unspecified). */
+    Word addF32(const Word& a, const Word& b) const {
+        const z3::sort f32 = ctx.fpa_sort<32>();
+        const z3::expr rne(ctx, Z3_mk_fpa_rne(ctx));
+        const z3::expr sum(ctx,
+                           Z3_mk_fpa_add(ctx, rne, a.mk_from_ieee_bv(f32), b.mk_from_ieee_bv(f32)));
+        const z3::expr nan(ctx, Z3_mk_fpa_is_nan(ctx, sum));
+        return z3::ite(nan, word(0x7fffffff), sum.mk_to_ieee_bv());
+    }
 
     static Word wordOf(const Int& n) { return z3::int2bv(32, n); }
     static Int unsignedOf(const Word& w) { return z3::bv2int(w, false); }

@@ -48,6 +48,10 @@ struct Value {
         Lt,     ///< 1 when args[0] < args[1] as signed 32-bit values
         Ltu,    ///< 1 when args[0] < args[1] as unsigned 32-bit values
         Choice, ///< 0 or 1, either: choice number `constant` of the program (Program::choices)
+        /// args[0] + args[1] as IEEE-754 binary32 values the words hold, rounded to nearest
+        /// even; a NaN sum is the canonical NaN 0x7fffffff (subnormals kept: a flush is built
+        /// around it, lower/Float32.hpp)
+        AddF32,
     };
     Op op = Op::Const;
     std::int64_t constant = 0;

@@ -4,6 +4,8 @@
 
 #include "ir/Event.hpp"
 
+#include <bit>
+#include <cmath>
 #include <cstdint>
 
 namespace ptxmc::ir {
@@ -41,6 +43,11 @@ struct ConcreteValues {
     static Bool unsignedLess(Word a, Word b) { return u32(a) < u32(b); }
     static Bool equal(Word a, Word b) { return a == b; }
     static Bool nonzero(Word a) { return a != 0; }
+    /** binary32 addition, round to nearest even (the C++ default), NaN made canonical. */
+    static Word addF32(Word a, Word b) {
+        const float sum = std::bit_cast<float>(u32(a)) + std::bit_cast<float>(u32(b));
+        return std::isnan(sum) ? wrap(0x7fffffffU) : wrap(std::bit_cast<std::uint32_t>(sum));
+    }
 
     /** A count as a register value: its low 32 bits. */
     static Word wordOf(Int n) { return wrap(static_cast<std::uint64_t>(n)); }
@@ -121,6 +128,8 @@ typename V::Word applyValue(const V& v, const ir::Value& x, Sources& src, Arg&& 
         auto a = arg(0), b = arg(1);
         return v.select(v.unsignedLess(a, b), v.word(1), v.word(0));
     }
+    case Op::AddF32:
+        return v.addF32(arg(0), arg(1));
     case Op::Ite:
         return v.choose(
             v.nonzero(arg(0)), [&] { return arg(1); }, [&] { return arg(2); });

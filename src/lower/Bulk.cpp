@@ -1,5 +1,6 @@
 // Asynchronous copies (cp{.reduce}.async.bulk{.tensor}, non-bulk cp.async) and
 // their async-group completion instructions.
+#include "lower/Float32.hpp"
 #include "lower/Instructions.hpp"
 #include "ptx/Sections.hpp"
 
@@ -63,7 +64,7 @@ std::optional<Address> tensormapOf(Lowerer& l, const Address& tile) {
  * at that scope in the async proxy. (The 9.1 text said "individually .relaxed.gpu".)
  */
 void reduceInto(Lowerer& l, int issueId, const Address& d, ptx::AtomOp op, bool unsignedElems,
-                int sourceRead, ir::Scope scope) {
+                bool f32Elems, int sourceRead, ir::Scope scope) {
     const std::string name = l.program().locations[static_cast<std::size_t>(d.location)].name;
     // the written .relaxed.scope, else .relaxed.sys (9.4's default; the 9.1 text had .gpu)
     auto relaxedAtScope = [&](ir::Event& e) {
@@ -78,7 +79,10 @@ void reduceInto(Lowerer& l, int issueId, const Address& d, ptx::AtomOp op, bool 
     // "The .inc and .dec operations return a result in the range [0..x] where x is the value at
     // the source state space" ({CpReduceAsyncBulk#}): atom's inc and dec with the source element
     // as bound; .min/.max compare as the element type says
-    w.written = reducedValue(op, unsignedElems, Value::readOf(readId), Value::readOf(sourceRead));
+    // .add.noftz.f32: a binary32 sum rounded to nearest even, subnormals kept
+    w.written = f32Elems ? addF32(Value::readOf(readId), Value::readOf(sourceRead), false)
+                         : reducedValue(op, unsignedElems, Value::readOf(readId),
+                                        Value::readOf(sourceRead));
 }
 
 /**
@@ -222,7 +226,9 @@ void lowerCopy(Lowerer& l, const ptx::BulkCopy& copy) {
     int readId = r.id;
     for (const auto& [d, m] : targets) {
         if (copy.reduce) {
-            reduceInto(l, issueId, d, *copy.reduce, unsignedElems, readId, reduceScope);
+            reduceInto(l, issueId, d, *copy.reduce, unsignedElems,
+                       !tensor && copy.types.size() == 1 && copy.types[0] == ptx::Type{'f', 32},
+                       readId, reduceScope);
         } else {
             ir::Event& w =
                 l.exec(issueId,

@@ -1,5 +1,6 @@
 // Generic-proxy instructions: ld/st/atom/red, fences, barriers, proxy accesses, arithmetic.
 #include "ir/Gates.hpp"
+#include "lower/Float32.hpp"
 #include "lower/Instructions.hpp"
 #include "ptx/Decode.hpp"
 #include "ptx/Sections.hpp"
@@ -343,6 +344,13 @@ void lowerAtomic(Lowerer& l, const ptx::Atom& at) {
         w.written = casNew;
         ir::ValuePtr swaps = Value::make(Value::Op::Eq, {old, arg}); // a failed cas does not write
         w.guard = w.guard ? Value::make(Value::Op::LAnd, {w.guard, swaps}) : swaps;
+    } else if (at.types.size() == 1 && at.types[0] == ptx::Type{'f', 32}) {
+        // "The atom.add.f32 operation without .noftz, flushes subnormal inputs and results to
+        // sign-preserving zero on global memory but supports subnormal inputs and results and
+        // doesn't flush them to zero on shared memory" ({Atom#}; red likewise, {Red#})
+        const bool global =
+            l.program().locations[static_cast<std::size_t>(a.location)].space == ir::Space::Global;
+        w.written = addF32(old, arg, !at.noftz && global);
     } else {
         w.written = reducedValue(at.op, unsignedType(at.types), old, arg);
     }

@@ -1,5 +1,6 @@
 // tcgen05 instructions (PTX ISA {Tcgen05}): issue events, and the accesses their execution
 // performs.
+#include "lower/Float32.hpp"
 #include "lower/Instructions.hpp"
 #include "ptx/Sections.hpp"
 #include "ptx/Tables.hpp"
@@ -381,7 +382,8 @@ void lowerLd(Lowerer& l, const ptx::Tcgen05Ld& ld) {
  * tcgen05.ld.red {r...}, redval, [taddr]: the load, and redval := the .min/.max of the loaded
  * values ("the reduction operation specified by .redOp is performed on the data that is loaded
  * across columns in each lane", PTX ISA {Tcgen05Ld}); a litmus thread's registers are its loaded
- * values. .u32 compares unsigned, .s32 and .f32 signed.
+ * values. .u32 compares unsigned, .s32 signed, and .f32 as min.f32/max.f32 do (lower/Float32.hpp:
+ * a NaN gives way unless .NaN, -0.0 below +0.0), over the absolute values under .abs.
  */
 static void lowerLdRed(Lowerer& l, const ptx::Tcgen05Ld& ld) {
     l.expectOperands(ldStOperands(ld.format, 3));
@@ -395,11 +397,15 @@ static void lowerLdRed(Lowerer& l, const ptx::Tcgen05Ld& ld) {
     ir::ValuePtr acc;
     const bool max = ld.red->max;
     const bool unsignedCmp = ld.red->type == "u32";
+    const bool f32 = ld.red->type == "f32";
     for (std::size_t i = 0; i < regs.size(); ++i) {
         ir::ValuePtr v = loaded[i];
         l.define(regs[i], v);
+        if (f32 && ld.red->abs) v = absF32(v);
         if (!acc) {
             acc = v;
+        } else if (f32) {
+            acc = minMaxF32(acc, v, max, ld.red->nan);
         } else if (!unsignedCmp) {
             acc = Value::make(max ? Value::Op::Max : Value::Op::Min, {acc, v});
         } else {

@@ -1,6 +1,7 @@
 // The warp collectives (vote, match.sync, activemask, redux.sync, bar.warp.sync) over the
 // uniform warp a litmus thread stands for: values only, no event.
 #include "ir/ValueSemantics.hpp"
+#include "lower/Float32.hpp"
 #include "lower/Instructions.hpp"
 #include "ptx/Sections.hpp"
 
@@ -13,8 +14,6 @@ using Op = ir::Value::Op;
 namespace {
 
 constexpr std::int64_t kAllLanes = 0xffffffff;
-/** The canonical NaN of .f32 results (PTX ISA: 0x7fffffff). */
-constexpr std::int64_t kCanonicalNanF32 = 0x7fffffff;
 
 ValuePtr constant(std::int64_t c) {
     return Value::makeConst(ir::wrap32(c));
@@ -43,22 +42,12 @@ void checkMembermask(Lowerer& l, const litmus::Operand& op, ptx::Sec section) {
         l.fail(op.loc, "the membermask must hold every lane (0xffffffff): " + why);
 }
 
-/** 1 where the 32-bit word `v` is an IEEE-754 binary32 NaN: all exponent bits, a nonzero
- *  fraction. */
-ValuePtr isNanF32(const ValuePtr& v) {
-    ValuePtr exponent = Value::make(Op::And, {v, constant(0x7f800000)});
-    ValuePtr fraction = Value::make(Op::And, {v, constant(0x007fffff)});
-    return Value::make(Op::LAnd,
-                       {Value::make(Op::Eq, {exponent, constant(0x7f800000)}),
-                        Value::make(Op::Not, {Value::make(Op::Eq, {fraction, constant(0)})})});
-}
-
 /** redux.sync over 32 lanes that all hold `a` ({ReduxSync}). */
 ValuePtr reduceUniform(const ptx::Redux& r, const ValuePtr& a) {
     if (r.type == ptx::Type{'f', 32}) {
         // "If .abs qualifier is specified, then the absolute value of the input is considered";
         // NaN inputs give "canonical NaN" with .NaN, and without it "when all inputs are NaNs".
-        ValuePtr value = r.abs ? Value::make(Op::And, {a, constant(0x7fffffff)}) : a;
+        ValuePtr value = r.abs ? absF32(a) : a;
         return Value::make(Op::Ite, {isNanF32(a), constant(kCanonicalNanF32), value});
     }
     switch (r.op) {

@@ -332,9 +332,18 @@ Op decodeReduce(Decoder& d) {
                "or .global.shared::cta.bulk_group");
     c.cacheHint = d.q.take("L2::cache_hint"); // a performance hint ({CpReduceAsyncBulk})
     c.reduce = takeReduceOp(d, "cp.reduce.async.bulk");
+    c.noftz = d.q.take("noftz");
     c.types = d.takeTypes();
-    if (c.types.size() != 1 || c.types[0].bits != 32 || c.types[0].kind == 'f')
-        d.fail("cp.reduce.async.bulk here reduces 32-bit integer elements (.b32, .u32, .s32)");
+    const bool f32 = c.types.size() == 1 && c.types[0] == Type{'f', 32};
+    if (c.types.size() != 1 || c.types[0].bits != 32 || (c.types[0].kind == 'f' && !f32))
+        d.fail("cp.reduce.async.bulk here reduces 32-bit elements (.b32, .u32, .s32, .f32)");
+    // binary32 elements: .add.noftz ("rounds to nearest even", subnormals kept); the other
+    // operations and the flushing .add are not among the forms decoded
+    if (f32 && (*c.reduce != AtomOp::Add || !c.noftz))
+        d.fail("cp.reduce.async.bulk on .f32 elements is .add.noftz here (" +
+               cite(Sec::CpReduceAsyncBulk) + ")");
+    if (c.noftz && !f32)
+        d.fail(".noftz goes with .f32 elements (" + cite(Sec::CpReduceAsyncBulk) + ")");
     // "The .inc and .dec operations return a result in the range [0..x] where x is the value at
     // the source state space"; the table of valid combinations gives them .u32 only
     if ((*c.reduce == AtomOp::Inc || *c.reduce == AtomOp::Dec) && c.types[0] != Type{'u', 32})

@@ -120,6 +120,7 @@ Atom decodeAtom(Decoder& d, AtomName name) {
     // "cache_policy is a hint to the cache subsystem ... treated as a performance hint only, and
     // does not change the memory consistency behavior of the program" ({Atom}, {Red})
     if (name == AtomName::Atom || name == AtomName::Red) a.cacheHint = d.q.take("L2::cache_hint");
+    a.noftz = d.q.take("noftz");
     a.types = d.takeTypes();
     d.q.finish();
     // "inc(r, s) = (r >= s) ? 0 : r+1; dec(r, s) = (r==0 || r > s) ? s : r-1" and ".inc and .dec
@@ -130,13 +131,18 @@ Atom decodeAtom(Decoder& d, AtomName name) {
     if (incDec && (a.types.size() != 1 || a.types[0] != Type{'u', 32}))
         d.fail("\".inc and .dec are only supported for .u32 type\" (" +
                cite(a.returns() ? Sec::Atom : Sec::Red) + ")");
-    // "The .add operation rounds to nearest even" and .f32 flushes subnormals on global memory
-    // ({Atom}): the value algebra has no floating point, so a float value is refused rather
-    // than added as an integer
-    if (a.types.size() == 1 && a.types[0].kind == 'f')
-        d.fail("floating-point ." + std::string(nameOf(kAtomOps, a.op)) +
-               " is not supported: ptxmc's values are integer words (" +
-               cite(a.returns() ? Sec::Atom : Sec::Red) + ")");
+    // Table 41 ({Atom}): a scalar .f32 has ".add{.noftz}" only, which "rounds to nearest even";
+    // the half-precision types (16-bit elements, or two in a word, each atomic on its own) and
+    // .f64 are not values ptxmc's 32-bit words hold
+    const std::string where = " (" + cite(a.returns() ? Sec::Atom : Sec::Red) + ")";
+    const bool f32 = a.types.size() == 1 && a.types[0] == Type{'f', 32};
+    if (a.types.size() == 1 && a.types[0].kind == 'f' && !f32)
+        d.fail("floating-point ." + std::string(nameOf(kAtomOps, a.op)) + " on ." + 'f' +
+               std::to_string(a.types[0].bits) +
+               " is not supported: ptxmc's values are 32-bit words, and only .f32 is one" + where);
+    if (f32 && (a.op != AtomOp::Add || (name != AtomName::Atom && name != AtomName::Red)))
+        d.fail("on .f32 an atomic has .add{.noftz} only (Table 41)" + where);
+    if (a.noftz && !f32) d.fail(".noftz goes with a floating-point .add" + where);
     // ptxmc's values are 32-bit words: a 64-bit .add, .min or .max would lose the carry into the
     // high half and the sign of a 64-bit value, so it is refused rather than computed on 32 bits
     // (.exch, .cas and the bit operations make no carry; they still read a 64-bit cell as the

@@ -187,12 +187,13 @@ Op decodeLd(Decoder& d) {
     auto op = d.q.takeOneOf({"min", "max"});
     if (!op) d.fail("tcgen05.ld.red needs .min or .max");
     red.max = *op == "max";
-    if (d.q.take("abs") || d.q.take("NaN"))
-        d.fail("tcgen05.ld.red .abs and .NaN act on floating-point values, which ptxmc does not "
-               "model");
+    red.abs = d.q.take("abs");
+    red.nan = d.q.take("NaN");
     auto type = d.q.takeOneOf({"u32", "s32", "f32"});
     if (!type) d.fail("tcgen05.ld.red needs .u32, .s32 or .f32");
     red.type = *type;
+    if ((red.abs || red.nan) && red.type != "f32")
+        d.fail("tcgen05.ld.red's .abs and .NaN go with .f32 (" + cite(Sec::Tcgen05Ld) + ")");
     ld.red = red;
     d.q.finish();
     return ld;

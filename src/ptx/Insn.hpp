@@ -72,6 +72,9 @@ struct Atom {
     /// .L2::cache_hint: a trailing cache_policy operand, "treated as a performance hint only, and
     /// does not change the memory consistency behavior of the program" ({Atom}, {Red})
     bool cacheHint = false;
+    /// .noftz (.add.f32): "preserves subnormal inputs and results" where atom.add.f32 without
+    /// it "flushes subnormal inputs and results to sign-preserving zero on global memory"
+    bool noftz = false;
     bool returns() const { return name == AtomName::Atom || name == AtomName::Suatom; }
 };
 
@@ -329,6 +332,8 @@ struct BulkCopy {
     /// ({CpReduceAsyncBulkTensor}): no .type, "The type of each tensor data element in the source
     /// and the destination tensor is specified in Tensor-map" (the tile's `, elem T` here)
     std::optional<AtomOp> reduce = std::nullopt;
+    /// cp.reduce.async.bulk .add.noftz.f32: a binary32 addition that keeps subnormals
+    bool noftz = false;
     /// .weak, or .relaxed with a scope (9.3): "When .sem is .relaxed, the data copy accesses
     /// memory with naturally-aligned strong memory operations with element-wise atomic size
     /// specified by .type and thread scope specified by .scope" ({CpAsyncBulk}); a reduction's
@@ -485,6 +490,8 @@ struct LdStFormat {
 struct LdRed {
     bool max = true;
     std::string type = "u32";
+    bool abs = false; ///< .abs (.f32): the reduction takes the loaded values' absolute values
+    bool nan = false; ///< .NaN (.f32): a NaN among them makes the result the canonical NaN
 };
 
 struct Tcgen05Ld {

@@ -92,6 +92,7 @@ struct Printer {
             .q(scopeName(i.scope))
             .q(nameOf(kSpaces, i.space))
             .q(nameOf(kAtomOps, i.op))
+            .q(i.noftz, "noftz")
             .q(i.cacheHint, "L2::cache_hint")
             .types(i.types)
             .s;
@@ -265,6 +266,7 @@ struct Printer {
                 .q(i.viaMbarrier ? "mbarrier::complete_tx::bytes" : "bulk_group")
                 .q(i.cacheHint, "L2::cache_hint")
                 .q(nameOf(kAtomOps, *i.reduce))
+                .q(i.noftz, "noftz")
                 .types(i.types)
                 .s;
         return start(i.dims > 0 ? "cp.async.bulk.tensor" : "cp.async.bulk")
@@ -348,6 +350,8 @@ struct Printer {
             .q(ldStShape(i.format.shape).name)
             .q("x" + std::to_string(i.format.repeat))
             .q(i.red->max ? "max" : "min")
+            .q(i.red->abs, "abs")
+            .q(i.red->nan, "NaN")
             .q(i.red->type)
             .s;
     }

@@ -224,6 +224,8 @@ constexpr SectionRow kRows[] = {
      "parallel-synchronization-and-communication-instructions-activemask"},
     {Sec::ReduxSync, "ReduxSync", "9.7.15.13",
      "parallel-synchronization-and-communication-instructions-redux-sync"},
+    {Sec::FloatMin, "FloatMin", "9.7.3.11", "floating-point-instructions-min"},
+    {Sec::FloatMax, "FloatMax", "9.7.3.12", "floating-point-instructions-max"},
     // cited by the model's comments (model/*.cat, as {Key} or {Key#})
     {Sec::MemorySynchronization, "MemorySynchronization", "8.9.4", "memory-synchronization"},
     {Sec::CausalityOrder, "CausalityOrder", "8.9.5", "causality-order"},

@@ -136,6 +136,8 @@ enum class Sec {
     MatchSync,
     Activemask,
     ReduxSync,
+    FloatMin,
+    FloatMax,
     // cited by the model's comments (model/*.cat)
     MemorySynchronization,
     CausalityOrder,

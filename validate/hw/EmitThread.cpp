@@ -733,6 +733,11 @@ void ThreadEmitter::atomic(const Insn& in, bool returns) {
         type = at.types.size() == 1 && at.types[0].kind == 'u' ? ptx::Type{'u', 32}
                                                                : ptx::Type{'s', 32};
     if (at.op == ptx::AtomOp::Inc || at.op == ptx::AtomOp::Dec) type = {'u', 32};
+    if (at.types.size() == 1 && at.types[0] == ptx::Type{'f', 32}) {
+        // a binary32 add on the word's bits, as the model computes it
+        if (at.noftz) refuse("'.add.noftz.f32' (PTX ISA 9.4): ptxas 13.0 rejects .noftz on .f32");
+        type = {'f', 32};
+    }
     if (at.op == ptx::AtomOp::Sub) { // PTX has no atom.sub
         ptxOp = ptx::AtomOp::Add;
         type = {'u', 32};
@@ -1116,6 +1121,7 @@ void ThreadEmitter::bulkCopy(const Insn& in, const ptx::BulkCopy& copy) {
         usedBulkGroup_ = true;
         perThread();
         // cp.reduce.async.bulk prints as written: the same operands as the copy
+        if (copy.noftz) refuse("'.add.noftz.f32' (PTX ISA 9.4): ptxas 13.0 rejects .noftz on .f32");
         ptx::BulkCopy store;
         store.dst = ptx::StateSpace::Global;
         store.src = ptx::StateSpace::SharedCta;
