@@ -16,6 +16,10 @@ namespace {
 
 void collectSources(const ValuePtr& v, std::set<int>& out) {
     if (!v) return;
+    if (v->op == Value::Op::BarrierResult) { // its own thread's barrier event, not the others'
+        out.insert(v->event);
+        return;
+    }
     if (v->op == Value::Op::ReadOf || v->op == Value::Op::WaitResult ||
         v->op == Value::Op::PhaseToken)
         out.insert(v->event);

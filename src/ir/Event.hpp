@@ -52,6 +52,10 @@ struct Value {
         /// even; a NaN sum is the canonical NaN 0x7fffffff (subnormals kept: a flush is built
         /// around it, lower/Float32.hpp)
         AddF32,
+        /// bar.red's result at the thread's arrival event `event`: args[0], the reduction over
+        /// every thread of the barrier instance (filled once all threads are lowered). Its one
+        /// source is `event`: the other threads' predicates reach it through the barrier
+        BarrierResult,
     };
     Op op = Op::Const;
     std::int64_t constant = 0;

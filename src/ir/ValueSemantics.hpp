@@ -130,6 +130,8 @@ typename V::Word applyValue(const V& v, const ir::Value& x, Sources& src, Arg&& 
     }
     case Op::AddF32:
         return v.addF32(arg(0), arg(1));
+    case Op::BarrierResult:
+        return arg(0);
     case Op::Ite:
         return v.choose(
             v.nonzero(arg(0)), [&] { return arg(1); }, [&] { return arg(2); });

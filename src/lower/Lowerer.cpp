@@ -768,11 +768,11 @@ void Lowerer::computeStaticDeadlocks() {
 
 void Lowerer::addBarrierReduction(int arrival, ptx::BarrierRedOp op, ir::ValuePtr input,
                                   const Operand& dest) {
-    // A placeholder no engine can evaluate (a read of no event): it is replaced in place, so
+    // A leaf whose operand, the reduction, is filled in place once every thread is lowered, so
     // every value built on it reads the reduction.
     auto result = std::make_shared<ir::Value>();
-    result->op = ir::Value::Op::ReadOf;
-    result->event = -1;
+    result->op = ir::Value::Op::BarrierResult;
+    result->event = arrival;
     barrierReductions_[arrival] = {op, std::move(input), result, inst_->loc};
     define(dest, result);
 }
@@ -836,7 +836,7 @@ void Lowerer::resolveBarrierReductions() {
         }
         const ir::ValuePtr combined = reduction(red->op, predicates);
         for (const ir::Event* e : arrivals)
-            *barrierReductions_.at(e->id).result = *combined;
+            barrierReductions_.at(e->id).result->args = {combined};
     }
 }
 
