@@ -19,23 +19,6 @@ using Op = ir::Value::Op;
 
 namespace {
 
-/** A value as a condition: kept when it is already 0 or 1, else `v != 0`. */
-ValuePtr truth(const ValuePtr& v) {
-    switch (v->op) {
-    case Op::Eq:
-    case Op::Not:
-    case Op::LAnd:
-    case Op::LOr:
-    case Op::Lt:
-    case Op::Ltu:
-    case Op::WaitResult:
-    case Op::Choice:
-        return v;
-    default:
-        return Value::make(Op::Not, {Value::make(Op::Not, {v})});
-    }
-}
-
 /** A path condition and one more condition (null: always; a false result is a Const 0). */
 ValuePtr conj(const ValuePtr& guard, const ValuePtr& c) {
     if (c->isConst()) return c->constant != 0 ? guard : c;
@@ -139,7 +122,7 @@ void merge(PathState& into, PathState&& other, const std::function<void(const ch
     auto pick = [&](const ValuePtr& mine, const ValuePtr& theirs) {
         if (mine == theirs) return mine;
         if (!other.guard) return theirs;
-        return Value::make(Op::Ite, {truth(other.guard), theirs, mine});
+        return Value::make(Op::Ite, {asPredicate(other.guard), theirs, mine});
     };
     std::map<std::string, ValuePtr> regs;
     for (auto& [name, v] : into.registers) {
@@ -348,6 +331,22 @@ ValuePtr compare(ptx::CmpOp cmp, bool isSigned, const ValuePtr& a, const ValuePt
 
 } // namespace
 
+ValuePtr asPredicate(const ValuePtr& v) {
+    switch (v->op) {
+    case Op::Eq:
+    case Op::Not:
+    case Op::LAnd:
+    case Op::LOr:
+    case Op::Lt:
+    case Op::Ltu:
+    case Op::WaitResult:
+    case Op::Choice:
+        return v;
+    default:
+        return Value::make(Op::Not, {Value::make(Op::Not, {v})});
+    }
+}
+
 void Lowerer::step(std::size_t pc, std::vector<std::pair<std::size_t, ValuePtr>>& jumps,
                    bool& fallsThrough) {
     const ptx::CodeItem& inst = thread_->code[pc];
@@ -366,7 +365,7 @@ void Lowerer::step(std::size_t pc, std::vector<std::pair<std::size_t, ValuePtr>>
         expectOperands(1);
         ValuePtr c = Value::makeConst(1);
         if (inst.guard) {
-            c = truth(value(guardOperand(*inst.guard)));
+            c = asPredicate(value(guardOperand(*inst.guard)));
             if (inst.guard->negated) c = Value::make(Op::Not, {c});
         }
         jumps.emplace_back(label(0), c);
@@ -498,7 +497,7 @@ void Lowerer::lowerThread(std::size_t index) {
             if (it == registers_.end())
                 fail(inst.guard->loc, "predicate '" + inst.guard->reg + "' is never set in P" +
                                           std::to_string(thread_->id));
-            ValuePtr c = truth(it->second);
+            ValuePtr c = asPredicate(it->second);
             if (inst.guard->negated) c = Value::make(Op::Not, {c});
             ValuePtr runs = conj(path_.guard, c);
             if (sleeps) {

@@ -25,14 +25,19 @@ ValuePtr orderKey(const ValuePtr& v) {
     return Value::make(Op::Ite, {negative, Value::make(Op::Xor, {v, constant(0x7fffffff)}), v});
 }
 
+/** 1 where the exponent bits of `v` are `exponent` and its fraction is not zero. */
+ValuePtr exponentWithFraction(const ValuePtr& v, std::int64_t exponent) {
+    ValuePtr exponentBits = Value::make(Op::And, {v, constant(0x7f800000)});
+    ValuePtr fraction = Value::make(Op::And, {v, constant(0x007fffff)});
+    return Value::make(Op::LAnd,
+                       {Value::make(Op::Eq, {exponentBits, constant(exponent)}),
+                        Value::make(Op::Not, {Value::make(Op::Eq, {fraction, constant(0)})})});
+}
+
 } // namespace
 
 ValuePtr isNanF32(const ValuePtr& v) {
-    ValuePtr exponent = Value::make(Op::And, {v, constant(0x7f800000)});
-    ValuePtr fraction = Value::make(Op::And, {v, constant(0x007fffff)});
-    return Value::make(Op::LAnd,
-                       {Value::make(Op::Eq, {exponent, constant(0x7f800000)}),
-                        Value::make(Op::Not, {Value::make(Op::Eq, {fraction, constant(0)})})});
+    return exponentWithFraction(v, 0x7f800000);
 }
 
 ValuePtr absF32(const ValuePtr& v) {
@@ -40,12 +45,7 @@ ValuePtr absF32(const ValuePtr& v) {
 }
 
 ValuePtr flushF32(const ValuePtr& v) {
-    ValuePtr zeroExponent =
-        Value::make(Op::Eq, {Value::make(Op::And, {v, constant(0x7f800000)}), constant(0)});
-    ValuePtr fraction = Value::make(Op::And, {v, constant(0x007fffff)});
-    ValuePtr subnormal = Value::make(
-        Op::LAnd,
-        {zeroExponent, Value::make(Op::Not, {Value::make(Op::Eq, {fraction, constant(0)})})});
+    ValuePtr subnormal = exponentWithFraction(v, 0); // a zero exponent, a nonzero fraction
     return Value::make(Op::Ite, {subnormal, Value::make(Op::And, {v, constant(0x80000000)}), v});
 }
 

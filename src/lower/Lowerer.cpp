@@ -831,8 +831,7 @@ void Lowerer::resolveBarrierReductions() {
                          "barrier{.cta}.arrive using the same active barrier. Execution in this "
                          "case is unpredictable.' (" +
                          ptx::cite(ptx::Sec::BarBarrier) + ")");
-            predicates.push_back(
-                Value::make(Value::Op::Not, {Value::make(Value::Op::Not, {it->second.input})}));
+            predicates.push_back(asPredicate(it->second.input));
         }
         const ir::ValuePtr combined = reduction(red->op, predicates);
         for (const ir::Event* e : arrivals)

@@ -248,6 +248,9 @@ private:
     std::map<int, BarrierReduction> barrierReductions_; ///< by arrival event
 };
 
+/** A value as a condition, 0 or 1: kept when it is one already, else `v != 0`. */
+ir::ValuePtr asPredicate(const ir::ValuePtr& v);
+
 /**
  * Lowers an instruction that makes events (every family but control: Dispatch.cpp visits each
  * alternative of ptx::Op); false for a control instruction, which ControlFlow.cpp lowers.

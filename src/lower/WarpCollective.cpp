@@ -19,11 +19,6 @@ ValuePtr constant(std::int64_t c) {
     return Value::makeConst(ir::wrap32(c));
 }
 
-/** 1 where `v` is nonzero, else 0. */
-ValuePtr holds(const ValuePtr& v) {
-    return Value::make(Op::Not, {Value::make(Op::Not, {v})});
-}
-
 /**
  * The membermask operand: every lane of the warp. The litmus thread's 32 lanes all run the
  * instruction, and "The behavior of ... is undefined if the executing thread is not in the
@@ -67,7 +62,7 @@ ValuePtr reduceUniform(const ptx::Redux& r, const ValuePtr& a) {
 void lowerVote(Lowerer& l, const ptx::Vote& v) {
     l.expectOperands(v.sync ? 3 : 2);
     if (v.sync) checkMembermask(l, l.operand(2), ptx::Sec::VoteSync);
-    ValuePtr a = holds(l.value(l.operand(1))); // `!a` is negated by value()
+    ValuePtr a = asPredicate(l.value(l.operand(1))); // `!a` is negated by value()
     switch (v.mode) {
     case ptx::VoteMode::All: // "True if source predicate is True for all ... threads"
     case ptx::VoteMode::Any: // "True if source predicate is True for some thread"
