@@ -153,8 +153,26 @@ struct Z3Values {
         const z3::expr nan(ctx, Z3_mk_fpa_is_nan(ctx, sum));
         return z3::ite(nan, word(0x7fffffff), sum.mk_to_ieee_bv());
     }
+    /** binary16 addition of the words' low halves (5 exponent bits, 11 significand bits). */
+    Word addF16(const Word& a, const Word& b) const { return addHalf(a, b, 5, 11); }
+    /** bfloat16 addition of the words' low halves (8 exponent bits, 8 significand bits). */
+    Word addBF16(const Word& a, const Word& b) const { return addHalf(a, b, 8, 8); }
+    static Word shiftRight(const Word& a, const Word& b) { return z3::lshr(a, b); }
 
     static Word wordOf(const Int& n) { return z3::int2bv(32, n); }
+
+private:
+    /** A 16-bit float addition, round to nearest even, zero-extended; a NaN is 0x7fff. */
+    Word addHalf(const Word& a, const Word& b, unsigned ebits, unsigned sbits) const {
+        const z3::sort half(ctx, Z3_mk_fpa_sort(ctx, ebits, sbits));
+        const z3::expr rne(ctx, Z3_mk_fpa_rne(ctx));
+        auto low = [&](const Word& w) { return w.extract(15, 0).mk_from_ieee_bv(half); };
+        const z3::expr sum(ctx, Z3_mk_fpa_add(ctx, rne, low(a), low(b)));
+        const z3::expr nan(ctx, Z3_mk_fpa_is_nan(ctx, sum));
+        return z3::ite(nan, word(0x7fff), z3::zext(sum.mk_to_ieee_bv(), 16));
+    }
+
+public:
     static Int unsignedOf(const Word& w) { return z3::bv2int(w, false); }
     static Int parity(const Int& n) { return z3::mod(n, 2); }
 

@@ -50,8 +50,16 @@ struct Value {
         Choice, ///< 0 or 1, either: choice number `constant` of the program (Program::choices)
         /// args[0] + args[1] as IEEE-754 binary32 values the words hold, rounded to nearest
         /// even; a NaN sum is the canonical NaN 0x7fffffff (subnormals kept: a flush is built
-        /// around it, lower/Float32.hpp)
+        /// around it, lower/Floats.hpp)
         AddF32,
+        /// args[0] + args[1] as IEEE-754 binary16 values in the words' low 16 bits, rounded to
+        /// nearest even, zero-extended; a NaN sum is the canonical NaN 0x7fff
+        AddF16,
+        /// args[0] + args[1] as bfloat16 values (binary32's high half) in the words' low 16 bits,
+        /// rounded to nearest even, zero-extended; a NaN sum is the canonical NaN 0x7fff
+        AddBF16,
+        /// args[0] shifted right by args[1] bits, zeros shifted in (32 or more: 0)
+        Lshr,
         /// bar.red's result at the thread's arrival event `event`: args[0], the reduction over
         /// every thread of the barrier instance (filled once all threads are lowered). Its one
         /// source is `event`: the other threads' predicates reach it through the barrier

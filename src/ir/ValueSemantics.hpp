@@ -48,6 +48,27 @@ struct ConcreteValues {
         const float sum = std::bit_cast<float>(u32(a)) + std::bit_cast<float>(u32(b));
         return std::isnan(sum) ? wrap(0x7fffffffU) : wrap(std::bit_cast<std::uint32_t>(sum));
     }
+    /**
+     * binary16 addition, round to nearest even, NaN made canonical (0x7fff). The operands are
+     * exact in binary32 and the sum is rounded twice, to binary32 and then to binary16: with
+     * 24 >= 2*11 + 2 significand bits the double rounding gives the correctly rounded sum
+     * (Figueroa, "When is double rounding innocuous?", 1995).
+     */
+    static Word addF16(Word a, Word b) {
+        const float sum = static_cast<float>(toF16(a)) + static_cast<float>(toF16(b));
+        if (std::isnan(sum)) return 0x7fff;
+        return std::bit_cast<std::uint16_t>(static_cast<_Float16>(sum));
+    }
+    /** bfloat16 addition, the same way (24 >= 2*8 + 2); NaN made canonical (0x7fff). */
+    static Word addBF16(Word a, Word b) {
+        const float sum = fromBF16(a) + fromBF16(b);
+        if (std::isnan(sum)) return 0x7fff;
+        const std::uint32_t bits = std::bit_cast<std::uint32_t>(sum);
+        // round to nearest even at bit 16: add 0x7fff, plus the kept half's lowest bit
+        return ((bits + 0x7fffU + ((bits >> 16) & 1U)) >> 16) & 0xffffU;
+    }
+    /** a >> b, zeros shifted in; a shift of 32 or more gives 0. */
+    static Word shiftRight(Word a, Word b) { return u32(b) >= 32 ? 0 : wrap(u32(a) >> u32(b)); }
 
     /** A count as a register value: its low 32 bits. */
     static Word wordOf(Int n) { return wrap(static_cast<std::uint64_t>(n)); }
@@ -64,6 +85,10 @@ struct ConcreteValues {
 private:
     static Word wrap(std::uint64_t v) { return wrap32(static_cast<std::int64_t>(v)); }
     static std::uint32_t u32(Word v) { return static_cast<std::uint32_t>(v); }
+    static _Float16 toF16(Word v) {
+        return std::bit_cast<_Float16>(static_cast<std::uint16_t>(u32(v) & 0xffffU));
+    }
+    static float fromBF16(Word v) { return std::bit_cast<float>((u32(v) & 0xffffU) << 16); }
 };
 
 /**
@@ -130,6 +155,12 @@ typename V::Word applyValue(const V& v, const ir::Value& x, Sources& src, Arg&& 
     }
     case Op::AddF32:
         return v.addF32(arg(0), arg(1));
+    case Op::AddF16:
+        return v.addF16(arg(0), arg(1));
+    case Op::AddBF16:
+        return v.addBF16(arg(0), arg(1));
+    case Op::Lshr:
+        return v.shiftRight(arg(0), arg(1));
     case Op::BarrierResult:
         return arg(0);
     case Op::Ite:

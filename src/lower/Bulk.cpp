@@ -1,6 +1,6 @@
 // Asynchronous copies (cp{.reduce}.async.bulk{.tensor}, non-bulk cp.async) and
 // their async-group completion instructions.
-#include "lower/Float32.hpp"
+#include "lower/Floats.hpp"
 #include "lower/Instructions.hpp"
 #include "ptx/Sections.hpp"
 
@@ -63,8 +63,8 @@ std::optional<Address> tensormapOf(Lowerer& l, const Address& tile) {
  * performed in the async proxy" (PTX ISA 9.4 {CpReduceAsyncBulk}): a relaxed read-modify-write
  * at that scope in the async proxy. (The 9.1 text said "individually .relaxed.gpu".)
  */
-void reduceInto(Lowerer& l, int issueId, const Address& d, ptx::AtomOp op, bool unsignedElems,
-                bool f32Elems, int sourceRead, ir::Scope scope) {
+void reduceInto(Lowerer& l, int issueId, const Address& d, ptx::AtomOp op,
+                const ElementKind& elements, int sourceRead, ir::Scope scope) {
     const std::string name = l.program().locations[static_cast<std::size_t>(d.location)].name;
     // the written .relaxed.scope, else .relaxed.sys (9.4's default; the 9.1 text had .gpu)
     auto relaxedAtScope = [&](ir::Event& e) {
@@ -78,11 +78,10 @@ void reduceInto(Lowerer& l, int issueId, const Address& d, ptx::AtomOp op, bool 
     relaxedAtScope(w);
     // "The .inc and .dec operations return a result in the range [0..x] where x is the value at
     // the source state space" ({CpReduceAsyncBulk#}): atom's inc and dec with the source element
-    // as bound; .min/.max compare as the element type says
-    // .add.noftz.f32: a binary32 sum rounded to nearest even, subnormals kept
-    w.written = f32Elems ? addF32(Value::readOf(readId), Value::readOf(sourceRead), false)
-                         : reducedValue(op, unsignedElems, Value::readOf(readId),
-                                        Value::readOf(sourceRead));
+    // as bound; .min/.max compare as the element type says. On floats (.f32, .f16, .bf16) "The
+    // floating point operation .add rounds to the nearest even" and keeps subnormals (.noftz,
+    // .f32's default); a 16-bit element is the cell's low half
+    w.written = reducedElement(op, elements, Value::readOf(readId), Value::readOf(sourceRead));
 }
 
 /**
@@ -217,18 +216,16 @@ void lowerCopy(Lowerer& l, const ptx::BulkCopy& copy) {
     ir::Scope reduceScope = tensor                           ? ir::Scope::Gpu
                             : copy.scope == ptx::Scope::None ? ir::Scope::Sys
                                                              : copy.scope;
-    bool unsignedElems = false;
+    ElementKind elements;
     if (copy.reduce)
-        unsignedElems =
-            tensor ? tensorReduceUnsigned(l, copy, l.operand(0), dst) : unsignedType(copy.types);
+        elements = tensor ? ElementKind{tensorReduceUnsigned(l, copy, l.operand(0), dst)}
+                          : elementKind(copy.half, copy.types, false);
     ir::Event& r = l.exec(issueId, "read " + Lowerer::accessName(l.operand(1), src), {Tag::R});
     copyAccess(r, src);
     int readId = r.id;
     for (const auto& [d, m] : targets) {
         if (copy.reduce) {
-            reduceInto(l, issueId, d, *copy.reduce, unsignedElems,
-                       !tensor && copy.types.size() == 1 && copy.types[0] == ptx::Type{'f', 32},
-                       readId, reduceScope);
+            reduceInto(l, issueId, d, *copy.reduce, elements, readId, reduceScope);
         } else {
             ir::Event& w =
                 l.exec(issueId,

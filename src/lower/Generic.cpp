@@ -1,11 +1,12 @@
 // Generic-proxy instructions: ld/st/atom/red, fences, barriers, proxy accesses, arithmetic.
 #include "ir/Gates.hpp"
-#include "lower/Float32.hpp"
+#include "lower/Floats.hpp"
 #include "lower/Instructions.hpp"
 #include "ptx/Decode.hpp"
 #include "ptx/Sections.hpp"
 
 #include <array>
+#include <functional>
 
 namespace ptxmc::lower {
 
@@ -309,22 +310,48 @@ ir::ValuePtr reducedValue(ptx::AtomOp op, bool isUnsigned, const ir::ValuePtr& o
     }
 }
 
-/** atom (returns the old value) and red (no result): a read and a write joined by rmw. */
-void lowerAtomic(Lowerer& l, const ptx::Atom& at) {
-    auto [sem, scope] = ptx::effectiveOrdering(at.sem, at.scope, Sem::Relaxed);
-    bool returns = at.returns();
+ElementKind elementKind(ptx::HalfType half, const std::vector<ptx::Type>& types, bool flush) {
+    switch (half) {
+    case ptx::HalfType::F16:
+    case ptx::HalfType::F16x2:
+        return {false, &kF16, false};
+    case ptx::HalfType::Bf16:
+    case ptx::HalfType::Bf16x2:
+        return {false, &kBF16, false};
+    case ptx::HalfType::None:
+        break;
+    }
+    if (types.size() == 1 && types[0] == ptx::Type{'f', 32}) return {false, &kF32, flush};
+    return {unsignedType(types), nullptr, false};
+}
+
+ir::ValuePtr reducedElement(ptx::AtomOp op, const ElementKind& kind, const ir::ValuePtr& old,
+                            const ir::ValuePtr& b) {
+    if (!kind.format) return reducedValue(op, kind.isUnsigned, old, b);
+    const FloatFormat& f = *kind.format;
+    auto element = [&](const ir::ValuePtr& v) {
+        return Value::make(Value::Op::And, {v, Value::makeConst(wrap32(f.mask()))});
+    };
+    if (op == ptx::AtomOp::Min || op == ptx::AtomOp::Max)
+        return minMax(f, element(old), element(b), op == ptx::AtomOp::Max, false);
+    return add(f, element(old), element(b), kind.flush); // the decoders allow no other op
+}
+
+namespace {
+
+/** What an atomic writes, given the value it read. */
+using WrittenOf = std::function<ir::ValuePtr(const ir::ValuePtr& old)>;
+
+/**
+ * One atomic read-modify-write of `a`: a read and a write joined by rmw, the write made only
+ * where `writes` (a failed cas does not write). Returns the value read.
+ */
+ir::ValuePtr atomicAccess(Lowerer& l, const ptx::Atom& at, const Address& a, ir::Scope scope,
+                          Sem rsem, Sem wsem, const WrittenOf& written,
+                          const WrittenOf& writes = nullptr) {
     ir::Proxy proxy = at.name == ptx::AtomName::Suatom || at.name == ptx::AtomName::Sured
                           ? ir::Proxy::Surface
                           : ir::Proxy::Generic;
-    std::size_t first = returns ? 1 : 0;
-    bool cas = at.op == ptx::AtomOp::Cas;
-    // {, cache_policy}: a hint only, read as an operand and nothing else
-    l.expectOperands(first + (cas ? 3 : 2) + (at.cacheHint ? 1 : 0));
-    Address a = genericAddress(l, l.operand(first), spaceOf(at.space));
-    ir::ValuePtr arg = l.value(l.operand(first + 1));
-    ir::ValuePtr casNew = cas ? l.value(l.operand(first + 2)) : nullptr;
-    Sem rsem = (sem == Sem::Acquire || sem == Sem::AcqRel) ? Sem::Acquire : Sem::Relaxed;
-    Sem wsem = (sem == Sem::Release || sem == Sem::AcqRel) ? Sem::Release : Sem::Relaxed;
     // A reduction's strong read "does not form an acquire pattern" ({ReleaseAcquirePatterns},
     // {RedRead}): RED marks it for ptx.cat.
     bool reduction = at.name == ptx::AtomName::Red || at.name == ptx::AtomName::Sured;
@@ -338,22 +365,115 @@ void lowerAtomic(Lowerer& l, const ptx::Atom& at) {
     setOrdering(w, wsem, scope);
     l.access(w, a, proxy);
     ir::ValuePtr old = Value::readOf(rid);
-    if (at.op == ptx::AtomOp::Exch) {
-        w.written = arg;
-    } else if (cas) {
-        w.written = casNew;
-        ir::ValuePtr swaps = Value::make(Value::Op::Eq, {old, arg}); // a failed cas does not write
-        w.guard = w.guard ? Value::make(Value::Op::LAnd, {w.guard, swaps}) : swaps;
-    } else if (at.types.size() == 1 && at.types[0] == ptx::Type{'f', 32}) {
-        // "The atom.add.f32 operation without .noftz, flushes subnormal inputs and results to
-        // sign-preserving zero on global memory but supports subnormal inputs and results and
-        // doesn't flush them to zero on shared memory" ({Atom#}; red likewise, {Red#})
-        const bool global =
-            l.program().locations[static_cast<std::size_t>(a.location)].space == ir::Space::Global;
-        w.written = addF32(old, arg, !at.noftz && global);
-    } else {
-        w.written = reducedValue(at.op, unsignedType(at.types), old, arg);
+    w.written = written(old);
+    if (writes) {
+        ir::ValuePtr condition = writes(old);
+        w.guard = w.guard ? Value::make(Value::Op::LAnd, {w.guard, condition}) : condition;
     }
+    return old;
+}
+
+/** The registers of a vector operand ({d0, d1}), or the operand itself when `vec` is 1. */
+std::vector<litmus::Operand> vectorOperand(Lowerer& l, const litmus::Operand& op, int vec) {
+    if (vec == 1) return {op};
+    if (op.kind != litmus::Operand::Kind::Vector || op.elements.size() != std::size_t(vec))
+        l.fail(op.loc, "'" + l.inst().opcode + "' takes a brace-enclosed vector of " +
+                           std::to_string(vec) + " operands here");
+    return op.elements;
+}
+
+/**
+ * The 16-bit float, packed and vector atomics ({Atom}, {Red}): "atom instruction on packed type
+ * or vector type, accesses adjacent scalar elements in memory. In such cases, the atomicity is
+ * guaranteed separately for each of the individual scalar elements; the entire atom is not
+ * guaranteed to be atomic as a single access." Each element is an atomic read-modify-write of its
+ * own to the next element of the array [a] names (2 bytes apart for 16-bit elements, 4 for
+ * .f32); a packed register holds two elements, the first in its low half ("fA[0] = a[0:15];
+ * fA[1] = a[16:31]", {HalfMin}), and so does a packed result. The elements follow one another in
+ * program order; the text does not say how the elements of one instruction are ordered, which a
+ * .release or .acquire would make observable, so only the relaxed forms are lowered.
+ */
+void lowerElementwiseAtomic(Lowerer& l, const ptx::Atom& at) {
+    auto [sem, scope] = ptx::effectiveOrdering(at.sem, at.scope, Sem::Relaxed);
+    const std::string section = ptx::cite(at.returns() ? ptx::Sec::Atom : ptx::Sec::Red);
+    if (sem != Sem::Relaxed)
+        l.fail(l.inst().loc, "'" + l.inst().opcode +
+                                 "': a packed or vector atomic accesses each element on its own, "
+                                 "and the text does not say how their accesses are ordered; "
+                                 "ptxmc checks the .relaxed forms only (" +
+                                 section + ")");
+    const bool returns = at.returns();
+    const std::size_t first = returns ? 1 : 0;
+    l.expectOperands(first + 2 + (at.cacheHint ? 1 : 0));
+    const bool packed = at.half == ptx::HalfType::F16x2 || at.half == ptx::HalfType::Bf16x2;
+    const int perRegister = packed ? 2 : 1;
+    const int bytes = at.half == ptx::HalfType::None ? 4 : 2;
+    Address a = genericAddress(l, l.operand(first), spaceOf(at.space));
+    const bool global =
+        l.program().locations[static_cast<std::size_t>(a.location)].space == ir::Space::Global;
+    if (at.vec != 1 && !global)
+        l.fail(l.operand(first).loc, "\"atom with vector type may be used only with .global "
+                                     "space\" (" +
+                                         section + ")");
+    std::vector<ir::ValuePtr> inputs;
+    for (const litmus::Operand& b : vectorOperand(l, l.operand(first + 1), at.vec)) {
+        ir::ValuePtr v = l.value(b);
+        inputs.push_back(v);
+        if (packed) inputs.push_back(Value::make(Value::Op::Lshr, {v, Value::makeConst(16)}));
+    }
+    const ElementKind kind = elementKind(at.half, at.types, !at.noftz && global);
+    std::vector<ir::ValuePtr> olds;
+    for (std::size_t k = 0; k < inputs.size(); ++k) {
+        Address element = k == 0 ? a : l.elementAfter(a, l.operand(first), int(k), bytes);
+        ir::ValuePtr old = atomicAccess(
+            l, at, element, scope, Sem::Relaxed, Sem::Relaxed,
+            [&](const ir::ValuePtr& o) { return reducedElement(at.op, kind, o, inputs[k]); });
+        if (bytes == 2) old = Value::make(Value::Op::And, {old, Value::makeConst(0xffff)});
+        olds.push_back(old);
+    }
+    if (!returns) return;
+    std::vector<litmus::Operand> dests = vectorOperand(l, l.operand(0), at.vec);
+    for (std::size_t r = 0; r < dests.size(); ++r) {
+        ir::ValuePtr v = olds[r * perRegister];
+        if (packed)
+            v = Value::make(Value::Op::Or,
+                            {v, Value::make(Value::Op::Mul,
+                                            {olds[r * perRegister + 1], Value::makeConst(65536)})});
+        l.define(dests[r], v);
+    }
+}
+
+} // namespace
+
+/** atom (returns the old value) and red (no result): a read and a write joined by rmw. */
+void lowerAtomic(Lowerer& l, const ptx::Atom& at) {
+    if (at.vec != 1 || at.half != ptx::HalfType::None) return lowerElementwiseAtomic(l, at);
+    auto [sem, scope] = ptx::effectiveOrdering(at.sem, at.scope, Sem::Relaxed);
+    bool returns = at.returns();
+    std::size_t first = returns ? 1 : 0;
+    bool cas = at.op == ptx::AtomOp::Cas;
+    // {, cache_policy}: a hint only, read as an operand and nothing else
+    l.expectOperands(first + (cas ? 3 : 2) + (at.cacheHint ? 1 : 0));
+    Address a = genericAddress(l, l.operand(first), spaceOf(at.space));
+    ir::ValuePtr arg = l.value(l.operand(first + 1));
+    ir::ValuePtr casNew = cas ? l.value(l.operand(first + 2)) : nullptr;
+    Sem rsem = (sem == Sem::Acquire || sem == Sem::AcqRel) ? Sem::Acquire : Sem::Relaxed;
+    Sem wsem = (sem == Sem::Release || sem == Sem::AcqRel) ? Sem::Release : Sem::Relaxed;
+    // "The atom.add.f32 operation without .noftz, flushes subnormal inputs and results to
+    // sign-preserving zero on global memory but supports subnormal inputs and results and
+    // doesn't flush them to zero on shared memory" ({Atom#}; red likewise, {Red#})
+    const bool global =
+        l.program().locations[static_cast<std::size_t>(a.location)].space == ir::Space::Global;
+    const ElementKind kind = elementKind(at.half, at.types, !at.noftz && global);
+    WrittenOf written = [&](const ir::ValuePtr& old) {
+        if (at.op == ptx::AtomOp::Exch) return arg;
+        if (cas) return casNew;
+        return reducedElement(at.op, kind, old, arg);
+    };
+    WrittenOf swaps = [&](const ir::ValuePtr& old) { // a failed cas does not write
+        return Value::make(Value::Op::Eq, {old, arg});
+    };
+    ir::ValuePtr old = atomicAccess(l, at, a, scope, rsem, wsem, written, cas ? swaps : nullptr);
     if (returns) l.define(l.operand(0), old);
 }
 

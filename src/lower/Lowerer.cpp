@@ -598,7 +598,7 @@ Address Lowerer::elementAfter(const Address& a, const Operand& op, int k, int by
     const LocationDecl* root = rootOf(a.decl);
     const std::string size = std::to_string(bytes) + "-byte";
     if (!root->isArray() || root->stride != bytes)
-        fail(op.loc, "a vector access writes " + size +
+        fail(op.loc, "a vector or packed access reaches " + size +
                          " elements at consecutive addresses: "
                          "declare '" +
                          op.name + "' as an array of stride " + std::to_string(bytes) +

@@ -280,6 +280,24 @@ bool unsignedType(const std::vector<ptx::Type>& types);
  */
 ir::ValuePtr reducedValue(ptx::AtomOp op, bool isUnsigned, const ir::ValuePtr& old,
                           const ir::ValuePtr& b);
+struct FloatFormat;
+/** How the elements of an atomic or a reduction combine: as integers (unsigned or signed), or
+ *  as floats of `format` (a 16-bit one in a word's low half), subnormals flushed where `flush`. */
+struct ElementKind {
+    bool isUnsigned = false;
+    const FloatFormat* format = nullptr;
+    bool flush = false;
+};
+/** The kind of the elements a .f16/.bf16(x2) or a .type list names. */
+ElementKind elementKind(ptx::HalfType half, const std::vector<ptx::Type>& types, bool flush);
+/**
+ * reducedValue over an element kind: on floats .add rounds to nearest even and .min/.max are
+ * the min and max instructions ("The .min and .max operations implement the exact same
+ * floating-point instructions as the non-atomic min and max instructions", {Atom}); a 16-bit
+ * element is the low half of `old` and of `b`, and the result is zero-extended.
+ */
+ir::ValuePtr reducedElement(ptx::AtomOp op, const ElementKind& kind, const ir::ValuePtr& old,
+                            const ir::ValuePtr& b);
 /** Sets `e`'s semantics and scope, and their base sets (none for Sem/Scope::None). */
 void setOrdering(ir::Event& e, ir::Sem sem, ir::Scope scope);
 /** Marks `e` a weak access (.weak: no scope). */

@@ -1,6 +1,6 @@
 // tcgen05 instructions (PTX ISA {Tcgen05}): issue events, and the accesses their execution
 // performs.
-#include "lower/Float32.hpp"
+#include "lower/Floats.hpp"
 #include "lower/Instructions.hpp"
 #include "ptx/Sections.hpp"
 #include "ptx/Tables.hpp"
@@ -382,7 +382,7 @@ void lowerLd(Lowerer& l, const ptx::Tcgen05Ld& ld) {
  * tcgen05.ld.red {r...}, redval, [taddr]: the load, and redval := the .min/.max of the loaded
  * values ("the reduction operation specified by .redOp is performed on the data that is loaded
  * across columns in each lane", PTX ISA {Tcgen05Ld}); a litmus thread's registers are its loaded
- * values. .u32 compares unsigned, .s32 signed, and .f32 as min.f32/max.f32 do (lower/Float32.hpp:
+ * values. .u32 compares unsigned, .s32 signed, and .f32 as min.f32/max.f32 do (lower/Floats.hpp:
  * a NaN gives way unless .NaN, -0.0 below +0.0), over the absolute values under .abs.
  */
 static void lowerLdRed(Lowerer& l, const ptx::Tcgen05Ld& ld) {

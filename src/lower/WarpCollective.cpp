@@ -1,7 +1,7 @@
 // The warp collectives (vote, match.sync, activemask, redux.sync, bar.warp.sync) over the
 // uniform warp a litmus thread stands for: values only, no event.
 #include "ir/ValueSemantics.hpp"
-#include "lower/Float32.hpp"
+#include "lower/Floats.hpp"
 #include "lower/Instructions.hpp"
 #include "ptx/Sections.hpp"
 

@@ -312,6 +312,29 @@ Op decodeReduceTensor(Decoder& d) {
     return c;
 }
 
+/**
+ * cp.reduce.async.bulk on .f16/.bf16 elements ({CpReduceAsyncBulk}): to .global only, .add
+ * ("The cp.reduce.async.bulk.add.f16 and cp.reduce.async.bulk.add.bf16 operations require
+ * .noftz qualifier"), .min and .max (the table of valid combinations); no packed type.
+ */
+void checkHalfBulkReduce(Decoder& d, const BulkCopy& c, const std::string& where) {
+    if (c.half == HalfType::F16x2 || c.half == HalfType::Bf16x2 || !c.types.empty())
+        d.fail("cp.reduce.async.bulk's 16-bit float elements are .f16 or .bf16" + where);
+    if (c.dst != StateSpace::Global)
+        d.fail("cp.reduce.async.bulk reduces .f16/.bf16 elements into .global only (the table of "
+               "valid combinations)" +
+               where);
+    const AtomOp op = *c.reduce;
+    if (op != AtomOp::Add && op != AtomOp::Min && op != AtomOp::Max)
+        d.fail("cp.reduce.async.bulk on ." + std::string(nameOf(kHalfTypes, c.half)) +
+               " elements is .add.noftz, .min or .max" + where);
+    if (op == AtomOp::Add && !c.noftz)
+        d.fail("\"cp.reduce.async.bulk.add.f16 and cp.reduce.async.bulk.add.bf16 operations "
+               "require .noftz qualifier\"" +
+               where);
+    if (op != AtomOp::Add && c.noftz) d.fail(".noftz goes with .add" + where);
+}
+
 /** cp.reduce.async.bulk.dst.src.mechanism.redOp.type (PTX ISA {CpReduceAsyncBulk}). */
 Op decodeReduce(Decoder& d) {
     if (d.q.take("tensor")) return decodeReduceTensor(d);
@@ -333,23 +356,32 @@ Op decodeReduce(Decoder& d) {
     c.cacheHint = d.q.take("L2::cache_hint"); // a performance hint ({CpReduceAsyncBulk})
     c.reduce = takeReduceOp(d, "cp.reduce.async.bulk");
     c.noftz = d.q.take("noftz");
+    c.half = d.takeRow(kHalfTypes).value_or(HalfType::None);
     c.types = d.takeTypes();
+    d.q.finish();
+    const std::string where = " (" + cite(Sec::CpReduceAsyncBulk) + ")";
+    if (c.half != HalfType::None) {
+        checkHalfBulkReduce(d, c, where);
+        checkCopyOrdering(d, c);
+        return c;
+    }
     const bool f32 = c.types.size() == 1 && c.types[0] == Type{'f', 32};
     if (c.types.size() != 1 || c.types[0].bits != 32 || (c.types[0].kind == 'f' && !f32))
-        d.fail("cp.reduce.async.bulk here reduces 32-bit elements (.b32, .u32, .s32, .f32)");
-    // binary32 elements: .add.noftz ("rounds to nearest even", subnormals kept); the other
-    // operations and the flushing .add are not among the forms decoded
-    if (f32 && (*c.reduce != AtomOp::Add || !c.noftz))
-        d.fail("cp.reduce.async.bulk on .f32 elements is .add.noftz here (" +
-               cite(Sec::CpReduceAsyncBulk) + ")");
-    if (c.noftz && !f32)
-        d.fail(".noftz goes with .f32 elements (" + cite(Sec::CpReduceAsyncBulk) + ")");
+        d.fail("cp.reduce.async.bulk here reduces 32-bit elements (.b32, .u32, .s32, .f32) or "
+               "16-bit floats (.f16, .bf16)");
+    // binary32 elements: .add to global memory, "rounds to the nearest even"; "The default
+    // behavior for cp.reduce.async.bulk.add.f32 is equivalent to specifying optional .noftz
+    // qualifier which preserves input and result subnormals", so .add.f32 is .add.noftz.f32
+    if (f32 && (*c.reduce != AtomOp::Add || c.dst != StateSpace::Global))
+        d.fail("cp.reduce.async.bulk on .f32 elements is .add to .global (the table of valid "
+               "combinations)" +
+               where);
+    if (c.noftz && !f32) d.fail(".noftz goes with floating-point elements" + where);
     // "The .inc and .dec operations return a result in the range [0..x] where x is the value at
     // the source state space"; the table of valid combinations gives them .u32 only
     if ((*c.reduce == AtomOp::Inc || *c.reduce == AtomOp::Dec) && c.types[0] != Type{'u', 32})
         d.fail("cp.reduce.async.bulk .inc/.dec reduce .u32 elements (" +
                cite(Sec::CpReduceAsyncBulk) + ")");
-    d.q.finish();
     checkCopyOrdering(d, c);
     return c;
 }

@@ -105,6 +105,46 @@ St decodeSt(Decoder& d, StName name) {
     return st;
 }
 
+/**
+ * The 16-bit float and vector forms of atom/red ({Atom} Table 41 and its vector table; {Red}):
+ * .add.noftz on .f16/.bf16/.f16x2/.bf16x2 ("require the .noftz qualifier"); with .v2/.v4/.v8 on
+ * .f16/.bf16 and .v2/.v4 on the packed types .add, .min and .max ("all require .noftz"); and
+ * .add{.noftz} on .v2/.v4.f32. "atom with vector type may be used only with .global space".
+ */
+void checkHalfOrVectorAtom(Decoder& d, const Atom& a, const std::string& where) {
+    if (a.name != AtomName::Atom && a.name != AtomName::Red)
+        d.fail("surface atomics (suatom, sured) have no 16-bit float or vector forms" + where);
+    const bool packed = a.half == HalfType::F16x2 || a.half == HalfType::Bf16x2;
+    if (a.half == HalfType::None) {
+        if (a.types.size() != 1 || a.types[0] != Type{'f', 32})
+            d.fail("a vector atomic is .add{.noftz}.v2/.v4.f32, or .add/.min/.max.noftz on "
+                   ".f16, .bf16, .f16x2 or .bf16x2" +
+                   where);
+        if (a.vec == 8) d.fail(".v8 is not supported on .f32 (the vector table)" + where);
+        if (a.op != AtomOp::Add) d.fail("a vector .f32 atomic is .add only" + where);
+    } else {
+        if (!a.types.empty())
+            d.fail("one element type: ." + std::string(nameOf(kHalfTypes, a.half)) + " and ." +
+                   (a.types[0].kind == 'p' ? std::string("pred")
+                                           : a.types[0].kind + std::to_string(a.types[0].bits)) +
+                   where);
+        if (!a.noftz)
+            d.fail("." + std::string(nameOf(kAtomOps, a.op)) + "." +
+                   std::string(nameOf(kHalfTypes, a.half)) +
+                   " requires the .noftz qualifier (Table 41)" + where);
+        const bool minMax = a.op == AtomOp::Min || a.op == AtomOp::Max;
+        if (a.op != AtomOp::Add && !(minMax && a.vec != 1))
+            d.fail("on ." + std::string(nameOf(kHalfTypes, a.half)) + " an atomic has " +
+                   (a.vec == 1 ? ".add.noftz only (Table 41; .min/.max take a vector)"
+                               : ".add, .min or .max (the vector table)") +
+                   where);
+        if (packed && a.vec == 8)
+            d.fail(".v8 is not supported on packed types (the vector table)" + where);
+    }
+    if (a.vec != 1 && a.space != StateSpace::Global && a.space != StateSpace::None)
+        d.fail("\"atom with vector type may be used only with .global space\"" + where);
+}
+
 Atom decodeAtom(Decoder& d, AtomName name) {
     Atom a;
     a.name = name;
@@ -121,6 +161,8 @@ Atom decodeAtom(Decoder& d, AtomName name) {
     // does not change the memory consistency behavior of the program" ({Atom}, {Red})
     if (name == AtomName::Atom || name == AtomName::Red) a.cacheHint = d.q.take("L2::cache_hint");
     a.noftz = d.q.take("noftz");
+    if (auto v = d.q.takeOneOf({"v2", "v4", "v8"})) a.vec = (*v)[1] - '0';
+    a.half = d.takeRow(kHalfTypes).value_or(HalfType::None);
     a.types = d.takeTypes();
     d.q.finish();
     // "inc(r, s) = (r >= s) ? 0 : r+1; dec(r, s) = (r==0 || r > s) ? s : r-1" and ".inc and .dec
@@ -131,15 +173,18 @@ Atom decodeAtom(Decoder& d, AtomName name) {
     if (incDec && (a.types.size() != 1 || a.types[0] != Type{'u', 32}))
         d.fail("\".inc and .dec are only supported for .u32 type\" (" +
                cite(a.returns() ? Sec::Atom : Sec::Red) + ")");
-    // Table 41 ({Atom}): a scalar .f32 has ".add{.noftz}" only, which "rounds to nearest even";
-    // the half-precision types (16-bit elements, or two in a word, each atomic on its own) and
-    // .f64 are not values ptxmc's 32-bit words hold
     const std::string where = " (" + cite(a.returns() ? Sec::Atom : Sec::Red) + ")";
+    if (a.half != HalfType::None || a.vec != 1) {
+        checkHalfOrVectorAtom(d, a, where);
+        return a;
+    }
+    // Table 41 ({Atom}): a scalar .f32 has ".add{.noftz}" only, which "rounds to nearest even";
+    // .f64 is not a value ptxmc's 32-bit words hold
     const bool f32 = a.types.size() == 1 && a.types[0] == Type{'f', 32};
     if (a.types.size() == 1 && a.types[0].kind == 'f' && !f32)
         d.fail("floating-point ." + std::string(nameOf(kAtomOps, a.op)) + " on ." + 'f' +
                std::to_string(a.types[0].bits) +
-               " is not supported: ptxmc's values are 32-bit words, and only .f32 is one" + where);
+               " is not supported: ptxmc's values are 32-bit words, and .f64 is not one" + where);
     if (f32 && (a.op != AtomOp::Add || (name != AtomName::Atom && name != AtomName::Red)))
         d.fail("on .f32 an atomic has .add{.noftz} only (Table 41)" + where);
     if (a.noftz && !f32) d.fail(".noftz goes with a floating-point .add" + where);

@@ -25,6 +25,14 @@ enum class StateSpace { None, Global, Shared, SharedCta, SharedCluster };
 
 enum class AtomOp { Add, And, Or, Xor, Max, Min, Exch, Cas, Sub, Inc, Dec };
 
+/**
+ * A 16-bit floating-point element type of atom/red and cp.reduce.async.bulk ({Atom} Table 41):
+ * .f16 and .bf16 one element, .f16x2 and .bf16x2 two packed in a 32-bit register, each an element
+ * of its own in memory ("atom instruction on packed type or vector type, accesses adjacent scalar
+ * elements in memory ... the atomicity is guaranteed separately for each").
+ */
+enum class HalfType { None, F16, Bf16, F16x2, Bf16x2 };
+
 /** A data-type suffix: .b32, .u64, .f16, .pred, ... */
 struct Type {
     char kind = 'b'; ///< 'b', 'u', 's', 'f', or 'p' for .pred
@@ -75,6 +83,11 @@ struct Atom {
     /// .noftz (.add.f32): "preserves subnormal inputs and results" where atom.add.f32 without
     /// it "flushes subnormal inputs and results to sign-preserving zero on global memory"
     bool noftz = false;
+    /// .f16, .bf16, .f16x2, .bf16x2 (then `types` is empty)
+    HalfType half = HalfType::None;
+    /// .v2/.v4/.v8 (9.4 vector atomics on .global): operands d and b are brace-enclosed vectors
+    /// of this many registers, each to the next element of the array [a] names
+    int vec = 1;
     bool returns() const { return name == AtomName::Atom || name == AtomName::Suatom; }
 };
 
@@ -332,8 +345,10 @@ struct BulkCopy {
     /// ({CpReduceAsyncBulkTensor}): no .type, "The type of each tensor data element in the source
     /// and the destination tensor is specified in Tensor-map" (the tile's `, elem T` here)
     std::optional<AtomOp> reduce = std::nullopt;
-    /// cp.reduce.async.bulk .add.noftz.f32: a binary32 addition that keeps subnormals
+    /// cp.reduce.async.bulk .add.noftz.{f16,bf16,f32}: an addition that keeps subnormals
     bool noftz = false;
+    /// cp.reduce.async.bulk .f16 / .bf16 elements (.add.noftz, .min, .max to global memory)
+    HalfType half = HalfType::None;
     /// .weak, or .relaxed with a scope (9.3): "When .sem is .relaxed, the data copy accesses
     /// memory with naturally-aligned strong memory operations with element-wise atomic size
     /// specified by .type and thread scope specified by .scope" ({CpAsyncBulk}); a reduction's

@@ -94,6 +94,8 @@ struct Printer {
             .q(nameOf(kAtomOps, i.op))
             .q(i.noftz, "noftz")
             .q(i.cacheHint, "L2::cache_hint")
+            .q(i.vec != 1, "v" + std::to_string(i.vec))
+            .q(nameOf(kHalfTypes, i.half))
             .types(i.types)
             .s;
     }
@@ -267,6 +269,7 @@ struct Printer {
                 .q(i.cacheHint, "L2::cache_hint")
                 .q(nameOf(kAtomOps, *i.reduce))
                 .q(i.noftz, "noftz")
+                .q(nameOf(kHalfTypes, i.half))
                 .types(i.types)
                 .s;
         return start(i.dims > 0 ? "cp.async.bulk.tensor" : "cp.async.bulk")

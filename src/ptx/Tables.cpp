@@ -58,6 +58,14 @@ const std::array<Row<AtomOp>, 13> kAtomOps = {{
     {AtomOp::Sub, "minus"},
 }};
 
+// The 16-bit float element types of atom/red and cp.reduce.async.bulk ({Atom} Table 41)
+const std::array<Row<HalfType>, 4> kHalfTypes = {{
+    {HalfType::F16, "f16"},
+    {HalfType::Bf16, "bf16"},
+    {HalfType::F16x2, "f16x2"},
+    {HalfType::Bf16x2, "bf16x2"},
+}};
+
 const std::array<Row<CmpOp>, 10> kCmpOps = {{
     {CmpOp::Eq, "eq"},
     {CmpOp::Ne, "ne"},

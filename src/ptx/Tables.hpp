@@ -52,6 +52,7 @@ extern const std::array<Row<Sem>, 4> kFenceSems;              ///< fence.sc/acq_
 extern const std::array<Row<StateSpace>, 2> kSyncRestricts;   ///< fence's .sync_restrict::*
 extern const std::array<Row<StateSpace>, 4> kSpaces;          ///< state spaces
 extern const std::array<Row<AtomOp>, 13> kAtomOps;            ///< atom/red operations
+extern const std::array<Row<HalfType>, 4> kHalfTypes;         ///< .f16 .bf16 .f16x2 .bf16x2
 extern const std::array<Row<ProxyKind>, 9> kProxies;          ///< fence.proxy kinds
 extern const std::array<Row<CmpOp>, 10> kCmpOps;              ///< setp comparisons
 extern const std::array<Row<CmpOp>, 6> kBranchCmps;           ///< Dat3M's beq ... bge

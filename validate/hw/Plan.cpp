@@ -155,6 +155,15 @@ void checkSupported(const ptx::Program& test, const ir::Program& program, const 
                                          "' reduces by its tensor map's element type (the "
                                          "tile's ', elem'), and the runner builds every map "
                                          "with UINT32 elements: no CUDA mapping yet");
+            if (const auto* a = in.as<ptx::Atom>(); a && a->half != ptx::HalfType::None)
+                throw Refused(i.loc, "'" + in.opcode +
+                                         "' works on 16-bit float elements, the low half of a "
+                                         "cell; the harness maps 32-bit cells and emits 32-bit "
+                                         "atomics: no CUDA mapping yet");
+            if (const auto* c = in.as<ptx::BulkCopy>(); c && c->half != ptx::HalfType::None)
+                throw Refused(i.loc, "'" + in.opcode +
+                                         "' reduces 16-bit float elements, 8 to a 16-byte chunk, "
+                                         "where a cell stands for one: no CUDA mapping yet");
             if (const auto* c = in.as<ptx::BulkCopy>(); c && !c->loadMode.empty())
                 throw Refused(i.loc, "'" + in.opcode + "' (." + c->loadMode +
                                          " mode) needs a tensor map of that mode; the runner "
