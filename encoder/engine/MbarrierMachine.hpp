@@ -29,6 +29,11 @@ template <class V> struct Step {
     typename V::Bool countMisuse;
 };
 
+/** Whether `e` changes the object: every operation but a wait and a query (check_layout). */
+inline bool changesObject(const ir::Event& e) {
+    return e.mbOp != ir::MbOp::Wait && e.mbOp != ir::MbOp::Query && e.mbOp != ir::MbOp::None;
+}
+
 /** Arrivals and completed transactions are what can complete a phase ({MbarrierPhaseCompletion}).
  */
 inline bool mayComplete(const ir::Event& e) {
@@ -67,6 +72,7 @@ template <class V> Step<V> apply(const V& v, const State<V>& s, const ir::Event&
         n.tx = s.tx - amount;
         break;
     case ir::MbOp::Wait:
+    case ir::MbOp::Query: // {MbarrierCheckLayout}: reads the layout only
     case ir::MbOp::None:
         break;
     }
@@ -157,7 +163,7 @@ typename V::Bool unobservedArrive(const typename V::Bool& exists, const typename
 
 /** mb-obs pairs: an operation that advances the object (not an init, not a wait) and a wait. */
 inline bool mayBeObserved(const ir::Event& op, const ir::Event& wait) {
-    return op.mbOp != ir::MbOp::Wait && op.mbOp != ir::MbOp::Init && wait.mbOp == ir::MbOp::Wait;
+    return changesObject(op) && op.mbOp != ir::MbOp::Init && wait.mbOp == ir::MbOp::Wait;
 }
 
 /**

@@ -340,7 +340,7 @@ private:
             if (!spinning(ev) || phaseAllows(s, x)) return true;
             for (int o : opsAt_[slotOf(x)]) {
                 const auto io = static_cast<std::size_t>(o);
-                if (!s.done[io] && p_.events[io].mbOp != ir::MbOp::Wait &&
+                if (!s.done[io] && mbarrier::changesObject(p_.events[io]) &&
                     (groupOf_[io] != g || mayRun[io]))
                     return true;
             }
@@ -831,7 +831,7 @@ private:
      *  dependents of a wait, or all of them, the dependents of a change. */
     template <class Add> void addOperations(std::size_t slot, bool changesOnly, Add& add) const {
         for (int o : opsAt_[slot])
-            if (!changesOnly || p_.events[static_cast<std::size_t>(o)].mbOp != ir::MbOp::Wait)
+            if (!changesOnly || mbarrier::changesObject(p_.events[static_cast<std::size_t>(o)]))
                 add(o);
     }
 

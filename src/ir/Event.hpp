@@ -80,8 +80,9 @@ struct Value {
     bool isConst() const { return op == Op::Const; }
 };
 
-/** Which mbarrier operation an MBAR event performs. */
-enum class MbOp { None, Init, Inval, Arrive, ExpectTx, CompleteTx, Wait, Increment };
+/** Which mbarrier operation an MBAR event performs (Query: mbarrier.check_layout, which reads
+ *  the object's layout and changes nothing). */
+enum class MbOp { None, Init, Inval, Arrive, ExpectTx, CompleteTx, Wait, Increment, Query };
 
 /** One event. Issue-level events are in program order; exec events belong to an async op. */
 struct Event {

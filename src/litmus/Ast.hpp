@@ -38,6 +38,9 @@ struct Operand {
     std::optional<std::string> indexReg;
     std::int64_t indexScale = 1;
     SourceLoc indexLoc; ///< where indexReg is written
+    /// Memory `[tile, g, {c0, c1}]` (9.4 .override::global_address): g, the operand that
+    /// overrides the tensor's global address ("gAddrToOverride"); empty otherwise (0 or 1)
+    std::vector<Operand> overrideAddress;
     /// Name `!p`: a source predicate's complement, PTX's `{!}a` (vote, barrier.red); the
     /// decoder refuses it anywhere else
     bool negated = false;

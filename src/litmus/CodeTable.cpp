@@ -226,6 +226,11 @@ Operand parseOperand(Lexer& lx) {
         }
         if (lx.peek().is(",")) { // [tensorMap, {c0, c1, ...}]: a tensor copy's tile
             lx.next();
+            // [tensorMap, gAddrToOverride, {c0, ...}] (9.4 .override::global_address)
+            if (lx.peek().kind == Token::Kind::Ident && lx.peek().text != "_") {
+                op.overrideAddress.push_back(parseOperand(lx));
+                lx.expectPunct(",", "after the overriding global address");
+            }
             if (!lx.peek().is("{")) lx.unexpected(lx.peek(), "'{' starting the tensor coordinates");
             op.elements = parseOperand(lx).elements;
         }

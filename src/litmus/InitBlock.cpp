@@ -4,6 +4,7 @@
 
 #include <climits>
 #include <map>
+#include <sstream>
 #include <string>
 #include <utility>
 #include <vector>
@@ -173,6 +174,7 @@ private:
         }
         trailingOptions(d, array);
         if (array && !d.stride) d.stride = defaultStride(d);
+        if (array && d.stride < 4) narrowValuesFit(nameTok, d);
         locations_.emplace(d.name, d.loc);
         test_.locations.push_back(std::move(d));
     }
@@ -187,6 +189,28 @@ private:
         if (d.space == ir::Space::Mbarrier) return 8;
         if (d.bytes) return static_cast<int>(*d.bytes);
         return 4;
+    }
+
+    static std::string hex(std::int64_t v) {
+        std::ostringstream out;
+        if (v < 0) return std::to_string(v);
+        out << "0x" << std::hex << v;
+        return out.str();
+    }
+
+    /**
+     * An array of 1- or 2-byte elements (stride 1 or 2: the .f16 elements of a packed or vector
+     * atomic) holds values of that size in its cells: a larger initial value would stand for
+     * bytes of the next element, which is a cell of its own.
+     */
+    void narrowValuesFit(const Token& at, const LocationDecl& d) {
+        const std::int64_t limit = (std::int64_t{1} << (8 * d.stride)) - 1;
+        for (std::int64_t v : d.values)
+            if (v < 0 || v > limit)
+                lx_.fail(at, "the initial value " + hex(v) + " of " + quote(d.name) +
+                                 " does not fit its " + std::to_string(d.stride) +
+                                 "-byte elements (stride " + std::to_string(d.stride) +
+                                 "): write it as an unsigned value up to " + hex(limit));
     }
 
     /** `[N]` after an array's name: N elements, each a location of its own (row i). */

@@ -80,8 +80,12 @@ void reduceInto(Lowerer& l, int issueId, const Address& d, ptx::AtomOp op,
     // the source state space" ({CpReduceAsyncBulk#}): atom's inc and dec with the source element
     // as bound; .min/.max compare as the element type says. On floats (.f32, .f16, .bf16) "The
     // floating point operation .add rounds to the nearest even" and keeps subnormals (.noftz,
-    // .f32's default); a 16-bit element is the cell's low half
-    w.written = reducedElement(op, elements, Value::readOf(readId), Value::readOf(sourceRead));
+    // .f32's default). The cell holds the chunk's first 4 bytes: one .f32 element, or two .f16 or
+    // .bf16 elements, its low half first, each reduced with the source's
+    const ir::ValuePtr dst = Value::readOf(readId), src = Value::readOf(sourceRead);
+    const bool halves = elements.format && elements.format->mask() == 0xffff;
+    w.written = halves ? reducedPairOfHalves(op, elements, dst, src)
+                       : reducedElement(op, elements, dst, src);
 }
 
 /**
@@ -266,7 +270,11 @@ void lowerCopy(Lowerer& l, const ptx::BulkCopy& copy) {
  * form reads its map: "The tensorMap is accessed in tensormap proxy", a weak read performed
  * asynchronously (after the thread's earlier instructions, like a tensor copy's), when the tile's
  * declaration names its map (`, tensormap M`). Operands: `[src], size{, policy}`, or
- * `[tensorMap, {coords}]{, im2colInfo}{, policy}`.
+ * `[tensorMap, {coords}]{, im2colInfo}{, policy}`. With .override::global_address (9.4) the
+ * tile operand is `[tensorMap, g, {coords}]`: "the global memory address present in the opaque
+ * tensorMap object is ignored and instead the address specified by the explicit 64-bit operand
+ * gAddrToOverride is used" ({TensorBaseAddressOverride#}); g names a global location, and the
+ * map is still read for the tensor's other properties. A prefetch accesses neither.
  */
 void lowerPrefetch(Lowerer& l, const ptx::BulkPrefetch& p) {
     const std::size_t fixed = p.dims > 0 ? 1 : 2;
@@ -288,8 +296,18 @@ void lowerPrefetch(Lowerer& l, const ptx::BulkPrefetch& p) {
         l.fail(tileOp.loc, "cp.async.bulk.prefetch.tensor names its tile as [" + tileOp.name +
                                ", {" + std::to_string(coords) + " coordinate(s)}]");
     Address tile = l.address(tileOp, ir::Space::Global);
+    if (p.overrideAddress) {
+        const litmus::Operand& g = tileOp.overrideAddress.at(0);
+        Address over = l.address(g, ir::Space::Global);
+        if (l.program().locations[static_cast<std::size_t>(over.location)].space !=
+            ir::Space::Global)
+            l.fail(g.loc, "the overriding address '" + g.name + "' must be in global memory (" +
+                              ptx::cite(ptx::Sec::TensorBaseAddressOverride) + ")");
+    }
     std::optional<Address> map = tensormapOf(l, tile);
-    int issueId = l.issue({}).id;
+    // a bulk asynchronous operation (BULK), though tracked by no completion mechanism: its map
+    // read follows causally what precedes the issue, a tensormap acquire fence among them
+    int issueId = l.issue({Tag::BULK}).id;
     if (map) {
         ir::Event& t = l.exec(issueId, "read tensormap " + *tile.decl->tensormap, {Tag::R});
         l.access(t, *map, ir::Proxy::Tensormap);

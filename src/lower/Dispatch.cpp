@@ -32,6 +32,9 @@ struct Lower {
     bool operator()(const ptx::MbarrierTx& x) const { return lowerTx(l, x), true; }
     bool operator()(const ptx::MbarrierWait& x) const { return lowerWait(l, x), true; }
     bool operator()(const ptx::CpAsyncArrive& x) const { return lowerCpAsyncArrive(l, x), true; }
+    bool operator()(const ptx::MbarrierCheckLayout& x) const {
+        return lowerCheckLayout(l, x), true;
+    }
     bool operator()(const ptx::MbarrierPendingCount& x) const {
         return lowerPendingCount(l, x), true;
     }

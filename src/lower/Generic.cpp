@@ -101,6 +101,11 @@ ir::Proxy proxyOf(ptx::LdName n) {
     return ir::Proxy::Generic;
 }
 
+/** The bytes an access of `types` moves: its type's, 4 (a cell) for an untyped Dat3M access. */
+int accessBytes(const std::vector<ptx::Type>& types) {
+    return types.empty() || types[0].bits < 8 ? 4 : types[0].bits / 8;
+}
+
 } // namespace
 
 void lowerLoad(Lowerer& l, const ptx::Ld& ld) {
@@ -112,6 +117,7 @@ void lowerLoad(Lowerer& l, const ptx::Ld& ld) {
         return;
     }
     Address a = genericAddress(l, src, spaceOf(ld.space));
+    l.checkAccessWidth(a, src, accessBytes(ld.types));
     ir::Event& e = l.issue({Tag::R});
     setOrdering(e, o.sem, o.scope);
     l.access(e, a, proxyOf(ld.name));
@@ -210,6 +216,7 @@ void lowerStore(Lowerer& l, const ptx::St& st) {
     auto o = ptx::effectiveOrdering(st.sem, st.scope, Sem::Weak);
     l.expectOperands(2);
     Address a = genericAddress(l, l.operand(0), spaceOf(st.space));
+    l.checkAccessWidth(a, l.operand(0), accessBytes(st.types));
     ir::ValuePtr v = l.value(l.operand(1));
     ir::Event& e = l.issue({Tag::W});
     setOrdering(e, o.sem, o.scope);
@@ -325,16 +332,50 @@ ElementKind elementKind(ptx::HalfType half, const std::vector<ptx::Type>& types,
     return {unsignedType(types), nullptr, false};
 }
 
-ir::ValuePtr reducedElement(ptx::AtomOp op, const ElementKind& kind, const ir::ValuePtr& old,
-                            const ir::ValuePtr& b) {
-    if (!kind.format) return reducedValue(op, kind.isUnsigned, old, b);
-    const FloatFormat& f = *kind.format;
+namespace {
+
+/** The float operation on two elements of `f` (masked to its bits): .min/.max or .add. */
+ir::ValuePtr floatElement(ptx::AtomOp op, const FloatFormat& f, bool flush, const ir::ValuePtr& old,
+                          const ir::ValuePtr& b) {
     auto element = [&](const ir::ValuePtr& v) {
         return Value::make(Value::Op::And, {v, Value::makeConst(wrap32(f.mask()))});
     };
     if (op == ptx::AtomOp::Min || op == ptx::AtomOp::Max)
         return minMax(f, element(old), element(b), op == ptx::AtomOp::Max, false);
-    return add(f, element(old), element(b), kind.flush); // the decoders allow no other op
+    return add(f, element(old), element(b), flush); // the decoders allow no other op
+}
+
+/** The high half of a word, shifted down. */
+ir::ValuePtr highHalf(const ir::ValuePtr& v) {
+    return Value::make(Value::Op::Lshr, {v, Value::makeConst(16)});
+}
+
+/** The word with `low` (16 bits) in its low half and the high half of `high`. */
+ir::ValuePtr withLowHalf(const ir::ValuePtr& high, const ir::ValuePtr& low) {
+    return Value::make(
+        Value::Op::Or,
+        {Value::make(Value::Op::And, {high, Value::makeConst(wrap32(0xffff0000))}), low});
+}
+
+} // namespace
+
+ir::ValuePtr reducedElement(ptx::AtomOp op, const ElementKind& kind, const ir::ValuePtr& old,
+                            const ir::ValuePtr& b) {
+    if (!kind.format) return reducedValue(op, kind.isUnsigned, old, b);
+    const FloatFormat& f = *kind.format;
+    if (f.mask() != 0xffff) return floatElement(op, f, kind.flush, old, b);
+    // a 16-bit element at the cell's address: the cell's low half (little-endian); the high half
+    // is memory the access does not touch and keeps its value
+    return withLowHalf(old, floatElement(op, f, kind.flush, old, b));
+}
+
+ir::ValuePtr reducedPairOfHalves(ptx::AtomOp op, const ElementKind& kind, const ir::ValuePtr& old,
+                                 const ir::ValuePtr& b) {
+    const FloatFormat& f = *kind.format;
+    ir::ValuePtr low = floatElement(op, f, kind.flush, old, b);
+    ir::ValuePtr high = floatElement(op, f, kind.flush, highHalf(old), highHalf(b));
+    return Value::make(Value::Op::Or,
+                       {low, Value::make(Value::Op::Mul, {high, Value::makeConst(65536)})});
 }
 
 namespace {
@@ -391,7 +432,8 @@ std::vector<litmus::Operand> vectorOperand(Lowerer& l, const litmus::Operand& op
  * .f32); a packed register holds two elements, the first in its low half ("fA[0] = a[0:15];
  * fA[1] = a[16:31]", {HalfMin}), and so does a packed result. The elements follow one another in
  * program order; the text does not say how the elements of one instruction are ordered, which a
- * .release or .acquire would make observable, so only the relaxed forms are lowered.
+ * .release or .acquire would make observable, so only the relaxed forms are lowered (a scalar
+ * .f16/.bf16 is one element: lowerAtomic's, with any .sem).
  */
 void lowerElementwiseAtomic(Lowerer& l, const ptx::Atom& at) {
     auto [sem, scope] = ptx::effectiveOrdering(at.sem, at.scope, Sem::Relaxed);
@@ -412,8 +454,9 @@ void lowerElementwiseAtomic(Lowerer& l, const ptx::Atom& at) {
     const bool global =
         l.program().locations[static_cast<std::size_t>(a.location)].space == ir::Space::Global;
     if (at.vec != 1 && !global)
-        l.fail(l.operand(first).loc, "\"atom with vector type may be used only with .global "
-                                     "space\" (" +
+        l.fail(l.operand(first).loc, std::string("\"") + (returns ? "atom" : "red") +
+                                         " with vector type may be used only with .global "
+                                         "space\" (" +
                                          section + ")");
     std::vector<ir::ValuePtr> inputs;
     for (const litmus::Operand& b : vectorOperand(l, l.operand(first + 1), at.vec)) {
@@ -424,6 +467,7 @@ void lowerElementwiseAtomic(Lowerer& l, const ptx::Atom& at) {
     const ElementKind kind = elementKind(at.half, at.types, !at.noftz && global);
     std::vector<ir::ValuePtr> olds;
     for (std::size_t k = 0; k < inputs.size(); ++k) {
+        if (k == 0) l.checkAccessWidth(a, l.operand(first), bytes);
         Address element = k == 0 ? a : l.elementAfter(a, l.operand(first), int(k), bytes);
         ir::ValuePtr old = atomicAccess(
             l, at, element, scope, Sem::Relaxed, Sem::Relaxed,
@@ -447,7 +491,8 @@ void lowerElementwiseAtomic(Lowerer& l, const ptx::Atom& at) {
 
 /** atom (returns the old value) and red (no result): a read and a write joined by rmw. */
 void lowerAtomic(Lowerer& l, const ptx::Atom& at) {
-    if (at.vec != 1 || at.half != ptx::HalfType::None) return lowerElementwiseAtomic(l, at);
+    const bool packed = at.half == ptx::HalfType::F16x2 || at.half == ptx::HalfType::Bf16x2;
+    if (at.vec != 1 || packed) return lowerElementwiseAtomic(l, at);
     auto [sem, scope] = ptx::effectiveOrdering(at.sem, at.scope, Sem::Relaxed);
     bool returns = at.returns();
     std::size_t first = returns ? 1 : 0;
@@ -465,15 +510,28 @@ void lowerAtomic(Lowerer& l, const ptx::Atom& at) {
     const bool global =
         l.program().locations[static_cast<std::size_t>(a.location)].space == ir::Space::Global;
     const ElementKind kind = elementKind(at.half, at.types, !at.noftz && global);
+    // 16-bit elements (.f16, .bf16, and cas.b16, "atom.global.cas.b16"): the cell's low half,
+    // at its address; the high half is memory the access does not touch
+    const bool half = at.half != ptx::HalfType::None ||
+                      (at.types.size() == 1 && at.types[0] == ptx::Type{'b', 16});
+    auto low = [](const ir::ValuePtr& v) {
+        return Value::make(Value::Op::And, {v, Value::makeConst(0xffff)});
+    };
     WrittenOf written = [&](const ir::ValuePtr& old) {
         if (at.op == ptx::AtomOp::Exch) return arg;
-        if (cas) return casNew;
+        if (cas) return half ? withLowHalf(old, low(casNew)) : casNew;
         return reducedElement(at.op, kind, old, arg);
     };
     WrittenOf swaps = [&](const ir::ValuePtr& old) { // a failed cas does not write
-        return Value::make(Value::Op::Eq, {old, arg});
+        return half ? Value::make(Value::Op::Eq, {low(old), low(arg)})
+                    : Value::make(Value::Op::Eq, {old, arg});
     };
+    l.checkAccessWidth(a, l.operand(first),
+                       half               ? 2
+                       : at.types.empty() ? 4
+                                          : std::max(1, at.types[0].bits / 8));
     ir::ValuePtr old = atomicAccess(l, at, a, scope, rsem, wsem, written, cas ? swaps : nullptr);
+    if (half) old = low(old);
     if (returns) l.define(l.operand(0), old);
 }
 

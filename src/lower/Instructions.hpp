@@ -30,6 +30,7 @@ void lowerTx(Lowerer& l, const ptx::MbarrierTx& t);
 void lowerWait(Lowerer& l, const ptx::MbarrierWait& w);
 void lowerCpAsyncArrive(Lowerer& l, const ptx::CpAsyncArrive& a);
 void lowerPendingCount(Lowerer& l, const ptx::MbarrierPendingCount& c);
+void lowerCheckLayout(Lowerer& l, const ptx::MbarrierCheckLayout& c);
 
 // Bulk.cpp
 void lowerCopy(Lowerer& l, const ptx::BulkCopy& copy);

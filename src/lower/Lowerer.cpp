@@ -594,6 +594,31 @@ std::optional<Address> Lowerer::addressInCta(const Address& a, int cta) {
     return b;
 }
 
+std::set<int> Lowerer::initLayouts(const Address& a) const {
+    const litmus::LocationDecl* root = rootOf(a.decl);
+    std::set<int> out;
+    if (root->count) out.insert(0);
+    for (const ptx::Thread& t : test_.threads)
+        for (const ptx::CodeItem& item : t.code) {
+            if (item.isLabel() || !item.decoded) continue;
+            const auto* init = item.decoded->as<ptx::MbarrierInit>();
+            if (!init || init->inval || item.decoded->operands.empty()) continue;
+            auto d = decls_.find(item.decoded->operands[0].name);
+            if (d != decls_.end() && rootOf(d->second) == root)
+                out.insert(init->layout < 0 ? 0 : init->layout);
+        }
+    return out;
+}
+
+void Lowerer::checkAccessWidth(const Address& a, const Operand& op, int bytes) const {
+    const LocationDecl* root = rootOf(a.decl);
+    if (!root->isArray() || root->stride >= 4 || bytes <= root->stride) return;
+    fail(op.loc, "a " + std::to_string(bytes) + "-byte access of '" + op.name + "', an array of " +
+                     std::to_string(root->stride) +
+                     "-byte elements: each element is a cell of its own, and the access would "
+                     "span the next one (litmus/README.md, Arrays)");
+}
+
 Address Lowerer::elementAfter(const Address& a, const Operand& op, int k, int bytes) {
     const LocationDecl* root = rootOf(a.decl);
     const std::string size = std::to_string(bytes) + "-byte";

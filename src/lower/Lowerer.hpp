@@ -213,6 +213,21 @@ private:
     /** The declaration that owns the memory `d` names: `d` itself, or what its aliases name. */
     const litmus::LocationDecl* rootOf(const litmus::LocationDecl* d) const;
 
+public:
+    /**
+     * The layouts (0 for .layout::v0, 1 for v1) the test initialises the mbarrier array or object
+     * of `a` with: v0 where it is declared with `, count N`, and each mbarrier.init on any of its
+     * elements in any thread (.layout::v0 when unwritten, {MbarrierInit}).
+     */
+    std::set<int> initLayouts(const Address& a) const;
+    /**
+     * An access of `bytes` bytes at `a`: an error where `a` is an element of an array of
+     * narrower elements (stride 1 or 2, 16-bit float elements), whose next element is a cell of
+     * its own that the access would span.
+     */
+    void checkAccessWidth(const Address& a, const litmus::Operand& op, int bytes) const;
+
+private:
     const ptx::Program& test_;
     ir::Program program_;
     const ptx::Thread* thread_ = nullptr;
@@ -293,11 +308,16 @@ ElementKind elementKind(ptx::HalfType half, const std::vector<ptx::Type>& types,
 /**
  * reducedValue over an element kind: on floats .add rounds to nearest even and .min/.max are
  * the min and max instructions ("The .min and .max operations implement the exact same
- * floating-point instructions as the non-atomic min and max instructions", {Atom}); a 16-bit
- * element is the low half of `old` and of `b`, and the result is zero-extended.
+ * floating-point instructions as the non-atomic min and max instructions", {Atom}). A 16-bit
+ * element is at its cell's address, the low half of the 32-bit cell (and of `b`): the result
+ * replaces that half and keeps the high half of `old`, memory the access does not touch.
  */
 ir::ValuePtr reducedElement(ptx::AtomOp op, const ElementKind& kind, const ir::ValuePtr& old,
                             const ir::ValuePtr& b);
+/** A 16-bit float kind's operation on both halves of a 32-bit cell: the first two elements of
+ *  a bulk reduction's chunk, which the cell holds. */
+ir::ValuePtr reducedPairOfHalves(ptx::AtomOp op, const ElementKind& kind, const ir::ValuePtr& old,
+                                 const ir::ValuePtr& b);
 /** Sets `e`'s semantics and scope, and their base sets (none for Sem/Scope::None). */
 void setOrdering(ir::Event& e, ir::Sem sem, ir::Scope scope);
 /** Marks `e` a weak access (.weak: no scope). */

@@ -267,6 +267,39 @@ void lowerCpAsyncArrive(Lowerer& l, const ptx::CpAsyncArrive& a) {
 }
 
 /**
+ * mbarrier.check_layout ({MbarrierCheckLayout#}): "The instruction sets the predicate operand p
+ * to True if the layout of the mbarrier object exactly matches the .layout qualifier." The
+ * object's layout is the one of the init it holds (".layout::v0" by default, {MbarrierInit}; a
+ * declaration with `, count N` is an init without .layout). The check is an operation on the
+ * object, a query that changes nothing: on an uninitialised or invalidated object it is
+ * mbarrier-misuse, as any operation but init is ({MbarrierInit}). Its result is the layout every
+ * init of the object in the test writes; a test that initialises it with both layouts is
+ * refused, since which init a check observes is not modelled.
+ */
+void lowerCheckLayout(Lowerer& l, const ptx::MbarrierCheckLayout& c) {
+    l.expectOperands(2);
+    const litmus::Operand& addr = l.operand(1);
+    Address a = l.address(addr, ir::Space::Mbarrier);
+    l.checkReach(a, addr, false);
+    const std::set<int> layouts = l.initLayouts(a);
+    const std::string where = " (" + ptx::cite(ptx::Sec::MbarrierCheckLayout) + ")";
+    if (layouts.empty())
+        l.fail(addr.loc, "mbarrier.check_layout: no init of '" + addr.name +
+                             "' in the test (declare it with ', count N' or mbarrier.init it), so "
+                             "it has no layout to check" +
+                             where);
+    if (layouts.size() > 1)
+        l.fail(addr.loc, "mbarrier.check_layout: the test initialises '" + addr.name +
+                             "' with both .layout::v0 and .layout::v1, and which init a check "
+                             "observes is not modelled" +
+                             where);
+    ir::Event& e = l.issue({});
+    mbarrierEvent(l, e, a, ir::MbOp::Query);
+    setOrdering(e, ir::Sem::Relaxed, ir::Scope::Cta);
+    l.define(l.operand(0), Value::makeConst(*layouts.begin() == c.layout ? 1 : 0));
+}
+
+/**
  * mbarrier.pending_count ({MbarrierPendingCount#}): "The state operand is a 64-bit register that
  * must be the result of a prior mbarrier.arrive.noComplete or mbarrier.arrive_drop.noComplete
  * instruction"; count is "the pending count of the mbarrier object prior to the arrive-on

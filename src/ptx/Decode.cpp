@@ -55,6 +55,22 @@ void checkNegations(const Insn& insn) {
                              "source, bar.red's c), not operand " +
                                  std::to_string(i + 1) + " of '" + insn.opcode + "'");
 }
+/** `[tile, g, {coords}]` only where .override::global_address asks for g, and g with it. */
+void checkOverrideAddresses(const Insn& insn) {
+    const auto* p = insn.as<BulkPrefetch>();
+    const bool wanted = p != nullptr && p->overrideAddress;
+    for (const litmus::Operand& o : insn.operands)
+        if (!o.overrideAddress.empty() && !wanted)
+            throw InputError(o.overrideAddress[0].loc,
+                             "an overriding global address in a tile operand goes with "
+                             ".override::global_address, which '" +
+                                 insn.opcode + "' does not have");
+    if (wanted && (insn.operands.empty() || insn.operands[0].overrideAddress.empty()))
+        throw InputError(insn.loc, "'" + insn.opcode +
+                                       "' names the overriding address in its tile operand: "
+                                       "[tensorMap, gAddrToOverride, {coordinates}] (" +
+                                       cite(Sec::TensorBaseAddressOverride) + ")");
+}
 } // namespace
 
 Ordering effectiveOrdering(Sem written, Scope scope, ir::Sem dflt) {
@@ -113,6 +129,7 @@ Insn decode(const litmus::Instruction& inst, const CtaGroupHook& onCtaGroup) {
         d.fail("unknown instruction '" + inst.opcode + "'");
     }
     checkNegations(out);
+    checkOverrideAddresses(out);
     return out;
 }
 

@@ -264,6 +264,23 @@ Op decodeMbarrier(Decoder& d) {
         d.q.finish();
         return c;
     }
+    if (op == "check_layout") {
+        // mbarrier.check_layout.layout{.ss}.b64 p, [addr]; .layout = {.layout::v0, .layout::v1},
+        // .ss = {.shared::cta} ({MbarrierCheckLayout})
+        MbarrierCheckLayout c;
+        auto l = d.q.takeOneOf({"layout::v0", "layout::v1"});
+        if (!l)
+            d.fail(
+                "mbarrier.check_layout needs the layout it checks, .layout::v0 or .layout::v1 (" +
+                cite(Sec::MbarrierCheckLayout) + ")");
+        c.layout = (*l)[9] - '0';
+        c.mb = takeMbOperand(d);
+        d.q.finish();
+        if (c.mb.space != StateSpace::None && c.mb.space != StateSpace::SharedCta)
+            d.fail("mbarrier.check_layout's state space is .shared::cta (" +
+                   cite(Sec::MbarrierCheckLayout) + ")");
+        return c;
+    }
     if (op == "arrive" || op == "arrive_drop") return decodeArrive(d, op == "arrive_drop");
     if (op == "expect_tx") return decodeTx(d, false);
     if (op == "complete_tx") return decodeTx(d, true);
@@ -412,8 +429,14 @@ Op decodePrefetch(Decoder& d) {
     p.evictLast = d.q.take("L2::evict_last");
     if (p.cacheHint && p.evictLast)
         d.fail(name + " takes .L2::cache_hint or .L2::evict_last, not both (" + cite(sec) + ")");
-    if (d.q.takePrefixed("override::"))
-        d.fail(name + "'s .override::* qualifiers are not supported");
+    // .override::global_address (9.4): "the global memory address present in the opaque
+    // tensorMap object is ignored and instead the address specified by the explicit 64-bit
+    // operand gAddrToOverride is used" ({TensorBaseAddressOverride}); .override_attribute's
+    // dimension and stride operands are not taken
+    if (tensor) p.overrideAddress = d.q.take("override::global_address");
+    if (d.q.takePrefixed("override"))
+        d.fail(name + ": of the .override::* qualifiers only .override::global_address is "
+                      "supported");
     d.q.finish();
     if (p.loadMode.rfind("im2col", 0) == 0 && p.dims < 3)
         d.fail(

@@ -128,10 +128,6 @@ void checkHalfOrVectorAtom(Decoder& d, const Atom& a, const std::string& where) 
                    (a.types[0].kind == 'p' ? std::string("pred")
                                            : a.types[0].kind + std::to_string(a.types[0].bits)) +
                    where);
-        if (!a.noftz)
-            d.fail("." + std::string(nameOf(kAtomOps, a.op)) + "." +
-                   std::string(nameOf(kHalfTypes, a.half)) +
-                   " requires the .noftz qualifier (Table 41)" + where);
         const bool minMax = a.op == AtomOp::Min || a.op == AtomOp::Max;
         if (a.op != AtomOp::Add && !(minMax && a.vec != 1))
             d.fail("on ." + std::string(nameOf(kHalfTypes, a.half)) + " an atomic has " +
@@ -140,9 +136,14 @@ void checkHalfOrVectorAtom(Decoder& d, const Atom& a, const std::string& where) 
                    where);
         if (packed && a.vec == 8)
             d.fail(".v8 is not supported on packed types (the vector table)" + where);
+        if (!a.noftz)
+            d.fail("." + std::string(nameOf(kAtomOps, a.op)) + "." +
+                   std::string(nameOf(kHalfTypes, a.half)) +
+                   " requires the .noftz qualifier (Table 41)" + where);
     }
     if (a.vec != 1 && a.space != StateSpace::Global && a.space != StateSpace::None)
-        d.fail("\"atom with vector type may be used only with .global space\"" + where);
+        d.fail(std::string("\"") + (a.returns() ? "atom" : "red") +
+               " with vector type may be used only with .global space\"" + where);
 }
 
 Atom decodeAtom(Decoder& d, AtomName name) {
@@ -160,6 +161,11 @@ Atom decodeAtom(Decoder& d, AtomName name) {
     // "cache_policy is a hint to the cache subsystem ... treated as a performance hint only, and
     // does not change the memory consistency behavior of the program" ({Atom}, {Red})
     if (name == AtomName::Atom || name == AtomName::Red) a.cacheHint = d.q.take("L2::cache_hint");
+    // "The qualifier .level::cache_hint is only supported for .global state space and for generic
+    // addressing where the address points to the .global state space" ({Atom}, {Red})
+    if (a.cacheHint && a.space != StateSpace::Global && a.space != StateSpace::None)
+        d.fail("\"The qualifier .level::cache_hint is only supported for .global state space\" (" +
+               cite(a.returns() ? Sec::Atom : Sec::Red) + ")");
     a.noftz = d.q.take("noftz");
     if (auto v = d.q.takeOneOf({"v2", "v4", "v8"})) a.vec = (*v)[1] - '0';
     a.half = d.takeRow(kHalfTypes).value_or(HalfType::None);

@@ -283,6 +283,16 @@ struct MbarrierPendingCount {
     bool layoutV0 = false; ///< .layout::v0 written
 };
 
+/**
+ * mbarrier.check_layout.layout{.shared::cta}.b64 p, [addr] ({MbarrierCheckLayout}): "sets the
+ * predicate operand p to True if the layout of the mbarrier object exactly matches the .layout
+ * qualifier".
+ */
+struct MbarrierCheckLayout {
+    int layout = 0; ///< 0 or 1: .layout::v0 or .layout::v1 (required)
+    MbarrierOperand mb;
+};
+
 /** mbarrier.arrive{.expect_tx}, or mbarrier.arrive_drop ({MbarrierArriveDrop}) when `drop`. */
 struct MbarrierArrive {
     bool expectTx = false;
@@ -378,6 +388,9 @@ struct BulkPrefetch {
     std::string loadMode;   ///< the tensor form's .load_mode as written (empty: .tile by default)
     bool cacheHint = false; ///< .L2::cache_hint: a cache_policy operand follows
     bool evictLast = false; ///< .L2::evict_last (9.4, the non-tensor form)
+    /// .override::global_address (9.4, the tensor form): the tile operand is [tensorMap,
+    /// gAddrToOverride, {coordinates}] ({TensorBaseAddressOverride})
+    bool overrideAddress = false;
 };
 
 /** cp.async.bulk.commit_group; cp.async.commit_group when `nonBulk` (PTX ISA

@@ -198,6 +198,9 @@ struct Printer {
             .mb(i.mb)
             .s;
     }
+    std::string operator()(const MbarrierCheckLayout& i) const {
+        return start("mbarrier.check_layout").q("layout::v" + std::to_string(i.layout)).mb(i.mb).s;
+    }
     std::string operator()(const MbarrierPendingCount& i) const {
         return start("mbarrier.pending_count").q(i.layoutV0, "layout::v0").q("b64").s;
     }
@@ -208,6 +211,7 @@ struct Printer {
             .q(i.loadMode)
             .q(i.cacheHint, "L2::cache_hint")
             .q(i.evictLast, "L2::evict_last")
+            .q(i.overrideAddress, "override::global_address")
             .s;
     }
     std::string operator()(const MbarrierArrive& i) const {

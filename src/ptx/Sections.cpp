@@ -75,6 +75,8 @@ constexpr SectionRow kRows[] = {
      "data-movement-and-conversion-instructions-cp-async-bulk-prefetch"},
     {Sec::CpAsyncBulkPrefetchTensor, "CpAsyncBulkPrefetchTensor", "9.7.10.28.5.5",
      "data-movement-and-conversion-instructions-cp-async-bulk-prefetch-tensor"},
+    {Sec::TensorBaseAddressOverride, "TensorBaseAddressOverride", "9.7.10.28.5.2.1",
+     "data-movement-and-conversion-instructions-tensor-base-address-override"},
     {Sec::TensorCopies, "TensorCopies", "9.7.10.28.5",
      "data-movement-and-conversion-instructions-tensor-copy"},
     // 9.7.10.28.5.2 is "Overriding tensor property value" in 9.4 (new): the instruction moved down.
@@ -137,6 +139,8 @@ constexpr SectionRow kRows[] = {
      "parallel-synchronization-and-communication-instructions-mbarrier-test-wait-try-wait"},
     {Sec::MbarrierPendingCount, "MbarrierPendingCount", "9.7.15.16.20",
      "parallel-synchronization-and-communication-instructions-mbarrier-pending-count"},
+    {Sec::MbarrierCheckLayout, "MbarrierCheckLayout", "9.7.15.16.21",
+     "parallel-synchronization-and-communication-instructions-mbarrier-check-layout"},
     {Sec::TensormapCpFenceproxy, "TensormapCpFenceproxy", "9.7.15.17",
      "parallel-synchronization-and-communication-instructions-tensormap-cp-fenceproxy"},
     {Sec::Tcgen05, "Tcgen05", "9.7.18", "tensorcore-5th-generation-instructions"},
@@ -293,7 +297,10 @@ struct Of {
     }
     Section operator()(const MbarrierWait&) const { return section(Sec::MbarrierTestWaitTryWait); }
     Section operator()(const MbarrierPendingCount&) const { return {}; } // reads a register only
-    Section operator()(const BulkPrefetch&) const { return {}; }         // a cache hint
+    Section operator()(const MbarrierCheckLayout&) const {
+        return section(Sec::MbarrierCheckLayout);
+    }
+    Section operator()(const BulkPrefetch&) const { return {}; } // a cache hint
     Section operator()(const CpAsyncArrive&) const { return section(Sec::CpAsyncMbarrierArrive); }
     Section operator()(const BulkCommit& x) const {
         return section(x.nonBulk ? Sec::CpAsyncCommitGroup : Sec::CpAsyncBulkCommitGroup);

@@ -592,6 +592,9 @@ void ThreadEmitter::dispatch(const Insn& in) {
             [&](const ptx::MbarrierTx&) { mbarrier(in); },
             [&](const ptx::MbarrierWait&) { mbarrierWait(in); },
             [&](const ptx::CpAsyncArrive&) { cpAsyncArrive(in); },
+            [&](const ptx::MbarrierCheckLayout&) {
+                refuse("mbarrier.check_layout (PTX ISA 9.3): ptxas 13.0 does not know it");
+            },
             [&](const ptx::MbarrierPendingCount&) {
                 refuse("mbarrier.pending_count's count is not modelled: no CUDA mapping");
             },
