@@ -7,6 +7,7 @@
 #include <bit>
 #include <cmath>
 #include <cstdint>
+#include <limits>
 
 namespace ptxmc::ir {
 
@@ -55,9 +56,9 @@ struct ConcreteValues {
      * (Figueroa, "When is double rounding innocuous?", 1995).
      */
     static Word addF16(Word a, Word b) {
-        const float sum = static_cast<float>(toF16(a)) + static_cast<float>(toF16(b));
+        const float sum = fromF16(a) + fromF16(b);
         if (std::isnan(sum)) return 0x7fff;
-        return std::bit_cast<std::uint16_t>(static_cast<_Float16>(sum));
+        return roundToF16(sum);
     }
     /** bfloat16 addition, the same way (24 >= 2*8 + 2); NaN made canonical (0x7fff). */
     static Word addBF16(Word a, Word b) {
@@ -85,8 +86,42 @@ struct ConcreteValues {
 private:
     static Word wrap(std::uint64_t v) { return wrap32(static_cast<std::int64_t>(v)); }
     static std::uint32_t u32(Word v) { return static_cast<std::uint32_t>(v); }
-    static _Float16 toF16(Word v) {
-        return std::bit_cast<_Float16>(static_cast<std::uint16_t>(u32(v) & 0xffffU));
+    /** The binary16 value in the low half of `v`, exactly (every binary16 is a binary32). */
+    static float fromF16(Word v) {
+        const std::uint32_t h = u32(v) & 0xffffU;
+        const std::uint32_t exponent = (h >> 10) & 0x1fU, fraction = h & 0x3ffU;
+        float magnitude = 0;
+        if (exponent == 0) // subnormal: fraction * 2^-24
+            magnitude = std::ldexp(static_cast<float>(fraction), -24);
+        else if (exponent == 31)
+            magnitude = fraction != 0 ? std::numeric_limits<float>::quiet_NaN()
+                                      : std::numeric_limits<float>::infinity();
+        else
+            magnitude =
+                std::ldexp(static_cast<float>(fraction | 0x400U), static_cast<int>(exponent) - 25);
+        return (h & 0x8000U) != 0 ? -magnitude : magnitude;
+    }
+    /**
+     * `f` (not a NaN) rounded to binary16, nearest even (nearbyint in the default rounding
+     * mode), overflow to infinity. Written out because not every compiler has _Float16;
+     * checked against it on every binary32 (bench/history.md, 2026-12-02 (7)).
+     */
+    static Word roundToF16(float f) {
+        const std::uint32_t sign = (std::bit_cast<std::uint32_t>(f) >> 16) & 0x8000U;
+        const float a = std::fabs(f);
+        if (a >= 65520.0f) return sign | 0x7c00U; // halfway above 65504 and up: infinity
+        if (a < 0x1p-14f)                         // subnormal results: multiples of 2^-24
+            return sign | static_cast<std::uint32_t>(std::nearbyint(a * 0x1p24f));
+        int e = 0;
+        std::frexp(a, &e); // a = m * 2^e, m in [0.5, 1): 11 significand bits are a * 2^(11-e)
+        auto significand = static_cast<std::uint32_t>(std::nearbyint(std::ldexp(a, 11 - e)));
+        int biased = e - 1 + 15;
+        if (significand == 2048) { // rounded up to the next power of two
+            significand = 1024;
+            ++biased;
+        }
+        if (biased >= 31) return sign | 0x7c00U;
+        return sign | (static_cast<std::uint32_t>(biased) << 10) | (significand - 1024U);
     }
     static float fromBF16(Word v) { return std::bit_cast<float>((u32(v) & 0xffffU) << 16); }
 };
