@@ -141,14 +141,19 @@ void completeTxAtCluster(Lowerer& l, int issueId, const Address& mb, std::int64_
     c.scope = ir::Scope::Cluster;
 }
 
+/** The registers of a vector operand ({d0, d1}), or the operand itself when `vec` is 1. */
+std::vector<litmus::Operand> vectorOperand(Lowerer& l, const litmus::Operand& op, int vec) {
+    if (vec == 1) return {op};
+    if (op.kind != litmus::Operand::Kind::Vector || op.elements.size() != std::size_t(vec))
+        l.fail(op.loc, "'" + l.inst().opcode + "' takes a brace-enclosed vector of " +
+                           std::to_string(vec) + " operands here");
+    return op.elements;
+}
+
 /** The values a store's source operand holds: one, or a vector's `vec` elements ({b, c}). */
 std::vector<ir::ValuePtr> storedValues(Lowerer& l, const litmus::Operand& b, int vec) {
-    if (vec == 1) return {l.value(b)};
-    if (b.kind != litmus::Operand::Kind::Vector || b.elements.size() != std::size_t(vec))
-        l.fail(b.loc, "'" + l.inst().opcode + "' stores a brace-enclosed vector of " +
-                          std::to_string(vec) + " values");
     std::vector<ir::ValuePtr> values;
-    for (const auto& e : b.elements)
+    for (const litmus::Operand& e : vectorOperand(l, b, vec))
         values.push_back(l.value(e));
     return values;
 }
@@ -350,6 +355,12 @@ ir::ValuePtr highHalf(const ir::ValuePtr& v) {
     return Value::make(Value::Op::Lshr, {v, Value::makeConst(16)});
 }
 
+/** The word of two 16-bit halves, `low` first. */
+ir::ValuePtr packHalves(const ir::ValuePtr& low, const ir::ValuePtr& high) {
+    return Value::make(Value::Op::Or,
+                       {low, Value::make(Value::Op::Mul, {high, Value::makeConst(65536)})});
+}
+
 /** The word with `low` (16 bits) in its low half and the high half of `high`. */
 ir::ValuePtr withLowHalf(const ir::ValuePtr& high, const ir::ValuePtr& low) {
     return Value::make(
@@ -373,9 +384,7 @@ ir::ValuePtr reducedPairOfHalves(ptx::AtomOp op, const ElementKind& kind, const 
                                  const ir::ValuePtr& b) {
     const FloatFormat& f = *kind.format;
     ir::ValuePtr low = floatElement(op, f, kind.flush, old, b);
-    ir::ValuePtr high = floatElement(op, f, kind.flush, highHalf(old), highHalf(b));
-    return Value::make(Value::Op::Or,
-                       {low, Value::make(Value::Op::Mul, {high, Value::makeConst(65536)})});
+    return packHalves(low, floatElement(op, f, kind.flush, highHalf(old), highHalf(b)));
 }
 
 namespace {
@@ -414,15 +423,6 @@ ir::ValuePtr atomicAccess(Lowerer& l, const ptx::Atom& at, const Address& a, ir:
     return old;
 }
 
-/** The registers of a vector operand ({d0, d1}), or the operand itself when `vec` is 1. */
-std::vector<litmus::Operand> vectorOperand(Lowerer& l, const litmus::Operand& op, int vec) {
-    if (vec == 1) return {op};
-    if (op.kind != litmus::Operand::Kind::Vector || op.elements.size() != std::size_t(vec))
-        l.fail(op.loc, "'" + l.inst().opcode + "' takes a brace-enclosed vector of " +
-                           std::to_string(vec) + " operands here");
-    return op.elements;
-}
-
 /**
  * The 16-bit float, packed and vector atomics ({Atom}, {Red}): "atom instruction on packed type
  * or vector type, accesses adjacent scalar elements in memory. In such cases, the atomicity is
@@ -447,7 +447,7 @@ void lowerElementwiseAtomic(Lowerer& l, const ptx::Atom& at) {
     const bool returns = at.returns();
     const std::size_t first = returns ? 1 : 0;
     l.expectOperands(first + 2 + (at.cacheHint ? 1 : 0));
-    const bool packed = at.half == ptx::HalfType::F16x2 || at.half == ptx::HalfType::Bf16x2;
+    const bool packed = at.packed();
     const int perRegister = packed ? 2 : 1;
     const int bytes = at.half == ptx::HalfType::None ? 4 : 2;
     Address a = genericAddress(l, l.operand(first), spaceOf(at.space));
@@ -459,10 +459,9 @@ void lowerElementwiseAtomic(Lowerer& l, const ptx::Atom& at) {
                                          "space\" (" +
                                          section + ")");
     std::vector<ir::ValuePtr> inputs;
-    for (const litmus::Operand& b : vectorOperand(l, l.operand(first + 1), at.vec)) {
-        ir::ValuePtr v = l.value(b);
+    for (const ir::ValuePtr& v : storedValues(l, l.operand(first + 1), at.vec)) {
         inputs.push_back(v);
-        if (packed) inputs.push_back(Value::make(Value::Op::Lshr, {v, Value::makeConst(16)}));
+        if (packed) inputs.push_back(highHalf(v));
     }
     const ElementKind kind = elementKind(at.half, at.types, !at.noftz && global);
     std::vector<ir::ValuePtr> olds;
@@ -478,12 +477,8 @@ void lowerElementwiseAtomic(Lowerer& l, const ptx::Atom& at) {
     if (!returns) return;
     std::vector<litmus::Operand> dests = vectorOperand(l, l.operand(0), at.vec);
     for (std::size_t r = 0; r < dests.size(); ++r) {
-        ir::ValuePtr v = olds[r * perRegister];
-        if (packed)
-            v = Value::make(Value::Op::Or,
-                            {v, Value::make(Value::Op::Mul,
-                                            {olds[r * perRegister + 1], Value::makeConst(65536)})});
-        l.define(dests[r], v);
+        const std::size_t k = r * perRegister;
+        l.define(dests[r], packed ? packHalves(olds[k], olds[k + 1]) : olds[k]);
     }
 }
 
@@ -491,8 +486,7 @@ void lowerElementwiseAtomic(Lowerer& l, const ptx::Atom& at) {
 
 /** atom (returns the old value) and red (no result): a read and a write joined by rmw. */
 void lowerAtomic(Lowerer& l, const ptx::Atom& at) {
-    const bool packed = at.half == ptx::HalfType::F16x2 || at.half == ptx::HalfType::Bf16x2;
-    if (at.vec != 1 || packed) return lowerElementwiseAtomic(l, at);
+    if (at.vec != 1 || at.packed()) return lowerElementwiseAtomic(l, at);
     auto [sem, scope] = ptx::effectiveOrdering(at.sem, at.scope, Sem::Relaxed);
     bool returns = at.returns();
     std::size_t first = returns ? 1 : 0;

@@ -114,7 +114,7 @@ St decodeSt(Decoder& d, StName name) {
 void checkHalfOrVectorAtom(Decoder& d, const Atom& a, const std::string& where) {
     if (a.name != AtomName::Atom && a.name != AtomName::Red)
         d.fail("surface atomics (suatom, sured) have no 16-bit float or vector forms" + where);
-    const bool packed = a.half == HalfType::F16x2 || a.half == HalfType::Bf16x2;
+    const bool packed = a.packed();
     if (a.half == HalfType::None) {
         if (a.types.size() != 1 || a.types[0] != Type{'f', 32})
             d.fail("a vector atomic is .add{.noftz}.v2/.v4.f32, or .add/.min/.max.noftz on "

@@ -89,6 +89,8 @@ struct Atom {
     /// of this many registers, each to the next element of the array [a] names
     int vec = 1;
     bool returns() const { return name == AtomName::Atom || name == AtomName::Suatom; }
+    /// .f16x2 / .bf16x2: two elements in each register
+    bool packed() const { return half == HalfType::F16x2 || half == HalfType::Bf16x2; }
 };
 
 /** fence{.sc,.acq_rel,.acquire,.release}.scope */
