@@ -472,6 +472,9 @@ private:
             if ((ptx::isLdOp(op) || ptx::isStOp(op)) && narrowWide(in))
                 note(loc, "a vector or 128-bit access (.v2/.v4/.v8, .b128) is checked as one "
                           "access of its location");
+            if ((ptx::isLdOp(op) || ptx::isStOp(op)) && widenSubWord(in))
+                note(loc, "an 8- or 16-bit access is checked as an access of its whole "
+                          "location, a buffer whose values are data");
         } else if (ptx::isMbarrierOp(op)) {
             for (std::size_t i = 0; i < ops.size(); ++i) {
                 const RawOperand& o = ops[i];

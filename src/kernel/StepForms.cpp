@@ -90,6 +90,26 @@ bool narrowWide(litmus::Instruction& in) {
     return true;
 }
 
+/**
+ * A generic load or store of 8 or 16 bits as a 32-bit access of its location: a location of
+ * the extracted program stands for a whole buffer, whose values are data, and a litmus store
+ * narrower than its cell is refused (it would keep the cell's other bytes).
+ */
+bool widenSubWord(litmus::Instruction& in) {
+    bool narrow = false;
+    for (std::string& q : in.parts) {
+        auto type = ptx::scalarType(q);
+        if (!type || type->bits >= 32 || type->bits < 8) continue;
+        q = "b32";
+        narrow = true;
+    }
+    if (!narrow) return false;
+    in.opcode.clear();
+    for (std::size_t i = 0; i < in.parts.size(); ++i)
+        in.opcode += (i ? "." : "") + in.parts[i];
+    return true;
+}
+
 /** stmatrix .x1/.x2/.x4: lanes 0-7, 0-15 or all 32 give the row addresses ({Stmatrix}). */
 std::size_t stmatrixAddressLanes(const Step& s) {
     if (ptx::hasQualifier(s.parts, "x1")) return 8;

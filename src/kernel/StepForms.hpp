@@ -29,6 +29,8 @@ bool isNonBulkAsync(const Step& s);
 void stripHints(litmus::Instruction& in, std::vector<RawOperand>& ops, const Step& s);
 /** A vector or 128-bit access as one access of its first element; false if `in` is neither. */
 bool narrowWide(litmus::Instruction& in);
+/** An 8- or 16-bit ld/st as a 32-bit access of its location (the location is a buffer). */
+bool widenSubWord(litmus::Instruction& in);
 /** tcgen05.ld/st .xN -> .x1; returns N. */
 std::size_t oneRepetition(litmus::Instruction& in);
 

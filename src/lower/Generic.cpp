@@ -106,6 +106,23 @@ int accessBytes(const std::vector<ptx::Type>& types) {
     return types.empty() || types[0].bits < 8 ? 4 : types[0].bits / 8;
 }
 
+/**
+ * The value a sub-word access of `t` (8 or 16 bits) moves: a store's source "is truncated
+ * (chopped) to the appropriate number of bits specified by the instruction type-size"
+ * (Operand Size Exceeding Instruction-Type Size); a load's bits are the cell's low bytes (the
+ * GPU is little-endian, the access at the cell's address) and "the value loaded is sign-extended
+ * to the destination register width for signed integers, and is zero-extended ... for unsigned
+ * and bit-size types" ({Ld}). A 32-bit or wider access moves the word as it is.
+ */
+ir::ValuePtr subWordValue(const ir::ValuePtr& v, const ptx::Type& t, bool load) {
+    if (t.bits >= 32 || t.bits < 8) return v;
+    const std::int64_t mask = (std::int64_t{1} << t.bits) - 1;
+    ir::ValuePtr low = Value::make(Value::Op::And, {v, Value::makeConst(mask)});
+    if (!load || t.kind != 's') return low;
+    const ir::ValuePtr sign = Value::makeConst(std::int64_t{1} << (t.bits - 1));
+    return Value::make(Value::Op::Sub, {Value::make(Value::Op::Xor, {low, sign}), sign});
+}
+
 } // namespace
 
 void lowerLoad(Lowerer& l, const ptx::Ld& ld) {
@@ -121,7 +138,8 @@ void lowerLoad(Lowerer& l, const ptx::Ld& ld) {
     ir::Event& e = l.issue({Tag::R});
     setOrdering(e, o.sem, o.scope);
     l.access(e, a, proxyOf(ld.name));
-    l.define(l.operand(0), Value::readOf(e.id));
+    ir::ValuePtr read = Value::readOf(e.id);
+    l.define(l.operand(0), ld.types.empty() ? read : subWordValue(read, ld.types[0], true));
 }
 
 namespace {
@@ -210,7 +228,8 @@ void lowerStore(Lowerer& l, const ptx::St& st) {
         if (l.program().locations[static_cast<std::size_t>(a.location)].space != ir::Space::Global)
             l.fail(l.operand(0).loc, "st.async.release stores to global memory (" +
                                          ptx::cite(ptx::Sec::StAsync) + ")");
-        ir::ValuePtr v = l.value(l.operand(1));
+        l.checkStoreWidth(a, l.operand(0), accessBytes(st.types));
+        ir::ValuePtr v = subWordValue(l.value(l.operand(1)), st.types[0], false);
         ir::Event& e = l.issue({Tag::W});
         setOrdering(e, Sem::Release, st.scope);
         l.access(e, a, ir::Proxy::Generic);
@@ -221,8 +240,9 @@ void lowerStore(Lowerer& l, const ptx::St& st) {
     auto o = ptx::effectiveOrdering(st.sem, st.scope, Sem::Weak);
     l.expectOperands(2);
     Address a = genericAddress(l, l.operand(0), spaceOf(st.space));
-    l.checkAccessWidth(a, l.operand(0), accessBytes(st.types));
+    l.checkStoreWidth(a, l.operand(0), accessBytes(st.types));
     ir::ValuePtr v = l.value(l.operand(1));
+    if (!st.types.empty()) v = subWordValue(v, st.types[0], false);
     ir::Event& e = l.issue({Tag::W});
     setOrdering(e, o.sem, o.scope);
     l.access(e, a, st.name == ptx::StName::Sust ? ir::Proxy::Surface : ir::Proxy::Generic);

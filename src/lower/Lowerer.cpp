@@ -619,6 +619,19 @@ void Lowerer::checkAccessWidth(const Address& a, const Operand& op, int bytes) c
                      "span the next one (litmus/README.md, Arrays)");
 }
 
+void Lowerer::checkStoreWidth(const Address& a, const Operand& op, int bytes) const {
+    checkAccessWidth(a, op, bytes);
+    const LocationDecl* root = rootOf(a.decl);
+    const int cell = root->isArray() && root->stride < 4 ? root->stride : 4;
+    if (bytes >= cell) return;
+    fail(op.loc, "a " + std::to_string(bytes) + "-byte store to '" + op.name + "', a " +
+                     std::to_string(cell) +
+                     "-byte cell: it would write part of the cell and keep the rest, and ptxmc's "
+                     "writes replace whole cells; declare '" +
+                     op.name + "' as an array of stride " + std::to_string(bytes) +
+                     " (litmus/README.md, Arrays)");
+}
+
 Address Lowerer::elementAfter(const Address& a, const Operand& op, int k, int bytes) {
     const LocationDecl* root = rootOf(a.decl);
     const std::string size = std::to_string(bytes) + "-byte";

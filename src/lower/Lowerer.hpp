@@ -226,6 +226,12 @@ public:
      * its own that the access would span.
      */
     void checkAccessWidth(const Address& a, const litmus::Operand& op, int bytes) const;
+    /**
+     * A plain store of `bytes` bytes at `a`: checkAccessWidth, and an error where the store is
+     * narrower than `a`'s cell (a .u8 store to a 32-bit location): it would write part of the
+     * cell and keep the rest, and a write replaces its whole cell.
+     */
+    void checkStoreWidth(const Address& a, const litmus::Operand& op, int bytes) const;
 
 private:
     const ptx::Program& test_;

@@ -68,9 +68,13 @@ St decodeStAsync(Decoder& d) {
             d.fail("st.async.release has no .vec: its syntax is "
                    "st.async{.mmio}.sem.scope{.ss}.type [a], b" +
                    where);
+        // .type = {.b8, .b16, .b32, .b64, .u8, ..., .s64, .f32, .f64} (no .f16, no .b128)
         st.types = d.takeTypes();
-        if (st.types.size() != 1 || (st.types[0].bits != 32 && st.types[0].bits != 64))
-            d.fail("st.async here stores one 32- or 64-bit value");
+        if (st.types.size() != 1 || st.types[0].bits < 8 || st.types[0].bits > 64 ||
+            (st.types[0].kind == 'f' && st.types[0].bits < 32))
+            d.fail("st.async.release stores one 8-, 16-, 32- or 64-bit integer or bit-size "
+                   "value, or an .f32 or .f64" +
+                   where);
         d.q.finish();
         return st;
     }

@@ -72,6 +72,12 @@ TEST_CASE("step forms: hints and repetitions leave the opcode", "[step-forms]") 
     CHECK(narrowWide(wide));
     CHECK(wide.opcode == "st.shared.b64");
     CHECK(wide.operands[0].name == "%r1");
+    litmus::Instruction narrow;
+    narrow.parts = {"st", "shared", "u16"}; // a litmus store narrower than its cell is refused
+    CHECK(widenSubWord(narrow));
+    CHECK(narrow.opcode == "st.shared.b32");
+    narrow.parts = {"ld", "shared", "u32"};
+    CHECK_FALSE(widenSubWord(narrow));
     litmus::Instruction ld;
     ld.parts = {"tcgen05", "ld", "sync", "aligned", "32x32b", "x16", "b32"};
     CHECK(oneRepetition(ld) == 16);
