@@ -604,6 +604,14 @@ Op decodeArith(Decoder& d, ArithOp op) {
     a.op = op;
     if (op == ArithOp::Mul) a.lo = d.q.take("lo"); // the low 32 bits: what registers keep anyway
     a.types = d.takeTypes();
+    const bool carries = op == ArithOp::Add || op == ArithOp::Sub || op == ArithOp::Mul;
+    if (carries && !a.types.empty() && a.types[0].bits == 64)
+        d.fail("64-bit ." +
+               std::string(op == ArithOp::Add   ? "add"
+                           : op == ArithOp::Sub ? "sub"
+                                                : "mul") +
+               " is not supported: ptxmc's values are 32-bit words, and the result carries into "
+               "the high half");
     d.q.finish();
     return a;
 }
