@@ -257,11 +257,14 @@ Operand parseOperand(Lexer& lx) {
             if (e.is("-") || e.kind == Token::Kind::Int) {
                 elem.kind = Operand::Kind::Integer;
                 elem.value = lx.signedInteger("an integer after '-'");
-            } else if (e.kind == Token::Kind::Ident && e.text != "_") {
+            } else if (e.kind == Token::Kind::Ident && e.text == "_") {
+                lx.next(); // a sink: a destination element nobody reads ({x, _, _, _})
+                elem.kind = Operand::Kind::Sink;
+            } else if (e.kind == Token::Kind::Ident) {
                 elem.kind = Operand::Kind::Name;
                 elem.name = lx.next().text;
             } else {
-                lx.unexpected(e, "a register or integer in the vector");
+                lx.unexpected(e, "a register, integer or '_' in the vector");
             }
             op.elements.push_back(std::move(elem));
             const Token& sep = lx.peek();

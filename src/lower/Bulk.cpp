@@ -1,5 +1,5 @@
-// Asynchronous copies (cp{.reduce}.async.bulk{.tensor}, non-bulk cp.async) and
-// their async-group completion instructions.
+// Asynchronous copies (cp{.reduce}.async.bulk{.tensor}, non-bulk cp.async), their async-group
+// completion instructions, and clusterlaunchcontrol's try_cancel, whose response arrives as one.
 #include "lower/Floats.hpp"
 #include "lower/Instructions.hpp"
 #include "ptx/Sections.hpp"
@@ -15,6 +15,26 @@ namespace {
 void asyncAccess(Lowerer& l, ir::Event& e, const Address& a) {
     l.access(e, a, ir::Proxy::Async);
     setWeak(e);
+}
+
+/**
+ * The complete-tx of `bytes` on `mb` that ends an asynchronous operation's writes into one CTA:
+ * a release at cluster scope, followed by an implicit generic-async proxy fence (PTX ISA
+ * #async-proxy, {MbarrierCompleteTxOperation}).
+ */
+void asyncCompleteTx(Lowerer& l, int issueId, const Address& mb, std::int64_t bytes) {
+    ir::Event& c =
+        l.exec(issueId, "complete_tx",
+               {Tag::MB, Tag::MB_COMPLETE, Tag::PF, Tag::PF_ASYNC, Tag::Release, Tag::CLUSTER});
+    c.mbOp = ir::MbOp::CompleteTx;
+    c.mbAmount = bytes;
+    c.location = mb.location;
+    c.vaddr = mb.vaddr;
+    c.space = ir::Space::Mbarrier;
+    c.proxy = ir::Proxy::Generic;
+    c.tags.insert(Tag::GEN);
+    c.sem = ir::Sem::Release;
+    c.scope = ir::Scope::Cluster;
 }
 
 /**
@@ -243,20 +263,7 @@ void lowerCopy(Lowerer& l, const ptx::BulkCopy& copy) {
             // generic-async proxy fence follows it (PTX ISA #async-proxy).
             l.exec(issueId, "complete", {Tag::BULK_DONE, Tag::PF, Tag::PF_ASYNC});
         } else {
-            // complete-tx: release at cluster scope, followed by an implicit generic-async
-            // proxy fence (PTX ISA #async-proxy, {MbarrierCompleteTxOperation})
-            ir::Event& c = l.exec(
-                issueId, "complete_tx",
-                {Tag::MB, Tag::MB_COMPLETE, Tag::PF, Tag::PF_ASYNC, Tag::Release, Tag::CLUSTER});
-            c.mbOp = ir::MbOp::CompleteTx;
-            c.mbAmount = size;
-            c.location = m->location;
-            c.vaddr = m->vaddr;
-            c.space = ir::Space::Mbarrier;
-            c.proxy = ir::Proxy::Generic;
-            c.tags.insert(Tag::GEN);
-            c.sem = ir::Sem::Release;
-            c.scope = ir::Scope::Cluster;
+            asyncCompleteTx(l, issueId, *m, size);
         }
     }
     if (viaGroup) l.pendingBulk.push_back(issueId);
@@ -452,6 +459,120 @@ void lowerWaitGroup(Lowerer& l, const ptx::BulkWait& w) {
         e.tags.insert(Tag::BWAIT_READ);
         e.tags.insert(Tag::PF_ASYNC);
     }
+}
+
+namespace {
+
+/** A try_cancel response as a word: 0 when it failed, else 1 | ctaid.x << 1 (its y and z 0). */
+constexpr std::int64_t kCanceledBit = 1;
+
+/** The CTAs the test launches: one more than the largest %ctaid a thread has. */
+int launchedCtas(const ptx::Program& test) {
+    int n = 0;
+    for (const ptx::Thread& t : test.threads)
+        n = std::max(n, t.cta + 1);
+    return n;
+}
+
+} // namespace
+
+/**
+ * clusterlaunchcontrol.try_cancel ({ClcTryCancel#}): "It asynchronously writes an opaque response
+ * to shared memory indicating whether the operation succeeded or failed. The completion of the
+ * asynchronous operation is tracked using the mbarrier completion mechanism at .cluster scope.
+ * This instruction accesses its mbarrier operand using generic-proxy." A litmus test launches
+ * its own CTAs only, so whether a not-yet-started cluster is left to cancel is not known: each
+ * request succeeds or fails, a choice both ways (Value::Op::Choice). On success "the opaque
+ * response contains the ctaid of the first CTA of the canceled cluster; no other successful
+ * response ... will contain that id": ptxmc gives request k of the program the %ctaid.x
+ * (launched CTAs + k), y and z 0, distinct from every other and from every running CTA's. The
+ * response is written as a weak async-proxy write, the 9.4 example's "async-proxy write to
+ * handle ("clusterlaunchcontrol.try_cancel [addr]")" (its .multicast::cluster::all writes "using
+ * weak async-proxy writes to the corresponding local shared memory addr of each CTA in the
+ * requesting cluster. The completion of the writes to addr of a particular CTA is signaled via a
+ * complete-tx operation to the mbarrier object on the shared memory of that CTA"), after the
+ * thread's earlier instructions as a bulk copy's (BULK), and completes with a complete-tx of
+ * its 16 bytes. Not checked: a request after the CTA observed a failed one, and a multicast
+ * request after a CTA of the cluster exited, which the text leaves undefined.
+ */
+void lowerTryCancel(Lowerer& l, const ptx::ClcTryCancel& c) {
+    l.expectOperands(2);
+    const std::string where = " (" + ptx::cite(ptx::Sec::ClcTryCancel) + ")";
+    Address addr = l.address(l.operand(0), ir::Space::Shared);
+    Address mb = l.address(l.operand(1), ir::Space::Mbarrier);
+    const int cta = l.thread().cta;
+    // "both operands addr and mbar must be in the .shared::cta state space"
+    if (addr.cta != cta)
+        l.fail(l.operand(0).loc,
+               "try_cancel's response goes to the executing CTA's shared memory" + where);
+    if (mb.cta != cta)
+        l.fail(l.operand(1).loc, "try_cancel's mbarrier must be in the executing CTA" + where);
+    std::vector<std::pair<Address, Address>> targets;
+    if (c.multicast) {
+        for (int rank = 0; l.ctaOfRank(cta, rank) >= 0; ++rank) {
+            const int target = l.ctaOfRank(cta, rank);
+            auto a = l.addressInCta(addr, target);
+            auto m = l.addressInCta(mb, target);
+            if (!a || !m)
+                l.fail((a ? l.operand(1) : l.operand(0)).loc,
+                       ".multicast::cluster::all writes the response into every CTA of the "
+                       "cluster: '" +
+                           (a ? l.operand(1) : l.operand(0)).name + "' has no instance in CTA " +
+                           std::to_string(target) + where);
+            targets.emplace_back(*a, *m);
+        }
+    } else {
+        targets.emplace_back(addr, mb);
+    }
+    const auto k = static_cast<std::int64_t>(l.program().choices.size());
+    ir::ValuePtr succeeded = l.newChoice(l.inst().loc, l.inst().opcode);
+    const std::int64_t ctaidX = launchedCtas(l.test()) + k;
+    ir::ValuePtr response =
+        Value::make(Value::Op::Ite,
+                    {succeeded, Value::makeConst(kCanceledBit | ctaidX << 1), Value::makeConst(0)});
+    const int issueId = l.issue({Tag::BULK, Tag::BULK_MBAR}).id;
+    for (const auto& [a, m] : targets) {
+        ir::Event& w = l.exec(issueId, "write " + Lowerer::accessName(l.operand(0), a), {Tag::W});
+        asyncAccess(l, w, a);
+        w.written = response;
+        asyncCompleteTx(l, issueId, m, 16);
+    }
+}
+
+/**
+ * clusterlaunchcontrol.query_cancel ({ClcQueryCancel#}): decodes a response a thread loaded.
+ * ".is_canceled.pred.b128: If the cluster is canceled successfully, predicate p is set to true";
+ * .get_first_ctaid "extracts the CTA id of the first CTA in the canceled cluster" (x, y, z, and a
+ * 4th element whose contents "are unspecified": 0 here). "If the request fails the behavior of
+ * clusterlaunchcontrol.query_cancel.get_first_ctaid is undefined": not checked, it gives 0.
+ */
+void lowerQueryCancel(Lowerer& l, const ptx::ClcQueryCancel& q) {
+    l.expectOperands(2);
+    ir::ValuePtr h = l.value(l.operand(1));
+    ir::ValuePtr x = Value::make(Value::Op::Lshr, {h, Value::makeConst(1)});
+    ir::ValuePtr zero = Value::makeConst(0);
+    switch (q.query) {
+    case ptx::ClcQuery::IsCanceled:
+        l.define(l.operand(0), Value::make(Value::Op::And, {h, Value::makeConst(kCanceledBit)}));
+        return;
+    case ptx::ClcQuery::FirstCtaidX:
+        l.define(l.operand(0), x);
+        return;
+    case ptx::ClcQuery::FirstCtaidY:
+    case ptx::ClcQuery::FirstCtaidZ:
+        l.define(l.operand(0), zero);
+        return;
+    case ptx::ClcQuery::FirstCtaid:
+        break;
+    }
+    const litmus::Operand& v = l.operand(0);
+    if (v.kind != litmus::Operand::Kind::Vector || v.elements.size() != 4)
+        l.fail(v.loc, "query_cancel.get_first_ctaid.v4 takes a brace-enclosed vector of 4 "
+                      "registers (" +
+                          ptx::cite(ptx::Sec::ClcQueryCancel) + ")");
+    l.define(v.elements[0], x);
+    for (std::size_t i = 1; i < 4; ++i)
+        l.define(v.elements[i], zero);
 }
 
 } // namespace ptxmc::lower

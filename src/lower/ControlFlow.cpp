@@ -169,7 +169,8 @@ std::vector<std::size_t> destinations(const ptx::Insn& i) {
     if (const auto* b = i.as<ptx::Barrier>(); b && b->red) return {0};
     const auto* a = i.as<ptx::Atom>();
     if (i.is<ptx::Ld>() || (a && a->returns()) || i.is<ptx::Arith>() || i.is<ptx::Setp>() ||
-        i.is<ptx::Mov>() || i.is<ptx::MbarrierWait>() || i.is<ptx::Nondet>())
+        i.is<ptx::Mov>() || i.is<ptx::MbarrierWait>() || i.is<ptx::Nondet>() ||
+        i.is<ptx::ClcQueryCancel>())
         return {0};
     return {};
 }
@@ -212,7 +213,8 @@ bool spinEligible(const std::vector<ptx::CodeItem>& code, std::size_t from, std:
         bool memoryOnly = insn->family() == ptx::Family::Control ||
                           (insn->family() == ptx::Family::Generic && !insn->is<ptx::Barrier>());
         if (!memoryOnly || insn->is<ptx::Exit>()) return false;
-        if (insn->is<ptx::Matrix>()) return false; // its registers are a vector: not tracked here
+        if (insn->is<ptx::Matrix>() || insn->is<ptx::ClcQueryCancel>())
+            return false; // their registers may be a vector: not tracked here
         if (item.guard && carried(item.guard->reg)) return false;
         std::vector<std::size_t> dst = destinations(*insn);
         for (std::size_t i = 0; i < insn->operands.size(); ++i) {
@@ -278,7 +280,7 @@ void Lowerer::checkConditional(const ptx::Insn& insn) const {
     // holds: the engines count an arrive, a tx change or a copy only in the executions that
     // issue it ({MbarrierArriveOn}); a copy joins the async-group of whichever path issued it.
     if (insn.is<ptx::MbarrierArrive>() || insn.is<ptx::MbarrierTx>() || insn.is<ptx::BulkCopy>() ||
-        insn.is<ptx::CpAsync>() || insn.is<ptx::CpAsyncArrive>())
+        insn.is<ptx::CpAsync>() || insn.is<ptx::CpAsyncArrive>() || insn.is<ptx::ClcTryCancel>())
         return;
     // An mbarrier wait is one event whose result the engines compute where it happens, and a
     // blocking one blocks only where it happens (a blocked wait exists: ProgramEncoder,
@@ -289,14 +291,15 @@ void Lowerer::checkConditional(const ptx::Insn& insn) const {
         insn.is<ptx::Tcgen05Wait>() || insn.is<ptx::Tcgen05Fence>())
         return;
     fail(insn.loc,
-         fmt::format("'{}' runs only on some paths here (the condition at {} depends on a value "
-                     "read at run time, and the paths do not join again); under such branches "
-                     "ptxmc supports loads, stores, atomics, fences, register operations, mbarrier "
-                     "arrives, expect_tx/complete_tx, mbarrier waits, async copies and "
-                     "tcgen05.ld/st/wait/fence; barriers, commit/wait groups, mbarrier.init/inval "
-                     "and the other tcgen05 operations need a point every kept execution reaches, "
-                     "such as the exit of a spin loop (litmus/README.md, Control flow)",
-                     insn.opcode, path_.conditionLoc.str()));
+         fmt::format(
+             "'{}' runs only on some paths here (the condition at {} depends on a value "
+             "read at run time, and the paths do not join again); under such branches "
+             "ptxmc supports loads, stores, atomics, fences, register operations, mbarrier "
+             "arrives, expect_tx/complete_tx, mbarrier waits, async copies, try_cancel "
+             "and tcgen05.ld/st/wait/fence; barriers, commit/wait groups, mbarrier.init/inval "
+             "and the other tcgen05 operations need a point every kept execution reaches, "
+             "such as the exit of a spin loop (litmus/README.md, Control flow)",
+             insn.opcode, path_.conditionLoc.str()));
 }
 
 namespace {
@@ -393,10 +396,7 @@ void Lowerer::step(std::size_t pc, std::vector<std::pair<std::size_t, ValuePtr>>
         // 0 or 1, a choice of its own each time the path runs it (an unrolled loop's iterations
         // choose apart): the engines explore both (Value::Op::Choice).
         expectOperands(1);
-        const auto index = static_cast<int>(program_.choices.size());
-        program_.choices.push_back(
-            {static_cast<int>(threadIndex_), inst.loc, "nondet.pred " + operand(0).name});
-        define(operand(0), Value::choice(index));
+        define(operand(0), newChoice(inst.loc, "nondet.pred " + operand(0).name));
     } else if (insn.is<ptx::Nanosleep>()) {
         // A delay: no event, no register, no condition (PTX ISA {Nanosleep}); its operand and
         // guard are checked like any other's.

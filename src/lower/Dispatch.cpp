@@ -44,6 +44,9 @@ struct Lower {
     bool operator()(const ptx::BulkWait& x) const { return lowerWaitGroup(l, x), true; }
     bool operator()(const ptx::CpAsync& x) const { return lowerNonBulkCopy(l, x), true; }
     bool operator()(const ptx::BulkPrefetch& x) const { return lowerPrefetch(l, x), true; }
+    bool operator()(const ptx::ClcTryCancel& x) const { return lowerTryCancel(l, x), true; }
+    // no event: the registers a try_cancel response decodes to
+    bool operator()(const ptx::ClcQueryCancel& x) const { return lowerQueryCancel(l, x), true; }
 
     bool operator()(const ptx::Tcgen05Alloc& x) const { return lowerAlloc(l, x), true; }
     bool operator()(const ptx::Tcgen05Relinquish& x) const { return lowerRelinquish(l, x), true; }

@@ -112,7 +112,8 @@ int accessBytes(const std::vector<ptx::Type>& types) {
  * (Operand Size Exceeding Instruction-Type Size); a load's bits are the cell's low bytes (the
  * GPU is little-endian, the access at the cell's address) and "the value loaded is sign-extended
  * to the destination register width for signed integers, and is zero-extended ... for unsigned
- * and bit-size types" ({Ld}). A 32-bit or wider access moves the word as it is.
+ * and bit-size types" (ld, #data-movement-and-conversion-instructions-ld). A 32-bit or wider access
+ * moves the word as it is.
  */
 ir::ValuePtr subWordValue(const ir::ValuePtr& v, const ptx::Type& t, bool load) {
     if (t.bits >= 32 || t.bits < 8) return v;

@@ -38,6 +38,8 @@ void lowerCommitGroup(Lowerer& l, const ptx::BulkCommit& c);
 void lowerWaitGroup(Lowerer& l, const ptx::BulkWait& w);
 void lowerNonBulkCopy(Lowerer& l, const ptx::CpAsync& c);
 void lowerPrefetch(Lowerer& l, const ptx::BulkPrefetch& p);
+void lowerTryCancel(Lowerer& l, const ptx::ClcTryCancel& c);
+void lowerQueryCancel(Lowerer& l, const ptx::ClcQueryCancel& q);
 
 // Tcgen05.cpp
 void lowerAlloc(Lowerer& l, const ptx::Tcgen05Alloc& a);

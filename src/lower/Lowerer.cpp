@@ -672,6 +672,12 @@ ir::ValuePtr Lowerer::value(const Operand& op) {
     return it->second;
 }
 
+ir::ValuePtr Lowerer::newChoice(const SourceLoc& loc, const std::string& text) {
+    const auto index = static_cast<int>(program_.choices.size());
+    program_.choices.push_back({static_cast<int>(threadIndex_), loc, text});
+    return ir::Value::choice(index);
+}
+
 void Lowerer::define(const Operand& op, ir::ValuePtr v) {
     if (op.kind == Operand::Kind::Sink) return;
     if (op.kind != Operand::Kind::Name) fail(op.loc, "expected a destination register");

@@ -88,6 +88,9 @@ public:
     const ptx::Thread& thread() const { return *thread_; }
     /** The instruction being lowered (its operands, opcode text for messages, location). */
     const ptx::Insn& inst() const { return *inst_; }
+    const ptx::Program& test() const { return test_; }
+    /** A new choice of the current thread at `loc`: 0 or 1, both explored (Value::choice). */
+    ir::ValuePtr newChoice(const SourceLoc& loc, const std::string& text);
     ir::ThreadInfo& threadInfo() { return program_.threads[threadIndex_]; }
     ir::Program& program() { return program_; }
 

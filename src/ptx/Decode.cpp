@@ -28,7 +28,9 @@ namespace {
 /** How many leading opcode parts name the instruction (the rest are qualifiers). */
 std::size_t nameParts(const std::vector<std::string>& p) {
     auto at = [&](std::size_t i, const char* s) { return p.size() > i && p[i] == s; };
-    if (at(0, "tcgen05") || at(0, "mbarrier") || at(0, "tensormap") || at(0, "wgmma")) return 2;
+    if (at(0, "tcgen05") || at(0, "mbarrier") || at(0, "tensormap") || at(0, "wgmma") ||
+        at(0, "clusterlaunchcontrol"))
+        return 2;
     if (at(0, "cp") && at(1, "reduce")) return 4; // cp.reduce.async.bulk
     if (!at(0, "cp") || !at(1, "async")) return 1;
     if (at(2, "bulk")) return at(3, "commit_group") || at(3, "wait_group") ? 4 : 3;
@@ -119,6 +121,8 @@ Insn decode(const litmus::Instruction& inst, const CtaGroupHook& onCtaGroup) {
         out.op = detail::decodeWgmma(d);
     } else if (p[0] == "mbarrier") {
         out.op = detail::decodeMbarrier(d);
+    } else if (p[0] == "clusterlaunchcontrol") {
+        out.op = detail::decodeClusterLaunchControl(d);
     } else if (copy) {
         out.op = detail::decodeAsyncCopy(d);
     } else if (auto op = detail::decodeGeneric(d)) {

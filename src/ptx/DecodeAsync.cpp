@@ -552,4 +552,53 @@ Op decodeAsyncCopy(Decoder& d) {
     d.fail("unknown instruction '" + d.inst.opcode + "'");
 }
 
+Op decodeClusterLaunchControl(Decoder& d) {
+    const std::string& what = d.inst.parts[1];
+    if (what == "try_cancel") {
+        // clusterlaunchcontrol.try_cancel.async{.space}.completion_mechanism
+        // {.multicast::cluster::all}.b128 [addr], [mbar]; .space = {.shared::cta}
+        const std::string where = " (" + cite(Sec::ClcTryCancel) + ")";
+        if (!d.q.take("async")) d.fail("clusterlaunchcontrol.try_cancel needs .async" + where);
+        ClcTryCancel c;
+        c.sharedCta = d.q.take("shared::cta");
+        if (!d.q.take("mbarrier::complete_tx::bytes"))
+            d.fail("clusterlaunchcontrol.try_cancel needs .mbarrier::complete_tx::bytes" + where);
+        c.multicast = d.q.take("multicast::cluster::all");
+        if (!d.q.take("b128")) d.fail("clusterlaunchcontrol.try_cancel needs .b128" + where);
+        d.q.finish();
+        return c;
+    }
+    if (what == "query_cancel") {
+        // .is_canceled.pred.b128 p, h; .get_first_ctaid.v4.b32.b128 {x, y, z, _}, h;
+        // .get_first_ctaid{::dimension}.b32.b128 r, h
+        const std::string where = " (" + cite(Sec::ClcQueryCancel) + ")";
+        ClcQueryCancel c;
+        if (d.q.take("is_canceled")) {
+            if (!d.q.take("pred")) d.fail("query_cancel.is_canceled needs .pred" + where);
+            c.query = ClcQuery::IsCanceled;
+        } else {
+            static const std::array<Row<ClcQuery>, 4> kFirst = {
+                {{ClcQuery::FirstCtaid, "get_first_ctaid"},
+                 {ClcQuery::FirstCtaidX, "get_first_ctaid::x"},
+                 {ClcQuery::FirstCtaidY, "get_first_ctaid::y"},
+                 {ClcQuery::FirstCtaidZ, "get_first_ctaid::z"}}};
+            auto q = d.takeRow(kFirst);
+            if (!q)
+                d.fail("clusterlaunchcontrol.query_cancel needs .is_canceled or .get_first_ctaid" +
+                       where);
+            c.query = *q;
+            const bool v4 = d.q.take("v4");
+            if (v4 != (c.query == ClcQuery::FirstCtaid))
+                d.fail(std::string(v4 ? "only .get_first_ctaid without a dimension takes .v4"
+                                      : ".get_first_ctaid without a dimension needs .v4") +
+                       where);
+            if (!d.q.take("b32")) d.fail("query_cancel.get_first_ctaid needs .b32" + where);
+        }
+        if (!d.q.take("b128")) d.fail("clusterlaunchcontrol.query_cancel needs .b128" + where);
+        d.q.finish();
+        return c;
+    }
+    d.fail("unknown instruction '" + d.inst.opcode + "'");
+}
+
 } // namespace ptxmc::ptx::detail

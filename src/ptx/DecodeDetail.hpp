@@ -36,6 +36,8 @@ Op decodeMbarrier(Decoder& d);
 /** cp.async.bulk.*, cp.reduce.async.bulk, cp.async.* (non-bulk), cp.async.mbarrier.arrive */
 Op decodeAsyncCopy(Decoder& d);
 Op decodeTcgen05(Decoder& d);
+/** clusterlaunchcontrol.try_cancel and clusterlaunchcontrol.query_cancel */
+Op decodeClusterLaunchControl(Decoder& d);
 Op decodeWgmma(Decoder& d);
 
 } // namespace ptxmc::ptx::detail

@@ -40,6 +40,8 @@ Ld decodeLd(Decoder& d, LdName name) {
     if (sem == ir::Sem::Release || sem == ir::Sem::AcqRel) d.fail("a load cannot be .release");
     ld.space = takeSpace(d);
     ld.types = d.takeTypes();
+    // .b128 (a try_cancel response's "16-byte register", {ClcTryCancel}): the location's word
+    if (name == LdName::Ld && ld.types.empty() && d.q.take("b128")) ld.types = {Type{'b', 128}};
     d.q.finish();
     return ld;
 }
@@ -105,6 +107,7 @@ St decodeSt(Decoder& d, StName name) {
     if (sem == ir::Sem::Acquire || sem == ir::Sem::AcqRel) d.fail("a store cannot be .acquire");
     st.space = takeSpace(d);
     st.types = d.takeTypes();
+    if (name == StName::St && st.types.empty() && d.q.take("b128")) st.types = {Type{'b', 128}};
     d.q.finish();
     return st;
 }

@@ -395,6 +395,31 @@ struct BulkPrefetch {
     bool overrideAddress = false;
 };
 
+/**
+ * clusterlaunchcontrol.try_cancel.async{.shared::cta}.mbarrier::complete_tx::bytes
+ * {.multicast::cluster::all}.b128 [addr], [mbar] ({ClcTryCancel}): "requests atomically cancelling
+ * the launch of a cluster that has not started running yet. It asynchronously writes an opaque
+ * response to shared memory indicating whether the operation succeeded or failed", then a
+ * complete-tx of its 16 bytes on [mbar]; with .multicast::cluster::all into [addr] and onto
+ * [mbar] of every CTA of the requesting cluster.
+ */
+struct ClcTryCancel {
+    bool sharedCta = false; ///< .shared::cta, else generic addressing
+    bool multicast = false; ///< .multicast::cluster::all
+};
+
+/** What clusterlaunchcontrol.query_cancel decodes ({ClcQueryCancel}). */
+enum class ClcQuery { IsCanceled, FirstCtaid, FirstCtaidX, FirstCtaidY, FirstCtaidZ };
+
+/**
+ * clusterlaunchcontrol.query_cancel.is_canceled.pred.b128 p, h; .get_first_ctaid.v4.b32.b128
+ * {x, y, z, _}, h; .get_first_ctaid::{x,y,z}.b32.b128 r, h ({ClcQueryCancel}): decodes a
+ * try_cancel response a thread loaded; no memory access.
+ */
+struct ClcQueryCancel {
+    ClcQuery query = ClcQuery::IsCanceled;
+};
+
 /** cp.async.bulk.commit_group; cp.async.commit_group when `nonBulk` (PTX ISA
  * #data-movement-and-conversion-instructions-cp-async-commit-group). */
 struct BulkCommit {

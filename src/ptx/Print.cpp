@@ -201,6 +201,14 @@ struct Printer {
     std::string operator()(const MbarrierCheckLayout& i) const {
         return start("mbarrier.check_layout").q("layout::v" + std::to_string(i.layout)).mb(i.mb).s;
     }
+    std::string operator()(const ClcTryCancel& i) const {
+        return start("clusterlaunchcontrol.try_cancel.async")
+            .q(i.sharedCta, "shared::cta")
+            .q("mbarrier::complete_tx::bytes")
+            .q(i.multicast, "multicast::cluster::all")
+            .q("b128")
+            .s;
+    }
     std::string operator()(const MbarrierPendingCount& i) const {
         return start("mbarrier.pending_count").q(i.layoutV0, "layout::v0").q("b64").s;
     }
@@ -435,6 +443,21 @@ struct Printer {
     }
     std::string operator()(const Griddepcontrol& i) const {
         return start("griddepcontrol").q(i.wait ? "wait" : "launch_dependents").s;
+    }
+    std::string operator()(const ClcQueryCancel& i) const {
+        switch (i.query) {
+        case ClcQuery::IsCanceled:
+            return "clusterlaunchcontrol.query_cancel.is_canceled.pred.b128";
+        case ClcQuery::FirstCtaid:
+            return "clusterlaunchcontrol.query_cancel.get_first_ctaid.v4.b32.b128";
+        case ClcQuery::FirstCtaidX:
+            return "clusterlaunchcontrol.query_cancel.get_first_ctaid::x.b32.b128";
+        case ClcQuery::FirstCtaidY:
+            return "clusterlaunchcontrol.query_cancel.get_first_ctaid::y.b32.b128";
+        case ClcQuery::FirstCtaidZ:
+            return "clusterlaunchcontrol.query_cancel.get_first_ctaid::z.b32.b128";
+        }
+        return {};
     }
     std::string operator()(const Exit& i) const { return i.ret ? "ret" : "exit"; }
 };

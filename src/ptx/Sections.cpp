@@ -230,6 +230,10 @@ constexpr SectionRow kRows[] = {
      "parallel-synchronization-and-communication-instructions-redux-sync"},
     {Sec::FloatMin, "FloatMin", "9.7.3.11", "floating-point-instructions-min"},
     {Sec::FloatMax, "FloatMax", "9.7.3.12", "floating-point-instructions-max"},
+    {Sec::ClcTryCancel, "ClcTryCancel", "9.7.15.18",
+     "parallel-synchronization-and-communication-instructions-clusterlaunchcontrol-try-cancel"},
+    {Sec::ClcQueryCancel, "ClcQueryCancel", "9.7.15.19",
+     "parallel-synchronization-and-communication-instructions-clusterlaunchcontrol-query-cancel"},
     // cited by the model's comments (model/*.cat, as {Key} or {Key#})
     {Sec::MemorySynchronization, "MemorySynchronization", "8.9.4", "memory-synchronization"},
     {Sec::CausalityOrder, "CausalityOrder", "8.9.5", "causality-order"},
@@ -297,6 +301,7 @@ struct Of {
     }
     Section operator()(const MbarrierWait&) const { return section(Sec::MbarrierTestWaitTryWait); }
     Section operator()(const MbarrierPendingCount&) const { return {}; } // reads a register only
+    Section operator()(const ClcTryCancel&) const { return section(Sec::ClcTryCancel); }
     Section operator()(const MbarrierCheckLayout&) const {
         return section(Sec::MbarrierCheckLayout);
     }
@@ -343,6 +348,7 @@ struct Of {
     Section operator()(const Nanosleep&) const { return {}; } // a delay orders nothing
     Section operator()(const Setmaxnreg&) const { return section(Sec::Setmaxnreg); }
     Section operator()(const Griddepcontrol&) const { return section(Sec::Griddepcontrol); }
+    Section operator()(const ClcQueryCancel&) const { return section(Sec::ClcQueryCancel); }
     Section operator()(const Exit&) const { return {}; }
 };
 

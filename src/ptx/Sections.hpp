@@ -140,6 +140,8 @@ enum class Sec {
     ReduxSync,
     FloatMin,
     FloatMax,
+    ClcTryCancel,
+    ClcQueryCancel,
     // cited by the model's comments (model/*.cat)
     MemorySynchronization,
     CausalityOrder,

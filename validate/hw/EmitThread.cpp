@@ -601,6 +601,13 @@ void ThreadEmitter::dispatch(const Insn& in) {
             [&](const ptx::BulkPrefetch&) {
                 refuse("cp.async.bulk.prefetch is a cache hint: no CUDA mapping yet");
             },
+            [&](const ptx::ClcTryCancel&) {
+                refuse("clusterlaunchcontrol needs sm_100 and a grid with clusters left to "
+                       "cancel: no mapping for the Hopper harness");
+            },
+            [&](const ptx::ClcQueryCancel&) {
+                refuse("clusterlaunchcontrol needs sm_100: no mapping for the Hopper harness");
+            },
             [&](const ptx::BulkCopy& c) { bulkCopy(in, c); },
             [&](const ptx::BulkCommit& c) { c.nonBulk ? cpAsyncGroup(in, nullptr) : bulkCommit(); },
             [&](const ptx::BulkWait& w) { w.nonBulk ? cpAsyncGroup(in, &w) : bulkWait(in, w); },
