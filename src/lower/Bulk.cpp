@@ -18,26 +18,6 @@ void asyncAccess(Lowerer& l, ir::Event& e, const Address& a) {
 }
 
 /**
- * The complete-tx of `bytes` on `mb` that ends an asynchronous operation's writes into one CTA:
- * a release at cluster scope, followed by an implicit generic-async proxy fence (PTX ISA
- * #async-proxy, {MbarrierCompleteTxOperation}).
- */
-void asyncCompleteTx(Lowerer& l, int issueId, const Address& mb, std::int64_t bytes) {
-    ir::Event& c =
-        l.exec(issueId, "complete_tx",
-               {Tag::MB, Tag::MB_COMPLETE, Tag::PF, Tag::PF_ASYNC, Tag::Release, Tag::CLUSTER});
-    c.mbOp = ir::MbOp::CompleteTx;
-    c.mbAmount = bytes;
-    c.location = mb.location;
-    c.vaddr = mb.vaddr;
-    c.space = ir::Space::Mbarrier;
-    c.proxy = ir::Proxy::Generic;
-    c.tags.insert(Tag::GEN);
-    c.sem = ir::Sem::Release;
-    c.scope = ir::Scope::Cluster;
-}
-
-/**
  * The global side of a tensor copy, `[tensorMap, {c0, ...}]`: the tile it names stands for
  * the bytes it moves (the location's `, bytes N`); coordinates only need the right count.
  */
@@ -263,7 +243,7 @@ void lowerCopy(Lowerer& l, const ptx::BulkCopy& copy) {
             // generic-async proxy fence follows it (PTX ISA #async-proxy).
             l.exec(issueId, "complete", {Tag::BULK_DONE, Tag::PF, Tag::PF_ASYNC});
         } else {
-            asyncCompleteTx(l, issueId, *m, size);
+            completeTxAtCluster(l, issueId, *m, size, true);
         }
     }
     if (viaGroup) l.pendingBulk.push_back(issueId);
@@ -535,7 +515,7 @@ void lowerTryCancel(Lowerer& l, const ptx::ClcTryCancel& c) {
         ir::Event& w = l.exec(issueId, "write " + Lowerer::accessName(l.operand(0), a), {Tag::W});
         asyncAccess(l, w, a);
         w.written = response;
-        asyncCompleteTx(l, issueId, m, 16);
+        completeTxAtCluster(l, issueId, m, 16, true);
     }
 }
 

@@ -145,21 +145,6 @@ void lowerLoad(Lowerer& l, const ptx::Ld& ld) {
 
 namespace {
 
-/** The complete-tx of `bytes` on `mb` that ends an st.async or a red.async.relaxed: a release
- * at cluster scope in the generic proxy ({MbarrierCompleteTxOperation}, {RedAsync}). */
-void completeTxAtCluster(Lowerer& l, int issueId, const Address& mb, std::int64_t bytes) {
-    ir::Event& c = l.exec(issueId, "complete_tx",
-                          {Tag::MB, Tag::MB_COMPLETE, Tag::Release, Tag::CLUSTER, Tag::GEN});
-    c.mbOp = ir::MbOp::CompleteTx;
-    c.mbAmount = bytes;
-    c.location = mb.location;
-    c.vaddr = mb.vaddr;
-    c.space = ir::Space::Mbarrier;
-    c.proxy = ir::Proxy::Generic;
-    c.sem = Sem::Release;
-    c.scope = ir::Scope::Cluster;
-}
-
 /** The registers of a vector operand ({d0, d1}), or the operand itself when `vec` is 1. */
 std::vector<litmus::Operand> vectorOperand(Lowerer& l, const litmus::Operand& op, int vec) {
     if (vec == 1) return {op};
@@ -210,7 +195,7 @@ void lowerStoreAsync(Lowerer& l, const ptx::St& st) {
         w.tags.insert(Tag::Weak);
         w.written = values[k];
     }
-    completeTxAtCluster(l, issueId, mb, std::int64_t{bytes} * st.vec);
+    completeTxAtCluster(l, issueId, mb, std::int64_t{bytes} * st.vec, false);
 }
 
 } // namespace
@@ -608,7 +593,7 @@ void lowerRedAsync(Lowerer& l, const ptx::RedAsync& r) {
     l.access(w, a, ir::Proxy::Generic);
     w.written = reducedValue(r.op, unsignedType(r.types), Value::readOf(rid), arg);
     // "completeCount argument equal to the amount of data stored"
-    completeTxAtCluster(l, issueId, mb, r.types[0].bits / 8);
+    completeTxAtCluster(l, issueId, mb, r.types[0].bits / 8, false);
 }
 
 void lowerMembar(Lowerer& l, const ptx::Membar& m) {

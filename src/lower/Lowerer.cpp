@@ -414,6 +414,24 @@ void setWeak(ir::Event& e) {
     setOrdering(e, ir::Sem::Weak, ir::Scope::None);
 }
 
+void completeTxAtCluster(Lowerer& l, int issueId, const Address& mb, std::int64_t bytes,
+                         bool proxyFence) {
+    ir::Event& c = l.exec(issueId, "complete_tx",
+                          {Tag::MB, Tag::MB_COMPLETE, Tag::Release, Tag::CLUSTER, Tag::GEN});
+    if (proxyFence) {
+        c.tags.insert(Tag::PF);
+        c.tags.insert(Tag::PF_ASYNC);
+    }
+    c.mbOp = ir::MbOp::CompleteTx;
+    c.mbAmount = bytes;
+    c.location = mb.location;
+    c.vaddr = mb.vaddr;
+    c.space = ir::Space::Mbarrier;
+    c.proxy = ir::Proxy::Generic;
+    c.sem = ir::Sem::Release;
+    c.scope = ir::Scope::Cluster;
+}
+
 static std::optional<Tag> proxyTag(ir::Proxy p) {
     switch (p) {
     case ir::Proxy::Generic:

@@ -331,6 +331,15 @@ ir::ValuePtr reducedPairOfHalves(ptx::AtomOp op, const ElementKind& kind, const 
 void setOrdering(ir::Event& e, ir::Sem sem, ir::Scope scope);
 /** Marks `e` a weak access (.weak: no scope). */
 void setWeak(ir::Event& e);
+/**
+ * The complete-tx of `bytes` on `mb` that ends an asynchronous operation issued as `issueId`: a
+ * release at cluster scope in the generic proxy ({MbarrierCompleteTxOperation}); with
+ * `proxyFence` (a bulk copy's or try_cancel's async-proxy writes) followed by the implicit
+ * generic-async proxy fence of their completion (PTX ISA #async-proxy), without it for st.async
+ * and red.async, whose writes are generic.
+ */
+void completeTxAtCluster(Lowerer& l, int issueId, const Address& mb, std::int64_t bytes,
+                         bool proxyFence);
 /** The base set of a state space (M when none: every access is in M anyway). */
 ir::Tag spaceTag(ir::Space s);
 
