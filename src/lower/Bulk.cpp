@@ -464,15 +464,20 @@ int launchedCtas(const ptx::Program& test) {
  * its own CTAs only, so whether a not-yet-started cluster is left to cancel is not known: each
  * request succeeds or fails, a choice both ways (Value::Op::Choice). On success "the opaque
  * response contains the ctaid of the first CTA of the canceled cluster; no other successful
- * response ... will contain that id": ptxmc gives request k of the program the %ctaid.x
- * (launched CTAs + k), y and z 0, distinct from every other and from every running CTA's. The
- * response is written as a weak async-proxy write, the 9.4 example's "async-proxy write to
+ * response ... will contain that id": the k-th try_cancel the program lowers cancels the k-th
+ * cluster after the launched ones, whose first CTA is %ctaid.x (clusters launched + k) times the
+ * cluster's size, y and z 0: distinct clusters, none running. The response is written as a weak
+ * async-proxy write, the 9.4 example's "async-proxy write to
  * handle ("clusterlaunchcontrol.try_cancel [addr]")" (its .multicast::cluster::all writes "using
  * weak async-proxy writes to the corresponding local shared memory addr of each CTA in the
  * requesting cluster. The completion of the writes to addr of a particular CTA is signaled via a
  * complete-tx operation to the mbarrier object on the shared memory of that CTA"), after the
- * thread's earlier instructions as a bulk copy's (BULK), and completes with a complete-tx of
- * its 16 bytes. Not checked: a request after the CTA observed a failed one, and a multicast
+ * thread's earlier instructions as a bulk copy's (BULK; {ProgramOrderAsync} lists the copies
+ * and wgmma, not try_cancel: a reading), and completes with a complete-tx of its 16 bytes. That
+ * completion carries the implicit generic-async proxy fence of a bulk copy's (the text states
+ * it for cp{.reduce}.async.bulk only): the example reads the handle with a generic load after an
+ * acquire wait alone, which without it would race, so the example needs it (a reading). Not
+ * checked: a request after the CTA observed a failed one, and a multicast
  * request after a CTA of the cluster exited, which the text leaves undefined.
  */
 void lowerTryCancel(Lowerer& l, const ptx::ClcTryCancel& c) {
@@ -504,9 +509,15 @@ void lowerTryCancel(Lowerer& l, const ptx::ClcTryCancel& c) {
     } else {
         targets.emplace_back(addr, mb);
     }
-    const auto k = static_cast<std::int64_t>(l.program().choices.size());
+    std::int64_t k = 0; // the try_cancel requests lowered before this one
+    for (const ir::ChoiceSite& site : l.program().choices)
+        if (site.text.rfind("clusterlaunchcontrol.try_cancel", 0) == 0) ++k;
     ir::ValuePtr succeeded = l.newChoice(l.inst().loc, l.inst().opcode);
-    const std::int64_t ctaidX = launchedCtas(l.test()) + k;
+    std::int64_t clusterSize = 0;
+    while (l.ctaOfRank(cta, static_cast<int>(clusterSize)) >= 0)
+        ++clusterSize;
+    const std::int64_t launched = (launchedCtas(l.test()) + clusterSize - 1) / clusterSize;
+    const std::int64_t ctaidX = (launched + k) * clusterSize;
     ir::ValuePtr response =
         Value::make(Value::Op::Ite,
                     {succeeded, Value::makeConst(kCanceledBit | ctaidX << 1), Value::makeConst(0)});
