@@ -556,14 +556,10 @@ void lowerQueryCancel(Lowerer& l, const ptx::ClcQueryCancel& q) {
     case ptx::ClcQuery::FirstCtaid:
         break;
     }
-    const litmus::Operand& v = l.operand(0);
-    if (v.kind != litmus::Operand::Kind::Vector || v.elements.size() != 4)
-        l.fail(v.loc, "query_cancel.get_first_ctaid.v4 takes a brace-enclosed vector of 4 "
-                      "registers (" +
-                          ptx::cite(ptx::Sec::ClcQueryCancel) + ")");
-    l.define(v.elements[0], x);
-    for (std::size_t i = 1; i < 4; ++i)
-        l.define(v.elements[i], zero);
+    const std::vector<litmus::Operand> v = vectorOperand(l, l.operand(0), 4);
+    l.define(v[0], x);
+    for (std::size_t i = 1; i < v.size(); ++i)
+        l.define(v[i], zero);
 }
 
 } // namespace ptxmc::lower

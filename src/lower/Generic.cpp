@@ -145,15 +145,6 @@ void lowerLoad(Lowerer& l, const ptx::Ld& ld) {
 
 namespace {
 
-/** The registers of a vector operand ({d0, d1}), or the operand itself when `vec` is 1. */
-std::vector<litmus::Operand> vectorOperand(Lowerer& l, const litmus::Operand& op, int vec) {
-    if (vec == 1) return {op};
-    if (op.kind != litmus::Operand::Kind::Vector || op.elements.size() != std::size_t(vec))
-        l.fail(op.loc, "'" + l.inst().opcode + "' takes a brace-enclosed vector of " +
-                           std::to_string(vec) + " operands here");
-    return op.elements;
-}
-
 /** The values a store's source operand holds: one, or a vector's `vec` elements ({b, c}). */
 std::vector<ir::ValuePtr> storedValues(Lowerer& l, const litmus::Operand& b, int vec) {
     std::vector<ir::ValuePtr> values;

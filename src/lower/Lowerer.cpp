@@ -414,6 +414,14 @@ void setWeak(ir::Event& e) {
     setOrdering(e, ir::Sem::Weak, ir::Scope::None);
 }
 
+std::vector<litmus::Operand> vectorOperand(Lowerer& l, const litmus::Operand& op, int vec) {
+    if (vec == 1) return {op};
+    if (op.kind != litmus::Operand::Kind::Vector || op.elements.size() != std::size_t(vec))
+        l.fail(op.loc, "'" + l.inst().opcode + "' takes a brace-enclosed vector of " +
+                           std::to_string(vec) + " operands here");
+    return op.elements;
+}
+
 void completeTxAtCluster(Lowerer& l, int issueId, const Address& mb, std::int64_t bytes,
                          bool proxyFence) {
     ir::Event& c = l.exec(issueId, "complete_tx",

@@ -338,6 +338,9 @@ void setWeak(ir::Event& e);
  * generic-async proxy fence of their completion (PTX ISA #async-proxy), without it for st.async
  * and red.async, whose writes are generic.
  */
+/** The registers of a vector operand ({d0, d1}), or the operand itself when `vec` is 1; an input
+ *  error naming the instruction when it is not a vector of `vec`. */
+std::vector<litmus::Operand> vectorOperand(Lowerer& l, const litmus::Operand& op, int vec);
 void completeTxAtCluster(Lowerer& l, int issueId, const Address& mb, std::int64_t bytes,
                          bool proxyFence);
 /** The base set of a state space (M when none: every access is in M anyway). */
