@@ -624,7 +624,7 @@ void lowerProxyFence(Lowerer& l, const ptx::ProxyFence& f) {
         // ptx.cat anchors it at the thread's own reads)
         l.expectOperands(0);
         lowerProxyFence(l, ptx::ProxyFence{ptx::ProxyKind::Async, ptx::StateSpace::SharedCluster});
-        ir::Event& e = l.issue({Tag::F, Tag::FSR_READ_CLUSTER});
+        ir::Event& e = l.issue({Tag::F, Tag::FSR_READ_CLUSTER, Tag::FSR_PROXY});
         setOrdering(e, Sem::Release, f.scope);
         return;
     }
@@ -639,6 +639,8 @@ void lowerProxyFence(Lowerer& l, const ptx::ProxyFence& f) {
                          f.syncRestrict};
         if (release) lowerProxyFence(l, proxy);
         lowerFence(l, fence);
+        // which acquire sequences its release reaches is decision Q24 (FSR_PROXY)
+        l.program().events.back().tags.insert(Tag::FSR_PROXY);
         if (!release) lowerProxyFence(l, proxy);
         return;
     }

@@ -82,15 +82,23 @@ St decodeStAsync(Decoder& d) {
     }
     if (st.mmio) d.fail("st.async: with .weak, \".mmio must not be specified\"" + where);
     st.scope = d.takeScope({Scope::Cluster});
-    if (!d.q.take("shared::cluster"))
-        d.fail("st.async writes .shared::cluster memory (" + cite(Sec::StAsync) + ")");
-    st.space = StateSpace::SharedCluster;
+    // "If .ss is not specified, generic addressing is used for operands a and mbar" (9.4)
+    if (d.q.take("shared::cluster")) st.space = StateSpace::SharedCluster;
+    if (d.q.take("global"))
+        d.fail("st.async without .release writes .shared::cluster memory" + where);
     if (!d.q.take("mbarrier::complete_tx::bytes"))
         d.fail("st.async needs .mbarrier::complete_tx::bytes (" + cite(Sec::StAsync) + ")");
     if (auto v = d.q.takeOneOf({"v2", "v4"})) st.vec = (*v)[1] - '0';
     st.types = d.takeTypes();
-    if (st.types.size() != 1 || (st.types[0].bits != 32 && st.types[0].bits != 64))
-        d.fail("st.async needs one 32- or 64-bit type");
+    // .b128 (9.2): a 16-byte value, as ld/st.b128 the destination cell's whole word
+    if (st.types.empty() && d.q.take("b128")) st.types = {Type{'b', 128}};
+    if (st.types.size() != 1 ||
+        (st.types[0].bits != 32 && st.types[0].bits != 64 && st.types[0].bits != 128))
+        d.fail("st.async needs one 32-, 64- or 128-bit type" + where);
+    if (st.vec != 1 && st.types[0].bits == 128)
+        d.fail("st.async: .vec is not supported with .b128 (\".v2 is supported with .b32, .b64, "
+               ".s32, .s64, .u32, .u64, .f32 and .f64 types\")" +
+               where);
     // ".v4 qualifier is supported with .b32, .s32, .u32 and .f32 types" ({StAsync})
     if (st.vec == 4 && st.types[0].bits != 32)
         d.fail("st.async: \".v4 qualifier is supported with .b32, .s32, .u32 and .f32 types\"" +
@@ -177,6 +185,14 @@ Atom decodeAtom(Decoder& d, AtomName name) {
     if (auto v = d.q.takeOneOf({"v2", "v4", "v8"})) a.vec = (*v)[1] - '0';
     a.half = d.takeRow(kHalfTypes).value_or(HalfType::None);
     a.types = d.takeTypes();
+    // atom{.sem}{.scope}{.space}.cas.b128 d, [a], b, c; ....exch{.level::cache_hint}.b128 d, [a],
+    // b (8.3, {Atom}): a 16-byte value, as ld/st.b128 the location's whole word; .cas and .exch
+    // compare and move it without arithmetic
+    if (a.types.empty() && d.q.take("b128")) {
+        if (name != AtomName::Atom || (a.op != AtomOp::Cas && a.op != AtomOp::Exch))
+            d.fail(".b128 goes with atom's .cas and .exch only (" + cite(Sec::Atom) + ")");
+        a.types = {Type{'b', 128}};
+    }
     d.q.finish();
     // "inc(r, s) = (r >= s) ? 0 : r+1; dec(r, s) = (r==0 || r > s) ? s : r-1" and ".inc and .dec
     // are only supported for .u32 type" ({Atom}, {Red})

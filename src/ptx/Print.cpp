@@ -74,7 +74,7 @@ struct Printer {
             return start("st.async")
                 .q(semName(i.sem))
                 .q(scopeName(i.scope))
-                .q("shared::cluster")
+                .q(nameOf(kSpaces, i.space))
                 .q("mbarrier::complete_tx::bytes")
                 .q(i.vec != 1, "v" + std::to_string(i.vec))
                 .types(i.types)
