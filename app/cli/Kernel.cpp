@@ -17,6 +17,7 @@
 #include "lower/Lowerer.hpp"
 #include "ptx/Program.hpp"
 #include "report/Answer.hpp"
+#include "report/StatsPrinter.hpp"
 
 #include <algorithm>
 #include <cctype>
@@ -175,6 +176,8 @@ int printText(const kernel::KernelProgram& k, const engine::CheckResult& r,
                                  "kept once, extraction {:.2f} s, check {:.2f} s\n",
                                  k.stats.executed, k.stats.droppedData, k.stats.repeatedAccesses,
                                  extractSeconds, r.seconds);
+    // the check's own cost, as `check --stats` prints it (the witnesses' search among its queries)
+    if (a.stats && r.stats) report::printStats(std::cout, k.test.name, *r.stats, true);
     bool violated = !r.flags.empty() || r.observation == engine::Observation::Deadlock;
     std::cout << (violated ? "Verdict: violations found\n"
                   : bad    ? "Verdict: Unknown (no answer within the limit named above)\n"
@@ -494,6 +497,7 @@ int runKernel(const KernelArgs& a) {
     engine::CheckOptions options = checkOptionsOf(a.pipeline);
     // a flag's witness must not move when --readings is added: the smallest, not the first found
     options.canonicalWitnesses = true;
+    options.stats = options.stats || a.stats;
     Progress progress("checking " + k.test.name, a.progressAfter, stderrIsTerminal(), std::cerr);
     engine::CheckResult r = checkProgram(program, *model, options, a.readings);
     progress.finish(); // the line goes before the report is printed
@@ -519,7 +523,9 @@ void setupKernel(CLI::App& app) {
                   "print the extracted program as a litmus test (ptxmc check reads it) and stop");
     sub->add_flag("--readings", args->readings,
                   "also check under every reading of the PTX text's open questions");
-    sub->add_flag("--stats", args->stats, "print the extraction's figures and times");
+    sub->add_flag("--stats", args->stats,
+                  "print the extraction's figures and times, and the check's (encoding sizes, "
+                  "solver queries and their times)");
     CLI::Option* listParams =
         sub->add_flag("--list-params", args->listParams,
                       "evaluate as far as the given values go, list every parameter field read "

@@ -168,6 +168,7 @@ void lowerStoreAsync(Lowerer& l, const ptx::St& st) {
     Address a = l.address(l.operand(0), ir::Space::Shared);
     l.checkReach(a, l.operand(0), true);
     const int bytes = st.types[0].bits / 8;
+    l.checkAccessWidth(a, l.operand(0), bytes);
     std::vector<Address> elements = {a};
     for (int k = 1; k < st.vec; ++k)
         elements.push_back(l.elementAfter(a, l.operand(0), k, bytes));

@@ -638,11 +638,15 @@ std::set<int> Lowerer::initLayouts(const Address& a) const {
 
 void Lowerer::checkAccessWidth(const Address& a, const Operand& op, int bytes) const {
     const LocationDecl* root = rootOf(a.decl);
-    if (!root->isArray() || root->stride >= 4 || bytes <= root->stride) return;
+    // a cell holds one element whatever its width: an access that spans elements would touch
+    // the first cell only and miss its conflicts with the others
+    if (!root->isArray() || bytes <= root->stride) return;
     fail(op.loc, "a " + std::to_string(bytes) + "-byte access of '" + op.name + "', an array of " +
                      std::to_string(root->stride) +
                      "-byte elements: each element is a cell of its own, and the access would "
-                     "span the next one (litmus/README.md, Arrays)");
+                     "span the next one (declare '" +
+                     root->name + "' with stride " + std::to_string(bytes) +
+                     ", or access the elements as a vector; litmus/README.md, Arrays)");
 }
 
 void Lowerer::checkStoreWidth(const Address& a, const Operand& op, int bytes) const {
