@@ -178,6 +178,12 @@ Atom decodeAtom(Decoder& d, AtomName name) {
     if (name == AtomName::Atom || name == AtomName::Red) a.cacheHint = d.q.take("L2::cache_hint");
     // "The qualifier .level::cache_hint is only supported for .global state space and for generic
     // addressing where the address points to the .global state space" ({Atom}, {Red})
+    // the compare-and-swap forms, "atom{.sem}{.scope}{.space}.op.type d, [a], b, c" and .cas.b16,
+    // .cas.b128, take no .level::cache_hint ({Atom})
+    if (a.cacheHint && a.op == AtomOp::Cas)
+        d.fail("atom.cas has no .L2::cache_hint: its form is "
+               "atom{.sem}{.scope}{.space}.cas.type d, [a], b, c (" +
+               cite(Sec::Atom) + ")");
     if (a.cacheHint && a.space != StateSpace::Global && a.space != StateSpace::None)
         d.fail("\"The qualifier .level::cache_hint is only supported for .global state space\" (" +
                cite(a.returns() ? Sec::Atom : Sec::Red) + ")");
