@@ -734,6 +734,10 @@ void ThreadEmitter::atomic(const Insn& in, bool returns) {
                    "', whose device value is not the integer itself");
     if (emittedSpace(at.space) == ptx::StateSpace::SharedCta && t.remote)
         refuse("remote location with .shared::cta");
+    // the harness's cells are 4 bytes: a 128-bit exch or cas would run as a 32-bit one and
+    // compare nothing of the instruction the test names
+    if (at.types.size() == 1 && at.types[0].bits == 128)
+        refuse("atom .b128: the harness's cells are 4 bytes");
     ptx::AtomOp ptxOp = at.op;
     ptx::Type type{'b', 32};
     std::string arg = intValue(in.operand(first + 1));
