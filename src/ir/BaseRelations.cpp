@@ -228,6 +228,11 @@ Pairs staticRelation(const Program& p, Rel rel) {
         return allPairs(p, [](const Event& a, const Event& b) { return a.id == b.id; });
     case Rel::Po:
         return allPairs(p, [](const Event& a, const Event& b) {
+            // the accesses of one multimem operation to different locations: no order
+            // (lower/Multimem.cpp)
+            if (a.multimemGroup >= 0 && a.multimemGroup == b.multimemGroup &&
+                a.location != b.location)
+                return false;
             return a.thread >= 0 && a.thread == b.thread && a.poIndex >= 0 && b.poIndex >= 0 &&
                    a.poIndex < b.poIndex;
         });
@@ -249,7 +254,8 @@ Pairs staticRelation(const Program& p, Rel rel) {
             // cp.reduce.async.bulk: the read and the write of one element, made one after the
             // other by the operation
             if (a.issue >= 0) return a.issue == b.issue && b.id == a.id + 1;
-            return a.thread == b.thread && b.poIndex == a.poIndex + 1 && a.instance == b.instance;
+            return a.thread == b.thread && b.poIndex == a.poIndex + 1 && a.instance == b.instance &&
+                   a.location == b.location;
         });
     case Rel::Syncbar:
         return allPairs(p, [](const Event& a, const Event& b) {
@@ -276,6 +282,11 @@ Pairs staticRelation(const Program& p, Rel rel) {
         return dependencies(p);
     case Rel::Ctrl:
         return controlDependencies(p);
+    case Rel::MultimemSibling:
+        return allPairs(p, [](const Event& a, const Event& b) {
+            return a.multimemGroup >= 0 && a.multimemGroup == b.multimemGroup &&
+                   a.location != b.location;
+        });
     case Rel::SameAcc:
         return allPairs(p, [](const Event& a, const Event& b) {
             return a.has(Tag::MMA) && b.has(Tag::MMA) && a.accumulator == b.accumulator;

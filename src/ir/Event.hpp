@@ -92,7 +92,10 @@ struct Event {
     int issue = -1;       ///< exec events: the id of the issuing event
     int instruction = -1; ///< index of the source instruction within its thread
     int instance = -1;    ///< which execution of it (unrolled loops run one instruction again)
-    std::string text;     ///< instruction text (and the role of an exec event)
+    /// A multimem.* access: the first event of its operation, whose accesses of different
+    /// locations are in no program order with each other (-1 for every other event)
+    int multimemGroup = -1;
+    std::string text; ///< instruction text (and the role of an exec event)
     SourceLoc loc;
 
     TagSet tags; ///< base sets this event belongs to (see Vocabulary.def)

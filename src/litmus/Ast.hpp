@@ -97,6 +97,12 @@ struct LocationDecl {
     std::string elem;
     std::optional<std::string> aliasOf; ///< `y @ generic aliases x`
     std::string aliasProxy; ///< "generic", "surface", "texture" or "constant" with aliasOf
+    /// `m @ multimem x, y`: a multimem address, "a virtual address which points to multiple
+    /// distinct memory locations across devices" (PTX ISA 8.2.3): the global locations it names,
+    /// one per GPU, each reached through m by multimem.* instructions only
+    std::vector<std::string> multimemOf;
+    std::vector<SourceLoc> multimemLocs; ///< where each of multimemOf is written
+    bool isMultimem() const { return !multimemOf.empty(); }
     SourceLoc loc;
 };
 

@@ -271,7 +271,7 @@ private:
      * (global memory), each at most once.
      */
     void trailingOptions(LocationDecl& d, bool array) {
-        const bool global = d.space == ir::Space::Global && !d.aliasOf;
+        const bool global = d.space == ir::Space::Global && !d.aliasOf && !d.isMultimem();
         // Once nothing is left to give, a ',' is the caller's error, as it always was.
         while (lx_.peek().is(",") && !trailingWhat(d, array, global).empty()) {
             lx_.next();
@@ -368,17 +368,43 @@ private:
             d.aliasOf = target.text;
             d.aliasProxy = space;
             return;
+        } else if (space == "multimem") {
+            multimemMembers(nameTok, d, array);
+            return;
         } else if (threadNumber(nameTok.text) &&
                    (space == "cta" || space == "gpu" || space == "cluster")) {
             missingBrace(nameTok);
         } else {
             lx_.fail(sp, "unknown state space " + quote(space) +
                              " (expected global, shared, tmem, mbarrier, generic, surface, "
-                             "texture or constant)");
+                             "texture, constant or multimem)");
         }
         if (!lx_.peek().is("=")) return;
         lx_.next();
         initialValues(d, array);
+    }
+
+    /**
+     * `m @ multimem x, y, ...`: the global locations the multimem address m points to, one per
+     * GPU (PTX ISA 8.2.3, #multimem-addresses). m takes the shape of its locations (declared
+     * alike, checked by the lowering); it has no value of its own.
+     */
+    void multimemMembers(const Token& nameTok, LocationDecl& d, bool array) {
+        if (array)
+            lx_.fail(nameTok, "a multimem address is not declared as an array: '" + d.name +
+                                  " @ multimem x, y' takes the shape of x and y");
+        for (;;) {
+            const Token member =
+                lx_.expectIdent("a global location the multimem address points to");
+            d.multimemOf.push_back(member.text);
+            d.multimemLocs.push_back(lx_.loc(member));
+            if (!lx_.peek().is(",")) break;
+            lx_.next();
+        }
+        d.space = ir::Space::Global;
+        if (lx_.peek().is("="))
+            lx_.fail(lx_.peek(), "a multimem address has no value of its own: give its "
+                                 "locations' values where they are declared");
     }
 
     /** More elements than a location has rows (Lowerer's limit): each is a cell of its own. */

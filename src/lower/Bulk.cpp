@@ -154,7 +154,15 @@ void lowerCopy(Lowerer& l, const ptx::BulkCopy& copy) {
             l.fail(l.operand(i).loc, "ignoreBytesLeft/ignoreBytesRight must be 0 here: the bytes "
                                      "they name are indeterminate (" +
                                          ptx::cite(ptx::Sec::CpAsyncBulk) + ")");
-    Address dst = l.address(l.operand(0), toShared ? ir::Space::Shared : ir::Space::Global);
+    // multimem.cp{.reduce}.async.bulk: "to memory locations residing on each GPU's memory
+    // referred to by the destination multimem address range" ({MultimemCpAsyncBulk#},
+    // {MultimemCpReduceAsyncBulk#}): a write (reduction) per location, each completed by the
+    // bulk async-group, through the multimem address
+    std::vector<Address> members;
+    if (copy.multimem) members = l.multimemAddresses(l.operand(0));
+    Address dst = copy.multimem
+                      ? members[0]
+                      : l.address(l.operand(0), toShared ? ir::Space::Shared : ir::Space::Global);
     Address src = l.address(l.operand(1), fromShared ? ir::Space::Shared : ir::Space::Global);
     std::int64_t size = 0;
     if (tensor) {
@@ -190,6 +198,9 @@ void lowerCopy(Lowerer& l, const ptx::BulkCopy& copy) {
              l.multicastTargets(l.operand(maskIndex), copy.multicastBits == 32 ? 32 : 16,
                                 {{dst, &l.operand(0)}, {*mbar, &l.operand(mbIndex)}}))
             targets.emplace_back(t[0], t[1]);
+    } else if (copy.multimem) {
+        for (const Address& m : members)
+            targets.emplace_back(m, std::nullopt);
     } else {
         targets.emplace_back(dst, mbar);
     }
@@ -221,9 +232,11 @@ void lowerCopy(Lowerer& l, const ptx::BulkCopy& copy) {
                             : copy.scope == ptx::Scope::None ? ir::Scope::Sys
                                                              : copy.scope;
     ElementKind elements;
+    // "the current implementation of multimem.cp.reduce.async.bulk.add.f32 ... flushes subnormal
+    // inputs and results to sign-preserving zero" ({MultimemCpReduceAsyncBulk#})
     if (copy.reduce)
         elements = tensor ? ElementKind{tensorReduceUnsigned(l, copy, l.operand(0), dst)}
-                          : elementKind(copy.half, copy.types, false);
+                          : elementKind(copy.half, copy.types, copy.multimem);
     ir::Event& r = l.exec(issueId, "read " + Lowerer::accessName(l.operand(1), src), {Tag::R});
     copyAccess(r, src);
     int readId = r.id;
@@ -246,6 +259,9 @@ void lowerCopy(Lowerer& l, const ptx::BulkCopy& copy) {
             completeTxAtCluster(l, issueId, *m, size, true);
         }
     }
+    if (copy.multimem) // its accesses of different locations, for decision Q25
+        for (ir::Event& e : l.program().events)
+            if (e.issue == issueId && e.location >= 0 && e.id != readId) e.multimemGroup = issueId;
     if (viaGroup) l.pendingBulk.push_back(issueId);
 }
 

@@ -118,6 +118,10 @@ void Lowerer::resolveCondition() {
             auto it = decls_.find(r.name);
             if (it == decls_.end()) fail(r.loc, "'" + r.name + "' is not a declared location");
             const litmus::LocationDecl* root = it->second;
+            if (root->isMultimem())
+                fail(r.loc, "'" + r.name +
+                                "' is a multimem address: it has no value of its own; name "
+                                "one of the locations it points to");
             root = rootOf(root);
             int cta = -1;
             if (r.cta) {

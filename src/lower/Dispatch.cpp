@@ -25,6 +25,7 @@ struct Lower {
     }
     bool operator()(const ptx::TensormapCopy& x) const { return lowerTensormapCopy(l, x), true; }
     bool operator()(const ptx::RedAsync& x) const { return lowerRedAsync(l, x), true; }
+    bool operator()(const ptx::Multimem& x) const { return lowerMultimem(l, x), true; }
     bool operator()(const ptx::Matrix& x) const { return lowerMatrix(l, x), true; }
 
     bool operator()(const ptx::MbarrierInit& x) const { return lowerInit(l, x), true; }

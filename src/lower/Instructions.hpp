@@ -19,6 +19,9 @@ void lowerArithmetic(Lowerer& l, const ptx::Arith& a);
 void lowerTensormapReplace(Lowerer& l, const ptx::TensormapReplace& r);
 void lowerTensormapCopy(Lowerer& l, const ptx::TensormapCopy& c);
 
+// Multimem.cpp
+void lowerMultimem(Lowerer& l, const ptx::Multimem& m);
+
 // WarpCollective.cpp: no event, registers only (ControlFlow.cpp's step calls it)
 bool isWarpCollective(const ptx::Insn& insn);
 void lowerWarpCollective(Lowerer& l, const ptx::Insn& insn);

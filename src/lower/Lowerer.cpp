@@ -159,7 +159,7 @@ void Lowerer::declareLocations() {
         all.push_back(&d);
     for (const LocationDecl* dp : all) {
         const LocationDecl& d = *dp;
-        if (d.aliasOf) continue;
+        if (d.aliasOf || d.isMultimem()) continue;
         if (d.space != ir::Space::Global && d.ctas.empty())
             fail(d.loc, "'" + d.name + "' needs the CTA(s) it lives in");
         for (int c : d.ctas)
@@ -213,6 +213,8 @@ void Lowerer::declareLocations() {
             }
         }
     }
+    for (const auto& d : test_.locations)
+        if (d.isMultimem()) checkMultimemDecl(d);
     for (const auto& d : test_.locations) {
         if (!d.aliasOf) continue;
         std::set<std::string> seen{d.name};
@@ -225,6 +227,67 @@ void Lowerer::declareLocations() {
             a = it->second;
         }
     }
+}
+
+/**
+ * `m @ multimem x, y`: "A multimem address is a virtual address which points to multiple distinct
+ * memory locations across devices" (PTX ISA {MultimemAddresses#}): two or more distinct global
+ * locations declared with one shape (m's element i is element i of each), none an alias or a
+ * multimem address itself.
+ */
+void Lowerer::checkMultimemDecl(const LocationDecl& d) {
+    if (d.multimemOf.size() < 2)
+        fail(d.loc, "a multimem address points to \"multiple distinct memory locations across "
+                    "devices\" (" +
+                        ptx::cite(ptx::Sec::MultimemAddresses) + "): name two or more");
+    std::set<std::string> seen;
+    const LocationDecl* first = nullptr;
+    for (std::size_t i = 0; i < d.multimemOf.size(); ++i) {
+        const std::string& name = d.multimemOf[i];
+        const SourceLoc& at = d.multimemLocs[i];
+        auto it = decls_.find(name);
+        if (it == decls_.end()) fail(at, "'" + name + "' is not a declared location");
+        const LocationDecl& m = *it->second;
+        if (!seen.insert(name).second)
+            fail(at, "'" + name + "' is named twice: the locations are distinct");
+        if (m.isMultimem() || m.aliasOf || m.space != ir::Space::Global)
+            fail(at, "'" + name +
+                         "' is not a global location of its own (a multimem address points to "
+                         "global memory, one location per GPU)");
+        if (!first) {
+            first = &m;
+        } else if (m.rows != first->rows || m.stride != first->stride) {
+            fail(at, "'" + name + "' is not declared as '" + first->name +
+                         "' is: the locations of one multimem address have one shape");
+        }
+    }
+}
+
+std::vector<Address> Lowerer::multimemAddresses(const Operand& op) {
+    if (op.kind != Operand::Kind::Name && op.kind != Operand::Kind::Memory)
+        fail(op.loc, "expected a location operand");
+    auto it = decls_.find(op.name);
+    if (it == decls_.end()) fail(op.loc, "'" + op.name + "' is not a declared location");
+    const LocationDecl& m = *it->second;
+    if (!m.isMultimem())
+        fail(op.loc, "'" + op.name + "' is not a multimem address (declare one as '" + "m @ " +
+                         "multimem x, y'): \"Address operand a must be a multimem address. "
+                         "Otherwise, the behavior is undefined\" (" +
+                         ptx::cite(ptx::Sec::Multimem) + ")");
+    if (op.cta) fail(op.loc, "'" + op.name + "' is global memory: it has no CTA instance");
+    std::vector<Address> out;
+    for (std::size_t i = 0; i < m.multimemOf.size(); ++i) {
+        const LocationDecl* member = decls_.at(m.multimemOf[i]);
+        Address a;
+        a.decl = member;
+        a.row = rowOf(op, *member);
+        a.location = cells_.at({member->name, -1, a.row});
+        // the multimem address is a virtual address of its own for each location it points to:
+        // a virtual alias of the location's own address (PTX ISA {Proxies})
+        a.vaddr = vaddrFor(m.name + "->" + member->name, -1, a.row);
+        out.push_back(a);
+    }
+    return out;
 }
 
 /**
@@ -479,6 +542,11 @@ Address Lowerer::address(const Operand& op, std::optional<ir::Space> expected) {
     if (it == decls_.end()) fail(op.loc, "'" + op.name + "' is not a declared location");
     Address a;
     a.decl = it->second;
+    if (a.decl->isMultimem())
+        fail(op.loc, "'" + op.name + "' is a multimem address: \"Only multimem.* operations are " +
+                         "valid on multimem addresses. That is, the behavior of accessing a " +
+                         "multimem address in any other memory operation is undefined\" (" +
+                         ptx::cite(ptx::Sec::MultimemAddresses) + ")");
     const LocationDecl* root = rootOf(a.decl);
     if (root->space == ir::Space::Global) {
         if (op.cta) fail(op.loc, "'" + op.name + "' is global memory: it has no CTA instance");

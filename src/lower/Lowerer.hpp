@@ -112,6 +112,12 @@ public:
      * mbarrier only through .shared::cluster (`viaCluster`) and inside the thread's cluster.
      */
     void checkReach(const Address& a, const litmus::Operand& op, bool viaCluster);
+    /**
+     * The locations a multimem address operand (`[m]`, `[m+4]`) points to, one per GPU in its
+     * declaration's order, each through m's own virtual address; an operand that is not a
+     * multimem address is an input error.
+     */
+    std::vector<Address> multimemAddresses(const litmus::Operand& op);
     /** The same location name and row in CTA `cta` (for cta_group::2 / multicast). */
     std::optional<Address> addressInCta(const Address& a, int cta);
     /**
@@ -213,6 +219,7 @@ private:
     /** The value an operand's index register holds here; an error unless it is a constant. */
     std::int64_t indexValue(const litmus::Operand& op);
     std::string virtualName(const litmus::LocationDecl& d) const;
+    void checkMultimemDecl(const litmus::LocationDecl& d);
     /** The declaration that owns the memory `d` names: `d` itself, or what its aliases name. */
     const litmus::LocationDecl* rootOf(const litmus::LocationDecl* d) const;
 

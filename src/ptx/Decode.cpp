@@ -31,6 +31,8 @@ std::size_t nameParts(const std::vector<std::string>& p) {
     if (at(0, "tcgen05") || at(0, "mbarrier") || at(0, "tensormap") || at(0, "wgmma") ||
         at(0, "clusterlaunchcontrol"))
         return 2;
+    if (at(0, "multimem")) // multimem.cp.async.bulk, multimem.cp.reduce.async.bulk, multimem.X
+        return at(1, "cp") ? (at(2, "reduce") ? 5 : 4) : 2;
     if (at(0, "cp") && at(1, "reduce")) return 4; // cp.reduce.async.bulk
     if (!at(0, "cp") || !at(1, "async")) return 1;
     if (at(2, "bulk")) return at(3, "commit_group") || at(3, "wait_group") ? 4 : 3;
@@ -121,6 +123,8 @@ Insn decode(const litmus::Instruction& inst, const CtaGroupHook& onCtaGroup) {
         out.op = detail::decodeWgmma(d);
     } else if (p[0] == "mbarrier") {
         out.op = detail::decodeMbarrier(d);
+    } else if (p[0] == "multimem") {
+        out.op = detail::decodeMultimem(d);
     } else if (p[0] == "clusterlaunchcontrol") {
         out.op = detail::decodeClusterLaunchControl(d);
     } else if (copy) {

@@ -1,6 +1,8 @@
 // Decoding of mbarrier instructions and asynchronous copies (cp{.reduce}.async.bulk.*, cp.async.*).
 #include "ptx/DecodeDetail.hpp"
 
+#include <algorithm>
+
 namespace ptxmc::ptx::detail {
 
 namespace {
@@ -510,6 +512,43 @@ Op decodeCpAsyncArrive(Decoder& d) {
 }
 
 } // namespace
+
+/**
+ * multimem.cp.async.bulk.dst.src.completion_mechanism [dstMem], [srcMem], size and
+ * multimem.cp.reduce.async.bulk.dst.src.completion_mechanism.redOp.type ({MultimemCpAsyncBulk},
+ * {MultimemCpReduceAsyncBulk}): .dst = .global, .src = .shared::cta, .bulk_group; the copy's (the
+ * reduction's) qualifiers otherwise, checked as cp{.reduce}.async.bulk's. They write no .sem or
+ * .scope: "The reads and writes of the copy operation in multimem.cp.async.bulk are weak memory
+ * operations"; "Each reduction operation performed by the multimem.cp.reduce.async.bulk has
+ * individually .relaxed.sys memory ordering semantics" (the reduction's default).
+ */
+Op decodeMultimemCopy(Decoder& d, bool reduce) {
+    const std::string what = reduce ? "multimem.cp.reduce.async.bulk" : "multimem.cp.async.bulk";
+    const std::string where =
+        " (" + cite(reduce ? Sec::MultimemCpReduceAsyncBulk : Sec::MultimemCpAsyncBulk) + ")";
+    const auto& parts = d.inst.parts;
+    auto written = [&](const char* q) {
+        return std::find(parts.begin(), parts.end(), q) != parts.end();
+    };
+    if (written("cp_mask"))
+        d.fail(what +
+               ".cp_mask: \"The i-th bit in the 16-bit wide byteMask operand specifies "
+               "whether the i-th byte of each 16-byte wide chunk of source data is "
+               "copied\", and a copy's cell stands for whole chunks" +
+               where);
+    if (written("tensor")) d.fail("unknown instruction '" + d.inst.opcode + "'");
+    Op op = reduce ? decodeReduce(d) : decodeCopy(d);
+    auto& c = std::get<BulkCopy>(op);
+    if (c.dst != StateSpace::Global || c.src != StateSpace::SharedCta || c.viaMbarrier ||
+        c.multicast)
+        d.fail(what + " is .global.shared::cta.bulk_group" + where);
+    if (c.sem != Sem::None || c.scope != Scope::None)
+        d.fail(what + " takes no .sem or .scope" + where);
+    if (c.cacheHint || c.ignoreOob || (!reduce && !c.types.empty()))
+        d.fail("'" + d.inst.opcode + "' is not a form of " + what + where);
+    c.multimem = true;
+    return op;
+}
 
 Op decodeAsyncCopy(Decoder& d) {
     const auto& p = d.inst.parts;

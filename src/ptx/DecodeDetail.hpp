@@ -39,5 +39,9 @@ Op decodeTcgen05(Decoder& d);
 /** clusterlaunchcontrol.try_cancel and clusterlaunchcontrol.query_cancel */
 Op decodeClusterLaunchControl(Decoder& d);
 Op decodeWgmma(Decoder& d);
+/** multimem.ld_reduce, .st, .red, .st.async, .red.async, .cp.async.bulk, .cp.reduce.async.bulk */
+Op decodeMultimem(Decoder& d);
+/** multimem.cp.async.bulk and multimem.cp.reduce.async.bulk: a BulkCopy with `multimem` */
+Op decodeMultimemCopy(Decoder& d, bool reduce);
 
 } // namespace ptxmc::ptx::detail

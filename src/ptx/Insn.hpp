@@ -214,6 +214,27 @@ struct RedAsync {
     std::vector<Type> types;
 };
 
+/** Which multimem.* instruction (the bulk copies are BulkCopy with `multimem`). */
+enum class MultimemKind { LdReduce, St, Red, StAsync, RedAsync };
+
+/**
+ * multimem.ld_reduce, multimem.st, multimem.red ({Multimem}
+ * #data-movement-and-conversion-instructions-multimem), multimem.st.async ({MultimemStAsync}) and
+ * multimem.red.async ({MultimemRedAsync}) on integer elements: "The multimem.* operations operate
+ * on multimem addresses and accesses all of the multiple memory locations which the multimem
+ * address points to". `sem` as written (None: the default, .weak for ld_reduce and st, .relaxed
+ * for red); `scope` None: red's "If the .scope qualifier is not specified for multimem.red then
+ * .sys scope is assumed by default".
+ */
+struct Multimem {
+    MultimemKind kind = MultimemKind::St;
+    Sem sem = Sem::None;
+    Scope scope = Scope::None;
+    StateSpace space = StateSpace::None; ///< None (generic addressing) or Global
+    AtomOp op = AtomOp::Add;             ///< ld_reduce, red, red.async
+    std::vector<Type> types;
+};
+
 /** The .shape of ldmatrix (m8n8, m16n16, m8n16) and stmatrix (m8n8, m16n8). */
 enum class MatrixShape { M8n8, M16n16, M8n16, M16n8 };
 
@@ -372,6 +393,10 @@ struct BulkCopy {
     /// .L2::cache_hint: a trailing cache_policy operand, "a hint to the cache subsystem [that]
     /// may not always be respected" ({CpAsyncBulk}): no memory-model effect
     bool cacheHint = false;
+    /// multimem.cp.async.bulk / multimem.cp.reduce.async.bulk (.global.shared::cta.bulk_group,
+    /// {MultimemCpAsyncBulk}, {MultimemCpReduceAsyncBulk}): dstMem is a multimem address, the
+    /// copy writes (reduces into) each location it points to
+    bool multimem = false;
     /// .ignore_oob (9.2, global to .shared::cta): operands ignoreBytesLeft, ignoreBytesRight
     /// follow size; "the value of the corresponding bytes in destination shared memory ... is
     /// indeterminate" ({CpAsyncBulk}), so ptxmc takes them as 0 only

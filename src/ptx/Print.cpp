@@ -147,6 +147,21 @@ struct Printer {
             .q("sync.aligned")
             .s;
     }
+    std::string operator()(const Multimem& i) const {
+        const bool async = i.kind == MultimemKind::StAsync || i.kind == MultimemKind::RedAsync;
+        const bool reduces = i.kind != MultimemKind::St && i.kind != MultimemKind::StAsync;
+        const char* name = i.kind == MultimemKind::LdReduce ? "multimem.ld_reduce"
+                           : reduces                        ? "multimem.red"
+                                                            : "multimem.st";
+        return start(name)
+            .q(async, "async")
+            .q(semName(i.sem))
+            .q(scopeName(i.scope))
+            .q(nameOf(kSpaces, i.space))
+            .q(reduces ? nameOf(kAtomOps, i.op) : "")
+            .types(i.types)
+            .s;
+    }
     std::string operator()(const RedAsync& i) const {
         return start("red.async")
             .q(i.mmio, "mmio")
@@ -272,7 +287,7 @@ struct Printer {
                 .q(i.cacheHint, "L2::cache_hint")
                 .s;
         if (i.reduce)
-            return start("cp.reduce.async.bulk")
+            return start(i.multimem ? "multimem.cp.reduce.async.bulk" : "cp.reduce.async.bulk")
                 .q(semName(i.sem))
                 .q(scopeName(i.scope))
                 .q(nameOf(kSpaces, i.dst))
@@ -284,7 +299,9 @@ struct Printer {
                 .q(nameOf(kHalfTypes, i.half))
                 .types(i.types)
                 .s;
-        return start(i.dims > 0 ? "cp.async.bulk.tensor" : "cp.async.bulk")
+        return start(i.dims > 0   ? "cp.async.bulk.tensor"
+                     : i.multimem ? "multimem.cp.async.bulk"
+                                  : "cp.async.bulk")
             .q(i.dims > 0 ? std::to_string(i.dims) + "d" : "")
             .q(semName(i.sem))
             .q(scopeName(i.scope))

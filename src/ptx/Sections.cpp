@@ -234,6 +234,16 @@ constexpr SectionRow kRows[] = {
      "parallel-synchronization-and-communication-instructions-clusterlaunchcontrol-try-cancel"},
     {Sec::ClcQueryCancel, "ClcQueryCancel", "9.7.15.19",
      "parallel-synchronization-and-communication-instructions-clusterlaunchcontrol-query-cancel"},
+    {Sec::MultimemAddresses, "MultimemAddresses", "8.2.3", "multimem-addresses"},
+    {Sec::Multimem, "Multimem", "9.7.10.15", "data-movement-and-conversion-instructions-multimem"},
+    {Sec::MultimemStAsync, "MultimemStAsync", "9.7.10.13",
+     "data-movement-and-conversion-instructions-multimem-st-async"},
+    {Sec::MultimemRedAsync, "MultimemRedAsync", "9.7.15.8",
+     "parallel-synchronization-and-communication-instructions-multimem-red-async"},
+    {Sec::MultimemCpAsyncBulk, "MultimemCpAsyncBulk", "9.7.10.28.4.4",
+     "data-movement-and-conversion-instructions-multimem-cp-async-bulk"},
+    {Sec::MultimemCpReduceAsyncBulk, "MultimemCpReduceAsyncBulk", "9.7.10.28.4.5",
+     "data-movement-and-conversion-instructions-multimem-cp-reduce-async-bulk"},
     // cited by the model's comments (model/*.cat, as {Key} or {Key#})
     {Sec::MemorySynchronization, "MemorySynchronization", "8.9.4", "memory-synchronization"},
     {Sec::CausalityOrder, "CausalityOrder", "8.9.5", "causality-order"},
@@ -287,6 +297,20 @@ struct Of {
     Section operator()(const ProxyFence&) const { return section(Sec::Membar); }
     Section operator()(const TensormapCopy&) const { return section(Sec::TensormapCpFenceproxy); }
     Section operator()(const RedAsync&) const { return section(Sec::RedAsync); }
+    Section operator()(const Multimem& x) const {
+        switch (x.kind) {
+        case MultimemKind::StAsync:
+            return section(Sec::MultimemStAsync);
+        case MultimemKind::RedAsync:
+            return section(Sec::MultimemRedAsync);
+        case MultimemKind::Red:
+            return section(Sec::Multimem);
+        case MultimemKind::LdReduce:
+        case MultimemKind::St:
+            return ordering(x.sem);
+        }
+        return {};
+    }
     Section operator()(const Matrix& x) const {
         return section(x.store ? Sec::Stmatrix : Sec::Ldmatrix);
     }

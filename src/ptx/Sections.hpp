@@ -142,6 +142,12 @@ enum class Sec {
     FloatMax,
     ClcTryCancel,
     ClcQueryCancel,
+    MultimemAddresses,
+    Multimem,
+    MultimemStAsync,
+    MultimemRedAsync,
+    MultimemCpAsyncBulk,
+    MultimemCpReduceAsyncBulk,
     // cited by the model's comments (model/*.cat)
     MemorySynchronization,
     CausalityOrder,

@@ -125,6 +125,13 @@ TEST_CASE("what hardware cannot mirror is refused with a reason", "[validate]") 
 exists (P0:r0 == 0)
 )"),
                Catch::Contains("aliases 'x' through the surface proxy"));
+    CHECK_THAT(refusal(R"(PTX M
+{ x = 0; y = 0; m @ multimem x, y; }
+ P0@cta 0,gpu 0 ;
+ multimem.st.relaxed.sys.global.u32 [m], 1 ;
+exists (x == 1)
+)"),
+               Catch::Contains("'m' is a multimem address, a location on each of several GPUs"));
     const char* const multiRow = R"(PTX R
 { a @ shared 0 = 2; b @ shared 0 = 3; d @ tmem 0, rows 2 = {1, 0}; }
  P0@cta 0,gpu 0 ;

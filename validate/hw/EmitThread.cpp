@@ -581,6 +581,10 @@ void ThreadEmitter::dispatch(const Insn& in) {
             [&](const ptx::TensormapReplace& r) { tensormapReplace(in, r); },
             [&](const ptx::TensormapCopy&) { tensormapCopy(in); },
             [&](const ptx::RedAsync& r) { redAsync(in, r); },
+            [&](const ptx::Multimem&) {
+                refuse("multimem.* accesses a location on each of several GPUs through a "
+                       "multicast object: the harness runs on one GPU");
+            },
             // warp-collective (.sync.aligned, 16-byte rows from eight lanes' addresses):
             // the harness gives a litmus thread one lane and 4-byte cells
             [&](const ptx::Matrix& m) {

@@ -106,12 +106,17 @@ bool isTensormapAcquire(const Insn& in) {
 /** Refusals that need no layout: other proxies, aliases, several GPUs, static
  *  deadlocks. */
 void checkSupported(const ptx::Program& test, const ir::Program& program, const Plan& plan) {
-    for (const auto& d : test.locations)
+    for (const auto& d : test.locations) {
+        if (d.isMultimem())
+            throw Refused(d.loc, "'" + d.name +
+                                     "' is a multimem address, a location on each of several "
+                                     "GPUs: the harness runs on one GPU");
         if (d.aliasOf)
             throw Refused(d.loc, "'" + d.name + "' aliases '" + *d.aliasOf + "' through the " +
                                      d.aliasProxy +
                                      " proxy; the harness maps each location to one "
                                      "allocation and has no second virtual address for it");
+    }
     for (const auto& t : test.threads) {
         if (t.gpu != 0)
             throw Refused(t.loc, "threads on several GPUs: the harness runs on one GPU");

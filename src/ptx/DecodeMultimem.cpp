@@ -1,0 +1,138 @@
+// Decoding of the multimem.* instructions (PTX
+// ISA 9.7.10.13, 9.7.10.15, 9.7.10.28.4.4-5, 9.7.15.8).
+#include "ptx/DecodeDetail.hpp"
+
+namespace ptxmc::ptx::detail {
+
+namespace {
+
+bool isType(const std::vector<Type>& types, char kind, int bits) {
+    return types.size() == 1 && types[0] == Type{kind, bits};
+}
+
+/** One 32-bit integer element: what ptxmc's words hold; 64-bit and floating-point ones are not. */
+void checkIntegerElement(Decoder& d, const Multimem& m, const std::string& where) {
+    if (m.types.size() != 1) d.fail("'" + d.inst.opcode + "' needs one element type" + where);
+    const Type t = m.types[0];
+    if (t.bits == 64)
+        d.fail("64-bit ." + std::string(nameOf(kAtomOps, m.op)) +
+               " is not supported: ptxmc's values are 32-bit words" + where);
+    if (t.kind == 'f' || t.bits != 32)
+        d.fail("'" + d.inst.opcode +
+               "': ptxmc reduces 32-bit integer elements (.b32, .u32, .s32) here" + where);
+    // the tables of valid .op and type combinations: .add and .min/.max on .u32/.s32, the
+    // bit-size operations on .b32
+    const bool bitwise = m.op == AtomOp::And || m.op == AtomOp::Or || m.op == AtomOp::Xor;
+    if (bitwise != (t.kind == 'b'))
+        d.fail("'" + d.inst.opcode + "': ." + std::string(nameOf(kAtomOps, m.op)) + " takes " +
+               (bitwise ? ".b32" : ".u32 or .s32") + where);
+}
+
+/** A value stored whole: a 32-bit or narrower integer, or .f32 (its bits). */
+void checkStoredElement(Decoder& d, const Multimem& m, const std::string& where) {
+    if (m.types.size() != 1) d.fail("'" + d.inst.opcode + "' needs one element type" + where);
+    const Type t = m.types[0];
+    if (t.bits > 32 || (t.kind == 'f' && t.bits != 32))
+        d.fail("'" + d.inst.opcode + "': ptxmc stores values of up to 32 bits here (" +
+               "its values are 32-bit words)" + where);
+}
+
+/** {.sem}{.scope} of ld_reduce (.ldsem), st (.stsem) and red (.redsem). */
+void takeSemScope(Decoder& d, Multimem& m, Sem strongSem, const std::string& where) {
+    if (auto s = d.q.takeOneOf({"weak", "relaxed", "acquire", "release"})) {
+        m.sem = *s == "weak"      ? Sem::Weak
+                : *s == "relaxed" ? Sem::Relaxed
+                : *s == "acquire" ? Sem::Acquire
+                                  : Sem::Release;
+        if (m.sem != Sem::Weak && m.sem != Sem::Relaxed && m.sem != strongSem)
+            d.fail("'" + d.inst.opcode + "' cannot be ." + *s + where);
+    }
+    m.scope = d.takeScope({Scope::Cta, Scope::Cluster, Scope::Gpu, Scope::Sys});
+}
+
+Multimem decodeSync(Decoder& d, MultimemKind kind) {
+    Multimem m;
+    m.kind = kind;
+    const std::string where = " (" + cite(Sec::Multimem) + ")";
+    const bool red = kind == MultimemKind::Red;
+    if (kind == MultimemKind::LdReduce)
+        takeSemScope(d, m, Sem::Acquire, where);
+    else
+        takeSemScope(d, m, Sem::Release, where);
+    if (red && m.sem == Sem::Weak) d.fail("multimem.red is .relaxed or .release" + where);
+    if (m.sem == Sem::Weak && m.scope != Scope::None) d.fail("a .weak access has no scope" + where);
+    // "If the .scope qualifier is not specified for multimem.red then .sys scope is assumed by
+    // default"; the text gives ld_reduce and st no default scope
+    if (!red && (m.sem == Sem::Relaxed || m.sem == Sem::Acquire || m.sem == Sem::Release) &&
+        m.scope == Scope::None)
+        d.fail("'" + d.inst.opcode + "' needs a scope (.cta, .cluster, .gpu or .sys)" + where);
+    if (!red && m.sem == Sem::None && m.scope != Scope::None)
+        d.fail("'" + d.inst.opcode + "': a scope goes with .relaxed, .acquire or .release" + where);
+    if (d.q.take("global")) m.space = StateSpace::Global;
+    if (kind != MultimemKind::St) {
+        auto op = d.takeRow(kAtomOps);
+        const bool ok = op && (*op == AtomOp::Add || *op == AtomOp::Min || *op == AtomOp::Max ||
+                               *op == AtomOp::And || *op == AtomOp::Or || *op == AtomOp::Xor);
+        if (!ok)
+            d.fail("'" + d.inst.opcode + "' needs .min, .max, .add, .and, .or or .xor" + where);
+        m.op = *op;
+    }
+    m.types = d.takeTypes();
+    d.q.finish();
+    if (kind == MultimemKind::St)
+        checkStoredElement(d, m, where);
+    else
+        checkIntegerElement(d, m, where);
+    return m;
+}
+
+/** multimem.st.async and multimem.red.async: .release, .gpu or .sys, both mandatory. */
+Multimem decodeAsync(Decoder& d, MultimemKind kind) {
+    Multimem m;
+    m.kind = kind;
+    const bool red = kind == MultimemKind::RedAsync;
+    const std::string name = red ? "multimem.red.async" : "multimem.st.async";
+    const std::string where = " (" + cite(red ? Sec::MultimemRedAsync : Sec::MultimemStAsync) + ")";
+    if (!d.q.take("release")) d.fail(name + " needs .release, its mandatory .sem" + where);
+    m.sem = Sem::Release;
+    m.scope = d.takeScope({Scope::Gpu, Scope::Sys});
+    if (m.scope == Scope::None) d.fail(name + " needs scope .gpu or .sys" + where);
+    if (d.q.take("global")) m.space = StateSpace::Global;
+    if (red) {
+        if (!d.q.take("add")) d.fail("multimem.red.async's .op is .add" + where);
+        m.op = AtomOp::Add;
+    }
+    m.types = d.takeTypes();
+    d.q.finish();
+    if (!red) {
+        checkStoredElement(d, m, where);
+        return m;
+    }
+    if (isType(m.types, 'u', 64))
+        d.fail("64-bit .add is not supported: ptxmc's values are 32-bit words" + where);
+    if (!isType(m.types, 'u', 32) && !isType(m.types, 's', 32))
+        d.fail("multimem.red.async's .type is .u32, .s32 or .u64" + where);
+    return m;
+}
+
+} // namespace
+
+Op decodeMultimem(Decoder& d) {
+    const auto& p = d.inst.parts;
+    auto at = [&](std::size_t i, const char* s) { return p.size() > i && p[i] == s; };
+    if (at(1, "cp")) {
+        if (at(2, "async") && at(3, "bulk")) return decodeMultimemCopy(d, false);
+        if (at(2, "reduce") && at(3, "async") && at(4, "bulk")) return decodeMultimemCopy(d, true);
+    } else if (at(1, "ld_reduce")) {
+        return decodeSync(d, MultimemKind::LdReduce);
+    } else if (at(1, "st")) {
+        return d.q.take("async") ? decodeAsync(d, MultimemKind::StAsync)
+                                 : decodeSync(d, MultimemKind::St);
+    } else if (at(1, "red")) {
+        return d.q.take("async") ? decodeAsync(d, MultimemKind::RedAsync)
+                                 : decodeSync(d, MultimemKind::Red);
+    }
+    d.fail("unknown instruction '" + d.inst.opcode + "'");
+}
+
+} // namespace ptxmc::ptx::detail
