@@ -71,7 +71,9 @@ bool bulkToGlobal(Draft& d, int t, bool reduce) {
         // cp.reduce.async.bulk: each element of g becomes g OP s (PTX ISA {CpReduceAsyncBulk})
         const std::string op = r.pick({"add", "add", "and", "or", "xor", "max", "min"});
         copy.reduce = *ptx::valueOf(ptx::kAtomOps, op);
-        copy.types = {ptx::Type{'u', 32}};
+        // the table of valid combinations: the bit-size operations on .b32, the others on .u32
+        const bool bitwise = op == "and" || op == "or" || op == "xor";
+        copy.types = {ptx::Type{bitwise ? 'b' : 'u', 32}};
         std::vector<std::int64_t> written;
         for (std::int64_t old : d.read(d.key(g, -1)))
             for (std::int64_t v : d.read(d.key(s, c)))

@@ -228,11 +228,6 @@ Pairs staticRelation(const Program& p, Rel rel) {
         return allPairs(p, [](const Event& a, const Event& b) { return a.id == b.id; });
     case Rel::Po:
         return allPairs(p, [](const Event& a, const Event& b) {
-            // the accesses of one multimem operation to different locations: no order
-            // (lower/Multimem.cpp)
-            if (a.multimemGroup >= 0 && a.multimemGroup == b.multimemGroup &&
-                a.location != b.location)
-                return false;
             return a.thread >= 0 && a.thread == b.thread && a.poIndex >= 0 && b.poIndex >= 0 &&
                    a.poIndex < b.poIndex;
         });

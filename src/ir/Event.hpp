@@ -92,8 +92,8 @@ struct Event {
     int issue = -1;       ///< exec events: the id of the issuing event
     int instruction = -1; ///< index of the source instruction within its thread
     int instance = -1;    ///< which execution of it (unrolled loops run one instruction again)
-    /// A multimem.* access: the first event of its operation, whose accesses of different
-    /// locations are in no program order with each other (-1 for every other event)
+    /// A multimem.* access: the first event of its operation (its accesses of the other
+    /// locations are its multimem-sibling events); -1 for every other event
     int multimemGroup = -1;
     std::string text; ///< instruction text (and the role of an exec event)
     SourceLoc loc;

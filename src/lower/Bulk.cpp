@@ -232,11 +232,12 @@ void lowerCopy(Lowerer& l, const ptx::BulkCopy& copy) {
                             : copy.scope == ptx::Scope::None ? ir::Scope::Sys
                                                              : copy.scope;
     ElementKind elements;
-    // "the current implementation of multimem.cp.reduce.async.bulk.add.f32 ... flushes subnormal
-    // inputs and results to sign-preserving zero" ({MultimemCpReduceAsyncBulk#})
+    // .add.f32 keeps subnormals: "The default behavior for [multimem.]cp.reduce.async.bulk.add.f32
+    // is equivalent to specifying optional .noftz qualifier" ({CpReduceAsyncBulk#},
+    // {MultimemCpReduceAsyncBulk#})
     if (copy.reduce)
         elements = tensor ? ElementKind{tensorReduceUnsigned(l, copy, l.operand(0), dst)}
-                          : elementKind(copy.half, copy.types, copy.multimem);
+                          : elementKind(copy.half, copy.types, false);
     ir::Event& r = l.exec(issueId, "read " + Lowerer::accessName(l.operand(1), src), {Tag::R});
     copyAccess(r, src);
     int readId = r.id;

@@ -46,11 +46,56 @@ ir::ValuePtr truncated(const ir::ValuePtr& v, const ptx::Type& t) {
     return Value::make(Value::Op::And, {v, Value::makeConst((std::int64_t{1} << t.bits) - 1)});
 }
 
-/** A new access of the instruction, unordered with its accesses of the other locations. */
-ir::Event& sibling(Lowerer& l, int& group, std::initializer_list<Tag> tags) {
+/** More locations than this: an error (their orders, each explored, grow as the factorial). */
+constexpr std::size_t kMaxOrderedLocations = 3;
+
+/**
+ * The orders in which the operation may access its locations, each with the condition under
+ * which the execution takes it: every permutation, picked by choices the execution makes (as
+ * nondet.pred's), a binary number whose values past the last order name the first ones again.
+ */
+std::vector<std::pair<std::vector<std::size_t>, ir::ValuePtr>> accessOrders(Lowerer& l,
+                                                                            std::size_t n) {
+    if (n > kMaxOrderedLocations)
+        l.fail(l.inst().loc, "'" + l.inst().opcode + "' accesses " + std::to_string(n) +
+                                 " locations, each order of which is explored: ptxmc takes at "
+                                 "most " +
+                                 std::to_string(kMaxOrderedLocations) +
+                                 " (declare the multimem address with fewer locations)");
+    std::vector<std::size_t> order(n);
+    for (std::size_t i = 0; i < n; ++i)
+        order[i] = i;
+    std::vector<std::vector<std::size_t>> orders;
+    do {
+        orders.push_back(order);
+    } while (std::next_permutation(order.begin(), order.end()));
+    std::vector<ir::ValuePtr> bits;
+    while ((std::size_t{1} << bits.size()) < orders.size())
+        bits.push_back(l.newChoice(l.inst().loc, l.inst().opcode + " (order)"));
+    std::vector<ir::ValuePtr> when(orders.size());
+    for (std::size_t pattern = 0; pattern < (std::size_t{1} << bits.size()); ++pattern) {
+        ir::ValuePtr all;
+        for (std::size_t b = 0; b < bits.size(); ++b) {
+            ir::ValuePtr bit =
+                (pattern >> b & 1U) != 0U ? bits[b] : Value::make(Value::Op::Not, {bits[b]});
+            all = all ? Value::make(Value::Op::LAnd, {all, bit}) : bit;
+        }
+        ir::ValuePtr& w = when[pattern % orders.size()];
+        w = w ? Value::make(Value::Op::LOr, {w, all}) : all;
+    }
+    std::vector<std::pair<std::vector<std::size_t>, ir::ValuePtr>> out;
+    for (std::size_t i = 0; i < orders.size(); ++i)
+        out.emplace_back(orders[i], when[i]);
+    return out;
+}
+
+/** A new access of the operation, taken where `when` (its order's condition) holds. */
+ir::Event& access(Lowerer& l, int& group, const ir::ValuePtr& when,
+                  std::initializer_list<Tag> tags) {
     ir::Event& e = l.issue(tags);
     if (group < 0) group = e.id;
     e.multimemGroup = group;
+    if (when) e.guard = e.guard ? Value::make(Value::Op::LAnd, {e.guard, when}) : when;
     return e;
 }
 
@@ -61,10 +106,11 @@ ir::Event& sibling(Lowerer& l, int& group, std::initializer_list<Tag> tags) {
  * memory locations which the multimem address points to" ({Multimem#}): each location is
  * accessed by a memory operation of its own with the instruction's semantics, through the
  * multimem address (a virtual address of its own: a virtual alias of the location, {Proxies}).
- * The text orders those operations in no way: they are in program order with the thread's other
- * instructions and not with each other (Event::multimemGroup), as the elements of a vector
- * access are "executed in an unspecified order" ({MemoryOperationsOnVectorDataTypes}). Whether
- * the locations' coherence orders agree is decision Q25 (model/decisions.cat).
+ * Program order "forms a total order over the operations performed by the thread"
+ * ({ProgramOrder}), and the text does not say in which order one instruction performs them (the
+ * elements of a vector access are likewise "executed in an unspecified order",
+ * {MemoryOperationsOnVectorDataTypes}): every order is explored, each an execution's choice.
+ * Whether the locations' coherence orders agree is decision Q25 (model/decisions.cat).
  * - ld_reduce: "loading of data from all of the multiple memory locations ... reduction operation
  *   specified by .op on the multiple data loaded": a read per location, the result the reduction
  *   of the values read, in the declaration's order.
@@ -85,37 +131,41 @@ void lowerMultimem(Lowerer& l, const ptx::Multimem& m) {
     const std::vector<Address> locations = targets(l, addr, bytes, store);
     const ptx::Ordering o = orderingOf(m);
     const bool isUnsigned = unsignedType(m.types);
+    const ir::ValuePtr b = load ? nullptr : l.value(l.operand(1));
     int group = -1;
-    if (load) {
-        ir::ValuePtr result;
-        for (const Address& a : locations) {
-            ir::Event& r = sibling(l, group, {Tag::R});
-            setOrdering(r, o.sem, o.scope);
-            l.access(r, a, ir::Proxy::Generic);
-            ir::ValuePtr v = Value::readOf(r.id);
-            result = result ? reducedValue(m.op, isUnsigned, result, v) : v;
+    ir::ValuePtr result; // ld_reduce: the value of the order taken
+    for (const auto& [order, when] : accessOrders(l, locations.size())) {
+        std::vector<ir::ValuePtr> read(locations.size());
+        for (std::size_t k : order) {
+            const Address& a = locations[k];
+            if (load) {
+                ir::Event& r = access(l, group, when, {Tag::R});
+                setOrdering(r, o.sem, o.scope);
+                l.access(r, a, ir::Proxy::Generic);
+                read[k] = Value::readOf(r.id);
+            } else if (store) {
+                ir::Event& w = access(l, group, when, {Tag::W});
+                setOrdering(w, o.sem, o.scope);
+                l.access(w, a, ir::Proxy::Generic);
+                w.written = truncated(b, type);
+            } else {
+                ir::Event& r = access(l, group, when, {Tag::R, Tag::RMW, Tag::RED});
+                setOrdering(r, Sem::Relaxed, o.scope);
+                l.access(r, a, ir::Proxy::Generic);
+                const int readId = r.id;
+                ir::Event& w = access(l, group, when, {Tag::W, Tag::RMW, Tag::RED});
+                setOrdering(w, o.sem, o.scope);
+                l.access(w, a, ir::Proxy::Generic);
+                w.written = reducedValue(m.op, isUnsigned, Value::readOf(readId), b);
+            }
         }
-        l.define(l.operand(0), result);
-        return;
+        if (!load) continue;
+        ir::ValuePtr reduced = read[0];
+        for (std::size_t k = 1; k < read.size(); ++k)
+            reduced = reducedValue(m.op, isUnsigned, reduced, read[k]);
+        result = result ? Value::make(Value::Op::Ite, {when, reduced, result}) : reduced;
     }
-    const ir::ValuePtr b = l.value(l.operand(1));
-    for (const Address& a : locations) {
-        if (store) {
-            ir::Event& w = sibling(l, group, {Tag::W});
-            setOrdering(w, o.sem, o.scope);
-            l.access(w, a, ir::Proxy::Generic);
-            w.written = truncated(b, type);
-            continue;
-        }
-        ir::Event& r = sibling(l, group, {Tag::R, Tag::RMW, Tag::RED});
-        setOrdering(r, Sem::Relaxed, o.scope);
-        l.access(r, a, ir::Proxy::Generic);
-        const int readId = r.id;
-        ir::Event& w = sibling(l, group, {Tag::W, Tag::RMW, Tag::RED});
-        setOrdering(w, o.sem, o.scope);
-        l.access(w, a, ir::Proxy::Generic);
-        w.written = reducedValue(m.op, isUnsigned, Value::readOf(readId), b);
-    }
+    if (load) l.define(l.operand(0), result);
 }
 
 } // namespace ptxmc::lower

@@ -396,6 +396,14 @@ Op decodeReduce(Decoder& d) {
                "combinations)" +
                where);
     if (c.noftz && !f32) d.fail(".noftz goes with floating-point elements" + where);
+    // the table of valid combinations: the bit-size operations on .b32, the integer .add,
+    // .min and .max on .u32/.s32
+    const bool bitwise =
+        *c.reduce == AtomOp::And || *c.reduce == AtomOp::Or || *c.reduce == AtomOp::Xor;
+    if (!f32 && bitwise != (c.types[0].kind == 'b'))
+        d.fail("cp.reduce.async.bulk ." + std::string(nameOf(kAtomOps, *c.reduce)) + " takes " +
+               (bitwise ? ".b32" : ".u32 or .s32") + " elements (the table of valid combinations)" +
+               where);
     // "The .inc and .dec operations return a result in the range [0..x] where x is the value at
     // the source state space"; the table of valid combinations gives them .u32 only
     if ((*c.reduce == AtomOp::Inc || *c.reduce == AtomOp::Dec) && c.types[0] != Type{'u', 32})
@@ -514,13 +522,13 @@ Op decodeCpAsyncArrive(Decoder& d) {
 } // namespace
 
 /**
- * multimem.cp.async.bulk.dst.src.completion_mechanism [dstMem], [srcMem], size and
- * multimem.cp.reduce.async.bulk.dst.src.completion_mechanism.redOp.type ({MultimemCpAsyncBulk},
- * {MultimemCpReduceAsyncBulk}): .dst = .global, .src = .shared::cta, .bulk_group; the copy's (the
- * reduction's) qualifiers otherwise, checked as cp{.reduce}.async.bulk's. They write no .sem or
- * .scope: "The reads and writes of the copy operation in multimem.cp.async.bulk are weak memory
- * operations"; "Each reduction operation performed by the multimem.cp.reduce.async.bulk has
- * individually .relaxed.sys memory ordering semantics" (the reduction's default).
+ * multimem.cp.async.bulk{.sem}{.scope}.dst.src.completion_mechanism{.type} [dstMem], [srcMem],
+ * size and multimem.cp.reduce.async.bulk{.sem.scope}.dst.src.completion_mechanism.redOp.type
+ * ({MultimemCpAsyncBulk}, {MultimemCpReduceAsyncBulk}): .dst = .global, .src = .shared::cta,
+ * .bulk_group; the rest as cp{.reduce}.async.bulk's, and checked as theirs. The copy: "When .sem
+ * is not specified, it defaults to .weak"; ".relaxed" takes a scope and .b128, "naturally-aligned
+ * strong memory operations with element-wise atomic size specified by .type". The reduction:
+ * "When .sem.scope is not specified, it defaults to .relaxed.sys".
  */
 Op decodeMultimemCopy(Decoder& d, bool reduce) {
     const std::string what = reduce ? "multimem.cp.reduce.async.bulk" : "multimem.cp.async.bulk";
@@ -542,9 +550,7 @@ Op decodeMultimemCopy(Decoder& d, bool reduce) {
     if (c.dst != StateSpace::Global || c.src != StateSpace::SharedCta || c.viaMbarrier ||
         c.multicast)
         d.fail(what + " is .global.shared::cta.bulk_group" + where);
-    if (c.sem != Sem::None || c.scope != Scope::None)
-        d.fail(what + " takes no .sem or .scope" + where);
-    if (c.cacheHint || c.ignoreOob || (!reduce && !c.types.empty()))
+    if (c.cacheHint || c.ignoreOob)
         d.fail("'" + d.inst.opcode + "' is not a form of " + what + where);
     c.multimem = true;
     return op;

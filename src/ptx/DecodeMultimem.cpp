@@ -28,13 +28,24 @@ void checkIntegerElement(Decoder& d, const Multimem& m, const std::string& where
                (bitwise ? ".b32" : ".u32 or .s32") + where);
 }
 
-/** A value stored whole: a 32-bit or narrower integer, or .f32 (its bits). */
+/**
+ * A value stored whole: .b32/.u32/.s32 or .f32 (its bits); multimem.st.async also takes the
+ * 8- and 16-bit integer types (9.7.10.13's .type), multimem.st does not (9.7.10.15's integer
+ * .type is .b32, .b64, .u32, .u64, .s32, .s64). 64-bit values: ptxmc's are 32-bit words.
+ */
 void checkStoredElement(Decoder& d, const Multimem& m, const std::string& where) {
     if (m.types.size() != 1) d.fail("'" + d.inst.opcode + "' needs one element type" + where);
     const Type t = m.types[0];
-    if (t.bits > 32 || (t.kind == 'f' && t.bits != 32))
-        d.fail("'" + d.inst.opcode + "': ptxmc stores values of up to 32 bits here (" +
-               "its values are 32-bit words)" + where);
+    if (t.bits == 64)
+        d.fail("'" + d.inst.opcode + "': 64-bit values are not supported: ptxmc's values are " +
+               "32-bit words" + where);
+    const bool narrow = t.kind != 'f' && (t.bits == 8 || t.bits == 16);
+    if (narrow && m.kind == MultimemKind::St)
+        d.fail("'" + d.inst.opcode + "': multimem.st stores .b32, .u32, .s32 or wider integers" +
+               where);
+    if (!(t.bits == 32 || narrow))
+        d.fail("'" + d.inst.opcode + "': ptxmc stores .b32, .u32, .s32 and .f32 values here" +
+               where);
 }
 
 /** {.sem}{.scope} of ld_reduce (.ldsem), st (.stsem) and red (.redsem). */
@@ -65,7 +76,10 @@ Multimem decodeSync(Decoder& d, MultimemKind kind) {
     // default"; the text gives ld_reduce and st no default scope
     if (!red && (m.sem == Sem::Relaxed || m.sem == Sem::Acquire || m.sem == Sem::Release) &&
         m.scope == Scope::None)
-        d.fail("'" + d.inst.opcode + "' needs a scope (.cta, .cluster, .gpu or .sys)" + where);
+        d.fail("'" + d.inst.opcode +
+               "' needs a scope: the text gives .relaxed, .acquire and .release no default "
+               "scope here (only multimem.red's, .sys)" +
+               where);
     if (!red && m.sem == Sem::None && m.scope != Scope::None)
         d.fail("'" + d.inst.opcode + "': a scope goes with .relaxed, .acquire or .release" + where);
     if (d.q.take("global")) m.space = StateSpace::Global;
