@@ -318,8 +318,11 @@ z3::expr_vector raisingBase(Z3Session& s, bool hangs) {
 
 /**
  * The smallest of `candidates` (in the order of their events) that some execution `base`
- * allows, below `known` (one that does): a binary search whose satisfiable halves narrow it
- * to the smallest candidate their model holds. Nullopt when the solver gives up.
+ * allows, below `known` (one that does). One query first asks for any candidate below `known`:
+ * where none is (a witness already the smallest, as a concrete run's often is), that single
+ * proof ends it, where a binary search would prove each half it skips on its way down. Otherwise
+ * a binary search below the smallest candidate that model holds, whose satisfiable halves narrow
+ * it to the smallest candidate their model holds. Nullopt when the solver gives up.
  */
 std::optional<std::vector<int>> smallestWitness(Z3Session& s, const z3::expr_vector& base,
                                                 const Z3Session::Witnesses& candidates,
@@ -335,23 +338,32 @@ std::optional<std::vector<int>> smallestWitness(Z3Session& s, const z3::expr_vec
                          [](const auto* c, const std::vector<int>& k) { return c->first < k; }) -
         sorted.begin());
     std::vector<int> best = known;
-    while (lo < hi) {
-        const std::size_t mid = lo + (hi - lo) / 2;
-        z3::expr_vector half(s.ctx());
-        for (std::size_t i = lo; i <= mid; ++i)
-            half.push_back(sorted[i]->second);
-        z3::check_result res = s.check(withLiteral(base, z3::mk_or(half)), "smallest witness");
+    // Asks whether an execution holds a candidate of [from, to]; where one does, the smallest
+    // candidate its model holds becomes the best and the new bound: nullopt when the solver
+    // gives up.
+    auto below = [&](std::size_t from, std::size_t to) -> std::optional<bool> {
+        z3::expr_vector range(s.ctx());
+        for (std::size_t i = from; i <= to; ++i)
+            range.push_back(sorted[i]->second);
+        z3::check_result res = s.check(withLiteral(base, z3::mk_or(range)), "smallest witness");
         if (res == z3::unknown) return std::nullopt;
-        if (res == z3::unsat) {
-            lo = mid + 1;
-            continue;
-        }
+        if (res == z3::unsat) return false;
         const z3::model m = s.solver().get_model();
-        std::size_t i = lo;
-        while (i < mid && !m.eval(sorted[i]->second, true).is_true())
+        std::size_t i = from;
+        while (i < to && !m.eval(sorted[i]->second, true).is_true())
             ++i;
         best = sorted[i]->first;
         hi = i;
+        return true;
+    };
+    if (hi == 0) return best;
+    std::optional<bool> any = below(0, hi - 1);
+    if (!any) return std::nullopt;
+    while (*any && lo < hi) {
+        const std::size_t mid = lo + (hi - lo) / 2;
+        std::optional<bool> found = below(lo, mid);
+        if (!found) return std::nullopt;
+        if (!*found) lo = mid + 1;
     }
     return best;
 }
