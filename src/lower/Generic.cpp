@@ -106,6 +106,8 @@ int accessBytes(const std::vector<ptx::Type>& types) {
     return types.empty() || types[0].bits < 8 ? 4 : types[0].bits / 8;
 }
 
+} // namespace
+
 /**
  * The value a sub-word access of `t` (8 or 16 bits) moves: a store's source "is truncated
  * (chopped) to the appropriate number of bits specified by the instruction type-size"
@@ -123,8 +125,6 @@ ir::ValuePtr subWordValue(const ir::ValuePtr& v, const ptx::Type& t, bool load) 
     const ir::ValuePtr sign = Value::makeConst(std::int64_t{1} << (t.bits - 1));
     return Value::make(Value::Op::Sub, {Value::make(Value::Op::Xor, {low, sign}), sign});
 }
-
-} // namespace
 
 void lowerLoad(Lowerer& l, const ptx::Ld& ld) {
     auto o = ptx::effectiveOrdering(ld.sem, ld.scope, Sem::Weak);

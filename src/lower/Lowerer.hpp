@@ -303,6 +303,9 @@ std::optional<ir::Tag> scopeTag(ir::Scope s);
 std::optional<ir::Tag> semTag(ir::Sem s);
 /** Whether a .type list is one unsigned type (.u32 of atom, red, red.async, cp.reduce). */
 bool unsignedType(const std::vector<ptx::Type>& types);
+/** The value an 8- or 16-bit access of `t` moves (a store truncates, a signed load extends);
+ *  a 32-bit or wider access moves the word as it is (Generic.cpp). */
+ir::ValuePtr subWordValue(const ir::ValuePtr& v, const ptx::Type& t, bool load);
 /**
  * What an atom/red, red.async or cp.reduce.async.bulk .op writes given the old value and the
  * operand b (exch and cas excepted): .min/.max compare unsigned when the elements are (.u32, or a

@@ -39,13 +39,6 @@ std::vector<Address> targets(Lowerer& l, const litmus::Operand& op, int bytes, b
     return out;
 }
 
-/** A store's source "truncated (chopped) to the appropriate number of bits" of an 8- or 16-bit
- *  type (Operand Size Exceeding Instruction-Type Size). */
-ir::ValuePtr truncated(const ir::ValuePtr& v, const ptx::Type& t) {
-    if (t.bits >= 32) return v;
-    return Value::make(Value::Op::And, {v, Value::makeConst((std::int64_t{1} << t.bits) - 1)});
-}
-
 /** More locations than this: an error (their orders, each explored, grow as the factorial). */
 constexpr std::size_t kMaxOrderedLocations = 3;
 
@@ -147,7 +140,7 @@ void lowerMultimem(Lowerer& l, const ptx::Multimem& m) {
                 ir::Event& w = access(l, group, when, {Tag::W});
                 setOrdering(w, o.sem, o.scope);
                 l.access(w, a, ir::Proxy::Generic);
-                w.written = truncated(b, type);
+                w.written = subWordValue(b, type, false);
             } else {
                 ir::Event& r = access(l, group, when, {Tag::R, Tag::RMW, Tag::RED});
                 setOrdering(r, Sem::Relaxed, o.scope);
