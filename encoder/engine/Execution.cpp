@@ -341,13 +341,15 @@ bool cutSpins(const ir::Program& p, std::size_t i, const Outcome& o) {
 std::vector<std::int64_t> finalState(const ir::Program& p, const Choices& c, Outcome& o) {
     std::vector<std::int64_t> out;
     for (const auto& obs : p.observed) {
+        std::int64_t v = 0;
         if (obs.reg) {
-            out.push_back(evalValue(obs.reg, p, c, o));
-            continue;
+            v = evalValue(obs.reg, p, c, o);
+        } else {
+            const auto& order = c.co.at(obs.location);
+            if (order.empty()) throw std::logic_error("location without writes");
+            v = o.value[static_cast<std::size_t>(order.back())];
         }
-        const auto& order = c.co.at(obs.location);
-        if (order.empty()) throw std::logic_error("location without writes");
-        out.push_back(o.value[static_cast<std::size_t>(order.back())]);
+        out.push_back(obs.wide ? v : ir::wrap32(v)); // a 32-bit observable: its low half
     }
     return out;
 }

@@ -21,8 +21,9 @@ z3::expr propExpr(const ir::Proposition& p, Z3Session& s) {
         return s.ctx().bool_val(false);
     case K::Eq:
     case K::Ne: {
+        const unsigned bits = observed(p.lhs).get_sort().bv_size();
         z3::expr rhs =
-            p.rhs >= 0 ? observed(p.rhs) : s.ctx().bv_val(static_cast<int64_t>(p.constant), 32);
+            p.rhs >= 0 ? observed(p.rhs) : s.ctx().bv_val(static_cast<int64_t>(p.constant), bits);
         return p.kind == K::Eq ? observed(p.lhs) == rhs : observed(p.lhs) != rhs;
     }
     case K::Not:
@@ -40,8 +41,9 @@ z3::expr propExpr(const ir::Proposition& p, Z3Session& s) {
 } // namespace
 
 Target parseOutcome(const std::string& spec, const ir::Program& p, Z3Session& s) {
-    // "P1:r0=0; x=1" or a condition's proposition: one parser, exact columns, 32-bit values,
-    // herd's `1:r0` too; every reference observed (the caller added them before lowering)
+    // "P1:r0=0; x=1" or a condition's proposition: one parser, exact columns, values as wide
+    // as what they observe, herd's `1:r0` too; every reference observed (the caller added them
+    // before lowering)
     auto prop = litmus::parseProposition(spec, "--outcome");
     ir::Proposition observed = lower::observedProposition(*prop, p.observed);
     return Target{propExpr(observed, s), lower::propositionText(*prop)};

@@ -18,14 +18,16 @@ using ir::Value;
 ProgramEncoder::ProgramEncoder(z3::context& ctx, const ir::Program& program, bool hangs,
                                const Budget* budget,
                                const std::vector<std::pair<int, int>>& fixedCo)
-    : ctx_(ctx), program_(program), alg_{ctx}, values_{ctx}, constraints_(ctx),
-      fixedCo_(fixedCo.begin(), fixedCo.end()), hangs_(hangs), budget_(budget) {
+    : ctx_(ctx),
+      program_(program), alg_{ctx}, values_{ctx, static_cast<unsigned>(program.wordBits)},
+      constraints_(ctx), fixedCo_(fixedCo.begin(), fixedCo.end()), hangs_(hangs), budget_(budget) {
     if (hangs_)
         for (int w : ir::chosenGates(program_))
             blocked_.emplace(w, ctx_.bool_const(("blocked_" + std::to_string(w)).c_str()));
     for (const auto& e : program_.events)
         if (e.has(ir::Tag::R))
-            readValue_.emplace(e.id, ctx_.bv_const(("val_" + std::to_string(e.id)).c_str(), 32));
+            readValue_.emplace(e.id, ctx_.bv_const(("val_" + std::to_string(e.id)).c_str(),
+                                                   static_cast<unsigned>(program_.wordBits)));
     for (std::size_t i = 0; i < program_.choices.size(); ++i)
         choice_.push_back(ctx_.bool_const(("choice_" + std::to_string(i)).c_str()));
     encodeMbarriers(); // wait results feed values, so phases come first
@@ -413,6 +415,11 @@ void ProgramEncoder::encodePhaseRule(const std::vector<int>& ops,
 }
 
 z3::expr ProgramEncoder::finalValue(const ir::Observable& o) {
+    // a 32-bit observable is the low half of its word (the whole word where words are 32-bit)
+    return o.wide ? lastValue(o) : values_.low(lastValue(o));
+}
+
+z3::expr ProgramEncoder::lastValue(const ir::Observable& o) {
     if (o.reg) return value(o.reg);
     std::vector<int> ws;
     for (const auto& e : program_.events)

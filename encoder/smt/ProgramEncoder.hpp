@@ -52,6 +52,7 @@ public:
      *  bar.sync or cta_group::2 pair some participant never reaches). */
     std::map<int, z3::expr> stuckGates() const;
     z3::expr value(const ir::ValuePtr& v) const;
+    /** The observable's value at the end, as wide as it is (Observable::wide). */
     z3::expr finalValue(const ir::Observable& o);
 
     /** Base set `tag` for this program, conditions included (dynamic sets like MB_MISUSE). */
@@ -99,12 +100,14 @@ private:
     void encodeMbarrier(int location, const std::vector<int>& ops);
     /** `named[op]` becomes `value`, or is constrained equal to it when already named. */
     void bind(std::map<int, z3::expr>& named, int op, const z3::expr& value);
-    z3::expr bv(std::int64_t v) const { return ctx_.bv_val(static_cast<int64_t>(v), 32); }
+    z3::expr bv(std::int64_t v) const { return values_.word64(v); }
     z3::expr orderBy(const std::map<int, z3::expr>& pos, int a, int b) const;
     /** Chosen gate -> its blocked_ variable, for engine/GateSemantics.hpp. */
     auto blockedOf() const {
         return [this](int gate) { return blocked_.at(gate); };
     }
+    /** The observable's last value, the whole word. */
+    z3::expr lastValue(const ir::Observable& o);
     void nameSlot(mbarrier::State<Z3Values>& state, int location, int k);
     void encodePhaseRule(const std::vector<int>& ops, const std::map<int, z3::expr>& stampAt);
     z3::expr waitCondition(const ir::Event& wait, const z3::expr& phase,

@@ -2,6 +2,7 @@
 #pragma once
 
 #include "engine/Budget.hpp"
+#include "ir/ValueSemantics.hpp"
 #include "smt/ClosurePropagator.hpp"
 #include "smt/ClosureRecord.hpp"
 
@@ -119,47 +120,65 @@ struct Z3Algebra {
 };
 
 /**
- * The value algebra of the Z3 engine (see ir/ValueSemantics.hpp): Word is a 32-bit
- * bit-vector, Int a Z3 integer, Bool a Z3 Boolean. The terms are plain, unsimplified.
+ * The value algebra of the Z3 engine (see ir/ValueSemantics.hpp): Word is a bit-vector of
+ * `bits` bits (ir::Program::wordBits: 32, or 64 where the program has 64-bit values), Int a Z3
+ * integer, Bool a Z3 Boolean. The terms are plain, unsimplified. With 64-bit words the 32-bit
+ * operations compute on the low halves and sign-extend their results, as the concrete algebra's
+ * wrap32 does; with 32-bit words they are the plain bit-vector operations.
  */
 struct Z3Values {
     using Word = z3::expr;
     using Int = z3::expr;
     using Bool = z3::expr;
     z3::context& ctx;
+    unsigned bits = 32;
 
-    Word word(std::int64_t c) const { return ctx.bv_val(static_cast<int64_t>(c), 32); }
+    Word word(std::int64_t c) const {
+        return ctx.bv_val(static_cast<int64_t>(ir::wrap32(c)), bits);
+    }
+    Word word64(std::int64_t c) const { return ctx.bv_val(static_cast<int64_t>(c), bits); }
     Int num(std::int64_t c) const { return ctx.int_val(static_cast<int64_t>(c)); }
     Bool truth(bool b) const { return ctx.bool_val(b); }
 
-    static Word add(const Word& a, const Word& b) { return a + b; }
-    static Word sub(const Word& a, const Word& b) { return a - b; }
-    static Word mul(const Word& a, const Word& b) { return a * b; }
-    static Word bitAnd(const Word& a, const Word& b) { return a & b; }
-    static Word bitOr(const Word& a, const Word& b) { return a | b; }
-    static Word bitXor(const Word& a, const Word& b) { return a ^ b; }
-    static Bool signedGreater(const Word& a, const Word& b) { return a > b; }
-    static Bool signedLess(const Word& a, const Word& b) { return a < b; }
-    static Bool unsignedLess(const Word& a, const Word& b) { return z3::ult(a, b); }
-    static Bool equal(const Word& a, const Word& b) { return a == b; }
+    Word add(const Word& a, const Word& b) const { return widen(lo(a) + lo(b)); }
+    Word sub(const Word& a, const Word& b) const { return widen(lo(a) - lo(b)); }
+    Word mul(const Word& a, const Word& b) const { return widen(lo(a) * lo(b)); }
+    Word bitAnd(const Word& a, const Word& b) const { return widen(lo(a) & lo(b)); }
+    Word bitOr(const Word& a, const Word& b) const { return widen(lo(a) | lo(b)); }
+    Word bitXor(const Word& a, const Word& b) const { return widen(lo(a) ^ lo(b)); }
+    Bool signedGreater(const Word& a, const Word& b) const { return lo(a) > lo(b); }
+    Bool signedLess(const Word& a, const Word& b) const { return lo(a) < lo(b); }
+    Bool unsignedLess(const Word& a, const Word& b) const { return z3::ult(lo(a), lo(b)); }
+    Bool equal(const Word& a, const Word& b) const { return lo(a) == lo(b); }
     Bool nonzero(const Word& a) const { return a != word(0); }
+    static Word add64(const Word& a, const Word& b) { return a + b; }
+    static Word sub64(const Word& a, const Word& b) { return a - b; }
+    static Word mul64(const Word& a, const Word& b) { return a * b; }
+    static Word bitAnd64(const Word& a, const Word& b) { return a & b; }
+    static Word bitOr64(const Word& a, const Word& b) { return a | b; }
+    static Word bitXor64(const Word& a, const Word& b) { return a ^ b; }
+    static Bool signedLess64(const Word& a, const Word& b) { return a < b; }
+    static Bool unsignedLess64(const Word& a, const Word& b) { return z3::ult(a, b); }
+    static Bool equal64(const Word& a, const Word& b) { return a == b; }
+    /** The word's low 32 bits, sign-extended. */
+    Word low(const Word& a) const { return widen(lo(a)); }
     /** binary32 addition in Z3's floating-point theory, round to nearest even; a NaN sum is
      *  the canonical NaN (to_ieee_bv leaves a NaN's bits unspecified). */
     Word addF32(const Word& a, const Word& b) const {
         const z3::sort f32 = ctx.fpa_sort<32>();
         const z3::expr rne(ctx, Z3_mk_fpa_rne(ctx));
-        const z3::expr sum(ctx,
-                           Z3_mk_fpa_add(ctx, rne, a.mk_from_ieee_bv(f32), b.mk_from_ieee_bv(f32)));
+        const z3::expr sum(
+            ctx, Z3_mk_fpa_add(ctx, rne, lo(a).mk_from_ieee_bv(f32), lo(b).mk_from_ieee_bv(f32)));
         const z3::expr nan(ctx, Z3_mk_fpa_is_nan(ctx, sum));
-        return z3::ite(nan, word(0x7fffffff), sum.mk_to_ieee_bv());
+        return z3::ite(nan, word(0x7fffffff), widen(sum.mk_to_ieee_bv()));
     }
     /** binary16 addition of the words' low halves (5 exponent bits, 11 significand bits). */
     Word addF16(const Word& a, const Word& b) const { return addHalf(a, b, 5, 11); }
     /** bfloat16 addition of the words' low halves (8 exponent bits, 8 significand bits). */
     Word addBF16(const Word& a, const Word& b) const { return addHalf(a, b, 8, 8); }
-    static Word shiftRight(const Word& a, const Word& b) { return z3::lshr(a, b); }
+    Word shiftRight(const Word& a, const Word& b) const { return widen(z3::lshr(lo(a), lo(b))); }
 
-    static Word wordOf(const Int& n) { return z3::int2bv(32, n); }
+    Word wordOf(const Int& n) const { return widen(z3::int2bv(32, n)); }
 
 private:
     /** A 16-bit float addition, round to nearest even, zero-extended; a NaN is 0x7fff. */
@@ -169,11 +188,15 @@ private:
         auto low = [&](const Word& w) { return w.extract(15, 0).mk_from_ieee_bv(half); };
         const z3::expr sum(ctx, Z3_mk_fpa_add(ctx, rne, low(a), low(b)));
         const z3::expr nan(ctx, Z3_mk_fpa_is_nan(ctx, sum));
-        return z3::ite(nan, word(0x7fff), z3::zext(sum.mk_to_ieee_bv(), 16));
+        return z3::ite(nan, word(0x7fff), z3::zext(sum.mk_to_ieee_bv(), bits - 16));
     }
+    /** The low 32 bits (the word itself when words are 32-bit). */
+    Word lo(const Word& a) const { return bits == 32 ? a : a.extract(31, 0); }
+    /** A 32-bit result as a word: sign-extended to 64 bits where words are 64-bit. */
+    Word widen(const Word& a) const { return bits == 32 ? a : z3::sext(a, bits - 32); }
 
 public:
-    static Int unsignedOf(const Word& w) { return z3::bv2int(w, false); }
+    Int unsignedOf(const Word& w) const { return z3::bv2int(lo(w), false); }
     static Int parity(const Int& n) { return z3::mod(n, 2); }
 
     static z3::expr select(const Bool& c, const z3::expr& a, const z3::expr& b) {

@@ -93,7 +93,8 @@ void enumerate(CheckResult& r, Z3Session& s, const ir::Program& p, Harvest& foun
         z3::expr_vector differs(s.ctx());
         for (std::size_t i = 0; i < values.size(); ++i)
             differs.push_back(s.observed()[i] !=
-                              s.ctx().bv_val(static_cast<int64_t>(values[i]), 32));
+                              s.ctx().bv_val(static_cast<int64_t>(values[i]),
+                                             s.observed()[i].get_sort().bv_size()));
         if (!differs.empty()) s.solver().add(z3::implies(active, z3::mk_or(differs)));
     };
     for (const auto& values : found.states)

@@ -205,7 +205,9 @@ std::int64_t modelValue(const z3::model& m, const z3::expr& e) {
     z3::expr v = m.eval(e, true);
     std::uint64_t u = 0;
     if (!v.is_numeral_u64(u)) throw std::runtime_error("solver returned a non-numeral value");
-    return ir::wrap32(static_cast<std::int64_t>(u));
+    // a 64-bit word is all of it; a 32-bit one is read as signed
+    return e.get_sort().bv_size() == 64 ? static_cast<std::int64_t>(u)
+                                        : ir::wrap32(static_cast<std::int64_t>(u));
 }
 
 Z3Session::Z3Session(Z3Context& ctx, const ir::Program& p, const cat::ResolvedModel& model,

@@ -64,13 +64,32 @@ struct Value {
         /// every thread of the barrier instance (filled once all threads are lowered). Its one
         /// source is `event`: the other threads' predicates reach it through the barrier
         BarrierResult,
+        /// 64-bit integer arithmetic (`.u64`, `.s64`): args[0] + args[1], args[0] - args[1],
+        /// the low 64 bits of args[0] * args[1], on the words' whole 64 bits, wrapping
+        Add64,
+        Sub64,
+        Mul64,
+        /// the bitwise operations on all 64 bits (`.b64`)
+        And64,
+        Or64,
+        Xor64,
+        /// 1 when args[0] < args[1] as signed (Lt64) or unsigned (Ltu64) 64-bit values, or when
+        /// they are equal in all 64 bits (Eq64)
+        Lt64,
+        Ltu64,
+        Eq64,
     };
     Op op = Op::Const;
     std::int64_t constant = 0;
+    /// A 64-bit value: a Const taken as written (not wrapped to 32 bits), or the result of a
+    /// 64-bit operation. Every other value is a 32-bit word, sign-extended (wrap32)
+    bool wide = false;
     int event = -1;
     std::vector<ValuePtr> args;
 
     static ValuePtr makeConst(std::int64_t c);
+    /** A 64-bit constant: `c` as written, all 64 bits of it. */
+    static ValuePtr makeConst64(std::int64_t c);
     static ValuePtr readOf(int event);
     /** Program::choices[index]: 0 or 1, each explored (`nondet.pred`). */
     static ValuePtr choice(int index);
@@ -79,6 +98,9 @@ struct Value {
     static ValuePtr make(Op op, std::vector<ValuePtr> args);
     bool isConst() const { return op == Op::Const; }
 };
+
+/** Whether `op` makes a 64-bit value (the 64-bit arithmetic and bitwise operations). */
+bool isWideOp(Value::Op op);
 
 /** Which mbarrier operation an MBAR event performs (Query: mbarrier.check_layout, which reads
  *  the object's layout and changes nothing). */
@@ -111,7 +133,10 @@ struct Event {
     Proxy proxy = Proxy::None;
     Space space = Space::None;
     ValuePtr written; ///< writes: the value stored
-    ValuePtr guard;   ///< the event happens only when guard != 0 (null: always)
+    /// A 64-bit access (`.b64`, `.u64`, `.s64`, `.f64`): the value it reads or writes is a
+    /// 64-bit word (a register it loads is 64-bit, and so is its location)
+    bool wide = false;
+    ValuePtr guard; ///< the event happens only when guard != 0 (null: always)
     /// Reads and waits a branch taken before this event (in its thread) depends on: ctrl
     std::vector<int> ctrlSources;
 

@@ -18,6 +18,9 @@ struct Location {
     int cta = -1;             ///< owning CTA for shared/tmem/mbarrier
     int init = -1;            ///< event id of its initial write (memory) or -1 (mbarrier)
     std::int64_t mbCount = 0; ///< mbarrier: initial expected count (0: uninitialised)
+    /// 64 when a 64-bit access reaches it: its values (initial, final, in the condition) are
+    /// 64-bit words; 32 otherwise, the words read as signed 32-bit values
+    int bits = 32;
 };
 
 /**
@@ -64,6 +67,9 @@ struct Observable {
     std::string name;  ///< as printed: "P1:r0", "x", "t@1[2]"
     ValuePtr reg;      ///< register: its final value
     int location = -1; ///< location: its final (coherence-last) value
+    /// Its value is a 64-bit word (a 64-bit location, or a register a 64-bit operation or load
+    /// defined); otherwise its low 32 bits, read as signed, are its value
+    bool wide = false;
 };
 
 struct Program {
@@ -79,6 +85,9 @@ struct Program {
     std::vector<Cut> cuts;                    ///< where unrolled loops stop
     std::vector<ChoiceSite> choices;          ///< Value::Op::Choice operands, by index
     int unroll = 0;                           ///< the bound they were unrolled to
+    /// The width of the engines' words: 64 when a 64-bit access or operation is lowered (the
+    /// 32-bit operations then compute on the low halves), 32 otherwise
+    int wordBits = 32;
 };
 
 } // namespace ptxmc::ir

@@ -14,6 +14,14 @@ ValuePtr Value::makeConst(std::int64_t c) {
     return v;
 }
 
+ValuePtr Value::makeConst64(std::int64_t c) {
+    auto v = std::make_shared<Value>();
+    v->op = Op::Const;
+    v->constant = c;
+    v->wide = true;
+    return v;
+}
+
 ValuePtr Value::readOf(int event) {
     auto v = std::make_shared<Value>();
     v->op = Op::ReadOf;
@@ -55,11 +63,29 @@ ValuePtr Value::make(Op op, std::vector<ValuePtr> args) {
     auto v = std::make_shared<Value>();
     v->op = op;
     v->args = std::move(args);
+    v->wide = isWideOp(op) || (op == Op::Ite && (v->args.at(1)->wide || v->args.at(2)->wide));
     if (!allConst(v->args)) return v;
     NoSources none;
     constexpr ConcreteValues values{};
-    return makeConst(applyValue(values, *v, none,
-                                [&](std::size_t i) { return wrap32(v->args.at(i)->constant); }));
+    const std::int64_t folded = applyValue(values, *v, none, [&](std::size_t i) {
+        const Value& a = *v->args.at(i);
+        return a.wide ? a.constant : wrap32(a.constant);
+    });
+    return v->wide ? makeConst64(folded) : makeConst(folded);
+}
+
+bool isWideOp(Value::Op op) {
+    switch (op) {
+    case Value::Op::Add64:
+    case Value::Op::Sub64:
+    case Value::Op::Mul64:
+    case Value::Op::And64:
+    case Value::Op::Or64:
+    case Value::Op::Xor64:
+        return true;
+    default: // the comparisons' results are 0 or 1; every other operation is 32-bit
+        return false;
+    }
 }
 
 } // namespace ptxmc::ir

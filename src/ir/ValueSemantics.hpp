@@ -16,8 +16,14 @@ inline std::int64_t wrap32(std::int64_t v) {
     return static_cast<std::int32_t>(static_cast<std::uint32_t>(v));
 }
 
+/** Whether `v` is a 32-bit value as a litmus test writes one: -2^31 to 2^32-1. */
+inline bool fits32(std::int64_t v) {
+    return v >= -(std::int64_t{1} << 31) && v <= (std::int64_t{1} << 32) - 1;
+}
+
 /**
- * A value algebra has three sorts: Word (a 32-bit register value, two's complement), Int (an
+ * A value algebra has three sorts: Word (a register value, two's complement: a 32-bit word
+ * sign-extended, or a 64-bit word where a 64-bit access or operation made it), Int (an
  * unbounded count: mbarrier phases, arrivals, tx bytes) and Bool. Int and Bool use the C++
  * operators (+ - < == && || !); everything else is a member. ConcreteValues below is the
  * explicit engine's; smt::Z3Values is the solver's. Writing `valid && f()` in the generic code
@@ -25,11 +31,12 @@ inline std::int64_t wrap32(std::int64_t v) {
  * evaluated there (evaluation can detect thin-air cycles).
  */
 struct ConcreteValues {
-    using Word = std::int64_t; ///< sign-extended 32-bit value (wrap32)
+    using Word = std::int64_t; ///< sign-extended 32-bit value (wrap32), or a 64-bit value
     using Int = std::int64_t;
     using Bool = bool;
 
     static Word word(std::int64_t c) { return wrap32(c); }
+    static Word word64(std::int64_t c) { return c; }
     static Int num(std::int64_t c) { return c; }
     static Bool truth(bool b) { return b; }
 
@@ -39,11 +46,24 @@ struct ConcreteValues {
     static Word bitAnd(Word a, Word b) { return wrap(u32(a) & u32(b)); }
     static Word bitOr(Word a, Word b) { return wrap(u32(a) | u32(b)); }
     static Word bitXor(Word a, Word b) { return wrap(u32(a) ^ u32(b)); }
-    static Bool signedGreater(Word a, Word b) { return a > b; }
-    static Bool signedLess(Word a, Word b) { return a < b; }
+    // the 32-bit comparisons read the words' low halves, as signed or unsigned 32-bit values
+    static Bool signedGreater(Word a, Word b) { return wrap32(a) > wrap32(b); }
+    static Bool signedLess(Word a, Word b) { return wrap32(a) < wrap32(b); }
     static Bool unsignedLess(Word a, Word b) { return u32(a) < u32(b); }
-    static Bool equal(Word a, Word b) { return a == b; }
+    static Bool equal(Word a, Word b) { return u32(a) == u32(b); }
     static Bool nonzero(Word a) { return a != 0; }
+    // the 64-bit operations: every bit of the words, wrapping at 2^64
+    static Word add64(Word a, Word b) { return wide(u64(a) + u64(b)); }
+    static Word sub64(Word a, Word b) { return wide(u64(a) - u64(b)); }
+    static Word mul64(Word a, Word b) { return wide(u64(a) * u64(b)); }
+    static Word bitAnd64(Word a, Word b) { return a & b; }
+    static Word bitOr64(Word a, Word b) { return a | b; }
+    static Word bitXor64(Word a, Word b) { return a ^ b; }
+    static Bool signedLess64(Word a, Word b) { return a < b; }
+    static Bool unsignedLess64(Word a, Word b) { return u64(a) < u64(b); }
+    static Bool equal64(Word a, Word b) { return a == b; }
+    /** The word's low 32 bits, sign-extended: what a 32-bit operation makes of it. */
+    static Word low(Word a) { return wrap32(a); }
     /** binary32 addition, round to nearest even (the C++ default), NaN made canonical. */
     static Word addF32(Word a, Word b) {
         const float sum = std::bit_cast<float>(u32(a)) + std::bit_cast<float>(u32(b));
@@ -86,6 +106,8 @@ struct ConcreteValues {
 private:
     static Word wrap(std::uint64_t v) { return wrap32(static_cast<std::int64_t>(v)); }
     static std::uint32_t u32(Word v) { return static_cast<std::uint32_t>(v); }
+    static std::uint64_t u64(Word v) { return static_cast<std::uint64_t>(v); }
+    static Word wide(std::uint64_t v) { return static_cast<Word>(v); }
     /** The binary16 value in the low half of `v`, exactly (every binary16 is a binary32). */
     static float fromF16(Word v) {
         const std::uint32_t h = u32(v) & 0xffffU;
@@ -137,7 +159,7 @@ typename V::Word applyValue(const V& v, const ir::Value& x, Sources& src, Arg&& 
     using Op = ir::Value::Op;
     switch (x.op) {
     case Op::Const:
-        return v.word(x.constant);
+        return x.wide ? v.word64(x.constant) : v.word(x.constant);
     case Op::ReadOf:
         return src.read(x.event);
     case Op::WaitResult: // test_wait/try_wait's predicate as 0 or 1
@@ -160,11 +182,11 @@ typename V::Word applyValue(const V& v, const ir::Value& x, Sources& src, Arg&& 
         return v.bitXor(arg(0), arg(1));
     case Op::Max: { // max.s32/min.s32: signed
         auto a = arg(0), b = arg(1);
-        return v.select(v.signedGreater(a, b), a, b);
+        return v.select(v.signedGreater(a, b), v.low(a), v.low(b));
     }
     case Op::Min: {
         auto a = arg(0), b = arg(1);
-        return v.select(v.signedLess(a, b), a, b);
+        return v.select(v.signedLess(a, b), v.low(a), v.low(b));
     }
     case Op::Eq: {
         auto a = arg(0), b = arg(1);
@@ -198,6 +220,30 @@ typename V::Word applyValue(const V& v, const ir::Value& x, Sources& src, Arg&& 
         return v.shiftRight(arg(0), arg(1));
     case Op::BarrierResult:
         return arg(0);
+    case Op::Add64:
+        return v.add64(arg(0), arg(1));
+    case Op::Sub64:
+        return v.sub64(arg(0), arg(1));
+    case Op::Mul64:
+        return v.mul64(arg(0), arg(1));
+    case Op::And64:
+        return v.bitAnd64(arg(0), arg(1));
+    case Op::Or64:
+        return v.bitOr64(arg(0), arg(1));
+    case Op::Xor64:
+        return v.bitXor64(arg(0), arg(1));
+    case Op::Lt64: {
+        auto a = arg(0), b = arg(1);
+        return v.select(v.signedLess64(a, b), v.word(1), v.word(0));
+    }
+    case Op::Ltu64: {
+        auto a = arg(0), b = arg(1);
+        return v.select(v.unsignedLess64(a, b), v.word(1), v.word(0));
+    }
+    case Op::Eq64: {
+        auto a = arg(0), b = arg(1);
+        return v.select(v.equal64(a, b), v.word(1), v.word(0));
+    }
     case Op::Ite:
         return v.choose(
             v.nonzero(arg(0)), [&] { return arg(1); }, [&] { return arg(2); });

@@ -181,8 +181,7 @@ private:
                 o.text = quote("P" + std::to_string(o.ref->thread) + ":" + o.ref->name);
                 return o;
             }
-            o.value = lx_.integerValue(num, false);
-            lx_.checkCellValue(num, o.value);
+            o.value = lx_.wordValue(num, false);
             return o;
         }
         if (t.kind != Token::Kind::Ident && !t.is("["))

@@ -324,16 +324,36 @@ std::int64_t Lexer::signedInteger(std::string_view what) {
 }
 
 std::int64_t Lexer::cellValue(std::string_view what) {
-    const Token first = peek();
-    const std::int64_t v = signedInteger(what);
-    checkCellValue(first, v);
-    return v;
+    bool negative = false;
+    if (peek().is("-")) {
+        next();
+        negative = true;
+    }
+    const Token& t = peek();
+    if (t.kind != Token::Kind::Int) unexpected(t, what);
+    return wordValue(next(), negative);
 }
 
-void Lexer::checkCellValue(const Token& tok, std::int64_t v) const {
-    if (v < -(std::int64_t{1} << 31) || v > (std::int64_t{1} << 32) - 1)
-        fail(tok, "value " + std::to_string(v) +
-                      " does not fit the 32-bit values ptxmc models (-2147483648 to 4294967295)");
+std::int64_t Lexer::wordValue(const Token& tok, bool negative) const {
+    if (negative) return integerValue(tok, true);
+    std::string_view lit = tok.text;
+    unsigned base = 10;
+    if (lit.size() > 2 && lit[0] == '0' && (lit[1] == 'x' || lit[1] == 'X')) {
+        base = 16;
+        lit.remove_prefix(2);
+    } else if (lit.size() > 2 && lit[0] == '0' && (lit[1] == 'b' || lit[1] == 'B')) {
+        base = 2;
+        lit.remove_prefix(2);
+    }
+    constexpr std::uint64_t limit = std::numeric_limits<std::uint64_t>::max();
+    std::uint64_t v = 0;
+    for (char c : lit) {
+        const auto digit = static_cast<std::uint64_t>(digitValue(c));
+        if (v > (limit - digit) / base)
+            fail(tok, "value " + quote(tok.text) + " does not fit the 64-bit values ptxmc models");
+        v = v * base + digit;
+    }
+    return static_cast<std::int64_t>(v); // 2^63 and up: the same 64 bits, read as signed
 }
 
 int Lexer::smallNumber(std::string_view what) {

@@ -76,11 +76,12 @@ public:
     Token expectIdent(std::string_view what);
     /** An optionally negated integer literal that fits in int64. */
     std::int64_t signedInteger(std::string_view what);
-    /** A signed integer that a 32-bit cell or register holds: -2^31 to 2^32-1 (what ptxmc's
-     *  values are, model/README.md); anything wider is an error, not a silent wrap-around. */
+    /** An optionally negated integer a cell or register may hold: -2^63 to 2^64-1, the 64 bits
+     *  read as signed; anything wider is an error. Whether it fits a 32-bit cell, register or
+     *  operand is the lowering's to check, once it knows which are 64-bit. */
     std::int64_t cellValue(std::string_view what);
-    /** Fails at `tok` when `v` does not fit 32 bits (see cellValue). */
-    void checkCellValue(const Token& tok, std::int64_t v) const;
+    /** The value of an Int token as cellValue reads it (`negative`: after a '-'). */
+    std::int64_t wordValue(const Token& tok, bool negative) const;
     /** A non-negative integer that fits in an int (CTA, thread, row numbers). */
     int smallNumber(std::string_view what);
     /** The value of an Int token; `negative` because -2^63 fits but 2^63 does not. */

@@ -71,17 +71,23 @@ void reduceInto(Lowerer& l, int issueId, const Address& d, ptx::AtomOp op,
         l.access(e, d, ir::Proxy::Async);
         setOrdering(e, ir::Sem::Relaxed, scope);
     };
+    // .u64 and .s64 elements ({CpReduceAsyncBulk#}): the cell holds the chunk's first 8 bytes,
+    // one 64-bit element
+    const int bytes = elements.wide ? 8 : 4;
     ir::Event& r = l.exec(issueId, "read " + name, {Tag::R, Tag::RMW, Tag::RED});
     relaxedAtScope(r);
+    l.noteWidth(r, l.operand(0), bytes);
     int readId = r.id;
     ir::Event& w = l.exec(issueId, "write " + name, {Tag::W, Tag::RMW, Tag::RED});
     relaxedAtScope(w);
+    l.noteWidth(w, l.operand(0), bytes);
     // "The .inc and .dec operations return a result in the range [0..x] where x is the value at
     // the source state space" ({CpReduceAsyncBulk#}): atom's inc and dec with the source element
     // as bound; .min/.max compare as the element type says. On floats (.f32, .f16, .bf16) "The
     // floating point operation .add rounds to the nearest even" and keeps subnormals (.noftz,
     // .f32's default). The cell holds the chunk's first 4 bytes: one .f32 element, or two .f16 or
-    // .bf16 elements, its low half first, each reduced with the source's
+    // .bf16 elements, its low half first, each reduced with the source's (or its first 8: one
+    // 64-bit element)
     const ir::ValuePtr dst = Value::readOf(readId), src = Value::readOf(sourceRead);
     const bool halves = elements.format && elements.format->mask() == 0xffff;
     w.written = halves ? reducedPairOfHalves(op, elements, dst, src)
@@ -240,6 +246,7 @@ void lowerCopy(Lowerer& l, const ptx::BulkCopy& copy) {
                           : elementKind(copy.half, copy.types, false);
     ir::Event& r = l.exec(issueId, "read " + Lowerer::accessName(l.operand(1), src), {Tag::R});
     copyAccess(r, src);
+    if (copy.reduce && elements.wide) l.noteWidth(r, l.operand(1), 8);
     int readId = r.id;
     for (const auto& [d, m] : targets) {
         if (copy.reduce) {

@@ -83,8 +83,14 @@ ir::Proposition observedProposition(const Prop& p, const std::vector<ir::Observa
         out.lhs = index(p.lhs);
         if (p.rhsRef)
             out.rhs = index(*p.rhsRef);
-        else
+        else if (observed[static_cast<std::size_t>(out.lhs)].wide)
+            out.constant = p.rhsValue;
+        else if (ir::fits32(p.rhsValue)) // a 32-bit observable's: read as signed 32 bits
             out.constant = wrap32(p.rhsValue);
+        else
+            throw InputError(p.lhs.loc, "'" + refName(p.lhs) + "' holds 32-bit values, and " +
+                                            std::to_string(p.rhsValue) +
+                                            " does not fit 32 bits (-2147483648 to 4294967295)");
     }
     for (const auto& a : p.args)
         out.args.push_back(observedProposition(*a, observed));
@@ -114,6 +120,7 @@ void Lowerer::resolveCondition() {
                 fail(r.loc, "register " + r.name + " is never written or initialised in P" +
                                 std::to_string(r.thread));
             o.reg = it->second;
+            o.wide = wideValue(*o.reg);
         } else {
             auto it = decls_.find(r.name);
             if (it == decls_.end()) fail(r.loc, "'" + r.name + "' is not a declared location");
@@ -144,6 +151,7 @@ void Lowerer::resolveCondition() {
                 ir::Space::Mbarrier)
                 fail(r.loc, "an mbarrier has no final value to test");
             o.location = cell->second;
+            o.wide = program_.locations[static_cast<std::size_t>(cell->second)].bits == 64;
         }
         o.name = refName(r);
         if (seen.insert(o.name).second) program_.observed.push_back(o);

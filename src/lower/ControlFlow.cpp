@@ -305,29 +305,32 @@ void Lowerer::checkConditional(const ptx::Insn& insn) const {
 namespace {
 
 /** The comparison of setp and Dat3M's branches as a 0/1 value. */
-ValuePtr compare(ptx::CmpOp cmp, bool isSigned, const ValuePtr& a, const ValuePtr& b) {
-    Op lt = isSigned ? Op::Lt : Op::Ltu;
+/** `a cmp b`, 0 or 1: on 32-bit words, or on all 64 bits (`wide`: setp's .u64, .s64, .b64). */
+ValuePtr compare(ptx::CmpOp cmp, bool isSigned, const ValuePtr& a, const ValuePtr& b,
+                 bool wide = false) {
+    const Op eq = wide ? Op::Eq64 : Op::Eq, ltu = wide ? Op::Ltu64 : Op::Ltu;
+    const Op lt = isSigned ? (wide ? Op::Lt64 : Op::Lt) : ltu;
     switch (cmp) {
     case ptx::CmpOp::Eq:
-        return Value::make(Op::Eq, {a, b});
+        return Value::make(eq, {a, b});
     case ptx::CmpOp::Ne:
-        return Value::make(Op::Not, {Value::make(Op::Eq, {a, b})});
+        return Value::make(Op::Not, {Value::make(eq, {a, b})});
     case ptx::CmpOp::Lt:
         return Value::make(lt, {a, b});
     case ptx::CmpOp::Lo:
-        return Value::make(Op::Ltu, {a, b});
+        return Value::make(ltu, {a, b});
     case ptx::CmpOp::Le:
         return Value::make(Op::Not, {Value::make(lt, {b, a})});
     case ptx::CmpOp::Ls:
-        return Value::make(Op::Not, {Value::make(Op::Ltu, {b, a})});
+        return Value::make(Op::Not, {Value::make(ltu, {b, a})});
     case ptx::CmpOp::Gt:
         return Value::make(lt, {b, a});
     case ptx::CmpOp::Hi:
-        return Value::make(Op::Ltu, {b, a});
+        return Value::make(ltu, {b, a});
     case ptx::CmpOp::Ge:
         return Value::make(Op::Not, {Value::make(lt, {a, b})});
     case ptx::CmpOp::Hs:
-        return Value::make(Op::Not, {Value::make(Op::Ltu, {a, b})});
+        return Value::make(Op::Not, {Value::make(ltu, {a, b})});
     }
     return Value::makeConst(0);
 }
@@ -379,11 +382,15 @@ void Lowerer::step(std::size_t pc, std::vector<std::pair<std::size_t, ValuePtr>>
         jumps.emplace_back(label(2), c);
     } else if (const auto* s = insn.as<ptx::Setp>()) {
         expectOperands(3);
-        define(operand(0),
-               compare(s->cmp, s->type.kind == 's', value(operand(1)), value(operand(2))));
-    } else if (insn.is<ptx::Mov>()) {
+        if (s->type.bits == 64)
+            define(operand(0), compare(s->cmp, s->type.kind == 's', value64(operand(1)),
+                                       value64(operand(2)), true));
+        else
+            define(operand(0),
+                   compare(s->cmp, s->type.kind == 's', value(operand(1)), value(operand(2))));
+    } else if (const auto* m = insn.as<ptx::Mov>()) {
         expectOperands(2);
-        define(operand(0), value(operand(1)));
+        define(operand(0), m->type.bits == 64 ? value64(operand(1)) : value(operand(1)));
     } else if (insn.is<ptx::Elect>()) {
         // A litmus thread is a warp's elected lane: lane 0, and the predicate is true.
         expectOperands(3);

@@ -139,17 +139,20 @@ void lowerLoad(Lowerer& l, const ptx::Ld& ld) {
     ir::Event& e = l.issue({Tag::R});
     setOrdering(e, o.sem, o.scope);
     l.access(e, a, proxyOf(ld.name));
+    l.noteWidth(e, src, accessBytes(ld.types));
     ir::ValuePtr read = Value::readOf(e.id);
     l.define(l.operand(0), ld.types.empty() ? read : subWordValue(read, ld.types[0], true));
 }
 
 namespace {
 
-/** The values a store's source operand holds: one, or a vector's `vec` elements ({b, c}). */
-std::vector<ir::ValuePtr> storedValues(Lowerer& l, const litmus::Operand& b, int vec) {
+/** The values a store's source operand holds: one, or a vector's `vec` elements ({b, c}),
+ *  each of `bytes` bytes (8: a 64-bit value, an immediate taken as written). */
+std::vector<ir::ValuePtr> storedValues(Lowerer& l, const litmus::Operand& b, int vec,
+                                       int bytes = 4) {
     std::vector<ir::ValuePtr> values;
     for (const litmus::Operand& e : vectorOperand(l, b, vec))
-        values.push_back(l.value(e));
+        values.push_back(bytes == 8 ? l.value64(e) : l.value(e));
     return values;
 }
 
@@ -172,7 +175,7 @@ void lowerStoreAsync(Lowerer& l, const ptx::St& st) {
     std::vector<Address> elements = {a};
     for (int k = 1; k < st.vec; ++k)
         elements.push_back(l.elementAfter(a, l.operand(0), k, bytes));
-    std::vector<ir::ValuePtr> values = storedValues(l, l.operand(1), st.vec);
+    std::vector<ir::ValuePtr> values = storedValues(l, l.operand(1), st.vec, bytes);
     Address mb = l.address(l.operand(2), ir::Space::Mbarrier);
     l.checkReach(mb, l.operand(2), true);
     if (mb.cta != a.cta)
@@ -183,6 +186,7 @@ void lowerStoreAsync(Lowerer& l, const ptx::St& st) {
         ir::Event& w =
             l.exec(issueId, "write " + Lowerer::accessName(l.operand(0), elements[k]), {Tag::W});
         l.access(w, elements[k], ir::Proxy::Generic);
+        l.noteWidth(w, l.operand(0), bytes);
         w.sem = Sem::Weak;
         w.tags.insert(Tag::Weak);
         w.written = values[k];
@@ -206,11 +210,14 @@ void lowerStore(Lowerer& l, const ptx::St& st) {
         if (l.program().locations[static_cast<std::size_t>(a.location)].space != ir::Space::Global)
             l.fail(l.operand(0).loc, "st.async.release stores to global memory (" +
                                          ptx::cite(ptx::Sec::StAsync) + ")");
-        l.checkStoreWidth(a, l.operand(0), accessBytes(st.types));
-        ir::ValuePtr v = subWordValue(l.value(l.operand(1)), st.types[0], false);
+        const int bytes = accessBytes(st.types);
+        l.checkStoreWidth(a, l.operand(0), bytes);
+        ir::ValuePtr v = subWordValue(bytes == 8 ? l.value64(l.operand(1)) : l.value(l.operand(1)),
+                                      st.types[0], false);
         ir::Event& e = l.issue({Tag::W});
         setOrdering(e, Sem::Release, st.scope);
         l.access(e, a, ir::Proxy::Generic);
+        l.noteWidth(e, l.operand(0), bytes);
         e.written = v;
         return;
     }
@@ -218,12 +225,14 @@ void lowerStore(Lowerer& l, const ptx::St& st) {
     auto o = ptx::effectiveOrdering(st.sem, st.scope, Sem::Weak);
     l.expectOperands(2);
     Address a = genericAddress(l, l.operand(0), spaceOf(st.space));
-    l.checkStoreWidth(a, l.operand(0), accessBytes(st.types));
-    ir::ValuePtr v = l.value(l.operand(1));
+    const int bytes = accessBytes(st.types);
+    l.checkStoreWidth(a, l.operand(0), bytes);
+    ir::ValuePtr v = bytes == 8 ? l.value64(l.operand(1)) : l.value(l.operand(1));
     if (!st.types.empty()) v = subWordValue(v, st.types[0], false);
     ir::Event& e = l.issue({Tag::W});
     setOrdering(e, o.sem, o.scope);
     l.access(e, a, st.name == ptx::StName::Sust ? ir::Proxy::Surface : ir::Proxy::Generic);
+    l.noteWidth(e, l.operand(0), bytes);
     e.written = v;
 }
 
@@ -285,10 +294,28 @@ Value::Op plainValueOp(ptx::AtomOp op) {
     }
 }
 
-/** 1 when a < b, compared as the type says: unsigned for .u32, else signed (.s32, and an
- *  untyped Dat3M access). */
-ir::ValuePtr less(bool isUnsigned, const ir::ValuePtr& a, const ir::ValuePtr& b) {
+/** 1 when a < b, compared as the type says: unsigned for .u32 (.u64), else signed (.s32,
+ *  .s64, and an untyped Dat3M access); on all 64 bits where `wide`. */
+ir::ValuePtr less(bool isUnsigned, const ir::ValuePtr& a, const ir::ValuePtr& b,
+                  bool wide = false) {
+    if (wide) return Value::make(isUnsigned ? Value::Op::Ltu64 : Value::Op::Lt64, {a, b});
     return Value::make(isUnsigned ? Value::Op::Ltu : Value::Op::Lt, {a, b});
+}
+
+/** The 64-bit operation of a 32-bit one (add, sub, and, or, xor). */
+Value::Op wideOp(Value::Op op) {
+    switch (op) {
+    case Value::Op::Sub:
+        return Value::Op::Sub64;
+    case Value::Op::And:
+        return Value::Op::And64;
+    case Value::Op::Or:
+        return Value::Op::Or64;
+    case Value::Op::Xor:
+        return Value::Op::Xor64;
+    default:
+        return Value::Op::Add64;
+    }
 }
 
 } // namespace
@@ -297,14 +324,18 @@ bool unsignedType(const std::vector<ptx::Type>& types) {
     return types.size() == 1 && types[0].kind == 'u';
 }
 
+bool wideType(const std::vector<ptx::Type>& types) {
+    return types.size() == 1 && types[0].bits == 64;
+}
+
 ir::ValuePtr reducedValue(ptx::AtomOp op, bool isUnsigned, const ir::ValuePtr& old,
-                          const ir::ValuePtr& b) {
+                          const ir::ValuePtr& b, bool wide) {
     const ir::ValuePtr zero = Value::makeConst(0), one = Value::makeConst(1);
     switch (op) {
     case ptx::AtomOp::Max: // "Integer operations": .u32 compares unsigned, .s32 signed
-        return Value::make(Value::Op::Ite, {less(isUnsigned, old, b), b, old});
+        return Value::make(Value::Op::Ite, {less(isUnsigned, old, b, wide), b, old});
     case ptx::AtomOp::Min:
-        return Value::make(Value::Op::Ite, {less(isUnsigned, b, old), b, old});
+        return Value::make(Value::Op::Ite, {less(isUnsigned, b, old, wide), b, old});
     case ptx::AtomOp::Inc:
         // "inc(r, s) = (r >= s) ? 0 : r+1;" ({Atom#}, {Red#}; .u32 only): unsigned
         return Value::make(Value::Op::Ite,
@@ -316,7 +347,7 @@ ir::ValuePtr reducedValue(ptx::AtomOp op, bool isUnsigned, const ir::ValuePtr& o
                                                          less(true, b, old)}),
                             b, Value::make(Value::Op::Sub, {old, one})});
     default:
-        return Value::make(plainValueOp(op), {old, b});
+        return Value::make(wide ? wideOp(plainValueOp(op)) : plainValueOp(op), {old, b});
     }
 }
 
@@ -332,7 +363,7 @@ ElementKind elementKind(ptx::HalfType half, const std::vector<ptx::Type>& types,
         break;
     }
     if (types.size() == 1 && types[0] == ptx::Type{'f', 32}) return {false, &kF32, flush};
-    return {unsignedType(types), nullptr, false};
+    return {unsignedType(types), nullptr, false, wideType(types)};
 }
 
 namespace {
@@ -370,7 +401,7 @@ ir::ValuePtr withLowHalf(const ir::ValuePtr& high, const ir::ValuePtr& low) {
 
 ir::ValuePtr reducedElement(ptx::AtomOp op, const ElementKind& kind, const ir::ValuePtr& old,
                             const ir::ValuePtr& b) {
-    if (!kind.format) return reducedValue(op, kind.isUnsigned, old, b);
+    if (!kind.format) return reducedValue(op, kind.isUnsigned, old, b, kind.wide);
     const FloatFormat& f = *kind.format;
     if (f.mask() != 0xffff) return floatElement(op, f, kind.flush, old, b);
     // a 16-bit element at the cell's address: the cell's low half (little-endian); the high half
@@ -391,12 +422,13 @@ namespace {
 using WrittenOf = std::function<ir::ValuePtr(const ir::ValuePtr& old)>;
 
 /**
- * One atomic read-modify-write of `a`: a read and a write joined by rmw, the write made only
- * where `writes` (a failed cas does not write). Returns the value read.
+ * One atomic read-modify-write of `a` (named by `where`, `bytes` wide): a read and a write
+ * joined by rmw, the write made only where `writes` (a failed cas does not write). Returns the
+ * value read.
  */
-ir::ValuePtr atomicAccess(Lowerer& l, const ptx::Atom& at, const Address& a, ir::Scope scope,
-                          Sem rsem, Sem wsem, const WrittenOf& written,
-                          const WrittenOf& writes = nullptr) {
+ir::ValuePtr atomicAccess(Lowerer& l, const ptx::Atom& at, const Address& a,
+                          const litmus::Operand& where, int bytes, ir::Scope scope, Sem rsem,
+                          Sem wsem, const WrittenOf& written, const WrittenOf& writes = nullptr) {
     ir::Proxy proxy = at.name == ptx::AtomName::Suatom || at.name == ptx::AtomName::Sured
                           ? ir::Proxy::Surface
                           : ir::Proxy::Generic;
@@ -407,11 +439,13 @@ ir::ValuePtr atomicAccess(Lowerer& l, const ptx::Atom& at, const Address& a, ir:
     if (reduction) r.tags.insert(Tag::RED);
     setOrdering(r, rsem, scope);
     l.access(r, a, proxy);
+    l.noteWidth(r, where, bytes);
     int rid = r.id;
     ir::Event& w = l.issue({Tag::W, Tag::RMW});
     if (reduction) w.tags.insert(Tag::RED);
     setOrdering(w, wsem, scope);
     l.access(w, a, proxy);
+    l.noteWidth(w, where, bytes);
     ir::ValuePtr old = Value::readOf(rid);
     w.written = written(old);
     if (writes) {
@@ -467,7 +501,7 @@ void lowerElementwiseAtomic(Lowerer& l, const ptx::Atom& at) {
         if (k == 0) l.checkAccessWidth(a, l.operand(first), bytes);
         Address element = k == 0 ? a : l.elementAfter(a, l.operand(first), int(k), bytes);
         ir::ValuePtr old = atomicAccess(
-            l, at, element, scope, Sem::Relaxed, Sem::Relaxed,
+            l, at, element, l.operand(first), bytes, scope, Sem::Relaxed, Sem::Relaxed,
             [&](const ir::ValuePtr& o) { return reducedElement(at.op, kind, o, inputs[k]); });
         if (bytes == 2) old = Value::make(Value::Op::And, {old, Value::makeConst(0xffff)});
         olds.push_back(old);
@@ -492,8 +526,14 @@ void lowerAtomic(Lowerer& l, const ptx::Atom& at) {
     // {, cache_policy}: a hint only, read as an operand and nothing else
     l.expectOperands(first + (cas ? 3 : 2) + (at.cacheHint ? 1 : 0));
     Address a = genericAddress(l, l.operand(first), spaceOf(at.space));
-    ir::ValuePtr arg = l.value(l.operand(first + 1));
-    ir::ValuePtr casNew = cas ? l.value(l.operand(first + 2)) : nullptr;
+    // 64-bit elements (.u64, .s64, .b64): their values are 64-bit words, an immediate taken as
+    // written, and .add, .min, .max, the bitwise operations and .cas's comparison use every bit
+    const bool wide = wideType(at.types);
+    auto operandValue = [&](const litmus::Operand& op) {
+        return wide ? l.value64(op) : l.value(op);
+    };
+    ir::ValuePtr arg = operandValue(l.operand(first + 1));
+    ir::ValuePtr casNew = cas ? operandValue(l.operand(first + 2)) : nullptr;
     Sem rsem = (sem == Sem::Acquire || sem == Sem::AcqRel) ? Sem::Acquire : Sem::Relaxed;
     Sem wsem = (sem == Sem::Release || sem == Sem::AcqRel) ? Sem::Release : Sem::Relaxed;
     // "The atom.add.f32 operation without .noftz, flushes subnormal inputs and results to
@@ -516,13 +556,12 @@ void lowerAtomic(Lowerer& l, const ptx::Atom& at) {
     };
     WrittenOf swaps = [&](const ir::ValuePtr& old) { // a failed cas does not write
         return half ? Value::make(Value::Op::Eq, {low(old), low(arg)})
-                    : Value::make(Value::Op::Eq, {old, arg});
+                    : Value::make(wide ? Value::Op::Eq64 : Value::Op::Eq, {old, arg});
     };
-    l.checkAccessWidth(a, l.operand(first),
-                       half               ? 2
-                       : at.types.empty() ? 4
-                                          : std::max(1, at.types[0].bits / 8));
-    ir::ValuePtr old = atomicAccess(l, at, a, scope, rsem, wsem, written, cas ? swaps : nullptr);
+    const int bytes = half ? 2 : at.types.empty() ? 4 : std::max(1, at.types[0].bits / 8);
+    l.checkAccessWidth(a, l.operand(first), bytes);
+    ir::ValuePtr old = atomicAccess(l, at, a, l.operand(first), bytes, scope, rsem, wsem, written,
+                                    cas ? swaps : nullptr);
     if (half) old = low(old);
     if (returns) l.define(l.operand(0), old);
 }
@@ -540,28 +579,32 @@ void lowerAtomic(Lowerer& l, const ptx::Atom& at) {
  */
 void lowerRedAsync(Lowerer& l, const ptx::RedAsync& r) {
     ir::ValuePtr arg;
+    const bool wide = wideType(r.types); // .u64, .s64: every bit, an immediate as written
+    const int bytes = r.types[0].bits / 8;
     if (r.sem == ptx::Sem::Release) {
         l.expectOperands(2);
         Address a = genericAddress(l, l.operand(0), spaceOf(ptx::StateSpace::Global));
         if (l.program().locations[static_cast<std::size_t>(a.location)].space != ir::Space::Global)
             l.fail(l.operand(0).loc, "red.async.release reduces global memory (" +
                                          ptx::cite(ptx::Sec::RedAsync) + ")");
-        arg = l.value(l.operand(1));
+        arg = wide ? l.value64(l.operand(1)) : l.value(l.operand(1));
         // an atomic reduction: its read forms no acquire pattern ({RedRead})
         ir::Event& rd = l.issue({Tag::R, Tag::RMW, Tag::RED});
         setOrdering(rd, Sem::Relaxed, r.scope);
         l.access(rd, a, ir::Proxy::Generic);
+        l.noteWidth(rd, l.operand(0), bytes);
         int rid = rd.id;
         ir::Event& w = l.issue({Tag::W, Tag::RMW, Tag::RED});
         setOrdering(w, Sem::Release, r.scope);
         l.access(w, a, ir::Proxy::Generic);
-        w.written = reducedValue(r.op, unsignedType(r.types), Value::readOf(rid), arg);
+        l.noteWidth(w, l.operand(0), bytes);
+        w.written = reducedValue(r.op, unsignedType(r.types), Value::readOf(rid), arg, wide);
         return;
     }
     l.expectOperands(3);
     Address a = l.address(l.operand(0), ir::Space::Shared);
     l.checkReach(a, l.operand(0), true);
-    arg = l.value(l.operand(1));
+    arg = wide ? l.value64(l.operand(1)) : l.value(l.operand(1));
     Address mb = l.address(l.operand(2), ir::Space::Mbarrier);
     l.checkReach(mb, l.operand(2), true);
     // "They belong to the same CTA. The CTA to which they belong is different from the CTA of the
@@ -578,14 +621,16 @@ void lowerRedAsync(Lowerer& l, const ptx::RedAsync& r) {
                            {Tag::R, Tag::RMW, Tag::RED});
     setOrdering(rd, Sem::Relaxed, ir::Scope::Cluster);
     l.access(rd, a, ir::Proxy::Generic);
+    l.noteWidth(rd, l.operand(0), bytes);
     int rid = rd.id;
     ir::Event& w = l.exec(issueId, "write " + Lowerer::accessName(l.operand(0), a),
                           {Tag::W, Tag::RMW, Tag::RED});
     setOrdering(w, Sem::Relaxed, ir::Scope::Cluster);
     l.access(w, a, ir::Proxy::Generic);
-    w.written = reducedValue(r.op, unsignedType(r.types), Value::readOf(rid), arg);
+    l.noteWidth(w, l.operand(0), bytes);
+    w.written = reducedValue(r.op, unsignedType(r.types), Value::readOf(rid), arg, wide);
     // "completeCount argument equal to the amount of data stored"
-    completeTxAtCluster(l, issueId, mb, r.types[0].bits / 8, false);
+    completeTxAtCluster(l, issueId, mb, bytes, false);
 }
 
 void lowerMembar(Lowerer& l, const ptx::Membar& m) {
@@ -908,8 +953,18 @@ void lowerArithmetic(Lowerer& l, const ptx::Arith& a) {
     l.expectOperands(3);
     static const std::array<Value::Op, 6> ops = {Value::Op::Add, Value::Op::Sub, Value::Op::Mul,
                                                  Value::Op::And, Value::Op::Or,  Value::Op::Xor};
-    Value::Op op = ops[static_cast<std::size_t>(a.op)];
-    l.define(l.operand(0), Value::make(op, {l.value(l.operand(1)), l.value(l.operand(2))}));
+    // .u64, .s64, .b64: on all 64 bits, an immediate taken as written (mul.lo keeps the low 64)
+    static const std::array<Value::Op, 6> ops64 = {Value::Op::Add64, Value::Op::Sub64,
+                                                   Value::Op::Mul64, Value::Op::And64,
+                                                   Value::Op::Or64,  Value::Op::Xor64};
+    const bool wide = !a.types.empty() && a.types[0].bits == 64;
+    const auto i = static_cast<std::size_t>(a.op);
+    if (wide) {
+        l.define(l.operand(0),
+                 Value::make(ops64[i], {l.value64(l.operand(1)), l.value64(l.operand(2))}));
+        return;
+    }
+    l.define(l.operand(0), Value::make(ops[i], {l.value(l.operand(1)), l.value(l.operand(2))}));
 }
 
 } // namespace ptxmc::lower

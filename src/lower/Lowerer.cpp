@@ -99,6 +99,7 @@ ir::Program Lowerer::run() {
     declareRegisterCells();
     for (std::size_t i = 0; i < test_.threads.size(); ++i)
         lowerThread(i);
+    finishWidths();
     resolveAllocations(*this);
     resolveBarrierReductions();
     computeStaticDeadlocks();
@@ -337,7 +338,10 @@ void Lowerer::declareRegisters() {
         if (regs.count(r.reg))
             fail(r.loc,
                  "register P" + std::to_string(r.thread) + ":" + r.reg + " initialised twice");
-        regs[r.reg] = ir::Value::makeConst(r.value);
+        // a value beyond 32 bits makes a 64-bit register
+        regs[r.reg] = ir::fits32(r.value)
+                          ? ir::Value::makeConst(r.value)
+                          : (program_.wordBits = 64, ir::Value::makeConst64(r.value));
     }
 }
 
@@ -757,7 +761,14 @@ ir::ValuePtr Lowerer::value(const Operand& op) {
         plain.negated = false;
         return ir::Value::make(ir::Value::Op::Not, {value(plain)});
     }
-    if (op.kind == Operand::Kind::Integer) return ir::Value::makeConst(op.value);
+    if (op.kind == Operand::Kind::Integer) {
+        if (!ir::fits32(op.value))
+            fail(op.loc, "value " + std::to_string(op.value) +
+                             " does not fit this instruction's 32-bit operand (-2147483648 to "
+                             "4294967295); 64-bit instructions (.b64, .u64, .s64) take 64-bit "
+                             "values");
+        return ir::Value::makeConst(op.value);
+    }
     if (op.kind != Operand::Kind::Name) fail(op.loc, "expected a register or an integer");
     if (decls_.count(op.name))
         fail(op.loc, "'" + op.name + "' is a location; a register or an integer is needed here");
@@ -768,6 +779,65 @@ ir::ValuePtr Lowerer::value(const Operand& op) {
         fail(op.loc, "register '" + op.name + "' is used but never defined in P" +
                          std::to_string(thread_->id) + " (initialise it in the init block)");
     return it->second;
+}
+
+ir::ValuePtr Lowerer::value64(const Operand& op) {
+    program_.wordBits = 64; // a 64-bit instruction: the engines' words hold its values
+    if (op.kind == Operand::Kind::Integer && !op.negated) return ir::Value::makeConst64(op.value);
+    return value(op);
+}
+
+void Lowerer::noteWidth(ir::Event& e, const Operand& op, int bytes) {
+    if (e.location < 0) return;
+    if (bytes == 8) {
+        e.wide = true;
+        program_.locations[static_cast<std::size_t>(e.location)].bits = 64;
+        program_.wordBits = 64;
+        wideAccess_.emplace(e.location, op.loc);
+    } else if (bytes < 8 && e.has(ir::Tag::W)) {
+        narrowWrite_.emplace(e.location, op.loc);
+    }
+}
+
+void Lowerer::finishWidths() {
+    for (const auto& [cell, id] : cells_) {
+        auto& loc = program_.locations[static_cast<std::size_t>(id)];
+        if (loc.init < 0) continue;
+        auto& init = program_.events[static_cast<std::size_t>(loc.init)];
+        if (!init.written || !init.written->isConst() || init.written->wide) continue;
+        if (loc.bits == 64) {
+            init.written = ir::Value::makeConst64(init.written->constant);
+        } else if (!ir::fits32(init.written->constant)) {
+            fail(decls_.at(std::get<0>(cell))->loc,
+                 "'" + loc.name + "' starts at " + std::to_string(init.written->constant) +
+                     ", which does not fit a 32-bit location (-2147483648 to 4294967295): a "
+                     "location holds 64-bit values when a 64-bit access (.b64, .u64, .s64) "
+                     "reaches it");
+        }
+    }
+    for (const auto& [location, at] : narrowWrite_) {
+        auto wide = wideAccess_.find(location);
+        if (wide == wideAccess_.end()) continue;
+        const auto& name = program_.locations[static_cast<std::size_t>(location)].name;
+        fail(at, "a write of fewer than 8 bytes to '" + name +
+                     "', which a 64-bit access reads or "
+                     "writes at " +
+                     wide->second.str() +
+                     ": it would keep the location's other bytes, and ptxmc's writes replace "
+                     "whole cells (litmus/README.md, 64-bit values)");
+    }
+}
+
+bool Lowerer::wideValue(const ir::Value& v) const {
+    using Op = ir::Value::Op;
+    switch (v.op) {
+    case Op::ReadOf:
+        return program_.events[static_cast<std::size_t>(v.event)].wide;
+    case Op::Ite:
+        return wideValue(*v.args.at(1)) || wideValue(*v.args.at(2));
+    default: // a 64-bit constant or operation; a 32-bit one otherwise
+        return v.wide;
+    }
 }
 
 ir::ValuePtr Lowerer::newChoice(const SourceLoc& loc, const std::string& text) {

@@ -137,6 +137,15 @@ public:
                      const std::vector<std::pair<Address, const litmus::Operand*>>& of);
     /** Value of a register or immediate operand. */
     ir::ValuePtr value(const litmus::Operand& op);
+    /** Value of a 64-bit instruction's register or immediate operand: an immediate is a 64-bit
+     *  constant as written; a register holds what it holds (a 32-bit word sign-extended). */
+    ir::ValuePtr value64(const litmus::Operand& op);
+    /**
+     * Records the width of access `e` (`bytes` of its type) at `op`: a 64-bit access makes `e`,
+     * its location and the program's words 64-bit (ir::Event::wide); a narrower write is kept to
+     * be refused once the location turns out 64-bit (checkWidths).
+     */
+    void noteWidth(ir::Event& e, const litmus::Operand& op, int bytes);
     /** Does the current path run only when run-time values say so? */
     bool conditional() const { return path_.guard != nullptr; }
     /**
@@ -277,6 +286,13 @@ private:
         SourceLoc loc;
     };
     std::map<int, BarrierReduction> barrierReductions_; ///< by arrival event
+    std::map<int, SourceLoc> wideAccess_;               ///< location -> its first 64-bit access
+    std::map<int, SourceLoc> narrowWrite_; ///< location -> its first write of fewer bytes
+    /** Once every thread is lowered: a write narrower than its 64-bit location would keep the
+     *  rest of it (an input error), and a 64-bit location's initial value is taken as written. */
+    void finishWidths();
+    /** Whether `v`, an observed register's final value, is a 64-bit value (ir::Observable). */
+    bool wideValue(const ir::Value& v) const;
 };
 
 /** A value as a condition, 0 or 1: kept when it is one already, else `v != 0`. */
@@ -310,10 +326,11 @@ ir::ValuePtr subWordValue(const ir::ValuePtr& v, const ptx::Type& t, bool load);
  * What an atom/red, red.async or cp.reduce.async.bulk .op writes given the old value and the
  * operand b (exch and cas excepted): .min/.max compare unsigned when the elements are (.u32, or a
  * tensor map's u32 elements), else signed; .inc and .dec wrap at b as the 9.4 text's inc(r, s)
- * and dec(r, s) ({Atom}, {Red}).
+ * and dec(r, s) ({Atom}, {Red}). `wide`: 64-bit elements (.u64, .s64, .b64), computed on all
+ * 64 bits.
  */
 ir::ValuePtr reducedValue(ptx::AtomOp op, bool isUnsigned, const ir::ValuePtr& old,
-                          const ir::ValuePtr& b);
+                          const ir::ValuePtr& b, bool wide = false);
 struct FloatFormat;
 /** How the elements of an atomic or a reduction combine: as integers (unsigned or signed), or
  *  as floats of `format` (a 16-bit one in a word's low half), subnormals flushed where `flush`. */
@@ -321,7 +338,10 @@ struct ElementKind {
     bool isUnsigned = false;
     const FloatFormat* format = nullptr;
     bool flush = false;
+    bool wide = false; ///< 64-bit integers (.u64, .s64, .b64)
 };
+/** Whether `types` names 64-bit elements (.u64, .s64, .b64, .f64). */
+bool wideType(const std::vector<ptx::Type>& types);
 /** The kind of the elements a .f16/.bf16(x2) or a .type list names. */
 ElementKind elementKind(ptx::HalfType half, const std::vector<ptx::Type>& types, bool flush);
 /**

@@ -124,7 +124,9 @@ void lowerMultimem(Lowerer& l, const ptx::Multimem& m) {
     const std::vector<Address> locations = targets(l, addr, bytes, store);
     const ptx::Ordering o = orderingOf(m);
     const bool isUnsigned = unsignedType(m.types);
-    const ir::ValuePtr b = load ? nullptr : l.value(l.operand(1));
+    const bool wide = bytes == 8; // 64-bit values: every bit, an immediate as written
+    const ir::ValuePtr b =
+        load ? nullptr : (wide ? l.value64(l.operand(1)) : l.value(l.operand(1)));
     int group = -1;
     ir::ValuePtr result; // ld_reduce: the value of the order taken
     for (const auto& [order, when] : accessOrders(l, locations.size())) {
@@ -135,27 +137,31 @@ void lowerMultimem(Lowerer& l, const ptx::Multimem& m) {
                 ir::Event& r = access(l, group, when, {Tag::R});
                 setOrdering(r, o.sem, o.scope);
                 l.access(r, a, ir::Proxy::Generic);
+                l.noteWidth(r, addr, bytes);
                 read[k] = Value::readOf(r.id);
             } else if (store) {
                 ir::Event& w = access(l, group, when, {Tag::W});
                 setOrdering(w, o.sem, o.scope);
                 l.access(w, a, ir::Proxy::Generic);
+                l.noteWidth(w, addr, bytes);
                 w.written = subWordValue(b, type, false);
             } else {
                 ir::Event& r = access(l, group, when, {Tag::R, Tag::RMW, Tag::RED});
                 setOrdering(r, Sem::Relaxed, o.scope);
                 l.access(r, a, ir::Proxy::Generic);
+                l.noteWidth(r, addr, bytes);
                 const int readId = r.id;
                 ir::Event& w = access(l, group, when, {Tag::W, Tag::RMW, Tag::RED});
                 setOrdering(w, o.sem, o.scope);
                 l.access(w, a, ir::Proxy::Generic);
-                w.written = reducedValue(m.op, isUnsigned, Value::readOf(readId), b);
+                l.noteWidth(w, addr, bytes);
+                w.written = reducedValue(m.op, isUnsigned, Value::readOf(readId), b, wide);
             }
         }
         if (!load) continue;
         ir::ValuePtr reduced = read[0];
         for (std::size_t k = 1; k < read.size(); ++k)
-            reduced = reducedValue(m.op, isUnsigned, reduced, read[k]);
+            reduced = reducedValue(m.op, isUnsigned, reduced, read[k], wide);
         result = result ? Value::make(Value::Op::Ite, {when, reduced, result}) : reduced;
     }
     if (load) l.define(l.operand(0), result);

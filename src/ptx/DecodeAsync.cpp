@@ -385,8 +385,12 @@ Op decodeReduce(Decoder& d) {
         return c;
     }
     const bool f32 = c.types.size() == 1 && c.types[0] == Type{'f', 32};
-    if (c.types.size() != 1 || c.types[0].bits != 32 || (c.types[0].kind == 'f' && !f32))
-        d.fail("cp.reduce.async.bulk here reduces 32-bit elements (.b32, .u32, .s32, .f32) or "
+    if (c.types.size() == 1 && c.types[0] == Type{'f', 64})
+        d.fail("cp.reduce.async.bulk on .f64 elements: ptxmc computes no binary64 arithmetic" +
+               where);
+    if (c.types.size() != 1 || (c.types[0].bits != 32 && c.types[0].bits != 64) ||
+        (c.types[0].kind == 'f' && !f32))
+        d.fail("cp.reduce.async.bulk here reduces 32- and 64-bit integer elements, .f32 or "
                "16-bit floats (.f16, .bf16)");
     // binary32 elements: .add to global memory, "rounds to the nearest even"; "The default
     // behavior for cp.reduce.async.bulk.add.f32 is equivalent to specifying optional .noftz
@@ -396,13 +400,24 @@ Op decodeReduce(Decoder& d) {
                "combinations)" +
                where);
     if (c.noftz && !f32) d.fail(".noftz goes with floating-point elements" + where);
-    // the table of valid combinations: the bit-size operations on .b32, the integer .add,
-    // .min and .max on .u32/.s32
+    // the table of valid combinations: the bit-size operations on .b32 (and .b64 to .global),
+    // .add on .u32/.s32/.u64, .min and .max on .u32/.s32 (and .u64/.s64 to .global)
     const bool bitwise =
         *c.reduce == AtomOp::And || *c.reduce == AtomOp::Or || *c.reduce == AtomOp::Xor;
     if (!f32 && bitwise != (c.types[0].kind == 'b'))
         d.fail("cp.reduce.async.bulk ." + std::string(nameOf(kAtomOps, *c.reduce)) + " takes " +
-               (bitwise ? ".b32" : ".u32 or .s32") + " elements (the table of valid combinations)" +
+               (bitwise ? ".b32 or .b64" : ".u32, .s32, .u64 or .s64") +
+               " elements (the table of valid combinations)" + where);
+    if (*c.reduce == AtomOp::Add && c.types[0] == Type{'s', 64})
+        d.fail("cp.reduce.async.bulk .add takes .u64, not .s64 (the table of valid "
+               "combinations)" +
+               where);
+    const bool toGlobalOnly = c.types[0].bits == 64 && *c.reduce != AtomOp::Add;
+    if (toGlobalOnly && c.dst != StateSpace::Global)
+        d.fail("cp.reduce.async.bulk ." + std::string(nameOf(kAtomOps, *c.reduce)) + " on ." +
+               c.types[0].kind +
+               "64 elements reduces into .global only (the table of valid "
+               "combinations)" +
                where);
     // "The .inc and .dec operations return a result in the range [0..x] where x is the value at
     // the source state space"; the table of valid combinations gives them .u32 only

@@ -214,24 +214,30 @@ Atom decodeAtom(Decoder& d, AtomName name) {
         return a;
     }
     // Table 41 ({Atom}): a scalar .f32 has ".add{.noftz}" only, which "rounds to nearest even";
-    // .f64 is not a value ptxmc's 32-bit words hold
+    // binary64 arithmetic is not modelled
     const bool f32 = a.types.size() == 1 && a.types[0] == Type{'f', 32};
     if (a.types.size() == 1 && a.types[0].kind == 'f' && !f32)
         d.fail("floating-point ." + std::string(nameOf(kAtomOps, a.op)) + " on ." + 'f' +
                std::to_string(a.types[0].bits) +
-               " is not supported: ptxmc's values are 32-bit words, and .f64 is not one" + where);
+               " is not supported: ptxmc computes no binary64 arithmetic" + where);
     if (f32 && (a.op != AtomOp::Add || (name != AtomName::Atom && name != AtomName::Red)))
         d.fail("on .f32 an atomic has .add{.noftz} only (Table 41)" + where);
     if (a.noftz && !f32) d.fail(".noftz goes with a floating-point .add" + where);
-    // ptxmc's values are 32-bit words: a 64-bit .add, .min or .max would lose the carry into the
-    // high half and the sign of a 64-bit value, so it is refused rather than computed on 32 bits
-    // (.exch, .cas and the bit operations make no carry; they still read a 64-bit cell as the
-    // 32-bit word it holds)
-    bool arithmetic =
-        a.op == AtomOp::Add || a.op == AtomOp::Sub || a.op == AtomOp::Min || a.op == AtomOp::Max;
-    if (arithmetic && a.types.size() == 1 && a.types[0].bits == 64)
-        d.fail("64-bit ." + std::string(nameOf(kAtomOps, a.op)) +
-               " is not supported: ptxmc's values are 32-bit words");
+    // 64-bit elements are 64-bit words; Table 41 gives each 64-bit type its operations: ".u64 |
+    // .add, .min, .max", ".s64 | .min, .max", ".b64 | .and, .or, .xor, .exch, .cas"
+    if (a.types.size() == 1 && a.types[0].bits == 64 && a.types[0].kind != 'f') {
+        const Type t = a.types[0];
+        const bool ok =
+            t.kind == 'u'   ? (a.op == AtomOp::Add || a.op == AtomOp::Min || a.op == AtomOp::Max)
+            : t.kind == 's' ? (a.op == AtomOp::Min || a.op == AtomOp::Max)
+                            : (a.op == AtomOp::And || a.op == AtomOp::Or || a.op == AtomOp::Xor ||
+                               a.op == AtomOp::Exch || a.op == AtomOp::Cas);
+        if (!ok)
+            d.fail("." + std::string(nameOf(kAtomOps, a.op)) + " on ." + t.kind + "64 is not in " +
+                   "Table 41 (.u64: .add, .min, .max; .s64: .min, .max; .b64: .and, .or, .xor, "
+                   ".exch, .cas)" +
+                   where);
+    }
     return a;
 }
 
@@ -289,8 +295,6 @@ RedAsync decodeRedAsync(Decoder& d) {
             d.fail("red.async.relaxed takes .inc/.dec.u32, .min/.max.{u32,s32}, "
                    ".and/.or/.xor.b32 or .add.{u32,s32,u64}" +
                    where);
-        if (r.types[0].bits != 32)
-            d.fail("red.async here reduces 32-bit values (.u64 is not supported)");
     } else {
         // .sem = .release, .scope = {.gpu, .sys}, .ss = .global, .add only, no mechanism
         if (r.scope != Scope::Gpu && r.scope != Scope::Sys)
@@ -305,8 +309,6 @@ RedAsync decodeRedAsync(Decoder& d) {
             d.fail("red.async.release: \".completion_mechanism must not be specified\"" + where);
         if (r.op != AtomOp::Add || !(is('u', 32) || is('s', 32) || is('u', 64) || is('s', 64)))
             d.fail("red.async.release is .add.{u32,s32,u64,s64}" + where);
-        if (r.types[0].bits != 32)
-            d.fail("red.async here reduces 32-bit values (.u64/.s64 are not supported)");
     }
     return r;
 }
@@ -627,16 +629,8 @@ Matrix decodeMatrix(Decoder& d, bool store) {
 Op decodeArith(Decoder& d, ArithOp op) {
     Arith a;
     a.op = op;
-    if (op == ArithOp::Mul) a.lo = d.q.take("lo"); // the low 32 bits: what registers keep anyway
+    if (op == ArithOp::Mul) a.lo = d.q.take("lo"); // the low half: what registers keep anyway
     a.types = d.takeTypes();
-    const bool carries = op == ArithOp::Add || op == ArithOp::Sub || op == ArithOp::Mul;
-    if (carries && !a.types.empty() && a.types[0].bits == 64)
-        d.fail("64-bit ." +
-               std::string(op == ArithOp::Add   ? "add"
-                           : op == ArithOp::Sub ? "sub"
-                                                : "mul") +
-               " is not supported: ptxmc's values are 32-bit words, and the result carries into "
-               "the high half");
     d.q.finish();
     return a;
 }

@@ -10,42 +10,42 @@ bool isType(const std::vector<Type>& types, char kind, int bits) {
     return types.size() == 1 && types[0] == Type{kind, bits};
 }
 
-/** One 32-bit integer element: what ptxmc's words hold; 64-bit and floating-point ones are not. */
+/**
+ * One integer element of the table of valid .op and base type combinations ({Multimem#}):
+ * ".add | .u32, .u64, .s32", ".and, .or, .xor | .b32, .b64", ".min, .max | .u32, .s32, .u64,
+ * .s64". 64-bit elements are 64-bit words; the floating-point ones are not computed here.
+ */
 void checkIntegerElement(Decoder& d, const Multimem& m, const std::string& where) {
     if (m.types.size() != 1) d.fail("'" + d.inst.opcode + "' needs one element type" + where);
     const Type t = m.types[0];
-    if (t.bits == 64)
-        d.fail("64-bit ." + std::string(nameOf(kAtomOps, m.op)) +
-               " is not supported: ptxmc's values are 32-bit words" + where);
-    if (t.kind == 'f' || t.bits != 32)
+    if (t.kind == 'f' || (t.bits != 32 && t.bits != 64))
         d.fail("'" + d.inst.opcode +
-               "': ptxmc reduces 32-bit integer elements (.b32, .u32, .s32) here" + where);
-    // the tables of valid .op and type combinations: .add and .min/.max on .u32/.s32, the
-    // bit-size operations on .b32
+               "': ptxmc reduces 32- and 64-bit integer elements (.b32, .u32, .s32, .b64, .u64, "
+               ".s64) here" +
+               where);
     const bool bitwise = m.op == AtomOp::And || m.op == AtomOp::Or || m.op == AtomOp::Xor;
     if (bitwise != (t.kind == 'b'))
         d.fail("'" + d.inst.opcode + "': ." + std::string(nameOf(kAtomOps, m.op)) + " takes " +
-               (bitwise ? ".b32" : ".u32 or .s32") + where);
+               (bitwise ? ".b32 or .b64" : ".u32, .s32, .u64 or .s64") + where);
+    if (m.op == AtomOp::Add && t == Type{'s', 64})
+        d.fail("'" + d.inst.opcode + "': .add takes .u32, .u64 or .s32 (no .s64)" + where);
 }
 
 /**
- * A value stored whole: .b32/.u32/.s32 or .f32 (its bits); multimem.st.async also takes the
- * 8- and 16-bit integer types (9.7.10.13's .type), multimem.st does not (9.7.10.15's integer
- * .type is .b32, .b64, .u32, .u64, .s32, .s64). 64-bit values: ptxmc's are 32-bit words.
+ * A value stored whole: an integer of 32 or 64 bits (9.7.10.15's integer .type is .b32, .b64,
+ * .u32, .u64, .s32, .s64), .f32 or .f64 (their bits); multimem.st.async also takes the 8- and
+ * 16-bit integer types (9.7.10.13's .type), multimem.st does not.
  */
 void checkStoredElement(Decoder& d, const Multimem& m, const std::string& where) {
     if (m.types.size() != 1) d.fail("'" + d.inst.opcode + "' needs one element type" + where);
     const Type t = m.types[0];
-    if (t.bits == 64)
-        d.fail("'" + d.inst.opcode + "': 64-bit values are not supported: ptxmc's values are " +
-               "32-bit words" + where);
     const bool narrow = t.kind != 'f' && (t.bits == 8 || t.bits == 16);
     if (narrow && m.kind == MultimemKind::St)
         d.fail("'" + d.inst.opcode + "': multimem.st stores .b32, .u32, .s32 or wider integers" +
                where);
-    if (!(t.bits == 32 || narrow))
-        d.fail("'" + d.inst.opcode + "': ptxmc stores .b32, .u32, .s32 and .f32 values here" +
-               where);
+    if (!(t.bits == 32 || t.bits == 64 || narrow))
+        d.fail("'" + d.inst.opcode +
+               "': ptxmc stores 32- and 64-bit integers, .f32 and .f64 values here" + where);
 }
 
 /** {.sem}{.scope} of ld_reduce (.ldsem), st (.stsem) and red (.redsem). */
@@ -122,9 +122,7 @@ Multimem decodeAsync(Decoder& d, MultimemKind kind) {
         checkStoredElement(d, m, where);
         return m;
     }
-    if (isType(m.types, 'u', 64))
-        d.fail("64-bit .add is not supported: ptxmc's values are 32-bit words" + where);
-    if (!isType(m.types, 'u', 32) && !isType(m.types, 's', 32))
+    if (!isType(m.types, 'u', 32) && !isType(m.types, 's', 32) && !isType(m.types, 'u', 64))
         d.fail("multimem.red.async's .type is .u32, .s32 or .u64" + where);
     return m;
 }

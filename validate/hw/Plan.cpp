@@ -117,6 +117,16 @@ void checkSupported(const ptx::Program& test, const ir::Program& program, const 
                                      " proxy; the harness maps each location to one "
                                      "allocation and has no second virtual address for it");
     }
+    if (program.wordBits == 64) {
+        SourceLoc at = test.threads.empty() ? SourceLoc{} : test.threads[0].loc;
+        for (const auto& e : program.events)
+            if (e.wide) {
+                at = e.loc;
+                break;
+            }
+        throw Refused(at, "64-bit values (a .b64, .u64 or .s64 access or operation): the "
+                          "harness's locations, registers and outcomes are 32-bit words");
+    }
     for (const auto& t : test.threads) {
         if (t.gpu != 0)
             throw Refused(t.loc, "threads on several GPUs: the harness runs on one GPU");
