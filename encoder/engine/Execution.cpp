@@ -69,6 +69,8 @@ struct ValueEval {
         // that write's value may name operations that never ran.
         if (it != c.rf.end() && happens(it->second))
             v = eval(p.events[static_cast<std::size_t>(it->second)].written);
+        // a 32-bit (or narrower) read of a 64-bit word takes its low half
+        if (p.wordBits == 64 && p.events[static_cast<std::size_t>(r)].narrow) v = ir::wrap32(v);
         readValue[r] = v;
         s = 2;
         return v;

@@ -135,8 +135,11 @@ void ProgramEncoder::encodeReadsFrom() {
             int w = cands[i];
             z3::expr chosen = sel == static_cast<int>(i);
             const Event& we = program_.events[static_cast<std::size_t>(w)];
-            constraints_.push_back(
-                z3::implies(chosen, exists(w) && readValue_.at(r.id) == value(we.written)));
+            // a 32-bit (or narrower) read of a 64-bit word takes its low half
+            const z3::expr seen = r.narrow && program_.wordBits == 64
+                                      ? values_.low(value(we.written))
+                                      : value(we.written);
+            constraints_.push_back(z3::implies(chosen, exists(w) && readValue_.at(r.id) == seen));
             rf_.emplace(std::make_pair(w, r.id), chosen && exists(r.id));
         }
     }

@@ -136,6 +136,9 @@ struct Event {
     /// A 64-bit access (`.b64`, `.u64`, `.s64`, `.f64`): the value it reads or writes is a
     /// 64-bit word (a register it loads is 64-bit, and so is its location)
     bool wide = false;
+    /// A typed access of 32 bits or fewer: it reads the low half of its location's word (a copy
+    /// of whole cells is neither wide nor narrow)
+    bool narrow = false;
     ValuePtr guard; ///< the event happens only when guard != 0 (null: always)
     /// Reads and waits a branch taken before this event (in its thread) depends on: ctrl
     std::vector<int> ctrlSources;

@@ -355,6 +355,7 @@ ir::ValuePtr copiedValue(Lowerer& l, const ptx::CpAsync& c, int issueId, const A
     if (none) return Value::makeConst(0);
     ir::Event& r = l.exec(issueId, "read " + Lowerer::accessName(l.operand(1), src), {Tag::R});
     l.access(r, src, ir::Proxy::Generic);
+    l.noteWidth(r, l.operand(1), static_cast<int>(l.operand(2).value)); // cp-size
     setWeak(r);
     ir::ValuePtr read = Value::readOf(r.id);
     if (c.srcSize) return lowBytes(read, *c.srcSize);
@@ -392,6 +393,7 @@ void lowerNonBulkCopy(Lowerer& l, const ptx::CpAsync& c) {
     ir::ValuePtr v = copiedValue(l, c, issueId, src);
     ir::Event& w = l.exec(issueId, "write " + Lowerer::accessName(l.operand(0), dst), {Tag::W});
     l.access(w, dst, ir::Proxy::Generic);
+    l.noteWidth(w, l.operand(0), static_cast<int>(size.value)); // 4 and 8 bytes: a 32-/64-bit word
     setWeak(w);
     w.written = v;
     l.pendingCpAsync.push_back(issueId);

@@ -383,14 +383,17 @@ void Lowerer::step(std::size_t pc, std::vector<std::pair<std::size_t, ValuePtr>>
     } else if (const auto* s = insn.as<ptx::Setp>()) {
         expectOperands(3);
         if (s->type.bits == 64)
-            define(operand(0), compare(s->cmp, s->type.kind == 's', value64(operand(1)),
-                                       value64(operand(2)), true));
+            define(operand(0),
+                   compare(s->cmp, s->type.kind == 's', value64(operand(1), s->type.kind == 's'),
+                           value64(operand(2), s->type.kind == 's'), true));
         else
             define(operand(0),
                    compare(s->cmp, s->type.kind == 's', value(operand(1)), value(operand(2))));
     } else if (const auto* m = insn.as<ptx::Mov>()) {
         expectOperands(2);
-        define(operand(0), m->type.bits == 64 ? value64(operand(1)) : value(operand(1)));
+        // a 64-bit mov makes a 64-bit register; a 32-bit one keeps the low half
+        define(operand(0), m->type.bits == 64 ? value64(operand(1), m->type.kind == 's')
+                                              : narrowed(value(operand(1))));
     } else if (insn.is<ptx::Elect>()) {
         // A litmus thread is a warp's elected lane: lane 0, and the predicate is true.
         expectOperands(3);

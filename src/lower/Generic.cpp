@@ -131,7 +131,7 @@ void lowerLoad(Lowerer& l, const ptx::Ld& ld) {
     l.expectOperands(2);
     const auto& src = l.operand(1);
     if (src.kind == litmus::Operand::Kind::Integer) { // Dat3M's `ld.weak r0, 1`
-        l.define(l.operand(0), Value::makeConst(src.value));
+        l.define(l.operand(0), accessBytes(ld.types) == 8 ? l.value64(src) : l.value(src));
         return;
     }
     Address a = genericAddress(l, src, spaceOf(ld.space));
@@ -529,8 +529,9 @@ void lowerAtomic(Lowerer& l, const ptx::Atom& at) {
     // 64-bit elements (.u64, .s64, .b64): their values are 64-bit words, an immediate taken as
     // written, and .add, .min, .max, the bitwise operations and .cas's comparison use every bit
     const bool wide = wideType(at.types);
+    const bool isSigned = !at.types.empty() && at.types[0].kind == 's';
     auto operandValue = [&](const litmus::Operand& op) {
-        return wide ? l.value64(op) : l.value(op);
+        return wide ? l.value64(op, isSigned) : l.narrowed(l.value(op));
     };
     ir::ValuePtr arg = operandValue(l.operand(first + 1));
     ir::ValuePtr casNew = cas ? operandValue(l.operand(first + 2)) : nullptr;
@@ -587,7 +588,7 @@ void lowerRedAsync(Lowerer& l, const ptx::RedAsync& r) {
         if (l.program().locations[static_cast<std::size_t>(a.location)].space != ir::Space::Global)
             l.fail(l.operand(0).loc, "red.async.release reduces global memory (" +
                                          ptx::cite(ptx::Sec::RedAsync) + ")");
-        arg = wide ? l.value64(l.operand(1)) : l.value(l.operand(1));
+        arg = wide ? l.value64(l.operand(1), r.types[0].kind == 's') : l.value(l.operand(1));
         // an atomic reduction: its read forms no acquire pattern ({RedRead})
         ir::Event& rd = l.issue({Tag::R, Tag::RMW, Tag::RED});
         setOrdering(rd, Sem::Relaxed, r.scope);
@@ -960,8 +961,9 @@ void lowerArithmetic(Lowerer& l, const ptx::Arith& a) {
     const bool wide = !a.types.empty() && a.types[0].bits == 64;
     const auto i = static_cast<std::size_t>(a.op);
     if (wide) {
-        l.define(l.operand(0),
-                 Value::make(ops64[i], {l.value64(l.operand(1)), l.value64(l.operand(2))}));
+        const bool isSigned = a.types[0].kind == 's';
+        l.define(l.operand(0), Value::make(ops64[i], {l.value64(l.operand(1), isSigned),
+                                                      l.value64(l.operand(2), isSigned)}));
         return;
     }
     l.define(l.operand(0), Value::make(ops[i], {l.value(l.operand(1)), l.value(l.operand(2))}));

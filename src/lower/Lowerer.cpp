@@ -781,10 +781,23 @@ ir::ValuePtr Lowerer::value(const Operand& op) {
     return it->second;
 }
 
-ir::ValuePtr Lowerer::value64(const Operand& op) {
+ir::ValuePtr Lowerer::value64(const Operand& op, bool isSigned) {
     program_.wordBits = 64; // a 64-bit instruction: the engines' words hold its values
     if (op.kind == Operand::Kind::Integer && !op.negated) return ir::Value::makeConst64(op.value);
-    return value(op);
+    ir::ValuePtr v = value(op);
+    if (wideValue(*v)) return v;
+    // a 32-bit register, which PTX would not allow here ("Source register size must be of equal
+    // or greater size than the instruction-type size", PTX ISA 9.4.1 Table 27): a constant as
+    // written (an init-block or mov.u32 value), a run-time value sign-extended for a signed type
+    // and zero-extended otherwise, as 9.4.1 extends a narrower result into a wider register
+    if (v->isConst()) return ir::Value::makeConst64(v->constant);
+    if (isSigned) return v;
+    return ir::Value::make(ir::Value::Op::And64, {v, ir::Value::makeConst64(0xffffffff)});
+}
+
+ir::ValuePtr Lowerer::narrowed(const ir::ValuePtr& v) const {
+    if (!wideValue(*v)) return v;
+    return ir::Value::make(ir::Value::Op::Or, {v, ir::Value::makeConst(0)}); // its low half
 }
 
 void Lowerer::noteWidth(ir::Event& e, const Operand& op, int bytes) {
@@ -794,12 +807,18 @@ void Lowerer::noteWidth(ir::Event& e, const Operand& op, int bytes) {
         program_.locations[static_cast<std::size_t>(e.location)].bits = 64;
         program_.wordBits = 64;
         wideAccess_.emplace(e.location, op.loc);
-    } else if (bytes < 8 && e.has(ir::Tag::W)) {
-        narrowWrite_.emplace(e.location, op.loc);
+    } else if (bytes < 8) {
+        e.narrow = true;
+        if (e.has(ir::Tag::W)) narrowWrite_.emplace(e.location, op.loc);
     }
 }
 
 void Lowerer::finishWidths() {
+    // a 32-bit (or narrower) write of a 64-bit register stores its low half ("the source data is
+    // truncated (chopped) to the appropriate number of bits specified by the instruction
+    // type-size", PTX ISA 9.4.1, #operand-size-exceeding-instruction-type-size)
+    for (auto& e : program_.events)
+        if (e.narrow && e.written && wideValue(*e.written)) e.written = narrowed(e.written);
     for (const auto& [cell, id] : cells_) {
         auto& loc = program_.locations[static_cast<std::size_t>(id)];
         if (loc.init < 0) continue;

@@ -138,8 +138,12 @@ public:
     /** Value of a register or immediate operand. */
     ir::ValuePtr value(const litmus::Operand& op);
     /** Value of a 64-bit instruction's register or immediate operand: an immediate is a 64-bit
-     *  constant as written; a register holds what it holds (a 32-bit word sign-extended). */
-    ir::ValuePtr value64(const litmus::Operand& op);
+     *  constant as written; a 64-bit register what it holds; a 32-bit one sign-extended where
+     *  the instruction's type is signed (`isSigned`), else zero-extended (a constant as written).
+     */
+    ir::ValuePtr value64(const litmus::Operand& op, bool isSigned = false);
+    /** `v` as a 32-bit operation takes it: its low half, where it is a 64-bit value. */
+    ir::ValuePtr narrowed(const ir::ValuePtr& v) const;
     /**
      * Records the width of access `e` (`bytes` of its type) at `op`: a 64-bit access makes `e`,
      * its location and the program's words 64-bit (ir::Event::wide); a narrower write is kept to
@@ -291,7 +295,10 @@ private:
     /** Once every thread is lowered: a write narrower than its 64-bit location would keep the
      *  rest of it (an input error), and a 64-bit location's initial value is taken as written. */
     void finishWidths();
-    /** Whether `v`, an observed register's final value, is a 64-bit value (ir::Observable). */
+
+public:
+    /** Whether `v` is a 64-bit value: a 64-bit constant or operation, or what a 64-bit access
+     *  read (an observed register's width, ir::Observable). */
     bool wideValue(const ir::Value& v) const;
 };
 

@@ -126,7 +126,7 @@ void lowerMultimem(Lowerer& l, const ptx::Multimem& m) {
     const bool isUnsigned = unsignedType(m.types);
     const bool wide = bytes == 8; // 64-bit values: every bit, an immediate as written
     const ir::ValuePtr b =
-        load ? nullptr : (wide ? l.value64(l.operand(1)) : l.value(l.operand(1)));
+        load ? nullptr : (wide ? l.value64(l.operand(1), type.kind == 's') : l.value(l.operand(1)));
     int group = -1;
     ir::ValuePtr result; // ld_reduce: the value of the order taken
     for (const auto& [order, when] : accessOrders(l, locations.size())) {

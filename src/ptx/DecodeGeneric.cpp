@@ -223,20 +223,39 @@ Atom decodeAtom(Decoder& d, AtomName name) {
     if (f32 && (a.op != AtomOp::Add || (name != AtomName::Atom && name != AtomName::Red)))
         d.fail("on .f32 an atomic has .add{.noftz} only (Table 41)" + where);
     if (a.noftz && !f32) d.fail(".noftz goes with a floating-point .add" + where);
-    // 64-bit elements are 64-bit words; Table 41 gives each 64-bit type its operations: ".u64 |
-    // .add, .min, .max", ".s64 | .min, .max", ".b64 | .and, .or, .xor, .exch, .cas"
+    // red's .op has no .exch or .cas ({Red}: ".op = { .and, .or, .xor, .add, .inc, .dec, .min,
+    // .max }")
+    if (name == AtomName::Red && (a.op == AtomOp::Exch || a.op == AtomOp::Cas))
+        d.fail("red has no ." + std::string(nameOf(kAtomOps, a.op)) +
+               " (its .op is .and, .or, "
+               ".xor, .add, .inc, .dec, .min or .max)" +
+               where);
+    // 64-bit elements are 64-bit words, with each 64-bit type's operations of atom's Table 41
+    // (".u64 | .add, .min, .max", ".s64 | .min, .max", ".b64 | .and, .or, .xor, .exch, .cas"),
+    // red's Table 42 (the same, .b64 with .and, .or, .xor) and sured's ("Operation add applies
+    // to .u32, .u64, and .s32 types; min and max apply to .u32, .s32, .u64 and .s64 types";
+    // "The instruction type .b64 is restricted to min and max operations", PTX ISA 9.7.13.3)
     if (a.types.size() == 1 && a.types[0].bits == 64 && a.types[0].kind != 'f') {
         const Type t = a.types[0];
-        const bool ok =
-            t.kind == 'u'   ? (a.op == AtomOp::Add || a.op == AtomOp::Min || a.op == AtomOp::Max)
-            : t.kind == 's' ? (a.op == AtomOp::Min || a.op == AtomOp::Max)
-                            : (a.op == AtomOp::And || a.op == AtomOp::Or || a.op == AtomOp::Xor ||
-                               a.op == AtomOp::Exch || a.op == AtomOp::Cas);
+        const bool minMax = a.op == AtomOp::Min || a.op == AtomOp::Max;
+        const bool bitwise = a.op == AtomOp::And || a.op == AtomOp::Or || a.op == AtomOp::Xor ||
+                             a.op == AtomOp::Exch || a.op == AtomOp::Cas;
+        const bool surface = name == AtomName::Suatom || name == AtomName::Sured;
+        const bool ok = surface && t.kind != 'u' ? minMax
+                        : t.kind == 'u'          ? (a.op == AtomOp::Add || minMax)
+                        : t.kind == 's'          ? minMax
+                                                 : bitwise;
+        const std::string table = surface                  ? "the surface reduction's table"
+                                  : name == AtomName::Atom ? "Table 41"
+                                                           : "Table 42";
+        const std::string allowed = t.kind == 'u'            ? ".add, .min and .max"
+                                    : t.kind == 's'          ? ".min and .max"
+                                    : surface                ? ".min and .max"
+                                    : name == AtomName::Atom ? ".and, .or, .xor, .exch and .cas"
+                                                             : ".and, .or and .xor";
         if (!ok)
             d.fail("." + std::string(nameOf(kAtomOps, a.op)) + " on ." + t.kind + "64 is not in " +
-                   "Table 41 (.u64: .add, .min, .max; .s64: .min, .max; .b64: .and, .or, .xor, "
-                   ".exch, .cas)" +
-                   where);
+                   table + ": ." + t.kind + "64 takes " + allowed + where);
     }
     return a;
 }
