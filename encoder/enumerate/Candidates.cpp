@@ -3,8 +3,10 @@
 
 #include "ir/BaseRelations.hpp"
 #include "ir/Gates.hpp"
+#include "ir/ValueSemantics.hpp"
 
 #include <algorithm>
+#include <stdexcept>
 
 namespace ptxmc::engine::enumerate {
 
@@ -41,6 +43,39 @@ bool waitsIndependentOfReads(const ir::Program& p) {
                 if (p.events[static_cast<std::size_t>(src)].has(ir::Tag::R)) return false;
     }
     return true;
+}
+
+/** The leaves of a guard that reads nothing: only the program's choices, as `choice` says. */
+struct ChoiceSources {
+    const std::vector<bool>& picked;
+    [[noreturn]] static std::int64_t none() {
+        throw std::logic_error("a guard without sources read an event");
+    }
+    std::int64_t read(int) const { none(); }
+    bool waitSuccess(int) const { none(); }
+    std::int64_t phaseBefore(int) const { none(); }
+    bool choice(std::int64_t i) const { return picked.at(static_cast<std::size_t>(i)); }
+};
+
+std::int64_t evalChoices(const ir::Value& v, ChoiceSources& src) {
+    return ir::applyValue(ir::ConcreteValues{}, v, src,
+                          [&](std::size_t i) { return evalChoices(*v.args.at(i), src); });
+}
+
+/**
+ * The reads (indices into `reads`) whose guard depends on the program's choices alone and is
+ * false under `choice`: they do not happen, whatever the reads-from, so their first candidate
+ * stands for all (a multimem operation's accesses in the orders the choices did not take).
+ */
+std::vector<bool> deadReads(const ir::Program& p, const std::vector<int>& reads,
+                            const std::vector<bool>& choice) {
+    std::vector<bool> dead(reads.size(), false);
+    ChoiceSources src{choice};
+    for (std::size_t i = 0; i < reads.size(); ++i) {
+        const ir::ValuePtr& guard = p.events[static_cast<std::size_t>(reads[i])].guard;
+        if (guard && ir::valueSources(guard).empty()) dead[i] = evalChoices(*guard, src) == 0;
+    }
+    return dead;
 }
 
 } // namespace
@@ -96,6 +131,7 @@ void forEachCandidate(const ir::Program& p, EnumerationLimit& limit, bool onlyPr
     Choices c;
     c.blocked = blocked;
     std::vector<std::size_t> pick(reads.size(), 0);
+    std::vector<bool> dead(reads.size(), false); // under the choices being visited
     auto visitRf = [&]() {
         Outcome o = computeOutcome(p, c);
         if (o.noExecution) return true;
@@ -151,7 +187,7 @@ void forEachCandidate(const ir::Program& p, EnumerationLimit& limit, bool onlyPr
                     c.rf[reads[i]] = candidates[i][pick[i]];
                 if (!visitRf()) return false;
                 std::size_t i = 0;
-                while (i < reads.size() && ++pick[i] == candidates[i].size())
+                while (i < reads.size() && (dead[i] || ++pick[i] == candidates[i].size()))
                     pick[i++] = 0;
                 if (i == reads.size()) return true;
             }
@@ -160,6 +196,7 @@ void forEachCandidate(const ir::Program& p, EnumerationLimit& limit, bool onlyPr
     // Every way the program's nondet.pred choices go: the outermost odometer.
     c.choice.assign(p.choices.size(), false);
     while (true) {
+        dead = deadReads(p, reads, c.choice);
         if (!forEachMbOrder() || pastDeadline(limit)) return;
         std::size_t i = 0;
         while (i < c.choice.size() && c.choice[i])
