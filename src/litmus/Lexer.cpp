@@ -286,7 +286,7 @@ Token Lexer::expectIdent(std::string_view what) {
     return next();
 }
 
-std::int64_t Lexer::integerValue(const Token& tok, bool negative) const {
+std::optional<std::uint64_t> Lexer::magnitude(const Token& tok, std::uint64_t limit) const {
     std::string_view lit = tok.text;
     unsigned base = 10;
     if (lit.size() > 2 && lit[0] == '0' && (lit[1] == 'x' || lit[1] == 'X')) {
@@ -296,16 +296,23 @@ std::int64_t Lexer::integerValue(const Token& tok, bool negative) const {
         base = 2;
         lit.remove_prefix(2);
     }
-    const std::uint64_t limit =
-        static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max()) + (negative ? 1 : 0);
     std::uint64_t v = 0;
     for (char c : lit) {
         const auto digit = static_cast<std::uint64_t>(digitValue(c));
-        if (v > (limit - digit) / base)
-            fail(tok, "integer " + quote((negative ? "-" : "") + tok.text) +
-                          " does not fit in a signed 64-bit integer");
+        if (v > (limit - digit) / base) return std::nullopt;
         v = v * base + digit;
     }
+    return v;
+}
+
+std::int64_t Lexer::integerValue(const Token& tok, bool negative) const {
+    const std::uint64_t limit =
+        static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max()) + (negative ? 1 : 0);
+    const auto m = magnitude(tok, limit);
+    if (!m)
+        fail(tok, "integer " + quote((negative ? "-" : "") + tok.text) +
+                      " does not fit in a signed 64-bit integer");
+    const std::uint64_t v = *m;
     if (!negative) return static_cast<std::int64_t>(v);
     if (v == limit) return std::numeric_limits<std::int64_t>::min();
     return -static_cast<std::int64_t>(v);
@@ -336,24 +343,9 @@ std::int64_t Lexer::cellValue(std::string_view what) {
 
 std::int64_t Lexer::wordValue(const Token& tok, bool negative) const {
     if (negative) return integerValue(tok, true);
-    std::string_view lit = tok.text;
-    unsigned base = 10;
-    if (lit.size() > 2 && lit[0] == '0' && (lit[1] == 'x' || lit[1] == 'X')) {
-        base = 16;
-        lit.remove_prefix(2);
-    } else if (lit.size() > 2 && lit[0] == '0' && (lit[1] == 'b' || lit[1] == 'B')) {
-        base = 2;
-        lit.remove_prefix(2);
-    }
-    constexpr std::uint64_t limit = std::numeric_limits<std::uint64_t>::max();
-    std::uint64_t v = 0;
-    for (char c : lit) {
-        const auto digit = static_cast<std::uint64_t>(digitValue(c));
-        if (v > (limit - digit) / base)
-            fail(tok, "value " + quote(tok.text) + " does not fit the 64-bit values ptxmc models");
-        v = v * base + digit;
-    }
-    return static_cast<std::int64_t>(v); // 2^63 and up: the same 64 bits, read as signed
+    const auto v = magnitude(tok, std::numeric_limits<std::uint64_t>::max());
+    if (!v) fail(tok, "value " + quote(tok.text) + " does not fit the 64-bit values ptxmc models");
+    return static_cast<std::int64_t>(*v); // 2^63 and up: the same 64 bits, read as signed
 }
 
 int Lexer::smallNumber(std::string_view what) {

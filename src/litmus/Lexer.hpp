@@ -86,6 +86,8 @@ public:
     int smallNumber(std::string_view what);
     /** The value of an Int token; `negative` because -2^63 fits but 2^63 does not. */
     std::int64_t integerValue(const Token& tok, bool negative) const;
+    /** The digits of an Int token (decimal, 0x, 0b) as an unsigned value; none above `limit`. */
+    std::optional<std::uint64_t> magnitude(const Token& tok, std::uint64_t limit) const;
 
     SourceLoc loc(const Token& tok) const { return src_.loc(tok.begin); }
     /** `'foo'`, or the range's end name for End. */
