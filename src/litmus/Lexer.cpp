@@ -318,7 +318,7 @@ std::int64_t Lexer::integerValue(const Token& tok, bool negative) const {
     return -static_cast<std::int64_t>(v);
 }
 
-std::int64_t Lexer::signedInteger(std::string_view what) {
+std::pair<Token, bool> Lexer::optionallyNegated(std::string_view what) {
     bool negative = false;
     if (peek().is("-")) {
         next();
@@ -326,19 +326,17 @@ std::int64_t Lexer::signedInteger(std::string_view what) {
     }
     const Token& t = peek();
     if (t.kind != Token::Kind::Int) unexpected(t, what);
-    const Token tok = next();
+    return {next(), negative};
+}
+
+std::int64_t Lexer::signedInteger(std::string_view what) {
+    const auto [tok, negative] = optionallyNegated(what);
     return integerValue(tok, negative);
 }
 
 std::int64_t Lexer::cellValue(std::string_view what) {
-    bool negative = false;
-    if (peek().is("-")) {
-        next();
-        negative = true;
-    }
-    const Token& t = peek();
-    if (t.kind != Token::Kind::Int) unexpected(t, what);
-    return wordValue(next(), negative);
+    const auto [tok, negative] = optionallyNegated(what);
+    return wordValue(tok, negative);
 }
 
 std::int64_t Lexer::wordValue(const Token& tok, bool negative) const {

@@ -8,6 +8,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 namespace ptxmc::litmus {
@@ -86,6 +87,8 @@ public:
     int smallNumber(std::string_view what);
     /** The value of an Int token; `negative` because -2^63 fits but 2^63 does not. */
     std::int64_t integerValue(const Token& tok, bool negative) const;
+    /** An Int token after an optional '-' (an error naming `what` otherwise), and the '-'. */
+    std::pair<Token, bool> optionallyNegated(std::string_view what);
     /** The digits of an Int token (decimal, 0x, 0b) as an unsigned value; none above `limit`. */
     std::optional<std::uint64_t> magnitude(const Token& tok, std::uint64_t limit) const;
 

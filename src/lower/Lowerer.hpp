@@ -296,7 +296,6 @@ private:
      *  rest of it (an input error), and a 64-bit location's initial value is taken as written. */
     void finishWidths();
 
-public:
     /** Whether `v` is a 64-bit value: a 64-bit constant or operation, or what a 64-bit access
      *  read (an observed register's width, ir::Observable). */
     bool wideValue(const ir::Value& v) const;
