@@ -176,6 +176,12 @@ struct Z3Values {
     Word addF16(const Word& a, const Word& b) const { return addHalf(a, b, 5, 11); }
     /** bfloat16 addition of the words' low halves (8 exponent bits, 8 significand bits). */
     Word addBF16(const Word& a, const Word& b) const { return addHalf(a, b, 8, 8); }
+    /** A 16-bit float widened to binary32 (exact); a NaN is the canonical 0x7fffffff. */
+    Word f16ToF32(const Word& a) const { return widenHalf(a, 5, 11); }
+    Word bf16ToF32(const Word& a) const { return widenHalf(a, 8, 8); }
+    /** A binary32 value rounded to a 16-bit float, nearest even, zero-extended; a NaN is 0x7fff. */
+    Word f32ToF16(const Word& a) const { return roundHalf(a, 5, 11); }
+    Word f32ToBF16(const Word& a) const { return roundHalf(a, 8, 8); }
     Word shiftRight(const Word& a, const Word& b) const { return widen(z3::lshr(lo(a), lo(b))); }
 
     Word wordOf(const Int& n) const { return widen(z3::int2bv(32, n)); }
@@ -189,6 +195,22 @@ private:
         const z3::expr sum(ctx, Z3_mk_fpa_add(ctx, rne, low(a), low(b)));
         const z3::expr nan(ctx, Z3_mk_fpa_is_nan(ctx, sum));
         return z3::ite(nan, word(0x7fff), z3::zext(sum.mk_to_ieee_bv(), bits - 16));
+    }
+    Word widenHalf(const Word& a, unsigned ebits, unsigned sbits) const {
+        const z3::sort half(ctx, Z3_mk_fpa_sort(ctx, ebits, sbits));
+        const z3::expr rne(ctx, Z3_mk_fpa_rne(ctx));
+        const z3::expr h = a.extract(15, 0).mk_from_ieee_bv(half);
+        const z3::expr f(ctx, Z3_mk_fpa_to_fp_float(ctx, rne, h, ctx.fpa_sort<32>()));
+        const z3::expr nan(ctx, Z3_mk_fpa_is_nan(ctx, h));
+        return z3::ite(nan, word(0x7fffffff), widen(f.mk_to_ieee_bv()));
+    }
+    Word roundHalf(const Word& a, unsigned ebits, unsigned sbits) const {
+        const z3::sort half(ctx, Z3_mk_fpa_sort(ctx, ebits, sbits));
+        const z3::expr rne(ctx, Z3_mk_fpa_rne(ctx));
+        const z3::expr f = lo(a).mk_from_ieee_bv(ctx.fpa_sort<32>());
+        const z3::expr h(ctx, Z3_mk_fpa_to_fp_float(ctx, rne, f, half));
+        const z3::expr nan(ctx, Z3_mk_fpa_is_nan(ctx, f));
+        return z3::ite(nan, word(0x7fff), z3::zext(h.mk_to_ieee_bv(), bits - 16));
     }
     /** The low 32 bits (the word itself when words are 32-bit). */
     Word lo(const Word& a) const { return bits == 32 ? a : a.extract(31, 0); }

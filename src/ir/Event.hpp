@@ -58,6 +58,15 @@ struct Value {
         /// args[0] + args[1] as bfloat16 values (binary32's high half) in the words' low 16 bits,
         /// rounded to nearest even, zero-extended; a NaN sum is the canonical NaN 0x7fff
         AddBF16,
+        /// the binary16 (bfloat16) value in args[0]'s low 16 bits as a binary32 value, exactly
+        /// (every binary16 and bfloat16 value is a binary32 one); a NaN is the canonical NaN
+        /// 0x7fffffff
+        F16ToF32,
+        BF16ToF32,
+        /// the binary32 value args[0] rounded to binary16 (bfloat16), nearest even, overflow to
+        /// infinity, zero-extended; a NaN is the canonical NaN 0x7fff
+        F32ToF16,
+        F32ToBF16,
         /// args[0] shifted right by args[1] bits, zeros shifted in (32 or more: 0)
         Lshr,
         /// bar.red's result at the thread's arrival event `event`: args[0], the reduction over

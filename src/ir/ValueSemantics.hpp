@@ -81,13 +81,16 @@ struct ConcreteValues {
         return roundToF16(sum);
     }
     /** bfloat16 addition, the same way (24 >= 2*8 + 2); NaN made canonical (0x7fff). */
-    static Word addBF16(Word a, Word b) {
-        const float sum = fromBF16(a) + fromBF16(b);
-        if (std::isnan(sum)) return 0x7fff;
-        const std::uint32_t bits = std::bit_cast<std::uint32_t>(sum);
-        // round to nearest even at bit 16: add 0x7fff, plus the kept half's lowest bit
-        return ((bits + 0x7fffU + ((bits >> 16) & 1U)) >> 16) & 0xffffU;
+    static Word addBF16(Word a, Word b) { return roundToBF16(fromBF16(a) + fromBF16(b)); }
+    /** A 16-bit float widened to binary32, exactly; a NaN is the canonical 0x7fffffff. */
+    static Word f16ToF32(Word a) { return asF32(fromF16(a)); }
+    static Word bf16ToF32(Word a) { return asF32(fromBF16(a)); }
+    /** A binary32 value rounded to a 16-bit float, nearest even; a NaN is 0x7fff. */
+    static Word f32ToF16(Word a) {
+        const float f = std::bit_cast<float>(u32(a));
+        return std::isnan(f) ? 0x7fff : roundToF16(f);
     }
+    static Word f32ToBF16(Word a) { return roundToBF16(std::bit_cast<float>(u32(a))); }
     /** a >> b, zeros shifted in; a shift of 32 or more gives 0. */
     static Word shiftRight(Word a, Word b) { return u32(b) >= 32 ? 0 : wrap(u32(a) >> u32(b)); }
 
@@ -146,6 +149,17 @@ private:
         return sign | (static_cast<std::uint32_t>(biased) << 10) | (significand - 1024U);
     }
     static float fromBF16(Word v) { return std::bit_cast<float>((u32(v) & 0xffffU) << 16); }
+    /** `f` rounded to bfloat16, nearest even, a NaN made canonical (0x7fff). */
+    static Word roundToBF16(float f) {
+        if (std::isnan(f)) return 0x7fff;
+        const std::uint32_t bits = std::bit_cast<std::uint32_t>(f);
+        // round to nearest even at bit 16: add 0x7fff, plus the kept half's lowest bit
+        return ((bits + 0x7fffU + ((bits >> 16) & 1U)) >> 16) & 0xffffU;
+    }
+    /** The bits of `f`, a NaN made canonical (0x7fffffff). */
+    static Word asF32(float f) {
+        return std::isnan(f) ? wrap(0x7fffffffU) : wrap(std::bit_cast<std::uint32_t>(f));
+    }
 };
 
 /**
@@ -216,6 +230,14 @@ typename V::Word applyValue(const V& v, const ir::Value& x, Sources& src, Arg&& 
         return v.addF16(arg(0), arg(1));
     case Op::AddBF16:
         return v.addBF16(arg(0), arg(1));
+    case Op::F16ToF32:
+        return v.f16ToF32(arg(0));
+    case Op::BF16ToF32:
+        return v.bf16ToF32(arg(0));
+    case Op::F32ToF16:
+        return v.f32ToF16(arg(0));
+    case Op::F32ToBF16:
+        return v.f32ToBF16(arg(0));
     case Op::Lshr:
         return v.shiftRight(arg(0), arg(1));
     case Op::BarrierResult:

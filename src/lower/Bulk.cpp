@@ -4,6 +4,8 @@
 #include "lower/Instructions.hpp"
 #include "ptx/Sections.hpp"
 
+#include <algorithm>
+
 namespace ptxmc::lower {
 
 using ir::Tag;
@@ -328,37 +330,45 @@ void lowerPrefetch(Lowerer& l, const ptx::BulkPrefetch& p) {
 
 namespace {
 
-/** The bytes of a 4-byte cell below `bytes`: the first `bytes` bytes of a little-endian word. */
-ir::ValuePtr lowBytes(ir::ValuePtr v, std::int64_t bytes) {
+/** The first `bytes` bytes of a little-endian cell of `width` bytes (4 or 8). */
+ir::ValuePtr lowBytes(ir::ValuePtr v, std::int64_t bytes, int width) {
+    if (width == 8) {
+        const auto mask = static_cast<std::int64_t>((std::uint64_t{1} << (8 * bytes)) - 1);
+        return Value::make(Value::Op::And64, {std::move(v), Value::makeConst64(mask)});
+    }
     const std::int64_t mask = (std::int64_t{1} << (8 * bytes)) - 1;
     return Value::make(Value::Op::And, {std::move(v), Value::makeConst(mask)});
 }
 
+/** cp.async's ignore-src operand, where written: a predicate (null: none). */
+ir::ValuePtr ignoreSrcOf(Lowerer& l, const ptx::CpAsync& c) {
+    if (!c.ignoreSrc) return nullptr;
+    ir::ValuePtr ignore = l.value(l.operand(3));
+    if (ignore->isConst() && ignore->constant != 0 && ignore->constant != 1)
+        l.fail(l.operand(3).loc,
+               "ignore-src is a predicate, here " + std::to_string(ignore->constant) +
+                   " (write src-size as an immediate, " + ptx::cite(ptx::Sec::CpAsync) + ")");
+    return ignore;
+}
+
 /**
- * What cp.async writes ({CpAsync#}): the source, or zeros where "remaining bytes in destination
- * dst are filled with zeros" (src-size) and where "the source data is ignored" (ignore-src).
- * The read of the source is made here, guarded off where no byte of it is copied: src-size 0
- * copies none, and a true ignore-src "specifies whether the data from the source location src
- * should be ignored completely".
+ * What cp.async writes to one cell of `width` bytes ({CpAsync#}): the source's cell, of which
+ * `copied` bytes come from the source and the rest are zeros ("remaining bytes in destination dst
+ * are filled with zeros", src-size), or zeros where "the source data is ignored" (ignore-src).
+ * The read of the source is made here, guarded off where no byte of it is copied: a cell past
+ * src-size copies none, and a true ignore-src "specifies whether the data from the source
+ * location src should be ignored completely".
  */
-ir::ValuePtr copiedValue(Lowerer& l, const ptx::CpAsync& c, int issueId, const Address& src) {
-    ir::ValuePtr ignore;
-    if (c.ignoreSrc) {
-        ignore = l.value(l.operand(3));
-        if (ignore->isConst() && ignore->constant != 0 && ignore->constant != 1)
-            l.fail(l.operand(3).loc,
-                   "ignore-src is a predicate, here " + std::to_string(ignore->constant) +
-                       " (write src-size as an immediate, " + ptx::cite(ptx::Sec::CpAsync) + ")");
-    }
-    const bool none =
-        (c.srcSize && *c.srcSize == 0) || (ignore && ignore->isConst() && ignore->constant != 0);
+ir::ValuePtr copiedValue(Lowerer& l, int issueId, const Address& src, int width,
+                         std::int64_t copied, const ir::ValuePtr& ignore) {
+    const bool none = copied == 0 || (ignore && ignore->isConst() && ignore->constant != 0);
     if (none) return Value::makeConst(0);
     ir::Event& r = l.exec(issueId, "read " + Lowerer::accessName(l.operand(1), src), {Tag::R});
     l.access(r, src, ir::Proxy::Generic);
-    l.noteWidth(r, l.operand(1), static_cast<int>(l.operand(2).value)); // cp-size
+    l.noteWidth(r, l.operand(1), width);
     setWeak(r);
     ir::ValuePtr read = Value::readOf(r.id);
-    if (c.srcSize) return lowBytes(read, *c.srcSize);
+    if (copied < width) read = lowBytes(read, copied, width);
     if (!ignore || ignore->isConst()) return read;
     // a run-time predicate: the read happens only when it is false
     ir::ValuePtr copies = Value::make(Value::Op::Not, {ignore});
@@ -373,7 +383,11 @@ ir::ValuePtr copiedValue(Lowerer& l, const ptx::CpAsync& c, int issueId, const A
  * treated as a weak memory operation performed in the generic proxy": a weak generic read of the
  * global source and a weak generic write of the CTA's shared destination, performed asynchronously
  * (after the thread's prior instructions, {ProgramOrderAsync}). Completion: a cp.async-group or
- * cp.async.mbarrier.arrive. src-size and ignore-src: copiedValue.
+ * cp.async.mbarrier.arrive. Where dst is an array of 4- or 8-byte elements narrower than cp-size,
+ * the copy reads and writes each of its elements (src an array of the same elements), and
+ * src-size keeps the bytes below it: whole elements, the low bytes of the one it cuts, zeros past
+ * it. Elsewhere the destination is one cell standing for the whole copy, which keeps src-size
+ * bytes only when it is 4 or 8 bytes wide (a 16-byte cell has no bytes of its own).
  */
 void lowerNonBulkCopy(Lowerer& l, const ptx::CpAsync& c) {
     // cp.async [dst], [src], cp-size{, src-size | ignore-src}{, cache-policy}: the policy is a
@@ -389,13 +403,32 @@ void lowerNonBulkCopy(Lowerer& l, const ptx::CpAsync& c) {
     bool ok = size.kind == litmus::Operand::Kind::Integer &&
               (c.cg ? size.value == 16 : (size.value == 4 || size.value == 8 || size.value == 16));
     if (!ok) l.fail(size.loc, c.cg ? "cp.async.cg copies 16 bytes" : "cp-size must be 4, 8 or 16");
+    const int cpSize = static_cast<int>(size.value);
+    const int stride = l.elementStride(dst);
+    const int width = (stride == 4 || stride == 8) && stride < cpSize ? stride : cpSize;
+    const std::int64_t srcSize = c.srcSize.value_or(cpSize);
+    l.checkAccessWidth(dst, l.operand(0), width);
+    l.checkAccessWidth(src, l.operand(1), width);
+    if (width == 16 && srcSize != 0 && srcSize != 16)
+        l.fail(l.operand(3).loc,
+               "src-size " + std::to_string(srcSize) +
+                   " of a 16-byte copy into one cell: the cell stands for all 16 bytes and cannot "
+                   "be part copied and part zeros; declare '" +
+                   l.operand(0).name + "' and '" + l.operand(1).name +
+                   "' as arrays of 4- or 8-byte elements (litmus/README.md, Arrays)");
+    const ir::ValuePtr ignore = ignoreSrcOf(l, c);
     int issueId = l.issue({Tag::CPA}).id;
-    ir::ValuePtr v = copiedValue(l, c, issueId, src);
-    ir::Event& w = l.exec(issueId, "write " + Lowerer::accessName(l.operand(0), dst), {Tag::W});
-    l.access(w, dst, ir::Proxy::Generic);
-    l.noteWidth(w, l.operand(0), static_cast<int>(size.value)); // 4 and 8 bytes: a 32-/64-bit word
-    setWeak(w);
-    w.written = v;
+    for (int k = 0; k * width < cpSize; ++k) {
+        const Address d = k == 0 ? dst : l.elementAfter(dst, l.operand(0), k, width);
+        const Address s = k == 0 ? src : l.elementAfter(src, l.operand(1), k, width);
+        const std::int64_t copied = std::clamp<std::int64_t>(srcSize - k * width, 0, width);
+        ir::ValuePtr v = copiedValue(l, issueId, s, width, copied, ignore);
+        ir::Event& w = l.exec(issueId, "write " + Lowerer::accessName(l.operand(0), d), {Tag::W});
+        l.access(w, d, ir::Proxy::Generic);
+        l.noteWidth(w, l.operand(0), width); // 4 and 8 bytes: a 32-/64-bit word
+        setWeak(w);
+        w.written = v;
+    }
     l.pendingCpAsync.push_back(issueId);
 }
 

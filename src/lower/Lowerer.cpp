@@ -264,7 +264,7 @@ void Lowerer::checkMultimemDecl(const LocationDecl& d) {
     }
 }
 
-std::vector<Address> Lowerer::multimemAddresses(const Operand& op) {
+std::vector<Address> Lowerer::multimemAddresses(const Operand& op, int element, int bytes) {
     if (op.kind != Operand::Kind::Name && op.kind != Operand::Kind::Memory)
         fail(op.loc, "expected a location operand");
     auto it = decls_.find(op.name);
@@ -286,6 +286,17 @@ std::vector<Address> Lowerer::multimemAddresses(const Operand& op) {
         // the multimem address is a virtual address of its own for each location it points to:
         // a virtual alias of the location's own address (PTX ISA {Proxies})
         a.vaddr = vaddrFor(m.name + "->" + member->name, -1, a.row);
+        if (element > 0) {
+            const LocationDecl* root = rootOf(member);
+            if (!root->isArray() || root->stride != bytes)
+                fail(op.loc, "a vector multimem access reaches " + std::to_string(bytes) +
+                                 "-byte elements at consecutive addresses of each location: "
+                                 "declare '" +
+                                 member->name + "' as an array of stride " + std::to_string(bytes) +
+                                 " (litmus/README.md, Arrays)");
+            a = elementAfter(a, op, element, bytes);
+            a.vaddr = vaddrFor(m.name + "->" + member->name, -1, a.row);
+        }
         out.push_back(a);
     }
     return out;
@@ -732,6 +743,11 @@ void Lowerer::checkStoreWidth(const Address& a, const Operand& op, int bytes) co
                      "writes replace whole cells; declare '" +
                      op.name + "' as an array of stride " + std::to_string(bytes) +
                      " (litmus/README.md, Arrays)");
+}
+
+int Lowerer::elementStride(const Address& a) const {
+    const LocationDecl* root = rootOf(a.decl);
+    return root->isArray() ? root->stride : 0;
 }
 
 Address Lowerer::elementAfter(const Address& a, const Operand& op, int k, int bytes) {

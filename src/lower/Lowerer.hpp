@@ -115,9 +115,11 @@ public:
     /**
      * The locations a multimem address operand (`[m]`, `[m+4]`) points to, one per GPU in its
      * declaration's order, each through m's own virtual address; an operand that is not a
-     * multimem address is an input error.
+     * multimem address is an input error. With `element` k > 0: the k-th `bytes`-wide element
+     * after each (a vector access's), through m's virtual address of that element.
      */
-    std::vector<Address> multimemAddresses(const litmus::Operand& op);
+    std::vector<Address> multimemAddresses(const litmus::Operand& op, int element = 0,
+                                           int bytes = 4);
     /** The same location name and row in CTA `cta` (for cta_group::2 / multicast). */
     std::optional<Address> addressInCta(const Address& a, int cta);
     /**
@@ -126,6 +128,8 @@ public:
      * `bytes`; otherwise an input error at `op`.
      */
     Address elementAfter(const Address& a, const litmus::Operand& op, int k, int bytes);
+    /** The bytes per element of the array `a` is in, or 0 where `a` is no array's element. */
+    int elementStride(const Address& a) const;
     /**
      * The targets of a multicast operation: for each CTA its immediate `ctaMask` operand names
      * (`bits` wide, "each bit position ... corresponds to the %cluster_ctarank of the

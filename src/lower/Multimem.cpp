@@ -1,5 +1,7 @@
 // multimem.ld_reduce, multimem.st, multimem.red, multimem.st.async and multimem.red.async: one
-// access per location the multimem address points to, in no order among themselves.
+// access per location the multimem address points to (per element of a vector), in no order
+// among themselves.
+#include "lower/Floats.hpp"
 #include "lower/Instructions.hpp"
 #include "ptx/Sections.hpp"
 
@@ -27,45 +29,25 @@ ptx::Ordering orderingOf(const ptx::Multimem& m) {
     return o;
 }
 
-/** The locations [a] points to, each wide enough for the access (a store may be narrower). */
-std::vector<Address> targets(Lowerer& l, const litmus::Operand& op, int bytes, bool store) {
-    std::vector<Address> out = l.multimemAddresses(op);
-    for (const Address& a : out) {
-        if (store)
-            l.checkStoreWidth(a, op, bytes);
-        else
-            l.checkAccessWidth(a, op, bytes);
-    }
-    return out;
-}
+/** One access of the operation: element `element` (of a vector) at location `location`. */
+struct Slot {
+    std::size_t element, location;
+};
 
-/** More locations than this: an error (their orders, each explored, grow as the factorial). */
-constexpr std::size_t kMaxOrderedLocations = 3;
+/** More accesses than this in a release or acquire operation: an error (their orders, each
+ *  explored, grow as the factorial). */
+constexpr std::size_t kMaxOrderedAccesses = 4;
 
 /**
- * The orders in which the operation may access its locations, each with the condition under
- * which the execution takes it: every permutation, picked by choices the execution makes (as
- * nondet.pred's), a binary number whose values past the last order name the first ones again.
+ * `count` options, one of which the execution picks (choices it makes, as nondet.pred's): the
+ * condition of each, a binary number whose values past the last option name the first ones
+ * again. One option: no condition (null).
  */
-std::vector<std::pair<std::vector<std::size_t>, ir::ValuePtr>> accessOrders(Lowerer& l,
-                                                                            std::size_t n) {
-    if (n > kMaxOrderedLocations)
-        l.fail(l.inst().loc, "'" + l.inst().opcode + "' accesses " + std::to_string(n) +
-                                 " locations, each order of which is explored: ptxmc takes at "
-                                 "most " +
-                                 std::to_string(kMaxOrderedLocations) +
-                                 " (declare the multimem address with fewer locations)");
-    std::vector<std::size_t> order(n);
-    for (std::size_t i = 0; i < n; ++i)
-        order[i] = i;
-    std::vector<std::vector<std::size_t>> orders;
-    do {
-        orders.push_back(order);
-    } while (std::next_permutation(order.begin(), order.end()));
+std::vector<ir::ValuePtr> pickOne(Lowerer& l, std::size_t count, const std::string& what) {
     std::vector<ir::ValuePtr> bits;
-    while ((std::size_t{1} << bits.size()) < orders.size())
-        bits.push_back(l.newChoice(l.inst().loc, l.inst().opcode + " (order)"));
-    std::vector<ir::ValuePtr> when(orders.size());
+    while ((std::size_t{1} << bits.size()) < count)
+        bits.push_back(l.newChoice(l.inst().loc, l.inst().opcode + " (" + what + ")"));
+    std::vector<ir::ValuePtr> when(count);
     for (std::size_t pattern = 0; pattern < (std::size_t{1} << bits.size()); ++pattern) {
         ir::ValuePtr all;
         for (std::size_t b = 0; b < bits.size(); ++b) {
@@ -73,9 +55,38 @@ std::vector<std::pair<std::vector<std::size_t>, ir::ValuePtr>> accessOrders(Lowe
                 (pattern >> b & 1U) != 0U ? bits[b] : Value::make(Value::Op::Not, {bits[b]});
             all = all ? Value::make(Value::Op::LAnd, {all, bit}) : bit;
         }
-        ir::ValuePtr& w = when[pattern % orders.size()];
+        ir::ValuePtr& w = when[pattern % count];
         w = w ? Value::make(Value::Op::LOr, {w, all}) : all;
     }
+    return when;
+}
+
+/**
+ * The orders in which the operation may perform its `n` accesses, each with the condition
+ * under which the execution takes it. Only a release or acquire access tells the orders apart
+ * (it orders the thread's accesses before it, or after it): weak and relaxed accesses of
+ * distinct locations, adjacent in program order, are ordered by nothing of ptx.cat among
+ * themselves but program order's own place in causality, whose chains from one of them to
+ * another location pass through a release or acquire. Those take one order.
+ */
+std::vector<std::pair<std::vector<std::size_t>, ir::ValuePtr>>
+accessOrders(Lowerer& l, std::size_t n, bool strong) {
+    std::vector<std::size_t> order(n);
+    for (std::size_t i = 0; i < n; ++i)
+        order[i] = i;
+    if (!strong) return {{order, nullptr}};
+    if (n > kMaxOrderedAccesses)
+        l.fail(l.inst().loc, "'" + l.inst().opcode + "' makes " + std::to_string(n) +
+                                 " release or acquire accesses (elements times locations), each "
+                                 "order of which is explored: ptxmc takes at most " +
+                                 std::to_string(kMaxOrderedAccesses) +
+                                 " (declare the multimem address with fewer locations, or use "
+                                 ".relaxed with a fence)");
+    std::vector<std::vector<std::size_t>> orders;
+    do {
+        orders.push_back(order);
+    } while (std::next_permutation(order.begin(), order.end()));
+    const std::vector<ir::ValuePtr> when = pickOne(l, orders.size(), "order");
     std::vector<std::pair<std::vector<std::size_t>, ir::ValuePtr>> out;
     for (std::size_t i = 0; i < orders.size(); ++i)
         out.emplace_back(orders[i], when[i]);
@@ -92,6 +103,122 @@ ir::Event& access(Lowerer& l, int& group, const ir::ValuePtr& when,
     return e;
 }
 
+/** The element type's arithmetic: integers, or floats with 16-bit halves packed in pairs. */
+struct Elements {
+    ElementKind kind;
+    bool packed = false; ///< .f16x2, .bf16x2: two 16-bit floats per element
+    bool accF32 = false; ///< ld_reduce's .acc::f32
+    int bytes = 4;       ///< of one element (one register of the vector)
+};
+
+Elements elementsOf(const ptx::Multimem& m) {
+    Elements e;
+    // "subnormal numbers are supported" by the float add (PTX ISA 9.7.3.1, 9.7.4.1) and the
+    // text gives multimem's .add no flush to zero: nothing is flushed
+    e.kind = elementKind(m.half, m.types, false);
+    e.packed = m.half == ptx::HalfType::F16x2 || m.half == ptx::HalfType::Bf16x2;
+    e.accF32 = m.accF32;
+    e.bytes = std::max(1, m.elementBits() / 8);
+    return e;
+}
+
+ir::ValuePtr low16(const ir::ValuePtr& v) {
+    return Value::make(Value::Op::And, {v, Value::makeConst(0xffff)});
+}
+ir::ValuePtr high16(const ir::ValuePtr& v) {
+    return Value::make(Value::Op::Lshr, {v, Value::makeConst(16)});
+}
+
+/**
+ * The .add of `values` (one float each, in the element's format) in `order`, accumulated in
+ * binary32 with .acc::f32 ("changes precision to .f32") and rounded to the element's format at
+ * the end, else in the element's own precision.
+ */
+ir::ValuePtr floatSum(const Elements& e, const std::vector<ir::ValuePtr>& values,
+                      const std::vector<std::size_t>& order) {
+    const FloatFormat& f = *e.kind.format;
+    const bool widen = e.accF32 && &f != &kF32;
+    const bool bf16 = &f == &kBF16;
+    auto in = [&](const ir::ValuePtr& v) {
+        if (!widen) return v;
+        return Value::make(bf16 ? Value::Op::BF16ToF32 : Value::Op::F16ToF32, {v});
+    };
+    const FloatFormat& acc = widen ? kF32 : f;
+    ir::ValuePtr sum = in(values[order[0]]);
+    for (std::size_t i = 1; i < order.size(); ++i)
+        sum = add(acc, sum, in(values[order[i]]), false);
+    if (!widen) return sum;
+    return Value::make(bf16 ? Value::Op::F32ToBF16 : Value::Op::F32ToF16, {sum});
+}
+
+/** More locations than this in a floating-point ld_reduce.add: an error (each accumulation
+ *  order is explored). */
+constexpr std::size_t kMaxSummedLocations = 3;
+
+/**
+ * The reduction of one scalar element over the values the locations hold. Integer operations
+ * and the float .min/.max give one result in any order. A float .add does not: "reduction
+ * operation specified by .op on the multiple data loaded" ({Multimem}) gives no order, so with
+ * three locations each of the three sums that first add two of them is an execution's choice.
+ */
+ir::ValuePtr reduceScalar(Lowerer& l, const ptx::Multimem& m, const Elements& e,
+                          const std::vector<ir::ValuePtr>& values) {
+    if (!e.kind.format || m.op != ptx::AtomOp::Add) {
+        ir::ValuePtr r = values[0];
+        for (std::size_t i = 1; i < values.size(); ++i)
+            r = reducedElement(m.op, e.kind, r, values[i]);
+        return e.kind.format && e.kind.format->mask() == 0xffff ? low16(r) : r;
+    }
+    std::vector<std::size_t> order(values.size());
+    for (std::size_t i = 0; i < order.size(); ++i)
+        order[i] = i;
+    if (values.size() <= 2) return floatSum(e, values, order);
+    if (values.size() > kMaxSummedLocations)
+        l.fail(l.inst().loc, "'" + l.inst().opcode + "' adds floats from " +
+                                 std::to_string(values.size()) +
+                                 " locations in an order the text does not give, each explored: "
+                                 "ptxmc takes at most " +
+                                 std::to_string(kMaxSummedLocations));
+    const std::vector<std::vector<std::size_t>> sums = {{0, 1, 2}, {0, 2, 1}, {1, 2, 0}};
+    const std::vector<ir::ValuePtr> when = pickOne(l, sums.size(), "accumulation order");
+    ir::ValuePtr r = floatSum(e, values, sums[0]);
+    for (std::size_t i = 1; i < sums.size(); ++i)
+        r = Value::make(Value::Op::Ite, {when[i], floatSum(e, values, sums[i]), r});
+    return r;
+}
+
+/** ld_reduce's result for one register: its element reduced over the locations (both halves
+ *  of a packed pair, each on its own). */
+ir::ValuePtr reduceElement(Lowerer& l, const ptx::Multimem& m, const Elements& e,
+                           const std::vector<ir::ValuePtr>& read) {
+    if (!e.packed) return reduceScalar(l, m, e, read);
+    std::vector<ir::ValuePtr> lows, highs;
+    for (const ir::ValuePtr& v : read) {
+        lows.push_back(low16(v));
+        highs.push_back(high16(v));
+    }
+    ir::ValuePtr low = reduceScalar(l, m, e, lows), high = reduceScalar(l, m, e, highs);
+    return Value::make(Value::Op::Or,
+                       {low, Value::make(Value::Op::Mul, {high, Value::makeConst(65536)})});
+}
+
+/** What multimem.red writes to a location that held `old`. */
+ir::ValuePtr reducedAt(const ptx::Multimem& m, const Elements& e, const ir::ValuePtr& old,
+                       const ir::ValuePtr& b) {
+    if (e.packed) return reducedPairOfHalves(m.op, e.kind, old, b);
+    return reducedElement(m.op, e.kind, old, b);
+}
+
+/** The value of register `op` an access moves: 64 bits of an .f64 or 64-bit integer, the low
+ *  bits of a narrower element. */
+ir::ValuePtr operandValue(Lowerer& l, const ptx::Multimem& m, const Elements& e,
+                          const litmus::Operand& op) {
+    if (e.bytes == 8) return l.value64(op, !m.floating() && m.types.at(0).kind == 's');
+    const ir::ValuePtr v = l.value(op);
+    if (e.bytes >= 4) return v;
+    return subWordValue(v, ptx::Type{'b', e.bytes * 8}, false);
+}
+
 } // namespace
 
 /**
@@ -99,14 +226,16 @@ ir::Event& access(Lowerer& l, int& group, const ir::ValuePtr& when,
  * memory locations which the multimem address points to" ({Multimem#}): each location is
  * accessed by a memory operation of its own with the instruction's semantics, through the
  * multimem address (a virtual address of its own: a virtual alias of the location, {Proxies}).
+ * A .vec access does so for each of its elements, the consecutive elements of each location.
  * Program order "forms a total order over the operations performed by the thread"
  * ({ProgramOrder}), and the text does not say in which order one instruction performs them (the
  * elements of a vector access are likewise "executed in an unspecified order",
- * {MemoryOperationsOnVectorDataTypes}): every order is explored, each an execution's choice.
- * Whether the locations' coherence orders agree is decision Q25 (model/decisions.cat).
+ * {MemoryOperationsOnVectorDataTypes}): every order is explored, each an execution's choice,
+ * where a release or acquire access tells them apart (accessOrders). Whether the locations'
+ * coherence orders agree is decision Q25 (model/decisions.cat).
  * - ld_reduce: "loading of data from all of the multiple memory locations ... reduction operation
  *   specified by .op on the multiple data loaded": a read per location, the result the reduction
- *   of the values read, in the declaration's order.
+ *   of the values read (reduceScalar), per element.
  * - st, st.async ({MultimemStAsync#}, "a strong memory operation with .release semantics"): a
  *   write per location.
  * - red, red.async ({MultimemRedAsync#}): a read-modify-write per location; the reads of a
@@ -119,52 +248,71 @@ void lowerMultimem(Lowerer& l, const ptx::Multimem& m) {
     const bool load = m.kind == K::LdReduce;
     const bool store = m.kind == K::St || m.kind == K::StAsync;
     const litmus::Operand& addr = l.operand(load ? 1 : 0);
-    const ptx::Type type = m.types.at(0);
-    const int bytes = std::max(1, type.bits / 8);
-    const std::vector<Address> locations = targets(l, addr, bytes, store);
+    const Elements e = elementsOf(m);
+    const auto vec = static_cast<std::size_t>(m.vec);
+    std::vector<std::vector<Address>> at(vec); // at[element][location]
+    for (std::size_t k = 0; k < vec; ++k) {
+        at[k] = l.multimemAddresses(addr, static_cast<int>(k), e.bytes);
+        for (const Address& a : at[k]) {
+            if (store)
+                l.checkStoreWidth(a, addr, e.bytes);
+            else
+                l.checkAccessWidth(a, addr, e.bytes);
+        }
+    }
     const ptx::Ordering o = orderingOf(m);
-    const bool isUnsigned = unsignedType(m.types);
-    const bool wide = bytes == 8; // 64-bit values: every bit, an immediate as written
-    const ir::ValuePtr b =
-        load ? nullptr : (wide ? l.value64(l.operand(1), type.kind == 's') : l.value(l.operand(1)));
+    const std::vector<litmus::Operand> registers = vectorOperand(l, l.operand(load ? 0 : 1), m.vec);
+    std::vector<ir::ValuePtr> b;
+    if (!load)
+        for (const litmus::Operand& r : registers)
+            b.push_back(operandValue(l, m, e, r));
+    std::vector<Slot> slots;
+    for (std::size_t k = 0; k < vec; ++k)
+        for (std::size_t i = 0; i < at[k].size(); ++i)
+            slots.push_back({k, i});
+    const bool strong = o.sem == Sem::Release || o.sem == Sem::Acquire;
     int group = -1;
-    ir::ValuePtr result; // ld_reduce: the value of the order taken
-    for (const auto& [order, when] : accessOrders(l, locations.size())) {
-        std::vector<ir::ValuePtr> read(locations.size());
-        for (std::size_t k : order) {
-            const Address& a = locations[k];
+    std::vector<ir::ValuePtr> result(vec); // ld_reduce: per register, the value of the order taken
+    for (const auto& [order, when] : accessOrders(l, slots.size(), strong)) {
+        std::vector<std::vector<ir::ValuePtr>> read(vec, std::vector<ir::ValuePtr>(at[0].size()));
+        for (std::size_t s : order) {
+            const auto [k, i] = slots[s];
+            const Address& a = at[k][i];
             if (load) {
                 ir::Event& r = access(l, group, when, {Tag::R});
                 setOrdering(r, o.sem, o.scope);
                 l.access(r, a, ir::Proxy::Generic);
-                l.noteWidth(r, addr, bytes);
-                read[k] = Value::readOf(r.id);
+                l.noteWidth(r, addr, e.bytes);
+                read[k][i] = Value::readOf(r.id);
             } else if (store) {
                 ir::Event& w = access(l, group, when, {Tag::W});
                 setOrdering(w, o.sem, o.scope);
                 l.access(w, a, ir::Proxy::Generic);
-                l.noteWidth(w, addr, bytes);
-                w.written = subWordValue(b, type, false);
+                l.noteWidth(w, addr, e.bytes);
+                w.written = m.floating() ? b[k] : subWordValue(b[k], m.types.at(0), false);
             } else {
                 ir::Event& r = access(l, group, when, {Tag::R, Tag::RMW, Tag::RED});
                 setOrdering(r, Sem::Relaxed, o.scope);
                 l.access(r, a, ir::Proxy::Generic);
-                l.noteWidth(r, addr, bytes);
+                l.noteWidth(r, addr, e.bytes);
                 const int readId = r.id;
                 ir::Event& w = access(l, group, when, {Tag::W, Tag::RMW, Tag::RED});
                 setOrdering(w, o.sem, o.scope);
                 l.access(w, a, ir::Proxy::Generic);
-                l.noteWidth(w, addr, bytes);
-                w.written = reducedValue(m.op, isUnsigned, Value::readOf(readId), b, wide);
+                l.noteWidth(w, addr, e.bytes);
+                w.written = reducedAt(m, e, Value::readOf(readId), b[k]);
             }
         }
         if (!load) continue;
-        ir::ValuePtr reduced = read[0];
-        for (std::size_t k = 1; k < read.size(); ++k)
-            reduced = reducedValue(m.op, isUnsigned, reduced, read[k], wide);
-        result = result ? Value::make(Value::Op::Ite, {when, reduced, result}) : reduced;
+        for (std::size_t k = 0; k < vec; ++k) {
+            const ir::ValuePtr reduced = reduceElement(l, m, e, read[k]);
+            result[k] =
+                result[k] ? Value::make(Value::Op::Ite, {when, reduced, result[k]}) : reduced;
+        }
     }
-    if (load) l.define(l.operand(0), result);
+    if (!load) return;
+    for (std::size_t k = 0; k < vec; ++k)
+        l.define(registers[k], result[k]);
 }
 
 } // namespace ptxmc::lower

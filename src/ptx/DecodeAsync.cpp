@@ -474,9 +474,8 @@ Op decodePrefetch(Decoder& d) {
  * cp.async's optional fourth operand ({CpAsync}): "a 32-bit integer operand src-size" or "the
  * optional and non-immediate predicate argument ignore-src". PTX tells them apart by the
  * register's type, which a litmus register lacks: an immediate is src-size, a register is
- * ignore-src (the predicate form). src-size "must be less than cp-size", and a cell stands for
- * the whole copy, so only a 4-byte copy can keep its first src-size bytes (the low bytes of the
- * little-endian cell); an 8- or 16-byte copy takes src-size 0 (zeros) only.
+ * ignore-src (the predicate form). src-size "must be less than cp-size"; which cells can keep
+ * part of the copy is the lowering's to say (lowerNonBulkCopy).
  */
 void takeSrcSizeOrIgnore(CpAsync& c, const litmus::Operand& cpSize, const litmus::Operand& x) {
     const std::string where = " (" + cite(Sec::CpAsync) + ")";
@@ -490,11 +489,6 @@ void takeSrcSizeOrIgnore(CpAsync& c, const litmus::Operand& cpSize, const litmus
                                     where);
     if (cpSize.kind == litmus::Operand::Kind::Integer && (x.value < 0 || x.value >= cpSize.value))
         throw InputError(x.loc, "cp.async: src-size \"must be less than cp-size\"" + where);
-    if (cpSize.kind == litmus::Operand::Kind::Integer && cpSize.value > 4 && x.value != 0)
-        throw InputError(x.loc, "cp.async: src-size " + std::to_string(x.value) + " of a " +
-                                    std::to_string(cpSize.value) +
-                                    "-byte copy is not supported: its destination is one cell, "
-                                    "which cannot be part copied and part zeros (src-size 0 is)");
     c.srcSize = x.value;
 }
 

@@ -48,6 +48,65 @@ void checkStoredElement(Decoder& d, const Multimem& m, const std::string& where)
                "': ptxmc stores 32- and 64-bit integers, .f32 and .f64 values here" + where);
 }
 
+/**
+ * The floating-point forms ({Multimem}): ".redop = { .add }" and ".redtype = { .f16, .f16x2,
+ * .bf16, .bf16x2, .f32, .f64 }"; ld_reduce's ".op = { .min, .max, .add }" with the table of
+ * valid combinations (.min/.max on the 16- and 8-bit types only); "the size of the specified
+ * type along with .vec must equal either 32-bits or 64-bits or 128-bits ... Type .f64 cannot be
+ * used with .vec qualifier"; .acc::f32 goes with the 16-bit types, .acc::f16 with the 8-bit
+ * ones. Binary64 and 8-bit float arithmetic are refused: ptxmc computes neither.
+ */
+void checkFloatElement(Decoder& d, const Multimem& m, const std::string& where) {
+    const std::string name = "'" + d.inst.opcode + "'";
+    if (m.types.size() > 1 ||
+        (!m.types.empty() && (m.half != HalfType::None || m.fp8 != Fp8Type::None)) ||
+        (m.half != HalfType::None && m.fp8 != Fp8Type::None))
+        d.fail(name + " needs one element type" + where);
+    if (!m.types.empty() && m.types[0].bits != 32 && m.types[0].bits != 64)
+        d.fail(name +
+               ": the floating-point .type is .f16, .f16x2, .bf16, .bf16x2, .f32, .f64 or "
+               "an 8-bit .e5m2/.e4m3 type" +
+               where);
+    const int bits = m.elementBits() * m.vec;
+    const bool f64 = m.types.size() == 1 && m.types[0].bits == 64;
+    if (f64 && m.vec != 1)
+        d.fail(name + ": \"Type .f64 cannot be used with .vec qualifier\"" + where);
+    if (bits != 32 && bits != 64 && bits != 128)
+        d.fail(name +
+               ": \"the size of the specified type along with .vec must equal either "
+               "32-bits or 64-bits or 128-bits\" (here " +
+               std::to_string(bits) + ")" + where);
+    const bool sixteen = m.half != HalfType::None;
+    const bool eight = m.fp8 != Fp8Type::None;
+    if (m.accF32 && !sixteen)
+        d.fail(name + ": .acc::f32 goes with .f16, .f16x2, .bf16 or .bf16x2" + where);
+    if (m.accF16 && !eight)
+        d.fail(name + ": .acc::f16 goes with the .e5m2 and .e4m3 types" + where);
+    if (m.kind == MultimemKind::St) return;
+    if (m.kind == MultimemKind::Red && m.op != AtomOp::Add)
+        d.fail(name + ": the floating-point multimem.red's .redop is .add" + where);
+    if (m.kind == MultimemKind::Red && eight)
+        d.fail(name + ": multimem.red's .redtype is .f16, .f16x2, .bf16, .bf16x2, .f32 or .f64" +
+               where);
+    const bool minMax = m.op == AtomOp::Min || m.op == AtomOp::Max;
+    if (!minMax && m.op != AtomOp::Add)
+        d.fail(name + ": the floating-point multimem.ld_reduce's .op is .min, .max or .add" +
+               where);
+    if (minMax && !sixteen && !eight)
+        d.fail(name +
+               ": .min and .max take .f16, .f16x2, .bf16, .bf16x2 and the 8-bit types (the "
+               "table of valid combinations; not .f32 or .f64)" +
+               where);
+    if (f64)
+        d.fail(name + ": .add on .f64 is not supported: ptxmc computes no binary64 arithmetic" +
+               where);
+    if (eight)
+        d.fail(name + ": ." + std::string(nameOf(kAtomOps, m.op)) +
+               " on 8-bit floats (.e5m2, .e4m3) is not supported: ptxmc computes no 8-bit "
+               "floating-point arithmetic (multimem.st moves them)" +
+               where);
+}
+
 /** {.sem}{.scope} of ld_reduce (.ldsem), st (.stsem) and red (.redsem). */
 void takeSemScope(Decoder& d, Multimem& m, Sem strongSem, const std::string& where) {
     if (auto s = d.q.takeOneOf({"weak", "relaxed", "acquire", "release"})) {
@@ -91,9 +150,21 @@ Multimem decodeSync(Decoder& d, MultimemKind kind) {
             d.fail("'" + d.inst.opcode + "' needs .min, .max, .add, .and, .or or .xor" + where);
         m.op = *op;
     }
+    if (kind == MultimemKind::LdReduce) {
+        m.accF32 = d.q.take("acc::f32");
+        m.accF16 = d.q.take("acc::f16");
+    }
+    if (auto v = d.q.takeOneOf({"v2", "v4", "v8"})) m.vec = (*v)[1] - '0';
+    m.half = d.takeRow(kHalfTypes).value_or(HalfType::None);
+    m.fp8 = d.takeRow(kFp8Types).value_or(Fp8Type::None);
     m.types = d.takeTypes();
     d.q.finish();
-    if (kind == MultimemKind::St)
+    if (m.floating())
+        checkFloatElement(d, m, where);
+    else if (m.vec != 1 || m.accF32 || m.accF16)
+        d.fail("'" + d.inst.opcode + "': .vec and .acc_prec go with the floating-point types" +
+               where);
+    else if (kind == MultimemKind::St)
         checkStoredElement(d, m, where);
     else
         checkIntegerElement(d, m, where);

@@ -33,6 +33,9 @@ enum class AtomOp { Add, And, Or, Xor, Max, Min, Exch, Cas, Sub, Inc, Dec };
  */
 enum class HalfType { None, F16, Bf16, F16x2, Bf16x2 };
 
+/** The 8-bit floating-point element types of multimem ({Multimem}): one, two or four packed. */
+enum class Fp8Type { None, E5m2, E5m2x2, E5m2x4, E4m3, E4m3x2, E4m3x4 };
+
 /** A data-type suffix: .b32, .u64, .f16, .pred, ... */
 struct Type {
     char kind = 'b'; ///< 'b', 'u', 's', 'f', or 'p' for .pred
@@ -220,7 +223,7 @@ enum class MultimemKind { LdReduce, St, Red, StAsync, RedAsync };
 /**
  * multimem.ld_reduce, multimem.st, multimem.red ({Multimem}
  * #data-movement-and-conversion-instructions-multimem), multimem.st.async ({MultimemStAsync}) and
- * multimem.red.async ({MultimemRedAsync}) on integer elements: "The multimem.* operations operate
+ * multimem.red.async ({MultimemRedAsync}): "The multimem.* operations operate
  * on multimem addresses and accesses all of the multiple memory locations which the multimem
  * address points to". `sem` as written (None: the default, .weak for ld_reduce and st, .relaxed
  * for red); `scope` None: red's "If the .scope qualifier is not specified for multimem.red then
@@ -232,7 +235,45 @@ struct Multimem {
     Scope scope = Scope::None;
     StateSpace space = StateSpace::None; ///< None (generic addressing) or Global
     AtomOp op = AtomOp::Add;             ///< ld_reduce, red, red.async
+    /// The element type: `types` (an integer, .f32 or .f64), else `half` or `fp8`
     std::vector<Type> types;
+    HalfType half = HalfType::None;
+    Fp8Type fp8 = Fp8Type::None;
+    int vec = 1;         ///< .v2/.v4/.v8 of the floating-point forms: d and b are vectors
+    bool accF32 = false; ///< ld_reduce's .acc::f32: 16-bit elements accumulated in .f32
+    bool accF16 = false; ///< ld_reduce's .acc::f16 (8-bit elements; not computed)
+    /** A floating-point element type (the second syntax of {Multimem}). */
+    bool floating() const {
+        return half != HalfType::None || fp8 != Fp8Type::None ||
+               (types.size() == 1 && types[0].kind == 'f');
+    }
+    /** The bits of one element, a register of the vector: .f16x2 and .e4m3x4 are 32. */
+    int elementBits() const {
+        switch (half) {
+        case HalfType::F16:
+        case HalfType::Bf16:
+            return 16;
+        case HalfType::F16x2:
+        case HalfType::Bf16x2:
+            return 32;
+        case HalfType::None:
+            break;
+        }
+        switch (fp8) {
+        case Fp8Type::E5m2:
+        case Fp8Type::E4m3:
+            return 8;
+        case Fp8Type::E5m2x2:
+        case Fp8Type::E4m3x2:
+            return 16;
+        case Fp8Type::E5m2x4:
+        case Fp8Type::E4m3x4:
+            return 32;
+        case Fp8Type::None:
+            break;
+        }
+        return types.empty() ? 32 : types[0].bits;
+    }
 };
 
 /** The .shape of ldmatrix (m8n8, m16n16, m8n16) and stmatrix (m8n8, m16n8). */

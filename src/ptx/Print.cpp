@@ -159,6 +159,11 @@ struct Printer {
             .q(scopeName(i.scope))
             .q(nameOf(kSpaces, i.space))
             .q(reduces ? nameOf(kAtomOps, i.op) : "")
+            .q(i.accF32, "acc::f32")
+            .q(i.accF16, "acc::f16")
+            .q(i.vec != 1, "v" + std::to_string(i.vec))
+            .q(nameOf(kHalfTypes, i.half))
+            .q(nameOf(kFp8Types, i.fp8))
             .types(i.types)
             .s;
     }

@@ -66,6 +66,17 @@ const std::array<Row<HalfType>, 4> kHalfTypes = {{
     {HalfType::Bf16x2, "bf16x2"},
 }};
 
+// The 8-bit float element types of multimem.* ({Multimem}: "Support for types .e5m2, .e5m2x2,
+// .e5m2x4, .e4m3, .e4m3x2, .e4m3x4 introduced in PTX ISA version 8.6")
+const std::array<Row<Fp8Type>, 6> kFp8Types = {{
+    {Fp8Type::E5m2, "e5m2"},
+    {Fp8Type::E5m2x2, "e5m2x2"},
+    {Fp8Type::E5m2x4, "e5m2x4"},
+    {Fp8Type::E4m3, "e4m3"},
+    {Fp8Type::E4m3x2, "e4m3x2"},
+    {Fp8Type::E4m3x4, "e4m3x4"},
+}};
+
 const std::array<Row<CmpOp>, 10> kCmpOps = {{
     {CmpOp::Eq, "eq"},
     {CmpOp::Ne, "ne"},

@@ -53,6 +53,7 @@ extern const std::array<Row<StateSpace>, 2> kSyncRestricts;   ///< fence's .sync
 extern const std::array<Row<StateSpace>, 4> kSpaces;          ///< state spaces
 extern const std::array<Row<AtomOp>, 13> kAtomOps;            ///< atom/red operations
 extern const std::array<Row<HalfType>, 4> kHalfTypes;         ///< .f16 .bf16 .f16x2 .bf16x2
+extern const std::array<Row<Fp8Type>, 6> kFp8Types;           ///< .e5m2 ... .e4m3x4
 extern const std::array<Row<ProxyKind>, 9> kProxies;          ///< fence.proxy kinds
 extern const std::array<Row<CmpOp>, 10> kCmpOps;              ///< setp comparisons
 extern const std::array<Row<CmpOp>, 6> kBranchCmps;           ///< Dat3M's beq ... bge

@@ -1,5 +1,5 @@
-// The float additions of the value algebra: the explicit engine's (ConcreteValues) and the
-// solver's (Z3Values, Z3's floating-point theory) give the same words on the same inputs.
+// The float additions and conversions of the value algebra: the explicit engine's (ConcreteValues)
+// and the solver's (Z3Values, Z3's floating-point theory) give the same words on the same inputs.
 #include "ir/ValueSemantics.hpp"
 #include "smt/Z3Algebra.hpp"
 
@@ -65,7 +65,73 @@ void compareOn(const std::vector<std::uint32_t>& words, int format, std::uint32_
     }
 }
 
+/** A conversion of one word by both engines: F16ToF32, BF16ToF32, F32ToF16 or F32ToBF16. */
+void compareConversion(ir::Value::Op op, const std::vector<std::uint32_t>& words) {
+    z3::context ctx;
+    const Z3Values z{ctx};
+    for (std::uint32_t a : words) {
+        const auto x = ir::wrap32(a);
+        std::int64_t concrete = 0;
+        z3::expr solver = z.word(x);
+        switch (op) {
+        case ir::Value::Op::F16ToF32:
+            concrete = ConcreteValues::f16ToF32(x), solver = z.f16ToF32(z.word(x));
+            break;
+        case ir::Value::Op::BF16ToF32:
+            concrete = ConcreteValues::bf16ToF32(x), solver = z.bf16ToF32(z.word(x));
+            break;
+        case ir::Value::Op::F32ToF16:
+            concrete = ConcreteValues::f32ToF16(x), solver = z.f32ToF16(z.word(x));
+            break;
+        default:
+            concrete = ConcreteValues::f32ToBF16(x), solver = z.f32ToBF16(z.word(x));
+            break;
+        }
+        INFO("op " << static_cast<int>(op) << ": " << std::hex << a);
+        REQUIRE(concrete ==
+                ir::wrap32(static_cast<std::int64_t>(solver.simplify().get_numeral_uint64())));
+    }
+}
+
+/** Binary32 words around the 16-bit formats' edges (ties, overflow, subnormals), and random. */
+std::vector<std::uint32_t> words32() {
+    std::vector<std::uint32_t> out = {0x00000000, 0x00000001, 0x3f800000, 0x3f801000, 0x3f803000,
+                                      0x3f808000, 0x3f818000, 0x477fe000, 0x477ff000, 0x477fefff,
+                                      0x33800000, 0x33000000, 0x33000001, 0x38800000, 0x387fc000,
+                                      0x7f7fffff, 0x7f7f8000, 0x7f800000, 0x7fc00001, 0x7f800001};
+    const std::size_t n = out.size();
+    for (std::size_t i = 0; i < n; ++i)
+        out.push_back(out[i] | 0x80000000U);
+    std::mt19937 random(20261203); // fixed: the same words every run
+    for (int i = 0; i < 2000; ++i)
+        out.push_back(static_cast<std::uint32_t>(random()));
+    return out;
+}
+
 } // namespace
+
+TEST_CASE(
+    "16-bit floats widen to binary32 exactly and binary32 rounds to them: both engines agree") {
+    std::vector<std::uint32_t> halves;
+    for (std::uint32_t h = 0; h < 0x10000; h += 7)
+        halves.push_back(h);
+    for (std::uint32_t h : specials16(false))
+        halves.push_back(h);
+    compareConversion(ir::Value::Op::F16ToF32, halves);
+    compareConversion(ir::Value::Op::BF16ToF32, halves);
+    compareConversion(ir::Value::Op::F32ToF16, words32());
+    compareConversion(ir::Value::Op::F32ToBF16, words32());
+    CHECK(ConcreteValues::f16ToF32(0x3c00) == 0x3f800000);              // 1.0
+    CHECK(ConcreteValues::f16ToF32(0x0001) == 0x33800000);              // 2^-24, a subnormal: exact
+    CHECK(ConcreteValues::f16ToF32(0x7e01) == 0x7fffffff);              // a NaN: the canonical one
+    CHECK(ConcreteValues::bf16ToF32(0xbf80) == ir::wrap32(0xbf800000)); // -1.0
+    CHECK(ConcreteValues::f32ToF16(0x3f801000) == 0x3c00);              // 1 + 1/2 ulp: a tie, even
+    CHECK(ConcreteValues::f32ToF16(0x3f803000) == 0x3c02);              // 1 + 3/2 ulp: a tie, up
+    CHECK(ConcreteValues::f32ToF16(0x477ff000) == 0x7c00);              // 65520: overflow to +inf
+    CHECK(ConcreteValues::f32ToF16(0x33000001) == 0x0001);              // just above 2^-25: up
+    CHECK(ConcreteValues::f32ToBF16(0x3f808000) == 0x3f80);             // a tie, even
+    CHECK(ConcreteValues::f32ToBF16(0x3f818000) == 0x3f82);             // a tie, up
+}
 
 TEST_CASE("binary16 addition: both engines give the same word") {
     compareOn(specials16(false), 16, 0xffff);
