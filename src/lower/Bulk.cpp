@@ -66,7 +66,7 @@ std::optional<Address> tensormapOf(Lowerer& l, const Address& tile) {
  * at that scope in the async proxy. (The 9.1 text said "individually .relaxed.gpu".)
  */
 void reduceInto(Lowerer& l, int issueId, const Address& d, ptx::AtomOp op,
-                const ElementKind& elements, int sourceRead, ir::Scope scope) {
+                const ElementKind& elements, int sourceRead, ir::Scope scope, int cellBytes) {
     const std::string name = l.program().locations[static_cast<std::size_t>(d.location)].name;
     // the written .relaxed.scope, else .relaxed.sys (9.4's default; the 9.1 text had .gpu)
     auto relaxedAtScope = [&](ir::Event& e) {
@@ -91,7 +91,8 @@ void reduceInto(Lowerer& l, int issueId, const Address& d, ptx::AtomOp op,
     // .bf16 elements, its low half first, each reduced with the source's (or its first 8: one
     // 64-bit element)
     const ir::ValuePtr dst = Value::readOf(readId), src = Value::readOf(sourceRead);
-    const bool halves = elements.format && elements.format->mask() == 0xffff;
+    // (a 2-byte element of an array of them holds one .f16 or .bf16 element)
+    const bool halves = elements.format && elements.format->mask() == 0xffff && cellBytes != 2;
     w.written = halves ? reducedPairOfHalves(op, elements, dst, src)
                        : reducedElement(op, elements, dst, src);
 }
@@ -141,6 +142,70 @@ bool takesIm2colInfo(const ptx::BulkCopy& copy) {
 
 } // namespace
 
+namespace {
+
+/**
+ * The bytes each cell of a non-tensor bulk copy of `size` bytes stands for: the elements of
+ * dst's and src's arrays where they are narrower than the copy (the copy reads and writes each),
+ * else the whole copy, one cell (a 16-byte tile, or a location that is no array).
+ */
+int copyElementBytes(Lowerer& l, const Address& dst, const Address& src, std::int64_t size) {
+    const int ds = l.elementStride(dst), ss = l.elementStride(src);
+    const bool narrowDst = ds > 0 && ds<size, narrowSrc = ss> 0 && ss < size;
+    if (!narrowDst && !narrowSrc) return static_cast<int>(size);
+    if (ds != ss || size % ds != 0)
+        l.fail(l.operand(2).loc,
+               "a bulk copy of " + std::to_string(size) + " bytes reaches each element of '" +
+                   (narrowDst ? l.operand(0).name : l.operand(1).name) +
+                   "', an array of elements narrower than the copy: declare '" + l.operand(0).name +
+                   "' and '" + l.operand(1).name +
+                   "' as arrays of the same stride, which divides the size (litmus/README.md, "
+                   "Arrays)");
+    return ds;
+}
+
+/** A reduction's element type fits cells of `cellBytes`: its size, 4 for pairs of 16-bit
+ *  floats, or a whole 16-byte chunk (which the cell's first element stands for). */
+void checkReduceElement(Lowerer& l, const ElementKind& elements, int cellBytes) {
+    const bool half = elements.format && elements.format->mask() == 0xffff;
+    const int bytes = half ? 2 : elements.wide ? 8 : 4;
+    if (cellBytes == bytes || cellBytes >= 16 || (half && cellBytes == 4)) return;
+    l.fail(l.operand(2).loc, "a bulk reduction of " + std::to_string(bytes) +
+                                 "-byte elements into an array of " + std::to_string(cellBytes) +
+                                 "-byte elements: declare arrays of stride " +
+                                 std::to_string(bytes) + " (litmus/README.md, Arrays)");
+}
+
+/** .cp_mask's byteMask operand: a 16-bit constant. */
+std::int64_t maskValue(Lowerer& l, const litmus::Operand& op) {
+    const ir::ValuePtr v = l.value(op);
+    if (!v->isConst() || v->constant < 0 || v->constant > 0xffff)
+        l.fail(op.loc, "byteMask must be a 16-bit constant ptxmc knows when it lowers the copy (" +
+                           ptx::cite(ptx::Sec::CpAsyncBulk) + ")");
+    return v->constant;
+}
+
+/**
+ * Whether .cp_mask copies element `k` of `bytes` bytes: "The i-th bit in the 16-bit wide
+ * byteMask operand specifies whether the i-th byte of each 16-byte wide chunk of source data is
+ * copied. If the i-th bit in byteMask is 0, then the i-th byte is not copied" ({CpAsyncBulk#}).
+ * A cell is written whole, so a mask that copies part of one is an error.
+ */
+bool copiesElement(Lowerer& l, std::int64_t mask, std::size_t k, int bytes) {
+    const int offset = bytes >= 16 ? 0 : static_cast<int>((k * bytes) % 16);
+    const std::int64_t all = bytes >= 16 ? 0xffff : ((std::int64_t{1} << bytes) - 1);
+    const std::int64_t bits = (mask >> offset) & all;
+    if (bits == all) return true;
+    if (bits == 0) return false;
+    l.fail(l.operand(l.inst().operands.size() - 1).loc,
+           "byteMask copies some bytes of a " + std::to_string(bytes) +
+               "-byte cell and not others, and ptxmc writes whole cells: declare '" +
+               l.operand(0).name + "' and '" + l.operand(1).name +
+               "' as arrays of a stride the mask selects whole (stride 1 takes every mask)");
+}
+
+} // namespace
+
 void lowerCopy(Lowerer& l, const ptx::BulkCopy& copy) {
     bool toShared = copy.dst != ptx::StateSpace::Global;
     bool fromShared = copy.src != ptx::StateSpace::Global;
@@ -155,7 +220,7 @@ void lowerCopy(Lowerer& l, const ptx::BulkCopy& copy) {
     const bool im2colInfo = tensor && takesIm2colInfo(copy);
     const std::size_t oob = copy.ignoreOob ? 2 : 0;
     std::size_t n = (tensor ? 2 : 3) + oob + (viaMbarrier ? 1 : 0) + (im2colInfo ? 1 : 0) +
-                    (multicast ? 1 : 0) + (copy.cacheHint ? 1 : 0);
+                    (multicast ? 1 : 0) + (copy.cacheHint ? 1 : 0) + (copy.cpMask ? 1 : 0);
     l.expectOperands(n);
     for (std::size_t i = 3; i < 3 + oob; ++i)
         if (ir::ValuePtr v = l.value(l.operand(i)); !v->isConst() || v->constant != 0)
@@ -246,32 +311,61 @@ void lowerCopy(Lowerer& l, const ptx::BulkCopy& copy) {
     if (copy.reduce)
         elements = tensor ? ElementKind{tensorReduceUnsigned(l, copy, l.operand(0), dst)}
                           : elementKind(copy.half, copy.types, false);
-    ir::Event& r = l.exec(issueId, "read " + Lowerer::accessName(l.operand(1), src), {Tag::R});
-    copyAccess(r, src);
-    if (copy.reduce && elements.wide) l.noteWidth(r, l.operand(1), 8);
-    int readId = r.id;
-    for (const auto& [d, m] : targets) {
-        if (copy.reduce) {
-            reduceInto(l, issueId, d, *copy.reduce, elements, readId, reduceScope);
-        } else {
+    // the cells the copy reads and writes: one standing for the whole copy, or each element of
+    // arrays narrower than it (copyElementBytes); .cp_mask picks the elements it copies
+    const int e = tensor ? static_cast<int>(size) : copyElementBytes(l, dst, src, size);
+    const std::size_t count = static_cast<std::size_t>(size / e);
+    if (copy.reduce && !tensor) checkReduceElement(l, elements, e);
+    const std::int64_t byteMask = copy.cpMask ? maskValue(l, l.operand(n - 1)) : 0xffff;
+    std::vector<std::vector<Address>> into(targets.size()); // into[target][element]
+    for (std::size_t k = 0; k < count; ++k) {
+        const std::vector<Address> memberElements =
+            copy.multimem && k > 0 ? l.multimemAddresses(l.operand(0), static_cast<int>(k), e)
+                                   : std::vector<Address>{};
+        for (std::size_t t = 0; t < targets.size(); ++t)
+            into[t].push_back(k == 0          ? targets[t].first
+                              : copy.multimem ? memberElements[t]
+                                              : l.elementAfter(targets[t].first, l.operand(0),
+                                                               static_cast<int>(k), e));
+    }
+    std::vector<int> reads(count, -1); // the source read of each element copied
+    for (std::size_t k = 0; k < count; ++k) {
+        if (copy.cpMask && !copiesElement(l, byteMask, k, e)) continue;
+        const Address from =
+            k == 0 ? src : l.elementAfter(src, l.operand(1), static_cast<int>(k), e);
+        ir::Event& r = l.exec(issueId, "read " + Lowerer::accessName(l.operand(1), from), {Tag::R});
+        copyAccess(r, from);
+        if (copy.reduce && elements.wide) l.noteWidth(r, l.operand(1), 8);
+        reads[k] = r.id;
+    }
+    for (std::size_t t = 0; t < targets.size(); ++t) {
+        for (std::size_t k = 0; k < count; ++k) {
+            if (reads[k] < 0) continue;
+            const Address& d = into[t][k];
+            if (copy.reduce) {
+                reduceInto(l, issueId, d, *copy.reduce, elements, reads[k], reduceScope, e);
+                continue;
+            }
             ir::Event& w =
                 l.exec(issueId,
                        "write " + l.program().locations[static_cast<std::size_t>(d.location)].name,
                        {Tag::W});
             copyAccess(w, d);
-            w.written = Value::readOf(readId);
+            w.written = Value::readOf(reads[k]);
         }
-        if (!m) {
+        if (const auto& m = targets[t].second) {
+            completeTxAtCluster(l, issueId, *m, size, true);
+        } else {
             // Completion of a bulk-group copy, observed by wait_group: the implicit
             // generic-async proxy fence follows it (PTX ISA #async-proxy).
             l.exec(issueId, "complete", {Tag::BULK_DONE, Tag::PF, Tag::PF_ASYNC});
-        } else {
-            completeTxAtCluster(l, issueId, *m, size, true);
         }
     }
     if (copy.multimem) // its accesses of different locations, for decision Q25
-        for (ir::Event& e : l.program().events)
-            if (e.issue == issueId && e.location >= 0 && e.id != readId) e.multimemGroup = issueId;
+        for (ir::Event& ev : l.program().events)
+            if (ev.issue == issueId && ev.location >= 0 &&
+                std::find(reads.begin(), reads.end(), ev.id) == reads.end())
+                ev.multimemGroup = issueId;
     if (viaGroup) l.pendingBulk.push_back(issueId);
 }
 

@@ -222,6 +222,7 @@ Op decodeCopy(Decoder& d) {
     // ({CpAsyncBulk}): a trailing cache_policy operand, no memory-model effect
     c.cacheHint = d.q.take("L2::cache_hint");
     c.ignoreOob = c.dims == 0 && d.q.take("ignore_oob");
+    c.cpMask = c.dims == 0 && d.q.take("cp_mask");
     c.types = d.takeTypes();
     if (d.q.take("b128")) c.types.push_back(Type{'b', 128}); // .relaxed's element size (9.3)
     d.q.finish();
@@ -233,6 +234,12 @@ Op decodeCopy(Decoder& d) {
     if (c.viaMbarrier && c.dst == StateSpace::Global)
         d.fail(".mbarrier::complete_tx::bytes needs a shared-memory destination");
     if (c.multicast && !c.viaMbarrier) d.fail(".multicast::cluster needs an mbarrier");
+    // "cp.async.bulk.dst.src.completion_mechanism{.level::cache_hint}{.cp_mask} [dstMem],
+    // [srcMem], size{, cache-policy}{, byteMask}" with ".dst = { .global }", ".src = {
+    // .shared::cta }", ".completion_mechanism = { .bulk_group }" ({CpAsyncBulk})
+    if (c.cpMask && (c.dst != StateSpace::Global || c.src != StateSpace::SharedCta || !viaGroup))
+        d.fail(".cp_mask goes with cp.async.bulk.global.shared::cta.bulk_group (" +
+               cite(Sec::CpAsyncBulk) + ")");
     if (c.dims > 0) checkLoadMode(d, c);
     return c;
 }
@@ -547,12 +554,8 @@ Op decodeMultimemCopy(Decoder& d, bool reduce) {
     auto written = [&](const char* q) {
         return std::find(parts.begin(), parts.end(), q) != parts.end();
     };
-    if (written("cp_mask"))
-        d.fail(what +
-               ".cp_mask: \"The i-th bit in the 16-bit wide byteMask operand specifies "
-               "whether the i-th byte of each 16-byte wide chunk of source data is "
-               "copied\", and a copy's cell stands for whole chunks" +
-               where);
+    if (reduce && written("cp_mask"))
+        d.fail("multimem.cp.reduce.async.bulk has no .cp_mask" + where);
     if (written("tensor")) d.fail("unknown instruction '" + d.inst.opcode + "'");
     Op op = reduce ? decodeReduce(d) : decodeCopy(d);
     auto& c = std::get<BulkCopy>(op);

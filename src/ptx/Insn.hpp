@@ -442,6 +442,10 @@ struct BulkCopy {
     /// follow size; "the value of the corresponding bytes in destination shared memory ... is
     /// indeterminate" ({CpAsyncBulk}), so ptxmc takes them as 0 only
     bool ignoreOob = false;
+    /// .cp_mask (global from .shared::cta, .bulk_group; and the multimem copy): a trailing
+    /// 16-bit byteMask operand, "The i-th bit in the 16-bit wide byteMask operand specifies
+    /// whether the i-th byte of each 16-byte wide chunk of source data is copied"
+    bool cpMask = false;
 };
 
 /**

@@ -320,6 +320,7 @@ struct Printer {
                                                     : "multicast::cluster")
             .q(i.ctaGroup > 0 ? "cta_group::" + std::to_string(i.ctaGroup) : "")
             .q(i.cacheHint, "L2::cache_hint")
+            .q(i.cpMask, "cp_mask")
             .q(i.ignoreOob, "ignore_oob")
             .types(i.types)
             .s;

@@ -122,6 +122,9 @@ private:
     void bulkCommit();
     void bulkWait(const Insn& in, const ptx::BulkWait& wait);
     void bulkCopy(const Insn& in, const ptx::BulkCopy& copy);
+    /** Refuses a copy of `size` bytes that reaches several elements of an array (ptxmc copies
+     *  each; the harness gives each element a slot of its own). */
+    void refuseElementCopy(const Insn& in, std::int64_t size) const;
     void bulkTensorCopy(const Insn& in, const ptx::BulkCopy& copy);
     // tensor maps in memory (Plan: every version is the runner's one map of the tensor)
     void tensormapReplace(const Insn& in, const ptx::TensormapReplace& r);

@@ -1126,9 +1126,22 @@ void ThreadEmitter::tensormapCopy(const Insn& in) {
             {"\"l\"(" + mapAddress(dst) + ")", "\"r\"(" + mapAddress(src) + ")"});
 }
 
+void ThreadEmitter::refuseElementCopy(const Insn& in, std::int64_t size) const {
+    for (std::size_t i : {std::size_t{0}, std::size_t{1}}) {
+        auto array = plan_.arrays.find(in.operand(i).name);
+        if (array != plan_.arrays.end() && array->second.stride < size)
+            refuse("a " + std::to_string(size) + "-byte copy reaches each " +
+                   std::to_string(array->second.stride) + "-byte element of '" +
+                   in.operand(i).name +
+                   "', and the harness gives each element a slot of its own: no CUDA mapping yet");
+    }
+}
+
 void ThreadEmitter::bulkCopy(const Insn& in, const ptx::BulkCopy& copy) {
     if (copy.dims > 0) return bulkTensorCopy(in, copy);
     if (copy.ignoreOob) refuse("cp.async.bulk .ignore_oob has no CUDA mapping yet");
+    if (copy.cpMask) refuse("cp.async.bulk .cp_mask has no CUDA mapping yet");
+    refuseElementCopy(in, in.operand(2).value);
     Target dst = target(in.operand(0)), src = target(in.operand(1));
     std::string size = std::to_string(in.operand(2).value);
     bool fromGlobal = copy.src == ptx::StateSpace::Global;
@@ -1195,6 +1208,7 @@ void ThreadEmitter::cpAsync(const Insn& in) {
     if (const auto* c = in.as<ptx::CpAsync>(); c->srcSize || c->ignoreSrc)
         refuse("cp.async's src-size / ignore-src operand has no CUDA mapping yet");
     const std::int64_t size = in.operand(2).value; // 4, 8 or 16: lowering checked it
+    refuseElementCopy(in, size);
     // .L2::cache_hint is a hint with no memory-model effect ({CpAsync}): written without it,
     // since its cache-policy operand is no register of the harness (ptxas: arguments mismatch)
     ptx::CpAsync emitted = *in.as<ptx::CpAsync>();
