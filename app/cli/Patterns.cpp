@@ -349,15 +349,26 @@ int runPatterns(const PatternsArgs& args) {
             (cutlass ? detailedWithReadings : detailed).push_back(p.path);
         }
     auto keep = [&](TestRun& run) {
-        for (const Effect& e : run.effects)
-            failures += e.unknown() ? 1 : 0;
+        for (const Effect& e : run.effects) {
+            if (!e.unknown()) continue;
+            // say which: the document cannot show a weakening that has no answer
+            std::cerr << run.path << ": weakening " << ptx::toString(e.mutation) << ": "
+                      << (!e.error.empty() ? e.error
+                          : e.result       ? "Unknown: " + e.result->unknownReason.text
+                                           : std::string("no answer"))
+                      << '\n';
+            ++failures;
+        }
         runs[run.path] = std::move(run);
     };
     weakenTests(detailed, *model, weakening, keep);
     weakening.readings = true;
     weakenTests(detailedWithReadings, *model, weakening, keep);
     for (const auto& [path, a] : answers)
-        failures += (!a.result || a.result->observation == engine::Observation::Unknown) ? 1 : 0;
+        if (!a.result || a.result->observation == engine::Observation::Unknown) {
+            std::cerr << path << ": " << answerCell(a) << '\n';
+            ++failures;
+        }
 
     // Each answer against its expected.txt line: the document shows answers, and a kernel
     // protocol whose answer changed must not slip into it unnoticed.

@@ -113,7 +113,12 @@ Scope* scopeOf(Op& op) {
 }
 
 bool narrowable(Insn i) {
-    if (const auto* f = i.as<Fence>(); f && f->mbarrierInit) return false; // .cluster only
+    // forms whose scope the syntax fixes at .cluster ({Membar}): fence.mbarrier_init, the
+    // .sync_restrict fences and their proxy forms ("the .scope must be specified as .cluster")
+    if (const auto* f = i.as<Fence>();
+        f && (f->mbarrierInit || f->syncRestrict != StateSpace::None))
+        return false;
+    if (const auto* f = i.as<ProxyFence>(); f && f->syncRestrict != StateSpace::None) return false;
     Scope* s = scopeOf(i.op);
     return s && wide(*s);
 }

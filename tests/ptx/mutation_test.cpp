@@ -109,3 +109,27 @@ TEST_CASE("a mutation that does not apply is an input error at the instruction",
     CHECK_THROWS_WITH(ptx::applyMutation(ring, *ptx::parseMutation("drop:P0:2")),
                       Catch::Contains("its weakenings: relax"));
 }
+
+TEST_CASE("a fence whose syntax fixes its scope at .cluster is not narrowed", "[mutation]") {
+    // "the .scope must be specified as .cluster" for the .sync_restrict fences and their proxy
+    // forms ({Membar}); fence.mbarrier_init is .release.cluster only: a .cta mutant would not
+    // decode, and `ptxmc patterns` counted it as a check without an answer
+    const char* const text = R"(PTX FIXED
+{ x = 0; P0:r0 = 0; }
+ P0@cta 0,gpu 0 ;
+ fence.proxy.async::generic.release.sync_restrict::shared::cta.cluster ;
+ fence.acquire.sync_restrict::shared::cluster.cluster ;
+ fence.mbarrier_init.release.cluster ;
+ fence.acq_rel.cluster ;
+exists (P0:r0 == 0)
+)";
+    const litmus::Test test = litmus::parseLitmus(text, "fixed.litmus");
+    const litmus::Thread& t = test.threads.at(0);
+    for (std::size_t i = 0; i < 3; ++i) {
+        INFO("instruction " << i);
+        const auto kinds = ptx::weakenings(test, t, i);
+        CHECK(std::find(kinds.begin(), kinds.end(), Kind::Cta) == kinds.end());
+    }
+    const auto last = ptx::weakenings(test, t, 3);
+    CHECK(std::find(last.begin(), last.end(), Kind::Cta) != last.end());
+}
