@@ -290,6 +290,7 @@ bool fragArithmetic(Draft& d) {
     const std::string dst = d.freshReg("r");
     using T = std::vector<ptx::Type>;
     arith.types = r.pick({T{}, T{kU32}, T{kS32}});
+    arith.lo = arith.op == A::Mul && !arith.types.empty(); // a typed mul names its mode (9.7.1.3)
     d.emit(t, text(arith, dst + ", " + src + ", " + std::to_string(k)));
     d.define(t, dst, values);
     d.observe(t, dst, std::nullopt);

@@ -5,6 +5,7 @@
 #include "ptx/Sections.hpp"
 
 #include <algorithm>
+#include <map>
 
 namespace ptxmc::lower {
 
@@ -188,7 +189,7 @@ std::int64_t maskValue(Lowerer& l, const litmus::Operand& op) {
 /**
  * Whether .cp_mask copies element `k` of `bytes` bytes: "The i-th bit in the 16-bit wide
  * byteMask operand specifies whether the i-th byte of each 16-byte wide chunk of source data is
- * copied. If the i-th bit in byteMask is 0, then the i-th byte is not copied" ({CpAsyncBulk#}).
+ * copied. If the bit is set, the byte is copied" ({CpAsyncBulk#}).
  * A cell is written whole, so a mask that copies part of one is an error.
  */
 bool copiesElement(Lowerer& l, std::int64_t mask, std::size_t k, int bytes) {
@@ -222,11 +223,15 @@ void lowerCopy(Lowerer& l, const ptx::BulkCopy& copy) {
     std::size_t n = (tensor ? 2 : 3) + oob + (viaMbarrier ? 1 : 0) + (im2colInfo ? 1 : 0) +
                     (multicast ? 1 : 0) + (copy.cacheHint ? 1 : 0) + (copy.cpMask ? 1 : 0);
     l.expectOperands(n);
-    for (std::size_t i = 3; i < 3 + oob; ++i)
-        if (ir::ValuePtr v = l.value(l.operand(i)); !v->isConst() || v->constant != 0)
-            l.fail(l.operand(i).loc, "ignoreBytesLeft/ignoreBytesRight must be 0 here: the bytes "
-                                     "they name are indeterminate (" +
+    std::int64_t ignoredLeft = 0, ignoredRight = 0; // .ignore_oob's operands
+    for (std::size_t i = 3; i < 3 + oob; ++i) {
+        const ir::ValuePtr v = l.value(l.operand(i));
+        if (!v->isConst() || v->constant < 0 || v->constant > 15)
+            l.fail(l.operand(i).loc, "ignoreBytesLeft and ignoreBytesRight are constants in "
+                                     "[0..15] ptxmc knows when it lowers the copy (" +
                                          ptx::cite(ptx::Sec::CpAsyncBulk) + ")");
+        (i == 3 ? ignoredLeft : ignoredRight) = v->constant;
+    }
     // multimem.cp{.reduce}.async.bulk: "to memory locations residing on each GPU's memory
     // referred to by the destination multimem address range" ({MultimemCpAsyncBulk#},
     // {MultimemCpReduceAsyncBulk#}): a write (reduction) per location, each completed by the
@@ -316,6 +321,16 @@ void lowerCopy(Lowerer& l, const ptx::BulkCopy& copy) {
     const int e = tensor ? static_cast<int>(size) : copyElementBytes(l, dst, src, size);
     const std::size_t count = static_cast<std::size_t>(size / e);
     if (copy.reduce && !tensor) checkReduceElement(l, elements, e);
+    // "When .sem is .relaxed, the data copy accesses memory with naturally-aligned strong memory
+    // operations with element-wise atomic size specified by .type" (.b128, {CpAsyncBulk#}): cells
+    // narrower than 16 bytes would let two such copies tear an element
+    if (strongCopy && e < 16)
+        l.fail(l.operand(2).loc, "a .relaxed copy is atomic in 16-byte elements (.b128), and the "
+                                 "arrays' " +
+                                     std::to_string(e) +
+                                     "-byte cells would split them: declare arrays of stride 16, "
+                                     "or copy .weak (" +
+                                     ptx::cite(ptx::Sec::CpAsyncBulk) + ")");
     const std::int64_t byteMask = copy.cpMask ? maskValue(l, l.operand(n - 1)) : 0xffff;
     std::vector<std::vector<Address>> into(targets.size()); // into[target][element]
     for (std::size_t k = 0; k < count; ++k) {
@@ -328,9 +343,26 @@ void lowerCopy(Lowerer& l, const ptx::BulkCopy& copy) {
                                               : l.elementAfter(targets[t].first, l.operand(0),
                                                                static_cast<int>(k), e));
     }
+    // .ignore_oob: "the value of the corresponding bytes in destination shared memory [dstMem ..
+    // dstMem+size) is indeterminate" for the first ignoredLeft and the last ignoredRight bytes;
+    // their source bytes "may be out-of-bounds". A cell with such bytes is written with a value
+    // nothing may read (checkIndeterminateUnread), its source read only where some of its bytes
+    // are in bounds.
+    auto ignoredBytes = [&](std::size_t k) {
+        const std::int64_t from = static_cast<std::int64_t>(k) * e, to = from + e;
+        return std::max<std::int64_t>(0, std::min(to, ignoredLeft) - from) +
+               std::max<std::int64_t>(0, to - std::max(from, size - ignoredRight));
+    };
     std::vector<int> reads(count, -1); // the source read of each element copied
+    std::vector<bool> unknown(count, false), written(count, true);
     for (std::size_t k = 0; k < count; ++k) {
-        if (copy.cpMask && !copiesElement(l, byteMask, k, e)) continue;
+        if (copy.cpMask && !copiesElement(l, byteMask, k, e)) {
+            written[k] = false;
+            continue;
+        }
+        const std::int64_t ignored = ignoredBytes(k);
+        unknown[k] = ignored > 0;
+        if (ignored >= e) continue; // no byte of it is read
         const Address from =
             k == 0 ? src : l.elementAfter(src, l.operand(1), static_cast<int>(k), e);
         ir::Event& r = l.exec(issueId, "read " + Lowerer::accessName(l.operand(1), from), {Tag::R});
@@ -340,7 +372,7 @@ void lowerCopy(Lowerer& l, const ptx::BulkCopy& copy) {
     }
     for (std::size_t t = 0; t < targets.size(); ++t) {
         for (std::size_t k = 0; k < count; ++k) {
-            if (reads[k] < 0) continue;
+            if (!written[k]) continue;
             const Address& d = into[t][k];
             if (copy.reduce) {
                 reduceInto(l, issueId, d, *copy.reduce, elements, reads[k], reduceScope, e);
@@ -351,7 +383,8 @@ void lowerCopy(Lowerer& l, const ptx::BulkCopy& copy) {
                        "write " + l.program().locations[static_cast<std::size_t>(d.location)].name,
                        {Tag::W});
             copyAccess(w, d);
-            w.written = Value::readOf(reads[k]);
+            w.written = reads[k] >= 0 ? Value::readOf(reads[k]) : Value::makeConst(0);
+            if (unknown[k]) l.noteIndeterminate(w, l.inst().loc);
         }
         if (const auto& m = targets[t].second) {
             completeTxAtCluster(l, issueId, *m, size, true);
@@ -361,11 +394,21 @@ void lowerCopy(Lowerer& l, const ptx::BulkCopy& copy) {
             l.exec(issueId, "complete", {Tag::BULK_DONE, Tag::PF, Tag::PF_ASYNC});
         }
     }
-    if (copy.multimem) // its accesses of different locations, for decision Q25
-        for (ir::Event& ev : l.program().events)
-            if (ev.issue == issueId && ev.location >= 0 &&
-                std::find(reads.begin(), reads.end(), ev.id) == reads.end())
-                ev.multimemGroup = issueId;
+    if (copy.multimem) { // one element's accesses of its several locations, for decision Q25
+        std::map<int, std::size_t> elementAt;
+        for (const auto& cells : into)
+            for (std::size_t k = 0; k < cells.size(); ++k)
+                elementAt[cells[k].location] = k;
+        std::vector<int> groupOf(count, -1);
+        for (ir::Event& ev : l.program().events) {
+            if (ev.issue != issueId || ev.location < 0) continue;
+            const auto k = elementAt.find(ev.location);
+            if (k == elementAt.end()) continue; // a source read
+            int& group = groupOf[k->second];
+            if (group < 0) group = ev.id;
+            ev.multimemGroup = group;
+        }
+    }
     if (viaGroup) l.pendingBulk.push_back(issueId);
 }
 

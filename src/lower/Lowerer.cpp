@@ -106,6 +106,7 @@ ir::Program Lowerer::run() {
     for (auto& cycle : ir::computeGates(program_))
         program_.staticDeadlocks.push_back(std::move(cycle));
     resolveCondition();
+    checkIndeterminateUnread();
     return std::move(program_);
 }
 
@@ -743,6 +744,30 @@ void Lowerer::checkStoreWidth(const Address& a, const Operand& op, int bytes) co
                      "writes replace whole cells; declare '" +
                      op.name + "' as an array of stride " + std::to_string(bytes) +
                      " (litmus/README.md, Arrays)");
+}
+
+void Lowerer::noteIndeterminate(const ir::Event& e, const SourceLoc& loc) {
+    indeterminate_.emplace(e.location, loc);
+}
+
+void Lowerer::checkIndeterminateUnread() const {
+    for (const auto& [location, at] : indeterminate_) {
+        const std::string& name = program_.locations[static_cast<std::size_t>(location)].name;
+        const std::string why =
+            "this copy leaves '" + name +
+            "' indeterminate (\"the value of the corresponding bytes in destination shared "
+            "memory [dstMem .. dstMem+size) is indeterminate\", " +
+            ptx::cite(ptx::Sec::CpAsyncBulk) +
+            ") and ptxmc holds no unknown values, so nothing may read it: ";
+        for (const ir::Observable& o : program_.observed)
+            if (o.location == location) fail(at, why + "the test observes it");
+        for (const ir::Event& e : program_.events)
+            if (e.location == location && e.has(ir::Tag::R) && e.thread >= 0)
+                fail(at,
+                     why + "'" + e.text + "' of P" +
+                         std::to_string(program_.threads[static_cast<std::size_t>(e.thread)].id) +
+                         " reads it");
+    }
 }
 
 int Lowerer::elementStride(const Address& a) const {

@@ -128,6 +128,9 @@ public:
      * `bytes`; otherwise an input error at `op`.
      */
     Address elementAfter(const Address& a, const litmus::Operand& op, int k, int bytes);
+    /** `e` writes a value the text leaves indeterminate (.ignore_oob's bytes): an input error
+     *  once anything reads its location (checkIndeterminateUnread). */
+    void noteIndeterminate(const ir::Event& e, const SourceLoc& loc);
     /** The bytes per element of the array `a` is in, or 0 where `a` is no array's element. */
     int elementStride(const Address& a) const;
     /**
@@ -299,6 +302,10 @@ private:
     /** Once every thread is lowered: a write narrower than its 64-bit location would keep the
      *  rest of it (an input error), and a 64-bit location's initial value is taken as written. */
     void finishWidths();
+    std::map<int, SourceLoc> indeterminate_; ///< location -> the write that leaves it unknown
+    /** Once the condition is resolved: no read and no observable reaches a location a copy
+     *  left indeterminate (ptxmc holds no unknown values; an input error names it). */
+    void checkIndeterminateUnread() const;
 
     /** Whether `v` is a 64-bit value: a 64-bit constant or operation, or what a 64-bit access
      *  read (an observed register's width, ir::Observable). */

@@ -103,12 +103,19 @@ ir::Event& access(Lowerer& l, int& group, const ir::ValuePtr& when,
     return e;
 }
 
-/** The element type's arithmetic: integers, or floats with 16-bit halves packed in pairs. */
+/**
+ * The element type's arithmetic and layout. "A memory operation on a packed data type is
+ * modelled as a pair of equivalent memory operations on the scalar data type, executed in an
+ * unspecified order" (8.2.5 #memory-operations-on-packed-data-types): a .f16x2/.bf16x2
+ * register is two 2-byte scalars, an .e5m2x2/.e5m2x4 (.e4m3) register two or four bytes, each
+ * accessed on its own at consecutive addresses (low first, little-endian), as atom's packed
+ * forms are.
+ */
 struct Elements {
     ElementKind kind;
-    bool packed = false; ///< .f16x2, .bf16x2: two 16-bit floats per element
     bool accF32 = false; ///< ld_reduce's .acc::f32
-    int bytes = 4;       ///< of one element (one register of the vector)
+    int scalarBytes = 4; ///< of one scalar in memory (a cell)
+    int perRegister = 1; ///< scalars one register of the vector packs
 };
 
 Elements elementsOf(const ptx::Multimem& m) {
@@ -116,17 +123,25 @@ Elements elementsOf(const ptx::Multimem& m) {
     // "subnormal numbers are supported" by the float add (PTX ISA 9.7.3.1, 9.7.4.1) and the
     // text gives multimem's .add no flush to zero: nothing is flushed
     e.kind = elementKind(m.half, m.types, false);
-    e.packed = m.half == ptx::HalfType::F16x2 || m.half == ptx::HalfType::Bf16x2;
     e.accF32 = m.accF32;
-    e.bytes = std::max(1, m.elementBits() / 8);
+    const int bits = m.elementBits();
+    const int scalarBits = m.half != ptx::HalfType::None ? 16
+                           : m.fp8 != ptx::Fp8Type::None ? 8
+                                                         : bits;
+    e.scalarBytes = std::max(1, scalarBits / 8);
+    e.perRegister = bits / scalarBits;
     return e;
+}
+
+/** Scalar `h` of a register holding `perRegister` of `bits` bits each (low first). */
+ir::ValuePtr scalarOf(const ir::ValuePtr& v, int h, int bits) {
+    const ir::ValuePtr shifted =
+        h == 0 ? v : Value::make(Value::Op::Lshr, {v, Value::makeConst(h * bits)});
+    return Value::make(Value::Op::And, {shifted, Value::makeConst((std::int64_t{1} << bits) - 1)});
 }
 
 ir::ValuePtr low16(const ir::ValuePtr& v) {
     return Value::make(Value::Op::And, {v, Value::makeConst(0xffff)});
-}
-ir::ValuePtr high16(const ir::ValuePtr& v) {
-    return Value::make(Value::Op::Lshr, {v, Value::makeConst(16)});
 }
 
 /**
@@ -187,36 +202,22 @@ ir::ValuePtr reduceScalar(Lowerer& l, const ptx::Multimem& m, const Elements& e,
     return r;
 }
 
-/** ld_reduce's result for one register: its element reduced over the locations (both halves
- *  of a packed pair, each on its own). */
-ir::ValuePtr reduceElement(Lowerer& l, const ptx::Multimem& m, const Elements& e,
-                           const std::vector<ir::ValuePtr>& read) {
-    if (!e.packed) return reduceScalar(l, m, e, read);
-    std::vector<ir::ValuePtr> lows, highs;
-    for (const ir::ValuePtr& v : read) {
-        lows.push_back(low16(v));
-        highs.push_back(high16(v));
-    }
-    ir::ValuePtr low = reduceScalar(l, m, e, lows), high = reduceScalar(l, m, e, highs);
-    return Value::make(Value::Op::Or,
-                       {low, Value::make(Value::Op::Mul, {high, Value::makeConst(65536)})});
+/** The value of register `op` an access moves: 64 bits of an .f64 or 64-bit integer, else
+ *  its 32-bit word (the scalars are cut out of it: scalarOf). */
+ir::ValuePtr operandValue(Lowerer& l, const ptx::Multimem& m, const litmus::Operand& op) {
+    if (m.elementBits() == 64) return l.value64(op, !m.floating() && m.types.at(0).kind == 's');
+    return l.value(op);
 }
 
-/** What multimem.red writes to a location that held `old`. */
-ir::ValuePtr reducedAt(const ptx::Multimem& m, const Elements& e, const ir::ValuePtr& old,
-                       const ir::ValuePtr& b) {
-    if (e.packed) return reducedPairOfHalves(m.op, e.kind, old, b);
-    return reducedElement(m.op, e.kind, old, b);
-}
-
-/** The value of register `op` an access moves: 64 bits of an .f64 or 64-bit integer, the low
- *  bits of a narrower element. */
-ir::ValuePtr operandValue(Lowerer& l, const ptx::Multimem& m, const Elements& e,
-                          const litmus::Operand& op) {
-    if (e.bytes == 8) return l.value64(op, !m.floating() && m.types.at(0).kind == 's');
-    const ir::ValuePtr v = l.value(op);
-    if (e.bytes >= 4) return v;
-    return subWordValue(v, ptx::Type{'b', e.bytes * 8}, false);
+/** The register whose scalars are `scalars` (low first, `bits` each). */
+ir::ValuePtr packed(const std::vector<ir::ValuePtr>& scalars, int bits) {
+    ir::ValuePtr r = scalars[0];
+    for (std::size_t h = 1; h < scalars.size(); ++h)
+        r = Value::make(
+            Value::Op::Or,
+            {r, Value::make(Value::Op::Mul,
+                            {scalars[h], Value::makeConst(std::int64_t{1} << (bits * h))})});
+    return r;
 }
 
 } // namespace
@@ -249,70 +250,79 @@ void lowerMultimem(Lowerer& l, const ptx::Multimem& m) {
     const bool store = m.kind == K::St || m.kind == K::StAsync;
     const litmus::Operand& addr = l.operand(load ? 1 : 0);
     const Elements e = elementsOf(m);
-    const auto vec = static_cast<std::size_t>(m.vec);
-    std::vector<std::vector<Address>> at(vec); // at[element][location]
-    for (std::size_t k = 0; k < vec; ++k) {
-        at[k] = l.multimemAddresses(addr, static_cast<int>(k), e.bytes);
-        for (const Address& a : at[k]) {
+    const int bits = e.scalarBytes * 8;
+    const auto scalars = static_cast<std::size_t>(m.vec * e.perRegister);
+    std::vector<std::vector<Address>> at(scalars); // at[scalar][location]
+    for (std::size_t j = 0; j < scalars; ++j) {
+        at[j] = l.multimemAddresses(addr, static_cast<int>(j), e.scalarBytes);
+        for (const Address& a : at[j]) {
             if (store)
-                l.checkStoreWidth(a, addr, e.bytes);
+                l.checkStoreWidth(a, addr, e.scalarBytes);
             else
-                l.checkAccessWidth(a, addr, e.bytes);
+                l.checkAccessWidth(a, addr, e.scalarBytes);
         }
     }
     const ptx::Ordering o = orderingOf(m);
     const std::vector<litmus::Operand> registers = vectorOperand(l, l.operand(load ? 0 : 1), m.vec);
-    std::vector<ir::ValuePtr> b;
+    std::vector<ir::ValuePtr> b; // per scalar: the value it moves (st) or reduces with (red)
     if (!load)
-        for (const litmus::Operand& r : registers)
-            b.push_back(operandValue(l, m, e, r));
+        for (const litmus::Operand& r : registers) {
+            const ir::ValuePtr v = operandValue(l, m, r);
+            for (int h = 0; h < e.perRegister; ++h)
+                b.push_back(bits >= 32 ? v : scalarOf(v, h, bits));
+        }
     std::vector<Slot> slots;
-    for (std::size_t k = 0; k < vec; ++k)
-        for (std::size_t i = 0; i < at[k].size(); ++i)
-            slots.push_back({k, i});
+    for (std::size_t j = 0; j < scalars; ++j)
+        for (std::size_t i = 0; i < at[j].size(); ++i)
+            slots.push_back({j, i});
     const bool strong = o.sem == Sem::Release || o.sem == Sem::Acquire;
-    int group = -1;
-    std::vector<ir::ValuePtr> result(vec); // ld_reduce: per register, the value of the order taken
+    // decision Q25 relates the accesses of one scalar at its several locations
+    // (multimem-sibling), not those of different scalars of a vector
+    std::vector<int> group(scalars, -1);
+    std::vector<ir::ValuePtr> result(scalars); // ld_reduce: per scalar, the order taken's value
     for (const auto& [order, when] : accessOrders(l, slots.size(), strong)) {
-        std::vector<std::vector<ir::ValuePtr>> read(vec, std::vector<ir::ValuePtr>(at[0].size()));
+        std::vector<std::vector<ir::ValuePtr>> read(scalars,
+                                                    std::vector<ir::ValuePtr>(at[0].size()));
         for (std::size_t s : order) {
-            const auto [k, i] = slots[s];
-            const Address& a = at[k][i];
+            const auto [j, i] = slots[s];
+            const Address& a = at[j][i];
             if (load) {
-                ir::Event& r = access(l, group, when, {Tag::R});
+                ir::Event& r = access(l, group[j], when, {Tag::R});
                 setOrdering(r, o.sem, o.scope);
                 l.access(r, a, ir::Proxy::Generic);
-                l.noteWidth(r, addr, e.bytes);
-                read[k][i] = Value::readOf(r.id);
+                l.noteWidth(r, addr, e.scalarBytes);
+                read[j][i] = Value::readOf(r.id);
             } else if (store) {
-                ir::Event& w = access(l, group, when, {Tag::W});
+                ir::Event& w = access(l, group[j], when, {Tag::W});
                 setOrdering(w, o.sem, o.scope);
                 l.access(w, a, ir::Proxy::Generic);
-                l.noteWidth(w, addr, e.bytes);
-                w.written = m.floating() ? b[k] : subWordValue(b[k], m.types.at(0), false);
+                l.noteWidth(w, addr, e.scalarBytes);
+                w.written = m.floating() ? b[j] : subWordValue(b[j], m.types.at(0), false);
             } else {
-                ir::Event& r = access(l, group, when, {Tag::R, Tag::RMW, Tag::RED});
+                ir::Event& r = access(l, group[j], when, {Tag::R, Tag::RMW, Tag::RED});
                 setOrdering(r, Sem::Relaxed, o.scope);
                 l.access(r, a, ir::Proxy::Generic);
-                l.noteWidth(r, addr, e.bytes);
+                l.noteWidth(r, addr, e.scalarBytes);
                 const int readId = r.id;
-                ir::Event& w = access(l, group, when, {Tag::W, Tag::RMW, Tag::RED});
+                ir::Event& w = access(l, group[j], when, {Tag::W, Tag::RMW, Tag::RED});
                 setOrdering(w, o.sem, o.scope);
                 l.access(w, a, ir::Proxy::Generic);
-                l.noteWidth(w, addr, e.bytes);
-                w.written = reducedAt(m, e, Value::readOf(readId), b[k]);
+                l.noteWidth(w, addr, e.scalarBytes);
+                w.written = reducedElement(m.op, e.kind, Value::readOf(readId), b[j]);
             }
         }
         if (!load) continue;
-        for (std::size_t k = 0; k < vec; ++k) {
-            const ir::ValuePtr reduced = reduceElement(l, m, e, read[k]);
-            result[k] =
-                result[k] ? Value::make(Value::Op::Ite, {when, reduced, result[k]}) : reduced;
+        for (std::size_t j = 0; j < scalars; ++j) {
+            const ir::ValuePtr reduced = reduceScalar(l, m, e, read[j]);
+            result[j] =
+                result[j] ? Value::make(Value::Op::Ite, {when, reduced, result[j]}) : reduced;
         }
     }
     if (!load) return;
-    for (std::size_t k = 0; k < vec; ++k)
-        l.define(registers[k], result[k]);
+    for (std::size_t k = 0; k < registers.size(); ++k) {
+        const auto first = result.begin() + static_cast<std::ptrdiff_t>(k) * e.perRegister;
+        l.define(registers[k], packed({first, first + e.perRegister}, bits));
+    }
 }
 
 } // namespace ptxmc::lower

@@ -169,9 +169,8 @@ void checkLoadMode(Decoder& d, const BulkCopy& c) {
  * srcMem+size) may be out-of-bounds of a global memory allocation, and the value of the
  * corresponding bytes in destination shared memory [dstMem .. dstMem+size) is indeterminate";
  * "The qualifier .ignore_oob is only available for the global to .shared::cta copy direction".
- * The copy's destination is one cell and ptxmc has no indeterminate values, so an immediate
- * ignoreBytesLeft or ignoreBytesRight must be 0: the copy is then a plain one (a register's value
- * is checked when the test is lowered).
+ * An immediate ignoreBytesLeft or ignoreBytesRight is checked here; what the ignored bytes
+ * leave is the lowering's (lowerCopy).
  */
 void checkIgnoreOob(Decoder& d, const BulkCopy& c) {
     const std::string where = " (" + cite(Sec::CpAsyncBulk) + ")";
@@ -187,11 +186,6 @@ void checkIgnoreOob(Decoder& d, const BulkCopy& c) {
             throw InputError(n.loc, "\"The only valid values for ignoreBytesLeft and "
                                     "ignoreBytesRight are [0..15]\"" +
                                         where);
-        if (n.value != 0)
-            throw InputError(n.loc, std::to_string(n.value) +
-                                        " ignored bytes are not supported: their destination "
-                                        "bytes are indeterminate, and a cell of ptxmc holds one "
-                                        "value (0 is)");
     }
 }
 

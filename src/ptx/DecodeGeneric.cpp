@@ -645,12 +645,40 @@ Matrix decodeMatrix(Decoder& d, bool store) {
     return m;
 }
 
+/**
+ * A written type of add/sub/mul/and/or/xor, as the integer and logic instructions take it
+ * (9.7.1.1-9.7.1.3: ".type = { .u16, .u32, .u64, .s16, .s32, .s64 }", mul with its mode, of
+ * which ptxmc computes .lo; 9.7.8.1-9.7.8.3: ".type = { .pred, .b16, .b32, .b64 }"). The litmus
+ * shorthand without a type (herd's and Dat3M's `add r, r, 1`) is taken as written.
+ */
+void checkArithType(Decoder& d, const Arith& a) {
+    if (a.types.empty()) return;
+    const std::string name = d.inst.parts[0];
+    if (a.types.size() != 1) d.fail("'" + d.inst.opcode + "' takes one type");
+    const Type t = a.types[0];
+    const bool logic = a.op == ArithOp::And || a.op == ArithOp::Or || a.op == ArithOp::Xor;
+    const bool width = t.bits == 16 || t.bits == 32 || t.bits == 64;
+    if (logic && !(t.kind == 'p' || (t.kind == 'b' && width)))
+        d.fail("'" + d.inst.opcode + "': " + name + "'s type is .pred, .b16, .b32 or .b64 (" +
+               cite(Sec::LogicInstructions) + ")");
+    if (!logic && !((t.kind == 'u' || t.kind == 's') && width))
+        d.fail("'" + d.inst.opcode + "': " + name +
+               "'s type is .u16, .u32, .u64, .s16, .s32 or .s64 (ptxmc computes integer " + name +
+               "; " + cite(Sec::IntegerArithmetic) + ")");
+    if (a.op == ArithOp::Mul && !a.lo)
+        d.fail("'" + d.inst.opcode +
+               "': mul's mode is .lo here (\"mul.lo\": the low half of the "
+               "product; .hi and .wide are not modelled; " +
+               cite(Sec::IntegerArithmetic) + ")");
+}
+
 Op decodeArith(Decoder& d, ArithOp op) {
     Arith a;
     a.op = op;
     if (op == ArithOp::Mul) a.lo = d.q.take("lo"); // the low half: what registers keep anyway
     a.types = d.takeTypes();
     d.q.finish();
+    checkArithType(d, a);
     return a;
 }
 

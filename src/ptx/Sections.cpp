@@ -244,6 +244,8 @@ constexpr SectionRow kRows[] = {
      "data-movement-and-conversion-instructions-multimem-cp-async-bulk"},
     {Sec::MultimemCpReduceAsyncBulk, "MultimemCpReduceAsyncBulk", "9.7.10.28.4.5",
      "data-movement-and-conversion-instructions-multimem-cp-reduce-async-bulk"},
+    {Sec::IntegerArithmetic, "IntegerArithmetic", "9.7.1", "integer-arithmetic-instructions"},
+    {Sec::LogicInstructions, "LogicInstructions", "9.7.8", "logic-and-shift-instructions"},
     // cited by the model's comments (model/*.cat, as {Key} or {Key#})
     {Sec::MemorySynchronization, "MemorySynchronization", "8.9.4", "memory-synchronization"},
     {Sec::CausalityOrder, "CausalityOrder", "8.9.5", "causality-order"},

@@ -148,6 +148,8 @@ enum class Sec {
     MultimemRedAsync,
     MultimemCpAsyncBulk,
     MultimemCpReduceAsyncBulk,
+    IntegerArithmetic,
+    LogicInstructions,
     // cited by the model's comments (model/*.cat)
     MemorySynchronization,
     CausalityOrder,
