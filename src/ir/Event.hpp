@@ -87,6 +87,9 @@ struct Value {
         Lt64,
         Ltu64,
         Eq64,
+        /// a value the PTX text leaves unknown (`constant`: its origin, the lowering's); the
+        /// lowering refuses a program in which it reaches anything an engine evaluates
+        Unknown,
     };
     Op op = Op::Const;
     std::int64_t constant = 0;

@@ -8,6 +8,7 @@
 #include <cmath>
 #include <cstdint>
 #include <limits>
+#include <stdexcept>
 
 namespace ptxmc::ir {
 
@@ -266,6 +267,8 @@ typename V::Word applyValue(const V& v, const ir::Value& x, Sources& src, Arg&& 
         auto a = arg(0), b = arg(1);
         return v.select(v.equal64(a, b), v.word(1), v.word(0));
     }
+    case Op::Unknown: // lowering keeps it from every evaluated value (checkUnknownUnused)
+        throw std::logic_error("an unknown value reached an engine");
     case Op::Ite:
         return v.choose(
             v.nonzero(arg(0)), [&] { return arg(1); }, [&] { return arg(2); });

@@ -2,6 +2,7 @@
 #include "litmus/ParserDetail.hpp"
 
 #include <algorithm>
+#include <cctype>
 #include <climits>
 #include <string>
 #include <string_view>
@@ -291,10 +292,16 @@ bool validOpcodePart(std::string_view part) {
             ++i;
             continue;
         }
+        const std::size_t start = i;
         std::size_t run = 0;
         while (i < part.size() && part[i] == ':')
             ++run, ++i;
-        if (run != 2) return false;
+        // `::` joins words (`shared::cta`); one ':' joins two numbers (the ratio of `sp::2:4`,
+        // 9.4's sparse-compression qualifiers)
+        const bool ratio = run == 1 && start > 0 && i < part.size() &&
+                           std::isdigit(static_cast<unsigned char>(part[start - 1])) &&
+                           std::isdigit(static_cast<unsigned char>(part[i]));
+        if (run != 2 && !ratio) return false;
     }
     return true;
 }

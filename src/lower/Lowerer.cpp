@@ -107,6 +107,7 @@ ir::Program Lowerer::run() {
         program_.staticDeadlocks.push_back(std::move(cycle));
     resolveCondition();
     checkIndeterminateUnread();
+    checkUnknownUnused();
     return std::move(program_);
 }
 
@@ -744,6 +745,53 @@ void Lowerer::checkStoreWidth(const Address& a, const Operand& op, int bytes) co
                      "writes replace whole cells; declare '" +
                      op.name + "' as an array of stride " + std::to_string(bytes) +
                      " (litmus/README.md, Arrays)");
+}
+
+ir::ValuePtr Lowerer::unknownValue(const SourceLoc& at, const std::string& what) {
+    auto v = std::make_shared<ir::Value>();
+    v->op = ir::Value::Op::Unknown;
+    v->constant = static_cast<std::int64_t>(unknowns_.size());
+    unknowns_.emplace_back(at, what);
+    return v;
+}
+
+namespace {
+
+/** The origin index of an unknown value `v` depends on, or -1. */
+std::int64_t unknownIn(const ir::ValuePtr& v, std::set<const ir::Value*>& seen) {
+    if (!v || !seen.insert(v.get()).second) return -1;
+    if (v->op == ir::Value::Op::Unknown) return v->constant;
+    for (const auto& a : v->args)
+        if (const std::int64_t u = unknownIn(a, seen); u >= 0) return u;
+    return -1;
+}
+
+} // namespace
+
+void Lowerer::checkUnknownUnused() const {
+    if (unknowns_.empty()) return;
+    std::set<const ir::Value*> seen; // values already searched (none of them depends on one)
+    auto check = [&](const ir::ValuePtr& v, const std::string& use) {
+        const std::int64_t u = unknownIn(v, seen);
+        if (u < 0) return;
+        const auto& [at, what] = unknowns_[static_cast<std::size_t>(u)];
+        fail(at, what + ", and ptxmc holds no unknown values: " + use + " depends on it");
+    };
+    for (const ir::Event& e : program_.events) {
+        const std::string use =
+            "'" + e.text + "'" +
+            (e.thread >= 0
+                 ? " of P" + std::to_string(program_.threads[static_cast<std::size_t>(e.thread)].id)
+                 : "");
+        check(e.written, "the value " + use + " writes");
+        check(e.guard, "whether " + use + " runs");
+        check(e.mbParity, "the parity " + use + " waits on");
+        check(e.mbToken, "the token " + use + " waits on");
+    }
+    for (const ir::Cut& c : program_.cuts)
+        check(c.guard, "whether '" + c.text + "' loops again");
+    for (const ir::Observable& o : program_.observed)
+        check(o.reg, "the test's observed " + o.name);
 }
 
 void Lowerer::noteIndeterminate(const ir::Event& e, const SourceLoc& loc) {

@@ -128,6 +128,9 @@ public:
      * `bytes`; otherwise an input error at `op`.
      */
     Address elementAfter(const Address& a, const litmus::Operand& op, int k, int bytes);
+    /** A register value the text leaves unknown (`what`, at `at`): an input error once anything
+     *  an engine evaluates depends on it (checkUnknownUnused). */
+    ir::ValuePtr unknownValue(const SourceLoc& at, const std::string& what);
     /** `e` writes a value the text leaves indeterminate (.ignore_oob's bytes): an input error
      *  once anything reads its location (checkIndeterminateUnread). */
     void noteIndeterminate(const ir::Event& e, const SourceLoc& loc);
@@ -306,6 +309,10 @@ private:
     /** Once the condition is resolved: no read and no observable reaches a location a copy
      *  left indeterminate (ptxmc holds no unknown values; an input error names it). */
     void checkIndeterminateUnread() const;
+    std::vector<std::pair<SourceLoc, std::string>> unknowns_; ///< Value::Op::Unknown's origins
+    /** Once the condition is resolved: no written value, guard, wait operand or observed
+     *  register depends on an unknownValue. */
+    void checkUnknownUnused() const;
 
     /** Whether `v` is a 64-bit value: a 64-bit constant or operation, or what a 64-bit access
      *  read (an observed register's width, ir::Observable). */

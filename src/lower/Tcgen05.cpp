@@ -357,9 +357,14 @@ std::vector<ir::ValuePtr> readRows(Lowerer& l, int id, const std::vector<Operand
 } // namespace
 
 static void lowerLdRed(Lowerer& l, const ptx::Tcgen05Ld& ld);
+static void lowerLdSpcompress(Lowerer& l, const ptx::Tcgen05Ld& ld);
 
 void lowerLd(Lowerer& l, const ptx::Tcgen05Ld& ld) {
     std::size_t want = ld.format.registers();
+    if (ld.spcompress) {
+        lowerLdSpcompress(l, ld);
+        return;
+    }
     if (ld.red) {
         lowerLdRed(l, ld);
         return;
@@ -415,6 +420,51 @@ static void lowerLdRed(Lowerer& l, const ptx::Tcgen05Ld& ld) {
         }
     }
     l.define(l.operand(1), acc);
+}
+
+/**
+ * tcgen05.ld{.red}.spcompress {mdata}, {cdata}, {redval,} [taddr] (9.4, sm_107a): the load of
+ * num columns, as tcgen05.ld's, whose registers hold of each 4 values the 2 kept by .min/.max
+ * (cdata) and their indices (mdata). The text gives neither the order of the kept values in
+ * cdata nor the bit layout of mdata, and leaves ties "implementation-specific" (9.7.10.30); with
+ * .red, whether redval reduces the loaded values or the kept ones it does not say. Every
+ * register is an unknown value (Lowerer::unknownValue): the load's ordering is checked, and a
+ * use of a register is an input error.
+ */
+static void lowerLdSpcompress(Lowerer& l, const ptx::Tcgen05Ld& ld) {
+    const bool red = ld.red.has_value();
+    const std::size_t taddrAt = red ? 3 : 2;
+    l.expectOperands(taddrAt + 1);
+    const std::vector<Operand> mdata = registerVector(l, l.operand(0));
+    requireRegisterCount(l, l.operand(0), mdata.size(),
+                         ptx::LdSpcompress::indexRegisters(ld.format.repeat));
+    const std::vector<Operand> cdata = registerVector(l, l.operand(1));
+    requireRegisterCount(l, l.operand(1), cdata.size(),
+                         ptx::LdSpcompress::valueRegisters(ld.format.repeat));
+    if (red && l.operand(2).kind != Operand::Kind::Name)
+        l.fail(l.operand(2).loc, "tcgen05.ld.red.spcompress needs a register for redval");
+    std::vector<Operand> bases = ldStBases(l, ld.format, taddrAt);
+    ir::Event& e = tcIssue(l, 0, {Tag::TC_ASYNC, Tag::TLD});
+    readRows(l, e.id, bases, static_cast<std::size_t>(ld.format.repeat));
+    const std::string cite = ptx::cite(ptx::Sec::Tcgen05Ld);
+    for (const Operand& r : mdata)
+        l.define(r, l.unknownValue(r.loc, "'" + r.name +
+                                              "' holds tcgen05.ld.spcompress's indices, whose bit "
+                                              "layout the text does not give (" +
+                                              cite + ")"));
+    for (const Operand& r : cdata)
+        l.define(r, l.unknownValue(r.loc, "'" + r.name +
+                                              "' holds a value tcgen05.ld.spcompress keeps, in an "
+                                              "order the text does not give, its ties "
+                                              "\"implementation-specific\" (" +
+                                              cite + ")"));
+    if (red)
+        l.define(l.operand(2),
+                 l.unknownValue(l.operand(2).loc,
+                                "'" + l.operand(2).name +
+                                    "' holds tcgen05.ld.red.spcompress's redval, which the text "
+                                    "does not say reduces the loaded values or the kept ones (" +
+                                    cite + ")"));
 }
 
 void lowerSt(Lowerer& l, const ptx::Tcgen05St& st) {

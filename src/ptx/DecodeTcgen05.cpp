@@ -172,9 +172,38 @@ LdStFormat decodeLdSt(Decoder& d, const char* name) {
     return f;
 }
 
+/**
+ * tcgen05.ld{.red}.spcompress.sync.aligned.32x32b.num.{min,max}.sp::2:4{.abs}{.NaN}.f32.b2
+ * (9.4, sm_107a): the .32x32b shape, .x4 or more, no .pack; .NaN with .red only.
+ */
+Op decodeLdSpcompress(Decoder& d, bool red) {
+    const std::string where = " (" + cite(Sec::Tcgen05Ld) + ")";
+    if (d.q.takePrefixed("cta_group::")) d.fail("tcgen05.ld has no .cta_group" + where);
+    Tcgen05Ld ld;
+    ld.format = takeLdStFormat(d, false);
+    if (ld.format.shape != LdStShape::Lanes32Bits32 || ld.format.pack != Pack::None ||
+        ld.format.repeat < 4)
+        d.fail("tcgen05.ld.spcompress takes shape .32x32b, .x4 or more and no .pack" + where);
+    LdSpcompress sp;
+    auto op = d.q.takeOneOf({"min", "max"});
+    if (!op) d.fail("tcgen05.ld.spcompress needs .min or .max" + where);
+    sp.max = *op == "max";
+    if (!d.q.take("sp::2:4")) d.fail("tcgen05.ld.spcompress needs .sp::2:4" + where);
+    sp.abs = d.q.take("abs");
+    sp.nan = d.q.take("NaN");
+    if (sp.nan && !red) d.fail("tcgen05.ld.spcompress's .NaN goes with .red" + where);
+    if (!d.q.take("f32") || !d.q.take("b2")) d.fail("tcgen05.ld.spcompress needs .f32.b2" + where);
+    d.q.finish();
+    if (red) ld.red = LdRed{sp.max, "f32", sp.abs, sp.nan};
+    ld.spcompress = sp;
+    return ld;
+}
+
 /** tcgen05.ld, or tcgen05.ld.red.sync.aligned.32x32b.num.redOp.type (PTX ISA {Tcgen05Ld}). */
 Op decodeLd(Decoder& d) {
-    if (!d.q.take("red")) return Tcgen05Ld{decodeLdSt(d, "tcgen05.ld")};
+    const bool reduces = d.q.take("red");
+    if (d.q.take("spcompress")) return decodeLdSpcompress(d, reduces);
+    if (!reduces) return Tcgen05Ld{decodeLdSt(d, "tcgen05.ld")};
     if (d.q.takePrefixed("cta_group::")) d.fail("tcgen05.ld has no .cta_group");
     Tcgen05Ld ld;
     ld.format = takeLdStFormat(d, false);

@@ -619,9 +619,27 @@ struct LdRed {
     bool nan = false; ///< .NaN (.f32): a NaN among them makes the result the canonical NaN
 };
 
+/**
+ * The in-line sparse compression of tcgen05.ld{.red}.spcompress (9.4, sm_107a; {Tcgen05Ld}, as
+ * tests/ptx/syntax-9.4.txt records its syntax line):
+ * `.sync.aligned.32x32b.num.{min,max}.sp::2:4{.abs}{.NaN}.f32.b2 {mdata}, {cdata}, {redval,}
+ * [taddr]`, of each 4 loaded values 2 kept by their order (.NaN with .red only).
+ */
+struct LdSpcompress {
+    bool max = true;
+    bool abs = false;
+    bool nan = false;
+    /** mdata's registers (the kept values' 2-bit indices) and cdata's (the kept values). */
+    static std::size_t indexRegisters(int repeat) {
+        return static_cast<std::size_t>((repeat + 31) / 32);
+    }
+    static std::size_t valueRegisters(int repeat) { return static_cast<std::size_t>(repeat / 2); }
+};
+
 struct Tcgen05Ld {
     LdStFormat format;
-    std::optional<LdRed> red{}; ///< `tcgen05.ld.red` (redval is the second operand)
+    std::optional<LdRed> red{};               ///< `tcgen05.ld.red` (redval is the second operand)
+    std::optional<LdSpcompress> spcompress{}; ///< `.spcompress`, with or without `.red`
 };
 
 struct Tcgen05St {

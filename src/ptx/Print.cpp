@@ -381,6 +381,19 @@ struct Printer {
             .q("b32");
     }
     std::string operator()(const Tcgen05Ld& i) const {
+        if (i.spcompress)
+            return start("tcgen05.ld")
+                .q(i.red.has_value(), "red")
+                .q("spcompress")
+                .q("sync.aligned")
+                .q(ldStShape(i.format.shape).name)
+                .q("x" + std::to_string(i.format.repeat))
+                .q(i.spcompress->max ? "max" : "min")
+                .q("sp::2:4")
+                .q(i.spcompress->abs, "abs")
+                .q(i.spcompress->nan, "NaN")
+                .q("f32.b2")
+                .s;
         if (!i.red) return format("tcgen05.ld", i.format).s;
         return start("tcgen05.ld")
             .q("red")
