@@ -120,8 +120,9 @@ BoolRel ConcreteModel::baseRelation(ir::Rel rel, const Choices& c, const Outcome
                     const ir::Event& a = p_.events[at(order[i])];
                     int b = order[j];
                     if (!mbarrier::mayBeObserved(a, p_.events[at(b)])) continue;
-                    if (mbarrier::observedBy<ir::ConcreteValues>(
-                            true, o.waitSuccess.at(b), o.phaseBefore.at(a.id), o.phaseBefore.at(b)))
+                    if (mbarrier::observedBy<ir::ConcreteValues>(true, o.waitSuccess.at(b),
+                                                                 o.phaseBefore.at(a.id),
+                                                                 o.observedPhase.at(b)))
                         r.set(at(a.id), at(b));
                 }
         return r;

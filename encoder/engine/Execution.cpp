@@ -32,6 +32,7 @@ struct ValueEval {
     std::map<int, bool> validBefore;
     std::map<int, int> guardState; // event -> 1 in progress, 2 done
     std::map<int, bool> guardHolds;
+    std::map<int, std::vector<mbarrier::ReportOn<V>>> reports; // mbarrier location -> report-ons
 
     /**
      * Does event `e` happen: past its gates (o.exists so far) and its guard holds? Guards
@@ -76,8 +77,23 @@ struct ValueEval {
         return v;
     }
 
-    /** True once the phase the wait names completed, seen at `phase`. */
-    bool condition(const ir::Event& e, std::int64_t phase, bool valid) {
+    /** The report-on operations of mbarrier `location` in this execution (memoised). */
+    const std::vector<mbarrier::ReportOn<V>>& reportsOn(int location) {
+        auto done = reports.find(location);
+        if (done != reports.end()) return done->second;
+        std::vector<mbarrier::ReportOn<V>> out;
+        for (int id : c.mbo.at(location)) {
+            const ir::Event& e = p.events[static_cast<std::size_t>(id)];
+            if (!e.mbReport || !o.exists[static_cast<std::size_t>(id)]) continue;
+            out.push_back({V::nonzero(eval(e.mbReport)), o.stampBefore.at(id)});
+        }
+        return reports.emplace(location, std::move(out)).first->second;
+    }
+
+    /** True once the phase the wait names completed, seen at `stamp` and primary `phase`. */
+    bool condition(const ir::Event& e, std::int64_t stamp, std::int64_t phase, bool valid) {
+        if (e.mbConditional)
+            phase = mbarrier::conditionalPhase(values, reportsOn(e.location), stamp, phase);
         return mbarrier::waitCondition(values, e, phase, valid,
                                        [&] { return eval(e.mbParity ? e.mbParity : e.mbToken); });
     }
@@ -93,10 +109,29 @@ struct ValueEval {
         }
         s = 1;
         const ir::Event& e = p.events[static_cast<std::size_t>(w)];
-        bool success = condition(e, o.phaseBefore.at(w), validBefore.at(w));
+        bool success = condition(e, o.stampBefore.at(w), o.phaseBefore.at(w), validBefore.at(w));
         o.waitSuccess[w] = success;
         s = 2;
         return success;
+    }
+
+    /** The primary phase up to which wait `w` observed its object (engine/MbarrierMachine.hpp). */
+    void observedPhase(int w) {
+        const ir::Event& e = p.events[static_cast<std::size_t>(w)];
+        o.observedPhase[w] = mbarrier::observedPhase(values, e, reportsOn(e.location),
+                                                     o.stampBefore.at(w), o.phaseBefore.at(w));
+    }
+
+    /** A wait's reportPredicate: False where it returned False (undefined: 0 is one value). */
+    bool waitReport(int w) {
+        auto done = o.waitReport.find(w);
+        if (done != o.waitReport.end()) return done->second;
+        const ir::Event& e = p.events[static_cast<std::size_t>(w)];
+        bool report =
+            waitSuccess(w) && mbarrier::observedReport(values, reportsOn(e.location),
+                                                       o.stampBefore.at(w), o.phaseBefore.at(w));
+        o.waitReport[w] = report;
+        return report;
     }
 
     std::int64_t phaseBefore(int op) const { return o.phaseBefore.at(op); }
@@ -130,6 +165,7 @@ void simulateMbarrier(const ir::Program& p, int location, const std::vector<int>
         s = step.after;
     }
     o.finalPhase[location] = s.phase;
+    o.finalStamp[location] = s.stamp;
     o.finalValid[location] = s.valid;
 }
 
@@ -217,7 +253,7 @@ Outcome computeOutcome(const ir::Program& p, const Choices& c) {
         o.exists = gated;
         for (int id : off)
             o.exists[static_cast<std::size_t>(id)] = false;
-        ev.emplace(ValueEval{p, c, o, {}, {}, {}, {}, {}, {}});
+        ev.emplace(ValueEval{p, c, o, {}, {}, {}, {}, {}, {}, {}});
         for (const auto& [loc, ops] : c.mbo)
             simulateMbarrier(p, loc, ops, *ev, o);
         for (int w : c.blocked)
@@ -225,8 +261,11 @@ Outcome computeOutcome(const ir::Program& p, const Choices& c) {
                 o.waitSuccess[w] = false;
         for (const auto& [loc, ops] : c.mbo)
             for (int id : ops)
-                if (p.events[static_cast<std::size_t>(id)].mbOp == ir::MbOp::Wait)
+                if (p.events[static_cast<std::size_t>(id)].mbOp == ir::MbOp::Wait) {
                     ev->waitSuccess(id);
+                    ev->waitReport(id);
+                    ev->observedPhase(id);
+                }
         std::set<int> now;
         for (int id : guarded)
             if (!gated[static_cast<std::size_t>(id)] ||
@@ -262,9 +301,9 @@ Outcome computeOutcome(const ir::Program& p, const Choices& c) {
     for (int w : c.blocked) {
         const ir::Event& e = p.events[static_cast<std::size_t>(w)];
         if (ir::gateKind(e) != ir::GateKind::Chosen) continue; // a dealloc: gates::passes
-        bool stillFails =
-            o.exists[static_cast<std::size_t>(w)] && o.finalPhase.count(e.location) &&
-            !ev->condition(e, o.finalPhase.at(e.location), o.finalValid.at(e.location));
+        bool stillFails = o.exists[static_cast<std::size_t>(w)] && o.finalPhase.count(e.location) &&
+                          !ev->condition(e, o.finalStamp.at(e.location),
+                                         o.finalPhase.at(e.location), o.finalValid.at(e.location));
         o.blockedHold = o.blockedHold && stillFails;
     }
     std::vector<bool> happens(p.events.size());
@@ -316,8 +355,8 @@ bool fitsRealTime(const ir::Program& p, const Choices& c, const Outcome& o) {
 }
 
 std::int64_t evalValue(const ir::ValuePtr& v, const ir::Program& p, const Choices& c, Outcome& o) {
-    ValueEval ev{p, c, o, {}, {}, {}, {}, {}, {}};
-    return ev.eval(v); // every wait result is already in o.waitSuccess
+    ValueEval ev{p, c, o, {}, {}, {}, {}, {}, {}, {}};
+    return ev.eval(v); // every wait result is already in o.waitSuccess and o.waitReport
 }
 
 std::vector<std::size_t> cutsReached(const ir::Program& p, const Choices& c, Outcome& o) {

@@ -24,13 +24,16 @@ struct Choices {
 
 /** What the choices imply: values, which events happen, mbarrier outcomes. */
 struct Outcome {
-    std::vector<std::int64_t> value;         ///< per event: value read (R) or written (W)
-    std::vector<bool> exists;                ///< per event: guard holds
-    std::map<int, bool> waitSuccess;         ///< mbarrier wait -> returned True
-    std::map<int, std::int64_t> phaseBefore; ///< mbarrier op -> phase it saw
-    std::map<int, std::int64_t> stampBefore; ///< mbarrier op -> completions + inits before it
-    std::map<int, std::int64_t> finalPhase;  ///< mbarrier location -> phase at the end
-    std::map<int, bool> finalValid;          ///< mbarrier location -> initialised at the end
+    std::vector<std::int64_t> value;           ///< per event: value read (R) or written (W)
+    std::vector<bool> exists;                  ///< per event: guard holds
+    std::map<int, bool> waitSuccess;           ///< mbarrier wait -> returned True
+    std::map<int, bool> waitReport;            ///< mbarrier wait -> its reportPredicate
+    std::map<int, std::int64_t> observedPhase; ///< wait -> primary phase it observed up to
+    std::map<int, std::int64_t> phaseBefore;   ///< mbarrier op -> phase it saw
+    std::map<int, std::int64_t> stampBefore;   ///< mbarrier op -> completions + inits before it
+    std::map<int, std::int64_t> finalPhase;    ///< mbarrier location -> phase at the end
+    std::map<int, std::int64_t> finalStamp;    ///< mbarrier location -> stamp at the end
+    std::map<int, bool> finalValid;            ///< mbarrier location -> initialised at the end
     bool blockedHold = true; ///< every blocked wait happens and fails on the final state
     std::vector<int> misuse; ///< mbarrier operations that are UB here
     bool valueCycle = false; ///< values depend on themselves (thin air)

@@ -3,6 +3,8 @@
 
 #include "ir/Program.hpp"
 
+#include <vector>
+
 namespace ptxmc::engine::mbarrier {
 
 /**
@@ -137,6 +139,103 @@ typename V::Bool waitCondition(const V& v, const ir::Event& wait, const typename
                                const typename V::Bool& valid, Operand operand) {
     if (wait.mbParity) return valid && v.parity(phase) != v.parity(v.unsignedOf(operand()));
     return valid && phase > v.unsignedOf(operand());
+}
+
+/**
+ * A report-on operation on the object ({MbarrierReportOn}): a copy's complete-tx whose
+ * inspection matched (`on`: it happened and matched), in the phase instance `stamp` names. The
+ * primary phases do not depend on reports ({MbarrierPhaseCompletion}), so the conditional phase
+ * and the payload report are read off the primary ones' stamps.
+ */
+template <class V> struct ReportOn {
+    typename V::Bool on;
+    typename V::Int stamp;
+};
+
+/**
+ * How many of the `phase` phase instances completed since the last init, before an operation
+ * that falls in instance `stamp`, had a report-on: their payload report was non-zero, so "the
+ * conditional phase advances if the primary phase advances, and no asynchronous operation
+ * tracked by the mbarrier prevents it via a report-on operation" ({MbarrierConditionalPhase})
+ * did not advance it. Each instance counts once, however many copies reported in it.
+ */
+template <class V>
+typename V::Int reportedPhases(const V& v, const std::vector<ReportOn<V>>& reports,
+                               const typename V::Int& stamp, const typename V::Int& phase) {
+    auto count = v.num(0);
+    for (std::size_t i = 0; i < reports.size(); ++i) {
+        auto first = reports[i].on;
+        for (std::size_t j = 0; j < i; ++j)
+            first = first && !(reports[j].on && reports[j].stamp == reports[i].stamp);
+        auto completed = reports[i].stamp >= stamp - phase && reports[i].stamp < stamp;
+        count = count + v.select(first && completed, v.num(1), v.num(0));
+    }
+    return count;
+}
+
+/**
+ * The conditional phase an operation in instance `stamp` finds, `phase` being the primary one:
+ * both start at 0 at init, and the conditional one advances with each primary completion whose
+ * payload report was zero ({MbarrierPhaseCompletion}: "If the payload report associated with
+ * the current primary phase of the mbarrier is zero, then the conditional phase advances").
+ */
+template <class V>
+typename V::Int conditionalPhase(const V& v, const std::vector<ReportOn<V>>& reports,
+                                 const typename V::Int& stamp, const typename V::Int& phase) {
+    if (reports.empty()) return phase;
+    return phase - reportedPhases(v, reports, stamp, phase);
+}
+
+/**
+ * How many phase instances right before instance `stamp` (within the `phase` completed since the
+ * last init) had a report-on: the primary phases completed since the conditional phase last
+ * advanced.
+ */
+template <class V>
+typename V::Int trailingReported(const V& v, const std::vector<ReportOn<V>>& reports,
+                                 const typename V::Int& stamp, const typename V::Int& phase) {
+    auto count = v.num(0);
+    auto run = v.truth(true);
+    for (std::size_t k = 1; k <= reports.size(); ++k) {
+        const auto back = v.num(static_cast<std::int64_t>(k));
+        auto reported = v.truth(false);
+        for (const ReportOn<V>& r : reports)
+            reported = reported || (r.on && r.stamp == stamp - back);
+        run = run && reported && phase >= back;
+        count = count + v.select(run, v.num(1), v.num(0));
+    }
+    return count;
+}
+
+/**
+ * The primary phase up to which a True wait observed the object: its own for a primary wait; for
+ * a conditional one the primary phase at which the conditional phase last advanced. "All memory
+ * accesses ... requested prior, in program order, to mbarrier.arrive having release semantics
+ * during the completed phase" ({MbarrierTestWaitTryWait}): the completed phase is the conditional
+ * one, and the arrivals of the primary phases after its advance fall in its next phase, which has
+ * not completed.
+ */
+template <class V>
+typename V::Int observedPhase(const V& v, const ir::Event& wait,
+                              const std::vector<ReportOn<V>>& reports, const typename V::Int& stamp,
+                              const typename V::Int& phase) {
+    if (!wait.mbConditional || reports.empty()) return phase;
+    return phase - trailingReported(v, reports, stamp, phase);
+}
+
+/**
+ * The reportPredicate a True wait in instance `stamp` returns: the payload report of the phase
+ * it observed complete, the immediately preceding one (`phase` >= 1: not the init's), which a
+ * report-on operation made non-zero ({MbarrierTracking}: "The payload report consists of a
+ * report predicate (reportPredicate) and a report value (reportValue)").
+ */
+template <class V>
+typename V::Bool observedReport(const V& v, const std::vector<ReportOn<V>>& reports,
+                                const typename V::Int& stamp, const typename V::Int& phase) {
+    auto out = v.truth(false);
+    for (const ReportOn<V>& r : reports)
+        out = out || (r.on && r.stamp == stamp - 1);
+    return out && phase >= 1;
 }
 
 /**

@@ -252,6 +252,15 @@ std::string whyBlocked(const ir::Program& p, int w, const std::vector<int>& bloc
         }
         return out;
     }
+    std::set<int> reportLines; // copies whose report-on may hold the conditional phase back
+    for (const ir::Event& e : p.events)
+        if (wait.mbConditional && e.location == wait.location && e.mbReport)
+            reportLines.insert(p.events[static_cast<std::size_t>(e.issue)].loc.line);
+    if (!reportLines.empty())
+        return "the conditional phase it waits for never advances: a phase completes with a "
+               "non-zero payload report where a copy's inspection matches (" +
+               lines(reportLines) + ", its report-on), or the arrives and tx completions on " +
+               barrier + " (" + lines(arriveLines) + ") are not enough";
     return "the phase it waits for never completes: the arrives and tx completions on " + barrier +
            " (" + lines(arriveLines) +
            ") are not enough, or complete it before this wait looks for this parity";

@@ -6,6 +6,7 @@
 #include "ir/ValueSemantics.hpp"
 
 #include <algorithm>
+#include <set>
 #include <stdexcept>
 
 namespace ptxmc::engine::enumerate {
@@ -34,10 +35,15 @@ bool pastDeadline(EnumerationLimit& limit) {
     return limit.hit;
 }
 
-/** True when no spinning wait's operand depends on a read: then mbo alone decides them. */
+/** True when no spinning wait's operand depends on a read, nor its conditional phase on the
+ *  data a reporting copy inspects: then mbo alone decides them. */
 bool waitsIndependentOfReads(const ir::Program& p) {
+    std::set<int> reported; // mbarrier locations a copy reports on
+    for (const auto& e : p.events)
+        if (e.mbReport && !e.mbReport->isConst()) reported.insert(e.location);
     for (const auto& e : p.events) {
         if (!e.has(ir::Tag::MB_WAIT) || !e.blocking) continue;
+        if (e.mbConditional && reported.count(e.location)) return false;
         for (const auto& v : {e.mbParity, e.mbToken})
             for (int src : ir::valueSources(v))
                 if (p.events[static_cast<std::size_t>(src)].has(ir::Tag::R)) return false;
@@ -53,6 +59,7 @@ struct ChoiceSources {
     }
     std::int64_t read(int) const { none(); }
     bool waitSuccess(int) const { none(); }
+    bool waitReport(int) const { none(); }
     std::int64_t phaseBefore(int) const { none(); }
     bool choice(std::int64_t i) const { return picked.at(static_cast<std::size_t>(i)); }
 };

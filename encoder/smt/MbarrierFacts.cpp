@@ -119,7 +119,9 @@ constexpr std::size_t kMaxWayChoices = 4;
  *  constants (a read, a wait's result, a phase). */
 bool choicesOf(const ir::Value& v, std::set<int>& out) {
     using Op = ir::Value::Op;
-    if (v.op == Op::ReadOf || v.op == Op::WaitResult || v.op == Op::PhaseToken) return false;
+    if (v.op == Op::ReadOf || v.op == Op::WaitResult || v.op == Op::WaitReport ||
+        v.op == Op::PhaseToken)
+        return false;
     if (v.op == Op::Choice) out.insert(static_cast<int>(v.constant));
     return std::all_of(v.args.begin(), v.args.end(),
                        [&out](const ir::ValuePtr& a) { return choicesOf(*a, out); });
@@ -131,6 +133,7 @@ std::int64_t guardUnder(const ir::Value& v, const std::map<int, bool>& taken) {
         const std::map<int, bool>& taken;
         std::int64_t read(int) const { return 0; } // never: choicesOf checked the leaves
         bool waitSuccess(int) const { return false; }
+        bool waitReport(int) const { return false; }
         std::int64_t phaseBefore(int) const { return 0; }
         bool choice(std::int64_t i) const { return taken.at(static_cast<int>(i)); }
     } src{taken};

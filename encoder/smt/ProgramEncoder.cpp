@@ -107,6 +107,7 @@ struct ProgramEncoder::Leaves {
     const ProgramEncoder& enc;
     z3::expr read(int r) const { return enc.readValue_.at(r); }
     z3::expr waitSuccess(int w) const { return enc.waitSuccess_.at(w); }
+    z3::expr waitReport(int w) const { return enc.waitReport_.at(w); }
     z3::expr phaseBefore(int op) const { return enc.phaseBefore_.at(op); }
     z3::expr choice(std::int64_t i) const { return enc.choice_.at(static_cast<std::size_t>(i)); }
 };
@@ -252,8 +253,10 @@ void ProgramEncoder::encodeMbarriers() {
             for (int o : list) {
                 const std::string id = std::to_string(o);
                 phaseBefore_.emplace(o, ctx_.int_const(("phase_" + id).c_str()));
-                if (program_.events[static_cast<std::size_t>(o)].mbOp == ir::MbOp::Wait)
+                if (program_.events[static_cast<std::size_t>(o)].mbOp == ir::MbOp::Wait) {
                     waitSuccess_.emplace(o, ctx_.bool_const(("success_" + id).c_str()));
+                    waitReport_.emplace(o, ctx_.bool_const(("report_" + id).c_str()));
+                }
             }
     for (const auto& [loc, list] : ops)
         encodeMbarrier(loc, list);
@@ -267,10 +270,14 @@ void ProgramEncoder::bind(std::map<int, z3::expr>& named, int op, const z3::expr
         constraints_.push_back(it->second == value);
 }
 
-/** True once the phase the wait names completed (engine/MbarrierMachine.hpp). */
-z3::expr ProgramEncoder::waitCondition(const Event& e, const z3::expr& phase,
+/** True once the phase the wait names completed (engine/MbarrierMachine.hpp), seen at `stamp`
+ *  and primary `phase`; a conditional wait's phase discounts the instances that reported. */
+z3::expr ProgramEncoder::waitCondition(const Event& e, const Reports& reports,
+                                       const z3::expr& stamp, const z3::expr& phase,
                                        const z3::expr& valid) const {
-    return mbarrier::waitCondition(values_, e, phase, valid,
+    const z3::expr seen =
+        e.mbConditional ? mbarrier::conditionalPhase(values_, reports, stamp, phase) : phase;
+    return mbarrier::waitCondition(values_, e, seen, valid,
                                    [&] { return value(e.mbParity ? e.mbParity : e.mbToken); });
 }
 
@@ -357,6 +364,12 @@ void ProgramEncoder::encodeMbarrier(int location, const std::vector<int>& ops) {
         nameSlot(next, location, k);
         state = next;
     }
+    Reports reports; // the report-on operations: a copy's complete-tx whose inspection matched
+    for (int o : ops) {
+        const Event& e = program_.events[static_cast<std::size_t>(o)];
+        if (e.mbReport)
+            reports.push_back({exists(o) && values_.nonzero(value(e.mbReport)), stampAt.at(o)});
+    }
     for (int o : ops) {
         const Event& e = program_.events[static_cast<std::size_t>(o)];
         bind(phaseBefore_, o, phaseAt.at(o));
@@ -366,7 +379,7 @@ void ProgramEncoder::encodeMbarrier(int location, const std::vector<int>& ops) {
             bad = bad || mbarrier::staleToken(values_, phaseAt.at(o), value(e.mbToken));
         misuse_.emplace(o, bad && exists(o));
         if (e.mbOp != ir::MbOp::Wait) continue;
-        z3::expr success = waitCondition(e, phaseAt.at(o), validAt.at(o));
+        z3::expr success = waitCondition(e, reports, stampAt.at(o), phaseAt.at(o), validAt.at(o));
         // A spinning wait that does not happen (its guard fails) does not spin.
         if (e.blocking)
             blocking_.emplace_back(o, e.guard ? z3::implies(exists(o), success) : success);
@@ -376,10 +389,17 @@ void ProgramEncoder::encodeMbarrier(int location, const std::vector<int>& ops) {
             // the state the mbarrier keeps once everything that happens has happened.
             constraints_.push_back(z3::implies(exists(o) && !b->second, success));
             constraints_.push_back(
-                z3::implies(b->second, exists(o) && !waitCondition(e, state.phase, state.valid)));
+                z3::implies(b->second, exists(o) && !waitCondition(e, reports, state.stamp,
+                                                                   state.phase, state.valid)));
             success = success && !b->second;
         }
         bind(waitSuccess_, o, success);
+        observedPhase_.emplace(
+            o, mbarrier::observedPhase(values_, e, reports, stampAt.at(o), phaseAt.at(o)));
+        bind(waitReport_, o,
+             reports.empty() ? ctx_.bool_val(false)
+                             : success && mbarrier::observedReport(values_, reports, stampAt.at(o),
+                                                                   phaseAt.at(o)));
     }
     encodePhaseRule(ops, stampAt);
     // Named: the flag's query and the mbarrier facts (smt/MbarrierFacts.hpp) then share one
@@ -591,7 +611,7 @@ Z3Rel ProgramEncoder::baseRelation(ir::Rel rel) {
                 } else if (mbarrier::mayBeObserved(ea, eb)) {
                     put(a, b,
                         mbarrier::observedBy<Z3Values>(orderBy(mbPos_, a, b), waitSuccess_.at(b),
-                                                       phaseBefore_.at(a), phaseBefore_.at(b)));
+                                                       phaseBefore_.at(a), observedPhase_.at(b)));
                 }
             }
         return r;

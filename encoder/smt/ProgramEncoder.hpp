@@ -110,8 +110,9 @@ private:
     z3::expr lastValue(const ir::Observable& o);
     void nameSlot(mbarrier::State<Z3Values>& state, int location, int k);
     void encodePhaseRule(const std::vector<int>& ops, const std::map<int, z3::expr>& stampAt);
-    z3::expr waitCondition(const ir::Event& wait, const z3::expr& phase,
-                           const z3::expr& valid) const;
+    using Reports = std::vector<mbarrier::ReportOn<Z3Values>>;
+    z3::expr waitCondition(const ir::Event& wait, const Reports& reports, const z3::expr& stamp,
+                           const z3::expr& phase, const z3::expr& valid) const;
 
     struct Leaves; ///< the program's reads, waits and phases as leaves of value terms
 
@@ -133,6 +134,8 @@ private:
     std::map<int, z3::expr> mbPos_;                ///< mbarrier op -> position in its mbo
     std::map<int, z3::expr> phaseBefore_;          ///< mbarrier op -> phase it sees (Int)
     std::map<int, z3::expr> waitSuccess_;          ///< wait -> returned True
+    std::map<int, z3::expr> waitReport_;           ///< wait -> its reportPredicate
+    std::map<int, z3::expr> observedPhase_;        ///< wait -> primary phase it observed up to
     std::vector<z3::expr> choice_;                 ///< Program::choices -> went the 1 way
     std::map<int, z3::expr> misuse_;               ///< mbarrier op -> undefined behaviour
     bool hangs_ = false;

@@ -28,6 +28,7 @@ struct ConstantLeaves {
     bool dynamic = false;
     std::int64_t read(int /*event*/) { return dynamic = true, 0; }
     bool waitSuccess(int /*event*/) { return dynamic = true, false; }
+    bool waitReport(int /*event*/) { return dynamic = true, false; }
     std::int64_t phaseBefore(int /*event*/) { return dynamic = true, 0; }
     bool choice(std::int64_t /*index*/) { return dynamic = true, false; }
 };
@@ -234,6 +235,12 @@ private:
             if (e.guard && scheduled && absent_.empty())
                 return why = "an event is guarded by a value", false;
             if (isAbsent(e.id)) continue;
+            // The search runs the primary phases alone; a conditional phase and a wait's
+            // report follow the data a reporting copy inspects (engine/MbarrierMachine.hpp).
+            if (e.mbReport && !e.mbReport->isConst())
+                return why = "a copy reports on an mbarrier: its conditional phase and reports "
+                             "depend on the data copied",
+                       false;
             if (e.mbOp != ir::MbOp::Wait) continue;
             const bool spins = ir::gateKind(e) == ir::GateKind::Chosen;
             const ir::ValuePtr& v = e.mbParity ? e.mbParity : e.mbToken;

@@ -21,7 +21,7 @@ void collectSources(const ValuePtr& v, std::set<int>& out) {
         return;
     }
     if (v->op == Value::Op::ReadOf || v->op == Value::Op::WaitResult ||
-        v->op == Value::Op::PhaseToken)
+        v->op == Value::Op::WaitReport || v->op == Value::Op::PhaseToken)
         out.insert(v->event);
     for (const auto& a : v->args)
         collectSources(a, out);
@@ -50,7 +50,7 @@ Pairs dependencies(const Program& p) {
     std::set<std::pair<int, int>> out;
     for (const auto& e : p.events) {
         std::set<int> src;
-        for (const ValuePtr* v : {&e.written, &e.guard, &e.mbParity, &e.mbToken})
+        for (const ValuePtr* v : {&e.written, &e.guard, &e.mbParity, &e.mbToken, &e.mbReport})
             collectSources(*v, src);
         for (int s : src)
             out.emplace(s, e.id);

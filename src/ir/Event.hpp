@@ -32,6 +32,9 @@ struct Value {
         ReadOf,     ///< the value read by event `event`
         WaitResult, ///< 1 when mbarrier wait `event` succeeded, else 0
         PhaseToken, ///< the phase an mbarrier arrive `event` arrived on
+        /// reportPredicate of mbarrier wait `event` (9.4 .phase_type::primary report form): 1 when
+        /// it returned True and a report-on operation made the phase it observed report
+        WaitReport,
         Add,
         Sub,
         Mul,
@@ -163,7 +166,11 @@ struct Event {
     bool mbDrop = false;         ///< Arrive: arrive_drop, which also lowers the expected count
     ValuePtr mbParity;           ///< Wait: parity operand, or
     ValuePtr mbToken;            ///< Wait: phase token operand
-    bool blocking = false;       ///< Wait with `_`, bar.sync, completion waits
+    /// CompleteTx of a copy with a .report_mechanism: nonzero where its inspection matched, a
+    /// report-on operation on the object ({MbarrierReportOn})
+    ValuePtr mbReport;
+    bool mbConditional = false; ///< Wait: .phase_type::conditional ({MbarrierConditionalPhase})
+    bool blocking = false;      ///< Wait with `_`, bar.sync, completion waits
 
     // barriers
     int barrierId = -1, barrierInstance = -1;

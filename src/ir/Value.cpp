@@ -43,6 +43,7 @@ struct NoSources {
     [[noreturn]] static std::int64_t fail() { throw std::logic_error("folded a run-time value"); }
     std::int64_t read(int) const { fail(); }
     bool waitSuccess(int) const { fail(); }
+    bool waitReport(int) const { fail(); }
     std::int64_t phaseBefore(int) const { fail(); }
     bool choice(std::int64_t) const { fail(); }
 };

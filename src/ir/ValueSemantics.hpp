@@ -165,7 +165,8 @@ private:
 
 /**
  * The leaves of a value come from the engine (`src`): read(e) the value read event e reads,
- * waitSuccess(e) whether mbarrier wait e returned True, phaseBefore(e) the phase mbarrier op e
+ * waitSuccess(e) whether mbarrier wait e returned True, waitReport(e) its reportPredicate
+ * (engine/MbarrierMachine.hpp), phaseBefore(e) the phase mbarrier op e
  * saw, choice(i) which way the execution picked Program::choices[i]. `arg(i)` evaluates operand i
  * (the engine memoises; values form a DAG).
  */
@@ -179,6 +180,8 @@ typename V::Word applyValue(const V& v, const ir::Value& x, Sources& src, Arg&& 
         return src.read(x.event);
     case Op::WaitResult: // test_wait/try_wait's predicate as 0 or 1
         return v.select(src.waitSuccess(x.event), v.word(1), v.word(0));
+    case Op::WaitReport: // the report form's reportPredicate as 0 or 1
+        return v.select(src.waitReport(x.event), v.word(1), v.word(0));
     case Op::PhaseToken: // the state token of arrive: the phase it arrived in
         return v.wordOf(src.phaseBefore(x.event));
     case Op::Choice: // nondet.pred: the execution picks 0 or 1

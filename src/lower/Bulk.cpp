@@ -1,5 +1,6 @@
 // Asynchronous copies (cp{.reduce}.async.bulk{.tensor}, non-bulk cp.async), their async-group
 // completion instructions, and clusterlaunchcontrol's try_cancel, whose response arrives as one.
+#include "lower/CopyReport.hpp"
 #include "lower/Floats.hpp"
 #include "lower/Instructions.hpp"
 #include "ptx/Sections.hpp"
@@ -370,6 +371,14 @@ void lowerCopy(Lowerer& l, const ptx::BulkCopy& copy) {
         if (copy.reduce && elements.wide) l.noteWidth(r, l.operand(1), 8);
         reads[k] = r.id;
     }
+    std::vector<Address> reportedOn;
+    for (const auto& target : targets)
+        if (target.second) reportedOn.push_back(*target.second);
+    if (tensor && copy.report != ptx::ReportMechanism::Disabled)
+        l.fail(l.operand(1).loc, "a tensor copy's tile is one cell, whose elements ptxmc does not "
+                                 "hold: its .report_mechanism cannot inspect them (" +
+                                     ptx::cite(ptx::Sec::AsyncCopyReportMechanisms) + ")");
+    const ir::ValuePtr report = copyReport(l, copy.report, reads, e, size, reportedOn);
     for (std::size_t t = 0; t < targets.size(); ++t) {
         for (std::size_t k = 0; k < count; ++k) {
             if (!written[k]) continue;
@@ -387,7 +396,7 @@ void lowerCopy(Lowerer& l, const ptx::BulkCopy& copy) {
             if (unknown[k]) l.noteIndeterminate(w, l.inst().loc);
         }
         if (const auto& m = targets[t].second) {
-            completeTxAtCluster(l, issueId, *m, size, true);
+            completeTxAtCluster(l, issueId, *m, size, true).mbReport = report;
         } else {
             // Completion of a bulk-group copy, observed by wait_group: the implicit
             // generic-async proxy fence follows it (PTX ISA #async-proxy).

@@ -346,6 +346,7 @@ ValuePtr asPredicate(const ValuePtr& v) {
     case Op::Lt:
     case Op::Ltu:
     case Op::WaitResult:
+    case Op::WaitReport:
     case Op::Choice:
         return v;
     default:

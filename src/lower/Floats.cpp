@@ -7,16 +7,15 @@ namespace ptxmc::lower {
 
 using ir::Value;
 using ir::ValuePtr;
-using Op = ir::Value::Op;
 
 namespace {
 
-ValuePtr constant(std::int64_t c) {
+ValuePtr formatWord(std::int64_t c) {
     return Value::makeConst(ir::wrap32(c));
 }
 
 ValuePtr bits(const FloatFormat& f, const ValuePtr& v, std::int64_t mask) {
-    return Value::make(Op::And, {v, constant(mask & f.mask())});
+    return Value::make(Value::Op::And, {v, formatWord(mask & f.mask())});
 }
 
 /**
@@ -26,18 +25,20 @@ ValuePtr bits(const FloatFormat& f, const ValuePtr& v, std::int64_t mask) {
  */
 ValuePtr orderKey(const FloatFormat& f, const ValuePtr& v) {
     ValuePtr magnitude = bits(f, v, f.exponent | f.fraction);
-    ValuePtr negative =
-        Value::make(Op::Not, {Value::make(Op::Eq, {bits(f, v, f.sign), constant(0)})});
-    return Value::make(Op::Ite,
-                       {negative, Value::make(Op::Xor, {magnitude, constant(-1)}), magnitude});
+    ValuePtr negative = Value::make(
+        Value::Op::Not, {Value::make(Value::Op::Eq, {bits(f, v, f.sign), formatWord(0)})});
+    return Value::make(
+        Value::Op::Ite,
+        {negative, Value::make(Value::Op::Xor, {magnitude, formatWord(-1)}), magnitude});
 }
 
 /** 1 where the exponent bits of `v` are `exponent` and its fraction is not zero. */
 ValuePtr exponentWithFraction(const FloatFormat& f, const ValuePtr& v, std::int64_t exponent) {
     return Value::make(
-        Op::LAnd,
-        {Value::make(Op::Eq, {bits(f, v, f.exponent), constant(exponent)}),
-         Value::make(Op::Not, {Value::make(Op::Eq, {bits(f, v, f.fraction), constant(0)})})});
+        Value::Op::LAnd,
+        {Value::make(Value::Op::Eq, {bits(f, v, f.exponent), formatWord(exponent)}),
+         Value::make(Value::Op::Not,
+                     {Value::make(Value::Op::Eq, {bits(f, v, f.fraction), formatWord(0)})})});
 }
 
 } // namespace
@@ -52,7 +53,7 @@ ValuePtr absOf(const FloatFormat& f, const ValuePtr& v) {
 
 ValuePtr flush(const FloatFormat& f, const ValuePtr& v) {
     ValuePtr subnormal = exponentWithFraction(f, v, 0); // a zero exponent, a nonzero fraction
-    return Value::make(Op::Ite, {subnormal, bits(f, v, f.sign), v});
+    return Value::make(Value::Op::Ite, {subnormal, bits(f, v, f.sign), v});
 }
 
 ValuePtr add(const FloatFormat& f, const ValuePtr& a, const ValuePtr& b, bool flushSubnormals) {
@@ -62,15 +63,15 @@ ValuePtr add(const FloatFormat& f, const ValuePtr& a, const ValuePtr& b, bool fl
 
 ValuePtr minMax(const FloatFormat& f, const ValuePtr& a, const ValuePtr& b, bool max,
                 bool nanWins) {
-    const ValuePtr nan = constant(f.canonicalNan);
-    ValuePtr bFirst = max ? Value::make(Op::Lt, {orderKey(f, a), orderKey(f, b)})
-                          : Value::make(Op::Lt, {orderKey(f, b), orderKey(f, a)});
-    ValuePtr numbers = Value::make(Op::Ite, {bFirst, b, a});
+    const ValuePtr nan = formatWord(f.canonicalNan);
+    ValuePtr bFirst = max ? Value::make(Value::Op::Lt, {orderKey(f, a), orderKey(f, b)})
+                          : Value::make(Value::Op::Lt, {orderKey(f, b), orderKey(f, a)});
+    ValuePtr numbers = Value::make(Value::Op::Ite, {bFirst, b, a});
     ValuePtr aNan = isNan(f, a), bNan = isNan(f, b);
     // max_num: "if (isNaN(x) && isNaN(y)) z = NaN; else if (isNaN(x)) z = y; ..."
-    ValuePtr ifANan = Value::make(Op::Ite, {bNan, nan, nanWins ? nan : b});
-    ValuePtr ifNotANan = Value::make(Op::Ite, {bNan, nanWins ? nan : a, numbers});
-    return Value::make(Op::Ite, {aNan, ifANan, ifNotANan});
+    ValuePtr ifANan = Value::make(Value::Op::Ite, {bNan, nan, nanWins ? nan : b});
+    ValuePtr ifNotANan = Value::make(Value::Op::Ite, {bNan, nanWins ? nan : a, numbers});
+    return Value::make(Value::Op::Ite, {aNan, ifANan, ifNotANan});
 }
 
 } // namespace ptxmc::lower

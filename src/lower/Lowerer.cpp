@@ -502,8 +502,8 @@ std::vector<litmus::Operand> vectorOperand(Lowerer& l, const litmus::Operand& op
     return op.elements;
 }
 
-void completeTxAtCluster(Lowerer& l, int issueId, const Address& mb, std::int64_t bytes,
-                         bool proxyFence) {
+ir::Event& completeTxAtCluster(Lowerer& l, int issueId, const Address& mb, std::int64_t bytes,
+                               bool proxyFence) {
     ir::Event& c = l.exec(issueId, "complete_tx",
                           {Tag::MB, Tag::MB_COMPLETE, Tag::Release, Tag::CLUSTER, Tag::GEN});
     if (proxyFence) {
@@ -518,6 +518,7 @@ void completeTxAtCluster(Lowerer& l, int issueId, const Address& mb, std::int64_
     c.proxy = ir::Proxy::Generic;
     c.sem = ir::Sem::Release;
     c.scope = ir::Scope::Cluster;
+    return c;
 }
 
 static std::optional<Tag> proxyTag(ir::Proxy p) {
@@ -787,6 +788,7 @@ void Lowerer::checkUnknownUnused() const {
         check(e.guard, "whether " + use + " runs");
         check(e.mbParity, "the parity " + use + " waits on");
         check(e.mbToken, "the token " + use + " waits on");
+        check(e.mbReport, "whether the copy of " + use + " reports");
     }
     for (const ir::Cut& c : program_.cuts)
         check(c.guard, "whether '" + c.text + "' loops again");

@@ -385,6 +385,9 @@ ir::ValuePtr reducedPairOfHalves(ptx::AtomOp op, const ElementKind& kind, const 
 void setOrdering(ir::Event& e, ir::Sem sem, ir::Scope scope);
 /** Marks `e` a weak access (.weak: no scope). */
 void setWeak(ir::Event& e);
+/** The registers of a vector operand ({d0, d1}), or the operand itself when `vec` is 1; an input
+ *  error naming the instruction when it is not a vector of `vec`. */
+std::vector<litmus::Operand> vectorOperand(Lowerer& l, const litmus::Operand& op, int vec);
 /**
  * The complete-tx of `bytes` on `mb` that ends an asynchronous operation issued as `issueId`: a
  * release at cluster scope in the generic proxy ({MbarrierCompleteTxOperation}); with
@@ -392,11 +395,8 @@ void setWeak(ir::Event& e);
  * generic-async proxy fence of their completion (PTX ISA #async-proxy), without it for st.async
  * and red.async, whose writes are generic.
  */
-/** The registers of a vector operand ({d0, d1}), or the operand itself when `vec` is 1; an input
- *  error naming the instruction when it is not a vector of `vec`. */
-std::vector<litmus::Operand> vectorOperand(Lowerer& l, const litmus::Operand& op, int vec);
-void completeTxAtCluster(Lowerer& l, int issueId, const Address& mb, std::int64_t bytes,
-                         bool proxyFence);
+ir::Event& completeTxAtCluster(Lowerer& l, int issueId, const Address& mb, std::int64_t bytes,
+                               bool proxyFence);
 /** The base set of a state space (M when none: every access is in M anyway). */
 ir::Tag spaceTag(ir::Space s);
 

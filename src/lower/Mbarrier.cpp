@@ -221,6 +221,7 @@ void lowerWait(Lowerer& l, const ptx::MbarrierWait& w) {
     else
         e.mbToken = arg;
     e.blocking = blocking;
+    e.mbConditional = w.phaseConditional;
     if (blocking) e.tags.insert(Tag::BLOCKING);
     auto res = std::make_shared<Value>();
     res->op = Value::Op::WaitResult;
@@ -228,9 +229,15 @@ void lowerWait(Lowerer& l, const ptx::MbarrierWait& w) {
     l.define(l.operand(0), res);
     if (report) {
         // "For .layout::v0, reportPredicate and reportValue are always zero"; a .layout::v1
-        // report is non-zero only after a report-on operation, which no modelled instruction
-        // performs. ("undefined when waitComplete is False": zero is one of the values.)
-        l.define(ops[0].elements[0], Value::makeConst(0));
+        // report is non-zero after a report-on operation in the phase the wait observed
+        // (engine/MbarrierMachine.hpp). The copies' report-on operations leave the report
+        // value as it was: it "is altered in an idempotent way (atomically OR'ed with 0)"
+        // ({AsyncCopyReportMechanisms}), so it stays zero. ("undefined when waitComplete is
+        // False": zero is one of the values.)
+        auto predicate = std::make_shared<Value>();
+        predicate->op = Value::Op::WaitReport;
+        predicate->event = e.id;
+        l.define(ops[0].elements[0], predicate);
         if (reportValue) l.define(ops[1], Value::makeConst(0));
     }
 }

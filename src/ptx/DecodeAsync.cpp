@@ -189,6 +189,46 @@ void checkIgnoreOob(Decoder& d, const BulkCopy& c) {
     }
 }
 
+/** The .report_mechanism qualifier ({AsyncCopyReportMechanisms}); Disabled when unwritten. */
+ReportMechanism takeReportMechanism(Decoder& d) {
+    static const std::pair<const char*, ReportMechanism> kRows[] = {
+        {"mbarrier::report::disabled", ReportMechanism::Disabled},
+        {"mbarrier::report::validity::per_16bytes::80000000", ReportMechanism::Per16Fp32},
+        {"mbarrier::report::validity::per_16bytes::8000", ReportMechanism::Per16Fp16},
+        {"mbarrier::report::validity::per_16bytes::80", ReportMechanism::Per16Fp8},
+        {"mbarrier::report::validity::per_16bytes::8", ReportMechanism::Per16Fp4},
+        {"mbarrier::report::validity::per_element::ff", ReportMechanism::PerElementFF},
+    };
+    std::optional<ReportMechanism> out;
+    for (const auto& [spelling, mechanism] : kRows)
+        if (d.q.take(spelling)) {
+            if (out)
+                d.fail("one .report_mechanism at most (" + cite(Sec::AsyncCopyReportMechanisms) +
+                       ")");
+            out = mechanism;
+        }
+    return out.value_or(ReportMechanism::Disabled);
+}
+
+/**
+ * "Asynchronous copy operations with copy-direction from .global to .shared::cta or
+ * .shared::cluster support reporting data validity through an mbarrier object"
+ * ({AsyncCopyReportMechanisms}); "In presence of .ignore_oob, the qualifier .report_mechanism, if
+ * specified, must be set to .mbarrier::report::disabled" ({CpAsyncBulk}).
+ */
+void checkReportMechanism(Decoder& d, const BulkCopy& c) {
+    if (c.report == ReportMechanism::Disabled) return;
+    const std::string where = " (" + cite(Sec::AsyncCopyReportMechanisms) + ")";
+    if (c.src != StateSpace::Global || c.dst == StateSpace::Global || !c.viaMbarrier || c.reduce)
+        d.fail("a .report_mechanism goes with copies from .global to .shared::cta or "
+               ".shared::cluster that complete on an mbarrier" +
+               where);
+    if (c.ignoreOob)
+        d.fail("\"In presence of .ignore_oob, the qualifier .report_mechanism, if specified, must "
+               "be set to .mbarrier::report::disabled\" (" +
+               cite(Sec::CpAsyncBulk) + ")");
+}
+
 Op decodeCopy(Decoder& d) {
     BulkCopy c;
     if (d.q.take("tensor")) {
@@ -215,6 +255,7 @@ Op decodeCopy(Decoder& d) {
     // .L2::cache_hint: "a hint to the cache subsystem and may not always be respected"
     // ({CpAsyncBulk}): a trailing cache_policy operand, no memory-model effect
     c.cacheHint = d.q.take("L2::cache_hint");
+    c.report = takeReportMechanism(d);
     c.ignoreOob = c.dims == 0 && d.q.take("ignore_oob");
     c.cpMask = c.dims == 0 && d.q.take("cp_mask");
     c.types = d.takeTypes();
@@ -235,6 +276,7 @@ Op decodeCopy(Decoder& d) {
         d.fail(".cp_mask goes with cp.async.bulk.global.shared::cta.bulk_group (" +
                cite(Sec::CpAsyncBulk) + ")");
     if (c.dims > 0) checkLoadMode(d, c);
+    checkReportMechanism(d, c);
     return c;
 }
 

@@ -398,7 +398,21 @@ struct MbarrierWait {
     bool phaseConditional = false;
 };
 
-/** cp.async.bulk.dst.src.{mbarrier::complete_tx::bytes,bulk_group}{.multicast::cluster} */
+/**
+ * A copy's .report_mechanism (9.4, {AsyncCopyReportMechanisms}): what it inspects in the data it
+ * copies from global memory, and on a match "issues a report-on operation on the mbarrier".
+ * `.mbarrier::report::validity::per_16bytes::N` samples one element of each aligned 16-byte
+ * chunk (FP32, FP16, FP8 or FP4, N its -0 bit pattern); `::per_element::ff` matches every byte.
+ */
+enum class ReportMechanism {
+    Disabled,     ///< .mbarrier::report::disabled, or unwritten: "No inspection"
+    Per16Fp32,    ///< ::per_16bytes::80000000
+    Per16Fp16,    ///< ::per_16bytes::8000
+    Per16Fp8,     ///< ::per_16bytes::80
+    Per16Fp4,     ///< ::per_16bytes::8
+    PerElementFF, ///< ::per_element::ff: "8bit/4bit" elements, "NaN / 0xF"
+};
+
 /** cp.async.bulk, and cp.async.bulk.tensor.Nd{.tile} (PTX ISA {TensorCopies}) when dims > 0. */
 struct BulkCopy {
     StateSpace dst = StateSpace::Global;
@@ -446,6 +460,8 @@ struct BulkCopy {
     /// 16-bit byteMask operand, "The i-th bit in the 16-bit wide byteMask operand specifies
     /// whether the i-th byte of each 16-byte wide chunk of source data is copied"
     bool cpMask = false;
+    /// .report_mechanism (9.4, global to shared memory with .mbarrier::complete_tx::bytes)
+    ReportMechanism report = ReportMechanism::Disabled;
 };
 
 /**

@@ -172,3 +172,40 @@ TEST_CASE("phase rule: an arrive of a later phase needs an observing wait", "[mb
     REQUIRE_FALSE(mb::observes<ConcreteValues>(true, true, true, 0, 1));  // an earlier phase
     REQUIRE_FALSE(mb::unobservedArrive<ConcreteValues>(false, 1, false)); // never happens
 }
+
+TEST_CASE("the conditional phase lags the primary one by the phases a report-on held back",
+          "[engine][mbarrier]") {
+    using Reports = std::vector<mb::ReportOn<ConcreteValues>>;
+    // An init (stamp 1), then phases 0, 1, 2 and 3 completed (stamps 1..4 are their instances):
+    // copies reported in phases 1 and 2 (two in phase 2), none in 0 and 3; one copy of phase 0
+    // did not match. An operation now falls in instance 5, primary phase 4.
+    const Reports reports{{false, 1}, {true, 2}, {true, 3}, {true, 3}};
+    CHECK(mb::reportedPhases(values, reports, 5, 4) == 2); // phases 1 and 2, each once
+    CHECK(mb::conditionalPhase(values, reports, 5, 4) == 2);
+    CHECK(mb::trailingReported(values, reports, 5, 4) == 0); // phase 3 reported nothing
+    CHECK_FALSE(mb::observedReport(values, reports, 5, 4));
+    // After phase 2 (instance 4 current, primary phase 3): phases 1 and 2 reported, in a row.
+    CHECK(mb::conditionalPhase(values, reports, 4, 3) == 1);
+    CHECK(mb::trailingReported(values, reports, 4, 3) == 2);
+    CHECK(mb::observedReport(values, reports, 4, 3));
+    // Instances before the last init do not count: a re-init at stamp 3 leaves phase 0 there.
+    CHECK(mb::reportedPhases(values, reports, 3, 0) == 0);
+    CHECK_FALSE(mb::observedReport(values, reports, 3, 0));
+    // With no report-on the conditional phase is the primary one.
+    CHECK(mb::conditionalPhase(values, Reports{}, 5, 4) == 4);
+}
+
+TEST_CASE("a conditional wait observes the arrivals up to the conditional phase's last advance",
+          "[engine][mbarrier]") {
+    using Reports = std::vector<mb::ReportOn<ConcreteValues>>;
+    ir::Event conditional = parityWait(0);
+    conditional.mbConditional = true;
+    const ir::Event primary = parityWait(0);
+    // Phase 0 (instance 1) reported nothing, phase 1 (instance 2) reported: primary phase 2.
+    const Reports reports{{false, 1}, {true, 2}};
+    CHECK(mb::observedPhase(values, primary, reports, 3, 2) == 2);
+    CHECK(mb::observedPhase(values, conditional, reports, 3, 2) == 1);
+    // The arrive of phase 1 is observed by the primary wait only.
+    CHECK(mb::observedBy<ConcreteValues>(true, true, 1, 2));
+    CHECK_FALSE(mb::observedBy<ConcreteValues>(true, true, 1, 1));
+}

@@ -22,6 +22,7 @@ struct NoSources {
     bool waitSuccess(int) const { return false; }
     std::int64_t phaseBefore(int) const { return 0; }
     bool choice(std::int64_t) const { return false; }
+    bool waitReport(int) const { return false; }
 };
 struct NoZ3Sources {
     z3::context& ctx;
@@ -29,6 +30,7 @@ struct NoZ3Sources {
     z3::expr waitSuccess(int) const { return ctx.bool_val(false); }
     z3::expr phaseBefore(int) const { return ctx.int_val(0); }
     z3::expr choice(std::int64_t) const { return ctx.bool_val(false); }
+    z3::expr waitReport(int) const { return ctx.bool_val(false); }
 };
 
 /** An unfolded operation on two constants (Value::make would fold it). */

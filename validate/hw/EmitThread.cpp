@@ -1141,6 +1141,8 @@ void ThreadEmitter::bulkCopy(const Insn& in, const ptx::BulkCopy& copy) {
     if (copy.dims > 0) return bulkTensorCopy(in, copy);
     if (copy.ignoreOob) refuse("cp.async.bulk .ignore_oob has no CUDA mapping yet");
     if (copy.cpMask) refuse("cp.async.bulk .cp_mask has no CUDA mapping yet");
+    if (copy.report != ptx::ReportMechanism::Disabled)
+        refuse("cp.async.bulk .report_mechanism needs sm_107f, and the harness runs on sm_90");
     refuseElementCopy(in, in.operand(2).value);
     Target dst = target(in.operand(0)), src = target(in.operand(1));
     std::string size = std::to_string(in.operand(2).value);
