@@ -32,7 +32,6 @@ struct ValueEval {
     std::map<int, bool> validBefore;
     std::map<int, int> guardState; // event -> 1 in progress, 2 done
     std::map<int, bool> guardHolds;
-    std::map<int, std::vector<mbarrier::ReportOn<V>>> reports; // mbarrier location -> report-ons
 
     /**
      * Does event `e` happen: past its gates (o.exists so far) and its guard holds? Guards
@@ -77,23 +76,26 @@ struct ValueEval {
         return v;
     }
 
-    /** The report-on operations of mbarrier `location` in this execution (memoised). */
-    const std::vector<mbarrier::ReportOn<V>>& reportsOn(int location) {
-        auto done = reports.find(location);
-        if (done != reports.end()) return done->second;
+    /**
+     * The report-on operations of mbarrier `location` in phase instances before `stamp`: only
+     * those are evaluated, since a later copy's data may depend on what a wait in `stamp`
+     * returns (every formula of engine/MbarrierMachine.hpp reads earlier instances only).
+     */
+    std::vector<mbarrier::ReportOn<V>> reportsOn(int location, std::int64_t stamp) {
         std::vector<mbarrier::ReportOn<V>> out;
         for (int id : c.mbo.at(location)) {
             const ir::Event& e = p.events[static_cast<std::size_t>(id)];
             if (!e.mbReport || !o.exists[static_cast<std::size_t>(id)]) continue;
+            if (o.stampBefore.at(id) >= stamp) break; // stamps grow along mbo
             out.push_back({V::nonzero(eval(e.mbReport)), o.stampBefore.at(id)});
         }
-        return reports.emplace(location, std::move(out)).first->second;
+        return out;
     }
 
     /** True once the phase the wait names completed, seen at `stamp` and primary `phase`. */
     bool condition(const ir::Event& e, std::int64_t stamp, std::int64_t phase, bool valid) {
         if (e.mbConditional)
-            phase = mbarrier::conditionalPhase(values, reportsOn(e.location), stamp, phase);
+            phase = mbarrier::conditionalPhase(values, reportsOn(e.location, stamp), stamp, phase);
         return mbarrier::waitCondition(values, e, phase, valid,
                                        [&] { return eval(e.mbParity ? e.mbParity : e.mbToken); });
     }
@@ -118,8 +120,9 @@ struct ValueEval {
     /** The primary phase up to which wait `w` observed its object (engine/MbarrierMachine.hpp). */
     void observedPhase(int w) {
         const ir::Event& e = p.events[static_cast<std::size_t>(w)];
-        o.observedPhase[w] = mbarrier::observedPhase(values, e, reportsOn(e.location),
-                                                     o.stampBefore.at(w), o.phaseBefore.at(w));
+        const std::int64_t stamp = o.stampBefore.at(w);
+        o.observedPhase[w] = mbarrier::observedPhase(values, e, reportsOn(e.location, stamp), stamp,
+                                                     o.phaseBefore.at(w));
     }
 
     /** A wait's reportPredicate: False where it returned False (undefined: 0 is one value). */
@@ -127,9 +130,10 @@ struct ValueEval {
         auto done = o.waitReport.find(w);
         if (done != o.waitReport.end()) return done->second;
         const ir::Event& e = p.events[static_cast<std::size_t>(w)];
+        const std::int64_t stamp = o.stampBefore.at(w);
         bool report =
-            waitSuccess(w) && mbarrier::observedReport(values, reportsOn(e.location),
-                                                       o.stampBefore.at(w), o.phaseBefore.at(w));
+            waitSuccess(w) && mbarrier::observedReport(values, reportsOn(e.location, stamp), stamp,
+                                                       o.phaseBefore.at(w));
         o.waitReport[w] = report;
         return report;
     }
@@ -253,7 +257,7 @@ Outcome computeOutcome(const ir::Program& p, const Choices& c) {
         o.exists = gated;
         for (int id : off)
             o.exists[static_cast<std::size_t>(id)] = false;
-        ev.emplace(ValueEval{p, c, o, {}, {}, {}, {}, {}, {}, {}});
+        ev.emplace(ValueEval{p, c, o, {}, {}, {}, {}, {}, {}});
         for (const auto& [loc, ops] : c.mbo)
             simulateMbarrier(p, loc, ops, *ev, o);
         for (int w : c.blocked)
@@ -355,7 +359,7 @@ bool fitsRealTime(const ir::Program& p, const Choices& c, const Outcome& o) {
 }
 
 std::int64_t evalValue(const ir::ValuePtr& v, const ir::Program& p, const Choices& c, Outcome& o) {
-    ValueEval ev{p, c, o, {}, {}, {}, {}, {}, {}, {}};
+    ValueEval ev{p, c, o, {}, {}, {}, {}, {}, {}};
     return ev.eval(v); // every wait result is already in o.waitSuccess and o.waitReport
 }
 

@@ -40,7 +40,8 @@ bool pastDeadline(EnumerationLimit& limit) {
 bool waitsIndependentOfReads(const ir::Program& p) {
     std::set<int> reported; // mbarrier locations a copy reports on
     for (const auto& e : p.events)
-        if (e.mbReport && !e.mbReport->isConst()) reported.insert(e.location);
+        if (e.mbReport && !(e.mbReport->isConst() && e.mbReport->constant == 0))
+            reported.insert(e.location);
     for (const auto& e : p.events) {
         if (!e.has(ir::Tag::MB_WAIT) || !e.blocking) continue;
         if (e.mbConditional && reported.count(e.location)) return false;

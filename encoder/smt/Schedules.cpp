@@ -237,7 +237,7 @@ private:
             if (isAbsent(e.id)) continue;
             // The search runs the primary phases alone; a conditional phase and a wait's
             // report follow the data a reporting copy inspects (engine/MbarrierMachine.hpp).
-            if (e.mbReport && !e.mbReport->isConst())
+            if (e.mbReport && !(e.mbReport->isConst() && e.mbReport->constant == 0))
                 return why = "a copy reports on an mbarrier: its conditional phase and reports "
                              "depend on the data copied",
                        false;

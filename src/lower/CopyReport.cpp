@@ -97,7 +97,9 @@ void checkLayouts(Lowerer& l, const std::vector<Address>& mbarriers) {
         if (layouts.size() > 1)
             l.fail(mb.loc, "the copy reports on '" + mb.name +
                                "', which the test initialises with both .layout::v0 and "
-                               ".layout::v1, and which init a copy reports on is not modelled" +
+                               ".layout::v1 (ptxmc tells layouts apart per declared location, "
+                               "not per element, CTA or re-init), and which init a copy reports "
+                               "on is not modelled" +
                                where);
     }
 }
@@ -108,8 +110,9 @@ void checkLayouts(Lowerer& l, const std::vector<Address>& mbarriers) {
  * "A sampled element from the aligned 16 byte chunk of the source global memory is matched
  * with the Matching bit-pattern" (per_16bytes), "Each element is matched" (per_element); "If the
  * pattern matches, issues a report-on operation on the mbarrier" ({AsyncCopyReportMechanisms}).
- * Which element a chunk samples, and whether per_element's elements are 8 or 4 bits, the text
- * leaves open: every way is explored. So the copy reports where some chunk matches whatever it
+ * Which element a chunk samples, whether per_element's elements are 8 or 4 bits, and whether
+ * its "NaN" is the qualifier's 0xff or any FP8 NaN (the table gives both), the text leaves
+ * open: every way is explored. So the copy reports where some chunk matches whatever it
  * samples (every element does; every 8-bit and so every 4-bit reading matches), does not where
  * nothing could match, and either way (one choice) otherwise: the same outcomes as a choice per
  * chunk, with one choice in all.
@@ -121,7 +124,8 @@ ir::ValuePtr copyReport(Lowerer& l, ptx::ReportMechanism mechanism, const std::v
         l.fail(l.operand(1).loc,
                "the copy inspects the elements of '" + l.operand(1).name +
                    "' it copies, and ptxmc holds their bits in cells of 4 bytes at most: declare "
-                   "the source (and destination) arrays of stride 1, 2 or 4 (" +
+                   "the source (and destination) arrays of stride 1, 2 or 4 (a .relaxed .b128 "
+                   "copy, atomic in 16-byte cells, cannot report in ptxmc) (" +
                    ptx::cite(ptx::Sec::AsyncCopyReportMechanisms) + ")");
     checkLayouts(l, mbarriers);
     const Inspection in = inspectionOf(mechanism);
@@ -133,6 +137,10 @@ ir::ValuePtr copyReport(Lowerer& l, ptx::ReportMechanism mechanism, const std::v
             surely = either(surely, bitsEqual(reads, cellBytes, bit, 8, 0xff));
             maybe = either(maybe, either(bitsEqual(reads, cellBytes, bit, 4, 0xf),
                                          bitsEqual(reads, cellBytes, bit + 4, 4, 0xf)));
+            // "NaN" read as an FP8 NaN rather than the qualifier's 0xff: E4M3's S.1111.111 and
+            // E5M2's S.11111.{01,10,11}; the bytes with a 0xf nibble are counted already
+            for (const std::int64_t nan : {0x7d, 0x7e})
+                maybe = either(maybe, bitsEqual(reads, cellBytes, bit, 8, nan));
             continue;
         }
         ir::ValuePtr all, any;

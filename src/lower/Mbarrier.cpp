@@ -230,14 +230,20 @@ void lowerWait(Lowerer& l, const ptx::MbarrierWait& w) {
     if (report) {
         // "For .layout::v0, reportPredicate and reportValue are always zero"; a .layout::v1
         // report is non-zero after a report-on operation in the phase the wait observed
-        // (engine/MbarrierMachine.hpp). The copies' report-on operations leave the report
-        // value as it was: it "is altered in an idempotent way (atomically OR'ed with 0)"
-        // ({AsyncCopyReportMechanisms}), so it stays zero. ("undefined when waitComplete is
-        // False": zero is one of the values.)
+        // (engine/MbarrierMachine.hpp). "Note that the reportPredicate and reportValue operands
+        // are undefined when waitComplete is False": the predicate is then either value (a
+        // choice). The copies' report-on operations leave the report value as it was: it "is
+        // altered in an idempotent way (atomically OR'ed with 0)" ({AsyncCopyReportMechanisms}),
+        // so it is zero when waitComplete is True; when it is False ptxmc gives 0 too, one of
+        // the 256 values a .b8 may hold (litmus/README.md says so).
         auto predicate = std::make_shared<Value>();
         predicate->op = Value::Op::WaitReport;
         predicate->event = e.id;
-        l.define(ops[0].elements[0], predicate);
+        const ir::ValuePtr undefined = l.newChoice(
+            ops[0].elements[0].loc,
+            l.inst().opcode + " (reportPredicate when waitComplete is False: undefined, " +
+                ptx::cite(ptx::Sec::MbarrierTestWaitTryWait) + ")");
+        l.define(ops[0].elements[0], Value::make(Value::Op::Ite, {res, predicate, undefined}));
         if (reportValue) l.define(ops[1], Value::makeConst(0));
     }
 }

@@ -191,22 +191,9 @@ void checkIgnoreOob(Decoder& d, const BulkCopy& c) {
 
 /** The .report_mechanism qualifier ({AsyncCopyReportMechanisms}); Disabled when unwritten. */
 ReportMechanism takeReportMechanism(Decoder& d) {
-    static const std::pair<const char*, ReportMechanism> kRows[] = {
-        {"mbarrier::report::disabled", ReportMechanism::Disabled},
-        {"mbarrier::report::validity::per_16bytes::80000000", ReportMechanism::Per16Fp32},
-        {"mbarrier::report::validity::per_16bytes::8000", ReportMechanism::Per16Fp16},
-        {"mbarrier::report::validity::per_16bytes::80", ReportMechanism::Per16Fp8},
-        {"mbarrier::report::validity::per_16bytes::8", ReportMechanism::Per16Fp4},
-        {"mbarrier::report::validity::per_element::ff", ReportMechanism::PerElementFF},
-    };
-    std::optional<ReportMechanism> out;
-    for (const auto& [spelling, mechanism] : kRows)
-        if (d.q.take(spelling)) {
-            if (out)
-                d.fail("one .report_mechanism at most (" + cite(Sec::AsyncCopyReportMechanisms) +
-                       ")");
-            out = mechanism;
-        }
+    const std::optional<ReportMechanism> out = d.takeRow(kReportMechanisms);
+    if (out && d.takeRow(kReportMechanisms))
+        d.fail("one .report_mechanism at most (" + cite(Sec::AsyncCopyReportMechanisms) + ")");
     return out.value_or(ReportMechanism::Disabled);
 }
 

@@ -322,6 +322,7 @@ struct Printer {
             .q(i.cacheHint, "L2::cache_hint")
             .q(i.cpMask, "cp_mask")
             .q(i.ignoreOob, "ignore_oob")
+            .q(i.report == ReportMechanism::Disabled ? "" : nameOf(kReportMechanisms, i.report))
             .types(i.types)
             .s;
     }

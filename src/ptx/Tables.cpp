@@ -66,6 +66,16 @@ const std::array<Row<HalfType>, 4> kHalfTypes = {{
     {HalfType::Bf16x2, "bf16x2"},
 }};
 
+// A copy's .report_mechanism ({AsyncCopyReportMechanisms} Table 33); unwritten is ::disabled
+const std::array<Row<ReportMechanism>, 6> kReportMechanisms = {{
+    {ReportMechanism::Disabled, "mbarrier::report::disabled"},
+    {ReportMechanism::Per16Fp32, "mbarrier::report::validity::per_16bytes::80000000"},
+    {ReportMechanism::Per16Fp16, "mbarrier::report::validity::per_16bytes::8000"},
+    {ReportMechanism::Per16Fp8, "mbarrier::report::validity::per_16bytes::80"},
+    {ReportMechanism::Per16Fp4, "mbarrier::report::validity::per_16bytes::8"},
+    {ReportMechanism::PerElementFF, "mbarrier::report::validity::per_element::ff"},
+}};
+
 // The 8-bit float element types of multimem.* ({Multimem}: "Support for types .e5m2, .e5m2x2,
 // .e5m2x4, .e4m3, .e4m3x2, .e4m3x4 introduced in PTX ISA version 8.6")
 const std::array<Row<Fp8Type>, 6> kFp8Types = {{

@@ -46,28 +46,29 @@ extern const std::array<WgmmaTypeRow, 8> kWgmmaTypes;
 /** The row of an .atype/.btype spelling, or null. */
 const WgmmaTypeRow* wgmmaType(std::string_view name);
 
-extern const std::array<Row<Scope>, 4> kScopes;               ///< .cta .cluster .gpu .sys
-extern const std::array<Row<Sem>, 6> kMemorySems;             ///< ld/st/atom/red semantics
-extern const std::array<Row<Sem>, 4> kFenceSems;              ///< fence.sc/acq_rel/acquire/release
-extern const std::array<Row<StateSpace>, 2> kSyncRestricts;   ///< fence's .sync_restrict::*
-extern const std::array<Row<StateSpace>, 4> kSpaces;          ///< state spaces
-extern const std::array<Row<AtomOp>, 13> kAtomOps;            ///< atom/red operations
-extern const std::array<Row<HalfType>, 4> kHalfTypes;         ///< .f16 .bf16 .f16x2 .bf16x2
-extern const std::array<Row<Fp8Type>, 6> kFp8Types;           ///< .e5m2 ... .e4m3x4
-extern const std::array<Row<ProxyKind>, 9> kProxies;          ///< fence.proxy kinds
-extern const std::array<Row<CmpOp>, 10> kCmpOps;              ///< setp comparisons
-extern const std::array<Row<CmpOp>, 6> kBranchCmps;           ///< Dat3M's beq ... bge
-extern const std::array<Row<VoteMode>, 4> kVoteModes;         ///< vote's .all .any .uni .ballot
-extern const std::array<Row<ReduxOp>, 6> kReduxOps;           ///< redux.sync's operations
-extern const std::array<Row<BarrierRedOp>, 3> kBarrierRedOps; ///< bar.red's .popc .and .or
-extern const std::array<LdStShapeRow, 5> kLdStShapes;         ///< tcgen05.ld/st shapes
-extern const std::array<int, 8> kLdStRepeats;                 ///< the .xN of tcgen05.ld/st
-extern const std::array<Row<Pack>, 2> kPacks;                 ///< .pack::16b / .unpack::16b
-extern const std::array<CpShapeRow, 5> kCpShapes;             ///< tcgen05.cp shapes
-extern const std::array<Row<CpWarps>, 3> kCpWarps;            ///< tcgen05.cp warp multicast
-extern const std::array<std::string_view, 3> kCpDecompress;   ///< tcgen05.cp source formats
-extern const std::array<std::string_view, 8> kMmaKinds;       ///< tcgen05.mma .kind::
-extern const std::array<Row<CollectorOp>, 4> kCollectorOps;   ///< tcgen05.mma .collector::BUF::op
+extern const std::array<Row<Scope>, 4> kScopes;             ///< .cta .cluster .gpu .sys
+extern const std::array<Row<Sem>, 6> kMemorySems;           ///< ld/st/atom/red semantics
+extern const std::array<Row<Sem>, 4> kFenceSems;            ///< fence.sc/acq_rel/acquire/release
+extern const std::array<Row<StateSpace>, 2> kSyncRestricts; ///< fence's .sync_restrict::*
+extern const std::array<Row<StateSpace>, 4> kSpaces;        ///< state spaces
+extern const std::array<Row<AtomOp>, 13> kAtomOps;          ///< atom/red operations
+extern const std::array<Row<HalfType>, 4> kHalfTypes;       ///< .f16 .bf16 .f16x2 .bf16x2
+extern const std::array<Row<Fp8Type>, 6> kFp8Types;         ///< .e5m2 ... .e4m3x4
+extern const std::array<Row<ReportMechanism>, 6> kReportMechanisms; ///< a copy's .report_mechanism
+extern const std::array<Row<ProxyKind>, 9> kProxies;                ///< fence.proxy kinds
+extern const std::array<Row<CmpOp>, 10> kCmpOps;                    ///< setp comparisons
+extern const std::array<Row<CmpOp>, 6> kBranchCmps;                 ///< Dat3M's beq ... bge
+extern const std::array<Row<VoteMode>, 4> kVoteModes;           ///< vote's .all .any .uni .ballot
+extern const std::array<Row<ReduxOp>, 6> kReduxOps;             ///< redux.sync's operations
+extern const std::array<Row<BarrierRedOp>, 3> kBarrierRedOps;   ///< bar.red's .popc .and .or
+extern const std::array<LdStShapeRow, 5> kLdStShapes;           ///< tcgen05.ld/st shapes
+extern const std::array<int, 8> kLdStRepeats;                   ///< the .xN of tcgen05.ld/st
+extern const std::array<Row<Pack>, 2> kPacks;                   ///< .pack::16b / .unpack::16b
+extern const std::array<CpShapeRow, 5> kCpShapes;               ///< tcgen05.cp shapes
+extern const std::array<Row<CpWarps>, 3> kCpWarps;              ///< tcgen05.cp warp multicast
+extern const std::array<std::string_view, 3> kCpDecompress;     ///< tcgen05.cp source formats
+extern const std::array<std::string_view, 8> kMmaKinds;         ///< tcgen05.mma .kind::
+extern const std::array<Row<CollectorOp>, 4> kCollectorOps;     ///< tcgen05.mma .collector::BUF::op
 extern const std::array<std::string_view, 6> kCollectorBuffers; ///< a, b, b0 ... b3
 extern const std::array<Row<MatrixShape>, 4> kMatrixShapes;     ///< ldmatrix/stmatrix .shape
 extern const std::array<Row<MatrixType>, 5> kMatrixTypes;       ///< ldmatrix/stmatrix types
