@@ -1,5 +1,8 @@
-// What shfl.sync and vote.sync compute across the lanes of a warp that run them together.
+// What elect, shfl, vote and activemask compute across the lanes of a warp that run them together.
 #pragma once
+
+#include "kernel/LaneValues.hpp"
+#include "kernel/Module.hpp"
 
 #include <cstdint>
 #include <optional>
@@ -24,5 +27,12 @@ int shflSource(ShflMode mode, int lane, std::uint64_t b, std::uint64_t members);
 
 /** The vote of `members` whose predicate is set in `ballot`; nullopt for an unknown mode. */
 std::optional<std::uint64_t> voteResult(VoteMode mode, std::uint64_t ballot, std::uint64_t members);
+
+/**
+ * Runs the warp-collective statement `s` (elect.sync, shfl.sync, vote.sync, activemask; any
+ * other writes unknown values) for the lanes of `group`, which all stand at it, and moves
+ * them past it.
+ */
+void runCollective(const std::vector<Lane*>& group, const Statement& s, const LaneValues& values);
 
 } // namespace ptxmc::kernel

@@ -1,5 +1,6 @@
 // Control flow: a thread's paths (labels, branches, guards), unrolled and merged where they meet.
 #include "ir/BaseRelations.hpp"
+#include "lower/Instructions.hpp"
 #include "lower/Lowerer.hpp"
 #include "ptx/Print.hpp"
 #include "ptx/Sections.hpp"

@@ -939,11 +939,10 @@ void Lowerer::finishWidths() {
 }
 
 bool Lowerer::wideValue(const ir::Value& v) const {
-    using Op = ir::Value::Op;
     switch (v.op) {
-    case Op::ReadOf:
+    case ir::Value::Op::ReadOf:
         return program_.events[static_cast<std::size_t>(v.event)].wide;
-    case Op::Ite:
+    case ir::Value::Op::Ite:
         return wideValue(*v.args.at(1)) || wideValue(*v.args.at(2));
     default: // a 64-bit constant or operation; a 32-bit one otherwise
         return v.wide;

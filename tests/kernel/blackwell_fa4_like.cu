@@ -296,8 +296,8 @@ extern "C" __global__ void __launch_bounds__(THREADS, 1)
                     ptx::tcgen05_commit<1>(smem_addr(&s_full)); // SYNC: commit to s_full
                     // P_j is in tensor memory once all 128 softmax threads have arrived.
 #if PTXMC_MUTANT == MUTANT_WRONG_PARITY
-                    ptx::mbar_wait(smem_addr(&p_full),
-                                   (it & 1) ^ 1); // SYNC: p_full wait (wrong parity)
+                    ptx::mbar_wait(smem_addr(&p_full), // SYNC: p_full wait (wrong parity)
+                                   (it & 1) ^ 1);
 #else
                     ptx::mbar_wait(smem_addr(&p_full), it & 1); // SYNC: p_full wait
 #endif

@@ -1,8 +1,10 @@
-// shfl.sync's source lanes and vote.sync's results over the lanes that run them together.
+// shfl.sync's source lanes, vote.sync's results, and the collectives a group of lanes runs.
+#include "EntryText.hpp"
 #include "kernel/WarpCollectives.hpp"
 
 #include <catch2/catch.hpp>
 
+using namespace ptxmc;
 using namespace ptxmc::kernel;
 
 TEST_CASE("warp collectives: a mode is the third part of the opcode", "[collectives]") {
@@ -36,4 +38,39 @@ TEST_CASE("warp collectives: vote over the members", "[collectives]") {
     CHECK(voteResult(VoteMode::Uni, 0x0, 0xF) == 1u);
     CHECK(voteResult(VoteMode::Uni, 0x3, 0xF) == 0u);
     CHECK_FALSE(voteResult(VoteMode::Other, 0x3, 0xF));
+}
+
+TEST_CASE("warp collectives: a group of lanes runs elect, vote and shfl together",
+          "[collectives]") {
+    const Module m = testing::entryModule("\telect.sync %r1|%p1, -1;\n"
+                                          "\tvote.sync.any.pred %p2, %p3, -1;\n"
+                                          "\tshfl.sync.idx.b32 %r2, %r3, 0, 31, -1;\n"
+                                          "\tactivemask.b32 %r4;\n"
+                                          "\tret;\n");
+    const Function& f = m.functions.at(0);
+    const Layout layout;
+    const LaunchShape shape;
+    const LaneValues values(layout, shape);
+    std::vector<Lane> lanes(3);
+    std::vector<Lane*> group;
+    for (int l = 0; l < 3; ++l) {
+        Lane& L = lanes[static_cast<std::size_t>(l)];
+        L.lane = l + 4; // lanes 4, 5, 6 run together
+        L.regs["%p3"] = Val::of(l == 2 ? 1 : 0);
+        L.regs["%r3"] = Val::of(static_cast<std::uint64_t>(100 + l));
+        group.push_back(&L);
+    }
+    for (std::size_t i = 0; i < 4; ++i)
+        runCollective(group, f.body[i], values);
+    CHECK(lanes[0].regs.at("%p1") == Val::of(1)); // the first lane of the group is elected
+    CHECK(lanes[1].regs.at("%p1") == Val::of(0));
+    CHECK(lanes[2].regs.at("%r1") == Val::of(4));
+    CHECK(lanes[0].regs.at("%p2") == Val::of(1)); // lane 6's predicate is set
+    // lane 0 is not a member: each lane reads its own value
+    CHECK(lanes[1].regs.at("%r2") == Val::of(101));
+    CHECK(lanes[2].regs.at("%r4") == Val::of(0x70));
+    CHECK(lanes[0].pc == 4);
+    lanes[1].regs["%p3"] = Val{false, 2, 0};
+    runCollective(group, f.body[1], values);
+    CHECK(lanes[0].regs.at("%p2").field == 2); // unknown, naming the field a lane's input needs
 }
