@@ -1,6 +1,9 @@
 // Integer semantics of PTX arithmetic on known values: enough to follow addresses, indices,
-// stage and phase counters; floating point is data and stays unknown.
+// stage and phase counters; floating point is data and stays unknown. Where the litmus engines
+// compute the same operation (ir/ValueSemantics.hpp), this file calls theirs.
 #include "kernel/Arith.hpp"
+
+#include "ir/ValueSemantics.hpp"
 
 #include <algorithm>
 #include <array>
@@ -41,17 +44,18 @@ std::int64_t signExtend(std::uint64_t v, int bits) {
 
 namespace {
 
+using Words = ir::ConcreteValues;
+
+/** binary16 bits widened to binary32's, as the engines do (a NaN is 0x7fffffff). */
+std::uint32_t f16ToF32Bits(std::uint64_t v) {
+    return static_cast<std::uint32_t>(Words::f16ToF32(static_cast<std::int64_t>(v & 0xFFFFU)));
+}
+
 /** The value of a floating-point register's bits (.f16, .f32, .f64). */
 double floatOf(std::uint64_t v, int bits) {
     if (bits == 64) return std::bit_cast<double>(v);
     if (bits == 32) return std::bit_cast<float>(static_cast<std::uint32_t>(v));
-    // binary16: sign, 5 exponent bits (bias 15), 10 fraction bits
-    int e = static_cast<int>((v >> 10) & 0x1F);
-    double f = static_cast<double>(v & 0x3FF);
-    double m = e == 0    ? std::ldexp(f, -24)
-               : e == 31 ? (f == 0 ? HUGE_VAL : NAN)
-                         : std::ldexp(f + 1024, e - 25);
-    return (v >> 15) & 1U ? -m : m;
+    return std::bit_cast<float>(f16ToF32Bits(v));
 }
 
 template <typename T> std::optional<bool> relate(ptx::Relation r, T a, T b) {
@@ -103,15 +107,29 @@ namespace {
 
 using ptx::ModuleOp;
 
+using WordOp = Words::Word (*)(Words::Word, Words::Word);
+
+/**
+ * `a op b` on the engines' words: a 32-bit word up to 32 bits (the low bits of a sum, a
+ * difference, a product or a bitwise operation do not depend on the bits above them), a 64-bit
+ * word above; kept to the type's width.
+ */
+std::uint64_t onWords(std::uint64_t a, std::uint64_t b, int bits, WordOp op32, WordOp op64) {
+    const auto x = static_cast<std::int64_t>(a), y = static_cast<std::int64_t>(b);
+    const Words::Word r = bits <= 32 ? op32(Words::word(x), Words::word(y))
+                                     : op64(Words::word64(x), Words::word64(y));
+    return mask(static_cast<std::uint64_t>(r), bits);
+}
+
 std::optional<std::uint64_t> binary(ModuleOp op, ptx::ProductPart product, std::uint64_t a,
                                     std::uint64_t b, Width t) {
     std::int64_t sa = signExtend(a, t.bits), sb = signExtend(b, t.bits);
     std::uint64_t ua = mask(a, t.bits), ub = mask(b, t.bits);
-    if (op == ModuleOp::Add) return mask(a + b, t.bits);
-    if (op == ModuleOp::Sub) return mask(a - b, t.bits);
-    if (op == ModuleOp::And) return mask(a & b, t.bits);
-    if (op == ModuleOp::Or) return mask(a | b, t.bits);
-    if (op == ModuleOp::Xor) return mask(a ^ b, t.bits);
+    if (op == ModuleOp::Add) return onWords(a, b, t.bits, Words::add, Words::add64);
+    if (op == ModuleOp::Sub) return onWords(a, b, t.bits, Words::sub, Words::sub64);
+    if (op == ModuleOp::And) return onWords(a, b, t.bits, Words::bitAnd, Words::bitAnd64);
+    if (op == ModuleOp::Or) return onWords(a, b, t.bits, Words::bitOr, Words::bitOr64);
+    if (op == ModuleOp::Xor) return onWords(a, b, t.bits, Words::bitXor, Words::bitXor64);
     if (op == ModuleOp::Shl)
         return b >= static_cast<std::uint64_t>(t.bits) ? 0 : mask(a << b, t.bits);
     if (op == ModuleOp::Shr) {
@@ -151,7 +169,7 @@ std::optional<std::uint64_t> binary(ModuleOp op, ptx::ProductPart product, std::
             std::uint64_t full = t.isSigned ? static_cast<std::uint64_t>(sa * sb) : ua * ub;
             return mask(full >> t.bits, t.bits);
         }
-        return mask(a * b, t.bits);
+        return onWords(a, b, t.bits, Words::mul, Words::mul64);
     }
     return std::nullopt;
 }
@@ -168,7 +186,7 @@ std::optional<std::uint64_t> arithmetic(ModuleOp op, const ptx::ValueForm& form,
     Width t = widthOf(form.type);
     const ptx::ScalarType f32{ptx::ScalarType::Kind::Float, 32};
     if (op == ModuleOp::Cvt && t.isFloat && t.bits == 16 && form.before == f32)
-        return std::bit_cast<std::uint32_t>(static_cast<float>(floatOf(in.at(0).v, 16)));
+        return f16ToF32Bits(in.at(0).v);
     if (t.isFloat && op != ModuleOp::Mov && op != ModuleOp::Selp) return std::nullopt;
     auto arg = [&](std::size_t i) { return in.at(i).v; };
     if (op == ModuleOp::Mov) return in.size() == 1 ? std::optional(arg(0)) : std::nullopt;

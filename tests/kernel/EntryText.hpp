@@ -9,7 +9,7 @@ namespace ptxmc::testing {
 
 /**
  * Entry `k` with parameters `k_param_0` (a 32-byte struct) and `k_param_1` (a .u64), 32
- * threads, registers %r, %rd, %p and %f, the declarations `decls`, then `body`; the module
+ * threads, registers %r, %rd, %rs, %p and %f, the declarations `decls`, then `body`; the module
  * declares `moduleDecls` before the entry.
  */
 inline kernel::Module entryModule(const std::string& body, const std::string& decls = "",
@@ -20,7 +20,7 @@ inline kernel::Module entryModule(const std::string& body, const std::string& de
                              "\t.param .u64 k_param_1\n"
                              ")\n.reqntid 32, 1, 1\n{\n"
                              "\t.reg .pred %p<8>;\n\t.reg .b32 %r<32>;\n"
-                             "\t.reg .b64 %rd<32>;\n\t.reg .f32 %f<8>;\n" +
+                             "\t.reg .b64 %rd<32>;\n\t.reg .f32 %f<8>; .reg .b16 %rs<8>;\n" +
                              decls + body + "}\n";
     return kernel::parseModule(text, "k.ptx");
 }

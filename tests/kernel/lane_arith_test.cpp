@@ -62,3 +62,22 @@ TEST_CASE("lane arith: a result written to a constant is an error", "[lane-arith
     testing::requireInputError([&] { runArith(f.lane, f.at(0), f.values); }, "", "k.ptx", 14, 10,
                                "'add.u32' writes its result to a constant, not a register");
 }
+
+TEST_CASE("lane arith: the word semantics are the engines' (ir/ValueSemantics.hpp)",
+          "[lane-arith]") {
+    ArithFixture f("\tcvt.f32.f16 %f1, %rs1;\n"
+                   "\tcvt.f32.f16 %f2, %rs2;\n"
+                   "\tsub.u16 %rs3, %rs1, %rs2;\n"
+                   "\tmul.lo.u64 %rd3, %rd1, %rd1;\n");
+    f.lane.regs["%rs1"] = Val::of(0x3C00); // 1.0
+    f.lane.regs["%rs2"] = Val::of(0x7E01); // a NaN
+    f.lane.regs["%rd1"] = Val::of(0x100000001);
+    runArith(f.lane, f.at(0), f.values);
+    CHECK(f.lane.regs.at("%f1") == Val::of(0x3F800000));
+    runArith(f.lane, f.at(1), f.values);
+    CHECK(f.lane.regs.at("%f2") == Val::of(0x7FFFFFFF)); // the canonical NaN the engines give
+    runArith(f.lane, f.at(2), f.values);
+    CHECK(f.lane.regs.at("%rs3") == Val::of(0x3C00 - 0x7E01 + 0x10000)); // 16 bits wrap
+    runArith(f.lane, f.at(3), f.values);
+    CHECK(f.lane.regs.at("%rd3") == Val::of(0x200000001)); // 64 bits wrap
+}
