@@ -1,6 +1,7 @@
 // A one-entry PTX module around a body, for the evaluator units' tests.
 #pragma once
 
+#include "kernel/LaneValues.hpp"
 #include "kernel/Module.hpp"
 
 #include <string>
@@ -33,5 +34,12 @@ inline std::size_t statementAt(const kernel::Function& f, const std::string& pre
             return i;
     return f.body.size();
 }
+
+/** A lane's operand values with an empty layout and a one-thread launch (no variables). */
+struct BareValues {
+    kernel::Layout layout;
+    kernel::LaunchShape shape;
+    kernel::LaneValues values{layout, shape};
+};
 
 } // namespace ptxmc::testing

@@ -64,9 +64,8 @@ TEST_CASE("clc responses: query_cancel decodes a response", "[clc-responses]") {
                              "\tclusterlaunchcontrol.query_cancel.get_first_ctaid::x.b32.b128 "
                              "%r1, %rd1;\n");
     const Function& f = m.functions.at(0);
-    const Layout layout;
-    const LaunchShape shape;
-    const LaneValues values(layout, shape);
+    const testing::BareValues bare;
+    const LaneValues& values = bare.values;
     ClcResponses responses;
     Lane L;
     L.regs["%rd1"] = Val::of(clc::response(0));

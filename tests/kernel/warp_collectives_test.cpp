@@ -48,9 +48,8 @@ TEST_CASE("warp collectives: a group of lanes runs elect, vote and shfl together
                                           "\tactivemask.b32 %r4;\n"
                                           "\tret;\n");
     const Function& f = m.functions.at(0);
-    const Layout layout;
-    const LaunchShape shape;
-    const LaneValues values(layout, shape);
+    const testing::BareValues bare;
+    const LaneValues& values = bare.values;
     std::vector<Lane> lanes(3);
     std::vector<Lane*> group;
     for (int l = 0; l < 3; ++l) {
