@@ -48,7 +48,8 @@ private:
     struct Item {
         std::string key;
         litmus::Instruction insn;
-        ModuleOp op = ModuleOp::Other; ///< the recorded instruction's row of ptx/ModuleOps.def
+        ptx::ModuleOp op =
+            ptx::ModuleOp::Other; ///< the recorded instruction's row of ptx/ModuleOps.def
         int lanes = 1;
         int repeat = 1;
         std::string arriveOn; ///< the mbarrier an arrive counts on (scaled by lanes)
