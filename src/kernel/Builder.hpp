@@ -52,7 +52,8 @@ private:
             ptx::ModuleOp::Other; ///< the recorded instruction's row of ptx/ModuleOps.def
         int lanes = 1;
         int repeat = 1;
-        std::string arriveOn; ///< the mbarrier an arrive counts on (scaled by lanes)
+        /// the mbarriers an arrive counts on (scaled by lanes): a multicast commit's each
+        std::vector<std::string> arriveOn;
         bool init = false;
         bool writesTmemQuarter = false; ///< a tcgen05.st of the warp's own lane quarter
         std::vector<DataChoice> guard;  ///< the ways of branches on data it runs under
@@ -282,9 +283,9 @@ private:
      * .multicast::cluster every CTA its ctaMask names (".cta_group::1 : The mbarrier signal is
      * multicast to the same shared memory offset as mbar in the destination CTA",
      * {CpAsyncBulkTensor}); otherwise the barrier operand's own. The extracted program is one
-     * cluster, so a rank is a CTA number. With .cta_group::2 9.4 sends each destination's
-     * signal to it or its peer by the rank parity of mbar's CTA; the check (lowerCopy) takes the
-     * destination's, and so does this count.
+     * cluster, so a rank is a CTA number. With .cta_group::2 each destination's signal goes to
+     * it or its peer by the rank parity of mbar's CTA, as the check (lowerCopy) sends it: a
+     * 2-SM load's halves complete on the leaders' barriers.
      */
     std::vector<int> copyDestinations(const litmus::Instruction& in, int cta) const;
 

@@ -138,7 +138,7 @@ std::optional<Builder::Item> Builder::render(const Step& s, int cta, const Sourc
                 auto mb = addr(o, true);
                 if (!mb)
                     fail(o.loc, "the mbarrier address of this " + s.opcode + " is not resolved");
-                it.arriveOn = mb->name + "@" + std::to_string(mb->cta.value_or(cta));
+                it.arriveOn = {mb->name + "@" + std::to_string(mb->cta.value_or(cta))};
                 in.operands.push_back(*mb);
             } else if (i == 0 &&
                        (op == ModuleOp::MbarrierArrive || op == ModuleOp::MbarrierArriveDrop ||
@@ -154,8 +154,8 @@ std::optional<Builder::Item> Builder::render(const Step& s, int cta, const Sourc
         if (!arrives) it.arriveOn.clear();
         it.init = op == ModuleOp::MbarrierInit;
         if (it.init)
-            it.arriveOn =
-                in.operands[0].name + "@" + std::to_string(in.operands[0].cta.value_or(cta));
+            it.arriveOn = {in.operands[0].name + "@" +
+                           std::to_string(in.operands[0].cta.value_or(cta))};
     } else if (isBulkCopy(s) || isReduceBulk(s) || isNonBulkAsync(s)) {
         // cp.async.{ca,cg}'s fourth operand is src-size or ignore-src by its register's type;
         // its value alone (what the launch gives) would read a predicate as src-size
@@ -183,8 +183,8 @@ std::optional<Builder::Item> Builder::render(const Step& s, int cta, const Sourc
         }
         if (op == ModuleOp::CpAsyncMbarrier) { // cp.async.mbarrier.arrive
             if (!ptx::hasQualifier(s.parts, "noinc") && !in.operands.empty())
-                it.arriveOn =
-                    in.operands[0].name + "@" + std::to_string(in.operands[0].cta.value_or(cta));
+                it.arriveOn = {in.operands[0].name + "@" +
+                               std::to_string(in.operands[0].cta.value_or(cta))};
         }
     } else if (op == ModuleOp::WgmmaMmaAsync) {
         // The Machine tracks d's and A's fragment registers, not sp-meta (wgmma.cat's rules).

@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <fmt/format.h>
 #include <numeric>
+#include <set>
 
 namespace ptxmc::kernel {
 
@@ -146,17 +147,27 @@ void Builder::scaleNamedBarriers() {
 }
 
 void Builder::scaleArrivals() {
+    // per barrier: the gcd of its init counts and of the lanes of the arrivals on it; a barrier
+    // no extracted arrive counts on (its arrivals are copies' or remote) keeps its count
     std::map<std::string, long> g;
+    std::set<std::string> arrivedOn;
     for (const WarpCode& w : warps_)
-        for (const Item& it : w.items) {
-            if (it.arriveOn.empty()) continue;
-            long v = it.init ? static_cast<long>(it.insn.operands.at(1).value) : it.lanes;
-            g[it.arriveOn] = std::gcd(g[it.arriveOn], v);
-        }
+        for (const Item& it : w.items)
+            for (const std::string& bar : it.arriveOn) {
+                long v = it.init ? static_cast<long>(it.insn.operands.at(1).value) : it.lanes;
+                g[bar] = std::gcd(g[bar], v);
+                if (!it.init) arrivedOn.insert(bar);
+            }
+    auto divisor = [&](const std::vector<std::string>& bars) {
+        long d = 0;
+        for (const std::string& bar : bars)
+            d = std::gcd(d, arrivedOn.count(bar) ? g[bar] : 1L);
+        return std::max(1L, d);
+    };
     for (WarpCode& w : warps_)
         for (Item& it : w.items) {
             if (it.arriveOn.empty()) continue;
-            long d = std::max(1L, g[it.arriveOn]);
+            const long d = divisor(it.arriveOn);
             if (it.init) {
                 it.insn.operands.at(1).value /= d;
                 if (it.lanes > 1)
@@ -168,7 +179,7 @@ void Builder::scaleArrivals() {
                 if (d > 1)
                     note(it.insn.loc, fmt::format("arrive counts scaled by {} on {} (whole "
                                                   "warps arrive)",
-                                                  d, it.arriveOn));
+                                                  d, it.arriveOn.front()));
             }
         }
 }

@@ -206,6 +206,26 @@ bool copiesElement(Lowerer& l, std::int64_t mask, std::size_t k, int bytes) {
                "' as arrays of a stride the mask selects whole (stride 1 takes every mask)");
 }
 
+/**
+ * The mbarrier a .cta_group::2 multicast signals for destination CTA `dstCta`: "for each
+ * destination CTA specified in the ctaMask, the mbarrier signal is sent either to the
+ * destination CTA or its peer-CTA based on the %cluster_ctarank parity of the shared memory
+ * where the mbarrier object mbar resides" ({CpAsyncBulkTensor}): the CTA of dstCta's pair whose
+ * rank has mbar's parity. CUTLASS's 2-SM loads name the leader's barrier, so the odd CTAs'
+ * halves complete on their leaders'.
+ */
+Address pairMbarrier(Lowerer& l, const Address& mbar, int dstCta, const litmus::Operand& op) {
+    const int rank = (l.clusterRank(dstCta) & ~1) | (l.clusterRank(mbar.cta) & 1);
+    const int cta = l.ctaOfRank(dstCta, rank);
+    std::optional<Address> moved = cta < 0 ? std::nullopt : l.addressInCta(mbar, cta);
+    if (!moved)
+        l.fail(op.loc,
+               "ctaMask names a CTA whose pair has no CTA of rank " + std::to_string(rank) +
+                   " declaring '" + op.name +
+                   "' (.cta_group::2 signals the barrier at the rank parity of mbar's CTA)");
+    return *moved;
+}
+
 } // namespace
 
 void lowerCopy(Lowerer& l, const ptx::BulkCopy& copy) {
@@ -270,7 +290,11 @@ void lowerCopy(Lowerer& l, const ptx::BulkCopy& copy) {
                                       : "the mbarrier must be in the destination's CTA (or use "
                                         ".cta_group::2 to signal the peer CTA's)");
     }
-    if (multicast) {
+    if (multicast && copy.ctaGroup == 2) {
+        for (const auto& t : l.multicastTargets(
+                 l.operand(maskIndex), copy.multicastBits == 32 ? 32 : 16, {{dst, &l.operand(0)}}))
+            targets.emplace_back(t[0], pairMbarrier(l, *mbar, t[0].cta, l.operand(mbIndex)));
+    } else if (multicast) {
         // "each bit position in the 16-bit or otherwise 32-bit ctaMask operand corresponds to the
         // %cluster_ctarank of the destination CTA" ({CpAsyncBulk}; ::32b is 9.4's)
         for (const auto& t :

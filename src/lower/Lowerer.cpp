@@ -1002,15 +1002,14 @@ int Lowerer::symbolId(const std::string& text) {
     return symbols_.emplace(text, static_cast<int>(symbols_.size())).first->second;
 }
 
+int Lowerer::clusterRank(int cta) const {
+    for (int r = 0; r < 64; ++r)
+        if (ctaOfRank(cta, r) == cta) return r;
+    return 0;
+}
+
 int Lowerer::peerCta(int cta) const {
-    int rank = 0;
-    for (int r = 0; r < 64; ++r) {
-        if (ctaOfRank(cta, r) == cta) {
-            rank = r;
-            break;
-        }
-    }
-    return ctaOfRank(cta, rank ^ 1);
+    return ctaOfRank(cta, clusterRank(cta) ^ 1);
 }
 
 void Lowerer::noteCtaGroup(int group, const SourceLoc& loc) {

@@ -195,6 +195,8 @@ public:
 
     /** Peer CTA of a cta_group::2 pair (rank differs in bit 0, same cluster). */
     int peerCta(int cta) const;
+    /** %cluster_ctarank of `cta` in its cluster. */
+    int clusterRank(int cta) const;
     /** CTA with rank `rank` in `cta`'s cluster, or -1. */
     int ctaOfRank(int cta, int rank) const;
     /** Records the test-wide cta_group and rejects a second, different value. */

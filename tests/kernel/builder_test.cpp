@@ -68,3 +68,19 @@ TEST_CASE("builder: identical warps are one role; copies before an expect_tx sha
     CHECK(k.stats.threads == 2);
     CHECK(k.stats.warps == 4);
 }
+
+TEST_CASE("builder: a barrier only a peer's multicast commit arrives on keeps its count",
+          "[builder]") {
+    const Module m = parseModuleFile(std::string(PTXMC_SOURCE_DIR) +
+                                     "/tests/kernel/locations/multicast-commit-remote.ptx");
+    const KernelProgram k = extractKernel(m, Launch{});
+    REQUIRE(k.test.threads.size() == 2);
+    for (const auto& t : k.test.threads) { // each CTA's thread 0 initialises both barriers
+        std::map<std::string, std::int64_t> counts;
+        for (const litmus::Instruction& in : t.code)
+            if (in.opcode == "mbarrier.init.shared::cta.b64")
+                counts[in.operands.at(0).name] = in.operands.at(1).value;
+        CHECK(counts.at("done") == 2);   // two arrivals of CTA 0's commits per phase
+        CHECK(counts.at("unused") == 4); // no arrivals: nothing to scale
+    }
+}
