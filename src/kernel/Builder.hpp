@@ -288,6 +288,9 @@ private:
      * 2-SM load's halves complete on the leaders' barriers.
      */
     std::vector<int> copyDestinations(const litmus::Instruction& in, int cta) const;
+    /** The barriers a multicast arrival (tcgen05.commit, mbarrier.arrive::32b) counts on: the
+     *  one at `barrier`'s offset in each CTA of the cluster `mask` names (a rank is a CTA). */
+    std::vector<std::string> arrivalsOfMask(const std::string& barrier, std::int64_t mask) const;
 
     /**
      * The barrier and the bytes of an expect_tx: `mbarrier.arrive.expect_tx` (state, [bar],

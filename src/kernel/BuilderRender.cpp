@@ -152,6 +152,10 @@ std::optional<Builder::Item> Builder::render(const Step& s, int cta, const Sourc
         bool arrives = (op == ModuleOp::MbarrierArrive || op == ModuleOp::MbarrierArriveDrop) &&
                        !ptx::hasQualifier(s.parts, "noComplete");
         if (!arrives) it.arriveOn.clear();
+        // .multicast::cluster::32b (9.4): an arrival on the barrier of every CTA of the mask
+        if (arrives && ptx::hasQualifier(in.parts, "multicast::cluster") &&
+            in.operands.back().kind == litmus::Operand::Kind::Integer)
+            it.arriveOn = arrivalsOfMask(in.operands[1].name, in.operands.back().value);
         it.init = op == ModuleOp::MbarrierInit;
         if (it.init)
             it.arriveOn = {in.operands[0].name + "@" +
@@ -181,8 +185,11 @@ std::optional<Builder::Item> Builder::render(const Step& s, int cta, const Sourc
                 in.operands.push_back(input(o, s, true));
             }
         }
-        if (op == ModuleOp::CpAsyncMbarrier) { // cp.async.mbarrier.arrive
-            if (!ptx::hasQualifier(s.parts, "noinc") && !in.operands.empty())
+        // cp.async.mbarrier.arrive: with .noinc its arrival counts against the init count; without,
+        // the pending count is raised first, a net zero change ({CpAsyncMbarrierArrive}), so only
+        // the .noinc form is an arrival to scale
+        if (op == ModuleOp::CpAsyncMbarrier) {
+            if (ptx::hasQualifier(s.parts, "noinc") && !in.operands.empty())
                 it.arriveOn = {in.operands[0].name + "@" +
                                std::to_string(in.operands[0].cta.value_or(cta))};
         }

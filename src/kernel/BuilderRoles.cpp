@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <fmt/format.h>
+#include <functional>
 #include <numeric>
 #include <set>
 
@@ -146,8 +147,28 @@ void Builder::scaleNamedBarriers() {
         }
 }
 
+std::vector<std::string> Builder::arrivalsOfMask(const std::string& barrier,
+                                                 std::int64_t mask) const {
+    const int n = x_.cluster[0] * x_.cluster[1] * x_.cluster[2];
+    std::vector<std::string> out;
+    for (int rank = 0; rank < n && rank < 32; ++rank)
+        if ((mask >> rank) & 1) out.push_back(barrier + "@" + std::to_string(rank));
+    return out;
+}
+
 void Builder::scaleArrivals() {
-    // per barrier: the gcd of its init counts and of the lanes of the arrivals on it; a barrier
+    // Barriers one item arrives on together (a multicast commit) are scaled together: one divisor
+    // for the group, so the item's repeat matches each of their counts.
+    std::map<std::string, std::string> parent;
+    std::function<std::string(const std::string&)> root = [&](const std::string& b) {
+        const std::string up = parent.emplace(b, b).first->second;
+        return up == b ? b : parent[b] = root(up);
+    };
+    for (const WarpCode& w : warps_)
+        for (const Item& it : w.items)
+            for (const std::string& bar : it.arriveOn)
+                parent[root(bar)] = root(it.arriveOn.front());
+    // per group: the gcd of its init counts and of the lanes of the arrivals on it; a barrier
     // no extracted arrive counts on (its arrivals are copies' or remote) keeps its count
     std::map<std::string, long> g;
     std::set<std::string> arrivedOn;
@@ -155,19 +176,14 @@ void Builder::scaleArrivals() {
         for (const Item& it : w.items)
             for (const std::string& bar : it.arriveOn) {
                 long v = it.init ? static_cast<long>(it.insn.operands.at(1).value) : it.lanes;
-                g[bar] = std::gcd(g[bar], v);
-                if (!it.init) arrivedOn.insert(bar);
+                g[root(bar)] = std::gcd(g[root(bar)], v);
+                if (!it.init) arrivedOn.insert(root(bar));
             }
-    auto divisor = [&](const std::vector<std::string>& bars) {
-        long d = 0;
-        for (const std::string& bar : bars)
-            d = std::gcd(d, arrivedOn.count(bar) ? g[bar] : 1L);
-        return std::max(1L, d);
-    };
     for (WarpCode& w : warps_)
         for (Item& it : w.items) {
             if (it.arriveOn.empty()) continue;
-            const long d = divisor(it.arriveOn);
+            const std::string group = root(it.arriveOn.front());
+            const long d = arrivedOn.count(group) ? std::max(1L, g[group]) : 1L;
             if (it.init) {
                 it.insn.operands.at(1).value /= d;
                 if (it.lanes > 1)

@@ -178,13 +178,8 @@ void Builder::renderTcgen05(const Step& s, const std::vector<RawOperand>& ops,
         // .multicast::cluster: "the signal is multicast to the same offset as mbar in the shared
         // memory of each destination CTA" ({Tcgen05Commit}): an arrival on each
         if (ptx::hasQualifier(in.parts, "multicast::cluster") && in.operands.size() == 2 &&
-            in.operands[1].kind == litmus::Operand::Kind::Integer) {
-            const std::string name = in.operands[0].name;
-            it.arriveOn.clear();
-            for (int rank = 0; rank < 32; ++rank)
-                if ((in.operands[1].value >> rank) & 1)
-                    it.arriveOn.push_back(name + "@" + std::to_string(rank));
-        }
+            in.operands[1].kind == litmus::Operand::Kind::Integer)
+            it.arriveOn = arrivalsOfMask(in.operands[0].name, in.operands[1].value);
     } else if (op == ModuleOp::Tcgen05Cp || op == ModuleOp::Tcgen05Shift) {
         for (std::size_t i = 0; i < ops.size(); ++i) {
             const RawOperand& o = ops[i];
