@@ -291,6 +291,8 @@ private:
     /** The barriers a multicast arrival (tcgen05.commit, mbarrier.arrive::32b) counts on: the
      *  one at `barrier`'s offset in each CTA of the cluster `mask` names (a rank is a CTA). */
     std::vector<std::string> arrivalsOfMask(const std::string& barrier, std::int64_t mask) const;
+    /** The cluster ranks a ctaMask names, ascending (bits past the cluster left out). */
+    std::vector<int> ranksOfMask(std::int64_t mask) const;
 
     /**
      * The barrier and the bytes of an expect_tx: `mbarrier.arrive.expect_tx` (state, [bar],

@@ -34,14 +34,13 @@ std::vector<int> Builder::copyDestinations(const litmus::Instruction& in, int ct
     for (std::size_t i = 3; i < in.operands.size() && !mask; ++i)
         if (in.operands[i].kind == litmus::Operand::Kind::Integer) mask = &in.operands[i];
     if (!mask || mask->value <= 0) return {own}; // the check rejects it (multicastTargets)
-    const int n = x_.cluster[0] * x_.cluster[1] * x_.cluster[2];
     // .cta_group::2: "for each destination CTA specified in the ctaMask, the mbarrier signal is
     // sent either to the destination CTA or its peer-CTA based on the %cluster_ctarank parity of
     // the shared memory where the mbarrier object mbar resides" ({CpAsyncBulkTensor})
     const bool pairs = copy->ctaGroup == 2;
     std::vector<int> out;
-    for (int rank = 0; rank < n && rank < 32; ++rank)
-        if ((mask->value >> rank) & 1) out.push_back(pairs ? (rank & ~1) | (own & 1) : rank);
+    for (int rank : ranksOfMask(mask->value))
+        out.push_back(pairs ? (rank & ~1) | (own & 1) : rank);
     // the issuing CTA's barrier first: its share is the copy's size (shareBytes)
     std::stable_partition(out.begin(), out.end(), [&](int c) { return c == own; });
     return out.empty() ? std::vector<int>{own} : out;

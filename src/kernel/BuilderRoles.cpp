@@ -147,12 +147,19 @@ void Builder::scaleNamedBarriers() {
         }
 }
 
+std::vector<int> Builder::ranksOfMask(std::int64_t mask) const {
+    const int n = x_.cluster[0] * x_.cluster[1] * x_.cluster[2];
+    std::vector<int> out;
+    for (int rank = 0; rank < n && rank < 32; ++rank)
+        if ((mask >> rank) & 1) out.push_back(rank);
+    return out;
+}
+
 std::vector<std::string> Builder::arrivalsOfMask(const std::string& barrier,
                                                  std::int64_t mask) const {
-    const int n = x_.cluster[0] * x_.cluster[1] * x_.cluster[2];
     std::vector<std::string> out;
-    for (int rank = 0; rank < n && rank < 32; ++rank)
-        if ((mask >> rank) & 1) out.push_back(barrier + "@" + std::to_string(rank));
+    for (int rank : ranksOfMask(mask))
+        out.push_back(barrier + "@" + std::to_string(rank));
     return out;
 }
 
