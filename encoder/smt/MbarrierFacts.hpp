@@ -87,7 +87,8 @@ private:
     std::map<unsigned, z3::expr> readings_; ///< reading literals by id
     std::vector<z3::expr> coherenceLits_;
     std::vector<std::pair<int, int>> coherent_; ///< mbo pairs wherever coherenceLits_ hold
-    /// The certain pairs of every acyclicity axiom: a sequentially consistent run of a schedule
+    /// The certain pairs of every acyclicity axiom (under the default reading, whose run the
+    /// others try first): a sequentially consistent run of a schedule
     /// that breaks one of them breaks that axiom.
     std::vector<std::pair<int, int>> certainOrder_;
     std::string why_ = "no acyclicity axiom contains the mbarrier order";
