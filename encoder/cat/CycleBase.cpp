@@ -3,9 +3,6 @@
 
 namespace ptxmc::cat {
 
-namespace {
-
-/** A Name bound to a definition (not `let rec`, whose value is a fixpoint): its expression. */
 const Expr* throughName(const ResolvedModel& model, const Expr* e) {
     while (e->op == Expr::Op::Name) {
         int b = model.binding.at(e);
@@ -16,6 +13,8 @@ const Expr* throughName(const ResolvedModel& model, const Expr* e) {
     }
     return e;
 }
+
+namespace {
 
 void collect(const ResolvedModel& model, const Expr* e, std::vector<const Expr*>& out) {
     const Expr* body = throughName(model, e);

@@ -7,6 +7,10 @@
 
 namespace ptxmc::cat {
 
+/** A Name bound to a definition (not `let rec`, whose value is a fixpoint): its expression,
+ *  through every such name; `e` itself otherwise. */
+const Expr* throughName(const ResolvedModel& model, const Expr* e);
+
 /**
  * The operands of `e`'s top-level unions (looking through names of definitions), each
  * `r+` replaced by `r`: acyclic(r1+ | ... | s) holds exactly when acyclic(r1 | ... | s) does,

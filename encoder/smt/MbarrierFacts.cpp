@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <map>
+#include <optional>
 #include <set>
 #include <string>
 #include <utility>
@@ -66,6 +67,61 @@ bool containsMbarrierOrder(const ProgramEncoder& pe, const Z3Rel& r,
                 return false;
         }
     return true;
+}
+
+/**
+ * Where `c` is `mbo`, alone or in a (nested) conjunction with reading literals, the existence
+ * of the pair's ends (a guarded operation's membership of a set) and true, the ids of those
+ * literals; nullopt otherwise. The facts speak of operations that happen, where `c` is `mbo`.
+ */
+std::optional<std::set<unsigned>> readingsBeside(const z3::expr& c, const z3::expr& mbo,
+                                                 const std::vector<z3::expr>& ends,
+                                                 const std::map<unsigned, z3::expr>& readings) {
+    std::set<unsigned> literals;
+    bool found = false;
+    std::vector<z3::expr> todo{c};
+    while (!todo.empty()) {
+        const z3::expr x = todo.back();
+        todo.pop_back();
+        if (z3::eq(x, mbo)) {
+            found = true;
+        } else if (isOp(x, Z3_OP_AND)) {
+            for (unsigned i = 0; i < x.num_args(); ++i)
+                todo.push_back(x.arg(i));
+        } else if (readings.count(x.id())) {
+            literals.insert(x.id());
+        } else if (!x.is_true() && std::none_of(ends.begin(), ends.end(),
+                                                [&](const z3::expr& e) { return z3::eq(x, e); })) {
+            return std::nullopt;
+        }
+    }
+    return found ? std::optional<std::set<unsigned>>(literals) : std::nullopt;
+}
+
+/** The value of `c` where the literals of `assigned` (by id) take their values, if that
+ *  decides it; the literals it read go to `consulted`. */
+std::optional<bool> valueUnder(const z3::expr& c, const std::map<unsigned, bool>& assigned,
+                               std::set<unsigned>& consulted) {
+    if (c.is_true()) return true;
+    if (c.is_false()) return false;
+    if (const auto it = assigned.find(c.id()); it != assigned.end()) {
+        consulted.insert(it->first);
+        return it->second;
+    }
+    if (isOp(c, Z3_OP_NOT)) {
+        const auto inner = valueUnder(c.arg(0), assigned, consulted);
+        return inner ? std::optional<bool>(!*inner) : std::nullopt;
+    }
+    const bool conjunction = isOp(c, Z3_OP_AND);
+    if (!conjunction && !isOp(c, Z3_OP_OR)) return std::nullopt;
+    bool decided = true; // every operand decided, none deciding the whole
+    for (unsigned i = 0; i < c.num_args(); ++i) {
+        const auto v = valueUnder(c.arg(i), assigned, consulted);
+        if (v && *v != conjunction)
+            return !conjunction; // false in a conjunction, true in a disjunction
+        decided = decided && v.has_value();
+    }
+    return decided ? std::optional<bool>(conjunction) : std::nullopt;
 }
 
 /** The pairs of `r` whose condition is true: in `r` in every execution. */
@@ -279,6 +335,29 @@ std::vector<int> respecting(const ir::Program& p, const std::vector<int>& schedu
     return out.size() == n ? out : schedule;
 }
 
+/** Asserts the facts of one search, of one way, under `base` (and the way, and none of its
+ *  first misuses being misuse); counts them in `out`, and keeps them for the flags' bounds. */
+void assertSearched(z3::solver& solver, const ProgramEncoder& pe, schedules::MbarrierFacts facts,
+                    const z3::expr& base, const Way& way, bool oneWay, MbarrierFactsSummary& out,
+                    std::vector<FactsUnder>* found) {
+    out.states += facts.states;
+    out.explored = out.explored || facts.known;
+    if (!facts.known) out.why = facts.why; // the reason of a search that gave up
+    out.misusesPast += facts.misusesPast.size();
+    out.misusesLeft += facts.firstMisuses.size();
+    // Gone past or not, the search ended a schedule at a misuse after which some
+    // spinning wait never returns (none where `progress` holds) or, not going past, at
+    // one of firstMisuses (a premise).
+    z3::expr beforeMisuse = solver.ctx().bool_val(true);
+    for (int op : facts.firstMisuses)
+        beforeMisuse = beforeMisuse && !pe.misuse(op);
+    const z3::expr when = base && beforeMisuse && wayHolds(solver.ctx(), pe, way);
+    // Every event of the way happens and every wait returns where `progress` holds.
+    out.facts += assertFacts(solver, pe, facts, facts.misuseFree, when,
+                             [&solver](int) { return solver.ctx().bool_val(true); });
+    if (found != nullptr && oneWay) found->push_back({std::move(facts), when});
+}
+
 } // namespace
 
 MbarrierFactsPlan::MbarrierFactsPlan(const std::vector<z3::expr>& readingLiterals) {
@@ -297,7 +376,56 @@ void MbarrierFactsPlan::addAcyclic(const ProgramEncoder& pe, const Z3Rel& r, con
     z3::expr when = lit;
     for (unsigned id : relied)
         when = when && !readings_.at(id);
-    orders_.push_back({when, surePairs(r)});
+    orders_.push_back({when, surePairs(r), containsObservations(r)});
+}
+
+void MbarrierFactsPlan::addPerObjectOrder(const ProgramEncoder& pe, const Z3Rel& m,
+                                          const Z3Rel& xBase, const z3::expr& lit) {
+    const auto& events = pe.program().events;
+    const auto& positions = pe.mbPositions();
+    std::optional<std::set<unsigned>> literals; // the same for every pair, or no facts
+    for (const auto& [a, pa] : positions)
+        for (const auto& [b, pb] : positions) {
+            if (a == b || events[static_cast<std::size_t>(a)].location !=
+                              events[static_cast<std::size_t>(b)].location)
+                continue;
+            const auto& row = m.rows[static_cast<std::size_t>(a)];
+            const auto it = row.find(b);
+            if (it == row.end()) return;
+            const auto beside = readingsBeside(it->second, pe.mbOrder(a, b),
+                                               {pe.exists(a), pe.exists(b)}, readings_);
+            if (!beside || (literals && *literals != *beside)) return;
+            literals = beside;
+        }
+    if (!literals) return; // no object with two operations: nothing to order
+    // Under --readings' one encoding, the reading those literals make (each other one false):
+    // `xBase`'s pairs certain there, the facts asserted where the literals they read have those
+    // values (and only those: a literal in the encoding makes its reading ask its own queries).
+    std::map<unsigned, bool> reading;
+    for (const auto& [id, l] : readings_)
+        reading[id] = literals->count(id) > 0;
+    std::set<unsigned> consulted(literals->begin(), literals->end());
+    std::vector<std::pair<int, int>> certain;
+    for (std::size_t a = 0; a < xBase.rows.size(); ++a)
+        for (const auto& [b, c] : xBase.rows[a])
+            if (valueUnder(c, reading, consulted) == std::optional<bool>(true))
+                certain.emplace_back(static_cast<int>(a), b);
+    z3::expr when = lit;
+    for (unsigned id : consulted)
+        when = when && (reading.at(id) ? readings_.at(id) : !readings_.at(id));
+    perObject_.push_back({when, std::move(certain), containsObservations(xBase)});
+}
+
+bool MbarrierFactsPlan::containsObservations(const Z3Rel& r) const {
+    std::set<unsigned> relied;
+    for (std::size_t a = 0; a < mbObs_.rows.size(); ++a)
+        for (const auto& [b, c] : mbObs_.rows[a]) {
+            const auto& row = r.rows.at(a);
+            const auto it = row.find(b);
+            if (c.is_false()) continue;
+            if (it == row.end() || !holdsWith(it->second, c, {}, relied)) return false;
+        }
+    return true;
 }
 
 void MbarrierFactsPlan::addMboCoherence(const ProgramEncoder& pe, const Z3Rel& x,
@@ -318,7 +446,7 @@ MbarrierFactsSummary MbarrierFactsPlan::assertAll(z3::solver& solver, const Prog
                                                   const Budget* budget,
                                                   std::vector<FactsUnder>* found) const {
     MbarrierFactsSummary out;
-    out.why = orders_.empty() ? why_ : std::string();
+    out.why = orders_.empty() && perObject_.empty() ? why_ : std::string();
     const std::vector<Way> ways = programWays(pe.program(), out.why);
     // One way with no event absent: the facts hold in every execution (the flags' bounds
     // read them so); with choices, each way's only where the execution goes it.
@@ -335,28 +463,30 @@ MbarrierFactsSummary MbarrierFactsPlan::assertAll(z3::solver& solver, const Prog
             schedules::MbarrierFacts facts =
                 schedules::observeMbarriers(pe.program(), order, maxStates, budget,
                                             schedules::Reduction::PersistentSets, way.absent);
-            out.states += facts.states;
             if (oneWay && out.completeSchedule.empty())
                 out.completeSchedule = facts.completeSchedule;
             if (oneWay && out.misuseSchedule.empty()) out.misuseSchedule = facts.misuseSchedule;
-            out.explored = out.explored || facts.known;
-            if (!facts.known) out.why = facts.why; // the reason of a search that gave up
-            out.misusesPast += facts.misusesPast.size();
-            out.misusesLeft += facts.firstMisuses.size();
-            // Gone past or not, the search ended a schedule at a misuse after which some
-            // spinning wait never returns (none where `progress` holds) or, not going past, at
-            // one of firstMisuses (a premise).
-            z3::expr beforeMisuse = solver.ctx().bool_val(true);
-            for (int op : facts.firstMisuses)
-                beforeMisuse = beforeMisuse && !pe.misuse(op);
-            const z3::expr when =
-                o.lit && coherent && progress && beforeMisuse && wayHolds(solver.ctx(), pe, way);
-            // Every event of the way happens and every wait returns where `progress` holds.
-            out.facts += assertFacts(solver, pe, facts, facts.misuseFree, when,
-                                     [&solver](int) { return solver.ctx().bool_val(true); });
-            if (found != nullptr && oneWay) found->push_back({std::move(facts), when});
+            // Past the search's limit, each object on its own under the same order: weaker
+            // facts, and they hold here too (the axiom's relation and mbo have no cycle, and
+            // the mb-obs pairs the rounds add are pairs of it).
+            if (!facts.known) {
+                const std::size_t joint = facts.states;
+                facts = schedules::observeEachObject(pe.program(), order, {}, o.observed, maxStates,
+                                                     budget, way.absent);
+                facts.states += joint;
+            }
+            assertSearched(solver, pe, std::move(facts), o.lit && coherent && progress, way, oneWay,
+                           out, found);
         }
     }
+    // Each object on its own, with its own coherence pairs (edges of its own mbo); another
+    // object's would order operations the object's order need not respect.
+    for (const Order& o : perObject_)
+        for (const Way& way : ways)
+            assertSearched(solver, pe,
+                           schedules::observeEachObject(pe.program(), o.pairs, coherent_,
+                                                        o.observed, maxStates, budget, way.absent),
+                           o.lit && coherent && progress, way, oneWay, out, found);
     out.completeSchedule = respecting(pe.program(), out.completeSchedule, certainOrder_);
     out.misuseSchedule = respecting(pe.program(), out.misuseSchedule, certainOrder_);
     return out;

@@ -58,6 +58,11 @@ struct MbarrierFactsSummary {
  * constraints that spare the solver the search for mbarrier orders and phases no execution has
  * (the phase of a parity wait is an integer it otherwise bounds by case splits over every mbo
  * slot).
+ *
+ * Where that search passes its limit, and where the only axiom that ties mbo to an order is
+ * `irreflexive (m ; x+)` with `m` each object's mbo (decision Q22's variant), the facts are
+ * each object's own (schedules::observeEachObject): weaker, and they need only that no path of
+ * the order contradicts one object's mbo.
  */
 class MbarrierFactsPlan {
 public:
@@ -65,12 +70,23 @@ public:
      *  an axiom that contains the mbarrier order only while some are false gets facts that
      *  hold under those readings alone. */
     explicit MbarrierFactsPlan(const std::vector<z3::expr>& readingLiterals = {});
+    /** The program's mb-obs relation, before the axioms are added: an order that contains it
+     *  lets each object's search order a wait after the arrivals it observed. */
+    void observations(Z3Rel mbObs) { mbObs_ = std::move(mbObs); }
     /** An acyclicity axiom's relation, enforced by `lit`: kept if it contains the mbo pairs
      *  (under the default reading). Its certain pairs order the schedule of the concrete
      *  first run whatever it contains. */
     void addAcyclic(const ProgramEncoder& pe, const Z3Rel& r, const z3::expr& lit);
     /** The `x` of `irreflexive (mbo ; x)`, enforced by `lit`. */
     void addMboCoherence(const ProgramEncoder& pe, const Z3Rel& x, const z3::expr& lit);
+    /** An axiom `irreflexive (m ; x)`, enforced by `lit`, whose `m` (between the mbarrier
+     *  operations) may be each object's mbo (decision Q22's variant, Mbarrier-Real-Time: no
+     *  operation of an object is performed before one that precedes it in `x`); `xBase`: a
+     *  relation whose transitive closure is `x`'s (cat::cycleBase). Where `m` is every object's mbo
+     *  under some reading literals, each object's facts (schedules::observeEachObject) are
+     *  searched under `xBase`'s certain pairs and asserted under those literals. */
+    void addPerObjectOrder(const ProgramEncoder& pe, const Z3Rel& m, const Z3Rel& xBase,
+                           const z3::expr& lit);
     /** Searches each kept order (with the coherence pairs) and asserts what it finds; each
      *  order's facts and the condition they are asserted under go to `found` (if given). */
     MbarrierFactsSummary assertAll(z3::solver& solver, const ProgramEncoder& pe,
@@ -82,8 +98,14 @@ private:
     struct Order {
         z3::expr lit;
         std::vector<std::pair<int, int>> pairs;
+        /// every mb-obs pair is one of the order's relation: observeEachObject's rounds hold
+        bool observed = false;
     };
+    /** Whether every pair of mb-obs_ is one of `r` wherever it holds (the default reading). */
+    bool containsObservations(const Z3Rel& r) const;
+    Z3Rel mbObs_; ///< the program's mb-obs pairs (observations)
     std::vector<Order> orders_;
+    std::vector<Order> perObject_;          ///< addPerObjectOrder's, searched object by object
     std::map<unsigned, z3::expr> readings_; ///< reading literals by id
     std::vector<z3::expr> coherenceLits_;
     std::vector<std::pair<int, int>> coherent_; ///< mbo pairs wherever coherenceLits_ hold

@@ -1104,6 +1104,40 @@ MbarrierFacts finish(MbarrierFacts facts, const Exploration& e, const Explorer& 
     return facts;
 }
 
+/** `p` with its mbarrier operations off `location` and its gates made plain events. */
+ir::Program withObjectAlone(const ir::Program& p, int location) {
+    ir::Program out = p;
+    for (ir::Event& e : out.events) {
+        if (e.has(ir::Tag::MB) && e.location == location) continue;
+        e.tags.erase(ir::Tag::MB);
+        e.tags.erase(ir::Tag::MB_WAIT);
+        e.tags.erase(ir::Tag::BAR_WAIT);
+        e.mbOp = ir::MbOp::None;
+        e.mbReport = nullptr;
+        e.blocking = false;
+        e.peerEvent = -1;
+    }
+    return out;
+}
+
+/** Adds `more`, the facts of another object's search, to `into`. */
+void mergeObjectFacts(MbarrierFacts& into, MbarrierFacts more) {
+    into.states += more.states;
+    if (!more.known) {
+        into.known = false;
+        if (into.why.empty()) into.why = more.why;
+        return;
+    }
+    into.phases.merge(more.phases);
+    into.alwaysAfter.merge(more.alwaysAfter);
+    into.misuseKnown = into.misuseKnown && more.misuseKnown;
+    into.misusesPast.merge(more.misusesPast);
+    into.firstMisuses.merge(more.firstMisuses);
+    into.completionsCut = into.completionsCut || more.completionsCut;
+    into.endedAt.merge(more.endedAt);
+    into.misuseFree.merge(more.misuseFree);
+}
+
 } // namespace
 
 Exploration explore(const ir::Program& p, std::size_t maxStates, const Budget* budget,
@@ -1136,6 +1170,98 @@ MbarrierFacts observeMbarriers(const ir::Program& p, const std::vector<std::pair
                       std::move(absent));
     Exploration e = explorer.run();
     return finish(std::move(facts), e, explorer);
+}
+
+namespace {
+
+/** One round of observeEachObject: every object searched on its own under `order`. */
+MbarrierFacts eachObjectOnce(const ir::Program& p, const std::vector<std::pair<int, int>>& order,
+                             const std::vector<std::pair<int, int>>& ownOrder,
+                             const std::set<std::pair<int, int>>& observed, std::size_t maxStates,
+                             const Budget* budget, const std::vector<bool>& absent) {
+    std::set<int> objects;
+    for (const ir::Event& e : p.events)
+        if (e.has(ir::Tag::MB)) objects.insert(e.location);
+    MbarrierFacts out;
+    out.known = true;
+    out.misuseKnown = true;
+    for (int location : objects) {
+        if (out.states >= maxStates) {
+            MbarrierFacts none;
+            none.why = "the objects' searches took the state limit together";
+            mergeObjectFacts(out, std::move(none));
+            continue;
+        }
+        std::vector<std::pair<int, int>> objectOrder = order;
+        for (const auto& [a, b] : ownOrder)
+            if (p.events[static_cast<std::size_t>(a)].location == location &&
+                p.events[static_cast<std::size_t>(b)].location == location)
+                objectOrder.emplace_back(a, b);
+        // Another object's mb-obs pairs only: on the object itself they would add nothing its
+        // search does not see, and would keep its completions from being interchangeable.
+        for (const auto& [a, b] : observed)
+            if (p.events[static_cast<std::size_t>(a)].location != location)
+                objectOrder.emplace_back(a, b);
+        mergeObjectFacts(out, observeMbarriers(withObjectAlone(p, location), objectOrder,
+                                               maxStates - out.states, budget,
+                                               Reduction::PersistentSets, absent));
+    }
+    return out;
+}
+
+/**
+ * The mb-obs pairs `facts` make certain: an operation that advances a spinning wait's object,
+ * always before the wait and of a phase below every phase the wait may find, contributed to a
+ * phase the wait observed complete (engine/MbarrierMachine.hpp observedBy), and the model puts
+ * that pair in xo (xsync in model/tcgen05.cat), which every object's order respects as well.
+ */
+std::set<std::pair<int, int>> observedPairs(const ir::Program& p, const MbarrierFacts& facts) {
+    std::set<std::pair<int, int>> out;
+    for (const auto& [w, before] : facts.alwaysAfter) {
+        const ir::Event& wait = p.events[static_cast<std::size_t>(w)];
+        const auto seen = facts.phases.find(w);
+        if (wait.mbOp != ir::MbOp::Wait || ir::gateKind(wait) != ir::GateKind::Chosen ||
+            wait.mbConditional || seen == facts.phases.end() || seen->second.empty())
+            continue;
+        for (int a : before) {
+            const auto contributed = facts.phases.find(a);
+            if (mbarrier::mayBeObserved(p.events[static_cast<std::size_t>(a)], wait) &&
+                contributed != facts.phases.end() && !contributed->second.empty() &&
+                *contributed->second.rbegin() < *seen->second.begin())
+                out.emplace(a, w);
+        }
+    }
+    return out;
+}
+
+/** Rounds of observeEachObject: each adds the mb-obs pairs the last one's facts make certain. */
+constexpr int kObservedRounds = 4;
+
+} // namespace
+
+MbarrierFacts observeEachObject(const ir::Program& p, const std::vector<std::pair<int, int>>& order,
+                                const std::vector<std::pair<int, int>>& ownOrder,
+                                bool observedInOrder, std::size_t maxStates, const Budget* budget,
+                                std::vector<bool> absent) {
+    std::set<std::pair<int, int>> observed;
+    std::set<int> premises;
+    std::size_t states = 0;
+    MbarrierFacts best;
+    for (int round = 0; round < kObservedRounds && states < maxStates; ++round) {
+        MbarrierFacts facts =
+            eachObjectOnce(p, order, ownOrder, observed, maxStates - states, budget, absent);
+        states += facts.states;
+        premises.insert(facts.firstMisuses.begin(), facts.firstMisuses.end());
+        const bool complete = facts.known;
+        if (round == 0 || complete) best = std::move(facts);
+        if (!complete || !observedInOrder) break;
+        const std::size_t before = observed.size();
+        observed.merge(observedPairs(p, best));
+        if (observed.size() == before) break;
+    }
+    best.states = states;
+    best.firstMisuses = std::move(premises);
+    return best;
 }
 
 } // namespace ptxmc::engine::schedules

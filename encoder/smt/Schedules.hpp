@@ -164,4 +164,30 @@ MbarrierFacts observeMbarriers(const ir::Program& p, const std::vector<std::pair
                                Reduction reduction = Reduction::PersistentSets,
                                std::vector<bool> absent = {});
 
+/**
+ * The mbarrier facts of each object on its own: for each object, observeMbarriers on the
+ * program where every other object's operations and every gate are plain events (they run once
+ * their predecessors ran, never wait and change nothing), under `order` and the pairs of
+ * `ownOrder` between that object's operations, merged. They hold in every execution where each
+ * object's operations are performed in an order that contains those pairs of `ownOrder` and that
+ * no path of `order` contradicts (decision Q22's variant, Mbarrier-Real-Time with `order` a
+ * part of xo): such an order and `order` have no cycle between them (a path of `order` between
+ * two of the object's operations is a pair of xo, which the object's order keeps), so some
+ * schedule of the relaxed program runs that object's operations in that order, each wait after
+ * the phase it returned in, and the facts of that schedule's steps are the execution's.
+ *
+ * In rounds, where `observedInOrder` says that every mb-obs pair is one of the relation `order`
+ * is taken from (xo's xsync): a spinning wait returns after the operations of the phases it
+ * observed complete, and the facts of one round say which those are in every execution
+ * (observedPairs); the next round adds them to `order`, so that a thread's wait on one object
+ * holds its operations on another behind the arrivals it waits for. Each round's facts hold
+ * where the earlier rounds' do, so every round's premises (firstMisuses) are the result's.
+ * Objects whose search gave up have no facts; `why` names the first such one, and `known` says
+ * every search finished.
+ */
+MbarrierFacts observeEachObject(const ir::Program& p, const std::vector<std::pair<int, int>>& order,
+                                const std::vector<std::pair<int, int>>& ownOrder,
+                                bool observedInOrder, std::size_t maxStates,
+                                const Budget* budget = nullptr, std::vector<bool> absent = {});
+
 } // namespace ptxmc::engine::schedules

@@ -51,17 +51,54 @@ Z3Rel cycleBaseRelation(Evaluator<Z3Algebra>& ev, const cat::ResolvedModel& mode
     return out;
 }
 
+/** Whether `x` names the base relation mbo. */
+bool isMbo(const cat::ResolvedModel& model, const cat::Expr& x) {
+    auto it = model.bases.find(&x);
+    return x.op == cat::Expr::Op::Name && it != model.bases.end() &&
+           it->second == cat::BaseRef{ir::Rel::Mbo};
+}
+
 /** The `x` of an axiom `irreflexive (mbo ; x)` or `(x ; mbo)`, or null. */
 const cat::Expr* mboPartner(const cat::ResolvedModel& model, const cat::Expr& e) {
     if (e.op != cat::Expr::Op::Seq || e.args.size() != 2) return nullptr;
-    auto isMbo = [&](const cat::Expr& x) {
-        auto it = model.bases.find(&x);
-        return x.op == cat::Expr::Op::Name && it != model.bases.end() &&
-               it->second == cat::BaseRef{ir::Rel::Mbo};
-    };
-    if (isMbo(*e.args[0])) return e.args[1].get();
-    if (isMbo(*e.args[1])) return e.args[0].get();
+    if (isMbo(model, *e.args[0])) return e.args[1].get();
+    if (isMbo(model, *e.args[1])) return e.args[0].get();
     return nullptr;
+}
+
+/** Whether `e` is (a name of) `[S] ; mbo`: mbo from the operations of a set. */
+bool mboFromSet(const cat::ResolvedModel& model, const cat::Expr& e) {
+    const cat::Expr* body = cat::throughName(model, &e);
+    return body->op == cat::Expr::Op::Seq && body->args.size() == 2 &&
+           body->args[0]->op == cat::Expr::Op::Bracket && isMbo(model, *body->args[1]);
+}
+
+/**
+ * An axiom `irreflexive (m ; x)` whose `m` may be each object's mbo (Mbarrier-Real-Time:
+ * `mbo-per-object ; xo`) and whose `x` is a closure, to `plan`
+ * (MbarrierFactsPlan::addPerObjectOrder), either way round: `m` read between the mbarrier
+ * operations, `x` by its closure's operands.
+ */
+void addPerObjectOrder(MbarrierFactsPlan& plan, Evaluator<Z3Algebra>& ev,
+                       const cat::ResolvedModel& model, const cat::Expr& seq, const z3::expr& lit,
+                       const ProgramEncoder& pe) {
+    std::vector<int> mbEvents;
+    for (const auto& [event, position] : pe.mbPositions())
+        mbEvents.push_back(event);
+    for (std::size_t m = 0; m < 2; ++m) {
+        // The facts follow paths of `x`'s pairs: only a closure forbids each path as a pair.
+        if (!mboFromSet(model, *seq.args[m]) ||
+            cat::throughName(model, seq.args[1 - m].get())->op != cat::Expr::Op::Plus)
+            continue;
+        const Z3Rel between = ev.among(*seq.args[m], mbEvents);
+        if (std::all_of(between.rows.begin(), between.rows.end(),
+                        [](const auto& row) { return row.empty(); }))
+            continue; // the set is empty (the default reading's MBO-PER-OBJECT)
+        Z3Rel base = ev.ops().emptyRel();
+        for (const cat::Expr* part : cat::cycleBase(model, seq.args[1 - m].get()))
+            base = ev.ops().unionRels(base, ev.relation(*part));
+        plan.addPerObjectOrder(pe, between, base, lit);
+    }
 }
 
 /** The members or pairs of a flag's set or relation, each with its condition. */
@@ -293,6 +330,7 @@ Z3Session::Z3Session(Z3Context& ctx, const ir::Program& p, const cat::ResolvedMo
     ev.lazyClosuresFrom(options.lazyClosurePairsFrom);
     const bool facts = !hangs && options.mbarrierFacts;
     MbarrierFactsPlan mbarrierPlan(readingLits_);
+    if (facts) mbarrierPlan.observations(pe_->baseRelation(ir::Rel::MbObs));
     int index = 0;
     for (const auto& a : model.axioms) {
         std::string tag = "ax" + std::to_string(index++);
@@ -318,6 +356,9 @@ Z3Session::Z3Session(Z3Context& ctx, const ir::Program& p, const cat::ResolvedMo
                 for (const auto& [event, position] : pe_->mbPositions())
                     mbEvents.push_back(event);
                 mbarrierPlan.addMboCoherence(*pe_, ev.among(*x, mbEvents), lit);
+            } else if (facts && !a.negated && a.expr->op == cat::Expr::Op::Seq &&
+                       a.expr->args.size() == 2) {
+                addPerObjectOrder(mbarrierPlan, ev, model, *a.expr, lit, *pe_);
             }
             lap("axiom " + a.name);
             continue;
