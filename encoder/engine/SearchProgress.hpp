@@ -18,6 +18,8 @@ public:
     void query(std::size_t number, const char* purpose) {
         set("it was in solver query " + std::to_string(number) + " (" + purpose + ")");
     }
+    /** A step outside the numbered queries (`what`: "the hang pre-check ..."). */
+    void step(const std::string& what) { set("it was in " + what); }
     /** The last report, in words; empty: none came. */
     std::string where() const {
         std::lock_guard<std::mutex> lock(mutex_);

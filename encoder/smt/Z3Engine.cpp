@@ -240,9 +240,14 @@ schedules::Exploration exploreSchedules(const ir::Program& p, const Budget& budg
  * The explicit schedules answer first where they can (`explored`, when given).
  */
 bool programMayHang(z3::context& ctx, const ir::Program& p, const Budget& budget,
-                    std::vector<engine::QueryTime>* times, const schedules::Exploration* explored) {
+                    std::vector<engine::QueryTime>* times, const schedules::Exploration* explored,
+                    SearchProgress* progress = nullptr) {
     if (explored != nullptr && explored->answer == schedules::Answer::NoHang) return false;
     if (explored != nullptr && explored->answer == schedules::Answer::MayHang) return true;
+    // Its own solver, outside the numbered queries: a limit reached here names it.
+    if (progress != nullptr)
+        progress->step("the hang pre-check (whether the program alone, without the model's "
+                       "axioms, lets a wait or barrier hold its thread forever)");
     ProgramEncoder pe(ctx, p, true, &budget);
     z3::solver s(ctx);
     z3::params params(ctx);
@@ -435,7 +440,8 @@ struct Encodings {
     }
     /** The hang encoding, built on first use; null when the program alone cannot hang. */
     Z3Session* hangSession(std::size_t reading) {
-        if (!mayHang) mayHang = programMayHang(ctx, p, budget, times, &schedules());
+        if (!mayHang)
+            mayHang = programMayHang(ctx, p, budget, times, &schedules(), options.progress.get());
         if (!*mayHang) return nullptr;
         if (!hang) {
             hang = std::make_unique<Z3Session>(ctx, p, model, options, true, &budget, readings);
