@@ -49,11 +49,10 @@ bool holdsWith(const z3::expr& c, const z3::expr& part,
     return false;
 }
 
-/** Every mbo pair of the program is a pair of `r` whenever it holds (under the default reading,
- *  relying on the reading literals put in `relied`). */
-bool containsMbarrierOrder(const ProgramEncoder& pe, const Z3Rel& r,
-                           const std::map<unsigned, z3::expr>& readings,
-                           std::set<unsigned>& relied) {
+/** Whether `holds(a, b, condition of (a, b) in r)` for every ordered pair of two mbarrier
+ *  operations on one object; false at the first pair `r` lacks or `holds` rejects. */
+template <class Holds>
+bool everyObjectPair(const ProgramEncoder& pe, const Z3Rel& r, const Holds& holds) {
     const auto& positions = pe.mbPositions();
     const auto& events = pe.program().events;
     for (const auto& [a, pa] : positions)
@@ -62,11 +61,20 @@ bool containsMbarrierOrder(const ProgramEncoder& pe, const Z3Rel& r,
                               events[static_cast<std::size_t>(b)].location)
                 continue;
             const auto& row = r.rows[static_cast<std::size_t>(a)];
-            auto it = row.find(b);
-            if (it == row.end() || !holdsWith(it->second, pe.mbOrder(a, b), readings, relied))
-                return false;
+            const auto it = row.find(b);
+            if (it == row.end() || !holds(a, b, it->second)) return false;
         }
     return true;
+}
+
+/** Every mbo pair of the program is a pair of `r` whenever it holds (under the default reading,
+ *  relying on the reading literals put in `relied`). */
+bool containsMbarrierOrder(const ProgramEncoder& pe, const Z3Rel& r,
+                           const std::map<unsigned, z3::expr>& readings,
+                           std::set<unsigned>& relied) {
+    return everyObjectPair(pe, r, [&](int a, int b, const z3::expr& c) {
+        return holdsWith(c, pe.mbOrder(a, b), readings, relied);
+    });
 }
 
 /**
@@ -381,23 +389,15 @@ void MbarrierFactsPlan::addAcyclic(const ProgramEncoder& pe, const Z3Rel& r, con
 
 void MbarrierFactsPlan::addPerObjectOrder(const ProgramEncoder& pe, const Z3Rel& m,
                                           const Z3Rel& xBase, const z3::expr& lit) {
-    const auto& events = pe.program().events;
-    const auto& positions = pe.mbPositions();
     std::optional<std::set<unsigned>> literals; // the same for every pair, or no facts
-    for (const auto& [a, pa] : positions)
-        for (const auto& [b, pb] : positions) {
-            if (a == b || events[static_cast<std::size_t>(a)].location !=
-                              events[static_cast<std::size_t>(b)].location)
-                continue;
-            const auto& row = m.rows[static_cast<std::size_t>(a)];
-            const auto it = row.find(b);
-            if (it == row.end()) return;
-            const auto beside = readingsBeside(it->second, pe.mbOrder(a, b),
-                                               {pe.exists(a), pe.exists(b)}, readings_);
-            if (!beside || (literals && *literals != *beside)) return;
-            literals = beside;
-        }
-    if (!literals) return; // no object with two operations: nothing to order
+    const bool each = everyObjectPair(pe, m, [&](int a, int b, const z3::expr& c) {
+        const auto beside =
+            readingsBeside(c, pe.mbOrder(a, b), {pe.exists(a), pe.exists(b)}, readings_);
+        if (!beside || (literals && *literals != *beside)) return false;
+        literals = beside;
+        return true;
+    });
+    if (!each || !literals) return; // no object with two operations: nothing to order
     // Under --readings' one encoding, the reading those literals make (each other one false):
     // `xBase`'s pairs certain there, the facts asserted where the literals they read have those
     // values (and only those: a literal in the encoding makes its reading ask its own queries).
