@@ -144,8 +144,8 @@ std::vector<std::pair<int, int>> surePairs(const Z3Rel& r) {
 /**
  * The pairs of `r` in every execution under the default reading: with --readings' one
  * encoding, a pair another reading drops holds under a condition on that reading's literal,
- * never true, and a schedule re-sorted without such pairs broke an axiom under every reading
- * (our 1-SM acceptance GEMM: all 31 first executions left to the solver, 32 s of 45 s).
+ * never true, and a schedule re-sorted without such pairs broke an axiom under every reading,
+ * leaving every reading's first execution to the solver (bench/history.md, 2026-12-04).
  */
 std::vector<std::pair<int, int>> defaultSurePairs(const Z3Rel& r,
                                                   const std::map<unsigned, z3::expr>& readings) {

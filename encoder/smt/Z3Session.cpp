@@ -66,6 +66,14 @@ const cat::Expr* mboPartner(const cat::ResolvedModel& model, const cat::Expr& e)
     return nullptr;
 }
 
+/** The mbarrier operations of `pe`'s program, ascending. */
+std::vector<int> mbarrierEvents(const ProgramEncoder& pe) {
+    std::vector<int> out;
+    for (const auto& [event, position] : pe.mbPositions())
+        out.push_back(event);
+    return out;
+}
+
 /** Whether `e` is (a name of) `[S] ; mbo`: mbo from the operations of a set. */
 bool mboFromSet(const cat::ResolvedModel& model, const cat::Expr& e) {
     const cat::Expr* body = cat::throughName(model, &e);
@@ -82,9 +90,7 @@ bool mboFromSet(const cat::ResolvedModel& model, const cat::Expr& e) {
 void addPerObjectOrder(MbarrierFactsPlan& plan, Evaluator<Z3Algebra>& ev,
                        const cat::ResolvedModel& model, const cat::Expr& seq, const z3::expr& lit,
                        const ProgramEncoder& pe) {
-    std::vector<int> mbEvents;
-    for (const auto& [event, position] : pe.mbPositions())
-        mbEvents.push_back(event);
+    const std::vector<int> mbEvents = mbarrierEvents(pe);
     for (std::size_t m = 0; m < 2; ++m) {
         // The facts follow paths of `x`'s pairs: only a closure forbids each path as a pair.
         if (!mboFromSet(model, *seq.args[m]) ||
@@ -352,10 +358,8 @@ Z3Session::Z3Session(Z3Context& ctx, const ir::Program& p, const cat::ResolvedMo
             solver_.add(z3::implies(lit, a.negated ? !holds : holds));
             axioms_.emplace_back(a.name, lit);
             if (const cat::Expr* x = facts && !a.negated ? mboPartner(model, *a.expr) : nullptr) {
-                std::vector<int> mbEvents; // the facts read the partner between these alone
-                for (const auto& [event, position] : pe_->mbPositions())
-                    mbEvents.push_back(event);
-                mbarrierPlan.addMboCoherence(*pe_, ev.among(*x, mbEvents), lit);
+                // the facts read the partner between the mbarrier operations alone
+                mbarrierPlan.addMboCoherence(*pe_, ev.among(*x, mbarrierEvents(*pe_)), lit);
             } else if (facts && !a.negated && a.expr->op == cat::Expr::Op::Seq &&
                        a.expr->args.size() == 2) {
                 addPerObjectOrder(mbarrierPlan, ev, model, *a.expr, lit, *pe_);
