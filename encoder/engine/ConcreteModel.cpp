@@ -62,14 +62,22 @@ ConcreteModel::ConcreteModel(const ir::Program& p, const cat::ResolvedModel& mod
                              std::optional<cat::ReadingId> reading)
     : p_(p), model_(model), reading_(std::move(reading)), existsAll_(p.events.size()) {
     existsAll_.fill();
-    for (std::size_t i = 0; i < ir::kRelCount; ++i) {
-        auto rel = static_cast<ir::Rel>(i);
-        if (ir::isChoice(rel)) continue;
-        BoolRel r(p.events.size());
-        for (const auto& [a, c] : ir::staticRelation(p, rel))
-            r.set(at(a), at(c));
-        staticRels_.emplace(rel, std::move(r));
-    }
+}
+
+ConcreteModel ConcreteModel::underReading(std::optional<cat::ReadingId> reading) const {
+    ConcreteModel out = *this;
+    out.reading_ = std::move(reading);
+    return out;
+}
+
+const BoolRel& ConcreteModel::staticRelation(ir::Rel rel) const {
+    auto& rels = statics_->rels;
+    auto it = rels.find(rel);
+    if (it != rels.end()) return it->second;
+    BoolRel r(p_.events.size());
+    for (const auto& [a, c] : ir::staticRelation(p_, rel))
+        r.set(at(a), at(c));
+    return rels.emplace(rel, std::move(r)).first->second;
 }
 
 BoolSet ConcreteModel::baseSet(ir::Tag tag, const Outcome& o) const {
@@ -79,12 +87,13 @@ BoolSet ConcreteModel::baseSet(ir::Tag tag, const Outcome& o) const {
             s.set(at(id));
         return s;
     }
-    auto it = staticSets_.find(tag);
-    if (it == staticSets_.end()) {
+    auto& sets = statics_->sets;
+    auto it = sets.find(tag);
+    if (it == sets.end()) {
         BoolSet members(p_.events.size());
         for (int id : ir::baseSet(p_, tag))
             members.set(at(id));
-        it = staticSets_.emplace(tag, members).first;
+        it = sets.emplace(tag, members).first;
     }
     s = it->second;
     return s &= existing(o);
@@ -129,7 +138,7 @@ BoolRel ConcreteModel::baseRelation(ir::Rel rel, const Choices& c, const Outcome
     default: // program-determined (ir::staticRelation lists every one), computed once
         break;
     }
-    const BoolRel& s = staticRels_.at(rel);
+    const BoolRel& s = staticRelation(rel);
     if (std::all_of(o.exists.begin(), o.exists.end(), [](bool b) { return b; })) return s;
     for (std::size_t i = 0; i < n; ++i) {
         if (!o.exists[i]) continue;

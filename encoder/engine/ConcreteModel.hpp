@@ -9,6 +9,7 @@
 #include "ir/Rel.hpp"
 
 #include <map>
+#include <memory>
 #include <optional>
 #include <set>
 #include <string>
@@ -33,6 +34,10 @@ public:
      *  the default one. */
     ConcreteModel(const ir::Program& p, const cat::ResolvedModel& model,
                   std::optional<cat::ReadingId> reading = std::nullopt);
+
+    /** The same program and model under `reading`, sharing the program-determined relations
+     *  (the same under every reading) made so far and later. */
+    ConcreteModel underReading(std::optional<cat::ReadingId> reading) const;
 
     /**
      * Evaluates the checks (axioms in `skip` are ignored, for axiom-deletion checks); flags
@@ -59,8 +64,15 @@ private:
     }
     BoolSet existing(const Outcome& o) const;
 
-    std::map<ir::Rel, BoolRel> staticRels_; ///< program-determined, before existence
-    mutable std::map<ir::Tag, BoolSet> staticSets_;
+    /** A program-determined relation before existence, made on first use and shared by the
+     *  program's models under other readings: making every one for each reading took two
+     *  thirds of `--readings`' first runs (bench/history.md, 2026-12-04 (2)). */
+    const BoolRel& staticRelation(ir::Rel rel) const;
+    struct Statics {
+        std::map<ir::Rel, BoolRel> rels;
+        std::map<ir::Tag, BoolSet> sets;
+    };
+    std::shared_ptr<Statics> statics_ = std::make_shared<Statics>();
     BoolSet existsAll_;
 };
 

@@ -618,6 +618,20 @@ private:
             ValPtr otherwise = evalExpr(e->args.at(1).get());
             if (isSetExpr(e)) return ofSet(ops_.selectSets(c, asSet(under), asSet(otherwise)));
             if (!model_.kinds.count(e)) return under; // both `0`
+            // Read per pair where relations are: decision Q3's `_ * _` against `po` was the
+            // whole square of events, each pair a term, where the model reads it only within
+            // causality (bench/history.md, 2026-12-04 (2)).
+            if constexpr (kPairwise)
+                if (pairwiseOn()) {
+                    PairNode node;
+                    node.kind = Pairwise<Alg>::Kind::Select;
+                    node.choice = c;
+                    for (const ValPtr& v : {under, otherwise}) {
+                        node.args.push_back(pairNode(v));
+                        node.lazy = node.lazy || node.args.back()->lazy;
+                    }
+                    return ofPairs(std::move(node));
+                }
             return ofRel(ops_.selectRels(c, asRel(under), asRel(otherwise)));
         } else {
             throw std::logic_error("this algebra takes readings as constants");

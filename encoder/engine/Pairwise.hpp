@@ -50,7 +50,8 @@ template <class Alg> struct Pairwise {
         Diff,
         Complement,
         Inverse,
-        Seq
+        Seq,
+        Select
     };
     struct Node;
     using Ptr = std::shared_ptr<const Node>;
@@ -65,7 +66,10 @@ template <class Alg> struct Pairwise {
         const Rel* sparse = nullptr;       ///< Sparse
         const Set* left = nullptr;         ///< Cartesian
         const Set* right = nullptr;        ///< Cartesian
-        std::vector<Ptr> args; ///< Inter, Union, Diff: the fold's operands; Seq: two; others: one
+        /// Inter, Union, Diff: the fold's operands; Seq: two; Select: the reading's side, then
+        /// the other; others: one
+        std::vector<Ptr> args;
+        std::optional<Cond> choice; ///< Select: the condition under which args[0] holds
         mutable std::optional<std::size_t> size;       ///< size()'s value, memo
         mutable std::vector<std::vector<int>> columns; ///< Sparse: rows by column, memo
         /// A composite node's lines once read (rows, columns): a composition reads its left
@@ -129,6 +133,16 @@ template <class Alg> struct Pairwise {
         }
         case Kind::Inverse:
             return at(*x.args[0], b, a, unmade);
+        case Kind::Select: { // as RelOps::selectRels
+            const Cond under = at(*x.args[0], a, b, unmade);
+            const Cond otherwise = at(*x.args[1], a, b, unmade);
+            const bool isUnder = !alg.isFalse(under), isOtherwise = !alg.isFalse(otherwise);
+            if (isUnder && isOtherwise && alg.same(under, otherwise)) return under;
+            std::vector<Cond> sides;
+            if (isUnder) sides.push_back(alg.conj(*x.choice, under));
+            if (isOtherwise) sides.push_back(alg.conj(alg.neg(*x.choice), otherwise));
+            return sides.empty() ? alg.fls() : alg.disj(std::move(sides));
+        }
         case Kind::Seq: { // as RelOps::seq: a term per middle event k, ascending
             const Node& left = *x.args[0];
             const Node& right = *x.args[1];
@@ -171,6 +185,7 @@ template <class Alg> struct Pairwise {
                 if (!possible(*y, a, b)) return false;
             return true;
         case Kind::Union:
+        case Kind::Select:
             for (const Ptr& y : x.args)
                 if (possible(*y, a, b)) return true;
             return false;
@@ -289,6 +304,7 @@ template <class Alg> struct Pairwise {
             s = size(*smallest(x));
             break;
         case Kind::Union:
+        case Kind::Select:
             s = 0;
             for (const Ptr& y : x.args)
                 s = std::min(all, s + size(*y));
@@ -332,7 +348,7 @@ private:
         // Kept over a lazy closure only: a composite over dense relations is read once, whole.
         const bool composite =
             x.lazy && (x.kind == Kind::Inter || x.kind == Kind::Union || x.kind == Kind::Diff ||
-                       x.kind == Kind::Inverse || x.kind == Kind::Seq);
+                       x.kind == Kind::Inverse || x.kind == Kind::Seq || x.kind == Kind::Select);
         if (!composite) return lineOf(x, i, down, out);
         auto& memo = x.lineMemo[down ? 1 : 0];
         if (auto it = memo.find(i); it != memo.end()) {
@@ -374,7 +390,8 @@ private:
         }
         case Kind::Inter:
             return line(*smallest(x), i, down, out);
-        case Kind::Union: {
+        case Kind::Union:
+        case Kind::Select: {
             std::vector<int> part;
             for (const Ptr& y : x.args) {
                 line(*y, i, down, part);

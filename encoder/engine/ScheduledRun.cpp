@@ -48,6 +48,12 @@ std::optional<Choices> choicesOfSchedule(const ir::Program& p, const std::vector
 std::optional<ScheduledRun> runSchedule(const ir::Program& p, const cat::ResolvedModel& model,
                                         const std::optional<cat::ReadingId>& reading,
                                         const std::vector<int>& schedule) {
+    return runSchedule(p, ConcreteModel(p, model), reading, schedule);
+}
+
+std::optional<ScheduledRun> runSchedule(const ir::Program& p, const ConcreteModel& model,
+                                        const std::optional<cat::ReadingId>& reading,
+                                        const std::vector<int>& schedule) {
     // Every event happens and no gate holds: a barrier or a cta_group::2 pair missing a
     // participant (the lowering's static deadlocks, ir/Gates.hpp) is beyond the schedules'
     // search, which lets such gates through.
@@ -60,7 +66,7 @@ std::optional<ScheduledRun> runSchedule(const ir::Program& p, const cat::Resolve
     if (o.noExecution || o.valueCycle || !waitsHold(p, *c, o)) return std::nullopt;
     if (std::find(o.exists.begin(), o.exists.end(), false) != o.exists.end()) return std::nullopt;
     if (!cutsReached(p, *c, o).empty()) return std::nullopt;
-    const ConcreteVerdict v = ConcreteModel(p, model, reading).check(*c, o);
+    const ConcreteVerdict v = model.underReading(reading).check(*c, o);
     if (!v.consistent) return std::nullopt;
     ScheduledRun run{finalState(p, *c, o), {}};
     for (const std::string& f : v.flags)

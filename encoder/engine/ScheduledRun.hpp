@@ -2,6 +2,7 @@
 #pragma once
 
 #include "cat/Resolver.hpp"
+#include "engine/ConcreteModel.hpp"
 #include "engine/ResultBuilder.hpp"
 #include "ir/Program.hpp"
 
@@ -27,6 +28,12 @@ struct ScheduledRun {
  * a wait that fails, an axiom that forbids it).
  */
 std::optional<ScheduledRun> runSchedule(const ir::Program& p, const cat::ResolvedModel& model,
+                                        const std::optional<cat::ReadingId>& reading,
+                                        const std::vector<int>& schedule);
+
+/** The same with the model of `p` given (ConcreteModel::underReading shares what one reading
+ *  made with the next). */
+std::optional<ScheduledRun> runSchedule(const ir::Program& p, const ConcreteModel& model,
                                         const std::optional<cat::ReadingId>& reading,
                                         const std::vector<int>& schedule);
 

@@ -129,7 +129,7 @@ void noExecution(CheckResult& r, Z3Session& s, const ir::Program& p) {
  * fresh condition, and the phases it saves slowed the later proofs (ring 2x32: 7-11 s for the
  * model, the tmem-race proof 9.5 s after it and 0.7 s without; bench/history.md).
  */
-bool ranConcretely(Harvest& found, const ir::Program& p, const cat::ResolvedModel& model,
+bool ranConcretely(Harvest& found, const ir::Program& p, const ConcreteModel& model,
                    const std::optional<cat::ReadingId>& reading, const std::vector<int>& schedule,
                    std::vector<engine::QueryTime>* times,
                    const char* what = "first execution, run concretely") {
@@ -411,11 +411,13 @@ struct Encodings {
     std::optional<schedules::Exploration> explored; ///< exploreSchedules, once
     std::unique_ptr<Z3Session> hang;
     std::vector<engine::QueryTime>* times = nullptr;
+    /** The explicit evaluator's model of the program, shared by the readings' first runs. */
+    ConcreteModel concrete;
 
     Encodings(Z3Context& c, const ir::Program& prog, const cat::ResolvedModel& m,
               const CheckOptions& o, const Budget& b, bool withReadings)
         : ctx(c), p(prog), model(m), options(o), budget(b), readings(withReadings),
-          main(c, prog, m, o, false, &b, withReadings) {}
+          main(c, prog, m, o, false, &b, withReadings), concrete(prog, m) {}
 
     /** Reading `k` as the explicit evaluator takes it (none: the default). */
     std::optional<cat::ReadingId> readingOf(std::size_t k) const {
@@ -545,8 +547,8 @@ void runQueries(CheckResult& r, Encodings& enc, std::size_t reading) {
     const std::vector<int>& modelOrdered = s.mbarrierFacts().completeSchedule;
     const std::vector<int>& schedule = enc.schedules().completeSchedule;
     const std::optional<cat::ReadingId> under = enc.readingOf(reading);
-    if (!ranConcretely(found, p, enc.model, under, modelOrdered, enc.times) &&
-        !ranConcretely(found, p, enc.model, under, schedule, enc.times) &&
+    if (!ranConcretely(found, p, enc.concrete, under, modelOrdered, enc.times) &&
+        !ranConcretely(found, p, enc.concrete, under, schedule, enc.times) &&
         stopsEarly(r, s, p, found, schedule)) {
         if (r.observation != Observation::Deadlock) return;
         if (!findBoundReached(r, s, beyond)) return;
@@ -557,7 +559,7 @@ void runQueries(CheckResult& r, Encodings& enc, std::size_t reading) {
     // A schedule of the facts' search through a misuse, where the model allows its run, is
     // mbarrier-misuse's witness, which the solver would otherwise search for.
     const std::vector<int>& misuseSchedule = s.mbarrierFacts().misuseSchedule;
-    const bool misuseRan = ranConcretely(found, p, enc.model, under, misuseSchedule, enc.times,
+    const bool misuseRan = ranConcretely(found, p, enc.concrete, under, misuseSchedule, enc.times,
                                          "a schedule through a misuse, run concretely");
     // Where misuses were left to the solver as the facts' premise, that run may break it.
     const bool premised = misuseRan && s.mbarrierFacts().misusesLeft > 0;

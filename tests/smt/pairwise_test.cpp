@@ -143,6 +143,24 @@ TEST_CASE("a relation read per pair has RelOps's terms, operator by operator", "
         requireSameTerms(mixedWhole, pw.materialize(*mixed), "(d | s*t) \\ a^-1");
         requireSameTerms(ops.seq(a, mixedWhole), pw.seqAfter(a, *mixed), "a ; pairwise");
         requireSameTerms(ops.seq(mixedWhole, c), pw.seqBefore(*mixed, c), "pairwise ; c");
+        // A reading's choice between two definitions (Evaluator::chooseReading), read per pair.
+        const z3::expr reading = ctx.bool_const("reading");
+        auto chosen = [&](std::shared_ptr<const Node> under, std::shared_ptr<const Node> other) {
+            Node x;
+            x.kind = Kind::Select;
+            x.choice = reading;
+            x.args = {std::move(under), std::move(other)};
+            return std::make_shared<const Node>(std::move(x));
+        };
+        requireSameTerms(ops.selectRels(reading, a, d), pw.materialize(*chosen(A, D)),
+                         "reading ? a : d");
+        requireSameTerms(ops.selectRels(reading, ops.cartesian(s, t), a),
+                         pw.materialize(*chosen(ST, A)), "reading ? s*t : a");
+        requireSameTerms(ops.selectRels(reading, b, b), pw.materialize(*chosen(B, B)),
+                         "reading ? b : b");
+        requireSameTerms(ops.interRels(c, ops.selectRels(reading, ops.cartesian(s, t), a)),
+                         pw.materialize(*of(Kind::Inter, {C, chosen(ST, A)})),
+                         "c & (reading ? s*t : a)");
         CHECK(pw.size(*of(Kind::Inter, {D, C})) == c.entries());
         // A sequence made only where an intersection may keep its pairs (x: its other operand).
         const Rel& x = c;
