@@ -4,6 +4,7 @@
 #include "../unit/CorpusFiles.hpp"
 #include "../unit/SameTerms.hpp"
 #include "cat/Loader.hpp"
+#include "cat/Readings.hpp"
 #include "cat/Resolver.hpp"
 #include "engine/Evaluator.hpp"
 #include "engine/Pairwise.hpp"
@@ -222,6 +223,48 @@ TEST_CASE("the model's relations read per pair have the terms of whole ones, on 
         }
     }
     CHECK(programs > 100);
+    CHECK(compared > 0);
+}
+
+// [corpus]: the kernel tier.
+TEST_CASE("under every reading at once, relations read per pair have the terms of whole ones",
+          "[pairwise][z3][corpus]") {
+    // Each definition a variant changes is a Reading choice (cat/Readings.hpp), read per pair
+    // where relations are (Pairwise::Kind::Select) and built whole otherwise.
+    static const auto model = cat::resolveModel(cat::builtinModelWithReadings());
+    REQUIRE(!model->readings.empty());
+    std::set<std::string> relations;
+    for (const auto& def : model->definitions)
+        if (def.kind == cat::Kind::Relation) relations.insert(def.name);
+    std::size_t programs = 0, compared = 0;
+    for (const std::filesystem::path& file : testing::corpusFiles()) {
+        ir::Program p = lower::lowerTest(litmus::parseLitmusFile(file.string()));
+        if (p.events.size() > 16 || ++programs % 3 != 0) continue;
+        Z3Context ctx;
+        ProgramEncoder pe(ctx, p, false);
+        z3::expr_vector lemmas(ctx);
+        Z3Algebra alg{ctx, &lemmas, nullptr, &ctx.freshNames};
+        using Ev = Evaluator<Z3Algebra>;
+        Ev::Base whole{[&](ir::Tag t) { return pe.baseSet(t); },
+                       [&](ir::Rel r) { return pe.baseRelation(r); },
+                       [&](const std::string& key) { return ctx.bool_const(key.c_str()); },
+                       {}};
+        Ev::Base pairwise = whole;
+        pairwise.dense = [&](ir::Rel r) -> std::shared_ptr<const DenseBase<z3::expr>> {
+            const ir::PairTest test = ir::densePairTest(p, r);
+            if (test == nullptr) return nullptr;
+            return std::make_shared<const DenseBase<z3::expr>>(DenseBase<z3::expr>{
+                [&pe, test](int a, int b) { return pe.densePairHolds(test, a, b); },
+                [&pe](int a, int b) { return pe.bothExist(a, b); }, std::nullopt});
+        };
+        Ev byWhole(alg, p.events.size(), *model, whole);
+        Ev byPair(alg, p.events.size(), *model, pairwise);
+        for (const std::string& name : relations) {
+            INFO(file.string() << ": " << name);
+            requireSameTerms(byWhole.definition(name)->rel, byPair.definition(name)->rel, name);
+            ++compared;
+        }
+    }
     CHECK(compared > 0);
 }
 
