@@ -3,6 +3,7 @@
 #include "../unit/CorpusFiles.hpp"
 #include "../unit/LitmusText.hpp"
 #include "cat/Loader.hpp"
+#include "cat/Readings.hpp"
 #include "cat/Resolver.hpp"
 #include "check/Check.hpp"
 #include "engine/ScheduledRun.hpp"
@@ -13,6 +14,7 @@
 
 #include <algorithm>
 #include <catch2/catch.hpp>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -106,4 +108,39 @@ TEST_CASE("every corpus schedule through a misuse, run concretely, is an executi
     }
     CHECK(runs >= 5);
     CHECK(misuses * 2 > runs);
+}
+
+TEST_CASE("one concrete model shared by every reading runs each schedule as a fresh one does",
+          "[scheduled-run][corpus]") {
+    // ConcreteModel::underReading shares the program's relations across readings: what one
+    // reading made must not change another's run (flags, states, whether the model allows it).
+    static const auto model = cat::resolveModel(cat::builtinModelWithReadings());
+    std::vector<std::optional<cat::ReadingId>> readings{std::nullopt};
+    for (const auto& r : model->readings)
+        readings.emplace_back(r.reading);
+    std::size_t runs = 0, differing = 0;
+    for (const auto& file : testing::corpusFiles()) {
+        ir::Program p = lower::lowerTest(litmus::parseLitmusFile(file.string()));
+        if (p.events.size() > 24) continue;
+        auto explored = engine::schedules::explore(p, 10000);
+        if (explored.completeSchedule.empty()) continue;
+        const engine::ConcreteModel shared(p, *model);
+        std::optional<engine::ScheduledRun> first;
+        for (std::size_t k = 0; k < readings.size(); ++k) {
+            INFO(file.string() << " reading " << k);
+            auto run = engine::runSchedule(p, shared, readings[k], explored.completeSchedule);
+            auto fresh = engine::runSchedule(p, *model, readings[k], explored.completeSchedule);
+            REQUIRE(run.has_value() == fresh.has_value());
+            if (!run) continue;
+            ++runs;
+            CHECK(run->state == fresh->state);
+            CHECK(run->flags == fresh->flags);
+            if (k == 0)
+                first = run;
+            else if (first && first->flags != run->flags)
+                ++differing;
+        }
+    }
+    CHECK(runs > 500);
+    CHECK(differing > 0); // some reading raises other flags than the default on the same run
 }
