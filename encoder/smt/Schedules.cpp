@@ -4,6 +4,7 @@
 #include "engine/MbarrierMachine.hpp"
 #include "ir/Gates.hpp"
 #include "ir/ValueSemantics.hpp"
+#include "smt/ThreadSymmetry.hpp"
 
 #include <algorithm>
 #include <cstdint>
@@ -196,6 +197,11 @@ public:
         Exploration out;
         if (!supported(out.why)) return out;
         prepare();
+        for (const auto& cls : symmetric_) {
+            out.interchangeableThreads.emplace_back();
+            for (const auto& member : cls)
+                out.interchangeableThreads.back().push_back(member.thread);
+        }
         search(out);
         return out;
     }
@@ -276,7 +282,75 @@ private:
             return rank[static_cast<std::size_t>(a)] < rank[static_cast<std::size_t>(b)];
         });
         findInterchangeable();
+        findFollowers();
+        if (reduce_ && facts_ == nullptr) findSymmetricThreads();
         groupThreads();
+    }
+
+    /**
+     * Hang searches only (facts name events, which a permutation would move): classes of
+     * threads that swapping maps onto each other (smt/ThreadSymmetry.hpp), such as a CTA's
+     * epilogue warps, whose states key() takes up to a permutation of each class. A state and
+     * its image have the same schedules up to the permutation, so one of them searched is
+     * both: from any state with a hang ahead, some event of its persistent set leads to a
+     * state with a hang nearer, and so does that state's image, by induction on the distance.
+     */
+    void findSymmetricThreads() {
+        std::vector<bool> isPeer(p_.events.size(), false);
+        for (const auto& e : p_.events)
+            if (e.peerEvent >= 0) isPeer[static_cast<std::size_t>(e.peerEvent)] = true;
+        std::vector<std::vector<int>> preds(p_.events.size());
+        for (int e : visible_)
+            preds[static_cast<std::size_t>(e)] = visiblePredecessors(e);
+        auto signature = [&](int e) -> std::optional<std::vector<std::int64_t>> {
+            const ir::Event& ev = p_.events[static_cast<std::size_t>(e)];
+            if (inClass_[static_cast<std::size_t>(e)] || ev.peerEvent >= 0 ||
+                isPeer[static_cast<std::size_t>(e)])
+                return std::nullopt;
+            const auto& operand = operand_[static_cast<std::size_t>(e)];
+            std::vector<std::int64_t> sig{static_cast<std::int64_t>(ev.mbOp),
+                                          ev.location,
+                                          ev.mbAmount,
+                                          ev.mbArrivals,
+                                          ev.mbNoComplete,
+                                          ev.mbDrop,
+                                          ev.mbConditional,
+                                          ev.blocking,
+                                          operand.has_value(),
+                                          operand.value_or(0),
+                                          ev.mbToken != nullptr,
+                                          static_cast<std::int64_t>(ir::gateKind(ev)),
+                                          ev.barrierId,
+                                          ev.barrierInstance,
+                                          ev.barrierWarps,
+                                          static_cast<std::int64_t>(ev.scope),
+                                          static_cast<std::int64_t>(ev.sem)};
+            for (ir::Tag t : ev.tags)
+                sig.push_back(static_cast<std::int64_t>(t));
+            return sig;
+        };
+        symmetric_ = findThreadClasses(p_, visible_, preds, signature);
+        inSymmetric_.assign(p_.events.size(), false);
+        for (const auto& cls : symmetric_)
+            for (const auto& member : cls)
+                for (int e : member.events)
+                    inSymmetric_[static_cast<std::size_t>(e)] = true;
+        keySkip_.assign(p_.events.size(), false);
+        for (std::size_t e = 0; e < keySkip_.size(); ++e)
+            keySkip_[e] = isInvisible_[e] || inClass_[e] || inSymmetric_[e];
+    }
+
+    /** The visible events `e` waits for: its predecessors, through invisible ones (which run as
+     *  soon as theirs have: settle()), sorted, without those that precede another of them (a
+     *  warp's earlier barrier, through the stores it issued since). An absent event waits for
+     *  nothing. */
+    std::vector<int> visiblePredecessors(int e) const {
+        std::vector<int> out = visibleBefore(e, true);
+        const std::vector<int> found = out;
+        std::erase_if(out, [&](int a) {
+            return std::any_of(found.begin(), found.end(), [&](int c) { return follows(a, c); });
+        });
+        return out;
     }
 
     /**
@@ -412,17 +486,22 @@ private:
     }
 
     /** The visible events that precede `e` in real time, in increasing order. */
-    std::vector<int> visibleAncestors(int e) const {
+    std::vector<int> visibleAncestors(int e) const { return visibleBefore(e, false); }
+
+    /** The visible events before `e` in real time, sorted; `nearest`: only those reached
+     *  through invisible events, absent ones left out. */
+    std::vector<int> visibleBefore(int e, bool nearest) const {
         std::vector<bool> seen(p_.events.size(), false);
         std::vector<int> todo{e}, out;
         while (!todo.empty()) {
             const int x = todo.back();
             todo.pop_back();
             for (int a : preds_[static_cast<std::size_t>(x)]) {
-                if (seen[static_cast<std::size_t>(a)]) continue;
+                if (seen[static_cast<std::size_t>(a)] || (nearest && isAbsent(a))) continue;
                 seen[static_cast<std::size_t>(a)] = true;
-                if (!isInvisible_[static_cast<std::size_t>(a)]) out.push_back(a);
-                todo.push_back(a);
+                const bool visible = !isInvisible_[static_cast<std::size_t>(a)];
+                if (visible) out.push_back(a);
+                if (!visible || !nearest) todo.push_back(a);
             }
         }
         std::sort(out.begin(), out.end());
@@ -701,7 +780,12 @@ private:
         std::string k;
         k.reserve(s.done.size() / 8 + 1 + s.mb.size() * 6 + s.observed.size() / 8 + 1 +
                   classes_.size());
-        appendBits(k, s.done, classes_.empty() ? nullptr : &inClass_);
+        if (symmetric_.empty()) {
+            appendBits(k, s.done, classes_.empty() ? nullptr : &inClass_);
+        } else { // invisible events' bits follow from the visible ones' (settle())
+            appendBits(k, s.done, &keySkip_);
+            appendSortedMembers(k, s);
+        }
         for (const auto& members : classes_)
             appendVarint(k, static_cast<std::int64_t>(
                                 std::count_if(members.begin(), members.end(), [&](int m) {
@@ -711,6 +795,30 @@ private:
             appendState(k, m);
         appendBits(k, s.observed);
         return k;
+    }
+
+    /** Each class of symmetric threads: the members whose prefix has not run, in order, then
+     *  the others' events run, as bits, sorted: one key for every permutation of those. */
+    void appendSortedMembers(std::string& k, const Node& s) const {
+        std::vector<std::string> members;
+        auto ran = [&](int e) { return s.done[static_cast<std::size_t>(e)]; };
+        for (const auto& cls : symmetric_) {
+            members.clear();
+            for (const auto& member : cls) {
+                std::vector<bool> bits;
+                for (int e : member.events)
+                    bits.push_back(ran(e));
+                std::string b;
+                appendBits(b, bits);
+                if (std::all_of(member.prefix.begin(), member.prefix.end(), ran))
+                    members.push_back(std::move(b));
+                else
+                    k += b;
+            }
+            std::sort(members.begin(), members.end());
+            for (const auto& m : members)
+                k += m;
+        }
     }
 
     /**
@@ -782,9 +890,6 @@ private:
      */
     std::vector<int> stubbornFrom(const Node& s, int seed, std::size_t cap) const {
         std::vector<bool> in(p_.events.size(), false);
-        // By object: its non-wait operations are in (a wait's dependents), all of them are in
-        // (an arrive's, init's or tx change's dependents).
-        std::vector<bool> changesIn(opsAt_.size(), false), allIn(opsAt_.size(), false);
         std::vector<int> todo{seed}, enabled;
         in[static_cast<std::size_t>(seed)] = true;
         auto add = [&](int x) {
@@ -802,10 +907,7 @@ private:
                 if (enabled.size() >= cap) return enabled;
                 if (!ev.has(ir::Tag::MB)) continue;
                 const bool wait = ev.mbOp == ir::MbOp::Wait;
-                if (wait ? changesIn[slotOf(x)] : allIn[slotOf(x)]) continue;
-                changesIn[slotOf(x)] = true;
-                allIn[slotOf(x)] = allIn[slotOf(x)] || !wait;
-                addOperations(slotOf(x), wait, add);
+                addOperations(slotOf(x), wait, x, add);
                 continue;
             }
             int pending = -1;
@@ -824,22 +926,129 @@ private:
                 add(gate);
                 continue;
             }
-            // A spinning wait its object's phase holds: only the object's changes release it.
-            if (!changesIn[slotOf(x)]) {
-                changesIn[slotOf(x)] = true;
-                addOperations(slotOf(x), true, add);
-            }
+            // A spinning wait its object's phase holds: only the object's changes release it,
+            // and where one of them must run for the phase to complete, that one alone.
+            if (const int needed = necessaryChange(s, x, in); needed >= 0)
+                add(needed);
+            else
+                addOperations(slotOf(x), true, x, add);
         }
         std::sort(enabled.begin(), enabled.end());
         return enabled;
     }
 
-    /** Adds the operations of object `slot`: only those that change it (`changesOnly`), the
-     *  dependents of a wait, or all of them, the dependents of a change. */
-    template <class Add> void addOperations(std::size_t slot, bool changesOnly, Add& add) const {
+    /**
+     * For a spinning wait `x` its object's phase holds in `s`: a change of the object that
+     * every schedule runs before `x` can return (one already in the set `in` where there is
+     * one), or -1. The wait returns only once the current phase completes, which needs the
+     * pending count at zero (only arrivals lower it, where no init, increment or drop is left)
+     * and the tx-count at zero (only completed bytes lower it, where no arrival or expect_tx
+     * adds any). An arrival without which the arrivals left (those that may run before `x`)
+     * cannot bring the pending count to zero is such a change, and so are completed bytes
+     * without which the tx-count cannot reach zero: a necessary enabling set of one (Godefroid),
+     * where all of the object's changes would pull in every warp that arrives on it (two CTAs'
+     * epilogues on their pair's accumulator barrier).
+     */
+    int necessaryChange(const Node& s, int x, const std::vector<bool>& in) const {
+        const std::size_t slot = slotOf(x);
+        const MbState& m = s.mb[slot];
+        if (!m.valid) return -1;
+        std::vector<int> left;
+        std::int64_t arrivals = 0, bytes = 0;
+        bool addsBytes = false;
+        for (int o : opsAt_[slot]) {
+            const ir::Event& ev = p_.events[static_cast<std::size_t>(o)];
+            if (s.done[static_cast<std::size_t>(o)] || !mbarrier::changesObject(ev) ||
+                follows(x, o))
+                continue;
+            if (ev.mbOp == ir::MbOp::Arrive && !ev.mbDrop) {
+                arrivals += ev.mbArrivals;
+                addsBytes = addsBytes || ev.mbAmount != 0;
+            } else if (ev.mbOp == ir::MbOp::CompleteTx) {
+                bytes += ev.mbAmount;
+            } else if (ev.mbOp == ir::MbOp::ExpectTx) {
+                addsBytes = true;
+            } else {
+                return -1; // an init, increment, drop or inval changes what completes the phase
+            }
+            left.push_back(o);
+        }
+        auto needed = [&](int o) {
+            const ir::Event& ev = p_.events[static_cast<std::size_t>(o)];
+            if (ev.mbOp == ir::MbOp::Arrive) return arrivals - ev.mbArrivals < m.pending;
+            return ev.mbOp == ir::MbOp::CompleteTx && !addsBytes && bytes - ev.mbAmount < m.tx;
+        };
+        int chosen = -1;
+        for (int o : left)
+            if (needed(o) && (chosen < 0 || in[static_cast<std::size_t>(o)])) {
+                chosen = o;
+                if (in[static_cast<std::size_t>(o)]) break;
+            }
+        return chosen;
+    }
+
+    /**
+     * Adds the operations of object `slot` that may run before `x`: only those that change it
+     * (`changesOnly`), the dependents of a wait (or what may release a held one), or all of
+     * them, the dependents of a change. An operation after `x` in real time runs in no
+     * schedule from here before `x` does (an init's object's operations behind a cluster
+     * barrier), so it can neither interfere with `x` nor release it first.
+     */
+    template <class Add>
+    void addOperations(std::size_t slot, bool changesOnly, int x, Add& add) const {
         for (int o : opsAt_[slot])
-            if (!changesOnly || mbarrier::changesObject(p_.events[static_cast<std::size_t>(o)]))
+            if ((!changesOnly || mbarrier::changesObject(p_.events[static_cast<std::size_t>(o)])) &&
+                !follows(x, o) && !sameChange(x, o))
                 add(o);
+    }
+
+    /**
+     * Hang searches only: `x` and `o` change their object by the same function (one operation
+     * with the same counts and bytes: two warps' arrivals on an accumulator's empty barrier).
+     * Applying a function twice is the same in either order, and no change is ever held by
+     * the object's state, so they are independent; which of them was a misuse is the facts'
+     * business, so the facts' search orders them.
+     */
+    bool sameChange(int x, int o) const {
+        if (facts_ != nullptr) return false;
+        const ir::Event& a = p_.events[static_cast<std::size_t>(x)];
+        const ir::Event& b = p_.events[static_cast<std::size_t>(o)];
+        return a.mbOp == b.mbOp && a.mbOp != ir::MbOp::Wait && a.mbAmount == b.mbAmount &&
+               a.mbArrivals == b.mbArrivals && a.mbDrop == b.mbDrop &&
+               a.mbNoComplete == b.mbNoComplete && !a.mbReport && !b.mbReport;
+    }
+
+    /** Whether visible event `o` follows `x` in real time (a path of predecessors). */
+    bool follows(int x, int o) const {
+        const int i = visibleIndex_[static_cast<std::size_t>(o)];
+        const auto& below = below_[static_cast<std::size_t>(x)];
+        return i >= 0 && !below.empty() &&
+               ((below[static_cast<std::size_t>(i) / 64] >> (static_cast<unsigned>(i) % 64)) & 1U);
+    }
+
+    /** below_: for each event, the visible events that follow it in real time, as bits. */
+    void findFollowers() {
+        visibleIndex_.assign(p_.events.size(), -1);
+        for (std::size_t i = 0; i < visible_.size(); ++i)
+            visibleIndex_[static_cast<std::size_t>(visible_[i])] = static_cast<int>(i);
+        const std::size_t words = (visible_.size() + 63) / 64;
+        below_.assign(p_.events.size(), std::vector<std::uint64_t>(words, 0));
+        std::vector<std::size_t> rank = topologicalRank();
+        std::vector<int> order(p_.events.size());
+        std::iota(order.begin(), order.end(), 0);
+        std::sort(order.begin(), order.end(), [&](int a, int b) {
+            return rank[static_cast<std::size_t>(a)] > rank[static_cast<std::size_t>(b)];
+        });
+        for (int x : order)
+            for (int c : succs_[static_cast<std::size_t>(x)]) {
+                auto& mine = below_[static_cast<std::size_t>(x)];
+                const auto& theirs = below_[static_cast<std::size_t>(c)];
+                for (std::size_t w = 0; w < words; ++w)
+                    mine[w] |= theirs[w];
+                if (const int i = visibleIndex_[static_cast<std::size_t>(c)]; i >= 0)
+                    mine[static_cast<std::size_t>(i) / 64] |= std::uint64_t{1}
+                                                              << (static_cast<unsigned>(i) % 64);
+            }
     }
 
     std::size_t slotOf(int e) const {
@@ -1083,6 +1292,11 @@ private:
     std::vector<std::vector<int>> classes_; ///< interchangeable completions (findInterchangeable)
     std::vector<int> classOf_;              ///< by event: its class, or -1
     std::vector<bool> inClass_;             ///< by event: classOf_ >= 0
+    std::vector<int> visibleIndex_;         ///< by event: its index in visible_, or -1
+    std::vector<std::vector<std::uint64_t>> below_; ///< findFollowers()
+    ThreadClasses symmetric_;       ///< interchangeable threads (findSymmetricThreads)
+    std::vector<bool> inSymmetric_; ///< by event: an event of a member of symmetric_
+    std::vector<bool> keySkip_;     ///< by event, with symmetric_: left out of key()'s bits
 };
 
 /** States the facts' search may take past a misuse before it falls back to premises. */

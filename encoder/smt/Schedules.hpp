@@ -55,6 +55,9 @@ struct Exploration {
      *  thread, one per set of such waits (at most kHangSchedules): executions that hang, as
      *  far as they go. */
     std::vector<HangSchedule> hangSchedules;
+    /** Hang searches: the threads taken up to a permutation (smt/ThreadSymmetry.hpp), each
+     *  class as its members' thread numbers. */
+    std::vector<std::vector<int>> interchangeableThreads;
 };
 
 /** How many hanging schedules a search keeps (Exploration::hangSchedules). */
@@ -69,6 +72,9 @@ constexpr std::size_t kHangSchedules = 16;
  * touch an mbarrier nor are gates commute with everything and are run as soon as they can be;
  * of the others, the search takes a persistent set from each state (operations of different
  * objects commute), which keeps every end state and every object's sequences of operations.
+ * The hang search also takes two changes of one object by the same function (two warps'
+ * arrivals) as commuting, and states up to a permutation of interchangeable threads (a CTA's
+ * epilogue warps): both keep every hang, not every object's sequence.
  *
  * A cta_group::2 alloc or dealloc runs once its peer's thread has reached the peer operation
  * (a dealloc that may block is taken as blocking: some execution hangs exactly when one with

@@ -1,0 +1,194 @@
+// The hang search's reductions: interchangeable threads, changes that commute, operations behind
+// their init; each against the full search, and the cases where its assumption fails.
+#include "../unit/LitmusText.hpp"
+#include "smt/Schedules.hpp"
+#include "smt/ThreadSymmetry.hpp"
+
+#include <algorithm>
+#include <catch2/catch.hpp>
+#include <string>
+#include <vector>
+
+using namespace ptxmc;
+using engine::schedules::Answer;
+using testing::lowered;
+
+namespace {
+
+/** `n` warps of one CTA, each with its column of `rows` (one instruction a row, "" none). */
+std::string program(const std::string& name, const std::string& init,
+                    const std::vector<std::vector<std::string>>& warps) {
+    std::string text = "PTX " + name + "\n{\n" + init + "\n}\n";
+    std::size_t rows = 0;
+    for (std::size_t w = 0; w < warps.size(); ++w) {
+        text += (w == 0 ? " P" : " | P") + std::to_string(w) + "@cta 0,gpu 0";
+        rows = std::max(rows, warps[w].size());
+    }
+    text += " ;\n";
+    for (std::size_t r = 0; r < rows; ++r) {
+        for (std::size_t w = 0; w < warps.size(); ++w)
+            text += (w == 0 ? " " : " | ") + (r < warps[w].size() ? warps[w][r] : std::string());
+        text += " ;\n";
+    }
+    return text + "exists (true)\n";
+}
+
+const std::string kWaitFull = "mbarrier.try_wait.parity.shared::cta.b64 _, [full], 0";
+const std::string kArriveEmpty = "mbarrier.arrive.shared::cta.b64 _, [empty]";
+
+/** A producer's full arrival, then `consumers` (each a column), then its empty wait. */
+std::string handOff(const std::vector<std::vector<std::string>>& consumers) {
+    std::vector<std::vector<std::string>> warps{
+        {"mbarrier.arrive.shared::cta.b64 _, [full]",
+         "mbarrier.try_wait.parity.shared::cta.b64 _, [empty], 0"}};
+    warps.insert(warps.end(), consumers.begin(), consumers.end());
+    return program("hand-off",
+                   "full @ mbarrier 0, count 1; empty @ mbarrier 0, count " +
+                       std::to_string(consumers.size()) + "; aux @ mbarrier 0;",
+                   warps);
+}
+
+/** The reduced search and the full one give one answer; the reduced one's. */
+engine::schedules::Exploration bothSearches(const ir::Program& p) {
+    auto reduced = engine::schedules::explore(p, 100000);
+    auto full = engine::schedules::explore(p, 100000, nullptr, engine::schedules::Reduction::None);
+    REQUIRE((full.answer == Answer::NoHang || full.answer == Answer::MayHang));
+    CHECK(reduced.answer == full.answer);
+    CHECK(reduced.states <= full.states);
+    return reduced;
+}
+
+std::vector<int> sorted(std::vector<int> v) {
+    std::sort(v.begin(), v.end());
+    return v;
+}
+
+} // namespace
+
+TEST_CASE("a CTA's identical consumer warps are one class, one that initializes first among them",
+          "[schedules]") {
+    const std::vector<std::string> consumer{kWaitFull, kArriveEmpty};
+    const std::vector<std::string> initializer{"mbarrier.init.shared::cta.b64 [aux], 1", kWaitFull,
+                                               kArriveEmpty};
+    auto r = bothSearches(lowered(handOff({initializer, consumer, consumer, consumer})));
+    CHECK(r.answer == Answer::NoHang);
+    REQUIRE(r.interchangeableThreads.size() == 1);
+    CHECK(sorted(r.interchangeableThreads[0]) == std::vector<int>{1, 2, 3, 4});
+}
+
+TEST_CASE("a consumer that does not arrive is in no class, and its hang is found", "[schedules]") {
+    const std::vector<std::string> consumer{kWaitFull, kArriveEmpty};
+    auto r = bothSearches(lowered(handOff({consumer, consumer, {kWaitFull}})));
+    CHECK(r.answer == Answer::MayHang);
+    REQUIRE(r.interchangeableThreads.size() == 1);
+    CHECK(sorted(r.interchangeableThreads[0]) == std::vector<int>{1, 2});
+}
+
+TEST_CASE("a consumer on the other parity is in no class, and the hang it causes is found",
+          "[schedules]") {
+    // Its first wait, on parity 1, returns before the producer's arrival (the phase before
+    // phase 0 counts as complete): it is not interchangeable with the others, and both
+    // searches give one answer.
+    const std::vector<std::string> consumer{kWaitFull, kArriveEmpty};
+    const std::vector<std::string> early{"mbarrier.try_wait.parity.shared::cta.b64 _, [full], 1",
+                                         kArriveEmpty, kWaitFull};
+    auto r = bothSearches(lowered(handOff({consumer, consumer, early})));
+    REQUIRE(r.interchangeableThreads.size() == 1);
+    CHECK(sorted(r.interchangeableThreads[0]) == std::vector<int>{1, 2});
+}
+
+TEST_CASE("arrivals of one count on one object commute: the search takes them in one order",
+          "[schedules]") {
+    // Eight warps each arrive on a barrier of their own (so no two are interchangeable), then
+    // once on a count-8 barrier a ninth waits on: each order of the last arrivals leaves the
+    // same state, so the states are about how many were made, not which.
+    std::vector<std::vector<std::string>> warps;
+    std::string init = "mb @ mbarrier 0, count 8;";
+    for (int w = 0; w < 8; ++w) {
+        const std::string own = "o" + std::to_string(w);
+        init += " " + own + " @ mbarrier 0, count 1;";
+        warps.push_back({"mbarrier.arrive.shared::cta.b64 _, [" + own + "]",
+                         "mbarrier.arrive.shared::cta.b64 _, [mb]"});
+    }
+    warps.push_back({"mbarrier.try_wait.parity.shared::cta.b64 _, [mb], 0"});
+    auto r = bothSearches(lowered(program("eight-arrivals", init, warps)));
+    CHECK(r.answer == Answer::NoHang);
+    CHECK(r.states < 64); // taken as dependent: 2^8 subsets of the last arrivals
+}
+
+TEST_CASE("more arrivals than a phase needs: no arrival is necessary, and the hang is found",
+          "[schedules]") {
+    // A count-1 barrier with two arrivals: the waiter of the second phase needs both, the
+    // waiter of the third hangs; each arrival alone completes a phase.
+    auto r =
+        bothSearches(lowered(program("two-arrivals-three-phases", "mb @ mbarrier 0, count 1;",
+                                     {{"mbarrier.arrive.shared::cta.b64 _, [mb]"},
+                                      {"mbarrier.arrive.shared::cta.b64 _, [mb]"},
+                                      {"mbarrier.try_wait.parity.shared::cta.b64 _, [mb], 0",
+                                       "mbarrier.try_wait.parity.shared::cta.b64 _, [mb], 1",
+                                       "mbarrier.try_wait.parity.shared::cta.b64 _, [mb], 0"}})));
+    CHECK(r.answer == Answer::MayHang);
+}
+
+TEST_CASE("operations behind their object's init: the reduced search keeps every answer",
+          "[schedules]") {
+    // Eight warps each initialize their own barrier, meet at bar.sync, then arrive on the next
+    // warp's barrier and wait on their own: every operation of an object follows its init in
+    // real time, so the init's set leaves them out; with one arrival dropped, a hang.
+    auto ring = [](bool complete) {
+        std::vector<std::vector<std::string>> warps;
+        std::string init;
+        for (int w = 0; w < 8; ++w) {
+            const std::string mb = "[m" + std::to_string(w) + "]";
+            const std::string next = "[m" + std::to_string((w + 1) % 8) + "]";
+            init += "m" + std::to_string(w) + " @ mbarrier 0; ";
+            warps.push_back(
+                {"mbarrier.init.shared::cta.b64 " + mb + ", 1", "bar.sync 0",
+                 complete || w != 3 ? "mbarrier.arrive.shared::cta.b64 _, " + next : std::string(),
+                 "mbarrier.try_wait.parity.shared::cta.b64 _, " + mb + ", 0"});
+        }
+        return lowered(program("inits-then-ring", init, warps));
+    };
+    CHECK(bothSearches(ring(true)).answer == Answer::NoHang);
+    CHECK(bothSearches(ring(false)).answer == Answer::MayHang);
+}
+
+TEST_CASE("thread classes: equal signatures and a swap that keeps the order", "[schedules]") {
+    // Four threads, two events each, the scheduled events 0-7 (thread t: 2t, 2t+1); every
+    // event's signature is its position in its thread, except where `odd` says.
+    ir::Program p;
+    for (int e = 0; e < 8; ++e) {
+        ir::Event ev;
+        ev.id = e;
+        ev.thread = e / 2;
+        p.events.push_back(ev);
+    }
+    std::vector<int> scheduled{0, 1, 2, 3, 4, 5, 6, 7};
+    auto classesWith = [&](const std::vector<std::vector<int>>& preds, int odd) {
+        auto sig = [&](int e) -> std::optional<std::vector<std::int64_t>> {
+            return std::vector<std::int64_t>{e % 2, e == odd ? 1 : 0};
+        };
+        std::vector<std::vector<int>> threads;
+        for (const auto& cls : engine::schedules::findThreadClasses(p, scheduled, preds, sig)) {
+            threads.emplace_back();
+            for (const auto& m : cls)
+                threads.back().push_back(m.thread);
+        }
+        return threads;
+    };
+    std::vector<std::vector<int>> poOnly{{}, {0}, {}, {2}, {}, {4}, {}, {6}};
+    CHECK(classesWith(poOnly, -1) == std::vector<std::vector<int>>{{0, 1, 2, 3}});
+    CHECK(classesWith(poOnly, 5) == std::vector<std::vector<int>>{{0, 1, 3}});
+    // Thread 0's second event also waits for thread 3's first: swapping 0 with 1 moves that
+    // edge, so 0 is in no class; 1 and 2 still swap (3's edge to 0 stays where it was).
+    std::vector<std::vector<int>> edge = poOnly;
+    edge[1] = {0, 6};
+    const auto found = classesWith(edge, -1);
+    CHECK(std::none_of(found.begin(), found.end(), [](const std::vector<int>& c) {
+        return std::find(c.begin(), c.end(), 0) != c.end();
+    }));
+    CHECK(std::any_of(found.begin(), found.end(), [](const std::vector<int>& c) {
+        return std::find(c.begin(), c.end(), 1) != c.end() &&
+               std::find(c.begin(), c.end(), 2) != c.end();
+    }));
+}
