@@ -91,8 +91,10 @@ if [ -d "$cutlass/include/cutlass" ]; then
     fi
     if compile cutlass-ex70 sm_100a "$cutlass/examples/70_blackwell_gemm/70_blackwell_fp16_gemm.cu" \
         "${inc[@]}"; then
+        # 0+1280: the epilogue's scalar beta (its pointer 0+1288 null), the example's default 0:
+        # no C is loaded.
         run cutlass-ex70 --entry device_kernel --cluster 2,2 --grid 4,2 --tiles 2 "${fields[@]}" \
-            --param 0+1296=0 --param 0+1288=0 --param 0+1280=128
+            --param 0+1296=0 --param 0+1288=0 --param 0+1280=0
     else
         nvcc_failed cutlass-ex70
     fi
