@@ -881,9 +881,10 @@ private:
 
     /**
      * The enabled events of a stubborn set (Valmari) grown from `seed`: with an enabled
-     * mbarrier operation, every pending operation of its object (those that do not commute with
-     * it); with a disabled event, what must run before it can: a pending predecessor, or for a
-     * spinning wait its object's pending non-wait operations. No schedule from `s` can then run
+     * mbarrier operation, every pending operation of its object that may run before it and does
+     * not commute with it (addOperations); with a disabled event, what must run before it can:
+     * a pending predecessor, or for a spinning wait one change its phase needs
+     * (necessaryChange), else its object's pending changes. No schedule from `s` can then run
      * one of the set's events without first running an enabled one of them, and each event it
      * runs before commutes with all of them: the enabled ones are a persistent set. Gives up
      * (returns `enabled` of size `cap` or more) once it cannot beat `cap`.
