@@ -25,9 +25,10 @@ ProgramEncoder::ProgramEncoder(z3::context& ctx, const ir::Program& program, boo
         for (int w : ir::chosenGates(program_))
             blocked_.emplace(w, ctx_.bool_const(("blocked_" + std::to_string(w)).c_str()));
     for (const auto& e : program_.events)
-        if (e.has(ir::Tag::R))
-            readValue_.emplace(e.id, ctx_.bv_const(("val_" + std::to_string(e.id)).c_str(),
-                                                   static_cast<unsigned>(program_.wordBits)));
+        if (e.has(ir::Tag::R)) {
+            rfCandidates_.emplace(e.id, ir::rfCandidates(program_, e));
+            readValue_.emplace(e.id, readValueTerm(e));
+        }
     for (std::size_t i = 0; i < program_.choices.size(); ++i)
         choice_.push_back(ctx_.bool_const(("choice_" + std::to_string(i)).c_str()));
     encodeMbarriers(); // wait results feed values, so phases come first
@@ -122,24 +123,41 @@ z3::expr ProgramEncoder::value(const ir::ValuePtr& v) const {
     return out;
 }
 
+/** What read `r` sees when it reads from write `w`: a 32-bit (or narrower) read of a 64-bit word
+ *  takes its low half. */
+z3::expr ProgramEncoder::seenBy(const Event& r, const Event& w) const {
+    return r.narrow && program_.wordBits == 64 ? values_.low(value(w.written)) : value(w.written);
+}
+
+/**
+ * The value read `r` returns: a fresh word, bound by the write it reads from (encodeReadsFrom).
+ * A read whose only candidate write stores a constant returns that constant itself: the solver
+ * then folds what is computed from it (a float sum of constants is one word, not a circuit it
+ * bit-blasts and searches in every query).
+ */
+z3::expr ProgramEncoder::readValueTerm(const Event& r) const {
+    const std::vector<int>& cands = rfCandidates_.at(r.id);
+    if (cands.size() == 1) {
+        const Event& w = program_.events[static_cast<std::size_t>(cands.front())];
+        if (w.written && w.written->op == Value::Op::Const) return seenBy(r, w).simplify();
+    }
+    return ctx_.bv_const(("val_" + std::to_string(r.id)).c_str(),
+                         static_cast<unsigned>(program_.wordBits));
+}
+
 void ProgramEncoder::encodeReadsFrom() {
     for (const auto& r : program_.events) {
         if (!r.has(ir::Tag::R)) continue;
         poll();
-        std::vector<int> cands = ir::rfCandidates(program_, r);
+        const std::vector<int>& cands = rfCandidates_.at(r.id);
         if (cands.empty()) throw std::logic_error("read without candidate writes: " + r.text);
         z3::expr sel = ctx_.int_const(("rf_" + std::to_string(r.id)).c_str());
         constraints_.push_back(sel >= 0 && sel < static_cast<int>(cands.size()));
-        rfCandidates_.emplace(r.id, cands);
         rfSelect_.emplace(r.id, sel);
         for (std::size_t i = 0; i < cands.size(); ++i) {
             int w = cands[i];
             z3::expr chosen = sel == static_cast<int>(i);
-            const Event& we = program_.events[static_cast<std::size_t>(w)];
-            // a 32-bit (or narrower) read of a 64-bit word takes its low half
-            const z3::expr seen = r.narrow && program_.wordBits == 64
-                                      ? values_.low(value(we.written))
-                                      : value(we.written);
+            const z3::expr seen = seenBy(r, program_.events[static_cast<std::size_t>(w)]);
             constraints_.push_back(z3::implies(chosen, exists(w) && readValue_.at(r.id) == seen));
             rf_.emplace(std::make_pair(w, r.id), chosen && exists(r.id));
         }

@@ -90,6 +90,8 @@ public:
     const ir::Program& program() const { return program_; }
 
 private:
+    z3::expr seenBy(const ir::Event& r, const ir::Event& w) const;
+    z3::expr readValueTerm(const ir::Event& r) const;
     void encodeReadsFrom();
     void encodeCoherence();
     void encodeFixedCoherence();
