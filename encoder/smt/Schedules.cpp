@@ -908,6 +908,14 @@ private:
                 if (enabled.size() >= cap) return enabled;
                 if (!ev.has(ir::Tag::MB)) continue;
                 const bool wait = ev.mbOp == ir::MbOp::Wait;
+                // the phase's guard, where it adds fewer than the operations that do not commute
+                const int guard = phaseGuard(s, x);
+                const bool guardNew = guard >= 0 && !in[static_cast<std::size_t>(guard)];
+                if (guard != kNoGuard &&
+                    (!guardNew || countOperations(s, slotOf(x), wait, x, in) > 1)) {
+                    if (guardNew) add(guard);
+                    continue;
+                }
                 addOperations(slotOf(x), wait, x, add);
                 continue;
             }
@@ -936,6 +944,69 @@ private:
         }
         std::sort(enabled.begin(), enabled.end());
         return enabled;
+    }
+
+    /** phaseGuard's answer where the object's current phase has no guard. */
+    static constexpr int kNoGuard = -2;
+
+    /**
+     * Hang searches only: for an enabled wait, arrival or tx change `x`, a change of its object
+     * other than `x` that every schedule from `s` runs before the object's current phase
+     * completes (the guard), which `x`'s set must hold: -1 where the guard follows `x` in real
+     * time (no schedule runs it before `x`), kNoGuard where there is none. Until the guard runs
+     * the phase cannot complete, so the object's other waits and changes commute with `x` (the
+     * changes add to the pending count and the tx-count; the waits see one phase): with the
+     * guard in the set, or after `x`, every state a schedule reaches from `s` without the set
+     * is such a state. In CUTLASS's 2-SM pipelines the peer CTA's and the multicast copies'
+     * bytes complete on the leader's full barrier in any order around its expect_tx arrival,
+     * and the leader's own copy, issued after that arrival, guards the phase.
+     */
+    int phaseGuard(const Node& s, int x) const {
+        if (facts_ != nullptr) return kNoGuard; // the facts name which step was the misuse
+        const ir::Event& xe = p_.events[static_cast<std::size_t>(x)];
+        if (xe.mbOp != ir::MbOp::Wait && !plainChange(xe)) return kNoGuard;
+        const std::size_t slot = slotOf(x);
+        const MbState& m = s.mb[slot];
+        if (!m.valid) return kNoGuard;
+        std::int64_t arrivals = 0, bytes = 0;
+        for (int o : opsAt_[slot]) {
+            const ir::Event& ev = p_.events[static_cast<std::size_t>(o)];
+            if (s.done[static_cast<std::size_t>(o)] || !mbarrier::changesObject(ev)) continue;
+            if (!plainChange(ev)) return kNoGuard;
+            if (ev.mbOp == ir::MbOp::Arrive) arrivals += ev.mbArrivals;
+            if (ev.mbOp == ir::MbOp::CompleteTx) bytes += ev.mbAmount;
+        }
+        // Arrivals every completion needs, and the bytes those add: completed bytes must reach
+        // the tx-count plus them.
+        auto arrivalNeeded = [&](const ir::Event& ev) {
+            return ev.mbOp == ir::MbOp::Arrive && arrivals - ev.mbArrivals < m.pending;
+        };
+        std::int64_t neededBytes = m.tx;
+        for (int o : opsAt_[slot]) {
+            const ir::Event& ev = p_.events[static_cast<std::size_t>(o)];
+            if (!s.done[static_cast<std::size_t>(o)] && arrivalNeeded(ev))
+                neededBytes += ev.mbAmount;
+        }
+        int guard = kNoGuard;
+        for (int o : opsAt_[slot]) {
+            const ir::Event& ev = p_.events[static_cast<std::size_t>(o)];
+            if (o == x || s.done[static_cast<std::size_t>(o)]) continue;
+            const bool needed = arrivalNeeded(ev) || (ev.mbOp == ir::MbOp::CompleteTx &&
+                                                      bytes - ev.mbAmount < neededBytes);
+            if (!needed) continue;
+            if (follows(x, o)) return -1;
+            if (guard == kNoGuard) guard = o;
+        }
+        return guard;
+    }
+
+    /** An arrival (not a drop, no .noComplete), an expect_tx or completed bytes: a change that
+     *  only lowers the pending count or moves the tx-count, by a fixed amount. */
+    static bool plainChange(const ir::Event& ev) {
+        if (ev.mbReport) return false;
+        if (ev.mbOp == ir::MbOp::Arrive) return !ev.mbDrop && !ev.mbNoComplete && ev.mbAmount >= 0;
+        return (ev.mbOp == ir::MbOp::CompleteTx && ev.mbAmount > 0) ||
+               (ev.mbOp == ir::MbOp::ExpectTx && ev.mbAmount >= 0);
     }
 
     /**
@@ -1001,6 +1072,17 @@ private:
             if ((!changesOnly || mbarrier::changesObject(p_.events[static_cast<std::size_t>(o)])) &&
                 !follows(x, o) && !sameChange(x, o))
                 add(o);
+    }
+
+    /** How many operations addOperations would add to the set `in` from `s`. */
+    std::size_t countOperations(const Node& s, std::size_t slot, bool changesOnly, int x,
+                                const std::vector<bool>& in) const {
+        std::size_t n = 0;
+        auto count = [&](int o) {
+            n += in[static_cast<std::size_t>(o)] || s.done[static_cast<std::size_t>(o)] ? 0 : 1;
+        };
+        addOperations(slot, changesOnly, x, count);
+        return n;
     }
 
     /**

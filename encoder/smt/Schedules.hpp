@@ -73,8 +73,11 @@ constexpr std::size_t kHangSchedules = 16;
  * of the others, the search takes a persistent set from each state (operations of different
  * objects commute), which keeps every end state and every object's sequences of operations.
  * The hang search also takes two changes of one object by the same function (two warps'
- * arrivals) as commuting, and states up to a permutation of interchangeable threads (a CTA's
- * epilogue warps): both keep every hang, not every object's sequence.
+ * arrivals) as commuting, and every wait and change of an object as commuting while its
+ * current phase cannot complete (a guard: a change every completion needs is in the set or
+ * after it; a 2-SM stage's bytes around its expect_tx arrival), and states up to a permutation
+ * of interchangeable threads (a CTA's epilogue warps): these keep every hang, not every
+ * object's sequence.
  *
  * A cta_group::2 alloc or dealloc runs once its peer's thread has reached the peer operation
  * (a dealloc that may block is taken as blocking: some execution hangs exactly when one with

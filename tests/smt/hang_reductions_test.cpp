@@ -192,3 +192,51 @@ TEST_CASE("thread classes: equal signatures and a swap that keeps the order", "[
                std::find(c.begin(), c.end(), 2) != c.end();
     }));
 }
+
+namespace {
+
+const std::string kCompleteTx = "mbarrier.complete_tx.relaxed.cta.shared::cta.b64 [full], ";
+
+/**
+ * A 2-SM stage's full barrier (count 1): the leader arrives with expect_tx 64 and then
+ * completes its own 16 bytes; three other warps complete `bytes` each, in any order around the
+ * arrival; a consumer waits on phase 0 and then on phase 1, which nothing completes where the
+ * bytes add to 64 (so the search runs to its end states either way).
+ */
+ir::Program stageBytes(const std::vector<int>& bytes, bool secondWait) {
+    std::vector<std::vector<std::string>> warps{
+        {"mbarrier.arrive.expect_tx.shared::cta.b64 _, [full], 64", kCompleteTx + "16"}};
+    for (int b : bytes)
+        warps.push_back({kCompleteTx + std::to_string(b)});
+    warps.push_back({kWaitFull});
+    if (secondWait) warps.back().push_back("mbarrier.try_wait.parity.shared::cta.b64 _, [full], 1");
+    return lowered(program("stage-bytes", "full @ mbarrier 0, count 1;", warps));
+}
+
+} // namespace
+
+TEST_CASE("bytes completing around an expect_tx arrival commute until the phase's guard runs",
+          "[schedules]") {
+    // The amounts differ (no two are one change), so without the guard every set holds every
+    // change: 2^3 subsets of the other warps' bytes before and after the arrival. The leader's
+    // own bytes follow its arrival and every completion needs them: the arrival is a set of
+    // one, and each other warp's bytes a set with the leader's own (13 states; 25 without the
+    // guard).
+    auto r = bothSearches(stageBytes({10, 14, 24}, false));
+    CHECK(r.answer == Answer::NoHang);
+    CHECK(r.states < 20);
+    // The second wait hangs: the guard leaves the hang in place.
+    CHECK(bothSearches(stageBytes({10, 14, 24}, true)).answer == Answer::MayHang);
+}
+
+TEST_CASE("bytes beyond the expected: no completion needs the leader's own, and every order is "
+          "taken",
+          "[schedules]") {
+    // 16 + 16 + 16 + 16 + 16 = 80 bytes against 64 expected: the other warps' bytes alone can
+    // complete the phase, so the leader's own are no guard; where they land after the
+    // completion they fall in phase 1, and a wait on phase 1 then hangs or not by the order.
+    // One of each: both searches agree.
+    auto r = bothSearches(stageBytes({16, 16, 16, 16}, true));
+    CHECK(r.answer == Answer::MayHang);
+    CHECK(bothSearches(stageBytes({16, 16, 16, 16}, false)).answer == Answer::NoHang);
+}
