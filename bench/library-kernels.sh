@@ -92,9 +92,17 @@ if [ -d "$cutlass/include/cutlass" ]; then
     if compile cutlass-ex70 sm_100a "$cutlass/examples/70_blackwell_gemm/70_blackwell_fp16_gemm.cu" \
         "${inc[@]}"; then
         # 0+1280: the epilogue's scalar beta (its pointer 0+1288 null), the example's default 0:
-        # no C is loaded.
-        run cutlass-ex70 --entry device_kernel --cluster 2,2 --grid 4,2 --tiles 2 "${fields[@]}" \
-            --param 0+1296=0 --param 0+1288=0 --param 0+1280=0
+        # no C is loaded. One cluster (its 2x2 shape is compiled in), one tile a CTA: with two
+        # the encoding passes 4 GB (issue 49). Mutants: the MMA warp's full wait (the 25th
+        # try_wait, after its probe of the stage) on the other parity or gone, the first
+        # fence.mbarrier_init gone.
+        ex70=(--cluster 2,2 --grid 2,2 --tiles 1 "${fields[@]}" --param 0+1296=0 --param 0+1288=0
+            --param 0+1280=0)
+        run cutlass-ex70 --entry device_kernel "${ex70[@]}"
+        entry=$(grep -m1 '^\.entry' "$work/cutlass-ex70.ptx" | sed 's/^\.entry //; s/($//')
+        mutant cutlass-ex70 "$entry" flip-parity 25 "${ex70[@]}"
+        mutant cutlass-ex70 "$entry" drop-wait 25 "${ex70[@]}"
+        mutant cutlass-ex70 "$entry" drop:fence.mbarrier_init 1 "${ex70[@]}"
     else
         nvcc_failed cutlass-ex70
     fi
