@@ -171,11 +171,12 @@ int printText(const kernel::KernelProgram& k, const engine::CheckResult& r,
             std::cout << "  " << (n.loc.line > 0 ? n.loc.str() + ": " : "") << n.text << '\n';
     }
     if (a.stats)
-        std::cout << fmt::format("\nStats: {} instructions executed by the evaluation, {} data "
-                                 "accesses outside async buffers dropped, {} repeated accesses "
-                                 "kept once, extraction {:.2f} s, check {:.2f} s\n",
-                                 k.stats.executed, k.stats.droppedData, k.stats.repeatedAccesses,
-                                 extractSeconds, r.seconds);
+        std::cout << fmt::format(
+            "\nStats: {} instructions executed by the evaluation, {} data "
+            "accesses outside async buffers dropped, {} repeated accesses and mmas "
+            "kept once, extraction {:.2f} s, check {:.2f} s\n",
+            k.stats.executed, k.stats.droppedData, k.stats.repeatedAccesses, extractSeconds,
+            r.seconds);
     // the check's own cost, as `check --stats` prints it (the witnesses' search among its queries)
     if (a.stats && r.stats) report::printStats(std::cout, k.test.name, *r.stats, true);
     bool violated = !r.flags.empty() || r.observation == engine::Observation::Deadlock;

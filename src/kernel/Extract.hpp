@@ -20,7 +20,7 @@ struct KernelStats {
     std::size_t events = 0;               ///< instructions in the extracted program
     std::uint64_t executed = 0;           ///< instructions the evaluation executed
     std::size_t droppedData = 0;          ///< data accesses outside async buffers, not kept
-    std::size_t repeatedAccesses = 0;     ///< plain accesses repeating the one before, dropped
+    std::size_t repeatedAccesses = 0; ///< plain accesses and mmas repeating the one before, dropped
 };
 
 struct KernelProgram {

@@ -29,7 +29,7 @@ bool sameOperands(const litmus::Instruction& a, const litmus::Instruction& b, st
     return true;
 }
 
-enum class PlainAccess { None, Load, Store };
+enum class PlainAccess { None, Load, Store, Mma };
 
 /** `ld{.weak}.space.type r, [a]` or `st{.weak}.space.type [a], v`, unguarded and synchronous. */
 PlainAccess plainAccess(const litmus::Instruction& in) {
@@ -47,6 +47,7 @@ PlainAccess plainAccess(const litmus::Instruction& in) {
                    : PlainAccess::None;
     if (const auto* ld = insn->as<ptx::Ld>())
         return ld->name == ptx::LdName::Ld && weak(ld->sem) ? PlainAccess::Load : PlainAccess::None;
+    if (insn->is<ptx::WgmmaMma>()) return PlainAccess::Mma;
     return PlainAccess::None;
 }
 
@@ -69,6 +70,45 @@ std::set<std::string> registersRead(const litmus::Thread& t) {
     return out;
 }
 
+/** Whether an instruction reads one of `regs` (an operand from `from` on, or its guard). */
+bool readsAny(const litmus::Instruction& in, const std::set<std::string>& regs, std::size_t from) {
+    if (in.guard && regs.count(in.guard->reg)) return true;
+    std::set<std::string> names;
+    for (std::size_t i = from; i < in.operands.size(); ++i)
+        collectNames(in.operands[i], names);
+    for (const std::string& n : names)
+        if (regs.count(n)) return true;
+    return false;
+}
+
+/**
+ * Whether the values the wgmma.mma_async at `at` writes reach nothing but registers: its
+ * accumulator, and what later wgmma.mma_async, mov and arithmetic instructions of the thread
+ * compute from it. Dropping a repeated mma changes those values (one product fewer in the sum),
+ * so it is dropped only where no store, address, guard, barrier count or other operand reads
+ * them.
+ */
+bool valuesStayInRegisters(const litmus::Thread& t, std::size_t at) {
+    std::set<std::string> reached;
+    collectNames(t.code[at].operands.at(0), reached);
+    for (std::size_t i = at + 1; i < t.code.size(); ++i) {
+        const litmus::Instruction& in = t.code[i];
+        if (in.operands.empty() || !readsAny(in, reached, 0)) continue;
+        if (in.guard && reached.count(in.guard->reg)) return false;
+        std::optional<ptx::Insn> insn;
+        try {
+            insn = ptx::decode(in);
+        } catch (const InputError&) {
+            return false;
+        }
+        const bool computes =
+            insn->is<ptx::WgmmaMma>() || insn->is<ptx::Mov>() || insn->is<ptx::Arith>();
+        if (!computes || in.operands[0].kind == litmus::Operand::Kind::Memory) return false;
+        collectNames(in.operands[0], reached); // its destination now holds such a value
+    }
+    return true;
+}
+
 bool repeats(const litmus::Instruction& before, const litmus::Instruction& in,
              const std::set<std::string>& read) {
     if (before.opcode != in.opcode) return false;
@@ -79,6 +119,8 @@ bool repeats(const litmus::Instruction& before, const litmus::Instruction& in,
         return plainAccess(before) == PlainAccess::Load && sameOperands(before, in, 1) &&
                in.operands.at(0).kind == litmus::Operand::Kind::Name &&
                !read.count(in.operands[0].name);
+    case PlainAccess::Mma:
+        return plainAccess(before) == PlainAccess::Mma && sameOperands(before, in, 0);
     case PlainAccess::None:
         return false;
     }
@@ -97,8 +139,10 @@ std::size_t dropRepeatedAccesses(litmus::Test& test) {
         const std::set<std::string> read = registersRead(t);
         std::vector<litmus::Instruction> kept;
         kept.reserve(t.code.size());
-        for (litmus::Instruction& in : t.code) {
-            if (!kept.empty() && repeats(kept.back(), in, read)) {
+        for (std::size_t i = 0; i < t.code.size(); ++i) {
+            litmus::Instruction& in = t.code[i];
+            if (!kept.empty() && repeats(kept.back(), in, read) &&
+                (plainAccess(in) != PlainAccess::Mma || valuesStayInRegisters(t, i))) {
                 ++dropped;
                 continue;
             }

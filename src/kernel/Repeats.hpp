@@ -1,5 +1,5 @@
-// Repeated plain accesses: a run of identical ones in one thread of the extracted program is kept
-// once.
+// Repeated plain accesses and warpgroup MMAs: a run of identical ones in one thread of the
+// extracted program is kept once.
 #pragma once
 
 #include "litmus/Ast.hpp"
@@ -19,7 +19,14 @@ namespace ptxmc::kernel {
  * synchronizes-with composed, PTX ISA 8.9.5, and a weak access synchronizes with nothing), so
  * each access of another thread races with both or with neither; the stores write the same
  * value and the loads' values are unused: the properties are unchanged (docs/kernel.md,
- * "Repeated accesses"). A test with a final condition keeps every register it names.
+ * "Repeated accesses"). Likewise a wgmma.mma_async identical to the one before it (a k-block's
+ * MMAs whose descriptors the extraction names as one stage's buffer): its shared-memory reads
+ * have the wgmma.fence, commit group and waits of the one before, and its accumulator accesses
+ * follow that one's without a fence ("an ordering guarantee is provided by default", PTX ISA
+ * {WgmmaFence}), so every race, missing fence or register race it takes part in the one before
+ * takes part in too. It changes the accumulator's value, so it is dropped only where that value
+ * reaches no store, address, guard or operand other than registers'. A test with a final
+ * condition keeps every register it names.
  */
 std::size_t dropRepeatedAccesses(litmus::Test& test);
 

@@ -75,3 +75,48 @@ TEST_CASE("repeats are dropped thread by thread, never across threads", "[kernel
     REQUIRE(t.threads.at(0).code.size() == 1);
     REQUIRE(t.threads.at(1).code.size() == 2);
 }
+
+TEST_CASE("a run of identical wgmma.mma_async is kept once where its accumulator stays in "
+          "registers",
+          "[kernel][repeats]") {
+    // a k-block's four MMAs on one stage, the first with scale-d 0: the three after it repeat
+    // nothing (scale-d differs) but each other; the epilogue's mov reads the accumulator into a
+    // register nothing else reads
+    const std::string mma = "wgmma.mma_async.sync.aligned.m64n8k8.f32.tf32.tf32 {d0}, [x], [y], ";
+    litmus::Test t =
+        oneThread({"wgmma.fence.sync.aligned", mma + "0, 1, 1", mma + "1, 1, 1", mma + "1, 1, 1",
+                   mma + "1, 1, 1", "wgmma.commit_group.sync.aligned",
+                   "wgmma.wait_group.sync.aligned 0", "mov.b32 r1, d0", "add.u32 r2, r1, 1"});
+    REQUIRE(kernel::dropRepeatedAccesses(t) == 2);
+    REQUIRE(t.threads.at(0).code.size() == 7);
+    REQUIRE(t.threads.at(0).code.at(1).operands.at(3).value == 0);
+    REQUIRE(t.threads.at(0).code.at(2).operands.at(3).value == 1);
+}
+
+TEST_CASE("repeated wgmma.mma_async whose accumulator reaches memory, an address or a guard are "
+          "all kept",
+          "[kernel][repeats]") {
+    // one product fewer changes the accumulator's value: kept wherever that value is observable
+    const std::string mma = "wgmma.mma_async.sync.aligned.m64n8k8.f32.tf32.tf32 {d0}, [x], [y], ";
+    const std::vector<std::string> run = {"wgmma.fence.sync.aligned",
+                                          mma + "1, 1, 1",
+                                          mma + "1, 1, 1",
+                                          "wgmma.commit_group.sync.aligned",
+                                          "wgmma.wait_group.sync.aligned 0",
+                                          "mov.b32 r1, d0"};
+    for (const std::string& use :
+         {std::string("st.shared.u32 [x], r1"), std::string("@r1 st.shared.u32 [y], 1"),
+          std::string("st.shared.u32 [x+4*r1], 1")}) {
+        std::vector<std::string> code = run;
+        code.push_back(use);
+        litmus::Test t = oneThread(code);
+        CAPTURE(use);
+        REQUIRE(kernel::dropRepeatedAccesses(t) == 0);
+    }
+    // other operands, or an instruction between: not a repeat
+    litmus::Test t = oneThread({"wgmma.fence.sync.aligned", mma + "1, 1, 1",
+                                "wgmma.mma_async.sync.aligned.m64n8k8.f32.tf32.tf32 {d0}, [y], "
+                                "[y], 1, 1, 1",
+                                "wgmma.fence.sync.aligned", mma + "1, 1, 1", mma + "1, 1, -1"});
+    REQUIRE(kernel::dropRepeatedAccesses(t) == 0);
+}
