@@ -29,7 +29,7 @@ bool sameOperands(const litmus::Instruction& a, const litmus::Instruction& b, st
     return true;
 }
 
-enum class PlainAccess { None, Load, Store, Mma };
+enum class PlainAccess { None, Load, Store, Mma, InitFence };
 
 /** `ld{.weak}.space.type r, [a]` or `st{.weak}.space.type [a], v`, unguarded and synchronous. */
 PlainAccess plainAccess(const litmus::Instruction& in) {
@@ -48,6 +48,7 @@ PlainAccess plainAccess(const litmus::Instruction& in) {
     if (const auto* ld = insn->as<ptx::Ld>())
         return ld->name == ptx::LdName::Ld && weak(ld->sem) ? PlainAccess::Load : PlainAccess::None;
     if (insn->is<ptx::WgmmaMma>()) return PlainAccess::Mma;
+    if (const auto* f = insn->as<ptx::Fence>(); f && f->mbarrierInit) return PlainAccess::InitFence;
     return PlainAccess::None;
 }
 
@@ -120,7 +121,8 @@ bool repeats(const litmus::Instruction& before, const litmus::Instruction& in,
                in.operands.at(0).kind == litmus::Operand::Kind::Name &&
                !read.count(in.operands[0].name);
     case PlainAccess::Mma:
-        return plainAccess(before) == PlainAccess::Mma && sameOperands(before, in, 0);
+    case PlainAccess::InitFence:
+        return plainAccess(before) == plainAccess(in) && sameOperands(before, in, 0);
     case PlainAccess::None:
         return false;
     }

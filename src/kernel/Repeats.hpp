@@ -1,5 +1,5 @@
-// Repeated plain accesses and warpgroup MMAs: a run of identical ones in one thread of the
-// extracted program is kept once.
+// Repeated plain accesses, warpgroup MMAs and init fences: a run of identical ones in one thread of
+// the extracted program is kept once.
 #pragma once
 
 #include "litmus/Ast.hpp"
@@ -25,8 +25,10 @@ namespace ptxmc::kernel {
  * follow that one's without a fence ("an ordering guarantee is provided by default", PTX ISA
  * {WgmmaFence}), so every race, missing fence or register race it takes part in the one before
  * takes part in too. It changes the accumulator's value, so it is dropped only where that value
- * reaches no store, address, guard or operand other than registers'. A test with a final
- * condition keeps every register it names.
+ * reaches no store, address, guard or operand other than registers'. And a
+ * fence.mbarrier_init.release.cluster right after another: it releases the same earlier inits
+ * through a subset of the later operations ({Membar}; tcgen05.cat's init-fence-sw reads it only
+ * forward in program order). A test with a final condition keeps every register it names.
  */
 std::size_t dropRepeatedAccesses(litmus::Test& test);
 

@@ -120,3 +120,15 @@ TEST_CASE("repeated wgmma.mma_async whose accumulator reaches memory, an address
                                 "wgmma.fence.sync.aligned", mma + "1, 1, 1", mma + "1, 1, -1"});
     REQUIRE(kernel::dropRepeatedAccesses(t) == 0);
 }
+
+TEST_CASE("a fence.mbarrier_init right after another is kept once; other fences are kept",
+          "[kernel][repeats]") {
+    // CUTLASS's warps each run the pipelines' fence_barrier_init back to back
+    litmus::Test t =
+        oneThread({"mbarrier.init.shared::cta.b64 [mb], 1", "fence.mbarrier_init.release.cluster",
+                   "fence.mbarrier_init.release.cluster", "fence.mbarrier_init.release.cluster",
+                   "fence.sc.cta", "fence.sc.cta", "fence.proxy.async.shared::cta",
+                   "fence.proxy.async.shared::cta"});
+    REQUIRE(kernel::dropRepeatedAccesses(t) == 2);
+    REQUIRE(t.threads.at(0).code.size() == 6);
+}
