@@ -1,4 +1,4 @@
-// One complete schedule as a concrete execution, checked by the explicit evaluator.
+// One schedule as a concrete execution, complete or hanging, checked by the explicit evaluator.
 #include "engine/ScheduledRun.hpp"
 
 #include "engine/ConcreteModel.hpp"
@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <map>
+#include <set>
 
 namespace ptxmc::engine {
 
@@ -16,6 +17,11 @@ namespace {
  *  write is not one it may read. */
 std::optional<Choices> choicesOfSchedule(const ir::Program& p, const std::vector<int>& schedule) {
     Choices c;
+    // Reads the schedule leaves out do not happen: any candidate stands for their choice.
+    for (const auto& e : p.events)
+        if (e.has(ir::Tag::R))
+            if (const std::vector<int> cands = ir::rfCandidates(p, e); !cands.empty())
+                c.rf[e.id] = cands.front();
     c.choice.assign(p.choices.size(), false); // a choice's 1 side is another schedule's
     std::map<int, int> lastWrite;             // location -> its last write so far
     for (const auto& loc : p.locations)
@@ -44,6 +50,43 @@ std::optional<Choices> choicesOfSchedule(const ir::Program& p, const std::vector
 }
 
 } // namespace
+
+std::optional<Choices> hangChoicesOfSchedule(const ir::Program& p, const std::vector<int>& schedule,
+                                             const std::vector<int>& stuck) {
+    if (stuck.empty()) return std::nullopt;
+    std::vector<bool> run(p.events.size(), false);
+    for (int e : schedule)
+        run[static_cast<std::size_t>(e)] = true;
+    // A barrier that holds its thread is reached, but the search never ran it: it happens
+    // last (its thread's events after it do not happen).
+    std::vector<int> whole = schedule;
+    const std::vector<bool> past = gateExistence(p, std::set<int>(stuck.begin(), stuck.end()));
+    for (std::size_t e = 0; e < past.size(); ++e)
+        if (past[e] && !run[e]) {
+            whole.push_back(static_cast<int>(e));
+            run[e] = true;
+        }
+    std::optional<Choices> c = choicesOfSchedule(p, whole);
+    if (!c) return std::nullopt;
+    c->blocked.insert(stuck.begin(), stuck.end());
+    const Outcome o = computeOutcome(p, *c);
+    if (o.noExecution || run != o.exists) return std::nullopt;
+    return c;
+}
+
+std::optional<std::vector<int>> hangingGates(const ir::Program& p, const ConcreteModel& model,
+                                             const std::optional<cat::ReadingId>& reading,
+                                             const Choices& c) {
+    if (c.blocked.empty()) return std::nullopt;
+    for (int w : c.blocked)
+        if (!gateReached(p, c.blocked, w)) return std::nullopt; // held back by another
+    Outcome o = computeOutcome(p, c);
+    if (o.noExecution || o.valueCycle || !waitsHold(p, c, o) || !fitsRealTime(p, c, o))
+        return std::nullopt;
+    if (!cutsReached(p, c, o).empty()) return std::nullopt;
+    if (!model.underReading(reading).check(c, o, {}, true).consistent) return std::nullopt;
+    return stuckGates(p, c.blocked);
+}
 
 std::optional<ScheduledRun> runSchedule(const ir::Program& p, const cat::ResolvedModel& model,
                                         const std::optional<cat::ReadingId>& reading,

@@ -1,4 +1,4 @@
-// One complete schedule as a concrete execution, checked by the explicit evaluator.
+// One schedule as a concrete execution, complete or hanging, checked by the explicit evaluator.
 #pragma once
 
 #include "cat/Resolver.hpp"
@@ -36,5 +36,26 @@ std::optional<ScheduledRun> runSchedule(const ir::Program& p, const cat::Resolve
 std::optional<ScheduledRun> runSchedule(const ir::Program& p, const ConcreteModel& model,
                                         const std::optional<cat::ReadingId>& reading,
                                         const std::vector<int>& schedule);
+
+/**
+ * The gates a hanging execution holds forever (ir stuckGates: its blocked waits, and each
+ * barrier or cta_group::2 pair reached but missing a participant), where the explicit evaluator
+ * takes `c` as one: some wait blocked, each reached, every wait that runs and is not blocked
+ * returning, each blocked one failing on the final state, the events fitting one real-time
+ * order, no cut reached, and the model (under `reading`) allowing it; the same test the
+ * enumerating engine puts each hanging candidate to. Nothing otherwise.
+ */
+std::optional<std::vector<int>> hangingGates(const ir::Program& p, const ConcreteModel& model,
+                                             const std::optional<cat::ReadingId>& reading,
+                                             const Choices& c);
+
+/**
+ * The choices of the sequentially consistent run of a hanging schedule: `schedule` the events
+ * that happen, in order, `stuck` the waits that never return. Nothing where a read's last write
+ * is not one it may read, or where the events that happen given those waits and the program's
+ * choices (each taken its 0 way) are not the schedule's.
+ */
+std::optional<Choices> hangChoicesOfSchedule(const ir::Program& p, const std::vector<int>& schedule,
+                                             const std::vector<int>& stuck);
 
 } // namespace ptxmc::engine
