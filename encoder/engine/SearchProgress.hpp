@@ -15,6 +15,12 @@ namespace ptxmc::engine {
 class SearchProgress {
 public:
     void encoding() { set("it was still building the encoding"); }
+    /** Building an encoding (`hangs`: the one of executions that hang), at `what` ("axiom
+     *  Causality"): where a memory limit stops a large program, and which rule costs it. */
+    void encodingAt(bool hangs, const std::string& what) {
+        set(std::string("it was still building the encoding") +
+            (hangs ? " of executions that hang" : "") + ", at " + what);
+    }
     void query(std::size_t number, const char* purpose) {
         set("it was in solver query " + std::to_string(number) + " (" + purpose + ")");
     }

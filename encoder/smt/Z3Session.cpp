@@ -259,7 +259,7 @@ Z3Session::Z3Session(Z3Context& ctx, const ir::Program& p, const cat::ResolvedMo
       solver_(ctx, z3::solver::simple()), progress_(ctx.bool_const("progress")),
       withinBound_(ctx.bool_const("within-bound")), noSpin_(ctx.bool_const("no-spin")),
       anyCut_(ctx.bool_val(false)), budget_(budget) {
-    if (options.progress) options.progress->encoding();
+    if (options.progress) options.progress->encodingAt(hangs, "the program's events");
     z3::params params(ctx);
     if (options.timeoutSeconds > 0)
         params.set("timeout", static_cast<unsigned>(options.timeoutSeconds * 1000));
@@ -340,6 +340,8 @@ Z3Session::Z3Session(Z3Context& ctx, const ir::Program& p, const cat::ResolvedMo
     int index = 0;
     for (const auto& a : model.axioms) {
         std::string tag = "ax" + std::to_string(index++);
+        if (options.progress)
+            options.progress->encodingAt(hangs, (a.flag ? "flag " : "axiom ") + a.name);
         if (!a.flag && !a.negated && a.test == cat::Stmt::Test::Acyclic) {
             z3::expr lit = ctx.bool_const(("axiom:" + a.name).c_str());
             Z3Rel r = cycleBaseRelation(ev, model, a);
@@ -380,6 +382,7 @@ Z3Session::Z3Session(Z3Context& ctx, const ir::Program& p, const cat::ResolvedMo
         solver_.add(z3::implies(lit, holds));
         axioms_.emplace_back(a.name, lit);
     }
+    if (options.progress) options.progress->encodingAt(hangs, "the mbarrier facts");
     if (hangs && options.mbarrierFacts) {
         mbarrierFacts_ = assertHangFacts(solver_, *pe_, options.mbarrierFactStates, budget);
         lap("mbarrier facts");
@@ -406,6 +409,7 @@ Z3Session::Z3Session(Z3Context& ctx, const ir::Program& p, const cat::ResolvedMo
     for (const z3::expr& atom : graphAtoms_)
         roots.push_back(atom);
     if (budget_ != nullptr) budget_->poll();
+    if (options.progress) options.progress->encodingAt(hangs, "the closures' lemmas");
     const Cone needed = lemmaCone(roots, lemmas, closures, Z3Algebra::isFresh);
     lap("lemma cone");
     lemmasKept_ = needed.lemmas.size() + needed.steps.size();
