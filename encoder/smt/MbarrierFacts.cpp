@@ -481,12 +481,20 @@ MbarrierFactsSummary MbarrierFactsPlan::assertAll(z3::solver& solver, const Prog
     }
     // Each object on its own, with its own coherence pairs (edges of its own mbo); another
     // object's would order operations the object's order need not respect.
-    for (const Order& o : perObject_)
+    for (const Order& o : perObject_) {
+        // With no order over every object (decision Q22's variant), the first schedule for the
+        // concrete first run comes from one of these: the run is checked, so any will do.
+        if (oneWay && out.completeSchedule.empty()) {
+            std::vector<std::pair<int, int>> order = o.pairs;
+            order.insert(order.end(), coherent_.begin(), coherent_.end());
+            out.completeSchedule = bothOrders(pe.program(), order, maxStates, budget);
+        }
         for (const Way& way : ways)
             assertSearched(solver, pe,
                            schedules::observeEachObject(pe.program(), o.pairs, coherent_,
                                                         o.observed, maxStates, budget, way.absent),
                            o.lit && coherent && progress, way, oneWay, out, found);
+    }
     out.completeSchedule = respecting(pe.program(), out.completeSchedule, certainOrder_);
     out.misuseSchedule = respecting(pe.program(), out.misuseSchedule, certainOrder_);
     return out;
