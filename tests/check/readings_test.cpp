@@ -129,7 +129,7 @@ TEST_CASE("a reading is one id: its variant's file and --reading's spellings", "
 
 TEST_CASE("every reading at once: a kernel protocol keeps its mbarrier facts, and the default's "
           "proofs answer the readings they do not involve",
-          "[readings][kernel]") {
+          "[readings][kernel-tier]") {
     // Before, --readings' one encoding gave no mbarrier facts (an axiom containing the mbarrier
     // order only while decision Q22's literal is false was taken as not containing it), and
     // asked every flag's proof again under every reading its encoding names: cute's Hopper

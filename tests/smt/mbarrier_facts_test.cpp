@@ -157,10 +157,10 @@ TEST_CASE("facts change no answer of the corpus", "[mbarrier-facts][corpus]") {
     CHECK(withHangFacts > 30);
 }
 
-// [slow]: a whole-corpus comparison under one variant (67 s in Release, the kernel tier's
+// [slow-tier]: a whole-corpus comparison under one variant (67 s in Release, the kernel tier's
 // longest); the default's facts are compared in the kernel tier above.
 TEST_CASE("each object's facts change no answer of the corpus under decision Q22's variant",
-          "[mbarrier-facts][corpus][slow]") {
+          "[mbarrier-facts][corpus][slow-tier]") {
     // Each object's operations ordered on their own (q22-mbarrier-order-per-object): no acyclicity
     // axiom contains the mbarrier order, so the facts are each object's own search's.
     const cat::ReadingId perObject{"q22-mbarrier-order-per-object"};
@@ -186,9 +186,9 @@ TEST_CASE("each object's facts change no answer of the corpus under decision Q22
     CHECK(iriw);
 }
 
-// [slow]: a whole-corpus comparison with the search's limit forced low (27 s in Release).
+// [slow-tier]: a whole-corpus comparison with the search's limit forced low (27 s in Release).
 TEST_CASE("past the search's limit, each object's own facts change no answer of the corpus",
-          "[mbarrier-facts][corpus][slow]") {
+          "[mbarrier-facts][corpus][slow-tier]") {
     // A limit the search of every object together passes on most tests, so that the facts are
     // those of each object searched on its own (with what the objects left of the limit).
     const std::size_t limit = 12;
