@@ -323,6 +323,8 @@ private:
      * at every destination CTA's barrier, since its bytes complete on each of them.
      */
     void shareBytes();
+    /** The bytes of the async buffer (region) of that name, if one. */
+    std::optional<std::int64_t> regionBytes(const std::string& name) const;
 
     struct Start {
         std::uint64_t offset;

@@ -19,6 +19,12 @@ std::int64_t Builder::tileBytes(const std::string& tile) {
     return it == tileBytes_.end() ? 16 : it->second;
 }
 
+std::optional<std::int64_t> Builder::regionBytes(const std::string& name) const {
+    for (const Region& r : regions_)
+        if (r.name == name) return static_cast<std::int64_t>(r.end - r.start);
+    return std::nullopt;
+}
+
 bool Builder::completesTensorCopy(const Item& it) {
     if (it.op != ModuleOp::CpBulkTensor || it.insn.operands.size() < 3) return false;
     const auto copy = bulkCopyOf(it.insn);
@@ -73,9 +79,13 @@ std::set<std::string> Builder::copiesBeforeExpect(const WarpCode& w) const {
 
 void Builder::shareBytes() {
     std::map<std::string, std::int64_t> announced, copies;
-    std::map<std::string, std::string> barOf;    ///< tile -> its barrier (name@cta)
-    std::map<std::string, std::int64_t> phaseOf; ///< tile -> its share of its phase
-    std::set<std::string> shared;                ///< barriers that peers' copies complete
+    std::map<std::string, std::string> barOf;            ///< tile -> its barrier (name@cta)
+    std::map<std::string, std::int64_t> phaseOf;         ///< tile -> its share of its phase
+    std::set<std::string> shared;                        ///< barriers that peers' copies complete
+    std::map<std::string, std::int64_t> intoRegions;     ///< barrier -> its copies' buffers' bytes
+    std::set<std::string> regionsUnknown;                ///< barriers with a copy of no one buffer
+    std::map<std::string, std::set<std::string>> barsOf; ///< tile -> every barrier it completes
+    std::map<std::string, std::int64_t> bufferOf;        ///< tile -> its buffer's bytes
     for (const WarpCode& w : warps_) {
         std::map<std::string, std::pair<std::int64_t, std::vector<std::string>>> open;
         const std::set<std::string> copiesFirst = copiesBeforeExpect(w);
@@ -112,6 +122,12 @@ void Builder::shareBytes() {
                     const std::string bar = in.operands[2].name + "@" + std::to_string(d);
                     copies[bar] += 1;
                     barOf.emplace(tile, bar);
+                    barsOf[tile].insert(bar);
+                    if (const auto r = regionBytes(in.operands[0].name); r && it.repeat == 1) {
+                        intoRegions[bar] += *r;
+                        bufferOf.emplace(tile, *r);
+                    } else
+                        regionsUnknown.insert(bar);
                     auto g = open.find(bar);
                     if (dests.size() == 1 && copiesFirst.count(bar))
                         pending[bar].push_back(tile);
@@ -127,10 +143,24 @@ void Builder::shareBytes() {
         for (const auto& [bar, tiles] : pending) // copies no later expect_tx announces
             if (!tiles.empty()) shared.insert(bar);
     }
+    // A multicast copy's bytes are its buffer's where, at each barrier it completes, the
+    // buffers of the copies it sees add up to what the barrier's expect_tx announce: one box
+    // per tensor map, each copy filling its slice of a stage (A from two CTAs of a 4x2
+    // cluster, B from four: 2 x 8,192 + 4 x 4,096 bytes). An even share of 32,768 among those
+    // six copies is 5,456 bytes, 32 short, so no phase would complete.
+    auto fillsItsBuffer = [&](const std::string& tile) {
+        const auto bars = barsOf.find(tile);
+        return bars != barsOf.end() && bufferOf.count(tile) &&
+               std::all_of(bars->second.begin(), bars->second.end(), [&](const std::string& bar) {
+                   return !regionsUnknown.count(bar) && intoRegions[bar] == announced[bar];
+               });
+    };
     for (const auto& [tile, bar] : barOf) {
         auto phase = phaseOf.find(tile);
         if (phase != phaseOf.end() && !shared.count(bar))
             tileBytes_.emplace(tile, phase->second);
+        else if (shared.count(bar) && fillsItsBuffer(tile))
+            tileBytes_.emplace(tile, bufferOf.at(tile));
         else if (copies[bar] > 0)
             tileBytes_.emplace(tile,
                                std::max<std::int64_t>(announced[bar] / copies[bar] / 16 * 16, 16));
