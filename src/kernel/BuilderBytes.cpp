@@ -1,4 +1,4 @@
-// The bytes each tensor copy moves: its share of what its phase's expect_tx announces.
+// The bytes each tensor copy moves: its buffer's, or a share of what its expect_tx announces.
 #include "kernel/Builder.hpp"
 #include "kernel/StepForms.hpp"
 #include "ptx/Print.hpp"
