@@ -14,26 +14,9 @@
 using namespace ptxmc;
 using engine::schedules::Answer;
 using testing::lowered;
+using testing::oneCtaWarps;
 
 namespace {
-
-/** `n` warps of one CTA, each a column of instructions ("" none). */
-std::string warpsTest(const std::string& name, const std::string& init,
-                      const std::vector<std::vector<std::string>>& warps) {
-    std::string text = "PTX " + name + "\n{\n" + init + "\n}\n";
-    std::size_t rows = 0;
-    for (std::size_t w = 0; w < warps.size(); ++w) {
-        text += (w == 0 ? " P" : " | P") + std::to_string(w) + "@cta 0,gpu 0";
-        rows = std::max(rows, warps[w].size());
-    }
-    text += " ;\n";
-    for (std::size_t r = 0; r < rows; ++r) {
-        for (std::size_t w = 0; w < warps.size(); ++w)
-            text += (w == 0 ? " " : " | ") + (r < warps[w].size() ? warps[w][r] : std::string());
-        text += " ;\n";
-    }
-    return text + "exists (true)\n";
-}
 
 std::string arriveOn(const std::string& mb) {
     return "mbarrier.arrive.shared::cta.b64 _, [" + mb + "]";
@@ -64,10 +47,10 @@ ir::Program twoStageRing(int blocks, bool consumerReleases = true) {
         consumer.push_back(waitOn("full" + s, phase));
         if (consumerReleases) consumer.push_back(arriveOn("empty" + s));
     }
-    return lowered(warpsTest("ring",
-                             "full0 @ mbarrier 0; full1 @ mbarrier 0; empty0 @ mbarrier 0; "
-                             "empty1 @ mbarrier 0;",
-                             {producer, consumer}));
+    return lowered(oneCtaWarps("ring",
+                               "full0 @ mbarrier 0; full1 @ mbarrier 0; empty0 @ mbarrier 0; "
+                               "empty1 @ mbarrier 0;",
+                               {producer, consumer}));
 }
 
 } // namespace
@@ -100,7 +83,7 @@ TEST_CASE("a wait its object's next phase may overtake: no proof, and the search
     // The producer's second arrival waits only for the first consumer's release: the second
     // consumer may look after phase 1 completed too, and its parity is then the wrong one for
     // good (no misuse: the first consumer's wait returned True in phase 0).
-    const ir::Program p = lowered(warpsTest(
+    const ir::Program p = lowered(oneCtaWarps(
         "overtaken", "mb @ mbarrier 0; back @ mbarrier 0;",
         {{"mbarrier.init.shared::cta.b64 [mb], 1", "mbarrier.init.shared::cta.b64 [back], 1",
           "bar.sync 0", arriveOn("mb"), waitOn("back", 0), arriveOn("mb")},
@@ -114,7 +97,7 @@ TEST_CASE("a wait its object's next phase may overtake: no proof, and the search
 
 TEST_CASE("the same with the second arrival after the wait's release: the proof holds",
           "[schedules]") {
-    const ir::Program p = lowered(warpsTest(
+    const ir::Program p = lowered(oneCtaWarps(
         "hand-back", "mb @ mbarrier 0; back @ mbarrier 0;",
         {{"mbarrier.init.shared::cta.b64 [mb], 1", "mbarrier.init.shared::cta.b64 [back], 1",
           "bar.sync 0", arriveOn("mb"), waitOn("back", 0), arriveOn("mb")},
@@ -126,11 +109,11 @@ TEST_CASE("the same with the second arrival after the wait's release: the proof 
 }
 
 TEST_CASE("two warps each waiting for the other's arrival: a cycle, no proof", "[schedules]") {
-    const ir::Program p = lowered(
-        warpsTest("cycle", "a @ mbarrier 0; b @ mbarrier 0;",
-                  {{"mbarrier.init.shared::cta.b64 [a], 1", "mbarrier.init.shared::cta.b64 [b], 1",
-                    "bar.sync 0", waitOn("b", 0), arriveOn("a")},
-                   {"bar.sync 0", waitOn("a", 0), arriveOn("b")}}));
+    const ir::Program p = lowered(oneCtaWarps(
+        "cycle", "a @ mbarrier 0; b @ mbarrier 0;",
+        {{"mbarrier.init.shared::cta.b64 [a], 1", "mbarrier.init.shared::cta.b64 [b], 1",
+          "bar.sync 0", waitOn("b", 0), arriveOn("a")},
+         {"bar.sync 0", waitOn("a", 0), arriveOn("b")}}));
     const auto r = proveFromFacts(p);
     CHECK_FALSE(r.holds);
     CHECK(engine::schedules::explore(p, 100000).answer == Answer::MayHang);

@@ -12,26 +12,9 @@
 using namespace ptxmc;
 using engine::schedules::Answer;
 using testing::lowered;
+using testing::oneCtaWarps;
 
 namespace {
-
-/** `n` warps of one CTA, each with its column of `rows` (one instruction a row, "" none). */
-std::string program(const std::string& name, const std::string& init,
-                    const std::vector<std::vector<std::string>>& warps) {
-    std::string text = "PTX " + name + "\n{\n" + init + "\n}\n";
-    std::size_t rows = 0;
-    for (std::size_t w = 0; w < warps.size(); ++w) {
-        text += (w == 0 ? " P" : " | P") + std::to_string(w) + "@cta 0,gpu 0";
-        rows = std::max(rows, warps[w].size());
-    }
-    text += " ;\n";
-    for (std::size_t r = 0; r < rows; ++r) {
-        for (std::size_t w = 0; w < warps.size(); ++w)
-            text += (w == 0 ? " " : " | ") + (r < warps[w].size() ? warps[w][r] : std::string());
-        text += " ;\n";
-    }
-    return text + "exists (true)\n";
-}
 
 const std::string kWaitFull = "mbarrier.try_wait.parity.shared::cta.b64 _, [full], 0";
 const std::string kArriveEmpty = "mbarrier.arrive.shared::cta.b64 _, [empty]";
@@ -42,10 +25,10 @@ std::string handOff(const std::vector<std::vector<std::string>>& consumers) {
         {"mbarrier.arrive.shared::cta.b64 _, [full]",
          "mbarrier.try_wait.parity.shared::cta.b64 _, [empty], 0"}};
     warps.insert(warps.end(), consumers.begin(), consumers.end());
-    return program("hand-off",
-                   "full @ mbarrier 0, count 1; empty @ mbarrier 0, count " +
-                       std::to_string(consumers.size()) + "; aux @ mbarrier 0;",
-                   warps);
+    return oneCtaWarps("hand-off",
+                       "full @ mbarrier 0, count 1; empty @ mbarrier 0, count " +
+                           std::to_string(consumers.size()) + "; aux @ mbarrier 0;",
+                       warps);
 }
 
 /** The reduced search and the full one give one answer; the reduced one's. */
@@ -111,7 +94,7 @@ TEST_CASE("arrivals of one count on one object commute: the search takes them in
                          "mbarrier.arrive.shared::cta.b64 _, [mb]"});
     }
     warps.push_back({"mbarrier.try_wait.parity.shared::cta.b64 _, [mb], 0"});
-    auto r = bothSearches(lowered(program("eight-arrivals", init, warps)));
+    auto r = bothSearches(lowered(oneCtaWarps("eight-arrivals", init, warps)));
     CHECK(r.answer == Answer::NoHang);
     CHECK(r.states < 64); // taken as dependent: 2^8 subsets of the last arrivals
 }
@@ -120,13 +103,13 @@ TEST_CASE("more arrivals than a phase needs: no arrival is necessary, and the ha
           "[schedules]") {
     // A count-1 barrier with two arrivals: the waiter of the second phase needs both, the
     // waiter of the third hangs; each arrival alone completes a phase.
-    auto r =
-        bothSearches(lowered(program("two-arrivals-three-phases", "mb @ mbarrier 0, count 1;",
-                                     {{"mbarrier.arrive.shared::cta.b64 _, [mb]"},
-                                      {"mbarrier.arrive.shared::cta.b64 _, [mb]"},
-                                      {"mbarrier.try_wait.parity.shared::cta.b64 _, [mb], 0",
-                                       "mbarrier.try_wait.parity.shared::cta.b64 _, [mb], 1",
-                                       "mbarrier.try_wait.parity.shared::cta.b64 _, [mb], 0"}})));
+    auto r = bothSearches(
+        lowered(oneCtaWarps("two-arrivals-three-phases", "mb @ mbarrier 0, count 1;",
+                            {{"mbarrier.arrive.shared::cta.b64 _, [mb]"},
+                             {"mbarrier.arrive.shared::cta.b64 _, [mb]"},
+                             {"mbarrier.try_wait.parity.shared::cta.b64 _, [mb], 0",
+                              "mbarrier.try_wait.parity.shared::cta.b64 _, [mb], 1",
+                              "mbarrier.try_wait.parity.shared::cta.b64 _, [mb], 0"}})));
     CHECK(r.answer == Answer::MayHang);
 }
 
@@ -147,7 +130,7 @@ TEST_CASE("operations behind their object's init: the reduced search keeps every
                  complete || w != 3 ? "mbarrier.arrive.shared::cta.b64 _, " + next : std::string(),
                  "mbarrier.try_wait.parity.shared::cta.b64 _, " + mb + ", 0"});
         }
-        return lowered(program("inits-then-ring", init, warps));
+        return lowered(oneCtaWarps("inits-then-ring", init, warps));
     };
     CHECK(bothSearches(ring(true)).answer == Answer::NoHang);
     CHECK(bothSearches(ring(false)).answer == Answer::MayHang);
@@ -210,7 +193,7 @@ ir::Program stageBytes(const std::vector<int>& bytes, bool secondWait) {
         warps.push_back({kCompleteTx + std::to_string(b)});
     warps.push_back({kWaitFull});
     if (secondWait) warps.back().push_back("mbarrier.try_wait.parity.shared::cta.b64 _, [full], 1");
-    return lowered(program("stage-bytes", "full @ mbarrier 0, count 1;", warps));
+    return lowered(oneCtaWarps("stage-bytes", "full @ mbarrier 0, count 1;", warps));
 }
 
 } // namespace
@@ -279,7 +262,7 @@ TEST_CASE("random arrivals, bytes and waits: the reduced hang search answers as 
                                 std::to_string(next(2)));
                 }
             }
-        const ir::Program p = lowered(program("random-" + std::to_string(round), init, warps));
+        const ir::Program p = lowered(oneCtaWarps("random-" + std::to_string(round), init, warps));
         INFO("round " << round);
         // Answers only: a search stops at its first hang, so a count of states depends on
         // where in its order the hang comes.

@@ -4,6 +4,7 @@
 #include "litmus/Parser.hpp"
 #include "lower/Lowerer.hpp"
 
+#include <algorithm>
 #include <string>
 #include <vector>
 
@@ -15,6 +16,25 @@ inline litmus::Instruction parseInsn(const std::string& text) {
     keep.push_back(litmus::parseLitmus(
         "PTX t\n{ x = 0; }\n P0@cta 0,gpu 0 ;\n " + text + " ;\nexists (x == 0)\n", "t.litmus"));
     return keep.back().threads.at(0).code.at(0);
+}
+
+/** The text of a test of `warps.size()` warps of one CTA, each with its column of instructions
+ *  (one a row, "" none), locations `init`, condition `exists (true)`. */
+inline std::string oneCtaWarps(const std::string& name, const std::string& init,
+                               const std::vector<std::vector<std::string>>& warps) {
+    std::string text = "PTX " + name + "\n{\n" + init + "\n}\n";
+    std::size_t rows = 0;
+    for (std::size_t w = 0; w < warps.size(); ++w) {
+        text += (w == 0 ? " P" : " | P") + std::to_string(w) + "@cta 0,gpu 0";
+        rows = std::max(rows, warps[w].size());
+    }
+    text += " ;\n";
+    for (std::size_t r = 0; r < rows; ++r) {
+        for (std::size_t w = 0; w < warps.size(); ++w)
+            text += (w == 0 ? " " : " | ") + (r < warps[w].size() ? warps[w][r] : std::string());
+        text += " ;\n";
+    }
+    return text + "exists (true)\n";
 }
 
 /** A litmus test given as text (file t.litmus), parsed and lowered. */
