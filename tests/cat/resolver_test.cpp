@@ -30,7 +30,7 @@ TEST_CASE("sets and relations are not mixed", "[resolver]") {
     rejects("M\nacyclic W as A\n", 2, 9, "need a relation");
 }
 
-TEST_CASE("checks are named once; let rec must be monotone", "[resolver]") {
+TEST_CASE("checks are named once, let rec must be monotone", "[resolver]") {
     rejects("M\nacyclic po as A\nacyclic rf as A\n", 3, 1, "two checks are named 'A'");
     rejects("M\nlet rec r = po \\ r\nacyclic r as A\n", 2, 18, "no least fixpoint");
     rejects("M\nlet x = po\n", 1, 1, "no checks");

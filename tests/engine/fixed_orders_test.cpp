@@ -55,7 +55,7 @@ TEST_CASE("Write-Program-Order fixes a thread's writes to one address in program
     CHECK(byValue(p, fixed.pairs) == std::vector<std::pair<int, int>>{{1, 2}, {1, 3}, {2, 3}});
 }
 
-TEST_CASE("Only irreflexive (co ; S) with S pairwise and static fixes pairs") {
+TEST_CASE("Only irreflexive (co , S) with S pairwise and static fixes pairs") {
     ir::Program p = writes();
     const std::string base = "let co-serial = co\nlet same = po & loc\n";
     CHECK(engine::fixedCoherence(p, *modelOf(base + "irreflexive (co-serial ; same) as A\n"))

@@ -73,7 +73,7 @@ TEST_CASE("Typed relations: the enum and the Vocabulary.def names agree", "[voca
     CHECK_THROWS_WITH(ir::requireRel("mbobs"), Catch::Contains("not a base relation"));
 }
 
-TEST_CASE("Every program-determined relation is computed; choice relations are refused",
+TEST_CASE("Every program-determined relation is computed, choice relations are refused",
           "[vocabulary]") {
     ir::Program empty;
     for (std::size_t i = 0; i < ir::kRelCount; ++i) {

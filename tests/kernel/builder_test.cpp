@@ -50,7 +50,7 @@ TEST_CASE("builder: a buffer warps write in disjoint parts is a location per wri
     CHECK_FALSE(locations.count("buf"));
 }
 
-TEST_CASE("builder: identical warps are one role; copies before an expect_tx share its bytes",
+TEST_CASE("builder: identical warps are one role, copies before an expect_tx share its bytes",
           "[builder]") {
     const KernelProgram k = extractFile("copies-before-expect.ptx", "1");
     REQUIRE(k.threadNames ==

@@ -31,7 +31,7 @@ TEST_CASE("a location is named where its chain parts from the others'", "[kernel
     CHECK(text(partingFrame(epilogue, {a, b, epilogue})) == "kernel.cu:50");
 }
 
-TEST_CASE("a chain another extends is named innermost; one none parts from, by no line",
+TEST_CASE("a chain another extends is named innermost, one none parts from, by no line",
           "[kernel][names]") {
     auto outer = chain({{"kernel.cu", 40}, {"mainloop.hpp", 620}});
     auto inner = chain({{"kernel.cu", 40}, {"mainloop.hpp", 620}, {"copy.hpp", 185}});

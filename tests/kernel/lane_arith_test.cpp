@@ -22,7 +22,7 @@ struct ArithFixture {
 
 } // namespace
 
-TEST_CASE("lane arith: a result keeps its type's width; mov unpacks low part first",
+TEST_CASE("lane arith: a result keeps its type's width, mov unpacks low part first",
           "[lane-arith]") {
     ArithFixture f("\tadd.u32 %r1, %r2, 1;\n"
                    "\tmov.b64 {%r3, %r4}, %rd1;\n"

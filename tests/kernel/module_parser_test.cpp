@@ -9,7 +9,7 @@ using namespace ptxmc;
 using ptx::ModuleOp;
 using ptx::ModuleRole;
 
-TEST_CASE("module parser: each instruction is looked up once; a call by its callee",
+TEST_CASE("module parser: each instruction is looked up once, a call by its callee",
           "[module-parser]") {
     const char* text = R"(.version 8.7
 .target sm_90a

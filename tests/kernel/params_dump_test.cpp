@@ -41,7 +41,7 @@ TEST_CASE("params dump: host code writes a struct's bytes", "[params-dump]") {
     CHECK(ptxmc::dump_params("/nonexistent-folder/params.bin", p) == -1);
 }
 
-TEST_CASE("params dump: the bytes give every field; --param overrides one", "[params-dump]") {
+TEST_CASE("params dump: the bytes give every field, --param overrides one", "[params-dump]") {
     const kernel::Module m =
         kernel::parseModuleFile(std::string(PTXMC_SOURCE_DIR) + "/tests/kernel/struct-params.ptx");
     kernel::Launch l;

@@ -121,7 +121,7 @@ TEST_CASE("repeated wgmma.mma_async whose accumulator reaches memory, an address
     REQUIRE(kernel::dropRepeatedAccesses(t) == 0);
 }
 
-TEST_CASE("a fence.mbarrier_init right after another is kept once; other fences are kept",
+TEST_CASE("a fence.mbarrier_init right after another is kept once, other fences are kept",
           "[kernel][repeats]") {
     // CUTLASS's warps each run the pipelines' fence_barrier_init back to back
     litmus::Test t =

@@ -238,7 +238,7 @@ P1:r0 = 0;
     CHECK(t.condition->loc.col == 1);
 }
 
-TEST_CASE("litmus parser: Dat3M labels, branches, `};` and constant conditions", "[litmus]") {
+TEST_CASE("litmus parser: Dat3M labels, branches, `},` and constant conditions", "[litmus]") {
     const std::string text = R"(PTX 2_simple
 "https://github.com/tyler-utah/AlloyForwardProgress"
 {

@@ -63,7 +63,7 @@ exists (g1 == 0)
 
 } // namespace
 
-TEST_CASE("po orders issue-level events only; ae links an issue to its own events",
+TEST_CASE("po orders issue-level events only, ae links an issue to its own events",
           "[base-relations]") {
     auto p = lowered(kBulkGroups);
     auto po = ir::staticRelation(p, ir::Rel::Po);
@@ -157,7 +157,7 @@ exists (P1:r0 == 1)
                               p.events[static_cast<std::size_t>(st)]));
 }
 
-TEST_CASE("rmw pairs an atom's read with its write; syncbar pairs bar.sync across threads",
+TEST_CASE("rmw pairs an atom's read with its write, syncbar pairs bar.sync across threads",
           "[base-relations]") {
     auto p = lowered(R"(PTX rmw-bar
 { x = 0; }

@@ -49,7 +49,7 @@ TEST_CASE("module ops: leading parts are matched in place", "[module-ops]") {
           ModuleRole::ClcQuery);
 }
 
-TEST_CASE("module ops: an opcode without a row is data; a row is found by its op", "[module-ops]") {
+TEST_CASE("module ops: an opcode without a row is data, a row is found by its op", "[module-ops]") {
     CHECK(rowOf({"fma", "rn", "f32"}).op == ModuleOp::Other);
     CHECK(rowOf({"fma", "rn", "f32"}).role == ModuleRole::Data);
     CHECK(rowOf({}).op == ModuleOp::Other);

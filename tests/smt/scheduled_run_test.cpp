@@ -126,7 +126,7 @@ const char* kHandOffThenHang = R"(PTX hand-off-then-hang
 exists (true)
 )";
 
-TEST_CASE("a hanging schedule's run holds its gate; the same run with a read the model forbids "
+TEST_CASE("a hanging schedule's run holds its gate, the same run with a read the model forbids "
           "holds none",
           "[scheduled-run]") {
     ir::Program p = lowered(kHandOffThenHang);

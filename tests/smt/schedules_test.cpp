@@ -47,7 +47,7 @@ std::vector<fs::path> corpusWithGates(std::size_t maxEvents) {
 
 } // namespace
 
-TEST_CASE("a wait on the phase that completes cannot hang; one on the next phase can",
+TEST_CASE("a wait on the phase that completes cannot hang, one on the next phase can",
           "[schedules]") {
     using engine::schedules::Answer;
     auto passes = engine::schedules::explore(lowered(handOff(0)), 1000);

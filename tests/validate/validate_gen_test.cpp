@@ -281,7 +281,7 @@ exists (P0:d != 7)
               "imm-scale-a/b other than 1"));
 }
 
-TEST_CASE("an array's elements get slots of their own; [a+k*r] picks one at run time",
+TEST_CASE("an array's elements get slots of their own, [a+k*r] picks one at run time",
           "[validate]") {
     auto g = gen(R"(PTX ARR
 { g[2] = {1, 2}, stride 16; a[2] @ shared 0 = {5, 6}; P0:k = 0; P0:r = 0; }
@@ -307,7 +307,7 @@ exists (a[1] == 2 /\ P0:r == 2)
     CHECK(has(g.code, "\"a[1]\""));
 }
 
-TEST_CASE("a constant offset into an array names one element; a warp-wide thread indexes "
+TEST_CASE("a constant offset into an array names one element, a warp-wide thread indexes "
           "arrays by uniform registers only",
           "[validate]") {
     auto g = gen(R"(PTX ARR2
@@ -479,7 +479,7 @@ exists (P0:r0 == 1)
               "'x' holds no tensor's map"));
 }
 
-TEST_CASE("a warp-wide thread may loop on uniform registers; a branch on a loaded value is "
+TEST_CASE("a warp-wide thread may loop on uniform registers, a branch on a loaded value is "
           "refused",
           "[validate]") {
     // one wgmma consumer (a warpgroup) counting its rounds: k, ph and more are set from
@@ -516,7 +516,7 @@ exists (P1:d != 2)
     CHECK_THAT(refusal(spin), Catch::Contains("setp on a register not set from constants alone"));
 }
 
-TEST_CASE("warp-wide control flow: a jump over an mma is well-formed C++; text-order checks "
+TEST_CASE("warp-wide control flow: a jump over an mma is well-formed C++, text-order checks "
           "refuse loops",
           "[validate]") {
     // a forward branch over a wgmma with A in registers: its A value is declared, then set
@@ -560,7 +560,7 @@ exists (P0:d != 0)
     CHECK_THAT(refusal(loaded), Catch::Contains("setp on a register not set from constants alone"));
 }
 
-TEST_CASE("barrier.cluster runs as written; the cluster's other threads run as many pairs",
+TEST_CASE("barrier.cluster runs as written, the cluster's other threads run as many pairs",
           "[validate]") {
     const std::string mp = R"(PTX BC
 { x @ shared 0 = 0; P1:r0 = 0; }
