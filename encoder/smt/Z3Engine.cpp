@@ -210,21 +210,15 @@ bool collectFlags(CheckResult& r, Z3Session& s, const z3::expr_vector& base, Har
     return true;
 }
 
-/**
- * The program's real-time schedules (smt/Schedules.hpp), explored once: the hang pre-check's
- * answer where the program is in the fragment they cover and small enough (exact, and far
- * cheaper than the solver's query on the kernel protocols: bench/history.md), and one complete
- * schedule for the first query.
- */
+/** The states each object's searches may take together for that proof: example 48 needs
+ *  101,920 (7 s); at K = 256 they pass 300,000 in 54 s without finishing. */
+constexpr std::size_t kProofStates = 150000;
+
 /**
  * Where the search of every schedule passed its limit (80 warps of CUTLASS example 48), each
  * object's own facts may still prove that no schedule hangs (smt/HangProof.hpp): the answer is
  * then NoHang, and no query of the solver asks whether some execution hangs.
  */
-/** The states each object's searches may take together for that proof: example 48 needs
- *  101,920 (7 s); at K = 256 they pass 300,000 in 54 s without finishing. */
-constexpr std::size_t kProofStates = 150000;
-
 void proveNoHangInstead(const ir::Program& p, const Budget& budget,
                         std::vector<engine::QueryTime>* times, schedules::Exploration& explored) {
     const auto began = std::chrono::steady_clock::now();
@@ -241,6 +235,12 @@ void proveNoHangInstead(const ir::Program& p, const Budget& budget,
     explored.why.clear();
 }
 
+/**
+ * The program's real-time schedules (smt/Schedules.hpp), explored once: the hang pre-check's
+ * answer where the program is in the fragment they cover and small enough (exact, and far
+ * cheaper than the solver's query on the kernel protocols: bench/history.md), and one complete
+ * schedule for the first query.
+ */
 schedules::Exploration exploreSchedules(const ir::Program& p, const Budget& budget,
                                         std::vector<engine::QueryTime>* times) {
     bool mbarriers = std::any_of(p.events.begin(), p.events.end(),
