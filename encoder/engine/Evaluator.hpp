@@ -358,44 +358,123 @@ private:
     }
 
     /**
-     * reflexivePart where exactly one factor is read per pair, over a lazy closure: the cycle is
-     * composed from the factor after it round to the one before it, and the read-per-pair factor is
-     * read only at the pairs that close the cycle (a closure's other pairs are not made). None
-     * otherwise.
+     * reflexivePart where some factor is read per pair over a lazy closure: the cycle is
+     * composed from the factor after the last such one round to it, one start event at a time
+     * (CycleRow), so that a closure's pairs are made only on paths that may close the cycle.
+     * None where no factor is: the caller composes the cycle whole.
      */
     std::optional<Rel> reflexiveThroughPairwise(const std::vector<ValPtr>& values) {
         const std::size_t m = values.size();
         std::size_t at = m;
         for (std::size_t k = 0; k < m; ++k)
-            if (values[k]->pairwise && !values[k]->built) {
-                if (at != m || !values[k]->pairwise->lazy) return std::nullopt; // read whole
-                at = k;
-            }
+            if (values[k]->pairwise && !values[k]->built && values[k]->pairwise->lazy) at = k;
         if (at == m) return std::nullopt;
-        Rel composed;
-        const Rel* acc = &asRel(values[(at + 1) % m]); // read in place, not copied
-        for (std::size_t k = 2; k < m; ++k) {
-            composed = ops_.seq(*acc, asRel(values[(at + k) % m]));
-            acc = &composed;
+        CycleRow cycle{*this, {}, {}, 0};
+        for (std::size_t k = 1; k <= m; ++k) {
+            const ValPtr& v = values[(at + k) % m];
+            cycle.factors.push_back(v->pairwise && !v->built ? Factor{nullptr, v->pairwise.get()}
+                                                             : Factor{&asRel(v), nullptr});
         }
-        const PairNode& last = *values[at]->pairwise;
         Rel out = ops_.emptyRel();
+        std::vector<int> starts;
         for (std::size_t i = 0; i < ops_.n; ++i) {
             ops_.poll();
-            std::vector<Cond> cs;
-            for (const auto& [k, c1] : acc->rows[i]) {
-                Cond c2 = pairs_.at(last, k, static_cast<int>(i));
-                if (ops_.alg.isFalse(c2)) continue;
-                Cond c = ops_.alg.conj(c1, c2);
-                if (!ops_.alg.isFalse(c)) cs.push_back(std::move(c));
-            }
-            if (!cs.empty()) {
-                Cond d = ops_.alg.disj(std::move(cs));
-                if (!ops_.alg.isFalse(d)) out.rows[i].emplace(static_cast<int>(i), std::move(d));
-            }
+            cycle.successors(0, static_cast<int>(i), starts);
+            if (starts.empty()) continue;
+            if (auto d = cycle.closing(static_cast<int>(i)))
+                out.rows[i].emplace(static_cast<int>(i), std::move(*d));
         }
         return out;
     }
+
+    /** A factor of a cycle: built whole, or read per pair. */
+    struct Factor {
+        const Rel* built;
+        const PairNode* pairwise;
+    };
+
+    /**
+     * The cycles from one start event through the factors and back to it, composed as
+     * RelOps::seq composes them, through only the events from which the cycle may still close:
+     * an event after factor s may when some path on through the later factors ends at the
+     * start with every pair possible (Pairwise::possible makes no term). So a pair read per pair
+     * is read only on such a path, and no term is made for a path that cannot close. CUTLASS
+     * example 48's proxy rule `rf ; (xo & pf-cov^-1) ; po ; xo?`, its intersection built whole,
+     * made 261,000 pairs of `xo`, 530 MB of Z3 constants, and no cycle could close
+     * (bench/history.md, 2026-12-05 (2)).
+     */
+    struct CycleRow {
+        Evaluator& ev;
+        std::vector<Factor> factors;
+        std::vector<std::map<int, bool>> mayClose; ///< per factor: event after it -> may close
+        int start;
+
+        /** The events y with (x, y) possibly in factor s, ascending. */
+        void successors(std::size_t s, int x, std::vector<int>& out) const {
+            out.clear();
+            const Factor& f = factors[s];
+            if (f.built != nullptr) {
+                for (const auto& [y, c] : f.built->rows[static_cast<std::size_t>(x)])
+                    out.push_back(y);
+                return;
+            }
+            std::vector<int> candidates;
+            ev.pairs_.row(*f.pairwise, x, candidates);
+            for (int y : candidates)
+                if (ev.pairs_.possible(*f.pairwise, x, y)) out.push_back(y);
+        }
+        Cond pair(std::size_t s, int x, int y) const {
+            const Factor& f = factors[s];
+            if (f.built == nullptr) return ev.pairs_.at(*f.pairwise, x, y);
+            const auto& row = f.built->rows[static_cast<std::size_t>(x)];
+            auto it = row.find(y);
+            return it == row.end() ? ev.ops_.alg.fls() : it->second;
+        }
+
+        /** Whether the cycle from `start` may close from event x, reached by factor s. */
+        bool closes(std::size_t s, int x) {
+            if (s + 1 == factors.size()) return x == start;
+            auto [it, isNew] = mayClose[s].try_emplace(x, false);
+            if (!isNew) return it->second;
+            bool out = false;
+            std::vector<int> next;
+            successors(s + 1, x, next);
+            for (int y : next)
+                if ((out = closes(s + 1, y))) break;
+            mayClose[s][x] = out;
+            return out;
+        }
+
+        /** The condition of the cycles from i back to i, where some path may close one. */
+        std::optional<Cond> closing(int i) {
+            const auto& alg = ev.ops_.alg;
+            start = i;
+            mayClose.assign(factors.size(), {});
+            std::map<int, Cond> reached{{i, alg.tru()}}; // before factor s: event -> condition
+            std::vector<int> next;
+            for (std::size_t s = 0; s < factors.size() && !reached.empty(); ++s) {
+                std::map<int, std::vector<Cond>> acc;
+                for (const auto& [x, c1] : reached) {
+                    ev.ops_.poll();
+                    successors(s, x, next);
+                    for (int y : next) {
+                        if (!closes(s, y)) continue;
+                        Cond c2 = pair(s, x, y);
+                        if (alg.isFalse(c2)) continue;
+                        Cond c = alg.conj(c1, c2);
+                        if (!alg.isFalse(c)) acc[y].push_back(std::move(c));
+                    }
+                }
+                reached.clear();
+                for (auto& [y, cs] : acc)
+                    if (Cond d = alg.disj(std::move(cs)); !alg.isFalse(d))
+                        reached.emplace(y, std::move(d));
+            }
+            auto it = reached.find(i);
+            if (it == reached.end()) return std::nullopt;
+            return it->second;
+        }
+    };
 
     /** a+ as a closure whose pairs are made when read (engine/LazyClosure.hpp), where the
      *  algebra keeps closures and relations are read per pair; null otherwise. */
@@ -603,7 +682,10 @@ private:
         for (std::size_t i = 0; i < vals.size(); ++i)
             if (!vals[i]->pairwise && (kind == Kind::Inter || (kind == Kind::Diff && i == 0)))
                 bounded = true;
-        if (!bounded) return out;
+        // Over a lazy closure it stays read per pair: built, it would make the closure's pair
+        // at each of the bounding relation's pairs, where a cycle reads only those on a path
+        // that may close (CycleRow); it is built where something reads it whole.
+        if (!bounded || out->pairwise->lazy) return out;
         return ofRel(pairs_.materialize(*out->pairwise));
     }
 

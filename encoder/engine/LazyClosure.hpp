@@ -1,6 +1,8 @@
 // A closure's pairs for the solver, each possible pair's fresh condition made when first read.
 #pragma once
 
+#include "engine/ClosureChains.hpp"
+
 #include <cstddef>
 #include <cstdint>
 #include <functional>
@@ -23,9 +25,12 @@ template <class Cond> class LazyClosure {
 public:
     using Reach = std::vector<std::vector<bool>>;
 
-    LazyClosure(Reach may, Reach must, std::function<Cond()> fresh, Cond tru, Cond fls)
+    /** `chains` (none: every pair its own) as RelOps::plusAtLeast takes them: a pair with an
+     *  end in a chain is the pair it repeats, so only pairs between branching ends are made. */
+    LazyClosure(Reach may, Reach must, std::function<Cond()> fresh, Cond tru, Cond fls,
+                ClosureChains chains = {})
         : may_(std::move(may)), must_(std::move(must)), fresh_(std::move(fresh)),
-          tru_(std::move(tru)), fls_(std::move(fls)) {
+          tru_(std::move(tru)), fls_(std::move(fls)), chains_(std::move(chains)) {
         for (const auto& row : may_)
             for (bool b : row)
                 mayPairs_ += b ? 1 : 0;
@@ -41,6 +46,7 @@ public:
     Cond at(int x, int z) const {
         if (!may(x, z)) return fls_;
         if (must(x, z)) return tru_;
+        head(x, z);
         auto [it, isNew] = made_.try_emplace(key(x, z), tru_);
         if (isNew) {
             it->second = fresh_();
@@ -52,6 +58,7 @@ public:
     Cond peek(int x, int z, const Cond& unmade) const {
         if (!may(x, z)) return fls_;
         if (must(x, z)) return tru_;
+        head(x, z);
         auto it = made_.find(key(x, z));
         return it == made_.end() ? unmade : it->second;
     }
@@ -67,7 +74,21 @@ public:
             if (down ? may(j, i) : may(i, j)) out.push_back(j);
     }
 
+    const ClosureChains& chains() const { return chains_; }
+
 private:
+    /**
+     * (x, z), possible and not certain, moved to the pair between branching ends it repeats
+     * (ClosureChains): x's row is its successor's plus that successor, and z's column its
+     * predecessor's plus that predecessor, so the moved pair is possible and not certain too.
+     */
+    void head(int& x, int& z) const {
+        if (chains_.none()) return;
+        while (chains_.next[idx(x)] >= 0)
+            x = chains_.next[idx(x)];
+        while (chains_.prev[idx(z)] >= 0)
+            z = chains_.prev[idx(z)];
+    }
     static std::size_t idx(int i) { return static_cast<std::size_t>(i); }
     static std::uint64_t key(int x, int z) {
         return (static_cast<std::uint64_t>(static_cast<std::uint32_t>(x)) << 32) |
@@ -77,6 +98,7 @@ private:
     Reach may_, must_;
     std::function<Cond()> fresh_;
     Cond tru_, fls_;
+    ClosureChains chains_;
     std::size_t mayPairs_ = 0;
     mutable std::unordered_map<std::uint64_t, Cond> made_;
     mutable std::vector<std::pair<int, int>> order_;

@@ -55,11 +55,14 @@ struct CheckOptions {
     /// as clauses, 17 s propagated; bench/history.md).
     std::size_t lazyClosuresFrom = 5000;
     /// Closures that may have this many pairs or more make each pair's condition when a check
-    /// reads it (engine/LazyClosure.hpp): a CUTLASS 2-SM GEMM's causality closure has millions,
-    /// 6 GB made eagerly. Off by default: on that kernel the reads per pair took 25 minutes to
-    /// reach the next memory wall, where the eager closure stops in 80 s (bench/history.md,
-    /// 2026-12-01 (9)). 0: every closure (the unit tests' comparison).
-    std::size_t lazyClosurePairsFrom = static_cast<std::size_t>(-1);
+    /// reads it (engine/LazyClosure.hpp), and only between the ends that branch
+    /// (engine/ClosureChains.hpp): CUTLASS example 48's real-time closure `xo` has 13 million
+    /// possible pairs over its 4,600 events, 3.7 GB made eagerly and the check stopped at its
+    /// memory limit; made when read, the proxy rule's cycle makes none (Evaluator's CycleRow)
+    /// and the check answers (bench/history.md, 2026-12-05 (2)). Smaller closures stay eager: read
+    /// whole, a lazy one is slower (example 70 with every closure lazy took 25 minutes, 2026-12-01
+    /// (9)). 0: every closure (the unit tests' comparison); -1: none.
+    std::size_t lazyClosurePairsFrom = 3000000;
     /// Z3: the acyclicity axioms are watched by the propagator's graphs (smt/CycleWatch.hpp),
     /// a cycle a conflict when its last edge comes, instead of an integer clock per event and a
     /// clock constraint per edge, where an axiom's relation has at least graphAcyclicFrom

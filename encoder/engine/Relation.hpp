@@ -418,7 +418,7 @@ template <class Alg> struct RelOps {
      */
     std::shared_ptr<const LazyClosure<Cond>> plusAtLeastLazy(const Rel& a,
                                                              std::size_t fromPairs) const {
-        if constexpr (requires { alg.recordLazyClosure({}, nullptr, 0); }) {
+        if constexpr (requires { alg.recordLazyClosure({}, nullptr, 0, ClosureChains{}); }) {
             if (!alg.recordsClosures()) return nullptr;
             std::vector<std::vector<bool>> may = reach(a, false);
             std::size_t pairs = 0;
@@ -427,12 +427,17 @@ template <class Alg> struct RelOps {
             if (pairs < fromPairs) return nullptr; // made eagerly: as cheap, and no reads per pair
             std::vector<std::vector<bool>> must = reach(a, true);
             auto edges = closureEdges(a, must);
-            const std::size_t lemmas = lemmaCount(edges, may, must, ClosureChains{});
+            ClosureChains chains =
+                ClosureChains::of(edges, [this](const Cond& c) { return alg.isTrue(c); });
+            if (!chains.none())
+                for (std::size_t x = 0; x < n; ++x)
+                    if (chains.next[x] >= 0) edges[x].clear(); // its pairs repeat next's
+            const std::size_t lemmas = lemmaCount(edges, may, must, chains);
             Alg* owner = &alg;
             auto out = std::make_shared<const LazyClosure<Cond>>(
                 std::move(may), std::move(must), [owner] { return owner->fresh(); }, alg.tru(),
-                alg.fls());
-            alg.recordLazyClosure(std::move(edges), out, lemmas);
+                alg.fls(), chains);
+            alg.recordLazyClosure(std::move(edges), out, lemmas, std::move(chains));
             return out;
         } else {
             return nullptr;

@@ -4,6 +4,7 @@
 #include "engine/MbarrierMachine.hpp"
 #include "ir/Gates.hpp"
 #include "ir/ValueSemantics.hpp"
+#include "smt/BitKey.hpp"
 #include "smt/ThreadSymmetry.hpp"
 
 #include <algorithm>
@@ -128,20 +129,6 @@ transitiveReduction(std::size_t n, const std::vector<std::pair<int, int>>& order
     std::sort(out.begin(), out.end());
     out.erase(std::unique(out.begin(), out.end()), out.end());
     return out;
-}
-
-/** Appends `bits` packed eight to a byte, those `skip` names as 0. */
-void appendBits(std::string& k, const std::vector<bool>& bits,
-                const std::vector<bool>* skip = nullptr) {
-    unsigned char byte = 0;
-    for (std::size_t i = 0; i < bits.size(); ++i) {
-        if (bits[i] && (skip == nullptr || !(*skip)[i]))
-            byte = static_cast<unsigned char>(byte | (1U << (i % 8)));
-        if (i % 8 == 7 || i + 1 == bits.size()) {
-            k.push_back(static_cast<char>(byte));
-            byte = 0;
-        }
-    }
 }
 
 /** Appends `v` zigzag-encoded as a base-128 varint: 1 byte for -64..63. */

@@ -152,10 +152,10 @@ struct Z3Algebra {
     }
     /** As recordClosure, the pairs made when read (engine/LazyClosure.hpp). */
     void recordLazyClosure(std::vector<std::vector<ClosureRecord::Edge>> edges,
-                           std::shared_ptr<const LazyClosure<Cond>> pairs,
-                           std::size_t lemmaCount) const {
-        closures->push_back(
-            ClosureRecord{std::move(edges), SparseRel<Cond>{}, std::move(pairs), lemmaCount, {}});
+                           std::shared_ptr<const LazyClosure<Cond>> pairs, std::size_t lemmaCount,
+                           ClosureChains chains) const {
+        closures->push_back(ClosureRecord{std::move(edges), SparseRel<Cond>{}, std::move(pairs),
+                                          lemmaCount, std::move(chains)});
     }
     /** A closure's lower bound as a clause: the antecedents (constants or literals) imply
      *  `head`. */

@@ -78,15 +78,55 @@ TEST_CASE("a lazy closure makes a pair's condition once, when read", "[lazy-clos
     CHECK(Z3Algebra::isFresh(c03));
     CHECK(z3::eq(lazy->at(0, 3), c03)); // the same condition on every read
     CHECK(lazy->made().size() == 1);
-    // Its lemmas: through the edge 0 -> 1 to (1, 3), which the lemma makes.
+    // 0 and 3 are in chains (0's one edge out and 3's one edge in are certain): every path
+    // between 0, 1 and 2, 3 passes through the possible edge, so the four pairs are one, made
+    // once, at the ends that branch (ClosureChains, as plusAtLeast shares them).
+    CHECK(lazy->made() == std::vector<std::pair<int, int>>{{1, 2}});
+    CHECK(z3::eq(lazy->at(1, 3), c03));
+    CHECK(z3::eq(lazy->at(0, 2), c03));
+    CHECK(z3::eq(lazy->at(1, 2), c03));
+    CHECK(lazy->made().size() == 1);
+    // Its lemma: the edge 1 -> 2 itself; the chained row 0 has none of its own.
     std::vector<StepLemma> steps;
     closures[0].lemmasOf(
-        0, 0, 3, [&](const ClosureRecord::Key&, StepLemma l) { steps.push_back(std::move(l)); });
+        0, 1, 2, [&](const ClosureRecord::Key&, StepLemma l) { steps.push_back(std::move(l)); });
     REQUIRE(steps.size() == 1);
     CHECK(z3::eq(steps[0].head, c03));
     REQUIRE(steps[0].antecedents.size() == 1);
-    CHECK(z3::eq(steps[0].antecedents[0], lazy->at(1, 3)));
-    CHECK(lazy->made().size() == 2);
+    CHECK(z3::eq(steps[0].antecedents[0], ctx.bool_const("e12")));
+    CHECK_FALSE(closures[0].isHead(0, 3));
+    CHECK(closures[0].isHead(1, 2));
+    steps.clear();
+    closures[0].lemmasOf(
+        0, 0, 3, [&](const ClosureRecord::Key&, StepLemma l) { steps.push_back(std::move(l)); });
+    CHECK(steps.empty());
+}
+
+TEST_CASE("a lazy closure without chains makes each pair its own, its lemmas through edges",
+          "[lazy-closure][z3]") {
+    // 0 -> 1 and 0 -> 2 certain, 1 -> 3 and 2 -> 3 possible: 0 branches, 3 joins.
+    Z3Context ctx;
+    z3::expr_vector lemmas(ctx);
+    std::vector<ClosureRecord> closures;
+    Z3Algebra alg{ctx, &lemmas, nullptr, &ctx.freshNames};
+    alg.closures = &closures;
+    RelOps<Z3Algebra> ops{alg, 4};
+    ZRel a(4);
+    a.rows[0].emplace(1, ctx.bool_val(true));
+    a.rows[0].emplace(2, ctx.bool_val(true));
+    a.rows[1].emplace(3, ctx.bool_const("e13"));
+    a.rows[2].emplace(3, ctx.bool_const("e23"));
+    auto lazy = ops.plusAtLeastLazy(a, 0);
+    REQUIRE(lazy != nullptr);
+    const z3::expr c03 = lazy->at(0, 3);
+    CHECK(Z3Algebra::isFresh(c03));
+    CHECK(lazy->made() == std::vector<std::pair<int, int>>{{0, 3}});
+    std::vector<StepLemma> steps;
+    closures[0].lemmasOf(
+        0, 0, 3, [&](const ClosureRecord::Key&, StepLemma l) { steps.push_back(std::move(l)); });
+    REQUIRE(steps.size() == 2); // through 1 and through 2, each making its pair
+    CHECK(z3::eq(steps[0].head, c03));
+    CHECK(lazy->made().size() == 3);
 }
 
 TEST_CASE("a composition read per pair has RelOps::seq's terms", "[lazy-closure][z3]") {
