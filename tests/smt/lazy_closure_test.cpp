@@ -53,15 +53,21 @@ ZRel randomRel(z3::context& ctx, std::mt19937& rng, std::size_t n, const std::st
     return r;
 }
 
+/** An algebra that records its closures, over four events. */
+struct Recording {
+    Z3Context ctx;
+    z3::expr_vector lemmas{ctx};
+    std::vector<ClosureRecord> closures;
+    Z3Algebra alg{ctx, &lemmas, nullptr, &ctx.freshNames};
+    RelOps<Z3Algebra> ops{alg, 4};
+    Recording() { alg.closures = &closures; }
+};
+
 } // namespace
 
 TEST_CASE("a lazy closure makes a pair's condition once, when read", "[lazy-closure][z3]") {
-    Z3Context ctx;
-    z3::expr_vector lemmas(ctx);
-    std::vector<ClosureRecord> closures;
-    Z3Algebra alg{ctx, &lemmas, nullptr, &ctx.freshNames};
-    alg.closures = &closures;
-    RelOps<Z3Algebra> ops{alg, 4};
+    Recording r;
+    auto& [ctx, lemmas, closures, alg, ops] = r;
     const ZRel a = chain(ctx);
     REQUIRE(ops.plusAtLeastLazy(a, 100) == nullptr); // 5 pairs: made eagerly
     auto lazy = ops.plusAtLeastLazy(a, 0);
@@ -105,12 +111,8 @@ TEST_CASE("a lazy closure makes a pair's condition once, when read", "[lazy-clos
 TEST_CASE("a lazy closure without chains makes each pair its own, its lemmas through edges",
           "[lazy-closure][z3]") {
     // 0 -> 1 and 0 -> 2 certain, 1 -> 3 and 2 -> 3 possible: 0 branches, 3 joins.
-    Z3Context ctx;
-    z3::expr_vector lemmas(ctx);
-    std::vector<ClosureRecord> closures;
-    Z3Algebra alg{ctx, &lemmas, nullptr, &ctx.freshNames};
-    alg.closures = &closures;
-    RelOps<Z3Algebra> ops{alg, 4};
+    Recording r;
+    auto& [ctx, lemmas, closures, alg, ops] = r;
     ZRel a(4);
     a.rows[0].emplace(1, ctx.bool_val(true));
     a.rows[0].emplace(2, ctx.bool_val(true));

@@ -65,6 +65,18 @@ Set randomSet(z3::context& ctx, std::mt19937& rng, std::size_t n, const std::str
     return s;
 }
 
+/** Message passing between two threads of one CTA: two stores, two loads. */
+ir::Program messagePassing() {
+    return lower::lowerTest(litmus::parseLitmus(R"(PTX MP
+{ x = 0; y = 0; }
+ P0@cta 0,gpu 0   | P1@cta 0,gpu 0   ;
+ st.u32 [x], 1    | ld.u32 r0, [y]   ;
+ st.u32 [y], 1    | ld.u32 r1, [x]   ;
+exists (1:r0 == 1 /\ 1:r1 == 0)
+)",
+                                                "mp.litmus"));
+}
+
 std::shared_ptr<const Node> leaf(const Rel& r) {
     Node x;
     x.kind = Kind::Sparse;
@@ -266,14 +278,7 @@ let empty-last = big ; none
 acyclic po as Program-Order
 )",
                                                              "empty-factors.cat"));
-    const ir::Program p = lower::lowerTest(litmus::parseLitmus(R"(PTX MP
-{ x = 0; y = 0; }
- P0@cta 0,gpu 0   | P1@cta 0,gpu 0   ;
- st.u32 [x], 1    | ld.u32 r0, [y]   ;
- st.u32 [y], 1    | ld.u32 r1, [x]   ;
-exists (1:r0 == 1 /\ 1:r1 == 0)
-)",
-                                                               "mp.litmus"));
+    const ir::Program p = messagePassing();
     Z3Context ctx;
     ProgramEncoder pe(ctx, p, false);
     z3::expr_vector lemmas(ctx);
@@ -310,14 +315,7 @@ TEST_CASE("a cycle over a lazy closure makes its pairs only on paths that may cl
         const auto model = cat::resolveModel(cat::parseModelText(
             "let c = " + closure + "\nlet a = c & rf\nirreflexive (po ; a ; po ; c?) as Cyc\n",
             "cycle-over-lazy.cat"));
-        const ir::Program p = lower::lowerTest(litmus::parseLitmus(R"(PTX MP
-{ x = 0; y = 0; }
- P0@cta 0,gpu 0   | P1@cta 0,gpu 0   ;
- st.u32 [x], 1    | ld.u32 r0, [y]   ;
- st.u32 [y], 1    | ld.u32 r1, [x]   ;
-exists (1:r0 == 1 /\ 1:r1 == 0)
-)",
-                                                                   "mp.litmus"));
+        const ir::Program p = messagePassing();
         Z3Context ctx;
         ProgramEncoder pe(ctx, p, false);
         z3::expr_vector lemmas(ctx);
