@@ -74,8 +74,6 @@ public:
             if (down ? may(j, i) : may(i, j)) out.push_back(j);
     }
 
-    const ClosureChains& chains() const { return chains_; }
-
 private:
     /**
      * (x, z), possible and not certain, moved to the pair between branching ends it repeats
