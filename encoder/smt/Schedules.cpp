@@ -15,6 +15,7 @@
 #include <numeric>
 #include <optional>
 #include <tuple>
+#include <unordered_map>
 #include <unordered_set>
 
 namespace ptxmc::engine::schedules {
@@ -522,9 +523,13 @@ private:
      */
     bool mayComplete(Node from, int misuse, std::vector<int>* completion = nullptr) {
         settleAfter(from, misuse); // what follows the step without a choice, as for any step
-        std::unordered_set<std::string> seen{key(from)};
-        // Each state with the step that led to it, as (event, index of the step before).
-        std::vector<std::pair<int, std::size_t>> steps{{-1, 0}};
+        std::string start = key(from);
+        if (stuck_.count(start)) return false;
+        if (completion == nullptr && completing_.count(start)) return true;
+        std::unordered_set<std::string> seen{start};
+        // Each state with the step that led to it: the event, the index of the step before,
+        // and its key (for completing_).
+        std::vector<Step> steps{{-1, 0, std::move(start)}};
         std::vector<std::pair<Node, std::size_t>> stack;
         stack.emplace_back(std::move(from), 0);
         // The misuse's group first; a state where some group cannot go on is a dead end, so the
@@ -535,24 +540,45 @@ private:
             stack.pop_back();
             if (reduce_ && anyGroupStuckForever(n)) continue; // the full search: the reference
             const std::vector<int> next = persistentSet(n, group);
-            if (next.empty() && spinningWaitsReturned(n)) {
-                if (completion != nullptr)
-                    for (std::size_t s = at; s != 0; s = steps[s].second)
-                        completion->insert(completion->begin(), steps[s].first);
-                return true;
-            }
+            if (next.empty() && spinningWaitsReturned(n)) return completes(steps, at, completion);
             for (int e : next) {
                 Node m = n;
                 runEvent(m, e);
                 settleAfter(m, e);
-                if (!seen.insert(key(m)).second) continue;
+                std::string k = key(m);
+                if (stuck_.count(k) || !seen.insert(k).second) continue;
+                if (completion == nullptr && completing_.count(k)) {
+                    steps.push_back({e, at, std::move(k)});
+                    return completes(steps, steps.size() - 1, nullptr);
+                }
                 if (++completionStates_ > maxStates_) return completionsCut_ = true;
                 if (budget_ != nullptr && (completionStates_ & 1023U) == 0) budget_->poll();
-                steps.emplace_back(e, at);
+                steps.push_back({e, at, std::move(k)});
                 stack.emplace_back(std::move(m), steps.size() - 1);
             }
         }
+        // The search finished without a schedule on: none is from any state it met.
+        stuck_.merge(seen);
         return false;
+    }
+
+    /** A step of mayComplete's search: the event run, the index of the step before, the key
+     *  of the state it led to. */
+    struct Step {
+        int event;
+        std::size_t before;
+        std::string state;
+    };
+
+    /** mayComplete found a schedule on from step `at`: every state on its way there has one
+     *  (completing_), and `completion`, if given, gets the events from the start. */
+    bool completes(std::vector<Step>& steps, std::size_t at, std::vector<int>* completion) {
+        for (std::size_t s = at;; s = steps[s].before) {
+            completing_.insert(std::move(steps[s].state));
+            if (s == 0) break;
+            if (completion != nullptr) completion->insert(completion->begin(), steps[s].event);
+        }
+        return true;
     }
 
     /** Every spinning wait of the program ran (returned True) in `s`. */
@@ -573,58 +599,87 @@ private:
      * completes) needs no guard. A search too large to finish says "yes".
      */
     bool mayStillProgress(const Node& s, std::size_t slot) const {
-        std::vector<int> left;
-        for (int o : opsAt_[slot])
-            if (!s.done[static_cast<std::size_t>(o)]) left.push_back(o);
-        auto spins = [&](int o) {
-            const ir::Event& ev = p_.events[static_cast<std::size_t>(o)];
-            return ev.mbOp == ir::MbOp::Wait && ir::gateKind(ev) == ir::GateKind::Chosen;
-        };
-        if (std::none_of(left.begin(), left.end(), spins)) return true;
-        struct Item {
-            std::vector<bool> ran;
-            MbState m;
-            bool observed;
-        };
+        ObjectItem start{objectOpsDone(s, slot), s.mb[slot],
+                         !s.observed.empty() && s.observed[slot]};
+        if (allSpinsRan(slot, start.ran)) return true;
+        std::string at = objectKey(slot, start);
+        if (const auto known = progressOf_.find(at); known != progressOf_.end())
+            return known->second;
+        // Each object state met is answered once: a search that finds every spinning wait
+        // returned answers its start (a later search reaching it stops there), one that ends
+        // without answers every state it met.
         constexpr std::size_t kMaxItems = 20000;
-        std::unordered_set<std::string> seen;
-        std::vector<Item> stack{{std::vector<bool>(left.size(), false), s.mb[slot],
-                                 !s.observed.empty() && s.observed[slot]}};
+        const std::vector<int>& ops = opsAt_[slot];
+        std::unordered_set<std::string> seen{at};
+        std::vector<ObjectItem> stack{std::move(start)};
         while (!stack.empty()) {
-            Item it = std::move(stack.back());
+            ObjectItem it = std::move(stack.back());
             stack.pop_back();
-            bool waited = true; // every spinning wait returned; the other operations may
-                                // never happen (after a barrier that blocks), so need not run
-            for (std::size_t i = 0; i < left.size() && waited; ++i)
-                waited = it.ran[i] || !spins(left[i]);
-            if (waited) return true;
-            for (std::size_t i = 0; i < left.size(); ++i) {
-                if (it.ran[i] || !firstOfClassLeft(left, it.ran, i)) continue;
-                const ir::Event& ev = p_.events[static_cast<std::size_t>(left[i])];
-                if (spins(left[i]) && !succeeds(it.m, ev)) continue;
-                Item next = it;
+            for (std::size_t i = 0; i < ops.size(); ++i) {
+                if (it.ran[i] || !firstOfClassLeft(ops, it.ran, i)) continue;
+                const ir::Event& ev = p_.events[static_cast<std::size_t>(ops[i])];
+                if (spinning(ev) && !succeeds(it.m, ev)) continue;
+                ObjectItem next = it;
                 next.ran[i] = true;
                 stepObject(next.m, next.observed, ev);
-                std::string k;
-                appendBits(k, next.ran);
-                appendState(k, next.m);
-                appendVarint(k, next.observed ? 1 : 0);
-                if (!seen.insert(std::move(k)).second) continue;
-                if (seen.size() > kMaxItems) return true;
+                std::string k = objectKey(slot, next);
+                const auto known = progressOf_.find(k);
+                if (allSpinsRan(slot, next.ran) || (known != progressOf_.end() && known->second))
+                    return progressOf_[std::move(at)] = true;
+                if (known != progressOf_.end() || !seen.insert(std::move(k)).second) continue;
+                // Too large to finish: "yes", as for a state no search answered.
+                if (seen.size() > kMaxItems) return progressOf_[std::move(at)] = true;
                 stack.push_back(std::move(next));
             }
         }
+        for (std::string k : seen)
+            progressOf_.emplace(std::move(k), false);
         return false;
     }
 
-    /** Of the members of left[i]'s class not yet run, left[i] is the first (true outside a
+    /** mayStillProgress's state of one object: which of its operations ran (opsAt_ order),
+     *  its fields, and whether a wait observed its current phase. */
+    struct ObjectItem {
+        std::vector<bool> ran;
+        MbState m;
+        bool observed;
+    };
+
+    std::string objectKey(std::size_t slot, const ObjectItem& it) const {
+        std::string k;
+        appendVarint(k, static_cast<std::int64_t>(slot));
+        appendBits(k, it.ran);
+        appendState(k, it.m);
+        appendVarint(k, it.observed ? 1 : 0);
+        return k;
+    }
+
+    /** Every spinning wait of object `slot` ran (`ran`, opsAt_ order); the other operations may
+     *  never happen (after a barrier that blocks), so need not run. */
+    bool allSpinsRan(std::size_t slot, const std::vector<bool>& ran) const {
+        const std::vector<int>& ops = opsAt_[slot];
+        for (std::size_t i = 0; i < ops.size(); ++i)
+            if (!ran[i] && spinning(p_.events[static_cast<std::size_t>(ops[i])])) return false;
+        return true;
+    }
+
+    /** Which of object `slot`'s operations `s` has run, in opsAt_ order. */
+    std::vector<bool> objectOpsDone(const Node& s, std::size_t slot) const {
+        std::vector<bool> out;
+        out.reserve(opsAt_[slot].size());
+        for (int o : opsAt_[slot])
+            out.push_back(s.done[static_cast<std::size_t>(o)]);
+        return out;
+    }
+
+    /** Of the members of ops[i]'s class not yet run (`ran`), ops[i] is the first (true outside a
      *  class): members are interchangeable, so the check runs them in one order. */
-    bool firstOfClassLeft(const std::vector<int>& left, const std::vector<bool>& ran,
+    bool firstOfClassLeft(const std::vector<int>& ops, const std::vector<bool>& ran,
                           std::size_t i) const {
-        const int c = classOf_[static_cast<std::size_t>(left[i])];
+        const int c = classOf_[static_cast<std::size_t>(ops[i])];
         if (c < 0) return true;
         for (std::size_t j = 0; j < i; ++j)
-            if (!ran[j] && classOf_[static_cast<std::size_t>(left[j])] == c) return false;
+            if (!ran[j] && classOf_[static_cast<std::size_t>(ops[j])] == c) return false;
         return true;
     }
 
@@ -1333,8 +1388,14 @@ private:
     /// by event, with a way of the program's choices: its guard fails (empty: no way given)
     std::vector<bool> absent_;
     std::size_t completionStates_ = 0; ///< states of the mayComplete searches, together
-    bool completionsCut_ = false;      ///< they reached maxStates_ (MbarrierFacts::completionsCut)
-    std::set<int> endedAt_;            ///< the ops some schedule ended at (MbarrierFacts::endedAt)
+    /// States from which mayComplete found a schedule with every spinning wait returned, and
+    /// those from which its finished search found none: later searches stop at either. A state
+    /// answers alike whichever misuse led to it (the persistent sets keep every end state).
+    std::unordered_set<std::string> completing_, stuck_;
+    /// mayStillProgress's answers, by the object and its own state (ops run, fields, observed).
+    mutable std::unordered_map<std::string, bool> progressOf_;
+    bool completionsCut_ = false; ///< they reached maxStates_ (MbarrierFacts::completionsCut)
+    std::set<int> endedAt_;       ///< the ops some schedule ended at (MbarrierFacts::endedAt)
     std::size_t maxStates_;
     const Budget* budget_;
     bool firstOnly_;  ///< firstSchedule: the search ends with its first complete schedule
@@ -1456,13 +1517,64 @@ MbarrierFacts observeMbarriers(const ir::Program& p, const std::vector<std::pair
     return finish(std::move(facts), e, explorer);
 }
 
+std::vector<std::uint64_t> scheduledOrder(const ir::Program& p,
+                                          const std::vector<std::pair<int, int>>& order,
+                                          const std::vector<bool>& absent) {
+    const std::size_t n = p.events.size();
+    std::vector<std::size_t> bit(n, SIZE_MAX);
+    std::size_t scheduled = 0;
+    for (const ir::Event& e : p.events)
+        if (e.has(ir::Tag::MB) || ir::gateKind(e) != ir::GateKind::None)
+            bit[static_cast<std::size_t>(e.id)] = scheduled++;
+    const std::size_t words = (scheduled + 63) / 64;
+    std::vector<std::vector<int>> succs(n);
+    std::vector<std::size_t> preds(n, 0);
+    for (const auto& [a, b] : withoutAbsent(n, order, absent)) {
+        succs[static_cast<std::size_t>(a)].push_back(b);
+        ++preds[static_cast<std::size_t>(b)];
+    }
+    std::vector<std::uint64_t> before(n * words, 0);
+    std::vector<int> ready;
+    for (std::size_t e = 0; e < n; ++e)
+        if (preds[e] == 0) ready.push_back(static_cast<int>(e));
+    std::size_t reached = 0;
+    while (!ready.empty()) {
+        const auto a = static_cast<std::size_t>(ready.back());
+        ready.pop_back();
+        ++reached;
+        for (int b : succs[a]) {
+            const auto ib = static_cast<std::size_t>(b);
+            for (std::size_t w = 0; w < words; ++w)
+                before[ib * words + w] |= before[a * words + w];
+            if (bit[a] != SIZE_MAX) before[ib * words + bit[a] / 64] |= 1ULL << (bit[a] % 64);
+            if (--preds[ib] == 0) ready.push_back(b);
+        }
+    }
+    if (reached < n) return {};
+    std::vector<std::uint64_t> out;
+    out.reserve(scheduled * words);
+    for (std::size_t e = 0; e < n; ++e)
+        if (bit[e] != SIZE_MAX)
+            out.insert(out.end(), before.begin() + static_cast<std::ptrdiff_t>(e * words),
+                       before.begin() + static_cast<std::ptrdiff_t>((e + 1) * words));
+    return out;
+}
+
 namespace {
+
+/** An object's last search in observeEachObject's rounds: the order it read (scheduledOrder)
+ *  and what it found. */
+struct ObjectSearch {
+    std::vector<std::uint64_t> order;
+    MbarrierFacts facts;
+};
 
 /** One round of observeEachObject: every object searched on its own under `order`. */
 MbarrierFacts eachObjectOnce(const ir::Program& p, const std::vector<std::pair<int, int>>& order,
                              const std::vector<std::pair<int, int>>& ownOrder,
                              const std::set<std::pair<int, int>>& observed, std::size_t maxStates,
-                             const Budget* budget, const std::vector<bool>& absent) {
+                             const Budget* budget, const std::vector<bool>& absent,
+                             std::map<int, ObjectSearch>& searched) {
     std::set<int> objects;
     for (const ir::Event& e : p.events)
         if (e.has(ir::Tag::MB)) objects.insert(e.location);
@@ -1486,9 +1598,22 @@ MbarrierFacts eachObjectOnce(const ir::Program& p, const std::vector<std::pair<i
         for (const auto& [a, b] : observed)
             if (p.events[static_cast<std::size_t>(a)].location != location)
                 objectOrder.emplace_back(a, b);
-        mergeObjectFacts(out, observeMbarriers(withObjectAlone(p, location), objectOrder,
-                                               maxStates - out.states, budget,
-                                               Reduction::PersistentSets, absent));
+        const ir::Program alone = withObjectAlone(p, location);
+        std::vector<std::uint64_t> read = scheduledOrder(alone, objectOrder, absent);
+        // Another round's pairs may leave what this object's search reads unchanged: its
+        // facts are the same, and its states are not searched again.
+        const auto last = searched.find(location);
+        if (last != searched.end() && !read.empty() && last->second.order == read &&
+            last->second.facts.known) {
+            MbarrierFacts again = last->second.facts;
+            again.states = 0;
+            mergeObjectFacts(out, std::move(again));
+            continue;
+        }
+        MbarrierFacts facts = observeMbarriers(alone, objectOrder, maxStates - out.states, budget,
+                                               Reduction::PersistentSets, absent);
+        searched[location] = {std::move(read), facts};
+        mergeObjectFacts(out, std::move(facts));
     }
     return out;
 }
@@ -1531,9 +1656,10 @@ MbarrierFacts observeEachObject(const ir::Program& p, const std::vector<std::pai
     std::set<int> premises;
     std::size_t states = 0;
     MbarrierFacts best;
+    std::map<int, ObjectSearch> searched;
     for (int round = 0; round < kObservedRounds && states < maxStates; ++round) {
-        MbarrierFacts facts =
-            eachObjectOnce(p, order, ownOrder, observed, maxStates - states, budget, absent);
+        MbarrierFacts facts = eachObjectOnce(p, order, ownOrder, observed, maxStates - states,
+                                             budget, absent, searched);
         states += facts.states;
         premises.insert(facts.firstMisuses.begin(), facts.firstMisuses.end());
         const bool complete = facts.known;

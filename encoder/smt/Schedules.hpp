@@ -192,11 +192,24 @@ MbarrierFacts observeMbarriers(const ir::Program& p, const std::vector<std::pair
  * holds its operations on another behind the arrivals it waits for. Each round's facts hold
  * where the earlier rounds' do, so every round's premises (firstMisuses) are the result's.
  * Objects whose search gave up have no facts; `why` names the first such one, and `known` says
- * every search finished.
+ * every search finished. An object whose search reads the same of a round's order as of the
+ * last (scheduledOrder) keeps that search's facts and is not searched again.
  */
 MbarrierFacts observeEachObject(const ir::Program& p, const std::vector<std::pair<int, int>>& order,
                                 const std::vector<std::pair<int, int>>& ownOrder,
                                 bool observedInOrder, std::size_t maxStates,
                                 const Budget* budget = nullptr, std::vector<bool> absent = {});
+
+/**
+ * What a search of `p` under `order` (without the `absent` events) reads of the order: for
+ * each event it schedules (an mbarrier operation or a gate, in event order), the scheduled
+ * events before it in the order's transitive closure, as a row of bits. The other events run
+ * as soon as their predecessors have, so two orders with the same rows let the same schedules
+ * of the scheduled events, and their searches find the same facts. Empty where the order has a
+ * cycle (or `p` schedules no event).
+ */
+std::vector<std::uint64_t> scheduledOrder(const ir::Program& p,
+                                          const std::vector<std::pair<int, int>>& order,
+                                          const std::vector<bool>& absent = {});
 
 } // namespace ptxmc::engine::schedules

@@ -307,3 +307,31 @@ TEST_CASE("cta_group::2 pairs: a dealloc that may block hangs behind its own thr
     CHECK(explored("cg2-alloc-dealloc-paired.litmus") == Answer::NoHang);
     CHECK(explored("cg2-alloc-pair-then-mma.litmus") == Answer::NoHang);
 }
+
+TEST_CASE("what a search reads of an order: the scheduled events' transitive order",
+          "[schedules]") {
+    // The hand-off's arrive and wait are scheduled; the store and the load run as soon as
+    // their predecessors have, so an order through one of them says what a direct pair says.
+    ir::Program p = lowered(handOff(0));
+    int store = -1, arrive = -1, wait = -1;
+    for (const auto& e : p.events) {
+        if (e.mbOp == ir::MbOp::Arrive) arrive = e.id;
+        if (e.mbOp == ir::MbOp::Wait) wait = e.id;
+    }
+    REQUIRE(arrive >= 0);
+    for (const auto& e : p.events) // the arriving thread's store
+        if (store < 0 && e.thread == p.events[static_cast<std::size_t>(arrive)].thread &&
+            e.mbOp == ir::MbOp::None)
+            store = e.id;
+    REQUIRE(store >= 0);
+    REQUIRE(wait >= 0);
+    using Order = std::vector<std::pair<int, int>>;
+    const auto through =
+        engine::schedules::scheduledOrder(p, Order{{arrive, store}, {store, wait}});
+    const auto direct = engine::schedules::scheduledOrder(p, Order{{arrive, wait}, {store, wait}});
+    const auto unordered = engine::schedules::scheduledOrder(p, Order{{store, wait}});
+    REQUIRE_FALSE(through.empty());
+    CHECK(through == direct);
+    CHECK(through != unordered);
+    CHECK(engine::schedules::scheduledOrder(p, Order{{arrive, store}, {store, arrive}}).empty());
+}
