@@ -441,10 +441,11 @@ void MbarrierFactsPlan::addMboCoherence(const ProgramEncoder& pe, const Z3Rel& x
     if (coherent_.size() > before) coherenceLits_.push_back(lit);
 }
 
-MbarrierFactsSummary MbarrierFactsPlan::assertAll(z3::solver& solver, const ProgramEncoder& pe,
-                                                  const z3::expr& progress, std::size_t maxStates,
-                                                  const Budget* budget,
-                                                  std::vector<FactsUnder>* found) const {
+MbarrierFactsSummary
+MbarrierFactsPlan::assertAll(z3::solver& solver, const ProgramEncoder& pe, const z3::expr& progress,
+                             std::size_t maxStates, const Budget* budget,
+                             std::vector<FactsUnder>* found,
+                             const std::function<bool()>& wholeSearchTooLarge) const {
     MbarrierFactsSummary out;
     out.why = orders_.empty() && perObject_.empty() ? why_ : std::string();
     const std::vector<Way> ways = programWays(pe.program(), out.why);
@@ -460,9 +461,15 @@ MbarrierFactsSummary MbarrierFactsPlan::assertAll(z3::solver& solver, const Prog
         if (oneWay && out.completeSchedule.empty())
             out.completeSchedule = bothOrders(pe.program(), order, maxStates, budget);
         for (const Way& way : ways) {
-            schedules::MbarrierFacts facts =
-                schedules::observeMbarriers(pe.program(), order, maxStates, budget,
-                                            schedules::Reduction::PersistentSets, way.absent);
+            // Left out where the search of every real-time schedule passed its limit: then
+            // `facts` gave up (known false), and each object's own search follows.
+            schedules::MbarrierFacts facts;
+            if (!(oneWay && wholeSearchTooLarge && wholeSearchTooLarge()))
+                facts =
+                    schedules::observeMbarriers(pe.program(), order, maxStates, budget,
+                                                schedules::Reduction::PersistentSets, way.absent);
+            else
+                facts.why = "every real-time schedule passed the search's limit";
             if (oneWay && out.completeSchedule.empty())
                 out.completeSchedule = facts.completeSchedule;
             if (oneWay && out.misuseSchedule.empty()) out.misuseSchedule = facts.misuseSchedule;

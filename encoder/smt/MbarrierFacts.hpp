@@ -6,6 +6,7 @@
 #include "smt/ProgramEncoder.hpp"
 
 #include <cstddef>
+#include <functional>
 #include <map>
 #include <string>
 #include <utility>
@@ -88,11 +89,18 @@ public:
     void addPerObjectOrder(const ProgramEncoder& pe, const Z3Rel& m, const Z3Rel& xBase,
                            const z3::expr& lit);
     /** Searches each kept order (with the coherence pairs) and asserts what it finds; each
-     *  order's facts and the condition they are asserted under go to `found` (if given). */
+     *  order's facts and the condition they are asserted under go to `found` (if given).
+     *  Where every object's schedules together pass the search's limit, each object's own
+     *  facts instead; `wholeSearchTooLarge` (asked where the program has one way) true: the
+     *  search of every real-time schedule passed it, and the search of every object together
+     *  is not tried. That search keeps each object's order of operations (the hang search
+     *  keeps fewer: symmetric threads, commuting arrivals), so on the same schedules it meets
+     *  more states; its order adds the axiom's certain pairs, so this is a prediction, not a
+     *  proof, and the facts are then each object's: weaker, and sound either way. */
     MbarrierFactsSummary assertAll(z3::solver& solver, const ProgramEncoder& pe,
                                    const z3::expr& progress, std::size_t maxStates,
-                                   const Budget* budget,
-                                   std::vector<FactsUnder>* found = nullptr) const;
+                                   const Budget* budget, std::vector<FactsUnder>* found = nullptr,
+                                   const std::function<bool()>& wholeSearchTooLarge = {}) const;
 
 private:
     struct Order {

@@ -436,21 +436,29 @@ struct Encodings {
     const CheckOptions& options;
     const Budget& budget;
     bool readings;
-    Z3Session main;
-    std::optional<bool> mayHang;                    ///< programMayHang, asked once
+    /** Query times before timeQueries (the explicit schedules, asked while `main` is
+     *  encoded), then timeQueries' sink. Declared before `main`, which may ask. */
+    std::vector<engine::QueryTime> early;
+    std::vector<engine::QueryTime>* times = &early;
     std::optional<schedules::Exploration> explored; ///< exploreSchedules, once
+    Z3Session main;
+    std::optional<bool> mayHang; ///< programMayHang, asked once
     std::unique_ptr<Z3Session> hang;
     /** Hanging executions found so far (the hang encoding's search's schedules, the solver's
      *  models under earlier readings): each reading runs them concretely before it asks. */
     std::vector<engine::Choices> hangRuns;
-    std::vector<engine::QueryTime>* times = nullptr;
     /** The explicit evaluator's model of the program, shared by the readings' first runs. */
     ConcreteModel concrete;
 
+    /** The mbarrier facts of `main` skip the search of every object's schedules together
+     *  where the search of every real-time schedule (explored) passed its limit. */
     Encodings(Z3Context& c, const ir::Program& prog, const cat::ResolvedModel& m,
               const CheckOptions& o, const Budget& b, bool withReadings)
         : ctx(c), p(prog), model(m), options(o), budget(b), readings(withReadings),
-          main(c, prog, m, o, false, &b, withReadings), concrete(prog, m) {}
+          main(c, prog, m, o, false, &b, withReadings,
+               // past its limit, whatever the proof from each object's facts then said
+               [this] { return schedules().states > schedules::kMaxStates; }),
+          concrete(prog, m) {}
 
     /** Reading `k` as the explicit evaluator takes it (none: the default). */
     std::optional<cat::ReadingId> readingOf(std::size_t k) const {
@@ -465,6 +473,7 @@ struct Encodings {
     std::size_t queries() const { return main.queries() + (hang ? hang->queries() : 0); }
     /** --stats: every later query's time, of both encodings, goes to `sink`. */
     void timeQueries(std::vector<engine::QueryTime>* sink) {
+        sink->insert(sink->end(), early.begin(), early.end());
         times = sink;
         main.timeQueries(sink);
         if (hang) hang->timeQueries(sink);

@@ -254,7 +254,8 @@ std::int64_t modelValue(const z3::model& m, const z3::expr& e) {
 }
 
 Z3Session::Z3Session(Z3Context& ctx, const ir::Program& p, const cat::ResolvedModel& model,
-                     const CheckOptions& options, bool hangs, const Budget* budget, bool readings)
+                     const CheckOptions& options, bool hangs, const Budget* budget, bool readings,
+                     const std::function<bool()>& wholeSearchTooLarge)
     : ctx_(ctx), program_(p), model_(model), options_(options), hangs_(hangs), readings_(readings),
       solver_(ctx, z3::solver::simple()), progress_(ctx.bool_const("progress")),
       withinBound_(ctx.bool_const("within-bound")), noSpin_(ctx.bool_const("no-spin")),
@@ -389,8 +390,9 @@ Z3Session::Z3Session(Z3Context& ctx, const ir::Program& p, const cat::ResolvedMo
     }
     if (facts) {
         std::vector<FactsUnder> found;
-        mbarrierFacts_ = mbarrierPlan.assertAll(solver_, *pe_, progress_,
-                                                options.mbarrierFactStates, budget, &found);
+        mbarrierFacts_ =
+            mbarrierPlan.assertAll(solver_, *pe_, progress_, options.mbarrierFactStates, budget,
+                                   &found, wholeSearchTooLarge);
         lap("mbarrier facts");
         if (options.flagBounds) {
             flagBounds_ = ruleOutFlagMembers(*pe_, model, found, boundsReading(options, readings),

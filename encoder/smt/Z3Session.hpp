@@ -13,6 +13,7 @@
 
 #include <array>
 #include <chrono>
+#include <functional>
 #include <memory>
 #include <set>
 #include <stdexcept>
@@ -33,10 +34,12 @@ class Z3Session {
 public:
     /** With `hangs`, the executions include those that block forever (ProgramEncoder). With
      *  `readings`, every reading of the model is a literal (chooseReading picks one);
-     *  otherwise the encoding is that of options.reading alone. */
+     *  otherwise the encoding is that of options.reading alone. `wholeSearchTooLarge`, asked
+     *  where the mbarrier facts would search every object's schedules together: true leaves
+     *  that search out (MbarrierFactsPlan::assertAll). */
     Z3Session(Z3Context& ctx, const ir::Program& p, const cat::ResolvedModel& model,
               const CheckOptions& options, bool hangs = false, const Budget* budget = nullptr,
-              bool readings = false);
+              bool readings = false, const std::function<bool()>& wholeSearchTooLarge = {});
 
     z3::solver& solver() { return solver_; }
     ProgramEncoder& encoder() { return *pe_; }

@@ -11,6 +11,8 @@
 #include "litmus/Parser.hpp"
 #include "lower/Lowerer.hpp"
 #include "smt/Schedules.hpp"
+#include "smt/Z3Context.hpp"
+#include "smt/Z3Session.hpp"
 
 #include <algorithm>
 #include <catch2/catch.hpp>
@@ -209,12 +211,9 @@ TEST_CASE("past the search's limit, each object's own facts change no answer of 
     CHECK(fallen > 30);
 }
 
-TEST_CASE("each object's search holds a wait behind the arrivals it observes", "[mbarrier-facts]") {
-    // P0 tests mX, then arrives on mY; P1 waits on mY, then arrives on mX. Searched object by
-    // object, P1's wait on mY holds nothing at first, and the test may find mX complete; but the
-    // facts of mY say the wait observed P0's arrive complete its phase (mb-obs, a part of xo),
-    // and the next round orders that pair: the test always finds mX incomplete, as together.
-    ir::Program p = lowered(R"(PTX each-object
+// P0 tests mX, then arrives on mY; P1 waits on mY, then arrives on mX: two objects, one
+// thread's wait on one holding its operation on the other.
+const char* const kEachObject = R"(PTX each-object
 {
   mX @ mbarrier 0, count 1; mY @ mbarrier 0, count 1;
   P0:p = 0;
@@ -223,7 +222,14 @@ TEST_CASE("each object's search holds a wait behind the arrivals it observes", "
  mbarrier.test_wait.parity.shared::cta.b64 p, [mX], 0  | mbarrier.try_wait.parity.shared::cta.b64 _, [mY], 0 ;
  mbarrier.arrive.release.cta.shared::cta.b64 _, [mY]   | mbarrier.arrive.release.cta.shared::cta.b64 _, [mX] ;
 exists (P0:p == 1)
-)");
+)";
+
+TEST_CASE("each object's search holds a wait behind the arrivals it observes", "[mbarrier-facts]") {
+    // P0 tests mX, then arrives on mY; P1 waits on mY, then arrives on mX. Searched object by
+    // object, P1's wait on mY holds nothing at first, and the test may find mX complete; but the
+    // facts of mY say the wait observed P0's arrive complete its phase (mb-obs, a part of xo),
+    // and the next round orders that pair: the test always finds mX incomplete, as together.
+    ir::Program p = lowered(kEachObject);
     int test = -1;
     for (const auto& e : p.events)
         if (e.mbOp == ir::MbOp::Wait && !e.blocking) test = e.id;
@@ -629,4 +635,28 @@ TEST_CASE("the facts' search runs each way of a choice that guards a wait", "[mb
     REQUIRE(guarded.stats);
     CHECK(guarded.stats->mbarrierFacts == 0);
     CHECK(guarded.stats->hangMbarrierFacts == 0);
+}
+
+TEST_CASE("where every real-time schedule passed its limit, the facts are each object's own",
+          "[mbarrier-facts]") {
+    // Encodings leaves out the search of every object's schedules together where the hang
+    // search of every real-time schedule passed its limit (example 48's 80 warps): the facts
+    // then come from each object's own search, asked once for the one way this program has.
+    ir::Program p = lowered(kEachObject);
+    engine::CheckOptions options;
+    engine::smt::Z3Context ctx;
+    int asked = 0;
+    engine::smt::Z3Session skipped(ctx, p, builtinModel(), options, false, nullptr, false, [&] {
+        ++asked;
+        return true;
+    });
+    engine::smt::Z3Session joint(ctx, p, builtinModel(), options, false, nullptr, false,
+                                 [] { return false; });
+    CHECK(asked == 1);
+    const engine::smt::MbarrierFactsSummary& each = skipped.mbarrierFacts();
+    const engine::smt::MbarrierFactsSummary& together = joint.mbarrierFacts();
+    CHECK(each.explored);
+    CHECK(together.explored);
+    CHECK(each.facts > 0);
+    CHECK(each.states != together.states); // another search: each object's, in rounds
 }
