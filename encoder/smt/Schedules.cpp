@@ -46,6 +46,12 @@ std::optional<std::int64_t> constantOf(const ir::ValuePtr& v) {
     return out;
 }
 
+/** The events a search schedules: mbarrier operations and gates. The others run as soon as
+ *  their predecessors have (Explorer::settleAfter). */
+bool isScheduled(const ir::Event& e) {
+    return e.has(ir::Tag::MB) || ir::gateKind(e) != ir::GateKind::None;
+}
+
 /**
  * `order` with the `absent` events taken out and the order through them kept: each one's
  * predecessors come before each of its successors. An event after an absent one in program
@@ -224,7 +230,7 @@ private:
             // A guard on an event the search does not schedule (not an mbarrier operation or a
             // gate) changes no schedule: such an event changes no object, and what it precedes
             // in real time follows its own predecessors, which po and the issue order carry.
-            const bool scheduled = e.has(ir::Tag::MB) || ir::gateKind(e) != ir::GateKind::None;
+            const bool scheduled = isScheduled(e);
             // With a way of the program's choices given (`absent_`), every guard is decided.
             if (e.guard && scheduled && absent_.empty())
                 return why = "an event is guarded by a value", false;
@@ -251,7 +257,7 @@ private:
 
     void prepare() {
         for (const auto& e : p_.events) {
-            bool visible = e.has(ir::Tag::MB) || ir::gateKind(e) != ir::GateKind::None;
+            bool visible = isScheduled(e);
             isInvisible_.push_back(!visible);
             if (isAbsent(e.id)) continue; // done from the start, changing nothing
             (visible ? visible_ : invisible_).push_back(e.id);
@@ -1524,8 +1530,7 @@ std::vector<std::uint64_t> scheduledOrder(const ir::Program& p,
     std::vector<std::size_t> bit(n, SIZE_MAX);
     std::size_t scheduled = 0;
     for (const ir::Event& e : p.events)
-        if (e.has(ir::Tag::MB) || ir::gateKind(e) != ir::GateKind::None)
-            bit[static_cast<std::size_t>(e.id)] = scheduled++;
+        if (isScheduled(e)) bit[static_cast<std::size_t>(e.id)] = scheduled++;
     const std::size_t words = (scheduled + 63) / 64;
     std::vector<std::vector<int>> succs(n);
     std::vector<std::size_t> preds(n, 0);

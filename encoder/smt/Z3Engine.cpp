@@ -436,8 +436,8 @@ struct Encodings {
     const CheckOptions& options;
     const Budget& budget;
     bool readings;
-    /** Query times before timeQueries (the explicit schedules, asked while `main` is
-     *  encoded), then timeQueries' sink. Declared before `main`, which may ask. */
+    /** Query times while `main` is encoded (the explicit schedules it may ask for), which
+     *  timeQueries hands on; later, timeQueries' sink or none. Declared before `main`. */
     std::vector<engine::QueryTime> early;
     std::vector<engine::QueryTime>* times = &early;
     std::optional<schedules::Exploration> explored; ///< exploreSchedules, once
@@ -458,7 +458,9 @@ struct Encodings {
           main(c, prog, m, o, false, &b, withReadings,
                // past its limit, whatever the proof from each object's facts then said
                [this] { return schedules().states > schedules::kMaxStates; }),
-          concrete(prog, m) {}
+          concrete(prog, m) {
+        times = nullptr; // later queries are timed only where timeQueries asks (--stats)
+    }
 
     /** Reading `k` as the explicit evaluator takes it (none: the default). */
     std::optional<cat::ReadingId> readingOf(std::size_t k) const {
