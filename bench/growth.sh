@@ -2,7 +2,7 @@
 # Growth of `ptxmc kernel` per knob of a library-shaped kernel (bench/growth/growth_kernel.cu):
 # time and memory per value, one knob at a time, fitted exponents, plot (about 15 min on 2 cores).
 # Usage: bench/growth.sh [BUILD_DIR]   (GROWTH_AXES, GROWTH_VALUES_<axis>, GROWTH_TIMEOUT,
-#        GROWTH_MEMORY, GROWTH_PHASES, GROWTH_APPEND, GROWTH_OUT: below)
+#        GROWTH_MEMORY, GROWTH_PHASES, GROWTH_APPEND, GROWTH_OUT, GROWTH_ARGS: below)
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 build=${1:-$root/build}
@@ -16,6 +16,9 @@ memory=${GROWTH_MEMORY:-4096}   # per run, MiB
 # Phase breakdown (ptxmc check --stats on the extracted litmus test): "ends" at each axis's
 # smallest and largest answered points, "all" at every answered point, "none".
 phases=${GROWTH_PHASES:-ends}
+# More options for every run, e.g. GROWTH_ARGS="--reading q18-mbarrier-scope-is-cluster": the
+# growth under one reading (with GROWTH_OUT elsewhere, so the default's results stay).
+read -r -a extra_args <<<"${GROWTH_ARGS:-}"
 declare -A base=([stages]=2 [consumers]=1 [epi_warps]=4 [cluster]=1 [k_blocks]=3 [tiles]=1)
 declare -A values=(
     [k_blocks]="1 2 3 4 6 8 12 16 24 32" [tiles]="1 2 3 4" [stages]="2 3 4 6 8"
@@ -41,7 +44,7 @@ if [ -n "${GROWTH_APPEND:-}" ] && [ -f "$csv" ]; then
 else {
     echo "# ptxmc kernel on bench/growth/growth_kernel.cu, one knob at a time from the base point"
     echo "# $stamp, $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs)," \
-        "load $(cut -d' ' -f1-3 /proc/loadavg), cap ${timeout} s / ${memory} MiB"
+        "load $(cut -d' ' -f1-3 /proc/loadavg), cap ${timeout} s / ${memory} MiB${GROWTH_ARGS:+, options $GROWTH_ARGS}"
     echo "axis,value,stages,consumers,epi_warps,cluster,k_blocks,tiles,warps,threads,instructions,extract_s,check_s,seconds,mib,answer"
 } >"$csv"
 echo "# ptxmc check --stats on the extracted program ($stamp)" >"$phase_txt"
@@ -60,7 +63,7 @@ phase() { # AXIS VALUE PTX ARGS...: the per-phase figures of ptxmc check --stats
     shift 3
     "$ptxmc" kernel --emit-litmus "$@" "$ptx" >"$work/p.litmus" 2>/dev/null || return 0
     { nice -n 10 "$ptxmc" check --stats --timeout "$timeout" --memory-limit "$memory" \
-        "$work/p.litmus" || true; } >"$work/p.out" 2>&1
+        ${extra_args[@]+"${extra_args[@]}"} "$work/p.litmus" || true; } >"$work/p.out" 2>&1
     # a check stopped by a limit prints no Stats lines: its reason instead
     { grep -E '^(Stats |Unknown: )' "$work/p.out" || echo "Stats - no figures"; } |
         sed -e "s/^Stats [^ ]*/$axis=$value/" -e "s/^Unknown: /$axis=$value Unknown: /" >>"$phase_txt"
@@ -90,7 +93,8 @@ for axis in $axes; do
         args=(--cluster "${k[cluster]}" --param "3=${k[k_blocks]}" --param "4=${k[tiles]}")
         # A violated property or an Unknown exits non-zero: the answer column reports it.
         /usr/bin/time -o "$work/time" -f "TIME %e %M" nice -n 10 "$ptxmc" kernel --stats \
-            --timeout "$timeout" --memory-limit "$memory" "${args[@]}" "$ptx" >"$work/out" 2>&1 || true
+            --timeout "$timeout" --memory-limit "$memory" "${args[@]}" \
+            ${extra_args[@]+"${extra_args[@]}"} "$ptx" >"$work/out" 2>&1 || true
         read -r _ secs kib < <(grep '^TIME' "$work/time" || echo "TIME 0 0")
         mib=$((kib / 1024))
         header=$(grep -m1 '^Kernel ' "$work/out" || true)
