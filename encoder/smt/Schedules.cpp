@@ -1574,11 +1574,42 @@ struct ObjectSearch {
     MbarrierFacts facts;
 };
 
-/** One round of observeEachObject: every object searched on its own under `order`. */
+/**
+ * The mb-obs pairs `facts` make certain: an operation that advances a spinning wait's object,
+ * always before the wait and of a phase below every phase the wait may find, contributed to a
+ * phase the wait observed complete (engine/MbarrierMachine.hpp observedBy), and the model puts
+ * that pair in xo (xsync in model/tcgen05.cat), which every object's order respects as well.
+ */
+std::set<std::pair<int, int>> observedPairs(const ir::Program& p, const MbarrierFacts& facts) {
+    std::set<std::pair<int, int>> out;
+    for (const auto& [w, before] : facts.alwaysAfter) {
+        const ir::Event& wait = p.events[static_cast<std::size_t>(w)];
+        const auto seen = facts.phases.find(w);
+        if (wait.mbOp != ir::MbOp::Wait || ir::gateKind(wait) != ir::GateKind::Chosen ||
+            wait.mbConditional || seen == facts.phases.end() || seen->second.empty())
+            continue;
+        for (int a : before) {
+            const auto contributed = facts.phases.find(a);
+            if (mbarrier::mayBeObserved(p.events[static_cast<std::size_t>(a)], wait) &&
+                contributed != facts.phases.end() && !contributed->second.empty() &&
+                *contributed->second.rbegin() < *seen->second.begin())
+                out.emplace(a, w);
+        }
+    }
+    return out;
+}
+
+/**
+ * One round of observeEachObject: every object searched on its own under `order`, each after
+ * the mb-obs pairs that the objects before it in this round made certain (`observed` grows as
+ * they are found where `addObserved`): a barrier searched after the one whose waits hand its
+ * arrivals on starts from their order, not the last round's (a 2-SM GEMM's rounds 8 -> 5).
+ */
 MbarrierFacts eachObjectOnce(const ir::Program& p, const std::vector<std::pair<int, int>>& order,
                              const std::vector<std::pair<int, int>>& ownOrder,
-                             const std::set<std::pair<int, int>>& observed, std::size_t maxStates,
-                             const Budget* budget, const std::vector<bool>& absent,
+                             std::set<std::pair<int, int>>& observed, bool addObserved,
+                             std::size_t maxStates, const Budget* budget,
+                             const std::vector<bool>& absent,
                              std::map<int, ObjectSearch>& searched) {
     std::set<int> objects;
     for (const ir::Event& e : p.events)
@@ -1617,39 +1648,12 @@ MbarrierFacts eachObjectOnce(const ir::Program& p, const std::vector<std::pair<i
         }
         MbarrierFacts facts = observeMbarriers(alone, objectOrder, maxStates - out.states, budget,
                                                Reduction::PersistentSets, absent);
+        if (addObserved && facts.known) observed.merge(observedPairs(p, facts));
         searched[location] = {std::move(read), facts};
         mergeObjectFacts(out, std::move(facts));
     }
     return out;
 }
-
-/**
- * The mb-obs pairs `facts` make certain: an operation that advances a spinning wait's object,
- * always before the wait and of a phase below every phase the wait may find, contributed to a
- * phase the wait observed complete (engine/MbarrierMachine.hpp observedBy), and the model puts
- * that pair in xo (xsync in model/tcgen05.cat), which every object's order respects as well.
- */
-std::set<std::pair<int, int>> observedPairs(const ir::Program& p, const MbarrierFacts& facts) {
-    std::set<std::pair<int, int>> out;
-    for (const auto& [w, before] : facts.alwaysAfter) {
-        const ir::Event& wait = p.events[static_cast<std::size_t>(w)];
-        const auto seen = facts.phases.find(w);
-        if (wait.mbOp != ir::MbOp::Wait || ir::gateKind(wait) != ir::GateKind::Chosen ||
-            wait.mbConditional || seen == facts.phases.end() || seen->second.empty())
-            continue;
-        for (int a : before) {
-            const auto contributed = facts.phases.find(a);
-            if (mbarrier::mayBeObserved(p.events[static_cast<std::size_t>(a)], wait) &&
-                contributed != facts.phases.end() && !contributed->second.empty() &&
-                *contributed->second.rbegin() < *seen->second.begin())
-                out.emplace(a, w);
-        }
-    }
-    return out;
-}
-
-/** Rounds of observeEachObject: each adds the mb-obs pairs the last one's facts make certain. */
-constexpr int kObservedRounds = 4;
 
 } // namespace
 
@@ -1662,17 +1666,18 @@ MbarrierFacts observeEachObject(const ir::Program& p, const std::vector<std::pai
     std::size_t states = 0;
     MbarrierFacts best;
     std::map<int, ObjectSearch> searched;
-    for (int round = 0; round < kObservedRounds && states < maxStates; ++round) {
-        MbarrierFacts facts = eachObjectOnce(p, order, ownOrder, observed, maxStates - states,
-                                             budget, absent, searched);
+    // Rounds until one adds no mb-obs pair (each round's pairs are the last one's and more, so
+    // this ends), within the state limit. A ring's hand-offs need a round per wrap: four rounds
+    // left a 2-SM GEMM's later wraps without facts.
+    for (int round = 0; states < maxStates; ++round) {
+        const std::size_t before = observed.size();
+        MbarrierFacts facts = eachObjectOnce(p, order, ownOrder, observed, observedInOrder,
+                                             maxStates - states, budget, absent, searched);
         states += facts.states;
         premises.insert(facts.firstMisuses.begin(), facts.firstMisuses.end());
         const bool complete = facts.known;
         if (round == 0 || complete) best = std::move(facts);
-        if (!complete || !observedInOrder) break;
-        const std::size_t before = observed.size();
-        observed.merge(observedPairs(p, best));
-        if (observed.size() == before) break;
+        if (!complete || !observedInOrder || observed.size() == before) break;
     }
     best.states = states;
     best.firstMisuses = std::move(premises);

@@ -246,6 +246,50 @@ TEST_CASE("each object's search holds a wait behind the arrivals it observes", "
         engine::schedules::observeEachObject(p, order, {}, true, 2).known); // the states add up
 }
 
+/** A one-stage ring of `wraps` hand-offs with two producers: P0 and P2 each wait on their own
+ *  `empty` barrier and arrive on `full` (count 2); P1 waits on `full` and arrives on both. */
+std::string twoProducerRing(int wraps) {
+    std::string text =
+        "PTX two-producer-ring\n{\n  full @ mbarrier 0, count 2; emptyA @ mbarrier 0, "
+        "count 1; emptyB @ mbarrier 0, count 1;\n}\n"
+        " P0@cta 0,gpu 0 | P1@cta 0,gpu 0 | P2@cta 0,gpu 0 ;\n";
+    const std::string wait = " mbarrier.try_wait.parity.acquire.cta.shared::cta.b64 _, [";
+    const std::string arrive = " mbarrier.arrive.release.cta.shared::cta.b64 _, [";
+    for (int w = 0; w < wraps; ++w) {
+        const std::string back = std::to_string((w + 1) % 2);
+        text += wait + "emptyA], " + back + " |" + wait + "full], " + std::to_string(w % 2) + " |" +
+                wait + "emptyB], " + back + " ;\n";
+        text += arrive + "full] |" + arrive + "emptyA] |" + arrive + "full] ;\n";
+        text += " |" + arrive + "emptyB] | ;\n";
+    }
+    return text + "exists (true)\n";
+}
+
+TEST_CASE("each object's rounds go on until a ring's last wrap has its facts", "[mbarrier-facts]") {
+    // Searched on its own, `full` may take P0's arrive of a later wrap into an earlier phase
+    // (P0 and P2 arrive freely there): which phase each arrive completes is open until a later
+    // round orders them behind the `empty` barriers' hand-offs (`full` is searched first, with
+    // none yet). One round leaves 22 of these phases open. The rounds went on at most four
+    // times, and left the 2-SM GEMM's later wraps open under decision Q22's variant (its
+    // data-race proof then the solver's, 30 s; tests/cli/kernel/scale/2sm-q22-two-tiles-facts);
+    // they now go on until one adds nothing.
+    ir::Program p = lowered(twoProducerRing(8));
+    const auto order = ir::realTimePairs(p);
+    auto together = engine::schedules::observeMbarriers(p, order, 100000);
+    auto alone = engine::schedules::observeEachObject(p, order, {}, true, 100000);
+    REQUIRE(together.known);
+    REQUIRE(alone.known);
+    int operations = 0;
+    for (const auto& e : p.events) {
+        if (!e.has(ir::Tag::MB) || e.mbOp == ir::MbOp::Init) continue;
+        ++operations;
+        INFO(e.text << " of P" << e.thread << " (instruction " << e.instruction << ")");
+        REQUIRE(together.phases.at(e.id).size() == 1);
+        CHECK(alone.phases.at(e.id) == together.phases.at(e.id));
+    }
+    CHECK(operations == 8 * 7);
+}
+
 TEST_CASE("the facts' search gives up at its limit where one object's operations interleave",
           "[mbarrier-facts]") {
     // Five threads' three arrives on one object: every count of each thread's arrives so far is
