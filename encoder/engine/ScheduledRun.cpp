@@ -88,6 +88,21 @@ std::optional<std::vector<int>> hangingGates(const ir::Program& p, const Concret
     return stuckGates(p, c.blocked);
 }
 
+std::optional<ScheduledRun> finishingRun(const ir::Program& p, const ConcreteModel& model,
+                                         const std::optional<cat::ReadingId>& reading,
+                                         const Choices& c) {
+    if (!c.blocked.empty()) return std::nullopt;
+    Outcome o = computeOutcome(p, c);
+    if (o.noExecution || o.valueCycle || !waitsHold(p, c, o)) return std::nullopt;
+    if (!cutsReached(p, c, o).empty()) return std::nullopt;
+    const ConcreteVerdict v = model.underReading(reading).check(c, o);
+    if (!v.consistent) return std::nullopt;
+    ScheduledRun run{finalState(p, c, o), {}};
+    for (const std::string& f : v.flags)
+        run.flags[f].insert(v.flagWitness.at(f));
+    return run;
+}
+
 std::optional<ScheduledRun> runSchedule(const ir::Program& p, const cat::ResolvedModel& model,
                                         const std::optional<cat::ReadingId>& reading,
                                         const std::vector<int>& schedule) {
@@ -105,16 +120,9 @@ std::optional<ScheduledRun> runSchedule(const ir::Program& p, const ConcreteMode
         return std::nullopt;
     std::optional<Choices> c = choicesOfSchedule(p, schedule);
     if (!c) return std::nullopt;
-    Outcome o = computeOutcome(p, *c);
-    if (o.noExecution || o.valueCycle || !waitsHold(p, *c, o)) return std::nullopt;
+    const Outcome o = computeOutcome(p, *c);
     if (std::find(o.exists.begin(), o.exists.end(), false) != o.exists.end()) return std::nullopt;
-    if (!cutsReached(p, *c, o).empty()) return std::nullopt;
-    const ConcreteVerdict v = model.underReading(reading).check(*c, o);
-    if (!v.consistent) return std::nullopt;
-    ScheduledRun run{finalState(p, *c, o), {}};
-    for (const std::string& f : v.flags)
-        run.flags[f].insert(v.flagWitness.at(f));
-    return run;
+    return finishingRun(p, model, reading, *c);
 }
 
 } // namespace ptxmc::engine

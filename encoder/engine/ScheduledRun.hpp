@@ -38,6 +38,17 @@ std::optional<ScheduledRun> runSchedule(const ir::Program& p, const ConcreteMode
                                         const std::vector<int>& schedule);
 
 /**
+ * The execution of choices `c` (the solver's model of one, under another reading) where it
+ * completes and the model allows it under `reading`: nothing blocked, every spinning wait that
+ * happens returning, no cut reached, no value depending on itself, and the model (under
+ * `reading`) consistent: its state and flags, the test the enumerating engine puts each
+ * finishing candidate to. Nothing otherwise.
+ */
+std::optional<ScheduledRun> finishingRun(const ir::Program& p, const ConcreteModel& model,
+                                         const std::optional<cat::ReadingId>& reading,
+                                         const Choices& c);
+
+/**
  * The gates a hanging execution holds forever (ir stuckGates: its blocked waits, and each
  * barrier or cta_group::2 pair reached but missing a participant), where the explicit evaluator
  * takes `c` as one: some wait blocked, each reached, every wait that runs and is not blocked
