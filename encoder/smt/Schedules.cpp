@@ -1667,8 +1667,8 @@ MbarrierFacts observeEachObject(const ir::Program& p, const std::vector<std::pai
     MbarrierFacts best;
     std::map<int, ObjectSearch> searched;
     // Rounds until one adds no mb-obs pair (each round's pairs are the last one's and more, so
-    // this ends), within the state limit. A ring's hand-offs need a round per wrap: four rounds
-    // left a 2-SM GEMM's later wraps without facts.
+    // this ends), within the state limit. A ring's hand-offs may take a round per wrap: four
+    // rounds of the last round's pairs alone left a 2-SM GEMM's later wraps without facts.
     for (int round = 0; states < maxStates; ++round) {
         const std::size_t before = observed.size();
         MbarrierFacts facts = eachObjectOnce(p, order, ownOrder, observed, observedInOrder,

@@ -190,8 +190,8 @@ MbarrierFacts observeMbarriers(const ir::Program& p, const std::vector<std::pair
  * observed complete, and the facts of one round say which those are in every execution
  * (observedPairs); the next round adds them to `order`, so that a thread's wait on one object
  * holds its operations on another behind the arrivals it waits for, until a round adds none
- * (a ring's hand-offs take a round per wrap) or the rounds' states pass `maxStates`. Each round's
- * facts hold where the earlier rounds' do, so every round's premises (firstMisuses) are the
+ * (a ring's hand-offs may take a round per wrap) or the rounds' states pass `maxStates`. Each
+ * round's facts hold where the earlier rounds' do, so every round's premises (firstMisuses) are the
  * result's. Objects whose search gave up have no facts; `why` names the first such one, and `known`
  * says every search finished. An object whose search reads the same of a round's order as of the
  * last (scheduledOrder) keeps that search's facts and is not searched again.

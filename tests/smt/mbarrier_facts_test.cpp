@@ -265,14 +265,14 @@ std::string twoProducerRing(int wraps) {
     return text + "exists (true)\n";
 }
 
-TEST_CASE("each object's rounds go on until a ring's last wrap has its facts", "[mbarrier-facts]") {
+TEST_CASE("each object's rounds carry a ring's hand-offs until its phases are the joint search's",
+          "[mbarrier-facts]") {
     // Searched on its own, `full` may take P0's arrive of a later wrap into an earlier phase
     // (P0 and P2 arrive freely there): which phase each arrive completes is open until a later
     // round orders them behind the `empty` barriers' hand-offs (`full` is searched first, with
-    // none yet). One round leaves 22 of these phases open. The rounds went on at most four
-    // times, and left the 2-SM GEMM's later wraps open under decision Q22's variant (its
-    // data-race proof then the solver's, 30 s; tests/cli/kernel/scale/2sm-q22-two-tiles-facts);
-    // they now go on until one adds nothing.
+    // none yet). One round leaves 22 of these phases open; two suffice here, as the pairs found
+    // earlier in a round reach the objects searched after them. (The 2-SM GEMM needed more than
+    // the four rounds the search once stopped at: tests/cli/kernel/scale/2sm-q22-two-tiles-facts.)
     ir::Program p = lowered(twoProducerRing(8));
     const auto order = ir::realTimePairs(p);
     auto together = engine::schedules::observeMbarriers(p, order, 100000);
