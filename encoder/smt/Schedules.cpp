@@ -383,10 +383,46 @@ private:
         groupEvents_.assign(static_cast<std::size_t>(threads), {});
         for (const auto& e : p_.events)
             if (e.thread >= 0) {
-                groupOf_[static_cast<std::size_t>(e.id)] = root(e.thread);
-                if (!isAbsent(e.id))
+                const auto id = static_cast<std::size_t>(e.id);
+                groupOf_[id] = root(e.thread);
+                if (!isAbsent(e.id) && !isInvisible_[id])
                     groupEvents_[static_cast<std::size_t>(root(e.thread))].push_back(e.id);
             }
+        linkGroupEvents();
+    }
+
+    /**
+     * For groupStuckForever, which looks at visible events only: each one's nearest visible
+     * predecessors of its own group, through invisible events of that group (an invisible
+     * event runs once its predecessors have, so it may run exactly when those may), and the
+     * reverse. Another group's event and a cta_group::2 operation end a path: groupStuckForever
+     * takes them as able to run. In each object's own search nearly every event is invisible
+     * (the other objects' operations are plain), and this runs at every state of mayComplete.
+     */
+    void linkGroupEvents() {
+        groupPreds_.assign(p_.events.size(), {});
+        groupSuccs_.assign(p_.events.size(), {});
+        std::vector<int> seenFrom(p_.events.size(), -1);
+        for (int x : visible_) {
+            const int g = groupOf_[static_cast<std::size_t>(x)];
+            if (g < 0) continue;
+            std::vector<int> todo{x};
+            while (!todo.empty()) {
+                const int y = todo.back();
+                todo.pop_back();
+                for (int a : preds_[static_cast<std::size_t>(y)]) {
+                    const auto ia = static_cast<std::size_t>(a);
+                    if (seenFrom[ia] == x || groupOf_[ia] != g) continue;
+                    seenFrom[ia] = x;
+                    if (!isInvisible_[ia])
+                        groupPreds_[static_cast<std::size_t>(x)].push_back(a);
+                    else if (p_.events[ia].peerEvent < 0)
+                        todo.push_back(a);
+                }
+            }
+            for (int a : groupPreds_[static_cast<std::size_t>(x)])
+                groupSuccs_[static_cast<std::size_t>(a)].push_back(x);
+        }
     }
 
     /**
@@ -397,43 +433,77 @@ private:
      * and may run could release (only operations change an object, and all of an object's
      * operations with a thread are in one group, groupThreads()). Predecessors and operations
      * of other groups (and of no thread), and cta_group::2 operations that wait for their peer,
-     * are taken as able to run. Every event that runs in some
-     * schedule from `s` is in the set (each needs its predecessors, and a wait the phase holds
-     * a change, to run before it). A spinning wait outside it never returns, and no schedule
+     * are taken as able to run. Only the visible events are tracked, each waiting for its
+     * linkGroupEvents() predecessors: the invisible ones between follow them. Every event that runs
+     * in some schedule from `s` is in the set (each needs its predecessors, and a wait the phase
+     * holds a change, to run before it). A spinning wait outside it never returns, and no schedule
      * from `s` returns every one: mayComplete prunes the state.
      */
     bool groupStuckForever(const Node& s, int g) const {
         const std::vector<int>& events = groupEvents_[static_cast<std::size_t>(g)];
-        std::vector<bool> mayRun(p_.events.size(), false);
-        auto canRun = [&](int x) {
-            const ir::Event& ev = p_.events[static_cast<std::size_t>(x)];
-            if (ev.peerEvent >= 0) return true;
-            for (int a : preds_[static_cast<std::size_t>(x)]) {
-                const auto ia = static_cast<std::size_t>(a);
-                if (!s.done[ia] && groupOf_[ia] == g && !mayRun[ia]) return false;
-            }
-            if (!spinning(ev) || phaseAllows(s, x)) return true;
-            for (int o : opsAt_[slotOf(x)]) {
-                const auto io = static_cast<std::size_t>(o);
-                if (!s.done[io] && mbarrier::changesObject(p_.events[io]) &&
-                    (groupOf_[io] != g || mayRun[io]))
-                    return true;
-            }
-            return false;
+        const auto pending = [&](int x) {
+            const auto ix = static_cast<std::size_t>(x);
+            return !s.done[ix] && groupOf_[ix] == g;
         };
-        for (bool changed = true; changed;) {
-            changed = false;
-            for (int x : events)
-                if (!s.done[static_cast<std::size_t>(x)] && !mayRun[static_cast<std::size_t>(x)] &&
-                    canRun(x)) {
-                    mayRun[static_cast<std::size_t>(x)] = true;
-                    changed = true;
+        // The least set, grown from a worklist: an event joins once its last pending
+        // predecessor of the group has, and a spinning wait once a change of its object may run.
+        // Scratch kept across calls (this runs at every state of mayComplete's searches):
+        // only the group's entries are written, and they are cleared before returning.
+        std::vector<char>& mayRun = stuckScratch_.mayRun;
+        std::vector<int>& waitingFor = stuckScratch_.waitingFor;   // pending group preds not in
+        std::vector<signed char>& changed = stuckScratch_.changed; // by slot: a change may run
+        mayRun.resize(p_.events.size(), 0);
+        waitingFor.resize(p_.events.size(), 0);
+        changed.assign(opsAt_.size(), -1); // -1: not asked yet
+        auto changeMayRun = [&](std::size_t slot) {
+            if (changed[slot] < 0) {
+                changed[slot] = 0;
+                for (int o : opsAt_[slot]) {
+                    const auto io = static_cast<std::size_t>(o);
+                    if (!s.done[io] && groupOf_[io] != g && mbarrier::changesObject(p_.events[io]))
+                        changed[slot] = 1;
                 }
+            }
+            return changed[slot] == 1;
+        };
+        std::vector<int> todo;
+        auto tryRun = [&](int x) {
+            const auto ix = static_cast<std::size_t>(x);
+            if (mayRun[ix] != 0) return;
+            const ir::Event& ev = p_.events[ix];
+            if (ev.peerEvent < 0 && (waitingFor[ix] > 0 || (spinning(ev) && !phaseAllows(s, x) &&
+                                                            !changeMayRun(slotOf(x)))))
+                return;
+            mayRun[ix] = 1;
+            todo.push_back(x);
+        };
+        for (int x : events)
+            if (pending(x))
+                for (int a : groupPreds_[static_cast<std::size_t>(x)])
+                    waitingFor[static_cast<std::size_t>(x)] += pending(a) ? 1 : 0;
+        for (int x : events)
+            if (pending(x)) tryRun(x);
+        while (!todo.empty()) {
+            const int x = todo.back();
+            todo.pop_back();
+            for (int c : groupSuccs_[static_cast<std::size_t>(x)])
+                if (pending(c) && --waitingFor[static_cast<std::size_t>(c)] == 0) tryRun(c);
+            const ir::Event& ev = p_.events[static_cast<std::size_t>(x)];
+            if (!ev.has(ir::Tag::MB) || !mbarrier::changesObject(ev)) continue;
+            const std::size_t slot = slotOf(x);
+            if (changed[slot] == 1) continue; // its waits were tried with a change already
+            changed[slot] = 1;
+            for (int o : opsAt_[slot])
+                if (pending(o) && spinning(p_.events[static_cast<std::size_t>(o)])) tryRun(o);
         }
-        return std::any_of(events.begin(), events.end(), [&](int x) {
-            return !s.done[static_cast<std::size_t>(x)] && !mayRun[static_cast<std::size_t>(x)] &&
-                   spinning(p_.events[static_cast<std::size_t>(x)]);
-        });
+        bool stuck = false;
+        for (int x : events) {
+            const auto ix = static_cast<std::size_t>(x);
+            stuck = stuck || (pending(x) && mayRun[ix] == 0 && spinning(p_.events[ix]));
+            mayRun[ix] = 0;
+            waitingFor[ix] = 0;
+        }
+        return stuck;
     }
 
     bool anyGroupStuckForever(const Node& s) const {
@@ -589,11 +659,11 @@ private:
 
     /** Every spinning wait of the program ran (returned True) in `s`. */
     bool spinningWaitsReturned(const Node& s) const {
-        for (const ir::Event& ev : p_.events)
-            if (ev.mbOp == ir::MbOp::Wait && ir::gateKind(ev) == ir::GateKind::Chosen &&
-                !s.done[static_cast<std::size_t>(ev.id)])
-                return false;
-        return true;
+        // every spinning wait is visible (an mbarrier operation); an absent one is done
+        return std::all_of(visible_.begin(), visible_.end(), [&](int e) {
+            return s.done[static_cast<std::size_t>(e)] ||
+                   !spinning(p_.events[static_cast<std::size_t>(e)]);
+        });
     }
 
     /**
@@ -1253,6 +1323,7 @@ private:
             if (!misuseSeen_.empty() && misuseKnown_ && goPastStates_ > 0 &&
                 seen.size() > statesAtFirstPast_ + goPastStates_) {
                 out.answer = Answer::TooLarge;
+                out.cut = true;
                 out.why =
                     "more than " + std::to_string(goPastStates_) + " schedule states past a misuse";
                 out.states = seen.size();
@@ -1261,6 +1332,7 @@ private:
             }
             if (seen.size() > maxStates_) {
                 out.answer = Answer::TooLarge;
+                out.cut = true;
                 out.why = "more than " + std::to_string(maxStates_) + " schedule states";
                 out.states = seen.size();
                 return;
@@ -1394,6 +1466,13 @@ private:
     /// by event, with a way of the program's choices: its guard fails (empty: no way given)
     std::vector<bool> absent_;
     std::size_t completionStates_ = 0; ///< states of the mayComplete searches, together
+    /** groupStuckForever's working sets, by event and by slot (reused: see there). */
+    struct StuckScratch {
+        std::vector<char> mayRun;
+        std::vector<int> waitingFor;
+        std::vector<signed char> changed;
+    };
+    mutable StuckScratch stuckScratch_;
     /// States from which mayComplete found a schedule with every spinning wait returned, and
     /// those from which its finished search found none: later searches stop at either. A state
     /// answers alike whichever misuse led to it (the persistent sets keep every end state).
@@ -1416,7 +1495,9 @@ private:
     std::vector<std::optional<std::int64_t>> operand_; ///< spinning wait -> parity or token
     std::vector<std::vector<int>> opsAt_;              ///< by slot: the object's operations
     std::vector<int> groupOf_; ///< event -> its thread's group (groupThreads(): the lowest thread)
-    std::vector<std::vector<int>> groupEvents_; ///< group -> its events (not absent)
+    std::vector<std::vector<int>> groupEvents_; ///< group -> its visible events (not absent)
+    std::vector<std::vector<int>> groupPreds_;  ///< linkGroupEvents(): by visible event
+    std::vector<std::vector<int>> groupSuccs_;  ///< and the reverse
     MbarrierFacts* facts_;                      ///< observeMbarriers: where facts go
     bool misuseKnown_ = false;                  ///< facts: every wait's operand is a constant
     std::set<int> misuseSeen_;                  ///< facts: the mbarrier ops some step made misuse

@@ -43,6 +43,8 @@ struct Exploration {
     Answer answer = Answer::Unsupported;
     std::string why;        ///< Unsupported, TooLarge: the reason
     std::size_t states = 0; ///< distinct states visited
+    /** The search passed its limit (answer TooLarge, unless another proof answered since). */
+    bool cut = false;
     /** One schedule in which every event happens, as the order the events run in (empty
      *  when none was found): a sequentially consistent execution of the program. */
     std::vector<int> completeSchedule;
