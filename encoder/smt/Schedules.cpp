@@ -466,7 +466,7 @@ private:
             }
             return changed[slot] == 1;
         };
-        std::vector<int> todo;
+        std::vector<int>& todo = stuckScratch_.todo; // empty between calls
         auto tryRun = [&](int x) {
             const auto ix = static_cast<std::size_t>(x);
             if (mayRun[ix] != 0) return;
@@ -1471,6 +1471,7 @@ private:
         std::vector<char> mayRun;
         std::vector<int> waitingFor;
         std::vector<signed char> changed;
+        std::vector<int> todo;
     };
     mutable StuckScratch stuckScratch_;
     /// States from which mayComplete found a schedule with every spinning wait returned, and

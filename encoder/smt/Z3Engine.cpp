@@ -231,8 +231,12 @@ struct EachObjectProof {
     double seconds = 0;
 };
 
-double secondsSince(std::chrono::steady_clock::time_point from) {
-    return std::chrono::duration<double>(std::chrono::steady_clock::now() - from).count();
+double secondsBetween(Clock::time_point a, Clock::time_point b) {
+    return std::chrono::duration<double>(b - a).count();
+}
+
+double secondsSince(Clock::time_point from) {
+    return secondsBetween(from, Clock::now());
 }
 
 EachObjectProof proveNoHangFromEachObject(const ir::Program& p, const Budget& budget) {
@@ -583,9 +587,8 @@ void runFlagsConcretely(Encodings& enc, std::size_t reading, Harvest& found) {
         const std::optional<engine::ScheduledRun> run =
             engine::finishingRun(enc.p, enc.concrete, under, c);
         if (enc.times != nullptr)
-            recordQuery(
-                *enc.times, "another reading's flag, run concretely", run ? z3::sat : z3::unknown,
-                std::chrono::duration<double>(std::chrono::steady_clock::now() - began).count());
+            recordQuery(*enc.times, "another reading's flag, run concretely",
+                        run ? z3::sat : z3::unknown, secondsSince(began));
         if (!run) continue;
         found.states.insert(run->state);
         for (const auto& [name, witnesses] : run->flags)
@@ -708,10 +711,6 @@ void runQueries(CheckResult& r, Encodings& enc, std::size_t reading) {
     if (enc.options.canonicalWitnesses && reading == 0) canonicalWitnesses(found, s);
     setFlags(r, p, enc.model, found.raised);
     setBoundReached(r, p, beyond);
-}
-
-double secondsBetween(Clock::time_point a, Clock::time_point b) {
-    return std::chrono::duration<double>(b - a).count();
 }
 
 /** --stats: the main encoding's size and relations, the phases' times, Z3's own counters. */
