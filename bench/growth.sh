@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Growth of `ptxmc kernel` per knob of a library-shaped kernel (bench/growth/growth_kernel.cu):
-# time and memory per value, one knob at a time, fitted exponents, plot (about 15 min on 2 cores).
+# time and memory per value, one knob at a time, fitted exponents, plot (about 40 min on 2 cores,
+# three runs a point).
 # Usage: bench/growth.sh [BUILD_DIR]   (GROWTH_AXES, GROWTH_VALUES_<axis>, GROWTH_TIMEOUT,
-#        GROWTH_MEMORY, GROWTH_PHASES, GROWTH_APPEND, GROWTH_OUT, GROWTH_ARGS: below)
+#        GROWTH_MEMORY, GROWTH_RUNS, GROWTH_PHASES, GROWTH_APPEND, GROWTH_OUT, GROWTH_ARGS: below)
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 build=${1:-$root/build}
@@ -13,6 +14,10 @@ out=${GROWTH_OUT:-$root/bench/growth}
 axes=${GROWTH_AXES:-"k_blocks tiles stages consumers epi_warps cluster stages_wrap cluster_mc"}
 timeout=${GROWTH_TIMEOUT:-90}  # per run, seconds: past it the point is Unknown (capped)
 memory=${GROWTH_MEMORY:-4096}   # per run, MiB
+# Runs per point: the fastest one's time (and the extraction's), the largest memory. One run of
+# the same binary took 3.2 to 6.3 s at cluster_mc = 4 on this 2-core machine (bench/history.md,
+# 2026-12-05 (6)); with two points an axis's exponent moved by 1 with that alone.
+runs=${GROWTH_RUNS:-3}
 # Phase breakdown (ptxmc check --stats on the extracted litmus test): "ends" at each axis's
 # smallest and largest answered points, "all" at every answered point, "none".
 phases=${GROWTH_PHASES:-ends}
@@ -44,7 +49,7 @@ if [ -n "${GROWTH_APPEND:-}" ] && [ -f "$csv" ]; then
 else {
     echo "# ptxmc kernel on bench/growth/growth_kernel.cu, one knob at a time from the base point"
     echo "# $stamp, $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs)," \
-        "load $(cut -d' ' -f1-3 /proc/loadavg), cap ${timeout} s / ${memory} MiB${GROWTH_ARGS:+, options $GROWTH_ARGS}"
+        "load $(cut -d' ' -f1-3 /proc/loadavg), cap ${timeout} s / ${memory} MiB, fastest of $runs run(s)${GROWTH_ARGS:+, options $GROWTH_ARGS}"
     echo "axis,value,stages,consumers,epi_warps,cluster,k_blocks,tiles,warps,threads,instructions,extract_s,check_s,seconds,mib,answer"
 } >"$csv"
 echo "# ptxmc check --stats on the extracted program ($stamp)" >"$phase_txt"
@@ -94,10 +99,17 @@ for axis in $axes; do
         # The run a user makes, without --stats (its relation sizes alone took 1.2 of 8.3 s at
         # cluster_mc = 4): time and memory. A violated property or an Unknown exits non-zero:
         # the answer column reports it.
-        /usr/bin/time -o "$work/time" -f "TIME %e %M" nice -n 10 "$ptxmc" kernel \
-            --timeout "$timeout" --memory-limit "$memory" "${args[@]}" \
-            ${extra_args[@]+"${extra_args[@]}"} "$ptx" >"$work/out" 2>&1 || true
-        read -r _ secs kib < <(grep '^TIME' "$work/time" || echo "TIME 0 0")
+        secs="" kib=0
+        for ((run = 0; run < runs; run++)); do
+            /usr/bin/time -o "$work/time" -f "TIME %e %M" nice -n 10 "$ptxmc" kernel \
+                --timeout "$timeout" --memory-limit "$memory" "${args[@]}" \
+                ${extra_args[@]+"${extra_args[@]}"} "$ptx" >"$work/out" 2>&1 || true
+            read -r _ s k < <(grep '^TIME' "$work/time" || echo "TIME 0 0")
+            secs=$(awk -v a="${secs:-$s}" -v b="$s" 'BEGIN { print (b < a ? b : a) }')
+            kib=$((k > kib ? k : kib))
+            # a point past the limit is not run again: its answer is the limit
+            ! grep -q '^Verdict: Unknown' "$work/out" || break
+        done
         mib=$((kib / 1024))
         header=$(grep -m1 '^Kernel ' "$work/out" || true)
         # "N warps; M of them synchronize": M threads in the checked program
@@ -105,9 +117,13 @@ for axis in $axes; do
         threads=$(echo "$header" | sed -n 's/.*; \([0-9]*\) of them synchronize.*/\1/p')
         instr=$(echo "$header" | sed -n 's/.*(\([0-9]*\) instructions checked).*/\1/p')
         # The extraction alone (--emit-litmus), and the rest of the run's time the check's.
-        /usr/bin/time -o "$work/etime" -f "TIME %e" "$ptxmc" kernel --emit-litmus "${args[@]}" \
-            "$ptx" >/dev/null 2>&1 || true
-        ext=$(sed -n 's/^TIME //p' "$work/etime")
+        ext=""
+        for ((run = 0; run < runs; run++)); do
+            /usr/bin/time -o "$work/etime" -f "TIME %e" "$ptxmc" kernel --emit-litmus "${args[@]}" \
+                "$ptx" >/dev/null 2>&1 || true
+            e=$(sed -n 's/^TIME //p' "$work/etime")
+            ext=$(awk -v a="${ext:-$e}" -v b="${e:-0}" 'BEGIN { print (b < a ? b : a) }')
+        done
         chk=$(awk -v s="$secs" -v e="${ext:-0}" 'BEGIN { d = s - e; printf "%.2f", d < 0 ? 0 : d }')
         verdict=$(sed -n 's/^Verdict: //p' "$work/out")
         case "$verdict" in
