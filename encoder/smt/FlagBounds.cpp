@@ -179,6 +179,9 @@ ruleOutFlagMembers(ProgramEncoder& pe, const cat::ResolvedModel& model,
     FlagBoundsSummary out;
     for (const FlagMembers& ws : witnesses)
         out.witnesses += ws.size();
+    // Each member counts once, however many facts rule it out (--readings has the default
+    // order's and decision Q22's: "6714 of 3491" on the FA4-like kernel).
+    std::set<std::pair<std::size_t, std::size_t>> counted; // (flag, member)
     for (const FactsUnder& f : found) {
         if (!f.facts.known) continue;
         BaseBounds bounds(pe, f.facts);
@@ -201,7 +204,7 @@ ruleOutFlagMembers(ProgramEncoder& pe, const cat::ResolvedModel& model,
         BoundsAlgebra alg;
         Evaluator<BoundsAlgebra> ev(alg, pe.program().events.size(), model, base);
         std::size_t k = 0;
-        const std::size_t before = out.ruledOut;
+        bool some = false;
         // A condition two witnesses share (two flags', or pairs whose closure pairs repeat
         // others through a chain: engine/ClosureChains.hpp) is asserted once.
         std::set<unsigned> ruledOut;
@@ -210,13 +213,17 @@ ruleOutFlagMembers(ProgramEncoder& pe, const cat::ResolvedModel& model,
             const std::size_t index = k++;
             if (a.test != cat::Stmt::Test::Empty || !a.negated) continue;
             const auto val = ev.eval(*a.expr);
-            for (const auto& [events, cond] : witnesses.at(index))
-                if (!mayHold(val, events) && !cond.is_false()) {
-                    if (ruledOut.insert(cond.id()).second) solver.add(z3::implies(f.when, !cond));
-                    ++out.ruledOut;
-                }
+            const FlagMembers& members = witnesses.at(index);
+            for (std::size_t m = 0; m < members.size(); ++m) {
+                const auto& [events, cond] = members[m];
+                if (mayHold(val, events) || cond.is_false()) continue;
+                if (ruledOut.insert(cond.id()).second) solver.add(z3::implies(f.when, !cond));
+                counted.emplace(index, m);
+                some = true;
+            }
         }
-        if (out.ruledOut > before) out.premise = out.premise ? *out.premise && f.when : f.when;
+        out.ruledOut = counted.size();
+        if (some) out.premise = out.premise ? *out.premise && f.when : f.when;
     }
     return out;
 }
