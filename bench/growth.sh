@@ -18,6 +18,7 @@ memory=${GROWTH_MEMORY:-4096}   # per run, MiB
 # the same binary took 3.2 to 6.3 s at cluster_mc = 4 on this 2-core machine (bench/history.md,
 # 2026-12-05 (6)); with two points an axis's exponent moved by 1 with that alone.
 runs=${GROWTH_RUNS:-3}
+[ "$runs" -ge 1 ] 2>/dev/null || { echo "GROWTH_RUNS must be a whole number, at least 1" >&2; exit 2; }
 # Phase breakdown (ptxmc check --stats on the extracted litmus test): "ends" at each axis's
 # smallest and largest answered points, "all" at every answered point, "none".
 phases=${GROWTH_PHASES:-ends}
@@ -104,12 +105,15 @@ for axis in $axes; do
             /usr/bin/time -o "$work/time" -f "TIME %e %M" nice -n 10 "$ptxmc" kernel \
                 --timeout "$timeout" --memory-limit "$memory" "${args[@]}" \
                 ${extra_args[@]+"${extra_args[@]}"} "$ptx" >"$work/out" 2>&1 || true
-            read -r _ s k < <(grep '^TIME' "$work/time" || echo "TIME 0 0")
-            secs=$(awk -v a="${secs:-$s}" -v b="$s" 'BEGIN { print (b < a ? b : a) }')
-            kib=$((k > kib ? k : kib))
-            # a point past the limit is not run again: its answer is the limit
-            ! grep -q '^Verdict: Unknown' "$work/out" || break
+            read -r _ run_s run_kib < <(grep '^TIME' "$work/time" || echo "TIME - 0")
+            kib=$((run_kib > kib ? run_kib : kib))
+            # A run past a limit is the point's answer, with its own time, and is not repeated;
+            # a run /usr/bin/time did not report (TIME -) gives no time.
+            if grep -q '^Verdict: Unknown' "$work/out"; then secs=$run_s; break; fi
+            [ "$run_s" != - ] || continue
+            secs=$(awk -v a="${secs:-$run_s}" -v b="$run_s" 'BEGIN { print (b < a ? b : a) }')
         done
+        [ -n "$secs" ] && [ "$secs" != - ] || secs=0
         mib=$((kib / 1024))
         header=$(grep -m1 '^Kernel ' "$work/out" || true)
         # "N warps; M of them synchronize": M threads in the checked program
@@ -122,7 +126,8 @@ for axis in $axes; do
             /usr/bin/time -o "$work/etime" -f "TIME %e" "$ptxmc" kernel --emit-litmus "${args[@]}" \
                 "$ptx" >/dev/null 2>&1 || true
             e=$(sed -n 's/^TIME //p' "$work/etime")
-            ext=$(awk -v a="${ext:-$e}" -v b="${e:-0}" 'BEGIN { print (b < a ? b : a) }')
+            [ -n "$e" ] || continue
+            ext=$(awk -v a="${ext:-$e}" -v b="$e" 'BEGIN { print (b < a ? b : a) }')
         done
         chk=$(awk -v s="$secs" -v e="${ext:-0}" 'BEGIN { d = s - e; printf "%.2f", d < 0 ? 0 : d }')
         verdict=$(sed -n 's/^Verdict: //p' "$work/out")
