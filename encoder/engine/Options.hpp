@@ -61,8 +61,8 @@ struct CheckOptions {
     /// memory limit; made when read, the proxy rule's cycle makes none (Evaluator's CycleRow)
     /// and the check answers (bench/history.md, 2026-12-05 (2)). From 300,000 rather than 3
     /// million: a fresh condition is a Z3 constant of about 2 KB, and the multicast growth
-    /// kernel at 4 CTAs held 273 MB of them for the closures its irreflexive axioms read on the
-    /// diagonal alone: 563 -> 207 MB, example 70 1,641 -> 1,271 MB (2026-12-05 (8)). Smaller
+    /// kernel at 4 CTAs held 260 MiB of them for the closures its irreflexive axioms read on the
+    /// diagonal alone: peak 550 -> 203 MiB, example 70 1,641 -> 1,271 MiB (2026-12-05 (8)). Smaller
     /// closures stay eager: read whole, a lazy one is slower (example 70 with every closure lazy
     /// took 25 minutes, 2026-12-01 (9)). 0: every closure (the unit tests' comparison); -1: none.
     std::size_t lazyClosurePairsFrom = 300000;
