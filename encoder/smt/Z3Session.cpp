@@ -216,8 +216,10 @@ z3::check_result Z3Session::check(const z3::expr_vector& assumptions, const char
         readingProofs_.add(assumptions, chosen_, solver_.unsat_core());
     // Z3 4.8's user propagator can answer sat with a model that misses a value some assertion
     // needs (seen on small mbarrier tests): a test whose model fails is checked again without
-    // a propagator (InvalidModel).
-    if (answer == z3::sat && propagator_ && !modelHolds(solver_.get_model()))
+    // a propagator (InvalidModel). One that watches nothing (attached early, then given no graph
+    // and no lemma) propagates nothing, and the model is Z3's own.
+    if (answer == z3::sat && propagator_ && !propagator_->watched().empty() &&
+        !modelHolds(solver_.get_model()))
         throw InvalidModel(purpose);
     if (queryTimes_ != nullptr)
         recordQuery(

@@ -128,7 +128,8 @@ public:
 private:
     /** Whether `m` satisfies every assertion and the propagator's lemmas and graphs. */
     bool modelHolds(const z3::model& m) const;
-    /** The session's propagator, made on first use (Z3 takes one per solver). */
+    /** The session's propagator, made on first use or after the program's constraints where a
+     *  graph may follow (Z3 takes one per solver). */
     ClosurePropagator& propagator();
     /** `acyclic r` under `lit`: in the propagator's graphs or as clocks (CheckOptions). */
     void assertAcyclic(const z3::expr& lit, const Z3Rel& r, const std::string& tag);
