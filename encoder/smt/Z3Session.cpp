@@ -292,7 +292,7 @@ Z3Session::Z3Session(Z3Context& ctx, const ir::Program& p, const cat::ResolvedMo
     // Z3 configures its solver when the propagator is attached, reading every assertion made
     // so far at a cost that grows faster than they do: at the first axiom watched as a graph,
     // that read was 13.1 G of the 2-SM kernel's 50.0 G instructions under --readings (1.0 G
-    // by default); here, after the program's constraints alone, 0.04 G, and the queries cost
+    // by default); here, after the program's constraints alone, 0.26 G, and the queries cost
     // the same (bench/history.md, 2026-12-05 (8)). Attached only where a relation over these
     // events can reach graphAcyclicFrom pairs: a propagator changes how Z3 configures itself.
     const std::size_t eventCount = p.events.size();
