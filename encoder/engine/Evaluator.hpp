@@ -2,6 +2,7 @@
 #pragma once
 
 #include "cat/Polarity.hpp"
+#include "cat/ReadingReach.hpp"
 #include "cat/Resolver.hpp"
 #include "engine/Pairwise.hpp"
 #include "engine/Relation.hpp"
@@ -66,6 +67,24 @@ public:
     void lazyClosuresFrom(std::size_t pairs) { lazyClosuresFrom_ = pairs; }
 
     Val eval(const cat::Expr& e) { return whole(evalExpr(&e)); }
+
+    /**
+     * Takes from `other` (the same model, events and base, under a reading that differs from
+     * this one's only in `changed`) its base relations and each definition it has evaluated
+     * that reaches no reading of `changed` (`reach`): their values are the same here, and a
+     * reading's evaluation then makes only what that reading changes.
+     */
+    void reuse(const Evaluator& other, const cat::ReadingReach& reach,
+               const std::set<std::string>& changed) {
+        baseRels_ = other.baseRels_;
+        for (std::size_t i = 0; i < defs_.size(); ++i) {
+            const auto& reached = reach.ofDefinition(static_cast<int>(i));
+            if (other.defs_[i] &&
+                std::none_of(changed.begin(), changed.end(),
+                             [&](const std::string& r) { return reached.count(r) > 0; }))
+                defs_[i] = other.defs_[i];
+        }
+    }
 
     Rel relation(const cat::Expr& e) { return asRel(evalExpr(&e)); }
 

@@ -5,7 +5,9 @@
 #include "engine/MbarrierMachine.hpp"
 #include "ir/BaseRelations.hpp"
 
+#include <algorithm>
 #include <map>
+#include <memory>
 #include <optional>
 #include <set>
 
@@ -169,61 +171,199 @@ template <class Val> bool mayHold(const Val& val, const std::vector<int>& events
     return val.rel.may.test(at(a), at(b));
 }
 
+/** One reading's assignment of the reading literals: k's true (k > 0), the others false. */
+struct ReadingAssignment {
+    z3::expr_vector from, to;
+    ReadingAssignment(z3::context& ctx, const std::vector<z3::expr>& literals, std::size_t k)
+        : from(ctx), to(ctx) {
+        for (std::size_t i = 0; i < literals.size(); ++i) {
+            from.push_back(literals[i]);
+            to.push_back(ctx.bool_val(i + 1 == k));
+        }
+    }
+    bool falsifies(z3::expr c) const { return c.substitute(from, to).simplify().is_false(); }
+};
+
+/**
+ * Where a member is ruled out under the readings `out` says (by index: 0 the default, k the
+ * k-th literal's), the condition on the literals under which it is: true where under all;
+ * with the default, none of the others' literals; without it, one of its readings' (one
+ * reading is chosen at a time: Z3Session::chooseReading). Null where under none.
+ */
+std::optional<z3::expr> readingsGuard(z3::context& ctx, const std::vector<bool>& out,
+                                      const std::vector<z3::expr>& literals) {
+    if (std::all_of(out.begin(), out.end(), [](bool b) { return b; })) return ctx.bool_val(true);
+    z3::expr_vector terms(ctx);
+    for (std::size_t k = 1; k < out.size(); ++k)
+        if (out[0] && !out[k])
+            terms.push_back(!literals[k - 1]);
+        else if (!out[0] && out[k])
+            terms.push_back(literals[k - 1]);
+    if (out[0]) return z3::mk_and(terms);
+    if (terms.empty()) return std::nullopt;
+    return z3::mk_or(terms);
+}
+
+/** The base sets and relations of one facts' bounds, each made once for every reading. */
+struct BaseCache {
+    BaseBounds& bounds;
+    std::map<ir::Tag, BoundedSet> sets;
+    std::map<ir::Rel, BoundedRel> rels;
+};
+
+/** The flags' values on bounds under one facts and one reading (`reading`), reusing what
+ *  the default reading's evaluator has made that the reading does not change. */
+class ReadingBounds {
+public:
+    using Eval = Evaluator<BoundsAlgebra>;
+
+    ReadingBounds(ProgramEncoder& pe, const cat::ResolvedModel& model, BaseCache& cache,
+                  std::function<Cond(const std::string&)> reading)
+        : model_(model) {
+        Eval::Base base{[&cache](ir::Tag t) {
+                            auto it = cache.sets.find(t);
+                            if (it == cache.sets.end())
+                                it = cache.sets.emplace(t, cache.bounds.set(t)).first;
+                            return it->second;
+                        },
+                        [&cache](ir::Rel r) {
+                            auto it = cache.rels.find(r);
+                            if (it == cache.rels.end())
+                                it = cache.rels.emplace(r, cache.bounds.relation(r)).first;
+                            return it->second;
+                        },
+                        std::move(reading),
+                        {}};
+        ev_ = std::make_unique<Eval>(alg_, pe.program().events.size(), model, base);
+    }
+
+    void reuse(const ReadingBounds& from, const cat::ReadingReach& reach,
+               const std::string& changed) {
+        ev_->reuse(*from.ev_, reach, {changed});
+    }
+
+    /** By flag axiom (in the model's order) and member: whether `witnesses` lies outside the
+     *  flag's may-bound (false for a member whose condition is already false). */
+    std::vector<std::vector<bool>> ruledOut(const std::vector<FlagMembers>& witnesses) {
+        std::vector<std::vector<bool>> out;
+        for (const cat::Axiom& a : model_.axioms) {
+            if (!a.flag) continue;
+            const FlagMembers& members = witnesses.at(out.size());
+            out.emplace_back(members.size(), false);
+            if (a.test != cat::Stmt::Test::Empty || !a.negated) continue;
+            const auto val = ev_->eval(*a.expr);
+            for (std::size_t m = 0; m < members.size(); ++m)
+                out.back()[m] = !mayHold(val, members[m].first) && !members[m].second.is_false();
+        }
+        return out;
+    }
+
+private:
+    const cat::ResolvedModel& model_;
+    BoundsAlgebra alg_;
+    std::unique_ptr<Eval> ev_;
+};
+
+/** The readings some flag's expression reaches (the others leave every flag as the default
+ *  reading has it). */
+std::set<std::string> readingsOfFlags(const cat::ResolvedModel& model,
+                                      const cat::ReadingReach& reach) {
+    std::set<std::string> out;
+    for (const cat::Axiom& a : model.axioms)
+        if (a.flag) out.merge(reach.of(*a.expr));
+    return out;
+}
+
 } // namespace
 
 FlagBoundsSummary
 ruleOutFlagMembers(ProgramEncoder& pe, const cat::ResolvedModel& model,
                    const std::vector<FactsUnder>& found,
                    const std::function<BoundsAlgebra::Cond(const std::string&)>& reading,
+                   const std::vector<z3::expr>& readingLiterals,
                    const std::vector<FlagMembers>& witnesses, z3::solver& solver) {
     FlagBoundsSummary out;
     for (const FlagMembers& ws : witnesses)
         out.witnesses += ws.size();
+    const cat::ReadingReach reach(model);
+    const std::set<std::string> reached = readingsOfFlags(model, reach);
+    z3::context& ctx = solver.ctx();
+    std::vector<ReadingAssignment> assignments;
+    for (std::size_t k = 0; k <= readingLiterals.size(); ++k)
+        assignments.emplace_back(ctx, readingLiterals, k);
     // Each member counts once, however many facts rule it out (--readings has the default
     // order's and decision Q22's: "6714 of 3491" on the FA4-like kernel).
     std::set<std::pair<std::size_t, std::size_t>> counted; // (flag, member)
+    // A condition two witnesses share (two flags', or pairs whose closure pairs repeat others
+    // through a chain: engine/ClosureChains.hpp) is asserted once.
+    std::set<unsigned> asserted;
+    // By reading, flag and member: false, or ruled out under that reading by facts whose
+    // `when` it leaves open.
+    std::vector<std::vector<std::vector<bool>>> outUnder(assignments.size());
+    for (auto& byFlag : outUnder)
+        for (const FlagMembers& ws : witnesses) {
+            byFlag.emplace_back(ws.size());
+            for (std::size_t m = 0; m < ws.size(); ++m)
+                byFlag.back()[m] = ws[m].second.is_false();
+        }
     for (const FactsUnder& f : found) {
         if (!f.facts.known) continue;
         BaseBounds bounds(pe, f.facts);
-        std::map<ir::Tag, BoundedSet> sets;
-        std::map<ir::Rel, BoundedRel> rels;
-        Evaluator<BoundsAlgebra>::Base base{[&](ir::Tag t) {
-                                                auto it = sets.find(t);
-                                                if (it == sets.end())
-                                                    it = sets.emplace(t, bounds.set(t)).first;
-                                                return it->second;
-                                            },
-                                            [&](ir::Rel r) {
-                                                auto it = rels.find(r);
-                                                if (it == rels.end())
-                                                    it = rels.emplace(r, bounds.relation(r)).first;
-                                                return it->second;
-                                            },
-                                            reading,
-                                            {}};
-        BoundsAlgebra alg;
-        Evaluator<BoundsAlgebra> ev(alg, pe.program().events.size(), model, base);
-        std::size_t k = 0;
+        BaseCache cache{bounds, {}, {}};
+        // The default reading (or the one --reading chose), then, under --readings, each
+        // reading on its own, where the facts hold under it and it reaches a flag.
+        ReadingBounds first(pe, model, cache, reading);
+        std::vector<std::vector<std::vector<bool>>> byReading{first.ruledOut(witnesses)};
+        std::vector<bool> vacuous(assignments.size(), false);
+        for (std::size_t k = 1; k < assignments.size(); ++k) {
+            const std::string& name = model.readings.at(k - 1).reading.modelFile();
+            vacuous[k] = assignments[k].falsifies(f.when);
+            if (vacuous[k] || !reached.count(name)) {
+                byReading.push_back(byReading[0]);
+                continue;
+            }
+            ReadingBounds one(pe, model, cache, [&name](const std::string& r) {
+                return r == name ? Cond::True : Cond::False;
+            });
+            one.reuse(first, reach, name);
+            byReading.push_back(one.ruledOut(witnesses));
+        }
+        vacuous[0] = !readingLiterals.empty() && assignments[0].falsifies(f.when);
+        if (std::all_of(vacuous.begin(), vacuous.end(), [](bool b) { return b; })) continue;
+        for (std::size_t k = 0; k < assignments.size(); ++k)
+            if (!vacuous[k])
+                for (std::size_t index = 0; index < witnesses.size(); ++index)
+                    for (std::size_t m = 0; m < witnesses[index].size(); ++m)
+                        if (byReading[k][index][m]) outUnder[k][index][m] = true;
         bool some = false;
-        // A condition two witnesses share (two flags', or pairs whose closure pairs repeat
-        // others through a chain: engine/ClosureChains.hpp) is asserted once.
-        std::set<unsigned> ruledOut;
-        for (const cat::Axiom& a : model.axioms) {
-            if (!a.flag) continue;
-            const std::size_t index = k++;
-            if (a.test != cat::Stmt::Test::Empty || !a.negated) continue;
-            const auto val = ev.eval(*a.expr);
-            const FlagMembers& members = witnesses.at(index);
-            for (std::size_t m = 0; m < members.size(); ++m) {
-                const auto& [events, cond] = members[m];
-                if (mayHold(val, events) || cond.is_false()) continue;
-                if (ruledOut.insert(cond.id()).second) solver.add(z3::implies(f.when, !cond));
+        for (std::size_t index = 0; index < witnesses.size(); ++index)
+            for (std::size_t m = 0; m < witnesses[index].size(); ++m) {
+                std::vector<bool> under(assignments.size());
+                for (std::size_t k = 0; k < under.size(); ++k)
+                    under[k] = vacuous[k] || byReading[k][index][m];
+                const std::optional<z3::expr> guard = readingsGuard(ctx, under, readingLiterals);
+                if (!guard) continue;
+                const z3::expr fact = z3::implies(guard->is_true() ? f.when : f.when && *guard,
+                                                  !witnesses[index][m].second);
+                if (asserted.insert(fact.id()).second) solver.add(fact);
                 counted.emplace(index, m);
                 some = true;
             }
-        }
         out.ruledOut = counted.size();
-        if (some) out.premise = out.premise ? *out.premise && f.when : f.when;
+        if (some && std::none_of(out.premises.begin(), out.premises.end(),
+                                 [&](const z3::expr& w) { return z3::eq(w, f.when); }))
+            out.premises.push_back(f.when);
+    }
+    for (const auto& byFlag : outUnder) {
+        out.settled.emplace_back();
+        std::size_t index = 0;
+        for (const cat::Axiom& a : model.axioms) {
+            if (!a.flag) continue;
+            const auto& members = byFlag.at(index++);
+            out.settled.back().push_back(
+                a.test == cat::Stmt::Test::Empty && a.negated &&
+                std::all_of(members.begin(), members.end(), [](bool b) { return b; }));
+        }
     }
     return out;
 }

@@ -30,8 +30,14 @@ using FlagMembers = std::vector<std::pair<std::vector<int>, z3::expr>>;
 struct FlagBoundsSummary {
     std::size_t witnesses = 0; ///< flag members and pairs the encoding has
     std::size_t ruledOut = 0;  ///< of those, the ones no execution under the facts raises
-    /// The conjunction of the `when`s that ruled some out (true: none did)
-    std::optional<z3::expr> premise;
+    /// The `when`s of the facts that ruled some out, each once. Kept apart, not conjoined:
+    /// under --readings the facts of an order some readings leave out have a `when` false
+    /// under those, and a conjunction with it was false under every reading.
+    std::vector<z3::expr> premises;
+    /// By reading (0 the default, k the k-th literal's; one entry without --readings) and flag
+    /// axiom: a `flag ~empty` every member of which is false or ruled out under that reading
+    /// by facts whose `when` it leaves open. Where the premises hold, the flag is not raised.
+    std::vector<std::vector<bool>> settled;
 };
 
 /**
@@ -46,12 +52,19 @@ struct FlagBoundsSummary {
  * waits that return under progress, the operations that are no misuse), the bound operators
  * keep every value within its bounds, and the encoding's flag pairs are raised only where the
  * model's are (its closures may only grow where the flags read them negatively: cat/Polarity).
- * `reading`: a reading's condition (True, False or Unknown); none: the default reading.
+ * `reading`: the reading --reading chose (its condition True, the others' False); none: the
+ * default reading. Under --readings (`readingLiterals`, in the model's reading order, one of
+ * them true at a time, or none: the default), the default reading and then each reading a
+ * flag reaches are evaluated on their own (reusing the default's values of what that reading
+ * leaves alone), and a member is asserted false under the readings it is ruled out in:
+ * evaluated with every reading unknown, a member one reading may raise stayed for all of them,
+ * and proving the flags on the 2-SM kernel took 1.1 s, against 0.07 s by default.
  */
 FlagBoundsSummary
 ruleOutFlagMembers(ProgramEncoder& pe, const cat::ResolvedModel& model,
                    const std::vector<FactsUnder>& found,
                    const std::function<BoundsAlgebra::Cond(const std::string&)>& reading,
+                   const std::vector<z3::expr>& readingLiterals,
                    const std::vector<FlagMembers>& witnesses, z3::solver& solver);
 
 } // namespace ptxmc::engine::smt

@@ -201,7 +201,7 @@ bool collectFlags(CheckResult& r, Z3Session& s, const z3::expr_vector& base, Har
         if (found.raised.count(name)) continue;
         // By flag in --stats: which flag's proof the time goes to.
         const std::string what = std::string(purpose) + " " + name;
-        z3::check_result fr = s.check(withLiteral(base, cond), what.c_str());
+        z3::check_result fr = s.checkFlag(i, base, what.c_str());
         if (fr == z3::unknown) {
             unknownResult(r, s.solver());
             return false;

@@ -124,12 +124,10 @@ template <class Value> Z3Session::Witnesses witnessesOf(const Value& val) {
     return out;
 }
 
-/** A reading's condition for the flags' bounds: Unknown in the one encoding of --readings,
- *  else whether it is the one asked for; none for the default reading. */
-std::function<BoundsAlgebra::Cond(const std::string&)> boundsReading(const CheckOptions& options,
-                                                                     bool readings) {
+/** A reading's condition for the flags' bounds: whether it is the one --reading asked for;
+ *  none for the default reading (and under --readings, whose readings go by their literals). */
+std::function<BoundsAlgebra::Cond(const std::string&)> boundsReading(const CheckOptions& options) {
     using Cond = BoundsAlgebra::Cond;
-    if (readings) return [](const std::string&) { return Cond::Unknown; };
     if (!options.reading) return {};
     return [&options](const std::string& n) {
         return n == options.reading->modelFile() ? Cond::True : Cond::False;
@@ -206,7 +204,8 @@ z3::check_result Z3Session::check(const z3::expr_vector& assumptions, const char
         solver_.set(params);
     }
     const auto start = std::chrono::steady_clock::now();
-    if (readings_ && readingProofs_.proven(assumptions, chosen_)) {
+    provenBySolver_ = !(readings_ && readingProofs_.proven(assumptions, chosen_));
+    if (!provenBySolver_) {
         if (queryTimes_ != nullptr)
             recordQuery(*queryTimes_, "another reading's proof", z3::unsat, 0.0);
         return z3::unsat;
@@ -405,8 +404,12 @@ Z3Session::Z3Session(Z3Context& ctx, const ir::Program& p, const cat::ResolvedMo
                                    &found, wholeSearchTooLarge);
         lap("mbarrier facts");
         if (options.flagBounds) {
-            flagBounds_ = ruleOutFlagMembers(*pe_, model, found, boundsReading(options, readings),
-                                             flagWitnesses_, solver_);
+            const unsigned from = solver_.assertions().size();
+            flagBounds_ = ruleOutFlagMembers(*pe_, model, found, boundsReading(options),
+                                             readingLits_, flagWitnesses_, solver_);
+            for (unsigned k = from; k < solver_.assertions().size(); ++k)
+                implied_.insert(k);
+
             lap("flag bounds");
         }
     }
@@ -539,7 +542,7 @@ std::set<std::size_t> Z3Session::readingsUsed() const {
     std::vector<z3::expr> todo;
     z3::expr_vector roots = solver_.assertions();
     for (unsigned i = 0; i < roots.size(); ++i)
-        todo.push_back(roots[i]);
+        if (!implied_.count(i)) todo.push_back(roots[i]);
     for (const auto& [name, cond] : flags_) // flags are asked as queries, never asserted
         todo.push_back(cond);
     if (propagator_) // nor are the lazy closure lemmas
@@ -559,30 +562,74 @@ std::set<std::size_t> Z3Session::readingsUsed() const {
     return used;
 }
 
-bool Z3Session::settleFlagBounds(const z3::expr_vector& base, const std::vector<int>& allowedRun) {
-    if (!flagBounds_.premise) return true;
-    // Under --readings the facts of an order some readings leave out hold only under the
-    // others: under those, the premise is false and there is nothing to ask (Q22's variant on
-    // cute's tutorial: a query of 80 s that can only find an execution).
-    z3::expr premise = *flagBounds_.premise;
-    if (!readingLits_.empty()) {
-        z3::expr_vector from(ctx_), to(ctx_);
-        for (std::size_t i = 0; i < readingLits_.size(); ++i) {
-            from.push_back(readingLits_[i]);
-            to.push_back(ctx_.bool_val(i + 1 == reading_));
-        }
-        premise = premise.substitute(from, to).simplify();
-        if (premise.is_false()) return true;
+void Z3Session::assertImplied(const z3::expr& lemma) {
+    implied_.insert(solver_.assertions().size());
+    solver_.add(lemma);
+}
+
+namespace {
+
+/** The ids of `v`'s terms, sorted. */
+std::vector<unsigned> idsOf(const z3::expr_vector& v) {
+    std::vector<unsigned> out;
+    for (unsigned i = 0; i < v.size(); ++i)
+        out.push_back(v[i].id());
+    std::sort(out.begin(), out.end());
+    return out;
+}
+
+} // namespace
+
+z3::check_result Z3Session::checkFlag(std::size_t i, const z3::expr_vector& base,
+                                      const char* purpose) {
+    const std::size_t k = readingLits_.empty() ? 0 : reading_;
+    if (settled_ && settled_->first == reading_ && k < flagBounds_.settled.size() &&
+        flagBounds_.settled[k].at(i) && settled_->second == idsOf(base)) {
+        if (queryTimes_ != nullptr)
+            recordQuery(*queryTimes_, "flags the bounds rule out", z3::unsat, 0.0);
+        return z3::unsat;
     }
+    return check(withLiteral(base, flags_.at(i).second), purpose);
+}
+
+bool Z3Session::settleFlagBounds(const z3::expr_vector& base, const std::vector<int>& allowedRun) {
+    settled_.reset();
+    // Under --readings the facts of an order some readings leave out hold only under the
+    // others: under those, their `when` is false and there is nothing to ask of it (Q22's
+    // variant on cute's tutorial: a query of 80 s that can only find an execution). The
+    // others are asked as they are, not as this reading makes them, so that a proof under
+    // one reading serves each other one whose literals it did not read (ReadingProofs).
+    z3::expr_vector kept(ctx_);
+    z3::expr_vector from(ctx_), to(ctx_);
+    for (std::size_t i = 0; i < readingLits_.size(); ++i) {
+        from.push_back(readingLits_[i]);
+        to.push_back(ctx_.bool_val(i + 1 == reading_));
+    }
+    for (z3::expr when : flagBounds_.premises)
+        if (readingLits_.empty() || !when.substitute(from, to).simplify().is_false())
+            kept.push_back(when);
+    if (kept.empty()) return true;
+    const z3::expr premise = z3::mk_and(kept);
     // A run through a misuse the facts' search met first breaks the condition: with its
     // choices assumed the solver only checks them, where alone it searches for such a run.
     if (!allowedRun.empty() &&
         check(withLiteral(withAll(base, encoder().choicesOf(allowedRun)), !premise),
               "flag bounds, scheduled") == z3::sat)
         return true;
-    const z3::check_result r = check(withLiteral(base, !premise), "flag bounds");
+    const z3::expr denied = !premise;
+    const z3::check_result r = check(withLiteral(base, denied), "flag bounds");
     if (r == z3::unknown) return false;
-    if (r == z3::unsat) solver_.add(z3::implies(z3::mk_and(base), premise));
+    // The lemma's premise is the proof's core, not the whole of `base`: with every reading's
+    // literal in it, each reading's flag proofs that read it would be its own (ReadingProofs).
+    // Where another reading's proof answered, the lemma asserted with it holds here too.
+    if (r == z3::unsat) settled_.emplace(reading_, idsOf(base));
+    if (r == z3::unsat && provenBySolver_) {
+        const z3::expr_vector core = solver_.unsat_core();
+        z3::expr_vector needed(ctx_);
+        for (unsigned i = 0; i < core.size(); ++i)
+            if (!z3::eq(core[i], denied)) needed.push_back(core[i]);
+        assertImplied(z3::implies(z3::mk_and(needed), premise));
+    }
     return true;
 }
 

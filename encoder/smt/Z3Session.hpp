@@ -15,6 +15,7 @@
 #include <chrono>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <set>
 #include <stdexcept>
 #include <string>
@@ -124,6 +125,13 @@ public:
      * asked first with its choices assumed: where it breaks the condition, no search is needed.
      */
     bool settleFlagBounds(const z3::expr_vector& base, const std::vector<int>& allowedRun = {});
+    /**
+     * Whether flag `i` is raised by some execution `base` allows: unsat without a query where
+     * settleFlagBounds proved the premises under this reading and these assumptions and the
+     * bounds rule out every member of the flag here (FlagBoundsSummary::settled); its answer
+     * is a disjunction of those members' conditions, each false under the premises.
+     */
+    z3::check_result checkFlag(std::size_t i, const z3::expr_vector& base, const char* purpose);
 
 private:
     /** Whether `m` satisfies every assertion and the propagator's lemmas and graphs. */
@@ -154,8 +162,19 @@ private:
     std::vector<std::pair<std::size_t, z3::expr>> boundCuts_;
     std::vector<z3::expr> observed_;
     std::vector<z3::expr> readingLits_; ///< per model reading, with `readings`
-    std::vector<z3::expr> chosen_;      ///< the chosen reading: each literal or its negation
-    ReadingProofs readingProofs_;       ///< with `readings`: unsat answers and their cores
+    /// Positions among the solver's assertions (Z3 keeps an implication as a disjunction, a
+    /// term of its own) of lemmas the other assertions imply: the flags' bounds, a reading's
+    /// proof of their premise (which names every reading's literal). No reading's literal in
+    /// them can change an answer.
+    std::set<unsigned> implied_;
+    /// Whether the last query's answer is the solver's own (not another reading's proof)
+    bool provenBySolver_ = true;
+    /// The reading and the assumptions (ids) under which settleFlagBounds last proved the
+    /// premises of the flags' bounds
+    std::optional<std::pair<std::size_t, std::vector<unsigned>>> settled_;
+    void assertImplied(const z3::expr& lemma);
+    std::vector<z3::expr> chosen_; ///< the chosen reading: each literal or its negation
+    ReadingProofs readingProofs_;  ///< with `readings`: unsat answers and their cores
     std::size_t queries_ = 0;
     std::vector<engine::QueryTime>* queryTimes_ = nullptr;
     const Budget* budget_;
