@@ -397,6 +397,7 @@ Z3Session::Z3Session(Z3Context& ctx, const ir::Program& p, const cat::ResolvedMo
         mbarrierFacts_ = assertHangFacts(solver_, *pe_, options.mbarrierFactStates, budget);
         lap("mbarrier facts");
     }
+    unsigned boundsFrom = 0, boundsTo = 0; // the flags' bounds among the assertions
     if (facts) {
         std::vector<FactsUnder> found;
         mbarrierFacts_ =
@@ -404,11 +405,10 @@ Z3Session::Z3Session(Z3Context& ctx, const ir::Program& p, const cat::ResolvedMo
                                    &found, wholeSearchTooLarge);
         lap("mbarrier facts");
         if (options.flagBounds) {
-            const unsigned from = solver_.assertions().size();
+            boundsFrom = solver_.assertions().size();
             flagBounds_ = ruleOutFlagMembers(*pe_, model, found, boundsReading(options),
                                              readingLits_, flagWitnesses_, solver_);
-            for (unsigned k = from; k < solver_.assertions().size(); ++k)
-                implied_.insert(k);
+            boundsTo = solver_.assertions().size();
 
             lap("flag bounds");
         }
@@ -460,6 +460,13 @@ Z3Session::Z3Session(Z3Context& ctx, const ir::Program& p, const cat::ResolvedMo
     for (const auto& [e, s] : pe_->blockingWaits())
         waits.push_back(s);
     solver_.add(z3::implies(progress_, waits.empty() ? ctx.bool_val(true) : z3::mk_and(waits)));
+    if (readings) {
+        const z3::expr_vector made = solver_.assertions();
+        std::vector<z3::expr> encoded;
+        for (unsigned i = 0; i < made.size(); ++i)
+            if (i < boundsFrom || i >= boundsTo) encoded.push_back(made[i]);
+        assertedReadings_ = readingsNamed(std::move(encoded));
+    }
     for (const auto& o : p.observed)
         observed_.push_back(pe_->finalValue(o));
 }
@@ -532,25 +539,13 @@ void Z3Session::chooseReading(std::size_t k) {
         chosen_.push_back(i + 1 == k ? readingLits_[i] : !readingLits_[i]);
 }
 
-std::set<std::size_t> Z3Session::readingsUsed() const {
+std::set<std::size_t> Z3Session::readingsNamed(std::vector<z3::expr> todo) const {
     std::map<unsigned, std::size_t> reading; // literal's id -> reading
     for (std::size_t i = 0; i < readingLits_.size(); ++i)
         reading[readingLits_[i].id()] = i + 1;
     std::set<std::size_t> used;
     if (reading.empty()) return used;
     std::set<unsigned> seen;
-    std::vector<z3::expr> todo;
-    z3::expr_vector roots = solver_.assertions();
-    for (unsigned i = 0; i < roots.size(); ++i)
-        if (!implied_.count(i)) todo.push_back(roots[i]);
-    for (const auto& [name, cond] : flags_) // flags are asked as queries, never asserted
-        todo.push_back(cond);
-    if (propagator_) // nor are the lazy closure lemmas
-        for (const z3::expr& e : propagator_->watched())
-            todo.push_back(e);
-    for (const Witnesses& ws : flagWitnesses_)
-        for (const auto& [events, cond] : ws)
-            todo.push_back(cond);
     while (!todo.empty()) {
         z3::expr e = todo.back();
         todo.pop_back();
@@ -562,9 +557,20 @@ std::set<std::size_t> Z3Session::readingsUsed() const {
     return used;
 }
 
-void Z3Session::assertImplied(const z3::expr& lemma) {
-    implied_.insert(solver_.assertions().size());
-    solver_.add(lemma);
+std::set<std::size_t> Z3Session::readingsUsed() const {
+    if (readingLits_.empty()) return {};
+    std::vector<z3::expr> todo;
+    for (const auto& [name, cond] : flags_) // flags are asked as queries, never asserted
+        todo.push_back(cond);
+    if (propagator_) // nor are the lazy closure lemmas
+        for (const z3::expr& e : propagator_->watched())
+            todo.push_back(e);
+    for (const Witnesses& ws : flagWitnesses_)
+        for (const auto& [events, cond] : ws)
+            todo.push_back(cond);
+    std::set<std::size_t> used = readingsNamed(std::move(todo));
+    used.insert(assertedReadings_.begin(), assertedReadings_.end());
+    return used;
 }
 
 namespace {
@@ -628,7 +634,7 @@ bool Z3Session::settleFlagBounds(const z3::expr_vector& base, const std::vector<
         z3::expr_vector needed(ctx_);
         for (unsigned i = 0; i < core.size(); ++i)
             if (!z3::eq(core[i], denied)) needed.push_back(core[i]);
-        assertImplied(z3::implies(z3::mk_and(needed), premise));
+        solver_.add(z3::implies(z3::mk_and(needed), premise));
     }
     return true;
 }

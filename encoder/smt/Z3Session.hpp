@@ -162,17 +162,20 @@ private:
     std::vector<std::pair<std::size_t, z3::expr>> boundCuts_;
     std::vector<z3::expr> observed_;
     std::vector<z3::expr> readingLits_; ///< per model reading, with `readings`
-    /// Positions among the solver's assertions (Z3 keeps an implication as a disjunction, a
-    /// term of its own) of lemmas the other assertions imply: the flags' bounds, a reading's
-    /// proof of their premise (which names every reading's literal). No reading's literal in
-    /// them can change an answer.
-    std::set<unsigned> implied_;
+    /// The readings whose literal the assertions made while encoding name, the flags' bounds
+    /// left out (implied by the others, and naming the readings they rule members out under).
+    /// Taken at the end of the encoding, before any query: Z3 keeps its own rewritten copy of
+    /// each assertion, so positions and terms after a query need not be the ones added. Later
+    /// assertions are a proved premise's lemma (implied) and enumeration's blocking clauses
+    /// (no reading's literal).
+    std::set<std::size_t> assertedReadings_;
+    /// The readings (by index, 0 none) whose literal a term under `roots` names
+    std::set<std::size_t> readingsNamed(std::vector<z3::expr> roots) const;
     /// Whether the last query's answer is the solver's own (not another reading's proof)
     bool provenBySolver_ = true;
     /// The reading and the assumptions (ids) under which settleFlagBounds last proved the
     /// premises of the flags' bounds
     std::optional<std::pair<std::size_t, std::vector<unsigned>>> settled_;
-    void assertImplied(const z3::expr& lemma);
     std::vector<z3::expr> chosen_; ///< the chosen reading: each literal or its negation
     ReadingProofs readingProofs_;  ///< with `readings`: unsat answers and their cores
     std::size_t queries_ = 0;
