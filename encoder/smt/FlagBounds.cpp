@@ -171,19 +171,6 @@ template <class Val> bool mayHold(const Val& val, const std::vector<int>& events
     return val.rel.may.test(at(a), at(b));
 }
 
-/** One reading's assignment of the reading literals: k's true (k > 0), the others false. */
-struct ReadingAssignment {
-    z3::expr_vector from, to;
-    ReadingAssignment(z3::context& ctx, const std::vector<z3::expr>& literals, std::size_t k)
-        : from(ctx), to(ctx) {
-        for (std::size_t i = 0; i < literals.size(); ++i) {
-            from.push_back(literals[i]);
-            to.push_back(ctx.bool_val(i + 1 == k));
-        }
-    }
-    bool falsifies(z3::expr c) const { return c.substitute(from, to).simplify().is_false(); }
-};
-
 /**
  * Where a member is ruled out under the readings `out` says (by index: 0 the default, k the
  * k-th literal's), the condition on the literals under which it is: true where under all;
@@ -276,6 +263,16 @@ std::set<std::string> readingsOfFlags(const cat::ResolvedModel& model,
 
 } // namespace
 
+bool falseUnderReading(const z3::expr& c, const std::vector<z3::expr>& readingLiterals,
+                       std::size_t reading) {
+    z3::expr_vector from(c.ctx()), to(c.ctx());
+    for (std::size_t i = 0; i < readingLiterals.size(); ++i) {
+        from.push_back(readingLiterals[i]);
+        to.push_back(c.ctx().bool_val(i + 1 == reading));
+    }
+    return z3::expr(c).substitute(from, to).simplify().is_false();
+}
+
 FlagBoundsSummary
 ruleOutFlagMembers(ProgramEncoder& pe, const cat::ResolvedModel& model,
                    const std::vector<FactsUnder>& found,
@@ -288,9 +285,7 @@ ruleOutFlagMembers(ProgramEncoder& pe, const cat::ResolvedModel& model,
     const cat::ReadingReach reach(model);
     const std::set<std::string> reached = readingsOfFlags(model, reach);
     z3::context& ctx = solver.ctx();
-    std::vector<ReadingAssignment> assignments;
-    for (std::size_t k = 0; k <= readingLiterals.size(); ++k)
-        assignments.emplace_back(ctx, readingLiterals, k);
+    const std::size_t readings = readingLiterals.size() + 1; // the default, then each literal's
     // Each member counts once, however many facts rule it out (--readings has the default
     // order's and decision Q22's: "6714 of 3491" on the FA4-like kernel).
     std::set<std::pair<std::size_t, std::size_t>> counted; // (flag, member)
@@ -299,7 +294,7 @@ ruleOutFlagMembers(ProgramEncoder& pe, const cat::ResolvedModel& model,
     std::set<unsigned> asserted;
     // By reading, flag and member: false, or ruled out under that reading by facts whose
     // `when` it leaves open.
-    std::vector<std::vector<std::vector<bool>>> outUnder(assignments.size());
+    std::vector<std::vector<std::vector<bool>>> outUnder(readings);
     for (auto& byFlag : outUnder)
         for (const FlagMembers& ws : witnesses) {
             byFlag.emplace_back(ws.size());
@@ -314,10 +309,10 @@ ruleOutFlagMembers(ProgramEncoder& pe, const cat::ResolvedModel& model,
         // reading on its own, where the facts hold under it and it reaches a flag.
         ReadingBounds first(pe, model, cache, reading);
         std::vector<std::vector<std::vector<bool>>> byReading{first.ruledOut(witnesses)};
-        std::vector<bool> vacuous(assignments.size(), false);
-        for (std::size_t k = 1; k < assignments.size(); ++k) {
+        std::vector<bool> vacuous(readings, false);
+        for (std::size_t k = 1; k < readings; ++k) {
             const std::string& name = model.readings.at(k - 1).reading.modelFile();
-            vacuous[k] = assignments[k].falsifies(f.when);
+            vacuous[k] = falseUnderReading(f.when, readingLiterals, k);
             if (vacuous[k] || !reached.count(name)) {
                 byReading.push_back(byReading[0]);
                 continue;
@@ -328,9 +323,9 @@ ruleOutFlagMembers(ProgramEncoder& pe, const cat::ResolvedModel& model,
             one.reuse(first, reach, name);
             byReading.push_back(one.ruledOut(witnesses));
         }
-        vacuous[0] = !readingLiterals.empty() && assignments[0].falsifies(f.when);
+        vacuous[0] = !readingLiterals.empty() && falseUnderReading(f.when, readingLiterals, 0);
         if (std::all_of(vacuous.begin(), vacuous.end(), [](bool b) { return b; })) continue;
-        for (std::size_t k = 0; k < assignments.size(); ++k)
+        for (std::size_t k = 0; k < readings; ++k)
             if (!vacuous[k])
                 for (std::size_t index = 0; index < witnesses.size(); ++index)
                     for (std::size_t m = 0; m < witnesses[index].size(); ++m)
@@ -338,7 +333,7 @@ ruleOutFlagMembers(ProgramEncoder& pe, const cat::ResolvedModel& model,
         bool some = false;
         for (std::size_t index = 0; index < witnesses.size(); ++index)
             for (std::size_t m = 0; m < witnesses[index].size(); ++m) {
-                std::vector<bool> under(assignments.size());
+                std::vector<bool> under(readings);
                 for (std::size_t k = 0; k < under.size(); ++k)
                     under[k] = vacuous[k] || byReading[k][index][m];
                 const std::optional<z3::expr> guard = readingsGuard(ctx, under, readingLiterals);

@@ -40,6 +40,11 @@ struct FlagBoundsSummary {
     std::vector<std::vector<bool>> settled;
 };
 
+/** Whether `c` is false where reading `reading` is chosen: its literal (the `reading`-th of
+ *  `readingLiterals`, in the model's order) true, every other false; 0: the default, all false. */
+bool falseUnderReading(const z3::expr& c, const std::vector<z3::expr>& readingLiterals,
+                       std::size_t reading);
+
 /**
  * For each `flag ~empty r as X` of `model` (the k-th flag axiom's members or pairs with their
  * conditions are witnesses[k]): each member or pair of r outside r's may-bound under some

@@ -409,7 +409,6 @@ Z3Session::Z3Session(Z3Context& ctx, const ir::Program& p, const cat::ResolvedMo
             flagBounds_ = ruleOutFlagMembers(*pe_, model, found, boundsReading(options),
                                              readingLits_, flagWitnesses_, solver_);
             boundsTo = solver_.assertions().size();
-
             lap("flag bounds");
         }
     }
@@ -606,13 +605,8 @@ bool Z3Session::settleFlagBounds(const z3::expr_vector& base, const std::vector<
     // others are asked as they are, not as this reading makes them, so that a proof under
     // one reading serves each other one whose literals it did not read (ReadingProofs).
     z3::expr_vector kept(ctx_);
-    z3::expr_vector from(ctx_), to(ctx_);
-    for (std::size_t i = 0; i < readingLits_.size(); ++i) {
-        from.push_back(readingLits_[i]);
-        to.push_back(ctx_.bool_val(i + 1 == reading_));
-    }
-    for (z3::expr when : flagBounds_.premises)
-        if (readingLits_.empty() || !when.substitute(from, to).simplify().is_false())
+    for (const z3::expr& when : flagBounds_.premises)
+        if (readingLits_.empty() || !falseUnderReading(when, readingLits_, reading_))
             kept.push_back(when);
     if (kept.empty()) return true;
     const z3::expr premise = z3::mk_and(kept);
