@@ -171,8 +171,10 @@ void Engine::searchReadings(const ir::Program& p, const cat::ResolvedModel& mode
     const Clock::time_point start = options.startedAt.value_or(Clock::now());
     for (std::size_t k = 0; k < out.size(); ++k) {
         CheckOptions under = options;
-        under.reading.reset();
-        if (k > 0) under.reading = model.readings.at(k - 1).reading;
+        if (k == 0)
+            under.reading.reset();
+        else
+            under.reading = model.readings.at(k - 1).reading;
         const Clock::time_point began = k == 0 ? start : Clock::now();
         out[k] = run(*this, p, model, under, start);
         out[k].seconds = std::chrono::duration<double>(Clock::now() - began).count();

@@ -2,6 +2,7 @@
 #include "smt/Schedules.hpp"
 
 #include "engine/MbarrierMachine.hpp"
+#include "engine/MbarrierProgress.hpp"
 #include "ir/Gates.hpp"
 #include "ir/ValueSemantics.hpp"
 #include "smt/BitKey.hpp"
@@ -681,6 +682,7 @@ private:
         std::string at = objectKey(slot, start);
         if (const auto known = progressOf_.find(at); known != progressOf_.end())
             return known->second;
+        if (outOfReach(slot, start)) return progressOf_[std::move(at)] = false;
         // Each object state met is answered once: a search that finds every spinning wait
         // returned answers its start (a later search reaching it stops there), one that ends
         // without answers every state it met.
@@ -705,6 +707,7 @@ private:
                 if (allSpinsRan(slot, next.ran) || (known != progressOf_.end() && known->second))
                     return progressOf_[std::move(at)] = true;
                 if (known != progressOf_.end() || !seen.insert(std::move(k)).second) continue;
+                if (outOfReach(slot, next)) continue; // no schedule on from here either
                 // Too large to finish: "yes", as for a state no search answered.
                 if (seen.size() > kMaxItems) return progressOf_[std::move(at)] = true;
                 stack.push_back(std::move(next));
@@ -746,6 +749,27 @@ private:
         MbState m;
         bool observed;
     };
+
+    /** mbarrier::phasesOutOfReach for object `slot` in `it`: sure that its spinning waits
+     *  cannot all return (a copy's bytes lost before the init, which the search would otherwise
+     *  show by running every order of the later phases' copies). */
+    bool outOfReach(std::size_t slot, const ObjectItem& it) const {
+        const std::vector<int>& ops = opsAt_[slot];
+        const std::vector<std::vector<std::size_t>>& before = objectOrder(slot);
+        std::vector<std::size_t> index(ops.size(), SIZE_MAX);
+        std::vector<mbarrier::OpLeft> left;
+        for (std::size_t i = 0; i < ops.size(); ++i) {
+            if (it.ran[i]) continue;
+            index[i] = left.size();
+            const ir::Event& ev = p_.events[static_cast<std::size_t>(ops[i])];
+            left.push_back({&ev, operand_[static_cast<std::size_t>(ev.id)], spinning(ev), {}});
+        }
+        for (std::size_t i = 0; i < ops.size(); ++i)
+            if (index[i] != SIZE_MAX)
+                for (std::size_t b : before[i])
+                    if (index[b] != SIZE_MAX) left[index[i]].after.push_back(index[b]);
+        return mbarrier::phasesOutOfReach(it.m, left);
+    }
 
     std::string objectKey(std::size_t slot, const ObjectItem& it) const {
         std::string k;
