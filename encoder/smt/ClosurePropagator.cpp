@@ -124,16 +124,21 @@ bool ClosurePropagator::cyclicIn(const z3::model& m) const {
     return false;
 }
 
-unsigned ClosurePropagator::varOf(const z3::expr& constant) {
-    auto [it, added] = varByAst_.emplace(constant.id(), 0);
-    if (!added) return it->second;
+unsigned ClosurePropagator::varOf(Z3_ast constant) {
+    // Indexed by Z3's ast id (ids are dense, and reused only after an ast is gone: these are
+    // kept alive by exprs_): the lemmas' literals look up millions of times.
+    const unsigned ast = Z3_get_ast_id(solver_.ctx(), constant);
+    if (ast >= varByAst_.size())
+        varByAst_.resize(std::max<std::size_t>(ast + 1, varByAst_.size() * 2), kNone);
+    if (varByAst_[ast] != kNone) return varByAst_[ast];
     auto var = static_cast<unsigned>(exprs_.size());
-    it->second = var;
-    const unsigned id = Z3_solver_propagate_register(solver_.ctx(), solver_, constant);
+    varByAst_[ast] = var;
+    const z3::expr e(solver_.ctx(), constant);
+    const unsigned id = Z3_solver_propagate_register(solver_.ctx(), solver_, e);
     if (id >= varById_.size()) varById_.resize(id + 1, kNone);
     varById_[id] = var;
     idOf_.push_back(id);
-    exprs_.push_back(constant);
+    exprs_.push_back(e);
     value_.push_back(-1);
     watches_.emplace_back();
     edgeWatches_.emplace_back();
@@ -142,7 +147,13 @@ unsigned ClosurePropagator::varOf(const z3::expr& constant) {
 }
 
 ClosurePropagator::Literal ClosurePropagator::literalOf(const z3::expr& atom) {
-    if (atom.is_app() && atom.decl().decl_kind() == Z3_OP_NOT) return {varOf(atom.arg(0)), false};
+    // Through Z3's C API: the C++ wrappers count references on every decl and argument read.
+    Z3_context c = solver_.ctx();
+    if (Z3_get_ast_kind(c, atom) == Z3_APP_AST) {
+        Z3_app app = Z3_to_app(c, atom);
+        if (Z3_get_decl_kind(c, Z3_get_app_decl(c, app)) == Z3_OP_NOT)
+            return {varOf(Z3_get_app_arg(c, app, 0)), false};
+    }
     return {varOf(atom), true};
 }
 

@@ -4,7 +4,6 @@
 #include "smt/CycleWatch.hpp"
 
 #include <cstddef>
-#include <unordered_map>
 #include <vector>
 #include <z3++.h>
 
@@ -96,7 +95,7 @@ private:
 
     void push();
     void pop(unsigned scopes);
-    unsigned varOf(const z3::expr& constant);
+    unsigned varOf(Z3_ast constant);
     Literal literalOf(const z3::expr& atom);
     bool holds(const Literal& l) const;
     void onFixed(unsigned id, bool value);
@@ -105,7 +104,7 @@ private:
     /** Tells Z3 that `e` follows from the literals in justification_. */
     void consequence(const z3::expr& e);
 
-    std::unordered_map<unsigned, unsigned> varByAst_; ///< Z3 ast id -> registered var
+    std::vector<unsigned> varByAst_; ///< Z3 ast id -> registered var (kNone: none)
     static constexpr unsigned kNone = ~0U;
     std::vector<z3::expr> exprs_;     ///< registered var -> its constant
     std::vector<unsigned> idOf_;      ///< var -> Z3's id for it
