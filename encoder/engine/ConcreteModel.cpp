@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <functional>
+#include <memory>
 
 namespace ptxmc::engine {
 
@@ -157,27 +158,58 @@ Evaluator<BoolAlgebra> ConcreteModel::evaluator(const Choices& c, const Outcome&
     return Evaluator<BoolAlgebra>(alg_, p_.events.size(), model_, base);
 }
 
+/** Its base functions read the check's arguments: once the check returns, only its values are
+ *  read (`Evaluator::reuse`). */
+struct ConcreteModel::Evaluation {
+    Choices choices;
+    Outcome outcome;
+    std::map<ir::Rel, BoolRel> rels;
+    std::map<ir::Tag, BoolSet> sets;
+    std::unique_ptr<Evaluator<BoolAlgebra>> ev;
+};
+
+const ConcreteModel::Evaluation* ConcreteModel::keptDefault(const Choices& c,
+                                                            const Outcome& o) const {
+    for (const auto& run : defaultRuns_->kept)
+        if (run->choices == c && run->outcome == o) return run.get();
+    return nullptr;
+}
+
 ConcreteVerdict ConcreteModel::check(const Choices& c, const Outcome& o,
                                      const std::set<std::string>& skip,
                                      bool stopAtFirstFailure) const {
     // Base relations are looked up many times while evaluating: compute each once.
-    std::map<ir::Rel, BoolRel> rels;
-    std::map<ir::Tag, BoolSet> sets;
-    Evaluator<BoolAlgebra>::Base base{[&](ir::Tag n) -> BoolSet {
-                                          auto it = sets.find(n);
-                                          if (it == sets.end())
-                                              it = sets.emplace(n, baseSet(n, o)).first;
+    auto run = std::make_shared<Evaluation>();
+    Evaluation& e = *run;
+    Evaluator<BoolAlgebra>::Base base{[this, &e, &o](ir::Tag n) -> BoolSet {
+                                          auto it = e.sets.find(n);
+                                          if (it == e.sets.end())
+                                              it = e.sets.emplace(n, baseSet(n, o)).first;
                                           return it->second;
                                       },
-                                      [&](ir::Rel n) -> BoolRel {
-                                          auto it = rels.find(n);
-                                          if (it == rels.end())
-                                              it = rels.emplace(n, baseRelation(n, c, o)).first;
+                                      [this, &e, &c, &o](ir::Rel n) -> BoolRel {
+                                          auto it = e.rels.find(n);
+                                          if (it == e.rels.end())
+                                              it = e.rels.emplace(n, baseRelation(n, c, o)).first;
                                           return it->second;
                                       },
                                       [this](const std::string& n) { return readingHolds(n); },
                                       {}};
-    Evaluator<BoolAlgebra> ev(alg_, p_.events.size(), model_, base);
+    e.ev = std::make_unique<Evaluator<BoolAlgebra>>(alg_, p_.events.size(), model_, base);
+    Evaluator<BoolAlgebra>& ev = *e.ev;
+    if (!reading_ && !model_.readings.empty() && defaultRuns_->kept.size() < kDefaultRunsKept &&
+        keptDefault(c, o) == nullptr) {
+        // Kept before evaluating: what this check evaluates is there for the readings after.
+        e.choices = c;
+        e.outcome = o;
+        defaultRuns_->kept.push_back(run);
+    } else if (reading_) {
+        if (const Evaluation* kept = keptDefault(c, o)) {
+            if (!defaultRuns_->reach)
+                defaultRuns_->reach = std::make_unique<cat::ReadingReach>(model_);
+            ev.reuse(*kept->ev, *defaultRuns_->reach, {reading_->modelFile()});
+        }
+    }
     auto holds = [&](const cat::Axiom& a) {
         auto val = ev.eval(*a.expr);
         bool ok = true;

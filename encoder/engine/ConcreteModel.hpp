@@ -1,6 +1,7 @@
 // Evaluates the parsed model on one concrete execution (booleans instead of Z3 terms).
 #pragma once
 
+#include "cat/ReadingReach.hpp"
 #include "cat/Resolver.hpp"
 #include "engine/BoolAlgebra.hpp"
 #include "engine/Evaluator.hpp"
@@ -72,7 +73,23 @@ private:
         std::map<ir::Rel, BoolRel> rels;
         std::map<ir::Tag, BoolSet> sets;
     };
+    /** A check's evaluation of one execution: its base relations, made once each, and the
+     *  evaluator that reads them. */
+    struct Evaluation;
+    /** The default reading's first evaluations, kept where the model has readings: a check of
+     *  the same execution under a reading takes from them the definitions that reading does
+     *  not reach (`Evaluator::reuse`), where every reading's first run evaluated the whole
+     *  model again (bench/history.md, 2026-12-06 (2)). Kept in the shared statics, for the
+     *  models of the other readings; two, the first runs trying two schedules. */
+    struct DefaultRuns {
+        std::vector<std::shared_ptr<Evaluation>> kept;
+        std::unique_ptr<cat::ReadingReach> reach; ///< made with the first reading's check
+    };
+    static constexpr std::size_t kDefaultRunsKept = 2;
+    /** The kept evaluation of execution (`c`, `o`) under the default reading, if one. */
+    const Evaluation* keptDefault(const Choices& c, const Outcome& o) const;
     std::shared_ptr<Statics> statics_ = std::make_shared<Statics>();
+    std::shared_ptr<DefaultRuns> defaultRuns_ = std::make_shared<DefaultRuns>();
     BoolSet existsAll_;
 };
 

@@ -20,6 +20,8 @@ struct Choices {
     std::map<int, std::vector<int>> mbo; ///< mbarrier location -> its operations in order
     std::set<int> blocked;               ///< spinning waits that block forever (hangs)
     std::vector<bool> choice;            ///< per Program::choices: which way it went
+
+    bool operator==(const Choices&) const = default;
 };
 
 /** What the choices imply: values, which events happen, mbarrier outcomes. */
@@ -40,6 +42,8 @@ struct Outcome {
     /// the guards of mbarrier operations and what the object does never agree: the choices
     /// are no execution (nothing else in the outcome is filled)
     bool noExecution = false;
+
+    bool operator==(const Outcome&) const = default;
 };
 
 /**
