@@ -2,7 +2,6 @@
 #include "engine/MbarrierProgress.hpp"
 
 #include <algorithm>
-#include <numeric>
 
 namespace ptxmc::engine::mbarrier {
 
@@ -67,11 +66,18 @@ std::int64_t completionsNeeded(std::int64_t phase, const std::vector<OpLeft>& le
     });
     std::vector<std::int64_t> returnsAt(left.size(), phase);
     std::int64_t last = phase;
+    constexpr ir::ConcreteValues values{};
     for (std::size_t w : waits) {
         std::int64_t at = phase;
         for (std::size_t b : left[w].after)
             if (left[b].spinning) at = std::max(at, returnsAt[b]);
-        if (((at ^ *left[w].operand) & 1) == 0) ++at; // the parity it waits on completes first
+        // The first phase from there that lets the wait through, as the machine decides: a
+        // parity wait's comes within one completion.
+        const auto passes = [&](std::int64_t ph) {
+            return mbarrier::waitCondition(values, *left[w].event, ph, true,
+                                           [&] { return *left[w].operand; });
+        };
+        if (!passes(at)) ++at;
         returnsAt[w] = at;
         last = std::max(last, at);
     }

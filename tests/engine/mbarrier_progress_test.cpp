@@ -5,7 +5,6 @@
 
 #include <catch2/catch.hpp>
 #include <deque>
-#include <map>
 #include <random>
 #include <set>
 #include <tuple>
