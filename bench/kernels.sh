@@ -2,6 +2,8 @@
 # ptxmc kernel on every acceptance kernel and mutant (tests/kernel/answers.txt), and the slow
 # launches kept out of ctest: time, peak memory and the violated properties, side by side.
 # Usage: bench/kernels.sh [BUILD_DIR]   (the PTX comes from BUILD_DIR/tests/kernel)
+#   READINGS=1 also checks the scale issue's 2-SM and FA4-like launches with --readings, each
+#   next to its default-reading line (issue 49: --readings at most 2x).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 build=${1:-$root/build}
@@ -42,6 +44,17 @@ run blackwell-umma-1sm --param 4=128 --param 6=3 $b
 # the scale issue's 2-SM target (also tests/cli/kernel/scale/2sm-k128-two-tiles.cli)
 # shellcheck disable=SC2086
 run blackwell-umma-2sm --cluster 2 --param 4=128 --param 6=2 $b
+if [ "${READINGS:-0}" = 1 ]; then
+    echo "--readings next to the default reading:"
+    for readings in "" --readings; do
+        # shellcheck disable=SC2086 # $b and an empty $readings: words, or none
+        run blackwell-umma-2sm --cluster 2 --param 4=128 --param 6=2 $b $readings
+    done
+    for readings in "" --readings; do
+        # shellcheck disable=SC2086
+        run blackwell-fa4-tiles --param 4=2 --param 7=2 $readings
+    done
+fi
 # The scale issue's bounded instance of a warp-specialized GEMM: the 1-SM kernel with 6 stages
 # (compiled here with -DPTXMC_STAGES=6), 2 tiles x 8 k-blocks, every role.
 echo "scale instance (6 stages, 2 tiles x 8 k-blocks):"
@@ -51,6 +64,7 @@ trap 'rm -rf "$json" "$scale"' EXIT
 if "$nvcc" -arch=sm_100a -ptx -lineinfo -O3 -DPTXMC_STAGES=6 \
     "$root/tests/kernel/blackwell_umma_1sm.cu" -o "$scale/blackwell-umma-1sm-6-stages.ptx"; then
     dir=$scale
+    # shellcheck disable=SC2086
     run blackwell-umma-1sm-6-stages --param 4=256 --param 6=2 $b
 else
     echo "  (nvcc could not compile it for sm_100a)"
