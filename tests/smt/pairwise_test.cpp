@@ -342,3 +342,55 @@ TEST_CASE("a cycle over a lazy closure makes its pairs only on paths that may cl
         CHECK(closures[0].lazy->made().size() > made);
     }
 }
+
+TEST_CASE("a composition over a lazy closure reads each pair of its operands once",
+          "[pairwise][lazy-closure][z3]") {
+    // `(c ; d) ; d` with c a lazy closure: the outer composition reads the inner one at (a, k)
+    // for every b it is asked about. Kept once read, the inner pairs cost n^3 reads of d's
+    // conditions over every pair (n^4 without), and a second read costs none.
+    const std::size_t n = 5;
+    Z3Context ctx;
+    z3::expr_vector lemmas(ctx);
+    Z3Algebra alg{ctx, &lemmas, nullptr, &ctx.freshNames};
+    Pairwise<Z3Algebra> pw{alg, n};
+    const std::vector<std::vector<bool>> all(n, std::vector<bool>(n, true));
+    const std::vector<std::vector<bool>> none(n, std::vector<bool>(n, false));
+    auto closure = std::make_shared<const LazyClosure<z3::expr>>(
+        all, none, [&alg] { return alg.fresh(); }, alg.tru(), alg.fls());
+    std::size_t reads = 0;
+    auto dense = std::make_shared<const DenseBase<z3::expr>>(DenseBase<z3::expr>{
+        [](int, int) { return true; },
+        [&ctx, &reads](int i, int j) {
+            ++reads;
+            return ctx.bool_const(("d" + std::to_string(i) + "_" + std::to_string(j)).c_str());
+        },
+        std::nullopt});
+    auto c = std::make_shared<Node>();
+    c->kind = Kind::Closure;
+    c->closure = closure;
+    c->lazy = true;
+    auto d = std::make_shared<Node>();
+    d->kind = Kind::Dense;
+    d->dense = dense;
+    auto inner = std::make_shared<Node>();
+    inner->kind = Kind::Seq;
+    inner->args = {c, d};
+    inner->lazy = true;
+    Node outer;
+    outer.kind = Kind::Seq;
+    outer.args = {inner, d};
+    outer.lazy = true;
+
+    std::vector<z3::expr> first;
+    for (int a = 0; a < static_cast<int>(n); ++a)
+        for (int b = 0; b < static_cast<int>(n); ++b)
+            first.push_back(pw.at(outer, a, b));
+    // d's conditions read: n^3 by the inner pairs (each once), n^3 by the outer composition.
+    CHECK(reads == 2 * n * n * n);
+    std::size_t k = 0;
+    for (int a = 0; a < static_cast<int>(n); ++a)
+        for (int b = 0; b < static_cast<int>(n); ++b)
+            CHECK(z3::eq(pw.at(outer, a, b), first[k++]));
+    CHECK(reads == 2 * n * n * n);
+    CHECK(closure->made().size() == n * n);
+}
