@@ -13,6 +13,12 @@
 
 namespace ptxmc::engine {
 
+/** Pair (x, z) of events as one hash key. */
+inline std::uint64_t pairKey(int x, int z) {
+    return (static_cast<std::uint64_t>(static_cast<std::uint32_t>(x)) << 32) |
+           static_cast<std::uint32_t>(z);
+}
+
 /**
  * The pairs of RelOps::plusAtLeast's result: true where a path of certain edges joins the ends,
  * a fresh condition where only a path of possible edges does, absent elsewhere. Made eagerly, a
@@ -47,7 +53,7 @@ public:
         if (!may(x, z)) return fls_;
         if (must(x, z)) return tru_;
         head(x, z);
-        auto [it, isNew] = made_.try_emplace(key(x, z), tru_);
+        auto [it, isNew] = made_.try_emplace(pairKey(x, z), tru_);
         if (isNew) {
             it->second = fresh_();
             order_.emplace_back(x, z);
@@ -59,7 +65,7 @@ public:
         if (!may(x, z)) return fls_;
         if (must(x, z)) return tru_;
         head(x, z);
-        auto it = made_.find(key(x, z));
+        auto it = made_.find(pairKey(x, z));
         return it == made_.end() ? unmade : it->second;
     }
 
@@ -88,10 +94,6 @@ private:
             z = chains_.prev[idx(z)];
     }
     static std::size_t idx(int i) { return static_cast<std::size_t>(i); }
-    static std::uint64_t key(int x, int z) {
-        return (static_cast<std::uint64_t>(static_cast<std::uint32_t>(x)) << 32) |
-               static_cast<std::uint32_t>(z);
-    }
 
     Reach may_, must_;
     std::function<Cond()> fresh_;
