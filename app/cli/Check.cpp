@@ -246,6 +246,11 @@ void setupCheck(CLI::App& app) {
                    "irreflexive (co ; S) with S of the program alone orders (a thread's writes "
                    "to one address, by Write-Program-Order) instead of searching it: on "
                    "(default) or off (for comparison); the answers agree");
+    addOnOffOption(*sub, "--decided-observations", args->decidedObservations,
+                   "whether Z3 takes which phase each wait observes from the mbarrier facts "
+                   "where they decide it, before the axioms are encoded, so that the closures "
+                   "over the observations hold only pairs some execution can have: on "
+                   "(default) or off (for comparison); the answers agree");
     sub->add_option("--fail-on-flag", args->failOnFlags,
                     "exit 1 when a test raises this undefined-behaviour flag (data-race, "
                     "tmem-race, ...), even when its expectation matches; 'any': every flag; "
@@ -422,6 +427,7 @@ int runCheck(const CheckArgs& args) {
     options.mbarrierFacts = args.mbarrierFacts == "on";
     options.flagBounds = args.flagBounds == "on";
     options.fixedOrders = args.fixedOrders == "on";
+    options.decidedObservations = args.decidedObservations == "on";
     StdoutTo redirect(args.output);
     const bool asJson = args.format == "json";
     const bool asDocument = asJson || asSarif || asJunit; // printed whole at the end

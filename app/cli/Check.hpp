@@ -17,11 +17,12 @@ struct CheckArgs {
     unsigned jobs = 1;
     bool noTime = false;
     bool stats = false;
-    std::string acyclicity = "auto";  ///< --acyclicity: auto, graph or clocks (Z3)
-    std::string closures = "auto";    ///< --closures: auto, lazy, fixpoint or squaring (Z3)
-    std::string mbarrierFacts = "on"; ///< --mbarrier-facts: on or off (Z3)
-    std::string flagBounds = "on";    ///< --flag-bounds: on or off (Z3)
-    std::string fixedOrders = "on";   ///< --fixed-orders: on or off (Z3)
+    std::string acyclicity = "auto";        ///< --acyclicity: auto, graph or clocks (Z3)
+    std::string closures = "auto";          ///< --closures: auto, lazy, fixpoint or squaring (Z3)
+    std::string mbarrierFacts = "on";       ///< --mbarrier-facts: on or off (Z3)
+    std::string flagBounds = "on";          ///< --flag-bounds: on or off (Z3)
+    std::string fixedOrders = "on";         ///< --fixed-orders: on or off (Z3)
+    std::string decidedObservations = "on"; ///< --decided-observations: on or off (Z3)
     bool expectationsOnly = false;
     bool readings = false; ///< also check under every built-in variant model (model/variants)
     bool strict = false;   ///< with readings: every reading must match its expectation

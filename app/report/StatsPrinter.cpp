@@ -37,6 +37,9 @@ void printStats(std::ostream& out, const std::string& testName, const Stats& s, 
         s.mbarrierFacts, s.mbarrierFactStates, s.mbarrierMisusesPast, s.mbarrierMisusesLeft,
         s.flagWitnessesPruned, s.flagWitnesses, s.hangMbarrierFacts, s.boolVars, s.intVars,
         s.bitVectorVars);
+    out << fmt::format("Stats {} observations: {} of {} mb-obs pairs decided by the mbarrier "
+                       "facts before the axioms\n",
+                       testName, s.observationsDecided, s.observationPairs);
     std::size_t may = 0, must = 0, unmade = 0;
     for (const RelationSize& r : s.relations) {
         may += r.may;
@@ -107,7 +110,9 @@ nlohmann::ordered_json statsJson(const Stats& s, bool withTimes) {
                            {"misuses_left", s.mbarrierMisusesLeft},
                            {"flag_witnesses", s.flagWitnesses},
                            {"flag_witnesses_ruled_out", s.flagWitnessesPruned},
-                           {"in_hang_encoding", s.hangMbarrierFacts}};
+                           {"in_hang_encoding", s.hangMbarrierFacts},
+                           {"observation_pairs", s.observationPairs},
+                           {"observations_decided", s.observationsDecided}};
     j["variables"] = {{"bool", s.boolVars}, {"int", s.intVars}, {"bitvector", s.bitVectorVars}};
     nlohmann::ordered_json rels = nlohmann::ordered_json::array();
     for (const RelationSize& r : s.relations)

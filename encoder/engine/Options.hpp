@@ -90,6 +90,13 @@ struct CheckOptions {
     /// mbarrier facts raises, found on must/may bounds of the model (smt/FlagBounds.hpp). Off
     /// only for the bench's side-by-side comparison: the answers are the same.
     bool flagBounds = true;
+    /// Z3: the mb-obs pairs that the mbarrier facts, searched before the axioms are encoded,
+    /// decide are made constant (smt/DecidedObservations.hpp), so the closures over mb-obs
+    /// hold only the synchronization some execution can have (CUTLASS example 48 under
+    /// decision Q18's variant: Unknown at 8 GB, now an answer). Off for the encoding that
+    /// answers queries without progress (Z3Session::exact), for explain, and for the bench's
+    /// side-by-side comparison: the answers are the same.
+    bool decidedObservations = true;
     /// Z3: write pairs that an axiom `irreflexive (co ; S)` with a static S fixes become
     /// constants of co instead of solver choices (engine/FixedOrders.hpp). Off for explain,
     /// whose queries leave axioms out, and for the bench's side-by-side comparison.

@@ -136,6 +136,8 @@ struct Stats {
     std::size_t flagWitnesses = 0;       ///< flag members and pairs encoded (smt/FlagBounds.hpp)
     std::size_t flagWitnessesPruned = 0; ///< of those, the ones the facts' bounds rule out
     std::size_t hangMbarrierFacts = 0;   ///< mbarrier facts of the hang encoding, if built
+    std::size_t observationPairs = 0;    ///< mb-obs pairs possible (smt/DecidedObservations.hpp)
+    std::size_t observationsDecided = 0; ///< of those, decided before the axioms
     std::size_t boolVars = 0;            ///< uninterpreted constants in those assertions, by sort
     std::size_t intVars = 0;
     std::size_t bitVectorVars = 0;

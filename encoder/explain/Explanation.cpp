@@ -181,11 +181,13 @@ UnknownReason stoppedExplaining(const Budget& budget, z3::solver& s) {
     return smt::z3Words(s.reason_unknown());
 }
 
-/** Explanations leave axioms out of their queries: no encoding may fix their consequences.
+/** Explanations leave axioms out of their queries: no encoding may fix their consequences
+ *  or decide mb-obs pairs under them.
  *  They read the solver's models directly, so no user propagator either (Z3Session's
  *  InvalidModel: Z3 4.8's propagator can return a model that violates the encoding). */
 CheckOptions explanationOptions(CheckOptions options) {
     options.fixedOrders = false;
+    options.decidedObservations = false;
     options.lazyClosures = false;
     options.graphAcyclic = false;
     return options;

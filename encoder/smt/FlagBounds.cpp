@@ -229,6 +229,8 @@ public:
         ev_->reuse(*from.ev_, reach, {changed});
     }
 
+    BoundedRel relation(const cat::Expr& x) { return ev_->relation(x); }
+
     /** By flag axiom (in the model's order) and member: whether `witnesses` lies outside the
      *  flag's may-bound (false for a member whose condition is already false). */
     std::vector<std::vector<bool>> ruledOut(const std::vector<FlagMembers>& witnesses) {
@@ -262,6 +264,26 @@ std::set<std::string> readingsOfFlags(const cat::ResolvedModel& model,
 }
 
 } // namespace
+
+BoundedRel observationBounds(ProgramEncoder& pe, const schedules::MbarrierFacts& facts) {
+    return BaseBounds(pe, facts).relation(ir::Rel::MbObs);
+}
+
+Z3Rel certainAmong(ProgramEncoder& pe, const cat::ResolvedModel& model, const cat::Expr& x,
+                   const std::function<BoundsAlgebra::Cond(const std::string&)>& reading,
+                   const std::vector<int>& events) {
+    const schedules::MbarrierFacts none;
+    BaseBounds bounds(pe, none);
+    BaseCache cache{bounds, {}, {}};
+    ReadingBounds on(pe, model, cache, reading);
+    const BoundedRel r = on.relation(x);
+    z3::context& ctx = pe.ctx();
+    Z3Rel out(pe.program().events.size());
+    for (int a : events)
+        for (int b : events)
+            if (r.must.test(at(a), at(b))) out.rows[at(a)].emplace(b, ctx.bool_val(true));
+    return out;
+}
 
 bool falseUnderReading(const z3::expr& c, const std::vector<z3::expr>& readingLiterals,
                        std::size_t reading) {

@@ -40,6 +40,17 @@ struct FlagBoundsSummary {
     std::vector<std::vector<bool>> settled;
 };
 
+/** mb-obs's bounds in the executions where `facts` hold: must, the pairs in every one; may,
+ *  the pairs in some. */
+BoundedRel observationBounds(ProgramEncoder& pe, const schedules::MbarrierFacts& facts);
+
+/** The pairs among `events` (ascending) that relation `x` has in every execution, each with
+ *  condition true: evaluated on the program's own bounds, without facts and without a term.
+ *  `reading`: as ruleOutFlagMembers'; under --readings one that leaves each reading unknown. */
+Z3Rel certainAmong(ProgramEncoder& pe, const cat::ResolvedModel& model, const cat::Expr& x,
+                   const std::function<BoundsAlgebra::Cond(const std::string&)>& reading,
+                   const std::vector<int>& events);
+
 /** Whether `c` is false where reading `reading` is chosen: its literal (the `reading`-th of
  *  `readingLiterals`, in the model's order) true, every other false; 0: the default, all false. */
 bool falseUnderReading(const z3::expr& c, const std::vector<z3::expr>& readingLiterals,

@@ -169,17 +169,23 @@ bool stopsEarly(CheckResult& r, Z3Session& s, const ir::Program& p, Harvest& fou
         found.take(s, s.solver().get_model());
         return false;
     }
-    z3::check_result any = live == z3::unknown ? live : s.check(s.assumptions(false), "deadlock");
-    if (any == z3::unknown) {
+    if (live == z3::unknown) {
         unknownResult(r, s.solver());
         return true;
     }
+    // Executions that need not make progress: not on mb-obs pairs decided under it.
+    Z3Session& e = s.exact();
+    z3::check_result any = e.check(e.assumptions(false), "deadlock");
+    if (any == z3::unknown) {
+        unknownResult(r, e.solver());
+        return true;
+    }
     if (any == z3::sat) {
-        setBlockedWaits(r, s, p);
+        setBlockedWaits(r, e, p);
         return true;
     }
     // Unless executions exist that the unroll bound or a spin left out.
-    if (!p.cuts.empty() && s.check(withLiteral(s.assumptions(false, {}, true, true), s.anyCut()),
+    if (!p.cuts.empty() && e.check(withLiteral(e.assumptions(false, {}, true, true), e.anyCut()),
                                    "unroll bound") == z3::sat) {
         r.observation = Observation::Unknown;
         r.unknownReason = noExecutionWithinBound(p);
@@ -735,6 +741,7 @@ engine::Stats statsOf(Encodings& enc, const std::array<Clock::time_point, 4>& at
     st.mbarrierMisusesPast = s.mbarrierFacts().misusesPast;
     st.mbarrierMisusesLeft = s.mbarrierFacts().misusesLeft;
     if (enc.hang) st.hangMbarrierFacts = enc.hang->mbarrierFacts().facts;
+    std::tie(st.observationsDecided, st.observationPairs) = s.observationCounts();
     st.flagWitnesses = s.flagBounds().witnesses;
     st.flagWitnessesPruned = s.flagBounds().ruledOut;
     st.relations = s.relationSizes();

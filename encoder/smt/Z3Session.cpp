@@ -6,6 +6,8 @@
 #include "engine/FixedOrders.hpp"
 #include "ir/ValueSemantics.hpp"
 #include "smt/AxiomEncoder.hpp"
+#include "smt/DecidedObservations.hpp"
+#include "smt/FactSources.hpp"
 #include "smt/FlagBounds.hpp"
 #include "smt/LemmaCone.hpp"
 #include "smt/Schedules.hpp"
@@ -42,71 +44,6 @@ z3::expr encodeCheck(const Value& val, z3::context& ctx, Evaluator<Z3Algebra>& e
     return a.negated ? !holds : holds;
 }
 
-/** A relation with the cycles of `a`'s, closures left out (cat/CycleBase.hpp). */
-Z3Rel cycleBaseRelation(Evaluator<Z3Algebra>& ev, const cat::ResolvedModel& model,
-                        const cat::Axiom& a) {
-    Z3Rel out = ev.ops().emptyRel();
-    for (const cat::Expr* part : cat::cycleBase(model, a.expr.get()))
-        out = ev.ops().unionRels(out, ev.relation(*part));
-    return out;
-}
-
-/** Whether `x` names the base relation mbo. */
-bool isMbo(const cat::ResolvedModel& model, const cat::Expr& x) {
-    auto it = model.bases.find(&x);
-    return x.op == cat::Expr::Op::Name && it != model.bases.end() &&
-           it->second == cat::BaseRef{ir::Rel::Mbo};
-}
-
-/** The `x` of an axiom `irreflexive (mbo ; x)` or `(x ; mbo)`, or null. */
-const cat::Expr* mboPartner(const cat::ResolvedModel& model, const cat::Expr& e) {
-    if (e.op != cat::Expr::Op::Seq || e.args.size() != 2) return nullptr;
-    if (isMbo(model, *e.args[0])) return e.args[1].get();
-    if (isMbo(model, *e.args[1])) return e.args[0].get();
-    return nullptr;
-}
-
-/** The mbarrier operations of `pe`'s program, ascending. */
-std::vector<int> mbarrierEvents(const ProgramEncoder& pe) {
-    std::vector<int> out;
-    for (const auto& [event, position] : pe.mbPositions())
-        out.push_back(event);
-    return out;
-}
-
-/** Whether `e` is (a name of) `[S] ; mbo`: mbo from the operations of a set. */
-bool mboFromSet(const cat::ResolvedModel& model, const cat::Expr& e) {
-    const cat::Expr* body = cat::throughName(model, &e);
-    return body->op == cat::Expr::Op::Seq && body->args.size() == 2 &&
-           body->args[0]->op == cat::Expr::Op::Bracket && isMbo(model, *body->args[1]);
-}
-
-/**
- * An axiom `irreflexive (m ; x)` whose `m` may be each object's mbo (Mbarrier-Real-Time:
- * `mbo-per-object ; xo`) and whose `x` is a closure, to `plan`
- * (MbarrierFactsPlan::addPerObjectOrder), either way round: `m` read between the mbarrier
- * operations, `x` by its closure's operands.
- */
-void addPerObjectOrder(MbarrierFactsPlan& plan, Evaluator<Z3Algebra>& ev,
-                       const cat::ResolvedModel& model, const cat::Expr& seq, const z3::expr& lit,
-                       const ProgramEncoder& pe) {
-    const std::vector<int> mbEvents = mbarrierEvents(pe);
-    for (std::size_t m = 0; m < 2; ++m) {
-        // The facts follow paths of `x`'s pairs: only a closure forbids each path as a pair.
-        if (!mboFromSet(model, *seq.args[m]) ||
-            cat::throughName(model, seq.args[1 - m].get())->op != cat::Expr::Op::Plus)
-            continue;
-        const Z3Rel between = ev.among(*seq.args[m], mbEvents);
-        if (std::all_of(between.rows.begin(), between.rows.end(),
-                        [](const auto& row) { return row.empty(); }))
-            continue; // the set is empty (the default reading's MBO-PER-OBJECT)
-        Z3Rel base = ev.ops().emptyRel();
-        for (const cat::Expr* part : cat::cycleBase(model, seq.args[1 - m].get()))
-            base = ev.ops().unionRels(base, ev.relation(*part));
-        plan.addPerObjectOrder(pe, between, base, lit);
-    }
-}
-
 /** The members or pairs of a flag's set or relation, each with its condition. */
 template <class Value> Z3Session::Witnesses witnessesOf(const Value& val) {
     Z3Session::Witnesses out;
@@ -121,6 +58,15 @@ template <class Value> Z3Session::Witnesses witnessesOf(const Value& val) {
             out.emplace_back(static_cast<int>(i) == j ? std::vector<int>{j}
                                                       : std::vector<int>{static_cast<int>(i), j},
                              c);
+    return out;
+}
+
+/** The pairs of `r` whose condition is not false. */
+std::size_t countPairs(const Z3Rel& r) {
+    std::size_t out = 0;
+    for (const auto& row : r.rows)
+        for (const auto& [b, c] : row)
+            out += c.is_false() ? 0 : 1;
     return out;
 }
 
@@ -341,12 +287,50 @@ Z3Session::Z3Session(Z3Context& ctx, const ir::Program& p, const cat::ResolvedMo
         };
     }
     const cat::Polarity polarity = cat::analysePolarity(model);
+    const bool facts = !hangs && options.mbarrierFacts;
+    // Asked by both searches of the facts, the one before the axioms and the one after.
+    std::optional<bool> tooLarge;
+    std::function<bool()> tooLargeOnce;
+    if (wholeSearchTooLarge)
+        tooLargeOnce = [&tooLarge, &wholeSearchTooLarge] {
+            if (!tooLarge) tooLarge = wholeSearchTooLarge();
+            return *tooLarge;
+        };
+    std::optional<DecidedObservations> decided;
+    if (facts && options.decidedObservations) {
+        // An evaluator on the program's own mb-obs, for the facts' sources alone: its
+        // closures' records and lemmas are dropped with it.
+        z3::expr_vector sourceLemmas(ctx);
+        Z3Algebra sourceAlg{ctx, &sourceLemmas, budget, &ctx.freshNames};
+        std::vector<ClosureRecord> sourceClosures;
+        sourceAlg.closures = &sourceClosures;
+        Evaluator<Z3Algebra> sources(sourceAlg, p.events.size(), model, base,
+                                     options.exactClosures ? nullptr : &polarity);
+        sources.lazyClosuresFrom(options.lazyClosurePairsFrom);
+        const auto everyReadingUnknown = [](const std::string&) {
+            return BoundsAlgebra::Cond::Unknown;
+        };
+        const std::vector<FactsUnder> before = factsBeforeAxioms(
+            *pe_, model, sources,
+            readings ? std::function<BoundsAlgebra::Cond(const std::string&)>(everyReadingUnknown)
+                     : boundsReading(options),
+            readingLits_, progress_, options, budget, tooLargeOnce);
+        decided = decideObservations(*pe_, before, readingLits_, progress_, solver_);
+        lap("decided observations");
+    }
+    if (facts) observationCounts_.second = countPairs(pe_->baseRelation(ir::Rel::MbObs));
+    if (decided) {
+        decidedFrom_ = decided->premises;
+        observationCounts_ = {decided->decided, decided->pairs};
+        base.rel = [this, &decided](ir::Rel n) {
+            return n == ir::Rel::MbObs ? decided->relation : pe_->baseRelation(n);
+        };
+    }
     Evaluator<Z3Algebra> ev(alg, p.events.size(), model, base,
                             options.exactClosures ? nullptr : &polarity);
     ev.lazyClosuresFrom(options.lazyClosurePairsFrom);
-    const bool facts = !hangs && options.mbarrierFacts;
     MbarrierFactsPlan mbarrierPlan(readingLits_);
-    if (facts) mbarrierPlan.observations(pe_->baseRelation(ir::Rel::MbObs));
+    if (facts) mbarrierPlan.observations(base.rel(ir::Rel::MbObs));
     int index = 0;
     for (const auto& a : model.axioms) {
         std::string tag = "ax" + std::to_string(index++);
@@ -400,9 +384,8 @@ Z3Session::Z3Session(Z3Context& ctx, const ir::Program& p, const cat::ResolvedMo
     unsigned boundsFrom = 0, boundsTo = 0; // the flags' bounds among the assertions
     if (facts) {
         std::vector<FactsUnder> found;
-        mbarrierFacts_ =
-            mbarrierPlan.assertAll(solver_, *pe_, progress_, options.mbarrierFactStates, budget,
-                                   &found, wholeSearchTooLarge);
+        mbarrierFacts_ = mbarrierPlan.assertAll(
+            solver_, *pe_, progress_, options.mbarrierFactStates, budget, &found, tooLargeOnce);
         lap("mbarrier facts");
         if (options.flagBounds) {
             boundsFrom = solver_.assertions().size();
@@ -633,19 +616,31 @@ bool Z3Session::settleFlagBounds(const z3::expr_vector& base, const std::vector<
     return true;
 }
 
-z3::check_result Z3Session::checkWithout(const std::string& axiom, const char* purpose) {
-    if (std::find(fixedFrom_.begin(), fixedFrom_.end(), axiom) == fixedFrom_.end())
-        return check(assumptions(false, {axiom}), purpose);
+Z3Session& Z3Session::unfixed() {
     if (!unfixed_) {
         CheckOptions unfixed = options_;
         unfixed.fixedOrders = false;
+        unfixed.decidedObservations = false;
         unfixed_ = std::make_unique<Z3Session>(ctx_, program_, model_, unfixed, hangs_, budget_,
                                                readings_);
         if (queryTimes_ != nullptr) unfixed_->timeQueries(queryTimes_);
         unfixed_->chooseReading(reading_);
     }
+    return *unfixed_;
+}
+
+Z3Session& Z3Session::exact() {
+    return decidedFrom_.empty() ? *this : unfixed();
+}
+
+z3::check_result Z3Session::checkWithout(const std::string& axiom, const char* purpose) {
+    // Without progress: never on decided mb-obs pairs, which rest on it.
+    if (std::find(fixedFrom_.begin(), fixedFrom_.end(), axiom) == fixedFrom_.end() &&
+        decidedFrom_.empty())
+        return check(assumptions(false, {axiom}), purpose);
     ++queries_;
-    return unfixed_->check(unfixed_->assumptions(false, {axiom}), purpose);
+    Z3Session& other = unfixed();
+    return other.check(other.assumptions(false, {axiom}), purpose);
 }
 
 z3::expr_vector Z3Session::assumptions(bool withProgress, const std::set<std::string>& without,
@@ -654,6 +649,13 @@ z3::expr_vector Z3Session::assumptions(bool withProgress, const std::set<std::st
         if (without.count(name))
             throw std::logic_error("a query leaves out axiom " + name +
                                    ", whose consequences the encoding fixes: use checkWithout");
+    for (const std::string& name : decidedFrom_)
+        if (without.count(name))
+            throw std::logic_error("a query leaves out axiom " + name +
+                                   ", on which decided mb-obs pairs rest: use checkWithout");
+    if (!withProgress && !decidedFrom_.empty())
+        throw std::logic_error("a query without progress on an encoding whose mb-obs pairs rest "
+                               "on it: use exact()");
     z3::expr_vector out(ctx_);
     for (const auto& [name, lit] : axioms_)
         if (!without.count(name)) out.push_back(lit);

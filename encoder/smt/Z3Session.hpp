@@ -83,12 +83,22 @@ public:
     /**
      * Whether some execution within the bound satisfies every axiom but `axiom`. An axiom whose
      * consequences the encoding fixes (fixedFrom) is left out of a second encoding built
-     * without them, on first use.
+     * without them, on first use; so is every axiom where the encoding decided mb-obs pairs
+     * (decidedFrom): the query does not assume progress, on which they rest.
      */
     z3::check_result checkWithout(const std::string& axiom, const char* purpose);
     /** The axioms whose consequences this encoding fixes (engine/FixedOrders.hpp): a query
      *  that leaves one out goes through checkWithout. */
     const std::vector<std::string>& fixedFrom() const { return fixedFrom_; }
+
+    /** This session, or where it decided mb-obs pairs under premises (DecidedObservations.hpp)
+     *  an encoding without them, built on first use: for the queries that do not assume
+     *  progress (the deadlock questions). */
+    Z3Session& exact();
+    /** The axioms the decided mb-obs pairs rest on (with progress); empty: none decided. */
+    const std::vector<std::string>& decidedFrom() const { return decidedFrom_; }
+    /** mb-obs pairs decided before the axioms were encoded, of those possible. */
+    std::pair<std::size_t, std::size_t> observationCounts() const { return observationCounts_; }
 
     /** solver().check(assumptions), counted and (with timeQueries) timed under `purpose`. */
     z3::check_result check(const z3::expr_vector& assumptions, const char* purpose = "other");
@@ -149,7 +159,12 @@ private:
     bool hangs_, readings_;
     std::size_t reading_ = 0; ///< chooseReading's last choice
     std::vector<std::string> fixedFrom_;
-    std::unique_ptr<Z3Session> unfixed_; ///< checkWithout's encoding without fixed orders
+    std::vector<std::string> decidedFrom_; ///< DecidedObservations::premises
+    std::pair<std::size_t, std::size_t> observationCounts_{0, 0};
+    /// checkWithout's and exact()'s encoding, without fixed orders or decided observations
+    std::unique_ptr<Z3Session> unfixed_;
+    /** unfixed_, made on first use. */
+    Z3Session& unfixed();
     /// The closure lemmas with lazy closures; declared before the solver, which refers to it
     /// and so goes first.
     std::unique_ptr<ClosurePropagator> propagator_;
