@@ -9,6 +9,7 @@
 #   goes to a temporary folder. READINGS=1 also checks each kernel with --readings; MUTANTS=0
 #   leaves out the PTX mutants (bench/ptx-mutant.py) of the kernels that list them;
 #   SM90_WS_PARAMS=FILE: the host's Params dump of bench/library/cutlass_sm90_ws.cu;
+#   EX48_PARAMS=FILE: the same file's dump built with -DPTXMC_EX48 (example 48's configuration);
 #   KERNELS=REGEX: only the kernels whose names it matches (KERNELS='deepgemm|tk-').
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -131,6 +132,22 @@ if [ -d "$cutlass/include/cutlass" ]; then
         mutant cutlass-sm90-ws "$entry" drop:wgmma.fence 1 "${ws[@]}"
     else
         nvcc_failed cutlass-sm90-ws
+    fi
+    # CUTLASS example 48's configuration (the same file with -DPTXMC_EX48: tf32, 128x128x32
+    # tiles, cluster 4x2; docs/kernel.md) with the Params its host dumped (EX48_PARAMS=FILE,
+    # M N K = 512 256 128: one tile a CTA, four k-blocks); skipped without one. Its --readings
+    # is always run: Q18's variant joins the 8 CTAs' causality (bench/history.md, 2026-12-06 (4)).
+    if ! wanted cutlass-ex48; then
+        :
+    elif [ -z "${EX48_PARAMS:-}" ]; then
+        echo "cutlass-ex48: no EX48_PARAMS (docs/kernel.md: the host's dump)"
+    elif NVCC_DEFINES="${NVCC_DEFINES:-} -DPTXMC_EX48" compile cutlass-ex48 sm_90a \
+        "$root/bench/library/cutlass_sm90_ws.cu" "${inc[@]}" "$root/include"; then
+        ex48=(--param-bytes 0="$EX48_PARAMS" --cluster 4,2 --grid 4,2)
+        check cutlass-ex48 "${ex48[@]}"
+        READINGS_TAG=" --readings" check cutlass-ex48 "${ex48[@]}" --readings
+    else
+        nvcc_failed cutlass-ex48
     fi
     # cute's Hopper tutorial (TMA + wgmma, one CTA): K (0+8), the TiledMMA's accumulate flag (8)
     # and beta (10). K = 192: every stage waited on, clean; K = 128: its prologue loads a third
