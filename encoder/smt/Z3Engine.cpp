@@ -118,7 +118,7 @@ void noExecution(CheckResult& r, Z3Session& s, const ir::Program& p) {
     std::vector<std::string> forbidding;
     for (const auto& [name, lit] : s.axioms()) {
         z3::check_result without = s.checkWithout(name, "forbidding axioms");
-        if (without == z3::unknown) return unknownResult(r, s.solver());
+        if (without == z3::unknown) return unknownResult(r, s.solverWithout(name));
         if (without == z3::sat) forbidding.push_back(name);
     }
     setNoExecution(r, p, std::move(forbidding));

@@ -320,6 +320,7 @@ Z3Session::Z3Session(Z3Context& ctx, const ir::Program& p, const cat::ResolvedMo
     }
     if (facts) observationCounts_.second = countPairs(pe_->baseRelation(ir::Rel::MbObs));
     if (decided) {
+        decided_ = true;
         decidedFrom_ = decided->premises;
         observationCounts_ = {decided->decided, decided->pairs};
         base.rel = [this, &decided](ir::Rel n) {
@@ -630,16 +631,22 @@ Z3Session& Z3Session::unfixed() {
 }
 
 Z3Session& Z3Session::exact() {
-    return decidedFrom_.empty() ? *this : unfixed();
+    return decided_ ? unfixed() : *this;
+}
+
+/** Whether checkWithout(axiom) asks the encoding without fixed orders or decided pairs. */
+bool Z3Session::withoutNeedsUnfixed(const std::string& axiom) const {
+    // Without progress: never on decided mb-obs pairs, which rest on it.
+    return decided_ || std::find(fixedFrom_.begin(), fixedFrom_.end(), axiom) != fixedFrom_.end();
+}
+
+z3::solver& Z3Session::solverWithout(const std::string& axiom) {
+    return withoutNeedsUnfixed(axiom) ? unfixed().solver() : solver_;
 }
 
 z3::check_result Z3Session::checkWithout(const std::string& axiom, const char* purpose) {
-    // Without progress: never on decided mb-obs pairs, which rest on it.
-    if (std::find(fixedFrom_.begin(), fixedFrom_.end(), axiom) == fixedFrom_.end() &&
-        decidedFrom_.empty())
-        return check(assumptions(false, {axiom}), purpose);
-    ++queries_;
-    Z3Session& other = unfixed();
+    if (!withoutNeedsUnfixed(axiom)) return check(assumptions(false, {axiom}), purpose);
+    Z3Session& other = unfixed(); // its queries count in queries()
     return other.check(other.assumptions(false, {axiom}), purpose);
 }
 
@@ -653,7 +660,7 @@ z3::expr_vector Z3Session::assumptions(bool withProgress, const std::set<std::st
         if (without.count(name))
             throw std::logic_error("a query leaves out axiom " + name +
                                    ", on which decided mb-obs pairs rest: use checkWithout");
-    if (!withProgress && !decidedFrom_.empty())
+    if (!withProgress && decided_)
         throw std::logic_error("a query without progress on an encoding whose mb-obs pairs rest "
                                "on it: use exact()");
     z3::expr_vector out(ctx_);

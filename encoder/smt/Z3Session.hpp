@@ -87,6 +87,8 @@ public:
      * (decidedFrom): the query does not assume progress, on which they rest.
      */
     z3::check_result checkWithout(const std::string& axiom, const char* purpose);
+    /** The solver checkWithout(axiom) asks (for its reason where the answer is unknown). */
+    z3::solver& solverWithout(const std::string& axiom);
     /** The axioms whose consequences this encoding fixes (engine/FixedOrders.hpp): a query
      *  that leaves one out goes through checkWithout. */
     const std::vector<std::string>& fixedFrom() const { return fixedFrom_; }
@@ -105,7 +107,9 @@ public:
     /** --stats: each later query's time goes to `sink`, by purpose. */
     void timeQueries(std::vector<engine::QueryTime>* sink) { queryTimes_ = sink; }
     std::vector<engine::QueryTime>* queryTimeSink() const { return queryTimes_; }
-    std::size_t queries() const { return queries_; }
+    /** Queries asked, this encoding's and those of the one without fixed orders or decided
+     *  observations (checkWithout, exact()). */
+    std::size_t queries() const { return queries_ + (unfixed_ ? unfixed_->queries() : 0); }
     /** With CheckOptions::stats: may/must pairs of each relation the model defines. */
     const std::vector<engine::RelationSize>& relationSizes() const { return relationSizes_; }
     /** With CheckOptions::stats: the seconds of each step of this encoding's construction. */
@@ -159,12 +163,16 @@ private:
     bool hangs_, readings_;
     std::size_t reading_ = 0; ///< chooseReading's last choice
     std::vector<std::string> fixedFrom_;
+    /// Whether mb-obs pairs were decided (smt/DecidedObservations.hpp): queries without
+    /// progress or without an axiom then go to unfixed_
+    bool decided_ = false;
     std::vector<std::string> decidedFrom_; ///< DecidedObservations::premises
     std::pair<std::size_t, std::size_t> observationCounts_{0, 0};
     /// checkWithout's and exact()'s encoding, without fixed orders or decided observations
     std::unique_ptr<Z3Session> unfixed_;
     /** unfixed_, made on first use. */
     Z3Session& unfixed();
+    bool withoutNeedsUnfixed(const std::string& axiom) const;
     /// The closure lemmas with lazy closures; declared before the solver, which refers to it
     /// and so goes first.
     std::unique_ptr<ClosurePropagator> propagator_;
