@@ -297,7 +297,11 @@ Z3Session::Z3Session(Z3Context& ctx, const ir::Program& p, const cat::ResolvedMo
             return *tooLarge;
         };
     std::optional<DecidedObservations> decided;
-    if (facts && options.decidedObservations) {
+    if (facts) observationCounts_.second = countPairs(pe_->baseRelation(ir::Rel::MbObs));
+    // Nothing to decide without an observation: the sources' relations are not read twice.
+    if (facts && options.decidedObservations && observationCounts_.second > 0) {
+        if (options.progress)
+            options.progress->encodingAt(hangs, "the mbarrier facts before the axioms");
         // An evaluator on the program's own mb-obs, for the facts' sources alone: its
         // closures' records and lemmas are dropped with it.
         z3::expr_vector sourceLemmas(ctx);
@@ -318,7 +322,6 @@ Z3Session::Z3Session(Z3Context& ctx, const ir::Program& p, const cat::ResolvedMo
         decided = decideObservations(*pe_, before, readingLits_, progress_, solver_);
         lap("decided observations");
     }
-    if (facts) observationCounts_.second = countPairs(pe_->baseRelation(ir::Rel::MbObs));
     if (decided) {
         decided_ = true;
         decidedFrom_ = decided->premises;
