@@ -66,7 +66,10 @@ public:
     /**
      * Every axiom literal (except those in `without`), plus progress when asked, plus the
      * literal that keeps executions within the unroll bound (ir::Cut) unless `beyondBound`,
-     * plus the chosen reading's literals.
+     * plus the chosen reading's literals. Where mb-obs pairs were decided, every query must
+     * assume all axioms and progress (this throws otherwise): the decided relation, and the
+     * facts and flag bounds derived after it, hold only there. A query that builds its own
+     * assumptions (explain's subsets of axioms) needs an encoding with decidedObservations off.
      */
     z3::expr_vector assumptions(bool withProgress, const std::set<std::string>& without = {},
                                 bool beyondBound = false, bool spins = false) const;
