@@ -1,9 +1,10 @@
 // smt/DecidedObservations: the mb-obs pairs the facts decide, and only under what every query
 // assumes.
 #include "../unit/BuiltinModel.hpp"
-#include "../unit/LitmusText.hpp"
 #include "check/Check.hpp"
 #include "engine/Evaluator.hpp"
+#include "litmus/Parser.hpp"
+#include "lower/Lowerer.hpp"
 #include "smt/DecidedObservations.hpp"
 #include "smt/ProgramEncoder.hpp"
 #include "smt/Z3Algebra.hpp"
@@ -21,18 +22,12 @@ using testing::builtinModel;
 
 namespace {
 
-// One producer, one consumer, a count-1 mbarrier: the wait passes only on phase 1, which the
-// arrive completes, so it observes that arrive in every execution where it returns.
-const char* kOneHandOff = R"(PTX hand-off
-{
-  x = 0;
-  mb @ mbarrier 0, count 1;
+/** One producer, one consumer, a count-1 mbarrier: the wait passes only on phase 1, which the
+ *  arrive completes, so it observes that arrive in every execution where it returns. */
+ir::Program handOff() {
+    return lower::lowerTest(litmus::parseLitmusFile(
+        PTXMC_SOURCE_DIR "/litmus/async/mbarrier/L45-MP+arrive.release+wait.acquire.litmus"));
 }
- P0@cta 0,gpu 0                                      | P1@cta 0,gpu 0                                              ;
- st.relaxed.cta.u32 [x], 1                           | mbarrier.try_wait.parity.shared::cta.b64 _, [mb], 0          ;
- mbarrier.arrive.release.cta.shared::cta.b64 _, [mb] | ld.relaxed.cta.u32 r0, [x]                                   ;
-exists (P1:r0 == 0)
-)";
 
 engine::CheckResult checkedDeciding(const ir::Program& p, bool decided) {
     engine::CheckOptions options;
@@ -71,7 +66,7 @@ std::pair<std::size_t, z3::expr> onlyObservation(const Z3Rel& r) {
 
 TEST_CASE("the hand-off's one observation is decided, and the answer is the same without",
           "[decided-observations]") {
-    const ir::Program p = testing::lowered(kOneHandOff);
+    const ir::Program p = handOff();
     const engine::CheckResult with = checkedDeciding(p, true);
     const engine::CheckResult without = checkedDeciding(p, false);
     REQUIRE(with.stats);
@@ -85,7 +80,7 @@ TEST_CASE("the hand-off's one observation is decided, and the answer is the same
 
 TEST_CASE("observations are decided only under facts whose condition every query assumes",
           "[decided-observations]") {
-    const ir::Program p = testing::lowered(kOneHandOff);
+    const ir::Program p = handOff();
     Z3Context ctx;
     ProgramEncoder pe(ctx, p, false);
     const z3::expr progress = ctx.bool_const("progress");
