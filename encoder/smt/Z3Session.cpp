@@ -298,27 +298,32 @@ Z3Session::Z3Session(Z3Context& ctx, const ir::Program& p, const cat::ResolvedMo
         };
     std::optional<DecidedObservations> decided;
     if (facts) observationCounts_.second = countPairs(pe_->baseRelation(ir::Rel::MbObs));
+    // The facts' sources read on the program's own mb-obs, here and after the axioms (the
+    // search on the decided relations' certain pairs passed its limit on cute's Hopper
+    // tutorial, where on these it takes 15 states): its closures' lemmas are never asserted.
+    z3::expr_vector sourceLemmas(ctx);
+    Z3Algebra sourceAlg{ctx, &sourceLemmas, budget, &ctx.freshNames};
+    std::vector<ClosureRecord> sourceClosures;
+    sourceAlg.closures = &sourceClosures;
+    std::optional<Evaluator<Z3Algebra>> sources;
+    const auto everyReadingUnknown = [](const std::string&) {
+        return BoundsAlgebra::Cond::Unknown;
+    };
+    const std::function<BoundsAlgebra::Cond(const std::string&)> sourceReading =
+        readings ? std::function<BoundsAlgebra::Cond(const std::string&)>(everyReadingUnknown)
+                 : boundsReading(options);
     // Nothing to decide without an observation: the sources' relations are not read twice.
     if (facts && options.decidedObservations && observationCounts_.second > 0) {
         if (options.progress)
             options.progress->encodingAt(hangs, "the mbarrier facts before the axioms");
         // An evaluator on the program's own mb-obs, for the facts' sources alone: its
         // closures' records and lemmas are dropped with it.
-        z3::expr_vector sourceLemmas(ctx);
-        Z3Algebra sourceAlg{ctx, &sourceLemmas, budget, &ctx.freshNames};
-        std::vector<ClosureRecord> sourceClosures;
-        sourceAlg.closures = &sourceClosures;
-        Evaluator<Z3Algebra> sources(sourceAlg, p.events.size(), model, base,
-                                     options.exactClosures ? nullptr : &polarity);
-        sources.lazyClosuresFrom(options.lazyClosurePairsFrom);
-        const auto everyReadingUnknown = [](const std::string&) {
-            return BoundsAlgebra::Cond::Unknown;
-        };
-        const std::vector<FactsUnder> before = factsBeforeAxioms(
-            *pe_, model, sources,
-            readings ? std::function<BoundsAlgebra::Cond(const std::string&)>(everyReadingUnknown)
-                     : boundsReading(options),
-            readingLits_, progress_, options, budget, tooLargeOnce);
+        sources.emplace(sourceAlg, p.events.size(), model, base,
+                        options.exactClosures ? nullptr : &polarity);
+        sources->lazyClosuresFrom(options.lazyClosurePairsFrom);
+        const std::vector<FactsUnder> before =
+            factsBeforeAxioms(*pe_, model, *sources, sourceReading, readingLits_, progress_,
+                              options, budget, tooLargeOnce);
         decided = decideObservations(*pe_, before, readingLits_, progress_, solver_);
         lap("decided observations");
     }
@@ -334,7 +339,7 @@ Z3Session::Z3Session(Z3Context& ctx, const ir::Program& p, const cat::ResolvedMo
                             options.exactClosures ? nullptr : &polarity);
     ev.lazyClosuresFrom(options.lazyClosurePairsFrom);
     MbarrierFactsPlan mbarrierPlan(readingLits_);
-    if (facts) mbarrierPlan.observations(base.rel(ir::Rel::MbObs));
+    if (facts) mbarrierPlan.observations(pe_->baseRelation(ir::Rel::MbObs));
     int index = 0;
     for (const auto& a : model.axioms) {
         std::string tag = "ax" + std::to_string(index++);
@@ -348,7 +353,12 @@ Z3Session::Z3Session(Z3Context& ctx, const ir::Program& p, const cat::ResolvedMo
             lap("axiom " + a.name);
             // Where every wait returns; the hang encoding's executions need not
             // (smt/MbarrierFacts.hpp).
-            if (facts) mbarrierPlan.addAcyclic(*pe_, r, lit);
+            if (facts)
+                mbarrierPlan.addAcyclic(*pe_,
+                                        decided_ && reachesBase(model, *a.expr, ir::Rel::Mbo)
+                                            ? cycleBaseRelation(*sources, model, a)
+                                            : r,
+                                        lit);
             continue;
         }
         if (!a.flag && a.test == cat::Stmt::Test::Irreflexive) {
@@ -359,10 +369,15 @@ Z3Session::Z3Session(Z3Context& ctx, const ir::Program& p, const cat::ResolvedMo
             axioms_.emplace_back(a.name, lit);
             if (const cat::Expr* x = facts && !a.negated ? mboPartner(model, *a.expr) : nullptr) {
                 // the facts read the partner between the mbarrier operations alone
-                mbarrierPlan.addMboCoherence(*pe_, ev.among(*x, mbarrierEvents(*pe_)), lit);
+                mbarrierPlan.addMboCoherence(
+                    *pe_,
+                    decided_ ? certainAmong(*pe_, model, *x, sourceReading, mbarrierEvents(*pe_))
+                             : ev.among(*x, mbarrierEvents(*pe_)),
+                    lit);
             } else if (facts && !a.negated && a.expr->op == cat::Expr::Op::Seq &&
                        a.expr->args.size() == 2) {
-                addPerObjectOrder(mbarrierPlan, ev, model, *a.expr, lit, *pe_);
+                addPerObjectOrder(mbarrierPlan, decided_ ? *sources : ev, model, *a.expr, lit,
+                                  *pe_);
             }
             lap("axiom " + a.name);
             continue;
