@@ -300,7 +300,8 @@ Z3Session::Z3Session(Z3Context& ctx, const ir::Program& p, const cat::ResolvedMo
     if (facts) observationCounts_.second = countPairs(pe_->baseRelation(ir::Rel::MbObs));
     // The facts' sources read on the program's own mb-obs, here and after the axioms (the
     // search on the decided relations' certain pairs passed its limit on cute's Hopper
-    // tutorial, 600,002 states, where on these it takes 231): its closures' lemmas are never asserted.
+    // tutorial, 600,002 states, where on these it takes 231): its closures' lemmas are never
+    // asserted.
     z3::expr_vector sourceLemmas(ctx);
     Z3Algebra sourceAlg{ctx, &sourceLemmas, budget, &ctx.freshNames};
     std::vector<ClosureRecord> sourceClosures;
